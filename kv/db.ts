@@ -1,0 +1,31 @@
+/** The one Deno KV handle of the process. Open it once with `openKv`, read it with `kv()`. */
+
+let handle: Deno.Kv | undefined;
+
+/**
+ * Opens KV at an explicit location: `KV_URL` (KV Connect / denokv) wins, then the given path,
+ * then `KV_PATH`, then `./data/app.kv`. Tests pass ":memory:".
+ */
+export async function openKv(path?: string): Promise<Deno.Kv> {
+  const url = Deno.env.get("KV_URL");
+  const where = url ?? path ?? Deno.env.get("KV_PATH") ?? "./data/app.kv";
+  if (where !== ":memory:" && !where.includes("://")) {
+    const dir = where.replace(/[^/]*$/, "");
+    if (dir) await Deno.mkdir(dir, { recursive: true });
+  }
+  handle?.close();
+  handle = await Deno.openKv(where);
+  return handle;
+}
+
+/** The open KV handle; throws if `openKv` was not called. */
+export function kv(): Deno.Kv {
+  if (!handle) throw new Error("KV is not open: call openKv() first");
+  return handle;
+}
+
+/** Closes the handle (tests, shutdown). */
+export function closeKv(): void {
+  handle?.close();
+  handle = undefined;
+}

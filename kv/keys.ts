@@ -1,0 +1,35 @@
+/**
+ * Every key shape of the store. Collections are plural, then their index fields.
+ * Entity modules in kv/ build keys only through these functions.
+ */
+
+export type Key = Deno.KvKey;
+
+export const keys = {
+  // --- accounts and sessions (kv/accounts.ts, kv/sessions.ts)
+  account: (id: string): Key => ["accounts", id],
+  accountByEmail: (email: string): Key => ["accounts_by_email", email],
+  accountsByRole: (role: string, id: string): Key => ["accounts_by_role", role, id],
+  roleCount: (role: string): Key => ["role_counts", role],
+  session: (tokenHash: string): Key => ["sessions", tokenHash],
+  sessionByAccount: (accountId: string, tokenHash: string): Key => ["sessions_by_account", accountId, tokenHash],
+  sessionsByAccount: (accountId: string): Key => ["sessions_by_account", accountId],
+  loginToken: (tokenHash: string): Key => ["login_tokens", tokenHash],
+  outbox: (id: string): Key => ["outbox", id],
+  outboxAll: (): Key => ["outbox"],
+  contactMessage: (id: string): Key => ["contact_messages", id],
+  rateLimit: (scope: string, who: string, window: number): Key => ["rate_limits", scope, who, window],
+
+  // --- profiles (kv/profiles.ts)
+  profile: (id: string): Key => ["profiles", id],
+  profilesAll: (): Key => ["profiles"],
+
+  // --- jobs (workers/jobs.ts)
+  job: (id: string): Key => ["jobs", id],
+  jobDue: (runAt: number, id: string): Key => ["jobs_due", runAt, id],
+  jobsDue: (): Key => ["jobs_due"],
+  jobDead: (id: string): Key => ["jobs_dead", id],
+  jobsDead: (): Key => ["jobs_dead"],
+  jobSignal: (): Key => ["jobs_signal"],
+  jobDone: (id: string): Key => ["jobs_done", id],
+};
