@@ -24,6 +24,14 @@ export const keys = {
   profile: (id: string): Key => ["profiles", id],
   profilesAll: (): Key => ["profiles"],
 
+  // --- blobs and pictures (kv/blobs.ts)
+  /** The manifest of a blob: written last, deleted first; its presence makes the blob visible. */
+  blob: (id: string): Key => ["blobs", id],
+  /** One chunk of one generation of a blob (a re-put writes a new generation). */
+  blobChunk: (id: string, gen: string, n: number): Key => ["blob_chunks", id, gen, n],
+  blobChunksOfGen: (id: string, gen: string): Key => ["blob_chunks", id, gen],
+  blobChunksAll: (id: string): Key => ["blob_chunks", id],
+
   // --- jobs (workers/jobs.ts)
   job: (id: string): Key => ["jobs", id],
   jobDue: (runAt: number, id: string): Key => ["jobs_due", runAt, id],
