@@ -1,0 +1,45 @@
+/** The document shell every page shares: head, header, main container, footer. */
+
+import type { ReactNode } from "react";
+import type { Brand } from "./brand.ts";
+
+export interface LayoutProps {
+  title: string;
+  brand: Brand;
+  /** Stylesheet and island scripts of the page. */
+  css: string[];
+  scripts: string[];
+  preload: string[];
+  header: ReactNode;
+  /** The page body, already rendered to HTML (islands collected). */
+  bodyHtml: string;
+  bodyClass?: string;
+}
+
+/** The HTML document of a page. Focus lands on the main container (spec §2). */
+export function Layout(p: LayoutProps) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <title>{`${p.title} · ${p.brand.name}`}</title>
+        <link rel="icon" href="/static/icon.svg" type="image/svg+xml" />
+        <link rel="manifest" href="/static/manifest.webmanifest" />
+        {p.css.map((href) => <link key={href} rel="stylesheet" href={href} />)}
+        {p.preload.map((href) => <link key={href} rel="modulepreload" href={href} />)}
+        {p.scripts.map((src) => <script key={src} type="module" src={src} />)}
+      </head>
+      <body className={p.bodyClass} data-brand={p.brand.id}>
+        <a className="skip-link" href="#main">Skip to content</a>
+        {p.header}
+        <main id="main" tabIndex={-1} autoFocus dangerouslySetInnerHTML={{ __html: p.bodyHtml }} />
+        <footer className="app-footer">
+          <a href="/aboutus">About</a> · <a href="/tos">Terms</a> · <a href="/tos#pp">Privacy</a> ·{" "}
+          <a href="/support">Support</a>
+        </footer>
+      </body>
+    </html>
+  );
+}

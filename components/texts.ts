@@ -1,0 +1,47 @@
+/** Texts of the spec, word for word, used by the server and the islands alike. */
+
+export const TEXTS = {
+  notFound: "Well, this is embarrassing. The feature you requested was not found.",
+  serverTrouble: "Sorry this app is having trouble communicating with the server.",
+  loginIncorrect: "Password and/or Email address is incorrect",
+  settingsSaveFailed:
+    "Could not save your settings.  Perhaps your email address is already registred to another account.",
+  passwordsDoNotMatch: "Passwords do not match",
+  acknowledgementsRequired: "Acceptance of all of the acknowledgements above are required.",
+  contactFailed: "Message sending failed, please try again another time.",
+  contactSent: "Message Sent, you may receive a reply to the email address asscoiated with your account.",
+  contactNameRequired: "Please provide your full name",
+  showingNsfw: "Showing NSFW",
+  hidingNsfw: "Hiding NSFW",
+  sorryTitle: "Ooops!",
+  registerTitle: "Register / Recover Login",
+  requesting: "Requesting...",
+  sending: "Sending...",
+  saved: "Saved",
+  loginAgain: "Login Again",
+  thisDevice: "(this device)",
+  comingSoon: "Coming soon: this part of the app is being built.",
+  underDevelopment:
+    "This site is under active development. Registration for your area may not be available yet.",
+} as const;
+
+/** The three acknowledgements of registration (spec §5): technology, age and law. */
+export const ACKNOWLEDGEMENTS = [
+  {
+    id: "technology",
+    text:
+      "Technology: I accept the use of cookies, the sharing of my geolocation, and the logging of identifiers such as my email and IP address.",
+  },
+  {
+    id: "age",
+    text:
+      "Age: I am an adult, it is legal for me to enter a site with adult content where I am, and I release the site of liability.",
+  },
+  {
+    id: "law",
+    text: "Law: I will follow the community guidelines.",
+  },
+] as const;
+
+/** Maximum length of messages, notes, narratives and contact messages. */
+export const MAX_TEXT = 4000;

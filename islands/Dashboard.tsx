@@ -1,0 +1,61 @@
+/** Admin dashboard (spec §2): members per role as cards and a bar chart, every 5 s; 'Create 20 Users'. */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "./queries/api.ts";
+import { QueryProvider } from "./queries/client.tsx";
+
+export interface RoleCount {
+  role: string;
+  count: number;
+}
+
+/** Admin counts refresh every 5 seconds (spec §9). */
+const REFRESH_MS = 5000;
+
+function DashboardBody({ counts }: { counts: RoleCount[] }) {
+  const qc = useQueryClient();
+  const { data } = useQuery({
+    queryKey: ["userRoleCounts"],
+    queryFn: () => api<RoleCount[]>("/api/admin/dashboard/userRoleCounts"),
+    initialData: counts,
+    refetchInterval: REFRESH_MS,
+  });
+  const create = useMutation({
+    mutationFn: () => api<{ created: number }>("/api/admin/testUsersCreate/20", { method: "POST" }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["userRoleCounts"] }),
+  });
+  const max = Math.max(1, ...data.map((d) => d.count));
+  return (
+    <div className="stack">
+      <ul className="cards">
+        {data.map((d) => (
+          <li key={d.role} className="card stat">
+            <span className="card-label">{d.role}</span>
+            <span className="stat-value">{d.count}</span>
+          </li>
+        ))}
+      </ul>
+      <div className="bars" role="img" aria-label="Members per role">
+        {data.map((d) => (
+          <div key={d.role} className="bar-row">
+            <span>{d.role}</span>
+            <meter min={0} max={max} value={d.count} />
+            <span>{d.count}</span>
+          </div>
+        ))}
+      </div>
+      <button type="button" className="primary" onClick={() => create.mutate()} disabled={create.isPending}>
+        Create 20 Users
+      </button>
+      {create.data && <p role="status">Created {create.data.created} test users.</p>}
+    </div>
+  );
+}
+
+export default function Dashboard(props: { counts: RoleCount[] }) {
+  return (
+    <QueryProvider>
+      <DashboardBody {...props} />
+    </QueryProvider>
+  );
+}

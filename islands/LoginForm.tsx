@@ -1,0 +1,111 @@
+/**
+ * Login (spec §2, §5, §8): email and password, show password, remember me. A login link's
+ * token (in the fragment, or the query for older links) signs in at once and is removed from
+ * the address bar.
+ */
+
+import { type FormEvent, useEffect, useState } from "react";
+import { api, ApiFailure } from "./queries/api.ts";
+import { TEXTS } from "../components/texts.ts";
+
+interface LoginAnswer {
+  profileId: string;
+  email: string;
+  needsPassword: boolean;
+}
+
+/** Reads a login token from `#token=` or `?token=`. */
+function tokenFromLocation(): string | null {
+  const hash = new URLSearchParams(location.hash.slice(1)).get("token");
+  return hash ?? new URLSearchParams(location.search).get("token");
+}
+
+export default function LoginForm() {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [show, setShow] = useState(false);
+  const [remember, setRemember] = useState(true);
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  async function send(form: FormData) {
+    setBusy(true);
+    setError("");
+    try {
+      await api<LoginAnswer>("/api/auth", { method: "POST", form, isLogin: true });
+      location.assign("/");
+    } catch (e) {
+      if (e instanceof ApiFailure) {
+        setError(
+          e.status === 401
+            ? (form.has("token") ? e.message : TEXTS.loginIncorrect)
+            : e.status === 400 || e.status === 429
+            ? e.message
+            : `${e.status} ${e.statusText}`,
+        );
+      } else setError(String(e));
+      setBusy(false);
+    }
+  }
+
+  useEffect(() => {
+    const token = tokenFromLocation();
+    if (!token) return;
+    history.replaceState(null, "", "/login");
+    setPassword("••••••••••••");
+    const form = new FormData();
+    form.set("token", token);
+    form.set("rememberMe", "true");
+    void send(form);
+  }, []);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const address = email.trim().toLowerCase();
+    if (!address || !password) return setError("Email and password are both required.");
+    if (!address.includes("@")) return setError("Please enter a valid email address.");
+    const form = new FormData();
+    form.set("username", address);
+    form.set("password", password);
+    form.set("rememberMe", String(remember));
+    void send(form);
+  }
+
+  return (
+    <form className="stack narrow" onSubmit={submit} noValidate>
+      <label>
+        Email
+        <input
+          type="email"
+          name="username"
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          required
+        />
+      </label>
+      <label>
+        Password
+        <input
+          type={show ? "text" : "password"}
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          required
+        />
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} /> Show password
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember me
+      </label>
+      {error && <p className="error" role="alert">{error}</p>}
+      <button type="submit" className="primary" disabled={busy}>{busy ? "Logging in..." : "Login"}</button>
+      <p className="links">
+        <a href="/register">Need to Register?</a> <a href="/register">Forgot Password?</a>
+      </p>
+    </form>
+  );
+}

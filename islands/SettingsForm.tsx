@@ -1,0 +1,180 @@
+/**
+ * Account settings (spec §2, §4, §5, §8): name, email, a new password pair; the member's
+ * sessions with '(this device)'; the version panel.
+ */
+
+import { type FormEvent, useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, ApiFailure } from "./queries/api.ts";
+import { QueryProvider } from "./queries/client.tsx";
+import { TEXTS } from "../components/texts.ts";
+import { Time } from "../components/Time.tsx";
+import type { Version } from "../routes/version.ts";
+
+export interface SettingsData {
+  defaultProfileId: string;
+  name: string;
+  email: string;
+  roles: string[];
+  hasPassword: boolean;
+}
+
+export interface SessionItem {
+  id: string;
+  device: string;
+  tsCreated: number;
+  lastSeen: number;
+  current: boolean;
+}
+
+export interface SettingsProps {
+  settings: SettingsData;
+  sessions: SessionItem[];
+  backend: Version;
+}
+
+/** Saved banner time in settings (spec §9). */
+const SAVED_MS = 3000;
+
+function SettingsBody({ settings, sessions, backend }: SettingsProps) {
+  const qc = useQueryClient();
+  // Spec §7: settings are never treated as stale.
+  const { data } = useQuery({
+    queryKey: ["settings"],
+    queryFn: () => api<SettingsData>("/api/settings"),
+    initialData: settings,
+    staleTime: Infinity,
+  });
+  const sessionsQ = useQuery({
+    queryKey: ["sessions"],
+    queryFn: () => api<SessionItem[]>("/api/sessions"),
+    initialData: sessions,
+  });
+  const [name, setName] = useState(data.name);
+  const [email, setEmail] = useState(data.email);
+  const [pw1, setPw1] = useState("");
+  const [pw2, setPw2] = useState("");
+  const [error, setError] = useState("");
+  const [saved, setSaved] = useState(false);
+
+  const save = useMutation({
+    mutationFn: (body: { name: string; email: string; password?: string }) =>
+      api<SettingsData>("/api/settings", { method: "PUT", json: body }),
+    onSuccess: (next) => {
+      qc.setQueryData(["settings"], next);
+      setPw1("");
+      setPw2("");
+      setSaved(true);
+      setTimeout(() => setSaved(false), SAVED_MS);
+    },
+    onError: (e) => {
+      setError(e instanceof ApiFailure && e.status === 400 ? e.message : TEXTS.settingsSaveFailed);
+    },
+  });
+
+  const endSession = useMutation({
+    mutationFn: (id: string) => api(`/api/sessions/${id}`, { method: "DELETE" }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["sessions"] }),
+  });
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    setError("");
+    if (!name.trim() || !email.trim()) return setError("Name and email are required.");
+    if (pw1 !== pw2) return setError(TEXTS.passwordsDoNotMatch);
+    // The password pair is copied into the settings only when both entries match.
+    save.mutate({ name: name.trim(), email: email.trim().toLowerCase(), ...(pw1 ? { password: pw1 } : {}) });
+  }
+
+  return (
+    <div className="stack">
+      <form className="stack narrow" onSubmit={submit} noValidate>
+        {!data.hasPassword && <p className="notice">You logged in with a link. Set a password below.</p>}
+        <label>
+          Name
+          <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" required />
+        </label>
+        <label>
+          Email
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" required />
+        </label>
+        <label>
+          New password
+          <input type="password" value={pw1} onChange={(e) => setPw1(e.target.value)} autoComplete="new-password" />
+        </label>
+        <label>
+          Repeat new password
+          <input type="password" value={pw2} onChange={(e) => setPw2(e.target.value)} autoComplete="new-password" />
+        </label>
+        {error && <p className="error" role="alert">{error}</p>}
+        {saved && <p className="success" role="status">{TEXTS.saved}</p>}
+        <button type="submit" className="primary" disabled={save.isPending}>Save</button>
+      </form>
+
+      <section className="narrow">
+        <h2>Logged-in devices</h2>
+        <ul className="list">
+          {sessionsQ.data.map((s) => (
+            <li key={s.id} className="row between">
+              <span>
+                {s.device} {s.current && <strong>{TEXTS.thisDevice}</strong>}
+                <br />
+                <small>last active <Time ts={s.lastSeen} /></small>
+              </span>
+              {!s.current && (
+                <button type="button" onClick={() => endSession.mutate(s.id)}>Log out</button>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <VersionPanel backend={backend} />
+    </div>
+  );
+}
+
+/** Frontend and backend commit, a device location report and a maps link. */
+function VersionPanel({ backend }: { backend: Version }) {
+  const front = useQuery({ queryKey: ["version_frontend"], queryFn: () => api<Version>("/version_frontend.json") });
+  const [where, setWhere] = useState<string>("");
+  const [coords, setCoords] = useState<{ lat: number; lon: number } | null>(null);
+  function locate() {
+    if (!navigator.geolocation) return setWhere("This device has no location service.");
+    setWhere("Asking your device...");
+    navigator.geolocation.getCurrentPosition(
+      (p) => {
+        setCoords({ lat: p.coords.latitude, lon: p.coords.longitude });
+        setWhere(`Your device reports ${p.coords.latitude.toFixed(5)}, ${p.coords.longitude.toFixed(5)} (±${Math.round(p.coords.accuracy)} m). Only you see this.`);
+      },
+      (e) => setWhere(e.message || "OTHER ERROR"),
+      { enableHighAccuracy: true, timeout: 10_000, maximumAge: 15_000 },
+    );
+  }
+  return (
+    <section className="narrow version">
+      <h2>Version</h2>
+      <dl>
+        <dt>Frontend</dt>
+        <dd>{front.data ? `${front.data.gitCommitHash.slice(0, 10)} ${front.data.gitCommitTs}` : "..."}</dd>
+        <dt>Backend</dt>
+        <dd>{`${backend.gitCommitHash.slice(0, 10)} ${backend.gitCommitTs}`}</dd>
+      </dl>
+      <button type="button" onClick={locate}>Report my device location</button>
+      {where && <p>{where}</p>}
+      {coords && (
+        <a href={`https://www.openstreetmap.org/?mlat=${coords.lat}&mlon=${coords.lon}#map=16/${coords.lat}/${coords.lon}`}>
+          Open in maps
+        </a>
+      )}
+    </section>
+  );
+}
+
+export default function SettingsForm(props: SettingsProps) {
+  return (
+    <QueryProvider>
+      <SettingsBody {...props} />
+    </QueryProvider>
+  );
+}

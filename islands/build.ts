@@ -1,0 +1,103 @@
+/**
+ * Builds the islands: one esbuild entry per islands/<Name>.tsx (ESM, code splitting, hashed
+ * names, minified) plus static/app.css, into static/build/ with a manifest.json the server reads.
+ * Run: `deno task build`.
+ */
+
+import * as esbuild from "esbuild";
+import { backendVersion } from "../routes/version.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+const outdir = `${root}static/build`;
+
+/** What the server needs to load one island: its script, the chunks it imports, its css. */
+export interface IslandAssets {
+  js: string;
+  preload: string[];
+  css: string[];
+}
+
+/** The build manifest. */
+export interface Manifest {
+  islands: Record<string, IslandAssets>;
+  css: string;
+}
+
+/** Island names: every islands/*.tsx file whose name starts with a capital letter. */
+export function islandNames(): string[] {
+  return [...Deno.readDirSync(`${root}islands`)]
+    .filter((e) => e.isFile && /^[A-Z]\w*\.tsx$/.test(e.name))
+    .map((e) => e.name.replace(/\.tsx$/, ""))
+    .sort();
+}
+
+/** Builds everything into static/build and returns the manifest. */
+export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> {
+  const names = islandNames();
+  await Deno.remove(outdir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(outdir, { recursive: true });
+  const virtual: esbuild.Plugin = {
+    name: "island-entries",
+    setup(b) {
+      b.onResolve({ filter: /^island:/ }, (a) => ({ path: a.path.slice(7), namespace: "island" }));
+      b.onLoad({ filter: /.*/, namespace: "island" }, (a) => ({
+        contents: `import C from "./islands/${a.path}.tsx";\n` +
+          `import { hydrateIslands } from "./islands/client.ts";\nhydrateIslands(${JSON.stringify(a.path)}, C);\n`,
+        resolveDir: root,
+        loader: "ts",
+      }));
+    },
+  };
+  const result = await esbuild.build({
+    entryPoints: [...names.map((n) => ({ in: `island:${n}`, out: n })), { in: `${root}static/app.css`, out: "app" }],
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    outdir,
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunks/[name]-[hash]",
+    assetNames: "assets/[name]-[hash]",
+    minify: opts.minify ?? true,
+    sourcemap: false,
+    metafile: true,
+    jsx: "automatic",
+    target: ["es2022", "chrome110", "firefox115", "safari16"],
+    define: { "process.env.NODE_ENV": '"production"' },
+    loader: { ".png": "file", ".svg": "file" },
+    plugins: [virtual],
+    logLevel: "warning",
+  });
+  await esbuild.stop();
+  const url = (p: string) => "/" + p.slice(p.indexOf("static/build/"));
+  const outputs = result.metafile.outputs;
+  const manifest: Manifest = { islands: {}, css: "" };
+  const chunkClosure = (file: string, seen = new Set<string>()): Set<string> => {
+    for (const imp of outputs[file]?.imports ?? []) {
+      if (imp.kind === "import-statement" && !seen.has(imp.path)) {
+        seen.add(imp.path);
+        chunkClosure(imp.path, seen);
+      }
+    }
+    return seen;
+  };
+  for (const [file, out] of Object.entries(outputs)) {
+    const entry = out.entryPoint ?? "";
+    if (entry.startsWith("island:")) {
+      const name = entry.slice(7);
+      const chunks = [...chunkClosure(file)];
+      const css = [out.cssBundle, ...chunks.map((c) => outputs[c]?.cssBundle)].filter((x): x is string => !!x);
+      manifest.islands[name] = { js: url(file), preload: chunks.filter((c) => c.endsWith(".js")).map(url), css: css.map(url) };
+    } else if (entry.endsWith("static/app.css")) {
+      manifest.css = url(file);
+    }
+  }
+  await Deno.writeTextFile(`${outdir}/manifest.json`, JSON.stringify(manifest, null, 2));
+  await Deno.writeTextFile(`${outdir}/version_frontend.json`, JSON.stringify(backendVersion()));
+  return manifest;
+}
+
+if (import.meta.main) {
+  const t = performance.now();
+  const m = await build();
+  console.log(`built ${Object.keys(m.islands).length} islands in ${(performance.now() - t).toFixed(0)} ms`);
+}

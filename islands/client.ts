@@ -1,0 +1,13 @@
+/** The island loader's browser half: hydrates every marker of one island with its JSON props. */
+
+import { type ComponentType, createElement } from "react";
+import { hydrateRoot } from "react-dom/client";
+
+/** Hydrates each `[data-island=name]` element with the component. Called by each island's bundle. */
+// deno-lint-ignore no-explicit-any
+export function hydrateIslands(name: string, Component: ComponentType<any>): void {
+  for (const el of document.querySelectorAll<HTMLElement>(`[data-island="${name}"]`)) {
+    const props = JSON.parse(el.dataset.props ?? "{}");
+    hydrateRoot(el, createElement(Component, props));
+  }
+}

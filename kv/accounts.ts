@@ -1,0 +1,191 @@
+/** Accounts: email, password hash, roles and the default profile. Private to their owner. */
+
+import { hash, verify } from "@node-rs/argon2";
+import { kv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { newId, randomToken, sha256Hex } from "./ids.ts";
+import { now } from "./clock.ts";
+import { newProfile } from "./profiles.ts";
+
+/** A member's account (spec §3 Settings). */
+export interface Account {
+  id: string;
+  email: string;
+  name: string;
+  /** argon2id hash; null until the member sets a password (accounts start from a login link). */
+  passwordHash: string | null;
+  roles: string[];
+  defaultProfileId: string;
+  /** The acknowledgement texts accepted at registration, and when. */
+  consents: { texts: string[]; ts: number };
+  tsCreated: number;
+  tsUpdated: number;
+}
+
+/** OWASP ASVS 2.4: argon2id, m=19 MiB, t=2, p=1. */
+const ARGON = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+/** A login link is valid for one hour and works once. */
+export const LOGIN_TOKEN_TTL_MS = 3_600_000;
+
+/** Hashes a password with argon2id. */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON);
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/** Checks a password; an unknown account costs the same time as a known one. */
+export async function checkPassword(account: Account | null, password: string): Promise<boolean> {
+  if (!account?.passwordHash) {
+    dummyHash ??= hashPassword("not-a-real-password");
+    await verify(await dummyHash, password).catch(() => false);
+    return false;
+  }
+  return await verify(account.passwordHash, password).catch(() => false);
+}
+
+/** Lowercases and trims an email: the one spelling used for look-ups. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** An account by id, or null. */
+export async function getAccount(id: string): Promise<Account | null> {
+  return (await kv().get<Account>(keys.account(id))).value;
+}
+
+/** An account by email (any case), or null. */
+export async function getAccountByEmail(email: string): Promise<Account | null> {
+  const id = (await kv().get<string>(keys.accountByEmail(normalizeEmail(email)))).value;
+  return id ? await getAccount(id) : null;
+}
+
+export interface CreateAccountInput {
+  email: string;
+  name?: string;
+  roles?: string[];
+  consents?: string[];
+  passwordHash?: string | null;
+}
+
+/**
+ * Creates an account with its default profile, email index, role indexes and role counts in one
+ * atomic; `extra` may add more to the same atomic (a job). Returns null if the email is taken.
+ */
+export async function createAccount(
+  input: CreateAccountInput,
+  extra?: (op: Deno.AtomicOperation, account: Account) => void,
+): Promise<Account | null> {
+  const email = normalizeEmail(input.email);
+  const id = newId();
+  const t = now();
+  const roles = [...new Set(input.roles ?? ["USER"])];
+  const name = input.name ?? email.split("@")[0].slice(0, 40);
+  const account: Account = {
+    id,
+    email,
+    name,
+    passwordHash: input.passwordHash ?? null,
+    roles,
+    defaultProfileId: newId(),
+    consents: { texts: input.consents ?? [], ts: t },
+    tsCreated: t,
+    tsUpdated: t,
+  };
+  const op = kv().atomic()
+    .check({ key: keys.accountByEmail(email), versionstamp: null })
+    .set(keys.account(id), account)
+    .set(keys.accountByEmail(email), id)
+    .set(keys.profile(account.defaultProfileId), newProfile(account.defaultProfileId, id, name, roles));
+  for (const role of roles) op.set(keys.accountsByRole(role, id), id).sum(keys.roleCount(role), 1n);
+  extra?.(op, account);
+  const res = await op.commit();
+  return res.ok ? account : null;
+}
+
+export interface SettingsChange {
+  name: string;
+  email: string;
+  password?: string;
+}
+
+/** Saves name, email and (when given) a new password. Returns null if the email belongs to another account. */
+export async function updateSettings(id: string, change: SettingsChange): Promise<Account | null> {
+  const passwordHash = change.password ? await hashPassword(change.password) : undefined;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const entry = await kv().get<Account>(keys.account(id));
+    if (!entry.value) throw new Error("account not found");
+    const old = entry.value;
+    const email = normalizeEmail(change.email);
+    const next: Account = {
+      ...old,
+      name: change.name.trim(),
+      email,
+      passwordHash: passwordHash ?? old.passwordHash,
+      tsUpdated: now(),
+    };
+    const op = kv().atomic().check(entry).set(keys.account(id), next);
+    if (email !== old.email) {
+      op.check({ key: keys.accountByEmail(email), versionstamp: null })
+        .delete(keys.accountByEmail(old.email))
+        .set(keys.accountByEmail(email), id);
+    }
+    const res = await op.commit();
+    if (res.ok) return next;
+    if (email !== old.email && (await kv().get(keys.accountByEmail(email))).value) return null;
+  }
+  throw new Error("settings update kept conflicting");
+}
+
+/** Grants or revokes roles, keeping the role indexes and counts in step. */
+export async function setRoles(id: string, roles: string[]): Promise<Account> {
+  for (;;) {
+    const entry = await kv().get<Account>(keys.account(id));
+    if (!entry.value) throw new Error("account not found");
+    const old = new Set(entry.value.roles), next = new Set(roles);
+    const op = kv().atomic().check(entry).set(keys.account(id), { ...entry.value, roles: [...next], tsUpdated: now() });
+    for (const r of next) if (!old.has(r)) op.set(keys.accountsByRole(r, id), id).sum(keys.roleCount(r), 1n);
+    for (const r of old) {
+      if (!next.has(r)) {
+        const cur = (await kv().get<Deno.KvU64>(keys.roleCount(r))).value?.value ?? 1n;
+        op.delete(keys.accountsByRole(r, id)).set(keys.roleCount(r), new Deno.KvU64(cur > 0n ? cur - 1n : 0n));
+      }
+    }
+    if ((await op.commit()).ok) return { ...entry.value, roles: [...next] };
+  }
+}
+
+/** Member counts per role (admin dashboard). */
+export async function roleCounts(): Promise<{ role: string; count: number }[]> {
+  const out: { role: string; count: number }[] = [];
+  for await (const e of kv().list<Deno.KvU64>({ prefix: ["role_counts"] })) {
+    out.push({ role: String(e.key[1]), count: Number(e.value.value) });
+  }
+  return out;
+}
+
+interface LoginTokenRecord {
+  accountId: string;
+  expires: number;
+}
+
+/** A new single-use login token (256 bits) for the account; only its hash is stored, for one hour. */
+export async function createLoginToken(accountId: string): Promise<string> {
+  const token = randomToken(32);
+  await kv().set(
+    keys.loginToken(await sha256Hex(token)),
+    { accountId, expires: now() + LOGIN_TOKEN_TTL_MS } satisfies LoginTokenRecord,
+    { expireIn: LOGIN_TOKEN_TTL_MS },
+  );
+  return token;
+}
+
+/** Uses up a login token: the account id if it was valid and unused, else null. */
+export async function consumeLoginToken(token: string): Promise<string | null> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+  const key = keys.loginToken(await sha256Hex(token));
+  const entry = await kv().get<LoginTokenRecord>(key);
+  if (!entry.value || entry.value.expires < now()) return null;
+  const res = await kv().atomic().check(entry).delete(key).commit();
+  return res.ok ? entry.value.accountId : null;
+}

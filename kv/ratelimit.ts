@@ -1,0 +1,36 @@
+/** Fixed-window rate limits kept in KV, so every instance counts together. */
+
+import { kv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { now } from "./clock.ts";
+
+/** A limit: at most `max` hits per `windowMs`. */
+export interface Limit {
+  max: number;
+  windowMs: number;
+}
+
+/** Every rate limit of the API, by scope. Two scopes each: the address and the account (or email). */
+export const LIMITS = {
+  loginByAddress: { max: 30, windowMs: 15 * 60_000 },
+  loginByAccount: { max: 10, windowMs: 15 * 60_000 },
+  registerByAddress: { max: 10, windowMs: 60 * 60_000 },
+  registerByEmail: { max: 3, windowMs: 60 * 60_000 },
+  contactByAccount: { max: 5, windowMs: 60 * 60_000 },
+  contactByAddress: { max: 20, windowMs: 60 * 60_000 },
+} satisfies Record<string, Limit>;
+
+export type LimitName = keyof typeof LIMITS;
+
+/** Counts a hit; true while within the limit. */
+export async function hit(name: LimitName, who: string): Promise<boolean> {
+  const { max, windowMs } = LIMITS[name];
+  const key = keys.rateLimit(name, who, Math.floor(now() / windowMs));
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const entry = await kv().get<number>(key);
+    const count = (entry.value ?? 0) + 1;
+    const res = await kv().atomic().check(entry).set(key, count, { expireIn: windowMs * 2 }).commit();
+    if (res.ok) return count <= max;
+  }
+  return false;
+}

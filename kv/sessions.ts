@@ -1,0 +1,92 @@
+/**
+ * Sessions: a random 256-bit token in a cookie; the store keeps only its SHA-256.
+ * They end on logout, when idle too long, and at an absolute age.
+ */
+
+import { kv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { newId, randomToken, sha256Hex } from "./ids.ts";
+import { now } from "./clock.ts";
+
+const HOUR = 3_600_000, DAY = 24 * HOUR;
+/** Idle and absolute lifetimes: "remember me" keeps a member logged in longer. */
+export const SESSION_LIFETIMES = {
+  remember: { idleMs: 30 * DAY, absoluteMs: 90 * DAY },
+  once: { idleMs: 12 * HOUR, absoluteMs: 7 * DAY },
+} as const;
+/** lastSeen is written at most this often. */
+const TOUCH_EVERY_MS = 5 * 60_000;
+
+/** A stored session. */
+export interface Session {
+  id: string;
+  accountId: string;
+  remember: boolean;
+  tsCreated: number;
+  lastSeen: number;
+  /** A short description of the device (browser and OS), never the address. */
+  device: string;
+}
+
+/** Starts a session; returns the secret token for the cookie. */
+export async function createSession(accountId: string, remember: boolean, device: string): Promise<{ token: string; session: Session }> {
+  const token = randomToken(32);
+  const tokenHash = await sha256Hex(token);
+  const t = now();
+  const session: Session = { id: newId(), accountId, remember, tsCreated: t, lastSeen: t, device: device.slice(0, 120) };
+  const life = remember ? SESSION_LIFETIMES.remember : SESSION_LIFETIMES.once;
+  await kv().atomic()
+    .set(keys.session(tokenHash), session, { expireIn: life.absoluteMs })
+    .set(keys.sessionByAccount(accountId, session.id), tokenHash, { expireIn: life.absoluteMs })
+    .commit();
+  return { token, session };
+}
+
+/** The live session of a token, refreshing lastSeen; null if unknown, idle too long or too old. */
+export async function getSession(token: string): Promise<Session | null> {
+  if (!token || token.length > 100) return null;
+  const tokenHash = await sha256Hex(token);
+  const entry = await kv().get<Session>(keys.session(tokenHash));
+  const s = entry.value;
+  if (!s) return null;
+  const life = s.remember ? SESSION_LIFETIMES.remember : SESSION_LIFETIMES.once;
+  const t = now();
+  if (t - s.lastSeen > life.idleMs || t - s.tsCreated > life.absoluteMs) {
+    await endSessionByHash(s.accountId, tokenHash, s.id);
+    return null;
+  }
+  if (t - s.lastSeen > TOUCH_EVERY_MS) {
+    const left = Math.max(1000, s.tsCreated + life.absoluteMs - t);
+    await kv().atomic().check(entry).set(entry.key, { ...s, lastSeen: t }, { expireIn: left }).commit();
+  }
+  return s;
+}
+
+async function endSessionByHash(accountId: string, tokenHash: string, id: string): Promise<void> {
+  await kv().atomic().delete(keys.session(tokenHash)).delete(keys.sessionByAccount(accountId, id)).commit();
+}
+
+/** Ends the session of a token (logout). */
+export async function endSession(token: string): Promise<void> {
+  const tokenHash = await sha256Hex(token);
+  const s = (await kv().get<Session>(keys.session(tokenHash))).value;
+  if (s) await endSessionByHash(s.accountId, tokenHash, s.id);
+}
+
+/** The account's live sessions, oldest first. */
+export async function listSessions(accountId: string): Promise<Session[]> {
+  const out: Session[] = [];
+  for await (const e of kv().list<string>({ prefix: keys.sessionsByAccount(accountId) })) {
+    const s = (await kv().get<Session>(keys.session(e.value))).value;
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+/** Ends one of the account's sessions by its public id; false if it is not theirs. */
+export async function endSessionById(accountId: string, id: string): Promise<boolean> {
+  const tokenHash = (await kv().get<string>(keys.sessionByAccount(accountId, id))).value;
+  if (!tokenHash) return false;
+  await endSessionByHash(accountId, tokenHash, id);
+  return true;
+}

@@ -1,0 +1,51 @@
+/** Assembles the app: middleware, the API sub-apps, static files and pages. */
+
+import { Hono } from "hono";
+import { compress } from "hono/compress";
+import type { AppEnv } from "./routes/env.ts";
+import { originCheck, requestLog, securityHeaders, session, toErrorResponse } from "./routes/middleware.ts";
+import { errorBody } from "./routes/errors.ts";
+import { system } from "./routes/api/system.ts";
+import { auth } from "./routes/api/auth.ts";
+import { settings } from "./routes/api/settings.ts";
+import { contact } from "./routes/api/contact.ts";
+import { admin } from "./routes/api/admin.ts";
+import { assets } from "./routes/assets.ts";
+import { pages } from "./routes/pages/index.tsx";
+import { notFoundPage } from "./routes/pages/info.tsx";
+import { config } from "./routes/config.ts";
+import { openKv } from "./kv/db.ts";
+import { startWorkers } from "./workers/run.ts";
+
+/** Builds the app. Tests call `createApp().request(...)` against a `:memory:` KV. */
+export function createApp(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(requestLog());
+  app.use(securityHeaders());
+  app.use(compress());
+  app.use(session());
+  app.use(originCheck());
+
+  app.route("/api", system);
+  app.route("/api/auth", auth);
+  app.route("/api", settings);
+  app.route("/api", contact);
+  app.route("/api/admin", admin);
+  app.route("/", assets);
+  app.route("/", pages);
+
+  app.notFound((c) =>
+    c.req.path.startsWith("/api/") ? c.json(errorBody("not_found", "No such call."), 404) : notFoundPage(c)
+  );
+  app.onError(toErrorResponse);
+  return app;
+}
+
+const app = createApp();
+export default app;
+
+if (import.meta.main) {
+  await openKv();
+  if (config.workersInProcess) startWorkers();
+  Deno.serve({ port: config.port, onListen: ({ port }) => console.log(`listening on http://localhost:${port}`) }, app.fetch);
+}

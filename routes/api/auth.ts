@@ -1,0 +1,138 @@
+/**
+ * Accounts: POST /api/auth (login), POST /api/auth/logout, POST /api/auth/register
+ * (register or recover: mails a single-use login link).
+ */
+
+import { type Context, Hono } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import * as z from "zod";
+import type { AppEnv } from "../env.ts";
+import { badRequest, tooMany, unauthorized } from "../errors.ts";
+import { jsonBody, parseWith } from "../validate.ts";
+import { clientAddress, isSecureContext, sessionCookieName } from "../middleware.ts";
+import { config } from "../config.ts";
+import { ACKNOWLEDGEMENTS, TEXTS } from "../../components/texts.ts";
+import {
+  type Account,
+  checkPassword,
+  consumeLoginToken,
+  createAccount,
+  getAccount,
+  getAccountByEmail,
+  normalizeEmail,
+} from "../../kv/accounts.ts";
+import { createSession, endSession, SESSION_LIFETIMES } from "../../kv/sessions.ts";
+import { hit } from "../../kv/ratelimit.ts";
+import { kv } from "../../kv/db.ts";
+import { enqueueJob } from "../../workers/jobs.ts";
+
+const email = z.string().trim().max(254).email("Please enter a valid email address.");
+
+const loginForm = z.object({
+  username: z.string().trim().max(254).default(""),
+  password: z.string().max(1024).default(""),
+  token: z.string().max(200).optional(),
+  rememberMe: z.enum(["true", "false", "on"]).optional(),
+});
+
+const registerBody = z.object({
+  email,
+  acknowledgements: z.array(z.string().max(1000)).max(10),
+});
+
+/** Starts a session for the account and sets the cookie. */
+async function logIn(c: Context<AppEnv>, account: Account, remember: boolean) {
+  const { token } = await createSession(account.id, remember, deviceOf(c.req.header("user-agent") ?? ""));
+  setCookie(c, sessionCookieName(c), token, {
+    path: "/",
+    httpOnly: true,
+    secure: isSecureContext(c),
+    sameSite: "Lax",
+    ...(remember ? { maxAge: SESSION_LIFETIMES.remember.absoluteMs / 1000 } : {}),
+  });
+}
+
+/** "Chrome on Linux": enough to tell devices apart in Account settings. */
+export function deviceOf(ua: string): string {
+  const browser = /Edg\//.test(ua)
+    ? "Edge"
+    : /Firefox\//.test(ua)
+    ? "Firefox"
+    : /Chrom(e|ium)\//.test(ua)
+    ? "Chrome"
+    : /Safari\//.test(ua)
+    ? "Safari"
+    : "Browser";
+  const os = /Android/.test(ua)
+    ? "Android"
+    : /iPhone|iPad/.test(ua)
+    ? "iOS"
+    : /Windows/.test(ua)
+    ? "Windows"
+    : /Mac OS X/.test(ua)
+    ? "macOS"
+    : /Linux/.test(ua)
+    ? "Linux"
+    : "unknown system";
+  return `${browser} on ${os}`;
+}
+
+export const auth = new Hono<AppEnv>()
+  .post("/", async (c) => {
+    const ct = c.req.header("content-type") ?? "";
+    if (!ct.includes("multipart/form-data") && !ct.includes("application/x-www-form-urlencoded")) {
+      throw badRequest("Send the login as a form with username and password.");
+    }
+    const form = parseWith(loginForm, Object.fromEntries(await c.req.formData()));
+    const remember = form.rememberMe === "true" || form.rememberMe === "on";
+    if (!(await hit("loginByAddress", clientAddress(c)))) throw tooMany();
+
+    if (form.token) {
+      const accountId = await consumeLoginToken(form.token);
+      const account = accountId ? await getAccount(accountId) : null;
+      if (!account) throw unauthorized("This login link is invalid or has expired. Ask for a new one.");
+      await logIn(c, account, remember);
+      return c.json({ profileId: account.defaultProfileId, email: account.email, needsPassword: !account.passwordHash });
+    }
+
+    const username = normalizeEmail(form.username);
+    if (!username || !form.password) throw badRequest("Email and password are both required.");
+    if (!username.includes("@")) throw badRequest("Please enter a valid email address.");
+    if (!(await hit("loginByAccount", username))) throw tooMany();
+    const account = await getAccountByEmail(username);
+    if (!(await checkPassword(account, form.password)) || !account) throw unauthorized(TEXTS.loginIncorrect);
+    await logIn(c, account, remember);
+    return c.json({ profileId: account.defaultProfileId, email: account.email, needsPassword: false });
+  })
+  .post("/logout", async (c) => {
+    const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
+    if (token) await endSession(token);
+    deleteCookie(c, sessionCookieName(c), { path: "/", secure: isSecureContext(c) });
+    return c.json({ ok: true });
+  })
+  .post("/register", async (c) => {
+    const body = await jsonBody(c, registerBody);
+    const accepted = new Set(body.acknowledgements.map((s) => s.trim()));
+    if (!ACKNOWLEDGEMENTS.every((a) => accepted.has(a.text))) {
+      throw badRequest(TEXTS.acknowledgementsRequired, "acknowledgements_required");
+    }
+    const address = normalizeEmail(body.email);
+    if (!(await hit("registerByAddress", clientAddress(c))) || !(await hit("registerByEmail", address))) {
+      throw tooMany();
+    }
+    const existing = await getAccountByEmail(address);
+    if (existing) {
+      // Recovery: the same answer as a new registration, so addresses cannot be probed.
+      const op = kv().atomic();
+      enqueueJob(op, { type: "mail", template: "login-link", accountId: existing.id });
+      await op.commit();
+    } else {
+      const roles = config.adminEmails.includes(address) ? ["USER", "ADMIN"] : ["USER"];
+      const created = await createAccount(
+        { email: address, roles, consents: ACKNOWLEDGEMENTS.map((a) => a.text) },
+        (op, account) => enqueueJob(op, { type: "mail", template: "login-link", accountId: account.id }),
+      );
+      if (!created) throw badRequest("Please try again.");
+    }
+    return c.json({ ok: true, message: "Check your email for a login link. It works once, for one hour." }, 202);
+  });

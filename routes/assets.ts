@@ -1,0 +1,68 @@
+/**
+ * Static files: built bundles under /static/build/ have hashed names and are cached forever;
+ * other files under /static/ are revalidated. Also GET /version_frontend.json.
+ */
+
+import { Hono } from "hono";
+import type { AppEnv } from "./env.ts";
+import type { Manifest } from "../islands/build.ts";
+import { backendVersion } from "./version.ts";
+
+const root = new URL("../static/", import.meta.url).pathname;
+
+const TYPES: Record<string, string> = {
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  json: "application/json",
+  png: "image/png",
+  svg: "image/svg+xml",
+  ico: "image/x-icon",
+  webmanifest: "application/manifest+json",
+  txt: "text/plain; charset=utf-8",
+};
+
+let manifest: Manifest | null | undefined;
+
+/** The build manifest, or an empty one when the islands are not built (pages then ship no JS). */
+export function getManifest(): Manifest {
+  if (manifest === undefined || manifest === null) {
+    try {
+      manifest = JSON.parse(Deno.readTextFileSync(`${root}build/manifest.json`)) as Manifest;
+    } catch {
+      return { islands: {}, css: "" };
+    }
+  }
+  return manifest;
+}
+
+/** Forgets the cached manifest (after a rebuild). */
+export function reloadManifest(): void {
+  manifest = undefined;
+}
+
+export const assets = new Hono<AppEnv>()
+  .get("/version_frontend.json", async (c) => {
+    try {
+      return c.json(JSON.parse(await Deno.readTextFile(`${root}build/version_frontend.json`)));
+    } catch {
+      return c.json(backendVersion());
+    }
+  })
+  .get("/static/*", async (c) => {
+    const rel = decodeURIComponent(c.req.path.slice("/static/".length));
+    if (rel.split("/").some((s) => s === ".." || s.startsWith("."))) return c.notFound();
+    const ext = rel.split(".").pop() ?? "";
+    const type = TYPES[ext];
+    if (!type || rel.endsWith(".ts") || rel.endsWith(".tsx")) return c.notFound();
+    let body: Uint8Array;
+    try {
+      body = await Deno.readFile(root + rel);
+    } catch {
+      return c.notFound();
+    }
+    const hashed = rel.startsWith("build/") && /-[A-Z0-9]{8}\.\w+$/.test(rel);
+    c.header("content-type", type);
+    c.header("cache-control", hashed ? "public, max-age=31536000, immutable" : "public, max-age=300");
+    if (rel === "sw.js") c.header("service-worker-allowed", "/");
+    return c.body(body as Uint8Array<ArrayBuffer>);
+  });

@@ -1,0 +1,36 @@
+/** Server configuration from the environment, read once. Every variable is listed in README.md. */
+
+const env = (name: string) => Deno.env.get(name) || undefined;
+
+export const config = {
+  /** Port to listen on. */
+  port: Number(env("PORT") ?? 8000),
+  /** Remote KV (KV Connect) URL; when set it wins over KV_PATH. */
+  kvUrl: env("KV_URL"),
+  /** Local KV file. */
+  kvPath: env("KV_PATH") ?? "./data/app.kv",
+  /** SMTP URL for outgoing mail (smtp://user:pass@host:port); without it mail goes to the dev outbox. */
+  get smtpUrl() {
+    return env("SMTP_URL");
+  },
+  /** Sender address of outgoing mail. */
+  mailFrom: env("MAIL_FROM") ?? "Lambda <no-reply@localhost>",
+  /** The public origin used in links sent by mail (e.g. https://example.com). */
+  get publicOrigin() {
+    return env("PUBLIC_ORIGIN");
+  },
+  /** Comma list of emails that get the ADMIN role. */
+  get adminEmails() {
+    return (env("ADMIN_EMAILS") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  },
+  /** Trust X-Forwarded-For / X-Forwarded-Proto from a reverse proxy. */
+  trustProxy: env("TRUST_PROXY") === "1",
+  /** Map tile URL template for Leaflet. */
+  tileUrl: env("TILE_URL") ?? "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+  /** Run the job workers inside the web process (default) or not (WORKERS=0, use `deno task worker`). */
+  workersInProcess: env("WORKERS") !== "0",
+  /** Log every request line (default on; LOG_REQUESTS=0 turns it off). */
+  get logRequests() {
+    return env("LOG_REQUESTS") !== "0";
+  },
+};

@@ -1,0 +1,29 @@
+/** The one error shape of the API: `{error: {code, message}}` with the right status. */
+
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** An error the API answers with its status, code and a message a member can read. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, code = "bad_request") => new ApiError(400, code, message);
+export const unauthorized = (message = "Please log in.") => new ApiError(401, "unauthorized", message);
+export const forbidden = (message = "That is not yours.") => new ApiError(403, "forbidden", message);
+export const notFound = (message = "Not found.") => new ApiError(404, "not_found", message);
+export const conflict = (message: string, code = "conflict") => new ApiError(409, code, message);
+export const tooLarge = (message: string) => new ApiError(413, "too_large", message);
+export const unsupported = (message: string) => new ApiError(415, "unsupported_type", message);
+export const tooMany = (message = "Too many requests, please try again later.") =>
+  new ApiError(429, "rate_limited", message);
+
+/** The JSON body of an error. */
+export function errorBody(code: string, message: string) {
+  return { error: { code, message } };
+}

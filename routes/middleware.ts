@@ -1,0 +1,157 @@
+/** The app's middleware: request log, security headers, session, origin check, errors. */
+
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import { HTTPException } from "hono/http-exception";
+import { secureHeaders } from "hono/secure-headers";
+import { getConnInfo } from "hono/deno";
+import type { AppEnv, Caller } from "./env.ts";
+import { ApiError, errorBody, forbidden, unauthorized } from "./errors.ts";
+import { config } from "./config.ts";
+import { getSession } from "../kv/sessions.ts";
+import { getAccount } from "../kv/accounts.ts";
+import { brandFor } from "../components/brand.ts";
+
+/** Logs method, path (never the query string or fragment: they may carry secrets), status and time. */
+export function requestLog(): MiddlewareHandler {
+  return async function requestLog(c, next) {
+    const t = performance.now();
+    await next();
+    if (config.logRequests) {
+      console.log(`${c.req.method} ${c.req.path} ${c.res.status} ${(performance.now() - t).toFixed(1)}ms`);
+    }
+  };
+}
+
+/** Security headers of design.md: CSP without inline script, HSTS, nosniff, no referrer. */
+export function securityHeaders(): MiddlewareHandler {
+  const tiles = tileOrigin();
+  return secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", "data:", "blob:", ...(tiles ? [tiles] : [])],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+      workerSrc: ["'self'"],
+      manifestSrc: ["'self'"],
+    },
+    strictTransportSecurity: "max-age=63072000; includeSubDomains",
+    xContentTypeOptions: "nosniff",
+    referrerPolicy: "no-referrer",
+    xFrameOptions: "DENY",
+    crossOriginResourcePolicy: "same-origin",
+    crossOriginOpenerPolicy: "same-origin",
+  });
+}
+
+function tileOrigin(): string | undefined {
+  const m = config.tileUrl.match(/^(https?:\/\/[^/]+)/);
+  return m?.[1].replace(/\{s\}\./, "*.");
+}
+
+/** The session cookie: `__Host-` and Secure on https and localhost, a plain name on plain-http hosts. */
+export function sessionCookieName(c: Context): string {
+  return isSecureContext(c) ? "__Host-sid" : "sid";
+}
+
+/** https, or a localhost address that browsers treat as secure. */
+export function isSecureContext(c: Context): boolean {
+  const url = new URL(c.req.url);
+  const proto = config.trustProxy ? c.req.header("x-forwarded-proto") ?? url.protocol.slice(0, -1) : url.protocol.slice(0, -1);
+  return proto === "https" || url.hostname === "localhost" || url.hostname === "127.0.0.1";
+}
+
+/** The caller's network address (for rate limits only, never logged). */
+export function clientAddress(c: Context): string {
+  if (config.trustProxy) {
+    const fwd = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (fwd) return fwd;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? "local";
+  } catch {
+    return "local";
+  }
+}
+
+/** Loads the caller from the session cookie into `c.var.caller`, and the brand from the host. */
+export function session(): MiddlewareHandler<AppEnv> {
+  return async function session(c, next) {
+    c.set("brand", brandFor(new URL(c.req.url).hostname));
+    c.set("caller", null);
+    const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
+    if (token) {
+      const s = await getSession(token);
+      const account = s && await getAccount(s.accountId);
+      if (s && account) {
+        const caller: Caller = {
+          sessionId: s.id,
+          accountId: account.id,
+          profileId: account.defaultProfileId,
+          email: account.email,
+          name: account.name,
+          roles: account.roles,
+          hasPassword: account.passwordHash !== null,
+        };
+        c.set("caller", caller);
+      }
+    }
+    await next();
+  };
+}
+
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Refuses state-changing calls from other sites: Sec-Fetch-Site must be same-origin (or none),
+ * and an Origin header must match this host. Calls without either header come from non-browser
+ * clients, which carry no ambient cookies to abuse.
+ */
+export function originCheck(): MiddlewareHandler {
+  return async function originCheck(c, next) {
+    if (!SAFE.has(c.req.method)) {
+      const site = c.req.header("sec-fetch-site");
+      const origin = c.req.header("origin");
+      if (site && site !== "same-origin" && site !== "none") throw forbidden("Cross-site requests are refused.");
+      if (origin) {
+        const own = config.publicOrigin ?? new URL(c.req.url).origin;
+        const host = c.req.header("host");
+        if (origin !== own && !(host && new URL(origin).host === host)) {
+          throw forbidden("Cross-site requests are refused.");
+        }
+      }
+    }
+    await next();
+  };
+}
+
+/** API guard: a logged-in caller, else 401. */
+export function requireCaller(c: Context<AppEnv>): Caller {
+  const caller = c.get("caller");
+  if (!caller) throw unauthorized();
+  return caller;
+}
+
+/** API guard: an admin caller, else 401/403. */
+export function requireAdmin(c: Context<AppEnv>): Caller {
+  const caller = requireCaller(c);
+  if (!caller.roles.includes("ADMIN")) throw forbidden("Admins only.");
+  return caller;
+}
+
+/** Maps every error to `{error: {code, message}}`; unknown errors are logged and answered 500. */
+export function toErrorResponse(err: Error, c: Context): Response {
+  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message), err.status);
+  if (err instanceof HTTPException) {
+    const status = err.status;
+    const code = status === 413 ? "too_large" : status === 401 ? "unauthorized" : "http_error";
+    return c.json(errorBody(code, err.message || "Request refused."), status);
+  }
+  console.error(`error on ${c.req.method} ${c.req.path}:`, err);
+  return c.json(errorBody("internal", "Something went wrong on our side."), 500);
+}

@@ -1,0 +1,81 @@
+/** Account settings, contact, admin dashboard and the dev outbox pages. */
+
+import type { Context } from "hono";
+import type { AppEnv } from "../env.ts";
+import { renderPage } from "./render.tsx";
+import { Island } from "../../components/Island.tsx";
+import SettingsForm from "../../islands/SettingsForm.tsx";
+import ContactForm from "../../islands/ContactForm.tsx";
+import Dashboard from "../../islands/Dashboard.tsx";
+import { getAccount, roleCounts } from "../../kv/accounts.ts";
+import { listSessions } from "../../kv/sessions.ts";
+import { listOutbox } from "../../kv/outbox.ts";
+import { settingsOf } from "../api/settings.ts";
+import { backendVersion } from "../version.ts";
+
+export async function settingsPage(c: Context<AppEnv>) {
+  const caller = c.get("caller")!;
+  const account = (await getAccount(caller.accountId))!;
+  const sessions = (await listSessions(caller.accountId)).map((s) => ({
+    id: s.id,
+    device: s.device,
+    tsCreated: s.tsCreated,
+    lastSeen: s.lastSeen,
+    current: s.id === caller.sessionId,
+  }));
+  return renderPage(
+    c,
+    "Account Settings",
+    <section className="page">
+      <h1>Account Settings</h1>
+      <Island of={SettingsForm} props={{ settings: settingsOf(account), sessions, backend: backendVersion() }} />
+    </section>,
+  );
+}
+
+export function contactPage(c: Context<AppEnv>) {
+  return renderPage(
+    c,
+    "Contact Us",
+    <section className="page">
+      <h1>Contact Us</h1>
+      <Island of={ContactForm} props={{ name: c.get("caller")?.name ?? "" }} />
+    </section>,
+  );
+}
+
+export async function dashboardPage(c: Context<AppEnv>) {
+  return renderPage(
+    c,
+    "Admin Dashboard",
+    <section className="page">
+      <h1>Admin Dashboard</h1>
+      <Island of={Dashboard} props={{ counts: await roleCounts() }} />
+    </section>,
+  );
+}
+
+/** The development outbox: mail that was not sent because no SMTP_URL is set. */
+export async function outboxPage(c: Context<AppEnv>) {
+  const mails = await listOutbox();
+  return renderPage(
+    c,
+    "Dev Outbox",
+    <section className="page">
+      <h1>Dev Outbox</h1>
+      <p>Mail is not sent because SMTP_URL is not set. This page exists only then.</p>
+      {mails.length === 0 && <p>No mail yet.</p>}
+      <ul className="list outbox">
+        {mails.map((m) => (
+          <li key={m.id}>
+            <p>
+              <strong>{m.subject}</strong> to {m.to} at {new Date(m.tsCreated).toISOString()}
+            </p>
+            <pre>{m.text}</pre>
+            {[...m.text.matchAll(/https?:\/\/\S+/g)].map(([link]) => <a key={link} href={link}>Open the link</a>)}
+          </li>
+        ))}
+      </ul>
+    </section>,
+  );
+}

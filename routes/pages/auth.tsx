@@ -1,0 +1,46 @@
+/** Login, Register / Recover Login and Logout pages. */
+
+import type { Context } from "hono";
+import type { AppEnv } from "../env.ts";
+import { renderPage } from "./render.tsx";
+import { Island } from "../../components/Island.tsx";
+import { TEXTS } from "../../components/texts.ts";
+import LoginForm from "../../islands/LoginForm.tsx";
+import RegisterForm from "../../islands/RegisterForm.tsx";
+import Logout from "../../islands/Logout.tsx";
+
+export function loginPage(c: Context<AppEnv>) {
+  return renderPage(
+    c,
+    "Login",
+    <section className="page">
+      <h1>Login</h1>
+      <Island of={LoginForm} props={{}} />
+    </section>,
+  );
+}
+
+export function registerPage(c: Context<AppEnv>) {
+  return renderPage(
+    c,
+    TEXTS.registerTitle,
+    <section className="page">
+      <h1>{TEXTS.registerTitle}</h1>
+      <p className="narrow">
+        New here, or lost your password? Enter your email and we send you a link that logs you in.
+      </p>
+      <Island of={RegisterForm} props={{}} />
+    </section>,
+  );
+}
+
+export function logoutPage(c: Context<AppEnv>) {
+  return renderPage(
+    c,
+    "Logout",
+    <section className="page">
+      <h1>Logout</h1>
+      <Island of={Logout} props={{}} />
+    </section>,
+  );
+}

@@ -1,0 +1,32 @@
+/** Home (/): cards for visitors or members, the NSFW toggle and the development banner. */
+
+import type { Context } from "hono";
+import type { AppEnv } from "../env.ts";
+import { renderPage } from "./render.tsx";
+import { Cards, HOME_CARDS, HOME_CARDS_LOGGED_OUT } from "../../components/Cards.tsx";
+import { Island } from "../../components/Island.tsx";
+import { TEXTS } from "../../components/texts.ts";
+import NsfwToggle from "../../islands/NsfwToggle.tsx";
+
+export function homePage(c: Context<AppEnv>) {
+  const caller = c.get("caller");
+  return renderPage(
+    c,
+    "Home",
+    <>
+      <p className="banner" role="note">{TEXTS.underDevelopment}</p>
+      <h1 className="visually-hidden">Home</h1>
+      {caller && !caller.hasPassword && (
+        <p className="notice">
+          You are logged in with a login link. <a href="/settings">Set a password in Account settings</a>.
+        </p>
+      )}
+      <Cards items={caller ? HOME_CARDS : HOME_CARDS_LOGGED_OUT} />
+      {caller && (
+        <div className="row center">
+          <Island of={NsfwToggle} props={{}} />
+        </div>
+      )}
+    </>,
+  );
+}

@@ -1,0 +1,59 @@
+/** Mounts a page for every route of the table; routes not built yet show 'coming soon'. */
+
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "../env.ts";
+import { ROUTES } from "../table.ts";
+import { homePage } from "./home.tsx";
+import { loginPage, logoutPage, registerPage } from "./auth.tsx";
+import {
+  aboutPage,
+  billingPage,
+  comingSoonPage,
+  gamesPage,
+  notFoundPage,
+  sorryPage,
+  supportPage,
+  tosPage,
+} from "./info.tsx";
+import { contactPage, dashboardPage, outboxPage, settingsPage } from "./account.tsx";
+import { config } from "../config.ts";
+import { clientAddress } from "../middleware.ts";
+
+type Page = (c: Context<AppEnv>) => Response | Promise<Response>;
+
+/** The built pages by route path. Other issues add theirs here. */
+const PAGES: Record<string, Page> = {
+  "/": homePage,
+  "/login": loginPage,
+  "/register": registerPage,
+  "/logout": logoutPage,
+  "/settings": settingsPage,
+  "/contactus": contactPage,
+  "/dashboard": dashboardPage,
+  "/aboutus": aboutPage,
+  "/support": supportPage,
+  "/tos": tosPage,
+  "/billing": billingPage,
+  "/sorry": sorryPage,
+  "/games": gamesPage,
+};
+
+export const pages = new Hono<AppEnv>();
+
+for (const route of ROUTES) {
+  const page = PAGES[route.path];
+  pages.get(route.path, (c) => {
+    const caller = c.get("caller");
+    if ((route.access === "auth" || route.access === "admin") && !caller) return c.redirect("/login", 302);
+    if (route.access === "admin" && !caller?.roles.includes("ADMIN")) return notFoundPage(c);
+    return page ? page(c) : comingSoonPage(c, route.title);
+  });
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1", "local"]);
+
+// The dev outbox holds login links: it exists only without SMTP_URL, and only for this machine.
+pages.get("/dev/outbox", (c) => {
+  if (config.smtpUrl || !LOOPBACK.has(clientAddress(c))) return notFoundPage(c);
+  return outboxPage(c);
+});

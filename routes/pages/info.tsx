@@ -1,0 +1,196 @@
+/** Pages without interaction (about, terms, support, billing, sorry, 404, coming soon): no JavaScript. */
+
+import type { Context } from "hono";
+import type { AppEnv } from "../env.ts";
+import { renderPage } from "./render.tsx";
+import { TEXTS } from "../../components/texts.ts";
+import { Cards, GAME_CARDS } from "../../components/Cards.tsx";
+
+export function aboutPage(c: Context<AppEnv>) {
+  const brand = c.get("brand");
+  return renderPage(
+    c,
+    "About Us",
+    <article className="page prose">
+      <h1>About Us</h1>
+      <p>
+        {brand.name} is a location-based social and dating community for gay and lesbian adults, run in a volunteer
+        style by its members.
+      </p>
+      <h2>Our values</h2>
+      <ul className="values">
+        <li>
+          <strong>Community</strong>: we are members helping members.
+        </li>
+        <li>
+          <strong>Safety</strong>: your location, pictures and data are protected by design.
+        </li>
+        <li>
+          <strong>Enjoyment</strong>: meeting people should be fun.
+        </li>
+        <li>
+          <strong>Responsibility</strong>: we look after each other.
+        </li>
+        <li>
+          <strong>Evolution</strong>: we keep improving, together.
+        </li>
+      </ul>
+      <h2>Volunteers</h2>
+      <p>
+        Members who help the community earn volunteer credits in the community games. A standard member has 0 volunteer
+        credits; Pro or volunteer members get unlimited features.
+      </p>
+      <h2>Thanks</h2>
+      <ul>
+        <li>
+          Map data © <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors.
+        </li>
+        <li>
+          Maps drawn with <a href="https://leafletjs.com">Leaflet</a>.
+        </li>
+        <li>
+          Stock photos from <a href="https://unsplash.com">Unsplash</a>.
+        </li>
+      </ul>
+      <p className="links">
+        <a href="/tos">Terms of Service</a> <a href="/tos#pp">Privacy Policy</a> <a href="/support">Support</a>{" "}
+        <a href="/contactus">Contact Us</a>
+      </p>
+    </article>,
+  );
+}
+
+export function tosPage(c: Context<AppEnv>) {
+  return renderPage(
+    c,
+    "Terms of Service and Privacy Policy",
+    <article className="page prose">
+      <h1>Terms of Service</h1>
+      <ol>
+        <li>You must be 18 or older to use this service. No material involving minors, ever.</li>
+        <li>No illegal activity, harassment, spam or malware.</li>
+        <li>
+          You keep ownership of the content you post. You grant us a license to host, store and show it to other members
+          as the service requires.
+        </li>
+        <li>Violations lead to suspension or termination of your account.</li>
+        <li>Disputes are settled by binding arbitration under the laws of Arizona.</li>
+      </ol>
+      <h2 id="pp">Privacy Policy</h2>
+      <ul>
+        <li>Your data is processed in the USA.</li>
+        <li>We do not sell your personal data.</li>
+        <li>You may access, update or delete your data at any time from Account settings, or by contacting us.</li>
+        <li>
+          Other members never see your exact location: they see an approximate position inside a grid cell of about 1
+          km. Picture metadata (such as GPS in photos) is removed on upload.
+        </li>
+      </ul>
+    </article>,
+  );
+}
+
+export function supportPage(c: Context<AppEnv>) {
+  return renderPage(
+    c,
+    "Support",
+    <article className="page prose">
+      <h1>Support</h1>
+      <h2>Frequently asked questions</h2>
+      <details>
+        <summary>What does the lambda symbol (λ) mean?</summary>
+        <p>
+          The Greek letter lambda was adopted by the gay liberation movement in 1970 and has stood for the community's
+          unity and rights ever since.
+        </p>
+      </details>
+      <details>
+        <summary>Can other members see where I am?</summary>
+        <p>
+          Only roughly. Others see you inside a grid cell of about 1 km, never your exact position, and you can hide
+          yourself on the map at any time.
+        </p>
+      </details>
+      <details>
+        <summary>I lost my password.</summary>
+        <p>
+          Use <a href="/register">Register / Recover Login</a> and we will mail you a login link.
+        </p>
+      </details>
+      <h2>Report a problem</h2>
+      <p>
+        Tell us what happened, on which screen and device, through the <a href="/contactus">contact form</a>{" "}
+        (members) or by replying to any mail we sent you.
+      </p>
+    </article>,
+  );
+}
+
+export function billingPage(c: Context<AppEnv>) {
+  return renderPage(
+    c,
+    "Membership Dues",
+    <article className="page prose">
+      <h1>Membership Dues</h1>
+      <p>
+        Community membership is free and relies on contributing members: you plus 2 friends $10/mo, you plus 4 friends
+        $15/mo.
+      </p>
+      <p>
+        Pro membership is $10 per month or $100 per year. Pro gives unlimited use of all features; standard members have
+        limits. Pay by a peer-to-peer bank transfer service or by credit card.
+      </p>
+      <p>Volunteer members also get unlimited features.</p>
+    </article>,
+  );
+}
+
+export function sorryPage(c: Context<AppEnv>) {
+  return renderPage(
+    c,
+    TEXTS.sorryTitle,
+    <section className="page center">
+      <h1>{TEXTS.sorryTitle}</h1>
+      <p>We are having technical difficulties. Please try again in a few minutes.</p>
+      <a className="button primary" href="/">Home</a>
+    </section>,
+  );
+}
+
+export function notFoundPage(c: Context<AppEnv>) {
+  return renderPage(
+    c,
+    "Not Found",
+    <section className="page center">
+      <h1>404</h1>
+      <p>{TEXTS.notFound}</p>
+      <a className="button primary" href="/">Home</a>
+    </section>,
+    { status: 404 },
+  );
+}
+
+/** A route whose feature is not built yet: its title and a clear 'coming soon'. */
+export function comingSoonPage(c: Context<AppEnv>, title: string) {
+  return renderPage(
+    c,
+    title,
+    <section className="page center">
+      <h1>{title}</h1>
+      <p className="coming-soon">{TEXTS.comingSoon}</p>
+      <a className="button" href="/">Home</a>
+    </section>,
+  );
+}
+
+export function gamesPage(c: Context<AppEnv>) {
+  return renderPage(
+    c,
+    "Community",
+    <section className="page">
+      <h1>Community</h1>
+      <p>Games that keep the community safe and fun. Playing earns volunteer credits.</p>
+      <Cards items={GAME_CARDS} />
+    </section>,
+  );
+}

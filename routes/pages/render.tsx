@@ -1,0 +1,55 @@
+/** Server rendering of a page: body first (collecting islands), then the shell with their scripts. */
+
+import type { Context } from "hono";
+import type { ReactElement } from "react";
+import { renderToString } from "react-dom/server";
+import type { AppEnv } from "../env.ts";
+import { collectIslands, Island } from "../../components/Island.tsx";
+import { Layout } from "../../components/Layout.tsx";
+import { taglineOf } from "../../components/brand.ts";
+import { TEXTS } from "../../components/texts.ts";
+import { menuFor } from "../table.ts";
+import { getManifest } from "../assets.ts";
+import Header from "../../islands/Header.tsx";
+
+export interface PageOptions {
+  status?: 200 | 404 | 500;
+  bodyClass?: string;
+}
+
+/** Renders a page: its title, the header with the menu for this caller, and the body. */
+export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement, opts: PageOptions = {}): Response {
+  const { result: bodyHtml, islands } = collectIslands(() => renderToString(body));
+  const caller = c.get("caller");
+  const brand = c.get("brand");
+  const headerProps = {
+    brandName: brand.name,
+    tagline: taglineOf(brand),
+    items: menuFor({ loggedIn: !!caller, roles: caller?.roles ?? [] }),
+    currentPath: c.req.path,
+    troubleText: TEXTS.serverTrouble,
+  };
+  // A page with no island of its own ships no JavaScript: its header stays plain HTML.
+  const hydrate = islands.size > 0;
+  const { result: header, islands: headerIslands } = collectIslands(() =>
+    renderToString(<Island of={Header} props={headerProps} hydrate={hydrate} />)
+  );
+  const manifest = getManifest();
+  const names = [...headerIslands, ...islands].filter((n) => manifest.islands[n]);
+  const assets = names.map((n) => manifest.islands[n]);
+  const css = [manifest.css, ...assets.flatMap((a) => a.css)].filter(Boolean);
+  const html = renderToString(
+    <Layout
+      title={title}
+      brand={brand}
+      css={[...new Set(css)]}
+      scripts={assets.map((a) => a.js)}
+      preload={[...new Set(assets.flatMap((a) => a.preload))]}
+      header={<div className="contents" dangerouslySetInnerHTML={{ __html: header }} />}
+      bodyHtml={bodyHtml}
+      bodyClass={opts.bodyClass}
+    />,
+  );
+  c.header("cache-control", "no-store");
+  return c.html("<!doctype html>" + html, opts.status ?? 200);
+}

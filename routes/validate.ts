@@ -1,0 +1,33 @@
+/** Parsing at the edge: zod schemas for bodies, queries and params, failing with a clear 400. */
+
+import type { Context } from "hono";
+import type * as z from "zod";
+import { badRequest } from "./errors.ts";
+
+/** Turns zod issues into one readable sentence. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ` : "") + i.message).join("; ");
+}
+
+/** Parses a value with a schema or throws a 400 naming every problem. */
+export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw badRequest(describeIssues(r.error));
+  return r.data;
+}
+
+/** The JSON body, parsed with a schema; a body that is not JSON is a 400. */
+export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw badRequest("The body must be JSON.");
+  }
+  return parseWith(schema, raw);
+}
+
+/** The query string, parsed with a schema. */
+export function queryOf<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
+  return parseWith(schema, c.req.query());
+}

@@ -1,0 +1,92 @@
+/** API test kit: the app on a `:memory:` KV, and members who register, log in and call the API. */
+
+import { closeKv, kv, openKv } from "../kv/db.ts";
+import { resetClock } from "../kv/clock.ts";
+import { runDueJobs } from "../workers/jobs.ts";
+import { handlers } from "../workers/run.ts";
+import { listOutbox } from "../kv/outbox.ts";
+import { ACKNOWLEDGEMENTS } from "../components/texts.ts";
+import { createApp } from "../main.ts";
+
+Deno.env.set("LOG_REQUESTS", "0");
+
+export const ORIGIN = "http://localhost";
+export const ALL_ACKS = ACKNOWLEDGEMENTS.map((a) => a.text);
+
+/** Options of one call. */
+export interface CallInit {
+  cookie?: string;
+  json?: unknown;
+  form?: Record<string, string | Blob>;
+  headers?: Record<string, string>;
+  body?: BodyInit;
+}
+
+/** A test app on a fresh `:memory:` KV. */
+export async function testApp() {
+  await openKv(":memory:");
+  resetClock();
+  const app = createApp();
+
+  async function call(method: string, path: string, init: CallInit = {}) {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.cookie) headers.cookie = init.cookie;
+    let body: BodyInit | undefined = init.body;
+    if (init.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(init.json);
+    } else if (init.form) {
+      const fd = new FormData();
+      for (const [k, v] of Object.entries(init.form)) fd.set(k, v);
+      body = fd;
+    }
+    const res = await app.request(ORIGIN + path, { method, headers, body });
+    const text = await res.text();
+    let data: unknown = text;
+    try {
+      data = JSON.parse(text);
+    } catch { /* not JSON */ }
+    // deno-lint-ignore no-explicit-any
+    return { status: res.status, data: data as any, headers: res.headers, text };
+  }
+
+  /** Registers an email and returns the token of the mailed login link. */
+  async function registerAndGetToken(email: string): Promise<string> {
+    const r = await call("POST", "/api/auth/register", { json: { email, acknowledgements: ALL_ACKS } });
+    if (r.status !== 202) throw new Error(`register failed: ${r.status} ${r.text}`);
+    await runDueJobs(handlers);
+    const mail = (await listOutbox()).find((m) => m.to === email.toLowerCase());
+    const token = mail?.text.match(/#token=([A-Za-z0-9_-]+)/)?.[1];
+    if (!token) throw new Error("no login link in the outbox");
+    return token;
+  }
+
+  /** The session cookie from a response's Set-Cookie. */
+  function cookieOf(headers: Headers): string {
+    const set = headers.get("set-cookie") ?? "";
+    const m = set.match(/(__Host-sid|sid)=([^;]+)/);
+    if (!m) throw new Error(`no session cookie in ${set}`);
+    return `${m[1]}=${m[2]}`;
+  }
+
+  /** A new member, logged in: their cookie and ids. */
+  async function member(email = `m${crypto.randomUUID().slice(0, 8)}@example.com`) {
+    const token = await registerAndGetToken(email);
+    const r = await call("POST", "/api/auth", { form: { token } });
+    if (r.status !== 200) throw new Error(`token login failed: ${r.status} ${r.text}`);
+    return { email, cookie: cookieOf(r.headers), profileId: r.data.profileId as string };
+  }
+
+  return {
+    app,
+    call,
+    member,
+    cookieOf,
+    registerAndGetToken,
+    kv,
+    close() {
+      resetClock();
+      closeKv();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/** The foundation in a real browser: register, log in by link, home, menu, 404, logout. */
+
+import assert from "node:assert/strict";
+import { type Harness, shot, startHarness, type ViewportName } from "./harness.ts";
+import { TEXTS } from "../../components/texts.ts";
+
+const PUBLIC_PAGES = ["/", "/login", "/register", "/aboutus", "/tos", "/support", "/sorry", "/nope"];
+
+for (const vp of ["phone", "desktop"] as ViewportName[]) {
+  Deno.test(`e2e ${vp} - register, open the mailed link, land on home logged in, menu, 404, logout`, async () => {
+    const h: Harness = await startHarness();
+    try {
+      const { context, page } = await h.newPage(vp);
+      const email = `new-${vp}@example.com`;
+
+      await page.goto("/register");
+      assert.equal(await page.title(), `${TEXTS.registerTitle} · Lambda`);
+      await page.getByLabel("Email", { exact: true }).fill(email);
+      await page.getByRole("button", { name: "Send me a login link" }).click();
+      await page.getByText(TEXTS.acknowledgementsRequired).waitFor();
+      await shot(page, `${vp}-register-error`);
+      for (const box of await page.getByRole("checkbox").all()) await box.check();
+      assert.equal(await page.getByText(TEXTS.acknowledgementsRequired).count(), 0, "ticking clears the error");
+      await page.getByRole("button", { name: "Send me a login link" }).click();
+      await page.getByText("Check your email").waitFor();
+      assert.equal(await page.getByRole("button", { name: "Send me a login link" }).count(), 0, "button hidden");
+      await shot(page, `${vp}-register-sent`);
+
+      // The worker sends the mail to the dev outbox.
+      let link = "";
+      for (let i = 0; i < 50 && !link; i++) {
+        await page.goto("/dev/outbox");
+        const links = page.getByRole("link", { name: "Open the link" });
+        if (await links.count()) link = (await links.first().getAttribute("href")) ?? "";
+        else await page.waitForTimeout(100);
+      }
+      assert.match(link, /\/login#token=[A-Za-z0-9_-]{40,}$/);
+      await shot(page, `${vp}-outbox`);
+
+      await page.goto(link);
+      await page.waitForURL(h.origin + "/");
+      const cards = page.locator("ul.cards .card-label");
+      assert.equal(await cards.count(), 12);
+      assert.deepEqual(
+        await cards.allTextContents(),
+        [
+          "Gaydar Map",
+          "Profile Tiles",
+          "Swype Profiles",
+          "Read Profiles",
+          "Personal Chat",
+          "Map Chat",
+          "Community",
+          "View Likes",
+          "Edit Profile",
+          "Account",
+          "About Us",
+          "Logout",
+        ],
+      );
+      assert.equal(await page.evaluate(() => document.activeElement?.id), "main", "focus on the main container");
+      await page.getByRole("button", { name: TEXTS.hidingNsfw }).click();
+      await page.getByRole("button", { name: TEXTS.showingNsfw }).waitFor();
+      await shot(page, `${vp}-home`);
+
+      // The token worked once: opening the link again fails.
+      const again = await context.newPage();
+      await again.goto(link);
+      await again.getByText("This login link is invalid or has expired").waitFor();
+      await again.close();
+
+      // The menu opens, lists member routes, hides Login, and closes by itself after 8 s.
+      await page.locator("summary[aria-label=Menu]").click();
+      const nav = page.getByRole("navigation", { name: "Main menu" });
+      await nav.waitFor({ state: "visible" });
+      assert.equal(await nav.getByRole("link", { name: "Login", exact: true }).count(), 0);
+      assert.equal(await nav.getByRole("link", { name: "Account" }).count(), 1);
+      assert.equal(await nav.getByRole("link", { name: "Admin Dashboard" }).count(), 0);
+      await shot(page, `${vp}-menu-open`);
+      const opened = Date.now();
+      await nav.waitFor({ state: "hidden", timeout: 12_000 });
+      const closedAfter = Date.now() - opened;
+      assert.ok(closedAfter > 6_500 && closedAfter < 11_000, `menu closed after ${closedAfter} ms`);
+
+      await page.goto("/no/such/page");
+      await page.getByText(TEXTS.notFound).waitFor();
+      await page.getByRole("link", { name: "Home" }).first().waitFor();
+      await shot(page, `${vp}-404`);
+
+      await page.goto("/settings");
+      await page.getByText(TEXTS.thisDevice).waitFor();
+      await shot(page, `${vp}-settings`);
+
+      await page.goto("/logout");
+      await page.getByText("You are logged out.").waitFor();
+      assert.equal(new URL(page.url()).pathname, "/login");
+      assert.equal(await page.evaluate(() => localStorage.length), 0);
+      await shot(page, `${vp}-logout`);
+      await page.getByRole("link", { name: TEXTS.loginAgain }).click();
+      await page.waitForURL(h.origin + "/login");
+      await page.goto("/settings");
+      assert.equal(new URL(page.url()).pathname, "/login", "logged out: member pages go to /login");
+
+      for (const path of PUBLIC_PAGES) {
+        await page.goto(path);
+        await shot(page, `${vp}-public${path.replace(/\//g, "-") || "-home"}`);
+      }
+      await context.close();
+    } finally {
+      await h.close();
+    }
+  });
+}

@@ -1,0 +1,49 @@
+/** The mail job: builds the mail and sends it over SMTP, or keeps it in the dev outbox. */
+
+import nodemailer from "nodemailer";
+import { config } from "../routes/config.ts";
+import { createLoginToken, getAccount } from "../kv/accounts.ts";
+import { saveToOutbox } from "../kv/outbox.ts";
+import type { Job } from "./jobs.ts";
+
+type MailJob = Extract<Job, { type: "mail" }>;
+
+/** The origin used in links: PUBLIC_ORIGIN, never a request's Host header (no link poisoning). */
+export function publicOrigin(): string {
+  return (config.publicOrigin ?? `http://localhost:${config.port}`).replace(/\/$/, "");
+}
+
+/** Sends a login link. Safe to run twice: a second run sends a second, equally valid link. */
+export async function sendMailJob(job: MailJob): Promise<void> {
+  const account = await getAccount(job.accountId);
+  if (!account) return;
+  const token = await createLoginToken(account.id);
+  const link = `${publicOrigin()}/login#token=${token}`;
+  const subject = "Your login link";
+  const text = [
+    "Hello,",
+    "",
+    "Open this link to log in. It works once, for one hour:",
+    link,
+    "",
+    "Then set a password in Account settings.",
+    "If you did not ask for this, ignore this mail.",
+  ].join("\n");
+  await sendMail(account.email, subject, text);
+}
+
+/** Sends a mail over SMTP_URL, or (without it) keeps it in the dev outbox and prints it. */
+export async function sendMail(to: string, subject: string, text: string): Promise<void> {
+  const smtp = config.smtpUrl;
+  if (smtp) {
+    const transport = nodemailer.createTransport(smtp);
+    try {
+      await transport.sendMail({ from: config.mailFrom, to, subject, text });
+    } finally {
+      transport.close();
+    }
+    return;
+  }
+  const m = await saveToOutbox({ to, subject, text });
+  console.log(`[dev outbox] mail ${m.id} to ${to}: ${subject}\n${text}`);
+}

@@ -1,0 +1,21 @@
+/** The one job dispatcher: every job type and its handler. `deno task worker` runs it alone. */
+
+import { type Handlers, startWorker, type Worker } from "./jobs.ts";
+import { sendMailJob } from "./mail.ts";
+import { openKv } from "../kv/db.ts";
+
+/** Handlers of every job type. */
+export const handlers: Handlers = {
+  mail: sendMailJob,
+};
+
+/** Starts the job workers of this process. */
+export function startWorkers(): Worker {
+  return startWorker(handlers);
+}
+
+if (import.meta.main) {
+  await openKv();
+  startWorkers();
+  console.log("workers running");
+}
