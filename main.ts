@@ -45,7 +45,12 @@ const app = createApp();
 export default app;
 
 if (import.meta.main) {
+  // `deno task dev` rebuilds the islands whenever --watch restarts the server.
+  if (Deno.env.get("BUILD_ON_START") === "1") await (await import("./islands/build.ts")).build();
   await openKv();
   if (config.workersInProcess) startWorkers();
-  Deno.serve({ port: config.port, onListen: ({ port }) => console.log(`listening on http://localhost:${port}`) }, app.fetch);
+  Deno.serve(
+    { port: config.port, onListen: ({ port }) => console.log(`listening on http://localhost:${port}`) },
+    app.fetch,
+  );
 }

@@ -119,11 +119,11 @@ function SettingsBody({ settings, sessions, backend }: SettingsProps) {
               <span>
                 {s.device} {s.current && <strong>{TEXTS.thisDevice}</strong>}
                 <br />
-                <small>last active <Time ts={s.lastSeen} /></small>
+                <small>
+                  last active <Time ts={s.lastSeen} />
+                </small>
               </span>
-              {!s.current && (
-                <button type="button" onClick={() => endSession.mutate(s.id)}>Log out</button>
-              )}
+              {!s.current && <button type="button" onClick={() => endSession.mutate(s.id)}>Log out</button>}
             </li>
           ))}
         </ul>
@@ -145,7 +145,11 @@ function VersionPanel({ backend }: { backend: Version }) {
     navigator.geolocation.getCurrentPosition(
       (p) => {
         setCoords({ lat: p.coords.latitude, lon: p.coords.longitude });
-        setWhere(`Your device reports ${p.coords.latitude.toFixed(5)}, ${p.coords.longitude.toFixed(5)} (±${Math.round(p.coords.accuracy)} m). Only you see this.`);
+        setWhere(
+          `Your device reports ${p.coords.latitude.toFixed(5)}, ${p.coords.longitude.toFixed(5)} (±${
+            Math.round(p.coords.accuracy)
+          } m). Only you see this.`,
+        );
       },
       (e) => setWhere(e.message || "OTHER ERROR"),
       { enableHighAccuracy: true, timeout: 10_000, maximumAge: 15_000 },
@@ -163,7 +167,9 @@ function VersionPanel({ backend }: { backend: Version }) {
       <button type="button" onClick={locate}>Report my device location</button>
       {where && <p>{where}</p>}
       {coords && (
-        <a href={`https://www.openstreetmap.org/?mlat=${coords.lat}&mlon=${coords.lon}#map=16/${coords.lat}/${coords.lon}`}>
+        <a
+          href={`https://www.openstreetmap.org/?mlat=${coords.lat}&mlon=${coords.lon}#map=16/${coords.lat}/${coords.lon}`}
+        >
           Open in maps
         </a>
       )}

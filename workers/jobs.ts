@@ -164,7 +164,14 @@ export interface Worker {
  */
 export function startWorker(handlers: Handlers, pollMs = 1000): Worker {
   let stopped = false;
-  let wake: () => void = () => {};
+  // A signal that arrives while jobs are running must not be lost: it is remembered until the
+  // loop next decides whether to sleep.
+  let signalled = false;
+  let wakeSleeper: (() => void) | undefined;
+  const wake = () => {
+    signalled = true;
+    wakeSleeper?.();
+  };
   const watch = kv().watch([keys.jobSignal()]);
   const reader = watch.getReader();
   const watching = (async () => {
@@ -178,19 +185,21 @@ export function startWorker(handlers: Handlers, pollMs = 1000): Worker {
   })();
   const loop = (async () => {
     while (!stopped) {
+      signalled = false;
       try {
         await runDueJobs(handlers);
       } catch (e) {
         console.error("job worker:", e instanceof Error ? e.message : e);
       }
-      if (stopped) break;
+      if (stopped || signalled) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollMs);
-        wake = () => {
+        wakeSleeper = () => {
           clearTimeout(timer);
           resolve();
         };
       });
+      wakeSleeper = undefined;
     }
   })();
   return {

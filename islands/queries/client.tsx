@@ -26,9 +26,9 @@ const persister = typeof localStorage === "undefined"
   : createSyncStoragePersister({ storage: localStorage, key: "app-query-cache" });
 
 const noopPersister = {
-  persistClient: async () => {},
-  restoreClient: async () => undefined,
-  removeClient: async () => {},
+  persistClient: () => Promise.resolve(),
+  restoreClient: () => Promise.resolve(undefined),
+  removeClient: () => Promise.resolve(),
 };
 
 /** Wraps an island's tree in the shared, persisted query client. */

@@ -49,7 +49,10 @@ Deno.test("auth - register refuses missing acknowledgements and bad emails, stor
     const bad = await t.call("POST", "/api/auth/register", { json: { email: "nope", acknowledgements: ALL_ACKS } });
     assert.equal(bad.status, 400);
     assert.equal(bad.data.error.code, "bad_request");
-    const notJson = await t.call("POST", "/api/auth/register", { body: "{", headers: { "content-type": "application/json" } });
+    const notJson = await t.call("POST", "/api/auth/register", {
+      body: "{",
+      headers: { "content-type": "application/json" },
+    });
     assert.equal(notJson.status, 400);
     assert.equal(await getAccountByEmail("a@example.com"), null);
     assert.equal((await listOutbox()).length, 0);
@@ -80,9 +83,13 @@ Deno.test("auth - password login: lowercased email, the spec's 401 text, both fi
       json: { name: "Pat", email: "pw@example.com", password: "correct horse battery" },
     });
     assert.equal(set.status, 200);
-    const ok = await t.call("POST", "/api/auth", { form: { username: "PW@Example.com", password: "correct horse battery" } });
+    const ok = await t.call("POST", "/api/auth", {
+      form: { username: "PW@Example.com", password: "correct horse battery" },
+    });
     assert.equal(ok.status, 200);
-    const wrong = await t.call("POST", "/api/auth", { form: { username: "pw@example.com", password: "wrong password" } });
+    const wrong = await t.call("POST", "/api/auth", {
+      form: { username: "pw@example.com", password: "wrong password" },
+    });
     assert.equal(wrong.status, 401);
     assert.equal(wrong.data.error.message, TEXTS.loginIncorrect);
     const unknown = await t.call("POST", "/api/auth", { form: { username: "who@example.com", password: "whatever1" } });

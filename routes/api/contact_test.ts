@@ -7,7 +7,10 @@ Deno.test("contact - a member's message is stored", async () => {
   const t = await testApp();
   try {
     const m = await t.member();
-    const r = await t.call("POST", "/api/contactus-messages", { cookie: m.cookie, json: { name: "Pat Doe", message: "Hi" } });
+    const r = await t.call("POST", "/api/contactus-messages", {
+      cookie: m.cookie,
+      json: { name: "Pat Doe", message: "Hi" },
+    });
     assert.equal(r.status, 201);
     const [stored] = await listContactMessages();
     assert.equal(stored.name, "Pat Doe");
@@ -21,7 +24,10 @@ Deno.test("contact - the full name is required, the message is at most 4000, ano
   const t = await testApp();
   try {
     const m = await t.member();
-    const noName = await t.call("POST", "/api/contactus-messages", { cookie: m.cookie, json: { name: " ", message: "x" } });
+    const noName = await t.call("POST", "/api/contactus-messages", {
+      cookie: m.cookie,
+      json: { name: " ", message: "x" },
+    });
     assert.equal(noName.status, 400);
     assert.match(noName.data.error.message, new RegExp(TEXTS.contactNameRequired));
     const long = await t.call("POST", "/api/contactus-messages", {

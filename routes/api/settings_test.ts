@@ -31,7 +31,10 @@ Deno.test("settings - an email of another account gives the spec's save-failure 
   try {
     await t.member("taken@example.com");
     const m = await t.member("mine@example.com");
-    const put = await t.call("PUT", "/api/settings", { cookie: m.cookie, json: { name: "X", email: "taken@example.com" } });
+    const put = await t.call("PUT", "/api/settings", {
+      cookie: m.cookie,
+      json: { name: "X", email: "taken@example.com" },
+    });
     assert.equal(put.status, 409);
     assert.equal(put.data.error.message, TEXTS.settingsSaveFailed);
     assert.equal((await getAccountByEmail("mine@example.com"))!.name, "mine");

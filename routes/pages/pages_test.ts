@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { testApp } from "../../tests/api.ts";
+import { ROUTES } from "../table.ts";
+import { build } from "../../islands/build.ts";
+import { reloadManifest } from "../assets.ts";
+import { TEXTS } from "../../components/texts.ts";
+
+await build();
+reloadManifest();
+
+const concrete = (path: string) => path.replace(":profileId", "someone").replace(":game", "cooties");
+const scripts = (html: string) => [...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+
+Deno.test("pages - every route renders its title for a member; no route crashes", async () => {
+  const t = await testApp();
+  try {
+    const m = await t.member();
+    for (const route of ROUTES) {
+      if (route.access === "admin" || route.path === "/logout") continue;
+      const r = await t.call("GET", concrete(route.path), { cookie: m.cookie });
+      assert.ok(r.status === 200 || r.status === 302, `${route.path} answered ${r.status}`);
+      if (r.status === 200) assert.match(r.text, new RegExp(`<title>[^<]*·`), route.path);
+    }
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("pages - member pages send a logged-out visitor to /login; admin pages are 404 for members", async () => {
+  const t = await testApp();
+  try {
+    for (const route of ROUTES.filter((r) => r.access === "auth" || r.access === "admin")) {
+      const r = await t.call("GET", concrete(route.path));
+      assert.equal(r.status, 302, route.path);
+      assert.equal(r.headers.get("location"), "/login");
+    }
+    const m = await t.member();
+    const dash = await t.call("GET", "/dashboard", { cookie: m.cookie });
+    assert.equal(dash.status, 404);
+    assert.match(dash.text, new RegExp(TEXTS.notFound));
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("pages - the 404 page has the spec's text and a Home button", async () => {
+  const t = await testApp();
+  try {
+    const r = await t.call("GET", "/this/is/not/a/page");
+    assert.equal(r.status, 404);
+    assert.match(r.text, /Well, this is embarrassing\. The feature you requested was not found\./);
+    assert.match(r.text, /<a class="button primary" href="\/">Home<\/a>/);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("pages - pages without interaction ship no JavaScript; interactive ones load their islands", async () => {
+  const t = await testApp();
+  try {
+    for (const path of ["/aboutus", "/tos", "/support", "/sorry", "/nope", "/"]) {
+      const r = await t.call("GET", path);
+      assert.deepEqual(scripts(r.text), [], `${path} ships no JS`);
+    }
+    const m = await t.member();
+    for (const path of ["/billing"]) {
+      assert.deepEqual(scripts((await t.call("GET", path, { cookie: m.cookie })).text), [], `${path} ships no JS`);
+    }
+    const login = scripts((await t.call("GET", "/login")).text);
+    assert.ok(login.some((s) => /\/LoginForm-\w+\.js$/.test(s)), "login loads its form island");
+    assert.ok(login.some((s) => /\/Header-\w+\.js$/.test(s)), "and the header island");
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("pages - menu: Login only when logged out, member routes only when logged in, dashboard only for admins", async () => {
+  const t = await testApp();
+  try {
+    const out = (await t.call("GET", "/aboutus")).text;
+    assert.match(out, /href="\/login">Login</);
+    assert.doesNotMatch(out, /href="\/search\/map"/);
+    const m = await t.member();
+    const inside = (await t.call("GET", "/aboutus", { cookie: m.cookie })).text;
+    assert.doesNotMatch(inside, /href="\/login">Login</);
+    assert.match(inside, /href="\/settings">Account</);
+    assert.doesNotMatch(inside, /href="\/dashboard"/);
+    assert.doesNotMatch(inside, /href="\/register"/, "hidden routes are never on the menu");
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("pages - titles and brand follow the host", async () => {
+  const t = await testApp();
+  try {
+    const r = await t.app.request("http://women.localhost/aboutus");
+    const html = await r.text();
+    assert.match(html, /<title>About Us · Lambda Women<\/title>/);
+    assert.match(html, /data-brand="women"/);
+  } finally {
+    t.close();
+  }
+});
