@@ -21,8 +21,7 @@ export const TEXTS = {
   loginAgain: "Login Again",
   thisDevice: "(this device)",
   comingSoon: "Coming soon: this part of the app is being built.",
-  underDevelopment:
-    "This site is under active development. Registration for your area may not be available yet.",
+  underDevelopment: "This site is under active development. Registration for your area may not be available yet.",
 } as const;
 
 /** The three acknowledgements of registration (spec §5): technology, age and law. */

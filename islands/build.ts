@@ -86,7 +86,11 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
       const name = entry.slice(7);
       const chunks = [...chunkClosure(file)];
       const css = [out.cssBundle, ...chunks.map((c) => outputs[c]?.cssBundle)].filter((x): x is string => !!x);
-      manifest.islands[name] = { js: url(file), preload: chunks.filter((c) => c.endsWith(".js")).map(url), css: css.map(url) };
+      manifest.islands[name] = {
+        js: url(file),
+        preload: chunks.filter((c) => c.endsWith(".js")).map(url),
+        css: css.map(url),
+      };
     } else if (entry.endsWith("static/app.css")) {
       manifest.css = url(file);
     }

@@ -29,11 +29,22 @@ export interface Session {
 }
 
 /** Starts a session; returns the secret token for the cookie. */
-export async function createSession(accountId: string, remember: boolean, device: string): Promise<{ token: string; session: Session }> {
+export async function createSession(
+  accountId: string,
+  remember: boolean,
+  device: string,
+): Promise<{ token: string; session: Session }> {
   const token = randomToken(32);
   const tokenHash = await sha256Hex(token);
   const t = now();
-  const session: Session = { id: newId(), accountId, remember, tsCreated: t, lastSeen: t, device: device.slice(0, 120) };
+  const session: Session = {
+    id: newId(),
+    accountId,
+    remember,
+    tsCreated: t,
+    lastSeen: t,
+    device: device.slice(0, 120),
+  };
   const life = remember ? SESSION_LIFETIMES.remember : SESSION_LIFETIMES.once;
   await kv().atomic()
     .set(keys.session(tokenHash), session, { expireIn: life.absoluteMs })

@@ -62,7 +62,9 @@ export function sessionCookieName(c: Context): string {
 /** https, or a localhost address that browsers treat as secure. */
 export function isSecureContext(c: Context): boolean {
   const url = new URL(c.req.url);
-  const proto = config.trustProxy ? c.req.header("x-forwarded-proto") ?? url.protocol.slice(0, -1) : url.protocol.slice(0, -1);
+  const proto = config.trustProxy
+    ? c.req.header("x-forwarded-proto") ?? url.protocol.slice(0, -1)
+    : url.protocol.slice(0, -1);
   return proto === "https" || url.hostname === "localhost" || url.hostname === "127.0.0.1";
 }
 

@@ -83,9 +83,10 @@ export function canOpen(route: RouteDef, viewer: Viewer): boolean {
 
 /** The menu entries for a viewer: spec §2 side menu visibility rules. */
 export function menuFor(viewer: Viewer): { path: string; label: string }[] {
-  return ROUTES.filter((rt) =>
-    rt.menu && canOpen(rt, viewer) && !(rt.loggedOutOnly && viewer.loggedIn)
-  ).map((rt) => ({ path: rt.path, label: rt.menuLabel ?? rt.title }));
+  return ROUTES.filter((rt) => rt.menu && canOpen(rt, viewer) && !(rt.loggedOutOnly && viewer.loggedIn)).map((rt) => ({
+    path: rt.path,
+    label: rt.menuLabel ?? rt.title,
+  }));
 }
 
 /** The route whose path pattern matches a concrete path, if any. */

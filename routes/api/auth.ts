@@ -92,7 +92,11 @@ export const auth = new Hono<AppEnv>()
       const account = accountId ? await getAccount(accountId) : null;
       if (!account) throw unauthorized("This login link is invalid or has expired. Ask for a new one.");
       await logIn(c, account, remember);
-      return c.json({ profileId: account.defaultProfileId, email: account.email, needsPassword: !account.passwordHash });
+      return c.json({
+        profileId: account.defaultProfileId,
+        email: account.email,
+        needsPassword: !account.passwordHash,
+      });
     }
 
     const username = normalizeEmail(form.username);

@@ -14,8 +14,9 @@ export function aboutPage(c: Context<AppEnv>) {
     <article className="page prose">
       <h1>About Us</h1>
       <p>
-        {brand.name} is a location-based social and dating community for gay and lesbian adults, run in a volunteer
-        style by its members.
+        {brand.name}{" "}
+        is a location-based social and dating community for gay and lesbian adults, run in a volunteer style by its
+        members.
       </p>
       <h2>Our values</h2>
       <ul className="values">
