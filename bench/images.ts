@@ -8,11 +8,7 @@
 
 import sharp from "sharp";
 import { Image } from "imagescript";
-import {
-  normalizeUpload,
-  PIC_SIZES,
-  renderVariant,
-} from "../workers/images.ts";
+import { normalizeUpload, PIC_SIZES, renderVariant } from "../workers/images.ts";
 
 const CELL_MS = 1_500;
 const MIN_RUNS = 2;
@@ -38,9 +34,7 @@ async function makeSource(): Promise<{ jpeg: Uint8Array; png: Uint8Array }> {
         <stop offset="0" stop-color="#d08050"/><stop offset="1" stop-color="#3060a0"/>
       </linearGradient></defs>
       <rect width="100%" height="100%" fill="url(#g)"/>
-      <circle cx="${SRC_W / 2}" cy="${SRC_H / 3}" r="${
-      SRC_W / 4
-    }" fill="#f0d0b0"/>
+      <circle cx="${SRC_W / 2}" cy="${SRC_H / 3}" r="${SRC_W / 4}" fill="#f0d0b0"/>
     </svg>`,
   );
   const base = sharp(gradient).composite([{
@@ -113,9 +107,7 @@ const master = await normalizeUpload(jpeg);
 const variantRows: string[][] = [];
 for (const size of PIC_SIZES) {
   const plain = await rate(() => renderVariant(master.bytes, size));
-  const blurred = await rate(() =>
-    renderVariant(master.bytes, size, { blur: true })
-  );
+  const blurred = await rate(() => renderVariant(master.bytes, size, { blur: true }));
   variantRows.push([String(size), plain.toFixed(2), blurred.toFixed(2)]);
 }
 const normalize = await rate(() => normalizeUpload(jpeg));
@@ -129,11 +121,8 @@ console.log(
 console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 function printTable(head: string[], body: string[][]) {
-  const widths = head.map((h, c) =>
-    Math.max(h.length, ...body.map((r) => r[c].length))
-  );
-  const line = (r: string[]) =>
-    "| " + r.map((v, c) => v.padStart(widths[c])).join(" | ") + " |";
+  const widths = head.map((h, c) => Math.max(h.length, ...body.map((r) => r[c].length)));
+  const line = (r: string[]) => "| " + r.map((v, c) => v.padStart(widths[c])).join(" | ") + " |";
   console.log(line(head));
   console.log("|" + widths.map((w) => "-".repeat(w + 1) + ":").join("|") + "|");
   for (const r of body) console.log(line(r));

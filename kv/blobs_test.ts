@@ -2,14 +2,7 @@ import assert from "node:assert/strict";
 import { closeKv, kv, openKv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
-import {
-  BLOB_CHUNK_BYTES,
-  deleteBlob,
-  getBlob,
-  getBlobMeta,
-  putBlob,
-  sha256HexBytes,
-} from "./blobs.ts";
+import { BLOB_CHUNK_BYTES, deleteBlob, getBlob, getBlobMeta, putBlob, sha256HexBytes } from "./blobs.ts";
 
 function randomBytes(n: number): Uint8Array {
   const out = new Uint8Array(n);

@@ -179,9 +179,7 @@ export async function inspectUpload(bytes: Uint8Array): Promise<UploadCheck> {
       ok: false,
       status: 413,
       reasons: [
-        `The file is ${fmt(bytes.length)} bytes; the limit is ${
-          fmt(MAX_UPLOAD_BYTES)
-        } bytes.`,
+        `The file is ${fmt(bytes.length)} bytes; the limit is ${fmt(MAX_UPLOAD_BYTES)} bytes.`,
       ],
     };
   }
@@ -211,9 +209,7 @@ export async function inspectUpload(bytes: Uint8Array): Promise<UploadCheck> {
       ok: false,
       status: 413,
       reasons: [
-        `The picture is ${fmt(size.width)} × ${
-          fmt(size.height)
-        } pixels (${mp} megapixels); ` +
+        `The picture is ${fmt(size.width)} × ${fmt(size.height)} pixels (${mp} megapixels); ` +
         `the limit is ${MAX_PIXELS / 1e6} megapixels.`,
       ],
     };
