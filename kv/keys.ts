@@ -40,4 +40,19 @@ export const keys = {
   jobsDead: (): Key => ["jobs_dead"],
   jobSignal: (): Key => ["jobs_signal"],
   jobDone: (id: string): Key => ["jobs_done", id],
+
+  // --- positions (kv/positions.ts)
+  /** A member's reported (true) position and shown-cell state: read only by its owner. */
+  positionOwn: (profileId: string): Key => ["positions_own", profileId],
+  /** The shown position of a visible member, indexed by its 1-degree sector. */
+  positionShown: (sector: string, profileId: string): Key => ["positions_shown", sector, profileId],
+  positionsShownInSector: (sector: string): Key => ["positions_shown", sector],
+  positionsShownAll: (): Key => ["positions_shown"],
+  /** The change log that instances tail; `at` is `kv.commitVersionstamp()` when written. */
+  positionLog: (at: string | symbol): Key => ["positions_log", at],
+  positionsLogAll: (): Key => ["positions_log"],
+  /** Bumped (sum) by every position write; instances `watch` it to tail the log. */
+  positionsVersion: (): Key => ["positions_version"],
+  /** The generated secret of the shown-position hash when `GEO_SECRET` is unset. */
+  positionsSecret: (): Key => ["positions_secret"],
 };
