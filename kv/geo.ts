@@ -83,9 +83,7 @@ export function assertLatLon(
     throw new GeoInputError(`${what}: latitude must be a number in [-90, 90]`);
   }
   if (!isLon(lon)) {
-    throw new GeoInputError(
-      `${what}: longitude must be a number in [-180, 180]`,
-    );
+    throw new GeoInputError(`${what}: longitude must be a number in [-180, 180]`);
   }
 }
 
@@ -107,16 +105,12 @@ const SECTOR_RE = /^(-?\d{1,3}):(-?\d{1,3})$/;
 export function parseSectorKey(key: string): LatLon {
   const m = typeof key === "string" ? SECTOR_RE.exec(key) : null;
   if (!m) {
-    throw new GeoInputError(
-      `sector must look like "33:-112", got ${JSON.stringify(key)}`,
-    );
+    throw new GeoInputError(`sector must look like "33:-112", got ${JSON.stringify(key)}`);
   }
   const lat = Number(m[1]);
   const lon = Number(m[2]);
   if (lat < -90 || lat > 89 || lon < -180 || lon > 179) {
-    throw new GeoInputError(
-      `sector ${key} is out of range (lat -90..89, lon -180..179)`,
-    );
+    throw new GeoInputError(`sector ${key} is out of range (lat -90..89, lon -180..179)`);
   }
   return { lat: lat === 0 ? 0 : lat, lon: lon === 0 ? 0 : lon };
 }
@@ -181,15 +175,9 @@ export class PrivacyGrid {
 
   /** The cell holding a point. */
   cellOf(lat: number, lon: number): GridCell {
-    const row = Math.max(
-      0,
-      Math.min(this.rows - 1, Math.floor((lat + 90) / this.rowDeg)),
-    );
+    const row = Math.max(0, Math.min(this.rows - 1, Math.floor((lat + 90) / this.rowDeg)));
     const n = this.colsInRow(row);
-    const col = Math.max(
-      0,
-      Math.min(n - 1, Math.floor((normalizeLon(lon) + 180) / (360 / n))),
-    );
+    const col = Math.max(0, Math.min(n - 1, Math.floor((normalizeLon(lon) + 180) / (360 / n))));
     return { row, col };
   }
 
@@ -198,21 +186,13 @@ export class PrivacyGrid {
     const latMin = -90 + cell.row * this.rowDeg;
     const w = this.colDeg(cell.row);
     const lonMin = -180 + cell.col * w;
-    return {
-      latMin,
-      lonMin,
-      latMax: Math.min(90, latMin + this.rowDeg),
-      lonMax: lonMin + w,
-    };
+    return { latMin, lonMin, latMax: Math.min(90, latMin + this.rowDeg), lonMax: lonMin + w };
   }
 
   /** The centre of a cell. */
   center(cell: GridCell): LatLon {
     const b = this.bounds(cell);
-    return {
-      lat: (b.latMin + b.latMax) / 2,
-      lon: normalizeLon((b.lonMin + b.lonMax) / 2),
-    };
+    return { lat: (b.latMin + b.latMax) / 2, lon: normalizeLon((b.lonMin + b.lonMax) / 2) };
   }
 
   /** True when the point lies in the cell grown by `margin` cells on every side. */
@@ -258,15 +238,10 @@ export function shownPoint(
   grid: PrivacyGrid,
   cell: GridCell,
 ): LatLon {
-  const mac = createHmac("sha256", secret).update(
-    `shown-v1|${grid.cellMeters}|${cell.row}|${cell.col}|${profileId}`,
-  )
+  const mac = createHmac("sha256", secret).update(`shown-v1|${grid.cellMeters}|${cell.row}|${cell.col}|${profileId}`)
     .digest();
   const u = mac.readUInt32BE(0) / 2 ** 32;
   const v = mac.readUInt32BE(4) / 2 ** 32;
   const b = grid.bounds(cell);
-  return {
-    lat: b.latMin + u * (b.latMax - b.latMin),
-    lon: normalizeLon(b.lonMin + v * (b.lonMax - b.lonMin)),
-  };
+  return { lat: b.latMin + u * (b.latMax - b.latMin), lon: normalizeLon(b.lonMin + v * (b.lonMax - b.lonMin)) };
 }

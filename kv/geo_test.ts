@@ -24,9 +24,7 @@ function rng(seed: number): () => number {
 
 Deno.test("haversine - known distances", () => {
   assert.ok(Math.abs(haversineMeters(0, 0, 1, 0) - METERS_PER_DEGREE) < 1e-6);
-  assert.ok(
-    Math.abs(haversineMeters(0, 0, 0, 180) - Math.PI * 6_371_008.8) < 1e-3,
-  );
+  assert.ok(Math.abs(haversineMeters(0, 0, 0, 180) - Math.PI * 6_371_008.8) < 1e-3);
   // Phoenix to Los Angeles, about 574 km.
   const d = haversineMeters(33.4484, -112.074, 34.0522, -118.2437);
   assert.ok(d > 570_000 && d < 578_000, String(d));
@@ -42,26 +40,9 @@ Deno.test("sectors - floor of each coordinate, parse and bounds round-trip", () 
   assert.equal(sectorKey(90, 180), "89:-180");
   assert.equal(sectorKey(-90, -180), "-90:-180");
   assert.deepEqual(parseSectorKey("33:-113"), { lat: 33, lon: -113 });
-  assert.deepEqual(sectorBounds("-1:0"), {
-    latMin: -1,
-    lonMin: 0,
-    latMax: 0,
-    lonMax: 1,
-  });
+  assert.deepEqual(sectorBounds("-1:0"), { latMin: -1, lonMin: 0, latMax: 0, lonMax: 1 });
   for (
-    const bad of [
-      "",
-      "33",
-      "33:",
-      "a:b",
-      "33:-112:1",
-      "90:0",
-      "-91:0",
-      "0:180",
-      "0:-181",
-      "1.5:2",
-      " 1:2",
-    ]
+    const bad of ["", "33", "33:", "a:b", "33:-112:1", "90:0", "-91:0", "0:180", "0:-181", "1.5:2", " 1:2"]
   ) {
     assert.throws(() => parseSectorKey(bad), GeoInputError, bad);
   }
@@ -70,10 +51,7 @@ Deno.test("sectors - floor of each coordinate, parse and bounds round-trip", () 
 Deno.test("coordinates - validation and longitude wrapping", () => {
   assertLatLon(90, -180);
   for (
-    const [lat, lon] of [[NaN, 0], [0, Infinity], [91, 0], [0, 180.0001], [
-      "1",
-      2,
-    ], [null, 0]]
+    const [lat, lon] of [[NaN, 0], [0, Infinity], [91, 0], [0, 180.0001], ["1", 2], [null, 0]]
   ) {
     assert.throws(() => assertLatLon(lat, lon), GeoInputError);
   }
@@ -100,16 +78,11 @@ Deno.test("grid - cells are about 1 km square in metres at every latitude", () =
 Deno.test("grid - every point lies in its cell, including edges, poles and the date line", () => {
   const g = new PrivacyGrid(1000);
   const r = rng(1);
-  const pts: [number, number][] = [[90, 0], [-90, 0], [0, -180], [0, 180], [
-    89.9999,
-    179.9999,
-  ], [45, 0]];
+  const pts: [number, number][] = [[90, 0], [-90, 0], [0, -180], [0, 180], [89.9999, 179.9999], [45, 0]];
   for (let i = 0; i < 5000; i++) pts.push([r() * 180 - 90, r() * 360 - 180]);
   for (const [lat, lon] of pts) {
     const c = g.cellOf(lat, lon);
-    assert.ok(
-      c.row >= 0 && c.row < g.rows && c.col >= 0 && c.col < g.colsInRow(c.row),
-    );
+    assert.ok(c.row >= 0 && c.row < g.rows && c.col >= 0 && c.col < g.colsInRow(c.row));
     assert.ok(g.contains(c, lat, lon), `${lat},${lon}`);
   }
   // The cell west of the date line and its margin reach across it.
@@ -167,17 +140,8 @@ Deno.test("hysteresis - a member changes cell only when clearly inside the new o
   }
   // North edge likewise; no previous cell means the point's own cell.
   assert.deepEqual(g.next(start, b.latMax + 0.1 * g.rowDeg, -112.07), start);
-  assert.equal(
-    g.next(start, b.latMax + 0.3 * g.rowDeg, -112.07).row,
-    start.row + 1,
-  );
-  assert.deepEqual(
-    g.next(null, lat, b.lonMax + 0.01 * w),
-    g.cellOf(lat, b.lonMax + 0.01 * w),
-  );
+  assert.equal(g.next(start, b.latMax + 0.3 * g.rowDeg, -112.07).row, start.row + 1);
+  assert.deepEqual(g.next(null, lat, b.lonMax + 0.01 * w), g.cellOf(lat, b.lonMax + 0.01 * w));
   // A stale cell from another grid is ignored.
-  assert.deepEqual(
-    g.next({ row: -1, col: 0 }, lat, -112.07),
-    g.cellOf(lat, -112.07),
-  );
+  assert.deepEqual(g.next({ row: -1, col: 0 }, lat, -112.07), g.cellOf(lat, -112.07));
 });

@@ -450,10 +450,7 @@ class PositionIndex {
     until: number,
     sector: string,
   ): void {
-    const row = Math.min(
-      180 * CELLS_PER_DEG - 1,
-      Math.floor((lat + 90) * CELLS_PER_DEG),
-    );
+    const row = Math.min(180 * CELLS_PER_DEG - 1, Math.floor((lat + 90) * CELLS_PER_DEG));
     const col = Math.floor((normalizeLon(lon) + 180) * CELLS_PER_DEG) %
       (360 * CELLS_PER_DEG);
     const bid = (row >> 3) * BLOCK_COLS + (col >> 3);
@@ -477,28 +474,10 @@ class PositionIndex {
     if (!cell) {
       const latMin = -90 + row * CELL_DEG;
       const lonMin = -180 + col * CELL_DEG;
-      cell = {
-        members: [],
-        block,
-        index,
-        latMin,
-        latMax: latMin + CELL_DEG,
-        lonMin,
-        lonMax: lonMin + CELL_DEG,
-      };
+      cell = { members: [], block, index, latMin, latMax: latMin + CELL_DEG, lonMin, lonMax: lonMin + CELL_DEG };
       block.cells[index] = cell;
     }
-    const m: Member = {
-      id,
-      lat,
-      lon,
-      cosLat: Math.cos(lat * RAD),
-      ts,
-      until,
-      sector,
-      cell,
-      slot: cell.members.length,
-    };
+    const m: Member = { id, lat, lon, cosLat: Math.cos(lat * RAD), ts, until, sector, cell, slot: cell.members.length };
     cell.members.push(m);
     block.count++;
     this.members.set(id, m);
@@ -568,18 +547,13 @@ class PositionIndex {
     const rowOf = (x: number) => Math.max(0, Math.min(BLOCK_ROWS - 1, Math.floor((x + 90) / BLOCK_DEG)));
     const brMin = rowOf(region.latMin), brMax = rowOf(region.latMax);
     const bcMin = Math.floor((region.lonMin + 180) / BLOCK_DEG);
-    const bcMax = Math.min(
-      bcMin + BLOCK_COLS - 1,
-      Math.floor((region.lonMax + 180) / BLOCK_DEG),
-    );
+    const bcMax = Math.min(bcMin + BLOCK_COLS - 1, Math.floor((region.lonMax + 180) / BLOCK_DEG));
     const br0 = rowOf(lat);
     // The viewer's block column, shifted by whole turns to where it is closest to the region.
     const qLon = normalizeLon(lon);
     let bc0 = Math.floor((qLon + 180) / BLOCK_DEG);
     let shift = Math.round(((bcMin + bcMax) / 2 - bc0) / BLOCK_COLS);
-    const gap = (
-      c: number,
-    ) => (c < bcMin ? bcMin - c : c > bcMax ? c - bcMax : 0);
+    const gap = (c: number) => (c < bcMin ? bcMin - c : c > bcMax ? c - bcMax : 0);
     if (gap(bc0 + (shift - 1) * BLOCK_COLS) < gap(bc0 + shift * BLOCK_COLS)) {
       shift--;
     }
@@ -590,17 +564,10 @@ class PositionIndex {
     const qLonU = qLon + shift * 360;
     const rowGap = br0 < brMin ? brMin - br0 : br0 > brMax ? br0 - brMax : 0;
     const kStart = Math.max(rowGap, gap(bc0));
-    const kMax = Math.max(
-      Math.abs(brMin - br0),
-      Math.abs(brMax - br0),
-      Math.abs(bcMin - bc0),
-      Math.abs(bcMax - bc0),
-    );
+    const kMax = Math.max(Math.abs(brMin - br0), Math.abs(brMax - br0), Math.abs(bcMin - bc0), Math.abs(bcMax - bc0));
 
     const visitBlock = (r: number, c: number) => {
-      const b = this.blocks.get(
-        r * BLOCK_COLS + ((c % BLOCK_COLS) + BLOCK_COLS) % BLOCK_COLS,
-      );
+      const b = this.blocks.get(r * BLOCK_COLS + ((c % BLOCK_COLS) + BLOCK_COLS) % BLOCK_COLS);
       if (b) heap.push(boxLowerBound(lat, qLon, cosQ, b), b);
     };
     const enumerateRing = (k: number) => {
@@ -620,28 +587,16 @@ class PositionIndex {
       if (k >= kMax) return Infinity;
       let lb = Infinity;
       if (br0 + k < brMax) {
-        lb = Math.min(
-          lb,
-          (-90 + (br0 + k + 1) * BLOCK_DEG - lat) * METERS_PER_DEGREE,
-        );
+        lb = Math.min(lb, (-90 + (br0 + k + 1) * BLOCK_DEG - lat) * METERS_PER_DEGREE);
       }
       if (br0 - k > brMin) {
-        lb = Math.min(
-          lb,
-          (lat - (-90 + (br0 - k) * BLOCK_DEG)) * METERS_PER_DEGREE,
-        );
+        lb = Math.min(lb, (lat - (-90 + (br0 - k) * BLOCK_DEG)) * METERS_PER_DEGREE);
       }
       if (bc0 + k < bcMax) {
-        lb = Math.min(
-          lb,
-          lonGapMeters(cosQ, -180 + (bc0 + k + 1) * BLOCK_DEG - qLonU),
-        );
+        lb = Math.min(lb, lonGapMeters(cosQ, -180 + (bc0 + k + 1) * BLOCK_DEG - qLonU));
       }
       if (bc0 - k > bcMin) {
-        lb = Math.min(
-          lb,
-          lonGapMeters(cosQ, qLonU - (-180 + (bc0 - k) * BLOCK_DEG)),
-        );
+        lb = Math.min(lb, lonGapMeters(cosQ, qLonU - (-180 + (bc0 - k) * BLOCK_DEG)));
       }
       return Math.max(0, lb * LB_SAFETY);
     };
@@ -855,17 +810,12 @@ export class PositionStore {
       const t0 = performance.now();
       let cursor = "";
       for await (
-        const e of this.db.list({ prefix: keys.positionsLogAll() }, {
-          reverse: true,
-          limit: 1,
-        })
+        const e of this.db.list({ prefix: keys.positionsLogAll() }, { reverse: true, limit: 1 })
       ) {
         cursor = String(e.key[1]);
       }
       const index = new PositionIndex();
-      const iter = this.db.list<ShownValue>({
-        prefix: keys.positionsShownAll(),
-      }, { batchSize: 1000 });
+      const iter = this.db.list<ShownValue>({ prefix: keys.positionsShownAll() }, { batchSize: 1000 });
       for await (const e of iter) {
         const v = e.value;
         index.apply({
@@ -891,10 +841,7 @@ export class PositionStore {
     const started = Date.now();
     const index = this.#index;
     const selector: Deno.KvListSelector = this.#cursor
-      ? {
-        prefix: keys.positionsLogAll(),
-        start: keys.positionLog(this.#cursor + "\u0000"),
-      }
+      ? { prefix: keys.positionsLogAll(), start: keys.positionLog(this.#cursor + "\u0000") }
       : { prefix: keys.positionsLogAll() };
     for await (
       const e of this.db.list<LogChange[]>(selector, { batchSize: 500 })
@@ -1055,9 +1002,7 @@ export class PositionStore {
         ts: w.own.tsUpdated,
         u: w.own.tsEffectiveUntil,
       };
-      op.set(keys.positionShown(w.own.sector, w.profileId), v, {
-        expireIn: POSITION_TTL_MS,
-      });
+      op.set(keys.positionShown(w.own.sector, w.profileId), v, { expireIn: POSITION_TTL_MS });
     }
   }
 
@@ -1067,13 +1012,7 @@ export class PositionStore {
   ): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
     const op = this.db.atomic();
     for (const w of ws) this.#addWrite(op, w, withCheck);
-    op.set(
-      keys.positionLog(this.db.commitVersionstamp()),
-      ws.map((w) => w.change),
-      {
-        expireIn: POSITION_LOG_TTL_MS,
-      },
-    );
+    op.set(keys.positionLog(this.db.commitVersionstamp()), ws.map((w) => w.change), { expireIn: POSITION_LOG_TTL_MS });
     op.sum(keys.positionsVersion(), 1n);
     const res = await op.commit();
     if (res.ok) {
@@ -1161,20 +1100,11 @@ export class PositionStore {
       const prevs: Deno.KvEntryMaybe<OwnRecord>[] = [];
       const reads: Promise<Deno.KvEntryMaybe<OwnRecord>[]>[] = [];
       for (let j = 0; j < chunk.length; j += 10) {
-        reads.push(
-          this.db.getMany<OwnRecord[]>(
-            chunk.slice(j, j + 10).map((it) => keys.positionOwn(it.profileId)),
-          ),
-        );
+        reads.push(this.db.getMany<OwnRecord[]>(chunk.slice(j, j + 10).map((it) => keys.positionOwn(it.profileId))));
       }
       for (const r of await Promise.all(reads)) prevs.push(...r);
       const ws = chunk.map((it, j) =>
-        this.#prepare(
-          it.profileId,
-          { ...it, lon: it.lon === 180 ? -180 : it.lon },
-          prevs[j],
-          secret,
-        )
+        this.#prepare(it.profileId, { ...it, lon: it.lon === 180 ? -180 : it.lon }, prevs[j], secret)
       );
       const res = await this.#commit(ws, false);
       if (!res.ok) throw new Error("position import commit failed");
@@ -1194,14 +1124,7 @@ export class PositionStore {
     await this.ready();
     const m = this.#index.members.get(profileId);
     if (!m || m.until <= now()) return null;
-    return {
-      profileId,
-      lat: m.lat,
-      lon: m.lon,
-      sector: m.sector,
-      tsUpdated: m.ts,
-      tsEffectiveUntil: m.until,
-    };
+    return { profileId, lat: m.lat, lon: m.lon, sector: m.sector, tsUpdated: m.ts, tsEffectiveUntil: m.until };
   }
 
   /** Where a viewer is measured from: their shown point even while hidden; null without a report. */
@@ -1230,14 +1153,7 @@ export class PositionStore {
     const accept = (m: Member) =>
       m.id !== viewerId && (exclude === undefined || !exclude.has(m.id)) &&
       (filter === undefined || filter(m.id));
-    const found = this.#index.search(
-      from.lat,
-      from.lon,
-      region,
-      need + 1,
-      now(),
-      accept,
-    );
+    const found = this.#index.search(from.lat, from.lon, region, need + 1, now(), accept);
     const items = found.slice(page * size, need).map(({ m, a }) => ({
       profileId: m.id,
       lat: m.lat,
@@ -1277,9 +1193,7 @@ export class PositionStore {
       throw new GeoInputError("latMin and latMax must be numbers in [-90, 90]");
     }
     if (!isLon(lonMin) || !isLon(lonMax)) {
-      throw new GeoInputError(
-        "lonMin and lonMax must be numbers in [-180, 180]",
-      );
+      throw new GeoInputError("lonMin and lonMax must be numbers in [-180, 180]");
     }
     if (latMin > latMax) {
       throw new GeoInputError("latMin must not exceed latMax");
