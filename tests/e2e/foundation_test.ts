@@ -1,7 +1,7 @@
 /** The foundation in a real browser: register, log in by link, home, menu, 404, logout. */
 
 import assert from "node:assert/strict";
-import { type Harness, shot, startHarness, type ViewportName } from "./harness.ts";
+import { type Harness, mailedLink, registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
 import { TEXTS } from "../../components/texts.ts";
 
 const PUBLIC_PAGES = ["/", "/login", "/register", "/aboutus", "/tos", "/support", "/sorry", "/nope"];
@@ -27,13 +27,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await shot(page, `${vp}-register-sent`);
 
       // The worker sends the mail to the dev outbox.
-      let link = "";
-      for (let i = 0; i < 50 && !link; i++) {
-        await page.goto("/dev/outbox");
-        const links = page.getByRole("link", { name: "Open the link" });
-        if (await links.count()) link = (await links.first().getAttribute("href")) ?? "";
-        else await page.waitForTimeout(100);
-      }
+      const link = await mailedLink(page, email);
       assert.match(link, /\/login#token=[A-Za-z0-9_-]{40,}$/);
       await shot(page, `${vp}-outbox`);
 
@@ -111,3 +105,41 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     }
   });
 }
+
+Deno.test("e2e - a 5xx shows the server-trouble message for 10 s; a 401 goes to /login", async () => {
+  const h: Harness = await startHarness();
+  try {
+    const { context, page } = await h.newPage("phone");
+    await registerAndLogIn(page, h.origin, "trouble@example.com");
+
+    await page.goto("/settings");
+    await page.route(
+      "**/api/settings",
+      (route) =>
+        route.request().method() === "PUT"
+          ? route.fulfill({
+            status: 503,
+            contentType: "application/json",
+            body: '{"error":{"code":"x","message":"y"}}',
+          })
+          : route.fallback(),
+    );
+    await page.getByRole("button", { name: "Save" }).click();
+    const trouble = page.getByText(TEXTS.serverTrouble);
+    await trouble.waitFor();
+    const shown = Date.now();
+    await page.getByText(TEXTS.settingsSaveFailed).waitFor();
+    await shot(page, "phone-server-trouble");
+    await trouble.waitFor({ state: "hidden", timeout: 15_000 });
+    const lasted = Date.now() - shown;
+    assert.ok(lasted > 8_500 && lasted < 13_000, `trouble message lasted ${lasted} ms`);
+    await page.unroute("**/api/settings");
+
+    await context.clearCookies();
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(h.origin + "/login");
+    await context.close();
+  } finally {
+    await h.close();
+  }
+});

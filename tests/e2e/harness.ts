@@ -83,3 +83,33 @@ export async function shot(page: Page, name: string): Promise<void> {
   await Deno.mkdir(new URL("./screenshots/", import.meta.url), { recursive: true });
   await page.screenshot({ path: new URL(`./screenshots/${name}.png`, import.meta.url).pathname, fullPage: true });
 }
+
+/**
+ * Registers `email` through the Register page, opens the mailed link from the dev outbox and
+ * waits for home, logged in. Returns the link (it works once).
+ */
+export async function registerAndLogIn(page: Page, origin: string, email: string): Promise<string> {
+  await page.goto("/register");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  for (const box of await page.getByRole("checkbox").all()) await box.check();
+  await page.getByRole("button", { name: "Send me a login link" }).click();
+  await page.getByText("Check your email").waitFor();
+  const link = await mailedLink(page, email);
+  await page.goto(link);
+  await page.waitForURL(origin + "/");
+  return link;
+}
+
+/** The newest login link mailed to `email`, read from the dev outbox (the worker sends it). */
+export async function mailedLink(page: Page, email: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    await page.goto("/dev/outbox");
+    const item = page.locator("ul.outbox > li", { hasText: email }).first();
+    if (await item.count()) {
+      const href = await item.getByRole("link", { name: "Open the link" }).getAttribute("href");
+      if (href) return href;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no login link mailed to ${email}`);
+}
