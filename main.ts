@@ -10,6 +10,9 @@ import { auth } from "./routes/api/auth.ts";
 import { settings } from "./routes/api/settings.ts";
 import { contact } from "./routes/api/contact.ts";
 import { admin } from "./routes/api/admin.ts";
+import { likes } from "./routes/api/likes.ts";
+import { notes } from "./routes/api/notes.ts";
+import { reports } from "./routes/api/reports.ts";
 import { assets } from "./routes/assets.ts";
 import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage } from "./routes/pages/info.tsx";
@@ -31,6 +34,9 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", settings);
   app.route("/api", contact);
   app.route("/api/admin", admin);
+  app.route("/api", likes);
+  app.route("/api", notes);
+  app.route("/api", reports);
   app.route("/", assets);
   app.route("/", pages);
 

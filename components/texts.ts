@@ -22,6 +22,23 @@ export const TEXTS = {
   thisDevice: "(this device)",
   comingSoon: "Coming soon: this part of the app is being built.",
   underDevelopment: "This site is under active development. Registration for your area may not be available yet.",
+  // --- likes, notes, block and report (spec §2 Likes, Profile view); tab texts the spec leaves open are ours
+  like: "Like",
+  removeLike: "Remove Like",
+  likedYouEmpty: "Some day your prince will come...",
+  thatsAllFolks: "That's all folks...",
+  yourPicsEmpty: "No likes on your pictures yet. A fresh picture might catch an eye...",
+  yourPicsEnd: "That's every like on your pictures.",
+  youLikedEmpty: "You haven't liked anyone yet. Go on, make someone's day...",
+  youLikedEnd: "That's everyone you liked.",
+  theirPicsEmpty: "You haven't liked any pictures yet. Seen something nice? Tap Like...",
+  theirPicsEnd: "That's every picture you liked.",
+  loadMore: "Load More",
+  blockedRedirecting: "Blocked and Redirecting...",
+  blockIgnore: "Block / Ignore",
+  reportViolation: "Report Violation",
+  reportSent: "Thank you. Your report was sent to the moderators.",
+  reportFailed: "The report could not be sent, please try again later.",
 } as const;
 
 /** The three acknowledgements of registration (spec §5): technology, age and law. */
@@ -44,3 +61,17 @@ export const ACKNOWLEDGEMENTS = [
 
 /** Maximum length of messages, notes, narratives and contact messages. */
 export const MAX_TEXT = 4000;
+
+/** The reasons a member may give when reporting a violation (Report Violation). */
+export const REPORT_REASONS = [
+  { id: "underage", label: "Appears to be under 18" },
+  { id: "harassment", label: "Harassment or threats" },
+  { id: "spam", label: "Spam, scam or advertising" },
+  { id: "fake", label: "Fake profile or impersonation" },
+  { id: "illegal", label: "Illegal activity" },
+  { id: "pictures", label: "Pictures that break the rules" },
+  { id: "other", label: "Something else" },
+] as const;
+
+/** A report reason id. */
+export type ReportReason = typeof REPORT_REASONS[number]["id"];

@@ -55,4 +55,63 @@ export const keys = {
   positionsVersion: (): Key => ["positions_version"],
   /** The generated secret of the shown-position hash when `GEO_SECRET` is unset. */
   positionsSecret: (): Key => ["positions_secret"],
+
+  // --- likes, notes, blocks, reports (kv/likes.ts, kv/notes.ts, kv/blocks.ts, kv/reports.ts)
+  /** A profile like: one record per (liker, liked). */
+  profileLike: (liker: string, liked: string): Key => ["profile_likes", liker, liked],
+  /** Index of the likes a member gave, by type, newest first by `seq`. */
+  profileLikeByLiker: (liker: string, type: string, seq: string, liked: string): Key => [
+    "profile_likes_by_liker",
+    liker,
+    type,
+    seq,
+    liked,
+  ],
+  profileLikesByLiker: (liker: string, type: string): Key => ["profile_likes_by_liker", liker, type],
+  /** Index of the likes a member received, by type, newest first by `seq`. */
+  profileLikeByLiked: (liked: string, type: string, seq: string, liker: string): Key => [
+    "profile_likes_by_liked",
+    liked,
+    type,
+    seq,
+    liker,
+  ],
+  profileLikesByLiked: (liked: string, type: string): Key => ["profile_likes_by_liked", liked, type],
+  /** Deno.KvU64 count of the likes of one type a profile received. */
+  profileLikeCount: (liked: string, type: string): Key => ["profile_like_counts", liked, type],
+  /** A picture like: one record per (liker, picture). */
+  picLike: (liker: string, picId: string): Key => ["pic_likes", liker, picId],
+  picLikeByLiker: (liker: string, type: string, seq: string, picId: string): Key => [
+    "pic_likes_by_liker",
+    liker,
+    type,
+    seq,
+    picId,
+  ],
+  picLikesByLiker: (liker: string, type: string): Key => ["pic_likes_by_liker", liker, type],
+  /** Index of the likes on a profile's pictures, by the owner of the pictures. */
+  picLikeByOwner: (owner: string, type: string, seq: string, liker: string, picId: string): Key => [
+    "pic_likes_by_owner",
+    owner,
+    type,
+    seq,
+    liker,
+    picId,
+  ],
+  picLikesByOwner: (owner: string, type: string): Key => ["pic_likes_by_owner", owner, type],
+  /** Deno.KvU64 count of the likes of one type a picture received. */
+  picLikeCount: (picId: string, type: string): Key => ["pic_like_counts", picId, type],
+  /** `blocker` blocked `blocked`; mirrored by `blockedBy` in the same atomic. */
+  block: (blocker: string, blocked: string): Key => ["blocks", blocker, blocked],
+  blocksBy: (blocker: string): Key => ["blocks", blocker],
+  blockedBy: (blocked: string, blocker: string): Key => ["blocked_by", blocked, blocker],
+  blockedByAll: (blocked: string): Key => ["blocked_by", blocked],
+  /** A private note of `author` about `about`. */
+  profileNote: (author: string, about: string): Key => ["profile_notes", author, about],
+  profileNotesBy: (author: string): Key => ["profile_notes", author],
+  /** A report of a violation, for moderation; indexed by the reported profile. */
+  report: (id: string): Key => ["reports", id],
+  reportsAll: (): Key => ["reports"],
+  reportByReported: (reported: string, id: string): Key => ["reports_by_reported", reported, id],
+  reportsByReported: (reported: string): Key => ["reports_by_reported", reported],
 };

@@ -10,6 +10,8 @@ import { ApiError, errorBody, forbidden, unauthorized } from "./errors.ts";
 import { config } from "./config.ts";
 import { getSession } from "../kv/sessions.ts";
 import { getAccount } from "../kv/accounts.ts";
+import { getProfile } from "../kv/profiles.ts";
+import { BadCursorError } from "../kv/paging.ts";
 import { brandFor } from "../components/brand.ts";
 
 /** Logs method, path (never the query string or fragment: they may carry secrets), status and time. */
@@ -139,6 +141,18 @@ export function requireCaller(c: Context<AppEnv>): Caller {
   return caller;
 }
 
+/**
+ * API guard: `profileId` is one of the caller's own profiles, else 403 (also for a profile that
+ * does not exist, so the answer tells nothing about other members). Admins get no exception.
+ */
+export async function requireOwnProfile(c: Context<AppEnv>, profileId: string): Promise<Caller> {
+  const caller = requireCaller(c);
+  if (profileId === caller.profileId) return caller;
+  const profile = await getProfile(profileId);
+  if (profile?.accountId !== caller.accountId) throw forbidden();
+  return caller;
+}
+
 /** API guard: an admin caller, else 401/403. */
 export function requireAdmin(c: Context<AppEnv>): Caller {
   const caller = requireCaller(c);
@@ -149,6 +163,7 @@ export function requireAdmin(c: Context<AppEnv>): Caller {
 /** Maps every error to `{error: {code, message}}`; unknown errors are logged and answered 500. */
 export function toErrorResponse(err: Error, c: Context): Response {
   if (err instanceof ApiError) return c.json(errorBody(err.code, err.message), err.status);
+  if (err instanceof BadCursorError) return c.json(errorBody("bad_cursor", err.message), 400);
   if (err instanceof HTTPException) {
     const status = err.status;
     const code = status === 413 ? "too_large" : status === 401 ? "unauthorized" : "http_error";

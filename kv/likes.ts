@@ -1,0 +1,278 @@
+/**
+ * Profile likes and picture likes (spec §3, §4): one record per liker and target, written in one
+ * atomic with its two time-ordered indexes (given, received) and the Deno.KvU64 counts per type.
+ * A profile like also carries the `blocked` flag, whose symmetric index lives in kv/blocks.ts.
+ */
+
+import { kv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { newId } from "./ids.ts";
+import { now } from "./clock.ts";
+import { getProfile, type Profile } from "./profiles.ts";
+import { blockedSet, blockIndexOps } from "./blocks.ts";
+import { type Page, pageOf, type PageRequest } from "./paging.ts";
+
+/** The like types that are stored. UNDETERMINED is the default state. */
+export const LIKE_TYPES = ["LIKE", "DISLIKE", "UNDETERMINED"] as const;
+export type LikeType = typeof LIKE_TYPES[number];
+/** What a swipe produces: a stored type, or ERROR for an unknown swipe (never stored). */
+export type SwipeLikeType = LikeType | "ERROR";
+
+/** Page sizes of spec §9: likes lists 20, picture likes 30. */
+export const LIKES_PAGE = 20;
+export const PIC_LIKES_PAGE = 30;
+
+/** A like of one profile by another (spec §3 ProfileLike). */
+export interface ProfileLike {
+  likerProfileId: string;
+  likedProfileId: string;
+  likeType: LikeType;
+  blocked: boolean;
+  /** When the like took its current type; 0 for the default (nothing stored). */
+  tsCreated: number;
+}
+
+/** A like of one picture (spec §3 ProfilePicLike). */
+export interface ProfilePicLike {
+  likerProfileId: string;
+  profilePicId: string;
+  /** The profile that owns the picture. */
+  profilePicProfileId: string;
+  likeType: LikeType;
+  tsCreated: number;
+}
+
+/** The stored records add the index position (`seq`, time-ordered), which is never sent. */
+type Stored<T> = T & { seq: string };
+
+/** What a list shows of the other member: name and first public picture. */
+export interface LikeBrief {
+  profileId: string;
+  profileName: string;
+  profilePicId: string | null;
+}
+
+/** A profile like in a list, with the other member (the liked one for given, the liker for received). */
+export type ProfileLikeItem = ProfileLike & { other: LikeBrief };
+/** A picture like in a list, with the other member (the owner for given, the liker for received). */
+export type PicLikeItem = ProfilePicLike & { other: LikeBrief };
+
+/** Like counts per type. */
+export type LikeCounts = Record<LikeType, number>;
+
+const MINUS_ONE = 0xffff_ffff_ffff_ffffn; // KvU64 sums wrap: adding 2^64-1 subtracts one.
+
+function strip<T>(stored: Stored<T>): T {
+  const { seq: _, ...rest } = stored;
+  return rest as T;
+}
+
+/** The default like when none is stored: UNDETERMINED, not blocked. */
+export function defaultLike(likerProfileId: string, likedProfileId: string): ProfileLike {
+  return { likerProfileId, likedProfileId, likeType: "UNDETERMINED", blocked: false, tsCreated: 0 };
+}
+
+/** The like of `liker` for `liked`, or the default. */
+export async function getProfileLike(liker: string, liked: string): Promise<ProfileLike> {
+  const v = (await kv().get<Stored<ProfileLike>>(keys.profileLike(liker, liked))).value;
+  return v ? strip(v) : defaultLike(liker, liked);
+}
+
+/**
+ * Sets the like of `liker` for `liked`. `blocked` left out keeps the stored flag. A like equal to
+ * the stored one writes nothing (`changed` false). A new type moves the like to the top of both
+ * lists and moves one count from the old type to the new one.
+ */
+export async function putProfileLike(
+  liker: string,
+  liked: string,
+  likeType: LikeType,
+  blocked?: boolean,
+): Promise<{ like: ProfileLike; changed: boolean }> {
+  const key = keys.profileLike(liker, liked);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const entry = await kv().get<Stored<ProfileLike>>(key);
+    const old = entry.value;
+    const nextBlocked = blocked ?? old?.blocked ?? false;
+    if (old && old.likeType === likeType && old.blocked === nextBlocked) return { like: strip(old), changed: false };
+    const t = now();
+    const typeChanged = !old || old.likeType !== likeType;
+    const next: Stored<ProfileLike> = {
+      likerProfileId: liker,
+      likedProfileId: liked,
+      likeType,
+      blocked: nextBlocked,
+      tsCreated: typeChanged ? t : old.tsCreated,
+      seq: typeChanged ? newId(t) : old.seq,
+    };
+    const op = kv().atomic().check(entry).set(key, next);
+    if (old && typeChanged) {
+      op.delete(keys.profileLikeByLiker(liker, old.likeType, old.seq, liked))
+        .delete(keys.profileLikeByLiked(liked, old.likeType, old.seq, liker))
+        .sum(keys.profileLikeCount(liked, old.likeType), MINUS_ONE);
+    }
+    if (typeChanged) op.sum(keys.profileLikeCount(liked, likeType), 1n);
+    // The indexes hold a copy of the record so a list is one range read.
+    op.set(keys.profileLikeByLiker(liker, likeType, next.seq, liked), next)
+      .set(keys.profileLikeByLiked(liked, likeType, next.seq, liker), next);
+    if ((old?.blocked ?? false) !== nextBlocked) blockIndexOps(op, liker, liked, nextBlocked, t);
+    if ((await op.commit()).ok) return { like: strip(next), changed: true };
+  }
+  throw new Error("profile like kept conflicting");
+}
+
+/** The likes of `liker` for each picture in `picIds` that has one. */
+export async function getPicLikes(liker: string, picIds: readonly string[]): Promise<ProfilePicLike[]> {
+  const out: ProfilePicLike[] = [];
+  for (let i = 0; i < picIds.length; i += 10) {
+    const entries = await kv().getMany<Stored<ProfilePicLike>[]>(
+      picIds.slice(i, i + 10).map((id) => keys.picLike(liker, id)),
+    );
+    for (const e of entries) if (e.value) out.push(strip(e.value));
+  }
+  return out;
+}
+
+/** Sets the like of `liker` for picture `picId` of profile `owner`; the same like again writes nothing. */
+export async function putPicLike(
+  liker: string,
+  owner: string,
+  picId: string,
+  likeType: LikeType,
+): Promise<{ like: ProfilePicLike; changed: boolean }> {
+  const key = keys.picLike(liker, picId);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const entry = await kv().get<Stored<ProfilePicLike>>(key);
+    const old = entry.value;
+    if (old && old.likeType === likeType) return { like: strip(old), changed: false };
+    const t = now();
+    const next: Stored<ProfilePicLike> = {
+      likerProfileId: liker,
+      profilePicId: picId,
+      profilePicProfileId: owner,
+      likeType,
+      tsCreated: t,
+      seq: newId(t),
+    };
+    const op = kv().atomic().check(entry).set(key, next)
+      .set(keys.picLikeByLiker(liker, likeType, next.seq, picId), next)
+      .set(keys.picLikeByOwner(owner, likeType, next.seq, liker, picId), next)
+      .sum(keys.picLikeCount(picId, likeType), 1n);
+    if (old) {
+      op.delete(keys.picLikeByLiker(liker, old.likeType, old.seq, picId))
+        .delete(keys.picLikeByOwner(old.profilePicProfileId, old.likeType, old.seq, liker, picId))
+        .sum(keys.picLikeCount(picId, old.likeType), MINUS_ONE);
+    }
+    if ((await op.commit()).ok) return { like: strip(next), changed: true };
+  }
+  throw new Error("picture like kept conflicting");
+}
+
+async function countsOf(keyOf: (type: string) => Deno.KvKey): Promise<LikeCounts> {
+  const entries = await kv().getMany<Deno.KvU64[]>(LIKE_TYPES.map(keyOf));
+  const out = {} as LikeCounts;
+  LIKE_TYPES.forEach((type, i) => out[type] = Number(entries[i].value?.value ?? 0n));
+  return out;
+}
+
+/** How many likes of each type a profile received. */
+export function profileLikeCounts(profileId: string): Promise<LikeCounts> {
+  return countsOf((type) => keys.profileLikeCount(profileId, type));
+}
+
+/** How many likes of each type a picture received. */
+export function picLikeCounts(picId: string): Promise<LikeCounts> {
+  return countsOf((type) => keys.picLikeCount(picId, type));
+}
+
+/**
+ * May `viewer` see picture `picId` of `owner`? Public pictures yes; private ones only their owner.
+ * (Private pictures sent in a chat widen this when chat grants exist.)
+ */
+export function picVisibleTo(viewer: string, owner: Profile, picId: string): boolean {
+  return owner.profilePicIds.includes(picId) || (viewer === owner.id && owner.profilePicIdsPrivate.includes(picId));
+}
+
+/** The other member as a list shows them, or null if their profile is gone. */
+async function briefOf(profileId: string): Promise<LikeBrief | null> {
+  const p = await getProfile(profileId);
+  return p && { profileId: p.id, profileName: p.profilename, profilePicId: p.profilePicIds[0] ?? null };
+}
+
+/** The profile likes of one type `liker` gave, newest first, without blocked members. */
+export async function listLikesGiven(liker: string, type: LikeType, req: PageRequest): Promise<Page<ProfileLikeItem>> {
+  const hidden = await blockedSet(liker);
+  return pageOf<Stored<ProfileLike>, ProfileLikeItem>(keys.profileLikesByLiker(liker, type), req, async ({ value }) => {
+    if (hidden.has(value.likedProfileId)) return null;
+    const other = await briefOf(value.likedProfileId);
+    return other && { ...strip(value), other };
+  });
+}
+
+/** The profile likes of one type `liked` received, newest first, without blocked members. */
+export async function listLikesReceived(
+  liked: string,
+  type: LikeType,
+  req: PageRequest,
+): Promise<Page<ProfileLikeItem>> {
+  const hidden = await blockedSet(liked);
+  return pageOf<Stored<ProfileLike>, ProfileLikeItem>(keys.profileLikesByLiked(liked, type), req, async ({ value }) => {
+    if (hidden.has(value.likerProfileId)) return null;
+    const other = await briefOf(value.likerProfileId);
+    return other && { ...strip(value), other };
+  });
+}
+
+/** The picture likes of one type `liker` gave, newest first, for pictures they may still see. */
+export async function listPicLikesGiven(liker: string, type: LikeType, req: PageRequest): Promise<Page<PicLikeItem>> {
+  const hidden = await blockedSet(liker);
+  return pageOf<Stored<ProfilePicLike>, PicLikeItem>(keys.picLikesByLiker(liker, type), req, async ({ value }) => {
+    if (hidden.has(value.profilePicProfileId)) return null;
+    const owner = await getProfile(value.profilePicProfileId);
+    if (!owner || !picVisibleTo(liker, owner, value.profilePicId)) return null;
+    const other = { profileId: owner.id, profileName: owner.profilename, profilePicId: owner.profilePicIds[0] ?? null };
+    return { ...strip(value), other };
+  });
+}
+
+/** The likes of one type on `owner`'s pictures, newest first, for pictures they still have. */
+export async function listPicLikesReceived(
+  owner: string,
+  type: LikeType,
+  req: PageRequest,
+): Promise<Page<PicLikeItem>> {
+  const [hidden, profile] = await Promise.all([blockedSet(owner), getProfile(owner)]);
+  return pageOf<Stored<ProfilePicLike>, PicLikeItem>(keys.picLikesByOwner(owner, type), req, async ({ value }) => {
+    if (hidden.has(value.likerProfileId) || !profile || !picVisibleTo(owner, profile, value.profilePicId)) return null;
+    const other = await briefOf(value.likerProfileId);
+    return other && { ...strip(value), other };
+  });
+}
+
+/** The like filters of the map (spec §5), as sets of profile ids, without blocked members. */
+export interface LikeSets {
+  likedMyProfile: Set<string>;
+  likedMyPics: Set<string>;
+  iLikedProfile: Set<string>;
+  iLikedPics: Set<string>;
+}
+
+/** Who liked the viewer's profile or pictures, and whose profile or pictures the viewer liked. */
+export async function likeSets(viewer: string): Promise<LikeSets> {
+  const hidden = await blockedSet(viewer);
+  const collect = async (prefix: Deno.KvKey, pick: (v: ProfileLike & ProfilePicLike) => string) => {
+    const out = new Set<string>();
+    for await (const e of kv().list<ProfileLike & ProfilePicLike>({ prefix })) {
+      const id = pick(e.value);
+      if (!hidden.has(id)) out.add(id);
+    }
+    return out;
+  };
+  const [likedMyProfile, likedMyPics, iLikedProfile, iLikedPics] = await Promise.all([
+    collect(keys.profileLikesByLiked(viewer, "LIKE"), (v) => v.likerProfileId),
+    collect(keys.picLikesByOwner(viewer, "LIKE"), (v) => v.likerProfileId),
+    collect(keys.profileLikesByLiker(viewer, "LIKE"), (v) => v.likedProfileId),
+    collect(keys.picLikesByLiker(viewer, "LIKE"), (v) => v.profilePicProfileId),
+  ]);
+  return { likedMyProfile, likedMyPics, iLikedProfile, iLikedPics };
+}

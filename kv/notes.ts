@@ -1,0 +1,84 @@
+/** Private notes and tags (spec §3 ProfileNote): written and read only by their author. */
+
+import { kv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { now } from "./clock.ts";
+import { type Page, pageOf, type PageRequest } from "./paging.ts";
+
+/** A member's private note and tags about another profile. */
+export interface ProfileNote {
+  authorProfileId: string;
+  aboutProfileId: string;
+  bodyText: string;
+  privateTags: string[];
+  /** 0 when nothing is stored. */
+  tsUpdated: number;
+}
+
+/** Bounds on tags, so a note stays far below the 64 KiB value limit. */
+export const MAX_TAG_LENGTH = 40;
+export const MAX_TAGS = 50;
+/** Notes per page of `GET /api/profile-notes`. */
+export const NOTES_PAGE = 50;
+
+/**
+ * Spec §5 private tags: each trimmed, ignored if empty or already present (letter case aside),
+ * in the order given.
+ */
+export function cleanTags(tags: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim();
+    if (!tag || seen.has(tag.toLowerCase())) continue;
+    seen.add(tag.toLowerCase());
+    out.push(tag);
+  }
+  return out;
+}
+
+/** The empty note: what the author sees before writing one. */
+export function emptyNote(authorProfileId: string, aboutProfileId: string): ProfileNote {
+  return { authorProfileId, aboutProfileId, bodyText: "", privateTags: [], tsUpdated: 0 };
+}
+
+/** The note of `author` about `about`, or the empty note. */
+export async function getNote(author: string, about: string): Promise<ProfileNote> {
+  return (await kv().get<ProfileNote>(keys.profileNote(author, about))).value ?? emptyNote(author, about);
+}
+
+/** Saves a note (tags cleaned); an empty text with no tags deletes it. */
+export async function putNote(
+  author: string,
+  about: string,
+  bodyText: string,
+  tags: readonly string[],
+): Promise<ProfileNote> {
+  const note: ProfileNote = {
+    authorProfileId: author,
+    aboutProfileId: about,
+    bodyText,
+    privateTags: cleanTags(tags),
+    tsUpdated: now(),
+  };
+  if (!note.bodyText.trim() && note.privateTags.length === 0) {
+    await kv().delete(keys.profileNote(author, about));
+    return { ...note, bodyText: "", tsUpdated: 0 };
+  }
+  await kv().set(keys.profileNote(author, about), note);
+  return note;
+}
+
+/** The author's notes, by the profile they are about. */
+export function listNotes(
+  author: string,
+  req: PageRequest,
+  hidden: ReadonlySet<string> = new Set(),
+): Promise<Page<ProfileNote>> {
+  return pageOf<ProfileNote, ProfileNote>(
+    keys.profileNotesBy(author),
+    req,
+    ({ value }) => hidden.has(value.aboutProfileId) ? null : value,
+    false,
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * Profile likes and picture likes (spec §7). A member writes likes only as themselves and reads
+ * only lists about themselves; a member who blocked the caller does not exist for the caller.
+ * Blocking is the `blocked` flag of `PUT /api/profile-like`.
+ */
+
+import { Hono } from "hono";
+import * as z from "zod";
+import type { AppEnv } from "../env.ts";
+import { badRequest, notFound } from "../errors.ts";
+import { jsonBody, parseWith, queryOf } from "../validate.ts";
+import { requireCaller, requireOwnProfile } from "../middleware.ts";
+import { getProfile, type Profile } from "../../kv/profiles.ts";
+import { hasBlocked } from "../../kv/blocks.ts";
+import {
+  getPicLikes,
+  getProfileLike,
+  LIKE_TYPES,
+  LIKES_PAGE,
+  listLikesGiven,
+  listLikesReceived,
+  listPicLikesGiven,
+  listPicLikesReceived,
+  PIC_LIKES_PAGE,
+  picVisibleTo,
+  putPicLike,
+  putProfileLike,
+} from "../../kv/likes.ts";
+
+/** A profile or picture id as it appears in a path, query or body. */
+export const idSchema = z.string().regex(/^[\w-]{1,64}$/, "must be an id");
+const likeType = z.enum(LIKE_TYPES);
+const cursor = z.string().max(500).optional();
+
+/**
+ * The profile `targetId` as `viewerId` may address it: 404 when it does not exist or its member
+ * blocked the viewer (the same answer, so a block is never revealed); 400 for oneself.
+ */
+export async function reachableProfile(viewerId: string, targetId: string): Promise<Profile> {
+  if (viewerId === targetId) throw badRequest("That is your own profile.", "own_profile");
+  const target = await getProfile(targetId);
+  if (!target || await hasBlocked(targetId, viewerId)) throw notFound("No such profile.");
+  return target;
+}
+
+const profileLikeBody = z.object({
+  likerProfileId: idSchema,
+  likedProfileId: idSchema,
+  likeType,
+  blocked: z.boolean().optional(),
+  /** Accepted for the spec's body shape; the server's clock sets the time. */
+  tsCreated: z.number().nullish(),
+});
+
+const picLikeBody = z.object({
+  likerProfileId: idSchema,
+  profilePicId: idSchema,
+  profilePicProfileId: idSchema,
+  likeType,
+  tsCreated: z.number().nullish(),
+});
+
+export const likes = new Hono<AppEnv>()
+  .get("/profile-likes/by-liker/:profileId", async (c) => {
+    requireCaller(c);
+    const id = parseWith(idSchema, c.req.param("profileId"));
+    await requireOwnProfile(c, id);
+    const q = queryOf(c, z.object({ cursor, likeType: likeType.default("LIKE") }));
+    return c.json(await listLikesGiven(id, q.likeType, { cursor: q.cursor, limit: LIKES_PAGE }));
+  })
+  // Who liked me. Only LIKEs: a member never learns who disliked them.
+  .get("/profile-likes/by-liked/:profileId", async (c) => {
+    requireCaller(c);
+    const id = parseWith(idSchema, c.req.param("profileId"));
+    await requireOwnProfile(c, id);
+    const q = queryOf(c, z.object({ cursor }));
+    return c.json(await listLikesReceived(id, "LIKE", { cursor: q.cursor, limit: LIKES_PAGE }));
+  })
+  .get("/profile-like", async (c) => {
+    requireCaller(c);
+    const q = queryOf(c, z.object({ likerProfileId: idSchema, likedProfileId: idSchema }));
+    await requireOwnProfile(c, q.likerProfileId);
+    await reachableProfile(q.likerProfileId, q.likedProfileId);
+    return c.json(await getProfileLike(q.likerProfileId, q.likedProfileId));
+  })
+  .put("/profile-like", async (c) => {
+    requireCaller(c);
+    const body = await jsonBody(c, profileLikeBody);
+    await requireOwnProfile(c, body.likerProfileId);
+    await reachableProfile(body.likerProfileId, body.likedProfileId);
+    const { like } = await putProfileLike(body.likerProfileId, body.likedProfileId, body.likeType, body.blocked);
+    return c.json(like);
+  })
+  .put("/profile-pic-like", async (c) => {
+    requireCaller(c);
+    const body = await jsonBody(c, picLikeBody);
+    await requireOwnProfile(c, body.likerProfileId);
+    const owner = await reachableProfile(body.likerProfileId, body.profilePicProfileId);
+    if (!picVisibleTo(body.likerProfileId, owner, body.profilePicId)) throw notFound("No such picture.");
+    const { like } = await putPicLike(body.likerProfileId, owner.id, body.profilePicId, body.likeType);
+    return c.json(like);
+  })
+  // The caller's picture likes; with ?profilePicProfileId= all of them on that member's pictures.
+  .get("/profile-pic-likes/by-liker-profileid/:profileId", async (c) => {
+    requireCaller(c);
+    const id = parseWith(idSchema, c.req.param("profileId"));
+    await requireOwnProfile(c, id);
+    const q = queryOf(
+      c,
+      z.object({ cursor, likeType: likeType.default("LIKE"), profilePicProfileId: idSchema.optional() }),
+    );
+    if (q.profilePicProfileId) {
+      const owner = await reachableProfile(id, q.profilePicProfileId);
+      const picIds = [...owner.profilePicIds, ...owner.profilePicIdsPrivate].filter((p) => picVisibleTo(id, owner, p));
+      return c.json({ items: await getPicLikes(id, picIds), cursor: null });
+    }
+    return c.json(await listPicLikesGiven(id, q.likeType, { cursor: q.cursor, limit: PIC_LIKES_PAGE }));
+  })
+  // Likes on the caller's pictures: only LIKEs, as for profiles.
+  .get("/profile-pic-likes/by-liked-profileid/:profileId", async (c) => {
+    requireCaller(c);
+    const id = parseWith(idSchema, c.req.param("profileId"));
+    await requireOwnProfile(c, id);
+    const q = queryOf(c, z.object({ cursor }));
+    return c.json(await listPicLikesReceived(id, "LIKE", { cursor: q.cursor, limit: PIC_LIKES_PAGE }));
+  });

@@ -1,0 +1,44 @@
+/**
+ * Private notes and tags (spec §7): `GET/PUT /api/profile-note`, `GET /api/profile-notes`. Only
+ * the author reads or writes them: any other caller gets 403 whether or not a note exists.
+ */
+
+import { Hono } from "hono";
+import * as z from "zod";
+import type { AppEnv } from "../env.ts";
+import { jsonBody, queryOf } from "../validate.ts";
+import { requireCaller, requireOwnProfile } from "../middleware.ts";
+import { MAX_TEXT } from "../../components/texts.ts";
+import { getNote, listNotes, MAX_TAG_LENGTH, MAX_TAGS, NOTES_PAGE, putNote } from "../../kv/notes.ts";
+import { blockedSet } from "../../kv/blocks.ts";
+import { idSchema, reachableProfile } from "./likes.ts";
+
+const noteBody = z.object({
+  authorProfileId: idSchema,
+  aboutProfileId: idSchema,
+  bodyText: z.string().max(MAX_TEXT),
+  privateTags: z.array(z.string().trim().max(MAX_TAG_LENGTH)).max(MAX_TAGS).default([]),
+});
+
+export const notes = new Hono<AppEnv>()
+  .get("/profile-note", async (c) => {
+    requireCaller(c);
+    const q = queryOf(c, z.object({ authorProfileId: idSchema, aboutProfileId: idSchema }));
+    await requireOwnProfile(c, q.authorProfileId);
+    await reachableProfile(q.authorProfileId, q.aboutProfileId);
+    return c.json(await getNote(q.authorProfileId, q.aboutProfileId));
+  })
+  .put("/profile-note", async (c) => {
+    requireCaller(c);
+    const body = await jsonBody(c, noteBody);
+    await requireOwnProfile(c, body.authorProfileId);
+    await reachableProfile(body.authorProfileId, body.aboutProfileId);
+    return c.json(await putNote(body.authorProfileId, body.aboutProfileId, body.bodyText, body.privateTags));
+  })
+  .get("/profile-notes", async (c) => {
+    requireCaller(c);
+    const q = queryOf(c, z.object({ authorProfileId: idSchema, cursor: z.string().max(500).optional() }));
+    await requireOwnProfile(c, q.authorProfileId);
+    const hidden = await blockedSet(q.authorProfileId);
+    return c.json(await listNotes(q.authorProfileId, { cursor: q.cursor, limit: NOTES_PAGE }, hidden));
+  });

@@ -1,0 +1,37 @@
+/**
+ * Report Violation: `POST /api/profile-report` stores a report for moderation. Not a spec call
+ * (the spec does not show what the action does); rate limited per account and address.
+ */
+
+import { Hono } from "hono";
+import * as z from "zod";
+import type { AppEnv } from "../env.ts";
+import { tooMany } from "../errors.ts";
+import { jsonBody } from "../validate.ts";
+import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
+import { MAX_TEXT, REPORT_REASONS } from "../../components/texts.ts";
+import { saveReport } from "../../kv/reports.ts";
+import { hit } from "../../kv/ratelimit.ts";
+import { idSchema, reachableProfile } from "./likes.ts";
+
+const reportBody = z.object({
+  /** Defaults to the caller's profile. */
+  reporterProfileId: idSchema.optional(),
+  reportedProfileId: idSchema,
+  reason: z.enum(REPORT_REASONS.map((r) => r.id) as [string, ...string[]]),
+  text: z.string().trim().max(MAX_TEXT).default(""),
+});
+
+export const reports = new Hono<AppEnv>()
+  .post("/profile-report", async (c) => {
+    const caller = requireCaller(c);
+    const body = await jsonBody(c, reportBody);
+    const reporter = body.reporterProfileId ?? caller.profileId;
+    await requireOwnProfile(c, reporter);
+    await reachableProfile(reporter, body.reportedProfileId);
+    if (!(await hit("reportByAccount", caller.accountId)) || !(await hit("reportByAddress", clientAddress(c)))) {
+      throw tooMany();
+    }
+    const r = await saveReport(reporter, body.reportedProfileId, body.reason, body.text);
+    return c.json({ id: r.id }, 201);
+  });
