@@ -10,6 +10,8 @@ import { auth } from "./routes/api/auth.ts";
 import { settings } from "./routes/api/settings.ts";
 import { contact } from "./routes/api/contact.ts";
 import { admin } from "./routes/api/admin.ts";
+import { profiles } from "./routes/api/profiles.ts";
+import { pictures } from "./routes/api/pictures.ts";
 import { likes } from "./routes/api/likes.ts";
 import { notes } from "./routes/api/notes.ts";
 import { reports } from "./routes/api/reports.ts";
@@ -34,6 +36,8 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", settings);
   app.route("/api", contact);
   app.route("/api/admin", admin);
+  app.route("/api", profiles);
+  app.route("/api", pictures);
   app.route("/api", likes);
   app.route("/api", notes);
   app.route("/api", reports);

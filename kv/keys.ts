@@ -114,4 +114,11 @@ export const keys = {
   reportsAll: (): Key => ["reports"],
   reportByReported: (reported: string, id: string): Key => ["reports_by_reported", reported, id],
   reportsByReported: (reported: string): Key => ["reports_by_reported", reported],
+
+  // --- profiles and pictures (kv/profiles.ts, kv/pictures.ts)
+  /** A picture's record (owner, flags, current generation); its bytes are blobs (see kv/pictures.ts). */
+  pic: (id: string): Key => ["pics", id],
+  /** `viewer` may see the private picture `picId` (it was sent to them in a chat message). */
+  picGrant: (picId: string, viewer: string): Key => ["pic_grants", picId, viewer],
+  picGrants: (picId: string): Key => ["pic_grants", picId],
 };

@@ -3,6 +3,8 @@
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
+import { getPics, type PicInfo, picInfo } from "./pictures.ts";
+import { isBlockedEither } from "./blocks.ts";
 
 /** A member's profile (spec §3). */
 export interface Profile {
@@ -42,4 +44,146 @@ export function newProfile(id: string, accountId: string, profilename: string, r
 /** A profile by id, or null. */
 export async function getProfile(id: string): Promise<Profile | null> {
   return (await kv().get<Profile>(keys.profile(id))).value;
+}
+
+// --- birthdate and age (spec §5)
+
+/** Today's date in UTC as YYYY-MM-DD. */
+export function todayUtc(at: number = now()): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/**
+ * Spec §5: a birthdate is a YYYY-MM-DD string, and a value not made of three dash-separated
+ * parts becomes today. A value of three parts that is not a real date (or lies in the future,
+ * or before 1900) is refused: null.
+ */
+export function normalizeBirthdate(input: string, at: number = now()): string | null {
+  const s = input.trim();
+  if (s.split("-").length !== 3) return todayUtc(at);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return null;
+  const d = new Date(`${s}T00:00:00Z`);
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== s) return null;
+  if (s > todayUtc(at) || s < "1900-01-01") return null;
+  return s;
+}
+
+/** Whole years from `birthdate` to `at` (UTC), or null when no birthdate is set. */
+export function ageOf(birthdate: string, at: number = now()): number | null {
+  const m = birthdate.match(/^(\d{4})-(\d{2})-(\d{2})$/);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(at);
+  let age = t.getUTCFullYear() - y;
+  const month = t.getUTCMonth() + 1;
+  if (month < mo || (month === mo && t.getUTCDate() < d)) age--;
+  return Math.max(0, age);
+}
+
+// --- changes
+
+/** The fields a member may change on their own profile (PUT /api/profile). */
+export type ProfileChange = Partial<
+  Pick<
+    Profile,
+    | "profilename"
+    | "birthdate"
+    | "height"
+    | "weight"
+    | "description"
+    | "characteristics"
+    | "profilePicIds"
+    | "profilePicIdsPrivate"
+  >
+>;
+
+/** Why a profile change was refused. */
+export type ProfileRefusal = "not_found" | "pics_changed" | "pics_not_yours" | "pics_repeated";
+
+export type ProfileResult = { ok: true; profile: Profile } | { ok: false; reason: ProfileRefusal };
+
+/**
+ * Applies a validated change to a profile in one checked atomic. Picture lists may only reorder
+ * the profile's own pictures and move them between public and private: every picture exactly
+ * once, none added (uploads add them) and none dropped (DELETE drops them). A list given alone
+ * is completed by the stored other list.
+ */
+export async function updateProfile(id: string, change: ProfileChange): Promise<ProfileResult> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const entry = await kv().get<Profile>(keys.profile(id));
+    if (!entry.value) return { ok: false, reason: "not_found" };
+    const old = entry.value;
+    const next: Profile = { ...old, ...change, tsUpdated: now() };
+    if (change.profilePicIds || change.profilePicIdsPrivate) {
+      const have = new Set([...old.profilePicIds, ...old.profilePicIdsPrivate]);
+      const want = [...next.profilePicIds, ...next.profilePicIdsPrivate];
+      if (new Set(want).size !== want.length) return { ok: false, reason: "pics_repeated" };
+      if (want.some((p) => !have.has(p))) return { ok: false, reason: "pics_not_yours" };
+      if (want.length !== have.size) return { ok: false, reason: "pics_changed" };
+    }
+    const res = await kv().atomic().check(entry).set(keys.profile(id), next).commit();
+    if (res.ok) return { ok: true, profile: next };
+  }
+  throw new Error("profile update kept conflicting");
+}
+
+// --- what members see
+
+/** A profile as the API and pages show it: never the account, private pictures only to their owner. */
+export interface ProfileView {
+  id: string;
+  profilename: string;
+  age: number | null;
+  height: string;
+  weight: string;
+  description: string;
+  characteristics: string[];
+  profilePicIds: string[];
+  /** Empty unless the viewer owns the profile. */
+  profilePicIdsPrivate: string[];
+  /** Facts of every picture listed above, in list order. */
+  pictures: PicInfo[];
+  tsUpdated: number;
+  /** True when the viewer owns the profile. */
+  own: boolean;
+  /** Owner only. */
+  birthdate?: string;
+  roles?: string[];
+}
+
+/** May the viewer see anything of the owner's profile? Not when either blocked the other. */
+export async function profileVisibleTo(ownerProfileId: string, viewerProfileId: string): Promise<boolean> {
+  return ownerProfileId === viewerProfileId || !(await isBlockedEither(ownerProfileId, viewerProfileId));
+}
+
+/**
+ * The profile `id` as `viewerProfileId` sees it, or null when there is none or it is hidden from
+ * them by a block (both look the same to the viewer).
+ */
+export async function loadProfileView(id: string, viewerProfileId: string): Promise<ProfileView | null> {
+  const profile = await getProfile(id);
+  if (!profile || !(await profileVisibleTo(profile.id, viewerProfileId))) return null;
+  return await viewOfProfile(profile, viewerProfileId);
+}
+
+/** Builds the view of `profile` for `viewerProfileId`, reading its pictures' records. */
+export async function viewOfProfile(profile: Profile, viewerProfileId: string): Promise<ProfileView> {
+  const own = profile.id === viewerProfileId;
+  const privateIds = own ? profile.profilePicIdsPrivate : [];
+  const pics = await getPics([...profile.profilePicIds, ...privateIds]);
+  return {
+    id: profile.id,
+    profilename: profile.profilename,
+    age: ageOf(profile.birthdate),
+    height: profile.height,
+    weight: profile.weight,
+    description: profile.description,
+    characteristics: profile.characteristics,
+    profilePicIds: profile.profilePicIds,
+    profilePicIdsPrivate: privateIds,
+    pictures: pics.map(picInfo),
+    tsUpdated: profile.tsUpdated,
+    own,
+    ...(own ? { birthdate: profile.birthdate, roles: profile.roles } : {}),
+  };
 }

@@ -18,6 +18,8 @@ export const LIMITS = {
   registerByEmail: { max: 3, windowMs: 60 * 60_000 },
   contactByAccount: { max: 5, windowMs: 60 * 60_000 },
   contactByAddress: { max: 20, windowMs: 60 * 60_000 },
+  uploadByAccount: { max: 60, windowMs: 60 * 60_000 },
+  uploadByAddress: { max: 200, windowMs: 60 * 60_000 },
   reportByAccount: { max: 10, windowMs: 24 * 60 * 60_000 },
   reportByAddress: { max: 30, windowMs: 24 * 60 * 60_000 },
 } satisfies Record<string, Limit>;

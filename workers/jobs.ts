@@ -19,7 +19,10 @@ import { now } from "../kv/clock.ts";
 /** Every kind of job. Handlers live in one file per job type under workers/. */
 export type Job =
   | { type: "mail"; template: "login-link"; accountId: string }
-  | { type: "test"; effectKey: string; mode: "ok" | "fail" | "hang" };
+  | { type: "test"; effectKey: string; mode: "ok" | "fail" | "hang" }
+  // Pictures (workers/pictures.ts): render the served sizes of a generation; remove a generation's blobs.
+  | { type: "picture-variants"; picId: string; gen: string }
+  | { type: "picture-cleanup"; picId: string; gen: string; whole: boolean };
 
 export type JobType = Job["type"];
 

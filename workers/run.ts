@@ -2,11 +2,14 @@
 
 import { type Handlers, startWorker, type Worker } from "./jobs.ts";
 import { sendMailJob } from "./mail.ts";
+import { pictureCleanupJob, pictureVariantsJob } from "./pictures.ts";
 import { openKv } from "../kv/db.ts";
 
 /** Handlers of every job type. */
 export const handlers: Handlers = {
   mail: sendMailJob,
+  "picture-variants": pictureVariantsJob,
+  "picture-cleanup": pictureCleanupJob,
 };
 
 /** Starts the job workers of this process. */

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { closeKv, openKv } from "./db.ts";
+import { newProfile, type Profile } from "./profiles.ts";
+import { canViewPicture, grantPictureAccess, type ProfilePic, storedSize, storedSizes } from "./pictures.ts";
+import { newId } from "./ids.ts";
+
+const pic = (over: Partial<ProfilePic> = {}): ProfilePic => ({
+  id: newId(),
+  profileId: "owner",
+  nsfw: false,
+  gen: newId(),
+  width: 800,
+  height: 1000,
+  sourceWidth: 800,
+  sourceHeight: 1000,
+  crop: null,
+  tsCreated: 0,
+  tsUpdated: 0,
+  ...over,
+});
+
+Deno.test("pictures - sizes at or above the master's width share one stored size", () => {
+  const p = pic({ width: 800 });
+  assert.deepEqual([256, 512, 1024, 2048].map((s) => storedSize(p, s as 256)), [256, 512, 1024, 1024]);
+  assert.deepEqual(storedSizes(p), [256, 512, 1024]);
+  assert.deepEqual(storedSizes(pic({ width: 2048 })), [256, 512, 1024, 2048]);
+  assert.deepEqual(storedSizes(pic({ width: 100 })), [256]);
+});
+
+Deno.test("pictures - who may see a picture: owner, anyone when public, a private one only with a grant", async () => {
+  await openKv(":memory:");
+  try {
+    const pub = pic();
+    const priv = pic();
+    const owner: Profile = { ...newProfile("owner", "acct", "Owner", ["USER"]), profilePicIds: [pub.id] };
+    owner.profilePicIdsPrivate = [priv.id];
+    const stray = pic();
+    assert.equal(await canViewPicture(pub, owner, "someone"), true);
+    assert.equal(await canViewPicture(priv, owner, "owner"), true);
+    assert.equal(await canViewPicture(priv, owner, "someone"), false);
+    assert.equal(await canViewPicture(stray, owner, "someone"), false, "in no list: owner only");
+    await grantPictureAccess(priv.id, "someone");
+    assert.equal(await canViewPicture(priv, owner, "someone"), true);
+    assert.equal(await canViewPicture(priv, owner, "else"), false);
+  } finally {
+    closeKv();
+  }
+});

@@ -1,0 +1,214 @@
+/**
+ * Profile pictures: upload (POST /api/profile-pic, `?replace_id=`), delete, the served sizes
+ * (`/api/profile-pic/{id}?scale_x=`, `?orig=1`, the NSFW route), the metadata
+ * (`/api/profile/pic/{id}`), and the editor's calls: the NSFW flag, the crop, the whole source.
+ * Reordering and moving between public and private go through PUT /api/profile.
+ */
+
+import { type Context, Hono } from "hono";
+import * as z from "zod";
+import type { AppEnv } from "../env.ts";
+import { ApiError, badRequest, conflict, forbidden, notFound, tooMany } from "../errors.ts";
+import { jsonBody, parseWith } from "../validate.ts";
+import { clientAddress, requireCaller } from "../middleware.ts";
+import { readMultipart } from "../multipart.ts";
+import { isId } from "../../kv/ids.ts";
+import { hit } from "../../kv/ratelimit.ts";
+import { getProfile, type Profile, profileVisibleTo } from "../../kv/profiles.ts";
+import {
+  addPicture,
+  canViewPicture,
+  cropOwnPicture,
+  deletePicture,
+  getPic,
+  isPrivatePic,
+  loadMaster,
+  loadSource,
+  loadVariant,
+  MAX_PICS_PER_PROFILE,
+  picInfo,
+  type PicRefusal,
+  type ProfilePic,
+  type ServedPicture,
+  setPictureNsfw,
+  storedSize,
+  variantBlobId,
+} from "../../kv/pictures.ts";
+import { getBlobMeta } from "../../kv/blobs.ts";
+import { MAX_UPLOAD_BYTES, normalizeUpload, PIC_SIZES, type PicSize, PictureRejected } from "../../workers/images.ts";
+
+/** How long a browser keeps a picture whose URL names its generation (`v`): it never changes. */
+const VERSIONED_MAX_AGE = 365 * 24 * 3600;
+
+const REFUSALS: Record<PicRefusal, () => ApiError> = {
+  no_profile: () => notFound("No such profile."),
+  not_found: () => notFound("No such picture."),
+  not_yours: () => forbidden("That picture is not yours."),
+  full: () =>
+    conflict(`A profile holds at most ${MAX_PICS_PER_PROFILE} pictures; remove one first.`, "too_many_pictures"),
+  conflict: () => conflict("The picture changed meanwhile; please try again."),
+};
+
+/** A refusal of the image pipeline as an API error: 413, 415 or 422 with its reasons. */
+function rejected(e: PictureRejected): ApiError {
+  const code = e.status === 413 ? "too_large" : e.status === 415 ? "unsupported_type" : "unreadable_picture";
+  return new ApiError(e.status, code, e.reasons.join(" "));
+}
+
+const picQuery = z.object({
+  scale_x: z.coerce.number().refine((n) => (PIC_SIZES as readonly number[]).includes(n), {
+    message: `scale_x must be one of ${PIC_SIZES.join(", ")}.`,
+  }).optional(),
+  orig: z.enum(["0", "1"]).optional(),
+  v: z.string().max(40).optional(),
+});
+
+const nsfwBody = z.object({ nsfw: z.boolean() });
+
+const cropBody = z.object({
+  x: z.number().finite().min(0),
+  y: z.number().finite().min(0),
+  width: z.number().finite().min(1),
+  height: z.number().finite().min(1),
+  rotate: z.number().finite().refine((r) => r % 90 === 0, "The rotation is a multiple of 90 degrees.").default(0),
+});
+
+const uploadFields = z.object({
+  authorProfileId: z.string({ error: "authorProfileId is required." }),
+  picfilename: z.string().max(255).optional(),
+});
+
+function picId(c: Context): string {
+  const id = c.req.param("id") ?? "";
+  if (!isId(id)) throw badRequest("Not a picture id.");
+  return id;
+}
+
+/**
+ * The picture and its owner if the caller may see it; 404 otherwise (a private picture or a
+ * blocked member looks the same as none).
+ */
+async function visiblePic(c: Context<AppEnv>): Promise<{ pic: ProfilePic; owner: Profile }> {
+  const caller = requireCaller(c);
+  const pic = await getPic(picId(c));
+  const owner = pic && await getProfile(pic.profileId);
+  if (
+    !pic || !owner || !(await profileVisibleTo(owner.id, caller.profileId)) ||
+    !(await canViewPicture(pic, owner, caller.profileId))
+  ) {
+    throw notFound("No such picture.");
+  }
+  return { pic, owner };
+}
+
+/** The caller's own picture, or 404/403. */
+async function ownPic(c: Context<AppEnv>): Promise<ProfilePic> {
+  const caller = requireCaller(c);
+  const pic = await getPic(picId(c));
+  if (!pic) throw notFound("No such picture.");
+  if (pic.profileId !== caller.profileId) throw forbidden("That picture is not yours.");
+  return pic;
+}
+
+/** Answers picture bytes with a strong ETag; 304 when the browser has them. */
+function sendPicture(c: Context, served: ServedPicture | null, pic: ProfilePic, versioned: boolean): Response {
+  if (!served) throw notFound("No such picture.");
+  const headers = {
+    etag: served.etag,
+    // Private: pictures are for members only, and a shared cache must not keep them.
+    "cache-control": versioned ? `private, max-age=${VERSIONED_MAX_AGE}, immutable` : "private, no-cache",
+    "last-modified": new Date(pic.tsUpdated).toUTCString(),
+  };
+  const inm = c.req.header("if-none-match");
+  if (inm && inm.split(",").some((t) => t.trim().replace(/^W\//, "") === served.etag)) {
+    return c.body(null, 304, headers);
+  }
+  return c.body(served.bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, "content-type": served.type });
+}
+
+/** GET of a served size: the NSFW route shows a flagged picture as it is, the plain one blurred. */
+async function servePicture(c: Context<AppEnv>, nsfwRoute: boolean): Promise<Response> {
+  requireCaller(c);
+  const q = parseWith(picQuery, c.req.query());
+  const { pic } = await visiblePic(c);
+  const blur = pic.nsfw && !nsfwRoute;
+  const versioned = q.v === pic.gen;
+  if (q.orig === "1" && !blur) return sendPicture(c, await loadMaster(pic), pic, versioned);
+  // The plain URL never gives the real picture of an NSFW one, not even at `orig=1`.
+  const size = (q.orig === "1" ? 2048 : q.scale_x ?? 1024) as PicSize;
+  return sendPicture(c, await loadVariant(pic, { size, blur }), pic, versioned);
+}
+
+export const pictures = new Hono<AppEnv>()
+  .post("/profile-pic", async (c) => {
+    const caller = requireCaller(c);
+    const replaceId = c.req.query("replace_id");
+    if (replaceId !== undefined && !isId(replaceId)) throw badRequest("replace_id is not a picture id.");
+    if (!(await hit("uploadByAccount", caller.accountId)) || !(await hit("uploadByAddress", clientAddress(c)))) {
+      throw tooMany();
+    }
+    const form = await readMultipart(c.req.raw, { maxFileBytes: MAX_UPLOAD_BYTES, maxFieldBytes: 1024, maxParts: 8 });
+    const fields = parseWith(uploadFields, Object.fromEntries(form.fields));
+    if (fields.authorProfileId !== caller.profileId) throw forbidden("You can only add pictures to your own profile.");
+    const file = form.files.get("picfile");
+    if (!file) throw badRequest("picfile is required: choose a picture to upload.");
+    let normalized;
+    try {
+      normalized = await normalizeUpload(file.bytes);
+    } catch (e) {
+      if (e instanceof PictureRejected) throw rejected(e);
+      throw e;
+    }
+    const res = await addPicture(caller.profileId, normalized, { replaceId });
+    if (!res.ok) throw REFUSALS[res.reason]();
+    return c.json({ ...picInfo(res.pic), profileId: res.pic.profileId, private: false }, 201);
+  })
+  .delete("/profile-pic/:id", async (c) => {
+    const caller = requireCaller(c);
+    const res = await deletePicture(caller.profileId, picId(c));
+    if (!res.ok) throw REFUSALS[res.reason]();
+    return c.json({ ok: true });
+  })
+  .get("/profile-pic/nsfw/:id", (c) => servePicture(c, true))
+  .get("/profile-pic/:id", (c) => servePicture(c, false))
+  .get("/profile-pic/:id/source", async (c) => {
+    const pic = await ownPic(c);
+    return sendPicture(c, await loadSource(pic), pic, false);
+  })
+  .put("/profile-pic/:id", async (c) => {
+    const caller = requireCaller(c);
+    const id = picId(c);
+    const body = await jsonBody(c, nsfwBody);
+    const res = await setPictureNsfw(caller.profileId, id, body.nsfw);
+    if (!res.ok) throw REFUSALS[res.reason]();
+    return c.json(picInfo(res.pic));
+  })
+  .put("/profile-pic/:id/crop", async (c) => {
+    const caller = requireCaller(c);
+    const id = picId(c);
+    const box = await jsonBody(c, cropBody);
+    try {
+      const res = await cropOwnPicture(caller.profileId, id, box);
+      if (!res.ok) throw REFUSALS[res.reason]();
+      return c.json(picInfo(res.pic));
+    } catch (e) {
+      if (e instanceof PictureRejected) throw rejected(e);
+      throw e;
+    }
+  })
+  .get("/profile/pic/:id", async (c) => {
+    const caller = requireCaller(c);
+    const { pic, owner } = await visiblePic(c);
+    const own = owner.id === caller.profileId;
+    const ready = (await getBlobMeta(variantBlobId(pic.id, pic.gen, { size: storedSize(pic, 256), blur: false }))) !==
+      null;
+    return c.json({
+      ...picInfo(pic),
+      profileId: pic.profileId,
+      private: isPrivatePic(pic, owner),
+      ready,
+      tsCreated: pic.tsCreated,
+      tsUpdated: pic.tsUpdated,
+      ...(own ? { sourceWidth: pic.sourceWidth, sourceHeight: pic.sourceHeight, crop: pic.crop } : {}),
+    });
+  });
