@@ -10,6 +10,7 @@ import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import { getProfile, type Profile } from "./profiles.ts";
 import { blockedSet, blockIndexOps } from "./blocks.ts";
+import { canViewPicture, getPic } from "./pictures.ts";
 import { type Page, pageOf, type PageRequest } from "./paging.ts";
 
 /** The like types that are stored. UNDETERMINED is the default state. */
@@ -185,12 +186,19 @@ export function picLikeCounts(picId: string): Promise<LikeCounts> {
   return countsOf((type) => keys.picLikeCount(picId, type));
 }
 
-/**
- * May `viewer` see picture `picId` of `owner`? Public pictures yes; private ones only their owner.
- * (Private pictures sent in a chat widen this when chat grants exist.)
- */
-export function picVisibleTo(viewer: string, owner: Profile, picId: string): boolean {
-  return owner.profilePicIds.includes(picId) || (viewer === owner.id && owner.profilePicIdsPrivate.includes(picId));
+/** May `viewer` see picture `picId` of `owner`: it is the owner's, and public, or private with a grant. */
+export async function picVisibleTo(viewer: string, owner: Profile, picId: string): Promise<boolean> {
+  const pic = await getPic(picId);
+  return !!pic && pic.profileId === owner.id && await canViewPicture(pic, owner, viewer);
+}
+
+/** The pictures of `owner` that `viewer` may see, public ones first, in their order. */
+export async function visiblePicIds(viewer: string, owner: Profile): Promise<string[]> {
+  const out: string[] = [];
+  for (const id of [...owner.profilePicIds, ...owner.profilePicIdsPrivate]) {
+    if (await picVisibleTo(viewer, owner, id)) out.push(id);
+  }
+  return out;
 }
 
 /** The other member as a list shows them, or null if their profile is gone. */
@@ -229,7 +237,7 @@ export async function listPicLikesGiven(liker: string, type: LikeType, req: Page
   return pageOf<Stored<ProfilePicLike>, PicLikeItem>(keys.picLikesByLiker(liker, type), req, async ({ value }) => {
     if (hidden.has(value.profilePicProfileId)) return null;
     const owner = await getProfile(value.profilePicProfileId);
-    if (!owner || !picVisibleTo(liker, owner, value.profilePicId)) return null;
+    if (!owner || !(await picVisibleTo(liker, owner, value.profilePicId))) return null;
     const other = { profileId: owner.id, profileName: owner.profilename, profilePicId: owner.profilePicIds[0] ?? null };
     return { ...strip(value), other };
   });
@@ -243,7 +251,9 @@ export async function listPicLikesReceived(
 ): Promise<Page<PicLikeItem>> {
   const [hidden, profile] = await Promise.all([blockedSet(owner), getProfile(owner)]);
   return pageOf<Stored<ProfilePicLike>, PicLikeItem>(keys.picLikesByOwner(owner, type), req, async ({ value }) => {
-    if (hidden.has(value.likerProfileId) || !profile || !picVisibleTo(owner, profile, value.profilePicId)) return null;
+    if (hidden.has(value.likerProfileId) || !profile || !(await picVisibleTo(owner, profile, value.profilePicId))) {
+      return null;
+    }
     const other = await briefOf(value.likerProfileId);
     return other && { ...strip(value), other };
   });

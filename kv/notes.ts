@@ -4,6 +4,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { type Page, pageOf, type PageRequest } from "./paging.ts";
+import { cleanTags } from "../components/tags.ts";
 
 /** A member's private note and tags about another profile. */
 export interface ProfileNote {
@@ -15,27 +16,8 @@ export interface ProfileNote {
   tsUpdated: number;
 }
 
-/** Bounds on tags, so a note stays far below the 64 KiB value limit. */
-export const MAX_TAG_LENGTH = 40;
-export const MAX_TAGS = 50;
 /** Notes per page of `GET /api/profile-notes`. */
 export const NOTES_PAGE = 50;
-
-/**
- * Spec §5 private tags: each trimmed, ignored if empty or already present (letter case aside),
- * in the order given.
- */
-export function cleanTags(tags: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const raw of tags) {
-    const tag = raw.trim();
-    if (!tag || seen.has(tag.toLowerCase())) continue;
-    seen.add(tag.toLowerCase());
-    out.push(tag);
-  }
-  return out;
-}
 
 /** The empty note: what the author sees before writing one. */
 export function emptyNote(authorProfileId: string, aboutProfileId: string): ProfileNote {

@@ -25,6 +25,7 @@ import {
   picVisibleTo,
   putPicLike,
   putProfileLike,
+  visiblePicIds,
 } from "../../kv/likes.ts";
 
 /** A profile or picture id as it appears in a path, query or body. */
@@ -96,7 +97,7 @@ export const likes = new Hono<AppEnv>()
     const body = await jsonBody(c, picLikeBody);
     await requireOwnProfile(c, body.likerProfileId);
     const owner = await reachableProfile(body.likerProfileId, body.profilePicProfileId);
-    if (!picVisibleTo(body.likerProfileId, owner, body.profilePicId)) throw notFound("No such picture.");
+    if (!(await picVisibleTo(body.likerProfileId, owner, body.profilePicId))) throw notFound("No such picture.");
     const { like } = await putPicLike(body.likerProfileId, owner.id, body.profilePicId, body.likeType);
     return c.json(like);
   })
@@ -111,8 +112,7 @@ export const likes = new Hono<AppEnv>()
     );
     if (q.profilePicProfileId) {
       const owner = await reachableProfile(id, q.profilePicProfileId);
-      const picIds = [...owner.profilePicIds, ...owner.profilePicIdsPrivate].filter((p) => picVisibleTo(id, owner, p));
-      return c.json({ items: await getPicLikes(id, picIds), cursor: null });
+      return c.json({ items: await getPicLikes(id, await visiblePicIds(id, owner)), cursor: null });
     }
     return c.json(await listPicLikesGiven(id, q.likeType, { cursor: q.cursor, limit: PIC_LIKES_PAGE }));
   })

@@ -7,7 +7,8 @@ import { getProfile, type Profile } from "../../kv/profiles.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { likeSets, picLikeCounts, profileLikeCounts, putProfileLike } from "../../kv/likes.ts";
 import { newId } from "../../kv/ids.ts";
-import { shiftClock } from "../../kv/clock.ts";
+import { now, shiftClock } from "../../kv/clock.ts";
+import { grantPictureAccess, type ProfilePic } from "../../kv/pictures.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 type Member = Awaited<ReturnType<T["member"]>>;
@@ -21,14 +22,18 @@ const like = (a: Member, b: Member, likeType = "LIKE", extra: Record<string, unk
   ...extra,
 });
 
-/** Gives a profile public and private pictures (ids only: likes never read the bytes). */
+/** Gives a profile public and private pictures (records only: likes never read the bytes). */
 async function withPics(m: Member, pub: number, priv = 0): Promise<Profile> {
   const p = (await getProfile(m.profileId))!;
-  const next = {
-    ...p,
-    profilePicIds: Array.from({ length: pub }, () => newId()),
-    profilePicIdsPrivate: Array.from({ length: priv }, () => newId()),
+  const pic = (): ProfilePic => {
+    const id = newId();
+    const at = now();
+    const base = { width: 800, height: 1000, sourceWidth: 800, sourceHeight: 1000, crop: null };
+    return { id, profileId: p.id, nsfw: false, gen: newId(), ...base, tsCreated: at, tsUpdated: at };
   };
+  const pubs = Array.from({ length: pub }, pic), privs = Array.from({ length: priv }, pic);
+  const next = { ...p, profilePicIds: pubs.map((x) => x.id), profilePicIdsPrivate: privs.map((x) => x.id) };
+  for (const x of [...pubs, ...privs]) await kv().set(keys.pic(x.id), x);
   await kv().set(keys.profile(p.id), next);
   return next;
 }
@@ -386,6 +391,10 @@ Deno.test("picture likes - visible pictures only, counts exact, lists both ways"
     assert.equal((await put(picLike(pub0), admin)).status, 403, "admin as someone else");
     assert.equal((await put({ ...picLike(pub0), likerProfileId: b.profileId }, b)).status, 400, "own picture");
     assert.deepEqual(await picLikeCounts(priv), { LIKE: 0, DISLIKE: 0, UNDETERMINED: 0 });
+    // A private picture sent in a chat (a grant) may be liked by its recipient.
+    await grantPictureAccess(priv, a.profileId);
+    assert.equal((await put(picLike(priv, "DISLIKE"))).status, 200);
+    assert.equal((await put(picLike(priv, "UNDETERMINED"))).status, 200);
 
     const given = await t.call("GET", `/api/profile-pic-likes/by-liker-profileid/${a.profileId}`, { cookie: a.cookie });
     assert.deepEqual(given.data.items.map((i: { profilePicId: string }) => i.profilePicId), [pub1]);
@@ -397,7 +406,7 @@ Deno.test("picture likes - visible pictures only, counts exact, lists both ways"
     );
     assert.deepEqual(
       onB.data.items.map((i: { profilePicId: string; likeType: string }) => [i.profilePicId, i.likeType]).sort(),
-      [[pub0, "UNDETERMINED"], [pub1, "LIKE"]].sort(),
+      [[pub0, "UNDETERMINED"], [pub1, "LIKE"], [priv, "UNDETERMINED"]].sort(),
     );
     const received = await t.call("GET", `/api/profile-pic-likes/by-liked-profileid/${b.profileId}`, {
       cookie: b.cookie,
@@ -426,19 +435,27 @@ Deno.test("picture likes - visible pictures only, counts exact, lists both ways"
 Deno.test("picture likes - pages of 30", async () => {
   const t = await testApp();
   try {
-    const a = await t.member(), b = await t.member();
-    const pb = await withPics(b, 32);
-    for (const picId of pb.profilePicIds) {
-      const r = await t.call("PUT", "/api/profile-pic-like", {
-        cookie: a.cookie,
-        json: { likerProfileId: a.profileId, profilePicId: picId, profilePicProfileId: b.profileId, likeType: "LIKE" },
-      });
-      assert.equal(r.status, 200);
-      shiftClock(1);
+    const a = await t.member(), b = await t.member(), c = await t.member();
+    const pb = await withPics(b, 16);
+    for (const m of [a, c]) {
+      for (const picId of pb.profilePicIds) {
+        const r = await t.call("PUT", "/api/profile-pic-like", {
+          cookie: m.cookie,
+          json: {
+            likerProfileId: m.profileId,
+            profilePicId: picId,
+            profilePicProfileId: b.profileId,
+            likeType: "LIKE",
+          },
+        });
+        assert.equal(r.status, 200);
+        shiftClock(1);
+      }
     }
     const p1 = await t.call("GET", `/api/profile-pic-likes/by-liked-profileid/${b.profileId}`, { cookie: b.cookie });
     assert.equal(p1.data.items.length, 30);
-    assert.equal(p1.data.items[0].profilePicId, pb.profilePicIds[31]);
+    assert.equal(p1.data.items[0].profilePicId, pb.profilePicIds[15]);
+    assert.equal(p1.data.items[0].likerProfileId, c.profileId);
     const p2 = await t.call(
       "GET",
       `/api/profile-pic-likes/by-liked-profileid/${b.profileId}?cursor=${p1.data.cursor}`,
