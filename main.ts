@@ -10,6 +10,7 @@ import { auth } from "./routes/api/auth.ts";
 import { settings } from "./routes/api/settings.ts";
 import { contact } from "./routes/api/contact.ts";
 import { admin } from "./routes/api/admin.ts";
+import { positions } from "./routes/api/positions.ts";
 import { profiles } from "./routes/api/profiles.ts";
 import { pictures } from "./routes/api/pictures.ts";
 import { likes } from "./routes/api/likes.ts";
@@ -20,6 +21,7 @@ import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage } from "./routes/pages/info.tsx";
 import { config } from "./routes/config.ts";
 import { openKv } from "./kv/db.ts";
+import { loadPositionIndex, startPositionSync } from "./kv/positions.ts";
 import { startWorkers } from "./workers/run.ts";
 
 /** Builds the app. Tests call `createApp().request(...)` against a `:memory:` KV. */
@@ -36,6 +38,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", settings);
   app.route("/api", contact);
   app.route("/api/admin", admin);
+  app.route("/api", positions);
   app.route("/api", profiles);
   app.route("/api", pictures);
   app.route("/api", likes);
@@ -58,6 +61,10 @@ if (import.meta.main) {
   // `deno task dev` rebuilds the islands whenever --watch restarts the server.
   if (Deno.env.get("BUILD_ON_START") === "1") await (await import("./islands/build.ts")).build();
   await openKv();
+  // The in-memory geo index of the nearby queries: load it before serving, then follow other instances.
+  const loaded = await loadPositionIndex();
+  console.log(`positions: ${loaded.members} visible members indexed in ${loaded.ms.toFixed(0)} ms`);
+  startPositionSync();
   if (config.workersInProcess) startWorkers();
   Deno.serve(
     { port: config.port, onListen: ({ port }) => console.log(`listening on http://localhost:${port}`) },

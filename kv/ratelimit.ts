@@ -22,6 +22,11 @@ export const LIMITS = {
   uploadByAddress: { max: 200, windowMs: 60 * 60_000 },
   reportByAccount: { max: 10, windowMs: 24 * 60 * 60_000 },
   reportByAddress: { max: 30, windowMs: 24 * 60 * 60_000 },
+  // Discovery: the map polls every 15 s and asks again on every pan; 600 in 10 min is one a second.
+  discoveryByAccount: { max: 600, windowMs: 10 * 60_000 },
+  discoveryByAddress: { max: 1800, windowMs: 10 * 60_000 },
+  // Position reports are debounced 1 s on the client.
+  positionByAccount: { max: 600, windowMs: 10 * 60_000 },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

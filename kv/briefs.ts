@@ -1,0 +1,172 @@
+/**
+ * Discovery: the nearby queries of kv/positions.ts turned into pages of ProfileBriefs (spec §3),
+ * with the map filters of spec §5 (every selected characteristic present; the four like filters),
+ * blocked members left out both ways, and the viewer left out. Distances and positions are the
+ * shown ones only (design.md, "Location privacy"): nothing here reads a reported position.
+ *
+ * Paging with a filter on profile fields: the index knows positions, not profiles, so candidates
+ * come from the index in distance order, chunk by chunk, their profiles are read in batches and
+ * filtered here, until the page and one more are found or the area runs out. Without an attribute
+ * filter the first chunk is the page itself.
+ */
+
+import { kv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { ageOf, type Profile } from "./profiles.ts";
+import { blockedSet } from "./blocks.ts";
+import { likeSets } from "./likes.ts";
+import {
+  byBounds,
+  bySector,
+  DEFAULT_BOUNDS_SIZE,
+  DEFAULT_NEAREST_SIZE,
+  DEFAULT_SECTOR_SIZE,
+  GeoInputError,
+  MAX_PAGE_SIZE,
+  MAX_RESULT_DEPTH,
+  type NearbyItem,
+  type NearbyPage,
+  nearest,
+  type QueryOptions,
+} from "./positions.ts";
+import type { Bounds } from "./geo.ts";
+import { hasAllCharacteristics } from "../components/characteristics.ts";
+
+/** A member as the map and the lists show them (spec §3 ProfileBrief), at their shown position. */
+export interface ProfileBrief {
+  profileId: string;
+  profileName: string;
+  profileAge: number | null;
+  profileChars: string[];
+  profileWeight: string;
+  profileHeight: string;
+  /** Public pictures only, in the member's order. */
+  profilePicIds: string[];
+  /** The shown position (never the reported one). */
+  lat: number;
+  lon: number;
+  /** From the viewer's shown position to this member's shown position. */
+  distanceMeters: number;
+  tsUpdated: number;
+}
+
+/** One page of briefs, nearest first. */
+export interface BriefsPage {
+  items: ProfileBrief[];
+  page: number;
+  size: number;
+  hasMore: boolean;
+}
+
+/** The like filters of spec §5, as query values. */
+export const LIKE_FILTERS = ["likedMyProfile", "likedMyPics", "iLikedProfile", "iLikedPics"] as const;
+export type LikeFilter = typeof LIKE_FILTERS[number];
+
+/** Which members a discovery query covers. */
+export type BriefsArea =
+  | { kind: "nearest" }
+  | { kind: "bounds"; bounds: Bounds }
+  | { kind: "sector"; sector: string };
+
+/** Paging and filters of a discovery query. */
+export interface BriefsQuery {
+  page?: number;
+  size?: number;
+  /** Lowercase characteristics that must all be present. */
+  chars?: readonly string[];
+  /** Like filters that must all hold. */
+  likes?: readonly LikeFilter[];
+}
+
+/** The default page size of each area (spec §7: by-bounds 500; by-sector as the map asks, 1500). */
+export const DEFAULT_SIZES: Record<BriefsArea["kind"], number> = {
+  nearest: DEFAULT_NEAREST_SIZE,
+  bounds: DEFAULT_BOUNDS_SIZE,
+  sector: DEFAULT_SECTOR_SIZE,
+};
+
+/** Largest page size a discovery query accepts. */
+export const MAX_BRIEFS_SIZE = MAX_PAGE_SIZE;
+
+const PROFILE_BATCH = 10; // getMany reads at most 10 keys
+const PROFILE_READS_IN_FLIGHT = 16;
+
+/** Reads the profiles of `ids` not yet in `into` (null for none). */
+async function loadProfiles(ids: readonly string[], into: Map<string, Profile | null>): Promise<void> {
+  const todo = ids.filter((id) => !into.has(id));
+  const batches: string[][] = [];
+  for (let i = 0; i < todo.length; i += PROFILE_BATCH) batches.push(todo.slice(i, i + PROFILE_BATCH));
+  for (let i = 0; i < batches.length; i += PROFILE_READS_IN_FLIGHT) {
+    await Promise.all(
+      batches.slice(i, i + PROFILE_READS_IN_FLIGHT).map(async (batch) => {
+        const entries = await kv().getMany<Profile[]>(batch.map((id) => keys.profile(id)));
+        batch.forEach((id, j) => into.set(id, entries[j].value));
+      }),
+    );
+  }
+}
+
+function briefOf(p: Profile, at: NearbyItem): ProfileBrief {
+  return {
+    profileId: p.id,
+    profileName: p.profilename,
+    profileAge: ageOf(p.birthdate),
+    profileChars: p.characteristics,
+    profileWeight: p.weight,
+    profileHeight: p.height,
+    profilePicIds: p.profilePicIds,
+    lat: at.lat,
+    lon: at.lon,
+    distanceMeters: at.distanceMeters,
+    tsUpdated: at.tsUpdated,
+  };
+}
+
+function search(area: BriefsArea, viewerId: string, o: QueryOptions): Promise<NearbyPage> {
+  switch (area.kind) {
+    case "nearest":
+      return nearest(viewerId, o);
+    case "bounds":
+      return byBounds({ ...area.bounds, ...o }, viewerId);
+    case "sector":
+      return bySector(area.sector, o, viewerId);
+  }
+}
+
+/**
+ * One page of the members of `area` for `viewerId`, nearest to the viewer's shown position first:
+ * without the viewer, members either of them blocked, hidden and expired members, and members
+ * with no profile; filtered by `q.chars` and `q.likes`. Bad paging or coordinates throw
+ * `GeoInputError`. A viewer without a valid position gets an empty `nearest`.
+ */
+export async function profileBriefs(viewerId: string, area: BriefsArea, q: BriefsQuery = {}): Promise<BriefsPage> {
+  const page = q.page ?? 0, size = q.size ?? DEFAULT_SIZES[area.kind];
+  if (!Number.isSafeInteger(page) || page < 0) throw new GeoInputError("page must be an integer >= 0");
+  if (!Number.isSafeInteger(size) || size < 1 || size > MAX_BRIEFS_SIZE) {
+    throw new GeoInputError(`size must be an integer in [1, ${MAX_BRIEFS_SIZE}]`);
+  }
+  const chars = q.chars ?? [];
+  const likes = q.likes ?? [];
+  const [exclude, sets] = await Promise.all([
+    blockedSet(viewerId),
+    likes.length > 0 ? likeSets(viewerId) : Promise.resolve(null),
+  ]);
+  const likeFilter = sets ? (id: string) => likes.every((f) => sets[f].has(id)) : undefined;
+
+  // (page + 1) * size accepted members make the page, one more tells whether another follows.
+  const want = (page + 1) * size + 1;
+  // An attribute filter rejects candidates: read them in larger chunks (fewer index searches).
+  const chunk = Math.min(MAX_PAGE_SIZE, chars.length > 0 ? Math.max(4 * want, 200) : want);
+  const profiles = new Map<string, Profile | null>();
+  const accepted: ProfileBrief[] = [];
+  for (let k = 0; accepted.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
+    const found = await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
+    await loadProfiles(found.items.map((it) => it.profileId), profiles);
+    for (const it of found.items) {
+      const p = profiles.get(it.profileId);
+      if (p && hasAllCharacteristics(p.characteristics, chars)) accepted.push(briefOf(p, it));
+    }
+    if (!found.hasMore) break;
+  }
+  return { items: accepted.slice(page * size, (page + 1) * size), page, size, hasMore: accepted.length >= want };
+}

@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { closeKv, kv, openKv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { newId } from "./ids.ts";
+import { newProfile } from "./profiles.ts";
+import { importPositions } from "./positions.ts";
+import { profileBriefs } from "./briefs.ts";
+
+/** `n` members with profiles around Phoenix; every `every`-th is a top. Returns their ids. */
+async function seed(n: number, every: number, withProfile = (_i: number) => true) {
+  const ids: string[] = [];
+  const tops = new Set<string>();
+  const items = [];
+  for (let i = 0; i < n; i++) {
+    const id = newId();
+    ids.push(id);
+    if (i % every === 0) tops.add(id);
+    if (withProfile(i)) {
+      const p = newProfile(id, `acc-${id}`, `member ${i}`, ["USER"]);
+      p.characteristics = i % every === 0 ? ["top", "hosting"] : ["bottom"];
+      await kv().set(keys.profile(id), p);
+    }
+    items.push({
+      profileId: id,
+      lat: 33.45 + ((i * 7919) % 601 - 300) / 1000,
+      lon: -112.07 + ((i * 104_729) % 599 - 299) / 1000,
+      use: "OVERRIDE" as const,
+      hide: false,
+    });
+  }
+  await importPositions(items);
+  return { ids, tops };
+}
+
+Deno.test("briefs - a rare attribute pages exactly across many index chunks", async () => {
+  await openKv(":memory:");
+  try {
+    const viewer = newId();
+    await importPositions([{ profileId: viewer, lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false }]);
+    const { tops } = await seed(3000, 37);
+    const all = await profileBriefs(viewer, { kind: "nearest" }, { size: 2000 });
+    assert.equal(all.items.length, 2000);
+    const order = (await profileBriefs(viewer, { kind: "nearest" }, { size: 2000, page: 1 })).items;
+    const everyone = [...all.items, ...order].map((b) => b.profileId);
+    assert.equal(everyone.length, 3000);
+    const wantTops = everyone.filter((id) => tops.has(id));
+    assert.equal(wantTops.length, tops.size);
+
+    const got: string[] = [];
+    for (let page = 0;; page++) {
+      const r = await profileBriefs(viewer, { kind: "nearest" }, { page, size: 15, chars: ["top", "hosting"] });
+      assert.ok(r.items.every((b) => b.profileChars.includes("top")));
+      got.push(...r.items.map((b) => b.profileId));
+      if (!r.hasMore) break;
+    }
+    assert.deepEqual(got, wantTops);
+  } finally {
+    closeKv();
+  }
+});
+
+Deno.test("briefs - members whose profile is gone are skipped without short pages", async () => {
+  await openKv(":memory:");
+  try {
+    const viewer = newId();
+    await importPositions([{ profileId: viewer, lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false }]);
+    await seed(100, 1000, (i) => i % 3 !== 0);
+    const pages = [];
+    for (let page = 0; page < 4; page++) {
+      pages.push(await profileBriefs(viewer, { kind: "nearest" }, { page, size: 20 }));
+    }
+    assert.deepEqual(pages.map((p) => p.items.length), [20, 20, 20, 6]);
+    assert.deepEqual(pages.map((p) => p.hasMore), [true, true, true, false]);
+    const ids = pages.flatMap((p) => p.items.map((b) => b.profileId));
+    assert.equal(new Set(ids).size, 66);
+    const d = pages.flatMap((p) => p.items.map((b) => b.distanceMeters));
+    assert.deepEqual(d, [...d].sort((x, y) => x - y));
+  } finally {
+    closeKv();
+  }
+});

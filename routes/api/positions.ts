@@ -1,0 +1,147 @@
+/**
+ * Positions and discovery (spec §7): a member reports their own position; the briefs calls list
+ * other members nearest first, at their shown positions only (design.md, "Location privacy").
+ *
+ * Every briefs call answers `{items: ProfileBrief[], page, size, hasMore}` (kv/briefs.ts) and
+ * takes the filters `chars=top,bottom` (every one present) and
+ * `likes=likedMyProfile,likedMyPics,iLikedProfile,iLikedPics` (every one holds).
+ */
+
+import { type Context, Hono } from "hono";
+import * as z from "zod";
+import type { AppEnv } from "../env.ts";
+import { badRequest, tooMany } from "../errors.ts";
+import { jsonBody, parseWith, queryOf } from "../validate.ts";
+import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
+import { idSchema } from "./likes.ts";
+import { CHARACTERISTIC_VALUES } from "../../components/characteristics.ts";
+import { aggregates, GeoInputError, reportPosition } from "../../kv/positions.ts";
+import { type BriefsArea, LIKE_FILTERS, MAX_BRIEFS_SIZE, profileBriefs } from "../../kv/briefs.ts";
+import { hit } from "../../kv/ratelimit.ts";
+
+const NUMBER_RE = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+
+/** A decimal number in a query string, within [min, max]. */
+const numberParam = (min: number, max: number) =>
+  z.string().trim().regex(NUMBER_RE, "must be a number").transform(Number).pipe(z.number().min(min).max(max));
+
+const intParam = (min: number, max: number) =>
+  z.string().trim().regex(/^\d{1,9}$/, "must be a whole number").transform(Number).pipe(z.number().min(min).max(max));
+
+const latParam = numberParam(-90, 90);
+const lonParam = numberParam(-180, 180);
+
+/** A comma list in a query string, each value one of `allowed`. */
+const listParam = (allowed: ReadonlySet<string>, what: string) =>
+  z.string().transform((s, ctx) => {
+    const values = [...new Set(s.split(",").map((v) => v.trim().toLowerCase()).filter(Boolean))];
+    const bad = values.filter((v) => !allowed.has(v));
+    if (bad.length) ctx.addIssue({ code: "custom", message: `unknown ${what}: ${bad.join(", ")}` });
+    return values;
+  });
+
+const LIKE_FILTER_BY_LOWER = new Map(LIKE_FILTERS.map((f) => [f.toLowerCase(), f]));
+
+const pagingAndFilters = {
+  page: intParam(0, 1_000_000).optional(),
+  size: intParam(1, MAX_BRIEFS_SIZE).optional(),
+  chars: listParam(CHARACTERISTIC_VALUES, "characteristic").optional(),
+  likes: listParam(new Set(LIKE_FILTER_BY_LOWER.keys()), "like filter")
+    .transform((vs) => vs.map((v) => LIKE_FILTER_BY_LOWER.get(v)!))
+    .optional(),
+};
+
+const briefsQuery = z.object(pagingAndFilters);
+
+const boundsQuery = z.object({
+  ...pagingAndFilters,
+  latMin: latParam,
+  lonMin: lonParam,
+  latMax: latParam,
+  lonMax: lonParam,
+}).refine((q) => q.latMin <= q.latMax, { message: "latMin must not exceed latMax", path: ["latMin"] });
+
+const sectorParam = z.string().regex(/^-?\d{1,3}:-?\d{1,3}$/, 'must look like "33:-112"');
+
+const coordinate = (min: number, max: number) => z.number().min(min).max(max).nullish();
+
+/** Spec ProfilePosition as the client sends it; the point in `use` must be given. */
+const positionBody = z.object({
+  profileId: idSchema.optional(),
+  overrideLat: coordinate(-90, 90),
+  overrideLon: coordinate(-180, 180),
+  gpsLat: coordinate(-90, 90),
+  gpsLon: coordinate(-180, 180),
+  gpsTimestamp: z.number().int().min(0).max(8.64e15).nullish(),
+  use: z.enum(["OVERRIDE", "DEVICE_GPS"]),
+  hide: z.boolean().default(false),
+}).superRefine((b, ctx) => {
+  const [lat, lon] = b.use === "OVERRIDE" ? ["overrideLat", "overrideLon"] as const : ["gpsLat", "gpsLon"] as const;
+  for (const k of [lat, lon]) {
+    if (b[k] == null) ctx.addIssue({ code: "custom", path: [k], message: `is required when use is ${b.use}` });
+  }
+});
+
+/** Counts a discovery query against both scopes; 429 past either. */
+async function limitDiscovery(c: Context<AppEnv>, accountId: string): Promise<void> {
+  if (!(await hit("discoveryByAccount", accountId)) || !(await hit("discoveryByAddress", clientAddress(c)))) {
+    throw tooMany();
+  }
+}
+
+/** Runs a kv call, turning its `GeoInputError` into a 400. */
+async function geo<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof GeoInputError) throw badRequest(e.message);
+    throw e;
+  }
+}
+
+/** Answers a briefs call: the caller first (401), then the parameters (400), the limit (429). */
+async function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> }) {
+  const caller = requireCaller(c);
+  const { area, q } = parse();
+  await limitDiscovery(c, caller.accountId);
+  return c.json(await geo(() => profileBriefs(caller.profileId, area, q)));
+}
+
+export const positions = new Hono<AppEnv>()
+  .put("/profile-position/:profileId", async (c) => {
+    const profileId = parseWith(idSchema, c.req.param("profileId"));
+    const caller = await requireOwnProfile(c, profileId);
+    const body = await jsonBody(c, positionBody);
+    if (body.profileId !== undefined && body.profileId !== profileId) {
+      throw badRequest("profileId in the body must match the path.");
+    }
+    if (!(await hit("positionByAccount", caller.accountId))) throw tooMany();
+    const gps = body.use === "DEVICE_GPS";
+    const own = await geo(() =>
+      reportPosition(profileId, {
+        lat: (gps ? body.gpsLat : body.overrideLat)!,
+        lon: (gps ? body.gpsLon : body.overrideLon)!,
+        use: body.use,
+        hide: body.hide,
+        gpsTimestamp: gps ? body.gpsTimestamp ?? null : null,
+      })
+    );
+    // The owner's own record: the only place a reported position is ever sent.
+    return c.json(own);
+  })
+  .get("/profile-briefs/nearest", (c) => briefs(c, () => ({ area: { kind: "nearest" }, q: queryOf(c, briefsQuery) })))
+  .get("/profile-briefs/by-bounds", (c) =>
+    briefs(c, () => {
+      const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, boundsQuery);
+      return { area: { kind: "bounds", bounds: { latMin, lonMin, latMax, lonMax } }, q };
+    }))
+  .get("/profile-briefs/by-sector/:sector", (c) =>
+    briefs(c, () => ({
+      area: { kind: "sector", sector: parseWith(sectorParam, c.req.param("sector")) },
+      q: queryOf(c, briefsQuery),
+    })))
+  .get("/profile-positions/aggregates", async (c) => {
+    const caller = requireCaller(c);
+    await limitDiscovery(c, caller.accountId);
+    return c.json(await aggregates());
+  });
