@@ -39,6 +39,21 @@ export const TEXTS = {
   reportViolation: "Report Violation",
   reportSent: "Thank you. Your report was sent to the moderators.",
   reportFailed: "The report could not be sent, please try again later.",
+  // --- the map and location reporting (spec §2 Map, §8 geolocation errors), word for word
+  walkMessage: "Manage your own location - Drag your position anywhere you like.",
+  gpsMessage: "Using device location to place you automatically.",
+  hiddenLabel: "Hidden",
+  showingLabel: "Showing",
+  hidingMessage: "You are hiding...",
+  visibleMessage: "You are  visible to others.",
+  zoomIn: "Zoom in to see profiles.",
+  tooManyProfiles: "Too many profiles to display.",
+  gpsPrefix: "GPS: ",
+  gpsStale: "GPS: ...",
+  geoDenied: "Geolocation denied, your device refused to provide location",
+  geoUnavailable: "Geolocation unable to provide location",
+  geoTimeout: "Geolocation timed out",
+  geoOther: "OTHER ERROR",
 } as const;
 
 /** The three acknowledgements of registration (spec §5): technology, age and law. */
