@@ -197,7 +197,9 @@ interface LogChange {
 
 const RAD = Math.PI / 180;
 const CELLS_PER_DEG = 256;
-const BLOCK_SIDE = 8;
+const BLOCK_SHIFT = 2;
+const BLOCK_SIDE = 1 << BLOCK_SHIFT;
+const BLOCK_MASK = BLOCK_SIDE - 1;
 const BLOCK_DEG = BLOCK_SIDE / CELLS_PER_DEG;
 const BLOCK_ROWS = 180 * CELLS_PER_DEG / BLOCK_SIDE;
 const BLOCK_COLS = 360 * CELLS_PER_DEG / BLOCK_SIDE;
@@ -253,11 +255,6 @@ interface Region {
   test: (m: Member) => boolean;
 }
 
-interface Found {
-  m: Member;
-  a: number;
-}
-
 function haversineA(
   lat1: number,
   lon1: number,
@@ -275,10 +272,14 @@ function aToMeters(a: number): number {
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
-/** Distance lower bound (metres) from a point to the edge of the area past `dLonDeg` of longitude. */
+/**
+ * Lower bound (metres) of the distance from a point at a latitude with cosine `cosLat` to anything
+ * `dLonDeg` or more degrees of longitude away: the distance to that meridian's great circle,
+ * R asin(cosLat sin x), is at least R cosLat (x - x^3/6) for x in [0, pi/2] (no trigonometry).
+ */
 function lonGapMeters(cosLat: number, dLonDeg: number): number {
-  return EARTH_RADIUS_M *
-    Math.asin(Math.min(1, cosLat * Math.sin(Math.min(90, dLonDeg) * RAD)));
+  const x = (dLonDeg < 90 ? dLonDeg : 90) * RAD;
+  return EARTH_RADIUS_M * cosLat * (x - x * x * x / 6);
 }
 
 /** Lower bound (metres) of the distance from a point to any point of a box. */
@@ -292,14 +293,18 @@ function boxLowerBound(
   if (lat < b.latMin) dLat = b.latMin - lat;
   else if (lat > b.latMax) dLat = lat - b.latMax;
   const w = b.lonMax - b.lonMin;
-  const east = ((lon - b.lonMin) % 360 + 360) % 360;
+  let east = lon - b.lonMin; // lon and b.lonMin are both in [-180, 180)
+  if (east < 0) east += 360;
   const dLon = east <= w ? 0 : Math.min(east - w, 360 - east);
   const latM = dLat * METERS_PER_DEGREE;
   const lonM = dLon > 0 ? lonGapMeters(cosLat, dLon) : 0;
   return (latM > lonM ? latM : lonM) * LB_SAFETY;
 }
 
-/** Max-heap of the best `cap` members found so far, ordered by (distance, id). */
+/**
+ * Max-heap of the best `cap` members found so far, ordered by (haversine a, id); `sortInPlace`
+ * then turns it into the ascending answer (heapsort: much cheaper than Array#sort with a comparator).
+ */
 class TopK {
   readonly a: number[] = [];
   readonly m: Member[] = [];
@@ -315,10 +320,6 @@ class TopK {
     return a < w || (a === w && id < this.m[0].id);
   }
 
-  worstMeters(): number {
-    return aToMeters(this.a[0]);
-  }
-
   #above(i: number, j: number): boolean {
     const ai = this.a[i], aj = this.a[j];
     return ai > aj || (ai === aj && this.m[i].id > this.m[j].id);
@@ -331,6 +332,18 @@ class TopK {
     const m = this.m[i];
     this.m[i] = this.m[j];
     this.m[j] = m;
+  }
+
+  #siftDown(i: number, n: number): void {
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let top = i;
+      if (l < n && this.#above(l, top)) top = l;
+      if (r < n && this.#above(r, top)) top = r;
+      if (top === i) return;
+      this.#swap(i, top);
+      i = top;
+    }
   }
 
   push(a: number, m: Member): void {
@@ -348,23 +361,16 @@ class TopK {
     }
     this.a[0] = a;
     this.m[0] = m;
-    const n = this.a.length;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1, r = l + 1;
-      let top = i;
-      if (l < n && this.#above(l, top)) top = l;
-      if (r < n && this.#above(r, top)) top = r;
-      if (top === i) break;
-      this.#swap(i, top);
-      i = top;
-    }
+    this.#siftDown(0, this.a.length);
   }
 
-  sorted(): Found[] {
-    const out: Found[] = this.a.map((a, i) => ({ a, m: this.m[i] }));
-    out.sort((x, y) => x.a - y.a || (x.m.id < y.m.id ? -1 : x.m.id > y.m.id ? 1 : 0));
-    return out;
+  /** Sorts ascending by (a, id) in place; the heap order is gone afterwards. */
+  sortInPlace(): this {
+    for (let n = this.a.length - 1; n > 0; n--) {
+      this.#swap(0, n);
+      this.#siftDown(0, n);
+    }
+    return this;
   }
 }
 
@@ -453,11 +459,11 @@ class PositionIndex {
     const row = Math.min(180 * CELLS_PER_DEG - 1, Math.floor((lat + 90) * CELLS_PER_DEG));
     const col = Math.floor((normalizeLon(lon) + 180) * CELLS_PER_DEG) %
       (360 * CELLS_PER_DEG);
-    const bid = (row >> 3) * BLOCK_COLS + (col >> 3);
+    const bid = (row >> BLOCK_SHIFT) * BLOCK_COLS + (col >> BLOCK_SHIFT);
     let block = this.blocks.get(bid);
     if (!block) {
-      const latMin = -90 + (row >> 3) * BLOCK_DEG;
-      const lonMin = -180 + (col >> 3) * BLOCK_DEG;
+      const latMin = -90 + (row >> BLOCK_SHIFT) * BLOCK_DEG;
+      const lonMin = -180 + (col >> BLOCK_SHIFT) * BLOCK_DEG;
       block = {
         id: bid,
         cells: new Array(BLOCK_SIDE * BLOCK_SIDE),
@@ -469,7 +475,7 @@ class PositionIndex {
       };
       this.blocks.set(bid, block);
     }
-    const index = (row & 7) * BLOCK_SIDE + (col & 7);
+    const index = (row & BLOCK_MASK) * BLOCK_SIDE + (col & BLOCK_MASK);
     let cell = block.cells[index];
     if (!cell) {
       const latMin = -90 + row * CELL_DEG;
@@ -539,8 +545,9 @@ class PositionIndex {
     region: Region,
     need: number,
     t: number,
-    accept: (m: Member) => boolean,
-  ): Found[] {
+    self: Member | undefined,
+    accept: ((profileId: string) => boolean) | null,
+  ): TopK {
     const cosQ = Math.cos(lat * RAD);
     const top = new TopK(need);
     const heap = new NodeHeap();
@@ -600,19 +607,32 @@ class PositionIndex {
       }
       return Math.max(0, lb * LB_SAFETY);
     };
-    const cellInRegion = (c: Cell) => {
-      if (c.latMax < region.latMin || c.latMin > region.latMax) return false;
-      const e = ((c.lonMin - region.lonMin) % 360 + 360) % 360;
-      return e <= region.lonMax - region.lonMin || e + CELL_DEG >= 360;
+    // Where a block or cell lies in the region: 0 outside, 1 across its edge, 2 strictly inside
+    // (then its members need no per-member test: sector and box edges are never strictly inside).
+    const regionW = region.lonMax - region.lonMin;
+    const relation = (b: Bounds, size: number): number => {
+      if (b.latMax < region.latMin || b.latMin > region.latMax) return 0;
+      let e = b.lonMin - region.lonMin;
+      if (e < 0) e += 360;
+      else if (e >= 360) e -= 360;
+      if (e > regionW && e + size < 360) return 0;
+      return b.latMin > region.latMin && b.latMax < region.latMax && e > 0 && e + size < regionW ? 2 : 1;
     };
 
     let k = kStart - 1;
     let ringLb = k < 0 ? 0 : ringBound(k);
+    let worstA = -1, worstM = Infinity;
     for (;;) {
       const nodeLb = heap.size > 0 ? heap.lb[0] : Infinity;
       const frontier = ringLb < nodeLb ? ringLb : nodeLb;
       if (frontier === Infinity) break;
-      if (top.full && frontier > top.worstMeters()) break;
+      if (top.full) {
+        if (top.a[0] !== worstA) {
+          worstA = top.a[0];
+          worstM = aToMeters(worstA);
+        }
+        if (frontier > worstM) break;
+      }
       if (ringLb <= nodeLb) {
         k++;
         enumerateRing(k);
@@ -621,22 +641,24 @@ class PositionIndex {
       }
       const node = heap.pop();
       if (isBlock(node)) {
+        const inside = relation(node, BLOCK_DEG) === 2;
         for (const c of node.cells) {
-          if (c && cellInRegion(c)) {
-            heap.push(boxLowerBound(lat, qLon, cosQ, c), c);
-          }
+          if (c && (inside || relation(c, CELL_DEG) > 0)) heap.push(boxLowerBound(lat, qLon, cosQ, c), c);
         }
         continue;
       }
-      for (const m of node.members) {
-        if (m.until <= t || !region.test(m)) continue;
+      const inside = relation(node, CELL_DEG) === 2;
+      const members = node.members;
+      for (let i = 0; i < members.length; i++) {
+        const m = members[i];
+        if (m.until <= t || m === self || (!inside && !region.test(m))) continue;
         const a = haversineA(lat, lon, cosQ, m.lat, m.lon, m.cosLat);
         if (top.full && !top.beats(a, m.id)) continue;
-        if (!accept(m)) continue;
+        if (accept !== null && !accept(m.id)) continue;
         top.push(a, m);
       }
     }
-    return top.sorted();
+    return top.sortInPlace();
   }
 }
 
@@ -1150,18 +1172,19 @@ export class PositionStore {
     const need = (page + 1) * size;
     if (need > MAX_RESULT_DEPTH) return { items: [], hasMore: false };
     const { exclude, filter } = o;
-    const accept = (m: Member) =>
-      m.id !== viewerId && (exclude === undefined || !exclude.has(m.id)) &&
-      (filter === undefined || filter(m.id));
-    const found = this.#index.search(from.lat, from.lon, region, need + 1, now(), accept);
-    const items = found.slice(page * size, need).map(({ m, a }) => ({
-      profileId: m.id,
-      lat: m.lat,
-      lon: m.lon,
-      distanceMeters: aToMeters(a),
-      tsUpdated: m.ts,
-    }));
-    return { items, hasMore: found.length > need };
+    const accept = exclude === undefined && filter === undefined
+      ? null
+      : (id: string) => (exclude === undefined || !exclude.has(id)) && (filter === undefined || filter(id));
+    const index = this.#index;
+    const self = index.members.get(viewerId);
+    const top = index.search(from.lat, from.lon, region, need + 1, now(), self, accept);
+    const end = Math.min(top.a.length, need);
+    const items: NearbyItem[] = [];
+    for (let i = page * size; i < end; i++) {
+      const m = top.m[i];
+      items.push({ profileId: m.id, lat: m.lat, lon: m.lon, distanceMeters: aToMeters(top.a[i]), tsUpdated: m.ts });
+    }
+    return { items, hasMore: top.a.length > need };
   }
 
   /** See the module function `nearest`. */
