@@ -20,6 +20,13 @@ export const TEXTS = {
   saved: "Saved",
   loginAgain: "Login Again",
   thisDevice: "(this device)",
+  notificationsNone: "None",
+  pushNotSupported: "Notifications aren't supported on this device.",
+  pushMessagingNotSupported: "Push messaging isn't supported on this device",
+  pushDenied:
+    "Notifications are blocked for this site. To get them, allow notifications for this site in your browser or device settings.",
+  pushSubscribeFailed: "Unable to subscribe to push. ",
+  pushGetSubscriptionFailed: "Error during getSubscription()...",
   comingSoon: "Coming soon: this part of the app is being built.",
   underDevelopment: "This site is under active development. Registration for your area may not be available yet.",
   // --- likes, notes, block and report (spec §2 Likes, Profile view); tab texts the spec leaves open are ours

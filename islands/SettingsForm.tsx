@@ -3,13 +3,20 @@
  * sessions with '(this device)'; the version panel.
  */
 
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ApiFailure } from "./queries/api.ts";
 import { QueryProvider } from "./queries/client.tsx";
 import { TEXTS } from "../components/texts.ts";
 import { Time } from "../components/Time.tsx";
 import type { Version } from "../routes/version.ts";
+import {
+  currentEndpoint,
+  type PushDevice,
+  pushUnsupported,
+  removeDevice,
+  subscribeThisDevice,
+} from "./queries/push.ts";
 
 export interface SettingsData {
   defaultProfileId: string;
@@ -17,6 +24,8 @@ export interface SettingsData {
   email: string;
   roles: string[];
   hasPassword: boolean;
+  pushSubscriptions: PushDevice[];
+  applicationServerKey: string;
 }
 
 export interface SessionItem {
@@ -129,8 +138,60 @@ function SettingsBody({ settings, sessions, backend }: SettingsProps) {
         </ul>
       </section>
 
+      <PushDevices devices={data.pushSubscriptions} applicationServerKey={data.applicationServerKey} />
+
       <VersionPanel backend={backend} />
     </div>
+  );
+}
+
+/** Push devices (spec §2): this device marked, Subscribe to add it, remove any. */
+function PushDevices({ devices, applicationServerKey }: { devices: PushDevice[]; applicationServerKey: string }) {
+  const qc = useQueryClient();
+  const [mine, setMine] = useState<string | null>(null);
+  const [message, setMessage] = useState("");
+  useEffect(() => {
+    setMessage(pushUnsupported() ?? "");
+    currentEndpoint().then(setMine, (e) => setMessage(e.message));
+  }, []);
+  const refresh = () => qc.invalidateQueries({ queryKey: ["settings"] });
+  const subscribe = useMutation({
+    mutationFn: () => subscribeThisDevice(applicationServerKey),
+    onSuccess: (d) => {
+      setMine(d.endpoint);
+      setMessage("");
+      refresh();
+    },
+    onError: (e) => setMessage(e instanceof Error ? e.message : String(e)),
+  });
+  const remove = useMutation({ mutationFn: removeDevice, onSuccess: refresh });
+  const subscribed = devices.some((d) => d.endpoint === mine);
+  return (
+    <section className="narrow">
+      <h2>Push notifications</h2>
+      <ul className="list">
+        {devices.length === 0 && <li>No device gets push notifications yet.</li>}
+        {devices.map((d) => (
+          <li key={d.id} className="row between">
+            <span>
+              {d.deviceName} {d.endpoint === mine && <strong>{TEXTS.thisDevice}</strong>}
+            </span>
+            <button type="button" onClick={() => remove.mutate(d)}>Remove</button>
+          </li>
+        ))}
+      </ul>
+      {message && <p className="warning" role="status">{message}</p>}
+      {!subscribed && (
+        <button
+          type="button"
+          className="primary"
+          onClick={() => subscribe.mutate()}
+          disabled={subscribe.isPending}
+        >
+          Subscribe
+        </button>
+      )}
+    </section>
   );
 }
 

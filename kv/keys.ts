@@ -32,6 +32,15 @@ export const keys = {
   blobChunksOfGen: (id: string, gen: string): Key => ["blob_chunks", id, gen],
   blobChunksAll: (id: string): Key => ["blob_chunks", id],
 
+  // --- notifications and push (kv/notifications.ts, kv/push.ts)
+  notification: (profileId: string, id: string): Key => ["notifications", profileId, id],
+  notificationsOf: (profileId: string): Key => ["notifications", profileId],
+  /** Bumped on every change of a member's notifications or inbox: what the live stream watches. */
+  memberVersion: (profileId: string): Key => ["member_versions", profileId],
+  pushSubscription: (accountId: string, id: string): Key => ["push_subscriptions", accountId, id],
+  pushSubscriptionsOf: (accountId: string): Key => ["push_subscriptions", accountId],
+  vapidKeys: (): Key => ["config", "vapid_keys"],
+
   // --- jobs (workers/jobs.ts)
   job: (id: string): Key => ["jobs", id],
   jobDue: (runAt: number, id: string): Key => ["jobs_due", runAt, id],

@@ -9,6 +9,7 @@ import { ACKNOWLEDGEMENTS } from "../components/texts.ts";
 import { createApp } from "../main.ts";
 
 Deno.env.set("LOG_REQUESTS", "0");
+Deno.env.set("DEV_OUTBOX_PRINT", "0");
 
 export const ORIGIN = "http://localhost";
 export const ALL_ACKS = ACKNOWLEDGEMENTS.map((a) => a.text);

@@ -45,5 +45,5 @@ export async function sendMail(to: string, subject: string, text: string): Promi
     return;
   }
   const m = await saveToOutbox({ to, subject, text });
-  console.log(`[dev outbox] mail ${m.id} to ${to}: ${subject}\n${text}`);
+  if (Deno.env.get("DEV_OUTBOX_PRINT") !== "0") console.log(`[dev outbox] mail ${m.id} to ${to}: ${subject}\n${text}`);
 }

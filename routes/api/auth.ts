@@ -12,6 +12,7 @@ import { jsonBody, parseWith } from "../validate.ts";
 import { clientAddress, isSecureContext, sessionCookieName } from "../middleware.ts";
 import { config } from "../config.ts";
 import { ACKNOWLEDGEMENTS, TEXTS } from "../../components/texts.ts";
+import { deviceOf } from "../../components/device.ts";
 import {
   type Account,
   checkPassword,
@@ -50,31 +51,6 @@ async function logIn(c: Context<AppEnv>, account: Account, remember: boolean) {
     sameSite: "Lax",
     ...(remember ? { maxAge: SESSION_LIFETIMES.remember.absoluteMs / 1000 } : {}),
   });
-}
-
-/** "Chrome on Linux": enough to tell devices apart in Account settings. */
-export function deviceOf(ua: string): string {
-  const browser = /Edg\//.test(ua)
-    ? "Edge"
-    : /Firefox\//.test(ua)
-    ? "Firefox"
-    : /Chrom(e|ium)\//.test(ua)
-    ? "Chrome"
-    : /Safari\//.test(ua)
-    ? "Safari"
-    : "Browser";
-  const os = /Android/.test(ua)
-    ? "Android"
-    : /iPhone|iPad/.test(ua)
-    ? "iOS"
-    : /Windows/.test(ua)
-    ? "Windows"
-    : /Mac OS X/.test(ua)
-    ? "macOS"
-    : /Linux/.test(ua)
-    ? "Linux"
-    : "unknown system";
-  return `${browser} on ${os}`;
 }
 
 export const auth = new Hono<AppEnv>()

@@ -9,6 +9,7 @@ import { requireCaller } from "../middleware.ts";
 import { TEXTS } from "../../components/texts.ts";
 import { type Account, getAccount, updateSettings } from "../../kv/accounts.ts";
 import { endSessionById, listSessions } from "../../kv/sessions.ts";
+import { listPushSubscriptions, vapidKeys } from "../../kv/push.ts";
 
 const settingsBody = z.object({
   name: z.string().trim().min(1, "Name is required.").max(100),
@@ -16,15 +17,22 @@ const settingsBody = z.object({
   password: z.string().min(8, "A password needs at least 8 characters.").max(128).optional(),
 });
 
-/** The settings a member sees of their own account (spec §3 Settings). */
-export function settingsOf(a: Account) {
+/** The settings a member sees of their own account (spec §3 Settings), with push devices and key. */
+export async function settingsOf(a: Account) {
   return {
     defaultProfileId: a.defaultProfileId,
     name: a.name,
     email: a.email,
     roles: a.roles,
     hasPassword: a.passwordHash !== null,
-    pushSubscriptions: [] as unknown[],
+    pushSubscriptions: (await listPushSubscriptions(a.id)).map((s) => ({
+      id: s.id,
+      deviceName: s.deviceName,
+      endpoint: s.endpoint,
+      expirationTime: s.expirationTime,
+      tsCreated: s.tsCreated,
+    })),
+    applicationServerKey: (await vapidKeys()).publicKey,
   };
 }
 
@@ -33,14 +41,14 @@ export const settings = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const account = await getAccount(caller.accountId);
     if (!account) throw notFound();
-    return c.json(settingsOf(account));
+    return c.json(await settingsOf(account));
   })
   .put("/settings", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, settingsBody);
     const saved = await updateSettings(caller.accountId, body);
     if (!saved) throw conflict(TEXTS.settingsSaveFailed, "email_taken");
-    return c.json(settingsOf(saved));
+    return c.json(await settingsOf(saved));
   })
   .get("/sessions", async (c) => {
     const caller = requireCaller(c);

@@ -28,7 +28,7 @@ export async function settingsPage(c: Context<AppEnv>) {
     "Account Settings",
     <section className="page">
       <h1>Account Settings</h1>
-      <Island of={SettingsForm} props={{ settings: settingsOf(account), sessions, backend: backendVersion() }} />
+      <Island of={SettingsForm} props={{ settings: await settingsOf(account), sessions, backend: backendVersion() }} />
     </section>,
   );
 }

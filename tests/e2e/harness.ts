@@ -45,6 +45,7 @@ export async function startHarness(): Promise<Harness> {
   reloadManifest();
   await openKv(":memory:");
   Deno.env.set("LOG_REQUESTS", "0");
+  Deno.env.set("DEV_OUTBOX_PRINT", "0");
   const { default: app } = await import("../../main.ts");
   const workers = startWorkers();
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);

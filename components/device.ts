@@ -1,0 +1,26 @@
+/** Device names from a user agent, for the lists of sessions and push devices. */
+
+/** "Chrome on Linux": enough to tell devices apart in Account settings. */
+export function deviceOf(ua: string): string {
+  const browser = /Edg\//.test(ua)
+    ? "Edge"
+    : /Firefox\//.test(ua)
+    ? "Firefox"
+    : /Chrom(e|ium)\//.test(ua)
+    ? "Chrome"
+    : /Safari\//.test(ua)
+    ? "Safari"
+    : "Browser";
+  const os = /Android/.test(ua)
+    ? "Android"
+    : /iPhone|iPad/.test(ua)
+    ? "iOS"
+    : /Windows/.test(ua)
+    ? "Windows"
+    : /Mac OS X/.test(ua)
+    ? "macOS"
+    : /Linux/.test(ua)
+    ? "Linux"
+    : "unknown system";
+  return `${browser} on ${os}`;
+}

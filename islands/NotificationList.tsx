@@ -1,0 +1,50 @@
+/** Notifications (spec §2): body and time; a click goes to its url and deletes it; a delete icon. */
+
+import { QueryProvider } from "./queries/client.tsx";
+import { useDeleteNotificationMutation, useNotificationsQuery } from "./queries/notifications.ts";
+import { Time } from "../components/Time.tsx";
+import { TEXTS } from "../components/texts.ts";
+import type { Notification } from "../kv/notifications.ts";
+
+interface Props {
+  profileId: string;
+  notifications: Notification[];
+}
+
+function List({ profileId, notifications }: Props) {
+  const { data } = useNotificationsQuery(profileId, notifications);
+  const del = useDeleteNotificationMutation(profileId);
+  if (data.length === 0) return <p className="empty">{TEXTS.notificationsNone}</p>;
+  return (
+    <ul className="list notifications">
+      {data.map((n) => (
+        <li key={n.id} className="row between">
+          <button
+            type="button"
+            className="link-like"
+            onClick={async () => {
+              await del.mutateAsync(n.id).catch(() => {});
+              if (n.url) location.assign(n.url);
+            }}
+          >
+            <span>{n.bodyText}</span>
+            <small>
+              <Time ts={n.tsCreated} />
+            </small>
+          </button>
+          <button type="button" className="icon" aria-label="Delete notification" onClick={() => del.mutate(n.id)}>
+            🗑
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export default function NotificationList(props: Props) {
+  return (
+    <QueryProvider>
+      <List {...props} />
+    </QueryProvider>
+  );
+}

@@ -1,0 +1,36 @@
+/** Notifications data: the member's list, live, and deleting one. */
+
+import { useCallback } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "./api.ts";
+import { useMemberEvents } from "./events.ts";
+import type { Notification } from "../../kv/notifications.ts";
+
+/** Fallback polling when the live stream is down (spec §9 messages poll every 15 s). */
+export const NOTIFICATIONS_POLL_MS = 15_000;
+
+const key = (profileId: string) => ["notifications", profileId];
+
+/** The member's notifications, refreshed live and by polling. */
+export function useNotificationsQuery(profileId: string, initialData: Notification[]) {
+  const qc = useQueryClient();
+  const refresh = useCallback(() => void qc.invalidateQueries({ queryKey: key(profileId) }), [qc, profileId]);
+  useMemberEvents(refresh);
+  return useQuery({
+    queryKey: key(profileId),
+    queryFn: () => api<Notification[]>(`/api/notifications/${profileId}`),
+    initialData,
+    refetchInterval: NOTIFICATIONS_POLL_MS,
+    refetchOnWindowFocus: true,
+  });
+}
+
+/** Deletes a notification, removing it from the list at once. */
+export function useDeleteNotificationMutation(profileId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(`/api/notification/${id}`, { method: "DELETE" }),
+    onMutate: (id) => qc.setQueryData<Notification[]>(key(profileId), (list) => list?.filter((n) => n.id !== id) ?? []),
+    onSettled: () => qc.invalidateQueries({ queryKey: key(profileId) }),
+  });
+}

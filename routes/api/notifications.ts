@@ -1,0 +1,79 @@
+/**
+ * Notifications (spec §7): GET /api/notifications/{profileId}, DELETE /api/notification/{id};
+ * push devices: POST/DELETE /api/push-subscriptions; and GET /api/events, a server-sent-events
+ * stream that tells a member's pages at once when their notifications or inbox change.
+ */
+
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import * as z from "zod";
+import type { AppEnv } from "../env.ts";
+import { badRequest, forbidden, notFound } from "../errors.ts";
+import { jsonBody } from "../validate.ts";
+import { requireCaller } from "../middleware.ts";
+import { deleteNotification, listNotifications } from "../../kv/notifications.ts";
+import { addPushSubscription, allowedEndpoint, removePushSubscription } from "../../kv/push.ts";
+import { kv } from "../../kv/db.ts";
+import { keys } from "../../kv/keys.ts";
+
+const base64url = z.string().min(8).max(200).regex(/^[A-Za-z0-9_-]+=*$/, "must be base64url");
+
+const subscriptionBody = z.object({
+  deviceName: z.string().trim().min(1).max(80),
+  endpoint: z.string().url().max(1000),
+  expirationTime: z.number().int().min(0).nullable().default(0),
+  auth_base64: base64url,
+  p256dh_base64: base64url,
+});
+
+/** An event stream lives this long; the browser reconnects by itself. */
+export const EVENT_STREAM_MS = 55_000;
+
+export const notifications = new Hono<AppEnv>()
+  .get("/notifications/:profileId", async (c) => {
+    const caller = requireCaller(c);
+    if (c.req.param("profileId") !== caller.profileId) throw forbidden();
+    return c.json(await listNotifications(caller.profileId));
+  })
+  .delete("/notification/:id", async (c) => {
+    const caller = requireCaller(c);
+    if (!(await deleteNotification(caller.profileId, c.req.param("id")))) throw notFound("No such notification.");
+    return c.json({ ok: true });
+  })
+  .post("/push-subscriptions", async (c) => {
+    const caller = requireCaller(c);
+    const body = await jsonBody(c, subscriptionBody);
+    if (!allowedEndpoint(body.endpoint)) throw badRequest("This push service is not supported.", "push_endpoint");
+    const sub = await addPushSubscription(caller.accountId, { ...body, expirationTime: body.expirationTime ?? 0 });
+    return c.json(sub, 201);
+  })
+  .delete("/push-subscriptions/:id", async (c) => {
+    const caller = requireCaller(c);
+    if (!(await removePushSubscription(caller.accountId, c.req.param("id")))) throw notFound("No such device.");
+    return c.json({ ok: true });
+  })
+  .get("/events", (c) => {
+    const caller = requireCaller(c);
+    c.header("cache-control", "no-store");
+    return streamSSE(c, async (stream) => {
+      const watch = kv().watch([keys.memberVersion(caller.profileId)]);
+      const reader = watch.getReader();
+      const timer = setTimeout(() => reader.cancel().catch(() => {}), EVENT_STREAM_MS);
+      stream.onAbort(() => {
+        reader.cancel().catch(() => {});
+      });
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done || stream.aborted) break;
+          const version = (value[0].value as Deno.KvU64 | null)?.value ?? 0n;
+          await stream.writeSSE({ event: "version", data: String(version) });
+        }
+      } catch {
+        /* the client went away */
+      } finally {
+        clearTimeout(timer);
+        reader.cancel().catch(() => {});
+      }
+    });
+  });
