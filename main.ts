@@ -16,6 +16,7 @@ import { pictures } from "./routes/api/pictures.ts";
 import { likes } from "./routes/api/likes.ts";
 import { notes } from "./routes/api/notes.ts";
 import { reports } from "./routes/api/reports.ts";
+import { notifications } from "./routes/api/notifications.ts";
 import { assets } from "./routes/assets.ts";
 import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage } from "./routes/pages/info.tsx";
@@ -44,6 +45,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", likes);
   app.route("/api", notes);
   app.route("/api", reports);
+  app.route("/api", notifications);
   app.route("/", assets);
   app.route("/", pages);
 
