@@ -14,7 +14,8 @@
  * changes or the member hides), plus one change-log entry `positions_log/{commit versionstamp}`
  * listing the batch's changes (kept 15 min) and a `sum` on `positions_version`. Concurrent
  * reports are grouped into one commit (up to 64) because a KV commit, not the work per member,
- * is what limits write throughput.
+ * is what limits write throughput. A report that leaves the shown point unchanged writes only the
+ * own record while the shown record is younger than `SHOWN_REFRESH_MS` (15 min).
  *
  * Index and sync. Queries never list KV: each process keeps an in-memory index of the visible
  * shown positions: cells of 1/256 degree (about 430 m) grouped into blocks of 8 x 8 cells, plus
@@ -74,6 +75,13 @@ export const MAX_PAGE_SIZE = 2000;
 export const MAX_RESULT_DEPTH = 20_000;
 /** Lifetime of change-log entries. */
 export const POSITION_LOG_TTL_MS = 15 * 60_000;
+
+/**
+ * A report that leaves the shown point where it was rewrites only the private record, unless the
+ * shown record is older than this: shown expiry then trails the report by at most 15 min (still
+ * "about 26 h"), and GPS chatter inside one cell costs one KV row and wakes no other instance.
+ */
+export const SHOWN_REFRESH_MS = 15 * 60_000;
 
 const WRITE_BATCH = 64;
 const WRITES_IN_FLIGHT = 2;
@@ -169,6 +177,8 @@ export interface ImportItem extends PositionReport {
 // --- stored shapes
 
 interface OwnRecord extends OwnPosition {
+  /** When the shown record was last written. */
+  shownTs: number;
   cellMeters: number;
   row: number;
   col: number;
@@ -669,7 +679,8 @@ interface PreparedWrite {
   check: Deno.AtomicCheck;
   own: OwnRecord;
   oldSector: string | null;
-  change: LogChange;
+  /** What others must learn (index, log), or null when the shown position stays as it was. */
+  change: LogChange | null;
 }
 
 interface QueuedWrite {
@@ -975,6 +986,10 @@ export class PositionStore {
     const shown = shownPoint(secret, profileId, this.grid, cell);
     const sector = sectorKey(shown.lat, shown.lon);
     const gps = r.use === "DEVICE_GPS";
+    // Nothing others see changes: the same shown point (or still hidden), refreshed recently.
+    const unchanged = old !== null && old.hide === r.hide && old.sector === sector &&
+      old.shownLat === shown.lat && old.shownLon === shown.lon && typeof old.shownTs === "number" &&
+      t >= old.shownTs && t - old.shownTs < SHOWN_REFRESH_MS;
     const own: OwnRecord = {
       profileId,
       lat: r.lat,
@@ -990,12 +1005,13 @@ export class PositionStore {
       shownLon: shown.lon,
       tsUpdated: t,
       tsEffectiveUntil: t + POSITION_TTL_MS,
+      shownTs: unchanged ? old.shownTs : t,
       cellMeters: this.grid.cellMeters,
       row: cell.row,
       col: cell.col,
       sector,
     };
-    const change: LogChange = r.hide ? { p: profileId } : {
+    const change: LogChange | null = unchanged ? null : r.hide ? { p: profileId } : {
       p: profileId,
       s: sector,
       lat: shown.lat,
@@ -1014,6 +1030,7 @@ export class PositionStore {
   ): void {
     if (withCheck) op.check(w.check);
     op.set(keys.positionOwn(w.profileId), w.own, { expireIn: POSITION_TTL_MS });
+    if (w.change === null) return;
     if (w.oldSector !== null && (w.own.hide || w.oldSector !== w.own.sector)) {
       op.delete(keys.positionShown(w.oldSector, w.profileId));
     }
@@ -1033,13 +1050,17 @@ export class PositionStore {
     withCheck: boolean,
   ): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
     const op = this.db.atomic();
-    for (const w of ws) this.#addWrite(op, w, withCheck);
-    op.set(keys.positionLog(this.db.commitVersionstamp()), ws.map((w) => w.change), { expireIn: POSITION_LOG_TTL_MS });
-    op.sum(keys.positionsVersion(), 1n);
-    const res = await op.commit();
-    if (res.ok) {
-      for (const w of ws) this.#index.apply(w.change, res.versionstamp);
+    const changes: LogChange[] = [];
+    for (const w of ws) {
+      this.#addWrite(op, w, withCheck);
+      if (w.change) changes.push(w.change);
     }
+    if (changes.length > 0) {
+      op.set(keys.positionLog(this.db.commitVersionstamp()), changes, { expireIn: POSITION_LOG_TTL_MS });
+      op.sum(keys.positionsVersion(), 1n);
+    }
+    const res = await op.commit();
+    if (res.ok) { for (const c of changes) this.#index.apply(c, res.versionstamp); }
     return res;
   }
 

@@ -18,6 +18,7 @@ import {
   POSITION_TTL_MS,
   PositionStore,
   reportPosition,
+  SHOWN_REFRESH_MS,
   type ShownPosition,
 } from "./positions.ts";
 
@@ -512,4 +513,30 @@ Deno.test("sync - another instance sees writes through the change log and the wa
     b.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+withKv("quiet writes - a report that keeps the shown point rewrites only the private record for 15 min", async () => {
+  const countLog = async () => {
+    let n = 0;
+    for await (const _ of kv().list({ prefix: keys.positionsLogAll() })) n++;
+    return n;
+  };
+  await reportPosition("q", { lat: 33.45, lon: -112.07, use: "DEVICE_GPS", hide: false });
+  const first = (await getShownPosition("q"))!;
+  const logs = await countLog();
+  shiftClock(60_000);
+  const own = await reportPosition("q", { lat: 33.45001, lon: -112.07001, use: "DEVICE_GPS", hide: false });
+  assert.equal(own.lat, 33.45001);
+  assert.equal(await countLog(), logs);
+  assert.deepEqual(await getShownPosition("q"), first);
+  // After the refresh interval the shown record (and its expiry) move on.
+  shiftClock(SHOWN_REFRESH_MS);
+  await reportPosition("q", { lat: 33.45, lon: -112.07, use: "DEVICE_GPS", hide: false });
+  assert.equal(await countLog(), logs + 1);
+  const later = (await getShownPosition("q"))!;
+  assert.equal(later.lat, first.lat);
+  assert.ok(later.tsEffectiveUntil > first.tsEffectiveUntil);
+  // Hiding is never quiet.
+  await reportPosition("q", { lat: 33.45, lon: -112.07, use: "DEVICE_GPS", hide: true });
+  assert.equal(await getShownPosition("q"), null);
 });
