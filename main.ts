@@ -17,6 +17,7 @@ import { likes } from "./routes/api/likes.ts";
 import { notes } from "./routes/api/notes.ts";
 import { reports } from "./routes/api/reports.ts";
 import { notifications } from "./routes/api/notifications.ts";
+import { messages } from "./routes/api/messages.ts";
 import { assets } from "./routes/assets.ts";
 import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage } from "./routes/pages/info.tsx";
@@ -46,6 +47,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", notes);
   app.route("/api", reports);
   app.route("/api", notifications);
+  app.route("/api", messages);
   app.route("/", assets);
   app.route("/", pages);
 

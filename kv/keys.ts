@@ -32,6 +32,17 @@ export const keys = {
   blobChunksOfGen: (id: string, gen: string): Key => ["blob_chunks", id, gen],
   blobChunksAll: (id: string): Key => ["blob_chunks", id],
 
+  // --- messages (kv/messages.ts)
+  message: (id: string): Key => ["messages", id],
+  /** One entry per message on each side of a conversation, ordered by message id (time). */
+  conversationMessage: (me: string, other: string, id: string): Key => ["conversations", me, other, id],
+  conversation: (me: string, other: string): Key => ["conversations", me, other],
+  /** The latest message with each partner: "Your Conversations". */
+  chat: (me: string, other: string): Key => ["chats", me, other],
+  chatsOf: (me: string): Key => ["chats", me],
+  broadcast: (sector: string, id: string): Key => ["broadcasts", sector, id],
+  broadcastsIn: (sector: string): Key => ["broadcasts", sector],
+
   // --- notifications and push (kv/notifications.ts, kv/push.ts)
   notification: (profileId: string, id: string): Key => ["notifications", profileId, id],
   notificationsOf: (profileId: string): Key => ["notifications", profileId],

@@ -27,6 +27,8 @@ export const LIMITS = {
   discoveryByAddress: { max: 1800, windowMs: 10 * 60_000 },
   // Position reports are debounced 1 s on the client.
   positionByAccount: { max: 600, windowMs: 10 * 60_000 },
+  messageByAccount: { max: 60, windowMs: 60_000 },
+  broadcastByAccount: { max: 10, windowMs: 10 * 60_000 },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;

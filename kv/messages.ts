@@ -1,0 +1,149 @@
+/**
+ * Messages: one-to-one chat and Map Chat broadcasts (spec §2, §3).
+ *
+ * A private message is stored once (`messages/id`) and indexed on both sides of the
+ * conversation (`conversations/me/other/id`), with each side's latest message in `chats/me/other`
+ * for "Your Conversations" — all in the one atomic that also grants the recipient access to
+ * attached private pictures and notifies them. Broadcasts live in their 1-degree sector of the
+ * sender's SHOWN position (never the reported one) for a week.
+ */
+
+import { kv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { newId } from "./ids.ts";
+import { now } from "./clock.ts";
+import { addNotification } from "./notifications.ts";
+import { grantPictureAccessOp } from "./pictures.ts";
+
+/** A message (spec §3). `recipientProfileId` is absent for a broadcast, which has a `sector`. */
+export interface Message {
+  id: string;
+  senderProfileId: string;
+  recipientProfileId?: string;
+  sector?: string;
+  bodyText: string;
+  profilePicIds: string[];
+  tsCreated: number;
+  tsRecipientRead?: number;
+  tsRecipientDeleted?: number;
+  tsSenderDeleted?: number;
+}
+
+/** Conversation pages and the first Map Chat page hold 20 messages (spec §9). */
+export const PAGE_SIZE = 20;
+/** Broadcasts stay a week. */
+export const BROADCAST_TTL_MS = 7 * 24 * 3_600_000;
+
+/** Sends a private message; private pictures attached become visible to the recipient. */
+export async function sendPrivateMessage(
+  sender: string,
+  recipient: string,
+  bodyText: string,
+  profilePicIds: string[],
+  privatePicIds: string[],
+): Promise<Message> {
+  const m: Message = {
+    id: newId(),
+    senderProfileId: sender,
+    recipientProfileId: recipient,
+    bodyText,
+    profilePicIds,
+    tsCreated: now(),
+  };
+  const latest = { messageId: m.id, tsCreated: m.tsCreated };
+  const op = kv().atomic()
+    .set(keys.message(m.id), m)
+    .set(keys.conversationMessage(sender, recipient, m.id), m.id)
+    .set(keys.conversationMessage(recipient, sender, m.id), m.id)
+    .set(keys.chat(sender, recipient), latest)
+    .set(keys.chat(recipient, sender), latest)
+    .sum(keys.memberVersion(sender), 1n);
+  for (const pic of privatePicIds) grantPictureAccessOp(op, pic, recipient);
+  addNotification(op, recipient, { bodyText: "You have a new message.", url: `/profile/${sender}#chat` });
+  if (!(await op.commit()).ok) throw new Error("message not stored");
+  return m;
+}
+
+/** Posts a broadcast to a sector (spec Map Chat). */
+export async function sendBroadcast(
+  sender: string,
+  sector: string,
+  bodyText: string,
+  profilePicIds: string[],
+): Promise<Message> {
+  const m: Message = { id: newId(), senderProfileId: sender, sector, bodyText, profilePicIds, tsCreated: now() };
+  await kv().set(keys.broadcast(sector, m.id), m, { expireIn: BROADCAST_TTL_MS });
+  return m;
+}
+
+async function messagesByIds(ids: string[]): Promise<Message[]> {
+  const out: Message[] = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    const got = await kv().getMany<Message[]>(ids.slice(i, i + 10).map((id) => keys.message(id)));
+    for (const e of got) if (e.value) out.push(e.value);
+  }
+  return out;
+}
+
+/** Paging of a conversation: newer than `since`, or older than `before`, else the newest. */
+export interface Window {
+  sinceMessageId?: string;
+  beforeMessageId?: string;
+}
+
+/** Messages between `me` and `other`, newest first, one page. */
+export async function conversation(
+  me: string,
+  other: string,
+  w: Window = {},
+): Promise<{ items: Message[]; hasMore: boolean }> {
+  const prefix = keys.conversation(me, other);
+  const selector: Deno.KvListSelector = w.sinceMessageId
+    ? { start: [...prefix, w.sinceMessageId + "~"], end: [...prefix, "~"] }
+    : w.beforeMessageId
+    ? { start: [...prefix, ""], end: [...prefix, w.beforeMessageId] }
+    : { prefix };
+  // Newer than `since`: the oldest of them first, so a poll after a long pause misses none.
+  const reverse = !w.sinceMessageId;
+  const ids: string[] = [];
+  for await (const e of kv().list<string>(selector, { reverse, limit: PAGE_SIZE + 1 })) ids.push(e.value);
+  const hasMore = ids.length > PAGE_SIZE;
+  const page = ids.slice(0, PAGE_SIZE);
+  return { items: await messagesByIds(reverse ? page : page.reverse()), hasMore };
+}
+
+/** The latest message with each partner, newest first; `before` pages by message id. */
+export async function latestPerPartner(me: string, w: Window = {}): Promise<{ items: Message[]; hasMore: boolean }> {
+  const latest: { messageId: string }[] = [];
+  for await (const e of kv().list<{ messageId: string }>({ prefix: keys.chatsOf(me) })) latest.push(e.value);
+  let ids = latest.map((l) => l.messageId).sort().reverse();
+  if (w.beforeMessageId) ids = ids.filter((id) => id < w.beforeMessageId!);
+  if (w.sinceMessageId) ids = ids.filter((id) => id > w.sinceMessageId!);
+  return { items: await messagesByIds(ids.slice(0, PAGE_SIZE)), hasMore: ids.length > PAGE_SIZE };
+}
+
+/** Marks every unread message from `other` to `me` as read; returns how many. */
+export async function markRead(me: string, other: string): Promise<number> {
+  let marked = 0;
+  const t = now();
+  for await (const e of kv().list<string>({ prefix: keys.conversation(me, other) }, { reverse: true, limit: 200 })) {
+    const entry = await kv().get<Message>(keys.message(e.value));
+    const m = entry.value;
+    if (!m || m.senderProfileId !== other) continue;
+    if (m.tsRecipientRead) break;
+    const res = await kv().atomic().check(entry).set(entry.key, { ...m, tsRecipientRead: t })
+      .sum(keys.memberVersion(other), 1n).commit();
+    if (res.ok) marked++;
+  }
+  return marked;
+}
+
+/** The newest broadcasts of a sector: page n holds 20 × (n + 1), newest first (spec §4 paging). */
+export async function broadcastsIn(sector: string, page = 0): Promise<{ items: Message[]; hasMore: boolean }> {
+  const size = PAGE_SIZE * (page + 1);
+  const items: Message[] = [];
+  for await (const e of kv().list<Message>({ prefix: keys.broadcastsIn(sector) }, { reverse: true, limit: size + 1 })) {
+    items.push(e.value);
+  }
+  return { items: items.slice(0, size), hasMore: items.length > size };
+}

@@ -1,0 +1,118 @@
+/**
+ * Messages (spec §7): GET /api/messages/most-recent-with/{profileId},
+ * GET /api/messages/between/{a}/{b}, POST /api/message, GET /api/messages/by-sector/{sector},
+ * and PUT /api/messages/read/{otherProfileId} (read receipts: no state change on GET).
+ * Lists answer `{items, hasMore, people}`; `people` names each sender or partner once.
+ */
+
+import { Hono } from "hono";
+import * as z from "zod";
+import type { AppEnv } from "../env.ts";
+import { badRequest, conflict, forbidden, notFound, tooMany } from "../errors.ts";
+import { jsonBody, parseWith, queryOf } from "../validate.ts";
+import { requireCaller } from "../middleware.ts";
+import { MAX_TEXT } from "../../components/texts.ts";
+import {
+  broadcastsIn,
+  conversation,
+  latestPerPartner,
+  markRead,
+  type Message,
+  sendBroadcast,
+  sendPrivateMessage,
+} from "../../kv/messages.ts";
+import { getProfile } from "../../kv/profiles.ts";
+import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
+import { getShownPosition } from "../../kv/positions.ts";
+import { isId } from "../../kv/ids.ts";
+import { hit } from "../../kv/ratelimit.ts";
+
+const id = z.string().refine(isId, "must be a valid id");
+const windowQuery = z.object({ sinceMessageId: id.optional(), beforeMessageId: id.optional() })
+  .refine((w) => !(w.sinceMessageId && w.beforeMessageId), "use sinceMessageId or beforeMessageId, not both");
+const sectorParam = z.string().regex(/^-?\d{1,2}:-?\d{1,3}$/, "a sector is lat:lon in whole degrees")
+  .refine((s) => {
+    const [lat, lon] = s.split(":").map(Number);
+    return lat >= -90 && lat <= 90 && lon >= -180 && lon < 180;
+  }, "sector out of range");
+
+const messageBody = z.object({
+  recipientProfileId: id.nullish(),
+  senderProfileId: id,
+  bodyText: z.string().max(MAX_TEXT + 1000).default(""),
+  profilePicIds: z.array(id).max(10).default([]),
+  tsCreated: z.number().optional(),
+});
+
+/** Names and first public picture of the profiles a list mentions. */
+async function peopleOf(ids: Iterable<string>) {
+  const people: Record<string, { profileName: string; picId: string | null }> = {};
+  for (const pid of new Set(ids)) {
+    const p = await getProfile(pid);
+    if (p) people[pid] = { profileName: p.profilename, picId: p.profilePicIds[0] ?? null };
+  }
+  return people;
+}
+
+export const messages = new Hono<AppEnv>()
+  .get("/messages/most-recent-with/:profileId", async (c) => {
+    const caller = requireCaller(c);
+    if (c.req.param("profileId") !== caller.profileId) throw forbidden();
+    const w = queryOf(c, windowQuery);
+    const blocked = await blockedSet(caller.profileId);
+    const page = await latestPerPartner(caller.profileId, w);
+    const partner = (m: Message) => m.senderProfileId === caller.profileId ? m.recipientProfileId! : m.senderProfileId;
+    const items = page.items.filter((m) => !blocked.has(partner(m)));
+    return c.json({ items, hasMore: page.hasMore, people: await peopleOf(items.map(partner)) });
+  })
+  .get("/messages/between/:a/:b", async (c) => {
+    const caller = requireCaller(c);
+    const a = parseWith(id, c.req.param("a")), b = parseWith(id, c.req.param("b"));
+    if (a !== caller.profileId && b !== caller.profileId) throw forbidden();
+    const other = a === caller.profileId ? b : a;
+    if (await isBlockedEither(caller.profileId, other)) throw notFound("No such conversation.");
+    const page = await conversation(caller.profileId, other, queryOf(c, windowQuery));
+    return c.json({ ...page, people: await peopleOf([other, caller.profileId]) });
+  })
+  .put("/messages/read/:other", async (c) => {
+    const caller = requireCaller(c);
+    const other = parseWith(id, c.req.param("other"));
+    return c.json({ marked: await markRead(caller.profileId, other) });
+  })
+  .post("/message", async (c) => {
+    const caller = requireCaller(c);
+    const body = await jsonBody(c, messageBody);
+    if (body.senderProfileId !== caller.profileId) throw forbidden("You can only send as yourself.");
+    const text = body.bodyText.trim();
+    if (text.length > MAX_TEXT) throw badRequest(`A message has at most ${MAX_TEXT} characters.`);
+    if (!text && body.profilePicIds.length === 0) throw badRequest("Write something or choose a picture.");
+    const me = (await getProfile(caller.profileId))!;
+    const pics = [...new Set(body.profilePicIds)];
+    const own = new Set([...me.profilePicIds, ...me.profilePicIdsPrivate]);
+    if (pics.some((p) => !own.has(p))) throw forbidden("You can only send your own pictures.");
+    const recipient = body.recipientProfileId;
+    if (recipient) {
+      if (!(await hit("messageByAccount", caller.accountId))) throw tooMany();
+      if (recipient === caller.profileId) throw badRequest("You cannot message yourself.");
+      const them = await getProfile(recipient);
+      if (!them || await isBlockedEither(caller.profileId, recipient)) throw notFound("No such member.");
+      const privatePics = pics.filter((p) => me.profilePicIdsPrivate.includes(p));
+      return c.json(await sendPrivateMessage(caller.profileId, recipient, text, pics, privatePics), 201);
+    }
+    if (pics.some((p) => me.profilePicIdsPrivate.includes(p))) {
+      throw forbidden("Private pictures cannot be posted to Map Chat.");
+    }
+    const shown = await getShownPosition(caller.profileId);
+    if (!shown) throw conflict("Share your location first: Map Chat posts to the area around you.", "no_position");
+    if (!(await hit("broadcastByAccount", caller.accountId))) throw tooMany();
+    return c.json(await sendBroadcast(caller.profileId, shown.sector, text, pics), 201);
+  })
+  .get("/messages/by-sector/:sector", async (c) => {
+    const caller = requireCaller(c);
+    const sector = parseWith(sectorParam, c.req.param("sector"));
+    const { page } = queryOf(c, z.object({ page: z.coerce.number().int().min(0).max(50).default(0) }));
+    const blocked = await blockedSet(caller.profileId);
+    const res = await broadcastsIn(sector, page);
+    const items = res.items.filter((m) => !blocked.has(m.senderProfileId));
+    return c.json({ items, hasMore: res.hasMore, people: await peopleOf(items.map((m) => m.senderProfileId)) });
+  });

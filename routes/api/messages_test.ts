@@ -1,0 +1,181 @@
+import assert from "node:assert/strict";
+import { testApp } from "../../tests/api.ts";
+import { reportPosition } from "../../kv/positions.ts";
+import { listNotifications } from "../../kv/notifications.ts";
+import { kv } from "../../kv/db.ts";
+
+type T = Awaited<ReturnType<typeof testApp>>;
+type M = Awaited<ReturnType<T["member"]>>;
+
+const send = (t: T, from: M, to: M | null, bodyText: string, profilePicIds: string[] = []) =>
+  t.call("POST", "/api/message", {
+    cookie: from.cookie,
+    json: { senderProfileId: from.profileId, recipientProfileId: to?.profileId, bodyText, profilePicIds, tsCreated: 0 },
+  });
+
+Deno.test("messages - a private message reaches the recipient, with a notification, and is read once seen", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member(), b = await t.member();
+    const sent = await send(t, a, b, "  Hello there  ");
+    assert.equal(sent.status, 201);
+    assert.equal(sent.data.bodyText, "Hello there", "trimmed");
+    assert.equal(sent.data.tsRecipientRead, undefined);
+    const inbox = await t.call("GET", `/api/messages/most-recent-with/${b.profileId}`, { cookie: b.cookie });
+    assert.deepEqual(inbox.data.items.map((m: { bodyText: string }) => m.bodyText), ["Hello there"]);
+    assert.ok(inbox.data.people[a.profileId].profileName);
+    assert.equal((await listNotifications(b.profileId))[0].url, `/profile/${a.profileId}#chat`);
+    const between = await t.call("GET", `/api/messages/between/${b.profileId}/${a.profileId}`, { cookie: b.cookie });
+    assert.equal(between.data.items.length, 1);
+    assert.equal((await t.call("PUT", `/api/messages/read/${a.profileId}`, { cookie: b.cookie })).data.marked, 1);
+    const seen = await t.call("GET", `/api/messages/between/${a.profileId}/${b.profileId}`, { cookie: a.cookie });
+    assert.equal(typeof seen.data.items[0].tsRecipientRead, "number", "the sender sees it was read");
+    assert.equal((await t.call("PUT", `/api/messages/read/${a.profileId}`, { cookie: b.cookie })).data.marked, 0);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("messages - conversations list the latest per partner, newest first; pages of 20 both ways", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member(), b = await t.member(), c = await t.member();
+    for (let i = 0; i < 25; i++) assert.equal((await send(t, a, b, `ab ${i}`)).status, 201);
+    await send(t, c, a, "from c");
+    const list = await t.call("GET", `/api/messages/most-recent-with/${a.profileId}`, { cookie: a.cookie });
+    assert.deepEqual(list.data.items.map((m: { bodyText: string }) => m.bodyText), ["from c", "ab 24"]);
+    const first = await t.call("GET", `/api/messages/between/${a.profileId}/${b.profileId}`, { cookie: a.cookie });
+    assert.equal(first.data.items.length, 20);
+    assert.equal(first.data.hasMore, true);
+    assert.equal(first.data.items[0].bodyText, "ab 24");
+    const oldest = first.data.items.at(-1).id;
+    const older = await t.call("GET", `/api/messages/between/${a.profileId}/${b.profileId}?beforeMessageId=${oldest}`, {
+      cookie: a.cookie,
+    });
+    assert.deepEqual(older.data.items.map((m: { bodyText: string }) => m.bodyText), [
+      "ab 4",
+      "ab 3",
+      "ab 2",
+      "ab 1",
+      "ab 0",
+    ]);
+    assert.equal(older.data.hasMore, false);
+    const newest = first.data.items[0].id;
+    await send(t, b, a, "reply");
+    const since = await t.call("GET", `/api/messages/between/${a.profileId}/${b.profileId}?sinceMessageId=${newest}`, {
+      cookie: a.cookie,
+    });
+    assert.deepEqual(since.data.items.map((m: { bodyText: string }) => m.bodyText), ["reply"]);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("messages - nobody reads or writes a conversation that is not theirs", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member(), b = await t.member(), eve = await t.member();
+    await send(t, a, b, "private");
+    assert.equal(
+      (await t.call("GET", `/api/messages/between/${a.profileId}/${b.profileId}`, { cookie: eve.cookie })).status,
+      403,
+    );
+    assert.equal(
+      (await t.call("GET", `/api/messages/most-recent-with/${a.profileId}`, { cookie: eve.cookie })).status,
+      403,
+    );
+    assert.equal((await t.call("GET", `/api/messages/between/${a.profileId}/${b.profileId}`)).status, 401);
+    const forged = await t.call("POST", "/api/message", {
+      cookie: eve.cookie,
+      json: { senderProfileId: a.profileId, recipientProfileId: b.profileId, bodyText: "forged", profilePicIds: [] },
+    });
+    assert.equal(forged.status, 403);
+    const list = await t.call("GET", `/api/messages/between/${b.profileId}/${a.profileId}`, { cookie: b.cookie });
+    assert.deepEqual(list.data.items.map((m: { bodyText: string }) => m.bodyText), ["private"]);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("messages - bad input is a clear 400 and stores nothing", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member(), b = await t.member();
+    for (
+      const [json, why] of [
+        [
+          { senderProfileId: a.profileId, recipientProfileId: b.profileId, bodyText: "   ", profilePicIds: [] },
+          "empty",
+        ],
+        [{ senderProfileId: a.profileId, recipientProfileId: b.profileId, bodyText: "x".repeat(4001) }, "too long"],
+        [{ senderProfileId: a.profileId, recipientProfileId: "nope", bodyText: "x" }, "bad id"],
+        [{ senderProfileId: a.profileId, recipientProfileId: a.profileId, bodyText: "x" }, "to myself"],
+        [{ recipientProfileId: b.profileId, bodyText: "x" }, "no sender"],
+      ] as const
+    ) {
+      assert.equal((await t.call("POST", "/api/message", { cookie: a.cookie, json })).status, 400, why);
+    }
+    const max = await send(t, a, b, "y".repeat(4000));
+    assert.equal(max.status, 201);
+    let stored = 0;
+    for await (const _ of kv().list({ prefix: ["messages"] })) stored++;
+    assert.equal(stored, 1);
+    assert.equal((await t.call("GET", "/api/messages/by-sector/91:0", { cookie: a.cookie })).status, 400);
+    assert.equal((await t.call("GET", "/api/messages/by-sector/abc", { cookie: a.cookie })).status, 400);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("messages - blocked members cannot message each other and vanish from the lists", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member(), b = await t.member();
+    await send(t, a, b, "before");
+    const block = await t.call("PUT", "/api/profile-like", {
+      cookie: a.cookie,
+      json: {
+        likerProfileId: a.profileId,
+        likedProfileId: b.profileId,
+        likeType: "UNDETERMINED",
+        blocked: true,
+        tsCreated: 0,
+      },
+    });
+    assert.equal(block.status, 200);
+    assert.equal((await send(t, b, a, "after")).status, 404);
+    assert.equal((await send(t, a, b, "after")).status, 404);
+    assert.deepEqual(
+      (await t.call("GET", `/api/messages/most-recent-with/${b.profileId}`, { cookie: b.cookie })).data.items,
+      [],
+    );
+    assert.equal(
+      (await t.call("GET", `/api/messages/between/${b.profileId}/${a.profileId}`, { cookie: b.cookie })).status,
+      404,
+    );
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("messages - Map Chat posts to the sender's shown sector and lists newest first, growing pages", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member(), b = await t.member();
+    assert.equal((await send(t, a, null, "no position yet")).status, 409);
+    await reportPosition(a.profileId, { lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false });
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await send(t, a, null, `hello ${i}`)).status);
+    assert.deepEqual(statuses, [...Array(10).fill(201), 429, 429], "10 broadcasts in 10 minutes, then 429");
+    const page0 = await t.call("GET", "/api/messages/by-sector/33:-113", { cookie: b.cookie });
+    assert.equal(page0.status, 200);
+    assert.equal(page0.data.items.length, 10);
+    assert.equal(page0.data.items[0].bodyText, "hello 9");
+    assert.equal(page0.data.items[0].recipientProfileId, undefined);
+    assert.equal(page0.data.items[0].sector, "33:-113");
+    assert.equal(JSON.stringify(page0.data).includes("33.45"), false, "no reported position in the answer");
+    assert.deepEqual((await t.call("GET", "/api/messages/by-sector/40:-75", { cookie: b.cookie })).data.items, []);
+  } finally {
+    t.close();
+  }
+});
