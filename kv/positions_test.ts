@@ -3,7 +3,7 @@ import { closeKv, kv, openKv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { resetClock, shiftClock } from "./clock.ts";
-import { GeoInputError, haversineMeters, sectorKey } from "./geo.ts";
+import { GeoInputError, haversineMeters, sectorKey, shownPoint } from "./geo.ts";
 import {
   aggregates,
   byBounds,
@@ -539,4 +539,31 @@ withKv("quiet writes - a report that keeps the shown point rewrites only the pri
   // Hiding is never quiet.
   await reportPosition("q", { lat: 33.45, lon: -112.07, use: "DEVICE_GPS", hide: true });
   assert.equal(await getShownPosition("q"), null);
+});
+
+Deno.test("secret - GEO_SECRET wins; otherwise one generated secret is kept in KV and shared", async () => {
+  const db = await Deno.openKv(":memory:");
+  try {
+    const a = new PositionStore(db), b = new PositionStore(db);
+    const [sa, sb] = await Promise.all([a.secret(), b.secret()]);
+    assert.ok(sa.length >= 32);
+    assert.equal(sa, sb);
+    assert.equal((await db.get(keys.positionsSecret())).value, sa);
+    await a.report("x", { lat: 1, lon: 1, use: "OVERRIDE", hide: false });
+    const cell = a.grid.cellOf(1, 1);
+    assert.deepEqual(
+      await b.own("x").then((o) => ({ lat: o!.shownLat, lon: o!.shownLon })),
+      shownPoint(sa, "x", a.grid, cell),
+    );
+    const before = Deno.env.get("GEO_SECRET");
+    Deno.env.set("GEO_SECRET", "from-the-environment");
+    try {
+      assert.equal(await new PositionStore(db).secret(), "from-the-environment");
+    } finally {
+      if (before === undefined) Deno.env.delete("GEO_SECRET");
+      else Deno.env.set("GEO_SECRET", before);
+    }
+  } finally {
+    db.close();
+  }
 });
