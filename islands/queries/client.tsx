@@ -6,18 +6,26 @@
 import { QueryClient } from "@tanstack/react-query";
 import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client";
 import { createSyncStoragePersister } from "@tanstack/query-sync-storage-persister";
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 
 /** Default cache lifetime: 24 hours. */
 export const DEFAULT_CACHE_MS = 24 * 3_600_000;
 
 let client: QueryClient | undefined;
 
-/** The page's query client. */
+function newClient(server: boolean): QueryClient {
+  // Infinity on the server: no garbage-collection timer keeps a rendered page's cache alive.
+  const gcTime = server ? Infinity : DEFAULT_CACHE_MS;
+  return new QueryClient({ defaultOptions: { queries: { gcTime, staleTime: 60_000, retry: 1 } } });
+}
+
+/**
+ * The page's query client. On the server every call gets a new one: one process renders pages
+ * for many members, and a shared cache would put one member's data into another's page.
+ */
 export function queryClient(): QueryClient {
-  client ??= new QueryClient({
-    defaultOptions: { queries: { gcTime: DEFAULT_CACHE_MS, staleTime: 60_000, retry: 1 } },
-  });
+  if (typeof document === "undefined") return newClient(true);
+  client ??= newClient(false);
   return client;
 }
 
@@ -33,9 +41,10 @@ const noopPersister = {
 
 /** Wraps an island's tree in the shared, persisted query client. */
 export function QueryProvider({ children }: { children: ReactNode }) {
+  const [qc] = useState(queryClient);
   return (
     <PersistQueryClientProvider
-      client={queryClient()}
+      client={qc}
       persistOptions={{ persister: persister ?? noopPersister, maxAge: DEFAULT_CACHE_MS }}
     >
       {children}

@@ -16,6 +16,7 @@ import {
   tosPage,
 } from "./info.tsx";
 import { contactPage, dashboardPage, outboxPage, settingsPage } from "./account.tsx";
+import { profileListPage, swypePage, tilesPage } from "./discovery.tsx";
 import { config } from "../config.ts";
 import { clientAddress } from "../middleware.ts";
 
@@ -36,6 +37,9 @@ const PAGES: Record<string, Page> = {
   "/billing": billingPage,
   "/sorry": sorryPage,
   "/games": gamesPage,
+  "/search/tile": tilesPage,
+  "/search/swype": swypePage,
+  "/search/profile": profileListPage,
 };
 
 export const pages = new Hono<AppEnv>();

@@ -1,0 +1,36 @@
+/**
+ * The facts of a nearby member on a card (profile list, swipe): age, height, weight, distance,
+ * and the characteristics ('i'm so boring' when there are none, spec §3).
+ */
+
+import type { ProfileBrief } from "../kv/briefs.ts";
+import { characteristicLabel, NO_CHARACTERISTICS } from "./characteristics.ts";
+import { formatDistance } from "./format.ts";
+
+/** The facts of a brief; empty fields are left out. */
+export function BriefFacts({ brief }: { brief: ProfileBrief }) {
+  const facts: { label: string; value: string }[] = [];
+  if (brief.profileAge !== null) facts.push({ label: "Age", value: String(brief.profileAge) });
+  if (brief.profileHeight) facts.push({ label: "Height", value: brief.profileHeight });
+  if (brief.profileWeight) facts.push({ label: "Weight", value: brief.profileWeight });
+  facts.push({ label: "Distance", value: formatDistance(brief.distanceMeters) });
+  return (
+    <div className="brief-facts">
+      <dl className="facts">
+        {facts.map((f) => (
+          <div key={f.label} className={`fact fact-${f.label.toLowerCase()}`}>
+            <dt>{f.label}</dt>
+            <dd>{f.value}</dd>
+          </div>
+        ))}
+      </dl>
+      {brief.profileChars.length === 0
+        ? <p className="chars-none">{NO_CHARACTERISTICS}</p>
+        : (
+          <ul className="chars" aria-label="Characteristics">
+            {brief.profileChars.map((c) => <li key={c}>{characteristicLabel(c)}</li>)}
+          </ul>
+        )}
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * The profile list (spec §2 Profile list): full profile cards of nearby members, nearest first,
+ * with the filter; ten more each time the end of the list scrolls into view. Every card has a
+ * chat button.
+ */
+
+import { QueryProvider } from "./queries/client.tsx";
+import {
+  briefsOf,
+  type DiscoveryProps,
+  LIST_PAGE_SIZE,
+  LIST_REFETCH_MS,
+  type ProfileBrief,
+  useBriefFilter,
+  useNearestBriefs,
+  useReportedLocation,
+} from "./queries/briefs.ts";
+import { useShowsNsfw } from "./useShowsNsfw.ts";
+import { FilterPanel } from "../components/FilterPanel.tsx";
+import { BriefPicture } from "../components/BriefPicture.tsx";
+import { BriefFacts } from "../components/BriefFacts.tsx";
+import { LoadMore } from "../components/LoadMore.tsx";
+import { DiscoveryStatus } from "../components/DiscoveryStatus.tsx";
+import { shortName } from "../components/format.ts";
+import { DISCOVERY_TEXTS } from "../components/discovery.ts";
+
+function ProfileCard({ brief, nsfw, eager }: { brief: ProfileBrief; nsfw: boolean; eager: boolean }) {
+  const href = `/profile/${encodeURIComponent(brief.profileId)}`;
+  return (
+    <article className="profile-card">
+      <a className="profile-card-pic" href={href} tabIndex={-1} aria-hidden="true">
+        <BriefPicture picId={brief.profilePicIds[0]} name={brief.profileName} scale={512} nsfw={nsfw} eager={eager} />
+      </a>
+      <div className="profile-card-body">
+        <h2 className="profile-card-name">
+          <a href={href}>{shortName(brief.profileName)}</a>
+        </h2>
+        <BriefFacts brief={brief} />
+        <a className="button primary chat-button" href={`${href}#chat`}>
+          <span aria-hidden="true">💬</span> {DISCOVERY_TEXTS.chat}
+        </a>
+      </div>
+    </article>
+  );
+}
+
+function List({ myProfileId, known, initial }: DiscoveryProps) {
+  const [filter, setFilter] = useBriefFilter();
+  const nsfw = useShowsNsfw();
+  const q = useNearestBriefs({ size: LIST_PAGE_SIZE, filter, refetchMs: LIST_REFETCH_MS, initial });
+  const briefs = briefsOf(q.data?.pages);
+  useReportedLocation(myProfileId, known, briefs.length === 0);
+  return (
+    <div className="discovery">
+      <FilterPanel value={filter} onChange={setFilter} />
+      <DiscoveryStatus query={q} count={briefs.length} />
+      <ul className="profile-list">
+        {briefs.map((b, i) => (
+          <li key={b.profileId}>
+            <ProfileCard brief={b} nsfw={nsfw} eager={i < 2} />
+          </li>
+        ))}
+      </ul>
+      {briefs.length > 0 && (
+        <LoadMore
+          hasMore={!!q.hasNextPage}
+          loading={q.isFetchingNextPage}
+          failed={q.isFetchNextPageError}
+          onMore={() => q.fetchNextPage()}
+          endText={DISCOVERY_TEXTS.endOfList}
+        />
+      )}
+    </div>
+  );
+}
+
+export default function ProfileList(props: DiscoveryProps) {
+  return (
+    <QueryProvider>
+      <List {...props} />
+    </QueryProvider>
+  );
+}

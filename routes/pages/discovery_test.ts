@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import { testApp } from "../../tests/api.ts";
+import { reportPosition } from "../../kv/positions.ts";
+import { updateProfile } from "../../kv/profiles.ts";
+import { createAccount } from "../../kv/accounts.ts";
+import { DISCOVERY_TEXTS } from "../../components/discovery.ts";
+import { NO_CHARACTERISTICS } from "../../components/characteristics.ts";
+
+const PHOENIX = { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false } as const;
+
+/** Where neighbour i says they are: long decimals, so finding one in a page is no coincidence. */
+const reportedLat = (i: number) => PHOENIX.lat + 0.0213579246 * (i + 1);
+
+/** A viewer at Phoenix and `n` members spread north of them. */
+async function neighbourhood(n: number) {
+  const t = await testApp();
+  const viewer = await t.member();
+  await reportPosition(viewer.profileId, PHOENIX);
+  const others: string[] = [];
+  for (let i = 0; i < n; i++) {
+    // Straight into the store: registering 30 members through the API would meet its rate limit.
+    const account = (await createAccount({ email: `n${i}@example.com` }))!;
+    const m = { profileId: account.defaultProfileId };
+    await updateProfile(m.profileId, {
+      profilename: `Neighbour number ${i}`,
+      characteristics: i % 2 ? ["top"] : [],
+      birthdate: "1990-05-05",
+    });
+    await reportPosition(m.profileId, { ...PHOENIX, lat: reportedLat(i) });
+    others.push(m.profileId);
+  }
+  return { t, viewer, others };
+}
+
+const count = (html: string, re: RegExp) => [...html.matchAll(re)].length;
+
+/** The props the server handed an island, parsed back from its marker. */
+function islandProps(html: string, name: string) {
+  const m = html.match(new RegExp(`data-island="${name}" data-props="([^"]*)"`));
+  assert.ok(m, `island ${name} on the page`);
+  const json = m[1].replaceAll("&quot;", '"').replaceAll("&amp;", "&").replaceAll("&#x27;", "'").replaceAll(
+    "&lt;",
+    "<",
+  ).replaceAll("&gt;", ">");
+  return JSON.parse(json);
+}
+
+Deno.test("discovery pages - tiles render the first 30 nearest with distance, cut name and 'near you'", async () => {
+  const { t, viewer, others } = await neighbourhood(32);
+  try {
+    const r = await t.call("GET", "/search/tile", { cookie: viewer.cookie });
+    assert.equal(r.status, 200);
+    assert.equal(count(r.text, /class="tile"/g), 30);
+    assert.match(r.text, new RegExp(`href="/profile/${others[0]}"`));
+    assert.ok(!r.text.includes(`href="/profile/${others[31]}"`), "the 32nd is on the next page");
+    assert.match(r.text, /<span class="tile-name">Neighbour nu<\/span>/);
+    assert.match(r.text, /<span class="tile-distance">\d+(\.\d\d mi| ft)<\/span>/);
+    assert.ok(r.text.includes(`>${DISCOVERY_TEXTS.nearYou}<`));
+    const props = islandProps(r.text, "ProfileTiles");
+    assert.equal(props.myProfileId, viewer.profileId);
+    assert.equal(props.initial.items.length, 30);
+    assert.equal(props.initial.hasMore, true);
+    assert.deepEqual(props.known, { lat: PHOENIX.lat, lon: PHOENIX.lon, use: "OVERRIDE", hide: false });
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("discovery pages - no other member's reported position reaches the page", async () => {
+  const { t, viewer } = await neighbourhood(3);
+  try {
+    for (const path of ["/search/tile", "/search/swype", "/search/profile"]) {
+      const r = await t.call("GET", path, { cookie: viewer.cookie });
+      for (let i = 0; i < 3; i++) {
+        const reported = String(reportedLat(i));
+        assert.ok(!r.text.includes(reported), `${path} leaks ${reported}`);
+      }
+    }
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("discovery pages - the list renders ten cards with chat buttons and 'i'm so boring'", async () => {
+  const { t, viewer, others } = await neighbourhood(12);
+  try {
+    const r = await t.call("GET", "/search/profile", { cookie: viewer.cookie });
+    assert.equal(r.status, 200);
+    assert.equal(count(r.text, /class="profile-card"/g), 10);
+    assert.ok(r.text.includes(`href="/profile/${others[0]}#chat"`));
+    assert.ok(r.text.includes(NO_CHARACTERISTICS.replace("'", "&#x27;")));
+    assert.match(r.text, /<dd>\d\d<\/dd>/, "the age");
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("discovery pages - swipe renders the nearest on top with the buttons and the viewer's id", async () => {
+  const { t, viewer, others } = await neighbourhood(2);
+  try {
+    const r = await t.call("GET", "/search/swype", { cookie: viewer.cookie });
+    assert.equal(r.status, 200);
+    assert.match(r.text, new RegExp(`class="swipe-card" data-profile-id="${others[0]}"`));
+    assert.match(r.text, new RegExp(`class="swipe-card behind" data-profile-id="${others[1]}"`));
+    for (const label of [DISCOVERY_TEXTS.meh, DISCOVERY_TEXTS.skip, DISCOVERY_TEXTS.nice]) {
+      assert.match(r.text, new RegExp(`${label}</button>`), label);
+    }
+    assert.ok(r.text.includes(`href="/profile/${others[0]}">${DISCOVERY_TEXTS.viewProfileChat}</a>`));
+    assert.equal(islandProps(r.text, "SwipeDeck").myProfileId, viewer.profileId);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("discovery pages - a member without a position gets the page, and the island asks later", async () => {
+  const t = await testApp();
+  try {
+    const m = await t.member();
+    for (const path of ["/search/tile", "/search/swype", "/search/profile"]) {
+      const r = await t.call("GET", path, { cookie: m.cookie });
+      assert.equal(r.status, 200, path);
+      assert.ok(r.text.includes(DISCOVERY_TEXTS.loading), path);
+    }
+    const props = islandProps((await t.call("GET", "/search/tile", { cookie: m.cookie })).text, "ProfileTiles");
+    assert.equal(props.initial, null);
+    assert.equal(props.known, null);
+  } finally {
+    t.close();
+  }
+});

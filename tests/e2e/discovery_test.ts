@@ -1,0 +1,386 @@
+/**
+ * Discovery in a real browser, on a phone and a desktop: tiles load more than 30 members (scroll
+ * trigger and Load More), a swipe right (drag and button) saves a LIKE that shows under You
+ * Liked, Meh / Skip / arrow keys / an upward drag, the end of the deck, and the profile list
+ * showing 10 and then more on scroll, with the filter.
+ */
+
+import assert from "node:assert/strict";
+import sharp from "sharp";
+import type { Page } from "playwright-core";
+import { type Harness, shot, startHarness, type ViewportName } from "./harness.ts";
+import { createAccount, createLoginToken } from "../../kv/accounts.ts";
+import { updateProfile } from "../../kv/profiles.ts";
+import { getOwnPosition, reportPosition } from "../../kv/positions.ts";
+import { addPicture } from "../../kv/pictures.ts";
+import { getProfileLike } from "../../kv/likes.ts";
+import { normalizeUpload } from "../../workers/images.ts";
+import { NO_CHARACTERISTICS } from "../../components/characteristics.ts";
+import { DISCOVERY_TEXTS } from "../../components/discovery.ts";
+import { shortName } from "../../components/format.ts";
+
+/** Phoenix, where everybody is. */
+const HOME = { lat: 33.4484, lon: -112.074 };
+/** Members seeded around the viewer: more than three pages of tiles. */
+const MEMBERS = 75;
+/** Members given a picture (the others show a placeholder, as real members without one do). */
+const WITH_PICTURE = 16;
+/** Members with the rare characteristic 'taboo', for an end of the deck a few swipes away. */
+const TABOO = 3;
+
+const NAMES = [
+  "Alexander the Great",
+  "Benny",
+  "Carlos",
+  "Dmitri",
+  "Eli",
+  "Frankie Two Times",
+  "Gus",
+  "Hiro",
+  "Ismael",
+  "Jules",
+  "Kofi",
+  "Luca",
+  "Marcus",
+  "Nate",
+  "Omar",
+  "Pete",
+];
+const CHAR_SETS = [[], ["top", "hosting"], ["bottom", "bear"], ["versatile", "fitness", "travel"], ["top", "prep"]];
+
+interface Seeded {
+  viewer: { accountId: string; profileId: string };
+  /** Profile ids by seed index. */
+  ids: string[];
+  names: string[];
+}
+
+/** A portrait-shaped picture (0.8 aspect): a coloured background and a silhouette. */
+async function portrait(i: number): Promise<Uint8Array> {
+  const hue = (i * 47) % 360;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="500">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+      <stop offset="0" stop-color="hsl(${hue},70%,62%)"/><stop offset="1" stop-color="hsl(${
+    (hue + 40) % 360
+  },60%,32%)"/>
+    </linearGradient></defs>
+    <rect width="400" height="500" fill="url(#g)"/>
+    <circle cx="200" cy="190" r="85" fill="rgba(255,255,255,.85)"/>
+    <ellipse cx="200" cy="470" rx="165" ry="150" fill="rgba(255,255,255,.85)"/>
+  </svg>`;
+  return new Uint8Array(await sharp(new TextEncoder().encode(svg)).jpeg().toBuffer());
+}
+
+/** The viewer at HOME and MEMBERS members at growing distances (~0.4 km apart) around them. */
+async function seed(): Promise<Seeded> {
+  const viewerAccount = (await createAccount({ email: "viewer@example.com", name: "Viewer" }))!;
+  const viewer = { accountId: viewerAccount.id, profileId: viewerAccount.defaultProfileId };
+  await reportPosition(viewer.profileId, { ...HOME, use: "OVERRIDE", hide: false });
+  const ids: string[] = [];
+  const names: string[] = [];
+  for (let i = 0; i < MEMBERS; i++) {
+    const name = `${NAMES[i % NAMES.length]}${i >= NAMES.length ? ` ${i}` : ""}`;
+    const account = (await createAccount({ email: `near${i}@example.com`, name }))!;
+    const id = account.defaultProfileId;
+    const chars = i >= MEMBERS - TABOO ? ["taboo", "kink"] : CHAR_SETS[i % CHAR_SETS.length];
+    const res = await updateProfile(id, {
+      profilename: name,
+      birthdate: `${1975 + (i % 25)}-0${1 + (i % 9)}-15`,
+      height: i % 3 === 0 ? "" : `${170 + (i % 20)} cm`,
+      weight: i % 4 === 0 ? "" : `${65 + (i % 30)} kg`,
+      characteristics: chars,
+    });
+    assert.ok(res.ok, "profile updated");
+    if (i < WITH_PICTURE) {
+      const added = await addPicture(id, await normalizeUpload(await portrait(i)));
+      assert.ok(added.ok, "picture added");
+    }
+    // Spread along a spiral, further out with each member: distinct cells, a clear distance order.
+    const r = 0.004 * (i + 1), a = i * 2.4;
+    await reportPosition(id, {
+      lat: HOME.lat + r * Math.sin(a),
+      lon: HOME.lon + r * Math.cos(a),
+      use: "OVERRIDE",
+      hide: false,
+    });
+    ids.push(id);
+    names.push(name);
+  }
+  return { viewer, ids, names };
+}
+
+async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
+  await page.goto(`/login#token=${await createLoginToken(accountId)}`);
+  await page.waitForURL(h.origin + "/");
+}
+
+/** Parses "850 ft" / "1.25 mi" back to feet, for order checks. */
+function feet(text: string): number {
+  const m = text.match(/^([\d.]+) (ft|mi)$/);
+  assert.ok(m, `a distance: ${text}`);
+  return Number(m[1]) * (m[2] === "mi" ? 5280 : 1);
+}
+
+async function scrollToEnd(page: Page): Promise<void> {
+  await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+}
+
+/** A pointer that drags: touch events through CDP on the phone, the mouse on the desktop. */
+interface Finger {
+  down(x: number, y: number): Promise<void>;
+  move(x: number, y: number): Promise<void>;
+  up(): Promise<void>;
+}
+
+async function fingerOf(page: Page, vp: ViewportName): Promise<Finger> {
+  if (vp === "desktop") {
+    return {
+      down: async (x, y) => {
+        await page.mouse.move(x, y);
+        await page.mouse.down();
+      },
+      move: (x, y) => page.mouse.move(x, y),
+      up: () => page.mouse.up(),
+    };
+  }
+  // One CDP session for the whole test: a touch begun in one session cannot end in another.
+  const cdp = await page.context().newCDPSession(page);
+  let at = { x: 0, y: 0 };
+  const touch = async (type: "touchStart" | "touchMove" | "touchEnd", x: number, y: number) => {
+    at = { x, y };
+    await cdp.send("Input.dispatchTouchEvent", {
+      type,
+      touchPoints: type === "touchEnd" ? [] : [{ x, y, id: 1, radiusX: 4, radiusY: 4, force: 1 }],
+    });
+  };
+  return {
+    down: (x, y) => touch("touchStart", x, y),
+    move: (x, y) => touch("touchMove", x, y),
+    up: () => touch("touchEnd", at.x, at.y),
+  };
+}
+
+/** Drags the top card by (dx, dy) in small steps; `release` false keeps holding it. */
+async function dragCard(page: Page, finger: Finger, dx: number, dy: number, release = true): Promise<void> {
+  const box = (await page.locator(".swipe-card:not(.behind)").boundingBox())!;
+  const x = box.x + box.width / 2, y = box.y + box.height / 2;
+  const steps = 12;
+  await finger.down(x, y);
+  for (let s = 1; s <= steps; s++) await finger.move(x + dx * s / steps, y + dy * s / steps);
+  if (release) await finger.up();
+}
+
+/** The profile id of the card on top, once the deck has settled. */
+async function topCardId(page: Page): Promise<string> {
+  const top = page.locator(".swipe-card:not(.behind)");
+  await top.waitFor();
+  return (await top.getAttribute("data-profile-id"))!;
+}
+
+/** Waits until the card on top is another member than `id`; returns the new one. */
+async function nextCard(page: Page, id: string): Promise<string> {
+  await page.locator(`.swipe-card:not(.behind):not([data-profile-id="${id}"])`).waitFor();
+  return await topCardId(page);
+}
+
+/** The stored like of the viewer for `liked`, once the PUT has landed. */
+async function likeOf(viewer: string, liked: string, want: string): Promise<string> {
+  let type = "";
+  for (let i = 0; i < 50; i++) {
+    type = (await getProfileLike(viewer, liked)).likeType;
+    if (type === want) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return type;
+}
+
+for (const vp of ["phone", "desktop"] as ViewportName[]) {
+  Deno.test({
+    name: `e2e ${vp} - discovery: tiles load more, swipes save likes, the list shows 10 more per scroll`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    async fn() {
+      const h = await startHarness();
+      try {
+        const s = await seed();
+        const { context, page } = await h.newPage(vp);
+        await logIn(page, h, s.viewer.accountId);
+
+        // --- Tiles: 30 nearest, sorted by distance, names cut at 12, 'near you'; more on scroll and Load More.
+        await page.goto("/search/tile");
+        const tiles = page.locator(".tiles > li");
+        assert.equal(await page.title(), "Profile Tiles · Lambda");
+        assert.ok((await tiles.count()) >= 30, "the server rendered the first page");
+        await page.getByText(DISCOVERY_TEXTS.nearYou, { exact: true }).waitFor();
+        const nearestId = (await page.locator(".tile").first().getAttribute("href"))!.replace("/profile/", "");
+        assert.ok(s.ids.slice(0, 5).includes(nearestId), "one of the nearest members first");
+        const names = await page.locator(".tile-name").allTextContents();
+        assert.ok(names.includes("Alexander th"), "names cut at 12 characters");
+        assert.ok(names.every((n) => [...n].length <= 12));
+        const distances = (await page.locator(".tile-distance").allTextContents()).map(feet);
+        assert.deepEqual(distances, [...distances].sort((a, b) => a - b), "sorted by distance");
+        await page.evaluate(() => scrollTo(0, 0));
+        await page.locator(".tile img").first().evaluate((img: HTMLImageElement) =>
+          img.complete ? null : new Promise((r) => img.addEventListener("load", r, { once: true }))
+        );
+        await shot(page, `${vp}-tiles`);
+
+        await scrollToEnd(page);
+        await page.waitForFunction(() => document.querySelectorAll(".tiles > li").length >= 60);
+        const loadMore = page.getByRole("button", { name: DISCOVERY_TEXTS.loadMore });
+        if (await loadMore.isVisible() && await loadMore.isEnabled()) await loadMore.click();
+        await page.waitForFunction((n) => document.querySelectorAll(".tiles > li").length === n, MEMBERS);
+        await page.getByText(DISCOVERY_TEXTS.endOfList).waitFor();
+        const allDistances = (await page.locator(".tile-distance").allTextContents()).map(feet);
+        assert.deepEqual(allDistances, [...allDistances].sort((a, b) => a - b), "later pages continue the order");
+        await shot(page, `${vp}-tiles-all`);
+        await page.evaluate(() => scrollTo(0, 0));
+        await page.locator(".tile").first().click();
+        await page.waitForURL(`${h.origin}/profile/${nearestId}`);
+
+        // --- Swipe: the nearest member on top; a drag right saves LIKE.
+        await page.goto("/search/swype");
+        let top = await topCardId(page);
+        assert.equal(top, nearestId, "the nearest member on top");
+        assert.equal(
+          await page.getByRole("link", { name: DISCOVERY_TEXTS.viewProfileChat }).getAttribute("href"),
+          `/profile/${top}`,
+        );
+        await shot(page, `${vp}-swipe`);
+        const finger = await fingerOf(page, vp);
+        await dragCard(page, finger, 90, 10, false);
+        await page.locator(".stamp-right").waitFor();
+        await shot(page, `${vp}-swipe-dragging`);
+        const box = (await page.locator(".swipe-card:not(.behind)").boundingBox())!;
+        await finger.move(box.x + box.width, box.y + box.height / 2);
+        await finger.up();
+        const likedByDrag = top;
+        top = await nextCard(page, top);
+        assert.equal(await likeOf(s.viewer.profileId, likedByDrag, "LIKE"), "LIKE", "a drag right saves LIKE");
+
+        // The Nice button saves LIKE.
+        const likedByButton = top;
+        await page.getByRole("button", { name: DISCOVERY_TEXTS.nice }).click();
+        top = await nextCard(page, top);
+        assert.equal(await likeOf(s.viewer.profileId, likedByButton, "LIKE"), "LIKE", "Nice saves LIKE");
+
+        // Meh and a drag left save DISLIKE; Skip, a drag down and the down arrow UNDETERMINED.
+        const meh = top;
+        await page.getByRole("button", { name: DISCOVERY_TEXTS.meh }).click();
+        top = await nextCard(page, top);
+        assert.equal(await likeOf(s.viewer.profileId, meh, "DISLIKE"), "DISLIKE");
+        const left = top;
+        await dragCard(page, finger, -200, 0);
+        top = await nextCard(page, top);
+        assert.equal(await likeOf(s.viewer.profileId, left, "DISLIKE"), "DISLIKE", "a drag left saves DISLIKE");
+        const skipped = top;
+        await page.getByRole("button", { name: DISCOVERY_TEXTS.skip }).click();
+        top = await nextCard(page, top);
+        const down = top;
+        await dragCard(page, finger, 0, 200);
+        top = await nextCard(page, top);
+        // Swiping up is disabled: the card stays, nothing is saved.
+        await dragCard(page, finger, 0, -250);
+        await page.waitForTimeout(400);
+        assert.equal(await topCardId(page), top, "an upward drag does not swipe");
+        assert.equal((await getProfileLike(s.viewer.profileId, top)).tsCreated, 0, "and saves nothing");
+        const keyed = top;
+        await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+        await page.keyboard.press("ArrowLeft");
+        top = await nextCard(page, top);
+        assert.equal(await likeOf(s.viewer.profileId, keyed, "DISLIKE"), "DISLIKE", "the left arrow swipes left");
+        await page.waitForTimeout(300);
+        for (const id of [skipped, down]) {
+          const like = await getProfileLike(s.viewer.profileId, id);
+          assert.equal(like.likeType, "UNDETERMINED");
+        }
+
+        // Both likes show under You Liked (the likes tab), and through the API.
+        for (const id of [likedByDrag, likedByButton]) {
+          const r = await page.request.get(
+            `/api/profile-like?likerProfileId=${s.viewer.profileId}&likedProfileId=${id}`,
+          );
+          assert.equal(r.status(), 200);
+          assert.equal((await r.json()).likeType, "LIKE");
+        }
+        await page.goto("/likes/youlikedprofile");
+        if (!(await page.getByText("Coming soon").count())) {
+          for (const id of [likedByDrag, likedByButton]) {
+            await page.getByText(shortName(s.names[s.ids.indexOf(id)])).first().waitFor();
+          }
+          await shot(page, `${vp}-you-liked`);
+        }
+
+        // The filter narrows the deck; its end says so.
+        await page.goto("/search/swype");
+        await page.locator(".filter-panel > summary").click();
+        await page.locator(".chip", { hasText: "Taboo" }).click();
+        await page.locator(".filter-panel > summary").click();
+        for (let i = 0; i < TABOO; i++) {
+          const id = await topCardId(page);
+          assert.ok(s.ids.indexOf(id) >= MEMBERS - TABOO, "only members with the filter's characteristic");
+          await page.getByRole("button", { name: DISCOVERY_TEXTS.nice }).click();
+          if (i < TABOO - 1) await nextCard(page, id);
+        }
+        await page.getByText(DISCOVERY_TEXTS.endOfDeck).waitFor();
+        assert.equal(await page.getByRole("button", { name: DISCOVERY_TEXTS.nice }).isDisabled(), true);
+        await shot(page, `${vp}-swipe-end`);
+        // The filter is shared: clear it for the list.
+        await page.locator(".filter-panel > summary").click();
+        await page.getByRole("button", { name: "Clear filter" }).click();
+
+        // --- Profile list: 10 cards, then 10 more each time the end scrolls into view.
+        await page.goto("/search/profile");
+        const cards = page.locator(".profile-list > li");
+        assert.equal(await cards.count(), 10, "the server rendered ten");
+        const card0 = cards.first();
+        assert.equal(
+          await card0.getByRole("link", { name: DISCOVERY_TEXTS.chat }).getAttribute("href"),
+          `/profile/${nearestId}#chat`,
+        );
+        await card0.getByText(/^\d+ ft$|^\d+\.\d\d mi$/).waitFor();
+        await page.locator(".profile-card", { hasText: NO_CHARACTERISTICS }).first().waitFor();
+        await page.locator(".profile-card .chars li", { hasText: /^Top$/ }).first().waitFor();
+        await shot(page, `${vp}-list`);
+        const before = await cards.count();
+        await scrollToEnd(page);
+        await page.waitForFunction((n) => document.querySelectorAll(".profile-list > li").length > n, before);
+        const after = await cards.count();
+        assert.equal(after % 10, 0, `ten more at a time (${before} → ${after})`);
+        for (let i = 0; i < 10 && (await cards.count()) < MEMBERS; i++) {
+          await scrollToEnd(page);
+          await page.waitForTimeout(250);
+        }
+        await page.getByText(DISCOVERY_TEXTS.endOfList).waitFor();
+        assert.equal(await cards.count(), MEMBERS);
+
+        // The list with a filter: every card has the characteristic.
+        await page.goto("/search/profile");
+        await page.locator(".filter-panel > summary").click();
+        await page.locator(".chip", { hasText: /^Top$/ }).click();
+        await page.waitForFunction(() => {
+          const items = [...document.querySelectorAll(".profile-list > li")];
+          return items.length > 0 &&
+            items.every((li) => [...li.querySelectorAll(".chars li")].some((c) => c.textContent === "Top"));
+        });
+        assert.ok((await cards.count()) > 0);
+        await shot(page, `${vp}-list-filter`);
+        await context.close();
+
+        // A newcomer has no position yet: the page's location reporter places them near Phoenix
+        // and the tiles follow without a reload.
+        const newcomer = (await createAccount({ email: `newcomer-${vp}@example.com`, name: "Newcomer" }))!;
+        const fresh = await h.newPage(vp);
+        await logIn(fresh.page, h, newcomer.id);
+        await fresh.page.goto("/search/tile");
+        await fresh.page.waitForFunction(() => document.querySelectorAll(".tiles > li").length >= 30, null, {
+          timeout: 10_000,
+        });
+        assert.ok(await getOwnPosition(newcomer.defaultProfileId), "the reporter reported a position");
+        await fresh.context.close();
+      } finally {
+        await h.close();
+      }
+    },
+  });
+}
