@@ -16,3 +16,22 @@ export function Time({ ts }: { ts: number }) {
   useEffect(() => setText(new Date(ts).toLocaleString([], { dateStyle: "medium", timeStyle: "short" })), [ts]);
   return <time dateTime={new Date(ts).toISOString()}>{text}</time>;
 }
+
+/** A short age: "now", "5m", "3h", "2d", then the date (`Nov 21`, with the year when not this year). */
+export function agoText(ts: number, at: number = Date.now()): string {
+  const s = Math.max(0, Math.round((at - ts) / 1000));
+  if (s < 60) return "now";
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  if (s < 7 * 86_400) return `${Math.floor(s / 86_400)}d`;
+  const d = new Date(ts);
+  const sameYear = d.getFullYear() === new Date(at).getFullYear();
+  return d.toLocaleDateString([], { month: "short", day: "numeric", ...(sameYear ? {} : { year: "numeric" }) });
+}
+
+/** A <time> showing how long ago `ts` was, once hydrated (the server prints the UTC date). */
+export function Ago({ ts }: { ts: number }) {
+  const [text, setText] = useState(() => utcText(ts).slice(0, 10));
+  useEffect(() => setText(agoText(ts)), [ts]);
+  return <time dateTime={new Date(ts).toISOString()} title={utcText(ts)}>{text}</time>;
+}

@@ -1,0 +1,134 @@
+/**
+ * The actions panel of a profile (spec §2, §4): collapsed or expanded, with Block / Ignore and
+ * Report Violation. Blocking sets the `blocked` flag of the viewer's like of the profile, shows
+ * 'Blocked and Redirecting...' for 3 seconds, then goes home. A report names a reason from a
+ * fixed list and may carry up to 4000 characters of text.
+ */
+
+import { type FormEvent, useState } from "react";
+import { QueryProvider } from "./queries/client.tsx";
+import { type ProfileLike, useProfileLikeMutation, useProfileLikeQuery } from "./queries/likes.ts";
+import { useReportMutation } from "./queries/reports.ts";
+import { ApiFailure } from "./queries/api.ts";
+import { MAX_TEXT, REPORT_REASONS, type ReportReason, TEXTS } from "../components/texts.ts";
+
+/** How long 'Blocked and Redirecting...' shows before going home (spec §9). */
+export const BLOCK_REDIRECT_MS = 3000;
+
+export interface ActionsPanelProps {
+  /** The viewer's like of the profile shown (its `likedProfileId` is that profile). */
+  like: ProfileLike;
+  profileName: string;
+  at: number;
+}
+
+function ReportForm({ profileId, onDone }: { profileId: string; onDone: () => void }) {
+  const report = useReportMutation();
+  const [reason, setReason] = useState<ReportReason | "">("");
+  const [text, setText] = useState("");
+  const [error, setError] = useState("");
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!reason) return setError("Please choose a reason.");
+    setError("");
+    report.mutate({ reportedProfileId: profileId, reason, text: text.trim() }, {
+      onError: (err) => setError(err instanceof ApiFailure && err.status === 429 ? err.message : TEXTS.reportFailed),
+    });
+  }
+
+  if (report.isSuccess) {
+    return (
+      <div className="stack">
+        <p className="success" role="status">{TEXTS.reportSent}</p>
+        <button type="button" onClick={onDone}>Close</button>
+      </div>
+    );
+  }
+  return (
+    <form className="stack report-form" onSubmit={submit} noValidate>
+      <label>
+        Reason
+        <select value={reason} onChange={(e) => setReason(e.target.value as ReportReason)} required>
+          <option value="" disabled>Choose a reason</option>
+          {REPORT_REASONS.map((r) => <option key={r.id} value={r.id}>{r.label}</option>)}
+        </select>
+      </label>
+      <label>
+        What happened?
+        <textarea
+          rows={4}
+          maxLength={MAX_TEXT}
+          value={text}
+          onChange={(e) => setText(e.target.value.slice(0, MAX_TEXT))}
+        />
+      </label>
+      <span className="counter" aria-live="polite">{text.length}/{MAX_TEXT}</span>
+      {error && <p className="error" role="alert">{error}</p>}
+      <div className="row">
+        <button type="submit" className="primary" disabled={report.isPending}>Send Report</button>
+        <button type="button" onClick={onDone}>Cancel</button>
+      </div>
+    </form>
+  );
+}
+
+function Panel({ like: initial, profileName, at }: ActionsPanelProps) {
+  const { likerProfileId, likedProfileId } = initial;
+  const { data } = useProfileLikeQuery(likerProfileId, likedProfileId, initial, at);
+  const block = useProfileLikeMutation();
+  const [expanded, setExpanded] = useState(false);
+  const [reporting, setReporting] = useState(false);
+  const [redirecting, setRedirecting] = useState(false);
+
+  function blockNow() {
+    block.mutate({ likerProfileId, likedProfileId, likeType: data?.likeType ?? "UNDETERMINED", blocked: true }, {
+      onSuccess: () => {
+        setRedirecting(true);
+        setTimeout(() => location.assign("/"), BLOCK_REDIRECT_MS);
+      },
+    });
+  }
+
+  if (redirecting) {
+    return (
+      <section className="panel actions-panel">
+        <p className="blocked-message" role="status">{TEXTS.blockedRedirecting}</p>
+      </section>
+    );
+  }
+  return (
+    <section className={expanded ? "panel actions-panel expanded" : "panel actions-panel"} aria-label="Actions">
+      <button type="button" className="panel-toggle" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
+        <span aria-hidden="true">⋯</span> Actions
+      </button>
+      {expanded && (
+        <div className="stack">
+          {!reporting && (
+            <div className="row">
+              <button type="button" className="danger" onClick={blockNow} disabled={block.isPending}>
+                {TEXTS.blockIgnore}
+              </button>
+              <button type="button" onClick={() => setReporting(true)}>{TEXTS.reportViolation}</button>
+            </div>
+          )}
+          {!reporting && (
+            <p className="muted">
+              Blocking hides you and {profileName} from each other everywhere: map, lists, chat and likes.
+            </p>
+          )}
+          {block.isError && <p className="error" role="alert">Blocking failed, please try again.</p>}
+          {reporting && <ReportForm profileId={likedProfileId} onDone={() => setReporting(false)} />}
+        </div>
+      )}
+    </section>
+  );
+}
+
+export default function ActionsPanel(props: ActionsPanelProps) {
+  return (
+    <QueryProvider>
+      <Panel {...props} />
+    </QueryProvider>
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * Like / Remove Like (spec §2 Profile view, §4) on a profile or on one of its pictures. The label
+ * follows the shared cache at once; a failed call puts the old state back.
+ */
+
+import { QueryProvider } from "./queries/client.tsx";
+import {
+  type LikeType,
+  type ProfileLike,
+  toggled,
+  usePicLikeMutation,
+  usePicLikeQuery,
+  useProfileLikeMutation,
+  useProfileLikeQuery,
+} from "./queries/likes.ts";
+import { TEXTS } from "../components/texts.ts";
+
+export type LikeButtonProps =
+  | { kind: "profile"; like: ProfileLike; at: number }
+  | {
+    kind: "pic";
+    likerProfileId: string;
+    profilePicProfileId: string;
+    profilePicId: string;
+    likeType: LikeType;
+    at: number;
+  };
+
+/** The viewer's picture likes as a picture screen (the carousel) gets them, to show a Like button per picture. */
+export interface CarouselLikes {
+  likerProfileId: string;
+  byPic: Record<string, LikeType>;
+  at: number;
+}
+
+function Button({ likeType, onToggle, failed }: { likeType: LikeType; onToggle: () => void; failed: boolean }) {
+  const liked = likeType === "LIKE";
+  return (
+    <span className="like-button">
+      <button type="button" className={liked ? "like on" : "like"} aria-pressed={liked} onClick={onToggle}>
+        <span aria-hidden="true">{liked ? "♥" : "♡"}</span> {liked ? TEXTS.removeLike : TEXTS.like}
+      </button>
+      {failed && <span className="error" role="alert">Not saved, please try again.</span>}
+    </span>
+  );
+}
+
+function ProfileLikeButton({ like, at }: { like: ProfileLike; at: number }) {
+  const { data } = useProfileLikeQuery(like.likerProfileId, like.likedProfileId, like, at);
+  const save = useProfileLikeMutation();
+  const likeType = data?.likeType ?? "UNDETERMINED";
+  return (
+    <Button
+      likeType={likeType}
+      failed={save.isError}
+      onToggle={() =>
+        save.mutate({
+          likerProfileId: like.likerProfileId,
+          likedProfileId: like.likedProfileId,
+          likeType: toggled(likeType),
+        })}
+    />
+  );
+}
+
+function PicLikeButton(props: Extract<LikeButtonProps, { kind: "pic" }>) {
+  const { likerProfileId, profilePicProfileId, profilePicId } = props;
+  const { data } = usePicLikeQuery(likerProfileId, profilePicProfileId, profilePicId, props.likeType, props.at);
+  const save = usePicLikeMutation();
+  const likeType = data ?? "UNDETERMINED";
+  return (
+    <Button
+      likeType={likeType}
+      failed={save.isError}
+      onToggle={() => save.mutate({ likerProfileId, profilePicProfileId, profilePicId, likeType: toggled(likeType) })}
+    />
+  );
+}
+
+export default function LikeButton(props: LikeButtonProps) {
+  return (
+    <QueryProvider>
+      {props.kind === "profile" ? <ProfileLikeButton like={props.like} at={props.at} /> : <PicLikeButton {...props} />}
+    </QueryProvider>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * The notes panel of a profile (spec §2, §4, §5): hidden or editing. A free-text note (max 4000,
+ * with a counter) and private tags (trimmed, ignored if empty or present, Enter adds). Only the
+ * author ever sees them. It saves when the text loses focus, when a tag is added or removed,
+ * and on Done; a failed save is only logged (spec §8).
+ */
+
+import { type KeyboardEvent, useState } from "react";
+import { QueryProvider } from "./queries/client.tsx";
+import { type ProfileNote, useNoteMutation, useNoteQuery } from "./queries/notes.ts";
+import { MAX_TEXT } from "../components/texts.ts";
+import { cleanTags, MAX_TAG_LENGTH, MAX_TAGS } from "../components/tags.ts";
+
+export interface NotesPanelProps {
+  note: ProfileNote;
+  at: number;
+}
+
+function Panel({ note: initial, at }: NotesPanelProps) {
+  const { authorProfileId, aboutProfileId } = initial;
+  const { data } = useNoteQuery(authorProfileId, aboutProfileId, initial, at);
+  const note = data ?? initial;
+  const save = useNoteMutation();
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(note.bodyText);
+  const [tags, setTags] = useState(note.privateTags);
+  const [tag, setTag] = useState("");
+
+  const saveIfChanged = (bodyText: string, privateTags: string[]) => {
+    if (bodyText === note.bodyText && privateTags.join("\n") === note.privateTags.join("\n")) return;
+    save.mutate({ authorProfileId, aboutProfileId, bodyText, privateTags });
+  };
+  const open = () => {
+    setText(note.bodyText);
+    setTags(note.privateTags);
+    setEditing(true);
+  };
+  const addTag = () => {
+    const next = cleanTags([...tags, tag]).slice(0, MAX_TAGS);
+    setTag("");
+    if (next.length === tags.length) return; // empty or already present
+    setTags(next);
+    saveIfChanged(text, next);
+  };
+  const removeTag = (t: string) => {
+    const next = tags.filter((x) => x !== t);
+    setTags(next);
+    saveIfChanged(text, next);
+  };
+  const onTagKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    addTag();
+  };
+
+  if (!editing) {
+    const empty = !note.bodyText && note.privateTags.length === 0;
+    return (
+      <section className="panel notes-panel" aria-label="Private notes">
+        <button type="button" className="panel-toggle" aria-expanded="false" onClick={open}>
+          <span aria-hidden="true">🗒</span> {empty ? "Add Private Notes" : "Private Notes"}
+        </button>
+        {note.bodyText && <p className="note-preview">{note.bodyText}</p>}
+        {note.privateTags.length > 0 && (
+          <ul className="tags" aria-label="Your tags">
+            {note.privateTags.map((t) => <li key={t} className="tag">{t}</li>)}
+          </ul>
+        )}
+      </section>
+    );
+  }
+  return (
+    <section className="panel notes-panel editing" aria-label="Private notes">
+      <p className="muted">Only you can see your notes and tags.</p>
+      <label>
+        Note
+        <textarea
+          rows={5}
+          maxLength={MAX_TEXT}
+          value={text}
+          onChange={(e) => setText(e.target.value.slice(0, MAX_TEXT))}
+          onBlur={() => saveIfChanged(text, tags)}
+        />
+      </label>
+      <span className="counter" aria-live="polite">{text.length}/{MAX_TEXT}</span>
+      <label>
+        Tags
+        <input
+          value={tag}
+          maxLength={MAX_TAG_LENGTH}
+          placeholder="Type a tag, then Enter"
+          enterKeyHint="done"
+          onChange={(e) => setTag(e.target.value)}
+          onKeyDown={onTagKey}
+        />
+      </label>
+      {tags.length > 0 && (
+        <ul className="tags" aria-label="Your tags">
+          {tags.map((t) => (
+            <li key={t} className="tag">
+              {t}
+              <button type="button" className="tag-remove" aria-label={`Remove tag ${t}`} onClick={() => removeTag(t)}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="row">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => {
+            saveIfChanged(text, tags);
+            setEditing(false);
+          }}
+        >
+          Done
+        </button>
+        {save.isPending && <span className="muted" role="status">Saving...</span>}
+      </div>
+    </section>
+  );
+}
+
+export default function NotesPanel(props: NotesPanelProps) {
+  return (
+    <QueryProvider>
+      <Panel {...props} />
+    </QueryProvider>
+  );
+}

@@ -1,0 +1,226 @@
+/**
+ * Client data of likes (spec §7): a profile like (`GET/PUT /api/profile-like`, also Block /
+ * Ignore through its `blocked` flag), picture likes (`PUT /api/profile-pic-like`) and the four
+ * Likes tabs, each a cursor-paged list. Likes are cached 15 minutes (spec §9).
+ */
+
+import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "./api.ts";
+import { TEXTS } from "../../components/texts.ts";
+import type {
+  LikeType,
+  PicLikeItem,
+  ProfileLike,
+  ProfileLikeItem,
+  ProfilePicLike,
+  SwipeLikeType,
+} from "../../kv/likes.ts";
+import type { Page } from "../../kv/paging.ts";
+
+export type { LikeType, PicLikeItem, ProfileLike, ProfileLikeItem, ProfilePicLike, SwipeLikeType };
+
+/** Likes cache lifetime (spec §9). */
+export const LIKES_CACHE_MS = 15 * 60_000;
+
+/** Query keys of likes. */
+export const likeKeys = {
+  all: ["likes"] as const,
+  profileLike: (liker: string, liked: string) => ["likes", "profile", liker, liked] as const,
+  picLike: (liker: string, picId: string) => ["likes", "pic", liker, picId] as const,
+  list: (tab: LikesTabId, profileId: string) => ["likes", "list", tab, profileId] as const,
+  lists: ["likes", "list"] as const,
+};
+
+/** A swipe direction (spec §4): right LIKE, left DISLIKE, down UNDETERMINED; up is disabled. */
+export type SwipeDirection = "left" | "right" | "down" | "up";
+
+/** The like type of a swipe; ERROR for an unknown swipe (spec §3), which is never sent. */
+export function swipeLikeType(direction: string): SwipeLikeType {
+  return direction === "right"
+    ? "LIKE"
+    : direction === "left"
+    ? "DISLIKE"
+    : direction === "down"
+    ? "UNDETERMINED"
+    : "ERROR";
+}
+
+/** The Like button's next state: LIKE toggles back to UNDETERMINED (Remove Like), anything else to LIKE. */
+export function toggled(likeType: LikeType): LikeType {
+  return likeType === "LIKE" ? "UNDETERMINED" : "LIKE";
+}
+
+// --- the four tabs
+
+/** The Likes tabs of spec §2, in order: path, label, the list call, and the empty and end texts. */
+export const LIKES_TABS = [
+  {
+    id: "profilelikedyou",
+    label: "Liked You",
+    pics: false,
+    call: (me: string) => `/api/profile-likes/by-liked/${me}`,
+    empty: TEXTS.likedYouEmpty,
+    end: TEXTS.thatsAllFolks,
+  },
+  {
+    id: "profilelikedyourpics",
+    label: "Your Pics",
+    pics: true,
+    call: (me: string) => `/api/profile-pic-likes/by-liked-profileid/${me}`,
+    empty: TEXTS.yourPicsEmpty,
+    end: TEXTS.yourPicsEnd,
+  },
+  {
+    id: "youlikedprofile",
+    label: "You Liked",
+    pics: false,
+    call: (me: string) => `/api/profile-likes/by-liker/${me}`,
+    empty: TEXTS.youLikedEmpty,
+    end: TEXTS.youLikedEnd,
+  },
+  {
+    id: "youlikedprofilepics",
+    label: "Their Pics",
+    pics: true,
+    call: (me: string) => `/api/profile-pic-likes/by-liker-profileid/${me}`,
+    empty: TEXTS.theirPicsEmpty,
+    end: TEXTS.theirPicsEnd,
+  },
+] as const;
+
+export type LikesTab = typeof LIKES_TABS[number];
+export type LikesTabId = LikesTab["id"];
+/** One item of any tab: a profile like or a picture like, with the other member. */
+export type LikesItem = ProfileLikeItem | PicLikeItem;
+
+/** The tab of a path like /likes/youlikedprofile, or undefined. */
+export function tabOfPath(path: string): LikesTab | undefined {
+  return LIKES_TABS.find((t) => path === `/likes/${t.id}`);
+}
+
+/** A tab's list, page by page with the cursor; `first` is the page the server rendered. */
+export function useLikesListQuery(tab: LikesTab, profileId: string, first?: { page: Page<LikesItem>; at: number }) {
+  return useInfiniteQuery({
+    queryKey: likeKeys.list(tab.id, profileId),
+    queryFn: ({ pageParam }) =>
+      api<Page<LikesItem>>(tab.call(profileId) + (pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : "")),
+    initialPageParam: "",
+    getNextPageParam: (last: Page<LikesItem>) => last.cursor ?? undefined,
+    initialData: first ? { pages: [first.page], pageParams: [""] } : undefined,
+    initialDataUpdatedAt: first?.at,
+    staleTime: LIKES_CACHE_MS,
+  });
+}
+
+// --- a profile like (and blocking)
+
+/** The viewer's like of a profile; `initial` is what the server rendered. */
+export function useProfileLikeQuery(liker: string, liked: string, initial?: ProfileLike, at?: number) {
+  return useQuery({
+    queryKey: likeKeys.profileLike(liker, liked),
+    queryFn: () => api<ProfileLike>(`/api/profile-like?likerProfileId=${liker}&likedProfileId=${liked}`),
+    initialData: initial,
+    initialDataUpdatedAt: at,
+    staleTime: LIKES_CACHE_MS,
+  });
+}
+
+export interface ProfileLikeChange {
+  likerProfileId: string;
+  likedProfileId: string;
+  likeType: LikeType;
+  /** Left out: the stored flag stays. */
+  blocked?: boolean;
+}
+
+/** Sets a profile like (or blocks): the cache changes at once and is put back if the call fails. */
+export function useProfileLikeMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (change: ProfileLikeChange) =>
+      api<ProfileLike>("/api/profile-like", { method: "PUT", json: { ...change, tsCreated: Date.now() } }),
+    onMutate: async (change) => {
+      const key = likeKeys.profileLike(change.likerProfileId, change.likedProfileId);
+      await qc.cancelQueries({ queryKey: key });
+      const before = qc.getQueryData<ProfileLike>(key);
+      qc.setQueryData<ProfileLike>(key, {
+        likerProfileId: change.likerProfileId,
+        likedProfileId: change.likedProfileId,
+        likeType: change.likeType,
+        blocked: change.blocked ?? before?.blocked ?? false,
+        tsCreated: Date.now(),
+      });
+      return { key, before };
+    },
+    onError: (_e, _change, ctx) => {
+      if (ctx) qc.setQueryData(ctx.key, ctx.before);
+    },
+    onSuccess: (like, change) => {
+      qc.setQueryData(likeKeys.profileLike(change.likerProfileId, change.likedProfileId), like);
+    },
+    onSettled: () => invalidateLikeLists(qc),
+  });
+}
+
+/** Likes changed: the tab lists (and the discovery lists that filter by likes) load again when next shown. */
+export function invalidateLikeLists(qc: QueryClient) {
+  return Promise.all([
+    qc.invalidateQueries({ queryKey: likeKeys.lists }),
+    qc.invalidateQueries({ queryKey: ["profile-briefs"] }),
+  ]);
+}
+
+// --- picture likes
+
+/** The like type of each of `owner`'s pictures the viewer rated, by picture id. */
+async function fetchPicLikes(qc: QueryClient, liker: string, owner: string): Promise<Map<string, LikeType>> {
+  const page = await api<Page<ProfilePicLike>>(
+    `/api/profile-pic-likes/by-liker-profileid/${liker}?profilePicProfileId=${owner}`,
+  );
+  const out = new Map(page.items.map((l) => [l.profilePicId, l.likeType]));
+  // One call answers for every picture of the owner: fill the siblings' cache too.
+  for (const [picId, type] of out) qc.setQueryData(likeKeys.picLike(liker, picId), type);
+  return out;
+}
+
+/** The viewer's like of one picture (UNDETERMINED when none); `initial` is what the server rendered. */
+export function usePicLikeQuery(liker: string, owner: string, picId: string, initial?: LikeType, at?: number) {
+  const qc = useQueryClient();
+  return useQuery({
+    queryKey: likeKeys.picLike(liker, picId),
+    queryFn: async () => (await fetchPicLikes(qc, liker, owner)).get(picId) ?? "UNDETERMINED",
+    initialData: initial,
+    initialDataUpdatedAt: at,
+    staleTime: LIKES_CACHE_MS,
+  });
+}
+
+export interface PicLikeChange {
+  likerProfileId: string;
+  profilePicId: string;
+  profilePicProfileId: string;
+  likeType: LikeType;
+}
+
+/**
+ * Rates a picture (spec §4): the local cache takes the new like at once, replacing any earlier
+ * like of that picture, and then the call is sent; a failed call puts the old one back.
+ */
+export function usePicLikeMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (change: PicLikeChange) =>
+      api<ProfilePicLike>("/api/profile-pic-like", { method: "PUT", json: { ...change, tsCreated: Date.now() } }),
+    onMutate: async (change) => {
+      const key = likeKeys.picLike(change.likerProfileId, change.profilePicId);
+      await qc.cancelQueries({ queryKey: key });
+      const before = qc.getQueryData<LikeType>(key);
+      qc.setQueryData<LikeType>(key, change.likeType);
+      return { key, before };
+    },
+    onError: (_e, _change, ctx) => {
+      if (ctx) qc.setQueryData(ctx.key, ctx.before);
+    },
+    onSettled: () => invalidateLikeLists(qc),
+  });
+}

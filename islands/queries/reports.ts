@@ -1,0 +1,18 @@
+/** Client data of Report Violation: `POST /api/profile-report`. */
+
+import { useMutation } from "@tanstack/react-query";
+import { api } from "./api.ts";
+import type { ReportReason } from "../../components/texts.ts";
+
+export interface ReportInput {
+  reportedProfileId: string;
+  reason: ReportReason;
+  text: string;
+}
+
+/** Sends a report for the moderators. */
+export function useReportMutation() {
+  return useMutation({
+    mutationFn: (report: ReportInput) => api<{ id: string }>("/api/profile-report", { method: "POST", json: report }),
+  });
+}
