@@ -16,6 +16,8 @@ import {
   tosPage,
 } from "./info.tsx";
 import { contactPage, dashboardPage, outboxPage, settingsPage } from "./account.tsx";
+import { likesPage } from "./likes.tsx";
+import { rateSwipePage } from "./rateSwipe.tsx";
 import { profileListPage, swypePage, tilesPage } from "./discovery.tsx";
 import { config } from "../config.ts";
 import { clientAddress } from "../middleware.ts";
@@ -37,6 +39,11 @@ const PAGES: Record<string, Page> = {
   "/billing": billingPage,
   "/sorry": sorryPage,
   "/games": gamesPage,
+  "/likes/profilelikedyou": likesPage,
+  "/likes/profilelikedyourpics": likesPage,
+  "/likes/youlikedprofile": likesPage,
+  "/likes/youlikedprofilepics": likesPage,
+  "/profilePicRateSwipe": rateSwipePage,
   "/search/tile": tilesPage,
   "/search/swype": swypePage,
   "/search/profile": profileListPage,
