@@ -33,6 +33,12 @@ const RATED: Record<LikeType, string> = {
   UNDETERMINED: "",
 };
 const KEYS: Record<string, string> = { ArrowLeft: "left", ArrowRight: "right", ArrowDown: "down" };
+/** The rating buttons, as on the swipe cards: Meh (left), Skip (down), Nice (right). */
+const BUTTONS = [
+  { direction: "left", className: "swipe-meh", key: "ArrowLeft", icon: "✕", label: DISCOVERY_TEXTS.meh },
+  { direction: "down", className: "swipe-skip", key: "ArrowDown", icon: "↓", label: DISCOVERY_TEXTS.skip },
+  { direction: "right", className: "swipe-nice", key: "ArrowRight", icon: "♥", label: DISCOVERY_TEXTS.nice },
+] as const;
 
 /** The viewer's current rating of a picture, from the shared cache (so a new rating shows at once). */
 function RatedBadge(
@@ -140,30 +146,17 @@ function Rater({ likerProfileId, owner, picIds, start, likes, at }: RateSwipePro
         </div>
       </div>
       <div className="swipe-buttons">
-        <button
-          type="button"
-          className="swipe-meh"
-          onClick={() => rateRef.current("left")}
-          aria-keyshortcuts="ArrowLeft"
-        >
-          <span aria-hidden="true">✕</span> {DISCOVERY_TEXTS.meh}
-        </button>
-        <button
-          type="button"
-          className="swipe-skip"
-          onClick={() => rateRef.current("down")}
-          aria-keyshortcuts="ArrowDown"
-        >
-          <span aria-hidden="true">↓</span> {DISCOVERY_TEXTS.skip}
-        </button>
-        <button
-          type="button"
-          className="swipe-nice"
-          onClick={() => rateRef.current("right")}
-          aria-keyshortcuts="ArrowRight"
-        >
-          <span aria-hidden="true">♥</span> {DISCOVERY_TEXTS.nice}
-        </button>
+        {BUTTONS.map((b) => (
+          <button
+            key={b.direction}
+            type="button"
+            className={b.className}
+            onClick={() => rateRef.current(b.direction)}
+            aria-keyshortcuts={b.key}
+          >
+            <span aria-hidden="true">{b.icon}</span> {b.label}
+          </button>
+        ))}
       </div>
       <div className="row center">
         <button type="button" onClick={() => setIndex((i) => Math.max(0, i - 1))} disabled={index === 0}>Prev</button>
