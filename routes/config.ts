@@ -26,7 +26,9 @@ export const config = {
   /** Trust X-Forwarded-For / X-Forwarded-Proto from a reverse proxy. */
   trustProxy: env("TRUST_PROXY") === "1",
   /** Map tile URL template for Leaflet. */
-  tileUrl: env("TILE_URL") ?? "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+  get tileUrl() {
+    return env("TILE_URL") ?? "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
+  },
   /** Run the job workers inside the web process (default) or not (WORKERS=0, use `deno task worker`). */
   workersInProcess: env("WORKERS") !== "0",
   /** Log every request line (default on; LOG_REQUESTS=0 turns it off). */

@@ -8,7 +8,7 @@
  * OVERRIDE (the member dragged their marker: Walk) and DEVICE_GPS (watchPosition). The server
  * knows OVERRIDE and DEVICE_GPS; a random point is reported as an override. The last location is
  * saved in local storage and restored on the next page; without one, the member's own record
- * from the server (handed in by the page) is used, then a fresh random point.
+ * from the server (handed in by the page, or asked for) is used, then a fresh random point.
  *
  * GPS: a new fix is taken only when it moved more than 25 m or 300 s passed since the last one
  * taken (the spec leaves the threshold open), so a resting phone does not report its jitter. A
@@ -157,19 +157,34 @@ export class LocationReporter {
     for (const fn of this.#listeners) fn();
   }
 
-  /** Starts reporting for `profileId` (once per page; later calls are no-ops). */
-  start(profileId: string, known: KnownLocation | null = null): void {
+  /**
+   * Starts reporting for `profileId` (once per page; later calls are no-ops). `known` is the
+   * member's own last report if the page rendered it (null: none); left out, it is asked for.
+   */
+  start(profileId: string, known?: KnownLocation | null): void {
     if (this.#profileId !== null) return;
     this.#profileId = profileId;
     globalThis.addEventListener(EVENTS.pauseLocation, this.#pause);
     const saved = readSaved(profileId);
-    const from: Omit<Saved, "profileId"> = saved ??
-      (known && valid(known.lat, known.lon)
-        ? { type: known.use, lat: known.lat, lon: known.lon, hide: known.hide }
-        : { type: "RANDOM", ...randomDefault(), hide: false });
-    this.#set({ ready: true, type: from.type, lat: from.lat, lon: from.lon, hide: from.hide });
+    if (saved || known !== undefined) {
+      this.#begin(saved ?? known ?? null);
+      return;
+    }
+    api<KnownLocation>(`/api/profile-position/${encodeURIComponent(profileId)}`).then(
+      (own) => this.#begin(own),
+      () => this.#begin(null), // 404: nothing reported in the last 26 h
+    );
+  }
+
+  /** Begins at a saved location (`type`) or a server record (`use`), else at a random point. */
+  #begin(from: { lat: number; lon: number; hide: boolean; type?: LocationType; use?: LocationType } | null): void {
+    const type = from?.type ?? from?.use;
+    const at = from && type && valid(from.lat, from.lon)
+      ? { type, lat: from.lat, lon: from.lon, hide: from.hide === true }
+      : { type: "RANDOM" as const, ...randomDefault(), hide: false };
+    this.#set({ ready: true, ...at });
     this.#save();
-    if (from.type === "DEVICE_GPS") this.#watch();
+    if (at.type === "DEVICE_GPS") this.#watch();
     // Report at once (debounced): it renews the 26 h validity and places a newcomer.
     this.#schedule();
   }
@@ -300,9 +315,10 @@ export function locationReporter(): LocationReporter {
 /**
  * The member's location, reported while the page is open. Call it from every logged-in island
  * that shows nearby members; `known` is the member's own last report from the server, if the page
- * has it. Render nothing location-dependent while `ready` is false (server and hydration).
+ * has it (null when it has none; left out, the reporter asks the server). Render nothing
+ * location-dependent while `ready` is false (server and hydration).
  */
-export function useLocation(profileId: string, known: KnownLocation | null = null) {
+export function useLocation(profileId: string, known?: KnownLocation | null) {
   const r = locationReporter();
   useEffect(() => r.start(profileId, known), [r, profileId]);
   const state = useSyncExternalStore(r.subscribe, () => r.state, () => SERVER_STATE);

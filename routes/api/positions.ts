@@ -1,5 +1,5 @@
 /**
- * Positions and discovery (spec §7): a member reports their own position; the briefs calls list
+ * Positions and discovery (spec §7): a member reports (and reads back) their own position; the briefs calls list
  * other members nearest first, at their shown positions only (design.md, "Location privacy").
  *
  * Every briefs call answers `{items: ProfileBrief[], page, size, hasMore}` (kv/briefs.ts) and
@@ -10,12 +10,12 @@
 import { type Context, Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { badRequest, tooMany } from "../errors.ts";
+import { badRequest, notFound, tooMany } from "../errors.ts";
 import { jsonBody, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { idSchema } from "./likes.ts";
 import { CHARACTERISTIC_VALUES } from "../../components/characteristics.ts";
-import { aggregates, GeoInputError, reportPosition } from "../../kv/positions.ts";
+import { aggregates, GeoInputError, getOwnPosition, reportPosition } from "../../kv/positions.ts";
 import { type BriefsArea, LIKE_FILTERS, MAX_BRIEFS_SIZE, profileBriefs } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
 
@@ -127,6 +127,14 @@ export const positions = new Hono<AppEnv>()
       })
     );
     // The owner's own record: the only place a reported position is ever sent.
+    return c.json(own);
+  })
+  .get("/profile-position/:profileId", async (c) => {
+    const profileId = parseWith(idSchema, c.req.param("profileId"));
+    await requireOwnProfile(c, profileId);
+    const own = await getOwnPosition(profileId);
+    if (!own) throw notFound("No position reported in the last 26 hours.");
+    // Only ever the caller's own record.
     return c.json(own);
   })
   .get("/profile-briefs/nearest", (c) => briefs(c, () => ({ area: { kind: "nearest" }, q: queryOf(c, briefsQuery) })))

@@ -81,6 +81,13 @@ Deno.test("positions - PUT stores the own position and answers the owner's recor
     assert.equal(gps.data.gpsLat, 33.5);
     assert.equal(gps.data.overrideLat, PHX.lat, "the override is kept");
 
+    const back = await t.call("GET", `/api/profile-position/${a.profileId}`, { cookie: a.cookie });
+    assert.deepEqual(back.data, gps.data, "the owner reads their own record back");
+    const notYet = await t.call("GET", `/api/profile-position/${b.profileId}`, { cookie: b.cookie });
+    assert.equal(notYet.status, 404);
+    const peek = await t.call("GET", `/api/profile-position/${a.profileId}`, { cookie: b.cookie });
+    assert.equal(peek.status, 403, "nobody reads another member's reported position");
+
     const other = await put(t, a, { overrideLat: 1, overrideLon: 1, use: "OVERRIDE" }, b.profileId);
     assert.equal(other.status, 403);
     assert.equal(other.data.error.code, "forbidden");

@@ -19,6 +19,7 @@ import { contactPage, dashboardPage, outboxPage, settingsPage } from "./account.
 import { likesPage } from "./likes.tsx";
 import { rateSwipePage } from "./rateSwipe.tsx";
 import { profileListPage, swypePage, tilesPage } from "./discovery.tsx";
+import { mapPage } from "./map.tsx";
 import { config } from "../config.ts";
 import { clientAddress } from "../middleware.ts";
 
@@ -39,6 +40,7 @@ const PAGES: Record<string, Page> = {
   "/billing": billingPage,
   "/sorry": sorryPage,
   "/games": gamesPage,
+  "/search/map": mapPage,
   "/likes/profilelikedyou": likesPage,
   "/likes/profilelikedyourpics": likesPage,
   "/likes/youlikedprofile": likesPage,

@@ -1,0 +1,297 @@
+/**
+ * The full-screen map of /search/map (spec §2 Map, §9). The server renders the controls and a
+ * placeholder; in the browser the island loads Leaflet (islands/map/LeafletMap.tsx, its own
+ * chunk) and draws the members in view, or the aggregate counts when the view covers more than
+ * 20 sectors. It reports the member's location (islands/queries/location.ts).
+ *
+ * Bottom left: location type (Walk / GPS), visibility (Hidden / Showing) and recenter (zoom 17);
+ * their captions show for 8 s after a press, their messages for 2.5 s. Bottom right: Chat. The
+ * view is saved locally 1 s after it settles and restored; `#profileId=&lat=&lng=` flies there
+ * at zoom 18.
+ */
+
+import { type ComponentType, useCallback, useEffect, useRef, useState } from "react";
+import { QueryProvider } from "./queries/client.tsx";
+import { type KnownLocation, useLocation } from "./queries/location.ts";
+import { MAP_MAX_SECTORS, MAP_PROFILE_CAP, useAggregates, useBoundsBriefs } from "./queries/map.ts";
+import { useBriefFilter } from "./queries/briefs.ts";
+import { useShowsNsfw } from "./useShowsNsfw.ts";
+import { FilterPanel } from "../components/FilterPanel.tsx";
+import { profilePicUrl } from "../components/format.ts";
+import { TEXTS } from "../components/texts.ts";
+import { clampBox, sectorsInBox, type ViewBox } from "./map/markers.ts";
+import type { FlyCommand, LeafletMapProps, MapCell, MapMarker } from "./map/LeafletMap.tsx";
+
+/** Start zoom (spec §9), the zoom of a recenter and of a link to a place (spec §2). */
+export const START_ZOOM = 13;
+export const RECENTER_ZOOM = 17;
+export const LINK_ZOOM = 18;
+/** Captions show this long after a press, messages this long (spec §9). */
+export const CAPTION_MS = 8000;
+export const MESSAGE_MS = 2500;
+/** The view is saved this long after it settles (spec §9). */
+export const SAVE_VIEW_MS = 1000;
+/** Local storage key of the last view. */
+export const VIEW_STORAGE_KEY = "map-view";
+
+export interface GaydarMapProps {
+  profileId: string;
+  tileUrl: string;
+  attribution: string;
+  /** The member's own last report, for a device that saved none. */
+  known: KnownLocation | null;
+}
+
+/** The target of a `#profileId=&lat=&lng=` hash, if it has a valid point. */
+export function parseMapHash(hash: string): { profileId: string | null; lat: number; lon: number } | null {
+  const p = new URLSearchParams(hash.replace(/^#/, ""));
+  const lat = Number(p.get("lat") ?? NaN), lon = Number(p.get("lng") ?? NaN);
+  if (!p.has("lat") || !p.has("lng") || !Number.isFinite(lat) || !Number.isFinite(lon)) return null;
+  if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
+  return { profileId: p.get("profileId"), lat, lon };
+}
+
+/** A saved view: the box (spec: the map remembers its bounds) and the zoom it was seen at. */
+export interface SavedView extends ViewBox {
+  zoom: number;
+}
+
+/** Where the saved view starts the map: its centre at its zoom (the same view on the same screen). */
+function readView(): LeafletMapProps["start"] | null {
+  try {
+    const v = JSON.parse(localStorage.getItem(VIEW_STORAGE_KEY) ?? "null") as SavedView | null;
+    const ok = v && [v.latMin, v.lonMin, v.latMax, v.lonMax].every((x) => typeof x === "number" && Number.isFinite(x));
+    if (!ok || !(v.latMin < v.latMax && v.lonMin < v.lonMax)) return null;
+    const box = { latMin: v.latMin, lonMin: v.lonMin, latMax: v.latMax, lonMax: v.lonMax };
+    if (!(typeof v.zoom === "number" && v.zoom >= 0 && v.zoom <= 19)) return { box };
+    return { lat: (v.latMin + v.latMax) / 2, lon: (v.lonMin + v.lonMax) / 2, zoom: v.zoom };
+  } catch {
+    return null;
+  }
+}
+
+/** The buttons' icons: 24 px line drawings in the text colour. */
+const ICON_PATHS = {
+  walk: "M12 2v20M2 12h20M12 2l-3 3M12 2l3 3M12 22l-3-3M12 22l3-3M2 12l3-3M2 12l3 3M22 12l-3-3M22 12l-3 3",
+  gps: "M12 2v4M12 18v4M2 12h4M18 12h4M12 6a6 6 0 1 0 0 12a6 6 0 1 0 0-12M12 10.5a1.5 1.5 0 1 0 0 3a1.5 1.5 0 1 0 0-3",
+  showing: "M2 12s3.5-7 10-7s10 7 10 7s-3.5 7-10 7S2 12 2 12ZM12 9a3 3 0 1 0 0 6a3 3 0 1 0 0-6",
+  hidden: "M2 12s3.5-7 10-7s10 7 10 7s-3.5 7-10 7S2 12 2 12ZM4 4l16 16",
+  recenter: "M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18M12 8a4 4 0 1 0 0 8a4 4 0 1 0 0-8",
+  chat: "M4 5h16v11H9l-5 4V5Z",
+} as const;
+
+function Icon({ name }: { name: keyof typeof ICON_PATHS }) {
+  return (
+    <svg className="map-btn-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d={ICON_PATHS[name]} />
+    </svg>
+  );
+}
+
+/** A message that shows for MESSAGE_MS; a new one replaces it. */
+function useFlash(): [string | null, (text: string) => void] {
+  const [text, setText] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const show = useCallback((t: string) => {
+    setText(t);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setText(null), MESSAGE_MS);
+  }, []);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return [text, show];
+}
+
+function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
+  const loc = useLocation(profileId, known);
+  const nsfw = useShowsNsfw();
+  const [filter, setFilter] = useBriefFilter();
+  const [Leaflet, setLeaflet] = useState<ComponentType<LeafletMapProps> | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [view, setView] = useState<ViewBox | null>(null);
+  const [fly, setFly] = useState<FlyCommand | null>(null);
+  const [focusId, setFocusId] = useState<string | null>(null);
+  // Captions also show for the first 8 s of the page, so a newcomer learns what the buttons do.
+  const [captions, setCaptions] = useState(true);
+  const [message, flash] = useFlash();
+  const [start, setStart] = useState<LeafletMapProps["start"] | null>(null);
+  const captionTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const saveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  useEffect(() => {
+    captionTimer.current = setTimeout(() => setCaptions(false), CAPTION_MS);
+    import("./map/LeafletMap.tsx").then((m) => setLeaflet(() => m.default), (e) => {
+      console.error("map failed to load:", e);
+      setLoadFailed(true);
+    });
+    return () => {
+      clearTimeout(captionTimer.current);
+      clearTimeout(saveTimer.current);
+    };
+  }, []);
+
+  // The first view, once the location is known: a linked point, else the saved view, else me.
+  useEffect(() => {
+    if (!loc.ready || start) return;
+    const target = parseMapHash(location.hash);
+    const saved = readView();
+    if (target) setStart({ lat: target.lat, lon: target.lon, zoom: START_ZOOM });
+    else if (saved) setStart(saved);
+    else setStart({ lat: loc.lat, lon: loc.lon, zoom: START_ZOOM });
+    if (target) {
+      setFocusId(target.profileId);
+      setFly({ seq: 1, lat: target.lat, lon: target.lon, zoom: LINK_ZOOM });
+    }
+  }, [loc.ready]);
+
+  useEffect(() => {
+    const onHash = () => {
+      const target = parseMapHash(location.hash);
+      if (!target) return;
+      setFocusId(target.profileId);
+      setFly((f) => ({ seq: (f?.seq ?? 0) + 1, lat: target.lat, lon: target.lon, zoom: LINK_ZOOM }));
+    };
+    globalThis.addEventListener("hashchange", onHash);
+    return () => globalThis.removeEventListener("hashchange", onHash);
+  }, []);
+
+  // Each GPS failure flashes its 'GPS: ' message once.
+  useEffect(() => {
+    if (loc.gpsFailures > 0 && loc.gpsNotice) flash(loc.gpsNotice);
+  }, [loc.gpsFailures]);
+
+  const onView = useCallback((box: ViewBox, zoom: number) => {
+    setView(clampBox(box));
+    clearTimeout(saveTimer.current);
+    saveTimer.current = setTimeout(() => {
+      try {
+        localStorage.setItem(VIEW_STORAGE_KEY, JSON.stringify({ ...box, zoom } satisfies SavedView));
+      } catch { /* storage full or disabled */ }
+    }, SAVE_VIEW_MS);
+  }, []);
+
+  const zoomedOut = view !== null && sectorsInBox(view) > MAP_MAX_SECTORS;
+  const briefs = useBoundsBriefs(view && !zoomedOut ? view : null, filter);
+  const aggregates = useAggregates(zoomedOut);
+  const items = briefs.data?.items ?? [];
+  const tooMany = !zoomedOut && items.length >= MAP_PROFILE_CAP;
+
+  const markers: MapMarker[] = zoomedOut || tooMany ? [] : items
+    // Spec §8: a profile with no lat is skipped.
+    .filter((b) => typeof b.lat === "number" && typeof b.lon === "number")
+    .map((b) => ({
+      id: b.profileId,
+      lat: b.lat,
+      lon: b.lon,
+      name: b.profileName,
+      picUrl: b.profilePicIds[0] ? profilePicUrl(b.profilePicIds[0], 256, nsfw) : null,
+      chars: b.profileChars,
+    }));
+  const cells: MapCell[] = !zoomedOut || !view ? [] : (aggregates.data ?? [])
+    .map((a) => ({
+      latMin: a.centerLat - a.deltaLat / 2,
+      latMax: a.centerLat + a.deltaLat / 2,
+      lonMin: a.centerLon - a.deltaLon / 2,
+      lonMax: a.centerLon + a.deltaLon / 2,
+      count: a.count,
+    }))
+    .filter((c) =>
+      c.latMax >= view.latMin && c.latMin <= view.latMax && c.lonMax >= view.lonMin && c.lonMin <= view.lonMax
+    );
+
+  const pressed = () => {
+    setCaptions(true);
+    clearTimeout(captionTimer.current);
+    captionTimer.current = setTimeout(() => setCaptions(false), CAPTION_MS);
+  };
+  const gps = loc.type === "DEVICE_GPS";
+  const toggleType = () => {
+    pressed();
+    loc.setType(gps ? "OVERRIDE" : "DEVICE_GPS");
+    flash(gps ? TEXTS.walkMessage : TEXTS.gpsMessage);
+  };
+  const toggleHidden = () => {
+    pressed();
+    loc.setHidden(!loc.hide);
+    flash(loc.hide ? TEXTS.visibleMessage : TEXTS.hidingMessage);
+  };
+  const recenter = () => {
+    pressed();
+    setFly((f) => ({ seq: (f?.seq ?? 0) + 1, lat: loc.lat, lon: loc.lon, zoom: RECENTER_ZOOM }));
+  };
+  const openProfile = useCallback((id: string) => location.assign(`/profile/${encodeURIComponent(id)}`), []);
+  const moved = useCallback((lat: number, lon: number) => loc.moveTo(lat, lon), [loc.moveTo]);
+
+  const status = zoomedOut ? TEXTS.zoomIn : tooMany ? TEXTS.tooManyProfiles : null;
+  const stale = loc.gpsNotice === TEXTS.gpsStale ? loc.gpsNotice : null;
+
+  return (
+    <div className={"map-page" + (captions ? " captions" : "")}>
+      <div className="map-canvas">
+        {Leaflet && start
+          ? (
+            <Leaflet
+              tileUrl={tileUrl}
+              attribution={attribution}
+              start={start}
+              me={{ lat: loc.lat, lon: loc.lon, draggable: !gps && !loc.paused, hidden: loc.hide }}
+              markers={markers}
+              focusId={focusId}
+              cells={cells}
+              fly={fly}
+              onView={onView}
+              onMeMoved={moved}
+              onOpenProfile={openProfile}
+            />
+          )
+          : <p className="map-loading">{loadFailed ? "The map could not be loaded." : "Loading the map..."}</p>}
+      </div>
+      <div className="map-filter">
+        <FilterPanel value={filter} onChange={setFilter} />
+      </div>
+      <div className="map-notes" aria-live="polite">
+        {status && <p className="map-note map-status" role="status">{status}</p>}
+        {stale && <p className="map-note">{stale}</p>}
+        {message && <p className="map-note map-message" role="status">{message}</p>}
+      </div>
+      <div className="map-controls map-left">
+        <button
+          type="button"
+          className={"map-btn" + (gps ? " on" : "")}
+          onClick={toggleType}
+          aria-label={`Location: ${gps ? "GPS" : "Walk"}`}
+          title={gps ? TEXTS.gpsMessage : TEXTS.walkMessage}
+        >
+          <Icon name={gps ? "gps" : "walk"} />
+          <span className="map-btn-caption">{gps ? "GPS" : "Walk"}</span>
+        </button>
+        <button
+          type="button"
+          className={"map-btn" + (loc.hide ? " on" : "")}
+          onClick={toggleHidden}
+          aria-label={`Visibility: ${loc.hide ? TEXTS.hiddenLabel : TEXTS.showingLabel}`}
+        >
+          <Icon name={loc.hide ? "hidden" : "showing"} />
+          <span className="map-btn-caption">{loc.hide ? TEXTS.hiddenLabel : TEXTS.showingLabel}</span>
+        </button>
+        <button type="button" className="map-btn" onClick={recenter} aria-label="Recenter on me">
+          <Icon name="recenter" />
+          <span className="map-btn-caption">Recenter</span>
+        </button>
+      </div>
+      <div className="map-controls map-right">
+        <a className="map-btn map-chat" href="/chat/broadcast" aria-label="Chat">
+          <Icon name="chat" />
+          <span className="map-btn-caption">Chat</span>
+        </a>
+      </div>
+    </div>
+  );
+}
+
+export default function GaydarMap(props: GaydarMapProps) {
+  return (
+    <QueryProvider>
+      <MapBody {...props} />
+    </QueryProvider>
+  );
+}

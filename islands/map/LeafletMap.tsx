@@ -1,0 +1,184 @@
+/**
+ * The Leaflet half of the map. Leaflet touches `window` when it loads, so only the browser loads
+ * this module, with `import()` from the GaydarMap island (esbuild puts it in its own chunk). It
+ * draws what the island decides: tiles, member markers or aggregate cells, and the 'me' marker;
+ * it reports every settled view back, and flies where the island's commands say.
+ */
+
+import { memo, useEffect, useMemo, useRef, useState } from "react";
+import L from "leaflet";
+import { MapContainer, Marker, Rectangle, TileLayer, useMap, useMapEvents } from "react-leaflet";
+import { markerElement, markerSize, type ViewBox } from "./markers.ts";
+
+/** A member on the map: shown position and face. */
+export interface MapMarker {
+  id: string;
+  lat: number;
+  lon: number;
+  name: string;
+  picUrl: string | null;
+  chars: string[];
+}
+
+/** One aggregate cell: its box and how many members are in it. */
+export interface MapCell extends ViewBox {
+  count: number;
+}
+
+/** Where to fly: a new `seq` flies again to the same place. */
+export interface FlyCommand {
+  seq: number;
+  lat: number;
+  lon: number;
+  zoom: number;
+}
+
+export interface LeafletMapProps {
+  tileUrl: string;
+  attribution: string;
+  /** The first view: a saved box, else a centre and zoom. */
+  start: { box: ViewBox } | { lat: number; lon: number; zoom: number };
+  me: { lat: number; lon: number; draggable: boolean; hidden: boolean } | null;
+  markers: MapMarker[];
+  focusId: string | null;
+  cells: MapCell[];
+  fly: FlyCommand | null;
+  onView: (box: ViewBox, zoom: number) => void;
+  onMeMoved: (lat: number, lon: number) => void;
+  onOpenProfile: (profileId: string) => void;
+}
+
+const toBounds = (b: ViewBox): L.LatLngBoundsExpression => [[b.latMin, b.lonMin], [b.latMax, b.lonMax]];
+
+/** Reports the settled view (after pans, zooms and resizes) and the map's size in px. */
+function ViewWatcher({ onView, onSize }: { onView: LeafletMapProps["onView"]; onSize: (s: L.Point) => void }) {
+  const map = useMapEvents({
+    moveend: () => report(),
+    resize: () => {
+      onSize(map.getSize());
+      report();
+    },
+  });
+  const report = () => {
+    const b = map.getBounds();
+    onView({ latMin: b.getSouth(), lonMin: b.getWest(), latMax: b.getNorth(), lonMax: b.getEast() }, map.getZoom());
+  };
+  useEffect(() => {
+    onSize(map.getSize());
+    report();
+  }, []);
+  return null;
+}
+
+function Fly({ fly }: { fly: FlyCommand | null }) {
+  const map = useMap();
+  useEffect(() => {
+    if (fly) map.flyTo([fly.lat, fly.lon], fly.zoom, { duration: 0.8 });
+  }, [fly?.seq]);
+  return null;
+}
+
+const ProfileMarker = memo(function ProfileMarker(
+  { m, size, focused, onOpen }: { m: MapMarker; size: number; focused: boolean; onOpen: (id: string) => void },
+) {
+  const icon = useMemo(
+    () =>
+      L.divIcon({
+        html: markerElement(document, { name: m.name, picUrl: m.picUrl, chars: m.chars, size, focused }),
+        className: "pm-wrap",
+        iconSize: [size, size],
+        iconAnchor: [size / 2, size / 2],
+      }),
+    [m.picUrl, m.name, m.chars.join(), size, focused],
+  );
+  // Markers are focusable buttons (Leaflet's `keyboard`); Enter opens the profile like a click.
+  const handlers = useMemo(() => ({
+    click: () => onOpen(m.id),
+    keypress: (e: L.LeafletKeyboardEvent) => {
+      if (e.originalEvent.key === "Enter") onOpen(m.id);
+    },
+  }), [m.id, onOpen]);
+  return (
+    <Marker
+      position={[m.lat, m.lon]}
+      icon={icon}
+      title={m.name}
+      alt={m.name}
+      eventHandlers={handlers}
+      zIndexOffset={focused ? 1000 : 0}
+    />
+  );
+});
+
+function MeMarker({ me, onMoved }: { me: NonNullable<LeafletMapProps["me"]>; onMoved: LeafletMapProps["onMeMoved"] }) {
+  const ref = useRef<L.Marker>(null);
+  const icon = useMemo(
+    () =>
+      L.divIcon({
+        html: `<span class="me-dot"></span><span class="me-label">me</span>`,
+        className: "me-marker" + (me.draggable ? " me-walk" : " me-gps") + (me.hidden ? " me-hidden" : ""),
+        iconSize: [40, 40],
+        iconAnchor: [20, 20],
+      }),
+    [me.draggable, me.hidden],
+  );
+  const handlers = useMemo(() => ({
+    dragend: () => {
+      const p = ref.current?.getLatLng();
+      if (p) onMoved(p.lat, L.Util.wrapNum(p.lng, [-180, 180], true));
+    },
+  }), [onMoved]);
+  return (
+    <Marker
+      ref={ref}
+      position={[me.lat, me.lon]}
+      icon={icon}
+      draggable={me.draggable}
+      title="me"
+      zIndexOffset={2000}
+      eventHandlers={handlers}
+      keyboard={false}
+    />
+  );
+}
+
+function CellLabel({ c }: { c: MapCell }) {
+  const icon = useMemo(
+    () => L.divIcon({ html: String(c.count), className: "agg-label", iconSize: [48, 28], iconAnchor: [24, 14] }),
+    [c.count],
+  );
+  // Above the 'me' marker: zoomed out, the counts are what the map is for.
+  return (
+    <Marker
+      position={[(c.latMin + c.latMax) / 2, (c.lonMin + c.lonMax) / 2]}
+      icon={icon}
+      interactive={false}
+      zIndexOffset={3000}
+    />
+  );
+}
+
+const CELL_STYLE: L.PathOptions = { weight: 1, color: "#c2185b", fillOpacity: 0.12, interactive: false };
+
+/** The Leaflet map (see the top comment). */
+export default function LeafletMap(p: LeafletMapProps) {
+  const [size, setSize] = useState<L.Point | null>(null);
+  const edge = size ? markerSize(size.x, size.y, p.markers.length) : 48;
+  const start = "box" in p.start ? { bounds: toBounds(p.start.box) } : {
+    center: [p.start.lat, p.start.lon] as L.LatLngTuple,
+    zoom: p.start.zoom,
+  };
+  return (
+    <MapContainer {...start} className="leaflet-host" zoomControl worldCopyJump={false} minZoom={2} maxZoom={19}>
+      <TileLayer url={p.tileUrl} attribution={p.attribution} maxZoom={19} />
+      <ViewWatcher onView={p.onView} onSize={setSize} />
+      <Fly fly={p.fly} />
+      {p.cells.map((c) => <Rectangle key={`${c.latMin}:${c.lonMin}`} bounds={toBounds(c)} pathOptions={CELL_STYLE} />)}
+      {p.cells.map((c) => <CellLabel key={`l${c.latMin}:${c.lonMin}`} c={c} />)}
+      {p.markers.map((m) => (
+        <ProfileMarker key={m.id} m={m} size={edge} focused={m.id === p.focusId} onOpen={p.onOpenProfile} />
+      ))}
+      {p.me && <MeMarker me={p.me} onMoved={p.onMeMoved} />}
+    </MapContainer>
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * The map's arithmetic and marker markup, free of Leaflet so it runs (and is tested) anywhere:
+ * which 1-degree sectors a view covers, marker size from screen area over count (spec §2, §9),
+ * the characteristic icons, and the marker element (built with the DOM, never from HTML strings,
+ * because names are member input).
+ */
+
+/** A view box in degrees. */
+export interface ViewBox {
+  latMin: number;
+  lonMin: number;
+  latMax: number;
+  lonMax: number;
+}
+
+/** Marker edge limits, px (spec §9). */
+export const MARKER_MIN_PX = 16;
+export const MARKER_MAX_PX = 128;
+/** Markers at least this big carry the characteristic icons. */
+export const ICONS_MIN_PX = 40;
+
+/** The box clamped to the globe: latitudes to ±90, longitudes to ±180 (a wrapped world is cut). */
+export function clampBox(b: ViewBox): ViewBox {
+  const c = (x: number, m: number) => Math.max(-m, Math.min(m, x));
+  return { latMin: c(b.latMin, 90), lonMin: c(b.lonMin, 180), latMax: c(b.latMax, 90), lonMax: c(b.lonMax, 180) };
+}
+
+/** How many 1-degree sectors the (clamped) box touches. */
+export function sectorsInBox(b: ViewBox): number {
+  const row = (lat: number) => Math.min(89, Math.floor(lat));
+  const col = (lon: number) => Math.min(179, Math.floor(lon));
+  return (row(b.latMax) - row(b.latMin) + 1) * (col(b.lonMax) - col(b.lonMin) + 1);
+}
+
+/** Marker edge: the square root of the screen area per profile, clamped to [16, 128] px. */
+export function markerSize(widthPx: number, heightPx: number, count: number): number {
+  if (count <= 0) return MARKER_MAX_PX;
+  const s = Math.sqrt((widthPx * heightPx) / count);
+  return Math.round(Math.max(MARKER_MIN_PX, Math.min(MARKER_MAX_PX, s)));
+}
+
+/** The characteristics a marker marks with an icon (spec §2), in this order. */
+export const MARKER_ICONS = [
+  { value: "top", label: "Top", glyph: "▲" },
+  { value: "bottom", label: "Bottom", glyph: "▼" },
+  { value: "oral", label: "Oral", glyph: "●" },
+  { value: "hosting", label: "Hosting", glyph: "⌂" },
+  { value: "traveling", label: "Traveling", glyph: "➜" },
+] as const;
+
+/** The icons of a member's characteristics. */
+export function iconsOf(chars: readonly string[]): (typeof MARKER_ICONS)[number][] {
+  return MARKER_ICONS.filter((i) => chars.includes(i.value));
+}
+
+/** Up to two initials of a name, for a member without a picture. */
+export function initialsOf(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  const first = (w: string) => Array.from(w)[0] ?? "";
+  const s = words.length > 1 ? first(words[0]) + first(words[1]) : Array.from(words[0] ?? "?").slice(0, 2).join("");
+  return s.toUpperCase() || "?";
+}
+
+/** What a marker shows. */
+export interface MarkerFace {
+  name: string;
+  /** Picture address, or null for initials. */
+  picUrl: string | null;
+  chars: readonly string[];
+  size: number;
+  focused?: boolean;
+}
+
+/** The marker element of a member (the caller hands it to a Leaflet divIcon). */
+export function markerElement(doc: Document, f: MarkerFace): HTMLElement {
+  const el = doc.createElement("div");
+  el.className = "pm" + (f.focused ? " pm-focus" : "");
+  el.style.width = el.style.height = `${f.size}px`;
+  if (f.picUrl) {
+    const img = doc.createElement("img");
+    img.src = f.picUrl;
+    img.alt = "";
+    img.loading = "lazy";
+    img.decoding = "async";
+    img.draggable = false;
+    // A picture that fails to load falls back to the initials.
+    img.addEventListener("error", () => img.replaceWith(initials(doc, f)), { once: true });
+    el.append(img);
+  } else {
+    el.append(initials(doc, f));
+  }
+  const icons = iconsOf(f.chars);
+  if (icons.length && f.size >= ICONS_MIN_PX) {
+    const box = doc.createElement("span");
+    box.className = "pm-icons";
+    for (const i of icons) {
+      const s = doc.createElement("span");
+      s.className = `pm-icon pm-${i.value}`;
+      s.title = i.label;
+      s.textContent = i.glyph;
+      box.append(s);
+    }
+    el.append(box);
+  }
+  return el;
+}
+
+function initials(doc: Document, f: MarkerFace): HTMLElement {
+  const s = doc.createElement("span");
+  s.className = "pm-initials";
+  s.style.fontSize = `${Math.max(8, Math.round(f.size * 0.38))}px`;
+  s.textContent = initialsOf(f.name);
+  return s;
+}

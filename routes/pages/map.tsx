@@ -1,0 +1,32 @@
+/** The map page (/search/map): the full-screen GaydarMap island. */
+
+import type { Context } from "hono";
+import type { AppEnv } from "../env.ts";
+import { renderPage } from "./render.tsx";
+import { Island } from "../../components/Island.tsx";
+import GaydarMap from "../../islands/GaydarMap.tsx";
+import { getOwnPosition } from "../../kv/positions.ts";
+import { config } from "../config.ts";
+
+/** Map data attribution (the OpenStreetMap licence asks for it wherever its tiles show). */
+export const TILE_ATTRIBUTION =
+  '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
+
+export async function mapPage(c: Context<AppEnv>) {
+  const caller = c.get("caller")!;
+  // The member's own record only: it seeds the reporter on a device that saved no location.
+  const own = await getOwnPosition(caller.profileId);
+  const known = own && { lat: own.lat, lon: own.lon, use: own.use, hide: own.hide };
+  return renderPage(
+    c,
+    "Gaydar Map",
+    <section className="map-section">
+      <h1 className="visually-hidden">Gaydar Map</h1>
+      <Island
+        of={GaydarMap}
+        props={{ profileId: caller.profileId, tileUrl: config.tileUrl, attribution: TILE_ATTRIBUTION, known }}
+      />
+    </section>,
+    { bodyClass: "map-body" },
+  );
+}

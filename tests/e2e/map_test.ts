@@ -1,0 +1,362 @@
+/**
+ * The map in a real browser, on a phone and a desktop: seeded members show as markers (hidden and
+ * blocked ones do not), the toggles show their messages and change what the server stores, the
+ * view follows a `#profileId=&lat=&lng=` link and a recenter, the view is restored after a reload,
+ * the filter, a marker opens the profile, aggregates when zoomed out, the 800 cap, a GPS refusal,
+ * and a 401 pausing the reporter. Map tiles come from a local tile server.
+ */
+
+import assert from "node:assert/strict";
+import sharp from "sharp";
+import type { BrowserContext, Page } from "playwright-core";
+import { type Harness, shot, startHarness, type ViewportName } from "./harness.ts";
+import { createAccount, createLoginToken } from "../../kv/accounts.ts";
+import { newProfile, updateProfile } from "../../kv/profiles.ts";
+import { aggregates, getOwnPosition, getShownPosition, importPositions, reportPosition } from "../../kv/positions.ts";
+import { addPicture } from "../../kv/pictures.ts";
+import { putProfileLike } from "../../kv/likes.ts";
+import { profileBriefs } from "../../kv/briefs.ts";
+import { sectorKey } from "../../kv/geo.ts";
+import { kv } from "../../kv/db.ts";
+import { keys } from "../../kv/keys.ts";
+import { newId } from "../../kv/ids.ts";
+import { normalizeUpload } from "../../workers/images.ts";
+import { TEXTS } from "../../components/texts.ts";
+import { markerSize } from "../../islands/map/markers.ts";
+
+const HOME = { lat: 33.4484, lon: -112.074 };
+const TUCSON = { lat: 32.2226, lon: -110.9747 };
+
+// --- a local tile server: every /{z}/{x}/{y}.png is the same light 'map' tile
+const TILE = new Uint8Array(
+  await sharp(new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">
+    <rect width="256" height="256" fill="#eef1ea"/>
+    <path d="M0 96H256M0 200H256M70 0V256M180 0V256" stroke="#ffffff" stroke-width="10"/>
+    <path d="M0 96H256M70 0V256" stroke="#f3d9a4" stroke-width="6"/>
+    <rect x="90" y="116" width="70" height="64" fill="#d8e8cf"/>
+    <rect width="256" height="256" fill="none" stroke="#e0e4dc"/>
+  </svg>`)).png().toBuffer(),
+);
+const tileServer = Deno.serve(
+  { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+  () => new Response(TILE, { headers: { "content-type": "image/png", "cache-control": "max-age=3600" } }),
+);
+// Read by the app's CSP (img-src) and the map page: set before the harness imports the app.
+Deno.env.set("TILE_URL", `http://127.0.0.1:${tileServer.addr.port}/{z}/{x}/{y}.png`);
+globalThis.addEventListener("unload", () => tileServer.shutdown());
+
+interface Member {
+  name: string;
+  chars: string[];
+  pic: boolean;
+}
+
+const MEMBERS: Member[] = [
+  { name: "Alexander", chars: ["top", "hosting"], pic: true },
+  { name: "Benny", chars: ["bottom"], pic: true },
+  { name: "Carlos", chars: ["oral", "traveling"], pic: false },
+  { name: "Dmitri Everything", chars: ["top", "bottom", "oral", "hosting", "traveling"], pic: true },
+  { name: "Eli", chars: [], pic: false },
+  { name: "Frankie", chars: ["versatile", "top"], pic: true },
+  { name: "Gus", chars: ["bottom", "hosting"], pic: false },
+  { name: "Hiro", chars: ["traveling"], pic: true },
+];
+
+async function portrait(i: number): Promise<Uint8Array> {
+  const hue = (i * 67) % 360;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="500">
+    <rect width="400" height="500" fill="hsl(${hue},65%,55%)"/>
+    <circle cx="200" cy="190" r="85" fill="rgba(255,255,255,.85)"/>
+    <ellipse cx="200" cy="470" rx="165" ry="150" fill="rgba(255,255,255,.85)"/>
+  </svg>`;
+  return new Uint8Array(await sharp(new TextEncoder().encode(svg)).jpeg().toBuffer());
+}
+
+async function account(email: string, name: string) {
+  const a = (await createAccount({ email, name }))!;
+  return { accountId: a.id, profileId: a.defaultProfileId };
+}
+
+/** The viewer at HOME, the members around them, one hidden and one the viewer blocked. */
+async function seed() {
+  const viewer = await account("viewer@example.com", "Viewer");
+  await reportPosition(viewer.profileId, { ...HOME, use: "OVERRIDE", hide: false });
+  const ids: string[] = [];
+  for (const [i, m] of MEMBERS.entries()) {
+    const { profileId } = await account(`m${i}@example.com`, m.name);
+    assert.ok((await updateProfile(profileId, { profilename: m.name, characteristics: m.chars })).ok);
+    if (m.pic) assert.ok((await addPicture(profileId, await normalizeUpload(await portrait(i)))).ok);
+    // Around the viewer, within what a phone shows at zoom 13.
+    const r = 0.012 + 0.0042 * i, a = i * 2.4;
+    await reportPosition(profileId, {
+      lat: HOME.lat + r * Math.sin(a),
+      lon: HOME.lon + r * Math.cos(a) * 0.6,
+      use: "OVERRIDE",
+      hide: false,
+    });
+    ids.push(profileId);
+  }
+  const hidden = await account("hidden@example.com", "Hidden Harry");
+  await reportPosition(hidden.profileId, { lat: HOME.lat + 0.004, lon: HOME.lon, use: "OVERRIDE", hide: true });
+  const blocked = await account("blocked@example.com", "Blocked Bob");
+  await reportPosition(blocked.profileId, { lat: HOME.lat - 0.004, lon: HOME.lon, use: "OVERRIDE", hide: false });
+  await putProfileLike(viewer.profileId, blocked.profileId, "DISLIKE", true);
+  return { viewer, ids, hidden, blocked };
+}
+
+async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
+  await page.goto(`/login#token=${await createLoginToken(accountId)}`);
+  await page.waitForURL(h.origin + "/");
+}
+
+/** Waits for the map, its markers (`count`) and their pictures, and the tiles. */
+async function mapReady(page: Page, count: number): Promise<void> {
+  await page.locator(".leaflet-container").waitFor();
+  await page.waitForFunction((n) => document.querySelectorAll(".pm").length === n, count, { timeout: 15_000 });
+  await imagesLoaded(page);
+}
+
+/** Waits until the tiles and marker pictures in view have loaded (for a screenshot). */
+async function imagesLoaded(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLImageElement>(".leaflet-tile, .pm img")].every((i) => i.complete) &&
+    document.querySelectorAll(".leaflet-tile-loaded").length > 0
+  );
+}
+
+/** The view the map saved in local storage (1 s after it settled). */
+async function savedView(page: Page) {
+  const raw = await page.evaluate(() => localStorage.getItem("map-view"));
+  assert.ok(raw, "a saved view");
+  const v = JSON.parse(raw) as { latMin: number; lonMin: number; latMax: number; lonMax: number; zoom: number };
+  return { ...v, lat: (v.latMin + v.latMax) / 2, lon: (v.lonMin + v.lonMax) / 2 };
+}
+
+/** Polls `read` until `ok` holds (the reporter's PUT is debounced 1 s). */
+async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
+  let v = await read();
+  for (let i = 0; i < 60 && !ok(v); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    v = await read();
+  }
+  assert.ok(ok(v), `${what}: ${JSON.stringify(v)}`);
+  return v;
+}
+
+async function messageText(page: Page): Promise<string> {
+  const m = page.locator(".map-message");
+  await m.waitFor();
+  return (await m.textContent()) ?? "";
+}
+
+/** Saves a view of ±`half` degrees around a point at `zoom` and reloads: the map opens there. */
+async function openAt(page: Page, at: { lat: number; lon: number }, half: number, zoom: number): Promise<void> {
+  const view = { latMin: at.lat - half, lonMin: at.lon - half, latMax: at.lat + half, lonMax: at.lon + half, zoom };
+  await page.evaluate((v) => localStorage.setItem("map-view", JSON.stringify(v)), view);
+  await page.reload();
+}
+
+for (const vp of ["phone", "desktop"] as ViewportName[]) {
+  Deno.test({
+    name: `e2e ${vp} - map: markers, toggles and their messages, link, recenter, restore, filter, aggregates, cap`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    async fn() {
+      const h = await startHarness();
+      let context: BrowserContext | undefined;
+      try {
+        const s = await seed();
+        ({ context } = await h.newPage(vp));
+        const page = context.pages()[0];
+        await logIn(page, h, s.viewer.accountId);
+
+        // --- the members near the viewer, with pictures or initials and their icons; not hidden, not blocked
+        await page.goto("/search/map");
+        assert.equal(await page.title(), "Gaydar Map · Lambda");
+        await mapReady(page, MEMBERS.length);
+        await page.locator(".me-marker").waitFor();
+        assert.equal(await page.locator(`.leaflet-marker-icon[title="Hidden Harry"]`).count(), 0);
+        assert.equal(await page.locator(`.leaflet-marker-icon[title="Blocked Bob"]`).count(), 0);
+        const dmitri = page.locator(`.leaflet-marker-icon[title="Dmitri Everything"]`);
+        assert.deepEqual(
+          await dmitri.locator(".pm-icon").evaluateAll((els) => els.map((e) => e.getAttribute("title"))),
+          ["Top", "Bottom", "Oral", "Hosting", "Traveling"],
+        );
+        assert.equal(await page.locator(`.leaflet-marker-icon[title="Carlos"] .pm-initials`).textContent(), "CA");
+        assert.equal(await page.locator(`.leaflet-marker-icon[title="Benny"] img`).count(), 1);
+        const mapBox = (await page.locator(".leaflet-container").boundingBox())!;
+        const edge = (await page.locator(".pm").first().boundingBox())!.width;
+        assert.equal(Math.round(edge), markerSize(mapBox.width, mapBox.height, MEMBERS.length));
+        // The 'me' marker is where the viewer reported, and the map starts around it at zoom 13.
+        await page.waitForTimeout(1200);
+        const start = await savedView(page);
+        assert.equal(start.zoom, 13);
+        assert.ok(Math.abs(start.lat - HOME.lat) < 1e-3 && Math.abs(start.lon - HOME.lon) < 1e-3, "centred on me");
+        await shot(page, `${vp}-map`);
+
+        // --- visibility: 'You are hiding...' for 2.5 s, the server hides the viewer from others
+        const benny = s.ids[1];
+        const seesViewer = async () =>
+          (await profileBriefs(benny, { kind: "nearest" })).items.some((b) => b.profileId === s.viewer.profileId);
+        assert.equal(await seesViewer(), true);
+        await page.getByRole("button", { name: "Visibility: Showing" }).click();
+        const pressedAt = Date.now();
+        assert.equal(await messageText(page), TEXTS.hidingMessage);
+        await page.getByRole("button", { name: "Visibility: Hidden" }).waitFor();
+        assert.ok(await page.locator(".map-btn-caption", { hasText: "Hidden" }).isVisible(), "caption after a press");
+        await eventually(() => getOwnPosition(s.viewer.profileId), (p) => p?.hide === true, "stored hidden");
+        assert.equal(await seesViewer(), false, "hidden from others");
+        await shot(page, `${vp}-map-hidden`);
+        await page.locator(".map-message").waitFor({ state: "detached", timeout: 4000 });
+        assert.ok(Date.now() - pressedAt >= 2000, "the message stays about 2.5 s");
+        await page.getByRole("button", { name: "Visibility: Hidden" }).click();
+        assert.equal(await messageText(page), "You are  visible to others.", "two spaces, word for word");
+        await eventually(() => getOwnPosition(s.viewer.profileId), (p) => p?.hide === false, "stored visible");
+        assert.equal(await seesViewer(), true);
+
+        // --- location type: GPS places the viewer at the device's position, Walk keeps it as an override
+        const gpsAt = { latitude: HOME.lat + 0.009, longitude: HOME.lon - 0.011 };
+        await context.grantPermissions(["geolocation"], { origin: h.origin });
+        await context.setGeolocation(gpsAt);
+        await page.getByRole("button", { name: "Location: Walk" }).click();
+        assert.equal(await messageText(page), TEXTS.gpsMessage);
+        await page.getByRole("button", { name: "Location: GPS" }).waitFor();
+        const gps = await eventually(
+          () => getOwnPosition(s.viewer.profileId),
+          (p) => p?.use === "DEVICE_GPS" && Math.abs((p.gpsLat ?? 0) - gpsAt.latitude) < 1e-9,
+          "stored GPS position",
+        );
+        assert.equal(gps?.lon, gpsAt.longitude);
+        await shot(page, `${vp}-map-gps`);
+        await page.getByRole("button", { name: "Location: GPS" }).click();
+        assert.equal(await messageText(page), TEXTS.walkMessage);
+        await eventually(
+          () => getOwnPosition(s.viewer.profileId),
+          (p) => p?.use === "OVERRIDE" && p.overrideLat === gpsAt.latitude,
+          "stored as an override where GPS left it",
+        );
+
+        // --- a link to a member flies there at zoom 18 and marks them; recenter flies back at zoom 17
+        const target = (await getShownPosition(s.ids[3]))!;
+        await page.evaluate((t) => location.hash = `profileId=${t.profileId}&lat=${t.lat}&lng=${t.lon}`, target);
+        await page.locator(".pm-focus").waitFor();
+        await page.waitForTimeout(2000);
+        const linked = await savedView(page);
+        assert.equal(linked.zoom, 18);
+        assert.ok(
+          Math.abs(linked.lat - target.lat) < 2e-4 && Math.abs(linked.lon - target.lon) < 2e-4,
+          "at the member",
+        );
+        await page.getByRole("button", { name: "Recenter on me" }).click();
+        await page.waitForTimeout(2000);
+        const me = (await getOwnPosition(s.viewer.profileId))!;
+        const back = await savedView(page);
+        assert.equal(back.zoom, 17);
+        assert.ok(Math.abs(back.lat - me.lat) < 2e-4 && Math.abs(back.lon - me.lon) < 2e-4, "back on me");
+        await imagesLoaded(page);
+        await shot(page, `${vp}-map-recentered`);
+
+        // --- the view is restored after a reload (the hash cleared)
+        await page.evaluate(() => history.replaceState(null, "", "/search/map"));
+        await page.reload();
+        await page.locator(".leaflet-container").waitFor();
+        await page.waitForTimeout(1500);
+        const restored = await savedView(page);
+        assert.equal(restored.zoom, 17);
+        assert.ok(Math.abs(restored.lat - back.lat) < 1e-6 && Math.abs(restored.lon - back.lon) < 1e-6, "restored");
+
+        // --- the filter: every ticked characteristic present
+        await openAt(page, HOME, 0.05, 13);
+        await mapReady(page, MEMBERS.length);
+        await page.locator(".map-filter summary").click();
+        await page.locator(".map-filter label", { hasText: /^Top$/ }).click();
+        const tops = MEMBERS.filter((m) => m.chars.includes("top")).length;
+        await page.waitForFunction((n) => document.querySelectorAll(".pm").length === n, tops);
+        await page.locator(".map-filter label", { hasText: /^Hosting$/ }).click();
+        const topHosts = MEMBERS.filter((m) => m.chars.includes("top") && m.chars.includes("hosting")).length;
+        await page.waitForFunction((n) => document.querySelectorAll(".pm").length === n, topHosts);
+        await shot(page, `${vp}-map-filter`);
+        await page.getByRole("button", { name: "Clear filter" }).click();
+        await page.locator(".map-filter summary").click();
+        await mapReady(page, MEMBERS.length);
+
+        // --- a marker opens the member's profile
+        // (by keyboard: on a phone the big markers overlap, and Enter must work anyway)
+        await page.locator(`.leaflet-marker-icon[title="Benny"]`).focus();
+        await page.keyboard.press("Enter");
+        await page.waitForURL(`${h.origin}/profile/${benny}`);
+
+        // --- zoomed out past 20 sectors: 'Zoom in to see profiles.' and the counts per sector
+        await page.goto("/search/map");
+        await openAt(page, HOME, 12, 5);
+        await page.getByText(TEXTS.zoomIn).waitFor();
+        const sector = sectorKey(HOME.lat, HOME.lon);
+        const count = (await aggregates()).filter((a) => `${a.centerLat - 0.5}:${a.centerLon - 0.5}` === sector)[0]
+          .count;
+        await page.locator(".agg-label", { hasText: String(count) }).first().waitFor();
+        assert.equal(await page.locator(".pm").count(), 0);
+        await imagesLoaded(page);
+        await shot(page, `${vp}-map-aggregates`);
+
+        // --- 800 or more in view: 'Too many profiles to display.' and no markers
+        const crowd = Array.from({ length: 800 }, (_, i) => ({
+          profileId: newId(),
+          lat: TUCSON.lat + ((i * 7919) % 401 - 200) / 20_000,
+          lon: TUCSON.lon + ((i * 104_729) % 397 - 198) / 20_000,
+          use: "OVERRIDE" as const,
+          hide: false,
+        }));
+        for (const c of crowd) {
+          await kv().set(keys.profile(c.profileId), newProfile(c.profileId, "crowd", "Crowd", ["USER"]));
+        }
+        await importPositions(crowd);
+        await openAt(page, TUCSON, 0.03, 13);
+        await page.getByText(TEXTS.tooManyProfiles).waitFor({ timeout: 15_000 });
+        assert.equal(await page.locator(".pm").count(), 0);
+        await imagesLoaded(page);
+        await shot(page, `${vp}-map-too-many`);
+
+        // --- the captions hide 8 s after the last press
+        await page.locator(".map-page.captions").waitFor({ state: "detached", timeout: 10_000 });
+        assert.equal(await page.locator(".map-btn-caption").first().isVisible(), false);
+
+        if (vp === "desktop") {
+          // --- Walk: dragging the 'me' marker moves the viewer
+          await openAt(page, restored, 0.01, 15);
+          const dot = (await page.locator(".me-marker").boundingBox())!;
+          const before = (await getOwnPosition(s.viewer.profileId))!;
+          await page.mouse.move(dot.x + dot.width / 2, dot.y + dot.height / 2);
+          await page.mouse.down();
+          for (let i = 1; i <= 10; i++) {
+            await page.mouse.move(dot.x + dot.width / 2 + 12 * i, dot.y + dot.height / 2 + 6 * i);
+          }
+          await page.mouse.up();
+          const dragged = await eventually(
+            () => getOwnPosition(s.viewer.profileId),
+            (p) => !!p && p.lon > before.lon + 0.001 && p.lat < before.lat,
+            "moved east and south",
+          );
+          assert.equal(dragged?.use, "OVERRIDE");
+
+          // --- GPS refused: back to Walk with 'GPS: ' and the spec's text
+          await context.clearPermissions();
+          await page.reload();
+          await page.locator(".leaflet-container").waitFor();
+          await page.getByRole("button", { name: "Location: Walk" }).click();
+          await page.getByText(TEXTS.gpsPrefix + TEXTS.geoDenied).waitFor();
+          await page.getByRole("button", { name: "Location: Walk" }).waitFor();
+          await imagesLoaded(page);
+          await shot(page, `${vp}-map-gps-denied`);
+
+          // --- a 401 pauses reporting and goes to /login
+          await context.clearCookies();
+          await page.getByRole("button", { name: "Visibility: Showing" }).click();
+          await page.waitForURL(`${h.origin}/login`);
+        }
+      } finally {
+        await context?.close();
+        await h.close();
+      }
+    },
+  });
+}
