@@ -54,6 +54,8 @@ export interface LocationState {
   gpsFailures: number;
   /** True after a 401: nothing is reported any more on this page. */
   paused: boolean;
+  /** Counts the reports the server accepted on this page: a change means the lists may differ. */
+  reported: number;
 }
 
 /** What the page knows of the member's own last report (their own record, never anyone else's). */
@@ -126,6 +128,7 @@ const SERVER_STATE: LocationState = {
   gpsNotice: null,
   gpsFailures: 0,
   paused: false,
+  reported: 0,
 };
 
 /** The page's one reporter (see the top comment). Islands use it through `useLocation`. */
@@ -215,6 +218,11 @@ export class LocationReporter {
     this.#changed();
   }
 
+  /** Reports the current location again (debounced), keeping its type: e.g. after a broadcast. */
+  refresh(): void {
+    if (this.#state.ready) this.#schedule();
+  }
+
   /** Stops reporting for the rest of the page (after a 401). */
   pause(): void {
     clearTimeout(this.#reportTimer);
@@ -251,6 +259,7 @@ export class LocationReporter {
       : { profileId: id, overrideLat: lat, overrideLon: lon, use: "OVERRIDE", hide };
     try {
       await api(`/api/profile-position/${encodeURIComponent(id)}`, { method: "PUT", json: body });
+      this.#set({ reported: this.#state.reported + 1 });
     } catch (e) {
       // A 401 pauses through the event; anything else waits for the next change.
       console.warn("location report failed:", e instanceof Error ? e.message : e);
@@ -327,5 +336,6 @@ export function useLocation(profileId: string, known?: KnownLocation | null) {
     moveTo: (lat: number, lon: number) => r.moveTo(lat, lon),
     setType: (t: "OVERRIDE" | "DEVICE_GPS") => r.setType(t),
     setHidden: (h: boolean) => r.setHidden(h),
+    refresh: () => r.refresh(),
   };
 }
