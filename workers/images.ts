@@ -11,9 +11,10 @@
 
 import sharp from "sharp";
 import type { Metadata, Sharp, SharpOptions, WebpOptions } from "sharp";
+import { MAX_UPLOAD_BYTES } from "../components/pictures.ts";
 
-/** The largest upload accepted, in bytes (the spec's number). */
-export const MAX_UPLOAD_BYTES = 8_192_000;
+/** The largest upload accepted, in bytes (the spec's number; defined beside the client's checks). */
+export { MAX_UPLOAD_BYTES };
 
 /** The most pixels (width × height, as the header declares them) an upload may have. */
 export const MAX_PIXELS = 40_000_000;

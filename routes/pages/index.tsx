@@ -16,6 +16,9 @@ import {
   tosPage,
 } from "./info.tsx";
 import { contactPage, dashboardPage, outboxPage, settingsPage } from "./account.tsx";
+import { profilePage } from "./profile.tsx";
+import { profileEditPage } from "./profileEdit.tsx";
+import { picCarouselPage, picEditPage, picUploadPage } from "./pictures.tsx";
 import { likesPage } from "./likes.tsx";
 import { rateSwipePage } from "./rateSwipe.tsx";
 import { profileListPage, swypePage, tilesPage } from "./discovery.tsx";
@@ -40,6 +43,11 @@ const PAGES: Record<string, Page> = {
   "/billing": billingPage,
   "/sorry": sorryPage,
   "/games": gamesPage,
+  "/profile/:profileId": profilePage,
+  "/profileEdit": profileEditPage,
+  "/profilePicUpload": picUploadPage,
+  "/profilePicEdit": picEditPage,
+  "/profilePicCarousel": picCarouselPage,
   "/search/map": mapPage,
   "/likes/profilelikedyou": likesPage,
   "/likes/profilelikedyourpics": likesPage,

@@ -1,0 +1,79 @@
+/**
+ * The picture carousel (/profilePicCarousel?profileId=&id=&ids=, spec §2): one picture with
+ * Prev and Next, disabled at the ends, and 'View Profile'. Arrow keys and a sideways swipe
+ * move too. The address follows the picture shown, so a reload or a shared link shows it again.
+ */
+
+import { useEffect, useRef, useState } from "react";
+import { useShowsNsfw } from "./useShowsNsfw.ts";
+import { picImgProps } from "../components/pictures.ts";
+import type { PicInfo } from "../kv/pictures.ts";
+
+export interface PicCarouselProps {
+  profileId: string;
+  profileName: string;
+  /** The pictures in order (only those the viewer may see). */
+  pictures: PicInfo[];
+  /** Index of the first picture shown. */
+  start: number;
+}
+
+/** A swipe shorter than this (px) is a tap. */
+const SWIPE_PX = 40;
+
+export default function PicCarousel({ profileId, profileName, pictures, start }: PicCarouselProps) {
+  const showNsfw = useShowsNsfw();
+  const [at, setAt] = useState(start);
+  const touch = useRef<{ x: number; id: number } | null>(null);
+  const pic = pictures[at];
+  const first = at === 0;
+  const last = at === pictures.length - 1;
+
+  useEffect(() => {
+    const url = new URL(location.href);
+    url.searchParams.set("id", pic.id);
+    history.replaceState(null, "", url);
+  }, [pic.id]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "ArrowLeft") setAt((i) => Math.max(0, i - 1));
+      if (e.key === "ArrowRight") setAt((i) => Math.min(pictures.length - 1, i + 1));
+    };
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, [pictures.length]);
+
+  return (
+    <div className="carousel">
+      <figure
+        className="carousel-figure"
+        onPointerDown={(e) => (touch.current = { x: e.clientX, id: e.pointerId })}
+        onPointerUp={(e) => {
+          const t = touch.current;
+          touch.current = null;
+          if (!t || t.id !== e.pointerId) return;
+          const dx = e.clientX - t.x;
+          if (dx > SWIPE_PX && !first) setAt(at - 1);
+          if (dx < -SWIPE_PX && !last) setAt(at + 1);
+        }}
+      >
+        <img
+          key={pic.id}
+          {...picImgProps(pic, 1024, showNsfw)}
+          alt={`${profileName}, picture ${at + 1}`}
+          draggable={false}
+        />
+        <figcaption className="muted">
+          {profileName} · {at + 1} / {pictures.length}
+          {pic.nsfw && !showNsfw && " · NSFW, blurred: choose Showing NSFW on the home page to see it."}
+        </figcaption>
+      </figure>
+      <div className="row center carousel-buttons">
+        <button type="button" onClick={() => setAt(at - 1)} disabled={first}>Prev</button>
+        <a className="button primary" href={`/profile/${profileId}`}>View Profile</a>
+        <button type="button" onClick={() => setAt(at + 1)} disabled={last}>Next</button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * Client data of pictures: upload (`POST /api/profile-pic`), remove, the NSFW flag, the crop,
+ * and a picture's metadata (`GET /api/profile/pic/{id}`). Every change refreshes the owner's
+ * profile, whose lists and picture facts the editor shows.
+ */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "./api.ts";
+import { profileKey, type ProfileView } from "./profiles.ts";
+import type { PicInfo } from "../../kv/pictures.ts";
+
+export type { PicInfo };
+
+/** A crop box in pixels of the whole upload turned by `rotate` (a multiple of 90). */
+export interface CropBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  rotate: number;
+}
+
+/** `GET /api/profile/pic/{id}`: facts of a picture; the owner also gets the source size and the crop. */
+export interface PicMeta extends PicInfo {
+  profileId: string;
+  private: boolean;
+  ready: boolean;
+  tsCreated: number;
+  tsUpdated: number;
+  sourceWidth?: number;
+  sourceHeight?: number;
+  crop?: CropBox | null;
+}
+
+/** Query key of a picture's metadata. */
+export const picKey = (id: string) => ["profile-pic", id] as const;
+
+/** A picture's metadata; `initial` is what the server rendered. */
+export function usePicQuery(id: string, initial?: PicMeta) {
+  return useQuery({
+    queryKey: picKey(id),
+    queryFn: () => api<PicMeta>(`/api/profile/pic/${encodeURIComponent(id)}`),
+    initialData: initial,
+  });
+}
+
+/** Uploads a file to the caller's profile (spec §7 multipart fields); `replaceId` takes that picture's place. */
+export function useUploadMutation(profileId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, replaceId }: { file: File; replaceId?: string }) => {
+      const form = new FormData();
+      form.set("authorProfileId", profileId);
+      form.set("picfile", file);
+      form.set("picfilename", file.name);
+      const q = replaceId ? `?replace_id=${encodeURIComponent(replaceId)}` : "";
+      return api<PicInfo>(`/api/profile-pic${q}`, { method: "POST", form });
+    },
+    onSuccess: () => qc.invalidateQueries({ queryKey: profileKey(profileId) }),
+  });
+}
+
+/** Removes one of the caller's pictures. */
+export function useRemovePicMutation(profileId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(`/api/profile-pic/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    onSettled: () => qc.invalidateQueries({ queryKey: profileKey(profileId) }),
+  });
+}
+
+/** Flags one of the caller's pictures NSFW, or not; the editor shows the flag at once. */
+export function useNsfwMutation(profileId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, nsfw }: { id: string; nsfw: boolean }) =>
+      api<PicInfo>(`/api/profile-pic/${encodeURIComponent(id)}`, { method: "PUT", json: { nsfw } }),
+    onMutate: ({ id, nsfw }) => {
+      qc.setQueryData<ProfileView>(
+        profileKey(profileId),
+        (p) => p && { ...p, pictures: p.pictures.map((x) => (x.id === id ? { ...x, nsfw } : x)) },
+      );
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: profileKey(profileId) }),
+  });
+}
+
+/** Saves a crop of one of the caller's pictures (a new generation, so new picture addresses). */
+export function useCropMutation(profileId: string, picId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (box: CropBox) =>
+      api<PicInfo>(`/api/profile-pic/${encodeURIComponent(picId)}/crop`, { method: "PUT", json: box }),
+    onSuccess: () => {
+      qc.invalidateQueries({ queryKey: profileKey(profileId) });
+      qc.invalidateQueries({ queryKey: picKey(picId) });
+    },
+  });
+}

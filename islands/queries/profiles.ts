@@ -1,0 +1,47 @@
+/**
+ * Client data of profiles (spec §7): `GET /api/profile/{id}` (cached 1 hour, spec §9),
+ * `GET /api/profiles/mine` and `PUT /api/profile`.
+ */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "./api.ts";
+import type { ProfileChange, ProfileView } from "../../kv/profiles.ts";
+
+export type { ProfileChange, ProfileView };
+
+/** Profile cache lifetime (spec §9). */
+export const PROFILE_CACHE_MS = 60 * 60_000;
+
+/** Query key of one profile as the caller sees it. */
+export const profileKey = (id: string) => ["profile", id] as const;
+
+/** A profile; `initial` is what the server rendered. */
+export function useProfileQuery(id: string, initial?: ProfileView) {
+  return useQuery({
+    queryKey: profileKey(id),
+    queryFn: () => api<ProfileView>(`/api/profile/${encodeURIComponent(id)}`),
+    initialData: initial,
+    initialDataUpdatedAt: initial ? Date.now() : undefined,
+    staleTime: PROFILE_CACHE_MS,
+  });
+}
+
+/** The caller's own profile (the editor), fresh from `/api/profiles/mine`. */
+export function useMyProfileQuery(initial: ProfileView) {
+  return useQuery({
+    queryKey: profileKey(initial.id),
+    queryFn: async () => (await api<ProfileView[]>("/api/profiles/mine"))[0],
+    initialData: initial,
+    initialDataUpdatedAt: Date.now(),
+    staleTime: PROFILE_CACHE_MS,
+  });
+}
+
+/** Saves fields of the caller's own profile; the cache takes the saved profile. */
+export function useProfileMutation(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (change: ProfileChange) => api<ProfileView>("/api/profile", { method: "PUT", json: { id, ...change } }),
+    onSuccess: (saved) => qc.setQueryData(profileKey(id), saved),
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * The profile view (/profile/:profileId, spec §2): the profile island, then the panels other
+ * features plug in (like buttons, notes, actions, chat). A missing, invalid, unknown or hidden
+ * (blocked) id leads to the member's own profile, showing 'Loading your profile...'.
+ */
+
+import type { Context } from "hono";
+import type { ReactElement } from "react";
+import type { AppEnv, Caller } from "../env.ts";
+import { renderPage } from "./render.tsx";
+import { Island } from "../../components/Island.tsx";
+import ProfileView from "../../islands/ProfileView.tsx";
+import { isId } from "../../kv/ids.ts";
+import { loadProfileView, type ProfileView as Profile } from "../../kv/profiles.ts";
+import { notFoundPage } from "./info.tsx";
+
+/** What a panel of the profile page gets: the request, the caller and the profile as they see it. */
+export interface ProfilePanelContext {
+  c: Context<AppEnv>;
+  caller: Caller;
+  profile: Profile;
+}
+
+/** A section of the profile page below the profile: its own island(s), or null to show nothing. */
+export type ProfilePanel = (ctx: ProfilePanelContext) => ReactElement | null | Promise<ReactElement | null>;
+
+/**
+ * The panels of the profile page, in page order. Each is rendered in its own section, so a
+ * feature adds its panel here without touching the profile island.
+ */
+export const PROFILE_PANELS: { name: "likes" | "notes" | "actions" | "chat"; panel: ProfilePanel | null }[] = [
+  // Like / Remove Like of the profile (issue 3 part B).
+  { name: "likes", panel: null },
+  // Private notes and tags (issue 3 part B).
+  { name: "notes", panel: null },
+  // Block / Ignore and Report Violation (issue 3 part B).
+  { name: "actions", panel: null },
+  // The conversation with this member (the chat issue).
+  { name: "chat", panel: null },
+];
+
+/** The text shown while going to one's own profile (spec §2). */
+export const LOADING_YOUR_PROFILE = "Loading your profile...";
+
+export async function profilePage(c: Context<AppEnv>) {
+  const caller = c.get("caller")!;
+  const id = c.req.param("profileId") ?? "";
+  const profile = isId(id) ? await loadProfileView(id, caller.profileId) : null;
+  if (!profile) {
+    if (id === caller.profileId) return notFoundPage(c);
+    const own = `/profile/${caller.profileId}`;
+    // A refresh works without script; the page shows the spec's text meanwhile.
+    c.header("refresh", `0; url=${own}`);
+    return renderPage(
+      c,
+      "Profile",
+      <section className="page profile-page">
+        <p className="loading" role="status">
+          {LOADING_YOUR_PROFILE} <a href={own}>Open it</a>
+        </p>
+      </section>,
+    );
+  }
+  const ctx: ProfilePanelContext = { c, caller, profile };
+  const panels = await Promise.all(PROFILE_PANELS.map(async ({ name, panel }) => ({ name, el: await panel?.(ctx) })));
+  return renderPage(
+    c,
+    profile.profilename,
+    <section className="page profile-page">
+      <Island of={ProfileView} props={{ profile }} />
+      {panels.map(({ name, el }) =>
+        el && <section key={name} className={`profile-panel profile-${name}`}>{el}</section>
+      )}
+    </section>,
+  );
+}
