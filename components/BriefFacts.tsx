@@ -16,18 +16,18 @@ export function BriefFacts({ brief }: { brief: ProfileBrief }) {
   facts.push({ label: "Distance", value: formatDistance(brief.distanceMeters) });
   return (
     <div className="brief-facts">
-      <dl className="facts">
+      <dl className="brief-fact-list">
         {facts.map((f) => (
-          <div key={f.label} className={`fact fact-${f.label.toLowerCase()}`}>
+          <div key={f.label} className="brief-fact">
             <dt>{f.label}</dt>
             <dd>{f.value}</dd>
           </div>
         ))}
       </dl>
       {brief.profileChars.length === 0
-        ? <p className="chars-none">{NO_CHARACTERISTICS}</p>
+        ? <p className="brief-chars-none">{NO_CHARACTERISTICS}</p>
         : (
-          <ul className="chars" aria-label="Characteristics">
+          <ul className="brief-chars" aria-label="Characteristics">
             {brief.profileChars.map((c) => <li key={c}>{characteristicLabel(c)}</li>)}
           </ul>
         )}

@@ -6,21 +6,16 @@
 
 import { QueryProvider } from "./queries/client.tsx";
 import {
-  briefsOf,
   type DiscoveryProps,
   LIST_PAGE_SIZE,
   LIST_REFETCH_MS,
   type ProfileBrief,
-  useBriefFilter,
-  useNearestBriefs,
-  useReportedLocation,
+  useDiscovery,
 } from "./queries/briefs.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
-import { FilterPanel } from "../components/FilterPanel.tsx";
+import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { BriefFacts } from "../components/BriefFacts.tsx";
-import { LoadMore } from "../components/LoadMore.tsx";
-import { DiscoveryStatus } from "../components/DiscoveryStatus.tsx";
 import { shortName } from "../components/format.ts";
 import { DISCOVERY_TEXTS } from "../components/discovery.ts";
 
@@ -44,16 +39,11 @@ function ProfileCard({ brief, nsfw, eager }: { brief: ProfileBrief; nsfw: boolea
   );
 }
 
-function List({ myProfileId, known, initial }: DiscoveryProps) {
-  const [filter, setFilter] = useBriefFilter();
+function List(props: DiscoveryProps) {
+  const { filter, setFilter, query, briefs } = useDiscovery(props, LIST_PAGE_SIZE, LIST_REFETCH_MS);
   const nsfw = useShowsNsfw();
-  const q = useNearestBriefs({ size: LIST_PAGE_SIZE, filter, refetchMs: LIST_REFETCH_MS, initial });
-  const briefs = briefsOf(q.data?.pages);
-  useReportedLocation(myProfileId, known, briefs.length === 0);
   return (
-    <div className="discovery">
-      <FilterPanel value={filter} onChange={setFilter} />
-      <DiscoveryStatus query={q} count={briefs.length} />
+    <DiscoveryFrame filter={filter} onFilter={setFilter} query={query} count={briefs.length}>
       <ul className="profile-list">
         {briefs.map((b, i) => (
           <li key={b.profileId}>
@@ -61,16 +51,7 @@ function List({ myProfileId, known, initial }: DiscoveryProps) {
           </li>
         ))}
       </ul>
-      {briefs.length > 0 && (
-        <LoadMore
-          hasMore={!!q.hasNextPage}
-          loading={q.isFetchingNextPage}
-          failed={q.isFetchNextPageError}
-          onMore={() => q.fetchNextPage()}
-          endText={DISCOVERY_TEXTS.endOfList}
-        />
-      )}
-    </div>
+    </DiscoveryFrame>
   );
 }
 

@@ -1,13 +1,13 @@
 /**
  * Client data of the discovery screens: nearby profile briefs, paged by the API's page counter
  * (`GET /api/profile-briefs/nearest?page=&size=`), the shared filter remembered on this device,
- * and saving a swipe (`PUT /api/profile-like`).
+ * and the location reporter the list depends on.
  */
 
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "./api.ts";
-import { type KnownLocation, REPORT_DEBOUNCE_MS, useLocation } from "./location.ts";
+import { type KnownLocation, useLocation } from "./location.ts";
 import type { BriefsPage, ProfileBrief } from "../../kv/briefs.ts";
 import { type BriefFilter, cleanFilter, filterParams, NO_FILTER } from "../../components/FilterPanel.tsx";
 
@@ -27,6 +27,18 @@ export const LIST_REFETCH_MS = 5 * 60_000;
 
 /** The query-key root of every nearest-briefs list; a change of likes or position invalidates it. */
 export const NEAREST_KEY = ["profile-briefs", "nearest"] as const;
+
+/**
+ * A like changed: only brief lists filtered by likes can change, and they load again when next
+ * shown, so a swipe does not refetch the deck it came from.
+ */
+export function invalidateLikeFilteredBriefs(qc: QueryClient): Promise<void> {
+  return qc.invalidateQueries({
+    queryKey: ["profile-briefs"],
+    predicate: (q) => q.queryKey.some((part) => typeof part === "string" && part.includes("likes=")),
+    refetchType: "none",
+  });
+}
 
 /** The address of one page of nearest briefs. */
 export function nearestPath(page: number, size: number, filter: BriefFilter): string {
@@ -88,42 +100,23 @@ export interface DiscoveryProps {
 }
 
 /**
- * After a new position, the nearest briefs are asked for again this long after the reporter's
- * debounce; while the list stays empty (a newcomer whose first report is slow to land), again
- * after each further delay.
- */
-export const REFRESH_AFTER_REPORT_MS = [1500, 4000, 10_000] as const;
-
-/**
  * Runs the page's location reporter (islands/queries/location.ts) for the viewer, and asks for
- * the nearest briefs again once a new position has been reported: a newcomer's first report,
- * a point restored from this device that differs from the server's, a GPS move or hiding.
- * `known` is the viewer's own last report from the server (null for none); `empty` tells
- * whether the screen has nobody to show.
+ * the nearest briefs again each time the server accepted a report from another point than the
+ * one the lists were measured from: a newcomer's first report, a point restored from this device
+ * that differs from the server's, a move. `known` is the viewer's own last report from the
+ * server (null for none).
  */
-export function useReportedLocation(profileId: string, known: KnownLocation | null, empty: boolean): void {
+export function useReportedLocation(profileId: string, known: KnownLocation | null): void {
   const loc = useLocation(profileId, known);
   const qc = useQueryClient();
-  const first = useRef(true);
-  const isEmpty = useRef(empty);
-  isEmpty.current = empty;
+  const measuredFrom = useRef(known && { lat: known.lat, lon: known.lon });
   useEffect(() => {
-    if (!loc.ready || loc.paused) return;
-    const unchanged = first.current && known !== null && known.lat === loc.lat && known.lon === loc.lon &&
-      known.hide === loc.hide;
-    first.current = false;
-    if (unchanged) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const refresh = (attempt: number) => {
-      timer = setTimeout(() => {
-        if (attempt > 0 && !isEmpty.current) return;
-        qc.invalidateQueries({ queryKey: NEAREST_KEY });
-        if (attempt + 1 < REFRESH_AFTER_REPORT_MS.length) refresh(attempt + 1);
-      }, (attempt === 0 ? REPORT_DEBOUNCE_MS : 0) + REFRESH_AFTER_REPORT_MS[attempt]);
-    };
-    refresh(0);
-    return () => clearTimeout(timer);
-  }, [loc.ready, loc.paused, loc.lat, loc.lon, loc.hide]);
+    if (loc.reported === 0) return;
+    const from = measuredFrom.current;
+    measuredFrom.current = { lat: loc.lat, lon: loc.lon };
+    if (from?.lat === loc.lat && from.lon === loc.lon) return;
+    qc.invalidateQueries({ queryKey: NEAREST_KEY });
+  }, [loc.reported]);
 }
 
 /** The local-storage key of the discovery filter, shared by tiles, swipe, list and map. */
@@ -150,26 +143,14 @@ export function useBriefFilter(): [BriefFilter, (f: BriefFilter) => void] {
   return [filter, change];
 }
 
-/** What a swipe saves (spec §4): right LIKE, left DISLIKE, down UNDETERMINED. */
-export type SwipeDirection = "left" | "right" | "down";
-
-/** The like type of each swipe direction (spec §4). */
-export const SWIPE_LIKE_TYPE = { left: "DISLIKE", right: "LIKE", down: "UNDETERMINED" } as const;
-
-/** Saves swipes of `likerProfileId` (the viewer's own profile) with `PUT /api/profile-like`. */
-export function useSaveSwipe(likerProfileId: string) {
-  return useMutation({
-    mutationFn: ({ likedProfileId, direction }: { likedProfileId: string; direction: SwipeDirection }) =>
-      api("/api/profile-like", {
-        method: "PUT",
-        json: {
-          likerProfileId,
-          likedProfileId,
-          likeType: SWIPE_LIKE_TYPE[direction],
-          blocked: false,
-          tsCreated: Date.now(),
-        },
-      }),
-    retry: 2,
-  });
+/**
+ * Everything a discovery screen lists: the device's filter, the nearest briefs in pages of
+ * `size` refetched every `refetchMs`, every brief loaded so far, and the location reporter.
+ */
+export function useDiscovery({ myProfileId, known, initial }: DiscoveryProps, size: number, refetchMs: number) {
+  const [filter, setFilter] = useBriefFilter();
+  const query = useNearestBriefs({ size, filter, refetchMs, initial });
+  const briefs = briefsOf(query.data?.pages);
+  useReportedLocation(myProfileId, known);
+  return { filter, setFilter, query, briefs };
 }

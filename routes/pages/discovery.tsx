@@ -5,6 +5,7 @@
  */
 
 import type { Context } from "hono";
+import type { ReactElement } from "react";
 import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
@@ -33,40 +34,45 @@ async function discoveryProps(c: Context<AppEnv>, size: number): Promise<Discove
   };
 }
 
-export async function tilesPage(c: Context<AppEnv>) {
-  const props = await discoveryProps(c, TILES_PAGE_SIZE);
-  return renderPage(
-    c,
-    "Profile Tiles",
-    <section className="page">
-      <h1>Profile Tiles</h1>
-      <Island of={ProfileTiles} props={props} />
-    </section>,
-    { bodyClass: "discovery-wide" },
-  );
+/**
+ * A discovery page: its title as the heading (hidden on the swipe screen, where the deck needs
+ * the height), and its island with the discovery props for pages of `size`.
+ */
+function discoveryPage(
+  title: string,
+  size: number,
+  island: (props: DiscoveryProps) => ReactElement,
+  opts: { bodyClass: string; hideHeading?: boolean },
+) {
+  return async (c: Context<AppEnv>) =>
+    renderPage(
+      c,
+      title,
+      <section className="page">
+        <h1 className={opts.hideHeading ? "visually-hidden" : undefined}>{title}</h1>
+        {island(await discoveryProps(c, size))}
+      </section>,
+      { bodyClass: opts.bodyClass },
+    );
 }
 
-export async function swypePage(c: Context<AppEnv>) {
-  const props = await discoveryProps(c, SWIPE_PAGE_SIZE);
-  return renderPage(
-    c,
-    "Swype Profiles",
-    <section className="page">
-      <h1 className="visually-hidden">Swype Profiles</h1>
-      <Island of={SwipeDeck} props={props} />
-    </section>,
-    { bodyClass: "swipe-page" },
-  );
-}
+export const tilesPage = discoveryPage(
+  "Profile Tiles",
+  TILES_PAGE_SIZE,
+  (p) => <Island of={ProfileTiles} props={p} />,
+  { bodyClass: "discovery-wide" },
+);
 
-export async function profileListPage(c: Context<AppEnv>) {
-  const props = await discoveryProps(c, LIST_PAGE_SIZE);
-  return renderPage(
-    c,
-    "Read Profiles",
-    <section className="page">
-      <h1>Read Profiles</h1>
-      <Island of={ProfileList} props={props} />
-    </section>,
-  );
-}
+export const swypePage = discoveryPage(
+  "Swype Profiles",
+  SWIPE_PAGE_SIZE,
+  (p) => <Island of={SwipeDeck} props={p} />,
+  { bodyClass: "swipe-page", hideHeading: true },
+);
+
+export const profileListPage = discoveryPage(
+  "Read Profiles",
+  LIST_PAGE_SIZE,
+  (p) => <Island of={ProfileList} props={p} />,
+  { bodyClass: "discovery-list" },
+);

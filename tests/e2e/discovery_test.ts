@@ -249,7 +249,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await shot(page, `${vp}-swipe`);
         const finger = await fingerOf(page, vp);
         await dragCard(page, finger, 90, 10, false);
-        await page.locator(".stamp-right").waitFor();
+        await page.locator(".stamp-right").waitFor({ state: "attached" });
         await shot(page, `${vp}-swipe-dragging`);
         const box = (await page.locator(".swipe-card:not(.behind)").boundingBox())!;
         await finger.move(box.x + box.width, box.y + box.height / 2);
@@ -340,7 +340,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         );
         await card0.getByText(/^\d+ ft$|^\d+\.\d\d mi$/).waitFor();
         await page.locator(".profile-card", { hasText: NO_CHARACTERISTICS }).first().waitFor();
-        await page.locator(".profile-card .chars li", { hasText: /^Top$/ }).first().waitFor();
+        await page.locator(".profile-card .brief-chars li", { hasText: /^Top$/ }).first().waitFor();
         await shot(page, `${vp}-list`);
         const before = await cards.count();
         await scrollToEnd(page);
@@ -361,7 +361,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await page.waitForFunction(() => {
           const items = [...document.querySelectorAll(".profile-list > li")];
           return items.length > 0 &&
-            items.every((li) => [...li.querySelectorAll(".chars li")].some((c) => c.textContent === "Top"));
+            items.every((li) => [...li.querySelectorAll(".brief-chars li")].some((c) => c.textContent === "Top"));
         });
         assert.ok((await cards.count()) > 0);
         await shot(page, `${vp}-list-filter`);

@@ -1,0 +1,39 @@
+/** The buttons under a swipe card: Meh (left), Skip (down), Nice (right), spec §2 Swipe cards. */
+
+import type { KeyboardEvent } from "react";
+import { DISCOVERY_TEXTS } from "./discovery.ts";
+import type { SwipeDirection } from "../islands/useSwipe.ts";
+
+const BUTTONS: { direction: SwipeDirection; className: string; icon: string; label: string; key: string }[] = [
+  { direction: "left", className: "swipe-meh", icon: "✕", label: DISCOVERY_TEXTS.meh, key: "ArrowLeft" },
+  { direction: "down", className: "swipe-skip", icon: "↓", label: DISCOVERY_TEXTS.skip, key: "ArrowDown" },
+  { direction: "right", className: "swipe-nice", icon: "♥", label: DISCOVERY_TEXTS.nice, key: "ArrowRight" },
+];
+
+// The arrow keys swipe (the island listens on the window); on a focused button they must not
+// also scroll the page or move focus.
+const keepArrows = (e: KeyboardEvent) => {
+  if (e.key.startsWith("Arrow")) e.preventDefault();
+};
+
+/** Meh, Skip and Nice, each swiping its way. */
+export function SwipeButtons(
+  { onSwipe, disabled = false }: { onSwipe: (direction: SwipeDirection) => void; disabled?: boolean },
+) {
+  return (
+    <div className="swipe-buttons" onKeyDown={keepArrows}>
+      {BUTTONS.map((b) => (
+        <button
+          key={b.direction}
+          type="button"
+          className={b.className}
+          onClick={() => onSwipe(b.direction)}
+          disabled={disabled}
+          aria-keyshortcuts={b.key}
+        >
+          <span aria-hidden="true">{b.icon}</span> {b.label}
+        </button>
+      ))}
+    </div>
+  );
+}
