@@ -21,6 +21,11 @@ export const TEXTS = {
   loginAgain: "Login Again",
   thisDevice: "(this device)",
   notificationsNone: "None",
+  conversationsTitle: "Your Conversations",
+  noConversations: "No conversations yet. Say hello to someone nearby!",
+  mapChatEmpty: "No messages found in your area.",
+  thatsAll: "That's all folks...",
+  hasNotSeen: "has not seen",
   pushNotSupported: "Notifications aren't supported on this device.",
   pushMessagingNotSupported: "Push messaging isn't supported on this device",
   pushDenied:

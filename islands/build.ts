@@ -8,7 +8,13 @@ import * as esbuild from "esbuild";
 import { backendVersion } from "../routes/version.ts";
 
 const root = new URL("..", import.meta.url).pathname;
-const outdir = `${root}static/build`;
+/**
+ * Where bundles are written and served from: static/build, or BUILD_DIR (tests give each process
+ * its own, so parallel test runs never serve each other's half-written chunks).
+ */
+export function buildDir(): string {
+  return (Deno.env.get("BUILD_DIR") ?? `${root}static/build`).replace(/\/$/, "");
+}
 
 /** What the server needs to load one island: its script, the chunks it imports, its css. */
 export interface IslandAssets {
@@ -34,6 +40,7 @@ export function islandNames(): string[] {
 /** Builds everything into static/build and returns the manifest. */
 export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> {
   const names = islandNames();
+  const outdir = buildDir();
   await Deno.remove(outdir, { recursive: true }).catch(() => {});
   await Deno.mkdir(outdir, { recursive: true });
   const virtual: esbuild.Plugin = {
@@ -62,13 +69,16 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     metafile: true,
     jsx: "automatic",
     target: ["es2022", "chrome110", "firefox115", "safari16"],
-    define: { "process.env.NODE_ENV": '"production"' },
+    define: { "process.env.NODE_ENV": Deno.env.get("REACT_DEV") === "1" ? '"development"' : '"production"' },
     loader: { ".png": "file", ".svg": "file" },
     plugins: [virtual],
     logLevel: "warning",
   });
   await esbuild.stop();
-  const url = (p: string) => "/" + p.slice(p.indexOf("static/build/"));
+  // esbuild's metafile names outputs relative to the working directory.
+  const url = (p: string) =>
+    "/static/build/" +
+    new URL(p, `file://${Deno.cwd()}/`).pathname.slice(new URL(`file://${outdir}`).pathname.length + 1);
   const outputs = result.metafile.outputs;
   const manifest: Manifest = { islands: {}, css: "" };
   const chunkClosure = (file: string, seen = new Set<string>()): Set<string> => {

@@ -1,13 +1,19 @@
 /** The island loader's browser half: hydrates every marker of one island with its JSON props. */
 
-import { type ComponentType, createElement } from "react";
+import { type ComponentType, createElement, type ReactNode, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
+
+/** Marks its island hydrated once React has committed it (tests wait for `data-hydrated`). */
+function Hydrated({ el, children }: { el: HTMLElement; children: ReactNode }) {
+  useEffect(() => el.setAttribute("data-hydrated", ""), [el]);
+  return children;
+}
 
 /** Hydrates each `[data-island=name]` element with the component. Called by each island's bundle. */
 // deno-lint-ignore no-explicit-any
 export function hydrateIslands(name: string, Component: ComponentType<any>): void {
   for (const el of document.querySelectorAll<HTMLElement>(`[data-island="${name}"]`)) {
     const props = JSON.parse(el.dataset.props ?? "{}");
-    hydrateRoot(el, createElement(Component, props));
+    hydrateRoot(el, createElement(Hydrated, { el }, createElement(Component, props)));
   }
 }

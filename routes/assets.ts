@@ -5,7 +5,7 @@
 
 import { Hono } from "hono";
 import type { AppEnv } from "./env.ts";
-import type { Manifest } from "../islands/build.ts";
+import { buildDir, type Manifest } from "../islands/build.ts";
 import { backendVersion } from "./version.ts";
 
 const root = new URL("../static/", import.meta.url).pathname;
@@ -27,7 +27,7 @@ let manifest: Manifest | null | undefined;
 export function getManifest(): Manifest {
   if (manifest === undefined || manifest === null) {
     try {
-      manifest = JSON.parse(Deno.readTextFileSync(`${root}build/manifest.json`)) as Manifest;
+      manifest = JSON.parse(Deno.readTextFileSync(`${buildDir()}/manifest.json`)) as Manifest;
     } catch {
       return { islands: {}, css: "" };
     }
@@ -43,7 +43,7 @@ export function reloadManifest(): void {
 export const assets = new Hono<AppEnv>()
   .get("/version_frontend.json", async (c) => {
     try {
-      return c.json(JSON.parse(await Deno.readTextFile(`${root}build/version_frontend.json`)));
+      return c.json(JSON.parse(await Deno.readTextFile(`${buildDir()}/version_frontend.json`)));
     } catch {
       return c.json(backendVersion());
     }
@@ -56,7 +56,7 @@ export const assets = new Hono<AppEnv>()
     if (!type || rel.endsWith(".ts") || rel.endsWith(".tsx")) return c.notFound();
     let body: Uint8Array;
     try {
-      body = await Deno.readFile(root + rel);
+      body = await Deno.readFile(rel.startsWith("build/") ? buildDir() + rel.slice(5) : root + rel);
     } catch {
       return c.notFound();
     }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
+import { buildDir } from "../../islands/build.ts";
 
 Deno.test("system - ping, version and version_frontend answer", async () => {
   const t = await testApp();
@@ -53,7 +54,7 @@ Deno.test("system - static files: hashed bundles are immutable, paths cannot esc
     assert.equal((await t.call("GET", "/static/../deno.json")).status, 404);
     assert.equal((await t.call("GET", "/static/%2e%2e/deno.json")).status, 404);
     assert.equal((await t.call("GET", "/static/build.ts")).status, 404);
-    const manifest = JSON.parse(await Deno.readTextFile("static/build/manifest.json").catch(() => "null"));
+    const manifest = JSON.parse(await Deno.readTextFile(`${buildDir()}/manifest.json`).catch(() => "null"));
     if (manifest) {
       const js = manifest.islands.Header.js as string;
       const r = await t.call("GET", js);

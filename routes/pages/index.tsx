@@ -23,6 +23,8 @@ import { likesPage } from "./likes.tsx";
 import { rateSwipePage } from "./rateSwipe.tsx";
 import { profileListPage, swypePage, tilesPage } from "./discovery.tsx";
 import { mapPage } from "./map.tsx";
+import { notificationsPage } from "./notifications.tsx";
+import { conversationsPage, mapChatPage } from "./chat.tsx";
 import { config } from "../config.ts";
 import { clientAddress } from "../middleware.ts";
 
@@ -43,6 +45,9 @@ const PAGES: Record<string, Page> = {
   "/billing": billingPage,
   "/sorry": sorryPage,
   "/games": gamesPage,
+  "/notifications": notificationsPage,
+  "/chat/personal": conversationsPage,
+  "/chat/broadcast": mapChatPage,
   "/profile/:profileId": profilePage,
   "/profileEdit": profileEditPage,
   "/profilePicUpload": picUploadPage,

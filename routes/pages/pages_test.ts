@@ -5,6 +5,7 @@ import { build } from "../../islands/build.ts";
 import { reloadManifest } from "../assets.ts";
 import { TEXTS } from "../../components/texts.ts";
 
+if (!Deno.env.get("BUILD_DIR")) Deno.env.set("BUILD_DIR", Deno.makeTempDirSync({ prefix: "pages-build-" }));
 await build();
 reloadManifest();
 

@@ -40,7 +40,9 @@ export interface Harness {
 
 /** Builds the islands once per process, starts the app and a browser. */
 export async function startHarness(): Promise<Harness> {
-  built ??= build();
+  // This process's own bundles: other test processes may be building at the same time.
+  if (!Deno.env.get("BUILD_DIR")) Deno.env.set("BUILD_DIR", Deno.makeTempDirSync({ prefix: "e2e-build-" }));
+  built ??= build({ minify: Deno.env.get("E2E_MINIFY") !== "0" });
   await built;
   reloadManifest();
   await openKv(":memory:");
@@ -66,7 +68,16 @@ export async function startHarness(): Promise<Harness> {
         baseURL: origin,
       });
       const page = await context.newPage();
-      page.on("pageerror", (e) => console.error(`[page error] ${e.message}`));
+      // Every navigation waits until the page's islands are hydrated, so a test never clicks a
+      // server-rendered button before React owns it (slow machines hydrate late).
+      const goto = page.goto.bind(page);
+      page.goto = async (url, opts) => {
+        const res = await goto(url, opts);
+        await waitHydrated(page);
+        return res;
+      };
+      page.on("pageerror", (e) => console.error(`[page error] ${e.message}\n${e.stack}`));
+      page.on("console", (m) => m.type() === "error" && console.error(`[console] ${m.text()}`));
       return { context, page };
     },
     async close() {
@@ -77,6 +88,11 @@ export async function startHarness(): Promise<Harness> {
       closeKv();
     },
   };
+}
+
+/** Waits until every island on the page is hydrated. */
+export async function waitHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
 }
 
 /** Saves a full-page screenshot as tests/e2e/screenshots/<name>.png. */
@@ -98,6 +114,7 @@ export async function registerAndLogIn(page: Page, origin: string, email: string
   const link = await mailedLink(page, email);
   await page.goto(link);
   await page.waitForURL(origin + "/");
+  await waitHydrated(page);
   return link;
 }
 

@@ -1,0 +1,51 @@
+/**
+ * One message: text and pictures; for my own, a single check when sent and a double check when
+ * read; tapping shows the sent time and the seen time, or 'has not seen' (spec §2).
+ */
+
+import { useState } from "react";
+import type { Message } from "../kv/messages.ts";
+import { Time } from "./Time.tsx";
+import { TEXTS } from "./texts.ts";
+import { profilePicUrl } from "./format.ts";
+
+export function MessageBubble({ m, mine, author }: { m: Message; mine: boolean; author?: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className={mine ? "bubble mine" : "bubble"}>
+      <button type="button" className="bubble-body" onClick={() => setOpen(!open)} aria-expanded={open}>
+        {author && <strong className="author">{author}</strong>}
+        {m.bodyText && <span className="text">{m.bodyText}</span>}
+        {m.profilePicIds.length > 0 && (
+          <span className="bubble-pics">
+            {m.profilePicIds.map((id) => (
+              <img key={id} src={profilePicUrl(id, 256)} alt="Attached picture" loading="lazy" />
+            ))}
+          </span>
+        )}
+        {mine && m.recipientProfileId && (
+          <span className="checks" aria-label={m.tsRecipientRead ? "Read" : "Sent"}>
+            {m.tsRecipientRead ? "✓✓" : "✓"}
+          </span>
+        )}
+      </button>
+      {open && (
+        <small className="bubble-times">
+          Sent <Time ts={m.tsCreated} />
+          {m.recipientProfileId && (
+            <>
+              {" · "}
+              {m.tsRecipientRead
+                ? (
+                  <>
+                    Seen <Time ts={m.tsRecipientRead} />
+                  </>
+                )
+                : TEXTS.hasNotSeen}
+            </>
+          )}
+        </small>
+      )}
+    </div>
+  );
+}

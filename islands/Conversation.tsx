@@ -1,0 +1,87 @@
+/**
+ * The chat area of a profile (spec §2: the conversation view is on the profile screen): the
+ * messages with that member, oldest at the top, older ones on demand, live, read when shown.
+ */
+
+import { useEffect, useRef, useState } from "react";
+import { QueryProvider } from "./queries/client.tsx";
+import {
+  fetchOlder,
+  markRead,
+  type MessagePage,
+  useConversationQuery,
+  useSendMessageMutation,
+} from "./queries/messages.ts";
+import { Composer, type ComposerPic } from "../components/Composer.tsx";
+import { MessageBubble } from "../components/MessageBubble.tsx";
+import type { Message } from "../kv/messages.ts";
+
+export interface ConversationProps {
+  me: string;
+  other: string;
+  otherName: string;
+  /** My pictures I may attach (private ones become visible to the recipient). */
+  myPics: ComposerPic[];
+}
+
+function Chat({ me, other, otherName, myPics }: ConversationProps) {
+  const { data, isPending } = useConversationQuery(me, other);
+  const [older, setOlder] = useState<Message[]>([]);
+  const [olderMore, setOlderMore] = useState<boolean | null>(null);
+  const send = useSendMessageMutation();
+  const end = useRef<HTMLDivElement>(null);
+
+  const newest = data?.items ?? [];
+  const all = dedupe([...newest, ...older]).reverse();
+  const hasMore = olderMore ?? data?.hasMore ?? false;
+  const unreadFromThem = newest.some((m) => m.senderProfileId === other && !m.tsRecipientRead);
+
+  useEffect(() => {
+    if (unreadFromThem && document.visibilityState === "visible") void markRead(other).catch(() => {});
+  }, [unreadFromThem, other]);
+  // Braces matter: newer browsers return a promise from scrollIntoView, which React must not get.
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: "nearest" });
+  }, [newest[0]?.id]);
+
+  async function loadOlder() {
+    const oldest = all[0];
+    if (!oldest) return;
+    const page: MessagePage = await fetchOlder(me, other, oldest.id);
+    setOlder((o) => [...o, ...page.items]);
+    setOlderMore(page.hasMore);
+  }
+
+  return (
+    <section className="chat" id="chat" aria-label={`Chat with ${otherName}`}>
+      <h2>Chat with {otherName}</h2>
+      <div className="messages" role="log" aria-live="polite">
+        {hasMore && <button type="button" onClick={loadOlder}>Load older messages</button>}
+        {isPending && <p className="loading" role="status">Loading...</p>}
+        {!isPending && all.length === 0 && <p className="empty">No messages yet. Say hello!</p>}
+        {all.map((m) => <MessageBubble key={m.id} m={m} mine={m.senderProfileId === me} />)}
+        <div ref={end} />
+      </div>
+      <Composer
+        placeholder={`Message ${otherName}`}
+        pics={myPics}
+        busy={send.isPending}
+        onSend={(bodyText, profilePicIds) =>
+          send.mutateAsync({ senderProfileId: me, recipientProfileId: other, bodyText, profilePicIds })}
+      />
+    </section>
+  );
+}
+
+function dedupe(list: Message[]): Message[] {
+  const seen = new Set<string>();
+  return list.filter((m) => !seen.has(m.id) && seen.add(m.id));
+}
+
+export default function Conversation(props: ConversationProps) {
+  return (
+    <QueryProvider>
+      <Chat {...props} />
+    </QueryProvider>
+  );
+}

@@ -1,0 +1,54 @@
+/** 'Your Conversations' (spec §2 Personal chat): the latest message per partner, newest first. */
+
+import { QueryProvider } from "./queries/client.tsx";
+import { useConversationsQuery } from "./queries/messages.ts";
+import { BriefPicture } from "../components/BriefPicture.tsx";
+import { Time } from "../components/Time.tsx";
+import { shortName } from "../components/format.ts";
+import { TEXTS } from "../components/texts.ts";
+
+function List({ profileId }: { profileId: string }) {
+  const { data, isPending, isFetching } = useConversationsQuery(profileId);
+  if (isPending) return <p className="loading" role="status">Loading...</p>;
+  if (!data || data.items.length === 0) return <p className="empty">{TEXTS.noConversations}</p>;
+  return (
+    <>
+      {isFetching && <p className="loading small" role="status">Loading...</p>}
+      <ul className="list conversations">
+        {data.items.map((m) => {
+          const mine = m.senderProfileId === profileId;
+          const other = mine ? m.recipientProfileId! : m.senderProfileId;
+          const who = data.people[other];
+          const name = who?.profileName ?? "Member";
+          return (
+            <li key={other}>
+              <a className="conversation-item" href={`/profile/${other}#chat`}>
+                <span className="avatar">
+                  <BriefPicture picId={who?.picId ?? undefined} name={name} scale={256} nsfw={false} />
+                </span>
+                <span className="conversation-text">
+                  <strong>{shortName(name)}</strong>
+                  <span className="snippet">
+                    {mine && <span className="checks">{m.tsRecipientRead ? "✓✓" : "✓"}</span>}
+                    {m.bodyText || (m.profilePicIds.length ? "📷 Picture" : "")}
+                  </span>
+                </span>
+                <small className="when">
+                  <Time ts={m.tsCreated} />
+                </small>
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
+
+export default function Conversations(props: { profileId: string }) {
+  return (
+    <QueryProvider>
+      <List {...props} />
+    </QueryProvider>
+  );
+}

@@ -1,0 +1,118 @@
+/** Chat data: conversations, one conversation, Map Chat sectors, sending and read receipts. */
+
+import { useCallback } from "react";
+import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "./api.ts";
+import { useMemberEvents } from "./events.ts";
+import type { Message } from "../../kv/messages.ts";
+
+/** Who a list mentions: name and first public picture. */
+export type People = Record<string, { profileName: string; picId: string | null }>;
+
+/** One page of messages. */
+export interface MessagePage {
+  items: Message[];
+  hasMore: boolean;
+  people: People;
+}
+
+/** Conversations poll every 15 s when the live stream is down (spec §9). */
+export const MESSAGES_POLL_MS = 15_000;
+/** Recent chats refetch every 3 minutes (spec §9). */
+export const RECENT_CHATS_REFETCH_MS = 180_000;
+
+/** Invalidates the queries under `key` whenever the member's live version changes. */
+function useLive(key: unknown[]) {
+  const qc = useQueryClient();
+  useMemberEvents(useCallback(() => void qc.invalidateQueries({ queryKey: key }), [qc, JSON.stringify(key)]));
+}
+
+/** "Your Conversations": the latest message per partner. */
+export function useConversationsQuery(profileId: string) {
+  useLive(["conversations"]);
+  return useQuery({
+    queryKey: ["conversations", profileId],
+    queryFn: () => api<MessagePage>(`/api/messages/most-recent-with/${profileId}`),
+    refetchInterval: RECENT_CHATS_REFETCH_MS,
+  });
+}
+
+/** The newest messages between me and another member, live. */
+export function useConversationQuery(me: string, other: string) {
+  useLive(["conversation", me, other]);
+  return useQuery({
+    queryKey: ["conversation", me, other],
+    queryFn: () => api<MessagePage>(`/api/messages/between/${me}/${other}`),
+    refetchInterval: MESSAGES_POLL_MS,
+  });
+}
+
+/** Older messages of a conversation, before a message id. */
+export function fetchOlder(me: string, other: string, beforeMessageId: string) {
+  return api<MessagePage>(`/api/messages/between/${me}/${other}?beforeMessageId=${beforeMessageId}`);
+}
+
+/** Marks the other member's messages to me as read. */
+export function markRead(other: string) {
+  return api<{ marked: number }>(`/api/messages/read/${other}`, { method: "PUT" });
+}
+
+/** What POST /api/message takes (spec §7). */
+export interface NewMessage {
+  senderProfileId: string;
+  recipientProfileId?: string;
+  bodyText: string;
+  profilePicIds: string[];
+}
+
+/** Sends a message; refreshes the lists it appears in. */
+export function useSendMessageMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (m: NewMessage) =>
+      api<Message>("/api/message", { method: "POST", json: { ...m, tsCreated: Date.now() } }),
+    onSuccess: (_m, vars) => {
+      if (vars.recipientProfileId) {
+        void qc.invalidateQueries({ queryKey: ["conversation", vars.senderProfileId, vars.recipientProfileId] });
+        void qc.invalidateQueries({ queryKey: ["conversations"] });
+      } else void qc.invalidateQueries({ queryKey: ["broadcasts"] });
+    },
+  });
+}
+
+/** The 3 × 3 sectors around a sector "lat:lon" (spec §7: radius 1). */
+export function sectorsAround(sector: string): string[] {
+  const [lat, lon] = sector.split(":").map(Number);
+  const out: string[] = [];
+  for (let dLat = -1; dLat <= 1; dLat++) {
+    for (let dLon = -1; dLon <= 1; dLon++) {
+      const la = lat + dLat;
+      if (la < -90 || la > 89) continue;
+      const lo = ((lon + dLon + 540) % 360) - 180;
+      out.push(`${la}:${lo}`);
+    }
+  }
+  return out;
+}
+
+/** Map Chat: every sector around mine, each polled every 15 s and on focus, merged newest first. */
+export function useBroadcastsQuery(sector: string | null, page: number) {
+  const sectors = sector ? sectorsAround(sector) : [];
+  const results = useQueries({
+    queries: sectors.map((s) => ({
+      queryKey: ["broadcasts", s, page],
+      queryFn: () => api<MessagePage>(`/api/messages/by-sector/${s}?page=${page}`),
+      refetchInterval: MESSAGES_POLL_MS,
+      refetchOnWindowFocus: true,
+      placeholderData: (prev: MessagePage | undefined) => prev,
+    })),
+  });
+  const items = results.flatMap((r) => r.data?.items ?? []).sort((a, b) => b.tsCreated - a.tsCreated);
+  const people: People = Object.assign({}, ...results.map((r) => r.data?.people ?? {}));
+  return {
+    items,
+    people,
+    hasMore: results.some((r) => r.data?.hasMore),
+    loading: sectors.length > 0 && results.some((r) => r.isPending),
+  };
+}

@@ -1,0 +1,72 @@
+/** Personal chat ('Your Conversations') and Map Chat pages. */
+
+import type { Context } from "hono";
+import type { AppEnv } from "../env.ts";
+import { renderPage } from "./render.tsx";
+import { Island } from "../../components/Island.tsx";
+import { TEXTS } from "../../components/texts.ts";
+import Conversations from "../../islands/Conversations.tsx";
+import MapChat from "../../islands/MapChat.tsx";
+import Conversation from "../../islands/Conversation.tsx";
+import type { ProfilePanelContext } from "./profile.tsx";
+import { getOwnPosition } from "../../kv/positions.ts";
+import { getProfile } from "../../kv/profiles.ts";
+import type { ComposerPic } from "../../components/Composer.tsx";
+
+/** The pictures a member may attach to a message: public ones, and private ones unless broadcasting. */
+export async function composerPics(profileId: string, withPrivate: boolean): Promise<ComposerPic[]> {
+  const p = await getProfile(profileId);
+  if (!p) return [];
+  return [
+    ...p.profilePicIds.map((id) => ({ id, private: false })),
+    ...(withPrivate ? p.profilePicIdsPrivate.map((id) => ({ id, private: true })) : []),
+  ];
+}
+
+export function conversationsPage(c: Context<AppEnv>) {
+  const caller = c.get("caller")!;
+  return renderPage(
+    c,
+    TEXTS.conversationsTitle,
+    <section className="page narrow-page">
+      <h1>{TEXTS.conversationsTitle}</h1>
+      <Island of={Conversations} props={{ profileId: caller.profileId }} />
+    </section>,
+  );
+}
+
+export async function mapChatPage(c: Context<AppEnv>) {
+  const caller = c.get("caller")!;
+  const own = await getOwnPosition(caller.profileId);
+  return renderPage(
+    c,
+    "Map Chat",
+    <section className="page narrow-page">
+      <h1>Map Chat</h1>
+      <Island
+        of={MapChat}
+        props={{
+          me: caller.profileId,
+          known: own && { lat: own.lat, lon: own.lon, use: own.use, hide: own.hide },
+          myPics: await composerPics(caller.profileId, false),
+        }}
+      />
+    </section>,
+  );
+}
+
+/** The profile page's chat area: the conversation with that member (not on one's own profile). */
+export async function chatPanel({ caller, profile }: ProfilePanelContext) {
+  if (profile.own) return null;
+  return (
+    <Island
+      of={Conversation}
+      props={{
+        me: caller.profileId,
+        other: profile.id,
+        otherName: profile.profilename,
+        myPics: await composerPics(caller.profileId, true),
+      }}
+    />
+  );
+}

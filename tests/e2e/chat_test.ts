@@ -1,0 +1,62 @@
+/** Chat in a real browser: a private conversation with read receipts, and Map Chat. */
+
+import assert from "node:assert/strict";
+import { registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
+import { TEXTS } from "../../components/texts.ts";
+
+for (const vp of ["phone", "desktop"] as ViewportName[]) {
+  Deno.test(`e2e ${vp} - chat: a message arrives, is read, shows two checks; Map Chat posts nearby`, async () => {
+    const h = await startHarness();
+    try {
+      const a = await h.newPage(vp), b = await h.newPage(vp);
+      await registerAndLogIn(a.page, h.origin, `chat-a-${vp}@example.com`);
+      await registerAndLogIn(b.page, h.origin, `chat-b-${vp}@example.com`);
+      const bId = await b.page.evaluate(() =>
+        fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId)
+      );
+
+      await b.page.goto("/chat/personal");
+      await b.page.getByText(TEXTS.noConversations).waitFor();
+
+      await a.page.goto(`/profile/${bId}#chat`);
+      const box = a.page.getByRole("textbox", { name: "Message" });
+      await box.fill("   ");
+      assert.equal(await a.page.getByRole("button", { name: "Send" }).isDisabled(), true, "nothing to send");
+      await box.fill("Hi there, fancy a coffee?");
+      await a.page.getByRole("button", { name: "Send" }).click();
+      const sent = a.page.locator(".bubble.mine", { hasText: "Hi there, fancy a coffee?" });
+      await sent.waitFor();
+      assert.equal(await sent.locator(".checks").textContent(), "✓");
+
+      // B sees the conversation appear live (event stream), opens it: the message is read.
+      await b.page.locator(".conversation-item", { hasText: "Hi there" }).waitFor({ timeout: 10_000 });
+      await shot(b.page, `${vp}-conversations`);
+      await b.page.locator(".conversation-item").first().click();
+      await b.page.locator(".bubble", { hasText: "Hi there, fancy a coffee?" }).waitFor();
+      await b.page.getByRole("textbox", { name: "Message" }).fill("Sure! Where?");
+      await b.page.keyboard.press("Enter");
+      await b.page.locator(".bubble.mine", { hasText: "Sure! Where?" }).waitFor();
+      await shot(b.page, `${vp}-chat`);
+
+      await a.page.locator(".bubble", { hasText: "Sure! Where?" }).waitFor({ timeout: 10_000 });
+      await sent.locator(".checks", { hasText: "✓✓" }).waitFor({ timeout: 20_000 });
+      await sent.locator(".bubble-body").click();
+      await a.page.getByText(/Seen/).waitFor();
+      await shot(a.page, `${vp}-chat-read`);
+
+      // Map Chat: both are near Phoenix (the random default), so B sees A's post.
+      await a.page.goto("/chat/broadcast");
+      await a.page.getByRole("textbox", { name: "Message" }).fill("Anyone at the pride picnic?");
+      await a.page.getByRole("button", { name: "Send" }).click();
+      await a.page.locator(".bubble.mine", { hasText: "Anyone at the pride picnic?" }).waitFor();
+      await b.page.goto("/chat/broadcast");
+      await b.page.locator(".bubble", { hasText: "Anyone at the pride picnic?" }).waitFor({ timeout: 20_000 });
+      await b.page.getByText(TEXTS.thatsAll).waitFor();
+      await shot(b.page, `${vp}-map-chat`);
+      await a.context.close();
+      await b.context.close();
+    } finally {
+      await h.close();
+    }
+  });
+}
