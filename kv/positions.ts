@@ -13,9 +13,11 @@
  * record, the shown record `positions_shown/{sector}/{id}` (deleting the old one when the sector
  * changes or the member hides), plus one change-log entry `positions_log/{commit versionstamp}`
  * listing the batch's changes (kept 15 min) and a `sum` on `positions_version`. Concurrent
- * reports are grouped into one commit (up to 64) because a KV commit, not the work per member,
- * is what limits write throughput. A report that leaves the shown point unchanged writes only the
- * own record while the shown record is younger than `SHOWN_REFRESH_MS` (15 min).
+ * reports are grouped into one commit (up to 100, KV's limit of checks) because a commit (a
+ * transaction and an fsync in SQLite), not the work per member, limits write throughput; own
+ * records are read in `getMany` groups of 10 for the same reason. A report that leaves the shown
+ * point unchanged writes only the own record while the shown record is younger than
+ * `SHOWN_REFRESH_MS` (15 min).
  *
  * Index and sync. Queries never list KV: each process keeps an in-memory index of the visible
  * shown positions: cells of 1/256 degree (about 430 m) grouped into blocks of 8 x 8 cells, plus
@@ -83,7 +85,7 @@ export const POSITION_LOG_TTL_MS = 15 * 60_000;
  */
 export const SHOWN_REFRESH_MS = 15 * 60_000;
 
-const WRITE_BATCH = 64;
+const WRITE_BATCH = 100;
 const WRITES_IN_FLIGHT = 2;
 const IMPORT_BATCH = 300;
 const PURGE_EVERY_MS = 60_000;

@@ -1,0 +1,745 @@
+/**
+ * Nearby queries and position writes: KV + the in-memory position index (kv/positions.ts) beside
+ * Redis 7 GEOSEARCH on the same shown points, in the same run.
+ *
+ * Run: `deno run -A bench/geo.ts [--n 100000,1000000] [--queries 2000]`.
+ * Per member count: seeds members clustered around a few cities into a KV file in a temp dir
+ * (deleted after), loads the index from KV, starts `redis-server` on a free 127.0.0.1 port
+ * (`--save '' --appendonly no`, stopped after; installed with apt-get when missing and root) and
+ * GEOADDs the same shown points, then measures nearest-30 and by-bounds-800 latency (p50, p99)
+ * and throughput, and position writes per second. Every loop is bounded in count and time; the
+ * whole run stops early (and says so) near `MAX_RUN_MS`. Talks only to 127.0.0.1.
+ */
+
+import { PositionStore } from "../kv/positions.ts";
+import { METERS_PER_DEGREE } from "../kv/geo.ts";
+
+const MAX_RUN_MS = 9.5 * 60_000;
+const PHASE_MS = 3_000;
+const WRITE_MS = 6_000;
+const WRITE_MAX = 100_000;
+const WRITE_CONCURRENCY = 256;
+const REDIS_INFLIGHT = 16;
+const SEED_CHUNK = 30_000;
+const BOX_HALF_DEG = 0.05; // by-bounds box: ±0.05° (about 11 km square), a city map view
+const KEY = "positions";
+
+const t0 = Date.now();
+const deadline = t0 + MAX_RUN_MS;
+const timeLeft = () => deadline - Date.now();
+
+// --- arguments
+
+function arg(name: string, fallback: string): string {
+  const i = Deno.args.indexOf(`--${name}`);
+  if (i >= 0 && Deno.args[i + 1]) return Deno.args[i + 1];
+  const eq = Deno.args.find((a) => a.startsWith(`--${name}=`));
+  return eq ? eq.slice(name.length + 3) : fallback;
+}
+const COUNTS = arg("n", "100000,1000000").split(",").map((s) => Number(s.replace(/_/g, ""))).filter((x) => x > 0);
+const QUERIES = Math.max(100, Number(arg("queries", "2000")));
+
+// --- data: members clustered around cities
+
+const CITIES = [
+  { name: "Los Angeles", lat: 34.05, lon: -118.24, w: 0.2 },
+  { name: "New York", lat: 40.71, lon: -74.0, w: 0.2 },
+  { name: "London", lat: 51.51, lon: -0.13, w: 0.14 },
+  { name: "Phoenix", lat: 33.45, lon: -112.07, w: 0.12 },
+  { name: "Berlin", lat: 52.52, lon: 13.4, w: 0.12 },
+  { name: "São Paulo", lat: -23.55, lon: -46.63, w: 0.1 },
+  { name: "Sydney", lat: -33.87, lon: 151.21, w: 0.06 },
+  { name: "Tokyo", lat: 35.68, lon: 139.69, w: 0.06 },
+];
+const SPREAD_DEG = 0.15; // one standard deviation, about 16 km
+
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function makeMembers(n: number, rand: () => number): { ids: string[]; lat: Float64Array; lon: Float64Array } {
+  const ids: string[] = new Array(n);
+  const lat = new Float64Array(n), lon = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let x = rand(), c = CITIES[0];
+    for (const city of CITIES) {
+      if ((x -= city.w) < 0) {
+        c = city;
+        break;
+      }
+    }
+    const r = Math.sqrt(-2 * Math.log(1 - rand())), a = 2 * Math.PI * rand();
+    ids[i] = i.toString(16).padStart(28, "0");
+    lat[i] = Math.max(-89, Math.min(89, c.lat + r * Math.cos(a) * SPREAD_DEG));
+    lon[i] = c.lon + r * Math.sin(a) * SPREAD_DEG / Math.cos(c.lat * Math.PI / 180);
+  }
+  return { ids, lat, lon };
+}
+
+// --- a minimal RESP2 client (pipelined), enough for GEOADD / GEOSEARCH
+
+type Reply = string | number | null | Reply[] | Error;
+
+class Redis {
+  #conn: Deno.TcpConn;
+  #buf = new Uint8Array(1 << 20);
+  #start = 0;
+  #end = 0;
+  #waiting: { resolve: (r: Reply) => void; reject: (e: unknown) => void }[] = [];
+  #head = 0;
+  #writing: Promise<void> = Promise.resolve();
+  #enc = new TextEncoder();
+  #dec = new TextDecoder();
+  #loop: Promise<void>;
+
+  private constructor(conn: Deno.TcpConn) {
+    this.#conn = conn;
+    this.#loop = this.#read();
+  }
+
+  static async connect(port: number): Promise<Redis> {
+    return new Redis(await Deno.connect({ hostname: "127.0.0.1", port }));
+  }
+
+  #encode(cmds: (string | number)[][]): Uint8Array {
+    let s = "";
+    for (const args of cmds) {
+      s += `*${args.length}\r\n`;
+      for (const a of args) {
+        const v = String(a);
+        s += `$${this.#enc.encode(v).length}\r\n${v}\r\n`;
+      }
+    }
+    return this.#enc.encode(s);
+  }
+
+  /** Sends commands in one write; resolves with their replies in order. */
+  pipeline(cmds: (string | number)[][]): Promise<Reply[]> {
+    const bytes = this.#encode(cmds);
+    const replies = cmds.map(() => new Promise<Reply>((resolve, reject) => this.#waiting.push({ resolve, reject })));
+    this.#writing = this.#writing.then(async () => {
+      for (let off = 0; off < bytes.length;) off += await this.#conn.write(bytes.subarray(off));
+    });
+    return Promise.all(replies);
+  }
+
+  async command(...args: (string | number)[]): Promise<Reply> {
+    const [r] = await this.pipeline([args]);
+    if (r instanceof Error) throw r;
+    return r;
+  }
+
+  async #read(): Promise<void> {
+    try {
+      for (;;) {
+        if (this.#end === this.#buf.length) {
+          if (this.#start > 0) {
+            this.#buf.copyWithin(0, this.#start, this.#end);
+            this.#end -= this.#start;
+            this.#start = 0;
+          } else {
+            const bigger = new Uint8Array(this.#buf.length * 2);
+            bigger.set(this.#buf);
+            this.#buf = bigger;
+          }
+        }
+        const n = await this.#conn.read(this.#buf.subarray(this.#end));
+        if (n === null) throw new Error("redis closed the connection");
+        this.#end += n;
+        while (this.#head < this.#waiting.length) {
+          const r = this.#parse(this.#start);
+          if (!r) break;
+          this.#start = r[1];
+          this.#waiting[this.#head++].resolve(r[0]);
+        }
+        if (this.#head > 1024 && this.#head * 2 > this.#waiting.length) {
+          this.#waiting = this.#waiting.slice(this.#head);
+          this.#head = 0;
+        }
+        if (this.#start === this.#end) this.#start = this.#end = 0;
+      }
+    } catch (e) {
+      for (const w of this.#waiting.splice(this.#head)) w.reject(e);
+    }
+  }
+
+  #line(pos: number): number {
+    const b = this.#buf;
+    for (let i = pos; i < this.#end - 1; i++) if (b[i] === 13 && b[i + 1] === 10) return i;
+    return -1;
+  }
+
+  #int(from: number, to: number): number {
+    const b = this.#buf;
+    let i = from, sign = 1, n = 0;
+    if (b[i] === 45) {
+      sign = -1;
+      i++;
+    }
+    for (; i < to; i++) n = n * 10 + (b[i] - 48);
+    return sign * n;
+  }
+
+  /** Bulk strings here are ids and numbers: ASCII, decoded without TextDecoder's call overhead. */
+  #str(from: number, to: number): string {
+    if (to - from > 64) return this.#dec.decode(this.#buf.subarray(from, to));
+    let out = "";
+    for (let i = from; i < to; i++) out += String.fromCharCode(this.#buf[i]);
+    return out;
+  }
+
+  #parse(pos: number): [Reply, number] | null {
+    if (pos >= this.#end) return null;
+    const eol = this.#line(pos);
+    if (eol < 0) return null;
+    const type = this.#buf[pos];
+    const next = eol + 2;
+    switch (type) {
+      case 43: // +
+        return [this.#dec.decode(this.#buf.subarray(pos + 1, eol)), next];
+      case 45: // -
+        return [new Error(this.#dec.decode(this.#buf.subarray(pos + 1, eol))), next];
+      case 58: // :
+        return [this.#int(pos + 1, eol), next];
+      case 36: { // $
+        const len = this.#int(pos + 1, eol);
+        if (len < 0) return [null, next];
+        if (next + len + 2 > this.#end) return null;
+        return [this.#str(next, next + len), next + len + 2];
+      }
+      case 42: { // *
+        const len = this.#int(pos + 1, eol);
+        if (len < 0) return [null, next];
+        const out: Reply[] = new Array(len);
+        let p = next;
+        for (let i = 0; i < len; i++) {
+          const r = this.#parse(p);
+          if (!r) return null;
+          out[i] = r[0];
+          p = r[1];
+        }
+        return [out, p];
+      }
+      default:
+        throw new Error(`unexpected RESP byte ${type}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#writing.catch(() => {});
+    this.#conn.close();
+    await this.#loop;
+  }
+}
+
+async function haveCommand(cmd: string): Promise<boolean> {
+  try {
+    const out = await new Deno.Command("sh", { args: ["-c", `command -v ${cmd}`], stdout: "null", stderr: "null" })
+      .output();
+    return out.success;
+  } catch {
+    return false;
+  }
+}
+
+async function ensureRedis(): Promise<string | null> {
+  if (await haveCommand("redis-server")) return null;
+  const isRoot = Deno.uid?.() === 0;
+  if (!isRoot || !(await haveCommand("apt-get"))) return "redis-server is not installed (and apt-get needs root)";
+  console.log("redis-server missing: apt-get install -y redis-server ...");
+  const env = { DEBIAN_FRONTEND: "noninteractive" };
+  await new Deno.Command("apt-get", { args: ["update"], env, stdout: "null", stderr: "null" }).output();
+  const res = await new Deno.Command("apt-get", { args: ["install", "-y", "redis-server"], env, stdout: "null" })
+    .output();
+  return res.success && await haveCommand("redis-server") ? null : "apt-get install redis-server failed";
+}
+
+async function startRedis(): Promise<{ port: number; child: Deno.ChildProcess; client: Redis }> {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  const child = new Deno.Command("redis-server", {
+    args: [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--protected-mode",
+      "yes",
+    ],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const until = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const client = await Redis.connect(port);
+      if ((await client.command("PING")) === "PONG") return { port, child, client };
+      await client.close();
+    } catch {
+      if (Date.now() > until) {
+        child.kill("SIGTERM");
+        await child.status;
+        throw new Error("redis-server did not start");
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+// --- measuring
+
+interface Stats {
+  p50: number;
+  p99: number;
+  qps: number;
+  n: number;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+/** Latency: `count` calls one at a time (after a warm-up); throughput: `inflight` callers for PHASE_MS. */
+async function measure(count: number, inflight: number, call: (i: number) => Promise<unknown>): Promise<Stats> {
+  for (let i = 0; i < Math.min(200, count); i++) await call(i);
+  const lat = new Float64Array(count);
+  let done = 0;
+  const stopAt = Date.now() + Math.min(PHASE_MS * 2, Math.max(1000, timeLeft() / 20));
+  for (; done < count && Date.now() < stopAt; done++) {
+    const s = performance.now();
+    await call(done);
+    lat[done] = performance.now() - s;
+  }
+  const sorted = lat.subarray(0, done).sort();
+  let calls = 0, k = 0;
+  const t = performance.now();
+  const end = t + Math.min(PHASE_MS, Math.max(500, timeLeft() / 20));
+  await Promise.all(Array.from({ length: inflight }, async () => {
+    while (performance.now() < end && calls < 2_000_000) {
+      await call(k++ % count);
+      calls++;
+    }
+  }));
+  return {
+    p50: percentile(sorted, 0.5) * 1000,
+    p99: percentile(sorted, 0.99) * 1000,
+    qps: calls / ((performance.now() - t) / 1000),
+    n: done,
+  };
+}
+
+function fmtUs(us: number): string {
+  return us >= 10_000
+    ? `${(us / 1000).toFixed(1)} ms`
+    : us >= 1000
+    ? `${(us / 1000).toFixed(2)} ms`
+    : `${us.toFixed(0)} µs`;
+}
+
+function fmtRate(x: number): string {
+  return x >= 1e6 ? `${(x / 1e6).toFixed(2)} M/s` : x >= 1e3 ? `${(x / 1e3).toFixed(1)} k/s` : `${x.toFixed(0)}/s`;
+}
+
+function table(rows: string[][]): string {
+  const w = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const line = (r: string[]) => "| " + r.map((x, c) => x.padEnd(w[c])).join(" | ") + " |";
+  return [line(rows[0]), "|" + w.map((n) => "-".repeat(n + 2)).join("|") + "|", ...rows.slice(1).map(line)].join("\n");
+}
+
+// --- one member count
+
+interface Result {
+  n: number;
+  rows: string[][];
+  nearestOk: boolean;
+  boundsOk: boolean;
+  writes: number;
+  note: string[];
+}
+
+async function runOne(n: number, redisMissing: string | null): Promise<Result> {
+  const note: string[] = [];
+  const rand = rng(n);
+  console.log(`\n== ${n.toLocaleString("en-US")} members around ${CITIES.length} cities`);
+  const m = makeMembers(n, rand);
+  const dir = await Deno.makeTempDir({ prefix: "geo-bench-" });
+  const db = await Deno.openKv(`${dir}/positions.kv`);
+  let redis: { child: Deno.ChildProcess; client: Redis } | undefined;
+  try {
+    // Seed through the bulk import (the same records and change log as reportPosition).
+    let seeder: PositionStore | undefined = new PositionStore(db, { secret: "bench" });
+    let ts = performance.now();
+    for (let i = 0; i < n; i += SEED_CHUNK) {
+      if (timeLeft() < 60_000) throw new Error("out of time while seeding");
+      const items = [];
+      for (let j = i; j < Math.min(n, i + SEED_CHUNK); j++) {
+        items.push({ profileId: m.ids[j], lat: m.lat[j], lon: m.lon[j], use: "DEVICE_GPS" as const, hide: false });
+      }
+      await seeder.import(items);
+    }
+    const seedMs = performance.now() - ts;
+    console.log(`seeded KV in ${(seedMs / 1000).toFixed(1)} s (${fmtRate(n / seedMs * 1000)} bulk)`);
+    seeder = undefined;
+
+    // A fresh instance: load the index from KV.
+    const store = new PositionStore(db, { secret: "bench" });
+    const load = await store.load();
+    console.log(`index loaded from KV: ${load.members.toLocaleString("en-US")} in ${(load.ms / 1000).toFixed(2)} s`);
+
+    // The same shown points into Redis.
+    const shown = new Array<{ lat: number; lon: number }>(n);
+    for (let i = 0; i < n; i++) shown[i] = (await store.shown(m.ids[i]))!;
+    let redisLoadMs = NaN;
+    if (!redisMissing) {
+      const r = await startRedis();
+      redis = r;
+      ts = performance.now();
+      const batch: (string | number)[][] = [];
+      const pending: Promise<Reply[]>[] = [];
+      for (let i = 0; i < n; i += 500) {
+        const cmd: (string | number)[] = ["GEOADD", KEY];
+        for (let j = i; j < Math.min(n, i + 500); j++) cmd.push(shown[j].lon, shown[j].lat, m.ids[j]);
+        batch.push(cmd);
+        if (batch.length === 20) {
+          pending.push(r.client.pipeline(batch.splice(0)));
+          if (pending.length > 4) await pending.shift();
+        }
+      }
+      if (batch.length) pending.push(r.client.pipeline(batch));
+      await Promise.all(pending);
+      redisLoadMs = performance.now() - ts;
+      const card = await r.client.command("ZCARD", KEY);
+      if (card !== n) throw new Error(`redis holds ${card} members, expected ${n}`);
+      console.log(`redis GEOADD (pipelined): ${(redisLoadMs / 1000).toFixed(2)} s`);
+    }
+
+    // Viewers: random members (so mostly where members are dense).
+    const viewers = Array.from({ length: QUERIES }, () => Math.floor(rand() * n));
+    const box = (i: number) => {
+      const p = shown[viewers[i]];
+      const dLon = BOX_HALF_DEG / Math.cos(p.lat * Math.PI / 180);
+      return { latMin: p.lat - BOX_HALF_DEG, latMax: p.lat + BOX_HALF_DEG, lonMin: p.lon - dLon, lonMax: p.lon + dLon };
+    };
+    const boxMeters = 2 * BOX_HALF_DEG * METERS_PER_DEGREE;
+
+    // Sanity: both sides agree on the nearest 30 (same points, same metric up to Redis' geohash precision).
+    let agree = 0, checked = 0;
+    for (let i = 0; i < 20 && redis; i++) {
+      const v = viewers[i];
+      const ours = (await store.nearest(m.ids[v], { size: 30 })).items.map((x) => x.profileId);
+      const theirs = (await redisNearest(redis.client, shown[v], m.ids[v], 250)).map((x) => x[0] as string);
+      agree += ours.filter((id) => theirs.includes(id)).length;
+      checked += 30;
+    }
+    if (checked) console.log(`nearest-30 overlap with Redis: ${(100 * agree / checked).toFixed(1)} % of ids`);
+
+    const ourNearest = await measure(QUERIES, 1, (i) => store.nearest(m.ids[viewers[i]], { size: 30 }));
+    const ourBounds = await measure(QUERIES, 1, (i) => store.byBounds({ ...box(i), size: 800 }, m.ids[viewers[i]]));
+    console.log(
+      `ours: nearest-30 p50 ${fmtUs(ourNearest.p50)}, by-bounds-800 p50 ${
+        fmtUs(ourBounds.p50)
+      } (load ${loadAverage()})`,
+    );
+
+    const redisNearestStats: [string, Stats][] = [];
+    const redisBoundsStats: [string, Stats][] = [];
+    if (redis) {
+      const c = redis.client;
+      for (const start of [250, 1000]) {
+        redisNearestStats.push([
+          `radius ${start >= 1000 ? start / 1000 + " km" : start + " m"} ×2`,
+          await measure(QUERIES, REDIS_INFLIGHT, (i) => redisNearest(c, shown[viewers[i]], m.ids[viewers[i]], start)),
+        ]);
+      }
+      redisNearestStats.push([
+        "box ±1° COUNT 31",
+        await measure(Math.min(QUERIES, 300), REDIS_INFLIGHT, async (i) => {
+          const p = shown[viewers[i]];
+          const w = 2 * METERS_PER_DEGREE * Math.cos(p.lat * Math.PI / 180);
+          const h = 2 * METERS_PER_DEGREE;
+          return parseGeo(
+            await c.command(
+              "GEOSEARCH",
+              KEY,
+              "FROMLONLAT",
+              p.lon,
+              p.lat,
+              "BYBOX",
+              w,
+              h,
+              "m",
+              "ASC",
+              "COUNT",
+              31,
+              "WITHCOORD",
+              "WITHDIST",
+            ),
+          );
+        }),
+      ]);
+      redisBoundsStats.push([
+        "BYBOX COUNT 800 WITHCOORD WITHDIST",
+        await measure(QUERIES, REDIS_INFLIGHT, async (i) => {
+          const p = shown[viewers[i]];
+          return parseGeo(
+            await c.command(
+              "GEOSEARCH",
+              KEY,
+              "FROMLONLAT",
+              p.lon,
+              p.lat,
+              "BYBOX",
+              boxMeters,
+              boxMeters,
+              "m",
+              "ASC",
+              "COUNT",
+              801,
+              "WITHCOORD",
+              "WITHDIST",
+            ),
+          );
+        }),
+      ]);
+      redisBoundsStats.push([
+        "BYBOX COUNT 800 (ids only)",
+        await measure(QUERIES, REDIS_INFLIGHT, async (i) => {
+          const p = shown[viewers[i]];
+          return await c.command(
+            "GEOSEARCH",
+            KEY,
+            "FROMLONLAT",
+            p.lon,
+            p.lat,
+            "BYBOX",
+            boxMeters,
+            boxMeters,
+            "m",
+            "ASC",
+            "COUNT",
+            801,
+          );
+        }),
+      ]);
+    }
+
+    // Writes: members move a little (GPS updates), 256 in flight, with the sync (watch + tail) running.
+    store.startSync();
+    let writes = 0;
+    const moves = Array.from({ length: 4096 }, () => [(rand() - 0.5) * 0.002, (rand() - 0.5) * 0.002]);
+    ts = performance.now();
+    const wEnd = ts + Math.min(WRITE_MS, Math.max(1000, timeLeft() / 10));
+    let k = 0;
+    await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, async () => {
+      while (performance.now() < wEnd && writes < WRITE_MAX) {
+        const i = (k * 7919 + 13) % n;
+        const d = moves[k++ % moves.length];
+        await store.report(m.ids[i], { lat: m.lat[i] + d[0], lon: m.lon[i] + d[1], use: "DEVICE_GPS", hide: false });
+        writes++;
+      }
+    }));
+    const ourWrites = writes / ((performance.now() - ts) / 1000);
+    await store.stopSync();
+    console.log(
+      `ours: ${fmtRate(ourWrites)} position writes (${writes} in ${((performance.now() - ts) / 1000).toFixed(1)} s)`,
+    );
+
+    let redisWrites = NaN;
+    if (redis) {
+      const total = Math.min(WRITE_MAX * 2, n);
+      ts = performance.now();
+      const pending: Promise<Reply[]>[] = [];
+      for (let i = 0; i < total; i += 1000) {
+        const cmds: (string | number)[][] = [];
+        for (let j = i; j < Math.min(total, i + 1000); j++) {
+          const d = moves[j % moves.length];
+          cmds.push(["GEOADD", KEY, shown[j].lon + d[1] * 0.01, shown[j].lat + d[0] * 0.01, m.ids[j]]);
+        }
+        pending.push(redis.client.pipeline(cmds));
+        if (pending.length > 4) await pending.shift();
+        if (performance.now() - ts > WRITE_MS) break;
+      }
+      const replies = (await Promise.all(pending)).flat().length;
+      redisWrites = replies / ((performance.now() - ts) / 1000);
+    }
+
+    const best = (xs: [string, Stats][], key: "p50" | "p99") =>
+      xs.length ? xs.reduce((a, b) => (b[1][key] < a[1][key] ? b : a)) : undefined;
+    const bn = best(redisNearestStats, "p50"), bb = best(redisBoundsStats, "p50");
+    const ratio = (
+      redisV: number,
+      ours: number,
+    ) => (Number.isFinite(redisV) ? `${(redisV / ours).toFixed(1)}×` : "n/a");
+    const rows: string[][] = [[
+      `N = ${n.toLocaleString("en-US")}`,
+      "KV + in-memory index",
+      "Redis 7 GEOSEARCH (best variant)",
+      "Redis ÷ ours",
+    ]];
+    rows.push([
+      "ready to serve",
+      `${(load.ms / 1000).toFixed(2)} s index load from KV`,
+      redis ? `${(redisLoadMs / 1000).toFixed(2)} s GEOADD pipelined` : "n/a",
+      "—",
+    ]);
+    rows.push([
+      "nearest-30 p50",
+      fmtUs(ourNearest.p50),
+      bn ? `${fmtUs(bn[1].p50)} (${bn[0]})` : "n/a",
+      ratio(bn?.[1].p50 ?? NaN, ourNearest.p50),
+    ]);
+    const bn99 = best(redisNearestStats, "p99");
+    rows.push([
+      "nearest-30 p99",
+      fmtUs(ourNearest.p99),
+      bn99 ? `${fmtUs(bn99[1].p99)} (${bn99[0]})` : "n/a",
+      ratio(bn99?.[1].p99 ?? NaN, ourNearest.p99),
+    ]);
+    const bnq = redisNearestStats.length
+      ? redisNearestStats.reduce((a, b) => (b[1].qps > a[1].qps ? b : a))
+      : undefined;
+    rows.push([
+      "nearest-30 throughput",
+      `${fmtRate(ourNearest.qps)} (1 caller)`,
+      bnq ? `${fmtRate(bnq[1].qps)} (${REDIS_INFLIGHT} in flight)` : "n/a",
+      bnq ? `${(ourNearest.qps / bnq[1].qps).toFixed(1)}× ours` : "n/a",
+    ]);
+    rows.push([
+      "by-bounds-800 p50",
+      fmtUs(ourBounds.p50),
+      bb ? `${fmtUs(bb[1].p50)} (${bb[0]})` : "n/a",
+      ratio(bb?.[1].p50 ?? NaN, ourBounds.p50),
+    ]);
+    const bb99 = best(redisBoundsStats, "p99");
+    rows.push([
+      "by-bounds-800 p99",
+      fmtUs(ourBounds.p99),
+      bb99 ? `${fmtUs(bb99[1].p99)} (${bb99[0]})` : "n/a",
+      ratio(bb99?.[1].p99 ?? NaN, ourBounds.p99),
+    ]);
+    const bbq = redisBoundsStats.length ? redisBoundsStats.reduce((a, b) => (b[1].qps > a[1].qps ? b : a)) : undefined;
+    rows.push([
+      "by-bounds-800 throughput",
+      `${fmtRate(ourBounds.qps)} (1 caller)`,
+      bbq ? `${fmtRate(bbq[1].qps)} (${REDIS_INFLIGHT} in flight)` : "n/a",
+      bbq ? `${(ourBounds.qps / bbq[1].qps).toFixed(1)}× ours` : "n/a",
+    ]);
+    rows.push([
+      "position writes",
+      `${fmtRate(ourWrites)} (durable KV, ${WRITE_CONCURRENCY} in flight)`,
+      Number.isFinite(redisWrites) ? `${fmtRate(redisWrites)} (GEOADD pipelined, no persistence)` : "n/a",
+      Number.isFinite(redisWrites) ? `${(ourWrites / redisWrites).toFixed(2)}× ours` : "n/a",
+    ]);
+    for (const [name, s] of [...redisNearestStats, ...redisBoundsStats]) {
+      note.push(`redis ${name}: p50 ${fmtUs(s.p50)}, p99 ${fmtUs(s.p99)}, ${fmtRate(s.qps)}`);
+    }
+    return {
+      n,
+      rows,
+      nearestOk: !bn || ourNearest.p50 < bn[1].p50,
+      boundsOk: !bb || ourBounds.p50 < bb[1].p50,
+      writes: ourWrites,
+      note,
+    };
+  } finally {
+    if (redis) {
+      await redis.client.close().catch(() => {});
+      redis.child.kill("SIGTERM");
+      await redis.child.status;
+    }
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Nearest 30 besides the viewer by Redis: GEOSEARCH BYRADIUS, doubling the radius until 31 come back. */
+async function redisNearest(
+  c: Redis,
+  p: { lat: number; lon: number },
+  self: string,
+  start: number,
+): Promise<Reply[][]> {
+  for (let r = start;; r *= 2) {
+    const res = parseGeo(
+      await c.command(
+        "GEOSEARCH",
+        KEY,
+        "FROMLONLAT",
+        p.lon,
+        p.lat,
+        "BYRADIUS",
+        r,
+        "m",
+        "ASC",
+        "COUNT",
+        31,
+        "WITHCOORD",
+        "WITHDIST",
+      ),
+    );
+    if (res.length >= 31 || r >= 160_000) return res.filter((x) => x[0] !== self).slice(0, 30);
+  }
+}
+
+/** Turns GEOSEARCH ... WITHDIST WITHCOORD replies into [id, distance, lon, lat] with numbers. */
+function parseGeo(r: Reply): Reply[][] {
+  if (!Array.isArray(r)) throw new Error(`GEOSEARCH: ${r}`);
+  return r.map((x) => {
+    const e = x as Reply[];
+    const c = e[2] as string[];
+    return [e[0], Number(e[1]), Number(c[0]), Number(c[1])];
+  });
+}
+
+/** The 1/5/15-minute load average (other processes share these cores), when the OS tells it. */
+function loadAverage(): string {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "unknown";
+  }
+}
+
+// --- main
+
+if (import.meta.main) {
+  const redisMissing = await ensureRedis();
+  if (redisMissing) console.log(`Redis columns skipped: ${redisMissing}`);
+  console.log(`load average at start: ${loadAverage()}`);
+  console.log(
+    `bench/geo: ${Deno.build.os}/${Deno.build.arch}, ${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}, ` +
+      `${QUERIES} queries per cell, counts ${COUNTS.join(", ")}`,
+  );
+  const results: Result[] = [];
+  for (const n of COUNTS) {
+    if (timeLeft() < 90_000) {
+      console.log(`stopping before N=${n}: the run is near its ${MAX_RUN_MS / 60_000} min bound`);
+      break;
+    }
+    results.push(await runOne(n, redisMissing));
+  }
+  for (const r of results) {
+    console.log("\n" + table(r.rows));
+    for (const line of r.note) console.log(`  ${line}`);
+  }
+  console.log("\nTargets:");
+  for (const r of results) {
+    console.log(
+      `  N=${r.n.toLocaleString("en-US")}: nearest-30 p50 faster than Redis' best: ${r.nearestOk ? "yes" : "NO"}; ` +
+        `by-bounds-800 p50 faster: ${r.boundsOk ? "yes" : "NO"}; writes ≥ 5,000/s: ${
+          r.writes >= 5000 ? "yes" : "NO"
+        } (${fmtRate(r.writes)})`,
+    );
+  }
+  console.log(`total ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at end: ${loadAverage()}`);
+}
