@@ -535,6 +535,7 @@ class PositionIndex {
       for (const m of [...s.members]) {
         if (m.until <= t) {
           this.#remove(m);
+          this.versions.delete(m.id);
         } else {
           if (m.until < minUntil) minUntil = m.until;
           if (m.ts > tsUpdated) tsUpdated = m.ts;
@@ -633,6 +634,15 @@ class PositionIndex {
 
     let k = kStart - 1;
     let ringLb = k < 0 ? 0 : ringBound(k);
+    // A region with far more blocks than the index holds (a world-wide box, an empty area): take
+    // the occupied blocks from the map instead of walking rings of mostly empty ones.
+    const regionBlocks = (brMax - brMin + 1) * (bcMax - bcMin + 1);
+    if (regionBlocks > 4 * this.blocks.size + 1024) {
+      for (const b of this.blocks.values()) {
+        if (relation(b, BLOCK_DEG) > 0) heap.push(boxLowerBound(lat, qLon, cosQ, b), b);
+      }
+      ringLb = Infinity;
+    }
     let worstA = -1, worstM = Infinity;
     for (;;) {
       const nodeLb = heap.size > 0 ? heap.lb[0] : Infinity;

@@ -567,3 +567,49 @@ Deno.test("secret - GEO_SECRET wins; otherwise one generated secret is kept in K
     db.close();
   }
 });
+
+withKv("search paths - ring walk (dense index) and occupied-block scan (huge box) agree with brute force", async () => {
+  const rand = rng(21);
+  // Spread thinly so the index holds thousands of blocks: nearest then walks rings of blocks.
+  const items = Array.from({ length: 6000 }, (_, i) => ({
+    profileId: `s${String(i).padStart(5, "0")}`,
+    lat: -23.5 + (rand() - 0.5) * 3,
+    lon: -46.6 + (rand() - 0.5) * 3,
+    use: "OVERRIDE" as const,
+    hide: false,
+  }));
+  await importPositions(items);
+  const shown = await shownOf(items.map((i) => i.profileId));
+  for (const v of items.slice(0, 15)) {
+    const me = shown.find((s) => s.profileId === v.profileId)!;
+    const near = bruteForce(
+      me,
+      shown,
+      (s) => s.profileId !== v.profileId && Math.abs(s.lat - me.lat) <= 1 && Math.abs(s.lon - me.lon) <= 1,
+    );
+    assert.deepEqual(ids(await nearest(v.profileId, { size: 200 })), near.slice(0, 200).map((e) => e.id));
+    const box = { latMin: me.lat - 0.3, latMax: me.lat + 0.2, lonMin: me.lon - 0.1, lonMax: me.lon + 0.4 };
+    const inBox = bruteForce(
+      me,
+      shown,
+      (s) =>
+        s.profileId !== v.profileId && s.lat >= box.latMin && s.lat <= box.latMax && s.lon >= box.lonMin &&
+        s.lon <= box.lonMax,
+    );
+    assert.deepEqual(ids(await byBounds({ ...box, size: 300 }, v.profileId)), inBox.slice(0, 300).map((e) => e.id));
+  }
+  // The whole world: every member but the viewer, nearest first, without walking empty rings.
+  const t0 = performance.now();
+  const world = await byBounds({ latMin: -90, lonMin: -180, latMax: 90, lonMax: 180, size: 2000 }, items[0].profileId);
+  assert.ok(performance.now() - t0 < 2000);
+  const me = shown[0];
+  assert.deepEqual(
+    ids(world),
+    bruteForce(me, shown, (s) => s.profileId !== me.profileId).slice(0, 2000).map((e) => e.id),
+  );
+  const far = await byBounds(
+    { latMin: -90, lonMin: -180, latMax: 90, lonMax: 180, page: 2, size: 2000 },
+    items[0].profileId,
+  );
+  assert.equal(far.items.length, 1999);
+});
