@@ -24,7 +24,7 @@ import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import type { Profile } from "./profiles.ts";
-import { deleteBlob, getBlob, getBlobMeta, putBlob } from "./blobs.ts";
+import { BlobConflictError, deleteBlob, getBlob, getBlobMeta, putBlob } from "./blobs.ts";
 import { enqueueJob } from "../workers/jobs.ts";
 import { type CropBox, cropPicture, PIC_SIZES, type PicSize, type Picture, renderVariant } from "../workers/images.ts";
 
@@ -377,8 +377,13 @@ export async function renderGeneration(picId: string, gen: string): Promise<numb
     const id = variantBlobId(picId, gen, kind);
     if (await getBlobMeta(id)) continue;
     const out = await renderVariant(master.bytes, kind.size, { blur: kind.blur });
-    await putBlob(id, out.bytes, { type: out.type, width: out.width, height: out.height });
-    rendered++;
+    try {
+      await putBlob(id, out.bytes, { type: out.type, width: out.width, height: out.height });
+      rendered++;
+    } catch (e) {
+      // Another run of a job for this generation stored the same size meanwhile: it is done.
+      if (!(e instanceof BlobConflictError)) throw e;
+    }
   }
   const after = await getPic(picId);
   if (!after || after.gen !== gen) await removeGeneration(picId, gen, !after);

@@ -1,7 +1,20 @@
 import assert from "node:assert/strict";
 import { closeKv, openKv } from "./db.ts";
 import { newProfile, type Profile } from "./profiles.ts";
-import { canViewPicture, grantPictureAccess, type ProfilePic, storedSize, storedSizes } from "./pictures.ts";
+import {
+  addPicture,
+  canViewPicture,
+  grantPictureAccess,
+  type ProfilePic,
+  renderGeneration,
+  storedSize,
+  storedSizes,
+  variantBlobId,
+} from "./pictures.ts";
+import sharp from "sharp";
+import { createAccount } from "./accounts.ts";
+import { getBlobMeta } from "./blobs.ts";
+import { normalizeUpload } from "../workers/images.ts";
 import { newId } from "./ids.ts";
 
 const pic = (over: Partial<ProfilePic> = {}): ProfilePic => ({
@@ -42,6 +55,25 @@ Deno.test("pictures - who may see a picture: owner, anyone when public, a privat
     await grantPictureAccess(priv.id, "someone");
     assert.equal(await canViewPicture(priv, owner, "someone"), true);
     assert.equal(await canViewPicture(priv, owner, "else"), false);
+  } finally {
+    closeKv();
+  }
+});
+
+Deno.test("pictures - two runs of the variants job at once both succeed and store each size once", async () => {
+  await openKv(":memory:");
+  try {
+    const png = await sharp({ create: { width: 600, height: 750, channels: 3, background: "#1e88e5" } }).png()
+      .toBuffer();
+    const account = (await createAccount({ email: "twice@example.com" }))!;
+    const added = await addPicture(account.defaultProfileId, await normalizeUpload(new Uint8Array(png)));
+    assert.ok(added.ok);
+    const { pic } = added;
+    const runs = await Promise.all([renderGeneration(pic.id, pic.gen), renderGeneration(pic.id, pic.gen)]);
+    assert.ok(runs[0] + runs[1] >= 3, `rendered ${runs}`);
+    for (const size of storedSizes(pic)) {
+      assert.ok(await getBlobMeta(variantBlobId(pic.id, pic.gen, { size, blur: false })), `size ${size}`);
+    }
   } finally {
     closeKv();
   }
