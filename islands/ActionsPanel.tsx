@@ -19,7 +19,6 @@ export interface ActionsPanelProps {
   /** The viewer's like of the profile shown (its `likedProfileId` is that profile). */
   like: ProfileLike;
   profileName: string;
-  at: number;
 }
 
 function ReportForm({ profileId, onDone }: { profileId: string; onDone: () => void }) {
@@ -73,9 +72,9 @@ function ReportForm({ profileId, onDone }: { profileId: string; onDone: () => vo
   );
 }
 
-function Panel({ like: initial, profileName, at }: ActionsPanelProps) {
+function Panel({ like: initial, profileName }: ActionsPanelProps) {
   const { likerProfileId, likedProfileId } = initial;
-  const { data } = useProfileLikeQuery(likerProfileId, likedProfileId, initial, at);
+  const { data } = useProfileLikeQuery(likerProfileId, likedProfileId, initial);
   const block = useProfileLikeMutation();
   const [expanded, setExpanded] = useState(false);
   const [reporting, setReporting] = useState(false);

@@ -16,21 +16,19 @@ import {
 import { TEXTS } from "../components/texts.ts";
 
 export type LikeButtonProps =
-  | { kind: "profile"; like: ProfileLike; at: number }
+  | { kind: "profile"; like: ProfileLike }
   | {
     kind: "pic";
     likerProfileId: string;
     profilePicProfileId: string;
     profilePicId: string;
     likeType: LikeType;
-    at: number;
   };
 
 /** The viewer's picture likes as a picture screen (the carousel) gets them, to show a Like button per picture. */
 export interface CarouselLikes {
   likerProfileId: string;
   byPic: Record<string, LikeType>;
-  at: number;
 }
 
 function Button({ likeType, onToggle, failed }: { likeType: LikeType; onToggle: () => void; failed: boolean }) {
@@ -45,8 +43,8 @@ function Button({ likeType, onToggle, failed }: { likeType: LikeType; onToggle: 
   );
 }
 
-function ProfileLikeButton({ like, at }: { like: ProfileLike; at: number }) {
-  const { data } = useProfileLikeQuery(like.likerProfileId, like.likedProfileId, like, at);
+function ProfileLikeButton({ like }: { like: ProfileLike }) {
+  const { data } = useProfileLikeQuery(like.likerProfileId, like.likedProfileId, like);
   const save = useProfileLikeMutation();
   const likeType = data?.likeType ?? "UNDETERMINED";
   return (
@@ -65,7 +63,7 @@ function ProfileLikeButton({ like, at }: { like: ProfileLike; at: number }) {
 
 function PicLikeButton(props: Extract<LikeButtonProps, { kind: "pic" }>) {
   const { likerProfileId, profilePicProfileId, profilePicId } = props;
-  const { data } = usePicLikeQuery(likerProfileId, profilePicProfileId, profilePicId, props.likeType, props.at);
+  const { data } = usePicLikeQuery(likerProfileId, profilePicProfileId, profilePicId, props.likeType);
   const save = usePicLikeMutation();
   const likeType = data ?? "UNDETERMINED";
   return (
@@ -80,7 +78,7 @@ function PicLikeButton(props: Extract<LikeButtonProps, { kind: "pic" }>) {
 export default function LikeButton(props: LikeButtonProps) {
   return (
     <QueryProvider>
-      {props.kind === "profile" ? <ProfileLikeButton like={props.like} at={props.at} /> : <PicLikeButton {...props} />}
+      {props.kind === "profile" ? <ProfileLikeButton like={props.like} /> : <PicLikeButton {...props} />}
     </QueryProvider>
   );
 }

@@ -24,10 +24,9 @@ import { Ago } from "../components/Time.tsx";
 
 export interface LikesProps {
   profileId: string;
-  /** The tab the server rendered, and its first page (loaded at `at`). */
+  /** The tab the server rendered, and its first page. */
   tab: LikesTabId;
   first: Page<LikesItem>;
-  at: number;
 }
 
 function Item({ item, pics, nsfw, eager }: { item: LikesItem; pics: boolean; nsfw: boolean; eager: boolean }) {
@@ -48,7 +47,7 @@ function Item({ item, pics, nsfw, eager }: { item: LikesItem; pics: boolean; nsf
 }
 
 function TabPanel(
-  { tab, profileId, first }: { tab: LikesTab; profileId: string; first?: { page: Page<LikesItem>; at: number } },
+  { tab, profileId, first }: { tab: LikesTab; profileId: string; first?: Page<LikesItem> },
 ) {
   const q = useLikesListQuery(tab, profileId, first);
   const nsfw = useShowsNsfw();
@@ -80,7 +79,7 @@ function TabPanel(
   );
 }
 
-function LikesTabs({ profileId, tab: firstTab, first, at }: LikesProps) {
+function LikesTabs({ profileId, tab: firstTab, first }: LikesProps) {
   const location = useLocation();
   const current = tabOfPath(location.pathname) ?? LIKES_TABS.find((t) => t.id === firstTab)!;
   useEffect(() => {
@@ -107,9 +106,7 @@ function LikesTabs({ profileId, tab: firstTab, first, at }: LikesProps) {
           <Route
             key={t.id}
             path={`/likes/${t.id}`}
-            element={
-              <TabPanel tab={t} profileId={profileId} first={t.id === firstTab ? { page: first, at } : undefined} />
-            }
+            element={<TabPanel tab={t} profileId={profileId} first={t.id === firstTab ? first : undefined} />}
           />
         ))}
       </Routes>

@@ -13,12 +13,11 @@ import { cleanTags, MAX_TAG_LENGTH, MAX_TAGS } from "../components/tags.ts";
 
 export interface NotesPanelProps {
   note: ProfileNote;
-  at: number;
 }
 
-function Panel({ note: initial, at }: NotesPanelProps) {
+function Panel({ note: initial }: NotesPanelProps) {
   const { authorProfileId, aboutProfileId } = initial;
-  const { data } = useNoteQuery(authorProfileId, aboutProfileId, initial, at);
+  const { data } = useNoteQuery(authorProfileId, aboutProfileId, initial);
   const note = data ?? initial;
   const save = useNoteMutation();
   const [editing, setEditing] = useState(false);

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { picImgProps } from "../components/pictures.ts";
 import type { PicInfo } from "../kv/pictures.ts";
+import LikeButton, { type CarouselLikes } from "./LikeButton.tsx";
 
 export interface PicCarouselProps {
   profileId: string;
@@ -16,12 +17,14 @@ export interface PicCarouselProps {
   pictures: PicInfo[];
   /** Index of the first picture shown. */
   start: number;
+  /** The viewer's likes of these pictures, for Like / Remove Like on each (absent on one's own). */
+  likes?: CarouselLikes;
 }
 
 /** A swipe shorter than this (px) is a tap. */
 const SWIPE_PX = 40;
 
-export default function PicCarousel({ profileId, profileName, pictures, start }: PicCarouselProps) {
+export default function PicCarousel({ profileId, profileName, pictures, start, likes }: PicCarouselProps) {
   const showNsfw = useShowsNsfw();
   const [at, setAt] = useState(start);
   const touch = useRef<{ x: number; id: number } | null>(null);
@@ -74,6 +77,18 @@ export default function PicCarousel({ profileId, profileName, pictures, start }:
         <a className="button primary" href={`/profile/${profileId}`}>View Profile</a>
         <button type="button" onClick={() => setAt(at + 1)} disabled={last}>Next</button>
       </div>
+      {likes && (
+        <div className="row center">
+          <LikeButton
+            key={pic.id}
+            kind="pic"
+            likerProfileId={likes.likerProfileId}
+            profilePicProfileId={profileId}
+            profilePicId={pic.id}
+            likeType={likes.byPic[pic.id] ?? "UNDETERMINED"}
+          />
+        </div>
+      )}
     </div>
   );
 }

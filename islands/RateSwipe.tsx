@@ -23,8 +23,6 @@ export interface RateSwipeProps {
   start: number;
   /** The viewer's current rating of each picture that has one. */
   likes: Record<string, LikeType>;
-  /** When the server read `likes`. */
-  at: number;
 }
 
 const RATED: Record<LikeType, string> = {
@@ -42,14 +40,14 @@ const BUTTONS = [
 
 /** The viewer's current rating of a picture, from the shared cache (so a new rating shows at once). */
 function RatedBadge(
-  { liker, owner, picId, initial, at }: { liker: string; owner: string; picId: string; initial: LikeType; at: number },
+  { liker, owner, picId, initial }: { liker: string; owner: string; picId: string; initial: LikeType },
 ) {
-  const { data } = usePicLikeQuery(liker, owner, picId, initial, at);
+  const { data } = usePicLikeQuery(liker, owner, picId, initial);
   const text = RATED[data ?? "UNDETERMINED"];
   return text ? <span className="rated-badge">{text}</span> : null;
 }
 
-function Rater({ likerProfileId, owner, picIds, start, likes, at }: RateSwipeProps) {
+function Rater({ likerProfileId, owner, picIds, start, likes }: RateSwipeProps) {
   const [index, setIndex] = useState(Math.min(start, picIds.length));
   const [drag, setDrag] = useState<{ id: number; x0: number; y0: number; dx: number; dy: number } | null>(null);
   const nsfw = useShowsNsfw();
@@ -141,7 +139,6 @@ function Rater({ likerProfileId, owner, picIds, start, likes, at }: RateSwipePro
             owner={owner.profileId}
             picId={picId}
             initial={likes[picId] ?? "UNDETERMINED"}
-            at={at}
           />
         </div>
       </div>

@@ -3,10 +3,10 @@
  * storage (spec §9: default cache 24 h).
  */
 
-import { QueryClient } from "@tanstack/react-query";
+import { QueryClient, type QueryKey, useQueryClient } from "@tanstack/react-query";
 import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client";
 import { createSyncStoragePersister } from "@tanstack/query-sync-storage-persister";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useRef, useState } from "react";
 
 /** Default cache lifetime: 24 hours. */
 export const DEFAULT_CACHE_MS = 24 * 3_600_000;
@@ -50,4 +50,24 @@ export function QueryProvider({ children }: { children: ReactNode }) {
       {children}
     </PersistQueryClientProvider>
   );
+}
+
+/**
+ * Puts the data the server rendered into the cache on an island's first render, so hydration
+ * shows exactly what the server rendered even when the persisted cache (restored from local
+ * storage, possibly before this island hydrates) holds older data for the key. Data written
+ * since this page started loading (another island's change) is newer and is kept. Call it before
+ * the query hook of the same key; the query then needs no `initialData`.
+ */
+export function useServerData<T>(key: QueryKey, data: T | undefined): void {
+  const qc = useQueryClient();
+  // Once per key: a component that shows another key later (the next picture) seeds that one too.
+  const seeded = useRef<string | null>(null);
+  const hash = JSON.stringify(key);
+  if (seeded.current === hash || data === undefined) return;
+  seeded.current = hash;
+  const pageStart = typeof performance === "undefined" ? 0 : performance.timeOrigin;
+  if ((qc.getQueryState(key)?.dataUpdatedAt ?? 0) < pageStart || qc.getQueryData(key) === undefined) {
+    qc.setQueryData(key, data, { updatedAt: Date.now() });
+  }
 }

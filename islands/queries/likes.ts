@@ -6,6 +6,7 @@
 
 import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./api.ts";
+import { useServerData } from "./client.tsx";
 import { TEXTS } from "../../components/texts.ts";
 import type {
   LikeType,
@@ -99,15 +100,15 @@ export function tabOfPath(path: string): LikesTab | undefined {
 }
 
 /** A tab's list, page by page with the cursor; `first` is the page the server rendered. */
-export function useLikesListQuery(tab: LikesTab, profileId: string, first?: { page: Page<LikesItem>; at: number }) {
+export function useLikesListQuery(tab: LikesTab, profileId: string, first?: Page<LikesItem>) {
+  const key = likeKeys.list(tab.id, profileId);
+  useServerData(key, first && { pages: [first], pageParams: [""] });
   return useInfiniteQuery({
-    queryKey: likeKeys.list(tab.id, profileId),
+    queryKey: key,
     queryFn: ({ pageParam }) =>
       api<Page<LikesItem>>(tab.call(profileId) + (pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : "")),
     initialPageParam: "",
     getNextPageParam: (last: Page<LikesItem>) => last.cursor ?? undefined,
-    initialData: first ? { pages: [first.page], pageParams: [""] } : undefined,
-    initialDataUpdatedAt: first?.at,
     staleTime: LIKES_CACHE_MS,
   });
 }
@@ -115,12 +116,12 @@ export function useLikesListQuery(tab: LikesTab, profileId: string, first?: { pa
 // --- a profile like (and blocking)
 
 /** The viewer's like of a profile; `initial` is what the server rendered. */
-export function useProfileLikeQuery(liker: string, liked: string, initial?: ProfileLike, at?: number) {
+export function useProfileLikeQuery(liker: string, liked: string, initial?: ProfileLike) {
+  const key = likeKeys.profileLike(liker, liked);
+  useServerData(key, initial);
   return useQuery({
-    queryKey: likeKeys.profileLike(liker, liked),
+    queryKey: key,
     queryFn: () => api<ProfileLike>(`/api/profile-like?likerProfileId=${liker}&likedProfileId=${liked}`),
-    initialData: initial,
-    initialDataUpdatedAt: at,
     staleTime: LIKES_CACHE_MS,
   });
 }
@@ -184,13 +185,13 @@ async function fetchPicLikes(qc: QueryClient, liker: string, owner: string): Pro
 }
 
 /** The viewer's like of one picture (UNDETERMINED when none); `initial` is what the server rendered. */
-export function usePicLikeQuery(liker: string, owner: string, picId: string, initial?: LikeType, at?: number) {
+export function usePicLikeQuery(liker: string, owner: string, picId: string, initial?: LikeType) {
   const qc = useQueryClient();
+  const key = likeKeys.picLike(liker, picId);
+  useServerData(key, initial);
   return useQuery({
-    queryKey: likeKeys.picLike(liker, picId),
+    queryKey: key,
     queryFn: async () => (await fetchPicLikes(qc, liker, owner)).get(picId) ?? "UNDETERMINED",
-    initialData: initial,
-    initialDataUpdatedAt: at,
     staleTime: LIKES_CACHE_MS,
   });
 }

@@ -5,6 +5,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./api.ts";
+import { useServerData } from "./client.tsx";
 import type { ProfileNote } from "../../kv/notes.ts";
 
 export type { ProfileNote };
@@ -15,13 +16,13 @@ export const NOTE_CACHE_MS = 60 * 60_000;
 /** Query key of one note. */
 export const noteKey = (author: string, about: string) => ["profile-note", author, about] as const;
 
-/** The author's note about a profile; `initial` is what the server rendered at `at`. */
-export function useNoteQuery(author: string, about: string, initial?: ProfileNote, at?: number) {
+/** The author's note about a profile; `initial` is what the server rendered. */
+export function useNoteQuery(author: string, about: string, initial?: ProfileNote) {
+  const key = noteKey(author, about);
+  useServerData(key, initial);
   return useQuery({
-    queryKey: noteKey(author, about),
+    queryKey: key,
     queryFn: () => api<ProfileNote>(`/api/profile-note?authorProfileId=${author}&aboutProfileId=${about}`),
-    initialData: initial,
-    initialDataUpdatedAt: at,
     staleTime: NOTE_CACHE_MS,
   });
 }

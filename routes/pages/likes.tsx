@@ -15,7 +15,6 @@ import {
   PIC_LIKES_PAGE,
 } from "../../kv/likes.ts";
 import type { Page } from "../../kv/paging.ts";
-import { now } from "../../kv/clock.ts";
 
 /** The first page of a tab, read from the store as the API would answer it. */
 function firstPage(tab: LikesTabId, me: string): Promise<Page<LikesItem>> {
@@ -39,7 +38,7 @@ export async function likesPage(c: Context<AppEnv>) {
     c,
     tab.label,
     <section className="page">
-      <Island of={Likes} props={{ profileId: caller.profileId, tab: tab.id, first, at: now() }} />
+      <Island of={Likes} props={{ profileId: caller.profileId, tab: tab.id, first }} />
     </section>,
   );
 }

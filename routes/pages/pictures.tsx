@@ -13,6 +13,7 @@ import PicCarousel from "../../islands/PicCarousel.tsx";
 import { isId } from "../../kv/ids.ts";
 import { getPic } from "../../kv/pictures.ts";
 import { loadProfileView } from "../../kv/profiles.ts";
+import { carouselLikes } from "./profilePanels.tsx";
 
 function Unavailable({ text }: { text: string }) {
   return (
@@ -99,6 +100,7 @@ export async function picCarouselPage(c: Context<AppEnv>) {
               profileName: profile.profilename,
               pictures,
               start,
+              likes: await carouselLikes(caller.profileId, profile, pictures.map((p) => p.id)),
             }}
           />
         )

@@ -13,6 +13,7 @@ import ProfileView from "../../islands/ProfileView.tsx";
 import { isId } from "../../kv/ids.ts";
 import { loadProfileView, type ProfileView as Profile } from "../../kv/profiles.ts";
 import { notFoundPage } from "./info.tsx";
+import { actionsPanel, likesPanel, notesPanel } from "./profilePanels.tsx";
 
 /** What a panel of the profile page gets: the request, the caller and the profile as they see it. */
 export interface ProfilePanelContext {
@@ -30,11 +31,11 @@ export type ProfilePanel = (ctx: ProfilePanelContext) => ReactElement | null | P
  */
 export const PROFILE_PANELS: { name: "likes" | "notes" | "actions" | "chat"; panel: ProfilePanel | null }[] = [
   // Like / Remove Like of the profile (issue 3 part B).
-  { name: "likes", panel: null },
+  { name: "likes", panel: likesPanel },
   // Private notes and tags (issue 3 part B).
-  { name: "notes", panel: null },
+  { name: "notes", panel: notesPanel },
   // Block / Ignore and Report Violation (issue 3 part B).
-  { name: "actions", panel: null },
+  { name: "actions", panel: actionsPanel },
   // The conversation with this member (the chat issue).
   { name: "chat", panel: null },
 ];

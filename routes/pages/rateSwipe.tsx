@@ -8,7 +8,6 @@ import RateSwipe from "../../islands/RateSwipe.tsx";
 import { getProfile } from "../../kv/profiles.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
 import { getPicLikes, visiblePicIds } from "../../kv/likes.ts";
-import { now } from "../../kv/clock.ts";
 
 export async function rateSwipePage(c: Context<AppEnv>) {
   const me = c.get("caller")!.profileId;
@@ -42,7 +41,6 @@ export async function rateSwipePage(c: Context<AppEnv>) {
           picIds,
           start,
           likes,
-          at: now(),
         }}
       />
     </section>,

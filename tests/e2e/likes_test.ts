@@ -1,0 +1,211 @@
+/**
+ * Likes, notes and blocking in a real browser, phone and desktop: A likes B on B's profile page,
+ * B sees A under 'Liked You' and switches tabs in place; A writes a note with tags; A rates B's
+ * pictures; A blocks B and goes home after 'Blocked and Redirecting...'.
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { type Harness, registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
+import { TEXTS } from "../../components/texts.ts";
+import { getProfile } from "../../kv/profiles.ts";
+import { kv } from "../../kv/db.ts";
+import { keys } from "../../kv/keys.ts";
+import { getNote } from "../../kv/notes.ts";
+import { isBlockedEither } from "../../kv/blocks.ts";
+import { getPicLikes } from "../../kv/likes.ts";
+import sharp from "sharp";
+
+async function myProfileId(page: Page): Promise<string> {
+  return await page.evaluate(async () => (await (await fetch("/api/settings")).json()).defaultProfileId as string);
+}
+
+/** Names a member (the profile editor is another part's screen; the store is quicker here). */
+async function rename(profileId: string, profilename: string) {
+  const p = (await getProfile(profileId))!;
+  await kv().set(keys.profile(profileId), { ...p, profilename });
+}
+
+/** A portrait JPEG of a soft two-colour gradient, as base64. */
+async function portrait(from: string, to: string): Promise<string> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="1000">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+      <stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>
+    <rect width="800" height="1000" fill="url(#g)"/>
+    <circle cx="400" cy="380" r="170" fill="rgba(255,255,255,.35)"/>
+    <rect x="210" y="590" width="380" height="420" rx="190" fill="rgba(255,255,255,.35)"/></svg>`;
+  const jpeg = await sharp(new TextEncoder().encode(svg)).jpeg({ quality: 85 }).toBuffer();
+  return jpeg.toString("base64");
+}
+
+/** Uploads pictures as the member of `page` through the upload call; returns their ids. */
+async function upload(page: Page, profileId: string, pictures: string[]): Promise<string[]> {
+  return await page.evaluate(async ({ profileId, pictures }) => {
+    const ids: string[] = [];
+    for (const [i, b64] of pictures.entries()) {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const fd = new FormData();
+      fd.set("authorProfileId", profileId);
+      fd.set("picfile", new Blob([bytes], { type: "image/jpeg" }), `p${i}.jpg`);
+      fd.set("picfilename", `p${i}.jpg`);
+      const r = await fetch("/api/profile-pic", { method: "POST", body: fd });
+      if (r.status !== 201) throw new Error(`upload answered ${r.status}`);
+      ids.push((await r.json()).id);
+    }
+    return ids;
+  }, { profileId, pictures });
+}
+
+for (const vp of ["phone", "desktop"] as ViewportName[]) {
+  Deno.test(`e2e ${vp} - like a profile, Liked You tabs, a note with tags, block and go home`, async () => {
+    const h: Harness = await startHarness();
+    try {
+      const a = await h.newPage(vp), b = await h.newPage(vp);
+      await registerAndLogIn(a.page, h.origin, `a-${vp}@example.com`);
+      await registerAndLogIn(b.page, h.origin, `b-${vp}@example.com`);
+      const aId = await myProfileId(a.page), bId = await myProfileId(b.page);
+      await rename(aId, "Alexander the Great");
+      await rename(bId, "Bea");
+
+      // B has no likes yet: the spec's empty text.
+      await b.page.goto("/likes/profilelikedyou");
+      await b.page.getByText(TEXTS.likedYouEmpty).waitFor();
+      await shot(b.page, `${vp}-likes-empty`);
+
+      // A likes B on B's profile page.
+      await a.page.goto(`/profile/${bId}`);
+      const like = a.page.getByRole("button", { name: TEXTS.like, exact: true });
+      await like.click();
+      await a.page.getByRole("button", { name: TEXTS.removeLike }).waitFor();
+      await shot(a.page, `${vp}-profile-liked`);
+      await a.page.reload();
+      await a.page.getByRole("button", { name: TEXTS.removeLike }).waitFor();
+
+      // B sees A under 'Liked You', name cut to 12 characters, with the end text.
+      await b.page.goto("/likes/profilelikedyou");
+      const tile = b.page.locator("ul.tiles a.tile").first();
+      await tile.waitFor();
+      assert.equal(await tile.getAttribute("href"), `/profile/${aId}`);
+      assert.equal(await tile.locator(".tile-name").textContent(), "Alexander th");
+      await b.page.getByText(TEXTS.thatsAllFolks).waitFor();
+      assert.equal(await b.page.title(), "Liked You · Lambda");
+      await shot(b.page, `${vp}-likes-liked-you`);
+
+      // The tabs switch in place (no page load) and the address follows.
+      await b.page.evaluate(() => (globalThis as unknown as { marker: number }).marker = 1);
+      await b.page.getByRole("link", { name: "You Liked" }).click();
+      await b.page.waitForURL(h.origin + "/likes/youlikedprofile");
+      await b.page.getByText(TEXTS.youLikedEmpty).waitFor();
+      await b.page.getByRole("link", { name: "Their Pics" }).click();
+      await b.page.getByText(TEXTS.theirPicsEmpty).waitFor();
+      await b.page.getByRole("link", { name: "Your Pics" }).click();
+      await b.page.getByText(TEXTS.yourPicsEmpty).waitFor();
+      assert.equal(await b.page.evaluate(() => (globalThis as unknown as { marker?: number }).marker), 1, "no reload");
+      await shot(b.page, `${vp}-likes-your-pics`);
+      await b.page.goBack();
+      await b.page.waitForURL(h.origin + "/likes/youlikedprofilepics");
+
+      // B has pictures; A rates them on the rate-swipe screen: Nice by button, Meh by swiping left, Skip.
+      const pics = await upload(b.page, bId, [
+        await portrait("#ff7a59", "#7b2ff7"),
+        await portrait("#00c9a7", "#2f80ed"),
+        await portrait("#f7b733", "#fc4a1a"),
+      ]);
+      await a.page.goto(`/profile/${bId}`);
+      await a.page.getByRole("link", { name: "Rate Pictures" }).click();
+      await a.page.waitForURL(/\/profilePicRateSwipe\?/);
+      await waitHydrated(a.page);
+      await a.page.getByText("Bea · 1 / 3").waitFor();
+      await a.page.locator(".swipe-card img").evaluate((img: HTMLImageElement) =>
+        img.complete ? null : new Promise((r) => img.addEventListener("load", r, { once: true }))
+      );
+      await shot(a.page, `${vp}-rate-swipe`);
+      await a.page.getByRole("button", { name: "Nice" }).click();
+      await a.page.getByText("Bea · 2 / 3").waitFor();
+      const card = await a.page.locator(".swipe-card").boundingBox();
+      assert.ok(card);
+      const y = card.y + card.height / 2, x = card.x + card.width / 2;
+      await a.page.mouse.move(x, y);
+      await a.page.mouse.down();
+      await a.page.mouse.move(x - 60, y, { steps: 4 });
+      await a.page.mouse.move(x - card.width / 2, y, { steps: 4 });
+      await a.page.mouse.up();
+      await a.page.getByText("Bea · 3 / 3").waitFor();
+      await a.page.getByRole("button", { name: "Skip" }).click();
+      await a.page.getByText("You rated every picture of Bea.").waitFor();
+      await a.page.getByRole("button", { name: "Prev" }).waitFor({ state: "detached" });
+      await a.page.getByRole("button", { name: "Start Over" }).click();
+      await a.page.getByText("You rated this Nice").waitFor();
+      await shot(a.page, `${vp}-rate-swipe-rated`);
+      const rated = new Map((await getPicLikes(aId, pics)).map((l) => [l.profilePicId, l.likeType]));
+      assert.deepEqual([rated.get(pics[0]), rated.get(pics[1]), rated.get(pics[2])], [
+        "LIKE",
+        "DISLIKE",
+        "UNDETERMINED",
+      ]);
+
+      // Like / Remove Like on each picture in the carousel: the first is liked, A likes the second too.
+      await a.page.goto(`/profile/${bId}`);
+      await a.page.locator(`a[href^="/profilePicCarousel"]`).first().click();
+      await a.page.waitForURL(/\/profilePicCarousel\?/);
+      await waitHydrated(a.page);
+      await a.page.getByRole("button", { name: TEXTS.removeLike }).waitFor();
+      await a.page.getByRole("button", { name: "Next" }).click();
+      await a.page.getByRole("button", { name: TEXTS.like, exact: true }).click();
+      await a.page.getByRole("button", { name: TEXTS.removeLike }).waitFor();
+      await shot(a.page, `${vp}-carousel-liked`);
+      for (let i = 0; i < 50 && (await getPicLikes(aId, [pics[1]]))[0].likeType !== "LIKE"; i++) {
+        await a.page.waitForTimeout(50);
+      }
+      assert.equal((await getPicLikes(aId, [pics[1]]))[0].likeType, "LIKE");
+
+      // B sees the liked pictures under 'Your Pics'; A sees them under 'Their Pics'.
+      await b.page.goto("/likes/profilelikedyourpics");
+      await b.page.locator("ul.tiles a.tile img").first().waitFor();
+      assert.equal(await b.page.locator("ul.tiles a.tile").count(), 2);
+      await b.page.getByText(TEXTS.yourPicsEnd).waitFor();
+      await shot(b.page, `${vp}-likes-your-pics-liked`);
+      await a.page.goto("/likes/youlikedprofilepics");
+      await a.page.locator("ul.tiles a.tile img").first().waitFor();
+      await shot(a.page, `${vp}-likes-their-pics`);
+      await a.page.goto(`/profile/${bId}`);
+
+      // A writes a note with tags: Enter adds, duplicates and blanks are ignored.
+      await a.page.getByRole("button", { name: "Add Private Notes" }).click();
+      await a.page.getByLabel("Note", { exact: true }).fill("Met at the coffee place.");
+      const tagInput = a.page.getByLabel("Tags", { exact: true });
+      for (const t of ["funny", "  ", "Funny", " bear "]) {
+        await tagInput.fill(t);
+        await tagInput.press("Enter");
+      }
+      await a.page.getByRole("button", { name: "Remove tag bear" }).waitFor();
+      await shot(a.page, `${vp}-profile-note-editing`);
+      await a.page.getByRole("button", { name: "Done" }).click();
+      await a.page.getByRole("button", { name: "Private Notes" }).waitFor();
+      for (let i = 0; i < 50 && (await getNote(aId, bId)).bodyText === ""; i++) await a.page.waitForTimeout(50);
+      const note = await getNote(aId, bId);
+      assert.equal(note.bodyText, "Met at the coffee place.");
+      assert.deepEqual(note.privateTags, ["funny", "bear"]);
+      await shot(a.page, `${vp}-profile-note-hidden`);
+
+      // A blocks B: the message for 3 s, then home; B no longer sees A.
+      await a.page.getByRole("button", { name: "Actions" }).click();
+      await shot(a.page, `${vp}-profile-actions`);
+      await a.page.getByRole("button", { name: TEXTS.blockIgnore }).click();
+      await a.page.getByText(TEXTS.blockedRedirecting).waitFor();
+      const shown = Date.now();
+      await shot(a.page, `${vp}-profile-blocked`);
+      await a.page.waitForURL(h.origin + "/", { timeout: 6000 });
+      const after = Date.now() - shown;
+      assert.ok(after > 2500 && after < 4500, `went home after ${after} ms`);
+      assert.equal(await isBlockedEither(aId, bId), true);
+      await b.page.goto("/likes/profilelikedyou");
+      await b.page.getByText(TEXTS.likedYouEmpty).waitFor();
+
+      await a.context.close();
+      await b.context.close();
+    } finally {
+      await h.close();
+    }
+  });
+}
