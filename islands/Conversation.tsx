@@ -22,10 +22,12 @@ export interface ConversationProps {
   otherName: string;
   /** My pictures I may attach (private ones become visible to the recipient). */
   myPics: ComposerPic[];
+  /** The newest page, rendered by the server. */
+  initial: MessagePage;
 }
 
-function Chat({ me, other, otherName, myPics }: ConversationProps) {
-  const { data, isPending } = useConversationQuery(me, other);
+function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
+  const { data, isPending } = useConversationQuery(me, other, initial);
   const [older, setOlder] = useState<Message[]>([]);
   const [olderMore, setOlderMore] = useState<boolean | null>(null);
   const send = useSendMessageMutation();

@@ -1,14 +1,20 @@
 /** 'Your Conversations' (spec §2 Personal chat): the latest message per partner, newest first. */
 
 import { QueryProvider } from "./queries/client.tsx";
-import { useConversationsQuery } from "./queries/messages.ts";
+import { type MessagePage, useConversationsQuery } from "./queries/messages.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { Time } from "../components/Time.tsx";
 import { shortName } from "../components/format.ts";
 import { TEXTS } from "../components/texts.ts";
 
-function List({ profileId }: { profileId: string }) {
-  const { data, isPending, isFetching } = useConversationsQuery(profileId);
+interface Props {
+  profileId: string;
+  /** The first page, rendered by the server. */
+  initial: MessagePage;
+}
+
+function List({ profileId, initial }: Props) {
+  const { data, isPending, isFetching } = useConversationsQuery(profileId, initial);
   if (isPending) return <p className="loading" role="status">Loading...</p>;
   if (!data || data.items.length === 0) return <p className="empty">{TEXTS.noConversations}</p>;
   return (
@@ -45,7 +51,7 @@ function List({ profileId }: { profileId: string }) {
   );
 }
 
-export default function Conversations(props: { profileId: string }) {
+export default function Conversations(props: Props) {
   return (
     <QueryProvider>
       <List {...props} />

@@ -14,6 +14,7 @@ import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import { addNotification } from "./notifications.ts";
 import { grantPictureAccessOp } from "./pictures.ts";
+import { getProfile } from "./profiles.ts";
 
 /** A message (spec §3). `recipientProfileId` is absent for a broadcast, which has a `sector`. */
 export interface Message {
@@ -146,4 +147,41 @@ export async function broadcastsIn(sector: string, page = 0): Promise<{ items: M
     items.push(e.value);
   }
   return { items: items.slice(0, size), hasMore: items.length > size };
+}
+
+/** Who a list mentions: each profile's name and first public picture. */
+export type People = Record<string, { profileName: string; picId: string | null }>;
+
+/** One page of messages with the people it mentions (what the API answers and pages render). */
+export interface MessagePage {
+  items: Message[];
+  hasMore: boolean;
+  people: People;
+}
+
+/** Names and first public picture of the given profiles. */
+export async function peopleOf(ids: Iterable<string>): Promise<People> {
+  const people: People = {};
+  for (const pid of new Set(ids)) {
+    const p = await getProfile(pid);
+    if (p) people[pid] = { profileName: p.profilename, picId: p.profilePicIds[0] ?? null };
+  }
+  return people;
+}
+
+/** The partner of `me` in a private message. */
+export function partnerOf(me: string, m: Message): string {
+  return m.senderProfileId === me ? m.recipientProfileId! : m.senderProfileId;
+}
+
+/** "Your Conversations" of `me`, blocked members left out, with their names. */
+export async function conversationsOf(me: string, blocked: Set<string>, w: Window = {}): Promise<MessagePage> {
+  const page = await latestPerPartner(me, w);
+  const items = page.items.filter((m) => !blocked.has(partnerOf(me, m)));
+  return { items, hasMore: page.hasMore, people: await peopleOf(items.map((m) => partnerOf(me, m))) };
+}
+
+/** One page of the conversation of `me` with `other`, with both names. */
+export async function conversationWith(me: string, other: string, w: Window = {}): Promise<MessagePage> {
+  return { ...(await conversation(me, other, w)), people: await peopleOf([other, me]) };
 }

@@ -4,17 +4,10 @@ import { useCallback } from "react";
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./api.ts";
 import { useMemberEvents } from "./events.ts";
-import type { Message } from "../../kv/messages.ts";
+import { useServerData } from "./client.tsx";
+import type { Message, MessagePage, People } from "../../kv/messages.ts";
 
-/** Who a list mentions: name and first public picture. */
-export type People = Record<string, { profileName: string; picId: string | null }>;
-
-/** One page of messages. */
-export interface MessagePage {
-  items: Message[];
-  hasMore: boolean;
-  people: People;
-}
+export type { MessagePage, People };
 
 /** Conversations poll every 15 s when the live stream is down (spec §9). */
 export const MESSAGES_POLL_MS = 15_000;
@@ -27,9 +20,10 @@ function useLive(key: unknown[]) {
   useMemberEvents(useCallback(() => void qc.invalidateQueries({ queryKey: key }), [qc, JSON.stringify(key)]));
 }
 
-/** "Your Conversations": the latest message per partner. */
-export function useConversationsQuery(profileId: string) {
+/** "Your Conversations": the latest message per partner; `initial` is what the server rendered. */
+export function useConversationsQuery(profileId: string, initial?: MessagePage) {
   useLive(["conversations"]);
+  useServerData(["conversations", profileId], initial);
   return useQuery({
     queryKey: ["conversations", profileId],
     queryFn: () => api<MessagePage>(`/api/messages/most-recent-with/${profileId}`),
@@ -37,9 +31,10 @@ export function useConversationsQuery(profileId: string) {
   });
 }
 
-/** The newest messages between me and another member, live. */
-export function useConversationQuery(me: string, other: string) {
+/** The newest messages between me and another member, live; `initial` is what the server rendered. */
+export function useConversationQuery(me: string, other: string, initial?: MessagePage) {
   useLive(["conversation", me, other]);
+  useServerData(["conversation", me, other], initial);
   return useQuery({
     queryKey: ["conversation", me, other],
     queryFn: () => api<MessagePage>(`/api/messages/between/${me}/${other}`),

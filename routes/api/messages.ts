@@ -14,10 +14,10 @@ import { requireCaller } from "../middleware.ts";
 import { MAX_TEXT } from "../../components/texts.ts";
 import {
   broadcastsIn,
-  conversation,
-  latestPerPartner,
+  conversationsOf,
+  conversationWith,
   markRead,
-  type Message,
+  peopleOf,
   sendBroadcast,
   sendPrivateMessage,
 } from "../../kv/messages.ts";
@@ -44,26 +44,12 @@ const messageBody = z.object({
   tsCreated: z.number().optional(),
 });
 
-/** Names and first public picture of the profiles a list mentions. */
-async function peopleOf(ids: Iterable<string>) {
-  const people: Record<string, { profileName: string; picId: string | null }> = {};
-  for (const pid of new Set(ids)) {
-    const p = await getProfile(pid);
-    if (p) people[pid] = { profileName: p.profilename, picId: p.profilePicIds[0] ?? null };
-  }
-  return people;
-}
-
 export const messages = new Hono<AppEnv>()
   .get("/messages/most-recent-with/:profileId", async (c) => {
     const caller = requireCaller(c);
     if (c.req.param("profileId") !== caller.profileId) throw forbidden();
     const w = queryOf(c, windowQuery);
-    const blocked = await blockedSet(caller.profileId);
-    const page = await latestPerPartner(caller.profileId, w);
-    const partner = (m: Message) => m.senderProfileId === caller.profileId ? m.recipientProfileId! : m.senderProfileId;
-    const items = page.items.filter((m) => !blocked.has(partner(m)));
-    return c.json({ items, hasMore: page.hasMore, people: await peopleOf(items.map(partner)) });
+    return c.json(await conversationsOf(caller.profileId, await blockedSet(caller.profileId), w));
   })
   .get("/messages/between/:a/:b", async (c) => {
     const caller = requireCaller(c);
@@ -71,8 +57,7 @@ export const messages = new Hono<AppEnv>()
     if (a !== caller.profileId && b !== caller.profileId) throw forbidden();
     const other = a === caller.profileId ? b : a;
     if (await isBlockedEither(caller.profileId, other)) throw notFound("No such conversation.");
-    const page = await conversation(caller.profileId, other, queryOf(c, windowQuery));
-    return c.json({ ...page, people: await peopleOf([other, caller.profileId]) });
+    return c.json(await conversationWith(caller.profileId, other, queryOf(c, windowQuery)));
   })
   .put("/messages/read/:other", async (c) => {
     const caller = requireCaller(c);

@@ -12,6 +12,8 @@ import type { ProfilePanelContext } from "./profile.tsx";
 import { getOwnPosition } from "../../kv/positions.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import type { ComposerPic } from "../../components/Composer.tsx";
+import { conversationsOf, conversationWith } from "../../kv/messages.ts";
+import { blockedSet } from "../../kv/blocks.ts";
 
 /** The pictures a member may attach to a message: public ones, and private ones unless broadcasting. */
 export async function composerPics(profileId: string, withPrivate: boolean): Promise<ComposerPic[]> {
@@ -23,14 +25,15 @@ export async function composerPics(profileId: string, withPrivate: boolean): Pro
   ];
 }
 
-export function conversationsPage(c: Context<AppEnv>) {
+export async function conversationsPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
+  const initial = await conversationsOf(caller.profileId, await blockedSet(caller.profileId));
   return renderPage(
     c,
     TEXTS.conversationsTitle,
     <section className="page narrow-page">
       <h1>{TEXTS.conversationsTitle}</h1>
-      <Island of={Conversations} props={{ profileId: caller.profileId }} />
+      <Island of={Conversations} props={{ profileId: caller.profileId, initial }} />
     </section>,
   );
 }
@@ -66,6 +69,7 @@ export async function chatPanel({ caller, profile }: ProfilePanelContext) {
         other: profile.id,
         otherName: profile.profilename,
         myPics: await composerPics(caller.profileId, true),
+        initial: await conversationWith(caller.profileId, profile.id),
       }}
     />
   );

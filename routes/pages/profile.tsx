@@ -14,6 +14,7 @@ import { isId } from "../../kv/ids.ts";
 import { loadProfileView, type ProfileView as Profile } from "../../kv/profiles.ts";
 import { notFoundPage } from "./info.tsx";
 import { actionsPanel, likesPanel, notesPanel } from "./profilePanels.tsx";
+import { chatPanel } from "./chat.tsx";
 
 /** What a panel of the profile page gets: the request, the caller and the profile as they see it. */
 export interface ProfilePanelContext {
@@ -36,8 +37,8 @@ export const PROFILE_PANELS: { name: "likes" | "notes" | "actions" | "chat"; pan
   { name: "notes", panel: notesPanel },
   // Block / Ignore and Report Violation (issue 3 part B).
   { name: "actions", panel: actionsPanel },
-  // The conversation with this member (the chat issue).
-  { name: "chat", panel: null },
+  // The conversation with this member.
+  { name: "chat", panel: chatPanel },
 ];
 
 /** The text shown while going to one's own profile (spec §2). */
