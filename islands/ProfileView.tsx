@@ -62,7 +62,9 @@ function Biography({ text }: { text: string }) {
   if (!text.trim()) return null;
   return (
     <section className="bio-section" aria-label="Biography">
-      <div ref={ref} className={open ? "bio" : "bio collapsed"} id="bio">{text}</div>
+      <div ref={ref} className={open ? "bio" : overflows ? "bio collapsed faded" : "bio collapsed"} id="bio">
+        {text}
+      </div>
       {overflows && (
         <button
           type="button"

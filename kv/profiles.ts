@@ -129,27 +129,33 @@ export async function updateProfile(id: string, change: ProfileChange): Promise<
 
 // --- what members see
 
-/** A profile as the API and pages show it: never the account, private pictures only to their owner. */
-export interface ProfileView {
-  id: string;
-  profilename: string;
-  age: number | null;
-  height: string;
-  weight: string;
-  description: string;
-  characteristics: string[];
-  profilePicIds: string[];
-  /** Empty unless the viewer owns the profile. */
-  profilePicIdsPrivate: string[];
-  /** Facts of every picture listed above, in list order. */
-  pictures: PicInfo[];
-  tsUpdated: number;
-  /** True when the viewer owns the profile. */
-  own: boolean;
-  /** Owner only. */
-  birthdate?: string;
-  roles?: string[];
-}
+/**
+ * A profile as the API and pages show it: never the account, and `profilePicIdsPrivate` empty
+ * unless the viewer owns the profile.
+ */
+export type ProfileView =
+  & Pick<
+    Profile,
+    | "id"
+    | "profilename"
+    | "height"
+    | "weight"
+    | "description"
+    | "characteristics"
+    | "profilePicIds"
+    | "profilePicIdsPrivate"
+    | "tsUpdated"
+  >
+  & {
+    age: number | null;
+    /** Facts of every picture listed, in list order. */
+    pictures: PicInfo[];
+    /** True when the viewer owns the profile. */
+    own: boolean;
+    /** Owner only. */
+    birthdate?: string;
+    roles?: string[];
+  };
 
 /** May the viewer see anything of the owner's profile? Not when either blocked the other. */
 export async function profileVisibleTo(ownerProfileId: string, viewerProfileId: string): Promise<boolean> {
