@@ -4,6 +4,7 @@
  * A profile like also carries the `blocked` flag, whose symmetric index lives in kv/blocks.ts.
  */
 
+import { addNotification } from "./notifications.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
@@ -117,6 +118,10 @@ export async function putProfileLike(
     op.set(keys.profileLikeByLiker(liker, likeType, next.seq, liked), next)
       .set(keys.profileLikeByLiked(liked, likeType, next.seq, liker), next);
     if ((old?.blocked ?? false) !== nextBlocked) blockIndexOps(op, liker, liked, nextBlocked, t);
+    // A new like tells the member, discreetly (it may show on a lock screen): who is on the Likes page.
+    if (typeChanged && likeType === "LIKE" && !nextBlocked) {
+      addNotification(op, liked, { bodyText: "Someone liked your profile.", url: "/likes/profilelikedyou" });
+    }
     if ((await op.commit()).ok) return { like: strip(next), changed: true };
   }
   throw new Error("profile like kept conflicting");
@@ -163,6 +168,9 @@ export async function putPicLike(
       op.delete(keys.picLikeByLiker(liker, old.likeType, old.seq, picId))
         .delete(keys.picLikeByOwner(old.profilePicProfileId, old.likeType, old.seq, liker, picId))
         .sum(keys.picLikeCount(picId, old.likeType), MINUS_ONE);
+    }
+    if (likeType === "LIKE") {
+      addNotification(op, owner, { bodyText: "Someone liked your picture.", url: "/likes/profilelikedyourpics" });
     }
     if ((await op.commit()).ok) return { like: strip(next), changed: true };
   }

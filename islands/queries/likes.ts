@@ -8,6 +8,7 @@ import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClie
 import { api } from "./api.ts";
 import { useServerData } from "./client.tsx";
 import { TEXTS } from "../../components/texts.ts";
+import { invalidateLikeFilteredBriefs } from "./briefs.ts";
 import type {
   LikeType,
   PicLikeItem,
@@ -167,7 +168,7 @@ export function useProfileLikeMutation() {
 export function invalidateLikeLists(qc: QueryClient) {
   return Promise.all([
     qc.invalidateQueries({ queryKey: likeKeys.lists }),
-    qc.invalidateQueries({ queryKey: ["profile-briefs"] }),
+    invalidateLikeFilteredBriefs(qc),
   ]);
 }
 

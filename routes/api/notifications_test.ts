@@ -144,3 +144,25 @@ Deno.test("notifications - the event stream tells a member at once when a notifi
     t.close();
   }
 });
+
+Deno.test("notifications - a new like tells the liked member discreetly, once", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member(), b = await t.member();
+    const like = (likeType: string) =>
+      t.call("PUT", "/api/profile-like", {
+        cookie: a.cookie,
+        json: { likerProfileId: a.profileId, likedProfileId: b.profileId, likeType, tsCreated: 0 },
+      });
+    assert.equal((await like("LIKE")).status, 200);
+    assert.equal((await like("LIKE")).status, 200);
+    const list = await t.call("GET", `/api/notifications/${b.profileId}`, { cookie: b.cookie });
+    assert.deepEqual(list.data.map((n: { bodyText: string }) => n.bodyText), ["Someone liked your profile."]);
+    assert.equal(list.data[0].url, "/likes/profilelikedyou");
+    assert.equal((await like("DISLIKE")).status, 200);
+    assert.equal((await t.call("GET", `/api/notifications/${b.profileId}`, { cookie: b.cookie })).data.length, 1);
+    assert.deepEqual((await t.call("GET", `/api/notifications/${a.profileId}`, { cookie: a.cookie })).data, []);
+  } finally {
+    t.close();
+  }
+});
