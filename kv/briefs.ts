@@ -14,7 +14,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { ageOf, type Profile } from "./profiles.ts";
 import { blockedSet } from "./blocks.ts";
-import { likeSets } from "./likes.ts";
+import { likeSets, ratedBefore } from "./likes.ts";
 import {
   byBounds,
   bySector,
@@ -76,6 +76,11 @@ export interface BriefsQuery {
   chars?: readonly string[];
   /** Like filters that must all hold. */
   likes?: readonly LikeFilter[];
+  /**
+   * Leave out members the viewer rated (LIKE or DISLIKE) before this time. A fixed time keeps the
+   * pages of one swipe session stable while the viewer rates more.
+   */
+  ratedBefore?: number;
 }
 
 /** The default page size of each area (spec §7: by-bounds 500; by-sector as the map asks, 1500). */
@@ -147,10 +152,12 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
   }
   const chars = q.chars ?? [];
   const likes = q.likes ?? [];
-  const [exclude, sets] = await Promise.all([
+  const [blocked, sets, rated] = await Promise.all([
     blockedSet(viewerId),
     likes.length > 0 ? likeSets(viewerId) : Promise.resolve(null),
+    q.ratedBefore !== undefined ? ratedBefore(viewerId, q.ratedBefore) : Promise.resolve(null),
   ]);
+  const exclude = rated ? new Set([...blocked, ...rated]) : blocked;
   const likeFilter = sets ? (id: string) => likes.every((f) => sets[f].has(id)) : undefined;
 
   // (page + 1) * size accepted members make the page, one more tells whether another follows.

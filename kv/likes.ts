@@ -276,6 +276,17 @@ export interface LikeSets {
 }
 
 /** Who liked the viewer's profile or pictures, and whose profile or pictures the viewer liked. */
+/** Profiles `viewer` rated LIKE or DISLIKE before `ts` (the swipe deck leaves them out). */
+export async function ratedBefore(viewer: string, ts: number): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const type of ["LIKE", "DISLIKE"] as const) {
+    for await (const e of kv().list<ProfileLike>({ prefix: keys.profileLikesByLiker(viewer, type) })) {
+      if (e.value.tsCreated < ts) out.add(e.value.likedProfileId);
+    }
+  }
+  return out;
+}
+
 export async function likeSets(viewer: string): Promise<LikeSets> {
   const hidden = await blockedSet(viewer);
   const collect = async (prefix: Deno.KvKey, pick: (v: ProfileLike & ProfilePicLike) => string) => {

@@ -40,9 +40,10 @@ export function invalidateLikeFilteredBriefs(qc: QueryClient): Promise<void> {
   });
 }
 
-/** The address of one page of nearest briefs. */
-export function nearestPath(page: number, size: number, filter: BriefFilter): string {
+/** The address of one page of nearest briefs (`ratedBefore`: leave out whom I rated before then). */
+export function nearestPath(page: number, size: number, filter: BriefFilter, ratedBefore?: number): string {
   const p = filterParams(filter);
+  if (ratedBefore !== undefined) p.set("ratedBefore", String(ratedBefore));
   p.set("page", String(page));
   p.set("size", String(size));
   return `/api/profile-briefs/nearest?${p}`;
@@ -55,17 +56,19 @@ export interface NearestOptions {
   refetchMs: number;
   /** The first page rendered by the server, when it had one for this filter. */
   initial?: BriefsPage | null;
+  /** Leave out members rated before this time (the swipe deck). */
+  ratedBefore?: number;
 }
 
 /**
  * The nearest briefs, page by page: `pages` grows with `fetchNextPage()` while the last page
  * `hasMore`. The list is refetched every `refetchMs`.
  */
-export function useNearestBriefs({ size, filter, refetchMs, initial }: NearestOptions) {
+export function useNearestBriefs({ size, filter, refetchMs, initial, ratedBefore }: NearestOptions) {
   const params = filterParams(filter).toString();
   return useInfiniteQuery({
-    queryKey: [...NEAREST_KEY, size, params],
-    queryFn: ({ pageParam }) => api<BriefsPage>(nearestPath(pageParam, size, filter)),
+    queryKey: [...NEAREST_KEY, size, params, ratedBefore ?? null],
+    queryFn: ({ pageParam }) => api<BriefsPage>(nearestPath(pageParam, size, filter, ratedBefore)),
     initialPageParam: 0,
     getNextPageParam: (last: BriefsPage) => last.hasMore ? last.page + 1 : undefined,
     initialData: initial && params === "" ? { pages: [initial], pageParams: [0] } : undefined,
@@ -97,6 +100,8 @@ export interface DiscoveryProps {
   known: KnownLocation | null;
   /** The first page rendered by the server (no filter), or null to ask the API. */
   initial: BriefsPage | null;
+  /** The swipe deck's session start: members rated before it are left out (the server's clock). */
+  ratedBefore?: number;
 }
 
 /**
@@ -147,9 +152,13 @@ export function useBriefFilter(): [BriefFilter, (f: BriefFilter) => void] {
  * Everything a discovery screen lists: the device's filter, the nearest briefs in pages of
  * `size` refetched every `refetchMs`, every brief loaded so far, and the location reporter.
  */
-export function useDiscovery({ myProfileId, known, initial }: DiscoveryProps, size: number, refetchMs: number) {
+export function useDiscovery(
+  { myProfileId, known, initial, ratedBefore }: DiscoveryProps,
+  size: number,
+  refetchMs: number,
+) {
   const [filter, setFilter] = useBriefFilter();
-  const query = useNearestBriefs({ size, filter, refetchMs, initial });
+  const query = useNearestBriefs({ size, filter, refetchMs, initial, ratedBefore });
   const briefs = briefsOf(query.data?.pages);
   useReportedLocation(myProfileId, known);
   return { filter, setFilter, query, briefs };

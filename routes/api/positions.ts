@@ -49,6 +49,8 @@ const pagingAndFilters = {
   likes: listParam(new Set(LIKE_FILTER_BY_LOWER.keys()), "like filter")
     .transform((vs) => vs.map((v) => LIKE_FILTER_BY_LOWER.get(v)!))
     .optional(),
+  /** Milliseconds since the epoch: leave out members the caller rated before then (the swipe deck). */
+  ratedBefore: z.string().trim().regex(/^\d{1,16}$/, "must be a time in milliseconds").transform(Number).optional(),
 };
 
 const briefsQuery = z.object(pagingAndFilters);

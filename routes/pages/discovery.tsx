@@ -14,6 +14,7 @@ import SwipeDeck from "../../islands/SwipeDeck.tsx";
 import ProfileList from "../../islands/ProfileList.tsx";
 import { profileBriefs } from "../../kv/briefs.ts";
 import { getOwnPosition } from "../../kv/positions.ts";
+import { now } from "../../kv/clock.ts";
 import { type DiscoveryProps, LIST_PAGE_SIZE, SWIPE_PAGE_SIZE, TILES_PAGE_SIZE } from "../../islands/queries/briefs.ts";
 
 /**
@@ -21,16 +22,18 @@ import { type DiscoveryProps, LIST_PAGE_SIZE, SWIPE_PAGE_SIZE, TILES_PAGE_SIZE }
  * the first page of their nearest briefs without a filter, or null when there is nothing to show
  * yet (no position reported yet, or nobody near): the island then asks the API itself.
  */
-async function discoveryProps(c: Context<AppEnv>, size: number): Promise<DiscoveryProps> {
+async function discoveryProps(c: Context<AppEnv>, size: number, unrated: boolean): Promise<DiscoveryProps> {
   const myProfileId = c.get("caller")!.profileId;
+  const ratedBefore = unrated ? now() : undefined;
   const [own, page] = await Promise.all([
     getOwnPosition(myProfileId),
-    profileBriefs(myProfileId, { kind: "nearest" }, { page: 0, size }),
+    profileBriefs(myProfileId, { kind: "nearest" }, { page: 0, size, ratedBefore }),
   ]);
   return {
     myProfileId,
     known: own && { lat: own.lat, lon: own.lon, use: own.use, hide: own.hide },
     initial: page.items.length > 0 ? page : null,
+    ...(ratedBefore !== undefined ? { ratedBefore } : {}),
   };
 }
 
@@ -42,7 +45,7 @@ function discoveryPage(
   title: string,
   size: number,
   island: (props: DiscoveryProps) => ReactElement,
-  opts: { bodyClass: string; hideHeading?: boolean },
+  opts: { bodyClass: string; hideHeading?: boolean; unrated?: boolean },
 ) {
   return async (c: Context<AppEnv>) =>
     renderPage(
@@ -50,7 +53,7 @@ function discoveryPage(
       title,
       <section className="page">
         <h1 className={opts.hideHeading ? "visually-hidden" : undefined}>{title}</h1>
-        {island(await discoveryProps(c, size))}
+        {island(await discoveryProps(c, size, opts.unrated ?? false))}
       </section>,
       { bodyClass: opts.bodyClass },
     );
@@ -67,7 +70,8 @@ export const swypePage = discoveryPage(
   "Swype Profiles",
   SWIPE_PAGE_SIZE,
   (p) => <Island of={SwipeDeck} props={p} />,
-  { bodyClass: "swipe-page", hideHeading: true },
+  // The deck shows only members not rated yet: a swipe is not asked for twice.
+  { bodyClass: "swipe-page", hideHeading: true, unrated: true },
 );
 
 export const profileListPage = discoveryPage(

@@ -128,3 +128,42 @@ Deno.test("discovery pages - a member without a position gets the page, and the 
     t.close();
   }
 });
+
+Deno.test("discovery pages - the swipe deck leaves out members already rated; pages stay stable within a session", async () => {
+  const { t, viewer, others } = await neighbourhood(3);
+  try {
+    const rate = (id: string, likeType: string) =>
+      t.call("PUT", "/api/profile-like", {
+        cookie: viewer.cookie,
+        json: { likerProfileId: viewer.profileId, likedProfileId: id, likeType, tsCreated: 0 },
+      });
+    assert.equal((await rate(others[0], "LIKE")).status, 200);
+    assert.equal((await rate(others[1], "UNDETERMINED")).status, 200);
+    const r = await t.call("GET", "/search/swype", { cookie: viewer.cookie });
+    const props = islandProps(r.text, "SwipeDeck");
+    assert.deepEqual(
+      props.initial.items.map((b: { profileId: string }) => b.profileId),
+      [others[1], others[2]],
+      "liked left out, skipped kept",
+    );
+    // Rating during the session does not shift its pages.
+    assert.equal((await rate(others[2], "DISLIKE")).status, 200);
+    const again = await t.call("GET", `/api/profile-briefs/nearest?page=0&size=30&ratedBefore=${props.ratedBefore}`, {
+      cookie: viewer.cookie,
+    });
+    assert.deepEqual(again.data.items.map((b: { profileId: string }) => b.profileId), [others[1], others[2]]);
+    const fresh = await t.call("GET", `/api/profile-briefs/nearest?page=0&size=30&ratedBefore=${Date.now() + 1000}`, {
+      cookie: viewer.cookie,
+    });
+    assert.deepEqual(fresh.data.items.map((b: { profileId: string }) => b.profileId), [others[1]]);
+    // Tiles and the list still show everyone.
+    const tiles = await t.call("GET", "/api/profile-briefs/nearest?page=0&size=30", { cookie: viewer.cookie });
+    assert.equal(tiles.data.items.length, 3);
+    assert.equal(
+      (await t.call("GET", "/api/profile-briefs/nearest?ratedBefore=abc", { cookie: viewer.cookie })).status,
+      400,
+    );
+  } finally {
+    t.close();
+  }
+});
