@@ -123,6 +123,11 @@ export async function latestPerPartner(me: string, w: Window = {}): Promise<{ it
   return { items: await messagesByIds(ids.slice(0, PAGE_SIZE)), hasMore: ids.length > PAGE_SIZE };
 }
 
+/** True when `me` and `other` have exchanged a message before. */
+export async function hasConversation(me: string, other: string): Promise<boolean> {
+  return (await kv().get(keys.chat(me, other))).versionstamp !== null;
+}
+
 /** Marks every unread message from `other` to `me` as read; returns how many. */
 export async function markRead(me: string, other: string): Promise<number> {
   let marked = 0;

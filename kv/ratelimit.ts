@@ -29,9 +29,29 @@ export const LIMITS = {
   positionByAccount: { max: 600, windowMs: 10 * 60_000 },
   messageByAccount: { max: 60, windowMs: 60_000 },
   broadcastByAccount: { max: 10, windowMs: 10 * 60_000 },
+  // Standard members' daily limits (design.md: the spec hides them); Pro and volunteers have none.
+  likesPerDay: { max: 200, windowMs: 24 * 60 * 60_000 },
+  newConversationsPerDay: { max: 30, windowMs: 24 * 60 * 60_000 },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;
+
+/** The limits of standard members, and the roles that lift them. */
+export const STANDARD_LIMITS = ["likesPerDay", "newConversationsPerDay"] as const satisfies readonly LimitName[];
+export const UNLIMITED_ROLES = ["PRO", "VOLUNTEER"] as const;
+
+/** The message of a reached standard limit. */
+export const STANDARD_LIMIT_MESSAGE =
+  "You reached today's limit for standard members. Pro and volunteer members have no limits.";
+
+/** Counts a standard member's use of a daily limit; members with an unlimited role always pass. */
+export function hitStandard(
+  name: typeof STANDARD_LIMITS[number],
+  who: { accountId: string; roles: readonly string[] },
+): Promise<boolean> {
+  if (who.roles.some((r) => (UNLIMITED_ROLES as readonly string[]).includes(r))) return Promise.resolve(true);
+  return hit(name, who.accountId);
+}
 
 /** Counts a hit; true while within the limit. */
 export async function hit(name: LimitName, who: string): Promise<boolean> {

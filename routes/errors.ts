@@ -22,6 +22,8 @@ export const tooLarge = (message: string) => new ApiError(413, "too_large", mess
 export const unsupported = (message: string) => new ApiError(415, "unsupported_type", message);
 export const tooMany = (message = "Too many requests, please try again later.") =>
   new ApiError(429, "rate_limited", message);
+/** A standard member's daily limit is reached (Pro and volunteers have none). */
+export const dailyLimit = (message: string) => new ApiError(429, "daily_limit", message);
 
 /** The JSON body of an error. */
 export function errorBody(code: string, message: string) {

@@ -1,7 +1,7 @@
 /** API test kit: the app on a `:memory:` KV, and members who register, log in and call the API. */
 
 import { closeKv, kv, openKv } from "../kv/db.ts";
-import { resetClock } from "../kv/clock.ts";
+import { now, resetClock, shiftClock } from "../kv/clock.ts";
 import { runDueJobs } from "../workers/jobs.ts";
 import { handlers } from "../workers/run.ts";
 import { listOutbox } from "../kv/outbox.ts";
@@ -78,9 +78,18 @@ export async function testApp() {
     return { email, cookie: cookieOf(r.headers), profileId: r.data.profileId as string };
   }
 
+  /**
+   * Moves the clock to just after the start of a fixed window of `windowMs` (rate limits count in
+   * such windows), so a test's burst of calls never straddles two windows.
+   */
+  function alignClock(windowMs: number) {
+    shiftClock(windowMs - (now() % windowMs) + 1000);
+  }
+
   return {
     app,
     call,
+    alignClock,
     member,
     cookieOf,
     registerAndGetToken,

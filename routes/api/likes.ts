@@ -4,10 +4,11 @@
  * Blocking is the `blocked` flag of `PUT /api/profile-like`.
  */
 
+import { hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { badRequest, notFound } from "../errors.ts";
+import { badRequest, dailyLimit, notFound } from "../errors.ts";
 import { jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller, requireOwnProfile } from "../middleware.ts";
 import { getProfile, type Profile } from "../../kv/profiles.ts";
@@ -85,18 +86,24 @@ export const likes = new Hono<AppEnv>()
     return c.json(await getProfileLike(q.likerProfileId, q.likedProfileId));
   })
   .put("/profile-like", async (c) => {
-    requireCaller(c);
+    const caller = requireCaller(c);
     const body = await jsonBody(c, profileLikeBody);
     await requireOwnProfile(c, body.likerProfileId);
     await reachableProfile(body.likerProfileId, body.likedProfileId);
+    if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
+      throw dailyLimit(STANDARD_LIMIT_MESSAGE);
+    }
     const { like } = await putProfileLike(body.likerProfileId, body.likedProfileId, body.likeType, body.blocked);
     return c.json(like);
   })
   .put("/profile-pic-like", async (c) => {
-    requireCaller(c);
+    const caller = requireCaller(c);
     const body = await jsonBody(c, picLikeBody);
     await requireOwnProfile(c, body.likerProfileId);
     const owner = await reachableProfile(body.likerProfileId, body.profilePicProfileId);
+    if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
+      throw dailyLimit(STANDARD_LIMIT_MESSAGE);
+    }
     if (!(await picVisibleTo(body.likerProfileId, owner, body.profilePicId))) throw notFound("No such picture.");
     const { like } = await putPicLike(body.likerProfileId, owner.id, body.profilePicId, body.likeType);
     return c.json(like);

@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { badRequest, conflict, forbidden, notFound, tooMany } from "../errors.ts";
+import { badRequest, conflict, dailyLimit, forbidden, notFound, tooMany } from "../errors.ts";
 import { jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
 import { MAX_TEXT } from "../../components/texts.ts";
@@ -16,6 +16,7 @@ import {
   broadcastsIn,
   conversationsOf,
   conversationWith,
+  hasConversation,
   markRead,
   peopleOf,
   sendBroadcast,
@@ -25,7 +26,7 @@ import { getProfile } from "../../kv/profiles.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { getShownPosition } from "../../kv/positions.ts";
 import { isId } from "../../kv/ids.ts";
-import { hit } from "../../kv/ratelimit.ts";
+import { hit, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
 
 const id = z.string().refine(isId, "must be a valid id");
 const windowQuery = z.object({ sinceMessageId: id.optional(), beforeMessageId: id.optional() })
@@ -81,6 +82,11 @@ export const messages = new Hono<AppEnv>()
       if (recipient === caller.profileId) throw badRequest("You cannot message yourself.");
       const them = await getProfile(recipient);
       if (!them || await isBlockedEither(caller.profileId, recipient)) throw notFound("No such member.");
+      if (
+        !(await hasConversation(caller.profileId, recipient)) && !(await hitStandard("newConversationsPerDay", caller))
+      ) {
+        throw dailyLimit(STANDARD_LIMIT_MESSAGE);
+      }
       const privatePics = pics.filter((p) => me.profilePicIdsPrivate.includes(p));
       return c.json(await sendPrivateMessage(caller.profileId, recipient, text, pics, privatePics), 201);
     }

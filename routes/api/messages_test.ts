@@ -3,6 +3,7 @@ import { testApp } from "../../tests/api.ts";
 import { reportPosition } from "../../kv/positions.ts";
 import { listNotifications } from "../../kv/notifications.ts";
 import { kv } from "../../kv/db.ts";
+import { createAccount, getAccountByEmail, setRoles } from "../../kv/accounts.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 type M = Awaited<ReturnType<T["member"]>>;
@@ -162,6 +163,7 @@ Deno.test("messages - Map Chat posts to the sender's shown sector and lists newe
   const t = await testApp();
   try {
     const a = await t.member(), b = await t.member();
+    t.alignClock(10 * 60_000);
     assert.equal((await send(t, a, null, "no position yet")).status, 409);
     await reportPosition(a.profileId, { lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false });
     const statuses: number[] = [];
@@ -175,6 +177,30 @@ Deno.test("messages - Map Chat posts to the sender's shown sector and lists newe
     assert.equal(page0.data.items[0].sector, "33:-113");
     assert.equal(JSON.stringify(page0.data).includes("33.45"), false, "no reported position in the answer");
     assert.deepEqual((await t.call("GET", "/api/messages/by-sector/40:-75", { cookie: b.cookie })).data.items, []);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("messages - standard members start at most 30 new conversations a day; Pro members have no limit", async () => {
+  const t = await testApp();
+  try {
+    t.alignClock(24 * 60 * 60_000);
+    const a = await t.member("standard@example.com");
+    const others: string[] = [];
+    for (let i = 0; i < 32; i++) others.push((await createAccount({ email: `r${i}@example.com` }))!.defaultProfileId);
+    const to = (id: string, cookie = a.cookie, sender = a.profileId) =>
+      t.call("POST", "/api/message", {
+        cookie,
+        json: { senderProfileId: sender, recipientProfileId: id, bodyText: "hi", profilePicIds: [] },
+      });
+    for (let i = 0; i < 30; i++) assert.equal((await to(others[i])).status, 201, `conversation ${i}`);
+    const over = await to(others[30]);
+    assert.equal(over.status, 429);
+    assert.equal(over.data.error.code, "daily_limit");
+    assert.equal((await to(others[0])).status, 201, "an existing conversation goes on");
+    await setRoles((await getAccountByEmail("standard@example.com"))!.id, ["USER", "PRO"]);
+    assert.equal((await to(others[31])).status, 201, "Pro: no limit");
   } finally {
     t.close();
   }

@@ -495,6 +495,7 @@ Deno.test("positions - discovery queries are rate-limited per account with a 429
   const limit = LIMITS.discoveryByAccount;
   const saved = limit.max;
   limit.max = 3;
+  t.alignClock(limit.windowMs);
   try {
     const m = await t.member();
     const statuses = [];
