@@ -32,10 +32,16 @@ export function sectorsInBox(b: ViewBox): number {
   return (row(b.latMax) - row(b.latMin) + 1) * (col(b.lonMax) - col(b.lonMin) + 1);
 }
 
-/** Marker edge: the square root of the screen area per profile, clamped to [16, 128] px. */
+/**
+ * Markers fill about a ninth of the screen area they share, so neighbours rarely overlap
+ * (the spec scales them with screen area per profile and leaves the factor open).
+ */
+export const MARKER_FILL = 1 / 3;
+
+/** Marker edge: the square root of the screen area per profile, scaled, clamped to [16, 128] px. */
 export function markerSize(widthPx: number, heightPx: number, count: number): number {
   if (count <= 0) return MARKER_MAX_PX;
-  const s = Math.sqrt((widthPx * heightPx) / count);
+  const s = Math.sqrt((widthPx * heightPx) / count) * MARKER_FILL;
   return Math.round(Math.max(MARKER_MIN_PX, Math.min(MARKER_MAX_PX, s)));
 }
 
