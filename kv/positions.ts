@@ -95,11 +95,21 @@ export type PositionUse = "OVERRIDE" | "DEVICE_GPS";
 
 /** What a member's client reports. */
 export interface PositionReport {
+  /** The point in use: the dragged point for OVERRIDE, the device's for DEVICE_GPS. */
   lat: number;
   lon: number;
   use: PositionUse;
   hide: boolean;
   gpsTimestamp?: number | null;
+  /**
+   * The other mode's last point, as the client's ProfilePosition body carries it. When any of
+   * these is given they are stored as given (null clears) and gpsTimestamp with them; when all are
+   * absent the stored ones are kept, which costs a read of the private record.
+   */
+  overrideLat?: number | null;
+  overrideLon?: number | null;
+  gpsLat?: number | null;
+  gpsLon?: number | null;
 }
 
 /** A member's own position record (spec ProfilePosition), for its owner's eyes only. */
@@ -460,6 +470,15 @@ class PositionIndex {
     return true;
   }
 
+  /**
+   * Records the versionstamp of a quiet write (own record only): nothing another instance logged
+   * for the profile can lie between the previous change and it, since that write's check passed.
+   */
+  noteOwnWrite(profileId: string, vs: string): void {
+    const seen = this.versions.get(profileId);
+    if (seen === undefined || seen < vs) this.versions.set(profileId, vs);
+  }
+
   #insert(
     id: string,
     lat: number,
@@ -733,22 +752,39 @@ function checkPaging(
   return { page: p as number, size: s as number };
 }
 
+/**
+ * Commits, retrying a few times when SQLite reports the file locked by another process that
+ * writes the same local KV file (a second instance or a worker); remote KV never says this.
+ */
+async function commitRetryingLocks(op: Deno.AtomicOperation): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  for (let attempt = 0;; attempt++) {
+    try {
+      return await op.commit();
+    } catch (e) {
+      if (attempt >= 8 || !/database is locked|busy/i.test(String((e as Error)?.message))) throw e;
+      await new Promise((r) => setTimeout(r, 2 + Math.random() * 8 * (attempt + 1)));
+    }
+  }
+}
+
+function otherPointGiven(r: PositionReport): boolean {
+  return r.overrideLat !== undefined || r.overrideLon !== undefined || r.gpsLat !== undefined ||
+    r.gpsLon !== undefined;
+}
+
 function validateReport(profileId: unknown, r: PositionReport): void {
-  if (
-    typeof profileId !== "string" || profileId.length === 0 ||
-    profileId.length > 200
-  ) {
+  if (typeof profileId !== "string" || profileId.length === 0 || profileId.length > 200) {
     throw new GeoInputError("profileId must be a non-empty string");
   }
-  if (typeof r !== "object" || r === null) {
-    throw new GeoInputError("position report must be an object");
-  }
+  if (typeof r !== "object" || r === null) throw new GeoInputError("position report must be an object");
   assertLatLon(r.lat, r.lon);
-  if (r.use !== "OVERRIDE" && r.use !== "DEVICE_GPS") {
-    throw new GeoInputError("use must be OVERRIDE or DEVICE_GPS");
-  }
-  if (typeof r.hide !== "boolean") {
-    throw new GeoInputError("hide must be a boolean");
+  if (r.use !== "OVERRIDE" && r.use !== "DEVICE_GPS") throw new GeoInputError("use must be OVERRIDE or DEVICE_GPS");
+  if (typeof r.hide !== "boolean") throw new GeoInputError("hide must be a boolean");
+  for (
+    const [k, ok] of [["overrideLat", isLat], ["overrideLon", isLon], ["gpsLat", isLat], ["gpsLon", isLon]] as const
+  ) {
+    const v = r[k];
+    if (v !== undefined && v !== null && !ok(v)) throw new GeoInputError(`${k} must be a coordinate or null`);
   }
   if (r.gpsTimestamp != null && !Number.isFinite(r.gpsTimestamp)) {
     throw new GeoInputError("gpsTimestamp must be a number of milliseconds");
@@ -1006,6 +1042,7 @@ export class PositionStore {
     const shown = shownPoint(secret, profileId, this.grid, cell);
     const sector = sectorKey(shown.lat, shown.lon);
     const gps = r.use === "DEVICE_GPS";
+    const given = otherPointGiven(r);
     // Nothing others see changes: the same shown point (or still hidden), refreshed recently.
     const unchanged = old !== null && old.hide === r.hide && old.sector === sector &&
       old.shownLat === shown.lat && old.shownLon === shown.lon && typeof old.shownTs === "number" &&
@@ -1014,11 +1051,17 @@ export class PositionStore {
       profileId,
       lat: r.lat,
       lon: r.lon,
-      overrideLat: gps ? old?.overrideLat ?? null : r.lat,
-      overrideLon: gps ? old?.overrideLon ?? null : r.lon,
-      gpsLat: gps ? r.lat : old?.gpsLat ?? null,
-      gpsLon: gps ? r.lon : old?.gpsLon ?? null,
-      gpsTimestamp: gps ? r.gpsTimestamp ?? t : old?.gpsTimestamp ?? null,
+      overrideLat: gps ? (given ? r.overrideLat ?? null : old?.overrideLat ?? null) : r.lat,
+      overrideLon: gps ? (given ? r.overrideLon ?? null : old?.overrideLon ?? null) : r.lon,
+      gpsLat: gps ? r.lat : given ? r.gpsLat ?? null : old?.gpsLat ?? null,
+      gpsLon: gps ? r.lon : given ? r.gpsLon ?? null : old?.gpsLon ?? null,
+      gpsTimestamp: gps
+        ? r.gpsTimestamp ?? t
+        : r.gpsTimestamp !== undefined
+        ? r.gpsTimestamp
+        : given
+        ? null
+        : old?.gpsTimestamp ?? null,
       use: r.use,
       hide: r.hide,
       shownLat: shown.lat,
@@ -1079,8 +1122,13 @@ export class PositionStore {
       op.set(keys.positionLog(this.db.commitVersionstamp()), changes, { expireIn: POSITION_LOG_TTL_MS });
       op.sum(keys.positionsVersion(), 1n);
     }
-    const res = await op.commit();
-    if (res.ok) { for (const c of changes) this.#index.apply(c, res.versionstamp); }
+    const res = await commitRetryingLocks(op);
+    if (res.ok) {
+      for (const w of ws) {
+        if (w.change) this.#index.apply(w.change, res.versionstamp);
+        else this.#index.noteOwnWrite(w.profileId, res.versionstamp);
+      }
+    }
     return res;
   }
 
@@ -1166,6 +1214,12 @@ export class PositionStore {
     const report: PositionReport = { ...r, lon: r.lon === 180 ? -180 : r.lon };
     const [secret] = await Promise.all([this.secret(), this.ready()]);
     return await this.#lock(profileId, async () => {
+      // Without a read when the index knows all the report does not bring (see #knownOwn).
+      const known = otherPointGiven(report) ? this.#knownOwn(profileId) : null;
+      if (known) {
+        const w = this.#prepare(profileId, report, known, secret);
+        if ((await this.#write(w)) !== null) return ownView(w.own);
+      }
       for (let attempt = 0; attempt < 10; attempt++) {
         const prev = await this.#readOwn(profileId);
         const w = this.#prepare(profileId, report, prev, secret);
@@ -1173,6 +1227,32 @@ export class PositionStore {
       }
       throw new Error(`position of ${profileId}: too many concurrent writes`);
     });
+  }
+
+  /**
+   * The own record of a visible member as far as a write needs it, from the index: cell (from the
+   * shown point), sector, shown point and refresh time, and the own record's versionstamp as this
+   * instance last saw it (the commit of its last change, or of its last quiet write here). The
+   * write checks that versionstamp, so a stale guess only costs a retry with a real read.
+   */
+  #knownOwn(profileId: string): Deno.KvEntryMaybe<OwnRecord> | null {
+    const m = this.#index.members.get(profileId);
+    const vs = this.#index.versions.get(profileId);
+    if (!m || vs === undefined || m.until <= now()) return null;
+    const cell = this.grid.cellOf(m.lat, m.lon);
+    const value = {
+      profileId,
+      hide: false,
+      sector: m.sector,
+      shownLat: m.lat,
+      shownLon: m.lon,
+      shownTs: m.ts,
+      tsEffectiveUntil: m.until,
+      cellMeters: this.grid.cellMeters,
+      row: cell.row,
+      col: cell.col,
+    } as OwnRecord;
+    return { key: keys.positionOwn(profileId), value, versionstamp: vs };
   }
 
   /** See the module function `importPositions`. */

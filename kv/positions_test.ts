@@ -506,6 +506,29 @@ Deno.test("sync - another instance sees writes through the change log and the wa
     // Replaying the log is a no-op.
     await sb.tail();
     assert.deepEqual(await sa.nearest("viewer"), await sb.nearest("viewer"));
+    // Both instances write one member, each from its own (soon stale) idea of the record, with
+    // the other point given (the read-free path); checks keep exactly one shown record.
+    const writes = [];
+    for (let i = 0; i < 30; i++) {
+      const store = i % 2 ? sa : sb;
+      const lat = 33.45 + (i % 6) * 0.02;
+      writes.push(
+        store.report("m2", { lat, lon: -112.07, use: "DEVICE_GPS", hide: false, overrideLat: null, overrideLon: null }),
+      );
+    }
+    await Promise.all(writes);
+    const shownKeys: Deno.KvKey[] = [];
+    for await (const e of a.list({ prefix: keys.positionsShownAll() })) if (e.key[2] === "m2") shownKeys.push(e.key);
+    assert.equal(shownKeys.length, 1);
+    const own = (await sa.own("m2"))!;
+    const done = Date.now() + 5000;
+    while (Date.now() < done) {
+      const [x, y] = [await sa.shown("m2"), await sb.shown("m2")];
+      if (x && y && x.lat === own.shownLat && y.lat === own.shownLat) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal((await sa.shown("m2"))?.lat, own.shownLat);
+    assert.equal((await sb.shown("m2"))?.lat, own.shownLat);
   } finally {
     await sa.stopSync();
     await sb.stopSync();
@@ -612,4 +635,41 @@ withKv("search paths - ring walk (dense index) and occupied-block scan (huge box
     items[0].profileId,
   );
   assert.equal(far.items.length, 1999);
+});
+
+withKv("other point - given fields are stored as given, absent ones are kept", async () => {
+  await reportPosition("o", { lat: 10, lon: 10, use: "OVERRIDE", hide: false });
+  let own = await reportPosition("o", { lat: 10.001, lon: 10.001, use: "DEVICE_GPS", hide: false, gpsTimestamp: 5 });
+  assert.deepEqual([own.overrideLat, own.gpsLat, own.gpsTimestamp, own.use], [10, 10.001, 5, "DEVICE_GPS"]);
+  // The client's full body: the other point given (here cleared), no read needed.
+  own = await reportPosition("o", {
+    lat: 10.002,
+    lon: 10.002,
+    use: "DEVICE_GPS",
+    hide: false,
+    overrideLat: null,
+    overrideLon: null,
+  });
+  assert.deepEqual([own.overrideLat, own.overrideLon, own.gpsLat], [null, null, 10.002]);
+  assert.deepEqual(await getOwnPosition("o"), own);
+  own = await reportPosition("o", { lat: 11, lon: 11, use: "OVERRIDE", hide: false, gpsLat: 10.5, gpsLon: 10.5 });
+  assert.deepEqual([own.overrideLat, own.gpsLat, own.gpsLon, own.gpsTimestamp], [11, 10.5, 10.5, null]);
+  own = await reportPosition("o", { lat: 11, lon: 11, use: "OVERRIDE", hide: false, gpsTimestamp: 7 });
+  assert.deepEqual([own.gpsLat, own.gpsTimestamp], [10.5, 7]);
+  await assert.rejects(
+    reportPosition("o", { lat: 1, lon: 1, use: "OVERRIDE", hide: false, gpsLat: 95, gpsLon: 0 }),
+    GeoInputError,
+  );
+  // A read-free write after a quiet one still passes its check (the quiet write's versionstamp is known).
+  for (let i = 0; i < 5; i++) {
+    await reportPosition("o", {
+      lat: 11,
+      lon: 11 + i * 1e-5,
+      use: "OVERRIDE",
+      hide: false,
+      gpsLat: null,
+      gpsLon: null,
+    });
+  }
+  assert.equal((await getOwnPosition("o"))?.lon, 11 + 4 * 1e-5);
 });
