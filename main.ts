@@ -18,6 +18,7 @@ import { notes } from "./routes/api/notes.ts";
 import { reports } from "./routes/api/reports.ts";
 import { notifications } from "./routes/api/notifications.ts";
 import { messages } from "./routes/api/messages.ts";
+import { games } from "./routes/api/games.ts";
 import { assets } from "./routes/assets.ts";
 import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage } from "./routes/pages/info.tsx";
@@ -48,6 +49,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", reports);
   app.route("/api", notifications);
   app.route("/api", messages);
+  app.route("/api", games);
   app.route("/", assets);
   app.route("/", pages);
 

@@ -141,4 +141,23 @@ export const keys = {
   /** `viewer` may see the private picture `picId` (it was sent to them in a chat message). */
   picGrant: (picId: string, viewer: string): Key => ["pic_grants", picId, viewer],
   picGrants: (picId: string): Key => ["pic_grants", picId],
+
+  // --- games (kv/games.ts)
+  /** Deno.KvU64: a member's volunteer credits, summed in the atomic of the game action that earns one. */
+  gameCredits: (profileId: string): Key => ["game_credits", profileId],
+  /** The credits a member earned on one UTC day (number), for the daily cap. */
+  gameCreditsDay: (profileId: string, day: number): Key => ["game_credits_day", profileId, day],
+  /** GPT Buster: `voter`'s verdict on `profileId`'s text, once. */
+  gptVote: (profileId: string, voter: string): Key => ["gpt_votes", profileId, voter],
+  /** GPT Buster: the tally of a profile's votes `{human, machine}`. */
+  gptTally: (profileId: string): Key => ["gpt_tallies", profileId],
+  /** GPT Buster: profiles the community flagged, with their tally (kept in step with it). */
+  gptFlagged: (profileId: string): Key => ["gpt_flagged", profileId],
+  gptFlaggedAll: (): Key => ["gpt_flagged"],
+  /** The Rating Game: `voter` rated picture `picId` in the game (one credit per picture). */
+  ratingPlay: (voter: string, picId: string): Key => ["rating_plays", voter, picId],
+  /** Community Arbitration: a report's tally and status. */
+  arbCase: (reportId: string): Key => ["arb_cases", reportId],
+  /** Community Arbitration: `voter`'s verdict on a report, once. */
+  arbVote: (reportId: string, voter: string): Key => ["arb_votes", reportId, voter],
 };

@@ -5,16 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { ROUTES } from "../table.ts";
 import { homePage } from "./home.tsx";
 import { loginPage, logoutPage, registerPage } from "./auth.tsx";
-import {
-  aboutPage,
-  billingPage,
-  comingSoonPage,
-  gamesPage,
-  notFoundPage,
-  sorryPage,
-  supportPage,
-  tosPage,
-} from "./info.tsx";
+import { aboutPage, billingPage, comingSoonPage, notFoundPage, sorryPage, supportPage, tosPage } from "./info.tsx";
 import { contactPage, dashboardPage, outboxPage, settingsPage } from "./account.tsx";
 import { profilePage } from "./profile.tsx";
 import { profileEditPage } from "./profileEdit.tsx";
@@ -25,6 +16,7 @@ import { profileListPage, swypePage, tilesPage } from "./discovery.tsx";
 import { mapPage } from "./map.tsx";
 import { notificationsPage } from "./notifications.tsx";
 import { conversationsPage, mapChatPage } from "./chat.tsx";
+import { arbitrationPage, gamesPage, gptBusterPage, ratingGamePage } from "./games.tsx";
 import { config } from "../config.ts";
 import { clientAddress } from "../middleware.ts";
 
@@ -45,6 +37,9 @@ const PAGES: Record<string, Page> = {
   "/billing": billingPage,
   "/sorry": sorryPage,
   "/games": gamesPage,
+  "/games/gptbuster": gptBusterPage,
+  "/games/ratinggame": ratingGamePage,
+  "/games/arbitration": arbitrationPage,
   "/notifications": notificationsPage,
   "/chat/personal": conversationsPage,
   "/chat/broadcast": mapChatPage,

@@ -4,7 +4,6 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { TEXTS } from "../../components/texts.ts";
-import { Cards, GAME_CARDS } from "../../components/Cards.tsx";
 
 export function aboutPage(c: Context<AppEnv>) {
   const brand = c.get("brand");
@@ -180,18 +179,6 @@ export function comingSoonPage(c: Context<AppEnv>, title: string) {
       <h1>{title}</h1>
       <p className="coming-soon">{TEXTS.comingSoon}</p>
       <a className="button" href="/">Home</a>
-    </section>,
-  );
-}
-
-export function gamesPage(c: Context<AppEnv>) {
-  return renderPage(
-    c,
-    "Community",
-    <section className="page">
-      <h1>Community</h1>
-      <p>Games that keep the community safe and fun. Playing earns volunteer credits.</p>
-      <Cards items={GAME_CARDS} />
     </section>,
   );
 }

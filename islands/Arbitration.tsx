@@ -1,0 +1,137 @@
+/**
+ * Community Arbitration (design.md, Community games): an open report (reason, the reporter's
+ * text, the reported profile's public text) judged 'Violation' or 'No violation', once. The
+ * reporter and the reported member never see it. An admin confirms or dismisses in the end.
+ */
+
+import { useState } from "react";
+import { api, ApiFailure } from "./queries/api.ts";
+import { BriefPicture } from "../components/BriefPicture.tsx";
+import { shortName } from "../components/format.ts";
+import { GAME_TEXTS } from "../components/games.ts";
+
+export interface ArbItemProps {
+  report: { id: string; reason: string; text: string; tsCreated: number };
+  reported: { profileId: string; profileName: string; description: string; picId: string | null };
+}
+
+export interface ArbitrationProps {
+  item: ArbItemProps | null;
+  credits: number;
+  /** Report reason ids to their labels. */
+  reasons: Record<string, string>;
+}
+
+type Verdict = "VIOLATION" | "NO_VIOLATION";
+interface Case {
+  violation: number;
+  noViolation: number;
+}
+
+export default function Arbitration(props: ArbitrationProps) {
+  const [item, setItem] = useState(props.item);
+  const [credits, setCredits] = useState(props.credits);
+  const [result, setResult] = useState<{ case: Case; mine: Verdict } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+
+  const vote = async (verdict: Verdict) => {
+    if (!item || busy) return;
+    setBusy(true);
+    setError("");
+    try {
+      const r = await api<{ case: Case; credits: number }>(
+        `/api/games/arbitration/${encodeURIComponent(item.report.id)}`,
+        { method: "PUT", json: { verdict } },
+      );
+      setCredits(r.credits);
+      setResult({ case: r.case, mine: verdict });
+    } catch (e) {
+      setError(e instanceof ApiFailure && e.status < 500 ? e.message : GAME_TEXTS.saveFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const next = async () => {
+    setBusy(true);
+    setError("");
+    try {
+      const r = await api<{ item: ArbItemProps | null; credits: number }>("/api/games/arbitration/next");
+      setItem(r.item);
+      setCredits(r.credits);
+      setResult(null);
+    } catch {
+      setError(GAME_TEXTS.loadFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="game arbitration">
+      <p className="game-credits" aria-live="polite">{GAME_TEXTS.credits(credits)}</p>
+      {!item
+        ? <p className="game-empty">{GAME_TEXTS.arbEmpty}</p>
+        : (
+          <article className="game-card" data-report-id={item.report.id}>
+            <dl className="arb-report">
+              <dt>{GAME_TEXTS.reportReason}</dt>
+              <dd>{props.reasons[item.report.reason] ?? item.report.reason}</dd>
+              <dt>{GAME_TEXTS.reportText}</dt>
+              <dd className="game-text">{item.report.text || GAME_TEXTS.noText}</dd>
+            </dl>
+            <h2 className="arb-reported">{GAME_TEXTS.reportedProfile}</h2>
+            <header className="game-card-head">
+              <span className="game-avatar">
+                <BriefPicture
+                  picId={item.reported.picId ?? undefined}
+                  name={item.reported.profileName}
+                  scale={256}
+                  nsfw={false}
+                />
+              </span>
+              <a href={`/profile/${encodeURIComponent(item.reported.profileId)}`}>
+                {shortName(item.reported.profileName)}
+              </a>
+            </header>
+            <blockquote className="game-text">{item.reported.description || GAME_TEXTS.noText}</blockquote>
+          </article>
+        )}
+      {item && !result && (
+        <div className="game-buttons">
+          <button type="button" className="vote-no" disabled={busy} onClick={() => vote("VIOLATION")}>
+            {GAME_TEXTS.violation}
+          </button>
+          <button type="button" className="vote-yes" disabled={busy} onClick={() => vote("NO_VIOLATION")}>
+            {GAME_TEXTS.noViolation}
+          </button>
+        </div>
+      )}
+      {result && (
+        <>
+          <div className="game-tally" role="status">
+            <p>
+              You said <strong>{result.mine === "VIOLATION" ? GAME_TEXTS.violation : GAME_TEXTS.noViolation}</strong>.
+              {" "}
+              {GAME_TEXTS.communitySays}
+            </p>
+            <p className="tally-legend">
+              <span>{GAME_TEXTS.violation}: {result.case.violation}</span>
+              <span>{GAME_TEXTS.noViolation}: {result.case.noViolation}</span>
+            </p>
+          </div>
+          <div className="game-buttons">
+            <button type="button" className="primary" disabled={busy} onClick={next} autoFocus>
+              {GAME_TEXTS.nextReport}
+            </button>
+          </div>
+        </>
+      )}
+      {error && <p className="error" role="alert">{error}</p>}
+      <p className="game-back">
+        <a href="/games">{GAME_TEXTS.backToGames}</a>
+      </p>
+    </div>
+  );
+}

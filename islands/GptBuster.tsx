@@ -1,0 +1,137 @@
+/**
+ * GPT Buster (design.md, Community games): a nearby member's profile text, judged 'Human' or
+ * 'Machine or fake'. After a vote the community tally of that profile shows, then the next one.
+ * Every vote earns a volunteer credit (at most 20 a day).
+ */
+
+import { useState } from "react";
+import { api, ApiFailure } from "./queries/api.ts";
+import { BriefPicture } from "../components/BriefPicture.tsx";
+import { shortName } from "../components/format.ts";
+import { GAME_TEXTS } from "../components/games.ts";
+
+export interface GptItemProps {
+  profileId: string;
+  profileName: string;
+  profileAge: number | null;
+  picId: string | null;
+  description: string;
+}
+
+export interface GptBusterProps {
+  item: GptItemProps | null;
+  credits: number;
+}
+
+type Verdict = "HUMAN" | "MACHINE";
+interface Tally {
+  human: number;
+  machine: number;
+}
+
+function TallyBar({ tally, mine }: { tally: Tally; mine: Verdict }) {
+  const total = tally.human + tally.machine;
+  const human = Math.round((tally.human / total) * 100);
+  return (
+    <div className="game-tally" role="status">
+      <p>
+        You said <strong>{mine === "HUMAN" ? GAME_TEXTS.human : GAME_TEXTS.machine}</strong>. {GAME_TEXTS.communitySays}
+      </p>
+      <div className="tally-bar" aria-hidden="true">
+        <span className="tally-yes" style={{ width: `${human}%` }} />
+        <span className="tally-no" style={{ width: `${100 - human}%` }} />
+      </div>
+      <p className="tally-legend">
+        <span>{GAME_TEXTS.human}: {tally.human}</span>
+        <span>{GAME_TEXTS.machine}: {tally.machine}</span>
+      </p>
+    </div>
+  );
+}
+
+export default function GptBuster(props: GptBusterProps) {
+  const [item, setItem] = useState(props.item);
+  const [credits, setCredits] = useState(props.credits);
+  const [result, setResult] = useState<{ tally: Tally; mine: Verdict } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+
+  const vote = async (verdict: Verdict) => {
+    if (!item || busy) return;
+    setBusy(true);
+    setError("");
+    try {
+      const r = await api<{ tally: Tally; credits: number }>(
+        `/api/games/gptbuster/${encodeURIComponent(item.profileId)}`,
+        { method: "PUT", json: { verdict } },
+      );
+      setCredits(r.credits);
+      setResult({ tally: r.tally, mine: verdict });
+    } catch (e) {
+      setError(e instanceof ApiFailure && e.status < 500 ? e.message : GAME_TEXTS.saveFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const next = async () => {
+    setBusy(true);
+    setError("");
+    try {
+      const r = await api<GptBusterProps>("/api/games/gptbuster/next");
+      setItem(r.item);
+      setCredits(r.credits);
+      setResult(null);
+    } catch {
+      setError(GAME_TEXTS.loadFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="game gpt-buster">
+      <p className="game-credits" aria-live="polite">{GAME_TEXTS.credits(credits)}</p>
+      {!item
+        ? <p className="game-empty">{GAME_TEXTS.gptEmpty}</p>
+        : (
+          <article className="game-card" data-profile-id={item.profileId}>
+            <header className="game-card-head">
+              <span className="game-avatar">
+                <BriefPicture picId={item.picId ?? undefined} name={item.profileName} scale={256} nsfw={false} />
+              </span>
+              <a href={`/profile/${encodeURIComponent(item.profileId)}`}>
+                {shortName(item.profileName)}
+                {item.profileAge !== null && <span className="muted">, {item.profileAge}</span>}
+              </a>
+            </header>
+            <blockquote className="game-text">{item.description}</blockquote>
+          </article>
+        )}
+      {item && !result && (
+        <div className="game-buttons">
+          <button type="button" className="vote-yes" disabled={busy} onClick={() => vote("HUMAN")}>
+            {GAME_TEXTS.human}
+          </button>
+          <button type="button" className="vote-no" disabled={busy} onClick={() => vote("MACHINE")}>
+            {GAME_TEXTS.machine}
+          </button>
+        </div>
+      )}
+      {result && (
+        <>
+          <TallyBar tally={result.tally} mine={result.mine} />
+          <div className="game-buttons">
+            <button type="button" className="primary" disabled={busy} onClick={next} autoFocus>
+              {GAME_TEXTS.nextProfile}
+            </button>
+          </div>
+        </>
+      )}
+      {error && <p className="error" role="alert">{error}</p>}
+      <p className="game-back">
+        <a href="/games">{GAME_TEXTS.backToGames}</a>
+      </p>
+    </div>
+  );
+}

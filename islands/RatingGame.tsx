@@ -1,0 +1,125 @@
+/**
+ * The Rating Game (design.md, Community games): nearby members' public pictures in a swipe deck.
+ * Right or Nice saves a picture LIKE, left or Meh a DISLIKE, down or Skip UNDETERMINED (the
+ * picture likes of spec §7), through `PUT /api/games/ratinggame`, which also gives the credit.
+ */
+
+import { useRef, useState } from "react";
+import { api, ApiFailure } from "./queries/api.ts";
+import { swipeLikeType } from "./queries/likes.ts";
+import { dragLook, LEAVE_MS, leaveLook, type SwipeDirection, useSwipe } from "./useSwipe.ts";
+import { useShowsNsfw } from "./useShowsNsfw.ts";
+import { SwipeButtons } from "../components/SwipeButtons.tsx";
+import { BriefPicture } from "../components/BriefPicture.tsx";
+import { shortName } from "../components/format.ts";
+import { DISCOVERY_TEXTS } from "../components/discovery.ts";
+import { GAME_TEXTS } from "../components/games.ts";
+
+export interface RatingCardProps {
+  picId: string;
+  profileId: string;
+  profileName: string;
+}
+
+export interface RatingGameProps {
+  deck: RatingCardProps[];
+  credits: number;
+}
+
+const STAMPS: Record<SwipeDirection, string> = {
+  right: DISCOVERY_TEXTS.nice,
+  left: DISCOVERY_TEXTS.meh,
+  down: DISCOVERY_TEXTS.skip,
+};
+
+export default function RatingGame(props: RatingGameProps) {
+  const [deck, setDeck] = useState(props.deck);
+  const [credits, setCredits] = useState(props.credits);
+  const [leaving, setLeaving] = useState<{ picId: string; direction: SwipeDirection } | null>(null);
+  const [error, setError] = useState("");
+  const [announce, setAnnounce] = useState("");
+  const [refilling, setRefilling] = useState(false);
+  const nsfw = useShowsNsfw();
+  const top = deck[0];
+
+  const refill = async () => {
+    setRefilling(true);
+    try {
+      const r = await api<{ items: RatingCardProps[]; credits: number }>("/api/games/ratinggame/deck");
+      setDeck(r.items);
+      setCredits(r.credits);
+    } catch {
+      setError(GAME_TEXTS.loadFailed);
+    } finally {
+      setRefilling(false);
+    }
+  };
+
+  const swipe = (direction: SwipeDirection) => {
+    const likeType = swipeLikeType(direction);
+    if (!top || leaving || likeType === "ERROR") return;
+    setError("");
+    api<{ credits: number }>("/api/games/ratinggame", {
+      method: "PUT",
+      json: { profilePicId: top.picId, profilePicProfileId: top.profileId, likeType },
+    }).then((r) => setCredits(r.credits)).catch((e) =>
+      setError(e instanceof ApiFailure && e.status < 500 ? e.message : GAME_TEXTS.saveFailed)
+    );
+    setLeaving({ picId: top.picId, direction });
+    setAnnounce(direction === "down" ? `Skipped` : STAMPS[direction]);
+    const id = top.picId;
+    setTimeout(() => {
+      setDeck((d) => d.filter((c) => c.picId !== id));
+      setLeaving(null);
+      gesture.current();
+    }, LEAVE_MS);
+  };
+  const { drag, handlers, clear } = useSwipe(swipe, !!top && !leaving);
+  const gesture = useRef(clear);
+  gesture.current = clear;
+
+  const look = leaving && leaving.picId === top?.picId
+    ? leaveLook(leaving.direction, drag)
+    : drag
+    ? dragLook(drag)
+    : null;
+
+  return (
+    <div className="game rating-game swipe">
+      <p className="game-credits" aria-live="polite">{GAME_TEXTS.credits(credits)}</p>
+      <div className="deck" aria-label="Pictures to rate">
+        {deck[1] && (
+          <div key={deck[1].picId} className="swipe-card behind" aria-hidden="true">
+            <BriefPicture picId={deck[1].picId} name={deck[1].profileName} scale={512} nsfw={nsfw} eager />
+          </div>
+        )}
+        {top && (
+          <div key={top.picId} className="swipe-card" style={look?.style} data-pic-id={top.picId} {...handlers}>
+            <BriefPicture picId={top.picId} name={top.profileName} scale={512} nsfw={nsfw} eager />
+            {look?.stamp && (
+              <span className={`stamp stamp-${look.stamp}`} style={{ opacity: look.stampOpacity }} aria-hidden="true">
+                {STAMPS[look.stamp]}
+              </span>
+            )}
+            <div className="swipe-card-info">
+              <h2>{shortName(top.profileName)}</h2>
+            </div>
+          </div>
+        )}
+        {!top && (
+          <div className="deck-end">
+            <p>{GAME_TEXTS.ratingEmpty}</p>
+            <button type="button" onClick={refill} disabled={refilling}>Look again</button>
+          </div>
+        )}
+      </div>
+      <SwipeButtons onSwipe={swipe} disabled={!top || !!leaving} />
+      {error && <p className="error" role="alert">{error}</p>}
+      <p className="visually-hidden" role="status">{announce}</p>
+      <p className="swipe-hint">{DISCOVERY_TEXTS.swipeHint}</p>
+      <p className="game-back">
+        <a href="/games">{GAME_TEXTS.backToGames}</a>
+      </p>
+    </div>
+  );
+}

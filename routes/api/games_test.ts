@@ -1,0 +1,405 @@
+import assert from "node:assert/strict";
+import { testApp } from "../../tests/api.ts";
+import { createAccount, getAccountByEmail, setRoles } from "../../kv/accounts.ts";
+import { kv } from "../../kv/db.ts";
+import { keys } from "../../kv/keys.ts";
+import { getProfile, updateProfile } from "../../kv/profiles.ts";
+import { reportPosition } from "../../kv/positions.ts";
+import { newId } from "../../kv/ids.ts";
+import { now } from "../../kv/clock.ts";
+import type { ProfilePic } from "../../kv/pictures.ts";
+import { CREDITS_PER_DAY, getCredits } from "../../kv/games.ts";
+import { picLikeCounts } from "../../kv/likes.ts";
+
+type T = Awaited<ReturnType<typeof testApp>>;
+type Member = Awaited<ReturnType<T["member"]>>;
+
+const HOME = { lat: 33.4484, lon: -112.074 };
+let spot = 0;
+
+/** A member near HOME, with a profile text (or none). */
+async function near(t: T, description = "I love hiking and bad puns.", email?: string): Promise<Member> {
+  const m = await t.member(email);
+  if (description) assert.ok((await updateProfile(m.profileId, { description })).ok);
+  spot++;
+  await reportPosition(m.profileId, {
+    lat: HOME.lat + 0.003 * spot,
+    lon: HOME.lon + 0.002 * spot,
+    use: "OVERRIDE",
+    hide: false,
+  });
+  return m;
+}
+
+/** A member near HOME made in the store (no login: registering is rate limited per address). */
+async function seeded(description: string): Promise<string> {
+  const a = (await createAccount({ email: `s${crypto.randomUUID().slice(0, 8)}@example.com` }))!;
+  assert.ok((await updateProfile(a.defaultProfileId, { description })).ok);
+  spot++;
+  await reportPosition(a.defaultProfileId, {
+    lat: HOME.lat + 0.003 * spot,
+    lon: HOME.lon + 0.002 * spot,
+    use: "OVERRIDE",
+    hide: false,
+  });
+  return a.defaultProfileId;
+}
+
+async function admin(t: T, m?: Member): Promise<Member> {
+  const a = m ?? await t.member(`admin-${crypto.randomUUID().slice(0, 6)}@example.com`);
+  await setRoles((await getAccountByEmail(a.email))!.id, ["USER", "ADMIN"]);
+  return a;
+}
+
+/** Gives a profile public pictures (records only: the game never reads the bytes). */
+async function withPics(m: Member, n: number): Promise<string[]> {
+  const p = (await getProfile(m.profileId))!;
+  const pics = Array.from({ length: n }, (): ProfilePic => {
+    const at = now();
+    return {
+      id: newId(),
+      profileId: p.id,
+      nsfw: false,
+      gen: newId(),
+      width: 800,
+      height: 1000,
+      sourceWidth: 800,
+      sourceHeight: 1000,
+      crop: null,
+      tsCreated: at,
+      tsUpdated: at,
+    };
+  });
+  for (const x of pics) await kv().set(keys.pic(x.id), x);
+  await kv().set(keys.profile(p.id), { ...p, profilePicIds: pics.map((x) => x.id) });
+  return pics.map((x) => x.id);
+}
+
+async function count(prefix: string): Promise<number> {
+  let n = 0;
+  for await (const _ of kv().list({ prefix: [prefix] })) n++;
+  return n;
+}
+
+const block = (t: T, a: Member, b: Member) =>
+  t.call("PUT", "/api/profile-like", {
+    cookie: a.cookie,
+    json: { likerProfileId: a.profileId, likedProfileId: b.profileId, likeType: "DISLIKE", blocked: true },
+  });
+
+Deno.test("games - a standard member has 0 credits, shown on /games", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member();
+    assert.deepEqual((await t.call("GET", "/api/games/credits", { cookie: a.cookie })).data, { credits: 0 });
+    const page = await t.call("GET", "/games", { cookie: a.cookie });
+    assert.equal(page.status, 200);
+    assert.match(page.text, /Volunteer credits: 0/);
+    assert.equal((await t.call("GET", "/api/games/credits")).status, 401);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("gptbuster - next shows a nearby text, not mine, not empty, not blocked, not voted", async () => {
+  const t = await testApp();
+  try {
+    const me = await near(t, "My own text");
+    const empty = await near(t, "");
+    const blocked = await near(t, "Blocked text");
+    const other = await near(t, "A real human text");
+    await block(t, me, blocked);
+    const next = await t.call("GET", "/api/games/gptbuster/next", { cookie: me.cookie });
+    assert.equal(next.status, 200);
+    assert.equal(next.data.item.profileId, other.profileId);
+    assert.equal(next.data.item.description, "A real human text");
+    assert.equal(next.data.credits, 0);
+    assert.equal(next.data.item.accountId, undefined, "no private fields");
+
+    const vote = await t.call("PUT", `/api/games/gptbuster/${other.profileId}`, {
+      cookie: me.cookie,
+      json: { verdict: "MACHINE" },
+    });
+    assert.equal(vote.status, 200);
+    assert.deepEqual(vote.data.tally, { human: 0, machine: 1 });
+    assert.equal(vote.data.credits, 1);
+    assert.equal(vote.data.credited, true);
+    const after = await t.call("GET", "/api/games/gptbuster/next", { cookie: me.cookie });
+    assert.equal(after.data.item, null, "nobody left: empty, blocked and voted are skipped");
+    assert.equal(after.data.credits, 1);
+
+    // Counted once.
+    const again = await t.call("PUT", `/api/games/gptbuster/${other.profileId}`, {
+      cookie: me.cookie,
+      json: { verdict: "HUMAN" },
+    });
+    assert.equal(again.status, 409);
+    assert.equal(again.data.error.code, "already_voted");
+    assert.equal(await getCredits(me.profileId), 1);
+    assert.equal(await count("gpt_votes"), 1);
+
+    const page = await t.call("GET", "/games", { cookie: me.cookie });
+    assert.match(page.text, /Volunteer credits: 1/);
+    const game = await t.call("GET", "/games/gptbuster", { cookie: me.cookie });
+    assert.equal(game.status, 200);
+    assert.match(game.text, /GPT Buster/);
+    assert.equal(empty.profileId.length > 0, true);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("gptbuster - bad input is a clear 400 and stores nothing; own, blocked, empty and anonymous refused", async () => {
+  const t = await testApp();
+  try {
+    const me = await near(t), other = await near(t), empty = await near(t, ""), blocker = await near(t);
+    await block(t, blocker, me);
+    const cases: [string, unknown, number, string?][] = [
+      [other.profileId, { verdict: "ROBOT" }, 400],
+      [other.profileId, {}, 400],
+      [other.profileId, "not json", 400],
+      ["bad id!", { verdict: "HUMAN" }, 400],
+      [me.profileId, { verdict: "HUMAN" }, 400],
+      [newId(), { verdict: "HUMAN" }, 404],
+      [empty.profileId, { verdict: "HUMAN" }, 404],
+      [blocker.profileId, { verdict: "HUMAN" }, 404],
+      [other.profileId, { verdict: "HUMAN" }, 401, "anonymous"],
+    ];
+    for (const [id, json, status, anon] of cases) {
+      const r = typeof json === "string"
+        ? await t.call("PUT", `/api/games/gptbuster/${encodeURIComponent(id)}`, {
+          cookie: me.cookie,
+          body: json,
+          headers: { "content-type": "application/json" },
+        })
+        : await t.call("PUT", `/api/games/gptbuster/${encodeURIComponent(id)}`, {
+          cookie: anon ? undefined : me.cookie,
+          json,
+        });
+      assert.equal(r.status, status, `${id} ${JSON.stringify(json)}`);
+      assert.ok(r.data.error?.message, "a message");
+    }
+    assert.equal(await count("gpt_votes"), 0);
+    assert.equal(await count("gpt_tallies"), 0);
+    assert.equal(await getCredits(me.profileId), 0);
+    assert.equal((await t.call("GET", "/api/games/gptbuster/next")).status, 401);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("gptbuster - five votes, 70% machine: flagged for admins only", async () => {
+  const t = await testApp();
+  try {
+    const target = await near(t, "As an AI language model I love long walks.");
+    const voters = [];
+    for (let i = 0; i < 5; i++) voters.push(await near(t));
+    const boss = await admin(t);
+    const vote = (m: Member, verdict: string) =>
+      t.call("PUT", `/api/games/gptbuster/${target.profileId}`, { cookie: m.cookie, json: { verdict } });
+    for (const v of voters.slice(0, 3)) assert.equal((await vote(v, "MACHINE")).status, 200);
+    assert.equal((await vote(voters[3], "HUMAN")).status, 200);
+    let flagged = await t.call("GET", "/api/admin/games/gptbuster/flagged", { cookie: boss.cookie });
+    assert.deepEqual(flagged.data.items, [], "4 votes are not enough");
+    const last = await vote(voters[4], "MACHINE");
+    assert.deepEqual(last.data.tally, { human: 1, machine: 4 });
+    flagged = await t.call("GET", "/api/admin/games/gptbuster/flagged", { cookie: boss.cookie });
+    assert.equal(flagged.status, 200);
+    assert.equal(flagged.data.items.length, 1);
+    assert.equal(flagged.data.items[0].profileId, target.profileId);
+    assert.equal(flagged.data.items[0].machine, 4);
+    assert.equal((await t.call("GET", "/api/admin/games/gptbuster/flagged", { cookie: voters[0].cookie })).status, 403);
+    assert.equal((await t.call("GET", "/api/admin/games/gptbuster/flagged")).status, 401);
+    // A sixth human vote brings the share under 70%: no longer flagged.
+    const sixth = await near(t);
+    await vote(sixth, "HUMAN");
+    flagged = await t.call("GET", "/api/admin/games/gptbuster/flagged", { cookie: boss.cookie });
+    assert.deepEqual(flagged.data.items, []);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("games - at most 20 credits a day; votes past the cap still count", async () => {
+  const t = await testApp();
+  t.alignClock(24 * 60 * 60_000);
+  try {
+    const me = await near(t);
+    const others = [];
+    for (let i = 0; i < CREDITS_PER_DAY + 2; i++) others.push(await seeded(`Text ${i}`));
+    for (const o of others) {
+      const r = await t.call("PUT", `/api/games/gptbuster/${o}`, {
+        cookie: me.cookie,
+        json: { verdict: "HUMAN" },
+      });
+      assert.equal(r.status, 200);
+    }
+    assert.equal(await getCredits(me.profileId), CREDITS_PER_DAY);
+    assert.equal(await count("gpt_votes"), CREDITS_PER_DAY + 2);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("ratinggame - a deck of nearby public pictures; a rating is a picture like and a credit, once", async () => {
+  const t = await testApp();
+  try {
+    const me = await near(t), a = await near(t), b = await near(t), blocked = await near(t);
+    const [a1, a2] = await withPics(a, 2);
+    const [b1] = await withPics(b, 1);
+    await withPics(blocked, 1);
+    await withPics(me, 1);
+    await block(t, blocked, me);
+    const deck = await t.call("GET", "/api/games/ratinggame/deck", { cookie: me.cookie });
+    assert.equal(deck.status, 200);
+    // Shown positions are cells, so a and b may come in either order; a member's pictures stay in order.
+    const ids = deck.data.items.map((c: { picId: string }) => c.picId);
+    assert.deepEqual([...ids].sort(), [a1, a2, b1].sort());
+    assert.ok(ids.indexOf(a1) < ids.indexOf(a2));
+    assert.equal(deck.data.credits, 0);
+
+    const rate = (picId: string, owner: Member, likeType: string) =>
+      t.call("PUT", "/api/games/ratinggame", {
+        cookie: me.cookie,
+        json: { profilePicId: picId, profilePicProfileId: owner.profileId, likeType },
+      });
+    const r = await rate(a1, a, "LIKE");
+    assert.equal(r.status, 200);
+    assert.equal(r.data.like.likeType, "LIKE");
+    assert.equal(r.data.credits, 1);
+    assert.equal((await picLikeCounts(a1)).LIKE, 1);
+    assert.equal((await rate(a2, a, "DISLIKE")).data.credits, 2);
+    // Rating the same picture again changes the like but earns nothing.
+    const again = await rate(a1, a, "UNDETERMINED");
+    assert.equal(again.status, 200);
+    assert.equal(again.data.credited, false);
+    assert.equal(again.data.credits, 2);
+    assert.equal((await picLikeCounts(a1)).LIKE, 0);
+    const left = await t.call("GET", "/api/games/ratinggame/deck", { cookie: me.cookie });
+    assert.deepEqual(left.data.items.map((c: { picId: string }) => c.picId), [b1]);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("ratinggame - bad input 400, others' or unknown pictures 404, anonymous 401: nothing stored", async () => {
+  const t = await testApp();
+  try {
+    const me = await near(t), a = await near(t), b = await near(t);
+    const [a1] = await withPics(a, 1);
+    const [mine] = await withPics(me, 1);
+    const ok = { profilePicId: a1, profilePicProfileId: a.profileId, likeType: "LIKE" };
+    const cases: [unknown, number, string?][] = [
+      [{ ...ok, likeType: "ERROR" }, 400],
+      [{ ...ok, likeType: undefined }, 400],
+      [{ ...ok, profilePicId: "x y" }, 400],
+      [{ ...ok, profilePicProfileId: me.profileId, profilePicId: mine }, 400],
+      [{ ...ok, profilePicProfileId: b.profileId }, 404],
+      [{ ...ok, profilePicId: newId() }, 404],
+      [ok, 401, "anonymous"],
+    ];
+    for (const [json, status, anon] of cases) {
+      const r = await t.call("PUT", "/api/games/ratinggame", { cookie: anon ? undefined : me.cookie, json });
+      assert.equal(r.status, status, JSON.stringify(json));
+    }
+    assert.equal(await count("pic_likes"), 0);
+    assert.equal(await count("rating_plays"), 0);
+    assert.equal(await getCredits(me.profileId), 0);
+    assert.equal((await t.call("GET", "/api/games/ratinggame/deck")).status, 401);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("arbitration - jurors vote once; reporter and reported never judge; admins decide and close", async () => {
+  const t = await testApp();
+  try {
+    const reporter = await near(t), reported = await near(t, "Buy cheap watches at example.com"), juror = await near(t);
+    const boss = await admin(t);
+    const rep = await t.call("POST", "/api/profile-report", {
+      cookie: reporter.cookie,
+      json: { reportedProfileId: reported.profileId, reason: "spam", text: "Sells watches." },
+    });
+    assert.equal(rep.status, 201);
+    const id = rep.data.id as string;
+
+    const next = await t.call("GET", "/api/games/arbitration/next", { cookie: juror.cookie });
+    assert.equal(next.status, 200);
+    assert.equal(next.data.item.report.id, id);
+    assert.equal(next.data.item.report.reason, "spam");
+    assert.equal(next.data.item.report.text, "Sells watches.");
+    assert.equal(next.data.item.report.reporterProfileId, undefined, "the reporter stays unknown");
+    assert.equal(next.data.item.reported.description, "Buy cheap watches at example.com");
+    for (const m of [reporter, reported]) {
+      assert.equal((await t.call("GET", "/api/games/arbitration/next", { cookie: m.cookie })).data.item, null);
+      const r = await t.call("PUT", `/api/games/arbitration/${id}`, {
+        cookie: m.cookie,
+        json: { verdict: "VIOLATION" },
+      });
+      assert.equal(r.status, 409);
+    }
+    // Bad input: 400, nothing stored.
+    for (const json of [{ verdict: "GUILTY" }, {}]) {
+      const r = await t.call("PUT", `/api/games/arbitration/${id}`, { cookie: juror.cookie, json });
+      assert.equal(r.status, 400);
+    }
+    assert.equal(
+      (await t.call("PUT", `/api/games/arbitration/${newId()}`, {
+        cookie: juror.cookie,
+        json: { verdict: "VIOLATION" },
+      })).status,
+      404,
+    );
+    assert.equal(
+      (await t.call("PUT", `/api/games/arbitration/${id}`, { json: { verdict: "VIOLATION" } })).status,
+      401,
+    );
+    assert.equal(await count("arb_votes"), 0);
+
+    const v = await t.call("PUT", `/api/games/arbitration/${id}`, {
+      cookie: juror.cookie,
+      json: { verdict: "VIOLATION" },
+    });
+    assert.equal(v.status, 200);
+    assert.equal(v.data.case.violation, 1);
+    assert.equal(v.data.credits, 1);
+    const twice = await t.call("PUT", `/api/games/arbitration/${id}`, {
+      cookie: juror.cookie,
+      json: { verdict: "NO_VIOLATION" },
+    });
+    assert.equal(twice.status, 409);
+    assert.equal((await t.call("GET", "/api/games/arbitration/next", { cookie: juror.cookie })).data.item, null);
+
+    // Admin: the list with tallies; members may not.
+    assert.equal((await t.call("GET", "/api/admin/reports", { cookie: juror.cookie })).status, 403);
+    assert.equal((await t.call("GET", "/api/admin/reports")).status, 401);
+    const list = await t.call("GET", "/api/admin/reports", { cookie: boss.cookie });
+    assert.equal(list.status, 200);
+    assert.equal(list.data.items[0].id, id);
+    assert.deepEqual(list.data.items[0].case, { violation: 1, noViolation: 0, status: "OPEN" });
+
+    const decide = (cookie: string | undefined, json: unknown, rid = id) =>
+      t.call("PUT", `/api/admin/reports/${rid}`, { cookie, json });
+    assert.equal((await decide(juror.cookie, { decision: "CONFIRM" })).status, 403);
+    assert.equal((await decide(boss.cookie, { decision: "MAYBE" })).status, 400);
+    assert.equal((await decide(boss.cookie, { decision: "CONFIRM" }, newId())).status, 404);
+    const done = await decide(boss.cookie, { decision: "CONFIRM" });
+    assert.equal(done.status, 200);
+    assert.equal(done.data.case.status, "CONFIRMED");
+    assert.equal((await decide(boss.cookie, { decision: "DISMISS" })).status, 409, "closed");
+
+    // A closed report takes no more votes and is not shown.
+    const late = await near(t);
+    assert.equal((await t.call("GET", "/api/games/arbitration/next", { cookie: late.cookie })).data.item, null);
+    const lateVote = await t.call("PUT", `/api/games/arbitration/${id}`, {
+      cookie: late.cookie,
+      json: { verdict: "NO_VIOLATION" },
+    });
+    assert.equal(lateVote.status, 409);
+    assert.equal(lateVote.data.error.code, "closed");
+    const page = await t.call("GET", "/games/arbitration", { cookie: late.cookie });
+    assert.equal(page.status, 200);
+  } finally {
+    t.close();
+  }
+});

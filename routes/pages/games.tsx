@@ -1,0 +1,66 @@
+/** The community games: the cards with the member's volunteer credits, and the games themselves. */
+
+import type { Context } from "hono";
+import type { ReactElement } from "react";
+import type { AppEnv } from "../env.ts";
+import { renderPage } from "./render.tsx";
+import { Island } from "../../components/Island.tsx";
+import { Cards, GAME_CARDS } from "../../components/Cards.tsx";
+import { GAME_TEXTS } from "../../components/games.ts";
+import { REPORT_REASONS } from "../../components/texts.ts";
+import { getCredits, nextArbItem, nextGptItem, ratingDeck } from "../../kv/games.ts";
+import GptBuster from "../../islands/GptBuster.tsx";
+import RatingGame from "../../islands/RatingGame.tsx";
+import Arbitration from "../../islands/Arbitration.tsx";
+
+/** /games: the game cards, and the caller's volunteer credits (a standard member starts at 0). */
+export async function gamesPage(c: Context<AppEnv>) {
+  const caller = c.get("caller")!;
+  const credits = await getCredits(caller.profileId);
+  return renderPage(
+    c,
+    "Community",
+    <section className="page">
+      <h1>Community</h1>
+      <p>Games that keep the community safe and fun. Playing earns volunteer credits.</p>
+      <p className="game-credits" title={GAME_TEXTS.creditsNote}>{GAME_TEXTS.credits(credits)}</p>
+      <Cards items={GAME_CARDS} />
+    </section>,
+  );
+}
+
+function gameShell(c: Context<AppEnv>, title: string, intro: string, island: ReactElement) {
+  return renderPage(
+    c,
+    title,
+    <section className="page game-page">
+      <h1>{title}</h1>
+      <p className="game-intro">{intro}</p>
+      {island}
+    </section>,
+  );
+}
+
+export async function gptBusterPage(c: Context<AppEnv>) {
+  const me = c.get("caller")!.profileId;
+  const [item, credits] = await Promise.all([nextGptItem(me), getCredits(me)]);
+  return gameShell(c, "GPT Buster", GAME_TEXTS.gptIntro, <Island of={GptBuster} props={{ item, credits }} />);
+}
+
+export async function ratingGamePage(c: Context<AppEnv>) {
+  const me = c.get("caller")!.profileId;
+  const [deck, credits] = await Promise.all([ratingDeck(me), getCredits(me)]);
+  return gameShell(c, "The Rating Game", GAME_TEXTS.ratingIntro, <Island of={RatingGame} props={{ deck, credits }} />);
+}
+
+export async function arbitrationPage(c: Context<AppEnv>) {
+  const me = c.get("caller")!.profileId;
+  const [item, credits] = await Promise.all([nextArbItem(me), getCredits(me)]);
+  const reasons = Object.fromEntries(REPORT_REASONS.map((r) => [r.id, r.label]));
+  return gameShell(
+    c,
+    "Community Arbitration",
+    GAME_TEXTS.arbIntro,
+    <Island of={Arbitration} props={{ item, credits, reasons }} />,
+  );
+}
