@@ -1,7 +1,7 @@
 /** Chat in a real browser: a private conversation with read receipts, and Map Chat. */
 
 import assert from "node:assert/strict";
-import { registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
+import { registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
 import { TEXTS } from "../../components/texts.ts";
 
 for (const vp of ["phone", "desktop"] as ViewportName[]) {
@@ -32,6 +32,8 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await b.page.locator(".conversation-item", { hasText: "Hi there" }).waitFor({ timeout: 10_000 });
       await shot(b.page, `${vp}-conversations`);
       await b.page.locator(".conversation-item").first().click();
+      await b.page.waitForURL(/\/profile\//);
+      await waitHydrated(b.page);
       await b.page.locator(".bubble", { hasText: "Hi there, fancy a coffee?" }).waitFor();
       await b.page.getByRole("textbox", { name: "Message" }).fill("Sure! Where?");
       await b.page.keyboard.press("Enter");

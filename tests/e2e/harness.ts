@@ -76,6 +76,12 @@ export async function startHarness(): Promise<Harness> {
         await waitHydrated(page);
         return res;
       };
+      // The same after a click that navigates, when the test waits for the new address.
+      const waitForURL = page.waitForURL.bind(page);
+      page.waitForURL = async (url, opts) => {
+        await waitForURL(url, opts);
+        await waitHydrated(page);
+      };
       page.on("pageerror", (e) => console.error(`[page error] ${e.message}\n${e.stack}`));
       page.on("console", (m) => m.type() === "error" && console.error(`[console] ${m.text()}`));
       return { context, page };
