@@ -4,7 +4,7 @@ import { type ComponentType, createElement, type ReactNode, useEffect } from "re
 import { hydrateRoot } from "react-dom/client";
 
 /** Marks its island hydrated once React has committed it (tests wait for `data-hydrated`). */
-function Hydrated({ el, children }: { el: HTMLElement; children: ReactNode }) {
+function Hydrated({ el, children }: { el: HTMLElement; children?: ReactNode }) {
   useEffect(() => el.setAttribute("data-hydrated", ""), [el]);
   return children;
 }

@@ -5,7 +5,11 @@ self.addEventListener("push", (event) => {
     data = { ...data, ...event.data.json() };
   } catch (_) { /* keep the discreet default */ }
   event.waitUntil(
-    self.registration.showNotification(data.title, { body: data.body, data: { url: data.url }, icon: "/static/icon.svg" }),
+    self.registration.showNotification(data.title, {
+      body: data.body,
+      data: { url: data.url },
+      icon: "/static/icon.svg",
+    }),
   );
 });
 
