@@ -1,0 +1,137 @@
+/**
+ * The community games in a real browser, on a phone and a desktop: a member plays GPT Buster
+ * (vote, see the community tally, next profile) and The Rating Game (Nice by button, Meh by
+ * drag/keys), and sees the volunteer credits rise on the games and on /games.
+ */
+
+import assert from "node:assert/strict";
+import sharp from "sharp";
+import type { Page } from "playwright-core";
+import { type Harness, shot, startHarness, type ViewportName } from "./harness.ts";
+import { createAccount, createLoginToken } from "../../kv/accounts.ts";
+import { updateProfile } from "../../kv/profiles.ts";
+import { reportPosition } from "../../kv/positions.ts";
+import { addPicture } from "../../kv/pictures.ts";
+import { getPicLikes } from "../../kv/likes.ts";
+import { getCredits } from "../../kv/games.ts";
+import { normalizeUpload } from "../../workers/images.ts";
+
+const HOME = { lat: 33.4484, lon: -112.074 };
+const TEXTS = [
+  "Coffee first, then hiking in the Superstitions. Looking for someone who laughs at bad puns.",
+  "As a passionate individual who values authentic connections, I am eager to embark on a journey of mutual growth.",
+  "Dog dad. Bad cook. Good listener.",
+];
+
+async function portrait(i: number): Promise<Uint8Array> {
+  const hue = (i * 67) % 360;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="500">
+    <rect width="400" height="500" fill="hsl(${hue},65%,55%)"/>
+    <circle cx="200" cy="190" r="85" fill="rgba(255,255,255,.85)"/>
+    <ellipse cx="200" cy="470" rx="165" ry="150" fill="rgba(255,255,255,.85)"/>
+  </svg>`;
+  return new Uint8Array(await sharp(new TextEncoder().encode(svg)).jpeg().toBuffer());
+}
+
+/** The viewer at HOME and three members around with a text and two pictures each. */
+async function seed(tag: string) {
+  const viewer = (await createAccount({ email: `viewer-${tag}@example.com`, name: "Viewer" }))!;
+  await reportPosition(viewer.defaultProfileId, { ...HOME, use: "OVERRIDE", hide: false });
+  const names = ["Marco", "Theo", "Julian"];
+  for (const [i, name] of names.entries()) {
+    const a = (await createAccount({ email: `player${i}-${tag}@example.com`, name }))!;
+    const id = a.defaultProfileId;
+    assert.ok((await updateProfile(id, { profilename: name, birthdate: `198${i}-05-15`, description: TEXTS[i] })).ok);
+    for (let n = 0; n < 2; n++) assert.ok((await addPicture(id, await normalizeUpload(await portrait(i * 2 + n)))).ok);
+    await reportPosition(id, { lat: HOME.lat + 0.01 * (i + 1), lon: HOME.lon + 0.01, use: "OVERRIDE", hide: false });
+  }
+  return { viewer };
+}
+
+async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
+  await page.goto(`/login#token=${await createLoginToken(accountId)}`);
+  await page.waitForURL(h.origin + "/");
+}
+
+const credits = (page: Page) => page.locator(".game-credits").first().innerText();
+
+for (const vp of ["phone", "desktop"] as ViewportName[]) {
+  Deno.test({
+    name: `e2e ${vp} - games: GPT Buster and The Rating Game earn volunteer credits`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    async fn() {
+      const h = await startHarness();
+      try {
+        const { viewer } = await seed(vp);
+        const { context, page } = await h.newPage(vp);
+        await logIn(page, h, viewer.id);
+
+        await page.goto("/games");
+        assert.equal(await credits(page), "Volunteer credits: 0");
+        await shot(page, `games-${vp}-hub`);
+
+        // --- GPT Buster: vote, the tally shows, next profile, vote again.
+        await page.getByRole("link", { name: /GPT Buster/ }).click();
+        await page.waitForURL(h.origin + "/games/gptbuster");
+        await page.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+        const first = await page.locator(".game-text").innerText();
+        assert.ok(TEXTS.includes(first), "a nearby member's text");
+        await shot(page, `games-${vp}-gptbuster`);
+        await page.getByRole("button", { name: "Human", exact: true }).click();
+        await page.locator(".game-tally").waitFor();
+        assert.match(await page.locator(".game-tally").innerText(), /Human: 1/);
+        assert.equal(await credits(page), "Volunteer credits: 1");
+        await shot(page, `games-${vp}-gptbuster-tally`);
+        await page.getByRole("button", { name: "Next profile" }).click();
+        await page.getByRole("button", { name: "Machine or fake" }).waitFor();
+        const second = await page.locator(".game-text").innerText();
+        assert.notEqual(second, first, "the next profile");
+        await page.getByRole("button", { name: "Machine or fake" }).click();
+        await page.locator(".game-tally").waitFor();
+        assert.equal(await credits(page), "Volunteer credits: 2");
+
+        // --- The Rating Game: Nice by button, Meh by the arrow key, Skip by button.
+        await page.goto("/games/ratinggame");
+        assert.equal(await credits(page), "Volunteer credits: 2");
+        const card = page.locator(".swipe-card:not(.behind)");
+        await card.locator("img").evaluate((img: HTMLImageElement) =>
+          img.complete ? null : new Promise((r) => img.addEventListener("load", r, { once: true }))
+        );
+        await shot(page, `games-${vp}-rating`);
+        const pic1 = (await card.getAttribute("data-pic-id"))!;
+        await page.getByRole("button", { name: /Nice/ }).click();
+        await page.waitForFunction(
+          (id) => !document.querySelector(`.swipe-card[data-pic-id="${id}"]:not(.behind)`),
+          pic1,
+        );
+        await page.waitForFunction(() =>
+          document.querySelector(".game-credits")?.textContent === "Volunteer credits: 3"
+        );
+        const pic2 = (await card.getAttribute("data-pic-id"))!;
+        assert.notEqual(pic2, pic1);
+        await page.keyboard.press("ArrowLeft");
+        await page.waitForFunction(() =>
+          document.querySelector(".game-credits")?.textContent === "Volunteer credits: 4"
+        );
+        await page.getByRole("button", { name: /Skip/ }).click();
+        await page.waitForFunction(() =>
+          document.querySelector(".game-credits")?.textContent === "Volunteer credits: 5"
+        );
+        const likes = await getPicLikes(viewer.defaultProfileId, [pic1, pic2]);
+        assert.deepEqual(
+          likes.map((l) => [l.profilePicId, l.likeType]).sort(),
+          [[pic1, "LIKE"], [pic2, "DISLIKE"]].sort(),
+        );
+        assert.equal(await getCredits(viewer.defaultProfileId), 5);
+
+        await page.goto("/games");
+        assert.equal(await credits(page), "Volunteer credits: 5");
+        await shot(page, `games-${vp}-hub-after`);
+        await context.close();
+      } finally {
+        await h.close();
+      }
+    },
+  });
+}
