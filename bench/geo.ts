@@ -401,8 +401,14 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
     );
 
     // The same shown points into Redis.
-    const shown = new Array<{ lat: number; lon: number }>(n);
-    for (let i = 0; i < n; i++) shown[i] = (await store.shown(m.ids[i]))!;
+    // Shown points as two typed arrays (a million small objects would only feed the GC).
+    const shownLat = new Float64Array(n), shownLon = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const p = (await store.shown(m.ids[i]))!;
+      shownLat[i] = p.lat;
+      shownLon[i] = p.lon;
+    }
+    const shown = (i: number) => ({ lat: shownLat[i], lon: shownLon[i] });
     let redisLoadMs = NaN;
     if (!redisMissing) {
       const r = await startRedis();
@@ -412,7 +418,7 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
       const pending: Promise<Reply[]>[] = [];
       for (let i = 0; i < n; i += 500) {
         const cmd: (string | number)[] = ["GEOADD", KEY];
-        for (let j = i; j < Math.min(n, i + 500); j++) cmd.push(shown[j].lon, shown[j].lat, m.ids[j]);
+        for (let j = i; j < Math.min(n, i + 500); j++) cmd.push(shownLon[j], shownLat[j], m.ids[j]);
         batch.push(cmd);
         if (batch.length === 20) {
           pending.push(r.client.pipeline(batch.splice(0)));
@@ -430,7 +436,7 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
     // Viewers: random members (so mostly where members are dense).
     const viewers = Array.from({ length: QUERIES }, () => Math.floor(rand() * n));
     const box = (i: number) => {
-      const p = shown[viewers[i]];
+      const p = shown(viewers[i]);
       const dLon = BOX_HALF_DEG / Math.cos(p.lat * Math.PI / 180);
       return { latMin: p.lat - BOX_HALF_DEG, latMax: p.lat + BOX_HALF_DEG, lonMin: p.lon - dLon, lonMax: p.lon + dLon };
     };
@@ -441,7 +447,7 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
     for (let i = 0; i < 20 && redis; i++) {
       const v = viewers[i];
       const ours = (await store.nearest(m.ids[v], { size: 30 })).items.map((x) => x.profileId);
-      const theirs = (await redisNearest(redis.client, shown[v], m.ids[v], 250)).map((x) => x[0] as string);
+      const theirs = (await redisNearest(redis.client, shown(v), m.ids[v], 250)).map((x) => x[0] as string);
       agree += ours.filter((id) => theirs.includes(id)).length;
       checked += 30;
     }
@@ -462,13 +468,13 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
       for (const start of [250, 1000]) {
         redisNearestStats.push([
           `radius ${start >= 1000 ? start / 1000 + " km" : start + " m"} ×2`,
-          await measure(QUERIES, REDIS_INFLIGHT, (i) => redisNearest(c, shown[viewers[i]], m.ids[viewers[i]], start)),
+          await measure(QUERIES, REDIS_INFLIGHT, (i) => redisNearest(c, shown(viewers[i]), m.ids[viewers[i]], start)),
         ]);
       }
       redisNearestStats.push([
         "box ±1° COUNT 31",
         await measure(Math.min(QUERIES, 300), REDIS_INFLIGHT, async (i) => {
-          const p = shown[viewers[i]];
+          const p = shown(viewers[i]);
           const w = 2 * METERS_PER_DEGREE * Math.cos(p.lat * Math.PI / 180);
           const h = 2 * METERS_PER_DEGREE;
           return parseGeo(
@@ -494,7 +500,7 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
       redisBoundsStats.push([
         "BYBOX COUNT 800 WITHCOORD WITHDIST",
         await measure(QUERIES, REDIS_INFLIGHT, async (i) => {
-          const p = shown[viewers[i]];
+          const p = shown(viewers[i]);
           return parseGeo(
             await c.command(
               "GEOSEARCH",
@@ -518,7 +524,7 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
       redisBoundsStats.push([
         "BYBOX COUNT 800 (ids only)",
         await measure(QUERIES, REDIS_INFLIGHT, async (i) => {
-          const p = shown[viewers[i]];
+          const p = shown(viewers[i]);
           return await c.command(
             "GEOSEARCH",
             KEY,
@@ -592,7 +598,7 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
         const cmds: (string | number)[][] = [];
         for (let j = i; j < Math.min(total, i + 1000); j++) {
           const d = moves[j % moves.length];
-          cmds.push(["GEOADD", KEY, shown[j].lon + d[1] * 0.01, shown[j].lat + d[0] * 0.01, m.ids[j]]);
+          cmds.push(["GEOADD", KEY, shownLon[j] + d[1] * 0.01, shownLat[j] + d[0] * 0.01, m.ids[j]]);
         }
         pending.push(redis.client.pipeline(cmds));
         if (pending.length > 4) done += (await pending.shift()!).length;

@@ -14,15 +14,19 @@
  * changes or the member hides), plus one change-log entry `positions_log/{commit versionstamp}`
  * listing the batch's changes (kept 15 min) and a `sum` on `positions_version`. Concurrent
  * reports are grouped into one commit (up to 100, KV's limit of checks) because a commit (a
- * transaction and an fsync in SQLite), not the work per member, limits write throughput; own
- * records are read in `getMany` groups of 10 for the same reason. A report that leaves the shown
- * point unchanged writes only the own record while the shown record is younger than
- * `SHOWN_REFRESH_MS` (15 min).
+ * transaction and an fsync in SQLite), not the work per member, limits write throughput. A write
+ * needs the previous own record (hysteresis cell, old sector, the other mode's point): when the
+ * report carries the other point, as the client's ProfilePosition body does, and the member is
+ * visible, the index supplies the rest and the versionstamp to check, so no read is needed (a stale
+ * guess fails the check and is retried with a read); otherwise own records are read in `getMany`
+ * groups of 10. A report that leaves the shown point unchanged writes only the own record while the
+ * shown record is younger than `SHOWN_REFRESH_MS` (15 min).
  *
  * Index and sync. Queries never list KV: each process keeps an in-memory index of the visible
- * shown positions: cells of 1/256 degree (about 430 m) grouped into blocks of 8 x 8 cells, plus
+ * shown positions: cells of 1/256 degree (about 430 m) grouped into blocks of 4 x 4 cells, plus
  * per-sector sets for aggregates. A query is a best-first search: rings of blocks around the
- * viewer are enumerated lazily, blocks and then cells are visited in order of their lower-bound
+ * viewer are enumerated lazily (or, for a region far larger than the index, the occupied blocks
+ * are taken from the map), blocks and then cells are visited in order of their lower-bound
  * distance, and the search stops once the (page+1)*size nearest found are closer than anything
  * unvisited, so its cost follows the answer size, not the number of members in the sector.
  * Many stateless instances may share one remote KV, so the index is a cache of KV:
@@ -277,14 +281,7 @@ interface Region {
   test: (m: Member) => boolean;
 }
 
-function haversineA(
-  lat1: number,
-  lon1: number,
-  cos1: number,
-  lat2: number,
-  lon2: number,
-  cos2: number,
-): number {
+function haversineA(lat1: number, lon1: number, cos1: number, lat2: number, lon2: number, cos2: number): number {
   const s1 = Math.sin((lat2 - lat1) * RAD / 2);
   const s2 = Math.sin((lon2 - lon1) * RAD / 2);
   return s1 * s1 + cos1 * cos2 * s2 * s2;
@@ -305,12 +302,7 @@ function lonGapMeters(cosLat: number, dLonDeg: number): number {
 }
 
 /** Lower bound (metres) of the distance from a point to any point of a box. */
-function boxLowerBound(
-  lat: number,
-  lon: number,
-  cosLat: number,
-  b: Bounds,
-): number {
+function boxLowerBound(lat: number, lon: number, cosLat: number, b: Bounds): number {
   let dLat = 0;
   if (lat < b.latMin) dLat = b.latMin - lat;
   else if (lat > b.latMax) dLat = lat - b.latMax;
@@ -452,7 +444,10 @@ function isBlock(n: Block | Cell): n is Block {
 /** The visible shown positions of one KV database, in memory. */
 class PositionIndex {
   readonly members = new Map<string, Member>();
-  /** Versionstamp of the last change applied per profile (kept after removal). */
+  /**
+   * Versionstamp of the last change (or quiet own write here) per profile: kept when a change
+   * removes the member, dropped when the member expires.
+   */
   readonly versions = new Map<string, string>();
   readonly blocks = new Map<number, Block>();
   readonly sectors = new Map<string, SectorSet>();
@@ -479,14 +474,7 @@ class PositionIndex {
     if (seen === undefined || seen < vs) this.versions.set(profileId, vs);
   }
 
-  #insert(
-    id: string,
-    lat: number,
-    lon: number,
-    ts: number,
-    until: number,
-    sector: string,
-  ): void {
+  #insert(id: string, lat: number, lon: number, ts: number, until: number, sector: string): void {
     const row = Math.min(180 * CELLS_PER_DEG - 1, Math.floor((lat + 90) * CELLS_PER_DEG));
     const col = Math.floor((normalizeLon(lon) + 180) * CELLS_PER_DEG) %
       (360 * CELLS_PER_DEG);
@@ -734,11 +722,7 @@ function readEnv(name: string): string | undefined {
   }
 }
 
-function checkPaging(
-  page: unknown,
-  size: unknown,
-  defaultSize: number,
-): { page: number; size: number } {
+function checkPaging(page: unknown, size: unknown, defaultSize: number): { page: number; size: number } {
   const p = page ?? 0, s = size ?? defaultSize;
   if (!Number.isSafeInteger(p) || (p as number) < 0) {
     throw new GeoInputError("page must be an integer >= 0");
@@ -898,9 +882,7 @@ export class PositionStore {
     const run = this.#serial(async () => {
       const t0 = performance.now();
       let cursor = "";
-      for await (
-        const e of this.db.list({ prefix: keys.positionsLogAll() }, { reverse: true, limit: 1 })
-      ) {
+      for await (const e of this.db.list({ prefix: keys.positionsLogAll() }, { reverse: true, limit: 1 })) {
         cursor = String(e.key[1]);
       }
       const index = new PositionIndex();
@@ -932,9 +914,7 @@ export class PositionStore {
     const selector: Deno.KvListSelector = this.#cursor
       ? { prefix: keys.positionsLogAll(), start: keys.positionLog(this.#cursor + "\u0000") }
       : { prefix: keys.positionsLogAll() };
-    for await (
-      const e of this.db.list<LogChange[]>(selector, { batchSize: 500 })
-    ) {
+    for await (const e of this.db.list<LogChange[]>(selector, { batchSize: 500 })) {
       const vs = String(e.key[1]);
       if (Array.isArray(e.value)) {
         for (const c of e.value) index.apply(c, e.versionstamp);
@@ -1027,12 +1007,7 @@ export class PositionStore {
     }
   }
 
-  #prepare(
-    profileId: string,
-    r: PositionReport,
-    prev: Deno.KvEntryMaybe<OwnRecord>,
-    secret: string,
-  ): PreparedWrite {
+  #prepare(profileId: string, r: PositionReport, prev: Deno.KvEntryMaybe<OwnRecord>, secret: string): PreparedWrite {
     const t = now();
     const old = prev.value && prev.value.tsEffectiveUntil > t ? prev.value : null;
     const previousCell: GridCell | null = old && old.cellMeters === this.grid.cellMeters
@@ -1086,11 +1061,7 @@ export class PositionStore {
     return { profileId, check: prev, own, oldSector, change };
   }
 
-  #addWrite(
-    op: Deno.AtomicOperation,
-    w: PreparedWrite,
-    withCheck: boolean,
-  ): void {
+  #addWrite(op: Deno.AtomicOperation, w: PreparedWrite, withCheck: boolean): void {
     if (withCheck) op.check(w.check);
     op.set(keys.positionOwn(w.profileId), w.own, { expireIn: POSITION_TTL_MS });
     if (w.change === null) return;
@@ -1108,10 +1079,7 @@ export class PositionStore {
     }
   }
 
-  async #commit(
-    ws: PreparedWrite[],
-    withCheck: boolean,
-  ): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  async #commit(ws: PreparedWrite[], withCheck: boolean): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
     const op = this.db.atomic();
     const changes: LogChange[] = [];
     for (const w of ws) {
@@ -1311,14 +1279,7 @@ export class PositionStore {
     return null;
   }
 
-  #run(
-    from: LatLon,
-    region: Region,
-    viewerId: string,
-    o: QueryOptions,
-    page: number,
-    size: number,
-  ): NearbyPage {
+  #run(from: LatLon, region: Region, viewerId: string, o: QueryOptions, page: number, size: number): NearbyPage {
     const need = (page + 1) * size;
     if (need > MAX_RESULT_DEPTH) return { items: [], hasMore: false };
     const { exclude, filter } = o;
@@ -1389,11 +1350,7 @@ export class PositionStore {
   }
 
   /** See the module function `bySector`. */
-  async bySector(
-    sector: string,
-    o: QueryOptions,
-    viewerId: string,
-  ): Promise<NearbyPage> {
+  async bySector(sector: string, o: QueryOptions, viewerId: string): Promise<NearbyPage> {
     const sw = parseSectorKey(sector);
     const key = `${sw.lat}:${sw.lon}`;
     const { page, size } = checkPaging(o.page, o.size, DEFAULT_SECTOR_SIZE);
@@ -1451,10 +1408,7 @@ export function positionStore(): PositionStore {
  * Stores a member's report: the private record (owner only) and, unless `hide`, the derived
  * shown position, both valid 26 h. Throws `GeoInputError` for bad input. Returns the owner's view.
  */
-export function reportPosition(
-  profileId: string,
-  report: PositionReport,
-): Promise<OwnPosition> {
+export function reportPosition(profileId: string, report: PositionReport): Promise<OwnPosition> {
   return positionStore().report(profileId, report);
 }
 
@@ -1472,9 +1426,7 @@ export function getOwnPosition(profileId: string): Promise<OwnPosition | null> {
 }
 
 /** A visible member's shown position (what others may see), or null. */
-export function getShownPosition(
-  profileId: string,
-): Promise<ShownPosition | null> {
+export function getShownPosition(profileId: string): Promise<ShownPosition | null> {
   return positionStore().shown(profileId);
 }
 
@@ -1482,10 +1434,7 @@ export function getShownPosition(
  * Visible members within ±1 degree of the viewer's shown position, nearest first (ties by id),
  * the viewer left out. Empty when the viewer has no valid position.
  */
-export function nearest(
-  viewerId: string,
-  options: QueryOptions = {},
-): Promise<NearbyPage> {
+export function nearest(viewerId: string, options: QueryOptions = {}): Promise<NearbyPage> {
   return positionStore().nearest(viewerId, options);
 }
 
@@ -1494,19 +1443,12 @@ export function nearest(
  * centre when the viewer has no position). A box with lonMin > lonMax (across the date line) is
  * empty; coordinates out of range or latMin > latMax throw `GeoInputError`.
  */
-export function byBounds(
-  query: BoundsQuery,
-  viewerId: string,
-): Promise<NearbyPage> {
+export function byBounds(query: BoundsQuery, viewerId: string): Promise<NearbyPage> {
   return positionStore().byBounds(query, viewerId);
 }
 
 /** Visible members of one 1-degree sector `"lat:lon"`, nearest to the viewer first. */
-export function bySector(
-  sector: string,
-  options: QueryOptions,
-  viewerId: string,
-): Promise<NearbyPage> {
+export function bySector(sector: string, options: QueryOptions, viewerId: string): Promise<NearbyPage> {
   return positionStore().bySector(sector, options, viewerId);
 }
 
