@@ -160,4 +160,9 @@ export const keys = {
   arbCase: (reportId: string): Key => ["arb_cases", reportId],
   /** Community Arbitration: `voter`'s verdict on a report, once. */
   arbVote: (reportId: string, voter: string): Key => ["arb_votes", reportId, voter],
+  /** Help my Photos: a crop suggested for one of `owner`'s pictures. */
+  cropSuggestion: (owner: string, id: string): Key => ["crop_suggestions", owner, id],
+  cropSuggestionsOf: (owner: string): Key => ["crop_suggestions", owner],
+  /** Help my Photos: `suggester` suggested a crop for `picId` (once a picture). */
+  cropSuggested: (suggester: string, picId: string): Key => ["crop_suggested", suggester, picId],
 };

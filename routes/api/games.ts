@@ -6,8 +6,8 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { conflict, dailyLimit, notFound } from "../errors.ts";
-import { jsonBody, parseWith } from "../validate.ts";
+import { ApiError, badRequest, conflict, dailyLimit, notFound } from "../errors.ts";
+import { jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
 import { hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
 import { LIKE_TYPES, picVisibleTo, putPicLike } from "../../kv/likes.ts";
@@ -20,19 +20,28 @@ import {
   castArbVote,
   castGptVote,
   creditRating,
+  cropProblem,
   decideReport,
   getCredits,
+  getCropSuggestion,
   getReport,
   GPT_VERDICTS,
   gptTally,
+  listCropSuggestions,
   listGptFlagged,
   listReportCases,
   mayJudge,
   nextArbItem,
+  nextCropItem,
   nextGptItem,
   ratingDeck,
+  removeCropSuggestion,
+  suggestCrop,
+  suggestionToBox,
 } from "../../kv/games.ts";
 import { idSchema, reachableProfile } from "./likes.ts";
+import { cropOwnPicture, getPic } from "../../kv/pictures.ts";
+import { PictureRejected } from "../../workers/images.ts";
 import { blockedSet } from "../../kv/blocks.ts";
 
 const gptBody = z.object({ verdict: z.enum(GPT_VERDICTS) });
@@ -43,6 +52,9 @@ const ratingBody = z.object({
 });
 const arbBody = z.object({ verdict: z.enum(ARB_VERDICTS) });
 const decisionBody = z.object({ decision: z.enum(ARB_DECISIONS) });
+const share = z.number().finite().min(0).max(1);
+const cropBody = z.object({ gen: z.string().max(40), x: share, y: share, width: share, height: share });
+const answerBody = z.object({ action: z.enum(["ACCEPT", "DISMISS"]) });
 
 export const games = new Hono<AppEnv>()
   .get("/games/credits", async (c) => {
@@ -107,6 +119,70 @@ export const games = new Hono<AppEnv>()
         : conflict("This report is closed.", "closed");
     }
     return c.json({ case: r.case, credited: r.credited, credits: r.credits });
+  })
+  // Help my Photos: suggest a crop for another member's public picture; the owner accepts or dismisses.
+  .get("/games/photocrop/next", async (c) => {
+    const caller = requireCaller(c);
+    const { skip } = queryOf(c, z.object({ skip: z.string().max(2000).optional() }));
+    const skipped = new Set((skip ?? "").split(",").filter(Boolean).slice(0, 50));
+    const [item, credits] = await Promise.all([
+      nextCropItem(caller.profileId, skipped),
+      getCredits(caller.profileId),
+    ]);
+    return c.json({ item, credits });
+  })
+  .put("/games/photocrop/:picId", async (c) => {
+    const caller = requireCaller(c);
+    const picId = parseWith(idSchema, c.req.param("picId"));
+    const body = await jsonBody(c, cropBody);
+    const pic = await getPic(picId);
+    if (!pic) throw notFound("No such picture.");
+    const owner = await reachableProfile(caller.profileId, pic.profileId);
+    if (await isBlockedEither(caller.profileId, owner.id) || !owner.profilePicIds.includes(picId)) {
+      throw notFound("No such picture.");
+    }
+    if (body.gen !== pic.gen) throw conflict("The picture changed meanwhile. Please look again.", "picture_changed");
+    const { gen: _, ...box } = body;
+    const problem = cropProblem(box, pic.width, pic.height);
+    if (problem) throw badRequest(problem);
+    const r = await suggestCrop(caller.profileId, owner.id, pic, box);
+    if (!r) throw conflict("You already suggested a crop for this picture.", "already_suggested");
+    return c.json({ id: r.suggestion.id, credited: r.credited, credits: r.credits }, 201);
+  })
+  // The suggestions for the caller's own pictures (never who made them).
+  .get("/games/photocrop/suggestions", async (c) => {
+    const caller = requireCaller(c);
+    const items = await listCropSuggestions(caller.profileId);
+    return c.json({ items: items.map(({ suggesterProfileId: _, ...s }) => s) });
+  })
+  .put("/games/photocrop/suggestions/:id", async (c) => {
+    const caller = requireCaller(c);
+    const id = parseWith(idSchema, c.req.param("id"));
+    const body = await jsonBody(c, answerBody);
+    const s = await getCropSuggestion(caller.profileId, id);
+    if (!s) throw notFound("No such suggestion.");
+    if (body.action === "DISMISS") {
+      await removeCropSuggestion(caller.profileId, id);
+      return c.json({ id, action: body.action });
+    }
+    const pic = await getPic(s.picId);
+    if (!pic || pic.profileId !== caller.profileId) {
+      await removeCropSuggestion(caller.profileId, id);
+      throw notFound("That picture is gone.");
+    }
+    if (pic.gen !== s.gen) {
+      await removeCropSuggestion(caller.profileId, id);
+      throw conflict("The picture was cropped since this suggestion; it no longer fits.", "picture_changed");
+    }
+    try {
+      const res = await cropOwnPicture(caller.profileId, s.picId, suggestionToBox(pic, s.box));
+      if (!res.ok) throw notFound("That picture is gone.");
+      await removeCropSuggestion(caller.profileId, id);
+      return c.json({ id, action: body.action, pic: { id: res.pic.id, gen: res.pic.gen } });
+    } catch (e) {
+      if (e instanceof PictureRejected) throw new ApiError(422, "unreadable_picture", e.reasons.join(" "));
+      throw e;
+    }
   })
   // Admins: flagged profiles, and reports with their tallies, confirmed or dismissed.
   .get("/admin/games/gptbuster/flagged", async (c) => {

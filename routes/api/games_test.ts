@@ -7,7 +7,9 @@ import { getProfile, updateProfile } from "../../kv/profiles.ts";
 import { reportPosition } from "../../kv/positions.ts";
 import { newId } from "../../kv/ids.ts";
 import { now } from "../../kv/clock.ts";
-import type { ProfilePic } from "../../kv/pictures.ts";
+import { addPicture, getPic, type ProfilePic } from "../../kv/pictures.ts";
+import { normalizeUpload } from "../../workers/images.ts";
+import sharp from "sharp";
 import { CREDITS_PER_DAY, getCredits } from "../../kv/games.ts";
 import { picLikeCounts } from "../../kv/likes.ts";
 
@@ -399,6 +401,130 @@ Deno.test("arbitration - jurors vote once; reporter and reported never judge; ad
     assert.equal(lateVote.data.error.code, "closed");
     const page = await t.call("GET", "/games/arbitration", { cookie: late.cookie });
     assert.equal(page.status, 200);
+  } finally {
+    t.close();
+  }
+});
+
+/** A real picture (its upload stored), 400 × 500. */
+async function realPic(m: Member): Promise<string> {
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="500"><rect width="400" height="500" fill="#c33"/></svg>`;
+  const res = await addPicture(
+    m.profileId,
+    await normalizeUpload(await sharp(new TextEncoder().encode(svg)).png().toBuffer()),
+  );
+  assert.ok(res.ok);
+  return res.pic.id;
+}
+
+Deno.test("photocrop - a member suggests a crop once; the owner sees it without the suggester and accepts it", async () => {
+  const t = await testApp();
+  try {
+    const me = await near(t), owner = await near(t), other = await near(t);
+    const picId = await realPic(owner);
+    const next = await t.call("GET", "/api/games/photocrop/next", { cookie: me.cookie });
+    assert.equal(next.status, 200);
+    assert.equal(next.data.item.picId, picId);
+    assert.equal(next.data.item.width, 400);
+    assert.equal(next.data.item.height, 500);
+    const gen = next.data.item.gen as string;
+    // 200 × 250 px at (100, 50): 0.5 × 0.5 of a 400 × 500 picture.
+    const box = { gen, x: 0.25, y: 0.1, width: 0.5, height: 0.5 };
+    const put = await t.call("PUT", `/api/games/photocrop/${picId}`, { cookie: me.cookie, json: box });
+    assert.equal(put.status, 201);
+    assert.equal(put.data.credits, 1);
+    const again = await t.call("PUT", `/api/games/photocrop/${picId}`, { cookie: me.cookie, json: box });
+    assert.equal(again.status, 409);
+    assert.equal((await t.call("GET", "/api/games/photocrop/next", { cookie: me.cookie })).data.item, null);
+
+    const list = await t.call("GET", "/api/games/photocrop/suggestions", { cookie: owner.cookie });
+    assert.equal(list.data.items.length, 1);
+    assert.equal(list.data.items[0].suggesterProfileId, undefined, "the suggester stays unknown");
+    const sid = list.data.items[0].id as string;
+    assert.deepEqual((await t.call("GET", "/api/games/photocrop/suggestions", { cookie: me.cookie })).data.items, []);
+    // Only the owner answers.
+    for (const m of [me, other]) {
+      const r = await t.call("PUT", `/api/games/photocrop/suggestions/${sid}`, {
+        cookie: m.cookie,
+        json: { action: "ACCEPT" },
+      });
+      assert.equal(r.status, 404);
+    }
+    assert.equal(
+      (await t.call("PUT", `/api/games/photocrop/suggestions/${sid}`, { json: { action: "ACCEPT" } })).status,
+      401,
+    );
+    assert.equal(
+      (await t.call("PUT", `/api/games/photocrop/suggestions/${sid}`, {
+        cookie: owner.cookie,
+        json: { action: "MAYBE" },
+      })).status,
+      400,
+    );
+    const ok = await t.call("PUT", `/api/games/photocrop/suggestions/${sid}`, {
+      cookie: owner.cookie,
+      json: { action: "ACCEPT" },
+    });
+    assert.equal(ok.status, 200);
+    const pic = (await getPic(picId))!;
+    assert.notEqual(pic.gen, gen);
+    assert.deepEqual(pic.crop, { x: 100, y: 50, width: 200, height: 250, rotate: 0 });
+    assert.deepEqual(
+      (await t.call("GET", "/api/games/photocrop/suggestions", { cookie: owner.cookie })).data.items,
+      [],
+    );
+
+    // A suggestion on the old generation no longer fits.
+    const late = await t.call("PUT", `/api/games/photocrop/${picId}`, { cookie: other.cookie, json: box });
+    assert.equal(late.status, 409);
+    assert.equal(late.data.error.code, "picture_changed");
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("photocrop - bad boxes are 400, own/unknown/private pictures refused, dismiss removes; nothing stored", async () => {
+  const t = await testApp();
+  try {
+    const me = await near(t), owner = await near(t);
+    const picId = await realPic(owner);
+    const mine = await realPic(me);
+    const gen = (await getPic(picId))!.gen;
+    const ok = { gen, x: 0, y: 0, width: 1, height: 1 };
+    const cases: [string, unknown, number, string?][] = [
+      [picId, { ...ok, width: 0.5 }, 400], // not 4:5
+      [picId, { ...ok, x: 0.5 }, 400], // outside
+      [picId, { ...ok, width: 0.2, height: 0.2 }, 400], // too small
+      [picId, { ...ok, x: -0.1 }, 400],
+      [picId, { x: 0, y: 0, width: 1, height: 1 }, 400], // no gen
+      [mine, { ...ok, gen: (await getPic(mine))!.gen }, 400], // own
+      [newId(), ok, 404],
+      [picId, ok, 401, "anonymous"],
+    ];
+    for (const [id, json, status, anon] of cases) {
+      const r = await t.call("PUT", `/api/games/photocrop/${id}`, { cookie: anon ? undefined : me.cookie, json });
+      assert.equal(r.status, status, JSON.stringify(json));
+      assert.ok(r.data.error.message);
+    }
+    // A private picture is not offered.
+    const p = (await getProfile(owner.profileId))!;
+    await kv().set(keys.profile(p.id), { ...p, profilePicIds: [], profilePicIdsPrivate: [picId] });
+    assert.equal((await t.call("PUT", `/api/games/photocrop/${picId}`, { cookie: me.cookie, json: ok })).status, 404);
+    assert.equal(await count("crop_suggestions"), 0);
+    assert.equal(await count("crop_suggested"), 0);
+    assert.equal(await getCredits(me.profileId), 0);
+
+    await kv().set(keys.profile(p.id), p);
+    assert.equal((await t.call("PUT", `/api/games/photocrop/${picId}`, { cookie: me.cookie, json: ok })).status, 201);
+    const [s] = (await t.call("GET", "/api/games/photocrop/suggestions", { cookie: owner.cookie })).data.items;
+    const d = await t.call("PUT", `/api/games/photocrop/suggestions/${s.id}`, {
+      cookie: owner.cookie,
+      json: { action: "DISMISS" },
+    });
+    assert.equal(d.status, 200);
+    assert.equal(await count("crop_suggestions"), 0);
+    assert.equal((await getPic(picId))!.gen, gen, "dismissed: the picture is unchanged");
   } finally {
     t.close();
   }

@@ -8,7 +8,8 @@ import { Island } from "../../components/Island.tsx";
 import { Cards, GAME_CARDS } from "../../components/Cards.tsx";
 import { GAME_TEXTS } from "../../components/games.ts";
 import { REPORT_REASONS } from "../../components/texts.ts";
-import { getCredits, nextArbItem, nextGptItem, ratingDeck } from "../../kv/games.ts";
+import { getCredits, listCropSuggestions, nextArbItem, nextCropItem, nextGptItem, ratingDeck } from "../../kv/games.ts";
+import PhotoCrop from "../../islands/PhotoCrop.tsx";
 import GptBuster from "../../islands/GptBuster.tsx";
 import RatingGame from "../../islands/RatingGame.tsx";
 import Arbitration from "../../islands/Arbitration.tsx";
@@ -62,5 +63,18 @@ export async function arbitrationPage(c: Context<AppEnv>) {
     "Community Arbitration",
     GAME_TEXTS.arbIntro,
     <Island of={Arbitration} props={{ item, credits, reasons }} />,
+  );
+}
+
+export async function photoCropPage(c: Context<AppEnv>) {
+  const me = c.get("caller")!.profileId;
+  const [item, credits, mine] = await Promise.all([nextCropItem(me), getCredits(me), listCropSuggestions(me)]);
+  // The owner never learns who suggested a crop.
+  const suggestions = mine.map(({ suggesterProfileId: _, ownerProfileId: _o, gen: _g, ...s }) => s);
+  return gameShell(
+    c,
+    "Help my Photos",
+    GAME_TEXTS.cropIntro,
+    <Island of={PhotoCrop} props={{ item, credits, suggestions }} />,
   );
 }

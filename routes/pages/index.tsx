@@ -16,7 +16,7 @@ import { profileListPage, swypePage, tilesPage } from "./discovery.tsx";
 import { mapPage } from "./map.tsx";
 import { notificationsPage } from "./notifications.tsx";
 import { conversationsPage, mapChatPage } from "./chat.tsx";
-import { arbitrationPage, gamesPage, gptBusterPage, ratingGamePage } from "./games.tsx";
+import { arbitrationPage, gamesPage, gptBusterPage, photoCropPage, ratingGamePage } from "./games.tsx";
 import { config } from "../config.ts";
 import { clientAddress } from "../middleware.ts";
 
@@ -40,6 +40,7 @@ const PAGES: Record<string, Page> = {
   "/games/gptbuster": gptBusterPage,
   "/games/ratinggame": ratingGamePage,
   "/games/arbitration": arbitrationPage,
+  "/games/photocrop": photoCropPage,
   "/notifications": notificationsPage,
   "/chat/personal": conversationsPage,
   "/chat/broadcast": mapChatPage,

@@ -11,7 +11,7 @@ import { type Harness, shot, startHarness, type ViewportName } from "./harness.t
 import { createAccount, createLoginToken } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { reportPosition } from "../../kv/positions.ts";
-import { addPicture } from "../../kv/pictures.ts";
+import { addPicture, getPic } from "../../kv/pictures.ts";
 import { getPicLikes } from "../../kv/likes.ts";
 import { getCredits } from "../../kv/games.ts";
 import { normalizeUpload } from "../../workers/images.ts";
@@ -38,14 +38,16 @@ async function seed(tag: string) {
   const viewer = (await createAccount({ email: `viewer-${tag}@example.com`, name: "Viewer" }))!;
   await reportPosition(viewer.defaultProfileId, { ...HOME, use: "OVERRIDE", hide: false });
   const names = ["Marco", "Theo", "Julian"];
+  const players: { accountId: string; profileId: string }[] = [];
   for (const [i, name] of names.entries()) {
     const a = (await createAccount({ email: `player${i}-${tag}@example.com`, name }))!;
     const id = a.defaultProfileId;
+    players.push({ accountId: a.id, profileId: id });
     assert.ok((await updateProfile(id, { profilename: name, birthdate: `198${i}-05-15`, description: TEXTS[i] })).ok);
     for (let n = 0; n < 2; n++) assert.ok((await addPicture(id, await normalizeUpload(await portrait(i * 2 + n)))).ok);
     await reportPosition(id, { lat: HOME.lat + 0.01 * (i + 1), lon: HOME.lon + 0.01, use: "OVERRIDE", hide: false });
   }
-  return { viewer };
+  return { viewer, players };
 }
 
 async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
@@ -57,13 +59,13 @@ const credits = (page: Page) => page.locator(".game-credits").first().innerText(
 
 for (const vp of ["phone", "desktop"] as ViewportName[]) {
   Deno.test({
-    name: `e2e ${vp} - games: GPT Buster and The Rating Game earn volunteer credits`,
+    name: `e2e ${vp} - games: GPT Buster The Rating Game and Help my Photos earn volunteer credits`,
     sanitizeOps: false,
     sanitizeResources: false,
     async fn() {
       const h = await startHarness();
       try {
-        const { viewer } = await seed(vp);
+        const { viewer, players } = await seed(vp);
         const { context, page } = await h.newPage(vp);
         await logIn(page, h, viewer.id);
 
@@ -128,6 +130,38 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await page.goto("/games");
         assert.equal(await credits(page), "Volunteer credits: 5");
         await shot(page, `games-${vp}-hub-after`);
+
+        // --- Help my Photos: drag the box, make it smaller, suggest; the owner uses the crop.
+        await page.goto("/games/photocrop");
+        const frame = page.locator(".crop-help .crop-frame");
+        const cropPic = (await frame.getAttribute("data-pic-id"))!;
+        await page.getByLabel("Size").fill("0.6");
+        const fb = (await frame.boundingBox())!;
+        await page.mouse.move(fb.x + fb.width / 2, fb.y + fb.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(fb.x + fb.width / 2 - 60, fb.y + fb.height / 2 - 60, { steps: 4 });
+        await page.mouse.up();
+        await shot(page, `games-${vp}-photocrop`);
+        await page.getByRole("button", { name: "Suggest this crop" }).click();
+        await page.getByText("Your suggestion was sent").waitFor();
+        assert.equal(await credits(page), "Volunteer credits: 6");
+        const ownerCtx = await h.newPage(vp);
+        const ownerId = (await getPic(cropPic))!.profileId;
+        const ownerAccount = players.find((p) => p.profileId === ownerId)!;
+        await logIn(ownerCtx.page, h, ownerAccount.accountId);
+        await ownerCtx.page.goto("/games/photocrop");
+        await ownerCtx.page.locator(".crop-suggestions li img").first().evaluate((img: HTMLImageElement) =>
+          img.complete ? null : new Promise((r) => img.addEventListener("load", r, { once: true }))
+        );
+        await shot(ownerCtx.page, `games-${vp}-photocrop-owner`);
+        const before = (await getPic(cropPic))!.gen;
+        await ownerCtx.page.getByRole("button", { name: "Use this crop" }).click();
+        await ownerCtx.page.getByText("your picture now uses this crop").waitFor();
+        const after = (await getPic(cropPic))!;
+        assert.notEqual(after.gen, before);
+        assert.ok(after.crop && after.crop.width < after.sourceWidth, "cropped smaller");
+        assert.ok(Math.abs(after.crop!.width / after.crop!.height - 0.8) < 0.02, "4:5");
+        await ownerCtx.context.close();
         await context.close();
       } finally {
         await h.close();
