@@ -329,14 +329,25 @@ export async function decideReport(reportId: string, admin: string, decision: Ar
   throw new Error("report decision kept conflicting");
 }
 
+/** A report as admins see it: with both names (null when a profile is gone), its tally and status. */
+export type ReportCase = Report & { reporterName: string | null; reportedName: string | null; case: ArbCase };
+
 /** Reports with their tallies and status, newest first, for admins. */
-export async function listReportCases(limit = 100): Promise<(Report & { case: ArbCase })[]> {
+export async function listReportCases(limit = 100): Promise<ReportCase[]> {
   const reports = await listReports(undefined, limit);
-  const out: (Report & { case: ArbCase })[] = [];
+  const names = await profilesOf([...new Set(reports.flatMap((r) => [r.reporterProfileId, r.reportedProfileId]))]);
+  const out: ReportCase[] = [];
   for (let i = 0; i < reports.length; i += 10) {
     const batch = reports.slice(i, i + 10);
     const entries = await kv().getMany<ArbCase[]>(batch.map((r) => keys.arbCase(r.id)));
-    batch.forEach((r, j) => out.push({ ...r, case: entries[j].value ?? EMPTY_CASE }));
+    batch.forEach((r, j) =>
+      out.push({
+        ...r,
+        reporterName: names.get(r.reporterProfileId)?.profilename ?? null,
+        reportedName: names.get(r.reportedProfileId)?.profilename ?? null,
+        case: entries[j].value ?? EMPTY_CASE,
+      })
+    );
   }
   return out;
 }

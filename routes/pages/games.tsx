@@ -8,8 +8,18 @@ import { Island } from "../../components/Island.tsx";
 import { Cards, GAME_CARDS } from "../../components/Cards.tsx";
 import { GAME_TEXTS } from "../../components/games.ts";
 import { REPORT_REASONS } from "../../components/texts.ts";
-import { getCredits, listCropSuggestions, nextArbItem, nextCropItem, nextGptItem, ratingDeck } from "../../kv/games.ts";
+import {
+  getCredits,
+  listCropSuggestions,
+  listGptFlagged,
+  listReportCases,
+  nextArbItem,
+  nextCropItem,
+  nextGptItem,
+  ratingDeck,
+} from "../../kv/games.ts";
 import PhotoCrop from "../../islands/PhotoCrop.tsx";
+import AdminReports from "../../islands/AdminReports.tsx";
 import GptBuster from "../../islands/GptBuster.tsx";
 import RatingGame from "../../islands/RatingGame.tsx";
 import Arbitration from "../../islands/Arbitration.tsx";
@@ -30,7 +40,7 @@ export async function gamesPage(c: Context<AppEnv>) {
   );
 }
 
-function gameShell(c: Context<AppEnv>, title: string, intro: string, island: ReactElement) {
+function gameShell(c: Context<AppEnv>, title: string, intro: string, island: ReactElement, admin?: ReactElement) {
   return renderPage(
     c,
     title,
@@ -38,14 +48,45 @@ function gameShell(c: Context<AppEnv>, title: string, intro: string, island: Rea
       <h1>{title}</h1>
       <p className="game-intro">{intro}</p>
       {island}
+      {admin}
     </section>,
+  );
+}
+
+const isAdmin = (c: Context<AppEnv>) => !!c.get("caller")?.roles.includes("ADMIN");
+
+/** For admins under GPT Buster: the profiles the community flagged (no script needed). */
+async function flaggedList() {
+  const items = await listGptFlagged();
+  return (
+    <section className="admin-flagged" aria-labelledby="admin-flagged-title">
+      <h2 id="admin-flagged-title">{GAME_TEXTS.adminFlagged}</h2>
+      {items.length === 0 ? <p className="game-empty">{GAME_TEXTS.adminNoFlagged}</p> : (
+        <ul>
+          {items.map((f) => (
+            <li key={f.profileId}>
+              <a href={`/profile/${encodeURIComponent(f.profileId)}`}>{f.profileName}</a>{" "}
+              <span className="tally-legend">
+                <span>{GAME_TEXTS.human}: {f.human}</span> <span>{GAME_TEXTS.machine}: {f.machine}</span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 
 export async function gptBusterPage(c: Context<AppEnv>) {
   const me = c.get("caller")!.profileId;
   const [item, credits] = await Promise.all([nextGptItem(me), getCredits(me)]);
-  return gameShell(c, "GPT Buster", GAME_TEXTS.gptIntro, <Island of={GptBuster} props={{ item, credits }} />);
+  return gameShell(
+    c,
+    "GPT Buster",
+    GAME_TEXTS.gptIntro,
+    <Island of={GptBuster} props={{ item, credits }} />,
+    isAdmin(c) ? await flaggedList() : undefined,
+  );
 }
 
 export async function ratingGamePage(c: Context<AppEnv>) {
@@ -58,11 +99,15 @@ export async function arbitrationPage(c: Context<AppEnv>) {
   const me = c.get("caller")!.profileId;
   const [item, credits] = await Promise.all([nextArbItem(me), getCredits(me)]);
   const reasons = Object.fromEntries(REPORT_REASONS.map((r) => [r.id, r.label]));
+  const admin = isAdmin(c)
+    ? <Island of={AdminReports} props={{ items: await listReportCases(), reasons }} />
+    : undefined;
   return gameShell(
     c,
     "Community Arbitration",
     GAME_TEXTS.arbIntro,
     <Island of={Arbitration} props={{ item, credits, reasons }} />,
+    admin,
   );
 }
 

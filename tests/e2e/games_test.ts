@@ -1,19 +1,21 @@
 /**
  * The community games in a real browser, on a phone and a desktop: a member plays GPT Buster
  * (vote, see the community tally, next profile) and The Rating Game (Nice by button, Meh by
- * drag/keys), and sees the volunteer credits rise on the games and on /games.
+ * the arrow key, Skip), suggests a crop in Help my Photos that the owner uses, judges a report in
+ * Community Arbitration that an admin confirms, and sees the volunteer credits rise.
  */
 
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import type { Page } from "playwright-core";
 import { type Harness, shot, startHarness, type ViewportName } from "./harness.ts";
-import { createAccount, createLoginToken } from "../../kv/accounts.ts";
+import { createAccount, createLoginToken, setRoles } from "../../kv/accounts.ts";
+import { saveReport } from "../../kv/reports.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { reportPosition } from "../../kv/positions.ts";
 import { addPicture, getPic } from "../../kv/pictures.ts";
 import { getPicLikes } from "../../kv/likes.ts";
-import { getCredits } from "../../kv/games.ts";
+import { arbCase, getCredits } from "../../kv/games.ts";
 import { normalizeUpload } from "../../workers/images.ts";
 
 const HOME = { lat: 33.4484, lon: -112.074 };
@@ -162,6 +164,31 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         assert.ok(after.crop && after.crop.width < after.sourceWidth, "cropped smaller");
         assert.ok(Math.abs(after.crop!.width / after.crop!.height - 0.8) < 0.02, "4:5");
         await ownerCtx.context.close();
+
+        // --- Community Arbitration: a juror votes once; an admin confirms, which closes the report.
+        const report = await saveReport(
+          players[0].profileId,
+          players[1].profileId,
+          "fake",
+          "Pictures from a catalogue.",
+        );
+        await page.goto("/games/arbitration");
+        assert.match(await page.locator(".arb-report").innerText(), /Fake profile or impersonation/);
+        await shot(page, `games-${vp}-arbitration`);
+        await page.getByRole("button", { name: "Violation", exact: true }).click();
+        await page.locator(".game-tally").waitFor();
+        assert.equal(await credits(page), "Volunteer credits: 7");
+        await setRoles(players[2].accountId, ["USER", "ADMIN"]);
+        const adminCtx = await h.newPage(vp);
+        await logIn(adminCtx.page, h, players[2].accountId);
+        await adminCtx.page.goto("/games/arbitration");
+        const row = adminCtx.page.locator(`.admin-reports li[data-report-id="${report.id}"]`);
+        assert.match(await row.innerText(), /Violation: 1/);
+        await row.getByRole("button", { name: "Confirm violation" }).click();
+        await row.getByText("Confirmed").waitFor();
+        await shot(adminCtx.page, `games-${vp}-arbitration-admin`);
+        assert.equal((await arbCase(report.id)).status, "CONFIRMED");
+        await adminCtx.context.close();
         await context.close();
       } finally {
         await h.close();
