@@ -220,8 +220,29 @@ async function nearbyPictures(
 }
 
 /**
- * Records that `viewer` rated `picId` in the game, with its credit in one atomic; a picture rated
- * again earns nothing.
+ * The Rating Game's record of `viewer` rating `picId` and its credit, as writes for the picture
+ * like's own atomic (`putPicLike`'s `alongside`): read afresh on every attempt, and checked, so a
+ * picture earns a credit once. `result` tells what the committed attempt did.
+ */
+export function ratingWrites(viewer: string, picId: string) {
+  const result = { credited: false };
+  const prepare = async () => {
+    const { day, entry } = creditDay(viewer);
+    const [played, dayEntry] = await Promise.all([kv().get(keys.ratingPlay(viewer, picId)), entry]);
+    return (op: Deno.AtomicOperation) => {
+      op.check(played);
+      result.credited = false;
+      if (played.versionstamp !== null) return;
+      op.set(keys.ratingPlay(viewer, picId), now());
+      result.credited = creditOps(op, viewer, day, dayEntry);
+    };
+  };
+  return { prepare, result };
+}
+
+/**
+ * Records that `viewer` rated `picId` in the game, with its credit in one atomic, when the rating
+ * wrote no like (the same like again); a picture rated again earns nothing.
  */
 export async function creditRating(viewer: string, picId: string): Promise<Credited> {
   for (let attempt = 0; attempt < 10; attempt++) {

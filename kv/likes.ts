@@ -139,18 +139,24 @@ export async function getPicLikes(liker: string, picIds: readonly string[]): Pro
   return out;
 }
 
-/** Sets the like of `liker` for picture `picId` of profile `owner`; the same like again writes nothing. */
+/**
+ * Sets the like of `liker` for picture `picId` of profile `owner`; the same like again writes nothing.
+ * `alongside`, when given, is asked on every attempt for writes to add to the like's atomic (the
+ * Rating Game's credit); it is not asked when nothing is written.
+ */
 export async function putPicLike(
   liker: string,
   owner: string,
   picId: string,
   likeType: LikeType,
+  alongside?: () => Promise<(op: Deno.AtomicOperation) => void>,
 ): Promise<{ like: ProfilePicLike; changed: boolean }> {
   const key = keys.picLike(liker, picId);
   for (let attempt = 0; attempt < 10; attempt++) {
     const entry = await kv().get<Stored<ProfilePicLike>>(key);
     const old = entry.value;
     if (old && old.likeType === likeType) return { like: strip(old), changed: false };
+    const extra = alongside ? await alongside() : null;
     const t = now();
     const next: Stored<ProfilePicLike> = {
       likerProfileId: liker,
@@ -172,6 +178,7 @@ export async function putPicLike(
     if (likeType === "LIKE") {
       addNotification(op, owner, { bodyText: "Someone liked your picture.", url: "/likes/profilelikedyourpics" });
     }
+    extra?.(op);
     if ((await op.commit()).ok) return { like: strip(next), changed: true };
   }
   throw new Error("picture like kept conflicting");

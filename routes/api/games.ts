@@ -35,6 +35,7 @@ import {
   nextCropItem,
   nextGptItem,
   ratingDeck,
+  ratingWrites,
   removeCropSuggestion,
   suggestCrop,
   suggestionToBox,
@@ -93,9 +94,18 @@ export const games = new Hono<AppEnv>()
     if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
       throw dailyLimit(STANDARD_LIMIT_MESSAGE);
     }
-    const { like } = await putPicLike(caller.profileId, owner.id, body.profilePicId, body.likeType);
-    const credit = await creditRating(caller.profileId, body.profilePicId);
-    return c.json({ like, ...credit });
+    // The like, the game's record of the rating and its credit are one atomic; the same like again
+    // writes no like, and then the record and credit are their own atomic.
+    const writes = ratingWrites(caller.profileId, body.profilePicId);
+    const { like, changed } = await putPicLike(
+      caller.profileId,
+      owner.id,
+      body.profilePicId,
+      body.likeType,
+      writes.prepare,
+    );
+    if (!changed) return c.json({ like, ...await creditRating(caller.profileId, body.profilePicId) });
+    return c.json({ like, credited: writes.result.credited, credits: await getCredits(caller.profileId) });
   })
   // Community Arbitration: the next open report for this juror, and the vote on it.
   .get("/games/arbitration/next", async (c) => {
