@@ -13,6 +13,7 @@ import { type ProfileBrief, profileBriefs } from "./briefs.ts";
 import { blockedSet } from "./blocks.ts";
 import { listReports, type Report } from "./reports.ts";
 import { newId } from "./ids.ts";
+import { addNotification } from "./notifications.ts";
 import type { CropBox } from "../workers/images.ts";
 
 /** At most this many volunteer credits a day per member. */
@@ -470,6 +471,7 @@ export async function suggestCrop(
     const op = kv().atomic().check(done)
       .set(keys.cropSuggested(suggester, picId), s.id)
       .set(keys.cropSuggestion(owner, s.id), s);
+    addNotification(op, owner, { bodyText: "Someone suggested a crop for your picture.", url: "/games/photocrop" });
     const credited = creditOps(op, suggester, day, dayEntry);
     if ((await op.commit()).ok) return { suggestion: s, credited, credits: await getCredits(suggester) };
   }

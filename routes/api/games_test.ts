@@ -448,6 +448,8 @@ Deno.test("photocrop - a member suggests a crop once; the owner sees it without 
     assert.equal(again.status, 409);
     assert.equal((await t.call("GET", "/api/games/photocrop/next", { cookie: me.cookie })).data.item, null);
 
+    const notes = await t.call("GET", `/api/notifications/${owner.profileId}`, { cookie: owner.cookie });
+    assert.ok(JSON.stringify(notes.data).includes("/games/photocrop"), "the owner is told, discreetly");
     const list = await t.call("GET", "/api/games/photocrop/suggestions", { cookie: owner.cookie });
     assert.equal(list.data.items.length, 1);
     assert.equal(list.data.items[0].suggesterProfileId, undefined, "the suggester stays unknown");
