@@ -465,6 +465,11 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
     const redisBoundsStats: [string, Stats][] = [];
     if (redis) {
       const c = redis.client;
+      // The floor under every Redis figure: one round trip through this client on this machine.
+      const ping = await measure(Math.min(QUERIES, 1000), REDIS_INFLIGHT, () => c.command("PING"));
+      note.push(
+        `redis PING round trip (floor of every Redis query here): p50 ${fmtUs(ping.p50)}, p99 ${fmtUs(ping.p99)}`,
+      );
       for (const start of [250, 1000]) {
         redisNearestStats.push([
           `radius ${start >= 1000 ? start / 1000 + " km" : start + " m"} ×2`,
