@@ -186,6 +186,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         assert.match(await row.innerText(), /Violation: 1/);
         await row.getByRole("button", { name: "Confirm violation" }).click();
         await row.getByText("Confirmed").waitFor();
+        await adminCtx.page.evaluate(() => scrollTo(0, 0));
         await shot(adminCtx.page, `games-${vp}-arbitration-admin`);
         assert.equal((await arbCase(report.id)).status, "CONFIRMED");
         await adminCtx.context.close();
