@@ -190,6 +190,19 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await shot(adminCtx.page, `games-${vp}-arbitration-admin`);
         assert.equal((await arbCase(report.id)).status, "CONFIRMED");
         await adminCtx.context.close();
+
+        // --- The end of the rating deck: the three pictures left, then 'Look again'.
+        await page.goto("/games/ratinggame");
+        for (let i = 0; i < 3; i++) {
+          const id = await page.locator(".swipe-card:not(.behind)").getAttribute("data-pic-id");
+          await page.keyboard.press("ArrowRight");
+          await page.waitForFunction((id) => !document.querySelector(`.swipe-card[data-pic-id="${id}"]`), id);
+        }
+        await page.getByText("No pictures left to rate").waitFor();
+        await page.waitForFunction(() =>
+          document.querySelector(".game-credits")?.textContent === "Volunteer credits: 10"
+        );
+        await shot(page, `games-${vp}-rating-end`);
         await context.close();
       } finally {
         await h.close();
