@@ -47,20 +47,26 @@ export default function Arbitration(props: ArbitrationProps) {
       setCredits(r.credits);
       setResult({ case: r.case, mine: verdict });
     } catch (e) {
+      // Judged meanwhile (another tab) or gone: say so and move on to the next one.
+      if (e instanceof ApiFailure && (e.status === 404 || e.status === 409)) await fetchNext().catch(() => {});
       setError(e instanceof ApiFailure && e.status < 500 ? e.message : GAME_TEXTS.saveFailed);
     } finally {
       setBusy(false);
     }
   };
 
+  const fetchNext = async () => {
+    const r = await api<{ item: ArbItemProps | null; credits: number }>("/api/games/arbitration/next");
+    setItem(r.item);
+    setCredits(r.credits);
+    setResult(null);
+  };
+
   const next = async () => {
     setBusy(true);
     setError("");
     try {
-      const r = await api<{ item: ArbItemProps | null; credits: number }>("/api/games/arbitration/next");
-      setItem(r.item);
-      setCredits(r.credits);
-      setResult(null);
+      await fetchNext();
     } catch {
       setError(GAME_TEXTS.loadFailed);
     } finally {

@@ -68,20 +68,26 @@ export default function GptBuster(props: GptBusterProps) {
       setCredits(r.credits);
       setResult({ tally: r.tally, mine: verdict });
     } catch (e) {
+      // Judged meanwhile (another tab) or gone: say so and move on to the next one.
+      if (e instanceof ApiFailure && (e.status === 404 || e.status === 409)) await fetchNext().catch(() => {});
       setError(e instanceof ApiFailure && e.status < 500 ? e.message : GAME_TEXTS.saveFailed);
     } finally {
       setBusy(false);
     }
   };
 
+  const fetchNext = async () => {
+    const r = await api<GptBusterProps>("/api/games/gptbuster/next");
+    setItem(r.item);
+    setCredits(r.credits);
+    setResult(null);
+  };
+
   const next = async () => {
     setBusy(true);
     setError("");
     try {
-      const r = await api<GptBusterProps>("/api/games/gptbuster/next");
-      setItem(r.item);
-      setCredits(r.credits);
-      setResult(null);
+      await fetchNext();
     } catch {
       setError(GAME_TEXTS.loadFailed);
     } finally {
