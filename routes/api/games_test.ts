@@ -541,3 +541,43 @@ Deno.test("photocrop - bad boxes are 400, own/unknown/private pictures refused, 
     t.close();
   }
 });
+
+Deno.test("games - admin reads of one report and one tally; game pages need a login; admins see moderation", async () => {
+  const t = await testApp();
+  try {
+    const a = await near(t), b = await near(t, "Text"), boss = await admin(t);
+    const rep = await t.call("POST", "/api/profile-report", {
+      cookie: a.cookie,
+      json: { reportedProfileId: b.profileId, reason: "other", text: "Hm." },
+    });
+    const one = await t.call("GET", `/api/admin/reports/${rep.data.id}`, { cookie: boss.cookie });
+    assert.equal(one.status, 200);
+    assert.equal(one.data.reporterProfileId, a.profileId);
+    assert.deepEqual(one.data.case, { violation: 0, noViolation: 0, status: "OPEN" });
+    assert.equal((await t.call("GET", `/api/admin/reports/${rep.data.id}`, { cookie: a.cookie })).status, 403);
+    assert.equal((await t.call("GET", `/api/admin/reports/${newId()}`, { cookie: boss.cookie })).status, 404);
+    await t.call("PUT", `/api/games/gptbuster/${b.profileId}`, { cookie: a.cookie, json: { verdict: "HUMAN" } });
+    const tally = await t.call("GET", `/api/admin/games/gptbuster/${b.profileId}`, { cookie: boss.cookie });
+    assert.deepEqual(tally.data, { human: 1, machine: 0 });
+    assert.equal((await t.call("GET", `/api/admin/games/gptbuster/${b.profileId}`, { cookie: a.cookie })).status, 403);
+    assert.equal((await t.call("GET", `/api/admin/games/gptbuster/${b.profileId}`)).status, 401);
+
+    for (const path of ["/games", "/games/gptbuster", "/games/ratinggame", "/games/arbitration", "/games/photocrop"]) {
+      const anon = await t.call("GET", path);
+      assert.equal(anon.status, 302, path);
+      assert.equal(anon.headers.get("location"), "/login");
+      const page = await t.call("GET", path, { cookie: a.cookie });
+      assert.equal(page.status, 200, path);
+      assert.match(page.text, /Volunteer credits: 1/, path);
+    }
+    const memberPage = await t.call("GET", "/games/arbitration", { cookie: a.cookie });
+    assert.doesNotMatch(memberPage.text, /Reports \(admins\)/);
+    const adminPage = await t.call("GET", "/games/arbitration", { cookie: boss.cookie });
+    assert.match(adminPage.text, /Reports \(admins\)/);
+    assert.match(adminPage.text, /Hm\./);
+    assert.match((await t.call("GET", "/games/gptbuster", { cookie: boss.cookie })).text, /Flagged profiles/);
+    assert.doesNotMatch((await t.call("GET", "/games/gptbuster", { cookie: a.cookie })).text, /Flagged profiles/);
+  } finally {
+    t.close();
+  }
+});
