@@ -55,9 +55,7 @@ async function placeMembers(
     };
     out.push(p);
   }
-  await Promise.all(
-    out.map((p) => reportPosition(p.id, { lat: p.lat, lon: p.lon, use: "OVERRIDE", hide: false })),
-  );
+  await Promise.all(out.map((p) => reportPosition(p.id, { lat: p.lat, lon: p.lon, use: "OVERRIDE", hide: false })));
   return out;
 }
 
