@@ -2,11 +2,28 @@
 
 import { now } from "./clock.ts";
 
-/** A new id that sorts after every id made earlier (to the millisecond). */
+let lastTime = -1;
+let lastRand = 0n;
+
+/**
+ * A new id that sorts after every id this process made before (ULID-style monotonic: within one
+ * millisecond the random part counts up), so messages sent in a burst keep their order.
+ */
 export function newId(at: number = now()): string {
-  const time = Math.floor(at).toString(16).padStart(12, "0");
-  const rand = crypto.getRandomValues(new Uint8Array(8));
-  return time + Array.from(rand, (b) => b.toString(16).padStart(2, "0")).join("");
+  let time = Math.floor(at);
+  let rand: bigint;
+  if (time <= lastTime) {
+    time = lastTime;
+    rand = (lastRand + 1n) & 0xffffffffffffffffn;
+  } else {
+    const b = crypto.getRandomValues(new Uint8Array(8));
+    // The top bit stays clear so a burst can count up without overflowing.
+    b[0] &= 0x7f;
+    rand = BigInt("0x" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join(""));
+  }
+  lastTime = time;
+  lastRand = rand;
+  return time.toString(16).padStart(12, "0") + rand.toString(16).padStart(16, "0");
 }
 
 /** The creation time of an id made by `newId`. */
