@@ -1425,6 +1425,17 @@ export function getOwnPosition(profileId: string): Promise<OwnPosition | null> {
   return positionStore().own(profileId);
 }
 
+/**
+ * The member's own last report as a page hands it to the location reporter (their own record
+ * only: this is never another member's position), or null.
+ */
+export async function knownLocation(
+  profileId: string,
+): Promise<{ lat: number; lon: number; use: PositionUse; hide: boolean } | null> {
+  const own = await getOwnPosition(profileId);
+  return own && { lat: own.lat, lon: own.lon, use: own.use, hide: own.hide };
+}
+
 /** A visible member's shown position (what others may see), or null. */
 export function getShownPosition(profileId: string): Promise<ShownPosition | null> {
   return positionStore().shown(profileId);

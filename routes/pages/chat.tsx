@@ -9,7 +9,7 @@ import Conversations from "../../islands/Conversations.tsx";
 import MapChat from "../../islands/MapChat.tsx";
 import Conversation from "../../islands/Conversation.tsx";
 import type { ProfilePanelContext } from "./profile.tsx";
-import { getOwnPosition } from "../../kv/positions.ts";
+import { knownLocation } from "../../kv/positions.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import type { ComposerPic } from "../../components/Composer.tsx";
 import { conversationsOf, conversationWith } from "../../kv/messages.ts";
@@ -40,7 +40,6 @@ export async function conversationsPage(c: Context<AppEnv>) {
 
 export async function mapChatPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
-  const own = await getOwnPosition(caller.profileId);
   return renderPage(
     c,
     "Map Chat",
@@ -50,7 +49,7 @@ export async function mapChatPage(c: Context<AppEnv>) {
         of={MapChat}
         props={{
           me: caller.profileId,
-          known: own && { lat: own.lat, lon: own.lon, use: own.use, hide: own.hide },
+          known: await knownLocation(caller.profileId),
           myPics: await composerPics(caller.profileId, false),
         }}
       />

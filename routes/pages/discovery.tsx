@@ -13,7 +13,7 @@ import ProfileTiles from "../../islands/ProfileTiles.tsx";
 import SwipeDeck from "../../islands/SwipeDeck.tsx";
 import ProfileList from "../../islands/ProfileList.tsx";
 import { profileBriefs } from "../../kv/briefs.ts";
-import { getOwnPosition } from "../../kv/positions.ts";
+import { knownLocation } from "../../kv/positions.ts";
 import { now } from "../../kv/clock.ts";
 import { type DiscoveryProps, LIST_PAGE_SIZE, SWIPE_PAGE_SIZE, TILES_PAGE_SIZE } from "../../islands/queries/briefs.ts";
 
@@ -25,13 +25,13 @@ import { type DiscoveryProps, LIST_PAGE_SIZE, SWIPE_PAGE_SIZE, TILES_PAGE_SIZE }
 async function discoveryProps(c: Context<AppEnv>, size: number, unrated: boolean): Promise<DiscoveryProps> {
   const myProfileId = c.get("caller")!.profileId;
   const ratedBefore = unrated ? now() : undefined;
-  const [own, page] = await Promise.all([
-    getOwnPosition(myProfileId),
+  const [known, page] = await Promise.all([
+    knownLocation(myProfileId),
     profileBriefs(myProfileId, { kind: "nearest" }, { page: 0, size, ratedBefore }),
   ]);
   return {
     myProfileId,
-    known: own && { lat: own.lat, lon: own.lon, use: own.use, hide: own.hide },
+    known,
     initial: page.items.length > 0 ? page : null,
     ...(ratedBefore !== undefined ? { ratedBefore } : {}),
   };

@@ -5,7 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import GaydarMap from "../../islands/GaydarMap.tsx";
-import { getOwnPosition } from "../../kv/positions.ts";
+import { knownLocation } from "../../kv/positions.ts";
 import { config } from "../config.ts";
 
 /** Map data attribution (the OpenStreetMap licence asks for it wherever its tiles show). */
@@ -15,8 +15,7 @@ export const TILE_ATTRIBUTION =
 export async function mapPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
   // The member's own record only: it seeds the reporter on a device that saved no location.
-  const own = await getOwnPosition(caller.profileId);
-  const known = own && { lat: own.lat, lon: own.lon, use: own.use, hide: own.hide };
+  const known = await knownLocation(caller.profileId);
   return renderPage(
     c,
     "Gaydar Map",
