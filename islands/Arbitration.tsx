@@ -4,8 +4,7 @@
  * reporter and the reported member never see it. An admin confirms or dismisses in the end.
  */
 
-import { useState } from "react";
-import { api, ApiFailure } from "./queries/api.ts";
+import { useVoteRounds } from "./useVoteRounds.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { shortName } from "../components/format.ts";
 import { GAME_TEXTS } from "../components/games.ts";
@@ -29,50 +28,17 @@ interface Case {
 }
 
 export default function Arbitration(props: ArbitrationProps) {
-  const [item, setItem] = useState(props.item);
-  const [credits, setCredits] = useState(props.credits);
-  const [result, setResult] = useState<{ case: Case; mine: Verdict } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
-
-  const vote = async (verdict: Verdict) => {
-    if (!item || busy) return;
-    setBusy(true);
-    setError("");
-    try {
-      const r = await api<{ case: Case; credits: number }>(
-        `/api/games/arbitration/${encodeURIComponent(item.report.id)}`,
-        { method: "PUT", json: { verdict } },
-      );
-      setCredits(r.credits);
-      setResult({ case: r.case, mine: verdict });
-    } catch (e) {
-      // Judged meanwhile (another tab) or gone: say so and move on to the next one.
-      if (e instanceof ApiFailure && (e.status === 404 || e.status === 409)) await fetchNext().catch(() => {});
-      setError(e instanceof ApiFailure && e.status < 500 ? e.message : GAME_TEXTS.saveFailed);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const fetchNext = async () => {
-    const r = await api<{ item: ArbItemProps | null; credits: number }>("/api/games/arbitration/next");
-    setItem(r.item);
-    setCredits(r.credits);
-    setResult(null);
-  };
-
-  const next = async () => {
-    setBusy(true);
-    setError("");
-    try {
-      await fetchNext();
-    } catch {
-      setError(GAME_TEXTS.loadFailed);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { item, credits, result: round, busy, error, vote, next } = useVoteRounds<
+    ArbItemProps,
+    Verdict,
+    { case: Case; credits: number }
+  >({
+    item: props.item,
+    credits: props.credits,
+    nextPath: "/api/games/arbitration/next",
+    votePath: (it) => `/api/games/arbitration/${encodeURIComponent(it.report.id)}`,
+  });
+  const result = round && { case: round.answer.case, mine: round.mine };
 
   return (
     <div className="game arbitration">

@@ -4,8 +4,7 @@
  * Every vote earns a volunteer credit (at most 20 a day).
  */
 
-import { useState } from "react";
-import { api, ApiFailure } from "./queries/api.ts";
+import { useVoteRounds } from "./useVoteRounds.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { shortName } from "../components/format.ts";
 import { GAME_TEXTS } from "../components/games.ts";
@@ -50,50 +49,17 @@ function TallyBar({ tally, mine }: { tally: Tally; mine: Verdict }) {
 }
 
 export default function GptBuster(props: GptBusterProps) {
-  const [item, setItem] = useState(props.item);
-  const [credits, setCredits] = useState(props.credits);
-  const [result, setResult] = useState<{ tally: Tally; mine: Verdict } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
-
-  const vote = async (verdict: Verdict) => {
-    if (!item || busy) return;
-    setBusy(true);
-    setError("");
-    try {
-      const r = await api<{ tally: Tally; credits: number }>(
-        `/api/games/gptbuster/${encodeURIComponent(item.profileId)}`,
-        { method: "PUT", json: { verdict } },
-      );
-      setCredits(r.credits);
-      setResult({ tally: r.tally, mine: verdict });
-    } catch (e) {
-      // Judged meanwhile (another tab) or gone: say so and move on to the next one.
-      if (e instanceof ApiFailure && (e.status === 404 || e.status === 409)) await fetchNext().catch(() => {});
-      setError(e instanceof ApiFailure && e.status < 500 ? e.message : GAME_TEXTS.saveFailed);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const fetchNext = async () => {
-    const r = await api<GptBusterProps>("/api/games/gptbuster/next");
-    setItem(r.item);
-    setCredits(r.credits);
-    setResult(null);
-  };
-
-  const next = async () => {
-    setBusy(true);
-    setError("");
-    try {
-      await fetchNext();
-    } catch {
-      setError(GAME_TEXTS.loadFailed);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { item, credits, result: round, busy, error, vote, next } = useVoteRounds<
+    GptItemProps,
+    Verdict,
+    { tally: Tally; credits: number }
+  >({
+    item: props.item,
+    credits: props.credits,
+    nextPath: "/api/games/gptbuster/next",
+    votePath: (it) => `/api/games/gptbuster/${encodeURIComponent(it.profileId)}`,
+  });
+  const result = round && { tally: round.answer.tally, mine: round.mine };
 
   return (
     <div className="game gpt-buster">
