@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import sharp from "sharp";
+import { portrait } from "../fixtures/pictures.ts";
 import type { Page } from "playwright-core";
 import { type Harness, shot, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, createLoginToken } from "../../kv/accounts.ts";
@@ -53,22 +53,6 @@ interface Seeded {
   /** Profile ids by seed index. */
   ids: string[];
   names: string[];
-}
-
-/** A portrait-shaped picture (0.8 aspect): a coloured background and a silhouette. */
-async function portrait(i: number): Promise<Uint8Array> {
-  const hue = (i * 47) % 360;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="500">
-    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
-      <stop offset="0" stop-color="hsl(${hue},70%,62%)"/><stop offset="1" stop-color="hsl(${
-    (hue + 40) % 360
-  },60%,32%)"/>
-    </linearGradient></defs>
-    <rect width="400" height="500" fill="url(#g)"/>
-    <circle cx="200" cy="190" r="85" fill="rgba(255,255,255,.85)"/>
-    <ellipse cx="200" cy="470" rx="165" ry="150" fill="rgba(255,255,255,.85)"/>
-  </svg>`;
-  return new Uint8Array(await sharp(new TextEncoder().encode(svg)).jpeg().toBuffer());
 }
 
 /** The viewer at HOME and MEMBERS members at growing distances (~0.4 km apart) around them. */

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import sharp from "sharp";
+import { portrait } from "../fixtures/pictures.ts";
 import type { Page } from "playwright-core";
 import { type Harness, shot, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, createLoginToken, setRoles } from "../../kv/accounts.ts";
@@ -24,16 +24,6 @@ const TEXTS = [
   "As a passionate individual who values authentic connections, I am eager to embark on a journey of mutual growth.",
   "Dog dad. Bad cook. Good listener.",
 ];
-
-async function portrait(i: number): Promise<Uint8Array> {
-  const hue = (i * 67) % 360;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="500">
-    <rect width="400" height="500" fill="hsl(${hue},65%,55%)"/>
-    <circle cx="200" cy="190" r="85" fill="rgba(255,255,255,.85)"/>
-    <ellipse cx="200" cy="470" rx="165" ry="150" fill="rgba(255,255,255,.85)"/>
-  </svg>`;
-  return new Uint8Array(await sharp(new TextEncoder().encode(svg)).jpeg().toBuffer());
-}
 
 /** The viewer at HOME and three members around with a text and two pictures each. */
 async function seed(tag: string) {

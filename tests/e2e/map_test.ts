@@ -7,6 +7,7 @@
  */
 
 import assert from "node:assert/strict";
+import { portrait } from "../fixtures/pictures.ts";
 import sharp from "sharp";
 import type { BrowserContext, Page } from "playwright-core";
 import { type Harness, shot, startHarness, type ViewportName } from "./harness.ts";
@@ -61,16 +62,6 @@ const MEMBERS: Member[] = [
   { name: "Gus", chars: ["bottom", "hosting"], pic: false },
   { name: "Hiro", chars: ["traveling"], pic: true },
 ];
-
-async function portrait(i: number): Promise<Uint8Array> {
-  const hue = (i * 67) % 360;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="500">
-    <rect width="400" height="500" fill="hsl(${hue},65%,55%)"/>
-    <circle cx="200" cy="190" r="85" fill="rgba(255,255,255,.85)"/>
-    <ellipse cx="200" cy="470" rx="165" ry="150" fill="rgba(255,255,255,.85)"/>
-  </svg>`;
-  return new Uint8Array(await sharp(new TextEncoder().encode(svg)).jpeg().toBuffer());
-}
 
 async function account(email: string, name: string) {
   const a = (await createAccount({ email, name }))!;
