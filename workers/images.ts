@@ -238,6 +238,15 @@ function asBytes(b: Uint8Array): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
+/** Ends a pipeline as a master: at most NORMALIZED_MAX_SIDE (never enlarged), WebP, no metadata. */
+async function asMaster(pipeline: Sharp): Promise<Picture> {
+  const { data, info } = await pipeline
+    .resize({ width: NORMALIZED_MAX_SIDE, height: NORMALIZED_MAX_SIDE, fit: "inside", withoutEnlargement: true })
+    .webp(MASTER_WEBP)
+    .toBuffer({ resolveWithObject: true });
+  return { bytes: asBytes(data), type: OUTPUT_TYPE, width: info.width, height: info.height };
+}
+
 /**
  * Turns an upload into the stored master: checked by `inspectUpload` (throws `PictureRejected`),
  * turned upright from EXIF orientation, converted to sRGB, longest side capped at 2048 (never
@@ -248,21 +257,7 @@ export async function normalizeUpload(bytes: Uint8Array): Promise<Picture> {
   if (!check.ok) throw new PictureRejected(check.status, check.reasons);
   try {
     // sharp writes no metadata unless asked (keepExif/withMetadata...), and converts to sRGB.
-    const { data, info } = await sharp(bytes, UNTRUSTED)
-      .resize({
-        width: NORMALIZED_MAX_SIDE,
-        height: NORMALIZED_MAX_SIDE,
-        fit: "inside",
-        withoutEnlargement: true,
-      })
-      .webp(MASTER_WEBP)
-      .toBuffer({ resolveWithObject: true });
-    return {
-      bytes: asBytes(data),
-      type: OUTPUT_TYPE,
-      width: info.width,
-      height: info.height,
-    };
+    return await asMaster(sharp(bytes, UNTRUSTED));
   } catch (e) {
     if (e instanceof PictureRejected) throw e;
     throw new PictureRejected(422, [
@@ -403,20 +398,5 @@ export async function cropPicture(
   if (reasons.length) throw new PictureRejected(422, reasons);
 
   // extract() after rotate() cuts the rotated picture (sharp keeps the call order for these).
-  const { data, info } = await src
-    .extract({ left: x, top: y, width: w, height: h })
-    .resize({
-      width: NORMALIZED_MAX_SIDE,
-      height: NORMALIZED_MAX_SIDE,
-      fit: "inside",
-      withoutEnlargement: true,
-    })
-    .webp(MASTER_WEBP)
-    .toBuffer({ resolveWithObject: true });
-  return {
-    bytes: asBytes(data),
-    type: OUTPUT_TYPE,
-    width: info.width,
-    height: info.height,
-  };
+  return await asMaster(src.extract({ left: x, top: y, width: w, height: h }));
 }
