@@ -36,16 +36,23 @@ export interface SessionItem {
   current: boolean;
 }
 
+export interface BlockedItem {
+  profileId: string;
+  profileName: string;
+  tsBlocked: number;
+}
+
 export interface SettingsProps {
   settings: SettingsData;
   sessions: SessionItem[];
+  blocked: BlockedItem[];
   backend: Version;
 }
 
 /** Saved banner time in settings (spec §9). */
 const SAVED_MS = 3000;
 
-function SettingsBody({ settings, sessions, backend }: SettingsProps) {
+function SettingsBody({ settings, sessions, blocked, backend }: SettingsProps) {
   const qc = useQueryClient();
   // Spec §7: settings are never treated as stale.
   const { data } = useQuery({
@@ -140,8 +147,47 @@ function SettingsBody({ settings, sessions, backend }: SettingsProps) {
 
       <PushDevices devices={data.pushSubscriptions} applicationServerKey={data.applicationServerKey} />
 
+      <BlockedMembers initial={blocked} />
+
       <VersionPanel backend={backend} />
     </div>
+  );
+}
+
+/** The members I blocked, each with Unblock (they see me again, and I them). */
+function BlockedMembers({ initial }: { initial: BlockedItem[] }) {
+  const qc = useQueryClient();
+  const { data } = useQuery({
+    queryKey: ["blocks"],
+    queryFn: () => api<BlockedItem[]>("/api/blocks"),
+    initialData: initial,
+  });
+  const lift = useMutation({
+    mutationFn: (id: string) => api(`/api/blocks/${id}`, { method: "DELETE" }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["blocks"] }),
+  });
+  return (
+    <section className="narrow">
+      <h2>Blocked members</h2>
+      {data.length === 0 ? <p className="muted">You have not blocked anyone.</p> : (
+        <ul className="list">
+          {data.map((b) => (
+            <li key={b.profileId} className="row between">
+              <span>
+                {b.profileName}
+                <br />
+                <small>
+                  blocked <Time ts={b.tsBlocked} />
+                </small>
+              </span>
+              <button type="button" onClick={() => lift.mutate(b.profileId)} disabled={lift.isPending}>
+                Unblock
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

@@ -35,3 +35,12 @@ export async function blockedSet(profileId: string): Promise<Set<string>> {
   for await (const e of theirs) out.add(e.key[2] as string);
   return out;
 }
+
+/** The members `blocker` blocked, newest first, with when. */
+export async function listBlocked(blocker: string): Promise<{ profileId: string; tsBlocked: number }[]> {
+  const out: { profileId: string; tsBlocked: number }[] = [];
+  for await (const e of kv().list<number>({ prefix: keys.blocksBy(blocker) })) {
+    out.push({ profileId: e.key[2] as string, tsBlocked: e.value });
+  }
+  return out.sort((a, b) => b.tsBlocked - a.tsBlocked);
+}

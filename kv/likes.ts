@@ -10,7 +10,7 @@ import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import { getProfile, type Profile } from "./profiles.ts";
-import { blockedSet, blockIndexOps } from "./blocks.ts";
+import { blockedSet, blockIndexOps, hasBlocked, listBlocked } from "./blocks.ts";
 import { canViewPicture, getPic } from "./pictures.ts";
 import { type Page, pageOf, type PageRequest } from "./paging.ts";
 
@@ -78,6 +78,26 @@ export function defaultLike(likerProfileId: string, likedProfileId: string): Pro
 export async function getProfileLike(liker: string, liked: string): Promise<ProfileLike> {
   const v = (await kv().get<Stored<ProfileLike>>(keys.profileLike(liker, liked))).value;
   return v ? strip(v) : defaultLike(liker, liked);
+}
+
+/** The members `blocker` blocked, with their names, for the block list in Account settings. */
+export async function blockList(
+  blocker: string,
+): Promise<{ profileId: string; profileName: string; tsBlocked: number }[]> {
+  const out = [];
+  for (const b of await listBlocked(blocker)) {
+    const p = await getProfile(b.profileId);
+    if (p) out.push({ ...b, profileName: p.profilename });
+  }
+  return out;
+}
+
+/** Lifts a block, keeping the like type that was stored with it; false if there was none. */
+export async function unblock(blocker: string, blocked: string): Promise<boolean> {
+  if (!(await hasBlocked(blocker, blocked))) return false;
+  const like = await getProfileLike(blocker, blocked);
+  await putProfileLike(blocker, blocked, like.likeType, false);
+  return true;
 }
 
 /**

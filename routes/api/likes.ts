@@ -14,6 +14,7 @@ import { requireCaller, requireOwnProfile } from "../middleware.ts";
 import { getProfile, type Profile } from "../../kv/profiles.ts";
 import { hasBlocked } from "../../kv/blocks.ts";
 import {
+  blockList,
   getPicLikes,
   getProfileLike,
   LIKE_TYPES,
@@ -26,6 +27,7 @@ import {
   picVisibleTo,
   putPicLike,
   putProfileLike,
+  unblock,
   visiblePicIds,
 } from "../../kv/likes.ts";
 
@@ -63,6 +65,17 @@ const picLikeBody = z.object({
 });
 
 export const likes = new Hono<AppEnv>()
+  // The members I blocked (Account settings), and lifting a block.
+  .get("/blocks", async (c) => {
+    const caller = requireCaller(c);
+    return c.json(await blockList(caller.profileId));
+  })
+  .delete("/blocks/:profileId", async (c) => {
+    const caller = requireCaller(c);
+    const id = parseWith(idSchema, c.req.param("profileId"));
+    if (!(await unblock(caller.profileId, id))) throw notFound("You have not blocked this member.");
+    return c.json({ ok: true });
+  })
   .get("/profile-likes/by-liker/:profileId", async (c) => {
     requireCaller(c);
     const id = parseWith(idSchema, c.req.param("profileId"));

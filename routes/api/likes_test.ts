@@ -469,3 +469,34 @@ Deno.test("picture likes - pages of 30", async () => {
     t.close();
   }
 });
+
+Deno.test("likes - a member lists whom they blocked and unblocks them; both see each other again", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member(), b = await t.member(), c = await t.member();
+    const block = await t.call("PUT", "/api/profile-like", {
+      cookie: a.cookie,
+      json: { likerProfileId: a.profileId, likedProfileId: b.profileId, likeType: "LIKE", blocked: true, tsCreated: 0 },
+    });
+    assert.equal(block.status, 200);
+    const list = await t.call("GET", "/api/blocks", { cookie: a.cookie });
+    assert.deepEqual(list.data.map((x: { profileId: string }) => x.profileId), [b.profileId]);
+    assert.equal(typeof list.data[0].profileName, "string");
+    assert.deepEqual((await t.call("GET", "/api/blocks", { cookie: b.cookie })).data, [], "only the blocker's list");
+    assert.equal((await t.call("GET", `/api/profile/${a.profileId}`, { cookie: b.cookie })).status, 404);
+    assert.equal((await t.call("DELETE", `/api/blocks/${b.profileId}`, { cookie: c.cookie })).status, 404);
+    assert.equal((await t.call("DELETE", `/api/blocks/${a.profileId}`, { cookie: b.cookie })).status, 404);
+    assert.equal((await t.call("DELETE", `/api/blocks/${"x".repeat(65)}`, { cookie: a.cookie })).status, 400);
+    assert.equal((await t.call("GET", "/api/blocks")).status, 401);
+    assert.equal((await t.call("DELETE", `/api/blocks/${b.profileId}`, { cookie: a.cookie })).status, 200);
+    assert.deepEqual((await t.call("GET", "/api/blocks", { cookie: a.cookie })).data, []);
+    assert.equal((await t.call("GET", `/api/profile/${a.profileId}`, { cookie: b.cookie })).status, 200);
+    const like = await t.call("GET", `/api/profile-like?likerProfileId=${a.profileId}&likedProfileId=${b.profileId}`, {
+      cookie: a.cookie,
+    });
+    assert.equal(like.data.likeType, "LIKE", "the like kept its type");
+    assert.equal(like.data.blocked, false);
+  } finally {
+    t.close();
+  }
+});

@@ -9,6 +9,7 @@ import ContactForm from "../../islands/ContactForm.tsx";
 import Dashboard from "../../islands/Dashboard.tsx";
 import { getAccount, roleCounts } from "../../kv/accounts.ts";
 import { listSessions } from "../../kv/sessions.ts";
+import { blockList } from "../../kv/likes.ts";
 import { listOutbox } from "../../kv/outbox.ts";
 import { settingsOf } from "../api/settings.ts";
 import { backendVersion } from "../version.ts";
@@ -28,7 +29,15 @@ export async function settingsPage(c: Context<AppEnv>) {
     "Account Settings",
     <section className="page">
       <h1>Account Settings</h1>
-      <Island of={SettingsForm} props={{ settings: await settingsOf(account), sessions, backend: backendVersion() }} />
+      <Island
+        of={SettingsForm}
+        props={{
+          settings: await settingsOf(account),
+          sessions,
+          blocked: await blockList(caller.profileId),
+          backend: backendVersion(),
+        }}
+      />
     </section>,
   );
 }

@@ -202,6 +202,18 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await b.page.goto("/likes/profilelikedyou");
       await b.page.getByText(TEXTS.likedYouEmpty).waitFor();
 
+      // A finds B under Blocked members in Account settings and unblocks: they see each other again.
+      await a.page.goto("/settings");
+      const row = a.page.locator("li", { hasText: "Unblock" });
+      await row.waitFor();
+      await shot(a.page, `${vp}-settings-blocked`);
+      await row.getByRole("button", { name: "Unblock" }).click();
+      await a.page.getByText("You have not blocked anyone.").waitFor();
+      assert.equal(await isBlockedEither(aId, bId), false);
+      await b.page.goto(`/profile/${aId}`);
+      await b.page.getByRole("heading", { level: 1 }).first().waitFor();
+      assert.equal(new URL(b.page.url()).pathname, `/profile/${aId}`);
+
       await a.context.close();
       await b.context.close();
     } finally {
