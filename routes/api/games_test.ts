@@ -455,6 +455,9 @@ Deno.test("photocrop - a member suggests a crop once; the owner sees it without 
     assert.equal(list.data.items[0].suggesterProfileId, undefined, "the suggester stays unknown");
     const sid = list.data.items[0].id as string;
     assert.deepEqual((await t.call("GET", "/api/games/photocrop/suggestions", { cookie: me.cookie })).data.items, []);
+    // The owner's Profile Editor points to it; nobody else's does.
+    assert.match((await t.call("GET", "/profileEdit", { cookie: owner.cookie })).text, /Members suggested a crop/);
+    assert.doesNotMatch((await t.call("GET", "/profileEdit", { cookie: me.cookie })).text, /Members suggested/);
     // Only the owner answers.
     for (const m of [me, other]) {
       const r = await t.call("PUT", `/api/games/photocrop/suggestions/${sid}`, {

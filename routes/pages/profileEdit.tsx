@@ -7,16 +7,24 @@ import { Island } from "../../components/Island.tsx";
 import ProfileEditor from "../../islands/ProfileEditor.tsx";
 import { loadProfileView } from "../../kv/profiles.ts";
 import { notFoundPage } from "./info.tsx";
+import { listCropSuggestions } from "../../kv/games.ts";
 
 export async function profileEditPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
   const profile = await loadProfileView(caller.profileId, caller.profileId);
   if (!profile) return notFoundPage(c);
+  const suggestions = (await listCropSuggestions(caller.profileId)).length;
   return renderPage(
     c,
     "Profile Editor",
     <section className="page">
       <h1>Profile Editor</h1>
+      {suggestions > 0 && (
+        <p className="notice">
+          {`Members suggested ${suggestions === 1 ? "a crop" : `${suggestions} crops`} for your pictures. `}
+          <a href="/games/photocrop">See the suggestions</a>
+        </p>
+      )}
       <Island of={ProfileEditor} props={{ profile }} />
     </section>,
   );
