@@ -4,10 +4,10 @@
  * picture likes of spec §7), through `PUT /api/games/ratinggame`, which also gives the credit.
  */
 
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { swipeLikeType } from "./queries/likes.ts";
-import { dragLook, LEAVE_MS, leaveLook, type SwipeDirection, useSwipe } from "./useSwipe.ts";
+import { type SwipeDirection, useCardSwipe } from "./useSwipe.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { SwipeButtons } from "../components/SwipeButtons.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
@@ -35,7 +35,6 @@ const STAMPS: Record<SwipeDirection, string> = {
 export default function RatingGame(props: RatingGameProps) {
   const [deck, setDeck] = useState(props.deck);
   const [credits, setCredits] = useState(props.credits);
-  const [leaving, setLeaving] = useState<{ picId: string; direction: SwipeDirection } | null>(null);
   const [error, setError] = useState("");
   const [announce, setAnnounce] = useState("");
   const [refilling, setRefilling] = useState(false);
@@ -55,34 +54,23 @@ export default function RatingGame(props: RatingGameProps) {
     }
   };
 
-  const swipe = (direction: SwipeDirection) => {
-    const likeType = swipeLikeType(direction);
-    if (!top || leaving || likeType === "ERROR") return;
-    setError("");
-    api<{ credits: number }>("/api/games/ratinggame", {
-      method: "PUT",
-      json: { profilePicId: top.picId, profilePicProfileId: top.profileId, likeType },
-    }).then((r) => setCredits(r.credits)).catch((e) =>
-      setError(e instanceof ApiFailure && e.status < 500 ? e.message : GAME_TEXTS.saveFailed)
-    );
-    setLeaving({ picId: top.picId, direction });
-    setAnnounce(direction === "down" ? `Skipped` : STAMPS[direction]);
-    const id = top.picId;
-    setTimeout(() => {
-      setDeck((d) => d.filter((c) => c.picId !== id));
-      setLeaving(null);
-      gesture.current();
-    }, LEAVE_MS);
-  };
-  const { drag, handlers, clear } = useSwipe(swipe, !!top && !leaving);
-  const gesture = useRef(clear);
-  gesture.current = clear;
-
-  const look = leaving && leaving.picId === top?.picId
-    ? leaveLook(leaving.direction, drag)
-    : drag
-    ? dragLook(drag)
-    : null;
+  const { swipe, handlers, look, leaving } = useCardSwipe(
+    top?.picId,
+    (direction, picId) => {
+      const likeType = swipeLikeType(direction);
+      if (likeType === "ERROR") return false;
+      setError("");
+      api<{ credits: number }>("/api/games/ratinggame", {
+        method: "PUT",
+        json: { profilePicId: picId, profilePicProfileId: top!.profileId, likeType },
+      }).then((r) => setCredits(r.credits)).catch((e) =>
+        setError(e instanceof ApiFailure && e.status < 500 ? e.message : GAME_TEXTS.saveFailed)
+      );
+      setAnnounce(direction === "down" ? `Skipped` : STAMPS[direction]);
+      return true;
+    },
+    (picId) => setDeck((d) => d.filter((c) => c.picId !== picId)),
+  );
 
   return (
     <div className="game rating-game swipe">

@@ -10,7 +10,7 @@ import { useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type DiscoveryProps, SWIPE_PAGE_SIZE, SWIPE_REFETCH_MS, useDiscovery } from "./queries/briefs.ts";
 import { swipeLikeType, useProfileLikeMutation } from "./queries/likes.ts";
-import { type CardLook, dragLook, LEAVE_MS, leaveLook, type SwipeDirection, useSwipe } from "./useSwipe.ts";
+import { type CardLook, type SwipeDirection, useCardSwipe, type useSwipe } from "./useSwipe.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { FilterPanel } from "../components/FilterPanel.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
@@ -74,7 +74,6 @@ function Deck(props: DiscoveryProps) {
   const nsfw = useShowsNsfw();
   const save = useProfileLikeMutation();
   const [swiped, setSwiped] = useState<ReadonlySet<string>>(new Set());
-  const [leaving, setLeaving] = useState<{ id: string; direction: SwipeDirection } | null>(null);
   const [announce, setAnnounce] = useState("");
 
   const deck = briefs.filter((b) => !swiped.has(b.profileId));
@@ -85,29 +84,19 @@ function Deck(props: DiscoveryProps) {
     if (deck.length < REFILL_AT && hasNextPage && !isFetchingNextPage) fetchNextPage();
   }, [deck.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  // Saves the swipe at once; the card flies off, then leaves the deck.
-  const swipe = (direction: SwipeDirection) => {
-    const likeType = swipeLikeType(direction);
-    if (!top || leaving || likeType === "ERROR") return;
-    const id = top.profileId;
-    save.mutate({ likerProfileId: props.myProfileId, likedProfileId: id, likeType, blocked: false });
-    setLeaving({ id, direction });
-    setAnnounce(announcement(direction, top.profileName));
-    setTimeout(() => {
-      setSwiped((s) => new Set(s).add(id));
-      setLeaving(null);
-      gesture.current();
-    }, LEAVE_MS);
-  };
-  const { drag, handlers, clear } = useSwipe(swipe, !!top && !leaving);
-  const gesture = useRef(clear);
-  gesture.current = clear;
-
-  const look = leaving?.id === top?.profileId && leaving
-    ? leaveLook(leaving.direction, drag)
-    : drag
-    ? dragLook(drag)
-    : null;
+  // Saves the swipe at once; the card flies off, then leaves the deck. `blocked` is left out:
+  // a stale card of a member blocked meanwhile must not unblock them.
+  const { swipe, handlers, look, leaving } = useCardSwipe(
+    top?.profileId,
+    (direction, id) => {
+      const likeType = swipeLikeType(direction);
+      if (likeType === "ERROR") return false;
+      save.mutate({ likerProfileId: props.myProfileId, likedProfileId: id, likeType });
+      setAnnounce(announcement(direction, top!.profileName));
+      return true;
+    },
+    (id) => setSwiped((s) => new Set(s).add(id)),
+  );
   const atEnd = !top && !q.isPending && !hasNextPage && !q.isError;
 
   return (

@@ -126,3 +126,35 @@ export function useSwipe(onSwipe: (direction: SwipeDirection) => void, enabled: 
   };
   return { drag: drag as Drag | null, handlers, clear: () => setDrag(null) };
 }
+
+/**
+ * The top card of a deck: swiping it (drag, key or button) calls `onSwipe` — which returns false
+ * to refuse — flies the card off and, after LEAVE_MS, calls `onGone` to take it out of the deck.
+ * Returns `swipe` for the buttons, the card's handlers and look, and whether a card is leaving.
+ */
+export function useCardSwipe(
+  topId: string | undefined,
+  onSwipe: (direction: SwipeDirection, id: string) => boolean,
+  onGone: (id: string) => void,
+) {
+  const [leaving, setLeaving] = useState<{ id: string; direction: SwipeDirection } | null>(null);
+  const swipe = (direction: SwipeDirection) => {
+    if (!topId || leaving || !onSwipe(direction, topId)) return;
+    const id = topId;
+    setLeaving({ id, direction });
+    setTimeout(() => {
+      onGone(id);
+      setLeaving(null);
+      gesture.current();
+    }, LEAVE_MS);
+  };
+  const { drag, handlers, clear } = useSwipe(swipe, !!topId && !leaving);
+  const gesture = useRef(clear);
+  gesture.current = clear;
+  const look: CardLook | null = leaving && leaving.id === topId
+    ? leaveLook(leaving.direction, drag)
+    : drag
+    ? dragLook(drag)
+    : null;
+  return { swipe, handlers, look, leaving: !!leaving };
+}
