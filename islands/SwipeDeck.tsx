@@ -6,7 +6,7 @@
  * reached the end!'. Members swiped on this page do not come back when the list is refetched.
  */
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type DiscoveryProps, SWIPE_PAGE_SIZE, SWIPE_REFETCH_MS, useDiscovery } from "./queries/briefs.ts";
 import { swipeLikeType, useProfileLikeMutation } from "./queries/likes.ts";
