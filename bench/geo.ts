@@ -13,6 +13,7 @@
 
 import { PositionStore } from "../kv/positions.ts";
 import { METERS_PER_DEGREE } from "../kv/geo.ts";
+import { mulberry32 as rng } from "../kv/random.ts";
 
 const MAX_RUN_MS = 9.5 * 60_000;
 const PHASE_MS = 3_000;
@@ -52,15 +53,6 @@ const CITIES = [
   { name: "Tokyo", lat: 35.68, lon: 139.69, w: 0.06 },
 ];
 const SPREAD_DEG = 0.15; // one standard deviation, about 16 km
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function makeMembers(n: number, rand: () => number): { ids: string[]; lat: Float64Array; lon: Float64Array } {
   const ids: string[] = new Array(n);

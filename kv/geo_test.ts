@@ -11,16 +11,7 @@ import {
   sectorKey,
   shownPoint,
 } from "./geo.ts";
-
-/** A small seeded PRNG so failures are reproducible. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from "./random.ts";
 
 Deno.test("haversine - known distances", () => {
   assert.ok(Math.abs(haversineMeters(0, 0, 1, 0) - METERS_PER_DEGREE) < 1e-6);

@@ -9,15 +9,7 @@ import assert from "node:assert/strict";
 import { closeKv, openKv } from "./db.ts";
 import { haversineMeters, METERS_PER_DEGREE, PrivacyGrid } from "./geo.ts";
 import { byBounds, bySector, type NearbyPage, nearest, reportPosition } from "./positions.ts";
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from "./random.ts";
 
 interface Pt {
   lat: number;

@@ -21,16 +21,7 @@ import {
   SHOWN_REFRESH_MS,
   type ShownPosition,
 } from "./positions.ts";
-
-/** Seeded PRNG: reproducible member layouts. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from "./random.ts";
 
 interface Placed {
   id: string;

@@ -13,6 +13,7 @@ import sharp from "sharp";
 import { openKv } from "./db.ts";
 import { createAccount, getAccountByEmail } from "./accounts.ts";
 import { updateProfile } from "./profiles.ts";
+import { mulberry32 } from "./random.ts";
 import { addPicture, setPictureNsfw } from "./pictures.ts";
 import { type ImportItem, importPositions } from "./positions.ts";
 import { putPicLike, putProfileLike } from "./likes.ts";
@@ -23,14 +24,7 @@ import { handlers } from "../workers/run.ts";
 
 /** A small seeded generator (mulberry32): the same seed, the same community. */
 export function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
