@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { closeKv, kv, openKv } from "./db.ts";
+import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { BLOB_CHUNK_BYTES, deleteBlob, getBlob, getBlobMeta, putBlob, sha256HexBytes } from "./blobs.ts";
+import { kvTest } from "../tests/kv.ts";
 
 function randomBytes(n: number): Uint8Array {
   const out = new Uint8Array(n);
@@ -19,18 +20,7 @@ async function countKeys(prefix: Deno.KvKey): Promise<number> {
   return n;
 }
 
-function withKv(name: string, fn: () => Promise<void>) {
-  Deno.test(name, async () => {
-    await openKv(":memory:");
-    try {
-      await fn();
-    } finally {
-      closeKv();
-    }
-  });
-}
-
-withKv(
+kvTest(
   "blobs - a 500 KB blob round-trips byte for byte with type, size and etag",
   async () => {
     const id = newId();
@@ -63,7 +53,7 @@ withKv(
   },
 );
 
-withKv("blobs - empty and exact-multiple sizes round-trip", async () => {
+kvTest("blobs - empty and exact-multiple sizes round-trip", async () => {
   for (const n of [0, 1, BLOB_CHUNK_BYTES, 2 * BLOB_CHUNK_BYTES]) {
     const id = newId();
     const bytes = randomBytes(n);
@@ -74,7 +64,7 @@ withKv("blobs - empty and exact-multiple sizes round-trip", async () => {
   }
 });
 
-withKv(
+kvTest(
   "blobs - a view into a larger buffer stores only its own bytes",
   async () => {
     const id = newId();
@@ -89,13 +79,13 @@ withKv(
   },
 );
 
-withKv("blobs - a missing blob is null", async () => {
+kvTest("blobs - a missing blob is null", async () => {
   assert.equal(await getBlob(newId()), null);
   assert.equal(await getBlobMeta(newId()), null);
   assert.equal(await deleteBlob(newId()), false);
 });
 
-withKv("blobs - chunks without a manifest are invisible", async () => {
+kvTest("blobs - chunks without a manifest are invisible", async () => {
   const id = newId();
   // What a put that crashed before its manifest leaves behind.
   await kv().set(keys.blobChunk(id, newId(), 0), new Uint8Array([1, 2, 3]));
@@ -106,7 +96,7 @@ withKv("blobs - chunks without a manifest are invisible", async () => {
   assert.equal(await countKeys(keys.blobChunksAll(id)), 0);
 });
 
-withKv(
+kvTest(
   "blobs - a manifest whose chunks are gone reads as null, not as torn bytes",
   async () => {
     const id = newId();
@@ -118,7 +108,7 @@ withKv(
   },
 );
 
-withKv("blobs - delete removes the manifest and every chunk", async () => {
+kvTest("blobs - delete removes the manifest and every chunk", async () => {
   const id = newId();
   const other = newId();
   await putBlob(id, randomBytes(200_000), { type: "image/png" });
@@ -131,7 +121,7 @@ withKv("blobs - delete removes the manifest and every chunk", async () => {
   assert.ok(await getBlob(other), "other blobs are untouched");
 });
 
-withKv(
+kvTest(
   "blobs - a re-put replaces the bytes and leaves no old chunks",
   async () => {
     const id = newId();
@@ -146,7 +136,7 @@ withKv(
   },
 );
 
-withKv("blobs - put refuses a missing type and stores nothing", async () => {
+kvTest("blobs - put refuses a missing type and stores nothing", async () => {
   const id = newId();
   await assert.rejects(
     () => putBlob(id, randomBytes(10), {} as unknown as { type: string }),

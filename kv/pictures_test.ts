@@ -5,7 +5,6 @@ import {
   addPicture,
   canViewPicture,
   grantPictureAccess,
-  type ProfilePic,
   renderGeneration,
   storedSize,
   storedSizes,
@@ -15,22 +14,9 @@ import sharp from "sharp";
 import { createAccount } from "./accounts.ts";
 import { getBlobMeta } from "./blobs.ts";
 import { normalizeUpload } from "../workers/images.ts";
-import { newId } from "./ids.ts";
+import { picRecord } from "../tests/fixtures/pictures.ts";
 
-const pic = (over: Partial<ProfilePic> = {}): ProfilePic => ({
-  id: newId(),
-  profileId: "owner",
-  nsfw: false,
-  gen: newId(),
-  width: 800,
-  height: 1000,
-  sourceWidth: 800,
-  sourceHeight: 1000,
-  crop: null,
-  tsCreated: 0,
-  tsUpdated: 0,
-  ...over,
-});
+const pic = picRecord;
 
 Deno.test("pictures - sizes at or above the master's width share one stored size", () => {
   const p = pic({ width: 800 });

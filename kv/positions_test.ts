@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { closeKv, kv, openKv } from "./db.ts";
+import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
-import { resetClock, shiftClock } from "./clock.ts";
+import { shiftClock } from "./clock.ts";
 import { GeoInputError, haversineMeters, sectorKey, shownPoint } from "./geo.ts";
 import {
   aggregates,
@@ -22,6 +22,7 @@ import {
   type ShownPosition,
 } from "./positions.ts";
 import { mulberry32 as rng } from "./random.ts";
+import { kvTest } from "../tests/kv.ts";
 
 interface Placed {
   id: string;
@@ -74,18 +75,6 @@ function ids(page: NearbyPage): string[] {
   return page.items.map((i) => i.profileId);
 }
 
-function withKv(name: string, fn: () => Promise<void>) {
-  Deno.test(name, async () => {
-    await openKv(":memory:");
-    try {
-      await fn();
-    } finally {
-      resetClock();
-      closeKv();
-    }
-  });
-}
-
 function assertSorted(items: NearbyItem[]): void {
   for (let i = 1; i < items.length; i++) {
     const a = items[i - 1], b = items[i];
@@ -97,7 +86,7 @@ function assertSorted(items: NearbyItem[]): void {
   }
 }
 
-withKv("nearest - matches a brute-force order of shown positions, viewer left out, across pages", async () => {
+kvTest("nearest - matches a brute-force order of shown positions, viewer left out, across pages", async () => {
   const rand = rng(11);
   const placed = [
     ...await placeMembers(700, 33.45, -112.07, 0.3, rand),
@@ -132,7 +121,7 @@ withKv("nearest - matches a brute-force order of shown positions, viewer left ou
   assert.deepEqual(await nearest(v, { page: 50, size: 100 }), { items: [], hasMore: false });
 });
 
-withKv("nearest - the same query gives the same (distance, id) order every time", async () => {
+kvTest("nearest - the same query gives the same (distance, id) order every time", async () => {
   // Shown points come from a keyed hash, so a test cannot place two members at exactly the same
   // distance; the (distance, id) order itself is checked here and against brute force above.
   const rand = rng(5);
@@ -143,7 +132,7 @@ withKv("nearest - the same query gives the same (distance, id) order every time"
   assertSorted(a.items);
 });
 
-withKv("byBounds and bySector - only shown positions in the box or sector, nearest to the viewer first", async () => {
+kvTest("byBounds and bySector - only shown positions in the box or sector, nearest to the viewer first", async () => {
   const rand = rng(12);
   const placed = await placeMembers(1500, 33.5, -112.5, 1.2, rand);
   const shown = await shownOf(placed.map((p) => p.id));
@@ -176,7 +165,7 @@ withKv("byBounds and bySector - only shown positions in the box or sector, neare
   assert.deepEqual(await bySector("10:10", {}, viewer), { items: [], hasMore: false });
 });
 
-withKv("aggregates - visible members counted per 1-degree sector", async () => {
+kvTest("aggregates - visible members counted per 1-degree sector", async () => {
   const rand = rng(3);
   const placed = await placeMembers(500, 40.2, -73.8, 0.7, rand);
   const shown = await shownOf(placed.map((p) => p.id));
@@ -197,7 +186,7 @@ withKv("aggregates - visible members counted per 1-degree sector", async () => {
   assert.equal(after.reduce((n, a) => n + a.count, 0), placed.length - 1);
 });
 
-withKv("expiry - after 26 h (shifted clock) a member is found nowhere and their own record is gone", async () => {
+kvTest("expiry - after 26 h (shifted clock) a member is found nowhere and their own record is gone", async () => {
   const rand = rng(4);
   const placed = await placeMembers(50, 52.52, 13.4, 0.05, rand);
   const viewer = placed[0].id;
@@ -226,7 +215,7 @@ withKv("expiry - after 26 h (shifted clock) a member is found nowhere and their 
   assert.equal(await getShownPosition(fresh[1].id), null);
 });
 
-withKv("hidden members appear nowhere, still see others, and keep their point when they show again", async () => {
+kvTest("hidden members appear nowhere, still see others, and keep their point when they show again", async () => {
   const rand = rng(6);
   const placed = await placeMembers(30, -33.87, 151.21, 0.02, rand);
   const [hider, viewer] = placed;
@@ -267,7 +256,7 @@ withKv("hidden members appear nowhere, still see others, and keep their point wh
   assert.equal(after?.lon, before!.lon);
 });
 
-withKv("date line - a box with lonMin > lonMax is empty; nearest reaches across the line", async () => {
+kvTest("date line - a box with lonMin > lonMax is empty; nearest reaches across the line", async () => {
   await reportPosition("east", { lat: -17, lon: 179.99, use: "OVERRIDE", hide: false });
   await reportPosition("west", { lat: -17, lon: -179.99, use: "OVERRIDE", hide: false });
   await reportPosition("far", { lat: -17, lon: 175, use: "OVERRIDE", hide: false });
@@ -295,7 +284,7 @@ withKv("date line - a box with lonMin > lonMax is empty; nearest reaches across 
   assert.deepEqual(ids(await nearest("pole1")), ["pole2"]);
 });
 
-withKv("bad input - coordinates, sectors and paging throw GeoInputError and change nothing", async () => {
+kvTest("bad input - coordinates, sectors and paging throw GeoInputError and change nothing", async () => {
   await reportPosition("a", { lat: 1, lon: 1, use: "OVERRIDE", hide: false });
   const before = await getOwnPosition("a");
   const badReports: unknown[] = [
@@ -333,7 +322,7 @@ withKv("bad input - coordinates, sectors and paging throw GeoInputError and chan
   assert.equal((await byBounds({ latMin: 0, lonMin: 0, latMax: 2, lonMax: 2 }, "nobody")).items.length, 1);
 });
 
-withKv("owner only - the reported position is readable by its owner and never in any query result", async () => {
+kvTest("owner only - the reported position is readable by its owner and never in any query result", async () => {
   const rand = rng(8);
   const placed = await placeMembers(300, 48.85, 2.35, 0.1, rand);
   const trueValues = new Set<number>();
@@ -377,7 +366,7 @@ withKv("owner only - the reported position is readable by its owner and never in
   }
 });
 
-withKv("exclude and filter - blocked and filtered members are left out before paging", async () => {
+kvTest("exclude and filter - blocked and filtered members are left out before paging", async () => {
   const rand = rng(9);
   const placed = await placeMembers(200, 35.68, 139.69, 0.05, rand);
   const viewer = placed[0].id;
@@ -396,7 +385,7 @@ withKv("exclude and filter - blocked and filtered members are left out before pa
   assert.deepEqual(ids(sec), expected.filter((id) => inSector.has(id)));
 });
 
-withKv("hysteresis - GPS jitter across a cell edge does not move the shown point", async () => {
+kvTest("hysteresis - GPS jitter across a cell edge does not move the shown point", async () => {
   // Walk east in 100 m steps and watch how often the shown point changes; then jitter.
   const id = "walker";
   const shownLons = new Set<number>();
@@ -420,7 +409,7 @@ withKv("hysteresis - GPS jitter across a cell edge does not move the shown point
   assert.ok(haversineMeters(last.lat, last.lon, after.lat, after.lon) < 1, "jitter moved the member");
 });
 
-withKv("concurrency - racing reports of one member leave exactly one shown record", async () => {
+kvTest("concurrency - racing reports of one member leave exactly one shown record", async () => {
   const id = "racer";
   await Promise.all(
     Array.from(
@@ -442,7 +431,7 @@ withKv("concurrency - racing reports of one member leave exactly one shown recor
   assert.deepEqual(await nearest("other"), live);
 });
 
-withKv("import - bulk writes are indexed and found like reports", async () => {
+kvTest("import - bulk writes are indexed and found like reports", async () => {
   const rand = rng(13);
   const items = Array.from({ length: 1000 }, (_, i) => ({
     profileId: `imp${String(i).padStart(4, "0")}`,
@@ -527,7 +516,7 @@ Deno.test("sync - another instance sees writes through the change log and the wa
   }
 });
 
-withKv("quiet writes - a report that keeps the shown point rewrites only the private record for 15 min", async () => {
+kvTest("quiet writes - a report that keeps the shown point rewrites only the private record for 15 min", async () => {
   const countLog = async () => {
     let n = 0;
     for await (const _ of kv().list({ prefix: keys.positionsLogAll() })) n++;
@@ -580,7 +569,7 @@ Deno.test("secret - GEO_SECRET wins; otherwise one generated secret is kept in K
   }
 });
 
-withKv("search paths - ring walk (dense index) and occupied-block scan (huge box) agree with brute force", async () => {
+kvTest("search paths - ring walk (dense index) and occupied-block scan (huge box) agree with brute force", async () => {
   const rand = rng(21);
   // Spread thinly so the index holds thousands of blocks: nearest then walks rings of blocks.
   const items = Array.from({ length: 6000 }, (_, i) => ({
@@ -626,7 +615,7 @@ withKv("search paths - ring walk (dense index) and occupied-block scan (huge box
   assert.equal(far.items.length, 1999);
 });
 
-withKv("other point - given fields are stored as given, absent ones are kept", async () => {
+kvTest("other point - given fields are stored as given, absent ones are kept", async () => {
   await reportPosition("o", { lat: 10, lon: 10, use: "OVERRIDE", hide: false });
   let own = await reportPosition("o", { lat: 10.001, lon: 10.001, use: "DEVICE_GPS", hide: false, gpsTimestamp: 5 });
   assert.deepEqual([own.overrideLat, own.gpsLat, own.gpsTimestamp, own.use], [10, 10.001, 5, "DEVICE_GPS"]);

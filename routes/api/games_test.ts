@@ -7,11 +7,12 @@ import { getProfile, updateProfile } from "../../kv/profiles.ts";
 import { reportPosition } from "../../kv/positions.ts";
 import { newId } from "../../kv/ids.ts";
 import { now } from "../../kv/clock.ts";
-import { addPicture, getPic, type ProfilePic } from "../../kv/pictures.ts";
+import { addPicture, getPic } from "../../kv/pictures.ts";
 import { normalizeUpload } from "../../workers/images.ts";
 import sharp from "sharp";
 import { CREDITS_PER_DAY, getCredits } from "../../kv/games.ts";
 import { picLikeCounts } from "../../kv/likes.ts";
+import { picRecord } from "../../tests/fixtures/pictures.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 type Member = Awaited<ReturnType<T["member"]>>;
@@ -56,21 +57,9 @@ async function admin(t: T, m?: Member): Promise<Member> {
 /** Gives a profile public pictures (records only: the game never reads the bytes). */
 async function withPics(m: Member, n: number): Promise<string[]> {
   const p = (await getProfile(m.profileId))!;
-  const pics = Array.from({ length: n }, (): ProfilePic => {
+  const pics = Array.from({ length: n }, () => {
     const at = now();
-    return {
-      id: newId(),
-      profileId: p.id,
-      nsfw: false,
-      gen: newId(),
-      width: 800,
-      height: 1000,
-      sourceWidth: 800,
-      sourceHeight: 1000,
-      crop: null,
-      tsCreated: at,
-      tsUpdated: at,
-    };
+    return picRecord({ profileId: p.id, tsCreated: at, tsUpdated: at });
   });
   for (const x of pics) await kv().set(keys.pic(x.id), x);
   await kv().set(keys.profile(p.id), { ...p, profilePicIds: pics.map((x) => x.id) });
