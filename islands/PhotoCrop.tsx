@@ -54,6 +54,25 @@ function boxOf(item: PhotoCropItem, size: number, px: number, py: number): CropB
 
 const pct = (n: number) => `${(n * 100).toFixed(3)}%`;
 
+/** A labelled slider over [min, 1] in hundredths. */
+function CropSlider(
+  { label, min = 0, value, onChange }: { label: string; min?: number; value: number; onChange: (v: number) => void },
+) {
+  return (
+    <label className="crop-slider">
+      {label}
+      <input
+        type="range"
+        min={min}
+        max={1}
+        step={0.01}
+        value={value}
+        onChange={(e) => onChange(Number(e.currentTarget.value))}
+      />
+    </label>
+  );
+}
+
 function Overlay({ box }: { box: CropBoxFractions }) {
   return (
     <span
@@ -214,39 +233,9 @@ export default function PhotoCrop(props: PhotoCropProps) {
               />
               <Overlay box={box} />
             </span>
-            <label className="crop-slider">
-              {GAME_TEXTS.cropSize}
-              <input
-                type="range"
-                min={MIN_SIZE}
-                max={1}
-                step={0.01}
-                value={size}
-                onChange={(e) => setSize(Number(e.currentTarget.value))}
-              />
-            </label>
-            <label className="crop-slider">
-              {GAME_TEXTS.cropLeftRight}
-              <input
-                type="range"
-                min={0}
-                max={1}
-                step={0.01}
-                value={pos.x}
-                onChange={(e) => setPos({ ...pos, x: Number(e.currentTarget.value) })}
-              />
-            </label>
-            <label className="crop-slider">
-              {GAME_TEXTS.cropUpDown}
-              <input
-                type="range"
-                min={0}
-                max={1}
-                step={0.01}
-                value={pos.y}
-                onChange={(e) => setPos({ ...pos, y: Number(e.currentTarget.value) })}
-              />
-            </label>
+            <CropSlider label={GAME_TEXTS.cropSize} min={MIN_SIZE} value={size} onChange={setSize} />
+            <CropSlider label={GAME_TEXTS.cropLeftRight} value={pos.x} onChange={(x) => setPos({ ...pos, x })} />
+            <CropSlider label={GAME_TEXTS.cropUpDown} value={pos.y} onChange={(y) => setPos({ ...pos, y })} />
             <div className="game-buttons">
               <button type="button" className="primary" disabled={busy} onClick={suggest}>
                 {GAME_TEXTS.cropSuggest}
