@@ -22,7 +22,7 @@ import { games } from "./routes/api/games.ts";
 import { assets } from "./routes/assets.ts";
 import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage } from "./routes/pages/info.tsx";
-import { config } from "./routes/config.ts";
+import { config } from "./config/config.ts";
 import { openKv } from "./kv/db.ts";
 import { loadPositionIndex, startPositionSync } from "./kv/positions.ts";
 import { startWorkers } from "./workers/run.ts";

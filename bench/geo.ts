@@ -12,7 +12,7 @@
  */
 
 import { PositionStore } from "../kv/positions.ts";
-import { METERS_PER_DEGREE } from "../kv/geo.ts";
+import { METERS_PER_DEGREE } from "../domain/geo.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
 
 const MAX_RUN_MS = 9.5 * 60_000;

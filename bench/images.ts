@@ -8,7 +8,7 @@
 
 import sharp from "sharp";
 import { Image } from "imagescript";
-import { normalizeUpload, PIC_SIZES, renderVariant } from "../workers/images.ts";
+import { normalizeUpload, PIC_SIZES, renderVariant } from "../images/pipeline.ts";
 
 const CELL_MS = 1_500;
 const MIN_RUNS = 2;

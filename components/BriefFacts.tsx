@@ -4,8 +4,8 @@
  */
 
 import type { ProfileBrief } from "../kv/briefs.ts";
-import { characteristicLabel, NO_CHARACTERISTICS } from "./characteristics.ts";
-import { formatDistance } from "./format.ts";
+import { characteristicLabel, NO_CHARACTERISTICS } from "../domain/characteristics.ts";
+import { formatDistance } from "../domain/format.ts";
 
 /** The facts of a brief; empty fields are left out. */
 export function BriefFacts({ brief }: { brief: ProfileBrief }) {

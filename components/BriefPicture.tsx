@@ -1,6 +1,6 @@
 /** A member's first public picture at a given width, or a placeholder when they have none. */
 
-import { type PicScale, profilePicUrl } from "./format.ts";
+import { type PicScale, profilePicUrl } from "../domain/format.ts";
 
 export interface BriefPictureProps {
   picId: string | undefined;

@@ -4,8 +4,8 @@
  */
 
 import { type FormEvent, useState } from "react";
-import { MAX_TEXT } from "./texts.ts";
-import { profilePicUrl } from "./format.ts";
+import { MAX_TEXT } from "../domain/texts.ts";
+import { profilePicUrl } from "../domain/format.ts";
 
 export interface ComposerPic {
   id: string;

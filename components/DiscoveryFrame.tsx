@@ -7,7 +7,7 @@ import type { ReactNode } from "react";
 import { type BriefFilter, FilterPanel } from "./FilterPanel.tsx";
 import { DiscoveryStatus, type ListQueryState } from "./DiscoveryStatus.tsx";
 import { LoadMore } from "./LoadMore.tsx";
-import { DISCOVERY_TEXTS } from "./discovery.ts";
+import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 
 /** The parts of an infinite list query the frame needs. */
 export interface PagedQueryState extends ListQueryState {

@@ -1,6 +1,6 @@
 /** What a discovery screen says instead of profiles: still loading, failed (with a retry), or nobody. */
 
-import { DISCOVERY_TEXTS } from "./discovery.ts";
+import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 
 /** The parts of a list query the status needs. */
 export interface ListQueryState {

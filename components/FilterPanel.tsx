@@ -4,7 +4,7 @@
  * like filters. It holds no state: the island passes the value and gets every change back.
  */
 
-import { CHARACTERISTIC_CATEGORIES } from "./characteristics.ts";
+import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
 import type { LikeFilter } from "../kv/briefs.ts";
 
 export type { LikeFilter };

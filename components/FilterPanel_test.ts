@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { renderToString } from "react-dom/server";
 import { cleanFilter, filterCount, FilterPanel, filterParams, LIKE_FILTERS, NO_FILTER } from "./FilterPanel.tsx";
-import { CHARACTERISTIC_CATEGORIES } from "./characteristics.ts";
+import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
 
 Deno.test("filterParams - sorted comma lists, empty ones left out", () => {
   assert.equal(filterParams(NO_FILTER).toString(), "");

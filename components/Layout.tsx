@@ -1,7 +1,7 @@
 /** The document shell every page shares: head, header, main container, footer. */
 
 import type { ReactNode } from "react";
-import type { Brand } from "./brand.ts";
+import type { Brand } from "../domain/brand.ts";
 
 export interface LayoutProps {
   title: string;

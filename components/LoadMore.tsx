@@ -4,7 +4,7 @@
  */
 
 import { type RefObject, useEffect, useRef, useState } from "react";
-import { DISCOVERY_TEXTS } from "./discovery.ts";
+import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 
 /**
  * Calls `onVisible` while the element is within `margin` of the viewport and `enabled`: when it

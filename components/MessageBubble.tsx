@@ -6,8 +6,8 @@
 import { useState } from "react";
 import type { Message } from "../kv/messages.ts";
 import { Time } from "./Time.tsx";
-import { TEXTS } from "./texts.ts";
-import { profilePicUrl } from "./format.ts";
+import { TEXTS } from "../domain/texts.ts";
+import { profilePicUrl } from "../domain/format.ts";
 
 export function MessageBubble({ m, mine, author }: { m: Message; mine: boolean; author?: string }) {
   const [open, setOpen] = useState(false);

@@ -1,8 +1,8 @@
 /** The buttons under a swipe card: Meh (left), Skip (down), Nice (right), spec §2 Swipe cards. */
 
 import type { KeyboardEvent } from "react";
-import { DISCOVERY_TEXTS } from "./discovery.ts";
-import type { SwipeDirection } from "../islands/useSwipe.ts";
+import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
+import type { SwipeDirection } from "../domain/discovery.ts";
 
 const BUTTONS: { direction: SwipeDirection; className: string; icon: string; label: string; key: string }[] = [
   { direction: "left", className: "swipe-meh", icon: "✕", label: DISCOVERY_TEXTS.meh, key: "ArrowLeft" },

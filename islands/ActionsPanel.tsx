@@ -10,7 +10,7 @@ import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileLike, useProfileLikeMutation, useProfileLikeQuery } from "./queries/likes.ts";
 import { useReportMutation } from "./queries/reports.ts";
 import { ApiFailure } from "./queries/api.ts";
-import { MAX_TEXT, REPORT_REASONS, type ReportReason, TEXTS } from "../components/texts.ts";
+import { MAX_TEXT, REPORT_REASONS, type ReportReason, TEXTS } from "../domain/texts.ts";
 
 /** How long 'Blocked and Redirecting...' shows before going home (spec §9). */
 export const BLOCK_REDIRECT_MS = 3000;

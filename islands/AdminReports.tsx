@@ -5,8 +5,8 @@
 
 import { useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
-import { shortName } from "../components/format.ts";
-import { GAME_TEXTS } from "../components/games.ts";
+import { shortName } from "../domain/format.ts";
+import { GAME_TEXTS } from "../domain/games.ts";
 
 export interface AdminReportItem {
   id: string;

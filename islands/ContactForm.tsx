@@ -2,7 +2,7 @@
 
 import { type FormEvent, useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
-import { MAX_TEXT, TEXTS } from "../components/texts.ts";
+import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
 
 type State = "form" | "sending" | "sent" | "failed";
 

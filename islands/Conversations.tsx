@@ -4,8 +4,8 @@ import { QueryProvider } from "./queries/client.tsx";
 import { type MessagePage, useConversationsQuery } from "./queries/messages.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { Time } from "../components/Time.tsx";
-import { shortName } from "../components/format.ts";
-import { TEXTS } from "../components/texts.ts";
+import { shortName } from "../domain/format.ts";
+import { TEXTS } from "../domain/texts.ts";
 
 interface Props {
   profileId: string;

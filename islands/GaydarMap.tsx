@@ -17,8 +17,8 @@ import { MAP_MAX_SECTORS, MAP_PROFILE_CAP, useAggregates, useBoundsBriefs } from
 import { useBriefFilter } from "./queries/briefs.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { FilterPanel } from "../components/FilterPanel.tsx";
-import { profilePicUrl } from "../components/format.ts";
-import { TEXTS } from "../components/texts.ts";
+import { profilePicUrl } from "../domain/format.ts";
+import { TEXTS } from "../domain/texts.ts";
 import { clampBox, sectorsInBox, type ViewBox } from "./map/markers.ts";
 import type { FlyCommand, LeafletMapProps, MapCell, MapMarker } from "./map/LeafletMap.tsx";
 

@@ -6,8 +6,8 @@
 
 import { useVoteRounds } from "./useVoteRounds.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
-import { shortName } from "../components/format.ts";
-import { GAME_TEXTS } from "../components/games.ts";
+import { shortName } from "../domain/format.ts";
+import { GAME_TEXTS } from "../domain/games.ts";
 
 export interface GptItemProps {
   profileId: string;

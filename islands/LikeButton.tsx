@@ -13,7 +13,7 @@ import {
   useProfileLikeMutation,
   useProfileLikeQuery,
 } from "./queries/likes.ts";
-import { TEXTS } from "../components/texts.ts";
+import { TEXTS } from "../domain/texts.ts";
 
 export type LikeButtonProps =
   | { kind: "profile"; like: ProfileLike }

@@ -19,7 +19,7 @@ import { useShowsNsfw } from "./useShowsNsfw.ts";
 import type { Page } from "../kv/paging.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { LoadMore } from "../components/LoadMore.tsx";
-import { shortName } from "../components/format.ts";
+import { shortName } from "../domain/format.ts";
 import { Ago } from "../components/Time.tsx";
 
 export interface LikesProps {

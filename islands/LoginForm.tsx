@@ -6,7 +6,7 @@
 
 import { type FormEvent, useEffect, useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
-import { TEXTS } from "../components/texts.ts";
+import { TEXTS } from "../domain/texts.ts";
 
 interface LoginAnswer {
   profileId: string;

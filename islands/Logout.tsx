@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { api } from "./queries/api.ts";
-import { TEXTS } from "../components/texts.ts";
+import { TEXTS } from "../domain/texts.ts";
 
 export default function Logout() {
   const [done, setDone] = useState(false);

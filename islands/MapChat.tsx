@@ -9,8 +9,8 @@ import { useBroadcastsQuery, useSendMessageMutation } from "./queries/messages.t
 import { type KnownLocation, locationReporter, useLocation } from "./queries/location.ts";
 import { Composer, type ComposerPic } from "../components/Composer.tsx";
 import { MessageBubble } from "../components/MessageBubble.tsx";
-import { TEXTS } from "../components/texts.ts";
-import { shortName } from "../components/format.ts";
+import { TEXTS } from "../domain/texts.ts";
+import { shortName } from "../domain/format.ts";
 
 export interface MapChatProps {
   me: string;

@@ -8,8 +8,8 @@
 import { type KeyboardEvent, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileNote, useNoteMutation, useNoteQuery } from "./queries/notes.ts";
-import { MAX_TEXT } from "../components/texts.ts";
-import { cleanTags, MAX_TAG_LENGTH, MAX_TAGS } from "../components/tags.ts";
+import { MAX_TEXT } from "../domain/texts.ts";
+import { cleanTags, MAX_TAG_LENGTH, MAX_TAGS } from "../domain/tags.ts";
 
 export interface NotesPanelProps {
   note: ProfileNote;

@@ -3,7 +3,7 @@
 import { QueryProvider } from "./queries/client.tsx";
 import { useDeleteNotificationMutation, useNotificationsQuery } from "./queries/notifications.ts";
 import { Time } from "../components/Time.tsx";
-import { TEXTS } from "../components/texts.ts";
+import { TEXTS } from "../domain/texts.ts";
 import type { Notification } from "../kv/notifications.ts";
 
 interface Props {

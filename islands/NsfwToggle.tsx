@@ -1,7 +1,7 @@
 /** Home's NSFW toggle: 'Showing NSFW' / 'Hiding NSFW', remembered per device session. */
 
 import { useEffect, useState } from "react";
-import { TEXTS } from "../components/texts.ts";
+import { TEXTS } from "../domain/texts.ts";
 
 /** The sessionStorage key other islands read to choose the NSFW picture route. */
 export const NSFW_KEY = "showNsfw";

@@ -7,8 +7,8 @@
 import { type PointerEvent, useRef, useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
-import { profilePicUrl, shortName } from "../components/format.ts";
-import { GAME_TEXTS } from "../components/games.ts";
+import { profilePicUrl, shortName } from "../domain/format.ts";
+import { GAME_TEXTS } from "../domain/games.ts";
 
 export interface CropBoxFractions {
   x: number;

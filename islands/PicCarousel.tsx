@@ -6,7 +6,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
-import { picImgProps } from "../components/pictures.ts";
+import { picImgProps } from "../domain/pictures.ts";
 import type { PicInfo } from "../kv/pictures.ts";
 import LikeButton, { type CarouselLikes } from "./LikeButton.tsx";
 

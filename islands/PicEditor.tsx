@@ -11,7 +11,7 @@
 import { type PointerEvent as ReactPointerEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type CropBox, useCropMutation } from "./queries/pictures.ts";
-import { CROP_ASPECT, CROP_PREVIEW_WIDTH } from "../components/pictures.ts";
+import { CROP_ASPECT, CROP_PREVIEW_WIDTH } from "../domain/pictures.ts";
 
 /** The most the picture can be zoomed in. */
 const MAX_ZOOM = 5;

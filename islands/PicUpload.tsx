@@ -9,7 +9,7 @@ import { type ChangeEvent, useEffect, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { ApiFailure } from "./queries/api.ts";
 import { useUploadMutation } from "./queries/pictures.ts";
-import { MAX_UPLOAD_BYTES, UPLOAD_ACCEPT, uploadProblems } from "../components/pictures.ts";
+import { MAX_UPLOAD_BYTES, UPLOAD_ACCEPT, uploadProblems } from "../domain/pictures.ts";
 
 /** 'Uploaded' shows this long before the editor opens (spec §9). */
 export const UPLOADED_MS = 2000;

@@ -16,9 +16,9 @@ import { ApiFailure } from "./queries/api.ts";
 import { type ProfileChange, type ProfileView, useMyProfileQuery, useProfileMutation } from "./queries/profiles.ts";
 import { useNsfwMutation, useRemovePicMutation } from "./queries/pictures.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
-import { CHARACTERISTIC_CATEGORIES } from "../components/characteristics.ts";
-import { picImgProps } from "../components/pictures.ts";
-import { MAX_TEXT, TEXTS } from "../components/texts.ts";
+import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
+import { picImgProps } from "../domain/pictures.ts";
+import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
 import type { PicInfo } from "../kv/pictures.ts";
 
 /** The 'Saved' banner shows this long in the editor (spec §9). */

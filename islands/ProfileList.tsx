@@ -16,8 +16,8 @@ import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { BriefFacts } from "../components/BriefFacts.tsx";
-import { shortName } from "../components/format.ts";
-import { DISCOVERY_TEXTS } from "../components/discovery.ts";
+import { shortName } from "../domain/format.ts";
+import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 
 function ProfileCard({ brief, nsfw, eager }: { brief: ProfileBrief; nsfw: boolean; eager: boolean }) {
   const href = `/profile/${encodeURIComponent(brief.profileId)}`;

@@ -9,8 +9,8 @@ import { type DiscoveryProps, TILES_PAGE_SIZE, TILES_REFETCH_MS, useDiscovery } 
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
-import { formatDistance, shortName } from "../components/format.ts";
-import { DISCOVERY_TEXTS } from "../components/discovery.ts";
+import { formatDistance, shortName } from "../domain/format.ts";
+import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 
 /** Tiles before this index load their picture at once (the first screenful). */
 const EAGER_TILES = 8;

@@ -10,8 +10,8 @@ import { useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileView as Profile, useProfileQuery } from "./queries/profiles.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
-import { CHARACTERISTIC_CATEGORIES, characteristicLabel, NO_CHARACTERISTICS } from "../components/characteristics.ts";
-import { picImgProps } from "../components/pictures.ts";
+import { CHARACTERISTIC_CATEGORIES, characteristicLabel, NO_CHARACTERISTICS } from "../domain/characteristics.ts";
+import { picImgProps } from "../domain/pictures.ts";
 import type { PicInfo } from "../kv/pictures.ts";
 
 export interface ProfileViewProps {

@@ -11,8 +11,8 @@ import { type LikeType, swipeLikeType, usePicLikeMutation, usePicLikeQuery } fro
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { swipeOfDrag } from "./SwipeDeck.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
-import { shortName } from "../components/format.ts";
-import { DISCOVERY_TEXTS } from "../components/discovery.ts";
+import { shortName } from "../domain/format.ts";
+import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 
 export interface RateSwipeProps {
   likerProfileId: string;

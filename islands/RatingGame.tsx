@@ -7,13 +7,14 @@
 import { useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { swipeLikeType } from "./queries/likes.ts";
-import { type SwipeDirection, useCardSwipe } from "./useSwipe.ts";
+import { useCardSwipe } from "./useSwipe.ts";
+import type { SwipeDirection } from "../domain/discovery.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { SwipeButtons } from "../components/SwipeButtons.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
-import { shortName } from "../components/format.ts";
-import { DISCOVERY_TEXTS } from "../components/discovery.ts";
-import { GAME_TEXTS } from "../components/games.ts";
+import { shortName } from "../domain/format.ts";
+import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
+import { GAME_TEXTS } from "../domain/games.ts";
 
 export interface RatingCardProps {
   picId: string;

@@ -5,7 +5,7 @@
 
 import { type FormEvent, useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
-import { ACKNOWLEDGEMENTS, TEXTS } from "../components/texts.ts";
+import { ACKNOWLEDGEMENTS, TEXTS } from "../domain/texts.ts";
 
 type State = "form" | "requesting" | "sent";
 

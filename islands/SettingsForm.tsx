@@ -7,9 +7,9 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ApiFailure } from "./queries/api.ts";
 import { QueryProvider } from "./queries/client.tsx";
-import { TEXTS } from "../components/texts.ts";
+import { TEXTS } from "../domain/texts.ts";
 import { Time } from "../components/Time.tsx";
-import type { Version } from "../routes/version.ts";
+import type { Version } from "../domain/version.ts";
 import {
   currentEndpoint,
   type PushDevice,

@@ -10,15 +10,16 @@ import { useEffect, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type DiscoveryProps, SWIPE_PAGE_SIZE, SWIPE_REFETCH_MS, useDiscovery } from "./queries/briefs.ts";
 import { swipeLikeType, useProfileLikeMutation } from "./queries/likes.ts";
-import { type CardLook, type SwipeDirection, useCardSwipe, type useSwipe } from "./useSwipe.ts";
+import { type CardLook, useCardSwipe, type useSwipe } from "./useSwipe.ts";
+import type { SwipeDirection } from "../domain/discovery.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { FilterPanel } from "../components/FilterPanel.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { BriefFacts } from "../components/BriefFacts.tsx";
 import { DiscoveryStatus } from "../components/DiscoveryStatus.tsx";
 import { SwipeButtons } from "../components/SwipeButtons.tsx";
-import { shortName } from "../components/format.ts";
-import { DISCOVERY_TEXTS } from "../components/discovery.ts";
+import { shortName } from "../domain/format.ts";
+import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 import type { ProfileBrief } from "../kv/briefs.ts";
 
 // Kept for islands that took the gesture from here before islands/useSwipe.ts existed.

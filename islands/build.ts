@@ -5,7 +5,7 @@
  */
 
 import * as esbuild from "esbuild";
-import { backendVersion } from "../routes/version.ts";
+import { backendVersion } from "../config/version.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 /**

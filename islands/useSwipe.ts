@@ -5,9 +5,7 @@
  */
 
 import { type CSSProperties, type PointerEvent, useEffect, useRef, useState } from "react";
-
-/** A swipe: right is LIKE, left DISLIKE, down UNDETERMINED (spec §4). */
-export type SwipeDirection = "left" | "right" | "down";
+import type { SwipeDirection } from "../domain/discovery.ts";
 
 /** The arrow keys that swipe. ArrowUp is not one of them. */
 export const SWIPE_KEYS: Readonly<Record<string, SwipeDirection>> = {

@@ -6,7 +6,7 @@
 
 import { useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
-import { GAME_TEXTS } from "../components/games.ts";
+import { GAME_TEXTS } from "../domain/games.ts";
 
 export interface VoteRoundsOptions<Item> {
   item: Item | null;

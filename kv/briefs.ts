@@ -29,8 +29,8 @@ import {
   nearest,
   type QueryOptions,
 } from "./positions.ts";
-import type { Bounds } from "./geo.ts";
-import { hasAllCharacteristics } from "../components/characteristics.ts";
+import type { Bounds } from "../domain/geo.ts";
+import { hasAllCharacteristics } from "../domain/characteristics.ts";
 
 /** A member as the map and the lists show them (spec §3 ProfileBrief), at their shown position. */
 export interface ProfileBrief {

@@ -1,5 +1,7 @@
 /** The one Deno KV handle of the process. Open it once with `openKv`, read it with `kv()`. */
 
+import { config } from "../config/config.ts";
+
 let handle: Deno.Kv | undefined;
 
 /**
@@ -7,8 +9,7 @@ let handle: Deno.Kv | undefined;
  * then `KV_PATH`, then `./data/app.kv`. Tests pass ":memory:".
  */
 export async function openKv(path?: string): Promise<Deno.Kv> {
-  const url = Deno.env.get("KV_URL");
-  const where = url ?? path ?? Deno.env.get("KV_PATH") ?? "./data/app.kv";
+  const where = config.kvUrl ?? path ?? config.kvPath;
   if (where !== ":memory:" && !where.includes("://")) {
     const dir = where.replace(/[^/]*$/, "");
     if (dir) await Deno.mkdir(dir, { recursive: true });

@@ -14,7 +14,7 @@ import { blockedSet } from "./blocks.ts";
 import { listReports, type Report } from "./reports.ts";
 import { newId } from "./ids.ts";
 import { addNotification } from "./notifications.ts";
-import type { CropBox } from "../workers/images.ts";
+import type { CropBox } from "../images/pipeline.ts";
 
 /** At most this many volunteer credits a day per member. */
 export const CREDITS_PER_DAY = 20;

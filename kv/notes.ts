@@ -4,7 +4,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { type Page, pageOf, type PageRequest } from "./paging.ts";
-import { cleanTags } from "../components/tags.ts";
+import { cleanTags } from "../domain/tags.ts";
 
 /** A member's private note and tags about another profile. */
 export interface ProfileNote {

@@ -7,7 +7,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { enqueueJob } from "../workers/jobs.ts";
+import { enqueueJob } from "./jobs.ts";
 
 /** A notification (spec §3). */
 export interface Notification {

@@ -2,7 +2,7 @@
  * Profile pictures: the record, who may see it, and its bytes.
  *
  * Bytes. An upload is normalized in the request (upright, sRGB, WebP, no metadata, at most
- * 2048 px: `workers/images.ts`) and only that result is kept, as the picture's `source` blob;
+ * 2048 px: `images/pipeline.ts`) and only that result is kept, as the picture's `source` blob;
  * the uploaded bytes never reach the store. A crop cuts the source into a `master` blob of a new
  * generation (`gen`), so the editor can always re-crop from the whole picture; an uncropped
  * picture's master is its source. The served sizes of a generation are rendered once by the
@@ -25,8 +25,8 @@ import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import type { Profile } from "./profiles.ts";
 import { BlobConflictError, deleteBlob, getBlob, getBlobMeta, putBlob } from "./blobs.ts";
-import { enqueueJob } from "../workers/jobs.ts";
-import { type CropBox, cropPicture, PIC_SIZES, type PicSize, type Picture, renderVariant } from "../workers/images.ts";
+import { enqueueJob } from "./jobs.ts";
+import { type CropBox, cropPicture, PIC_SIZES, type PicSize, type Picture, renderVariant } from "../images/pipeline.ts";
 
 /** A picture's record. */
 export interface ProfilePic {

@@ -13,7 +13,7 @@ import {
 import sharp from "sharp";
 import { createAccount } from "./accounts.ts";
 import { getBlobMeta } from "./blobs.ts";
-import { normalizeUpload } from "../workers/images.ts";
+import { normalizeUpload } from "../images/pipeline.ts";
 import { picRecord } from "../tests/fixtures/pictures.ts";
 
 const pic = picRecord;

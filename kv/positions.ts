@@ -63,9 +63,9 @@ import {
   PrivacyGrid,
   sectorKey,
   shownPoint,
-} from "./geo.ts";
+} from "../domain/geo.ts";
 
-export { GeoInputError } from "./geo.ts";
+export { GeoInputError } from "../domain/geo.ts";
 
 /** How long a report stays valid (spec §9: about 26 h). */
 export const POSITION_TTL_MS = 93_600_000;

@@ -3,7 +3,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { shiftClock } from "./clock.ts";
-import { GeoInputError, haversineMeters, sectorKey, shownPoint } from "./geo.ts";
+import { GeoInputError, haversineMeters, sectorKey, shownPoint } from "../domain/geo.ts";
 import {
   aggregates,
   byBounds,

@@ -3,7 +3,6 @@
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-import { getPics, type PicInfo, picInfo } from "./pictures.ts";
 import { isBlockedEither } from "./blocks.ts";
 
 /** A member's profile (spec §3). */
@@ -129,67 +128,7 @@ export async function updateProfile(id: string, change: ProfileChange): Promise<
 
 // --- what members see
 
-/**
- * A profile as the API and pages show it: never the account, and `profilePicIdsPrivate` empty
- * unless the viewer owns the profile.
- */
-export type ProfileView =
-  & Pick<
-    Profile,
-    | "id"
-    | "profilename"
-    | "height"
-    | "weight"
-    | "description"
-    | "characteristics"
-    | "profilePicIds"
-    | "profilePicIdsPrivate"
-    | "tsUpdated"
-  >
-  & {
-    age: number | null;
-    /** Facts of every picture listed, in list order. */
-    pictures: PicInfo[];
-    /** True when the viewer owns the profile. */
-    own: boolean;
-    /** Owner only. */
-    birthdate?: string;
-    roles?: string[];
-  };
-
 /** May the viewer see anything of the owner's profile? Not when either blocked the other. */
 export async function profileVisibleTo(ownerProfileId: string, viewerProfileId: string): Promise<boolean> {
   return ownerProfileId === viewerProfileId || !(await isBlockedEither(ownerProfileId, viewerProfileId));
-}
-
-/**
- * The profile `id` as `viewerProfileId` sees it, or null when there is none or it is hidden from
- * them by a block (both look the same to the viewer).
- */
-export async function loadProfileView(id: string, viewerProfileId: string): Promise<ProfileView | null> {
-  const profile = await getProfile(id);
-  if (!profile || !(await profileVisibleTo(profile.id, viewerProfileId))) return null;
-  return await viewOfProfile(profile, viewerProfileId);
-}
-
-/** Builds the view of `profile` for `viewerProfileId`, reading its pictures' records. */
-export async function viewOfProfile(profile: Profile, viewerProfileId: string): Promise<ProfileView> {
-  const own = profile.id === viewerProfileId;
-  const privateIds = own ? profile.profilePicIdsPrivate : [];
-  const pics = await getPics([...profile.profilePicIds, ...privateIds]);
-  return {
-    id: profile.id,
-    profilename: profile.profilename,
-    age: ageOf(profile.birthdate),
-    height: profile.height,
-    weight: profile.weight,
-    description: profile.description,
-    characteristics: profile.characteristics,
-    profilePicIds: profile.profilePicIds,
-    profilePicIdsPrivate: privateIds,
-    pictures: pics.map(picInfo),
-    tsUpdated: profile.tsUpdated,
-    own,
-    ...(own ? { birthdate: profile.birthdate, roles: profile.roles } : {}),
-  };
 }

@@ -10,7 +10,7 @@ export interface Report {
   id: string;
   reporterProfileId: string;
   reportedProfileId: string;
-  /** One of REPORT_REASONS (components/texts.ts). */
+  /** One of REPORT_REASONS (domain/texts.ts). */
   reason: string;
   text: string;
   tsCreated: number;

@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "./env.ts";
 import { buildDir, type Manifest } from "../islands/build.ts";
-import { backendVersion } from "./version.ts";
+import { backendVersion } from "../config/version.ts";
 
 const root = new URL("../static/", import.meta.url).pathname;
 

@@ -1,6 +1,6 @@
 /** Types shared by every route: the Hono environment and the session a request carries. */
 
-import type { Brand } from "../components/brand.ts";
+import type { Brand } from "../domain/brand.ts";
 
 /** Who is calling: set by the session middleware, null when logged out. */
 export interface Caller {

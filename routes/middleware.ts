@@ -7,12 +7,12 @@ import { secureHeaders } from "hono/secure-headers";
 import { getConnInfo } from "hono/deno";
 import type { AppEnv, Caller } from "./env.ts";
 import { ApiError, errorBody, forbidden, unauthorized } from "./errors.ts";
-import { config } from "./config.ts";
+import { config } from "../config/config.ts";
 import { getSession } from "../kv/sessions.ts";
 import { getAccount } from "../kv/accounts.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { BadCursorError } from "../kv/paging.ts";
-import { brandFor } from "../components/brand.ts";
+import { brandFor } from "../domain/brand.ts";
 
 /** Logs method, path (never the query string or fragment: they may carry secrets), status and time. */
 export function requestLog(): MiddlewareHandler {

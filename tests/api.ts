@@ -5,7 +5,7 @@ import { now, resetClock, shiftClock } from "../kv/clock.ts";
 import { runDueJobs } from "../workers/jobs.ts";
 import { handlers } from "../workers/run.ts";
 import { listOutbox } from "../kv/outbox.ts";
-import { ACKNOWLEDGEMENTS } from "../components/texts.ts";
+import { ACKNOWLEDGEMENTS } from "../domain/texts.ts";
 import { createApp } from "../main.ts";
 
 Deno.env.set("LOG_REQUESTS", "0");

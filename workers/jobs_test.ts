@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { closeKv, kv, openKv } from "../kv/db.ts";
 import { resetClock, shiftClock } from "../kv/clock.ts";
 import { keys } from "../kv/keys.ts";
-import { backoffMs, enqueueJob, enqueueJobNow, type Handlers, listDeadJobs, runDueJobs, startWorker } from "./jobs.ts";
+import { backoffMs, enqueueJob, enqueueJobNow, listDeadJobs } from "../kv/jobs.ts";
+import { type Handlers, runDueJobs, startWorker } from "./jobs.ts";
 
 /** A test handler that records its effect once per effect key, however often it runs. */
 const idempotent: Handlers = {

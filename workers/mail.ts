@@ -1,10 +1,10 @@
 /** The mail job: builds the mail and sends it over SMTP, or keeps it in the dev outbox. */
 
 import nodemailer from "nodemailer";
-import { config } from "../routes/config.ts";
+import { config } from "../config/config.ts";
 import { createLoginToken, getAccount } from "../kv/accounts.ts";
 import { saveToOutbox } from "../kv/outbox.ts";
-import type { Job } from "./jobs.ts";
+import type { Job } from "../kv/jobs.ts";
 
 type MailJob = Extract<Job, { type: "mail" }>;
 

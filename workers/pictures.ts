@@ -3,7 +3,7 @@
  * after a crop, a replace or a delete. Both are safe to run twice (kv/pictures.ts).
  */
 
-import type { Job } from "./jobs.ts";
+import type { Job } from "../kv/jobs.ts";
 import { removeGeneration, renderGeneration } from "../kv/pictures.ts";
 
 /** Renders and stores the served sizes of one generation of a picture. */

@@ -5,11 +5,11 @@
  */
 
 import webpush from "web-push";
-import type { Job } from "./jobs.ts";
+import type { Job } from "../kv/jobs.ts";
 import { getNotification } from "../kv/notifications.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { allowedEndpoint, listPushSubscriptions, removePushSubscription, vapidKeys } from "../kv/push.ts";
-import { config } from "../routes/config.ts";
+import { config } from "../config/config.ts";
 
 type PushJob = Extract<Job, { type: "push" }>;
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { LIKES_TABS, swipeLikeType, tabOfPath, toggled } from "./likes.ts";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 
 Deno.test("likes client - swipes map to like types; an unknown swipe is ERROR", () => {
   assert.equal(swipeLikeType("right"), "LIKE");

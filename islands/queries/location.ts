@@ -19,7 +19,7 @@
 
 import { useEffect, useSyncExternalStore } from "react";
 import { api, EVENTS } from "./api.ts";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 
 /** How the member's location is chosen. */
 export type LocationType = "RANDOM" | "OVERRIDE" | "DEVICE_GPS";

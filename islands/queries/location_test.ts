@@ -9,7 +9,7 @@ import {
   REPORT_DEBOUNCE_MS,
 } from "./location.ts";
 import { EVENTS } from "./api.ts";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 
 /** The browser around the reporter: storage, the API and the device's geolocation, all fake. */
 function fakeBrowser() {

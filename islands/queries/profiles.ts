@@ -5,7 +5,8 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./api.ts";
-import type { ProfileChange, ProfileView } from "../../kv/profiles.ts";
+import type { ProfileChange } from "../../kv/profiles.ts";
+import type { ProfileView } from "../../kv/profileViews.ts";
 
 export type { ProfileChange, ProfileView };
 

@@ -4,8 +4,8 @@
  */
 
 import { api } from "./api.ts";
-import { TEXTS } from "../../components/texts.ts";
-import { deviceOf } from "../../components/device.ts";
+import { TEXTS } from "../../domain/texts.ts";
+import { deviceOf } from "../../domain/device.ts";
 
 /** A device as the settings list shows it. */
 export interface PushDevice {

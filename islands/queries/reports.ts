@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { api } from "./api.ts";
-import type { ReportReason } from "../../components/texts.ts";
+import type { ReportReason } from "../../domain/texts.ts";
 
 export interface ReportInput {
   reportedProfileId: string;

@@ -10,9 +10,9 @@ import type { AppEnv } from "../env.ts";
 import { badRequest, tooMany, unauthorized } from "../errors.ts";
 import { jsonBody, parseWith } from "../validate.ts";
 import { clientAddress, isSecureContext, sessionCookieName } from "../middleware.ts";
-import { config } from "../config.ts";
-import { ACKNOWLEDGEMENTS, TEXTS } from "../../components/texts.ts";
-import { deviceOf } from "../../components/device.ts";
+import { config } from "../../config/config.ts";
+import { ACKNOWLEDGEMENTS, TEXTS } from "../../domain/texts.ts";
+import { deviceOf } from "../../domain/device.ts";
 import {
   type Account,
   checkPassword,
@@ -25,7 +25,7 @@ import {
 import { createSession, endSession, SESSION_LIFETIMES } from "../../kv/sessions.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { kv } from "../../kv/db.ts";
-import { enqueueJob } from "../../workers/jobs.ts";
+import { enqueueJob } from "../../kv/jobs.ts";
 
 const email = z.string().trim().max(254).email("Please enter a valid email address.");
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ALL_ACKS, testApp } from "../../tests/api.ts";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 import { shiftClock } from "../../kv/clock.ts";
 import { getAccountByEmail } from "../../kv/accounts.ts";
 import { listOutbox } from "../../kv/outbox.ts";

@@ -6,7 +6,7 @@ import type { AppEnv } from "../env.ts";
 import { tooMany } from "../errors.ts";
 import { jsonBody } from "../validate.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
-import { MAX_TEXT, TEXTS } from "../../components/texts.ts";
+import { MAX_TEXT, TEXTS } from "../../domain/texts.ts";
 import { saveContactMessage } from "../../kv/contact.ts";
 import { hit } from "../../kv/ratelimit.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 import { listContactMessages } from "../../kv/contact.ts";
 
 Deno.test("contact - a member's message is stored", async () => {

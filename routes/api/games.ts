@@ -42,7 +42,7 @@ import {
 } from "../../kv/games.ts";
 import { idSchema, reachableProfile } from "./likes.ts";
 import { cropOwnPicture, getPic } from "../../kv/pictures.ts";
-import { PictureRejected } from "../../workers/images.ts";
+import { PictureRejected } from "../../images/pipeline.ts";
 import { blockedSet } from "../../kv/blocks.ts";
 
 const gptBody = z.object({ verdict: z.enum(GPT_VERDICTS) });

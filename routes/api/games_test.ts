@@ -8,7 +8,7 @@ import { reportPosition } from "../../kv/positions.ts";
 import { newId } from "../../kv/ids.ts";
 import { now } from "../../kv/clock.ts";
 import { addPicture, getPic } from "../../kv/pictures.ts";
-import { normalizeUpload } from "../../workers/images.ts";
+import { normalizeUpload } from "../../images/pipeline.ts";
 import sharp from "sharp";
 import { CREDITS_PER_DAY, getCredits } from "../../kv/games.ts";
 import { picLikeCounts } from "../../kv/likes.ts";

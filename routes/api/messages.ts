@@ -11,7 +11,7 @@ import type { AppEnv } from "../env.ts";
 import { badRequest, conflict, dailyLimit, forbidden, notFound, tooMany } from "../errors.ts";
 import { jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
-import { MAX_TEXT } from "../../components/texts.ts";
+import { MAX_TEXT } from "../../domain/texts.ts";
 import {
   broadcastsIn,
   conversationsOf,

@@ -35,7 +35,7 @@ import {
   variantBlobId,
 } from "../../kv/pictures.ts";
 import { getBlobMeta } from "../../kv/blobs.ts";
-import { MAX_UPLOAD_BYTES, normalizeUpload, PIC_SIZES, type PicSize, PictureRejected } from "../../workers/images.ts";
+import { MAX_UPLOAD_BYTES, normalizeUpload, PIC_SIZES, type PicSize, PictureRejected } from "../../images/pipeline.ts";
 
 /** How long a browser keeps a picture whose URL names its generation (`v`): it never changes. */
 const VERSIONED_MAX_AGE = 365 * 24 * 3600;

@@ -17,7 +17,7 @@ import {
 } from "../../tests/fixtures/pictures.ts";
 import { runDueJobs } from "../../workers/jobs.ts";
 import { handlers } from "../../workers/run.ts";
-import { MAX_UPLOAD_BYTES, PIC_SIZES } from "../../workers/images.ts";
+import { MAX_UPLOAD_BYTES, PIC_SIZES } from "../../images/pipeline.ts";
 import { getAccountByEmail, setRoles } from "../../kv/accounts.ts";
 import { blockIndexOps } from "../../kv/blocks.ts";
 import { kv } from "../../kv/db.ts";

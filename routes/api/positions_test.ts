@@ -6,7 +6,7 @@ import { getProfile, updateProfile } from "../../kv/profiles.ts";
 import { putPicLike, putProfileLike } from "../../kv/likes.ts";
 import { getShownPosition, POSITION_TTL_MS } from "../../kv/positions.ts";
 import { shiftClock } from "../../kv/clock.ts";
-import { sectorKey } from "../../kv/geo.ts";
+import { sectorKey } from "../../domain/geo.ts";
 import { LIMITS } from "../../kv/ratelimit.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;

@@ -6,18 +6,17 @@ import type { AppEnv } from "../env.ts";
 import { badRequest, conflict, forbidden, notFound } from "../errors.ts";
 import { jsonBody } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
-import { MAX_TEXT } from "../../components/texts.ts";
-import { cleanCharacteristics } from "../../components/characteristics.ts";
+import { MAX_TEXT } from "../../domain/texts.ts";
+import { cleanCharacteristics } from "../../domain/characteristics.ts";
 import { isId } from "../../kv/ids.ts";
 import {
   getProfile,
-  loadProfileView,
   normalizeBirthdate,
   type ProfileChange,
   type ProfileRefusal,
   updateProfile,
-  viewOfProfile,
 } from "../../kv/profiles.ts";
+import { loadProfileView, viewOfProfile } from "../../kv/profileViews.ts";
 import { MAX_PICS_PER_PROFILE } from "../../kv/pictures.ts";
 
 /** The longest profile name stored (lists show the first 12 characters). */

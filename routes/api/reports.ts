@@ -9,7 +9,7 @@ import type { AppEnv } from "../env.ts";
 import { tooMany } from "../errors.ts";
 import { jsonBody } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
-import { MAX_TEXT, REPORT_REASONS } from "../../components/texts.ts";
+import { MAX_TEXT, REPORT_REASONS } from "../../domain/texts.ts";
 import { saveReport } from "../../kv/reports.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { idSchema, reachableProfile } from "./likes.ts";

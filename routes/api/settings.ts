@@ -6,7 +6,7 @@ import type { AppEnv } from "../env.ts";
 import { conflict, notFound } from "../errors.ts";
 import { jsonBody } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 import { type Account, getAccount, updateSettings } from "../../kv/accounts.ts";
 import { endSessionById, listSessions } from "../../kv/sessions.ts";
 import { listPushSubscriptions, vapidKeys } from "../../kv/push.ts";

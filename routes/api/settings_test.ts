@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 import { getAccount, getAccountByEmail } from "../../kv/accounts.ts";
 
 Deno.test("settings - a member reads and saves name, email and a new password", async () => {

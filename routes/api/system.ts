@@ -2,7 +2,7 @@
 
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
-import { backendVersion } from "../version.ts";
+import { backendVersion } from "../../config/version.ts";
 
 export const system = new Hono<AppEnv>()
   .get("/ping", (c) => c.json({ pong: true, ts: Date.now() }))

@@ -12,7 +12,7 @@ import { listSessions } from "../../kv/sessions.ts";
 import { blockList } from "../../kv/likes.ts";
 import { listOutbox } from "../../kv/outbox.ts";
 import { settingsOf } from "../api/settings.ts";
-import { backendVersion } from "../version.ts";
+import { backendVersion } from "../../config/version.ts";
 
 export async function settingsPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 import LoginForm from "../../islands/LoginForm.tsx";
 import RegisterForm from "../../islands/RegisterForm.tsx";
 import Logout from "../../islands/Logout.tsx";

@@ -3,8 +3,8 @@ import { testApp } from "../../tests/api.ts";
 import { reportPosition } from "../../kv/positions.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { createAccount } from "../../kv/accounts.ts";
-import { DISCOVERY_TEXTS } from "../../components/discovery.ts";
-import { NO_CHARACTERISTICS } from "../../components/characteristics.ts";
+import { DISCOVERY_TEXTS } from "../../domain/discovery.ts";
+import { NO_CHARACTERISTICS } from "../../domain/characteristics.ts";
 
 const PHOENIX = { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false } as const;
 

@@ -6,8 +6,8 @@ import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import { Cards, GAME_CARDS } from "../../components/Cards.tsx";
-import { GAME_TEXTS } from "../../components/games.ts";
-import { REPORT_REASONS } from "../../components/texts.ts";
+import { GAME_TEXTS } from "../../domain/games.ts";
+import { REPORT_REASONS } from "../../domain/texts.ts";
 import {
   getCredits,
   listCropSuggestions,

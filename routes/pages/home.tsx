@@ -5,7 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Cards, HOME_CARDS, HOME_CARDS_LOGGED_OUT } from "../../components/Cards.tsx";
 import { Island } from "../../components/Island.tsx";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 import NsfwToggle from "../../islands/NsfwToggle.tsx";
 
 export function homePage(c: Context<AppEnv>) {

@@ -17,7 +17,7 @@ import { mapPage } from "./map.tsx";
 import { notificationsPage } from "./notifications.tsx";
 import { conversationsPage, mapChatPage } from "./chat.tsx";
 import { arbitrationPage, gamesPage, gptBusterPage, photoCropPage, ratingGamePage } from "./games.tsx";
-import { config } from "../config.ts";
+import { config } from "../../config/config.ts";
 import { clientAddress } from "../middleware.ts";
 
 type Page = (c: Context<AppEnv>) => Response | Promise<Response>;

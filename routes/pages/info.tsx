@@ -3,7 +3,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 
 export function aboutPage(c: Context<AppEnv>) {
   const brand = c.get("brand");

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
 import { build } from "../../islands/build.ts";
 import { reloadManifest } from "../assets.ts";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 
 await build();
 reloadManifest();

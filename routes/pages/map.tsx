@@ -6,7 +6,7 @@ import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import GaydarMap from "../../islands/GaydarMap.tsx";
 import { knownLocation } from "../../kv/positions.ts";
-import { config } from "../config.ts";
+import { config } from "../../config/config.ts";
 
 /** Map data attribution (the OpenStreetMap licence asks for it wherever its tiles show). */
 export const TILE_ATTRIBUTION =

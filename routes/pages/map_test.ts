@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
 import { reportPosition } from "../../kv/positions.ts";
 import { createAccount } from "../../kv/accounts.ts";
-import { config } from "../config.ts";
+import { config } from "../../config/config.ts";
 
 Deno.test("map page - members only; the island gets the tile URL and the member's own last report, nobody else's", async () => {
   const t = await testApp();

@@ -3,7 +3,7 @@ import { testApp } from "../../tests/api.ts";
 import { ROUTES } from "../table.ts";
 import { build } from "../../islands/build.ts";
 import { reloadManifest } from "../assets.ts";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 
 if (!Deno.env.get("BUILD_DIR")) Deno.env.set("BUILD_DIR", Deno.makeTempDirSync({ prefix: "pages-build-" }));
 await build();

@@ -12,7 +12,7 @@ import PicEditor from "../../islands/PicEditor.tsx";
 import PicCarousel from "../../islands/PicCarousel.tsx";
 import { isId } from "../../kv/ids.ts";
 import { getPic } from "../../kv/pictures.ts";
-import { loadProfileView } from "../../kv/profiles.ts";
+import { loadProfileView } from "../../kv/profileViews.ts";
 import { carouselLikes } from "./profilePanels.tsx";
 
 function Unavailable({ text }: { text: string }) {

@@ -5,26 +5,15 @@
  */
 
 import type { Context } from "hono";
-import type { ReactElement } from "react";
-import type { AppEnv, Caller } from "../env.ts";
+import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import ProfileView from "../../islands/ProfileView.tsx";
 import { isId } from "../../kv/ids.ts";
-import { loadProfileView, type ProfileView as Profile } from "../../kv/profiles.ts";
+import { loadProfileView } from "../../kv/profileViews.ts";
 import { notFoundPage } from "./info.tsx";
-import { actionsPanel, likesPanel, notesPanel } from "./profilePanels.tsx";
+import { actionsPanel, likesPanel, notesPanel, type ProfilePanel, type ProfilePanelContext } from "./profilePanels.tsx";
 import { chatPanel } from "./chat.tsx";
-
-/** What a panel of the profile page gets: the request, the caller and the profile as they see it. */
-export interface ProfilePanelContext {
-  c: Context<AppEnv>;
-  caller: Caller;
-  profile: Profile;
-}
-
-/** A section of the profile page below the profile: its own island(s), or null to show nothing. */
-export type ProfilePanel = (ctx: ProfilePanelContext) => ReactElement | null | Promise<ReactElement | null>;
 
 /**
  * The panels of the profile page, in page order. Each is rendered in its own section, so a

@@ -5,7 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import ProfileEditor from "../../islands/ProfileEditor.tsx";
-import { loadProfileView } from "../../kv/profiles.ts";
+import { loadProfileView } from "../../kv/profileViews.ts";
 import { notFoundPage } from "./info.tsx";
 import { listCropSuggestions } from "../../kv/games.ts";
 

@@ -1,15 +1,29 @@
 /**
- * The likes, notes and actions panels of the profile view (issue 3 part B), plugged into
- * PROFILE_PANELS of routes/pages/profile.tsx. None shows on one's own profile.
+ * The panels of the profile view: what a panel gets and is, and the likes, notes and actions
+ * panels (issue 3 part B), plugged into PROFILE_PANELS of routes/pages/profile.tsx. None shows on
+ * one's own profile.
  */
 
-import type { ProfilePanel } from "./profile.tsx";
+import type { Context } from "hono";
+import type { ReactElement } from "react";
+import type { AppEnv, Caller } from "../env.ts";
+import type { ProfileView as Profile } from "../../kv/profileViews.ts";
 import { Island } from "../../components/Island.tsx";
 import LikeButton, { type CarouselLikes } from "../../islands/LikeButton.tsx";
 import NotesPanel from "../../islands/NotesPanel.tsx";
 import ActionsPanel from "../../islands/ActionsPanel.tsx";
 import { getPicLikes, getProfileLike } from "../../kv/likes.ts";
 import { getNote } from "../../kv/notes.ts";
+
+/** What a panel of the profile page gets: the request, the caller and the profile as they see it. */
+export interface ProfilePanelContext {
+  c: Context<AppEnv>;
+  caller: Caller;
+  profile: Profile;
+}
+
+/** A section of the profile page below the profile: its own island(s), or null to show nothing. */
+export type ProfilePanel = (ctx: ProfilePanelContext) => ReactElement | null | Promise<ReactElement | null>;
 
 /** Like / Remove Like of the profile, and a way to rate its pictures one by one. */
 export const likesPanel: ProfilePanel = async ({ caller, profile }) => {

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 
 for (const vp of ["phone", "desktop"] as ViewportName[]) {
   Deno.test(`e2e ${vp} - chat: a message arrives, is read, shows two checks; Map Chat posts nearby`, async () => {

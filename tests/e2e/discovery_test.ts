@@ -14,10 +14,10 @@ import { updateProfile } from "../../kv/profiles.ts";
 import { getOwnPosition, reportPosition } from "../../kv/positions.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { getProfileLike } from "../../kv/likes.ts";
-import { normalizeUpload } from "../../workers/images.ts";
-import { NO_CHARACTERISTICS } from "../../components/characteristics.ts";
-import { DISCOVERY_TEXTS } from "../../components/discovery.ts";
-import { shortName } from "../../components/format.ts";
+import { normalizeUpload } from "../../images/pipeline.ts";
+import { NO_CHARACTERISTICS } from "../../domain/characteristics.ts";
+import { DISCOVERY_TEXTS } from "../../domain/discovery.ts";
+import { shortName } from "../../domain/format.ts";
 
 /** Phoenix, where everybody is. */
 const HOME = { lat: 33.4484, lon: -112.074 };

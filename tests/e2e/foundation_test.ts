@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { type Harness, mailedLink, registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 
 const PUBLIC_PAGES = ["/", "/login", "/register", "/aboutus", "/tos", "/support", "/sorry", "/nope"];
 

@@ -16,7 +16,7 @@ import { reportPosition } from "../../kv/positions.ts";
 import { addPicture, getPic } from "../../kv/pictures.ts";
 import { getPicLikes } from "../../kv/likes.ts";
 import { arbCase, getCredits } from "../../kv/games.ts";
-import { normalizeUpload } from "../../workers/images.ts";
+import { normalizeUpload } from "../../images/pipeline.ts";
 
 const HOME = { lat: 33.4484, lon: -112.074 };
 const TEXTS = [

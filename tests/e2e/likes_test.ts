@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { type Harness, registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
-import { TEXTS } from "../../components/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";

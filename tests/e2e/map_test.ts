@@ -17,12 +17,12 @@ import { aggregates, getOwnPosition, getShownPosition, importPositions, reportPo
 import { addPicture } from "../../kv/pictures.ts";
 import { putProfileLike } from "../../kv/likes.ts";
 import { profileBriefs } from "../../kv/briefs.ts";
-import { sectorKey } from "../../kv/geo.ts";
+import { sectorKey } from "../../domain/geo.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { newId } from "../../kv/ids.ts";
-import { normalizeUpload } from "../../workers/images.ts";
-import { TEXTS } from "../../components/texts.ts";
+import { normalizeUpload } from "../../images/pipeline.ts";
+import { TEXTS } from "../../domain/texts.ts";
 import { markerSize } from "../../islands/map/markers.ts";
 
 const HOME = { lat: 33.4484, lon: -112.074 };

@@ -10,7 +10,7 @@ import { Buffer } from "node:buffer";
 import type { Locator, Page } from "playwright-core";
 import { type Harness, registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
 import { fromRaw, phoneJpeg } from "../fixtures/pictures.ts";
-import { NO_CHARACTERISTICS } from "../../components/characteristics.ts";
+import { NO_CHARACTERISTICS } from "../../domain/characteristics.ts";
 import { EDITOR_TEXTS } from "../../islands/ProfileEditor.tsx";
 
 /** A picture of one colour with a darker band, so pictures can be told apart in screenshots. */

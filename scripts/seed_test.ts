@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { closeKv, kv, openKv } from "./db.ts";
+import { closeKv, kv, openKv } from "../kv/db.ts";
 import { seed } from "./seed.ts";
-import { getAccountByEmail } from "./accounts.ts";
-import { getProfile } from "./profiles.ts";
-import { getPic, loadVariant } from "./pictures.ts";
-import { CHARACTERISTIC_VALUES } from "../components/characteristics.ts";
+import { getAccountByEmail } from "../kv/accounts.ts";
+import { getProfile } from "../kv/profiles.ts";
+import { getPic, loadVariant } from "../kv/pictures.ts";
+import { CHARACTERISTIC_VALUES } from "../domain/characteristics.ts";
 
 async function community(n: number, seedNo: number) {
   await openKv(":memory:");

@@ -6,9 +6,13 @@ export const config = {
   /** Port to listen on. */
   port: Number(env("PORT") ?? 8000),
   /** Remote KV (KV Connect) URL; when set it wins over KV_PATH. */
-  kvUrl: env("KV_URL"),
+  get kvUrl() {
+    return env("KV_URL");
+  },
   /** Local KV file. */
-  kvPath: env("KV_PATH") ?? "./data/app.kv",
+  get kvPath() {
+    return env("KV_PATH") ?? "./data/app.kv";
+  },
   /** SMTP URL for outgoing mail (smtp://user:pass@host:port); without it mail goes to the dev outbox. */
   get smtpUrl() {
     return env("SMTP_URL");

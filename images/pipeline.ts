@@ -11,7 +11,7 @@
 
 import sharp from "sharp";
 import type { Metadata, Sharp, SharpOptions, WebpOptions } from "sharp";
-import { MAX_UPLOAD_BYTES } from "../components/pictures.ts";
+import { MAX_UPLOAD_BYTES } from "../domain/pictures.ts";
 
 /** The largest upload accepted, in bytes (the spec's number; defined beside the client's checks). */
 export { MAX_UPLOAD_BYTES };

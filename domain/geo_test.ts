@@ -11,7 +11,7 @@ import {
   sectorKey,
   shownPoint,
 } from "./geo.ts";
-import { mulberry32 as rng } from "./random.ts";
+import { mulberry32 as rng } from "../kv/random.ts";
 
 Deno.test("haversine - known distances", () => {
   assert.ok(Math.abs(haversineMeters(0, 0, 1, 0) - METERS_PER_DEGREE) < 1e-6);

@@ -20,3 +20,6 @@ export const DISCOVERY_TEXTS = {
   chat: "Chat",
   swipeHint: "Swipe right for Nice, left for Meh, down to Skip. Arrow keys work too.",
 } as const;
+
+/** The swipes of the spec's cards: right is Nice (LIKE), left Meh (DISLIKE), down Skip (UNDETERMINED); up is disabled. */
+export type SwipeDirection = "left" | "right" | "down";

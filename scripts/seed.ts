@@ -10,15 +10,15 @@
  */
 
 import sharp from "sharp";
-import { openKv } from "./db.ts";
-import { createAccount, getAccountByEmail } from "./accounts.ts";
-import { updateProfile } from "./profiles.ts";
-import { mulberry32 } from "./random.ts";
-import { addPicture, setPictureNsfw } from "./pictures.ts";
-import { type ImportItem, importPositions } from "./positions.ts";
-import { putPicLike, putProfileLike } from "./likes.ts";
-import { CHARACTERISTIC_VALUES } from "../components/characteristics.ts";
-import { normalizeUpload } from "../workers/images.ts";
+import { openKv } from "../kv/db.ts";
+import { createAccount, getAccountByEmail } from "../kv/accounts.ts";
+import { updateProfile } from "../kv/profiles.ts";
+import { mulberry32 } from "../kv/random.ts";
+import { addPicture, setPictureNsfw } from "../kv/pictures.ts";
+import { type ImportItem, importPositions } from "../kv/positions.ts";
+import { putPicLike, putProfileLike } from "../kv/likes.ts";
+import { CHARACTERISTIC_VALUES } from "../domain/characteristics.ts";
+import { normalizeUpload } from "../images/pipeline.ts";
 import { runDueJobs } from "../workers/jobs.ts";
 import { handlers } from "../workers/run.ts";
 

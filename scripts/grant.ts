@@ -1,7 +1,7 @@
 /** `deno task grant <email> <ROLE> [--revoke]`: grants (or revokes) a role, e.g. ADMIN. */
 
-import { openKv } from "./db.ts";
-import { getAccountByEmail, setRoles } from "./accounts.ts";
+import { openKv } from "../kv/db.ts";
+import { getAccountByEmail, setRoles } from "../kv/accounts.ts";
 
 if (import.meta.main) {
   const [email, role, flag] = Deno.args;

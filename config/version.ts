@@ -1,10 +1,6 @@
 /** Commit hash and timestamp of the running backend (spec: Version entity). */
 
-/** A version: git commit hash and commit time (ISO). */
-export interface Version {
-  gitCommitHash: string;
-  gitCommitTs: string;
-}
+import type { Version } from "../domain/version.ts";
 
 let cached: Version | undefined;
 

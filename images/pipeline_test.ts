@@ -10,7 +10,7 @@ import {
   PictureRejected,
   renderVariant,
   sniffType,
-} from "./images.ts";
+} from "./pipeline.ts";
 import {
   assertNoMetadata,
   assertQuadrants,

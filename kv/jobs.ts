@@ -1,0 +1,154 @@
+/**
+ * The job queue's storage: background jobs in Deno KV, one mechanism for a local file and a
+ * remote KV alike (KV Connect has no queues, so this does not use `kv.enqueue`). The loop that
+ * runs them, and the handlers, are in `workers/`.
+ *
+ * - `enqueueJob(op, job)` adds the job to the caller's `kv.atomic()`: the job exists if and only
+ *   if the change that caused it was committed.
+ * - A worker claims a due job with an atomic lease: the due-index entry moves to the lease's end,
+ *   so a worker that dies mid-job leaves the job due again when the lease runs out.
+ * - Success deletes the job; failure reschedules it with exponential backoff; after
+ *   `maxAttempts` it moves to the dead letters (`jobs_dead`), never dropped.
+ * - Delivery is at least once: every handler must be safe to run twice.
+ */
+
+import { kv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { newId } from "./ids.ts";
+import { now } from "./clock.ts";
+
+/** Every kind of job. Handlers live in one file per job type under workers/ (workers/run.ts). */
+export type Job =
+  | { type: "mail"; template: "login-link"; accountId: string }
+  | { type: "test"; effectKey: string; mode: "ok" | "fail" | "hang" }
+  | { type: "push"; profileId: string; notificationId: string }
+  // Pictures (workers/pictures.ts): render the served sizes of a generation; remove a generation's blobs.
+  | { type: "picture-variants"; picId: string; gen: string }
+  | { type: "picture-cleanup"; picId: string; gen: string; whole: boolean };
+
+export type JobType = Job["type"];
+
+/** A job as stored. */
+export interface JobRecord {
+  id: string;
+  job: Job;
+  attempts: number;
+  maxAttempts: number;
+  runAt: number;
+  leaseMs: number;
+  tsCreated: number;
+  lastError?: string;
+}
+
+export interface EnqueueOptions {
+  delayMs?: number;
+  maxAttempts?: number;
+  leaseMs?: number;
+}
+
+/** Adds a job to an atomic operation; returns its id. Commit the operation to enqueue it. */
+export function enqueueJob(op: Deno.AtomicOperation, job: Job, opts: EnqueueOptions = {}): string {
+  const id = newId();
+  const at = now();
+  const rec: JobRecord = {
+    id,
+    job,
+    attempts: 0,
+    maxAttempts: opts.maxAttempts ?? 8,
+    runAt: at + (opts.delayMs ?? 0),
+    leaseMs: opts.leaseMs ?? 60_000,
+    tsCreated: at,
+  };
+  op.set(keys.job(id), rec)
+    .set(keys.jobDue(rec.runAt, id), id)
+    .sum(keys.jobSignal(), 1n);
+  return id;
+}
+
+/** Enqueues a job on its own (when no other change goes with it). */
+export async function enqueueJobNow(job: Job, opts: EnqueueOptions = {}): Promise<string> {
+  const op = kv().atomic();
+  const id = enqueueJob(op, job, opts);
+  const res = await op.commit();
+  if (!res.ok) throw new Error("enqueue failed");
+  return id;
+}
+
+/** Backoff before attempt n+1: 1 s, 2 s, 4 s ... capped at 10 minutes. */
+export function backoffMs(attempts: number): number {
+  return Math.min(1000 * 2 ** Math.max(0, attempts - 1), 600_000);
+}
+
+/** A job this worker holds a lease on, with the versionstamp and due time of that lease. */
+export interface Claimed {
+  rec: JobRecord;
+  versionstamp: string;
+  dueAt: number;
+}
+
+/** Claims up to `limit` due jobs with a lease. Jobs another worker claimed first are skipped. */
+export async function claimDueJobs(limit = 4): Promise<Claimed[]> {
+  const t = now();
+  const out: Claimed[] = [];
+  const iter = kv().list<string>({ start: keys.jobsDue(), end: [...keys.jobsDue(), t + 1] }, { limit: limit * 4 });
+  for await (const due of iter) {
+    if (out.length >= limit) break;
+    const id = due.value;
+    const entry = await kv().get<JobRecord>(keys.job(id));
+    if (!entry.value) {
+      await kv().atomic().check(due).delete(due.key).commit();
+      continue;
+    }
+    const rec = { ...entry.value, attempts: entry.value.attempts + 1 };
+    const dueAt = t + rec.leaseMs;
+    const res = await kv().atomic()
+      .check(due, entry)
+      .delete(due.key)
+      .set(keys.job(id), rec)
+      .set(keys.jobDue(dueAt, id), id)
+      .commit();
+    if (res.ok) out.push({ rec, versionstamp: res.versionstamp, dueAt });
+  }
+  return out;
+}
+
+/**
+ * Records a claimed job's outcome: done (deleted), retry after a backoff, or dead letter after
+ * `maxAttempts`. "lost" when another worker took the job over after this lease ran out: the
+ * outcome is theirs then.
+ */
+export async function settleJob(c: Claimed, error: string | undefined): Promise<"done" | "retry" | "dead" | "lost"> {
+  const { rec } = c;
+  const jobKey = keys.job(rec.id);
+  const current = await kv().get<JobRecord>(jobKey);
+  // Another worker took the job over after our lease ran out: it owns the outcome now.
+  if (current.versionstamp !== c.versionstamp) return "lost";
+  const op = kv().atomic().check(current).delete(keys.jobDue(c.dueAt, rec.id));
+  let outcome: "done" | "retry" | "dead";
+  if (error === undefined) {
+    op.delete(jobKey);
+    outcome = "done";
+  } else if (rec.attempts >= rec.maxAttempts) {
+    op.delete(jobKey).set(keys.jobDead(rec.id), { ...rec, lastError: error, tsDead: now() });
+    outcome = "dead";
+    console.error(`job ${rec.id} (${rec.job.type}) dead after ${rec.attempts} attempts: ${error}`);
+  } else {
+    const runAt = now() + backoffMs(rec.attempts);
+    op.set(jobKey, { ...rec, runAt, lastError: error }).set(keys.jobDue(runAt, rec.id), rec.id);
+    outcome = "retry";
+  }
+  const res = await op.commit();
+  return res.ok ? outcome : "lost";
+}
+
+/** A stream that ticks whenever a job is enqueued (in this process, for a local KV file). */
+export function watchJobSignal(): ReadableStream<unknown> {
+  return kv().watch([keys.jobSignal()]);
+}
+
+/** Dead letters, newest last, for operators. */
+export async function listDeadJobs(limit = 100): Promise<JobRecord[]> {
+  const out: JobRecord[] = [];
+  for await (const e of kv().list<JobRecord>({ prefix: keys.jobsDead() }, { limit })) out.push(e.value);
+  return out;
+}

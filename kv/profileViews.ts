@@ -1,0 +1,68 @@
+/**
+ * A profile as a viewer sees it: the profile record with its pictures' facts, the age instead of
+ * the birthdate, and the private lists only for its owner. Reads profiles and pictures, so it
+ * stands above both.
+ */
+
+import { ageOf, getProfile, type Profile, profileVisibleTo } from "./profiles.ts";
+import { getPics, type PicInfo, picInfo } from "./pictures.ts";
+
+/**
+ * A profile as the API and pages show it: never the account, and `profilePicIdsPrivate` empty
+ * unless the viewer owns the profile.
+ */
+export type ProfileView =
+  & Pick<
+    Profile,
+    | "id"
+    | "profilename"
+    | "height"
+    | "weight"
+    | "description"
+    | "characteristics"
+    | "profilePicIds"
+    | "profilePicIdsPrivate"
+    | "tsUpdated"
+  >
+  & {
+    age: number | null;
+    /** Facts of every picture listed, in list order. */
+    pictures: PicInfo[];
+    /** True when the viewer owns the profile. */
+    own: boolean;
+    /** Owner only. */
+    birthdate?: string;
+    roles?: string[];
+  };
+
+/**
+ * The profile `id` as `viewerProfileId` sees it, or null when there is none or it is hidden from
+ * them by a block (both look the same to the viewer).
+ */
+export async function loadProfileView(id: string, viewerProfileId: string): Promise<ProfileView | null> {
+  const profile = await getProfile(id);
+  if (!profile || !(await profileVisibleTo(profile.id, viewerProfileId))) return null;
+  return await viewOfProfile(profile, viewerProfileId);
+}
+
+/** Builds the view of `profile` for `viewerProfileId`, reading its pictures' records. */
+export async function viewOfProfile(profile: Profile, viewerProfileId: string): Promise<ProfileView> {
+  const own = profile.id === viewerProfileId;
+  const privateIds = own ? profile.profilePicIdsPrivate : [];
+  const pics = await getPics([...profile.profilePicIds, ...privateIds]);
+  return {
+    id: profile.id,
+    profilename: profile.profilename,
+    age: ageOf(profile.birthdate),
+    height: profile.height,
+    weight: profile.weight,
+    description: profile.description,
+    characteristics: profile.characteristics,
+    profilePicIds: profile.profilePicIds,
+    profilePicIdsPrivate: privateIds,
+    pictures: pics.map(picInfo),
+    tsUpdated: profile.tsUpdated,
+    own,
+    ...(own ? { birthdate: profile.birthdate, roles: profile.roles } : {}),
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The house's layering (README, "Layout"): which folder may import which. A relative import
+ * that runs against the table fails this test, naming the file and the import.
+ *
+ * Type-only imports (`import type`) emit no code; islands may take the store's entity types
+ * that way (the shapes the API answers with), nothing else crosses the table.
+ */
+
+import assert from "node:assert/strict";
+
+/** Folder (or top-level file) → the folders its code may import. Its own folder is always allowed. */
+export const LAYERS: Record<string, readonly string[]> = {
+  domain: [],
+  config: ["domain"],
+  images: ["domain"],
+  kv: ["domain", "config", "images"],
+  components: ["domain"],
+  workers: ["kv", "images", "domain", "config"],
+  islands: ["components", "domain"],
+  routes: ["islands", "components", "workers", "kv", "images", "domain", "config"],
+  scripts: ["routes", "islands", "components", "workers", "kv", "images", "domain", "config"],
+  "main.ts": ["routes", "workers", "kv", "islands", "domain", "config"],
+};
+
+/** Files that run outside their folder's layer: the island bundler runs on the server, at build time. */
+const FILE_LAYERS: Record<string, readonly string[]> = {
+  "islands/build.ts": ["components", "domain", "config"],
+};
+
+/** Type-only imports allowed beyond LAYERS: folder → folders. */
+const TYPE_ONLY: Record<string, readonly string[]> = {
+  islands: ["kv"],
+  components: ["kv"],
+};
+
+const ROOT = new URL("../", import.meta.url);
+const SKIP = new Set(["node_modules", "static", "tests", "bench", "docs", "data", ".git", ".ci"]);
+
+async function* sourceFiles(dir: URL, rel = ""): AsyncGenerator<string> {
+  for await (const e of Deno.readDir(dir)) {
+    const path = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory) {
+      if (!SKIP.has(path)) yield* sourceFiles(new URL(`${e.name}/`, dir), path);
+    } else if (/\.tsx?$/.test(e.name) && !/_test\.tsx?$/.test(e.name)) {
+      yield path;
+    }
+  }
+}
+
+/** The layer a repo path belongs to: its top folder, or the file itself at the top. */
+function layerOf(path: string): string {
+  return path.includes("/") ? path.slice(0, path.indexOf("/")) : path;
+}
+
+/** Every relative import or re-export of a source text, with whether it is type-only. */
+export function importsOf(text: string): { spec: string; typeOnly: boolean }[] {
+  const out: { spec: string; typeOnly: boolean }[] = [];
+  const re = /^\s*(import|export)\s+(type\s+)?(?:[^"';]*?\s+from\s+)?["']([^"']+)["']/gm;
+  for (const m of text.matchAll(re)) {
+    if (!m[3].startsWith(".")) continue;
+    out.push({ spec: m[3], typeOnly: Boolean(m[2]) });
+  }
+  for (const m of text.matchAll(/import\(\s*["'](\.[^"']+)["']\s*\)/g)) out.push({ spec: m[1], typeOnly: false });
+  return out;
+}
+
+/** The breaches of the table in the whole tree, as "file -> import" lines. */
+export async function layerBreaches(): Promise<string[]> {
+  const bad: string[] = [];
+  for await (const file of sourceFiles(ROOT)) {
+    const from = layerOf(file);
+    const allowed = FILE_LAYERS[file] ?? LAYERS[from];
+    const text = await Deno.readTextFile(new URL(file, ROOT));
+    for (const { spec, typeOnly } of importsOf(text)) {
+      const target = new URL(spec, new URL(file, ROOT)).pathname.slice(ROOT.pathname.length);
+      const to = layerOf(target);
+      if (to === from) continue;
+      if (!allowed) {
+        bad.push(`${file}: its folder "${from}" has no row in LAYERS`);
+        break;
+      }
+      if (allowed.includes(to)) continue;
+      if (typeOnly && TYPE_ONLY[from]?.includes(to)) continue;
+      bad.push(`${file} -> ${spec} (${from} may not import ${to}${typeOnly ? "" : " at run time"})`);
+    }
+  }
+  return bad;
+}
+
+Deno.test("layers - every import follows the house's layering", async () => {
+  assert.deepEqual(await layerBreaches(), []);
+});
+
+Deno.test("layers - the check sees runtime, type-only, re-exported and dynamic imports", () => {
+  const found = importsOf([
+    `import { a } from "../kv/db.ts";`,
+    `import type { B } from "../kv/briefs.ts";`,
+    `export { c } from "./c.ts";`,
+    `import {\n  d,\n  e,\n} from "../workers/jobs.ts";`,
+    `const m = await import("../islands/build.ts");`,
+    `import sharp from "sharp";`,
+  ].join("\n"));
+  assert.deepEqual(found, [
+    { spec: "../kv/db.ts", typeOnly: false },
+    { spec: "../kv/briefs.ts", typeOnly: true },
+    { spec: "./c.ts", typeOnly: false },
+    { spec: "../workers/jobs.ts", typeOnly: false },
+    { spec: "../islands/build.ts", typeOnly: false },
+  ]);
+});
