@@ -66,6 +66,11 @@ export const TEXTS = {
   geoUnavailable: "Geolocation unable to provide location",
   geoTimeout: "Geolocation timed out",
   geoOther: "OTHER ERROR",
+  // --- the profile editor's birthdate (ours: the spec leaves the refusal open)
+  birthdate: {
+    invalid: "The birthdate must be a real, past date written YYYY-MM-DD.",
+    under_age: "Members must be 18 or older. Please enter your real birthdate.",
+  },
 } as const;
 
 /** The three acknowledgements of registration (spec §5): technology, age and law. */

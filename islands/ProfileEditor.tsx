@@ -17,6 +17,7 @@ import { type ProfileChange, type ProfileView, useMyProfileQuery, useProfileMuta
 import { useNsfwMutation, useRemovePicMutation } from "./queries/pictures.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
+import { latestAdultBirthdate } from "../domain/age.ts";
 import { picImgProps } from "../domain/pictures.ts";
 import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
 import type { PicInfo } from "../kv/pictures.ts";
@@ -162,7 +163,7 @@ function EditorBody({ profile: initial }: { profile: ProfileView }) {
         </label>
         <label>
           Birthdate
-          <input type="date" {...field("birthdate")} />
+          <input type="date" {...field("birthdate")} max={latestAdultBirthdate(Date.now())} min="1900-01-01" />
         </label>
         <div className="row two">
           <label>

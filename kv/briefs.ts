@@ -12,7 +12,9 @@
 
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
-import { ageOf, type Profile } from "./profiles.ts";
+import type { Profile } from "./profiles.ts";
+import { now } from "./clock.ts";
+import { ageOf } from "../domain/age.ts";
 import { blockedSet } from "./blocks.ts";
 import { likeSets, ratedBefore } from "./likes.ts";
 import {
@@ -115,7 +117,7 @@ function briefOf(p: Profile, at: NearbyItem): ProfileBrief {
   return {
     profileId: p.id,
     profileName: p.profilename,
-    profileAge: ageOf(p.birthdate),
+    profileAge: ageOf(p.birthdate, now()),
     profileChars: p.characteristics,
     profileWeight: p.weight,
     profileHeight: p.height,

@@ -4,7 +4,9 @@
  * stands above both.
  */
 
-import { ageOf, getProfile, type Profile, profileVisibleTo } from "./profiles.ts";
+import { getProfile, type Profile, profileVisibleTo } from "./profiles.ts";
+import { now } from "./clock.ts";
+import { ageOf } from "../domain/age.ts";
 import { getPics, type PicInfo, picInfo } from "./pictures.ts";
 
 /**
@@ -53,7 +55,7 @@ export async function viewOfProfile(profile: Profile, viewerProfileId: string): 
   return {
     id: profile.id,
     profilename: profile.profilename,
-    age: ageOf(profile.birthdate),
+    age: ageOf(profile.birthdate, now()),
     height: profile.height,
     weight: profile.weight,
     description: profile.description,

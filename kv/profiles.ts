@@ -47,38 +47,6 @@ export async function getProfile(id: string): Promise<Profile | null> {
 
 // --- birthdate and age (spec §5)
 
-/** Today's date in UTC as YYYY-MM-DD. */
-export function todayUtc(at: number = now()): string {
-  return new Date(at).toISOString().slice(0, 10);
-}
-
-/**
- * Spec §5: a birthdate is a YYYY-MM-DD string, and a value not made of three dash-separated
- * parts becomes today. A value of three parts that is not a real date (or lies in the future,
- * or before 1900) is refused: null.
- */
-export function normalizeBirthdate(input: string, at: number = now()): string | null {
-  const s = input.trim();
-  if (s.split("-").length !== 3) return todayUtc(at);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return null;
-  const d = new Date(`${s}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== s) return null;
-  if (s > todayUtc(at) || s < "1900-01-01") return null;
-  return s;
-}
-
-/** Whole years from `birthdate` to `at` (UTC), or null when no birthdate is set. */
-export function ageOf(birthdate: string, at: number = now()): number | null {
-  const m = birthdate.match(/^(\d{4})-(\d{2})-(\d{2})$/);
-  if (!m) return null;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = new Date(at);
-  let age = t.getUTCFullYear() - y;
-  const month = t.getUTCMonth() + 1;
-  if (month < mo || (month === mo && t.getUTCDate() < d)) age--;
-  return Math.max(0, age);
-}
-
 // --- changes
 
 /** The fields a member may change on their own profile (PUT /api/profile). */

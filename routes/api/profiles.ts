@@ -6,16 +6,12 @@ import type { AppEnv } from "../env.ts";
 import { badRequest, conflict, forbidden, notFound } from "../errors.ts";
 import { jsonBody } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
-import { MAX_TEXT } from "../../domain/texts.ts";
+import { MAX_TEXT, TEXTS } from "../../domain/texts.ts";
 import { cleanCharacteristics } from "../../domain/characteristics.ts";
+import { normalizeBirthdate } from "../../domain/age.ts";
+import { now } from "../../kv/clock.ts";
 import { isId } from "../../kv/ids.ts";
-import {
-  getProfile,
-  normalizeBirthdate,
-  type ProfileChange,
-  type ProfileRefusal,
-  updateProfile,
-} from "../../kv/profiles.ts";
+import { getProfile, type ProfileChange, type ProfileRefusal, updateProfile } from "../../kv/profiles.ts";
 import { loadProfileView, viewOfProfile } from "../../kv/profileViews.ts";
 import { MAX_PICS_PER_PROFILE } from "../../kv/pictures.ts";
 
@@ -82,9 +78,11 @@ export const profiles = new Hono<AppEnv>()
     if (body.weight !== undefined) change.weight = body.weight;
     if (body.description !== undefined) change.description = body.description;
     if (body.birthdate !== undefined) {
-      const birthdate = normalizeBirthdate(body.birthdate);
-      if (!birthdate) throw badRequest("The birthdate must be a real, past date written YYYY-MM-DD.");
-      change.birthdate = birthdate;
+      const birthdate = normalizeBirthdate(body.birthdate, now());
+      if (!birthdate.ok) {
+        throw badRequest(TEXTS.birthdate[birthdate.reason], birthdate.reason === "under_age" ? "under_age" : undefined);
+      }
+      change.birthdate = birthdate.birthdate;
     }
     if (body.characteristics !== undefined) {
       const { values, unknown } = cleanCharacteristics(body.characteristics);

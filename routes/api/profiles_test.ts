@@ -184,7 +184,7 @@ Deno.test("profiles - bad input is a clear 400 and changes nothing", async () =>
   }
 });
 
-Deno.test("profiles - birthdate: YYYY-MM-DD, anything not of three parts becomes today; age is derived", async () => {
+Deno.test("profiles - birthdate: YYYY-MM-DD, anything not of three parts becomes today with no age; age is derived", async () => {
   const t = await testApp();
   try {
     const m = await t.member();
@@ -192,11 +192,31 @@ Deno.test("profiles - birthdate: YYYY-MM-DD, anything not of three parts becomes
     const today = new Date().toISOString().slice(0, 10);
     assert.equal((await put("garbage")).data.birthdate, today);
     assert.equal((await put("")).data.birthdate, today);
-    assert.equal((await put("")).data.age, 0);
+    // "Garbage becomes today" (spec §5) stores today, and shows no age rather than "0".
+    assert.equal((await put("")).data.age, null);
     const y = new Date().getUTCFullYear() - 30;
     const r = await put(`${y}-01-01`);
     assert.equal(r.data.birthdate, `${y}-01-01`);
     assert.equal(r.data.age, 30);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("profiles - 18+ means 18+: a birthdate under 18 is refused with a clear message and nothing changes", async () => {
+  const t = await testApp();
+  try {
+    const m = await t.member();
+    const put = (birthdate: string) => t.call("PUT", "/api/profile", { cookie: m.cookie, json: { birthdate } });
+    assert.equal((await put("1990-05-05")).status, 200);
+    for (const young of ["2020-01-01", `${new Date().getUTCFullYear() - 17}-01-01`]) {
+      const r = await put(young);
+      assert.equal(r.status, 400, young);
+      assert.equal(r.data.error.code, "under_age");
+      assert.equal(r.data.error.message, "Members must be 18 or older. Please enter your real birthdate.");
+    }
+    const mine = await t.call("GET", "/api/profiles/mine", { cookie: m.cookie });
+    assert.equal(mine.data[0].birthdate, "1990-05-05");
   } finally {
     t.close();
   }
