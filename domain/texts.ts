@@ -51,6 +51,7 @@ export const TEXTS = {
   reportViolation: "Report Violation",
   reportSent: "Thank you. Your report was sent to the moderators.",
   reportFailed: "The report could not be sent, please try again later.",
+  noteSaveFailed: "Your note could not be saved. It is kept here: press Done to try again.",
   // --- the map and location reporting (spec §2 Map, §8 geolocation errors), word for word
   walkMessage: "Manage your own location - Drag your position anywhere you like.",
   gpsMessage: "Using device location to place you automatically.",

@@ -2,13 +2,14 @@
  * The notes panel of a profile (spec §2, §4, §5): hidden or editing. A free-text note (max 4000,
  * with a counter) and private tags (trimmed, ignored if empty or present, Enter adds). Only the
  * author ever sees them. It saves when the text loses focus, when a tag is added or removed,
- * and on Done; a failed save is only logged (spec §8).
+ * and on Done. A failed save is logged (spec §8) and never loses what was typed: the panel stays
+ * open with the text and says that saving failed; Done closes it only once the note is saved.
  */
 
 import { type KeyboardEvent, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileNote, useNoteMutation, useNoteQuery } from "./queries/notes.ts";
-import { MAX_TEXT } from "../domain/texts.ts";
+import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
 import { cleanTags, MAX_TAG_LENGTH, MAX_TAGS } from "../domain/tags.ts";
 
 export interface NotesPanelProps {
@@ -24,10 +25,22 @@ function Panel({ note: initial }: NotesPanelProps) {
   const [text, setText] = useState(note.bodyText);
   const [tags, setTags] = useState(note.privateTags);
   const [tag, setTag] = useState("");
+  const [failed, setFailed] = useState(false);
 
-  const saveIfChanged = (bodyText: string, privateTags: string[]) => {
-    if (bodyText === note.bodyText && privateTags.join("\n") === note.privateTags.join("\n")) return;
-    save.mutate({ authorProfileId, aboutProfileId, bodyText, privateTags });
+  /** Saves when something changed; resolves false when the save failed (the text stays in the panel). */
+  const saveIfChanged = async (bodyText: string, privateTags: string[]): Promise<boolean> => {
+    if (bodyText === note.bodyText && privateTags.join("\n") === note.privateTags.join("\n")) return true;
+    try {
+      await save.mutateAsync({ authorProfileId, aboutProfileId, bodyText, privateTags });
+      setFailed(false);
+      return true;
+    } catch {
+      setFailed(true);
+      return false;
+    }
+  };
+  const done = async () => {
+    if (await saveIfChanged(text, tags)) setEditing(false);
   };
   const open = () => {
     setText(note.bodyText);
@@ -106,18 +119,12 @@ function Panel({ note: initial }: NotesPanelProps) {
         </ul>
       )}
       <div className="row">
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
-            saveIfChanged(text, tags);
-            setEditing(false);
-          }}
-        >
+        <button type="button" className="primary" onClick={done}>
           Done
         </button>
         {save.isPending && <span className="muted" role="status">Saving...</span>}
       </div>
+      {failed && !save.isPending && <p className="error" role="alert">{TEXTS.noteSaveFailed}</p>}
     </section>
   );
 }

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { type Harness, registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { getProfile } from "../../kv/profiles.ts";
@@ -187,6 +187,23 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       assert.equal(note.bodyText, "Met at the coffee place.");
       assert.deepEqual(note.privateTags, ["funny", "bear"]);
       await shot(a.page, `${vp}-profile-note-hidden`);
+
+      // A save that fails keeps what A typed, says so, and Done saves it once the server answers again.
+      await a.page.getByRole("button", { name: "Private Notes" }).click();
+      const failing = (route: Route) =>
+        route.request().method() === "PUT" ? route.fulfill({ status: 503, body: "{}" }) : route.fallback();
+      await a.page.route("**/api/profile-note", failing);
+      // The note's accessible name includes its text ("Note Met at ..."), so it is found by role.
+      const noteBox = a.page.getByRole("textbox", { name: /^Note\b/ });
+      await noteBox.fill("Met at the coffee place. Call him back!");
+      await a.page.getByRole("button", { name: "Done" }).click();
+      await a.page.getByRole("alert").filter({ hasText: TEXTS.noteSaveFailed }).waitFor();
+      assert.equal(await noteBox.inputValue(), "Met at the coffee place. Call him back!");
+      await shot(a.page, `${vp}-profile-note-save-failed`);
+      await a.page.unroute("**/api/profile-note", failing);
+      await a.page.getByRole("button", { name: "Done" }).click();
+      await a.page.getByRole("button", { name: "Private Notes" }).waitFor();
+      assert.equal((await getNote(aId, bId)).bodyText, "Met at the coffee place. Call him back!");
 
       // A blocks B: the message for 3 s, then home; B no longer sees A.
       await a.page.getByRole("button", { name: "Actions" }).click();
