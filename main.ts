@@ -21,7 +21,7 @@ import { messages } from "./routes/api/messages.ts";
 import { games } from "./routes/api/games.ts";
 import { assets } from "./routes/assets.ts";
 import { pages } from "./routes/pages/index.tsx";
-import { notFoundPage } from "./routes/pages/info.tsx";
+import { notFoundPage, pageErrorResponse } from "./routes/pages/info.tsx";
 import { config } from "./config/config.ts";
 import { openKv } from "./kv/db.ts";
 import { loadPositionIndex, startPositionSync } from "./kv/positions.ts";
@@ -56,7 +56,8 @@ export function createApp(): Hono<AppEnv> {
   app.notFound((c) =>
     c.req.path.startsWith("/api/") ? c.json(errorBody("not_found", "No such call."), 404) : notFoundPage(c)
   );
-  app.onError(toErrorResponse);
+  // The API answers its JSON error; a page that fails renders 'Ooops!' (spec §8), never raw JSON.
+  app.onError((err, c) => c.req.path.startsWith("/api/") ? toErrorResponse(err, c) : pageErrorResponse(err, c));
   return app;
 }
 

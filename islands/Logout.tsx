@@ -1,15 +1,14 @@
 /** Logout (spec §2): ends the session on the server, clears local storage, offers 'Login Again'. */
 
 import { useEffect, useState } from "react";
-import { api } from "./queries/api.ts";
+import { api, clearLocalData } from "./queries/api.ts";
 import { TEXTS } from "../domain/texts.ts";
 
 export default function Logout() {
   const [done, setDone] = useState(false);
   useEffect(() => {
     api("/api/auth/logout", { method: "POST", isLogin: true }).catch(() => {}).finally(() => {
-      localStorage.clear();
-      sessionStorage.clear();
+      clearLocalData();
       setDone(true);
       // The server already ended the session; the address moves to /login as the spec says.
       history.replaceState(null, "", "/login");

@@ -1,7 +1,9 @@
 /**
- * The islands' one way to call the API. It applies spec §8: a 401 (not from the login call)
- * logs a line, pauses location reporting and goes to /login; a 5xx shows the server-trouble
- * header message for 10 seconds.
+ * The islands' one way to call the API. It applies spec §8: a 401 (not from the login call), or a
+ * call redirected to /login, logs a line, pauses location reporting, forces a logout on this
+ * device (local data cleared, as Logout does) and goes to /login; a 5xx shows the server-trouble
+ * header message for 10 seconds. A navigation-level load that fails with a 5xx goes to /sorry
+ * (queries marked `meta: NAVIGATION`, see client.tsx).
  */
 
 /** A failed call: the status and the server's `{error: {code, message}}`. */
@@ -9,6 +11,15 @@ export class ApiFailure extends Error {
   constructor(readonly status: number, readonly statusText: string, readonly code: string, message: string) {
     super(message);
   }
+}
+
+/** The `meta` of a query that is a page's navigation-level load: a 5xx before any data goes to /sorry. */
+export const NAVIGATION = { navigation: true } as const;
+
+/** Forgets everything this device keeps of the member (spec §4: logout clears local storage). */
+export function clearLocalData(): void {
+  localStorage.clear();
+  sessionStorage.clear();
 }
 
 /** Window events the shell listens to. */
@@ -40,9 +51,11 @@ export async function api<T = unknown>(path: string, opts: CallOptions = {}): Pr
   const data = res.headers.get("content-type")?.includes("json") ? await res.json().catch(() => null) : null;
   if (res.ok) return data as T;
   const err = (data as { error?: { code?: string; message?: string } } | null)?.error;
-  if (res.status === 401 && !opts.isLogin) {
-    console.log(`401 from ${path}: going to login`);
+  const toLogin = res.redirected && new URL(res.url).pathname === "/login";
+  if ((res.status === 401 || toLogin) && !opts.isLogin) {
+    console.log(`${toLogin ? "redirect to /login" : "401"} from ${path}: logging out and going to login`);
     globalThis.dispatchEvent(new Event(EVENTS.pauseLocation));
+    clearLocalData();
     location.assign("/login");
   }
   if (res.status >= 500) globalThis.dispatchEvent(new Event(EVENTS.serverTrouble));

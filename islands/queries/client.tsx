@@ -3,10 +3,11 @@
  * storage (spec §9: default cache 24 h).
  */
 
-import { QueryClient, type QueryKey, useQueryClient } from "@tanstack/react-query";
+import { QueryCache, QueryClient, type QueryKey, useQueryClient } from "@tanstack/react-query";
 import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client";
 import { createSyncStoragePersister } from "@tanstack/query-sync-storage-persister";
 import { type ReactNode, useRef, useState } from "react";
+import { ApiFailure } from "./api.ts";
 
 /** Default cache lifetime: 24 hours. */
 export const DEFAULT_CACHE_MS = 24 * 3_600_000;
@@ -16,7 +17,20 @@ let client: QueryClient | undefined;
 function newClient(server: boolean): QueryClient {
   // Infinity on the server: no garbage-collection timer keeps a rendered page's cache alive.
   const gcTime = server ? Infinity : DEFAULT_CACHE_MS;
-  return new QueryClient({ defaultOptions: { queries: { gcTime, staleTime: 60_000, retry: 1 } } });
+  return new QueryClient({
+    queryCache: new QueryCache({ onError: server ? undefined : toSorryOnFailedNavigation }),
+    defaultOptions: { queries: { gcTime, staleTime: 60_000, retry: 1 } },
+  });
+}
+
+/**
+ * Spec §8, "5xx on the raw fetch path routes to /sorry": a navigation-level load (a query with
+ * `meta: NAVIGATION`) that fails with a 5xx before it ever had data leaves nothing to show.
+ * A failed background refetch keeps what is shown (the header's server-trouble message says why).
+ */
+function toSorryOnFailedNavigation(error: Error, query: { meta?: Record<string, unknown>; state: { data: unknown } }) {
+  if (!query.meta?.navigation || query.state.data !== undefined) return;
+  if (error instanceof ApiFailure && error.status >= 500) location.assign("/sorry");
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 
 import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "./api.ts";
+import { api, NAVIGATION } from "./api.ts";
 import { useServerData } from "./client.tsx";
 import { TEXTS } from "../../domain/texts.ts";
 import { invalidateLikeFilteredBriefs } from "./briefs.ts";
@@ -111,6 +111,7 @@ export function useLikesListQuery(tab: LikesTab, profileId: string, first?: Page
     initialPageParam: "",
     getNextPageParam: (last: Page<LikesItem>) => last.cursor ?? undefined,
     staleTime: LIKES_CACHE_MS,
+    meta: NAVIGATION,
   });
 }
 

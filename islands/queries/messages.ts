@@ -2,7 +2,7 @@
 
 import { useCallback } from "react";
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "./api.ts";
+import { api, NAVIGATION } from "./api.ts";
 import { useMemberEvents } from "./events.ts";
 import { useServerData } from "./client.tsx";
 import type { Message, MessagePage, People } from "../../kv/messages.ts";
@@ -28,6 +28,7 @@ export function useConversationsQuery(profileId: string, initial?: MessagePage) 
     queryKey: ["conversations", profileId],
     queryFn: () => api<MessagePage>(`/api/messages/most-recent-with/${profileId}`),
     refetchInterval: RECENT_CHATS_REFETCH_MS,
+    meta: NAVIGATION,
   });
 }
 
@@ -39,6 +40,7 @@ export function useConversationQuery(me: string, other: string, initial?: Messag
     queryKey: ["conversation", me, other],
     queryFn: () => api<MessagePage>(`/api/messages/between/${me}/${other}`),
     refetchInterval: MESSAGES_POLL_MS,
+    meta: NAVIGATION,
   });
 }
 

@@ -4,7 +4,7 @@
  */
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "./api.ts";
+import { api, NAVIGATION } from "./api.ts";
 import type { ProfileChange } from "../../kv/profiles.ts";
 import type { ProfileView } from "../../kv/profileViews.ts";
 
@@ -24,6 +24,7 @@ export function useProfileQuery(id: string, initial?: ProfileView) {
     initialData: initial,
     initialDataUpdatedAt: initial ? Date.now() : undefined,
     staleTime: PROFILE_CACHE_MS,
+    meta: NAVIGATION,
   });
 }
 

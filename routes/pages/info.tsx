@@ -1,7 +1,9 @@
 /** Pages without interaction (about, terms, support, billing, sorry, 404, coming soon): no JavaScript. */
 
 import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env.ts";
+import { toErrorResponse } from "../middleware.ts";
 import { renderPage } from "./render.tsx";
 import { TEXTS } from "../../domain/texts.ts";
 
@@ -145,7 +147,8 @@ export function billingPage(c: Context<AppEnv>) {
   );
 }
 
-export function sorryPage(c: Context<AppEnv>) {
+/** 'Ooops!' (spec §2): the technical-difficulties page, at /sorry and for a page that failed (with its status). */
+export function sorryPage(c: Context<AppEnv>, status: ContentfulStatusCode = 200) {
   return renderPage(
     c,
     TEXTS.sorryTitle,
@@ -154,7 +157,17 @@ export function sorryPage(c: Context<AppEnv>) {
       <p>We are having technical difficulties. Please try again in a few minutes.</p>
       <a className="button primary" href="/">Home</a>
     </section>,
+    { status },
   );
+}
+
+/**
+ * A page that failed shows a page, never the API's JSON: the 404 page for a 404, else 'Ooops!'
+ * with the error's status (500 for an unexpected error, which `toErrorResponse` logs).
+ */
+export function pageErrorResponse(err: Error, c: Context<AppEnv>) {
+  const status = toErrorResponse(err, c).status as ContentfulStatusCode;
+  return status === 404 ? notFoundPage(c) : sorryPage(c, status);
 }
 
 export function notFoundPage(c: Context<AppEnv>) {

@@ -103,3 +103,34 @@ Deno.test("pages - titles and brand follow the host", async () => {
     t.close();
   }
 });
+
+Deno.test("pages - a page that fails renders 'Ooops!' with a 500, never raw JSON; the API keeps its JSON error", async () => {
+  const t = await testApp();
+  const quiet = console.error;
+  console.error = () => {};
+  try {
+    // Routes that throw on purpose, as a bug in a page or a call would.
+    t.app.get("/test/broken-page", () => {
+      throw new Error("on purpose");
+    });
+    t.app.get("/api/test/broken-call", () => {
+      throw new Error("on purpose");
+    });
+    const m = await t.member();
+    const page = await t.call("GET", "/test/broken-page", { cookie: m.cookie });
+    assert.equal(page.status, 500);
+    assert.match(page.headers.get("content-type") ?? "", /text\/html/);
+    assert.match(page.text, new RegExp(`<h1>${TEXTS.sorryTitle}</h1>`));
+    assert.doesNotMatch(page.text, /on purpose/, "no error detail reaches the member");
+    const call = await t.call("GET", "/api/test/broken-call", { cookie: m.cookie });
+    assert.equal(call.status, 500);
+    assert.deepEqual(call.data, { error: { code: "internal", message: "Something went wrong on our side." } });
+    // /sorry itself is a normal page.
+    const sorry = await t.call("GET", "/sorry");
+    assert.equal(sorry.status, 200);
+    assert.match(sorry.text, new RegExp(`<h1>${TEXTS.sorryTitle}</h1>`));
+  } finally {
+    console.error = quiet;
+    t.close();
+  }
+});

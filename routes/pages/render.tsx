@@ -1,6 +1,7 @@
 /** Server rendering of a page: body first (collecting islands), then the shell with their scripts. */
 
 import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import type { AppEnv } from "../env.ts";
@@ -13,7 +14,7 @@ import { getManifest } from "../assets.ts";
 import Header from "../../islands/Header.tsx";
 
 export interface PageOptions {
-  status?: 200 | 404 | 500;
+  status?: ContentfulStatusCode;
   bodyClass?: string;
 }
 

@@ -143,3 +143,32 @@ Deno.test("e2e - a 5xx shows the server-trouble message for 10 s; a 401 goes to 
     await h.close();
   }
 });
+
+Deno.test("e2e - a navigation-level load that fails with a 5xx goes to 'Ooops!'; a 401 forces a logout and goes to /login", async () => {
+  const h: Harness = await startHarness();
+  try {
+    const { context, page } = await h.newPage("phone");
+    await registerAndLogIn(page, h.origin, "sorry@example.com");
+
+    // Switching Likes tabs loads the new tab's list: a 5xx there leaves nothing to show.
+    await page.goto("/likes/profilelikedyou");
+    await page.getByText(TEXTS.likedYouEmpty).waitFor();
+    await page.route("**/api/profile-likes/by-liker/**", (route) => route.fulfill({ status: 500, body: "{}" }));
+    await page.getByRole("link", { name: "You Liked" }).click();
+    await page.waitForURL(h.origin + "/sorry");
+    await page.getByRole("heading", { name: TEXTS.sorryTitle }).waitFor();
+    await shot(page, "phone-sorry-after-5xx");
+
+    // A 401 (the session ended elsewhere) clears what this device kept and goes to /login.
+    await page.goto("/likes/profilelikedyou");
+    await page.getByText(TEXTS.likedYouEmpty).waitFor();
+    await page.evaluate(() => localStorage.setItem("kept", "by this device"));
+    await page.route("**/api/profile-pic-likes/**", (route) => route.fulfill({ status: 401, body: "{}" }));
+    await page.getByRole("link", { name: "Their Pics" }).click();
+    await page.waitForURL(h.origin + "/login");
+    assert.equal(await page.evaluate(() => localStorage.length), 0, "local storage cleared");
+    await context.close();
+  } finally {
+    await h.close();
+  }
+});
