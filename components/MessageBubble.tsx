@@ -3,11 +3,33 @@
  * read; tapping shows the sent time and the seen time, or 'has not seen' (spec §2).
  */
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Message } from "../kv/messages.ts";
 import { Time } from "./Time.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
+
+/**
+ * A picture attached to a message. One its owner deleted, or locked for this member, says so
+ * instead of showing a broken image. An error before hydration is seen through `complete`.
+ */
+function BubblePicture({ id }: { id: string }) {
+  const [gone, setGone] = useState(false);
+  const img = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    if (img.current?.complete && img.current.naturalWidth === 0 && img.current.currentSrc) setGone(true);
+  }, []);
+  if (gone) return <span className="pic-gone">{TEXTS.picNoLongerShared}</span>;
+  return (
+    <img
+      ref={img}
+      src={profilePicUrl(id, 256)}
+      alt="Attached picture"
+      loading="lazy"
+      onError={() => setGone(true)}
+    />
+  );
+}
 
 export function MessageBubble({ m, mine, author }: { m: Message; mine: boolean; author?: string }) {
   const [open, setOpen] = useState(false);
@@ -18,9 +40,7 @@ export function MessageBubble({ m, mine, author }: { m: Message; mine: boolean; 
         {m.bodyText && <span className="text">{m.bodyText}</span>}
         {m.profilePicIds.length > 0 && (
           <span className="bubble-pics">
-            {m.profilePicIds.map((id) => (
-              <img key={id} src={profilePicUrl(id, 256)} alt="Attached picture" loading="lazy" />
-            ))}
+            {m.profilePicIds.map((id) => <BubblePicture key={id} id={id} />)}
           </span>
         )}
         {mine && m.recipientProfileId && (

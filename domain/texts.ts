@@ -26,6 +26,7 @@ export const TEXTS = {
   mapChatEmpty: "No messages found in your area.",
   thatsAll: "That's all folks...",
   hasNotSeen: "has not seen",
+  picNoLongerShared: "This picture is no longer shared with you.",
   pushNotSupported: "Notifications aren't supported on this device.",
   pushMessagingNotSupported: "Push messaging isn't supported on this device",
   pushDenied:

@@ -4,7 +4,8 @@
  * A private message is stored once (`messages/id`) and indexed on both sides of the
  * conversation (`conversations/me/other/id`), with each side's latest message in `chats/me/other`
  * for "Your Conversations" — all in the one atomic that also grants the recipient access to
- * attached private pictures and notifies them. Broadcasts live in their 1-degree sector of the
+ * the attached pictures (so they stay visible to them if the owner makes one private later) and
+ * notifies them. Broadcasts live in their 1-degree sector of the
  * sender's SHOWN position (never the reported one) for a week.
  */
 
@@ -35,13 +36,12 @@ export const PAGE_SIZE = 20;
 /** Broadcasts stay a week. */
 export const BROADCAST_TTL_MS = 7 * 24 * 3_600_000;
 
-/** Sends a private message; private pictures attached become visible to the recipient. */
+/** Sends a private message; the attached pictures stay visible to the recipient (a grant each). */
 export async function sendPrivateMessage(
   sender: string,
   recipient: string,
   bodyText: string,
   profilePicIds: string[],
-  privatePicIds: string[],
 ): Promise<Message> {
   const m: Message = {
     id: newId(),
@@ -59,7 +59,7 @@ export async function sendPrivateMessage(
     .set(keys.chat(sender, recipient), latest)
     .set(keys.chat(recipient, sender), latest)
     .sum(keys.memberVersion(sender), 1n);
-  for (const pic of privatePicIds) grantPictureAccessOp(op, pic, recipient);
+  for (const pic of profilePicIds) grantPictureAccessOp(op, pic, recipient);
   addNotification(op, recipient, { bodyText: "You have a new message.", url: `/profile/${sender}#chat` });
   if (!(await op.commit()).ok) throw new Error("message not stored");
   return m;

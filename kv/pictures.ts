@@ -139,16 +139,37 @@ export function isPrivatePic(pic: ProfilePic, owner: Profile): boolean {
 
 /**
  * May `viewerProfileId` see this picture? The owner always; anyone when it is in the owner's
- * public list; a private one only with a grant. Blocking is checked by the caller.
+ * public list; otherwise only with a grant: a picture sent to them in a chat stays visible to them
+ * whatever list it moves to later, until the owner deletes it or locks their pictures for them.
+ * Blocking is checked by the caller.
  */
 export async function canViewPicture(pic: ProfilePic, owner: Profile, viewerProfileId: string): Promise<boolean> {
   if (viewerProfileId === owner.id) return true;
   if (owner.profilePicIds.includes(pic.id)) return true;
-  if (!owner.profilePicIdsPrivate.includes(pic.id)) return false;
   return (await kv().get(keys.picGrant(pic.id, viewerProfileId))).versionstamp !== null;
 }
 
-/** Lets `viewerProfileId` see the private picture `picId` (it was sent to them in a chat message). */
+/**
+ * "Lock my private pictures" for one member: ends every grant of the owner's pictures to them, so
+ * pictures sent in chat that are no longer public stop showing to them. Returns how many ended.
+ */
+export async function revokePictureGrants(owner: Profile, viewerProfileId: string): Promise<number> {
+  const ids = [...owner.profilePicIds, ...owner.profilePicIdsPrivate];
+  const grantKeys = ids.map((id) => keys.picGrant(id, viewerProfileId));
+  let ended = 0;
+  for (let i = 0; i < grantKeys.length; i += 10) {
+    const entries = await kv().getMany(grantKeys.slice(i, i + 10));
+    const present = entries.filter((e) => e.versionstamp !== null);
+    if (present.length === 0) continue;
+    const op = kv().atomic();
+    for (const e of present) op.delete(e.key);
+    await op.commit();
+    ended += present.length;
+  }
+  return ended;
+}
+
+/** Lets `viewerProfileId` see the picture `picId` whatever list it is in (it was sent to them in a chat message). */
 export async function grantPictureAccess(picId: string, viewerProfileId: string): Promise<void> {
   await kv().set(keys.picGrant(picId, viewerProfileId), now());
 }

@@ -87,8 +87,7 @@ export const messages = new Hono<AppEnv>()
       ) {
         throw dailyLimit(STANDARD_LIMIT_MESSAGE);
       }
-      const privatePics = pics.filter((p) => me.profilePicIdsPrivate.includes(p));
-      return c.json(await sendPrivateMessage(caller.profileId, recipient, text, pics, privatePics), 201);
+      return c.json(await sendPrivateMessage(caller.profileId, recipient, text, pics), 201);
     }
     if (pics.some((p) => me.profilePicIdsPrivate.includes(p))) {
       throw forbidden("Private pictures cannot be posted to Map Chat.");

@@ -29,6 +29,7 @@ import {
   picInfo,
   type PicRefusal,
   type ProfilePic,
+  revokePictureGrants,
   type ServedPicture,
   setPictureNsfw,
   storedSize,
@@ -168,6 +169,15 @@ export const pictures = new Hono<AppEnv>()
     const res = await deletePicture(caller.profileId, picId(c));
     if (!res.ok) throw REFUSALS[res.reason]();
     return c.json({ ok: true });
+  })
+  // "Lock my private pictures" for one member: every picture sent to them in chat that is not public stops showing.
+  .delete("/profile-pic-grants/:profileId", async (c) => {
+    const caller = requireCaller(c);
+    const viewer = c.req.param("profileId");
+    if (!isId(viewer)) throw badRequest("Not a profile id.");
+    const me = await getProfile(caller.profileId);
+    if (!me) throw notFound("No such profile.");
+    return c.json({ ended: await revokePictureGrants(me, viewer) });
   })
   .get("/profile-pic/nsfw/:id", (c) => servePicture(c, true))
   .get("/profile-pic/:id", (c) => servePicture(c, false))

@@ -354,6 +354,54 @@ Deno.test("pictures - private pictures: only the owner and members they were sen
   }
 });
 
+Deno.test("pictures - a picture sent in a chat stays visible to its recipient when made private, until locked or deleted", async () => {
+  const t = await testApp();
+  try {
+    const owner = await t.member();
+    const friend = await t.member();
+    const stranger = await t.member();
+    const p = (await upload(t, owner, await png())).data.id;
+    const url = `/api/profile-pic/${p}?scale_x=256`;
+    const sent = await t.call("POST", "/api/message", {
+      cookie: owner.cookie,
+      json: {
+        senderProfileId: owner.profileId,
+        recipientProfileId: friend.profileId,
+        bodyText: "me",
+        profilePicIds: [p],
+      },
+    });
+    assert.equal(sent.status, 201, sent.text);
+    assert.equal((await getBytes(t, url, friend.cookie)).status, 200);
+    // The owner moves the picture to Private Pics: the chat's picture does not break for the friend.
+    const moved = await t.call("PUT", "/api/profile", {
+      cookie: owner.cookie,
+      json: { profilePicIds: [], profilePicIdsPrivate: [p] },
+    });
+    assert.equal(moved.status, 200, moved.text);
+    assert.equal((await getBytes(t, url, friend.cookie)).status, 200, "still visible to the recipient");
+    assert.equal((await t.call("GET", `/api/profile/pic/${p}`, { cookie: friend.cookie })).status, 200);
+    assert.equal((await getBytes(t, url, stranger.cookie)).status, 404, "but to nobody else");
+    // "Lock my private pictures" for the friend ends it; the owner's other grants stay.
+    const other = await t.member();
+    await t.call("POST", "/api/message", {
+      cookie: owner.cookie,
+      json: { senderProfileId: owner.profileId, recipientProfileId: other.profileId, bodyText: "", profilePicIds: [p] },
+    });
+    const lock = await t.call("DELETE", `/api/profile-pic-grants/${friend.profileId}`, { cookie: owner.cookie });
+    assert.deepEqual([lock.status, lock.data], [200, { ended: 1 }]);
+    assert.equal((await getBytes(t, url, friend.cookie)).status, 404);
+    assert.equal((await getBytes(t, url, other.cookie)).status, 200);
+    assert.equal((await t.call("DELETE", `/api/profile-pic-grants/nope`, { cookie: owner.cookie })).status, 400);
+    assert.equal((await t.call("DELETE", `/api/profile-pic-grants/${friend.profileId}`)).status, 401);
+    // Deleting the picture ends it for everyone.
+    assert.equal((await t.call("DELETE", `/api/profile-pic/${p}`, { cookie: owner.cookie })).status, 200);
+    assert.equal((await getBytes(t, url, other.cookie)).status, 404);
+  } finally {
+    t.close();
+  }
+});
+
 Deno.test("pictures - NSFW: only the owner flags it; the plain URL serves it blurred, the NSFW route as it is", async () => {
   const t = await testApp();
   try {

@@ -3,6 +3,9 @@
 import assert from "node:assert/strict";
 import { registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
+import { portrait } from "../fixtures/pictures.ts";
+import { addPicture } from "../../kv/pictures.ts";
+import { normalizeUpload } from "../../images/pipeline.ts";
 
 for (const vp of ["phone", "desktop"] as ViewportName[]) {
   Deno.test(`e2e ${vp} - chat: a message arrives, is read, shows two checks; Map Chat posts nearby`, async () => {
@@ -62,3 +65,50 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     }
   });
 }
+
+Deno.test("e2e - a picture sent in chat still shows after its owner makes it private; locked, the bubble says so", async () => {
+  const h = await startHarness();
+  try {
+    const a = await h.newPage("phone"), b = await h.newPage("phone");
+    await registerAndLogIn(a.page, h.origin, "chatpic-a@example.com");
+    await registerAndLogIn(b.page, h.origin, "chatpic-b@example.com");
+    const idOf = (p: typeof a.page) =>
+      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
+    const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
+    const added = await addPicture(aId, await normalizeUpload(await portrait(3)));
+    assert.ok(added.ok);
+    const picId = added.pic.id;
+    const call = (p: typeof a.page, method: string, path: string, json?: unknown) =>
+      p.evaluate(
+        async ([method, path, json]) =>
+          (await fetch(path as string, {
+            method: method as string,
+            headers: { "content-type": "application/json" },
+            body: json === undefined ? undefined : JSON.stringify(json),
+          })).status,
+        [method, path, json] as const,
+      );
+    const body = { senderProfileId: aId, recipientProfileId: bId, bodyText: "This is me", profilePicIds: [picId] };
+    assert.equal(await call(a.page, "POST", "/api/message", body), 201);
+    assert.equal(await call(a.page, "PUT", "/api/profile", { profilePicIds: [], profilePicIdsPrivate: [picId] }), 200);
+
+    await b.page.goto(`/profile/${aId}#chat`);
+    const pic = b.page.locator(".bubble .bubble-pics img");
+    await pic.waitFor();
+    await b.page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>(".bubble .bubble-pics img");
+      return img?.complete && img.naturalWidth > 0;
+    });
+    await shot(b.page, "phone-chat-picture-private-still-shown");
+
+    assert.equal(await call(a.page, "DELETE", `/api/profile-pic-grants/${bId}`), 200);
+    await b.page.reload();
+    await b.page.locator(".bubble .pic-gone", { hasText: TEXTS.picNoLongerShared }).waitFor();
+    assert.equal(await b.page.locator(".bubble .bubble-pics img").count(), 0, "no broken image");
+    await shot(b.page, "phone-chat-picture-locked");
+    await a.context.close();
+    await b.context.close();
+  } finally {
+    await h.close();
+  }
+});
