@@ -27,6 +27,9 @@ export const TEXTS = {
   thatsAll: "That's all folks...",
   hasNotSeen: "has not seen",
   picNoLongerShared: "This picture is no longer shared with you.",
+  lockPictures: "Lock my private pictures",
+  picturesLocked: "Locked: pictures you sent that are not public no longer show to this member.",
+  lockPicturesFailed: "Locking failed, please try again.",
   pushNotSupported: "Notifications aren't supported on this device.",
   pushMessagingNotSupported: "Push messaging isn't supported on this device",
   pushDenied:

@@ -2,13 +2,15 @@
  * The actions panel of a profile (spec §2, §4): collapsed or expanded, with Block / Ignore and
  * Report Violation. Blocking sets the `blocked` flag of the viewer's like of the profile, shows
  * 'Blocked and Redirecting...' for 3 seconds, then goes home. A report names a reason from a
- * fixed list and may carry up to 4000 characters of text.
+ * fixed list and may carry up to 4000 characters of text. "Lock my private pictures" ends what
+ * the member was shown of the viewer's pictures in chat that are not public.
  */
 
 import { type FormEvent, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileLike, useProfileLikeMutation, useProfileLikeQuery } from "./queries/likes.ts";
 import { useReportMutation } from "./queries/reports.ts";
+import { useLockPicturesMutation } from "./queries/pictures.ts";
 import { ApiFailure } from "./queries/api.ts";
 import { MAX_TEXT, REPORT_REASONS, type ReportReason, TEXTS } from "../domain/texts.ts";
 
@@ -76,6 +78,7 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
   const { likerProfileId, likedProfileId } = initial;
   const { data } = useProfileLikeQuery(likerProfileId, likedProfileId, initial);
   const block = useProfileLikeMutation();
+  const lock = useLockPicturesMutation();
   const [expanded, setExpanded] = useState(false);
   const [reporting, setReporting] = useState(false);
   const [redirecting, setRedirecting] = useState(false);
@@ -116,7 +119,16 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
               Blocking hides you and {profileName} from each other everywhere: map, lists, chat and likes.
             </p>
           )}
+          {!reporting && (
+            <div className="row">
+              <button type="button" onClick={() => lock.mutate(likedProfileId)} disabled={lock.isPending}>
+                {TEXTS.lockPictures}
+              </button>
+              {lock.isSuccess && <span className="success" role="status">{TEXTS.picturesLocked}</span>}
+            </div>
+          )}
           {block.isError && <p className="error" role="alert">Blocking failed, please try again.</p>}
+          {lock.isError && <p className="error" role="alert">{TEXTS.lockPicturesFailed}</p>}
           {reporting && <ReportForm profileId={likedProfileId} onDone={() => setReporting(false)} />}
         </div>
       )}

@@ -97,3 +97,11 @@ export function useCropMutation(profileId: string, picId: string) {
     },
   });
 }
+
+/** "Lock my private pictures" for one member: the pictures sent to them in chat that are not public stop showing. */
+export function useLockPicturesMutation() {
+  return useMutation({
+    mutationFn: (profileId: string) =>
+      api<{ ended: number }>(`/api/profile-pic-grants/${encodeURIComponent(profileId)}`, { method: "DELETE" }),
+  });
+}

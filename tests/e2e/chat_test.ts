@@ -101,7 +101,13 @@ Deno.test("e2e - a picture sent in chat still shows after its owner makes it pri
     });
     await shot(b.page, "phone-chat-picture-private-still-shown");
 
-    assert.equal(await call(a.page, "DELETE", `/api/profile-pic-grants/${bId}`), 200);
+    // A locks their private pictures for B from B's profile (Actions).
+    await a.page.goto(`/profile/${bId}`);
+    await waitHydrated(a.page);
+    await a.page.getByRole("button", { name: "Actions" }).click();
+    await a.page.getByRole("button", { name: TEXTS.lockPictures }).click();
+    await a.page.getByText(TEXTS.picturesLocked).waitFor();
+    await shot(a.page, "phone-profile-pictures-locked");
     await b.page.reload();
     await b.page.locator(".bubble .pic-gone", { hasText: TEXTS.picNoLongerShared }).waitFor();
     assert.equal(await b.page.locator(".bubble .bubble-pics img").count(), 0, "no broken image");
