@@ -18,7 +18,19 @@ export const keys = {
   outbox: (id: string): Key => ["outbox", id],
   outboxAll: (): Key => ["outbox"],
   contactMessage: (id: string): Key => ["contact_messages", id],
-  rateLimit: (scope: string, who: string, window: number): Key => ["rate_limits", scope, who, window],
+  /**
+   * Deno.KvU64 count of one rate-limit window (kv/ratelimit.ts). The window comes before `who` so
+   * the windows that ended can be swept as one range (a summed key cannot carry `expireIn`).
+   */
+  rateLimitCount: (scope: string, window: number, who: string): Key => ["rate_limit_counts", scope, window, who],
+  rateLimitCountsOf: (scope: string): Key => ["rate_limit_counts", scope],
+  /** Where a member logged in before (kv/logintrust.ts): a keyed hash of the address, and device tokens' hashes. */
+  loginKnownAddress: (accountId: string, addressHash: string): Key => ["login_known_addresses", accountId, addressHash],
+  loginKnownAddresses: (accountId: string): Key => ["login_known_addresses", accountId],
+  loginDevice: (accountId: string, tokenHash: string): Key => ["login_devices", accountId, tokenHash],
+  loginDevices: (accountId: string): Key => ["login_devices", accountId],
+  /** The generated key of the known-address hash. */
+  loginTrustSecret: (): Key => ["config", "login_trust_secret"],
 
   // --- profiles (kv/profiles.ts)
   profile: (id: string): Key => ["profiles", id],

@@ -18,6 +18,8 @@ export const LIMITS = {
   registerByEmail: { max: 3, windowMs: 60 * 60_000 },
   contactByAccount: { max: 5, windowMs: 60 * 60_000 },
   contactByAddress: { max: 20, windowMs: 60 * 60_000 },
+  // Support's problem report needs no login: tighter, by address only.
+  supportByAddress: { max: 5, windowMs: 60 * 60_000 },
   uploadByAccount: { max: 60, windowMs: 60 * 60_000 },
   uploadByAddress: { max: 200, windowMs: 60 * 60_000 },
   reportByAccount: { max: 10, windowMs: 24 * 60 * 60_000 },
@@ -54,14 +56,63 @@ export function hitStandard(
 }
 
 /** Counts a hit; true while within the limit. */
-export async function hit(name: LimitName, who: string): Promise<boolean> {
-  const { max, windowMs } = LIMITS[name];
-  const key = keys.rateLimit(name, who, Math.floor(now() / windowMs));
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const entry = await kv().get<number>(key);
-    const count = (entry.value ?? 0) + 1;
-    const res = await kv().atomic().check(entry).set(key, count, { expireIn: windowMs * 2 }).commit();
-    if (res.ok) return count <= max;
+export function hit(name: LimitName, who: string): Promise<boolean> {
+  return hitLimit(name, LIMITS[name], who);
+}
+
+/**
+ * Counts a hit of `who` against a limit of the scope `scope`; true while within the limit.
+ *
+ * The count is a Deno.KvU64 `sum`, which never conflicts: a busy counter counts every hit and
+ * never refuses for being busy. The hit is allowed when the count read right after adding it is
+ * within the limit. A burst that stays within the limit is always allowed; a burst that crosses
+ * it may refuse a few hits just below the line (the read also sees hits that landed after ours),
+ * never allow one too many.
+ *
+ * A summed key cannot expire (`sum` drops `expireIn`), so windows that ended are swept as one
+ * range (`sweepEndedWindows`) the first time an instance counts in a new window of a scope.
+ */
+export async function hitLimit(scope: string, limit: Limit, who: string): Promise<boolean> {
+  const window = Math.floor(now() / limit.windowMs);
+  const key = keys.rateLimitCount(scope, window, who);
+  await sweepEndedWindows(scope, window);
+  const res = await kv().atomic().sum(key, 1n).commit();
+  if (!res.ok) throw new Error("rate limit count failed"); // a sum without checks always commits
+  const count = (await kv().get<Deno.KvU64>(key)).value?.value ?? 1n;
+  return count <= BigInt(limit.max);
+}
+
+/** How many hits `who` has in the current window of a limit (for tests and operators). */
+export async function hitsOf(name: LimitName, who: string): Promise<number> {
+  const window = Math.floor(now() / LIMITS[name].windowMs);
+  return Number((await kv().get<Deno.KvU64>(keys.rateLimitCount(name, window, who))).value?.value ?? 0n);
+}
+
+/** The window each scope was last swept up to, per KV handle (a test's new `:memory:` KV starts over). */
+const sweptUpTo = new WeakMap<Deno.Kv, Map<string, number>>();
+const SWEEP_BATCH = 500;
+
+/**
+ * Deletes the counts of a scope's windows that ended before the previous one (the previous one is
+ * kept for instances whose clock runs a little behind). At most one batch per call: a long backlog
+ * is cleared over the next hits, so no single request pays for it all.
+ */
+async function sweepEndedWindows(scope: string, window: number): Promise<void> {
+  let swept = sweptUpTo.get(kv());
+  if (!swept) sweptUpTo.set(kv(), swept = new Map());
+  if ((swept.get(scope) ?? -Infinity) >= window) return;
+  const ended = kv().list(
+    { start: keys.rateLimitCountsOf(scope), end: [...keys.rateLimitCountsOf(scope), window - 1] },
+    {
+      limit: SWEEP_BATCH,
+    },
+  );
+  const op = kv().atomic();
+  let n = 0;
+  for await (const e of ended) {
+    op.delete(e.key);
+    n++;
   }
-  return false;
+  if (n > 0) await op.commit();
+  if (n < SWEEP_BATCH) swept.set(scope, window);
 }
