@@ -11,6 +11,7 @@ export const TEXTS = {
   contactFailed: "Message sending failed, please try again another time.",
   contactSent: "Message Sent, you may receive a reply to the email address asscoiated with your account.",
   contactNameRequired: "Please provide your full name",
+  supportReportSent: "Thank you. Your report reached us; we will answer at the email address you gave.",
   showingNsfw: "Showing NSFW",
   hidingNsfw: "Hiding NSFW",
   sorryTitle: "Ooops!",

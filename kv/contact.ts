@@ -1,4 +1,4 @@
-/** Contact-us messages from members, for the operators. */
+/** Contact-us messages and problem reports, from members and visitors, for the operators. */
 
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
@@ -8,15 +8,22 @@ import { now } from "./clock.ts";
 /** A message sent through the contact form. */
 export interface ContactMessage {
   id: string;
-  accountId: string;
+  /** The member who wrote, when logged in. */
+  accountId?: string;
+  /** Where to answer a visitor (support's problem report, which needs no login). */
+  email?: string;
   name: string;
   message: string;
   tsCreated: number;
 }
 
-/** Stores a contact message. */
-export async function saveContactMessage(accountId: string, name: string, message: string): Promise<ContactMessage> {
-  const m: ContactMessage = { id: newId(), accountId, name, message, tsCreated: now() };
+/** Stores a contact message from a member (`accountId`) or a visitor (`email`). */
+export async function saveContactMessage(
+  from: { accountId: string } | { email: string; accountId?: string },
+  name: string,
+  message: string,
+): Promise<ContactMessage> {
+  const m: ContactMessage = { id: newId(), ...from, name, message, tsCreated: now() };
   await kv().set(keys.contactMessage(m.id), m);
   return m;
 }

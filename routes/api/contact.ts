@@ -22,6 +22,6 @@ export const contact = new Hono<AppEnv>()
     if (!(await hit("contactByAccount", caller.accountId)) || !(await hit("contactByAddress", clientAddress(c)))) {
       throw tooMany();
     }
-    const m = await saveContactMessage(caller.accountId, body.name, body.message);
+    const m = await saveContactMessage({ accountId: caller.accountId }, body.name, body.message);
     return c.json({ id: m.id }, 201);
   });

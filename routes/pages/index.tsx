@@ -5,7 +5,16 @@ import type { AppEnv } from "../env.ts";
 import { ROUTES } from "../table.ts";
 import { homePage } from "./home.tsx";
 import { loginPage, logoutPage, registerPage } from "./auth.tsx";
-import { aboutPage, billingPage, comingSoonPage, notFoundPage, sorryPage, supportPage, tosPage } from "./info.tsx";
+import {
+  aboutPage,
+  billingPage,
+  comingSoonPage,
+  notFoundPage,
+  sorryPage,
+  supportPage,
+  supportReport,
+  tosPage,
+} from "./info.tsx";
 import { contactPage, dashboardPage, outboxPage, settingsPage } from "./account.tsx";
 import { profilePage } from "./profile.tsx";
 import { profileEditPage } from "./profileEdit.tsx";
@@ -71,6 +80,16 @@ for (const route of ROUTES) {
     return page ? page(c) : comingSoonPage(c, route.title);
   });
 }
+
+// Support's problem report: a plain form post, for visitors too.
+pages.post("/support", supportReport);
+
+// The profile route without an id goes to one's own profile, as an unknown id does.
+pages.get("/profile/", (c) => c.redirect("/profile", 302));
+pages.get("/profile", (c) => {
+  const caller = c.get("caller");
+  return c.redirect(caller ? `/profile/${caller.profileId}` : "/login", 302);
+});
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1", "local"]);
 

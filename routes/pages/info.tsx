@@ -3,9 +3,12 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env.ts";
-import { toErrorResponse } from "../middleware.ts";
+import * as z from "zod";
+import { clientAddress, toErrorResponse } from "../middleware.ts";
+import { hit } from "../../kv/ratelimit.ts";
+import { saveContactMessage } from "../../kv/contact.ts";
 import { renderPage } from "./render.tsx";
-import { TEXTS } from "../../domain/texts.ts";
+import { MAX_TEXT, TEXTS } from "../../domain/texts.ts";
 
 export function aboutPage(c: Context<AppEnv>) {
   const brand = c.get("brand");
@@ -92,7 +95,17 @@ export function tosPage(c: Context<AppEnv>) {
   );
 }
 
-export function supportPage(c: Context<AppEnv>) {
+/** What the support page's problem report shows: the fields as typed, and the outcome. */
+export interface SupportReportState {
+  name?: string;
+  email?: string;
+  message?: string;
+  error?: string;
+  sent?: boolean;
+}
+
+export function supportPage(c: Context<AppEnv>, report: SupportReportState = {}, status: ContentfulStatusCode = 200) {
+  const caller = c.get("caller");
   return renderPage(
     c,
     "Support",
@@ -119,13 +132,67 @@ export function supportPage(c: Context<AppEnv>) {
           Use <a href="/register">Register / Recover Login</a> and we will mail you a login link.
         </p>
       </details>
-      <h2>Report a problem</h2>
+      <h2 id="report">Report a problem</h2>
       <p>
-        Tell us what happened, on which screen and device, through the <a href="/contactus">contact form</a>{" "}
-        (members) or by replying to any mail we sent you.
+        Tell us what happened, on which screen and device. You do not need to be logged in: we answer at the email
+        address you give.
       </p>
+      {report.sent ? <p className="success" role="status">{TEXTS.supportReportSent}</p> : (
+        // A plain form: it works without JavaScript, for anyone who cannot log in.
+        <form className="stack narrow support-form" method="post" action="/support#report">
+          <label>
+            Full name
+            <input name="name" defaultValue={report.name ?? caller?.name ?? ""} autoComplete="name" required />
+          </label>
+          <label>
+            Email
+            <input
+              name="email"
+              type="email"
+              defaultValue={report.email ?? caller?.email ?? ""}
+              autoComplete="email"
+              required
+            />
+          </label>
+          <label>
+            What happened?
+            <textarea name="message" rows={6} maxLength={MAX_TEXT} defaultValue={report.message ?? ""} required />
+          </label>
+          {report.error && <p className="error" role="alert">{report.error}</p>}
+          <button type="submit" className="primary">Send</button>
+        </form>
+      )}
     </article>,
+    { status },
   );
+}
+
+const supportReportBody = z.object({
+  name: z.string().trim().min(1, TEXTS.contactNameRequired).max(200),
+  email: z.string().trim().max(254).email("Please enter a valid email address, so we can answer you."),
+  message: z.string().trim().min(1, "Please tell us what happened.").max(MAX_TEXT),
+});
+
+/**
+ * POST /support: the problem report of visitors and members (spec §2 Support), rate-limited by
+ * address. A refusal shows the form again with everything typed and the reason.
+ */
+export async function supportReport(c: Context<AppEnv>) {
+  const form = await c.req.parseBody();
+  const typed = {
+    name: typeof form.name === "string" ? form.name.slice(0, 200) : "",
+    email: typeof form.email === "string" ? form.email.slice(0, 254) : "",
+    message: typeof form.message === "string" ? form.message.slice(0, MAX_TEXT) : "",
+  };
+  const parsed = supportReportBody.safeParse(typed);
+  if (!parsed.success) return supportPage(c, { ...typed, error: parsed.error.issues[0].message }, 400);
+  if (!(await hit("supportByAddress", clientAddress(c)))) {
+    return supportPage(c, { ...typed, error: "Too many reports from here. Please try again in an hour." }, 429);
+  }
+  const caller = c.get("caller");
+  const { name, email, message } = parsed.data;
+  await saveContactMessage(caller ? { accountId: caller.accountId, email } : { email }, name, message);
+  return supportPage(c, { sent: true });
 }
 
 export function billingPage(c: Context<AppEnv>) {

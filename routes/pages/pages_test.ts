@@ -4,6 +4,7 @@ import { ROUTES } from "../table.ts";
 import { build } from "../../islands/build.ts";
 import { reloadManifest } from "../assets.ts";
 import { TEXTS } from "../../domain/texts.ts";
+import { listContactMessages } from "../../kv/contact.ts";
 
 if (!Deno.env.get("BUILD_DIR")) Deno.env.set("BUILD_DIR", Deno.makeTempDirSync({ prefix: "pages-build-" }));
 await build();
@@ -131,6 +132,73 @@ Deno.test("pages - a page that fails renders 'Ooops!' with a 500, never raw JSON
     assert.match(sorry.text, new RegExp(`<h1>${TEXTS.sorryTitle}</h1>`));
   } finally {
     console.error = quiet;
+    t.close();
+  }
+});
+
+Deno.test("pages - support's problem report works without login and JavaScript, keeps what was typed on a refusal, is rate-limited", async () => {
+  const t = await testApp();
+  try {
+    const page = await t.call("GET", "/support");
+    assert.match(page.text, /<form[^>]*action="\/support#report" method="post"/);
+    assert.deepEqual(scripts(page.text), [], "still no JavaScript");
+    const form = { name: "Robin", email: "robin@example.com", message: "The map stays grey on my phone." };
+
+    const noEmail = await t.call("POST", "/support", { form: { ...form, email: "" } });
+    assert.equal(noEmail.status, 400);
+    assert.match(noEmail.text, /Please enter a valid email address/);
+    assert.match(noEmail.text, /The map stays grey on my phone\./, "the message typed is shown again");
+    assert.deepEqual(await listContactMessages(), [], "nothing stored");
+
+    const sent = await t.call("POST", "/support", { form });
+    assert.equal(sent.status, 200);
+    assert.match(sent.text, new RegExp(TEXTS.supportReportSent));
+    const [stored] = await listContactMessages();
+    assert.deepEqual([stored.name, stored.email, stored.message, stored.accountId], [
+      "Robin",
+      "robin@example.com",
+      "The map stays grey on my phone.",
+      undefined,
+    ]);
+    for (let i = 0; i < 4; i++) assert.equal((await t.call("POST", "/support", { form })).status, 200);
+    const limited = await t.call("POST", "/support", { form });
+    assert.equal(limited.status, 429);
+    assert.match(limited.text, /The map stays grey on my phone\./);
+    assert.equal((await listContactMessages()).length, 5);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("pages - /profile and /profile/ go to one's own profile (a visitor to /login)", async () => {
+  const t = await testApp();
+  try {
+    const m = await t.member();
+    for (const path of ["/profile", "/profile/"]) {
+      const r = await t.call("GET", path, { cookie: m.cookie });
+      assert.equal(r.status, 302, path);
+      const to = r.headers.get("location")!;
+      const end = to === "/profile" ? await t.call("GET", to, { cookie: m.cookie }) : r;
+      assert.equal(end.headers.get("location"), `/profile/${m.profileId}`, path);
+    }
+    assert.equal((await t.call("GET", "/profile")).headers.get("location"), "/login");
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("pages - a same-origin form post sends Origin: null (no-referrer) and is accepted; null or foreign alone is 403", async () => {
+  const t = await testApp();
+  try {
+    const form = { name: "Robin", email: "robin@example.com", message: "Hello" };
+    const post = (headers: Record<string, string>) => t.call("POST", "/support", { form, headers });
+    assert.equal((await post({ origin: "null", "sec-fetch-site": "same-origin" })).status, 200);
+    assert.equal((await post({ origin: "null" })).status, 403);
+    assert.equal((await post({ origin: "http://host.evil.example" })).status, 403);
+    assert.equal((await post({ origin: "not a url at all" })).status, 403);
+    assert.equal((await post({ origin: "http://localhost", "sec-fetch-site": "cross-site" })).status, 403);
+    assert.equal((await listContactMessages()).length, 1, "only the same-origin post was stored");
+  } finally {
     t.close();
   }
 });

@@ -99,6 +99,14 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await page.goto(path);
         await shot(page, `${vp}-public${path.replace(/\//g, "-") || "-home"}`);
       }
+      // A visitor who cannot log in reports a problem on /support, without JavaScript.
+      await page.goto("/support");
+      await page.getByLabel("Full name").fill("Robin");
+      await page.getByLabel("Email").fill(`robin-${vp}@example.com`);
+      await page.getByLabel("What happened?").fill("My login link expired twice.");
+      await page.getByRole("button", { name: "Send" }).click();
+      await page.getByText(TEXTS.supportReportSent).waitFor();
+      await shot(page, `${vp}-support-report-sent`);
       await context.close();
     } finally {
       await h.close();
