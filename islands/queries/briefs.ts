@@ -58,13 +58,15 @@ export interface NearestOptions {
   initial?: BriefsPage | null;
   /** Leave out members rated before this time (the swipe deck). */
   ratedBefore?: number;
+  /** False while the viewer has no position yet: nothing is asked (default true). */
+  enabled?: boolean;
 }
 
 /**
  * The nearest briefs, page by page: `pages` grows with `fetchNextPage()` while the last page
  * `hasMore`. The list is refetched every `refetchMs`.
  */
-export function useNearestBriefs({ size, filter, refetchMs, initial, ratedBefore }: NearestOptions) {
+export function useNearestBriefs({ size, filter, refetchMs, initial, ratedBefore, enabled = true }: NearestOptions) {
   const params = filterParams(filter).toString();
   return useInfiniteQuery({
     queryKey: [...NEAREST_KEY, size, params, ratedBefore ?? null],
@@ -74,6 +76,7 @@ export function useNearestBriefs({ size, filter, refetchMs, initial, ratedBefore
     initialData: initial && params === "" ? { pages: [initial], pageParams: [0] } : undefined,
     staleTime: refetchMs,
     refetchInterval: refetchMs,
+    enabled,
   });
 }
 
@@ -109,9 +112,10 @@ export interface DiscoveryProps {
  * the nearest briefs again each time the server accepted a report from another point than the
  * one the lists were measured from: a newcomer's first report, a point restored from this device
  * that differs from the server's, a move. `known` is the viewer's own last report from the
- * server (null for none).
+ * server (null for none). True once the viewer has a position to measure from (the server knew
+ * one, or a report was accepted): before that, "nobody near you" would be a guess.
  */
-export function useReportedLocation(profileId: string, known: KnownLocation | null): void {
+export function useReportedLocation(profileId: string, known: KnownLocation | null): boolean {
   const loc = useLocation(profileId, known);
   const qc = useQueryClient();
   const measuredFrom = useRef(known && { lat: known.lat, lon: known.lon });
@@ -122,6 +126,7 @@ export function useReportedLocation(profileId: string, known: KnownLocation | nu
     if (from?.lat === loc.lat && from.lon === loc.lon) return;
     qc.invalidateQueries({ queryKey: NEAREST_KEY });
   }, [loc.reported]);
+  return known !== null || loc.reported > 0;
 }
 
 /** The local-storage key of the discovery filter, shared by tiles, swipe, list and map. */
@@ -158,8 +163,9 @@ export function useDiscovery(
   refetchMs: number,
 ) {
   const [filter, setFilter] = useBriefFilter();
-  const query = useNearestBriefs({ size, filter, refetchMs, initial, ratedBefore });
+  const located = useReportedLocation(myProfileId, known);
+  // A newcomer's first report takes a moment: the list stays 'loading' until it is in.
+  const query = useNearestBriefs({ size, filter, refetchMs, initial, ratedBefore, enabled: located });
   const briefs = briefsOf(query.data?.pages);
-  useReportedLocation(myProfileId, known);
   return { filter, setFilter, query, briefs };
 }

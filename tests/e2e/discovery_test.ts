@@ -368,3 +368,39 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     },
   });
 }
+
+Deno.test({
+  name: "e2e - a newcomer's first tiles page says it is looking, never 'nobody near you', until the first report lands",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const h = await startHarness();
+    try {
+      // Someone at the heart of Phoenix, where a newcomer's random default point lies.
+      const other = (await createAccount({ email: "local@example.com", name: "Local" }))!;
+      await reportPosition(other.defaultProfileId, { ...HOME, use: "OVERRIDE", hide: false });
+      const newcomer = (await createAccount({ email: "newcomer@example.com", name: "Newcomer" }))!;
+      const { context, page } = await h.newPage("phone");
+      await logIn(page, h, newcomer.id);
+      // Record every status text the screen shows from its first paint.
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (globalThis as unknown as { statusSeen: string[] }).statusSeen = seen;
+        new MutationObserver(() => {
+          for (const el of document.querySelectorAll(".discovery-status")) {
+            const t = el.textContent ?? "";
+            if (t && !seen.includes(t)) seen.push(t);
+          }
+        }).observe(document, { childList: true, subtree: true, characterData: true });
+      });
+      await page.goto("/search/tile");
+      await page.locator(".tiles > li").first().waitFor({ timeout: 15_000 });
+      const seen = await page.evaluate(() => (globalThis as unknown as { statusSeen: string[] }).statusSeen);
+      assert.ok(!seen.includes(DISCOVERY_TEXTS.nobodyNear), `statuses shown: ${JSON.stringify(seen)}`);
+      assert.ok(seen.includes(DISCOVERY_TEXTS.loading), `statuses shown: ${JSON.stringify(seen)}`);
+      await context.close();
+    } finally {
+      await h.close();
+    }
+  },
+});
