@@ -30,3 +30,10 @@ export function closeKv(): void {
   handle?.close();
   handle = undefined;
 }
+
+/** `kv().getMany` for any number of keys (KV reads at most 10 per call), in order. */
+export async function getAll<T>(keys: readonly Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
+  const chunks: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
+  for (let i = 0; i < keys.length; i += 10) chunks.push(kv().getMany<T[]>(keys.slice(i, i + 10)));
+  return (await Promise.all(chunks)).flat();
+}

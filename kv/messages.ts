@@ -9,11 +9,11 @@
  * sender's SHOWN position (never the reported one) for a week.
  */
 
-import { kv } from "./db.ts";
+import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { addNotification } from "./notifications.ts";
+import { addChatNotification } from "./notifications.ts";
 import { grantPictureAccessOp } from "./pictures.ts";
 import { getProfile } from "./profiles.ts";
 
@@ -60,7 +60,7 @@ export async function sendPrivateMessage(
     .set(keys.chat(recipient, sender), latest)
     .sum(keys.memberVersion(sender), 1n);
   for (const pic of profilePicIds) grantPictureAccessOp(op, pic, recipient);
-  addNotification(op, recipient, { bodyText: "You have a new message.", url: `/profile/${sender}#chat` });
+  await addChatNotification(op, recipient, sender);
   if (!(await op.commit()).ok) throw new Error("message not stored");
   return m;
 }
@@ -189,4 +189,115 @@ export async function conversationsOf(me: string, blocked: Set<string>, w: Windo
 /** One page of the conversation of `me` with `other`, with both names. */
 export async function conversationWith(me: string, other: string, w: Window = {}): Promise<MessagePage> {
   return { ...(await conversation(me, other, w)), people: await peopleOf([other, me]) };
+}
+
+// --- deleting
+
+/** How long after sending a message can be deleted for both sides ("unsend"). */
+export const UNSEND_WINDOW_MS = 10 * 60_000;
+
+/** Why a deletion was refused. */
+export type DeleteRefusal = "not_found" | "not_sender" | "too_late";
+
+/**
+ * Points `me`'s "Your Conversations" entry with `other` at the newest message left on `me`'s side,
+ * or removes it when none is left; `gone` is the id being removed in the same atomic.
+ */
+async function latestAfterRemoval(op: Deno.AtomicOperation, me: string, other: string, gone: Set<string>) {
+  const chatKey = keys.chat(me, other);
+  const chat = await kv().get<{ messageId: string }>(chatKey);
+  if (!chat.value || !gone.has(chat.value.messageId)) return;
+  op.check(chat);
+  for await (const e of kv().list<string>({ prefix: keys.conversation(me, other) }, { reverse: true, limit: 50 })) {
+    if (gone.has(e.value)) continue;
+    const m = (await kv().get<Message>(keys.message(e.value))).value;
+    if (m) return void op.set(chatKey, { messageId: m.id, tsCreated: m.tsCreated });
+  }
+  op.delete(chatKey);
+}
+
+/**
+ * Deletes a private message. `for: "me"` takes it off `me`'s side only (the other still has it);
+ * `for: "both"` ("unsend") takes it off both sides, for its sender within `UNSEND_WINDOW_MS`, and
+ * ends the grants of its pictures that are not public (a private picture unsent is unshared).
+ * Both sides' open pages learn of it through their live version.
+ */
+export async function deleteMessage(
+  me: string,
+  id: string,
+  scope: "me" | "both",
+): Promise<{ ok: true } | { ok: false; reason: DeleteRefusal }> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const entry = await kv().get<Message>(keys.message(id));
+    const m = entry.value;
+    if (!m || !m.recipientProfileId || (m.senderProfileId !== me && m.recipientProfileId !== me)) {
+      return { ok: false, reason: "not_found" };
+    }
+    const other = partnerOf(me, m);
+    const mine = await kv().get(keys.conversationMessage(me, other, id));
+    if (mine.versionstamp === null) return { ok: false, reason: "not_found" };
+    if (scope === "both") {
+      if (m.senderProfileId !== me) return { ok: false, reason: "not_sender" };
+      if (now() - m.tsCreated > UNSEND_WINDOW_MS) return { ok: false, reason: "too_late" };
+    }
+    const op = kv().atomic().check(entry, mine).delete(mine.key).sum(keys.memberVersion(me), 1n);
+    const gone = new Set([id]);
+    await latestAfterRemoval(op, me, other, gone);
+    const theirs = await kv().get(keys.conversationMessage(other, me, id));
+    if (scope === "both" || theirs.versionstamp === null) {
+      op.delete(entry.key);
+      if (theirs.versionstamp !== null) {
+        op.check(theirs).delete(theirs.key).sum(keys.memberVersion(other), 1n);
+        await latestAfterRemoval(op, other, me, gone);
+      }
+      if (scope === "both") {
+        const sender = await getProfile(me);
+        for (const pic of m.profilePicIds) {
+          if (!sender?.profilePicIds.includes(pic)) op.delete(keys.picGrant(pic, other));
+        }
+      }
+    } else {
+      op.set(entry.key, { ...m, [m.senderProfileId === me ? "tsSenderDeleted" : "tsRecipientDeleted"]: now() });
+    }
+    if ((await op.commit()).ok) return { ok: true };
+  }
+  throw new Error("message deletion kept conflicting");
+}
+
+/**
+ * Deletes `me`'s whole conversation with `other` from `me`'s side: every message leaves `me`'s
+ * list (records the other side no longer holds are removed), and the entry leaves "Your
+ * Conversations". A new message from either side starts it again. Returns how many messages left.
+ */
+export async function deleteConversation(me: string, other: string): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const batch: Deno.KvEntry<string>[] = [];
+    for await (const e of kv().list<string>({ prefix: keys.conversation(me, other) }, { limit: 40 })) batch.push(e);
+    if (batch.length === 0) break;
+    const records = await getAll<Message>(batch.map((e) => keys.message(e.value)));
+    const theirs = await getAll(batch.map((e) => keys.conversationMessage(other, me, e.value)));
+    const op = kv().atomic();
+    batch.forEach((e, i) => {
+      op.check(e).delete(e.key);
+      const m = records[i].value;
+      if (!m) return;
+      op.check(records[i]);
+      if (theirs[i].versionstamp === null) op.delete(records[i].key);
+      else {op.set(records[i].key, {
+          ...m,
+          [m.senderProfileId === me ? "tsSenderDeleted" : "tsRecipientDeleted"]: now(),
+        });}
+    });
+    if ((await op.commit()).ok) removed += batch.length;
+  }
+  const chat = await kv().get(keys.chat(me, other));
+  // A message that arrived meanwhile keeps the conversation: only remove a pointer to a gone message.
+  const latest = chat.value as { messageId: string } | null;
+  if (latest && (await kv().get(keys.conversationMessage(me, other, latest.messageId))).versionstamp === null) {
+    await kv().atomic().check(chat).delete(chat.key).sum(keys.memberVersion(me), 1n).commit();
+  } else {
+    await kv().atomic().sum(keys.memberVersion(me), 1n).commit();
+  }
+  return removed;
 }

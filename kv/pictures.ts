@@ -19,7 +19,7 @@
  * Blocking is the caller's check (routes), since it concerns the viewer, not the picture.
  */
 
-import { kv } from "./db.ts";
+import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
@@ -155,18 +155,12 @@ export async function canViewPicture(pic: ProfilePic, owner: Profile, viewerProf
  */
 export async function revokePictureGrants(owner: Profile, viewerProfileId: string): Promise<number> {
   const ids = [...owner.profilePicIds, ...owner.profilePicIdsPrivate];
-  const grantKeys = ids.map((id) => keys.picGrant(id, viewerProfileId));
-  let ended = 0;
-  for (let i = 0; i < grantKeys.length; i += 10) {
-    const entries = await kv().getMany(grantKeys.slice(i, i + 10));
-    const present = entries.filter((e) => e.versionstamp !== null);
-    if (present.length === 0) continue;
-    const op = kv().atomic();
-    for (const e of present) op.delete(e.key);
-    await op.commit();
-    ended += present.length;
-  }
-  return ended;
+  const present = (await getAll(ids.map((id) => keys.picGrant(id, viewerProfileId)))).filter((e) => e.versionstamp);
+  // At most MAX_PICS_PER_PROFILE deletions: one atomic.
+  const op = kv().atomic();
+  for (const e of present) op.delete(e.key);
+  if (present.length) await op.commit();
+  return present.length;
 }
 
 /** Lets `viewerProfileId` see the picture `picId` whatever list it is in (it was sent to them in a chat message). */

@@ -1,7 +1,9 @@
 /**
  * Messages (spec §7): GET /api/messages/most-recent-with/{profileId},
  * GET /api/messages/between/{a}/{b}, POST /api/message, GET /api/messages/by-sector/{sector},
- * and PUT /api/messages/read/{otherProfileId} (read receipts: no state change on GET).
+ * and PUT /api/messages/read/{otherProfileId} (read receipts: no state change on GET); deleting:
+ * DELETE /api/message/{id}?for=me|both (both: "unsend", its sender within 10 minutes) and
+ * DELETE /api/messages/with/{otherProfileId} (the whole conversation, from my side).
  * Lists answer `{items, hasMore, people}`; `people` names each sender or partner once.
  */
 
@@ -16,6 +18,9 @@ import {
   broadcastsIn,
   conversationsOf,
   conversationWith,
+  deleteConversation,
+  deleteMessage,
+  type DeleteRefusal,
   hasConversation,
   markRead,
   peopleOf,
@@ -45,7 +50,26 @@ const messageBody = z.object({
   tsCreated: z.number().optional(),
 });
 
+const DELETE_REFUSALS: Record<DeleteRefusal, () => Error> = {
+  not_found: () => notFound("No such message."),
+  not_sender: () => forbidden("Only its sender can delete a message for both sides."),
+  too_late: () => conflict("A message can be deleted for both sides within 10 minutes of sending.", "too_late"),
+};
+
 export const messages = new Hono<AppEnv>()
+  .delete("/message/:id", async (c) => {
+    const caller = requireCaller(c);
+    const messageId = parseWith(id, c.req.param("id"));
+    const { for: scope } = queryOf(c, z.object({ for: z.enum(["me", "both"]).default("me") }));
+    const res = await deleteMessage(caller.profileId, messageId, scope);
+    if (!res.ok) throw DELETE_REFUSALS[res.reason]();
+    return c.json({ deleted: scope });
+  })
+  .delete("/messages/with/:profileId", async (c) => {
+    const caller = requireCaller(c);
+    const other = parseWith(id, c.req.param("profileId"));
+    return c.json({ deleted: await deleteConversation(caller.profileId, other) });
+  })
   .get("/messages/most-recent-with/:profileId", async (c) => {
     const caller = requireCaller(c);
     if (c.req.param("profileId") !== caller.profileId) throw forbidden();
