@@ -1,0 +1,199 @@
+/**
+ * Positions: the reads, the nearby queries (nearest, by bounds, by sector), the aggregates, and
+ * the own and shown positions of one member.
+ *
+ * Contract (design.md, "Location privacy"): every query reads shown positions only, from the
+ * in-memory index after the first load, measures from the viewer's shown position (their shown
+ * point even while hidden) and returns shown positions only; hidden members are in no index at
+ * all. Expired members are never returned (KV expiry is lazy, so `tsEffectiveUntil` is checked on
+ * every read). Bad paging or coordinates throw `GeoInputError` before anything is read. Only
+ * `own` (the owner's own record) and a viewer without an indexed position read KV.
+ */
+
+import { keys } from "../keys.ts";
+import { now } from "../clock.ts";
+import { GeoInputError, isLat, isLon, type LatLon, parseSectorKey } from "../../domain/geo.ts";
+import { aToMeters, type Region } from "./memoryIndex.ts";
+import { ownView } from "./records.ts";
+import type { StoreState } from "./state.ts";
+import {
+  type BoundsQuery,
+  DEFAULT_BOUNDS_SIZE,
+  DEFAULT_NEAREST_SIZE,
+  DEFAULT_SECTOR_SIZE,
+  MAX_PAGE_SIZE,
+  MAX_RESULT_DEPTH,
+  NEARBY_AREA_DEG,
+  type NearbyItem,
+  type NearbyPage,
+  type OwnPosition,
+  type OwnRecord,
+  type PositionAggregate,
+  type QueryOptions,
+  type ShownPosition,
+} from "./types.ts";
+
+/** Checks and defaults a query's paging; throws `GeoInputError` when out of range. */
+function checkPaging(page: unknown, size: unknown, defaultSize: number): { page: number; size: number } {
+  const p = page ?? 0, s = size ?? defaultSize;
+  if (!Number.isSafeInteger(p) || (p as number) < 0) {
+    throw new GeoInputError("page must be an integer >= 0");
+  }
+  if (
+    !Number.isSafeInteger(s) || (s as number) < 1 ||
+    (s as number) > MAX_PAGE_SIZE
+  ) {
+    throw new GeoInputError(`size must be an integer in [1, ${MAX_PAGE_SIZE}]`);
+  }
+  return { page: p as number, size: s as number };
+}
+
+/** The owner's own record, or null (none, or expired). */
+export async function own(s: StoreState, profileId: string): Promise<OwnPosition | null> {
+  const e = await s.db.get<OwnRecord>(keys.positionOwn(profileId));
+  return e.value && e.value.tsEffectiveUntil > now() ? ownView(e.value) : null;
+}
+
+/** A visible member's shown position from the index, or null (hidden, expired, unknown). */
+export async function shown(s: StoreState, profileId: string): Promise<ShownPosition | null> {
+  await s.ready();
+  const m = s.index.members.get(profileId);
+  if (!m || m.until <= now()) return null;
+  return { profileId, lat: m.lat, lon: m.lon, sector: m.sector, tsUpdated: m.ts, tsEffectiveUntil: m.until };
+}
+
+/** Where a viewer is measured from: their shown point even while hidden; null without a report. */
+async function viewerPoint(s: StoreState, viewerId: string): Promise<LatLon | null> {
+  const m = s.index.members.get(viewerId);
+  const t = now();
+  if (m && m.until > t) return { lat: m.lat, lon: m.lon };
+  const e = await s.db.get<OwnRecord>(keys.positionOwn(viewerId));
+  if (e.value && e.value.tsEffectiveUntil > t) {
+    return { lat: e.value.shownLat, lon: e.value.shownLon };
+  }
+  return null;
+}
+
+/** One page of the members of `region` nearest to `from`, the viewer and unaccepted ones left out. */
+function run(
+  s: StoreState,
+  from: LatLon,
+  region: Region,
+  viewerId: string,
+  o: QueryOptions,
+  page: number,
+  size: number,
+): NearbyPage {
+  const need = (page + 1) * size;
+  if (need > MAX_RESULT_DEPTH) return { items: [], hasMore: false };
+  const { exclude, filter } = o;
+  const accept = exclude === undefined && filter === undefined
+    ? null
+    : (id: string) => (exclude === undefined || !exclude.has(id)) && (filter === undefined || filter(id));
+  const index = s.index;
+  const self = index.members.get(viewerId);
+  const top = index.search(from.lat, from.lon, region, need + 1, now(), self, accept);
+  const end = Math.min(top.a.length, need);
+  const items: NearbyItem[] = [];
+  for (let i = page * size; i < end; i++) {
+    const m = top.m[i];
+    items.push({ profileId: m.id, lat: m.lat, lon: m.lon, distanceMeters: aToMeters(top.a[i]), tsUpdated: m.ts });
+  }
+  return { items, hasMore: top.a.length > need };
+}
+
+/** See the module function `nearest`. */
+export async function nearest(s: StoreState, viewerId: string, o: QueryOptions = {}): Promise<NearbyPage> {
+  const { page, size } = checkPaging(o.page, o.size, DEFAULT_NEAREST_SIZE);
+  await s.ready();
+  const from = await viewerPoint(s, viewerId);
+  if (!from) return { items: [], hasMore: false };
+  const d = NEARBY_AREA_DEG;
+  const latMin = Math.max(-90, from.lat - d),
+    latMax = Math.min(90, from.lat + d);
+  const lonMin = from.lon - d, width = 2 * d;
+  const region: Region = {
+    latMin,
+    latMax,
+    lonMin,
+    lonMax: lonMin + width,
+    test: (m) =>
+      m.lat >= latMin && m.lat <= latMax &&
+      ((m.lon - lonMin) % 360 + 360) % 360 <= width,
+  };
+  return run(s, from, region, viewerId, o, page, size);
+}
+
+/** See the module function `byBounds`. */
+export async function byBounds(s: StoreState, q: BoundsQuery, viewerId: string): Promise<NearbyPage> {
+  const { latMin, lonMin, latMax, lonMax } = q;
+  if (!isLat(latMin) || !isLat(latMax)) {
+    throw new GeoInputError("latMin and latMax must be numbers in [-90, 90]");
+  }
+  if (!isLon(lonMin) || !isLon(lonMax)) {
+    throw new GeoInputError("lonMin and lonMax must be numbers in [-180, 180]");
+  }
+  if (latMin > latMax) {
+    throw new GeoInputError("latMin must not exceed latMax");
+  }
+  const { page, size } = checkPaging(q.page, q.size, DEFAULT_BOUNDS_SIZE);
+  if (lonMin > lonMax) return { items: [], hasMore: false }; // across the date line: spec §5
+  await s.ready();
+  const from = await viewerPoint(s, viewerId) ??
+    { lat: (latMin + latMax) / 2, lon: (lonMin + lonMax) / 2 };
+  const region: Region = {
+    latMin,
+    latMax,
+    lonMin,
+    lonMax,
+    test: (m) =>
+      m.lat >= latMin && m.lat <= latMax && m.lon >= lonMin &&
+      m.lon <= lonMax,
+  };
+  return run(s, from, region, viewerId, q, page, size);
+}
+
+/** See the module function `bySector`. */
+export async function bySector(
+  s: StoreState,
+  sector: string,
+  o: QueryOptions,
+  viewerId: string,
+): Promise<NearbyPage> {
+  const sw = parseSectorKey(sector);
+  const key = `${sw.lat}:${sw.lon}`;
+  const { page, size } = checkPaging(o.page, o.size, DEFAULT_SECTOR_SIZE);
+  await s.ready();
+  const from = await viewerPoint(s, viewerId) ??
+    { lat: sw.lat + 0.5, lon: sw.lon + 0.5 };
+  const region: Region = {
+    latMin: sw.lat,
+    latMax: sw.lat + 1,
+    lonMin: sw.lon,
+    lonMax: sw.lon + 1,
+    test: (m) => m.sector === key,
+  };
+  return run(s, from, region, viewerId, o, page, size);
+}
+
+/** See the module function `aggregates`. */
+export async function aggregates(s: StoreState): Promise<PositionAggregate[]> {
+  await s.ready();
+  const t = now();
+  s.index.purgeExpired(t);
+  const out: PositionAggregate[] = [];
+  for (const [key, set] of s.index.sectors) {
+    if (set.members.size === 0) continue;
+    const { lat, lon } = parseSectorKey(key);
+    out.push({
+      centerLat: lat + 0.5,
+      centerLon: lon + 0.5,
+      deltaLat: 1,
+      deltaLon: 1,
+      count: set.members.size,
+      tsUpdated: set.tsUpdated,
+    });
+  }
+  out.sort((x, y) => x.centerLat - y.centerLat || x.centerLon - y.centerLon);
+  return out;
+}

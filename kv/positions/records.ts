@@ -1,0 +1,202 @@
+/**
+ * Positions: what one report writes, derived from the report and the previous own record.
+ *
+ * Contract: pure (no I/O); the writes part (writes.ts) and bulk import (import.ts) commit what
+ * this derives. Privacy (design.md, "Location privacy"): a report stores the member's true
+ * position in `positions_own/{id}`, which only its owner reads. From it the write derives the
+ * shown position (`domain/geo.ts`: a ~1 km grid cell with hysteresis, and a point in it fixed per
+ * member and cell by HMAC-SHA256 with the store's secret) and the shown record
+ * `positions_shown/{sector}/{id}` (deleting the old one when the sector changes or the member
+ * hides), both expiring 26 h after the report. A report that leaves the shown point unchanged
+ * writes only the own record while the shown record is younger than `SHOWN_REFRESH_MS`, and then
+ * carries no change for the log.
+ */
+
+import { keys } from "../keys.ts";
+import { now } from "../clock.ts";
+import {
+  assertLatLon,
+  GeoInputError,
+  type GridCell,
+  isLat,
+  isLon,
+  type PrivacyGrid,
+  sectorKey,
+  shownPoint,
+} from "../../domain/geo.ts";
+import type { PositionIndex } from "./memoryIndex.ts";
+import {
+  type LogChange,
+  type OwnPosition,
+  type OwnRecord,
+  POSITION_TTL_MS,
+  type PositionReport,
+  SHOWN_REFRESH_MS,
+  type ShownValue,
+} from "./types.ts";
+
+/** One member's write, ready to commit: the check, the own record, and what others must learn. */
+export interface PreparedWrite {
+  profileId: string;
+  check: Deno.AtomicCheck;
+  own: OwnRecord;
+  oldSector: string | null;
+  /** What others must learn (index, log), or null when the shown position stays as it was. */
+  change: LogChange | null;
+}
+
+/** Throws `GeoInputError` unless the profile id and the report are well formed. */
+export function validateReport(profileId: unknown, r: PositionReport): void {
+  if (typeof profileId !== "string" || profileId.length === 0 || profileId.length > 200) {
+    throw new GeoInputError("profileId must be a non-empty string");
+  }
+  if (typeof r !== "object" || r === null) throw new GeoInputError("position report must be an object");
+  assertLatLon(r.lat, r.lon);
+  if (r.use !== "OVERRIDE" && r.use !== "DEVICE_GPS") throw new GeoInputError("use must be OVERRIDE or DEVICE_GPS");
+  if (typeof r.hide !== "boolean") throw new GeoInputError("hide must be a boolean");
+  for (
+    const [k, ok] of [["overrideLat", isLat], ["overrideLon", isLon], ["gpsLat", isLat], ["gpsLon", isLon]] as const
+  ) {
+    const v = r[k];
+    if (v !== undefined && v !== null && !ok(v)) throw new GeoInputError(`${k} must be a coordinate or null`);
+  }
+  if (r.gpsTimestamp != null && !Number.isFinite(r.gpsTimestamp)) {
+    throw new GeoInputError("gpsTimestamp must be a number of milliseconds");
+  }
+}
+
+/** True when the report carries the other mode's point (then no read of the own record is needed). */
+export function otherPointGiven(r: PositionReport): boolean {
+  return r.overrideLat !== undefined || r.overrideLon !== undefined || r.gpsLat !== undefined ||
+    r.gpsLon !== undefined;
+}
+
+/** The owner's view of an own record (the stored extras left out). */
+export function ownView(r: OwnRecord): OwnPosition {
+  return {
+    profileId: r.profileId,
+    lat: r.lat,
+    lon: r.lon,
+    overrideLat: r.overrideLat,
+    overrideLon: r.overrideLon,
+    gpsLat: r.gpsLat,
+    gpsLon: r.gpsLon,
+    gpsTimestamp: r.gpsTimestamp,
+    use: r.use,
+    hide: r.hide,
+    shownLat: r.shownLat,
+    shownLon: r.shownLon,
+    tsUpdated: r.tsUpdated,
+    tsEffectiveUntil: r.tsEffectiveUntil,
+  };
+}
+
+/** Derives the records of one report from the previous own record (none, or expired, counts as none). */
+export function prepareWrite(
+  grid: PrivacyGrid,
+  profileId: string,
+  r: PositionReport,
+  prev: Deno.KvEntryMaybe<OwnRecord>,
+  secret: string,
+): PreparedWrite {
+  const t = now();
+  const old = prev.value && prev.value.tsEffectiveUntil > t ? prev.value : null;
+  const previousCell: GridCell | null = old && old.cellMeters === grid.cellMeters
+    ? { row: old.row, col: old.col }
+    : null;
+  const cell = grid.next(previousCell, r.lat, r.lon);
+  const shown = shownPoint(secret, profileId, grid, cell);
+  const sector = sectorKey(shown.lat, shown.lon);
+  const gps = r.use === "DEVICE_GPS";
+  const given = otherPointGiven(r);
+  // Nothing others see changes: the same shown point (or still hidden), refreshed recently.
+  const unchanged = old !== null && old.hide === r.hide && old.sector === sector &&
+    old.shownLat === shown.lat && old.shownLon === shown.lon && typeof old.shownTs === "number" &&
+    t >= old.shownTs && t - old.shownTs < SHOWN_REFRESH_MS;
+  const own: OwnRecord = {
+    profileId,
+    lat: r.lat,
+    lon: r.lon,
+    overrideLat: gps ? (given ? r.overrideLat ?? null : old?.overrideLat ?? null) : r.lat,
+    overrideLon: gps ? (given ? r.overrideLon ?? null : old?.overrideLon ?? null) : r.lon,
+    gpsLat: gps ? r.lat : given ? r.gpsLat ?? null : old?.gpsLat ?? null,
+    gpsLon: gps ? r.lon : given ? r.gpsLon ?? null : old?.gpsLon ?? null,
+    gpsTimestamp: gps
+      ? r.gpsTimestamp ?? t
+      : r.gpsTimestamp !== undefined
+      ? r.gpsTimestamp
+      : given
+      ? null
+      : old?.gpsTimestamp ?? null,
+    use: r.use,
+    hide: r.hide,
+    shownLat: shown.lat,
+    shownLon: shown.lon,
+    tsUpdated: t,
+    tsEffectiveUntil: t + POSITION_TTL_MS,
+    shownTs: unchanged ? old.shownTs : t,
+    cellMeters: grid.cellMeters,
+    row: cell.row,
+    col: cell.col,
+    sector,
+  };
+  const change: LogChange | null = unchanged ? null : r.hide ? { p: profileId } : {
+    p: profileId,
+    s: sector,
+    lat: shown.lat,
+    lon: shown.lon,
+    ts: t,
+    u: own.tsEffectiveUntil,
+  };
+  const oldSector = prev.value && !prev.value.hide ? prev.value.sector : null;
+  return { profileId, check: prev, own, oldSector, change };
+}
+
+/** Adds one prepared write to an atomic operation: check (optional), own record, shown record. */
+export function addWrite(op: Deno.AtomicOperation, w: PreparedWrite, withCheck: boolean): void {
+  if (withCheck) op.check(w.check);
+  op.set(keys.positionOwn(w.profileId), w.own, { expireIn: POSITION_TTL_MS });
+  if (w.change === null) return;
+  if (w.oldSector !== null && (w.own.hide || w.oldSector !== w.own.sector)) {
+    op.delete(keys.positionShown(w.oldSector, w.profileId));
+  }
+  if (!w.own.hide) {
+    const v: ShownValue = {
+      lat: w.own.shownLat,
+      lon: w.own.shownLon,
+      ts: w.own.tsUpdated,
+      u: w.own.tsEffectiveUntil,
+    };
+    op.set(keys.positionShown(w.own.sector, w.profileId), v, { expireIn: POSITION_TTL_MS });
+  }
+}
+
+/**
+ * The own record of a visible member as far as a write needs it, from the index: cell (from the
+ * shown point), sector, shown point and refresh time, and the own record's versionstamp as this
+ * instance last saw it (the commit of its last change, or of its last quiet write here). The
+ * write checks that versionstamp, so a stale guess only costs a retry with a real read.
+ */
+export function knownOwn(
+  index: PositionIndex,
+  grid: PrivacyGrid,
+  profileId: string,
+): Deno.KvEntryMaybe<OwnRecord> | null {
+  const m = index.members.get(profileId);
+  const vs = index.versions.get(profileId);
+  if (!m || vs === undefined || m.until <= now()) return null;
+  const cell = grid.cellOf(m.lat, m.lon);
+  const value = {
+    profileId,
+    hide: false,
+    sector: m.sector,
+    shownLat: m.lat,
+    shownLon: m.lon,
+    shownTs: m.ts,
+    tsEffectiveUntil: m.until,
+    cellMeters: grid.cellMeters,
+    row: cell.row,
+    col: cell.col,
+  } as OwnRecord;
+  return { key: keys.positionOwn(profileId), value, versionstamp: vs };
+}

@@ -1,0 +1,175 @@
+/**
+ * Positions: the index as a cache of KV, loaded in full and kept current by tailing the change log.
+ *
+ * Contract: queries never list KV; many stateless instances may share one remote KV, so each
+ * keeps its index in step with it:
+ * - `load()` notes the last log key, lists all shown records into a new index, then tails the
+ *   log from the noted key (a write racing the load is in the log after it);
+ * - `start()` watches `positions_version` and, when it changes (and every few seconds as a
+ *   fallback), lists the log after the last key applied. Log keys are commit versionstamps, so
+ *   they are in commit order and a tail misses nothing committed before it;
+ * - each profile keeps the versionstamp of its last applied change, so applying a change twice or
+ *   out of order is a no-op (memoryIndex.ts); an instance that could not tail for half the log's
+ *   lifetime reloads in full;
+ * - loads and tails run one at a time; other instances see a write after their next tail
+ *   (milliseconds), the writer at once (writes.ts).
+ */
+
+import { keys } from "../keys.ts";
+import { now } from "../clock.ts";
+import { PositionIndex } from "./memoryIndex.ts";
+import type { StoreState } from "./state.ts";
+import { type LogChange, POSITION_LOG_TTL_MS, type ShownValue } from "./types.ts";
+
+const PURGE_EVERY_MS = 60_000;
+
+/** Loading and syncing of one store's index: the first load, reloads, tails, the watch. */
+export class PositionSync {
+  readonly #s: StoreState;
+  #loaded?: Promise<void>;
+  #cursor = "";
+  #lastTail = 0;
+  #lastPurge = 0;
+  #chain: Promise<unknown> = Promise.resolve();
+  #tailing?: Promise<void>;
+  #tailAgain = false;
+  #watch?: {
+    reader: ReadableStreamDefaultReader<unknown>;
+    timer: ReturnType<typeof setInterval>;
+    loop: Promise<void>;
+  };
+
+  constructor(state: StoreState) {
+    this.#s = state;
+  }
+
+  /** Runs loads and tails one at a time, in call order. */
+  #serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#chain.then(fn, fn);
+    this.#chain = run.catch(() => {});
+    return run;
+  }
+
+  /** Loads the index once (first use); queries and writes wait for it. */
+  ready(): Promise<void> {
+    this.#loaded ??= this.load().then(() => {});
+    this.#loaded.catch(() => (this.#loaded = undefined));
+    return this.#loaded;
+  }
+
+  /** Rebuilds the index from KV: every shown record, then the log written meanwhile. */
+  load(): Promise<{ members: number; ms: number }> {
+    const run = this.#serial(async () => {
+      const t0 = performance.now();
+      let cursor = "";
+      for await (const e of this.#s.db.list({ prefix: keys.positionsLogAll() }, { reverse: true, limit: 1 })) {
+        cursor = String(e.key[1]);
+      }
+      const index = new PositionIndex();
+      const iter = this.#s.db.list<ShownValue>({ prefix: keys.positionsShownAll() }, { batchSize: 1000 });
+      for await (const e of iter) {
+        const v = e.value;
+        index.apply({
+          p: String(e.key[2]),
+          s: String(e.key[1]),
+          lat: v.lat,
+          lon: v.lon,
+          ts: v.ts,
+          u: v.u,
+        }, e.versionstamp);
+      }
+      this.#s.index = index;
+      this.#cursor = cursor;
+      await this.#tailOnce();
+      return { members: index.members.size, ms: performance.now() - t0 };
+    });
+    this.#loaded = run.then(() => {});
+    this.#loaded.catch(() => (this.#loaded = undefined));
+    return run;
+  }
+
+  async #tailOnce(): Promise<void> {
+    const started = Date.now();
+    const index = this.#s.index;
+    const selector: Deno.KvListSelector = this.#cursor
+      ? { prefix: keys.positionsLogAll(), start: keys.positionLog(this.#cursor + "\u0000") }
+      : { prefix: keys.positionsLogAll() };
+    for await (const e of this.#s.db.list<LogChange[]>(selector, { batchSize: 500 })) {
+      const vs = String(e.key[1]);
+      if (Array.isArray(e.value)) {
+        for (const c of e.value) index.apply(c, e.versionstamp);
+      }
+      this.#cursor = vs;
+    }
+    this.#lastTail = started;
+  }
+
+  /** Applies what other instances wrote since the last tail (single flight; calls coalesce). */
+  tail(): Promise<void> {
+    if (this.#tailing) {
+      this.#tailAgain = true;
+      return this.#tailing;
+    }
+    this.#tailing = (async () => {
+      try {
+        do {
+          this.#tailAgain = false;
+          await this.#serial(async () => {
+            if (!this.#loaded) return;
+            if (
+              this.#lastTail &&
+              Date.now() - this.#lastTail > POSITION_LOG_TTL_MS / 2
+            ) {
+              // The log may have expired past our cursor: start over from the records.
+              this.#lastTail = 0;
+              queueMicrotask(() => this.load().catch(() => {}));
+              return;
+            }
+            await this.#tailOnce();
+          });
+        } while (this.#tailAgain);
+      } finally {
+        this.#tailing = undefined;
+      }
+    })();
+    return this.#tailing;
+  }
+
+  /** Starts following other instances' writes (watch plus a fallback poll). Idempotent. */
+  start(options: { pollMs?: number } = {}): void {
+    if (this.#watch) return;
+    const reader = this.#s.db.watch([keys.positionsVersion()]).getReader();
+    const loop = (async () => {
+      try {
+        for (;;) {
+          const r = await reader.read();
+          if (r.done) return;
+          this.tail().catch(() => {});
+        }
+      } catch {
+        // The watch ends when the database closes or the sync stops.
+      }
+    })();
+    const timer = setInterval(() => {
+      this.tail().catch(() => {});
+      if (Date.now() - this.#lastPurge > PURGE_EVERY_MS) {
+        this.#lastPurge = Date.now();
+        this.#s.index.purgeExpired(now());
+      }
+    }, options.pollMs ?? 5000);
+    this.#watch = { reader, timer, loop };
+    this.ready().catch(() => {});
+  }
+
+  /** Stops the sync and waits for its last tail. */
+  async stop(): Promise<void> {
+    const s = this.#watch;
+    if (!s) return;
+    this.#watch = undefined;
+    clearInterval(s.timer);
+    await s.reader.cancel().catch(() => {});
+    await s.loop;
+    await this.#tailing?.catch(() => {});
+    await this.#loaded?.catch(() => {});
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Positions: the public constants and types, and the shapes stored in KV.
+ *
+ * Contract: declarations only (no code runs here). Everything above "stored shapes" is public and
+ * re-exported by `kv/positions.ts`; the stored shapes are what `positions_own/{id}`,
+ * `positions_shown/{sector}/{id}` and `positions_log/{versionstamp}` hold, for the parts only.
+ */
+
+import type { Bounds } from "../../domain/geo.ts";
+
+/** How long a report stays valid (spec §9: about 26 h). */
+export const POSITION_TTL_MS = 93_600_000;
+/** Half-width of the area `nearest` searches around the viewer (spec §9: ±1 degree). */
+export const NEARBY_AREA_DEG = 1;
+/** Default page size of `nearest` (tiles). */
+export const DEFAULT_NEAREST_SIZE = 30;
+/** Default page size of `byBounds` (spec §7). */
+export const DEFAULT_BOUNDS_SIZE = 500;
+/** Default page size of `bySector` (what the map asks for). */
+export const DEFAULT_SECTOR_SIZE = 1500;
+/** Largest page size accepted. */
+export const MAX_PAGE_SIZE = 2000;
+/** Deepest result reachable by paging: (page + 1) * size beyond it yields an empty page. */
+export const MAX_RESULT_DEPTH = 20_000;
+/** Lifetime of change-log entries. */
+export const POSITION_LOG_TTL_MS = 15 * 60_000;
+
+/**
+ * A report that leaves the shown point where it was rewrites only the private record, unless the
+ * shown record is older than this: shown expiry then trails the report by at most 15 min (still
+ * "about 26 h"), and GPS chatter inside one cell costs one KV row and wakes no other instance.
+ */
+export const SHOWN_REFRESH_MS = 15 * 60_000;
+
+/** Which reported point is in use (spec ProfilePosition.use). */
+export type PositionUse = "OVERRIDE" | "DEVICE_GPS";
+
+/** What a member's client reports. */
+export interface PositionReport {
+  /** The point in use: the dragged point for OVERRIDE, the device's for DEVICE_GPS. */
+  lat: number;
+  lon: number;
+  use: PositionUse;
+  hide: boolean;
+  gpsTimestamp?: number | null;
+  /**
+   * The other mode's last point, as the client's ProfilePosition body carries it. When any of
+   * these is given they are stored as given (null clears) and gpsTimestamp with them; when all are
+   * absent the stored ones are kept, which costs a read of the private record.
+   */
+  overrideLat?: number | null;
+  overrideLon?: number | null;
+  gpsLat?: number | null;
+  gpsLon?: number | null;
+}
+
+/** A member's own position record (spec ProfilePosition), for its owner's eyes only. */
+export interface OwnPosition {
+  profileId: string;
+  /** The point in use (the override or the GPS point). */
+  lat: number;
+  lon: number;
+  overrideLat: number | null;
+  overrideLon: number | null;
+  gpsLat: number | null;
+  gpsLon: number | null;
+  gpsTimestamp: number | null;
+  use: PositionUse;
+  hide: boolean;
+  /** Where others see this member (while not hidden). */
+  shownLat: number;
+  shownLon: number;
+  tsUpdated: number;
+  tsEffectiveUntil: number;
+}
+
+/** A shown position: safe to give to anybody. */
+export interface ShownPosition {
+  profileId: string;
+  lat: number;
+  lon: number;
+  sector: string;
+  tsUpdated: number;
+  tsEffectiveUntil: number;
+}
+
+/** One result of a nearby query: shown position, distance between shown positions. */
+export interface NearbyItem {
+  profileId: string;
+  lat: number;
+  lon: number;
+  distanceMeters: number;
+  tsUpdated: number;
+}
+
+/** A page of a nearby query. */
+export interface NearbyPage {
+  items: NearbyItem[];
+  /** True when a further page has at least one item. */
+  hasMore: boolean;
+}
+
+/** Paging, blocking and filtering of a nearby query. */
+export interface QueryOptions {
+  page?: number;
+  size?: number;
+  /** Profiles to leave out (blocked either way). */
+  exclude?: ReadonlySet<string>;
+  /** Keep only profiles for which it returns true (attribute and like filters). */
+  filter?: (profileId: string) => boolean;
+}
+
+/** A box query: the box plus paging and filtering. */
+export interface BoundsQuery extends Bounds, QueryOptions {}
+
+/** Visible members per 1-degree sector (spec "Position aggregate"); delta* is the cell's full size. */
+export interface PositionAggregate {
+  centerLat: number;
+  centerLon: number;
+  deltaLat: number;
+  deltaLon: number;
+  count: number;
+  tsUpdated: number;
+}
+
+/** One member of a bulk import. */
+export interface ImportItem extends PositionReport {
+  profileId: string;
+}
+
+// --- stored shapes
+
+/** The private record `positions_own/{id}`: the owner's view plus what the next write needs. */
+export interface OwnRecord extends OwnPosition {
+  /** When the shown record was last written. */
+  shownTs: number;
+  cellMeters: number;
+  row: number;
+  col: number;
+  /** Sector of the shown record while one exists (not hidden). */
+  sector: string;
+}
+
+/** The value of a shown record `positions_shown/{sector}/{id}`: point, report time, expiry. */
+export interface ShownValue {
+  lat: number;
+  lon: number;
+  ts: number;
+  u: number;
+}
+
+/** A change in the log: a shown position (with `s`, its sector) or, without `s`, a removal. */
+export interface LogChange {
+  p: string;
+  s?: string;
+  lat?: number;
+  lon?: number;
+  ts?: number;
+  u?: number;
+}
