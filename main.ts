@@ -5,6 +5,7 @@ import { compress } from "hono/compress";
 import type { AppEnv } from "./routes/env.ts";
 import { originCheck, requestLog, securityHeaders, session, toErrorResponse } from "./routes/middleware.ts";
 import { errorBody } from "./routes/errors.ts";
+import { bodyLimit, JSON_BODY_LIMIT } from "./routes/bodylimit.ts";
 import { system } from "./routes/api/system.ts";
 import { auth } from "./routes/api/auth.ts";
 import { settings } from "./routes/api/settings.ts";
@@ -12,7 +13,7 @@ import { contact } from "./routes/api/contact.ts";
 import { admin } from "./routes/api/admin.ts";
 import { positions } from "./routes/api/positions.ts";
 import { profiles } from "./routes/api/profiles.ts";
-import { pictures } from "./routes/api/pictures.ts";
+import { pictures, UPLOAD_BODY_LIMIT } from "./routes/api/pictures.ts";
 import { likes } from "./routes/api/likes.ts";
 import { notes } from "./routes/api/notes.ts";
 import { reports } from "./routes/api/reports.ts";
@@ -34,6 +35,9 @@ export function createApp(): Hono<AppEnv> {
   app.use(securityHeaders());
   app.use(compress());
   app.use(session());
+  // Every body is limited while it is read: JSON and forms to 64 KB, a picture upload to its file
+  // limit. After the session, so a page that refuses a body still renders as the caller's.
+  app.use(bodyLimit({ defaultBytes: JSON_BODY_LIMIT, routes: { "POST /api/profile-pic": UPLOAD_BODY_LIMIT } }));
   app.use(originCheck());
 
   app.route("/api", system);

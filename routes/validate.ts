@@ -2,7 +2,7 @@
 
 import type { Context } from "hono";
 import type * as z from "zod";
-import { badRequest } from "./errors.ts";
+import { ApiError, badRequest } from "./errors.ts";
 
 /** Turns zod issues into one readable sentence. */
 export function describeIssues(error: z.ZodError): string {
@@ -21,7 +21,9 @@ export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Prom
   let raw: unknown;
   try {
     raw = await c.req.json();
-  } catch {
+  } catch (e) {
+    // A body cut off at its limit (routes/bodylimit.ts) stays a 413.
+    if (e instanceof ApiError) throw e;
     throw badRequest("The body must be JSON.");
   }
   return parseWith(schema, raw);

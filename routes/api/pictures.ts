@@ -11,7 +11,7 @@ import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound, tooMany } from "../errors.ts";
 import { jsonBody, parseWith } from "../validate.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
-import { readMultipart } from "../multipart.ts";
+import { MULTIPART_ALLOWANCE, readMultipart } from "../multipart.ts";
 import { isId } from "../../kv/ids.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { getProfile, type Profile, profileVisibleTo } from "../../kv/profiles.ts";
@@ -37,6 +37,9 @@ import {
 } from "../../kv/pictures.ts";
 import { getBlobMeta } from "../../kv/blobs.ts";
 import { MAX_UPLOAD_BYTES, normalizeUpload, PIC_SIZES, type PicSize, PictureRejected } from "../../images/pipeline.ts";
+
+/** The body limit of an upload (main.ts): the file limit plus the multipart allowance, as `readMultipart` counts. */
+export const UPLOAD_BODY_LIMIT = MAX_UPLOAD_BYTES + MULTIPART_ALLOWANCE;
 
 /** How long a browser keeps a picture whose URL names its generation (`v`): it never changes. */
 const VERSIONED_MAX_AGE = 365 * 24 * 3600;
