@@ -1,7 +1,7 @@
 /** Parsing at the edge: zod schemas for bodies, queries and params, failing with a clear 400. */
 
 import type { Context } from "hono";
-import type * as z from "zod";
+import * as z from "zod";
 import { ApiError, badRequest } from "./errors.ts";
 
 /** Turns zod issues into one readable sentence. */
@@ -32,4 +32,18 @@ export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Prom
 /** The query string, parsed with a schema. */
 export function queryOf<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
   return parseWith(schema, c.req.query());
+}
+
+/**
+ * The one id of a path, query or body: a profile, picture, note, message, notification, push
+ * subscription, session or report id. Anything else (empty, 10,000 characters, `../`, `%00`) is a
+ * 400 before the store sees it.
+ */
+export const idSchema = z.string().regex(/^[\w-]{1,64}$/, "must be an id");
+
+/** The path parameter `name`, which must be an id (else 400). */
+export function idParam(c: Context, name: string): string {
+  const r = idSchema.safeParse(c.req.param(name));
+  if (!r.success) throw badRequest(`${name} must be an id.`, "bad_id");
+  return r.data;
 }

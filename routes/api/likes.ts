@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { badRequest, dailyLimit, notFound } from "../errors.ts";
-import { jsonBody, parseWith, queryOf } from "../validate.ts";
+import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller, requireOwnProfile } from "../middleware.ts";
 import { getProfile, type Profile } from "../../kv/profiles.ts";
 import { hasBlocked } from "../../kv/blocks.ts";
@@ -31,8 +31,8 @@ import {
   visiblePicIds,
 } from "../../kv/likes.ts";
 
-/** A profile or picture id as it appears in a path, query or body. */
-export const idSchema = z.string().regex(/^[\w-]{1,64}$/, "must be an id");
+/** The one id schema (routes/validate.ts), here too for the modules that import it from here. */
+export { idSchema };
 const likeType = z.enum(LIKE_TYPES);
 const cursor = z.string().max(500).optional();
 

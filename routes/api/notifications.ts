@@ -9,7 +9,7 @@ import { streamSSE } from "hono/streaming";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { badRequest, forbidden, notFound } from "../errors.ts";
-import { jsonBody } from "../validate.ts";
+import { idParam, jsonBody } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
 import { deleteNotification, listNotifications } from "../../kv/notifications.ts";
 import { addPushSubscription, allowedEndpoint, removePushSubscription } from "../../kv/push.ts";
@@ -37,7 +37,7 @@ export const notifications = new Hono<AppEnv>()
   })
   .delete("/notification/:id", async (c) => {
     const caller = requireCaller(c);
-    if (!(await deleteNotification(caller.profileId, c.req.param("id")))) throw notFound("No such notification.");
+    if (!(await deleteNotification(caller.profileId, idParam(c, "id")))) throw notFound("No such notification.");
     return c.json({ ok: true });
   })
   .post("/push-subscriptions", async (c) => {
@@ -49,7 +49,7 @@ export const notifications = new Hono<AppEnv>()
   })
   .delete("/push-subscriptions/:id", async (c) => {
     const caller = requireCaller(c);
-    if (!(await removePushSubscription(caller.accountId, c.req.param("id")))) throw notFound("No such device.");
+    if (!(await removePushSubscription(caller.accountId, idParam(c, "id")))) throw notFound("No such device.");
     return c.json({ ok: true });
   })
   .get("/events", (c) => {

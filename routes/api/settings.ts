@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { conflict, notFound } from "../errors.ts";
-import { jsonBody } from "../validate.ts";
+import { idParam, jsonBody } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { type Account, getAccount, updateSettings } from "../../kv/accounts.ts";
@@ -63,6 +63,6 @@ export const settings = new Hono<AppEnv>()
   })
   .delete("/sessions/:id", async (c) => {
     const caller = requireCaller(c);
-    if (!(await endSessionById(caller.accountId, c.req.param("id")))) throw notFound("No such session.");
+    if (!(await endSessionById(caller.accountId, idParam(c, "id")))) throw notFound("No such session.");
     return c.json({ ok: true });
   });
