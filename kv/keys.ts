@@ -11,10 +11,19 @@ export const keys = {
   accountByEmail: (email: string): Key => ["accounts_by_email", email],
   accountsByRole: (role: string, id: string): Key => ["accounts_by_role", role, id],
   roleCount: (role: string): Key => ["role_counts", role],
+  /** A role granted for a while (kv/roles.ts): the VOLUNTEER role earned with credits; `until` in the value. */
+  roleGrant: (accountId: string, role: string): Key => ["role_grants", accountId, role],
   session: (tokenHash: string): Key => ["sessions", tokenHash],
   sessionByAccount: (accountId: string, tokenHash: string): Key => ["sessions_by_account", accountId, tokenHash],
   sessionsByAccount: (accountId: string): Key => ["sessions_by_account", accountId],
   loginToken: (tokenHash: string): Key => ["login_tokens", tokenHash],
+  // --- passkeys (kv/passkeys.ts)
+  /** A passkey by its credential id (what an authenticator names at login). */
+  passkey: (credentialId: string): Key => ["passkeys", credentialId],
+  passkeyOf: (accountId: string, credentialId: string): Key => ["passkeys_by_account", accountId, credentialId],
+  passkeysOf: (accountId: string): Key => ["passkeys_by_account", accountId],
+  /** A WebAuthn challenge waiting for its answer, single use, a few minutes. */
+  webauthnChallenge: (id: string): Key => ["webauthn_challenges", id],
   outbox: (id: string): Key => ["outbox", id],
   outboxAll: (): Key => ["outbox"],
   contactMessage: (id: string): Key => ["contact_messages", id],
@@ -58,6 +67,15 @@ export const keys = {
   // --- notifications and push (kv/notifications.ts, kv/push.ts)
   notification: (profileId: string, id: string): Key => ["notifications", profileId, id],
   notificationsOf: (profileId: string): Key => ["notifications", profileId],
+  /** Deno.KvU64: how many messages a conversation's one notification stands for. */
+  notificationCount: (profileId: string, id: string): Key => ["notification_counts", profileId, id],
+  /** `profileId` was told about `who` for `scope` (a profile like, a picture like) at the stored time. */
+  notificationOnce: (profileId: string, scope: string, who: string): Key => [
+    "notification_once",
+    profileId,
+    scope,
+    who,
+  ],
   /** Bumped on every change of a member's notifications or inbox: what the live stream watches. */
   memberVersion: (profileId: string): Key => ["member_versions", profileId],
   pushSubscription: (accountId: string, id: string): Key => ["push_subscriptions", accountId, id],
@@ -157,7 +175,7 @@ export const keys = {
   // --- games (kv/games.ts)
   /** Deno.KvU64: a member's volunteer credits, summed in the atomic of the game action that earns one. */
   gameCredits: (profileId: string): Key => ["game_credits", profileId],
-  /** The credits a member earned on one UTC day (number), for the daily cap. */
+  /** The credits a member earned on one UTC day (number): the daily cap, and the 30 days that make a volunteer. */
   gameCreditsDay: (profileId: string, day: number): Key => ["game_credits_day", profileId, day],
   /** GPT Buster: `voter`'s verdict on `profileId`'s text, once. */
   gptVote: (profileId: string, voter: string): Key => ["gpt_votes", profileId, voter],
@@ -166,7 +184,10 @@ export const keys = {
   /** GPT Buster: profiles the community flagged, with their tally (kept in step with it). */
   gptFlagged: (profileId: string): Key => ["gpt_flagged", profileId],
   gptFlaggedAll: (): Key => ["gpt_flagged"],
-  /** The Rating Game: `voter` rated picture `picId` in the game (one credit per picture). */
+  /**
+   * The Rating Game: `voter` passed picture `picId` in the game: `{ts, judged}` (judged: Nice or Meh,
+   * which earns its one credit; a Skip is not judged). A bare number is a judgement from before Skips.
+   */
   ratingPlay: (voter: string, picId: string): Key => ["rating_plays", voter, picId],
   /** Community Arbitration: a report's tally and status. */
   arbCase: (reportId: string): Key => ["arb_cases", reportId],

@@ -4,7 +4,8 @@
  * A profile like also carries the `blocked` flag, whose symmetric index lives in kv/blocks.ts.
  */
 
-import { addNotification } from "./notifications.ts";
+import { oncePerDayNotification } from "./notifications.ts";
+import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
@@ -119,6 +120,14 @@ export async function putProfileLike(
     if (old && old.likeType === likeType && old.blocked === nextBlocked) return { like: strip(old), changed: false };
     const t = now();
     const typeChanged = !old || old.likeType !== likeType;
+    // A new like tells the member, discreetly (it may show on a lock screen), once a day per liker:
+    // who is on the Likes page.
+    const tell = typeChanged && likeType === "LIKE" && !nextBlocked
+      ? await oncePerDayNotification(liked, "profile-like", liker, {
+        bodyText: NOTIFICATION_TEXTS.profileLiked,
+        url: "/likes/profilelikedyou",
+      })
+      : null;
     const next: Stored<ProfileLike> = {
       likerProfileId: liker,
       likedProfileId: liked,
@@ -138,10 +147,7 @@ export async function putProfileLike(
     op.set(keys.profileLikeByLiker(liker, likeType, next.seq, liked), next)
       .set(keys.profileLikeByLiked(liked, likeType, next.seq, liker), next);
     if ((old?.blocked ?? false) !== nextBlocked) blockIndexOps(op, liker, liked, nextBlocked, t);
-    // A new like tells the member, discreetly (it may show on a lock screen): who is on the Likes page.
-    if (typeChanged && likeType === "LIKE" && !nextBlocked) {
-      addNotification(op, liked, { bodyText: "Someone liked your profile.", url: "/likes/profilelikedyou" });
-    }
+    tell?.(op);
     if ((await op.commit()).ok) return { like: strip(next), changed: true };
   }
   throw new Error("profile like kept conflicting");
@@ -177,6 +183,13 @@ export async function putPicLike(
     const old = entry.value;
     if (old && old.likeType === likeType) return { like: strip(old), changed: false };
     const extra = alongside ? await alongside() : null;
+    // Once a day per liker, however many pictures they like.
+    const tell = likeType === "LIKE"
+      ? await oncePerDayNotification(owner, "pic-like", liker, {
+        bodyText: NOTIFICATION_TEXTS.picLiked,
+        url: "/likes/profilelikedyourpics",
+      })
+      : null;
     const t = now();
     const next: Stored<ProfilePicLike> = {
       likerProfileId: liker,
@@ -195,9 +208,7 @@ export async function putPicLike(
         .delete(keys.picLikeByOwner(old.profilePicProfileId, old.likeType, old.seq, liker, picId))
         .sum(keys.picLikeCount(picId, old.likeType), MINUS_ONE);
     }
-    if (likeType === "LIKE") {
-      addNotification(op, owner, { bodyText: "Someone liked your picture.", url: "/likes/profilelikedyourpics" });
-    }
+    tell?.(op);
     extra?.(op);
     if ((await op.commit()).ok) return { like: strip(next), changed: true };
   }

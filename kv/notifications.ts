@@ -1,24 +1,46 @@
 /**
  * In-app notifications of a member (spec §2 Notifications). Creating one also bumps the member's
- * live version key (watched by the event stream) and enqueues a push job, in one atomic.
+ * live version key (watched by the event stream) and enqueues a push job, in the atomic of the
+ * change that caused it. They respect attention:
+ *
+ * - A conversation has at most one notification, "You have N new messages.", until the member
+ *   reads the conversation or deletes the notification. Its key is fixed per sender, so two
+ *   messages at once write the one record (no check, so a message never fails for it), and its
+ *   count is a `Deno.KvU64` sum. It pushes when it is new, and for a later message only when its
+ *   last push is CHAT_PUSH_EVERY_MS old; the push carries the notification's id as its tag, so a
+ *   device replaces the earlier one instead of stacking.
+ * - A profile like and a picture like tell the member once per liker in LIKE_NOTIFY_EVERY_MS
+ *   (unlike and like again tells nothing new): a marker per liker, checked by the like's atomic.
  */
 
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
-import { newId } from "./ids.ts";
+import { newId, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { enqueueJob } from "./jobs.ts";
+import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 
-/** A notification (spec §3). */
+/** A notification (spec §3); `count` is how many messages a conversation's notification stands for. */
 export interface Notification {
   id: string;
   bodyText: string;
   url?: string;
   tsCreated: number;
+  count?: number;
+}
+
+/** As stored: a conversation's notification (`kind: "chat"`) keeps when it last pushed. */
+interface StoredNotification extends Notification {
+  kind?: "chat";
+  tsPushed?: number;
 }
 
 /** Notifications are kept for 30 days. */
 export const NOTIFICATION_TTL_MS = 30 * 24 * 3_600_000;
+/** A conversation's unread notification pushes again for a new message at most this often. */
+export const CHAT_PUSH_EVERY_MS = 15 * 60_000;
+/** A liker's likes (of the profile; of pictures) tell the member at most once in this long. */
+export const LIKE_NOTIFY_EVERY_MS = 24 * 3_600_000;
 
 /**
  * Adds a notification for a profile to an atomic operation (with its version bump and push job).
@@ -37,6 +59,81 @@ export function addNotification(
   return note;
 }
 
+/**
+ * The id of the notification of `sender`'s messages (under each recipient): fixed per sender, and
+ * starting with "f" so that in key order it comes before every time-ordered id (a bounded list
+ * always holds the conversations).
+ */
+async function chatNotificationId(sender: string): Promise<string> {
+  return "f" + (await sha256Hex(`chat-notification:${sender}`)).slice(0, 27);
+}
+
+/**
+ * Adds to a message's atomic the one notification of its conversation for `recipient`: new with
+ * a count of 1 and a push, or the unread one with its count one up, its time the new message's,
+ * and a push only when its last was CHAT_PUSH_EVERY_MS ago.
+ */
+export async function addChatNotification(op: Deno.AtomicOperation, recipient: string, sender: string): Promise<void> {
+  const id = await chatNotificationId(sender);
+  const key = keys.notification(recipient, id);
+  const countKey = keys.notificationCount(recipient, id);
+  // One snapshot: without the record, a count found is one an expired notification left.
+  const [entry, count] = await kv().getMany<[StoredNotification, Deno.KvU64]>([key, countKey]);
+  const old = entry.value;
+  const t = now();
+  const push = !old || t - (old.tsPushed ?? 0) >= CHAT_PUSH_EVERY_MS;
+  const note: StoredNotification = {
+    id,
+    kind: "chat",
+    bodyText: NOTIFICATION_TEXTS.messages(1),
+    url: `/profile/${sender}#chat`,
+    tsCreated: t,
+    tsPushed: push ? t : old!.tsPushed,
+  };
+  op.set(key, note, { expireIn: NOTIFICATION_TTL_MS }).sum(keys.memberVersion(recipient), 1n);
+  // Each message adds one: a sum never conflicts, so messages at once all count and none fails for
+  // its notification. A count an expired notification left is dropped first.
+  if (!old && count.versionstamp !== null) op.delete(countKey);
+  op.sum(countKey, 1n);
+  if (push) enqueueJob(op, { type: "push", profileId: recipient, notificationId: id }, { maxAttempts: 5 });
+}
+
+/**
+ * Removes the notification of `sender`'s messages to `recipient` (they read the conversation);
+ * false when there was none. A message arriving meanwhile keeps it: it is not read yet.
+ */
+export async function clearChatNotification(recipient: string, sender: string): Promise<boolean> {
+  const id = await chatNotificationId(sender);
+  const entry = await kv().get<StoredNotification>(keys.notification(recipient, id));
+  if (!entry.value) return false;
+  const res = await kv().atomic().check(entry).delete(entry.key).delete(keys.notificationCount(recipient, id))
+    .sum(keys.memberVersion(recipient), 1n).commit();
+  return res.ok;
+}
+
+/**
+ * Reads whether `profileId` was told about `who` for `scope` in the last LIKE_NOTIFY_EVERY_MS,
+ * and returns the writes for the cause's atomic: the check of that marker (two likes at once
+ * cannot both tell) and, unless told already, the marker and the notification. Deleting the
+ * notification does not clear the marker: the point is that a liker cannot repeat it.
+ */
+export async function oncePerDayNotification(
+  profileId: string,
+  scope: "profile-like" | "pic-like",
+  who: string,
+  n: { bodyText: string; url?: string },
+): Promise<(op: Deno.AtomicOperation) => void> {
+  const key = keys.notificationOnce(profileId, scope, who);
+  const entry = await kv().get<number>(key);
+  const told = entry.value !== null && now() - entry.value < LIKE_NOTIFY_EVERY_MS;
+  return (op) => {
+    op.check(entry);
+    if (told) return;
+    op.set(key, now(), { expireIn: LIKE_NOTIFY_EVERY_MS });
+    addNotification(op, profileId, n);
+  };
+}
+
 /** Creates one notification on its own. */
 export async function notify(profileId: string, n: { bodyText: string; url?: string }): Promise<Notification> {
   const op = kv().atomic();
@@ -45,24 +142,42 @@ export async function notify(profileId: string, n: { bodyText: string; url?: str
   return note;
 }
 
-/** A member's notifications, newest first. */
+/** What a member sees of stored notifications: a conversation's body says its count. */
+async function shown(profileId: string, stored: StoredNotification[]): Promise<Notification[]> {
+  const chats = stored.filter((n) => n.kind === "chat");
+  const counts = new Map<string, number>();
+  for (let i = 0; i < chats.length; i += 10) {
+    const batch = chats.slice(i, i + 10);
+    const entries = await kv().getMany<Deno.KvU64[]>(batch.map((n) => keys.notificationCount(profileId, n.id)));
+    batch.forEach((n, j) => counts.set(n.id, Math.max(1, Number(entries[j].value?.value ?? 1n))));
+  }
+  return stored.map(({ kind, tsPushed: _, ...n }) => {
+    if (kind !== "chat") return n;
+    const count = counts.get(n.id) ?? 1;
+    return { ...n, bodyText: NOTIFICATION_TEXTS.messages(count), count };
+  });
+}
+
+/** A member's notifications, newest first (a conversation's by its latest message). */
 export async function listNotifications(profileId: string, limit = 100): Promise<Notification[]> {
-  const out: Notification[] = [];
-  const iter = kv().list<Notification>({ prefix: keys.notificationsOf(profileId) }, { limit, reverse: true });
-  for await (const e of iter) out.push(e.value);
-  return out;
+  const stored: StoredNotification[] = [];
+  const iter = kv().list<StoredNotification>({ prefix: keys.notificationsOf(profileId) }, { limit, reverse: true });
+  for await (const e of iter) stored.push(e.value);
+  return (await shown(profileId, stored)).sort((a, b) => b.tsCreated - a.tsCreated);
 }
 
-/** One notification of a member, or null. */
+/** One notification of a member, as they see it, or null. */
 export async function getNotification(profileId: string, id: string): Promise<Notification | null> {
-  return (await kv().get<Notification>(keys.notification(profileId, id))).value;
+  const n = (await kv().get<StoredNotification>(keys.notification(profileId, id))).value;
+  return n && (await shown(profileId, [n]))[0];
 }
 
-/** Deletes a member's notification; false if there was none with that id. */
+/** Deletes a member's notification (a conversation's count with it); false if there was none with that id. */
 export async function deleteNotification(profileId: string, id: string): Promise<boolean> {
   const key = keys.notification(profileId, id);
   const entry = await kv().get(key);
   if (!entry.value) return false;
-  await kv().atomic().check(entry).delete(key).sum(keys.memberVersion(profileId), 1n).commit();
+  await kv().atomic().check(entry).delete(key).delete(keys.notificationCount(profileId, id))
+    .sum(keys.memberVersion(profileId), 1n).commit();
   return true;
 }

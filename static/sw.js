@@ -9,6 +9,8 @@ self.addEventListener("push", (event) => {
       body: data.body,
       data: { url: data.url },
       icon: "/static/icon.svg",
+      // One notification per tag on the device: a conversation's later push replaces its earlier one.
+      ...(data.tag ? { tag: String(data.tag) } : {}),
     }),
   );
 });

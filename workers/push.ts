@@ -1,7 +1,10 @@
 /**
  * The push job: delivers a notification to every device of the member. Requests are built with
  * web-push's generateRequestDetails and sent with fetch (no redirects followed); a 404 or 410
- * answer removes the dead subscription. The payload stays discreet on a lock screen.
+ * answer removes the dead subscription. The payload stays discreet on a lock screen, and carries
+ * the notification's id as its tag: a conversation's later push (kv/notifications.ts: at most one
+ * per CHAT_PUSH_EVERY_MS while it stays unread) replaces the earlier one on the device, with the
+ * count as it is when sent.
  */
 
 import webpush from "web-push";
@@ -24,7 +27,12 @@ export async function pushJob(job: PushJob): Promise<void> {
   const subs = await listPushSubscriptions(profile.accountId);
   if (subs.length === 0) return;
   const keysPair = await vapidKeys();
-  const payload = JSON.stringify({ title: "Lambda", body: note.bodyText, url: note.url ?? "/notifications" });
+  const payload = JSON.stringify({
+    title: "Lambda",
+    body: note.bodyText,
+    url: note.url ?? "/notifications",
+    tag: note.id,
+  });
   const failures: string[] = [];
   for (const sub of subs) {
     if (!allowedEndpoint(sub.endpoint)) {

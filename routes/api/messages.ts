@@ -28,6 +28,7 @@ import {
   sendPrivateMessage,
 } from "../../kv/messages.ts";
 import { getProfile } from "../../kv/profiles.ts";
+import { clearChatNotification } from "../../kv/notifications.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { getShownPosition } from "../../kv/positions.ts";
 import { isId } from "../../kv/ids.ts";
@@ -87,7 +88,10 @@ export const messages = new Hono<AppEnv>()
   .put("/messages/read/:other", async (c) => {
     const caller = requireCaller(c);
     const other = parseWith(id, c.req.param("other"));
-    return c.json({ marked: await markRead(caller.profileId, other) });
+    const marked = await markRead(caller.profileId, other);
+    // Reading the conversation resets its one notification: the next message starts a new one.
+    await clearChatNotification(caller.profileId, other);
+    return c.json({ marked });
   })
   .post("/message", async (c) => {
     const caller = requireCaller(c);
