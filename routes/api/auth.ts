@@ -41,8 +41,8 @@ const registerBody = z.object({
   acknowledgements: z.array(z.string().max(1000)).max(10),
 });
 
-/** Starts a session for the account and sets the cookie. */
-async function logIn(c: Context<AppEnv>, account: Account, remember: boolean) {
+/** Starts a session for the account and sets the cookie (every way of logging in ends here). */
+export async function logIn(c: Context<AppEnv>, account: Account, remember: boolean) {
   const { token } = await createSession(account.id, remember, deviceOf(c.req.header("user-agent") ?? ""));
   setCookie(c, sessionCookieName(c), token, {
     path: "/",
