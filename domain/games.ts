@@ -1,15 +1,38 @@
-/** Texts of the community games (the spec shows none; design.md describes the games). */
+/** Texts and volunteer rules of the community games (the spec shows none; design.md describes the games). */
+
+/** Credits earned within VOLUNTEER_WINDOW_DAYS that make a member a volunteer. */
+export const VOLUNTEER_CREDITS = 100;
+/** The credits that count toward the volunteer role: those of the last this many UTC days, today included. */
+export const VOLUNTEER_WINDOW_DAYS = 30;
+/** The volunteer role lasts this many days after the credit that earned (or renewed) it. */
+export const VOLUNTEER_ROLE_DAYS = 30;
+
+/** A date as members read it, in UTC (the server renders it): "14 March 2026". */
+export function formatDay(ts: number): string {
+  return new Date(ts).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+}
 
 export const GAME_TEXTS = {
   credits: (n: number) => `Volunteer credits: ${n}`,
-  creditsNote: "Each game action earns one credit, at most 20 a day.",
+  creditsNote:
+    "A real judgement earns one credit: Nice or Meh, a vote, or a crop its owner used. Skips earn nothing. At most 20 a day.",
+  volunteerUntil: (ts: number) => `Volunteer until ${formatDay(ts)}. Thank you for helping!`,
+  volunteerStanding: "You are a volunteer. Thank you for helping!",
+  volunteerProgress: (recent: number, toGo: number) =>
+    `${recent} ${
+      recent === 1 ? "credit" : "credits"
+    } in the last ${VOLUNTEER_WINDOW_DAYS} days: ${toGo} to go to become a volunteer.`,
+  volunteerHow:
+    `Earn ${VOLUNTEER_CREDITS} credits within ${VOLUNTEER_WINDOW_DAYS} days and you are a volunteer for ${VOLUNTEER_ROLE_DAYS} days: like Pro members, volunteers have no daily limits. Each credit while you stay at ${VOLUNTEER_CREDITS} or more keeps it going.`,
+  volunteerProgressLabel: "Credits toward the volunteer role",
+  membershipLink: "Membership: Pro and volunteers",
   human: "Human",
   machine: "Machine or fake",
   communitySays: "The community so far:",
   nextProfile: "Next profile",
   gptIntro: "Was this profile text written by a real person, or by a machine or a fake?",
   gptEmpty: "No profile texts left to judge near you right now. Come back later.",
-  ratingIntro: "Rate pictures of members nearby: Nice, Meh or Skip.",
+  ratingIntro: "Rate pictures of members nearby: Nice, Meh or Skip. Nice and Meh earn a credit; a Skip earns nothing.",
   ratingEmpty: "No pictures left to rate near you right now. Come back later.",
   arbIntro:
     "A member reported this profile. Read the report and the profile, then say whether it breaks the rules. An admin decides in the end.",
@@ -21,7 +44,8 @@ export const GAME_TEXTS = {
   reportedProfile: "The reported profile",
   noText: "(no text)",
   nextReport: "Next report",
-  cropIntro: "Suggest a better portrait crop for a member's picture. The owner decides whether to use it.",
+  cropIntro:
+    "Suggest a better portrait crop for a member's picture. The owner decides whether to use it; you earn a credit when they do.",
   cropHelp: "Help a member",
   cropForYou: "Crops suggested for your pictures",
   cropYourPicture: "Your picture with the suggested crop",
@@ -34,7 +58,7 @@ export const GAME_TEXTS = {
   cropUpDown: "Up / down",
   cropSuggest: "Suggest this crop",
   cropSkip: "Skip",
-  cropSent: "Thank you! Your suggestion was sent.",
+  cropSent: "Thank you! Your suggestion was sent. You earn a credit if the owner uses it.",
   cropEmpty: "No pictures near you need help right now. Come back later.",
   adminReports: "Reports (admins)",
   adminNoReports: "No reports.",

@@ -1,7 +1,8 @@
 /**
  * The Rating Game (design.md, Community games): nearby members' public pictures in a swipe deck.
  * Right or Nice saves a picture LIKE, left or Meh a DISLIKE, down or Skip UNDETERMINED (the
- * picture likes of spec §7), through `PUT /api/games/ratinggame`, which also gives the credit.
+ * picture likes of spec §7), through `PUT /api/games/ratinggame`, which also gives the credit for
+ * a judgement: Nice or Meh earns one, a Skip only passes the picture and earns nothing.
  */
 
 import { useState } from "react";

@@ -1,8 +1,11 @@
 /**
- * Community games (design.md): volunteer credits, GPT Buster, The Rating Game and Community
- * Arbitration. A credit is a `Deno.KvU64` sum written in the same atomic as the game action that
- * earns it, at most CREDITS_PER_DAY a UTC day per member; an action past the cap still counts,
- * it just earns nothing.
+ * Community games (design.md): volunteer credits, GPT Buster, The Rating Game, Community
+ * Arbitration and Help my Photos. A credit is a `Deno.KvU64` sum written in the same atomic as the
+ * judgement that earns it (Nice or Meh, a vote, a crop suggestion its owner used; never a Skip or
+ * a suggestion alone), at most CREDITS_PER_DAY a UTC day per member; an action past the cap still
+ * counts, it just earns nothing. A credit that leaves a member with VOLUNTEER_CREDITS or more over
+ * the last VOLUNTEER_WINDOW_DAYS grants them the VOLUNTEER role for VOLUNTEER_ROLE_DAYS from then,
+ * in the same atomic (kv/roles.ts).
  */
 
 import { kv } from "./db.ts";
@@ -14,7 +17,11 @@ import { blockedSet } from "./blocks.ts";
 import { listReports, type Report } from "./reports.ts";
 import { newId } from "./ids.ts";
 import { addNotification } from "./notifications.ts";
+import { getProfile } from "./profiles.ts";
+import { activeGrant, grantRoleOps } from "./roles.ts";
 import type { CropBox } from "../images/pipeline.ts";
+import { VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../domain/games.ts";
+import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 
 /** At most this many volunteer credits a day per member. */
 export const CREDITS_PER_DAY = 20;
@@ -60,25 +67,84 @@ export async function getCredits(profileId: string): Promise<number> {
   return Number((await kv().get<Deno.KvU64>(keys.gameCredits(profileId))).value?.value ?? 0n);
 }
 
-/** Today's credit counter of a member, read before an action's atomic. */
-function creditDay(profileId: string) {
-  const day = Math.floor(now() / DAY_MS);
-  return { day, entry: kv().get<number>(keys.gameCreditsDay(profileId, day)) };
+/** A member's credit counters, read before an action's atomic. */
+interface CreditState {
+  profileId: string;
+  day: number;
+  /** Today's counter: checked by the atomic, so two actions at once count one after the other. */
+  today: Deno.KvEntryMaybe<number>;
+  /** The credits of the window's earlier days (they no longer change). */
+  earlier: number;
+  /** The member's account, read only when this credit would reach the volunteer threshold. */
+  accountId: string | null;
 }
 
-/** Adds the credit to `op` (checked against today's counter); false when today's cap is reached. */
-function creditOps(
-  op: Deno.AtomicOperation,
-  profileId: string,
-  day: number,
-  entry: Deno.KvEntryMaybe<number>,
-): boolean {
-  const n = entry.value ?? 0;
-  op.check(entry);
+/** The per-day counters of the volunteer window, today first. */
+async function windowCounts(profileId: string, day: number): Promise<Deno.KvEntryMaybe<number>[]> {
+  const dayKeys = Array.from({ length: VOLUNTEER_WINDOW_DAYS }, (_, i) => keys.gameCreditsDay(profileId, day - i));
+  const batches = [];
+  for (let i = 0; i < dayKeys.length; i += 10) batches.push(kv().getMany<number[]>(dayKeys.slice(i, i + 10)));
+  return (await Promise.all(batches)).flat();
+}
+
+/** Reads what a credit of `profileId` needs: today's counter, the window's earlier days, the account. */
+async function creditState(profileId: string): Promise<CreditState> {
+  const day = Math.floor(now() / DAY_MS);
+  const [today, ...rest] = await windowCounts(profileId, day);
+  const earlier = rest.reduce((sum, e) => sum + (e.value ?? 0), 0);
+  const n = today.value ?? 0;
+  const reaches = n < CREDITS_PER_DAY && earlier + n + 1 >= VOLUNTEER_CREDITS;
+  const accountId = reaches ? (await getProfile(profileId))?.accountId ?? null : null;
+  return { profileId, day, today, earlier, accountId };
+}
+
+/**
+ * Adds the credit to `op` (checked against today's counter); false when today's cap is reached.
+ * When the window then holds VOLUNTEER_CREDITS or more, the VOLUNTEER role is granted (or its
+ * grant renewed) for VOLUNTEER_ROLE_DAYS from now, in the same atomic.
+ */
+function creditOps(op: Deno.AtomicOperation, s: CreditState): boolean {
+  const n = s.today.value ?? 0;
+  op.check(s.today);
   if (n >= CREDITS_PER_DAY) return false;
-  op.set(keys.gameCreditsDay(profileId, day), n + 1, { expireIn: 2 * DAY_MS })
-    .sum(keys.gameCredits(profileId), 1n);
+  // A day's counter is read for the whole window, so it lives a day longer than the window.
+  op.set(keys.gameCreditsDay(s.profileId, s.day), n + 1, { expireIn: (VOLUNTEER_WINDOW_DAYS + 1) * DAY_MS })
+    .sum(keys.gameCredits(s.profileId), 1n);
+  if (s.accountId && s.earlier + n + 1 >= VOLUNTEER_CREDITS) {
+    grantRoleOps(op, s.accountId, "VOLUNTEER", now() + VOLUNTEER_ROLE_DAYS * DAY_MS);
+  }
   return true;
+}
+
+/** Where a member stands toward the volunteer role. */
+export interface VolunteerStatus {
+  /** All volunteer credits ever earned. */
+  credits: number;
+  /** Credits earned in the last VOLUNTEER_WINDOW_DAYS UTC days, today included. */
+  recentCredits: number;
+  /** VOLUNTEER_CREDITS. */
+  threshold: number;
+  /** Credits still needed in the window (0 once reached). */
+  toGo: number;
+  /** When the earned VOLUNTEER role ends; null when none is granted now. */
+  volunteerUntil: number | null;
+}
+
+/** A member's credits, those of the volunteer window, and their earned VOLUNTEER role's end. */
+export async function volunteerStatus(profileId: string, accountId: string): Promise<VolunteerStatus> {
+  const [credits, counts, grant] = await Promise.all([
+    getCredits(profileId),
+    windowCounts(profileId, Math.floor(now() / DAY_MS)),
+    activeGrant(accountId, "VOLUNTEER"),
+  ]);
+  const recentCredits = counts.reduce((sum, e) => sum + (e.value ?? 0), 0);
+  return {
+    credits,
+    recentCredits,
+    threshold: VOLUNTEER_CREDITS,
+    toGo: Math.max(0, VOLUNTEER_CREDITS - recentCredits),
+    volunteerUntil: grant?.until ?? null,
+  };
 }
 
 // --- GPT Buster
@@ -156,11 +222,10 @@ export async function castGptVote(
   verdict: GptVerdict,
 ): Promise<({ ok: true; tally: GptTally } & Credited) | { ok: false }> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const { day, entry } = creditDay(voter);
-    const [vote, tallyEntry, dayEntry] = await Promise.all([
+    const [vote, tallyEntry, credit] = await Promise.all([
       kv().get(keys.gptVote(profileId, voter)),
       kv().get<GptTally>(keys.gptTally(profileId)),
-      entry,
+      creditState(voter),
     ]);
     if (vote.versionstamp !== null) return { ok: false };
     const old = tallyEntry.value ?? { human: 0, machine: 0 };
@@ -170,7 +235,7 @@ export async function castGptVote(
       .set(keys.gptTally(profileId), tally);
     if (isFlagged(tally)) op.set(keys.gptFlagged(profileId), tally);
     else op.delete(keys.gptFlagged(profileId));
-    const credited = creditOps(op, voter, day, dayEntry);
+    const credited = creditOps(op, credit);
     if ((await op.commit()).ok) return { ok: true, tally, credited, credits: await getCredits(voter) };
   }
   throw new Error("GPT Buster vote kept conflicting");
@@ -220,22 +285,45 @@ async function nearbyPictures(
   return out.slice(0, max);
 }
 
+/** The game's record of a picture passed: judged (Nice or Meh) or only skipped; a number is a judgement from before. */
+type RatingPlay = { ts: number; judged: boolean } | number;
+
+const wasJudged = (p: RatingPlay | null) => p !== null && (typeof p === "number" || p.judged);
+
 /**
- * The Rating Game's record of `viewer` rating `picId` and its credit, as writes for the picture
- * like's own atomic (`putPicLike`'s `alongside`): read afresh on every attempt, and checked, so a
- * picture earns a credit once. `result` tells what the committed attempt did.
+ * Adds the game's record of a rating to `op` (checked) and, for the first judgement of the
+ * picture, its credit: a Skip only records the picture as passed (it leaves the deck) and earns
+ * nothing; Nice or Meh earns one credit per picture, even after a Skip. True when credited.
  */
-export function ratingWrites(viewer: string, picId: string) {
+function ratingOps(
+  op: Deno.AtomicOperation,
+  viewer: string,
+  picId: string,
+  judged: boolean,
+  played: Deno.KvEntryMaybe<RatingPlay>,
+  credit: CreditState,
+): boolean {
+  op.check(played);
+  if (wasJudged(played.value) || (!judged && played.value !== null)) return false;
+  op.set(keys.ratingPlay(viewer, picId), { ts: now(), judged } satisfies RatingPlay);
+  return judged && creditOps(op, credit);
+}
+
+/**
+ * The Rating Game's record of `viewer` rating `picId` (`judged`: Nice or Meh, not Skip) and its
+ * credit, as writes for the picture like's own atomic (`putPicLike`'s `alongside`): read afresh
+ * on every attempt, and checked, so a picture earns a credit once. `result` tells what the
+ * committed attempt did.
+ */
+export function ratingWrites(viewer: string, picId: string, judged: boolean) {
   const result = { credited: false };
   const prepare = async () => {
-    const { day, entry } = creditDay(viewer);
-    const [played, dayEntry] = await Promise.all([kv().get(keys.ratingPlay(viewer, picId)), entry]);
+    const [played, credit] = await Promise.all([
+      kv().get<RatingPlay>(keys.ratingPlay(viewer, picId)),
+      creditState(viewer),
+    ]);
     return (op: Deno.AtomicOperation) => {
-      op.check(played);
-      result.credited = false;
-      if (played.versionstamp !== null) return;
-      op.set(keys.ratingPlay(viewer, picId), now());
-      result.credited = creditOps(op, viewer, day, dayEntry);
+      result.credited = ratingOps(op, viewer, picId, judged, played, credit);
     };
   };
   return { prepare, result };
@@ -243,15 +331,19 @@ export function ratingWrites(viewer: string, picId: string) {
 
 /**
  * Records that `viewer` rated `picId` in the game, with its credit in one atomic, when the rating
- * wrote no like (the same like again); a picture rated again earns nothing.
+ * wrote no like (the same like again): the same rules as `ratingWrites`.
  */
-export async function creditRating(viewer: string, picId: string): Promise<Credited> {
+export async function creditRating(viewer: string, picId: string, judged: boolean): Promise<Credited> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const { day, entry } = creditDay(viewer);
-    const [played, dayEntry] = await Promise.all([kv().get(keys.ratingPlay(viewer, picId)), entry]);
-    if (played.versionstamp !== null) return { credited: false, credits: await getCredits(viewer) };
-    const op = kv().atomic().check(played).set(keys.ratingPlay(viewer, picId), now());
-    const credited = creditOps(op, viewer, day, dayEntry);
+    const [played, credit] = await Promise.all([
+      kv().get<RatingPlay>(keys.ratingPlay(viewer, picId)),
+      creditState(viewer),
+    ]);
+    if (wasJudged(played.value) || (!judged && played.value !== null)) {
+      return { credited: false, credits: await getCredits(viewer) };
+    }
+    const op = kv().atomic();
+    const credited = ratingOps(op, viewer, picId, judged, played, credit);
     if ((await op.commit()).ok) return { credited, credits: await getCredits(viewer) };
   }
   throw new Error("rating credit kept conflicting");
@@ -313,11 +405,10 @@ export type ArbVoteResult =
 /** Stores a juror's verdict once, with the tally and the credit in one atomic; a closed report takes none. */
 export async function castArbVote(juror: string, reportId: string, verdict: ArbVerdict): Promise<ArbVoteResult> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const { day, entry } = creditDay(juror);
-    const [vote, caseEntry, dayEntry] = await Promise.all([
+    const [vote, caseEntry, credit] = await Promise.all([
       kv().get(keys.arbVote(reportId, juror)),
       kv().get<ArbCase>(keys.arbCase(reportId)),
-      entry,
+      creditState(juror),
     ]);
     if (vote.versionstamp !== null) return { ok: false, reason: "voted" };
     const old = caseEntry.value ?? EMPTY_CASE;
@@ -328,7 +419,7 @@ export async function castArbVote(juror: string, reportId: string, verdict: ArbV
     const op = kv().atomic().check(vote).check(caseEntry)
       .set(keys.arbVote(reportId, juror), { verdict, ts: now() })
       .set(keys.arbCase(reportId), next);
-    const credited = creditOps(op, juror, day, dayEntry);
+    const credited = creditOps(op, credit);
     if ((await op.commit()).ok) return { ok: true, case: next, credited, credits: await getCredits(juror) };
   }
   throw new Error("arbitration vote kept conflicting");
@@ -445,7 +536,11 @@ export async function nextCropItem(viewer: string, skip: ReadonlySet<string> = n
   return null;
 }
 
-/** Stores a suggestion once per suggester and picture, with its credit, in one atomic; null if already made. */
+/**
+ * Stores a suggestion once per suggester and picture, with the owner's notification, in one
+ * atomic; null if already made. A suggestion earns nothing until its owner uses it
+ * (`acceptCropSuggestion`).
+ */
 export async function suggestCrop(
   suggester: string,
   owner: string,
@@ -465,15 +560,13 @@ export async function suggestCrop(
     tsCreated: now(),
   };
   for (let attempt = 0; attempt < 10; attempt++) {
-    const { day, entry } = creditDay(suggester);
-    const [done, dayEntry] = await Promise.all([kv().get(keys.cropSuggested(suggester, picId)), entry]);
+    const done = await kv().get(keys.cropSuggested(suggester, picId));
     if (done.versionstamp !== null) return null;
     const op = kv().atomic().check(done)
       .set(keys.cropSuggested(suggester, picId), s.id)
       .set(keys.cropSuggestion(owner, s.id), s);
-    addNotification(op, owner, { bodyText: "Someone suggested a crop for your picture.", url: "/games/photocrop" });
-    const credited = creditOps(op, suggester, day, dayEntry);
-    if ((await op.commit()).ok) return { suggestion: s, credited, credits: await getCredits(suggester) };
+    addNotification(op, owner, { bodyText: NOTIFICATION_TEXTS.cropSuggested, url: "/games/photocrop" });
+    if ((await op.commit()).ok) return { suggestion: s, credited: false, credits: await getCredits(suggester) };
   }
   throw new Error("crop suggestion kept conflicting");
 }
@@ -492,9 +585,26 @@ export async function getCropSuggestion(owner: string, id: string): Promise<Crop
   return (await kv().get<CropSuggestion>(keys.cropSuggestion(owner, id))).value;
 }
 
-/** Removes a suggestion (accepted or dismissed). */
+/** Removes a suggestion (dismissed, or no longer fitting). */
 export async function removeCropSuggestion(owner: string, id: string): Promise<void> {
   await kv().delete(keys.cropSuggestion(owner, id));
+}
+
+/**
+ * After the owner used a suggestion's crop: removes the suggestion and credits its suggester, in
+ * one atomic checked against the suggestion, so a suggestion earns once however often "Use" is
+ * sent. False when it was already gone (nothing credited).
+ */
+export async function acceptCropSuggestion(owner: string, id: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const entry = await kv().get<CropSuggestion>(keys.cropSuggestion(owner, id));
+    if (!entry.value) return false;
+    const credit = await creditState(entry.value.suggesterProfileId);
+    const op = kv().atomic().check(entry).delete(entry.key);
+    creditOps(op, credit);
+    if ((await op.commit()).ok) return true;
+  }
+  throw new Error("crop acceptance kept conflicting");
 }
 
 /**

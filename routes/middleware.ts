@@ -9,7 +9,7 @@ import type { AppEnv, Caller } from "./env.ts";
 import { ApiError, errorBody, forbidden, unauthorized } from "./errors.ts";
 import { config } from "../config/config.ts";
 import { getSession } from "../kv/sessions.ts";
-import { getAccount } from "../kv/accounts.ts";
+import { accountWithGrants } from "../kv/roles.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { BadCursorError } from "../kv/paging.ts";
 import { brandFor } from "../domain/brand.ts";
@@ -91,7 +91,8 @@ export function session(): MiddlewareHandler<AppEnv> {
     const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
     if (token) {
       const s = await getSession(token);
-      const account = s && await getAccount(s.accountId);
+      // Stored roles plus the live granted ones (an earned VOLUNTEER role), in the one read.
+      const account = s && await accountWithGrants(s.accountId);
       if (s && account) {
         const caller: Caller = {
           sessionId: s.id,

@@ -1,6 +1,7 @@
 /**
- * Community games (design.md): GPT Buster, The Rating Game, Community Arbitration, and the admin
- * calls that read their results. Every game action earns a volunteer credit (kv/games.ts).
+ * Community games (design.md): GPT Buster, The Rating Game, Community Arbitration, Help my Photos,
+ * the caller's standing toward the volunteer role, and the admin calls that read the results. A
+ * real judgement earns a volunteer credit (kv/games.ts): Nice or Meh, a vote, a crop its owner used.
  */
 
 import { Hono } from "hono";
@@ -14,6 +15,7 @@ import { LIKE_TYPES, picVisibleTo, putPicLike } from "../../kv/likes.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import {
+  acceptCropSuggestion,
   ARB_DECISIONS,
   ARB_VERDICTS,
   arbCase,
@@ -39,6 +41,7 @@ import {
   removeCropSuggestion,
   suggestCrop,
   suggestionToBox,
+  volunteerStatus,
 } from "../../kv/games.ts";
 import { idSchema, reachableProfile } from "./likes.ts";
 import { cropOwnPicture, getPic } from "../../kv/pictures.ts";
@@ -61,6 +64,11 @@ export const games = new Hono<AppEnv>()
   .get("/games/credits", async (c) => {
     const caller = requireCaller(c);
     return c.json({ credits: await getCredits(caller.profileId) });
+  })
+  // The caller's credits of the last 30 days and their earned VOLUNTEER role's end (null: none now).
+  .get("/games/volunteer", async (c) => {
+    const caller = requireCaller(c);
+    return c.json(await volunteerStatus(caller.profileId, caller.accountId));
   })
   // GPT Buster: the next profile text to judge, and the vote on it.
   .get("/games/gptbuster/next", async (c) => {
@@ -95,8 +103,9 @@ export const games = new Hono<AppEnv>()
       throw dailyLimit(STANDARD_LIMIT_MESSAGE);
     }
     // The like, the game's record of the rating and its credit are one atomic; the same like again
-    // writes no like, and then the record and credit are their own atomic.
-    const writes = ratingWrites(caller.profileId, body.profilePicId);
+    // writes no like, and then the record and credit are their own atomic. A Skip earns nothing.
+    const judged = body.likeType !== "UNDETERMINED";
+    const writes = ratingWrites(caller.profileId, body.profilePicId, judged);
     const { like, changed } = await putPicLike(
       caller.profileId,
       owner.id,
@@ -104,7 +113,7 @@ export const games = new Hono<AppEnv>()
       body.likeType,
       writes.prepare,
     );
-    if (!changed) return c.json({ like, ...await creditRating(caller.profileId, body.profilePicId) });
+    if (!changed) return c.json({ like, ...await creditRating(caller.profileId, body.profilePicId, judged) });
     return c.json({ like, credited: writes.result.credited, credits: await getCredits(caller.profileId) });
   })
   // Community Arbitration: the next open report for this juror, and the vote on it.
@@ -187,7 +196,8 @@ export const games = new Hono<AppEnv>()
     try {
       const res = await cropOwnPicture(caller.profileId, s.picId, suggestionToBox(pic, s.box));
       if (!res.ok) throw notFound("That picture is gone.");
-      await removeCropSuggestion(caller.profileId, id);
+      // Used: now its suggester earns the credit.
+      await acceptCropSuggestion(caller.profileId, id);
       return c.json({ id, action: body.action, pic: { id: res.pic.id, gen: res.pic.gen } });
     } catch (e) {
       if (e instanceof PictureRejected) throw new ApiError(422, "unreadable_picture", e.reasons.join(" "));

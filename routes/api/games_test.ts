@@ -6,12 +6,14 @@ import { keys } from "../../kv/keys.ts";
 import { getProfile, updateProfile } from "../../kv/profiles.ts";
 import { reportPosition } from "../../kv/positions.ts";
 import { newId } from "../../kv/ids.ts";
-import { now } from "../../kv/clock.ts";
+import { now, shiftClock } from "../../kv/clock.ts";
 import { addPicture, getPic } from "../../kv/pictures.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import sharp from "sharp";
 import { CREDITS_PER_DAY, getCredits } from "../../kv/games.ts";
-import { picLikeCounts } from "../../kv/likes.ts";
+import { getPicLikes, picLikeCounts } from "../../kv/likes.ts";
+import { createSession } from "../../kv/sessions.ts";
+import { VOLUNTEER_CREDITS } from "../../domain/games.ts";
 import { picRecord } from "../../tests/fixtures/pictures.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
@@ -283,6 +285,49 @@ Deno.test("ratinggame - a deck of nearby public pictures; a rating is a picture 
   }
 });
 
+Deno.test("ratinggame - a Skip earns nothing and passes the picture; Nice and Meh earn one credit a picture, even after a Skip", async () => {
+  const t = await testApp();
+  try {
+    const me = await near(t), a = await near(t);
+    const [p1, p2, p3, p4] = await withPics(a, 4);
+    const rate = (picId: string, likeType: string) =>
+      t.call("PUT", "/api/games/ratinggame", {
+        cookie: me.cookie,
+        json: { profilePicId: picId, profilePicProfileId: a.profileId, likeType },
+      });
+    const skip = await rate(p1, "UNDETERMINED");
+    assert.equal(skip.status, 200);
+    assert.equal(skip.data.credited, false);
+    assert.equal(skip.data.credits, 0);
+    assert.deepEqual((await getPicLikes(me.profileId, [p1])).map((l) => l.likeType), ["UNDETERMINED"]);
+    const deck = await t.call("GET", "/api/games/ratinggame/deck", { cookie: me.cookie });
+    assert.ok(!deck.data.items.some((c: { picId: string }) => c.picId === p1), "a skipped picture leaves the deck");
+    assert.equal((await rate(p1, "UNDETERMINED")).data.credits, 0, "skipping again: nothing");
+    // A judgement after the Skip earns the picture's one credit.
+    assert.equal((await rate(p1, "LIKE")).data.credits, 1);
+    assert.equal((await rate(p2, "DISLIKE")).data.credits, 2, "Meh earns");
+    // Nice, Meh, Skip and Nice again on one picture: one credit.
+    for (const type of ["LIKE", "DISLIKE", "UNDETERMINED", "LIKE"]) await rate(p3, type);
+    assert.equal(await getCredits(me.profileId), 3);
+    // Skipping a picture already UNDETERMINED outside the game (no like is written): still nothing, then Meh earns.
+    const pre = await t.call("PUT", "/api/profile-pic-like", {
+      cookie: me.cookie,
+      json: {
+        likerProfileId: me.profileId,
+        profilePicId: p4,
+        profilePicProfileId: a.profileId,
+        likeType: "UNDETERMINED",
+      },
+    });
+    assert.equal(pre.status, 200);
+    assert.equal((await rate(p4, "UNDETERMINED")).data.credited, false);
+    assert.equal((await rate(p4, "DISLIKE")).data.credits, 4);
+    assert.deepEqual((await t.call("GET", "/api/games/ratinggame/deck", { cookie: me.cookie })).data.items, []);
+  } finally {
+    t.close();
+  }
+});
+
 Deno.test("ratinggame - bad input 400, others' or unknown pictures 404, anonymous 401: nothing stored", async () => {
   const t = await testApp();
   try {
@@ -432,7 +477,8 @@ Deno.test("photocrop - a member suggests a crop once; the owner sees it without 
     const box = { gen, x: 0.25, y: 0.1, width: 0.5, height: 0.5 };
     const put = await t.call("PUT", `/api/games/photocrop/${picId}`, { cookie: me.cookie, json: box });
     assert.equal(put.status, 201);
-    assert.equal(put.data.credits, 1);
+    assert.equal(put.data.credited, false, "a suggestion alone earns nothing");
+    assert.equal(put.data.credits, 0);
     const again = await t.call("PUT", `/api/games/photocrop/${picId}`, { cookie: me.cookie, json: box });
     assert.equal(again.status, 409);
     assert.equal((await t.call("GET", "/api/games/photocrop/next", { cookie: me.cookie })).data.item, null);
@@ -471,6 +517,13 @@ Deno.test("photocrop - a member suggests a crop once; the owner sees it without 
       json: { action: "ACCEPT" },
     });
     assert.equal(ok.status, 200);
+    assert.equal(await getCredits(me.profileId), 1, "the owner used it: its suggester earns the credit");
+    const twice = await t.call("PUT", `/api/games/photocrop/suggestions/${sid}`, {
+      cookie: owner.cookie,
+      json: { action: "ACCEPT" },
+    });
+    assert.equal(twice.status, 404, "used once");
+    assert.equal(await getCredits(me.profileId), 1, "and credited once");
     const pic = (await getPic(picId))!;
     assert.notEqual(pic.gen, gen);
     assert.deepEqual(pic.crop, { x: 100, y: 50, width: 200, height: 250, rotate: 0 });
@@ -527,6 +580,7 @@ Deno.test("photocrop - bad boxes are 400, own/unknown/private pictures refused, 
       json: { action: "DISMISS" },
     });
     assert.equal(d.status, 200);
+    assert.equal(await getCredits(me.profileId), 0, "a dismissed suggestion earns nothing");
     assert.equal(await count("crop_suggestions"), 0);
     assert.equal((await getPic(picId))!.gen, gen, "dismissed: the picture is unchanged");
   } finally {
@@ -569,6 +623,107 @@ Deno.test("games - admin reads of one report and one tally; game pages need a lo
     assert.match(adminPage.text, /Hm\./);
     assert.match((await t.call("GET", "/games/gptbuster", { cookie: boss.cookie })).text, /Flagged profiles/);
     assert.doesNotMatch((await t.call("GET", "/games/gptbuster", { cookie: a.cookie })).text, /Flagged profiles/);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("games - 100 credits within 30 days make a member a volunteer for 30 days: no daily limits, shown on /games and /billing; gone after", async () => {
+  const t = await testApp();
+  const DAY = 24 * 60 * 60_000;
+  t.alignClock(DAY);
+  try {
+    const me = await near(t), owner = await near(t);
+    const accountId = (await getAccountByEmail(me.email))!.id;
+    const pics = await withPics(owner, VOLUNTEER_CREDITS + 1);
+    let cookie = me.cookie;
+    /** A fresh session: the test clock jumps days, further than a session stays idle. */
+    const relogin = async () => {
+      cookie = `sid=${(await createSession(accountId, false, "test")).token}`;
+    };
+    const meh = (picId: string) =>
+      t.call("PUT", "/api/games/ratinggame", {
+        cookie,
+        json: { profilePicId: picId, profilePicProfileId: owner.profileId, likeType: "DISLIKE" },
+      });
+    const standing = async () => (await t.call("GET", "/api/games/volunteer", { cookie })).data;
+    /** Starts `n` new conversations today; the statuses. */
+    const converse = async (n: number) => {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const to = (await createAccount({ email: `c${crypto.randomUUID().slice(0, 8)}@example.com` }))!;
+        const r = await t.call("POST", "/api/message", {
+          cookie,
+          json: { senderProfileId: me.profileId, recipientProfileId: to.defaultProfileId, bodyText: "hi" },
+        });
+        out.push(r.status);
+      }
+      return out;
+    };
+
+    // 20 a day (the cap): 80 after four days, not yet a volunteer.
+    let next = 0;
+    for (let day = 0; day < 4; day++) {
+      if (day > 0) {
+        shiftClock(DAY);
+        await relogin();
+      }
+      for (let i = 0; i < CREDITS_PER_DAY; i++) assert.equal((await meh(pics[next++])).status, 200);
+    }
+    assert.deepEqual(await standing(), {
+      credits: 80,
+      recentCredits: 80,
+      threshold: VOLUNTEER_CREDITS,
+      toGo: 20,
+      volunteerUntil: null,
+    });
+    assert.match((await t.call("GET", "/games", { cookie })).text, /80 credits in the last 30 days: 20 to go/);
+    assert.match((await t.call("GET", "/billing", { cookie })).text, /You are a standard member\./);
+
+    // The fifth day's 20th credit makes 100: the VOLUNTEER role, for 30 days from then.
+    shiftClock(DAY);
+    await relogin();
+    for (let i = 0; i < CREDITS_PER_DAY - 1; i++) await meh(pics[next++]);
+    assert.equal((await standing()).volunteerUntil, null, "99: not yet");
+    await meh(pics[next++]);
+    const granted = await standing();
+    assert.equal(granted.recentCredits, VOLUNTEER_CREDITS);
+    assert.equal(granted.toGo, 0);
+    assert.ok(Math.abs(granted.volunteerUntil - (now() + 30 * DAY)) < 5_000, "30 days from now");
+    const hub = (await t.call("GET", "/games", { cookie })).text;
+    assert.match(hub, /Volunteer until \d{1,2} \w+ \d{4}\. Thank you for helping!/);
+    assert.match(hub, /Volunteer credits: 100/);
+    assert.match((await t.call("GET", "/billing", { cookie })).text, /You are a volunteer until \d{1,2} \w+ \d{4}/);
+    // The role lifts the standard daily limits: a 31st new conversation today is fine.
+    assert.deepEqual(await converse(31), Array(31).fill(201));
+    // The stored roles are untouched: the grant is its own record.
+    assert.deepEqual((await getAccountByEmail(me.email))!.roles, ["USER"]);
+
+    // A credit the next day, still at 100 or more in the window, renews the 30 days.
+    shiftClock(DAY);
+    await relogin();
+    await meh(pics[next++]);
+    const renewed = await standing();
+    assert.ok(renewed.volunteerUntil - granted.volunteerUntil > DAY - 60_000, "renewed a day later");
+
+    // 30 days without credits: the role is gone, and with it the unlimited use.
+    shiftClock(30 * DAY + 60_000);
+    await relogin();
+    assert.deepEqual(await standing(), {
+      credits: 101,
+      recentCredits: 0,
+      threshold: VOLUNTEER_CREDITS,
+      toGo: VOLUNTEER_CREDITS,
+      volunteerUntil: null,
+    });
+    const after = (await t.call("GET", "/games", { cookie })).text;
+    assert.doesNotMatch(after, /Volunteer until/);
+    assert.match(after, /0 credits in the last 30 days: 100 to go/);
+    assert.match((await t.call("GET", "/billing", { cookie })).text, /You are a standard member\./);
+    const statuses = await converse(31);
+    assert.deepEqual(statuses.slice(0, 30), Array(30).fill(201));
+    assert.equal(statuses[30], 429, "a standard member again: the 31st new conversation is refused");
+    assert.equal((await t.call("GET", "/api/games/volunteer")).status, 401);
   } finally {
     t.close();
   }

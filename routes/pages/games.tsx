@@ -17,6 +17,8 @@ import {
   nextCropItem,
   nextGptItem,
   ratingDeck,
+  type VolunteerStatus,
+  volunteerStatus,
 } from "../../kv/games.ts";
 import PhotoCrop from "../../islands/PhotoCrop.tsx";
 import AdminReports from "../../islands/AdminReports.tsx";
@@ -24,17 +26,50 @@ import GptBuster from "../../islands/GptBuster.tsx";
 import RatingGame from "../../islands/RatingGame.tsx";
 import Arbitration from "../../islands/Arbitration.tsx";
 
-/** /games: the game cards, and the caller's volunteer credits (a standard member starts at 0). */
+/** Where the caller stands toward the volunteer role: until when they are one, or how far to go. */
+function VolunteerStanding({ status, storedRole }: { status: VolunteerStatus; storedRole: boolean }) {
+  const line = status.volunteerUntil !== null
+    ? GAME_TEXTS.volunteerUntil(status.volunteerUntil)
+    : storedRole
+    ? GAME_TEXTS.volunteerStanding
+    : GAME_TEXTS.volunteerProgress(status.recentCredits, status.toGo);
+  const volunteer = status.volunteerUntil !== null || storedRole;
+  return (
+    <section className={`volunteer${volunteer ? " is-volunteer" : ""}`} aria-label={GAME_TEXTS.volunteerProgressLabel}>
+      <p className="volunteer-status">{line}</p>
+      {!volunteer && (
+        <progress
+          className="volunteer-progress"
+          max={status.threshold}
+          value={Math.min(status.recentCredits, status.threshold)}
+          aria-label={GAME_TEXTS.volunteerProgressLabel}
+        />
+      )}
+      <p className="volunteer-how">
+        {GAME_TEXTS.volunteerHow} <a href="/billing">{GAME_TEXTS.membershipLink}</a>
+      </p>
+      <p className="volunteer-how">{GAME_TEXTS.creditsNote}</p>
+    </section>
+  );
+}
+
+/**
+ * /games: the game cards, the caller's volunteer credits (a standard member starts at 0), and
+ * their standing toward the volunteer role (credits of the last 30 days, or until when).
+ */
 export async function gamesPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
-  const credits = await getCredits(caller.profileId);
+  const status = await volunteerStatus(caller.profileId, caller.accountId);
+  // A VOLUNTEER role an admin stored (not earned) has no end date.
+  const storedRole = caller.roles.includes("VOLUNTEER") && status.volunteerUntil === null;
   return renderPage(
     c,
     "Community",
     <section className="page">
       <h1>Community</h1>
       <p>Games that keep the community safe and fun. Playing earns volunteer credits.</p>
-      <p className="game-credits" title={GAME_TEXTS.creditsNote}>{GAME_TEXTS.credits(credits)}</p>
+      <p className="game-credits" title={GAME_TEXTS.creditsNote}>{GAME_TEXTS.credits(status.credits)}</p>
+      <VolunteerStanding status={status} storedRole={storedRole} />
       <Cards items={GAME_CARDS} />
     </section>,
   );

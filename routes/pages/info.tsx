@@ -9,6 +9,8 @@ import { hit } from "../../kv/ratelimit.ts";
 import { saveContactMessage } from "../../kv/contact.ts";
 import { renderPage } from "./render.tsx";
 import { MAX_TEXT, TEXTS } from "../../domain/texts.ts";
+import { MEMBERSHIP_TEXTS } from "../../domain/membership.ts";
+import { activeGrant } from "../../kv/roles.ts";
 
 export function aboutPage(c: Context<AppEnv>) {
   const brand = c.get("brand");
@@ -195,7 +197,21 @@ export async function supportReport(c: Context<AppEnv>) {
   return supportPage(c, { sent: true });
 }
 
-export function billingPage(c: Context<AppEnv>) {
+/**
+ * /billing: the spec's membership texts as they are, then the member's own standing, what Pro
+ * unlocks, how to get it, and the free way to the same (the volunteer role earned in the games).
+ */
+export async function billingPage(c: Context<AppEnv>) {
+  const caller = c.get("caller");
+  const grant = caller ? await activeGrant(caller.accountId, "VOLUNTEER") : null;
+  const roles = caller?.roles ?? [];
+  const standing = roles.includes("PRO")
+    ? MEMBERSHIP_TEXTS.youArePro
+    : grant
+    ? MEMBERSHIP_TEXTS.youAreVolunteerUntil(grant.until)
+    : roles.includes("VOLUNTEER")
+    ? MEMBERSHIP_TEXTS.youAreVolunteer
+    : MEMBERSHIP_TEXTS.youAreStandard;
   return renderPage(
     c,
     "Membership Dues",
@@ -210,6 +226,24 @@ export function billingPage(c: Context<AppEnv>) {
         limits. Pay by a peer-to-peer bank transfer service or by credit card.
       </p>
       <p>Volunteer members also get unlimited features.</p>
+      {caller && (
+        <>
+          <h2>{MEMBERSHIP_TEXTS.yoursTitle}</h2>
+          <p className="membership-standing">{standing}</p>
+        </>
+      )}
+      <h2>{MEMBERSHIP_TEXTS.unlocksTitle}</h2>
+      <p>{MEMBERSHIP_TEXTS.unlocks}</p>
+      <h2>{MEMBERSHIP_TEXTS.howTitle}</h2>
+      <p>{MEMBERSHIP_TEXTS.how}</p>
+      <p>
+        <a className="button primary" href="/contactus">{MEMBERSHIP_TEXTS.contactLink}</a>
+      </p>
+      <h2>{MEMBERSHIP_TEXTS.volunteerTitle}</h2>
+      <p>{MEMBERSHIP_TEXTS.volunteer}</p>
+      <p>
+        <a className="button" href="/games">{MEMBERSHIP_TEXTS.gamesLink}</a>
+      </p>
     </article>,
   );
 }

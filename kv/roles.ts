@@ -1,0 +1,55 @@
+/**
+ * Roles granted for a while, beside the account's stored roles: the VOLUNTEER role a member earns
+ * with volunteer credits (kv/games.ts). A grant is one record per account and role holding its end
+ * (`until`), written with `expireIn` so the store drops it; readers also compare `until` with the
+ * clock, since KV removes expired keys only eventually. Stored roles (`setRoles`, the grant task)
+ * are untouched: a grant only adds a role while it lasts.
+ */
+
+import { kv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { now } from "./clock.ts";
+import type { Account } from "./accounts.ts";
+
+/** The roles that can be granted for a while. */
+export const GRANTED_ROLES = ["VOLUNTEER"] as const;
+export type GrantedRole = typeof GRANTED_ROLES[number];
+
+/** A role granted until a time. */
+export interface RoleGrant {
+  role: GrantedRole;
+  until: number;
+  tsGranted: number;
+}
+
+/** Adds to `op` a grant of `role` to an account until `until` (replacing an earlier grant of it). */
+export function grantRoleOps(op: Deno.AtomicOperation, accountId: string, role: GrantedRole, until: number): void {
+  const t = now();
+  op.set(keys.roleGrant(accountId, role), { role, until, tsGranted: t } satisfies RoleGrant, {
+    expireIn: Math.max(1, until - t),
+  });
+}
+
+const live = (g: RoleGrant | null): g is RoleGrant => !!g && g.until > now();
+
+/** The account's grant of `role` while it lasts, else null. */
+export async function activeGrant(accountId: string, role: GrantedRole): Promise<RoleGrant | null> {
+  const g = (await kv().get<RoleGrant>(keys.roleGrant(accountId, role))).value;
+  return live(g) ? g : null;
+}
+
+/**
+ * An account with its live granted roles added to `roles`, in one read (the session middleware
+ * builds the caller from it, so every role check, the standard limits included, sees the grant).
+ */
+export async function accountWithGrants(id: string): Promise<Account | null> {
+  const [entry, ...grants] = await kv().getMany<unknown[]>([
+    keys.account(id),
+    ...GRANTED_ROLES.map((r) => keys.roleGrant(id, r)),
+  ]);
+  const account = entry.value as Account | null;
+  if (!account) return null;
+  const extra = grants.map((g) => g.value as RoleGrant | null).filter(live).map((g) => g.role);
+  if (extra.length === 0) return account;
+  return { ...account, roles: [...new Set([...account.roles, ...extra])] };
+}
