@@ -1,12 +1,14 @@
 /**
  * Login (spec §2, §5, §8): email and password, show password, remember me. A login link's
  * token (in the fragment, or the query for older links) signs in at once and is removed from
- * the address bar.
+ * the address bar. "Log in with a passkey" asks the device for a passkey of this site (the
+ * WebAuthn code loads only when pressed).
  */
 
 import { type FormEvent, useEffect, useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { TEXTS } from "../domain/texts.ts";
+import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 
 interface LoginAnswer {
   profileId: string;
@@ -59,6 +61,32 @@ export default function LoginForm() {
     void send(form);
   }, []);
 
+  async function passkeyLogin() {
+    setBusy(true);
+    setError("");
+    try {
+      const { startAuthentication, browserSupportsWebAuthn } = await import("@simplewebauthn/browser");
+      if (!browserSupportsWebAuthn()) throw new Error(TEXTS.passkeyUnsupported);
+      const { options, challengeId } = await api<
+        { options: PublicKeyCredentialRequestOptionsJSON; challengeId: string }
+      >(
+        "/api/passkeys/login/options",
+        { method: "POST", isLogin: true },
+      );
+      const response = await startAuthentication({ optionsJSON: options });
+      await api<LoginAnswer>("/api/passkeys/login", {
+        method: "POST",
+        json: { challengeId, response, rememberMe: remember },
+        isLogin: true,
+      });
+      location.assign("/");
+    } catch (e) {
+      const cancelled = e instanceof Error && e.name === "NotAllowedError";
+      setError(cancelled ? TEXTS.passkeyCancelled : e instanceof Error ? e.message : String(e));
+      setBusy(false);
+    }
+  }
+
   function submit(e: FormEvent) {
     e.preventDefault();
     const address = email.trim().toLowerCase();
@@ -103,6 +131,9 @@ export default function LoginForm() {
       </label>
       {error && <p className="error" role="alert">{error}</p>}
       <button type="submit" className="primary" disabled={busy}>{busy ? "Logging in..." : "Login"}</button>
+      <button type="button" className="passkey-login" onClick={passkeyLogin} disabled={busy}>
+        {TEXTS.passkeyLogin}
+      </button>
       <p className="links">
         <a href="/register">Need to Register?</a> <a href="/register">Forgot Password?</a>
       </p>

@@ -4,6 +4,8 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
+import Passkeys from "../../islands/Passkeys.tsx";
+import { listPasskeys } from "../../kv/passkeys.ts";
 import SettingsForm from "../../islands/SettingsForm.tsx";
 import ContactForm from "../../islands/ContactForm.tsx";
 import Dashboard from "../../islands/Dashboard.tsx";
@@ -36,6 +38,18 @@ export async function settingsPage(c: Context<AppEnv>) {
           sessions,
           blocked: await blockList(caller.profileId),
           backend: backendVersion(),
+        }}
+      />
+      <Island
+        of={Passkeys}
+        props={{
+          passkeys: (await listPasskeys(caller.accountId)).map((p) => ({
+            id: p.id,
+            name: p.name,
+            backedUp: p.backedUp,
+            tsCreated: p.tsCreated,
+            lastUsed: p.lastUsed,
+          })),
         }}
       />
     </section>,

@@ -1,0 +1,82 @@
+/**
+ * Passkeys in Account settings: the member's passkeys (name, added, last used), "Add a passkey"
+ * (this device's authenticator, user verification required) and Remove. A passkey logs in on
+ * /login without a password and cannot be phished: it only answers this site.
+ */
+
+import { QueryProvider } from "./queries/client.tsx";
+import {
+  type PasskeyView,
+  useAddPasskeyMutation,
+  usePasskeysQuery,
+  useRemovePasskeyMutation,
+} from "./queries/passkeys.ts";
+import { Time } from "../components/Time.tsx";
+import { TEXTS } from "../domain/texts.ts";
+
+export interface PasskeysProps {
+  passkeys: PasskeyView[];
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof Error && e.name === "NotAllowedError") return TEXTS.passkeyCancelled;
+  return e instanceof Error ? e.message : String(e);
+}
+
+function List({ passkeys: initial }: PasskeysProps) {
+  const { data: passkeys = initial } = usePasskeysQuery(initial);
+  const add = useAddPasskeyMutation();
+  const remove = useRemovePasskeyMutation();
+  return (
+    <section className="narrow passkeys" aria-labelledby="passkeys-title">
+      <h2 id="passkeys-title">Passkeys</h2>
+      <p className="muted">
+        Log in with your fingerprint, face or device PIN instead of a password. A passkey only works on this site, so it
+        cannot be phished.
+      </p>
+      {passkeys.length === 0 ? <p className="muted">No passkeys yet.</p> : (
+        <ul className="list">
+          {passkeys.map((p) => (
+            <li key={p.id} className="row between">
+              <span>
+                <strong>{p.name}</strong>
+                <br />
+                <small className="muted">
+                  Added <Time ts={p.tsCreated} />
+                  {p.lastUsed
+                    ? (
+                      <>
+                        {" · "}last used <Time ts={p.lastUsed} />
+                      </>
+                    )
+                    : " · never used"}
+                </small>
+              </span>
+              <button
+                type="button"
+                onClick={() => remove.mutate(p.id)}
+                disabled={remove.isPending}
+                aria-label={`Remove passkey ${p.name}`}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {add.isError && <p className="error" role="alert">{errorText(add.error)}</p>}
+      {add.isSuccess && <p className="success" role="status">Passkey added.</p>}
+      <button type="button" className="primary" onClick={() => add.mutate(undefined)} disabled={add.isPending}>
+        {TEXTS.passkeyAdd}
+      </button>
+    </section>
+  );
+}
+
+export default function Passkeys(props: PasskeysProps) {
+  return (
+    <QueryProvider>
+      <List {...props} />
+    </QueryProvider>
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * Client data of passkeys: the member's list (`GET /api/passkeys`), adding one (the WebAuthn
+ * ceremony with @simplewebauthn/browser, loaded only when used) and removing one.
+ */
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
+import { api } from "./api.ts";
+import { useServerData } from "./client.tsx";
+import { TEXTS } from "../../domain/texts.ts";
+
+/** A passkey as the member sees it. */
+export interface PasskeyView {
+  id: string;
+  name: string;
+  backedUp: boolean;
+  tsCreated: number;
+  lastUsed: number | null;
+}
+
+const KEY = ["passkeys"] as const;
+
+/** The member's passkeys; `initial` is what the server rendered. */
+export function usePasskeysQuery(initial: PasskeyView[]) {
+  useServerData(KEY, initial);
+  return useQuery({ queryKey: KEY, queryFn: () => api<PasskeyView[]>("/api/passkeys") });
+}
+
+/** Creates a passkey on this device and stores it (name: optional, else the device's). */
+export function useAddPasskeyMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (name?: string) => {
+      const { startRegistration, browserSupportsWebAuthn } = await import("@simplewebauthn/browser");
+      if (!browserSupportsWebAuthn()) throw new Error(TEXTS.passkeyUnsupported);
+      const options = await api<PublicKeyCredentialCreationOptionsJSON>("/api/passkeys/register/options", {
+        method: "POST",
+      });
+      const response = await startRegistration({ optionsJSON: options });
+      return api<PasskeyView>("/api/passkeys/register", { method: "POST", json: { response, name } });
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: KEY }),
+  });
+}
+
+/** Removes one of the member's passkeys. */
+export function useRemovePasskeyMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api(`/api/passkeys/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    onSettled: () => qc.invalidateQueries({ queryKey: KEY }),
+  });
+}
