@@ -1,8 +1,10 @@
 /**
  * The community games in a real browser, on a phone and a desktop: a member plays GPT Buster
  * (vote, see the community tally, next profile) and The Rating Game (Nice by button, Meh by
- * the arrow key, Skip), suggests a crop in Help my Photos that the owner uses, judges a report in
- * Community Arbitration that an admin confirms, and sees the volunteer credits rise.
+ * the arrow key, Skip, which earns nothing), suggests a crop in Help my Photos that the owner
+ * uses (which earns the credit then), judges a report in Community Arbitration that an admin
+ * confirms, and sees the volunteer credits rise, the way to the volunteer role on /games and on
+ * /billing, and 'Volunteer until' once the role is granted.
  */
 
 import assert from "node:assert/strict";
@@ -16,6 +18,9 @@ import { reportPosition } from "../../kv/positions.ts";
 import { addPicture, getPic } from "../../kv/pictures.ts";
 import { getPicLikes } from "../../kv/likes.ts";
 import { arbCase, getCredits } from "../../kv/games.ts";
+import { grantRoleOps } from "../../kv/roles.ts";
+import { kv } from "../../kv/db.ts";
+import { now } from "../../kv/clock.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 
 const HOME = { lat: 33.4484, lon: -112.074 };
@@ -85,7 +90,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await page.locator(".game-tally").waitFor();
         assert.equal(await credits(page), "Volunteer credits: 2");
 
-        // --- The Rating Game: Nice by button, Meh by the arrow key, Skip by button.
+        // --- The Rating Game: Nice by button, Meh by the arrow key, Skip by button (no credit).
         await page.goto("/games/ratinggame");
         assert.equal(await credits(page), "Volunteer credits: 2");
         const card = page.locator(".swipe-card:not(.behind)");
@@ -108,19 +113,32 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await page.waitForFunction(() =>
           document.querySelector(".game-credits")?.textContent === "Volunteer credits: 4"
         );
-        await page.getByRole("button", { name: /Skip/ }).click();
-        await page.waitForFunction(() =>
-          document.querySelector(".game-credits")?.textContent === "Volunteer credits: 5"
+        await page.waitForFunction(
+          (id) => !document.querySelector(`.swipe-card[data-pic-id="${id}"]:not(.behind)`),
+          pic2,
         );
-        const likes = await getPicLikes(viewer.defaultProfileId, [pic1, pic2]);
+        const pic3 = (await card.getAttribute("data-pic-id"))!;
+        assert.ok(pic3 !== pic1 && pic3 !== pic2);
+        await page.getByRole("button", { name: /Skip/ }).click();
+        // The Skip is saved (an UNDETERMINED picture like) and earns nothing.
+        for (let i = 0; i < 100 && (await getPicLikes(viewer.defaultProfileId, [pic3])).length === 0; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        const likes = await getPicLikes(viewer.defaultProfileId, [pic1, pic2, pic3]);
         assert.deepEqual(
           likes.map((l) => [l.profilePicId, l.likeType]).sort(),
-          [[pic1, "LIKE"], [pic2, "DISLIKE"]].sort(),
+          [[pic1, "LIKE"], [pic2, "DISLIKE"], [pic3, "UNDETERMINED"]].sort(),
         );
-        assert.equal(await getCredits(viewer.defaultProfileId), 5);
+        assert.equal(await credits(page), "Volunteer credits: 4", "a Skip earns no credit");
+        assert.equal(await getCredits(viewer.defaultProfileId), 4);
 
         await page.goto("/games");
-        assert.equal(await credits(page), "Volunteer credits: 5");
+        assert.equal(await credits(page), "Volunteer credits: 4");
+        assert.equal(
+          await page.locator(".volunteer-status").innerText(),
+          "4 credits in the last 30 days: 96 to go to become a volunteer.",
+        );
+        assert.equal(await page.locator("progress.volunteer-progress").getAttribute("value"), "4");
         await shot(page, `games-${vp}-hub-after`);
 
         // --- Help my Photos: drag the box, make it smaller, suggest; the owner uses the crop.
@@ -136,7 +154,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await shot(page, `games-${vp}-photocrop`);
         await page.getByRole("button", { name: "Suggest this crop" }).click();
         await page.getByText("Your suggestion was sent").waitFor();
-        assert.equal(await credits(page), "Volunteer credits: 6");
+        assert.equal(await credits(page), "Volunteer credits: 4", "a suggestion alone earns nothing");
         const ownerCtx = await h.newPage(vp);
         const ownerId = (await getPic(cropPic))!.profileId;
         const ownerAccount = players.find((p) => p.profileId === ownerId)!;
@@ -153,6 +171,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         assert.notEqual(after.gen, before);
         assert.ok(after.crop && after.crop.width < after.sourceWidth, "cropped smaller");
         assert.ok(Math.abs(after.crop!.width / after.crop!.height - 0.8) < 0.02, "4:5");
+        assert.equal(await getCredits(viewer.defaultProfileId), 5, "the owner used it: now it earns");
         await ownerCtx.context.close();
 
         // --- Community Arbitration: a juror votes once; an admin confirms, which closes the report.
@@ -167,7 +186,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await shot(page, `games-${vp}-arbitration`);
         await page.getByRole("button", { name: "Violation", exact: true }).click();
         await page.locator(".game-tally").waitFor();
-        assert.equal(await credits(page), "Volunteer credits: 7");
+        assert.equal(await credits(page), "Volunteer credits: 6");
         await setRoles(players[2].accountId, ["USER", "ADMIN"]);
         const adminCtx = await h.newPage(vp);
         await logIn(adminCtx.page, h, players[2].accountId);
@@ -190,9 +209,38 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         }
         await page.getByText("No pictures left to rate").waitFor();
         await page.waitForFunction(() =>
-          document.querySelector(".game-credits")?.textContent === "Volunteer credits: 10"
+          document.querySelector(".game-credits")?.textContent === "Volunteer credits: 9"
         );
         await shot(page, `games-${vp}-rating-end`);
+
+        // --- Billing: the spec's texts, then the member's standing, what Pro unlocks and how.
+        await page.goto("/billing");
+        const billing = await page.locator("article").innerText();
+        assert.match(billing, /Pro membership is \$10 per month or \$100 per year/);
+        assert.match(billing, /You are a standard member\./);
+        assert.match(billing, /What Pro unlocks/);
+        assert.match(billing, /Pro and volunteer members have no standard limits/);
+        assert.match(billing, /How to get Pro/);
+        assert.equal(
+          await page.getByRole("link", { name: "Open the contact form" }).getAttribute("href"),
+          "/contactus",
+        );
+        await shot(page, `billing-${vp}`);
+
+        // --- Once granted (the API test earns it with 100 credits), the role shows with its end.
+        const op = kv().atomic();
+        grantRoleOps(op, viewer.id, "VOLUNTEER", now() + 30 * 24 * 3_600_000);
+        assert.ok((await op.commit()).ok);
+        await page.goto("/games");
+        assert.match(
+          await page.locator(".volunteer-status").innerText(),
+          /^Volunteer until \d{1,2} \w+ \d{4}\. Thank you for helping!$/,
+        );
+        assert.equal(await page.locator("progress.volunteer-progress").count(), 0);
+        await shot(page, `games-${vp}-volunteer`);
+        await page.goto("/billing");
+        assert.match(await page.locator(".membership-standing").innerText(), /^You are a volunteer until /);
+        await shot(page, `billing-${vp}-volunteer`);
         await context.close();
       } finally {
         await h.close();
