@@ -13,7 +13,7 @@ import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { addChatNotification } from "./notifications.ts";
+import { addChatNotification, clearChatNotification } from "./notifications.ts";
 import { grantPictureAccessOp } from "./pictures.ts";
 import { getProfile } from "./profiles.ts";
 
@@ -291,6 +291,7 @@ export async function deleteConversation(me: string, other: string): Promise<num
     });
     if ((await op.commit()).ok) removed += batch.length;
   }
+  await clearChatNotification(me, other);
   const chat = await kv().get(keys.chat(me, other));
   // A message that arrived meanwhile keeps the conversation: only remove a pointer to a gone message.
   const latest = chat.value as { messageId: string } | null;

@@ -3,6 +3,7 @@ import { testApp } from "../../tests/api.ts";
 import { kv } from "../../kv/db.ts";
 import { shiftClock } from "../../kv/clock.ts";
 import { keys } from "../../kv/keys.ts";
+import { listNotifications } from "../../kv/notifications.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 type M = Awaited<ReturnType<T["member"]>>;
@@ -102,8 +103,12 @@ Deno.test("messages - delete a conversation from my list; it comes back when the
     const a = await t.member(), b = await t.member(), c = await t.member();
     for (let i = 0; i < 45; i++) await send(t, i % 2 ? a : b, i % 2 ? b : a, `m${i}`);
     await send(t, c, a, "from c");
+    const notices = async () => (await listNotifications(a.profileId)).map((n) => n.url);
+    assert.ok((await notices()).includes(`/profile/${b.profileId}#chat`));
     const del = await t.call("DELETE", `/api/messages/with/${b.profileId}`, { cookie: a.cookie });
     assert.deepEqual([del.status, del.data], [200, { deleted: 45 }]);
+    assert.ok(!(await notices()).includes(`/profile/${b.profileId}#chat`), "its notification goes with it");
+    assert.ok((await notices()).includes(`/profile/${c.profileId}#chat`), "others stay");
     assert.deepEqual(await conversations(t, a), ["from c"]);
     assert.deepEqual(await texts(t, a, b), []);
     assert.equal((await texts(t, b, a)).length, 20, "the other side keeps every message");
