@@ -6,7 +6,9 @@
  * - `enqueueJob(op, job)` adds the job to the caller's `kv.atomic()`: the job exists if and only
  *   if the change that caused it was committed.
  * - A worker claims a due job with an atomic lease: the due-index entry moves to the lease's end,
- *   so a worker that dies mid-job leaves the job due again when the lease runs out.
+ *   so a worker that dies mid-job leaves the job due again when the lease runs out. Leases are
+ *   short (`LEASE_MS`) and renewed while the handler runs (`renewLease`, every `RENEW_EVERY_MS`),
+ *   so a long job keeps its worker and a dead worker's job is taken again within one lease.
  * - Success deletes the job; failure reschedules it with exponential backoff; after
  *   `maxAttempts` it moves to the dead letters (`jobs_dead`), never dropped.
  * - Delivery is at least once: every handler must be safe to run twice.
@@ -40,6 +42,11 @@ export interface JobRecord {
   lastError?: string;
 }
 
+/** How long a claim holds a job unless renewed. */
+export const LEASE_MS = 10_000;
+/** How often a running job's lease is renewed (a lease survives two missed renewals). */
+export const RENEW_EVERY_MS = 3_000;
+
 export interface EnqueueOptions {
   delayMs?: number;
   maxAttempts?: number;
@@ -56,7 +63,7 @@ export function enqueueJob(op: Deno.AtomicOperation, job: Job, opts: EnqueueOpti
     attempts: 0,
     maxAttempts: opts.maxAttempts ?? 8,
     runAt: at + (opts.delayMs ?? 0),
-    leaseMs: opts.leaseMs ?? 60_000,
+    leaseMs: opts.leaseMs ?? LEASE_MS,
     tsCreated: at,
   };
   op.set(keys.job(id), rec)
@@ -99,6 +106,15 @@ export async function claimDueJobs(limit = 4): Promise<Claimed[]> {
       await kv().atomic().check(due).delete(due.key).commit();
       continue;
     }
+    if (entry.value.attempts >= entry.value.maxAttempts) {
+      // Claimed maxAttempts times and never settled: its worker died (or lost the lease) every
+      // time, e.g. a job that crashes the process. A dead letter, not a loop.
+      const lastError = entry.value.lastError ?? `its lease ran out on all ${entry.value.attempts} attempts`;
+      const res = await kv().atomic().check(due, entry).delete(due.key).delete(keys.job(id))
+        .set(keys.jobDead(id), { ...entry.value, lastError, tsDead: t }).commit();
+      if (res.ok) console.error(`job ${id} (${entry.value.job.type}) dead: ${lastError}`);
+      continue;
+    }
     const rec = { ...entry.value, attempts: entry.value.attempts + 1 };
     const dueAt = t + rec.leaseMs;
     const res = await kv().atomic()
@@ -110,6 +126,27 @@ export async function claimDueJobs(limit = 4): Promise<Claimed[]> {
     if (res.ok) out.push({ rec, versionstamp: res.versionstamp, dueAt });
   }
   return out;
+}
+
+/**
+ * Renews a claimed job's lease: due again `leaseMs` from now. Updates `c` (versionstamp, due time)
+ * so that `settleJob` and the next renewal see the renewed claim. False when the job is no longer
+ * this claim's (another worker took it over after the lease ran out, or it was settled): stop
+ * renewing then; the outcome is the other worker's.
+ */
+export async function renewLease(c: Claimed): Promise<boolean> {
+  const { rec } = c;
+  const jobKey = keys.job(rec.id);
+  const current = await kv().get<JobRecord>(jobKey);
+  if (current.versionstamp !== c.versionstamp || !current.value) return false;
+  const dueAt = now() + rec.leaseMs;
+  const op = kv().atomic().check(current).set(jobKey, current.value);
+  if (dueAt !== c.dueAt) op.delete(keys.jobDue(c.dueAt, rec.id)).set(keys.jobDue(dueAt, rec.id), rec.id);
+  const res = await op.commit();
+  if (!res.ok) return false;
+  c.versionstamp = res.versionstamp;
+  c.dueAt = dueAt;
+  return true;
 }
 
 /**

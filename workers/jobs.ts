@@ -10,6 +10,8 @@ import {
   type Job,
   type JobRecord,
   type JobType,
+  RENEW_EVERY_MS,
+  renewLease,
   settleJob,
   watchJobSignal,
 } from "../kv/jobs.ts";
@@ -22,24 +24,61 @@ async function runClaimed(c: Claimed, handlers: Handlers): Promise<"done" | "ret
   const { rec } = c;
   const handler = handlers[rec.job.type] as ((j: Job, r: JobRecord) => Promise<void>) | undefined;
   let error: string | undefined;
+  const lease = keepLeased(c);
   try {
     if (!handler) throw new Error(`no handler for job type ${rec.job.type}`);
     await handler(rec.job, rec);
   } catch (e) {
     error = e instanceof Error ? e.message : String(e);
   }
+  await lease.stop();
   return await settleJob(c, error);
 }
 
-/** Claims and runs every job due now, until none is left; returns how many ran. For tests and one-shot runs. */
-export async function runDueJobs(handlers: Handlers): Promise<number> {
+/**
+ * Renews a claim's lease while its handler runs: every `RENEW_EVERY_MS` (or a third of a shorter
+ * lease), one renewal at a time. A renewal that finds the job taken over stops the renewals (the
+ * handler runs on; its outcome will be "lost"). A renewal that fails for another reason (the store
+ * is busy or unreachable) is tried again at the next tick, while the lease still runs.
+ */
+function keepLeased(c: Claimed): { stop(): Promise<void> } {
+  const every = Math.max(50, Math.min(RENEW_EVERY_MS, Math.floor(c.rec.leaseMs / 3)));
+  let lost = false;
+  let renewing: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    renewing = renewing.then(async () => {
+      if (lost) return;
+      try {
+        if (!(await renewLease(c))) {
+          lost = true;
+          clearInterval(timer);
+        }
+      } catch (e) {
+        console.error(`job ${c.rec.id}: lease renewal failed:`, e instanceof Error ? e.message : e);
+      }
+    });
+  }, every);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await renewing;
+    },
+  };
+}
+
+/**
+ * Claims and runs every job due now, until none is left (or `stopping()` says so); returns how
+ * many ran. For tests and one-shot runs, and the worker loop.
+ */
+export async function runDueJobs(handlers: Handlers, stopping: () => boolean = () => false): Promise<number> {
   let ran = 0;
-  for (;;) {
+  while (!stopping()) {
     const batch = await claimDueJobs(4);
     if (batch.length === 0) return ran;
     await Promise.all(batch.map((c) => runClaimed(c, handlers)));
     ran += batch.length;
   }
+  return ran;
 }
 
 /** A running worker loop; `stop()` ends it and waits for jobs under way. */
@@ -75,7 +114,7 @@ export function startWorker(handlers: Handlers, pollMs = 1000): Worker {
     while (!stopped) {
       signalled = false;
       try {
-        await runDueJobs(handlers);
+        await runDueJobs(handlers, () => stopped);
       } catch (e) {
         console.error("job worker:", e instanceof Error ? e.message : e);
       }
