@@ -29,6 +29,17 @@ export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Prom
   return parseWith(schema, raw);
 }
 
+/** The fields of a form body (urlencoded or multipart); a body that is not such a form is a 400. */
+export async function formFields(c: Context): Promise<Record<string, FormDataEntryValue>> {
+  try {
+    return Object.fromEntries(await c.req.formData());
+  } catch (e) {
+    // A body cut off at its limit (routes/bodylimit.ts) stays a 413.
+    if (e instanceof ApiError) throw e;
+    throw badRequest("The body must be a form.");
+  }
+}
+
 /** The query string, parsed with a schema. */
 export function queryOf<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
   return parseWith(schema, c.req.query());

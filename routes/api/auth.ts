@@ -8,7 +8,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { badRequest, tooMany, unauthorized } from "../errors.ts";
-import { jsonBody, parseWith } from "../validate.ts";
+import { formFields, jsonBody, parseWith } from "../validate.ts";
 import { clientAddress, isSecureContext, sessionCookieName } from "../middleware.ts";
 import { config } from "../../config/config.ts";
 import { ACKNOWLEDGEMENTS, TEXTS } from "../../domain/texts.ts";
@@ -59,7 +59,7 @@ export const auth = new Hono<AppEnv>()
     if (!ct.includes("multipart/form-data") && !ct.includes("application/x-www-form-urlencoded")) {
       throw badRequest("Send the login as a form with username and password.");
     }
-    const form = parseWith(loginForm, Object.fromEntries(await c.req.formData()));
+    const form = parseWith(loginForm, await formFields(c));
     const remember = form.rememberMe === "true" || form.rememberMe === "on";
     if (!(await hit("loginByAddress", clientAddress(c)))) throw tooMany();
 

@@ -81,3 +81,24 @@ Deno.test("security - a 10,000-character or malformed id in DELETE notification,
     t.close();
   }
 });
+
+Deno.test("security - a login body that claims to be a form but is not one answers 400, not 500", async () => {
+  const t = await testApp();
+  try {
+    const before = await kvSnapshot();
+    for (
+      const [type, body] of [
+        ["multipart/form-data; boundary=x", '{"username":"a@example.com"}'],
+        ["multipart/form-data", "--x\r\nbroken"],
+        ["multipart/form-data; boundary=x", ""],
+      ]
+    ) {
+      const r = await t.call("POST", "/api/auth", { body, headers: { "content-type": type } });
+      assert.equal(r.status, 400, `${type}: ${r.text}`);
+      assert.equal(r.data.error.code, "bad_request");
+    }
+    assert.deepEqual(kvChanges(before, await kvSnapshot()), []);
+  } finally {
+    t.close();
+  }
+});
