@@ -12,10 +12,21 @@ export interface Limit {
 
 /** Every rate limit of the API, by scope. Two scopes each: the address and the account (or email). */
 export const LIMITS = {
+  // Password logins (kv/logintrust.ts). From places the member never logged in from: per address
+  // over all accounts, per (account, address), and a slow budget per account over all addresses
+  // (NIST 800-63B: at most 100 failed tries). A place the member logged in from before (address or
+  // device cookie) has its own budget instead, so strangers' guesses never lock the member out.
   loginByAddress: { max: 30, windowMs: 15 * 60_000 },
-  loginByAccount: { max: 10, windowMs: 15 * 60_000 },
+  loginByAccountAddress: { max: 10, windowMs: 15 * 60_000 },
+  loginByAccount: { max: 100, windowMs: 60 * 60_000 },
+  loginKnownPlace: { max: 10, windowMs: 15 * 60_000 },
+  // Login-link logins, per address (a link token cannot be guessed; this only slows automation).
+  loginLinkByAddress: { max: 30, windowMs: 15 * 60_000 },
+  // Register and login-link requests: the same split, so asking for a member's links cannot stop theirs.
   registerByAddress: { max: 10, windowMs: 60 * 60_000 },
-  registerByEmail: { max: 3, windowMs: 60 * 60_000 },
+  registerByEmailAddress: { max: 3, windowMs: 60 * 60_000 },
+  registerByEmail: { max: 10, windowMs: 60 * 60_000 },
+  registerKnownPlace: { max: 5, windowMs: 60 * 60_000 },
   contactByAccount: { max: 5, windowMs: 60 * 60_000 },
   contactByAddress: { max: 20, windowMs: 60 * 60_000 },
   // Support's problem report needs no login: tighter, by address only.

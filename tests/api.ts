@@ -21,6 +21,8 @@ export interface CallInit {
   form?: Record<string, string | Blob>;
   headers?: Record<string, string>;
   body?: BodyInit;
+  /** The caller's network address, as a server connection would give it (default: none, seen as "local"). */
+  address?: string;
 }
 
 /** A test app on a fresh `:memory:` KV. */
@@ -41,7 +43,9 @@ export async function testApp() {
       for (const [k, v] of Object.entries(init.form)) fd.set(k, v);
       body = fd;
     }
-    const res = await app.request(ORIGIN + path, { method, headers, body });
+    // What Deno.serve hands the app as its env: the connection's remote address (getConnInfo).
+    const env = init.address ? { remoteAddr: { hostname: init.address, port: 40000, transport: "tcp" } } : undefined;
+    const res = await app.request(ORIGIN + path, { method, headers, body }, env);
     const text = await res.text();
     let data: unknown = text;
     try {

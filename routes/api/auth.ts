@@ -24,6 +24,13 @@ import {
 } from "../../kv/accounts.ts";
 import { createSession, endSession, SESSION_LIFETIMES } from "../../kv/sessions.ts";
 import { hit } from "../../kv/ratelimit.ts";
+import {
+  linkRequestAllowed,
+  LOGIN_THROTTLED_MESSAGE,
+  loginTrust,
+  passwordAttemptAllowed,
+  rememberLogin,
+} from "../../kv/logintrust.ts";
 import { kv } from "../../kv/db.ts";
 import { enqueueJob } from "../../kv/jobs.ts";
 
@@ -41,7 +48,20 @@ const registerBody = z.object({
   acknowledgements: z.array(z.string().max(1000)).max(10),
 });
 
-/** Starts a session for the account and sets the cookie (every way of logging in ends here). */
+/**
+ * The device cookie: a random token that marks this browser as a place the member logged in from
+ * (kv/logintrust.ts), so strangers' failed logins do not throttle it. `__Host-` where secure.
+ */
+const DEVICE_COOKIE = { secure: "__Host-login-device", plain: "login-device" };
+
+function deviceToken(c: Context<AppEnv>): string | undefined {
+  return getCookie(c, DEVICE_COOKIE.secure) ?? getCookie(c, DEVICE_COOKIE.plain);
+}
+
+/**
+ * Starts a session for the account and sets the cookie (every way of logging in ends here);
+ * remembers the address and the device as places the member logs in from.
+ */
 export async function logIn(c: Context<AppEnv>, account: Account, remember: boolean) {
   const { token } = await createSession(account.id, remember, deviceOf(c.req.header("user-agent") ?? ""));
   setCookie(c, sessionCookieName(c), token, {
@@ -50,6 +70,14 @@ export async function logIn(c: Context<AppEnv>, account: Account, remember: bool
     secure: isSecureContext(c),
     sameSite: "Lax",
     ...(remember ? { maxAge: SESSION_LIFETIMES.remember.absoluteMs / 1000 } : {}),
+  });
+  const device = await rememberLogin(account.id, clientAddress(c), deviceToken(c));
+  setCookie(c, isSecureContext(c) ? DEVICE_COOKIE.secure : DEVICE_COOKIE.plain, device, {
+    path: "/",
+    httpOnly: true,
+    secure: isSecureContext(c),
+    sameSite: "Strict",
+    maxAge: 400 * 24 * 3600,
   });
 }
 
@@ -61,9 +89,9 @@ export const auth = new Hono<AppEnv>()
     }
     const form = parseWith(loginForm, await formFields(c));
     const remember = form.rememberMe === "true" || form.rememberMe === "on";
-    if (!(await hit("loginByAddress", clientAddress(c)))) throw tooMany();
 
     if (form.token) {
+      if (!(await hit("loginLinkByAddress", clientAddress(c)))) throw tooMany();
       const accountId = await consumeLoginToken(form.token);
       const account = accountId ? await getAccount(accountId) : null;
       if (!account) throw unauthorized("This login link is invalid or has expired. Ask for a new one.");
@@ -78,8 +106,13 @@ export const auth = new Hono<AppEnv>()
     const username = normalizeEmail(form.username);
     if (!username || !form.password) throw badRequest("Email and password are both required.");
     if (!username.includes("@")) throw badRequest("Please enter a valid email address.");
-    if (!(await hit("loginByAccount", username))) throw tooMany();
+    // Throttled before the password is checked, so a refused guess learns nothing.
     const account = await getAccountByEmail(username);
+    // (Looked up for an unknown email too, so the answer takes as long either way.)
+    const trust = await loginTrust(account?.id ?? `unknown:${username}`, clientAddress(c), deviceToken(c));
+    if (!(await passwordAttemptAllowed(username, account?.id ?? null, clientAddress(c), trust))) {
+      throw tooMany(LOGIN_THROTTLED_MESSAGE);
+    }
     if (!(await checkPassword(account, form.password)) || !account) throw unauthorized(TEXTS.loginIncorrect);
     await logIn(c, account, remember);
     return c.json({ profileId: account.defaultProfileId, email: account.email, needsPassword: false });
@@ -97,10 +130,11 @@ export const auth = new Hono<AppEnv>()
       throw badRequest(TEXTS.acknowledgementsRequired, "acknowledgements_required");
     }
     const address = normalizeEmail(body.email);
-    if (!(await hit("registerByAddress", clientAddress(c))) || !(await hit("registerByEmail", address))) {
-      throw tooMany();
-    }
     const existing = await getAccountByEmail(address);
+    // A member asking from a place they logged in from before has their own budget: others asking
+    // for their links cannot stop them.
+    const trust = await loginTrust(existing?.id ?? `unknown:${address}`, clientAddress(c), deviceToken(c));
+    if (!(await linkRequestAllowed(address, existing?.id ?? null, clientAddress(c), trust))) throw tooMany();
     if (existing) {
       // Recovery: the same answer as a new registration, so addresses cannot be probed.
       const op = kv().atomic();
