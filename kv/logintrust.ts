@@ -69,34 +69,35 @@ function ipv6Groups(a: string): string[] | null {
   return groups.map((g) => parseInt(g, 16).toString(16));
 }
 
-const secrets = new WeakMap<Deno.Kv, Promise<CryptoKey>>();
+const secrets = new WeakMap<Deno.Kv, CryptoKey>();
 
-/** The HMAC key of the address hashes: generated once into KV. */
-function trustKey(): Promise<CryptoKey> {
+/**
+ * The HMAC key of the address hashes, generated into KV by the first login that is remembered
+ * (`create`). Before that no address can be known, and a look-up writes nothing.
+ */
+async function trustKey(create: boolean): Promise<CryptoKey | null> {
   const db = kv();
-  let key = secrets.get(db);
-  if (!key) {
-    key = (async () => {
-      let stored = (await db.get<string>(keys.loginTrustSecret())).value;
-      if (!stored) {
-        const fresh = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
-        await db.atomic().check({ key: keys.loginTrustSecret(), versionstamp: null })
-          .set(keys.loginTrustSecret(), fresh).commit();
-        stored = (await db.get<string>(keys.loginTrustSecret())).value!;
-      }
-      return crypto.subtle.importKey(
-        "raw",
-        new TextEncoder().encode(stored),
-        { name: "HMAC", hash: "SHA-256" },
-        false,
-        [
-          "sign",
-        ],
-      );
-    })();
-    key.catch(() => secrets.delete(db));
-    secrets.set(db, key);
+  const cached = secrets.get(db);
+  if (cached) return cached;
+  let stored = (await db.get<string>(keys.loginTrustSecret())).value;
+  if (!stored) {
+    if (!create) return null;
+    const fresh = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+    await db.atomic().check({ key: keys.loginTrustSecret(), versionstamp: null })
+      .set(keys.loginTrustSecret(), fresh).commit();
+    stored = (await db.get<string>(keys.loginTrustSecret())).value!;
   }
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(stored),
+    {
+      name: "HMAC",
+      hash: "SHA-256",
+    },
+    false,
+    ["sign"],
+  );
+  secrets.set(db, key);
   return key;
 }
 
@@ -104,9 +105,12 @@ function toBase64Url(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-async function addressHash(accountId: string, address: string): Promise<string> {
+/** The keyed hash of an address for an account; null while no key exists (nothing remembered yet). */
+async function addressHash(accountId: string, address: string, create = false): Promise<string | null> {
+  const key = await trustKey(create);
+  if (!key) return null;
   const data = new TextEncoder().encode(`${accountId}\n${addressScope(address)}`);
-  return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", await trustKey(), data)));
+  return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, data)));
 }
 
 async function tokenHash(token: string): Promise<string> {
@@ -125,7 +129,7 @@ export async function loginTrust(accountId: string, address: string, deviceToken
     if ((await kv().get(keys.loginDevice(accountId, id))).value) return { kind: "device", id };
   }
   const id = await addressHash(accountId, address);
-  if ((await kv().get(keys.loginKnownAddress(accountId, id))).value) return { kind: "address", id };
+  if (id && (await kv().get(keys.loginKnownAddress(accountId, id))).value) return { kind: "address", id };
   return null;
 }
 
@@ -137,10 +141,9 @@ export async function loginTrust(accountId: string, address: string, deviceToken
 export async function rememberLogin(accountId: string, address: string, deviceToken?: string): Promise<string> {
   const token = isDeviceToken(deviceToken) ? deviceToken : toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
   const ts = now();
+  const where = (await addressHash(accountId, address, true))!;
   await kv().atomic()
-    .set(keys.loginKnownAddress(accountId, await addressHash(accountId, address)), { ts }, {
-      expireIn: KNOWN_ADDRESS_MS,
-    })
+    .set(keys.loginKnownAddress(accountId, where), { ts }, { expireIn: KNOWN_ADDRESS_MS })
     .set(keys.loginDevice(accountId, await tokenHash(token)), { ts }, { expireIn: KNOWN_DEVICE_MS })
     .commit();
   await keepNewest(keys.loginKnownAddresses(accountId));
