@@ -3,7 +3,8 @@
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import type { AppEnv } from "./routes/env.ts";
-import { originCheck, requestLog, securityHeaders, session, toErrorResponse } from "./routes/middleware.ts";
+import { originCheck, securityHeaders, session, toErrorResponse } from "./routes/middleware.ts";
+import { metricsRoute, requestTelemetry } from "./routes/telemetry.ts";
 import { errorBody } from "./routes/errors.ts";
 import { bodyLimit, JSON_BODY_LIMIT } from "./routes/bodylimit.ts";
 import { system } from "./routes/api/system.ts";
@@ -32,7 +33,7 @@ import { startWorkers } from "./workers/run.ts";
 /** Builds the app. Tests call `createApp().request(...)` against a `:memory:` KV. */
 export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use(requestLog());
+  app.use(requestTelemetry());
   app.use(securityHeaders());
   app.use(compress());
   app.use(session());
@@ -41,6 +42,7 @@ export function createApp(): Hono<AppEnv> {
   app.use(bodyLimit({ defaultBytes: JSON_BODY_LIMIT, routes: { "POST /api/profile-pic": UPLOAD_BODY_LIMIT } }));
   app.use(originCheck());
 
+  app.route("/", metricsRoute());
   app.route("/api", system);
   app.route("/api/auth", auth);
   app.route("/api", passkeys);
@@ -60,7 +62,9 @@ export function createApp(): Hono<AppEnv> {
   app.route("/", pages);
 
   app.notFound((c) =>
-    c.req.path.startsWith("/api/") ? c.json(errorBody("not_found", "No such call."), 404) : notFoundPage(c)
+    c.req.path.startsWith("/api/")
+      ? c.json(errorBody("not_found", "No such call.", c.get("requestId")), 404)
+      : notFoundPage(c)
   );
   // The API answers its JSON error; a page that fails renders 'Ooops!' (spec §8), never raw JSON.
   app.onError((err, c) => c.req.path.startsWith("/api/") ? toErrorResponse(err, c) : pageErrorResponse(err, c));

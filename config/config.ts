@@ -35,6 +35,14 @@ export const config = {
   },
   /** Run the job workers inside the web process (default) or not (WORKERS=0, use `deno task worker`). */
   workersInProcess: env("WORKERS") !== "0",
+  /** `json`: one JSON object per log line; anything else: text lines. */
+  get logFormat() {
+    return env("LOG_FORMAT") === "json" ? "json" : "text";
+  },
+  /** Bearer token that opens GET /metrics to non-loopback callers (unset: loopback only). */
+  get metricsToken() {
+    return env("METRICS_TOKEN");
+  },
   /** Log every request line (default on; LOG_REQUESTS=0 turns it off). */
   get logRequests() {
     return env("LOG_REQUESTS") !== "0";

@@ -1,6 +1,7 @@
 /** The one Deno KV handle of the process. Open it once with `openKv`, read it with `kv()`. */
 
 import { config } from "../config/config.ts";
+import { tracedKv, tracingOn } from "./tracing.ts";
 
 let handle: Deno.Kv | undefined;
 
@@ -15,7 +16,8 @@ export async function openKv(path?: string): Promise<Deno.Kv> {
     if (dir) await Deno.mkdir(dir, { recursive: true });
   }
   handle?.close();
-  handle = await Deno.openKv(where);
+  const db = await Deno.openKv(where);
+  handle = tracingOn() ? tracedKv(db) : db;
   return handle;
 }
 
@@ -36,4 +38,9 @@ export async function getAll<T>(keys: readonly Deno.KvKey[]): Promise<Deno.KvEnt
   const chunks: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
   for (let i = 0; i < keys.length; i += 10) chunks.push(kv().getMany<T[]>(keys.slice(i, i + 10)));
   return (await Promise.all(chunks)).flat();
+}
+
+/** Reads one key: resolves when the store answers (readiness checks). */
+export async function pingKv(): Promise<void> {
+  await kv().get(["ready_probe"]);
 }

@@ -14,7 +14,7 @@
  * - Delivery is at least once: every handler must be safe to run twice.
  */
 
-import { kv } from "./db.ts";
+import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
@@ -188,4 +188,42 @@ export async function listDeadJobs(limit = 100): Promise<JobRecord[]> {
   const out: JobRecord[] = [];
   for await (const e of kv().list<JobRecord>({ prefix: keys.jobsDead() }, { limit })) out.push(e.value);
   return out;
+}
+
+/** The queue at a glance, for metrics and readiness (bounded: the first `limit` entries of each kind). */
+export interface JobStats {
+  /** Jobs whose time has come and that no worker holds. */
+  due: number;
+  /** Jobs a worker holds a lease on. */
+  running: number;
+  /** Jobs waiting for a later time (a delay or a retry's backoff). */
+  waiting: number;
+  dead: number;
+  /** How long the oldest due job has waited, ms (0 when none). */
+  oldestDueAgeMs: number;
+}
+
+/**
+ * Counts the queue. A claimed job's due entry sits at its lease's end while its record keeps its
+ * `runAt`; a scheduled one's entry is at its `runAt`: that tells running from waiting.
+ */
+export async function jobStats(limit = 1000): Promise<JobStats> {
+  const t = now();
+  const entries: { at: number; id: string }[] = [];
+  for await (const e of kv().list<string>({ prefix: keys.jobsDue() }, { limit })) {
+    entries.push({ at: e.key[1] as number, id: e.value });
+  }
+  const recs = await getAll<JobRecord>(entries.map((e) => keys.job(e.id)));
+  const s: JobStats = { due: 0, running: 0, waiting: 0, dead: 0, oldestDueAgeMs: 0 };
+  entries.forEach((e, i) => {
+    const rec = recs[i].value;
+    if (!rec) return;
+    if (rec.runAt !== e.at) s.running++;
+    else if (e.at <= t) {
+      s.due++;
+      s.oldestDueAgeMs = Math.max(s.oldestDueAgeMs, t - e.at);
+    } else s.waiting++;
+  });
+  for await (const _ of kv().list({ prefix: keys.jobsDead() }, { limit })) s.dead++;
+  return s;
 }

@@ -78,7 +78,7 @@ export function bodyLimit(limits: BodyLimits): MiddlewareHandler {
     if (over && c.res.status !== 413) {
       // The handler turned the cut-off into another answer (a 400 "not JSON", say): it is a 413.
       c.res = undefined;
-      c.res = c.json(errorBody("too_large", refusal(limit).message), 413);
+      c.res = c.json(errorBody("too_large", refusal(limit).message, c.get("requestId")), 413);
     }
   };
 }

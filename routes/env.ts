@@ -17,6 +17,8 @@ export interface Caller {
 export interface AppEnv {
   Variables: {
     caller: Caller | null;
+    /** This request's id: in the `x-request-id` header, error answers and the log line. */
+    requestId: string;
     brand: Brand;
   };
 }

@@ -25,7 +25,7 @@ export const tooMany = (message = "Too many requests, please try again later.") 
 /** A standard member's daily limit is reached (Pro and volunteers have none). */
 export const dailyLimit = (message: string) => new ApiError(429, "daily_limit", message);
 
-/** The JSON body of an error. */
-export function errorBody(code: string, message: string) {
-  return { error: { code, message } };
+/** The JSON body of an error; `requestId` matches the answer to its log line. */
+export function errorBody(code: string, message: string, requestId?: string) {
+  return { error: requestId ? { code, message, requestId } : { code, message } };
 }

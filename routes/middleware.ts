@@ -1,4 +1,4 @@
-/** The app's middleware: request log, security headers, session, origin check, errors. */
+/** The app's middleware: security headers, session, origin check, errors (the request log: telemetry.ts). */
 
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
@@ -13,17 +13,6 @@ import { accountWithGrants } from "../kv/roles.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { BadCursorError } from "../kv/paging.ts";
 import { brandFor } from "../domain/brand.ts";
-
-/** Logs method, path (never the query string or fragment: they may carry secrets), status and time. */
-export function requestLog(): MiddlewareHandler {
-  return async function requestLog(c, next) {
-    const t = performance.now();
-    await next();
-    if (config.logRequests) {
-      console.log(`${c.req.method} ${c.req.path} ${c.res.status} ${(performance.now() - t).toFixed(1)}ms`);
-    }
-  };
-}
 
 /** Security headers of design.md: CSP without inline script, HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
@@ -169,15 +158,19 @@ export function requireAdmin(c: Context<AppEnv>): Caller {
   return caller;
 }
 
-/** Maps every error to `{error: {code, message}}`; unknown errors are logged and answered 500. */
+/**
+ * Maps every error to `{error: {code, message, requestId}}`; unknown errors are logged (with the
+ * request id, so a member's report finds the line) and answered 500.
+ */
 export function toErrorResponse(err: Error, c: Context): Response {
-  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message), err.status);
-  if (err instanceof BadCursorError) return c.json(errorBody("bad_cursor", err.message), 400);
+  const id = c.get("requestId") as string | undefined;
+  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, id), err.status);
+  if (err instanceof BadCursorError) return c.json(errorBody("bad_cursor", err.message, id), 400);
   if (err instanceof HTTPException) {
     const status = err.status;
     const code = status === 413 ? "too_large" : status === 401 ? "unauthorized" : "http_error";
-    return c.json(errorBody(code, err.message || "Request refused."), status);
+    return c.json(errorBody(code, err.message || "Request refused.", id), status);
   }
-  console.error(`error on ${c.req.method} ${c.req.path}:`, err);
-  return c.json(errorBody("internal", "Something went wrong on our side."), 500);
+  console.error(`error on ${c.req.method} ${c.req.path} (request ${id}):`, err);
+  return c.json(errorBody("internal", "Something went wrong on our side.", id), 500);
 }

@@ -4,6 +4,7 @@
  * safe to run twice.
  */
 
+import { SpanStatusCode, trace } from "@opentelemetry/api";
 import {
   claimDueJobs,
   type Claimed,
@@ -16,23 +17,35 @@ import {
   watchJobSignal,
 } from "../kv/jobs.ts";
 
+const tracer = trace.getTracer("app.jobs");
+
 /** Handlers by job type. */
 export type Handlers = { [T in JobType]?: (job: Extract<Job, { type: T }>, rec: JobRecord) => Promise<void> };
 
-/** Runs one claimed job and records its outcome (done, retry later, or dead letter). */
-async function runClaimed(c: Claimed, handlers: Handlers): Promise<"done" | "retry" | "dead" | "lost"> {
+/**
+ * Runs one claimed job and records its outcome (done, retry later, or dead letter), as the span
+ * `job <type>` when OpenTelemetry is on (its KV calls nest under it).
+ */
+function runClaimed(c: Claimed, handlers: Handlers): Promise<"done" | "retry" | "dead" | "lost"> {
   const { rec } = c;
-  const handler = handlers[rec.job.type] as ((j: Job, r: JobRecord) => Promise<void>) | undefined;
-  let error: string | undefined;
-  const lease = keepLeased(c);
-  try {
-    if (!handler) throw new Error(`no handler for job type ${rec.job.type}`);
-    await handler(rec.job, rec);
-  } catch (e) {
-    error = e instanceof Error ? e.message : String(e);
-  }
-  await lease.stop();
-  return await settleJob(c, error);
+  return tracer.startActiveSpan(`job ${rec.job.type}`, async (span) => {
+    span.setAttributes({ "job.id": rec.id, "job.type": rec.job.type, "job.attempt": rec.attempts });
+    const handler = handlers[rec.job.type] as ((j: Job, r: JobRecord) => Promise<void>) | undefined;
+    let error: string | undefined;
+    const lease = keepLeased(c);
+    try {
+      if (!handler) throw new Error(`no handler for job type ${rec.job.type}`);
+      await handler(rec.job, rec);
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+    }
+    await lease.stop();
+    const outcome = await settleJob(c, error);
+    span.setAttribute("job.outcome", outcome);
+    span.end();
+    return outcome;
+  });
 }
 
 /**

@@ -101,6 +101,11 @@ export class PositionStore {
     return this.#state.index.members.size;
   }
 
+  /** The index's sync: when it last caught up with the change log, and whether it follows it (metrics, readiness). */
+  get syncStatus(): { lastTailAt: number; following: boolean } {
+    return this.#sync.status;
+  }
+
   /** Loads the index once (first use); queries and writes wait for it. */
   ready(): Promise<void> {
     return this.#sync.ready();

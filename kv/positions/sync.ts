@@ -50,6 +50,11 @@ export class PositionSync {
     return run;
   }
 
+  /** When the index last caught up with the change log (ms epoch; 0 before the first load), and whether it is following it. */
+  get status(): { lastTailAt: number; following: boolean } {
+    return { lastTailAt: this.#lastTail, following: this.#watch !== undefined };
+  }
+
   /** Loads the index once (first use); queries and writes wait for it. */
   ready(): Promise<void> {
     this.#loaded ??= this.load().then(() => {});

@@ -6,6 +6,7 @@
 
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
+import { eventStreams } from "../telemetry.ts";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { badRequest, forbidden, notFound } from "../errors.ts";
@@ -56,6 +57,7 @@ export const notifications = new Hono<AppEnv>()
     const caller = requireCaller(c);
     c.header("cache-control", "no-store");
     return streamSSE(c, async (stream) => {
+      eventStreams.inc();
       const watch = kv().watch([keys.memberVersion(caller.profileId)]);
       const reader = watch.getReader();
       const timer = setTimeout(() => reader.cancel().catch(() => {}), EVENT_STREAM_MS);
@@ -72,6 +74,7 @@ export const notifications = new Hono<AppEnv>()
       } catch {
         /* the client went away */
       } finally {
+        eventStreams.dec();
         clearTimeout(timer);
         reader.cancel().catch(() => {});
       }

@@ -16,12 +16,13 @@ Deno.test("system - ping, version and version_frontend answer", async () => {
   }
 });
 
-Deno.test("system - an unknown call is a JSON 404 in the one error shape", async () => {
+Deno.test("system - an unknown call is a JSON 404 in the one error shape, with the request id of its header", async () => {
   const t = await testApp();
   try {
     const r = await t.call("GET", "/api/nothing/here");
     assert.equal(r.status, 404);
-    assert.deepEqual(Object.keys(r.data.error).sort(), ["code", "message"]);
+    assert.deepEqual(Object.keys(r.data.error).sort(), ["code", "message", "requestId"]);
+    assert.equal(r.data.error.requestId, r.headers.get("x-request-id"));
   } finally {
     t.close();
   }

@@ -125,7 +125,13 @@ Deno.test("pages - a page that fails renders 'Ooops!' with a 500, never raw JSON
     assert.doesNotMatch(page.text, /on purpose/, "no error detail reaches the member");
     const call = await t.call("GET", "/api/test/broken-call", { cookie: m.cookie });
     assert.equal(call.status, 500);
-    assert.deepEqual(call.data, { error: { code: "internal", message: "Something went wrong on our side." } });
+    assert.deepEqual(call.data, {
+      error: {
+        code: "internal",
+        message: "Something went wrong on our side.",
+        requestId: call.headers.get("x-request-id"),
+      },
+    });
     // /sorry itself is a normal page.
     const sorry = await t.call("GET", "/sorry");
     assert.equal(sorry.status, 200);

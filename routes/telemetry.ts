@@ -1,0 +1,163 @@
+/**
+ * What an operator sees of the running app:
+ * - a request id per request (`x-request-id` header, in every error answer and log line), taken
+ *   from the proxy's `x-request-id` only with TRUST_PROXY;
+ * - the request log: one line per request, text, or JSON with `LOG_FORMAT=json` (time, level,
+ *   method, route pattern, status, ms, request id; never the query, which may carry secrets);
+ * - Prometheus metrics at `GET /metrics` (prom-client), answered to loopback callers or with
+ *   `Authorization: Bearer $METRICS_TOKEN`: requests by route and status with latency histograms,
+ *   open event streams, jobs due / running / dead and the oldest due job's age, the position
+ *   index's size and sync lag, rate-limit refusals;
+ * - OpenTelemetry: with Deno's built-in exporter (`OTEL_DENO=true` and the standard `OTEL_*`
+ *   variables) every request's span is named by its route pattern; KV calls (kv/db.ts) and jobs
+ *   (workers/jobs.ts) add their own spans. Off unless those variables are set.
+ */
+
+import type { Context, MiddlewareHandler } from "hono";
+import { Hono } from "hono";
+import { trace } from "@opentelemetry/api";
+import client from "prom-client";
+import type { AppEnv } from "./env.ts";
+import { clientAddress } from "./middleware.ts";
+import { config } from "../config/config.ts";
+import { randomToken } from "../kv/ids.ts";
+import { positionStore } from "../kv/positions.ts";
+import { jobStats } from "../kv/jobs.ts";
+
+/** The metrics of this process. */
+export const registry = new client.Registry();
+
+const requests = new client.Counter({
+  name: "http_requests_total",
+  help: "Requests answered, by method, route pattern and status.",
+  labelNames: ["method", "route", "status"] as const,
+  registers: [registry],
+});
+const latency = new client.Histogram({
+  name: "http_request_duration_seconds",
+  help: "Time to answer a request, by method and route pattern.",
+  labelNames: ["method", "route"] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [registry],
+});
+const refusals = new client.Counter({
+  name: "rate_limit_refusals_total",
+  help: "Calls refused by a rate limit or a daily limit (429), by route pattern.",
+  labelNames: ["route"] as const,
+  registers: [registry],
+});
+/** Open server-sent-event streams (GET /api/events); the stream increments and decrements it. */
+export const eventStreams = new client.Gauge({
+  name: "event_streams_open",
+  help: "Server-sent-event streams open on this instance.",
+  registers: [registry],
+});
+new client.Gauge({
+  name: "position_index_members",
+  help: "Visible members in this instance's position index.",
+  registers: [registry],
+  collect() {
+    this.set(positionStore().size);
+  },
+});
+new client.Gauge({
+  name: "position_index_sync_lag_seconds",
+  help: "Seconds since the position index last caught up with the change log (-1 before the first load).",
+  registers: [registry],
+  collect() {
+    const { lastTailAt } = positionStore().syncStatus;
+    this.set(lastTailAt ? (Date.now() - lastTailAt) / 1000 : -1);
+  },
+});
+const jobs = new client.Gauge({
+  name: "jobs",
+  help: "Background jobs by state: due (waiting to run), running (leased), dead (dead letters).",
+  labelNames: ["state"] as const,
+  registers: [registry],
+  async collect() {
+    const s = await jobStats();
+    this.set({ state: "due" }, s.due);
+    this.set({ state: "running" }, s.running);
+    this.set({ state: "dead" }, s.dead);
+    oldestDue.set(s.oldestDueAgeMs / 1000);
+  },
+});
+const oldestDue = new client.Gauge({
+  name: "jobs_oldest_due_age_seconds",
+  help: "How long the oldest due job has been waiting (0 when none).",
+  registers: [registry],
+});
+void jobs;
+
+const REQUEST_ID = /^[\w.-]{8,64}$/;
+
+/** The route pattern a request matched ("unmatched" for none), for labels and span names. */
+function routeOf(c: Context): string {
+  const path = c.req.routePath;
+  return !path || path === "/*" || path === "*" ? "unmatched" : path;
+}
+
+/** Request id, log line, metrics and span name of every request. */
+export function requestTelemetry(): MiddlewareHandler<AppEnv> {
+  return async function requestTelemetry(c, next) {
+    const t = performance.now();
+    const given = config.trustProxy ? c.req.header("x-request-id") : undefined;
+    const id = given && REQUEST_ID.test(given) ? given : randomToken(12);
+    c.set("requestId", id);
+    try {
+      await next();
+    } finally {
+      const ms = performance.now() - t;
+      const route = routeOf(c);
+      const method = c.req.method;
+      const status = c.res.status;
+      c.res.headers.set("x-request-id", id);
+      requests.inc({ method, route, status: String(status) });
+      latency.observe({ method, route }, ms / 1000);
+      if (status === 429) refusals.inc({ route });
+      const span = trace.getActiveSpan();
+      if (span) {
+        span.updateName(`${method} ${route}`);
+        span.setAttribute("http.route", route);
+        span.setAttribute("app.request_id", id);
+      }
+      if (config.logRequests) logRequest({ method, route, path: c.req.path, status, ms, requestId: id });
+    }
+  };
+}
+
+/** One request's log line: text by default, JSON with LOG_FORMAT=json. */
+function logRequest(r: { method: string; route: string; path: string; status: number; ms: number; requestId: string }) {
+  if (config.logFormat === "json") {
+    const level = r.status >= 500 ? "error" : r.status >= 400 ? "warn" : "info";
+    console.log(JSON.stringify({
+      time: new Date().toISOString(),
+      level,
+      method: r.method,
+      route: r.route,
+      status: r.status,
+      ms: Math.round(r.ms * 10) / 10,
+      requestId: r.requestId,
+    }));
+  } else {
+    console.log(`${r.method} ${r.path} ${r.status} ${r.ms.toFixed(1)}ms ${r.requestId}`);
+  }
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1", "local"]);
+
+/**
+ * `GET /metrics` in Prometheus text format: to loopback callers (a sidecar, `curl` on the box)
+ * or with the bearer token METRICS_TOKEN; anyone else gets 404, as if it were not there.
+ */
+export function metricsRoute() {
+  return new Hono<AppEnv>().get("/metrics", async (c) => {
+    const token = config.metricsToken;
+    const bearer = c.req.header("authorization")?.match(/^Bearer (.+)$/)?.[1];
+    const allowed = token ? bearer === token : LOOPBACK.has(clientAddress(c)) && !c.req.header("x-forwarded-for");
+    if (!allowed) return c.notFound();
+    c.header("content-type", registry.contentType);
+    c.header("cache-control", "no-store");
+    return c.body(await registry.metrics());
+  });
+}
