@@ -21,7 +21,7 @@ kvTest(
   "logintrust - a login remembers its address and device for that account only; hashes, not addresses, are stored",
   async () => {
     assert.equal(await loginTrust("a1", "198.51.100.7"), null);
-  assert.equal((await kv().get(keys.loginTrustSecret())).value, null, "a look-up stores nothing");
+    assert.equal((await kv().get(keys.loginTrustSecret())).value, null, "a look-up stores nothing");
     const device = await rememberLogin("a1", "198.51.100.7");
     assert.match(device, /^[A-Za-z0-9_-]{43}$/);
     assert.equal((await loginTrust("a1", "198.51.100.7"))?.kind, "address");
