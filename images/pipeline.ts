@@ -1,16 +1,24 @@
 /**
- * Picture processing with sharp (libvips): check an upload by its bytes, normalize it
- * (upright, re-encoded, no metadata, at most 2048 px), render the served sizes, crop/rotate.
- * Pure functions over bytes: storage and HTTP are the caller's.
+ * Picture processing with sharp (libvips): check an upload by its bytes, make it safe to keep
+ * (upright, at most 2048 px, no metadata, cheaply re-encoded), make the master, render the
+ * served sizes, crop/rotate. Pure functions over bytes: storage and HTTP are the caller's.
  *
  * Untrusted bytes meet these rules, in this order: a byte limit (413), a type from the magic
  * bytes only (415), dimensions from the header without decoding (a pixel flood is refused
  * with 413 before any pixel is decoded), then a decode that libvips itself also bounds with
- * `limitInputPixels`. The original bytes are never kept: only `normalizeUpload`'s output is.
+ * `limitInputPixels`. The original bytes are never kept: only what `prepareUpload` (or
+ * `normalizeUpload`) outputs is, and no output of this module carries any metadata.
+ *
+ * Two steps, so that the request stays cheap (bench/images.ts has the figures):
+ * - `prepareUpload` runs in the request: check, decode, turn upright, sRGB, cap at 2048 px,
+ *   re-encode as JPEG q92 (WebP when the picture has transparency) with no metadata. About a
+ *   sixth of the CPU of a WebP master, and the member still gets 413/415/422 at once.
+ * - `makeMaster` runs in a job: the prepared copy re-encoded as the WebP master that every
+ *   served size and `?orig=1` come from. `normalizeUpload` does both steps at once (seeds, tests).
  */
 
 import sharp from "sharp";
-import type { Metadata, Sharp, SharpOptions, WebpOptions } from "sharp";
+import type { JpegOptions, Metadata, Sharp, SharpOptions, WebpOptions } from "sharp";
 import { MAX_UPLOAD_BYTES } from "../domain/pictures.ts";
 
 /** The largest upload accepted, in bytes (the spec's number; defined beside the client's checks). */
@@ -31,15 +39,32 @@ export type PicSize = (typeof PIC_SIZES)[number];
 /** The content types an upload may have. */
 export type PicType = "image/png" | "image/jpeg" | "image/webp";
 
-/** The content type of everything this module outputs. */
+/** The content type of masters and of every served size. */
 export const OUTPUT_TYPE = "image/webp" as const;
+
+/** The content types this module outputs: WebP, and JPEG for a prepared upload without transparency. */
+export type OutputType = typeof OUTPUT_TYPE | "image/jpeg";
 
 /** Encoded picture bytes with their type and pixel size. */
 export type Picture = {
   bytes: Uint8Array;
-  type: typeof OUTPUT_TYPE;
+  type: OutputType;
   width: number;
   height: number;
+};
+
+/**
+ * An upload made safe to keep (`prepareUpload`): upright, sRGB, at most 2048 px, no metadata,
+ * re-encoded; not yet the master. Its size is the master's size.
+ */
+export type PreparedUpload = Picture & { stage: "upload" };
+
+/** A master decoded once, to cut several sizes from (`decodeMaster`, `renderVariant`). */
+export type DecodedPicture = {
+  raw: Uint8Array;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
 };
 
 /** What `inspectUpload` concludes: accepted with its upright size, or refused with reasons. */
@@ -63,16 +88,28 @@ const UNTRUSTED: SharpOptions = {
 };
 
 /**
- * Masters are encoded once and are the source of every later variant and crop: high quality,
- * sharp chroma. Variants favour encode speed (effort 2 costs about 2/3 of the time of 4 at a
- * similar size; smartSubsample would cost another 40-60%, measured on a 1638×2048 master).
+ * Encoder settings, chosen by measure (bench/images.ts: CPU, bytes and SSIM against a lossless
+ * reference, on a photo-like 12 MP scene and on a noisy 2048 × 2560 picture):
+ * - The prepared upload is JPEG q92 without mozjpeg: about 75 ms of CPU for a 12 MP phone JPEG
+ *   (decode, turn, resize, encode), SSIM 0.97-0.99 against the lossless resize. With
+ *   transparency it is WebP q94 at effort 0 instead (JPEG has no alpha).
+ * - The master is WebP q94 at effort 2 without smartSubsample: the SSIM of the old setting
+ *   (q90, effort 4, smartSubsample) within 0.002 at about a quarter of its CPU (≥ 7 masters per
+ *   second per core instead of 2), for 10-35% more bytes. Effort 4 alone doubles the CPU;
+ *   smartSubsample (sharper chroma edges, which a luma SSIM does not see) costs 2.5×.
+ * - Served sizes are WebP q80 at effort 4: at 256-1024 px effort 4 costs little over effort 2
+ *   (decoding the master dominates) and gives 4-15% fewer bytes at a higher SSIM.
  */
-const MASTER_WEBP: WebpOptions = {
-  quality: 90,
-  effort: 4,
-  smartSubsample: true,
+const UPLOAD_JPEG: JpegOptions = { quality: 92, chromaSubsampling: "4:4:4" };
+const UPLOAD_WEBP: WebpOptions = { quality: 94, effort: 0 };
+const MASTER_WEBP: WebpOptions = { quality: 94, effort: 2 };
+const VARIANT_WEBP: WebpOptions = { quality: 80, effort: 4, smartSubsample: true };
+
+/** The settings of the previous pipeline, for bench/images.ts to measure beside the current ones. */
+export const PREVIOUS_SETTINGS = {
+  master: { quality: 90, effort: 4, smartSubsample: true } as WebpOptions,
+  variant: { quality: 80, effort: 2 } as WebpOptions,
 };
-const VARIANT_WEBP: WebpOptions = { quality: 80, effort: 2 };
 
 /** The blurred variant keeps only this many pixels across: nothing finer survives to be unblurred. */
 const BLUR_SOURCE_WIDTH = 16;
@@ -175,27 +212,33 @@ export function headerSize(
  * On success `width`/`height` are the upright size (EXIF orientation applied).
  */
 export async function inspectUpload(bytes: Uint8Array): Promise<UploadCheck> {
+  return (await inspect(bytes)).check;
+}
+
+/** `inspectUpload`, with whether the picture has an alpha channel (read from the same header). */
+async function inspect(bytes: Uint8Array): Promise<{ check: UploadCheck; hasAlpha: boolean }> {
+  const refuse = (check: UploadCheck) => ({ check, hasAlpha: false });
   if (bytes.length > MAX_UPLOAD_BYTES) {
-    return {
+    return refuse({
       ok: false,
       status: 413,
       reasons: [
         `The file is ${fmt(bytes.length)} bytes; the limit is ${fmt(MAX_UPLOAD_BYTES)} bytes.`,
       ],
-    };
+    });
   }
   if (bytes.length === 0) {
-    return { ok: false, status: 422, reasons: ["The file is empty."] };
+    return refuse({ ok: false, status: 422, reasons: ["The file is empty."] });
   }
   const type = sniffType(bytes);
   if (!type) {
-    return {
+    return refuse({
       ok: false,
       status: 415,
       reasons: [
         "The file is not a PNG, JPEG or WebP picture (its content was checked, not its name).",
       ],
-    };
+    });
   }
   const damaged: UploadCheck = {
     ok: false,
@@ -203,34 +246,32 @@ export async function inspectUpload(bytes: Uint8Array): Promise<UploadCheck> {
     reasons: ["The picture could not be read; the file may be damaged."],
   };
   const size = headerSize(bytes, type);
-  if (!size) return damaged;
+  if (!size) return refuse(damaged);
   if (size.width * size.height > MAX_PIXELS) {
     const mp = (size.width * size.height / 1e6).toFixed(1);
-    return {
+    return refuse({
       ok: false,
       status: 413,
       reasons: [
         `The picture is ${fmt(size.width)} × ${fmt(size.height)} pixels (${mp} megapixels); ` +
         `the limit is ${MAX_PIXELS / 1e6} megapixels.`,
       ],
-    };
+    });
   }
   // libvips reads the header only here; it must agree with ours (no disguised second format).
   let meta: Metadata;
   try {
     meta = await sharp(bytes, UNTRUSTED).metadata();
   } catch {
-    return damaged;
+    return refuse(damaged);
   }
   if (
     `image/${meta.format}` !== type || meta.width !== size.width ||
     meta.height !== size.height
-  ) return damaged;
+  ) return refuse(damaged);
   return {
-    ok: true,
-    type,
-    width: meta.autoOrient.width,
-    height: meta.autoOrient.height,
+    check: { ok: true, type, width: meta.autoOrient.width, height: meta.autoOrient.height },
+    hasAlpha: meta.hasAlpha,
   };
 }
 
@@ -238,55 +279,117 @@ function asBytes(b: Uint8Array): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
+const CAP = {
+  width: NORMALIZED_MAX_SIDE,
+  height: NORMALIZED_MAX_SIDE,
+  fit: "inside",
+  withoutEnlargement: true,
+} as const;
+
+const DAMAGED = "The picture could not be decoded; the file may be damaged.";
+
 /** Ends a pipeline as a master: at most NORMALIZED_MAX_SIDE (never enlarged), WebP, no metadata. */
-async function asMaster(pipeline: Sharp): Promise<Picture> {
-  const { data, info } = await pipeline
-    .resize({ width: NORMALIZED_MAX_SIDE, height: NORMALIZED_MAX_SIDE, fit: "inside", withoutEnlargement: true })
-    .webp(MASTER_WEBP)
-    .toBuffer({ resolveWithObject: true });
+async function asMaster(pipeline: Sharp, webp: WebpOptions = MASTER_WEBP): Promise<Picture> {
+  const { data, info } = await pipeline.resize(CAP).webp(webp).toBuffer({ resolveWithObject: true });
   return { bytes: asBytes(data), type: OUTPUT_TYPE, width: info.width, height: info.height };
 }
 
-/**
- * Turns an upload into the stored master: checked by `inspectUpload` (throws `PictureRejected`),
- * turned upright from EXIF orientation, converted to sRGB, longest side capped at 2048 (never
- * enlarged), re-encoded as WebP with every metadata block (EXIF incl. GPS, XMP, ICC, IPTC) dropped.
- */
-export async function normalizeUpload(bytes: Uint8Array): Promise<Picture> {
-  const check = await inspectUpload(bytes);
+/** Checks an upload (throws `PictureRejected` 413/415/422); whether it has an alpha channel. */
+async function accept(bytes: Uint8Array): Promise<{ hasAlpha: boolean }> {
+  const { check, hasAlpha } = await inspect(bytes);
   if (!check.ok) throw new PictureRejected(check.status, check.reasons);
+  return { hasAlpha };
+}
+
+/**
+ * The request's step: an upload checked by `inspectUpload` (throws `PictureRejected`), turned
+ * upright from EXIF orientation, converted to sRGB, longest side capped at 2048 (never
+ * enlarged), re-encoded cheaply (JPEG q92; WebP when it has transparency) with every metadata
+ * block (EXIF incl. GPS, XMP, ICC, IPTC) dropped. Safe to store and to serve to its owner;
+ * `makeMaster` turns it into the master later, at the same size.
+ */
+export async function prepareUpload(bytes: Uint8Array): Promise<PreparedUpload> {
+  const { hasAlpha } = await accept(bytes);
   try {
     // sharp writes no metadata unless asked (keepExif/withMetadata...), and converts to sRGB.
-    return await asMaster(sharp(bytes, UNTRUSTED));
-  } catch (e) {
-    if (e instanceof PictureRejected) throw e;
-    throw new PictureRejected(422, [
-      "The picture could not be decoded; the file may be damaged.",
-    ]);
+    const capped = sharp(bytes, UNTRUSTED).resize(CAP);
+    const encoded = hasAlpha ? capped.webp(UPLOAD_WEBP) : capped.jpeg(UPLOAD_JPEG);
+    const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+    return {
+      bytes: asBytes(data),
+      type: hasAlpha ? OUTPUT_TYPE : "image/jpeg",
+      width: info.width,
+      height: info.height,
+      stage: "upload",
+    };
+  } catch {
+    throw new PictureRejected(422, [DAMAGED]);
   }
 }
 
 /**
- * One served size of a normalized picture: `width` wide (Lanczos), aspect kept, never enlarged
- * (a source narrower than `width` comes back at its own width: `scale_x` is a maximum), WebP,
- * no metadata. With `blur`, the picture is first reduced to 16 px across and then enlarged and
- * smoothed, so the blurred version (served for NSFW on the plain URL) carries no detail to
- * recover, and is the same information at every size.
+ * The job's step: a prepared upload (or any picture this module made) re-encoded as the master,
+ * WebP without metadata, at most 2048 px. `webp` overrides the encoder settings (bench).
+ */
+export async function makeMaster(preparedBytes: Uint8Array, webp: WebpOptions = MASTER_WEBP): Promise<Picture> {
+  return await asMaster(sharp(preparedBytes, UNTRUSTED), webp);
+}
+
+/**
+ * Both steps at once, for seeds and tests: an upload checked by `inspectUpload` (throws
+ * `PictureRejected`), turned upright, converted to sRGB, capped at 2048 (never enlarged), and
+ * encoded as the WebP master with every metadata block dropped. `webp` overrides the encoder
+ * settings (bench).
+ */
+export async function normalizeUpload(bytes: Uint8Array, webp: WebpOptions = MASTER_WEBP): Promise<Picture> {
+  await accept(bytes);
+  try {
+    return await asMaster(sharp(bytes, UNTRUSTED), webp);
+  } catch {
+    throw new PictureRejected(422, [DAMAGED]);
+  }
+}
+
+/** Decodes a master once into raw pixels, so that several sizes can be cut without decoding it again. */
+export async function decodeMaster(bytes: Uint8Array): Promise<DecodedPicture> {
+  const { data, info } = await sharp(bytes, UNTRUSTED).raw().toBuffer({ resolveWithObject: true });
+  return { raw: asBytes(data), width: info.width, height: info.height, channels: info.channels };
+}
+
+/** A sharp pipeline over encoded bytes or decoded pixels, and the upright size of the picture. */
+async function open(src: Uint8Array | DecodedPicture): Promise<{ img: () => Sharp; width: number; height: number }> {
+  if (src instanceof Uint8Array) {
+    const meta = await sharp(src, UNTRUSTED).metadata();
+    return { img: () => sharp(src, UNTRUSTED), width: meta.autoOrient.width, height: meta.autoOrient.height };
+  }
+  const { raw, width, height, channels } = src;
+  return { img: () => sharp(raw, { raw: { width, height, channels } }), width, height };
+}
+
+/**
+ * One served size of a master (encoded, or decoded once by `decodeMaster`): `width` wide
+ * (Lanczos), aspect kept, never enlarged (a source narrower than `width` comes back at its own
+ * width: `scale_x` is a maximum), WebP, no metadata. With `blur`, the picture is first reduced
+ * to 16 px across and then enlarged and smoothed, so the blurred version (served for NSFW on the
+ * plain URL) carries no detail to recover, and is the same information at every size. `webp`
+ * overrides the encoder settings (bench).
  */
 export async function renderVariant(
-  normalizedBytes: Uint8Array,
+  master: Uint8Array | DecodedPicture,
   width: PicSize,
-  opts: { blur?: boolean } = {},
+  opts: { blur?: boolean; webp?: WebpOptions } = {},
 ): Promise<Picture> {
   if (!(PIC_SIZES as readonly number[]).includes(width)) {
     throw new RangeError(
       `renderVariant: width must be one of ${PIC_SIZES.join(", ")}`,
     );
   }
+  const webp = opts.webp ?? VARIANT_WEBP;
+  const src = await open(master);
   if (!opts.blur) {
-    const { data, info } = await sharp(normalizedBytes, UNTRUSTED)
+    const { data, info } = await src.img()
       .resize({ width, withoutEnlargement: true })
-      .webp(VARIANT_WEBP)
+      .webp(webp)
       .toBuffer({ resolveWithObject: true });
     return {
       bytes: asBytes(data),
@@ -295,12 +398,11 @@ export async function renderVariant(
       height: info.height,
     };
   }
-  const meta = await sharp(normalizedBytes, UNTRUSTED).metadata();
-  const srcW = meta.autoOrient.width;
-  const srcH = meta.autoOrient.height;
+  const srcW = src.width;
+  const srcH = src.height;
   const outW = Math.min(width, srcW);
   const outH = Math.max(1, Math.round(srcH * outW / srcW));
-  const tiny = await sharp(normalizedBytes, UNTRUSTED)
+  const tiny = await src.img()
     .resize({
       width: Math.min(BLUR_SOURCE_WIDTH, srcW),
       withoutEnlargement: true,
@@ -316,7 +418,7 @@ export async function renderVariant(
   })
     .resize({ width: outW, height: outH, fit: "fill", kernel: "cubic" })
     .blur(Math.max(2, outW / 64))
-    .webp(VARIANT_WEBP)
+    .webp(webp)
     .toBuffer({ resolveWithObject: true });
   return {
     bytes: asBytes(data),

@@ -24,7 +24,9 @@ export type Job =
   | { type: "mail"; template: "login-link"; accountId: string }
   | { type: "test"; effectKey: string; mode: "ok" | "fail" | "hang" }
   | { type: "push"; profileId: string; notificationId: string }
-  // Pictures (workers/pictures.ts): render the served sizes of a generation; remove a generation's blobs.
+  // Pictures (workers/pictures.ts): make an upload's master and sizes; render the served sizes of a
+  // generation; remove a generation's blobs.
+  | { type: "picture-master"; picId: string; gen: string }
   | { type: "picture-variants"; picId: string; gen: string }
   | { type: "picture-cleanup"; picId: string; gen: string; whole: boolean };
 

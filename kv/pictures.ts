@@ -1,14 +1,19 @@
 /**
  * Profile pictures: the record, who may see it, and its bytes.
  *
- * Bytes. An upload is normalized in the request (upright, sRGB, WebP, no metadata, at most
- * 2048 px: `images/pipeline.ts`) and only that result is kept, as the picture's `source` blob;
- * the uploaded bytes never reach the store. A crop cuts the source into a `master` blob of a new
- * generation (`gen`), so the editor can always re-crop from the whole picture; an uncropped
- * picture's master is its source. The served sizes of a generation are rendered once by the
- * `picture-variants` job (workers/pictures.ts) and stored as blobs; until then `loadVariant`
- * scales the master on the fly. Blob ids of a generation never change content, so
- * `(picture, gen, kind)` is a strong ETag and URLs carrying `v=gen` may be cached for long.
+ * Bytes. The request keeps only an upload made safe (`prepareUpload` in `images/pipeline.ts`:
+ * upright, sRGB, at most 2048 px, no metadata, JPEG q92) as the picture's `source` blob, marked
+ * `stage: "upload"`; the uploaded bytes never reach the store. The `picture-master` job
+ * (workers/pictures.ts) re-encodes that source as the WebP master in place (`stage: "master"`;
+ * a source without `stage`, from before, is a master too), then renders the served sizes, the
+ * first size first: the record's `processing` flag is cleared, and the owner's live version
+ * bumped, as soon as that first size is stored. A crop cuts the source into a `master` blob of a
+ * new generation (`gen`), so the editor can always re-crop from the whole picture; an uncropped
+ * picture's master is its source. The served sizes of a generation are rendered once by a job
+ * and stored as blobs; until then `loadVariant` scales the master, or the prepared source before
+ * the master exists, on the fly (never a placeholder: every blob is already stripped). Blob ids
+ * of a generation never change content, so `(picture, gen, kind)` is a strong ETag and URLs
+ * carrying `v=gen` may be cached for long.
  *
  * Lists. A profile's `profilePicIds` (public) and `profilePicIdsPrivate` are the index of its
  * pictures: a picture exists in exactly one of them while its record exists, and both are
@@ -24,9 +29,28 @@ import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import type { Profile } from "./profiles.ts";
-import { BlobConflictError, deleteBlob, getBlob, getBlobMeta, putBlob } from "./blobs.ts";
+import {
+  BlobConflictError,
+  type BlobMeta,
+  deleteBlob,
+  getBlob,
+  getBlobMeta,
+  putBlob,
+  type StoredBlob,
+} from "./blobs.ts";
 import { enqueueJob } from "./jobs.ts";
-import { type CropBox, cropPicture, PIC_SIZES, type PicSize, type Picture, renderVariant } from "../images/pipeline.ts";
+import {
+  type CropBox,
+  cropPicture,
+  type DecodedPicture,
+  decodeMaster,
+  makeMaster,
+  PIC_SIZES,
+  type PicSize,
+  type Picture,
+  type PreparedUpload,
+  renderVariant,
+} from "../images/pipeline.ts";
 
 /** A picture's record. */
 export interface ProfilePic {
@@ -45,6 +69,8 @@ export interface ProfilePic {
   sourceHeight: number;
   /** The crop of the current generation, in pixels of the source turned by `rotate`; null: uncropped. */
   crop: CropBox | null;
+  /** True from an upload until the first served size is stored (the editor shows it as processing). */
+  processing?: boolean;
   tsCreated: number;
   tsUpdated: number;
 }
@@ -56,6 +82,8 @@ export interface PicInfo {
   width: number;
   height: number;
   v: string;
+  /** Present while the first served size is being made (it is served meanwhile, scaled on the fly). */
+  processing?: true;
 }
 
 /** The most pictures one profile may have (public and private together). */
@@ -129,7 +157,14 @@ export async function getPics(ids: readonly string[]): Promise<ProfilePic[]> {
 
 /** The viewer-facing facts of a picture. */
 export function picInfo(p: ProfilePic): PicInfo {
-  return { id: p.id, nsfw: p.nsfw, width: p.width, height: p.height, v: p.gen };
+  return {
+    id: p.id,
+    nsfw: p.nsfw,
+    width: p.width,
+    height: p.height,
+    v: p.gen,
+    ...(p.processing ? { processing: true as const } : {}),
+  };
 }
 
 /** Is the picture in its owner's private list? */
@@ -187,31 +222,87 @@ export function variantEtag(pic: Pick<ProfilePic, "id" | "gen">, kind: VariantKi
   return `"${pic.id}.${pic.gen}.${k}"`;
 }
 
+/** Is this source blob the master already (made by the job, or stored before masters were a job)? */
+function isMaster(meta: BlobMeta): boolean {
+  return meta.stage !== "upload";
+}
+
+/**
+ * Reads a blob; tries once more when it vanished mid-read, which happens when the master job
+ * replaces a source at that moment (readers see the old blob or the new one, or none: then the
+ * second read finds the new one).
+ */
+async function readBlob(id: string): Promise<StoredBlob | null> {
+  return await getBlob(id) ?? await getBlob(id);
+}
+
 /**
  * One served kind of the current generation: the stored variant, or (before the job has run)
- * the master scaled now. Null when the bytes are gone (the picture was just deleted or cropped).
+ * the master, or before that the prepared upload, scaled now. Null when the bytes are gone (the
+ * picture was just deleted or cropped).
  */
 export async function loadVariant(pic: ProfilePic, kind: VariantKind): Promise<ServedPicture | null> {
   const size = storedSize(pic, kind.size);
   const k = { size, blur: kind.blur };
   const stored = await getBlob(variantBlobId(pic.id, pic.gen, k));
   if (stored) return { bytes: stored.bytes, type: stored.type, etag: variantEtag(pic, k), stored: true };
-  const master = await getBlob(masterBlobId(pic));
+  const master = await readBlob(masterBlobId(pic));
   if (!master) return null;
   const out = await renderVariant(master.bytes, size, { blur: kind.blur });
   return { bytes: out.bytes, type: out.type, etag: variantEtag(pic, k), stored: false };
 }
 
-/** The master of the current generation (`?orig=1`): normalized, never the uploaded bytes. */
+/**
+ * The master of the current generation (`?orig=1`): normalized, never the uploaded bytes. Before
+ * the job has made it, the same master is made now from the prepared upload (and not kept).
+ */
 export async function loadMaster(pic: ProfilePic): Promise<ServedPicture | null> {
-  const b = await getBlob(masterBlobId(pic));
-  return b && { bytes: b.bytes, type: b.type, etag: variantEtag(pic, "master"), stored: true };
+  const b = await readBlob(masterBlobId(pic));
+  if (!b) return null;
+  if (isMaster(b.meta)) return { bytes: b.bytes, type: b.type, etag: variantEtag(pic, "master"), stored: true };
+  const made = await makeMaster(b.bytes);
+  return { bytes: made.bytes, type: made.type, etag: variantEtag(pic, "master"), stored: false };
 }
 
-/** The whole normalized upload, for the owner's crop editor. */
+/**
+ * The whole upload, for the owner's crop editor: the prepared upload, or the master once the job
+ * has replaced it (the ETag follows the bytes).
+ */
 export async function loadSource(pic: ProfilePic): Promise<ServedPicture | null> {
-  const b = await getBlob(sourceBlobId(pic.id));
-  return b && { bytes: b.bytes, type: b.type, etag: `"${pic.id}.source"`, stored: true };
+  const b = await readBlob(sourceBlobId(pic.id));
+  return b && { bytes: b.bytes, type: b.type, etag: `"${pic.id}.source.${b.etag.slice(0, 16)}"`, stored: true };
+}
+
+/** How far the jobs are with a picture's current generation: the master and each stored size. */
+export interface PicProgress {
+  /** Steps done: the master, then each served size (blurred ones too for an NSFW picture). */
+  done: number;
+  total: number;
+  /** The first size is stored: the picture shows from stored bytes. */
+  ready: boolean;
+}
+
+/** The kinds a generation stores, the first size (plain, smallest) first. */
+function generationKinds(pic: ProfilePic): VariantKind[] {
+  return storedSizes(pic).flatMap((size) =>
+    pic.nsfw ? [{ size, blur: false }, { size, blur: true }] : [{ size, blur: false }]
+  );
+}
+
+/** The first size of a generation: once it is stored, the picture is ready. */
+function firstKind(pic: ProfilePic): VariantKind {
+  return { size: storedSize(pic, PIC_SIZES[0]), blur: false };
+}
+
+/** Where the jobs are with the current generation of `pic` (reads blob metadata only). */
+export async function pictureProgress(pic: ProfilePic): Promise<PicProgress> {
+  const kinds = generationKinds(pic);
+  const [master, ...sizes] = await Promise.all([
+    getBlobMeta(masterBlobId(pic)),
+    ...kinds.map((k) => getBlobMeta(variantBlobId(pic.id, pic.gen, k))),
+  ]);
+  const done = (master && isMaster(master) ? 1 : 0) + sizes.filter((m) => m !== null).length;
+  return { done, total: 1 + kinds.length, ready: sizes[0] !== null };
 }
 
 // --- writes
@@ -228,28 +319,32 @@ function enqueueVariants(op: Deno.AtomicOperation, pic: ProfilePic): void {
 }
 
 /**
- * Adds a normalized picture to a profile: its source blob, then (one atomic) its record, its
- * place at the end of the public list, and the variants job. With `replaceId`, the new picture
- * takes the old one's place in its list (public or private) and the old one is deleted.
+ * Adds a picture to a profile: its source blob (a prepared upload, or a master from
+ * `normalizeUpload`), then (one atomic) its record, marked `processing`, its place at the end of
+ * the public list, and the `picture-master` job, which makes the master and the served sizes.
+ * With `replaceId`, the new picture takes the old one's place in its list (public or private)
+ * and the old one is deleted.
  */
 export async function addPicture(
   profileId: string,
-  normalized: Picture,
+  picture: Picture | PreparedUpload,
   opts: { replaceId?: string } = {},
 ): Promise<PicResult> {
   const id = newId();
-  await putBlob(sourceBlobId(id), normalized.bytes, { type: normalized.type });
+  const stage = "stage" in picture ? picture.stage : "master";
+  await putBlob(sourceBlobId(id), picture.bytes, { type: picture.type, stage });
   const t = now();
   const pic: ProfilePic = {
     id,
     profileId,
     nsfw: false,
     gen: newId(),
-    width: normalized.width,
-    height: normalized.height,
-    sourceWidth: normalized.width,
-    sourceHeight: normalized.height,
+    width: picture.width,
+    height: picture.height,
+    sourceWidth: picture.width,
+    sourceHeight: picture.height,
     crop: null,
+    processing: true,
     tsCreated: t,
     tsUpdated: t,
   };
@@ -285,7 +380,7 @@ export async function addPicture(
       profile.profilePicIds = [...profile.profilePicIds, id];
     }
     op.set(keys.profile(profileId), profile).set(keys.pic(id), pic);
-    enqueueVariants(op, pic);
+    enqueueJob(op, { type: "picture-master", picId: id, gen: pic.gen });
     if ((await op.commit()).ok) return { ok: true, pic, profile };
   }
   await deleteBlob(sourceBlobId(id));
@@ -349,7 +444,7 @@ export async function cropOwnPicture(profileId: string, picId: string, box: Crop
   const pic = await getPic(picId);
   if (!pic) return { ok: false, reason: "not_found" };
   if (pic.profileId !== profileId) return { ok: false, reason: "not_yours" };
-  const source = await getBlob(sourceBlobId(picId));
+  const source = await readBlob(sourceBlobId(picId));
   if (!source) return { ok: false, reason: "not_found" };
   const cropped = await cropPicture(source.bytes, box);
   const gen = newId();
@@ -372,33 +467,80 @@ export async function cropOwnPicture(profileId: string, picId: string, box: Crop
   return res;
 }
 
-// --- job work (workers/pictures.ts calls these; both are safe to run twice)
+// --- job work (workers/pictures.ts calls these; each is safe to run twice, or twice at once)
 
 /**
- * Renders and stores every served size of generation `gen` that is not stored yet (blurred ones
- * too when the picture is NSFW). Does nothing when the picture is gone or has moved on to
- * another generation, and removes what it wrote if that happened while it worked.
+ * The master of the picture's current generation, made now if it is not yet: an uncropped
+ * picture's prepared upload is re-encoded as the master in place. Null when the picture's bytes
+ * are gone. Two runs at once both end with the one stored master.
+ */
+export async function ensureMaster(pic: ProfilePic): Promise<StoredBlob | null> {
+  const id = masterBlobId(pic);
+  const current = await readBlob(id);
+  if (!current || isMaster(current.meta)) return current;
+  const master = await makeMaster(current.bytes);
+  try {
+    await putBlob(id, master.bytes, { type: master.type, stage: "master" });
+  } catch (e) {
+    // Another run stored the master meanwhile: it is done.
+    if (!(e instanceof BlobConflictError)) throw e;
+  }
+  // A picture deleted while its master was made must not keep a blob the cleanup job has removed.
+  if (!(await getPic(pic.id))) {
+    await deleteBlob(id);
+    return null;
+  }
+  return await readBlob(id);
+}
+
+/**
+ * Clears the record's `processing` flag once the first size of generation `gen` is stored, and
+ * bumps the owner's live version (the editor's event stream), in one atomic. Does nothing when
+ * the picture is gone, has moved on to another generation, or was not processing.
+ */
+async function markFirstSizeStored(picId: string, gen: string): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const entry = await kv().get<ProfilePic>(keys.pic(picId));
+    if (!entry.value || entry.value.gen !== gen || !entry.value.processing) return;
+    const { processing: _done, ...next } = entry.value;
+    const res = await kv().atomic().check(entry)
+      .set(keys.pic(picId), next)
+      .sum(keys.memberVersion(next.profileId), 1n)
+      .commit();
+    if (res.ok) return;
+  }
+}
+
+/**
+ * Makes the master of generation `gen` when it is not made yet (`ensureMaster`), then renders
+ * and stores every served size that is not stored yet (blurred ones too when the picture is
+ * NSFW), the first size first (then the picture is ready: `processing` is cleared). Decodes the
+ * master once for all sizes. Does nothing when the picture is gone or has moved on to another
+ * generation, and removes what it wrote if that happened while it worked. Returns how many sizes
+ * it stored.
  */
 export async function renderGeneration(picId: string, gen: string): Promise<number> {
   const pic = await getPic(picId);
   if (!pic || pic.gen !== gen) return 0;
-  const master = await getBlob(masterBlobId(pic));
+  const master = await ensureMaster(pic);
   if (!master) return 0;
-  const kinds: VariantKind[] = storedSizes(pic).flatMap((size) =>
-    pic.nsfw ? [{ size, blur: false }, { size, blur: true }] : [{ size, blur: false }]
-  );
+  const first = firstKind(pic);
+  let decoded: DecodedPicture | undefined;
   let rendered = 0;
-  for (const kind of kinds) {
+  for (const kind of generationKinds(pic)) {
     const id = variantBlobId(picId, gen, kind);
-    if (await getBlobMeta(id)) continue;
-    const out = await renderVariant(master.bytes, kind.size, { blur: kind.blur });
-    try {
-      await putBlob(id, out.bytes, { type: out.type, width: out.width, height: out.height });
-      rendered++;
-    } catch (e) {
-      // Another run of a job for this generation stored the same size meanwhile: it is done.
-      if (!(e instanceof BlobConflictError)) throw e;
+    if (!(await getBlobMeta(id))) {
+      decoded ??= await decodeMaster(master.bytes);
+      const out = await renderVariant(decoded, kind.size, { blur: kind.blur });
+      try {
+        await putBlob(id, out.bytes, { type: out.type, width: out.width, height: out.height });
+        rendered++;
+      } catch (e) {
+        // Another run of a job for this generation stored the same size meanwhile: it is done.
+        if (!(e instanceof BlobConflictError)) throw e;
+      }
     }
+    if (kind.size === first.size && kind.blur === first.blur) await markFirstSizeStored(picId, gen);
   }
   const after = await getPic(picId);
   if (!after || after.gen !== gen) await removeGeneration(picId, gen, !after);

@@ -1,12 +1,21 @@
 /**
- * The picture jobs: render a generation's served sizes once, and remove a generation's blobs
- * after a crop, a replace or a delete. Both are safe to run twice (kv/pictures.ts).
+ * The picture jobs: make an upload's master and its served sizes, render a generation's served
+ * sizes once, and remove a generation's blobs after a crop, a replace or a delete. Each is safe
+ * to run twice, or twice at once (kv/pictures.ts).
  */
 
 import type { Job } from "../kv/jobs.ts";
 import { removeGeneration, renderGeneration } from "../kv/pictures.ts";
 
-/** Renders and stores the served sizes of one generation of a picture. */
+/**
+ * After an upload: re-encodes the prepared upload as the master, then renders the served sizes,
+ * the first size first (the picture is ready from then on). A retry resumes where a crash left it.
+ */
+export async function pictureMasterJob(job: Extract<Job, { type: "picture-master" }>): Promise<void> {
+  await renderGeneration(job.picId, job.gen);
+}
+
+/** Renders and stores the served sizes of one generation of a picture (its master first, if missing). */
 export async function pictureVariantsJob(job: Extract<Job, { type: "picture-variants" }>): Promise<void> {
   await renderGeneration(job.picId, job.gen);
 }

@@ -3,13 +3,14 @@
 import { type Handlers, startWorker, type Worker } from "./jobs.ts";
 import { sendMailJob } from "./mail.ts";
 import { pushJob } from "./push.ts";
-import { pictureCleanupJob, pictureVariantsJob } from "./pictures.ts";
+import { pictureCleanupJob, pictureMasterJob, pictureVariantsJob } from "./pictures.ts";
 import { openKv } from "../kv/db.ts";
 
 /** Handlers of every job type. */
 export const handlers: Handlers = {
   mail: sendMailJob,
   push: pushJob,
+  "picture-master": pictureMasterJob,
   "picture-variants": pictureVariantsJob,
   "picture-cleanup": pictureCleanupJob,
 };

@@ -28,15 +28,13 @@ import {
   MAX_PICS_PER_PROFILE,
   picInfo,
   type PicRefusal,
+  pictureProgress,
   type ProfilePic,
   revokePictureGrants,
   type ServedPicture,
   setPictureNsfw,
-  storedSize,
-  variantBlobId,
 } from "../../kv/pictures.ts";
-import { getBlobMeta } from "../../kv/blobs.ts";
-import { MAX_UPLOAD_BYTES, normalizeUpload, PIC_SIZES, type PicSize, PictureRejected } from "../../images/pipeline.ts";
+import { MAX_UPLOAD_BYTES, PIC_SIZES, type PicSize, PictureRejected, prepareUpload } from "../../images/pipeline.ts";
 
 /** The body limit of an upload (main.ts): the file limit plus the multipart allowance, as `readMultipart` counts. */
 export const UPLOAD_BODY_LIMIT = MAX_UPLOAD_BYTES + MULTIPART_ALLOWANCE;
@@ -156,14 +154,16 @@ export const pictures = new Hono<AppEnv>()
     if (fields.authorProfileId !== caller.profileId) throw forbidden("You can only add pictures to your own profile.");
     const file = form.files.get("picfile");
     if (!file) throw badRequest("picfile is required: choose a picture to upload.");
-    let normalized;
+    // Checked, turned upright, capped and stripped here (so refusals come at once); the master and
+    // the served sizes are made by the picture-master job.
+    let prepared;
     try {
-      normalized = await normalizeUpload(file.bytes);
+      prepared = await prepareUpload(file.bytes);
     } catch (e) {
       if (e instanceof PictureRejected) throw rejected(e);
       throw e;
     }
-    const res = await addPicture(caller.profileId, normalized, { replaceId });
+    const res = await addPicture(caller.profileId, prepared, { replaceId });
     if (!res.ok) throw REFUSALS[res.reason]();
     return c.json({ ...picInfo(res.pic), profileId: res.pic.profileId, private: false }, 201);
   })
@@ -213,13 +213,13 @@ export const pictures = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const { pic, owner } = await visiblePic(c);
     const own = owner.id === caller.profileId;
-    const ready = (await getBlobMeta(variantBlobId(pic.id, pic.gen, { size: storedSize(pic, 256), blur: false }))) !==
-      null;
+    const { ready, done, total } = await pictureProgress(pic);
     return c.json({
       ...picInfo(pic),
       profileId: pic.profileId,
       private: isPrivatePic(pic, owner),
       ready,
+      progress: { done, total },
       tsCreated: pic.tsCreated,
       tsUpdated: pic.tsUpdated,
       ...(own ? { sourceWidth: pic.sourceWidth, sourceHeight: pic.sourceHeight, crop: pic.crop } : {}),
