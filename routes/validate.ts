@@ -52,9 +52,15 @@ export function queryOf<T extends z.ZodType>(c: Context, schema: T): z.infer<T> 
  */
 export const idSchema = z.string().regex(/^[\w-]{1,64}$/, "must be an id");
 
-/** The path parameter `name`, which must be an id (else 400). */
-export function idParam(c: Context, name: string): string {
-  const r = idSchema.safeParse(c.req.param(name));
+/**
+ * A WebAuthn credential id as the browser sends it (base64url, at most the 1,024 characters that
+ * registering accepts): the authenticator makes it, often longer than our ids may be.
+ */
+export const credentialIdSchema = z.string().regex(/^[\w-]{1,1024}$/, "must be a credential id");
+
+/** The path parameter `name`, which must be an id (else 400); `schema` for an id of another shape. */
+export function idParam(c: Context, name: string, schema: z.ZodType<string> = idSchema): string {
+  const r = schema.safeParse(c.req.param(name));
   if (!r.success) throw badRequest(`${name} must be an id.`, "bad_id");
   return r.data;
 }

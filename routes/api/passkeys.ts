@@ -23,7 +23,7 @@ import {
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { AppEnv } from "../env.ts";
 import { badRequest, conflict, notFound, tooMany, unauthorized } from "../errors.ts";
-import { idParam, jsonBody } from "../validate.ts";
+import { credentialIdSchema, idParam, jsonBody } from "../validate.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
 import { logIn } from "./auth.ts";
 import { config } from "../../config/config.ts";
@@ -130,7 +130,7 @@ export const passkeys = new Hono<AppEnv>()
   })
   .delete("/passkeys/:id", async (c) => {
     const caller = requireCaller(c);
-    const id = idParam(c, "id");
+    const id = idParam(c, "id", credentialIdSchema);
     if (!(await deletePasskey(caller.accountId, id))) throw notFound("No such passkey.");
     return c.json({ ok: true });
   })

@@ -103,12 +103,20 @@ async function visiblePic(c: Context<AppEnv>): Promise<{ pic: ProfilePic; owner:
   return { pic, owner };
 }
 
-/** The caller's own picture, or 404/403. */
+/**
+ * The caller's own picture. Another's is a 403 only for a caller who may see it; for one who may
+ * not (a private picture, or its owner blocked them) it is a 404, the same as none.
+ */
 async function ownPic(c: Context<AppEnv>): Promise<ProfilePic> {
   const caller = requireCaller(c);
   const pic = await getPic(picId(c));
   if (!pic) throw notFound("No such picture.");
-  if (pic.profileId !== caller.profileId) throw forbidden("That picture is not yours.");
+  if (pic.profileId !== caller.profileId) {
+    const owner = await getProfile(pic.profileId);
+    const visible = owner !== null && await profileVisibleTo(owner.id, caller.profileId) &&
+      await canViewPicture(pic, owner, caller.profileId);
+    throw visible ? forbidden("That picture is not yours.") : notFound("No such picture.");
+  }
   return pic;
 }
 
@@ -169,6 +177,7 @@ export const pictures = new Hono<AppEnv>()
   })
   .delete("/profile-pic/:id", async (c) => {
     const caller = requireCaller(c);
+    await ownPic(c);
     const res = await deletePicture(caller.profileId, picId(c));
     if (!res.ok) throw REFUSALS[res.reason]();
     return c.json({ ok: true });
@@ -190,7 +199,7 @@ export const pictures = new Hono<AppEnv>()
   })
   .put("/profile-pic/:id", async (c) => {
     const caller = requireCaller(c);
-    const id = picId(c);
+    const id = (await ownPic(c)).id;
     const body = await jsonBody(c, nsfwBody);
     const res = await setPictureNsfw(caller.profileId, id, body.nsfw);
     if (!res.ok) throw REFUSALS[res.reason]();
@@ -198,7 +207,7 @@ export const pictures = new Hono<AppEnv>()
   })
   .put("/profile-pic/:id/crop", async (c) => {
     const caller = requireCaller(c);
-    const id = picId(c);
+    const id = (await ownPic(c)).id;
     const box = await jsonBody(c, cropBody);
     try {
       const res = await cropOwnPicture(caller.profileId, id, box);

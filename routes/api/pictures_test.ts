@@ -620,3 +620,48 @@ Deno.test("pictures - figures: upload to all sizes stored, for a 12-megapixel ph
     t.close();
   }
 });
+
+Deno.test("pictures - another's picture is 403 'not yours' only to who may see it: 404 (as none) to a member its owner blocked, and for a private one", async () => {
+  const t = await testApp();
+  try {
+    const owner = await t.member();
+    const other = await t.member();
+    const blocked = await t.member();
+    const pub = (await upload(t, owner, await png())).data.id;
+    const priv = (await upload(t, owner, await png())).data.id;
+    const moved = await t.call("PUT", "/api/profile", {
+      cookie: owner.cookie,
+      json: { profilePicIds: [pub], profilePicIdsPrivate: [priv] },
+    });
+    assert.equal(moved.status, 200, moved.text);
+    const block = await t.call("PUT", "/api/profile-like", {
+      cookie: owner.cookie,
+      json: { likerProfileId: owner.profileId, likedProfileId: blocked.profileId, likeType: "DISLIKE", blocked: true },
+    });
+    assert.equal(block.status, 200, block.text);
+    const before = await stored();
+    const tries = (id: string) =>
+      [
+        ["DELETE", `/api/profile-pic/${id}`, undefined],
+        ["PUT", `/api/profile-pic/${id}`, { nsfw: true }],
+        ["PUT", `/api/profile-pic/${id}/crop`, { x: 0, y: 0, width: 40, height: 50 }],
+        ["GET", `/api/profile-pic/${id}/source`, undefined],
+      ] as const;
+    for (
+      const [who, id, status] of [[other, pub, 403], [other, priv, 404], [blocked, pub, 404], [
+        blocked,
+        priv,
+        404,
+      ]] as const
+    ) {
+      for (const [method, path, json] of tries(id)) {
+        const r = await t.call(method, path, { cookie: who.cookie, json });
+        assert.equal(r.status, status, `${method} ${path} as ${who === other ? "other" : "blocked"}: ${r.text}`);
+      }
+    }
+    assert.deepEqual(await stored(), before);
+    assert.equal((await t.call("DELETE", `/api/profile-pic/${priv}`, { cookie: owner.cookie })).status, 200);
+  } finally {
+    t.close();
+  }
+});

@@ -36,3 +36,55 @@ export function kvChanges(before: Map<string, string>, after: Map<string, string
   for (const k of before.keys()) if (!after.has(k)) changes.push(`removed ${k}`);
   return changes;
 }
+
+/**
+ * Counts the writes made through a KV handle that touch keys outside `COUNTED_ON_REFUSAL`, so a
+ * suite of many calls takes a new snapshot only after a call that wrote. Only a hint: the suites
+ * still compare snapshots, and check at the end that the hint missed nothing.
+ */
+export function countWrites(handle: Deno.Kv): { readonly count: number } {
+  let count = 0;
+  const counts = (key: Deno.KvKey) => !COUNTED_ON_REFUSAL.includes(String(key[0]));
+  // deno-lint-ignore no-explicit-any
+  const h = handle as any;
+  const set = h.set.bind(h), del = h.delete.bind(h), enqueue = h.enqueue.bind(h), atomic = h.atomic.bind(h);
+  h.set = async (key: Deno.KvKey, ...rest: unknown[]) => {
+    if (counts(key)) count++;
+    return await set(key, ...rest);
+  };
+  h.delete = async (key: Deno.KvKey) => {
+    if (counts(key)) count++;
+    return await del(key);
+  };
+  h.enqueue = async (...args: unknown[]) => {
+    count++;
+    return await enqueue(...args);
+  };
+  h.atomic = () => {
+    const op = atomic();
+    let touches = false;
+    for (const m of ["set", "delete", "sum", "min", "max"]) {
+      const orig = op[m].bind(op);
+      op[m] = (key: Deno.KvKey, ...rest: unknown[]) => {
+        if (counts(key)) touches = true;
+        return orig(key, ...rest);
+      };
+    }
+    const origEnqueue = op.enqueue.bind(op);
+    op.enqueue = (...args: unknown[]) => {
+      touches = true;
+      return origEnqueue(...args);
+    };
+    const commit = op.commit.bind(op);
+    op.commit = async () => {
+      if (touches) count++;
+      return await commit();
+    };
+    return op;
+  };
+  return {
+    get count() {
+      return count;
+    },
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * A well-formed call of every API route, made on the world's objects as their owner would make it
+ * (tests/security/world.ts). The access matrix makes these calls as every role; the generated bad
+ * input suite starts from them and breaks one piece at a time, so its calls get past the first
+ * check of a route. A route without a call here is still fuzzed, from nothing.
+ */
+
+import type { World } from "./world.ts";
+import { ALL_ACKS } from "../api.ts";
+import { REPORT_REASONS } from "../../domain/texts.ts";
+import { getPic } from "../../kv/pictures.ts";
+
+/** A call: the path (its parameters filled), the query, and a JSON or form body. */
+export interface CallSpec {
+  path: string;
+  query?: Record<string, string>;
+  json?: unknown;
+  form?: Record<string, string | Blob>;
+}
+
+/**
+ * Builds the call. `fresh`: the call destroys or uses up its object, so make a new one (the
+ * access matrix); otherwise use the world's (the fuzzer, which must not add objects per call).
+ */
+export type CallOf = (w: World, fresh: boolean) => CallSpec | Promise<CallSpec>;
+
+const HEX = "0".repeat(27) + "1";
+
+const credential = {
+  id: "AAAA",
+  rawId: "AAAA",
+  type: "public-key",
+  response: { clientDataJSON: "AAAA", attestationObject: "AAAA", authenticatorData: "AAAA", signature: "AAAA" },
+  clientExtensionResults: {},
+};
+
+/** By "METHOD /path" as the app registers it. */
+export const CALLS: Record<string, CallOf> = {
+  "GET /api/ping": () => ({ path: "/api/ping" }),
+  "GET /api/version": () => ({ path: "/api/version" }),
+  "GET /api/health": () => ({ path: "/api/health" }),
+  "GET /api/ready": () => ({ path: "/api/ready" }),
+  "POST /api/auth": (w) => ({ path: "/api/auth", form: { username: w.owner.email, password: "not the password" } }),
+  "POST /api/auth/logout": () => ({ path: "/api/auth/logout" }),
+  "POST /api/auth/register": () => ({
+    path: "/api/auth/register",
+    json: { email: "newcomer@example.com", acknowledgements: ALL_ACKS },
+  }),
+  "GET /api/passkeys": () => ({ path: "/api/passkeys" }),
+  "POST /api/passkeys/register/options": () => ({ path: "/api/passkeys/register/options" }),
+  "POST /api/passkeys/register": () => ({
+    path: "/api/passkeys/register",
+    json: { response: credential, name: "Key" },
+  }),
+  "DELETE /api/passkeys/:id": async (w, fresh) => ({
+    path: `/api/passkeys/${fresh ? await w.make.passkey() : w.ids.passkey}`,
+  }),
+  "POST /api/passkeys/login/options": () => ({ path: "/api/passkeys/login/options" }),
+  "POST /api/passkeys/login": () => ({ path: "/api/passkeys/login", json: { challengeId: HEX, response: credential } }),
+  "GET /api/settings": () => ({ path: "/api/settings" }),
+  "PUT /api/settings": (w) => ({ path: "/api/settings", json: { name: "Owner", email: w.owner.email } }),
+  "GET /api/sessions": () => ({ path: "/api/sessions" }),
+  "DELETE /api/sessions/:id": async (w, fresh) => ({
+    path: `/api/sessions/${fresh ? await w.make.session() : w.ids.session}`,
+  }),
+  "POST /api/contactus-messages": () => ({
+    path: "/api/contactus-messages",
+    json: { name: "Owner", message: "Hello operators" },
+  }),
+  "GET /api/admin/dashboard/userRoleCounts": () => ({ path: "/api/admin/dashboard/userRoleCounts" }),
+  "POST /api/admin/testUsersCreate/:count": () => ({ path: "/api/admin/testUsersCreate/1" }),
+  "PUT /api/profile-position/:profileId": (w) => ({
+    path: `/api/profile-position/${w.owner.profileId}`,
+    json: { use: "OVERRIDE", overrideLat: 52.52, overrideLon: 13.4, hide: false },
+  }),
+  "GET /api/profile-position/:profileId": (w) => ({ path: `/api/profile-position/${w.owner.profileId}` }),
+  "GET /api/profile-briefs/nearest": () => ({ path: "/api/profile-briefs/nearest", query: { page: "0", size: "10" } }),
+  "GET /api/profile-briefs/by-bounds": () => ({
+    path: "/api/profile-briefs/by-bounds",
+    query: { latMin: "52", lonMin: "13", latMax: "53", lonMax: "14", page: "0", size: "10" },
+  }),
+  "GET /api/profile-briefs/by-sector/:sector": () => ({ path: "/api/profile-briefs/by-sector/52:13" }),
+  "GET /api/profile-positions/aggregates": () => ({ path: "/api/profile-positions/aggregates" }),
+  "GET /api/profiles/mine": () => ({ path: "/api/profiles/mine" }),
+  "GET /api/profile/:id": (w) => ({ path: `/api/profile/${w.owner.profileId}` }),
+  "PUT /api/profile": (w) => ({
+    path: "/api/profile",
+    json: { id: w.owner.profileId, description: "I am the owner, a human who writes this." },
+  }),
+  // A real picture only when fresh (the access matrix): the fuzzer must not fill the store with pictures.
+  "POST /api/profile-pic": async (w, fresh) => ({
+    path: "/api/profile-pic",
+    form: {
+      authorProfileId: w.owner.profileId,
+      picfile: new File([fresh ? await w.jpeg() : new Uint8Array(10)], "p.jpg", { type: "image/jpeg" }),
+    },
+  }),
+  "DELETE /api/profile-pic/:id": async (w, fresh) => ({
+    path: `/api/profile-pic/${fresh ? await w.make.picture() : w.ids.picture}`,
+  }),
+  "DELETE /api/profile-pic-grants/:profileId": (w) => ({ path: `/api/profile-pic-grants/${w.other.profileId}` }),
+  "GET /api/profile-pic/nsfw/:id": (w) => ({
+    path: `/api/profile-pic/nsfw/${w.ids.picture}`,
+    query: { scale_x: "256" },
+  }),
+  "GET /api/profile-pic/:id": (w) => ({ path: `/api/profile-pic/${w.ids.picture}`, query: { scale_x: "256" } }),
+  "GET /api/profile-pic/:id/source": (w) => ({ path: `/api/profile-pic/${w.ids.picture}/source` }),
+  "PUT /api/profile-pic/:id": (w) => ({ path: `/api/profile-pic/${w.ids.picture}`, json: { nsfw: false } }),
+  "PUT /api/profile-pic/:id/crop": (w) => ({
+    path: `/api/profile-pic/${w.ids.picture}/crop`,
+    json: { x: 0, y: 0, width: 160, height: 200, rotate: 0 },
+  }),
+  "GET /api/profile/pic/:id": (w) => ({ path: `/api/profile/pic/${w.ids.picture}` }),
+  "GET /api/blocks": () => ({ path: "/api/blocks" }),
+  "DELETE /api/blocks/:profileId": (w) => ({ path: `/api/blocks/${w.blocked.profileId}` }),
+  "GET /api/profile-likes/by-liker/:profileId": (w) => ({
+    path: `/api/profile-likes/by-liker/${w.owner.profileId}`,
+    query: { likeType: "LIKE" },
+  }),
+  "GET /api/profile-likes/by-liked/:profileId": (w) => ({ path: `/api/profile-likes/by-liked/${w.owner.profileId}` }),
+  "GET /api/profile-like": (w) => ({
+    path: "/api/profile-like",
+    query: { likerProfileId: w.owner.profileId, likedProfileId: w.other.profileId },
+  }),
+  "PUT /api/profile-like": (w) => ({
+    path: "/api/profile-like",
+    json: { likerProfileId: w.owner.profileId, likedProfileId: w.other.profileId, likeType: "LIKE" },
+  }),
+  "PUT /api/profile-pic-like": (w) => ({
+    path: "/api/profile-pic-like",
+    json: {
+      likerProfileId: w.owner.profileId,
+      profilePicId: w.ids.otherPicture,
+      profilePicProfileId: w.other.profileId,
+      likeType: "LIKE",
+    },
+  }),
+  "GET /api/profile-pic-likes/by-liker-profileid/:profileId": (w) => ({
+    path: `/api/profile-pic-likes/by-liker-profileid/${w.owner.profileId}`,
+    query: { likeType: "LIKE" },
+  }),
+  "GET /api/profile-pic-likes/by-liked-profileid/:profileId": (w) => ({
+    path: `/api/profile-pic-likes/by-liked-profileid/${w.owner.profileId}`,
+  }),
+  "GET /api/profile-note": (w) => ({
+    path: "/api/profile-note",
+    query: { authorProfileId: w.owner.profileId, aboutProfileId: w.other.profileId },
+  }),
+  "PUT /api/profile-note": (w) => ({
+    path: "/api/profile-note",
+    json: {
+      authorProfileId: w.owner.profileId,
+      aboutProfileId: w.other.profileId,
+      bodyText: "Nice",
+      privateTags: ["x"],
+    },
+  }),
+  "GET /api/profile-notes": (w) => ({ path: "/api/profile-notes", query: { authorProfileId: w.owner.profileId } }),
+  "POST /api/profile-report": (w) => ({
+    path: "/api/profile-report",
+    json: {
+      reporterProfileId: w.owner.profileId,
+      reportedProfileId: w.other.profileId,
+      reason: REPORT_REASONS[0].id,
+      text: "Spam",
+    },
+  }),
+  "GET /api/notifications/:profileId": (w) => ({ path: `/api/notifications/${w.owner.profileId}` }),
+  "DELETE /api/notification/:id": async (w, fresh) => ({
+    path: `/api/notification/${fresh ? await w.make.notification() : w.ids.notification}`,
+  }),
+  "POST /api/push-subscriptions": () => ({
+    path: "/api/push-subscriptions",
+    json: {
+      deviceName: "Laptop",
+      endpoint: "https://fcm.googleapis.com/fcm/send/laptop",
+      expirationTime: null,
+      auth_base64: "AAAAAAAAAAAAAAAAAAAAAA",
+      p256dh_base64: "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB",
+    },
+  }),
+  "DELETE /api/push-subscriptions/:id": async (w, fresh) => ({
+    path: `/api/push-subscriptions/${fresh ? await w.make.pushSubscription() : w.ids.pushSubscription}`,
+  }),
+  "GET /api/events": () => ({ path: "/api/events" }),
+  "DELETE /api/message/:id": async (w, fresh) => ({
+    path: `/api/message/${fresh ? await w.make.message() : w.ids.message}`,
+    query: { for: "both" },
+  }),
+  "DELETE /api/messages/with/:profileId": (w) => ({ path: `/api/messages/with/${w.other.profileId}` }),
+  "GET /api/messages/most-recent-with/:profileId": (w) => ({
+    path: `/api/messages/most-recent-with/${w.owner.profileId}`,
+  }),
+  "GET /api/messages/between/:a/:b": (w) => ({
+    path: `/api/messages/between/${w.owner.profileId}/${w.other.profileId}`,
+  }),
+  "PUT /api/messages/read/:other": (w) => ({ path: `/api/messages/read/${w.other.profileId}` }),
+  "POST /api/message": (w) => ({
+    path: "/api/message",
+    json: { senderProfileId: w.owner.profileId, recipientProfileId: w.other.profileId, bodyText: "Hi" },
+  }),
+  "GET /api/messages/by-sector/:sector": () => ({ path: "/api/messages/by-sector/52:13" }),
+  "GET /api/games/credits": () => ({ path: "/api/games/credits" }),
+  "GET /api/games/volunteer": () => ({ path: "/api/games/volunteer" }),
+  "GET /api/games/gptbuster/next": () => ({ path: "/api/games/gptbuster/next" }),
+  "PUT /api/games/gptbuster/:profileId": (w) => ({
+    path: `/api/games/gptbuster/${w.owner.profileId}`,
+    json: { verdict: "HUMAN" },
+  }),
+  "GET /api/games/ratinggame/deck": () => ({ path: "/api/games/ratinggame/deck" }),
+  "PUT /api/games/ratinggame": (w) => ({
+    path: "/api/games/ratinggame",
+    json: { profilePicId: w.ids.picture, profilePicProfileId: w.owner.profileId, likeType: "LIKE" },
+  }),
+  "GET /api/games/arbitration/next": () => ({ path: "/api/games/arbitration/next" }),
+  "PUT /api/games/arbitration/:reportId": (w) => ({
+    path: `/api/games/arbitration/${w.ids.report}`,
+    json: { verdict: "VIOLATION" },
+  }),
+  "GET /api/games/photocrop/next": () => ({ path: "/api/games/photocrop/next" }),
+  "PUT /api/games/photocrop/:picId": async (w) => ({
+    path: `/api/games/photocrop/${w.ids.picture}`,
+    json: { gen: (await getPic(w.ids.picture))?.gen ?? "0", x: 0, y: 0, width: 1, height: 1 },
+  }),
+  "GET /api/games/photocrop/suggestions": () => ({ path: "/api/games/photocrop/suggestions" }),
+  "PUT /api/games/photocrop/suggestions/:id": async (w, fresh) => ({
+    path: `/api/games/photocrop/suggestions/${
+      fresh ? await w.make.cropSuggestion(await w.make.picture()) : w.ids.cropSuggestion
+    }`,
+    json: { action: "DISMISS" },
+  }),
+  "GET /api/admin/games/gptbuster/flagged": () => ({ path: "/api/admin/games/gptbuster/flagged" }),
+  "GET /api/admin/games/gptbuster/:profileId": (w) => ({ path: `/api/admin/games/gptbuster/${w.owner.profileId}` }),
+  "GET /api/admin/reports": () => ({ path: "/api/admin/reports" }),
+  "PUT /api/admin/reports/:reportId": async (w, fresh) => ({
+    path: `/api/admin/reports/${fresh ? await w.make.report() : w.ids.report}`,
+    json: { decision: "DISMISS" },
+  }),
+  "GET /api/admin/reports/:reportId": (w) => ({ path: `/api/admin/reports/${w.ids.report}` }),
+};

@@ -1,0 +1,212 @@
+/**
+ * A small community for the security suites: an owner with one of everything (a picture, a note,
+ * a message, a notification, a push device, a second session, a report, a crop suggestion on
+ * their picture), another member, a member the owner blocked, and an admin. Objects that a call
+ * destroys can be made again, fresh, with `make`.
+ */
+
+import { type testApp } from "../api.ts";
+import { fromRaw, quadrants } from "../fixtures/pictures.ts";
+import { getAccountByEmail, setRoles } from "../../kv/accounts.ts";
+import { createSession } from "../../kv/sessions.ts";
+import { notify } from "../../kv/notifications.ts";
+import { REPORT_REASONS } from "../../domain/texts.ts";
+import { addPasskey } from "../../kv/passkeys.ts";
+
+type T = Awaited<ReturnType<typeof testApp>>;
+
+/** A member of the world: cookie, ids. */
+export interface Someone {
+  email: string;
+  cookie: string;
+  profileId: string;
+  accountId: string;
+}
+
+/** The roles a call is made as. */
+export const ROLES = ["anonymous", "owner", "other", "blocked", "admin"] as const;
+export type Role = typeof ROLES[number];
+
+let picBytes: Uint8Array | undefined;
+
+/** A portrait JPEG (4:5), made once. */
+async function portraitJpeg(): Promise<Uint8Array> {
+  picBytes ??= new Uint8Array(await fromRaw(quadrants(160, 200), 160, 200).jpeg().toBuffer());
+  return picBytes;
+}
+
+function must(r: { status: number; text: string }, what: string, ...ok: number[]) {
+  if (!ok.includes(r.status)) throw new Error(`world: ${what} answered ${r.status} ${r.text.slice(0, 300)}`);
+}
+
+/** Builds the world on a test app. */
+export async function buildWorld(t: T) {
+  const someone = async (name: string): Promise<Someone> => {
+    const m = await t.member(`${name}@example.com`);
+    return { ...m, accountId: (await getAccountByEmail(m.email))!.id };
+  };
+  const owner = await someone("owner");
+  const other = await someone("other");
+  const blocked = await someone("blocked");
+  const admin = await someone("admin");
+  await setRoles(admin.accountId, ["USER", "ADMIN"]);
+
+  // Everyone at about the same place, so discovery and Map Chat find them.
+  for (const [i, m] of [owner, other, blocked, admin].entries()) {
+    const r = await t.call("PUT", `/api/profile-position/${m.profileId}`, {
+      cookie: m.cookie,
+      json: { use: "OVERRIDE", overrideLat: 52.52 + i * 0.01, overrideLon: 13.4 },
+    });
+    must(r, "position", 200);
+  }
+  for (const m of [owner, other, blocked, admin]) {
+    must(
+      await t.call("PUT", "/api/profile", {
+        cookie: m.cookie,
+        json: { description: `I am ${m.email}, a human who writes this.` },
+      }),
+      "profile",
+      200,
+    );
+  }
+  must(
+    await t.call("PUT", "/api/profile-like", {
+      cookie: owner.cookie,
+      json: { likerProfileId: owner.profileId, likedProfileId: blocked.profileId, likeType: "DISLIKE", blocked: true },
+    }),
+    "block",
+    200,
+  );
+
+  const make = {
+    /** A public picture of the owner (or of `whose`). */
+    async picture(whose: Someone = owner): Promise<string> {
+      const r = await t.call("POST", "/api/profile-pic", {
+        cookie: whose.cookie,
+        form: {
+          authorProfileId: whose.profileId,
+          picfile: new File([await portraitJpeg() as Uint8Array<ArrayBuffer>], "me.jpg", { type: "image/jpeg" }),
+        },
+      });
+      must(r, "upload", 201);
+      return r.data.id;
+    },
+    /** A notification of the owner. */
+    async notification(): Promise<string> {
+      return (await notify(owner.profileId, { bodyText: "Someone liked your profile." })).id;
+    },
+    /** A message from the owner to the other member. */
+    async message(): Promise<string> {
+      const r = await t.call("POST", "/api/message", {
+        cookie: owner.cookie,
+        json: { senderProfileId: owner.profileId, recipientProfileId: other.profileId, bodyText: "Hello" },
+      });
+      must(r, "message", 201);
+      return r.data.id;
+    },
+    /** A push device of the owner. */
+    async pushSubscription(): Promise<string> {
+      const r = await t.call("POST", "/api/push-subscriptions", {
+        cookie: owner.cookie,
+        json: {
+          deviceName: "Phone",
+          endpoint: `https://fcm.googleapis.com/fcm/send/${crypto.randomUUID()}`,
+          auth_base64: "AAAAAAAAAAAAAAAAAAAAAA",
+          p256dh_base64: "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB",
+        },
+      });
+      must(r, "push subscription", 201);
+      return r.data.id;
+    },
+    /** Another session of the owner (another device): its public id. */
+    async session(): Promise<string> {
+      return (await createSession(owner.accountId, true, "Other device")).session.id;
+    },
+    /**
+     * A passkey of the owner, stored as registering would store it, with a credential id of 64
+     * bytes (86 base64url characters), as security keys make them.
+     */
+    async passkey(): Promise<string> {
+      const id = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(64))))
+        .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      const ok = await addPasskey({
+        id,
+        accountId: owner.accountId,
+        publicKey: "AAAA",
+        counter: 0,
+        transports: ["usb"],
+        deviceType: "singleDevice",
+        backedUp: false,
+        name: "Security key",
+      });
+      if (!ok) throw new Error("world: passkey not stored");
+      return id;
+    },
+    /** A report by the owner about the other member. */
+    async report(): Promise<string> {
+      const r = await t.call("POST", "/api/profile-report", {
+        cookie: owner.cookie,
+        json: { reportedProfileId: other.profileId, reason: REPORT_REASONS[0].id, text: "Spam" },
+      });
+      must(r, "report", 201);
+      return r.data.id;
+    },
+    /** A crop suggestion by the other member for a picture of the owner: its id. */
+    async cropSuggestion(picId: string): Promise<string> {
+      const meta = await t.call("GET", `/api/profile/pic/${picId}`, { cookie: owner.cookie });
+      must(meta, "picture meta", 200);
+      const r = await t.call("PUT", `/api/games/photocrop/${picId}`, {
+        cookie: other.cookie,
+        json: { gen: meta.data.v, x: 0, y: 0, width: 1, height: 1 },
+      });
+      must(r, "crop suggestion", 201);
+      return r.data.id;
+    },
+  };
+
+  const picture = await make.picture();
+  const otherPicture = await make.picture(other);
+  const world = {
+    owner,
+    other,
+    blocked,
+    admin,
+    make,
+    ids: {
+      picture,
+      /** A public picture of the other member (for the owner's picture likes). */
+      otherPicture,
+      notification: await make.notification(),
+      message: await make.message(),
+      pushSubscription: await make.pushSubscription(),
+      session: await make.session(),
+      passkey: await make.passkey(),
+      report: await make.report(),
+      cropSuggestion: await make.cropSuggestion(picture),
+    },
+    /** New sessions for every member (a call may have ended theirs: logout, "log out everywhere"). */
+    async renewSessions() {
+      for (const m of [owner, other, blocked, admin]) {
+        // The test app is served on http://localhost, a secure context: the cookie has its __Host- name.
+        m.cookie = `__Host-sid=${(await createSession(m.accountId, true, "Test")).token}`;
+      }
+    },
+    /** A portrait JPEG to upload. */
+    jpeg: async () => await portraitJpeg() as Uint8Array<ArrayBuffer>,
+    /** The cookie of a role (none for anonymous). */
+    cookieOf(role: Role): string | undefined {
+      return role === "anonymous" ? undefined : world[role].cookie;
+    },
+  };
+  must(
+    await t.call("PUT", "/api/profile-note", {
+      cookie: owner.cookie,
+      json: { authorProfileId: owner.profileId, aboutProfileId: other.profileId, bodyText: "Nice", privateTags: ["x"] },
+    }),
+    "note",
+    200,
+  );
+  return world;
+}
+
+export type World = Awaited<ReturnType<typeof buildWorld>>;
