@@ -19,15 +19,15 @@ import { pictures, UPLOAD_BODY_LIMIT } from "./routes/api/pictures.ts";
 import { likes } from "./routes/api/likes.ts";
 import { notes } from "./routes/api/notes.ts";
 import { reports } from "./routes/api/reports.ts";
-import { notifications } from "./routes/api/notifications.ts";
+import { closeEventStreams, notifications } from "./routes/api/notifications.ts";
 import { messages } from "./routes/api/messages.ts";
 import { games } from "./routes/api/games.ts";
 import { assets } from "./routes/assets.ts";
 import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage, pageErrorResponse } from "./routes/pages/info.tsx";
 import { config } from "./config/config.ts";
-import { openKv } from "./kv/db.ts";
-import { loadPositionIndex, startPositionSync } from "./kv/positions.ts";
+import { closeKv, openKv } from "./kv/db.ts";
+import { loadPositionIndex, startPositionSync, stopPositionSync } from "./kv/positions.ts";
 import { startWorkers } from "./workers/run.ts";
 
 /** Builds the app. Tests call `createApp().request(...)` against a `:memory:` KV. */
@@ -71,6 +71,9 @@ export function createApp(): Hono<AppEnv> {
   return app;
 }
 
+/** How long a SIGTERM may take before the process exits anyway. */
+export const SHUTDOWN_DEADLINE_MS = 9_000;
+
 const app = createApp();
 export default app;
 
@@ -82,9 +85,24 @@ if (import.meta.main) {
   const loaded = await loadPositionIndex();
   console.log(`positions: ${loaded.members} visible members indexed in ${loaded.ms.toFixed(0)} ms`);
   startPositionSync();
-  if (config.workersInProcess) startWorkers();
-  Deno.serve(
+  const workers = config.workersInProcess ? startWorkers() : null;
+  const server = Deno.serve(
     { port: config.port, onListen: ({ port }) => console.log(`listening on http://localhost:${port}`) },
     app.fetch,
   );
+  // Graceful shutdown: stop taking connections, send open event streams elsewhere, let running
+  // jobs finish (a job still running at the deadline keeps its lease only until it runs out, so
+  // another instance takes it within seconds), stop following the position log, then exit.
+  Deno.addSignalListener("SIGTERM", async () => {
+    console.log("SIGTERM: draining");
+    setTimeout(() => {
+      console.error("shutdown: deadline reached, exiting");
+      Deno.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    await closeEventStreams();
+    await Promise.allSettled([server.shutdown(), workers?.stop(), stopPositionSync()]);
+    closeKv();
+    console.log("shutdown: done");
+    Deno.exit(0);
+  });
 }

@@ -4,7 +4,7 @@ import { type Handlers, startWorker, type Worker } from "./jobs.ts";
 import { sendMailJob } from "./mail.ts";
 import { pushJob } from "./push.ts";
 import { pictureCleanupJob, pictureMasterJob, pictureVariantsJob } from "./pictures.ts";
-import { openKv } from "../kv/db.ts";
+import { closeKv, openKv } from "../kv/db.ts";
 
 /** Handlers of every job type. */
 export const handlers: Handlers = {
@@ -22,6 +22,14 @@ export function startWorkers(): Worker {
 
 if (import.meta.main) {
   await openKv();
-  startWorkers();
+  const worker = startWorkers();
   console.log("workers running");
+  // SIGTERM: claim nothing new, let the jobs under way finish, then exit (a job past the
+  // deadline keeps its lease only until it runs out: another worker takes it within seconds).
+  Deno.addSignalListener("SIGTERM", async () => {
+    setTimeout(() => Deno.exit(1), 9_000).unref();
+    await worker.stop();
+    closeKv();
+    Deno.exit(0);
+  });
 }

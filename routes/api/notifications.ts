@@ -30,6 +30,17 @@ const subscriptionBody = z.object({
 /** An event stream lives this long; the browser reconnects by itself. */
 export const EVENT_STREAM_MS = 55_000;
 
+/** The open event streams of this instance: each entry tells its stream to end (shutdown). */
+const openStreams = new Set<() => Promise<void>>();
+
+/**
+ * Tells every open event stream to reconnect (to another instance, behind a load balancer) and
+ * ends it: `event: reconnect` with a short `retry`, which EventSource honours.
+ */
+export async function closeEventStreams(): Promise<void> {
+  await Promise.allSettled([...openStreams].map((close) => close()));
+}
+
 export const notifications = new Hono<AppEnv>()
   .get("/notifications/:profileId", async (c) => {
     const caller = requireCaller(c);
@@ -64,6 +75,11 @@ export const notifications = new Hono<AppEnv>()
       stream.onAbort(() => {
         reader.cancel().catch(() => {});
       });
+      const close = async () => {
+        await stream.writeSSE({ event: "reconnect", data: "shutdown", retry: 500 }).catch(() => {});
+        await reader.cancel().catch(() => {});
+      };
+      openStreams.add(close);
       try {
         for (;;) {
           const { done, value } = await reader.read();
@@ -74,6 +90,7 @@ export const notifications = new Hono<AppEnv>()
       } catch {
         /* the client went away */
       } finally {
+        openStreams.delete(close);
         eventStreams.dec();
         clearTimeout(timer);
         reader.cancel().catch(() => {});
