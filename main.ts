@@ -99,7 +99,7 @@ if (import.meta.main) {
       console.error("shutdown: deadline reached, exiting");
       Deno.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
-    await closeEventStreams();
+    closeEventStreams();
     await Promise.allSettled([server.shutdown(), workers?.stop(), stopPositionSync()]);
     closeKv();
     console.log("shutdown: done");

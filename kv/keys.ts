@@ -76,8 +76,12 @@ export const keys = {
     scope,
     who,
   ],
-  /** Bumped on every change of a member's notifications or inbox: what the live stream watches. */
-  memberVersion: (profileId: string): Key => ["member_versions", profileId],
+  // --- the member event bus (kv/events.ts)
+  /** The events of one commit, keyed by its versionstamp: the log's order is the commit order. */
+  eventLog: (at: string | symbol): Key => ["events_log", at],
+  eventLogAll: (): Key => ["events_log"],
+  /** Deno.KvU64 bumped by every event: the one key each instance watches. */
+  eventsVersion: (): Key => ["events_version"],
   pushSubscription: (accountId: string, id: string): Key => ["push_subscriptions", accountId, id],
   pushSubscriptionsOf: (accountId: string): Key => ["push_subscriptions", accountId],
   vapidKeys: (): Key => ["config", "vapid_keys"],

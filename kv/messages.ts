@@ -14,6 +14,7 @@ import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import { addChatNotification, clearChatNotification } from "./notifications.ts";
+import { addEvent } from "./events.ts";
 import { grantPictureAccessOp } from "./pictures.ts";
 import { getProfile } from "./profiles.ts";
 
@@ -57,8 +58,8 @@ export async function sendPrivateMessage(
     .set(keys.conversationMessage(sender, recipient, m.id), m.id)
     .set(keys.conversationMessage(recipient, sender, m.id), m.id)
     .set(keys.chat(sender, recipient), latest)
-    .set(keys.chat(recipient, sender), latest)
-    .sum(keys.memberVersion(sender), 1n);
+    .set(keys.chat(recipient, sender), latest);
+  addEvent(op, [sender, recipient], { type: "message", id: m.id, from: sender, to: recipient });
   for (const pic of profilePicIds) grantPictureAccessOp(op, pic, recipient);
   await addChatNotification(op, recipient, sender);
   if (!(await op.commit()).ok) throw new Error("message not stored");
@@ -137,8 +138,9 @@ export async function markRead(me: string, other: string): Promise<number> {
     const m = entry.value;
     if (!m || m.senderProfileId !== other) continue;
     if (m.tsRecipientRead) break;
-    const res = await kv().atomic().check(entry).set(entry.key, { ...m, tsRecipientRead: t })
-      .sum(keys.memberVersion(other), 1n).commit();
+    const op = kv().atomic().check(entry).set(entry.key, { ...m, tsRecipientRead: t });
+    addEvent(op, [other], { type: "read", by: me, of: other });
+    const res = await op.commit();
     if (res.ok) marked++;
   }
   return marked;
@@ -240,14 +242,16 @@ export async function deleteMessage(
       if (m.senderProfileId !== me) return { ok: false, reason: "not_sender" };
       if (now() - m.tsCreated > UNSEND_WINDOW_MS) return { ok: false, reason: "too_late" };
     }
-    const op = kv().atomic().check(entry, mine).delete(mine.key).sum(keys.memberVersion(me), 1n);
+    const op = kv().atomic().check(entry, mine).delete(mine.key);
+    const told = [me];
     const gone = new Set([id]);
     await latestAfterRemoval(op, me, other, gone);
     const theirs = await kv().get(keys.conversationMessage(other, me, id));
     if (scope === "both" || theirs.versionstamp === null) {
       op.delete(entry.key);
       if (theirs.versionstamp !== null) {
-        op.check(theirs).delete(theirs.key).sum(keys.memberVersion(other), 1n);
+        op.check(theirs).delete(theirs.key);
+        told.push(other);
         await latestAfterRemoval(op, other, me, gone);
       }
       if (scope === "both") {
@@ -259,6 +263,7 @@ export async function deleteMessage(
     } else {
       op.set(entry.key, { ...m, [m.senderProfileId === me ? "tsSenderDeleted" : "tsRecipientDeleted"]: now() });
     }
+    addEvent(op, told, { type: "message-deleted", id, with: other, scope });
     if ((await op.commit()).ok) return { ok: true };
   }
   throw new Error("message deletion kept conflicting");
@@ -295,10 +300,11 @@ export async function deleteConversation(me: string, other: string): Promise<num
   const chat = await kv().get(keys.chat(me, other));
   // A message that arrived meanwhile keeps the conversation: only remove a pointer to a gone message.
   const latest = chat.value as { messageId: string } | null;
+  const op = kv().atomic();
   if (latest && (await kv().get(keys.conversationMessage(me, other, latest.messageId))).versionstamp === null) {
-    await kv().atomic().check(chat).delete(chat.key).sum(keys.memberVersion(me), 1n).commit();
-  } else {
-    await kv().atomic().sum(keys.memberVersion(me), 1n).commit();
+    op.check(chat).delete(chat.key);
   }
+  addEvent(op, [me], { type: "conversation-deleted", with: other });
+  await op.commit();
   return removed;
 }

@@ -18,6 +18,7 @@ import { keys } from "./keys.ts";
 import { newId, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { enqueueJob } from "./jobs.ts";
+import { addEvent } from "./events.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 
 /** A notification (spec §3); `count` is how many messages a conversation's notification stands for. */
@@ -53,8 +54,8 @@ export function addNotification(
 ): Notification {
   const note: Notification = { id: newId(), bodyText: n.bodyText.slice(0, 500), tsCreated: now() };
   if (n.url) note.url = n.url;
-  op.set(keys.notification(profileId, note.id), note, { expireIn: NOTIFICATION_TTL_MS })
-    .sum(keys.memberVersion(profileId), 1n);
+  op.set(keys.notification(profileId, note.id), note, { expireIn: NOTIFICATION_TTL_MS });
+  addEvent(op, [profileId], { type: "notifications" });
   enqueueJob(op, { type: "push", profileId, notificationId: note.id }, { maxAttempts: 5 });
   return note;
 }
@@ -90,7 +91,8 @@ export async function addChatNotification(op: Deno.AtomicOperation, recipient: s
     tsCreated: t,
     tsPushed: push ? t : old!.tsPushed,
   };
-  op.set(key, note, { expireIn: NOTIFICATION_TTL_MS }).sum(keys.memberVersion(recipient), 1n);
+  op.set(key, note, { expireIn: NOTIFICATION_TTL_MS });
+  addEvent(op, [recipient], { type: "notifications" });
   // Each message adds one: a sum never conflicts, so messages at once all count and none fails for
   // its notification. A count an expired notification left is dropped first.
   if (!old && count.versionstamp !== null) op.delete(countKey);
@@ -106,8 +108,9 @@ export async function clearChatNotification(recipient: string, sender: string): 
   const id = await chatNotificationId(sender);
   const entry = await kv().get<StoredNotification>(keys.notification(recipient, id));
   if (!entry.value) return false;
-  const res = await kv().atomic().check(entry).delete(entry.key).delete(keys.notificationCount(recipient, id))
-    .sum(keys.memberVersion(recipient), 1n).commit();
+  const op = kv().atomic().check(entry).delete(entry.key).delete(keys.notificationCount(recipient, id));
+  addEvent(op, [recipient], { type: "notifications" });
+  const res = await op.commit();
   return res.ok;
 }
 
@@ -177,7 +180,8 @@ export async function deleteNotification(profileId: string, id: string): Promise
   const key = keys.notification(profileId, id);
   const entry = await kv().get(key);
   if (!entry.value) return false;
-  await kv().atomic().check(entry).delete(key).delete(keys.notificationCount(profileId, id))
-    .sum(keys.memberVersion(profileId), 1n).commit();
+  const op = kv().atomic().check(entry).delete(key).delete(keys.notificationCount(profileId, id));
+  addEvent(op, [profileId], { type: "notifications" });
+  await op.commit();
   return true;
 }

@@ -39,6 +39,7 @@ import {
   type StoredBlob,
 } from "./blobs.ts";
 import { enqueueJob } from "./jobs.ts";
+import { addEvent } from "./events.ts";
 import {
   type CropBox,
   cropPicture,
@@ -495,7 +496,7 @@ export async function ensureMaster(pic: ProfilePic): Promise<StoredBlob | null> 
 
 /**
  * Clears the record's `processing` flag once the first size of generation `gen` is stored, and
- * bumps the owner's live version (the editor's event stream), in one atomic. Does nothing when
+ * tells the owner's open pages (a `picture` event), in one atomic. Does nothing when
  * the picture is gone, has moved on to another generation, or was not processing.
  */
 async function markFirstSizeStored(picId: string, gen: string): Promise<void> {
@@ -503,10 +504,9 @@ async function markFirstSizeStored(picId: string, gen: string): Promise<void> {
     const entry = await kv().get<ProfilePic>(keys.pic(picId));
     if (!entry.value || entry.value.gen !== gen || !entry.value.processing) return;
     const { processing: _done, ...next } = entry.value;
-    const res = await kv().atomic().check(entry)
-      .set(keys.pic(picId), next)
-      .sum(keys.memberVersion(next.profileId), 1n)
-      .commit();
+    const op = kv().atomic().check(entry).set(keys.pic(picId), next);
+    addEvent(op, [next.profileId], { type: "picture", id: picId });
+    const res = await op.commit();
     if (res.ok) return;
   }
 }

@@ -3,7 +3,7 @@
 import { useCallback } from "react";
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, NAVIGATION } from "./api.ts";
-import { useMemberEvents } from "./events.ts";
+import { type MemberEvent, useMemberEvents } from "./events.ts";
 import { useServerData } from "./client.tsx";
 import type { Message, MessagePage, People } from "../../kv/messages.ts";
 
@@ -14,10 +14,36 @@ export const MESSAGES_POLL_MS = 15_000;
 /** Recent chats refetch every 3 minutes (spec §9). */
 export const RECENT_CHATS_REFETCH_MS = 180_000;
 
-/** Invalidates the queries under `key` whenever the member's live version changes. */
+/** The events that change what chat lists show. */
+const CHAT_EVENTS = new Set<MemberEvent["type"]>(["message", "read", "message-deleted", "conversation-deleted"]);
+
+/**
+ * Keeps the queries under `key` live: a read receipt or a deletion is applied to the cached pages
+ * at once (no refetch); a new message, whose text the event does not carry, refetches them.
+ */
 function useLive(key: unknown[]) {
   const qc = useQueryClient();
-  useMemberEvents(useCallback(() => void qc.invalidateQueries({ queryKey: key }), [qc, JSON.stringify(key)]));
+  useMemberEvents(useCallback((e: MemberEvent) => {
+    if (!CHAT_EVENTS.has(e.type)) return;
+    if (e.type === "read") {
+      const t = Date.now();
+      qc.setQueriesData<MessagePage>({ queryKey: key }, (page) =>
+        page && {
+          ...page,
+          items: page.items.map((m) =>
+            m.recipientProfileId === e.by && !m.tsRecipientRead ? { ...m, tsRecipientRead: t } : m
+          ),
+        });
+      return;
+    }
+    if (e.type === "message-deleted") {
+      qc.setQueriesData<MessagePage>(
+        { queryKey: key },
+        (page) => page && { ...page, items: page.items.filter((m) => m.id !== e.id) },
+      );
+    }
+    void qc.invalidateQueries({ queryKey: key });
+  }, [qc, JSON.stringify(key)]));
 }
 
 /** "Your Conversations": the latest message per partner; `initial` is what the server rendered. */

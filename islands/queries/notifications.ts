@@ -3,7 +3,7 @@
 import { useCallback } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./api.ts";
-import { useMemberEvents } from "./events.ts";
+import { type MemberEvent, useMemberEvents } from "./events.ts";
 import type { Notification } from "../../kv/notifications.ts";
 
 /** Fallback polling when the live stream is down (spec §9 messages poll every 15 s). */
@@ -14,7 +14,10 @@ const key = (profileId: string) => ["notifications", profileId];
 /** The member's notifications, refreshed live and by polling. */
 export function useNotificationsQuery(profileId: string, initialData: Notification[]) {
   const qc = useQueryClient();
-  const refresh = useCallback(() => void qc.invalidateQueries({ queryKey: key(profileId) }), [qc, profileId]);
+  const refresh = useCallback(
+    (e: MemberEvent) => e.type === "notifications" && void qc.invalidateQueries({ queryKey: key(profileId) }),
+    [qc, profileId],
+  );
   useMemberEvents(refresh);
   return useQuery({
     queryKey: key(profileId),

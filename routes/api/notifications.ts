@@ -14,8 +14,7 @@ import { idParam, jsonBody } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
 import { deleteNotification, listNotifications } from "../../kv/notifications.ts";
 import { addPushSubscription, allowedEndpoint, removePushSubscription } from "../../kv/push.ts";
-import { kv } from "../../kv/db.ts";
-import { keys } from "../../kv/keys.ts";
+import { eventBus, type MemberEvent } from "../../kv/events.ts";
 
 const base64url = z.string().min(8).max(200).regex(/^[A-Za-z0-9_-]+=*$/, "must be base64url");
 
@@ -31,14 +30,14 @@ const subscriptionBody = z.object({
 export const EVENT_STREAM_MS = 55_000;
 
 /** The open event streams of this instance: each entry tells its stream to end (shutdown). */
-const openStreams = new Set<() => Promise<void>>();
+const openStreams = new Set<() => void>();
 
 /**
  * Tells every open event stream to reconnect (to another instance, behind a load balancer) and
  * ends it: `event: reconnect` with a short `retry`, which EventSource honours.
  */
-export async function closeEventStreams(): Promise<void> {
-  await Promise.allSettled([...openStreams].map((close) => close()));
+export function closeEventStreams(): void {
+  for (const close of openStreams) close();
 }
 
 export const notifications = new Hono<AppEnv>()
@@ -69,31 +68,41 @@ export const notifications = new Hono<AppEnv>()
     c.header("cache-control", "no-store");
     return streamSSE(c, async (stream) => {
       eventStreams.inc();
-      const watch = kv().watch([keys.memberVersion(caller.profileId)]);
-      const reader = watch.getReader();
-      const timer = setTimeout(() => reader.cancel().catch(() => {}), EVENT_STREAM_MS);
-      stream.onAbort(() => {
-        reader.cancel().catch(() => {});
+      // The instance's one event bus hands this member's events to the stream: no KV watch per stream.
+      const queue: MemberEvent[] = [];
+      let wake: (() => void) | undefined;
+      let ended = false;
+      const end = () => {
+        ended = true;
+        wake?.();
+      };
+      const unsubscribe = eventBus().subscribe(caller.profileId, (e) => {
+        queue.push(e);
+        wake?.();
       });
-      const close = async () => {
-        await stream.writeSSE({ event: "reconnect", data: "shutdown", retry: 500 }).catch(() => {});
-        await reader.cancel().catch(() => {});
+      const timer = setTimeout(end, EVENT_STREAM_MS);
+      stream.onAbort(end);
+      let closing = false;
+      const close = () => {
+        closing = true;
+        end();
       };
       openStreams.add(close);
       try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done || stream.aborted) break;
-          const version = (value[0].value as Deno.KvU64 | null)?.value ?? 0n;
-          await stream.writeSSE({ event: "version", data: String(version) });
+        await stream.writeSSE({ event: "ready", data: "" });
+        while (!ended && !stream.aborted) {
+          if (queue.length === 0) await new Promise<void>((r) => wake = r);
+          wake = undefined;
+          for (const e of queue.splice(0)) await stream.writeSSE({ event: "member", data: JSON.stringify(e) });
         }
+        if (closing) await stream.writeSSE({ event: "reconnect", data: "shutdown", retry: 500 });
       } catch {
         /* the client went away */
       } finally {
+        unsubscribe();
         openStreams.delete(close);
         eventStreams.dec();
         clearTimeout(timer);
-        reader.cancel().catch(() => {});
       }
     });
   });

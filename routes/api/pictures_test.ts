@@ -25,6 +25,7 @@ import { MAX_UPLOAD_BYTES, PIC_SIZES } from "../../images/pipeline.ts";
 import { claimDueJobs, type JobRecord, LEASE_MS, listDeadJobs } from "../../kv/jobs.ts";
 import { shiftClock } from "../../kv/clock.ts";
 import { keys } from "../../kv/keys.ts";
+import { eventBus, type MemberEvent } from "../../kv/events.ts";
 import { getAccountByEmail, setRoles } from "../../kv/accounts.ts";
 import { blockIndexOps } from "../../kv/blocks.ts";
 import { kv } from "../../kv/db.ts";
@@ -733,8 +734,9 @@ Deno.test("pictures - an upload answers before its master exists; the picture-ma
     assert.deepEqual(before.data.progress, { done: 0, total });
     const view = await t.call("GET", `/api/profile/${m.profileId}`, { cookie: m.cookie });
     assert.equal(view.data.pictures[0].processing, true, "the editor shows it as processing");
-    const version = async () => (await kv().get<Deno.KvU64>(keys.memberVersion(m.profileId))).value?.value ?? 0n;
-    const v0 = await version();
+    await eventBus().start();
+    const events: MemberEvent[] = [];
+    const unsubscribe = eventBus().subscribe(m.profileId, (e) => events.push(e));
 
     assert.equal(await runDueJobs(handlers), 1);
     const master = (await getBlob(masterBlobId(pic)))!;
@@ -748,7 +750,9 @@ Deno.test("pictures - an upload answers before its master exists; the picture-ma
     assert.equal(after.data.ready, true);
     assert.equal("processing" in after.data, false);
     assert.deepEqual(after.data.progress, { done: total, total });
-    assert.ok((await version()) > v0, "the owner's live version moved: the editor's event stream hears of it");
+    await eventBus().tail();
+    unsubscribe();
+    assert.deepEqual(events, [{ type: "picture", id }], "the owner's pages hear of it through the event stream");
     assert.deepEqual(await jobsWaiting(), []);
     // At least once: a second run changes nothing.
     assert.equal(await renderGeneration(id, pic.gen), 0);
