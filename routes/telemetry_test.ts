@@ -3,6 +3,7 @@ import { testApp } from "../tests/api.ts";
 import { positionStore } from "../kv/positions.ts";
 import { enqueueJobNow } from "../kv/jobs.ts";
 import { shiftClock } from "../kv/clock.ts";
+import { startInstance } from "../tests/instance.ts";
 
 Deno.test("telemetry - /metrics answers Prometheus text to loopback or the token, 404 to anyone else", async () => {
   const t = await testApp();
@@ -122,45 +123,24 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const otlp = otlpReceiver();
-    const dir = await Deno.makeTempDir();
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
-      env: {
-        OTEL_DENO: "true",
-        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
-        OTEL_BSP_SCHEDULE_DELAY: "200",
-        OTEL_SERVICE_NAME: "lambda-test",
-        PORT: "0",
-        KV_PATH: `${dir}/app.kv`,
-        LOG_REQUESTS: "0",
-      },
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
+    const app = await startInstance({
+      OTEL_DENO: "true",
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_BSP_SCHEDULE_DELAY: "200",
+      OTEL_SERVICE_NAME: "lambda-test",
+    });
     try {
-      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      let out = "";
-      while (!/listening on http:\/\/localhost:(\d+)/.test(out)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`server stopped: ${out}`);
-        out += value;
-      }
-      const port = out.match(/listening on http:\/\/localhost:(\d+)/)![1];
-      await (await fetch(`http://127.0.0.1:${port}/api/ready`)).body?.cancel();
-      await (await fetch(`http://127.0.0.1:${port}/api/profile/x`)).body?.cancel();
+      await (await fetch(`${app.origin}/api/ready`)).body?.cancel();
+      await (await fetch(`${app.origin}/api/profile/x`)).body?.cancel();
       const want = ["GET /api/ready", "kv.get", "GET /api/profile/:id"];
       for (let i = 0; i < 100 && !want.every((w) => otlp.spans.includes(w)); i++) {
         await new Promise((r) => setTimeout(r, 100));
       }
       for (const w of want) assert.ok(otlp.spans.includes(w), `span ${w} in ${JSON.stringify(otlp.spans)}`);
-      reader.releaseLock();
     } finally {
-      child.kill("SIGKILL");
-      await child.status;
-      await child.stdout.cancel().catch(() => {});
+      await app.stop();
       await otlp.close();
-      await Deno.remove(dir, { recursive: true });
     }
   },
 });

@@ -1,0 +1,80 @@
+/**
+ * A real instance of the app for tests: `main.ts` in a subprocess on a free port with the given
+ * environment (a KV file in a temp dir unless KV_PATH is given), its output readable, and members
+ * registered and logged in through its API and dev outbox.
+ */
+
+import { ACKNOWLEDGEMENTS } from "../domain/texts.ts";
+
+/** A running instance. */
+export interface Instance {
+  origin: string;
+  child: Deno.ChildProcess;
+  /** Resolves once the instance printed a line matching `re`; returns everything printed so far. */
+  waitFor(re: RegExp): Promise<string>;
+  /** A registered, logged-in member: their session cookie. */
+  member(email: string): Promise<string>;
+  /** Kills the instance (SIGKILL unless it exited) and removes its temp dir. */
+  stop(): Promise<void>;
+}
+
+/** Starts `main.ts` with `env` on a free port and waits until it listens. */
+export async function startInstance(env: Record<string, string> = {}): Promise<Instance> {
+  const dir = env.KV_PATH ? null : await Deno.makeTempDir();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
+    env: { PORT: "0", LOG_REQUESTS: "0", DEV_OUTBOX_PRINT: "0", ...(dir ? { KV_PATH: `${dir}/app.kv` } : {}), ...env },
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const out = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let printed = "";
+  const waitFor = async (re: RegExp) => {
+    while (!re.test(printed)) {
+      const { value, done } = await out.read();
+      if (done) throw new Error(`the instance's output ended: ${printed}`);
+      printed += value;
+    }
+    return printed;
+  };
+  await waitFor(/listening on http:\/\/localhost:(\d+)/);
+  const origin = `http://127.0.0.1:${printed.match(/localhost:(\d+)/)![1]}`;
+
+  async function member(email: string): Promise<string> {
+    const reg = await fetch(`${origin}/api/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, acknowledgements: ACKNOWLEDGEMENTS.map((a) => a.text) }),
+    });
+    await reg.body?.cancel();
+    if (reg.status !== 202) throw new Error(`register: ${reg.status}`);
+    let token = "";
+    for (let i = 0; i < 100 && !token; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const outbox = await (await fetch(`${origin}/dev/outbox`)).text();
+      const item = outbox.split("<li").find((li) => li.includes(email));
+      token = item?.match(/#token=([A-Za-z0-9_-]+)/)?.[1] ?? "";
+    }
+    if (!token) throw new Error(`no login link for ${email}`);
+    const form = new FormData();
+    form.set("token", token);
+    const login = await fetch(`${origin}/api/auth`, { method: "POST", body: form });
+    await login.body?.cancel();
+    return login.headers.getSetCookie().find((c) => /sid=/.test(c))!.split(";")[0];
+  }
+
+  return {
+    origin,
+    child,
+    waitFor,
+    member,
+    async stop() {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* already gone */ }
+      await child.status;
+      await out.cancel().catch(() => {});
+      if (dir) await Deno.remove(dir, { recursive: true });
+    },
+  };
+}

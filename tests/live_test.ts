@@ -1,0 +1,49 @@
+/**
+ * The live layer across instances: two instances on one KV file (a local file's watch sees only
+ * its own process), a message sent through one reaches a stream open on the other.
+ */
+
+import assert from "node:assert/strict";
+import { startInstance } from "./instance.ts";
+
+Deno.test({
+  name: "live - two instances on one KV file: a message sent through one reaches a stream on the other within 1.5 s",
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const one = await startInstance({ KV_PATH: `${dir}/app.kv` });
+    const two = await startInstance({ KV_PATH: `${dir}/app.kv`, WORKERS: "0" });
+    try {
+      const a = await one.member("live-a@example.com");
+      const b = await one.member("live-b@example.com");
+      const idOf = async (cookie: string) =>
+        (await (await fetch(`${one.origin}/api/settings`, { headers: { cookie } })).json()).defaultProfileId as string;
+      const [aId, bId] = [await idOf(a), await idOf(b)];
+
+      // B's page is connected to the second instance.
+      const stream = await fetch(`${two.origin}/api/events`, { headers: { cookie: b } });
+      assert.equal(stream.status, 200);
+      const events = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = "";
+      while (!text.includes("event: ready")) text += (await events.read()).value;
+
+      const t = performance.now();
+      const sent = await fetch(`${one.origin}/api/message`, {
+        method: "POST",
+        headers: { cookie: a, "content-type": "application/json" },
+        body: JSON.stringify({ senderProfileId: aId, recipientProfileId: bId, bodyText: "across instances" }),
+      });
+      assert.equal(sent.status, 201);
+      const { id } = await sent.json();
+      const want = `event: member\ndata: ${JSON.stringify({ type: "message", id, from: aId, to: bId })}\n`;
+      while (!text.includes(want)) text += (await events.read()).value;
+      const ms = performance.now() - t;
+      assert.ok(ms < 1500, `arrived after ${ms.toFixed(0)} ms`);
+      await events.cancel();
+    } finally {
+      await one.stop();
+      await two.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
