@@ -17,6 +17,7 @@ import { addChatNotification, clearChatNotification } from "./notifications.ts";
 import { addEvent } from "./events.ts";
 import { grantPictureAccessOp } from "./pictures.ts";
 import { getProfile } from "./profiles.ts";
+import { getShownPosition } from "./positions.ts";
 
 /** A message (spec §3). `recipientProfileId` is absent for a broadcast, which has a `sector`. */
 export interface Message {
@@ -154,6 +155,29 @@ export async function broadcastsIn(sector: string, page = 0): Promise<{ items: M
     items.push(e.value);
   }
   return { items: items.slice(0, size), hasMore: items.length > size };
+}
+
+/**
+ * A sector's broadcasts as `viewer` sees them (one page of `broadcastsIn`): their own always; of
+ * others only while the sender is on the map, and none of `blocked`. A member who hides (or whose
+ * position lapsed, 26 h after their last report) is in no shown index, and a post placed them in
+ * its sector: their posts leave Map Chat for others until they show again, and then come back.
+ * The check is the in-memory shown index, once per sender: no KV read per post.
+ */
+export async function broadcastsSeenBy(
+  viewer: string,
+  sector: string,
+  page: number,
+  blocked: ReadonlySet<string>,
+): Promise<{ items: Message[]; hasMore: boolean }> {
+  const res = await broadcastsIn(sector, page);
+  const senders = [...new Set(res.items.map((m) => m.senderProfileId))]
+    .filter((id) => id !== viewer && !blocked.has(id));
+  const shown = new Set<string>([viewer]);
+  await Promise.all(senders.map(async (id) => {
+    if (await getShownPosition(id)) shown.add(id);
+  }));
+  return { items: res.items.filter((m) => shown.has(m.senderProfileId)), hasMore: res.hasMore };
 }
 
 /** Who a list mentions: each profile's name and first public picture. */

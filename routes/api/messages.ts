@@ -15,7 +15,7 @@ import { jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
 import { MAX_TEXT } from "../../domain/texts.ts";
 import {
-  broadcastsIn,
+  broadcastsSeenBy,
   conversationsOf,
   conversationWith,
   deleteConversation,
@@ -129,8 +129,7 @@ export const messages = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const sector = parseWith(sectorParam, c.req.param("sector"));
     const { page } = queryOf(c, z.object({ page: z.coerce.number().int().min(0).max(50).default(0) }));
-    const blocked = await blockedSet(caller.profileId);
-    const res = await broadcastsIn(sector, page);
-    const items = res.items.filter((m) => !blocked.has(m.senderProfileId));
-    return c.json({ items, hasMore: res.hasMore, people: await peopleOf(items.map((m) => m.senderProfileId)) });
+    // Blocked members, and members who hide (or are off the map), are left out (kv/messages.ts).
+    const res = await broadcastsSeenBy(caller.profileId, sector, page, await blockedSet(caller.profileId));
+    return c.json({ ...res, people: await peopleOf(res.items.map((m) => m.senderProfileId)) });
   });

@@ -3,6 +3,7 @@ import { testApp } from "../../tests/api.ts";
 import { reportPosition } from "../../kv/positions.ts";
 import { listNotifications } from "../../kv/notifications.ts";
 import { kv } from "../../kv/db.ts";
+import { shiftClock } from "../../kv/clock.ts";
 import { createAccount, getAccountByEmail, setRoles } from "../../kv/accounts.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
@@ -201,6 +202,64 @@ Deno.test("messages - standard members start at most 30 new conversations a day;
     assert.equal((await to(others[0])).status, 201, "an existing conversation goes on");
     await setRoles((await getAccountByEmail("standard@example.com"))!.id, ["USER", "PRO"]);
     assert.equal((await to(others[31])).status, 201, "Pro: no limit");
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("messages - a member who hides leaves Map Chat for others (not for themselves) and comes back on showing again", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member(), b = await t.member();
+    const place = (m: M, hide: boolean) =>
+      t.call("PUT", `/api/profile-position/${m.profileId}`, {
+        cookie: m.cookie,
+        json: { use: "OVERRIDE", overrideLat: 33.45, overrideLon: -112.07, hide },
+      });
+    assert.equal((await place(a, false)).status, 200);
+    assert.equal((await place(b, false)).status, 200);
+    assert.equal((await send(t, a, null, "from a")).status, 201);
+    assert.equal((await send(t, b, null, "from b")).status, 201);
+    const seen = async (
+      viewer: M,
+    ) => ((await t.call("GET", "/api/messages/by-sector/33:-113", { cookie: viewer.cookie })).data as {
+      items: { bodyText: string }[];
+      people: Record<string, unknown>;
+    });
+    assert.deepEqual((await seen(b)).items.map((m) => m.bodyText), ["from b", "from a"]);
+
+    assert.equal((await place(a, true)).status, 200);
+    const hidden = await seen(b);
+    assert.deepEqual(hidden.items.map((m) => m.bodyText), ["from b"], "others no longer see a's post");
+    assert.equal(hidden.people[a.profileId], undefined, "nor a's name");
+    assert.deepEqual((await seen(a)).items.map((m) => m.bodyText), ["from b", "from a"], "a still sees their own");
+
+    assert.equal((await place(a, false)).status, 200);
+    assert.deepEqual(
+      (await seen(b)).items.map((m) => m.bodyText),
+      ["from b", "from a"],
+      "showing again brings it back",
+    );
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("messages - Map Chat leaves out posts of members whose position lapsed (26 h without a report) until they report again", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member();
+    await reportPosition(a.profileId, { lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false });
+    assert.equal((await send(t, a, null, "from a")).status, 201);
+    shiftClock(27 * 3_600_000);
+    const b = await t.member();
+    await reportPosition(b.profileId, { lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false });
+    const items = async () =>
+      (await t.call("GET", "/api/messages/by-sector/33:-113", { cookie: b.cookie })).data.items as unknown[];
+    // (A member who hid and stayed away 26 h has no hide flag left: their posts must stay away too.)
+    assert.deepEqual(await items(), []);
+    await reportPosition(a.profileId, { lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false });
+    assert.equal((await items()).length, 1);
   } finally {
     t.close();
   }
