@@ -80,6 +80,20 @@ export const TEXTS = {
   geoUnavailable: "Geolocation unable to provide location",
   geoTimeout: "Geolocation timed out",
   geoOther: "OTHER ERROR",
+  // --- confirming who changes the email or password or ends other sessions (ours)
+  currentPassword: "Current password",
+  currentPasswordRequired: "Please enter your current password to confirm.",
+  currentPasswordWrong: "Your current password is not correct.",
+  freshLoginRequired:
+    "To confirm, log in again with a new login link (Register / Recover Login), then do this within 10 minutes.",
+  reauthThrottled:
+    "Too many tries with your current password. Please wait an hour, or log in again with a new login link.",
+  linkOnlyNotice:
+    "You logged in with a link. To set a password or change your email, log in again with a new login link, then do it within 10 minutes.",
+  freshLinkNotice: "You logged in with a login link just now: for 10 minutes, changes need no current password.",
+  logOutEverywhereElse: "Log out everywhere else",
+  loggedOutEverywhereElse: "Your other devices are logged out.",
+  onlyThisDevice: "No other device is logged in.",
   // --- the profile editor's birthdate (ours: the spec leaves the refusal open)
   birthdate: {
     invalid: "The birthdate must be a real, past date written YYYY-MM-DD.",
@@ -121,3 +135,22 @@ export const REPORT_REASONS = [
 
 /** A report reason id. */
 export type ReportReason = typeof REPORT_REASONS[number]["id"];
+
+/**
+ * The mail to an account's old address after its email changed. Discreet, as on a lock screen:
+ * no app name or content, just the change and where to get help.
+ */
+export function emailChangedMail(helpUrl: string, when: Date): { subject: string; text: string } {
+  return {
+    subject: "Your account email was changed",
+    text: [
+      "Hello,",
+      "",
+      `The email address of your account was changed on ${when.toUTCString()}.`,
+      "This address no longer receives mail or login links for it.",
+      "",
+      "If you made this change, there is nothing to do.",
+      `If you did not, someone else may be using your account: tell us at ${helpUrl} and give this address.`,
+    ].join("\n"),
+  };
+}

@@ -1,6 +1,8 @@
 /**
  * Account settings (spec §2, §4, §5, §8): name, email, a new password pair; the member's
- * sessions with '(this device)'; the version panel.
+ * sessions with '(this device)' and "Log out everywhere else"; the version panel. Changing the
+ * email or password and ending sessions ask for the current password, unless the member logged
+ * in with a login link within 10 minutes (routes/api/settings.ts).
  */
 
 import { type FormEvent, useEffect, useState } from "react";
@@ -24,6 +26,9 @@ export interface SettingsData {
   email: string;
   roles: string[];
   hasPassword: boolean;
+  /** What a change of email or password, or ending sessions, needs now (routes/api/settings.ts). */
+  reauth: "fresh" | "password" | "link";
+  freshUntil: number | null;
   pushSubscriptions: PushDevice[];
   applicationServerKey: string;
 }
@@ -70,27 +75,28 @@ function SettingsBody({ settings, sessions, blocked, backend }: SettingsProps) {
   const [email, setEmail] = useState(data.email);
   const [pw1, setPw1] = useState("");
   const [pw2, setPw2] = useState("");
+  const [current, setCurrent] = useState("");
   const [error, setError] = useState("");
   const [saved, setSaved] = useState(false);
+  // The current password is asked when the email or password changes, unless the login is fresh.
+  const sensitive = email.trim().toLowerCase() !== data.email || pw1 !== "" || pw2 !== "";
+  const askCurrent = sensitive && data.reauth === "password";
 
   const save = useMutation({
-    mutationFn: (body: { name: string; email: string; password?: string }) =>
+    mutationFn: (body: { name: string; email: string; password?: string; currentPassword?: string }) =>
       api<SettingsData>("/api/settings", { method: "PUT", json: body }),
-    onSuccess: (next) => {
+    onSuccess: (next, body) => {
       qc.setQueryData(["settings"], next);
+      setEmail(next.email);
       setPw1("");
       setPw2("");
+      setCurrent("");
       setSaved(true);
       setTimeout(() => setSaved(false), SAVED_MS);
+      // A new password ended the other sessions.
+      if (body.password) qc.invalidateQueries({ queryKey: ["sessions"] });
     },
-    onError: (e) => {
-      setError(e instanceof ApiFailure && e.status === 400 ? e.message : TEXTS.settingsSaveFailed);
-    },
-  });
-
-  const endSession = useMutation({
-    mutationFn: (id: string) => api(`/api/sessions/${id}`, { method: "DELETE" }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["sessions"] }),
+    onError: (e) => setError(failureText(e, qc)),
   });
 
   function submit(e: FormEvent) {
@@ -98,14 +104,24 @@ function SettingsBody({ settings, sessions, blocked, backend }: SettingsProps) {
     setError("");
     if (!name.trim() || !email.trim()) return setError("Name and email are required.");
     if (pw1 !== pw2) return setError(TEXTS.passwordsDoNotMatch);
+    if (askCurrent && !current) return setError(TEXTS.currentPasswordRequired);
     // The password pair is copied into the settings only when both entries match.
-    save.mutate({ name: name.trim(), email: email.trim().toLowerCase(), ...(pw1 ? { password: pw1 } : {}) });
+    save.mutate({
+      name: name.trim(),
+      email: email.trim().toLowerCase(),
+      ...(pw1 ? { password: pw1 } : {}),
+      ...(askCurrent ? { currentPassword: current } : {}),
+    });
   }
 
   return (
     <div className="stack">
       <form className="stack narrow" onSubmit={submit} noValidate>
-        {!data.hasPassword && <p className="notice">You logged in with a link. Set a password below.</p>}
+        {!data.hasPassword && data.reauth === "fresh" && (
+          <p className="notice">You logged in with a link. Set a password below.</p>
+        )}
+        {data.reauth === "link" && <p className="notice">{TEXTS.linkOnlyNotice}</p>}
+        {data.hasPassword && data.reauth === "fresh" && <p className="muted">{TEXTS.freshLinkNotice}</p>}
         <label>
           Name
           <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" required />
@@ -122,28 +138,23 @@ function SettingsBody({ settings, sessions, blocked, backend }: SettingsProps) {
           Repeat new password
           <input type="password" value={pw2} onChange={(e) => setPw2(e.target.value)} autoComplete="new-password" />
         </label>
+        {askCurrent && (
+          <label>
+            {TEXTS.currentPassword}
+            <input
+              type="password"
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+              autoComplete="current-password"
+            />
+          </label>
+        )}
         {error && <p className="error" role="alert">{error}</p>}
         {saved && <p className="success" role="status">{TEXTS.saved}</p>}
         <button type="submit" className="primary" disabled={save.isPending}>Save</button>
       </form>
 
-      <section className="narrow">
-        <h2>Logged-in devices</h2>
-        <ul className="list">
-          {sessionsQ.data.map((s) => (
-            <li key={s.id} className="row between">
-              <span>
-                {s.device} {s.current && <strong>{TEXTS.thisDevice}</strong>}
-                <br />
-                <small>
-                  last active <Time ts={s.lastSeen} />
-                </small>
-              </span>
-              {!s.current && <button type="button" onClick={() => endSession.mutate(s.id)}>Log out</button>}
-            </li>
-          ))}
-        </ul>
-      </section>
+      <Sessions sessions={sessionsQ.data} reauth={data.reauth} />
 
       <PushDevices devices={data.pushSubscriptions} applicationServerKey={data.applicationServerKey} />
 
@@ -151,6 +162,91 @@ function SettingsBody({ settings, sessions, blocked, backend }: SettingsProps) {
 
       <VersionPanel backend={backend} />
     </div>
+  );
+}
+
+/**
+ * The server's message for a refusal a member can act on (bad input, confirm who you are, too many
+ * tries), else the spec's save-failure text. A refused confirmation reloads the settings, so the
+ * form learns what it needs now (a fresh login may have run out).
+ */
+function failureText(e: unknown, qc: ReturnType<typeof useQueryClient>): string {
+  if (!(e instanceof ApiFailure) || ![400, 403, 429].includes(e.status)) return TEXTS.settingsSaveFailed;
+  if (e.status === 403) qc.invalidateQueries({ queryKey: ["settings"] });
+  return e.message;
+}
+
+/** The logged-in devices: this one marked, Log out for each other one, and "Log out everywhere else". */
+function Sessions({ sessions, reauth }: { sessions: SessionItem[]; reauth: SettingsData["reauth"] }) {
+  const qc = useQueryClient();
+  const [current, setCurrent] = useState("");
+  const [message, setMessage] = useState("");
+  const [done, setDone] = useState("");
+  const others = sessions.filter((s) => !s.current).length;
+  const confirm = reauth === "password" ? { currentPassword: current } : {};
+  const after = {
+    onSuccess: (_: unknown, id: string | null) => {
+      setCurrent("");
+      setMessage("");
+      setDone(id === null ? TEXTS.loggedOutEverywhereElse : "");
+      qc.invalidateQueries({ queryKey: ["sessions"] });
+    },
+    onError: (e: Error) => {
+      setDone("");
+      setMessage(failureText(e, qc));
+    },
+  };
+  const end = useMutation({
+    mutationFn: (id: string | null) =>
+      id === null
+        ? api("/api/sessions/end-others", { method: "POST", json: confirm })
+        : api(`/api/sessions/${id}`, { method: "DELETE", json: confirm }),
+    ...after,
+  });
+  function run(id: string | null) {
+    setDone("");
+    if (reauth === "password" && !current) return setMessage(TEXTS.currentPasswordRequired);
+    setMessage("");
+    end.mutate(id);
+  }
+  return (
+    <section className="narrow stack" aria-labelledby="devices-title">
+      <h2 id="devices-title">Logged-in devices</h2>
+      <ul className="list">
+        {sessions.map((s) => (
+          <li key={s.id} className="row between">
+            <span>
+              {s.device} {s.current && <strong>{TEXTS.thisDevice}</strong>}
+              <br />
+              <small>
+                last active <Time ts={s.lastSeen} />
+              </small>
+            </span>
+            {!s.current && <button type="button" onClick={() => run(s.id)} disabled={end.isPending}>Log out</button>}
+          </li>
+        ))}
+      </ul>
+      {others === 0 ? <p className="muted">{TEXTS.onlyThisDevice}</p> : (
+        <>
+          {reauth === "password" && (
+            <label>
+              {TEXTS.currentPassword}
+              <input
+                type="password"
+                value={current}
+                onChange={(e) => setCurrent(e.target.value)}
+                autoComplete="current-password"
+              />
+            </label>
+          )}
+          <button type="button" onClick={() => run(null)} disabled={end.isPending}>
+            {TEXTS.logOutEverywhereElse}
+          </button>
+        </>
+      )}
+      {message && <p className="error" role="alert">{message}</p>}
+      {done && <p className="success" role="status">{done}</p>}
+    </section>
   );
 }
 

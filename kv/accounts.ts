@@ -6,6 +6,7 @@ import { keys } from "./keys.ts";
 import { newId, randomToken, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { newProfile } from "./profiles.ts";
+import { enqueueJob } from "./jobs.ts";
 
 /** A member's account (spec §3 Settings). */
 export interface Account {
@@ -18,6 +19,8 @@ export interface Account {
   defaultProfileId: string;
   /** The acknowledgement texts accepted at registration, and when. */
   consents: { texts: string[]; ts: number };
+  /** When the email was last changed: login links made before then no longer work. */
+  tsEmailChanged?: number;
   tsCreated: number;
   tsUpdated: number;
 }
@@ -109,7 +112,11 @@ export interface SettingsChange {
   password?: string;
 }
 
-/** Saves name, email and (when given) a new password. Returns null if the email belongs to another account. */
+/**
+ * Saves name, email and (when given) a new password. Returns null if the email belongs to another
+ * account. A new email, in the same atomic: mails the old address that it was changed (the
+ * `email-changed` mail job), and ends the login links made before (`tsEmailChanged`).
+ */
 export async function updateSettings(id: string, change: SettingsChange): Promise<Account | null> {
   const passwordHash = change.password ? await hashPassword(change.password) : undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -117,18 +124,21 @@ export async function updateSettings(id: string, change: SettingsChange): Promis
     if (!entry.value) throw new Error("account not found");
     const old = entry.value;
     const email = normalizeEmail(change.email);
+    const t = now();
     const next: Account = {
       ...old,
       name: change.name.trim(),
       email,
       passwordHash: passwordHash ?? old.passwordHash,
-      tsUpdated: now(),
+      ...(email !== old.email ? { tsEmailChanged: t } : {}),
+      tsUpdated: t,
     };
     const op = kv().atomic().check(entry).set(keys.account(id), next);
     if (email !== old.email) {
       op.check({ key: keys.accountByEmail(email), versionstamp: null })
         .delete(keys.accountByEmail(old.email))
         .set(keys.accountByEmail(email), id);
+      enqueueJob(op, { type: "mail", template: "email-changed", accountId: id, to: old.email });
     }
     const res = await op.commit();
     if (res.ok) return next;
@@ -180,12 +190,19 @@ export async function createLoginToken(accountId: string): Promise<string> {
   return token;
 }
 
-/** Uses up a login token: the account id if it was valid and unused, else null. */
+/**
+ * Uses up a login token: the account id if it was valid and unused, else null. A token made
+ * before the account's email changed was mailed to the old address: it no longer works.
+ */
 export async function consumeLoginToken(token: string): Promise<string | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   const key = keys.loginToken(await sha256Hex(token));
   const entry = await kv().get<LoginTokenRecord>(key);
   if (!entry.value || entry.value.expires < now()) return null;
   const res = await kv().atomic().check(entry).delete(key).commit();
-  return res.ok ? entry.value.accountId : null;
+  if (!res.ok) return null;
+  const account = await getAccount(entry.value.accountId);
+  const made = entry.value.expires - LOGIN_TOKEN_TTL_MS;
+  if (account?.tsEmailChanged !== undefined && made < account.tsEmailChanged) return null;
+  return entry.value.accountId;
 }

@@ -22,6 +22,7 @@ import { now } from "./clock.ts";
 /** Every kind of job. Handlers live in one file per job type under workers/ (workers/run.ts). */
 export type Job =
   | { type: "mail"; template: "login-link"; accountId: string }
+  | { type: "mail"; template: "email-changed"; accountId: string; to: string }
   | { type: "test"; effectKey: string; mode: "ok" | "fail" | "hang" }
   | { type: "push"; profileId: string; notificationId: string }
   // Pictures (workers/pictures.ts): make an upload's master and sizes; render the served sizes of a

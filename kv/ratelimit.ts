@@ -20,6 +20,10 @@ export const LIMITS = {
   loginByAccountAddress: { max: 10, windowMs: 15 * 60_000 },
   loginByAccount: { max: 100, windowMs: 60 * 60_000 },
   loginKnownPlace: { max: 10, windowMs: 15 * 60_000 },
+  // The current password asked again to change the email or password or to end other sessions
+  // (routes/api/settings.ts), per account: a stolen session gets 10 guesses an hour. Right and
+  // wrong answers count. Never a lockout: a fresh login link stands in for the password.
+  reauthByAccount: { max: 10, windowMs: 60 * 60_000 },
   // Login-link logins, per address (a link token cannot be guessed; this only slows automation).
   loginLinkByAddress: { max: 30, windowMs: 15 * 60_000 },
   // Register and login-link requests: the same split, so asking for a member's links cannot stop theirs.

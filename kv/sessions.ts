@@ -16,6 +16,15 @@ export const SESSION_LIFETIMES = {
 } as const;
 /** lastSeen is written at most this often. */
 const TOUCH_EVERY_MS = 5 * 60_000;
+/**
+ * How long a session started by a login link counts as a fresh login: within it, changing the
+ * email or password and ending other sessions need no current password (the link proved the
+ * mailbox, the recovery factor). After it, they need the current password, or a new link.
+ */
+export const FRESH_LINK_LOGIN_MS = 10 * 60_000;
+
+/** How a session was started. */
+export type LoginMethod = "link" | "password" | "passkey";
 
 /** A stored session. */
 export interface Session {
@@ -26,6 +35,8 @@ export interface Session {
   lastSeen: number;
   /** A short description of the device (browser and OS), never the address. */
   device: string;
+  /** How it was started (absent on sessions older than this field: never a fresh login). */
+  via?: LoginMethod;
 }
 
 /** Starts a session; returns the secret token for the cookie. */
@@ -33,6 +44,7 @@ export async function createSession(
   accountId: string,
   remember: boolean,
   device: string,
+  via?: LoginMethod,
 ): Promise<{ token: string; session: Session }> {
   const token = randomToken(32);
   const tokenHash = await sha256Hex(token);
@@ -44,6 +56,7 @@ export async function createSession(
     tsCreated: t,
     lastSeen: t,
     device: device.slice(0, 120),
+    ...(via ? { via } : {}),
   };
   const life = remember ? SESSION_LIFETIMES.remember : SESSION_LIFETIMES.once;
   await kv().atomic()
@@ -100,4 +113,36 @@ export async function endSessionById(accountId: string, id: string): Promise<boo
   if (!tokenHash) return false;
   await endSessionByHash(accountId, tokenHash, id);
   return true;
+}
+
+/** One of the account's live sessions by its public id, or null. */
+export async function getSessionById(accountId: string, id: string): Promise<Session | null> {
+  const tokenHash = (await kv().get<string>(keys.sessionByAccount(accountId, id))).value;
+  if (!tokenHash) return null;
+  const s = (await kv().get<Session>(keys.session(tokenHash))).value;
+  return s && s.accountId === accountId ? s : null;
+}
+
+/** Until when a session counts as a fresh login-link login (`FRESH_LINK_LOGIN_MS`), or null. */
+export function freshLinkLoginUntil(s: Session): number | null {
+  if (s.via !== "link") return null;
+  const until = s.tsCreated + FRESH_LINK_LOGIN_MS;
+  return now() < until ? until : null;
+}
+
+/** Ends every session of the account but `keepId` (its current one); returns how many ended. */
+export async function endOtherSessions(accountId: string, keepId: string): Promise<number> {
+  const others: { id: string; tokenHash: string }[] = [];
+  for await (const e of kv().list<string>({ prefix: keys.sessionsByAccount(accountId) })) {
+    const id = String(e.key[e.key.length - 1]);
+    if (id !== keepId) others.push({ id, tokenHash: e.value });
+  }
+  for (let i = 0; i < others.length; i += 50) {
+    const op = kv().atomic();
+    for (const o of others.slice(i, i + 50)) {
+      op.delete(keys.session(o.tokenHash)).delete(keys.sessionByAccount(accountId, o.id));
+    }
+    await op.commit();
+  }
+  return others.length;
 }

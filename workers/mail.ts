@@ -5,6 +5,7 @@ import { config } from "../config/config.ts";
 import { createLoginToken, getAccount } from "../kv/accounts.ts";
 import { saveToOutbox } from "../kv/outbox.ts";
 import type { Job } from "../kv/jobs.ts";
+import { emailChangedMail } from "../domain/texts.ts";
 
 type MailJob = Extract<Job, { type: "mail" }>;
 
@@ -13,8 +14,21 @@ export function publicOrigin(): string {
   return (config.publicOrigin ?? `http://localhost:${config.port}`).replace(/\/$/, "");
 }
 
-/** Sends a login link. Safe to run twice: a second run sends a second, equally valid link. */
+/** Sends a mail job by its template. Safe to run twice (a second mail, never a wrong one). */
 export async function sendMailJob(job: MailJob): Promise<void> {
+  if (job.template === "email-changed") return await sendEmailChanged(job);
+  await sendLoginLink(job);
+}
+
+/** Tells the old address that the account's email was changed, and where to get help. */
+async function sendEmailChanged(job: Extract<MailJob, { template: "email-changed" }>): Promise<void> {
+  const account = await getAccount(job.accountId);
+  const mail = emailChangedMail(`${publicOrigin()}/support`, new Date(account?.tsEmailChanged ?? Date.now()));
+  await sendMail(job.to, mail.subject, mail.text);
+}
+
+/** Sends a login link. Safe to run twice: a second run sends a second, equally valid link. */
+async function sendLoginLink(job: MailJob): Promise<void> {
   const account = await getAccount(job.accountId);
   if (!account) return;
   const token = await createLoginToken(account.id);

@@ -22,7 +22,7 @@ import {
   getAccountByEmail,
   normalizeEmail,
 } from "../../kv/accounts.ts";
-import { createSession, endSession, SESSION_LIFETIMES } from "../../kv/sessions.ts";
+import { createSession, endSession, type LoginMethod, SESSION_LIFETIMES } from "../../kv/sessions.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import {
   linkRequestAllowed,
@@ -62,8 +62,8 @@ function deviceToken(c: Context<AppEnv>): string | undefined {
  * Starts a session for the account and sets the cookie (every way of logging in ends here);
  * remembers the address and the device as places the member logs in from.
  */
-export async function logIn(c: Context<AppEnv>, account: Account, remember: boolean) {
-  const { token } = await createSession(account.id, remember, deviceOf(c.req.header("user-agent") ?? ""));
+export async function logIn(c: Context<AppEnv>, account: Account, remember: boolean, via: LoginMethod) {
+  const { token } = await createSession(account.id, remember, deviceOf(c.req.header("user-agent") ?? ""), via);
   setCookie(c, sessionCookieName(c), token, {
     path: "/",
     httpOnly: true,
@@ -95,7 +95,7 @@ export const auth = new Hono<AppEnv>()
       const accountId = await consumeLoginToken(form.token);
       const account = accountId ? await getAccount(accountId) : null;
       if (!account) throw unauthorized("This login link is invalid or has expired. Ask for a new one.");
-      await logIn(c, account, remember);
+      await logIn(c, account, remember, "link");
       return c.json({
         profileId: account.defaultProfileId,
         email: account.email,
@@ -114,7 +114,7 @@ export const auth = new Hono<AppEnv>()
       throw tooMany(LOGIN_THROTTLED_MESSAGE);
     }
     if (!(await checkPassword(account, form.password)) || !account) throw unauthorized(TEXTS.loginIncorrect);
-    await logIn(c, account, remember);
+    await logIn(c, account, remember, "password");
     return c.json({ profileId: account.defaultProfileId, email: account.email, needsPassword: false });
   })
   .post("/logout", async (c) => {

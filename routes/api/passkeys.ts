@@ -171,6 +171,6 @@ export const passkeys = new Hono<AppEnv>()
     }
     const account = await getAccount(passkey.accountId);
     if (!account) throw unauthorized(TEXTS.passkeyUnknown);
-    await logIn(c, account, body.rememberMe ?? false);
+    await logIn(c, account, body.rememberMe ?? false, "passkey");
     return c.json({ profileId: account.defaultProfileId, email: account.email, needsPassword: !account.passwordHash });
   });

@@ -10,7 +10,7 @@ import SettingsForm from "../../islands/SettingsForm.tsx";
 import ContactForm from "../../islands/ContactForm.tsx";
 import Dashboard from "../../islands/Dashboard.tsx";
 import { getAccount, roleCounts } from "../../kv/accounts.ts";
-import { listSessions } from "../../kv/sessions.ts";
+import { getSessionById, listSessions } from "../../kv/sessions.ts";
 import { blockList } from "../../kv/likes.ts";
 import { listOutbox } from "../../kv/outbox.ts";
 import { settingsOf } from "../api/settings.ts";
@@ -34,7 +34,7 @@ export async function settingsPage(c: Context<AppEnv>) {
       <Island
         of={SettingsForm}
         props={{
-          settings: await settingsOf(account),
+          settings: await settingsOf(account, await getSessionById(caller.accountId, caller.sessionId)),
           sessions,
           blocked: await blockList(caller.profileId),
           backend: backendVersion(),

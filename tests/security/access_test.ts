@@ -70,6 +70,7 @@ const MATRIX: Record<string, Row | typeof NONE> = {
   "PUT /api/settings": NONE,
   "GET /api/sessions": NONE,
   "DELETE /api/sessions/:id": row("session", 401, 200, 404, 404, 404, { fresh: true }),
+  "POST /api/sessions/end-others": NONE,
   "POST /api/contactus-messages": NONE,
   "GET /api/admin/dashboard/userRoleCounts": NONE,
   "POST /api/admin/testUsersCreate/:count": NONE,

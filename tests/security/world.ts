@@ -188,7 +188,8 @@ export async function buildWorld(t: T) {
     async renewSessions() {
       for (const m of [owner, other, blocked, admin]) {
         // The test app is served on http://localhost, a secure context: the cookie has its __Host- name.
-        m.cookie = `__Host-sid=${(await createSession(m.accountId, true, "Test")).token}`;
+        // A login-link session, as `t.member` makes: fresh, so ending a session needs no password.
+        m.cookie = `__Host-sid=${(await createSession(m.accountId, true, "Test", "link")).token}`;
       }
     },
     /** A portrait JPEG to upload. */
