@@ -4,7 +4,9 @@
  * /login without a password and cannot be phished: it only answers this site.
  */
 
+import { useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
+import { ApiFailure } from "./queries/api.ts";
 import {
   type PasskeyView,
   useAddPasskeyMutation,
@@ -16,6 +18,8 @@ import { TEXTS } from "../domain/texts.ts";
 
 export interface PasskeysProps {
   passkeys: PasskeyView[];
+  /** What adding one needs now (routes/reauth.ts): "password" asks for the current password. */
+  reauth: "fresh" | "password" | "link";
 }
 
 function errorText(e: unknown): string {
@@ -23,9 +27,13 @@ function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function List({ passkeys: initial }: PasskeysProps) {
+function List({ passkeys: initial, reauth }: PasskeysProps) {
   const { data: passkeys = initial } = usePasskeysQuery(initial);
   const add = useAddPasskeyMutation();
+  const [current, setCurrent] = useState("");
+  // Asked when the server says so too: a fresh login may have run out since the page was made.
+  const askCurrent = reauth === "password" ||
+    (add.error instanceof ApiFailure && add.error.code.startsWith("current_password"));
   const remove = useRemovePasskeyMutation();
   return (
     <section className="narrow passkeys" aria-labelledby="passkeys-title">
@@ -64,9 +72,25 @@ function List({ passkeys: initial }: PasskeysProps) {
           ))}
         </ul>
       )}
+      {askCurrent && (
+        <label>
+          {TEXTS.currentPassword}
+          <input
+            type="password"
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+            autoComplete="current-password"
+          />
+        </label>
+      )}
       {add.isError && <p className="error" role="alert">{errorText(add.error)}</p>}
       {add.isSuccess && <p className="success" role="status">Passkey added.</p>}
-      <button type="button" className="primary" onClick={() => add.mutate(undefined)} disabled={add.isPending}>
+      <button
+        type="button"
+        className="primary"
+        onClick={() => add.mutate({ currentPassword: current || undefined }, { onSuccess: () => setCurrent("") })}
+        disabled={add.isPending}
+      >
         {TEXTS.passkeyAdd}
       </button>
     </section>

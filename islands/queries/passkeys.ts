@@ -26,15 +26,19 @@ export function usePasskeysQuery(initial: PasskeyView[]) {
   return useQuery({ queryKey: KEY, queryFn: () => api<PasskeyView[]>("/api/passkeys") });
 }
 
-/** Creates a passkey on this device and stores it (name: optional, else the device's). */
+/**
+ * Creates a passkey on this device and stores it (name: optional, else the device's); the current
+ * password confirms who adds it, unless the login is fresh (routes/reauth.ts).
+ */
 export function useAddPasskeyMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (name?: string) => {
+    mutationFn: async ({ name, currentPassword }: { name?: string; currentPassword?: string } = {}) => {
       const { startRegistration, browserSupportsWebAuthn } = await import("@simplewebauthn/browser");
       if (!browserSupportsWebAuthn()) throw new Error(TEXTS.passkeyUnsupported);
       const options = await api<PublicKeyCredentialCreationOptionsJSON>("/api/passkeys/register/options", {
         method: "POST",
+        json: currentPassword ? { currentPassword } : {},
       });
       const response = await startRegistration({ optionsJSON: options });
       return api<PasskeyView>("/api/passkeys/register", { method: "POST", json: { response, name } });

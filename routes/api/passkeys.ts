@@ -1,9 +1,11 @@
 /**
  * Passkeys (WebAuthn, with @simplewebauthn/server): a member adds passkeys in Account settings,
  * lists and removes them, and logs in with one on /login. User verification is required, the
- * signature counter is checked, and every challenge is single use for 5 minutes.
+ * signature counter is checked, and every challenge is single use for 5 minutes. Adding a passkey
+ * adds a way in that outlives a password change, so it needs the member to confirm who they are
+ * first, as a new password does (routes/reauth.ts).
  *
- *   POST   /api/passkeys/register/options   (member)  → creation options
+ *   POST   /api/passkeys/register/options   (member)  {currentPassword?} → creation options
  *   POST   /api/passkeys/register           (member)  {response, name?} → the passkey
  *   GET    /api/passkeys                    (member)  → the member's passkeys
  *   DELETE /api/passkeys/{id}               (member)
@@ -26,6 +28,7 @@ import { badRequest, conflict, notFound, tooMany, unauthorized } from "../errors
 import { credentialIdSchema, idParam, jsonBody } from "../validate.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
 import { logIn } from "./auth.ts";
+import { confirmBody, optionalJson, requireReauth } from "../reauth.ts";
 import { config } from "../../config/config.ts";
 import { deviceOf } from "../../domain/device.ts";
 import { TEXTS } from "../../domain/texts.ts";
@@ -80,6 +83,7 @@ export const passkeys = new Hono<AppEnv>()
   })
   .post("/passkeys/register/options", async (c) => {
     const caller = requireCaller(c);
+    await requireReauth(caller, (await optionalJson(c, confirmBody)).currentPassword);
     const existing = await listPasskeys(caller.accountId);
     if (existing.length >= MAX_PASSKEYS) throw conflict(`At most ${MAX_PASSKEYS} passkeys.`, "too_many_passkeys");
     const rp = relyingParty(c);

@@ -2,57 +2,30 @@
  * Account settings: GET/PUT /api/settings, and the member's sessions: GET /api/sessions,
  * DELETE /api/sessions/{id}, POST /api/sessions/end-others ("Log out everywhere else").
  *
- * A stolen session must not become a takeover (OWASP ASVS 5.0 V6.2.3, V7.4.3, V7.5.1, V7.5.2).
- * Changing the email or the password, and ending sessions, need the member to confirm who they
- * are: the current password (`currentPassword`), or a fresh login (a session started by a login
- * link within the last 10 minutes, `FRESH_LINK_LOGIN_MS`: the link proved the mailbox, the
- * account's recovery factor; this is how a link-only account, or one whose password is
- * forgotten, sets a new one). Current-password checks count against `reauthByAccount`, right or
- * wrong, before the check. A password change ends every other session of the account; an email
- * change mails the old address (kv/accounts.ts).
+ * A stolen session must not become a takeover: changing the email or the password, and ending
+ * sessions, need the member to confirm who they are (`currentPassword`, or a fresh login-link
+ * login: routes/reauth.ts). A password change ends every other session of the account (ASVS 5.0
+ * V7.4.3); an email change mails the old address (kv/accounts.ts).
  */
 
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import * as z from "zod";
-import type { AppEnv, Caller } from "../env.ts";
-import { ApiError, conflict, notFound, tooMany } from "../errors.ts";
-import { idParam, jsonBody, parseWith } from "../validate.ts";
+import type { AppEnv } from "../env.ts";
+import { conflict, notFound } from "../errors.ts";
+import { idParam, jsonBody } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
+import { accountAndSession, confirmBody, optionalJson, reauthOf, requireReauth } from "../reauth.ts";
 import { TEXTS } from "../../domain/texts.ts";
-import { type Account, checkPassword, getAccount, normalizeEmail, updateSettings } from "../../kv/accounts.ts";
-import {
-  endOtherSessions,
-  endSessionById,
-  freshLinkLoginUntil,
-  getSessionById,
-  listSessions,
-  type Session,
-} from "../../kv/sessions.ts";
+import { type Account, normalizeEmail, updateSettings } from "../../kv/accounts.ts";
+import { endOtherSessions, endSessionById, getSessionById, listSessions, type Session } from "../../kv/sessions.ts";
 import { listPushSubscriptions, vapidKeys } from "../../kv/push.ts";
-import { hit } from "../../kv/ratelimit.ts";
-
-const currentPassword = z.string().max(1024).optional();
 
 const settingsBody = z.object({
   name: z.string().trim().min(1, "Name is required.").max(100),
   email: z.string().trim().min(1, "Email is required.").max(254).email("Please enter a valid email address."),
   password: z.string().min(8, "A password needs at least 8 characters.").max(128).optional(),
-  currentPassword,
+  currentPassword: confirmBody.shape.currentPassword,
 });
-
-const confirmBody = z.object({ currentPassword });
-
-/**
- * What this session needs to change the email or password or end sessions: nothing while it is a
- * fresh login-link login (until `freshUntil`), else the current password, or (an account without
- * one) a new login link.
- */
-export type Reauth = "fresh" | "password" | "link";
-
-function reauthOf(a: Account, session: Session | null): { reauth: Reauth; freshUntil: number | null } {
-  const freshUntil = session ? freshLinkLoginUntil(session) : null;
-  return { reauth: freshUntil !== null ? "fresh" : a.passwordHash !== null ? "password" : "link", freshUntil };
-}
 
 /** The settings a member sees of their own account (spec §3 Settings), with push devices and key. */
 export async function settingsOf(a: Account, session: Session | null) {
@@ -72,39 +45,6 @@ export async function settingsOf(a: Account, session: Session | null) {
     })),
     applicationServerKey: (await vapidKeys()).publicKey,
   };
-}
-
-/** The caller's account and session (the session to tell a fresh login). */
-async function accountAndSession(caller: Caller): Promise<{ account: Account; session: Session | null }> {
-  const [account, session] = await Promise.all([
-    getAccount(caller.accountId),
-    getSessionById(caller.accountId, caller.sessionId),
-  ]);
-  if (!account) throw notFound();
-  return { account, session };
-}
-
-/**
- * Throws unless the caller confirmed who they are: a fresh login-link session, or the right
- * current password (rate-limited per account). 403 with a code the island can tell apart.
- */
-async function requireReauth(caller: Caller, given: string | undefined): Promise<void> {
-  const { account, session } = await accountAndSession(caller);
-  const { reauth } = reauthOf(account, session);
-  if (reauth === "fresh") return;
-  if (reauth === "link") throw new ApiError(403, "fresh_login_required", TEXTS.freshLoginRequired);
-  if (!given) throw new ApiError(403, "current_password_required", TEXTS.currentPasswordRequired);
-  // Counted before the check, so a refused guess learns nothing.
-  if (!(await hit("reauthByAccount", caller.accountId))) throw tooMany(TEXTS.reauthThrottled);
-  if (!(await checkPassword(account, given))) {
-    throw new ApiError(403, "current_password_wrong", TEXTS.currentPasswordWrong);
-  }
-}
-
-/** An optional JSON body (a DELETE usually has none): `{}` when none is sent. */
-async function optionalJson<T extends z.ZodType>(c: Context<AppEnv>, schema: T): Promise<z.infer<T>> {
-  if (!(c.req.header("content-type") ?? "").includes("json")) return parseWith(schema, {});
-  return await jsonBody(c, schema);
 }
 
 export const settings = new Hono<AppEnv>()

@@ -385,3 +385,29 @@ Deno.test("settings - a login link stands in for a forgotten password only while
     t.close();
   }
 });
+
+Deno.test("settings - adding a passkey (a way in that outlives a new password) needs the same confirmation", async () => {
+  const t = await testApp();
+  try {
+    const m = await memberWithPassword(t, "passkey-add@example.com");
+    const options = (json?: unknown) =>
+      t.call("POST", "/api/passkeys/register/options", { cookie: m.cookie, ...(json ? { json } : {}) });
+    assert.equal((await options()).data.error.code, "current_password_required");
+    assert.equal((await options({ currentPassword: "wrong-password" })).data.error.code, "current_password_wrong");
+    const ok = await options({ currentPassword: m.password });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(typeof ok.data.challenge, "string");
+    // A fresh login-link session needs nothing more.
+    const link = await t.member("passkey-link@example.com");
+    assert.equal(
+      (await t.call("POST", "/api/passkeys/register/options", { cookie: link.cookie })).status,
+      200,
+    );
+    shiftClock(PAST_FRESH_MS);
+    const later = await t.call("POST", "/api/passkeys/register/options", { cookie: link.cookie });
+    assert.equal(later.status, 403);
+    assert.equal(later.data.error.code, "fresh_login_required");
+  } finally {
+    t.close();
+  }
+});

@@ -14,11 +14,13 @@ import { getSessionById, listSessions } from "../../kv/sessions.ts";
 import { blockList } from "../../kv/likes.ts";
 import { listOutbox } from "../../kv/outbox.ts";
 import { settingsOf } from "../api/settings.ts";
+import { reauthOf } from "../reauth.ts";
 import { backendVersion } from "../../config/version.ts";
 
 export async function settingsPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
   const account = (await getAccount(caller.accountId))!;
+  const session = await getSessionById(caller.accountId, caller.sessionId);
   const sessions = (await listSessions(caller.accountId)).map((s) => ({
     id: s.id,
     device: s.device,
@@ -34,7 +36,7 @@ export async function settingsPage(c: Context<AppEnv>) {
       <Island
         of={SettingsForm}
         props={{
-          settings: await settingsOf(account, await getSessionById(caller.accountId, caller.sessionId)),
+          settings: await settingsOf(account, session),
           sessions,
           blocked: await blockList(caller.profileId),
           backend: backendVersion(),
@@ -50,6 +52,7 @@ export async function settingsPage(c: Context<AppEnv>) {
             tsCreated: p.tsCreated,
             lastUsed: p.lastUsed,
           })),
+          reauth: reauthOf(account, session).reauth,
         }}
       />
     </section>,
