@@ -19,7 +19,7 @@ export interface Account {
   defaultProfileId: string;
   /** The acknowledgement texts accepted at registration, and when. */
   consents: { texts: string[]; ts: number };
-  /** When the email was last changed: login links made before then no longer work. */
+  /** When the email was last changed (the mail to the old address says when). */
   tsEmailChanged?: number;
   tsCreated: number;
   tsUpdated: number;
@@ -115,7 +115,7 @@ export interface SettingsChange {
 /**
  * Saves name, email and (when given) a new password. Returns null if the email belongs to another
  * account. A new email, in the same atomic: mails the old address that it was changed (the
- * `email-changed` mail job), and ends the login links made before (`tsEmailChanged`).
+ * `email-changed` mail job); login links mailed to the old address stop working (`consumeLoginToken`).
  */
 export async function updateSettings(id: string, change: SettingsChange): Promise<Account | null> {
   const passwordHash = change.password ? await hashPassword(change.password) : undefined;
@@ -177,22 +177,25 @@ export async function roleCounts(): Promise<{ role: string; count: number }[]> {
 interface LoginTokenRecord {
   accountId: string;
   expires: number;
+  /** The address the link is mailed to: it works only while that is still the account's email. */
+  sentTo?: string;
 }
 
-/** A new single-use login token (256 bits) for the account; only its hash is stored, for one hour. */
-export async function createLoginToken(accountId: string): Promise<string> {
+/**
+ * A new single-use login token (256 bits) for the account; only its hash is stored, for one hour.
+ * `sentTo`: the address it is mailed to (a link to an address the account no longer has fails).
+ */
+export async function createLoginToken(accountId: string, sentTo?: string): Promise<string> {
   const token = randomToken(32);
-  await kv().set(
-    keys.loginToken(await sha256Hex(token)),
-    { accountId, expires: now() + LOGIN_TOKEN_TTL_MS } satisfies LoginTokenRecord,
-    { expireIn: LOGIN_TOKEN_TTL_MS },
-  );
+  const record: LoginTokenRecord = { accountId, expires: now() + LOGIN_TOKEN_TTL_MS };
+  if (sentTo !== undefined) record.sentTo = normalizeEmail(sentTo);
+  await kv().set(keys.loginToken(await sha256Hex(token)), record, { expireIn: LOGIN_TOKEN_TTL_MS });
   return token;
 }
 
 /**
- * Uses up a login token: the account id if it was valid and unused, else null. A token made
- * before the account's email changed was mailed to the old address: it no longer works.
+ * Uses up a login token: the account id if it was valid and unused, else null. A token mailed to
+ * an address the account no longer has (the email changed since) does not work.
  */
 export async function consumeLoginToken(token: string): Promise<string | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
@@ -201,8 +204,7 @@ export async function consumeLoginToken(token: string): Promise<string | null> {
   if (!entry.value || entry.value.expires < now()) return null;
   const res = await kv().atomic().check(entry).delete(key).commit();
   if (!res.ok) return null;
-  const account = await getAccount(entry.value.accountId);
-  const made = entry.value.expires - LOGIN_TOKEN_TTL_MS;
-  if (account?.tsEmailChanged !== undefined && made < account.tsEmailChanged) return null;
-  return entry.value.accountId;
+  const { accountId, sentTo } = entry.value;
+  if (sentTo !== undefined && (await getAccount(accountId))?.email !== sentTo) return null;
+  return accountId;
 }

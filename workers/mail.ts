@@ -31,7 +31,7 @@ async function sendEmailChanged(job: Extract<MailJob, { template: "email-changed
 async function sendLoginLink(job: MailJob): Promise<void> {
   const account = await getAccount(job.accountId);
   if (!account) return;
-  const token = await createLoginToken(account.id);
+  const token = await createLoginToken(account.id, account.email);
   const link = `${publicOrigin()}/login#token=${token}`;
   const subject = "Your login link";
   const text = [
