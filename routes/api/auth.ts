@@ -25,6 +25,7 @@ import {
 import { createSession, endSession, type LoginMethod, SESSION_LIFETIMES } from "../../kv/sessions.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import {
+  forgetLoginTrust,
   linkRequestAllowed,
   LOGIN_THROTTLED_MESSAGE,
   loginTrust,
@@ -71,7 +72,12 @@ export async function logIn(c: Context<AppEnv>, account: Account, remember: bool
     sameSite: "Lax",
     ...(remember ? { maxAge: SESSION_LIFETIMES.remember.absoluteMs / 1000 } : {}),
   });
-  const device = await rememberLogin(account.id, clientAddress(c), deviceToken(c));
+  await rememberThisPlace(c, account.id);
+}
+
+/** Remembers the caller's address and device as a place the member logs in from (and sets the device cookie). */
+async function rememberThisPlace(c: Context<AppEnv>, accountId: string): Promise<void> {
+  const device = await rememberLogin(accountId, clientAddress(c), deviceToken(c));
   setCookie(c, isSecureContext(c) ? DEVICE_COOKIE.secure : DEVICE_COOKIE.plain, device, {
     path: "/",
     httpOnly: true,
@@ -79,6 +85,16 @@ export async function logIn(c: Context<AppEnv>, account: Account, remember: bool
     sameSite: "Strict",
     maxAge: 400 * 24 * 3600,
   });
+}
+
+/**
+ * After a takeover is closed (a new password, "log out everywhere else"): forgets every place the
+ * member logged in from (an attacker's too), keeping only the caller's, so strangers' places get
+ * no shelter from the login throttle.
+ */
+export async function trustOnlyThisPlace(c: Context<AppEnv>, accountId: string): Promise<void> {
+  await forgetLoginTrust(accountId);
+  await rememberThisPlace(c, accountId);
 }
 
 export const auth = new Hono<AppEnv>()

@@ -14,6 +14,7 @@ import type { AppEnv } from "../env.ts";
 import { conflict, notFound } from "../errors.ts";
 import { idParam, jsonBody } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
+import { trustOnlyThisPlace } from "./auth.ts";
 import { accountAndSession, confirmBody, optionalJson, reauthOf, requireReauth } from "../reauth.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { type Account, normalizeEmail, updateSettings } from "../../kv/accounts.ts";
@@ -62,7 +63,10 @@ export const settings = new Hono<AppEnv>()
     const saved = await updateSettings(caller.accountId, body);
     if (!saved) throw conflict(TEXTS.settingsSaveFailed, "email_taken");
     // ASVS V7.4.3: a new password ends every other session (this one stays).
-    if (body.password !== undefined) await endOtherSessions(caller.accountId, caller.sessionId);
+    if (body.password !== undefined) {
+      await endOtherSessions(caller.accountId, caller.sessionId);
+      await trustOnlyThisPlace(c, caller.accountId);
+    }
     return c.json(await settingsOf(saved, await getSessionById(caller.accountId, caller.sessionId)));
   })
   .get("/sessions", async (c) => {
@@ -80,7 +84,9 @@ export const settings = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const body = await optionalJson(c, confirmBody);
     await requireReauth(caller, body.currentPassword);
-    return c.json({ ended: await endOtherSessions(caller.accountId, caller.sessionId) });
+    const ended = await endOtherSessions(caller.accountId, caller.sessionId);
+    await trustOnlyThisPlace(c, caller.accountId);
+    return c.json({ ended });
   })
   .delete("/sessions/:id", async (c) => {
     const caller = requireCaller(c);

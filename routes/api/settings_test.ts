@@ -8,6 +8,7 @@ import { shiftClock } from "../../kv/clock.ts";
 import { listOutbox } from "../../kv/outbox.ts";
 import { runDueJobs } from "../../workers/jobs.ts";
 import { handlers } from "../../workers/run.ts";
+import { loginTrust } from "../../kv/logintrust.ts";
 
 Deno.test("settings - a member reads and saves name, email and a new password", async () => {
   const t = await testApp();
@@ -312,6 +313,34 @@ Deno.test("settings - Log out everywhere else ends every other session and keeps
     assert.equal((await t.call("GET", "/api/sessions", { cookie: m.cookie })).data.length, 1);
     assert.equal((await t.call("GET", "/api/settings", { cookie: stranger.cookie })).status, 200);
     assert.equal((await t.call("POST", "/api/sessions/end-others")).status, 401);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("settings - closing a takeover forgets the places others logged in from, keeping only this one", async () => {
+  const t = await testApp();
+  try {
+    const m = await memberWithPassword(t, "takeover@example.com");
+    const thief = "203.0.113.7", owner = "198.51.100.20";
+    const stolen = await t.call("POST", "/api/auth", {
+      form: { username: m.email, password: m.password },
+      address: thief,
+    });
+    assert.equal(stolen.status, 200);
+    assert.notEqual(await loginTrust(m.accountId, thief), null, "the thief's address became a known place");
+    const ok = await t.call("POST", "/api/sessions/end-others", {
+      cookie: m.cookie,
+      json: { currentPassword: m.password },
+      address: owner,
+    });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(
+      await loginTrust(m.accountId, thief),
+      null,
+      "forgotten: the thief is a stranger to the throttle again",
+    );
+    assert.notEqual(await loginTrust(m.accountId, owner), null, "the owner's place stays known");
   } finally {
     t.close();
   }
