@@ -12,6 +12,8 @@ import { QueryProvider } from "./queries/client.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { Time } from "../components/Time.tsx";
 import type { Version } from "../domain/version.ts";
+import { PasskeysSection } from "./settings/PasskeysSection.tsx";
+import type { PasskeyView } from "./queries/passkeys.ts";
 import {
   currentEndpoint,
   type PushDevice,
@@ -51,13 +53,14 @@ export interface SettingsProps {
   settings: SettingsData;
   sessions: SessionItem[];
   blocked: BlockedItem[];
+  passkeys: PasskeyView[];
   backend: Version;
 }
 
 /** Saved banner time in settings (spec §9). */
 const SAVED_MS = 3000;
 
-function SettingsBody({ settings, sessions, blocked, backend }: SettingsProps) {
+function SettingsBody({ settings, sessions, blocked, passkeys, backend }: SettingsProps) {
   const qc = useQueryClient();
   // Spec §7: settings are never treated as stale.
   const { data } = useQuery({
@@ -155,6 +158,8 @@ function SettingsBody({ settings, sessions, blocked, backend }: SettingsProps) {
       </form>
 
       <Sessions sessions={sessionsQ.data} reauth={data.reauth} />
+
+      <PasskeysSection passkeys={passkeys} reauth={data.reauth} />
 
       <PushDevices devices={data.pushSubscriptions} applicationServerKey={data.applicationServerKey} />
 

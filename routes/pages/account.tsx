@@ -4,7 +4,6 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
-import Passkeys from "../../islands/Passkeys.tsx";
 import { listPasskeys } from "../../kv/passkeys.ts";
 import SettingsForm from "../../islands/SettingsForm.tsx";
 import ContactForm from "../../islands/ContactForm.tsx";
@@ -14,7 +13,6 @@ import { getSessionById, listSessions } from "../../kv/sessions.ts";
 import { blockList } from "../../kv/likes.ts";
 import { listOutbox } from "../../kv/outbox.ts";
 import { settingsOf } from "../api/settings.ts";
-import { reauthOf } from "../reauth.ts";
 import { backendVersion } from "../../config/version.ts";
 
 export async function settingsPage(c: Context<AppEnv>) {
@@ -39,12 +37,6 @@ export async function settingsPage(c: Context<AppEnv>) {
           settings: await settingsOf(account, session),
           sessions,
           blocked: await blockList(caller.profileId),
-          backend: backendVersion(),
-        }}
-      />
-      <Island
-        of={Passkeys}
-        props={{
           passkeys: (await listPasskeys(caller.accountId)).map((p) => ({
             id: p.id,
             name: p.name,
@@ -52,7 +44,7 @@ export async function settingsPage(c: Context<AppEnv>) {
             tsCreated: p.tsCreated,
             lastUsed: p.lastUsed,
           })),
-          reauth: reauthOf(account, session).reauth,
+          backend: backendVersion(),
         }}
       />
     </section>,

@@ -1,20 +1,19 @@
 /**
- * Passkeys in Account settings: the member's passkeys (name, added, last used), "Add a passkey"
+ * Passkeys in Account settings (a section of the SettingsForm island): the member's passkeys (name, added, last used), "Add a passkey"
  * (this device's authenticator, user verification required) and Remove. A passkey logs in on
  * /login without a password and cannot be phished: it only answers this site.
  */
 
 import { useState } from "react";
-import { QueryProvider } from "./queries/client.tsx";
-import { ApiFailure } from "./queries/api.ts";
+import { ApiFailure } from "../queries/api.ts";
 import {
   type PasskeyView,
   useAddPasskeyMutation,
   usePasskeysQuery,
   useRemovePasskeyMutation,
-} from "./queries/passkeys.ts";
-import { Time } from "../components/Time.tsx";
-import { TEXTS } from "../domain/texts.ts";
+} from "../queries/passkeys.ts";
+import { Time } from "../../components/Time.tsx";
+import { TEXTS } from "../../domain/texts.ts";
 
 export interface PasskeysProps {
   passkeys: PasskeyView[];
@@ -27,7 +26,8 @@ function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function List({ passkeys: initial, reauth }: PasskeysProps) {
+/** The Passkeys section of the Account settings island. */
+export function PasskeysSection({ passkeys: initial, reauth }: PasskeysProps) {
   const { data: passkeys = initial } = usePasskeysQuery(initial);
   const add = useAddPasskeyMutation();
   const [current, setCurrent] = useState("");
@@ -36,7 +36,7 @@ function List({ passkeys: initial, reauth }: PasskeysProps) {
     (add.error instanceof ApiFailure && add.error.code.startsWith("current_password"));
   const remove = useRemovePasskeyMutation();
   return (
-    <section className="narrow passkeys" aria-labelledby="passkeys-title">
+    <section className="narrow stack passkeys" aria-labelledby="passkeys-title">
       <h2 id="passkeys-title">Passkeys</h2>
       <p className="muted">
         Log in with your fingerprint, face or device PIN instead of a password. A passkey only works on this site, so it
@@ -94,13 +94,5 @@ function List({ passkeys: initial, reauth }: PasskeysProps) {
         {TEXTS.passkeyAdd}
       </button>
     </section>
-  );
-}
-
-export default function Passkeys(props: PasskeysProps) {
-  return (
-    <QueryProvider>
-      <List {...props} />
-    </QueryProvider>
   );
 }
