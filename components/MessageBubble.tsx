@@ -31,7 +31,18 @@ function BubblePicture({ id }: { id: string }) {
   );
 }
 
-export function MessageBubble({ m, mine, author }: { m: Message; mine: boolean; author?: string }) {
+/** How long after sending its sender may take a message back from both sides (kv/messages.ts UNSEND_WINDOW_MS). */
+const UNSEND_MS = 10 * 60_000;
+
+export interface MessageBubbleProps {
+  m: Message;
+  mine: boolean;
+  author?: string;
+  /** Deleting, where the screen offers it (private chat): "me" takes it off my side, "both" unsends it. */
+  onDelete?: (scope: "me" | "both") => void;
+}
+
+export function MessageBubble({ m, mine, author, onDelete }: MessageBubbleProps) {
   const [open, setOpen] = useState(false);
   return (
     <div className={mine ? "bubble mine" : "bubble"}>
@@ -65,6 +76,20 @@ export function MessageBubble({ m, mine, author }: { m: Message; mine: boolean; 
             </>
           )}
         </small>
+      )}
+      {open && onDelete && (
+        <span className="bubble-actions">
+          <button type="button" className="link" onClick={() => onDelete("me")}>{TEXTS.deleteForMe}</button>
+          {mine && Date.now() - m.tsCreated < UNSEND_MS && (
+            <button
+              type="button"
+              className="link"
+              onClick={() => onDelete("both")}
+            >
+              {TEXTS.unsend}
+            </button>
+          )}
+        </span>
       )}
     </div>
   );

@@ -1,6 +1,7 @@
 /**
  * The chat area of a profile (spec §2: the conversation view is on the profile screen): the
- * messages with that member, oldest at the top, older ones on demand, live, read when shown.
+ * messages with that member, oldest at the top, older ones on demand, live, read when shown. A
+ * tapped message can be deleted for me, or unsent (mine, within 10 minutes).
  */
 
 import { useEffect, useRef, useState } from "react";
@@ -10,6 +11,7 @@ import {
   markRead,
   type MessagePage,
   useConversationQuery,
+  useDeleteMessageMutation,
   useSendMessageMutation,
 } from "./queries/messages.ts";
 import { Composer, type ComposerPic } from "../components/Composer.tsx";
@@ -31,6 +33,7 @@ function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
   const [older, setOlder] = useState<Message[]>([]);
   const [olderMore, setOlderMore] = useState<boolean | null>(null);
   const send = useSendMessageMutation();
+  const remove = useDeleteMessageMutation();
   const end = useRef<HTMLDivElement>(null);
 
   const newest = data?.items ?? [];
@@ -61,7 +64,17 @@ function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
         {hasMore && <button type="button" onClick={loadOlder}>Load older messages</button>}
         {isPending && <p className="loading" role="status">Loading...</p>}
         {!isPending && all.length === 0 && <p className="empty">No messages yet. Say hello!</p>}
-        {all.map((m) => <MessageBubble key={m.id} m={m} mine={m.senderProfileId === me} />)}
+        {all.map((m) => (
+          <MessageBubble
+            key={m.id}
+            m={m}
+            mine={m.senderProfileId === me}
+            onDelete={(scope) => {
+              setOlder((o) => o.filter((x) => x.id !== m.id));
+              remove.mutate({ id: m.id, scope });
+            }}
+          />
+        ))}
         <div ref={end} />
       </div>
       <Composer

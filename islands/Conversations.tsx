@@ -1,7 +1,10 @@
-/** 'Your Conversations' (spec §2 Personal chat): the latest message per partner, newest first. */
+/**
+ * 'Your Conversations' (spec §2 Personal chat): the latest message per partner, newest first; a
+ * conversation can be deleted from the list (it comes back when either side writes again).
+ */
 
 import { QueryProvider } from "./queries/client.tsx";
-import { type MessagePage, useConversationsQuery } from "./queries/messages.ts";
+import { type MessagePage, useConversationsQuery, useDeleteConversationMutation } from "./queries/messages.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { Time } from "../components/Time.tsx";
 import { shortName } from "../domain/format.ts";
@@ -15,6 +18,7 @@ interface Props {
 
 function List({ profileId, initial }: Props) {
   const { data, isPending, isFetching } = useConversationsQuery(profileId, initial);
+  const remove = useDeleteConversationMutation();
   if (isPending) return <p className="loading" role="status">Loading...</p>;
   if (!data || data.items.length === 0) return <p className="empty">{TEXTS.noConversations}</p>;
   return (
@@ -43,6 +47,15 @@ function List({ profileId, initial }: Props) {
                   <Time ts={m.tsCreated} />
                 </small>
               </a>
+              <button
+                type="button"
+                className="conversation-delete"
+                aria-label={`${TEXTS.deleteConversation} with ${name}`}
+                disabled={remove.isPending}
+                onClick={() => confirm(TEXTS.deleteConversationConfirm) && remove.mutate(other)}
+              >
+                ×
+              </button>
             </li>
           );
         })}

@@ -139,3 +139,29 @@ export function useBroadcastsQuery(sector: string | null, page: number) {
     loading: sectors.length > 0 && results.some((r) => r.isPending),
   };
 }
+
+/** Deletes one message: for me, or for both sides ("unsend", its sender within 10 minutes). */
+export function useDeleteMessageMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, scope }: { id: string; scope: "me" | "both" }) =>
+      api<{ deleted: string }>(`/api/message/${encodeURIComponent(id)}?for=${scope}`, { method: "DELETE" }),
+    onSuccess: (_, { id }) => {
+      qc.setQueriesData<MessagePage>(
+        { queryKey: ["conversation"] },
+        (page) => page && { ...page, items: page.items.filter((m) => m.id !== id) },
+      );
+      void qc.invalidateQueries({ queryKey: ["conversations"] });
+    },
+  });
+}
+
+/** Deletes my whole conversation with a member from my list (it comes back if either writes again). */
+export function useDeleteConversationMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (other: string) =>
+      api<{ deleted: number }>(`/api/messages/with/${encodeURIComponent(other)}`, { method: "DELETE" }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["conversations"] }),
+  });
+}

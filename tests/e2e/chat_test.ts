@@ -118,3 +118,49 @@ Deno.test("e2e - a picture sent in chat still shows after its owner makes it pri
     await h.close();
   }
 });
+
+Deno.test("e2e - delete a message for me, unsend one for both (the other side updates live), delete a conversation", async () => {
+  const h = await startHarness();
+  try {
+    const a = await h.newPage("phone"), b = await h.newPage("phone");
+    await registerAndLogIn(a.page, h.origin, "del-a@example.com");
+    await registerAndLogIn(b.page, h.origin, "del-b@example.com");
+    const idOf = (p: typeof a.page) =>
+      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
+    const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
+    await a.page.goto(`/profile/${bId}#chat`);
+    const box = a.page.getByRole("textbox", { name: "Message" });
+    for (const text of ["Keep this one", "Only for me to forget", "Oops, wrong person"]) {
+      await box.fill(text);
+      await a.page.getByRole("button", { name: "Send" }).click();
+      await a.page.locator(".bubble.mine", { hasText: text }).waitFor();
+    }
+    await b.page.goto(`/profile/${aId}#chat`);
+    await b.page.locator(".bubble", { hasText: "Oops, wrong person" }).waitFor();
+
+    // Unsend: gone on both sides, B's page without a reload.
+    await a.page.locator(".bubble.mine", { hasText: "Oops, wrong person" }).locator(".bubble-body").click();
+    await shot(a.page, "phone-chat-message-actions");
+    await a.page.getByRole("button", { name: TEXTS.unsend }).click();
+    await a.page.locator(".bubble", { hasText: "Oops, wrong person" }).waitFor({ state: "detached" });
+    await b.page.locator(".bubble", { hasText: "Oops, wrong person" }).waitFor({ state: "detached", timeout: 10_000 });
+
+    // Delete for me: gone on A's side, B keeps it.
+    await a.page.locator(".bubble.mine", { hasText: "Only for me to forget" }).locator(".bubble-body").click();
+    await a.page.getByRole("button", { name: TEXTS.deleteForMe }).click();
+    await a.page.locator(".bubble", { hasText: "Only for me to forget" }).waitFor({ state: "detached" });
+    await b.page.reload();
+    await b.page.locator(".bubble", { hasText: "Only for me to forget" }).waitFor();
+
+    // B deletes the whole conversation from their list.
+    await b.page.goto("/chat/personal");
+    b.page.once("dialog", (d) => d.accept());
+    await b.page.getByRole("button", { name: new RegExp(`^${TEXTS.deleteConversation} with`) }).click();
+    await b.page.getByText(TEXTS.noConversations).waitFor();
+    await shot(b.page, "phone-conversation-deleted");
+    await a.context.close();
+    await b.context.close();
+  } finally {
+    await h.close();
+  }
+});
