@@ -10,6 +10,7 @@ import { bodyLimit, JSON_BODY_LIMIT } from "./routes/bodylimit.ts";
 import { system } from "./routes/api/system.ts";
 import { auth } from "./routes/api/auth.ts";
 import { passkeys } from "./routes/api/passkeys.ts";
+import { safety } from "./routes/api/safety.ts";
 import { settings } from "./routes/api/settings.ts";
 import { contact } from "./routes/api/contact.ts";
 import { admin } from "./routes/api/admin.ts";
@@ -46,6 +47,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", system);
   app.route("/api/auth", auth);
   app.route("/api", passkeys);
+  app.route("/api", safety);
   app.route("/api", settings);
   app.route("/api", contact);
   app.route("/api/admin", admin);

@@ -5,7 +5,7 @@
 
 import type { ProfileBrief } from "../kv/briefs.ts";
 import { characteristicLabel, NO_CHARACTERISTICS } from "../domain/characteristics.ts";
-import { formatDistance } from "../domain/format.ts";
+import { distanceText } from "../domain/format.ts";
 
 /** The facts of a brief; empty fields are left out. */
 export function BriefFacts({ brief }: { brief: ProfileBrief }) {
@@ -13,7 +13,7 @@ export function BriefFacts({ brief }: { brief: ProfileBrief }) {
   if (brief.profileAge !== null) facts.push({ label: "Age", value: String(brief.profileAge) });
   if (brief.profileHeight) facts.push({ label: "Height", value: brief.profileHeight });
   if (brief.profileWeight) facts.push({ label: "Weight", value: brief.profileWeight });
-  facts.push({ label: "Distance", value: formatDistance(brief.distanceMeters) });
+  facts.push({ label: "Distance", value: distanceText(brief.distanceMeters) });
   return (
     <div className="brief-facts">
       <dl className="brief-fact-list">

@@ -2,6 +2,7 @@
 
 import type { ReactNode } from "react";
 import type { Brand } from "../domain/brand.ts";
+import { TEXTS } from "../domain/texts.ts";
 
 export interface LayoutProps {
   title: string;
@@ -14,6 +15,8 @@ export interface LayoutProps {
   /** The page body, already rendered to HTML (islands collected). */
   bodyHtml: string;
   bodyClass?: string;
+  /** Discreet mode: a neutral title and icon, in tabs, history and on the home screen. */
+  discreet?: boolean;
 }
 
 /** The HTML document of a page. Focus lands on the main container (spec §2). */
@@ -24,9 +27,12 @@ export function Layout(p: LayoutProps) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
-        <title>{`${p.title} · ${p.brand.name}`}</title>
-        <link rel="icon" href="/static/icon.svg" type="image/svg+xml" />
-        <link rel="manifest" href="/static/manifest.webmanifest" />
+        <title>{p.discreet ? TEXTS.neutralTitle : `${p.title} · ${p.brand.name}`}</title>
+        <link rel="icon" href={p.discreet ? "/static/neutral-icon.svg" : "/static/icon.svg"} type="image/svg+xml" />
+        <link
+          rel="manifest"
+          href={p.discreet ? "/static/manifest-neutral.webmanifest" : "/static/manifest.webmanifest"}
+        />
         {p.css.map((href) => <link key={href} rel="stylesheet" href={href} />)}
         {p.preload.map((href) => <link key={href} rel="modulepreload" href={href} />)}
         {p.scripts.map((src) => <script key={src} type="module" src={src} />)}

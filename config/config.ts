@@ -39,6 +39,10 @@ export const config = {
   get logFormat() {
     return env("LOG_FORMAT") === "json" ? "json" : "text";
   },
+  /** Where the quick exit of discreet mode goes: a neutral page, never this app. */
+  get quickExitUrl() {
+    return env("QUICK_EXIT_URL") ?? "https://www.google.com/";
+  },
   /** Bearer token that opens GET /metrics to non-loopback callers (unset: loopback only). */
   get metricsToken() {
     return env("METRICS_TOKEN");

@@ -4,6 +4,8 @@
  * by the server render and the islands, so both print the same text.
  */
 
+import { TEXTS } from "./texts.ts";
+
 /** Metres in one international mile. */
 export const METERS_PER_MILE = 1609.344;
 /** Metres in one international foot. */
@@ -20,6 +22,14 @@ export function formatDistance(meters: number | null | undefined): string {
     if (feet < 5280) return `${feet} ft`;
   }
   return `${(meters / METERS_PER_MILE).toFixed(2)} mi`;
+}
+
+/**
+ * The distance a list shows: `formatDistance`, or "nearby" when none is sent (a viewer where being
+ * gay is a crime sees no distances: domain/safety.ts).
+ */
+export function distanceText(meters: number | null | undefined): string {
+  return formatDistance(meters) || TEXTS.nearby;
 }
 
 /** The first 12 characters of a name (whole code points, so an emoji is never cut in half). */

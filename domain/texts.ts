@@ -36,6 +36,16 @@ export const TEXTS = {
   thatsAll: "That's all folks...",
   hasNotSeen: "has not seen",
   picNoLongerShared: "This picture is no longer shared with you.",
+  // --- safety where being gay is a crime, discreet mode (ours)
+  safetyNoticeTitle: "Your safety here",
+  safetyNotice:
+    'You appear to be in a country where same-sex relations are against the law. To protect you, we hide you from everyone except the members you liked, show distances only as "nearby", and show no one on the map. Meet in public places first, tell a friend where you are going, never send pictures that show your face or your home to people you have not met, and remember that police have used dating apps to entrap people. You can change what others see in Account settings.',
+  safetyNoticeOk: "I understand",
+  nearby: "nearby",
+  showToEveryone: "Show me to everyone nearby, even where being gay is a crime",
+  discreetMode: "Discreet mode on this device: neutral page titles and icon, and a quick exit (press Esc twice)",
+  quickExit: "Quick exit",
+  neutralTitle: "Notes",
   deleteForMe: "Delete for me",
   unsend: "Unsend",
   deleteConversation: "Delete conversation",

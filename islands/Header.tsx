@@ -18,9 +18,28 @@ export interface HeaderProps {
   items: { path: string; label: string }[];
   currentPath: string;
   troubleText: string;
+  /** Discreet mode: the quick exit's neutral page, and its button's text. */
+  quickExitUrl?: string;
+  quickExitText?: string;
 }
 
-export default function Header({ brandName, tagline, items, currentPath, troubleText }: HeaderProps) {
+/** Two Esc presses within this long leave at once. */
+export const QUICK_EXIT_ESC_MS = 1000;
+
+/**
+ * Leaves for a neutral page, replacing this tab's history entry, so Back does not lead here.
+ * Also forgets what this device kept of the page (local cache).
+ */
+function quickExit(url: string) {
+  try {
+    sessionStorage.clear();
+  } catch { /* storage off */ }
+  location.replace(url);
+}
+
+export default function Header(
+  { brandName, tagline, items, currentPath, troubleText, quickExitUrl, quickExitText }: HeaderProps,
+) {
   const [open, setOpen] = useState(false);
   const [trouble, setTrouble] = useState(false);
   const details = useRef<HTMLDetailsElement>(null);
@@ -44,6 +63,19 @@ export default function Header({ brandName, tagline, items, currentPath, trouble
       clearTimeout(timer);
     };
   }, []);
+
+  useEffect(() => {
+    if (!quickExitUrl) return;
+    let last = 0;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      const t = Date.now();
+      if (t - last < QUICK_EXIT_ESC_MS) quickExit(quickExitUrl);
+      last = t;
+    };
+    globalThis.addEventListener("keydown", onKey);
+    return () => globalThis.removeEventListener("keydown", onKey);
+  }, [quickExitUrl]);
 
   return (
     <header className="app-header">
@@ -71,6 +103,19 @@ export default function Header({ brandName, tagline, items, currentPath, trouble
         <span className="brand-mark" aria-hidden="true">λ</span> {brandName}
       </a>
       <span className="tagline">{tagline}</span>
+      {quickExitUrl && (
+        <a
+          className="quick-exit"
+          href={quickExitUrl}
+          rel="noreferrer"
+          onClick={(e) => {
+            e.preventDefault();
+            quickExit(quickExitUrl);
+          }}
+        >
+          {quickExitText}
+        </a>
+      )}
       {trouble && <p className="trouble" role="alert">{troubleText}</p>}
     </header>
   );

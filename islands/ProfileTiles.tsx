@@ -9,7 +9,7 @@ import { type DiscoveryProps, TILES_PAGE_SIZE, TILES_REFETCH_MS, useDiscovery } 
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
-import { formatDistance, shortName } from "../domain/format.ts";
+import { distanceText, shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 
 /** Tiles before this index load their picture at once (the first screenful). */
@@ -32,7 +32,7 @@ function Tiles(props: DiscoveryProps) {
                   nsfw={nsfw}
                   eager={i < EAGER_TILES}
                 />
-                <span className="tile-distance">{formatDistance(b.distanceMeters)}</span>
+                <span className="tile-distance">{distanceText(b.distanceMeters)}</span>
                 <span className="tile-name">{shortName(b.profileName)}</span>
               </a>
             </li>

@@ -13,6 +13,7 @@ import { TEXTS } from "../domain/texts.ts";
 import { Time } from "../components/Time.tsx";
 import type { Version } from "../domain/version.ts";
 import { PasskeysSection } from "./settings/PasskeysSection.tsx";
+import { SafetySection, type SafetyState } from "./settings/SafetySection.tsx";
 import type { PasskeyView } from "./queries/passkeys.ts";
 import {
   currentEndpoint,
@@ -54,13 +55,14 @@ export interface SettingsProps {
   sessions: SessionItem[];
   blocked: BlockedItem[];
   passkeys: PasskeyView[];
+  safety: SafetyState;
   backend: Version;
 }
 
 /** Saved banner time in settings (spec §9). */
 const SAVED_MS = 3000;
 
-function SettingsBody({ settings, sessions, blocked, passkeys, backend }: SettingsProps) {
+function SettingsBody({ settings, sessions, blocked, passkeys, safety, backend }: SettingsProps) {
   const qc = useQueryClient();
   // Spec §7: settings are never treated as stale.
   const { data } = useQuery({
@@ -160,6 +162,8 @@ function SettingsBody({ settings, sessions, blocked, passkeys, backend }: Settin
       <Sessions sessions={sessionsQ.data} reauth={data.reauth} />
 
       <PasskeysSection passkeys={passkeys} reauth={data.reauth} />
+
+      <SafetySection initial={safety} />
 
       <PushDevices devices={data.pushSubscriptions} applicationServerKey={data.applicationServerKey} />
 

@@ -14,6 +14,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import type { Profile } from "./profiles.ts";
 import { now } from "./clock.ts";
+import { safetyPlace } from "./safety.ts";
 import { ageOf } from "../domain/age.ts";
 import { blockedSet } from "./blocks.ts";
 import { likeSets, ratedBefore } from "./likes.ts";
@@ -47,8 +48,8 @@ export interface ProfileBrief {
   /** The shown position (never the reported one). */
   lat: number;
   lon: number;
-  /** From the viewer's shown position to this member's shown position. */
-  distanceMeters: number;
+  /** From the viewer's shown position to this member's shown position; null for a viewer where being gay is a crime (`nearbyOnly`). */
+  distanceMeters: number | null;
   tsUpdated: number;
 }
 
@@ -58,6 +59,8 @@ export interface BriefsPage {
   page: number;
   size: number;
   hasMore: boolean;
+  /** Set for a viewer where being gay is a crime: no distance is sent, the screens say "nearby". */
+  nearbyOnly?: true;
 }
 
 /** The like filters of spec §5, as query values. */
@@ -177,5 +180,17 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
     }
     if (!found.hasMore) break;
   }
-  return { items: accepted.slice(page * size, (page + 1) * size), page, size, hasMore: accepted.length >= want };
+  const items = accepted.slice(page * size, (page + 1) * size);
+  // A viewer where being gay is a crime (kv/safety.ts): what their screen shows must place no one.
+  if ((await safetyPlace(viewerId)).atRisk) {
+    if (area.kind === "bounds") return { items: [], page, size, hasMore: false, nearbyOnly: true };
+    return {
+      items: items.map((b) => ({ ...b, distanceMeters: null })),
+      page,
+      size,
+      hasMore: accepted.length >= want,
+      nearbyOnly: true,
+    };
+  }
+  return { items, page, size, hasMore: accepted.length >= want };
 }

@@ -73,7 +73,8 @@ Deno.test("briefs - members whose profile is gone are skipped without short page
     assert.deepEqual(pages.map((p) => p.hasMore), [true, true, true, false]);
     const ids = pages.flatMap((p) => p.items.map((b) => b.profileId));
     assert.equal(new Set(ids).size, 66);
-    const d = pages.flatMap((p) => p.items.map((b) => b.distanceMeters));
+    const d = pages.flatMap((p) => p.items.map((b) => b.distanceMeters!));
+    assert.ok(d.every((x) => typeof x === "number"));
     assert.deepEqual(d, [...d].sort((x, y) => x - y));
   } finally {
     closeKv();

@@ -76,6 +76,8 @@ export const keys = {
     scope,
     who,
   ],
+  /** A member's safety choices (kv/safety.ts). */
+  safety: (profileId: string): Key => ["safety", profileId],
   // --- the member event bus (kv/events.ts)
   /** The events of one commit, keyed by its versionstamp: the log's order is the commit order. */
   eventLog: (at: string | symbol): Key => ["events_log", at],

@@ -8,6 +8,7 @@ import { getProfile, type Profile, profileVisibleTo } from "./profiles.ts";
 import { now } from "./clock.ts";
 import { ageOf } from "../domain/age.ts";
 import { getPics, type PicInfo, picInfo } from "./pictures.ts";
+import { protectedFrom } from "./safety.ts";
 
 /**
  * A profile as the API and pages show it: never the account, and `profilePicIdsPrivate` empty
@@ -39,11 +40,13 @@ export type ProfileView =
 
 /**
  * The profile `id` as `viewerProfileId` sees it, or null when there is none or it is hidden from
- * them by a block (both look the same to the viewer).
+ * them: by a block, or for the owner's safety where being gay is a crime (kv/safety.ts). All look
+ * the same to the viewer.
  */
 export async function loadProfileView(id: string, viewerProfileId: string): Promise<ProfileView | null> {
   const profile = await getProfile(id);
   if (!profile || !(await profileVisibleTo(profile.id, viewerProfileId))) return null;
+  if (await protectedFrom(profile.id, viewerProfileId)) return null;
   return await viewOfProfile(profile, viewerProfileId);
 }
 

@@ -18,6 +18,8 @@ import { CHARACTERISTIC_VALUES } from "../../domain/characteristics.ts";
 import { aggregates, GeoInputError, getOwnPosition, reportPosition } from "../../kv/positions.ts";
 import { type BriefsArea, LIKE_FILTERS, MAX_BRIEFS_SIZE, profileBriefs } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
+import { getSafety } from "../../kv/safety.ts";
+import { atRiskAt } from "../../domain/safety.ts";
 
 const NUMBER_RE = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -119,12 +121,16 @@ export const positions = new Hono<AppEnv>()
     }
     if (!(await hit("positionByAccount", caller.accountId))) throw tooMany();
     const gps = body.use === "DEVICE_GPS";
+    const lat = (gps ? body.gpsLat : body.overrideLat)!, lon = (gps ? body.gpsLon : body.overrideLon)!;
+    // Where being gay is a crime, a member is shown to no one nearby unless they chose otherwise
+    // (their favourites still reach their profile): the map, lists and Map Chat leave them out.
+    const protect = atRiskAt(lat, lon) && !(await getSafety(profileId)).showToEveryone;
     const own = await geo(() =>
       reportPosition(profileId, {
-        lat: (gps ? body.gpsLat : body.overrideLat)!,
-        lon: (gps ? body.gpsLon : body.overrideLon)!,
+        lat,
+        lon,
         use: body.use,
-        hide: body.hide,
+        hide: body.hide || protect,
         gpsTimestamp: gps ? body.gpsTimestamp ?? null : null,
       })
     );

@@ -5,6 +5,8 @@ import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import { listPasskeys } from "../../kv/passkeys.ts";
+import { getSafety, safetyPlace } from "../../kv/safety.ts";
+import { isDiscreet } from "../api/safety.ts";
 import SettingsForm from "../../islands/SettingsForm.tsx";
 import ContactForm from "../../islands/ContactForm.tsx";
 import Dashboard from "../../islands/Dashboard.tsx";
@@ -44,6 +46,11 @@ export async function settingsPage(c: Context<AppEnv>) {
             tsCreated: p.tsCreated,
             lastUsed: p.lastUsed,
           })),
+          safety: {
+            atRisk: (await safetyPlace(caller.profileId)).atRisk,
+            showToEveryone: (await getSafety(caller.profileId)).showToEveryone,
+            discreet: isDiscreet(c),
+          },
           backend: backendVersion(),
         }}
       />

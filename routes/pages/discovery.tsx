@@ -7,7 +7,7 @@
 import type { Context } from "hono";
 import type { ReactElement } from "react";
 import type { AppEnv } from "../env.ts";
-import { renderPage } from "./render.tsx";
+import { renderPage, safetyNoticeFor } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import ProfileTiles from "../../islands/ProfileTiles.tsx";
 import SwipeDeck from "../../islands/SwipeDeck.tsx";
@@ -53,6 +53,7 @@ function discoveryPage(
       title,
       <section className="page">
         <h1 className={opts.hideHeading ? "visually-hidden" : undefined}>{title}</h1>
+        {await safetyNoticeFor(c)}
         {island(await discoveryProps(c, size, opts.unrated ?? false))}
       </section>,
       { bodyClass: opts.bodyClass },

@@ -28,6 +28,7 @@ import { conversationsPage, mapChatPage } from "./chat.tsx";
 import { arbitrationPage, gamesPage, gptBusterPage, photoCropPage, ratingGamePage } from "./games.tsx";
 import { config } from "../../config/config.ts";
 import { clientAddress } from "../middleware.ts";
+import { setSafety } from "../../kv/safety.ts";
 
 type Page = (c: Context<AppEnv>) => Response | Promise<Response>;
 
@@ -80,6 +81,16 @@ for (const route of ROUTES) {
     return page ? page(c) : comingSoonPage(c, route.title);
   });
 }
+
+// The safety notice's acknowledgement: a plain form post, back to the page it was on.
+pages.post("/safety/notice", async (c) => {
+  const caller = c.get("caller");
+  if (!caller) return c.redirect("/login", 303);
+  const back = (await c.req.parseBody()).back;
+  await setSafety(caller.profileId, { noticeSeen: true });
+  const to = typeof back === "string" && /^\/(?!\/)[\w\-\/]*$/.test(back) ? back : "/";
+  return c.redirect(to, 303);
+});
 
 // Support's problem report: a plain form post, for visitors too.
 pages.post("/support", supportReport);

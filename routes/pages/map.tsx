@@ -2,7 +2,7 @@
 
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
-import { renderPage } from "./render.tsx";
+import { renderPage, safetyNoticeFor } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import GaydarMap from "../../islands/GaydarMap.tsx";
 import { knownLocation } from "../../kv/positions.ts";
@@ -21,6 +21,7 @@ export async function mapPage(c: Context<AppEnv>) {
     "Gaydar Map",
     <section className="map-section">
       <h1 className="visually-hidden">Gaydar Map</h1>
+      {await safetyNoticeFor(c)}
       <Island
         of={GaydarMap}
         props={{ profileId: caller.profileId, tileUrl: config.tileUrl, attribution: TILE_ATTRIBUTION, known }}

@@ -12,6 +12,10 @@ import { TEXTS } from "../../domain/texts.ts";
 import { menuFor } from "../table.ts";
 import { getManifest } from "../assets.ts";
 import Header from "../../islands/Header.tsx";
+import { isDiscreet } from "../api/safety.ts";
+import { SafetyNotice } from "../../components/SafetyNotice.tsx";
+import { getSafety, safetyPlace } from "../../kv/safety.ts";
+import { config } from "../../config/config.ts";
 
 export interface PageOptions {
   status?: ContentfulStatusCode;
@@ -23,12 +27,14 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
   const { result: bodyHtml, islands } = collectIslands(() => renderToString(body));
   const caller = c.get("caller");
   const brand = c.get("brand");
+  const discreet = isDiscreet(c);
   const headerProps = {
     brandName: brand.name,
     tagline: taglineOf(brand),
     items: menuFor({ loggedIn: !!caller, roles: caller?.roles ?? [] }),
     currentPath: c.req.path,
     troubleText: TEXTS.serverTrouble,
+    ...(discreet ? { quickExitUrl: config.quickExitUrl, quickExitText: TEXTS.quickExit } : {}),
   };
   // A page with no island of its own ships no JavaScript: its header stays plain HTML.
   const hydrate = islands.size > 0;
@@ -43,6 +49,7 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
     <Layout
       title={title}
       brand={brand}
+      discreet={discreet}
       css={[...new Set(css)]}
       scripts={assets.map((a) => a.js)}
       preload={[...new Set(assets.flatMap((a) => a.preload))]}
@@ -53,4 +60,16 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
   );
   c.header("cache-control", "no-store");
   return c.html("<!doctype html>" + html, opts.status ?? 200);
+}
+
+/**
+ * The safety notice a member must see once, where being gay is a crime (kv/safety.ts), or null.
+ * `back` is where acknowledging it returns to.
+ */
+export async function safetyNoticeFor(c: Context<AppEnv>): Promise<ReactElement | null> {
+  const caller = c.get("caller");
+  if (!caller) return null;
+  const [place, settings] = await Promise.all([safetyPlace(caller.profileId), getSafety(caller.profileId)]);
+  if (!place.atRisk || settings.noticeSeen) return null;
+  return <SafetyNotice back={c.req.path} />;
 }

@@ -66,6 +66,8 @@ const MATRIX: Record<string, Row | typeof NONE> = {
   "DELETE /api/passkeys/:id": row("passkey", 401, 200, 404, 404, 404, { fresh: true }),
   "POST /api/passkeys/login/options": NONE,
   "POST /api/passkeys/login": NONE,
+  "GET /api/safety": NONE,
+  "PUT /api/safety": NONE,
   "GET /api/settings": NONE,
   "PUT /api/settings": NONE,
   "GET /api/sessions": NONE,

@@ -1,0 +1,101 @@
+/**
+ * Safety where being gay is a crime. The countries below criminalise consensual same-sex
+ * relations in law or in practice; a member whose shown position lies in one of them is
+ * protected: a one-time safety notice, distances shown as "nearby" only, no markers of others on
+ * the map, and their own profile hidden from everyone but their favourites unless they choose
+ * otherwise. The lookup is offline (@rapideditor/country-coder, about 1 µs a point).
+ *
+ * Source: ILGA World, "State-Sponsored Homophobia" (database, 2024–2025 updates) and the Human
+ * Dignity Trust's "Map of Countries that Criminalise LGBT People" (2025), as compiled for this app
+ * on 2026-11-24. Laws change (decriminalisation in Namibia 2024 and Dominica 2024; new or restored
+ * criminalisation in Mali 2024, Burkina Faso 2025, Trinidad and Tobago 2025): review this list
+ * every quarter. Where the sources differ, or a court case is open, the country is kept: a false
+ * "at risk" costs a member some convenience, a false "safe" can cost much more.
+ */
+
+import { iso1A2Code } from "@rapideditor/country-coder";
+
+/** ISO 3166-1 alpha-2 codes of the countries that criminalise same-sex relations (see the source above). */
+export const CRIMINALISING_COUNTRIES: ReadonlySet<string> = new Set([
+  // Africa
+  "DZ",
+  "BI",
+  "BF",
+  "CM",
+  "TD",
+  "KM",
+  "EG",
+  "ER",
+  "SZ",
+  "ET",
+  "GM",
+  "GH",
+  "GN",
+  "KE",
+  "LR",
+  "LY",
+  "MW",
+  "ML",
+  "MR",
+  "MA",
+  "NG",
+  "SN",
+  "SL",
+  "SO",
+  "SS",
+  "SD",
+  "TZ",
+  "TG",
+  "TN",
+  "UG",
+  "ZM",
+  "ZW",
+  // Asia and the Middle East
+  "AF",
+  "BD",
+  "BN",
+  "ID",
+  "IR",
+  "IQ",
+  "KW",
+  "LB",
+  "MY",
+  "MV",
+  "MM",
+  "OM",
+  "PK",
+  "PS",
+  "QA",
+  "SA",
+  "LK",
+  "SY",
+  "TM",
+  "AE",
+  "UZ",
+  "YE",
+  // The Americas and the Caribbean
+  "GD",
+  "GY",
+  "JM",
+  "LC",
+  "VC",
+  "TT",
+  // Oceania
+  "KI",
+  "PG",
+  "WS",
+  "SB",
+  "TO",
+  "TV",
+]); // deno-fmt-ignore
+
+/** The country (ISO alpha-2) holding a point, or null at sea or in no country. */
+export function countryAt(lat: number, lon: number): string | null {
+  return iso1A2Code([lon, lat]) ?? null;
+}
+
+/** Is a point in a country where same-sex relations are criminalised? */
+export function atRiskAt(lat: number, lon: number): boolean {
+  const c = countryAt(lat, lon);
+  return c !== null && CRIMINALISING_COUNTRIES.has(c);
+}

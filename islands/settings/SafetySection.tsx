@@ -1,0 +1,54 @@
+/**
+ * Safety in Account settings: "show me to everyone" where being gay is a crime (off by default
+ * there: only the members one liked see one), and discreet mode for this device (neutral titles
+ * and icon, a quick exit). Each box saves at once; discreet mode reloads the page so its title
+ * and icon change.
+ */
+
+import { useState } from "react";
+import { api } from "../queries/api.ts";
+import { TEXTS } from "../../domain/texts.ts";
+
+/** What the settings page knows of the member's safety. */
+export interface SafetyState {
+  atRisk: boolean;
+  showToEveryone: boolean;
+  discreet: boolean;
+}
+
+export function SafetySection({ initial }: { initial: SafetyState }) {
+  const [state, setState] = useState(initial);
+  const [error, setError] = useState("");
+  /** Shows the change at once, saves it, and puts the box back if the save fails. */
+  async function save(change: Partial<Pick<SafetyState, "showToEveryone" | "discreet">>) {
+    const before = state;
+    setError("");
+    setState({ ...state, ...change });
+    try {
+      setState(await api<SafetyState>("/api/safety", { method: "PUT", json: change }));
+      if (change.discreet !== undefined) location.reload();
+    } catch {
+      setState(before);
+      setError("Could not save, please try again.");
+    }
+  }
+  return (
+    <section className="narrow stack safety" aria-labelledby="safety-title">
+      <h2 id="safety-title">Safety</h2>
+      {state.atRisk && <p className="notice">{TEXTS.safetyNoticeTitle}: {TEXTS.safetyNotice}</p>}
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={state.showToEveryone}
+          onChange={(e) => save({ showToEveryone: e.target.checked })}
+        />{" "}
+        {TEXTS.showToEveryone}
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={state.discreet} onChange={(e) => save({ discreet: e.target.checked })} />{" "}
+        {TEXTS.discreetMode}
+      </label>
+      {error && <p className="error" role="alert">{error}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * A member's safety settings and protection (domain/safety.ts has the countries and why): the
+ * one-time notice, and "show me to everyone" (off by default where being gay is a crime). Discreet
+ * mode is the device's (a cookie, routes/api/safety.ts). Who is protected is decided by their own
+ * reported point, which never leaves the server: a point near a border is judged by the true
+ * place, not the shown one that can lie up to a cell away.
+ */
+
+import { kv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { now } from "./clock.ts";
+import { getOwnPosition } from "./positions.ts";
+import { getProfileLike } from "./likes.ts";
+import { atRiskAt, countryAt } from "../domain/safety.ts";
+
+/** A member's safety choices. */
+export interface SafetySettings {
+  /** When the member acknowledged the safety notice (null: not yet). */
+  noticeSeen: number | null;
+  /** Show me to everyone nearby even where being gay is a crime (default: favourites only there). */
+  showToEveryone: boolean;
+}
+
+const DEFAULTS: SafetySettings = { noticeSeen: null, showToEveryone: false };
+
+/** A member's safety settings (defaults when never set). */
+export async function getSafety(profileId: string): Promise<SafetySettings> {
+  return { ...DEFAULTS, ...(await kv().get<SafetySettings>(keys.safety(profileId))).value };
+}
+
+/** Changes some of a member's safety settings; returns them all. */
+export async function setSafety(
+  profileId: string,
+  change: Partial<Pick<SafetySettings, "showToEveryone">> & { noticeSeen?: true },
+): Promise<SafetySettings> {
+  for (;;) {
+    const entry = await kv().get<SafetySettings>(keys.safety(profileId));
+    const next: SafetySettings = { ...DEFAULTS, ...entry.value };
+    if (change.showToEveryone !== undefined) next.showToEveryone = change.showToEveryone;
+    if (change.noticeSeen) next.noticeSeen ??= now();
+    if ((await kv().atomic().check(entry).set(keys.safety(profileId), next).commit()).ok) return next;
+  }
+}
+
+/** Where a member is, as far as their safety goes: the country of their own last report, and whether it is at risk. */
+export async function safetyPlace(profileId: string): Promise<{ country: string | null; atRisk: boolean }> {
+  const own = await getOwnPosition(profileId);
+  if (!own) return { country: null, atRisk: false };
+  return { country: countryAt(own.lat, own.lon), atRisk: atRiskAt(own.lat, own.lon) };
+}
+
+/**
+ * Is `owner` hidden from `viewer` for safety? When the owner is in a country at risk and did not
+ * choose to show themselves to everyone, only members they liked (their favourites) see them.
+ */
+export async function protectedFrom(owner: string, viewer: string): Promise<boolean> {
+  if (owner === viewer) return false;
+  const [place, settings] = await Promise.all([safetyPlace(owner), getSafety(owner)]);
+  if (!place.atRisk || settings.showToEveryone) return false;
+  return (await getProfileLike(owner, viewer)).likeType !== "LIKE";
+}

@@ -1,0 +1,63 @@
+/**
+ * Safety where being gay is a crime, and discreet mode (kv/safety.ts, domain/safety.ts):
+ *   GET /api/safety → {atRisk, country, noticeSeen, showToEveryone, discreet}
+ *   PUT /api/safety {showToEveryone?, discreet?, noticeSeen?: true}
+ * Discreet mode belongs to the device (what its tabs, history and home screen show), so it is a
+ * cookie, not an account setting. Turning "show me to everyone" on or off applies at the member's
+ * next position report.
+ */
+
+import { type Context, Hono } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import * as z from "zod";
+import type { AppEnv } from "../env.ts";
+import { jsonBody } from "../validate.ts";
+import { isSecureContext, requireCaller } from "../middleware.ts";
+import { getSafety, safetyPlace, setSafety } from "../../kv/safety.ts";
+
+/** The discreet-mode cookie of a device. */
+export const DISCREET_COOKIE = "discreet";
+
+/** Is this device in discreet mode? */
+export function isDiscreet(c: Context): boolean {
+  return getCookie(c, DISCREET_COOKIE) === "1";
+}
+
+const safetyBody = z.object({
+  showToEveryone: z.boolean().optional(),
+  discreet: z.boolean().optional(),
+  noticeSeen: z.literal(true).optional(),
+}).strict();
+
+export const safety = new Hono<AppEnv>()
+  .get("/safety", async (c) => {
+    const caller = requireCaller(c);
+    const [place, settings] = await Promise.all([safetyPlace(caller.profileId), getSafety(caller.profileId)]);
+    return c.json({
+      ...place,
+      noticeSeen: settings.noticeSeen,
+      showToEveryone: settings.showToEveryone,
+      discreet: isDiscreet(c),
+    });
+  })
+  .put("/safety", async (c) => {
+    const caller = requireCaller(c);
+    const body = await jsonBody(c, safetyBody);
+    const { discreet, ...change } = body;
+    const settings = await setSafety(caller.profileId, change);
+    if (discreet === true) {
+      setCookie(c, DISCREET_COOKIE, "1", {
+        path: "/",
+        sameSite: "Lax",
+        secure: isSecureContext(c),
+        maxAge: 400 * 24 * 3600,
+      });
+    } else if (discreet === false) deleteCookie(c, DISCREET_COOKIE, { path: "/", secure: isSecureContext(c) });
+    const place = await safetyPlace(caller.profileId);
+    return c.json({
+      ...place,
+      noticeSeen: settings.noticeSeen,
+      showToEveryone: settings.showToEveryone,
+      discreet: discreet ?? isDiscreet(c),
+    });
+  });
