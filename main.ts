@@ -11,6 +11,7 @@ import { system } from "./routes/api/system.ts";
 import { auth } from "./routes/api/auth.ts";
 import { passkeys } from "./routes/api/passkeys.ts";
 import { safety } from "./routes/api/safety.ts";
+import { presence } from "./routes/api/presence.ts";
 import { settings } from "./routes/api/settings.ts";
 import { contact } from "./routes/api/contact.ts";
 import { admin } from "./routes/api/admin.ts";
@@ -48,6 +49,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api/auth", auth);
   app.route("/api", passkeys);
   app.route("/api", safety);
+  app.route("/api", presence);
   app.route("/api", settings);
   app.route("/api", contact);
   app.route("/api/admin", admin);

@@ -13,11 +13,13 @@ export interface ComposerPic {
 }
 
 export function Composer(
-  { onSend, pics = [], placeholder, busy }: {
+  { onSend, pics = [], placeholder, busy, onTyping }: {
     onSend: (text: string, picIds: string[]) => Promise<unknown>;
     pics?: ComposerPic[];
     placeholder: string;
     busy: boolean;
+    /** Called as the member types (the screen tells the other side, throttled). */
+    onTyping?: () => void;
   },
 ) {
   const [text, setText] = useState("");
@@ -48,7 +50,10 @@ export function Composer(
         maxLength={MAX_TEXT}
         placeholder={placeholder}
         value={text}
-        onChange={(e) => setText(e.target.value.slice(0, MAX_TEXT))}
+        onChange={(e) => {
+          setText(e.target.value.slice(0, MAX_TEXT));
+          if (e.target.value.trim()) onTyping?.();
+        }}
         onKeyDown={(e) => {
           if (e.key === "Enter" && !e.shiftKey) {
             e.preventDefault();

@@ -12,10 +12,15 @@ import {
   type MessagePage,
   useConversationQuery,
   useDeleteMessageMutation,
+  usePresenceQuery,
   useSendMessageMutation,
+  useTellTyping,
+  useTyping,
 } from "./queries/messages.ts";
 import { Composer, type ComposerPic } from "../components/Composer.tsx";
 import { MessageBubble } from "../components/MessageBubble.tsx";
+import { Time } from "../components/Time.tsx";
+import { TEXTS } from "../domain/texts.ts";
 import type { Message } from "../kv/messages.ts";
 
 export interface ConversationProps {
@@ -34,6 +39,9 @@ function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
   const [olderMore, setOlderMore] = useState<boolean | null>(null);
   const send = useSendMessageMutation();
   const remove = useDeleteMessageMutation();
+  const presence = usePresenceQuery(other).data;
+  const typing = useTyping(other);
+  const tellTyping = useTellTyping(other);
   const end = useRef<HTMLDivElement>(null);
 
   const newest = data?.items ?? [];
@@ -60,6 +68,15 @@ function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
   return (
     <section className="chat" id="chat" aria-label={`Chat with ${otherName}`}>
       <h2>Chat with {otherName}</h2>
+      <p className="presence" aria-live="polite">
+        {typing ? TEXTS.typing : presence?.online ? TEXTS.onlineNow : presence?.lastSeen
+          ? (
+            <>
+              {TEXTS.lastSeen} <Time ts={presence.lastSeen} />
+            </>
+          )
+          : null}
+      </p>
       <div className="messages" role="log" aria-live="polite">
         {hasMore && <button type="button" onClick={loadOlder}>Load older messages</button>}
         {isPending && <p className="loading" role="status">Loading...</p>}
@@ -81,6 +98,7 @@ function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
         placeholder={`Message ${otherName}`}
         pics={myPics}
         busy={send.isPending}
+        onTyping={tellTyping}
         onSend={(bodyText, profilePicIds) =>
           send.mutateAsync({ senderProfileId: me, recipientProfileId: other, bodyText, profilePicIds })}
       />

@@ -22,7 +22,8 @@ export type MemberEvent =
   | { type: "read"; by: string; of: string }
   | { type: "message-deleted"; id: string; with: string; scope: "me" | "both" }
   | { type: "conversation-deleted"; with: string }
-  | { type: "picture"; id: string };
+  | { type: "picture"; id: string }
+  | { type: "typing"; from: string };
 
 /** A log entry: the events of one commit, each with the members it is for. */
 interface LogEntry {

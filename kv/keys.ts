@@ -76,6 +76,10 @@ export const keys = {
     scope,
     who,
   ],
+  /** When a member last had the app open (kv/presence.ts); kept 30 days. */
+  presence: (profileId: string): Key => ["presence", profileId],
+  /** A member who hides their online status (and so sees no one's). */
+  presenceHidden: (profileId: string): Key => ["presence_hidden", profileId],
   /** A member's safety choices (kv/safety.ts). */
   safety: (profileId: string): Key => ["safety", profileId],
   // --- the member event bus (kv/events.ts)

@@ -1,6 +1,6 @@
 /** Chat data: conversations, one conversation, Map Chat sectors, sending and read receipts. */
 
-import { useCallback } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, NAVIGATION } from "./api.ts";
 import { type MemberEvent, useMemberEvents } from "./events.ts";
@@ -164,4 +164,46 @@ export function useDeleteConversationMutation() {
       api<{ deleted: number }>(`/api/messages/with/${encodeURIComponent(other)}`, { method: "DELETE" }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ["conversations"] }),
   });
+}
+
+/** Online now / last seen of a member, refreshed every minute (null: hidden, or I hide mine). */
+export function usePresenceQuery(profileId: string) {
+  return useQuery({
+    queryKey: ["presence", profileId],
+    queryFn: async () =>
+      (await api<Record<string, { online: boolean; lastSeen: number | null } | null>>(
+        `/api/presence?ids=${encodeURIComponent(profileId)}`,
+      ))[profileId] ?? null,
+    refetchInterval: 60_000,
+  });
+}
+
+/** How long "Typing..." shows after a typing event (the sender tells at most every 3 s). */
+export const TYPING_SHOWS_MS = 6000;
+
+/** True while `other` is typing to me (their typing events, live). */
+export function useTyping(other: string): boolean {
+  const [until, setUntil] = useState(0);
+  const [, tick] = useState(0);
+  useMemberEvents(useCallback((e: MemberEvent) => {
+    if (e.type === "typing" && e.from === other) setUntil(Date.now() + TYPING_SHOWS_MS);
+    if (e.type === "message" && e.from === other) setUntil(0);
+  }, [other]));
+  useEffect(() => {
+    if (!until) return;
+    const t = setTimeout(() => tick((n) => n + 1), Math.max(0, until - Date.now()) + 50);
+    return () => clearTimeout(t);
+  }, [until]);
+  return until > Date.now();
+}
+
+/** Tells `other` I am typing, at most every 3 s. */
+export function useTellTyping(other: string): () => void {
+  const last = useRef(0);
+  return useCallback(() => {
+    const t = Date.now();
+    if (t - last.current < 3000) return;
+    last.current = t;
+    void api(`/api/typing/${encodeURIComponent(other)}`, { method: "POST" }).catch(() => {});
+  }, [other]);
 }

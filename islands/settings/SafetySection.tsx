@@ -14,6 +14,7 @@ export interface SafetyState {
   atRisk: boolean;
   showToEveryone: boolean;
   discreet: boolean;
+  hidePresence: boolean;
 }
 
 export function SafetySection({ initial }: { initial: SafetyState }) {
@@ -25,16 +26,27 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
     setError("");
     setState({ ...state, ...change });
     try {
-      setState(await api<SafetyState>("/api/safety", { method: "PUT", json: change }));
+      const saved = await api<Omit<SafetyState, "hidePresence">>("/api/safety", { method: "PUT", json: change });
+      setState((s) => ({ ...s, ...saved }));
       if (change.discreet !== undefined) location.reload();
     } catch {
       setState(before);
       setError("Could not save, please try again.");
     }
   }
+  async function savePresence(hidden: boolean) {
+    setError("");
+    setState({ ...state, hidePresence: hidden });
+    try {
+      await api("/api/presence", { method: "PUT", json: { hidden } });
+    } catch {
+      setState({ ...state, hidePresence: !hidden });
+      setError("Could not save, please try again.");
+    }
+  }
   return (
     <section className="narrow stack safety" aria-labelledby="safety-title">
-      <h2 id="safety-title">Safety</h2>
+      <h2 id="safety-title">Safety and privacy</h2>
       {state.atRisk && <p className="notice">{TEXTS.safetyNoticeTitle}: {TEXTS.safetyNotice}</p>}
       <label className="check">
         <input
@@ -47,6 +59,10 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
       <label className="check">
         <input type="checkbox" checked={state.discreet} onChange={(e) => save({ discreet: e.target.checked })} />{" "}
         {TEXTS.discreetMode}
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={state.hidePresence} onChange={(e) => savePresence(e.target.checked)} />{" "}
+        {TEXTS.hidePresence}
       </label>
       {error && <p className="error" role="alert">{error}</p>}
     </section>

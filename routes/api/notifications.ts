@@ -15,6 +15,7 @@ import { requireCaller } from "../middleware.ts";
 import { deleteNotification, listNotifications } from "../../kv/notifications.ts";
 import { addPushSubscription, allowedEndpoint, removePushSubscription } from "../../kv/push.ts";
 import { eventBus, type MemberEvent } from "../../kv/events.ts";
+import { markSeen } from "../../kv/presence.ts";
 
 const base64url = z.string().min(8).max(200).regex(/^[A-Za-z0-9_-]+=*$/, "must be base64url");
 
@@ -68,6 +69,8 @@ export const notifications = new Hono<AppEnv>()
     c.header("cache-control", "no-store");
     return streamSSE(c, async (stream) => {
       eventStreams.inc();
+      // An open page is "online now" (kv/presence.ts): the stream reconnects at least every minute.
+      void markSeen(caller.profileId).catch(() => {});
       // The instance's one event bus hands this member's events to the stream: no KV watch per stream.
       const queue: MemberEvent[] = [];
       let wake: (() => void) | undefined;

@@ -6,6 +6,7 @@ import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import { listPasskeys } from "../../kv/passkeys.ts";
 import { getSafety, safetyPlace } from "../../kv/safety.ts";
+import { hidesPresence } from "../../kv/presence.ts";
 import { isDiscreet } from "../api/safety.ts";
 import SettingsForm from "../../islands/SettingsForm.tsx";
 import ContactForm from "../../islands/ContactForm.tsx";
@@ -50,6 +51,7 @@ export async function settingsPage(c: Context<AppEnv>) {
             atRisk: (await safetyPlace(caller.profileId)).atRisk,
             showToEveryone: (await getSafety(caller.profileId)).showToEveryone,
             discreet: isDiscreet(c),
+            hidePresence: await hidesPresence(caller.profileId),
           },
           backend: backendVersion(),
         }}

@@ -164,3 +164,30 @@ Deno.test("e2e - delete a message for me, unsend one for both (the other side up
     await h.close();
   }
 });
+
+Deno.test("e2e - the chat header shows the other member online, and Typing... while they type", async () => {
+  const h = await startHarness();
+  try {
+    const a = await h.newPage("desktop"), b = await h.newPage("desktop");
+    await registerAndLogIn(a.page, h.origin, "typing-a@example.com");
+    await registerAndLogIn(b.page, h.origin, "typing-b@example.com");
+    const idOf = (p: typeof a.page) =>
+      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
+    const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
+    await a.page.goto(`/profile/${bId}#chat`);
+    await b.page.goto(`/profile/${aId}#chat`);
+    // Both pages hold the live stream open: each sees the other online (after a refresh of the header).
+    await a.page.reload();
+    await a.page.locator(".chat .presence", { hasText: TEXTS.onlineNow }).waitFor({ timeout: 10_000 });
+    await b.page.getByRole("textbox", { name: "Message" }).pressSequentially("Hey, are you", { delay: 30 });
+    await a.page.locator(".chat .presence", { hasText: TEXTS.typing }).waitFor({ timeout: 5000 });
+    await shot(a.page, "desktop-chat-typing");
+    await b.page.keyboard.press("Enter");
+    await a.page.locator(".bubble", { hasText: "Hey, are you" }).waitFor({ timeout: 10_000 });
+    await a.page.locator(".chat .presence", { hasText: TEXTS.onlineNow }).waitFor({ timeout: 5000 });
+    await a.context.close();
+    await b.context.close();
+  } finally {
+    await h.close();
+  }
+});

@@ -99,6 +99,7 @@ export const CALLS: Record<string, CallOf> = {
     path: `/api/profile-pic/${fresh ? await w.make.picture() : w.ids.picture}`,
   }),
   "DELETE /api/profile-pic-grants/:profileId": (w) => ({ path: `/api/profile-pic-grants/${w.other.profileId}` }),
+  "POST /api/typing/:profileId": (w) => ({ path: `/api/typing/${w.owner.profileId}` }),
   "GET /api/profile-pic/nsfw/:id": (w) => ({
     path: `/api/profile-pic/nsfw/${w.ids.picture}`,
     query: { scale_x: "256" },

@@ -1,0 +1,67 @@
+/**
+ * Online now and last seen. A member is online while a page of theirs holds the live stream open
+ * (each stream, which reconnects at least every minute, writes the time); last seen is the last
+ * such time, kept 30 days. A member may hide their own status, and then sees no one's.
+ */
+
+import { getAll, kv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { now } from "./clock.ts";
+
+/** A stream writes its member's time this often at most... */
+export const PRESENCE_WRITE_MS = 30_000;
+/** ...and a member counts as online this long after the last write (a stream lives 55 s). */
+export const ONLINE_MS = 90_000;
+const KEEP_MS = 30 * 24 * 3_600_000;
+
+/** What a viewer may know of a member: online now, and when last seen (null: never, or hidden). */
+export interface Presence {
+  online: boolean;
+  lastSeen: number | null;
+}
+
+/** Notes that a member has the app open now (unless they hide their status). */
+export async function markSeen(profileId: string): Promise<void> {
+  const [hidden, last] = await kv().getMany<[boolean, number]>([
+    keys.presenceHidden(profileId),
+    keys.presence(profileId),
+  ]);
+  if (hidden.value) return;
+  if (last.value && now() - last.value < PRESENCE_WRITE_MS) return;
+  await kv().set(keys.presence(profileId), now(), { expireIn: KEEP_MS });
+}
+
+/** Does the member hide their online status? */
+export async function hidesPresence(profileId: string): Promise<boolean> {
+  return (await kv().get<boolean>(keys.presenceHidden(profileId))).value === true;
+}
+
+/** Hides or shows a member's online status; hiding forgets their last-seen time. */
+export async function setPresenceHidden(profileId: string, hidden: boolean): Promise<void> {
+  const op = kv().atomic();
+  if (hidden) op.set(keys.presenceHidden(profileId), true).delete(keys.presence(profileId));
+  else op.delete(keys.presenceHidden(profileId));
+  await op.commit();
+}
+
+/**
+ * The presence of `ids` as `viewer` may see it: nothing (null) for a viewer who hides their own,
+ * or for a member who hides theirs.
+ */
+export async function presenceOf(viewer: string, ids: readonly string[]): Promise<Record<string, Presence | null>> {
+  const out: Record<string, Presence | null> = {};
+  if (await hidesPresence(viewer)) {
+    for (const id of ids) out[id] = null;
+    return out;
+  }
+  const [seen, hidden] = await Promise.all([
+    getAll<number>(ids.map((id) => keys.presence(id))),
+    getAll<boolean>(ids.map((id) => keys.presenceHidden(id))),
+  ]);
+  const t = now();
+  ids.forEach((id, i) => {
+    const last = seen[i].value;
+    out[id] = hidden[i].value ? null : { online: last !== null && t - last < ONLINE_MS, lastSeen: last };
+  });
+  return out;
+}

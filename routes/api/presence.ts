@@ -1,0 +1,51 @@
+/**
+ * Online now, last seen and typing (kv/presence.ts, kv/events.ts):
+ *   GET  /api/presence?ids=a,b   → {id: {online, lastSeen} | null} (null: hidden, blocked, or I hide mine)
+ *   PUT  /api/presence {hidden}  → hide or show my own status (hiding, I see no one's)
+ *   POST /api/typing/{profileId} → tells that member I am typing (at most once per 3 s per pair)
+ */
+
+import { Hono } from "hono";
+import * as z from "zod";
+import type { AppEnv } from "../env.ts";
+import { notFound } from "../errors.ts";
+import { idParam, idSchema, jsonBody, queryOf } from "../validate.ts";
+import { requireCaller } from "../middleware.ts";
+import { hidesPresence, presenceOf, setPresenceHidden } from "../../kv/presence.ts";
+import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
+import { publishEvent } from "../../kv/events.ts";
+
+/** A member's typing is told at most this often to the same member; it shows for twice as long. */
+export const TYPING_EVERY_MS = 3000;
+const lastTyping = new Map<string, number>();
+
+const idsQuery = z.object({
+  ids: z.string().max(50 * 65).transform((s) => s.split(",").filter(Boolean)).pipe(z.array(idSchema).min(1).max(50)),
+});
+
+export const presence = new Hono<AppEnv>()
+  .get("/presence", async (c) => {
+    const caller = requireCaller(c);
+    const { ids } = queryOf(c, idsQuery);
+    const [all, blocked] = await Promise.all([presenceOf(caller.profileId, ids), blockedSet(caller.profileId)]);
+    for (const id of ids) if (blocked.has(id)) all[id] = null;
+    return c.json(all);
+  })
+  .put("/presence", async (c) => {
+    const caller = requireCaller(c);
+    const { hidden } = await jsonBody(c, z.object({ hidden: z.boolean() }).strict());
+    await setPresenceHidden(caller.profileId, hidden);
+    return c.json({ hidden: await hidesPresence(caller.profileId) });
+  })
+  .post("/typing/:profileId", async (c) => {
+    const caller = requireCaller(c);
+    const other = idParam(c, "profileId");
+    if (other === caller.profileId || await isBlockedEither(caller.profileId, other)) throw notFound("No such member.");
+    const pair = `${caller.profileId}>${other}`, t = Date.now();
+    if (t - (lastTyping.get(pair) ?? 0) >= TYPING_EVERY_MS) {
+      lastTyping.set(pair, t);
+      if (lastTyping.size > 10_000) lastTyping.clear();
+      await publishEvent([other], { type: "typing", from: caller.profileId });
+    }
+    return c.body(null, 204);
+  });

@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { testApp } from "../../tests/api.ts";
+import { eventBus, type MemberEvent } from "../../kv/events.ts";
+import { markSeen } from "../../kv/presence.ts";
+import { shiftClock } from "../../kv/clock.ts";
+import { blockIndexOps } from "../../kv/blocks.ts";
+import { kv } from "../../kv/db.ts";
+
+Deno.test("presence - online while a page is open, then last seen; hiding one's own hides everyone's from them", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member(), b = await t.member();
+    const ask = async (who: typeof a, ids: string[]) =>
+      (await t.call("GET", `/api/presence?ids=${ids.join(",")}`, { cookie: who.cookie })).data;
+    assert.deepEqual(await ask(b, [a.profileId]), { [a.profileId]: { online: false, lastSeen: null } });
+    // A's page opens the live stream.
+    const res = await t.app.request("http://localhost/api/events", { headers: { cookie: a.cookie } });
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("event: ready")) text += (await reader.read()).value;
+    await reader.cancel();
+    await markSeen(a.profileId);
+    const now = (await ask(b, [a.profileId]))[a.profileId];
+    assert.equal(now.online, true);
+    assert.equal(typeof now.lastSeen, "number");
+    shiftClock(5 * 60_000);
+    assert.deepEqual((await ask(b, [a.profileId]))[a.profileId], { online: false, lastSeen: now.lastSeen });
+    // A hides: nobody sees A's, and A sees nobody's.
+    assert.deepEqual((await t.call("PUT", "/api/presence", { cookie: a.cookie, json: { hidden: true } })).data, {
+      hidden: true,
+    });
+    assert.deepEqual(await ask(b, [a.profileId]), { [a.profileId]: null });
+    assert.deepEqual(await ask(a, [b.profileId]), { [b.profileId]: null });
+    assert.equal((await t.call("GET", "/api/presence?ids=", { cookie: b.cookie })).status, 400);
+    assert.equal((await t.call("GET", `/api/presence?ids=${"x,".repeat(60)}x`, { cookie: b.cookie })).status, 400);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("presence - typing is told to the other member live, at most every 3 s; never to or from a block", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member(), b = await t.member(), c = await t.member();
+    const bus = eventBus();
+    await bus.start();
+    const got: MemberEvent[] = [];
+    const stop = bus.subscribe(b.profileId, (e) => got.push(e));
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await t.call("POST", `/api/typing/${b.profileId}`, { cookie: a.cookie })).status, 204);
+    }
+    await bus.tail();
+    assert.deepEqual(got, [{ type: "typing", from: a.profileId }], "one event for three keystrokes");
+    stop();
+    assert.equal(
+      (await t.call("POST", `/api/typing/${a.profileId}`, { cookie: a.cookie })).status,
+      404,
+      "not to oneself",
+    );
+    const op = kv().atomic();
+    blockIndexOps(op, c.profileId, b.profileId, true, Date.now());
+    await op.commit();
+    assert.equal((await t.call("POST", `/api/typing/${b.profileId}`, { cookie: c.cookie })).status, 404);
+    assert.equal((await t.call("POST", `/api/typing/${b.profileId}`)).status, 401);
+  } finally {
+    t.close();
+  }
+});
