@@ -4,7 +4,7 @@
  */
 
 import { type FormEvent, useState } from "react";
-import { MAX_TEXT } from "../domain/texts.ts";
+import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
 
 export interface ComposerPic {
@@ -14,7 +14,7 @@ export interface ComposerPic {
 
 export function Composer(
   { onSend, pics = [], placeholder, busy, onTyping }: {
-    onSend: (text: string, picIds: string[]) => Promise<unknown>;
+    onSend: (text: string, picIds: string[], viewOnce: boolean) => Promise<unknown>;
     pics?: ComposerPic[];
     placeholder: string;
     busy: boolean;
@@ -25,6 +25,9 @@ export function Composer(
   const [text, setText] = useState("");
   const [chosen, setChosen] = useState<string[]>([]);
   const [showPics, setShowPics] = useState(false);
+  const [viewOnce, setViewOnce] = useState(false);
+  // "View once" is offered when every chosen picture is private.
+  const canViewOnce = chosen.length > 0 && chosen.every((id) => pics.find((p) => p.id === id)?.private);
   const [error, setError] = useState("");
 
   async function submit(e: FormEvent) {
@@ -33,10 +36,11 @@ export function Composer(
     if (!body && chosen.length === 0) return;
     setError("");
     try {
-      await onSend(body, chosen);
+      await onSend(body, chosen, canViewOnce && viewOnce);
       setText("");
       setChosen([]);
       setShowPics(false);
+      setViewOnce(false);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     }
@@ -84,6 +88,11 @@ export function Composer(
             </label>
           ))}
         </div>
+      )}
+      {canViewOnce && (
+        <label className="check view-once">
+          <input type="checkbox" checked={viewOnce} onChange={(e) => setViewOnce(e.target.checked)} /> {TEXTS.viewOnce}
+        </label>
       )}
       {error && <p className="error" role="alert">{error}</p>}
     </form>

@@ -40,18 +40,28 @@ export interface MessageBubbleProps {
   author?: string;
   /** Deleting, where the screen offers it (private chat): "me" takes it off my side, "both" unsends it. */
   onDelete?: (scope: "me" | "both") => void;
+  /** Opens a view-once message (the recipient's, once). */
+  onOpen?: () => void;
 }
 
-export function MessageBubble({ m, mine, author, onDelete }: MessageBubbleProps) {
+export function MessageBubble({ m, mine, author, onDelete, onOpen }: MessageBubbleProps) {
   const [open, setOpen] = useState(false);
   return (
     <div className={mine ? "bubble mine" : "bubble"}>
       <button type="button" className="bubble-body" onClick={() => setOpen(!open)} aria-expanded={open}>
         {author && <strong className="author">{author}</strong>}
         {m.bodyText && <span className="text">{m.bodyText}</span>}
-        {m.profilePicIds.length > 0 && (
+        {m.profilePicIds.length > 0 && m.viewOnce && !mine && m.tsOpened && (
+          <span className="view-once opened">{TEXTS.viewOnce} · {TEXTS.viewOnceOpened}</span>
+        )}
+        {m.profilePicIds.length > 0 && (!m.viewOnce || mine) && (
           <span className="bubble-pics">
             {m.profilePicIds.map((id) => <BubblePicture key={id} id={id} />)}
+          </span>
+        )}
+        {m.viewOnce && mine && (
+          <span className="view-once-state">
+            {TEXTS.viewOnce} · {m.tsOpened ? TEXTS.viewOnceOpened : TEXTS.viewOnceNotOpened}
           </span>
         )}
         {mine && m.recipientProfileId && (
@@ -60,6 +70,15 @@ export function MessageBubble({ m, mine, author, onDelete }: MessageBubbleProps)
           </span>
         )}
       </button>
+      {m.profilePicIds.length > 0 && m.viewOnce && !mine && !m.tsOpened && (
+        <button
+          type="button"
+          className="view-once"
+          onClick={() => onOpen?.()}
+        >
+          🔒 {TEXTS.viewOnceOpen}
+        </button>
+      )}
       {open && (
         <small className="bubble-times">
           Sent <Time ts={m.tsCreated} />

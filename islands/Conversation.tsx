@@ -10,6 +10,7 @@ import {
   fetchOlder,
   markRead,
   type MessagePage,
+  openViewOnce,
   useConversationQuery,
   useDeleteMessageMutation,
   usePresenceQuery,
@@ -21,6 +22,7 @@ import { Composer, type ComposerPic } from "../components/Composer.tsx";
 import { MessageBubble } from "../components/MessageBubble.tsx";
 import { Time } from "../components/Time.tsx";
 import { TEXTS } from "../domain/texts.ts";
+import { profilePicUrl } from "../domain/format.ts";
 import type { Message } from "../kv/messages.ts";
 
 export interface ConversationProps {
@@ -42,6 +44,8 @@ function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
   const presence = usePresenceQuery(other).data;
   const typing = useTyping(other);
   const tellTyping = useTellTyping(other);
+  const [viewing, setViewing] = useState<string[] | null>(null);
+  const [openError, setOpenError] = useState("");
   const end = useRef<HTMLDivElement>(null);
 
   const newest = data?.items ?? [];
@@ -90,17 +94,32 @@ function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
               setOlder((o) => o.filter((x) => x.id !== m.id));
               remove.mutate({ id: m.id, scope });
             }}
+            onOpen={async () => {
+              setOpenError("");
+              try {
+                setViewing((await openViewOnce(m.id)).picIds);
+              } catch (e) {
+                setOpenError(e instanceof Error ? e.message : String(e));
+              }
+            }}
           />
         ))}
         <div ref={end} />
       </div>
+      {openError && <p className="error" role="alert">{openError}</p>}
+      {viewing && (
+        <div className="view-once-viewer" role="dialog" aria-modal="true" aria-label={TEXTS.viewOnce}>
+          {viewing.map((id) => <img key={id} src={profilePicUrl(id, 1024)} alt={TEXTS.viewOnce} />)}
+          <button type="button" className="primary" autoFocus onClick={() => setViewing(null)}>Close</button>
+        </div>
+      )}
       <Composer
         placeholder={`Message ${otherName}`}
         pics={myPics}
         busy={send.isPending}
         onTyping={tellTyping}
-        onSend={(bodyText, profilePicIds) =>
-          send.mutateAsync({ senderProfileId: me, recipientProfileId: other, bodyText, profilePicIds })}
+        onSend={(bodyText, profilePicIds, viewOnce) =>
+          send.mutateAsync({ senderProfileId: me, recipientProfileId: other, bodyText, profilePicIds, viewOnce })}
       />
     </section>
   );

@@ -23,7 +23,8 @@ export type MemberEvent =
   | { type: "message-deleted"; id: string; with: string; scope: "me" | "both" }
   | { type: "conversation-deleted"; with: string }
   | { type: "picture"; id: string }
-  | { type: "typing"; from: string };
+  | { type: "typing"; from: string }
+  | { type: "opened"; id: string };
 
 /** A log entry: the events of one commit, each with the members it is for. */
 interface LogEntry {

@@ -31,6 +31,10 @@ export interface Message {
   tsRecipientRead?: number;
   tsRecipientDeleted?: number;
   tsSenderDeleted?: number;
+  /** The pictures open once for the recipient, then their grant ends ("view once"). */
+  viewOnce?: true;
+  /** When the recipient opened a view-once message. */
+  tsOpened?: number;
 }
 
 /** Conversation pages and the first Map Chat page hold 20 messages (spec §9). */
@@ -38,12 +42,16 @@ export const PAGE_SIZE = 20;
 /** Broadcasts stay a week. */
 export const BROADCAST_TTL_MS = 7 * 24 * 3_600_000;
 
-/** Sends a private message; the attached pictures stay visible to the recipient (a grant each). */
+/**
+ * Sends a private message; the attached pictures stay visible to the recipient (a grant each),
+ * unless `viewOnce`: then they get no grant until they open the message, once (`openViewOnce`).
+ */
 export async function sendPrivateMessage(
   sender: string,
   recipient: string,
   bodyText: string,
   profilePicIds: string[],
+  opts: { viewOnce?: boolean } = {},
 ): Promise<Message> {
   const m: Message = {
     id: newId(),
@@ -52,6 +60,7 @@ export async function sendPrivateMessage(
     bodyText,
     profilePicIds,
     tsCreated: now(),
+    ...(opts.viewOnce ? { viewOnce: true as const } : {}),
   };
   const latest = { messageId: m.id, tsCreated: m.tsCreated };
   const op = kv().atomic()
@@ -61,7 +70,7 @@ export async function sendPrivateMessage(
     .set(keys.chat(sender, recipient), latest)
     .set(keys.chat(recipient, sender), latest);
   addEvent(op, [sender, recipient], { type: "message", id: m.id, from: sender, to: recipient });
-  for (const pic of profilePicIds) grantPictureAccessOp(op, pic, recipient);
+  if (!opts.viewOnce) { for (const pic of profilePicIds) grantPictureAccessOp(op, pic, recipient); }
   await addChatNotification(op, recipient, sender);
   if (!(await op.commit()).ok) throw new Error("message not stored");
   return m;
@@ -331,4 +340,26 @@ export async function deleteConversation(me: string, other: string): Promise<num
   addEvent(op, [me], { type: "conversation-deleted", with: other });
   await op.commit();
   return removed;
+}
+
+/** How long a view-once message's pictures can be loaded after it is opened. */
+export const VIEW_ONCE_MS = 60_000;
+
+/**
+ * Opens a view-once message for its recipient, once: its pictures are granted for
+ * `VIEW_ONCE_MS` (to load them full screen), the message records when, and the sender's pages
+ * learn it was opened. Null when there is nothing to open (not theirs, not view-once, opened).
+ */
+export async function openViewOnce(me: string, id: string): Promise<{ picIds: string[]; until: number } | null> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const entry = await kv().get<Message>(keys.message(id));
+    const m = entry.value;
+    if (!m || m.recipientProfileId !== me || !m.viewOnce || m.tsOpened) return null;
+    const t = now(), until = t + VIEW_ONCE_MS;
+    const op = kv().atomic().check(entry).set(entry.key, { ...m, tsOpened: t });
+    for (const pic of m.profilePicIds) op.set(keys.picGrant(pic, me), { until }, { expireIn: VIEW_ONCE_MS });
+    addEvent(op, [m.senderProfileId, me], { type: "opened", id });
+    if ((await op.commit()).ok) return { picIds: m.profilePicIds, until };
+  }
+  throw new Error("opening kept conflicting");
 }

@@ -182,7 +182,9 @@ export function isPrivatePic(pic: ProfilePic, owner: Profile): boolean {
 export async function canViewPicture(pic: ProfilePic, owner: Profile, viewerProfileId: string): Promise<boolean> {
   if (viewerProfileId === owner.id) return true;
   if (owner.profilePicIds.includes(pic.id)) return true;
-  return (await kv().get(keys.picGrant(pic.id, viewerProfileId))).versionstamp !== null;
+  const grant = (await kv().get<number | { until: number }>(keys.picGrant(pic.id, viewerProfileId))).value;
+  // A view-once picture's grant lasts the minute after it is opened (kv/messages.ts openViewOnce).
+  return grant !== null && (typeof grant === "number" || grant.until > now());
 }
 
 /**

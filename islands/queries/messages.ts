@@ -15,7 +15,13 @@ export const MESSAGES_POLL_MS = 15_000;
 export const RECENT_CHATS_REFETCH_MS = 180_000;
 
 /** The events that change what chat lists show. */
-const CHAT_EVENTS = new Set<MemberEvent["type"]>(["message", "read", "message-deleted", "conversation-deleted"]);
+const CHAT_EVENTS = new Set<MemberEvent["type"]>([
+  "message",
+  "read",
+  "message-deleted",
+  "conversation-deleted",
+  "opened",
+]);
 
 /**
  * Keeps the queries under `key` live: a read receipt or a deletion is applied to the cached pages
@@ -86,6 +92,8 @@ export interface NewMessage {
   recipientProfileId?: string;
   bodyText: string;
   profilePicIds: string[];
+  /** Private pictures that open once for the recipient. */
+  viewOnce?: boolean;
 }
 
 /** Sends a message; refreshes the lists it appears in. */
@@ -206,4 +214,9 @@ export function useTellTyping(other: string): () => void {
     last.current = t;
     void api(`/api/typing/${encodeURIComponent(other)}`, { method: "POST" }).catch(() => {});
   }, [other]);
+}
+
+/** Opens a view-once message (once): the pictures to show full screen now. */
+export function openViewOnce(id: string) {
+  return api<{ picIds: string[]; until: number }>(`/api/message/${encodeURIComponent(id)}/open`, { method: "POST" });
 }

@@ -23,6 +23,7 @@ import {
   type DeleteRefusal,
   hasConversation,
   markRead,
+  openViewOnce,
   peopleOf,
   sendBroadcast,
   sendPrivateMessage,
@@ -49,6 +50,7 @@ const messageBody = z.object({
   bodyText: z.string().max(MAX_TEXT + 1000).default(""),
   profilePicIds: z.array(id).max(10).default([]),
   tsCreated: z.number().optional(),
+  viewOnce: z.boolean().optional(),
 });
 
 const DELETE_REFUSALS: Record<DeleteRefusal, () => Error> = {
@@ -65,6 +67,12 @@ export const messages = new Hono<AppEnv>()
     const res = await deleteMessage(caller.profileId, messageId, scope);
     if (!res.ok) throw DELETE_REFUSALS[res.reason]();
     return c.json({ deleted: scope });
+  })
+  .post("/message/:id/open", async (c) => {
+    const caller = requireCaller(c);
+    const opened = await openViewOnce(caller.profileId, parseWith(id, c.req.param("id")));
+    if (!opened) throw notFound("Nothing to open: this picture was viewed already.");
+    return c.json(opened);
   })
   .delete("/messages/with/:profileId", async (c) => {
     const caller = requireCaller(c);
@@ -115,7 +123,13 @@ export const messages = new Hono<AppEnv>()
       ) {
         throw dailyLimit(STANDARD_LIMIT_MESSAGE);
       }
-      return c.json(await sendPrivateMessage(caller.profileId, recipient, text, pics), 201);
+      if (body.viewOnce && (pics.length === 0 || pics.some((p) => !me.profilePicIdsPrivate.includes(p)))) {
+        throw badRequest("View once is for private pictures.", "view_once_private_only");
+      }
+      return c.json(
+        await sendPrivateMessage(caller.profileId, recipient, text, pics, { viewOnce: body.viewOnce }),
+        201,
+      );
     }
     if (pics.some((p) => me.profilePicIdsPrivate.includes(p))) {
       throw forbidden("Private pictures cannot be posted to Map Chat.");

@@ -191,3 +191,52 @@ Deno.test("e2e - the chat header shows the other member online, and Typing... wh
     await h.close();
   }
 });
+
+Deno.test("e2e - a view-once private picture opens full screen once; then the bubble says opened, on both sides", async () => {
+  const h = await startHarness();
+  try {
+    const a = await h.newPage("phone"), b = await h.newPage("phone");
+    await registerAndLogIn(a.page, h.origin, "once-a@example.com");
+    await registerAndLogIn(b.page, h.origin, "once-b@example.com");
+    const idOf = (p: typeof a.page) =>
+      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
+    const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
+    const added = await addPicture(aId, await normalizeUpload(await portrait(5)));
+    assert.ok(added.ok);
+    const status = await a.page.evaluate(async (pic) =>
+      (await fetch("/api/profile", {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ profilePicIds: [], profilePicIdsPrivate: [pic] }),
+      })).status, added.pic.id);
+    assert.equal(status, 200);
+
+    await a.page.goto(`/profile/${bId}#chat`);
+    await a.page.getByRole("button", { name: "📷" }).click();
+    await a.page.locator(".pic-chooser label").first().click();
+    await a.page.getByLabel(TEXTS.viewOnce).check();
+    await a.page.getByRole("button", { name: "Send" }).click();
+    await a.page.locator(".bubble.mine .view-once-state", { hasText: TEXTS.viewOnceNotOpened }).waitFor();
+
+    await b.page.goto(`/profile/${aId}#chat`);
+    assert.equal(await b.page.locator(".bubble .bubble-pics img").count(), 0, "no picture before it is opened");
+    await b.page.getByRole("button", { name: new RegExp(TEXTS.viewOnceOpen) }).click();
+    const viewer = b.page.getByRole("dialog", { name: TEXTS.viewOnce });
+    await viewer.waitFor();
+    await b.page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>(".view-once-viewer img");
+      return img?.complete && img.naturalWidth > 0;
+    });
+    await shot(b.page, "phone-view-once-open");
+    await viewer.getByRole("button", { name: "Close" }).click();
+    await b.page.locator(".bubble .view-once.opened").waitFor();
+    await a.page.locator(".bubble.mine .view-once-state", { hasText: TEXTS.viewOnceOpened }).waitFor({
+      timeout: 10_000,
+    });
+    await shot(a.page, "phone-view-once-sender-opened");
+    await a.context.close();
+    await b.context.close();
+  } finally {
+    await h.close();
+  }
+});

@@ -116,6 +116,8 @@ const MATRIX: Record<string, Row | typeof NONE> = {
   "DELETE /api/push-subscriptions/:id": row("push subscription", 401, 200, 404, 404, 404, { fresh: true }),
   "GET /api/events": NONE,
   "DELETE /api/message/:id": row("message", 401, 200, 403, 404, 404, { fresh: true }),
+  // The world's message is not view-once: nothing to open for anyone (messages_viewonce_test.ts opens one).
+  "POST /api/message/:id/open": row("a view-once message to its recipient", 401, 404, 404, 404, 404),
   "DELETE /api/messages/with/:profileId": row("the caller's own conversation", 401, 200, 200, 200, 200),
   "GET /api/messages/most-recent-with/:profileId": row("profile", 401, 200, 403, 403, 403),
   "GET /api/messages/between/:a/:b": row("conversation", 401, 200, 200, 403, 403),

@@ -189,6 +189,7 @@ export const CALLS: Record<string, CallOf> = {
     query: { for: "both" },
   }),
   "DELETE /api/messages/with/:profileId": (w) => ({ path: `/api/messages/with/${w.other.profileId}` }),
+  "POST /api/message/:id/open": (w) => ({ path: `/api/message/${w.ids.message}/open` }),
   "GET /api/messages/most-recent-with/:profileId": (w) => ({
     path: `/api/messages/most-recent-with/${w.owner.profileId}`,
   }),
