@@ -5,6 +5,7 @@
  * in with a login link within 10 minutes (routes/api/settings.ts).
  */
 
+import { CurrentPasswordField } from "../components/CurrentPasswordField.tsx";
 import { type FormEvent, useEffect, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ApiFailure } from "./queries/api.ts";
@@ -143,17 +144,7 @@ function SettingsBody({ settings, sessions, blocked, passkeys, safety, backend }
           Repeat new password
           <input type="password" value={pw2} onChange={(e) => setPw2(e.target.value)} autoComplete="new-password" />
         </label>
-        {askCurrent && (
-          <label>
-            {TEXTS.currentPassword}
-            <input
-              type="password"
-              value={current}
-              onChange={(e) => setCurrent(e.target.value)}
-              autoComplete="current-password"
-            />
-          </label>
-        )}
+        {askCurrent && <CurrentPasswordField value={current} onChange={setCurrent} />}
         {error && <p className="error" role="alert">{error}</p>}
         {saved && <p className="success" role="status">{TEXTS.saved}</p>}
         <button type="submit" className="primary" disabled={save.isPending}>Save</button>
@@ -237,17 +228,7 @@ function Sessions({ sessions, reauth }: { sessions: SessionItem[]; reauth: Setti
       </ul>
       {others === 0 ? <p className="muted">{TEXTS.onlyThisDevice}</p> : (
         <>
-          {reauth === "password" && (
-            <label>
-              {TEXTS.currentPassword}
-              <input
-                type="password"
-                value={current}
-                onChange={(e) => setCurrent(e.target.value)}
-                autoComplete="current-password"
-              />
-            </label>
-          )}
+          {reauth === "password" && <CurrentPasswordField value={current} onChange={setCurrent} />}
           <button type="button" onClick={() => run(null)} disabled={end.isPending}>
             {TEXTS.logOutEverywhereElse}
           </button>

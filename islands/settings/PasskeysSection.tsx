@@ -4,6 +4,7 @@
  * /login without a password and cannot be phished: it only answers this site.
  */
 
+import { CurrentPasswordField } from "../../components/CurrentPasswordField.tsx";
 import { useState } from "react";
 import { ApiFailure } from "../queries/api.ts";
 import {
@@ -72,17 +73,7 @@ export function PasskeysSection({ passkeys: initial, reauth }: PasskeysProps) {
           ))}
         </ul>
       )}
-      {askCurrent && (
-        <label>
-          {TEXTS.currentPassword}
-          <input
-            type="password"
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-            autoComplete="current-password"
-          />
-        </label>
-      )}
+      {askCurrent && <CurrentPasswordField value={current} onChange={setCurrent} />}
       {add.isError && <p className="error" role="alert">{errorText(add.error)}</p>}
       {add.isSuccess && <p className="success" role="status">Passkey added.</p>}
       <button
