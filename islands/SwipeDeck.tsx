@@ -107,7 +107,7 @@ function Deck(props: DiscoveryProps) {
       {!top && briefs.length > 0 && hasNextPage && (
         <p className="discovery-status" role="status">{DISCOVERY_TEXTS.loading}</p>
       )}
-      <div className="deck" aria-label="Profiles nearby">
+      <div className="deck" role="region" aria-label="Profiles nearby">
         {deck[1] && <Card key={deck[1].profileId} brief={deck[1]} nsfw={nsfw} behind />}
         {top && <Card key={top.profileId} brief={top} nsfw={nsfw} look={look} {...handlers} />}
         {atEnd && <p className="deck-end">{DISCOVERY_TEXTS.endOfDeck}</p>}
