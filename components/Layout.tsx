@@ -17,6 +17,8 @@ export interface LayoutProps {
   bodyClass?: string;
   /** Discreet mode: a neutral title and icon, in tabs, history and on the home screen. */
   discreet?: boolean;
+  /** The page has the app's tab bar (logged in): room is kept for it. */
+  tabs?: boolean;
 }
 
 /** The HTML document of a page. Focus lands on the main container (spec §2). */
@@ -37,7 +39,7 @@ export function Layout(p: LayoutProps) {
         {p.preload.map((href) => <link key={href} rel="modulepreload" href={href} />)}
         {p.scripts.map((src) => <script key={src} type="module" src={src} />)}
       </head>
-      <body className={p.bodyClass} data-brand={p.brand.id}>
+      <body className={p.bodyClass} data-brand={p.brand.id} data-tabs={p.tabs ? "1" : undefined}>
         <a className="skip-link" href="#main">Skip to content</a>
         {p.header}
         <main id="main" tabIndex={-1} autoFocus dangerouslySetInnerHTML={{ __html: p.bodyHtml }} />

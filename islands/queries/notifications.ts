@@ -37,3 +37,23 @@ export function useDeleteNotificationMutation(profileId: string) {
     onSettled: () => qc.invalidateQueries({ queryKey: key(profileId) }),
   });
 }
+
+/** Unread counts for the tab bar: messages in unread conversations, and new likes; live. */
+export function useUnreadCounts(profileId: string): { chats: number; likes: number } {
+  const qc = useQueryClient();
+  useMemberEvents(useCallback(
+    (e: MemberEvent) => e.type === "notifications" && void qc.invalidateQueries({ queryKey: key(profileId) }),
+    [qc, profileId],
+  ));
+  const { data = [] } = useQuery({
+    queryKey: key(profileId),
+    queryFn: () => api<Notification[]>(`/api/notifications/${profileId}`),
+    refetchInterval: NOTIFICATIONS_POLL_MS,
+  });
+  let chats = 0, likes = 0;
+  for (const n of data) {
+    if (n.url?.endsWith("#chat")) chats += n.count ?? 1;
+    else if (n.url?.startsWith("/likes/")) likes++;
+  }
+  return { chats, likes };
+}

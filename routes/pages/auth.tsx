@@ -42,5 +42,6 @@ export function logoutPage(c: Context<AppEnv>) {
       <h1>Logout</h1>
       <Island of={Logout} props={{}} />
     </section>,
+    { tabs: false },
   );
 }

@@ -12,6 +12,7 @@ import { TEXTS } from "../../domain/texts.ts";
 import { menuFor } from "../table.ts";
 import { getManifest } from "../assets.ts";
 import Header from "../../islands/Header.tsx";
+import TabBar from "../../islands/TabBar.tsx";
 import { isDiscreet } from "../api/safety.ts";
 import { SafetyNotice } from "../../components/SafetyNotice.tsx";
 import { getSafety, safetyPlace } from "../../kv/safety.ts";
@@ -20,6 +21,8 @@ import { config } from "../../config/config.ts";
 export interface PageOptions {
   status?: ContentfulStatusCode;
   bodyClass?: string;
+  /** Show the tab bar to a logged-in member (default). The logout page, whose session ends while it shows, does not. */
+  tabs?: boolean;
 }
 
 /** Renders a page: its title, the header with the menu for this caller, and the body. */
@@ -28,6 +31,7 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
   const caller = c.get("caller");
   const brand = c.get("brand");
   const discreet = isDiscreet(c);
+  const tabs = caller !== null && opts.tabs !== false;
   const headerProps = {
     brandName: brand.name,
     tagline: taglineOf(brand),
@@ -39,7 +43,14 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
   // A page with no island of its own ships no JavaScript: its header stays plain HTML.
   const hydrate = islands.size > 0;
   const { result: header, islands: headerIslands } = collectIslands(() =>
-    renderToString(<Island of={Header} props={headerProps} hydrate={hydrate} />)
+    renderToString(
+      <>
+        <Island of={Header} props={headerProps} hydrate={hydrate} />
+        {tabs && (
+          <Island of={TabBar} props={{ profileId: caller.profileId, currentPath: c.req.path }} hydrate={hydrate} />
+        )}
+      </>,
+    )
   );
   const manifest = getManifest();
   const names = [...headerIslands, ...islands].filter((n) => manifest.islands[n]);
@@ -56,6 +67,7 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
       header={<div className="contents" dangerouslySetInnerHTML={{ __html: header }} />}
       bodyHtml={bodyHtml}
       bodyClass={opts.bodyClass}
+      tabs={tabs}
     />,
   );
   c.header("cache-control", "no-store");

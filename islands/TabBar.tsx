@@ -1,0 +1,60 @@
+/**
+ * The app's tabs, one thumb-tap away on every logged-in page: Grid, Map, Chats, Likes and Me, a
+ * bar at the bottom on phones and a rail at the side on wide screens, with unread counts on Chats
+ * and Likes that follow the member's events live. The spec's menu and home cards stay.
+ */
+
+import { QueryProvider } from "./queries/client.tsx";
+import { useUnreadCounts } from "./queries/notifications.ts";
+
+export interface TabBarProps {
+  profileId: string;
+  currentPath: string;
+}
+
+/** The tabs: where each goes, and which paths belong to it. */
+export const TABS = [
+  {
+    id: "grid",
+    label: "Grid",
+    icon: "▦",
+    href: "/search/tile",
+    match: ["/search/tile", "/search/swype", "/search/profile"],
+  },
+  { id: "map", label: "Map", icon: "📍", href: "/search/map", match: ["/search/map"] },
+  { id: "chats", label: "Chats", icon: "💬", href: "/chat/personal", match: ["/chat/"] },
+  { id: "likes", label: "Likes", icon: "♥", href: "/likes/profilelikedyou", match: ["/likes/"] },
+  { id: "me", label: "Me", icon: "☺", href: "/profileEdit", match: ["/profileEdit", "/settings", "/profilePic"] },
+] as const;
+
+function Tabs({ profileId, currentPath }: TabBarProps) {
+  const counts = useUnreadCounts(profileId);
+  return (
+    <nav className="tab-bar" aria-label="Tabs">
+      {TABS.map((t) => {
+        const current = t.match.some((m) => currentPath.startsWith(m));
+        const count = t.id === "chats" ? counts.chats : t.id === "likes" ? counts.likes : 0;
+        return (
+          <a key={t.id} href={t.href} className="tab-link" aria-current={current ? "page" : undefined}>
+            <span className="tab-icon" aria-hidden="true">{t.icon}</span>
+            <span className="tab-label">{t.label}</span>
+            {count > 0 && (
+              <span className="tab-count">
+                {count > 99 ? "99+" : count}
+                <span className="visually-hidden">unread</span>
+              </span>
+            )}
+          </a>
+        );
+      })}
+    </nav>
+  );
+}
+
+export default function TabBar(props: TabBarProps) {
+  return (
+    <QueryProvider>
+      <Tabs {...props} />
+    </QueryProvider>
+  );
+}
