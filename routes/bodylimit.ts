@@ -66,14 +66,18 @@ export function bodyLimit(limits: BodyLimits): MiddlewareHandler {
         }
         ctl.enqueue(r.value);
       },
-      cancel: (reason) => source.cancel(reason),
+      // Passed on, not waited for (as below).
+      cancel: (reason) => {
+        source.cancel(reason).catch(() => {});
+      },
     }, { highWaterMark: 0 });
     c.req.raw = new Request(req, { body: counted, duplex: "half" } as RequestInit);
     try {
       await next();
     } finally {
       // A body the call did not read to its end is dropped, so the server stops receiving it now.
-      if (!done && !over) await source.cancel().catch(() => {});
+      // Not awaited: cancelling one branch of a teed body waits for the other branch.
+      if (!done && !over) source.cancel().catch(() => {});
     }
     if (over && c.res.status !== 413) {
       // The handler turned the cut-off into another answer (a 400 "not JSON", say): it is a 413.

@@ -179,3 +179,23 @@ Deno.test("body limit - the support page refuses a body over 64 KB with its 'Ooo
     t.close();
   }
 });
+
+Deno.test("body limit - a call refused before its body is read answers at once even when the body is one branch of a tee", async () => {
+  const t = await testApp();
+  try {
+    const form = new FormData();
+    form.set("username", "a@example.com");
+    // Refused by the origin check, before the login reads its form.
+    const req = new Request(ORIGIN + "/api/auth", {
+      method: "POST",
+      body: form,
+      headers: { "sec-fetch-site": "cross-site" },
+    });
+    const other = req.clone(); // the body is now teed; the other branch is never read
+    const res = await t.app.request(req);
+    assert.equal(res.status, 403);
+    await other.body?.cancel();
+  } finally {
+    t.close();
+  }
+});

@@ -74,12 +74,18 @@ export const CALLS: Record<string, CallOf> = {
     json: { use: "OVERRIDE", overrideLat: 52.52, overrideLon: 13.4, hide: false },
   }),
   "GET /api/profile-position/:profileId": (w) => ({ path: `/api/profile-position/${w.owner.profileId}` }),
-  "GET /api/profile-briefs/nearest": () => ({ path: "/api/profile-briefs/nearest", query: { page: "0", size: "10" } }),
+  "GET /api/profile-briefs/nearest": () => ({
+    path: "/api/profile-briefs/nearest",
+    query: { page: "0", size: "10", chars: "", likes: "", ratedBefore: "0" },
+  }),
   "GET /api/profile-briefs/by-bounds": () => ({
     path: "/api/profile-briefs/by-bounds",
     query: { latMin: "52", lonMin: "13", latMax: "53", lonMax: "14", page: "0", size: "10" },
   }),
-  "GET /api/profile-briefs/by-sector/:sector": () => ({ path: "/api/profile-briefs/by-sector/52:13" }),
+  "GET /api/profile-briefs/by-sector/:sector": () => ({
+    path: "/api/profile-briefs/by-sector/52:13",
+    query: { page: "0", size: "10", chars: "", likes: "" },
+  }),
   "GET /api/profile-positions/aggregates": () => ({ path: "/api/profile-positions/aggregates" }),
   "GET /api/profiles/mine": () => ({ path: "/api/profiles/mine" }),
   "GET /api/profile/:id": (w) => ({ path: `/api/profile/${w.owner.profileId}` }),
@@ -104,8 +110,11 @@ export const CALLS: Record<string, CallOf> = {
     path: `/api/profile-pic/nsfw/${w.ids.picture}`,
     query: { scale_x: "256" },
   }),
-  "GET /api/profile-pic/:id": (w) => ({ path: `/api/profile-pic/${w.ids.picture}`, query: { scale_x: "256" } }),
-  "GET /api/profile-pic/:id/source": (w) => ({ path: `/api/profile-pic/${w.ids.picture}/source` }),
+  "GET /api/profile-pic/:id": (w) => ({
+    path: `/api/profile-pic/${w.ids.picture}`,
+    query: { scale_x: "256", orig: "0", v: "x" },
+  }),
+  "GET /api/profile-pic/:id/source": (w) => ({ path: `/api/profile-pic/${w.ids.picture}/source`, query: { v: "x" } }),
   "PUT /api/profile-pic/:id": (w) => ({ path: `/api/profile-pic/${w.ids.picture}`, json: { nsfw: false } }),
   "PUT /api/profile-pic/:id/crop": (w) => ({
     path: `/api/profile-pic/${w.ids.picture}/crop`,
@@ -116,9 +125,12 @@ export const CALLS: Record<string, CallOf> = {
   "DELETE /api/blocks/:profileId": (w) => ({ path: `/api/blocks/${w.blocked.profileId}` }),
   "GET /api/profile-likes/by-liker/:profileId": (w) => ({
     path: `/api/profile-likes/by-liker/${w.owner.profileId}`,
-    query: { likeType: "LIKE" },
+    query: { likeType: "LIKE", cursor: "" },
   }),
-  "GET /api/profile-likes/by-liked/:profileId": (w) => ({ path: `/api/profile-likes/by-liked/${w.owner.profileId}` }),
+  "GET /api/profile-likes/by-liked/:profileId": (w) => ({
+    path: `/api/profile-likes/by-liked/${w.owner.profileId}`,
+    query: { cursor: "" },
+  }),
   "GET /api/profile-like": (w) => ({
     path: "/api/profile-like",
     query: { likerProfileId: w.owner.profileId, likedProfileId: w.other.profileId },
@@ -138,10 +150,11 @@ export const CALLS: Record<string, CallOf> = {
   }),
   "GET /api/profile-pic-likes/by-liker-profileid/:profileId": (w) => ({
     path: `/api/profile-pic-likes/by-liker-profileid/${w.owner.profileId}`,
-    query: { likeType: "LIKE" },
+    query: { likeType: "LIKE", cursor: "" },
   }),
   "GET /api/profile-pic-likes/by-liked-profileid/:profileId": (w) => ({
     path: `/api/profile-pic-likes/by-liked-profileid/${w.owner.profileId}`,
+    query: { cursor: "" },
   }),
   "GET /api/profile-note": (w) => ({
     path: "/api/profile-note",
@@ -156,7 +169,10 @@ export const CALLS: Record<string, CallOf> = {
       privateTags: ["x"],
     },
   }),
-  "GET /api/profile-notes": (w) => ({ path: "/api/profile-notes", query: { authorProfileId: w.owner.profileId } }),
+  "GET /api/profile-notes": (w) => ({
+    path: "/api/profile-notes",
+    query: { authorProfileId: w.owner.profileId, cursor: "" },
+  }),
   "POST /api/profile-report": (w) => ({
     path: "/api/profile-report",
     json: {
@@ -192,16 +208,18 @@ export const CALLS: Record<string, CallOf> = {
   "POST /api/message/:id/open": (w) => ({ path: `/api/message/${w.ids.message}/open` }),
   "GET /api/messages/most-recent-with/:profileId": (w) => ({
     path: `/api/messages/most-recent-with/${w.owner.profileId}`,
+    query: { beforeMessageId: w.ids.message },
   }),
   "GET /api/messages/between/:a/:b": (w) => ({
     path: `/api/messages/between/${w.owner.profileId}/${w.other.profileId}`,
+    query: { sinceMessageId: w.ids.message },
   }),
   "PUT /api/messages/read/:other": (w) => ({ path: `/api/messages/read/${w.other.profileId}` }),
   "POST /api/message": (w) => ({
     path: "/api/message",
     json: { senderProfileId: w.owner.profileId, recipientProfileId: w.other.profileId, bodyText: "Hi" },
   }),
-  "GET /api/messages/by-sector/:sector": () => ({ path: "/api/messages/by-sector/52:13" }),
+  "GET /api/messages/by-sector/:sector": () => ({ path: "/api/messages/by-sector/52:13", query: { page: "0" } }),
   "GET /api/games/credits": () => ({ path: "/api/games/credits" }),
   "GET /api/games/volunteer": () => ({ path: "/api/games/volunteer" }),
   "GET /api/games/gptbuster/next": () => ({ path: "/api/games/gptbuster/next" }),
@@ -219,7 +237,7 @@ export const CALLS: Record<string, CallOf> = {
     path: `/api/games/arbitration/${w.ids.report}`,
     json: { verdict: "VIOLATION" },
   }),
-  "GET /api/games/photocrop/next": () => ({ path: "/api/games/photocrop/next" }),
+  "GET /api/games/photocrop/next": (w) => ({ path: "/api/games/photocrop/next", query: { skip: w.ids.otherPicture } }),
   "PUT /api/games/photocrop/:picId": async (w) => ({
     path: `/api/games/photocrop/${w.ids.picture}`,
     json: { gen: (await getPic(w.ids.picture))?.gen ?? "0", x: 0, y: 0, width: 1, height: 1 },
