@@ -13,11 +13,11 @@ import {
   openViewOnce,
   useConversationQuery,
   useDeleteMessageMutation,
-  usePresenceQuery,
   useSendMessageMutation,
   useTellTyping,
   useTyping,
 } from "./queries/messages.ts";
+import { usePresence } from "./queries/presence.ts";
 import { Composer, type ComposerPic } from "../components/Composer.tsx";
 import { MessageBubble } from "../components/MessageBubble.tsx";
 import { Time } from "../components/Time.tsx";
@@ -41,7 +41,7 @@ function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
   const [olderMore, setOlderMore] = useState<boolean | null>(null);
   const send = useSendMessageMutation();
   const remove = useDeleteMessageMutation();
-  const presence = usePresenceQuery(other).data;
+  const presence = usePresence([other])[other];
   const typing = useTyping(other);
   const tellTyping = useTellTyping(other);
   const [viewing, setViewing] = useState<string[] | null>(null);

@@ -7,6 +7,8 @@
 import { QueryProvider } from "./queries/client.tsx";
 import { type DiscoveryProps, TILES_PAGE_SIZE, TILES_REFETCH_MS, useDiscovery } from "./queries/briefs.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
+import { usePresence } from "./queries/presence.ts";
+import { TEXTS } from "../domain/texts.ts";
 import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { distanceText, shortName } from "../domain/format.ts";
@@ -18,6 +20,7 @@ const EAGER_TILES = 8;
 function Tiles(props: DiscoveryProps) {
   const { filter, setFilter, query, briefs } = useDiscovery(props, TILES_PAGE_SIZE, TILES_REFETCH_MS);
   const nsfw = useShowsNsfw();
+  const presence = usePresence(briefs.slice(0, 50).map((b) => b.profileId));
   return (
     <>
       <DiscoveryFrame filter={filter} onFilter={setFilter} query={query} count={briefs.length} loadMoreButton>
@@ -33,7 +36,12 @@ function Tiles(props: DiscoveryProps) {
                   eager={i < EAGER_TILES}
                 />
                 <span className="tile-distance">{distanceText(b.distanceMeters)}</span>
-                <span className="tile-name">{shortName(b.profileName)}</span>
+                <span className="tile-name">
+                  {presence[b.profileId]?.online && (
+                    <span className="online-dot" role="img" aria-label={TEXTS.onlineNow} />
+                  )}
+                  {shortName(b.profileName)}
+                </span>
               </a>
             </li>
           ))}

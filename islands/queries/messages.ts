@@ -174,18 +174,6 @@ export function useDeleteConversationMutation() {
   });
 }
 
-/** Online now / last seen of a member, refreshed every minute (null: hidden, or I hide mine). */
-export function usePresenceQuery(profileId: string) {
-  return useQuery({
-    queryKey: ["presence", profileId],
-    queryFn: async () =>
-      (await api<Record<string, { online: boolean; lastSeen: number | null } | null>>(
-        `/api/presence?ids=${encodeURIComponent(profileId)}`,
-      ))[profileId] ?? null,
-    refetchInterval: 60_000,
-  });
-}
-
 /** How long "Typing..." shows after a typing event (the sender tells at most every 3 s). */
 export const TYPING_SHOWS_MS = 6000;
 

@@ -5,6 +5,7 @@ import { registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated }
 import { TEXTS } from "../../domain/texts.ts";
 import { portrait } from "../fixtures/pictures.ts";
 import { addPicture } from "../../kv/pictures.ts";
+import { reportPosition } from "../../kv/positions.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 
 for (const vp of ["phone", "desktop"] as ViewportName[]) {
@@ -165,7 +166,7 @@ Deno.test("e2e - delete a message for me, unsend one for both (the other side up
   }
 });
 
-Deno.test("e2e - the chat header shows the other member online, and Typing... while they type", async () => {
+Deno.test("e2e - the chat header and the grid show the other member online; Typing... while they type", async () => {
   const h = await startHarness();
   try {
     const a = await h.newPage("desktop"), b = await h.newPage("desktop");
@@ -185,6 +186,12 @@ Deno.test("e2e - the chat header shows the other member online, and Typing... wh
     await b.page.keyboard.press("Enter");
     await a.page.locator(".bubble", { hasText: "Hey, are you" }).waitFor({ timeout: 10_000 });
     await a.page.locator(".chat .presence", { hasText: TEXTS.onlineNow }).waitFor({ timeout: 5000 });
+    // B's grid marks A, whose page is open, online.
+    await reportPosition(aId, { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false });
+    await reportPosition(bId, { lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false });
+    await b.page.goto("/search/tile");
+    await b.page.locator(`a.tile[href="/profile/${aId}"] .online-dot`).waitFor({ timeout: 10_000 });
+    await shot(b.page, "desktop-tiles-online-dot");
     await a.context.close();
     await b.context.close();
   } finally {
