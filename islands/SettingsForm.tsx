@@ -29,6 +29,7 @@ export interface SettingsData {
   name: string;
   email: string;
   roles: string[];
+  volunteerUntil: number | null;
   hasPassword: boolean;
   /** What a change of email or password, or ending sessions, needs now (routes/api/settings.ts). */
   reauth: "fresh" | "password" | "link";
@@ -149,6 +150,21 @@ function SettingsBody({ settings, sessions, blocked, passkeys, safety, backend }
         {saved && <p className="success" role="status">{TEXTS.saved}</p>}
         <button type="submit" className="primary" disabled={save.isPending}>Save</button>
       </form>
+
+      <section className="narrow membership">
+        <h2>Membership</h2>
+        <p>
+          {data.roles.includes("PRO") ? "Pro member: no limits." : data.volunteerUntil
+            ? (
+              <>
+                Volunteer until <Time ts={data.volunteerUntil} />: no limits. Thank you for helping!
+              </>
+            )
+            : data.roles.includes("VOLUNTEER")
+            ? "Volunteer: no limits. Thank you for helping!"
+            : "Standard member."} <a href="/billing">Membership dues</a> · <a href="/games">Volunteer credits</a>
+        </p>
+      </section>
 
       <Sessions sessions={sessionsQ.data} reauth={data.reauth} />
 

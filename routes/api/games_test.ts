@@ -679,6 +679,7 @@ Deno.test("games - 100 credits within 30 days make a member a volunteer for 30 d
     });
     assert.match((await t.call("GET", "/games", { cookie })).text, /80 credits in the last 30 days: 20 to go/);
     assert.match((await t.call("GET", "/billing", { cookie })).text, /You are a standard member\./);
+    assert.equal((await t.call("GET", "/api/settings", { cookie })).data.volunteerUntil, null);
 
     // The fifth day's 20th credit makes 100: the VOLUNTEER role, for 30 days from then.
     shiftClock(DAY);
@@ -694,6 +695,10 @@ Deno.test("games - 100 credits within 30 days make a member a volunteer for 30 d
     assert.match(hub, /Volunteer until \d{1,2} \w+ \d{4}\. Thank you for helping!/);
     assert.match(hub, /Volunteer credits: 100/);
     assert.match((await t.call("GET", "/billing", { cookie })).text, /You are a volunteer until \d{1,2} \w+ \d{4}/);
+    // Account settings say so too.
+    const settings = (await t.call("GET", "/api/settings", { cookie })).data;
+    assert.equal(settings.volunteerUntil, granted.volunteerUntil);
+    assert.match((await t.call("GET", "/settings", { cookie })).text, /Volunteer until/);
     // The role lifts the standard daily limits: a 31st new conversation today is fine.
     assert.deepEqual(await converse(31), Array(31).fill(201));
     // The stored roles are untouched: the grant is its own record.

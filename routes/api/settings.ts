@@ -8,6 +8,7 @@
  * V7.4.3); an email change mails the old address (kv/accounts.ts).
  */
 
+import { activeGrant } from "../../kv/roles.ts";
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
@@ -35,6 +36,8 @@ export async function settingsOf(a: Account, session: Session | null) {
     name: a.name,
     email: a.email,
     roles: a.roles,
+    /** Until when credits keep the member a volunteer (kv/roles.ts), or null. */
+    volunteerUntil: (await activeGrant(a.id, "VOLUNTEER"))?.until ?? null,
     hasPassword: a.passwordHash !== null,
     ...reauthOf(a, session),
     pushSubscriptions: (await listPushSubscriptions(a.id)).map((s) => ({
