@@ -100,12 +100,19 @@ const UNTRUSTED: SharpOptions = {
  * - Served sizes are WebP q80 at effort 4: at 256-1024 px effort 4 costs little over effort 2
  *   (decoding the master dominates) and gives 4-15% fewer bytes at a higher SSIM.
  */
-const UPLOAD_JPEG: JpegOptions = { quality: 92, chromaSubsampling: "4:4:4" };
-const UPLOAD_WEBP: WebpOptions = { quality: 94, effort: 0 };
-const MASTER_WEBP: WebpOptions = { quality: 94, effort: 2 };
-const VARIANT_WEBP: WebpOptions = { quality: 80, effort: 4, smartSubsample: true };
+export const SETTINGS = {
+  /** The prepared upload (request). */
+  upload: { quality: 97, chromaSubsampling: "4:4:4" } as JpegOptions,
+  /** The prepared upload of a picture with transparency (JPEG has no alpha). */
+  uploadWithAlpha: { quality: 97, effort: 0 } as WebpOptions,
+  /** The master (job). */
+  master: { quality: 94, effort: 2 } as WebpOptions,
+  /** A served size (job, or on the fly until the job has run). */
+  variant: (width: PicSize): WebpOptions =>
+    width >= 2048 ? { quality: 80, effort: 2 } : { quality: 80, effort: 4, smartSubsample: true },
+};
 
-/** The settings of the previous pipeline, for bench/images.ts to measure beside the current ones. */
+/** The settings of the previous pipeline (master made in the request), for bench/images.ts and the quality test. */
 export const PREVIOUS_SETTINGS = {
   master: { quality: 90, effort: 4, smartSubsample: true } as WebpOptions,
   variant: { quality: 80, effort: 2 } as WebpOptions,
@@ -289,7 +296,7 @@ const CAP = {
 const DAMAGED = "The picture could not be decoded; the file may be damaged.";
 
 /** Ends a pipeline as a master: at most NORMALIZED_MAX_SIDE (never enlarged), WebP, no metadata. */
-async function asMaster(pipeline: Sharp, webp: WebpOptions = MASTER_WEBP): Promise<Picture> {
+async function asMaster(pipeline: Sharp, webp: WebpOptions = SETTINGS.master): Promise<Picture> {
   const { data, info } = await pipeline.resize(CAP).webp(webp).toBuffer({ resolveWithObject: true });
   return { bytes: asBytes(data), type: OUTPUT_TYPE, width: info.width, height: info.height };
 }
@@ -313,7 +320,7 @@ export async function prepareUpload(bytes: Uint8Array): Promise<PreparedUpload> 
   try {
     // sharp writes no metadata unless asked (keepExif/withMetadata...), and converts to sRGB.
     const capped = sharp(bytes, UNTRUSTED).resize(CAP);
-    const encoded = hasAlpha ? capped.webp(UPLOAD_WEBP) : capped.jpeg(UPLOAD_JPEG);
+    const encoded = hasAlpha ? capped.webp(SETTINGS.uploadWithAlpha) : capped.jpeg(SETTINGS.upload);
     const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
     return {
       bytes: asBytes(data),
@@ -331,7 +338,7 @@ export async function prepareUpload(bytes: Uint8Array): Promise<PreparedUpload> 
  * The job's step: a prepared upload (or any picture this module made) re-encoded as the master,
  * WebP without metadata, at most 2048 px. `webp` overrides the encoder settings (bench).
  */
-export async function makeMaster(preparedBytes: Uint8Array, webp: WebpOptions = MASTER_WEBP): Promise<Picture> {
+export async function makeMaster(preparedBytes: Uint8Array, webp: WebpOptions = SETTINGS.master): Promise<Picture> {
   return await asMaster(sharp(preparedBytes, UNTRUSTED), webp);
 }
 
@@ -341,7 +348,7 @@ export async function makeMaster(preparedBytes: Uint8Array, webp: WebpOptions = 
  * encoded as the WebP master with every metadata block dropped. `webp` overrides the encoder
  * settings (bench).
  */
-export async function normalizeUpload(bytes: Uint8Array, webp: WebpOptions = MASTER_WEBP): Promise<Picture> {
+export async function normalizeUpload(bytes: Uint8Array, webp: WebpOptions = SETTINGS.master): Promise<Picture> {
   await accept(bytes);
   try {
     return await asMaster(sharp(bytes, UNTRUSTED), webp);
@@ -384,7 +391,7 @@ export async function renderVariant(
       `renderVariant: width must be one of ${PIC_SIZES.join(", ")}`,
     );
   }
-  const webp = opts.webp ?? VARIANT_WEBP;
+  const webp = opts.webp ?? SETTINGS.variant(width);
   const src = await open(master);
   if (!opts.blur) {
     const { data, info } = await src.img()

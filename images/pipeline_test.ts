@@ -2,12 +2,16 @@ import assert from "node:assert/strict";
 import sharp from "sharp";
 import {
   cropPicture,
+  decodeMaster,
   headerSize,
   inspectUpload,
+  makeMaster,
   MAX_UPLOAD_BYTES,
   normalizeUpload,
   PIC_SIZES,
   PictureRejected,
+  prepareUpload,
+  PREVIOUS_SETTINGS,
   renderVariant,
   sniffType,
 } from "./pipeline.ts";
@@ -19,11 +23,14 @@ import {
   gpsLatitude,
   GREEN,
   meanColour,
+  metadataFound,
   near,
   phoneJpeg,
+  photoScene,
   pngClaiming,
   quadrants,
   RED,
+  ssimOf,
   WHITE,
 } from "../tests/fixtures/pictures.ts";
 
@@ -424,4 +431,88 @@ Deno.test("images - a crop box outside the picture is refused with 422", async (
     rotate: 90,
   });
   assert.deepEqual([turned.width, turned.height], [400, 500]);
+});
+
+// --- the two steps: prepareUpload in the request, makeMaster in a job
+
+Deno.test("images - prepareUpload turns a phone JPEG upright, caps it at 2048 and strips all metadata, as a JPEG of the master's size", async () => {
+  const input = await phoneJpeg();
+  const prepared = await prepareUpload(input);
+  assert.equal(prepared.stage, "upload");
+  assert.equal(prepared.type, "image/jpeg");
+  assert.equal(sniffType(prepared.bytes), "image/jpeg");
+  assert.deepEqual([prepared.width, prepared.height], [1024, 2048]);
+  const m = await sharp(prepared.bytes).metadata();
+  assert.deepEqual([m.width, m.height, m.chromaSubsampling], [1024, 2048, "4:4:4"]);
+  await assertQuadrants(prepared.bytes, BLUE, RED, WHITE, GREEN);
+  await assertNoMetadata(prepared.bytes);
+  assert.deepEqual(metadataFound(prepared.bytes), []);
+
+  const master = await makeMaster(prepared.bytes);
+  assert.equal(master.type, "image/webp");
+  assert.deepEqual([master.width, master.height], [prepared.width, prepared.height], "the size the upload announced");
+  await assertQuadrants(master.bytes, BLUE, RED, WHITE, GREEN);
+  await assertNoMetadata(master.bytes);
+});
+
+Deno.test("images - prepareUpload keeps transparency (as WebP), refuses what inspectUpload refuses, and a damaged file with 422", async () => {
+  const rgba = new Uint8Array(400 * 500 * 4).map((_, i) => (i % 4 === 3 ? 128 : i % 251));
+  const withAlpha = await prepareUpload(await fromRaw(rgba, 400, 500, 4).png().toBuffer());
+  assert.equal(withAlpha.type, "image/webp");
+  assert.equal((await sharp(withAlpha.bytes).metadata()).hasAlpha, true);
+  assert.equal((await sharp((await makeMaster(withAlpha.bytes)).bytes).metadata()).hasAlpha, true);
+
+  const refused = async (bytes: Uint8Array, status: number) => {
+    await assert.rejects(() => prepareUpload(bytes), (e) => e instanceof PictureRejected && e.status === status);
+  };
+  await refused(pngClaiming(30_000, 30_000), 413);
+  await refused(new TextEncoder().encode("not a picture"), 415);
+  await refused(new Uint8Array(), 422);
+  const jpg = new Uint8Array(await fromRaw(quadrants(256, 256), 256, 256).jpeg().toBuffer());
+  await refused(jpg.subarray(0, jpg.length / 2), 422);
+});
+
+Deno.test("images - a size cut from a master decoded once is the same picture as one cut from its bytes", async () => {
+  const master = await makeMaster((await prepareUpload(await phoneJpeg())).bytes);
+  const decoded = await decodeMaster(master.bytes);
+  assert.deepEqual([decoded.width, decoded.height], [1024, 2048]);
+  for (const blur of [false, true]) {
+    const fromBytes = await renderVariant(master.bytes, 512, { blur });
+    const fromDecoded = await renderVariant(decoded, 512, { blur });
+    assert.deepEqual([fromDecoded.width, fromDecoded.height], [fromBytes.width, fromBytes.height]);
+    await assertQuadrants(fromDecoded.bytes, BLUE, RED, WHITE, GREEN, blur ? 110 : 40);
+    // From bytes, libvips may shrink while decoding; the two differ by resampling only.
+    const { data, info } = await sharp(fromBytes.bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const score = await ssimOf(
+      { raw: new Uint8Array(data), width: info.width, height: info.height },
+      fromDecoded.bytes,
+    );
+    assert.ok(score.y > 0.98, `${blur ? "blurred" : "plain"}: SSIM ${score.y}`);
+  }
+});
+
+Deno.test("images - the new master and served sizes keep the previous settings' SSIM (ssim.js, luma) within 0.005 at no more than 1.4× the bytes", async () => {
+  const [w, h] = [1200, 1500];
+  const raw = await photoScene(w, h);
+  const upload = new Uint8Array(await fromRaw(raw, w, h).jpeg({ quality: 95 }).toBuffer());
+  const reference = async (width: number) => {
+    const r = await fromRaw(raw, w, h).resize({ width }).raw().toBuffer({ resolveWithObject: true });
+    return { raw: new Uint8Array(r.data), width: r.info.width, height: r.info.height };
+  };
+  const previousMaster = await normalizeUpload(upload, PREVIOUS_SETTINGS.master);
+  const master = await makeMaster((await prepareUpload(upload)).bytes);
+  const rows: string[] = [];
+  const compare = async (what: string, width: number, before: Uint8Array, after: Uint8Array) => {
+    const ref = await reference(width);
+    const [b, a] = [(await ssimOf(ref, before)).y, (await ssimOf(ref, after)).y];
+    rows.push(`${what}: SSIM ${b.toFixed(4)} → ${a.toFixed(4)}, ${before.length} → ${after.length} bytes`);
+    assert.ok(a >= b - 0.005, `${what}: SSIM ${a.toFixed(4)}, was ${b.toFixed(4)}`);
+    assert.ok(after.length <= before.length * 1.4, `${what}: ${after.length} bytes, was ${before.length}`);
+  };
+  await compare("master", w, previousMaster.bytes, master.bytes);
+  for (const size of [256, 512, 1024] as const) {
+    const before = await renderVariant(previousMaster.bytes, size, { webp: PREVIOUS_SETTINGS.variant });
+    await compare(`${size}`, size, before.bytes, (await renderVariant(master.bytes, size)).bytes);
+  }
+  console.log("  " + rows.join("\n  "));
 });

@@ -477,8 +477,12 @@ export async function cropOwnPicture(profileId: string, picId: string, box: Crop
  * picture's prepared upload is re-encoded as the master in place. Null when the picture's bytes
  * are gone. Two runs at once both end with the one stored master.
  */
-export async function ensureMaster(pic: ProfilePic): Promise<StoredBlob | null> {
-  const id = masterBlobId(pic);
+export function ensureMaster(pic: ProfilePic): Promise<StoredBlob | null> {
+  return masterInPlace(pic.id, masterBlobId(pic));
+}
+
+/** Re-encodes the blob `id` of picture `picId` as a master unless it is one already; the master, or null. */
+async function masterInPlace(picId: string, id: string): Promise<StoredBlob | null> {
   const current = await readBlob(id);
   if (!current || isMaster(current.meta)) return current;
   const master = await makeMaster(current.bytes);
@@ -489,11 +493,21 @@ export async function ensureMaster(pic: ProfilePic): Promise<StoredBlob | null> 
     if (!(e instanceof BlobConflictError)) throw e;
   }
   // A picture deleted while its master was made must not keep a blob the cleanup job has removed.
-  if (!(await getPic(pic.id))) {
+  if (!(await getPic(picId))) {
     await deleteBlob(id);
     return null;
   }
   return await readBlob(id);
+}
+
+/**
+ * The `picture-master` job's work: the upload's source re-encoded as the master in place (also
+ * when a crop came first, so that no prepared upload stays stored), then `renderGeneration`.
+ */
+export async function completeUpload(picId: string, gen: string): Promise<number> {
+  if (!(await getPic(picId))) return 0;
+  if (!(await masterInPlace(picId, sourceBlobId(picId)))) return 0;
+  return await renderGeneration(picId, gen);
 }
 
 /**

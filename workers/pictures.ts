@@ -5,14 +5,14 @@
  */
 
 import type { Job } from "../kv/jobs.ts";
-import { removeGeneration, renderGeneration } from "../kv/pictures.ts";
+import { completeUpload, removeGeneration, renderGeneration } from "../kv/pictures.ts";
 
 /**
  * After an upload: re-encodes the prepared upload as the master, then renders the served sizes,
  * the first size first (the picture is ready from then on). A retry resumes where a crash left it.
  */
 export async function pictureMasterJob(job: Extract<Job, { type: "picture-master" }>): Promise<void> {
-  await renderGeneration(job.picId, job.gen);
+  await completeUpload(job.picId, job.gen);
 }
 
 /** Renders and stores the served sizes of one generation of a picture (its master first, if missing). */
