@@ -87,6 +87,8 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
     block.mutate({ likerProfileId, likedProfileId, likeType: data?.likeType ?? "UNDETERMINED", blocked: true }, {
       onSuccess: () => {
         setRedirecting(true);
+        // The blocked member's pictures, chat and buttons leave the screen at once (static/css/profiles.css).
+        document.body.classList.add("blocked-clear");
         setTimeout(() => location.assign("/"), BLOCK_REDIRECT_MS);
       },
     });

@@ -211,6 +211,10 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await a.page.getByRole("button", { name: TEXTS.blockIgnore }).click();
       await a.page.getByText(TEXTS.blockedRedirecting).waitFor();
       const shown = Date.now();
+      // The blocked member's pictures, chat and buttons are gone at once, while the message shows.
+      for (const gone of [".profile-page img", ".chat", ".profile-likes"]) {
+        assert.equal(await a.page.locator(gone).filter({ visible: true }).count(), 0, `${gone} cleared`);
+      }
       await shot(a.page, `${vp}-profile-blocked`);
       await a.page.waitForURL(h.origin + "/", { timeout: 6000 });
       const after = Date.now() - shown;
