@@ -8,6 +8,7 @@ import type { Message } from "../kv/messages.ts";
 import { Time } from "./Time.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
+import { MODERATION_TEXTS } from "../domain/moderation.ts";
 
 /**
  * A picture attached to a message. One its owner deleted, or locked for this member, says so
@@ -46,6 +47,21 @@ export interface MessageBubbleProps {
 
 export function MessageBubble({ m, mine, author, onDelete, onOpen }: MessageBubbleProps) {
   const [open, setOpen] = useState(false);
+  const [shown, setShown] = useState(false);
+  // A first message held as possible spam (kv/spam.ts) shows only when its recipient asks.
+  if (m.held && !mine && !shown) {
+    return (
+      <div className="bubble held">
+        <p className="bubble-body">
+          {author && <strong className="author">{author}</strong>}
+          <span className="text">{MODERATION_TEXTS.spamHeld}</span>
+        </p>
+        <button type="button" className="link-button" onClick={() => setShown(true)}>
+          {MODERATION_TEXTS.spamShow}
+        </button>
+      </div>
+    );
+  }
   return (
     <div className={mine ? "bubble mine" : "bubble"}>
       <button type="button" className="bubble-body" onClick={() => setOpen(!open)} aria-expanded={open}>

@@ -9,6 +9,7 @@ import { BriefPicture } from "../components/BriefPicture.tsx";
 import { Time } from "../components/Time.tsx";
 import { shortName } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
+import { MODERATION_TEXTS } from "../domain/moderation.ts";
 
 interface Props {
   profileId: string;
@@ -40,7 +41,9 @@ function List({ profileId, initial }: Props) {
                   <strong>{shortName(name)}</strong>
                   <span className="snippet">
                     {mine && <span className="checks">{m.tsRecipientRead ? "✓✓" : "✓"}</span>}
-                    {m.bodyText || (m.profilePicIds.length ? "📷 Picture" : "")}
+                    {m.held && !mine
+                      ? MODERATION_TEXTS.spamHeld
+                      : m.bodyText || (m.profilePicIds.length ? "📷 Picture" : "")}
                   </span>
                 </span>
                 <small className="when">

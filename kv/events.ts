@@ -24,7 +24,9 @@ export type MemberEvent =
   | { type: "conversation-deleted"; with: string }
   | { type: "picture"; id: string }
   | { type: "typing"; from: string }
-  | { type: "opened"; id: string };
+  | { type: "opened"; id: string }
+  /** The member's sessions were ended (a suspension or ban): their open streams close. */
+  | { type: "session-ended" };
 
 /** A log entry: the events of one commit, each with the members it is for. */
 interface LogEntry {

@@ -175,6 +175,34 @@ export const keys = {
   reportByReported: (reported: string, id: string): Key => ["reports_by_reported", reported, id],
   reportsByReported: (reported: string): Key => ["reports_by_reported", reported],
 
+  // --- moderation (kv/moderation.ts) and spam (kv/spam.ts)
+  /** An admin's action on a member (warning, suspension, ban), kept after it ends or is lifted. */
+  modAction: (profileId: string, id: string): Key => ["mod_actions", profileId, id],
+  modActionsOf: (profileId: string): Key => ["mod_actions", profileId],
+  /** A member no one else sees: suspended, banned, or under review after reports (`kind`, `until`). */
+  withdrawn: (profileId: string): Key => ["withdrawn", profileId],
+  withdrawnAll: (): Key => ["withdrawn"],
+  /** When an admin last looked at a member under review: reports before it no longer count. */
+  reviewedAt: (profileId: string): Key => ["reviewed_at", profileId],
+  /** What a member must see on their next page (a warning with its reason, or "under review"). */
+  accountNotice: (accountId: string): Key => ["account_notices", accountId],
+  /** The append-only audit log of admin (and automatic) moderation, time-ordered by id. */
+  auditEntry: (id: string): Key => ["audit_log", id],
+  auditAll: (): Key => ["audit_log"],
+  /** An admin's note on a member's moderation page. */
+  modNote: (profileId: string, id: string): Key => ["mod_notes", profileId, id],
+  modNotesOf: (profileId: string): Key => ["mod_notes", profileId],
+  /** The hash of a suspended or banned member's normalised email: registering again is refused. */
+  bannedEmail: (hash: string): Key => ["banned_emails", hash],
+  /** Spam: `sender` sent the text with this fingerprint as a first message to `recipient` (expires in an hour). */
+  spamPrint: (sender: string, print: string, recipient: string): Key => ["spam_prints", sender, print, recipient],
+  spamPrintsOf: (sender: string, print: string): Key => ["spam_prints", sender, print],
+  /** Deno.KvU64: a member's first messages held as possible spam. */
+  spamHeldCount: (profileId: string): Key => ["spam_held_counts", profileId],
+  /** A member whose sending is paused until an admin looks (ten identical first messages in an hour). */
+  sendingPaused: (profileId: string): Key => ["sending_paused", profileId],
+  sendingPausedAll: (): Key => ["sending_paused"],
+
   // --- profiles and pictures (kv/profiles.ts, kv/pictures.ts)
   /** A picture's record (owner, flags, current generation); its bytes are blobs (see kv/pictures.ts). */
   pic: (id: string): Key => ["pics", id],

@@ -35,6 +35,8 @@ export interface Message {
   viewOnce?: true;
   /** When the recipient opened a view-once message. */
   tsOpened?: number;
+  /** A first message that looks like spam (kv/spam.ts): the recipient sees it only when they ask. */
+  held?: true;
 }
 
 /** Conversation pages and the first Map Chat page hold 20 messages (spec §9). */
@@ -51,7 +53,7 @@ export async function sendPrivateMessage(
   recipient: string,
   bodyText: string,
   profilePicIds: string[],
-  opts: { viewOnce?: boolean } = {},
+  opts: { viewOnce?: boolean; held?: boolean } = {},
 ): Promise<Message> {
   const m: Message = {
     id: newId(),
@@ -61,6 +63,7 @@ export async function sendPrivateMessage(
     profilePicIds,
     tsCreated: now(),
     ...(opts.viewOnce ? { viewOnce: true as const } : {}),
+    ...(opts.held ? { held: true as const } : {}),
   };
   const latest = { messageId: m.id, tsCreated: m.tsCreated };
   const op = kv().atomic()
@@ -71,6 +74,7 @@ export async function sendPrivateMessage(
     .set(keys.chat(recipient, sender), latest);
   addEvent(op, [sender, recipient], { type: "message", id: m.id, from: sender, to: recipient });
   if (!opts.viewOnce) { for (const pic of profilePicIds) grantPictureAccessOp(op, pic, recipient); }
+  if (opts.held) op.sum(keys.spamHeldCount(sender), 1n);
   await addChatNotification(op, recipient, sender);
   if (!(await op.commit()).ok) throw new Error("message not stored");
   return m;
@@ -217,13 +221,21 @@ export function partnerOf(me: string, m: Message): string {
 /** "Your Conversations" of `me`, blocked members left out, with their names. */
 export async function conversationsOf(me: string, blocked: Set<string>, w: Window = {}): Promise<MessagePage> {
   const page = await latestPerPartner(me, w);
-  const items = page.items.filter((m) => !blocked.has(partnerOf(me, m)));
+  const items = page.items.filter((m) => !blocked.has(partnerOf(me, m))).map((m) => seenBy(m, me));
   return { items, hasMore: page.hasMore, people: await peopleOf(items.map((m) => partnerOf(me, m))) };
 }
 
 /** One page of the conversation of `me` with `other`, with both names. */
 export async function conversationWith(me: string, other: string, w: Window = {}): Promise<MessagePage> {
-  return { ...(await conversation(me, other, w)), people: await peopleOf([other, me]) };
+  const page = await conversation(me, other, w);
+  return { items: page.items.map((m) => seenBy(m, me)), hasMore: page.hasMore, people: await peopleOf([other, me]) };
+}
+
+/** A message as `viewer` gets it: its sender is never told it was held as spam. */
+export function seenBy(m: Message, viewer: string): Message {
+  if (!m.held || m.senderProfileId !== viewer) return m;
+  const { held: _, ...rest } = m;
+  return rest;
 }
 
 // --- deleting

@@ -96,7 +96,7 @@ export async function updateProfile(id: string, change: ProfileChange): Promise<
 
 // --- what members see
 
-/** May the viewer see anything of the owner's profile? Not when either blocked the other. */
+/** May the viewer see anything of the owner's profile? Not when either blocked the other, or the owner is withdrawn. */
 export async function profileVisibleTo(ownerProfileId: string, viewerProfileId: string): Promise<boolean> {
-  return ownerProfileId === viewerProfileId || !(await isBlockedEither(ownerProfileId, viewerProfileId));
+  return ownerProfileId === viewerProfileId || !(await isBlockedEither(viewerProfileId, ownerProfileId));
 }

@@ -49,6 +49,14 @@ export const LIMITS = {
   // Standard members' daily limits (design.md: the spec hides them); Pro and volunteers have none.
   likesPerDay: { max: 200, windowMs: 24 * 60 * 60_000 },
   newConversationsPerDay: { max: 30, windowMs: 24 * 60 * 60_000 },
+  // Members younger than a day (NEW_MEMBER_MS) count against these too, whatever their roles:
+  // most spam and scam accounts are hours old (docs/decisions.md, "Moderation").
+  newMemberMessages: { max: 10, windowMs: 60_000 },
+  newMemberConversations: { max: 10, windowMs: 24 * 60 * 60_000 },
+  newMemberLikes: { max: 50, windowMs: 24 * 60 * 60_000 },
+  newMemberBroadcasts: { max: 3, windowMs: 10 * 60_000 },
+  newMemberUploads: { max: 10, windowMs: 60 * 60_000 },
+  newMemberReports: { max: 3, windowMs: 24 * 60 * 60_000 },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -67,6 +75,19 @@ export function hitStandard(
   who: { accountId: string; roles: readonly string[] },
 ): Promise<boolean> {
   if (who.roles.some((r) => (UNLIMITED_ROLES as readonly string[]).includes(r))) return Promise.resolve(true);
+  return hit(name, who.accountId);
+}
+
+/** A member whose account is younger than this has the tighter `newMember*` limits as well. */
+export const NEW_MEMBER_MS = 24 * 60 * 60_000;
+type NewMemberLimit = Extract<LimitName, `newMember${string}`>;
+
+/** Counts a new member's hit against their tighter limit; members older than a day always pass. */
+export function hitNewMember(
+  name: NewMemberLimit,
+  who: { accountId: string; accountCreated: number },
+): Promise<boolean> {
+  if (now() - who.accountCreated >= NEW_MEMBER_MS) return Promise.resolve(true);
   return hit(name, who.accountId);
 }
 

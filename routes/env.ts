@@ -1,6 +1,7 @@
 /** Types shared by every route: the Hono environment and the session a request carries. */
 
 import type { Brand } from "../domain/brand.ts";
+import type { AccountNotice } from "../kv/moderation.ts";
 
 /** Who is calling: set by the session middleware, null when logged out. */
 export interface Caller {
@@ -11,6 +12,8 @@ export interface Caller {
   name: string;
   roles: string[];
   hasPassword: boolean;
+  /** When the account was created (members younger than a day have tighter limits). */
+  accountCreated: number;
 }
 
 /** The Hono environment of this app. */
@@ -20,5 +23,7 @@ export interface AppEnv {
     /** This request's id: in the `x-request-id` header, error answers and the log line. */
     requestId: string;
     brand: Brand;
+    /** A page's moderation notice for the caller (a warning to acknowledge, a review): read for pages only. */
+    notice: AccountNotice | null;
   };
 }

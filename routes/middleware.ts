@@ -10,6 +10,7 @@ import { ApiError, errorBody, forbidden, unauthorized } from "./errors.ts";
 import { config } from "../config/config.ts";
 import { getSession } from "../kv/sessions.ts";
 import { accountWithGrants } from "../kv/roles.ts";
+import { accountNotice } from "../kv/moderation.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { BadCursorError } from "../kv/paging.ts";
 import { brandFor } from "../domain/brand.ts";
@@ -77,6 +78,7 @@ export function session(): MiddlewareHandler<AppEnv> {
   return async function session(c, next) {
     c.set("brand", brandFor(new URL(c.req.url).hostname));
     c.set("caller", null);
+    c.set("notice", null);
     const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
     if (token) {
       const s = await getSession(token);
@@ -91,8 +93,11 @@ export function session(): MiddlewareHandler<AppEnv> {
           name: account.name,
           roles: account.roles,
           hasPassword: account.passwordHash !== null,
+          accountCreated: account.tsCreated,
         };
         c.set("caller", caller);
+        // A page shows the member's moderation notice; API calls skip the read.
+        if (!c.req.path.startsWith("/api/")) c.set("notice", await accountNotice(account.id));
       }
     }
     await next();

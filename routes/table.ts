@@ -65,6 +65,8 @@ export const ROUTES: readonly RouteDef[] = [
   r("/tos", "Terms of Service and Privacy Policy", "any", false),
   r("/sorry", "Ooops!", "public", false),
   r("/dashboard", "Admin Dashboard", "admin", true),
+  r("/admin/moderation", "Moderation", "admin", true),
+  r("/admin/members/:profileId", "Member", "admin", false),
   r("/logout", "Logout", "auth", true),
 ];
 

@@ -7,6 +7,9 @@ import { handlers } from "../workers/run.ts";
 import { listOutbox } from "../kv/outbox.ts";
 import { ACKNOWLEDGEMENTS } from "../domain/texts.ts";
 import { createApp } from "../main.ts";
+import { keys } from "../kv/keys.ts";
+import type { Profile } from "../kv/profiles.ts";
+import type { Account } from "../kv/accounts.ts";
 
 Deno.env.set("LOG_REQUESTS", "0");
 Deno.env.set("DEV_OUTBOX_PRINT", "0");
@@ -56,8 +59,8 @@ export async function testApp() {
   }
 
   /** Registers an email and returns the token of the mailed login link. */
-  async function registerAndGetToken(email: string): Promise<string> {
-    const r = await call("POST", "/api/auth/register", { json: { email, acknowledgements: ALL_ACKS } });
+  async function registerAndGetToken(email: string, address?: string): Promise<string> {
+    const r = await call("POST", "/api/auth/register", { json: { email, acknowledgements: ALL_ACKS }, address });
     if (r.status !== 202) throw new Error(`register failed: ${r.status} ${r.text}`);
     await runDueJobs(handlers);
     const mail = (await listOutbox()).find((m) => m.to === email.toLowerCase());
@@ -74,12 +77,29 @@ export async function testApp() {
     return `${m[1]}=${m[2]}`;
   }
 
-  /** A new member, logged in: their cookie and ids. */
-  async function member(email = `m${crypto.randomUUID().slice(0, 8)}@example.com`) {
-    const token = await registerAndGetToken(email);
+  /**
+   * A member, logged in: their cookie and ids. Their account is dated two days back, as an
+   * established member's: a member younger than a day has tighter limits (kv/ratelimit.ts
+   * `newMember*`), which only tests that say `{ newcomer: true }` get. `address`: where it registers
+   * from (registering is limited per address).
+   */
+  async function member(
+    email = `m${crypto.randomUUID().slice(0, 8)}@example.com`,
+    opts: { newcomer?: boolean; address?: string } = {},
+  ) {
+    const token = await registerAndGetToken(email, opts.address);
     const r = await call("POST", "/api/auth", { form: { token } });
     if (r.status !== 200) throw new Error(`token login failed: ${r.status} ${r.text}`);
-    return { email, cookie: cookieOf(r.headers), profileId: r.data.profileId as string };
+    const profileId = r.data.profileId as string;
+    if (!opts.newcomer) await backdateAccount(profileId, 2 * 24 * 3_600_000);
+    return { email, cookie: cookieOf(r.headers), profileId };
+  }
+
+  /** Moves a member's account creation `ms` into the past. */
+  async function backdateAccount(profileId: string, ms: number) {
+    const profile = (await kv().get<Profile>(keys.profile(profileId))).value!;
+    const entry = await kv().get<Account>(keys.account(profile.accountId));
+    await kv().set(entry.key, { ...entry.value!, tsCreated: entry.value!.tsCreated - ms });
   }
 
   /**
@@ -95,6 +115,7 @@ export async function testApp() {
     call,
     alignClock,
     member,
+    backdateAccount,
     cookieOf,
     registerAndGetToken,
     kv,

@@ -1,12 +1,46 @@
-/** Admin calls: role counts and the 'Create 20 Users' test action. ADMIN role only. */
+/**
+ * Admin calls, ADMIN role only: role counts, the 'Create 20 Users' test action, and moderation
+ * (kv/moderation.ts): the queue, member search, a member's file, actions and their lifting, the
+ * end of a review, resuming a paused sender, notes, and the audit log (read only: no call edits it).
+ */
 
 import { Hono } from "hono";
 import * as z from "zod";
-import type { AppEnv } from "../env.ts";
-import { parseWith } from "../validate.ts";
+import type { AppEnv, Caller } from "../env.ts";
 import { requireAdmin } from "../middleware.ts";
 import { createAccount, roleCounts } from "../../kv/accounts.ts";
+import { getProfile } from "../../kv/profiles.ts";
 import { randomToken } from "../../kv/ids.ts";
+import { badRequest, conflict, notFound } from "../errors.ts";
+import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
+import {
+  addModNote,
+  endReview,
+  liftAction,
+  listAudit,
+  memberFile,
+  moderationQueue,
+  type Moderator,
+  resumeSending,
+  searchMembers,
+  takeAction,
+} from "../../kv/moderation.ts";
+import { getReport } from "../../kv/games.ts";
+import { ACTION_KINDS, MAX_REASON, SUSPENSION_DAYS } from "../../domain/moderation.ts";
+
+const actionBody = z.object({
+  kind: z.enum(ACTION_KINDS),
+  /** A suspension's days: 1, 7 or 30. */
+  days: z.union(SUSPENSION_DAYS.map((d) => z.literal(d)) as [z.ZodLiteral<1>, z.ZodLiteral<7>, z.ZodLiteral<30>])
+    .optional(),
+  reason: z.string().trim().min(1, "Give the reason the member will read.").max(MAX_REASON),
+  /** The report this action answers: confirmed with it. */
+  reportId: idSchema.optional(),
+});
+
+const noteBody = z.object({ text: z.string().trim().min(1).max(2000) });
+
+const moderator = (c: Caller): Moderator => ({ accountId: c.accountId, name: c.name });
 
 const NAMES = ["Alex", "Sam", "Jordan", "Robin", "Casey", "Drew", "Jamie", "Kai", "Lee", "Morgan", "Noa", "Quinn"];
 
@@ -29,4 +63,72 @@ export const admin = new Hono<AppEnv>()
       if (a) created++;
     }
     return c.json({ created }, 201);
+  })
+  .get("/moderation/queue", async (c) => {
+    requireAdmin(c);
+    return c.json({ items: await moderationQueue() });
+  })
+  .get("/audit", async (c) => {
+    requireAdmin(c);
+    const { limit } = queryOf(c, z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }));
+    return c.json({ items: await listAudit(limit) });
+  })
+  .get("/members", async (c) => {
+    requireAdmin(c);
+    const { q } = queryOf(c, z.object({ q: z.string().max(254).default("") }));
+    return c.json({ items: await searchMembers(q) });
+  })
+  .get("/members/:profileId", async (c) => {
+    requireAdmin(c);
+    const id = parseWith(idSchema, c.req.param("profileId"));
+    const file = await memberFile(id);
+    if (!file) throw notFound("No such member.");
+    return c.json(file);
+  })
+  .post("/members/:profileId/actions", async (c) => {
+    const caller = requireAdmin(c);
+    const id = parseWith(idSchema, c.req.param("profileId"));
+    const body = await jsonBody(c, actionBody);
+    if (body.kind === "SUSPENSION" && !body.days) throw badRequest("A suspension needs its days: 1, 7 or 30.", "days");
+    if (body.kind !== "SUSPENSION" && body.days) throw badRequest("Only a suspension has days.", "days");
+    if (id === caller.profileId) throw badRequest("You cannot act on your own account.", "own_account");
+    if (body.reportId) {
+      const report = await getReport(body.reportId);
+      if (!report || report.reportedProfileId !== id) throw notFound("No such report about this member.");
+    }
+    const r = await takeAction(moderator(caller), id, body);
+    if (!r.ok) throw notFound("No such member.");
+    return c.json(r.action, 201);
+  })
+  .delete("/members/:profileId/actions/:actionId", async (c) => {
+    const caller = requireAdmin(c);
+    const id = parseWith(idSchema, c.req.param("profileId"));
+    const actionId = parseWith(idSchema, c.req.param("actionId"));
+    const r = await liftAction(moderator(caller), id, actionId);
+    if (!r.ok && r.reason === "lifted") throw conflict("This action was already lifted.", "lifted");
+    if (!r.ok) throw notFound("No such action.");
+    return c.json(r.action);
+  })
+  .delete("/members/:profileId/review", async (c) => {
+    const caller = requireAdmin(c);
+    const id = parseWith(idSchema, c.req.param("profileId"));
+    if (!(await endReview(moderator(caller), id))) throw notFound("No such member.");
+    return c.json({ ok: true });
+  })
+  .delete("/members/:profileId/sending-pause", async (c) => {
+    const caller = requireAdmin(c);
+    const id = parseWith(idSchema, c.req.param("profileId"));
+    if (!(await resumeSending(moderator(caller), id))) throw notFound("This member's sending is not paused.");
+    return c.json({ ok: true });
+  })
+  .post("/members/:profileId/notes", async (c) => {
+    const caller = requireAdmin(c);
+    const id = parseWith(idSchema, c.req.param("profileId"));
+    const body = await jsonBody(c, noteBody);
+    if (!(await memberExists(id))) throw notFound("No such member.");
+    return c.json(await addModNote(moderator(caller), id, body.text), 201);
   });
+
+async function memberExists(profileId: string): Promise<boolean> {
+  return (await getProfile(profileId)) !== null;
+}

@@ -7,7 +7,7 @@ import { type Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { badRequest, tooMany, unauthorized } from "../errors.ts";
+import { ApiError, badRequest, tooMany, unauthorized } from "../errors.ts";
 import { formFields, jsonBody, parseWith } from "../validate.ts";
 import { clientAddress, isSecureContext, sessionCookieName } from "../middleware.ts";
 import { config } from "../../config/config.ts";
@@ -34,6 +34,8 @@ import {
 } from "../../kv/logintrust.ts";
 import { kv } from "../../kv/db.ts";
 import { enqueueJob } from "../../kv/jobs.ts";
+import { isMailboxBanned, sanctionOf } from "../../kv/moderation.ts";
+import { MODERATION_TEXTS, sanctionMessage } from "../../domain/moderation.ts";
 
 const email = z.string().trim().max(254).email("Please enter a valid email address.");
 
@@ -64,6 +66,12 @@ function deviceToken(c: Context<AppEnv>): string | undefined {
  * remembers the address and the device as places the member logs in from.
  */
 export async function logIn(c: Context<AppEnv>, account: Account, remember: boolean, via: LoginMethod) {
+  // A suspended or banned member is told why and until when (never who reported), and gets no session.
+  const sanction = await sanctionOf(account.id);
+  if (sanction) {
+    const message = sanctionMessage(sanction.kind, sanction.reason, sanction.until);
+    throw new ApiError(403, sanction.kind === "BAN" ? "banned" : "suspended", message);
+  }
   const { token } = await createSession(account.id, remember, deviceOf(c.req.header("user-agent") ?? ""), via);
   setCookie(c, sessionCookieName(c), token, {
     path: "/",
@@ -157,6 +165,8 @@ export const auth = new Hono<AppEnv>()
       enqueueJob(op, { type: "mail", template: "login-link", accountId: existing.id });
       await op.commit();
     } else {
+      // A suspended or banned member's mailbox, in any spelling, cannot register again.
+      if (await isMailboxBanned(address)) throw new ApiError(403, "register_blocked", MODERATION_TEXTS.registerBlocked);
       const roles = config.adminEmails.includes(address) ? ["USER", "ADMIN"] : ["USER"];
       const created = await createAccount(
         { email: address, roles, consents: ACKNOWLEDGEMENTS.map((a) => a.text) },

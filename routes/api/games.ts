@@ -7,10 +7,10 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { ApiError, badRequest, conflict, dailyLimit, notFound } from "../errors.ts";
+import { ApiError, badRequest, conflict, dailyLimit, notFound, tooMany } from "../errors.ts";
 import { jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
-import { hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
+import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
 import { LIKE_TYPES, picVisibleTo, putPicLike } from "../../kv/likes.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
 import { getProfile } from "../../kv/profiles.ts";
@@ -102,6 +102,7 @@ export const games = new Hono<AppEnv>()
     if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
       throw dailyLimit(STANDARD_LIMIT_MESSAGE);
     }
+    if (body.likeType === "LIKE" && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
     // The like, the game's record of the rating and its credit are one atomic; the same like again
     // writes no like, and then the record and credit are their own atomic. A Skip earns nothing.
     const judged = body.likeType !== "UNDETERMINED";

@@ -4,15 +4,15 @@
  * Blocking is the `blocked` flag of `PUT /api/profile-like`.
  */
 
-import { hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
+import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { badRequest, dailyLimit, notFound } from "../errors.ts";
+import { badRequest, dailyLimit, notFound, tooMany } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller, requireOwnProfile } from "../middleware.ts";
 import { getProfile, type Profile } from "../../kv/profiles.ts";
-import { hasBlocked } from "../../kv/blocks.ts";
+import { hasBlocked, isWithdrawn } from "../../kv/blocks.ts";
 import {
   blockList,
   getPicLikes,
@@ -43,7 +43,9 @@ const cursor = z.string().max(500).optional();
 export async function reachableProfile(viewerId: string, targetId: string): Promise<Profile> {
   if (viewerId === targetId) throw badRequest("That is your own profile.", "own_profile");
   const target = await getProfile(targetId);
-  if (!target || await hasBlocked(targetId, viewerId)) throw notFound("No such profile.");
+  if (!target || await hasBlocked(targetId, viewerId) || await isWithdrawn(targetId)) {
+    throw notFound("No such profile.");
+  }
   return target;
 }
 
@@ -106,6 +108,7 @@ export const likes = new Hono<AppEnv>()
     if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
       throw dailyLimit(STANDARD_LIMIT_MESSAGE);
     }
+    if (body.likeType === "LIKE" && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
     const { like } = await putProfileLike(body.likerProfileId, body.likedProfileId, body.likeType, body.blocked);
     return c.json(like);
   })
@@ -117,6 +120,7 @@ export const likes = new Hono<AppEnv>()
     if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
       throw dailyLimit(STANDARD_LIMIT_MESSAGE);
     }
+    if (body.likeType === "LIKE" && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
     if (!(await picVisibleTo(body.likerProfileId, owner, body.profilePicId))) throw notFound("No such picture.");
     const { like } = await putPicLike(body.likerProfileId, owner.id, body.profilePicId, body.likeType);
     return c.json(like);

@@ -10,7 +10,7 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { badRequest, conflict, dailyLimit, forbidden, notFound, tooMany } from "../errors.ts";
+import { ApiError, badRequest, conflict, dailyLimit, forbidden, notFound, tooMany } from "../errors.ts";
 import { jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
 import { MAX_TEXT } from "../../domain/texts.ts";
@@ -25,6 +25,7 @@ import {
   markRead,
   openViewOnce,
   peopleOf,
+  seenBy,
   sendBroadcast,
   sendPrivateMessage,
 } from "../../kv/messages.ts";
@@ -33,7 +34,10 @@ import { clearChatNotification } from "../../kv/notifications.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { getShownPosition } from "../../kv/positions.ts";
 import { isId } from "../../kv/ids.ts";
-import { hit, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
+import { hit, hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
+import { sendingPause } from "../../kv/moderation.ts";
+import { checkFirstMessage, isEarlyMessage } from "../../kv/spam.ts";
+import { MODERATION_TEXTS } from "../../domain/moderation.ts";
 
 const id = z.string().refine(isId, "must be a valid id");
 const windowQuery = z.object({ sinceMessageId: id.optional(), beforeMessageId: id.optional() })
@@ -113,30 +117,35 @@ export const messages = new Hono<AppEnv>()
     const own = new Set([...me.profilePicIds, ...me.profilePicIdsPrivate]);
     if (pics.some((p) => !own.has(p))) throw forbidden("You can only send your own pictures.");
     const recipient = body.recipientProfileId;
+    if (await sendingPause(caller.profileId)) throw new ApiError(403, "sending_paused", MODERATION_TEXTS.sendingPaused);
     if (recipient) {
-      if (!(await hit("messageByAccount", caller.accountId))) throw tooMany();
+      if (!(await hit("messageByAccount", caller.accountId)) || !(await hitNewMember("newMemberMessages", caller))) {
+        throw tooMany();
+      }
       if (recipient === caller.profileId) throw badRequest("You cannot message yourself.");
       const them = await getProfile(recipient);
       if (!them || await isBlockedEither(caller.profileId, recipient)) throw notFound("No such member.");
-      if (
-        !(await hasConversation(caller.profileId, recipient)) && !(await hitStandard("newConversationsPerDay", caller))
-      ) {
-        throw dailyLimit(STANDARD_LIMIT_MESSAGE);
+      if (!(await hasConversation(caller.profileId, recipient))) {
+        if (!(await hitStandard("newConversationsPerDay", caller))) throw dailyLimit(STANDARD_LIMIT_MESSAGE);
+        if (!(await hitNewMember("newMemberConversations", caller))) throw tooMany();
       }
       if (body.viewOnce && (pics.length === 0 || pics.some((p) => !me.profilePicIdsPrivate.includes(p)))) {
         throw badRequest("View once is for private pictures.", "view_once_private_only");
       }
-      return c.json(
-        await sendPrivateMessage(caller.profileId, recipient, text, pics, { viewOnce: body.viewOnce }),
-        201,
-      );
+      // The first messages of a conversation are checked for spam; a match is held for the recipient.
+      const held = !!text && await isEarlyMessage(caller.profileId, recipient) &&
+        (await checkFirstMessage(caller.profileId, recipient, text)).signs.length > 0;
+      const m = await sendPrivateMessage(caller.profileId, recipient, text, pics, { viewOnce: body.viewOnce, held });
+      return c.json(seenBy(m, caller.profileId), 201);
     }
     if (pics.some((p) => me.profilePicIdsPrivate.includes(p))) {
       throw forbidden("Private pictures cannot be posted to Map Chat.");
     }
     const shown = await getShownPosition(caller.profileId);
     if (!shown) throw conflict("Share your location first: Map Chat posts to the area around you.", "no_position");
-    if (!(await hit("broadcastByAccount", caller.accountId))) throw tooMany();
+    if (!(await hit("broadcastByAccount", caller.accountId)) || !(await hitNewMember("newMemberBroadcasts", caller))) {
+      throw tooMany();
+    }
     return c.json(await sendBroadcast(caller.profileId, shown.sector, text, pics), 201);
   })
   .get("/messages/by-sector/:sector", async (c) => {

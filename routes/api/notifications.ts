@@ -80,6 +80,7 @@ export const notifications = new Hono<AppEnv>()
         wake?.();
       };
       const unsubscribe = eventBus().subscribe(caller.profileId, (e) => {
+        if (e.type === "session-ended") return end();
         queue.push(e);
         wake?.();
       });

@@ -13,7 +13,7 @@ import { jsonBody, parseWith } from "../validate.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
 import { MULTIPART_ALLOWANCE, readMultipart } from "../multipart.ts";
 import { isId } from "../../kv/ids.ts";
-import { hit } from "../../kv/ratelimit.ts";
+import { hit, hitNewMember } from "../../kv/ratelimit.ts";
 import { getProfile, type Profile, profileVisibleTo } from "../../kv/profiles.ts";
 import {
   addPicture,
@@ -154,7 +154,10 @@ export const pictures = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const replaceId = c.req.query("replace_id");
     if (replaceId !== undefined && !isId(replaceId)) throw badRequest("replace_id is not a picture id.");
-    if (!(await hit("uploadByAccount", caller.accountId)) || !(await hit("uploadByAddress", clientAddress(c)))) {
+    if (
+      !(await hit("uploadByAccount", caller.accountId)) || !(await hit("uploadByAddress", clientAddress(c))) ||
+      !(await hitNewMember("newMemberUploads", caller))
+    ) {
       throw tooMany();
     }
     const form = await readMultipart(c.req.raw, { maxFileBytes: MAX_UPLOAD_BYTES, maxFieldBytes: 1024, maxParts: 8 });

@@ -11,7 +11,8 @@ import { jsonBody } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { MAX_TEXT, REPORT_REASONS } from "../../domain/texts.ts";
 import { saveReport } from "../../kv/reports.ts";
-import { hit } from "../../kv/ratelimit.ts";
+import { hit, hitNewMember } from "../../kv/ratelimit.ts";
+import { reviewIfReported } from "../../kv/moderation.ts";
 import { idSchema, reachableProfile } from "./likes.ts";
 
 const reportBody = z.object({
@@ -29,9 +30,14 @@ export const reports = new Hono<AppEnv>()
     const reporter = body.reporterProfileId ?? caller.profileId;
     await requireOwnProfile(c, reporter);
     await reachableProfile(reporter, body.reportedProfileId);
-    if (!(await hit("reportByAccount", caller.accountId)) || !(await hit("reportByAddress", clientAddress(c)))) {
+    if (
+      !(await hit("reportByAccount", caller.accountId)) || !(await hit("reportByAddress", clientAddress(c))) ||
+      !(await hitNewMember("newMemberReports", caller))
+    ) {
       throw tooMany();
     }
     const r = await saveReport(reporter, body.reportedProfileId, body.reason, body.text);
+    // Three members' reports within a day hide the profile until an admin looks (kv/moderation.ts).
+    await reviewIfReported(body.reportedProfileId);
     return c.json({ id: r.id }, 201);
   });

@@ -11,6 +11,8 @@ import { isDiscreet } from "../api/safety.ts";
 import SettingsForm from "../../islands/SettingsForm.tsx";
 import ContactForm from "../../islands/ContactForm.tsx";
 import Dashboard from "../../islands/Dashboard.tsx";
+import { AuditLog } from "../../components/AuditLog.tsx";
+import { listAudit } from "../../kv/moderation.ts";
 import { getAccount, roleCounts } from "../../kv/accounts.ts";
 import { getSessionById, listSessions } from "../../kv/sessions.ts";
 import { blockList } from "../../kv/likes.ts";
@@ -78,6 +80,10 @@ export async function dashboardPage(c: Context<AppEnv>) {
     <section className="page">
       <h1>Admin Dashboard</h1>
       <Island of={Dashboard} props={{ counts: await roleCounts() }} />
+      <p>
+        <a className="button" href="/admin/moderation">Moderation queue</a>
+      </p>
+      <AuditLog entries={await listAudit(50)} />
     </section>,
   );
 }

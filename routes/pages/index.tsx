@@ -17,6 +17,7 @@ import {
 } from "./info.tsx";
 import { contactPage, dashboardPage, outboxPage, settingsPage } from "./account.tsx";
 import { profilePage } from "./profile.tsx";
+import { memberPage, moderationPage } from "./admin.tsx";
 import { profileEditPage } from "./profileEdit.tsx";
 import { picCarouselPage, picEditPage, picUploadPage } from "./pictures.tsx";
 import { likesPage } from "./likes.tsx";
@@ -29,6 +30,7 @@ import { arbitrationPage, gamesPage, gptBusterPage, photoCropPage, ratingGamePag
 import { config } from "../../config/config.ts";
 import { clientAddress } from "../middleware.ts";
 import { setSafety } from "../../kv/safety.ts";
+import { acknowledgeWarning } from "../../kv/moderation.ts";
 
 type Page = (c: Context<AppEnv>) => Response | Promise<Response>;
 
@@ -41,6 +43,8 @@ const PAGES: Record<string, Page> = {
   "/settings": settingsPage,
   "/contactus": contactPage,
   "/dashboard": dashboardPage,
+  "/admin/moderation": moderationPage,
+  "/admin/members/:profileId": memberPage,
   "/aboutus": aboutPage,
   "/support": supportPage,
   "/tos": tosPage,
@@ -88,8 +92,21 @@ pages.post("/safety/notice", async (c) => {
   if (!caller) return c.redirect("/login", 303);
   const back = (await c.req.parseBody()).back;
   await setSafety(caller.profileId, { noticeSeen: true });
-  const to = typeof back === "string" && /^\/(?!\/)[\w\-\/]*$/.test(back) ? back : "/";
-  return c.redirect(to, 303);
+  return c.redirect(safeBack(back), 303);
+});
+
+/** Where a notice's form returns to: a path of this app, else home. */
+function safeBack(back: unknown): string {
+  return typeof back === "string" && /^\/(?!\/)[\w\-\/]*$/.test(back) ? back : "/";
+}
+
+// A moderation warning's acknowledgement: a plain form post, back to the page it was on.
+pages.post("/moderation/notice", async (c) => {
+  const caller = c.get("caller");
+  if (!caller) return c.redirect("/login", 303);
+  const back = (await c.req.parseBody()).back;
+  await acknowledgeWarning(caller.accountId);
+  return c.redirect(safeBack(back), 303);
 });
 
 // Support's problem report: a plain form post, for visitors too.

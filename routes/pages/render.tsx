@@ -15,6 +15,7 @@ import Header from "../../islands/Header.tsx";
 import TabBar from "../../islands/TabBar.tsx";
 import { isDiscreet } from "../api/safety.ts";
 import { SafetyNotice } from "../../components/SafetyNotice.tsx";
+import { ModerationNotice } from "../../components/ModerationNotice.tsx";
 import { getSafety, safetyPlace } from "../../kv/safety.ts";
 import { config } from "../../config/config.ts";
 
@@ -32,6 +33,7 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
   const brand = c.get("brand");
   const discreet = isDiscreet(c);
   const tabs = caller !== null && opts.tabs !== false;
+  const notice = caller ? c.get("notice") : null;
   const headerProps = {
     brandName: brand.name,
     tagline: taglineOf(brand),
@@ -68,6 +70,7 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
       bodyHtml={bodyHtml}
       bodyClass={opts.bodyClass}
       tabs={tabs}
+      notice={notice && <ModerationNotice notice={notice} back={c.req.path} />}
     />,
   );
   c.header("cache-control", "no-store");

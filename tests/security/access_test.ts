@@ -14,6 +14,7 @@ import { ORIGIN, testApp } from "../api.ts";
 import { buildWorld, type Role, type World } from "./world.ts";
 import { CALLS } from "./calls.ts";
 import { kvChanges, kvSnapshot } from "./kit.ts";
+import { resumeSending } from "../../kv/moderation.ts";
 
 /** The roles in the order they call: the owner last, so a call that destroys its object comes last. */
 const ORDER: readonly Role[] = ["anonymous", "other", "blocked", "admin", "owner"];
@@ -141,6 +142,21 @@ const MATRIX: Record<string, Row | typeof NONE> = {
   "GET /api/admin/reports": NONE,
   "PUT /api/admin/reports/:reportId": row("report", 401, 403, 403, 403, 200, { fresh: true }),
   "GET /api/admin/reports/:reportId": row("report", 401, 403, 403, 403, 200),
+  "GET /api/admin/moderation/queue": NONE,
+  "GET /api/admin/audit": NONE,
+  "GET /api/admin/members": NONE,
+  "GET /api/admin/members/:profileId": row("profile", 401, 403, 403, 403, 200),
+  "POST /api/admin/members/:profileId/actions": row("profile", 401, 403, 403, 403, 201),
+  "DELETE /api/admin/members/:profileId/actions/:actionId": row("moderation action", 401, 403, 403, 403, 200, {
+    fresh: true,
+  }),
+  "DELETE /api/admin/members/:profileId/review": row("profile", 401, 403, 403, 403, 200),
+  "DELETE /api/admin/members/:profileId/sending-pause": row("paused sender", 401, 403, 403, 403, 200, {
+    fresh: true,
+    // The owner's refused call leaves the pause its call made: lift it, so the world can send again.
+    restore: (_t, w) => resumeSending({ accountId: "test", name: "Test" }, w.owner.profileId).then(() => {}),
+  }),
+  "POST /api/admin/members/:profileId/notes": row("profile", 401, 403, 403, 403, 201),
 };
 
 const PRINT = Deno.env.get("ACCESS_PRINT") === "1";

@@ -9,6 +9,9 @@ import type { World } from "./world.ts";
 import { ALL_ACKS } from "../api.ts";
 import { REPORT_REASONS } from "../../domain/texts.ts";
 import { getPic } from "../../kv/pictures.ts";
+import { pauseSending, takeAction } from "../../kv/moderation.ts";
+
+const TEST_MODERATOR = { accountId: "test-moderator", name: "Test" };
 
 /** A call: the path (its parameters filled), the query, and a JSON or form body. */
 export interface CallSpec {
@@ -257,4 +260,26 @@ export const CALLS: Record<string, CallOf> = {
     json: { decision: "DISMISS" },
   }),
   "GET /api/admin/reports/:reportId": (w) => ({ path: `/api/admin/reports/${w.ids.report}` }),
+  "GET /api/admin/moderation/queue": () => ({ path: "/api/admin/moderation/queue" }),
+  "GET /api/admin/audit": () => ({ path: "/api/admin/audit", query: { limit: "10" } }),
+  "GET /api/admin/members": (w) => ({ path: "/api/admin/members", query: { q: w.owner.profileId } }),
+  "GET /api/admin/members/:profileId": (w) => ({ path: `/api/admin/members/${w.owner.profileId}` }),
+  // A warning: it ends no session, so the owner's own call still tells 403 from 401.
+  "POST /api/admin/members/:profileId/actions": (w) => ({
+    path: `/api/admin/members/${w.owner.profileId}/actions`,
+    json: { kind: "WARNING", reason: "Be kind." },
+  }),
+  "DELETE /api/admin/members/:profileId/actions/:actionId": async (w, fresh) => {
+    const r = fresh && await takeAction(TEST_MODERATOR, w.owner.profileId, { kind: "WARNING", reason: "Be kind." });
+    return { path: `/api/admin/members/${w.owner.profileId}/actions/${r && r.ok ? r.action.id : "none"}` };
+  },
+  "DELETE /api/admin/members/:profileId/review": (w) => ({ path: `/api/admin/members/${w.owner.profileId}/review` }),
+  "DELETE /api/admin/members/:profileId/sending-pause": async (w, fresh) => {
+    if (fresh) await pauseSending(w.owner.profileId, "test");
+    return { path: `/api/admin/members/${w.owner.profileId}/sending-pause` };
+  },
+  "POST /api/admin/members/:profileId/notes": (w) => ({
+    path: `/api/admin/members/${w.owner.profileId}/notes`,
+    json: { text: "Seen, fine." },
+  }),
 };

@@ -1,0 +1,42 @@
+/** The moderation audit log as admins read it: who did what to whom, when and why. Read only. */
+
+import type { AuditEntry } from "../kv/moderation.ts";
+
+export function AuditLog({ entries }: { entries: AuditEntry[] }) {
+  return (
+    <section className="audit-log" aria-labelledby="audit-log-title">
+      <h2 id="audit-log-title">Audit log</h2>
+      {entries.length === 0 ? <p className="empty">No moderation yet.</p> : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">When (UTC)</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Member</th>
+              <th scope="col">Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.id}>
+                <td>
+                  <time dateTime={new Date(e.ts).toISOString()}>
+                    {new Date(e.ts).toISOString().slice(0, 16).replace("T", " ")}
+                  </time>
+                </td>
+                <td>{e.byName}</td>
+                <td>
+                  {e.action}
+                  {e.detail && <span className="muted">{e.detail}</span>}
+                </td>
+                <td>{e.target ? <a href={`/admin/members/${encodeURIComponent(e.target)}`}>{e.target}</a> : "—"}</td>
+                <td>{e.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * The moderation queue (admins): members with open reports, most reported and newest first, with
+ * the jury's tally of each report; members under review and members whose sending is paused. An
+ * admin dismisses a report, or confirms it with an action. Above it, member search by email, name
+ * or id.
+ */
+
+import { useState } from "react";
+import { api, ApiFailure } from "./queries/api.ts";
+import type { MemberHit, QueueItem } from "../kv/moderation.ts";
+import { ActionForm } from "./admin/ActionForm.tsx";
+import { Time } from "../components/Time.tsx";
+
+export interface ModerationQueueProps {
+  items: QueueItem[];
+  reasons: Record<string, string>;
+}
+
+const memberHref = (id: string) => `/admin/members/${encodeURIComponent(id)}`;
+
+function MemberSearch() {
+  const [q, setQ] = useState("");
+  const [hits, setHits] = useState<MemberHit[] | null>(null);
+  const [error, setError] = useState("");
+  const search = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError("");
+    try {
+      setHits((await api<{ items: MemberHit[] }>(`/api/admin/members?q=${encodeURIComponent(q)}`)).items);
+    } catch (err) {
+      setError(err instanceof ApiFailure ? err.message : "Could not search.");
+    }
+  };
+  return (
+    <section aria-labelledby="member-search-title" className="member-search">
+      <h2 id="member-search-title">Find a member</h2>
+      <form role="search" onSubmit={search} className="row">
+        <label htmlFor="member-q" className="visually-hidden">Email, name or id</label>
+        <input
+          id="member-q"
+          type="search"
+          placeholder="Email, name or id"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+        />
+        <button type="submit">Search</button>
+      </form>
+      {error && <p className="error" role="alert">{error}</p>}
+      {hits && (hits.length === 0 ? <p role="status">No member found.</p> : (
+        <ul className="list member-hits">
+          {hits.map((h) => (
+            <li key={h.profileId}>
+              <a href={memberHref(h.profileId)}>{h.name}</a> <span className="muted">{h.email}</span>
+              {h.withdrawal && <span className="badge">{h.withdrawal.kind}</span>}
+            </li>
+          ))}
+        </ul>
+      ))}
+    </section>
+  );
+}
+
+export default function ModerationQueue({ items: initial, reasons }: ModerationQueueProps) {
+  const [items, setItems] = useState(initial);
+  const [error, setError] = useState("");
+  const [acting, setActing] = useState<string | null>(null);
+  const dropReport = (profileId: string, reportId: string) =>
+    setItems((list) =>
+      list.map((it) =>
+        it.profileId === profileId ? { ...it, openReports: it.openReports.filter((r) => r.id !== reportId) } : it
+      ).filter((it) => it.openReports.length > 0 || it.withdrawal || it.sendingPaused)
+    );
+  const dismiss = async (profileId: string, reportId: string) => {
+    setError("");
+    try {
+      await api(`/api/admin/reports/${encodeURIComponent(reportId)}`, { method: "PUT", json: { decision: "DISMISS" } });
+      dropReport(profileId, reportId);
+    } catch (err) {
+      setError(err instanceof ApiFailure && err.status < 500 ? err.message : "Could not save. Try again.");
+    }
+  };
+  return (
+    <div className="stack moderation">
+      <MemberSearch />
+      <section aria-labelledby="queue-title">
+        <h2 id="queue-title">Waiting for a moderator</h2>
+        {error && <p className="error" role="alert">{error}</p>}
+        {items.length === 0 ? <p className="empty">Nothing is waiting.</p> : (
+          <ul className="list queue">
+            {items.map((it) => (
+              <li key={it.profileId} className="queue-item" data-profile-id={it.profileId}>
+                <p className="queue-head">
+                  <a href={memberHref(it.profileId)}>{it.name ?? "(gone)"}</a>
+                  <span className="badge">
+                    {it.openReports.length} open report{it.openReports.length === 1 ? "" : "s"}
+                  </span>
+                  {it.withdrawal?.kind === "REVIEW" && <span className="badge warn">Hidden for review</span>}
+                  {it.sendingPaused && <span className="badge warn">Sending paused</span>}
+                  {it.spamHeld > 0 && <span className="badge">{it.spamHeld} held as spam</span>}
+                </p>
+                <ul className="reports">
+                  {it.openReports.map((r) => (
+                    <li key={r.id} data-report-id={r.id}>
+                      <p>
+                        <strong>{reasons[r.reason] ?? r.reason}</strong> · <Time ts={r.tsCreated} /> · jury{" "}
+                        {r.case.violation} violation / {r.case.noViolation} no violation
+                      </p>
+                      {r.text && <p className="report-text">{r.text}</p>}
+                      <div className="row">
+                        <button type="button" onClick={() => dismiss(it.profileId, r.id)}>Dismiss</button>
+                        <button
+                          type="button"
+                          aria-expanded={acting === r.id}
+                          onClick={() => setActing(acting === r.id ? null : r.id)}
+                        >
+                          Confirm…
+                        </button>
+                      </div>
+                      {acting === r.id && (
+                        <ActionForm
+                          profileId={it.profileId}
+                          reportId={r.id}
+                          onDone={() => {
+                            setActing(null);
+                            dropReport(it.profileId, r.id);
+                          }}
+                        />
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

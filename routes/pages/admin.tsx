@@ -1,0 +1,44 @@
+/** The admin's moderation pages: the queue with member search, and one member's page (kv/moderation.ts). */
+
+import type { Context } from "hono";
+import type { AppEnv } from "../env.ts";
+import { renderPage } from "./render.tsx";
+import { notFoundPage } from "./info.tsx";
+import { Island } from "../../components/Island.tsx";
+import { AuditLog } from "../../components/AuditLog.tsx";
+import ModerationQueue from "../../islands/ModerationQueue.tsx";
+import MemberFile from "../../islands/MemberFile.tsx";
+import { listAudit, memberFile, moderationQueue } from "../../kv/moderation.ts";
+import { REPORT_REASONS } from "../../domain/texts.ts";
+import { isId } from "../../kv/ids.ts";
+
+const reasons = Object.fromEntries(REPORT_REASONS.map((r) => [r.id, r.label]));
+
+export async function moderationPage(c: Context<AppEnv>) {
+  return renderPage(
+    c,
+    "Moderation",
+    <section className="page">
+      <h1>Moderation</h1>
+      <Island of={ModerationQueue} props={{ items: await moderationQueue(), reasons }} />
+      <AuditLog entries={await listAudit(20)} />
+    </section>,
+  );
+}
+
+export async function memberPage(c: Context<AppEnv>) {
+  const id = c.req.param("profileId") ?? "";
+  const file = isId(id) ? await memberFile(id) : null;
+  if (!file) return notFoundPage(c);
+  return renderPage(
+    c,
+    "Member",
+    <section className="page">
+      <h1>Member</h1>
+      <p>
+        <a href="/admin/moderation">Back to the moderation queue</a>
+      </p>
+      <Island of={MemberFile} props={{ file, reasons }} />
+    </section>,
+  );
+}
