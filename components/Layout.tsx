@@ -19,8 +19,6 @@ export interface LayoutProps {
   discreet?: boolean;
   /** The page has the app's tab bar (logged in): room is kept for it. */
   tabs?: boolean;
-  /** A moderation notice shown above the page (components/ModerationNotice.tsx). */
-  notice?: ReactNode;
 }
 
 /** The HTML document of a page. Focus lands on the main container (spec §2). */
@@ -44,7 +42,6 @@ export function Layout(p: LayoutProps) {
       <body className={p.bodyClass} data-brand={p.brand.id} data-tabs={p.tabs ? "1" : undefined}>
         <a className="skip-link" href="#main">Skip to content</a>
         {p.header}
-        {p.notice}
         <main id="main" tabIndex={-1} autoFocus dangerouslySetInnerHTML={{ __html: p.bodyHtml }} />
         <footer className="app-footer">
           <a href="/aboutus">About</a> · <a href="/tos">Terms</a> · <a href="/tos#pp">Privacy</a> ·{" "}

@@ -41,7 +41,7 @@ export default function LoginForm() {
         setError(
           e.status === 401
             ? (form.has("token") ? e.message : TEXTS.loginIncorrect)
-            : e.status === 400 || e.status === 429
+            : e.status === 400 || e.status === 429 || e.status === 403
             ? e.message
             : `${e.status} ${e.statusText}`,
         );

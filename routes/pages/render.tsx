@@ -67,10 +67,9 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
       scripts={assets.map((a) => a.js)}
       preload={[...new Set(assets.flatMap((a) => a.preload))]}
       header={<div className="contents" dangerouslySetInnerHTML={{ __html: header }} />}
-      bodyHtml={bodyHtml}
+      bodyHtml={notice ? renderToString(<ModerationNotice notice={notice} back={c.req.path} />) + bodyHtml : bodyHtml}
       bodyClass={opts.bodyClass}
       tabs={tabs}
-      notice={notice && <ModerationNotice notice={notice} back={c.req.path} />}
     />,
   );
   c.header("cache-control", "no-store");
