@@ -12,6 +12,7 @@
 
 import { type ComponentType, useCallback, useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
+import { usePresence } from "./queries/presence.ts";
 import { type KnownLocation, useLocation } from "./queries/location.ts";
 import { MAP_MAX_SECTORS, MAP_PROFILE_CAP, useAggregates, useBoundsBriefs } from "./queries/map.ts";
 import { useBriefFilter } from "./queries/briefs.ts";
@@ -175,6 +176,8 @@ function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
   const items = briefs.data?.items ?? [];
   const tooMany = !zoomedOut && items.length >= MAP_PROFILE_CAP;
 
+  // Online dots for the nearest 50 in view (the presence call's limit).
+  const presence = usePresence(zoomedOut || tooMany ? [] : items.slice(0, 50).map((b) => b.profileId));
   const markers: MapMarker[] = zoomedOut || tooMany ? [] : items
     // Spec §8: a profile with no lat is skipped.
     .filter((b) => typeof b.lat === "number" && typeof b.lon === "number")
@@ -185,6 +188,7 @@ function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
       name: b.profileName,
       picUrl: b.profilePicIds[0] ? profilePicUrl(b.profilePicIds[0], 256, nsfw) : null,
       chars: b.profileChars,
+      online: presence[b.profileId]?.online,
     }));
   const cells: MapCell[] = !zoomedOut || !view ? [] : (aggregates.data ?? [])
     .map((a) => ({

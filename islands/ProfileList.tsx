@@ -16,10 +16,14 @@ import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { BriefFacts } from "../components/BriefFacts.tsx";
+import { OnlineDot } from "../components/OnlineDot.tsx";
+import { usePresence } from "./queries/presence.ts";
 import { shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 
-function ProfileCard({ brief, nsfw, eager }: { brief: ProfileBrief; nsfw: boolean; eager: boolean }) {
+function ProfileCard(
+  { brief, nsfw, eager, online }: { brief: ProfileBrief; nsfw: boolean; eager: boolean; online?: boolean },
+) {
   const href = `/profile/${encodeURIComponent(brief.profileId)}`;
   return (
     <article className="profile-card">
@@ -28,6 +32,7 @@ function ProfileCard({ brief, nsfw, eager }: { brief: ProfileBrief; nsfw: boolea
       </a>
       <div className="profile-card-body">
         <h2 className="profile-card-name">
+          <OnlineDot online={online} />
           <a href={href}>{shortName(brief.profileName)}</a>
         </h2>
         <BriefFacts brief={brief} />
@@ -42,12 +47,13 @@ function ProfileCard({ brief, nsfw, eager }: { brief: ProfileBrief; nsfw: boolea
 function List(props: DiscoveryProps) {
   const { filter, setFilter, query, briefs } = useDiscovery(props, LIST_PAGE_SIZE, LIST_REFETCH_MS);
   const nsfw = useShowsNsfw();
+  const presence = usePresence(briefs.slice(0, 50).map((b) => b.profileId));
   return (
     <DiscoveryFrame filter={filter} onFilter={setFilter} query={query} count={briefs.length}>
       <ul className="profile-list">
         {briefs.map((b, i) => (
           <li key={b.profileId}>
-            <ProfileCard brief={b} nsfw={nsfw} eager={i < 2} />
+            <ProfileCard brief={b} nsfw={nsfw} eager={i < 2} online={presence[b.profileId]?.online} />
           </li>
         ))}
       </ul>

@@ -8,7 +8,7 @@ import { QueryProvider } from "./queries/client.tsx";
 import { type DiscoveryProps, TILES_PAGE_SIZE, TILES_REFETCH_MS, useDiscovery } from "./queries/briefs.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { usePresence } from "./queries/presence.ts";
-import { TEXTS } from "../domain/texts.ts";
+import { OnlineDot } from "../components/OnlineDot.tsx";
 import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { distanceText, shortName } from "../domain/format.ts";
@@ -37,9 +37,7 @@ function Tiles(props: DiscoveryProps) {
                 />
                 <span className="tile-distance">{distanceText(b.distanceMeters)}</span>
                 <span className="tile-name">
-                  {presence[b.profileId]?.online && (
-                    <span className="online-dot" role="img" aria-label={TEXTS.onlineNow} />
-                  )}
+                  <OnlineDot online={presence[b.profileId]?.online} />
                   {shortName(b.profileName)}
                 </span>
               </a>

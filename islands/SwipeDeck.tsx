@@ -16,6 +16,8 @@ import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { FilterPanel } from "../components/FilterPanel.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { BriefFacts } from "../components/BriefFacts.tsx";
+import { OnlineDot } from "../components/OnlineDot.tsx";
+import { usePresence } from "./queries/presence.ts";
 import { DiscoveryStatus } from "../components/DiscoveryStatus.tsx";
 import { SwipeButtons } from "../components/SwipeButtons.tsx";
 import { shortName } from "../domain/format.ts";
@@ -45,9 +47,10 @@ type CardProps = {
   /** The card under the top one. */
   behind?: boolean;
   look?: CardLook | null;
+  online?: boolean;
 } & Partial<ReturnType<typeof useSwipe>["handlers"]>;
 
-function Card({ brief, nsfw, behind = false, look, ...handlers }: CardProps) {
+function Card({ brief, nsfw, behind = false, look, online, ...handlers }: CardProps) {
   return (
     <div
       className={behind ? "swipe-card behind" : "swipe-card"}
@@ -63,7 +66,10 @@ function Card({ brief, nsfw, behind = false, look, ...handlers }: CardProps) {
         </span>
       )}
       <div className="swipe-card-info">
-        <h2>{shortName(brief.profileName)}</h2>
+        <h2>
+          <OnlineDot online={online} />
+          {shortName(brief.profileName)}
+        </h2>
         <BriefFacts brief={brief} />
       </div>
     </div>
@@ -79,6 +85,7 @@ function Deck(props: DiscoveryProps) {
 
   const deck = briefs.filter((b) => !swiped.has(b.profileId));
   const top = deck[0];
+  const presence = usePresence(deck.slice(0, 10).map((b) => b.profileId));
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
 
   useEffect(() => {
@@ -109,7 +116,16 @@ function Deck(props: DiscoveryProps) {
       )}
       <div className="deck" role="region" aria-label="Profiles nearby">
         {deck[1] && <Card key={deck[1].profileId} brief={deck[1]} nsfw={nsfw} behind />}
-        {top && <Card key={top.profileId} brief={top} nsfw={nsfw} look={look} {...handlers} />}
+        {top && (
+          <Card
+            key={top.profileId}
+            brief={top}
+            nsfw={nsfw}
+            look={look}
+            online={presence[top.profileId]?.online}
+            {...handlers}
+          />
+        )}
         {atEnd && <p className="deck-end">{DISCOVERY_TEXTS.endOfDeck}</p>}
       </div>
       <SwipeButtons onSwipe={swipe} disabled={!top || !!leaving} />

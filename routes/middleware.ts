@@ -129,7 +129,7 @@ export function originCheck(): MiddlewareHandler {
 }
 
 /** Is `origin` this app's origin (PUBLIC_ORIGIN, or the request's host)? Never throws on junk. */
-function isOwnOrigin(c: Context, origin: string): boolean {
+export function isOwnOrigin(c: Context, origin: string): boolean {
   const own = config.publicOrigin ?? new URL(c.req.url).origin;
   if (origin === own) return true;
   const host = c.req.header("host");

@@ -47,3 +47,71 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "live - the same events over a WebSocket; a socket from another site's page is refused",
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const one = await startInstance({ KV_PATH: `${dir}/app.kv` });
+    const two = await startInstance({ KV_PATH: `${dir}/app.kv`, WORKERS: "0" });
+    try {
+      const a = await one.member("ws-a@example.com");
+      const b = await one.member("ws-b@example.com");
+      const idOf = async (cookie: string) =>
+        (await (await fetch(`${one.origin}/api/settings`, { headers: { cookie } })).json()).defaultProfileId as string;
+      const [aId, bId] = [await idOf(a), await idOf(b)];
+      const wsUrl = `${two.origin.replace("http", "ws")}/api/events`;
+
+      // Another site's page: the browser sends its origin and the member's cookie; refused.
+      const foreign = await fetch(`${two.origin}/api/events`, {
+        headers: {
+          cookie: b,
+          origin: "https://evil.example",
+          upgrade: "websocket",
+          connection: "Upgrade",
+          "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+          "sec-websocket-version": "13",
+        },
+      });
+      assert.equal(foreign.status, 403);
+      await foreign.body?.cancel();
+      // Without a session: 401.
+      const anonymous = new WebSocket(wsUrl, { headers: { origin: two.origin } } as unknown as string[]);
+      const refused = await new Promise<boolean>((r) => {
+        anonymous.onopen = () => r(false);
+        anonymous.onerror = () => r(true);
+      });
+      assert.ok(refused);
+
+      const ws = new WebSocket(wsUrl, { headers: { cookie: b, origin: two.origin } } as unknown as string[]);
+      const messages: { event: string; data?: unknown }[] = [];
+      let wake = () => {};
+      ws.onmessage = (m) => {
+        messages.push(JSON.parse(String(m.data)));
+        wake();
+      };
+      const until = async (f: () => boolean) => {
+        while (!f()) await new Promise<void>((r) => wake = r);
+      };
+      await until(() => messages.some((m) => m.event === "ready"));
+      const t = performance.now();
+      const sent = await fetch(`${one.origin}/api/message`, {
+        method: "POST",
+        headers: { cookie: a, "content-type": "application/json" },
+        body: JSON.stringify({ senderProfileId: aId, recipientProfileId: bId, bodyText: "over a socket" }),
+      });
+      const { id } = await sent.json();
+      await until(() => messages.some((m) => m.event === "member"));
+      assert.ok(performance.now() - t < 1500);
+      assert.deepEqual(messages.find((m) => m.event === "member")!.data, { type: "message", id, from: aId, to: bId });
+      const closed = new Promise((r) => ws.onclose = r);
+      ws.close();
+      await closed;
+    } finally {
+      await one.stop();
+      await two.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

@@ -18,6 +18,7 @@ export interface MapMarker {
   name: string;
   picUrl: string | null;
   chars: string[];
+  online?: boolean;
 }
 
 /** One aggregate cell: its box and how many members are in it. */
@@ -84,12 +85,19 @@ const ProfileMarker = memo(function ProfileMarker(
   const icon = useMemo(
     () =>
       L.divIcon({
-        html: markerElement(document, { name: m.name, picUrl: m.picUrl, chars: m.chars, size, focused }),
+        html: markerElement(document, {
+          name: m.name,
+          picUrl: m.picUrl,
+          chars: m.chars,
+          size,
+          focused,
+          online: m.online,
+        }),
         className: "pm-wrap",
         iconSize: [size, size],
         iconAnchor: [size / 2, size / 2],
       }),
-    [m.picUrl, m.name, m.chars.join(), size, focused],
+    [m.picUrl, m.name, m.chars.join(), size, focused, m.online],
   );
   // Markers are focusable buttons (Leaflet's `keyboard`); Enter opens the profile like a click.
   const handlers = useMemo(() => ({

@@ -75,6 +75,8 @@ export interface MarkerFace {
   chars: readonly string[];
   size: number;
   focused?: boolean;
+  /** Online now (kv/presence.ts): a green dot at the marker's edge. */
+  online?: boolean;
 }
 
 /** The marker element of a member (the caller hands it to a Leaflet divIcon). */
@@ -107,6 +109,12 @@ export function markerElement(doc: Document, f: MarkerFace): HTMLElement {
       box.append(s);
     }
     el.append(box);
+  }
+  if (f.online) {
+    const dot = doc.createElement("span");
+    dot.className = "pm-online";
+    dot.title = "Online now";
+    el.append(dot);
   }
   return el;
 }

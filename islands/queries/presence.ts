@@ -1,19 +1,26 @@
 /** Online now / last seen of members (GET /api/presence), refreshed every minute. */
 
+import { useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "./api.ts";
 
 /** What a viewer may know of a member (null: hidden by them, blocked, or I hide mine). */
 export type PresenceView = { online: boolean; lastSeen: number | null } | null;
 
-/** The presence of up to 50 members, by id (empty while loading). */
+/**
+ * The presence of up to 50 members, by id (empty while loading). Empty on the first render too:
+ * the server renders no presence, and a cache restored from local storage must not make the
+ * hydrating render differ from it.
+ */
 export function usePresence(ids: readonly string[]): Record<string, PresenceView> {
   const list = [...new Set(ids)].slice(0, 50).sort();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const { data } = useQuery({
     queryKey: ["presence", list.join(",")],
     queryFn: () => api<Record<string, PresenceView>>(`/api/presence?ids=${list.map(encodeURIComponent).join(",")}`),
     enabled: list.length > 0,
     refetchInterval: 60_000,
   });
-  return data ?? {};
+  return (hydrated && data) || {};
 }

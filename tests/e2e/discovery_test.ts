@@ -5,6 +5,7 @@
  * showing 10 and then more on scroll, with the filter.
  */
 
+import { markSeen } from "../../kv/presence.ts";
 import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
 import type { Page } from "playwright-core";
@@ -191,12 +192,15 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await logIn(page, h, s.viewer.accountId);
 
         // --- Tiles: 30 nearest, sorted by distance, names cut at 12, 'near you'; more on scroll and Load More.
+        await markSeen(s.ids[0]); // the nearest member has the app open: online now
         await page.goto("/search/tile");
         const tiles = page.locator(".tiles > li");
         assert.equal(await page.title(), "Profile Tiles · Lambda");
         assert.ok((await tiles.count()) >= 30, "the server rendered the first page");
         await page.getByText(DISCOVERY_TEXTS.nearYou, { exact: true }).waitFor();
         const nearestId = (await page.locator(".tile").first().getAttribute("href"))!.replace("/profile/", "");
+        await page.locator(`.tile[href="/profile/${s.ids[0]}"] .online-dot`).waitFor();
+        assert.equal(await page.locator(".tiles .online-dot").count(), 1, "only the member online has the dot");
         assert.ok(s.ids.slice(0, 5).includes(nearestId), "one of the nearest members first");
         const names = await page.locator(".tile-name").allTextContents();
         assert.ok(names.includes("Alexander th"), "names cut at 12 characters");
@@ -226,6 +230,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await page.goto("/search/swype");
         let top = await topCardId(page);
         assert.equal(top, nearestId, "the nearest member on top");
+        if (top === s.ids[0]) await page.locator(".swipe-card:not(.behind) .online-dot").waitFor();
         assert.equal(
           await page.getByRole("link", { name: DISCOVERY_TEXTS.viewProfileChat }).getAttribute("href"),
           `/profile/${top}`,

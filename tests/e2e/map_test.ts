@@ -21,6 +21,7 @@ import { sectorKey } from "../../domain/geo.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { newId } from "../../kv/ids.ts";
+import { markSeen } from "../../kv/presence.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { markerSize } from "../../islands/map/markers.ts";
@@ -172,6 +173,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await logIn(page, h, s.viewer.accountId);
 
         // --- the members near the viewer, with pictures or initials and their icons; not hidden, not blocked
+        await markSeen(s.ids[3]); // Dmitri has the app open: online now
         await page.goto("/search/map");
         assert.equal(await page.title(), "Gaydar Map · Lambda");
         await mapReady(page, MEMBERS.length);
@@ -183,6 +185,8 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
           await dmitri.locator(".pm-icon").evaluateAll((els) => els.map((e) => e.getAttribute("title"))),
           ["Top", "Bottom", "Oral", "Hosting", "Traveling"],
         );
+        await dmitri.locator(".pm-online").waitFor();
+        assert.equal(await page.locator(".pm-online").count(), 1, "only the member online has the dot");
         assert.equal(await page.locator(`.leaflet-marker-icon[title="Carlos"] .pm-initials`).textContent(), "CA");
         assert.equal(await page.locator(`.leaflet-marker-icon[title="Benny"] img`).count(), 1);
         const mapBox = (await page.locator(".leaflet-container").boundingBox())!;
