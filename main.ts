@@ -6,6 +6,7 @@ import type { AppEnv } from "./routes/env.ts";
 import { originCheck, securityHeaders, session, toErrorResponse } from "./routes/middleware.ts";
 import { metricsRoute, requestTelemetry } from "./routes/telemetry.ts";
 import { errorBody } from "./routes/errors.ts";
+import { apiDocsRoute } from "./routes/openapi.ts";
 import { bodyLimit, JSON_BODY_LIMIT } from "./routes/bodylimit.ts";
 import { system } from "./routes/api/system.ts";
 import { auth } from "./routes/api/auth.ts";
@@ -46,6 +47,7 @@ export function createApp(): Hono<AppEnv> {
 
   app.route("/", metricsRoute());
   app.route("/api", system);
+  app.route("/api", apiDocsRoute(() => app));
   app.route("/api/auth", auth);
   app.route("/api", passkeys);
   app.route("/api", safety);

@@ -7,6 +7,8 @@ import { handlers } from "../workers/run.ts";
 import { listOutbox } from "../kv/outbox.ts";
 import { ACKNOWLEDGEMENTS } from "../domain/texts.ts";
 import { createApp } from "../main.ts";
+import * as z from "zod";
+import { RESPONSES } from "../domain/contract.ts";
 import { keys } from "../kv/keys.ts";
 import type { Profile } from "../kv/profiles.ts";
 import type { Account } from "../kv/accounts.ts";
@@ -54,6 +56,10 @@ export async function testApp() {
     try {
       data = JSON.parse(text);
     } catch { /* not JSON */ }
+    // The contract check: every 2xx JSON answer is what domain/contract.ts says it is.
+    if (res.status < 300 && (res.headers.get("content-type") ?? "").includes("application/json")) {
+      checkContract(method, path, res.status, data);
+    }
     // deno-lint-ignore no-explicit-any
     return { status: res.status, data: data as any, headers: res.headers, text };
   }
@@ -124,4 +130,24 @@ export async function testApp() {
       closeKv();
     },
   };
+}
+
+/** Route patterns of the contract, as regular expressions, most specific (fewest parameters) first. */
+const CONTRACT = Object.keys(RESPONSES).map((key) => {
+  const [method, pattern] = key.split(" ");
+  return { key, method, re: new RegExp("^" + pattern.replace(/:[^/]+/g, "[^/]+") + "$"), params: pattern.split(":").length };
+}).sort((a, b) => a.params - b.params);
+
+/** Throws when a 2xx JSON answer of an /api/ route is not the one its contract documents. */
+export function checkContract(method: string, path: string, status: number, data: unknown): void {
+  const p = path.split("?")[0];
+  if (!p.startsWith("/api/")) return;
+  const route = CONTRACT.find((r) => r.method === method && r.re.test(p));
+  if (!route) throw new Error(`contract: ${method} ${p} answered ${status} JSON but has no entry in RESPONSES`);
+  const schema = (RESPONSES as Record<string, Record<number, z.ZodType>>)[route.key][status];
+  if (!schema) throw new Error(`contract: ${route.key} answered ${status}, which RESPONSES does not document`);
+  const r = schema.safeParse(data);
+  if (!r.success) {
+    throw new Error(`contract: ${route.key} ${status} does not match its schema:\n${z.prettifyError(r.error)}`);
+  }
 }

@@ -28,7 +28,7 @@ import {
 import { getReport } from "../../kv/games.ts";
 import { ACTION_KINDS, MAX_REASON, SUSPENSION_DAYS } from "../../domain/moderation.ts";
 
-const actionBody = z.object({
+export const actionBody = z.object({
   kind: z.enum(ACTION_KINDS),
   /** A suspension's days: 1, 7 or 30. */
   days: z.union(SUSPENSION_DAYS.map((d) => z.literal(d)) as [z.ZodLiteral<1>, z.ZodLiteral<7>, z.ZodLiteral<30>])
@@ -38,11 +38,15 @@ const actionBody = z.object({
   reportId: idSchema.optional(),
 });
 
-const noteBody = z.object({ text: z.string().trim().min(1).max(2000) });
+export const noteBody = z.object({ text: z.string().trim().min(1).max(2000) });
 
 const moderator = (c: Caller): Moderator => ({ accountId: c.accountId, name: c.name });
 
 const NAMES = ["Alex", "Sam", "Jordan", "Robin", "Casey", "Drew", "Jamie", "Kai", "Lee", "Morgan", "Noa", "Quinn"];
+
+export const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
+
+export const membersQuery = z.object({ q: z.string().max(254).default("") });
 
 export const admin = new Hono<AppEnv>()
   .get("/dashboard/userRoleCounts", async (c) => {
@@ -70,12 +74,12 @@ export const admin = new Hono<AppEnv>()
   })
   .get("/audit", async (c) => {
     requireAdmin(c);
-    const { limit } = queryOf(c, z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }));
+    const { limit } = queryOf(c, auditQuery);
     return c.json({ items: await listAudit(limit) });
   })
   .get("/members", async (c) => {
     requireAdmin(c);
-    const { q } = queryOf(c, z.object({ q: z.string().max(254).default("") }));
+    const { q } = queryOf(c, membersQuery);
     return c.json({ items: await searchMembers(q) });
   })
   .get("/members/:profileId", async (c) => {

@@ -39,14 +39,14 @@ import { MODERATION_TEXTS, sanctionMessage } from "../../domain/moderation.ts";
 
 const email = z.string().trim().max(254).email("Please enter a valid email address.");
 
-const loginForm = z.object({
+export const loginForm = z.object({
   username: z.string().trim().max(254).default(""),
   password: z.string().max(1024).default(""),
   token: z.string().max(200).optional(),
   rememberMe: z.enum(["true", "false", "on"]).optional(),
 });
 
-const registerBody = z.object({
+export const registerBody = z.object({
   email,
   acknowledgements: z.array(z.string().max(1000)).max(10),
 });

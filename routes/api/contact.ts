@@ -10,7 +10,7 @@ import { MAX_TEXT, TEXTS } from "../../domain/texts.ts";
 import { saveContactMessage } from "../../kv/contact.ts";
 import { hit } from "../../kv/ratelimit.ts";
 
-const contactBody = z.object({
+export const contactBody = z.object({
   name: z.string().trim().min(1, TEXTS.contactNameRequired).max(200),
   message: z.string().trim().min(1, "Please write a message.").max(MAX_TEXT),
 });

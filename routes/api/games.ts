@@ -48,17 +48,19 @@ import { cropOwnPicture, getPic } from "../../kv/pictures.ts";
 import { PictureRejected } from "../../images/pipeline.ts";
 import { blockedSet } from "../../kv/blocks.ts";
 
-const gptBody = z.object({ verdict: z.enum(GPT_VERDICTS) });
-const ratingBody = z.object({
+export const gptBody = z.object({ verdict: z.enum(GPT_VERDICTS) });
+export const ratingBody = z.object({
   profilePicId: idSchema,
   profilePicProfileId: idSchema,
   likeType: z.enum(LIKE_TYPES),
 });
-const arbBody = z.object({ verdict: z.enum(ARB_VERDICTS) });
-const decisionBody = z.object({ decision: z.enum(ARB_DECISIONS) });
+export const arbBody = z.object({ verdict: z.enum(ARB_VERDICTS) });
+export const decisionBody = z.object({ decision: z.enum(ARB_DECISIONS) });
 const share = z.number().finite().min(0).max(1);
-const cropBody = z.object({ gen: z.string().max(40), x: share, y: share, width: share, height: share });
-const answerBody = z.object({ action: z.enum(["ACCEPT", "DISMISS"]) });
+export const cropBody = z.object({ gen: z.string().max(40), x: share, y: share, width: share, height: share });
+export const answerBody = z.object({ action: z.enum(["ACCEPT", "DISMISS"]) });
+
+export const photoCropNextQuery = z.object({ skip: z.string().max(2000).optional() });
 
 export const games = new Hono<AppEnv>()
   .get("/games/credits", async (c) => {
@@ -143,7 +145,7 @@ export const games = new Hono<AppEnv>()
   // Help my Photos: suggest a crop for another member's public picture; the owner accepts or dismisses.
   .get("/games/photocrop/next", async (c) => {
     const caller = requireCaller(c);
-    const { skip } = queryOf(c, z.object({ skip: z.string().max(2000).optional() }));
+    const { skip } = queryOf(c, photoCropNextQuery);
     const skipped = new Set((skip ?? "").split(",").filter(Boolean).slice(0, 50));
     const [item, credits] = await Promise.all([
       nextCropItem(caller.profileId, skipped),

@@ -49,7 +49,7 @@ export async function reachableProfile(viewerId: string, targetId: string): Prom
   return target;
 }
 
-const profileLikeBody = z.object({
+export const profileLikeBody = z.object({
   likerProfileId: idSchema,
   likedProfileId: idSchema,
   likeType,
@@ -58,13 +58,19 @@ const profileLikeBody = z.object({
   tsCreated: z.number().nullish(),
 });
 
-const picLikeBody = z.object({
+export const picLikeBody = z.object({
   likerProfileId: idSchema,
   profilePicId: idSchema,
   profilePicProfileId: idSchema,
   likeType,
   tsCreated: z.number().nullish(),
 });
+
+export const likesGivenQuery = z.object({ cursor, likeType: likeType.default("LIKE") });
+
+export const profileLikeQuery = z.object({ likerProfileId: idSchema, likedProfileId: idSchema });
+
+export const cursorQuery = z.object({ cursor });
 
 export const likes = new Hono<AppEnv>()
   // The members I blocked (Account settings), and lifting a block.
@@ -82,7 +88,7 @@ export const likes = new Hono<AppEnv>()
     requireCaller(c);
     const id = parseWith(idSchema, c.req.param("profileId"));
     await requireOwnProfile(c, id);
-    const q = queryOf(c, z.object({ cursor, likeType: likeType.default("LIKE") }));
+    const q = queryOf(c, likesGivenQuery);
     return c.json(await listLikesGiven(id, q.likeType, { cursor: q.cursor, limit: LIKES_PAGE }));
   })
   // Who liked me. Only LIKEs: a member never learns who disliked them.
@@ -90,12 +96,12 @@ export const likes = new Hono<AppEnv>()
     requireCaller(c);
     const id = parseWith(idSchema, c.req.param("profileId"));
     await requireOwnProfile(c, id);
-    const q = queryOf(c, z.object({ cursor }));
+    const q = queryOf(c, cursorQuery);
     return c.json(await listLikesReceived(id, "LIKE", { cursor: q.cursor, limit: LIKES_PAGE }));
   })
   .get("/profile-like", async (c) => {
     requireCaller(c);
-    const q = queryOf(c, z.object({ likerProfileId: idSchema, likedProfileId: idSchema }));
+    const q = queryOf(c, profileLikeQuery);
     await requireOwnProfile(c, q.likerProfileId);
     await reachableProfile(q.likerProfileId, q.likedProfileId);
     return c.json(await getProfileLike(q.likerProfileId, q.likedProfileId));
@@ -145,6 +151,6 @@ export const likes = new Hono<AppEnv>()
     requireCaller(c);
     const id = parseWith(idSchema, c.req.param("profileId"));
     await requireOwnProfile(c, id);
-    const q = queryOf(c, z.object({ cursor }));
+    const q = queryOf(c, cursorQuery);
     return c.json(await listPicLikesReceived(id, "LIKE", { cursor: q.cursor, limit: PIC_LIKES_PAGE }));
   });

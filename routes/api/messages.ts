@@ -40,7 +40,7 @@ import { checkFirstMessage, isEarlyMessage } from "../../kv/spam.ts";
 import { MODERATION_TEXTS } from "../../domain/moderation.ts";
 
 const id = z.string().refine(isId, "must be a valid id");
-const windowQuery = z.object({ sinceMessageId: id.optional(), beforeMessageId: id.optional() })
+export const windowQuery = z.object({ sinceMessageId: id.optional(), beforeMessageId: id.optional() })
   .refine((w) => !(w.sinceMessageId && w.beforeMessageId), "use sinceMessageId or beforeMessageId, not both");
 const sectorParam = z.string().regex(/^-?\d{1,2}:-?\d{1,3}$/, "a sector is lat:lon in whole degrees")
   .refine((s) => {
@@ -48,7 +48,7 @@ const sectorParam = z.string().regex(/^-?\d{1,2}:-?\d{1,3}$/, "a sector is lat:l
     return lat >= -90 && lat <= 90 && lon >= -180 && lon < 180;
   }, "sector out of range");
 
-const messageBody = z.object({
+export const messageBody = z.object({
   recipientProfileId: id.nullish(),
   senderProfileId: id,
   bodyText: z.string().max(MAX_TEXT + 1000).default(""),
@@ -63,11 +63,15 @@ const DELETE_REFUSALS: Record<DeleteRefusal, () => Error> = {
   too_late: () => conflict("A message can be deleted for both sides within 10 minutes of sending.", "too_late"),
 };
 
+export const deleteMessageQuery = z.object({ for: z.enum(["me", "both"]).default("me") });
+
+export const sectorPageQuery = z.object({ page: z.coerce.number().int().min(0).max(50).default(0) });
+
 export const messages = new Hono<AppEnv>()
   .delete("/message/:id", async (c) => {
     const caller = requireCaller(c);
     const messageId = parseWith(id, c.req.param("id"));
-    const { for: scope } = queryOf(c, z.object({ for: z.enum(["me", "both"]).default("me") }));
+    const { for: scope } = queryOf(c, deleteMessageQuery);
     const res = await deleteMessage(caller.profileId, messageId, scope);
     if (!res.ok) throw DELETE_REFUSALS[res.reason]();
     return c.json({ deleted: scope });
@@ -151,7 +155,7 @@ export const messages = new Hono<AppEnv>()
   .get("/messages/by-sector/:sector", async (c) => {
     const caller = requireCaller(c);
     const sector = parseWith(sectorParam, c.req.param("sector"));
-    const { page } = queryOf(c, z.object({ page: z.coerce.number().int().min(0).max(50).default(0) }));
+    const { page } = queryOf(c, sectorPageQuery);
     // Blocked members, and members who hide (or are off the map), are left out (kv/messages.ts).
     const res = await broadcastsSeenBy(caller.profileId, sector, page, await blockedSet(caller.profileId));
     return c.json({ ...res, people: await peopleOf(res.items.map((m) => m.senderProfileId)) });

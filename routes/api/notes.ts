@@ -14,17 +14,21 @@ import { MAX_TAG_LENGTH, MAX_TAGS } from "../../domain/tags.ts";
 import { blockedSet } from "../../kv/blocks.ts";
 import { idSchema, reachableProfile } from "./likes.ts";
 
-const noteBody = z.object({
+export const noteBody = z.object({
   authorProfileId: idSchema,
   aboutProfileId: idSchema,
   bodyText: z.string().max(MAX_TEXT),
   privateTags: z.array(z.string().trim().max(MAX_TAG_LENGTH)).max(MAX_TAGS).default([]),
 });
 
+export const noteQuery = z.object({ authorProfileId: idSchema, aboutProfileId: idSchema });
+
+export const notesQuery = z.object({ authorProfileId: idSchema, cursor: z.string().max(500).optional() });
+
 export const notes = new Hono<AppEnv>()
   .get("/profile-note", async (c) => {
     requireCaller(c);
-    const q = queryOf(c, z.object({ authorProfileId: idSchema, aboutProfileId: idSchema }));
+    const q = queryOf(c, noteQuery);
     await requireOwnProfile(c, q.authorProfileId);
     await reachableProfile(q.authorProfileId, q.aboutProfileId);
     return c.json(await getNote(q.authorProfileId, q.aboutProfileId));
@@ -38,7 +42,7 @@ export const notes = new Hono<AppEnv>()
   })
   .get("/profile-notes", async (c) => {
     requireCaller(c);
-    const q = queryOf(c, z.object({ authorProfileId: idSchema, cursor: z.string().max(500).optional() }));
+    const q = queryOf(c, notesQuery);
     await requireOwnProfile(c, q.authorProfileId);
     const hidden = await blockedSet(q.authorProfileId);
     return c.json(await listNotes(q.authorProfileId, { cursor: q.cursor, limit: NOTES_PAGE }, hidden));

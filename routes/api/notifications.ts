@@ -21,7 +21,7 @@ import { markSeen } from "../../kv/presence.ts";
 
 const base64url = z.string().min(8).max(200).regex(/^[A-Za-z0-9_-]+=*$/, "must be base64url");
 
-const subscriptionBody = z.object({
+export const subscriptionBody = z.object({
   deviceName: z.string().trim().min(1).max(80),
   endpoint: z.string().url().max(1000),
   expirationTime: z.number().int().min(0).nullable().default(0),

@@ -60,8 +60,8 @@ const credentialJson = z.object({
   type: z.literal("public-key"),
 })
   .passthrough();
-const registerBody = z.object({ response: credentialJson, name: z.string().trim().max(60).optional() });
-const loginBody = z.object({
+export const registerBody = z.object({ response: credentialJson, name: z.string().trim().max(60).optional() });
+export const loginBody = z.object({
   challengeId: z.string().regex(/^[\w-]{16,64}$/, "must be a challenge id"),
   response: credentialJson,
   rememberMe: z.boolean().optional(),

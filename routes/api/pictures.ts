@@ -65,9 +65,9 @@ const picQuery = z.object({
   v: z.string().max(40).optional(),
 });
 
-const nsfwBody = z.object({ nsfw: z.boolean() });
+export const nsfwBody = z.object({ nsfw: z.boolean() });
 
-const cropBody = z.object({
+export const cropBody = z.object({
   x: z.number().finite().min(0),
   y: z.number().finite().min(0),
   width: z.number().finite().min(1),

@@ -55,9 +55,9 @@ const pagingAndFilters = {
   ratedBefore: z.string().trim().regex(/^\d{1,16}$/, "must be a time in milliseconds").transform(Number).optional(),
 };
 
-const briefsQuery = z.object(pagingAndFilters);
+export const briefsQuery = z.object(pagingAndFilters);
 
-const boundsQuery = z.object({
+export const boundsQuery = z.object({
   ...pagingAndFilters,
   latMin: latParam,
   lonMin: lonParam,
@@ -70,7 +70,7 @@ const sectorParam = z.string().regex(/^-?\d{1,3}:-?\d{1,3}$/, 'must look like "3
 const coordinate = (min: number, max: number) => z.number().min(min).max(max).nullish();
 
 /** Spec ProfilePosition as the client sends it; the point in `use` must be given. */
-const positionBody = z.object({
+export const positionBody = z.object({
   profileId: idSchema.optional(),
   overrideLat: coordinate(-90, 90),
   overrideLon: coordinate(-180, 180),

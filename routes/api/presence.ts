@@ -19,9 +19,11 @@ import { publishEvent } from "../../kv/events.ts";
 export const TYPING_EVERY_MS = 3000;
 const lastTyping = new Map<string, number>();
 
-const idsQuery = z.object({
+export const idsQuery = z.object({
   ids: z.string().max(50 * 65).transform((s) => s.split(",").filter(Boolean)).pipe(z.array(idSchema).min(1).max(50)),
 });
+
+export const presenceBody = z.object({ hidden: z.boolean() }).strict();
 
 export const presence = new Hono<AppEnv>()
   .get("/presence", async (c) => {
@@ -33,7 +35,7 @@ export const presence = new Hono<AppEnv>()
   })
   .put("/presence", async (c) => {
     const caller = requireCaller(c);
-    const { hidden } = await jsonBody(c, z.object({ hidden: z.boolean() }).strict());
+    const { hidden } = await jsonBody(c, presenceBody);
     await setPresenceHidden(caller.profileId, hidden);
     return c.json({ hidden: await hidesPresence(caller.profileId) });
   })

@@ -34,7 +34,7 @@ const picIds = z.array(z.string().refine(isId, "Not a picture id.")).max(MAX_PIC
  * The profile body. Every field is optional (the editor saves one field on blur); those present
  * are checked and saved. Unknown fields (age, pictures, roles, accountId...) are ignored.
  */
-const profileBody = z.object({
+export const profileBody = z.object({
   id: z.string().optional(),
   profilename: oneLine(MAX_NAME).min(1, "Name is required.").optional(),
   birthdate: z.string().max(32).optional(),

@@ -15,7 +15,7 @@ import { hit, hitNewMember } from "../../kv/ratelimit.ts";
 import { reviewIfReported } from "../../kv/moderation.ts";
 import { idSchema, reachableProfile } from "./likes.ts";
 
-const reportBody = z.object({
+export const reportBody = z.object({
   /** Defaults to the caller's profile. */
   reporterProfileId: idSchema.optional(),
   reportedProfileId: idSchema,

@@ -23,7 +23,7 @@ export function isDiscreet(c: Context): boolean {
   return getCookie(c, DISCREET_COOKIE) === "1";
 }
 
-const safetyBody = z.object({
+export const safetyBody = z.object({
   showToEveryone: z.boolean().optional(),
   discreet: z.boolean().optional(),
   noticeSeen: z.literal(true).optional(),

@@ -22,7 +22,7 @@ import { type Account, normalizeEmail, updateSettings } from "../../kv/accounts.
 import { endOtherSessions, endSessionById, getSessionById, listSessions, type Session } from "../../kv/sessions.ts";
 import { listPushSubscriptions, vapidKeys } from "../../kv/push.ts";
 
-const settingsBody = z.object({
+export const settingsBody = z.object({
   name: z.string().trim().min(1, "Name is required.").max(100),
   email: z.string().trim().min(1, "Email is required.").max(254).email("Please enter a valid email address."),
   password: z.string().min(8, "A password needs at least 8 characters.").max(128).optional(),

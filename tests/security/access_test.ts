@@ -58,6 +58,8 @@ const MATRIX: Record<string, Row | typeof NONE> = {
   "GET /api/version": NONE,
   "GET /api/health": NONE,
   "GET /api/ready": NONE,
+  "GET /api/openapi.json": NONE,
+  "GET /api/docs": NONE,
   "POST /api/auth": NONE,
   "POST /api/auth/logout": NONE,
   "POST /api/auth/register": NONE,
