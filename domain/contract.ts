@@ -3,9 +3,10 @@
  * registers it. routes/openapi.ts joins it with the request schemas the routes validate with and
  * serves OpenAPI 3.1 at /api/openapi.json; the API test kit (tests/api.ts) checks every 2xx answer
  * of every API test against it, so a route that changes its answer fails CI until this changes
- * too; the islands take their response types from it (`ApiAnswer<"GET /api/...">`) and build
- * their URLs with `apiPath`, so a renamed route or a changed answer breaks the build, not a
- * member's screen. Objects are strict: a new field is documented here or the check fails.
+ * too; the islands take their response types from it (`ApiAnswer<"GET /api/...">`, a type-only
+ * import: no zod in their bundles) and build their URLs with domain/apiPath.ts, so a renamed route
+ * or a changed answer breaks the build, not a member's screen. Objects are strict: a new field is
+ * documented here or the check fails.
  */
 
 import * as z from "zod";
@@ -44,7 +45,8 @@ export const PicInfo = z.strictObject({
   width: z.number(),
   height: z.number(),
   v: z.string(),
-  processing: z.boolean().optional(),
+  /** While the first served size is being made. */
+  processing: z.literal(true).optional(),
 });
 const OwnPic = PicInfo.extend({ profileId: id, private: z.boolean() });
 const Crop = z.strictObject({
@@ -515,27 +517,3 @@ export type ApiRoute = keyof typeof RESPONSES;
 type Answers<R extends ApiRoute> = (typeof RESPONSES)[R];
 /** The JSON a route answers (its 2xx answer). */
 export type ApiAnswer<R extends ApiRoute> = z.infer<Answers<R>[keyof Answers<R>] & z.ZodType>;
-
-type ParamsOf<P extends string> = P extends `${string}:${infer Name}/${infer Rest}` ? Name | ParamsOf<`/${Rest}`>
-  : P extends `${string}:${infer Name}` ? Name
-  : never;
-type PathOf<R extends string> = R extends `${string} ${infer P}` ? P : never;
-
-/**
- * The URL of a route of the contract, its `:params` filled (encoded) and an optional query: a
- * route that is renamed or loses a parameter fails to type-check where it is called.
- */
-export function apiPath<R extends ApiRoute | keyof typeof NOT_JSON>(
-  route: R,
-  params: Record<ParamsOf<PathOf<R>>, string>,
-  query?: Record<string, string | number | undefined>,
-): string {
-  const path = route.slice(route.indexOf(" ") + 1).replace(
-    /:(\w+)/g,
-    (_, name: string) => encodeURIComponent((params as Record<string, string>)[name]),
-  );
-  const q = Object.entries(query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) =>
-    `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`
-  );
-  return q.length ? `${path}?${q.join("&")}` : path;
-}

@@ -7,6 +7,7 @@ import { useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
+import { apiPath } from "../domain/apiPath.ts";
 
 export interface AdminReportItem {
   id: string;
@@ -44,10 +45,13 @@ export default function AdminReports({ items: initial, reasons }: AdminReportsPr
     setBusy(id);
     setError("");
     try {
-      const r = await api<{ case: AdminReportItem["case"] }>(`/api/admin/reports/${encodeURIComponent(id)}`, {
-        method: "PUT",
-        json: { decision },
-      });
+      const r = await api<{ case: AdminReportItem["case"] }>(
+        apiPath("PUT /api/admin/reports/:reportId", { reportId: id }),
+        {
+          method: "PUT",
+          json: { decision },
+        },
+      );
       setItems((list) => list.map((x) => x.id === id ? { ...x, case: r.case } : x));
     } catch (e) {
       setError(e instanceof ApiFailure && e.status < 500 ? e.message : GAME_TEXTS.saveFailed);

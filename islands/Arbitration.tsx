@@ -8,6 +8,7 @@ import { useVoteRounds } from "./useVoteRounds.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
+import { apiPath } from "../domain/apiPath.ts";
 
 export interface ArbItemProps {
   report: { id: string; reason: string; text: string; tsCreated: number };
@@ -35,8 +36,8 @@ export default function Arbitration(props: ArbitrationProps) {
   >({
     item: props.item,
     credits: props.credits,
-    nextPath: "/api/games/arbitration/next",
-    votePath: (it) => `/api/games/arbitration/${encodeURIComponent(it.report.id)}`,
+    nextPath: apiPath("GET /api/games/arbitration/next", {}),
+    votePath: (it) => apiPath("PUT /api/games/arbitration/:reportId", { reportId: it.report.id }),
   });
   const result = round && { case: round.answer.case, mine: round.mine };
 

@@ -3,6 +3,7 @@
 import { type FormEvent, useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
+import { apiPath } from "../domain/apiPath.ts";
 
 type State = "form" | "sending" | "sent" | "failed";
 
@@ -19,7 +20,7 @@ export default function ContactForm({ name: initialName }: { name: string }) {
     if (!message.trim()) return setError("Please write a message.");
     setState("sending");
     try {
-      await api("/api/contactus-messages", { method: "POST", json: { name: name.trim(), message } });
+      await api(apiPath("POST /api/contactus-messages", {}), { method: "POST", json: { name: name.trim(), message } });
       setState("sent");
       setMessage("");
     } catch (err) {

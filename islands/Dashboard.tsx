@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./queries/api.ts";
 import { QueryProvider } from "./queries/client.tsx";
+import { apiPath } from "../domain/apiPath.ts";
 
 export interface RoleCount {
   role: string;
@@ -16,12 +17,13 @@ function DashboardBody({ counts }: { counts: RoleCount[] }) {
   const qc = useQueryClient();
   const { data } = useQuery({
     queryKey: ["userRoleCounts"],
-    queryFn: () => api<RoleCount[]>("/api/admin/dashboard/userRoleCounts"),
+    queryFn: () => api<RoleCount[]>(apiPath("GET /api/admin/dashboard/userRoleCounts", {})),
     initialData: counts,
     refetchInterval: REFRESH_MS,
   });
   const create = useMutation({
-    mutationFn: () => api<{ created: number }>("/api/admin/testUsersCreate/20", { method: "POST" }),
+    mutationFn: () =>
+      api<{ created: number }>(apiPath("POST /api/admin/testUsersCreate/:count", { count: "20" }), { method: "POST" }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ["userRoleCounts"] }),
   });
   const max = Math.max(1, ...data.map((d) => d.count));

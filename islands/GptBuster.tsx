@@ -8,6 +8,7 @@ import { useVoteRounds } from "./useVoteRounds.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
+import { apiPath } from "../domain/apiPath.ts";
 
 export interface GptItemProps {
   profileId: string;
@@ -56,8 +57,8 @@ export default function GptBuster(props: GptBusterProps) {
   >({
     item: props.item,
     credits: props.credits,
-    nextPath: "/api/games/gptbuster/next",
-    votePath: (it) => `/api/games/gptbuster/${encodeURIComponent(it.profileId)}`,
+    nextPath: apiPath("GET /api/games/gptbuster/next", {}),
+    votePath: (it) => apiPath("PUT /api/games/gptbuster/:profileId", { profileId: it.profileId }),
   });
   const result = round && { tally: round.answer.tally, mine: round.mine };
 

@@ -9,6 +9,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { TEXTS } from "../domain/texts.ts";
 import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import { apiPath } from "../domain/apiPath.ts";
 
 interface LoginAnswer {
   profileId: string;
@@ -34,7 +35,7 @@ export default function LoginForm() {
     setBusy(true);
     setError("");
     try {
-      await api<LoginAnswer>("/api/auth", { method: "POST", form, isLogin: true });
+      await api<LoginAnswer>(apiPath("POST /api/auth", {}), { method: "POST", form, isLogin: true });
       location.assign("/");
     } catch (e) {
       if (e instanceof ApiFailure) {
@@ -70,11 +71,11 @@ export default function LoginForm() {
       const { options, challengeId } = await api<
         { options: PublicKeyCredentialRequestOptionsJSON; challengeId: string }
       >(
-        "/api/passkeys/login/options",
+        apiPath("POST /api/passkeys/login/options", {}),
         { method: "POST", isLogin: true },
       );
       const response = await startAuthentication({ optionsJSON: options });
-      await api<LoginAnswer>("/api/passkeys/login", {
+      await api<LoginAnswer>(apiPath("POST /api/passkeys/login", {}), {
         method: "POST",
         json: { challengeId, response, rememberMe: remember },
         isLogin: true,

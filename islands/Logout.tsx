@@ -3,11 +3,12 @@
 import { useEffect, useState } from "react";
 import { api, clearLocalData } from "./queries/api.ts";
 import { TEXTS } from "../domain/texts.ts";
+import { apiPath } from "../domain/apiPath.ts";
 
 export default function Logout() {
   const [done, setDone] = useState(false);
   useEffect(() => {
-    api("/api/auth/logout", { method: "POST", isLogin: true }).catch(() => {}).finally(() => {
+    api(apiPath("POST /api/auth/logout", {}), { method: "POST", isLogin: true }).catch(() => {}).finally(() => {
       clearLocalData();
       setDone(true);
       // The server already ended the session; the address moves to /login as the spec says.

@@ -11,6 +11,7 @@ import { ActionForm } from "./admin/ActionForm.tsx";
 import { Time } from "../components/Time.tsx";
 import { profilePicUrl } from "../domain/format.ts";
 import { formatUntil, MODERATION_TEXTS } from "../domain/moderation.ts";
+import { apiPath } from "../domain/apiPath.ts";
 
 export interface MemberFileProps {
   file: File;
@@ -22,8 +23,7 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
   const [note, setNote] = useState("");
   const [error, setError] = useState("");
   const id = file.profile.id;
-  const base = `/api/admin/members/${encodeURIComponent(id)}`;
-  const reload = async () => setFile(await api<File>(base));
+  const reload = async () => setFile(await api<File>(apiPath("GET /api/admin/members/:profileId", { profileId: id })));
   const run = async (f: () => Promise<unknown>) => {
     setError("");
     try {
@@ -67,7 +67,10 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
           {w?.kind === "REVIEW" && (
             <button
               type="button"
-              onClick={() => run(() => api(`${base}/review`, { method: "DELETE" }))}
+              onClick={() =>
+                run(() =>
+                  api(apiPath("DELETE /api/admin/members/:profileId/review", { profileId: id }), { method: "DELETE" })
+                )}
             >
               End review: show the profile again
             </button>
@@ -75,7 +78,12 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
           {file.sendingPaused && (
             <button
               type="button"
-              onClick={() => run(() => api(`${base}/sending-pause`, { method: "DELETE" }))}
+              onClick={() =>
+                run(() =>
+                  api(apiPath("DELETE /api/admin/members/:profileId/sending-pause", { profileId: id }), {
+                    method: "DELETE",
+                  })
+                )}
             >
               Let them send again
             </button>
@@ -99,7 +107,18 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
                 {a.tsLifted ? <span className="badge">Lifted</span> : (
                   <button
                     type="button"
-                    onClick={() => run(() => api(`${base}/actions/${encodeURIComponent(a.id)}`, { method: "DELETE" }))}
+                    onClick={() =>
+                      run(() =>
+                        api(
+                          apiPath("DELETE /api/admin/members/:profileId/actions/:actionId", {
+                            profileId: id,
+                            actionId: a.id,
+                          }),
+                          {
+                            method: "DELETE",
+                          },
+                        )
+                      )}
                   >
                     Lift
                   </button>
@@ -155,7 +174,12 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            void run(() => api(`${base}/notes`, { method: "POST", json: { text: note } })).then(() => setNote(""));
+            void run(() =>
+              api(apiPath("POST /api/admin/members/:profileId/notes", { profileId: id }), {
+                method: "POST",
+                json: { text: note },
+              })
+            ).then(() => setNote(""));
           }}
         >
           <label htmlFor="mod-note">A note for other moderators</label>

@@ -10,6 +10,7 @@ import { api, ApiFailure } from "./queries/api.ts";
 import type { MemberHit, QueueItem } from "../kv/moderation.ts";
 import { ActionForm } from "./admin/ActionForm.tsx";
 import { Time } from "../components/Time.tsx";
+import { apiPath } from "../domain/apiPath.ts";
 
 export interface ModerationQueueProps {
   items: QueueItem[];
@@ -26,7 +27,7 @@ function MemberSearch() {
     e.preventDefault();
     setError("");
     try {
-      setHits((await api<{ items: MemberHit[] }>(`/api/admin/members?q=${encodeURIComponent(q)}`)).items);
+      setHits((await api<{ items: MemberHit[] }>(apiPath("GET /api/admin/members", {}, { q }))).items);
     } catch (err) {
       setError(err instanceof ApiFailure ? err.message : "Could not search.");
     }
@@ -73,7 +74,10 @@ export default function ModerationQueue({ items: initial, reasons }: ModerationQ
   const dismiss = async (profileId: string, reportId: string) => {
     setError("");
     try {
-      await api(`/api/admin/reports/${encodeURIComponent(reportId)}`, { method: "PUT", json: { decision: "DISMISS" } });
+      await api(apiPath("PUT /api/admin/reports/:reportId", { reportId }), {
+        method: "PUT",
+        json: { decision: "DISMISS" },
+      });
       dropReport(profileId, reportId);
     } catch (err) {
       setError(err instanceof ApiFailure && err.status < 500 ? err.message : "Could not save. Try again.");

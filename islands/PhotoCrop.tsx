@@ -9,6 +9,7 @@ import { api, ApiFailure } from "./queries/api.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { profilePicUrl, shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
+import { apiPath } from "../domain/apiPath.ts";
 
 export interface CropBoxFractions {
   x: number;
@@ -89,7 +90,7 @@ function Suggestions({ initial }: { initial: PhotoCropSuggestion[] }) {
   const answer = async (s: PhotoCropSuggestion, action: "ACCEPT" | "DISMISS") => {
     setBusy(true);
     try {
-      await api(`/api/games/photocrop/suggestions/${encodeURIComponent(s.id)}`, { method: "PUT", json: { action } });
+      await api(apiPath("PUT /api/games/photocrop/suggestions/:id", { id: s.id }), { method: "PUT", json: { action } });
       setNote(action === "ACCEPT" ? GAME_TEXTS.cropAccepted : GAME_TEXTS.cropDismissed);
       // An accepted crop makes the other suggestions for that picture stale.
       setItems((list) => list.filter((x) => x.id !== s.id && (action === "DISMISS" || x.picId !== s.picId)));
@@ -164,7 +165,9 @@ export default function PhotoCrop(props: PhotoCropProps) {
 
   const next = async () => {
     const skip = skipped.current.slice(-50).map(encodeURIComponent).join(",");
-    const r = await api<{ item: PhotoCropItem | null; credits: number }>(`/api/games/photocrop/next?skip=${skip}`);
+    const r = await api<{ item: PhotoCropItem | null; credits: number }>(
+      apiPath("GET /api/games/photocrop/next", {}, { skip }),
+    );
     setItem(r.item);
     setCredits(r.credits);
     setSize(0.8);
@@ -190,7 +193,7 @@ export default function PhotoCrop(props: PhotoCropProps) {
     setBusy(true);
     setMessage("");
     try {
-      const r = await api<{ credits: number }>(`/api/games/photocrop/${encodeURIComponent(item.picId)}`, {
+      const r = await api<{ credits: number }>(apiPath("PUT /api/games/photocrop/:picId", { picId: item.picId }), {
         method: "PUT",
         json: { gen: item.gen, ...box },
       });

@@ -16,6 +16,7 @@ import { BriefPicture } from "../components/BriefPicture.tsx";
 import { shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
+import { apiPath } from "../domain/apiPath.ts";
 
 export interface RatingCardProps {
   picId: string;
@@ -46,7 +47,7 @@ export default function RatingGame(props: RatingGameProps) {
   const refill = async () => {
     setRefilling(true);
     try {
-      const r = await api<{ items: RatingCardProps[]; credits: number }>("/api/games/ratinggame/deck");
+      const r = await api<{ items: RatingCardProps[]; credits: number }>(apiPath("GET /api/games/ratinggame/deck", {}));
       setDeck(r.items);
       setCredits(r.credits);
     } catch {
@@ -62,7 +63,7 @@ export default function RatingGame(props: RatingGameProps) {
       const likeType = swipeLikeType(direction);
       if (likeType === "ERROR") return false;
       setError("");
-      api<{ credits: number }>("/api/games/ratinggame", {
+      api<{ credits: number }>(apiPath("PUT /api/games/ratinggame", {}), {
         method: "PUT",
         json: { profilePicId: picId, profilePicProfileId: top!.profileId, likeType },
       }).then((r) => setCredits(r.credits)).catch((e) =>

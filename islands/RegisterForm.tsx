@@ -6,6 +6,7 @@
 import { type FormEvent, useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { ACKNOWLEDGEMENTS, TEXTS } from "../domain/texts.ts";
+import { apiPath } from "../domain/apiPath.ts";
 
 type State = "form" | "requesting" | "sent";
 
@@ -27,7 +28,7 @@ export default function RegisterForm() {
     if (!ACKNOWLEDGEMENTS.every((a) => acks[a.id])) return setError(TEXTS.acknowledgementsRequired);
     setState("requesting");
     try {
-      await api("/api/auth/register", {
+      await api(apiPath("POST /api/auth/register", {}), {
         method: "POST",
         json: { email: address, acknowledgements: ACKNOWLEDGEMENTS.map((a) => a.text) },
       });

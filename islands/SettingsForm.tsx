@@ -23,6 +23,7 @@ import {
   removeDevice,
   subscribeThisDevice,
 } from "./queries/push.ts";
+import { apiPath } from "../domain/apiPath.ts";
 
 export interface SettingsData {
   defaultProfileId: string;
@@ -69,13 +70,13 @@ function SettingsBody({ settings, sessions, blocked, passkeys, safety, backend }
   // Spec §7: settings are never treated as stale.
   const { data } = useQuery({
     queryKey: ["settings"],
-    queryFn: () => api<SettingsData>("/api/settings"),
+    queryFn: () => api<SettingsData>(apiPath("GET /api/settings", {})),
     initialData: settings,
     staleTime: Infinity,
   });
   const sessionsQ = useQuery({
     queryKey: ["sessions"],
-    queryFn: () => api<SessionItem[]>("/api/sessions"),
+    queryFn: () => api<SessionItem[]>(apiPath("GET /api/sessions", {})),
     initialData: sessions,
   });
   const [name, setName] = useState(data.name);
@@ -91,7 +92,7 @@ function SettingsBody({ settings, sessions, blocked, passkeys, safety, backend }
 
   const save = useMutation({
     mutationFn: (body: { name: string; email: string; password?: string; currentPassword?: string }) =>
-      api<SettingsData>("/api/settings", { method: "PUT", json: body }),
+      api<SettingsData>(apiPath("PUT /api/settings", {}), { method: "PUT", json: body }),
     onSuccess: (next, body) => {
       qc.setQueryData(["settings"], next);
       setEmail(next.email);
@@ -215,8 +216,8 @@ function Sessions({ sessions, reauth }: { sessions: SessionItem[]; reauth: Setti
   const end = useMutation({
     mutationFn: (id: string | null) =>
       id === null
-        ? api("/api/sessions/end-others", { method: "POST", json: confirm })
-        : api(`/api/sessions/${id}`, { method: "DELETE", json: confirm }),
+        ? api(apiPath("POST /api/sessions/end-others", {}), { method: "POST", json: confirm })
+        : api(apiPath("DELETE /api/sessions/:id", { id }), { method: "DELETE", json: confirm }),
     ...after,
   });
   function run(id: string | null) {
@@ -261,11 +262,11 @@ function BlockedMembers({ initial }: { initial: BlockedItem[] }) {
   const qc = useQueryClient();
   const { data } = useQuery({
     queryKey: ["blocks"],
-    queryFn: () => api<BlockedItem[]>("/api/blocks"),
+    queryFn: () => api<BlockedItem[]>(apiPath("GET /api/blocks", {})),
     initialData: initial,
   });
   const lift = useMutation({
-    mutationFn: (id: string) => api(`/api/blocks/${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => api(apiPath("DELETE /api/blocks/:profileId", { profileId: id }), { method: "DELETE" }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ["blocks"] }),
   });
   return (

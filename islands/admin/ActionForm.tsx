@@ -14,6 +14,7 @@ import {
   MODERATION_TEXTS,
   SUSPENSION_DAYS,
 } from "../../domain/moderation.ts";
+import { apiPath } from "../../domain/apiPath.ts";
 
 export interface ActionFormProps {
   profileId: string;
@@ -33,7 +34,7 @@ export function ActionForm({ profileId, reportId, onDone }: ActionFormProps) {
     setBusy(true);
     setError("");
     try {
-      const a = await api<ModAction>(`/api/admin/members/${encodeURIComponent(profileId)}/actions`, {
+      const a = await api<ModAction>(apiPath("POST /api/admin/members/:profileId/actions", { profileId }), {
         method: "POST",
         json: { kind, reason, ...(kind === "SUSPENSION" ? { days } : {}), ...(reportId ? { reportId } : {}) },
       });

@@ -6,6 +6,9 @@
  * (queries marked `meta: NAVIGATION`, see client.tsx).
  */
 
+import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
+import { apiPath, type RouteParams } from "../../domain/apiPath.ts";
+
 /** A failed call: the status and the server's `{error: {code, message}}`. */
 export class ApiFailure extends Error {
   constructor(readonly status: number, readonly statusText: string, readonly code: string, message: string) {
@@ -60,4 +63,20 @@ export async function api<T = unknown>(path: string, opts: CallOptions = {}): Pr
   }
   if (res.status >= 500) globalThis.dispatchEvent(new Event(EVENTS.serverTrouble));
   throw new ApiFailure(res.status, res.statusText, err?.code ?? "error", err?.message ?? res.statusText);
+}
+
+type Method = NonNullable<CallOptions["method"]>;
+
+/**
+ * Calls a route of the API contract (domain/contract.ts) by its name: the URL is built from the
+ * route and its parameters, and the answer is typed as the contract documents it. A renamed
+ * route, a lost parameter or a changed answer fails the type check of the island that calls it.
+ */
+export function call<R extends ApiRoute>(
+  route: R,
+  params: RouteParams<R>,
+  opts: Omit<CallOptions, "method"> & { query?: Record<string, string | number | undefined> } = {},
+): Promise<ApiAnswer<R>> {
+  const method = route.slice(0, route.indexOf(" ")) as Method;
+  return api<ApiAnswer<R>>(apiPath(route, params, opts.query), { ...opts, method });
 }

@@ -7,6 +7,8 @@
 import { type QueryClient, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "./api.ts";
+import type { ApiAnswer } from "../../domain/contract.ts";
+import { apiPath } from "../../domain/apiPath.ts";
 import { type KnownLocation, useLocation } from "./location.ts";
 import type { BriefsPage, ProfileBrief } from "../../kv/briefs.ts";
 import { type BriefFilter, cleanFilter, filterParams, NO_FILTER } from "../../components/FilterPanel.tsx";
@@ -46,7 +48,7 @@ export function nearestPath(page: number, size: number, filter: BriefFilter, rat
   if (ratedBefore !== undefined) p.set("ratedBefore", String(ratedBefore));
   p.set("page", String(page));
   p.set("size", String(size));
-  return `/api/profile-briefs/nearest?${p}`;
+  return `${apiPath("GET /api/profile-briefs/nearest", {})}?${p}`;
 }
 
 export interface NearestOptions {
@@ -70,7 +72,8 @@ export function useNearestBriefs({ size, filter, refetchMs, initial, ratedBefore
   const params = filterParams(filter).toString();
   return useInfiniteQuery({
     queryKey: [...NEAREST_KEY, size, params, ratedBefore ?? null],
-    queryFn: ({ pageParam }) => api<BriefsPage>(nearestPath(pageParam, size, filter, ratedBefore)),
+    queryFn: ({ pageParam }): Promise<BriefsPage> =>
+      api<ApiAnswer<"GET /api/profile-briefs/nearest">>(nearestPath(pageParam, size, filter, ratedBefore)),
     initialPageParam: 0,
     getNextPageParam: (last: BriefsPage) => last.hasMore ? last.page + 1 : undefined,
     initialData: initial && params === "" ? { pages: [initial], pageParams: [0] } : undefined,

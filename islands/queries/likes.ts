@@ -5,7 +5,7 @@
  */
 
 import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, NAVIGATION } from "./api.ts";
+import { call, NAVIGATION } from "./api.ts";
 import { useServerData } from "./client.tsx";
 import { TEXTS } from "../../domain/texts.ts";
 import { invalidateLikeFilteredBriefs } from "./briefs.ts";
@@ -60,7 +60,7 @@ export const LIKES_TABS = [
     id: "profilelikedyou",
     label: "Liked You",
     pics: false,
-    call: (me: string) => `/api/profile-likes/by-liked/${me}`,
+    route: "GET /api/profile-likes/by-liked/:profileId",
     empty: TEXTS.likedYouEmpty,
     end: TEXTS.thatsAllFolks,
   },
@@ -68,7 +68,7 @@ export const LIKES_TABS = [
     id: "profilelikedyourpics",
     label: "Your Pics",
     pics: true,
-    call: (me: string) => `/api/profile-pic-likes/by-liked-profileid/${me}`,
+    route: "GET /api/profile-pic-likes/by-liked-profileid/:profileId",
     empty: TEXTS.yourPicsEmpty,
     end: TEXTS.yourPicsEnd,
   },
@@ -76,7 +76,7 @@ export const LIKES_TABS = [
     id: "youlikedprofile",
     label: "You Liked",
     pics: false,
-    call: (me: string) => `/api/profile-likes/by-liker/${me}`,
+    route: "GET /api/profile-likes/by-liker/:profileId",
     empty: TEXTS.youLikedEmpty,
     end: TEXTS.youLikedEnd,
   },
@@ -84,7 +84,7 @@ export const LIKES_TABS = [
     id: "youlikedprofilepics",
     label: "Their Pics",
     pics: true,
-    call: (me: string) => `/api/profile-pic-likes/by-liker-profileid/${me}`,
+    route: "GET /api/profile-pic-likes/by-liker-profileid/:profileId",
     empty: TEXTS.theirPicsEmpty,
     end: TEXTS.theirPicsEnd,
   },
@@ -107,7 +107,7 @@ export function useLikesListQuery(tab: LikesTab, profileId: string, first?: Page
   return useInfiniteQuery({
     queryKey: key,
     queryFn: ({ pageParam }) =>
-      api<Page<LikesItem>>(tab.call(profileId) + (pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : "")),
+      call(tab.route, { profileId }, { query: { cursor: pageParam || undefined } }) as Promise<Page<LikesItem>>,
     initialPageParam: "",
     getNextPageParam: (last: Page<LikesItem>) => last.cursor ?? undefined,
     staleTime: LIKES_CACHE_MS,
@@ -123,7 +123,7 @@ export function useProfileLikeQuery(liker: string, liked: string, initial?: Prof
   useServerData(key, initial);
   return useQuery({
     queryKey: key,
-    queryFn: () => api<ProfileLike>(`/api/profile-like?likerProfileId=${liker}&likedProfileId=${liked}`),
+    queryFn: () => call("GET /api/profile-like", {}, { query: { likerProfileId: liker, likedProfileId: liked } }),
     staleTime: LIKES_CACHE_MS,
   });
 }
@@ -141,7 +141,7 @@ export function useProfileLikeMutation() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (change: ProfileLikeChange) =>
-      api<ProfileLike>("/api/profile-like", { method: "PUT", json: { ...change, tsCreated: Date.now() } }),
+      call("PUT /api/profile-like", {}, { json: { ...change, tsCreated: Date.now() } }),
     onMutate: async (change) => {
       const key = likeKeys.profileLike(change.likerProfileId, change.likedProfileId);
       await qc.cancelQueries({ queryKey: key });
@@ -177,9 +177,9 @@ export function invalidateLikeLists(qc: QueryClient) {
 
 /** The like type of each of `owner`'s pictures the viewer rated, by picture id. */
 async function fetchPicLikes(qc: QueryClient, liker: string, owner: string): Promise<Map<string, LikeType>> {
-  const page = await api<Page<ProfilePicLike>>(
-    `/api/profile-pic-likes/by-liker-profileid/${liker}?profilePicProfileId=${owner}`,
-  );
+  const page = await call("GET /api/profile-pic-likes/by-liker-profileid/:profileId", { profileId: liker }, {
+    query: { profilePicProfileId: owner },
+  });
   const out = new Map(page.items.map((l) => [l.profilePicId, l.likeType]));
   // One call answers for every picture of the owner: fill the siblings' cache too.
   for (const [picId, type] of out) qc.setQueryData(likeKeys.picLike(liker, picId), type);
@@ -213,7 +213,7 @@ export function usePicLikeMutation() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (change: PicLikeChange) =>
-      api<ProfilePicLike>("/api/profile-pic-like", { method: "PUT", json: { ...change, tsCreated: Date.now() } }),
+      call("PUT /api/profile-pic-like", {}, { json: { ...change, tsCreated: Date.now() } }),
     onMutate: async (change) => {
       const key = likeKeys.picLike(change.likerProfileId, change.profilePicId);
       await qc.cancelQueries({ queryKey: key });

@@ -18,7 +18,7 @@
  */
 
 import { useEffect, useSyncExternalStore } from "react";
-import { api, EVENTS } from "./api.ts";
+import { call, EVENTS } from "./api.ts";
 import { TEXTS } from "../../domain/texts.ts";
 
 /** How the member's location is chosen. */
@@ -173,7 +173,7 @@ export class LocationReporter {
       this.#begin(saved ?? known ?? null);
       return;
     }
-    api<KnownLocation>(`/api/profile-position/${encodeURIComponent(profileId)}`).then(
+    call("GET /api/profile-position/:profileId", { profileId }).then(
       (own) => this.#begin(own),
       () => this.#begin(null), // 404: nothing reported in the last 26 h
     );
@@ -258,7 +258,7 @@ export class LocationReporter {
       ? { profileId: id, gpsLat: lat, gpsLon: lon, gpsTimestamp: this.#gpsTimestamp, use: "DEVICE_GPS", hide }
       : { profileId: id, overrideLat: lat, overrideLon: lon, use: "OVERRIDE", hide };
     try {
-      await api(`/api/profile-position/${encodeURIComponent(id)}`, { method: "PUT", json: body });
+      await call("PUT /api/profile-position/:profileId", { profileId: id }, { json: body });
       this.#set({ reported: this.#state.reported + 1 });
     } catch (e) {
       // A 401 pauses through the event; anything else waits for the next change.

@@ -5,8 +5,8 @@
  */
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { api } from "./api.ts";
-import type { BriefsPage } from "../../kv/briefs.ts";
+import { api, call } from "./api.ts";
+import type { ApiAnswer } from "../../domain/contract.ts";
 import type { PositionAggregate } from "../../kv/positions.ts";
 import { type BriefFilter, filterParams } from "../../components/FilterPanel.tsx";
 import type { ViewBox } from "../map/markers.ts";
@@ -44,7 +44,7 @@ export function useBoundsBriefs(box: ViewBox | null, filter: BriefFilter) {
   const path = box ? boundsPath(box, filter) : null;
   return useQuery({
     queryKey: ["profile-briefs", "by-bounds", path],
-    queryFn: () => api<BriefsPage>(path!),
+    queryFn: () => api<ApiAnswer<"GET /api/profile-briefs/by-bounds">>(path!),
     enabled: path !== null,
     refetchInterval: MAP_REFETCH_MS,
     staleTime: MAP_REFETCH_MS,
@@ -57,7 +57,7 @@ export function useBoundsBriefs(box: ViewBox | null, filter: BriefFilter) {
 export function useAggregates(enabled: boolean) {
   return useQuery({
     queryKey: ["profile-positions", "aggregates"],
-    queryFn: () => api<PositionAggregate[]>("/api/profile-positions/aggregates"),
+    queryFn: () => call("GET /api/profile-positions/aggregates", {}),
     enabled,
     staleTime: AGGREGATES_STALE_MS,
     refetchInterval: enabled ? AGGREGATES_STALE_MS : false,

@@ -2,12 +2,15 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, NAVIGATION } from "./api.ts";
+import { api, call, NAVIGATION } from "./api.ts";
 import { type MemberEvent, useMemberEvents } from "./events.ts";
 import { useServerData } from "./client.tsx";
-import type { Message, MessagePage, People } from "../../kv/messages.ts";
+import type { ApiAnswer } from "../../domain/contract.ts";
+import { apiPath } from "../../domain/apiPath.ts";
 
-export type { MessagePage, People };
+/** A page of messages with the names and avatars of the members in it. */
+export type MessagePage = ApiAnswer<"GET /api/messages/between/:a/:b">;
+export type People = MessagePage["people"];
 
 /** Conversations poll every 15 s when the live stream is down (spec §9). */
 export const MESSAGES_POLL_MS = 15_000;
@@ -58,7 +61,7 @@ export function useConversationsQuery(profileId: string, initial?: MessagePage) 
   useServerData(["conversations", profileId], initial);
   return useQuery({
     queryKey: ["conversations", profileId],
-    queryFn: () => api<MessagePage>(`/api/messages/most-recent-with/${profileId}`),
+    queryFn: () => call("GET /api/messages/most-recent-with/:profileId", { profileId }),
     refetchInterval: RECENT_CHATS_REFETCH_MS,
     meta: NAVIGATION,
   });
@@ -70,7 +73,7 @@ export function useConversationQuery(me: string, other: string, initial?: Messag
   useServerData(["conversation", me, other], initial);
   return useQuery({
     queryKey: ["conversation", me, other],
-    queryFn: () => api<MessagePage>(`/api/messages/between/${me}/${other}`),
+    queryFn: () => call("GET /api/messages/between/:a/:b", { a: me, b: other }),
     refetchInterval: MESSAGES_POLL_MS,
     meta: NAVIGATION,
   });
@@ -78,12 +81,12 @@ export function useConversationQuery(me: string, other: string, initial?: Messag
 
 /** Older messages of a conversation, before a message id. */
 export function fetchOlder(me: string, other: string, beforeMessageId: string) {
-  return api<MessagePage>(`/api/messages/between/${me}/${other}?beforeMessageId=${beforeMessageId}`);
+  return call("GET /api/messages/between/:a/:b", { a: me, b: other }, { query: { beforeMessageId } });
 }
 
 /** Marks the other member's messages to me as read. */
 export function markRead(other: string) {
-  return api<{ marked: number }>(`/api/messages/read/${other}`, { method: "PUT" });
+  return call("PUT /api/messages/read/:other", { other });
 }
 
 /** What POST /api/message takes (spec §7). */
@@ -100,8 +103,7 @@ export interface NewMessage {
 export function useSendMessageMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (m: NewMessage) =>
-      api<Message>("/api/message", { method: "POST", json: { ...m, tsCreated: Date.now() } }),
+    mutationFn: (m: NewMessage) => call("POST /api/message", {}, { json: { ...m, tsCreated: Date.now() } }),
     onSuccess: (_m, vars) => {
       if (vars.recipientProfileId) {
         void qc.invalidateQueries({ queryKey: ["conversation", vars.senderProfileId, vars.recipientProfileId] });
@@ -132,7 +134,7 @@ export function useBroadcastsQuery(sector: string | null, page: number) {
   const results = useQueries({
     queries: sectors.map((s) => ({
       queryKey: ["broadcasts", s, page],
-      queryFn: () => api<MessagePage>(`/api/messages/by-sector/${s}?page=${page}`),
+      queryFn: () => call("GET /api/messages/by-sector/:sector", { sector: s }, { query: { page } }),
       refetchInterval: MESSAGES_POLL_MS,
       refetchOnWindowFocus: true,
       placeholderData: (prev: MessagePage | undefined) => prev,
@@ -153,7 +155,7 @@ export function useDeleteMessageMutation() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, scope }: { id: string; scope: "me" | "both" }) =>
-      api<{ deleted: string }>(`/api/message/${encodeURIComponent(id)}?for=${scope}`, { method: "DELETE" }),
+      call("DELETE /api/message/:id", { id }, { query: { for: scope } }),
     onSuccess: (_, { id }) => {
       qc.setQueriesData<MessagePage>(
         { queryKey: ["conversation"] },
@@ -168,8 +170,7 @@ export function useDeleteMessageMutation() {
 export function useDeleteConversationMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (other: string) =>
-      api<{ deleted: number }>(`/api/messages/with/${encodeURIComponent(other)}`, { method: "DELETE" }),
+    mutationFn: (other: string) => call("DELETE /api/messages/with/:profileId", { profileId: other }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ["conversations"] }),
   });
 }
@@ -200,11 +201,11 @@ export function useTellTyping(other: string): () => void {
     const t = Date.now();
     if (t - last.current < 3000) return;
     last.current = t;
-    void api(`/api/typing/${encodeURIComponent(other)}`, { method: "POST" }).catch(() => {});
+    void api(apiPath("POST /api/typing/:profileId", { profileId: other }), { method: "POST" }).catch(() => {});
   }, [other]);
 }
 
 /** Opens a view-once message (once): the pictures to show full screen now. */
 export function openViewOnce(id: string) {
-  return api<{ picIds: string[]; until: number }>(`/api/message/${encodeURIComponent(id)}/open`, { method: "POST" });
+  return call("POST /api/message/:id/open", { id });
 }

@@ -4,7 +4,7 @@
  */
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "./api.ts";
+import { call } from "./api.ts";
 import { useServerData } from "./client.tsx";
 import type { ProfileNote } from "../../kv/notes.ts";
 
@@ -22,7 +22,7 @@ export function useNoteQuery(author: string, about: string, initial?: ProfileNot
   useServerData(key, initial);
   return useQuery({
     queryKey: key,
-    queryFn: () => api<ProfileNote>(`/api/profile-note?authorProfileId=${author}&aboutProfileId=${about}`),
+    queryFn: () => call("GET /api/profile-note", {}, { query: { authorProfileId: author, aboutProfileId: about } }),
     staleTime: NOTE_CACHE_MS,
   });
 }
@@ -32,7 +32,7 @@ export function useNoteMutation() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (note: Pick<ProfileNote, "authorProfileId" | "aboutProfileId" | "bodyText" | "privateTags">) =>
-      api<ProfileNote>("/api/profile-note", { method: "PUT", json: note }),
+      call("PUT /api/profile-note", {}, { json: note }),
     onSuccess: (saved) => qc.setQueryData(noteKey(saved.authorProfileId, saved.aboutProfileId), saved),
     onError: (e) => console.error("note save failed:", e),
   });

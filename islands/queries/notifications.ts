@@ -2,7 +2,7 @@
 
 import { useCallback } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "./api.ts";
+import { call } from "./api.ts";
 import { type MemberEvent, useMemberEvents } from "./events.ts";
 import type { Notification } from "../../kv/notifications.ts";
 
@@ -21,7 +21,7 @@ export function useNotificationsQuery(profileId: string, initialData: Notificati
   useMemberEvents(refresh);
   return useQuery({
     queryKey: key(profileId),
-    queryFn: () => api<Notification[]>(`/api/notifications/${profileId}`),
+    queryFn: () => call("GET /api/notifications/:profileId", { profileId }),
     initialData,
     refetchInterval: NOTIFICATIONS_POLL_MS,
     refetchOnWindowFocus: true,
@@ -32,7 +32,7 @@ export function useNotificationsQuery(profileId: string, initialData: Notificati
 export function useDeleteNotificationMutation(profileId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api(`/api/notification/${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => call("DELETE /api/notification/:id", { id }),
     onMutate: (id) => qc.setQueryData<Notification[]>(key(profileId), (list) => list?.filter((n) => n.id !== id) ?? []),
     onSettled: () => qc.invalidateQueries({ queryKey: key(profileId) }),
   });
@@ -47,7 +47,7 @@ export function useUnreadCounts(profileId: string): { chats: number; likes: numb
   ));
   const { data = [] } = useQuery({
     queryKey: key(profileId),
-    queryFn: () => api<Notification[]>(`/api/notifications/${profileId}`),
+    queryFn: () => call("GET /api/notifications/:profileId", { profileId }),
     refetchInterval: NOTIFICATIONS_POLL_MS,
   });
   let chats = 0, likes = 0;

@@ -5,7 +5,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
-import { api } from "./api.ts";
+import { api, call } from "./api.ts";
 import { useServerData } from "./client.tsx";
 import { TEXTS } from "../../domain/texts.ts";
 
@@ -23,7 +23,7 @@ const KEY = ["passkeys"] as const;
 /** The member's passkeys; `initial` is what the server rendered. */
 export function usePasskeysQuery(initial: PasskeyView[]) {
   useServerData(KEY, initial);
-  return useQuery({ queryKey: KEY, queryFn: () => api<PasskeyView[]>("/api/passkeys") });
+  return useQuery({ queryKey: KEY, queryFn: () => call("GET /api/passkeys", {}) });
 }
 
 /**
@@ -41,7 +41,7 @@ export function useAddPasskeyMutation() {
         json: currentPassword ? { currentPassword } : {},
       });
       const response = await startRegistration({ optionsJSON: options });
-      return api<PasskeyView>("/api/passkeys/register", { method: "POST", json: { response, name } });
+      return call("POST /api/passkeys/register", {}, { json: { response, name } });
     },
     onSettled: () => qc.invalidateQueries({ queryKey: KEY }),
   });
@@ -51,7 +51,7 @@ export function useAddPasskeyMutation() {
 export function useRemovePasskeyMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api(`/api/passkeys/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    mutationFn: (id: string) => call("DELETE /api/passkeys/:id", { id }),
     onSettled: () => qc.invalidateQueries({ queryKey: KEY }),
   });
 }

@@ -5,7 +5,7 @@
  */
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "./api.ts";
+import { call } from "./api.ts";
 import { profileKey, type ProfileView } from "./profiles.ts";
 import type { PicInfo } from "../../kv/pictures.ts";
 
@@ -39,7 +39,7 @@ export const picKey = (id: string) => ["profile-pic", id] as const;
 export function usePicQuery(id: string, initial?: PicMeta) {
   return useQuery({
     queryKey: picKey(id),
-    queryFn: () => api<PicMeta>(`/api/profile/pic/${encodeURIComponent(id)}`),
+    queryFn: (): Promise<PicMeta> => call("GET /api/profile/pic/:id", { id }),
     initialData: initial,
   });
 }
@@ -53,8 +53,7 @@ export function useUploadMutation(profileId: string) {
       form.set("authorProfileId", profileId);
       form.set("picfile", file);
       form.set("picfilename", file.name);
-      const q = replaceId ? `?replace_id=${encodeURIComponent(replaceId)}` : "";
-      return api<PicInfo>(`/api/profile-pic${q}`, { method: "POST", form });
+      return call("POST /api/profile-pic", {}, { form, query: { replace_id: replaceId } });
     },
     onSuccess: () => qc.invalidateQueries({ queryKey: profileKey(profileId) }),
   });
@@ -64,7 +63,7 @@ export function useUploadMutation(profileId: string) {
 export function useRemovePicMutation(profileId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api(`/api/profile-pic/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    mutationFn: (id: string) => call("DELETE /api/profile-pic/:id", { id }),
     onSettled: () => qc.invalidateQueries({ queryKey: profileKey(profileId) }),
   });
 }
@@ -74,7 +73,7 @@ export function useNsfwMutation(profileId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, nsfw }: { id: string; nsfw: boolean }) =>
-      api<PicInfo>(`/api/profile-pic/${encodeURIComponent(id)}`, { method: "PUT", json: { nsfw } }),
+      call("PUT /api/profile-pic/:id", { id }, { json: { nsfw } }),
     onMutate: ({ id, nsfw }) => {
       qc.setQueryData<ProfileView>(
         profileKey(profileId),
@@ -89,8 +88,7 @@ export function useNsfwMutation(profileId: string) {
 export function useCropMutation(profileId: string, picId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (box: CropBox) =>
-      api<PicInfo>(`/api/profile-pic/${encodeURIComponent(picId)}/crop`, { method: "PUT", json: box }),
+    mutationFn: (box: CropBox) => call("PUT /api/profile-pic/:id/crop", { id: picId }, { json: box }),
     onSuccess: () => {
       qc.invalidateQueries({ queryKey: profileKey(profileId) });
       qc.invalidateQueries({ queryKey: picKey(picId) });
@@ -101,7 +99,6 @@ export function useCropMutation(profileId: string, picId: string) {
 /** "Lock my private pictures" for one member: the pictures sent to them in chat that are not public stop showing. */
 export function useLockPicturesMutation() {
   return useMutation({
-    mutationFn: (profileId: string) =>
-      api<{ ended: number }>(`/api/profile-pic-grants/${encodeURIComponent(profileId)}`, { method: "DELETE" }),
+    mutationFn: (profileId: string) => call("DELETE /api/profile-pic-grants/:profileId", { profileId }),
   });
 }

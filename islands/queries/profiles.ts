@@ -4,7 +4,7 @@
  */
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, NAVIGATION } from "./api.ts";
+import { call, NAVIGATION } from "./api.ts";
 import type { ProfileChange } from "../../kv/profiles.ts";
 import type { ProfileView } from "../../kv/profileViews.ts";
 
@@ -20,7 +20,7 @@ export const profileKey = (id: string) => ["profile", id] as const;
 export function useProfileQuery(id: string, initial?: ProfileView) {
   return useQuery({
     queryKey: profileKey(id),
-    queryFn: () => api<ProfileView>(`/api/profile/${encodeURIComponent(id)}`),
+    queryFn: () => call("GET /api/profile/:id", { id }),
     initialData: initial,
     initialDataUpdatedAt: initial ? Date.now() : undefined,
     staleTime: PROFILE_CACHE_MS,
@@ -32,7 +32,7 @@ export function useProfileQuery(id: string, initial?: ProfileView) {
 export function useMyProfileQuery(initial: ProfileView) {
   return useQuery({
     queryKey: profileKey(initial.id),
-    queryFn: async () => (await api<ProfileView[]>("/api/profiles/mine"))[0],
+    queryFn: async () => (await call("GET /api/profiles/mine", {}))[0],
     initialData: initial,
     initialDataUpdatedAt: Date.now(),
     staleTime: PROFILE_CACHE_MS,
@@ -43,7 +43,7 @@ export function useMyProfileQuery(initial: ProfileView) {
 export function useProfileMutation(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (change: ProfileChange) => api<ProfileView>("/api/profile", { method: "PUT", json: { id, ...change } }),
+    mutationFn: (change: ProfileChange) => call("PUT /api/profile", {}, { json: { id, ...change } }),
     onSuccess: (saved) => qc.setQueryData(profileKey(id), saved),
   });
 }

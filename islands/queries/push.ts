@@ -3,7 +3,7 @@
  * browser's subscription and the server's list of devices.
  */
 
-import { api } from "./api.ts";
+import { call } from "./api.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { deviceOf } from "../../domain/device.ts";
 
@@ -62,8 +62,7 @@ export async function subscribeThisDevice(applicationServerKey: string): Promise
   } catch (e) {
     throw new Error(TEXTS.pushSubscribeFailed + (e instanceof Error ? e.message : String(e)));
   }
-  return await api<PushDevice>("/api/push-subscriptions", {
-    method: "POST",
+  return await call("POST /api/push-subscriptions", {}, {
     json: {
       deviceName: deviceOf(navigator.userAgent),
       endpoint: sub.endpoint,
@@ -76,7 +75,7 @@ export async function subscribeThisDevice(applicationServerKey: string): Promise
 
 /** Removes a device; when it is this browser, unsubscribes it too. */
 export async function removeDevice(device: PushDevice): Promise<void> {
-  await api(`/api/push-subscriptions/${device.id}`, { method: "DELETE" });
+  await call("DELETE /api/push-subscriptions/:id", { id: device.id });
   if (await currentEndpoint().catch(() => null) === device.endpoint) {
     const reg = await navigator.serviceWorker.getRegistration("/");
     await (await reg?.pushManager.getSubscription())?.unsubscribe();

@@ -1,7 +1,7 @@
 /** Client data of Report Violation: `POST /api/profile-report`. */
 
 import { useMutation } from "@tanstack/react-query";
-import { api } from "./api.ts";
+import { call } from "./api.ts";
 import type { ReportReason } from "../../domain/texts.ts";
 
 export interface ReportInput {
@@ -13,6 +13,6 @@ export interface ReportInput {
 /** Sends a report for the moderators. */
 export function useReportMutation() {
   return useMutation({
-    mutationFn: (report: ReportInput) => api<{ id: string }>("/api/profile-report", { method: "POST", json: report }),
+    mutationFn: (report: ReportInput) => call("POST /api/profile-report", {}, { json: report }),
   });
 }

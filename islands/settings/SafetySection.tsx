@@ -8,6 +8,7 @@
 import { useState } from "react";
 import { api } from "../queries/api.ts";
 import { TEXTS } from "../../domain/texts.ts";
+import { apiPath } from "../../domain/apiPath.ts";
 
 /** What the settings page knows of the member's safety. */
 export interface SafetyState {
@@ -26,7 +27,10 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
     setError("");
     setState({ ...state, ...change });
     try {
-      const saved = await api<Omit<SafetyState, "hidePresence">>("/api/safety", { method: "PUT", json: change });
+      const saved = await api<Omit<SafetyState, "hidePresence">>(apiPath("PUT /api/safety", {}), {
+        method: "PUT",
+        json: change,
+      });
       setState((s) => ({ ...s, ...saved }));
       if (change.discreet !== undefined) location.reload();
     } catch {
@@ -38,7 +42,7 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
     setError("");
     setState({ ...state, hidePresence: hidden });
     try {
-      await api("/api/presence", { method: "PUT", json: { hidden } });
+      await api(apiPath("PUT /api/presence", {}), { method: "PUT", json: { hidden } });
     } catch {
       setState({ ...state, hidePresence: !hidden });
       setError("Could not save, please try again.");
