@@ -1,5 +1,7 @@
 /** A grid of link cards (home, games). */
 
+import { titleText } from "../domain/texts.ts";
+
 export interface CardItem {
   path: string;
   label: string;
@@ -15,7 +17,7 @@ export function Cards({ items }: { items: readonly CardItem[] }) {
         <li key={it.label}>
           <a className="card" href={it.path}>
             <span className="card-icon" aria-hidden="true">{it.icon}</span>
-            <span className="card-label">{it.label}</span>
+            <span className="card-label">{titleText(it.label)}</span>
             {it.text && <span className="card-text">{it.text}</span>}
           </a>
         </li>

@@ -2,7 +2,8 @@
 
 import type { ReactNode } from "react";
 import type { Brand } from "../domain/brand.ts";
-import { TEXTS } from "../domain/texts.ts";
+import { TEXTS, titleText } from "../domain/texts.ts";
+import { locale } from "../domain/i18n.ts";
 
 export interface LayoutProps {
   title: string;
@@ -24,12 +25,12 @@ export interface LayoutProps {
 /** The HTML document of a page. Focus lands on the main container (spec §2). */
 export function Layout(p: LayoutProps) {
   return (
-    <html lang="en">
+    <html lang={locale()}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
-        <title>{p.discreet ? TEXTS.neutralTitle : `${p.title} · ${p.brand.name}`}</title>
+        <title>{p.discreet ? TEXTS.neutralTitle : `${titleText(p.title)} · ${p.brand.name}`}</title>
         <link rel="icon" href={p.discreet ? "/static/neutral-icon.svg" : "/static/icon.svg"} type="image/svg+xml" />
         <link
           rel="manifest"
@@ -44,8 +45,8 @@ export function Layout(p: LayoutProps) {
         {p.header}
         <main id="main" tabIndex={-1} autoFocus dangerouslySetInnerHTML={{ __html: p.bodyHtml }} />
         <footer className="app-footer">
-          <a href="/aboutus">About</a> · <a href="/tos">Terms</a> · <a href="/tos#pp">Privacy</a> ·{" "}
-          <a href="/support">Support</a>
+          <a href="/aboutus">{titleText("About")}</a> · <a href="/tos">{titleText("Terms")}</a> ·{" "}
+          <a href="/tos#pp">{titleText("Privacy")}</a> · <a href="/support">{titleText("Support")}</a>
         </footer>
       </body>
     </html>

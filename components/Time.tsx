@@ -4,6 +4,7 @@
  */
 
 import { useEffect, useState } from "react";
+import { locale } from "../domain/i18n.ts";
 
 /** `2026-11-21 23:54 UTC` */
 export function utcText(ts: number): string {
@@ -13,7 +14,7 @@ export function utcText(ts: number): string {
 /** A <time> element showing `ts` in local time once hydrated. */
 export function Time({ ts }: { ts: number }) {
   const [text, setText] = useState(() => utcText(ts));
-  useEffect(() => setText(new Date(ts).toLocaleString([], { dateStyle: "medium", timeStyle: "short" })), [ts]);
+  useEffect(() => setText(new Date(ts).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" })), [ts]);
   return <time dateTime={new Date(ts).toISOString()}>{text}</time>;
 }
 

@@ -258,6 +258,7 @@ export const RESPONSES = {
   "POST /api/passkeys/login/options": { 200: z.strictObject({ options: WebAuthnOptions, challengeId: id }) },
   "POST /api/passkeys/login": { 200: LoginAnswer },
   "GET /api/settings": { 200: Settings },
+  "PUT /api/settings/language": { 200: z.strictObject({ language: z.enum(["en", "es", "pt-BR"]).nullable() }) },
   "PUT /api/settings": { 200: Settings },
   "GET /api/sessions": {
     200: z.array(z.strictObject({ id, device: z.string(), tsCreated: ts, lastSeen: ts, current: z.boolean() })),

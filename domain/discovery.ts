@@ -1,6 +1,10 @@
 /** Texts of the discovery screens: the spec's word for word, and ours where the spec is silent. */
 
-export const DISCOVERY_TEXTS = {
+import { catalogue } from "./i18n.ts";
+import * as es from "./locales/es.ts";
+import * as ptBR from "./locales/ptBR.ts";
+
+const EN_DISCOVERY = {
   // spec §2, word for word
   nearYou: "near you",
   meh: "Meh",
@@ -20,6 +24,12 @@ export const DISCOVERY_TEXTS = {
   chat: "Chat",
   swipeHint: "Swipe right for Nice, left for Meh, down to Skip. Arrow keys work too.",
 } as const;
+
+export const DISCOVERY_TEXTS = catalogue("DISCOVERY_TEXTS", EN_DISCOVERY, {
+  es: es.DISCOVERY_TEXTS,
+  "pt-BR": ptBR.DISCOVERY_TEXTS,
+});
+export type EnDiscovery = typeof EN_DISCOVERY;
 
 /** The swipes of the spec's cards: right is Nice (LIKE), left Meh (DISLIKE), down Skip (UNDETERMINED); up is disabled. */
 export type SwipeDirection = "left" | "right" | "down";

@@ -5,6 +5,7 @@
  */
 
 import { TEXTS } from "./texts.ts";
+import { locale } from "./i18n.ts";
 
 /** Metres in one international mile. */
 export const METERS_PER_MILE = 1609.344;
@@ -13,9 +14,18 @@ export const METERS_PER_FOOT = 0.3048;
 /** Profile names are shown with at most this many characters in lists (spec §9). */
 export const NAME_DISPLAY_CHARS = 12;
 
-/** "850 ft" under one mile, else "1.25 mi" (spec §2 Tiles). A missing or bad distance gives "". */
+/**
+ * "850 ft" under one mile, else "1.25 mi" (spec §2 Tiles). In Spanish and Portuguese, metric in the
+ * locale's writing: "850 m" under a kilometre, else "1,25 km". A missing or bad distance gives "".
+ */
 export function formatDistance(meters: number | null | undefined): string {
   if (typeof meters !== "number" || !Number.isFinite(meters) || meters < 0) return "";
+  const l = locale();
+  if (l !== "en") {
+    const m = Math.round(meters);
+    if (m < 1000) return `${m} m`;
+    return `${(meters / 1000).toLocaleString(l, { minimumFractionDigits: 2, maximumFractionDigits: 2 })} km`;
+  }
   if (meters < METERS_PER_MILE) {
     // Rounding may reach 5280 ft just under a mile: show the mile then.
     const feet = Math.round(meters / METERS_PER_FOOT);

@@ -1,18 +1,13 @@
 /** Texts and volunteer rules of the community games (the spec shows none; design.md describes the games). */
 
-/** Credits earned within VOLUNTEER_WINDOW_DAYS that make a member a volunteer. */
-export const VOLUNTEER_CREDITS = 100;
-/** The credits that count toward the volunteer role: those of the last this many UTC days, today included. */
-export const VOLUNTEER_WINDOW_DAYS = 30;
-/** The volunteer role lasts this many days after the credit that earned (or renewed) it. */
-export const VOLUNTEER_ROLE_DAYS = 30;
+import { catalogue } from "./i18n.ts";
+import * as es from "./locales/es.ts";
+import * as ptBR from "./locales/ptBR.ts";
 
-/** A date as members read it, in UTC (the server renders it): "14 March 2026". */
-export function formatDay(ts: number): string {
-  return new Date(ts).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-}
+export { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "./volunteer.ts";
+import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "./volunteer.ts";
 
-export const GAME_TEXTS = {
+const EN_GAMES = {
   credits: (n: number) => `Volunteer credits: ${n}`,
   creditsNote:
     "A real judgement earns one credit: Nice or Meh, a vote, or a crop its owner used. Skips earn nothing. At most 20 a day.",
@@ -70,3 +65,6 @@ export const GAME_TEXTS = {
   loadFailed: "Could not load the next one. Please try again.",
   backToGames: "Back to the games",
 } as const;
+
+export const GAME_TEXTS = catalogue("GAME_TEXTS", EN_GAMES, { es: es.GAME_TEXTS, "pt-BR": ptBR.GAME_TEXTS });
+export type EnGames = typeof EN_GAMES;

@@ -4,6 +4,10 @@
  * message. The store side is kv/moderation.ts and kv/spam.ts.
  */
 
+import { catalogue } from "./i18n.ts";
+import * as es from "./locales/es.ts";
+import * as ptBR from "./locales/ptBR.ts";
+
 /** What an admin may do about a confirmed report. */
 export const ACTION_KINDS = ["WARNING", "SUSPENSION", "BAN"] as const;
 export type ActionKind = typeof ACTION_KINDS[number];
@@ -15,7 +19,7 @@ export const REVIEW_WINDOW_MS = 24 * 3_600_000;
 /** Reasons are shown to the member: short, and never who reported. */
 export const MAX_REASON = 500;
 
-export const MODERATION_TEXTS = {
+const EN_MODERATION = {
   warningTitle: "A warning from the moderators",
   warningOk: "I understand",
   reviewTitle: "Your profile is under review",
@@ -27,6 +31,12 @@ export const MODERATION_TEXTS = {
   registerBlocked: "This address cannot be used to register: an account with it is suspended or banned.",
   kinds: { WARNING: "Warning", SUSPENSION: "Suspension", BAN: "Ban" } as Record<ActionKind, string>,
 } as const;
+
+export const MODERATION_TEXTS = catalogue("MODERATION_TEXTS", EN_MODERATION, {
+  es: es.MODERATION_TEXTS,
+  "pt-BR": ptBR.MODERATION_TEXTS,
+});
+export type EnModeration = typeof EN_MODERATION;
 
 /** The login refusal of a suspended or banned member: the reason and the end date, never who reported. */
 export function sanctionMessage(kind: "SUSPENSION" | "BAN", reason: string, until: number | null): string {

@@ -1,6 +1,13 @@
-/** Texts of the spec, word for word, used by the server and the islands alike. */
+/**
+ * Texts of the spec, word for word, used by the server and the islands alike; in English here,
+ * translated in domain/locales/ (domain/i18n.ts: reading a text gives the language in use).
+ */
 
-export const TEXTS = {
+import { catalogue } from "./i18n.ts";
+import * as es from "./locales/es.ts";
+import * as ptBR from "./locales/ptBR.ts";
+
+const EN_TEXTS = {
   notFound: "Well, this is embarrassing. The feature you requested was not found.",
   serverTrouble: "Sorry this app is having trouble communicating with the server.",
   loginIncorrect: "Password and/or Email address is incorrect",
@@ -121,7 +128,79 @@ export const TEXTS = {
     invalid: "The birthdate must be a real, past date written YYYY-MM-DD.",
     under_age: "Members must be 18 or older. Please enter your real birthdate.",
   },
+  // --- login and registration forms, the tabs and home (ours, where the spec names no text)
+  email: "Email",
+  password: "Password",
+  showPassword: "Show password",
+  rememberMe: "Remember me",
+  login: "Login",
+  loggingIn: "Logging in...",
+  needToRegister: "Need to Register?",
+  forgotPassword: "Forgot Password?",
+  emailPasswordRequired: "Email and password are both required.",
+  invalidEmail: "Please enter a valid email address.",
+  acknowledgements: "Acknowledgements",
+  sendLoginLink: "Send me a login link",
+  checkEmail: "Check your email: we sent you a login link. It works once, for one hour.",
+  backToLogin: "Back to Login",
+  linkLoginNotice: "You are logged in with a login link.",
+  setPasswordLink: "Set a password in Account settings",
+  tabs: { grid: "Grid", map: "Map", chats: "Chats", likes: "Likes", me: "Me" },
+  acks: {
+    technology:
+      "Technology: I accept the use of cookies, the sharing of my geolocation, and the logging of identifiers such as my email and IP address.",
+    age:
+      "Age: I am an adult, it is legal for me to enter a site with adult content where I am, and I release the site of liability.",
+    law: "Law: I will follow the community guidelines.",
+  },
+  followBrowser: "My browser's language",
+  language: "Language",
+  /** Route titles and menu labels (routes/table.ts), by their English words. */
+  titles: {
+    "Home": "Home",
+    "Login": "Login",
+    "Register / Recover Login": "Register / Recover Login",
+    "Register": "Register",
+    "Gaydar Map": "Gaydar Map",
+    "Profile Tiles": "Profile Tiles",
+    "Swype Profiles": "Swype Profiles",
+    "Read Profiles": "Read Profiles",
+    "Your Conversations": "Your Conversations",
+    "Personal Chat": "Personal Chat",
+    "Map Chat": "Map Chat",
+    "Notifications": "Notifications",
+    "Liked You": "Liked You",
+    "Likes": "Likes",
+    "View Likes": "View Likes",
+    "Community": "Community",
+    "Edit Profile": "Edit Profile",
+    "Profile Editor": "Profile Editor",
+    "Account Settings": "Account Settings",
+    "Account": "Account",
+    "Membership Dues": "Membership Dues",
+    "About Us": "About Us",
+    "Terms of Service and Privacy Policy": "Terms of Service and Privacy Policy",
+    "GPT Buster": "GPT Buster",
+    "The Rating Game": "The Rating Game",
+    "Help my Photos": "Help my Photos",
+    "Community Arbitration": "Community Arbitration",
+    "Admin Dashboard": "Admin Dashboard",
+    "Moderation": "Moderation",
+    "About": "About",
+    "Terms": "Terms",
+    "Privacy": "Privacy",
+    "Support": "Support",
+    "Logout": "Logout",
+  } as Record<string, string>,
 } as const;
+
+export const TEXTS = catalogue("TEXTS", EN_TEXTS, { es: es.TEXTS, "pt-BR": ptBR.TEXTS });
+export type EnTexts = typeof EN_TEXTS;
+
+/** A route title or menu label in the language in use (the English words where none is translated). */
+export function titleText(english: string): string {
+  return TEXTS.titles[english] ?? english;
+}
 
 /** The three acknowledgements of registration (spec §5): technology, age and law. */
 export const ACKNOWLEDGEMENTS = [

@@ -6,6 +6,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { EVENTS } from "./queries/api.ts";
+import { titleText } from "../domain/texts.ts";
 
 /** The menu closes by itself this long after opening. */
 export const MENU_AUTO_CLOSE_MS = 8000;
@@ -93,7 +94,7 @@ export default function Header(
           <ul>
             {items.map((it) => (
               <li key={it.path}>
-                <a href={it.path} aria-current={it.path === currentPath ? "page" : undefined}>{it.label}</a>
+                <a href={it.path} aria-current={it.path === currentPath ? "page" : undefined}>{titleText(it.label)}</a>
               </li>
             ))}
           </ul>

@@ -91,8 +91,8 @@ export default function LoginForm() {
   function submit(e: FormEvent) {
     e.preventDefault();
     const address = email.trim().toLowerCase();
-    if (!address || !password) return setError("Email and password are both required.");
-    if (!address.includes("@")) return setError("Please enter a valid email address.");
+    if (!address || !password) return setError(TEXTS.emailPasswordRequired);
+    if (!address.includes("@")) return setError(TEXTS.invalidEmail);
     const form = new FormData();
     form.set("username", address);
     form.set("password", password);
@@ -103,7 +103,7 @@ export default function LoginForm() {
   return (
     <form className="stack narrow" onSubmit={submit} noValidate>
       <label>
-        Email
+        {TEXTS.email}
         <input
           type="email"
           name="username"
@@ -114,7 +114,7 @@ export default function LoginForm() {
         />
       </label>
       <label>
-        Password
+        {TEXTS.password}
         <input
           type={show ? "text" : "password"}
           name="password"
@@ -125,18 +125,18 @@ export default function LoginForm() {
         />
       </label>
       <label className="check">
-        <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} /> Show password
+        <input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} /> {TEXTS.showPassword}
       </label>
       <label className="check">
-        <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember me
+        <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> {TEXTS.rememberMe}
       </label>
       {error && <p className="error" role="alert">{error}</p>}
-      <button type="submit" className="primary" disabled={busy}>{busy ? "Logging in..." : "Login"}</button>
+      <button type="submit" className="primary" disabled={busy}>{busy ? TEXTS.loggingIn : TEXTS.login}</button>
       <button type="button" className="passkey-login" onClick={passkeyLogin} disabled={busy}>
         {TEXTS.passkeyLogin}
       </button>
       <p className="links">
-        <a href="/register">Need to Register?</a> <a href="/register">Forgot Password?</a>
+        <a href="/register">{TEXTS.needToRegister}</a> <a href="/register">{TEXTS.forgotPassword}</a>
       </p>
     </form>
   );

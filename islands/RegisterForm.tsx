@@ -24,7 +24,7 @@ export default function RegisterForm() {
   async function submit(e: FormEvent) {
     e.preventDefault();
     const address = email.trim().toLowerCase();
-    if (!address.includes("@")) return setError("Please enter a valid email address.");
+    if (!address.includes("@")) return setError(TEXTS.invalidEmail);
     if (!ACKNOWLEDGEMENTS.every((a) => acks[a.id])) return setError(TEXTS.acknowledgementsRequired);
     setState("requesting");
     try {
@@ -45,27 +45,24 @@ export default function RegisterForm() {
   return (
     <form className="stack narrow" onSubmit={submit} noValidate>
       <label>
-        Email
+        {TEXTS.email}
         <input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
       </label>
       <fieldset className="stack">
-        <legend>Acknowledgements</legend>
+        <legend>{TEXTS.acknowledgements}</legend>
         {ACKNOWLEDGEMENTS.map((a) => (
           <label key={a.id} className="check">
-            <input type="checkbox" checked={!!acks[a.id]} onChange={(e) => tick(a.id, e.target.checked)} /> {a.text}
+            <input type="checkbox" checked={!!acks[a.id]} onChange={(e) => tick(a.id, e.target.checked)} />{" "}
+            {TEXTS.acks[a.id]}
           </label>
         ))}
       </fieldset>
       {error && <p className="error" role="alert">{error}</p>}
       {state === "requesting" && <p className="warning" role="status">{TEXTS.requesting}</p>}
-      {state === "sent" && (
-        <p className="success" role="status">
-          Check your email: we sent you a login link. It works once, for one hour.
-        </p>
-      )}
-      {state === "form" && <button type="submit" className="primary">Send me a login link</button>}
+      {state === "sent" && <p className="success" role="status">{TEXTS.checkEmail}</p>}
+      {state === "form" && <button type="submit" className="primary">{TEXTS.sendLoginLink}</button>}
       <p className="links">
-        <a href="/login">Back to Login</a>
+        <a href="/login">{TEXTS.backToLogin}</a>
       </p>
     </form>
   );

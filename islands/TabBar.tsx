@@ -5,6 +5,7 @@
  */
 
 import { QueryProvider } from "./queries/client.tsx";
+import { TEXTS } from "../domain/texts.ts";
 import { useUnreadCounts } from "./queries/notifications.ts";
 
 export interface TabBarProps {
@@ -37,7 +38,7 @@ function Tabs({ profileId, currentPath }: TabBarProps) {
         return (
           <a key={t.id} href={t.href} className="tab-link" aria-current={current ? "page" : undefined}>
             <span className="tab-icon" aria-hidden="true">{t.icon}</span>
-            <span className="tab-label">{t.label}</span>
+            <span className="tab-label">{TEXTS.tabs[t.id]}</span>
             {count > 0 && (
               <span className="tab-count">
                 {count > 99 ? "99+" : count}

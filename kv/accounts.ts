@@ -7,6 +7,7 @@ import { newId, randomToken, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { newProfile } from "./profiles.ts";
 import { enqueueJob } from "./jobs.ts";
+import type { Locale } from "../domain/i18n.ts";
 
 /** A member's account (spec §3 Settings). */
 export interface Account {
@@ -21,6 +22,8 @@ export interface Account {
   consents: { texts: string[]; ts: number };
   /** When the email was last changed (the mail to the old address says when). */
   tsEmailChanged?: number;
+  /** The member's language (domain/i18n.ts); absent: the browser's. */
+  language?: Locale;
   tsCreated: number;
   tsUpdated: number;
 }
@@ -207,4 +210,15 @@ export async function consumeLoginToken(token: string): Promise<string | null> {
   const { accountId, sentTo } = entry.value;
   if (sentTo !== undefined && (await getAccount(accountId))?.email !== sentTo) return null;
   return accountId;
+}
+
+/** Sets (or, with null, forgets) the member's language; false when there is no such account. */
+export async function setLanguage(id: string, language: Locale | null): Promise<boolean> {
+  for (;;) {
+    const entry = await kv().get<Account>(keys.account(id));
+    if (!entry.value) return false;
+    const { language: _, ...rest } = entry.value;
+    const next: Account = language ? { ...rest, language } : rest;
+    if ((await kv().atomic().check(entry).set(entry.key, next).commit()).ok) return true;
+  }
 }

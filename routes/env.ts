@@ -2,6 +2,7 @@
 
 import type { Brand } from "../domain/brand.ts";
 import type { AccountNotice } from "../kv/moderation.ts";
+import type { Locale } from "../domain/i18n.ts";
 
 /** Who is calling: set by the session middleware, null when logged out. */
 export interface Caller {
@@ -14,6 +15,8 @@ export interface Caller {
   hasPassword: boolean;
   /** When the account was created (members younger than a day have tighter limits). */
   accountCreated: number;
+  /** The member's chosen language, if any (else the browser's). */
+  language?: Locale;
 }
 
 /** The Hono environment of this app. */
@@ -25,5 +28,7 @@ export interface AppEnv {
     brand: Brand;
     /** A page's moderation notice for the caller (a warning to acknowledge, a review): read for pages only. */
     notice: AccountNotice | null;
+    /** The language of this request: the member's, else Accept-Language's (domain/i18n.ts). */
+    locale: Locale;
   };
 }

@@ -1,6 +1,7 @@
 /** The app's middleware: security headers, session, origin check, errors (the request log: telemetry.ts). */
 
 import type { Context, MiddlewareHandler } from "hono";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { getCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
@@ -14,6 +15,7 @@ import { accountNotice } from "../kv/moderation.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { BadCursorError } from "../kv/paging.ts";
 import { brandFor } from "../domain/brand.ts";
+import { type Locale, negotiate, setRequestLocaleSource } from "../domain/i18n.ts";
 
 /** Security headers of design.md: CSP without inline script, HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
@@ -94,15 +96,22 @@ export function session(): MiddlewareHandler<AppEnv> {
           roles: account.roles,
           hasPassword: account.passwordHash !== null,
           accountCreated: account.tsCreated,
+          ...(account.language ? { language: account.language } : {}),
         };
         c.set("caller", caller);
         // A page shows the member's moderation notice; API calls skip the read.
         if (!c.req.path.startsWith("/api/")) c.set("notice", await accountNotice(account.id));
       }
     }
-    await next();
+    const locale = c.get("caller")?.language ?? negotiate(c.req.header("accept-language"));
+    c.set("locale", locale);
+    // The catalogues read the request's language wherever a text is read while serving it.
+    await requestLocales.run(locale, next);
   };
 }
+
+const requestLocales = new AsyncLocalStorage<Locale>();
+setRequestLocaleSource(() => requestLocales.getStore());
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 

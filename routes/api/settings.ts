@@ -18,7 +18,8 @@ import { requireCaller } from "../middleware.ts";
 import { trustOnlyThisPlace } from "./auth.ts";
 import { accountAndSession, confirmBody, optionalJson, reauthOf, requireReauth } from "../reauth.ts";
 import { TEXTS } from "../../domain/texts.ts";
-import { type Account, normalizeEmail, updateSettings } from "../../kv/accounts.ts";
+import { type Account, normalizeEmail, setLanguage, updateSettings } from "../../kv/accounts.ts";
+import { LOCALES } from "../../domain/i18n.ts";
 import { endOtherSessions, endSessionById, getSessionById, listSessions, type Session } from "../../kv/sessions.ts";
 import { listPushSubscriptions, vapidKeys } from "../../kv/push.ts";
 
@@ -51,7 +52,16 @@ export async function settingsOf(a: Account, session: Session | null) {
   };
 }
 
+export const languageBody = z.object({ language: z.enum(LOCALES).nullable() });
+
 export const settings = new Hono<AppEnv>()
+  // The member's language (null: follow the browser's), for every page from the next one on.
+  .put("/settings/language", async (c) => {
+    const caller = requireCaller(c);
+    const { language } = await jsonBody(c, languageBody);
+    await setLanguage(caller.accountId, language);
+    return c.json({ language });
+  })
   .get("/settings", async (c) => {
     const caller = requireCaller(c);
     const { account, session } = await accountAndSession(caller);

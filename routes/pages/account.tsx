@@ -1,5 +1,6 @@
 /** Account settings, contact, admin dashboard and the dev outbox pages. */
 
+import { titleText } from "../../domain/texts.ts";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
@@ -9,6 +10,7 @@ import { getSafety, safetyPlace } from "../../kv/safety.ts";
 import { hidesPresence } from "../../kv/presence.ts";
 import { isDiscreet } from "../api/safety.ts";
 import SettingsForm from "../../islands/SettingsForm.tsx";
+import LanguageSettings from "../../islands/LanguageSettings.tsx";
 import ContactForm from "../../islands/ContactForm.tsx";
 import Dashboard from "../../islands/Dashboard.tsx";
 import { AuditLog } from "../../components/AuditLog.tsx";
@@ -35,7 +37,7 @@ export async function settingsPage(c: Context<AppEnv>) {
     c,
     "Account Settings",
     <section className="page">
-      <h1>Account Settings</h1>
+      <h1>{titleText("Account Settings")}</h1>
       <Island
         of={SettingsForm}
         props={{
@@ -58,6 +60,7 @@ export async function settingsPage(c: Context<AppEnv>) {
           backend: backendVersion(),
         }}
       />
+      <Island of={LanguageSettings} props={{ current: caller.language ?? null }} />
     </section>,
   );
 }

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
-import { TEXTS } from "../../domain/texts.ts";
+import { TEXTS, titleText } from "../../domain/texts.ts";
 import LoginForm from "../../islands/LoginForm.tsx";
 import RegisterForm from "../../islands/RegisterForm.tsx";
 import Logout from "../../islands/Logout.tsx";
@@ -14,7 +14,7 @@ export function loginPage(c: Context<AppEnv>) {
     c,
     "Login",
     <section className="page">
-      <h1>Login</h1>
+      <h1>{titleText("Login")}</h1>
       <Island of={LoginForm} props={{}} />
     </section>,
   );
@@ -39,7 +39,7 @@ export function logoutPage(c: Context<AppEnv>) {
     c,
     "Logout",
     <section className="page">
-      <h1>Logout</h1>
+      <h1>{titleText("Logout")}</h1>
       <Island of={Logout} props={{}} />
     </section>,
     { tabs: false },

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
-import { TEXTS } from "../../domain/texts.ts";
+import { TEXTS, titleText } from "../../domain/texts.ts";
 import Conversations from "../../islands/Conversations.tsx";
 import MapChat from "../../islands/MapChat.tsx";
 import Conversation from "../../islands/Conversation.tsx";
@@ -44,7 +44,7 @@ export async function mapChatPage(c: Context<AppEnv>) {
     c,
     "Map Chat",
     <section className="page narrow-page">
-      <h1>Map Chat</h1>
+      <h1>{titleText("Map Chat")}</h1>
       <Island
         of={MapChat}
         props={{

@@ -7,7 +7,7 @@ import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import { Cards, GAME_CARDS } from "../../components/Cards.tsx";
 import { GAME_TEXTS } from "../../domain/games.ts";
-import { REPORT_REASONS } from "../../domain/texts.ts";
+import { REPORT_REASONS, titleText } from "../../domain/texts.ts";
 import {
   getCredits,
   listCropSuggestions,
@@ -66,7 +66,7 @@ export async function gamesPage(c: Context<AppEnv>) {
     c,
     "Community",
     <section className="page">
-      <h1>Community</h1>
+      <h1>{titleText("Community")}</h1>
       <p>Games that keep the community safe and fun. Playing earns volunteer credits.</p>
       <p className="game-credits" title={GAME_TEXTS.creditsNote}>{GAME_TEXTS.credits(status.credits)}</p>
       <VolunteerStanding status={status} storedRole={storedRole} />

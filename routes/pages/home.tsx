@@ -5,7 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Cards, HOME_CARDS, HOME_CARDS_LOGGED_OUT } from "../../components/Cards.tsx";
 import { Island } from "../../components/Island.tsx";
-import { TEXTS } from "../../domain/texts.ts";
+import { TEXTS, titleText } from "../../domain/texts.ts";
 import NsfwToggle from "../../islands/NsfwToggle.tsx";
 
 export function homePage(c: Context<AppEnv>) {
@@ -15,10 +15,10 @@ export function homePage(c: Context<AppEnv>) {
     "Home",
     <>
       <p className="banner" role="note">{TEXTS.underDevelopment}</p>
-      <h1 className="visually-hidden">Home</h1>
+      <h1 className="visually-hidden">{titleText("Home")}</h1>
       {caller && !caller.hasPassword && (
         <p className="notice">
-          You are logged in with a login link. <a href="/settings">Set a password in Account settings</a>.
+          {TEXTS.linkLoginNotice} <a href="/settings">{TEXTS.setPasswordLink}</a>.
         </p>
       )}
       <Cards items={caller ? HOME_CARDS : HOME_CARDS_LOGGED_OUT} />

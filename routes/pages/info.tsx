@@ -8,7 +8,7 @@ import { clientAddress, toErrorResponse } from "../middleware.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { saveContactMessage } from "../../kv/contact.ts";
 import { renderPage } from "./render.tsx";
-import { MAX_TEXT, TEXTS } from "../../domain/texts.ts";
+import { MAX_TEXT, TEXTS, titleText } from "../../domain/texts.ts";
 import { MEMBERSHIP_TEXTS } from "../../domain/membership.ts";
 import { activeGrant } from "../../kv/roles.ts";
 
@@ -18,7 +18,7 @@ export function aboutPage(c: Context<AppEnv>) {
     c,
     "About Us",
     <article className="page prose">
-      <h1>About Us</h1>
+      <h1>{titleText("About Us")}</h1>
       <p>
         {brand.name}{" "}
         is a location-based social and dating community for gay and lesbian adults, run in a volunteer style by its
@@ -216,7 +216,7 @@ export async function billingPage(c: Context<AppEnv>) {
     c,
     "Membership Dues",
     <article className="page prose">
-      <h1>Membership Dues</h1>
+      <h1>{titleText("Membership Dues")}</h1>
       <p>
         Community membership is free and relies on contributing members: you plus 2 friends $10/mo, you plus 4 friends
         $15/mo.

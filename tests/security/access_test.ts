@@ -59,6 +59,7 @@ const MATRIX: Record<string, Row | typeof NONE> = {
   "GET /api/health": NONE,
   "GET /api/ready": NONE,
   "GET /api/openapi.json": NONE,
+  "PUT /api/settings/language": NONE,
   "GET /api/docs": NONE,
   "POST /api/auth": NONE,
   "POST /api/auth/logout": NONE,

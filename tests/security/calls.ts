@@ -42,6 +42,7 @@ export const CALLS: Record<string, CallOf> = {
   "GET /api/ping": () => ({ path: "/api/ping" }),
   "GET /api/version": () => ({ path: "/api/version" }),
   "GET /api/openapi.json": () => ({ path: "/api/openapi.json" }),
+  "PUT /api/settings/language": () => ({ path: "/api/settings/language", json: { language: "es" } }),
   "GET /api/docs": () => ({ path: "/api/docs" }),
   "GET /api/health": () => ({ path: "/api/health" }),
   "GET /api/ready": () => ({ path: "/api/ready" }),
