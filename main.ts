@@ -30,7 +30,7 @@ import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage, pageErrorResponse } from "./routes/pages/info.tsx";
 import { config } from "./config/config.ts";
 import { closeKv, openKv } from "./kv/db.ts";
-import { loadPositionIndex, startPositionSync, stopPositionSync } from "./kv/positions.ts";
+import { loadPositionIndex, startPositionSync, stopPositionSync, writePositionSnapshot } from "./kv/positions.ts";
 import { startWorkers } from "./workers/run.ts";
 
 /** Builds the app. Tests call `createApp().request(...)` against a `:memory:` KV. */
@@ -89,7 +89,9 @@ if (import.meta.main) {
   await openKv();
   // The in-memory geo index of the nearby queries: load it before serving, then follow other instances.
   const loaded = await loadPositionIndex();
-  console.log(`positions: ${loaded.members} visible members indexed in ${loaded.ms.toFixed(0)} ms`);
+  console.log(
+    `positions: ${loaded.members} visible members indexed in ${loaded.ms.toFixed(0)} ms (from ${loaded.from})`,
+  );
   startPositionSync();
   const workers = config.workersInProcess ? startWorkers() : null;
   const server = Deno.serve(
@@ -106,7 +108,9 @@ if (import.meta.main) {
       Deno.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
     closeEventStreams();
-    await Promise.allSettled([server.shutdown(), workers?.stop(), stopPositionSync()]);
+    // The index's snapshot, so the next start (this instance's or another's) loads in seconds.
+    await Promise.allSettled([server.shutdown(), workers?.stop(), writePositionSnapshot()]);
+    await stopPositionSync();
     closeKv();
     console.log("shutdown: done");
     Deno.exit(0);

@@ -392,6 +392,31 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
         `(process RSS ${(Deno.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB)`,
     );
 
+    // A fast start: the index's snapshot, then a new process that starts from it (and one that
+    // lists every record, the old way), each timed to its first answered query, with its RSS.
+    if (timeLeft() > 120_000) {
+      ts = performance.now();
+      const snap = await store.writeSnapshot();
+      const snapMs = performance.now() - ts;
+      console.log(
+        `snapshot written: ${(snap!.bytes / 2 ** 20).toFixed(1)} MiB in ${(snapMs / 1000).toFixed(2)} s`,
+      );
+      for (const how of ["snapshot", "records"] as const) {
+        const out = await new Deno.Command(Deno.execPath(), {
+          args: ["run", "-A", new URL(import.meta.url).pathname, "--start", `${dir}/positions.kv`, m.ids[0], how],
+          stdout: "piped",
+          stderr: "inherit",
+        }).output();
+        const r = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").pop()!);
+        startRows.push({ n, how, ...r });
+        console.log(
+          `start from ${r.from}: first answer after ${(r.firstAnswerMs / 1000).toFixed(2)} s, index RSS ${
+            r.indexRssMiB.toFixed(0)
+          } MiB (process ${r.rssMiB.toFixed(0)} MiB)`,
+        );
+      }
+    }
+
     // The same shown points into Redis.
     // Shown points as two typed arrays (a million small objects would only feed the GC).
     const shownLat = new Float64Array(n), shownLon = new Float64Array(n);
@@ -730,6 +755,36 @@ function loadAverage(): string {
   }
 }
 
+// --- a fast start (a subprocess: its own RSS): `--start <kv file> <viewer id> snapshot|records`
+
+interface StartRow {
+  n: number;
+  how: "snapshot" | "records";
+  from: string;
+  firstAnswerMs: number;
+  indexRssMiB: number;
+  rssMiB: number;
+}
+const startRows: StartRow[] = [];
+
+if (import.meta.main && Deno.args[0] === "--start") {
+  const [, path, viewer, how] = Deno.args;
+  const db = await Deno.openKv(path);
+  const rss0 = Deno.memoryUsage().rss;
+  const t = performance.now();
+  const store = new PositionStore(db, { secret: "bench", snapshots: how === "snapshot" });
+  const load = await store.load();
+  await store.nearest(viewer, { size: 30 });
+  const firstAnswerMs = performance.now() - t;
+  (globalThis as { gc?: () => void }).gc?.();
+  const rss = Deno.memoryUsage().rss;
+  console.log(
+    JSON.stringify({ from: load.from, firstAnswerMs, indexRssMiB: (rss - rss0) / 2 ** 20, rssMiB: rss / 2 ** 20 }),
+  );
+  db.close();
+  Deno.exit(0);
+}
+
 // --- main
 
 if (import.meta.main) {
@@ -751,6 +806,18 @@ if (import.meta.main) {
   for (const r of results) {
     console.log("\n" + table(r.rows));
     for (const line of r.note) console.log(`  ${line}`);
+  }
+  if (startRows.length) {
+    console.log("\nA fresh instance, timed to its first answered nearest-30 (a new process each):\n");
+    console.log("| members | start from | first answer | index RSS | process RSS |");
+    console.log("|---|---|---|---|---|");
+    for (const r of startRows) {
+      console.log(
+        `| ${r.n.toLocaleString("en-US")} | ${r.from} | ${(r.firstAnswerMs / 1000).toFixed(2)} s | ${
+          r.indexRssMiB.toFixed(0)
+        } MiB | ${r.rssMiB.toFixed(0)} MiB |`,
+      );
+    }
   }
   console.log("\nTargets:");
   for (const r of results) {

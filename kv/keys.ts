@@ -115,6 +115,8 @@ export const keys = {
   positionsVersion: (): Key => ["positions_version"],
   /** The generated secret of the shown-position hash when `GEO_SECRET` is unset. */
   positionsSecret: (): Key => ["positions_secret"],
+  /** Which instance writes the next index snapshot (kv/positions/snapshot.ts), and until when. */
+  positionsSnapshotLease: (): Key => ["positions_snapshot_lease"],
 
   // --- likes, notes, blocks, reports (kv/likes.ts, kv/notes.ts, kv/blocks.ts, kv/reports.ts)
   /** A profile like: one record per (liker, liked). */

@@ -151,12 +151,17 @@ export function aggregates(): Promise<PositionAggregate[]> {
 }
 
 /** (Re)builds the in-memory index from KV; resolves with its size and the time taken. */
-export function loadPositionIndex(): Promise<{ members: number; ms: number }> {
+export function loadPositionIndex(): Promise<{ members: number; ms: number; from: "snapshot" | "records" }> {
   return positionStore().load();
 }
 
+/** Writes a snapshot of the index (shutdown; the sync also writes one every few minutes). */
+export async function writePositionSnapshot(): Promise<{ members: number; bytes: number } | null> {
+  return await current?.writeSnapshot() ?? null;
+}
+
 /** Starts following writes of other instances (server start). Stop it with `stopPositionSync`. */
-export function startPositionSync(options: { pollMs?: number } = {}): void {
+export function startPositionSync(options: { pollMs?: number; snapshots?: boolean } = {}): void {
   positionStore().startSync(options);
 }
 

@@ -36,6 +36,8 @@ export interface PositionStoreOptions {
   hysteresis?: number;
   /** Shown-point secret (default env `GEO_SECRET`, else generated once and kept in KV). */
   secret?: string;
+  /** Start from a recent snapshot when there is one (default true; false: always list every record). */
+  snapshots?: boolean;
 }
 
 function readEnv(name: string): string | undefined {
@@ -74,7 +76,7 @@ export class PositionStore {
       secret: () => this.secret(),
       ready: () => this.ready(),
     };
-    this.#sync = new PositionSync(this.#state);
+    this.#sync = new PositionSync(this.#state, { snapshots: options.snapshots ?? true });
     this.#writes = new PositionWrites(this.#state);
   }
 
@@ -112,8 +114,13 @@ export class PositionStore {
   }
 
   /** Rebuilds the index from KV: every shown record, then the log written meanwhile. */
-  load(): Promise<{ members: number; ms: number }> {
+  load(): Promise<{ members: number; ms: number; from: "snapshot" | "records" }> {
     return this.#sync.load();
+  }
+
+  /** Writes a snapshot of the index for a fast start (kv/positions/snapshot.ts); null before the first load. */
+  writeSnapshot(): Promise<{ members: number; bytes: number } | null> {
+    return this.#sync.snapshot();
   }
 
   /** Applies what other instances wrote since the last tail (single flight; calls coalesce). */
@@ -122,7 +129,7 @@ export class PositionStore {
   }
 
   /** Starts following other instances' writes (watch plus a fallback poll). Idempotent. */
-  startSync(options: { pollMs?: number } = {}): void {
+  startSync(options: { pollMs?: number; snapshots?: boolean } = {}): void {
     this.#sync.start(options);
   }
 

@@ -3,8 +3,9 @@
  *
  * Contract: queries never list KV; many stateless instances may share one remote KV, so each
  * keeps its index in step with it:
- * - `load()` notes the last log key, lists all shown records into a new index, then tails the
- *   log from the noted key (a write racing the load is in the log after it);
+ * - `load()` starts from the newest snapshot when it is recent (snapshot.ts), else notes the last
+ *   log key, lists all shown records into a new index, then tails the log from the noted key (a
+ *   write racing the load is in the log after it);
  * - `start()` watches `positions_version` and, when it changes (and every few seconds as a
  *   fallback), lists the log after the last key applied. Log keys are commit versionstamps, so
  *   they are in commit order and a tail misses nothing committed before it;
@@ -20,6 +21,14 @@ import { now } from "../clock.ts";
 import { PositionIndex } from "./memoryIndex.ts";
 import type { StoreState } from "./state.ts";
 import { type LogChange, POSITION_LOG_TTL_MS, type ShownValue } from "./types.ts";
+import {
+  decodeSnapshot,
+  encodeSnapshot,
+  readSnapshot,
+  SNAPSHOT_EVERY_MS,
+  takeSnapshotLease,
+  writeSnapshot,
+} from "./snapshot.ts";
 
 const PURGE_EVERY_MS = 60_000;
 
@@ -39,8 +48,11 @@ export class PositionSync {
     loop: Promise<void>;
   };
 
-  constructor(state: StoreState) {
+  readonly #useSnapshots: boolean;
+
+  constructor(state: StoreState, options: { snapshots: boolean } = { snapshots: true }) {
     this.#s = state;
+    this.#useSnapshots = options.snapshots;
   }
 
   /** Runs loads and tails one at a time, in call order. */
@@ -62,10 +74,21 @@ export class PositionSync {
     return this.#loaded;
   }
 
-  /** Rebuilds the index from KV: every shown record, then the log written meanwhile. */
-  load(): Promise<{ members: number; ms: number }> {
+  /**
+   * Rebuilds the index: from the newest snapshot when one is recent enough (then the log after
+   * it), else from every shown record (then the log written meanwhile).
+   */
+  load(): Promise<{ members: number; ms: number; from: "snapshot" | "records" }> {
     const run = this.#serial(async () => {
       const t0 = performance.now();
+      const bytes = this.#useSnapshots ? await readSnapshot(this.#s.db, now()).catch(() => null) : null;
+      if (bytes) {
+        const snap = decodeSnapshot(bytes, now());
+        this.#s.index = snap.index;
+        this.#cursor = snap.cursor;
+        await this.#tailOnce();
+        return { members: snap.index.members.size, ms: performance.now() - t0, from: "snapshot" as const };
+      }
       let cursor = "";
       for await (const e of this.#s.db.list({ prefix: keys.positionsLogAll() }, { reverse: true, limit: 1 })) {
         cursor = String(e.key[1]);
@@ -86,11 +109,26 @@ export class PositionSync {
       this.#s.index = index;
       this.#cursor = cursor;
       await this.#tailOnce();
-      return { members: index.members.size, ms: performance.now() - t0 };
+      return { members: index.members.size, ms: performance.now() - t0, from: "records" as const };
     });
     this.#loaded = run.then(() => {});
     this.#loaded.catch(() => (this.#loaded = undefined));
     return run;
+  }
+
+  /**
+   * Writes a snapshot of the index as of the last log key applied (in the load/tail queue, so no
+   * change lands in between). `lease`: only when this instance holds the snapshot lease.
+   */
+  snapshot(opts: { lease?: string } = {}): Promise<{ members: number; bytes: number } | null> {
+    return this.#serial(async () => {
+      if (!this.#loaded || this.#lastTail === 0) return null;
+      if (opts.lease && !(await takeSnapshotLease(this.#s.db, opts.lease, now()))) return null;
+      await this.#tailOnce();
+      const bytes = encodeSnapshot(this.#s.index, this.#cursor, now());
+      await writeSnapshot(this.#s.db, bytes, this.#cursor);
+      return { members: this.#s.index.members.size, bytes: bytes.byteLength };
+    });
   }
 
   async #tailOnce(): Promise<void> {
@@ -141,7 +179,7 @@ export class PositionSync {
   }
 
   /** Starts following other instances' writes (watch plus a fallback poll). Idempotent. */
-  start(options: { pollMs?: number } = {}): void {
+  start(options: { pollMs?: number; snapshots?: boolean } = {}): void {
     if (this.#watch) return;
     const reader = this.#s.db.watch([keys.positionsVersion()]).getReader();
     const loop = (async () => {
@@ -155,8 +193,14 @@ export class PositionSync {
         // The watch ends when the database closes or the sync stops.
       }
     })();
+    const holder = crypto.randomUUID();
+    let nextSnapshot = Date.now() + SNAPSHOT_EVERY_MS * (0.5 + Math.random() / 2);
     const timer = setInterval(() => {
       this.tail().catch(() => {});
+      if (options.snapshots !== false && Date.now() > nextSnapshot) {
+        nextSnapshot = Date.now() + SNAPSHOT_EVERY_MS;
+        this.snapshot({ lease: holder }).catch(() => {});
+      }
       if (Date.now() - this.#lastPurge > PURGE_EVERY_MS) {
         this.#lastPurge = Date.now();
         this.#s.index.purgeExpired(now());
