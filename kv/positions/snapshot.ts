@@ -3,15 +3,15 @@
  * instead of listing every shown record (8 to 23 s at 1M).
  *
  * Contract: the snapshot is the index as of one log key (`cursor`): every member with its shown
- * point, report time, expiry, sector and the versionstamp of its last change. Loading it and then
+ * point, report time, expiry and sector (an empty third line stands where a version was). Loading it and then
  * tailing the log after `cursor` gives the same index as a full load (the log holds every change
  * after it, in commit order). A snapshot older than half the log's lifetime is not used (the log
  * may have expired past its cursor): the store loads in full. It is a blob (kv/blobs.ts), written
  * by one instance at a time (a lease) every `SNAPSHOT_EVERY_MS` and on shutdown.
  *
  * Layout (little-endian): a 4-byte header length, a JSON header `{v, cursor, ts, n}`, four
- * Float64Arrays of n (lat, lon, report time, expiry), then the ids, sectors and versionstamps as
- * one UTF-8 text, one per line.
+ * Float64Arrays of n (lat, lon, report time, expiry), then each member's id, sector and an empty
+ * line as one UTF-8 text.
  */
 
 import { kvBlobStore } from "../blobs.ts";
@@ -44,7 +44,8 @@ export function encodeSnapshot(index: PositionIndex, cursor: string, ts: number)
     floats[n + i] = m.lon;
     floats[2 * n + i] = m.ts;
     floats[3 * n + i] = m.until;
-    lines.push(m.id, m.sector, index.versions.get(m.id) ?? "");
+    // The third line (the member's versionstamp) is kept empty: loading uses the cursor (decodeSnapshot).
+    lines.push(m.id, m.sector, "");
   });
   const header = new TextEncoder().encode(JSON.stringify({ v: 1, cursor, ts, n } satisfies Header));
   const text = new TextEncoder().encode(lines.join("\n"));
@@ -58,7 +59,11 @@ export function encodeSnapshot(index: PositionIndex, cursor: string, ts: number)
   return out;
 }
 
-/** An index rebuilt from a snapshot (members expired at `t` left out), with its cursor and time. */
+/**
+ * An index rebuilt from a snapshot (members expired at `t` left out), with its cursor and time.
+ * Every member's version is the cursor itself (one shared string): every change in the log after
+ * it is newer, which is all the version is compared for. Sectors repeat, so each is kept once.
+ */
 export function decodeSnapshot(bytes: Uint8Array, t: number): { index: PositionIndex; cursor: string; ts: number } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = view.getUint32(0, true);
@@ -66,23 +71,32 @@ export function decodeSnapshot(bytes: Uint8Array, t: number): { index: PositionI
   if (header.v !== 1) throw new Error(`unknown snapshot version ${header.v}`);
   const n = header.n;
   const floatsAt = Math.ceil((4 + headerLength) / 8) * 8;
-  const floats = new Float64Array(
-    bytes.buffer.slice(bytes.byteOffset + floatsAt, bytes.byteOffset + floatsAt + 32 * n),
-  );
-  const lines = new TextDecoder().decode(bytes.subarray(floatsAt + 32 * n)).split("\n");
+  const aligned = (bytes.byteOffset + floatsAt) % 8 === 0;
+  const floats = aligned
+    ? new Float64Array(bytes.buffer, bytes.byteOffset + floatsAt, 4 * n)
+    : new Float64Array(bytes.slice(floatsAt, floatsAt + 32 * n).buffer);
+  const text = new TextDecoder().decode(bytes.subarray(floatsAt + 32 * n));
+  const sectors = new Map<string, string>();
   const index = new PositionIndex();
+  let at = 0;
+  const next = () => {
+    let end = text.indexOf("\n", at);
+    if (end < 0) end = text.length;
+    const line = text.slice(at, end);
+    at = end + 1;
+    return line;
+  };
   for (let i = 0; i < n; i++) {
+    const id = next(), sectorText = next();
+    next(); // the member's own versionstamp: not needed (see above)
     const until = floats[3 * n + i];
     if (until <= t) continue;
-    const vs = lines[3 * i + 2];
-    index.apply({
-      p: lines[3 * i],
-      s: lines[3 * i + 1],
-      lat: floats[i],
-      lon: floats[n + i],
-      ts: floats[2 * n + i],
-      u: until,
-    }, vs);
+    let sector = sectors.get(sectorText);
+    if (sector === undefined) sectors.set(sectorText, sector = sectorText);
+    index.apply(
+      { p: id, s: sector, lat: floats[i], lon: floats[n + i], ts: floats[2 * n + i], u: until },
+      header.cursor,
+    );
   }
   return { index, cursor: header.cursor, ts: header.ts };
 }

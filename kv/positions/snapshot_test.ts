@@ -76,7 +76,7 @@ Deno.test("positions snapshot - an old snapshot is not used (the log may not rea
   const back = decodeSnapshot(encodeSnapshot(index, "0002", 3000), 2000);
   assert.deepEqual([...back.index.members.keys()], ["new"]);
   assert.equal(back.cursor, "0002");
-  assert.equal(back.index.versions.get("new"), "0002");
+  assert.equal(back.index.versions.get("new"), "0002"); // the cursor: every later change is newer
   const m = back.index.members.get("new")!;
   assert.deepEqual([m.lat, m.lon, m.until, m.sector], [52.2, 13.2, 5000, "52:13"]);
 });
