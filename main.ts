@@ -6,6 +6,7 @@ import type { AppEnv } from "./routes/env.ts";
 import { originCheck, securityHeaders, session, toErrorResponse } from "./routes/middleware.ts";
 import { metricsRoute, requestTelemetry } from "./routes/telemetry.ts";
 import { errorBody } from "./routes/errors.ts";
+import { account } from "./routes/api/account.ts";
 import { apiDocsRoute } from "./routes/openapi.ts";
 import { bodyLimit, JSON_BODY_LIMIT } from "./routes/bodylimit.ts";
 import { system } from "./routes/api/system.ts";
@@ -53,6 +54,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", safety);
   app.route("/api", presence);
   app.route("/api", settings);
+  app.route("/api", account);
   app.route("/api", contact);
   app.route("/api/admin", admin);
   app.route("/api", positions);

@@ -234,6 +234,7 @@ export const NOT_JSON = {
   "GET /api/profile-pic/:id/source": "the uploaded original, metadata stripped (its owner only)",
   "POST /api/typing/:profileId": "204, no body",
   "GET /api/docs": "text/html: this reference as a page",
+  "POST /api/account/export/download": "application/zip: the member's data, once",
 } as const;
 
 /** Every JSON answer of the API, by route and status. */
@@ -272,6 +273,8 @@ export const RESPONSES = {
   },
   "PUT /api/presence": { 200: z.strictObject({ hidden: z.boolean() }) },
   "POST /api/contactus-messages": { 201: z.strictObject({ id }) },
+  "POST /api/account/export": { 202: z.strictObject({ ok: z.literal(true), message: z.string() }) },
+  "DELETE /api/account": { 202: z.strictObject({ ok: z.literal(true), message: z.string() }) },
 
   // --- positions and discovery
   "PUT /api/profile-position/:profileId": { 200: OwnPosition },

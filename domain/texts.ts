@@ -153,6 +153,7 @@ const EN_TEXTS = {
       "Age: I am an adult, it is legal for me to enter a site with adult content where I am, and I release the site of liability.",
     law: "Law: I will follow the community guidelines.",
   },
+  deletedMember: "Deleted member",
   followBrowser: "My browser's language",
   language: "Language",
   /** Route titles and menu labels (routes/table.ts), by their English words. */

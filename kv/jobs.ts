@@ -29,7 +29,10 @@ export type Job =
   // generation; remove a generation's blobs.
   | { type: "picture-master"; picId: string; gen: string }
   | { type: "picture-variants"; picId: string; gen: string }
-  | { type: "picture-cleanup"; picId: string; gen: string; whole: boolean };
+  | { type: "picture-cleanup"; picId: string; gen: string; whole: boolean }
+  // A member's data (workers/memberData.ts): build and mail their export; delete them, step by step.
+  | { type: "account-export"; accountId: string; expireBlob?: string }
+  | { type: "account-delete"; accountId: string };
 
 export type JobType = Job["type"];
 

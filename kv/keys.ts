@@ -177,6 +177,17 @@ export const keys = {
   reportByReported: (reported: string, id: string): Key => ["reports_by_reported", reported, id],
   reportsByReported: (reported: string): Key => ["reports_by_reported", reported],
 
+  // --- a member's data: export and deletion (kv/memberData.ts)
+  /** A ready export (ZIP blob and owner) under the hash of its single-use link's token; a day. */
+  dataExport: (tokenHash: string): Key => ["data_exports", tokenHash],
+  /** A deletion under way: its next step (the deletion job resumes there after a crash). */
+  accountDeletion: (accountId: string): Key => ["account_deletions", accountId],
+  /** The anonymous partner a deleted member's conversations move to (shown as "Deleted member"). */
+  tombstone: (id: string): Key => ["tombstones", id],
+  /** Every like a member gave (one record per liked profile / picture). */
+  profileLikesAllBy: (liker: string): Key => ["profile_likes", liker],
+  picLikesAllBy: (liker: string): Key => ["pic_likes", liker],
+
   // --- moderation (kv/moderation.ts) and spam (kv/spam.ts)
   /** An admin's action on a member (warning, suspension, ban), kept after it ends or is lifted. */
   modAction: (profileId: string, id: string): Key => ["mod_actions", profileId, id],

@@ -18,6 +18,7 @@ import { addEvent } from "./events.ts";
 import { grantPictureAccessOp } from "./pictures.ts";
 import { getProfile } from "./profiles.ts";
 import { getShownPosition } from "./positions.ts";
+import { TEXTS } from "../domain/texts.ts";
 
 /** A message (spec §3). `recipientProfileId` is absent for a broadcast, which has a `sector`. */
 export interface Message {
@@ -209,6 +210,10 @@ export async function peopleOf(ids: Iterable<string>): Promise<People> {
   for (const pid of new Set(ids)) {
     const p = await getProfile(pid);
     if (p) people[pid] = { profileName: p.profilename, picId: p.profilePicIds[0] ?? null };
+    // A member who deleted their account (kv/memberData.ts): their conversations show an anonymous partner.
+    else if ((await kv().get(keys.tombstone(pid))).value) {
+      people[pid] = { profileName: TEXTS.deletedMember, picId: null };
+    }
   }
   return people;
 }

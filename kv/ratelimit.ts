@@ -49,6 +49,8 @@ export const LIMITS = {
   // Standard members' daily limits (design.md: the spec hides them); Pro and volunteers have none.
   likesPerDay: { max: 200, windowMs: 24 * 60 * 60_000 },
   newConversationsPerDay: { max: 30, windowMs: 24 * 60 * 60_000 },
+  // A copy of one's data: building it reads everything, so a few a day.
+  exportByAccount: { max: 3, windowMs: 24 * 60 * 60_000 },
   // Members younger than a day (NEW_MEMBER_MS) count against these too, whatever their roles:
   // most spam and scam accounts are hours old (docs/decisions.md, "Moderation").
   newMemberMessages: { max: 10, windowMs: 60_000 },

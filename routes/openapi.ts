@@ -15,6 +15,7 @@ import { confirmBody } from "./reauth.ts";
 import { actionBody, auditQuery, membersQuery, noteBody as modNoteBody } from "./api/admin.ts";
 import { loginForm, registerBody } from "./api/auth.ts";
 import { contactBody } from "./api/contact.ts";
+import { downloadBody } from "./api/account.ts";
 import {
   answerBody,
   arbBody,
@@ -60,6 +61,8 @@ export const REQUESTS: Record<string, Request> = {
   "GET /api/presence": { query: idsQuery },
   "PUT /api/presence": { body: presenceBody },
   "POST /api/contactus-messages": { body: contactBody },
+  "POST /api/account/export/download": { body: downloadBody },
+  "DELETE /api/account": { body: confirmBody },
   "PUT /api/profile-position/:profileId": { body: positionBody },
   "GET /api/profile-briefs/nearest": { query: briefsQuery },
   "GET /api/profile-briefs/by-bounds": { query: boundsQuery },

@@ -4,6 +4,7 @@ import { type Handlers, startWorker, type Worker } from "./jobs.ts";
 import { sendMailJob } from "./mail.ts";
 import { pushJob } from "./push.ts";
 import { pictureCleanupJob, pictureMasterJob, pictureVariantsJob } from "./pictures.ts";
+import { accountDeleteJob, accountExportJob } from "./memberData.ts";
 import { closeKv, openKv } from "../kv/db.ts";
 
 /** Handlers of every job type. */
@@ -13,6 +14,8 @@ export const handlers: Handlers = {
   "picture-master": pictureMasterJob,
   "picture-variants": pictureVariantsJob,
   "picture-cleanup": pictureCleanupJob,
+  "account-export": accountExportJob,
+  "account-delete": accountDeleteJob,
 };
 
 /** Starts the job workers of this process. */

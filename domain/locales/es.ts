@@ -149,6 +149,7 @@ export const TEXTS: Translation<EnTexts> = {
       "Edad: soy adulto, es legal para mí entrar en un sitio con contenido para adultos donde estoy, y libero al sitio de responsabilidad.",
     law: "Ley: seguiré las normas de la comunidad.",
   },
+  deletedMember: "Miembro eliminado",
   followBrowser: "El idioma de mi navegador",
   language: "Idioma",
   titles: {

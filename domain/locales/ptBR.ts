@@ -149,6 +149,7 @@ export const TEXTS: Translation<EnTexts> = {
       "Idade: sou adulto, é legal para mim entrar em um site com conteúdo adulto onde estou, e isento o site de responsabilidade.",
     law: "Lei: vou seguir as diretrizes da comunidade.",
   },
+  deletedMember: "Membro excluído",
   followBrowser: "O idioma do meu navegador",
   language: "Idioma",
   titles: {

@@ -35,6 +35,7 @@ import {
 import { kv } from "../../kv/db.ts";
 import { enqueueJob } from "../../kv/jobs.ts";
 import { isMailboxBanned, sanctionOf } from "../../kv/moderation.ts";
+import { getDeletion } from "../../kv/memberData.ts";
 import { MODERATION_TEXTS, sanctionMessage } from "../../domain/moderation.ts";
 
 const email = z.string().trim().max(254).email("Please enter a valid email address.");
@@ -66,6 +67,7 @@ function deviceToken(c: Context<AppEnv>): string | undefined {
  * remembers the address and the device as places the member logs in from.
  */
 export async function logIn(c: Context<AppEnv>, account: Account, remember: boolean, via: LoginMethod) {
+  if (await getDeletion(account.id)) throw new ApiError(403, "deleting", "This account is being deleted.");
   // A suspended or banned member is told why and until when (never who reported), and gets no session.
   const sanction = await sanctionOf(account.id);
   if (sanction) {

@@ -43,6 +43,11 @@ export const CALLS: Record<string, CallOf> = {
   "GET /api/version": () => ({ path: "/api/version" }),
   "GET /api/openapi.json": () => ({ path: "/api/openapi.json" }),
   "PUT /api/settings/language": () => ({ path: "/api/settings/language", json: { language: "es" } }),
+  "POST /api/account/export": () => ({ path: "/api/account/export" }),
+  "POST /api/account/export/download": () => ({
+    path: "/api/account/export/download",
+    json: { token: "not-a-real-export-token" },
+  }),
   "GET /api/docs": () => ({ path: "/api/docs" }),
   "GET /api/health": () => ({ path: "/api/health" }),
   "GET /api/ready": () => ({ path: "/api/ready" }),

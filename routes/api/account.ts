@@ -1,0 +1,59 @@
+/**
+ * A member's data (kv/memberData.ts):
+ *   POST   /api/account/export           → 202: a job builds one ZIP of everything stored about them and mails a link
+ *   POST   /api/account/export/download  {token} → the ZIP, once, in the owner's session only
+ *   DELETE /api/account                   {currentPassword?} → 202: sessions end now, a job deletes everything
+ * The link's token travels in the page's fragment and a POST body, never in a URL the server logs.
+ */
+
+import { Hono } from "hono";
+import { deleteCookie } from "hono/cookie";
+import * as z from "zod";
+import type { AppEnv } from "../env.ts";
+import { conflict, notFound, tooMany } from "../errors.ts";
+import { jsonBody } from "../validate.ts";
+import { isSecureContext, requireCaller, sessionCookieName } from "../middleware.ts";
+import { accountAndSession, confirmBody, optionalJson, requireReauth } from "../reauth.ts";
+import { kv } from "../../kv/db.ts";
+import { enqueueJob } from "../../kv/jobs.ts";
+import { hit } from "../../kv/ratelimit.ts";
+import { getDeletion, startDeletion, takeExport } from "../../kv/memberData.ts";
+import { deleteBlob, getBlob } from "../../kv/blobs.ts";
+
+export const downloadBody = z.object({ token: z.string().min(10).max(100) });
+
+export const account = new Hono<AppEnv>()
+  .post("/account/export", async (c) => {
+    const caller = requireCaller(c);
+    if (!(await hit("exportByAccount", caller.accountId))) throw tooMany();
+    const op = kv().atomic();
+    enqueueJob(op, { type: "account-export", accountId: caller.accountId });
+    await op.commit();
+    return c.json({ ok: true as const, message: "We are preparing your data and will email you a link." }, 202);
+  })
+  .post("/account/export/download", async (c) => {
+    const caller = requireCaller(c);
+    const { token } = await jsonBody(c, downloadBody);
+    const record = await takeExport(token, caller.accountId);
+    const blob = record && await getBlob(record.blobId);
+    if (!record || !blob) throw notFound("This download link was used, has expired, or is not yours.");
+    await deleteBlob(record.blobId);
+    const day = new Date().toISOString().slice(0, 10);
+    c.header("content-type", "application/zip");
+    c.header("content-disposition", `attachment; filename="my-data-${day}.zip"`);
+    c.header("cache-control", "no-store");
+    return c.body(blob.bytes as Uint8Array<ArrayBuffer>);
+  })
+  .delete("/account", async (c) => {
+    const caller = requireCaller(c);
+    const body = await optionalJson(c, confirmBody);
+    await requireReauth(caller, body.currentPassword);
+    if (await getDeletion(caller.accountId)) throw conflict("This account is already being deleted.", "deleting");
+    const { account: a } = await accountAndSession(caller);
+    await startDeletion(a);
+    const op = kv().atomic();
+    enqueueJob(op, { type: "account-delete", accountId: a.id }, { maxAttempts: 20 });
+    await op.commit();
+    deleteCookie(c, sessionCookieName(c), { path: "/", secure: isSecureContext(c) });
+    return c.json({ ok: true as const, message: "Your account is being deleted. You are logged out." }, 202);
+  });

@@ -1,0 +1,80 @@
+/**
+ * A member's data (kv/memberData.ts): the export job zips everything stored about them with
+ * fflate, keeps the ZIP as a blob and mails a single-use link valid a day (then a delayed run of
+ * the same job removes an unused ZIP); the deletion job runs the deletion's steps in order, and
+ * re-enqueues itself for the last one, which waits for the change logs' lifetime.
+ */
+
+import { zipSync } from "fflate";
+import {
+  collectMemberData,
+  deleteMemberStep,
+  EXPORT_TTL_MS,
+  getDeletion,
+  nextStepWaitsUntil,
+  recordExport,
+} from "../kv/memberData.ts";
+import { deleteBlob, putBlob } from "../kv/blobs.ts";
+import { kv } from "../kv/db.ts";
+import { newId } from "../kv/ids.ts";
+import { now } from "../kv/clock.ts";
+import { getAccount } from "../kv/accounts.ts";
+import { enqueueJob, type Job } from "../kv/jobs.ts";
+import { publicOrigin, sendMail } from "./mail.ts";
+
+/** Builds the member's ZIP, stores it and mails its link; with `expireBlob`, removes an export nobody took. */
+export async function accountExportJob(job: Extract<Job, { type: "account-export" }>): Promise<void> {
+  if (job.expireBlob) {
+    await deleteBlob(job.expireBlob);
+    return;
+  }
+  const account = await getAccount(job.accountId);
+  const data = await collectMemberData(job.accountId);
+  if (!account || !data) return;
+  const enc = new TextEncoder();
+  const entries: Record<string, Uint8Array> = {
+    "data.json": enc.encode(JSON.stringify(data.json, null, 2)),
+    "README.txt": enc.encode(
+      "Everything this app stores about you: data.json, and your pictures in pictures/ (the master and every stored size).\n",
+    ),
+  };
+  for (const f of data.files) entries[f.path] = f.bytes;
+  // Pictures are already compressed: stored as they are; the JSON is deflated.
+  const zip = zipSync(entries, { level: 6, mtime: new Date(now()) });
+  const blobId = `exports/${newId()}`;
+  await putBlob(blobId, zip, { type: "application/zip" });
+  const token = await recordExport(account.id, blobId);
+  const op = kv().atomic();
+  enqueueJob(op, { type: "account-export", accountId: account.id, expireBlob: blobId }, { delayMs: EXPORT_TTL_MS });
+  await op.commit();
+  const link = `${publicOrigin()}/settings#export=${token}`;
+  await sendMail(
+    account.email,
+    "Your data is ready",
+    [
+      "Hello,",
+      "",
+      "The copy of your data you asked for is ready. Open this link while logged in to download it.",
+      "It works once, for 24 hours:",
+      link,
+      "",
+      "If you did not ask for this, log in and change your password.",
+    ].join("\n"),
+  );
+}
+
+/** Runs a deletion's steps; the last waits for the logs' lifetime in a job of its own. */
+export async function accountDeleteJob(job: Extract<Job, { type: "account-delete" }>): Promise<void> {
+  for (;;) {
+    const d = await getDeletion(job.accountId);
+    if (!d) return;
+    const waitUntil = nextStepWaitsUntil(d);
+    if (waitUntil > now()) {
+      const op = kv().atomic();
+      enqueueJob(op, { type: "account-delete", accountId: job.accountId }, { delayMs: waitUntil - now() });
+      await op.commit();
+      return;
+    }
+    if ((await deleteMemberStep(job.accountId)) === null) return;
+  }
+}
