@@ -153,6 +153,21 @@ const EN_TEXTS = {
       "Age: I am an adult, it is legal for me to enter a site with adult content where I am, and I release the site of liability.",
     law: "Law: I will follow the community guidelines.",
   },
+  myDataTitle: "Your data",
+  downloadMyData: "Download my data",
+  downloadIntro:
+    "A ZIP of everything we store about you: your account, profile, pictures in every size, likes, notes, messages, places and more.",
+  exportRequested:
+    "We are preparing your data. We will email you a link: it works once, for 24 hours, while you are logged in.",
+  exportReady: "Your data is ready.",
+  downloadZip: "Download the ZIP",
+  exportGone: "This download link was used, has expired, or is not yours.",
+  deleteMyAccount: "Delete my account",
+  deleteIntro:
+    "This deletes your profile, pictures, likes, notes, the messages you sent and everything else about you. It cannot be undone.",
+  deleteConfirm: "Delete my account forever",
+  cancel: "Cancel",
+  accountDeleted: "Your account is being deleted. You are logged out.",
   deletedMember: "Deleted member",
   followBrowser: "My browser's language",
   language: "Language",

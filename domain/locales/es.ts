@@ -149,6 +149,21 @@ export const TEXTS: Translation<EnTexts> = {
       "Edad: soy adulto, es legal para mí entrar en un sitio con contenido para adultos donde estoy, y libero al sitio de responsabilidad.",
     law: "Ley: seguiré las normas de la comunidad.",
   },
+  myDataTitle: "Tus datos",
+  downloadMyData: "Descargar mis datos",
+  downloadIntro:
+    "Un ZIP con todo lo que guardamos sobre ti: tu cuenta, perfil, fotos en todos los tamaños, me gusta, notas, mensajes, lugares y más.",
+  exportRequested:
+    "Estamos preparando tus datos. Te enviaremos un enlace por correo: funciona una vez, durante 24 horas, con la sesión iniciada.",
+  exportReady: "Tus datos están listos.",
+  downloadZip: "Descargar el ZIP",
+  exportGone: "Este enlace de descarga ya se usó, caducó o no es tuyo.",
+  deleteMyAccount: "Eliminar mi cuenta",
+  deleteIntro:
+    "Esto elimina tu perfil, fotos, me gusta, notas, los mensajes que enviaste y todo lo demás sobre ti. No se puede deshacer.",
+  deleteConfirm: "Eliminar mi cuenta para siempre",
+  cancel: "Cancelar",
+  accountDeleted: "Tu cuenta se está eliminando. Cerraste sesión.",
   deletedMember: "Miembro eliminado",
   followBrowser: "El idioma de mi navegador",
   language: "Idioma",

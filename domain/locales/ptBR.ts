@@ -149,6 +149,21 @@ export const TEXTS: Translation<EnTexts> = {
       "Idade: sou adulto, é legal para mim entrar em um site com conteúdo adulto onde estou, e isento o site de responsabilidade.",
     law: "Lei: vou seguir as diretrizes da comunidade.",
   },
+  myDataTitle: "Seus dados",
+  downloadMyData: "Baixar meus dados",
+  downloadIntro:
+    "Um ZIP com tudo o que guardamos sobre você: sua conta, perfil, fotos em todos os tamanhos, curtidas, notas, mensagens, lugares e mais.",
+  exportRequested:
+    "Estamos preparando seus dados. Vamos enviar um link por e-mail: ele funciona uma vez, por 24 horas, com você conectado.",
+  exportReady: "Seus dados estão prontos.",
+  downloadZip: "Baixar o ZIP",
+  exportGone: "Este link de download já foi usado, expirou ou não é seu.",
+  deleteMyAccount: "Excluir minha conta",
+  deleteIntro:
+    "Isso exclui seu perfil, fotos, curtidas, notas, as mensagens que você enviou e todo o resto sobre você. Não pode ser desfeito.",
+  deleteConfirm: "Excluir minha conta para sempre",
+  cancel: "Cancelar",
+  accountDeleted: "Sua conta está sendo excluída. Você saiu.",
   deletedMember: "Membro excluído",
   followBrowser: "O idioma do meu navegador",
   language: "Idioma",

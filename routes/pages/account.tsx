@@ -11,6 +11,8 @@ import { hidesPresence } from "../../kv/presence.ts";
 import { isDiscreet } from "../api/safety.ts";
 import SettingsForm from "../../islands/SettingsForm.tsx";
 import LanguageSettings from "../../islands/LanguageSettings.tsx";
+import MyData from "../../islands/MyData.tsx";
+import { reauthOf } from "../reauth.ts";
 import ContactForm from "../../islands/ContactForm.tsx";
 import Dashboard from "../../islands/Dashboard.tsx";
 import { AuditLog } from "../../components/AuditLog.tsx";
@@ -61,6 +63,7 @@ export async function settingsPage(c: Context<AppEnv>) {
         }}
       />
       <Island of={LanguageSettings} props={{ current: caller.language ?? null }} />
+      <Island of={MyData} props={{ reauth: reauthOf(account, session).reauth }} />
     </section>,
   );
 }

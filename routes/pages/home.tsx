@@ -15,6 +15,7 @@ export function homePage(c: Context<AppEnv>) {
     "Home",
     <>
       <p className="banner" role="note">{TEXTS.underDevelopment}</p>
+      {!caller && c.req.query("deleted") === "1" && <p className="notice" role="status">{TEXTS.accountDeleted}</p>}
       <h1 className="visually-hidden">{titleText("Home")}</h1>
       {caller && !caller.hasPassword && (
         <p className="notice">

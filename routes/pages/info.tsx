@@ -92,6 +92,17 @@ export function tosPage(c: Context<AppEnv>) {
           Other members never see your exact location: they see an approximate position inside a grid cell of about 1
           km. Picture metadata (such as GPS in photos) is removed on upload.
         </li>
+        <li>
+          Download my data (Account settings) mails you a link to one ZIP of everything we store about you. The link
+          works once, for 24 hours, and only while you are logged in.
+        </li>
+        <li>
+          Delete my account (Account settings) deletes your profile, pictures, likes, notes, the messages you sent, your
+          places and everything else about you, within minutes. Members you wrote to keep the messages they sent you,
+          shown as sent to a deleted member. Two things are kept: the moderators' audit log (who did what, when and
+          why), and, if your account was suspended or banned, a one-way hash of your email address, so that a ban cannot
+          be evaded by registering again.
+        </li>
       </ul>
     </article>,
   );

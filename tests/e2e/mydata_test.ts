@@ -1,0 +1,68 @@
+/**
+ * My data in a real browser, on a phone and a desktop: "Download my data" mails a link; the link
+ * opens Account settings, which downloads the ZIP once; "Delete my account" asks for the current
+ * password, then logs the member out with the account gone.
+ */
+
+import assert from "node:assert/strict";
+import { unzipSync } from "fflate";
+import { registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
+import { TEXTS } from "../../domain/texts.ts";
+import { getAccountByEmail, hashPassword } from "../../kv/accounts.ts";
+import { kv } from "../../kv/db.ts";
+import { keys } from "../../kv/keys.ts";
+import { listOutbox } from "../../kv/outbox.ts";
+import { shiftClock } from "../../kv/clock.ts";
+
+for (const vp of ["phone", "desktop"] as ViewportName[]) {
+  Deno.test(`e2e ${vp} - my data: download a ZIP by the mailed link; delete my account with my password`, async () => {
+    const h = await startHarness();
+    try {
+      const { context, page } = await h.newPage(vp);
+      const email = `mydata-${vp}@example.com`;
+      await registerAndLogIn(page, h.origin, email);
+      await page.goto("/settings");
+      const section = page.getByRole("region", { name: TEXTS.myDataTitle });
+      await section.getByRole("button", { name: TEXTS.downloadMyData }).click();
+      await section.getByText(TEXTS.exportRequested).waitFor();
+
+      let link = "";
+      for (let i = 0; i < 100 && !link; i++) {
+        const mail = (await listOutbox()).find((m) => m.to === email && /data is ready/.test(m.subject));
+        link = mail?.text.match(/https?:\/\/\S+#export=\S+/)?.[0] ?? "";
+        if (!link) await page.waitForTimeout(100);
+      }
+      assert.ok(link, "the link was mailed");
+      await page.goto("/");
+      await page.goto(link);
+      await section.getByText(TEXTS.exportReady).waitFor();
+      assert.equal(new URL(page.url()).hash, "", "the token leaves the address bar");
+      await shot(page, `${vp}-mydata-ready`);
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        section.getByRole("button", { name: TEXTS.downloadZip }).click(),
+      ]);
+      const zip = unzipSync(new Uint8Array(await Deno.readFile((await download.path())!)));
+      assert.equal(JSON.parse(new TextDecoder().decode(zip["data.json"])).account.email, email);
+
+      // Delete: the password is asked (this login is older than 10 minutes by now).
+      const account = (await getAccountByEmail(email))!;
+      await kv().set(keys.account(account.id), { ...account, passwordHash: await hashPassword("a long password") });
+      shiftClock(11 * 60_000);
+      await page.goto("/settings");
+      await section.getByRole("button", { name: TEXTS.deleteMyAccount }).click();
+      const confirm = section.getByRole("group", { name: TEXTS.deleteMyAccount });
+      await confirm.getByLabel(TEXTS.currentPassword).fill("a long password");
+      await shot(page, `${vp}-mydata-delete`);
+      await confirm.getByRole("button", { name: TEXTS.deleteConfirm }).click();
+      await page.waitForURL(`${h.origin}/?deleted=1`);
+      await page.getByText(TEXTS.accountDeleted).waitFor();
+      await shot(page, `${vp}-mydata-deleted`);
+      await page.goto("/settings");
+      await page.waitForURL(`${h.origin}/login`);
+      await context.close();
+    } finally {
+      await h.close();
+    }
+  });
+}
