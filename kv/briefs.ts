@@ -17,7 +17,7 @@ import { now } from "./clock.ts";
 import { safetyPlace } from "./safety.ts";
 import { ageOf } from "../domain/age.ts";
 import { blockedSet } from "./blocks.ts";
-import { likeSets, ratedBefore } from "./likes.ts";
+import { likeSets, ratedAmong } from "./likes.ts";
 import {
   byBounds,
   bySector,
@@ -157,26 +157,42 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
   }
   const chars = q.chars ?? [];
   const likes = q.likes ?? [];
-  const [blocked, sets, rated] = await Promise.all([
+  const [exclude, sets] = await Promise.all([
     blockedSet(viewerId),
     likes.length > 0 ? likeSets(viewerId) : Promise.resolve(null),
-    q.ratedBefore !== undefined ? ratedBefore(viewerId, q.ratedBefore) : Promise.resolve(null),
   ]);
-  const exclude = rated ? new Set([...blocked, ...rated]) : blocked;
   const likeFilter = sets ? (id: string) => likes.every((f) => sets[f].has(id)) : undefined;
 
   // (page + 1) * size accepted members make the page, one more tells whether another follows.
   const want = (page + 1) * size + 1;
-  // An attribute filter rejects candidates: read them in larger chunks (fewer index searches).
-  const chunk = Math.min(MAX_PAGE_SIZE, chars.length > 0 ? Math.max(4 * want, 200) : want);
+  // A filter rejects candidates (an attribute, or rated before: the swipe deck): read them in
+  // larger chunks (fewer index searches).
+  // A deck read from the top meets long runs of members rated before: larger chunks still.
+  const chunk = Math.min(
+    MAX_PAGE_SIZE,
+    q.ratedBefore !== undefined ? Math.max(8 * want, 1000) : chars.length > 0 ? Math.max(4 * want, 200) : want,
+  );
   const profiles = new Map<string, Profile | null>();
   const accepted: ProfileBrief[] = [];
   for (let k = 0; accepted.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
     const found = await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
-    await loadProfiles(found.items.map((it) => it.profileId), profiles);
-    for (const it of found.items) {
-      const p = profiles.get(it.profileId);
-      if (p && hasAllCharacteristics(p.characteristics, chars)) accepted.push(briefOf(p, it));
+    // Without an attribute filter a candidate with a profile is accepted: read only as many as the
+    // page still needs (a swipe deck's chunk is larger than its page), then more if some drop out.
+    // Each further read is twice the last (many rated members in a row: few round trips).
+    for (let i = 0, grow = 16; i < found.items.length && accepted.length < want; grow *= 2) {
+      const take = chars.length > 0 ? found.items.length : Math.max(want - accepted.length, grow);
+      const slice = found.items.slice(i, i + take);
+      i += slice.length;
+      // Members rated before the deck opened: asked about the candidates only, never the whole history.
+      const rated = q.ratedBefore !== undefined
+        ? await ratedAmong(viewerId, slice.map((it) => it.profileId), q.ratedBefore)
+        : null;
+      const candidates = rated ? slice.filter((it) => !rated.has(it.profileId)) : slice;
+      await loadProfiles(candidates.map((it) => it.profileId), profiles);
+      for (const it of candidates) {
+        const p = profiles.get(it.profileId);
+        if (p && hasAllCharacteristics(p.characteristics, chars)) accepted.push(briefOf(p, it));
+      }
     }
     if (!found.hasMore) break;
   }

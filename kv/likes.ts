@@ -313,18 +313,52 @@ export interface LikeSets {
   iLikedPics: Set<string>;
 }
 
-/** Who liked the viewer's profile or pictures, and whose profile or pictures the viewer liked. */
-/** Profiles `viewer` rated LIKE or DISLIKE before `ts` (the swipe deck leaves them out). */
-export async function ratedBefore(viewer: string, ts: number): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (const type of ["LIKE", "DISLIKE"] as const) {
-    for await (const e of kv().list<ProfileLike>({ prefix: keys.profileLikesByLiker(viewer, type) })) {
-      if (e.value.tsCreated < ts) out.add(e.value.likedProfileId);
-    }
+/**
+ * What one deck session (a viewer, and the time the deck opened) learnt of its candidates: whom
+ * the viewer rated before then, and whom not. A rating made before that time never changes that
+ * answer, so the next page of the same deck asks KV only about candidates it has not met yet.
+ * Per instance, the newest `DECK_CACHE_MAX` sessions, each for `DECK_CACHE_MS`.
+ */
+const deckCache = new Map<string, { rated: Set<string>; unrated: Set<string>; at: number }>();
+const DECK_CACHE_MAX = 1000;
+const DECK_CACHE_MS = 15 * 60_000;
+
+/**
+ * Which of `ids` `viewer` rated LIKE or DISLIKE before `ts` (the swipe deck leaves them out): one
+ * point read per candidate not met before in this deck, so a deck page costs the same whatever the
+ * viewer's history.
+ */
+export async function ratedAmong(viewer: string, ids: readonly string[], ts: number): Promise<Set<string>> {
+  const key = `${viewer}|${ts}`;
+  let known = deckCache.get(key);
+  if (!known || Date.now() - known.at > DECK_CACHE_MS) {
+    known = { rated: new Set(), unrated: new Set(), at: Date.now() };
+    if (deckCache.size >= DECK_CACHE_MAX) deckCache.delete(deckCache.keys().next().value!);
+  }
+  deckCache.delete(key);
+  deckCache.set(key, known); // the newest last: the oldest goes first
+  const out = new Set(ids.filter((id) => known.rated.has(id)));
+  const todo = ids.filter((id) => !known.rated.has(id) && !known.unrated.has(id));
+  const batches: string[][] = [];
+  for (let i = 0; i < todo.length; i += 10) batches.push(todo.slice(i, i + 10));
+  for (let i = 0; i < batches.length; i += 16) {
+    await Promise.all(
+      batches.slice(i, i + 16).map(async (batch) => {
+        const entries = await kv().getMany<ProfileLike[]>(batch.map((id) => keys.profileLike(viewer, id)));
+        batch.forEach((id, j) => {
+          const l = entries[j].value;
+          if (l && (l.likeType === "LIKE" || l.likeType === "DISLIKE") && l.tsCreated < ts) {
+            out.add(id);
+            known.rated.add(id);
+          } else known.unrated.add(id);
+        });
+      }),
+    );
   }
   return out;
 }
 
+/** Who liked the viewer's profile or pictures, and whose profile or pictures the viewer liked. */
 export async function likeSets(viewer: string): Promise<LikeSets> {
   const hidden = await blockedSet(viewer);
   const collect = async (prefix: Deno.KvKey, pick: (v: ProfileLike & ProfilePicLike) => string) => {
