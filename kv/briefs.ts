@@ -12,7 +12,7 @@
 
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
-import type { Profile } from "./profiles.ts";
+import { discoveryProfiles, type Profile } from "./profiles.ts";
 import { now } from "./clock.ts";
 import { safetyPlace } from "./safety.ts";
 import { ageOf } from "../domain/age.ts";
@@ -98,23 +98,8 @@ export const DEFAULT_SIZES: Record<BriefsArea["kind"], number> = {
 /** Largest page size a discovery query accepts. */
 export const MAX_BRIEFS_SIZE = MAX_PAGE_SIZE;
 
-const PROFILE_BATCH = 10; // getMany reads at most 10 keys
-const PROFILE_READS_IN_FLIGHT = 16;
-
-/** Reads the profiles of `ids` not yet in `into` (null for none). */
-async function loadProfiles(ids: readonly string[], into: Map<string, Profile | null>): Promise<void> {
-  const todo = ids.filter((id) => !into.has(id));
-  const batches: string[][] = [];
-  for (let i = 0; i < todo.length; i += PROFILE_BATCH) batches.push(todo.slice(i, i + PROFILE_BATCH));
-  for (let i = 0; i < batches.length; i += PROFILE_READS_IN_FLIGHT) {
-    await Promise.all(
-      batches.slice(i, i + PROFILE_READS_IN_FLIGHT).map(async (batch) => {
-        const entries = await kv().getMany<Profile[]>(batch.map((id) => keys.profile(id)));
-        batch.forEach((id, j) => into.set(id, entries[j].value));
-      }),
-    );
-  }
-}
+/** Reads the profiles of `ids` not yet in `into` (null for none), from the instance's short-lived copy when it has one. */
+const loadProfiles = discoveryProfiles;
 
 function briefOf(p: Profile, at: NearbyItem): ProfileBrief {
   return {

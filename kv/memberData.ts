@@ -25,7 +25,7 @@ import { keys } from "./keys.ts";
 import { newId, randomToken, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { type Account, getAccount } from "./accounts.ts";
-import { getProfile, type Profile } from "./profiles.ts";
+import { forgetCachedProfile, getProfile, type Profile } from "./profiles.ts";
 import { endOtherSessions, listSessions } from "./sessions.ts";
 import { listPasskeys } from "./passkeys.ts";
 import { listPushSubscriptions } from "./push.ts";
@@ -501,6 +501,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       op.delete(keys.accountsByRole(role, accountId)).sum(keys.roleCount(role), MINUS_ONE);
     }
     await op.commit();
+    forgetCachedProfile(profileId);
   },
 
   async logs({ accountId, profileId }) {

@@ -28,7 +28,7 @@ import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import type { Profile } from "./profiles.ts";
+import { forgetCachedProfile, type Profile } from "./profiles.ts";
 import {
   BlobConflictError,
   type BlobMeta,
@@ -384,7 +384,10 @@ export async function addPicture(
     }
     op.set(keys.profile(profileId), profile).set(keys.pic(id), pic);
     enqueueJob(op, { type: "picture-master", picId: id, gen: pic.gen });
-    if ((await op.commit()).ok) return { ok: true, pic, profile };
+    if ((await op.commit()).ok) {
+      forgetCachedProfile(profileId);
+      return { ok: true, pic, profile };
+    }
   }
   await deleteBlob(sourceBlobId(id));
   return result;
@@ -407,7 +410,10 @@ async function changePicture(
     const op = kv().atomic().check(picEntry, profEntry);
     const next = change(picEntry.value, profEntry.value, op);
     if (!next) return { ok: true, pic: picEntry.value, profile: profEntry.value };
-    if ((await op.commit()).ok) return { ok: true, pic: next, profile: profEntry.value };
+    if ((await op.commit()).ok) {
+      forgetCachedProfile(profileId);
+      return { ok: true, pic: next, profile: profEntry.value };
+    }
   }
   return { ok: false, reason: "conflict" };
 }

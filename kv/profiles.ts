@@ -45,6 +45,61 @@ export async function getProfile(id: string): Promise<Profile | null> {
   return (await kv().get<Profile>(keys.profile(id))).value;
 }
 
+// --- the public profiles of discovery, kept a moment in the instance
+
+/**
+ * How long a profile read for discovery is reused by this instance. A write through this instance
+ * forgets it at once (`forgetCachedProfile`); another instance's write shows within this time. A
+ * picture made private meanwhile is never served from it: the picture route checks access itself.
+ */
+export const PROFILE_CACHE_MS = 1000;
+const PROFILE_CACHE_MAX = 50_000;
+const profileCaches = new WeakMap<Deno.Kv, Map<string, { p: Profile; at: number }>>();
+
+function profileCache(): Map<string, { p: Profile; at: number }> {
+  let c = profileCaches.get(kv());
+  if (!c) profileCaches.set(kv(), c = new Map());
+  return c;
+}
+
+/** Forgets a profile this instance keeps for discovery (every write of a profile calls it). */
+export function forgetCachedProfile(id: string): void {
+  profileCache().delete(id);
+}
+
+/**
+ * The profiles of `ids` for discovery lists (null for none): from this instance's copy when
+ * younger than `PROFILE_CACHE_MS`, else read in batches (10 keys a `getMany`, 16 in flight).
+ */
+export async function discoveryProfiles(ids: readonly string[], into: Map<string, Profile | null>): Promise<void> {
+  const cache = profileCache();
+  const t = Date.now();
+  const todo: string[] = [];
+  for (const id of ids) {
+    if (into.has(id)) continue;
+    const hit = cache.get(id);
+    if (hit && t - hit.at < PROFILE_CACHE_MS) into.set(id, hit.p);
+    else todo.push(id);
+  }
+  const batches: string[][] = [];
+  for (let i = 0; i < todo.length; i += 10) batches.push(todo.slice(i, i + 10));
+  for (let i = 0; i < batches.length; i += 16) {
+    await Promise.all(
+      batches.slice(i, i + 16).map(async (batch) => {
+        const entries = await kv().getMany<Profile[]>(batch.map((id) => keys.profile(id)));
+        batch.forEach((id, j) => {
+          const p = entries[j].value;
+          into.set(id, p);
+          if (!p) return;
+          if (cache.size >= PROFILE_CACHE_MAX) cache.delete(cache.keys().next().value!);
+          cache.delete(id);
+          cache.set(id, { p, at: t });
+        });
+      }),
+    );
+  }
+}
+
 // --- birthdate and age (spec §5)
 
 // --- changes
@@ -89,7 +144,10 @@ export async function updateProfile(id: string, change: ProfileChange): Promise<
       if (want.length !== have.size) return { ok: false, reason: "pics_changed" };
     }
     const res = await kv().atomic().check(entry).set(keys.profile(id), next).commit();
-    if (res.ok) return { ok: true, profile: next };
+    if (res.ok) {
+      forgetCachedProfile(id);
+      return { ok: true, profile: next };
+    }
   }
   throw new Error("profile update kept conflicting");
 }
