@@ -95,7 +95,63 @@ export function hitNewMember(
 
 /** Counts a hit; true while within the limit. */
 export function hit(name: LimitName, who: string): Promise<boolean> {
+  if (COUNTED_IN_MEMORY.has(name)) return hitInMemory(name, LIMITS[name], who);
   return hitLimit(name, LIMITS[name], who);
+}
+
+/**
+ * The limits every page of the map and the lists counts (hundreds of hits a second): counted in
+ * the instance and added to KV with one `sum` (no read back) at most every `FLUSH_MS` per key;
+ * only a key past half its limit reads the count of every instance back. A member far below the
+ * limit (nearly everyone) costs one KV write per hit and no read, instead of a write and a read.
+ * What this allows over the limit: what other instances counted since this one last read the key
+ * once it is past half (at most instances × rate × `FLUSH_MS`); a crash loses at most `FLUSH_MS`
+ * of this instance's hits. The logins' and the writes' limits stay exact (`hitLimit`).
+ */
+const COUNTED_IN_MEMORY: ReadonlySet<LimitName> = new Set([
+  "discoveryByAccount",
+  "discoveryByAddress",
+  "positionByAccount",
+]);
+const FLUSH_MS = 200;
+interface LocalCount {
+  /** What this instance knows of the window's count: its own flushed hits, plus every instance's at the last read. */
+  global: number;
+  /** This instance's hits not yet added to KV. */
+  pending: number;
+  flushedAt: number;
+}
+const localCounts = new WeakMap<Deno.Kv, Map<string, LocalCount>>();
+
+async function hitInMemory(scope: LimitName, limit: Limit, who: string): Promise<boolean> {
+  let counts = localCounts.get(kv());
+  if (!counts) localCounts.set(kv(), counts = new Map());
+  const window = Math.floor(now() / limit.windowMs);
+  const id = `${scope}\u0000${window}\u0000${who}`;
+  let c = counts.get(id);
+  if (!c) {
+    await sweepEndedWindows(scope, window);
+    c = { global: 0, pending: 0, flushedAt: 0 };
+    counts.set(id, c);
+    if (counts.size > 100_000) counts.delete(counts.keys().next().value!);
+  }
+  c.pending++;
+  const key = keys.rateLimitCount(scope, window, who);
+  if (c.global + c.pending > limit.max / 2) {
+    // Past half the limit: every instance's hits count now.
+    const add = c.pending;
+    c.pending = 0;
+    c.flushedAt = Date.now();
+    await kv().atomic().sum(key, BigInt(add)).commit();
+    c.global = Number((await kv().get<Deno.KvU64>(key)).value?.value ?? BigInt(add));
+  } else if (Date.now() - c.flushedAt >= FLUSH_MS) {
+    const add = c.pending;
+    c.pending = 0;
+    c.flushedAt = Date.now();
+    c.global += add;
+    await kv().atomic().sum(key, BigInt(add)).commit();
+  }
+  return c.global + c.pending <= limit.max;
 }
 
 /**
