@@ -20,16 +20,18 @@ export interface LayoutProps {
   discreet?: boolean;
   /** The page has the app's tab bar (logged in): room is kept for it. */
   tabs?: boolean;
+  /** This device's colour scheme (Account settings): the system's, or always light or dark. */
+  theme?: "system" | "light" | "dark";
 }
 
 /** The HTML document of a page. Focus lands on the main container (spec §2). */
 export function Layout(p: LayoutProps) {
   return (
-    <html lang={locale()}>
+    <html lang={locale()} data-theme={p.theme && p.theme !== "system" ? p.theme : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
+        <meta name="color-scheme" content={p.theme && p.theme !== "system" ? p.theme : "light dark"} />
         <title>{p.discreet ? TEXTS.neutralTitle : `${titleText(p.title)} · ${p.brand.name}`}</title>
         <link rel="icon" href={p.discreet ? "/static/neutral-icon.svg" : "/static/icon.svg"} type="image/svg+xml" />
         <link

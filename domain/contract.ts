@@ -259,6 +259,7 @@ export const RESPONSES = {
   "POST /api/passkeys/login/options": { 200: z.strictObject({ options: WebAuthnOptions, challengeId: id }) },
   "POST /api/passkeys/login": { 200: LoginAnswer },
   "GET /api/settings": { 200: Settings },
+  "PUT /api/settings/theme": { 200: z.strictObject({ theme: z.enum(["system", "light", "dark"]) }) },
   "PUT /api/settings/language": { 200: z.strictObject({ language: z.enum(["en", "es", "pt-BR"]).nullable() }) },
   "PUT /api/settings": { 200: Settings },
   "GET /api/sessions": {

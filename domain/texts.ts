@@ -169,6 +169,10 @@ const EN_TEXTS = {
   cancel: "Cancel",
   accountDeleted: "Your account is being deleted. You are logged out.",
   deletedMember: "Deleted member",
+  theme: "Colours",
+  themeSystem: "As this device is set",
+  themeLight: "Light",
+  themeDark: "Dark",
   followBrowser: "My browser's language",
   language: "Language",
   /** Route titles and menu labels (routes/table.ts), by their English words. */

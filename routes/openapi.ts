@@ -36,7 +36,7 @@ import { idsQuery, presenceBody } from "./api/presence.ts";
 import { profileBody } from "./api/profiles.ts";
 import { reportBody } from "./api/reports.ts";
 import { safetyBody } from "./api/safety.ts";
-import { languageBody, settingsBody } from "./api/settings.ts";
+import { languageBody, settingsBody, themeBody } from "./api/settings.ts";
 import { backendVersion } from "../config/version.ts";
 
 /** What a route reads: its JSON body, its query, or its form (multipart or urlencoded). */
@@ -55,6 +55,7 @@ export const REQUESTS: Record<string, Request> = {
   "POST /api/passkeys/login": { body: passkeyLoginBody },
   "PUT /api/settings": { body: settingsBody },
   "PUT /api/settings/language": { body: languageBody },
+  "PUT /api/settings/theme": { body: themeBody },
   "DELETE /api/sessions/:id": { body: confirmBody },
   "POST /api/sessions/end-others": { body: confirmBody },
   "PUT /api/safety": { body: safetyBody },

@@ -165,6 +165,10 @@ export const TEXTS: Translation<EnTexts> = {
   cancel: "Cancelar",
   accountDeleted: "Tu cuenta se está eliminando. Cerraste sesión.",
   deletedMember: "Miembro eliminado",
+  theme: "Colores",
+  themeSystem: "Como esté configurado este dispositivo",
+  themeLight: "Claro",
+  themeDark: "Oscuro",
   followBrowser: "El idioma de mi navegador",
   language: "Idioma",
   titles: {

@@ -165,6 +165,10 @@ export const TEXTS: Translation<EnTexts> = {
   cancel: "Cancelar",
   accountDeleted: "Sua conta está sendo excluída. Você saiu.",
   deletedMember: "Membro excluído",
+  theme: "Cores",
+  themeSystem: "Como este dispositivo estiver configurado",
+  themeLight: "Claro",
+  themeDark: "Escuro",
   followBrowser: "O idioma do meu navegador",
   language: "Idioma",
   titles: {

@@ -9,12 +9,13 @@
  */
 
 import { activeGrant } from "../../kv/roles.ts";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { conflict, notFound } from "../errors.ts";
 import { idParam, jsonBody } from "../validate.ts";
-import { requireCaller } from "../middleware.ts";
+import { isSecureContext, requireCaller } from "../middleware.ts";
 import { trustOnlyThisPlace } from "./auth.ts";
 import { accountAndSession, confirmBody, optionalJson, reauthOf, requireReauth } from "../reauth.ts";
 import { TEXTS } from "../../domain/texts.ts";
@@ -54,7 +55,32 @@ export async function settingsOf(a: Account, session: Session | null) {
 
 export const languageBody = z.object({ language: z.enum(LOCALES).nullable() });
 
+/** This device's colour scheme: the system's (no cookie), or always light or dark. */
+export const THEMES = ["system", "light", "dark"] as const;
+export type Theme = typeof THEMES[number];
+export const themeBody = z.object({ theme: z.enum(THEMES) });
+const THEME_COOKIE = "theme";
+
+/** The colour scheme this device chose (Account settings), read by every page so the first paint is right. */
+export function themeOf(c: Context): Theme {
+  const v = getCookie(c, THEME_COOKIE);
+  return v === "light" || v === "dark" ? v : "system";
+}
+
 export const settings = new Hono<AppEnv>()
+  // This device's colour scheme: a cookie, so a logged-out page and the first paint follow it too.
+  .put("/settings/theme", async (c) => {
+    requireCaller(c);
+    const { theme } = await jsonBody(c, themeBody);
+    if (theme === "system") deleteCookie(c, THEME_COOKIE, { path: "/", secure: isSecureContext(c) });
+    else {setCookie(c, THEME_COOKIE, theme, {
+        path: "/",
+        sameSite: "Lax",
+        secure: isSecureContext(c),
+        maxAge: 400 * 24 * 3600,
+      });}
+    return c.json({ theme });
+  })
   // The member's language (null: follow the browser's), for every page from the next one on.
   .put("/settings/language", async (c) => {
     const caller = requireCaller(c);

@@ -11,6 +11,7 @@ import { hidesPresence } from "../../kv/presence.ts";
 import { isDiscreet } from "../api/safety.ts";
 import SettingsForm from "../../islands/SettingsForm.tsx";
 import LanguageSettings from "../../islands/LanguageSettings.tsx";
+import ThemeSettings from "../../islands/ThemeSettings.tsx";
 import MyData from "../../islands/MyData.tsx";
 import { reauthOf } from "../reauth.ts";
 import ContactForm from "../../islands/ContactForm.tsx";
@@ -21,7 +22,7 @@ import { getAccount, roleCounts } from "../../kv/accounts.ts";
 import { getSessionById, listSessions } from "../../kv/sessions.ts";
 import { blockList } from "../../kv/likes.ts";
 import { listOutbox } from "../../kv/outbox.ts";
-import { settingsOf } from "../api/settings.ts";
+import { settingsOf, themeOf } from "../api/settings.ts";
 import { backendVersion } from "../../config/version.ts";
 
 export async function settingsPage(c: Context<AppEnv>) {
@@ -63,6 +64,7 @@ export async function settingsPage(c: Context<AppEnv>) {
         }}
       />
       <Island of={LanguageSettings} props={{ current: caller.language ?? null }} />
+      <Island of={ThemeSettings} props={{ current: themeOf(c) }} />
       <Island of={MyData} props={{ reauth: reauthOf(account, session).reauth }} />
     </section>,
   );

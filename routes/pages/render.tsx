@@ -14,6 +14,7 @@ import { getManifest } from "../assets.ts";
 import Header from "../../islands/Header.tsx";
 import TabBar from "../../islands/TabBar.tsx";
 import { isDiscreet } from "../api/safety.ts";
+import { themeOf } from "../api/settings.ts";
 import { SafetyNotice } from "../../components/SafetyNotice.tsx";
 import { ModerationNotice } from "../../components/ModerationNotice.tsx";
 import { getSafety, safetyPlace } from "../../kv/safety.ts";
@@ -70,6 +71,7 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
       bodyHtml={notice ? renderToString(<ModerationNotice notice={notice} back={c.req.path} />) + bodyHtml : bodyHtml}
       bodyClass={opts.bodyClass}
       tabs={tabs}
+      theme={themeOf(c)}
     />,
   );
   c.header("cache-control", "no-store");

@@ -60,6 +60,7 @@ const MATRIX: Record<string, Row | typeof NONE> = {
   "GET /api/ready": NONE,
   "GET /api/openapi.json": NONE,
   "PUT /api/settings/language": NONE,
+  "PUT /api/settings/theme": NONE,
   "POST /api/account/export": NONE,
   "POST /api/account/export/download": NONE,
   "DELETE /api/account": NONE,

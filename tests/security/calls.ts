@@ -43,6 +43,7 @@ export const CALLS: Record<string, CallOf> = {
   "GET /api/version": () => ({ path: "/api/version" }),
   "GET /api/openapi.json": () => ({ path: "/api/openapi.json" }),
   "PUT /api/settings/language": () => ({ path: "/api/settings/language", json: { language: "es" } }),
+  "PUT /api/settings/theme": () => ({ path: "/api/settings/theme", json: { theme: "dark" } }),
   "POST /api/account/export": () => ({ path: "/api/account/export" }),
   "POST /api/account/export/download": () => ({
     path: "/api/account/export/download",
