@@ -46,7 +46,13 @@ try {
     for (let i = 0; i < pics; i++) {
       // A phone photo's worth of detail (noise), so the sizes weigh what real pictures do.
       const img = await sharp({
-        create: { width: 1200, height: 1500, channels: 3, noise: { type: "gaussian", mean: 120 + i, sigma: 40 } },
+        create: {
+          width: 1200,
+          height: 1500,
+          channels: 3,
+          background: { r: 128, g: 128, b: 128 },
+          noise: { type: "gaussian", mean: 120 + i, sigma: 40 },
+        },
       }).jpeg({ quality: 85 }).toBuffer();
       await addPicture(pid, await prepareUpload(new Uint8Array(img)));
     }

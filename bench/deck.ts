@@ -28,6 +28,21 @@ const HOME = { lat: 40.7, lon: -74.0 };
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
+/** The old way: the whole history read for each page, then the page without it. */
+async function oldPage(viewer: string, before: number) {
+  const rated = new Set<string>();
+  for (const type of ["LIKE", "DISLIKE"] as const) {
+    for await (
+      const e of kv().list<{ likedProfileId: string; tsCreated: number }>({
+        prefix: keys.profileLikesByLiker(viewer, type),
+      })
+    ) if (e.value.tsCreated < before) rated.add(e.value.likedProfileId);
+  }
+  // The old page: the index search without the rated ones, then their profiles (briefs).
+  const page = await nearest(viewer, { size: 200, exclude: rated });
+  await profileBriefs(viewer, { kind: "nearest" }, { size: 30 });
+  return page;
+}
 const dir = await Deno.makeTempDir({ prefix: "deck-bench-" });
 await openKv(`${dir}/app.kv`);
 try {
@@ -45,22 +60,6 @@ try {
     hide: false,
   })));
   console.log(`${MEMBERS.toLocaleString("en-US")} members seeded`);
-
-  /** The old way: the whole history read for each page, then the page without it. */
-  async function oldPage(viewer: string, before: number) {
-    const rated = new Set<string>();
-    for (const type of ["LIKE", "DISLIKE"] as const) {
-      for await (
-        const e of kv().list<{ likedProfileId: string; tsCreated: number }>({
-          prefix: keys.profileLikesByLiker(viewer, type),
-        })
-      ) if (e.value.tsCreated < before) rated.add(e.value.likedProfileId);
-    }
-    // The old page: the index search without the rated ones, then their profiles (briefs).
-    const page = await nearest(viewer, { size: 200, exclude: rated });
-    await profileBriefs(viewer, { kind: "nearest" }, { size: 30 });
-    return page;
-  }
 
   const rows: string[] = [];
   for (const how of ["random", "nearest"] as const) {

@@ -10,8 +10,6 @@
  * filter the first chunk is the page itself.
  */
 
-import { kv } from "./db.ts";
-import { keys } from "./keys.ts";
 import { discoveryProfiles, type Profile } from "./profiles.ts";
 import { now } from "./clock.ts";
 import { safetyPlace } from "./safety.ts";

@@ -135,7 +135,12 @@ export async function testApp() {
 /** Route patterns of the contract, as regular expressions, most specific (fewest parameters) first. */
 const CONTRACT = Object.keys(RESPONSES).map((key) => {
   const [method, pattern] = key.split(" ");
-  return { key, method, re: new RegExp("^" + pattern.replace(/:[^/]+/g, "[^/]+") + "$"), params: pattern.split(":").length };
+  return {
+    key,
+    method,
+    re: new RegExp("^" + pattern.replace(/:[^/]+/g, "[^/]+") + "$"),
+    params: pattern.split(":").length,
+  };
 }).sort((a, b) => a.params - b.params);
 
 /** Throws when a 2xx JSON answer of an /api/ route is not the one its contract documents. */
