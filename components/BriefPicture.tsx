@@ -1,6 +1,7 @@
 /** A member's first public picture at a given width, or a placeholder when they have none. */
 
 import { type PicScale, profilePicUrl } from "../domain/format.ts";
+import { TEXTS } from "../domain/texts.ts";
 
 export interface BriefPictureProps {
   picId: string | undefined;
@@ -16,9 +17,13 @@ export interface BriefPictureProps {
 /** The picture fills its box (object-fit cover, styled by the caller's CSS). */
 export function BriefPicture({ picId, name, scale, nsfw, eager = false }: BriefPictureProps) {
   if (!picId) {
+    // A designed placeholder: a soft silhouette on the brand's gradient, never a giant letter.
     return (
-      <span className="pic-placeholder" role="img" aria-label={`${name} has no picture`}>
-        {Array.from(name.trim())[0]?.toUpperCase() ?? "?"}
+      <span className="pic-placeholder" role="img" aria-label={TEXTS.noPicture(name)}>
+        <svg viewBox="0 0 100 125" aria-hidden="true" focusable="false">
+          <circle cx="50" cy="44" r="20" />
+          <path d="M14 125c0-25 16-42 36-42s36 17 36 42z" />
+        </svg>
       </span>
     );
   }

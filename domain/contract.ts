@@ -30,6 +30,7 @@ export const ProfileBrief = z.strictObject({
   lon: z.number(),
   distanceMeters: z.number().nullable(),
   tsUpdated: ts,
+  isNew: z.boolean(),
 });
 const BriefsPage = z.strictObject({
   items: z.array(ProfileBrief),
@@ -498,6 +499,7 @@ export const RESPONSES = {
         profilePicIdsPrivate: z.array(id),
         roles: z.array(z.string()),
         tsUpdated: ts,
+        tsCreated: ts.optional(),
       }),
       account: z.strictObject({ id, email: z.string(), roles: z.array(z.string()), tsCreated: ts }).nullable(),
       withdrawal: Withdrawal.nullable(),

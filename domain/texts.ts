@@ -173,6 +173,9 @@ const EN_TEXTS = {
   themeSystem: "As this device is set",
   themeLight: "Light",
   themeDark: "Dark",
+  newMark: "New",
+  pictureCount: (n: number) => (n === 1 ? "1 picture" : `${n} pictures`),
+  noPicture: (name: string) => `${name} has no picture`,
   followBrowser: "My browser's language",
   language: "Language",
   /** Route titles and menu labels (routes/table.ts), by their English words. */

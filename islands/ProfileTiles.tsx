@@ -9,6 +9,7 @@ import { type DiscoveryProps, TILES_PAGE_SIZE, TILES_REFETCH_MS, useDiscovery } 
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { usePresence } from "./queries/presence.ts";
 import { OnlineDot } from "../components/OnlineDot.tsx";
+import { TEXTS } from "../domain/texts.ts";
 import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { distanceText, shortName } from "../domain/format.ts";
@@ -36,9 +37,18 @@ function Tiles(props: DiscoveryProps) {
                   eager={i < EAGER_TILES}
                 />
                 <span className="tile-distance">{distanceText(b.distanceMeters)}</span>
-                <span className="tile-name">
-                  <OnlineDot online={presence[b.profileId]?.online} />
-                  {shortName(b.profileName)}
+                {b.isNew && <span className="tile-new">{TEXTS.newMark}</span>}
+                <span className="tile-caption">
+                  <span className="tile-name">
+                    <OnlineDot online={presence[b.profileId]?.online} />
+                    {shortName(b.profileName)}
+                  </span>
+                  {b.profileAge !== null && <span className="tile-age">{b.profileAge}</span>}
+                  {b.profilePicIds.length > 1 && (
+                    <span className="tile-pics" role="img" aria-label={TEXTS.pictureCount(b.profilePicIds.length)}>
+                      <span aria-hidden="true">▣ {b.profilePicIds.length}</span>
+                    </span>
+                  )}
                 </span>
               </a>
             </li>

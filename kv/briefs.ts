@@ -49,6 +49,8 @@ export interface ProfileBrief {
   /** From the viewer's shown position to this member's shown position; null for a viewer where being gay is a crime (`nearbyOnly`). */
   distanceMeters: number | null;
   tsUpdated: number;
+  /** A member for less than `NEW_MEMBER_DAYS` (only this, never when they joined). */
+  isNew: boolean;
 }
 
 /** One page of briefs, nearest first. */
@@ -112,8 +114,12 @@ function briefOf(p: Profile, at: NearbyItem): ProfileBrief {
     lon: at.lon,
     distanceMeters: at.distanceMeters,
     tsUpdated: at.tsUpdated,
+    isNew: p.tsCreated !== undefined && now() - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
   };
 }
+
+/** A member is shown as new (a mark on the grid) for this many days after making their profile. */
+export const NEW_MEMBER_DAYS = 7;
 
 function search(area: BriefsArea, viewerId: string, o: QueryOptions): Promise<NearbyPage> {
   switch (area.kind) {

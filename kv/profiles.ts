@@ -20,6 +20,8 @@ export interface Profile {
   profilePicIdsPrivate: string[];
   roles: string[];
   tsUpdated: number;
+  /** When the profile was made (absent on profiles older than this field). */
+  tsCreated?: number;
 }
 
 /** A new, empty profile record for an account (written by the caller's atomic). */
@@ -37,6 +39,7 @@ export function newProfile(id: string, accountId: string, profilename: string, r
     profilePicIdsPrivate: [],
     roles,
     tsUpdated: now(),
+    tsCreated: now(),
   };
 }
 

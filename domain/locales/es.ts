@@ -169,6 +169,9 @@ export const TEXTS: Translation<EnTexts> = {
   themeSystem: "Como esté configurado este dispositivo",
   themeLight: "Claro",
   themeDark: "Oscuro",
+  newMark: "Nuevo",
+  pictureCount: (n: number) => (n === 1 ? "1 foto" : `${n} fotos`),
+  noPicture: (name: string) => `${name} no tiene foto`,
   followBrowser: "El idioma de mi navegador",
   language: "Idioma",
   titles: {

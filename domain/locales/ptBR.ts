@@ -169,6 +169,9 @@ export const TEXTS: Translation<EnTexts> = {
   themeSystem: "Como este dispositivo estiver configurado",
   themeLight: "Claro",
   themeDark: "Escuro",
+  newMark: "Novo",
+  pictureCount: (n: number) => (n === 1 ? "1 foto" : `${n} fotos`),
+  noPicture: (name: string) => `${name} não tem foto`,
   followBrowser: "O idioma do meu navegador",
   language: "Idioma",
   titles: {

@@ -18,6 +18,7 @@ const STEP = 0.06;
 
 const BRIEF_KEYS = [
   "distanceMeters",
+  "isNew",
   "lat",
   "lon",
   "profileAge",
