@@ -49,7 +49,7 @@ export function Composer(
   return (
     <form className="composer" onSubmit={submit}>
       <textarea
-        aria-label="Message"
+        aria-label={TEXTS.message}
         rows={2}
         maxLength={MAX_TEXT}
         placeholder={placeholder}
@@ -72,7 +72,9 @@ export function Composer(
             📷 {chosen.length > 0 ? chosen.length : ""}
           </button>
         )}
-        <button type="submit" className="primary" disabled={busy || (!text.trim() && chosen.length === 0)}>Send</button>
+        <button type="submit" className="primary" disabled={busy || (!text.trim() && chosen.length === 0)}>
+          {TEXTS.send}
+        </button>
       </div>
       {showPics && (
         <div className="pic-chooser">

@@ -110,7 +110,7 @@ function SettingsBody({ settings, sessions, blocked, passkeys, safety, backend }
   function submit(e: FormEvent) {
     e.preventDefault();
     setError("");
-    if (!name.trim() || !email.trim()) return setError("Name and email are required.");
+    if (!name.trim() || !email.trim()) return setError(TEXTS.nameEmailRequired);
     if (pw1 !== pw2) return setError(TEXTS.passwordsDoNotMatch);
     if (askCurrent && !current) return setError(TEXTS.currentPasswordRequired);
     // The password pair is copied into the settings only when both entries match.
@@ -125,45 +125,44 @@ function SettingsBody({ settings, sessions, blocked, passkeys, safety, backend }
   return (
     <div className="stack">
       <form className="stack narrow" onSubmit={submit} noValidate>
-        {!data.hasPassword && data.reauth === "fresh" && (
-          <p className="notice">You logged in with a link. Set a password below.</p>
-        )}
+        {!data.hasPassword && data.reauth === "fresh" && <p className="notice">{TEXTS.setPasswordBelow}</p>}
         {data.reauth === "link" && <p className="notice">{TEXTS.linkOnlyNotice}</p>}
         {data.hasPassword && data.reauth === "fresh" && <p className="muted">{TEXTS.freshLinkNotice}</p>}
         <label>
-          Name
+          {TEXTS.name}
           <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" required />
         </label>
         <label>
-          Email
+          {TEXTS.email}
           <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" required />
         </label>
         <label>
-          New password
+          {TEXTS.newPassword}
           <input type="password" value={pw1} onChange={(e) => setPw1(e.target.value)} autoComplete="new-password" />
         </label>
         <label>
-          Repeat new password
+          {TEXTS.repeatNewPassword}
           <input type="password" value={pw2} onChange={(e) => setPw2(e.target.value)} autoComplete="new-password" />
         </label>
         {askCurrent && <CurrentPasswordField value={current} onChange={setCurrent} />}
         {error && <p className="error" role="alert">{error}</p>}
         {saved && <p className="success" role="status">{TEXTS.saved}</p>}
-        <button type="submit" className="primary" disabled={save.isPending}>Save</button>
+        <button type="submit" className="primary" disabled={save.isPending}>{TEXTS.save}</button>
       </form>
 
       <section className="narrow membership">
-        <h2>Membership</h2>
+        <h2>{TEXTS.membership}</h2>
         <p>
-          {data.roles.includes("PRO") ? "Pro member: no limits." : data.volunteerUntil
+          {data.roles.includes("PRO") ? TEXTS.proMember : data.volunteerUntil
             ? (
               <>
                 Volunteer until <Time ts={data.volunteerUntil} />: no limits. Thank you for helping!
               </>
             )
             : data.roles.includes("VOLUNTEER")
-            ? "Volunteer: no limits. Thank you for helping!"
-            : "Standard member."} <a href="/billing">Membership dues</a> · <a href="/games">Volunteer credits</a>
+            ? TEXTS.volunteerMember
+            : TEXTS.standardMember} <a href="/billing">{TEXTS.membershipDues}</a> ·{" "}
+          <a href="/games">{TEXTS.volunteerCredits}</a>
         </p>
       </section>
 
@@ -228,7 +227,7 @@ function Sessions({ sessions, reauth }: { sessions: SessionItem[]; reauth: Setti
   }
   return (
     <section className="narrow stack" aria-labelledby="devices-title">
-      <h2 id="devices-title">Logged-in devices</h2>
+      <h2 id="devices-title">{TEXTS.loggedInDevices}</h2>
       <ul className="list">
         {sessions.map((s) => (
           <li key={s.id} className="row between">
@@ -239,7 +238,9 @@ function Sessions({ sessions, reauth }: { sessions: SessionItem[]; reauth: Setti
                 last active <Time ts={s.lastSeen} />
               </small>
             </span>
-            {!s.current && <button type="button" onClick={() => run(s.id)} disabled={end.isPending}>Log out</button>}
+            {!s.current && (
+              <button type="button" onClick={() => run(s.id)} disabled={end.isPending}>{TEXTS.logOut}</button>
+            )}
           </li>
         ))}
       </ul>
@@ -271,8 +272,8 @@ function BlockedMembers({ initial }: { initial: BlockedItem[] }) {
   });
   return (
     <section className="narrow">
-      <h2>Blocked members</h2>
-      {data.length === 0 ? <p className="muted">You have not blocked anyone.</p> : (
+      <h2>{TEXTS.blockedMembers}</h2>
+      {data.length === 0 ? <p className="muted">{TEXTS.noneBlocked}</p> : (
         <ul className="list">
           {data.map((b) => (
             <li key={b.profileId} className="row between">
@@ -284,7 +285,7 @@ function BlockedMembers({ initial }: { initial: BlockedItem[] }) {
                 </small>
               </span>
               <button type="button" onClick={() => lift.mutate(b.profileId)} disabled={lift.isPending}>
-                Unblock
+                {TEXTS.unblock}
               </button>
             </li>
           ))}
@@ -317,15 +318,15 @@ function PushDevices({ devices, applicationServerKey }: { devices: PushDevice[];
   const subscribed = devices.some((d) => d.endpoint === mine);
   return (
     <section className="narrow">
-      <h2>Push notifications</h2>
+      <h2>{TEXTS.pushNotifications}</h2>
       <ul className="list">
-        {devices.length === 0 && <li>No device gets push notifications yet.</li>}
+        {devices.length === 0 && <li>{TEXTS.noPushDevice}</li>}
         {devices.map((d) => (
           <li key={d.id} className="row between">
             <span>
               {d.deviceName} {d.endpoint === mine && <strong>{TEXTS.thisDevice}</strong>}
             </span>
-            <button type="button" onClick={() => remove.mutate(d)}>Remove</button>
+            <button type="button" onClick={() => remove.mutate(d)}>{TEXTS.remove}</button>
           </li>
         ))}
       </ul>
@@ -337,7 +338,7 @@ function PushDevices({ devices, applicationServerKey }: { devices: PushDevice[];
           onClick={() => subscribe.mutate()}
           disabled={subscribe.isPending}
         >
-          Subscribe
+          {TEXTS.subscribe}
         </button>
       )}
     </section>
@@ -367,20 +368,20 @@ function VersionPanel({ backend }: { backend: Version }) {
   }
   return (
     <section className="narrow version">
-      <h2>Version</h2>
+      <h2>{TEXTS.version}</h2>
       <dl>
         <dt>Frontend</dt>
         <dd>{front.data ? `${front.data.gitCommitHash.slice(0, 10)} ${front.data.gitCommitTs}` : "..."}</dd>
         <dt>Backend</dt>
         <dd>{`${backend.gitCommitHash.slice(0, 10)} ${backend.gitCommitTs}`}</dd>
       </dl>
-      <button type="button" onClick={locate}>Report my device location</button>
+      <button type="button" onClick={locate}>{TEXTS.reportDeviceLocation}</button>
       {where && <p>{where}</p>}
       {coords && (
         <a
           href={`https://www.openstreetmap.org/?mlat=${coords.lat}&mlon=${coords.lon}#map=16/${coords.lat}/${coords.lon}`}
         >
-          Open in maps
+          {TEXTS.openInMaps}
         </a>
       )}
     </section>

@@ -38,12 +38,12 @@ export function PasskeysSection({ passkeys: initial, reauth }: PasskeysProps) {
   const remove = useRemovePasskeyMutation();
   return (
     <section className="narrow stack passkeys" aria-labelledby="passkeys-title">
-      <h2 id="passkeys-title">Passkeys</h2>
+      <h2 id="passkeys-title">{TEXTS.passkeys}</h2>
       <p className="muted">
         Log in with your fingerprint, face or device PIN instead of a password. A passkey only works on this site, so it
         cannot be phished.
       </p>
-      {passkeys.length === 0 ? <p className="muted">No passkeys yet.</p> : (
+      {passkeys.length === 0 ? <p className="muted">{TEXTS.noPasskeys}</p> : (
         <ul className="list">
           {passkeys.map((p) => (
             <li key={p.id} className="row between">
@@ -75,7 +75,7 @@ export function PasskeysSection({ passkeys: initial, reauth }: PasskeysProps) {
       )}
       {askCurrent && <CurrentPasswordField value={current} onChange={setCurrent} />}
       {add.isError && <p className="error" role="alert">{errorText(add.error)}</p>}
-      {add.isSuccess && <p className="success" role="status">Passkey added.</p>}
+      {add.isSuccess && <p className="success" role="status">{TEXTS.passkeyAdded}</p>}
       <button
         type="button"
         className="primary"

@@ -50,7 +50,7 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
   }
   return (
     <section className="narrow stack safety" aria-labelledby="safety-title">
-      <h2 id="safety-title">Safety and privacy</h2>
+      <h2 id="safety-title">{TEXTS.safetyAndPrivacy}</h2>
       {state.atRisk && <p className="notice">{TEXTS.safetyNoticeTitle}: {TEXTS.safetyNotice}</p>}
       <label className="check">
         <input
