@@ -58,6 +58,23 @@ const Crop = z.strictObject({
   rotate: z.number(),
 });
 
+/** A profile as stored (admins see it whole). */
+const StoredProfile = z.strictObject({
+  id,
+  accountId: id,
+  profilename: z.string(),
+  birthdate: z.string(),
+  height: z.string(),
+  weight: z.string(),
+  description: z.string(),
+  characteristics: z.array(z.string()),
+  profilePicIds: z.array(id),
+  profilePicIdsPrivate: z.array(id),
+  roles: z.array(z.string()),
+  tsUpdated: ts,
+  tsCreated: ts.optional(),
+});
+
 export const ProfileView = z.strictObject({
   id,
   profilename: z.string(),
@@ -486,21 +503,7 @@ export const RESPONSES = {
   },
   "GET /api/admin/members/:profileId": {
     200: z.strictObject({
-      profile: z.strictObject({
-        id,
-        accountId: id,
-        profilename: z.string(),
-        birthdate: z.string(),
-        height: z.string(),
-        weight: z.string(),
-        description: z.string(),
-        characteristics: z.array(z.string()),
-        profilePicIds: z.array(id),
-        profilePicIdsPrivate: z.array(id),
-        roles: z.array(z.string()),
-        tsUpdated: ts,
-        tsCreated: ts.optional(),
-      }),
+      profile: StoredProfile,
       account: z.strictObject({ id, email: z.string(), roles: z.array(z.string()), tsCreated: ts }).nullable(),
       withdrawal: Withdrawal.nullable(),
       sendingPaused: SendingPause.nullable(),

@@ -4,22 +4,36 @@
  */
 
 import assert from "node:assert/strict";
-import { startInstance } from "./instance.ts";
+import { type Instance, startInstance } from "./instance.ts";
+
+/** Two instances on one KV file, and members A and B (registered through the first): runs `fn`, then stops both. */
+async function withTwoInstances(
+  prefix: string,
+  fn: (
+    w: { one: Instance; two: Instance; a: string; b: string; aId: string; bId: string },
+  ) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  const one = await startInstance({ KV_PATH: `${dir}/app.kv` });
+  const two = await startInstance({ KV_PATH: `${dir}/app.kv`, WORKERS: "0" });
+  try {
+    const a = await one.member(`${prefix}-a@example.com`);
+    const b = await one.member(`${prefix}-b@example.com`);
+    const idOf = async (cookie: string) =>
+      (await (await fetch(`${one.origin}/api/settings`, { headers: { cookie } })).json()).defaultProfileId as string;
+    await fn({ one, two, a, b, aId: await idOf(a), bId: await idOf(b) });
+  } finally {
+    await one.stop();
+    await two.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
 
 Deno.test({
   name: "live - two instances on one KV file: a message sent through one reaches a stream on the other within 1.5 s",
   sanitizeResources: false,
   async fn() {
-    const dir = await Deno.makeTempDir();
-    const one = await startInstance({ KV_PATH: `${dir}/app.kv` });
-    const two = await startInstance({ KV_PATH: `${dir}/app.kv`, WORKERS: "0" });
-    try {
-      const a = await one.member("live-a@example.com");
-      const b = await one.member("live-b@example.com");
-      const idOf = async (cookie: string) =>
-        (await (await fetch(`${one.origin}/api/settings`, { headers: { cookie } })).json()).defaultProfileId as string;
-      const [aId, bId] = [await idOf(a), await idOf(b)];
-
+    await withTwoInstances("live", async ({ one, two, a, b, aId, bId }) => {
       // B's page is connected to the second instance.
       const stream = await fetch(`${two.origin}/api/events`, { headers: { cookie: b } });
       assert.equal(stream.status, 200);
@@ -40,11 +54,7 @@ Deno.test({
       const ms = performance.now() - t;
       assert.ok(ms < 1500, `arrived after ${ms.toFixed(0)} ms`);
       await events.cancel();
-    } finally {
-      await one.stop();
-      await two.stop();
-      await Deno.remove(dir, { recursive: true });
-    }
+    });
   },
 });
 
@@ -52,15 +62,7 @@ Deno.test({
   name: "live - the same events over a WebSocket; a socket from another site's page is refused",
   sanitizeResources: false,
   async fn() {
-    const dir = await Deno.makeTempDir();
-    const one = await startInstance({ KV_PATH: `${dir}/app.kv` });
-    const two = await startInstance({ KV_PATH: `${dir}/app.kv`, WORKERS: "0" });
-    try {
-      const a = await one.member("ws-a@example.com");
-      const b = await one.member("ws-b@example.com");
-      const idOf = async (cookie: string) =>
-        (await (await fetch(`${one.origin}/api/settings`, { headers: { cookie } })).json()).defaultProfileId as string;
-      const [aId, bId] = [await idOf(a), await idOf(b)];
+    await withTwoInstances("ws", async ({ one, two, a, b, aId, bId }) => {
       const wsUrl = `${two.origin.replace("http", "ws")}/api/events`;
 
       // Another site's page: the browser sends its origin and the member's cookie; refused.
@@ -108,10 +110,6 @@ Deno.test({
       const closed = new Promise((r) => ws.onclose = r);
       ws.close();
       await closed;
-    } finally {
-      await one.stop();
-      await two.stop();
-      await Deno.remove(dir, { recursive: true });
-    }
+    });
   },
 });
