@@ -31,7 +31,7 @@ function ReportForm({ profileId, onDone }: { profileId: string; onDone: () => vo
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    if (!reason) return setError("Please choose a reason.");
+    if (!reason) return setError(TEXTS.chooseReason);
     setError("");
     report.mutate({ reportedProfileId: profileId, reason, text: text.trim() }, {
       onError: (err) => setError(err instanceof ApiFailure && err.status === 429 ? err.message : TEXTS.reportFailed),
@@ -42,21 +42,21 @@ function ReportForm({ profileId, onDone }: { profileId: string; onDone: () => vo
     return (
       <div className="stack">
         <p className="success" role="status">{TEXTS.reportSent}</p>
-        <button type="button" onClick={onDone}>Close</button>
+        <button type="button" onClick={onDone}>{TEXTS.close}</button>
       </div>
     );
   }
   return (
     <form className="stack report-form" onSubmit={submit} noValidate>
       <label>
-        Reason
+        {TEXTS.reason}
         <select value={reason} onChange={(e) => setReason(e.target.value as ReportReason)} required>
-          <option value="" disabled>Choose a reason</option>
+          <option value="" disabled>{TEXTS.chooseAReason}</option>
           {REPORT_REASONS.map((r) => <option key={r.id} value={r.id}>{r.label}</option>)}
         </select>
       </label>
       <label>
-        What happened?
+        {TEXTS.whatHappened}
         <textarea
           rows={4}
           maxLength={MAX_TEXT}
@@ -67,8 +67,8 @@ function ReportForm({ profileId, onDone }: { profileId: string; onDone: () => vo
       <span className="counter" aria-live="polite">{text.length}/{MAX_TEXT}</span>
       {error && <p className="error" role="alert">{error}</p>}
       <div className="row">
-        <button type="submit" className="primary" disabled={report.isPending}>Send Report</button>
-        <button type="button" onClick={onDone}>Cancel</button>
+        <button type="submit" className="primary" disabled={report.isPending}>{TEXTS.sendReport}</button>
+        <button type="button" onClick={onDone}>{TEXTS.cancel}</button>
       </div>
     </form>
   );
@@ -102,8 +102,14 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
     );
   }
   return (
-    <section className={expanded ? "panel actions-panel expanded" : "panel actions-panel"} aria-label="Actions">
-      <button type="button" className="panel-toggle" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
+    <section className={expanded ? "panel actions-panel expanded" : "panel actions-panel"} aria-label={TEXTS.actions}>
+      <button
+        type="button"
+        className="panel-toggle"
+        aria-expanded={expanded}
+        onClick={() =>
+          setExpanded(!expanded)}
+      >
         <span aria-hidden="true">⋯</span> Actions
       </button>
       {expanded && (
@@ -113,7 +119,12 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
               <button type="button" className="danger" onClick={blockNow} disabled={block.isPending}>
                 {TEXTS.blockIgnore}
               </button>
-              <button type="button" onClick={() => setReporting(true)}>{TEXTS.reportViolation}</button>
+              <button
+                type="button"
+                onClick={() => setReporting(true)}
+              >
+                {TEXTS.reportViolation}
+              </button>
             </div>
           )}
           {!reporting && (
@@ -123,15 +134,24 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
           )}
           {!reporting && (
             <div className="row">
-              <button type="button" onClick={() => lock.mutate(likedProfileId)} disabled={lock.isPending}>
+              <button
+                type="button"
+                onClick={() => lock.mutate(likedProfileId)}
+                disabled={lock.isPending}
+              >
                 {TEXTS.lockPictures}
               </button>
               {lock.isSuccess && <span className="success" role="status">{TEXTS.picturesLocked}</span>}
             </div>
           )}
-          {block.isError && <p className="error" role="alert">Blocking failed, please try again.</p>}
+          {block.isError && <p className="error" role="alert">{TEXTS.blockFailed}</p>}
           {lock.isError && <p className="error" role="alert">{TEXTS.lockPicturesFailed}</p>}
-          {reporting && <ReportForm profileId={likedProfileId} onDone={() => setReporting(false)} />}
+          {reporting && (
+            <ReportForm
+              profileId={likedProfileId}
+              onDone={() => setReporting(false)}
+            />
+          )}
         </div>
       )}
     </section>

@@ -68,13 +68,13 @@ function Panel({ note: initial }: NotesPanelProps) {
   if (!editing) {
     const empty = !note.bodyText && note.privateTags.length === 0;
     return (
-      <section className="panel notes-panel" aria-label="Private notes">
+      <section className="panel notes-panel" aria-label={TEXTS.privateNotes}>
         <button type="button" className="panel-toggle" aria-expanded="false" onClick={open}>
           <span aria-hidden="true">🗒</span> {empty ? "Add Private Notes" : "Private Notes"}
         </button>
         {note.bodyText && <p className="note-preview">{note.bodyText}</p>}
         {note.privateTags.length > 0 && (
-          <ul className="tags" aria-label="Your tags">
+          <ul className="tags" aria-label={TEXTS.yourTags}>
             {note.privateTags.map((t) => <li key={t} className="tag">{t}</li>)}
           </ul>
         )}
@@ -82,10 +82,10 @@ function Panel({ note: initial }: NotesPanelProps) {
     );
   }
   return (
-    <section className="panel notes-panel editing" aria-label="Private notes">
-      <p className="muted">Only you can see your notes and tags.</p>
+    <section className="panel notes-panel editing" aria-label={TEXTS.privateNotes}>
+      <p className="muted">{TEXTS.notesOnlyYou}</p>
       <label>
-        Note
+        {TEXTS.note}
         <textarea
           rows={5}
           maxLength={MAX_TEXT}
@@ -96,18 +96,18 @@ function Panel({ note: initial }: NotesPanelProps) {
       </label>
       <span className="counter" aria-live="polite">{text.length}/{MAX_TEXT}</span>
       <label>
-        Tags
+        {TEXTS.tags}
         <input
           value={tag}
           maxLength={MAX_TAG_LENGTH}
-          placeholder="Type a tag, then Enter"
+          placeholder={TEXTS.tagPlaceholder}
           enterKeyHint="done"
           onChange={(e) => setTag(e.target.value)}
           onKeyDown={onTagKey}
         />
       </label>
       {tags.length > 0 && (
-        <ul className="tags" aria-label="Your tags">
+        <ul className="tags" aria-label={TEXTS.yourTags}>
           {tags.map((t) => (
             <li key={t} className="tag">
               {t}
@@ -120,9 +120,9 @@ function Panel({ note: initial }: NotesPanelProps) {
       )}
       <div className="row">
         <button type="button" className="primary" onClick={done}>
-          Done
+          {TEXTS.done}
         </button>
-        {save.isPending && <span className="muted" role="status">Saving...</span>}
+        {save.isPending && <span className="muted" role="status">{TEXTS.saving}</span>}
       </div>
       {failed && !save.isPending && <p className="error" role="alert">{TEXTS.noteSaveFailed}</p>}
     </section>

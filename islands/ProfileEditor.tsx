@@ -19,7 +19,7 @@ import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
 import { latestAdultBirthdate } from "../domain/age.ts";
 import { picImgProps } from "../domain/pictures.ts";
-import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
+import { MAX_TEXT, TEXTS, titleText } from "../domain/texts.ts";
 import type { PicInfo } from "../kv/pictures.ts";
 
 /** The 'Saved' banner shows this long in the editor (spec §9). */
@@ -104,7 +104,7 @@ function EditorBody({ profile: initial }: { profile: ProfileView }) {
     save.mutate(change, {
       onSuccess: () => flashSaved(TEXTS.saved),
       onError: (e) => {
-        setError(e instanceof ApiFailure ? e.message : "Could not save your profile.");
+        setError(e instanceof ApiFailure ? e.message : TEXTS.profileSaveFailed);
         onFail?.();
       },
     });
@@ -114,13 +114,13 @@ function EditorBody({ profile: initial }: { profile: ProfileView }) {
   function saveField(name: keyof Fields) {
     const value = name === "description" ? fields[name] : fields[name].trim();
     if (value === fieldsOf(p)[name]) return;
-    if (name === "profilename" && !value) return setError("Name is required.");
+    if (name === "profilename" && !value) return setError(TEXTS.nameRequired);
     saveChange({ [name]: value });
   }
 
   function saveAll(e: FormEvent) {
     e.preventDefault();
-    if (!fields.profilename.trim()) return setError("Name is required.");
+    if (!fields.profilename.trim()) return setError(TEXTS.nameRequired);
     saveChange({
       profilename: fields.profilename.trim(),
       birthdate: fields.birthdate,
@@ -148,35 +148,35 @@ function EditorBody({ profile: initial }: { profile: ProfileView }) {
   return (
     <div className="editor">
       <p className="links editor-links">
-        <a href={`/profile/${p.id}`}>View My Profile</a>
-        <a href="/settings">Account Settings</a>
+        <a href={`/profile/${p.id}`}>{TEXTS.viewMyProfile}</a>
+        <a href="/settings">{titleText("Account Settings")}</a>
       </p>
       {saved && <p className="saved-banner" role="status">{saved}</p>}
 
       <PicturesEditor profile={p} />
 
       <form className="stack editor-form" onSubmit={saveAll} noValidate>
-        <h2>About You</h2>
+        <h2>{TEXTS.aboutYou}</h2>
         <label>
-          Name
+          {TEXTS.name}
           <input {...field("profilename")} maxLength={50} autoComplete="nickname" required />
         </label>
         <label>
-          Birthdate
+          {TEXTS.birthdateLabel}
           <input type="date" {...field("birthdate")} max={latestAdultBirthdate(Date.now())} min="1900-01-01" />
         </label>
         <div className="row two">
           <label>
-            Height
+            {TEXTS.height}
             <input {...field("height")} maxLength={40} placeholder={`e.g. 5'10" or 178 cm`} />
           </label>
           <label>
-            Weight
+            {TEXTS.weight}
             <input {...field("weight")} maxLength={40} placeholder="e.g. 160 lb or 73 kg" />
           </label>
         </div>
         <label>
-          Description
+          {TEXTS.description}
           <textarea
             rows={8}
             maxLength={MAX_TEXT}
@@ -185,7 +185,7 @@ function EditorBody({ profile: initial }: { profile: ProfileView }) {
           />
           <span className="counter" aria-live="polite">{fields.description.length}/{MAX_TEXT}</span>
         </label>
-        <h2>Characteristics</h2>
+        <h2>{TEXTS.characteristics}</h2>
         <div className="char-groups">
           {CHARACTERISTIC_CATEGORIES.map((cat) => (
             <fieldset key={cat.name}>
@@ -204,7 +204,7 @@ function EditorBody({ profile: initial }: { profile: ProfileView }) {
           ))}
         </div>
         {error && <p className="error" role="alert">{error}</p>}
-        <button type="submit" className="primary" disabled={save.isPending}>Save</button>
+        <button type="submit" className="primary" disabled={save.isPending}>{TEXTS.save}</button>
       </form>
     </div>
   );
