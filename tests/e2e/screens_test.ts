@@ -1,0 +1,134 @@
+/**
+ * The screens of docs/screens/: home, grid, profile, chat, conversation list, map and settings,
+ * on a phone and a desktop, as a member with neighbours, pictures and conversations sees them.
+ * Each is the first screenful (what a member sees on opening it), saved as PNG to
+ * docs/screens/after/ (or to SCREENS_DIR: the "before" set is this file run on an older commit).
+ */
+
+import sharp from "sharp";
+import type { Page } from "playwright-core";
+import { registerAndLogIn, startHarness, type ViewportName } from "./harness.ts";
+import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
+import { updateProfile } from "../../kv/profiles.ts";
+import { addPicture } from "../../kv/pictures.ts";
+import { reportPosition } from "../../kv/positions.ts";
+import { sendPrivateMessage } from "../../kv/messages.ts";
+import { resetClock, shiftClock } from "../../kv/clock.ts";
+import { normalizeUpload } from "../../images/pipeline.ts";
+import { portrait } from "../fixtures/pictures.ts";
+
+// A local tile server (the map's imagery): every tile is the same light 'map' tile.
+const TILE = new Uint8Array(
+  await sharp(new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">
+    <rect width="256" height="256" fill="#eef1ea"/>
+    <path d="M0 96H256M0 200H256M70 0V256M180 0V256" stroke="#ffffff" stroke-width="10"/>
+    <path d="M0 96H256M70 0V256" stroke="#f3d9a4" stroke-width="6"/>
+    <rect x="90" y="116" width="70" height="64" fill="#d8e8cf"/>
+  </svg>`)).png().toBuffer(),
+);
+const tileServer = Deno.serve(
+  { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+  () => new Response(TILE, { headers: { "content-type": "image/png", "cache-control": "max-age=3600" } }),
+);
+Deno.env.set("TILE_URL", `http://127.0.0.1:${tileServer.addr.port}/{z}/{x}/{y}.png`);
+globalThis.addEventListener("unload", () => tileServer.shutdown());
+
+const OUT = Deno.env.get("SCREENS_DIR") ?? new URL("../../docs/screens/after/", import.meta.url).pathname;
+const PHOENIX = { lat: 33.4484, lon: -112.074 };
+
+/** Neighbours: name, birthdate, characteristics, pictures, how far north (degrees). */
+const NEIGHBOURS = [
+  { name: "Sam", born: "1991-06-02", chars: ["versatile", "coffee", "fitness"], pics: 3, north: 0.004 },
+  { name: "Alexander", born: "1986-03-14", chars: ["top", "hosting"], pics: 2, north: 0.009 },
+  { name: "Jordan", born: "1995-11-30", chars: ["bottom", "bear"], pics: 1, north: 0.013 },
+  { name: "Kai", born: "1999-01-08", chars: [], pics: 0, north: 0.018 },
+  { name: "Mateo", born: "1989-07-21", chars: ["oral", "traveling"], pics: 1, north: 0.024 },
+  { name: "Robin", born: "1993-09-09", chars: ["art", "culture"], pics: 2, north: 0.031 },
+  { name: "Theo", born: "1984-02-17", chars: ["leather"], pics: 1, north: 0.04 },
+  { name: "Noah", born: "1997-05-05", chars: ["cooking"], pics: 1, north: 0.052 },
+];
+
+/** Waits until every picture on the page has loaded, and for the fonts. */
+async function settled(page: Page) {
+  await page.waitForFunction(() =>
+    [...document.images].filter((i) => i.loading !== "lazy" || i.getBoundingClientRect().top < innerHeight)
+      .every((i) => i.complete)
+  );
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(400);
+}
+
+async function screen(page: Page, vp: ViewportName, name: string, path: string) {
+  await page.goto(path);
+  await settled(page);
+  await Deno.mkdir(OUT, { recursive: true });
+  await page.screenshot({ path: `${OUT}/${vp}-${name}.png` });
+}
+
+Deno.test({
+  name: "e2e - screens: home, grid, profile, chat, conversations, map and settings on a phone and a desktop",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const h = await startHarness();
+    try {
+      for (const vp of ["phone", "desktop"] as ViewportName[]) {
+        const { context, page } = await h.newPage(vp);
+        const email = `screens-${vp}@example.com`;
+        await registerAndLogIn(page, h.origin, email);
+        const me = (await getAccountByEmail(email))!.defaultProfileId;
+        await updateProfile(me, { profilename: "Avery", birthdate: "1990-04-02", characteristics: ["versatile"] });
+        await addPicture(me, await normalizeUpload(await portrait(11)));
+        await reportPosition(me, { ...PHOENIX, use: "OVERRIDE", hide: false });
+        const ids: Record<string, string> = {};
+        for (const [i, n] of NEIGHBOURS.entries()) {
+          const id = (await createAccount({ email: `screens-${vp}-${i}@example.com`, name: n.name }))!
+            .defaultProfileId;
+          ids[n.name] = id;
+          await updateProfile(id, {
+            profilename: n.name,
+            birthdate: n.born,
+            height: `5'${8 + (i % 4)}"`,
+            weight: `${150 + i * 7} lb`,
+            characteristics: n.chars,
+            description: i === 0
+              ? "Coffee first, then the trail. New in town, looking for friends and maybe more.\n\nAsk me about my dog."
+              : "Say hi if you are around.",
+          });
+          for (let p = 0; p < n.pics; p++) await addPicture(id, await normalizeUpload(await portrait(i * 3 + p)));
+          await reportPosition(id, {
+            lat: PHOENIX.lat + n.north,
+            lon: PHOENIX.lon + 0.002 * i,
+            use: "OVERRIDE",
+            hide: false,
+          });
+        }
+        // Conversations: one from yesterday, read; one now, with unread messages.
+        shiftClock(-26 * 3_600_000);
+        await sendPrivateMessage(me, ids.Alexander, "Great meeting you at the market!", []);
+        await sendPrivateMessage(ids.Alexander, me, "Likewise, let's do it again soon.", []);
+        resetClock();
+        shiftClock(-30 * 60_000);
+        await sendPrivateMessage(ids.Sam, me, "Hey Avery! Saw you're close by 👋", []);
+        await sendPrivateMessage(me, ids.Sam, "Hi Sam! Yes, just around the corner.", []);
+        resetClock();
+        shiftClock(-3 * 60_000);
+        await sendPrivateMessage(ids.Sam, me, "Fancy a coffee this afternoon? There's a nice place on 3rd street.", []);
+        resetClock();
+        await sendPrivateMessage(ids.Sam, me, "Around 4?", []);
+
+        await screen(page, vp, "home", "/");
+        await screen(page, vp, "grid", "/search/tile");
+        await screen(page, vp, "profile", `/profile/${ids.Sam}`);
+        await screen(page, vp, "conversations", "/chat/personal");
+        await screen(page, vp, "chat", `/profile/${ids.Sam}#chat`);
+        await screen(page, vp, "map", "/search/map");
+        await screen(page, vp, "settings", "/settings");
+        await context.close();
+      }
+    } finally {
+      resetClock();
+      await h.close();
+    }
+  },
+});
