@@ -1,11 +1,13 @@
 /**
- * The message composer: text with a counter and, optionally, my pictures to attach. Nothing is
- * sent when the text is empty after trimming and no picture is chosen (spec §5).
+ * The message composer: one line that grows, the picture button inside it and Send; Enter sends,
+ * Shift+Enter starts a new line; a counter shows near the 4000 characters. Nothing is sent when
+ * the text is empty after trimming and no picture is chosen (spec §5).
  */
 
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useLayoutEffect, useRef, useState } from "react";
 import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
+import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 
 export interface ComposerPic {
   id: string;
@@ -29,6 +31,14 @@ export function Composer(
   // "View once" is offered when every chosen picture is private.
   const canViewOnce = chosen.length > 0 && chosen.every((id) => pics.find((p) => p.id === id)?.private);
   const [error, setError] = useState("");
+  // One line that grows with the text, up to a few lines (then it scrolls: static/css/chat.css).
+  const box = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    el.style.height = "auto";
+    el.style.height = `${el.scrollHeight + el.offsetHeight - el.clientHeight}px`;
+  }, [text]);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -48,34 +58,47 @@ export function Composer(
 
   return (
     <form className="composer" onSubmit={submit}>
-      <textarea
-        aria-label={TEXTS.message}
-        rows={2}
-        maxLength={MAX_TEXT}
-        placeholder={placeholder}
-        value={text}
-        onChange={(e) => {
-          setText(e.target.value.slice(0, MAX_TEXT));
-          if (e.target.value.trim()) onTyping?.();
-        }}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" && !e.shiftKey) {
-            e.preventDefault();
-            e.currentTarget.form?.requestSubmit();
-          }
-        }}
-      />
-      <div className="row between">
-        <span className="counter">{text.length}/{MAX_TEXT}</span>
+      <div className="composer-line">
         {pics.length > 0 && (
-          <button type="button" onClick={() => setShowPics(!showPics)} aria-expanded={showPics}>
+          <button
+            type="button"
+            className="composer-pics"
+            title={SCREEN_TEXTS.attachPictures}
+            onClick={() => setShowPics(!showPics)}
+            aria-expanded={showPics}
+          >
             📷 {chosen.length > 0 ? chosen.length : ""}
           </button>
         )}
-        <button type="submit" className="primary" disabled={busy || (!text.trim() && chosen.length === 0)}>
+        <textarea
+          ref={box}
+          aria-label={TEXTS.message}
+          rows={1}
+          maxLength={MAX_TEXT}
+          placeholder={placeholder}
+          enterKeyHint="send"
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value.slice(0, MAX_TEXT));
+            if (e.target.value.trim()) onTyping?.();
+          }}
+          onKeyDown={(e) => {
+            // Enter sends, Shift+Enter starts a new line.
+            if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              e.currentTarget.form?.requestSubmit();
+            }
+          }}
+        />
+        <button
+          type="submit"
+          className="primary composer-send"
+          disabled={busy || (!text.trim() && chosen.length === 0)}
+        >
           {TEXTS.send}
         </button>
       </div>
+      {text.length > MAX_TEXT - 500 && <span className="counter">{text.length}/{MAX_TEXT}</span>}
       {showPics && (
         <div className="pic-chooser">
           {pics.map((p) => (

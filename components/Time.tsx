@@ -5,6 +5,7 @@
 
 import { useEffect, useState } from "react";
 import { locale } from "../domain/i18n.ts";
+import { chatTimeText } from "../domain/screenTexts.ts";
 
 /** `2026-11-21 23:54 UTC` */
 export function utcText(ts: number): string {
@@ -34,5 +35,17 @@ export function agoText(ts: number, at: number = Date.now()): string {
 export function Ago({ ts }: { ts: number }) {
   const [text, setText] = useState(() => utcText(ts).slice(0, 10));
   useEffect(() => setText(agoText(ts)), [ts]);
+  return <time dateTime={new Date(ts).toISOString()} title={utcText(ts)}>{text}</time>;
+}
+
+/** When a chat's latest message was sent, as chat lists say it ("2 min", "Yesterday"); the UTC date until hydrated. */
+export function ChatTime({ ts }: { ts: number }) {
+  const [text, setText] = useState(() => utcText(ts).slice(0, 10));
+  useEffect(() => {
+    const tick = () => setText(chatTimeText(ts, Date.now(), locale()));
+    tick();
+    const every = setInterval(tick, 30_000);
+    return () => clearInterval(every);
+  }, [ts]);
   return <time dateTime={new Date(ts).toISOString()} title={utcText(ts)}>{text}</time>;
 }

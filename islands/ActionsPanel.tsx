@@ -13,6 +13,7 @@ import { useReportMutation } from "./queries/reports.ts";
 import { useLockPicturesMutation } from "./queries/pictures.ts";
 import { ApiFailure } from "./queries/api.ts";
 import { MAX_TEXT, REPORT_REASONS, type ReportReason, TEXTS } from "../domain/texts.ts";
+import { useOpenedByHash } from "./useOpenedByHash.ts";
 
 /** How long 'Blocked and Redirecting...' shows before going home (spec §9). */
 export const BLOCK_REDIRECT_MS = 3000;
@@ -82,6 +83,8 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
   const [expanded, setExpanded] = useState(false);
   const [reporting, setReporting] = useState(false);
   const [redirecting, setRedirecting] = useState(false);
+  // The profile's action bar links here (#actions).
+  useOpenedByHash("actions", () => setExpanded(true));
 
   function blockNow() {
     block.mutate({ likerProfileId, likedProfileId, likeType: data?.likeType ?? "UNDETERMINED", blocked: true }, {
@@ -102,13 +105,16 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
     );
   }
   return (
-    <section className={expanded ? "panel actions-panel expanded" : "panel actions-panel"} aria-label={TEXTS.actions}>
+    <section
+      id="actions"
+      className={expanded ? "panel actions-panel expanded" : "panel actions-panel"}
+      aria-label={TEXTS.actions}
+    >
       <button
         type="button"
         className="panel-toggle"
         aria-expanded={expanded}
-        onClick={() =>
-          setExpanded(!expanded)}
+        onClick={() => setExpanded(!expanded)}
       >
         <span aria-hidden="true">⋯</span> Actions
       </button>

@@ -1,7 +1,9 @@
 /**
  * The chat area of a profile (spec §2: the conversation view is on the profile screen): the
  * messages with that member, oldest at the top, older ones on demand, live, read when shown. A
- * tapped message can be deleted for me, or unsent (mine, within 10 minutes).
+ * tapped message can be deleted for me, or unsent (mine, within 10 minutes). Opened as
+ * /profile/{id}#chat it is a full-height screen (static/css/chat.css, `.chat:target`): a header
+ * with their avatar, name, presence and a way back to the profile, the messages, the composer.
  */
 
 import { useEffect, useRef, useState } from "react";
@@ -21,6 +23,9 @@ import { usePresence } from "./queries/presence.ts";
 import { Composer, type ComposerPic } from "../components/Composer.tsx";
 import { MessageBubble } from "../components/MessageBubble.tsx";
 import { Time } from "../components/Time.tsx";
+import { BriefPicture } from "../components/BriefPicture.tsx";
+import { OnlineDot } from "../components/OnlineDot.tsx";
+import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
 import type { Message } from "../kv/messages.ts";
@@ -29,13 +34,15 @@ export interface ConversationProps {
   me: string;
   other: string;
   otherName: string;
+  /** Their first public picture, for the header's avatar. */
+  otherPicId?: string;
   /** My pictures I may attach (private ones become visible to the recipient). */
   myPics: ComposerPic[];
   /** The newest page, rendered by the server. */
   initial: MessagePage;
 }
 
-function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
+function Chat({ me, other, otherName, otherPicId, myPics, initial }: ConversationProps) {
   const { data, isPending } = useConversationQuery(me, other, initial);
   const [older, setOlder] = useState<Message[]>([]);
   const [olderMore, setOlderMore] = useState<boolean | null>(null);
@@ -46,7 +53,7 @@ function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
   const tellTyping = useTellTyping(other);
   const [viewing, setViewing] = useState<string[] | null>(null);
   const [openError, setOpenError] = useState("");
-  const end = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLDivElement>(null);
 
   const newest = data?.items ?? [];
   const all = dedupe([...newest, ...older]).reverse();
@@ -56,10 +63,23 @@ function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
   useEffect(() => {
     if (unreadFromThem && document.visibilityState === "visible") void markRead(other).catch(() => {});
   }, [unreadFromThem, other]);
-  // Braces matter: newer browsers return a promise from scrollIntoView, which React must not get.
+  // The newest message in view: the list scrolls itself, never the page (which opens at its top).
   useEffect(() => {
-    end.current?.scrollIntoView({ block: "nearest" });
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
   }, [newest[0]?.id]);
+  // Opened as a full screen from the profile (#chat), the list grew: the newest in view again.
+  useEffect(() => {
+    const onHash = () => {
+      if (location.hash !== "#chat") return;
+      requestAnimationFrame(() => {
+        const el = list.current;
+        if (el) el.scrollTop = el.scrollHeight;
+      });
+    };
+    addEventListener("hashchange", onHash);
+    return () => removeEventListener("hashchange", onHash);
+  }, []);
 
   async function loadOlder() {
     const oldest = all[0];
@@ -71,17 +91,33 @@ function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
 
   return (
     <section className="chat" id="chat" aria-label={`Chat with ${otherName}`}>
-      <h2>Chat with {otherName}</h2>
-      <p className="presence" aria-live="polite">
-        {typing ? TEXTS.typing : presence?.online ? TEXTS.onlineNow : presence?.lastSeen
-          ? (
-            <>
-              {TEXTS.lastSeen} <Time ts={presence.lastSeen} />
-            </>
-          )
-          : null}
-      </p>
-      <div className="messages" role="log" aria-live="polite">
+      <header className="chat-head">
+        <a className="chat-back" href="/chat/personal" aria-label={TEXTS.conversationsTitle}>
+          <span aria-hidden="true">‹</span>
+        </a>
+        <a className="chat-who" href="#top" title={SCREEN_TEXTS.backToProfile}>
+          <span className="avatar">
+            <BriefPicture picId={otherPicId} name={otherName} scale={256} nsfw={false} />
+          </span>
+          <span className="chat-who-text">
+            <h2>
+              <OnlineDot online={presence?.online && !typing} />
+              {otherName}
+            </h2>
+            <span className="presence" aria-live="polite">
+              {typing ? TEXTS.typing : presence?.online ? TEXTS.onlineNow : presence?.lastSeen
+                ? (
+                  <>
+                    {TEXTS.lastSeen} <Time ts={presence.lastSeen} />
+                  </>
+                )
+                : null}
+            </span>
+          </span>
+        </a>
+        <a className="chat-profile-link" href="#top">{SCREEN_TEXTS.viewProfile}</a>
+      </header>
+      <div className="messages" role="log" aria-live="polite" ref={list}>
         {hasMore && <button type="button" onClick={loadOlder}>Load older messages</button>}
         {isPending && <p className="loading" role="status">Loading...</p>}
         {!isPending && all.length === 0 && <p className="empty">No messages yet. Say hello!</p>}
@@ -104,7 +140,6 @@ function Chat({ me, other, otherName, myPics, initial }: ConversationProps) {
             }}
           />
         ))}
-        <div ref={end} />
       </div>
       {openError && <p className="error" role="alert">{openError}</p>}
       {viewing && (

@@ -1,12 +1,16 @@
 /**
- * 'Your Conversations' (spec §2 Personal chat): the latest message per partner, newest first; a
- * conversation can be deleted from the list (it comes back when either side writes again).
+ * 'Your Conversations' (spec §2 Personal chat): the latest message per partner, newest first, as
+ * messengers show it: the avatar, the name and when ("2 min", "Yesterday"), two lines of the
+ * message; a conversation with unread messages in bold with their count. A conversation can be
+ * deleted from the list (it comes back when either side writes again).
  */
 
 import { QueryProvider } from "./queries/client.tsx";
 import { type MessagePage, useConversationsQuery, useDeleteConversationMutation } from "./queries/messages.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
-import { Time } from "../components/Time.tsx";
+import { ChatTime } from "../components/Time.tsx";
+import { useUnreadByPartner } from "./queries/notifications.ts";
+import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { shortName } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { MODERATION_TEXTS } from "../domain/moderation.ts";
@@ -20,6 +24,7 @@ interface Props {
 function List({ profileId, initial }: Props) {
   const { data, isPending, isFetching } = useConversationsQuery(profileId, initial);
   const remove = useDeleteConversationMutation();
+  const counts = useUnreadByPartner(profileId);
   if (isPending) return <p className="loading" role="status">Loading...</p>;
   if (!data || data.items.length === 0) return <p className="empty">{TEXTS.noConversations}</p>;
   return (
@@ -31,24 +36,37 @@ function List({ profileId, initial }: Props) {
           const other = mine ? m.recipientProfileId! : m.senderProfileId;
           const who = data.people[other];
           const name = who?.profileName ?? "Member";
+          // Unread: their latest message not read yet, or messages the notifications still count.
+          const count = counts[other] ?? 0;
+          const unread = count > 0 || (!mine && !m.tsRecipientRead);
           return (
-            <li key={other}>
+            <li key={other} className={unread ? "unread" : undefined}>
               <a className="conversation-item" href={`/profile/${other}#chat`}>
                 <span className="avatar">
                   <BriefPicture picId={who?.picId ?? undefined} name={name} scale={256} nsfw={false} />
                 </span>
                 <span className="conversation-text">
-                  <strong>{shortName(name)}</strong>
-                  <span className="snippet">
-                    {mine && <span className="checks">{m.tsRecipientRead ? "✓✓" : "✓"}</span>}
-                    {m.held && !mine
-                      ? MODERATION_TEXTS.spamHeld
-                      : m.bodyText || (m.profilePicIds.length ? "📷 Picture" : "")}
+                  <span className="conversation-top">
+                    <strong className="conversation-name">{shortName(name)}</strong>
+                    <small className="when">
+                      <ChatTime ts={m.tsCreated} />
+                    </small>
+                  </span>
+                  <span className="conversation-bottom">
+                    <span className="snippet">
+                      {mine && <span className="checks">{m.tsRecipientRead ? "✓✓" : "✓"}</span>}
+                      {mine && <span className="snippet-you">{SCREEN_TEXTS.you}</span>}
+                      {m.held && !mine
+                        ? MODERATION_TEXTS.spamHeld
+                        : m.bodyText || (m.profilePicIds.length ? `📷 ${SCREEN_TEXTS.picture}` : "")}
+                    </span>
+                    {unread && (
+                      <span className="unread-count" role="img" aria-label={SCREEN_TEXTS.unread(count || 1)}>
+                        {count > 0 ? (count > 99 ? "99+" : count) : ""}
+                      </span>
+                    )}
                   </span>
                 </span>
-                <small className="when">
-                  <Time ts={m.tsCreated} />
-                </small>
               </a>
               <button
                 type="button"

@@ -11,6 +11,7 @@ import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileNote, useNoteMutation, useNoteQuery } from "./queries/notes.ts";
 import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
 import { cleanTags, MAX_TAG_LENGTH, MAX_TAGS } from "../domain/tags.ts";
+import { useOpenedByHash } from "./useOpenedByHash.ts";
 
 export interface NotesPanelProps {
   note: ProfileNote;
@@ -47,6 +48,8 @@ function Panel({ note: initial }: NotesPanelProps) {
     setTags(note.privateTags);
     setEditing(true);
   };
+  // The profile's action bar links here (#notes).
+  useOpenedByHash("notes", () => !editing && open());
   const addTag = () => {
     const next = cleanTags([...tags, tag]).slice(0, MAX_TAGS);
     setTag("");
@@ -68,7 +71,7 @@ function Panel({ note: initial }: NotesPanelProps) {
   if (!editing) {
     const empty = !note.bodyText && note.privateTags.length === 0;
     return (
-      <section className="panel notes-panel" aria-label={TEXTS.privateNotes}>
+      <section id="notes" className="panel notes-panel" aria-label={TEXTS.privateNotes}>
         <button type="button" className="panel-toggle" aria-expanded="false" onClick={open}>
           <span aria-hidden="true">🗒</span> {empty ? "Add Private Notes" : "Private Notes"}
         </button>
@@ -82,7 +85,7 @@ function Panel({ note: initial }: NotesPanelProps) {
     );
   }
   return (
-    <section className="panel notes-panel editing" aria-label={TEXTS.privateNotes}>
+    <section id="notes" className="panel notes-panel editing" aria-label={TEXTS.privateNotes}>
       <p className="muted">{TEXTS.notesOnlyYou}</p>
       <label>
         {TEXTS.note}

@@ -1,8 +1,9 @@
 /**
- * A member's profile (spec §2 Profile view): name, age, height, weight, the pictures (to the
- * carousel), the characteristics by category ('i'm so boring' when none), and the description
- * collapsed to 13em with 'Show More Biography'. The owner also sees their private pictures and
- * an edit link. Like buttons, notes, actions and chat are separate islands the page renders
+ * A member's profile (spec §2 Profile view), photo first: the public pictures fill the width at
+ * the top (4:5), swiped through with dots (each opens the carousel), name and age over them,
+ * online or last seen and the distance under them; then height, weight, the characteristics by
+ * category ('i'm so boring' when none), and the description collapsed to 13em with 'Show More
+ * Biography'. The owner also sees their private pictures and an edit link. Like buttons, notes, actions and chat are separate islands the page renders
  * beside this one (routes/pages/profile.tsx).
  */
 
@@ -13,9 +14,18 @@ import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { CHARACTERISTIC_CATEGORIES, characteristicLabel, NO_CHARACTERISTICS } from "../domain/characteristics.ts";
 import { picImgProps } from "../domain/pictures.ts";
 import type { PicInfo } from "../kv/pictures.ts";
+import { usePresence } from "./queries/presence.ts";
+import { BriefPicture } from "../components/BriefPicture.tsx";
+import { OnlineDot } from "../components/OnlineDot.tsx";
+import { Time } from "../components/Time.tsx";
+import { distanceText } from "../domain/format.ts";
+import { TEXTS } from "../domain/texts.ts";
+import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 
 export interface ProfileViewProps {
   profile: Profile;
+  /** From the viewer to this member (shown positions); null: "nearby" only; absent: unknown or one's own. */
+  distanceMeters?: number | null;
 }
 
 /** The carousel address of one picture among a list (spec §2: profileId, id, ids). */
@@ -102,36 +112,150 @@ export function Characteristics({ values }: { values: string[] }) {
   );
 }
 
-function ProfileBody({ profile: initial }: ProfileViewProps) {
+/** The public pictures, first one filling the width (4:5), swiped through with dots; name and age over it. */
+function Hero({ p, showNsfw }: { p: Profile; showNsfw: boolean }) {
+  const byId = new Map(p.pictures.map((x) => [x.id, x]));
+  const ids = p.profilePicIds.filter((id) => byId.has(id));
+  const track = useRef<HTMLDivElement>(null);
+  const [at, setAt] = useState(0);
+  // Lazy pictures clipped by the sideways scroller never load by themselves (the browser's lazy
+  // loading looks at the window only): once hydrated, the next two beyond the one shown load.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const n = ids.length;
+  const go = (i: number) => {
+    const el = track.current;
+    if (el) el.scrollTo({ left: Math.max(0, Math.min(n - 1, i)) * el.clientWidth, behavior: "smooth" });
+  };
+  return (
+    <div className="profile-hero">
+      <div
+        className="hero-track"
+        ref={track}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          setAt(Math.round(el.scrollLeft / Math.max(1, el.clientWidth)));
+        }}
+      >
+        {ids.map((id, i) => {
+          const pic = byId.get(id)!;
+          return (
+            <a key={id} className="hero-slide" href={carouselHref(p.id, id, ids)}>
+              <img
+                {...picImgProps(pic, 1024, showNsfw)}
+                alt={SCREEN_TEXTS.pictureOf(i + 1, n)}
+                loading={i === 0 || (hydrated && i <= at + 2) ? "eager" : "lazy"}
+                draggable={false}
+              />
+              {pic.nsfw && <span className="pic-badge">NSFW</span>}
+            </a>
+          );
+        })}
+        {n === 0 && (
+          <div className="hero-slide">
+            <BriefPicture picId={undefined} name={p.profilename} scale={1024} nsfw={false} />
+          </div>
+        )}
+      </div>
+      {n > 1 && (
+        <>
+          <div className="hero-dots">
+            {ids.map((id, i) => (
+              <button
+                key={id}
+                type="button"
+                className="hero-dot"
+                aria-label={SCREEN_TEXTS.pictureOf(i + 1, n)}
+                aria-current={i === at ? "true" : undefined}
+                onClick={() => go(i)}
+              />
+            ))}
+          </div>
+          <button
+            type="button"
+            className="hero-arrow prev"
+            aria-label={SCREEN_TEXTS.previousPicture}
+            disabled={at === 0}
+            onClick={() => go(at - 1)}
+          >
+            ‹
+          </button>
+          <button
+            type="button"
+            className="hero-arrow next"
+            aria-label={SCREEN_TEXTS.nextPicture}
+            disabled={at >= n - 1}
+            onClick={() => go(at + 1)}
+          >
+            ›
+          </button>
+        </>
+      )}
+      <div className="hero-caption">
+        <h1>{p.profilename}</h1>
+        {p.age !== null && <span className="hero-age">{p.age}</span>}
+      </div>
+    </div>
+  );
+}
+
+/** Online now or last seen, and the distance: the line under the picture. */
+function Whereabouts({ p, distanceMeters }: { p: Profile; distanceMeters?: number | null }) {
+  const presence = usePresence(p.own ? [] : [p.id])[p.id];
+  const distance = distanceMeters === undefined ? "" : distanceText(distanceMeters);
+  if (p.own || (!presence && !distance)) return null;
+  return (
+    <p className="profile-status">
+      {presence?.online && (
+        <span className="status-online">
+          <OnlineDot online />
+          {TEXTS.onlineNow}
+        </span>
+      )}
+      {presence && !presence.online && presence.lastSeen && (
+        <span>
+          {TEXTS.lastSeen} <Time ts={presence.lastSeen} />
+        </span>
+      )}
+      {distance && <span className="status-distance">📍 {SCREEN_TEXTS.away(distance)}</span>}
+    </p>
+  );
+}
+
+function ProfileBody({ profile: initial, distanceMeters }: ProfileViewProps) {
   const p = useProfileQuery(initial.id, initial).data ?? initial;
+  const showNsfw = useShowsNsfw();
   const facts = [
-    p.age !== null ? `Age ${p.age}` : null,
     p.height ? `Height ${p.height}` : null,
     p.weight ? `Weight ${p.weight}` : null,
   ].filter(Boolean);
   return (
     <article className="profile-view">
-      <header className="profile-head">
-        <h1>{p.profilename}</h1>
+      <Hero p={p} showNsfw={showNsfw} />
+      <div className="profile-info">
+        <Whereabouts p={p} distanceMeters={distanceMeters} />
         {facts.length > 0 && <p className="profile-facts">{facts.join(" · ")}</p>}
         {p.own && (
           <p className="links">
             <a href="/profileEdit">Edit Profile</a>
+            {p.profilePicIds.length === 0 && (
+              <>
+                {" · "}
+                <a href="/profilePicUpload">{SCREEN_TEXTS.addPicture}</a>
+              </>
+            )}
           </p>
         )}
-      </header>
-      {p.profilePicIds.length > 0
-        ? <PicGrid profileId={p.id} ids={p.profilePicIds} pictures={p.pictures} label="Public Pics" />
-        : <p className="muted">{p.own ? "You have no public pictures yet." : "No pictures yet."}</p>}
-      {p.own && p.profilePicIdsPrivate.length > 0 && (
-        <section className="profile-private" aria-label="Private Pics">
-          <h2>Private Pics</h2>
-          <p className="muted">Only you see these, and members you send them to in a chat.</p>
-          <PicGrid profileId={p.id} ids={p.profilePicIdsPrivate} pictures={p.pictures} label="Private Pics" />
-        </section>
-      )}
-      <Characteristics values={p.characteristics} />
-      <Biography text={p.description} />
+        {p.own && p.profilePicIdsPrivate.length > 0 && (
+          <section className="profile-private" aria-label="Private Pics">
+            <h2>Private Pics</h2>
+            <p className="muted">Only you see these, and members you send them to in a chat.</p>
+            <PicGrid profileId={p.id} ids={p.profilePicIdsPrivate} pictures={p.pictures} label="Private Pics" />
+          </section>
+        )}
+        <Characteristics values={p.characteristics} />
+        <Biography text={p.description} />
+      </div>
     </article>
   );
 }

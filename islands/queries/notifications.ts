@@ -1,6 +1,6 @@
 /** Notifications data: the member's list, live, and deleting one. */
 
-import { useCallback } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call } from "./api.ts";
 import { type MemberEvent, useMemberEvents } from "./events.ts";
@@ -56,4 +56,25 @@ export function useUnreadCounts(profileId: string): { chats: number; likes: numb
     else if (n.url?.startsWith("/likes/")) likes++;
   }
   return { chats, likes };
+}
+
+/**
+ * Unread messages per conversation partner (from the "N new messages" notifications, whose url
+ * is the partner's `/profile/{id}#chat`); empty until hydrated, as the server renders none.
+ */
+export function useUnreadByPartner(profileId: string): Record<string, number> {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const { data = [] } = useQuery({
+    queryKey: key(profileId),
+    queryFn: () => call("GET /api/notifications/:profileId", { profileId }),
+    refetchInterval: NOTIFICATIONS_POLL_MS,
+  });
+  const by: Record<string, number> = {};
+  if (!hydrated) return by;
+  for (const n of data) {
+    const m = n.url?.match(/^\/profile\/([^/#?]+)#chat$/);
+    if (m) by[decodeURIComponent(m[1])] = (by[decodeURIComponent(m[1])] ?? 0) + (n.count ?? 1);
+  }
+  return by;
 }

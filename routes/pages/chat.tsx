@@ -67,6 +67,7 @@ export async function chatPanel({ caller, profile }: ProfilePanelContext) {
         me: caller.profileId,
         other: profile.id,
         otherName: profile.profilename,
+        otherPicId: profile.profilePicIds[0],
         myPics: await composerPics(caller.profileId, true),
         initial: await conversationWith(caller.profileId, profile.id),
       }}

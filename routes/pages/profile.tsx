@@ -14,6 +14,9 @@ import { loadProfileView } from "../../kv/profileViews.ts";
 import { notFoundPage } from "./info.tsx";
 import { actionsPanel, likesPanel, notesPanel, type ProfilePanel, type ProfilePanelContext } from "./profilePanels.tsx";
 import { chatPanel } from "./chat.tsx";
+import { getShownPosition } from "../../kv/positions.ts";
+import { safetyPlace } from "../../kv/safety.ts";
+import { haversineMeters } from "../../domain/geo.ts";
 
 /**
  * The panels of the profile page, in page order. Each is rendered in its own section, so a
@@ -32,6 +35,18 @@ export const PROFILE_PANELS: { name: "likes" | "notes" | "actions" | "chat"; pan
 
 /** The text shown while going to one's own profile (spec §2). */
 export const LOADING_YOUR_PROFILE = "Loading your profile...";
+
+/**
+ * How far the viewer is from the member, between both shown positions (never a reported one), as
+ * the grid counts it; null ("nearby") for a viewer where being gay is a crime; undefined when
+ * either has no shown position, or on one's own profile.
+ */
+async function distanceTo(viewerId: string, profileId: string): Promise<number | null | undefined> {
+  if (viewerId === profileId) return undefined;
+  if ((await safetyPlace(viewerId)).atRisk) return null;
+  const [a, b] = await Promise.all([getShownPosition(viewerId), getShownPosition(profileId)]);
+  return a && b ? haversineMeters(a.lat, a.lon, b.lat, b.lon) : undefined;
+}
 
 export async function profilePage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
@@ -58,7 +73,7 @@ export async function profilePage(c: Context<AppEnv>) {
     c,
     profile.profilename,
     <section className="page profile-page">
-      <Island of={ProfileView} props={{ profile }} />
+      <Island of={ProfileView} props={{ profile, distanceMeters: await distanceTo(caller.profileId, profile.id) }} />
       {panels.map(({ name, el }) =>
         el && <section key={name} className={`profile-panel profile-${name}`}>{el}</section>
       )}

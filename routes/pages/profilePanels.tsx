@@ -14,6 +14,7 @@ import NotesPanel from "../../islands/NotesPanel.tsx";
 import ActionsPanel from "../../islands/ActionsPanel.tsx";
 import { getPicLikes, getProfileLike } from "../../kv/likes.ts";
 import { getNote } from "../../kv/notes.ts";
+import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
 
 /** What a panel of the profile page gets: the request, the caller and the profile as they see it. */
 export interface ProfilePanelContext {
@@ -25,23 +26,40 @@ export interface ProfilePanelContext {
 /** A section of the profile page below the profile: its own island(s), or null to show nothing. */
 export type ProfilePanel = (ctx: ProfilePanelContext) => ReactElement | null | Promise<ReactElement | null>;
 
-/** Like / Remove Like of the profile, and a way to rate its pictures one by one. */
+/**
+ * The profile's action bar, at the thumb on phones (static/css/profiles.css): Like / Remove Like,
+ * and Chat, Notes and Actions, which open the chat screen and the panels below (by their
+ * fragment: #chat, #notes, #actions); then a way to rate the pictures one by one.
+ */
 export const likesPanel: ProfilePanel = async ({ caller, profile }) => {
   if (profile.own) return null;
   const like = await getProfileLike(caller.profileId, profile.id);
   const first = profile.pictures[0]?.id;
   return (
-    <div className="row">
-      <Island of={LikeButton} props={{ kind: "profile", like }} />
-      {first && (
-        <a
-          className="button"
-          href={`/profilePicRateSwipe?${new URLSearchParams({ profileId: profile.id, startProfilePicId: first })}`}
-        >
-          Rate Pictures
+    <>
+      <nav className="profile-bar" aria-label={SCREEN_TEXTS.profileActions}>
+        <Island of={LikeButton} props={{ kind: "profile", like }} />
+        <a className="button bar-link" href="#chat">
+          <span aria-hidden="true">💬</span> {SCREEN_TEXTS.chat}
         </a>
+        <a className="button bar-link" href="#notes">
+          <span aria-hidden="true">🗒</span> {SCREEN_TEXTS.notes}
+        </a>
+        <a className="button bar-link" href="#actions">
+          <span aria-hidden="true">⋯</span> {SCREEN_TEXTS.actions}
+        </a>
+      </nav>
+      {first && (
+        <p className="row">
+          <a
+            className="button"
+            href={`/profilePicRateSwipe?${new URLSearchParams({ profileId: profile.id, startProfilePicId: first })}`}
+          >
+            Rate Pictures
+          </a>
+        </p>
       )}
-    </div>
+    </>
   );
 };
 

@@ -244,8 +244,8 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       assert.ok(open > collapsed * 1.3, `expanded ${collapsed} → ${open}`);
       await page.getByRole("button", { name: "Show Less Biography" }).waitFor();
 
-      // --- the carousel: Prev disabled at the start, Next to the end, View Profile
-      await page.locator(".tiles a.tile").first().click();
+      // --- the carousel (from the first picture at the top): Prev disabled at the start, Next to the end, View Profile
+      await page.locator(".profile-hero a.hero-slide").first().click();
       await page.waitForURL(/\/profilePicCarousel\?/);
       await waitHydrated(page);
       const prev = page.getByRole("button", { name: "Prev" }), next = page.getByRole("button", { name: "Next" });

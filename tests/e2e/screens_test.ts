@@ -119,8 +119,9 @@ Deno.test({
 
         await screen(page, vp, "home", "/");
         await screen(page, vp, "grid", "/search/tile");
-        await screen(page, vp, "profile", `/profile/${ids.Sam}`);
+        // The list before the profile: the profile's chat reads Sam's messages.
         await screen(page, vp, "conversations", "/chat/personal");
+        await screen(page, vp, "profile", `/profile/${ids.Sam}`);
         await screen(page, vp, "chat", `/profile/${ids.Sam}#chat`);
         await screen(page, vp, "map", "/search/map");
         await screen(page, vp, "settings", "/settings");
