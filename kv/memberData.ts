@@ -194,6 +194,14 @@ export async function recordExport(accountId: string, blobId: string): Promise<s
   return token;
 }
 
+/** Removes a ready export by its token: its record and its ZIP. */
+export async function dropExport(token: string): Promise<void> {
+  const key = keys.dataExport(await sha256Hex(token));
+  const r = (await kv().get<ExportRecord>(key)).value;
+  if (r) await deleteBlob(r.blobId);
+  await kv().delete(key);
+}
+
 /** Takes a ready export by its token, once, for its owner only (null otherwise: unknown, used, expired, not theirs). */
 export async function takeExport(token: string, accountId: string): Promise<ExportRecord | null> {
   if (!token || token.length > 100) return null;
@@ -408,6 +416,14 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
         }
         await op.commit();
       }
+      // The other side's latest, read back (a run after a crash has seen only the messages left).
+      const last =
+        (await kv().list<string>({ prefix: keys.conversation(other, tombstone) }, { reverse: true, limit: 1 })
+          .next()).value;
+      const lastMessage = last ? (await kv().get<Message>(keys.message(last.value))).value : null;
+      if (lastMessage && (!latest || lastMessage.tsCreated >= latest.tsCreated)) {
+        latest = { messageId: lastMessage.id, tsCreated: lastMessage.tsCreated };
+      }
       const op = kv().atomic().delete(chat.key).delete(keys.chat(other, profileId));
       if (latest) op.set(keys.chat(other, tombstone), latest);
       await op.commit();
@@ -478,14 +494,21 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       ),
       ...(await scan<unknown>(["jobs_dead"], (e) => mentions(e.value, [accountId, profileId]))).map((e) => e.key),
     ]);
-    // Jobs about them (mail, push) with their place in the queue; not this deletion's own job.
+    // An export not downloaded yet: its ZIP and its link (its expiry job goes below).
+    for (const e of await scan<ExportRecord>(["data_exports"], (e) => e.value?.accountId === accountId)) {
+      await deleteBlob(e.value.blobId);
+      await kv().delete(e.key);
+    }
+    // Jobs about them (mail, push) with their place in the queue; not this deletion's own job. An
+    // export's expiry job removes its ZIP first (its record above may have expired before it).
     for (
-      const e of await scan<{ id: string; job: { type: string } }>(
+      const e of await scan<{ id: string; job: { type: string; expireBlob?: string } }>(
         ["jobs"],
         (e) => mentions(e.value, [accountId, profileId]),
       )
     ) {
       if (e.value.job.type === "account-delete") continue;
+      if (e.value.job.type === "account-export" && e.value.job.expireBlob) await deleteBlob(e.value.job.expireBlob);
       await deleteKeys([e.key, ...(await scan(keys.jobsDue(), (d) => d.key[2] === e.value.id)).map((d) => d.key)]);
     }
   },

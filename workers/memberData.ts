@@ -9,6 +9,7 @@ import { zipSync } from "fflate";
 import {
   collectMemberData,
   deleteMemberStep,
+  dropExport,
   EXPORT_TTL_MS,
   getDeletion,
   nextStepWaitsUntil,
@@ -28,6 +29,8 @@ export async function accountExportJob(job: Extract<Job, { type: "account-export
     await deleteBlob(job.expireBlob);
     return;
   }
+  // An account being deleted gets no export (and its data must not outlive it in a ZIP).
+  if (await getDeletion(job.accountId)) return;
   const account = await getAccount(job.accountId);
   const data = await collectMemberData(job.accountId);
   if (!account || !data) return;
@@ -44,6 +47,11 @@ export async function accountExportJob(job: Extract<Job, { type: "account-export
   const blobId = `exports/${newId()}`;
   await putBlob(blobId, zip, { type: "application/zip" });
   const token = await recordExport(account.id, blobId);
+  // A deletion that began while the ZIP was built: its step "records" may have run already.
+  if (await getDeletion(account.id) || !(await getAccount(account.id))) {
+    await dropExport(token);
+    return;
+  }
   const op = kv().atomic();
   enqueueJob(op, { type: "account-export", accountId: account.id, expireBlob: blobId }, { delayMs: EXPORT_TTL_MS });
   await op.commit();
