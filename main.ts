@@ -33,6 +33,7 @@ import { config } from "./config/config.ts";
 import { closeKv, openKv } from "./kv/db.ts";
 import { loadPositionIndex, startPositionSync, stopPositionSync, writePositionSnapshot } from "./kv/positions.ts";
 import { startWorkers } from "./workers/run.ts";
+import { startSessionCache } from "./kv/sessions.ts";
 
 /** Builds the app. Tests call `createApp().request(...)` against a `:memory:` KV. */
 export function createApp(): Hono<AppEnv> {
@@ -95,6 +96,8 @@ if (import.meta.main) {
     `positions: ${loaded.members} visible members indexed in ${loaded.ms.toFixed(0)} ms (from ${loaded.from})`,
   );
   startPositionSync();
+  // Sessions kept a few seconds in this instance; an ending anywhere reaches it through the change log.
+  startSessionCache();
   const workers = config.workersInProcess ? startWorkers() : null;
   const server = Deno.serve(
     { port: config.port, onListen: ({ port }) => console.log(`listening on http://localhost:${port}`) },

@@ -26,7 +26,9 @@ export type MemberEvent =
   | { type: "typing"; from: string }
   | { type: "opened"; id: string }
   /** The member's sessions were ended (a suspension or ban): their open streams close. */
-  | { type: "session-ended" };
+  | { type: "session-ended" }
+  /** Sessions ended (by their public ids): every instance forgets its copies (kv/sessions.ts); never sent to a page. */
+  | { type: "sessions-ended"; ids: string[] };
 
 /** A log entry: the events of one commit, each with the members it is for. */
 interface LogEntry {
@@ -72,9 +74,18 @@ export class EventBus {
   #again = false;
   #reader?: ReadableStreamDefaultReader<unknown>;
   #timer?: ReturnType<typeof setInterval>;
+  #syncedAt = -Infinity;
 
   constructor(db: Deno.Kv) {
     this.db = db;
+  }
+
+  /**
+   * When (`performance.now()`) the last completed read of the log began: every event committed
+   * before it has been delivered. -Infinity until the tail started.
+   */
+  get syncedAt(): number {
+    return this.#syncedAt;
   }
 
   /** Open listeners (streams) on this instance. */
@@ -102,10 +113,12 @@ export class EventBus {
   /** Starts following the log from its current end: one watch, and a poll as the fallback. */
   start(pollMs = POLL_MS): Promise<void> {
     this.#started ??= (async () => {
+      const began = performance.now();
       for await (const e of this.db.list({ prefix: keys.eventLogAll() }, { reverse: true, limit: 1 })) {
         this.#cursor = e.key;
       }
       if (this.#stopped) return;
+      this.#syncedAt = began;
       this.#timer = setInterval(() => void this.tail(), pollMs);
       this.#reader = this.db.watch([keys.eventsVersion()]).getReader();
       void (async () => {
@@ -131,7 +144,9 @@ export class EventBus {
       try {
         do {
           this.#again = false;
+          const began = performance.now();
           await this.#tailOnce();
+          this.#syncedAt = began;
         } while (this.#again && !this.#stopped);
       } catch {
         /* the handle closed, or a passing fault: the next poll tries again */
