@@ -380,10 +380,9 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       ...await keysUnder(["profile_likes_by_liker", profileId]),
       ...await keysUnder(["pic_likes_by_liker", profileId]),
       ...await keysUnder(["profile_like_counts", profileId]),
-      ...await keysUnder(keys.blocksBy(profileId)),
-      ...await keysUnder(keys.blockedByAll(profileId)),
-      ...(await scan(["blocks"], (e) => e.key[2] === profileId)).map((e) => e.key),
-      ...(await scan(["blocked_by"], (e) => e.key[2] === profileId)).map((e) => e.key),
+      // Blocks both ways, each with its mirror (written in one atomic: kv/blocks.ts), read by their index.
+      ...(await keysUnder(keys.blocksBy(profileId))).flatMap((k) => [k, keys.blockedBy(k[2] as string, profileId)]),
+      ...(await keysUnder(keys.blockedByAll(profileId))).flatMap((k) => [k, keys.block(k[2] as string, profileId)]),
     ]);
   },
 
