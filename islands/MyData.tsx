@@ -4,7 +4,7 @@
  * the current password, or a login link minutes old). kv/memberData.ts does the work.
  */
 
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { TEXTS } from "../domain/texts.ts";
@@ -23,6 +23,12 @@ export default function MyData({ reauth }: MyDataProps) {
   const [current, setCurrent] = useState("");
   const [message, setMessage] = useState("");
   const [busy, setBusy] = useState(false);
+  const confirmRef = useRef<HTMLDivElement>(null);
+
+  // The confirmation opens below the fold on a phone: bring it to the middle of the screen (clear of the tab bar).
+  useEffect(() => {
+    if (asking) confirmRef.current?.scrollIntoView({ block: "center" });
+  }, [asking]);
 
   // The mailed link opens this page with the token in the fragment (never sent to the server in a URL).
   useEffect(() => {
@@ -115,12 +121,13 @@ export default function MyData({ reauth }: MyDataProps) {
         )}
       {!asking
         ? (
-          <button type="button" className="danger" onClick={() => setAsking(true)}>
+          // A plain button: only the confirmation's own button is red (the safe action is not the quieter one).
+          <button type="button" onClick={() => setAsking(true)}>
             {TEXTS.deleteMyAccount}
           </button>
         )
         : (
-          <div className="stack delete-confirm" role="group" aria-labelledby={`${id}-delete`}>
+          <div className="stack delete-confirm" role="group" aria-labelledby={`${id}-delete`} ref={confirmRef}>
             <h3 id={`${id}-delete`}>{TEXTS.deleteMyAccount}</h3>
             <p>{TEXTS.deleteIntro}</p>
             {reauth === "link" && <p className="notice">{TEXTS.freshLoginRequired}</p>}

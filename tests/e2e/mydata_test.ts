@@ -25,6 +25,9 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       const section = page.getByRole("region", { name: TEXTS.myDataTitle });
       await section.getByRole("button", { name: TEXTS.downloadMyData }).click();
       await section.getByText(TEXTS.exportRequested).waitFor();
+      // The section as the member sees it, scrolled into the screen (not a full page: the bars stay put).
+      await section.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: new URL(`./screenshots/${vp}-mydata-requested.png`, import.meta.url).pathname });
 
       let link = "";
       for (let i = 0; i < 100 && !link; i++) {
@@ -53,6 +56,11 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await section.getByRole("button", { name: TEXTS.deleteMyAccount }).click();
       const confirm = section.getByRole("group", { name: TEXTS.deleteMyAccount });
       await confirm.getByLabel(TEXTS.currentPassword).fill("a long password");
+      // The confirmation opens in the middle of the screen, its button clear of the phone's tab bar.
+      await page.screenshot({ path: new URL(`./screenshots/${vp}-mydata-confirm.png`, import.meta.url).pathname });
+      const button = await confirm.getByRole("button", { name: TEXTS.deleteConfirm }).boundingBox();
+      const viewport = page.viewportSize()!;
+      assert.ok(button && button.y + button.height < viewport.height - 80, "the button shows above the tab bar");
       await shot(page, `${vp}-mydata-delete`);
       await confirm.getByRole("button", { name: TEXTS.deleteConfirm }).click();
       await page.waitForURL(`${h.origin}/?deleted=1`);
