@@ -7,7 +7,7 @@ import { keys } from "../../kv/keys.ts";
 import { shiftClock } from "../../kv/clock.ts";
 import { runDueJobs } from "../../workers/jobs.ts";
 import { handlers } from "../../workers/run.ts";
-import { accountDeleteJob } from "../../workers/memberData.ts";
+import { accountDeleteJob, accountExportJob } from "../../workers/memberData.ts";
 import { listOutbox } from "../../kv/outbox.ts";
 import { getAccountByEmail, hashPassword, setRoles } from "../../kv/accounts.ts";
 import { addPasskey } from "../../kv/passkeys.ts";
@@ -504,6 +504,27 @@ Deno.test("account - deletion of a banned member keeps only the audit log and th
     });
     assert.equal(again.status, 403);
     assert.equal(again.data.error.code, "register_blocked");
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("account - an export asked for just before the deletion is neither built nor mailed", async () => {
+  const t = await testApp();
+  try {
+    const email = "export-then-delete@example.com";
+    const a = await t.member(email);
+    const accountId = (await getAccountByEmail(email))!.id;
+    assert.equal((await t.call("POST", "/api/account/export", { cookie: a.cookie })).status, 202);
+    assert.equal((await t.call("DELETE", "/api/account", { cookie: a.cookie, json: {} })).status, 202);
+    // The export's job was queued first: it runs while the deletion is under way.
+    await accountExportJob({ type: "account-export", accountId });
+    assert.deepEqual(await exportBlobs(), []);
+    assert.equal((await listOutbox()).filter((m) => m.to === email && /data is ready/.test(m.subject)).length, 0);
+    await runJobs();
+    shiftClock(LOG_PURGE_DELAY_MS + 60_000);
+    await runJobs();
+    assert.deepEqual(await holding([accountId, a.profileId, email], (k) => k[0] === "audit_log"), []);
   } finally {
     t.close();
   }
