@@ -148,7 +148,10 @@ export async function putProfileLike(
       .set(keys.profileLikeByLiked(liked, likeType, next.seq, liker), next);
     if ((old?.blocked ?? false) !== nextBlocked) blockIndexOps(op, liker, liked, nextBlocked, t);
     tell?.(op);
-    if ((await op.commit()).ok) return { like: strip(next), changed: true };
+    if ((await op.commit()).ok) {
+      if (typeChanged) forgetDeckRating(liker, liked);
+      return { like: strip(next), changed: true };
+    }
   }
   throw new Error("profile like kept conflicting");
 }
@@ -324,6 +327,21 @@ const DECK_CACHE_MAX = 1000;
 const DECK_CACHE_MS = 15 * 60_000;
 
 /**
+ * A rating changed through this instance: the viewer's open decks ask about that member again
+ * (a member rated before the deck opened and rated anew since counts as rated after it, as a read
+ * of the whole history would say). A change through another instance shows in this one's decks
+ * when the deck session ends (`DECK_CACHE_MS`); a swipe in the deck itself never changes an answer.
+ */
+function forgetDeckRating(viewer: string, member: string): void {
+  const prefix = `${viewer}|`;
+  for (const [key, known] of deckCache) {
+    if (!key.startsWith(prefix)) continue;
+    known.rated.delete(member);
+    known.unrated.delete(member);
+  }
+}
+
+/**
  * Which of `ids` `viewer` rated LIKE or DISLIKE before `ts` (the swipe deck leaves them out): one
  * point read per candidate not met before in this deck, so a deck page costs the same whatever the
  * viewer's history.
@@ -337,6 +355,9 @@ export async function ratedAmong(viewer: string, ids: readonly string[], ts: num
   }
   deckCache.delete(key);
   deckCache.set(key, known); // the newest last: the oldest goes first
+  // A deck opened in the future (the time is the caller's) could still see ratings made before
+  // it: its unrated are asked again each page.
+  const settled = ts <= now();
   const out = new Set(ids.filter((id) => known.rated.has(id)));
   const todo = ids.filter((id) => !known.rated.has(id) && !known.unrated.has(id));
   const batches: string[][] = [];
@@ -350,7 +371,7 @@ export async function ratedAmong(viewer: string, ids: readonly string[], ts: num
           if (l && (l.likeType === "LIKE" || l.likeType === "DISLIKE") && l.tsCreated < ts) {
             out.add(id);
             known.rated.add(id);
-          } else known.unrated.add(id);
+          } else if (settled) known.unrated.add(id);
         });
       }),
     );
