@@ -4,7 +4,15 @@
  * the same run, with the load average. Members call with their own session cookies and addresses
  * (TRUST_PROXY), so the per-account and per-address limits are not what is measured.
  *
- * Run: `deno run -A bench/http.ts [--members 10000] [--seconds 8] [--connections 50]`.
+ * The app runs as bench/serve.ts serves it, once per variant: the lever of issue 14 that can be
+ * turned off (`SESSION_CACHE=0`: every session read from KV) off, then on, in the same run, each
+ * on a copy of the same seeded store.
+ *
+ * The variants' apps run at once and each call is measured in rounds that alternate them (the
+ * median round is shown), with the server's CPU time per request (from /proc): on a shared
+ * machine requests/s move with other load, CPU per request much less.
+ *
+ * Run: `deno run -A bench/http.ts [--members 10000] [--seconds 4] [--rounds 3] [--connections 50] [--variants off,on]`.
  */
 
 import autocannon from "autocannon";
@@ -21,9 +29,15 @@ function arg(name: string, fallback: string): string {
   return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
 }
 const MEMBERS = Number(arg("members", "10000"));
-const SECONDS = Number(arg("seconds", "8"));
+const SECONDS = Number(arg("seconds", "4"));
 const CONNECTIONS = Number(arg("connections", "50"));
 const VIEWERS = 500;
+/** Each variant: a column of the table, and the environment of its app process. */
+const VARIANTS: Record<string, { label: string; env: Record<string, string> }> = {
+  off: { label: "sessions read from KV", env: { SESSION_CACHE: "0" } },
+  on: { label: "sessions kept (as main.ts serves)", env: {} },
+};
+const RUN = arg("variants", "off,on").split(",").filter((v) => v in VARIANTS);
 const HOME = { lat: 40.7, lon: -74.0 };
 
 const dir = await Deno.makeTempDir({ prefix: "http-bench-" });
@@ -81,12 +95,12 @@ interface Call {
   body?: () => string;
 }
 
-async function drive(port: number, call: Call) {
+async function drive(port: number, call: Call, seconds = SECONDS) {
   let n = 0;
   const r = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
-    duration: SECONDS,
+    duration: seconds,
     requests: [{
       setupRequest(req: Record<string, unknown>) {
         const v = viewers[n++ % viewers.length];
@@ -104,7 +118,30 @@ async function drive(port: number, call: Call) {
       },
     }],
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    requests: r.requests.total,
+  };
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms (CLK_TCK 100)
+  } catch {
+    return NaN;
+  }
+}
+
+/** Drives `call` at the process `pid` listening on `port`; adds the server's CPU time per request. */
+async function measure(pid: number, port: number, call: Call, seconds = SECONDS) {
+  const before = cpuMs(pid);
+  const r = await drive(port, call, seconds);
+  return { ...r, cpuUs: 1000 * (cpuMs(pid) - before) / Math.max(1, r.requests) };
 }
 
 const pick = () => ids[VIEWERS + Math.floor(rand() * (ids.length - VIEWERS))];
@@ -129,7 +166,12 @@ const CALLS: Call[] = [
   },
 ];
 
-const rows: string[] = [];
+type Result = Awaited<ReturnType<typeof measure>>;
+const ROUNDS = Number(arg("rounds", "3"));
+/** Per call and variant, the median of the rounds by requests/s (the rounds alternate variants, so load that comes and goes falls on all). */
+const results: Record<string, Result[]> = {};
+let ceiling: Result;
+const apps: Record<string, { child: Deno.ChildProcess; port: number }> = {};
 try {
   // The ceiling: a bare Deno.serve answering JSON, in a process of its own like the app.
   const bare = await spawn(
@@ -140,38 +182,85 @@ try {
     {},
     /port (\d+)/,
   );
-  const ceiling = await drive(bare.port, { name: "bare Deno.serve JSON (ceiling)", path: () => "/" });
+  const ceilingCall = { name: "bare Deno.serve JSON (ceiling)", path: () => "/" };
+  await drive(bare.port, ceilingCall, 2);
+  const ceilings: Result[] = [];
+  for (let r = 0; r < ROUNDS; r++) ceilings.push(await measure(bare.child.pid, bare.port, ceilingCall));
+  ceiling = median(ceilings);
   bare.child.kill("SIGKILL");
   await bare.child.status;
-  rows.push(row("bare Deno.serve JSON (ceiling)", ceiling, ceiling.rps));
 
-  const app = await spawn(
-    ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
-    { PORT: "0", KV_PATH: path, WORKERS: "0", LOG_REQUESTS: "0", TRUST_PROXY: "1", NO_COLOR: "1" },
-    /listening on http:\/\/localhost:(\d+)/,
-  );
-  for (const call of CALLS) {
-    await drive(app.port, { ...call }).catch(() => null); // warm up
-    rows.push(row(call.name, await drive(app.port, call), ceiling.rps));
+  // Every variant's app at once, each on its own copy of the seeded store (one SQLite file shared
+  // by several processes refuses writes while another writes); each call measured in rounds that
+  // alternate them.
+  for (const variant of RUN) {
+    const copy = `${dir}/${variant}`;
+    await Deno.mkdir(copy);
+    for await (const f of Deno.readDir(dir)) {
+      if (f.isFile && f.name.startsWith("app.kv")) await Deno.copyFile(`${dir}/${f.name}`, `${copy}/${f.name}`);
+    }
+    apps[variant] = await spawn(
+      ["run", "-A", new URL("./serve.ts", import.meta.url).pathname],
+      {
+        PORT: "0",
+        KV_PATH: `${copy}/app.kv`,
+        WORKERS: "0",
+        LOG_REQUESTS: "0",
+        TRUST_PROXY: "1",
+        NO_COLOR: "1",
+        ...VARIANTS[variant].env,
+      },
+      /listening on http:\/\/localhost:(\d+)/,
+    );
+    results[variant] = [];
   }
-  app.child.kill("SIGKILL");
-  await app.child.status;
+  for (const call of CALLS) {
+    const rounds: Record<string, Result[]> = Object.fromEntries(RUN.map((v) => [v, []]));
+    for (const v of RUN) await drive(apps[v].port, call, 2); // warm up
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const v of RUN) rounds[v].push(await measure(apps[v].child.pid, apps[v].port, call));
+    }
+    for (const v of RUN) results[v].push(median(rounds[v]));
+    console.log(`${call.name}: done`);
+  }
 
-  console.log(`\n| call | c=${CONNECTIONS} requests/s | p50 | p99 | of the ceiling | non-2xx |`);
-  console.log("|---|---|---|---|---|---|");
-  for (const r of rows) console.log(r);
   const [l1, l5, l15] = Deno.loadavg();
+  console.log(
+    `\n| call (c=${CONNECTIONS}; requests/s, latency, server CPU per request) | ${
+      RUN.map((v) => VARIANTS[v].label).join(" | ")
+    } |`,
+  );
+  console.log(`|---|${RUN.map(() => "---").join("|")}|`);
+  console.log(
+    `| bare Deno.serve JSON (ceiling) | ${cell(ceiling, ceiling.rps)} |${RUN.slice(1).map(() => " |").join("")}`,
+  );
+  CALLS.forEach((call, i) =>
+    console.log(`| ${call.name} | ${RUN.map((v) => cell(results[v][i], ceiling.rps)).join(" | ")} |`)
+  );
   console.log(
     `\n${
       MEMBERS.toLocaleString("en-US")
-    } members, ${SECONDS} s per call, ${navigator.hardwareConcurrency} cores; load average ${l1} ${l5} ${l15}`,
+    } members, ${ROUNDS} rounds of ${SECONDS} s per call and variant (the median round), ${navigator.hardwareConcurrency} cores; load average ${
+      l1.toFixed(2)
+    } ${l5.toFixed(2)} ${l15.toFixed(2)}`,
   );
 } finally {
+  for (const app of Object.values(apps)) {
+    try {
+      app.child.kill("SIGKILL");
+    } catch { /* gone */ }
+    await app.child.status;
+  }
   await Deno.remove(dir, { recursive: true });
 }
 
-function row(name: string, r: { rps: number; p50: number; p99: number; non2xx: number }, ceiling: number) {
-  return `| ${name} | ${Math.round(r.rps).toLocaleString("en-US")} | ${r.p50} ms | ${r.p99} ms | ${
+function median(rs: Result[]): Result {
+  return [...rs].sort((a, b) => a.rps - b.rps)[Math.floor(rs.length / 2)];
+}
+
+/** requests/s, p99, the share of the ceiling, and any non-2xx answers. */
+function cell(r: Result, ceiling: number): string {
+  return `${Math.round(r.rps).toLocaleString("en-US")}/s (${
     (100 * r.rps / ceiling).toFixed(0)
-  }% | ${r.non2xx} |`;
+  }%), p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.cpuUs)} µs CPU${r.non2xx ? `, ${r.non2xx} non-2xx` : ""}`;
 }

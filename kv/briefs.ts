@@ -102,7 +102,7 @@ export const MAX_BRIEFS_SIZE = MAX_PAGE_SIZE;
 const loadProfiles = discoveryProfiles;
 
 function briefOf(p: Profile, at: NearbyItem): ProfileBrief {
-  const brief: ProfileBrief = {
+  return {
     profileId: p.id,
     profileName: p.profilename,
     profileAge: ageOf(p.birthdate, now()),
@@ -116,69 +116,6 @@ function briefOf(p: Profile, at: NearbyItem): ProfileBrief {
     tsUpdated: at.tsUpdated,
     isNew: p.tsCreated !== undefined && now() - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
   };
-  if (serialiseOnce) briefProfiles.set(brief, p);
-  return brief;
-}
-
-// --- briefs serialised once per profile read, not once per request
-
-let serialiseOnce = true;
-/** For benchmarks: `false` serialises every brief whole, per request, as before (`briefsPageJson`). */
-export function serialiseBriefsOnce(on: boolean): void {
-  serialiseOnce = on;
-}
-
-/** The profile each brief was made from (so its text is reused while the instance keeps that read). */
-const briefProfiles = new WeakMap<ProfileBrief, Profile>();
-/**
- * A profile's part of its brief as JSON text, made once per profile as read (kv/profiles.ts
- * keeps a read up to 1 s and replaces it on a write, so once per change or per second): the id
- * and name, then the characteristics, weight, height and public pictures (the age between them
- * is computed per request, as it turns on a birthday).
- */
-const profileTexts = new WeakMap<Profile, [head: string, middle: string]>();
-
-function profileText(p: Profile): [string, string] {
-  let t = profileTexts.get(p);
-  if (!t) {
-    const head = JSON.stringify({ profileId: p.id, profileName: p.profilename }).slice(0, -1);
-    const middle = JSON.stringify({
-      profileChars: p.characteristics,
-      profileWeight: p.weight,
-      profileHeight: p.height,
-      profilePicIds: p.profilePicIds,
-    }).slice(1, -1);
-    profileTexts.set(p, t = [head, middle]);
-  }
-  return t;
-}
-
-/** One brief as JSON: the same text as `JSON.stringify(b)`, its profile's part reused. */
-function briefJson(b: ProfileBrief): string {
-  const p = briefProfiles.get(b);
-  if (!p || p.id !== b.profileId || !plain(b)) return JSON.stringify(b);
-  const [head, middle] = profileText(p);
-  if (!middle) return JSON.stringify(b);
-  return `${head},"profileAge":${JSON.stringify(b.profileAge)},${middle},"lat":${JSON.stringify(b.lat)},"lon":${
-    JSON.stringify(b.lon)
-  },"distanceMeters":${JSON.stringify(b.distanceMeters)},"tsUpdated":${
-    JSON.stringify(b.tsUpdated)
-  },"isNew":${b.isNew}}`;
-}
-
-/** The brief's own values are what the text above writes (anything else: serialised whole). */
-function plain(b: ProfileBrief): boolean {
-  return typeof b.lat === "number" && typeof b.lon === "number" && typeof b.tsUpdated === "number" &&
-    (b.distanceMeters === null || typeof b.distanceMeters === "number") &&
-    (b.profileAge === null || typeof b.profileAge === "number") && typeof b.isNew === "boolean";
-}
-
-/** A page of briefs as JSON: the same text as `JSON.stringify(page)`, each profile's part serialised once. */
-export function briefsPageJson(page: BriefsPage): string {
-  if (!serialiseOnce) return JSON.stringify(page);
-  const { items, ...rest } = page;
-  const tail = JSON.stringify(rest).slice(1);
-  return `{"items":[${items.map(briefJson).join(",")}],${tail}`;
 }
 
 /** A member is shown as new (a mark on the grid) for this many days after making their profile. */

@@ -16,7 +16,7 @@ import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.t
 import { idSchema } from "./likes.ts";
 import { CHARACTERISTIC_VALUES } from "../../domain/characteristics.ts";
 import { aggregates, GeoInputError, getOwnPosition, reportPosition } from "../../kv/positions.ts";
-import { type BriefsArea, briefsPageJson, LIKE_FILTERS, MAX_BRIEFS_SIZE, profileBriefs } from "../../kv/briefs.ts";
+import { type BriefsArea, LIKE_FILTERS, MAX_BRIEFS_SIZE, profileBriefs } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { getSafety } from "../../kv/safety.ts";
 import { atRiskAt } from "../../domain/safety.ts";
@@ -108,10 +108,7 @@ async function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.
   const caller = requireCaller(c);
   const { area, q } = parse();
   await limitDiscovery(c, caller.accountId);
-  // The same text as c.json's, each profile's part serialised once per read (kv/briefs.ts).
-  return c.body(briefsPageJson(await geo(() => profileBriefs(caller.profileId, area, q))), 200, {
-    "content-type": "application/json",
-  });
+  return c.json(await geo(() => profileBriefs(caller.profileId, area, q)));
 }
 
 export const positions = new Hono<AppEnv>()
