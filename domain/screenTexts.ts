@@ -25,6 +25,33 @@ const EN = {
   now: "now",
   minutes: (n: number) => `${n} min`,
   yesterday: "Yesterday",
+  welcomeTitle: "Welcome",
+  stepOf: (i: number, n: number) => `Step ${i} of ${n}`,
+  nameStep: "Who are you?",
+  nameHint: "Your name shows on your profile. Others see your age, never your birthdate. Members must be 18 or older.",
+  birthdateRequired: "Please enter your birthdate.",
+  pictureStep: "Add a first picture",
+  pictureWhy:
+    "Members with a picture get far more likes and replies: it is the first thing others see on the grid. You can crop it, add more or make some private later.",
+  choosePicture: "Choose a picture",
+  characteristicsStep: "What are you into?",
+  characteristicsHint: "Tick what describes you: others can look for it. Each one is saved as you tick it.",
+  locationStep: "Where are you?",
+  locationHint:
+    "The grid and the map show who is around you. Others see you at a fixed point about a kilometre from where you are, never your exact place.",
+  modeRandom: "A random point near Phoenix",
+  modeRandomWhy: "Where you start until you choose one of the others.",
+  modeWalk: "Walk: place yourself",
+  modeGps: "GPS: this device's location",
+  modeGpsWhy:
+    "So the people you see are really around you. Your browser asks for permission; your exact position never leaves our server.",
+  useGps: "Use my location",
+  useWalk: "I'll place myself on the map",
+  locationNow: (mode: string) => `Now: ${mode}`,
+  next: "Continue",
+  skip: "Skip for now",
+  back: "Back",
+  finish: "Show me who is around",
 };
 
 export const SCREEN_TEXTS = catalogue("SCREEN_TEXTS", EN, {
@@ -47,6 +74,34 @@ export const SCREEN_TEXTS = catalogue("SCREEN_TEXTS", EN, {
     now: "ahora",
     minutes: (n: number) => `${n} min`,
     yesterday: "Ayer",
+    welcomeTitle: "Bienvenida",
+    stepOf: (i: number, n: number) => `Paso ${i} de ${n}`,
+    nameStep: "¿Quién eres?",
+    nameHint:
+      "Tu nombre aparece en tu perfil. Los demás ven tu edad, nunca tu fecha de nacimiento. Hay que tener 18 años o más.",
+    birthdateRequired: "Indica tu fecha de nacimiento.",
+    pictureStep: "Añade una primera foto",
+    pictureWhy:
+      "Los perfiles con foto reciben muchos más likes y respuestas: es lo primero que ven los demás en la cuadrícula. Luego puedes recortarla, añadir más o hacer algunas privadas.",
+    choosePicture: "Elegir una foto",
+    characteristicsStep: "¿Qué te va?",
+    characteristicsHint: "Marca lo que te describe: los demás pueden buscarlo. Cada una se guarda al marcarla.",
+    locationStep: "¿Dónde estás?",
+    locationHint:
+      "La cuadrícula y el mapa muestran quién está cerca. Los demás te ven en un punto fijo a un kilómetro de donde estás, nunca en tu lugar exacto.",
+    modeRandom: "Un punto al azar cerca de Phoenix",
+    modeRandomWhy: "Donde empiezas hasta que elijas una de las otras.",
+    modeWalk: "Caminar: sitúate tú",
+    modeGps: "GPS: la ubicación de este dispositivo",
+    modeGpsWhy:
+      "Para que la gente que ves esté de verdad cerca. Tu navegador pedirá permiso; tu posición exacta nunca sale de nuestro servidor.",
+    useGps: "Usar mi ubicación",
+    useWalk: "Me situaré en el mapa",
+    locationNow: (mode: string) => `Ahora: ${mode}`,
+    next: "Continuar",
+    skip: "Saltar por ahora",
+    back: "Atrás",
+    finish: "Ver quién está cerca",
   },
   "pt-BR": {
     pictureOf: (i: number, n: number) => `Foto ${i} de ${n}`,
@@ -67,6 +122,34 @@ export const SCREEN_TEXTS = catalogue("SCREEN_TEXTS", EN, {
     now: "agora",
     minutes: (n: number) => `${n} min`,
     yesterday: "Ontem",
+    welcomeTitle: "Boas-vindas",
+    stepOf: (i: number, n: number) => `Passo ${i} de ${n}`,
+    nameStep: "Quem é você?",
+    nameHint:
+      "Seu nome aparece no seu perfil. Os outros veem sua idade, nunca sua data de nascimento. É preciso ter 18 anos ou mais.",
+    birthdateRequired: "Informe sua data de nascimento.",
+    pictureStep: "Adicione uma primeira foto",
+    pictureWhy:
+      "Perfis com foto recebem muito mais curtidas e respostas: é a primeira coisa que os outros veem na grade. Depois você pode recortá-la, adicionar mais ou deixar algumas privadas.",
+    choosePicture: "Escolher uma foto",
+    characteristicsStep: "Do que você curte?",
+    characteristicsHint: "Marque o que descreve você: os outros podem procurar por isso. Cada uma é salva ao marcar.",
+    locationStep: "Onde você está?",
+    locationHint:
+      "A grade e o mapa mostram quem está por perto. Os outros veem você num ponto fixo a cerca de um quilômetro de onde está, nunca no lugar exato.",
+    modeRandom: "Um ponto aleatório perto de Phoenix",
+    modeRandomWhy: "Onde você começa até escolher uma das outras.",
+    modeWalk: "Caminhar: posicione-se você",
+    modeGps: "GPS: a localização deste aparelho",
+    modeGpsWhy:
+      "Para que as pessoas que você vê estejam mesmo por perto. Seu navegador pede permissão; sua posição exata nunca sai do nosso servidor.",
+    useGps: "Usar minha localização",
+    useWalk: "Vou me posicionar no mapa",
+    locationNow: (mode: string) => `Agora: ${mode}`,
+    next: "Continuar",
+    skip: "Pular por enquanto",
+    back: "Voltar",
+    finish: "Ver quem está por perto",
   },
 });
 

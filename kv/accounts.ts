@@ -8,6 +8,7 @@ import { now } from "./clock.ts";
 import { newProfile } from "./profiles.ts";
 import { enqueueJob } from "./jobs.ts";
 import type { Locale } from "../domain/i18n.ts";
+import type { OnboardingStep } from "../domain/onboarding.ts";
 
 /** A member's account (spec §3 Settings). */
 export interface Account {
@@ -24,6 +25,8 @@ export interface Account {
   tsEmailChanged?: number;
   /** The member's language (domain/i18n.ts); absent: the browser's. */
   language?: Locale;
+  /** The onboarding step the member is on (domain/onboarding.ts); absent: done. */
+  onboarding?: OnboardingStep;
   tsCreated: number;
   tsUpdated: number;
 }
@@ -72,6 +75,8 @@ export interface CreateAccountInput {
   roles?: string[];
   consents?: string[];
   passwordHash?: string | null;
+  /** Start onboarding at this step (registration). */
+  onboarding?: OnboardingStep;
 }
 
 /**
@@ -95,6 +100,7 @@ export async function createAccount(
     roles,
     defaultProfileId: newId(),
     consents: { texts: input.consents ?? [], ts: t },
+    ...(input.onboarding ? { onboarding: input.onboarding } : {}),
     tsCreated: t,
     tsUpdated: t,
   };
@@ -221,4 +227,16 @@ export async function setLanguage(id: string, language: Locale | null): Promise<
     const next: Account = language ? { ...rest, language } : rest;
     if ((await kv().atomic().check(entry).set(entry.key, next).commit()).ok) return true;
   }
+}
+
+/** Moves the member's onboarding to `step`, or ends it (null). False when there is no such account. */
+export async function setOnboarding(accountId: string, step: OnboardingStep | null): Promise<boolean> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const entry = await kv().get<Account>(keys.account(accountId));
+    if (!entry.value) return false;
+    const { onboarding: _old, ...rest } = entry.value;
+    const next: Account = step ? { ...rest, onboarding: step } : rest;
+    if ((await kv().atomic().check(entry).set(keys.account(accountId), next).commit()).ok) return true;
+  }
+  throw new Error("onboarding not saved");
 }

@@ -3,6 +3,7 @@
 import type { Brand } from "../domain/brand.ts";
 import type { AccountNotice } from "../kv/moderation.ts";
 import type { Locale } from "../domain/i18n.ts";
+import type { OnboardingStep } from "../domain/onboarding.ts";
 
 /** Who is calling: set by the session middleware, null when logged out. */
 export interface Caller {
@@ -17,6 +18,8 @@ export interface Caller {
   accountCreated: number;
   /** The member's chosen language, if any (else the browser's). */
   language?: Locale;
+  /** The onboarding step the member is on; absent: done. */
+  onboarding?: OnboardingStep;
 }
 
 /** The Hono environment of this app. */

@@ -97,6 +97,7 @@ export function session(): MiddlewareHandler<AppEnv> {
           hasPassword: account.passwordHash !== null,
           accountCreated: account.tsCreated,
           ...(account.language ? { language: account.language } : {}),
+          ...(account.onboarding ? { onboarding: account.onboarding } : {}),
         };
         c.set("caller", caller);
         // A page shows the member's moderation notice; API calls skip the read.

@@ -11,7 +11,7 @@ import * as z from "zod";
 import { RESPONSES } from "../domain/contract.ts";
 import { keys } from "../kv/keys.ts";
 import type { Profile } from "../kv/profiles.ts";
-import type { Account } from "../kv/accounts.ts";
+import { type Account, setOnboarding } from "../kv/accounts.ts";
 
 Deno.env.set("LOG_REQUESTS", "0");
 Deno.env.set("DEV_OUTBOX_PRINT", "0");
@@ -87,18 +87,26 @@ export async function testApp() {
    * A member, logged in: their cookie and ids. Their account is dated two days back, as an
    * established member's: a member younger than a day has tighter limits (kv/ratelimit.ts
    * `newMember*`), which only tests that say `{ newcomer: true }` get. `address`: where it registers
-   * from (registering is limited per address).
+   * from (registering is limited per address). Onboarding is done, unless `{ onboarding: true }`.
    */
   async function member(
     email = `m${crypto.randomUUID().slice(0, 8)}@example.com`,
-    opts: { newcomer?: boolean; address?: string } = {},
+    opts: { newcomer?: boolean; address?: string; onboarding?: boolean } = {},
   ) {
     const token = await registerAndGetToken(email, opts.address);
     const r = await call("POST", "/api/auth", { form: { token } });
     if (r.status !== 200) throw new Error(`token login failed: ${r.status} ${r.text}`);
     const profileId = r.data.profileId as string;
     if (!opts.newcomer) await backdateAccount(profileId, 2 * 24 * 3_600_000);
+    // An established member went through onboarding (routes/pages/onboarding.tsx) long ago.
+    if (!opts.onboarding) await endOnboarding(profileId);
     return { email, cookie: cookieOf(r.headers), profileId };
+  }
+
+  /** Ends a member's onboarding, as if they had gone through it. */
+  async function endOnboarding(profileId: string) {
+    const profile = (await kv().get<Profile>(keys.profile(profileId))).value!;
+    await setOnboarding(profile.accountId, null);
   }
 
   /** Moves a member's account creation `ms` into the past. */

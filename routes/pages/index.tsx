@@ -26,6 +26,7 @@ import { profileListPage, swypePage, tilesPage } from "./discovery.tsx";
 import { mapPage } from "./map.tsx";
 import { notificationsPage } from "./notifications.tsx";
 import { conversationsPage, mapChatPage } from "./chat.tsx";
+import { leadsToOnboarding, onboardingPage, onboardingStep } from "./onboarding.tsx";
 import { arbitrationPage, gamesPage, gptBusterPage, photoCropPage, ratingGamePage } from "./games.tsx";
 import { config } from "../../config/config.ts";
 import { clientAddress } from "../middleware.ts";
@@ -82,6 +83,8 @@ for (const route of ROUTES) {
     const caller = c.get("caller");
     if ((route.access === "auth" || route.access === "admin") && !caller) return c.redirect("/login", 302);
     if (route.access === "admin" && !caller?.roles.includes("ADMIN")) return notFoundPage(c);
+    // A new member first goes through onboarding (routes/pages/onboarding.tsx), then home and the grid.
+    if (caller?.onboarding && leadsToOnboarding(route.path)) return c.redirect("/welcome", 302);
     return page ? page(c) : comingSoonPage(c, route.title);
   });
 }
@@ -108,6 +111,11 @@ pages.post("/moderation/notice", async (c) => {
   await acknowledgeWarning(caller.accountId);
   return c.redirect(safeBack(back), 303);
 });
+
+// Onboarding: the steps after the first login, and the step reached (not in the route table: a member
+// with it done never sees it again).
+pages.get("/welcome", onboardingPage);
+pages.post("/welcome", onboardingStep);
 
 // Support's problem report: a plain form post, for visitors too.
 pages.post("/support", supportReport);

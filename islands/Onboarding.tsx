@@ -1,0 +1,296 @@
+/**
+ * Onboarding (issue 12): after the first login, four short steps before the grid. Name and
+ * birthdate (18+); a first picture (skippable, with why it matters); characteristics (skippable);
+ * location (the three ways explained, GPS asked for with its reason). Each step saves at once
+ * through the calls the app already makes (PUT /api/profile, the picture upload, the position
+ * report); the step reached is kept on the server (POST /welcome), so leaving in the middle
+ * resumes there.
+ */
+
+import { type FormEvent, type ReactNode, useState } from "react";
+import { QueryProvider } from "./queries/client.tsx";
+import { type ProfileView, useProfileMutation, useProfileQuery } from "./queries/profiles.ts";
+import { useUploadMutation } from "./queries/pictures.ts";
+import { type KnownLocation, useLocation } from "./queries/location.ts";
+import { BriefPicture } from "../components/BriefPicture.tsx";
+import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
+import { TEXTS } from "../domain/texts.ts";
+import { ONBOARDING_STEPS, type OnboardingStep } from "../domain/onboarding.ts";
+import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
+import { latestAdultBirthdate } from "../domain/age.ts";
+import { UPLOAD_ACCEPT, uploadProblems } from "../domain/pictures.ts";
+
+export interface OnboardingProps {
+  step: OnboardingStep;
+  /** The member's own profile. */
+  profile: ProfileView;
+  /** Their own last position report, if any. */
+  known: KnownLocation | null;
+}
+
+/** Keeps the step reached on the server; "done" ends onboarding. */
+async function keepStep(step: OnboardingStep | "done"): Promise<void> {
+  const res = await fetch("/welcome", { method: "POST", body: new URLSearchParams({ step }) });
+  if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+function Steps({ step: first, profile, known }: OnboardingProps) {
+  const [step, setStep] = useState(first);
+  const [error, setError] = useState("");
+  const p = useProfileQuery(profile.id, profile).data ?? profile;
+  const save = useProfileMutation(profile.id);
+  const index = ONBOARDING_STEPS.indexOf(step);
+
+  async function go(to: OnboardingStep | "done", then = "/search/tile") {
+    setError("");
+    try {
+      await keepStep(to);
+      if (to === "done") location.assign(then);
+      else {
+        setStep(to);
+        scrollTo(0, 0);
+      }
+    } catch (e) {
+      setError(message(e));
+    }
+  }
+  const next = () => go(ONBOARDING_STEPS[index + 1] ?? "done");
+  const back = index > 0 && (
+    <button
+      type="button"
+      className="link-button"
+      onClick={() => go(ONBOARDING_STEPS[index - 1])}
+    >
+      {SCREEN_TEXTS.back}
+    </button>
+  );
+
+  return (
+    <div className="onboarding" data-step={step}>
+      <p className="onboarding-progress">
+        <span>{SCREEN_TEXTS.stepOf(index + 1, ONBOARDING_STEPS.length)}</span>
+        <span className="onboarding-bar" aria-hidden="true">
+          {ONBOARDING_STEPS.map((s, i) => <span key={s} className={i <= index ? "done" : undefined} />)}
+        </span>
+      </p>
+      {step === "name" && <NameStep p={p} save={save} onDone={next} />}
+      {step === "picture" && <PictureStep p={p} onNext={next} back={back} />}
+      {step === "characteristics" && <CharacteristicsStep p={p} save={save} onNext={next} back={back} />}
+      {step === "location" && (
+        <LocationStep
+          profileId={p.id}
+          known={known}
+          onDone={(then) => go("done", then)}
+          back={back}
+        />
+      )}
+      {error && <p className="error" role="alert">{error}</p>}
+    </div>
+  );
+}
+
+type Save = ReturnType<typeof useProfileMutation>;
+
+function NameStep({ p, save, onDone }: { p: ProfileView; save: Save; onDone: () => void }) {
+  const [name, setName] = useState(p.profilename);
+  const [birthdate, setBirthdate] = useState(p.birthdate && /^\d{4}-\d\d-\d\d$/.test(p.birthdate) ? p.birthdate : "");
+  const [error, setError] = useState("");
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!name.trim()) return setError(TEXTS.nameRequired);
+    if (!birthdate) return setError(SCREEN_TEXTS.birthdateRequired);
+    setError("");
+    try {
+      await save.mutateAsync({ profilename: name.trim(), birthdate });
+      onDone();
+    } catch (err) {
+      setError(message(err));
+    }
+  }
+  return (
+    <form className="stack onboarding-step" onSubmit={submit} noValidate>
+      <h1>{SCREEN_TEXTS.nameStep}</h1>
+      <p className="muted">{SCREEN_TEXTS.nameHint}</p>
+      <label>
+        {TEXTS.name}
+        <input value={name} onChange={(e) => setName(e.target.value)} maxLength={50} autoComplete="nickname" required />
+      </label>
+      <label>
+        {TEXTS.birthdateLabel}
+        <input
+          type="date"
+          value={birthdate}
+          onChange={(e) => setBirthdate(e.target.value)}
+          max={latestAdultBirthdate(Date.now())}
+          min="1900-01-01"
+          required
+        />
+      </label>
+      {error && <p className="error" role="alert">{error}</p>}
+      <div className="onboarding-actions">
+        <button type="submit" className="primary" disabled={save.isPending}>{SCREEN_TEXTS.next}</button>
+      </div>
+    </form>
+  );
+}
+
+function PictureStep({ p, onNext, back }: { p: ProfileView; onNext: () => void; back: ReactNode }) {
+  const upload = useUploadMutation(p.id);
+  const [error, setError] = useState("");
+  const first = p.profilePicIds[0];
+  async function choose(file: File | undefined) {
+    if (!file) return;
+    const problems = uploadProblems(file);
+    if (problems.length) return setError(`Error: ${problems.join(" ")}`);
+    setError("");
+    try {
+      await upload.mutateAsync({ file });
+    } catch (e) {
+      setError(`Error: ${message(e)}`);
+    }
+  }
+  return (
+    <div className="stack onboarding-step">
+      <h1>{SCREEN_TEXTS.pictureStep}</h1>
+      <p className="muted">{SCREEN_TEXTS.pictureWhy}</p>
+      <div className="onboarding-picture">
+        <BriefPicture picId={first} name={p.profilename} scale={512} nsfw={false} eager />
+      </div>
+      <label className="file-chooser">
+        <input
+          type="file"
+          accept={UPLOAD_ACCEPT}
+          className="visually-hidden"
+          disabled={upload.isPending}
+          onChange={(e) => choose(e.target.files?.[0])}
+        />
+        <span className={first ? "button" : "button primary"}>
+          {upload.isPending ? TEXTS.sending : SCREEN_TEXTS.choosePicture}
+        </span>
+      </label>
+      {error && <p className="error" role="alert">{error}</p>}
+      <div className="onboarding-actions">
+        {back}
+        <button type="button" className={first ? "primary" : undefined} onClick={onNext} disabled={upload.isPending}>
+          {first ? SCREEN_TEXTS.next : SCREEN_TEXTS.skip}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function CharacteristicsStep(
+  { p, save, onNext, back }: { p: ProfileView; save: Save; onNext: () => void; back: ReactNode },
+) {
+  const [chars, setChars] = useState(p.characteristics);
+  const [error, setError] = useState("");
+  function toggle(value: string, on: boolean) {
+    const next = on ? [...chars, value] : chars.filter((c) => c !== value);
+    setChars(next);
+    save.mutate({ characteristics: next }, { onError: (e) => setError(message(e)), onSuccess: () => setError("") });
+  }
+  return (
+    <div className="stack onboarding-step">
+      <h1>{SCREEN_TEXTS.characteristicsStep}</h1>
+      <p className="muted">{SCREEN_TEXTS.characteristicsHint}</p>
+      <div className="char-groups">
+        {CHARACTERISTIC_CATEGORIES.map((cat) => (
+          <fieldset key={cat.name}>
+            <legend>{cat.name}</legend>
+            {cat.items.map((item) => (
+              <label key={item.value} className="check chip-check">
+                <input
+                  type="checkbox"
+                  checked={chars.includes(item.value)}
+                  onChange={(e) => toggle(item.value, e.target.checked)}
+                />
+                {item.label}
+              </label>
+            ))}
+          </fieldset>
+        ))}
+      </div>
+      {error && <p className="error" role="alert">{error}</p>}
+      <div className="onboarding-actions">
+        {back}
+        <button type="button" className={chars.length ? "primary" : undefined} onClick={onNext}>
+          {chars.length ? SCREEN_TEXTS.next : SCREEN_TEXTS.skip}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function LocationStep({ profileId, known, onDone, back }: {
+  profileId: string;
+  known: KnownLocation | null;
+  onDone: (then: string) => void;
+  back: ReactNode;
+}) {
+  // Starting the reporter places the member at once (a random point near Phoenix unless they chose before).
+  const loc = useLocation(profileId, known);
+  const mode = loc.type === "DEVICE_GPS"
+    ? SCREEN_TEXTS.modeGps
+    : loc.type === "OVERRIDE"
+    ? SCREEN_TEXTS.modeWalk
+    : SCREEN_TEXTS.modeRandom;
+  return (
+    <div className="stack onboarding-step">
+      <h1>{SCREEN_TEXTS.locationStep}</h1>
+      <p className="muted">{SCREEN_TEXTS.locationHint}</p>
+      <ul className="onboarding-modes">
+        <li className={loc.type === "RANDOM" ? "current" : undefined}>
+          <strong>{SCREEN_TEXTS.modeRandom}</strong>
+          <span>{SCREEN_TEXTS.modeRandomWhy}</span>
+        </li>
+        <li className={loc.type === "OVERRIDE" ? "current" : undefined}>
+          <strong>{SCREEN_TEXTS.modeWalk}</strong>
+          <span>{TEXTS.walkMessage}</span>
+          <button
+            type="button"
+            onClick={() => {
+              loc.setType("OVERRIDE");
+              onDone("/search/map");
+            }}
+            disabled={!loc.ready}
+          >
+            {SCREEN_TEXTS.useWalk}
+          </button>
+        </li>
+        <li className={loc.type === "DEVICE_GPS" ? "current" : undefined}>
+          <strong>{SCREEN_TEXTS.modeGps}</strong>
+          <span>{SCREEN_TEXTS.modeGpsWhy}</span>
+          <button
+            type="button"
+            className={loc.type === "DEVICE_GPS" ? undefined : "primary"}
+            onClick={() => loc.setType("DEVICE_GPS")}
+            disabled={!loc.ready || loc.type === "DEVICE_GPS"}
+          >
+            📍 {SCREEN_TEXTS.useGps}
+          </button>
+        </li>
+      </ul>
+      <p className="onboarding-now" role="status">
+        {loc.ready && SCREEN_TEXTS.locationNow(mode)}
+        {loc.ready && loc.type === "DEVICE_GPS" && !loc.gpsNotice && <>{" · "}{TEXTS.gpsMessage}</>}
+      </p>
+      {loc.gpsNotice && <p className="error" role="alert">{loc.gpsNotice}</p>}
+      <div className="onboarding-actions">
+        {back}
+        <button type="button" className="primary" onClick={() => onDone("/search/tile")} disabled={!loc.ready}>
+          {SCREEN_TEXTS.finish}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export default function Onboarding(props: OnboardingProps) {
+  return (
+    <QueryProvider>
+      <Steps {...props} />
+    </QueryProvider>
+  );
+}

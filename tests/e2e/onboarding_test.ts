@@ -1,0 +1,117 @@
+/**
+ * Onboarding on a phone and a desktop: after the first login a new member goes through four
+ * steps before the grid; each saves at once, and leaving in the middle resumes there.
+ */
+
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
+import { getAccountByEmail } from "../../kv/accounts.ts";
+import { getProfile } from "../../kv/profiles.ts";
+import { getOwnPosition } from "../../kv/positions.ts";
+import { portrait } from "../fixtures/pictures.ts";
+import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
+import { TEXTS } from "../../domain/texts.ts";
+
+/** Polls `check` until it holds (10 s at most). */
+async function until(check: () => Promise<boolean>, what: string) {
+  for (const end = Date.now() + 10_000; Date.now() < end;) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+for (const vp of ["phone", "desktop"] as ViewportName[]) {
+  Deno.test(`e2e ${vp} - onboarding: four steps after the first login, each saved at once, resumed`, async () => {
+    const h = await startHarness();
+    try {
+      const { context, page } = await h.newPage(vp);
+      page.setDefaultTimeout(15_000);
+      const email = `onboard-${vp}@example.com`;
+      // The first login lands on the steps, not on home.
+      await registerAndLogIn(page, h.origin, email, { onboarding: true });
+      const account = (await getAccountByEmail(email))!;
+      const me = account.defaultProfileId;
+      assert.equal(account.onboarding, "name");
+      await page.getByText(SCREEN_TEXTS.stepOf(1, 4)).waitFor();
+      assert.equal(await page.locator(".tab-bar").count(), 0, "no tabs while onboarding");
+      // Home and the grid lead back here.
+      for (const path of ["/", "/search/tile", "/search/map"]) {
+        await page.goto(path);
+        assert.equal(new URL(page.url()).pathname, "/welcome", `${path} leads to onboarding`);
+      }
+
+      // --- 1. name and birthdate, 18+
+      await shot(page, `${vp}-onboarding-1-name`);
+      await page.getByLabel(TEXTS.name, { exact: true }).fill("Robin");
+      await page.getByRole("button", { name: SCREEN_TEXTS.next }).click();
+      await page.getByRole("alert").filter({ hasText: SCREEN_TEXTS.birthdateRequired }).waitFor();
+      const minor = new Date(Date.now() - 16 * 365.25 * 86_400_000).toISOString().slice(0, 10);
+      await page.getByLabel(TEXTS.birthdateLabel).fill(minor);
+      await page.getByRole("button", { name: SCREEN_TEXTS.next }).click();
+      await page.getByRole("alert").filter({ hasText: /18 or older/ }).waitFor();
+      await page.getByLabel(TEXTS.birthdateLabel).fill("1992-03-04");
+      await page.getByRole("button", { name: SCREEN_TEXTS.next }).click();
+      await page.getByText(SCREEN_TEXTS.stepOf(2, 4)).waitFor();
+      const named = (await getProfile(me))!;
+      assert.deepEqual([named.profilename, named.birthdate], ["Robin", "1992-03-04"], "saved at once");
+      assert.equal((await getAccountByEmail(email))!.onboarding, "picture");
+
+      // --- 2. a first picture, with why it matters; leaving here resumes here
+      await page.getByText(SCREEN_TEXTS.pictureWhy).waitFor();
+      await page.getByRole("button", { name: SCREEN_TEXTS.skip }).waitFor();
+      await shot(page, `${vp}-onboarding-2-picture`);
+      await page.goto("/aboutus");
+      await page.goto("/");
+      await page.waitForURL(`${h.origin}/welcome`);
+      await waitHydrated(page);
+      await page.getByText(SCREEN_TEXTS.stepOf(2, 4)).waitFor();
+      await page.locator("input[type=file]").setInputFiles({
+        name: "me.jpg",
+        mimeType: "image/jpeg",
+        buffer: Buffer.from(await portrait(4)),
+      });
+      await page.locator(".onboarding-picture img").waitFor();
+      await until(async () => (await getProfile(me))!.profilePicIds.length === 1, "the picture is saved");
+      await page.waitForFunction(() => document.querySelector<HTMLImageElement>(".onboarding-picture img")?.complete);
+      await shot(page, `${vp}-onboarding-2-picture-added`);
+      await page.getByRole("button", { name: SCREEN_TEXTS.next }).click();
+
+      // --- 3. characteristics, saved as ticked (skippable)
+      await page.getByText(SCREEN_TEXTS.stepOf(3, 4)).waitFor();
+      await page.getByRole("button", { name: SCREEN_TEXTS.skip }).waitFor();
+      await page.getByRole("checkbox", { name: "Coffee" }).check();
+      await page.getByRole("checkbox", { name: "Versatile" }).check();
+      await until(async () => (await getProfile(me))!.characteristics.length === 2, "the characteristics are saved");
+      await shot(page, `${vp}-onboarding-3-characteristics`);
+      await page.getByRole("button", { name: SCREEN_TEXTS.next }).click();
+
+      // --- 4. location: placed at once (a random point near Phoenix), then GPS asked for with its reason
+      await page.getByText(SCREEN_TEXTS.stepOf(4, 4)).waitFor();
+      await page.getByText(SCREEN_TEXTS.modeGpsWhy).waitFor();
+      await page.getByText(TEXTS.walkMessage).waitFor();
+      await until(async () => (await getOwnPosition(me)) !== null, "a first position is reported");
+      await context.grantPermissions(["geolocation"], { origin: h.origin });
+      await context.setGeolocation({ latitude: 40.7128, longitude: -74.006, accuracy: 10 });
+      await page.getByRole("button", { name: SCREEN_TEXTS.useGps }).click();
+      await page.getByText(TEXTS.gpsMessage).waitFor();
+      await until(async () => (await getOwnPosition(me))?.use === "DEVICE_GPS", "the GPS position is reported");
+      assert.ok(Math.abs((await getOwnPosition(me))!.lat - 40.7128) < 0.01);
+      await shot(page, `${vp}-onboarding-4-location`);
+      await page.getByRole("button", { name: SCREEN_TEXTS.finish }).click();
+      await page.waitForURL(`${h.origin}/search/tile`);
+      await waitHydrated(page);
+      assert.equal((await getAccountByEmail(email))!.onboarding, undefined, "done");
+      await page.locator(".tab-bar").waitFor();
+      // Done: home is home again, and /welcome leads to the grid.
+      await page.goto("/");
+      assert.equal(new URL(page.url()).pathname, "/");
+      await page.goto("/welcome");
+      assert.equal(new URL(page.url()).pathname, "/search/tile");
+      await context.close();
+    } finally {
+      await h.close();
+    }
+  });
+}
