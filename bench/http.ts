@@ -12,7 +12,8 @@
  * median round is shown), with the server's CPU time per request (from /proc): on a shared
  * machine requests/s move with other load, CPU per request much less.
  *
- * Run: `deno run -A bench/http.ts [--members 10000] [--seconds 4] [--rounds 3] [--connections 50] [--variants off,on]`.
+ * Run: `deno run -A bench/http.ts [--members 10000] [--seconds 4] [--rounds 3] [--connections 50]
+ * [--variants off,on] [--addresses per-viewer|per-request]`.
  */
 
 import autocannon from "autocannon";
@@ -32,6 +33,12 @@ const MEMBERS = Number(arg("members", "10000"));
 const SECONDS = Number(arg("seconds", "4"));
 const CONNECTIONS = Number(arg("connections", "50"));
 const VIEWERS = 500;
+/**
+ * Where calls come from: each viewer from an address of their own (`per-viewer`, as members do), or
+ * every call from a new address (`per-request`, as in the first figures of docs/decisions.md: each
+ * call then starts a new per-address count, one KV write).
+ */
+const ADDRESSES = arg("addresses", "per-viewer");
 /** Each variant: a column of the table, and the environment of its app process. */
 const VARIANTS: Record<string, { label: string; env: Record<string, string> }> = {
   off: { label: "sessions read from KV", env: { SESSION_CACHE: "0" } },
@@ -110,7 +117,9 @@ async function drive(port: number, call: Call, seconds = SECONDS) {
           path: call.path(),
           headers: {
             cookie: v.cookie,
-            "x-forwarded-for": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+            "x-forwarded-for": ADDRESSES === "per-viewer"
+              ? `10.1.${(n % viewers.length) >> 8}.${(n % viewers.length) & 255}`
+              : `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
             "content-type": "application/json",
           },
           ...(call.body ? { body: call.body().replace("$VIEWER", v.id) } : {}),
@@ -240,7 +249,7 @@ try {
   console.log(
     `\n${
       MEMBERS.toLocaleString("en-US")
-    } members, ${ROUNDS} rounds of ${SECONDS} s per call and variant (the median round), ${navigator.hardwareConcurrency} cores; load average ${
+    } members, addresses ${ADDRESSES}, ${ROUNDS} rounds of ${SECONDS} s per call and variant (the median round), ${navigator.hardwareConcurrency} cores; load average ${
       l1.toFixed(2)
     } ${l5.toFixed(2)} ${l15.toFixed(2)}`,
   );
