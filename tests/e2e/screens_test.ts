@@ -126,6 +126,10 @@ Deno.test({
         await screen(page, vp, "map", "/search/map");
         await screen(page, vp, "settings", "/settings");
         await context.close();
+        // The next viewport's member sees only their own neighbours: this one's leave the map.
+        for (const id of [me, ...Object.values(ids)]) {
+          await reportPosition(id, { ...PHOENIX, use: "OVERRIDE", hide: true });
+        }
       }
     } finally {
       resetClock();
