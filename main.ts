@@ -34,6 +34,7 @@ import { closeKv, openKv } from "./kv/db.ts";
 import { loadPositionIndex, startPositionSync, stopPositionSync, writePositionSnapshot } from "./kv/positions.ts";
 import { startWorkers } from "./workers/run.ts";
 import { startSessionCache } from "./kv/sessions.ts";
+import { startLiveListener } from "./routes/live.ts";
 
 /** Builds the app. Tests call `createApp().request(...)` against a `:memory:` KV. */
 export function createApp(): Hono<AppEnv> {
@@ -103,6 +104,11 @@ if (import.meta.main) {
     { port: config.port, onListen: ({ port }) => console.log(`listening on http://localhost:${port}`) },
     app.fetch,
   );
+  // Event sockets on a port of their own when LIVE_PORT is set (routes/live.ts): 10 KB a socket, not 22.
+  const live = config.livePort === null
+    ? null
+    : await startLiveListener(app, { port: config.livePort, mainPort: server.addr.port });
+  if (live) console.log(`live sockets on port ${live.port}`);
   // Graceful shutdown: stop taking connections, send open event streams elsewhere, let running
   // jobs finish (a job still running at the deadline keeps its lease only until it runs out, so
   // another instance takes it within seconds), stop following the position log, then exit.
@@ -114,7 +120,7 @@ if (import.meta.main) {
     }, SHUTDOWN_DEADLINE_MS).unref();
     closeEventStreams();
     // The index's snapshot, so the next start (this instance's or another's) loads in seconds.
-    await Promise.allSettled([server.shutdown(), workers?.stop(), writePositionSnapshot()]);
+    await Promise.allSettled([server.shutdown(), live?.close(), workers?.stop(), writePositionSnapshot()]);
     await stopPositionSync();
     closeKv();
     console.log("shutdown: done");

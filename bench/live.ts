@@ -112,12 +112,21 @@ async function spawn(args: string[], env: Record<string, string>, re: RegExp) {
   return { child, match: printed.match(re)! };
 }
 
-function startApp(kvPath: string) {
+function startApp(kvPath: string, env: Record<string, string> = {}) {
   return spawn(
     ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
-    { PORT: "0", KV_PATH: kvPath, WORKERS: "0", LOG_REQUESTS: "0", DEV_OUTBOX_PRINT: "0", NO_COLOR: "1" },
-    /listening on http:\/\/localhost:(\d+)/,
-  ).then(({ child, match }) => ({ child, origin: `http://127.0.0.1:${match[1]}` }));
+    { PORT: "0", KV_PATH: kvPath, WORKERS: "0", LOG_REQUESTS: "0", DEV_OUTBOX_PRINT: "0", NO_COLOR: "1", ...env },
+    env.LIVE_PORT ? /live sockets on port (\d+)/ : /listening on http:\/\/localhost:(\d+)/,
+  ).then(({ child, match }) => ({
+    child,
+    // With LIVE_PORT the pattern matched the live port; the main port was printed before it.
+    origin: env.LIVE_PORT ? "" : `http://127.0.0.1:${match[1]}`,
+    live: env.LIVE_PORT ? `http://127.0.0.1:${match[1]}` : "",
+    printed: match.input ?? "",
+  })).then((a) => ({
+    ...a,
+    origin: a.origin || `http://127.0.0.1:${a.printed.match(/listening on http:\/\/localhost:(\d+)/)![1]}`,
+  }));
 }
 
 /** Open event streams, reconnecting when the server ends one; `onEvent` gets each member event. */
@@ -341,6 +350,32 @@ try {
     sockets.close();
     a.child.kill("SIGKILL");
     await a.child.status;
+
+    await sleep(3000);
+    // 1c. The same, the sockets on the live listener (LIVE_PORT: node:http and the ws library),
+    // once the other phases closed theirs.
+    {
+      const l = await startApp(path, { LIVE_PORT: "0" });
+      await (await fetch(`${l.origin}/api/ping`)).body?.cancel();
+      await sleep(500);
+      const liveIdleKb = rssKb(l.child.pid);
+      const onLive = new Streams();
+      onLive.sockets = true;
+      await onLive.open((_) => `${l.live}/api/events`, members);
+      await sleep(2000);
+      const liveOpenKb = rssKb(l.child.pid);
+      const dl = await deliveries(onLive, members, RATE, SECONDS, appSend(l.origin));
+      rows.push({
+        name: "the app, WebSocket on the live listener (LIVE_PORT)",
+        streams: STREAMS,
+        idleKb: liveIdleKb,
+        openKb: liveOpenKb,
+        ...dl,
+      });
+      onLive.close();
+      l.child.kill("SIGKILL");
+      await l.child.status;
+    }
   }
 
   // 3. The old way: a kv.watch per stream.

@@ -22,6 +22,8 @@ export interface LayoutProps {
   tabs?: boolean;
   /** This device's colour scheme (Account settings): the system's, or always light or dark. */
   theme?: "system" | "light" | "dark";
+  /** The live listener's port, where a logged-in page opens its event socket (null: this port). */
+  livePort?: number | null;
 }
 
 /** The HTML document of a page. Focus lands on the main container (spec §2). */
@@ -31,6 +33,7 @@ export function Layout(p: LayoutProps) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {p.livePort ? <meta name="live-port" content={String(p.livePort)} /> : null}
         <meta name="color-scheme" content={p.theme && p.theme !== "system" ? p.theme : "light dark"} />
         <title>{p.discreet ? TEXTS.neutralTitle : `${titleText(p.title)} · ${p.brand.name}`}</title>
         <link rel="icon" href={p.discreet ? "/static/neutral-icon.svg" : "/static/icon.svg"} type="image/svg+xml" />

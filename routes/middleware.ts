@@ -6,6 +6,7 @@ import { getCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { getConnInfo } from "hono/deno";
+import { livePort } from "./livePort.ts";
 import type { AppEnv, Caller } from "./env.ts";
 import { ApiError, errorBody, forbidden, unauthorized } from "./errors.ts";
 import { config } from "../config/config.ts";
@@ -26,7 +27,11 @@ export function securityHeaders(): MiddlewareHandler {
       scriptSrc: ["'self'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:", ...(tiles ? [tiles] : [])],
-      connectSrc: ["'self'"],
+      // The live listener's port, when pages open their event socket there (routes/live.ts).
+      connectSrc: ["'self'", () => {
+        const port = livePort();
+        return port === null ? "" : `ws://*:${port} wss://*:${port}`;
+      }],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
       frameAncestors: ["'none'"],

@@ -113,3 +113,73 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name:
+    "live - the live listener (LIVE_PORT): pages name its port and the CSP allows it, events arrive over it, other sites and anonymous callers are refused, SIGTERM tells sockets to reconnect",
+  sanitizeResources: false,
+  async fn() {
+    const one = await startInstance({ LIVE_PORT: "0" });
+    try {
+      const livePort = (await one.waitFor(/live sockets on port (\d+)/)).match(/live sockets on port (\d+)/)![1];
+      const a = await one.member("livelistener-a@example.com");
+      const b = await one.member("livelistener-b@example.com");
+      const idOf = async (cookie: string) =>
+        (await (await fetch(`${one.origin}/api/settings`, { headers: { cookie } })).json()).defaultProfileId as string;
+      const [aId, bId] = [await idOf(a), await idOf(b)];
+
+      // A logged-in page names the port; its CSP lets the page connect there.
+      const page = await fetch(`${one.origin}/chat/personal`, { headers: { cookie: b } });
+      const html = await page.text();
+      assert.ok(html.includes(`<meta name="live-port" content="${livePort}"/>`), "the page names the live port");
+      assert.match(page.headers.get("content-security-policy")!, new RegExp(`connect-src 'self' ws://\\*:${livePort}`));
+      // Only the event socket is served there.
+      const plain = await fetch(`http://127.0.0.1:${livePort}/api/events`, { headers: { cookie: b } });
+      assert.equal(plain.status, 404);
+      await plain.body?.cancel();
+
+      const wsUrl = `ws://127.0.0.1:${livePort}/api/events`;
+      const opens = (ws: WebSocket) =>
+        new Promise<boolean>((r) => {
+          ws.onopen = () => r(true);
+          ws.onerror = () => r(false);
+        });
+      // Another site's page, and a caller without a session: refused before any upgrade.
+      assert.equal(
+        await opens(new WebSocket(wsUrl, { headers: { cookie: b, origin: "https://evil.example" } } as never)),
+        false,
+      );
+      assert.equal(await opens(new WebSocket(wsUrl, { headers: { origin: one.origin } } as never)), false);
+
+      const ws = new WebSocket(wsUrl, { headers: { cookie: b, origin: one.origin } } as never);
+      const messages: { event: string; data?: unknown }[] = [];
+      let wake = () => {};
+      ws.onmessage = (m) => {
+        messages.push(JSON.parse(String(m.data)));
+        wake();
+      };
+      const until = async (f: () => boolean) => {
+        while (!f()) await new Promise<void>((r) => wake = r);
+      };
+      await until(() => messages.some((m) => m.event === "ready"));
+      const sent = await fetch(`${one.origin}/api/message`, {
+        method: "POST",
+        headers: { cookie: a, "content-type": "application/json" },
+        body: JSON.stringify({ senderProfileId: aId, recipientProfileId: bId, bodyText: "over the live port" }),
+      });
+      assert.equal(sent.status, 201);
+      const { id } = await sent.json();
+      await until(() => messages.some((m) => m.event === "member"));
+      assert.deepEqual(messages.find((m) => m.event === "member")!.data, { type: "message", id, from: aId, to: bId });
+
+      // Shutdown: the socket is told to reconnect (elsewhere) and closed with 1012.
+      const closed = new Promise<number>((r) => ws.onclose = (e) => r(e.code));
+      one.child.kill("SIGTERM");
+      assert.equal(await closed, 1012);
+      assert.ok(messages.some((m) => m.event === "reconnect"));
+      assert.equal((await one.child.status).code, 0);
+    } finally {
+      await one.stop();
+    }
+  },
+});

@@ -24,7 +24,10 @@ function connectSocket(): { close(): void } {
   let ws: WebSocket;
   const open = () => {
     let opened = false;
-    ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/events`);
+    // The live listener's port when the server has one (routes/live.ts), else this page's.
+    const live = document.querySelector<HTMLMetaElement>('meta[name="live-port"]')?.content;
+    const host = live ? `${location.hostname}:${live}` : location.host;
+    ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${host}/api/events`);
     ws.onopen = () => {
       opened = true;
       attempts = 0;

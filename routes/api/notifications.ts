@@ -117,9 +117,36 @@ export const notifications = new Hono<AppEnv>()
 /** How often an open socket marks its member as seen (the SSE stream does so at each reconnect). */
 const SEEN_EVERY_MS = 50_000;
 
+/** What the event socket needs of a WebSocket, whichever server holds it (Deno's or routes/live.ts). */
+export interface EventSocketPort {
+  send(text: string): void;
+  close(code: number, reason: string): void;
+  isOpen(): boolean;
+}
+
+/** The two ends of a member's event socket: call `opened` once it is open, `closed` when it closes. */
+export interface EventSocketWiring {
+  opened(): void;
+  closed(): void;
+}
+
 /**
- * The same events over a WebSocket: about 23 KB of server memory per open socket where a streamed
- * SSE answer holds about 60 KB (Deno's server keeps a read buffer per streaming body; bench/live.ts).
+ * Requests that reached the app through the live listener (routes/live.ts): the route hands it the
+ * socket's wiring instead of upgrading through Deno's server.
+ */
+const liveHandoffs = new WeakMap<Request, (wiring: (port: EventSocketPort) => EventSocketWiring) => void>();
+
+/** The live listener marks a request it will upgrade itself; `take` receives the socket's wiring. */
+export function markLiveUpgrade(
+  request: Request,
+  take: (wiring: (port: EventSocketPort) => EventSocketWiring) => void,
+): void {
+  liveHandoffs.set(request, take);
+}
+
+/**
+ * The same events over a WebSocket: about 23 KB of server memory per open socket on Deno's server
+ * (10 KB on the live listener) where a streamed SSE answer holds about 60 KB (bench/live.ts).
  * A browser sends a WebSocket's page origin and the member's cookie from any site, so a socket
  * from another site's page is refused (cross-site WebSocket hijacking). Messages are
  * `{"event":"ready"}`, `{"event":"member","data":<MemberEvent>}` and `{"event":"reconnect"}`
@@ -128,34 +155,52 @@ const SEEN_EVERY_MS = 50_000;
 function eventSocket(c: Context<AppEnv>, caller: Caller): Response {
   const origin = c.req.header("origin");
   if (origin !== undefined && !isOwnOrigin(c, origin)) throw forbidden("Cross-site requests are refused.");
+  const handoff = liveHandoffs.get(c.req.raw);
+  if (handoff) {
+    handoff((port) => memberSocket(caller, port));
+    return c.body(null, 200);
+  }
   const { socket, response } = Deno.upgradeWebSocket(c.req.raw, { idleTimeout: 60 });
+  const wiring = memberSocket(caller, {
+    send: (text) => socket.send(text),
+    close: (code, reason) => socket.close(code, reason),
+    isOpen: () => socket.readyState === WebSocket.OPEN,
+  });
+  socket.onopen = wiring.opened;
+  socket.onclose = wiring.closed;
+  socket.onerror = () => {};
+  return response;
+}
+
+/** A member's open socket: the bus's events out, seen marks, and a reconnect on shutdown. */
+function memberSocket(caller: Caller, socket: EventSocketPort): EventSocketWiring {
   let unsubscribe = () => {};
   let seen: ReturnType<typeof setInterval> | undefined;
   const close = () => {
-    if (socket.readyState === WebSocket.OPEN) {
+    if (socket.isOpen()) {
       socket.send(JSON.stringify({ event: "reconnect" }));
       socket.close(1012, "shutdown");
     }
   };
-  socket.onopen = () => {
-    eventStreams.inc();
-    openStreams.add(close);
-    void markSeen(caller.profileId).catch(() => {});
-    seen = setInterval(() => void markSeen(caller.profileId).catch(() => {}), SEEN_EVERY_MS);
-    unsubscribe = eventBus().subscribe(caller.profileId, (e) => {
-      if (e.type === "session-ended") return socket.close(1008, "session ended");
-      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ event: "member", data: e }));
-    });
-    socket.send(JSON.stringify({ event: "ready" }));
+  return {
+    opened() {
+      eventStreams.inc();
+      openStreams.add(close);
+      void markSeen(caller.profileId).catch(() => {});
+      seen = setInterval(() => void markSeen(caller.profileId).catch(() => {}), SEEN_EVERY_MS);
+      unsubscribe = eventBus().subscribe(caller.profileId, (e) => {
+        if (e.type === "session-ended") return socket.close(1008, "session ended");
+        if (socket.isOpen()) socket.send(JSON.stringify({ event: "member", data: e }));
+      });
+      socket.send(JSON.stringify({ event: "ready" }));
+    },
+    closed() {
+      if (seen === undefined) return;
+      unsubscribe();
+      clearInterval(seen);
+      seen = undefined;
+      openStreams.delete(close);
+      eventStreams.dec();
+    },
   };
-  socket.onclose = () => {
-    if (seen === undefined) return;
-    unsubscribe();
-    clearInterval(seen);
-    seen = undefined;
-    openStreams.delete(close);
-    eventStreams.dec();
-  };
-  socket.onerror = () => {};
-  return response;
 }

@@ -19,6 +19,7 @@ import { SafetyNotice } from "../../components/SafetyNotice.tsx";
 import { ModerationNotice } from "../../components/ModerationNotice.tsx";
 import { getSafety, safetyPlace } from "../../kv/safety.ts";
 import { config } from "../../config/config.ts";
+import { livePort } from "../livePort.ts";
 
 export interface PageOptions {
   status?: ContentfulStatusCode;
@@ -72,6 +73,7 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
       bodyClass={opts.bodyClass}
       tabs={tabs}
       theme={themeOf(c)}
+      livePort={caller ? livePort() : null}
     />,
   );
   c.header("cache-control", "no-store");
