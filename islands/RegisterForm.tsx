@@ -1,66 +1,43 @@
 /**
  * Register / Recover Login (spec §2, §4, §5): an email and three acknowledgements; the server
- * mails a single-use login link. After sending, the button is hidden.
+ * mails a single-use login link. After sending, the button is hidden. The form is plain HTML; its
+ * behaviour is a small script without React (islands/RegisterForm.enhance.ts).
  */
 
-import { type FormEvent, useState } from "react";
-import { api, ApiFailure } from "./queries/api.ts";
 import { ACKNOWLEDGEMENTS, TEXTS } from "../domain/texts.ts";
-import { apiPath } from "../domain/apiPath.ts";
 
-type State = "form" | "requesting" | "sent";
+/** What the script needs: the texts it shows (the member's language) and the acknowledgements sent. */
+export interface RegisterFormProps {
+  texts: { invalidEmail: string; acknowledgementsRequired: string; requesting: string; checkEmail: string };
+  /** The acknowledgements' texts as the server records them, in the order of the checkboxes. */
+  acknowledgements: string[];
+}
 
-export default function RegisterForm() {
-  const [email, setEmail] = useState("");
-  const [acks, setAcks] = useState<Record<string, boolean>>({});
-  const [error, setError] = useState("");
-  const [state, setState] = useState<State>("form");
+/** The props of the register form, from the catalogue. */
+export function registerFormProps(): RegisterFormProps {
+  const { invalidEmail, acknowledgementsRequired, requesting, checkEmail } = TEXTS;
+  return {
+    texts: { invalidEmail, acknowledgementsRequired, requesting, checkEmail },
+    acknowledgements: ACKNOWLEDGEMENTS.map((a) => a.text),
+  };
+}
 
-  function tick(id: string, on: boolean) {
-    setAcks((a) => ({ ...a, [id]: on }));
-    setError("");
-  }
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const address = email.trim().toLowerCase();
-    if (!address.includes("@")) return setError(TEXTS.invalidEmail);
-    if (!ACKNOWLEDGEMENTS.every((a) => acks[a.id])) return setError(TEXTS.acknowledgementsRequired);
-    setState("requesting");
-    try {
-      await api(apiPath("POST /api/auth/register", {}), {
-        method: "POST",
-        json: { email: address, acknowledgements: ACKNOWLEDGEMENTS.map((a) => a.text) },
-      });
-      setState("sent");
-    } catch (err) {
-      // Spec §8: a failed request is not reported, except input the member can fix or a rate limit.
-      if (err instanceof ApiFailure && (err.status === 400 || err.status === 429)) {
-        setError(err.message);
-        setState("form");
-      } else setState("sent");
-    }
-  }
-
+export default function RegisterForm(_: RegisterFormProps) {
   return (
-    <form className="stack narrow" onSubmit={submit} noValidate>
+    <form className="stack narrow" noValidate>
       <label>
         {TEXTS.email}
-        <input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+        <input type="email" autoComplete="email" required />
       </label>
       <fieldset className="stack">
         <legend>{TEXTS.acknowledgements}</legend>
         {ACKNOWLEDGEMENTS.map((a) => (
           <label key={a.id} className="check">
-            <input type="checkbox" checked={!!acks[a.id]} onChange={(e) => tick(a.id, e.target.checked)} />{" "}
-            {TEXTS.acks[a.id]}
+            <input type="checkbox" /> {TEXTS.acks[a.id]}
           </label>
         ))}
       </fieldset>
-      {error && <p className="error" role="alert">{error}</p>}
-      {state === "requesting" && <p className="warning" role="status">{TEXTS.requesting}</p>}
-      {state === "sent" && <p className="success" role="status">{TEXTS.checkEmail}</p>}
-      {state === "form" && <button type="submit" className="primary">{TEXTS.sendLoginLink}</button>}
+      <button type="submit" className="primary">{TEXTS.sendLoginLink}</button>
       <p className="links">
         <a href="/login">{TEXTS.backToLogin}</a>
       </p>

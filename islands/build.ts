@@ -1,6 +1,8 @@
 /**
  * Builds the islands: one esbuild entry per islands/<Name>.tsx (ESM, code splitting, hashed
  * names, minified) plus static/app.css, into static/build/ with a manifest.json the server reads.
+ * An island with an islands/<Name>.enhance.ts beside it is enhanced, not hydrated: its entry runs
+ * that script (no React) on the server-rendered HTML (islands/enhance.ts).
  * Run: `deno task build`.
  */
 
@@ -37,6 +39,15 @@ export function islandNames(): string[] {
     .sort();
 }
 
+/** Is the island enhanced by a script of its own (islands/<Name>.enhance.ts) rather than hydrated by React? */
+export function isEnhanced(name: string): boolean {
+  try {
+    return Deno.statSync(`${root}islands/${name}.enhance.ts`).isFile;
+  } catch {
+    return false;
+  }
+}
+
 /** Builds everything into static/build and returns the manifest. */
 export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> {
   const names = islandNames();
@@ -48,8 +59,11 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     setup(b) {
       b.onResolve({ filter: /^island:/ }, (a) => ({ path: a.path.slice(7), namespace: "island" }));
       b.onLoad({ filter: /.*/, namespace: "island" }, (a) => ({
-        contents: `import C from "./islands/${a.path}.tsx";\n` +
-          `import { hydrateIslands } from "./islands/client.ts";\nhydrateIslands(${JSON.stringify(a.path)}, C);\n`,
+        contents: isEnhanced(a.path)
+          ? `import E from "./islands/${a.path}.enhance.ts";\n` +
+            `import { enhanceIslands } from "./islands/enhance.ts";\nenhanceIslands(${JSON.stringify(a.path)}, E);\n`
+          : `import C from "./islands/${a.path}.tsx";\n` +
+            `import { hydrateIslands } from "./islands/client.ts";\nhydrateIslands(${JSON.stringify(a.path)}, C);\n`,
         resolveDir: root,
         loader: "ts",
       }));

@@ -1,7 +1,8 @@
-/** The island loader's browser half: hydrates every marker of one island with its JSON props. */
+/** The island loader's browser half for React islands: hydrates every marker of one island with its JSON props. */
 
 import { type ComponentType, createElement, type ReactNode, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { markers } from "./enhance.ts";
 
 /** Marks its island hydrated once React has committed it (tests wait for `data-hydrated`). */
 function Hydrated({ el, children }: { el: HTMLElement; children?: ReactNode }) {
@@ -12,8 +13,7 @@ function Hydrated({ el, children }: { el: HTMLElement; children?: ReactNode }) {
 /** Hydrates each `[data-island=name]` element with the component. Called by each island's bundle. */
 // deno-lint-ignore no-explicit-any
 export function hydrateIslands(name: string, Component: ComponentType<any>): void {
-  for (const el of document.querySelectorAll<HTMLElement>(`[data-island="${name}"]`)) {
-    const props = JSON.parse(el.dataset.props ?? "{}");
+  for (const { el, props } of markers(name)) {
     hydrateRoot(el, createElement(Hydrated, { el }, createElement(Component, props)));
   }
 }

@@ -5,8 +5,8 @@ import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import { TEXTS, titleText } from "../../domain/texts.ts";
-import LoginForm from "../../islands/LoginForm.tsx";
-import RegisterForm from "../../islands/RegisterForm.tsx";
+import LoginForm, { loginFormProps } from "../../islands/LoginForm.tsx";
+import RegisterForm, { registerFormProps } from "../../islands/RegisterForm.tsx";
 import Logout from "../../islands/Logout.tsx";
 
 export function loginPage(c: Context<AppEnv>) {
@@ -15,7 +15,7 @@ export function loginPage(c: Context<AppEnv>) {
     "Login",
     <section className="page">
       <h1>{titleText("Login")}</h1>
-      <Island of={LoginForm} props={{}} />
+      <Island of={LoginForm} props={loginFormProps()} />
     </section>,
   );
 }
@@ -29,7 +29,7 @@ export function registerPage(c: Context<AppEnv>) {
       <p className="narrow">
         New here, or lost your password? Enter your email and we send you a link that logs you in.
       </p>
-      <Island of={RegisterForm} props={{}} />
+      <Island of={RegisterForm} props={registerFormProps()} />
     </section>,
   );
 }

@@ -1,0 +1,28 @@
+/**
+ * The island loader's browser half without React. Every island is a `[data-island=name]` marker
+ * with its JSON props (components/Island.tsx); a React island's bundle hydrates its markers
+ * (islands/client.ts), an enhanced one's runs its enhancement on them. An island is enhanced when
+ * islands/<Name>.enhance.ts sits beside islands/<Name>.tsx: the server renders the component to
+ * plain HTML and the browser loads only the small script that makes it work (islands/build.ts
+ * picks the entry), so a page of enhanced islands loads no React at all.
+ */
+
+/** An enhancement: makes a marker's server-rendered HTML work, given the island's props. */
+// deno-lint-ignore no-explicit-any
+export type Enhancement<P = any> = (el: HTMLElement, props: P) => void;
+
+/** Each `[data-island=name]` marker of the page, with its props. */
+export function markers(name: string): { el: HTMLElement; props: Record<string, unknown> }[] {
+  return [...document.querySelectorAll<HTMLElement>(`[data-island="${name}"]`)].map((el) => ({
+    el,
+    props: JSON.parse(el.dataset.props ?? "{}"),
+  }));
+}
+
+/** Runs the enhancement on each marker of its island and marks it hydrated (tests wait for `data-hydrated`). */
+export function enhanceIslands(name: string, enhance: Enhancement): void {
+  for (const { el, props } of markers(name)) {
+    enhance(el, props);
+    el.setAttribute("data-hydrated", "");
+  }
+}
