@@ -8,6 +8,7 @@
 
 import * as esbuild from "esbuild";
 import { backendVersion } from "../config/version.ts";
+import { type Locale, LOCALES } from "../domain/i18n.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 /**
@@ -23,12 +24,16 @@ export interface IslandAssets {
   js: string;
   preload: string[];
   css: string[];
+  /** It reads a catalogue: a page in another language than English loads that translation. */
+  translated?: boolean;
 }
 
 /** The build manifest. */
 export interface Manifest {
   islands: Record<string, IslandAssets>;
   css: string;
+  /** Each translation's chunk (and the chunks it imports), by language: a page in that language preloads it. */
+  locales?: Record<string, { js: string; preload: string[] }>;
 }
 
 /** Island names: every islands/*.tsx file whose name starts with a capital letter. */
@@ -47,6 +52,63 @@ export function isEnhanced(name: string): boolean {
     return false;
   }
 }
+
+/** The language of a translation module (domain/locales/ptBR.ts is pt-BR), or undefined. */
+function localeOfFile(path: string): Locale | undefined {
+  const m = path.match(/domain\/locales\/(\w+)\.ts$/);
+  return m ? LOCALES.find((l) => l.replace("-", "") === m[1]) : undefined;
+}
+
+/**
+ * Translations on demand (islands/locales.ts): an import of domain/locales/<lang>.ts gets a
+ * stand-in exporting the same catalogues, empty, and filled from the real module (a chunk of its
+ * own, imported only on a page in that language). A module exporting anything but constants is
+ * left as it is.
+ */
+const localesOnDemand: esbuild.Plugin = {
+  name: "locales-on-demand",
+  setup(b) {
+    b.onResolve({ filter: /\/locales\/\w+\.ts$/ }, (a) => {
+      const path = new URL(a.path, `file://${a.resolveDir}/`).pathname;
+      if (a.kind === "dynamic-import" || !localeOfFile(path)) return undefined;
+      const exports = [...Deno.readTextFileSync(path).matchAll(/^export\s+(\w+)\s+(\w+)/gm)];
+      if (!exports.length || exports.some(([, kind]) => kind !== "const")) return undefined;
+      return { path, namespace: "locale-stand-in" };
+    });
+    b.onLoad({ filter: /.*/, namespace: "locale-stand-in" }, (a) => {
+      const names = [...Deno.readTextFileSync(a.path).matchAll(/^export\s+const\s+(\w+)/gm)].map((m) => m[1]);
+      return {
+        contents: `import { loadingLocale } from ${JSON.stringify(`${root}islands/locales.ts`)};\n` +
+          names.map((n) => `export const ${n} = {};\n`).join("") +
+          `if (document.documentElement.lang === ${JSON.stringify(localeOfFile(a.path))}) {\n` +
+          `  loadingLocale(import(${JSON.stringify(a.path)}).then((m) => {\n` +
+          names.map((n) => `    Object.assign(${n}, m.${n});\n`).join("") +
+          `  }));\n}\n`,
+        resolveDir: a.path.replace(/\/[^/]*$/, ""),
+        loader: "ts",
+      };
+    });
+  },
+};
+
+/**
+ * One copy of each package the islands share: the persisted query client's packages pin older
+ * @tanstack/query-core versions than @tanstack/react-query's, which would ship parts of it twice.
+ * Every import of such a package resolves as the app's own dependency does.
+ */
+const ONE_COPY = ["@tanstack/query-core"];
+const oneCopy: esbuild.Plugin = {
+  name: "one-copy",
+  setup(b) {
+    const filter = new RegExp(`^(${ONE_COPY.map((p) => p.replace(/[/.]/g, "\\$&")).join("|")})$`);
+    b.onResolve({ filter }, async (a) => {
+      if (a.pluginData?.oneCopy) return undefined;
+      const from = Deno.realPathSync(`${root}node_modules/@tanstack/react-query`);
+      const r = await b.resolve(a.path, { kind: a.kind, resolveDir: from, pluginData: { oneCopy: true } });
+      return r.errors.length ? undefined : { path: r.path };
+    });
+  },
+};
 
 /** Builds everything into static/build and returns the manifest. */
 export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> {
@@ -85,7 +147,7 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     target: ["es2022", "chrome110", "firefox115", "safari16"],
     define: { "process.env.NODE_ENV": Deno.env.get("REACT_DEV") === "1" ? '"development"' : '"production"' },
     loader: { ".png": "file", ".svg": "file" },
-    plugins: [virtual],
+    plugins: [virtual, localesOnDemand, oneCopy],
     logLevel: "warning",
   });
   await esbuild.stop();
@@ -95,25 +157,42 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     new URL(p, `file://${Deno.cwd()}/`).pathname.slice(new URL(`file://${outdir}`).pathname.length + 1);
   const outputs = result.metafile.outputs;
   const manifest: Manifest = { islands: {}, css: "" };
-  const chunkClosure = (file: string, seen = new Set<string>()): Set<string> => {
+  /**
+   * The chunks a file imports, and those they import. With `appDynamic`, also the app's own
+   * modules it imports with `import()`: those are split off because the server must not load them
+   * (Leaflet touches `window`), not because the page can wait, so they are preloaded too. A
+   * package loaded on demand (WebAuthn's) or a translation is not.
+   */
+  const chunkClosure = (file: string, seen = new Set<string>(), appDynamic = false): Set<string> => {
     for (const imp of outputs[file]?.imports ?? []) {
-      if (imp.kind === "import-statement" && !seen.has(imp.path)) {
+      const entry = outputs[imp.path]?.entryPoint ?? "";
+      const follow = imp.kind === "import-statement" ||
+        (appDynamic && imp.kind === "dynamic-import" && !entry.includes("node_modules/") && !localeOfFile(entry));
+      if (follow && !seen.has(imp.path)) {
         seen.add(imp.path);
-        chunkClosure(imp.path, seen);
+        chunkClosure(imp.path, seen, appDynamic);
       }
     }
     return seen;
   };
   for (const [file, out] of Object.entries(outputs)) {
     const entry = out.entryPoint ?? "";
+    const lang = localeOfFile(entry);
+    if (lang && !entry.startsWith("island:")) {
+      (manifest.locales ??= {})[lang] = { js: url(file), preload: [...chunkClosure(file)].map(url) };
+      continue;
+    }
     if (entry.startsWith("island:")) {
       const name = entry.slice(7);
-      const chunks = [...chunkClosure(file)];
+      const chunks = [...chunkClosure(file, new Set(), true)];
       const css = [out.cssBundle, ...chunks.map((c) => outputs[c]?.cssBundle)].filter((x): x is string => !!x);
       manifest.islands[name] = {
         js: url(file),
         preload: chunks.filter((c) => c.endsWith(".js")).map(url),
         css: css.map(url),
+        translated: [file, ...chunks].some((f) =>
+          Object.keys(outputs[f]?.inputs ?? {}).some((i) => i.startsWith("locale-stand-in:"))
+        ),
       };
     } else if (entry.endsWith("static/app.css")) {
       manifest.css = url(file);

@@ -7,6 +7,8 @@
  * picks the entry), so a page of enhanced islands loads no React at all.
  */
 
+import { afterLocales } from "./locales.ts";
+
 /** An enhancement: makes a marker's server-rendered HTML work, given the island's props. */
 // deno-lint-ignore no-explicit-any
 export type Enhancement<P = any> = (el: HTMLElement, props: P) => void;
@@ -19,10 +21,15 @@ export function markers(name: string): { el: HTMLElement; props: Record<string, 
   }));
 }
 
-/** Runs the enhancement on each marker of its island and marks it hydrated (tests wait for `data-hydrated`). */
+/**
+ * Runs the enhancement on each marker of its island, once the page's translation is in
+ * (islands/locales.ts), and marks it hydrated (tests wait for `data-hydrated`).
+ */
 export function enhanceIslands(name: string, enhance: Enhancement): void {
-  for (const { el, props } of markers(name)) {
-    enhance(el, props);
-    el.setAttribute("data-hydrated", "");
-  }
+  afterLocales(() => {
+    for (const { el, props } of markers(name)) {
+      enhance(el, props);
+      el.setAttribute("data-hydrated", "");
+    }
+  });
 }

@@ -19,6 +19,7 @@ import { SafetyNotice } from "../../components/SafetyNotice.tsx";
 import { ModerationNotice } from "../../components/ModerationNotice.tsx";
 import { getSafety, safetyPlace } from "../../kv/safety.ts";
 import { config } from "../../config/config.ts";
+import { locale } from "../../domain/i18n.ts";
 import { livePort } from "../livePort.ts";
 
 export interface PageOptions {
@@ -57,9 +58,13 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
     )
   );
   const manifest = getManifest();
-  const names = [...headerIslands, ...islands].filter((n) => manifest.islands[n]);
+  // The page's own islands first: their scripts run, and so hydrate, before the header's and the tabs'.
+  const names = [...new Set([...islands, ...headerIslands])].filter((n) => manifest.islands[n]);
   const assets = names.map((n) => manifest.islands[n]);
   const css = [manifest.css, ...assets.flatMap((a) => a.css)].filter(Boolean);
+  // A page with scripts in another language than English loads that translation: preloaded (islands/locales.ts).
+  const translation = assets.some((a) => a.translated) ? manifest.locales?.[locale()] : undefined;
+  const localePreload = translation ? [translation.js, ...translation.preload] : [];
   const html = renderToString(
     <Layout
       title={title}
@@ -67,7 +72,7 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
       discreet={discreet}
       css={[...new Set(css)]}
       scripts={assets.map((a) => a.js)}
-      preload={[...new Set(assets.flatMap((a) => a.preload))]}
+      preload={[...new Set([...assets.flatMap((a) => a.preload), ...localePreload])]}
       header={<div className="contents" dangerouslySetInnerHTML={{ __html: header }} />}
       bodyHtml={notice ? renderToString(<ModerationNotice notice={notice} back={c.req.path} />) + bodyHtml : bodyHtml}
       bodyClass={opts.bodyClass}
