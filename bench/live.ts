@@ -8,6 +8,9 @@
  *    as server-sent events and then as WebSockets; messages sent through `POST /api/message` at
  *    `--rate` per second for `--seconds`, each timed from before the call to the event on the
  *    recipient's stream;
+ *    then (after the other phases) WebSockets on the live listener (`LIVE_PORT`, routes/live.ts);
+ *    each server's RSS is read again once the streams have idled 20 s after the messages
+ *    ("settled": what the opening's garbage cost is given back);
  * 2. two instances on one KV file: streams open on B, messages sent through A;
  * 3. the old way: a server (this file with `--serve-old`) whose every stream holds its own
  *    `kv.watch` on the member's inbox key, and a send that writes that key;
@@ -65,6 +68,14 @@ const RATE = Number(arg("rate", "100"));
 const SECONDS = Number(arg("seconds", "20"));
 const SOAK_MINUTES = Number(arg("soak-minutes", "0"));
 const CROSS_STREAMS = Math.min(STREAMS, 500);
+/** How long the streams idle after the messages before the settled RSS is read. */
+const SETTLE_MS = 20_000;
+
+/** The server's RSS after `SETTLE_MS` with its streams open and no messages. */
+async function settled(pid: number): Promise<number> {
+  await sleep(SETTLE_MS);
+  return rssKb(pid);
+}
 
 const pct = (xs: number[], p: number) =>
   xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] : NaN;
@@ -270,6 +281,8 @@ interface Row {
   streams: number;
   idleKb: number;
   openKb: number;
+  /** RSS once the open streams have idled `SETTLE_MS` after the messages (the opening's garbage collected). */
+  settledKb: number;
   times: number[];
   lost: number;
 }
@@ -290,7 +303,8 @@ try {
     await sleep(2000);
     const openKb = rssKb(a.child.pid);
     const d = await deliveries(streams, members, RATE, SECONDS, appSend(a.origin));
-    rows.push({ name: "the app, SSE: one event bus per instance", streams: STREAMS, idleKb, openKb, ...d });
+    const settledKb = await settled(a.child.pid);
+    rows.push({ name: "the app, SSE: one event bus per instance", streams: STREAMS, idleKb, openKb, settledKb, ...d });
     streams.close();
     a.child.kill("SIGKILL");
     await a.child.status;
@@ -306,11 +320,13 @@ try {
     await sleep(2000);
     const wsOpenKb = rssKb(a.child.pid);
     const dw = await deliveries(sockets, members, RATE, SECONDS, appSend(a.origin));
+    const wsSettledKb = await settled(a.child.pid);
     rows.push({
       name: "the app, WebSocket: one event bus per instance",
       streams: STREAMS,
       idleKb: wsIdleKb,
       openKb: wsOpenKb,
+      settledKb: wsSettledKb,
       ...dw,
     });
 
@@ -320,7 +336,14 @@ try {
     const cross = members.slice(0, CROSS_STREAMS);
     await onB.open((_) => `${b.origin}/api/events`, cross);
     const dx = await deliveries(onB, cross, Math.min(RATE, 50), SECONDS, appSend(a.origin));
-    rows.push({ name: "two instances: sent via A, streams on B", streams: CROSS_STREAMS, idleKb: 0, openKb: 0, ...dx });
+    rows.push({
+      name: "two instances: sent via A, streams on B",
+      streams: CROSS_STREAMS,
+      idleKb: 0,
+      openKb: 0,
+      settledKb: 0,
+      ...dx,
+    });
     onB.close();
     b.child.kill("SIGKILL");
     await b.child.status;
@@ -365,11 +388,13 @@ try {
       await sleep(2000);
       const liveOpenKb = rssKb(l.child.pid);
       const dl = await deliveries(onLive, members, RATE, SECONDS, appSend(l.origin));
+      const liveSettledKb = await settled(l.child.pid);
       rows.push({
         name: "the app, WebSocket on the live listener (LIVE_PORT)",
         streams: STREAMS,
         idleKb: liveIdleKb,
         openKb: liveOpenKb,
+        settledKb: liveSettledKb,
         ...dl,
       });
       onLive.close();
@@ -395,17 +420,21 @@ try {
       const r = await fetch(`${origin}/send?m=${to.profileId}&from=${from.profileId}`, { method: "POST" });
       await r.body?.cancel();
     });
-    rows.push({ name: "the old way: a kv.watch per stream", streams: STREAMS, idleKb, openKb, ...d });
+    const settledKb = await settled(old.child.pid);
+    rows.push({ name: "the old way: a kv.watch per stream", streams: STREAMS, idleKb, openKb, settledKb, ...d });
     streams.close();
     old.child.kill("SIGKILL");
     await old.child.status;
   }
 
-  console.log(`\n| how | streams | server RSS idle → open | per stream | delivery p50 | p99 | lost |`);
-  console.log(`|---|---|---|---|---|---|---|`);
+  console.log(
+    `\n| how | streams | server RSS idle → open → settled | per stream open | settled | delivery p50 | p99 | lost |`,
+  );
+  console.log(`|---|---|---|---|---|---|---|---|`);
+  const perStream = (kb: number, r: Row) => `${((kb - r.idleKb) / r.streams).toFixed(1)} KB`;
   for (const r of rows) {
-    const per = r.openKb ? `${((r.openKb - r.idleKb) / r.streams).toFixed(1)} KB` : "—";
-    const rss = r.openKb ? `${mb(r.idleKb)} → ${mb(r.openKb)}` : "—";
+    const per = r.openKb ? `${perStream(r.openKb, r)} | ${perStream(r.settledKb, r)}` : "— | —";
+    const rss = r.openKb ? `${mb(r.idleKb)} → ${mb(r.openKb)} → ${mb(r.settledKb)}` : "—";
     console.log(
       `| ${r.name} | ${r.streams} | ${rss} | ${per} | ${pct(r.times, 0.5).toFixed(1)} ms | ${
         pct(r.times, 0.99).toFixed(1)
