@@ -98,7 +98,7 @@ export async function testApp() {
     if (r.status !== 200) throw new Error(`token login failed: ${r.status} ${r.text}`);
     const profileId = r.data.profileId as string;
     if (!opts.newcomer) await backdateAccount(profileId, 2 * 24 * 3_600_000);
-    // An established member went through onboarding (routes/pages/onboarding.tsx) long ago.
+    // An established member went through onboarding (routes/pages/welcome.tsx) long ago.
     if (!opts.onboarding) await endOnboarding(profileId);
     return { email, cookie: cookieOf(r.headers), profileId };
   }

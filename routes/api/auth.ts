@@ -171,7 +171,7 @@ export const auth = new Hono<AppEnv>()
       if (await isMailboxBanned(address)) throw new ApiError(403, "register_blocked", MODERATION_TEXTS.registerBlocked);
       const roles = config.adminEmails.includes(address) ? ["USER", "ADMIN"] : ["USER"];
       const created = await createAccount(
-        // A new member goes through onboarding after their first login (routes/pages/onboarding.tsx).
+        // A new member goes through onboarding after their first login (routes/pages/welcome.tsx).
         { email: address, roles, consents: ACKNOWLEDGEMENTS.map((a) => a.text), onboarding: "name" },
         (op, account) => enqueueJob(op, { type: "mail", template: "login-link", accountId: account.id }),
       );

@@ -26,7 +26,7 @@ import { profileListPage, swypePage, tilesPage } from "./discovery.tsx";
 import { mapPage } from "./map.tsx";
 import { notificationsPage } from "./notifications.tsx";
 import { conversationsPage, mapChatPage } from "./chat.tsx";
-import { leadsToOnboarding, onboardingPage, onboardingStep } from "./onboarding.tsx";
+import { leadsToOnboarding, onboardingPage, onboardingStep } from "./welcome.tsx";
 import { arbitrationPage, gamesPage, gptBusterPage, photoCropPage, ratingGamePage } from "./games.tsx";
 import { config } from "../../config/config.ts";
 import { clientAddress } from "../middleware.ts";
@@ -83,7 +83,7 @@ for (const route of ROUTES) {
     const caller = c.get("caller");
     if ((route.access === "auth" || route.access === "admin") && !caller) return c.redirect("/login", 302);
     if (route.access === "admin" && !caller?.roles.includes("ADMIN")) return notFoundPage(c);
-    // A new member first goes through onboarding (routes/pages/onboarding.tsx), then home and the grid.
+    // A new member first goes through onboarding (routes/pages/welcome.tsx), then home and the grid.
     if (caller?.onboarding && leadsToOnboarding(route.path)) return c.redirect("/welcome", 302);
     return page ? page(c) : comingSoonPage(c, route.title);
   });
