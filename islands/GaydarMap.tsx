@@ -102,6 +102,15 @@ function useFlash(): [string | null, (text: string) => void] {
   return [text, show];
 }
 
+/**
+ * Leaflet's half, asked for as soon as this module runs in the browser (its chunk is preloaded
+ * with the island's), so it is ready when the island has hydrated: the map's tiles are the
+ * page's largest paint. Never on the server.
+ */
+const leafletModule = typeof document === "undefined" ? null : import("./map/LeafletMap.tsx");
+// Its failure is reported where it is awaited (below), not as an unhandled rejection meanwhile.
+leafletModule?.catch(() => {});
+
 function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
   const loc = useLocation(profileId, known);
   const nsfw = useShowsNsfw();
@@ -120,7 +129,7 @@ function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
 
   useEffect(() => {
     captionTimer.current = setTimeout(() => setCaptions(false), CAPTION_MS);
-    import("./map/LeafletMap.tsx").then((m) => setLeaflet(() => m.default), (e) => {
+    (leafletModule ?? import("./map/LeafletMap.tsx")).then((m) => setLeaflet(() => m.default), (e) => {
       console.error("map failed to load:", e);
       setLoadFailed(true);
     });
