@@ -103,7 +103,12 @@ const oneCopy: esbuild.Plugin = {
     const filter = new RegExp(`^(${ONE_COPY.map((p) => p.replace(/[/.]/g, "\\$&")).join("|")})$`);
     b.onResolve({ filter }, async (a) => {
       if (a.pluginData?.oneCopy) return undefined;
-      const from = Deno.realPathSync(`${root}node_modules/@tanstack/react-query`);
+      let from: string;
+      try {
+        from = Deno.realPathSync(`${root}node_modules/@tanstack/react-query`);
+      } catch {
+        return undefined; // not installed where expected: each import resolves as esbuild would
+      }
       const r = await b.resolve(a.path, { kind: a.kind, resolveDir: from, pluginData: { oneCopy: true } });
       return r.errors.length ? undefined : { path: r.path };
     });
