@@ -6,7 +6,7 @@
  */
 
 import { memo, useEffect, useMemo, useRef, useState } from "react";
-import L from "leaflet";
+import * as L from "leaflet";
 import { MapContainer, Marker, Rectangle, TileLayer, useMap, useMapEvents } from "react-leaflet";
 import { markerElement, markerSize, type ViewBox } from "./markers.ts";
 
