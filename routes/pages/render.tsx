@@ -58,8 +58,7 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
     )
   );
   const manifest = getManifest();
-  // The page's own islands first: their scripts run, and so hydrate, before the header's and the tabs'.
-  const names = [...new Set([...islands, ...headerIslands])].filter((n) => manifest.islands[n]);
+  const names = [...headerIslands, ...islands].filter((n) => manifest.islands[n]);
   const assets = names.map((n) => manifest.islands[n]);
   const css = [manifest.css, ...assets.flatMap((a) => a.css)].filter(Boolean);
   // A page with scripts in another language than English loads that translation: preloaded (islands/locales.ts).
