@@ -6,7 +6,8 @@
  * kept in tests/e2e/screenshots/budgets.json); a page past its budget fails. LCP is the median of
  * a round of cold loads (a new browser context each: nothing cached); a round over the budget is
  * measured again, up to three, and the page fails when every round is over, so a moment of load
- * from elsewhere on the machine does not decide it.
+ * from elsewhere on the machine does not decide it (nor rounds all measured on a machine busier
+ * than 3 per core: printed, not judged).
  */
 
 import assert from "node:assert/strict";
@@ -33,6 +34,12 @@ const LCP_BUDGET_MS = 1000;
 const LCP_RUNS = Number(Deno.env.get("BUDGETS_LCP_RUNS") ?? 5);
 /** Rounds at most, while each is over the budget. */
 const LCP_ROUNDS = 3;
+/**
+ * A round measured while the machine's load average is above this many per core says more of the
+ * machine than of the page (4× throttling on a CPU shared that much is a far slower phone): it is
+ * printed and kept, but a page over the budget only in such rounds is not failed for it.
+ */
+const BUSY_LOAD_PER_CORE = 3;
 
 /** BUDGETS_VERBOSE=1 prints each script's size and each load's timeline too (BUDGETS_LCP_RUNS, BUDGETS_LCP_PAGES narrow it). */
 const VERBOSE = Deno.env.get("BUDGETS_VERBOSE") === "1";
@@ -194,8 +201,9 @@ Deno.test({
       }
 
       // --- LCP, 4× CPU throttling, logged in: the median of a round of cold loads. A round over
-      // the budget is measured again (at most ROUNDS in all): a page fails when every round is
-      // over, so a moment of load from elsewhere on the machine does not decide it.
+      // the budget is measured again (at most LCP_ROUNDS in all): a page fails when every round is
+      // over, so a moment of load from elsewhere on the machine does not decide it; and only if one
+      // of them was measured on a machine not busier than BUSY_LOAD_PER_CORE.
       const lcpPages: [string, string][] = [
         ["home", "/"],
         ["tiles", "/search/tile"],
@@ -203,26 +211,31 @@ Deno.test({
         ["chat", `/profile/${s.profile}#chat`],
         ["map", "/search/map"],
       ];
+      const cores = navigator.hardwareConcurrency;
       const only = Deno.env.get("BUDGETS_LCP_PAGES")?.split(",");
       for (const [name, path] of LCP_RUNS > 0 ? lcpPages.filter(([n]) => !only || only.includes(n)) : []) {
-        const rounds: number[] = [];
-        for (let round = 0; round < LCP_ROUNDS && !(rounds.at(-1)! <= LCP_BUDGET_MS); round++) {
+        const rounds: { ms: number; load: number }[] = [];
+        for (let round = 0; round < LCP_ROUNDS && !(rounds.at(-1)?.ms! <= LCP_BUDGET_MS); round++) {
           const runs: { ms: number; element: string }[] = [];
           for (let i = 0; i < LCP_RUNS; i++) {
             const context = await phone(h.browser, h, cookies);
             runs.push(await lcp(context, path));
             await context.close();
           }
-          rounds.push(median(runs.map((r) => r.ms)));
+          rounds.push({ ms: median(runs.map((r) => r.ms)), load: Deno.loadavg()[0] });
           console.log(
-            `  LCP ${name}: ${rounds.at(-1)!.toFixed(0)} ms, median of ${
+            `  LCP ${name}: ${rounds.at(-1)!.ms.toFixed(0)} ms, median of ${
               runs.map((r) => r.ms.toFixed(0)).join(", ")
-            } (${runs.map((r) => r.element).find((e) => e)}; load average ${Deno.loadavg()[0].toFixed(2)})`,
+            } (${runs.map((r) => r.element).find((e) => e)}; load average ${
+              rounds.at(-1)!.load.toFixed(2)
+            } on ${cores} cores)`,
           );
         }
-        (record.lcp as Record<string, number[]>)[name] = rounds.map(Math.round);
-        if (rounds.every((ms) => ms > LCP_BUDGET_MS)) {
-          failures.push(`LCP ${name}: ${rounds.map((ms) => ms.toFixed(0)).join(", ")} ms > ${LCP_BUDGET_MS} ms`);
+        (record.lcp as Record<string, unknown>)[name] = rounds.map((r) => ({ ms: Math.round(r.ms), load: r.load }));
+        if (rounds.every((r) => r.ms > LCP_BUDGET_MS)) {
+          const over = `LCP ${name}: ${rounds.map((r) => r.ms.toFixed(0)).join(", ")} ms > ${LCP_BUDGET_MS} ms`;
+          if (rounds.some((r) => r.load <= BUSY_LOAD_PER_CORE * cores)) failures.push(over);
+          else console.log(`  ${over}, but only on a machine busier than ${BUSY_LOAD_PER_CORE} per core: not judged`);
         }
       }
       // The figures of this run, beside the screenshots.
