@@ -58,6 +58,12 @@ export async function startHarness(): Promise<Harness> {
     executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
     args: CHROMIUM_FLAGS,
   });
+  // A test still running after TEST_LIMIT_MS is stuck: the browser is closed, so the Playwright call
+  // it waits on fails with its own stack instead of hanging the whole suite.
+  const watchdog = setTimeout(() => {
+    console.error(`harness: the test is still running after ${TEST_LIMIT_MS / 1000} s; closing its browser`);
+    void browser.close();
+  }, TEST_LIMIT_MS);
   return {
     origin,
     browser,
@@ -88,13 +94,33 @@ export async function startHarness(): Promise<Harness> {
       return { context, page };
     },
     async close() {
-      await browser.close();
-      await workers.stop();
-      await server.shutdown();
+      clearTimeout(watchdog);
+      // Each step is bounded: a step that hangs is named and fails the test, never stalls the suite.
+      await bounded("closing the browser", () => browser.close());
+      await bounded("stopping the job workers", () => workers.stop());
+      await bounded("shutting the server down", () => server.shutdown());
       Deno.env.delete("PUBLIC_ORIGIN");
       closeKv();
     },
   };
+}
+
+/** How long one e2e test may run before the harness ends it (the slowest take about 60 s on a busy machine). */
+const TEST_LIMIT_MS = 240_000;
+/** How long each step of closing the harness may take. */
+const CLOSE_STEP_MS = 20_000;
+
+/** Runs one step of closing; past CLOSE_STEP_MS it throws, naming the step. */
+async function bounded(step: string, f: () => Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`harness: ${step} took over ${CLOSE_STEP_MS / 1000} s`)), CLOSE_STEP_MS);
+  });
+  try {
+    await Promise.race([f(), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Waits until every island on the page is hydrated. */
