@@ -6,7 +6,6 @@
  */
 
 import { titleText } from "../domain/texts.ts";
-export { MENU_AUTO_CLOSE_MS, QUICK_EXIT_ESC_MS, TROUBLE_MS } from "./Header.enhance.ts";
 
 export interface HeaderProps {
   brandName: string;
