@@ -78,9 +78,19 @@ export const notifications = new Hono<AppEnv>()
       const queue: MemberEvent[] = [];
       let wake: (() => void) | undefined;
       let ended = false;
+      let endedNow!: () => void;
+      const endedSignal = new Promise<void>((r) => endedNow = r);
       const end = () => {
         ended = true;
         wake?.();
+        endedNow();
+      };
+      // A write waits until the server takes it; one to a client that vanished unnoticed would wait
+      // for ever (and hold the instance's shutdown): it gives up when the stream ends (55 s at most).
+      let stuck = false;
+      const send = async (m: { event: string; data: string; retry?: number }, until = endedSignal) => {
+        stuck = true;
+        await Promise.race([stream.writeSSE(m).then(() => stuck = false), until]);
       };
       const unsubscribe = eventBus().subscribe(caller.profileId, (e) => {
         if (e.type === "session-ended") return end();
@@ -96,16 +106,28 @@ export const notifications = new Hono<AppEnv>()
       };
       openStreams.add(close);
       try {
-        await stream.writeSSE({ event: "ready", data: "" });
+        await send({ event: "ready", data: "" });
         while (!ended && !stream.aborted) {
           if (queue.length === 0) await new Promise<void>((r) => wake = r);
           wake = undefined;
-          for (const e of queue.splice(0)) await stream.writeSSE({ event: "member", data: JSON.stringify(e) });
+          for (const e of queue.splice(0)) {
+            if (ended) break;
+            await send({ event: "member", data: JSON.stringify(e) });
+          }
         }
-        if (closing) await stream.writeSSE({ event: "reconnect", data: "shutdown", retry: 500 });
+        if (closing && !stuck) {
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          await send(
+            { event: "reconnect", data: "shutdown", retry: 500 },
+            new Promise((r) => timer = setTimeout(r, 1000)),
+          );
+          clearTimeout(timer);
+        }
       } catch {
         /* the client went away */
       } finally {
+        // A write still waiting: end the answer at once rather than wait for a taker.
+        if (stuck) stream.abort();
         unsubscribe();
         openStreams.delete(close);
         eventStreams.dec();

@@ -15,6 +15,8 @@ import { shiftClock } from "../../kv/clock.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import { picRecord } from "../../tests/fixtures/pictures.ts";
 import type { JobRecord } from "../../kv/jobs.ts";
+import { eventStreams } from "../telemetry.ts";
+import { closeEventStreams } from "./notifications.ts";
 
 const b64url = (b: Uint8Array) =>
   btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -153,6 +155,29 @@ Deno.test("notifications - the event stream carries a member's notification even
     assert.ok(performance.now() - before < 1000, "well under a second");
     await reader.cancel();
     assert.equal((await t.app.request("http://localhost/api/events")).status, 401);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("notifications - an event stream whose client never reads ends at shutdown instead of waiting for ever", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member();
+    const open = async () => (await eventStreams.get()).values[0]?.value ?? 0;
+    const before = await open();
+    // A client that vanished unnoticed: its answer is never read, so the first write waits for a taker.
+    const res = await t.app.request("http://localhost/api/events", { headers: { cookie: a.cookie } });
+    assert.equal(res.status, 200);
+    await notify(a.profileId, { bodyText: "Hi" });
+    assert.equal(await open(), before + 1);
+    closeEventStreams();
+    const deadline = Date.now() + 1000;
+    while (await open() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await open(), before, "the stream ended");
+    // Its answer ends too (nothing holds the server's shutdown).
+    const reader = res.body!.getReader();
+    while (!(await reader.read()).done) { /* what was written before the end */ }
   } finally {
     t.close();
   }

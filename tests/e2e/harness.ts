@@ -51,7 +51,15 @@ export async function startHarness(): Promise<Harness> {
   Deno.env.set("DEV_OUTBOX_PRINT", "0");
   const { default: app } = await import("../../main.ts");
   const workers = startWorkers();
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
+  // The requests not yet delivered, named when closing the server hangs.
+  const open = new Map<number, string>();
+  let served = 0;
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (req, info) => {
+    const n = served++;
+    open.set(n, `${req.method} ${new URL(req.url).pathname}${req.headers.get("upgrade") ? " (upgrade)" : ""}`);
+    void (info as Deno.ServeHandlerInfo & { completed?: Promise<void> }).completed?.finally(() => open.delete(n));
+    return app.fetch(req, info);
+  });
   const origin = `http://localhost:${server.addr.port}`;
   Deno.env.set("PUBLIC_ORIGIN", origin);
   const browser = await chromium.launch({
@@ -98,7 +106,7 @@ export async function startHarness(): Promise<Harness> {
       // Each step is bounded: a step that hangs is named and fails the test, never stalls the suite.
       await bounded("closing the browser", () => browser.close());
       await bounded("stopping the job workers", () => workers.stop());
-      await bounded("shutting the server down", () => server.shutdown());
+      await bounded("shutting the server down", () => server.shutdown(), () => [...open.values()].join(", "));
       Deno.env.delete("PUBLIC_ORIGIN");
       closeKv();
     },
@@ -111,10 +119,16 @@ const TEST_LIMIT_MS = 240_000;
 const CLOSE_STEP_MS = 20_000;
 
 /** Runs one step of closing; past CLOSE_STEP_MS it throws, naming the step. */
-async function bounded(step: string, f: () => Promise<unknown>): Promise<void> {
+async function bounded(step: string, f: () => Promise<unknown>, pending?: () => string): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`harness: ${step} took over ${CLOSE_STEP_MS / 1000} s`)), CLOSE_STEP_MS);
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(`harness: ${step} took over ${CLOSE_STEP_MS / 1000} s${pending ? `; open: ${pending()}` : ""}`),
+        ),
+      CLOSE_STEP_MS,
+    );
   });
   try {
     await Promise.race([f(), limit]);
