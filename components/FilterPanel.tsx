@@ -6,6 +6,7 @@
 
 import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
 import type { LikeFilter } from "../kv/briefs.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export type { LikeFilter };
 
@@ -99,7 +100,9 @@ export function FilterPanel({ value, onChange, open = false }: FilterPanelProps)
           </fieldset>
         ))}
         <div className="row">
-          <button type="button" onClick={() => onChange(NO_FILTER)} disabled={count === 0}>Clear filter</button>
+          <button type="button" onClick={() => onChange(NO_FILTER)} disabled={count === 0}>
+            {UI_TEXTS.clearFilter}
+          </button>
         </div>
       </div>
     </details>

@@ -9,6 +9,7 @@ import { Time } from "./Time.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
 import { MODERATION_TEXTS } from "../domain/moderation.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 /**
  * A picture attached to a message. One its owner deleted, or locked for this member, says so
@@ -25,7 +26,7 @@ function BubblePicture({ id }: { id: string }) {
     <img
       ref={img}
       src={profilePicUrl(id, 256)}
-      alt="Attached picture"
+      alt={UI_TEXTS.attachedPicture}
       loading="lazy"
       onError={() => setGone(true)}
     />
@@ -81,7 +82,7 @@ export function MessageBubble({ m, mine, author, onDelete, onOpen }: MessageBubb
           </span>
         )}
         {mine && m.recipientProfileId && (
-          <span className="checks" aria-label={m.tsRecipientRead ? "Read" : "Sent"}>
+          <span className="checks" aria-label={m.tsRecipientRead ? UI_TEXTS.read : UI_TEXTS.sent}>
             {m.tsRecipientRead ? "✓✓" : "✓"}
           </span>
         )}
@@ -97,14 +98,14 @@ export function MessageBubble({ m, mine, author, onDelete, onOpen }: MessageBubb
       )}
       {open && (
         <small className="bubble-times">
-          Sent <Time ts={m.tsCreated} />
+          {UI_TEXTS.sent} <Time ts={m.tsCreated} />
           {m.recipientProfileId && (
             <>
               {" · "}
               {m.tsRecipientRead
                 ? (
                   <>
-                    Seen <Time ts={m.tsRecipientRead} />
+                    {UI_TEXTS.seen} <Time ts={m.tsRecipientRead} />
                   </>
                 )
                 : TEXTS.hasNotSeen}

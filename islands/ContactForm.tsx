@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
 import { apiPath } from "../domain/apiPath.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 type State = "form" | "sending" | "sent" | "failed";
 
@@ -32,11 +33,11 @@ export default function ContactForm({ name: initialName }: { name: string }) {
   return (
     <form className="stack narrow" onSubmit={submit} noValidate>
       <label>
-        Full name
+        {UI_TEXTS.fullName}
         <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" required />
       </label>
       <label>
-        Message
+        {UI_TEXTS.message}
         <textarea
           rows={8}
           maxLength={MAX_TEXT}
@@ -49,7 +50,7 @@ export default function ContactForm({ name: initialName }: { name: string }) {
       {state === "sending" && <p className="warning" role="status">{TEXTS.sending}</p>}
       {state === "sent" && <p className="success" role="status">{TEXTS.contactSent}</p>}
       {state === "failed" && <p className="error" role="alert">{TEXTS.contactFailed}</p>}
-      <button type="submit" className="primary" disabled={state === "sending"}>Submit</button>
+      <button type="submit" className="primary" disabled={state === "sending"}>{UI_TEXTS.submit}</button>
     </form>
   );
 }

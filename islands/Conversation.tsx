@@ -29,6 +29,7 @@ import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
 import type { Message } from "../kv/messages.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface ConversationProps {
   me: string;
@@ -118,9 +119,9 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
         <a className="chat-profile-link" href="#top">{SCREEN_TEXTS.viewProfile}</a>
       </header>
       <div className="messages" role="log" aria-live="polite" ref={list}>
-        {hasMore && <button type="button" onClick={loadOlder}>Load older messages</button>}
-        {isPending && <p className="loading" role="status">Loading...</p>}
-        {!isPending && all.length === 0 && <p className="empty">No messages yet. Say hello!</p>}
+        {hasMore && <button type="button" onClick={loadOlder}>{UI_TEXTS.loadOlder}</button>}
+        {isPending && <p className="loading" role="status">{UI_TEXTS.loading}</p>}
+        {!isPending && all.length === 0 && <p className="empty">{UI_TEXTS.noMessagesYet}</p>}
         {all.map((m) => (
           <MessageBubble
             key={m.id}
@@ -145,7 +146,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
       {viewing && (
         <div className="view-once-viewer" role="dialog" aria-modal="true" aria-label={TEXTS.viewOnce}>
           {viewing.map((id) => <img key={id} src={profilePicUrl(id, 1024)} alt={TEXTS.viewOnce} />)}
-          <button type="button" className="primary" autoFocus onClick={() => setViewing(null)}>Close</button>
+          <button type="button" className="primary" autoFocus onClick={() => setViewing(null)}>{UI_TEXTS.close}</button>
         </div>
       )}
       <Composer

@@ -14,6 +14,7 @@ import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { shortName } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { MODERATION_TEXTS } from "../domain/moderation.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 interface Props {
   profileId: string;
@@ -25,11 +26,11 @@ function List({ profileId, initial }: Props) {
   const { data, isPending, isFetching } = useConversationsQuery(profileId, initial);
   const remove = useDeleteConversationMutation();
   const counts = useUnreadByPartner(profileId);
-  if (isPending) return <p className="loading" role="status">Loading...</p>;
+  if (isPending) return <p className="loading" role="status">{UI_TEXTS.loading}</p>;
   if (!data || data.items.length === 0) return <p className="empty">{TEXTS.noConversations}</p>;
   return (
     <>
-      {isFetching && <p className="loading small" role="status">Loading...</p>}
+      {isFetching && <p className="loading small" role="status">{UI_TEXTS.loading}</p>}
       <ul className="list conversations">
         {data.items.map((m) => {
           const mine = m.senderProfileId === profileId;

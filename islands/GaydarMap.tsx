@@ -22,6 +22,7 @@ import { profilePicUrl } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { clampBox, sectorsInBox, type ViewBox } from "./map/markers.ts";
 import type { FlyCommand, LeafletMapProps, MapCell, MapMarker } from "./map/LeafletMap.tsx";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 /** Start zoom (spec §9), the zoom of a recenter and of a link to a place (spec §2). */
 export const START_ZOOM = 13;
@@ -286,15 +287,15 @@ function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
           <Icon name={loc.hide ? "hidden" : "showing"} />
           <span className="map-btn-caption">{loc.hide ? TEXTS.hiddenLabel : TEXTS.showingLabel}</span>
         </button>
-        <button type="button" className="map-btn" onClick={recenter} aria-label="Recenter on me">
+        <button type="button" className="map-btn" onClick={recenter} aria-label={UI_TEXTS.recenterOnMe}>
           <Icon name="recenter" />
-          <span className="map-btn-caption">Recenter</span>
+          <span className="map-btn-caption">{UI_TEXTS.recenter}</span>
         </button>
       </div>
       <div className="map-controls map-right">
-        <a className="map-btn map-chat" href="/chat/broadcast" aria-label="Chat">
+        <a className="map-btn map-chat" href="/chat/broadcast" aria-label={UI_TEXTS.chat}>
           <Icon name="chat" />
-          <span className="map-btn-caption">Chat</span>
+          <span className="map-btn-caption">{UI_TEXTS.chat}</span>
         </a>
       </div>
     </div>

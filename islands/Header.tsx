@@ -6,6 +6,7 @@
  */
 
 import { titleText } from "../domain/texts.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface HeaderProps {
   brandName: string;
@@ -24,11 +25,11 @@ export default function Header(
   return (
     <header className="app-header">
       <details className="menu">
-        <summary aria-label="Menu">
+        <summary aria-label={UI_TEXTS.menu}>
           <span className="menu-icon" aria-hidden="true">☰</span>
-          <span className="visually-hidden">Menu</span>
+          <span className="visually-hidden">{UI_TEXTS.menu}</span>
         </summary>
-        <nav aria-label="Main menu">
+        <nav aria-label={UI_TEXTS.mainMenu}>
           <ul>
             {items.map((it) => (
               <li key={it.path}>

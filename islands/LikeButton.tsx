@@ -14,6 +14,7 @@ import {
   useProfileLikeQuery,
 } from "./queries/likes.ts";
 import { TEXTS } from "../domain/texts.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export type LikeButtonProps =
   | { kind: "profile"; like: ProfileLike }
@@ -38,7 +39,7 @@ function Button({ likeType, onToggle, failed }: { likeType: LikeType; onToggle: 
       <button type="button" className={liked ? "like on" : "like"} aria-pressed={liked} onClick={onToggle}>
         <span aria-hidden="true">{liked ? "♥" : "♡"}</span> {liked ? TEXTS.removeLike : TEXTS.like}
       </button>
-      {failed && <span className="error" role="alert">Not saved, please try again.</span>}
+      {failed && <span className="error" role="alert">{UI_TEXTS.notSavedTryAgain}</span>}
     </span>
   );
 }

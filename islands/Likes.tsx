@@ -21,6 +21,7 @@ import { BriefPicture } from "../components/BriefPicture.tsx";
 import { LoadMore } from "../components/LoadMore.tsx";
 import { shortName } from "../domain/format.ts";
 import { Ago } from "../components/Time.tsx";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface LikesProps {
   profileId: string;
@@ -52,8 +53,8 @@ function TabPanel(
   const q = useLikesListQuery(tab, profileId, first);
   const nsfw = useShowsNsfw();
   const items = q.data?.pages.flatMap((p) => p.items) ?? [];
-  if (q.isPending) return <p className="muted" role="status">Loading...</p>;
-  if (q.isError) return <p className="error" role="alert">The list could not be loaded.</p>;
+  if (q.isPending) return <p className="muted" role="status">{UI_TEXTS.loading}</p>;
+  if (q.isError) return <p className="error" role="alert">{UI_TEXTS.listNotLoaded}</p>;
   if (items.length === 0) return <p className="likes-empty">{tab.empty}</p>;
   return (
     <>
@@ -90,7 +91,7 @@ function LikesTabs({ profileId, tab: firstTab, first }: LikesProps) {
   return (
     <>
       <h1>{current.label}</h1>
-      <nav className="tabs" aria-label="Likes">
+      <nav className="tabs" aria-label={UI_TEXTS.likes}>
         {LIKES_TABS.map((t) => (
           <NavLink
             key={t.id}

@@ -11,6 +11,7 @@ import { Composer, type ComposerPic } from "../components/Composer.tsx";
 import { MessageBubble } from "../components/MessageBubble.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { shortName } from "../domain/format.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface MapChatProps {
   me: string;
@@ -38,7 +39,7 @@ function Board({ me, known, myPics }: MapChatProps) {
   return (
     <div className="mapchat-board stack">
       <Composer
-        placeholder="Say something to everyone nearby"
+        placeholder={UI_TEXTS.sayToEveryone}
         pics={myPics}
         // The server posts to the sector of my reported position: wait until it has one.
         busy={send.isPending || location.reported === 0}
@@ -49,7 +50,7 @@ function Board({ me, known, myPics }: MapChatProps) {
         }}
       />
       {location.gpsNotice && <p className="warning">{location.gpsNotice}</p>}
-      {(loading || !sector) && <p className="loading" role="status">Loading...</p>}
+      {(loading || !sector) && <p className="loading" role="status">{UI_TEXTS.loading}</p>}
       {sector && !loading && items.length === 0 && <p className="empty">{TEXTS.mapChatEmpty}</p>}
       <div className="messages broadcast" role="log">
         {items.map((m) => {
@@ -67,7 +68,7 @@ function Board({ me, known, myPics }: MapChatProps) {
         })}
       </div>
       {items.length > 0 && (hasMore
-        ? <button type="button" onClick={() => setPage(page + 1)}>Load more</button>
+        ? <button type="button" onClick={() => setPage(page + 1)}>{UI_TEXTS.loadMore}</button>
         : <p className="end">{TEXTS.thatsAll}</p>)}
     </div>
   );

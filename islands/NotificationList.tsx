@@ -5,6 +5,7 @@ import { useDeleteNotificationMutation, useNotificationsQuery } from "./queries/
 import { Time } from "../components/Time.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import type { Notification } from "../kv/notifications.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 interface Props {
   profileId: string;
@@ -32,7 +33,12 @@ function List({ profileId, notifications }: Props) {
               <Time ts={n.tsCreated} />
             </small>
           </button>
-          <button type="button" className="icon" aria-label="Delete notification" onClick={() => del.mutate(n.id)}>
+          <button
+            type="button"
+            className="icon"
+            aria-label={UI_TEXTS.deleteNotification}
+            onClick={() => del.mutate(n.id)}
+          >
             🗑
           </button>
         </li>

@@ -9,6 +9,7 @@ import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { picImgProps } from "../domain/pictures.ts";
 import type { PicInfo } from "../kv/pictures.ts";
 import LikeButton, { type CarouselLikes } from "./LikeButton.tsx";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface PicCarouselProps {
   profileId: string;
@@ -73,9 +74,9 @@ export default function PicCarousel({ profileId, profileName, pictures, start, l
         </figcaption>
       </figure>
       <div className="row center carousel-buttons">
-        <button type="button" onClick={() => setAt(at - 1)} disabled={first}>Prev</button>
-        <a className="button primary" href={`/profile/${profileId}`}>View Profile</a>
-        <button type="button" onClick={() => setAt(at + 1)} disabled={last}>Next</button>
+        <button type="button" onClick={() => setAt(at - 1)} disabled={first}>{UI_TEXTS.prev}</button>
+        <a className="button primary" href={`/profile/${profileId}`}>{UI_TEXTS.viewProfile}</a>
+        <button type="button" onClick={() => setAt(at + 1)} disabled={last}>{UI_TEXTS.next}</button>
       </div>
       {likes && (
         <div className="row center">

@@ -12,6 +12,7 @@ import { type PointerEvent as ReactPointerEvent, type ReactNode, useEffect, useR
 import { QueryProvider } from "./queries/client.tsx";
 import { type CropBox, useCropMutation } from "./queries/pictures.ts";
 import { CROP_ASPECT, CROP_PREVIEW_WIDTH } from "../domain/pictures.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 /** The most the picture can be zoomed in. */
 const MAX_ZOOM = 5;
@@ -198,7 +199,7 @@ function EditorBody({ profileId, picId, sourceSrc, sourceWidth: w, sourceHeight:
       </Frame>
       <div className="crop-controls">
         <label className="zoom">
-          Zoom
+          {UI_TEXTS.zoom}
           <input
             type="range"
             min={1}
@@ -209,16 +210,20 @@ function EditorBody({ profileId, picId, sourceSrc, sourceWidth: w, sourceHeight:
           />
         </label>
         <div className="row">
-          <button type="button" onClick={() => rotate(-90)} aria-label="Rotate left">⟲ Rotate</button>
-          <button type="button" onClick={() => rotate(90)} aria-label="Rotate right">Rotate ⟳</button>
+          <button type="button" onClick={() => rotate(-90)} aria-label={UI_TEXTS.rotateLeft}>
+            ⟲ {UI_TEXTS.rotate}
+          </button>
+          <button type="button" onClick={() => rotate(90)} aria-label={UI_TEXTS.rotateRight}>
+            {UI_TEXTS.rotate} ⟳
+          </button>
         </div>
         <div className="crop-preview-row">
           <Frame state={state} width={CROP_PREVIEW_WIDTH} src={sourceSrc} w={w} h={h} className="crop-preview" />
-          <span className="muted">Preview</span>
+          <span className="muted">{UI_TEXTS.preview}</span>
         </div>
         <div className="row">
-          <a className="button" href="/profileEdit">Cancel</a>
-          <button type="button" className="primary" onClick={onSave} disabled={save.isPending}>Save</button>
+          <a className="button" href="/profileEdit">{UI_TEXTS.cancel}</a>
+          <button type="button" className="primary" onClick={onSave} disabled={save.isPending}>{UI_TEXTS.save}</button>
         </div>
       </div>
     </div>

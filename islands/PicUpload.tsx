@@ -10,6 +10,7 @@ import { QueryProvider } from "./queries/client.tsx";
 import { ApiFailure } from "./queries/api.ts";
 import { useUploadMutation } from "./queries/pictures.ts";
 import { MAX_UPLOAD_BYTES, UPLOAD_ACCEPT, uploadProblems } from "../domain/pictures.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 /** 'Uploaded' shows this long before the editor opens (spec §9). */
 export const UPLOADED_MS = 2000;
@@ -69,12 +70,12 @@ function UploadBody({ profileId, replaceId }: PicUploadProps) {
           className="visually-hidden"
         />
       </label>
-      {preview && <img className="upload-preview" src={preview} alt="The chosen picture" />}
-      {upload.isPending && <p className="warning" role="status">Uploading...</p>}
-      {done && <p className="success" role="status">Uploaded</p>}
+      {preview && <img className="upload-preview" src={preview} alt={UI_TEXTS.chosenPicture} />}
+      {upload.isPending && <p className="warning" role="status">{UI_TEXTS.uploading}</p>}
+      {done && <p className="success" role="status">{UI_TEXTS.uploaded}</p>}
       {error && <p className="error" role="alert">{error}</p>}
       <p>
-        <a href="/profileEdit">Back to the Profile Editor</a>
+        <a href="/profileEdit">{UI_TEXTS.backToEditor}</a>
       </p>
     </div>
   );

@@ -21,6 +21,7 @@ import { Time } from "../components/Time.tsx";
 import { distanceText } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface ProfileViewProps {
   profile: Profile;
@@ -71,7 +72,7 @@ function Biography({ text }: { text: string }) {
   }, [text, open]);
   if (!text.trim()) return null;
   return (
-    <section className="bio-section" aria-label="Biography">
+    <section className="bio-section" aria-label={UI_TEXTS.biography}>
       <div ref={ref} className={open ? "bio" : overflows ? "bio collapsed faded" : "bio collapsed"} id="bio">
         {text}
       </div>
@@ -237,7 +238,7 @@ function ProfileBody({ profile: initial, distanceMeters }: ProfileViewProps) {
         {facts.length > 0 && <p className="profile-facts">{facts.join(" · ")}</p>}
         {p.own && (
           <p className="links">
-            <a href="/profileEdit">Edit Profile</a>
+            <a href="/profileEdit">{UI_TEXTS.editProfile}</a>
             {p.profilePicIds.length === 0 && (
               <>
                 {" · "}
@@ -247,9 +248,9 @@ function ProfileBody({ profile: initial, distanceMeters }: ProfileViewProps) {
           </p>
         )}
         {p.own && p.profilePicIdsPrivate.length > 0 && (
-          <section className="profile-private" aria-label="Private Pics">
-            <h2>Private Pics</h2>
-            <p className="muted">Only you see these, and members you send them to in a chat.</p>
+          <section className="profile-private" aria-label={UI_TEXTS.privatePics}>
+            <h2>{UI_TEXTS.privatePics}</h2>
+            <p className="muted">{UI_TEXTS.privatePicsHint}</p>
             <PicGrid profileId={p.id} ids={p.profilePicIdsPrivate} pictures={p.pictures} label="Private Pics" />
           </section>
         )}

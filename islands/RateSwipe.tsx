@@ -13,6 +13,7 @@ import { swipeOfDrag } from "./SwipeDeck.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface RateSwipeProps {
   likerProfileId: string;
@@ -90,7 +91,9 @@ function Rater({ likerProfileId, owner, picIds, start, likes }: RateSwipeProps) 
     else setDrag(null);
   };
 
-  const profileLink = <a className="button" href={`/profile/${encodeURIComponent(owner.profileId)}`}>View Profile</a>;
+  const profileLink = (
+    <a className="button" href={`/profile/${encodeURIComponent(owner.profileId)}`}>{UI_TEXTS.viewProfile}</a>
+  );
   if (picIds.length === 0) {
     return (
       <div className="swipe rate-swipe">
@@ -104,7 +107,7 @@ function Rater({ likerProfileId, owner, picIds, start, likes }: RateSwipeProps) 
       <div className="swipe rate-swipe">
         <p className="likes-empty">You rated every picture of {shortName(owner.profileName)}.</p>
         <div className="row center">
-          <button type="button" onClick={() => setIndex(0)}>Start Over</button>
+          <button type="button" onClick={() => setIndex(0)}>{UI_TEXTS.startOver}</button>
           {profileLink}
         </div>
       </div>
@@ -156,10 +159,12 @@ function Rater({ likerProfileId, owner, picIds, start, likes }: RateSwipeProps) 
         ))}
       </div>
       <div className="row center">
-        <button type="button" onClick={() => setIndex((i) => Math.max(0, i - 1))} disabled={index === 0}>Prev</button>
+        <button type="button" onClick={() => setIndex((i) => Math.max(0, i - 1))} disabled={index === 0}>
+          {UI_TEXTS.prev}
+        </button>
         {profileLink}
       </div>
-      {rate.isError && <p className="error" role="alert">Your last rating could not be saved.</p>}
+      {rate.isError && <p className="error" role="alert">{UI_TEXTS.ratingNotSaved}</p>}
     </div>
   );
 }

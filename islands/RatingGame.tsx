@@ -17,6 +17,7 @@ import { shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface RatingCardProps {
   picId: string;
@@ -78,7 +79,7 @@ export default function RatingGame(props: RatingGameProps) {
   return (
     <div className="game rating-game swipe">
       <p className="game-credits" aria-live="polite">{GAME_TEXTS.credits(credits)}</p>
-      <div className="deck" aria-label="Pictures to rate">
+      <div className="deck" aria-label={UI_TEXTS.picturesToRate}>
         {deck[1] && (
           <div key={deck[1].picId} className="swipe-card behind" aria-hidden="true">
             <BriefPicture picId={deck[1].picId} name={deck[1].profileName} scale={512} nsfw={nsfw} eager />
@@ -100,7 +101,7 @@ export default function RatingGame(props: RatingGameProps) {
         {!top && (
           <div className="deck-end">
             <p>{GAME_TEXTS.ratingEmpty}</p>
-            <button type="button" onClick={refill} disabled={refilling}>Look again</button>
+            <button type="button" onClick={refill} disabled={refilling}>{UI_TEXTS.lookAgain}</button>
           </div>
         )}
       </div>

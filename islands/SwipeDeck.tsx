@@ -23,6 +23,7 @@ import { SwipeButtons } from "../components/SwipeButtons.tsx";
 import { shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 import type { ProfileBrief } from "../kv/briefs.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 // Kept for islands that took the gesture from here before islands/useSwipe.ts existed.
 export { swipeOfDrag } from "./useSwipe.ts";
@@ -114,7 +115,7 @@ function Deck(props: DiscoveryProps) {
       {!top && briefs.length > 0 && hasNextPage && (
         <p className="discovery-status" role="status">{DISCOVERY_TEXTS.loading}</p>
       )}
-      <div className="deck" role="region" aria-label="Profiles nearby">
+      <div className="deck" role="region" aria-label={UI_TEXTS.profilesNearby}>
         {deck[1] && <Card key={deck[1].profileId} brief={deck[1]} nsfw={nsfw} behind />}
         {top && (
           <Card

@@ -7,6 +7,7 @@
 import { QueryProvider } from "./queries/client.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { useUnreadCounts } from "./queries/notifications.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface TabBarProps {
   profileId: string;
@@ -31,7 +32,7 @@ export const TABS = [
 function Tabs({ profileId, currentPath }: TabBarProps) {
   const counts = useUnreadCounts(profileId);
   return (
-    <nav className="tab-bar" aria-label="Tabs">
+    <nav className="tab-bar" aria-label={UI_TEXTS.tabs}>
       {TABS.map((t) => {
         const current = t.match.some((m) => currentPath.startsWith(m));
         const count = t.id === "chats" ? counts.chats : t.id === "likes" ? counts.likes : 0;

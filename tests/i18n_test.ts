@@ -5,6 +5,8 @@ import "../domain/discovery.ts";
 import "../domain/games.ts";
 import "../domain/notifications.ts";
 import "../domain/moderation.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
+import { withLocale } from "../domain/i18n.ts";
 import { menuFor } from "../routes/table.ts";
 import { HOME_CARDS, HOME_CARDS_LOGGED_OUT } from "../components/Cards.tsx";
 
@@ -18,7 +20,7 @@ function shape(o: object, at = ""): string[] {
 }
 
 Deno.test("i18n - every catalogue has every key, of the same kind, in every language", () => {
-  assert.equal(CATALOGUES.length, 5);
+  assert.equal(CATALOGUES.length, 6);
   for (const c of CATALOGUES) {
     for (const [lang, tr] of Object.entries(c.translations)) {
       assert.deepEqual(shape(tr), shape(c.en), `${c.name} in ${lang}`);
@@ -46,4 +48,86 @@ Deno.test("i18n - Accept-Language picks the best of English, Spanish and Brazili
   assert.equal(negotiate("fr-FR,es;q=0.5,en;q=0.7"), "en");
   assert.equal(negotiate("de,pt;q=0.3"), "pt-BR");
   assert.equal(negotiate("es;q=0"), "en");
+});
+
+/**
+ * English written inline in JSX: a text node that starts with a letter, or a literal aria-label,
+ * placeholder, title or alt. Brand names and the like are not texts to translate.
+ */
+const INLINE = /(?:aria-label|placeholder|title|alt)="([A-Za-z][^"]*)"|(?<![=-])>\s*([A-Z][a-z][^<>{};=]*?)\s*</g;
+const NOT_TEXT = new Set(["Lambda", "NSFW", "GPS", "OpenStreetMap", "Leaflet", "Unsplash", "Gaydar Map"]);
+
+/** The inline English each file still has (issue 13 part 5, docs/decisions.md "Languages"): may only go down. */
+const STILL_INLINE: Record<string, number> = {
+  "components/AuditLog.tsx": 7,
+  "components/BriefFacts.tsx": 1,
+  "components/Composer.tsx": 1,
+  "components/FilterPanel.tsx": 1,
+  "components/Layout.tsx": 1,
+  "islands/ActionsPanel.tsx": 1,
+  "islands/Arbitration.tsx": 1,
+  "islands/Dashboard.tsx": 2,
+  "islands/GptBuster.tsx": 1,
+  "islands/MemberFile.tsx": 23,
+  "islands/ModerationQueue.tsx": 11,
+  "islands/ProfileEditor.tsx": 10,
+  "islands/SettingsForm.tsx": 3,
+  "islands/admin/ActionForm.tsx": 3,
+  "islands/map/LeafletMap.tsx": 1,
+  "islands/settings/PasskeysSection.tsx": 3,
+  "routes/pages/account.tsx": 7,
+  "routes/pages/admin.tsx": 3,
+  "routes/pages/auth.tsx": 1,
+  "routes/pages/games.tsx": 1,
+  "routes/pages/info.tsx": 48,
+  "routes/pages/notifications.tsx": 1,
+  "routes/pages/pictures.tsx": 4,
+  "routes/pages/profile.tsx": 1,
+  "routes/pages/profileEdit.tsx": 2,
+  "routes/pages/profilePanels.tsx": 1,
+  "routes/pages/rateSwipe.tsx": 4,
+};
+
+async function* tsxUnder(dir: string): AsyncGenerator<string> {
+  for await (const e of Deno.readDir(dir)) {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory) yield* tsxUnder(path);
+    else if (path.endsWith(".tsx")) yield path;
+  }
+}
+
+Deno.test("i18n - islands, components and pages write no new English inline", async () => {
+  const root = new URL("..", import.meta.url).pathname;
+  const found: Record<string, string[]> = {};
+  for (const dir of ["islands", "components", "routes/pages"]) {
+    for await (const path of tsxUnder(`${root}${dir}`)) {
+      const file = path.slice(root.length);
+      const texts = [...(await Deno.readTextFile(path)).matchAll(INLINE)].map((m) => m[1] ?? m[2])
+        .filter((t) => !NOT_TEXT.has(t));
+      if (texts.length) found[file] = texts;
+    }
+  }
+  for (const [file, texts] of Object.entries(found)) {
+    assert.ok(
+      texts.length <= (STILL_INLINE[file] ?? 0),
+      `${file} writes English inline (put it in a catalogue): ${texts.join(" | ")}`,
+    );
+  }
+  for (
+    const file of ["islands/ProfileView.tsx", "islands/PicEditor.tsx", "islands/PicUpload.tsx", "islands/Likes.tsx"]
+  ) {
+    assert.equal(found[file], undefined, file);
+  }
+});
+
+Deno.test("i18n - the texts moved out of the islands read in Spanish and Portuguese, not English", () => {
+  const same = new Set(["chat", "zoom", "menu"]); // the same word in the language
+  for (const l of ["es", "pt-BR"] as const) {
+    for (const [key, en] of Object.entries(UI_TEXTS)) {
+      if (same.has(key)) continue;
+      assert.notEqual(withLocale(l, () => (UI_TEXTS as Record<string, string>)[key]), en, `UI_TEXTS.${key} in ${l}`);
+    }
+  }
+  assert.equal(withLocale("es", () => UI_TEXTS.noMessagesYet), "Aún no hay mensajes. ¡Saluda!");
+  assert.equal(UI_TEXTS.noMessagesYet, "No messages yet. Say hello!");
 });
