@@ -11,6 +11,7 @@ import { renderPage } from "./render.tsx";
 import { MAX_TEXT, TEXTS, titleText } from "../../domain/texts.ts";
 import { MEMBERSHIP_TEXTS } from "../../domain/membership.ts";
 import { activeGrant } from "../../kv/roles.ts";
+import { AboutBody, TosBody } from "./legal.tsx";
 
 export function aboutPage(c: Context<AppEnv>) {
   const brand = c.get("brand");
@@ -19,50 +20,7 @@ export function aboutPage(c: Context<AppEnv>) {
     "About Us",
     <article className="page prose">
       <h1>{titleText("About Us")}</h1>
-      <p>
-        {brand.name}{" "}
-        is a location-based social and dating community for gay and lesbian adults, run in a volunteer style by its
-        members.
-      </p>
-      <h2>Our values</h2>
-      <ul className="values">
-        <li>
-          <strong>Community</strong>: we are members helping members.
-        </li>
-        <li>
-          <strong>Safety</strong>: your location, pictures and data are protected by design.
-        </li>
-        <li>
-          <strong>Enjoyment</strong>: meeting people should be fun.
-        </li>
-        <li>
-          <strong>Responsibility</strong>: we look after each other.
-        </li>
-        <li>
-          <strong>Evolution</strong>: we keep improving, together.
-        </li>
-      </ul>
-      <h2>Volunteers</h2>
-      <p>
-        Members who help the community earn volunteer credits in the community games. A standard member has 0 volunteer
-        credits; Pro or volunteer members get unlimited features.
-      </p>
-      <h2>Thanks</h2>
-      <ul>
-        <li>
-          Map data © <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors.
-        </li>
-        <li>
-          Maps drawn with <a href="https://leafletjs.com">Leaflet</a>.
-        </li>
-        <li>
-          Stock photos from <a href="https://unsplash.com">Unsplash</a>.
-        </li>
-      </ul>
-      <p className="links">
-        <a href="/tos">Terms of Service</a> <a href="/tos#pp">Privacy Policy</a> <a href="/support">Support</a>{" "}
-        <a href="/contactus">Contact Us</a>
-      </p>
+      <AboutBody brand={brand.name} />
     </article>,
   );
 }
@@ -72,38 +30,7 @@ export function tosPage(c: Context<AppEnv>) {
     c,
     "Terms of Service and Privacy Policy",
     <article className="page prose">
-      <h1>Terms of Service</h1>
-      <ol>
-        <li>You must be 18 or older to use this service. No material involving minors, ever.</li>
-        <li>No illegal activity, harassment, spam or malware.</li>
-        <li>
-          You keep ownership of the content you post. You grant us a license to host, store and show it to other members
-          as the service requires.
-        </li>
-        <li>Violations lead to suspension or termination of your account.</li>
-        <li>Disputes are settled by binding arbitration under the laws of Arizona.</li>
-      </ol>
-      <h2 id="pp">Privacy Policy</h2>
-      <ul>
-        <li>Your data is processed in the USA.</li>
-        <li>We do not sell your personal data.</li>
-        <li>You may access, update or delete your data at any time from Account settings, or by contacting us.</li>
-        <li>
-          Other members never see your exact location: they see an approximate position inside a grid cell of about 1
-          km. Picture metadata (such as GPS in photos) is removed on upload.
-        </li>
-        <li>
-          Download my data (Account settings) mails you a link to one ZIP of everything we store about you. The link
-          works once, for 24 hours, and only while you are logged in.
-        </li>
-        <li>
-          Delete my account (Account settings) deletes your profile, pictures, likes, notes, the messages you sent, your
-          places and everything else about you, within minutes. Members you wrote to keep the messages they sent you,
-          shown as sent to a deleted member. Two things are kept: the moderators' audit log (who did what, when and
-          why), and, if your account was suspended or banned, a one-way hash of your email address, so that a ban cannot
-          be evaded by registering again.
-        </li>
-      </ul>
+      <TosBody />
     </article>,
   );
 }
