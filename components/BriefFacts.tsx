@@ -6,6 +6,7 @@
 import type { ProfileBrief } from "../kv/briefs.ts";
 import { characteristicLabel, NO_CHARACTERISTICS } from "../domain/characteristics.ts";
 import { distanceText } from "../domain/format.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 /** The facts of a brief; empty fields are left out. */
 export function BriefFacts({ brief }: { brief: ProfileBrief }) {
@@ -27,7 +28,7 @@ export function BriefFacts({ brief }: { brief: ProfileBrief }) {
       {brief.profileChars.length === 0
         ? <p className="brief-chars-none">{NO_CHARACTERISTICS}</p>
         : (
-          <ul className="brief-chars" aria-label="Characteristics">
+          <ul className="brief-chars" aria-label={UI_TEXTS.characteristics}>
             {brief.profileChars.map((c) => <li key={c}>{characteristicLabel(c)}</li>)}
           </ul>
         )}

@@ -9,6 +9,7 @@ import { BriefPicture } from "../components/BriefPicture.tsx";
 import { shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface ArbItemProps {
   report: { id: string; reason: string; text: string; tsCreated: number };
@@ -85,8 +86,8 @@ export default function Arbitration(props: ArbitrationProps) {
         <>
           <div className="game-tally" role="status">
             <p>
-              You said <strong>{result.mine === "VIOLATION" ? GAME_TEXTS.violation : GAME_TEXTS.noViolation}</strong>.
-              {" "}
+              {UI_TEXTS.youSaid}{" "}
+              <strong>{result.mine === "VIOLATION" ? GAME_TEXTS.violation : GAME_TEXTS.noViolation}</strong>.{" "}
               {GAME_TEXTS.communitySays}
             </p>
             <p className="tally-legend">

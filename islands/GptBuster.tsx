@@ -9,6 +9,7 @@ import { BriefPicture } from "../components/BriefPicture.tsx";
 import { shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface GptItemProps {
   profileId: string;
@@ -35,7 +36,8 @@ function TallyBar({ tally, mine }: { tally: Tally; mine: Verdict }) {
   return (
     <div className="game-tally" role="status">
       <p>
-        You said <strong>{mine === "HUMAN" ? GAME_TEXTS.human : GAME_TEXTS.machine}</strong>. {GAME_TEXTS.communitySays}
+        {UI_TEXTS.youSaid} <strong>{mine === "HUMAN" ? GAME_TEXTS.human : GAME_TEXTS.machine}</strong>.{" "}
+        {GAME_TEXTS.communitySays}
       </p>
       <div className="tally-bar" aria-hidden="true">
         <span className="tally-yes" style={{ width: `${human}%` }} />

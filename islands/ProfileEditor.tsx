@@ -21,6 +21,7 @@ import { latestAdultBirthdate } from "../domain/age.ts";
 import { picImgProps } from "../domain/pictures.ts";
 import { MAX_TEXT, TEXTS, titleText } from "../domain/texts.ts";
 import type { PicInfo } from "../kv/pictures.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 /** The 'Saved' banner shows this long in the editor (spec §9). */
 export const SAVED_MS = 1000;
@@ -172,7 +173,7 @@ function EditorBody({ profile: initial }: { profile: ProfileView }) {
           </label>
           <label>
             {TEXTS.weight}
-            <input {...field("weight")} maxLength={40} placeholder="e.g. 160 lb or 73 kg" />
+            <input {...field("weight")} maxLength={40} placeholder={UI_TEXTS.weightPlaceholder} />
           </label>
         </div>
         <label>
@@ -312,7 +313,7 @@ function PicturesEditor({ profile: p }: { profile: ProfileView }) {
         <h3 id={`pics-${name}`}>{title}</h3>
         <p className="muted">{hint}</p>
         <ul className={ids.length ? "tiles pic-edit-grid" : "tiles pic-edit-grid pic-edit-empty"} data-pic-list={name}>
-          {ids.length === 0 && <li className="pic-drop-hint">Drag pictures here</li>}
+          {ids.length === 0 && <li className="pic-drop-hint">{UI_TEXTS.dragPicturesHere}</li>}
           {ids.map((id, i) => {
             const pic = byId.get(id)!;
             const lock = locked(pic);
@@ -326,7 +327,7 @@ function PicturesEditor({ profile: p }: { profile: ProfileView }) {
                       type="button"
                       className="drag-handle"
                       aria-label={`Drag picture ${i + 1} to move it`}
-                      title="Drag to move"
+                      title={UI_TEXTS.dragToMove}
                       onPointerDown={(e) => onPointerDown(e, id)}
                     >
                       ⠿
@@ -335,19 +336,23 @@ function PicturesEditor({ profile: p }: { profile: ProfileView }) {
                 </div>
                 {!lock && (
                   <div className="pic-card-actions">
-                    <a className="button small" href={`/profilePicEdit?id=${id}`}>Crop</a>
+                    <a className="button small" href={`/profilePicEdit?id=${id}`}>{UI_TEXTS.crop}</a>
                     {confirming === id
                       ? (
                         <button type="button" className="small danger" onClick={() => remove.mutate(id)}>
-                          Confirm Remove
+                          {UI_TEXTS.confirmRemove}
                         </button>
                       )
-                      : <button type="button" className="small" onClick={() => setConfirming(id)}>Remove</button>}
+                      : (
+                        <button type="button" className="small" onClick={() => setConfirming(id)}>
+                          {UI_TEXTS.remove}
+                        </button>
+                      )}
                     <span className="pic-moves">
                       <button
                         type="button"
                         className="small"
-                        aria-label="Move earlier"
+                        aria-label={UI_TEXTS.moveEarlier}
                         disabled={i === 0}
                         onClick={() => shift(id, -1)}
                       >
@@ -356,7 +361,7 @@ function PicturesEditor({ profile: p }: { profile: ProfileView }) {
                       <button
                         type="button"
                         className="small"
-                        aria-label="Move later"
+                        aria-label={UI_TEXTS.moveLater}
                         disabled={i === ids.length - 1}
                         onClick={() => shift(id, 1)}
                       >
@@ -392,8 +397,8 @@ function PicturesEditor({ profile: p }: { profile: ProfileView }) {
   return (
     <section className="pic-editor" aria-labelledby="pics-title">
       <div className="row between">
-        <h2 id="pics-title">Pictures</h2>
-        <a className="button primary" href="/profilePicUpload">Upload a Picture</a>
+        <h2 id="pics-title">{UI_TEXTS.pictures}</h2>
+        <a className="button primary" href="/profilePicUpload">{UI_TEXTS.uploadPicture}</a>
       </div>
       {!showNsfw && <p className="warning" role="note">{EDITOR_TEXTS.nsfwHidden}</p>}
       {status && <p className={statusOk ? "success" : "error"} role="status">{status}</p>}

@@ -24,6 +24,7 @@ import {
   subscribeThisDevice,
 } from "./queries/push.ts";
 import { apiPath } from "../domain/apiPath.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface SettingsData {
   defaultProfileId: string;
@@ -156,7 +157,7 @@ function SettingsBody({ settings, sessions, blocked, passkeys, safety, backend }
           {data.roles.includes("PRO") ? TEXTS.proMember : data.volunteerUntil
             ? (
               <>
-                Volunteer until <Time ts={data.volunteerUntil} />: no limits. Thank you for helping!
+                {UI_TEXTS.volunteerUntil} <Time ts={data.volunteerUntil} />: {UI_TEXTS.volunteerThanks}
               </>
             )
             : data.roles.includes("VOLUNTEER")

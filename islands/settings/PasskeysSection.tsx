@@ -15,6 +15,7 @@ import {
 } from "../queries/passkeys.ts";
 import { Time } from "../../components/Time.tsx";
 import { TEXTS } from "../../domain/texts.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 export interface PasskeysProps {
   passkeys: PasskeyView[];
@@ -40,8 +41,7 @@ export function PasskeysSection({ passkeys: initial, reauth }: PasskeysProps) {
     <section className="narrow stack passkeys" aria-labelledby="passkeys-title">
       <h2 id="passkeys-title">{TEXTS.passkeys}</h2>
       <p className="muted">
-        Log in with your fingerprint, face or device PIN instead of a password. A passkey only works on this site, so it
-        cannot be phished.
+        {UI_TEXTS.passkeyHint}
       </p>
       {passkeys.length === 0 ? <p className="muted">{TEXTS.noPasskeys}</p> : (
         <ul className="list">
@@ -51,7 +51,7 @@ export function PasskeysSection({ passkeys: initial, reauth }: PasskeysProps) {
                 <strong>{p.name}</strong>
                 <br />
                 <small className="muted">
-                  Added <Time ts={p.tsCreated} />
+                  {UI_TEXTS.added} <Time ts={p.tsCreated} />
                   {p.lastUsed
                     ? (
                       <>
@@ -67,7 +67,7 @@ export function PasskeysSection({ passkeys: initial, reauth }: PasskeysProps) {
                 disabled={remove.isPending}
                 aria-label={`Remove passkey ${p.name}`}
               >
-                Remove
+                {UI_TEXTS.remove}
               </button>
             </li>
           ))}

@@ -8,6 +8,7 @@ import { TEXTS, titleText } from "../../domain/texts.ts";
 import LoginForm, { loginFormProps } from "../../islands/LoginForm.tsx";
 import RegisterForm, { registerFormProps } from "../../islands/RegisterForm.tsx";
 import Logout from "../../islands/Logout.tsx";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 export function loginPage(c: Context<AppEnv>) {
   return renderPage(
@@ -27,7 +28,7 @@ export function registerPage(c: Context<AppEnv>) {
     <section className="page">
       <h1>{TEXTS.registerTitle}</h1>
       <p className="narrow">
-        New here, or lost your password? Enter your email and we send you a link that logs you in.
+        {UI_TEXTS.registerIntro}
       </p>
       <Island of={RegisterForm} props={registerFormProps()} />
     </section>,

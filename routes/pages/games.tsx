@@ -25,6 +25,7 @@ import AdminReports from "../../islands/AdminReports.tsx";
 import GptBuster from "../../islands/GptBuster.tsx";
 import RatingGame from "../../islands/RatingGame.tsx";
 import Arbitration from "../../islands/Arbitration.tsx";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 /** Where the caller stands toward the volunteer role: until when they are one, or how far to go. */
 function VolunteerStanding({ status, storedRole }: { status: VolunteerStatus; storedRole: boolean }) {
@@ -67,7 +68,7 @@ export async function gamesPage(c: Context<AppEnv>) {
     "Community",
     <section className="page">
       <h1>{titleText("Community")}</h1>
-      <p>Games that keep the community safe and fun. Playing earns volunteer credits.</p>
+      <p>{UI_TEXTS.gamesIntro}</p>
       <p className="game-credits" title={GAME_TEXTS.creditsNote}>{GAME_TEXTS.credits(status.credits)}</p>
       <VolunteerStanding status={status} storedRole={storedRole} />
       <Cards items={GAME_CARDS} />

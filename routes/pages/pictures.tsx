@@ -14,11 +14,12 @@ import { isId } from "../../kv/ids.ts";
 import { getPic } from "../../kv/pictures.ts";
 import { loadProfileView } from "../../kv/profileViews.ts";
 import { carouselLikes } from "./profilePanels.tsx";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 function Unavailable({ text }: { text: string }) {
   return (
     <p className="notice">
-      {text} <a href="/profileEdit">Back to the Profile Editor</a>
+      {text} <a href="/profileEdit">{UI_TEXTS.backToEditor}</a>
     </p>
   );
 }
@@ -30,7 +31,7 @@ export function picUploadPage(c: Context<AppEnv>) {
     c,
     "Profile Picture Upload",
     <section className="page">
-      <h1>Profile Picture Upload</h1>
+      <h1>{UI_TEXTS.profilePictureUpload}</h1>
       <Island
         of={PicUpload}
         props={{ profileId: caller.profileId, ...(replace && isId(replace) ? { replaceId: replace } : {}) }}
@@ -48,7 +49,7 @@ export async function picEditPage(c: Context<AppEnv>) {
     c,
     "Edit Picture",
     <section className="page">
-      <h1>Edit Picture</h1>
+      <h1>{UI_TEXTS.editPicture}</h1>
       {own
         ? (
           <Island
@@ -77,7 +78,7 @@ export async function picCarouselPage(c: Context<AppEnv>) {
       c,
       "Pictures",
       <section className="page carousel-page">
-        <div className="carousel-loading" role="status" aria-busy="true">Loading...</div>
+        <div className="carousel-loading" role="status" aria-busy="true">{UI_TEXTS.loading}</div>
       </section>,
     );
   }

@@ -17,6 +17,7 @@ import { chatPanel } from "./chat.tsx";
 import { getShownPosition } from "../../kv/positions.ts";
 import { safetyPlace } from "../../kv/safety.ts";
 import { haversineMeters } from "../../domain/geo.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 /**
  * The panels of the profile page, in page order. Each is rendered in its own section, so a
@@ -62,7 +63,7 @@ export async function profilePage(c: Context<AppEnv>) {
       "Profile",
       <section className="page profile-page">
         <p className="loading" role="status">
-          {LOADING_YOUR_PROFILE} <a href={own}>Open it</a>
+          {LOADING_YOUR_PROFILE} <a href={own}>{UI_TEXTS.openIt}</a>
         </p>
       </section>,
     );

@@ -8,6 +8,8 @@ import ProfileEditor from "../../islands/ProfileEditor.tsx";
 import { loadProfileView } from "../../kv/profileViews.ts";
 import { notFoundPage } from "./info.tsx";
 import { listCropSuggestions } from "../../kv/games.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import { titleText } from "../../domain/texts.ts";
 
 export async function profileEditPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
@@ -18,11 +20,11 @@ export async function profileEditPage(c: Context<AppEnv>) {
     c,
     "Profile Editor",
     <section className="page">
-      <h1>Profile Editor</h1>
+      <h1>{titleText("Profile Editor")}</h1>
       {suggestions > 0 && (
         <p className="notice">
           {`Members suggested ${suggestions === 1 ? "a crop" : `${suggestions} crops`} for your pictures. `}
-          <a href="/games/photocrop">See the suggestions</a>
+          <a href="/games/photocrop">{UI_TEXTS.seeSuggestions}</a>
         </p>
       )}
       <Island of={ProfileEditor} props={{ profile }} />

@@ -15,6 +15,7 @@ import ActionsPanel from "../../islands/ActionsPanel.tsx";
 import { getPicLikes, getProfileLike } from "../../kv/likes.ts";
 import { getNote } from "../../kv/notes.ts";
 import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 /** What a panel of the profile page gets: the request, the caller and the profile as they see it. */
 export interface ProfilePanelContext {
@@ -55,7 +56,7 @@ export const likesPanel: ProfilePanel = async ({ caller, profile }) => {
             className="button"
             href={`/profilePicRateSwipe?${new URLSearchParams({ profileId: profile.id, startProfilePicId: first })}`}
           >
-            Rate Pictures
+            {UI_TEXTS.ratePictures}
           </a>
         </p>
       )}

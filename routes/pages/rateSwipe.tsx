@@ -8,6 +8,8 @@ import RateSwipe from "../../islands/RateSwipe.tsx";
 import { getProfile } from "../../kv/profiles.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
 import { getPicLikes, visiblePicIds } from "../../kv/likes.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import { titleText } from "../../domain/texts.ts";
 
 export async function rateSwipePage(c: Context<AppEnv>) {
   const me = c.get("caller")!.profileId;
@@ -19,9 +21,9 @@ export async function rateSwipePage(c: Context<AppEnv>) {
       c,
       "Rate Pictures",
       <section className="page center">
-        <h1>Rate Pictures</h1>
-        <p className="likes-empty">There are no pictures to rate here.</p>
-        <a className="button primary" href="/search/swype">Swype Profiles</a>
+        <h1>{UI_TEXTS.ratePictures}</h1>
+        <p className="likes-empty">{UI_TEXTS.noPicturesToRate}</p>
+        <a className="button primary" href="/search/swype">{titleText("Swype Profiles")}</a>
       </section>,
     );
   }
@@ -32,7 +34,7 @@ export async function rateSwipePage(c: Context<AppEnv>) {
     c,
     "Rate Pictures",
     <section className="page">
-      <h1 className="visually-hidden">Rate Pictures</h1>
+      <h1 className="visually-hidden">{UI_TEXTS.ratePictures}</h1>
       <Island
         of={RateSwipe}
         props={{
