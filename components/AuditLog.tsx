@@ -1,20 +1,21 @@
 /** The moderation audit log as admins read it: who did what to whom, when and why. Read only. */
 
 import type { AuditEntry } from "../kv/moderation.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export function AuditLog({ entries }: { entries: AuditEntry[] }) {
   return (
     <section className="audit-log" aria-labelledby="audit-log-title">
-      <h2 id="audit-log-title">Audit log</h2>
-      {entries.length === 0 ? <p className="empty">No moderation yet.</p> : (
+      <h2 id="audit-log-title">{UI_TEXTS.auditLog}</h2>
+      {entries.length === 0 ? <p className="empty">{UI_TEXTS.noModerationYet}</p> : (
         <table>
           <thead>
             <tr>
-              <th scope="col">When (UTC)</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">Member</th>
-              <th scope="col">Why</th>
+              <th scope="col">{UI_TEXTS.whenUtc}</th>
+              <th scope="col">{UI_TEXTS.who}</th>
+              <th scope="col">{UI_TEXTS.what}</th>
+              <th scope="col">{UI_TEXTS.member}</th>
+              <th scope="col">{UI_TEXTS.why}</th>
             </tr>
           </thead>
           <tbody>

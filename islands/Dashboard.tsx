@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./queries/api.ts";
 import { QueryProvider } from "./queries/client.tsx";
 import { apiPath } from "../domain/apiPath.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface RoleCount {
   role: string;
@@ -37,7 +38,7 @@ function DashboardBody({ counts }: { counts: RoleCount[] }) {
           </li>
         ))}
       </ul>
-      <div className="bars" role="img" aria-label="Members per role">
+      <div className="bars" role="img" aria-label={UI_TEXTS.membersPerRole}>
         {data.map((d) => (
           <div key={d.role} className="bar-row">
             <span>{d.role}</span>
@@ -47,7 +48,7 @@ function DashboardBody({ counts }: { counts: RoleCount[] }) {
         ))}
       </div>
       <button type="button" className="primary" onClick={() => create.mutate()} disabled={create.isPending}>
-        Create 20 Users
+        {UI_TEXTS.create20Users}
       </button>
       {create.data && <p role="status">Created {create.data.created} test users.</p>}
     </div>

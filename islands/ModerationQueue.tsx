@@ -11,6 +11,7 @@ import type { MemberHit, QueueItem } from "../kv/moderation.ts";
 import { ActionForm } from "./admin/ActionForm.tsx";
 import { Time } from "../components/Time.tsx";
 import { apiPath } from "../domain/apiPath.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface ModerationQueueProps {
   items: QueueItem[];
@@ -34,20 +35,20 @@ function MemberSearch() {
   };
   return (
     <section aria-labelledby="member-search-title" className="member-search">
-      <h2 id="member-search-title">Find a member</h2>
+      <h2 id="member-search-title">{UI_TEXTS.findMember}</h2>
       <form role="search" onSubmit={search} className="row">
-        <label htmlFor="member-q" className="visually-hidden">Email, name or id</label>
+        <label htmlFor="member-q" className="visually-hidden">{UI_TEXTS.emailNameOrId}</label>
         <input
           id="member-q"
           type="search"
-          placeholder="Email, name or id"
+          placeholder={UI_TEXTS.emailNameOrId}
           value={q}
           onChange={(e) => setQ(e.target.value)}
         />
-        <button type="submit">Search</button>
+        <button type="submit">{UI_TEXTS.search}</button>
       </form>
       {error && <p className="error" role="alert">{error}</p>}
-      {hits && (hits.length === 0 ? <p role="status">No member found.</p> : (
+      {hits && (hits.length === 0 ? <p role="status">{UI_TEXTS.noMemberFound}</p> : (
         <ul className="list member-hits">
           {hits.map((h) => (
             <li key={h.profileId}>
@@ -87,9 +88,9 @@ export default function ModerationQueue({ items: initial, reasons }: ModerationQ
     <div className="stack moderation">
       <MemberSearch />
       <section aria-labelledby="queue-title">
-        <h2 id="queue-title">Waiting for a moderator</h2>
+        <h2 id="queue-title">{UI_TEXTS.waitingForModerator}</h2>
         {error && <p className="error" role="alert">{error}</p>}
-        {items.length === 0 ? <p className="empty">Nothing is waiting.</p> : (
+        {items.length === 0 ? <p className="empty">{UI_TEXTS.nothingWaiting}</p> : (
           <ul className="list queue">
             {items.map((it) => (
               <li key={it.profileId} className="queue-item" data-profile-id={it.profileId}>
@@ -98,8 +99,8 @@ export default function ModerationQueue({ items: initial, reasons }: ModerationQ
                   <span className="badge">
                     {it.openReports.length} open report{it.openReports.length === 1 ? "" : "s"}
                   </span>
-                  {it.withdrawal?.kind === "REVIEW" && <span className="badge warn">Hidden for review</span>}
-                  {it.sendingPaused && <span className="badge warn">Sending paused</span>}
+                  {it.withdrawal?.kind === "REVIEW" && <span className="badge warn">{UI_TEXTS.hiddenForReview}</span>}
+                  {it.sendingPaused && <span className="badge warn">{UI_TEXTS.sendingPaused}</span>}
                   {it.spamHeld > 0 && <span className="badge">{it.spamHeld} held as spam</span>}
                 </p>
                 <ul className="reports">
@@ -111,13 +112,13 @@ export default function ModerationQueue({ items: initial, reasons }: ModerationQ
                       </p>
                       {r.text && <p className="report-text">{r.text}</p>}
                       <div className="row">
-                        <button type="button" onClick={() => dismiss(it.profileId, r.id)}>Dismiss</button>
+                        <button type="button" onClick={() => dismiss(it.profileId, r.id)}>{UI_TEXTS.dismiss}</button>
                         <button
                           type="button"
                           aria-expanded={acting === r.id}
                           onClick={() => setActing(acting === r.id ? null : r.id)}
                         >
-                          Confirm…
+                          {UI_TEXTS.confirmEllipsis}
                         </button>
                       </div>
                       {acting === r.id && (

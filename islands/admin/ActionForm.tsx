@@ -15,6 +15,7 @@ import {
   SUSPENSION_DAYS,
 } from "../../domain/moderation.ts";
 import { apiPath } from "../../domain/apiPath.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 export interface ActionFormProps {
   profileId: string;
@@ -48,19 +49,19 @@ export function ActionForm({ profileId, reportId, onDone }: ActionFormProps) {
   };
   return (
     <form className="action-form" onSubmit={submit}>
-      <label htmlFor={`${id}-kind`}>Action</label>
+      <label htmlFor={`${id}-kind`}>{UI_TEXTS.action}</label>
       <select id={`${id}-kind`} value={kind} onChange={(e) => setKind(e.target.value as ActionKind)}>
         {ACTION_KINDS.map((k) => <option key={k} value={k}>{MODERATION_TEXTS.kinds[k]}</option>)}
       </select>
       {kind === "SUSPENSION" && (
         <>
-          <label htmlFor={`${id}-days`}>Days</label>
+          <label htmlFor={`${id}-days`}>{UI_TEXTS.days}</label>
           <select id={`${id}-days`} value={days} onChange={(e) => setDays(Number(e.target.value))}>
             {SUSPENSION_DAYS.map((d) => <option key={d} value={d}>{d === 1 ? "1 day" : `${d} days`}</option>)}
           </select>
         </>
       )}
-      <label htmlFor={`${id}-reason`}>Reason the member will read</label>
+      <label htmlFor={`${id}-reason`}>{UI_TEXTS.reasonMemberReads}</label>
       <input
         id={`${id}-reason`}
         value={reason}
