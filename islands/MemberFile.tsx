@@ -12,6 +12,7 @@ import { Time } from "../components/Time.tsx";
 import { profilePicUrl } from "../domain/format.ts";
 import { formatUntil, MODERATION_TEXTS } from "../domain/moderation.ts";
 import { apiPath } from "../domain/apiPath.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface MemberFileProps {
   file: File;
@@ -41,17 +42,17 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
       <section aria-labelledby="member-who">
         <h2 id="member-who">{file.profile.profilename}</h2>
         <dl className="facts">
-          <dt>Email</dt>
+          <dt>{UI_TEXTS.email}</dt>
           <dd>{file.account?.email ?? "(no account)"}</dd>
-          <dt>Roles</dt>
+          <dt>{UI_TEXTS.roles}</dt>
           <dd>{file.account?.roles.join(", ")}</dd>
-          <dt>Member since</dt>
+          <dt>{UI_TEXTS.memberSince}</dt>
           <dd>{file.account && <Time ts={file.account.tsCreated} />}</dd>
-          <dt>Profile id</dt>
+          <dt>{UI_TEXTS.profileId}</dt>
           <dd>
             <code>{id}</code>
           </dd>
-          <dt>Status</dt>
+          <dt>{UI_TEXTS.status}</dt>
           <dd>
             {!w && !file.sendingPaused && "Visible"}
             {w?.kind === "REVIEW" && "Hidden for review"}
@@ -59,7 +60,7 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
             {w?.kind === "BAN" && "Banned"}
             {file.sendingPaused && ` · Sending paused: ${file.sendingPaused.why}`}
           </dd>
-          <dt>First messages held as spam</dt>
+          <dt>{UI_TEXTS.heldAsSpam}</dt>
           <dd>{file.spamHeld}</dd>
         </dl>
         {error && <p className="error" role="alert">{error}</p>}
@@ -72,7 +73,7 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
                   api(apiPath("DELETE /api/admin/members/:profileId/review", { profileId: id }), { method: "DELETE" })
                 )}
             >
-              End review: show the profile again
+              {UI_TEXTS.endReview}
             </button>
           )}
           {file.sendingPaused && (
@@ -85,26 +86,26 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
                   })
                 )}
             >
-              Let them send again
+              {UI_TEXTS.letThemSend}
             </button>
           )}
         </div>
       </section>
 
       <section aria-labelledby="member-act">
-        <h2 id="member-act">Take an action</h2>
+        <h2 id="member-act">{UI_TEXTS.takeAction}</h2>
         <ActionForm profileId={id} onDone={() => void reload()} />
       </section>
 
       <section aria-labelledby="member-actions">
-        <h2 id="member-actions">Actions</h2>
-        {file.actions.length === 0 ? <p className="empty">None.</p> : (
+        <h2 id="member-actions">{UI_TEXTS.actions}</h2>
+        {file.actions.length === 0 ? <p className="empty">{UI_TEXTS.none}</p> : (
           <ul className="list">
             {file.actions.map((a: ModAction) => (
               <li key={a.id} data-action-id={a.id}>
                 <strong>{MODERATION_TEXTS.kinds[a.kind]}</strong>
                 {a.days ? ` · ${a.days} days` : ""} · <Time ts={a.tsCreated} /> · by {a.byName} · “{a.reason}”
-                {a.tsLifted ? <span className="badge">Lifted</span> : (
+                {a.tsLifted ? <span className="badge">{UI_TEXTS.lifted}</span> : (
                   <button
                     type="button"
                     onClick={() =>
@@ -120,7 +121,7 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
                         )
                       )}
                   >
-                    Lift
+                    {UI_TEXTS.lift}
                   </button>
                 )}
               </li>
@@ -130,8 +131,8 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
       </section>
 
       <section aria-labelledby="member-reports">
-        <h2 id="member-reports">Reports about them</h2>
-        {file.reportsAbout.length === 0 ? <p className="empty">None.</p> : (
+        <h2 id="member-reports">{UI_TEXTS.reportsAbout}</h2>
+        {file.reportsAbout.length === 0 ? <p className="empty">{UI_TEXTS.none}</p> : (
           <ul className="list">
             {file.reportsAbout.map((r) => (
               <li key={r.id}>
@@ -143,8 +144,8 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
             ))}
           </ul>
         )}
-        <h3>Reports they made</h3>
-        {file.reportsMade.length === 0 ? <p className="empty">None.</p> : (
+        <h3>{UI_TEXTS.reportsMade}</h3>
+        {file.reportsMade.length === 0 ? <p className="empty">{UI_TEXTS.none}</p> : (
           <ul className="list">
             {file.reportsMade.map((r) => (
               <li key={r.id}>
@@ -156,13 +157,13 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
       </section>
 
       <section aria-labelledby="member-pics">
-        <h2 id="member-pics">Pictures</h2>
+        <h2 id="member-pics">{UI_TEXTS.pictures}</h2>
         {privateCount > 0 && <p className="muted">And {privateCount} private.</p>}
-        {pics.length === 0 ? <p className="empty">None.</p> : (
+        {pics.length === 0 ? <p className="empty">{UI_TEXTS.none}</p> : (
           <ul className="admin-pics">
             {pics.map((p) => (
               <li key={p}>
-                <img src={profilePicUrl(p, 256)} alt="Member's picture" loading="lazy" />
+                <img src={profilePicUrl(p, 256)} alt={UI_TEXTS.membersPicture} loading="lazy" />
               </li>
             ))}
           </ul>
@@ -170,7 +171,7 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
       </section>
 
       <section aria-labelledby="member-notes">
-        <h2 id="member-notes">Moderators' notes</h2>
+        <h2 id="member-notes">{UI_TEXTS.moderatorsNotes}</h2>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -184,7 +185,7 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
         >
           <label htmlFor="mod-note">A note for other moderators</label>
           <textarea id="mod-note" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
-          <button type="submit" disabled={!note.trim()}>Add note</button>
+          <button type="submit" disabled={!note.trim()}>{UI_TEXTS.addNote}</button>
         </form>
         <ul className="list">
           {file.notes.map((n: ModNote) => (
@@ -196,7 +197,7 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
       </section>
 
       <section aria-labelledby="member-audit">
-        <h2 id="member-audit">Audit log</h2>
+        <h2 id="member-audit">{UI_TEXTS.auditLog}</h2>
         <ul className="list audit">
           {file.audit.map((e) => (
             <li key={e.id}>

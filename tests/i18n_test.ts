@@ -66,7 +66,6 @@ const STILL_INLINE: Record<string, number> = {
   "components/FilterPanel.tsx": 1,
   "components/Layout.tsx": 1,
   "islands/ActionsPanel.tsx": 1,
-  "islands/MemberFile.tsx": 23,
   "islands/SettingsForm.tsx": 2,
   "islands/map/LeafletMap.tsx": 1,
   "routes/pages/account.tsx": 7,
