@@ -8,6 +8,7 @@ import { type FormEvent, useLayoutEffect, useRef, useState } from "react";
 import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface ComposerPic {
   id: string;
@@ -108,8 +109,8 @@ export function Composer(
                 checked={chosen.includes(p.id)}
                 onChange={(e) => setChosen(e.target.checked ? [...chosen, p.id] : chosen.filter((x) => x !== p.id))}
               />
-              <img src={profilePicUrl(p.id, 256)} alt={p.private ? "Private picture" : "Picture"} />
-              {p.private && <small>Private</small>}
+              <img src={profilePicUrl(p.id, 256)} alt={p.private ? UI_TEXTS.privatePicture : UI_TEXTS.picture} />
+              {p.private && <small>{UI_TEXTS.private}</small>}
             </label>
           ))}
         </div>

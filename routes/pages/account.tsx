@@ -24,6 +24,7 @@ import { blockList } from "../../kv/likes.ts";
 import { listOutbox } from "../../kv/outbox.ts";
 import { settingsOf, themeOf } from "../api/settings.ts";
 import { backendVersion } from "../../config/version.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 export async function settingsPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
@@ -75,7 +76,7 @@ export function contactPage(c: Context<AppEnv>) {
     c,
     "Contact Us",
     <section className="page">
-      <h1>Contact Us</h1>
+      <h1>{UI_TEXTS.contactUs}</h1>
       <Island of={ContactForm} props={{ name: c.get("caller")?.name ?? "" }} />
     </section>,
   );
@@ -86,10 +87,10 @@ export async function dashboardPage(c: Context<AppEnv>) {
     c,
     "Admin Dashboard",
     <section className="page">
-      <h1>Admin Dashboard</h1>
+      <h1>{titleText("Admin Dashboard")}</h1>
       <Island of={Dashboard} props={{ counts: await roleCounts() }} />
       <p>
-        <a className="button" href="/admin/moderation">Moderation queue</a>
+        <a className="button" href="/admin/moderation">{UI_TEXTS.moderationQueue}</a>
       </p>
       <AuditLog entries={await listAudit(50)} />
     </section>,
@@ -103,9 +104,9 @@ export async function outboxPage(c: Context<AppEnv>) {
     c,
     "Dev Outbox",
     <section className="page">
-      <h1>Dev Outbox</h1>
-      <p>Mail is not sent because SMTP_URL is not set. This page exists only then.</p>
-      {mails.length === 0 && <p>No mail yet.</p>}
+      <h1>{UI_TEXTS.devOutbox}</h1>
+      <p>{UI_TEXTS.devOutboxNote}</p>
+      {mails.length === 0 && <p>{UI_TEXTS.noMailYet}</p>}
       <ul className="list outbox">
         {mails.map((m) => (
           <li key={m.id}>
@@ -113,7 +114,9 @@ export async function outboxPage(c: Context<AppEnv>) {
               <strong>{m.subject}</strong> to {m.to} at {new Date(m.tsCreated).toISOString()}
             </p>
             <pre>{m.text}</pre>
-            {[...m.text.matchAll(/https?:\/\/\S+/g)].map(([link]) => <a key={link} href={link}>Open the link</a>)}
+            {[...m.text.matchAll(/https?:\/\/\S+/g)].map(([link]) => (
+              <a key={link} href={link}>{UI_TEXTS.openTheLink}</a>
+            ))}
           </li>
         ))}
       </ul>

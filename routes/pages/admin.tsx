@@ -9,8 +9,9 @@ import { AuditLog } from "../../components/AuditLog.tsx";
 import ModerationQueue from "../../islands/ModerationQueue.tsx";
 import MemberFile from "../../islands/MemberFile.tsx";
 import { listAudit, memberFile, moderationQueue } from "../../kv/moderation.ts";
-import { REPORT_REASONS } from "../../domain/texts.ts";
+import { REPORT_REASONS, titleText } from "../../domain/texts.ts";
 import { isId } from "../../kv/ids.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 const reasons = Object.fromEntries(REPORT_REASONS.map((r) => [r.id, r.label]));
 
@@ -19,7 +20,7 @@ export async function moderationPage(c: Context<AppEnv>) {
     c,
     "Moderation",
     <section className="page">
-      <h1>Moderation</h1>
+      <h1>{titleText("Moderation")}</h1>
       <Island of={ModerationQueue} props={{ items: await moderationQueue(), reasons }} />
       <AuditLog entries={await listAudit(20)} />
     </section>,
@@ -34,9 +35,9 @@ export async function memberPage(c: Context<AppEnv>) {
     c,
     "Member",
     <section className="page">
-      <h1>Member</h1>
+      <h1>{UI_TEXTS.member}</h1>
       <p>
-        <a href="/admin/moderation">Back to the moderation queue</a>
+        <a href="/admin/moderation">{UI_TEXTS.backToModerationQueue}</a>
       </p>
       <Island of={MemberFile} props={{ file, reasons }} />
     </section>,

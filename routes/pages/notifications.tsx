@@ -1,5 +1,6 @@
 /** The notifications page. */
 
+import { titleText } from "../../domain/texts.ts";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
@@ -13,7 +14,7 @@ export async function notificationsPage(c: Context<AppEnv>) {
     c,
     "Notifications",
     <section className="page">
-      <h1>Notifications</h1>
+      <h1>{titleText("Notifications")}</h1>
       <Island
         of={NotificationList}
         props={{ profileId: caller.profileId, notifications: await listNotifications(caller.profileId) }}
