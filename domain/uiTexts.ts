@@ -128,6 +128,24 @@ const EN = {
   privatePicture: "Private picture",
   picture: "Picture",
   private: "Private",
+  faq: "Frequently asked questions",
+  lambdaQ: "What does the lambda symbol (λ) mean?",
+  lambdaA:
+    "The Greek letter lambda was adopted by the gay liberation movement in 1970 and has stood for the community's unity and rights ever since.",
+  whereQ: "Can other members see where I am?",
+  whereA:
+    "Only roughly. Others see you inside a grid cell of about 1 km, never your exact position, and you can hide yourself on the map at any time.",
+  lostQ: "I lost my password.",
+  lostUse: "Use",
+  lostMail: "and we will mail you a login link.",
+  reportProblem: "Report a problem",
+  reportIntro:
+    "Tell us what happened, on which screen and device. You do not need to be logged in: we answer at the email address you give.",
+  whatHappened: "What happened?",
+  send: "Send",
+  validEmail: "Please enter a valid email address, so we can answer you.",
+  tellWhatHappened: "Please tell us what happened.",
+  tooManyReports: "Too many reports from here. Please try again in an hour.",
 };
 
 export type EnUiTexts = typeof EN;
@@ -257,6 +275,24 @@ export const UI_TEXTS = catalogue("UI_TEXTS", EN, {
     privatePicture: "Foto privada",
     picture: "Foto",
     private: "Privada",
+    faq: "Preguntas frecuentes",
+    lambdaQ: "¿Qué significa el símbolo lambda (λ)?",
+    lambdaA:
+      "El movimiento de liberación gay adoptó la letra griega lambda en 1970 y desde entonces representa la unidad y los derechos de la comunidad.",
+    whereQ: "¿Pueden otros miembros ver dónde estoy?",
+    whereA:
+      "Solo de forma aproximada. Los demás te ven dentro de una celda de cuadrícula de alrededor de 1 km, nunca en tu posición exacta, y puedes ocultarte en el mapa cuando quieras.",
+    lostQ: "Perdí mi contraseña.",
+    lostUse: "Usa",
+    lostMail: "y te enviaremos por correo un enlace para iniciar sesión.",
+    reportProblem: "Informar de un problema",
+    reportIntro:
+      "Cuéntanos qué pasó, en qué pantalla y en qué dispositivo. No hace falta iniciar sesión: te respondemos en el correo que nos des.",
+    whatHappened: "¿Qué pasó?",
+    send: "Enviar",
+    validEmail: "Escribe una dirección de correo válida para que podamos responderte.",
+    tellWhatHappened: "Cuéntanos qué pasó.",
+    tooManyReports: "Demasiados informes desde aquí. Inténtalo de nuevo dentro de una hora.",
   },
   "pt-BR": {
     loading: "Carregando...",
@@ -381,5 +417,23 @@ export const UI_TEXTS = catalogue("UI_TEXTS", EN, {
     privatePicture: "Foto privada",
     picture: "Foto",
     private: "Privada",
+    faq: "Perguntas frequentes",
+    lambdaQ: "O que significa o símbolo lambda (λ)?",
+    lambdaA:
+      "O movimento de libertação gay adotou a letra grega lambda em 1970, e desde então ela representa a união e os direitos da comunidade.",
+    whereQ: "Outros membros podem ver onde eu estou?",
+    whereA:
+      "Só de forma aproximada. Os outros veem você dentro de uma célula de grade de cerca de 1 km, nunca na sua posição exata, e você pode se esconder no mapa quando quiser.",
+    lostQ: "Perdi minha senha.",
+    lostUse: "Use",
+    lostMail: "e enviaremos um link de acesso para o seu e-mail.",
+    reportProblem: "Relatar um problema",
+    reportIntro:
+      "Conte o que aconteceu, em qual tela e em qual dispositivo. Não precisa estar logado: respondemos no e-mail que você informar.",
+    whatHappened: "O que aconteceu?",
+    send: "Enviar",
+    validEmail: "Digite um endereço de e-mail válido para podermos responder.",
+    tellWhatHappened: "Conte para a gente o que aconteceu.",
+    tooManyReports: "Relatos demais a partir daqui. Tente de novo daqui a uma hora.",
   },
 });

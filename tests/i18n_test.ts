@@ -67,7 +67,7 @@ const STILL_INLINE: Record<string, number> = {
   "islands/ActionsPanel.tsx": 1,
   "islands/SettingsForm.tsx": 2,
   "islands/map/LeafletMap.tsx": 1,
-  "routes/pages/info.tsx": 20,
+  "routes/pages/info.tsx": 6,
 };
 
 /** Files that hold a body per language (their English is one of three). */
@@ -107,7 +107,7 @@ Deno.test("i18n - islands, components and pages write no new English inline", as
 });
 
 Deno.test("i18n - the texts moved out of the islands read in Spanish and Portuguese, not English", () => {
-  const same = new Set(["chat", "zoom", "menu", "roles", "status"]); // the same word in es or pt-BR
+  const same = new Set(["chat", "zoom", "menu", "roles", "status", "lostUse"]); // the same word in es or pt-BR
   for (const l of ["es", "pt-BR"] as const) {
     for (const [key, en] of Object.entries(UI_TEXTS)) {
       if (same.has(key)) continue;

@@ -12,6 +12,7 @@ import { MAX_TEXT, TEXTS, titleText } from "../../domain/texts.ts";
 import { MEMBERSHIP_TEXTS } from "../../domain/membership.ts";
 import { activeGrant } from "../../kv/roles.ts";
 import { AboutBody, TosBody } from "./legal.tsx";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 export function aboutPage(c: Context<AppEnv>) {
   const brand = c.get("brand");
@@ -50,42 +51,33 @@ export function supportPage(c: Context<AppEnv>, report: SupportReportState = {},
     c,
     "Support",
     <article className="page prose">
-      <h1>Support</h1>
-      <h2>Frequently asked questions</h2>
+      <h1>{titleText("Support")}</h1>
+      <h2>{UI_TEXTS.faq}</h2>
       <details>
-        <summary>What does the lambda symbol (λ) mean?</summary>
-        <p>
-          The Greek letter lambda was adopted by the gay liberation movement in 1970 and has stood for the community's
-          unity and rights ever since.
-        </p>
+        <summary>{UI_TEXTS.lambdaQ}</summary>
+        <p>{UI_TEXTS.lambdaA}</p>
       </details>
       <details>
-        <summary>Can other members see where I am?</summary>
-        <p>
-          Only roughly. Others see you inside a grid cell of about 1 km, never your exact position, and you can hide
-          yourself on the map at any time.
-        </p>
+        <summary>{UI_TEXTS.whereQ}</summary>
+        <p>{UI_TEXTS.whereA}</p>
       </details>
       <details>
-        <summary>I lost my password.</summary>
+        <summary>{UI_TEXTS.lostQ}</summary>
         <p>
-          Use <a href="/register">Register / Recover Login</a> and we will mail you a login link.
+          {UI_TEXTS.lostUse} <a href="/register">{TEXTS.registerTitle}</a> {UI_TEXTS.lostMail}
         </p>
       </details>
-      <h2 id="report">Report a problem</h2>
-      <p>
-        Tell us what happened, on which screen and device. You do not need to be logged in: we answer at the email
-        address you give.
-      </p>
+      <h2 id="report">{UI_TEXTS.reportProblem}</h2>
+      <p>{UI_TEXTS.reportIntro}</p>
       {report.sent ? <p className="success" role="status">{TEXTS.supportReportSent}</p> : (
         // A plain form: it works without JavaScript, for anyone who cannot log in.
         <form className="stack narrow support-form" method="post" action="/support#report">
           <label>
-            Full name
+            {UI_TEXTS.fullName}
             <input name="name" defaultValue={report.name ?? caller?.name ?? ""} autoComplete="name" required />
           </label>
           <label>
-            Email
+            {UI_TEXTS.email}
             <input
               name="email"
               type="email"
@@ -95,11 +87,11 @@ export function supportPage(c: Context<AppEnv>, report: SupportReportState = {},
             />
           </label>
           <label>
-            What happened?
+            {UI_TEXTS.whatHappened}
             <textarea name="message" rows={6} maxLength={MAX_TEXT} defaultValue={report.message ?? ""} required />
           </label>
           {report.error && <p className="error" role="alert">{report.error}</p>}
-          <button type="submit" className="primary">Send</button>
+          <button type="submit" className="primary">{UI_TEXTS.send}</button>
         </form>
       )}
     </article>,
@@ -108,9 +100,9 @@ export function supportPage(c: Context<AppEnv>, report: SupportReportState = {},
 }
 
 const supportReportBody = z.object({
-  name: z.string().trim().min(1, TEXTS.contactNameRequired).max(200),
-  email: z.string().trim().max(254).email("Please enter a valid email address, so we can answer you."),
-  message: z.string().trim().min(1, "Please tell us what happened.").max(MAX_TEXT),
+  name: z.string().trim().min(1).max(200),
+  email: z.string().trim().max(254).email(),
+  message: z.string().trim().min(1).max(MAX_TEXT),
 });
 
 /**
@@ -125,9 +117,18 @@ export async function supportReport(c: Context<AppEnv>) {
     message: typeof form.message === "string" ? form.message.slice(0, MAX_TEXT) : "",
   };
   const parsed = supportReportBody.safeParse(typed);
-  if (!parsed.success) return supportPage(c, { ...typed, error: parsed.error.issues[0].message }, 400);
+  if (!parsed.success) {
+    // The message is read here, in the request's language (the schema is made once, at import).
+    const field = parsed.error.issues[0].path[0];
+    const error = field === "name"
+      ? TEXTS.contactNameRequired
+      : field === "email"
+      ? UI_TEXTS.validEmail
+      : UI_TEXTS.tellWhatHappened;
+    return supportPage(c, { ...typed, error }, 400);
+  }
   if (!(await hit("supportByAddress", clientAddress(c)))) {
-    return supportPage(c, { ...typed, error: "Too many reports from here. Please try again in an hour." }, 429);
+    return supportPage(c, { ...typed, error: UI_TEXTS.tooManyReports }, 429);
   }
   const caller = c.get("caller");
   const { name, email, message } = parsed.data;
