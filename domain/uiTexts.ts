@@ -146,6 +146,13 @@ const EN = {
   validEmail: "Please enter a valid email address, so we can answer you.",
   tellWhatHappened: "Please tell us what happened.",
   tooManyReports: "Too many reports from here. Please try again in an hour.",
+  dataPreparing: "We are preparing your data and will email you a link.",
+  loginLinkSent: "Check your email for a login link. It works once, for one hour.",
+  accountBeingDeleted: "This account is being deleted.",
+  pleaseTryAgain: "Please try again.",
+  pleaseLogIn: "Please log in.",
+  notYours: "That is not yours.",
+  notFoundShort: "Not found.",
 };
 
 export type EnUiTexts = typeof EN;
@@ -293,6 +300,13 @@ export const UI_TEXTS = catalogue("UI_TEXTS", EN, {
     validEmail: "Escribe una dirección de correo válida para que podamos responderte.",
     tellWhatHappened: "Cuéntanos qué pasó.",
     tooManyReports: "Demasiados informes desde aquí. Inténtalo de nuevo dentro de una hora.",
+    dataPreparing: "Estamos preparando tus datos y te enviaremos un enlace por correo.",
+    loginLinkSent: "Revisa tu correo: te enviamos un enlace para iniciar sesión. Funciona una vez, durante una hora.",
+    accountBeingDeleted: "Esta cuenta se está eliminando.",
+    pleaseTryAgain: "Inténtalo de nuevo.",
+    pleaseLogIn: "Inicia sesión.",
+    notYours: "Eso no es tuyo.",
+    notFoundShort: "No encontrado.",
   },
   "pt-BR": {
     loading: "Carregando...",
@@ -435,5 +449,12 @@ export const UI_TEXTS = catalogue("UI_TEXTS", EN, {
     validEmail: "Digite um endereço de e-mail válido para podermos responder.",
     tellWhatHappened: "Conte para a gente o que aconteceu.",
     tooManyReports: "Relatos demais a partir daqui. Tente de novo daqui a uma hora.",
+    dataPreparing: "Estamos preparando seus dados e enviaremos um link por e-mail.",
+    loginLinkSent: "Confira seu e-mail: enviamos um link de acesso. Ele funciona uma vez, por uma hora.",
+    accountBeingDeleted: "Esta conta está sendo excluída.",
+    pleaseTryAgain: "Tente de novo.",
+    pleaseLogIn: "Entre na sua conta.",
+    notYours: "Isso não é seu.",
+    notFoundShort: "Não encontrado.",
   },
 });

@@ -1,6 +1,7 @@
 /** The one error shape of the API: `{error: {code, message}}` with the right status. */
 
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 /** An error the API answers with its status, code and a message a member can read. */
 export class ApiError extends Error {
@@ -14,9 +15,9 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string, code = "bad_request") => new ApiError(400, code, message);
-export const unauthorized = (message = "Please log in.") => new ApiError(401, "unauthorized", message);
-export const forbidden = (message = "That is not yours.") => new ApiError(403, "forbidden", message);
-export const notFound = (message = "Not found.") => new ApiError(404, "not_found", message);
+export const unauthorized = (message = UI_TEXTS.pleaseLogIn) => new ApiError(401, "unauthorized", message);
+export const forbidden = (message = UI_TEXTS.notYours) => new ApiError(403, "forbidden", message);
+export const notFound = (message = UI_TEXTS.notFoundShort) => new ApiError(404, "not_found", message);
 export const conflict = (message: string, code = "conflict") => new ApiError(409, code, message);
 export const tooLarge = (message: string) => new ApiError(413, "too_large", message);
 export const unsupported = (message: string) => new ApiError(415, "unsupported_type", message);

@@ -19,6 +19,8 @@ import { enqueueJob } from "../../kv/jobs.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { getDeletion, startDeletion, takeExport } from "../../kv/memberData.ts";
 import { deleteBlob, getBlob } from "../../kv/blobs.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 
 export const downloadBody = z.object({ token: z.string().min(10).max(100) });
 
@@ -29,7 +31,7 @@ export const account = new Hono<AppEnv>()
     const op = kv().atomic();
     enqueueJob(op, { type: "account-export", accountId: caller.accountId });
     await op.commit();
-    return c.json({ ok: true as const, message: "We are preparing your data and will email you a link." }, 202);
+    return c.json({ ok: true as const, message: UI_TEXTS.dataPreparing }, 202);
   })
   .post("/account/export/download", async (c) => {
     const caller = requireCaller(c);
@@ -55,5 +57,5 @@ export const account = new Hono<AppEnv>()
     enqueueJob(op, { type: "account-delete", accountId: a.id }, { maxAttempts: 20 });
     await op.commit();
     deleteCookie(c, sessionCookieName(c), { path: "/", secure: isSecureContext(c) });
-    return c.json({ ok: true as const, message: "Your account is being deleted. You are logged out." }, 202);
+    return c.json({ ok: true as const, message: TEXTS.accountDeleted }, 202);
   });

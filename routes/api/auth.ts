@@ -37,6 +37,7 @@ import { enqueueJob } from "../../kv/jobs.ts";
 import { isMailboxBanned, sanctionOf } from "../../kv/moderation.ts";
 import { getDeletion } from "../../kv/memberData.ts";
 import { MODERATION_TEXTS, sanctionMessage } from "../../domain/moderation.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 const email = z.string().trim().max(254).email("Please enter a valid email address.");
 
@@ -67,7 +68,7 @@ function deviceToken(c: Context<AppEnv>): string | undefined {
  * remembers the address and the device as places the member logs in from.
  */
 export async function logIn(c: Context<AppEnv>, account: Account, remember: boolean, via: LoginMethod) {
-  if (await getDeletion(account.id)) throw new ApiError(403, "deleting", "This account is being deleted.");
+  if (await getDeletion(account.id)) throw new ApiError(403, "deleting", UI_TEXTS.accountBeingDeleted);
   // A suspended or banned member is told why and until when (never who reported), and gets no session.
   const sanction = await sanctionOf(account.id);
   if (sanction) {
@@ -175,7 +176,7 @@ export const auth = new Hono<AppEnv>()
         { email: address, roles, consents: ACKNOWLEDGEMENTS.map((a) => a.text), onboarding: "name" },
         (op, account) => enqueueJob(op, { type: "mail", template: "login-link", accountId: account.id }),
       );
-      if (!created) throw badRequest("Please try again.");
+      if (!created) throw badRequest(UI_TEXTS.pleaseTryAgain);
     }
-    return c.json({ ok: true, message: "Check your email for a login link. It works once, for one hour." }, 202);
+    return c.json({ ok: true, message: UI_TEXTS.loginLinkSent }, 202);
   });
