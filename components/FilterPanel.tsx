@@ -71,7 +71,7 @@ export function FilterPanel({ value, onChange, open = false }: FilterPanelProps)
       </summary>
       <div className="filter-body">
         <fieldset className="filter-group">
-          <legend>Likes</legend>
+          <legend>{UI_TEXTS.likes}</legend>
           {LIKE_FILTERS.map((l) => (
             <label key={l.id} className="chip">
               <input

@@ -153,6 +153,12 @@ const EN = {
   pleaseLogIn: "Please log in.",
   notYours: "That is not yours.",
   notFoundShort: "Not found.",
+  duesCommunity:
+    "Community membership is free and relies on contributing members: you plus 2 friends $10/mo, you plus 4 friends $15/mo.",
+  duesPro:
+    "Pro membership is $10 per month or $100 per year. Pro gives unlimited use of all features; standard members have limits. Pay by a peer-to-peer bank transfer service or by credit card.",
+  duesVolunteer: "Volunteer members also get unlimited features.",
+  technicalDifficulties: "We are having technical difficulties. Please try again in a few minutes.",
 };
 
 export type EnUiTexts = typeof EN;
@@ -307,6 +313,12 @@ export const UI_TEXTS = catalogue("UI_TEXTS", EN, {
     pleaseLogIn: "Inicia sesión.",
     notYours: "Eso no es tuyo.",
     notFoundShort: "No encontrado.",
+    duesCommunity:
+      "Ser miembro de la comunidad es gratis y se sostiene gracias a los miembros que contribuyen: tú y 2 amistades, 10 $/mes; tú y 4 amistades, 15 $/mes.",
+    duesPro:
+      "La membresía Pro cuesta 10 $ al mes o 100 $ al año. Pro da uso ilimitado de todas las funciones; los miembros estándar tienen límites. Paga con un servicio de transferencias entre personas o con tarjeta de crédito.",
+    duesVolunteer: "Los miembros voluntarios también tienen funciones ilimitadas.",
+    technicalDifficulties: "Estamos teniendo problemas técnicos. Inténtalo de nuevo en unos minutos.",
   },
   "pt-BR": {
     loading: "Carregando...",
@@ -456,5 +468,11 @@ export const UI_TEXTS = catalogue("UI_TEXTS", EN, {
     pleaseLogIn: "Entre na sua conta.",
     notYours: "Isso não é seu.",
     notFoundShort: "Não encontrado.",
+    duesCommunity:
+      "Ser membro da comunidade é grátis e depende dos membros que contribuem: você e mais 2 amigos, US$ 10/mês; você e mais 4 amigos, US$ 15/mês.",
+    duesPro:
+      "A assinatura Pro custa US$ 10 por mês ou US$ 100 por ano. O Pro dá uso ilimitado de todos os recursos; membros padrão têm limites. Pague por um serviço de transferência entre pessoas ou com cartão de crédito.",
+    duesVolunteer: "Membros voluntários também têm recursos ilimitados.",
+    technicalDifficulties: "Estamos com problemas técnicos. Tente de novo em alguns minutos.",
   },
 });

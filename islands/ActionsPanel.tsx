@@ -14,6 +14,7 @@ import { useLockPicturesMutation } from "./queries/pictures.ts";
 import { ApiFailure } from "./queries/api.ts";
 import { MAX_TEXT, REPORT_REASONS, type ReportReason, TEXTS } from "../domain/texts.ts";
 import { useOpenedByHash } from "./useOpenedByHash.ts";
+import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 
 /** How long 'Blocked and Redirecting...' shows before going home (spec §9). */
 export const BLOCK_REDIRECT_MS = 3000;
@@ -116,7 +117,7 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
         aria-expanded={expanded}
         onClick={() => setExpanded(!expanded)}
       >
-        <span aria-hidden="true">⋯</span> Actions
+        <span aria-hidden="true">⋯</span> {SCREEN_TEXTS.actions}
       </button>
       {expanded && (
         <div className="stack">

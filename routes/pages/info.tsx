@@ -156,15 +156,9 @@ export async function billingPage(c: Context<AppEnv>) {
     "Membership Dues",
     <article className="page prose">
       <h1>{titleText("Membership Dues")}</h1>
-      <p>
-        Community membership is free and relies on contributing members: you plus 2 friends $10/mo, you plus 4 friends
-        $15/mo.
-      </p>
-      <p>
-        Pro membership is $10 per month or $100 per year. Pro gives unlimited use of all features; standard members have
-        limits. Pay by a peer-to-peer bank transfer service or by credit card.
-      </p>
-      <p>Volunteer members also get unlimited features.</p>
+      <p>{UI_TEXTS.duesCommunity}</p>
+      <p>{UI_TEXTS.duesPro}</p>
+      <p>{UI_TEXTS.duesVolunteer}</p>
       {caller && (
         <>
           <h2>{MEMBERSHIP_TEXTS.yoursTitle}</h2>
@@ -194,8 +188,8 @@ export function sorryPage(c: Context<AppEnv>, status: ContentfulStatusCode = 200
     TEXTS.sorryTitle,
     <section className="page center">
       <h1>{TEXTS.sorryTitle}</h1>
-      <p>We are having technical difficulties. Please try again in a few minutes.</p>
-      <a className="button primary" href="/">Home</a>
+      <p>{UI_TEXTS.technicalDifficulties}</p>
+      <a className="button primary" href="/">{titleText("Home")}</a>
     </section>,
     { status },
   );
@@ -217,7 +211,7 @@ export function notFoundPage(c: Context<AppEnv>) {
     <section className="page center">
       <h1>404</h1>
       <p>{TEXTS.notFound}</p>
-      <a className="button primary" href="/">Home</a>
+      <a className="button primary" href="/">{titleText("Home")}</a>
     </section>,
     { status: 404 },
   );
@@ -231,7 +225,7 @@ export function comingSoonPage(c: Context<AppEnv>, title: string) {
     <section className="page center">
       <h1>{title}</h1>
       <p className="coming-soon">{TEXTS.comingSoon}</p>
-      <a className="button" href="/">Home</a>
+      <a className="button" href="/">{titleText("Home")}</a>
     </section>,
   );
 }
