@@ -10,6 +10,8 @@ import { withLocale } from "../domain/i18n.ts";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { AboutBody, TosBody } from "../routes/pages/legal.tsx";
+import { AuditLog } from "../components/AuditLog.tsx";
+import { FilterPanel, NO_FILTER } from "../components/FilterPanel.tsx";
 import { menuFor } from "../routes/table.ts";
 import { HOME_CARDS, HOME_CARDS_LOGGED_OUT } from "../components/Cards.tsx";
 
@@ -130,4 +132,21 @@ Deno.test("i18n - About and the Terms of Service read in the language in use", (
       assert.ok(!about(l).includes(en) && !tos(l).includes(en), `"${en}" in ${l}`);
     }
   }
+});
+
+Deno.test("i18n - components render in Spanish and Portuguese without their English texts", () => {
+  const render = (l: "en" | "es" | "pt-BR") =>
+    withLocale(l, () =>
+      renderToStaticMarkup(createElement(AuditLog, { entries: [] })) +
+      renderToStaticMarkup(createElement(FilterPanel, { value: NO_FILTER, onChange: () => {}, open: true })));
+  assert.match(render("en"), /No moderation yet\./);
+  assert.match(render("en"), /Clear filter/);
+  for (const l of ["es", "pt-BR"] as const) {
+    const html = render(l);
+    for (const en of ["Audit log", "No moderation yet.", "Clear filter", ">Likes<"]) {
+      assert.ok(!html.includes(en), `"${en}" in ${l}`);
+    }
+  }
+  assert.match(render("es"), /Aún no hay moderación\./);
+  assert.match(render("pt-BR"), /Limpar filtro/);
 });
