@@ -67,6 +67,7 @@ const STILL_INLINE: Record<string, number> = {
   "components/Layout.tsx": 1,
   "islands/SettingsForm.tsx": 2,
   "islands/map/LeafletMap.tsx": 1,
+  "routes/pages/account.tsx": 4,
 };
 
 /** Files that hold a body per language (their English is one of three). */

@@ -104,9 +104,9 @@ export async function outboxPage(c: Context<AppEnv>) {
     c,
     "Dev Outbox",
     <section className="page">
-      <h1>{UI_TEXTS.devOutbox}</h1>
-      <p>{UI_TEXTS.devOutboxNote}</p>
-      {mails.length === 0 && <p>{UI_TEXTS.noMailYet}</p>}
+      <h1>Dev Outbox</h1>
+      <p>Mail is not sent because SMTP_URL is not set. This page exists only then.</p>
+      {mails.length === 0 && <p>No mail yet.</p>}
       <ul className="list outbox">
         {mails.map((m) => (
           <li key={m.id}>
@@ -114,9 +114,7 @@ export async function outboxPage(c: Context<AppEnv>) {
               <strong>{m.subject}</strong> to {m.to} at {new Date(m.tsCreated).toISOString()}
             </p>
             <pre>{m.text}</pre>
-            {[...m.text.matchAll(/https?:\/\/\S+/g)].map(([link]) => (
-              <a key={link} href={link}>{UI_TEXTS.openTheLink}</a>
-            ))}
+            {[...m.text.matchAll(/https?:\/\/\S+/g)].map(([link]) => <a key={link} href={link}>Open the link</a>)}
           </li>
         ))}
       </ul>
