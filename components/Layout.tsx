@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import type { Brand } from "../domain/brand.ts";
 import { TEXTS, titleText } from "../domain/texts.ts";
 import { locale } from "../domain/i18n.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface LayoutProps {
   title: string;
@@ -51,7 +52,7 @@ export function Layout(p: LayoutProps) {
         {p.scripts.map((src) => <script key={src} type="module" src={src} />)}
       </head>
       <body className={p.bodyClass} data-brand={p.brand.id} data-tabs={p.tabs ? "1" : undefined}>
-        <a className="skip-link" href="#main">Skip to content</a>
+        <a className="skip-link" href="#main">{UI_TEXTS.skipToContent}</a>
         {p.header}
         <main id="main" tabIndex={-1} autoFocus dangerouslySetInnerHTML={{ __html: p.bodyHtml }} />
         <footer className="app-footer">

@@ -155,6 +155,10 @@ const EN = {
     "Pro membership is $10 per month or $100 per year. Pro gives unlimited use of all features; standard members have limits. Pay by a peer-to-peer bank transfer service or by credit card.",
   duesVolunteer: "Volunteer members also get unlimited features.",
   technicalDifficulties: "We are having technical difficulties. Please try again in a few minutes.",
+  skipToContent: "Skip to content",
+  meMarker: "me",
+  frontend: "Frontend",
+  backend: "Backend",
 };
 
 export type EnUiTexts = typeof EN;
@@ -311,6 +315,10 @@ export const UI_TEXTS = catalogue("UI_TEXTS", EN, {
       "La membresía Pro cuesta 10 $ al mes o 100 $ al año. Pro da uso ilimitado de todas las funciones; los miembros estándar tienen límites. Paga con un servicio de transferencias entre personas o con tarjeta de crédito.",
     duesVolunteer: "Los miembros voluntarios también tienen funciones ilimitadas.",
     technicalDifficulties: "Estamos teniendo problemas técnicos. Inténtalo de nuevo en unos minutos.",
+    skipToContent: "Saltar al contenido",
+    meMarker: "yo",
+    frontend: "Aplicación web",
+    backend: "Servidor",
   },
   "pt-BR": {
     loading: "Carregando...",
@@ -462,5 +470,9 @@ export const UI_TEXTS = catalogue("UI_TEXTS", EN, {
       "A assinatura Pro custa US$ 10 por mês ou US$ 100 por ano. O Pro dá uso ilimitado de todos os recursos; membros padrão têm limites. Pague por um serviço de transferência entre pessoas ou com cartão de crédito.",
     duesVolunteer: "Membros voluntários também têm recursos ilimitados.",
     technicalDifficulties: "Estamos com problemas técnicos. Tente de novo em alguns minutos.",
+    skipToContent: "Pular para o conteúdo",
+    meMarker: "eu",
+    frontend: "Aplicativo web",
+    backend: "Servidor",
   },
 });

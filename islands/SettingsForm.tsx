@@ -371,9 +371,9 @@ function VersionPanel({ backend }: { backend: Version }) {
     <section className="narrow version">
       <h2>{TEXTS.version}</h2>
       <dl>
-        <dt>Frontend</dt>
+        <dt>{UI_TEXTS.frontend}</dt>
         <dd>{front.data ? `${front.data.gitCommitHash.slice(0, 10)} ${front.data.gitCommitTs}` : "..."}</dd>
-        <dt>Backend</dt>
+        <dt>{UI_TEXTS.backend}</dt>
         <dd>{`${backend.gitCommitHash.slice(0, 10)} ${backend.gitCommitTs}`}</dd>
       </dl>
       <button type="button" onClick={locate}>{TEXTS.reportDeviceLocation}</button>

@@ -9,6 +9,7 @@ import { memo, useEffect, useMemo, useRef, useState } from "react";
 import * as L from "leaflet";
 import { MapContainer, Marker, Rectangle, TileLayer, useMap, useMapEvents } from "react-leaflet";
 import { markerElement, markerSize, type ViewBox } from "./markers.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 /** A member on the map: shown position and face. */
 export interface MapMarker {
@@ -123,7 +124,7 @@ function MeMarker({ me, onMoved }: { me: NonNullable<LeafletMapProps["me"]>; onM
   const icon = useMemo(
     () =>
       L.divIcon({
-        html: `<span class="me-dot"></span><span class="me-label">me</span>`,
+        html: `<span class="me-dot"></span><span class="me-label">${UI_TEXTS.meMarker}</span>`,
         className: "me-marker" + (me.draggable ? " me-walk" : " me-gps") + (me.hidden ? " me-hidden" : ""),
         iconSize: [40, 40],
         iconAnchor: [20, 20],
@@ -142,7 +143,7 @@ function MeMarker({ me, onMoved }: { me: NonNullable<LeafletMapProps["me"]>; onM
       position={[me.lat, me.lon]}
       icon={icon}
       draggable={me.draggable}
-      title="me"
+      title={UI_TEXTS.meMarker}
       zIndexOffset={2000}
       eventHandlers={handlers}
       keyboard={false}
