@@ -101,7 +101,7 @@ Deno.test("briefs - a deck's pages answer as the whole history would: rated befo
       (await profileBriefs(viewer, { kind: "nearest" }, { page, size: 5, ratedBefore: opened })).items.map((b) =>
         b.profileId
       );
-    const want = nearest.filter((id, i) => i >= 10 && i !== 20);
+    const want = nearest.filter((_id, i) => i >= 10 && i !== 20);
     assert.deepEqual([...await deck(0), ...await deck(1)], want.slice(0, 10));
     // Swiping in the deck changes nothing of its pages.
     await putProfileLike(viewer, want[0], "DISLIKE");
