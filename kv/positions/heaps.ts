@@ -5,74 +5,102 @@
  * (key, id) and sorts them ascending; `NodeHeap` pops nodes in order of their lower bound.
  */
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /**
- * Max-heap of the best `cap` members found so far, ordered by (haversine a, id); `sortInPlace`
- * then turns it into the ascending answer (heapsort: much cheaper than Array#sort with a comparator).
+ * The best `cap` members found so far by (haversine a, id), a max-heap once full; `sortInPlace`
+ * then turns them into the ascending answer. Members are numbers (the index's arena positions);
+ * `idOf` gives a member's id, read only for ties. Until it is full the heap only appends (a
+ * best-first search finds members in nearly ascending order, each of which would climb to the
+ * root); it is heapified once, when it fills.
  */
-export class TopK<M extends { readonly id: string }> {
+export class TopK {
   readonly a: number[] = [];
-  readonly m: M[] = [];
-  constructor(readonly cap: number) {}
+  readonly m: number[] = [];
+  constructor(readonly cap: number, readonly idOf: (m: number) => string) {}
 
   get full(): boolean {
     return this.a.length >= this.cap;
   }
 
-  /** True when (a, id) would enter a full heap. */
-  beats(a: number, id: string): boolean {
+  /** True when (a, the id of `m`) would enter a full heap. */
+  beats(a: number, m: number): boolean {
     const w = this.a[0];
-    return a < w || (a === w && id < this.m[0].id);
+    return a < w || (a === w && this.idOf(m) < this.idOf(this.m[0]));
   }
 
   #above(i: number, j: number): boolean {
     const ai = this.a[i], aj = this.a[j];
-    return ai > aj || (ai === aj && this.m[i].id > this.m[j].id);
-  }
-
-  #swap(i: number, j: number): void {
-    const a = this.a[i];
-    this.a[i] = this.a[j];
-    this.a[j] = a;
-    const m = this.m[i];
-    this.m[i] = this.m[j];
-    this.m[j] = m;
+    return ai > aj || (ai === aj && this.idOf(this.m[i]) > this.idOf(this.m[j]));
   }
 
   #siftDown(i: number, n: number): void {
+    const a = this.a, m = this.m;
     for (;;) {
       const l = 2 * i + 1, r = l + 1;
       let top = i;
       if (l < n && this.#above(l, top)) top = l;
       if (r < n && this.#above(r, top)) top = r;
       if (top === i) return;
-      this.#swap(i, top);
+      const x = a[i], y = m[i];
+      a[i] = a[top];
+      m[i] = m[top];
+      a[top] = x;
+      m[top] = y;
       i = top;
     }
   }
 
-  push(a: number, m: M): void {
-    if (this.a.length < this.cap) {
+  /** Adds a member; when full, it replaces the worst (callers check `beats` first). */
+  push(a: number, m: number): void {
+    const n = this.a.length;
+    if (n < this.cap) {
       this.a.push(a);
       this.m.push(m);
-      let i = this.a.length - 1;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (!this.#above(i, p)) break;
-        this.#swap(i, p);
-        i = p;
+      if (n + 1 === this.cap) {
+        for (let i = ((n + 1) >> 1) - 1; i >= 0; i--) this.#siftDown(i, n + 1);
       }
       return;
     }
     this.a[0] = a;
     this.m[0] = m;
-    this.#siftDown(0, this.a.length);
+    this.#siftDown(0, n);
   }
 
-  /** Sorts ascending by (a, id) in place; the heap order is gone afterwards. */
+  /**
+   * Sorts ascending by (a, id) in place (the heap order is gone afterwards): a native sort of
+   * Float64 keys, each an `a` (never negative, so its bits sort as it does) with its lowest
+   * mantissa bits replaced by the member's place, then one insertion pass with the exact order
+   * for the few whose keys tied.
+   */
   sortInPlace(): this {
-    for (let n = this.a.length - 1; n > 0; n--) {
-      this.#swap(0, n);
-      this.#siftDown(0, n);
+    const n = this.a.length;
+    if (n < 2) return this;
+    const bits = 32 - Math.clz32(n - 1), mask = (1 << bits) - 1;
+    const keys = new Float64Array(n), words = new Uint32Array(keys.buffer);
+    const lo = LITTLE_ENDIAN ? 0 : 1;
+    for (let i = 0; i < n; i++) {
+      keys[i] = this.a[i];
+      words[2 * i + lo] = (words[2 * i + lo] & ~mask) | i;
+    }
+    keys.sort();
+    const a = this.a.slice(), m = this.m.slice();
+    for (let i = 0; i < n; i++) {
+      const from = words[2 * i + lo] & mask;
+      this.a[i] = a[from];
+      this.m[i] = m[from];
+    }
+    for (let i = 1; i < n; i++) {
+      if (!this.#above(i - 1, i)) continue;
+      const x = this.a[i], y = this.m[i];
+      let j = i;
+      while (j > 0 && (this.a[j - 1] > x || (this.a[j - 1] === x && this.idOf(this.m[j - 1]) > this.idOf(y)))) {
+        this.a[j] = this.a[j - 1];
+        this.m[j] = this.m[j - 1];
+        j--;
+      }
+      this.a[j] = x;
+      this.m[j] = y;
     }
     return this;
   }

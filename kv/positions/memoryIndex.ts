@@ -4,33 +4,49 @@
  * Contract: memory only, no I/O. `apply` takes log changes (a shown position, or a removal) with
  * the versionstamp they were committed at and ignores any that is not newer than the last one
  * applied for that profile, so changes may arrive twice or out of order. `search` returns the
- * nearest members of a region in (distance, id) order.
+ * nearest members of a region in (distance, id) order. The index holds shown points only.
  *
- * Layout: cells of 1/256 degree (about 430 m) grouped into blocks of 4 x 4 cells, plus per-sector
- * sets for aggregates. A query is a best-first search: rings of blocks around the viewer are
- * enumerated lazily (or, for a region far larger than the index, the occupied blocks are taken
- * from the map), blocks and then cells are visited in order of their lower-bound distance, and
- * the search stops once the (page+1)*size nearest found are closer than anything unvisited, so
- * its cost follows the answer size, not the number of members in the sector.
+ * Layout: typed arrays, no object per member (about 150 bytes a member at a million, against
+ * about 650 as objects). A member is a slot: its id (one array of strings, and a map from id to
+ * slot), its versionstamp, report time and interned sector by slot. Its shown point, the cosine of
+ * its latitude, its expiry and its slot are also kept in an arena ordered by cell: each cell of
+ * 1/256 degree (about 430 m) owns a contiguous range of the arena (start, count, capacity), so a
+ * search reads a cell's members in sequence. A member leaving a cell is swapped with the cell's
+ * last; a full cell moves to a larger range (capacities 1, 2, 3, 4, 6, 8, 12, ...), its old range
+ * kept on a free list for its size; once a quarter of the arena is such free ranges, the arena is
+ * compacted in block order. Cells are grouped into blocks of 4 x 4 cells (a map from block id to
+ * block), plus per-sector counts for aggregates.
+ *
+ * Search: a best-first search: rings of blocks around the viewer are enumerated lazily (or, for a
+ * region far larger than the index, the occupied blocks are taken from the map), blocks and then
+ * cells are visited in order of their lower-bound distance, and the search stops once the
+ * (page+1)*size nearest found are closer than anything unvisited, so its cost follows the answer
+ * size, not the number of members in the sector.
  */
 
-import { type Bounds, EARTH_RADIUS_M, isLat, isLon, METERS_PER_DEGREE, normalizeLon } from "../../domain/geo.ts";
+import { EARTH_RADIUS_M, isLat, isLon, METERS_PER_DEGREE, normalizeLon } from "../../domain/geo.ts";
 import { NodeHeap, TopK } from "./heaps.ts";
+import { IdTable } from "./idTable.ts";
 import type { LogChange } from "./types.ts";
 
 const RAD = Math.PI / 180;
 const CELLS_PER_DEG = 256;
+const CELL_ROWS = 180 * CELLS_PER_DEG;
+const CELL_COLS = 360 * CELLS_PER_DEG;
 const BLOCK_SHIFT = 2;
 const BLOCK_SIDE = 1 << BLOCK_SHIFT;
 const BLOCK_MASK = BLOCK_SIDE - 1;
+const BLOCK_CELLS = BLOCK_SIDE * BLOCK_SIDE;
 const BLOCK_DEG = BLOCK_SIDE / CELLS_PER_DEG;
 const BLOCK_ROWS = 180 * CELLS_PER_DEG / BLOCK_SIDE;
 const BLOCK_COLS = 360 * CELLS_PER_DEG / BLOCK_SIDE;
 const CELL_DEG = 1 / CELLS_PER_DEG;
+/** An arena entry: its numbers, and how many. */
+const LAT = 0, LON = 1, COS = 2, UNTIL = 3, TS = 4, SLOT = 5, E = 6;
 /** Lower bounds are shrunk by this factor so rounding never makes them exceed a true distance. */
 const LB_SAFETY = 0.9999;
 
-/** A visible member in the index: its shown position, report time, expiry, and place in a cell. */
+/** A visible member of the index: a copy of its shown position, report time, expiry and sector. */
 export interface Member {
   id: string;
   lat: number;
@@ -39,34 +55,17 @@ export interface Member {
   ts: number;
   until: number;
   sector: string;
-  cell: Cell;
+  /** The member's slot (valid until the member leaves the index). */
   slot: number;
 }
 
-interface Cell {
-  members: Member[];
-  block: Block;
-  index: number;
-  latMin: number;
-  latMax: number;
-  lonMin: number;
-  lonMax: number;
-}
-
-interface Block {
-  id: number;
-  cells: (Cell | undefined)[];
-  count: number;
-  latMin: number;
-  latMax: number;
-  lonMin: number;
-  lonMax: number;
-}
-
-interface SectorSet {
-  members: Set<Member>;
-  minUntil: number;
-  tsUpdated: number;
+/** The visible members by id; `get` gives a copy (the index keeps no object per member). */
+export interface MemberMap {
+  readonly size: number;
+  get(id: string): Member | undefined;
+  has(id: string): boolean;
+  keys(): IterableIterator<string>;
+  values(): IterableIterator<Member>;
 }
 
 /** The region a query may return: a box for pruning plus an exact test per member. */
@@ -76,7 +75,23 @@ export interface Region {
   /** West edge, unwrapped: lonMin <= lonMax, lonMax - lonMin <= 360. */
   lonMin: number;
   lonMax: number;
-  test: (m: Member) => boolean;
+  /** The exact test of a member at its shown point (`slot`: see `PositionIndex.sectorAt`). */
+  test: (lat: number, lon: number, slot: number) => boolean;
+}
+
+/** The index as columns in cell order, for the snapshot (snapshot.ts). */
+export interface IndexColumns {
+  /** Ids by row; a row whose id is undefined is no member. */
+  ids: (string | undefined)[];
+  lat: Float64Array;
+  lon: Float64Array;
+  ts: Float64Array;
+  until: Float64Array;
+  /** Index into `sectors` by row. */
+  sector: Int32Array;
+  sectors: string[];
+  /** Versions by row (default: one for all, given to `fromColumns`). */
+  versions?: (string | undefined)[];
 }
 
 /** Haversine "a" of two points given with the cosines of their latitudes (metres: `aToMeters`). */
@@ -101,44 +116,263 @@ function lonGapMeters(cosLat: number, dLonDeg: number): number {
   return EARTH_RADIUS_M * cosLat * (x - x * x * x / 6);
 }
 
-/** Lower bound (metres) of the distance from a point to any point of a box. */
-function boxLowerBound(lat: number, lon: number, cosLat: number, b: Bounds): number {
+/** Lower bound (metres) of the distance from a point to any point of a box `size` degrees wide. */
+function boxLowerBound(lat: number, lon: number, cosLat: number, latMin: number, lonMin: number, size: number): number {
   let dLat = 0;
-  if (lat < b.latMin) dLat = b.latMin - lat;
-  else if (lat > b.latMax) dLat = lat - b.latMax;
-  const w = b.lonMax - b.lonMin;
-  let east = lon - b.lonMin; // lon and b.lonMin are both in [-180, 180)
+  if (lat < latMin) dLat = latMin - lat;
+  else if (lat > latMin + size) dLat = lat - (latMin + size);
+  let east = lon - lonMin; // lon and lonMin are both in [-180, 180)
   if (east < 0) east += 360;
-  const dLon = east <= w ? 0 : Math.min(east - w, 360 - east);
+  const dLon = east <= size ? 0 : Math.min(east - size, 360 - east);
   const latM = dLat * METERS_PER_DEGREE;
   const lonM = dLon > 0 ? lonGapMeters(cosLat, dLon) : 0;
   return (latM > lonM ? latM : lonM) * LB_SAFETY;
 }
 
-function isBlock(n: Block | Cell): n is Block {
-  return "cells" in n;
+/** The smallest arena capacity class (1, 2, 3, 4, 6, 8, 12, 16, ...) of at least `n`. */
+function capClass(n: number): number {
+  if (n <= 2) return Math.max(1, n);
+  const p = 2 ** Math.floor(Math.log2(n));
+  return n === p ? p : n <= p + p / 2 ? p + p / 2 : 2 * p;
+}
+
+function growF64(a: Float64Array, n: number): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(n);
+  b.set(a.subarray(0, Math.min(a.length, n)));
+  return b;
+}
+
+function growI32(a: Int32Array, n: number, fill = 0): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(n);
+  b.set(a.subarray(0, Math.min(a.length, n)));
+  if (fill !== 0 && n > a.length) b.fill(fill, a.length);
+  return b;
+}
+
+/** The cell row and column of a point (rows from the south pole, columns from -180). */
+function cellRow(lat: number): number {
+  return Math.min(CELL_ROWS - 1, Math.floor((lat + 90) * CELLS_PER_DEG));
+}
+function cellCol(lon: number): number {
+  return Math.floor((normalizeLon(lon) + 180) * CELLS_PER_DEG) % CELL_COLS;
+}
+
+/** The block-major cell key of a point: block id * 16 + cell in block (below 2^32). */
+function cellKeyOf(lat: number, lon: number): number {
+  const row = cellRow(lat), col = cellCol(lon);
+  return ((row >> BLOCK_SHIFT) * BLOCK_COLS + (col >> BLOCK_SHIFT)) * BLOCK_CELLS +
+    (row & BLOCK_MASK) * BLOCK_SIDE + (col & BLOCK_MASK);
+}
+
+/** The rows in block and cell order (stable): a native sort of the distinct cell keys, then a counting sort. */
+function inCellOrder(cols: IndexColumns): IndexColumns {
+  const n = cols.ids.length;
+  const key = new Float64Array(n);
+  for (let i = 0; i < n; i++) key[i] = cellKeyOf(cols.lat[i], cols.lon[i]);
+  const cells = key.slice().sort();
+  let c = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || cells[i] !== cells[c - 1]) cells[c++] = cells[i];
+  const start = new Int32Array(c + 1), rank = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    let lo = 0, hi = c - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cells[mid] < key[i]) lo = mid + 1;
+      else hi = mid;
+    }
+    rank[i] = lo;
+    start[lo + 1]++;
+  }
+  for (let r = 0; r < c; r++) start[r + 1] += start[r];
+  const out: IndexColumns = {
+    ids: new Array(n),
+    lat: new Float64Array(n),
+    lon: new Float64Array(n),
+    ts: new Float64Array(n),
+    until: new Float64Array(n),
+    sector: new Int32Array(n),
+    sectors: cols.sectors,
+    versions: cols.versions && new Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const to = start[rank[i]]++;
+    out.ids[to] = cols.ids[i];
+    out.lat[to] = cols.lat[i];
+    out.lon[to] = cols.lon[i];
+    out.ts[to] = cols.ts[i];
+    out.until[to] = cols.until[i];
+    out.sector[to] = cols.sector[i];
+    if (out.versions) out.versions[to] = cols.versions![i];
+  }
+  return out;
 }
 
 /** The visible shown positions of one KV database, in memory. */
 export class PositionIndex {
-  readonly members = new Map<string, Member>();
+  // --- members by slot
+  /** Ids by slot (`#idt.ids`), and slots by id. */
+  readonly #idt = new IdTable();
+  /** Versionstamp of the last change (or quiet own write here) by slot. */
+  #vers: (string | undefined)[] = [];
+  #pos = new Int32Array(0);
+  #cellOf = new Int32Array(0);
+  #sec = new Int32Array(0);
+  #slotEnd = 0;
+  #freeSlots: number[] = [];
+  /** Versions of profiles not in the index: kept when a change removes a member, dropped when it expires. */
+  readonly #goneVersions = new Map<string, string>();
+  /** The last versionstamp applied, so a commit's many changes share one string. */
+  #lastVs = "";
+
+  // --- the arena, by position: each cell's members in one range
+  /** `E` numbers an entry (LAT, LON, COS, UNTIL, TS, SLOT), entry p at `p * E`. */
+  #a = new Float64Array(0);
+  #aEnd = 0;
+  /** Free ranges by capacity, and their total. */
+  readonly #aFree = new Map<number, number[]>();
+  #aWaste = 0;
+
+  // --- cells
+  #cStart = new Int32Array(0);
+  #cCount = new Int32Array(0);
+  #cCap = new Int32Array(0);
+  #cRow = new Int32Array(0);
+  #cCol = new Int32Array(0);
+  #cBlock = new Int32Array(0);
+  #cellEnd = 0;
+  #freeCells: number[] = [];
+
+  // --- blocks of 4 x 4 cells
+  readonly #blockOf = new Map<number, number>();
+  #bId = new Int32Array(0);
+  #bCount = new Int32Array(0);
+  /** Cell index by block and cell-in-block (-1: none). */
+  #bCells = new Int32Array(0);
+  #blockEnd = 0;
+  #freeBlocks: number[] = [];
+
+  // --- sectors, interned for good (at most 64,800)
+  readonly #sectorOf = new Map<string, number>();
+  readonly #sectorName: string[] = [];
+  readonly #sCount: number[] = [];
+  readonly #sMinUntil: number[] = [];
+  readonly #sTs: number[] = [];
+
+  /** The visible members by id (copies). */
+  readonly members: MemberMap;
   /**
    * Versionstamp of the last change (or quiet own write here) per profile: kept when a change
    * removes the member, dropped when the member expires.
    */
-  readonly versions = new Map<string, string>();
-  readonly blocks = new Map<number, Block>();
-  readonly sectors = new Map<string, SectorSet>();
+  readonly versions: { get(profileId: string): string | undefined };
+
+  constructor() {
+    const idt = this.#idt;
+    const member = (slot: number) => this.#member(slot);
+    const slots = function* () {
+      for (let slot = 0; slot < idt.ids.length; slot++) if (idt.ids[slot] !== undefined) yield slot;
+    };
+    this.members = {
+      get size() {
+        return idt.size;
+      },
+      get: (id) => {
+        const slot = idt.get(id);
+        return slot < 0 ? undefined : member(slot);
+      },
+      has: (id) => idt.get(id) >= 0,
+      keys: function* () {
+        for (const slot of slots()) yield idt.ids[slot]!;
+      },
+      values: function* () {
+        for (const slot of slots()) yield member(slot);
+      },
+    };
+    this.versions = { get: (id) => this.#versionOf(id) };
+  }
+
+  #member(slot: number): Member {
+    const e = this.#pos[slot] * E, a = this.#a;
+    return {
+      id: this.#idt.ids[slot]!,
+      lat: a[e + LAT],
+      lon: a[e + LON],
+      cosLat: a[e + COS],
+      ts: a[e + TS],
+      until: a[e + UNTIL],
+      sector: this.#sectorName[this.#sec[slot]],
+      slot,
+    };
+  }
+
+  #versionOf(id: string): string | undefined {
+    const slot = this.#idt.get(id);
+    return slot < 0 ? this.#goneVersions.get(id) : this.#vers[slot];
+  }
+
+  /** The slot of a visible member, or -1. */
+  slotOf(profileId: string): number {
+    return this.#idt.get(profileId);
+  }
+
+  /**
+   * The id, shown point and report time of a member found by `search` (an arena position: valid
+   * until the index next changes, so read at once).
+   */
+  idAt(p: number): string {
+    return this.#idt.ids[this.#a[p * E + SLOT]]!;
+  }
+  latAt(p: number): number {
+    return this.#a[p * E + LAT];
+  }
+  lonAt(p: number): number {
+    return this.#a[p * E + LON];
+  }
+  tsAt(p: number): number {
+    return this.#a[p * E + TS];
+  }
+
+  /** The interned number of a sector key (-1: no member was ever in it); see `sectorAt`. */
+  sectorId(key: string): number {
+    return this.#sectorOf.get(key) ?? -1;
+  }
+
+  /** The interned number of a slot's sector. */
+  sectorAt(slot: number): number {
+    return this.#sec[slot];
+  }
+
+  /** Every sector with members: its key, count and last report time. */
+  *sectors(): IterableIterator<{ key: string; count: number; tsUpdated: number }> {
+    for (let s = 0; s < this.#sectorName.length; s++) {
+      if (this.#sCount[s] > 0) yield { key: this.#sectorName[s], count: this.#sCount[s], tsUpdated: this.#sTs[s] };
+    }
+  }
 
   /** Applies a change committed at `vs` unless a newer change of the profile was applied. */
   apply(c: LogChange, vs: string): boolean {
-    const seen = this.versions.get(c.p);
+    const slot = this.#idt.get(c.p);
+    const seen = slot < 0 ? this.#goneVersions.get(c.p) : this.#vers[slot];
     if (seen !== undefined && seen >= vs) return false;
-    this.versions.set(c.p, vs);
-    const old = this.members.get(c.p);
-    if (old) this.#remove(old);
-    if (c.s !== undefined && isLat(c.lat) && isLon(c.lon)) {
-      this.#insert(c.p, c.lat, c.lon, c.ts ?? 0, c.u ?? 0, c.s);
+    if (vs === this.#lastVs) vs = this.#lastVs;
+    else this.#lastVs = vs;
+    const shown = c.s !== undefined && isLat(c.lat) && isLon(c.lon);
+    if (slot >= 0) {
+      this.#detach(slot);
+      if (shown) {
+        this.#attach(slot, c.lat!, c.lon!, c.ts ?? 0, c.u ?? 0, this.#intern(c.s!));
+        this.#vers[slot] = vs;
+      } else {
+        this.#freeSlot(slot);
+        this.#goneVersions.set(c.p, vs);
+      }
+    } else if (shown) {
+      const s = this.#newSlot(c.p);
+      this.#attach(s, c.lat!, c.lon!, c.ts ?? 0, c.u ?? 0, this.#intern(c.s!));
+      this.#vers[s] = vs;
+      this.#goneVersions.delete(c.p);
+    } else {
+      this.#goneVersions.set(c.p, vs);
     }
     return true;
   }
@@ -148,94 +382,259 @@ export class PositionIndex {
    * for the profile can lie between the previous change and it, since that write's check passed.
    */
   noteOwnWrite(profileId: string, vs: string): void {
-    const seen = this.versions.get(profileId);
-    if (seen === undefined || seen < vs) this.versions.set(profileId, vs);
+    const slot = this.#idt.get(profileId);
+    const seen = slot < 0 ? this.#goneVersions.get(profileId) : this.#vers[slot];
+    if (seen !== undefined && seen >= vs) return;
+    if (slot < 0) this.#goneVersions.set(profileId, vs);
+    else this.#vers[slot] = vs;
   }
 
-  #insert(id: string, lat: number, lon: number, ts: number, until: number, sector: string): void {
-    const row = Math.min(180 * CELLS_PER_DEG - 1, Math.floor((lat + 90) * CELLS_PER_DEG));
-    const col = Math.floor((normalizeLon(lon) + 180) * CELLS_PER_DEG) %
-      (360 * CELLS_PER_DEG);
+  #intern(sector: string): number {
+    let s = this.#sectorOf.get(sector);
+    if (s === undefined) {
+      s = this.#sectorName.length;
+      this.#sectorOf.set(sector, s);
+      this.#sectorName.push(sector);
+      this.#sCount.push(0);
+      this.#sMinUntil.push(Infinity);
+      this.#sTs.push(0);
+    }
+    return s;
+  }
+
+  // --- slots
+
+  #newSlot(id: string): number {
+    let slot = this.#freeSlots.pop();
+    if (slot === undefined) {
+      slot = this.#slotEnd++;
+      if (slot >= this.#pos.length) this.#growSlots(Math.max(1024, Math.ceil(this.#pos.length * 1.5)));
+    }
+    this.#idt.add(id, slot);
+    return slot;
+  }
+
+  #growSlots(n: number): void {
+    this.#pos = growI32(this.#pos, n);
+    this.#cellOf = growI32(this.#cellOf, n);
+    this.#sec = growI32(this.#sec, n);
+  }
+
+  #freeSlot(slot: number): void {
+    this.#idt.remove(slot);
+    this.#vers[slot] = undefined;
+    this.#freeSlots.push(slot);
+  }
+
+  // --- placing a slot in its cell, block and sector
+
+  #attach(slot: number, lat: number, lon: number, ts: number, until: number, sector: number): void {
+    const row = cellRow(lat), col = cellCol(lon);
     const bid = (row >> BLOCK_SHIFT) * BLOCK_COLS + (col >> BLOCK_SHIFT);
-    let block = this.blocks.get(bid);
-    if (!block) {
-      const latMin = -90 + (row >> BLOCK_SHIFT) * BLOCK_DEG;
-      const lonMin = -180 + (col >> BLOCK_SHIFT) * BLOCK_DEG;
-      block = {
-        id: bid,
-        cells: new Array(BLOCK_SIDE * BLOCK_SIDE),
-        count: 0,
-        latMin,
-        latMax: latMin + BLOCK_DEG,
-        lonMin,
-        lonMax: lonMin + BLOCK_DEG,
-      };
-      this.blocks.set(bid, block);
+    let b = this.#blockOf.get(bid);
+    if (b === undefined) b = this.#newBlock(bid);
+    const inBlock = (row & BLOCK_MASK) * BLOCK_SIDE + (col & BLOCK_MASK);
+    let c = this.#bCells[b * BLOCK_CELLS + inBlock];
+    if (c < 0) c = this.#newCell(b, row, col, inBlock, 0);
+    if (this.#cCount[c] === this.#cCap[c]) this.#growCell(c);
+    const p = this.#cStart[c] + this.#cCount[c]++;
+    const a = this.#a, e = p * E;
+    a[e + LAT] = lat;
+    a[e + LON] = lon;
+    a[e + COS] = Math.cos(lat * RAD);
+    a[e + UNTIL] = until;
+    a[e + TS] = ts;
+    a[e + SLOT] = slot;
+    this.#pos[slot] = p;
+    this.#cellOf[slot] = c;
+    this.#sec[slot] = sector;
+    this.#bCount[b]++;
+    if (this.#sCount[sector]++ === 0) {
+      this.#sMinUntil[sector] = Infinity;
+      this.#sTs[sector] = 0;
     }
-    const index = (row & BLOCK_MASK) * BLOCK_SIDE + (col & BLOCK_MASK);
-    let cell = block.cells[index];
-    if (!cell) {
-      const latMin = -90 + row * CELL_DEG;
-      const lonMin = -180 + col * CELL_DEG;
-      cell = { members: [], block, index, latMin, latMax: latMin + CELL_DEG, lonMin, lonMax: lonMin + CELL_DEG };
-      block.cells[index] = cell;
-    }
-    const m: Member = { id, lat, lon, cosLat: Math.cos(lat * RAD), ts, until, sector, cell, slot: cell.members.length };
-    cell.members.push(m);
-    block.count++;
-    this.members.set(id, m);
-    let s = this.sectors.get(sector);
-    if (!s) {
-      s = { members: new Set(), minUntil: Infinity, tsUpdated: 0 };
-      this.sectors.set(sector, s);
-    }
-    s.members.add(m);
-    if (until < s.minUntil) s.minUntil = until;
-    if (ts > s.tsUpdated) s.tsUpdated = ts;
+    if (until < this.#sMinUntil[sector]) this.#sMinUntil[sector] = until;
+    if (ts > this.#sTs[sector]) this.#sTs[sector] = ts;
   }
 
-  #remove(m: Member): void {
-    const cell = m.cell;
-    const last = cell.members.pop()!;
-    if (last !== m) {
-      cell.members[m.slot] = last;
-      last.slot = m.slot;
+  #detach(slot: number): void {
+    const c = this.#cellOf[slot], p = this.#pos[slot];
+    const last = this.#cStart[c] + --this.#cCount[c];
+    if (p !== last) {
+      this.#a.copyWithin(p * E, last * E, last * E + E);
+      this.#pos[this.#a[p * E + SLOT]] = p;
     }
-    const block = cell.block;
-    if (cell.members.length === 0) block.cells[cell.index] = undefined;
-    if (--block.count === 0) this.blocks.delete(block.id);
-    this.members.delete(m.id);
-    const s = this.sectors.get(m.sector);
-    if (s) {
-      s.members.delete(m);
-      if (s.members.size === 0) this.sectors.delete(m.sector);
+    const b = this.#cBlock[c];
+    if (this.#cCount[c] === 0) this.#dropCell(c);
+    if (--this.#bCount[b] === 0) this.#dropBlock(b);
+    this.#sCount[this.#sec[slot]]--;
+  }
+
+  #newBlock(bid: number): number {
+    let b = this.#freeBlocks.pop();
+    if (b === undefined) {
+      b = this.#blockEnd++;
+      if (b >= this.#bId.length) {
+        const n = Math.max(256, Math.ceil(this.#bId.length * 1.5));
+        this.#bId = growI32(this.#bId, n);
+        this.#bCount = growI32(this.#bCount, n);
+        this.#bCells = growI32(this.#bCells, n * BLOCK_CELLS, -1);
+      }
     }
+    this.#bId[b] = bid;
+    this.#bCount[b] = 0;
+    this.#blockOf.set(bid, b);
+    return b;
+  }
+
+  #dropBlock(b: number): void {
+    this.#blockOf.delete(this.#bId[b]);
+    this.#freeBlocks.push(b);
+  }
+
+  /** A new cell of block `b` with a range of `cap` (0: none yet). */
+  #newCell(b: number, row: number, col: number, inBlock: number, cap: number): number {
+    let c = this.#freeCells.pop();
+    if (c === undefined) {
+      c = this.#cellEnd++;
+      if (c >= this.#cStart.length) {
+        const n = Math.max(1024, Math.ceil(this.#cStart.length * 1.5));
+        this.#cStart = growI32(this.#cStart, n);
+        this.#cCount = growI32(this.#cCount, n);
+        this.#cCap = growI32(this.#cCap, n);
+        this.#cRow = growI32(this.#cRow, n);
+        this.#cCol = growI32(this.#cCol, n);
+        this.#cBlock = growI32(this.#cBlock, n);
+      }
+    }
+    this.#cStart[c] = cap > 0 ? this.#alloc(cap) : 0;
+    this.#cCount[c] = 0;
+    this.#cCap[c] = cap;
+    this.#cRow[c] = row;
+    this.#cCol[c] = col;
+    this.#cBlock[c] = b;
+    this.#bCells[b * BLOCK_CELLS + inBlock] = c;
+    return c;
+  }
+
+  #dropCell(c: number): void {
+    this.#release(this.#cStart[c], this.#cCap[c]);
+    this.#cCap[c] = 0;
+    const inBlock = (this.#cRow[c] & BLOCK_MASK) * BLOCK_SIDE + (this.#cCol[c] & BLOCK_MASK);
+    this.#bCells[this.#cBlock[c] * BLOCK_CELLS + inBlock] = -1;
+    this.#freeCells.push(c);
+  }
+
+  // --- the arena
+
+  /** Moves a full cell to a range of the next capacity class (after compacting, if that made room). */
+  #growCell(c: number): void {
+    const cap = capClass(this.#cCap[c] + 1);
+    this.#makeRoom(cap);
+    if (this.#cCount[c] < this.#cCap[c]) return; // the compaction gave it room
+    const to = this.#alloc(cap), from = this.#cStart[c], n = this.#cCount[c];
+    this.#a.copyWithin(to * E, from * E, (from + n) * E);
+    for (let i = 0; i < n; i++) this.#pos[this.#a[(to + i) * E + SLOT]] = to + i;
+    this.#release(from, this.#cCap[c]);
+    this.#cStart[c] = to;
+    this.#cCap[c] = cap;
+  }
+
+  /** Makes sure `#alloc(cap)` finds room: compacts when a quarter of the arena is free ranges, else grows it. */
+  #makeRoom(cap: number): void {
+    const room = this.#a.length / E;
+    if (this.#aFree.get(cap)?.length || this.#aEnd + cap <= room) return;
+    if (this.#aWaste * 4 > this.#aEnd) this.#compact();
+    if (this.#aEnd + cap <= this.#a.length / E) return;
+    this.#a = growF64(this.#a, E * Math.max(1024, this.#aEnd + cap, Math.ceil(room * 1.25)));
+  }
+
+  #alloc(cap: number): number {
+    const free = this.#aFree.get(cap);
+    if (free?.length) {
+      this.#aWaste -= cap;
+      return free.pop()!;
+    }
+    this.#makeRoom(cap);
+    const p = this.#aEnd;
+    this.#aEnd += cap;
+    return p;
+  }
+
+  #release(start: number, cap: number): void {
+    if (cap === 0) return;
+    let free = this.#aFree.get(cap);
+    if (!free) this.#aFree.set(cap, free = []);
+    free.push(start);
+    this.#aWaste += cap;
+  }
+
+  /** Rewrites the arena in block order, each cell with room for a quarter more members. */
+  #compact(): void {
+    let total = 0;
+    for (const b of this.#blockOf.values()) {
+      for (let i = 0; i < BLOCK_CELLS; i++) {
+        const c = this.#bCells[b * BLOCK_CELLS + i];
+        if (c >= 0) total += capClass(this.#cCount[c] + (this.#cCount[c] >> 2) + 1);
+      }
+    }
+    const a = new Float64Array(E * Math.max(1024, Math.ceil(total * 1.25)));
+    let at = 0;
+    for (const b of this.#blockOf.values()) {
+      for (let i = 0; i < BLOCK_CELLS; i++) {
+        const c = this.#bCells[b * BLOCK_CELLS + i];
+        if (c < 0) continue;
+        const from = this.#cStart[c], n = this.#cCount[c];
+        a.set(this.#a.subarray(from * E, (from + n) * E), at * E);
+        for (let k = 0; k < n; k++) this.#pos[a[(at + k) * E + SLOT]] = at + k;
+        this.#cStart[c] = at;
+        this.#cCap[c] = capClass(n + (n >> 2) + 1);
+        at += this.#cCap[c];
+      }
+    }
+    this.#a = a;
+    this.#aEnd = at;
+    this.#aFree.clear();
+    this.#aWaste = 0;
   }
 
   /** Drops members whose shown position expired at `t` (memory only; reads filter anyway). */
   purgeExpired(t: number): void {
-    for (const [key, s] of this.sectors) {
-      if (s.minUntil > t) continue;
-      let minUntil = Infinity, tsUpdated = 0;
-      for (const m of [...s.members]) {
-        if (m.until <= t) {
-          this.#remove(m);
-          this.versions.delete(m.id);
-        } else {
-          if (m.until < minUntil) minUntil = m.until;
-          if (m.ts > tsUpdated) tsUpdated = m.ts;
-        }
+    const stale: number[] = [];
+    for (let s = 0; s < this.#sectorName.length; s++) {
+      if (this.#sCount[s] > 0 && this.#sMinUntil[s] <= t) stale.push(s);
+    }
+    if (stale.length === 0) return;
+    const minUntil = new Map<number, number>(), tsUpdated = new Map<number, number>();
+    for (const s of stale) {
+      minUntil.set(s, Infinity);
+      tsUpdated.set(s, 0);
+    }
+    for (let slot = 0; slot < this.#slotEnd; slot++) {
+      if (this.#idt.ids[slot] === undefined) continue;
+      const s = this.#sec[slot];
+      const min = minUntil.get(s);
+      if (min === undefined) continue;
+      const e = this.#pos[slot] * E, until = this.#a[e + UNTIL];
+      if (until <= t) {
+        this.#detach(slot);
+        this.#freeSlot(slot); // its version goes with it
+      } else {
+        if (until < min) minUntil.set(s, until);
+        const ts = this.#a[e + TS];
+        if (ts > tsUpdated.get(s)!) tsUpdated.set(s, ts);
       }
-      if (this.sectors.get(key) === s) {
-        s.minUntil = minUntil;
-        s.tsUpdated = tsUpdated;
-      }
+    }
+    for (const s of stale) {
+      this.#sMinUntil[s] = minUntil.get(s)!;
+      this.#sTs[s] = tsUpdated.get(s)!;
     }
   }
 
   /**
    * The `need` members nearest to (lat, lon) inside `region`, unexpired at `t`, accepted by
-   * `accept`, in (distance, id) order. See the module comment for the search.
+   * `accept`, in (distance, id) order, as arena positions (`idAt` and the like read them);
+   * `self` (a slot, or -1) is left out. See the module comment for the search.
    */
   search(
     lat: number,
@@ -243,12 +642,17 @@ export class PositionIndex {
     region: Region,
     need: number,
     t: number,
-    self: Member | undefined,
+    self: number,
     accept: ((profileId: string) => boolean) | null,
-  ): TopK<Member> {
+  ): TopK {
+    const ids = this.#idt.ids;
+    const arena = this.#a;
+    const cStart = this.#cStart, cCount = this.#cCount, cRow = this.#cRow, cCol = this.#cCol;
+    const bId = this.#bId, bCells = this.#bCells, blockOf = this.#blockOf;
     const cosQ = Math.cos(lat * RAD);
-    const top = new TopK<Member>(need);
-    const heap = new NodeHeap<Block | Cell>();
+    const top = new TopK(need, (p) => ids[arena[p * E + SLOT]]!);
+    // Nodes: a block as its index b >= 0, a cell c as -1 - c.
+    const heap = new NodeHeap<number>();
     const rowOf = (x: number) => Math.max(0, Math.min(BLOCK_ROWS - 1, Math.floor((x + 90) / BLOCK_DEG)));
     const brMin = rowOf(region.latMin), brMax = rowOf(region.latMax);
     const bcMin = Math.floor((region.lonMin + 180) / BLOCK_DEG);
@@ -271,9 +675,13 @@ export class PositionIndex {
     const kStart = Math.max(rowGap, gap(bc0));
     const kMax = Math.max(Math.abs(brMin - br0), Math.abs(brMax - br0), Math.abs(bcMin - bc0), Math.abs(bcMax - bc0));
 
+    const blockLatMin = (b: number) => -90 + Math.floor(bId[b] / BLOCK_COLS) * BLOCK_DEG;
+    const blockLonMin = (b: number) => -180 + (bId[b] % BLOCK_COLS) * BLOCK_DEG;
+    const pushBlock = (b: number) =>
+      heap.push(boxLowerBound(lat, qLon, cosQ, blockLatMin(b), blockLonMin(b), BLOCK_DEG), b);
     const visitBlock = (r: number, c: number) => {
-      const b = this.blocks.get(r * BLOCK_COLS + ((c % BLOCK_COLS) + BLOCK_COLS) % BLOCK_COLS);
-      if (b) heap.push(boxLowerBound(lat, qLon, cosQ, b), b);
+      const b = blockOf.get(r * BLOCK_COLS + ((c % BLOCK_COLS) + BLOCK_COLS) % BLOCK_COLS);
+      if (b !== undefined) pushBlock(b);
     };
     const enumerateRing = (k: number) => {
       const r0 = Math.max(brMin, br0 - k), r1 = Math.min(brMax, br0 + k);
@@ -308,13 +716,14 @@ export class PositionIndex {
     // Where a block or cell lies in the region: 0 outside, 1 across its edge, 2 strictly inside
     // (then its members need no per-member test: sector and box edges are never strictly inside).
     const regionW = region.lonMax - region.lonMin;
-    const relation = (b: Bounds, size: number): number => {
-      if (b.latMax < region.latMin || b.latMin > region.latMax) return 0;
-      let e = b.lonMin - region.lonMin;
+    const relation = (latMin: number, lonMin: number, size: number): number => {
+      const latMax = latMin + size;
+      if (latMax < region.latMin || latMin > region.latMax) return 0;
+      let e = lonMin - region.lonMin;
       if (e < 0) e += 360;
       else if (e >= 360) e -= 360;
       if (e > regionW && e + size < 360) return 0;
-      return b.latMin > region.latMin && b.latMax < region.latMax && e > 0 && e + size < regionW ? 2 : 1;
+      return latMin > region.latMin && latMax < region.latMax && e > 0 && e + size < regionW ? 2 : 1;
     };
 
     let k = kStart - 1;
@@ -322,9 +731,9 @@ export class PositionIndex {
     // A region with far more blocks than the index holds (a world-wide box, an empty area): take
     // the occupied blocks from the map instead of walking rings of mostly empty ones.
     const regionBlocks = (brMax - brMin + 1) * (bcMax - bcMin + 1);
-    if (regionBlocks > 4 * this.blocks.size + 1024) {
-      for (const b of this.blocks.values()) {
-        if (relation(b, BLOCK_DEG) > 0) heap.push(boxLowerBound(lat, qLon, cosQ, b), b);
+    if (regionBlocks > 4 * blockOf.size + 1024) {
+      for (const b of blockOf.values()) {
+        if (relation(blockLatMin(b), blockLonMin(b), BLOCK_DEG) > 0) pushBlock(b);
       }
       ringLb = Infinity;
     }
@@ -347,24 +756,166 @@ export class PositionIndex {
         continue;
       }
       const node = heap.pop();
-      if (isBlock(node)) {
-        const inside = relation(node, BLOCK_DEG) === 2;
-        for (const c of node.cells) {
-          if (c && (inside || relation(c, CELL_DEG) > 0)) heap.push(boxLowerBound(lat, qLon, cosQ, c), c);
+      if (node >= 0) {
+        const inside = relation(blockLatMin(node), blockLonMin(node), BLOCK_DEG) === 2;
+        for (let i = 0; i < BLOCK_CELLS; i++) {
+          const c = bCells[node * BLOCK_CELLS + i];
+          if (c < 0) continue;
+          const cLat = -90 + cRow[c] * CELL_DEG, cLon = -180 + cCol[c] * CELL_DEG;
+          if (inside || relation(cLat, cLon, CELL_DEG) > 0) {
+            heap.push(boxLowerBound(lat, qLon, cosQ, cLat, cLon, CELL_DEG), -1 - c);
+          }
         }
         continue;
       }
-      const inside = relation(node, CELL_DEG) === 2;
-      const members = node.members;
-      for (let i = 0; i < members.length; i++) {
-        const m = members[i];
-        if (m.until <= t || m === self || (!inside && !region.test(m))) continue;
-        const a = haversineA(lat, lon, cosQ, m.lat, m.lon, m.cosLat);
-        if (top.full && !top.beats(a, m.id)) continue;
-        if (accept !== null && !accept(m.id)) continue;
-        top.push(a, m);
+      const c = -1 - node;
+      const inside = relation(-90 + cRow[c] * CELL_DEG, -180 + cCol[c] * CELL_DEG, CELL_DEG) === 2;
+      const start = cStart[c], end = start + cCount[c];
+      for (let p = start; p < end; p++) {
+        const e = p * E;
+        if (arena[e + UNTIL] <= t) continue;
+        const slot = arena[e + SLOT];
+        if (slot === self) continue;
+        const mLat = arena[e + LAT], mLon = arena[e + LON];
+        if (!inside && !region.test(mLat, mLon, slot)) continue;
+        const a = haversineA(lat, lon, cosQ, mLat, mLon, arena[e + COS]);
+        if (top.full && !top.beats(a, p)) continue;
+        if (accept !== null && !accept(ids[slot]!)) continue;
+        top.push(a, p);
       }
     }
     return top.sortInPlace();
+  }
+
+  // --- snapshot columns
+
+  /** The members as columns in block and cell order (snapshot.ts writes them as they are). */
+  toColumns(): IndexColumns {
+    const n = this.#idt.size;
+    const cols: IndexColumns = {
+      ids: new Array(n),
+      lat: new Float64Array(n),
+      lon: new Float64Array(n),
+      ts: new Float64Array(n),
+      until: new Float64Array(n),
+      sector: new Int32Array(n),
+      sectors: this.#sectorName.slice(),
+    };
+    let at = 0;
+    for (const b of this.#blockOf.values()) {
+      for (let i = 0; i < BLOCK_CELLS; i++) {
+        const c = this.#bCells[b * BLOCK_CELLS + i];
+        if (c < 0) continue;
+        const from = this.#cStart[c], count = this.#cCount[c];
+        for (let p = from; p < from + count; p++, at++) {
+          const e = p * E, slot = this.#a[e + SLOT];
+          cols.lat[at] = this.#a[e + LAT];
+          cols.lon[at] = this.#a[e + LON];
+          cols.ts[at] = this.#a[e + TS];
+          cols.until[at] = this.#a[e + UNTIL];
+          cols.ids[at] = this.#idt.ids[slot];
+          cols.sector[at] = this.#sec[slot];
+        }
+      }
+    }
+    return cols;
+  }
+
+  /**
+   * An index of the columns' members unexpired at `t`, each at its version (`versions`) or else
+   * at `vs`. The columns' arrays are taken over, not copied (`ids` becomes the index's own). Rows
+   * in cell order (as `toColumns` gives them) fill the arena in one pass, each row's slot its row;
+   * other rows are put in block and cell order first (a sort of their cell keys), so a member's
+   * neighbours are its neighbours in memory too. An id in two rows (which no snapshot holds) is
+   * applied member by member, the newer version winning.
+   */
+  static fromColumns(cols: IndexColumns, t: number, vs: string): PositionIndex {
+    const first = new PositionIndex();
+    if (first.#loadColumns(cols, t, vs)) return first;
+    const sorted = inCellOrder(cols);
+    const second = new PositionIndex();
+    if (second.#loadColumns(sorted, t, vs)) return second;
+    const again = new PositionIndex();
+    for (let i = 0; i < sorted.ids.length; i++) {
+      const id = sorted.ids[i];
+      if (id === undefined || sorted.until[i] <= t) continue;
+      again.apply(
+        {
+          p: id,
+          s: sorted.sectors[sorted.sector[i]],
+          lat: sorted.lat[i],
+          lon: sorted.lon[i],
+          ts: sorted.ts[i],
+          u: sorted.until[i],
+        },
+        sorted.versions?.[i] ?? vs,
+      );
+    }
+    return again;
+  }
+
+  /** The one-pass load of `fromColumns`; false (the index half built) when the rows are not in cell order. */
+  #loadColumns(cols: IndexColumns, t: number, vs: string): boolean {
+    const n = cols.ids.length;
+    const ids = cols.ids;
+    const sectorIds = cols.sectors.map((s) => this.#intern(s));
+    const idt = this.#idt;
+    idt.adopt(ids, n);
+    this.#vers = cols.versions ?? new Array(n).fill(vs);
+    this.#slotEnd = n;
+    this.#growSlots(Math.max(1024, n));
+    const size = Math.max(1024, n + (n >> 2));
+    this.#a = new Float64Array(E * size);
+    const { lat: cLat, lon: cLon, ts: cTs, until: cUntil, sector: cSector } = cols;
+    const arena = this.#a, pos = this.#pos, cellOf = this.#cellOf, sec = this.#sec;
+    const sCount = this.#sCount, sMinUntil = this.#sMinUntil, sTs = this.#sTs;
+    let p = 0, cellKey = -1, c = -1, b = -1;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i], until = cUntil[i];
+      if (id === undefined || !(until > t)) {
+        ids[i] = undefined;
+        this.#vers[i] = undefined;
+        this.#freeSlots.push(i);
+        continue;
+      }
+      if (!idt.add(id, i)) return false; // the same id twice
+      const lat = cLat[i], lon = cLon[i];
+      const row = cellRow(lat), col = cellCol(lon);
+      const key = row * CELL_COLS + col;
+      if (key !== cellKey) {
+        if (c >= 0) this.#cCap[c] = this.#cCount[c];
+        const bid = (row >> BLOCK_SHIFT) * BLOCK_COLS + (col >> BLOCK_SHIFT);
+        b = this.#blockOf.get(bid) ?? this.#newBlock(bid);
+        const inBlock = (row & BLOCK_MASK) * BLOCK_SIDE + (col & BLOCK_MASK);
+        if (this.#bCells[b * BLOCK_CELLS + inBlock] >= 0) return false; // not in cell order
+        c = this.#newCell(b, row, col, inBlock, 0);
+        this.#cStart[c] = p;
+        cellKey = key;
+      }
+      this.#cCount[c]++;
+      this.#bCount[b]++;
+      const e = p * E;
+      arena[e + LAT] = lat;
+      arena[e + LON] = lon;
+      arena[e + COS] = Math.cos(lat * RAD);
+      arena[e + UNTIL] = until;
+      arena[e + SLOT] = i;
+      pos[i] = p;
+      cellOf[i] = c;
+      const ts = cTs[i], s = sectorIds[cSector[i]];
+      arena[e + TS] = ts;
+      sec[i] = s;
+      if (sCount[s]++ === 0) {
+        sMinUntil[s] = Infinity;
+        sTs[s] = 0;
+      }
+      if (until < sMinUntil[s]) sMinUntil[s] = until;
+      if (ts > sTs[s]) sTs[s] = ts;
+      p++;
+    }
+    if (c >= 0) this.#cCap[c] = this.#cCount[c];
+    this.#aEnd = p;
+    this.#freeSlots.reverse(); // the lowest free slot first
+    return true;
   }
 }

@@ -91,13 +91,18 @@ function run(
     ? null
     : (id: string) => (exclude === undefined || !exclude.has(id)) && (filter === undefined || filter(id));
   const index = s.index;
-  const self = index.members.get(viewerId);
-  const top = index.search(from.lat, from.lon, region, need + 1, now(), self, accept);
+  const top = index.search(from.lat, from.lon, region, need + 1, now(), index.slotOf(viewerId), accept);
   const end = Math.min(top.a.length, need);
   const items: NearbyItem[] = [];
   for (let i = page * size; i < end; i++) {
-    const m = top.m[i];
-    items.push({ profileId: m.id, lat: m.lat, lon: m.lon, distanceMeters: aToMeters(top.a[i]), tsUpdated: m.ts });
+    const slot = top.m[i];
+    items.push({
+      profileId: index.idAt(slot),
+      lat: index.latAt(slot),
+      lon: index.lonAt(slot),
+      distanceMeters: aToMeters(top.a[i]),
+      tsUpdated: index.tsAt(slot),
+    });
   }
   return { items, hasMore: top.a.length > need };
 }
@@ -117,9 +122,7 @@ export async function nearest(s: StoreState, viewerId: string, o: QueryOptions =
     latMax,
     lonMin,
     lonMax: lonMin + width,
-    test: (m) =>
-      m.lat >= latMin && m.lat <= latMax &&
-      ((m.lon - lonMin) % 360 + 360) % 360 <= width,
+    test: (lat, lon) => lat >= latMin && lat <= latMax && ((lon - lonMin) % 360 + 360) % 360 <= width,
   };
   return run(s, from, region, viewerId, o, page, size);
 }
@@ -146,9 +149,7 @@ export async function byBounds(s: StoreState, q: BoundsQuery, viewerId: string):
     latMax,
     lonMin,
     lonMax,
-    test: (m) =>
-      m.lat >= latMin && m.lat <= latMax && m.lon >= lonMin &&
-      m.lon <= lonMax,
+    test: (lat, lon) => lat >= latMin && lat <= latMax && lon >= lonMin && lon <= lonMax,
   };
   return run(s, from, region, viewerId, q, page, size);
 }
@@ -166,12 +167,14 @@ export async function bySector(
   await s.ready();
   const from = await viewerPoint(s, viewerId) ??
     { lat: sw.lat + 0.5, lon: sw.lon + 0.5 };
+  const index = s.index;
+  const sectorId = index.sectorId(key);
   const region: Region = {
     latMin: sw.lat,
     latMax: sw.lat + 1,
     lonMin: sw.lon,
     lonMax: sw.lon + 1,
-    test: (m) => m.sector === key,
+    test: (_lat, _lon, slot) => index.sectorAt(slot) === sectorId,
   };
   return run(s, from, region, viewerId, o, page, size);
 }
@@ -182,17 +185,9 @@ export async function aggregates(s: StoreState): Promise<PositionAggregate[]> {
   const t = now();
   s.index.purgeExpired(t);
   const out: PositionAggregate[] = [];
-  for (const [key, set] of s.index.sectors) {
-    if (set.members.size === 0) continue;
+  for (const { key, count, tsUpdated } of s.index.sectors()) {
     const { lat, lon } = parseSectorKey(key);
-    out.push({
-      centerLat: lat + 0.5,
-      centerLon: lon + 0.5,
-      deltaLat: 1,
-      deltaLon: 1,
-      count: set.members.size,
-      tsUpdated: set.tsUpdated,
-    });
+    out.push({ centerLat: lat + 0.5, centerLon: lon + 0.5, deltaLat: 1, deltaLon: 1, count, tsUpdated });
   }
   out.sort((x, y) => x.centerLat - y.centerLat || x.centerLon - y.centerLon);
   return out;

@@ -16,6 +16,7 @@
  *   (milliseconds), the writer at once (writes.ts).
  */
 
+import { isLat, isLon } from "../../domain/geo.ts";
 import { keys } from "../keys.ts";
 import { now } from "../clock.ts";
 import { PositionIndex } from "./memoryIndex.ts";
@@ -82,8 +83,17 @@ export class PositionSync {
     const run = this.#serial(async () => {
       const t0 = performance.now();
       const bytes = this.#useSnapshots ? await readSnapshot(this.#s.db, now()).catch(() => null) : null;
-      if (bytes) {
-        const snap = decodeSnapshot(bytes, now());
+      // A snapshot that cannot be read (an unknown version) is passed over: the full load follows.
+      const snap = bytes
+        ? (() => {
+          try {
+            return decodeSnapshot(bytes, now());
+          } catch {
+            return null;
+          }
+        })()
+        : null;
+      if (snap) {
         this.#s.index = snap.index;
         this.#cursor = snap.cursor;
         await this.#tailOnce();
@@ -93,19 +103,47 @@ export class PositionSync {
       for await (const e of this.#s.db.list({ prefix: keys.positionsLogAll() }, { reverse: true, limit: 1 })) {
         cursor = String(e.key[1]);
       }
-      const index = new PositionIndex();
+      // Every record as columns (a versionstamp each), then one index in cell order.
+      const ids: string[] = [], versions: string[] = [], sector: number[] = [];
+      const lat: number[] = [], lon: number[] = [], ts: number[] = [], until: number[] = [];
+      const sectors = new Map<string, number>();
+      const removals: [string, string][] = [];
+      let lastVs = "";
       const iter = this.#s.db.list<ShownValue>({ prefix: keys.positionsShownAll() }, { batchSize: 1000 });
       for await (const e of iter) {
-        const v = e.value;
-        index.apply({
-          p: String(e.key[2]),
-          s: String(e.key[1]),
-          lat: v.lat,
-          lon: v.lon,
-          ts: v.ts,
-          u: v.u,
-        }, e.versionstamp);
+        const v = e.value, id = String(e.key[2]);
+        // A commit's records share one versionstamp string.
+        const vs = e.versionstamp === lastVs ? lastVs : (lastVs = e.versionstamp);
+        if (!isLat(v?.lat) || !isLon(v?.lon)) {
+          removals.push([id, vs]); // as `apply` takes it: no shown point
+          continue;
+        }
+        const key = String(e.key[1]);
+        let s = sectors.get(key);
+        if (s === undefined) sectors.set(key, s = sectors.size);
+        ids.push(id);
+        versions.push(vs);
+        sector.push(s);
+        lat.push(v.lat);
+        lon.push(v.lon);
+        ts.push(v.ts ?? 0);
+        until.push(v.u ?? 0);
       }
+      const index = PositionIndex.fromColumns(
+        {
+          ids,
+          versions,
+          lat: Float64Array.from(lat),
+          lon: Float64Array.from(lon),
+          ts: Float64Array.from(ts),
+          until: Float64Array.from(until),
+          sector: Int32Array.from(sector),
+          sectors: [...sectors.keys()],
+        },
+        -Infinity,
+        "",
+      );
+      for (const [id, vs] of removals) index.apply({ p: id }, vs);
       this.#s.index = index;
       this.#cursor = cursor;
       await this.#tailOnce();

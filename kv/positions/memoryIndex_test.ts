@@ -1,0 +1,233 @@
+import assert from "node:assert/strict";
+import { sectorKey } from "../../domain/geo.ts";
+import { mulberry32 as rng } from "../random.ts";
+import { PositionIndex, type Region } from "./memoryIndex.ts";
+import { decodeSnapshot, encodeSnapshot } from "./snapshot.ts";
+
+const RAD = Math.PI / 180;
+
+interface Model {
+  lat: number;
+  lon: number;
+  ts: number;
+  until: number;
+  sector: string;
+}
+
+/** What the index must answer, computed over every member (same distance math as the index). */
+function bruteForce(
+  members: Map<string, Model>,
+  lat: number,
+  lon: number,
+  region: { test: (m: Model, id: string) => boolean },
+  need: number,
+  t: number,
+): string[] {
+  const cosQ = Math.cos(lat * RAD);
+  const all: [number, string, Model][] = [];
+  for (const [id, m] of members) {
+    if (m.until <= t || !region.test(m, id)) continue;
+    const s1 = Math.sin((m.lat - lat) * RAD / 2), s2 = Math.sin((m.lon - lon) * RAD / 2);
+    all.push([s1 * s1 + cosQ * Math.cos(m.lat * RAD) * s2 * s2, id, m]);
+  }
+  all.sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));
+  return all.slice(0, need).map(([a, id, m]) => `${id}@${a}@${m.lat},${m.lon},${m.ts}`);
+}
+
+function answer(index: PositionIndex, top: { a: number[]; m: number[] }): string[] {
+  return top.m.map((s, i) => `${index.idAt(s)}@${top.a[i]}@${index.latAt(s)},${index.lonAt(s)},${index.tsAt(s)}`);
+}
+
+/** Random moves, removals, stale changes, quiet writes and expiry in a small area (cells fill, move and empty). */
+function churn(seed: number, n: number, ops: number, spread: number) {
+  const rand = rng(seed);
+  let index = new PositionIndex();
+  const members = new Map<string, Model>();
+  const versions = new Map<string, string>();
+  const ids = Array.from({ length: n }, (_, i) => `m${String(i * 7919 % 100_003).padStart(6, "0")}`);
+  let v = 0, t = 1000;
+  const vs = (back = 0) => String(Math.max(1, v - back)).padStart(20, "0");
+  const check = () => {
+    assert.equal(index.members.size, members.size);
+    for (const id of ids) {
+      const m = index.members.get(id), want = members.get(id);
+      assert.deepEqual(
+        m && [m.lat, m.lon, m.ts, m.until, m.sector],
+        want && [want.lat, want.lon, want.ts, want.until, want.sector],
+      );
+      assert.equal(index.versions.get(id), versions.get(id));
+    }
+    for (let q = 0; q < 12; q++) {
+      const viewer = ids[Math.floor(rand() * n)], self = members.has(viewer) ? viewer : "";
+      const lat = 52.5 + (rand() - 0.5) * spread * 1.5, lon = 13.4 + (rand() - 0.5) * spread * 1.5;
+      const d = rand() * spread, need = 1 + Math.floor(rand() * 400), tq = t + (q % 4 === 0 ? 40 : 0);
+      const left = new Set(ids.filter(() => rand() < 0.1));
+      const accept = q % 2 ? null : (id: string) => !left.has(id);
+      const key = sectorKey(lat, lon), sid = index.sectorId(key);
+      const [sLat, sLon] = key.split(":").map(Number);
+      const regions: [Region, (m: Model) => boolean][] = [
+        [
+          {
+            latMin: lat - d,
+            latMax: lat + d,
+            lonMin: lon - d,
+            lonMax: lon + d,
+            test: (la, lo) => la >= lat - d && la <= lat + d && lo >= lon - d && lo <= lon + d,
+          },
+          (m) => m.lat >= lat - d && m.lat <= lat + d && m.lon >= lon - d && m.lon <= lon + d,
+        ],
+        [
+          {
+            latMin: sLat,
+            latMax: sLat + 1,
+            lonMin: sLon,
+            lonMax: sLon + 1,
+            test: (_a, _o, s) => index.sectorAt(s) === sid,
+          },
+          (m) => m.sector === key,
+        ],
+      ];
+      for (const [region, test] of regions) {
+        const got = answer(index, index.search(lat, lon, region, need, tq, index.slotOf(self), accept));
+        const want = bruteForce(
+          members,
+          lat,
+          lon,
+          {
+            test: (m, id) => test(m) && id !== self && (accept === null || accept(id)),
+          },
+          need,
+          tq,
+        );
+        assert.deepEqual(got, want);
+      }
+    }
+    const counts = new Map<string, number>();
+    for (const m of members.values()) counts.set(m.sector, (counts.get(m.sector) ?? 0) + 1);
+    assert.deepEqual(
+      new Map([...index.sectors()].map((s) => [s.key, s.count])),
+      counts,
+    );
+  };
+  for (let i = 0; i < ops; i++) {
+    const id = ids[Math.floor(rand() * n)];
+    const r = rand();
+    const stale = rand() < 0.05;
+    if (!stale) v++;
+    const at = vs(stale ? Math.floor(rand() * 40) : 0);
+    const seen = versions.get(id);
+    const fresh = seen === undefined || seen < at;
+    if (r < 0.75) {
+      const lat = 52.5 + (rand() - 0.5) * spread, lon = 13.4 + (rand() - 0.5) * spread;
+      const c = { p: id, s: sectorKey(lat, lon), lat, lon, ts: t, u: t + 20 + Math.floor(rand() * 300) };
+      assert.equal(index.apply(c, at), fresh);
+      if (fresh) {
+        members.set(id, { lat, lon, ts: c.ts, until: c.u, sector: c.s });
+        versions.set(id, at);
+      }
+    } else if (r < 0.85) {
+      assert.equal(index.apply({ p: id }, at), fresh);
+      if (fresh) {
+        members.delete(id);
+        versions.set(id, at);
+      }
+    } else if (r < 0.9) {
+      index.noteOwnWrite(id, at);
+      if (fresh) versions.set(id, at);
+    } else if (r < 0.92) {
+      index.purgeExpired(t);
+      for (const [id, m] of members) {
+        if (m.until <= t) {
+          members.delete(id);
+          versions.delete(id);
+        }
+      }
+    } else if (r < 0.921) {
+      // A snapshot: every member at the snapshot's cursor, removed members' versions gone.
+      v++;
+      const back = decodeSnapshot(encodeSnapshot(index, vs(), t), t);
+      index = back.index;
+      versions.clear();
+      for (const [id, m] of members) {
+        if (m.until <= t) members.delete(id);
+        else versions.set(id, vs());
+      }
+    }
+    if (rand() < 0.01) t += 10;
+    if (i % 3000 === 0) check();
+  }
+  check();
+}
+
+Deno.test("memory index - random moves, removals, stale changes and expiry answer as brute force does (one cell and many)", () => {
+  churn(1, 3000, 30_000, 0.004); // a few crowded cells: ranges grow, move and the arena compacts
+  churn(2, 2000, 30_000, 0.1);
+  churn(3, 1500, 20_000, 3); // many blocks and sectors
+});
+
+Deno.test("memory index - columns in any order, expired and repeated rows, give the same index", () => {
+  const rand = rng(9);
+  const index = new PositionIndex();
+  for (let i = 0; i < 2000; i++) {
+    const lat = 40 + rand() * 0.05, lon = -74 + rand() * 0.05;
+    index.apply({ p: `p${i}`, s: sectorKey(lat, lon), lat, lon, ts: i, u: i < 100 ? 50 : 10_000 + i }, "0001");
+  }
+  const dump = (x: PositionIndex) =>
+    [...x.members.values()].map((m) => `${m.id} ${m.lat} ${m.lon} ${m.ts} ${m.until} ${m.sector}`).sort();
+  const live = dump(index).filter((l) => Number(l.split(" ")[4]) > 100);
+  const cols = index.toColumns();
+  assert.deepEqual(dump(PositionIndex.fromColumns(index.toColumns(), 100, "0002")), live);
+  // Rows shuffled out of cell order: member by member, same index.
+  const order = Array.from({ length: cols.ids.length }, (_, i) => i).sort(() => rand() - 0.5);
+  const shuffled = {
+    ids: order.map((i) => cols.ids[i]),
+    lat: Float64Array.from(order, (i) => cols.lat[i]),
+    lon: Float64Array.from(order, (i) => cols.lon[i]),
+    ts: Float64Array.from(order, (i) => cols.ts[i]),
+    until: Float64Array.from(order, (i) => cols.until[i]),
+    sector: Int32Array.from(order, (i) => cols.sector[i]),
+    sectors: cols.sectors,
+  };
+  const back = PositionIndex.fromColumns(shuffled, 100, "0002");
+  assert.deepEqual(dump(back), live);
+  assert.equal(back.versions.get("p500"), "0002");
+  assert.equal(back.versions.get("p5"), undefined); // expired
+  // A repeated id (never written, but read safely): the first row wins, as applying the rows in
+  // order at one version does.
+  const twice = index.toColumns();
+  const [i, j] = [0, 1, 2, 3, 4, 5].filter((k) => twice.until[k] > 100);
+  const lost = twice.ids[j]!;
+  twice.ids[j] = twice.ids[i];
+  const again = PositionIndex.fromColumns(twice, 100, "0002");
+  assert.deepEqual(dump(again), live.filter((l) => !l.startsWith(`${lost} `)));
+});
+
+Deno.test("memory index - a version 1 snapshot (the text layout) still loads", () => {
+  const members = [
+    { id: "a", sector: "52:13", lat: 52.1, lon: 13.1, ts: 5, until: 5000 },
+    { id: "b", sector: "52:13", lat: 52.2, lon: 13.2, ts: 6, until: 50 },
+    { id: "c", sector: "-34:151", lat: -33.9, lon: 151.2, ts: 7, until: 7000 },
+  ];
+  const n = members.length;
+  const header = new TextEncoder().encode(JSON.stringify({ v: 1, cursor: "0009", ts: 1, n }));
+  const floats = new Float64Array(4 * n);
+  members.forEach((m, i) => {
+    floats[i] = m.lat;
+    floats[n + i] = m.lon;
+    floats[2 * n + i] = m.ts;
+    floats[3 * n + i] = m.until;
+  });
+  const text = new TextEncoder().encode(members.flatMap((m) => [m.id, m.sector, ""]).join("\n"));
+  const at = Math.ceil((4 + header.byteLength) / 8) * 8;
+  const bytes = new Uint8Array(at + floats.byteLength + text.byteLength);
+  new DataView(bytes.buffer).setUint32(0, header.byteLength, true);
+  bytes.set(header, 4);
+  bytes.set(new Uint8Array(floats.buffer), at);
+  bytes.set(text, at + floats.byteLength);
+  const { index, cursor } = decodeSnapshot(bytes, 100);
+  assert.equal(cursor, "0009");
+  assert.deepEqual([...index.members.keys()].sort(), ["a", "c"]);
+  const c = index.members.get("c")!;
+  assert.deepEqual([c.lat, c.lon, c.ts, c.until, c.sector], [-33.9, 151.2, 7, 7000, "-34:151"]);
+  assert.equal(index.versions.get("a"), "0009");
+});
