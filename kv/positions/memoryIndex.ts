@@ -6,16 +6,20 @@
  * applied for that profile, so changes may arrive twice or out of order. `search` returns the
  * nearest members of a region in (distance, id) order. The index holds shown points only.
  *
- * Layout: typed arrays, no object per member (about 150 bytes a member at a million, against
- * about 650 as objects). A member is a slot: its id (one array of strings, and a map from id to
- * slot), its versionstamp, report time and interned sector by slot. Its shown point, the cosine of
- * its latitude, its expiry and its slot are also kept in an arena ordered by cell: each cell of
+ * Layout: typed arrays, no object per member (about 140 bytes a member at a million, against
+ * about 650 as objects). A member is a slot: by slot, its id (idTable.ts: an array of strings and
+ * an open-addressing table from id to slot), its versionstamp, its cell, its interned sector and
+ * its place in the arena. The arena is one Float64Array of 32-byte entries ordered by cell: shown
+ * lat and lon, expiry, and (through an Int32Array over the same bytes) the slot and the report
+ * time as expiry minus an Int32; the cosine of a latitude is computed when needed. Each cell of
  * 1/256 degree (about 430 m) owns a contiguous range of the arena (start, count, capacity), so a
  * search reads a cell's members in sequence. A member leaving a cell is swapped with the cell's
  * last; a full cell moves to a larger range (capacities 1, 2, 3, 4, 6, 8, 12, ...), its old range
  * kept on a free list for its size; once a quarter of the arena is such free ranges, the arena is
  * compacted in block order. Cells are grouped into blocks of 4 x 4 cells (a map from block id to
- * block), plus per-sector counts for aggregates.
+ * block), plus per-sector counts for aggregates. A load (`fromColumns`: a snapshot, or every
+ * record) fills the arena in one pass in block and cell order, each member's slot its place, so
+ * members near each other are near each other in memory too.
  *
  * Search: a best-first search: rings of blocks around the viewer are enumerated lazily (or, for a
  * region far larger than the index, the occupied blocks are taken from the map), blocks and then
@@ -42,7 +46,11 @@ const BLOCK_ROWS = 180 * CELLS_PER_DEG / BLOCK_SIDE;
 const BLOCK_COLS = 360 * CELLS_PER_DEG / BLOCK_SIDE;
 const CELL_DEG = 1 / CELLS_PER_DEG;
 /** An arena entry: its numbers, and how many. */
-const LAT = 0, LON = 1, COS = 2, UNTIL = 3, TS = 4, SLOT = 5, E = 6;
+const LAT = 0, LON = 1, UNTIL = 2, E = 4;
+/** The entry's fourth number as two Int32: its slot, and its expiry minus its report time. */
+const I_SLOT = 6, I_DT = 7, IE = 2 * E;
+/** An I_DT that stands for "the report time is in `#tsOther`" (not an exact Int32 difference). */
+const DT_OTHER = -0x80000000;
 /** Lower bounds are shrunk by this factor so rounding never makes them exceed a true distance. */
 const LB_SAFETY = 0.9999;
 
@@ -88,7 +96,7 @@ export interface IndexColumns {
   ts: Float64Array;
   until: Float64Array;
   /** Index into `sectors` by row. */
-  sector: Int32Array;
+  sector: Int32Array | Uint16Array;
   sectors: string[];
   /** Versions by row (default: one for all, given to `fromColumns`). */
   versions?: (string | undefined)[];
@@ -225,8 +233,14 @@ export class PositionIndex {
   #lastVs = "";
 
   // --- the arena, by position: each cell's members in one range
-  /** `E` numbers an entry (LAT, LON, COS, UNTIL, TS, SLOT), entry p at `p * E`. */
+  /**
+   * Entry p: LAT, LON, UNTIL at `p * E + ...` of `#a`, and I_SLOT, I_DT at `p * IE + ...` of
+   * `#ai`, an Int32Array over the same bytes. 32 bytes a member.
+   */
   #a = new Float64Array(0);
+  #ai = new Int32Array(0);
+  /** Report times that are not expiry minus an Int32 (none in practice: expiry is report + 26 h), by slot. */
+  readonly #tsOther = new Map<number, number>();
   #aEnd = 0;
   /** Free ranges by capacity, and their total. */
   readonly #aFree = new Map<number, number[]>();
@@ -292,13 +306,13 @@ export class PositionIndex {
   }
 
   #member(slot: number): Member {
-    const e = this.#pos[slot] * E, a = this.#a;
+    const p = this.#pos[slot], e = p * E, a = this.#a;
     return {
       id: this.#idt.ids[slot]!,
       lat: a[e + LAT],
       lon: a[e + LON],
-      cosLat: a[e + COS],
-      ts: a[e + TS],
+      cosLat: Math.cos(a[e + LAT] * RAD),
+      ts: this.tsAt(p),
       until: a[e + UNTIL],
       sector: this.#sectorName[this.#sec[slot]],
       slot,
@@ -320,7 +334,7 @@ export class PositionIndex {
    * until the index next changes, so read at once).
    */
   idAt(p: number): string {
-    return this.#idt.ids[this.#a[p * E + SLOT]]!;
+    return this.#idt.ids[this.#ai[p * IE + I_SLOT]]!;
   }
   latAt(p: number): number {
     return this.#a[p * E + LAT];
@@ -329,7 +343,25 @@ export class PositionIndex {
     return this.#a[p * E + LON];
   }
   tsAt(p: number): number {
-    return this.#a[p * E + TS];
+    const dt = this.#ai[p * IE + I_DT];
+    return dt === DT_OTHER ? this.#tsOther.get(this.#ai[p * IE + I_SLOT])! : this.#a[p * E + UNTIL] - dt;
+  }
+
+  /** Writes entry p's numbers. */
+  #put(p: number, lat: number, lon: number, until: number, ts: number, slot: number): void {
+    const a = this.#a, ai = this.#ai, e = p * E, ie = p * IE;
+    a[e + LAT] = lat;
+    a[e + LON] = lon;
+    a[e + UNTIL] = until;
+    ai[ie + I_SLOT] = slot;
+    const dt = until - ts;
+    if (dt === (dt | 0) && dt !== DT_OTHER && until - dt === ts) {
+      ai[ie + I_DT] = dt;
+      if (this.#tsOther.size > 0) this.#tsOther.delete(slot);
+    } else {
+      ai[ie + I_DT] = DT_OTHER;
+      this.#tsOther.set(slot, ts);
+    }
   }
 
   /** The interned number of a sector key (-1: no member was ever in it); see `sectorAt`. */
@@ -423,6 +455,7 @@ export class PositionIndex {
   #freeSlot(slot: number): void {
     this.#idt.remove(slot);
     this.#vers[slot] = undefined;
+    if (this.#tsOther.size > 0) this.#tsOther.delete(slot);
     this.#freeSlots.push(slot);
   }
 
@@ -438,13 +471,7 @@ export class PositionIndex {
     if (c < 0) c = this.#newCell(b, row, col, inBlock, 0);
     if (this.#cCount[c] === this.#cCap[c]) this.#growCell(c);
     const p = this.#cStart[c] + this.#cCount[c]++;
-    const a = this.#a, e = p * E;
-    a[e + LAT] = lat;
-    a[e + LON] = lon;
-    a[e + COS] = Math.cos(lat * RAD);
-    a[e + UNTIL] = until;
-    a[e + TS] = ts;
-    a[e + SLOT] = slot;
+    this.#put(p, lat, lon, until, ts, slot);
     this.#pos[slot] = p;
     this.#cellOf[slot] = c;
     this.#sec[slot] = sector;
@@ -462,7 +489,7 @@ export class PositionIndex {
     const last = this.#cStart[c] + --this.#cCount[c];
     if (p !== last) {
       this.#a.copyWithin(p * E, last * E, last * E + E);
-      this.#pos[this.#a[p * E + SLOT]] = p;
+      this.#pos[this.#ai[p * IE + I_SLOT]] = p;
     }
     const b = this.#cBlock[c];
     if (this.#cCount[c] === 0) this.#dropCell(c);
@@ -534,7 +561,7 @@ export class PositionIndex {
     if (this.#cCount[c] < this.#cCap[c]) return; // the compaction gave it room
     const to = this.#alloc(cap), from = this.#cStart[c], n = this.#cCount[c];
     this.#a.copyWithin(to * E, from * E, (from + n) * E);
-    for (let i = 0; i < n; i++) this.#pos[this.#a[(to + i) * E + SLOT]] = to + i;
+    for (let i = 0; i < n; i++) this.#pos[this.#ai[(to + i) * IE + I_SLOT]] = to + i;
     this.#release(from, this.#cCap[c]);
     this.#cStart[c] = to;
     this.#cCap[c] = cap;
@@ -547,6 +574,7 @@ export class PositionIndex {
     if (this.#aWaste * 4 > this.#aEnd) this.#compact();
     if (this.#aEnd + cap <= this.#a.length / E) return;
     this.#a = growF64(this.#a, E * Math.max(1024, this.#aEnd + cap, Math.ceil(room * 1.25)));
+    this.#ai = new Int32Array(this.#a.buffer);
   }
 
   #alloc(cap: number): number {
@@ -578,7 +606,7 @@ export class PositionIndex {
         if (c >= 0) total += capClass(this.#cCount[c] + (this.#cCount[c] >> 2) + 1);
       }
     }
-    const a = new Float64Array(E * Math.max(1024, Math.ceil(total * 1.25)));
+    const a = new Float64Array(E * Math.max(1024, Math.ceil(total * 1.25))), ai = new Int32Array(a.buffer);
     let at = 0;
     for (const b of this.#blockOf.values()) {
       for (let i = 0; i < BLOCK_CELLS; i++) {
@@ -586,13 +614,14 @@ export class PositionIndex {
         if (c < 0) continue;
         const from = this.#cStart[c], n = this.#cCount[c];
         a.set(this.#a.subarray(from * E, (from + n) * E), at * E);
-        for (let k = 0; k < n; k++) this.#pos[a[(at + k) * E + SLOT]] = at + k;
+        for (let k = 0; k < n; k++) this.#pos[ai[(at + k) * IE + I_SLOT]] = at + k;
         this.#cStart[c] = at;
         this.#cCap[c] = capClass(n + (n >> 2) + 1);
         at += this.#cCap[c];
       }
     }
     this.#a = a;
+    this.#ai = ai;
     this.#aEnd = at;
     this.#aFree.clear();
     this.#aWaste = 0;
@@ -615,13 +644,13 @@ export class PositionIndex {
       const s = this.#sec[slot];
       const min = minUntil.get(s);
       if (min === undefined) continue;
-      const e = this.#pos[slot] * E, until = this.#a[e + UNTIL];
+      const p = this.#pos[slot], until = this.#a[p * E + UNTIL];
       if (until <= t) {
         this.#detach(slot);
         this.#freeSlot(slot); // its version goes with it
       } else {
         if (until < min) minUntil.set(s, until);
-        const ts = this.#a[e + TS];
+        const ts = this.tsAt(p);
         if (ts > tsUpdated.get(s)!) tsUpdated.set(s, ts);
       }
     }
@@ -650,7 +679,8 @@ export class PositionIndex {
     const cStart = this.#cStart, cCount = this.#cCount, cRow = this.#cRow, cCol = this.#cCol;
     const bId = this.#bId, bCells = this.#bCells, blockOf = this.#blockOf;
     const cosQ = Math.cos(lat * RAD);
-    const top = new TopK(need, (p) => ids[arena[p * E + SLOT]]!);
+    const arenaI = this.#ai;
+    const top = new TopK(need, (p) => ids[arenaI[p * IE + I_SLOT]]!);
     // Nodes: a block as its index b >= 0, a cell c as -1 - c.
     const heap = new NodeHeap<number>();
     const rowOf = (x: number) => Math.max(0, Math.min(BLOCK_ROWS - 1, Math.floor((x + 90) / BLOCK_DEG)));
@@ -774,11 +804,11 @@ export class PositionIndex {
       for (let p = start; p < end; p++) {
         const e = p * E;
         if (arena[e + UNTIL] <= t) continue;
-        const slot = arena[e + SLOT];
+        const slot = arenaI[p * IE + I_SLOT];
         if (slot === self) continue;
         const mLat = arena[e + LAT], mLon = arena[e + LON];
         if (!inside && !region.test(mLat, mLon, slot)) continue;
-        const a = haversineA(lat, lon, cosQ, mLat, mLon, arena[e + COS]);
+        const a = haversineA(lat, lon, cosQ, mLat, mLon, Math.cos(mLat * RAD));
         if (top.full && !top.beats(a, p)) continue;
         if (accept !== null && !accept(ids[slot]!)) continue;
         top.push(a, p);
@@ -808,10 +838,10 @@ export class PositionIndex {
         if (c < 0) continue;
         const from = this.#cStart[c], count = this.#cCount[c];
         for (let p = from; p < from + count; p++, at++) {
-          const e = p * E, slot = this.#a[e + SLOT];
+          const e = p * E, slot = this.#ai[p * IE + I_SLOT];
           cols.lat[at] = this.#a[e + LAT];
           cols.lon[at] = this.#a[e + LON];
-          cols.ts[at] = this.#a[e + TS];
+          cols.ts[at] = this.tsAt(p);
           cols.until[at] = this.#a[e + UNTIL];
           cols.ids[at] = this.#idt.ids[slot];
           cols.sector[at] = this.#sec[slot];
@@ -864,10 +894,11 @@ export class PositionIndex {
     this.#vers = cols.versions ?? new Array(n).fill(vs);
     this.#slotEnd = n;
     this.#growSlots(Math.max(1024, n));
-    const size = Math.max(1024, n + (n >> 2));
+    const size = Math.max(1024, n + (n >> 3));
     this.#a = new Float64Array(E * size);
+    this.#ai = new Int32Array(this.#a.buffer);
     const { lat: cLat, lon: cLon, ts: cTs, until: cUntil, sector: cSector } = cols;
-    const arena = this.#a, pos = this.#pos, cellOf = this.#cellOf, sec = this.#sec;
+    const pos = this.#pos, cellOf = this.#cellOf, sec = this.#sec;
     const sCount = this.#sCount, sMinUntil = this.#sMinUntil, sTs = this.#sTs;
     let p = 0, cellKey = -1, c = -1, b = -1;
     for (let i = 0; i < n; i++) {
@@ -894,16 +925,10 @@ export class PositionIndex {
       }
       this.#cCount[c]++;
       this.#bCount[b]++;
-      const e = p * E;
-      arena[e + LAT] = lat;
-      arena[e + LON] = lon;
-      arena[e + COS] = Math.cos(lat * RAD);
-      arena[e + UNTIL] = until;
-      arena[e + SLOT] = i;
+      const ts = cTs[i], s = sectorIds[cSector[i]];
+      this.#put(p, lat, lon, until, ts, i);
       pos[i] = p;
       cellOf[i] = c;
-      const ts = cTs[i], s = sectorIds[cSector[i]];
-      arena[e + TS] = ts;
       sec[i] = s;
       if (sCount[s]++ === 0) {
         sMinUntil[s] = Infinity;
