@@ -33,7 +33,8 @@ import { config } from "./config/config.ts";
 import { closeKv, openKv } from "./kv/db.ts";
 import { loadPositionIndex, startPositionSync, stopPositionSync, writePositionSnapshot } from "./kv/positions.ts";
 import { startWorkers } from "./workers/run.ts";
-import { startSessionCache } from "./kv/sessions.ts";
+import { startKeptReads } from "./kv/kept.ts";
+import { flushLimitCounts } from "./kv/ratelimit.ts";
 import { startLiveListener } from "./routes/live.ts";
 
 /** Builds the app. Tests call `createApp().request(...)` against a `:memory:` KV. */
@@ -97,8 +98,9 @@ if (import.meta.main) {
     `positions: ${loaded.members} visible members indexed in ${loaded.ms.toFixed(0)} ms (from ${loaded.from})`,
   );
   startPositionSync();
-  // Sessions kept a few seconds in this instance; an ending anywhere reaches it through the change log.
-  startSessionCache();
+  // Sessions, accounts, blocks and withdrawals kept a few seconds in this instance; a change
+  // anywhere reaches it through the change log (kv/kept.ts).
+  startKeptReads();
   const workers = config.workersInProcess ? startWorkers() : null;
   const server = Deno.serve(
     { port: config.port, onListen: ({ port }) => console.log(`listening on http://localhost:${port}`) },
@@ -122,6 +124,7 @@ if (import.meta.main) {
     // The index's snapshot, so the next start (this instance's or another's) loads in seconds.
     await Promise.allSettled([server.shutdown(), live?.close(), workers?.stop(), writePositionSnapshot()]);
     await stopPositionSync();
+    await flushLimitCounts().catch(() => {});
     closeKv();
     console.log("shutdown: done");
     Deno.exit(0);

@@ -5,8 +5,8 @@
  * (TRUST_PROXY), so the per-account and per-address limits are not what is measured.
  *
  * The app runs as bench/serve.ts serves it, once per variant: the lever of issue 14 that can be
- * turned off (`SESSION_CACHE=0`: every session read from KV) off, then on, in the same run, each
- * on a copy of the same seeded store.
+ * turned off (`KEPT_READS=0`: every session, account, block list and withdrawal read from KV,
+ * kv/kept.ts) off, then on, in the same run, each on a copy of the same seeded store.
  *
  * The variants' apps run at once and each call is measured in rounds that alternate them (the
  * median round is shown), with the server's CPU time per request (from /proc): on a shared
@@ -41,8 +41,8 @@ const VIEWERS = 500;
 const ADDRESSES = arg("addresses", "per-viewer");
 /** Each variant: a column of the table, and the environment of its app process. */
 const VARIANTS: Record<string, { label: string; env: Record<string, string> }> = {
-  off: { label: "sessions read from KV", env: { SESSION_CACHE: "0" } },
-  on: { label: "sessions kept (as main.ts serves)", env: {} },
+  off: { label: "every read from KV", env: { KEPT_READS: "0" } },
+  on: { label: "reads kept (as main.ts serves)", env: {} },
 };
 const RUN = arg("variants", "off,on").split(",").filter((v) => v in VARIANTS);
 const HOME = { lat: 40.7, lon: -74.0 };

@@ -7,6 +7,7 @@ import { newId, randomToken, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { newProfile } from "./profiles.ts";
 import { enqueueJob } from "./jobs.ts";
+import { forgetHere, forgetKept } from "./kept.ts";
 import type { Locale } from "../domain/i18n.ts";
 import type { OnboardingStep } from "../domain/onboarding.ts";
 
@@ -149,8 +150,12 @@ export async function updateSettings(id: string, change: SettingsChange): Promis
         .set(keys.accountByEmail(email), id);
       enqueueJob(op, { type: "mail", template: "email-changed", accountId: id, to: old.email });
     }
+    forgetKept(op, "account", [id]);
     const res = await op.commit();
-    if (res.ok) return next;
+    if (res.ok) {
+      forgetHere("account", [id]);
+      return next;
+    }
     if (email !== old.email && (await kv().get(keys.accountByEmail(email))).value) return null;
   }
   throw new Error("settings update kept conflicting");
@@ -170,7 +175,11 @@ export async function setRoles(id: string, roles: string[]): Promise<Account> {
         op.delete(keys.accountsByRole(r, id)).set(keys.roleCount(r), new Deno.KvU64(cur > 0n ? cur - 1n : 0n));
       }
     }
-    if ((await op.commit()).ok) return { ...entry.value, roles: [...next] };
+    forgetKept(op, "account", [id]);
+    if ((await op.commit()).ok) {
+      forgetHere("account", [id]);
+      return { ...entry.value, roles: [...next] };
+    }
   }
 }
 
@@ -218,6 +227,15 @@ export async function consumeLoginToken(token: string): Promise<string | null> {
   return accountId;
 }
 
+/** Writes an account read as `entry`, if unchanged since; every instance's kept copy is forgotten. */
+async function commitAccount(entry: Deno.KvEntryMaybe<Account>, next: Account): Promise<boolean> {
+  const op = kv().atomic().check(entry).set(entry.key, next);
+  forgetKept(op, "account", [next.id]);
+  if (!(await op.commit()).ok) return false;
+  forgetHere("account", [next.id]);
+  return true;
+}
+
 /** Sets (or, with null, forgets) the member's language; false when there is no such account. */
 export async function setLanguage(id: string, language: Locale | null): Promise<boolean> {
   for (;;) {
@@ -225,7 +243,7 @@ export async function setLanguage(id: string, language: Locale | null): Promise<
     if (!entry.value) return false;
     const { language: _, ...rest } = entry.value;
     const next: Account = language ? { ...rest, language } : rest;
-    if ((await kv().atomic().check(entry).set(entry.key, next).commit()).ok) return true;
+    if (await commitAccount(entry, next)) return true;
   }
 }
 
@@ -236,7 +254,7 @@ export async function setOnboarding(accountId: string, step: OnboardingStep | nu
     if (!entry.value) return false;
     const { onboarding: _old, ...rest } = entry.value;
     const next: Account = step ? { ...rest, onboarding: step } : rest;
-    if ((await kv().atomic().check(entry).set(keys.account(accountId), next).commit()).ok) return true;
+    if (await commitAccount(entry, next)) return true;
   }
   throw new Error("onboarding not saved");
 }

@@ -27,8 +27,8 @@ export type MemberEvent =
   | { type: "opened"; id: string }
   /** The member's sessions were ended (a suspension or ban): their open streams close. */
   | { type: "session-ended" }
-  /** Sessions ended (by their public ids): every instance forgets its copies (kv/sessions.ts); never sent to a page. */
-  | { type: "sessions-ended"; ids: string[] };
+  /** Reads every instance forgets (kv/kept.ts: `name` is a `KeptName`); never sent to a page. */
+  | { type: "forget"; name: string; ids: string[] };
 
 /** A log entry: the events of one commit, each with the members it is for. */
 interface LogEntry {

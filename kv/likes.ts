@@ -4,14 +4,14 @@
  * A profile like also carries the `blocked` flag, whose symmetric index lives in kv/blocks.ts.
  */
 
-import { oncePerDayNotification } from "./notifications.ts";
+import { oncePerDayFrom, oncePerDayNotification } from "./notifications.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import { getProfile, type Profile } from "./profiles.ts";
-import { blockedSet, blockIndexOps, hasBlocked, listBlocked } from "./blocks.ts";
+import { blockedSet, blockIndexOps, blocksChangedHere, hasBlocked, listBlocked } from "./blocks.ts";
 import { canViewPicture, getPic } from "./pictures.ts";
 import { type Page, pageOf, type PageRequest } from "./paging.ts";
 
@@ -113,8 +113,12 @@ export async function putProfileLike(
   blocked?: boolean,
 ): Promise<{ like: ProfileLike; changed: boolean }> {
   const key = keys.profileLike(liker, liked);
+  // A like may tell the member: the like and when they were last told, in one read.
+  const onceKey = likeType === "LIKE" ? keys.notificationOnce(liked, "profile-like", liker) : null;
   for (let attempt = 0; attempt < 10; attempt++) {
-    const entry = await kv().get<Stored<ProfileLike>>(key);
+    const [entry, once] = onceKey
+      ? await kv().getMany<[Stored<ProfileLike>, number]>([key, onceKey])
+      : [await kv().get<Stored<ProfileLike>>(key), null];
     const old = entry.value;
     const nextBlocked = blocked ?? old?.blocked ?? false;
     if (old && old.likeType === likeType && old.blocked === nextBlocked) return { like: strip(old), changed: false };
@@ -122,11 +126,8 @@ export async function putProfileLike(
     const typeChanged = !old || old.likeType !== likeType;
     // A new like tells the member, discreetly (it may show on a lock screen), once a day per liker:
     // who is on the Likes page.
-    const tell = typeChanged && likeType === "LIKE" && !nextBlocked
-      ? await oncePerDayNotification(liked, "profile-like", liker, {
-        bodyText: NOTIFICATION_TEXTS.profileLiked,
-        url: "/likes/profilelikedyou",
-      })
+    const tell = typeChanged && once && !nextBlocked
+      ? oncePerDayFrom(once, liked, { bodyText: NOTIFICATION_TEXTS.profileLiked, url: "/likes/profilelikedyou" })
       : null;
     const next: Stored<ProfileLike> = {
       likerProfileId: liker,
@@ -150,6 +151,7 @@ export async function putProfileLike(
     tell?.(op);
     if ((await op.commit()).ok) {
       if (typeChanged) forgetDeckRating(liker, liked);
+      if ((old?.blocked ?? false) !== nextBlocked) blocksChangedHere(liker, liked);
       return { like: strip(next), changed: true };
     }
   }

@@ -25,7 +25,7 @@ import { keys } from "./keys.ts";
 import { newId, randomToken, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { type Account, getAccount } from "./accounts.ts";
-import { forgetCachedProfile, getProfile, type Profile } from "./profiles.ts";
+import { forgetCachedProfile, getProfile, type Profile, profileChanged } from "./profiles.ts";
 import { endOtherSessions, listSessions } from "./sessions.ts";
 import { listPasskeys } from "./passkeys.ts";
 import { listPushSubscriptions } from "./push.ts";
@@ -34,6 +34,8 @@ import { listNotifications } from "./notifications.ts";
 import { getOwnPosition, reportPosition } from "./positions.ts";
 import { deletePicture, getPics, loadMaster, loadVariant, type ProfilePic, storedSizes } from "./pictures.ts";
 import { deleteBlob } from "./blobs.ts";
+import { commitWithdrawal } from "./blocks.ts";
+import { forgetHere, forgetKept } from "./kept.ts";
 import { getSafety } from "./safety.ts";
 import { getCredits } from "./games.ts";
 import type { Message } from "./messages.ts";
@@ -250,10 +252,11 @@ export async function startDeletion(account: Account): Promise<Deletion> {
     step: 0,
     tsStarted: now(),
   };
-  await kv().atomic()
-    .set(keys.accountDeletion(account.id), d)
-    .set(keys.withdrawn(account.defaultProfileId), { kind: "BAN", actionId: null, until: null, ts: now() })
-    .commit();
+  await commitWithdrawal(
+    kv().atomic()
+      .set(keys.accountDeletion(account.id), d)
+      .set(keys.withdrawn(account.defaultProfileId), { kind: "BAN", actionId: null, until: null, ts: now() }),
+  );
   await endOtherSessions(account.id, "");
   return d;
 }
@@ -522,7 +525,10 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
     for (const role of account?.roles ?? []) {
       op.delete(keys.accountsByRole(role, accountId)).sum(keys.roleCount(role), MINUS_ONE);
     }
-    await op.commit();
+    forgetKept(op, "account", [accountId]);
+    profileChanged(op, profileId);
+    await commitWithdrawal(op);
+    forgetHere("account", [accountId]);
     forgetCachedProfile(profileId);
   },
 

@@ -16,7 +16,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
-import { inForce, type Withdrawal } from "./blocks.ts";
+import { commitWithdrawal, inForce, type Withdrawal } from "./blocks.ts";
 import { getAccount, getAccountByEmail } from "./accounts.ts";
 import { getProfile, type Profile } from "./profiles.ts";
 import { endOtherSessions } from "./sessions.ts";
@@ -191,7 +191,7 @@ export async function takeAction(
       .delete(keys.accountNotice(account.id));
     addEvent(op, [profileId], { type: "session-ended" });
   }
-  await op.commit();
+  await commitWithdrawal(op);
   if (action.kind !== "WARNING") await endOtherSessions(account.id, "");
   if (input.reportId) await decideReport(input.reportId, admin.accountId, "CONFIRM");
   return { ok: true, action };
@@ -222,7 +222,7 @@ export async function liftAction(
     const notice = (await kv().get<AccountNotice>(keys.accountNotice(account.id))).value;
     if (notice?.kind === "WARNING" && notice.actionId === actionId) op.delete(keys.accountNotice(account.id));
   }
-  if (!(await op.commit()).ok) return { ok: false, reason: "lifted" };
+  if (!(await commitWithdrawal(op)).ok) return { ok: false, reason: "lifted" };
   return { ok: true, action: lifted };
 }
 
@@ -236,7 +236,7 @@ export async function endReview(admin: Moderator, profileId: string): Promise<bo
   const notice = (await kv().get<AccountNotice>(keys.accountNotice(profile.accountId))).value;
   if (notice?.kind === "REVIEW") op.delete(keys.accountNotice(profile.accountId));
   auditOp(op, admin, "REVIEW_ENDED", profileId, w?.kind === "REVIEW" ? "profile shown again" : "no review open");
-  await op.commit();
+  await commitWithdrawal(op);
   return true;
 }
 
@@ -272,7 +272,7 @@ export async function reviewIfReported(profileId: string): Promise<boolean> {
     .set(keys.withdrawn(profileId), w)
     .set(keys.accountNotice(profile.accountId), { kind: "REVIEW", ts: t } satisfies AccountNotice);
   auditOp(op, SYSTEM, "REVIEW_STARTED", profileId, `${reporters.size} members reported within 24 h`);
-  return (await op.commit()).ok;
+  return (await commitWithdrawal(op)).ok;
 }
 
 /** The notice waiting for an account, or null. */

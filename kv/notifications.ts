@@ -126,13 +126,20 @@ export async function oncePerDayNotification(
   who: string,
   n: { bodyText: string; url?: string },
 ): Promise<(op: Deno.AtomicOperation) => void> {
-  const key = keys.notificationOnce(profileId, scope, who);
-  const entry = await kv().get<number>(key);
+  return oncePerDayFrom(await kv().get<number>(keys.notificationOnce(profileId, scope, who)), profileId, n);
+}
+
+/** `oncePerDayNotification` with its `notificationOnce` entry already read (in one `getMany` with others). */
+export function oncePerDayFrom(
+  entry: Deno.KvEntryMaybe<number>,
+  profileId: string,
+  n: { bodyText: string; url?: string },
+): (op: Deno.AtomicOperation) => void {
   const told = entry.value !== null && now() - entry.value < LIKE_NOTIFY_EVERY_MS;
   return (op) => {
     op.check(entry);
     if (told) return;
-    op.set(key, now(), { expireIn: LIKE_NOTIFY_EVERY_MS });
+    op.set(entry.key, now(), { expireIn: LIKE_NOTIFY_EVERY_MS });
     addNotification(op, profileId, n);
   };
 }

@@ -28,7 +28,7 @@ import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { forgetCachedProfile, type Profile } from "./profiles.ts";
+import { forgetCachedProfile, type Profile, profileChanged } from "./profiles.ts";
 import {
   BlobConflictError,
   type BlobMeta,
@@ -384,6 +384,7 @@ export async function addPicture(
     }
     op.set(keys.profile(profileId), profile).set(keys.pic(id), pic);
     enqueueJob(op, { type: "picture-master", picId: id, gen: pic.gen });
+    profileChanged(op, profileId);
     if ((await op.commit()).ok) {
       forgetCachedProfile(profileId);
       return { ok: true, pic, profile };
@@ -410,6 +411,7 @@ async function changePicture(
     const op = kv().atomic().check(picEntry, profEntry);
     const next = change(picEntry.value, profEntry.value, op);
     if (!next) return { ok: true, pic: picEntry.value, profile: profEntry.value };
+    profileChanged(op, profileId);
     if ((await op.commit()).ok) {
       forgetCachedProfile(profileId);
       return { ok: true, pic: next, profile: profEntry.value };

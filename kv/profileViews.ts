@@ -4,7 +4,7 @@
  * stands above both.
  */
 
-import { getProfile, type Profile, profileVisibleTo } from "./profiles.ts";
+import { type Profile, profileVisibleTo, viewedProfile } from "./profiles.ts";
 import { now } from "./clock.ts";
 import { ageOf } from "../domain/age.ts";
 import { getPics, type PicInfo, picInfo } from "./pictures.ts";
@@ -44,7 +44,7 @@ export type ProfileView =
  * the same to the viewer.
  */
 export async function loadProfileView(id: string, viewerProfileId: string): Promise<ProfileView | null> {
-  const profile = await getProfile(id);
+  const profile = await viewedProfile(id);
   if (!profile || !(await profileVisibleTo(profile.id, viewerProfileId))) return null;
   if (await protectedFrom(profile.id, viewerProfileId)) return null;
   return await viewOfProfile(profile, viewerProfileId);

@@ -4,6 +4,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { isBlockedEither } from "./blocks.ts";
+import { forgetHere, forgetKept, keep, keptCopy, readBegins } from "./kept.ts";
 
 /** A member's profile (spec §3). */
 export interface Profile {
@@ -48,40 +49,42 @@ export async function getProfile(id: string): Promise<Profile | null> {
   return (await kv().get<Profile>(keys.profile(id))).value;
 }
 
-// --- the public profiles of discovery, kept a moment in the instance
+// --- profiles as members see them, kept a few seconds in the instance (kv/kept.ts)
 
-/**
- * How long a profile read for discovery is reused by this instance. A write through this instance
- * forgets it at once (`forgetCachedProfile`); another instance's write shows within this time. A
- * picture made private meanwhile is never served from it: the picture route checks access itself.
- */
-export const PROFILE_CACHE_MS = 1000;
-const PROFILE_CACHE_MAX = 50_000;
-const profileCaches = new WeakMap<Deno.Kv, Map<string, { p: Profile; at: number }>>();
-
-function profileCache(): Map<string, { p: Profile; at: number }> {
-  let c = profileCaches.get(kv());
-  if (!c) profileCaches.set(kv(), c = new Map());
-  return c;
+/** Adds to `op` (a write of profile `id`): every instance forgets its kept copy once it commits. Then call `forgetCachedProfile`. */
+export function profileChanged(op: Deno.AtomicOperation, id: string): void {
+  forgetKept(op, "profile", [id]);
 }
 
-/** Forgets a profile this instance keeps for discovery (every write of a profile calls it). */
+/** This instance forgets its kept copy of profile `id` now (after a write of it committed). */
 export function forgetCachedProfile(id: string): void {
-  profileCache().delete(id);
+  forgetHere("profile", [id]);
 }
 
 /**
- * The profiles of `ids` for discovery lists (null for none): from this instance's copy when
- * younger than `PROFILE_CACHE_MS`, else read in batches (10 keys a `getMany`, 16 in flight).
+ * A profile for what another member sees of it (a profile page, a like's target), kept a few
+ * seconds by the instance; null for none (never kept: a new profile shows at once). Writes read
+ * `getProfile`.
+ */
+export async function viewedProfile(id: string): Promise<Profile | null> {
+  const copy = keptCopy<Profile>("profile", id);
+  if (copy) return copy;
+  const began = readBegins();
+  const p = await getProfile(id);
+  if (p) keep("profile", id, p, began);
+  return p;
+}
+
+/**
+ * The profiles of `ids` for discovery lists (null for none): kept copies where the instance has
+ * them, the others read in batches (10 keys a `getMany`, 16 in flight) and kept.
  */
 export async function discoveryProfiles(ids: readonly string[], into: Map<string, Profile | null>): Promise<void> {
-  const cache = profileCache();
-  const t = Date.now();
   const todo: string[] = [];
   for (const id of ids) {
     if (into.has(id)) continue;
-    const hit = cache.get(id);
-    if (hit && t - hit.at < PROFILE_CACHE_MS) into.set(id, hit.p);
+    const copy = keptCopy<Profile>("profile", id);
+    if (copy) into.set(id, copy);
     else todo.push(id);
   }
   const batches: string[][] = [];
@@ -89,14 +92,12 @@ export async function discoveryProfiles(ids: readonly string[], into: Map<string
   for (let i = 0; i < batches.length; i += 16) {
     await Promise.all(
       batches.slice(i, i + 16).map(async (batch) => {
+        const began = readBegins();
         const entries = await kv().getMany<Profile[]>(batch.map((id) => keys.profile(id)));
         batch.forEach((id, j) => {
           const p = entries[j].value;
           into.set(id, p);
-          if (!p) return;
-          if (cache.size >= PROFILE_CACHE_MAX) cache.delete(cache.keys().next().value!);
-          cache.delete(id);
-          cache.set(id, { p, at: t });
+          if (p) keep("profile", id, p, began);
         });
       }),
     );
@@ -146,7 +147,9 @@ export async function updateProfile(id: string, change: ProfileChange): Promise<
       if (want.some((p) => !have.has(p))) return { ok: false, reason: "pics_not_yours" };
       if (want.length !== have.size) return { ok: false, reason: "pics_changed" };
     }
-    const res = await kv().atomic().check(entry).set(keys.profile(id), next).commit();
+    const op = kv().atomic().check(entry).set(keys.profile(id), next);
+    profileChanged(op, id);
+    const res = await op.commit();
     if (res.ok) {
       forgetCachedProfile(id);
       return { ok: true, profile: next };

@@ -101,12 +101,15 @@ export function hit(name: LimitName, who: string): Promise<boolean> {
 
 /**
  * The limits every page of the map and the lists counts (hundreds of hits a second): counted in
- * the instance and added to KV with one `sum` (no read back) at most every `FLUSH_MS` per key;
- * only a key past half its limit reads the count of every instance back. A member far below the
- * limit (nearly everyone) costs one KV write per hit and no read, instead of a write and a read.
- * What this allows over the limit: what other instances counted since this one last read the key
- * once it is past half (at most instances × rate × `FLUSH_MS`); a crash loses at most `FLUSH_MS`
- * of this instance's hits. The logins' and the writes' limits stay exact (`hitLimit`).
+ * the instance. The first hit `FLUSH_MS` after the last flush adds what the instance counted to KV,
+ * every key in one commit (a `sum` each, no read back; no timer, so an idle instance does nothing);
+ * only a key past half its limit is added and read back at once, so
+ * its count holds every instance's hits. A member far below the limit (nearly everyone) costs no
+ * KV operation of their own. What this allows over the limit: what other instances counted since
+ * this one last read the key once it is past half (at most instances × rate × `FLUSH_MS`); a crash
+ * loses the hits counted since the instance's last flush (at most `FLUSH_MS` of a busy one's; a
+ * stopping server flushes: `flushLimitCounts`). The logins' and the writes' limits stay exact
+ * (`hitLimit`).
  */
 const COUNTED_IN_MEMORY: ReadonlySet<LimitName> = new Set([
   "discoveryByAccount",
@@ -114,44 +117,76 @@ const COUNTED_IN_MEMORY: ReadonlySet<LimitName> = new Set([
   "positionByAccount",
 ]);
 const FLUSH_MS = 200;
+/** Sums in one commit (KV takes at most 1,000 mutations an atomic). */
+const FLUSH_BATCH = 500;
 interface LocalCount {
+  key: Deno.KvKey;
   /** What this instance knows of the window's count: its own flushed hits, plus every instance's at the last read. */
   global: number;
   /** This instance's hits not yet added to KV. */
   pending: number;
+}
+interface LocalCounts {
+  counts: Map<string, LocalCount>;
+  /** The counts with hits not yet in KV. */
+  dirty: Set<LocalCount>;
+  /** When (performance.now()) the last flush began. */
   flushedAt: number;
 }
-const localCounts = new WeakMap<Deno.Kv, Map<string, LocalCount>>();
+const localCounts = new WeakMap<Deno.Kv, LocalCounts>();
 
 async function hitInMemory(scope: LimitName, limit: Limit, who: string): Promise<boolean> {
-  let counts = localCounts.get(kv());
-  if (!counts) localCounts.set(kv(), counts = new Map());
+  const db = kv();
+  let local = localCounts.get(db);
+  if (!local) localCounts.set(db, local = { counts: new Map(), dirty: new Set(), flushedAt: -Infinity });
   const window = Math.floor(now() / limit.windowMs);
   const id = `${scope}\u0000${window}\u0000${who}`;
-  let c = counts.get(id);
+  let c = local.counts.get(id);
   if (!c) {
     await sweepEndedWindows(scope, window);
-    c = { global: 0, pending: 0, flushedAt: 0 };
-    counts.set(id, c);
-    if (counts.size > 100_000) counts.delete(counts.keys().next().value!);
+    c = { key: keys.rateLimitCount(scope, window, who), global: 0, pending: 0 };
+    local.counts.set(id, c);
+    if (local.counts.size > 100_000) {
+      local.counts.delete(local.counts.keys().next().value!); // its unflushed hits still go at the next flush
+    }
   }
   c.pending++;
-  const key = keys.rateLimitCount(scope, window, who);
   if (c.global + c.pending > limit.max / 2) {
     // Past half the limit: every instance's hits count now.
     const add = c.pending;
     c.pending = 0;
-    c.flushedAt = Date.now();
-    await kv().atomic().sum(key, BigInt(add)).commit();
-    c.global = Number((await kv().get<Deno.KvU64>(key)).value?.value ?? BigInt(add));
-  } else if (Date.now() - c.flushedAt >= FLUSH_MS) {
-    const add = c.pending;
-    c.pending = 0;
-    c.flushedAt = Date.now();
-    c.global += add;
-    await kv().atomic().sum(key, BigInt(add)).commit();
+    local.dirty.delete(c);
+    await db.atomic().sum(c.key, BigInt(add)).commit();
+    c.global = Number((await db.get<Deno.KvU64>(c.key)).value?.value ?? BigInt(add));
+  } else {
+    local.dirty.add(c);
   }
-  return c.global + c.pending <= limit.max;
+  const allowed = c.global + c.pending <= limit.max;
+  if (performance.now() - local.flushedAt >= FLUSH_MS) await flushCounts(db, local);
+  return allowed;
+}
+
+/** Adds what the instance counted since the last flush to KV, `FLUSH_BATCH` keys a commit. */
+async function flushCounts(db: Deno.Kv, local: LocalCounts): Promise<void> {
+  local.flushedAt = performance.now();
+  const due = [...local.dirty];
+  local.dirty.clear();
+  for (let i = 0; i < due.length; i += FLUSH_BATCH) {
+    const op = db.atomic();
+    const batch = due.slice(i, i + FLUSH_BATCH);
+    for (const c of batch) {
+      op.sum(c.key, BigInt(c.pending));
+      c.global += c.pending;
+      c.pending = 0;
+    }
+    await op.commit();
+  }
+}
+
+/** Adds every hit counted in the instance to KV now (tests; a server that stops). */
+export async function flushLimitCounts(): Promise<void> {
+  const local = localCounts.get(kv());
+  if (local) await flushCounts(kv(), local);
 }
 
 /**

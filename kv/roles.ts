@@ -10,6 +10,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import type { Account } from "./accounts.ts";
+import { forgetHere, forgetKept, keptRead } from "./kept.ts";
 
 /** The roles that can be granted for a while. */
 export const GRANTED_ROLES = ["VOLUNTEER"] as const;
@@ -22,9 +23,15 @@ export interface RoleGrant {
   tsGranted: number;
 }
 
-/** Adds to `op` a grant of `role` to an account until `until` (replacing an earlier grant of it). */
+/**
+ * Adds to `op` a grant of `role` to an account until `until` (replacing an earlier grant of it).
+ * Kept copies of the account (kv/kept.ts) are forgotten here at once, and on every instance,
+ * this one again, when the commit reaches their tail of the change log.
+ */
 export function grantRoleOps(op: Deno.AtomicOperation, accountId: string, role: GrantedRole, until: number): void {
   const t = now();
+  forgetKept(op, "account", [accountId]);
+  forgetHere("account", [accountId]);
   op.set(keys.roleGrant(accountId, role), { role, until, tsGranted: t } satisfies RoleGrant, {
     expireIn: Math.max(1, until - t),
   });
@@ -41,15 +48,19 @@ export async function activeGrant(accountId: string, role: GrantedRole): Promise
 /**
  * An account with its live granted roles added to `roles`, in one read (the session middleware
  * builds the caller from it, so every role check, the standard limits included, sees the grant).
+ * Kept a few seconds by the instance (kv/kept.ts): every write of the account or a grant forgets
+ * it everywhere; a grant's end is checked at each call.
  */
 export async function accountWithGrants(id: string): Promise<Account | null> {
-  const [entry, ...grants] = await kv().getMany<unknown[]>([
-    keys.account(id),
-    ...GRANTED_ROLES.map((r) => keys.roleGrant(id, r)),
-  ]);
-  const account = entry.value as Account | null;
+  const { account, grants } = await keptRead("account", id, async () => {
+    const [entry, ...grants] = await kv().getMany<unknown[]>([
+      keys.account(id),
+      ...GRANTED_ROLES.map((r) => keys.roleGrant(id, r)),
+    ]);
+    return { account: entry.value as Account | null, grants: grants.map((g) => g.value as RoleGrant | null) };
+  });
   if (!account) return null;
-  const extra = grants.map((g) => g.value as RoleGrant | null).filter(live).map((g) => g.role);
+  const extra = grants.filter(live).map((g) => g.role);
   if (extra.length === 0) return account;
   return { ...account, roles: [...new Set([...account.roles, ...extra])] };
 }

@@ -11,6 +11,7 @@ import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { getOwnPosition } from "./positions.ts";
 import { getProfileLike } from "./likes.ts";
+import { forgetHere, forgetKept, keptRead } from "./kept.ts";
 import { atRiskAt, countryAt } from "../domain/safety.ts";
 
 /** A member's safety choices. */
@@ -23,9 +24,13 @@ export interface SafetySettings {
 
 const DEFAULTS: SafetySettings = { noticeSeen: null, showToEveryone: false };
 
-/** A member's safety settings (defaults when never set). */
-export async function getSafety(profileId: string): Promise<SafetySettings> {
-  return { ...DEFAULTS, ...(await kv().get<SafetySettings>(keys.safety(profileId))).value };
+/** A member's safety settings (defaults when never set; kept a few seconds by the instance: kv/kept.ts). */
+export function getSafety(profileId: string): Promise<SafetySettings> {
+  return keptRead(
+    "safety",
+    profileId,
+    async () => ({ ...DEFAULTS, ...(await kv().get<SafetySettings>(keys.safety(profileId))).value }),
+  );
 }
 
 /** Changes some of a member's safety settings; returns them all. */
@@ -38,7 +43,12 @@ export async function setSafety(
     const next: SafetySettings = { ...DEFAULTS, ...entry.value };
     if (change.showToEveryone !== undefined) next.showToEveryone = change.showToEveryone;
     if (change.noticeSeen) next.noticeSeen ??= now();
-    if ((await kv().atomic().check(entry).set(keys.safety(profileId), next).commit()).ok) return next;
+    const op = kv().atomic().check(entry).set(keys.safety(profileId), next);
+    forgetKept(op, "safety", [profileId]);
+    if ((await op.commit()).ok) {
+      forgetHere("safety", [profileId]);
+      return next;
+    }
   }
 }
 

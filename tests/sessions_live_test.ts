@@ -1,5 +1,5 @@
 /**
- * Sessions kept in the instance (kv/sessions.ts, `startSessionCache`) across instances: two
+ * Sessions kept in the instance (kv/sessions.ts on kv/kept.ts, `startKeptReads`) across instances: two
  * instances on one KV file (a local file's watch sees only its own process, so the other learns
  * through its poll of the change log). A session ended through one stops working on the other
  * within 1 s, though the other had just used it.

@@ -11,7 +11,7 @@ import type { AppEnv } from "../env.ts";
 import { badRequest, dailyLimit, notFound, tooMany } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller, requireOwnProfile } from "../middleware.ts";
-import { getProfile, type Profile } from "../../kv/profiles.ts";
+import { type Profile, viewedProfile } from "../../kv/profiles.ts";
 import { hasBlocked, isWithdrawn } from "../../kv/blocks.ts";
 import {
   blockList,
@@ -42,7 +42,7 @@ const cursor = z.string().max(500).optional();
  */
 export async function reachableProfile(viewerId: string, targetId: string): Promise<Profile> {
   if (viewerId === targetId) throw badRequest("That is your own profile.", "own_profile");
-  const target = await getProfile(targetId);
+  const target = await viewedProfile(targetId);
   if (!target || await hasBlocked(targetId, viewerId) || await isWithdrawn(targetId)) {
     throw notFound("No such profile.");
   }

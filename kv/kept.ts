@@ -1,0 +1,135 @@
+/**
+ * Reads kept a few seconds in this instance, forgotten on every instance through the change log.
+ *
+ * A hot read (the caller's session and account, the members they blocked, the withdrawn members,
+ * the profiles a list or a profile page shows, safety settings) is kept by the instance that made
+ * it, under a name and an id. A write that changes what such a read returns adds `forgetKept(op,
+ * name, ids)` to its atomic: the event lands in the member event log (kv/events.ts) only if the
+ * write commits, every instance's tail of the log forgets its copies, and the writer's instance
+ * forgets them at once after the commit (`forgetHere`).
+ *
+ * A kept copy is used only while this instance's tail of the log began within `KEPT_REVOKE_MS`
+ * (a change made on any instance is never served stale by another for longer), and never past its
+ * own `ttlMs`. Past half of `KEPT_REVOKE_MS`, a read starts a tail (single flight). A read that
+ * began before a forget of its name keeps nothing (it may have read the old value).
+ *
+ * Off until `startKeptReads()` (the app's server calls it once): in-process tests and tools read
+ * KV every time.
+ */
+
+import { kv } from "./db.ts";
+import { addEvent, type EventBus, eventBus } from "./events.ts";
+
+/** A change on any instance stops being served from another's kept copy within this time. */
+export const KEPT_REVOKE_MS = 750;
+/** The change log's recipient of forgets: no member id, so no page ever receives them. */
+const CHANNEL = "#kept";
+
+/** The reads that may be kept, each with its life and the most an instance keeps. */
+export const KEPT = {
+  /** A session by its token's hash (kv/sessions.ts). */
+  session: { ttlMs: 5_000, max: 50_000 },
+  /** An account with its granted roles, by account id (kv/roles.ts). */
+  account: { ttlMs: 5_000, max: 50_000 },
+  /** The members one profile blocked or was blocked by, by profile id (kv/blocks.ts). */
+  blocks: { ttlMs: 5_000, max: 50_000 },
+  /** Every withdrawal in force or to come, under the one id "all" (kv/blocks.ts). */
+  withdrawn: { ttlMs: 5_000, max: 1 },
+  /** A profile, by id, for what members see of each other (kv/profiles.ts; never for a write). */
+  profile: { ttlMs: 5_000, max: 20_000 },
+  /** A member's safety settings, by profile id (kv/safety.ts). */
+  safety: { ttlMs: 5_000, max: 50_000 },
+} as const;
+export type KeptName = keyof typeof KEPT;
+
+interface Entry {
+  value: unknown;
+  /** When (performance.now()) the read that gave it began. */
+  at: number;
+}
+
+interface Kept {
+  bus: EventBus;
+  entries: Map<KeptName, Map<string, Entry>>;
+  /** Per name, when (performance.now()) its entries were last forgotten. */
+  forgotAt: Map<KeptName, number>;
+}
+const keptBy = new WeakMap<Deno.Kv, Kept>();
+
+/** Starts keeping reads for the open KV handle, and this instance's tail of the change log. */
+export function startKeptReads(): void {
+  const db = kv();
+  if (keptBy.has(db)) return;
+  const k: Kept = { bus: eventBus(), entries: new Map(), forgotAt: new Map() };
+  keptBy.set(db, k);
+  k.bus.subscribe(CHANNEL, (e) => {
+    if (e.type === "forget" && e.name in KEPT) forgetIn(k, e.name as KeptName, e.ids);
+  });
+}
+
+/** Is this instance keeping reads (`startKeptReads`)? */
+export function keepingReads(): boolean {
+  return keptBy.has(kv());
+}
+
+function forgetIn(k: Kept, name: KeptName, ids: readonly string[]): void {
+  k.forgotAt.set(name, performance.now());
+  const m = k.entries.get(name);
+  if (!m) return;
+  for (const id of ids) m.delete(id);
+}
+
+/** The kept copy of `name` `id`, if it may still be used; undefined when none (or not keeping). */
+export function keptCopy<T>(name: KeptName, id: string): T | undefined {
+  const k = keptBy.get(kv());
+  if (!k) return undefined;
+  const t = performance.now();
+  const synced = t - k.bus.syncedAt;
+  if (synced > KEPT_REVOKE_MS / 2) void k.bus.tail();
+  if (synced > KEPT_REVOKE_MS) return undefined;
+  const m = k.entries.get(name);
+  const e = m?.get(id);
+  if (!e) return undefined;
+  if (t - e.at > KEPT[name].ttlMs) {
+    m!.delete(id);
+    return undefined;
+  }
+  return e.value as T;
+}
+
+/** When a read to keep begins: pass it to `keep` (a forget after it means the read may be stale). */
+export function readBegins(): number {
+  return performance.now();
+}
+
+/** Keeps what a read that began at `began` returned, unless a forget of `name` came after it began. */
+export function keep(name: KeptName, id: string, value: unknown, began: number): void {
+  const k = keptBy.get(kv());
+  if (!k || (k.forgotAt.get(name) ?? -Infinity) >= began) return;
+  let m = k.entries.get(name);
+  if (!m) k.entries.set(name, m = new Map());
+  if (m.size >= KEPT[name].max) m.delete(m.keys().next().value!);
+  m.delete(id);
+  m.set(id, { value, at: began });
+}
+
+/** `load()`'s answer for `name` `id`, kept: the kept copy when it may be used, else read and kept. */
+export async function keptRead<T>(name: KeptName, id: string, load: () => Promise<T>): Promise<T> {
+  const copy = keptCopy<T>(name, id);
+  if (copy !== undefined) return copy;
+  const began = readBegins();
+  const value = await load();
+  keep(name, id, value, began);
+  return value;
+}
+
+/** Adds to `op`: every instance forgets its kept `name` reads of `ids` once it commits. Call `forgetHere` after the commit. */
+export function forgetKept(op: Deno.AtomicOperation, name: KeptName, ids: readonly string[]): void {
+  if (ids.length > 0) addEvent(op, [CHANNEL], { type: "forget", name, ids: [...ids] });
+}
+
+/** Forgets this instance's kept `name` reads of `ids` now (the writer, right after its commit). */
+export function forgetHere(name: KeptName, ids: readonly string[]): void {
+  const k = keptBy.get(kv());
+  if (k) forgetIn(k, name, ids);
+}
