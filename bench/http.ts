@@ -13,7 +13,7 @@
  * machine requests/s move with other load, CPU per request much less.
  *
  * Run: `deno run -A bench/http.ts [--members 10000] [--seconds 4] [--rounds 3] [--connections 50]
- * [--variants off,on] [--addresses per-viewer|per-request]`.
+ * [--variants off,on] [--addresses per-viewer|per-request] [--calls like,nearest]`.
  */
 
 import autocannon from "autocannon";
@@ -41,8 +41,8 @@ const VIEWERS = 500;
 const ADDRESSES = arg("addresses", "per-viewer");
 /** Each variant: a column of the table, and the environment of its app process. */
 const VARIANTS: Record<string, { label: string; env: Record<string, string> }> = {
-  off: { label: "every read from KV", env: { KEPT_READS: "0" } },
-  on: { label: "reads kept (as main.ts serves)", env: {} },
+  off: { label: "every read from KV, each write alone", env: { KEPT_READS: "0", GROUP_COMMIT: "0" } },
+  on: { label: "reads kept, writes grouped (as main.ts serves)", env: {} },
 };
 const RUN = arg("variants", "off,on").split(",").filter((v) => v in VARIANTS);
 const HOME = { lat: 40.7, lon: -74.0 };
@@ -177,6 +177,9 @@ const CALLS: Call[] = [
 
 type Result = Awaited<ReturnType<typeof measure>>;
 const ROUNDS = Number(arg("rounds", "3"));
+/** `--calls like,nearest`: only the calls whose name holds one of these words. */
+const ONLY = arg("calls", "").split(",").filter(Boolean);
+const RUN_CALLS = CALLS.filter((c) => ONLY.length === 0 || ONLY.some((w) => c.name.includes(w)));
 /** Per call and variant, the median of the rounds by requests/s (the rounds alternate variants, so load that comes and goes falls on all). */
 const results: Record<string, Result[]> = {};
 let ceiling: Result;
@@ -223,7 +226,7 @@ try {
     );
     results[variant] = [];
   }
-  for (const call of CALLS) {
+  for (const call of RUN_CALLS) {
     const rounds: Record<string, Result[]> = Object.fromEntries(RUN.map((v) => [v, []]));
     for (const v of RUN) await drive(apps[v].port, call, 2); // warm up
     for (let r = 0; r < ROUNDS; r++) {
@@ -243,7 +246,7 @@ try {
   console.log(
     `| bare Deno.serve JSON (ceiling) | ${cell(ceiling, ceiling.rps)} |${RUN.slice(1).map(() => " |").join("")}`,
   );
-  CALLS.forEach((call, i) =>
+  RUN_CALLS.forEach((call, i) =>
     console.log(`| ${call.name} | ${RUN.map((v) => cell(results[v][i], ceiling.rps)).join(" | ")} |`)
   );
   console.log(

@@ -5,6 +5,7 @@
  */
 
 import { oncePerDayFrom, oncePerDayNotification } from "./notifications.ts";
+import { commitGrouped } from "./groupCommit.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
@@ -137,19 +138,23 @@ export async function putProfileLike(
       tsCreated: typeChanged ? t : old.tsCreated,
       seq: typeChanged ? newId(t) : old.seq,
     };
-    const op = kv().atomic().check(entry).set(key, next);
-    if (old && typeChanged) {
-      op.delete(keys.profileLikeByLiker(liker, old.likeType, old.seq, liked))
-        .delete(keys.profileLikeByLiked(liked, old.likeType, old.seq, liker))
-        .sum(keys.profileLikeCount(liked, old.likeType), MINUS_ONE);
-    }
-    if (typeChanged) op.sum(keys.profileLikeCount(liked, likeType), 1n);
-    // The indexes hold a copy of the record so a list is one range read.
-    op.set(keys.profileLikeByLiker(liker, likeType, next.seq, liked), next)
-      .set(keys.profileLikeByLiked(liked, likeType, next.seq, liker), next);
-    if ((old?.blocked ?? false) !== nextBlocked) blockIndexOps(op, liker, liked, nextBlocked, t);
-    tell?.(op);
-    if ((await op.commit()).ok) {
+    // Committed with other likes made meanwhile (kv/groupCommit.ts): a like's commit is mostly its
+    // transaction's fixed cost.
+    const written = await commitGrouped(tell ? [key, onceKey!] : [key], (op) => {
+      op.check(entry).set(key, next);
+      if (old && typeChanged) {
+        op.delete(keys.profileLikeByLiker(liker, old.likeType, old.seq, liked))
+          .delete(keys.profileLikeByLiked(liked, old.likeType, old.seq, liker))
+          .sum(keys.profileLikeCount(liked, old.likeType), MINUS_ONE);
+      }
+      if (typeChanged) op.sum(keys.profileLikeCount(liked, likeType), 1n);
+      // The indexes hold a copy of the record so a list is one range read.
+      op.set(keys.profileLikeByLiker(liker, likeType, next.seq, liked), next)
+        .set(keys.profileLikeByLiked(liked, likeType, next.seq, liker), next);
+      if ((old?.blocked ?? false) !== nextBlocked) blockIndexOps(op, liker, liked, nextBlocked, t);
+      tell?.(op);
+    });
+    if (written) {
       if (typeChanged) forgetDeckRating(liker, liked);
       if ((old?.blocked ?? false) !== nextBlocked) blocksChangedHere(liker, liked);
       return { like: strip(next), changed: true };

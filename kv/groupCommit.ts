@@ -1,0 +1,121 @@
+/**
+ * Group commit: checked writes from concurrent requests go to KV together, in one atomic.
+ *
+ * A KV commit costs a fixed part (a transaction on the store's one writer) and a part per
+ * mutation; on a local file the fixed part is about half of a like's commit. While one group is
+ * being committed, the next writes wait (well under a millisecond on a local file) and then go
+ * as one group of at most `GROUP_MAX`: each write adds its checks and mutations to the shared
+ * atomic (so the events of a group share one log entry: kv/events.ts).
+ *
+ * Each write names the keys it checks. Two writes checking the same key never share a group (the
+ * later waits for the next), so a group is the same as its writes one after another. When a
+ * group's commit fails (a check failed), each of its writes is committed again on its own and gets
+ * its own answer: one stale write never fails the others. A write's `build` may therefore run
+ * twice, each time on a fresh atomic.
+ */
+
+import { kv } from "./db.ts";
+
+/** The most writes in one group (each adds a few checks; KV takes at most 100 checks an atomic). */
+export const GROUP_MAX = 16;
+
+interface Write {
+  checked: string[];
+  build: (op: Deno.AtomicOperation) => void;
+  done: (ok: boolean) => void;
+  fail: (e: unknown) => void;
+}
+
+interface Committer {
+  queue: Write[];
+  busy: boolean;
+}
+const committers = new WeakMap<Deno.Kv, Committer>();
+let grouping = true;
+
+/** Turns grouping off (each write committed alone, at once) or back on: for bench/http.ts's "before". */
+export function setGroupCommit(on: boolean): void {
+  grouping = on;
+}
+
+/**
+ * Commits `build`'s checks and mutations, grouped with other writes made meanwhile; true when it
+ * committed, false when one of its checks failed (read again and retry, as with `commit().ok`).
+ * `checked` lists every key `build` checks.
+ */
+export function commitGrouped(
+  checked: readonly Deno.KvKey[],
+  build: (op: Deno.AtomicOperation) => void,
+): Promise<boolean> {
+  const db = kv();
+  if (!grouping) {
+    const op = db.atomic();
+    build(op);
+    return op.commit().then((r) => r.ok);
+  }
+  let c = committers.get(db);
+  if (!c) committers.set(db, c = { queue: [], busy: false });
+  const committer = c;
+  return new Promise<boolean>((done, fail) => {
+    committer.queue.push({ checked: checked.map(keyId), build, done, fail });
+    if (!committer.busy) void drain(db, committer);
+  });
+}
+
+async function drain(db: Deno.Kv, c: Committer): Promise<void> {
+  c.busy = true;
+  try {
+    while (c.queue.length > 0) {
+      const group = takeGroup(c);
+      await commitGroup(db, group);
+    }
+  } finally {
+    c.busy = false;
+  }
+}
+
+/** The next group: queued writes in order, at most `GROUP_MAX`, none checking a key another checks. */
+function takeGroup(c: Committer): Write[] {
+  const group: Write[] = [], rest: Write[] = [];
+  const seen = new Set<string>();
+  for (const w of c.queue) {
+    if (group.length < GROUP_MAX && !w.checked.some((k) => seen.has(k))) {
+      group.push(w);
+      for (const k of w.checked) seen.add(k);
+    } else {
+      rest.push(w);
+    }
+  }
+  c.queue = rest;
+  return group;
+}
+
+async function commitGroup(db: Deno.Kv, group: Write[]): Promise<void> {
+  if (group.length > 1) {
+    try {
+      const op = db.atomic();
+      for (const w of group) w.build(op);
+      if ((await op.commit()).ok) {
+        for (const w of group) w.done(true);
+        return;
+      }
+    } catch { /* too large for one atomic, or a write's fault: each on its own below */ }
+  }
+  // Alone (or after the group failed): each write's own answer.
+  await Promise.all(group.map(async (w) => {
+    try {
+      const op = db.atomic();
+      w.build(op);
+      w.done((await op.commit()).ok);
+    } catch (e) {
+      w.fail(e);
+    }
+  }));
+}
+
+/** A key as a string, to compare keys (parts typed, so 1 and "1" differ). */
+function keyId(key: Deno.KvKey): string {
+  return JSON.stringify(
+    key.map((p) => typeof p === "bigint" ? `${p}n` : p instanceof Uint8Array ? [...p] : [typeof p, p]),
+  );
+}

@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { kvTest } from "../tests/kv.ts";
+import { kv } from "./db.ts";
+import { addEvent, eventBus, type MemberEvent } from "./events.ts";
+import { commitGrouped, GROUP_MAX } from "./groupCommit.ts";
+
+/** Counts the atomics committed on the handle while `fn` runs. */
+async function countingCommits<T>(fn: () => Promise<T>): Promise<{ result: T; commits: number }> {
+  const db = kv();
+  const atomic = db.atomic.bind(db);
+  let commits = 0;
+  db.atomic = () => {
+    const op = atomic();
+    const commit = op.commit.bind(op);
+    op.commit = () => (commits++, commit());
+    return op;
+  };
+  try {
+    return { result: await fn(), commits };
+  } finally {
+    db.atomic = atomic;
+  }
+}
+
+kvTest("group commit - concurrent writes all land, in fewer commits than writes", async () => {
+  const n = 40;
+  const { result, commits } = await countingCommits(() =>
+    Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        commitGrouped([["gc", "row", i]], (op) => {
+          op.check({ key: ["gc", "row", i], versionstamp: null })
+            .set(["gc", "row", i], i).sum(["gc", "count"], 1n);
+        })),
+    )
+  );
+  assert.deepEqual(result, Array(n).fill(true));
+  assert.ok(commits < n && commits >= Math.ceil(n / GROUP_MAX), `commits ${commits}`);
+  const rows = await Array.fromAsync(kv().list<number>({ prefix: ["gc", "row"] }));
+  assert.deepEqual(rows.map((r) => r.value).sort((a, b) => a - b), Array.from({ length: n }, (_, i) => i));
+  assert.equal((await kv().get<Deno.KvU64>(["gc", "count"])).value?.value, BigInt(n));
+});
+
+kvTest("group commit - two writes checking one key never share a group: the second sees the first", async () => {
+  const key = ["gc", "once"];
+  const write = (value: string) => commitGrouped([key], (op) => op.check({ key, versionstamp: null }).set(key, value));
+  // Both read "absent" before either commits (as two requests would): only the first may win.
+  const [first, second] = await Promise.all([write("a"), write("b")]);
+  assert.equal(first, true);
+  assert.equal(second, false);
+  assert.equal((await kv().get(key)).value, "a");
+});
+
+kvTest("group commit - a stale write fails alone; the others of its group still commit", async () => {
+  await kv().set(["gc", "taken"], "already");
+  const results = await Promise.all([
+    commitGrouped([["gc", "x"]], (op) => op.check({ key: ["gc", "x"], versionstamp: null }).set(["gc", "x"], 1)),
+    commitGrouped(
+      [["gc", "taken"]],
+      (op) => op.check({ key: ["gc", "taken"], versionstamp: null }).set(["gc", "taken"], "stolen"),
+    ),
+    commitGrouped([["gc", "y"]], (op) => op.check({ key: ["gc", "y"], versionstamp: null }).set(["gc", "y"], 2)),
+  ]);
+  assert.deepEqual(results, [true, false, true]);
+  assert.equal((await kv().get(["gc", "taken"])).value, "already");
+  assert.equal((await kv().get(["gc", "x"])).value, 1);
+  assert.equal((await kv().get(["gc", "y"])).value, 2);
+});
+
+kvTest("group commit - the events of writes grouped together all reach their members", async () => {
+  const bus = eventBus();
+  await bus.start();
+  const got: MemberEvent[] = [];
+  const arrived = new Promise<void>((resolve) => {
+    const stop = bus.subscribe("m", (e) => {
+      got.push(e);
+      if (got.length === 3) (stop(), resolve());
+    });
+  });
+  await Promise.all(["l1", "l2", "l3"].map((id) =>
+    commitGrouped([["gc", "like", id]], (op) => {
+      op.set(["gc", "like", id], true);
+      addEvent(op, ["m"], { type: "message", id, from: id, to: "m" });
+    })
+  ));
+  await arrived;
+  assert.deepEqual(got.map((e) => e.type === "message" && e.id).sort(), ["l1", "l2", "l3"]);
+});
+
+kvTest("group commit - a write that throws fails its own caller only", async () => {
+  const results = await Promise.allSettled([
+    commitGrouped([["gc", "ok"]], (op) => op.set(["gc", "ok"], 1)),
+    commitGrouped([["gc", "bad"]], () => {
+      throw new Error("bad build");
+    }),
+  ]);
+  assert.equal(results[0].status, "fulfilled");
+  assert.equal(results[1].status, "rejected");
+  assert.equal((await kv().get(["gc", "ok"])).value, 1);
+});
