@@ -71,7 +71,14 @@ export function bodyLimit(limits: BodyLimits): MiddlewareHandler {
         source.cancel(reason).catch(() => {});
       },
     }, { highWaterMark: 0 });
-    c.req.raw = new Request(req, { body: counted, duplex: "half" } as RequestInit);
+    // Made from the URL, not from `req`: copying `req` would follow its abort signal, which Deno 2.9
+    // warns of (it aborts on a successful answer too); no handler here reads the signal.
+    c.req.raw = new Request(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: counted,
+      duplex: "half",
+    } as RequestInit);
     try {
       await next();
     } finally {

@@ -15,9 +15,12 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
  * root); it is heapified once, when it fills.
  */
 export class TopK {
-  readonly a: number[] = [];
-  readonly m: number[] = [];
-  constructor(readonly cap: number, readonly idOf: (m: number) => string) {}
+  constructor(
+    readonly cap: number,
+    readonly idOf: (m: number) => string,
+    readonly a: number[] = [],
+    readonly m: number[] = [],
+  ) {}
 
   get full(): boolean {
     return this.a.length >= this.cap;
@@ -68,41 +71,75 @@ export class TopK {
   }
 
   /**
-   * Sorts ascending by (a, id) in place (the heap order is gone afterwards): a native sort of
-   * Float64 keys, each an `a` (never negative, so its bits sort as it does) with its lowest
-   * mantissa bits replaced by the member's place, then one insertion pass with the exact order
-   * for the few whose keys tied.
+   * Sorts ascending by (a, id) in place (the heap order is gone afterwards). See `sortMembers`.
    */
   sortInPlace(): this {
-    const n = this.a.length;
-    if (n < 2) return this;
-    const bits = 32 - Math.clz32(n - 1), mask = (1 << bits) - 1;
-    const keys = new Float64Array(n), words = new Uint32Array(keys.buffer);
-    const lo = LITTLE_ENDIAN ? 0 : 1;
-    for (let i = 0; i < n; i++) {
-      keys[i] = this.a[i];
-      words[2 * i + lo] = (words[2 * i + lo] & ~mask) | i;
-    }
-    keys.sort();
-    const a = this.a.slice(), m = this.m.slice();
-    for (let i = 0; i < n; i++) {
-      const from = words[2 * i + lo] & mask;
-      this.a[i] = a[from];
-      this.m[i] = m[from];
-    }
-    for (let i = 1; i < n; i++) {
-      if (!this.#above(i - 1, i)) continue;
-      const x = this.a[i], y = this.m[i];
-      let j = i;
-      while (j > 0 && (this.a[j - 1] > x || (this.a[j - 1] === x && this.idOf(this.m[j - 1]) > this.idOf(y)))) {
-        this.a[j] = this.a[j - 1];
-        this.m[j] = this.m[j - 1];
-        j--;
-      }
-      this.a[j] = x;
-      this.m[j] = y;
-    }
+    sortMembers(this.a, this.m, this.a.length, this.a, this.m, this.idOf);
     return this;
+  }
+
+  /** The first `cap` of `n` members given as (a, m) pairs (any order), sorted by (a, id). */
+  static sorted(
+    a: ArrayLike<number>,
+    m: ArrayLike<number>,
+    n: number,
+    cap: number,
+    idOf: (m: number) => string,
+  ): TopK {
+    const top = new TopK(cap, idOf, new Array<number>(n), new Array<number>(n));
+    sortMembers(a, m, n, top.a, top.m, idOf);
+    if (n > cap) top.a.length = top.m.length = cap;
+    return top;
+  }
+}
+
+// The keys of the latest sort, reused (searches run one at a time).
+let sortKeys = new Float64Array(1024);
+
+/**
+ * Writes the `n` members (a, m) into `outA`, `outM` ascending by (a, id) (they may be the same
+ * arrays): a native sort of Float64 keys, each an `a` (never negative, so its bits sort as it
+ * does) with its lowest mantissa bits replaced by the member's place, then one insertion pass with
+ * the exact order for the few whose keys tied.
+ */
+function sortMembers(
+  a: ArrayLike<number>,
+  m: ArrayLike<number>,
+  n: number,
+  outA: number[],
+  outM: number[],
+  idOf: (m: number) => string,
+): void {
+  if (n < 2) {
+    for (let i = 0; i < n; i++) (outA[i] = a[i], outM[i] = m[i]);
+    return;
+  }
+  const bits = 32 - Math.clz32(n - 1), mask = (1 << bits) - 1;
+  if (sortKeys.length < n) sortKeys = new Float64Array(2 * n);
+  const keys = sortKeys.subarray(0, n), words = new Uint32Array(sortKeys.buffer);
+  const lo = LITTLE_ENDIAN ? 0 : 1;
+  for (let i = 0; i < n; i++) {
+    keys[i] = a[i];
+    words[2 * i + lo] = (words[2 * i + lo] & ~mask) | i;
+  }
+  keys.sort();
+  const fromA = a === outA ? Float64Array.from(outA) : a, fromM = m === outM ? Int32Array.from(outM) : m;
+  for (let i = 0; i < n; i++) {
+    const from = words[2 * i + lo] & mask;
+    outA[i] = fromA[from];
+    outM[i] = fromM[from];
+  }
+  for (let i = 1; i < n; i++) {
+    const x = outA[i], y = outM[i];
+    if (!(outA[i - 1] > x || (outA[i - 1] === x && idOf(outM[i - 1]) > idOf(y)))) continue;
+    let j = i;
+    while (j > 0 && (outA[j - 1] > x || (outA[j - 1] === x && idOf(outM[j - 1]) > idOf(y)))) {
+      outA[j] = outA[j - 1];
+      outM[j] = outM[j - 1];
+      j--;
+    }
+    outA[j] = x;
+    outM[j] = y;
   }
 }
 

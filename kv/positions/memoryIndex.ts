@@ -25,7 +25,9 @@
  * region far larger than the index, the occupied blocks are taken from the map), blocks and then
  * cells are visited in order of their lower-bound distance, and the search stops once the
  * (page+1)*size nearest found are closer than anything unvisited, so its cost follows the answer
- * size, not the number of members in the sector.
+ * size, not the number of members in the sector. A small region (a map view) that holds at most a
+ * few times the answer is read whole instead and sorted once: ordering its cells costs more there
+ * than reading every member.
  */
 
 import { EARTH_RADIUS_M, isLat, isLon, METERS_PER_DEGREE, normalizeLon } from "../../domain/geo.ts";
@@ -53,6 +55,11 @@ const I_SLOT = 6, I_DT = 7, IE = 2 * E;
 const DT_OTHER = -0x80000000;
 /** Lower bounds are shrunk by this factor so rounding never makes them exceed a true distance. */
 const LB_SAFETY = 0.9999;
+// The members of the latest flat read, reused (searches run one at a time).
+let flatA = new Float64Array(1024), flatM = new Int32Array(1024);
+
+/** A region of at most this many blocks holding at most this factor times the answer is read whole. */
+const FLAT_MAX_BLOCKS = 1024, FLAT_MAX_FACTOR = 3;
 
 /** A visible member of the index: a copy of its shown position, report time, expiry and sector. */
 export interface Member {
@@ -756,11 +763,68 @@ export class PositionIndex {
       return latMin > region.latMin && latMax < region.latMax && e > 0 && e + size < regionW ? 2 : 1;
     };
 
+    // A cell's members into the answer (`inside`: the cell lies strictly inside the region), or,
+    // when `flat` is given, every one of them into it unordered.
+    let flat: { a: Float64Array; m: Int32Array; n: number } | null = null;
+    const scanCell = (c: number, inside: boolean) => {
+      const start = cStart[c], end = start + cCount[c];
+      for (let p = start; p < end; p++) {
+        const e = p * E;
+        if (arena[e + UNTIL] <= t) continue;
+        const slot = arenaI[p * IE + I_SLOT];
+        if (slot === self) continue;
+        const mLat = arena[e + LAT], mLon = arena[e + LON];
+        if (!inside && !region.test(mLat, mLon, slot)) continue;
+        const a = haversineA(lat, lon, cosQ, mLat, mLon, Math.cos(mLat * RAD));
+        if (flat === null && top.full && !top.beats(a, p)) continue;
+        if (accept !== null && !accept(ids[slot]!)) continue;
+        if (flat === null) {
+          top.push(a, p);
+        } else {
+          flat.a[flat.n] = a;
+          flat.m[flat.n++] = p;
+        }
+      }
+    };
+
+    // A small region holding few members against the answer (a city's map view): every member in
+    // it, sorted once, costs less than ordering its cells by distance.
+    const regionBlocks = (brMax - brMin + 1) * (bcMax - bcMin + 1);
+    if (regionBlocks <= FLAT_MAX_BLOCKS) {
+      const blocks: number[] = [];
+      let held = 0;
+      for (let r = brMin; r <= brMax; r++) {
+        for (let c = bcMin; c <= bcMax; c++) {
+          const b = blockOf.get(r * BLOCK_COLS + ((c % BLOCK_COLS) + BLOCK_COLS) % BLOCK_COLS);
+          if (b === undefined) continue;
+          blocks.push(b);
+          for (let i = 0; i < BLOCK_CELLS; i++) {
+            const cell = bCells[b * BLOCK_CELLS + i];
+            if (cell >= 0) held += cCount[cell];
+          }
+        }
+      }
+      if (held <= FLAT_MAX_FACTOR * need) {
+        if (flatA.length < held) (flatA = new Float64Array(2 * held), flatM = new Int32Array(2 * held));
+        flat = { a: flatA, m: flatM, n: 0 };
+        for (const b of blocks) {
+          const rel = relation(blockLatMin(b), blockLonMin(b), BLOCK_DEG);
+          if (rel === 0) continue;
+          for (let i = 0; i < BLOCK_CELLS; i++) {
+            const c = bCells[b * BLOCK_CELLS + i];
+            if (c < 0) continue;
+            const cellRel = rel === 2 ? 2 : relation(-90 + cRow[c] * CELL_DEG, -180 + cCol[c] * CELL_DEG, CELL_DEG);
+            if (cellRel > 0) scanCell(c, cellRel === 2);
+          }
+        }
+        return TopK.sorted(flat.a, flat.m, flat.n, need, top.idOf);
+      }
+    }
+
     let k = kStart - 1;
     let ringLb = k < 0 ? 0 : ringBound(k);
     // A region with far more blocks than the index holds (a world-wide box, an empty area): take
     // the occupied blocks from the map instead of walking rings of mostly empty ones.
-    const regionBlocks = (brMax - brMin + 1) * (bcMax - bcMin + 1);
     if (regionBlocks > 4 * blockOf.size + 1024) {
       for (const b of blockOf.values()) {
         if (relation(blockLatMin(b), blockLonMin(b), BLOCK_DEG) > 0) pushBlock(b);
@@ -799,20 +863,7 @@ export class PositionIndex {
         continue;
       }
       const c = -1 - node;
-      const inside = relation(-90 + cRow[c] * CELL_DEG, -180 + cCol[c] * CELL_DEG, CELL_DEG) === 2;
-      const start = cStart[c], end = start + cCount[c];
-      for (let p = start; p < end; p++) {
-        const e = p * E;
-        if (arena[e + UNTIL] <= t) continue;
-        const slot = arenaI[p * IE + I_SLOT];
-        if (slot === self) continue;
-        const mLat = arena[e + LAT], mLon = arena[e + LON];
-        if (!inside && !region.test(mLat, mLon, slot)) continue;
-        const a = haversineA(lat, lon, cosQ, mLat, mLon, Math.cos(mLat * RAD));
-        if (top.full && !top.beats(a, p)) continue;
-        if (accept !== null && !accept(ids[slot]!)) continue;
-        top.push(a, p);
-      }
+      scanCell(c, relation(-90 + cRow[c] * CELL_DEG, -180 + cCol[c] * CELL_DEG, CELL_DEG) === 2);
     }
     return top.sortInPlace();
   }
