@@ -48,12 +48,23 @@ export function normalizeBirthdate(input: string, at: number): BirthdateResult {
  * the rule, can hold one).
  */
 export function ageOf(birthdate: string, at: number): number | null {
-  const m = birthdate.match(/^(\d{4})-(\d{2})-(\d{2})$/);
-  if (!m) return null;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = new Date(at);
-  let age = t.getUTCFullYear() - y;
-  const month = t.getUTCMonth() + 1;
-  if (month < mo || (month === mo && t.getUTCDate() < d)) age--;
+  if (!BIRTHDATE.test(birthdate)) return null;
+  const y = Number(birthdate.slice(0, 4)), md = Number(birthdate.slice(5, 7)) * 100 + Number(birthdate.slice(8, 10));
+  const today = dayOf(at);
+  const age = today.y - y - (today.md < md ? 1 : 0);
   return age >= MIN_AGE ? age : null;
+}
+
+const BIRTHDATE = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+// The UTC year and month*100+day of the last day asked (a page of briefs asks the same day 800 times).
+let lastDay = { n: NaN, y: 0, md: 0 };
+
+function dayOf(at: number): { y: number; md: number } {
+  const n = Math.floor(at / DAY_MS);
+  if (n !== lastDay.n) {
+    const t = new Date(n * DAY_MS);
+    lastDay = { n, y: t.getUTCFullYear(), md: (t.getUTCMonth() + 1) * 100 + t.getUTCDate() };
+  }
+  return lastDay;
 }

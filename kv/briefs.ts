@@ -101,11 +101,11 @@ export const MAX_BRIEFS_SIZE = MAX_PAGE_SIZE;
 /** Reads the profiles of `ids` not yet in `into` (null for none), from the instance's short-lived copy when it has one. */
 const loadProfiles = discoveryProfiles;
 
-function briefOf(p: Profile, at: NearbyItem): ProfileBrief {
+function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
   return {
     profileId: p.id,
     profileName: p.profilename,
-    profileAge: ageOf(p.birthdate, now()),
+    profileAge: ageOf(p.birthdate, t),
     profileChars: p.characteristics,
     profileWeight: p.weight,
     profileHeight: p.height,
@@ -114,7 +114,7 @@ function briefOf(p: Profile, at: NearbyItem): ProfileBrief {
     lon: at.lon,
     distanceMeters: at.distanceMeters,
     tsUpdated: at.tsUpdated,
-    isNew: p.tsCreated !== undefined && now() - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
+    isNew: p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
   };
 }
 
@@ -178,9 +178,10 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
         : null;
       const candidates = rated ? slice.filter((it) => !rated.has(it.profileId)) : slice;
       await loadProfiles(candidates.map((it) => it.profileId), profiles);
+      const t = now();
       for (const it of candidates) {
         const p = profiles.get(it.profileId);
-        if (p && hasAllCharacteristics(p.characteristics, chars)) accepted.push(briefOf(p, it));
+        if (p && hasAllCharacteristics(p.characteristics, chars)) accepted.push(briefOf(p, it, t));
       }
     }
     if (!found.hasMore) break;

@@ -79,11 +79,13 @@ function forgetIn(k: Kept, name: KeptName, ids: readonly string[]): void {
   for (const id of ids) m.delete(id);
 }
 
-/** The kept copy of `name` `id`, if it may still be used; undefined when none (or not keeping). */
-export function keptCopy<T>(name: KeptName, id: string): T | undefined {
+/**
+ * The kept copy of `name` `id`, if it may still be used; undefined when none (or not keeping).
+ * `t`: `performance.now()`, read once by a caller asking for many.
+ */
+export function keptCopy<T>(name: KeptName, id: string, t = performance.now()): T | undefined {
   const k = keptBy.get(kv());
   if (!k) return undefined;
-  const t = performance.now();
   const synced = t - k.bus.syncedAt;
   if (synced > KEPT_REVOKE_MS / 2) void k.bus.tail();
   if (synced > KEPT_REVOKE_MS) return undefined;

@@ -81,9 +81,10 @@ export async function viewedProfile(id: string): Promise<Profile | null> {
  */
 export async function discoveryProfiles(ids: readonly string[], into: Map<string, Profile | null>): Promise<void> {
   const todo: string[] = [];
+  const t = performance.now();
   for (const id of ids) {
     if (into.has(id)) continue;
-    const copy = keptCopy<Profile>("profile", id);
+    const copy = keptCopy<Profile>("profile", id, t);
     if (copy) into.set(id, copy);
     else todo.push(id);
   }

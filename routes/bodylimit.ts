@@ -32,8 +32,9 @@ export function isBodyTooLarge(e: unknown): boolean {
 }
 
 /**
- * The middleware: refuses a declared length over the limit at once; otherwise replaces the body by
- * a counting stream that fails its reader with a 413 past the limit. Whatever the handler made of
+ * The middleware: refuses a declared length over the limit at once, and passes one within it; a
+ * body without a declared length (chunked) is replaced by a counting stream that fails its reader
+ * with a 413 past the limit. Whatever the handler made of
  * that failure, the call answers 413.
  */
 export function bodyLimit(limits: BodyLimits): MiddlewareHandler {
@@ -42,7 +43,11 @@ export function bodyLimit(limits: BodyLimits): MiddlewareHandler {
     if (!req.body) return next();
     const limit = bodyLimitOf(limits, req.method, c.req.path);
     const declared = req.headers.get("content-length");
-    if (declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > limit) throw refusal(limit);
+    const length = declared !== null && /^\s*\d+\s*$/.test(declared) ? Number(declared) : null;
+    if (length !== null && length > limit) throw refusal(limit);
+    // A declared length within the limit bounds the body already: the HTTP server reads exactly that
+    // many bytes (HTTP/1.1 framing; HTTP/2 refuses a stream whose data differs from it).
+    if (length !== null) return next();
 
     let seen = 0;
     let over = false;
