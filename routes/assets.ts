@@ -21,6 +21,9 @@ const TYPES: Record<string, string> = {
   txt: "text/plain; charset=utf-8",
 };
 
+/** Types worth compressing (not pictures: PNG is compressed already). */
+const COMPRESSIBLE = new Set(["js", "css", "svg", "json", "webmanifest", "txt"]);
+
 let manifest: Manifest | null | undefined;
 
 /** The build manifest, or an empty one when the islands are not built (pages then ship no JS). */
@@ -54,15 +57,51 @@ export const assets = new Hono<AppEnv>()
     const ext = rel.split(".").pop() ?? "";
     const type = TYPES[ext];
     if (!type || rel.endsWith(".ts") || rel.endsWith(".tsx")) return c.notFound();
-    let body: Uint8Array;
-    try {
-      body = await Deno.readFile(rel.startsWith("build/") ? buildDir() + rel.slice(5) : root + rel);
-    } catch {
-      return c.notFound();
-    }
+    const path = rel.startsWith("build/") ? buildDir() + rel.slice(5) : root + rel;
     const hashed = rel.startsWith("build/") && /-[A-Z0-9]{8}\.\w+$/.test(rel);
     c.header("content-type", type);
     c.header("cache-control", hashed ? "public, max-age=31536000, immutable" : "public, max-age=300");
     if (rel === "sw.js") c.header("service-worker-allowed", "/");
+    if (hashed && COMPRESSIBLE.has(ext)) {
+      const bundle = await hashedBundle(path);
+      if (!bundle) return c.notFound();
+      c.header("vary", "Accept-Encoding");
+      if (!/\bgzip\b/.test(c.req.header("accept-encoding") ?? "")) return c.body(bundle.raw as Uint8Array<ArrayBuffer>);
+      c.header("content-encoding", "gzip");
+      return c.body(bundle.gzip as Uint8Array<ArrayBuffer>);
+    }
+    let body: Uint8Array;
+    try {
+      body = await Deno.readFile(path);
+    } catch {
+      return c.notFound();
+    }
     return c.body(body as Uint8Array<ArrayBuffer>);
   });
+
+/**
+ * A built bundle with a hashed name never changes: read and compressed once, then kept (the
+ * bundles of a build are about 1 MB, 400 KB compressed). A page's 24 scripts are then answered
+ * without reading a file or running a compression stream each.
+ */
+const bundles = new Map<string, Promise<{ raw: Uint8Array; gzip: Uint8Array } | null>>();
+
+function hashedBundle(path: string): Promise<{ raw: Uint8Array; gzip: Uint8Array } | null> {
+  let b = bundles.get(path);
+  if (!b) {
+    b = (async () => {
+      try {
+        const raw = await Deno.readFile(path);
+        const gzip = new Uint8Array(
+          await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer(),
+        );
+        return { raw, gzip };
+      } catch {
+        bundles.delete(path); // not there (yet): asked again next time
+        return null;
+      }
+    })();
+    bundles.set(path, b);
+  }
+  return b;
+}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { testApp } from "../../tests/api.ts";
+import { ORIGIN, testApp } from "../../tests/api.ts";
 import { buildDir } from "../../islands/build.ts";
 
 Deno.test("system - ping, version and version_frontend answer", async () => {
@@ -61,6 +61,20 @@ Deno.test("system - static files: hashed bundles are immutable, paths cannot esc
       const r = await t.call("GET", js);
       assert.equal(r.status, 200);
       assert.equal(r.headers.get("cache-control"), "public, max-age=31536000, immutable");
+      // Compressed once and kept: gzip to a browser that takes it, the file as it is otherwise.
+      const file = await Deno.readFile(`${buildDir()}/${js.split("/").pop()}`);
+      for (let i = 0; i < 2; i++) {
+        const zipped = await t.app.request(ORIGIN + js, { headers: { "accept-encoding": "gzip, br" } });
+        assert.equal(zipped.headers.get("content-encoding"), "gzip");
+        assert.equal(zipped.headers.get("content-type"), "text/javascript; charset=utf-8");
+        const unzipped = new Uint8Array(
+          await new Response(zipped.body!.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer(),
+        );
+        assert.deepEqual(unzipped, file);
+      }
+      const plain = await t.app.request(ORIGIN + js, { headers: { "accept-encoding": "identity" } });
+      assert.equal(plain.headers.get("content-encoding"), null);
+      assert.deepEqual(new Uint8Array(await plain.arrayBuffer()), file);
     }
   } finally {
     t.close();
