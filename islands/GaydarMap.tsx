@@ -21,11 +21,18 @@ import { FilterPanel } from "../components/FilterPanel.tsx";
 import { profilePicUrl } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { clampBox, sectorsInBox, type ViewBox } from "./map/markers.ts";
+import {
+  firstMapView,
+  type MapStart,
+  parseMapHash,
+  type SavedView,
+  VIEW_STORAGE_KEY,
+  viewKey,
+} from "./map/firstView.ts";
 import type { FlyCommand, LeafletMapProps, MapCell, MapMarker } from "./map/LeafletMap.tsx";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
-/** Start zoom (spec §9), the zoom of a recenter and of a link to a place (spec §2). */
-export const START_ZOOM = 13;
+/** The zoom of a recenter and of a link to a place (spec §2); the start zoom is islands/map/firstView.ts's. */
 export const RECENTER_ZOOM = 17;
 export const LINK_ZOOM = 18;
 /** Captions show this long after a press, messages this long (spec §9). */
@@ -33,8 +40,6 @@ export const CAPTION_MS = 8000;
 export const MESSAGE_MS = 2500;
 /** The view is saved this long after it settles (spec §9). */
 export const SAVE_VIEW_MS = 1000;
-/** Local storage key of the last view. */
-export const VIEW_STORAGE_KEY = "map-view";
 
 export interface GaydarMapProps {
   profileId: string;
@@ -42,34 +47,6 @@ export interface GaydarMapProps {
   attribution: string;
   /** The member's own last report, for a device that saved none. */
   known: KnownLocation | null;
-}
-
-/** The target of a `#profileId=&lat=&lng=` hash, if it has a valid point. */
-export function parseMapHash(hash: string): { profileId: string | null; lat: number; lon: number } | null {
-  const p = new URLSearchParams(hash.replace(/^#/, ""));
-  const lat = Number(p.get("lat") ?? NaN), lon = Number(p.get("lng") ?? NaN);
-  if (!p.has("lat") || !p.has("lng") || !Number.isFinite(lat) || !Number.isFinite(lon)) return null;
-  if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
-  return { profileId: p.get("profileId"), lat, lon };
-}
-
-/** A saved view: the box (spec: the map remembers its bounds) and the zoom it was seen at. */
-export interface SavedView extends ViewBox {
-  zoom: number;
-}
-
-/** Where the saved view starts the map: its centre at its zoom (the same view on the same screen). */
-function readView(): LeafletMapProps["start"] | null {
-  try {
-    const v = JSON.parse(localStorage.getItem(VIEW_STORAGE_KEY) ?? "null") as SavedView | null;
-    const ok = v && [v.latMin, v.lonMin, v.latMax, v.lonMax].every((x) => typeof x === "number" && Number.isFinite(x));
-    if (!ok || !(v.latMin < v.latMax && v.lonMin < v.lonMax)) return null;
-    const box = { latMin: v.latMin, lonMin: v.lonMin, latMax: v.latMax, lonMax: v.lonMax };
-    if (!(typeof v.zoom === "number" && v.zoom >= 0 && v.zoom <= 19)) return { box };
-    return { lat: (v.latMin + v.latMax) / 2, lon: (v.lonMin + v.lonMax) / 2, zoom: v.zoom };
-  } catch {
-    return null;
-  }
 }
 
 /** The buttons' icons: 24 px line drawings in the text colour. */
@@ -112,6 +89,12 @@ const leafletModule = typeof document === "undefined" ? null : import("./map/Lea
 // Its failure is reported where it is awaited (below), not as an unhandled rejection meanwhile.
 leafletModule?.catch(() => {});
 
+/** The page's first tiles, laid out before the map ran (islands/MapPreview.tsx), while they are there. */
+const firstTiles = () => document.querySelector<HTMLElement>(".map-preview");
+
+/** Leaflet has drawn its first tiles: the first tiles under them go once Leaflet's have faded in (0.2 s). */
+const leafletTilesShown = () => setTimeout(() => firstTiles()?.remove(), 250);
+
 function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
   const loc = useLocation(profileId, known);
   const nsfw = useShowsNsfw();
@@ -124,7 +107,7 @@ function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
   // Captions also show for the first 8 s of the page, so a newcomer learns what the buttons do.
   const [captions, setCaptions] = useState(true);
   const [message, flash] = useFlash();
-  const [start, setStart] = useState<LeafletMapProps["start"] | null>(null);
+  const [start, setStart] = useState<MapStart | null>(null);
   const captionTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const saveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
@@ -143,11 +126,11 @@ function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
   // The first view, once the location is known: a linked point, else the saved view, else me.
   useEffect(() => {
     if (!loc.ready || start) return;
+    const first = firstMapView(location.hash, loc);
+    setStart(first);
+    // The page's first tiles (islands/MapPreview.enhance.ts) stay under Leaflet's only when they show this view.
+    if (firstTiles()?.dataset.view !== viewKey(first)) firstTiles()?.remove();
     const target = parseMapHash(location.hash);
-    const saved = readView();
-    if (target) setStart({ lat: target.lat, lon: target.lon, zoom: START_ZOOM });
-    else if (saved) setStart(saved);
-    else setStart({ lat: loc.lat, lon: loc.lon, zoom: START_ZOOM });
     if (target) {
       setFocusId(target.profileId);
       setFly({ seq: 1, lat: target.lat, lon: target.lon, zoom: LINK_ZOOM });
@@ -255,6 +238,7 @@ function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
               onView={onView}
               onMeMoved={moved}
               onOpenProfile={openProfile}
+              onTilesShown={leafletTilesShown}
             />
           )
           : <p className="map-loading">{loadFailed ? "The map could not be loaded." : "Loading the map..."}</p>}

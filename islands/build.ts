@@ -26,6 +26,8 @@ export interface IslandAssets {
   css: string[];
   /** It reads a catalogue: a page in another language than English loads that translation. */
   translated?: boolean;
+  /** Enhanced (islands/<Name>.enhance.ts), not hydrated: a small script without React. */
+  enhanced?: boolean;
 }
 
 /** The build manifest. */
@@ -226,6 +228,7 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
         translated: [file, ...chunks].some((f) =>
           Object.keys(outputs[f]?.inputs ?? {}).some((i) => i.startsWith("locale-stand-in:"))
         ),
+        ...(isEnhanced(name) ? { enhanced: true } : {}),
       };
     } else if (entry.endsWith("static/app.css")) {
       manifest.css = url(file);

@@ -9,6 +9,7 @@ import { memo, useEffect, useMemo, useRef, useState } from "react";
 import * as L from "leaflet";
 import { MapContainer, Marker, Rectangle, TileLayer, useMap, useMapEvents } from "react-leaflet";
 import { markerElement, markerSize, type ViewBox } from "./markers.ts";
+import type { MapStart } from "./firstView.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 /** A member on the map: shown position and face. */
@@ -38,8 +39,8 @@ export interface FlyCommand {
 export interface LeafletMapProps {
   tileUrl: string;
   attribution: string;
-  /** The first view: a saved box, else a centre and zoom. */
-  start: { box: ViewBox } | { lat: number; lon: number; zoom: number };
+  /** The first view (islands/map/firstView.ts). */
+  start: MapStart;
   me: { lat: number; lon: number; draggable: boolean; hidden: boolean } | null;
   markers: MapMarker[];
   focusId: string | null;
@@ -48,6 +49,8 @@ export interface LeafletMapProps {
   onView: (box: ViewBox, zoom: number) => void;
   onMeMoved: (lat: number, lon: number) => void;
   onOpenProfile: (profileId: string) => void;
+  /** Every tile in view has loaded (Leaflet's `load`), each time. */
+  onTilesShown: () => void;
 }
 
 const toBounds = (b: ViewBox): L.LatLngBoundsExpression => [[b.latMin, b.lonMin], [b.latMax, b.lonMax]];
@@ -172,6 +175,7 @@ const CELL_STYLE: L.PathOptions = { weight: 1, color: "#c2185b", fillOpacity: 0.
 /** The Leaflet map (see the top comment). */
 export default function LeafletMap(p: LeafletMapProps) {
   const [size, setSize] = useState<L.Point | null>(null);
+  const tileHandlers = useMemo(() => ({ load: p.onTilesShown }), [p.onTilesShown]);
   const edge = size ? markerSize(size.x, size.y, p.markers.length) : 48;
   const start = "box" in p.start ? { bounds: toBounds(p.start.box) } : {
     center: [p.start.lat, p.start.lon] as L.LatLngTuple,
@@ -179,7 +183,7 @@ export default function LeafletMap(p: LeafletMapProps) {
   };
   return (
     <MapContainer {...start} className="leaflet-host" zoomControl worldCopyJump={false} minZoom={2} maxZoom={19}>
-      <TileLayer url={p.tileUrl} attribution={p.attribution} maxZoom={19} />
+      <TileLayer url={p.tileUrl} attribution={p.attribution} maxZoom={19} eventHandlers={tileHandlers} />
       <ViewWatcher onView={p.onView} onSize={setSize} />
       <Fly fly={p.fly} />
       {p.cells.map((c) => <Rectangle key={`${c.latMin}:${c.lonMin}`} bounds={toBounds(c)} pathOptions={CELL_STYLE} />)}

@@ -20,9 +20,9 @@
 import { useEffect, useSyncExternalStore } from "react";
 import { call, EVENTS } from "./api.ts";
 import { TEXTS } from "../../domain/texts.ts";
+import { LOCATION_STORAGE_KEY, type LocationType, readSaved, validPoint as valid } from "./savedLocation.ts";
 
-/** How the member's location is chosen. */
-export type LocationType = "RANDOM" | "OVERRIDE" | "DEVICE_GPS";
+export { LOCATION_STORAGE_KEY, type LocationType };
 
 /** The first default city and the spread of the random default (spec §9). */
 export const DEFAULT_CITY = { name: "Phoenix", lat: 33.4484, lon: -112.074 } as const;
@@ -37,8 +37,6 @@ export const GPS_REFRESH_MS = 300_000;
 export const GPS_STALE_MS = 120_000;
 /** Reports are debounced (spec §9). */
 export const REPORT_DEBOUNCE_MS = 1000;
-/** Local storage key of the last location. */
-export const LOCATION_STORAGE_KEY = "last-location";
 
 /** The location as the islands see it. */
 export interface LocationState {
@@ -63,14 +61,6 @@ export interface KnownLocation {
   lat: number;
   lon: number;
   use: "OVERRIDE" | "DEVICE_GPS";
-  hide: boolean;
-}
-
-interface Saved {
-  profileId: string;
-  type: LocationType;
-  lat: number;
-  lon: number;
   hide: boolean;
 }
 
@@ -102,21 +92,6 @@ export function metersBetween(a: { lat: number; lon: number }, b: { lat: number;
   const s1 = Math.sin((b.lat - a.lat) * r / 2), s2 = Math.sin((b.lon - a.lon) * r / 2);
   const h = s1 * s1 + Math.cos(a.lat * r) * Math.cos(b.lat * r) * s2 * s2;
   return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
-const valid = (lat: unknown, lon: unknown): boolean =>
-  typeof lat === "number" && typeof lon === "number" && Number.isFinite(lat) && Number.isFinite(lon) &&
-  Math.abs(lat) <= 90 && Math.abs(lon) <= 180;
-
-function readSaved(profileId: string): Saved | null {
-  try {
-    const s = JSON.parse(localStorage.getItem(LOCATION_STORAGE_KEY) ?? "null") as Saved | null;
-    if (!s || s.profileId !== profileId || !valid(s.lat, s.lon)) return null;
-    if (!["RANDOM", "OVERRIDE", "DEVICE_GPS"].includes(s.type)) return null;
-    return { profileId, type: s.type, lat: s.lat, lon: s.lon, hide: s.hide === true };
-  } catch {
-    return null;
-  }
 }
 
 const SERVER_STATE: LocationState = {

@@ -1,10 +1,11 @@
-/** The map page (/search/map): the full-screen GaydarMap island. */
+/** The map page (/search/map): the full-screen GaydarMap island over its first tiles (MapPreview). */
 
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { renderPage, safetyNoticeFor } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import GaydarMap from "../../islands/GaydarMap.tsx";
+import MapPreview from "../../islands/MapPreview.tsx";
 import { knownLocation } from "../../kv/positions.ts";
 import { config } from "../../config/config.ts";
 
@@ -16,16 +17,16 @@ export async function mapPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
   // The member's own record only: it seeds the reporter on a device that saved no location.
   const known = await knownLocation(caller.profileId);
+  const props = { profileId: caller.profileId, tileUrl: config.tileUrl, attribution: TILE_ATTRIBUTION, known };
   return renderPage(
     c,
     "Gaydar Map",
     <section className="map-section">
       <h1 className="visually-hidden">Gaydar Map</h1>
       {await safetyNoticeFor(c)}
-      <Island
-        of={GaydarMap}
-        props={{ profileId: caller.profileId, tileUrl: config.tileUrl, attribution: TILE_ATTRIBUTION, known }}
-      />
+      {/* The first tiles, under the map until Leaflet has drawn its own. */}
+      <Island of={MapPreview} props={props} />
+      <Island of={GaydarMap} props={props} />
     </section>,
     { bodyClass: "map-body" },
   );

@@ -58,7 +58,9 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
     )
   );
   const manifest = getManifest();
-  const names = [...headerIslands, ...islands].filter((n) => manifest.islands[n]);
+  // Enhanced islands' small scripts first: a module script runs only after those before it, and React's take long.
+  const names = [...headerIslands, ...islands].filter((n) => manifest.islands[n])
+    .sort((a, b) => Number(!!manifest.islands[b].enhanced) - Number(!!manifest.islands[a].enhanced));
   const assets = names.map((n) => manifest.islands[n]);
   const css = [manifest.css, ...assets.flatMap((a) => a.css)].filter(Boolean);
   // A page with scripts in another language than English loads that translation: preloaded (islands/locales.ts).

@@ -374,3 +374,85 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     },
   });
 }
+
+/**
+ * Records the first tiles as they were laid out, the moment Leaflet's box appeared (so before
+ * React and Leaflet had drawn anything), and whether the page was then wider than the window.
+ */
+const RECORD_FIRST_TILES = () => {
+  const w = globalThis as unknown as { firstTiles?: { src: string; x: number; y: number }[]; tooWide?: boolean };
+  new MutationObserver((_, obs) => {
+    if (!document.querySelector(".leaflet-host")) return;
+    w.firstTiles = [...document.querySelectorAll<HTMLImageElement>(".map-preview img")].map((i) => {
+      const r = i.getBoundingClientRect();
+      return { src: i.src, x: r.x, y: r.y };
+    });
+    w.tooWide = document.documentElement.scrollWidth > innerWidth;
+    obs.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+};
+
+for (const vp of ["phone", "desktop"] as ViewportName[]) {
+  Deno.test({
+    name: `e2e ${vp} - map: the first tiles show before the map has run, are Leaflet's tiles at their places, then go`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    async fn() {
+      const h = await startHarness();
+      let context: BrowserContext | undefined;
+      try {
+        const viewer = await account("first-tiles@example.com", "Viewer");
+        await reportPosition(viewer.profileId, { ...HOME, use: "OVERRIDE", hide: false });
+        ({ context } = await h.newPage(vp));
+        const page = context.pages()[0];
+        await page.addInitScript(RECORD_FIRST_TILES);
+        await logIn(page, h, viewer.accountId);
+
+        const compare = async (zoom: number) => {
+          await page.locator(".leaflet-container").waitFor();
+          await imagesLoaded(page);
+          // The first tiles go once Leaflet's have faded in over them.
+          await page.locator(".map-preview").waitFor({ state: "detached" });
+          const { first, tooWide } = await page.evaluate(() => {
+            const w = globalThis as unknown as {
+              firstTiles?: { src: string; x: number; y: number }[];
+              tooWide?: boolean;
+            };
+            return { first: w.firstTiles ?? [], tooWide: w.tooWide };
+          });
+          assert.equal(tooWide, false, "the first tiles stay within the map's box");
+          const box = (await page.locator(".leaflet-container").boundingBox())!;
+          const leaflet = await page.locator(".leaflet-tile-loaded").evaluateAll((els) =>
+            els.map((i) => {
+              const r = i.getBoundingClientRect();
+              return { src: (i as HTMLImageElement).src, x: r.x, y: r.y };
+            })
+          );
+          const inView = (t: { x: number; y: number }) =>
+            t.x < box.x + box.width && t.x + 256 > box.x && t.y < box.y + box.height && t.y + 256 > box.y;
+          const shown = leaflet.filter(inView);
+          assert.ok(first.length > 0, "first tiles were laid out before Leaflet's box appeared");
+          assert.equal(first.length, shown.length, "as many first tiles as Leaflet shows");
+          for (const t of first) {
+            assert.match(t.src, new RegExp(`/${zoom}/\\d+/\\d+\\.png$`));
+            const same = shown.find((l) => l.src === t.src);
+            assert.ok(same, `Leaflet shows ${t.src} too`);
+            assert.ok(Math.abs(same.x - t.x) <= 1 && Math.abs(same.y - t.y) <= 1, `${t.src} at the same place`);
+          }
+        };
+
+        // --- a device with nothing saved: the member's own last report, at the start zoom
+        await page.goto("/search/map");
+        await compare(13);
+        await shot(page, `${vp}-map-first-tiles`);
+
+        // --- the saved view, at its zoom
+        await openAt(page, TUCSON, 0.02, 15);
+        await compare(15);
+      } finally {
+        await context?.close();
+        await h.close();
+      }
+    },
+  });
+}

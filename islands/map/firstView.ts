@@ -1,0 +1,123 @@
+/**
+ * Where the map opens, and the tiles Leaflet draws there, free of React and Leaflet: the map
+ * island (islands/GaydarMap.tsx) opens Leaflet at `firstMapView`, and the page's first tiles
+ * (islands/MapPreview.enhance.ts) are laid out by `tilesAt` exactly as Leaflet will lay them, so
+ * the map shows before React and Leaflet have run and Leaflet then draws over the same picture.
+ */
+
+import type { ViewBox } from "./markers.ts";
+
+/** Start zoom (spec §9). */
+export const START_ZOOM = 13;
+/** Local storage key of the last view. */
+export const VIEW_STORAGE_KEY = "map-view";
+
+/** The first view: a saved box, else a centre and zoom. */
+export type MapStart = { box: ViewBox } | { lat: number; lon: number; zoom: number };
+
+/** A saved view: the box (spec: the map remembers its bounds) and the zoom it was seen at. */
+export interface SavedView extends ViewBox {
+  zoom: number;
+}
+
+/** The target of a `#profileId=&lat=&lng=` hash, if it has a valid point. */
+export function parseMapHash(hash: string): { profileId: string | null; lat: number; lon: number } | null {
+  const p = new URLSearchParams(hash.replace(/^#/, ""));
+  const lat = Number(p.get("lat") ?? NaN), lon = Number(p.get("lng") ?? NaN);
+  if (!p.has("lat") || !p.has("lng") || !Number.isFinite(lat) || !Number.isFinite(lon)) return null;
+  if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
+  return { profileId: p.get("profileId"), lat, lon };
+}
+
+/** Where the saved view starts the map: its centre at its zoom (the same view on the same screen). */
+export function readView(): MapStart | null {
+  try {
+    const v = JSON.parse(localStorage.getItem(VIEW_STORAGE_KEY) ?? "null") as SavedView | null;
+    const ok = v && [v.latMin, v.lonMin, v.latMax, v.lonMax].every((x) => typeof x === "number" && Number.isFinite(x));
+    if (!ok || !(v.latMin < v.latMax && v.lonMin < v.lonMax)) return null;
+    const box = { latMin: v.latMin, lonMin: v.lonMin, latMax: v.latMax, lonMax: v.lonMax };
+    if (!(typeof v.zoom === "number" && v.zoom >= 0 && v.zoom <= 19)) return { box };
+    return { lat: (v.latMin + v.latMax) / 2, lon: (v.lonMin + v.lonMax) / 2, zoom: v.zoom };
+  } catch {
+    return null;
+  }
+}
+
+/** The first view: a linked point (the hash), else the saved view, else the member's location at the start zoom. */
+export function firstMapView(hash: string, me: { lat: number; lon: number }): MapStart {
+  const target = parseMapHash(hash);
+  if (target) return { lat: target.lat, lon: target.lon, zoom: START_ZOOM };
+  return readView() ?? { lat: me.lat, lon: me.lon, zoom: START_ZOOM };
+}
+
+/** A centred view as text ("lat,lon,zoom"): the first tiles' box carries the view they show. */
+export const viewKey = (v: MapStart): string => "box" in v ? "" : `${v.lat},${v.lon},${v.zoom}`;
+
+/** Leaflet's tile edge, px. */
+export const TILE_PX = 256;
+/** Leaflet's Web Mercator limit. */
+const MAX_LATITUDE = 85.0511287798;
+
+/** A point's Web Mercator pixel at `zoom` (Leaflet's EPSG:3857 `project`). */
+export function projectPx(lat: number, lon: number, zoom: number): { x: number; y: number } {
+  const scale = TILE_PX * 2 ** zoom;
+  const s = Math.sin(Math.max(-MAX_LATITUDE, Math.min(MAX_LATITUDE, lat)) * Math.PI / 180);
+  return {
+    x: scale * (lon / 360 + 0.5),
+    y: scale * (0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)),
+  };
+}
+
+/** A tile of the first view: its address and its place in the map's box, px from the top left. */
+export interface PlacedTile {
+  url: string;
+  left: number;
+  top: number;
+}
+
+/** Fills a tile URL template as Leaflet's TileLayer does ({s} {z} {x} {y} {-y} {r}; default subdomains "abc"). */
+export function tileUrl(template: string, x: number, y: number, z: number, retina: boolean): string {
+  const subdomains = "abc";
+  const data: Record<string, string | number> = {
+    s: subdomains[Math.abs(x + y) % subdomains.length],
+    z,
+    x,
+    y,
+    "-y": 2 ** z - 1 - y,
+    r: retina ? "@2x" : "",
+  };
+  return template.replace(/\{ *([\w_ -]+) *\}/g, (m, key: string) => key in data ? String(data[key]) : m);
+}
+
+/**
+ * The tiles Leaflet lays out for a map `width`×`height` px opened at `lat, lon, zoom`: the same
+ * pixel origin (the centre's pixel less half the size, rounded), the same tile range (from the
+ * floored centre, half the size each way), the same wrapped addresses; rows off the world are left out.
+ */
+export function tilesAt(
+  view: { lat: number; lon: number; zoom: number },
+  width: number,
+  height: number,
+  template: string,
+  retina: boolean,
+): PlacedTile[] {
+  const z = Math.round(view.zoom);
+  const p = projectPx(view.lat, view.lon, z);
+  const originX = Math.round(p.x - width / 2), originY = Math.round(p.y - height / 2);
+  const cx = Math.floor(p.x), cy = Math.floor(p.y);
+  const x0 = Math.floor((cx - width / 2) / TILE_PX), x1 = Math.ceil((cx + width / 2) / TILE_PX) - 1;
+  const y0 = Math.floor((cy - height / 2) / TILE_PX), y1 = Math.ceil((cy + height / 2) / TILE_PX) - 1;
+  const n = 2 ** z;
+  const tiles: PlacedTile[] = [];
+  for (let y = Math.max(0, y0); y <= Math.min(n - 1, y1); y++) {
+    for (let x = x0; x <= x1; x++) {
+      const wrapped = ((x % n) + n) % n;
+      tiles.push({
+        url: tileUrl(template, wrapped, y, z, retina),
+        left: x * TILE_PX - originX,
+        top: y * TILE_PX - originY,
+      });
+    }
+  }
+  return tiles;
+}
