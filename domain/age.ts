@@ -48,23 +48,35 @@ export function normalizeBirthdate(input: string, at: number): BirthdateResult {
  * the rule, can hold one).
  */
 export function ageOf(birthdate: string, at: number): number | null {
+  const n = Math.floor(at / DAY_MS);
+  if (n !== agesDay) {
+    ages.clear();
+    agesDay = n;
+    const t = new Date(n * DAY_MS);
+    today = { y: t.getUTCFullYear(), md: (t.getUTCMonth() + 1) * 100 + t.getUTCDate() };
+  }
+  let age = ages.get(birthdate);
+  if (age === undefined) {
+    age = yearsTo(birthdate, today);
+    if (ages.size < MAX_KEPT_AGES) ages.set(birthdate, age);
+  }
+  return age;
+}
+
+function yearsTo(birthdate: string, day: { y: number; md: number }): number | null {
   if (!BIRTHDATE.test(birthdate)) return null;
   const y = Number(birthdate.slice(0, 4)), md = Number(birthdate.slice(5, 7)) * 100 + Number(birthdate.slice(8, 10));
-  const today = dayOf(at);
-  const age = today.y - y - (today.md < md ? 1 : 0);
+  const age = day.y - y - (day.md < md ? 1 : 0);
   return age >= MIN_AGE ? age : null;
 }
 
 const BIRTHDATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
-// The UTC year and month*100+day of the last day asked (a page of briefs asks the same day 800 times).
-let lastDay = { n: NaN, y: 0, md: 0 };
-
-function dayOf(at: number): { y: number; md: number } {
-  const n = Math.floor(at / DAY_MS);
-  if (n !== lastDay.n) {
-    const t = new Date(n * DAY_MS);
-    lastDay = { n, y: t.getUTCFullYear(), md: (t.getUTCMonth() + 1) * 100 + t.getUTCDate() };
-  }
-  return lastDay;
-}
+/**
+ * The ages of the UTC day asked last, by birthdate: a page of briefs asks up to 800 of them, mostly
+ * the same again and again (a year holds 365 birthdates). At most this many are kept.
+ */
+const MAX_KEPT_AGES = 50_000;
+let agesDay = NaN;
+let today = { y: 0, md: 0 };
+const ages = new Map<string, number | null>();

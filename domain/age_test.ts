@@ -33,3 +33,13 @@ Deno.test("age - no age is shown under 18 (the spec's garbage-becomes-today case
   assert.equal(ageOf("2008-06-16", at), null);
   assert.equal(ageOf("2008-06-15", at), 18);
 });
+
+Deno.test("age - the same birthdate asked on different days, back and forth, is each day's age (kept per day)", () => {
+  const before = Date.UTC(2026, 5, 14, 23, 59), on = Date.UTC(2026, 5, 15, 0, 0);
+  for (let i = 0; i < 3; i++) {
+    assert.equal(ageOf("1996-06-15", before), 29);
+    assert.equal(ageOf("1996-06-15", before), 29);
+    assert.equal(ageOf("1996-06-15", on), 30);
+    assert.equal(ageOf("not-a-date", on), null);
+  }
+});

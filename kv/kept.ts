@@ -84,16 +84,32 @@ function forgetIn(k: Kept, name: KeptName, ids: readonly string[]): void {
  * `t`: `performance.now()`, read once by a caller asking for many.
  */
 export function keptCopy<T>(name: KeptName, id: string, t = performance.now()): T | undefined {
+  const m = usable(name, t);
+  return m && copyIn<T>(m, id, t, KEPT[name].ttlMs);
+}
+
+/** `keptCopy` of many ids at once (undefined where none), the store looked up once. */
+export function keptCopies<T>(name: KeptName, ids: readonly string[], t = performance.now()): (T | undefined)[] {
+  const m = usable(name, t);
+  const ttl = KEPT[name].ttlMs;
+  return m ? ids.map((id) => copyIn<T>(m, id, t, ttl)) : new Array(ids.length);
+}
+
+/** The kept copies of `name`, if they may be used now (see the top comment). */
+function usable(name: KeptName, t: number): Map<string, Entry> | undefined {
   const k = keptBy.get(kv());
   if (!k) return undefined;
   const synced = t - k.bus.syncedAt;
   if (synced > KEPT_REVOKE_MS / 2) void k.bus.tail();
   if (synced > KEPT_REVOKE_MS) return undefined;
-  const m = k.entries.get(name);
-  const e = m?.get(id);
+  return k.entries.get(name);
+}
+
+function copyIn<T>(m: Map<string, Entry>, id: string, t: number, ttl: number): T | undefined {
+  const e = m.get(id);
   if (!e) return undefined;
-  if (t - e.at > KEPT[name].ttlMs) {
-    m!.delete(id);
+  if (t - e.at > ttl) {
+    m.delete(id);
     return undefined;
   }
   return e.value as T;

@@ -4,7 +4,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { isBlockedEither } from "./blocks.ts";
-import { forgetHere, forgetKept, keep, keptCopy, readBegins } from "./kept.ts";
+import { forgetHere, forgetKept, keep, keptCopies, keptCopy, readBegins } from "./kept.ts";
 
 /** A member's profile (spec §3). */
 export interface Profile {
@@ -81,13 +81,13 @@ export async function viewedProfile(id: string): Promise<Profile | null> {
  */
 export async function discoveryProfiles(ids: readonly string[], into: Map<string, Profile | null>): Promise<void> {
   const todo: string[] = [];
-  const t = performance.now();
-  for (const id of ids) {
-    if (into.has(id)) continue;
-    const copy = keptCopy<Profile>("profile", id, t);
+  const copies = keptCopies<Profile>("profile", ids);
+  ids.forEach((id, i) => {
+    if (into.has(id)) return;
+    const copy = copies[i];
     if (copy) into.set(id, copy);
     else todo.push(id);
-  }
+  });
   const batches: string[][] = [];
   for (let i = 0; i < todo.length; i += 10) batches.push(todo.slice(i, i + 10));
   for (let i = 0; i < batches.length; i += 16) {
