@@ -1,7 +1,7 @@
 /** Online now / last seen of members (GET /api/presence), refreshed every minute. */
 
 import { useEffect, useState } from "react";
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api } from "./api.ts";
 
 /** What a viewer may know of a member (null: hidden by them, blocked, or I hide mine). */
@@ -21,6 +21,9 @@ export function usePresence(ids: readonly string[]): Record<string, PresenceView
     queryFn: () => api<Record<string, PresenceView>>(`/api/presence?ids=${list.map(encodeURIComponent).join(",")}`),
     enabled: list.length > 0,
     refetchInterval: 60_000,
+    // A list that changed (more tiles, a new order after a position report) keeps the dots it had
+    // while the new ids are asked for, rather than blinking them all off.
+    placeholderData: keepPreviousData,
   });
   return (hydrated && data) || {};
 }
