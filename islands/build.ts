@@ -7,6 +7,8 @@
  */
 
 import * as esbuild from "esbuild";
+import { brotliCompress, constants } from "node:zlib";
+import { promisify } from "node:util";
 import { backendVersion } from "../config/version.ts";
 import { type Locale, LOCALES } from "../domain/i18n.ts";
 
@@ -17,6 +19,27 @@ const root = new URL("..", import.meta.url).pathname;
  */
 export function buildDir(): string {
   return (Deno.env.get("BUILD_DIR") ?? `${root}static/build`).replace(/\/$/, "");
+}
+
+/** The suffix of a script's or stylesheet's Brotli copy, written by the build (routes/assets.ts answers it). */
+export const PRECOMPRESSED_BR = ".br";
+
+/**
+ * Writes every script and stylesheet of the build again as Brotli at its highest quality, beside
+ * it: about 14% smaller than gzip, paid once per build (about half a second) rather than per
+ * request or per server start.
+ */
+async function precompress(files: string[]): Promise<void> {
+  const br = promisify(brotliCompress);
+  await Promise.all(
+    files.filter((f) => /\.(js|css)$/.test(f)).map(async (f) => {
+      const raw = await Deno.readFile(f);
+      const out = await br(raw, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+      });
+      await Deno.writeFile(`${f}${PRECOMPRESSED_BR}`, out);
+    }),
+  );
 }
 
 /** What the server needs to load one island: its script, the chunks it imports, its css. */
@@ -191,6 +214,7 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     "/static/build/" +
     new URL(p, `file://${Deno.cwd()}/`).pathname.slice(new URL(`file://${outdir}`).pathname.length + 1);
   const outputs = result.metafile.outputs;
+  await precompress(Object.keys(outputs).map((p) => new URL(p, `file://${Deno.cwd()}/`).pathname));
   const manifest: Manifest = { islands: {}, css: "" };
   /**
    * The chunks a file imports, and those they import. With `appDynamic`, also the app's own

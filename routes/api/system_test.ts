@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { ORIGIN, testApp } from "../../tests/api.ts";
-import { buildDir } from "../../islands/build.ts";
+import { brotliDecompressSync } from "node:zlib";
+import { buildDir, PRECOMPRESSED_BR } from "../../islands/build.ts";
+import { acceptsEncoding } from "../assets.ts";
 
 Deno.test("system - ping, version and version_frontend answer", async () => {
   const t = await testApp();
@@ -61,10 +63,20 @@ Deno.test("system - static files: hashed bundles are immutable, paths cannot esc
       const r = await t.call("GET", js);
       assert.equal(r.status, 200);
       assert.equal(r.headers.get("cache-control"), "public, max-age=31536000, immutable");
-      // Compressed once and kept: gzip to a browser that takes it, the file as it is otherwise.
+      // Compressed once and kept: Brotli (written by the build) or gzip to a browser that takes
+      // it, the file as it is otherwise.
       const file = await Deno.readFile(`${buildDir()}/${js.split("/").pop()}`);
+      // (A build from before the Brotli copies has none: rebuild.)
+      const built = await Deno.stat(`${buildDir()}/${js.split("/").pop()}${PRECOMPRESSED_BR}`).then(
+        () => true,
+        () => false,
+      );
       for (let i = 0; i < 2; i++) {
-        const zipped = await t.app.request(ORIGIN + js, { headers: { "accept-encoding": "gzip, br" } });
+        const br = await t.app.request(ORIGIN + js, { headers: { "accept-encoding": "gzip, deflate, br, zstd" } });
+        assert.equal(br.headers.get("content-encoding"), built ? "br" : "gzip");
+        assert.equal(br.headers.get("vary"), "Accept-Encoding");
+        if (built) assert.deepEqual(new Uint8Array(brotliDecompressSync(new Uint8Array(await br.arrayBuffer()))), file);
+        const zipped = await t.app.request(ORIGIN + js, { headers: { "accept-encoding": "gzip, br;q=0" } });
         assert.equal(zipped.headers.get("content-encoding"), "gzip");
         assert.equal(zipped.headers.get("content-type"), "text/javascript; charset=utf-8");
         const unzipped = new Uint8Array(
@@ -79,4 +91,15 @@ Deno.test("system - static files: hashed bundles are immutable, paths cannot esc
   } finally {
     t.close();
   }
+});
+
+Deno.test("static - Accept-Encoding: a coding is taken when named or under *, never with q=0", () => {
+  assert.equal(acceptsEncoding("gzip, deflate, br, zstd", "br"), true);
+  assert.equal(acceptsEncoding("GZIP;q=0.5", "gzip"), true);
+  assert.equal(acceptsEncoding("gzip, br;q=0", "br"), false);
+  assert.equal(acceptsEncoding("*", "br"), true);
+  assert.equal(acceptsEncoding("*, br;q=0", "br"), false);
+  assert.equal(acceptsEncoding("*;q=0, gzip", "br"), false);
+  assert.equal(acceptsEncoding("identity", "gzip"), false);
+  assert.equal(acceptsEncoding("", "gzip"), false);
 });
