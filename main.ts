@@ -85,10 +85,8 @@ export function createApp(): Hono<AppEnv> {
 /** How long a SIGTERM may take before the process exits anyway. */
 export const SHUTDOWN_DEADLINE_MS = 9_000;
 
-const app = createApp();
-export default app;
-
 if (import.meta.main) {
+  const app = createApp();
   // `deno task dev` rebuilds the islands whenever --watch restarts the server.
   if (Deno.env.get("BUILD_ON_START") === "1") await (await import("./islands/build.ts")).build();
   await openKv();
