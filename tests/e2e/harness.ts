@@ -3,6 +3,7 @@
  * Debian's Chromium driven by playwright-core. Screenshots go to tests/e2e/screenshots/.
  */
 
+import type { createApp } from "../../main.ts";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { closeKv, openKv } from "../../kv/db.ts";
 import { build } from "../../islands/build.ts";
@@ -39,6 +40,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+let made: ReturnType<typeof createApp> | undefined;
+
+/** The app as main.ts builds it, made once per process, after the harness has set its environment. */
+export async function mainApp(): Promise<ReturnType<typeof createApp>> {
+  return made ??= (await import("../../main.ts")).createApp();
+}
+
 /** Builds the islands once per process, starts the app and a browser. */
 export async function startHarness(): Promise<Harness> {
   // This process's own bundles: other test processes may be building at the same time.
@@ -49,7 +57,7 @@ export async function startHarness(): Promise<Harness> {
   await openKv(":memory:");
   Deno.env.set("LOG_REQUESTS", "0");
   Deno.env.set("DEV_OUTBOX_PRINT", "0");
-  const { default: app } = await import("../../main.ts");
+  const app = await mainApp();
   const workers = startWorkers();
   // The requests not yet delivered, named when closing the server hangs.
   const open = new Map<number, string>();

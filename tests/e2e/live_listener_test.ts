@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { registerAndLogIn, startHarness } from "./harness.ts";
+import { mainApp, registerAndLogIn, startHarness } from "./harness.ts";
 import { startLiveListener } from "../../routes/live.ts";
 import { TEXTS } from "../../domain/texts.ts";
 
@@ -15,7 +15,7 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const h = await startHarness();
-    const { default: app } = await import("../../main.ts");
+    const app = await mainApp();
     const live = await startLiveListener(app, {
       port: 0,
       hostname: "127.0.0.1",
