@@ -79,17 +79,16 @@ function forgetIn(k: Kept, name: KeptName, ids: readonly string[]): void {
   for (const id of ids) m.delete(id);
 }
 
-/**
- * The kept copy of `name` `id`, if it may still be used; undefined when none (or not keeping).
- * `t`: `performance.now()`, read once by a caller asking for many.
- */
-export function keptCopy<T>(name: KeptName, id: string, t = performance.now()): T | undefined {
+/** The kept copy of `name` `id`, if it may still be used; undefined when none (or not keeping). */
+export function keptCopy<T>(name: KeptName, id: string): T | undefined {
+  const t = performance.now();
   const m = usable(name, t);
   return m && copyIn<T>(m, id, t, KEPT[name].ttlMs);
 }
 
 /** `keptCopy` of many ids at once (undefined where none), the store looked up once. */
-export function keptCopies<T>(name: KeptName, ids: readonly string[], t = performance.now()): (T | undefined)[] {
+export function keptCopies<T>(name: KeptName, ids: readonly string[]): (T | undefined)[] {
+  const t = performance.now();
   const m = usable(name, t);
   const ttl = KEPT[name].ttlMs;
   return m ? ids.map((id) => copyIn<T>(m, id, t, ttl)) : new Array(ids.length);

@@ -22,8 +22,6 @@ import { call, EVENTS } from "./api.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { LOCATION_STORAGE_KEY, type LocationType, readSaved, validPoint as valid } from "./savedLocation.ts";
 
-export { LOCATION_STORAGE_KEY, type LocationType };
-
 /** The first default city and the spread of the random default (spec §9). */
 export const DEFAULT_CITY = { name: "Phoenix", lat: 33.4484, lon: -112.074 } as const;
 export const RANDOM_SPREAD_DEG = 0.05;

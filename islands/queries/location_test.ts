@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import {
   DEFAULT_CITY,
   GPS_MIN_MOVE_M,
-  LOCATION_STORAGE_KEY,
   LocationReporter,
   metersBetween,
   RANDOM_SPREAD_DEG,
   REPORT_DEBOUNCE_MS,
 } from "./location.ts";
 import { EVENTS } from "./api.ts";
+import { LOCATION_STORAGE_KEY } from "./savedLocation.ts";
 import { TEXTS } from "../../domain/texts.ts";
 
 /** The browser around the reporter: storage, the API and the device's geolocation, all fake. */
