@@ -116,6 +116,8 @@ function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
     (leafletModule ?? import("./map/LeafletMap.tsx")).then((m) => setLeaflet(() => m.default), (e) => {
       console.error("map failed to load:", e);
       setLoadFailed(true);
+      // A map that will not come shows its error, not first tiles that look like a working map.
+      firstTiles()?.remove();
     });
     return () => {
       clearTimeout(captionTimer.current);

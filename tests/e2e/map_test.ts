@@ -444,11 +444,35 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         // --- a device with nothing saved: the member's own last report, at the start zoom
         await page.goto("/search/map");
         await compare(13);
-        await shot(page, `${vp}-map-first-tiles`);
 
         // --- the saved view, at its zoom
         await openAt(page, TUCSON, 0.02, 15);
         await compare(15);
+
+        // --- what the member sees while Leaflet is still on its way: the first tiles under the controls
+        let release = () => {};
+        const held = new Promise<void>((r) => release = r);
+        await page.route("**/LeafletMap-*.js", async (r) => {
+          await held;
+          await r.continue();
+        });
+        await page.goto("/search/map");
+        await page.waitForFunction(() => {
+          const tiles = [...document.querySelectorAll<HTMLImageElement>(".map-preview img")];
+          return tiles.length > 0 && tiles.every((i) => i.complete && i.naturalWidth > 0);
+        });
+        assert.equal(await page.locator(".leaflet-host").count(), 0, "Leaflet has not run yet");
+        assert.equal(await page.locator(".map-loading").isVisible(), false, "the tiles, not 'Loading the map...'");
+        await shot(page, `${vp}-map-first-tiles`);
+        release();
+        await compare(15);
+
+        // --- a map that cannot load shows its error, not tiles that look like a working map
+        await page.unroute("**/LeafletMap-*.js");
+        await page.route("**/LeafletMap-*.js", (r) => r.abort());
+        await page.goto("/search/map");
+        await page.getByText("The map could not be loaded.").waitFor();
+        assert.equal(await page.locator(".map-preview").count(), 0);
       } finally {
         await context?.close();
         await h.close();
