@@ -24,6 +24,8 @@ const REDIS_INFLIGHT = 16;
 const SEED_CHUNK = 30_000;
 const BOX_HALF_DEG = 0.05; // by-bounds box: ±0.05° (about 11 km square), a city map view
 const KEY = "positions";
+/** The by-bounds goal (issue 14): a p50 this many times faster than Redis' best variant. */
+const BOUNDS_FACTOR = 10;
 
 const t0 = Date.now();
 const deadline = t0 + MAX_RUN_MS;
@@ -700,7 +702,7 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
       n,
       rows,
       nearestOk: !bn || ourNearest.p50 < bn[1].p50,
-      boundsOk: !bb || ourBounds.p50 < bb[1].p50,
+      boundsOk: !bb || ourBounds.p50 * BOUNDS_FACTOR <= bb[1].p50,
       writes: ourWrites,
       writesRead: ourWritesRead,
       note,
@@ -845,7 +847,7 @@ if (import.meta.main) {
   for (const r of results) {
     console.log(
       `  N=${r.n.toLocaleString("en-US")}: nearest-30 p50 faster than Redis' best: ${r.nearestOk ? "yes" : "NO"}; ` +
-        `by-bounds-800 p50 faster: ${r.boundsOk ? "yes" : "NO"}; writes ≥ 5,000/s: ${
+        `by-bounds-800 p50 ${BOUNDS_FACTOR}× faster: ${r.boundsOk ? "yes" : "NO"}; writes ≥ 5,000/s: ${
           r.writes >= 5000 ? "yes" : "NO"
         } ` +
         `(${fmtRate(r.writes)} client body, ${fmtRate(r.writesRead)} reading first)`,

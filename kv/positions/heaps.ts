@@ -5,8 +5,6 @@
  * (key, id) and sorts them ascending; `NodeHeap` pops nodes in order of their lower bound.
  */
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
 /**
  * The best `cap` members found so far by (haversine a, id), a max-heap once full; `sortInPlace`
  * then turns them into the ascending answer. Members are numbers (the index's arena positions);
@@ -94,13 +92,17 @@ export class TopK {
 }
 
 // The keys of the latest sort, reused (searches run one at a time).
-let sortKeys = new Float64Array(1024);
+let sortKeys = new Uint32Array(1024);
+
+/** Below this many members a sort key keeps at least 16 bits for the member's `a`. */
+const SORT_MAX_N = 1 << 16;
 
 /**
  * Writes the `n` members (a, m) into `outA`, `outM` ascending by (a, id) (they may be the same
- * arrays): a native sort of Float64 keys, each an `a` (never negative, so its bits sort as it
- * does) with its lowest mantissa bits replaced by the member's place, then one insertion pass with
- * the exact order for the few whose keys tied.
+ * arrays): a native sort of Uint32 keys, each the member's `a` scaled to the keys' upper bits
+ * (over the range of the `a`s given, so it keeps their order, ties aside) with its place in the
+ * lower bits, then one insertion pass with the exact order for the few that share a scaled `a`.
+ * (A Uint32Array sorts about three times as fast as a Float64Array of the same length.)
  */
 function sortMembers(
   a: ArrayLike<number>,
@@ -114,20 +116,30 @@ function sortMembers(
     for (let i = 0; i < n; i++) (outA[i] = a[i], outM[i] = m[i]);
     return;
   }
-  const bits = 32 - Math.clz32(n - 1), mask = (1 << bits) - 1;
-  if (sortKeys.length < n) sortKeys = new Float64Array(2 * n);
-  const keys = sortKeys.subarray(0, n), words = new Uint32Array(sortKeys.buffer);
-  const lo = LITTLE_ENDIAN ? 0 : 1;
-  for (let i = 0; i < n; i++) {
-    keys[i] = a[i];
-    words[2 * i + lo] = (words[2 * i + lo] & ~mask) | i;
-  }
-  keys.sort();
   const fromA = a === outA ? Float64Array.from(outA) : a, fromM = m === outM ? Int32Array.from(outM) : m;
-  for (let i = 0; i < n; i++) {
-    const from = words[2 * i + lo] & mask;
-    outA[i] = fromA[from];
-    outM[i] = fromM[from];
+  if (n <= SORT_MAX_N) {
+    const bits = 32 - Math.clz32(n - 1);
+    let lo = Infinity, hi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const x = fromA[i];
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    // Scaled into [0, 2^(32 - bits)), never past it: the scale is kept a little under the top.
+    const scale = hi > lo ? (2 ** (32 - bits) - 1) / (hi - lo) * (1 - 2 ** -40) : 0;
+    if (sortKeys.length < n) sortKeys = new Uint32Array(2 * n);
+    const keys = sortKeys.subarray(0, n), mult = 2 ** bits;
+    for (let i = 0; i < n; i++) keys[i] = Math.floor((fromA[i] - lo) * scale) * mult + i;
+    keys.sort();
+    const mask = mult - 1;
+    for (let i = 0; i < n; i++) {
+      const from = keys[i] & mask;
+      outA[i] = fromA[from];
+      outM[i] = fromM[from];
+    }
+  } else {
+    const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => fromA[x] - fromA[y]);
+    for (let i = 0; i < n; i++) (outA[i] = fromA[order[i]], outM[i] = fromM[order[i]]);
   }
   for (let i = 1; i < n; i++) {
     const x = outA[i], y = outM[i];

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { sectorKey } from "../../domain/geo.ts";
+import { EARTH_RADIUS_M, sectorKey } from "../../domain/geo.ts";
 import { mulberry32 as rng } from "../random.ts";
-import { PositionIndex, type Region } from "./memoryIndex.ts";
+import { aToMeters, haversineA, PositionIndex, type Region } from "./memoryIndex.ts";
 import { decodeSnapshot, encodeSnapshot } from "./snapshot.ts";
 
 const RAD = Math.PI / 180;
@@ -23,12 +23,11 @@ function bruteForce(
   need: number,
   t: number,
 ): string[] {
-  const cosQ = Math.cos(lat * RAD);
+  const cosQ = Math.cos(lat * RAD), sinQ = Math.sin(lat * RAD);
   const all: [number, string, Model][] = [];
   for (const [id, m] of members) {
     if (m.until <= t || !region.test(m, id)) continue;
-    const s1 = Math.sin((m.lat - lat) * RAD / 2), s2 = Math.sin((m.lon - lon) * RAD / 2);
-    all.push([s1 * s1 + cosQ * Math.cos(m.lat * RAD) * s2 * s2, id, m]);
+    all.push([haversineA(lat, lon, cosQ, sinQ, m.lat, m.lon), id, m]);
   }
   all.sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));
   return all.slice(0, need).map(([a, id, m]) => `${id}@${a}@${m.lat},${m.lon},${m.ts}`);
@@ -38,8 +37,14 @@ function answer(index: PositionIndex, top: { a: number[]; m: number[] }): string
   return top.m.map((s, i) => `${index.idAt(s)}@${top.a[i]}@${index.latAt(s)},${index.lonAt(s)},${index.tsAt(s)}`);
 }
 
-/** Random moves, removals, stale changes, quiet writes and expiry in a small area (cells fill, move and empty). */
-function churn(seed: number, n: number, ops: number, spread: number) {
+/**
+ * Random moves, removals, stale changes, quiet writes and expiry in a small area around (lat0,
+ * lon0) (cells fill, move and empty); some members sit exactly on cell lines, and some boxes are
+ * drawn along them.
+ */
+function churn(seed: number, n: number, ops: number, spread: number, lat0 = 52.5, lon0 = 13.4) {
+  const wrap = (lon: number) => ((lon + 540) % 360) - 180;
+  const onCellLine = (x: number) => Math.round(x * 256) / 256;
   const rand = rng(seed);
   let index = new PositionIndex();
   const members = new Map<string, Model>();
@@ -59,22 +64,36 @@ function churn(seed: number, n: number, ops: number, spread: number) {
     }
     for (let q = 0; q < 12; q++) {
       const viewer = ids[Math.floor(rand() * n)], self = members.has(viewer) ? viewer : "";
-      const lat = 52.5 + (rand() - 0.5) * spread * 1.5, lon = 13.4 + (rand() - 0.5) * spread * 1.5;
+      const lat = lat0 + (rand() - 0.5) * spread * 1.5, lon = wrap(lon0 + (rand() - 0.5) * spread * 1.5);
       const d = rand() * spread, need = 1 + Math.floor(rand() * 400), tq = t + (q % 4 === 0 ? 40 : 0);
       const left = new Set(ids.filter(() => rand() < 0.1));
       const accept = q % 2 ? null : (id: string) => !left.has(id);
       const key = sectorKey(lat, lon), sid = index.sectorId(key);
       const [sLat, sLon] = key.split(":").map(Number);
+      // Boxes as byBounds takes them: within [-180, 180] (one across the date line is two).
+      const lonLo = Math.max(-180, lon - d), lonHi = Math.min(180, lon + d);
+      const bLatMin = Math.max(-90, onCellLine(lat - d)), bLatMax = Math.min(90, onCellLine(lat + d));
+      const bLonMin = Math.max(-180, onCellLine(lon - d)), bLonMax = Math.min(180, onCellLine(lon + d));
       const regions: [Region, (m: Model) => boolean][] = [
         [
           {
             latMin: lat - d,
             latMax: lat + d,
-            lonMin: lon - d,
-            lonMax: lon + d,
-            test: (la, lo) => la >= lat - d && la <= lat + d && lo >= lon - d && lo <= lon + d,
+            lonMin: lonLo,
+            lonMax: lonHi,
+            test: (la, lo) => la >= lat - d && la <= lat + d && lo >= lonLo && lo <= lonHi,
           },
-          (m) => m.lat >= lat - d && m.lat <= lat + d && m.lon >= lon - d && m.lon <= lon + d,
+          (m) => m.lat >= lat - d && m.lat <= lat + d && m.lon >= lonLo && m.lon <= lonHi,
+        ],
+        [
+          {
+            latMin: bLatMin,
+            latMax: bLatMax,
+            lonMin: bLonMin,
+            lonMax: bLonMax,
+            test: (la, lo) => la >= bLatMin && la <= bLatMax && lo >= bLonMin && lo <= bLonMax,
+          },
+          (m) => m.lat >= bLatMin && m.lat <= bLatMax && m.lon >= bLonMin && m.lon <= bLonMax,
         ],
         [
           {
@@ -118,7 +137,8 @@ function churn(seed: number, n: number, ops: number, spread: number) {
     const seen = versions.get(id);
     const fresh = seen === undefined || seen < at;
     if (r < 0.75) {
-      const lat = 52.5 + (rand() - 0.5) * spread, lon = 13.4 + (rand() - 0.5) * spread;
+      let lat = Math.max(-90, Math.min(90, lat0 + (rand() - 0.5) * spread)), lon = wrap(lon0 + (rand() - 0.5) * spread);
+      if (rand() < 0.1) (lat = onCellLine(lat), lon = wrap(onCellLine(lon)));
       // A report time that is not expiry minus a whole number now and then (kept aside by the index).
       const ts = rand() < 0.1 ? t + 0.25 : t;
       const c = { p: id, s: sectorKey(lat, lon), lat, lon, ts, u: t + 20 + Math.floor(rand() * 300) };
@@ -165,6 +185,8 @@ Deno.test("memory index - random moves, removals, stale changes and expiry answe
   churn(1, 3000, 30_000, 0.004); // a few crowded cells: ranges grow, move and the arena compacts
   churn(2, 2000, 30_000, 0.1);
   churn(3, 1500, 20_000, 3); // many blocks and sectors
+  churn(4, 1500, 20_000, 0.05, -17, 179.99); // across the date line
+  churn(5, 1500, 20_000, 0.05, 89.98, 0); // at the pole
 });
 
 Deno.test("memory index - columns in any order, expired and repeated rows, give the same index", () => {
@@ -232,4 +254,30 @@ Deno.test("memory index - a version 1 snapshot (the text layout) still loads", (
   const c = index.members.get("c")!;
   assert.deepEqual([c.lat, c.lon, c.ts, c.until, c.sector], [-33.9, 151.2, 7, 7000, "-34:151"]);
   assert.equal(index.versions.get("a"), "0009");
+});
+
+Deno.test("memory index - its distance math agrees with the textbook haversine (near, far, poles, date line)", () => {
+  const rand = rng(7);
+  const textbook = (lat1: number, lon1: number, lat2: number, lon2: number) => {
+    const s1 = Math.sin((lat2 - lat1) * RAD / 2), s2 = Math.sin((lon2 - lon1) * RAD / 2);
+    const a = s1 * s1 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * s2 * s2;
+    return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
+  };
+  let worst = 0;
+  for (let i = 0; i < 200_000; i++) {
+    const lat1 = (rand() - 0.5) * 178, lon1 = (rand() - 0.5) * 360;
+    // Mostly a map view's distances, then a country's, then the whole earth; some across the date line.
+    const spread = i % 4 === 0 ? 180 : i % 4 === 1 ? 5 : i % 4 === 2 ? 0.5 : 0.01;
+    const lat2 = Math.max(-90, Math.min(90, lat1 + (rand() - 0.5) * spread));
+    let lon2 = lon1 + (rand() - 0.5) * spread * 2;
+    if (lon2 >= 180) lon2 -= 360;
+    if (lon2 < -180) lon2 += 360;
+    const want = textbook(lat1, lon1, lat2, lon2);
+    const got = aToMeters(haversineA(lat1, lon1, Math.cos(lat1 * RAD), Math.sin(lat1 * RAD), lat2, lon2));
+    // Within a micrometre, or a part in 10^12 of the distance.
+    const err = Math.abs(got - want) / Math.max(1, want);
+    if (err > worst) worst = err;
+  }
+  assert.ok(worst < 1e-12, `worst relative error ${worst}`);
+  assert.equal(aToMeters(haversineA(52.5, 13.4, Math.cos(52.5 * RAD), Math.sin(52.5 * RAD), 52.5, 13.4)), 0);
 });
