@@ -1,0 +1,153 @@
+/**
+ * What a like costs the store (issue 14's like ≥ 3,000/s), without HTTP: the app's own
+ * `putProfileLike` from 50 callers at once on a local KV file (grouped commits, as the app runs),
+ * beside KV's one thread doing only the commits: a like's mutations, built with the app's own
+ * builders (`addNotification`, `enqueueJob`, `addEvent` inside it) and key module, 13 likes an
+ * atomic (the groups' size under load), one commit after another. Then the same commits with
+ * parts left out, or the event-log entry written once an atomic, to show what each part of a like
+ * costs the writer.
+ *
+ * Run: `deno run -A bench/likes.ts [--seconds 4] [--rounds 3]`. Prints one table with the load
+ * average; the temp KV files are deleted after.
+ */
+
+import { closeKv, kv, openKv } from "../kv/db.ts";
+import { keys } from "../kv/keys.ts";
+import { newId } from "../kv/ids.ts";
+import { putProfileLike } from "../kv/likes.ts";
+import { addNotification, LIKE_NOTIFY_EVERY_MS, NOTIFICATION_TTL_MS } from "../kv/notifications.ts";
+import { addEvent } from "../kv/events.ts";
+import { enqueueJob } from "../kv/jobs.ts";
+import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
+import { mulberry32 as rng } from "../kv/random.ts";
+
+function arg(name: string, fallback: string): string {
+  const i = Deno.args.indexOf(`--${name}`);
+  return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
+}
+const SECONDS = Number(arg("seconds", "4"));
+const ROUNDS = Number(arg("rounds", "3"));
+const MEMBERS = 10_000;
+const CALLERS = 50;
+const GROUP = 13;
+
+const rand = rng(14);
+const ids = Array.from({ length: MEMBERS }, () => newId());
+const pick = () => ids[Math.floor(rand() * MEMBERS)];
+
+/**
+ * What `putProfileLike` commits for a new LIKE that tells the member, with a part left out, or
+ * ("event once") with the event-log entry written once for the whole atomic (`commitsOnly` adds
+ * it) instead of again with each like's event.
+ */
+type Part = "indexes" | "notification" | "push job" | "event once";
+function likeMutations(op: Deno.AtomicOperation, liker: string, liked: string, without: Part | null): void {
+  const t = Date.now(), seq = newId(t);
+  const next = { likerProfileId: liker, likedProfileId: liked, likeType: "LIKE", blocked: false, tsCreated: t, seq };
+  op.set(keys.profileLike(liker, liked), next).sum(keys.profileLikeCount(liked, "LIKE"), 1n);
+  if (without !== "indexes") {
+    op.set(keys.profileLikeByLiker(liker, "LIKE", seq, liked), next)
+      .set(keys.profileLikeByLiked(liked, "LIKE", seq, liker), next);
+  }
+  if (without === "notification") return;
+  op.set(keys.notificationOnce(liked, "profile-like", liker), t, { expireIn: LIKE_NOTIFY_EVERY_MS });
+  const n = { bodyText: NOTIFICATION_TEXTS.profileLiked, url: "/likes/profilelikedyou" };
+  if (without === "event once") {
+    const id = newId();
+    op.set(keys.notification(liked, id), { id, ...n, tsCreated: t }, { expireIn: NOTIFICATION_TTL_MS });
+    enqueueJob(op, { type: "push", profileId: liked, notificationId: id }, { maxAttempts: 5 });
+    return;
+  }
+  if (without !== "push job") {
+    addNotification(op, liked, n);
+    return;
+  }
+  // addNotification without its push job.
+  const id = newId();
+  op.set(keys.notification(liked, id), { id, ...n, tsCreated: t }, { expireIn: NOTIFICATION_TTL_MS });
+  addEvent(op, [liked], { type: "notifications" });
+}
+
+async function fresh(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "likes-bench-" });
+  await openKv(`${dir}/app.kv`);
+  // Profiles, so the store holds what a member's likes sit among.
+  for (let i = 0; i < MEMBERS; i += 500) {
+    const op = kv().atomic();
+    for (const id of ids.slice(i, i + 500)) {
+      op.set(keys.profile(id), { id, profilename: "x".repeat(40), text: "y".repeat(300) });
+    }
+    await op.commit();
+  }
+  return dir;
+}
+
+async function drop(dir: string): Promise<void> {
+  closeKv();
+  await Deno.remove(dir, { recursive: true });
+}
+
+/** Likes a second through the app's `putProfileLike`, `CALLERS` at once (new likes, each told). */
+async function storePath(): Promise<number> {
+  let done = 0;
+  const end = performance.now() + SECONDS * 1000;
+  const t = performance.now();
+  await Promise.all(Array.from({ length: CALLERS }, async () => {
+    while (performance.now() < end) {
+      await putProfileLike(pick(), pick(), "LIKE");
+      done++;
+    }
+  }));
+  return done / ((performance.now() - t) / 1000);
+}
+
+/** Likes a second when KV does nothing but their commits, `GROUP` an atomic, one after another. */
+async function commitsOnly(without: Part | null): Promise<number> {
+  let done = 0;
+  const end = performance.now() + SECONDS * 1000;
+  const t = performance.now();
+  while (performance.now() < end) {
+    const op = kv().atomic();
+    const to: string[] = [];
+    for (let i = 0; i < GROUP; i++) {
+      const liked = pick();
+      to.push(liked);
+      likeMutations(op, pick(), liked, without);
+    }
+    if (without === "event once") addEvent(op, to, { type: "notifications" });
+    if (!(await op.commit()).ok) throw new Error("commit failed");
+    done += GROUP;
+  }
+  return done / ((performance.now() - t) / 1000);
+}
+
+const rows: [string, () => Promise<number>][] = [
+  [`putProfileLike, ${CALLERS} callers (reads, grouped commits)`, storePath],
+  [`commits only, ${GROUP} likes an atomic`, () => commitsOnly(null)],
+  ["  without the push job (job, due entry, signal)", () => commitsOnly("push job")],
+  ["  event entry once", () => commitsOnly("event once")],
+  ["  without the list copies (given, received)", () => commitsOnly("indexes")],
+  ["  without the notification (once, notification, event, job)", () => commitsOnly("notification")],
+];
+const results = rows.map(() => [] as number[]);
+for (let r = 0; r < ROUNDS; r++) {
+  for (let i = 0; i < rows.length; i++) {
+    const dir = await fresh();
+    await rows[i][1](); // warm up
+    results[i].push(await rows[i][1]());
+    await drop(dir);
+  }
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
+console.log(`\n| what (local KV file, ${MEMBERS.toLocaleString("en-US")} members) | likes/s | µs of KV a like |`);
+console.log("|---|---|---|");
+for (let i = 0; i < rows.length; i++) {
+  const x = median(results[i]);
+  console.log(`| ${rows[i][0]} | ${fmt(x)} | ${i === 0 ? "–" : fmt(1e6 / x)} |`);
+}
+const [l1, l5, l15] = Deno.loadavg();
+console.log(
+  `\n${ROUNDS} rounds of ${SECONDS} s each (the median), a fresh store each; ` +
+    `${navigator.hardwareConcurrency} cores; load average ${l1.toFixed(2)} ${l5.toFixed(2)} ${l15.toFixed(2)}`,
+);
