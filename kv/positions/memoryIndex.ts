@@ -824,7 +824,9 @@ export class PositionIndex {
       return latMin > region.latMin && latMax < region.latMax && e > 0 && e + size < regionW ? 2 : 1;
     };
 
-    // A cell's members into the answer (`inside`: the cell lies strictly inside the region).
+    // A cell's members into the answer (`inside`: the cell lies strictly inside the region), or,
+    // when `flat` is given, every one of them into it unordered.
+    let flat: { a: Float64Array; m: Int32Array; n: number } | null = null;
     const scanCell = (c: number, inside: boolean) => {
       const start = cStart[c], end = start + cCount[c];
       for (let p = start; p < end; p++) {
@@ -835,9 +837,14 @@ export class PositionIndex {
         const mLat = arena[e + LAT], mLon = arena[e + LON];
         if (!inside && !region.test(mLat, mLon, slot)) continue;
         const a = haversineA(lat, lon, cosQ, sinQ, mLat, mLon);
-        if (top.full && !top.beats(a, p)) continue;
+        if (flat === null && top.full && !top.beats(a, p)) continue;
         if (accept !== null && !accept(ids[slot]!)) continue;
-        top.push(a, p);
+        if (flat === null) {
+          top.push(a, p);
+        } else {
+          flat.a[flat.n] = a;
+          flat.m[flat.n++] = p;
+        }
       }
     };
 
@@ -864,9 +871,7 @@ export class PositionIndex {
       }
       if (held <= FLAT_MAX_FACTOR * need) {
         if (flatA.length < held) (flatA = new Float64Array(2 * held), flatM = new Int32Array(2 * held));
-        // Every member of the region into flatA and flatM unordered.
-        const fa = flatA, fm = flatM;
-        let n = 0;
+        flat = { a: flatA, m: flatM, n: 0 };
         // A region within one turn of longitude is placed by cell rows and columns: cellRow and
         // cellCol never decrease with lat and lon, so a cell beyond the edges' cells is outside
         // and one strictly between them inside (no member test).
@@ -890,21 +895,10 @@ export class PositionIndex {
                 if (cellRel === 0) continue;
               }
             }
-            const start = cStart[c], end = start + cCount[c];
-            for (let p = start; p < end; p++) {
-              const e = p * E;
-              if (arena[e + UNTIL] <= t) continue;
-              const slot = arenaI[p * IE + I_SLOT];
-              if (slot === self) continue;
-              const mLat = arena[e + LAT], mLon = arena[e + LON];
-              if (cellRel === 1 && !region.test(mLat, mLon, slot)) continue;
-              if (accept !== null && !accept(ids[slot]!)) continue;
-              fa[n] = haversineA(lat, lon, cosQ, sinQ, mLat, mLon);
-              fm[n++] = p;
-            }
+            scanCell(c, cellRel === 2);
           }
         }
-        return TopK.sorted(fa, fm, n, need, top.idOf);
+        return TopK.sorted(flat.a, flat.m, flat.n, need, top.idOf);
       }
     }
 
