@@ -96,13 +96,16 @@ let sortKeys = new Uint32Array(1024);
 
 /** Below this many members a sort key keeps at least 16 bits for the member's `a`. */
 const SORT_MAX_N = 1 << 16;
+/** The insertion pass gives way to a comparison sort past this many moves a member. */
+const INSERTION_MAX_MOVES = 8;
 
 /**
  * Writes the `n` members (a, m) into `outA`, `outM` ascending by (a, id) (they may be the same
  * arrays): a native sort of Uint32 keys, each the member's `a` scaled to the keys' upper bits
  * (over the range of the `a`s given, so it keeps their order, ties aside) with its place in the
- * lower bits, then one insertion pass with the exact order for the few that share a scaled `a`.
- * (A Uint32Array sorts about three times as fast as a Float64Array of the same length.)
+ * lower bits, then one insertion pass with the exact order for the few that share a scaled `a`
+ * (or, when too many do, a comparison sort). A Uint32Array sorts about three times as fast as a
+ * Float64Array of the same length.
  */
 function sortMembers(
   a: ArrayLike<number>,
@@ -117,30 +120,33 @@ function sortMembers(
     return;
   }
   const fromA = a === outA ? Float64Array.from(outA) : a, fromM = m === outM ? Int32Array.from(outM) : m;
-  if (n <= SORT_MAX_N) {
-    const bits = 32 - Math.clz32(n - 1);
-    let lo = Infinity, hi = -Infinity;
-    for (let i = 0; i < n; i++) {
-      const x = fromA[i];
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    }
-    // Scaled into [0, 2^(32 - bits)), never past it: the scale is kept a little under the top.
-    const scale = hi > lo ? (2 ** (32 - bits) - 1) / (hi - lo) * (1 - 2 ** -40) : 0;
-    if (sortKeys.length < n) sortKeys = new Uint32Array(2 * n);
-    const keys = sortKeys.subarray(0, n), mult = 2 ** bits;
-    for (let i = 0; i < n; i++) keys[i] = Math.floor((fromA[i] - lo) * scale) * mult + i;
-    keys.sort();
-    const mask = mult - 1;
-    for (let i = 0; i < n; i++) {
-      const from = keys[i] & mask;
-      outA[i] = fromA[from];
-      outM[i] = fromM[from];
-    }
-  } else {
-    const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => fromA[x] - fromA[y]);
-    for (let i = 0; i < n; i++) (outA[i] = fromA[order[i]], outM[i] = fromM[order[i]]);
+  if (n > SORT_MAX_N) {
+    for (let i = 0; i < n; i++) (outA[i] = fromA[i], outM[i] = fromM[i]);
+    sortExactly(outA, outM, n, idOf);
+    return;
   }
+  const bits = 32 - Math.clz32(n - 1);
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const x = fromA[i];
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  // Scaled into [0, 2^(32 - bits)), never past it: the scale is kept a little under the top.
+  const scale = hi > lo ? (2 ** (32 - bits) - 1) / (hi - lo) * (1 - 2 ** -40) : 0;
+  if (sortKeys.length < n) sortKeys = new Uint32Array(2 * n);
+  const keys = sortKeys.subarray(0, n), mult = 2 ** bits;
+  for (let i = 0; i < n; i++) keys[i] = Math.floor((fromA[i] - lo) * scale) * mult + i;
+  keys.sort();
+  const mask = mult - 1;
+  for (let i = 0; i < n; i++) {
+    const from = keys[i] & mask;
+    outA[i] = fromA[from];
+    outM[i] = fromM[from];
+  }
+  // Each member moved back past those before it; a crowd sharing one scaled `a` would make this
+  // quadratic, so past a bound the whole answer is sorted again by comparison.
+  let moves = 0;
   for (let i = 1; i < n; i++) {
     const x = outA[i], y = outM[i];
     if (!(outA[i - 1] > x || (outA[i - 1] === x && idOf(outM[i - 1]) > idOf(y)))) continue;
@@ -152,7 +158,22 @@ function sortMembers(
     }
     outA[j] = x;
     outM[j] = y;
+    if ((moves += i - j) > INSERTION_MAX_MOVES * n) {
+      sortExactly(outA, outM, n, idOf);
+      return;
+    }
   }
+}
+
+/** The first `n` members of (a, m) sorted in place by (a, id), by comparison. */
+function sortExactly(a: number[], m: number[], n: number, idOf: (m: number) => string): void {
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => {
+    if (a[x] !== a[y]) return a[x] - a[y];
+    const ix = idOf(m[x]), iy = idOf(m[y]);
+    return ix < iy ? -1 : ix > iy ? 1 : 0;
+  });
+  const byA = order.map((i) => a[i]), byM = order.map((i) => m[i]);
+  for (let i = 0; i < n; i++) (a[i] = byA[i], m[i] = byM[i]);
 }
 
 /** Min-heap of blocks and cells by lower-bound distance. */

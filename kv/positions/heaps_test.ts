@@ -10,7 +10,7 @@ function reference(a: number[], m: number[], cap: number, idOf: (m: number) => s
     .map(([x, y]) => `${x}:${y}`);
 }
 
-Deno.test("TopK.sorted - orders by (a, id) for spread, bunched and tied members, and past 65,536 members", () => {
+Deno.test("TopK.sorted - orders by (a, id) for spread, bunched, crowded and tied members, and past 65,536 members", () => {
   const rand = rng(11);
   const idOf = (m: number) => `id${(m * 7919) % 100_003}`;
   const shapes: [string, number, () => number][] = [
@@ -18,6 +18,9 @@ Deno.test("TopK.sorted - orders by (a, id) for spread, bunched and tied members,
     ["squared", 1200, () => rand() ** 2 * 1e-6],
     // Most members a few metres away, one far off: most share one scaled key.
     ["bunched", 700, () => (rand() < 0.002 ? 1e-4 : 1e-12 * rand())],
+    // A crowd of thousands within a metre of each other and one member far off: the insertion
+    // pass gives way to a comparison sort instead of turning quadratic.
+    ["crowd", 20_000, () => (rand() < 0.0001 ? 1e-4 : 1e-14 + 1e-16 * rand())],
     // Shown points shared by many members: exact ties, ordered by id.
     ["tied", 800, () => Math.floor(rand() * 20) * 1e-8],
     ["large", 70_000, () => Math.floor(rand() * 5000) * 1e-9],
