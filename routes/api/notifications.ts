@@ -32,6 +32,9 @@ export const subscriptionBody = z.object({
 /** An event stream lives this long; the browser reconnects by itself. */
 export const EVENT_STREAM_MS = 55_000;
 
+/** At shutdown, how long a stream waits for its client to take the reconnect hint before it ends. */
+export const RECONNECT_HINT_MS = 1000;
+
 /** The open event streams of this instance: each entry tells its stream to end (shutdown). */
 const openStreams = new Set<() => void>();
 
@@ -119,7 +122,7 @@ export const notifications = new Hono<AppEnv>()
           let timer: ReturnType<typeof setTimeout> | undefined;
           await send(
             { event: "reconnect", data: "shutdown", retry: 500 },
-            new Promise((r) => timer = setTimeout(r, 1000)),
+            new Promise((r) => timer = setTimeout(r, RECONNECT_HINT_MS)),
           );
           clearTimeout(timer);
         }

@@ -16,7 +16,8 @@ import { getProfile } from "../../kv/profiles.ts";
 import { picRecord } from "../../tests/fixtures/pictures.ts";
 import type { JobRecord } from "../../kv/jobs.ts";
 import { eventStreams } from "../telemetry.ts";
-import { closeEventStreams } from "./notifications.ts";
+import { closeEventStreams, RECONNECT_HINT_MS } from "./notifications.ts";
+import { eventBus } from "../../kv/events.ts";
 
 const b64url = (b: Uint8Array) =>
   btoa(String.fromCharCode(...b)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -169,7 +170,14 @@ Deno.test("notifications - an event stream whose client never reads ends at shut
     // A client that vanished unnoticed: its answer is never read, so the first write waits for a taker.
     const res = await t.app.request("http://localhost/api/events", { headers: { cookie: a.cookie } });
     assert.equal(res.status, 200);
+    // The event reaches this listener after the stream's own (subscribed first), so once it is
+    // here the stream is writing it to the client that never reads: the write that waits.
+    const delivered = new Promise<void>((done) => {
+      const off = eventBus().subscribe(a.profileId, () => (off(), done()));
+    });
     await notify(a.profileId, { bodyText: "Hi" });
+    await delivered;
+    await new Promise((r) => setTimeout(r, 0));
     assert.equal(await open(), before + 1);
     closeEventStreams();
     const deadline = Date.now() + 1000;
@@ -378,6 +386,25 @@ Deno.test("notifications - a member's picture likes tell once a day per liker, h
     await putPicLike(a.profileId, b.profileId, pics[2].id, "UNDETERMINED");
     await putPicLike(a.profileId, b.profileId, pics[2].id, "LIKE");
     assert.equal((await listNotifications(b.profileId)).length, 3, "the next day, one new one");
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("notifications - at shutdown, a stream whose client took nothing since it opened ends once the reconnect hint has waited its bound", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member();
+    const open = async () => (await eventStreams.get()).values[0]?.value ?? 0;
+    const before = await open();
+    // Nothing read, nothing pending: the reconnect hint is the write that waits, for at most its bound.
+    await t.app.request("http://localhost/api/events", { headers: { cookie: a.cookie } });
+    assert.equal(await open(), before + 1);
+    const closed = Date.now();
+    closeEventStreams();
+    const deadline = closed + RECONNECT_HINT_MS + 2000;
+    while (await open() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await open(), before, "the stream ended");
   } finally {
     t.close();
   }
