@@ -161,12 +161,21 @@ Deno.test("notifications - the event stream carries a member's notification even
   }
 });
 
+/** How many event streams this instance holds open (the telemetry gauge). */
+const openStreams = async () => (await eventStreams.get()).values[0]?.value ?? 0;
+
+/** Waits until at most `count` event streams are open, or `withinMs` have passed; the count then. */
+async function streamsDownTo(count: number, withinMs: number): Promise<number> {
+  const deadline = Date.now() + withinMs;
+  while (await openStreams() > count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  return await openStreams();
+}
+
 Deno.test("notifications - an event stream whose client never reads ends at shutdown instead of waiting for ever", async () => {
   const t = await testApp();
   try {
     const a = await t.member();
-    const open = async () => (await eventStreams.get()).values[0]?.value ?? 0;
-    const before = await open();
+    const before = await openStreams();
     // A client that vanished unnoticed: its answer is never read, so the first write waits for a taker.
     const res = await t.app.request("http://localhost/api/events", { headers: { cookie: a.cookie } });
     assert.equal(res.status, 200);
@@ -178,11 +187,9 @@ Deno.test("notifications - an event stream whose client never reads ends at shut
     await notify(a.profileId, { bodyText: "Hi" });
     await delivered;
     await new Promise((r) => setTimeout(r, 0));
-    assert.equal(await open(), before + 1);
+    assert.equal(await openStreams(), before + 1);
     closeEventStreams();
-    const deadline = Date.now() + 1000;
-    while (await open() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(await open(), before, "the stream ended");
+    assert.equal(await streamsDownTo(before, 1000), before, "the stream ended");
     // Its answer ends too (nothing holds the server's shutdown).
     const reader = res.body!.getReader();
     while (!(await reader.read()).done) { /* what was written before the end */ }
@@ -395,16 +402,12 @@ Deno.test("notifications - at shutdown, a stream whose client took nothing since
   const t = await testApp();
   try {
     const a = await t.member();
-    const open = async () => (await eventStreams.get()).values[0]?.value ?? 0;
-    const before = await open();
+    const before = await openStreams();
     // Nothing read, nothing pending: the reconnect hint is the write that waits, for at most its bound.
     await t.app.request("http://localhost/api/events", { headers: { cookie: a.cookie } });
-    assert.equal(await open(), before + 1);
-    const closed = Date.now();
+    assert.equal(await openStreams(), before + 1);
     closeEventStreams();
-    const deadline = closed + RECONNECT_HINT_MS + 2000;
-    while (await open() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(await open(), before, "the stream ended");
+    assert.equal(await streamsDownTo(before, RECONNECT_HINT_MS + 2000), before, "the stream ended");
   } finally {
     t.close();
   }
