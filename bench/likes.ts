@@ -52,20 +52,17 @@ function likeMutations(op: Deno.AtomicOperation, liker: string, liked: string, w
   if (without === "notification") return;
   op.set(keys.notificationOnce(liked, "profile-like", liker), t, { expireIn: LIKE_NOTIFY_EVERY_MS });
   const n = { bodyText: NOTIFICATION_TEXTS.profileLiked, url: "/likes/profilelikedyou" };
-  if (without === "event once") {
-    const id = newId();
-    op.set(keys.notification(liked, id), { id, ...n, tsCreated: t }, { expireIn: NOTIFICATION_TTL_MS });
-    enqueueJob(op, { type: "push", profileId: liked, notificationId: id }, { maxAttempts: 5 });
-    return;
-  }
-  if (without !== "push job") {
+  if (without !== "push job" && without !== "event once") {
     addNotification(op, liked, n);
     return;
   }
-  // addNotification without its push job.
+  // addNotification's parts, without its push job or without its event (added once by commitsOnly).
   const id = newId();
   op.set(keys.notification(liked, id), { id, ...n, tsCreated: t }, { expireIn: NOTIFICATION_TTL_MS });
-  addEvent(op, [liked], { type: "notifications" });
+  if (without !== "push job") {
+    enqueueJob(op, { type: "push", profileId: liked, notificationId: id }, { maxAttempts: 5 });
+  }
+  if (without !== "event once") addEvent(op, [liked], { type: "notifications" });
 }
 
 async function fresh(): Promise<string> {
