@@ -240,6 +240,7 @@ export const keys = {
    * which earns its one credit; a Skip is not judged). A bare number is a judgement from before Skips.
    */
   ratingPlay: (voter: string, picId: string): Key => ["rating_plays", voter, picId],
+  ratingPlaysOf: (voter: string): Key => ["rating_plays", voter],
   /** Community Arbitration: a report's tally and status. */
   arbCase: (reportId: string): Key => ["arb_cases", reportId],
   /** Community Arbitration: `voter`'s verdict on a report, once. */
@@ -249,4 +250,5 @@ export const keys = {
   cropSuggestionsOf: (owner: string): Key => ["crop_suggestions", owner],
   /** Help my Photos: `suggester` suggested a crop for `picId` (once a picture). */
   cropSuggested: (suggester: string, picId: string): Key => ["crop_suggested", suggester, picId],
+  cropSuggestedBy: (suggester: string): Key => ["crop_suggested", suggester],
 };
