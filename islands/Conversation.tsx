@@ -153,9 +153,18 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
         placeholder={`Message ${otherName}`}
         pics={myPics}
         busy={send.isPending}
-        onTyping={tellTyping}
-        onSend={(bodyText, profilePicIds, viewOnce) =>
-          send.mutateAsync({ senderProfileId: me, recipientProfileId: other, bodyText, profilePicIds, viewOnce })}
+        onTyping={tellTyping.keystroke}
+        onSend={(bodyText, profilePicIds, viewOnce) => {
+          const stored = send.mutateAsync({
+            senderProfileId: me,
+            recipientProfileId: other,
+            bodyText,
+            profilePicIds,
+            viewOnce,
+          });
+          tellTyping.sent(stored);
+          return stored;
+        }}
       />
     </section>
   );
