@@ -8,6 +8,7 @@ import { useServerData } from "./client.tsx";
 import type { ApiAnswer } from "../../domain/contract.ts";
 import { apiPath } from "../../domain/apiPath.ts";
 import { TYPING_SHOWS_MS, TypingTeller } from "../../domain/typing.ts";
+import { type NewMessage, sendThroughOutbox, whenDelivered } from "./outbox.ts";
 
 /** A page of messages with the names and avatars of the members in it. */
 export type MessagePage = ApiAnswer<"GET /api/messages/between/:a/:b">;
@@ -90,26 +91,27 @@ export function markRead(other: string) {
   return call("PUT /api/messages/read/:other", { other });
 }
 
-/** What POST /api/message takes (spec §7). */
-export interface NewMessage {
-  senderProfileId: string;
-  recipientProfileId?: string;
-  bodyText: string;
-  profilePicIds: string[];
-  /** Private pictures that open once for the recipient. */
-  viewOnce?: boolean;
-}
-
-/** Sends a message; refreshes the lists it appears in. */
+/**
+ * Sends a message; refreshes the lists it appears in. A private message goes through the device's
+ * outbox (outbox.ts): without a connection it waits there, shown as pending, and the mutation
+ * resolves with null.
+ */
 export function useSendMessageMutation() {
   const qc = useQueryClient();
+  useEffect(() =>
+    whenDelivered((m) => {
+      void qc.invalidateQueries({ queryKey: ["conversation", m.senderProfileId, m.recipientProfileId] });
+      void qc.invalidateQueries({ queryKey: ["conversations"] });
+    }), [qc]);
   return useMutation({
-    mutationFn: (m: NewMessage) => call("POST /api/message", {}, { json: { ...m, tsCreated: Date.now() } }),
+    // Not paused while offline (react-query's default): the outbox keeps the message meanwhile.
+    networkMode: "always",
+    mutationFn: (m: NewMessage) =>
+      m.recipientProfileId
+        ? sendThroughOutbox(m)
+        : call("POST /api/message", {}, { json: { ...m, tsCreated: Date.now() } }),
     onSuccess: (_m, vars) => {
-      if (vars.recipientProfileId) {
-        void qc.invalidateQueries({ queryKey: ["conversation", vars.senderProfileId, vars.recipientProfileId] });
-        void qc.invalidateQueries({ queryKey: ["conversations"] });
-      } else void qc.invalidateQueries({ queryKey: ["broadcasts"] });
+      if (!vars.recipientProfileId) void qc.invalidateQueries({ queryKey: ["broadcasts"] });
     },
   });
 }
