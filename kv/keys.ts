@@ -55,6 +55,11 @@ export const keys = {
 
   // --- messages (kv/messages.ts)
   message: (id: string): Key => ["messages", id],
+  /**
+   * The message a member's page sent with this idempotency key (a retry of a send returns it
+   * instead of storing a second copy); kept for `SEND_KEY_TTL_MS`. Holds the member's data.
+   */
+  messageSendKey: (sender: string, key: string): Key => ["message_send_keys", sender, key],
   /** One entry per message on each side of a conversation, ordered by message id (time). */
   conversationMessage: (me: string, other: string, id: string): Key => ["conversations", me, other, id],
   conversation: (me: string, other: string): Key => ["conversations", me, other],
