@@ -60,6 +60,7 @@ export const keys = {
    * instead of storing a second copy); kept for `SEND_KEY_TTL_MS`. Holds the member's data.
    */
   messageSendKey: (sender: string, key: string): Key => ["message_send_keys", sender, key],
+  messageSendKeysOf: (sender: string): Key => ["message_send_keys", sender],
   /** One entry per message on each side of a conversation, ordered by message id (time). */
   conversationMessage: (me: string, other: string, id: string): Key => ["conversations", me, other, id],
   conversation: (me: string, other: string): Key => ["conversations", me, other],

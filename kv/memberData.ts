@@ -497,6 +497,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       keys.reviewedAt(profileId),
       keys.accountNotice(accountId),
       keys.spamHeldCount(profileId),
+      ...await keysUnder(keys.messageSendKeysOf(profileId)),
       keys.sendingPaused(profileId),
       ...await keysUnder(["spam_prints", profileId]),
       ...(await scan(["spam_prints"], (e) => e.key[3] === profileId)).map((e) => e.key),

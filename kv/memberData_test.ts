@@ -82,6 +82,11 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   blobChunksAll: PREFIX,
   message: other("written with its conversation entries: see the messages test in routes/api/account_test.ts"),
   conversationMessage: other("index of a message"),
+  messageSendKey: deleted("a send's idempotency key: the id of a message they sent", (m) => [
+    keys.messageSendKey(m.profile, "k".repeat(20)),
+    "m1",
+  ]),
+  messageSendKeysOf: PREFIX,
   conversation: PREFIX,
   chat: other("index of the latest message with a partner"),
   chatsOf: PREFIX,
