@@ -6,8 +6,9 @@
  *
  * Each instance tails the log with one `ChangeLogTailer` (kv/changeLog.ts: a watch on a version
  * key every event bumps, and a short poll for other processes' writes) and fans each event out in
- * memory to the open streams of the members it names. An open stream costs a listener, not a KV watch. Events expire
- * after `EVENT_LOG_TTL_MS`: a stream that was away longer reloads what it shows anyway.
+ * memory to the open streams of the members it names. An open stream costs a listener, not a KV
+ * watch. Events expire after `EVENT_LOG_TTL_MS`: a stream that was away longer reloads what it
+ * shows anyway.
  */
 
 import { kv } from "./db.ts";

@@ -176,7 +176,10 @@ export class PositionSync {
     });
   }
 
-  /** One pass of the tailer, in the load/tail queue: nothing before the first load; a reload when the log may have expired past the cursor. */
+  /**
+   * One pass of the tailer, in the load/tail queue: nothing before the first load, and a reload
+   * instead when the log may have expired past the cursor.
+   */
   async #tailPass(): Promise<void> {
     if (!this.#loaded) return;
     const synced = this.#log.syncedAt;
@@ -194,7 +197,7 @@ export class PositionSync {
     return this.#log.tail();
   }
 
-  /** Starts following other instances' writes (the tailer's watch and poll), and the snapshot and purge upkeep. Idempotent. */
+  /** Starts following other instances' writes (watch and poll), and the snapshot and purge upkeep. Idempotent. */
   start(options: { pollMs?: number; snapshots?: boolean } = {}): void {
     if (this.#log.following) return;
     this.#log.start(options.pollMs);
