@@ -82,8 +82,10 @@ export async function startApp(kvPath: string, env: Record<string, string> = {})
 
 /** Busy loops in `n` other processes (a machine whose cores are taken); `stop` ends them. */
 export function burnCpu(n: number): { stop(): void } {
-  const children = Array.from({ length: n }, () =>
-    new Deno.Command(Deno.execPath(), { args: ["eval", "for (;;) {}"], stdout: "null", stderr: "null" }).spawn());
+  const children = Array.from(
+    { length: n },
+    () => new Deno.Command(Deno.execPath(), { args: ["eval", "for (;;) {}"], stdout: "null", stderr: "null" }).spawn(),
+  );
   return {
     stop() {
       for (const c of children) {
