@@ -25,6 +25,8 @@ const enhanceMapPreview: Enhancement<MapPreviewProps> = (root, { profileId, know
     img.alt = "";
     // Asked for at once, not held back behind the page's scripts as images are while they load.
     img.fetchPriority = "high";
+    // A tile that fails leaves the map's background, not the browser's broken-picture sign (as Leaflet's do).
+    img.onerror = () => img.remove();
     img.src = t.url;
     img.width = img.height = TILE_PX;
     img.style.left = `${t.left}px`;
