@@ -1,6 +1,6 @@
 /**
- * Texts written inline in islands until issue 13 part 5 moved them here, in the three languages
- * (domain/i18n.ts). English is byte-identical to what the islands wrote before.
+ * Texts of the islands' screens, in the three languages (domain/i18n.ts), kept here rather than
+ * inline so every screen reads the language in use.
  */
 
 import { catalogue } from "./i18n.ts";
