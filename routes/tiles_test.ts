@@ -5,6 +5,7 @@ import { testApp } from "../tests/api.ts";
 import type { AppEnv } from "./env.ts";
 import { session } from "./middleware.ts";
 import { tileRoutes } from "./tiles.ts";
+import { flushLimitCounts, hitsOf, LIMITS } from "../kv/ratelimit.ts";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const TILE_BYTES = 200;
@@ -265,6 +266,24 @@ Deno.test("tiles - the disk cache stays within its bound, the least recently use
     assert.deepEqual(files.map((f) => f.path).sort(), ["6/7/9.tile", "6/8/9.tile", "6/9/9.tile"]);
     // No temporary file left behind.
     assert.ok(files.every((f) => f.path.endsWith(".tile")));
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("tiles - every tile asked counts against the asking address's limit, a kept one too", async () => {
+  const s = await setUp();
+  try {
+    s.t.alignClock(LIMITS.tilesByAddress.windowMs);
+    for (const x of [0, 1, 1, 1]) {
+      const r = await s.get(`/tiles/1/${x}/0`, { cookie: s.viewer.cookie, address: "198.51.100.23" });
+      assert.equal(r.status, 200);
+      await r.body?.cancel();
+    }
+    await flushLimitCounts();
+    assert.equal(await hitsOf("tilesByAddress", "198.51.100.23"), 4);
+    assert.equal(await hitsOf("tilesByAddress", "203.0.113.7"), 0);
+    assert.equal(s.upstream.seen.length, 2);
   } finally {
     await s.close();
   }
