@@ -28,6 +28,7 @@ import { messages } from "./routes/api/messages.ts";
 import { games } from "./routes/api/games.ts";
 import { health } from "./routes/api/health.ts";
 import { assets } from "./routes/assets.ts";
+import { tiles } from "./routes/tiles.ts";
 import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage, pageErrorResponse } from "./routes/pages/info.tsx";
 import { config } from "./config/config.ts";
@@ -72,6 +73,8 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", games);
   app.route("/api", health);
   app.route("/", assets);
+  // The map's tiles from this origin (routes/tiles.ts): the tile host never sees a member.
+  app.route("/tiles", tiles);
   app.route("/", pages);
 
   app.notFound((c) =>

@@ -28,6 +28,8 @@ const EN = {
   recenter: "Recenter",
   chat: "Chat",
   listNotLoaded: "The list could not be loaded.",
+  mapTilesFailed: "The map's pictures could not be loaded.",
+  seeMembersAsList: "See the members nearby as a list",
   likes: "Likes",
   prev: "Prev",
   viewProfile: "View Profile",

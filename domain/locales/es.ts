@@ -395,6 +395,8 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   recenter: "Centrar",
   chat: "Chat",
   listNotLoaded: "No se pudo cargar la lista.",
+  mapTilesFailed: "No se pudieron cargar las imágenes del mapa.",
+  seeMembersAsList: "Ver a los miembros cercanos en una lista",
   likes: "Me gusta",
   prev: "Anterior",
   viewProfile: "Ver perfil",

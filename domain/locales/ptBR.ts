@@ -396,6 +396,8 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   recenter: "Centralizar",
   chat: "Chat",
   listNotLoaded: "Não foi possível carregar a lista.",
+  mapTilesFailed: "Não foi possível carregar as imagens do mapa.",
+  seeMembersAsList: "Ver os membros próximos em uma lista",
   likes: "Curtidas",
   prev: "Anterior",
   viewProfile: "Ver perfil",
