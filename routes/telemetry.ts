@@ -3,7 +3,9 @@
  * - a request id per request (`x-request-id` header, in every error answer and log line), taken
  *   from the proxy's `x-request-id` only with TRUST_PROXY;
  * - the request log: one line per request, text, or JSON with `LOG_FORMAT=json` (time, level,
- *   method, route pattern, status, ms, request id; never the query, which may carry secrets);
+ *   method, route pattern, status, ms, request id). Both name the route pattern, never the path
+ *   itself: a path names members (`/profile/:id`) and places (`/tiles/:z/:x/:y`), and a query may
+ *   carry secrets;
  * - Prometheus metrics at `GET /metrics` (prom-client), answered to loopback callers or with
  *   `Authorization: Bearer $METRICS_TOKEN`: requests by route and status with latency histograms,
  *   open event streams, jobs due / running / dead and the oldest due job's age, the position
@@ -121,13 +123,13 @@ export function requestTelemetry(): MiddlewareHandler<AppEnv> {
         span.setAttribute("http.route", route);
         span.setAttribute("app.request_id", id);
       }
-      if (config.logRequests) logRequest({ method, route, path: c.req.path, status, ms, requestId: id });
+      if (config.logRequests) logRequest({ method, route, status, ms, requestId: id });
     }
   };
 }
 
 /** One request's log line: text by default, JSON with LOG_FORMAT=json. */
-function logRequest(r: { method: string; route: string; path: string; status: number; ms: number; requestId: string }) {
+function logRequest(r: { method: string; route: string; status: number; ms: number; requestId: string }) {
   if (config.logFormat === "json") {
     const level = r.status >= 500 ? "error" : r.status >= 400 ? "warn" : "info";
     console.log(JSON.stringify({
@@ -140,7 +142,7 @@ function logRequest(r: { method: string; route: string; path: string; status: nu
       requestId: r.requestId,
     }));
   } else {
-    console.log(`${r.method} ${r.path} ${r.status} ${r.ms.toFixed(1)}ms ${r.requestId}`);
+    console.log(`${r.method} ${r.route} ${r.status} ${r.ms.toFixed(1)}ms ${r.requestId}`);
   }
 }
 
