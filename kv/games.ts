@@ -11,17 +11,19 @@
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-import type { Profile } from "./profiles.ts";
-import { type ProfileBrief, profileBriefs } from "./briefs.ts";
+import { profileBriefs } from "./briefs.ts";
 import { blockedSet } from "./blocks.ts";
-import { listReports, type Report } from "./reports.ts";
+import { listReports } from "./reports.ts";
 import { newId } from "./ids.ts";
 import { addNotification } from "./notifications.ts";
 import { getProfile } from "./profiles.ts";
 import { activeGrant, grantRoleOps } from "./roles.ts";
-import type { CropBox } from "../images/pipeline.ts";
 import { VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../domain/games.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
+import type { CropBox, CropFractions, CropItem, CropSuggestionView } from "../domain/shapes/pictures.ts";
+import type { ArbCase, Report, ReportCase } from "../domain/shapes/moderation.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
+import type { ProfileBrief } from "../domain/shapes/briefs.ts";
 
 /** At most this many volunteer credits a day per member. */
 export const CREDITS_PER_DAY = 20;
@@ -44,14 +46,6 @@ export type ArbDecision = typeof ARB_DECISIONS[number];
 export interface GptTally {
   human: number;
   machine: number;
-}
-
-export interface ArbCase {
-  violation: number;
-  noViolation: number;
-  status: "OPEN" | "CONFIRMED" | "DISMISSED";
-  decidedBy?: string;
-  tsDecided?: number;
 }
 
 const EMPTY_CASE: ArbCase = { violation: 0, noViolation: 0, status: "OPEN" };
@@ -442,9 +436,6 @@ export async function decideReport(reportId: string, admin: string, decision: Ar
   throw new Error("report decision kept conflicting");
 }
 
-/** A report as admins see it: with both names (null when a profile is gone), its tally and status. */
-export type ReportCase = Report & { reporterName: string | null; reportedName: string | null; case: ArbCase };
-
 /** Reports with their tallies and status, newest first, for admins. */
 export async function listReportCases(limit = 100): Promise<ReportCase[]> {
   const reports = await listReports(undefined, limit);
@@ -472,42 +463,14 @@ export async function getReport(id: string): Promise<Report | null> {
 
 // --- Help my Photos
 
-/** A suggested crop as fractions of the picture as it is now (its current generation). */
-export interface CropFractions {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
 /** The crop aspect (width / height in pixels) of every picture, as in the editor. */
 export const CROP_ASPECT = 0.8;
 /** A suggestion keeps at least this share of the picture's width or height. */
 export const MIN_CROP_SHARE = 0.25;
 
-/** A crop suggestion for a picture, shown to its owner without the suggester. */
-export interface CropSuggestion {
-  id: string;
-  picId: string;
-  ownerProfileId: string;
+/** A crop suggestion as stored: with who made it, which its owner is never told. */
+export interface CropSuggestion extends CropSuggestionView {
   suggesterProfileId: string;
-  /** The generation the suggestion was made on: a newer crop makes it stale. */
-  gen: string;
-  /** The picture's pixel size in that generation. */
-  width: number;
-  height: number;
-  box: CropFractions;
-  tsCreated: number;
-}
-
-/** A picture to suggest a crop for. */
-export interface CropItem {
-  picId: string;
-  profileId: string;
-  profileName: string;
-  width: number;
-  height: number;
-  gen: string;
 }
 
 /**

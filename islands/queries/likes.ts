@@ -16,8 +16,8 @@ import type {
   ProfileLikeItem,
   ProfilePicLike,
   SwipeLikeType,
-} from "../../kv/likes.ts";
-import type { Page } from "../../kv/paging.ts";
+} from "../../domain/shapes/likes.ts";
+import type { Page } from "../../domain/shapes/paging.ts";
 
 export type { LikeType, PicLikeItem, ProfileLike, ProfileLikeItem, ProfilePicLike, SwipeLikeType };
 
@@ -32,9 +32,6 @@ export const likeKeys = {
   list: (tab: LikesTabId, profileId: string) => ["likes", "list", tab, profileId] as const,
   lists: ["likes", "list"] as const,
 };
-
-/** A swipe direction (spec §4): right LIKE, left DISLIKE, down UNDETERMINED; up is disabled. */
-export type SwipeDirection = "left" | "right" | "down" | "up";
 
 /** The like type of a swipe; ERROR for an unknown swipe (spec §3), which is never sent. */
 export function swipeLikeType(direction: string): SwipeLikeType {

@@ -11,7 +11,7 @@ import { ApiError, badRequest, conflict, dailyLimit, notFound, tooMany } from ".
 import { jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
 import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
-import { LIKE_TYPES, picVisibleTo, putPicLike } from "../../kv/likes.ts";
+import { picVisibleTo, putPicLike } from "../../kv/likes.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import {
@@ -47,6 +47,7 @@ import { idSchema, reachableProfile } from "./likes.ts";
 import { cropOwnPicture, getPic } from "../../kv/pictures.ts";
 import { PictureRejected } from "../../images/pipeline.ts";
 import { blockedSet } from "../../kv/blocks.ts";
+import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
 
 export const gptBody = z.object({ verdict: z.enum(GPT_VERDICTS) });
 export const ratingBody = z.object({
