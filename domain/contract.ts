@@ -226,6 +226,7 @@ const Settings = z.strictObject({
   roles: z.array(z.string()),
   volunteerUntil: ts.nullable(),
   hasPassword: z.boolean(),
+  /** What a change of email or password, or ending sessions, needs now (routes/api/settings.ts). */
   reauth: z.enum(["fresh", "password", "link"]),
   freshUntil: ts.nullable(),
   pushSubscriptions: z.array(PushDevice),

@@ -8,18 +8,9 @@ import { api, ApiFailure } from "./queries/api.ts";
 import { shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
+import type { ReportCase } from "../domain/shapes/moderation.ts";
 
-export interface AdminReportItem {
-  id: string;
-  reporterProfileId: string;
-  reportedProfileId: string;
-  reporterName: string | null;
-  reportedName: string | null;
-  reason: string;
-  text: string;
-  tsCreated: number;
-  case: { violation: number; noViolation: number; status: "OPEN" | "CONFIRMED" | "DISMISSED" };
-}
+export type AdminReportItem = ReportCase;
 
 export interface AdminReportsProps {
   items: AdminReportItem[];

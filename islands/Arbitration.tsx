@@ -10,6 +10,7 @@ import { shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { ApiAnswer } from "../domain/contract.ts";
 
 export interface ArbItemProps {
   report: { id: string; reason: string; text: string; tsCreated: number };
@@ -24,10 +25,7 @@ export interface ArbitrationProps {
 }
 
 type Verdict = "VIOLATION" | "NO_VIOLATION";
-interface Case {
-  violation: number;
-  noViolation: number;
-}
+type Case = ApiAnswer<"PUT /api/games/arbitration/:reportId">["case"];
 
 export default function Arbitration(props: ArbitrationProps) {
   const { item, credits, result: round, busy, error, vote, next } = useVoteRounds<

@@ -10,6 +10,7 @@ import { shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { ApiAnswer } from "../domain/contract.ts";
 
 export interface GptItemProps {
   profileId: string;
@@ -25,10 +26,7 @@ export interface GptBusterProps {
 }
 
 type Verdict = "HUMAN" | "MACHINE";
-interface Tally {
-  human: number;
-  machine: number;
-}
+type Tally = ApiAnswer<"PUT /api/games/gptbuster/:profileId">["tally"];
 
 function TallyBar({ tally, mine }: { tally: Tally; mine: Verdict }) {
   const total = tally.human + tally.machine;
