@@ -9,6 +9,7 @@ import { shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import type { ReportCase } from "../domain/shapes/moderation.ts";
+import type { ArbDecision } from "../domain/shapes/games.ts";
 
 export type AdminReportItem = ReportCase;
 
@@ -32,7 +33,7 @@ export default function AdminReports({ items: initial, reasons }: AdminReportsPr
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState("");
 
-  const decide = async (id: string, decision: "CONFIRM" | "DISMISS") => {
+  const decide = async (id: string, decision: ArbDecision) => {
     setBusy(id);
     setError("");
     try {

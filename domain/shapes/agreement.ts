@@ -20,6 +20,8 @@ import type { Notification } from "./notifications.ts";
 import type { PositionAggregate } from "./positions.ts";
 import type { AuditEntry, MemberFile, MemberHit, ModAction, ModNote, QueueItem, ReportCase } from "./moderation.ts";
 import type { Page } from "./paging.ts";
+import type { ArbItem, Credited, GptItem, GptTally, RatingCard, VolunteerStatus } from "./games.ts";
+import type { ArbCase } from "./moderation.ts";
 
 /** True when each of A and B is assignable to the other. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -56,4 +58,10 @@ export type ShapesAgreeWithContract = [
   Holds<Same<ApiAnswer<"GET /api/admin/reports">["items"][number], ReportCase>>,
   Holds<Same<NonNullable<ApiAnswer<"GET /api/games/photocrop/next">["item"]>, CropItem>>,
   Holds<Same<ApiAnswer<"GET /api/games/photocrop/suggestions">["items"][number], CropSuggestionView>>,
+  Holds<Same<ApiAnswer<"GET /api/games/volunteer">, VolunteerStatus>>,
+  Holds<Same<ApiAnswer<"GET /api/games/gptbuster/next">, { item: GptItem | null; credits: number }>>,
+  Holds<Same<ApiAnswer<"PUT /api/games/gptbuster/:profileId">, { tally: GptTally } & Credited>>,
+  Holds<Same<ApiAnswer<"GET /api/games/ratinggame/deck">, { items: RatingCard[]; credits: number }>>,
+  Holds<Same<ApiAnswer<"GET /api/games/arbitration/next">, { item: ArbItem | null; credits: number }>>,
+  Holds<Same<ApiAnswer<"PUT /api/games/arbitration/:reportId">, { case: ArbCase } & Credited>>,
 ];

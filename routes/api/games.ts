@@ -16,8 +16,6 @@ import { isBlockedEither } from "../../kv/blocks.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import {
   acceptCropSuggestion,
-  ARB_DECISIONS,
-  ARB_VERDICTS,
   arbCase,
   castArbVote,
   castGptVote,
@@ -27,7 +25,6 @@ import {
   getCredits,
   getCropSuggestion,
   getReport,
-  GPT_VERDICTS,
   gptTally,
   listCropSuggestions,
   listGptFlagged,
@@ -48,6 +45,7 @@ import { cropOwnPicture, getPic } from "../../kv/pictures.ts";
 import { PictureRejected } from "../../images/pipeline.ts";
 import { blockedSet } from "../../kv/blocks.ts";
 import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
+import { ARB_DECISIONS, ARB_VERDICTS, GPT_VERDICTS } from "../../domain/shapes/games.ts";
 
 export const gptBody = z.object({ verdict: z.enum(GPT_VERDICTS) });
 export const ratingBody = z.object({
