@@ -39,3 +39,20 @@ export type ProfileLikeItem = ProfileLike & { other: LikeBrief };
 
 /** A picture like in a list, with the other member (the owner for given, the liker for received). */
 export type PicLikeItem = ProfilePicLike & { other: LikeBrief };
+
+/** What `PUT /api/profile-like` takes (the server's clock sets the time). */
+export interface ProfileLikeChange {
+  likerProfileId: string;
+  likedProfileId: string;
+  likeType: LikeType;
+  /** Left out: the stored flag stays. */
+  blocked?: boolean;
+}
+
+/** What `PUT /api/profile-pic-like` takes (the server's clock sets the time). */
+export interface PicLikeChange {
+  likerProfileId: string;
+  profilePicId: string;
+  profilePicProfileId: string;
+  likeType: LikeType;
+}

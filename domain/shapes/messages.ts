@@ -29,3 +29,13 @@ export interface MessagePage {
   hasMore: boolean;
   people: People;
 }
+
+/** What POST /api/message takes (spec §7). */
+export interface NewMessage {
+  senderProfileId: string;
+  recipientProfileId?: string;
+  bodyText: string;
+  profilePicIds: string[];
+  /** Private pictures that open once for the recipient. */
+  viewOnce?: boolean;
+}

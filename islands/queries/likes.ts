@@ -18,6 +18,7 @@ import type {
   SwipeLikeType,
 } from "../../domain/shapes/likes.ts";
 import type { Page } from "../../domain/shapes/paging.ts";
+import type { PicLikeChange, ProfileLikeChange } from "../../domain/shapes/likes.ts";
 
 export type { LikeType, PicLikeItem, ProfileLike, ProfileLikeItem, ProfilePicLike, SwipeLikeType };
 
@@ -125,14 +126,6 @@ export function useProfileLikeQuery(liker: string, liked: string, initial?: Prof
   });
 }
 
-export interface ProfileLikeChange {
-  likerProfileId: string;
-  likedProfileId: string;
-  likeType: LikeType;
-  /** Left out: the stored flag stays. */
-  blocked?: boolean;
-}
-
 /** Sets a profile like (or blocks): the cache changes at once and is put back if the call fails. */
 export function useProfileLikeMutation() {
   const qc = useQueryClient();
@@ -193,13 +186,6 @@ export function usePicLikeQuery(liker: string, owner: string, picId: string, ini
     queryFn: async () => (await fetchPicLikes(qc, liker, owner)).get(picId) ?? "UNDETERMINED",
     staleTime: LIKES_CACHE_MS,
   });
-}
-
-export interface PicLikeChange {
-  likerProfileId: string;
-  profilePicId: string;
-  profilePicProfileId: string;
-  likeType: LikeType;
 }
 
 /**

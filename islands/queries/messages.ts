@@ -7,6 +7,7 @@ import { type MemberEvent, useMemberEvents } from "./events.ts";
 import { useServerData } from "./client.tsx";
 import type { ApiAnswer } from "../../domain/contract.ts";
 import { apiPath } from "../../domain/apiPath.ts";
+import type { NewMessage } from "../../domain/shapes/messages.ts";
 
 /** A page of messages with the names and avatars of the members in it. */
 export type MessagePage = ApiAnswer<"GET /api/messages/between/:a/:b">;
@@ -87,16 +88,6 @@ export function fetchOlder(me: string, other: string, beforeMessageId: string) {
 /** Marks the other member's messages to me as read. */
 export function markRead(other: string) {
   return call("PUT /api/messages/read/:other", { other });
-}
-
-/** What POST /api/message takes (spec §7). */
-export interface NewMessage {
-  senderProfileId: string;
-  recipientProfileId?: string;
-  bodyText: string;
-  profilePicIds: string[];
-  /** Private pictures that open once for the recipient. */
-  viewOnce?: boolean;
 }
 
 /** Sends a message; refreshes the lists it appears in. */
