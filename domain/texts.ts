@@ -1,6 +1,7 @@
 /**
- * Texts of the spec, word for word, used by the server and the islands alike; in English here,
- * translated in domain/locales/ (domain/i18n.ts: reading a text gives the language in use).
+ * Texts of the spec, word for word, used by the server and the islands alike: the English in
+ * domain/locales/en/texts.ts, the translations beside it, assembled here (domain/i18n.ts: reading
+ * a text gives the language in use).
  */
 
 import { catalogue } from "./i18n.ts";

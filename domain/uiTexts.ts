@@ -1,6 +1,6 @@
 /**
- * Texts written inline in islands until issue 13 part 5 moved them here, in the three languages
- * (domain/i18n.ts). English is byte-identical to what the islands wrote before.
+ * Texts of the islands' controls and states, in the three languages (domain/i18n.ts); the English
+ * in domain/locales/en/uiTexts.ts.
  */
 
 import { catalogue } from "./i18n.ts";
