@@ -1,5 +1,5 @@
 /**
- * The live layer at scale (issue 11): what an open event stream costs the server, and how fast a
+ * The live layer at scale: what an open event stream costs the server, and how fast a
  * message reaches it, with the app's one event bus per instance beside the old way (a `kv.watch`
  * per stream), measured in the same run on the same machine.
  *

@@ -1,6 +1,6 @@
 /**
- * Texts of the islands' controls and states, in the three languages (domain/i18n.ts); the English
- * in domain/locales/en/uiTexts.ts.
+ * Texts of the islands' screens, in the three languages (domain/i18n.ts), kept here rather than
+ * inline so every screen reads the language in use; the English in domain/locales/en/uiTexts.ts.
  */
 
 import { catalogue } from "./i18n.ts";
