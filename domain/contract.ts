@@ -5,9 +5,9 @@
  * of every API test against it, so a route that changes its answer fails CI until this changes
  * too; the islands take their response types from it (`ApiAnswer<"GET /api/...">`, a type-only
  * import: no zod in their bundles) or from domain/shapes/, which domain/shapes/agreement.ts checks
- * against it, and build their URLs with domain/apiPath.ts, so a renamed route
- * or a changed answer breaks the build, not a member's screen. Objects are strict: a new field is
- * documented here or the check fails.
+ * against it, and build their URLs with domain/apiPath.ts, so a renamed route or a changed answer
+ * breaks the build, not a member's screen. Objects are strict: a new field is documented here or
+ * the check fails.
  */
 
 import * as z from "zod";
