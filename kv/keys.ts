@@ -257,4 +257,23 @@ export const keys = {
   /** Help my Photos: `suggester` suggested a crop for `picId` (once a picture). */
   cropSuggested: (suggester: string, picId: string): Key => ["crop_suggested", suggester, picId],
   cropSuggestedBy: (suggester: string): Key => ["crop_suggested", suggester],
+
+  // --- health notices (kv/healthNotices.ts): nothing here names who told whom
+  /**
+   * A notice waiting for its time, keyed only by when it becomes visible and a random id (never the
+   * time it was sent, never its sender). Member data: the recipient's, in the value; deleted with
+   * them; not in any export (the recipient does not see it yet, the sender must not).
+   */
+  healthPending: (visibleAt: number, rand: string): Key => ["health_pending", visibleAt, rand],
+  healthPendingAll: (): Key => ["health_pending"],
+  /** A visible notice of `recipient`: condition and window, no sender. Member data: the recipient's (exported, deleted). */
+  healthNotice: (recipient: string, id: string): Key => ["health_notices", recipient, id],
+  healthNoticesOf: (recipient: string): Key => ["health_notices", recipient],
+  /**
+   * How many reports `sender` sent in one UTC month ("2026-03"): a number, no recipient. Member data
+   * of the sender kept only for the limit (not exported: it is about a report; deleted with them).
+   */
+  healthReportCount: (sender: string, month: string): Key => ["health_report_counts", sender, month],
+  /** Deno.KvU64 totals for admins ("reports", "notices", "abuse"): counts only, no member. */
+  healthTotal: (name: string): Key => ["health_totals", name],
 };

@@ -214,6 +214,21 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   cropSuggestionsOf: PREFIX,
   cropSuggested: exported((m) => [keys.cropSuggested(m.profile, "pic-w"), m.marker]),
   cropSuggestedBy: PREFIX,
+  healthPending: deleted("a health notice for them not shown yet (no sender in it)", (m) => [
+    keys.healthPending(NOW, "hp1"),
+    { recipient: m.profile, condition: "SYPHILIS", since: NOW, until: NOW },
+  ]),
+  healthPendingAll: PREFIX,
+  healthNotice: exported((m) => [
+    keys.healthNotice(m.profile, "hn1"),
+    { id: "hn1", condition: m.marker, since: NOW, until: NOW },
+  ]),
+  healthNoticesOf: PREFIX,
+  healthReportCount: deleted(
+    "the month's count of health reports they sent, for the limit: the export shows nothing of a report sent",
+    (m) => [keys.healthReportCount(m.profile, "2026-03"), 1],
+  ),
+  healthTotal: other("totals over all members, counts only"),
 };
 
 Deno.test("member data - every key shape of kv/keys.ts is classified", () => {

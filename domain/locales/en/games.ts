@@ -1,5 +1,6 @@
 /** English texts of the community games (domain/games.ts): the catalogue's keys and the words the translations follow. */
 
+import { EN_HEALTH } from "../../health.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../../volunteer.ts";
 
 export const EN_GAMES = {
@@ -59,6 +60,8 @@ export const EN_GAMES = {
   saveFailed: "Your vote could not be saved. Please try again.",
   loadFailed: "Could not load the next one. Please try again.",
   backToGames: "Back to the games",
+  /** The Health Incident Report and its notices (domain/health.ts). */
+  health: EN_HEALTH,
 } as const;
 
 export type EnGames = typeof EN_GAMES;
