@@ -10,8 +10,8 @@ import { createApp } from "../main.ts";
 import * as z from "zod";
 import { RESPONSES } from "../domain/contract.ts";
 import { keys } from "../kv/keys.ts";
-import type { Profile } from "../kv/profiles.ts";
 import { type Account, setOnboarding } from "../kv/accounts.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
 
 Deno.env.set("LOG_REQUESTS", "0");
 Deno.env.set("DEV_OUTBOX_PRINT", "0");

@@ -7,30 +7,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call } from "./api.ts";
 import { profileKey, type ProfileView } from "./profiles.ts";
-import type { PicInfo } from "../../kv/pictures.ts";
+import type { CropBox, PicInfo } from "../../domain/shapes/pictures.ts";
+import type { ApiAnswer } from "../../domain/contract.ts";
 
 export type { PicInfo };
 
-/** A crop box in pixels of the whole upload turned by `rotate` (a multiple of 90). */
-export interface CropBox {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  rotate: number;
-}
-
 /** `GET /api/profile/pic/{id}`: facts of a picture; the owner also gets the source size and the crop. */
-export interface PicMeta extends PicInfo {
-  profileId: string;
-  private: boolean;
-  ready: boolean;
-  tsCreated: number;
-  tsUpdated: number;
-  sourceWidth?: number;
-  sourceHeight?: number;
-  crop?: CropBox | null;
-}
+export type PicMeta = ApiAnswer<"GET /api/profile/pic/:id">;
 
 /** Query key of a picture's metadata. */
 export const picKey = (id: string) => ["profile-pic", id] as const;

@@ -11,13 +11,12 @@ import type { AppEnv } from "../env.ts";
 import { badRequest, dailyLimit, notFound, tooMany } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller, requireOwnProfile } from "../middleware.ts";
-import { type Profile, viewedProfile } from "../../kv/profiles.ts";
+import { viewedProfile } from "../../kv/profiles.ts";
 import { hasBlocked, isWithdrawn } from "../../kv/blocks.ts";
 import {
   blockList,
   getPicLikes,
   getProfileLike,
-  LIKE_TYPES,
   LIKES_PAGE,
   listLikesGiven,
   listLikesReceived,
@@ -30,6 +29,8 @@ import {
   unblock,
   visiblePicIds,
 } from "../../kv/likes.ts";
+import type { Profile } from "../../domain/shapes/profiles.ts";
+import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
 
 /** The one id schema (routes/validate.ts), here too for the modules that import it from here. */
 export { idSchema };

@@ -16,8 +16,9 @@ import { idParam, jsonBody } from "../validate.ts";
 import { isOwnOrigin, requireCaller } from "../middleware.ts";
 import { deleteNotification, listNotifications } from "../../kv/notifications.ts";
 import { addPushSubscription, allowedEndpoint, removePushSubscription } from "../../kv/push.ts";
-import { eventBus, type MemberEvent } from "../../kv/events.ts";
+import { eventBus } from "../../kv/events.ts";
 import { markSeen } from "../../kv/presence.ts";
+import type { MemberEvent } from "../../domain/shapes/events.ts";
 
 const base64url = z.string().min(8).max(200).regex(/^[A-Za-z0-9_-]+=*$/, "must be base64url");
 
