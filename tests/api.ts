@@ -7,6 +7,7 @@ import { handlers } from "../workers/run.ts";
 import { listOutbox } from "../kv/outbox.ts";
 import { ACKNOWLEDGEMENTS } from "../domain/texts.ts";
 import { createApp } from "../main.ts";
+import { config } from "../config/config.ts";
 import * as z from "zod";
 import { RESPONSES } from "../domain/contract.ts";
 import { keys } from "../kv/keys.ts";
@@ -42,7 +43,9 @@ export async function testApp() {
     const named = Object.keys(init.headers ?? {}).map((h) => h.toLowerCase());
     const write = !["GET", "HEAD", "OPTIONS"].includes(method);
     const headers: Record<string, string> = {
-      ...(write && !named.includes("origin") && !named.includes("sec-fetch-site") ? { origin: ORIGIN } : {}),
+      ...(write && !named.includes("origin") && !named.includes("sec-fetch-site")
+        ? { origin: config.publicOrigin ?? ORIGIN }
+        : {}),
       ...init.headers,
     };
     if (init.cookie) headers.cookie = init.cookie;

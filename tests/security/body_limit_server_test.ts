@@ -75,7 +75,7 @@ const TARGETS: Target[] = [
 async function send(port: number, cookie: string, call: Target, chunked: boolean): Promise<number | null> {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
   const head = `${call.method} ${call.path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: ${call.type}\r\n` +
-    (call.member ? `cookie: ${cookie}\r\n` : "") +
+    (call.member ? `cookie: ${cookie}\r\norigin: http://127.0.0.1:${port}\r\n` : "") +
     (chunked ? "transfer-encoding: chunked\r\n" : `content-length: ${BODY_BYTES}\r\n`) + "connection: close\r\n\r\n";
   const answer = (async () => {
     const buf = new Uint8Array(4096);
