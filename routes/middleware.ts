@@ -8,7 +8,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { getConnInfo } from "hono/deno";
 import { livePort } from "./livePort.ts";
 import type { AppEnv, Caller } from "./env.ts";
-import { ApiError, errorBody, forbidden, unauthorized } from "./errors.ts";
+import { ApiError, errorBody, forbidden, tooMany, unauthorized } from "./errors.ts";
 import { config, normalizeAddress, type ProxyTrust } from "../config/config.ts";
 import { getSession } from "../kv/sessions.ts";
 import { accountWithGrants } from "../kv/roles.ts";
@@ -144,6 +144,69 @@ export function resolveClient(
 /** 127.0.0.0/8, ::1, or no network at all (an in-process call). */
 function isLoopback(address: string): boolean {
   return address === "local" || address === "::1" || /^127\.\d+\.\d+\.\d+$/.test(address);
+}
+
+/** Requests open now, by client address (this process's). */
+const openByAddress = new Map<string, number>();
+
+/**
+ * Bounds the requests one client address has open at once (MAX_OPEN_PER_ADDRESS; an event stream
+ * counts until its reader leaves): past it, 429. Slow clients that trickle bodies hold their
+ * request open, so a few addresses cannot take every handler. Behind a proxy the address is the
+ * client's as resolved above, not the proxy's.
+ */
+export function openPerAddress(): MiddlewareHandler {
+  return async function openPerAddress(c, next) {
+    const address = clientAddress(c);
+    const open = openByAddress.get(address) ?? 0;
+    if (open >= config.maxOpenPerAddress) {
+      throw tooMany("Too many requests open from your address at once; please try again in a moment.");
+    }
+    openByAddress.set(address, open + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const left = (openByAddress.get(address) ?? 1) - 1;
+      if (left > 0) openByAddress.set(address, left);
+      else openByAddress.delete(address);
+    };
+    let held = false;
+    try {
+      await next();
+      const res = c.res;
+      if (res.body && res.headers.get("content-type")?.startsWith("text/event-stream")) {
+        held = true;
+        c.res = undefined;
+        c.res = new Response(heldUntilEnd(res.body, release), res);
+      }
+    } finally {
+      if (!held) release();
+    }
+  };
+}
+
+/** `body`, passed on as it is read; `end` is called once when it ends, fails or is cancelled. */
+function heldUntilEnd(body: ReadableStream<Uint8Array>, end: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(ctl) {
+      try {
+        const r = await reader.read();
+        if (r.done) {
+          end();
+          ctl.close();
+        } else ctl.enqueue(r.value);
+      } catch (e) {
+        end();
+        ctl.error(e);
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
 }
 
 /** Loads the caller from the session cookie into `c.var.caller`, and the brand from the host. */
