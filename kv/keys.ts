@@ -55,6 +55,12 @@ export const keys = {
 
   // --- messages (kv/messages.ts)
   message: (id: string): Key => ["messages", id],
+  /**
+   * The message a member's page sent with this idempotency key (a retry of a send returns it
+   * instead of storing a second copy); kept for `SEND_KEY_TTL_MS`. Holds the member's data.
+   */
+  messageSendKey: (sender: string, key: string): Key => ["message_send_keys", sender, key],
+  messageSendKeysOf: (sender: string): Key => ["message_send_keys", sender],
   /** One entry per message on each side of a conversation, ordered by message id (time). */
   conversationMessage: (me: string, other: string, id: string): Key => ["conversations", me, other, id],
   conversation: (me: string, other: string): Key => ["conversations", me, other],
@@ -240,6 +246,7 @@ export const keys = {
    * which earns its one credit; a Skip is not judged). A bare number is a judgement from before Skips.
    */
   ratingPlay: (voter: string, picId: string): Key => ["rating_plays", voter, picId],
+  ratingPlaysOf: (voter: string): Key => ["rating_plays", voter],
   /** Community Arbitration: a report's tally and status. */
   arbCase: (reportId: string): Key => ["arb_cases", reportId],
   /** Community Arbitration: `voter`'s verdict on a report, once. */
@@ -249,4 +256,5 @@ export const keys = {
   cropSuggestionsOf: (owner: string): Key => ["crop_suggestions", owner],
   /** Help my Photos: `suggester` suggested a crop for `picId` (once a picture). */
   cropSuggested: (suggester: string, picId: string): Key => ["crop_suggested", suggester, picId],
+  cropSuggestedBy: (suggester: string): Key => ["crop_suggested", suggester],
 };

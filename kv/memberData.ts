@@ -5,7 +5,7 @@
  * Export: `collectMemberData` gathers the account (without secrets), profile, pictures (the
  * master and every stored size), likes given, notes written, messages sent and received,
  * positions kept, notifications, sessions, push devices, passkeys, reports made, moderation
- * actions, credits and settings; the export job zips it, keeps it as a blob for 24 h and mails a
+ * actions, credits, settings, contact-form messages and game verdicts; the export job zips it, keeps it as a blob for 24 h and mails a
  * single-use link (kv/memberData.ts `exportRecord`), which works only in the owner's session.
  *
  * Deletion: `deleteMemberStep` runs one step of the deletion job at a time, each idempotent, its
@@ -135,8 +135,26 @@ export async function collectMemberData(accountId: string): Promise<{ json: unkn
     volunteerCredits: await getCredits(profileId),
     safety: await getSafety(profileId),
     presenceHidden: (await kv().get(keys.presenceHidden(profileId))).value !== null,
+    contactMessages: (await scan<{ accountId?: string; email?: string }>(
+      ["contact_messages"],
+      (e) => e.value?.accountId === accountId || e.value?.email === account.email,
+    )).map((e) => e.value),
+    gameVerdicts: await gameVerdicts(profileId),
   };
   return { json, files };
+}
+
+/** What the member gave in the games: verdicts on texts, reports and pictures, and crops suggested (given and received). */
+async function gameVerdicts(profileId: string) {
+  const values = async (prefix: Deno.KvKey, keep: (e: Deno.KvEntry<unknown>) => boolean, about: number) =>
+    (await scan<unknown>(prefix, keep)).map((e) => ({ about: e.key[about], verdict: e.value }));
+  return {
+    gptBuster: await values(["gpt_votes"], (e) => e.key[2] === profileId, 1),
+    ratingGame: await values(keys.ratingPlaysOf(profileId), () => true, 2),
+    arbitration: await values(["arb_votes"], (e) => e.key[2] === profileId, 1),
+    cropsSuggested: await values(keys.cropSuggestedBy(profileId), () => true, 2),
+    cropsReceived: (await scan<unknown>(keys.cropSuggestionsOf(profileId), () => true)).map((e) => e.value),
+  };
 }
 
 function ext(type: string): string {
@@ -479,6 +497,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       keys.reviewedAt(profileId),
       keys.accountNotice(accountId),
       keys.spamHeldCount(profileId),
+      ...await keysUnder(keys.messageSendKeysOf(profileId)),
       keys.sendingPaused(profileId),
       ...await keysUnder(["spam_prints", profileId]),
       ...(await scan(["spam_prints"], (e) => e.key[3] === profileId)).map((e) => e.key),
