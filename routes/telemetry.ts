@@ -20,7 +20,7 @@ import { Hono } from "hono";
 import { trace } from "@opentelemetry/api";
 import client from "prom-client";
 import type { AppEnv } from "./env.ts";
-import { clientAddress } from "./middleware.ts";
+import { fromThisMachine, fromTrustedProxy } from "./middleware.ts";
 import { config } from "../config/config.ts";
 import { randomToken } from "../kv/ids.ts";
 import { positionStore } from "../kv/positions.ts";
@@ -103,7 +103,7 @@ function routeOf(c: Context): string {
 export function requestTelemetry(): MiddlewareHandler<AppEnv> {
   return async function requestTelemetry(c, next) {
     const t = performance.now();
-    const given = config.trustProxy ? c.req.header("x-request-id") : undefined;
+    const given = fromTrustedProxy(c) ? c.req.header("x-request-id") : undefined;
     const id = given && REQUEST_ID.test(given) ? given : randomToken(12);
     c.set("requestId", id);
     try {
@@ -146,8 +146,6 @@ function logRequest(r: { method: string; route: string; status: number; ms: numb
   }
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1", "local"]);
-
 /**
  * `GET /metrics` in Prometheus text format: to loopback callers (a sidecar, `curl` on the box)
  * or with the bearer token METRICS_TOKEN; anyone else gets 404, as if it were not there.
@@ -156,7 +154,7 @@ export function metricsRoute() {
   return new Hono<AppEnv>().get("/metrics", async (c) => {
     const token = config.metricsToken;
     const bearer = c.req.header("authorization")?.match(/^Bearer (.+)$/)?.[1];
-    const allowed = token ? bearer === token : LOOPBACK.has(clientAddress(c)) && !c.req.header("x-forwarded-for");
+    const allowed = token ? bearer === token : fromThisMachine(c);
     if (!allowed) return c.notFound();
     c.header("content-type", registry.contentType);
     c.header("cache-control", "no-store");

@@ -204,7 +204,12 @@ Deno.test("pictures - 8,192,001 bytes is refused with 413 while streaming; 8,192
       t.app.request(ORIGIN + "/api/profile-pic", {
         method: "POST",
         body,
-        headers: { cookie: m.cookie, "content-type": `multipart/form-data; boundary=${boundary}`, ...headers },
+        headers: {
+          cookie: m.cookie,
+          origin: ORIGIN,
+          "content-type": `multipart/form-data; boundary=${boundary}`,
+          ...headers,
+        },
       });
 
     const over = streamed(padded(MAX_UPLOAD_BYTES + 1));
