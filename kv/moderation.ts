@@ -22,7 +22,7 @@ import { getProfile, type Profile } from "./profiles.ts";
 import { endOtherSessions } from "./sessions.ts";
 import { addEvent } from "./events.ts";
 import { listReports, type Report } from "./reports.ts";
-import { decideReport, listReportCases, type ReportCase } from "./games.ts";
+import { decideReport, listReportCases, type ReportCase } from "./games/arbitration.ts";
 import { type ActionKind, mailboxOf, REVIEW_REPORTERS, REVIEW_WINDOW_MS } from "../domain/moderation.ts";
 
 const DAY_MS = 24 * 3_600_000;
