@@ -26,7 +26,9 @@ import { reports } from "./routes/api/reports.ts";
 import { closeEventStreams, notifications } from "./routes/api/notifications.ts";
 import { messages } from "./routes/api/messages.ts";
 import { games } from "./routes/api/games.ts";
+import { health } from "./routes/api/health.ts";
 import { assets } from "./routes/assets.ts";
+import { tiles } from "./routes/tiles.ts";
 import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage, pageErrorResponse } from "./routes/pages/info.tsx";
 import { config } from "./config/config.ts";
@@ -69,7 +71,10 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", notifications);
   app.route("/api", messages);
   app.route("/api", games);
+  app.route("/api", health);
   app.route("/", assets);
+  // The map's tiles from this origin (routes/tiles.ts): the tile host never sees a member.
+  app.route("/tiles", tiles);
   app.route("/", pages);
 
   app.notFound((c) =>

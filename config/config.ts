@@ -37,9 +37,26 @@ export const config = {
   },
   /** Trust X-Forwarded-For / X-Forwarded-Proto from a reverse proxy. */
   trustProxy: env("TRUST_PROXY") === "1",
-  /** Map tile URL template for Leaflet. */
+  /**
+   * The upstream tile server's URL template ({z} {x} {y}, and Leaflet's {s} {-y} {r}). The server
+   * fetches tiles from it (routes/tiles.ts); browsers ask this app's /tiles/{z}/{x}/{y}, never it.
+   */
   get tileUrl() {
     return env("TILE_URL") ?? "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
+  },
+  /** Where fetched tiles are kept on disk. */
+  get tileCacheDir() {
+    return env("TILE_CACHE_DIR") ?? "./data/tiles";
+  },
+  /** The tile cache's size bound, MB; the least recently used tiles go past it. */
+  get tileCacheMb() {
+    const mb = Number(env("TILE_CACHE_MB") ?? 512);
+    return Number.isFinite(mb) && mb >= 0 ? mb : 512;
+  },
+  /** The tiles' attribution, HTML shown on the map (the tile host's licence asks for it). */
+  get tileAttribution() {
+    return env("TILE_ATTRIBUTION") ??
+      '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
   },
   /** Run the job workers inside the web process (default) or not (WORKERS=0, use `deno task worker`). */
   workersInProcess: env("WORKERS") !== "0",
@@ -58,5 +75,13 @@ export const config = {
   /** Log every request line (default on; LOG_REQUESTS=0 turns it off). */
   get logRequests() {
     return env("LOG_REQUESTS") !== "0";
+  },
+  /**
+   * The longest random delay before a health notice becomes visible (ms; default a day): the timing
+   * must not point at its sender. Tests shorten it.
+   */
+  get healthNoticeMaxDelayMs() {
+    const v = Number(env("HEALTH_NOTICE_MAX_DELAY_MS"));
+    return Number.isFinite(v) && v >= 0 && env("HEALTH_NOTICE_MAX_DELAY_MS") !== undefined ? v : 24 * 3_600_000;
   },
 };

@@ -1,6 +1,6 @@
 /**
- * Texts written inline in islands until issue 13 part 5 moved them here, in the three languages
- * (domain/i18n.ts). English is byte-identical to what the islands wrote before.
+ * Texts of the islands' screens, in the three languages (domain/i18n.ts), kept here rather than
+ * inline so every screen reads the language in use.
  */
 
 import { catalogue } from "./i18n.ts";
@@ -28,6 +28,8 @@ const EN = {
   recenter: "Recenter",
   chat: "Chat",
   listNotLoaded: "The list could not be loaded.",
+  mapTilesFailed: "The map's pictures could not be loaded.",
+  seeMembersAsList: "See the members nearby as a list",
   likes: "Likes",
   prev: "Prev",
   viewProfile: "View Profile",
@@ -35,6 +37,10 @@ const EN = {
   sayToEveryone: "Say something to everyone nearby",
   loadOlder: "Load older messages",
   noMessagesYet: "No messages yet. Say hello!",
+  messageWaiting: "Waiting for a connection: sent when you are back online",
+  messageNotSent: "Not sent",
+  sendAgain: "Send again",
+  discardMessage: "Discard",
   close: "Close",
   startOver: "Start Over",
   ratingNotSaved: "Your last rating could not be saved.",

@@ -20,13 +20,12 @@ import { type Locale, negotiate, setRequestLocaleSource } from "../domain/i18n.t
 
 /** Security headers of design.md: CSP without inline script, HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
-  const tiles = tileOrigin();
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", "data:", "blob:", ...(tiles ? [tiles] : [])],
+      imgSrc: ["'self'", "data:", "blob:"],
       // The live listener's port, when pages open their event socket there (routes/live.ts).
       connectSrc: ["'self'", () => {
         const port = livePort();
@@ -46,11 +45,6 @@ export function securityHeaders(): MiddlewareHandler {
     crossOriginResourcePolicy: "same-origin",
     crossOriginOpenerPolicy: "same-origin",
   });
-}
-
-function tileOrigin(): string | undefined {
-  const m = config.tileUrl.match(/^(https?:\/\/[^/]+)/);
-  return m?.[1].replace(/\{s\}\./, "*.");
 }
 
 /** The session cookie: `__Host-` and Secure on https and localhost, a plain name on plain-http hosts. */

@@ -17,18 +17,18 @@
  * start, count, capacity), so a search reads a cell's members in sequence. A member leaving a
  * cell is swapped with the cell's last; a full cell moves to a larger range (capacities 1, 2, 3,
  * 4, 6, 8, 12, ...), its old range kept on a free list for its size; once a quarter of the arena
- * is such free ranges, the arena is compacted in block order. Cells are grouped into blocks of 4 x 4 cells
- * (a map from block id to block, and tiles of 16 x 16 blocks), plus per-sector counts for
- * aggregates. A load (`fromColumns`: a snapshot, or every record) fills the arena in one pass in
- * block and cell order, each member's slot its place, so members near each other are near each
+ * is such free ranges, the arena is compacted in block order. Cells are grouped into blocks of
+ * 4 x 4 cells (a map from block id to block, and tiles of 16 x 16 blocks), plus per-sector counts
+ * for aggregates. A load (`fromColumns`: a snapshot, or every record) fills the arena in one pass
+ * in block and cell order, each member's slot its place, so members near each other are near each
  * other in memory too.
  *
  * Search: two algorithms over the same arrays (search.ts sets a query up). A small region (a map
  * view) that holds at most a few times the answer is read whole and sorted once (regionRead.ts);
  * any other is searched best-first, nearest blocks and cells first, stopping once the answer is
  * closer than anything unvisited (nearest.ts). Both measure nearby members with short Taylor
- * series instead of `Math.sin` and `Math.cos` (geoMath.ts; a city's view: 105 to 62 µs at 100,000
- * members, docs/decisions.md).
+ * series instead of `Math.sin` and `Math.cos` (geoMath.ts), which cost a large share of a city's
+ * view (docs/decisions/0038-map-view-read-whole.md).
  */
 
 import { isLat, isLon } from "../../domain/geo.ts";
