@@ -22,6 +22,7 @@ import { prepareUpload } from "../images/pipeline.ts";
 import { sendPrivateMessage } from "../kv/messages.ts";
 import { putProfileLike } from "../kv/likes.ts";
 import { collectMemberData, deleteMemberStep, startDeletion } from "../kv/memberData.ts";
+import { loadMaster, loadVariant } from "../workers/pictures.ts";
 import { getAccount } from "../kv/accounts.ts";
 import { runDueJobs } from "../workers/jobs.ts";
 import { handlers } from "../workers/run.ts";
@@ -125,7 +126,7 @@ try {
     for (const o of others) await putProfileLike(pid, o.defaultProfileId, "LIKE");
 
     let t = performance.now();
-    const data = (await collectMemberData(me.id))!;
+    const data = (await collectMemberData(me.id, { loadMaster, loadVariant }))!;
     const entries: Record<string, Uint8Array> = { "data.json": new TextEncoder().encode(JSON.stringify(data.json)) };
     for (const f of data.files) entries[f.path] = f.bytes;
     const zip = zipSync(entries, { level: 6 });

@@ -19,23 +19,20 @@
 
 import sharp from "sharp";
 import type { JpegOptions, Metadata, Sharp, SharpOptions, WebpOptions } from "sharp";
-import { MAX_UPLOAD_BYTES } from "../domain/pictures.ts";
+import { MAX_UPLOAD_BYTES, PIC_SIZES, type PicSize } from "../domain/pictures.ts";
 import type { CropBox } from "../domain/shapes/pictures.ts";
 
 /** The largest upload accepted, in bytes (the spec's number; defined beside the client's checks). */
 export { MAX_UPLOAD_BYTES };
+
+/** The served widths and the crop box are rules the store and the islands share (domain/pictures.ts). */
+export { type CropBox, PIC_SIZES, type PicSize };
 
 /** The most pixels (width × height, as the header declares them) an upload may have. */
 export const MAX_PIXELS = 40_000_000;
 
 /** The longest side of a normalized picture. */
 export const NORMALIZED_MAX_SIDE = 2048;
-
-/** The widths the picture URL serves (`?scale_x=`). */
-export const PIC_SIZES = [256, 512, 1024, 2048] as const;
-
-/** One of `PIC_SIZES`. */
-export type PicSize = (typeof PIC_SIZES)[number];
 
 /** The content types an upload may have. */
 export type PicType = "image/png" | "image/jpeg" | "image/webp";

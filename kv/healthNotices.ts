@@ -23,7 +23,7 @@ import { blockedSet } from "./blocks.ts";
 import { getProfile } from "./profiles.ts";
 import type { Message } from "../domain/shapes/messages.ts";
 import { addNotification } from "./notifications.ts";
-import { creditOps, creditState, getCredits } from "./games.ts";
+import { creditOps, creditState, getCredits } from "./games/credits.ts";
 import { config } from "../config/config.ts";
 import { HEALTH_MIN_ACCOUNT_DAYS, HEALTH_REPORTS_PER_MONTH, type HealthCondition } from "../domain/health.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";

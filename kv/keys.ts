@@ -229,7 +229,7 @@ export const keys = {
   picGrant: (picId: string, viewer: string): Key => ["pic_grants", picId, viewer],
   picGrants: (picId: string): Key => ["pic_grants", picId],
 
-  // --- games (kv/games.ts)
+  // --- games (kv/games/)
   /** Deno.KvU64: a member's volunteer credits, summed in the atomic of the game action that earns one. */
   gameCredits: (profileId: string): Key => ["game_credits", profileId],
   /** The credits a member earned on one UTC day (number): the daily cap, and the 30 days that make a volunteer. */

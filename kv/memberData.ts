@@ -33,12 +33,19 @@ import { forgetLoginTrust } from "./logintrust.ts";
 import { listNotifications } from "./notifications.ts";
 import { healthKeysOf, listHealthNotices } from "./healthNotices.ts";
 import { getOwnPosition, reportPosition } from "./positions.ts";
-import { deletePicture, getPics, loadMaster, loadVariant, type ProfilePic, storedSizes } from "./pictures.ts";
+import {
+  deletePicture,
+  getPics,
+  type ProfilePic,
+  type ServedPicture,
+  storedSizes,
+  type VariantKind,
+} from "./pictures.ts";
 import { deleteBlob } from "./blobs.ts";
 import { commitWithdrawal } from "./blocks.ts";
 import { forgetHere, forgetKept } from "./kept.ts";
 import { getSafety } from "./safety.ts";
-import { getCredits } from "./games.ts";
+import { getCredits } from "./games/credits.ts";
 import { listActions } from "./moderation.ts";
 import { SNAPSHOT_BLOB } from "./positions/snapshot.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
@@ -81,8 +88,20 @@ export interface ExportFile {
   bytes: Uint8Array;
 }
 
+/**
+ * How the export reads a picture's bytes (workers/pictures.ts `loadMaster` and `loadVariant`: a
+ * size the job has not stored yet is rendered, which is not the store's work).
+ */
+export interface PictureReader {
+  loadMaster(pic: ProfilePic): Promise<ServedPicture | null>;
+  loadVariant(pic: ProfilePic, kind: VariantKind): Promise<ServedPicture | null>;
+}
+
 /** Everything stored about a member: `data.json` and their pictures. Null when there is no account. */
-export async function collectMemberData(accountId: string): Promise<{ json: unknown; files: ExportFile[] } | null> {
+export async function collectMemberData(
+  accountId: string,
+  { loadMaster, loadVariant }: PictureReader,
+): Promise<{ json: unknown; files: ExportFile[] } | null> {
   const account = await getAccount(accountId);
   if (!account) return null;
   const profileId = account.defaultProfileId;

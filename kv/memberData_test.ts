@@ -12,6 +12,7 @@ import { kv } from "./db.ts";
 import { type Key, keys } from "./keys.ts";
 import { createAccount } from "./accounts.ts";
 import { collectMemberData, deleteMemberStep, startDeletion } from "./memberData.ts";
+import { loadMaster, loadVariant } from "../workers/pictures.ts";
 
 /** The member's ids, another member's, and a marker text that the export must show. */
 interface Ids {
@@ -259,7 +260,7 @@ kvTest("member data - the export shows, and the deletion removes, one record of 
     written.push({ name, key, c, marker });
   }
 
-  const data = await collectMemberData(account.id);
+  const data = await collectMemberData(account.id, { loadMaster, loadVariant });
   assert.ok(data);
   const text = json(data.json);
   const notShown = written.filter((w) =>

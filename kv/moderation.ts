@@ -22,7 +22,7 @@ import { getProfile } from "./profiles.ts";
 import { endOtherSessions } from "./sessions.ts";
 import { addEvent } from "./events.ts";
 import { listReports } from "./reports.ts";
-import { decideReport, listReportCases } from "./games.ts";
+import { decideReport, listReportCases } from "./games/arbitration.ts";
 import { mailboxOf, REVIEW_REPORTERS, REVIEW_WINDOW_MS } from "../domain/moderation.ts";
 import type {
   AccountNotice,

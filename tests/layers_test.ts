@@ -12,7 +12,7 @@ export const LAYERS: Record<string, readonly string[]> = {
   domain: [],
   config: ["domain"],
   images: ["domain"],
-  kv: ["domain", "config", "images"],
+  kv: ["domain", "config"],
   components: ["domain"],
   workers: ["kv", "images", "domain", "config"],
   islands: ["components", "domain"],

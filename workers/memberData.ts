@@ -22,6 +22,7 @@ import { now } from "../kv/clock.ts";
 import { getAccount } from "../kv/accounts.ts";
 import { enqueueJob, type Job } from "../kv/jobs.ts";
 import { publicOrigin, sendMail } from "./mail.ts";
+import { loadMaster, loadVariant } from "./pictures.ts";
 
 /** Builds the member's ZIP, stores it and mails its link; with `expireBlob`, removes an export nobody took. */
 export async function accountExportJob(job: Extract<Job, { type: "account-export" }>): Promise<void> {
@@ -32,7 +33,7 @@ export async function accountExportJob(job: Extract<Job, { type: "account-export
   // An account being deleted gets no export (and its data must not outlive it in a ZIP).
   if (await getDeletion(job.accountId)) return;
   const account = await getAccount(job.accountId);
-  const data = await collectMemberData(job.accountId);
+  const data = await collectMemberData(job.accountId, { loadMaster, loadVariant });
   if (!account || !data) return;
   const enc = new TextEncoder();
   const entries: Record<string, Uint8Array> = {

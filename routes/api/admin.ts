@@ -25,7 +25,7 @@ import {
   searchMembers,
   takeAction,
 } from "../../kv/moderation.ts";
-import { getReport } from "../../kv/games.ts";
+import { getReport } from "../../kv/games/arbitration.ts";
 import { MAX_REASON, SUSPENSION_DAYS } from "../../domain/moderation.ts";
 import { ACTION_KINDS } from "../../domain/shapes/moderation.ts";
 

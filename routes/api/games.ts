@@ -1,7 +1,7 @@
 /**
  * Community games (design.md): GPT Buster, The Rating Game, Community Arbitration, Help my Photos,
  * the caller's standing toward the volunteer role, and the admin calls that read the results. A
- * real judgement earns a volunteer credit (kv/games.ts): Nice or Meh, a vote, a crop its owner used.
+ * real judgement earns a volunteer credit (kv/games/credits.ts): Nice or Meh, a vote, a crop its owner used.
  */
 
 import { Hono } from "hono";
@@ -14,34 +14,31 @@ import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/rate
 import { picVisibleTo, putPicLike } from "../../kv/likes.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
 import { getProfile } from "../../kv/profiles.ts";
+import { getCredits, volunteerStatus } from "../../kv/games/credits.ts";
+import { castGptVote, gptTally, listGptFlagged, nextGptItem } from "../../kv/games/gptBuster.ts";
+import { creditRating, ratingDeck, ratingWrites } from "../../kv/games/ratingGame.ts";
 import {
-  acceptCropSuggestion,
   arbCase,
   castArbVote,
-  castGptVote,
-  creditRating,
-  cropProblem,
   decideReport,
-  getCredits,
-  getCropSuggestion,
   getReport,
-  gptTally,
-  listCropSuggestions,
-  listGptFlagged,
   listReportCases,
   mayJudge,
   nextArbItem,
+} from "../../kv/games/arbitration.ts";
+import {
+  acceptCropSuggestion,
+  cropProblem,
+  getCropSuggestion,
+  listCropSuggestions,
   nextCropItem,
-  nextGptItem,
-  ratingDeck,
-  ratingWrites,
   removeCropSuggestion,
   suggestCrop,
   suggestionToBox,
-  volunteerStatus,
-} from "../../kv/games.ts";
+} from "../../kv/games/helpPhotos.ts";
 import { idSchema, reachableProfile } from "./likes.ts";
-import { cropOwnPicture, getPic } from "../../kv/pictures.ts";
+import { getPic } from "../../kv/pictures.ts";
+import { cropOwnPicture } from "../../workers/pictures.ts";
 import { PictureRejected } from "../../images/pipeline.ts";
 import { blockedSet } from "../../kv/blocks.ts";
 import { LIKE_TYPES } from "../../domain/shapes/likes.ts";

@@ -10,7 +10,7 @@ import { now, shiftClock } from "../../kv/clock.ts";
 import { addPicture, getPic } from "../../kv/pictures.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import sharp from "sharp";
-import { CREDITS_PER_DAY, getCredits } from "../../kv/games.ts";
+import { CREDITS_PER_DAY, getCredits } from "../../kv/games/credits.ts";
 import { getPicLikes, picLikeCounts } from "../../kv/likes.ts";
 import { createSession } from "../../kv/sessions.ts";
 import { VOLUNTEER_CREDITS } from "../../domain/games.ts";

@@ -18,13 +18,10 @@ import { getProfile, profileVisibleTo } from "../../kv/profiles.ts";
 import {
   addPicture,
   canViewPicture,
-  cropOwnPicture,
   deletePicture,
   getPic,
   isPrivatePic,
-  loadMaster,
   loadSource,
-  loadVariant,
   MAX_PICS_PER_PROFILE,
   picInfo,
   type PicRefusal,
@@ -34,6 +31,7 @@ import {
   type ServedPicture,
   setPictureNsfw,
 } from "../../kv/pictures.ts";
+import { cropOwnPicture, loadMaster, loadVariant } from "../../workers/pictures.ts";
 import { MAX_UPLOAD_BYTES, PIC_SIZES, type PicSize, PictureRejected, prepareUpload } from "../../images/pipeline.ts";
 import type { Profile } from "../../domain/shapes/profiles.ts";
 

@@ -31,18 +31,17 @@ import { blockIndexOps } from "../../kv/blocks.ts";
 import { kv } from "../../kv/db.ts";
 import { getBlob, getBlobMeta } from "../../kv/blobs.ts";
 import {
-  ensureMaster,
   getPic,
   grantPictureAccess,
   masterBlobId,
   MAX_PICS_PER_PROFILE,
   type ProfilePic,
-  renderGeneration,
   sourceBlobId,
   storedSizes,
   variantBlobId,
 } from "../../kv/pictures.ts";
 import type { MemberEvent } from "../../domain/shapes/events.ts";
+import { ensureMaster, renderGeneration } from "../../workers/pictures.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 type Member = Awaited<ReturnType<T["member"]>>;

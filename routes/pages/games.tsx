@@ -8,17 +8,11 @@ import { Island } from "../../components/Island.tsx";
 import { Cards, GAME_CARDS } from "../../components/Cards.tsx";
 import { GAME_TEXTS } from "../../domain/games.ts";
 import { REPORT_REASONS, titleText } from "../../domain/texts.ts";
-import {
-  getCredits,
-  listCropSuggestions,
-  listGptFlagged,
-  listReportCases,
-  nextArbItem,
-  nextCropItem,
-  nextGptItem,
-  ratingDeck,
-  volunteerStatus,
-} from "../../kv/games.ts";
+import { getCredits, volunteerStatus } from "../../kv/games/credits.ts";
+import { listGptFlagged, nextGptItem } from "../../kv/games/gptBuster.ts";
+import { ratingDeck } from "../../kv/games/ratingGame.ts";
+import { listReportCases, nextArbItem } from "../../kv/games/arbitration.ts";
+import { listCropSuggestions, nextCropItem } from "../../kv/games/helpPhotos.ts";
 import PhotoCrop from "../../islands/PhotoCrop.tsx";
 import AdminReports from "../../islands/AdminReports.tsx";
 import GptBuster from "../../islands/GptBuster.tsx";

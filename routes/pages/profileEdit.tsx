@@ -7,7 +7,7 @@ import { Island } from "../../components/Island.tsx";
 import ProfileEditor from "../../islands/ProfileEditor.tsx";
 import { loadProfileView } from "../../kv/profileViews.ts";
 import { notFoundPage } from "./info.tsx";
-import { listCropSuggestions } from "../../kv/games.ts";
+import { listCropSuggestions } from "../../kv/games/helpPhotos.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { titleText } from "../../domain/texts.ts";
 
