@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, conflict, dailyLimit, notFound, tooMany } from "../errors.ts";
-import { jsonBody, parseWith, queryOf } from "../validate.ts";
+import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
 import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
 import { LIKE_TYPES, picVisibleTo, putPicLike } from "../../kv/likes.ts";
@@ -43,7 +43,7 @@ import {
   suggestionToBox,
   volunteerStatus,
 } from "../../kv/games.ts";
-import { idSchema, reachableProfile } from "./likes.ts";
+import { reachableProfile } from "../policy.ts";
 import { cropOwnPicture, getPic } from "../../kv/pictures.ts";
 import { PictureRejected } from "../../images/pipeline.ts";
 import { blockedSet } from "../../kv/blocks.ts";

@@ -16,7 +16,7 @@ import { getProfile } from "../../kv/profiles.ts";
 import { picRecord } from "../../tests/fixtures/pictures.ts";
 import type { JobRecord } from "../../kv/jobs.ts";
 import { eventStreams } from "../telemetry.ts";
-import { closeEventStreams, RECONNECT_HINT_MS } from "./notifications.ts";
+import { closeEventStreams, RECONNECT_HINT_MS } from "./events.ts";
 import { eventBus } from "../../kv/events.ts";
 
 const b64url = (b: Uint8Array) =>
