@@ -26,7 +26,8 @@ import { newId, randomToken, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { type Account, getAccount } from "./accounts.ts";
 import { forgetCachedProfile, getProfile, type Profile, profileChanged } from "./profiles.ts";
-import { endOtherSessions, listSessions } from "./sessions.ts";
+import { endOtherSessions, endSessionsIn, listSessions, sessionHandles } from "./sessions.ts";
+import { enqueueJob } from "./jobs.ts";
 import { listPasskeys } from "./passkeys.ts";
 import { listPushSubscriptions } from "./push.ts";
 import { forgetLoginTrust } from "./logintrust.ts";
@@ -188,20 +189,24 @@ export interface ExportRecord {
   tsCreated: number;
 }
 
-/** Records a ready export; returns the single-use token of its link. */
-export async function recordExport(accountId: string, blobId: string): Promise<string> {
+/**
+ * Records a ready export, with the job that removes its ZIP once its link has expired, in one
+ * commit that holds only while the account exists and no deletion of it is under way (a deletion
+ * removes the member's exports and jobs: none may be added behind it). Returns the single-use token
+ * of its link, or null when the account is gone or going (the caller removes the ZIP).
+ */
+export async function recordExport(accountId: string, blobId: string): Promise<string | null> {
   const token = randomToken(32);
   const record: ExportRecord = { accountId, blobId, tsCreated: now() };
-  await kv().set(keys.dataExport(await sha256Hex(token)), record, { expireIn: EXPORT_TTL_MS });
-  return token;
-}
-
-/** Removes a ready export by its token: its record and its ZIP. */
-export async function dropExport(token: string): Promise<void> {
   const key = keys.dataExport(await sha256Hex(token));
-  const r = (await kv().get<ExportRecord>(key)).value;
-  if (r) await deleteBlob(r.blobId);
-  await kv().delete(key);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const [account, deletion] = await kv().getMany([keys.account(accountId), keys.accountDeletion(accountId)]);
+    if (!account.value || deletion.value) return null;
+    const op = kv().atomic().check(account, deletion).set(key, record, { expireIn: EXPORT_TTL_MS });
+    enqueueJob(op, { type: "account-export", accountId, expireBlob: blobId }, { delayMs: EXPORT_TTL_MS });
+    if ((await op.commit()).ok) return token;
+  }
+  throw new Error("the export could not be recorded");
 }
 
 /** Takes a ready export by its token, once, for its owner only (null otherwise: unknown, used, expired, not theirs). */
@@ -242,8 +247,15 @@ export interface Deletion {
   tsStarted: number;
 }
 
-/** Starts a deletion (the account's sessions end at once; the member is hidden at once). */
-export async function startDeletion(account: Account): Promise<Deletion> {
+/** Sessions ended in the deletion's own commit; an account with more has the rest ended right after it. */
+const SESSIONS_IN_START = 200;
+
+/**
+ * Starts a deletion in one commit: the deletion's record, the member hidden from everyone, the
+ * account's sessions ended, and the job that runs the deletion's steps (workers/memberData.ts).
+ * Null when a deletion of the account is already under way.
+ */
+export async function startDeletion(account: Account): Promise<Deletion | null> {
   const d: Deletion = {
     accountId: account.id,
     profileId: account.defaultProfileId,
@@ -252,12 +264,17 @@ export async function startDeletion(account: Account): Promise<Deletion> {
     step: 0,
     tsStarted: now(),
   };
-  await commitWithdrawal(
-    kv().atomic()
-      .set(keys.accountDeletion(account.id), d)
-      .set(keys.withdrawn(account.defaultProfileId), { kind: "BAN", actionId: null, until: null, ts: now() }),
-  );
-  await endOtherSessions(account.id, "");
+  const sessions = await sessionHandles(account.id);
+  const op = kv().atomic()
+    .check({ key: keys.accountDeletion(account.id), versionstamp: null })
+    .set(keys.accountDeletion(account.id), d)
+    .set(keys.withdrawn(account.defaultProfileId), { kind: "BAN", actionId: null, until: null, ts: now() });
+  const ended = endSessionsIn(op, account.id, sessions.slice(0, SESSIONS_IN_START));
+  enqueueJob(op, { type: "account-delete", accountId: account.id }, { maxAttempts: 20 });
+  if (!(await commitWithdrawal(op)).ok) return null;
+  forgetHere("session", ended);
+  // The job's first step ends them too; a member with this many sessions should not wait for it.
+  if (sessions.length > SESSIONS_IN_START) await endOtherSessions(account.id, "");
   return d;
 }
 

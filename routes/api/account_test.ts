@@ -400,6 +400,55 @@ Deno.test("account - the export carries no secret, refuses bad input with a 4xx,
   }
 });
 
+Deno.test("account - deleting my account commits once: the member hidden, the sessions ended and the deletion's job, all in one write", async () => {
+  const t = await testApp();
+  try {
+    const email = "one-commit@example.com";
+    const a = await t.member(email);
+    const accountId = (await getAccountByEmail(email))!.id;
+    const del = await t.call("DELETE", "/api/account", { cookie: a.cookie, json: {} });
+    assert.equal(del.status, 202, del.text);
+
+    const deletion = await kv().get(keys.accountDeletion(accountId));
+    const hidden = await kv().get(keys.withdrawn(a.profileId));
+    const jobs: Deno.KvEntry<{ id: string; job: { type: string; accountId?: string } }>[] = [];
+    for await (const e of kv().list<{ id: string; job: { type: string; accountId?: string } }>({ prefix: ["jobs"] })) {
+      if (e.value.job.type === "account-delete" && e.value.job.accountId === accountId) jobs.push(e);
+    }
+    assert.equal(jobs.length, 1, "the deletion's job is queued");
+    assert.ok(deletion.versionstamp && hidden.versionstamp, "the deletion is recorded and the member hidden");
+    // One commit gives every write in it the same versionstamp: no crash can leave the one without the other.
+    assert.equal(hidden.versionstamp, deletion.versionstamp);
+    assert.equal(jobs[0].versionstamp, deletion.versionstamp, "the job was queued in the deletion's own commit");
+    let due: string | null = null;
+    for await (const e of kv().list<string>({ prefix: keys.jobsDue() })) {
+      if (e.value === jobs[0].value.id) due = e.versionstamp;
+    }
+    assert.equal(due, deletion.versionstamp, "and its place in the queue too");
+    const sessions = [];
+    for await (const e of kv().list({ prefix: keys.sessionsByAccount(accountId) })) sessions.push(e);
+    assert.deepEqual(sessions, [], "the sessions ended");
+    assert.equal((await t.call("GET", "/api/settings", { cookie: a.cookie })).status, 401);
+
+    // A second deletion finds the first under way and queues nothing more.
+    await startDeletion((await getAccountByEmail(email))!).then((d) => assert.equal(d, null));
+    let queued = 0;
+    for await (const e of kv().list<{ job: { type: string } }>({ prefix: ["jobs"] })) {
+      if (e.value.job.type === "account-delete") queued++;
+    }
+    assert.equal(queued, 1);
+
+    // The job then runs the deletion to its end.
+    await runJobs();
+    shiftClock(LOG_PURGE_DELAY_MS + 60_000);
+    await runJobs();
+    assert.equal(await getDeletion(accountId), null);
+    assert.equal(await getAccountByEmail(email), null);
+  } finally {
+    t.close();
+  }
+});
+
 Deno.test("account - deletion: an export not yet downloaded goes too; every step may run again after a crash; counts stay right", async () => {
   const t = await testApp();
   try {
