@@ -9,7 +9,6 @@ import { zipSync } from "fflate";
 import {
   collectMemberData,
   deleteMemberStep,
-  EXPORT_TTL_MS,
   getDeletion,
   nextStepWaitsUntil,
   recordExport,
