@@ -170,7 +170,3 @@ export async function stopPositionSync(): Promise<void> {
   await current?.stopSync();
 }
 
-/** Applies other instances' writes now instead of waiting for the watch. */
-export function syncPositionsNow(): Promise<void> {
-  return positionStore().tail();
-}

@@ -26,11 +26,6 @@ function refusal(limit: number): ApiError {
   return tooLarge(`The request body is larger than the limit of ${limit.toLocaleString("en-US")} bytes.`);
 }
 
-/** True for the error a cut-off body gives its reader (the handler may have wrapped or replaced it). */
-export function isBodyTooLarge(e: unknown): boolean {
-  return e instanceof ApiError && e.status === 413;
-}
-
 /**
  * The middleware: refuses a declared length over the limit at once, and passes one within it; a
  * body without a declared length (chunked) is replaced by a counting stream that fails its reader

@@ -91,13 +91,3 @@ export function menuFor(viewer: Viewer): { path: string; label: string }[] {
   }));
 }
 
-/** The route whose path pattern matches a concrete path, if any. */
-export function matchRoute(path: string): RouteDef | undefined {
-  const exact = ROUTES.find((rt) => rt.path === path);
-  if (exact) return exact;
-  return ROUTES.find((rt) => {
-    if (!rt.path.includes(":")) return false;
-    const a = rt.path.split("/"), b = path.split("/");
-    return a.length === b.length && a.every((s, i) => s.startsWith(":") ? b[i] !== "" : s === b[i]);
-  });
-}
