@@ -336,13 +336,15 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
     const profile = await getProfile(profileId);
     for (const id of [...(profile?.profilePicIds ?? []), ...(profile?.profilePicIdsPrivate ?? [])]) {
       await deletePicture(profileId, id);
+      // The count of the picture's likes that older stores kept.
+      await deleteKeys(await keysUnder(keys.retiredPicLikeCounts(id)));
     }
     // Grants to see others' private pictures.
     await deleteKeys((await scan(["pic_grants"], (e) => e.key[2] === profileId)).map((e) => e.key));
   },
 
   async likes({ profileId }) {
-    // Likes given: the record, both indexes, and one off the liked member's count.
+    // Likes given: the record and both indexes.
     for (
       const e of await scan<{ likedProfileId: string; likeType: string; seq: string }>(
         keys.profileLikesAllBy(profileId),
@@ -353,11 +355,10 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       await kv().atomic().delete(e.key)
         .delete(keys.profileLikeByLiker(profileId, l.likeType, l.seq, l.likedProfileId))
         .delete(keys.profileLikeByLiked(l.likedProfileId, l.likeType, l.seq, profileId))
-        .sum(keys.profileLikeCount(l.likedProfileId, l.likeType), MINUS_ONE)
         .delete(keys.block(profileId, l.likedProfileId)).delete(keys.blockedBy(l.likedProfileId, profileId))
         .commit();
     }
-    // Likes received: each liker's record and index (the member's own counts go below).
+    // Likes received: each liker's record and index.
     for (
       const e of await scan<{ likerProfileId: string; likeType: string; seq: string }>(
         ["profile_likes_by_liked", profileId],
@@ -370,7 +371,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
         .delete(keys.block(l.likerProfileId, profileId)).delete(keys.blockedBy(profileId, l.likerProfileId))
         .commit();
     }
-    // Picture likes given, with one off each picture's count; and those received on their pictures.
+    // Picture likes given, and those received on their pictures.
     for (
       const e of await scan<{ profilePicId: string; profilePicProfileId: string; likeType: string; seq: string }>(
         keys.picLikesAllBy(profileId),
@@ -381,7 +382,6 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       await kv().atomic().delete(e.key)
         .delete(keys.picLikeByLiker(profileId, l.likeType, l.seq, l.profilePicId))
         .delete(keys.picLikeByOwner(l.profilePicProfileId, l.likeType, l.seq, profileId, l.profilePicId))
-        .sum(keys.picLikeCount(l.profilePicId, l.likeType), MINUS_ONE)
         .commit();
     }
     for (
@@ -393,13 +393,13 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       const l = e.value;
       await kv().atomic().delete(e.key).delete(keys.picLike(l.likerProfileId, l.profilePicId))
         .delete(keys.picLikeByLiker(l.likerProfileId, l.likeType, l.seq, l.profilePicId))
-        .delete(keys.picLikeCount(l.profilePicId, l.likeType))
         .commit();
     }
     await deleteKeys([
       ...await keysUnder(["profile_likes_by_liker", profileId]),
       ...await keysUnder(["pic_likes_by_liker", profileId]),
-      ...await keysUnder(["profile_like_counts", profileId]),
+      // The count of likes received that older stores kept.
+      ...await keysUnder(keys.retiredProfileLikeCounts(profileId)),
       // Blocks both ways, each with its mirror (written in one atomic: kv/blocks.ts), read by their index.
       ...(await keysUnder(keys.blocksBy(profileId))).flatMap((k) => [k, keys.blockedBy(k[2] as string, profileId)]),
       ...(await keysUnder(keys.blockedByAll(profileId))).flatMap((k) => [k, keys.block(k[2] as string, profileId)]),

@@ -169,4 +169,3 @@ export function startPositionSync(options: { pollMs?: number; snapshots?: boolea
 export async function stopPositionSync(): Promise<void> {
   await current?.stopSync();
 }
-

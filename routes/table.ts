@@ -90,4 +90,3 @@ export function menuFor(viewer: Viewer): { path: string; label: string }[] {
     label: rt.menuLabel ?? rt.title,
   }));
 }
-
