@@ -68,7 +68,7 @@ function strip<T>(stored: Stored<T>): T {
 }
 
 /** The default like when none is stored: UNDETERMINED, not blocked. */
-export function defaultLike(likerProfileId: string, likedProfileId: string): ProfileLike {
+function defaultLike(likerProfileId: string, likedProfileId: string): ProfileLike {
   return { likerProfileId, likedProfileId, likeType: "UNDETERMINED", blocked: false, tsCreated: 0 };
 }
 

@@ -77,7 +77,7 @@ export interface Viewer {
 }
 
 /** May this viewer open the route? Public and any routes are open to all. */
-export function canOpen(route: RouteDef, viewer: Viewer): boolean {
+function canOpen(route: RouteDef, viewer: Viewer): boolean {
   if (route.access === "auth") return viewer.loggedIn;
   if (route.access === "admin") return viewer.loggedIn && viewer.roles.includes("ADMIN");
   return true;
