@@ -209,6 +209,7 @@ export function kvBlobStore(db: () => Deno.Kv = kv): BlobStore {
   };
 }
 
+/** The backend every blob call goes to: another `BlobStore` (an object store) would be chosen here. */
 const store: BlobStore = kvBlobStore();
 
 /** Stores `bytes` under `id` (replacing any earlier blob); readers see it only once complete. */
