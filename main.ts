@@ -27,6 +27,7 @@ import { notifications } from "./routes/api/notifications.ts";
 import { closeEventStreams, events } from "./routes/api/events.ts";
 import { messages } from "./routes/api/messages.ts";
 import { games } from "./routes/api/games.ts";
+import { health } from "./routes/api/health.ts";
 import { assets } from "./routes/assets.ts";
 import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage, pageErrorResponse } from "./routes/pages/info.tsx";
@@ -71,6 +72,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", events);
   app.route("/api", messages);
   app.route("/api", games);
+  app.route("/api", health);
   app.route("/", assets);
   app.route("/", pages);
 

@@ -1,5 +1,5 @@
 /**
- * A member's data at size (issue 10): the time to export and to delete a member with 50 pictures
+ * A member's data at size: the time to export and to delete a member with 50 pictures
  * and 2,000 messages, and what is left after the deletion, beside the same for a new member with
  * nothing (the floor), in the same run. On a local KV file; the picture sizes are made by the
  * picture jobs first (not timed).

@@ -1,5 +1,5 @@
 /**
- * The swipe deck's page by the viewer's history (issue 15): `GET /api/profile-briefs/nearest?ratedBefore=`
+ * The swipe deck's page by the viewer's history: `GET /api/profile-briefs/nearest?ratedBefore=`
  * leaves out whom the viewer rated before the deck opened. The old way read the whole history
  * (every LIKE and DISLIKE) for each page; now only the candidates the index returns are asked
  * about (`ratedAmong`, point reads). Both in the same run, for viewers who rated 0, 1k, 5k and 20k

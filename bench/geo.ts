@@ -24,7 +24,7 @@ const REDIS_INFLIGHT = 16;
 const SEED_CHUNK = 30_000;
 const BOX_HALF_DEG = 0.05; // by-bounds box: ±0.05° (about 11 km square), a city map view
 const KEY = "positions";
-/** The by-bounds goal (issue 14): a p50 this many times faster than Redis' best variant. */
+/** The by-bounds goal: a p50 this many times faster than Redis' best variant. */
 const BOUNDS_FACTOR = 10;
 
 const t0 = Date.now();

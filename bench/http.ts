@@ -1,10 +1,10 @@
 /**
- * The read path at HTTP speed (issue 14): the app in a subprocess on a seeded local KV file,
+ * The read path at HTTP speed: the app in a subprocess on a seeded local KV file,
  * driven by autocannon, each call beside a bare `Deno.serve` JSON answer (the ceiling) measured in
  * the same run, with the load average. Members call with their own session cookies and addresses
  * (TRUST_PROXY), so the per-account and per-address limits are not what is measured.
  *
- * The app runs as bench/serve.ts serves it, once per variant: the lever of issue 14 that can be
+ * The app runs as bench/serve.ts serves it, once per variant: the levers that can be
  * turned off (`KEPT_READS=0`: every session, account, block list and withdrawal read from KV,
  * kv/kept.ts) off, then on, in the same run, each on a copy of the same seeded store.
  *
@@ -35,8 +35,8 @@ const CONNECTIONS = Number(arg("connections", "50"));
 const VIEWERS = 500;
 /**
  * Where calls come from: each viewer from an address of their own (`per-viewer`, as members do), or
- * every call from a new address (`per-request`, as in the first figures of docs/decisions.md: each
- * call then starts a new per-address count, one KV write).
+ * every call from a new address (`per-request`: each call then starts a new per-address count, one KV
+ * write).
  */
 const ADDRESSES = arg("addresses", "per-viewer");
 /** Each variant: a column of the table, and the environment of its app process. */

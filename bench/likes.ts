@@ -1,5 +1,5 @@
 /**
- * What a like costs the store (issue 14's like ≥ 3,000/s), without HTTP: the app's own
+ * What a like costs the store (the goal of 3,000 likes/s), without HTTP: the app's own
  * `putProfileLike` from 50 callers at once on a local KV file (grouped commits, as the app runs),
  * beside KV's one thread doing only the commits: a like's mutations, built with the app's own
  * builders (`addNotification`, `enqueueJob`, `addEvent` inside it) and key module, 13 likes an

@@ -1,5 +1,5 @@
 /**
- * The live layer at scale (issue 11): what an open event stream costs the server, and how fast a
+ * The live layer at scale: what an open event stream costs the server, and how fast a
  * message reaches it, with the app's one event bus per instance beside the old way (a `kv.watch`
  * per stream), measured in the same run on the same machine.
  *
@@ -22,13 +22,7 @@
 
 import { closeKv, kv, openKv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
-import { createAccount } from "../kv/accounts.ts";
-import { createSession } from "../kv/sessions.ts";
-
-function arg(name: string, fallback: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
-}
+import { arg, type Member, pct, seedMembers, sleep, spawn, startApp } from "./kit.ts";
 
 // --- the old way's server: a kv.watch per stream (run as a subprocess of this file)
 if (Deno.args[0] === "--serve-old") {
@@ -77,67 +71,11 @@ async function settled(pid: number): Promise<number> {
   return rssKb(pid);
 }
 
-const pct = (xs: number[], p: number) =>
-  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] : NaN;
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function rssKb(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   return Number(status.match(/VmRSS:\s+(\d+)/)![1]);
-}
-
-interface Member {
-  profileId: string;
-  cookie: string;
-}
-
-/** Seeds `n` established members with a session each into a new KV file. */
-async function seed(path: string, n: number): Promise<Member[]> {
-  await openKv(path);
-  const out: Member[] = [];
-  const old = Date.now() - 3 * 24 * 3_600_000;
-  for (let i = 0; i < n; i++) {
-    const a = (await createAccount({ email: `live-${i}@bench.invalid`, name: `Live ${i}` }))!;
-    await kv().set(keys.account(a.id), { ...a, tsCreated: old });
-    const { token } = await createSession(a.id, true, "bench");
-    out.push({ profileId: a.defaultProfileId, cookie: `sid=${token}` });
-  }
-  closeKv();
-  return out;
-}
-
-/** A process started from a Deno command line; resolves when it printed a line matching `re`. */
-async function spawn(args: string[], env: Record<string, string>, re: RegExp) {
-  const child = new Deno.Command(Deno.execPath(), { args, env, stdout: "piped", stderr: "inherit" }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let printed = "";
-  while (!re.test(printed)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`process ended: ${printed}`);
-    printed += value;
-  }
-  void (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })();
-  return { child, match: printed.match(re)! };
-}
-
-function startApp(kvPath: string, env: Record<string, string> = {}) {
-  return spawn(
-    ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
-    { PORT: "0", KV_PATH: kvPath, WORKERS: "0", LOG_REQUESTS: "0", DEV_OUTBOX_PRINT: "0", NO_COLOR: "1", ...env },
-    env.LIVE_PORT ? /live sockets on port (\d+)/ : /listening on http:\/\/localhost:(\d+)/,
-  ).then(({ child, match }) => ({
-    child,
-    // With LIVE_PORT the pattern matched the live port; the main port was printed before it.
-    origin: env.LIVE_PORT ? "" : `http://127.0.0.1:${match[1]}`,
-    live: env.LIVE_PORT ? `http://127.0.0.1:${match[1]}` : "",
-    printed: match.input ?? "",
-  })).then((a) => ({
-    ...a,
-    origin: a.origin || `http://127.0.0.1:${a.printed.match(/listening on http:\/\/localhost:(\d+)/)![1]}`,
-  }));
 }
 
 /** Open event streams, reconnecting when the server ends one; `onEvent` gets each member event. */
@@ -293,7 +231,7 @@ try {
   // 1. The app: one event bus per instance.
   {
     const path = `${dir}/app.kv`;
-    const members = await seed(path, STREAMS);
+    const members = await seedMembers(path, STREAMS, "live");
     let a = await startApp(path);
     await (await fetch(`${a.origin}/api/ping`)).body?.cancel();
     await sleep(500);

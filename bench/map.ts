@@ -1,5 +1,5 @@
 /**
- * What the map should ask for the members in its view, at 100k members (issue 9): the view's box
+ * What the map should ask for the members in its view, at 100k members: the view's box
  * with size 800 (`byBounds`, what the map asks) beside every 1-degree sector the view touches at
  * size 1500 (`bySector`, the spec's sector call), cut to the view afterwards as a client would.
  * Both at the store level (the position index), in the same run, with the answer size in bytes.

@@ -1,5 +1,5 @@
 /**
- * The spam check's cost per message (issue 10): sending a private message as the app stores it
+ * The spam check's cost per message: sending a private message as the app stores it
  * (`sendPrivateMessage`), beside the same with the first-message check before it (`isEarlyMessage`
  * then `checkFirstMessage`: the text's signs and the same-text count), and an established
  * conversation's send, where only `isEarlyMessage` runs. On a local KV file, in the same run.

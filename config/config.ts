@@ -59,4 +59,12 @@ export const config = {
   get logRequests() {
     return env("LOG_REQUESTS") !== "0";
   },
+  /**
+   * The longest random delay before a health notice becomes visible (ms; default a day): the timing
+   * must not point at its sender. Tests shorten it.
+   */
+  get healthNoticeMaxDelayMs() {
+    const v = Number(env("HEALTH_NOTICE_MAX_DELAY_MS"));
+    return Number.isFinite(v) && v >= 0 && env("HEALTH_NOTICE_MAX_DELAY_MS") !== undefined ? v : 24 * 3_600_000;
+  },
 };

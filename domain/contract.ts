@@ -10,6 +10,7 @@
  */
 
 import * as z from "zod";
+import { HEALTH_CONDITIONS } from "./health.ts";
 
 // --- shared shapes
 
@@ -462,6 +463,25 @@ export const RESPONSES = {
     }),
   },
 
+  // Health Incident Report: the caller's contacts of a period, the send (nothing names a recipient
+  // after it), the notices a member got (never who sent them), and totals for admins.
+  "GET /api/games/healthreport/contacts": {
+    200: z.strictObject({
+      items: z.array(z.strictObject({ profileId: id, profileName: z.string(), picId: id.nullable() })),
+      remaining: z.number(),
+      tooNew: z.boolean(),
+    }),
+  },
+  "POST /api/games/healthreport": {
+    202: z.strictObject({ queued: z.number(), credited: z.boolean(), credits: z.number() }),
+  },
+  "GET /api/games/cooties": {
+    200: z.strictObject({
+      items: z.array(z.strictObject({ id, condition: z.enum(HEALTH_CONDITIONS), since: ts, until: ts })),
+    }),
+  },
+  "POST /api/games/cooties/:id/abuse": { 200: ok },
+
   // --- admin
   "GET /api/admin/dashboard/userRoleCounts": { 200: z.array(z.strictObject({ role: z.string(), count: z.number() })) },
   "POST /api/admin/testUsersCreate/:count": { 201: z.strictObject({ created: z.number() }) },
@@ -471,6 +491,9 @@ export const RESPONSES = {
         z.strictObject({ profileId: id, human: z.number(), machine: z.number(), profileName: z.string() }),
       ),
     }),
+  },
+  "GET /api/admin/games/healthreport": {
+    200: z.strictObject({ reports: z.number(), notices: z.number(), pending: z.number(), abuse: z.number() }),
   },
   "GET /api/admin/games/gptbuster/:profileId": { 200: z.strictObject({ human: z.number(), machine: z.number() }) },
   "GET /api/admin/reports": { 200: z.strictObject({ items: z.array(ReportCase) }) },

@@ -3,6 +3,7 @@
 import { catalogue } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import { EN_HEALTH } from "./health.ts";
 
 export { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "./volunteer.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "./volunteer.ts";
@@ -64,6 +65,8 @@ const EN_GAMES = {
   saveFailed: "Your vote could not be saved. Please try again.",
   loadFailed: "Could not load the next one. Please try again.",
   backToGames: "Back to the games",
+  /** The Health Incident Report and its notices (domain/health.ts). */
+  health: EN_HEALTH,
 } as const;
 
 export const GAME_TEXTS = catalogue("GAME_TEXTS", EN_GAMES, { es: es.GAME_TEXTS, "pt-BR": ptBR.GAME_TEXTS });

@@ -13,6 +13,8 @@ const EN_NOTIFICATIONS = {
   profileLiked: "Someone liked your profile.",
   picLiked: "Someone liked your picture.",
   cropSuggested: "Someone suggested a crop for your picture.",
+  /** A health notice became visible (/games/cooties): neutral, it may show on a lock screen. */
+  healthNotice: "A health notice for you.",
 } as const;
 
 export const NOTIFICATION_TEXTS = catalogue("NOTIFICATION_TEXTS", EN_NOTIFICATIONS, {

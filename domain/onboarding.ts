@@ -1,5 +1,5 @@
 /**
- * Onboarding (issue 12): the four short steps a new member goes through after their first login,
+ * Onboarding: the four short steps a new member goes through after their first login,
  * before the grid. The account keeps the step they are on (absent: done, or a member from before).
  */
 

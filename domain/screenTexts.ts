@@ -1,5 +1,5 @@
 /**
- * Texts of the app's screens that are ours, not the spec's (issue 12: the photo-first profile,
+ * Texts of the app's screens that are ours, not the spec's (the photo-first profile,
  * the chat screen, the conversation list, onboarding), in the three languages; and the chat
  * list's relative times ("2 min", "Yesterday").
  */

@@ -262,6 +262,8 @@ const EN_TEXTS = {
     "The Rating Game": "The Rating Game",
     "Help my Photos": "Help my Photos",
     "Community Arbitration": "Community Arbitration",
+    "Health Incident Report": "Health Incident Report",
+    "You got Cooties": "You got Cooties",
     "Admin Dashboard": "Admin Dashboard",
     "Moderation": "Moderation",
     "About": "About",

@@ -1,6 +1,6 @@
 /**
- * Texts written inline in islands until issue 13 part 5 moved them here, in the three languages
- * (domain/i18n.ts). English is byte-identical to what the islands wrote before.
+ * Texts of the islands' screens, in the three languages (domain/i18n.ts), kept here rather than
+ * inline so every screen reads the language in use.
  */
 
 import { catalogue } from "./i18n.ts";
@@ -35,6 +35,10 @@ const EN = {
   sayToEveryone: "Say something to everyone nearby",
   loadOlder: "Load older messages",
   noMessagesYet: "No messages yet. Say hello!",
+  messageWaiting: "Waiting for a connection: sent when you are back online",
+  messageNotSent: "Not sent",
+  sendAgain: "Send again",
+  discardMessage: "Discard",
   close: "Close",
   startOver: "Start Over",
   ratingNotSaved: "Your last rating could not be saved.",

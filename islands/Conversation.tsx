@@ -20,6 +20,7 @@ import {
   useTyping,
 } from "./queries/messages.ts";
 import { usePresence } from "./queries/presence.ts";
+import { dropQueued, type Queued, retryQueued, useQueued } from "./queries/outbox.ts";
 import { Composer, type ComposerPic } from "../components/Composer.tsx";
 import { MessageBubble } from "../components/MessageBubble.tsx";
 import { Time } from "../components/Time.tsx";
@@ -51,6 +52,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
   const remove = useDeleteMessageMutation();
   const presence = usePresence([other])[other];
   const typing = useTyping(other);
+  const queued = useQueued(me, other);
   const tellTyping = useTellTyping(other);
   const [viewing, setViewing] = useState<string[] | null>(null);
   const [openError, setOpenError] = useState("");
@@ -68,7 +70,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
   useEffect(() => {
     const el = list.current;
     if (el) el.scrollTop = el.scrollHeight;
-  }, [newest[0]?.id]);
+  }, [newest[0]?.id, queued.length]);
   // Opened as a full screen from the profile (#chat), the list grew: the newest in view again.
   useEffect(() => {
     const onHash = () => {
@@ -121,7 +123,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
       <div className="messages" role="log" aria-live="polite" ref={list}>
         {hasMore && <button type="button" onClick={loadOlder}>{UI_TEXTS.loadOlder}</button>}
         {isPending && <p className="loading" role="status">{UI_TEXTS.loading}</p>}
-        {!isPending && all.length === 0 && <p className="empty">{UI_TEXTS.noMessagesYet}</p>}
+        {!isPending && all.length === 0 && queued.length === 0 && <p className="empty">{UI_TEXTS.noMessagesYet}</p>}
         {all.map((m) => (
           <MessageBubble
             key={m.id}
@@ -141,6 +143,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
             }}
           />
         ))}
+        {queued.map((q) => <QueuedBubble key={q.key} q={q} />)}
       </div>
       {openError && <p className="error" role="alert">{openError}</p>}
       {viewing && (
@@ -153,9 +156,18 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
         placeholder={`Message ${otherName}`}
         pics={myPics}
         busy={send.isPending}
-        onTyping={tellTyping}
-        onSend={(bodyText, profilePicIds, viewOnce) =>
-          send.mutateAsync({ senderProfileId: me, recipientProfileId: other, bodyText, profilePicIds, viewOnce })}
+        onTyping={tellTyping.keystroke}
+        onSend={(bodyText, profilePicIds, viewOnce) => {
+          const stored = send.mutateAsync({
+            senderProfileId: me,
+            recipientProfileId: other,
+            bodyText,
+            profilePicIds,
+            viewOnce,
+          });
+          tellTyping.sent(stored);
+          return stored;
+        }}
       />
     </section>
   );
@@ -171,5 +183,29 @@ export default function Conversation(props: ConversationProps) {
     <QueryProvider>
       <Chat {...props} />
     </QueryProvider>
+  );
+}
+
+/** A message still on this device: waiting for a connection, or refused, with a retry. */
+function QueuedBubble({ q }: { q: Queued }) {
+  return (
+    <div className={q.failed ? "bubble mine queued failed" : "bubble mine queued"}>
+      <p className="bubble-body">
+        <span className="text">{q.message.bodyText}</span>
+        <span className="queued-state" role="status">
+          {q.failed ? `${UI_TEXTS.messageNotSent}: ${q.failed}` : UI_TEXTS.messageWaiting}
+        </span>
+      </p>
+      {q.failed && (
+        <span className="queued-actions">
+          <button type="button" className="link-button" onClick={() => void retryQueued(q.key)}>
+            {UI_TEXTS.sendAgain}
+          </button>
+          <button type="button" className="link-button" onClick={() => dropQueued(q.key)}>
+            {UI_TEXTS.discardMessage}
+          </button>
+        </span>
+      )}
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * Onboarding (issue 12): after the first login, four short steps before the grid. Name and
+ * Onboarding: after the first login, four short steps before the grid. Name and
  * birthdate (18+); a first picture (skippable, with why it matters); characteristics (skippable);
  * location (the three ways explained, GPS asked for with its reason). Each step saves at once
  * through the calls the app already makes (PUT /api/profile, the picture upload, the position

@@ -2,6 +2,7 @@
 
 import { config } from "../config/config.ts";
 import { tracedKv, tracingOn } from "./tracing.ts";
+import { patientKv } from "./busy.ts";
 
 let handle: Deno.Kv | undefined;
 
@@ -16,7 +17,10 @@ export async function openKv(path?: string): Promise<Deno.Kv> {
     if (dir) await Deno.mkdir(dir, { recursive: true });
   }
   handle?.close();
-  const db = await Deno.openKv(where);
+  // A local file may be shared with other processes (web instances, the worker, a seed run):
+  // every call waits out SQLite's write lock (kv/busy.ts). A remote KV never meets it.
+  const opened = await Deno.openKv(where);
+  const db = where.includes("://") ? opened : patientKv(opened);
   handle = tracingOn() ? tracedKv(db) : db;
   return handle;
 }

@@ -55,6 +55,12 @@ export const keys = {
 
   // --- messages (kv/messages.ts)
   message: (id: string): Key => ["messages", id],
+  /**
+   * The message a member's page sent with this idempotency key (a retry of a send returns it
+   * instead of storing a second copy); kept for `SEND_KEY_TTL_MS`. Holds the member's data.
+   */
+  messageSendKey: (sender: string, key: string): Key => ["message_send_keys", sender, key],
+  messageSendKeysOf: (sender: string): Key => ["message_send_keys", sender],
   /** One entry per message on each side of a conversation, ordered by message id (time). */
   conversationMessage: (me: string, other: string, id: string): Key => ["conversations", me, other, id],
   conversation: (me: string, other: string): Key => ["conversations", me, other],
@@ -242,6 +248,7 @@ export const keys = {
    * which earns its one credit; a Skip is not judged). A bare number is a judgement from before Skips.
    */
   ratingPlay: (voter: string, picId: string): Key => ["rating_plays", voter, picId],
+  ratingPlaysOf: (voter: string): Key => ["rating_plays", voter],
   /** Community Arbitration: a report's tally and status. */
   arbCase: (reportId: string): Key => ["arb_cases", reportId],
   /** Community Arbitration: `voter`'s verdict on a report, once. */
@@ -251,4 +258,24 @@ export const keys = {
   cropSuggestionsOf: (owner: string): Key => ["crop_suggestions", owner],
   /** Help my Photos: `suggester` suggested a crop for `picId` (once a picture). */
   cropSuggested: (suggester: string, picId: string): Key => ["crop_suggested", suggester, picId],
+  cropSuggestedBy: (suggester: string): Key => ["crop_suggested", suggester],
+
+  // --- health notices (kv/healthNotices.ts): nothing here names who told whom
+  /**
+   * A notice waiting for its time, keyed only by when it becomes visible and a random id (never the
+   * time it was sent, never its sender). Member data: the recipient's, in the value; deleted with
+   * them; not in any export (the recipient does not see it yet, the sender must not).
+   */
+  healthPending: (visibleAt: number, rand: string): Key => ["health_pending", visibleAt, rand],
+  healthPendingAll: (): Key => ["health_pending"],
+  /** A visible notice of `recipient`: condition and window, no sender. Member data: the recipient's (exported, deleted). */
+  healthNotice: (recipient: string, id: string): Key => ["health_notices", recipient, id],
+  healthNoticesOf: (recipient: string): Key => ["health_notices", recipient],
+  /**
+   * How many reports `sender` sent in one UTC month ("2026-03"): a number, no recipient. Member data
+   * of the sender kept only for the limit (not exported: it is about a report; deleted with them).
+   */
+  healthReportCount: (sender: string, month: string): Key => ["health_report_counts", sender, month],
+  /** Deno.KvU64 totals for admins ("reports", "notices", "abuse"): counts only, no member. */
+  healthTotal: (name: string): Key => ["health_totals", name],
 };

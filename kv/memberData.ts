@@ -5,7 +5,7 @@
  * Export: `collectMemberData` gathers the account (without secrets), profile, pictures (the
  * master and every stored size), likes given, notes written, messages sent and received,
  * positions kept, notifications, sessions, push devices, passkeys, reports made, moderation
- * actions, credits and settings; the export job zips it, keeps it as a blob for 24 h and mails a
+ * actions, credits, settings, contact-form messages, game verdicts and health notices received; the export job zips it, keeps it as a blob for 24 h and mails a
  * single-use link (kv/memberData.ts `exportRecord`), which works only in the owner's session.
  *
  * Deletion: `deleteMemberStep` runs one step of the deletion job at a time, each idempotent, its
@@ -13,7 +13,7 @@
  * corrected; messages the member sent are deleted and the other side's conversation is kept under
  * an anonymous partner ("Deleted member"); notes by and about them, Map Chat posts, pictures and
  * their blobs, positions, notifications, sessions, devices, passkeys, rate-limit counts, credits,
- * game votes, reports they made and the reports and moderation records about them go. Kept: the
+ * game votes, health notices (received, waiting, and their monthly report count), reports they made and the reports and moderation records about them go. Kept: the
  * moderation audit log (append-only) and, when they were suspended or banned, the hash of their
  * mailbox (so a ban cannot be evaded by deleting and registering again). The last step, run after
  * the change logs' lifetime, removes their ids from the position and event logs and the index
@@ -32,6 +32,7 @@ import { listPasskeys } from "./passkeys.ts";
 import { listPushSubscriptions } from "./push.ts";
 import { forgetLoginTrust } from "./logintrust.ts";
 import { listNotifications } from "./notifications.ts";
+import { healthKeysOf, listHealthNotices } from "./healthNotices.ts";
 import { getOwnPosition, reportPosition } from "./positions.ts";
 import { deletePicture, getPics, loadMaster, loadVariant, type ProfilePic, storedSizes } from "./pictures.ts";
 import { deleteBlob } from "./blobs.ts";
@@ -134,10 +135,31 @@ export async function collectMemberData(accountId: string): Promise<{ json: unkn
     ),
     moderationActions: await listActions(profileId),
     volunteerCredits: await getCredits(profileId),
+    // The health notices they got (condition and window; no sender is stored). A health report
+    // they sent is not here: their side keeps only the month's count for the limit.
+    healthNotices: await listHealthNotices(profileId),
     safety: await getSafety(profileId),
     presenceHidden: (await kv().get(keys.presenceHidden(profileId))).value !== null,
+    contactMessages: (await scan<{ accountId?: string; email?: string }>(
+      ["contact_messages"],
+      (e) => e.value?.accountId === accountId || e.value?.email === account.email,
+    )).map((e) => e.value),
+    gameVerdicts: await gameVerdicts(profileId),
   };
   return { json, files };
+}
+
+/** What the member gave in the games: verdicts on texts, reports and pictures, and crops suggested (given and received). */
+async function gameVerdicts(profileId: string) {
+  const values = async (prefix: Deno.KvKey, keep: (e: Deno.KvEntry<unknown>) => boolean, about: number) =>
+    (await scan<unknown>(prefix, keep)).map((e) => ({ about: e.key[about], verdict: e.value }));
+  return {
+    gptBuster: await values(["gpt_votes"], (e) => e.key[2] === profileId, 1),
+    ratingGame: await values(keys.ratingPlaysOf(profileId), () => true, 2),
+    arbitration: await values(["arb_votes"], (e) => e.key[2] === profileId, 1),
+    cropsSuggested: await values(keys.cropSuggestedBy(profileId), () => true, 2),
+    cropsReceived: (await scan<unknown>(keys.cropSuggestionsOf(profileId), () => true)).map((e) => e.value),
+  };
 }
 
 function ext(type: string): string {
@@ -469,6 +491,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       ...await keysUnder(keys.cropSuggestionsOf(profileId)),
       ...(await scan<unknown>(["crop_suggestions"], (e) => mentions(e.value, [profileId]))).map((e) => e.key),
       ...await keysUnder(["crop_suggested", profileId]),
+      ...await healthKeysOf(profileId),
     ]);
   },
 
@@ -496,6 +519,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       keys.reviewedAt(profileId),
       keys.accountNotice(accountId),
       keys.spamHeldCount(profileId),
+      ...await keysUnder(keys.messageSendKeysOf(profileId)),
       keys.sendingPaused(profileId),
       ...await keysUnder(["spam_prints", profileId]),
       ...(await scan(["spam_prints"], (e) => e.key[3] === profileId)).map((e) => e.key),

@@ -40,6 +40,12 @@ export interface Message {
   held?: true;
 }
 
+/**
+ * How long a send's idempotency key is kept: a page that queued a message offline retries it for
+ * at most this long (islands/queries/outbox.ts), so a late retry still finds the first copy.
+ */
+export const SEND_KEY_TTL_MS = 7 * 24 * 3_600_000;
+
 /** Conversation pages and the first Map Chat page hold 20 messages (spec §9). */
 export const PAGE_SIZE = 20;
 /** Broadcasts stay a week. */
@@ -54,7 +60,7 @@ export async function sendPrivateMessage(
   recipient: string,
   bodyText: string,
   profilePicIds: string[],
-  opts: { viewOnce?: boolean; held?: boolean } = {},
+  opts: { viewOnce?: boolean; held?: boolean; sendKey?: string } = {},
 ): Promise<Message> {
   const m: Message = {
     id: newId(),
@@ -77,8 +83,33 @@ export async function sendPrivateMessage(
   if (!opts.viewOnce) { for (const pic of profilePicIds) grantPictureAccessOp(op, pic, recipient); }
   if (opts.held) op.sum(keys.spamHeldCount(sender), 1n);
   await addChatNotification(op, recipient, sender);
-  if (!(await op.commit()).ok) throw new Error("message not stored");
-  return m;
+  return await commitOnce(op, m, sender, opts.sendKey);
+}
+
+/**
+ * Commits a new message's atomic, with its idempotency key when the page sent one: a second send
+ * with the key (a retry after a lost answer) stores nothing and gets the first message back.
+ */
+async function commitOnce(op: Deno.AtomicOperation, m: Message, sender: string, sendKey?: string): Promise<Message> {
+  if (sendKey) {
+    const key = keys.messageSendKey(sender, sendKey);
+    // A broadcast lives in its sector: the key's value names both.
+    const ref = m.sector ? `${m.sector}/${m.id}` : m.id;
+    op.check({ key, versionstamp: null }).set(key, ref, { expireIn: SEND_KEY_TTL_MS });
+  }
+  if ((await op.commit()).ok) return m;
+  const first = sendKey ? await messageBySendKey(sender, sendKey) : null;
+  if (first) return first;
+  throw new Error("message not stored");
+}
+
+/** The message `sender` already sent with this idempotency key, if any. */
+export async function messageBySendKey(sender: string, sendKey: string): Promise<Message | null> {
+  const ref = (await kv().get<string>(keys.messageSendKey(sender, sendKey))).value;
+  if (!ref) return null;
+  const [sector, broadcastId] = ref.split("/");
+  const key = broadcastId ? keys.broadcast(sector, broadcastId) : keys.message(ref);
+  return (await kv().get<Message>(key)).value;
 }
 
 /** Posts a broadcast to a sector (spec Map Chat). */
@@ -87,10 +118,11 @@ export async function sendBroadcast(
   sector: string,
   bodyText: string,
   profilePicIds: string[],
+  opts: { sendKey?: string } = {},
 ): Promise<Message> {
   const m: Message = { id: newId(), senderProfileId: sender, sector, bodyText, profilePicIds, tsCreated: now() };
-  await kv().set(keys.broadcast(sector, m.id), m, { expireIn: BROADCAST_TTL_MS });
-  return m;
+  const op = kv().atomic().set(keys.broadcast(sector, m.id), m, { expireIn: BROADCAST_TTL_MS });
+  return await commitOnce(op, m, sender, opts.sendKey);
 }
 
 async function messagesByIds(ids: string[]): Promise<Message[]> {

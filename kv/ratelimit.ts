@@ -52,7 +52,7 @@ export const LIMITS = {
   // A copy of one's data: building it reads everything, so a few a day.
   exportByAccount: { max: 3, windowMs: 24 * 60 * 60_000 },
   // Members younger than a day (NEW_MEMBER_MS) count against these too, whatever their roles:
-  // most spam and scam accounts are hours old (docs/decisions.md, "Moderation").
+  // most spam and scam accounts are hours old (docs/decisions/0021-limits-standard-and-newcomer.md).
   newMemberMessages: { max: 10, windowMs: 60_000 },
   newMemberConversations: { max: 10, windowMs: 24 * 60 * 60_000 },
   newMemberLikes: { max: 50, windowMs: 24 * 60 * 60_000 },

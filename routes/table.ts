@@ -50,6 +50,8 @@ export const ROUTES: readonly RouteDef[] = [
   r("/games/ratinggame", "The Rating Game", "auth", true),
   r("/games/photocrop", "Help my Photos", "auth", true),
   r("/games/arbitration", "Community Arbitration", "auth", true),
+  r("/games/healthreport", "Health Incident Report", "auth", false),
+  r("/games/cooties", "You got Cooties", "auth", false),
   r("/games/:game", "Coming Soon", "auth", false),
   r("/profile/:profileId", "Profile", "auth", false),
   r("/profileEdit", "Profile Editor", "auth", true, { menuLabel: "Edit Profile" }),

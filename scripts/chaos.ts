@@ -46,20 +46,26 @@ export interface RoundResult {
 }
 
 /** A server subprocess on a KV file. */
-interface Server {
+export interface Server {
   origin: string;
   child: Deno.ChildProcess;
   logs: Promise<void>;
 }
 
-function freePort(): number {
+export function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (l.addr as Deno.NetAddr).port;
   l.close();
   return port;
 }
 
-async function startServer(kvPath: string, port: number, logPath: string): Promise<Server> {
+/** The server (`main.ts`) on `kvPath`, its output appended to `logPath`; `env` adds to or overrides its settings. */
+export async function startServer(
+  kvPath: string,
+  port: number,
+  logPath: string,
+  env: Record<string, string> = {},
+): Promise<Server> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "main.ts"],
     cwd: ROOT,
@@ -75,6 +81,7 @@ async function startServer(kvPath: string, port: number, logPath: string): Promi
       SMTP_URL: "",
       PUBLIC_ORIGIN: "",
       ADMIN_EMAILS: "",
+      ...env,
     },
     stdin: "null",
     stdout: "piped",
@@ -103,7 +110,7 @@ async function startServer(kvPath: string, port: number, logPath: string): Promi
   return { origin, child, logs };
 }
 
-async function kill(server: Server): Promise<void> {
+export async function kill(server: Server): Promise<void> {
   try {
     server.child.kill("SIGKILL");
   } catch { /* already gone */ }
@@ -112,7 +119,7 @@ async function kill(server: Server): Promise<void> {
 }
 
 /** One call; the body read whole (JSON when it is). */
-async function call(
+export async function call(
   client: Deno.HttpClient,
   origin: string,
   method: string,
@@ -139,7 +146,7 @@ async function call(
   return { status: res.status, data, text, headers: res.headers };
 }
 
-interface Member {
+export interface Member {
   email: string;
   address: string;
   cookie: string;
@@ -147,7 +154,12 @@ interface Member {
 }
 
 /** Registers `n` members through the API and logs each in with the link from the dev outbox. */
-async function registerMembers(client: Deno.HttpClient, origin: string, n: number, tag: string): Promise<Member[]> {
+export async function registerMembers(
+  client: Deno.HttpClient,
+  origin: string,
+  n: number,
+  tag: string,
+): Promise<Member[]> {
   const acks = ACKNOWLEDGEMENTS.map((a) => a.text);
   const wanted = Array.from({ length: n }, (_, i) => ({
     email: `chaos-${tag}-${i}@example.com`,
@@ -186,12 +198,12 @@ async function registerMembers(client: Deno.HttpClient, origin: string, n: numbe
   }));
 }
 
-type Write =
+export type Write =
   | { kind: "like"; from: Member; to: Member; likeType: "LIKE" | "DISLIKE" }
   | { kind: "message"; from: Member; to: Member; text: string };
 
 /** The burst: half likes, half messages, each on a pair of its own, in a seeded order. */
-function planBurst(members: Member[], writes: number, random: () => number, tag: string): Write[] {
+export function planBurst(members: Member[], writes: number, random: () => number, tag: string): Write[] {
   const pairs: [Member, Member][] = [];
   for (const a of members) for (const b of members) if (a !== b) pairs.push([a, b]);
   const shuffle = <T>(xs: T[]) => {
@@ -215,7 +227,7 @@ function planBurst(members: Member[], writes: number, random: () => number, tag:
   ]);
 }
 
-function send(client: Deno.HttpClient, origin: string, w: Write) {
+export function send(client: Deno.HttpClient, origin: string, w: Write) {
   return w.kind === "like"
     ? call(client, origin, "PUT", "/api/profile-like", {
       cookie: w.from.cookie,
@@ -228,7 +240,7 @@ function send(client: Deno.HttpClient, origin: string, w: Write) {
 }
 
 /** Reads an acknowledged write back through the API; a reason when it is not there. */
-async function missingReason(client: Deno.HttpClient, origin: string, w: Write): Promise<string | null> {
+export async function missingReason(client: Deno.HttpClient, origin: string, w: Write): Promise<string | null> {
   if (w.kind === "like") {
     const q = `likerProfileId=${w.from.profileId}&likedProfileId=${w.to.profileId}`;
     const r = await call(client, origin, "GET", `/api/profile-like?${q}`, { cookie: w.from.cookie });
@@ -247,7 +259,7 @@ async function missingReason(client: Deno.HttpClient, origin: string, w: Write):
 }
 
 /** Up to `n` calls at a time. */
-async function inBatches<T, R>(xs: T[], n: number, fn: (x: T) => Promise<R>): Promise<R[]> {
+export async function inBatches<T, R>(xs: T[], n: number, fn: (x: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
   for (let i = 0; i < xs.length; i += n) out.push(...await Promise.all(xs.slice(i, i + n).map(fn)));
   return out;

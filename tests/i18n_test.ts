@@ -62,7 +62,7 @@ Deno.test("i18n - Accept-Language picks the best of English, Spanish and Brazili
 const INLINE = /(?:aria-label|placeholder|title|alt)="([A-Za-z][^"]*)"|(?<![=-])>\s*([A-Z][a-z][^<>{};=]*?)\s*</g;
 const NOT_TEXT = new Set(["Lambda", "NSFW", "GPS", "OpenStreetMap", "Leaflet", "Unsplash", "Gaydar Map"]);
 
-/** The inline English each file still has (issue 13 part 5, docs/decisions.md "Languages"): may only go down. */
+/** The inline English each file still has (docs/decisions/0027-languages.md): may only go down. */
 const STILL_INLINE: Record<string, number> = {
   "routes/pages/account.tsx": 4,
 };

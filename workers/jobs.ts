@@ -94,6 +94,9 @@ export async function runDueJobs(handlers: Handlers, stopping: () => boolean = (
   return ran;
 }
 
+/** The longest a worker loop waits after failures in a row before it tries the store again. */
+export const MAX_BACKOFF_MS = 30_000;
+
 /** A running worker loop; `stop()` ends it and waits for jobs under way. */
 export interface Worker {
   stop(): Promise<void>;
@@ -123,18 +126,25 @@ export function startWorker(handlers: Handlers, pollMs = 1000): Worker {
       }
     } catch { /* stream cancelled */ }
   })();
+  // Failures in a row (a store that stays busy or unreachable): the loop waits longer after each,
+  // up to `MAX_BACKOFF_MS`, and ignores wake-ups meanwhile, instead of hammering the store.
+  let failures = 0;
   const loop = (async () => {
     while (!stopped) {
       signalled = false;
       try {
         await runDueJobs(handlers, () => stopped);
+        failures = 0;
       } catch (e) {
+        failures++;
         console.error("job worker:", e instanceof Error ? e.message : e);
       }
-      if (stopped || signalled) continue;
+      if (stopped || (signalled && failures === 0)) continue;
+      const wait = failures === 0 ? pollMs : Math.min(MAX_BACKOFF_MS, pollMs * 2 ** (failures - 1));
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
+        const timer = setTimeout(resolve, wait);
         wakeSleeper = () => {
+          if (failures > 0 && !stopped) return;
           clearTimeout(timer);
           resolve();
         };

@@ -8,6 +8,7 @@ import type { EnNotifications } from "../notifications.ts";
 import type { EnModeration } from "../moderation.ts";
 import type { EnScreenTexts } from "../screenTexts.ts";
 import type { EnUiTexts } from "../uiTexts.ts";
+import { HEALTH_ES } from "./healthEs.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 
 export const TEXTS: Translation<EnTexts> = {
@@ -259,6 +260,8 @@ export const TEXTS: Translation<EnTexts> = {
     "The Rating Game": "El juego de valorar",
     "Help my Photos": "Ayuda con mis fotos",
     "Community Arbitration": "Arbitraje de la comunidad",
+    "Health Incident Report": "Informe de salud",
+    "You got Cooties": "¿Te pegaron algo?",
     "Admin Dashboard": "Panel de administración",
     "Moderation": "Moderación",
     "About": "Quiénes somos",
@@ -347,6 +350,7 @@ export const GAME_TEXTS: Translation<EnGames> = {
   saveFailed: "No se pudo guardar tu voto. Inténtalo de nuevo.",
   loadFailed: "No se pudo cargar el siguiente. Inténtalo de nuevo.",
   backToGames: "Volver a los juegos",
+  health: HEALTH_ES,
 };
 
 export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
@@ -354,6 +358,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   profileLiked: "A alguien le gustó tu perfil.",
   picLiked: "A alguien le gustó tu foto.",
   cropSuggested: "Alguien sugirió un recorte para tu foto.",
+  healthNotice: "Un aviso de salud para ti.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {
@@ -397,6 +402,10 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   sayToEveryone: "Di algo a todos los que están cerca",
   loadOlder: "Cargar mensajes anteriores",
   noMessagesYet: "Aún no hay mensajes. ¡Saluda!",
+  messageWaiting: "Esperando conexión: se enviará cuando vuelvas a estar en línea",
+  messageNotSent: "No enviado",
+  sendAgain: "Enviar de nuevo",
+  discardMessage: "Descartar",
   close: "Cerrar",
   startOver: "Empezar de nuevo",
   ratingNotSaved: "No se pudo guardar tu última valoración.",

@@ -34,11 +34,13 @@ export interface CallOptions {
   form?: FormData;
   /** The login call handles its own 401. */
   isLogin?: boolean;
+  /** More request headers (an idempotency key). */
+  headers?: Record<string, string>;
 }
 
 /** Calls the API and returns the parsed JSON body; throws ApiFailure on a non-2xx answer. */
 export async function api<T = unknown>(path: string, opts: CallOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: "application/json" };
+  const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
   let body: BodyInit | undefined;
   if (opts.json !== undefined) {
     headers["content-type"] = "application/json";

@@ -1,12 +1,14 @@
 /** Chat data: conversations, one conversation, Map Chat sectors, sending and read receipts. */
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, call, NAVIGATION } from "./api.ts";
 import { type MemberEvent, useMemberEvents } from "./events.ts";
 import { useServerData } from "./client.tsx";
 import type { ApiAnswer } from "../../domain/contract.ts";
 import { apiPath } from "../../domain/apiPath.ts";
+import { TYPING_SHOWS_MS, TypingTeller } from "../../domain/typing.ts";
+import { type NewMessage, sendThroughOutbox, whenDelivered } from "./outbox.ts";
 
 /** A page of messages with the names and avatars of the members in it. */
 export type MessagePage = ApiAnswer<"GET /api/messages/between/:a/:b">;
@@ -89,26 +91,27 @@ export function markRead(other: string) {
   return call("PUT /api/messages/read/:other", { other });
 }
 
-/** What POST /api/message takes (spec §7). */
-export interface NewMessage {
-  senderProfileId: string;
-  recipientProfileId?: string;
-  bodyText: string;
-  profilePicIds: string[];
-  /** Private pictures that open once for the recipient. */
-  viewOnce?: boolean;
-}
-
-/** Sends a message; refreshes the lists it appears in. */
+/**
+ * Sends a message; refreshes the lists it appears in. A private message goes through the device's
+ * outbox (outbox.ts): without a connection it waits there, shown as pending, and the mutation
+ * resolves with null.
+ */
 export function useSendMessageMutation() {
   const qc = useQueryClient();
+  useEffect(() =>
+    whenDelivered((m) => {
+      void qc.invalidateQueries({ queryKey: ["conversation", m.senderProfileId, m.recipientProfileId] });
+      void qc.invalidateQueries({ queryKey: ["conversations"] });
+    }), [qc]);
   return useMutation({
-    mutationFn: (m: NewMessage) => call("POST /api/message", {}, { json: { ...m, tsCreated: Date.now() } }),
+    // Not paused while offline (react-query's default): the outbox keeps the message meanwhile.
+    networkMode: "always",
+    mutationFn: (m: NewMessage) =>
+      m.recipientProfileId
+        ? sendThroughOutbox(m)
+        : call("POST /api/message", {}, { json: { ...m, tsCreated: Date.now() } }),
     onSuccess: (_m, vars) => {
-      if (vars.recipientProfileId) {
-        void qc.invalidateQueries({ queryKey: ["conversation", vars.senderProfileId, vars.recipientProfileId] });
-        void qc.invalidateQueries({ queryKey: ["conversations"] });
-      } else void qc.invalidateQueries({ queryKey: ["broadcasts"] });
+      if (!vars.recipientProfileId) void qc.invalidateQueries({ queryKey: ["broadcasts"] });
     },
   });
 }
@@ -175,9 +178,6 @@ export function useDeleteConversationMutation() {
   });
 }
 
-/** How long "Typing..." shows after a typing event (the sender tells at most every 3 s). */
-export const TYPING_SHOWS_MS = 6000;
-
 /** True while `other` is typing to me (their typing events, live). */
 export function useTyping(other: string): boolean {
   const [until, setUntil] = useState(0);
@@ -194,15 +194,22 @@ export function useTyping(other: string): boolean {
   return until > Date.now();
 }
 
-/** Tells `other` I am typing, at most every 3 s. */
-export function useTellTyping(other: string): () => void {
-  const last = useRef(0);
-  return useCallback(() => {
-    const t = Date.now();
-    if (t - last.current < 3000) return;
-    last.current = t;
-    void api(apiPath("POST /api/typing/:profileId", { profileId: other }), { method: "POST" }).catch(() => {});
-  }, [other]);
+/**
+ * Tells `other` I am typing (domain/typing.ts): `keystroke` at each change of the draft, `sent`
+ * when a message leaves, so the first keystroke after it is told at once.
+ */
+export function useTellTyping(other: string): { keystroke: () => void; sent: (stored: Promise<unknown>) => void } {
+  const teller = useMemo(
+    () =>
+      new TypingTeller(() =>
+        void api(apiPath("POST /api/typing/:profileId", { profileId: other }), { method: "POST" }).catch(() => {})
+      ),
+    [other],
+  );
+  useEffect(() => () => teller.dispose(), [teller]);
+  return useMemo(() => ({ keystroke: () => teller.keystroke(), sent: (p: Promise<unknown>) => teller.sent(p) }), [
+    teller,
+  ]);
 }
 
 /** Opens a view-once message (once): the pictures to show full screen now. */

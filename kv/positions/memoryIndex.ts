@@ -29,8 +29,8 @@
  * few times the answer is read whole instead and sorted once: ordering its cells costs more there
  * than reading every member. That read finds its blocks through tiles of 16 x 16 blocks (a view's
  * 60-odd blocks are a few tiles) and places edge cells by their row and column; every search
- * measures nearby members with short Taylor series instead of `Math.sin` and `Math.cos` (a city's
- * view: 105 to 62 µs at 100,000 members, docs/decisions.md).
+ * measures nearby members with short Taylor series instead of `Math.sin` and `Math.cos`, which cost
+ * a large share of a city's view (docs/decisions/0038-map-view-read-whole.md).
  */
 
 import { EARTH_RADIUS_M, isLat, isLon, METERS_PER_DEGREE, normalizeLon } from "../../domain/geo.ts";

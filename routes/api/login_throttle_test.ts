@@ -1,5 +1,5 @@
 /**
- * Login throttling without a lockout (issue 8 point 2; kv/logintrust.ts): strangers' guesses are
+ * Login throttling without a lockout (kv/logintrust.ts): strangers' guesses are
  * limited per address, per (account, address) and by 100 an hour per account, while the member
  * logs in from a known address or device, and by login link, whatever strangers do.
  */

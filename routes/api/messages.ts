@@ -23,6 +23,7 @@ import {
   type DeleteRefusal,
   hasConversation,
   markRead,
+  messageBySendKey,
   openViewOnce,
   peopleOf,
   seenBy,
@@ -47,6 +48,9 @@ const sectorParam = z.string().regex(/^-?\d{1,2}:-?\d{1,3}$/, "a sector is lat:l
     const [lat, lon] = s.split(":").map(Number);
     return lat >= -90 && lat <= 90 && lon >= -180 && lon < 180;
   }, "sector out of range");
+
+/** A page's idempotency key for one send (islands/queries/outbox.ts makes them). */
+export const sendKeyHeader = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "A bad Idempotency-Key header.").optional();
 
 export const messageBody = z.object({
   recipientProfileId: id.nullish(),
@@ -113,6 +117,10 @@ export const messages = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const body = await jsonBody(c, messageBody);
     if (body.senderProfileId !== caller.profileId) throw forbidden("You can only send as yourself.");
+    // A retry of a send that was stored (its answer lost, or queued offline) gets the first copy.
+    const sendKey = parseWith(sendKeyHeader, c.req.header("idempotency-key"));
+    const sentBefore = sendKey && await messageBySendKey(caller.profileId, sendKey);
+    if (sentBefore) return c.json(seenBy(sentBefore, caller.profileId), 201);
     const text = body.bodyText.trim();
     if (text.length > MAX_TEXT) throw badRequest(`A message has at most ${MAX_TEXT} characters.`);
     if (!text && body.profilePicIds.length === 0) throw badRequest("Write something or choose a picture.");
@@ -139,7 +147,11 @@ export const messages = new Hono<AppEnv>()
       // The first messages of a conversation are checked for spam; a match is held for the recipient.
       const held = !!text && await isEarlyMessage(caller.profileId, recipient) &&
         (await checkFirstMessage(caller.profileId, recipient, text)).signs.length > 0;
-      const m = await sendPrivateMessage(caller.profileId, recipient, text, pics, { viewOnce: body.viewOnce, held });
+      const m = await sendPrivateMessage(caller.profileId, recipient, text, pics, {
+        viewOnce: body.viewOnce,
+        held,
+        sendKey,
+      });
       return c.json(seenBy(m, caller.profileId), 201);
     }
     if (pics.some((p) => me.profilePicIdsPrivate.includes(p))) {
@@ -150,7 +162,7 @@ export const messages = new Hono<AppEnv>()
     if (!(await hit("broadcastByAccount", caller.accountId)) || !(await hitNewMember("newMemberBroadcasts", caller))) {
       throw tooMany();
     }
-    return c.json(await sendBroadcast(caller.profileId, shown.sector, text, pics), 201);
+    return c.json(await sendBroadcast(caller.profileId, shown.sector, text, pics, { sendKey }), 201);
   })
   .get("/messages/by-sector/:sector", async (c) => {
     const caller = requireCaller(c);

@@ -264,3 +264,65 @@ Deno.test("messages - Map Chat leaves out posts of members whose position lapsed
     t.close();
   }
 });
+
+Deno.test("messages - a send retried with its idempotency key is stored once and answers the first copy", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member(), b = await t.member();
+    await reportPosition(a.profileId, { lat: 52.37, lon: 4.9, use: "OVERRIDE", hide: false });
+    const json = (to: M | null, bodyText: string) => ({
+      senderProfileId: a.profileId,
+      recipientProfileId: to?.profileId,
+      bodyText,
+      profilePicIds: [],
+      tsCreated: 0,
+    });
+    const key = "k".repeat(8) + crypto.randomUUID().replaceAll("-", "");
+    const sends = await Promise.all([1, 2, 3].map(() =>
+      t.call("POST", "/api/message", {
+        cookie: a.cookie,
+        json: json(b, "sent once"),
+        headers: { "idempotency-key": key },
+      })
+    ));
+    assert.deepEqual(sends.map((r) => r.status), [201, 201, 201]);
+    assert.equal(new Set(sends.map((r) => r.data.id)).size, 1, "every retry answers the same message");
+    const between = await t.call("GET", `/api/messages/between/${b.profileId}/${a.profileId}`, { cookie: b.cookie });
+    assert.deepEqual(between.data.items.map((m: { bodyText: string }) => m.bodyText), ["sent once"]);
+    // Another key is another message; the same key from another member is theirs alone.
+    const other = await t.call("POST", "/api/message", {
+      cookie: a.cookie,
+      json: json(b, "second"),
+      headers: { "idempotency-key": key.replace("k", "m") },
+    });
+    assert.notEqual(other.data.id, sends[0].data.id);
+    const fromB = await t.call("POST", "/api/message", {
+      cookie: b.cookie,
+      json: { ...json(a, "from b"), senderProfileId: b.profileId },
+      headers: { "idempotency-key": key },
+    });
+    assert.equal(fromB.status, 201);
+    assert.equal(fromB.data.bodyText, "from b");
+    // Map Chat posts too.
+    const posts = await Promise.all([1, 2].map(() =>
+      t.call("POST", "/api/message", {
+        cookie: a.cookie,
+        json: json(null, "hello area"),
+        headers: { "idempotency-key": key.replace("k", "b") },
+      })
+    ));
+    assert.deepEqual(posts.map((r) => r.status), [201, 201]);
+    assert.equal(posts[0].data.id, posts[1].data.id);
+    // A malformed key is refused before anything is stored.
+    const bad = await t.call("POST", "/api/message", {
+      cookie: a.cookie,
+      json: json(b, "bad key"),
+      headers: { "idempotency-key": "short" },
+    });
+    assert.equal(bad.status, 400);
+    const after = await t.call("GET", `/api/messages/between/${b.profileId}/${a.profileId}`, { cookie: b.cookie });
+    assert.deepEqual(after.data.items.map((m: { bodyText: string }) => m.bodyText), ["from b", "second", "sent once"]);
+  } finally {
+    t.close();
+  }
+});

@@ -678,7 +678,7 @@ Deno.test("pictures - another's picture is 403 'not yours' only to who may see i
   }
 });
 
-// --- the master is made by a job, off the request (issue 15)
+// --- the master is made by a job, off the request
 
 /** Every picture byte in the store: each blob read whole, every other value as it is stored; what betrays metadata. */
 async function metadataInStore(): Promise<string[]> {

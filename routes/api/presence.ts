@@ -2,7 +2,8 @@
  * Online now, last seen and typing (kv/presence.ts, kv/events.ts):
  *   GET  /api/presence?ids=a,b   → {id: {online, lastSeen} | null} (null: hidden, blocked, or I hide mine)
  *   PUT  /api/presence {hidden}  → hide or show my own status (hiding, I see no one's)
- *   POST /api/typing/{profileId} → tells that member I am typing (at most once per 3 s per pair)
+ *   POST /api/typing/{profileId} → tells that member I am typing (domain/typing.ts: passed on at most
+ *                                  once per TYPING_MIN_GAP_MS per pair)
  */
 
 import { Hono } from "hono";
@@ -14,9 +15,9 @@ import { requireCaller } from "../middleware.ts";
 import { hidesPresence, presenceOf, setPresenceHidden } from "../../kv/presence.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { publishEvent } from "../../kv/events.ts";
+import { now } from "../../kv/clock.ts";
+import { TYPING_MIN_GAP_MS } from "../../domain/typing.ts";
 
-/** A member's typing is told at most this often to the same member; it shows for twice as long. */
-export const TYPING_EVERY_MS = 3000;
 const lastTyping = new Map<string, number>();
 
 export const idsQuery = z.object({
@@ -43,8 +44,8 @@ export const presence = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const other = idParam(c, "profileId");
     if (other === caller.profileId || await isBlockedEither(caller.profileId, other)) throw notFound("No such member.");
-    const pair = `${caller.profileId}>${other}`, t = Date.now();
-    if (t - (lastTyping.get(pair) ?? 0) >= TYPING_EVERY_MS) {
+    const pair = `${caller.profileId}>${other}`, t = now();
+    if (t - (lastTyping.get(pair) ?? 0) >= TYPING_MIN_GAP_MS) {
       lastTyping.set(pair, t);
       if (lastTyping.size > 10_000) lastTyping.clear();
       await publishEvent([other], { type: "typing", from: caller.profileId });

@@ -107,7 +107,7 @@ Deno.test("settings - sessions are listed with the current one marked, and can b
   }
 });
 
-// --- confirming who changes the email or password (issue 8, point 3)
+// --- confirming who changes the email or password
 
 type T = Awaited<ReturnType<typeof testApp>>;
 

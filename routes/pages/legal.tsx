@@ -1,6 +1,6 @@
 /**
- * The bodies of the About and Terms of Service / Privacy Policy pages, one per language (issue 13
- * part 5): prose reads better whole than cut into catalogue keys, and a change to one language is
+ * The bodies of the About and Terms of Service / Privacy Policy pages, one per language:
+ * prose reads better whole than cut into catalogue keys, and a change to one language is
  * a change to one block. English keeps the spec's words.
  */
 

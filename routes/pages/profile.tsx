@@ -24,11 +24,11 @@ import { UI_TEXTS } from "../../domain/uiTexts.ts";
  * feature adds its panel here without touching the profile island.
  */
 export const PROFILE_PANELS: { name: "likes" | "notes" | "actions" | "chat"; panel: ProfilePanel | null }[] = [
-  // Like / Remove Like of the profile (issue 3 part B).
+  // Like / Remove Like of the profile.
   { name: "likes", panel: likesPanel },
-  // Private notes and tags (issue 3 part B).
+  // Private notes and tags.
   { name: "notes", panel: notesPanel },
-  // Block / Ignore and Report Violation (issue 3 part B).
+  // Block / Ignore and Report Violation.
   { name: "actions", panel: actionsPanel },
   // The conversation with this member.
   { name: "chat", panel: chatPanel },

@@ -1,6 +1,6 @@
 /**
  * The panels of the profile view: what a panel gets and is, and the likes, notes and actions
- * panels (issue 3 part B), plugged into PROFILE_PANELS of routes/pages/profile.tsx. None shows on
+ * panels, plugged into PROFILE_PANELS of routes/pages/profile.tsx. None shows on
  * one's own profile.
  */
 

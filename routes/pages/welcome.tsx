@@ -1,5 +1,5 @@
 /**
- * Onboarding (issue 12): /welcome, the four steps a new member goes through after their first
+ * Onboarding: /welcome, the four steps a new member goes through after their first
  * login, before the grid (islands/Onboarding.tsx). While a member has a step, home and the
  * discovery pages lead here; once done, /welcome leads to the grid. POST /welcome keeps the step
  * reached (a form field `step`: a step, or "done").

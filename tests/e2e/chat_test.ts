@@ -186,6 +186,16 @@ Deno.test("e2e - the chat header and the grid show the other member online; Typi
     await b.page.keyboard.press("Enter");
     await a.page.locator(".bubble", { hasText: "Hey, are you" }).waitFor({ timeout: 10_000 });
     await a.page.locator(".chat .presence", { hasText: TEXTS.onlineNow }).waitFor({ timeout: 5000 });
+    // A quick message and a short reply typed right after it: the reply's typing shows too (the
+    // sender's page starts a new round at each message instead of waiting out its repeat).
+    const box = b.page.getByRole("textbox", { name: "Message" });
+    await box.pressSequentially("Sure", { delay: 20 });
+    await b.page.keyboard.press("Enter");
+    await box.pressSequentially("ok", { delay: 20 });
+    await a.page.locator(".bubble", { hasText: "Sure" }).waitFor({ timeout: 10_000 });
+    await a.page.locator(".chat .presence", { hasText: TEXTS.typing }).waitFor({ timeout: 3000 });
+    // Silence ends it.
+    await a.page.locator(".chat .presence", { hasText: TEXTS.onlineNow }).waitFor({ timeout: 9000 });
     // B's grid marks A, whose page is open, online.
     await reportPosition(aId, { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false });
     await reportPosition(bId, { lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false });

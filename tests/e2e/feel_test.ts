@@ -1,5 +1,5 @@
 /**
- * How the app feels on a phone and a desktop (issue 12): the photo-first profile (opens at its top,
+ * How the app feels on a phone and a desktop: the photo-first profile (opens at its top,
  * the first picture full width at 4:5, swiped through with dots, the action bar at the thumb),
  * the full-height chat screen (header, one-line composer that grows, Enter sends, Shift+Enter a
  * new line, back to the profile) and the conversation list (bold unread with a count, "2 min",

@@ -1,4 +1,4 @@
-/** The bad input of issue 8 that answered 500: each now answers 4xx with the error JSON, and stores nothing. */
+/** Bad input that once answered 500: each now answers 4xx with the error JSON, and stores nothing. */
 
 import assert from "node:assert/strict";
 import { testApp } from "../api.ts";

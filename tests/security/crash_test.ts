@@ -1,5 +1,5 @@
 /**
- * Crash durability (issue 8's security suite): the short version of `deno task chaos`, and the
+ * Crash durability (part of the security suite): the short version of `deno task chaos`, and the
  * check it rests on.
  */
 

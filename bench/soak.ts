@@ -1,0 +1,219 @@
+/**
+ * The live layer as members use it: `--pairs` pairs of members hold conversations over the real
+ * event sockets for `--minutes` (or `--seconds`) while `--burn` busy processes take the machine's
+ * cores. In each pair one sends, the other's socket receives it, they read it (a PUT), the
+ * sender's socket receives the read receipt, then, after a pause, the other answers. Each message
+ * is timed from before its POST to its event on the recipient's socket (delivery), each receipt
+ * from before the read call to its event on the sender's socket. Sockets that drop reconnect, as
+ * pages do. A message or receipt whose event never came is lost.
+ *
+ * Run: `deno task soak [--pairs 200] [--minutes 10] [--burn 1] [--live]`; prints a table and one
+ * JSON line; exits 1 when anything was lost or a p99 is 1 s or more.
+ */
+
+import { arg, burnCpu, type Member, pct, seedMembers, sleep, startApp } from "./kit.ts";
+
+export interface SoakOptions {
+  pairs: number;
+  seconds: number;
+  /** Busy processes started beside the app. */
+  burn: number;
+  /** Sockets on the live listener (LIVE_PORT) instead of the main port. */
+  live: boolean;
+}
+
+export interface SoakResult {
+  messages: number;
+  lostMessages: number;
+  receipts: number;
+  lostReceipts: number;
+  deliveryP50: number;
+  deliveryP99: number;
+  receiptP50: number;
+  receiptP99: number;
+  /** Sockets that closed and were opened again. */
+  reconnects: number;
+  /** Calls answered with another status than expected. */
+  failedCalls: number;
+}
+
+/** How long a pair waits for an event before it counts it as late and goes on. */
+const WAIT_MS = 5000;
+
+export async function soak(o: SoakOptions): Promise<SoakResult> {
+  const dir = await Deno.makeTempDir({ prefix: "soak-" });
+  const members = await seedMembers(`${dir}/app.kv`, o.pairs * 2, "soak");
+  const app = await startApp(`${dir}/app.kv`, o.live ? { LIVE_PORT: "0" } : {});
+  const burner = burnCpu(o.burn);
+  const origin = app.origin;
+  const socketBase = (o.live ? app.live : origin).replace(/^http/, "ws");
+
+  /** When each awaited event arrived, by "message:<id>" or "read:<reader>><sender>:<n>". */
+  const arrived = new Map<string, number>();
+  const waiters = new Map<string, () => void>();
+  const readCount = new Map<string, number>();
+  const arrive = (key: string) => {
+    if (arrived.has(key)) return;
+    arrived.set(key, performance.now());
+    waiters.get(key)?.();
+  };
+  const waitFor = (key: string) =>
+    new Promise<boolean>((resolve) => {
+      if (arrived.has(key)) return resolve(true);
+      const t = setTimeout(() => {
+        waiters.delete(key);
+        resolve(false);
+      }, WAIT_MS);
+      waiters.set(key, () => {
+        clearTimeout(t);
+        waiters.delete(key);
+        resolve(true);
+      });
+    });
+
+  let reconnects = 0, failedCalls = 0, stopped = false;
+  const sockets = new Set<WebSocket>();
+  const open = (m: Member) =>
+    new Promise<void>((ready) => {
+      const connect = () => {
+        if (stopped) return;
+        const ws = new WebSocket(`${socketBase}/api/events`, {
+          headers: { cookie: m.cookie, origin },
+        } as unknown as string[]);
+        sockets.add(ws);
+        ws.onmessage = (msg) => {
+          const e = JSON.parse(String(msg.data));
+          if (e.event === "ready") ready();
+          if (e.event !== "member") return;
+          const d = e.data;
+          if (d.type === "message" && d.to === m.profileId) arrive(`message:${d.id}`);
+          if (d.type === "read" && d.of === m.profileId) {
+            const pair = `${d.by}>${m.profileId}`;
+            const n = (readCount.get(pair) ?? 0) + 1;
+            readCount.set(pair, n);
+            arrive(`read:${pair}:${n}`);
+          }
+        };
+        ws.onclose = () => {
+          sockets.delete(ws);
+          if (stopped) return;
+          reconnects++;
+          setTimeout(connect, 200);
+        };
+        ws.onerror = () => {};
+      };
+      connect();
+    });
+
+  const call = async (m: Member, method: string, path: string, body?: unknown) => {
+    const r = await fetch(`${origin}${path}`, {
+      method,
+      headers: { cookie: m.cookie, origin, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const data = await r.json().catch(() => null);
+    return { status: r.status, data };
+  };
+
+  const deliveries: number[] = [], receipts: number[] = [];
+  let messages = 0, lostMessages = 0, receiptsAsked = 0, lostReceipts = 0;
+  const late: string[] = [];
+  try {
+    for (let i = 0; i < members.length; i += 50) await Promise.all(members.slice(i, i + 50).map(open));
+    const until = performance.now() + o.seconds * 1000;
+    const pairRun = async (a: Member, b: Member) => {
+      let [from, to] = [a, b];
+      let reads = 0;
+      const readsOf = new Map<Member, number>([[a, 0], [b, 0]]);
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        const sent = await call(from, "POST", "/api/message", {
+          senderProfileId: from.profileId,
+          recipientProfileId: to.profileId,
+          bodyText: "how are you doing",
+          profilePicIds: [],
+        });
+        if (sent.status !== 201) {
+          failedCalls++;
+          await sleep(1000);
+          continue;
+        }
+        messages++;
+        const key = `message:${sent.data.id}`;
+        if (await waitFor(key)) deliveries.push(arrived.get(key)! - t0);
+        else late.push(key);
+        // The recipient reads it; the sender's socket shows the second check.
+        await sleep(50 + Math.random() * 200);
+        const t1 = performance.now();
+        const read = await call(to, "PUT", `/api/messages/read/${from.profileId}`);
+        if (read.status !== 200 || read.data?.marked !== 1) failedCalls++;
+        else {
+          receiptsAsked++;
+          const n = readsOf.get(from)! + 1;
+          readsOf.set(from, n);
+          reads++;
+          const rkey = `read:${to.profileId}>${from.profileId}:${n}`;
+          if (await waitFor(rkey)) receipts.push(arrived.get(rkey)! - t1);
+          else late.push(rkey);
+        }
+        await sleep(500 + Math.random() * 1500);
+        [from, to] = [to, from];
+      }
+      return reads;
+    };
+    const runs: Promise<number>[] = [];
+    for (let i = 0; i < members.length; i += 2) {
+      runs.push(pairRun(members[i], members[i + 1]));
+      await sleep(10);
+    }
+    await Promise.all(runs);
+    // What was late has had WAIT_MS more; a second look for each.
+    await sleep(WAIT_MS);
+    for (const key of late) {
+      if (arrived.has(key)) continue;
+      if (key.startsWith("message:")) lostMessages++;
+      else lostReceipts++;
+    }
+  } finally {
+    stopped = true;
+    for (const ws of sockets) ws.close();
+    burner.stop();
+    app.child.kill("SIGTERM");
+    await app.child.status;
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+  return {
+    messages,
+    lostMessages,
+    receipts: receiptsAsked,
+    lostReceipts,
+    deliveryP50: pct(deliveries, 0.5),
+    deliveryP99: pct(deliveries, 0.99),
+    receiptP50: pct(receipts, 0.5),
+    receiptP99: pct(receipts, 0.99),
+    reconnects,
+    failedCalls,
+  };
+}
+
+if (import.meta.main) {
+  const o: SoakOptions = {
+    pairs: Number(arg("pairs", "200")),
+    seconds: Number(arg("seconds", "0")) || Number(arg("minutes", "10")) * 60,
+    burn: Number(arg("burn", "1")),
+    live: Deno.args.includes("--live"),
+  };
+  const load = Deno.loadavg()[0];
+  console.log(`soak: ${o.pairs} pairs for ${o.seconds} s, ${o.burn} busy process(es), load ${load.toFixed(2)}`);
+  const r = await soak(o);
+  const ms = (x: number) => `${x.toFixed(0)} ms`;
+  console.log(`| what | count | lost | p50 | p99 |`);
+  console.log(`| --- | --- | --- | --- | --- |`);
+  console.log(`| messages | ${r.messages} | ${r.lostMessages} | ${ms(r.deliveryP50)} | ${ms(r.deliveryP99)} |`);
+  console.log(`| receipts | ${r.receipts} | ${r.lostReceipts} | ${ms(r.receiptP50)} | ${ms(r.receiptP99)} |`);
+  console.log(`reconnects ${r.reconnects}, failed calls ${r.failedCalls}, load after ${Deno.loadavg()[0].toFixed(2)}`);
+  console.log(JSON.stringify({ soak: o, result: r }));
+  const ok = r.lostMessages === 0 && r.lostReceipts === 0 && r.failedCalls === 0 && r.deliveryP99 < 1000 &&
+    r.receiptP99 < 1000;
+  Deno.exit(ok ? 0 : 1);
+}
