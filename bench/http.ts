@@ -117,6 +117,7 @@ async function drive(port: number, call: Call, seconds = SECONDS) {
           path: call.path(),
           headers: {
             cookie: v.cookie,
+            origin: `http://127.0.0.1:${port}`,
             "x-forwarded-for": ADDRESSES === "per-viewer"
               ? `10.1.${(n % viewers.length) >> 8}.${(n % viewers.length) & 255}`
               : `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,

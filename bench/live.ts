@@ -207,7 +207,7 @@ async function deliveries(
 const appSend = (origin: string) => async (from: Member, to: Member) => {
   const r = await fetch(`${origin}/api/message`, {
     method: "POST",
-    headers: { cookie: from.cookie, "content-type": "application/json" },
+    headers: { cookie: from.cookie, origin, "content-type": "application/json" },
     body: JSON.stringify({ senderProfileId: from.profileId, recipientProfileId: to.profileId, bodyText: "hi there" }),
   });
   await r.body?.cancel();

@@ -1,7 +1,8 @@
 /**
  * Languages. Every member-facing text lives in a catalogue (TEXTS, DISCOVERY_TEXTS, GAME_TEXTS,
- * MODERATION_TEXTS, NOTIFICATION_TEXTS), written in English (the spec's words, exactly) and
- * translated in domain/locales/. A catalogue is `localized`: reading `TEXTS.like` gives the text
+ * MODERATION_TEXTS, NOTIFICATION_TEXTS, SCREEN_TEXTS, UI_TEXTS), written in English (the spec's
+ * words, exactly) in domain/locales/en/ and translated in domain/locales/; the catalogue's own
+ * module (domain/texts.ts, ...) puts the languages together. A catalogue is `localized`: reading `TEXTS.like` gives the text
  * of the language in use, so the components that read the catalogues need no change.
  *
  * The language in use: in the browser, the page's `<html lang>` (the server chose it); on the

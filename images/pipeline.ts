@@ -20,6 +20,7 @@
 import sharp from "sharp";
 import type { JpegOptions, Metadata, Sharp, SharpOptions, WebpOptions } from "sharp";
 import { MAX_UPLOAD_BYTES } from "../domain/pictures.ts";
+import type { CropBox } from "../domain/shapes/pictures.ts";
 
 /** The largest upload accepted, in bytes (the spec's number; defined beside the client's checks). */
 export { MAX_UPLOAD_BYTES };
@@ -435,25 +436,16 @@ export async function renderVariant(
   };
 }
 
-/** A crop box in pixels of the picture after `rotate`, and the rotation (degrees clockwise). */
-export type CropBox = {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  rotate?: number;
-};
-
 /**
  * The editor's Save: rotates the normalized picture by `rotate` degrees clockwise (multiples of
  * 90 are exact; other angles enlarge the canvas with transparent corners), then cuts the box,
  * whose coordinates are pixels of the rotated picture at its stored size (fractions are rounded).
- * A box outside the picture is refused with `PictureRejected` 422. The aspect ratio is the
- * UI's business. The result is WebP without metadata, longest side at most 2048.
+ * A missing `rotate` is 0. A box outside the picture is refused with `PictureRejected` 422. The
+ * aspect ratio is the UI's business. The result is WebP without metadata, longest side at most 2048.
  */
 export async function cropPicture(
   normalizedBytes: Uint8Array,
-  box: CropBox,
+  box: Omit<CropBox, "rotate"> & { rotate?: number },
 ): Promise<Picture> {
   const reasons: string[] = [];
   for (const k of ["x", "y", "width", "height"] as const) {

@@ -10,7 +10,8 @@
 
 import { type PointerEvent as ReactPointerEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
-import { type CropBox, useCropMutation } from "./queries/pictures.ts";
+import { useCropMutation } from "./queries/pictures.ts";
+import type { CropBox } from "../domain/shapes/pictures.ts";
 import { CROP_ASPECT, CROP_PREVIEW_WIDTH } from "../domain/pictures.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 

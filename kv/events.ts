@@ -15,21 +15,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { ChangeLogTailer, POLL_MS } from "./changeLog.ts";
-
-/** What changed for a member: carried by the live stream, with the ids a page needs. */
-export type MemberEvent =
-  | { type: "notifications" }
-  | { type: "message"; id: string; from: string; to: string }
-  | { type: "read"; by: string; of: string }
-  | { type: "message-deleted"; id: string; with: string; scope: "me" | "both" }
-  | { type: "conversation-deleted"; with: string }
-  | { type: "picture"; id: string }
-  | { type: "typing"; from: string }
-  | { type: "opened"; id: string }
-  /** The member's sessions were ended (a suspension or ban): their open streams close. */
-  | { type: "session-ended" }
-  /** Reads every instance forgets (kv/kept.ts: `name` is a `KeptName`); never sent to a page. */
-  | { type: "forget"; name: string; ids: string[] };
+import type { MemberEvent } from "../domain/shapes/events.ts";
 
 /** A log entry: the events of one commit, each with the members it is for. */
 interface LogEntry {

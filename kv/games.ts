@@ -11,56 +11,40 @@
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-import type { Profile } from "./profiles.ts";
-import { type ProfileBrief, profileBriefs } from "./briefs.ts";
+import { profileBriefs } from "./briefs.ts";
 import { blockedSet } from "./blocks.ts";
-import { listReports, type Report } from "./reports.ts";
+import { listReports } from "./reports.ts";
 import { newId } from "./ids.ts";
 import { addNotification } from "./notifications.ts";
 import { getProfile } from "./profiles.ts";
 import { activeGrant, grantRoleOps } from "./roles.ts";
-import type { CropBox } from "../images/pipeline.ts";
 import { VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../domain/games.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
+import type { CropBox, CropFractions, CropItem, CropSuggestionView } from "../domain/shapes/pictures.ts";
+import type { ArbCase, Report, ReportCase } from "../domain/shapes/moderation.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
+import type { ProfileBrief } from "../domain/shapes/briefs.ts";
+import type {
+  ArbDecision,
+  ArbItem,
+  ArbVerdict,
+  Credited,
+  GptItem,
+  GptTally,
+  GptVerdict,
+  RatingCard,
+  VolunteerStatus,
+} from "../domain/shapes/games.ts";
 
 /** At most this many volunteer credits a day per member. */
 export const CREDITS_PER_DAY = 20;
 const DAY_MS = 24 * 60 * 60_000;
 
-/** A GPT Buster verdict: the text is a human's, or machine-written / fake. */
-export const GPT_VERDICTS = ["HUMAN", "MACHINE"] as const;
-export type GptVerdict = typeof GPT_VERDICTS[number];
 /** A profile is flagged for admins with at least this many votes and this share of MACHINE. */
 export const FLAG_MIN_VOTES = 5;
 export const FLAG_MACHINE_SHARE = 0.7;
 
-/** A Community Arbitration verdict. */
-export const ARB_VERDICTS = ["VIOLATION", "NO_VIOLATION"] as const;
-export type ArbVerdict = typeof ARB_VERDICTS[number];
-/** An admin's decision on a report. */
-export const ARB_DECISIONS = ["CONFIRM", "DISMISS"] as const;
-export type ArbDecision = typeof ARB_DECISIONS[number];
-
-export interface GptTally {
-  human: number;
-  machine: number;
-}
-
-export interface ArbCase {
-  violation: number;
-  noViolation: number;
-  status: "OPEN" | "CONFIRMED" | "DISMISSED";
-  decidedBy?: string;
-  tsDecided?: number;
-}
-
 const EMPTY_CASE: ArbCase = { violation: 0, noViolation: 0, status: "OPEN" };
-
-/** What a game action answers: whether it earned a credit and the member's credits now. */
-export interface Credited {
-  credited: boolean;
-  credits: number;
-}
 
 /** A member's volunteer credits. */
 export async function getCredits(profileId: string): Promise<number> {
@@ -116,20 +100,6 @@ export function creditOps(op: Deno.AtomicOperation, s: CreditState): boolean {
   return true;
 }
 
-/** Where a member stands toward the volunteer role. */
-export interface VolunteerStatus {
-  /** All volunteer credits ever earned. */
-  credits: number;
-  /** Credits earned in the last VOLUNTEER_WINDOW_DAYS UTC days, today included. */
-  recentCredits: number;
-  /** VOLUNTEER_CREDITS. */
-  threshold: number;
-  /** Credits still needed in the window (0 once reached). */
-  toGo: number;
-  /** When the earned VOLUNTEER role ends; null when none is granted now. */
-  volunteerUntil: number | null;
-}
-
 /** A member's credits, those of the volunteer window, and their earned VOLUNTEER role's end. */
 export async function volunteerStatus(profileId: string, accountId: string): Promise<VolunteerStatus> {
   const [credits, counts, grant] = await Promise.all([
@@ -158,15 +128,6 @@ export function isFlagged(t: GptTally): boolean {
 /** The community tally of a profile's text. */
 export async function gptTally(profileId: string): Promise<GptTally> {
   return (await kv().get<GptTally>(keys.gptTally(profileId))).value ?? { human: 0, machine: 0 };
-}
-
-/** A profile text to judge. */
-export interface GptItem {
-  profileId: string;
-  profileName: string;
-  profileAge: number | null;
-  picId: string | null;
-  description: string;
 }
 
 async function profilesOf(ids: readonly string[]): Promise<Map<string, Profile>> {
@@ -253,13 +214,6 @@ export async function listGptFlagged(limit = 200): Promise<(GptTally & { profile
 }
 
 // --- The Rating Game
-
-/** A picture in the rating deck. */
-export interface RatingCard {
-  picId: string;
-  profileId: string;
-  profileName: string;
-}
 
 /** Nearby members' public pictures `viewer` has not rated in the game, nearest first. */
 export function ratingDeck(viewer: string, max = 30): Promise<RatingCard[]> {
@@ -356,13 +310,6 @@ export async function arbCase(reportId: string): Promise<ArbCase> {
   return (await kv().get<ArbCase>(keys.arbCase(reportId))).value ?? EMPTY_CASE;
 }
 
-/** An open report a juror may judge. */
-export interface ArbItem {
-  /** Never the reporter: a juror sees what was reported, not who reported it. */
-  report: Pick<Report, "id" | "reason" | "text" | "tsCreated">;
-  reported: { profileId: string; profileName: string; description: string; picId: string | null };
-}
-
 /** May `juror` judge `report`: not its reporter, not the reported member, no block with either. */
 export function mayJudge(juror: string, report: Report, blocked: Set<string>): boolean {
   return juror !== report.reporterProfileId && juror !== report.reportedProfileId &&
@@ -442,9 +389,6 @@ export async function decideReport(reportId: string, admin: string, decision: Ar
   throw new Error("report decision kept conflicting");
 }
 
-/** A report as admins see it: with both names (null when a profile is gone), its tally and status. */
-export type ReportCase = Report & { reporterName: string | null; reportedName: string | null; case: ArbCase };
-
 /** Reports with their tallies and status, newest first, for admins. */
 export async function listReportCases(limit = 100): Promise<ReportCase[]> {
   const reports = await listReports(undefined, limit);
@@ -472,42 +416,14 @@ export async function getReport(id: string): Promise<Report | null> {
 
 // --- Help my Photos
 
-/** A suggested crop as fractions of the picture as it is now (its current generation). */
-export interface CropFractions {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
 /** The crop aspect (width / height in pixels) of every picture, as in the editor. */
 export const CROP_ASPECT = 0.8;
 /** A suggestion keeps at least this share of the picture's width or height. */
 export const MIN_CROP_SHARE = 0.25;
 
-/** A crop suggestion for a picture, shown to its owner without the suggester. */
-export interface CropSuggestion {
-  id: string;
-  picId: string;
-  ownerProfileId: string;
+/** A crop suggestion as stored: with who made it, which its owner is never told. */
+export interface CropSuggestion extends CropSuggestionView {
   suggesterProfileId: string;
-  /** The generation the suggestion was made on: a newer crop makes it stale. */
-  gen: string;
-  /** The picture's pixel size in that generation. */
-  width: number;
-  height: number;
-  box: CropFractions;
-  tsCreated: number;
-}
-
-/** A picture to suggest a crop for. */
-export interface CropItem {
-  picId: string;
-  profileId: string;
-  profileName: string;
-  width: number;
-  height: number;
-  gen: string;
 }
 
 /**

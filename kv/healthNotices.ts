@@ -21,7 +21,7 @@ import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import { blockedSet } from "./blocks.ts";
 import { getProfile } from "./profiles.ts";
-import type { Message } from "./messages.ts";
+import type { Message } from "../domain/shapes/messages.ts";
 import { addNotification } from "./notifications.ts";
 import { creditOps, creditState, getCredits } from "./games.ts";
 import { config } from "../config/config.ts";

@@ -12,55 +12,27 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { getProfile, type Profile } from "./profiles.ts";
+import { getProfile } from "./profiles.ts";
 import { blockedSet, blockIndexOps, blocksChangedHere, hasBlocked, listBlocked } from "./blocks.ts";
 import { canViewPicture, getPic } from "./pictures.ts";
-import { type Page, pageOf, type PageRequest } from "./paging.ts";
-
-/** The like types that are stored. UNDETERMINED is the default state. */
-export const LIKE_TYPES = ["LIKE", "DISLIKE", "UNDETERMINED"] as const;
-export type LikeType = typeof LIKE_TYPES[number];
-/** What a swipe produces: a stored type, or ERROR for an unknown swipe (never stored). */
-export type SwipeLikeType = LikeType | "ERROR";
+import { pageOf, type PageRequest } from "./paging.ts";
+import {
+  type LikeBrief,
+  type LikeType,
+  type PicLikeItem,
+  type ProfileLike,
+  type ProfileLikeItem,
+  type ProfilePicLike,
+} from "../domain/shapes/likes.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
+import type { Page } from "../domain/shapes/paging.ts";
 
 /** Page sizes of spec §9: likes lists 20, picture likes 30. */
 export const LIKES_PAGE = 20;
 export const PIC_LIKES_PAGE = 30;
 
-/** A like of one profile by another (spec §3 ProfileLike). */
-export interface ProfileLike {
-  likerProfileId: string;
-  likedProfileId: string;
-  likeType: LikeType;
-  blocked: boolean;
-  /** When the like took its current type; 0 for the default (nothing stored). */
-  tsCreated: number;
-}
-
-/** A like of one picture (spec §3 ProfilePicLike). */
-export interface ProfilePicLike {
-  likerProfileId: string;
-  profilePicId: string;
-  /** The profile that owns the picture. */
-  profilePicProfileId: string;
-  likeType: LikeType;
-  tsCreated: number;
-}
-
 /** The stored records add the index position (`seq`, time-ordered), which is never sent. */
 type Stored<T> = T & { seq: string };
-
-/** What a list shows of the other member: name and first public picture. */
-export interface LikeBrief {
-  profileId: string;
-  profileName: string;
-  profilePicId: string | null;
-}
-
-/** A profile like in a list, with the other member (the liked one for given, the liker for received). */
-export type ProfileLikeItem = ProfileLike & { other: LikeBrief };
-/** A picture like in a list, with the other member (the owner for given, the liker for received). */
-export type PicLikeItem = ProfilePicLike & { other: LikeBrief };
 
 function strip<T>(stored: Stored<T>): T {
   const { seq: _, ...rest } = stored;

@@ -25,7 +25,7 @@ import { keys } from "./keys.ts";
 import { newId, randomToken, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { type Account, getAccount } from "./accounts.ts";
-import { forgetCachedProfile, getProfile, type Profile, profileChanged } from "./profiles.ts";
+import { forgetCachedProfile, getProfile, profileChanged } from "./profiles.ts";
 import { endOtherSessions, endSessionsIn, listSessions, sessionHandles } from "./sessions.ts";
 import { enqueueJob } from "./jobs.ts";
 import { listPasskeys } from "./passkeys.ts";
@@ -40,10 +40,11 @@ import { commitWithdrawal } from "./blocks.ts";
 import { forgetHere, forgetKept } from "./kept.ts";
 import { getSafety } from "./safety.ts";
 import { getCredits } from "./games.ts";
-import type { Message } from "./messages.ts";
-import type { Report } from "./reports.ts";
 import { listActions } from "./moderation.ts";
 import { SNAPSHOT_BLOB } from "./positions/snapshot.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
+import type { Message } from "../domain/shapes/messages.ts";
+import type { Report } from "../domain/shapes/moderation.ts";
 
 const DAY_MS = 24 * 3_600_000;
 /** An export's link works once, for a day. */

@@ -28,7 +28,7 @@ import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { forgetCachedProfile, type Profile, profileChanged } from "./profiles.ts";
+import { forgetCachedProfile, profileChanged } from "./profiles.ts";
 import {
   BlobConflictError,
   type BlobMeta,
@@ -41,7 +41,6 @@ import {
 import { enqueueJob } from "./jobs.ts";
 import { addEvent } from "./events.ts";
 import {
-  type CropBox,
   cropPicture,
   type DecodedPicture,
   decodeMaster,
@@ -52,6 +51,8 @@ import {
   type PreparedUpload,
   renderVariant,
 } from "../images/pipeline.ts";
+import type { CropBox, PicInfo } from "../domain/shapes/pictures.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
 
 /** A picture's record. */
 export interface ProfilePic {
@@ -74,17 +75,6 @@ export interface ProfilePic {
   processing?: boolean;
   tsCreated: number;
   tsUpdated: number;
-}
-
-/** What a viewer needs to show a picture: its id, flag, size and generation (`v` in URLs). */
-export interface PicInfo {
-  id: string;
-  nsfw: boolean;
-  width: number;
-  height: number;
-  v: string;
-  /** Present while the first served size is being made (it is served meanwhile, scaled on the fly). */
-  processing?: true;
 }
 
 /** The most pictures one profile may have (public and private together). */

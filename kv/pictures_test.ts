@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { closeKv, openKv } from "./db.ts";
-import { newProfile, type Profile } from "./profiles.ts";
+import { newProfile } from "./profiles.ts";
 import {
   addPicture,
   canViewPicture,
@@ -15,6 +15,7 @@ import { createAccount } from "./accounts.ts";
 import { getBlobMeta } from "./blobs.ts";
 import { normalizeUpload } from "../images/pipeline.ts";
 import { picRecord } from "../tests/fixtures/pictures.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
 
 const pic = picRecord;
 

@@ -34,12 +34,12 @@
 
 import { kv } from "./db.ts";
 import { PositionStore } from "./positions/store.ts";
+import type { PositionAggregate } from "../domain/shapes/positions.ts";
 import type {
   BoundsQuery,
   ImportItem,
   NearbyPage,
   OwnPosition,
-  PositionAggregate,
   PositionReport,
   PositionUse,
   QueryOptions,
@@ -64,7 +64,6 @@ export type {
   NearbyItem,
   NearbyPage,
   OwnPosition,
-  PositionAggregate,
   PositionReport,
   PositionUse,
   QueryOptions,

@@ -4,7 +4,8 @@
  */
 
 import { badRequest, notFound } from "./errors.ts";
-import { type Profile, viewedProfile } from "../kv/profiles.ts";
+import { viewedProfile } from "../kv/profiles.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
 import { hasBlocked, isWithdrawn } from "../kv/blocks.ts";
 
 /**

@@ -2,7 +2,7 @@
 
 import { closeKv, kv, openKv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
-import { LIKE_TYPES, type LikeType } from "../kv/likes.ts";
+import { LIKE_TYPES, type LikeType } from "../domain/shapes/likes.ts";
 import { resetClock } from "../kv/clock.ts";
 
 /** `Deno.test` with its own `:memory:` KV. */

@@ -50,7 +50,10 @@ Deno.test({
     await withTwoInstances(async ({ one, two }) => {
       const a = await one.member("logout-a@example.com");
       const ms = await endedWithin(two, a, async () => {
-        const res = await fetch(`${one.origin}/api/auth/logout`, { method: "POST", headers: { cookie: a } });
+        const res = await fetch(`${one.origin}/api/auth/logout`, {
+          method: "POST",
+          headers: { cookie: a, origin: one.origin },
+        });
         assert.equal(res.status, 200);
         await res.body?.cancel();
       });
@@ -70,7 +73,7 @@ Deno.test({
       const put = (password: string) =>
         fetch(`${one.origin}/api/settings`, {
           method: "PUT",
-          headers: { cookie: a, "content-type": "application/json" },
+          headers: { cookie: a, origin: one.origin, "content-type": "application/json" },
           body: JSON.stringify({ name: "A", email, password, currentPassword: "first password" }),
         });
       // A fresh login-link session sets the first password without the current one.

@@ -1,13 +1,13 @@
 /** Spanish: every catalogue of the app (domain/i18n.ts). Neutral Spanish, "tú". */
 
 import type { Translation } from "../i18n.ts";
-import type { EnTexts } from "../texts.ts";
-import type { EnDiscovery } from "../discovery.ts";
-import type { EnGames } from "../games.ts";
-import type { EnNotifications } from "../notifications.ts";
-import type { EnModeration } from "../moderation.ts";
-import type { EnScreenTexts } from "../screenTexts.ts";
-import type { EnUiTexts } from "../uiTexts.ts";
+import type { EnTexts } from "./en/texts.ts";
+import type { EnDiscovery } from "./en/discovery.ts";
+import type { EnGames } from "./en/games.ts";
+import type { EnNotifications } from "./en/notifications.ts";
+import type { EnModeration } from "./en/moderation.ts";
+import type { EnScreenTexts } from "./en/screenTexts.ts";
+import type { EnUiTexts } from "./en/uiTexts.ts";
 import { HEALTH_ES } from "./healthEs.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 
@@ -395,6 +395,8 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   recenter: "Centrar",
   chat: "Chat",
   listNotLoaded: "No se pudo cargar la lista.",
+  mapTilesFailed: "No se pudieron cargar las imágenes del mapa.",
+  seeMembersAsList: "Ver a los miembros cercanos en una lista",
   likes: "Me gusta",
   prev: "Anterior",
   viewProfile: "Ver perfil",

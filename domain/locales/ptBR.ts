@@ -1,13 +1,13 @@
 /** Brazilian Portuguese: every catalogue of the app (domain/i18n.ts), "você". */
 
 import type { Translation } from "../i18n.ts";
-import type { EnTexts } from "../texts.ts";
-import type { EnDiscovery } from "../discovery.ts";
-import type { EnGames } from "../games.ts";
-import type { EnNotifications } from "../notifications.ts";
-import type { EnModeration } from "../moderation.ts";
-import type { EnScreenTexts } from "../screenTexts.ts";
-import type { EnUiTexts } from "../uiTexts.ts";
+import type { EnTexts } from "./en/texts.ts";
+import type { EnDiscovery } from "./en/discovery.ts";
+import type { EnGames } from "./en/games.ts";
+import type { EnNotifications } from "./en/notifications.ts";
+import type { EnModeration } from "./en/moderation.ts";
+import type { EnScreenTexts } from "./en/screenTexts.ts";
+import type { EnUiTexts } from "./en/uiTexts.ts";
 import { HEALTH_PT_BR } from "./healthPtBR.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 
@@ -396,6 +396,8 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   recenter: "Centralizar",
   chat: "Chat",
   listNotLoaded: "Não foi possível carregar a lista.",
+  mapTilesFailed: "Não foi possível carregar as imagens do mapa.",
+  seeMembersAsList: "Ver os membros próximos em uma lista",
   likes: "Curtidas",
   prev: "Anterior",
   viewProfile: "Ver perfil",

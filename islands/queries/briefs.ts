@@ -10,8 +10,8 @@ import { api } from "./api.ts";
 import type { ApiAnswer } from "../../domain/contract.ts";
 import { apiPath } from "../../domain/apiPath.ts";
 import { type KnownLocation, useLocation } from "./location.ts";
-import type { BriefsPage, ProfileBrief } from "../../kv/briefs.ts";
 import { type BriefFilter, cleanFilter, filterParams, NO_FILTER } from "../../components/FilterPanel.tsx";
+import type { BriefsPage, ProfileBrief } from "../../domain/shapes/briefs.ts";
 
 export type { BriefsPage, ProfileBrief };
 

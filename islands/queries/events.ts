@@ -7,7 +7,7 @@
  */
 
 import { useEffect } from "react";
-import type { MemberEvent } from "../../kv/events.ts";
+import type { MemberEvent } from "../../domain/shapes/events.ts";
 
 export type { MemberEvent };
 

@@ -7,9 +7,9 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, call } from "./api.ts";
 import type { ApiAnswer } from "../../domain/contract.ts";
-import type { PositionAggregate } from "../../kv/positions.ts";
 import { type BriefFilter, filterParams } from "../../components/FilterPanel.tsx";
 import type { ViewBox } from "../map/markers.ts";
+import type { PositionAggregate } from "../../domain/shapes/positions.ts";
 
 export type { PositionAggregate };
 

@@ -7,8 +7,9 @@ import { type MemberEvent, useMemberEvents } from "./events.ts";
 import { useServerData } from "./client.tsx";
 import type { ApiAnswer } from "../../domain/contract.ts";
 import { apiPath } from "../../domain/apiPath.ts";
+import type { NewMessage } from "../../domain/shapes/messages.ts";
 import { TYPING_SHOWS_MS, TypingTeller } from "../../domain/typing.ts";
-import { type NewMessage, sendThroughOutbox, whenDelivered } from "./outbox.ts";
+import { sendThroughOutbox, whenDelivered } from "./outbox.ts";
 
 /** A page of messages with the names and avatars of the members in it. */
 export type MessagePage = ApiAnswer<"GET /api/messages/between/:a/:b">;

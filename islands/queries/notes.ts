@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call } from "./api.ts";
 import { useServerData } from "./client.tsx";
-import type { ProfileNote } from "../../kv/notes.ts";
+import type { ProfileNote } from "../../domain/shapes/notes.ts";
 
 export type { ProfileNote };
 

@@ -11,18 +11,9 @@
 import { useSyncExternalStore } from "react";
 import { ApiFailure, call } from "./api.ts";
 import type { ApiAnswer } from "../../domain/contract.ts";
+import type { NewMessage } from "../../domain/shapes/messages.ts";
 
 type Message = ApiAnswer<"POST /api/message">;
-
-/** What POST /api/message takes (spec §7). */
-export interface NewMessage {
-  senderProfileId: string;
-  recipientProfileId?: string;
-  bodyText: string;
-  profilePicIds: string[];
-  /** Private pictures that open once for the recipient. */
-  viewOnce?: boolean;
-}
 
 /** One message waiting to be sent. */
 export interface Queued {

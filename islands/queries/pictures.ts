@@ -6,15 +6,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { call } from "./api.ts";
 import { profileKey, type ProfileView } from "./profiles.ts";
-
-/** A crop box in pixels of the whole upload turned by `rotate` (a multiple of 90). */
-export interface CropBox {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  rotate: number;
-}
+import type { CropBox } from "../../domain/shapes/pictures.ts";
 
 /** Uploads a file to the caller's profile (spec §7 multipart fields); `replaceId` takes that picture's place. */
 export function useUploadMutation(profileId: string) {

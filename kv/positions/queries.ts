@@ -28,10 +28,10 @@ import {
   type NearbyPage,
   type OwnPosition,
   type OwnRecord,
-  type PositionAggregate,
   type QueryOptions,
   type ShownPosition,
 } from "./types.ts";
+import type { PositionAggregate } from "../../domain/shapes/positions.ts";
 
 /** Checks and defaults a query's paging; throws `GeoInputError` when out of range. */
 function checkPaging(page: unknown, size: unknown, defaultSize: number): { page: number; size: number } {

@@ -113,16 +113,6 @@ export interface QueryOptions {
 /** A box query: the box plus paging and filtering. */
 export interface BoundsQuery extends Bounds, QueryOptions {}
 
-/** Visible members per 1-degree sector (spec "Position aggregate"); delta* is the cell's full size. */
-export interface PositionAggregate {
-  centerLat: number;
-  centerLon: number;
-  deltaLat: number;
-  deltaLon: number;
-  count: number;
-  tsUpdated: number;
-}
-
 /** One member of a bulk import. */
 export interface ImportItem extends PositionReport {
   profileId: string;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
-import { ALL_ACKS, testApp } from "../../tests/api.ts";
+import { ALL_ACKS, ORIGIN, testApp } from "../../tests/api.ts";
 import { fromRaw, quadrants } from "../../tests/fixtures/pictures.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
@@ -83,7 +83,7 @@ Deno.test("account - download my data: one ZIP with the JSON and every picture s
     assert.equal(other.status, 404);
     const res = await t.app.request("http://localhost/api/account/export/download", {
       method: "POST",
-      headers: { cookie: a.cookie, "content-type": "application/json" },
+      headers: { cookie: a.cookie, "content-type": "application/json", origin: ORIGIN },
       body: JSON.stringify({ token }),
     });
     assert.equal(res.status, 200);
@@ -346,7 +346,7 @@ Deno.test("account - the export carries no secret, refuses bad input with a 4xx,
     assert.deepEqual(await holding([token], (k) => k[0] === "outbox"), [], "the token itself is not stored");
     const res = await t.app.request("http://localhost/api/account/export/download", {
       method: "POST",
-      headers: { cookie: a.cookie, "content-type": "application/json" },
+      headers: { cookie: a.cookie, "content-type": "application/json", origin: ORIGIN },
       body: JSON.stringify({ token }),
     });
     assert.equal(res.status, 200);

@@ -12,7 +12,8 @@ import { eventStreams } from "../telemetry.ts";
 import type { AppEnv, Caller } from "../env.ts";
 import { forbidden } from "../errors.ts";
 import { isOwnOrigin, requireCaller } from "../middleware.ts";
-import { eventBus, type MemberEvent } from "../../kv/events.ts";
+import { eventBus } from "../../kv/events.ts";
+import type { MemberEvent } from "../../domain/shapes/events.ts";
 import { markSeen } from "../../kv/presence.ts";
 
 /** An event stream lives this long; the browser reconnects by itself. */

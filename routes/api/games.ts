@@ -11,13 +11,11 @@ import { ApiError, badRequest, conflict, dailyLimit, notFound, tooMany } from ".
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
 import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
-import { LIKE_TYPES, picVisibleTo, putPicLike } from "../../kv/likes.ts";
+import { picVisibleTo, putPicLike } from "../../kv/likes.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import {
   acceptCropSuggestion,
-  ARB_DECISIONS,
-  ARB_VERDICTS,
   arbCase,
   castArbVote,
   castGptVote,
@@ -27,7 +25,6 @@ import {
   getCredits,
   getCropSuggestion,
   getReport,
-  GPT_VERDICTS,
   gptTally,
   listCropSuggestions,
   listGptFlagged,
@@ -47,6 +44,8 @@ import { reachableProfile } from "../policy.ts";
 import { cropOwnPicture, getPic } from "../../kv/pictures.ts";
 import { PictureRejected } from "../../images/pipeline.ts";
 import { blockedSet } from "../../kv/blocks.ts";
+import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
+import { ARB_DECISIONS, ARB_VERDICTS, GPT_VERDICTS } from "../../domain/shapes/games.ts";
 
 export const gptBody = z.object({ verdict: z.enum(GPT_VERDICTS) });
 export const ratingBody = z.object({

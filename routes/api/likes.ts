@@ -16,7 +16,6 @@ import {
   blockList,
   getPicLikes,
   getProfileLike,
-  LIKE_TYPES,
   LIKES_PAGE,
   listLikesGiven,
   listLikesReceived,
@@ -29,6 +28,7 @@ import {
   unblock,
   visiblePicIds,
 } from "../../kv/likes.ts";
+import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
 
 const likeType = z.enum(LIKE_TYPES);
 const cursor = z.string().max(500).optional();

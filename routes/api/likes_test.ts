@@ -3,13 +3,14 @@ import { testApp } from "../../tests/api.ts";
 import { createAccount, getAccountByEmail, setRoles } from "../../kv/accounts.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
-import { getProfile, type Profile } from "../../kv/profiles.ts";
+import { getProfile } from "../../kv/profiles.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { likeSets, putProfileLike } from "../../kv/likes.ts";
 import { picLikeTally, receivedLikeCounts } from "../../tests/kv.ts";
 import { newId } from "../../kv/ids.ts";
 import { now, shiftClock } from "../../kv/clock.ts";
 import { grantPictureAccess, type ProfilePic } from "../../kv/pictures.ts";
+import type { Profile } from "../../domain/shapes/profiles.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 type Member = Awaited<ReturnType<T["member"]>>;

@@ -14,7 +14,7 @@ import { clientAddress, requireCaller } from "../middleware.ts";
 import { MULTIPART_ALLOWANCE, readMultipart } from "../multipart.ts";
 import { isId } from "../../kv/ids.ts";
 import { hit, hitNewMember } from "../../kv/ratelimit.ts";
-import { getProfile, type Profile, profileVisibleTo } from "../../kv/profiles.ts";
+import { getProfile, profileVisibleTo } from "../../kv/profiles.ts";
 import {
   addPicture,
   canViewPicture,
@@ -35,6 +35,7 @@ import {
   setPictureNsfw,
 } from "../../kv/pictures.ts";
 import { MAX_UPLOAD_BYTES, PIC_SIZES, type PicSize, PictureRejected, prepareUpload } from "../../images/pipeline.ts";
+import type { Profile } from "../../domain/shapes/profiles.ts";
 
 /** The body limit of an upload (main.ts): the file limit plus the multipart allowance, as `readMultipart` counts. */
 export const UPLOAD_BODY_LIMIT = MAX_UPLOAD_BYTES + MULTIPART_ALLOWANCE;

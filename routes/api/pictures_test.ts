@@ -25,7 +25,7 @@ import { MAX_UPLOAD_BYTES, PIC_SIZES } from "../../images/pipeline.ts";
 import { claimDueJobs, type JobRecord, LEASE_MS, listDeadJobs } from "../../kv/jobs.ts";
 import { shiftClock } from "../../kv/clock.ts";
 import { keys } from "../../kv/keys.ts";
-import { eventBus, type MemberEvent } from "../../kv/events.ts";
+import { eventBus } from "../../kv/events.ts";
 import { getAccountByEmail, setRoles } from "../../kv/accounts.ts";
 import { blockIndexOps } from "../../kv/blocks.ts";
 import { kv } from "../../kv/db.ts";
@@ -42,6 +42,7 @@ import {
   storedSizes,
   variantBlobId,
 } from "../../kv/pictures.ts";
+import type { MemberEvent } from "../../domain/shapes/events.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 type Member = Awaited<ReturnType<T["member"]>>;
@@ -203,7 +204,12 @@ Deno.test("pictures - 8,192,001 bytes is refused with 413 while streaming; 8,192
       t.app.request(ORIGIN + "/api/profile-pic", {
         method: "POST",
         body,
-        headers: { cookie: m.cookie, "content-type": `multipart/form-data; boundary=${boundary}`, ...headers },
+        headers: {
+          cookie: m.cookie,
+          origin: ORIGIN,
+          "content-type": `multipart/form-data; boundary=${boundary}`,
+          ...headers,
+        },
       });
 
     const over = streamed(padded(MAX_UPLOAD_BYTES + 1));

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
-import { eventBus, type MemberEvent } from "../../kv/events.ts";
+import { eventBus } from "../../kv/events.ts";
 import { markSeen } from "../../kv/presence.ts";
 import { TYPING_MIN_GAP_MS } from "../../domain/typing.ts";
 import { resetClock, shiftClock } from "../../kv/clock.ts";
 import { blockIndexOps } from "../../kv/blocks.ts";
 import { kv } from "../../kv/db.ts";
+import type { MemberEvent } from "../../domain/shapes/events.ts";
 
 Deno.test("presence - online while a page is open, then last seen; hiding one's own hides everyone's from them", async () => {
   const t = await testApp();

@@ -17,7 +17,6 @@ import {
   nextCropItem,
   nextGptItem,
   ratingDeck,
-  type VolunteerStatus,
   volunteerStatus,
 } from "../../kv/games.ts";
 import PhotoCrop from "../../islands/PhotoCrop.tsx";
@@ -26,6 +25,7 @@ import GptBuster from "../../islands/GptBuster.tsx";
 import RatingGame from "../../islands/RatingGame.tsx";
 import Arbitration from "../../islands/Arbitration.tsx";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import type { VolunteerStatus } from "../../domain/shapes/games.ts";
 
 /** Where the caller stands toward the volunteer role: until when they are one, or how far to go. */
 function VolunteerStanding({ status, storedRole }: { status: VolunteerStatus; storedRole: boolean }) {
