@@ -23,7 +23,8 @@ import { pictures, UPLOAD_BODY_LIMIT } from "./routes/api/pictures.ts";
 import { likes } from "./routes/api/likes.ts";
 import { notes } from "./routes/api/notes.ts";
 import { reports } from "./routes/api/reports.ts";
-import { closeEventStreams, notifications } from "./routes/api/notifications.ts";
+import { notifications } from "./routes/api/notifications.ts";
+import { closeEventStreams, events } from "./routes/api/events.ts";
 import { messages } from "./routes/api/messages.ts";
 import { games } from "./routes/api/games.ts";
 import { health } from "./routes/api/health.ts";
@@ -76,6 +77,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", notes);
   app.route("/api", reports);
   app.route("/api", notifications);
+  app.route("/api", events);
   app.route("/api", messages);
   app.route("/api", games);
   app.route("/api", health);

@@ -44,7 +44,7 @@ type Part = "indexes" | "notification" | "push job" | "event once";
 function likeMutations(op: Deno.AtomicOperation, liker: string, liked: string, without: Part | null): void {
   const t = Date.now(), seq = newId(t);
   const next = { likerProfileId: liker, likedProfileId: liked, likeType: "LIKE", blocked: false, tsCreated: t, seq };
-  op.set(keys.profileLike(liker, liked), next).sum(keys.profileLikeCount(liked, "LIKE"), 1n);
+  op.set(keys.profileLike(liker, liked), next);
   if (without !== "indexes") {
     op.set(keys.profileLikeByLiker(liker, "LIKE", seq, liked), next)
       .set(keys.profileLikeByLiked(liked, "LIKE", seq, liker), next);

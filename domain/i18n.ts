@@ -26,7 +26,7 @@ export function setRequestLocaleSource(source: () => Locale | undefined): void {
 }
 
 /** Is `x` one of the app's languages? */
-export function isLocale(x: unknown): x is Locale {
+function isLocale(x: unknown): x is Locale {
   return typeof x === "string" && (LOCALES as readonly string[]).includes(x);
 }
 
@@ -78,7 +78,7 @@ type Widen<T> = T extends string ? string
 export type Translation<T> = { [K in keyof T]: Widen<T[K]> };
 
 /** A catalogue that answers in the language in use (English where a translation lacks a key). */
-export function localized<T extends object>(en: T, translations: Record<Exclude<Locale, "en">, Translation<T>>): T {
+function localized<T extends object>(en: T, translations: Record<Exclude<Locale, "en">, Translation<T>>): T {
   return new Proxy(en, {
     get(target, key, receiver) {
       const l = locale();

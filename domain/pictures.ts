@@ -40,7 +40,7 @@ export interface PicRef {
  * `showNsfw` picks the real NSFW picture (the member chose Showing NSFW); otherwise an NSFW
  * picture comes blurred.
  */
-export function picSrc(pic: PicRef, scale: PicScale, showNsfw: boolean): string {
+function picSrc(pic: PicRef, scale: PicScale, showNsfw: boolean): string {
   return `${profilePicUrl(pic.id, scale, showNsfw && pic.nsfw)}&v=${encodeURIComponent(pic.v)}`;
 }
 

@@ -30,7 +30,7 @@ export interface ProfileViewProps {
 }
 
 /** The carousel address of one picture among a list (spec §2: profileId, id, ids). */
-export function carouselHref(profileId: string, id: string, ids: readonly string[]): string {
+function carouselHref(profileId: string, id: string, ids: readonly string[]): string {
   const q = new URLSearchParams({ profileId, id, ids: ids.join(",") });
   return `/profilePicCarousel?${q}`;
 }

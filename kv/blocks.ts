@@ -64,7 +64,7 @@ function withdrawals(): Promise<Map<string, Withdrawal>> {
 }
 
 /** The members withdrawn from everyone's view now. */
-export async function withdrawnSet(): Promise<Set<string>> {
+async function withdrawnSet(): Promise<Set<string>> {
   const out = new Set<string>();
   const t = now();
   for (const [id, w] of await withdrawals()) if (inForce(w, t)) out.add(id);

@@ -1,6 +1,7 @@
 /**
  * Profile likes and picture likes (spec §3, §4): one record per liker and target, written in one
- * atomic with its two time-ordered indexes (given, received) and the Deno.KvU64 counts per type.
+ * atomic with its two time-ordered indexes (given, received). No count is kept: nothing shows one,
+ * and each like's atomic is smaller without.
  * A profile like also carries the `blocked` flag, whose symmetric index lives in kv/blocks.ts.
  */
 
@@ -16,7 +17,6 @@ import { blockedSet, blockIndexOps, blocksChangedHere, hasBlocked, listBlocked }
 import { canViewPicture, getPic } from "./pictures.ts";
 import { pageOf, type PageRequest } from "./paging.ts";
 import {
-  LIKE_TYPES,
   type LikeBrief,
   type LikeType,
   type PicLikeItem,
@@ -34,18 +34,13 @@ export const PIC_LIKES_PAGE = 30;
 /** The stored records add the index position (`seq`, time-ordered), which is never sent. */
 type Stored<T> = T & { seq: string };
 
-/** Like counts per type. */
-export type LikeCounts = Record<LikeType, number>;
-
-const MINUS_ONE = 0xffff_ffff_ffff_ffffn; // KvU64 sums wrap: adding 2^64-1 subtracts one.
-
 function strip<T>(stored: Stored<T>): T {
   const { seq: _, ...rest } = stored;
   return rest as T;
 }
 
 /** The default like when none is stored: UNDETERMINED, not blocked. */
-export function defaultLike(likerProfileId: string, likedProfileId: string): ProfileLike {
+function defaultLike(likerProfileId: string, likedProfileId: string): ProfileLike {
   return { likerProfileId, likedProfileId, likeType: "UNDETERMINED", blocked: false, tsCreated: 0 };
 }
 
@@ -78,7 +73,7 @@ export async function unblock(blocker: string, blocked: string): Promise<boolean
 /**
  * Sets the like of `liker` for `liked`. `blocked` left out keeps the stored flag. A like equal to
  * the stored one writes nothing (`changed` false). A new type moves the like to the top of both
- * lists and moves one count from the old type to the new one.
+ * lists.
  */
 export async function putProfileLike(
   liker: string,
@@ -117,10 +112,8 @@ export async function putProfileLike(
       op.check(entry).set(key, next);
       if (old && typeChanged) {
         op.delete(keys.profileLikeByLiker(liker, old.likeType, old.seq, liked))
-          .delete(keys.profileLikeByLiked(liked, old.likeType, old.seq, liker))
-          .sum(keys.profileLikeCount(liked, old.likeType), MINUS_ONE);
+          .delete(keys.profileLikeByLiked(liked, old.likeType, old.seq, liker));
       }
-      if (typeChanged) op.sum(keys.profileLikeCount(liked, likeType), 1n);
       // The indexes hold a copy of the record so a list is one range read.
       op.set(keys.profileLikeByLiker(liker, likeType, next.seq, liked), next)
         .set(keys.profileLikeByLiked(liked, likeType, next.seq, liker), next);
@@ -184,35 +177,16 @@ export async function putPicLike(
     };
     const op = kv().atomic().check(entry).set(key, next)
       .set(keys.picLikeByLiker(liker, likeType, next.seq, picId), next)
-      .set(keys.picLikeByOwner(owner, likeType, next.seq, liker, picId), next)
-      .sum(keys.picLikeCount(picId, likeType), 1n);
+      .set(keys.picLikeByOwner(owner, likeType, next.seq, liker, picId), next);
     if (old) {
       op.delete(keys.picLikeByLiker(liker, old.likeType, old.seq, picId))
-        .delete(keys.picLikeByOwner(old.profilePicProfileId, old.likeType, old.seq, liker, picId))
-        .sum(keys.picLikeCount(picId, old.likeType), MINUS_ONE);
+        .delete(keys.picLikeByOwner(old.profilePicProfileId, old.likeType, old.seq, liker, picId));
     }
     tell?.(op);
     extra?.(op);
     if ((await op.commit()).ok) return { like: strip(next), changed: true };
   }
   throw new Error("picture like kept conflicting");
-}
-
-async function countsOf(keyOf: (type: string) => Deno.KvKey): Promise<LikeCounts> {
-  const entries = await kv().getMany<Deno.KvU64[]>(LIKE_TYPES.map(keyOf));
-  const out = {} as LikeCounts;
-  LIKE_TYPES.forEach((type, i) => out[type] = Number(entries[i].value?.value ?? 0n));
-  return out;
-}
-
-/** How many likes of each type a profile received. */
-export function profileLikeCounts(profileId: string): Promise<LikeCounts> {
-  return countsOf((type) => keys.profileLikeCount(profileId, type));
-}
-
-/** How many likes of each type a picture received. */
-export function picLikeCounts(picId: string): Promise<LikeCounts> {
-  return countsOf((type) => keys.picLikeCount(picId, type));
 }
 
 /** May `viewer` see picture `picId` of `owner`: it is the owner's, and public, or private with a grant. */

@@ -26,7 +26,8 @@ import { newId, randomToken, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { type Account, getAccount } from "./accounts.ts";
 import { forgetCachedProfile, getProfile, profileChanged } from "./profiles.ts";
-import { endOtherSessions, listSessions } from "./sessions.ts";
+import { endOtherSessions, endSessionsIn, listSessions, sessionHandles } from "./sessions.ts";
+import { enqueueJob } from "./jobs.ts";
 import { listPasskeys } from "./passkeys.ts";
 import { listPushSubscriptions } from "./push.ts";
 import { forgetLoginTrust } from "./logintrust.ts";
@@ -230,20 +231,24 @@ export interface ExportRecord {
   tsCreated: number;
 }
 
-/** Records a ready export; returns the single-use token of its link. */
-export async function recordExport(accountId: string, blobId: string): Promise<string> {
+/**
+ * Records a ready export, with the job that removes its ZIP once its link has expired, in one
+ * commit that holds only while the account exists and no deletion of it is under way (a deletion
+ * removes the member's exports and jobs: none may be added behind it). Returns the single-use token
+ * of its link, or null when the account is gone or going (the caller removes the ZIP).
+ */
+export async function recordExport(accountId: string, blobId: string): Promise<string | null> {
   const token = randomToken(32);
   const record: ExportRecord = { accountId, blobId, tsCreated: now() };
-  await kv().set(keys.dataExport(await sha256Hex(token)), record, { expireIn: EXPORT_TTL_MS });
-  return token;
-}
-
-/** Removes a ready export by its token: its record and its ZIP. */
-export async function dropExport(token: string): Promise<void> {
   const key = keys.dataExport(await sha256Hex(token));
-  const r = (await kv().get<ExportRecord>(key)).value;
-  if (r) await deleteBlob(r.blobId);
-  await kv().delete(key);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const [account, deletion] = await kv().getMany([keys.account(accountId), keys.accountDeletion(accountId)]);
+    if (!account.value || deletion.value) return null;
+    const op = kv().atomic().check(account, deletion).set(key, record, { expireIn: EXPORT_TTL_MS });
+    enqueueJob(op, { type: "account-export", accountId, expireBlob: blobId }, { delayMs: EXPORT_TTL_MS });
+    if ((await op.commit()).ok) return token;
+  }
+  throw new Error("the export could not be recorded");
 }
 
 /** Takes a ready export by its token, once, for its owner only (null otherwise: unknown, used, expired, not theirs). */
@@ -284,8 +289,15 @@ export interface Deletion {
   tsStarted: number;
 }
 
-/** Starts a deletion (the account's sessions end at once; the member is hidden at once). */
-export async function startDeletion(account: Account): Promise<Deletion> {
+/** Sessions ended in the deletion's own commit; an account with more has the rest ended right after it. */
+const SESSIONS_IN_START = 200;
+
+/**
+ * Starts a deletion in one commit: the deletion's record, the member hidden from everyone, the
+ * account's sessions ended, and the job that runs the deletion's steps (workers/memberData.ts).
+ * Null when a deletion of the account is already under way.
+ */
+export async function startDeletion(account: Account): Promise<Deletion | null> {
   const d: Deletion = {
     accountId: account.id,
     profileId: account.defaultProfileId,
@@ -294,12 +306,17 @@ export async function startDeletion(account: Account): Promise<Deletion> {
     step: 0,
     tsStarted: now(),
   };
-  await commitWithdrawal(
-    kv().atomic()
-      .set(keys.accountDeletion(account.id), d)
-      .set(keys.withdrawn(account.defaultProfileId), { kind: "BAN", actionId: null, until: null, ts: now() }),
-  );
-  await endOtherSessions(account.id, "");
+  const sessions = await sessionHandles(account.id);
+  const op = kv().atomic()
+    .check({ key: keys.accountDeletion(account.id), versionstamp: null })
+    .set(keys.accountDeletion(account.id), d)
+    .set(keys.withdrawn(account.defaultProfileId), { kind: "BAN", actionId: null, until: null, ts: now() });
+  const ended = endSessionsIn(op, account.id, sessions.slice(0, SESSIONS_IN_START));
+  enqueueJob(op, { type: "account-delete", accountId: account.id }, { maxAttempts: 20 });
+  if (!(await commitWithdrawal(op)).ok) return null;
+  forgetHere("session", ended);
+  // The job's first step ends them too; a member with this many sessions should not wait for it.
+  if (sessions.length > SESSIONS_IN_START) await endOtherSessions(account.id, "");
   return d;
 }
 
@@ -361,13 +378,15 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
     const profile = await getProfile(profileId);
     for (const id of [...(profile?.profilePicIds ?? []), ...(profile?.profilePicIdsPrivate ?? [])]) {
       await deletePicture(profileId, id);
+      // The count of the picture's likes that older stores kept.
+      await deleteKeys(await keysUnder(keys.retiredPicLikeCounts(id)));
     }
     // Grants to see others' private pictures.
     await deleteKeys((await scan(["pic_grants"], (e) => e.key[2] === profileId)).map((e) => e.key));
   },
 
   async likes({ profileId }) {
-    // Likes given: the record, both indexes, and one off the liked member's count.
+    // Likes given: the record and both indexes.
     for (
       const e of await scan<{ likedProfileId: string; likeType: string; seq: string }>(
         keys.profileLikesAllBy(profileId),
@@ -378,11 +397,10 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       await kv().atomic().delete(e.key)
         .delete(keys.profileLikeByLiker(profileId, l.likeType, l.seq, l.likedProfileId))
         .delete(keys.profileLikeByLiked(l.likedProfileId, l.likeType, l.seq, profileId))
-        .sum(keys.profileLikeCount(l.likedProfileId, l.likeType), MINUS_ONE)
         .delete(keys.block(profileId, l.likedProfileId)).delete(keys.blockedBy(l.likedProfileId, profileId))
         .commit();
     }
-    // Likes received: each liker's record and index (the member's own counts go below).
+    // Likes received: each liker's record and index.
     for (
       const e of await scan<{ likerProfileId: string; likeType: string; seq: string }>(
         ["profile_likes_by_liked", profileId],
@@ -395,7 +413,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
         .delete(keys.block(l.likerProfileId, profileId)).delete(keys.blockedBy(profileId, l.likerProfileId))
         .commit();
     }
-    // Picture likes given, with one off each picture's count; and those received on their pictures.
+    // Picture likes given, and those received on their pictures.
     for (
       const e of await scan<{ profilePicId: string; profilePicProfileId: string; likeType: string; seq: string }>(
         keys.picLikesAllBy(profileId),
@@ -406,7 +424,6 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       await kv().atomic().delete(e.key)
         .delete(keys.picLikeByLiker(profileId, l.likeType, l.seq, l.profilePicId))
         .delete(keys.picLikeByOwner(l.profilePicProfileId, l.likeType, l.seq, profileId, l.profilePicId))
-        .sum(keys.picLikeCount(l.profilePicId, l.likeType), MINUS_ONE)
         .commit();
     }
     for (
@@ -418,13 +435,13 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       const l = e.value;
       await kv().atomic().delete(e.key).delete(keys.picLike(l.likerProfileId, l.profilePicId))
         .delete(keys.picLikeByLiker(l.likerProfileId, l.likeType, l.seq, l.profilePicId))
-        .delete(keys.picLikeCount(l.profilePicId, l.likeType))
         .commit();
     }
     await deleteKeys([
       ...await keysUnder(["profile_likes_by_liker", profileId]),
       ...await keysUnder(["pic_likes_by_liker", profileId]),
-      ...await keysUnder(["profile_like_counts", profileId]),
+      // The count of likes received that older stores kept.
+      ...await keysUnder(keys.retiredProfileLikeCounts(profileId)),
       // Blocks both ways, each with its mirror (written in one atomic: kv/blocks.ts), read by their index.
       ...(await keysUnder(keys.blocksBy(profileId))).flatMap((k) => [k, keys.blockedBy(k[2] as string, profileId)]),
       ...(await keysUnder(keys.blockedByAll(profileId))).flatMap((k) => [k, keys.block(k[2] as string, profileId)]),

@@ -145,8 +145,8 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   profileLikesByLiker: PREFIX,
   profileLikeByLiked: other("index of a like"),
   profileLikesByLiked: PREFIX,
-  profileLikeCount: deleted("a count of likes received", (m) => [
-    keys.profileLikeCount(m.profile, "LIKE"),
+  retiredProfileLikeCounts: deleted("a count of likes received that older stores kept", (m) => [
+    [...keys.retiredProfileLikeCounts(m.profile), "LIKE"],
     new Deno.KvU64(3n),
   ]),
   picLike: exported((m) => [
@@ -157,7 +157,7 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   picLikesByLiker: PREFIX,
   picLikeByOwner: other("index of a picture like"),
   picLikesByOwner: PREFIX,
-  picLikeCount: other("a count per picture, removed with the picture"),
+  retiredPicLikeCounts: other("a count per picture that older stores kept, removed with the picture"),
   block: deleted("a block they made", (m) => [keys.block(m.profile, m.other), NOW]),
   blocksBy: PREFIX,
   blockedBy: deleted("a block made of them", (m) => [keys.blockedBy(m.profile, m.other), NOW]),

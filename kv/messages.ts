@@ -143,7 +143,7 @@ export async function conversation(
 }
 
 /** The latest message with each partner, newest first; `before` pages by message id. */
-export async function latestPerPartner(me: string, w: Window = {}): Promise<{ items: Message[]; hasMore: boolean }> {
+async function latestPerPartner(me: string, w: Window = {}): Promise<{ items: Message[]; hasMore: boolean }> {
   const latest: { messageId: string }[] = [];
   for await (const e of kv().list<{ messageId: string }>({ prefix: keys.chatsOf(me) })) latest.push(e.value);
   let ids = latest.map((l) => l.messageId).sort().reverse();
@@ -222,7 +222,7 @@ export async function peopleOf(ids: Iterable<string>): Promise<People> {
 }
 
 /** The partner of `me` in a private message. */
-export function partnerOf(me: string, m: Message): string {
+function partnerOf(me: string, m: Message): string {
   return m.senderProfileId === me ? m.recipientProfileId! : m.senderProfileId;
 }
 

@@ -50,7 +50,7 @@ export interface Moderator {
 const SYSTEM: Moderator = { accountId: "system", name: "Automatic" };
 
 /** Adds an audit line to an atomic (the log is written only with the change it records). */
-export function auditOp(
+function auditOp(
   op: Deno.AtomicOperation,
   who: Moderator,
   action: string,
@@ -74,7 +74,7 @@ export async function listAudit(limit = 100, target?: string): Promise<AuditEntr
 }
 
 /** The hash that stands for a mailbox in the ban list (never the address itself). */
-export function mailboxHash(email: string): Promise<string> {
+function mailboxHash(email: string): Promise<string> {
   return sha256Hex(`mailbox:${mailboxOf(email)}`);
 }
 
@@ -85,7 +85,7 @@ export async function isMailboxBanned(email: string): Promise<boolean> {
 }
 
 /** A member's current withdrawal (suspension, ban or review), or null. */
-export async function withdrawalOf(profileId: string): Promise<Withdrawal | null> {
+async function withdrawalOf(profileId: string): Promise<Withdrawal | null> {
   const w = (await kv().get<Withdrawal>(keys.withdrawn(profileId))).value;
   return inForce(w) ? w : null;
 }
@@ -269,7 +269,7 @@ export async function addModNote(admin: Moderator, profileId: string, text: stri
   return n;
 }
 
-export async function listModNotes(profileId: string): Promise<ModNote[]> {
+async function listModNotes(profileId: string): Promise<ModNote[]> {
   const out: ModNote[] = [];
   for await (const e of kv().list<ModNote>({ prefix: keys.modNotesOf(profileId) }, { reverse: true })) {
     out.push(e.value);
@@ -280,7 +280,7 @@ export async function listModNotes(profileId: string): Promise<ModNote[]> {
 // --- sending paused (kv/spam.ts pauses; an admin resumes)
 
 /** How many of a member's first messages were held as possible spam. */
-export async function heldCount(profileId: string): Promise<number> {
+async function heldCount(profileId: string): Promise<number> {
   const v = (await kv().get<Deno.KvU64>(keys.spamHeldCount(profileId))).value;
   return v ? Number(v.value) : 0;
 }
@@ -307,7 +307,7 @@ export async function resumeSending(admin: Moderator, profileId: string): Promis
 }
 
 /** Members whose sending is paused, for the moderation queue. */
-export async function listSendingPaused(): Promise<(SendingPause & { profileId: string })[]> {
+async function listSendingPaused(): Promise<(SendingPause & { profileId: string })[]> {
   const out: (SendingPause & { profileId: string })[] = [];
   for await (const e of kv().list<SendingPause>({ prefix: keys.sendingPausedAll() })) {
     out.push({ ...e.value, profileId: e.key[1] as string });

@@ -12,7 +12,7 @@ import type { Page } from "../domain/shapes/paging.ts";
 export const NOTES_PAGE = 50;
 
 /** The empty note: what the author sees before writing one. */
-export function emptyNote(authorProfileId: string, aboutProfileId: string): ProfileNote {
+function emptyNote(authorProfileId: string, aboutProfileId: string): ProfileNote {
   return { authorProfileId, aboutProfileId, bodyText: "", privateTags: [], tsUpdated: 0 };
 }
 

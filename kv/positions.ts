@@ -168,8 +168,3 @@ export function startPositionSync(options: { pollMs?: number; snapshots?: boolea
 export async function stopPositionSync(): Promise<void> {
   await current?.stopSync();
 }
-
-/** Applies other instances' writes now instead of waiting for the watch. */
-export function syncPositionsNow(): Promise<void> {
-  return positionStore().tail();
-}

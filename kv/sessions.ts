@@ -154,21 +154,42 @@ export function freshLinkLoginUntil(s: Session): number | null {
   return now() < until ? until : null;
 }
 
+/** The account's sessions by public id and token hash (their index, without reading each session). */
+export async function sessionHandles(accountId: string): Promise<SessionHandle[]> {
+  const out: SessionHandle[] = [];
+  for await (const e of kv().list<string>({ prefix: keys.sessionsByAccount(accountId) })) {
+    out.push({ id: String(e.key[e.key.length - 1]), tokenHash: e.value });
+  }
+  return out;
+}
+
+/** A session as its account's index holds it. */
+export interface SessionHandle {
+  id: string;
+  tokenHash: string;
+}
+
+/**
+ * Adds the end of `sessions` to `op` (2 deletes each, and the forget of every instance's kept copy);
+ * after the commit, call `forgetHere("session", hashes)` with the hashes it returns.
+ */
+export function endSessionsIn(
+  op: Deno.AtomicOperation,
+  accountId: string,
+  sessions: readonly SessionHandle[],
+): string[] {
+  for (const o of sessions) op.delete(keys.session(o.tokenHash)).delete(keys.sessionByAccount(accountId, o.id));
+  const hashes = sessions.map((o) => o.tokenHash);
+  forgetKept(op, "session", hashes);
+  return hashes;
+}
+
 /** Ends every session of the account but `keepId` (its current one); returns how many ended. */
 export async function endOtherSessions(accountId: string, keepId: string): Promise<number> {
-  const others: { id: string; tokenHash: string }[] = [];
-  for await (const e of kv().list<string>({ prefix: keys.sessionsByAccount(accountId) })) {
-    const id = String(e.key[e.key.length - 1]);
-    if (id !== keepId) others.push({ id, tokenHash: e.value });
-  }
+  const others = (await sessionHandles(accountId)).filter((o) => o.id !== keepId);
   for (let i = 0; i < others.length; i += 50) {
     const op = kv().atomic();
-    const batch = others.slice(i, i + 50);
-    for (const o of batch) {
-      op.delete(keys.session(o.tokenHash)).delete(keys.sessionByAccount(accountId, o.id));
-    }
-    const hashes = batch.map((o) => o.tokenHash);
-    forgetKept(op, "session", hashes);
+    const hashes = endSessionsIn(op, accountId, others.slice(i, i + 50));
     await op.commit();
     forgetHere("session", hashes);
   }

@@ -31,7 +31,7 @@ export function bodyLimitOf(limits: BodyLimits, method: string, path: string): n
 export const UPLOAD_BODY_TIMEOUT_MS = 120_000;
 
 /** The time a call's body has to arrive. */
-export function bodyTimeoutOf(limits: BodyLimits, method: string, path: string): number {
+function bodyTimeoutOf(limits: BodyLimits, method: string, path: string): number {
   return Math.max(limits.timeouts?.[`${method} ${path}`] ?? 0, config.bodyTimeoutMs);
 }
 
@@ -41,11 +41,6 @@ function lateness(ms: number): ApiError {
 
 function refusal(limit: number): ApiError {
   return tooLarge(`The request body is larger than the limit of ${limit.toLocaleString("en-US")} bytes.`);
-}
-
-/** True for the error a cut-off body gives its reader (the handler may have wrapped or replaced it). */
-export function isBodyTooLarge(e: unknown): boolean {
-  return e instanceof ApiError && e.status === 413;
 }
 
 /**

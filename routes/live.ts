@@ -17,7 +17,7 @@ import { WebSocketServer } from "ws";
 import type { WebSocket as WsSocket } from "ws";
 import type { Hono } from "hono";
 import type { AppEnv } from "./env.ts";
-import { type EventSocketPort, type EventSocketWiring, markLiveUpgrade } from "./api/notifications.ts";
+import { type EventSocketPort, type EventSocketWiring, markLiveUpgrade } from "./api/events.ts";
 import { setLivePort } from "./livePort.ts";
 
 /** How often the listener pings its sockets; one that missed the last ping is dropped. */

@@ -26,7 +26,7 @@ export const MAX_TILE_BYTES = 1 << 20;
 export const TILE_CACHE_CONTROL = "public, max-age=86400";
 
 /** The app's name to the tile server: the same for every member, nothing of theirs. */
-export function tileUserAgent(): string {
+function tileUserAgent(): string {
   return `Lambda-map-tiles/1.0 (+${config.publicOrigin ?? "self-hosted"})`;
 }
 
@@ -40,7 +40,7 @@ export interface TileAddress {
 const DIGITS = /^\d{1,7}$/;
 
 /** The tile address of the path's parts, or null: integers, 0 ≤ z ≤ TILE_MAX_ZOOM, 0 ≤ x, y < 2^z. */
-export function parseTile(z: string, x: string, y: string): TileAddress | null {
+function parseTile(z: string, x: string, y: string): TileAddress | null {
   if (![z, x, y].every((s) => DIGITS.test(s))) return null;
   const t = { z: Number(z), x: Number(x), y: Number(y) };
   if (t.z > TILE_MAX_ZOOM) return null;
@@ -49,7 +49,7 @@ export function parseTile(z: string, x: string, y: string): TileAddress | null {
 }
 
 /** The picture type of a tile by its first bytes (PNG, JPEG or WebP), or null when it is none. */
-export function tileType(b: Uint8Array): string | null {
+function tileType(b: Uint8Array): string | null {
   if (b.length > 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return "image/png";
   if (b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
   const ascii = (from: number, to: number) => String.fromCharCode(...b.subarray(from, to));

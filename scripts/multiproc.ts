@@ -208,7 +208,7 @@ export async function multiprocRun(opts: MultiprocOptions): Promise<MultiprocRes
 }
 
 /** Did the run hold every promise? */
-export function multiprocOk(r: MultiprocResult): boolean {
+function multiprocOk(r: MultiprocResult): boolean {
   return r.serverErrors.length === 0 && r.failedRequests === 0 && r.missing.length === 0 &&
     r.inconsistent.length === 0 && r.seedExit === 0 && r.jobsLeft.length === 0 && r.storeErrors.length === 0;
 }

@@ -14,7 +14,7 @@ import { verifyBackup } from "./backup.ts";
 export class StoreInUseError extends Error {}
 
 /** Is any other connection (a running app or worker) open on `file`? */
-export function storeInUse(file: string): boolean {
+function storeInUse(file: string): boolean {
   const db = new DatabaseSync(file);
   try {
     db.exec("PRAGMA busy_timeout = 0");

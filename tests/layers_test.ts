@@ -83,6 +83,59 @@ Deno.test("layers - every import follows the house's layering", async () => {
   assert.deepEqual(await layerBreaches(), []);
 });
 
+/**
+ * Inside routes/: the API sub-apps (routes/api/*.ts) and the pages (routes/pages/) stand side by
+ * side. What they share lives below both, in routes/*.ts (HTTP helpers and policy), kv/ or domain/;
+ * a sub-app importing another sub-app, or a page importing a sub-app, is a breach.
+ */
+export function routeBreaches(files: ReadonlyMap<string, string>): string[] {
+  const bad: string[] = [];
+  for (const [file, text] of files) {
+    const inApi = file.startsWith("routes/api/"), inPages = file.startsWith("routes/pages/");
+    if (!inApi && !inPages) continue;
+    for (const { spec } of importsOf(text)) {
+      const target = new URL(spec, new URL(file, ROOT)).pathname.slice(ROOT.pathname.length);
+      if (!target.startsWith("routes/api/") || target === file) continue;
+      bad.push(
+        `${file} -> ${spec} (${
+          inApi ? "a sub-app may not import another sub-app" : "a page may not import a sub-app"
+        })`,
+      );
+    }
+  }
+  return bad;
+}
+
+Deno.test("layers - no API sub-app imports another, and no page imports an API sub-app", async () => {
+  const files = new Map<string, string>();
+  for await (const file of sourceFiles(ROOT)) {
+    if (file.startsWith("routes/")) files.set(file, await Deno.readTextFile(new URL(file, ROOT)));
+  }
+  assert.ok(files.has("routes/api/likes.ts") && files.has("routes/pages/render.tsx"), "the check reads routes/");
+  assert.deepEqual(routeBreaches(files), []);
+});
+
+Deno.test("layers - the routes check names a sideways import and lets shared modules through", () => {
+  const found = routeBreaches(
+    new Map([
+      [
+        "routes/api/notes.ts",
+        `import { reachableProfile } from "./likes.ts";\nimport { idSchema } from "../validate.ts";`,
+      ],
+      [
+        "routes/pages/render.tsx",
+        `import type { Theme } from "../api/settings.ts";\nimport { themeOf } from "../device.ts";`,
+      ],
+      ["routes/openapi.ts", `import { likesGivenQuery } from "./api/likes.ts";`],
+      ["main.ts", `import { likes } from "./routes/api/likes.ts";`],
+    ]),
+  );
+  assert.deepEqual(found, [
+    `routes/api/notes.ts -> ./likes.ts (a sub-app may not import another sub-app)`,
+    `routes/pages/render.tsx -> ../api/settings.ts (a page may not import a sub-app)`,
+  ]);
+});
+
 Deno.test("layers - the check sees runtime, type-only, re-exported and dynamic imports", () => {
   const found = importsOf([
     `import { a } from "../kv/db.ts";`,

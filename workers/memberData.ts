@@ -9,18 +9,15 @@ import { zipSync } from "fflate";
 import {
   collectMemberData,
   deleteMemberStep,
-  dropExport,
-  EXPORT_TTL_MS,
   getDeletion,
   nextStepWaitsUntil,
   recordExport,
 } from "../kv/memberData.ts";
 import { deleteBlob, putBlob } from "../kv/blobs.ts";
-import { kv } from "../kv/db.ts";
 import { newId } from "../kv/ids.ts";
 import { now } from "../kv/clock.ts";
 import { getAccount } from "../kv/accounts.ts";
-import { enqueueJob, type Job } from "../kv/jobs.ts";
+import { enqueueJobNow, type Job } from "../kv/jobs.ts";
 import { publicOrigin, sendMail } from "./mail.ts";
 import { loadMaster, loadVariant } from "./pictures.ts";
 
@@ -49,13 +46,10 @@ export async function accountExportJob(job: Extract<Job, { type: "account-export
   await putBlob(blobId, zip, { type: "application/zip" });
   const token = await recordExport(account.id, blobId);
   // A deletion that began while the ZIP was built: its step "records" may have run already.
-  if (await getDeletion(account.id) || !(await getAccount(account.id))) {
-    await dropExport(token);
+  if (token === null) {
+    await deleteBlob(blobId);
     return;
   }
-  const op = kv().atomic();
-  enqueueJob(op, { type: "account-export", accountId: account.id, expireBlob: blobId }, { delayMs: EXPORT_TTL_MS });
-  await op.commit();
   const link = `${publicOrigin()}/settings#export=${token}`;
   await sendMail(
     account.email,
@@ -79,9 +73,7 @@ export async function accountDeleteJob(job: Extract<Job, { type: "account-delete
     if (!d) return;
     const waitUntil = nextStepWaitsUntil(d);
     if (waitUntil > now()) {
-      const op = kv().atomic();
-      enqueueJob(op, { type: "account-delete", accountId: job.accountId }, { delayMs: waitUntil - now() });
-      await op.commit();
+      await enqueueJobNow({ type: "account-delete", accountId: job.accountId }, { delayMs: waitUntil - now() });
       return;
     }
     if ((await deleteMemberStep(job.accountId)) === null) return;

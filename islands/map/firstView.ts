@@ -30,7 +30,7 @@ export function parseMapHash(hash: string): { profileId: string | null; lat: num
 }
 
 /** Where the saved view starts the map: its centre at its zoom (the same view on the same screen). */
-export function readView(): MapStart | null {
+function readView(): MapStart | null {
   try {
     const v = JSON.parse(localStorage.getItem(VIEW_STORAGE_KEY) ?? "null") as SavedView | null;
     const ok = v && [v.latMin, v.lonMin, v.latMax, v.lonMax].every((x) => typeof x === "number" && Number.isFinite(x));

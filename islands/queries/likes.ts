@@ -156,7 +156,7 @@ export function useProfileLikeMutation() {
 }
 
 /** Likes changed: the tab lists (and the discovery lists that filter by likes) load again when next shown. */
-export function invalidateLikeLists(qc: QueryClient) {
+function invalidateLikeLists(qc: QueryClient) {
   return Promise.all([
     qc.invalidateQueries({ queryKey: likeKeys.lists }),
     invalidateLikeFilteredBriefs(qc),

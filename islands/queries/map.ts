@@ -28,7 +28,7 @@ const VIEW_CACHE_MS = 60_000;
 const round = (x: number) => Math.round(x * 1e5) / 1e5;
 
 /** The address of the members in a box (the box already clamped to the globe). */
-export function boundsPath(box: ViewBox, filter: BriefFilter): string {
+function boundsPath(box: ViewBox, filter: BriefFilter): string {
   const p = filterParams(filter);
   p.set("latMin", String(round(box.latMin)));
   p.set("lonMin", String(round(box.lonMin)));

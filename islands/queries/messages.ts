@@ -118,7 +118,7 @@ export function useSendMessageMutation() {
 }
 
 /** The 3 × 3 sectors around a sector "lat:lon" (spec §7: radius 1). */
-export function sectorsAround(sector: string): string[] {
+function sectorsAround(sector: string): string[] {
   const [lat, lon] = sector.split(":").map(Number);
   const out: string[] = [];
   for (let dLat = -1; dLat <= 1; dLat++) {

@@ -64,7 +64,7 @@ const isPassing = (e: unknown) => !(e instanceof ApiFailure) || e.status === 0 |
 let flushing: Promise<void> | undefined;
 
 /** Sends what waits, oldest first; stops at the first passing failure (the order is kept). */
-export function flushOutbox(): Promise<void> {
+function flushOutbox(): Promise<void> {
   // Cleared in a later microtask, so a flush with nothing to send cannot leave itself behind.
   flushing ??= sendQueued().finally(() => flushing = undefined);
   return flushing;

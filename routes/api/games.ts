@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, conflict, dailyLimit, notFound, tooMany } from "../errors.ts";
-import { jsonBody, parseWith, queryOf } from "../validate.ts";
+import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
 import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
 import { picVisibleTo, putPicLike } from "../../kv/likes.ts";
@@ -36,7 +36,7 @@ import {
   suggestCrop,
   suggestionToBox,
 } from "../../kv/games/helpPhotos.ts";
-import { idSchema, reachableProfile } from "./likes.ts";
+import { reachableProfile } from "../policy.ts";
 import { getPic } from "../../kv/pictures.ts";
 import { cropOwnPicture } from "../../workers/pictures.ts";
 import { PictureRejected } from "../../images/pipeline.ts";

@@ -8,11 +8,10 @@ import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/rate
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { badRequest, dailyLimit, notFound, tooMany } from "../errors.ts";
+import { dailyLimit, notFound, tooMany } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller, requireOwnProfile } from "../middleware.ts";
-import { viewedProfile } from "../../kv/profiles.ts";
-import { hasBlocked, isWithdrawn } from "../../kv/blocks.ts";
+import { reachableProfile } from "../policy.ts";
 import {
   blockList,
   getPicLikes,
@@ -29,26 +28,10 @@ import {
   unblock,
   visiblePicIds,
 } from "../../kv/likes.ts";
-import type { Profile } from "../../domain/shapes/profiles.ts";
 import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
 
-/** The one id schema (routes/validate.ts), here too for the modules that import it from here. */
-export { idSchema };
 const likeType = z.enum(LIKE_TYPES);
 const cursor = z.string().max(500).optional();
-
-/**
- * The profile `targetId` as `viewerId` may address it: 404 when it does not exist or its member
- * blocked the viewer (the same answer, so a block is never revealed); 400 for oneself.
- */
-export async function reachableProfile(viewerId: string, targetId: string): Promise<Profile> {
-  if (viewerId === targetId) throw badRequest("That is your own profile.", "own_profile");
-  const target = await viewedProfile(targetId);
-  if (!target || await hasBlocked(targetId, viewerId) || await isWithdrawn(targetId)) {
-    throw notFound("No such profile.");
-  }
-  return target;
-}
 
 export const profileLikeBody = z.object({
   likerProfileId: idSchema,

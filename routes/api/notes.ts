@@ -6,13 +6,13 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { jsonBody, queryOf } from "../validate.ts";
+import { idSchema, jsonBody, queryOf } from "../validate.ts";
 import { requireCaller, requireOwnProfile } from "../middleware.ts";
 import { MAX_TEXT } from "../../domain/texts.ts";
 import { getNote, listNotes, NOTES_PAGE, putNote } from "../../kv/notes.ts";
 import { MAX_TAG_LENGTH, MAX_TAGS } from "../../domain/tags.ts";
 import { blockedSet } from "../../kv/blocks.ts";
-import { idSchema, reachableProfile } from "./likes.ts";
+import { reachableProfile } from "../policy.ts";
 
 export const noteBody = z.object({
   authorProfileId: idSchema,

@@ -27,7 +27,7 @@ import type { AppEnv } from "../env.ts";
 import { badRequest, conflict, notFound, tooMany, unauthorized } from "../errors.ts";
 import { credentialIdSchema, idParam, jsonBody } from "../validate.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
-import { logIn } from "./auth.ts";
+import { logIn } from "../login.ts";
 import { confirmBody, optionalJson, requireReauth } from "../reauth.ts";
 import { config } from "../../config/config.ts";
 import { deviceOf } from "../../domain/device.ts";

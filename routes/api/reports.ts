@@ -7,13 +7,13 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { tooMany } from "../errors.ts";
-import { jsonBody } from "../validate.ts";
+import { idSchema, jsonBody } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { MAX_TEXT, REPORT_REASONS } from "../../domain/texts.ts";
 import { saveReport } from "../../kv/reports.ts";
 import { hit, hitNewMember } from "../../kv/ratelimit.ts";
 import { reviewIfReported } from "../../kv/moderation.ts";
-import { idSchema, reachableProfile } from "./likes.ts";
+import { reachableProfile } from "../policy.ts";
 
 export const reportBody = z.object({
   /** Defaults to the caller's profile. */

@@ -8,7 +8,7 @@ import { Island } from "../../components/Island.tsx";
 import { listPasskeys } from "../../kv/passkeys.ts";
 import { getSafety, safetyPlace } from "../../kv/safety.ts";
 import { hidesPresence } from "../../kv/presence.ts";
-import { isDiscreet } from "../api/safety.ts";
+import { isDiscreet, themeOf } from "../device.ts";
 import SettingsForm from "../../islands/SettingsForm.tsx";
 import LanguageSettings from "../../islands/LanguageSettings.tsx";
 import ThemeSettings from "../../islands/ThemeSettings.tsx";
@@ -22,7 +22,7 @@ import { getAccount, roleCounts } from "../../kv/accounts.ts";
 import { getSessionById, listSessions } from "../../kv/sessions.ts";
 import { blockList } from "../../kv/likes.ts";
 import { listOutbox } from "../../kv/outbox.ts";
-import { settingsOf, themeOf } from "../api/settings.ts";
+import { settingsOf } from "../accountSettings.ts";
 import { backendVersion } from "../../config/version.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 

@@ -16,7 +16,7 @@ import { conversationsOf, conversationWith } from "../../kv/messages.ts";
 import { blockedSet } from "../../kv/blocks.ts";
 
 /** The pictures a member may attach to a message: public ones, and private ones unless broadcasting. */
-export async function composerPics(profileId: string, withPrivate: boolean): Promise<ComposerPic[]> {
+async function composerPics(profileId: string, withPrivate: boolean): Promise<ComposerPic[]> {
   const p = await getProfile(profileId);
   if (!p) return [];
   return [
