@@ -11,7 +11,8 @@ import { kvTest } from "../tests/kv.ts";
 import { kv } from "./db.ts";
 import { type Key, keys } from "./keys.ts";
 import { createAccount } from "./accounts.ts";
-import { collectMemberData, deleteMemberStep, startDeletion } from "./memberData.ts";
+import { collectMemberData } from "./memberData.ts";
+import { deleteMemberStep, startDeletion } from "./memberDeletion.ts";
 import { loadMaster, loadVariant } from "../workers/pictures.ts";
 
 /** The member's ids, another member's, and a marker text that the export must show. */

@@ -14,7 +14,7 @@ import type { Account } from "../kv/accounts.ts";
 import { createSession, type LoginMethod, SESSION_LIFETIMES } from "../kv/sessions.ts";
 import { forgetLoginTrust, rememberLogin } from "../kv/logintrust.ts";
 import { sanctionOf } from "../kv/moderation.ts";
-import { getDeletion } from "../kv/memberData.ts";
+import { getDeletion } from "../kv/memberDeletion.ts";
 import { sanctionMessage } from "../domain/moderation.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 

@@ -6,13 +6,8 @@
  */
 
 import { zipSync } from "fflate";
-import {
-  collectMemberData,
-  deleteMemberStep,
-  getDeletion,
-  nextStepWaitsUntil,
-  recordExport,
-} from "../kv/memberData.ts";
+import { collectMemberData, recordExport } from "../kv/memberData.ts";
+import { deleteMemberStep, getDeletion, nextStepWaitsUntil } from "../kv/memberDeletion.ts";
 import { deleteBlob, putBlob } from "../kv/blobs.ts";
 import { newId } from "../kv/ids.ts";
 import { now } from "../kv/clock.ts";

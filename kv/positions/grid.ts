@@ -7,7 +7,7 @@
  */
 
 import { normalizeLon } from "../../domain/geo.ts";
-import type { IndexColumns } from "./memoryIndex.ts";
+import type { IndexColumns } from "./types.ts";
 
 export const CELLS_PER_DEG = 256;
 export const CELL_ROWS = 180 * CELLS_PER_DEG;

@@ -34,7 +34,7 @@
 import { isLat, isLon } from "../../domain/geo.ts";
 import type { TopK } from "./heaps.ts";
 import { IdTable } from "./idTable.ts";
-import type { LogChange } from "./types.ts";
+import type { IndexColumns, LogChange, Region } from "./types.ts";
 import { RAD } from "./geoMath.ts";
 import { CellArena } from "./arena.ts";
 import {
@@ -79,32 +79,6 @@ export interface MemberMap {
   has(id: string): boolean;
   keys(): IterableIterator<string>;
   values(): IterableIterator<Member>;
-}
-
-/** The region a query may return: a box for pruning plus an exact test per member. */
-export interface Region {
-  latMin: number;
-  latMax: number;
-  /** West edge, unwrapped: lonMin <= lonMax, lonMax - lonMin <= 360. */
-  lonMin: number;
-  lonMax: number;
-  /** The exact test of a member at its shown point (`slot`: see `PositionIndex.sectorAt`). */
-  test: (lat: number, lon: number, slot: number) => boolean;
-}
-
-/** The index as columns in cell order, for the snapshot (snapshot.ts). */
-export interface IndexColumns {
-  /** Ids by row; a row whose id is undefined is no member. */
-  ids: (string | undefined)[];
-  lat: Float64Array;
-  lon: Float64Array;
-  ts: Float64Array;
-  until: Float64Array;
-  /** Index into `sectors` by row. */
-  sector: Int32Array | Uint16Array;
-  sectors: string[];
-  /** Versions by row (default: one for all, given to `fromColumns`). */
-  versions?: (string | undefined)[];
 }
 
 /** The visible shown positions of one KV database, in memory. */

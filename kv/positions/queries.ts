@@ -13,7 +13,7 @@
 import { keys } from "../keys.ts";
 import { now } from "../clock.ts";
 import { GeoInputError, isLat, isLon, type LatLon, parseSectorKey } from "../../domain/geo.ts";
-import type { Region } from "./memoryIndex.ts";
+import type { Region } from "./types.ts";
 import { aToMeters } from "./geoMath.ts";
 import { ownView } from "./records.ts";
 import type { StoreState } from "./state.ts";

@@ -8,7 +8,7 @@ import { normalizeLon } from "../../domain/geo.ts";
 import { TopK } from "./heaps.ts";
 import { haversineA, RAD } from "./geoMath.ts";
 import { BLOCK_COLS, BLOCK_DEG, BLOCK_ROWS, E, I_SLOT, IE, LAT, LON, UNTIL } from "./grid.ts";
-import type { Region } from "./memoryIndex.ts";
+import type { Region } from "./types.ts";
 
 /** The index's arrays, read by a search (memoryIndex.ts owns them; valid until the index next changes). */
 export interface IndexView {

@@ -16,7 +16,8 @@ import { isSecureContext, requireCaller, sessionCookieName } from "../middleware
 import { accountAndSession, confirmBody, optionalJson, requireReauth } from "../reauth.ts";
 import { enqueueJobNow } from "../../kv/jobs.ts";
 import { hit } from "../../kv/ratelimit.ts";
-import { startDeletion, takeExport } from "../../kv/memberData.ts";
+import { takeExport } from "../../kv/memberData.ts";
+import { startDeletion } from "../../kv/memberDeletion.ts";
 import { deleteBlob, getBlob } from "../../kv/blobs.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";

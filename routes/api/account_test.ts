@@ -12,14 +12,14 @@ import { listOutbox } from "../../kv/outbox.ts";
 import { getAccountByEmail, hashPassword, setRoles } from "../../kv/accounts.ts";
 import { addPasskey } from "../../kv/passkeys.ts";
 import { getProfile } from "../../kv/profiles.ts";
+import { EXPORT_TTL_MS } from "../../kv/memberData.ts";
 import {
   deleteMemberStep,
-  EXPORT_TTL_MS,
   getDeletion,
   LOG_PURGE_DELAY_MS,
   nextStepWaitsUntil,
   startDeletion,
-} from "../../kv/memberData.ts";
+} from "../../kv/memberDeletion.ts";
 import { sha256Hex } from "../../kv/ids.ts";
 import { picLikeTally, receivedLikeCounts } from "../../tests/kv.ts";
 
