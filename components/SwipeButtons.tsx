@@ -5,9 +5,33 @@ import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 import type { SwipeDirection } from "../domain/discovery.ts";
 
 const BUTTONS: { direction: SwipeDirection; className: string; icon: string; label: string; key: string }[] = [
-  { direction: "left", className: "swipe-meh", icon: "✕", label: DISCOVERY_TEXTS.meh, key: "ArrowLeft" },
-  { direction: "down", className: "swipe-skip", icon: "↓", label: DISCOVERY_TEXTS.skip, key: "ArrowDown" },
-  { direction: "right", className: "swipe-nice", icon: "♥", label: DISCOVERY_TEXTS.nice, key: "ArrowRight" },
+  {
+    direction: "left",
+    className: "swipe-meh",
+    icon: "✕",
+    get label() {
+      return DISCOVERY_TEXTS.meh;
+    },
+    key: "ArrowLeft",
+  },
+  {
+    direction: "down",
+    className: "swipe-skip",
+    icon: "↓",
+    get label() {
+      return DISCOVERY_TEXTS.skip;
+    },
+    key: "ArrowDown",
+  },
+  {
+    direction: "right",
+    className: "swipe-nice",
+    icon: "♥",
+    get label() {
+      return DISCOVERY_TEXTS.nice;
+    },
+    key: "ArrowRight",
+  },
 ];
 
 // The arrow keys swipe (the island listens on the window); on a focused button they must not

@@ -73,6 +73,10 @@ export const config = {
     return env("TILE_ATTRIBUTION") ??
       '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
   },
+  /** The pseudo-locale en-XA may be asked for with a `lang` cookie (development and tests only, domain/i18n.ts). */
+  get pseudoLocale(): boolean {
+    return env("PSEUDO_LOCALE") === "1";
+  },
   /** Run the job workers inside the web process (default) or not (WORKERS=0, use `deno task worker`). */
   workersInProcess: env("WORKERS") !== "0",
   /** `json`: one JSON object per log line; anything else: text lines. */

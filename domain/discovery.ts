@@ -3,11 +3,15 @@
 import { catalogue } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import * as fr from "./locales/fr.ts";
+import * as ar from "./locales/ar.ts";
 import { EN_DISCOVERY } from "./locales/en/discovery.ts";
 
 export const DISCOVERY_TEXTS = catalogue("DISCOVERY_TEXTS", EN_DISCOVERY, {
   es: es.DISCOVERY_TEXTS,
   "pt-BR": ptBR.DISCOVERY_TEXTS,
+  fr: fr.DISCOVERY_TEXTS,
+  ar: ar.DISCOVERY_TEXTS,
 });
 
 /** The swipes of the spec's cards: right is Nice (LIKE), left Meh (DISLIKE), down Skip (UNDETERMINED); up is disabled. */

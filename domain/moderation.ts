@@ -7,6 +7,8 @@
 import { catalogue } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import * as fr from "./locales/fr.ts";
+import * as ar from "./locales/ar.ts";
 import { EN_MODERATION } from "./locales/en/moderation.ts";
 
 /** A suspension lasts one of these many days. */
@@ -20,6 +22,8 @@ export const MAX_REASON = 500;
 export const MODERATION_TEXTS = catalogue("MODERATION_TEXTS", EN_MODERATION, {
   es: es.MODERATION_TEXTS,
   "pt-BR": ptBR.MODERATION_TEXTS,
+  fr: fr.MODERATION_TEXTS,
+  ar: ar.MODERATION_TEXTS,
 });
 
 /** The login refusal of a suspended or banned member: the reason and the end date, never who reported. */

@@ -7,11 +7,15 @@
 import { catalogue, type Locale } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import * as fr from "./locales/fr.ts";
+import * as ar from "./locales/ar.ts";
 import { EN_SCREEN_TEXTS } from "./locales/en/screenTexts.ts";
 
 export const SCREEN_TEXTS = catalogue("SCREEN_TEXTS", EN_SCREEN_TEXTS, {
   es: es.SCREEN_TEXTS,
   "pt-BR": ptBR.SCREEN_TEXTS,
+  fr: fr.SCREEN_TEXTS,
+  ar: ar.SCREEN_TEXTS,
 });
 
 /**

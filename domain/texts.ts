@@ -7,9 +7,16 @@
 import { catalogue } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import * as fr from "./locales/fr.ts";
+import * as ar from "./locales/ar.ts";
 import { EN_TEXTS } from "./locales/en/texts.ts";
 
-export const TEXTS = catalogue("TEXTS", EN_TEXTS, { es: es.TEXTS, "pt-BR": ptBR.TEXTS });
+export const TEXTS = catalogue("TEXTS", EN_TEXTS, {
+  es: es.TEXTS,
+  "pt-BR": ptBR.TEXTS,
+  fr: fr.TEXTS,
+  ar: ar.TEXTS,
+});
 
 /** A route title or menu label in the language in use (the English words where none is translated). */
 export function titleText(english: string): string {

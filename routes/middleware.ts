@@ -16,7 +16,7 @@ import { accountNotice } from "../kv/moderation.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { BadCursorError } from "../kv/paging.ts";
 import { brandFor } from "../domain/brand.ts";
-import { type Locale, negotiate, setRequestLocaleSource } from "../domain/i18n.ts";
+import { negotiate, type PageLang, PSEUDO_LOCALE, setRequestLocaleSource } from "../domain/i18n.ts";
 
 /** Security headers of design.md: CSP without inline script, HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
@@ -232,14 +232,17 @@ export function session(): MiddlewareHandler<AppEnv> {
         if (!c.req.path.startsWith("/api/")) c.set("notice", await accountNotice(account.id));
       }
     }
-    const locale = c.get("caller")?.language ?? negotiate(c.req.header("accept-language"));
+    // The pseudo-locale (development and tests only) when the `lang` cookie asks for it.
+    const locale: PageLang = config.pseudoLocale && getCookie(c, "lang") === PSEUDO_LOCALE
+      ? PSEUDO_LOCALE
+      : c.get("caller")?.language ?? negotiate(c.req.header("accept-language"));
     c.set("locale", locale);
     // The catalogues read the request's language wherever a text is read while serving it.
     await requestLocales.run(locale, next);
   };
 }
 
-const requestLocales = new AsyncLocalStorage<Locale>();
+const requestLocales = new AsyncLocalStorage<PageLang>();
 setRequestLocaleSource(() => requestLocales.getStore());
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -59,32 +59,48 @@ export const LIKES_TABS = [
     label: "Liked You",
     pics: false,
     route: "GET /api/profile-likes/by-liked/:profileId",
-    empty: TEXTS.likedYouEmpty,
-    end: TEXTS.thatsAllFolks,
+    get empty() {
+      return TEXTS.likedYouEmpty;
+    },
+    get end() {
+      return TEXTS.thatsAllFolks;
+    },
   },
   {
     id: "profilelikedyourpics",
     label: "Your Pics",
     pics: true,
     route: "GET /api/profile-pic-likes/by-liked-profileid/:profileId",
-    empty: TEXTS.yourPicsEmpty,
-    end: TEXTS.yourPicsEnd,
+    get empty() {
+      return TEXTS.yourPicsEmpty;
+    },
+    get end() {
+      return TEXTS.yourPicsEnd;
+    },
   },
   {
     id: "youlikedprofile",
     label: "You Liked",
     pics: false,
     route: "GET /api/profile-likes/by-liker/:profileId",
-    empty: TEXTS.youLikedEmpty,
-    end: TEXTS.youLikedEnd,
+    get empty() {
+      return TEXTS.youLikedEmpty;
+    },
+    get end() {
+      return TEXTS.youLikedEnd;
+    },
   },
   {
     id: "youlikedprofilepics",
     label: "Their Pics",
     pics: true,
     route: "GET /api/profile-pic-likes/by-liker-profileid/:profileId",
-    empty: TEXTS.theirPicsEmpty,
-    end: TEXTS.theirPicsEnd,
+    get empty() {
+      return TEXTS.theirPicsEmpty;
+    },
+    get end() {
+      return TEXTS.theirPicsEnd;
+    },
   },
 ] as const;
 

@@ -6,11 +6,15 @@
 
 import type { ReactElement } from "react";
 import { type Locale, locale } from "../../domain/i18n.ts";
+import { ABOUT_FR, LINKS_FR, TOS_FR } from "./legalFr.tsx";
+import { ABOUT_AR, LINKS_AR, TOS_AR } from "./legalAr.tsx";
 
 const LINKS: Record<Locale, { tos: string; pp: string; support: string; contact: string }> = {
   en: { tos: "Terms of Service", pp: "Privacy Policy", support: "Support", contact: "Contact Us" },
   es: { tos: "Términos del servicio", pp: "Política de privacidad", support: "Ayuda", contact: "Contáctanos" },
   "pt-BR": { tos: "Termos de Serviço", pp: "Política de Privacidade", support: "Suporte", contact: "Fale conosco" },
+  fr: LINKS_FR,
+  ar: LINKS_AR,
 };
 
 function Links({ l }: { l: Locale }) {
@@ -156,16 +160,19 @@ const ABOUT: Record<Locale, (brand: string) => ReactElement> = {
       </ul>
     </>
   ),
+  fr: ABOUT_FR,
+  ar: ABOUT_AR,
 };
 
 /** The About page's text after its heading, in the language in use. */
 export function AboutBody({ brand }: { brand: string }) {
   const l = locale();
+  // data-per-language: one whole body per language (the pseudo-locale's walk leaves it to tests/i18n_test.ts).
   return (
-    <>
+    <div className="contents" data-per-language="">
       {ABOUT[l](brand)}
       <Links l={l} />
-    </>
+    </div>
   );
 }
 
@@ -287,9 +294,11 @@ const TOS: Record<Locale, () => ReactElement> = {
       </ul>
     </>
   ),
+  fr: TOS_FR,
+  ar: TOS_AR,
 };
 
 /** The Terms of Service and Privacy Policy, in the language in use. */
 export function TosBody() {
-  return TOS[locale()]();
+  return <div className="contents" data-per-language="">{TOS[locale()]()}</div>;
 }
