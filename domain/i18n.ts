@@ -149,7 +149,8 @@ const FILLER = ["ŏñé", "ţŵŏ", "ţĥŕéé", "ƒŏûŕ", "ƒîṽé", "šî
 /** A text in the pseudo-locale: accented, bracketed, 40% longer. */
 export function pseudoText(s: string): string {
   if (!s.trim()) return s;
-  const accented = s.replace(/[A-Za-z]/g, (c) => ACCENTED[c]);
+  // A `{name}` mark (domain/phrases.ts) stays as it is: a value goes there.
+  const accented = s.replace(/\{\w+\}|[A-Za-z]/g, (c) => c.length > 1 ? c : ACCENTED[c]);
   const extra: string[] = [];
   for (let i = 0, more = Math.ceil(s.length * 0.4); more > 0; i++) {
     const w = FILLER[i % FILLER.length];

@@ -5,6 +5,7 @@ import "../domain/discovery.ts";
 import "../domain/games.ts";
 import "../domain/notifications.ts";
 import "../domain/moderation.ts";
+import "../domain/phrases.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import { type Locale, withLocale } from "../domain/i18n.ts";
 import { createElement } from "react";
@@ -25,7 +26,7 @@ function shape(o: object, at = ""): string[] {
 }
 
 Deno.test("i18n - every catalogue has every key, of the same kind, in every language", () => {
-  assert.equal(CATALOGUES.length, 6);
+  assert.equal(CATALOGUES.length, 7);
   for (const c of CATALOGUES) {
     for (const [lang, tr] of Object.entries(c.translations)) {
       assert.deepEqual(shape(tr), shape(c.en), `${c.name} in ${lang}`);

@@ -13,6 +13,7 @@ import type { EnScreenTexts } from "./en/screenTexts.ts";
 import type { EnUiTexts } from "./en/uiTexts.ts";
 import { HEALTH_AR } from "./healthAr.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
+import { PHRASES_AR } from "./phrasesAr.ts";
 
 /** "n days" in Arabic (أيام / يومًا by count). */
 const days = (n: number) =>
@@ -278,6 +279,21 @@ export const TEXTS: Translation<EnTexts> = {
     "Privacy": "الخصوصية",
     "Support": "الدعم",
     "Logout": "تسجيل الخروج",
+    "Your Pics": "صورك",
+    "You Liked": "أعجبتَ بهم",
+    "Their Pics": "صورهم",
+    "Coming Soon": "قريبًا",
+    "Profile": "الملف الشخصي",
+    "Edit Picture": "تعديل الصورة",
+    "Profile Picture Upload": "رفع صورة الملف",
+    "Pictures": "الصور",
+    "Rate Pictures": "تقييم الصور",
+    "Contact Us": "اتصل بنا",
+    "Ooops!": "عفوًا!",
+    "Member": "العضو",
+    "Hot or Not": "جذاب أم لا",
+    "3 2 1 Identify": "3 2 1 تعرّف",
+    "Bad Boy Dungeon": "زنزانة الأشقياء",
   },
 };
 
@@ -603,3 +619,5 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   back: "رجوع",
   finish: "اعرض من هو قريب",
 };
+
+export const PHRASES = { phrases: PHRASES_AR };

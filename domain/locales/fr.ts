@@ -10,6 +10,7 @@ import type { EnScreenTexts } from "./en/screenTexts.ts";
 import type { EnUiTexts } from "./en/uiTexts.ts";
 import { HEALTH_FR } from "./healthFr.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
+import { PHRASES_FR } from "./phrasesFr.ts";
 
 export const TEXTS: Translation<EnTexts> = {
   notFound: "Eh bien, c'est gênant. La fonction demandée est introuvable.",
@@ -273,6 +274,21 @@ export const TEXTS: Translation<EnTexts> = {
     "Privacy": "Confidentialité",
     "Support": "Aide",
     "Logout": "Déconnexion",
+    "Your Pics": "Tes photos",
+    "You Liked": "Tu as aimé",
+    "Their Pics": "Leurs photos",
+    "Coming Soon": "Bientôt disponible",
+    "Profile": "Profil",
+    "Edit Picture": "Modifier la photo",
+    "Profile Picture Upload": "Ajout de photo de profil",
+    "Pictures": "Photos",
+    "Rate Pictures": "Noter des photos",
+    "Contact Us": "Nous contacter",
+    "Ooops!": "Oups !",
+    "Member": "Membre",
+    "Hot or Not": "Canon ou pas",
+    "3 2 1 Identify": "3 2 1 Identifie",
+    "Bad Boy Dungeon": "Le donjon des bad boys",
   },
 };
 
@@ -592,3 +608,5 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   back: "Retour",
   finish: "Voir qui est à proximité",
 };
+
+export const PHRASES = { phrases: PHRASES_FR };

@@ -7,7 +7,7 @@
 import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call, NAVIGATION } from "./api.ts";
 import { useServerData } from "./client.tsx";
-import { TEXTS } from "../../domain/texts.ts";
+import { TEXTS, titleText } from "../../domain/texts.ts";
 import { invalidateLikeFilteredBriefs } from "./briefs.ts";
 import type {
   LikeType,
@@ -56,7 +56,9 @@ export function toggled(likeType: LikeType): LikeType {
 export const LIKES_TABS = [
   {
     id: "profilelikedyou",
-    label: "Liked You",
+    get label() {
+      return titleText("Liked You");
+    },
     pics: false,
     route: "GET /api/profile-likes/by-liked/:profileId",
     get empty() {
@@ -68,7 +70,9 @@ export const LIKES_TABS = [
   },
   {
     id: "profilelikedyourpics",
-    label: "Your Pics",
+    get label() {
+      return titleText("Your Pics");
+    },
     pics: true,
     route: "GET /api/profile-pic-likes/by-liked-profileid/:profileId",
     get empty() {
@@ -80,7 +84,9 @@ export const LIKES_TABS = [
   },
   {
     id: "youlikedprofile",
-    label: "You Liked",
+    get label() {
+      return titleText("You Liked");
+    },
     pics: false,
     route: "GET /api/profile-likes/by-liker/:profileId",
     get empty() {
@@ -92,7 +98,9 @@ export const LIKES_TABS = [
   },
   {
     id: "youlikedprofilepics",
-    label: "Their Pics",
+    get label() {
+      return titleText("Their Pics");
+    },
     pics: true,
     route: "GET /api/profile-pic-likes/by-liker-profileid/:profileId",
     get empty() {

@@ -75,7 +75,7 @@ function gameShell(c: Context<AppEnv>, title: string, intro: string, island: Rea
     c,
     title,
     <section className="page game-page">
-      <h1>{title}</h1>
+      <h1>{titleText(title)}</h1>
       <p className="game-intro">{intro}</p>
       {island}
       {admin}
