@@ -162,6 +162,7 @@ Deno.test({
       const me = account.defaultProfileId;
       await updateProfile(me, { profilename: "Walker", birthdate: "1990-01-01" });
       await reportPosition(me, { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false });
+      let neighbour = "";
       for (let i = 0; i < 3; i++) {
         const other = (await createAccount({ email: `walk-near-${i}@example.com`, name: `Near ${i}` }))!;
         await updateProfile(other.defaultProfileId, {
@@ -178,12 +179,15 @@ Deno.test({
           hide: false,
         });
         if (i === 0) {
+          neighbour = other.defaultProfileId;
           await sendPrivateMessage(other.defaultProfileId, me, OWN_WORDS[1], []);
           await putProfileLike(other.defaultProfileId, me, "LIKE");
         }
       }
+      // Every page, and another member's profile (its like and chat bar) beside one's own.
       const loggedIn = ROUTES.filter((r) => ["auth", "admin", "any"].includes(r.access) && r.path !== "/logout")
-        .map((r) => r.path.replace(":profileId", me).replace(":game", "cooties"));
+        .map((r) => r.path.replace(":profileId", me).replace(":game", "cooties"))
+        .concat(`/profile/${neighbour}`);
 
       /** Opens every page in a language, logged out then in, and runs `check` on each. */
       const walk = async (lang: string, vp: ViewportName, check?: (page: Page, path: string) => Promise<void>) => {
