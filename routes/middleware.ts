@@ -17,6 +17,7 @@ import { getProfile } from "../kv/profiles.ts";
 import { BadCursorError } from "../kv/paging.ts";
 import { brandFor } from "../domain/brand.ts";
 import { negotiate, type PageLang, PSEUDO_LOCALE, setRequestLocaleSource } from "../domain/i18n.ts";
+import { phrase } from "../domain/phrases.ts";
 
 /** Security headers of design.md: CSP without inline script, HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
@@ -154,7 +155,7 @@ export function openPerAddress(): MiddlewareHandler {
     const address = clientAddress(c);
     const open = openByAddress.get(address) ?? 0;
     if (open >= config.maxOpenPerAddress) {
-      throw tooMany("Too many requests open from your address at once; please try again in a moment.");
+      throw tooMany(phrase("Too many requests open from your address at once; please try again in a moment."));
     }
     openByAddress.set(address, open + 1);
     let released = false;

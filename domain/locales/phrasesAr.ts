@@ -134,4 +134,10 @@ export const PHRASES_AR: Record<Phrase, string> = {
   "Your account is suspended until {until}.": "حسابك موقوف حتى {until}.",
   "Reason: {reason}": "السبب: {reason}",
   "e.g. 5'10\" or 178 cm": "مثلًا 178 سم أو 5'10\"",
+  "You reached today's limit for standard members. Pro and volunteer members have no limits.":
+    "بلغت حدّ اليوم للأعضاء العاديين. لا حدود لأعضاء Pro والمتطوعين.",
+  "That is your own profile.": "هذا ملفك الشخصي.",
+  "No such profile.": "لا يوجد ملف كهذا.",
+  "Too many requests open from your address at once; please try again in a moment.":
+    "طلبات كثيرة مفتوحة من عنوانك في الوقت نفسه؛ حاول مرة أخرى بعد لحظة.",
 };

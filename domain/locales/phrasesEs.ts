@@ -138,4 +138,10 @@ export const PHRASES_ES: Record<Phrase, string> = {
   "Your account is suspended until {until}.": "Tu cuenta está suspendida hasta el {until}.",
   "Reason: {reason}": "Motivo: {reason}",
   "e.g. 5'10\" or 178 cm": "p. ej. 178 cm o 5'10\"",
+  "You reached today's limit for standard members. Pro and volunteer members have no limits.":
+    "Alcanzaste el límite de hoy para miembros estándar. Los miembros Pro y voluntarios no tienen límites.",
+  "That is your own profile.": "Ese es tu propio perfil.",
+  "No such profile.": "Ese perfil no existe.",
+  "Too many requests open from your address at once; please try again in a moment.":
+    "Hay demasiadas solicitudes abiertas desde tu dirección a la vez; inténtalo de nuevo en un momento.",
 };

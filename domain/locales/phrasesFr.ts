@@ -138,4 +138,10 @@ export const PHRASES_FR: Record<Phrase, string> = {
   "Your account is suspended until {until}.": "Ton compte est suspendu jusqu'au {until}.",
   "Reason: {reason}": "Motif : {reason}",
   "e.g. 5'10\" or 178 cm": "p. ex. 178 cm ou 5'10\"",
+  "You reached today's limit for standard members. Pro and volunteer members have no limits.":
+    "Tu as atteint la limite du jour pour les membres standard. Les membres Pro et bénévoles n'ont pas de limites.",
+  "That is your own profile.": "C'est ton propre profil.",
+  "No such profile.": "Ce profil n'existe pas.",
+  "Too many requests open from your address at once; please try again in a moment.":
+    "Trop de requêtes ouvertes depuis ton adresse en même temps ; réessaie dans un instant.",
 };

@@ -137,4 +137,10 @@ export const PHRASES_PT_BR: Record<Phrase, string> = {
   "Your account is suspended until {until}.": "Sua conta está suspensa até {until}.",
   "Reason: {reason}": "Motivo: {reason}",
   "e.g. 5'10\" or 178 cm": "ex.: 178 cm ou 5'10\"",
+  "You reached today's limit for standard members. Pro and volunteer members have no limits.":
+    "Você atingiu o limite de hoje para membros padrão. Membros Pro e voluntários não têm limites.",
+  "That is your own profile.": "Esse é o seu próprio perfil.",
+  "No such profile.": "Esse perfil não existe.",
+  "Too many requests open from your address at once; please try again in a moment.":
+    "Há solicitações demais abertas do seu endereço ao mesmo tempo; tente de novo em instantes.",
 };

@@ -43,6 +43,7 @@ import { PictureRejected } from "../../images/pipeline.ts";
 import { blockedSet } from "../../kv/blocks.ts";
 import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
 import { ARB_DECISIONS, ARB_VERDICTS, GPT_VERDICTS } from "../../domain/shapes/games.ts";
+import { phrase } from "../../domain/phrases.ts";
 
 export const gptBody = z.object({ verdict: z.enum(GPT_VERDICTS) });
 export const ratingBody = z.object({
@@ -98,7 +99,7 @@ export const games = new Hono<AppEnv>()
     if (await isBlockedEither(caller.profileId, owner.id)) throw notFound("No such picture.");
     if (!(await picVisibleTo(caller.profileId, owner, body.profilePicId))) throw notFound("No such picture.");
     if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
-      throw dailyLimit(STANDARD_LIMIT_MESSAGE);
+      throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
     }
     if (body.likeType === "LIKE" && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
     // The like, the game's record of the rating and its credit are one atomic; the same like again

@@ -29,6 +29,7 @@ import {
   visiblePicIds,
 } from "../../kv/likes.ts";
 import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
+import { phrase } from "../../domain/phrases.ts";
 
 const likeType = z.enum(LIKE_TYPES);
 const cursor = z.string().max(500).optional();
@@ -96,7 +97,7 @@ export const likes = new Hono<AppEnv>()
     await requireOwnProfile(c, body.likerProfileId);
     await reachableProfile(body.likerProfileId, body.likedProfileId);
     if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
-      throw dailyLimit(STANDARD_LIMIT_MESSAGE);
+      throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
     }
     if (body.likeType === "LIKE" && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
     const { like } = await putProfileLike(body.likerProfileId, body.likedProfileId, body.likeType, body.blocked);
@@ -108,7 +109,7 @@ export const likes = new Hono<AppEnv>()
     await requireOwnProfile(c, body.likerProfileId);
     const owner = await reachableProfile(body.likerProfileId, body.profilePicProfileId);
     if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
-      throw dailyLimit(STANDARD_LIMIT_MESSAGE);
+      throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
     }
     if (body.likeType === "LIKE" && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
     if (!(await picVisibleTo(body.likerProfileId, owner, body.profilePicId))) throw notFound("No such picture.");

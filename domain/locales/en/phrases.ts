@@ -140,6 +140,11 @@ const PHRASE_LIST = [
   "Your account is banned.",
   "Your account is suspended until {until}.",
   "Reason: {reason}",
+  // Answers of the API a member reads.
+  "You reached today's limit for standard members. Pro and volunteer members have no limits.",
+  "That is your own profile.",
+  "No such profile.",
+  "Too many requests open from your address at once; please try again in a moment.",
 ] as const;
 
 /** A phrase's English words. */
