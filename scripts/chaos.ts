@@ -268,6 +268,16 @@ export async function inBatches<T, R>(xs: T[], n: number, fn: (x: T) => Promise<
   return out;
 }
 
+/** `checkConsistency` on the KV file at `path`, opened for the check alone. */
+export async function checkStoreFile(path: string): Promise<string[]> {
+  const db = await Deno.openKv(path);
+  try {
+    return await checkConsistency(db);
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * Every counter against its records, straight from the KV file: each like's two index entries (and
  * no index entry without its like), role counts against the role index, and both sides of every
@@ -385,13 +395,7 @@ export async function chaosRound(opts: ChaosOptions): Promise<RoundResult> {
     await kill(server);
     server = undefined;
 
-    const db = await Deno.openKv(kvPath);
-    let inconsistent: string[];
-    try {
-      inconsistent = await checkConsistency(db);
-    } finally {
-      db.close();
-    }
+    const inconsistent = await checkStoreFile(kvPath);
     const result: RoundResult = {
       members,
       writes: burst.length,
