@@ -230,14 +230,17 @@ export function planBurst(members: Member[], writes: number, random: () => numbe
   ]);
 }
 
+/** One write of the burst, from its member's own address (as behind a proxy: one client each, not one for all). */
 export function send(client: Deno.HttpClient, origin: string, w: Write) {
   return w.kind === "like"
     ? call(client, origin, "PUT", "/api/profile-like", {
       cookie: w.from.cookie,
+      address: w.from.address,
       json: { likerProfileId: w.from.profileId, likedProfileId: w.to.profileId, likeType: w.likeType },
     })
     : call(client, origin, "POST", "/api/message", {
       cookie: w.from.cookie,
+      address: w.from.address,
       json: { senderProfileId: w.from.profileId, recipientProfileId: w.to.profileId, bodyText: w.text },
     });
 }
