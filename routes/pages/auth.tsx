@@ -14,9 +14,7 @@ export function loginPage(c: Context<AppEnv>) {
   return titledPage(
     c,
     "Login",
-    <>
-      <Island of={LoginForm} props={loginFormProps()} />
-    </>,
+    <Island of={LoginForm} props={loginFormProps()} />,
   );
 }
 

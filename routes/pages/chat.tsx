@@ -43,16 +43,14 @@ export async function mapChatPage(c: Context<AppEnv>) {
   return titledPage(
     c,
     "Map Chat",
-    <>
-      <Island
-        of={MapChat}
-        props={{
-          me: caller.profileId,
-          known: await knownLocation(caller.profileId),
-          myPics: await composerPics(caller.profileId, false),
-        }}
-      />
-    </>,
+    <Island
+      of={MapChat}
+      props={{
+        me: caller.profileId,
+        known: await knownLocation(caller.profileId),
+        myPics: await composerPics(caller.profileId, false),
+      }}
+    />,
     "page narrow-page",
   );
 }

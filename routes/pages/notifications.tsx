@@ -12,11 +12,9 @@ export async function notificationsPage(c: Context<AppEnv>) {
   return titledPage(
     c,
     "Notifications",
-    <>
-      <Island
-        of={NotificationList}
-        props={{ profileId: caller.profileId, notifications: await listNotifications(caller.profileId) }}
-      />
-    </>,
+    <Island
+      of={NotificationList}
+      props={{ profileId: caller.profileId, notifications: await listNotifications(caller.profileId) }}
+    />,
   );
 }
