@@ -151,7 +151,8 @@ class Streams {
                 onReady();
               }
             } else if (block.startsWith("event: member")) {
-              const data = block.slice(block.indexOf("data: ") + 6);
+              // The data line (an event also carries its id: line, the cursor a reconnect names).
+              const data = block.split("\n").find((l) => l.startsWith("data: "))!.slice(6);
               const e = JSON.parse(data);
               if (e.type === undefined || e.type === "message") this.onEvent(e);
             }
