@@ -102,7 +102,11 @@ export function useSendMessageMutation() {
   const qc = useQueryClient();
   useEffect(() =>
     whenDelivered((m) => {
-      void qc.invalidateQueries({ queryKey: ["conversation", m.senderProfileId, m.recipientProfileId] });
+      const key = ["conversation", m.senderProfileId, m.recipientProfileId];
+      // In the conversation at once (it replaces the pending bubble), then read again from the server.
+      qc.setQueryData<MessagePage>(key, (page) =>
+        page && { ...page, items: [m, ...page.items.filter((x) => x.id !== m.id)] });
+      void qc.invalidateQueries({ queryKey: key });
       void qc.invalidateQueries({ queryKey: ["conversations"] });
     }), [qc]);
   return useMutation({
