@@ -110,3 +110,32 @@ export function burnCpu(n: number): { stop(): void } {
     },
   };
 }
+
+/** One figure of a run, as scripts/perf_page.ts reads it. */
+export interface ResultRow {
+  bench: string;
+  metric: string;
+  unit: string;
+  value: number;
+  peer?: string;
+  peerValue?: number;
+  goal?: number;
+  better: "higher" | "lower";
+}
+
+/**
+ * Writes a run's figures to bench/results/<date>-<name>.json (the format of scripts/perf_page.ts),
+ * with the machine's cores, memory and the load averages seen; returns the file's path.
+ */
+export async function recordResults(
+  name: string,
+  results: ResultRow[],
+  o: { note: string; load: [number, number] },
+): Promise<string> {
+  const date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const memory = Math.round(Deno.systemMemoryInfo().total / 1024 / 1024);
+  const run = { date, note: o.note, machine: { cores: navigator.hardwareConcurrency, memory, load: o.load }, results };
+  const path = new URL(`./results/${date.slice(0, 10)}-${name}.json`, import.meta.url).pathname;
+  await Deno.writeTextFile(path, JSON.stringify(run, null, 2) + "\n");
+  return path;
+}

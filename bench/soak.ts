@@ -16,7 +16,7 @@
  */
 
 import { chromium } from "playwright-core";
-import { arg, burnCpu, type Member, pct, seedMembers, sleep, startApp } from "./kit.ts";
+import { arg, burnCpu, type Member, pct, recordResults, type ResultRow, seedMembers, sleep, startApp } from "./kit.ts";
 import { CHROMIUM_FLAGS } from "../tests/e2e/harness.ts";
 
 export interface SoakOptions {
@@ -308,6 +308,33 @@ if (import.meta.main) {
   }
   console.log(`reconnects ${r.reconnects}, failed calls ${r.failedCalls}, load after ${Deno.loadavg()[0].toFixed(2)}`);
   console.log(JSON.stringify({ soak: o, result: r }));
+  const rows: ResultRow[] = [
+    { bench: "soak", metric: "messages lost", unit: "", value: r.lostMessages, goal: 0, better: "lower" },
+    { bench: "soak", metric: "receipts lost", unit: "", value: r.lostReceipts, goal: 0, better: "lower" },
+    {
+      bench: "soak",
+      metric: "delivery p99",
+      unit: "ms",
+      value: Math.round(r.deliveryP99),
+      goal: 1000,
+      better: "lower",
+    },
+    { bench: "soak", metric: "receipt p99", unit: "ms", value: Math.round(r.receiptP99), goal: 1000, better: "lower" },
+    { bench: "soak", metric: "messages", unit: "", value: r.messages, better: "higher" },
+  ];
+  if (r.tabs) {
+    rows.push(
+      { bench: "soak", metric: "tab messages lost", unit: "", value: r.tabs.lost, goal: 0, better: "lower" },
+      { bench: "soak", metric: "tab receipts lost", unit: "", value: r.tabs.lostReceipts, goal: 0, better: "lower" },
+      { bench: "soak", metric: "tab delivery p99", unit: "ms", value: Math.round(r.tabs.deliveryP99), better: "lower" },
+    );
+  }
+  if (o.seconds >= 60 && !Deno.args.includes("--no-record")) {
+    const note =
+      `deno task soak: ${o.pairs} pairs on sockets and ${o.browsers ?? 0} in Chromium tabs for ${o.seconds} s, ` +
+      `${o.burn} busy process(es)${o.live ? ", sockets on the live listener" : ""}`;
+    console.log(`recorded ${await recordResults("soak", rows, { note, load: [load, Deno.loadavg()[0]] })}`);
+  }
   const tabsOk = !r.tabs || (r.tabs.lost === 0 && r.tabs.lostReceipts === 0);
   const ok = r.lostMessages === 0 && r.lostReceipts === 0 && r.failedCalls === 0 && r.deliveryP99 < 1000 &&
     r.receiptP99 < 1000 && tabsOk;
