@@ -1,6 +1,7 @@
 /** The About and Terms of Service / Privacy Policy bodies in Arabic (routes/pages/legal.tsx). */
 
 import type { ReactElement } from "react";
+import { type AboutText, LEAFLET, OSM, UNSPLASH } from "./legalParts.tsx";
 
 export const LINKS_AR = {
   tos: "شروط الخدمة",
@@ -9,49 +10,26 @@ export const LINKS_AR = {
   contact: "اتصل بنا",
 };
 
-export const ABOUT_AR = (brand: string): ReactElement => (
-  <>
-    <p>
-      <bdi>{brand}</bdi>{" "}
-      مجتمع اجتماعي وللمواعدة قائم على الموقع، للبالغين من المثليين والمثليات، يديره أعضاؤه بروح تطوعية.
-    </p>
-    <h2>قيمنا</h2>
-    <ul className="values">
-      <li>
-        <strong>المجتمع</strong>: أعضاء يساعدون أعضاء.
-      </li>
-      <li>
-        <strong>الأمان</strong>: موقعك وصورك وبياناتك محمية منذ التصميم.
-      </li>
-      <li>
-        <strong>المتعة</strong>: التعرّف إلى الناس يجب أن يكون ممتعًا.
-      </li>
-      <li>
-        <strong>المسؤولية</strong>: نعتني ببعضنا بعضًا.
-      </li>
-      <li>
-        <strong>التطوّر</strong>: نتحسّن باستمرار، معًا.
-      </li>
-    </ul>
-    <h2>المتطوعون</h2>
-    <p>
-      الأعضاء الذين يساعدون المجتمع يكسبون أرصدة تطوع في ألعاب المجتمع. للعضو العادي 0 من أرصدة التطوع؛ وأعضاء Pro
-      والمتطوعون يحصلون على ميزات غير محدودة.
-    </p>
-    <h2>شكر</h2>
-    <ul>
-      <li>
-        بيانات الخرائط © المساهمون في <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>.
-      </li>
-      <li>
-        الخرائط مرسومة بـ<a href="https://leafletjs.com">Leaflet</a>.
-      </li>
-      <li>
-        صور توضيحية من <a href="https://unsplash.com">Unsplash</a>.
-      </li>
-    </ul>
-  </>
-);
+export const ABOUT_AR: AboutText = {
+  intro: "مجتمع اجتماعي وللمواعدة قائم على الموقع، للبالغين من المثليين والمثليات، يديره أعضاؤه بروح تطوعية.",
+  valuesTitle: "قيمنا",
+  values: [
+    ["المجتمع", "أعضاء يساعدون أعضاء."],
+    ["الأمان", "موقعك وصورك وبياناتك محمية منذ التصميم."],
+    ["المتعة", "التعرّف إلى الناس يجب أن يكون ممتعًا."],
+    ["المسؤولية", "نعتني ببعضنا بعضًا."],
+    ["التطوّر", "نتحسّن باستمرار، معًا."],
+  ],
+  volunteersTitle: "المتطوعون",
+  volunteers:
+    "الأعضاء الذين يساعدون المجتمع يكسبون أرصدة تطوع في ألعاب المجتمع. للعضو العادي 0 من أرصدة التطوع؛ وأعضاء Pro والمتطوعون يحصلون على ميزات غير محدودة.",
+  thanksTitle: "شكر",
+  thanks: [
+    ["بيانات الخرائط © المساهمون في ", OSM, "."],
+    ["الخرائط مرسومة بـ", LEAFLET, "."],
+    ["صور توضيحية من ", UNSPLASH, "."],
+  ],
+};
 
 export const TOS_AR = (): ReactElement => (
   <>

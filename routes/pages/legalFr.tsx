@@ -1,6 +1,7 @@
 /** The About and Terms of Service / Privacy Policy bodies in French (routes/pages/legal.tsx). */
 
 import type { ReactElement } from "react";
+import { type AboutText, LEAFLET, OSM, UNSPLASH } from "./legalParts.tsx";
 
 export const LINKS_FR = {
   tos: "Conditions d'utilisation",
@@ -9,52 +10,27 @@ export const LINKS_FR = {
   contact: "Nous contacter",
 };
 
-export const ABOUT_FR = (brand: string): ReactElement => (
-  <>
-    <p>
-      {brand}{" "}
-      est une communauté sociale et de rencontres fondée sur la localisation, pour les adultes gays et lesbiennes,
-      animée par ses membres dans un esprit bénévole.
-    </p>
-    <h2>Nos valeurs</h2>
-    <ul className="values">
-      <li>
-        <strong>Communauté</strong> : des membres qui aident des membres.
-      </li>
-      <li>
-        <strong>Sécurité</strong> : ta position, tes photos et tes données sont protégées dès la conception.
-      </li>
-      <li>
-        <strong>Plaisir</strong> : faire des rencontres doit être agréable.
-      </li>
-      <li>
-        <strong>Responsabilité</strong> : nous veillons les uns sur les autres.
-      </li>
-      <li>
-        <strong>Évolution</strong> : nous progressons sans cesse, ensemble.
-      </li>
-    </ul>
-    <h2>Bénévoles</h2>
-    <p>
-      Les membres qui aident la communauté gagnent des crédits de bénévole dans les jeux de la communauté. Un membre
-      standard a 0 crédit de bénévole ; les membres Pro ou bénévoles ont des fonctions illimitées.
-    </p>
-    <h2>Remerciements</h2>
-    <ul>
-      <li>
-        Données cartographiques © les contributeurs d'<a href="https://www.openstreetmap.org/copyright">
-          OpenStreetMap
-        </a>.
-      </li>
-      <li>
-        Cartes dessinées avec <a href="https://leafletjs.com">Leaflet</a>.
-      </li>
-      <li>
-        Photos d'illustration d'<a href="https://unsplash.com">Unsplash</a>.
-      </li>
-    </ul>
-  </>
-);
+export const ABOUT_FR: AboutText = {
+  intro:
+    "est une communauté sociale et de rencontres fondée sur la localisation, pour les adultes gays et lesbiennes, animée par ses membres dans un esprit bénévole.",
+  valuesTitle: "Nos valeurs",
+  values: [
+    ["Communauté", "des membres qui aident des membres."],
+    ["Sécurité", "ta position, tes photos et tes données sont protégées dès la conception."],
+    ["Plaisir", "faire des rencontres doit être agréable."],
+    ["Responsabilité", "nous veillons les uns sur les autres."],
+    ["Évolution", "nous progressons sans cesse, ensemble."],
+  ],
+  volunteersTitle: "Bénévoles",
+  volunteers:
+    "Les membres qui aident la communauté gagnent des crédits de bénévole dans les jeux de la communauté. Un membre standard a 0 crédit de bénévole ; les membres Pro ou bénévoles ont des fonctions illimitées.",
+  thanksTitle: "Remerciements",
+  thanks: [
+    ["Données cartographiques © les contributeurs d'", OSM, "."],
+    ["Cartes dessinées avec ", LEAFLET, "."],
+    ["Photos d'illustration d'", UNSPLASH, "."],
+  ],
+};
 
 export const TOS_FR = (): ReactElement => (
   <>
