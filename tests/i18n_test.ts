@@ -7,7 +7,10 @@ import "../domain/notifications.ts";
 import "../domain/moderation.ts";
 import "../domain/phrases.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
-import { type Locale, withLocale } from "../domain/i18n.ts";
+import { dir, type Locale, locale, LOCALES, num, PSEUDO_LOCALE, withLocale } from "../domain/i18n.ts";
+import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
+import { phrase } from "../domain/phrases.ts";
+import { formatDistance } from "../domain/format.ts";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { AboutBody, TosBody } from "../routes/pages/legal.tsx";
@@ -26,7 +29,7 @@ function shape(o: object, at = ""): string[] {
 }
 
 Deno.test("i18n - every catalogue has every key, of the same kind, in every language", () => {
-  assert.equal(CATALOGUES.length, 7);
+  assert.equal(CATALOGUES.length, 8);
   for (const c of CATALOGUES) {
     for (const [lang, tr] of Object.entries(c.translations)) {
       assert.deepEqual(shape(tr), shape(c.en), `${c.name} in ${lang}`);
@@ -157,4 +160,37 @@ Deno.test("i18n - components render in Spanish and Portuguese without their Engl
   }
   assert.match(render("es"), /Aún no hay moderación\./);
   assert.match(render("pt-BR"), /Limpar filtro/);
+});
+
+Deno.test("i18n - Arabic counts take their six plural forms, through Intl.PluralRules", () => {
+  const unread = (n: number) => withLocale("ar", () => SCREEN_TEXTS.unread(n));
+  assert.equal(unread(0), "لا رسائل غير مقروءة");
+  assert.equal(unread(1), "رسالة واحدة غير مقروءة");
+  assert.equal(unread(2), "رسالتان غير مقروءتين");
+  assert.equal(unread(3), "3 رسائل غير مقروءة");
+  assert.equal(unread(11), "11 رسالة غير مقروءة");
+  assert.equal(unread(100), "100 رسالة غير مقروءة");
+  assert.equal(withLocale("fr", () => SCREEN_TEXTS.unread(1)), "1 message non lu");
+  assert.equal(withLocale("fr", () => SCREEN_TEXTS.unread(2)), "2 messages non lus");
+  assert.equal(withLocale("fr", () => num(12345.5)), "12\u202f345,5");
+});
+
+Deno.test("i18n - distances through Intl: feet and miles in English, metres and kilometres elsewhere", () => {
+  assert.equal(withLocale("en", () => formatDistance(1000)), "3281 ft");
+  assert.equal(withLocale("es", () => formatDistance(850)), "850 m");
+  assert.equal(withLocale("fr", () => formatDistance(2500)), "2,50\u202fkm");
+  assert.equal(withLocale("pt-BR", () => formatDistance(12_345)), "12,35 km");
+  assert.equal(withLocale("ar", () => formatDistance(2500)), "2.50 كم");
+});
+
+Deno.test("i18n - the pseudo-locale: every catalogue text accented, bracketed and 40% longer; off unless asked", async () => {
+  const like = withLocale(PSEUDO_LOCALE, () => TEXTS.like);
+  assert.match(like, /^⟦Ĺîķé .+⟧$/);
+  assert.ok(like.length >= Math.ceil("Like".length * 1.4));
+  assert.ok(!/[A-Za-z]/.test(withLocale(PSEUDO_LOCALE, () => UI_TEXTS.noMessagesYet)));
+  assert.match(withLocale(PSEUDO_LOCALE, () => phrase("Message {name}", { name: "Sam" })), /Sam/);
+  assert.equal(withLocale(PSEUDO_LOCALE, () => locale()), "en");
+  assert.equal(dir("ar"), "rtl");
+  assert.equal(dir(PSEUDO_LOCALE), "ltr");
+  assert.ok(!(LOCALES as readonly string[]).includes(PSEUDO_LOCALE), "never offered to members");
 });
