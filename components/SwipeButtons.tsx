@@ -1,7 +1,7 @@
 /** The buttons under a swipe card: Meh (left), Skip (down), Nice (right), spec §2 Swipe cards. */
 
 import type { KeyboardEvent } from "react";
-import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
+import { DISCOVERY_TEXTS, keyOfSwipe } from "../domain/discovery.ts";
 import type { SwipeDirection } from "../domain/discovery.ts";
 
 const BUTTONS: { direction: SwipeDirection; className: string; icon: string; label: string; key: string }[] = [
@@ -53,7 +53,7 @@ export function SwipeButtons(
           className={b.className}
           onClick={() => onSwipe(b.direction)}
           disabled={disabled}
-          aria-keyshortcuts={b.key}
+          aria-keyshortcuts={keyOfSwipe(b.key)}
         >
           <span aria-hidden="true">{b.icon}</span> {b.label}
         </button>

@@ -13,7 +13,7 @@ import { swipeOfDrag } from "./SwipeDeck.tsx";
 import { swipeOfKey } from "./useSwipe.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { shortName } from "../domain/format.ts";
-import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
+import { DISCOVERY_TEXTS, keyOfSwipe } from "../domain/discovery.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface RateSwipeProps {
@@ -177,7 +177,7 @@ function Rater({ likerProfileId, owner, picIds, start, likes }: RateSwipeProps) 
             type="button"
             className={b.className}
             onClick={() => rateRef.current(b.direction)}
-            aria-keyshortcuts={b.key}
+            aria-keyshortcuts={keyOfSwipe(b.key)}
           >
             <span aria-hidden="true">{b.icon}</span> {b.label}
           </button>

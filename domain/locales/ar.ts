@@ -313,7 +313,7 @@ export const DISCOVERY_TEXTS: Translation<EnDiscovery> = {
   retry: "إعادة المحاولة",
   swipeFailed: "تعذّر حفظ آخر سحبة.",
   chat: "محادثة",
-  swipeHint: "اسحب إلى الأمام لـ«رائع»، وإلى الخلف لـ«عادي»، وإلى الأسفل لـ«تخطٍّ». الأسهم تعمل أيضًا.",
+  swipeHint: "اسحب إلى اليسار لـ«رائع»، وإلى اليمين لـ«عادي»، وإلى الأسفل لـ«تخطٍّ». الأسهم تعمل أيضًا.",
 };
 
 export const GAME_TEXTS: Translation<EnGames> = {
