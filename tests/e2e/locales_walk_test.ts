@@ -200,8 +200,7 @@ Deno.test({
           if (logged) await context.addCookies(session);
           for (const path of paths) {
             at = `${lang} ${vp} ${path}`;
-            // The DOM and the islands are what is checked: pictures and tiles need not have loaded.
-            await page.goto(path, { waitUntil: "domcontentloaded" });
+            await page.goto(path);
             await waitHydrated(page);
             // React reports a hydration error just after hydrating.
             if (lang !== PSEUDO_LOCALE) await page.waitForTimeout(30);
