@@ -24,10 +24,11 @@ import { portrait } from "../fixtures/pictures.ts";
 
 /**
  * JavaScript per page as served, in bytes: Brotli, which Chromium takes (gzip to a browser that
- * does not). The map's goal is 130 KB (docs/decisions/0046-page-budgets.md; figures in
- * docs/performance.md).
+ * does not). The map's goal is 130 KB (docs/decisions/0046-page-budgets.md); with five languages'
+ * catalogues in every island bundle it is 135 KB until each page loads only its own language's
+ * texts (docs/decisions/0125-map-budget-with-five-languages.md).
  */
-const JS_BUDGET = { public: 60_000, map: 130_000 };
+const JS_BUDGET = { public: 60_000, map: 135_000 };
 /** Largest Contentful Paint with 4× CPU throttling, in ms. */
 const LCP_BUDGET_MS = 1000;
 /** Cold loads per round; the round's median counts. */
