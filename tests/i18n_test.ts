@@ -183,7 +183,7 @@ Deno.test("i18n - distances through Intl: feet and miles in English, metres and 
   assert.equal(withLocale("ar", () => formatDistance(2500)), "2.50 كم");
 });
 
-Deno.test("i18n - the pseudo-locale: every catalogue text accented, bracketed and 40% longer; off unless asked", async () => {
+Deno.test("i18n - the pseudo-locale: every catalogue text accented, bracketed and 40% longer; off unless asked", () => {
   const like = withLocale(PSEUDO_LOCALE, () => TEXTS.like);
   assert.match(like, /^⟦Ĺîķé .+⟧$/);
   assert.ok(like.length >= Math.ceil("Like".length * 1.4));
