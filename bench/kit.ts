@@ -8,6 +8,7 @@ import { keys } from "../kv/keys.ts";
 import { createAccount } from "../kv/accounts.ts";
 import { createSession } from "../kv/sessions.ts";
 import { importPositions } from "../kv/positions.ts";
+import type { BenchResult } from "../scripts/perf_page.ts";
 
 /** The value of `--name value` or `--name=value` on the command line (or in `args`), else `fallback`. */
 export function arg(name: string, fallback: string, args: string[] = Deno.args): string {
@@ -112,16 +113,7 @@ export function burnCpu(n: number): { stop(): void } {
 }
 
 /** One figure of a run, as scripts/perf_page.ts reads it. */
-export interface ResultRow {
-  bench: string;
-  metric: string;
-  unit: string;
-  value: number;
-  peer?: string;
-  peerValue?: number;
-  goal?: number;
-  better: "higher" | "lower";
-}
+export type ResultRow = BenchResult;
 
 /**
  * Writes a run's figures to bench/results/<date>-<name>.json (the format of scripts/perf_page.ts),
