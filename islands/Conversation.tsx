@@ -107,7 +107,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
               <OnlineDot online={presence?.online && !typing} />
               {otherName}
             </h2>
-            <span className="presence" aria-live="polite">
+            <span className={typing ? "presence typing" : "presence"} aria-live="polite">
               {typing ? TEXTS.typing : presence?.online ? TEXTS.onlineNow : presence?.lastSeen
                 ? (
                   <>
