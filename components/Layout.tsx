@@ -1,4 +1,4 @@
-/** The document shell every page shares: head, header, main container, footer. */
+/** The document shell every page shares: head, header, main container, and on public pages the footer. */
 
 import type { ReactNode } from "react";
 import type { Brand } from "../domain/brand.ts";
@@ -55,10 +55,12 @@ export function Layout(p: LayoutProps) {
         <a className="skip-link" href="#main">{UI_TEXTS.skipToContent}</a>
         {p.header}
         <main id="main" tabIndex={-1} autoFocus dangerouslySetInnerHTML={{ __html: p.bodyHtml }} />
-        <footer className="app-footer">
-          <a href="/aboutus">{titleText("About")}</a> · <a href="/tos">{titleText("Terms")}</a> ·{" "}
-          <a href="/tos#pp">{titleText("Privacy")}</a> · <a href="/support">{titleText("Support")}</a>
-        </footer>
+        {!p.tabs && (
+          <footer className="app-footer">
+            <a href="/aboutus">{titleText("About")}</a> · <a href="/tos">{titleText("Terms")}</a> ·{" "}
+            <a href="/tos#pp">{titleText("Privacy")}</a> · <a href="/support">{titleText("Support")}</a>
+          </footer>
+        )}
       </body>
     </html>
   );

@@ -7,6 +7,7 @@
  */
 
 import { useEffect, useRef, useState } from "react";
+import { ChevronLeft } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   fetchOlder,
@@ -96,7 +97,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
     <section className="chat" id="chat" aria-label={`Chat with ${otherName}`}>
       <header className="chat-head">
         <a className="chat-back" href="/chat/personal" aria-label={TEXTS.conversationsTitle}>
-          <span aria-hidden="true">‹</span>
+          <ChevronLeft className="icon" aria-hidden="true" />
         </a>
         <a className="chat-who" href="#top" title={SCREEN_TEXTS.backToProfile}>
           <span className="avatar">

@@ -4,6 +4,7 @@
  * and Likes that follow the member's events live. The spec's menu and home cards stay.
  */
 
+import { CircleUser, Heart, LayoutGrid, MapPin, MessageCircle } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { useUnreadCounts } from "./queries/notifications.ts";
@@ -19,14 +20,20 @@ export const TABS = [
   {
     id: "grid",
     label: "Grid",
-    icon: "▦",
+    icon: LayoutGrid,
     href: "/search/tile",
     match: ["/search/tile", "/search/swype", "/search/profile"],
   },
-  { id: "map", label: "Map", icon: "📍", href: "/search/map", match: ["/search/map"] },
-  { id: "chats", label: "Chats", icon: "💬", href: "/chat/personal", match: ["/chat/"] },
-  { id: "likes", label: "Likes", icon: "♥", href: "/likes/profilelikedyou", match: ["/likes/"] },
-  { id: "me", label: "Me", icon: "☺", href: "/profileEdit", match: ["/profileEdit", "/settings", "/profilePic"] },
+  { id: "map", label: "Map", icon: MapPin, href: "/search/map", match: ["/search/map"] },
+  { id: "chats", label: "Chats", icon: MessageCircle, href: "/chat/personal", match: ["/chat/"] },
+  { id: "likes", label: "Likes", icon: Heart, href: "/likes/profilelikedyou", match: ["/likes/"] },
+  {
+    id: "me",
+    label: "Me",
+    icon: CircleUser,
+    href: "/profileEdit",
+    match: ["/profileEdit", "/settings", "/profilePic"],
+  },
 ] as const;
 
 function Tabs({ profileId, currentPath }: TabBarProps) {
@@ -38,7 +45,7 @@ function Tabs({ profileId, currentPath }: TabBarProps) {
         const count = t.id === "chats" ? counts.chats : t.id === "likes" ? counts.likes : 0;
         return (
           <a key={t.id} href={t.href} className="tab-link" aria-current={current ? "page" : undefined}>
-            <span className="tab-icon" aria-hidden="true">{t.icon}</span>
+            <t.icon className="icon tab-icon" aria-hidden="true" />
             <span className="tab-label">{TEXTS.tabs[t.id]}</span>
             {count > 0 && (
               <span className="tab-count">

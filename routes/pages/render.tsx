@@ -27,6 +27,8 @@ export interface PageOptions {
   bodyClass?: string;
   /** Show the tab bar to a logged-in member (default). The logout page, whose session ends while it shows, does not. */
   tabs?: boolean;
+  /** An app screen: its title shows in the top bar (its heading kept for screen readers on phones). */
+  screen?: boolean;
 }
 
 /** Renders a page: its title, the header with the menu for this caller, and the body. */
@@ -43,7 +45,8 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
     items: menuFor({ loggedIn: !!caller, roles: caller?.roles ?? [] }),
     currentPath: c.req.path,
     troubleText: TEXTS.serverTrouble,
-    ...(discreet ? { quickExitUrl: config.quickExitUrl, quickExitText: TEXTS.quickExit } : {}),
+    ...(discreet ? { quickExitUrl: config.quickExitUrl, quickExitText: TEXTS.quickExit, discreet: true } : {}),
+    ...(opts.screen && caller ? { screenTitle: title } : {}),
   };
   // A page with no island of its own ships no JavaScript: its header stays plain HTML.
   const hydrate = islands.size > 0;
@@ -76,7 +79,7 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
       preload={[...new Set([...assets.flatMap((a) => a.preload), ...localePreload])]}
       header={<div className="contents" dangerouslySetInnerHTML={{ __html: header }} />}
       bodyHtml={notice ? renderToString(<ModerationNotice notice={notice} back={c.req.path} />) + bodyHtml : bodyHtml}
-      bodyClass={opts.bodyClass}
+      bodyClass={[opts.bodyClass, opts.screen && caller ? "app-screen" : ""].filter(Boolean).join(" ") || undefined}
       tabs={tabs}
       theme={themeOf(c)}
       livePort={caller ? livePort() : null}
