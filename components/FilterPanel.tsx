@@ -120,7 +120,7 @@ export function FilterPanel({ value, onChange, open = false }: FilterPanelProps)
     <details className="filter-panel" open={open}>
       <summary className="filter-button">
         <SlidersHorizontal aria-hidden="true" className="icon" />
-        <span className="filter-label">Filter</span>
+        <span className="filter-label">{FEEL_TEXTS.filter}</span>
         {count > 0 && <span className="filter-count" aria-label={`${count} on`}>{count}</span>}
       </summary>
       <div className="filter-body" role="group" aria-label={FEEL_TEXTS.filters}>

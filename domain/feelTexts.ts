@@ -9,6 +9,7 @@ import { FEEL_ES } from "./locales/feelEs.ts";
 import { FEEL_PT_BR } from "./locales/feelPtBR.ts";
 
 const EN = {
+  filter: "Filter",
   filters: "Filters",
   age: "Age",
   ageFrom: "From",

@@ -4,6 +4,7 @@ import type { Translation } from "../i18n.ts";
 import type { EnFeelTexts } from "../feelTexts.ts";
 
 export const FEEL_ES: Translation<EnFeelTexts> = {
+  filter: "Filtrar",
   filters: "Filtros",
   age: "Edad",
   ageFrom: "Desde",

@@ -4,6 +4,7 @@ import type { Translation } from "../i18n.ts";
 import type { EnFeelTexts } from "../feelTexts.ts";
 
 export const FEEL_PT_BR: Translation<EnFeelTexts> = {
+  filter: "Filtrar",
   filters: "Filtros",
   age: "Idade",
   ageFrom: "De",
