@@ -9,7 +9,6 @@ import type { LikeFilter } from "../kv/briefs.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import { FEEL_TEXTS } from "../domain/feelTexts.ts";
 import { formatDistance } from "../domain/format.ts";
-import { SlidersHorizontal } from "lucide-react";
 
 export type { LikeFilter };
 
@@ -119,7 +118,7 @@ export function FilterPanel({ value, onChange, open = false }: FilterPanelProps)
   return (
     <details className="filter-panel" open={open}>
       <summary className="filter-button">
-        <SlidersHorizontal aria-hidden="true" className="icon" />
+        <span className="icon filter-icon" aria-hidden="true" />
         <span className="filter-label">{FEEL_TEXTS.filter}</span>
         {count > 0 && <span className="filter-count" aria-label={`${count} on`}>{count}</span>}
       </summary>

@@ -5,8 +5,8 @@
  */
 
 import { catalogue } from "./i18n.ts";
-import { FEEL_ES } from "./locales/feelEs.ts";
-import { FEEL_PT_BR } from "./locales/feelPtBR.ts";
+import * as es from "./locales/es.ts";
+import * as ptBR from "./locales/ptBR.ts";
 
 const EN = {
   filter: "Filter",
@@ -46,4 +46,4 @@ const EN = {
 
 export type EnFeelTexts = typeof EN;
 
-export const FEEL_TEXTS = catalogue("FEEL_TEXTS", EN, { es: FEEL_ES, "pt-BR": FEEL_PT_BR });
+export const FEEL_TEXTS = catalogue("FEEL_TEXTS", EN, { es: es.FEEL_TEXTS, "pt-BR": ptBR.FEEL_TEXTS });

@@ -28,7 +28,11 @@ function Tiles(props: DiscoveryProps) {
         <ul className="tiles">
           {briefs.map((b, i) => (
             <li key={b.profileId}>
-              <a className="tile" href={`/profile/${encodeURIComponent(b.profileId)}`}>
+              <a
+                className="tile"
+                href={`/profile/${encodeURIComponent(b.profileId)}`}
+                onClick={(e) => e.currentTarget.classList.add("opening")}
+              >
                 <BriefPicture
                   picId={b.profilePicIds[0]}
                   name={b.profileName}

@@ -144,6 +144,10 @@ function Hero({ p, showNsfw }: { p: Profile; showNsfw: boolean }) {
             <a key={id} className="hero-slide" href={carouselHref(p.id, id, ids)}>
               <img
                 {...picImgProps(pic, 1024, showNsfw)}
+                // The first picture shows at once in the grid's size (in the cache from the tile)
+                // until the large one has loaded over it.
+                style={i === 0 ? { backgroundImage: tileImageSet(pic, showNsfw) } : undefined}
+                {...(i === 0 ? { elementtiming: "profile-photo" } : {})}
                 alt={SCREEN_TEXTS.pictureOf(i + 1, n)}
                 loading={i === 0 || (hydrated && i <= at + 2) ? "eager" : "lazy"}
                 draggable={false}
@@ -267,4 +271,10 @@ export default function ProfileView(props: ProfileViewProps) {
       <ProfileBody {...props} />
     </QueryProvider>
   );
+}
+
+/** The picture as the grid shows it (1x and 2x), a CSS image-set. */
+function tileImageSet(pic: Parameters<typeof picImgProps>[0], showNsfw: boolean): string {
+  const [x1, x2] = picImgProps(pic, 256, showNsfw).srcSet.split(", ").map((s) => s.split(" ")[0]);
+  return `image-set(url("${x1}") 1x, url("${x2}") 2x)`;
 }

@@ -16,15 +16,17 @@ import { accountNotice } from "../kv/moderation.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { BadCursorError } from "../kv/paging.ts";
 import { brandFor } from "../domain/brand.ts";
+import { SPECULATION_RULES_HASH } from "./speculation.ts";
 import { type Locale, negotiate, setRequestLocaleSource } from "../domain/i18n.ts";
 
-/** Security headers of design.md: CSP without inline script, HSTS, nosniff, no referrer. */
+/** Security headers of design.md: CSP without inline script (but the speculation rules, by hash), HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
   const tiles = tileOrigin();
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      // The pages' one inline script: their speculation rules (JSON, routes/speculation.ts), by its hash.
+      scriptSrc: ["'self'", SPECULATION_RULES_HASH],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:", ...(tiles ? [tiles] : [])],
       // The live listener's port, when pages open their event socket there (routes/live.ts).

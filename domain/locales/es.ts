@@ -8,6 +8,8 @@ import type { EnNotifications } from "../notifications.ts";
 import type { EnModeration } from "../moderation.ts";
 import type { EnScreenTexts } from "../screenTexts.ts";
 import type { EnUiTexts } from "../uiTexts.ts";
+import type { EnFeelTexts } from "../feelTexts.ts";
+import { FEEL_ES } from "./feelEs.ts";
 import { HEALTH_ES } from "./healthEs.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 
@@ -582,3 +584,5 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   back: "Atrás",
   finish: "Ver quién está cerca",
 };
+
+export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_ES;

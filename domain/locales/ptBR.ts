@@ -8,6 +8,8 @@ import type { EnNotifications } from "../notifications.ts";
 import type { EnModeration } from "../moderation.ts";
 import type { EnScreenTexts } from "../screenTexts.ts";
 import type { EnUiTexts } from "../uiTexts.ts";
+import type { EnFeelTexts } from "../feelTexts.ts";
+import { FEEL_PT_BR } from "./feelPtBR.ts";
 import { HEALTH_PT_BR } from "./healthPtBR.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 
@@ -583,3 +585,5 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   back: "Voltar",
   finish: "Ver quem está por perto",
 };
+
+export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_PT_BR;

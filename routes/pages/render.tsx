@@ -3,7 +3,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ReactElement } from "react";
-import { renderToString } from "react-dom/server";
+import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import type { AppEnv } from "../env.ts";
 import { collectIslands, Island } from "../../components/Island.tsx";
 import { Layout } from "../../components/Layout.tsx";
@@ -12,7 +12,8 @@ import { TEXTS } from "../../domain/texts.ts";
 import { menuFor } from "../table.ts";
 import { getManifest } from "../assets.ts";
 import Header from "../../islands/Header.tsx";
-import TabBar from "../../islands/TabBar.tsx";
+import TabBar, { type TabId } from "../../islands/TabBar.tsx";
+import { CircleUser, Heart, LayoutGrid, type LucideIcon, MapPin, MessageCircle } from "lucide-react";
 import { isDiscreet } from "../api/safety.ts";
 import { themeOf } from "../api/settings.ts";
 import { SafetyNotice } from "../../components/SafetyNotice.tsx";
@@ -21,6 +22,15 @@ import { getSafety, safetyPlace } from "../../kv/safety.ts";
 import { config } from "../../config/config.ts";
 import { locale } from "../../domain/i18n.ts";
 import { livePort } from "../livePort.ts";
+import { SPECULATION_RULES } from "../speculation.ts";
+
+/** The tabs' icons (lucide), drawn once as SVG markup for the tab bar. */
+const TAB_ICONS = Object.fromEntries(
+  ([["grid", LayoutGrid], ["map", MapPin], ["chats", MessageCircle], ["likes", Heart], ["me", CircleUser]] as [
+    TabId,
+    LucideIcon,
+  ][]).map(([id, Icon]) => [id, renderToStaticMarkup(<Icon className="icon" aria-hidden="true" />)]),
+) as Record<TabId, string>;
 
 export interface PageOptions {
   status?: ContentfulStatusCode;
@@ -55,7 +65,11 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
       <>
         <Island of={Header} props={headerProps} hydrate={hydrate} />
         {tabs && (
-          <Island of={TabBar} props={{ profileId: caller.profileId, currentPath: c.req.path }} hydrate={hydrate} />
+          <Island
+            of={TabBar}
+            props={{ profileId: caller.profileId, currentPath: c.req.path, icons: TAB_ICONS }}
+            hydrate={hydrate}
+          />
         )}
       </>,
     )
@@ -83,6 +97,7 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
       tabs={tabs}
       theme={themeOf(c)}
       livePort={caller ? livePort() : null}
+      speculationRules={tabs ? SPECULATION_RULES : undefined}
     />,
   );
   c.header("cache-control", "no-store");
