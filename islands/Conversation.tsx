@@ -6,7 +6,8 @@
  * with their avatar, name, presence and a way back to the profile, the messages, the composer.
  */
 
-import { useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
+import { DayDivider, RunTime, timelineOf } from "../components/ChatTimeline.tsx";
 import { ChevronLeft } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
@@ -62,6 +63,10 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
   const newest = data?.items ?? [];
   const all = dedupe([...newest, ...older]).reverse();
   const hasMore = olderMore ?? data?.hasMore ?? false;
+  // Days and times in the reader's zone once hydrated (UTC on the server and at hydration).
+  const [local, setLocal] = useState(false);
+  useEffect(() => setLocal(true), []);
+  const timeline = timelineOf(all, local);
   const unreadFromThem = newest.some((m) => m.senderProfileId === other && !m.tsRecipientRead);
 
   useEffect(() => {
@@ -125,24 +130,28 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
         {hasMore && <button type="button" onClick={loadOlder}>{UI_TEXTS.loadOlder}</button>}
         {isPending && <p className="loading" role="status">{UI_TEXTS.loading}</p>}
         {!isPending && all.length === 0 && queued.length === 0 && <p className="empty">{UI_TEXTS.noMessagesYet}</p>}
-        {all.map((m) => (
-          <MessageBubble
-            key={m.id}
-            m={m}
-            mine={m.senderProfileId === me}
-            onDelete={(scope) => {
-              setOlder((o) => o.filter((x) => x.id !== m.id));
-              remove.mutate({ id: m.id, scope });
-            }}
-            onOpen={async () => {
-              setOpenError("");
-              try {
-                setViewing((await openViewOnce(m.id)).picIds);
-              } catch (e) {
-                setOpenError(e instanceof Error ? e.message : String(e));
-              }
-            }}
-          />
+        {all.map((m, i) => (
+          <Fragment key={m.id}>
+            {timeline[i].newDay && <DayDivider ts={m.tsCreated} local={local} />}
+            {timeline[i].runTime && <RunTime ts={m.tsCreated} local={local} />}
+            <MessageBubble
+              grouped={timeline[i].grouped}
+              m={m}
+              mine={m.senderProfileId === me}
+              onDelete={(scope) => {
+                setOlder((o) => o.filter((x) => x.id !== m.id));
+                remove.mutate({ id: m.id, scope });
+              }}
+              onOpen={async () => {
+                setOpenError("");
+                try {
+                  setViewing((await openViewOnce(m.id)).picIds);
+                } catch (e) {
+                  setOpenError(e instanceof Error ? e.message : String(e));
+                }
+              }}
+            />
+          </Fragment>
         ))}
         {queued.map((q) => <QueuedBubble key={q.key} q={q} />)}
       </div>
