@@ -13,6 +13,7 @@ import { useUnreadByPartner } from "./queries/notifications.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { shortName } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
+import { FEEL_TEXTS } from "../domain/feelTexts.ts";
 import { MODERATION_TEXTS } from "../domain/moderation.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
@@ -27,7 +28,15 @@ function List({ profileId, initial }: Props) {
   const remove = useDeleteConversationMutation();
   const counts = useUnreadByPartner(profileId);
   if (isPending) return <p className="loading" role="status">{UI_TEXTS.loading}</p>;
-  if (!data || data.items.length === 0) return <p className="empty">{TEXTS.noConversations}</p>;
+  if (!data || data.items.length === 0) {
+    // What to do next, with its button.
+    return (
+      <div className="empty-state">
+        <p className="empty">{TEXTS.noConversations}</p>
+        <a className="button primary" href="/search/tile">{FEEL_TEXTS.findPeople}</a>
+      </div>
+    );
+  }
   return (
     <>
       {isFetching && <p className="loading small" role="status">{UI_TEXTS.loading}</p>}
