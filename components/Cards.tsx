@@ -27,6 +27,7 @@ import {
   UserPlus,
 } from "lucide-react";
 import { titleText } from "../domain/texts.ts";
+import { type Phrase, phrase } from "../domain/phrases.ts";
 
 export interface CardItem {
   path: string;
@@ -47,7 +48,7 @@ export function Cards({ items }: { items: readonly CardItem[] }) {
               <it.icon className="icon" aria-hidden="true" />
             </span>
             <span className="card-label">{titleText(it.label)}</span>
-            {it.text && <span className="card-text">{it.text}</span>}
+            {it.text && <span className="card-text">{phrase(it.text as Phrase)}</span>}
           </a>
         </li>
       ))}

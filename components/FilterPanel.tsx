@@ -5,19 +5,40 @@
  */
 
 import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
-import type { LikeFilter } from "../kv/briefs.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import { FEEL_TEXTS } from "../domain/feelTexts.ts";
 import { formatDistance } from "../domain/format.ts";
+import type { LikeFilter } from "../domain/shapes/briefs.ts";
+import { phrase } from "../domain/phrases.ts";
 
 export type { LikeFilter };
 
 /** The four like filters of spec §5 with their labels, in the API's `likes=` names. */
 export const LIKE_FILTERS: readonly { id: LikeFilter; label: string }[] = [
-  { id: "likedMyProfile", label: "Liked my Profile" },
-  { id: "likedMyPics", label: "Liked my Pics" },
-  { id: "iLikedProfile", label: "I liked their Profile" },
-  { id: "iLikedPics", label: "I liked their Pics" },
+  {
+    id: "likedMyProfile",
+    get label() {
+      return phrase("Liked my Profile");
+    },
+  },
+  {
+    id: "likedMyPics",
+    get label() {
+      return phrase("Liked my Pics");
+    },
+  },
+  {
+    id: "iLikedProfile",
+    get label() {
+      return phrase("I liked their Profile");
+    },
+  },
+  {
+    id: "iLikedPics",
+    get label() {
+      return phrase("I liked their Pics");
+    },
+  },
 ];
 
 /**
@@ -119,7 +140,7 @@ export function FilterPanel({ value, onChange, open = false }: FilterPanelProps)
     <details className="filter-panel" open={open}>
       <summary className="filter-button">
         <span className="icon filter-icon" aria-hidden="true" />
-        <span className="filter-label">{FEEL_TEXTS.filter}</span>
+        <span className="filter-label">{phrase("Filter")}</span>
         {count > 0 && <span className="filter-count" aria-label={`${count} on`}>{count}</span>}
       </summary>
       <div className="filter-body" role="group" aria-label={FEEL_TEXTS.filters}>

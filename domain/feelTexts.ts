@@ -1,12 +1,14 @@
 /**
  * Texts of the app's screens added to make it feel like an app (the filter sheet, home's people
  * nearby, dismissing the banner, chat times, confirming a block, settings' sections, empty states
- * and retries), in the three languages. Not the spec's texts: those stay in their catalogues.
+ * and retries), in every language. Not the spec's texts: those stay in their catalogues.
  */
 
 import { catalogue } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import * as fr from "./locales/fr.ts";
+import * as ar from "./locales/ar.ts";
 
 const EN = {
   filter: "Filter",
@@ -46,4 +48,9 @@ const EN = {
 
 export type EnFeelTexts = typeof EN;
 
-export const FEEL_TEXTS = catalogue("FEEL_TEXTS", EN, { es: es.FEEL_TEXTS, "pt-BR": ptBR.FEEL_TEXTS });
+export const FEEL_TEXTS = catalogue("FEEL_TEXTS", EN, {
+  es: es.FEEL_TEXTS,
+  "pt-BR": ptBR.FEEL_TEXTS,
+  fr: fr.FEEL_TEXTS,
+  ar: ar.FEEL_TEXTS,
+});

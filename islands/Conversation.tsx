@@ -31,8 +31,9 @@ import { OnlineDot } from "../components/OnlineDot.tsx";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
-import type { Message } from "../kv/messages.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { Message } from "../domain/shapes/messages.ts";
+import { phrase } from "../domain/phrases.ts";
 
 export interface ConversationProps {
   me: string;
@@ -99,7 +100,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
   }
 
   return (
-    <section className="chat" id="chat" aria-label={`Chat with ${otherName}`}>
+    <section className="chat" id="chat" aria-label={phrase("Chat with {name}", { name: otherName })}>
       <header className="chat-head">
         <a className="chat-back" href="/chat/personal" aria-label={TEXTS.conversationsTitle}>
           <ChevronLeft className="icon" aria-hidden="true" />
@@ -163,7 +164,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
         </div>
       )}
       <Composer
-        placeholder={`Message ${otherName}`}
+        placeholder={phrase("Message {name}", { name: otherName })}
         pics={myPics}
         busy={send.isPending}
         onTyping={tellTyping.keystroke}

@@ -22,19 +22,25 @@ import { DiscoveryStatus } from "../components/DiscoveryStatus.tsx";
 import { SwipeButtons } from "../components/SwipeButtons.tsx";
 import { shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
-import type { ProfileBrief } from "../kv/briefs.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 // Kept for islands that took the gesture from here before islands/useSwipe.ts existed.
 export { swipeOfDrag } from "./useSwipe.ts";
+import type { ProfileBrief } from "../domain/shapes/briefs.ts";
 
 /** Fetch the next page when this few cards are left. */
 const REFILL_AT = 5;
 
 const STAMPS: Record<SwipeDirection, string> = {
-  right: DISCOVERY_TEXTS.nice,
-  left: DISCOVERY_TEXTS.meh,
-  down: DISCOVERY_TEXTS.skip,
+  get right() {
+    return DISCOVERY_TEXTS.nice;
+  },
+  get left() {
+    return DISCOVERY_TEXTS.meh;
+  },
+  get down() {
+    return DISCOVERY_TEXTS.skip;
+  },
 };
 
 /** What a screen reader hears after a swipe. */

@@ -141,7 +141,7 @@ export function apiRoutes(app: Hono<AppEnv>): string[] {
 }
 
 /** The OpenAPI 3.1 document of the app's API. */
-export function openApiDocument(app: Hono<AppEnv>): Json {
+function openApiDocument(app: Hono<AppEnv>): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const route of apiRoutes(app)) {
     const [method, path] = route.split(" ");

@@ -79,7 +79,7 @@ export interface Viewer {
 }
 
 /** May this viewer open the route? Public and any routes are open to all. */
-export function canOpen(route: RouteDef, viewer: Viewer): boolean {
+function canOpen(route: RouteDef, viewer: Viewer): boolean {
   if (route.access === "auth") return viewer.loggedIn;
   if (route.access === "admin") return viewer.loggedIn && viewer.roles.includes("ADMIN");
   return true;
@@ -91,15 +91,4 @@ export function menuFor(viewer: Viewer): { path: string; label: string }[] {
     path: rt.path,
     label: rt.menuLabel ?? rt.title,
   }));
-}
-
-/** The route whose path pattern matches a concrete path, if any. */
-export function matchRoute(path: string): RouteDef | undefined {
-  const exact = ROUTES.find((rt) => rt.path === path);
-  if (exact) return exact;
-  return ROUTES.find((rt) => {
-    if (!rt.path.includes(":")) return false;
-    const a = rt.path.split("/"), b = path.split("/");
-    return a.length === b.length && a.every((s, i) => s.startsWith(":") ? b[i] !== "" : s === b[i]);
-  });
 }

@@ -10,7 +10,7 @@ import { config } from "../config/config.ts";
 const SWEEP_MAX_MS = 60_000;
 
 /** How often to sweep: a tenth of the longest delay, between 200 ms and a minute. */
-export function sweepEveryMs(maxDelayMs = config.healthNoticeMaxDelayMs): number {
+function sweepEveryMs(maxDelayMs = config.healthNoticeMaxDelayMs): number {
   return Math.min(SWEEP_MAX_MS, Math.max(200, Math.floor(maxDelayMs / 10)));
 }
 

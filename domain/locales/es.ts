@@ -1,17 +1,18 @@
 /** Spanish: every catalogue of the app (domain/i18n.ts). Neutral Spanish, "tú". */
 
 import type { Translation } from "../i18n.ts";
-import type { EnTexts } from "../texts.ts";
-import type { EnDiscovery } from "../discovery.ts";
-import type { EnGames } from "../games.ts";
-import type { EnNotifications } from "../notifications.ts";
-import type { EnModeration } from "../moderation.ts";
-import type { EnScreenTexts } from "../screenTexts.ts";
-import type { EnUiTexts } from "../uiTexts.ts";
+import type { EnTexts } from "./en/texts.ts";
+import type { EnDiscovery } from "./en/discovery.ts";
+import type { EnGames } from "./en/games.ts";
+import type { EnNotifications } from "./en/notifications.ts";
+import type { EnModeration } from "./en/moderation.ts";
+import type { EnScreenTexts } from "./en/screenTexts.ts";
+import type { EnUiTexts } from "./en/uiTexts.ts";
 import type { EnFeelTexts } from "../feelTexts.ts";
 import { FEEL_ES } from "./feelEs.ts";
 import { HEALTH_ES } from "./healthEs.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
+import { PHRASES_ES } from "./phrasesEs.ts";
 
 export const TEXTS: Translation<EnTexts> = {
   notFound: "Vaya, qué vergüenza. No encontramos la función que pediste.",
@@ -271,6 +272,21 @@ export const TEXTS: Translation<EnTexts> = {
     "Privacy": "Privacidad",
     "Support": "Ayuda",
     "Logout": "Cerrar sesión",
+    "Your Pics": "Tus fotos",
+    "You Liked": "Te gustaron",
+    "Their Pics": "Sus fotos",
+    "Coming Soon": "Próximamente",
+    "Profile": "Perfil",
+    "Edit Picture": "Editar foto",
+    "Profile Picture Upload": "Subir foto de perfil",
+    "Pictures": "Fotos",
+    "Rate Pictures": "Valorar fotos",
+    "Contact Us": "Contáctanos",
+    "Ooops!": "¡Uy!",
+    "Member": "Miembro",
+    "Hot or Not": "¿Sí o no?",
+    "3 2 1 Identify": "3 2 1 Identifica",
+    "Bad Boy Dungeon": "La mazmorra de los chicos malos",
   },
 };
 
@@ -397,6 +413,8 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   recenter: "Centrar",
   chat: "Chat",
   listNotLoaded: "No se pudo cargar la lista.",
+  mapTilesFailed: "No se pudieron cargar las imágenes del mapa.",
+  seeMembersAsList: "Ver a los miembros cercanos en una lista",
   likes: "Me gusta",
   prev: "Anterior",
   viewProfile: "Ver perfil",
@@ -586,3 +604,5 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
 };
 
 export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_ES;
+
+export const PHRASES = { phrases: PHRASES_ES };

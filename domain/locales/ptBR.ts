@@ -1,17 +1,18 @@
 /** Brazilian Portuguese: every catalogue of the app (domain/i18n.ts), "você". */
 
 import type { Translation } from "../i18n.ts";
-import type { EnTexts } from "../texts.ts";
-import type { EnDiscovery } from "../discovery.ts";
-import type { EnGames } from "../games.ts";
-import type { EnNotifications } from "../notifications.ts";
-import type { EnModeration } from "../moderation.ts";
-import type { EnScreenTexts } from "../screenTexts.ts";
-import type { EnUiTexts } from "../uiTexts.ts";
+import type { EnTexts } from "./en/texts.ts";
+import type { EnDiscovery } from "./en/discovery.ts";
+import type { EnGames } from "./en/games.ts";
+import type { EnNotifications } from "./en/notifications.ts";
+import type { EnModeration } from "./en/moderation.ts";
+import type { EnScreenTexts } from "./en/screenTexts.ts";
+import type { EnUiTexts } from "./en/uiTexts.ts";
 import type { EnFeelTexts } from "../feelTexts.ts";
 import { FEEL_PT_BR } from "./feelPtBR.ts";
 import { HEALTH_PT_BR } from "./healthPtBR.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
+import { PHRASES_PT_BR } from "./phrasesPtBR.ts";
 
 export const TEXTS: Translation<EnTexts> = {
   notFound: "Que vergonha. Não encontramos o recurso que você pediu.",
@@ -271,6 +272,21 @@ export const TEXTS: Translation<EnTexts> = {
     "Privacy": "Privacidade",
     "Support": "Suporte",
     "Logout": "Sair",
+    "Your Pics": "Suas fotos",
+    "You Liked": "Você curtiu",
+    "Their Pics": "Fotos deles",
+    "Coming Soon": "Em breve",
+    "Profile": "Perfil",
+    "Edit Picture": "Editar foto",
+    "Profile Picture Upload": "Enviar foto de perfil",
+    "Pictures": "Fotos",
+    "Rate Pictures": "Avaliar fotos",
+    "Contact Us": "Fale conosco",
+    "Ooops!": "Ops!",
+    "Member": "Membro",
+    "Hot or Not": "Pega ou não pega",
+    "3 2 1 Identify": "3 2 1 Identifique",
+    "Bad Boy Dungeon": "Masmorra dos bad boys",
   },
 };
 
@@ -398,6 +414,8 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   recenter: "Centralizar",
   chat: "Chat",
   listNotLoaded: "Não foi possível carregar a lista.",
+  mapTilesFailed: "Não foi possível carregar as imagens do mapa.",
+  seeMembersAsList: "Ver os membros próximos em uma lista",
   likes: "Curtidas",
   prev: "Anterior",
   viewProfile: "Ver perfil",
@@ -587,3 +605,5 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
 };
 
 export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_PT_BR;
+
+export const PHRASES = { phrases: PHRASES_PT_BR };

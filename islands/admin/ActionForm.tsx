@@ -6,16 +6,11 @@
 
 import { useId, useState } from "react";
 import { api, ApiFailure } from "../queries/api.ts";
-import type { ModAction } from "../../kv/moderation.ts";
-import {
-  ACTION_KINDS,
-  type ActionKind,
-  MAX_REASON,
-  MODERATION_TEXTS,
-  SUSPENSION_DAYS,
-} from "../../domain/moderation.ts";
+import { MAX_REASON, MODERATION_TEXTS, SUSPENSION_DAYS } from "../../domain/moderation.ts";
 import { apiPath } from "../../domain/apiPath.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import { ACTION_KINDS, type ActionKind, type ModAction } from "../../domain/shapes/moderation.ts";
+import { phrase } from "../../domain/phrases.ts";
 
 export interface ActionFormProps {
   profileId: string;
@@ -71,7 +66,7 @@ export function ActionForm({ profileId, reportId, onDone }: ActionFormProps) {
       />
       {error && <p className="error" role="alert">{error}</p>}
       <button type="submit" className="primary" disabled={busy || !reason.trim()}>
-        {reportId ? "Confirm report and act" : "Take action"}
+        {reportId ? phrase("Confirm report and act") : phrase("Take action")}
       </button>
     </form>
   );

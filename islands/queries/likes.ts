@@ -7,7 +7,7 @@
 import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call, NAVIGATION } from "./api.ts";
 import { useServerData } from "./client.tsx";
-import { TEXTS } from "../../domain/texts.ts";
+import { TEXTS, titleText } from "../../domain/texts.ts";
 import { invalidateLikeFilteredBriefs } from "./briefs.ts";
 import type {
   LikeType,
@@ -16,8 +16,9 @@ import type {
   ProfileLikeItem,
   ProfilePicLike,
   SwipeLikeType,
-} from "../../kv/likes.ts";
-import type { Page } from "../../kv/paging.ts";
+} from "../../domain/shapes/likes.ts";
+import type { Page } from "../../domain/shapes/paging.ts";
+import type { PicLikeChange, ProfileLikeChange } from "../../domain/shapes/likes.ts";
 
 export type { LikeType, PicLikeItem, ProfileLike, ProfileLikeItem, ProfilePicLike, SwipeLikeType };
 
@@ -32,9 +33,6 @@ export const likeKeys = {
   list: (tab: LikesTabId, profileId: string) => ["likes", "list", tab, profileId] as const,
   lists: ["likes", "list"] as const,
 };
-
-/** A swipe direction (spec §4): right LIKE, left DISLIKE, down UNDETERMINED; up is disabled. */
-export type SwipeDirection = "left" | "right" | "down" | "up";
 
 /** The like type of a swipe; ERROR for an unknown swipe (spec §3), which is never sent. */
 export function swipeLikeType(direction: string): SwipeLikeType {
@@ -58,35 +56,59 @@ export function toggled(likeType: LikeType): LikeType {
 export const LIKES_TABS = [
   {
     id: "profilelikedyou",
-    label: "Liked You",
+    get label() {
+      return titleText("Liked You");
+    },
     pics: false,
     route: "GET /api/profile-likes/by-liked/:profileId",
-    empty: TEXTS.likedYouEmpty,
-    end: TEXTS.thatsAllFolks,
+    get empty() {
+      return TEXTS.likedYouEmpty;
+    },
+    get end() {
+      return TEXTS.thatsAllFolks;
+    },
   },
   {
     id: "profilelikedyourpics",
-    label: "Your Pics",
+    get label() {
+      return titleText("Your Pics");
+    },
     pics: true,
     route: "GET /api/profile-pic-likes/by-liked-profileid/:profileId",
-    empty: TEXTS.yourPicsEmpty,
-    end: TEXTS.yourPicsEnd,
+    get empty() {
+      return TEXTS.yourPicsEmpty;
+    },
+    get end() {
+      return TEXTS.yourPicsEnd;
+    },
   },
   {
     id: "youlikedprofile",
-    label: "You Liked",
+    get label() {
+      return titleText("You Liked");
+    },
     pics: false,
     route: "GET /api/profile-likes/by-liker/:profileId",
-    empty: TEXTS.youLikedEmpty,
-    end: TEXTS.youLikedEnd,
+    get empty() {
+      return TEXTS.youLikedEmpty;
+    },
+    get end() {
+      return TEXTS.youLikedEnd;
+    },
   },
   {
     id: "youlikedprofilepics",
-    label: "Their Pics",
+    get label() {
+      return titleText("Their Pics");
+    },
     pics: true,
     route: "GET /api/profile-pic-likes/by-liker-profileid/:profileId",
-    empty: TEXTS.theirPicsEmpty,
-    end: TEXTS.theirPicsEnd,
+    get empty() {
+      return TEXTS.theirPicsEmpty;
+    },
+    get end() {
+      return TEXTS.theirPicsEnd;
+    },
   },
 ] as const;
 
@@ -128,14 +150,6 @@ export function useProfileLikeQuery(liker: string, liked: string, initial?: Prof
   });
 }
 
-export interface ProfileLikeChange {
-  likerProfileId: string;
-  likedProfileId: string;
-  likeType: LikeType;
-  /** Left out: the stored flag stays. */
-  blocked?: boolean;
-}
-
 /** Sets a profile like (or blocks): the cache changes at once and is put back if the call fails. */
 export function useProfileLikeMutation() {
   const qc = useQueryClient();
@@ -166,7 +180,7 @@ export function useProfileLikeMutation() {
 }
 
 /** Likes changed: the tab lists (and the discovery lists that filter by likes) load again when next shown. */
-export function invalidateLikeLists(qc: QueryClient) {
+function invalidateLikeLists(qc: QueryClient) {
   return Promise.all([
     qc.invalidateQueries({ queryKey: likeKeys.lists }),
     invalidateLikeFilteredBriefs(qc),
@@ -196,13 +210,6 @@ export function usePicLikeQuery(liker: string, owner: string, picId: string, ini
     queryFn: async () => (await fetchPicLikes(qc, liker, owner)).get(picId) ?? "UNDETERMINED",
     staleTime: LIKES_CACHE_MS,
   });
-}
-
-export interface PicLikeChange {
-  likerProfileId: string;
-  profilePicId: string;
-  profilePicProfileId: string;
-  likeType: LikeType;
 }
 
 /**

@@ -7,6 +7,7 @@ import { sendPrivateMessage } from "../../kv/messages.ts";
 import { listNotifications } from "../../kv/notifications.ts";
 import { healthKeysOf, revealDueNotices } from "../../kv/healthNotices.ts";
 import { collectMemberData } from "../../kv/memberData.ts";
+import { loadMaster, loadVariant } from "../../workers/pictures.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import { getAccountByEmail, setRoles } from "../../kv/accounts.ts";
 import { runDueJobs } from "../../workers/jobs.ts";
@@ -184,15 +185,19 @@ Deno.test("health - after a report, nothing in the store links the sender to a r
     assert.equal(notes[0].url, "/games/cooties");
 
     // Exports: the recipient's holds the notice and no sender; the sender's holds nothing of the report.
-    const recipientData = (await collectMemberData((await getProfile(b.profileId))!.accountId))!.json as Record<
-      string,
-      unknown
-    >;
+    const recipientData =
+      (await collectMemberData((await getProfile(b.profileId))!.accountId, { loadMaster, loadVariant }))!
+        .json as Record<
+          string,
+          unknown
+        >;
     assert.deepEqual(recipientData.healthNotices, [notice]);
-    const senderData = (await collectMemberData((await getProfile(a.profileId))!.accountId))!.json as Record<
-      string,
-      unknown
-    >;
+    const senderData =
+      (await collectMemberData((await getProfile(a.profileId))!.accountId, { loadMaster, loadVariant }))!
+        .json as Record<
+          string,
+          unknown
+        >;
     assert.deepEqual(senderData.healthNotices, []);
     assert.ok(!JSON.stringify(senderData).includes("GONORRHOEA"));
     assert.ok(!JSON.stringify(senderData).includes("health_report"));

@@ -16,7 +16,8 @@ import { TEXTS, titleText } from "../../domain/texts.ts";
 import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 import { shortName } from "../../domain/format.ts";
 import NsfwToggle from "../../islands/NsfwToggle.tsx";
-import { type ProfileBrief, profileBriefs } from "../../kv/briefs.ts";
+import { profileBriefs } from "../../kv/briefs.ts";
+import type { ProfileBrief } from "../../domain/shapes/briefs.ts";
 import { presenceOf } from "../../kv/presence.ts";
 import { isSecureContext } from "../middleware.ts";
 

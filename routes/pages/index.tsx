@@ -30,7 +30,7 @@ import { leadsToOnboarding, onboardingPage, onboardingStep } from "./welcome.tsx
 import { arbitrationPage, gamesPage, gptBusterPage, photoCropPage, ratingGamePage } from "./games.tsx";
 import { cootiesPage, healthReportPage } from "./health.tsx";
 import { config } from "../../config/config.ts";
-import { clientAddress } from "../middleware.ts";
+import { fromThisMachine } from "../middleware.ts";
 import { setSafety } from "../../kv/safety.ts";
 import { acknowledgeWarning } from "../../kv/moderation.ts";
 
@@ -130,10 +130,8 @@ pages.get("/profile", (c) => {
   return c.redirect(caller ? `/profile/${caller.profileId}` : "/login", 302);
 });
 
-const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1", "local"]);
-
 // The dev outbox holds login links: it exists only without SMTP_URL, and only for this machine.
 pages.get("/dev/outbox", (c) => {
-  if (config.smtpUrl || !LOOPBACK.has(clientAddress(c))) return notFoundPage(c);
+  if (config.smtpUrl || !fromThisMachine(c)) return notFoundPage(c);
   return outboxPage(c);
 });

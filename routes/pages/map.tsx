@@ -8,21 +8,20 @@ import GaydarMap from "../../islands/GaydarMap.tsx";
 import MapPreview from "../../islands/MapPreview.tsx";
 import { knownLocation } from "../../kv/positions.ts";
 import { config } from "../../config/config.ts";
-
-/** Map data attribution (the OpenStreetMap licence asks for it wherever its tiles show). */
-export const TILE_ATTRIBUTION =
-  '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
+import { titleText } from "../../domain/texts.ts";
 
 export async function mapPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
   // The member's own record only: it seeds the reporter on a device that saved no location.
   const known = await knownLocation(caller.profileId);
-  const props = { profileId: caller.profileId, tileUrl: config.tileUrl, attribution: TILE_ATTRIBUTION, known };
+  // The tiles come from this app's /tiles (routes/tiles.ts); the page never names the tile host.
+  // Their attribution stays on the map (the tile host's licence asks for it wherever they show).
+  const props = { profileId: caller.profileId, attribution: config.tileAttribution, known };
   return renderPage(
     c,
     "Gaydar Map",
     <section className="map-section">
-      <h1 className="visually-hidden">Gaydar Map</h1>
+      <h1 className="visually-hidden">{titleText("Gaydar Map")}</h1>
       {await safetyNoticeFor(c)}
       {/* The first tiles, under the map until Leaflet has drawn its own. */}
       <Island of={MapPreview} props={props} />

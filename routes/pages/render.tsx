@@ -2,26 +2,26 @@
 
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ReactElement } from "react";
+import type { ReactElement, ReactNode } from "react";
 import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import type { AppEnv } from "../env.ts";
 import { collectIslands, Island } from "../../components/Island.tsx";
 import { Layout } from "../../components/Layout.tsx";
 import { taglineOf } from "../../domain/brand.ts";
-import { TEXTS } from "../../domain/texts.ts";
+import { TEXTS, titleText } from "../../domain/texts.ts";
 import { menuFor } from "../table.ts";
 import { getManifest } from "../assets.ts";
 import Header from "../../islands/Header.tsx";
 import TabBar, { type TabId } from "../../islands/TabBar.tsx";
 import { CircleUser, Heart, LayoutGrid, type LucideIcon, MapPin, MessageCircle } from "lucide-react";
-import { isDiscreet } from "../api/safety.ts";
-import { themeOf } from "../api/settings.ts";
+import { isDiscreet, themeOf } from "../device.ts";
 import { SafetyNotice } from "../../components/SafetyNotice.tsx";
 import { ModerationNotice } from "../../components/ModerationNotice.tsx";
 import { getSafety, safetyPlace } from "../../kv/safety.ts";
 import { config } from "../../config/config.ts";
 import { locale } from "../../domain/i18n.ts";
 import { livePort } from "../livePort.ts";
+import { type Phrase, phrase } from "../../domain/phrases.ts";
 import { SPECULATION_RULES } from "../speculation.ts";
 
 /** The tabs' icons (lucide), drawn once as SVG markup for the tab bar. */
@@ -41,6 +41,18 @@ export interface PageOptions {
   screen?: boolean;
 }
 
+/** A page of one section (`className`) under its heading: `title` in the language in use. */
+export function titledPage(c: Context<AppEnv>, title: string, body: ReactNode, className = "page"): Response {
+  return renderPage(
+    c,
+    title,
+    <section className={className}>
+      <h1>{titleText(title)}</h1>
+      {body}
+    </section>,
+  );
+}
+
 /** Renders a page: its title, the header with the menu for this caller, and the body. */
 export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement, opts: PageOptions = {}): Response {
   const { result: bodyHtml, islands } = collectIslands(() => renderToString(body));
@@ -51,7 +63,7 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
   const notice = caller ? c.get("notice") : null;
   const headerProps = {
     brandName: brand.name,
-    tagline: taglineOf(brand),
+    tagline: phrase(taglineOf(brand) as Phrase),
     items: menuFor({ loggedIn: !!caller, roles: caller?.roles ?? [] }),
     currentPath: c.req.path,
     troubleText: TEXTS.serverTrouble,

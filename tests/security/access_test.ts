@@ -181,7 +181,8 @@ async function send(
   cookie: string | undefined,
   spec: { json?: unknown; form?: Record<string, string | Blob> },
 ): Promise<{ status: number; text: string }> {
-  const headers: Record<string, string> = cookie ? { cookie } : {};
+  // The member's own page makes the call: its browser names the page's origin on a write.
+  const headers: Record<string, string> = cookie ? { cookie, ...(method === "GET" ? {} : { origin: ORIGIN }) } : {};
   let body: BodyInit | undefined;
   if (spec.json !== undefined) {
     headers["content-type"] = "application/json";
