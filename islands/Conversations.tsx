@@ -24,10 +24,18 @@ interface Props {
 }
 
 function List({ profileId, initial }: Props) {
-  const { data, isPending, isFetching } = useConversationsQuery(profileId, initial);
+  const { data, isPending, isFetching, isError, refetch } = useConversationsQuery(profileId, initial);
   const remove = useDeleteConversationMutation();
   const counts = useUnreadByPartner(profileId);
   if (isPending) return <p className="loading" role="status">{UI_TEXTS.loading}</p>;
+  if (isError && !data) {
+    return (
+      <div className="stack" role="alert">
+        <p className="error">{UI_TEXTS.listNotLoaded}</p>
+        <button type="button" onClick={() => refetch()} disabled={isFetching}>{FEEL_TEXTS.retry}</button>
+      </div>
+    );
+  }
   if (!data || data.items.length === 0) {
     // What to do next, with its button.
     return (
