@@ -256,8 +256,13 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         assert.deepEqual(allDistances, [...allDistances].sort((a, b) => a - b), "later pages continue the order");
         await shot(page, `${vp}-tiles-all`);
         await page.evaluate(() => scrollTo(0, 0));
+        const secondId = (await page.locator(".tile").nth(1).getAttribute("href"))!.replace("/profile/", "");
         await page.locator(".tile").first().click();
         await page.waitForURL(`${h.origin}/profile/${nearestId}`);
+        // Opened from the grid: the next profile is the grid's next tile.
+        await page.getByRole("link", { name: FEEL_TEXTS.nextProfile }).click();
+        await page.waitForURL(`${h.origin}/profile/${secondId}`);
+        await page.getByRole("link", { name: FEEL_TEXTS.previousProfile }).waitFor();
 
         // --- Swipe: the nearest member on top; a drag right saves LIKE.
         await page.goto("/search/swype");
