@@ -213,9 +213,11 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
           img.complete ? null : new Promise((r) => img.addEventListener("load", r, { once: true }))
         );
         await shot(page, `${vp}-tiles`);
-        // The screen's title in the top bar; on a phone at least 12 whole tiles in 3 columns on the first screen.
-        await page.locator(".app-header .screen-title", { hasText: "Profile Tiles" }).waitFor();
+        // On a phone the screen's title is in the top bar (on a desktop its heading shows it) and at
+        // least 12 whole tiles in 3 columns fill the first screen.
+        if (vp === "desktop") await page.getByRole("heading", { name: "Profile Tiles", level: 1 }).waitFor();
         if (vp === "phone") {
+          await page.locator(".app-header .screen-title", { hasText: "Profile Tiles" }).waitFor();
           const whole = await page.evaluate(() => {
             const floor = document.querySelector(".tab-bar")!.getBoundingClientRect().top;
             const ceiling = document.querySelector(".app-header")!.getBoundingClientRect().bottom;
