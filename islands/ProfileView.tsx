@@ -144,13 +144,17 @@ function Hero({ p, showNsfw }: { p: Profile; showNsfw: boolean }) {
         {ids.map((id, i) => {
           const pic = byId.get(id)!;
           return (
-            <a key={id} className="hero-slide" href={carouselHref(p.id, id, ids)}>
+            <a
+              key={id}
+              className="hero-slide"
+              href={carouselHref(p.id, id, ids)}
+              // The first picture shows at once in the grid's size (in the cache from the tile) until
+              // the large one has loaded over it.
+              style={i === 0 ? { backgroundImage: tileImageSet(pic, showNsfw) } : undefined}
+              {...(i === 0 ? { elementtiming: "profile-photo" } : {})}
+            >
               <img
                 {...picImgProps(pic, 1024, showNsfw)}
-                // The first picture shows at once in the grid's size (in the cache from the tile)
-                // until the large one has loaded over it.
-                style={i === 0 ? { backgroundImage: tileImageSet(pic, showNsfw) } : undefined}
-                {...(i === 0 ? { elementtiming: "profile-photo" } : {})}
                 alt={SCREEN_TEXTS.pictureOf(i + 1, n)}
                 loading={i === 0 || (hydrated && i <= at + 2) ? "eager" : "lazy"}
                 draggable={false}
