@@ -151,10 +151,10 @@ function Hero({ p, showNsfw }: { p: Profile; showNsfw: boolean }) {
               // The first picture shows at once in the grid's size (in the cache from the tile) until
               // the large one has loaded over it.
               style={i === 0 ? { backgroundImage: tileImageSet(pic, showNsfw) } : undefined}
-              {...(i === 0 ? { elementtiming: "profile-photo" } : {})}
             >
               <img
                 {...picImgProps(pic, 1024, showNsfw)}
+                {...(i === 0 ? { elementtiming: "profile-photo" } : {})}
                 alt={SCREEN_TEXTS.pictureOf(i + 1, n)}
                 loading={i === 0 || (hydrated && i <= at + 2) ? "eager" : "lazy"}
                 draggable={false}

@@ -252,8 +252,8 @@ Deno.test({
 });
 
 /**
- * Tap on a tile → the profile's photo visible (its first picture painted: the grid's copy from the
- * cache, under the large one still loading), 75th percentile, phone with 4× CPU throttling, in ms.
+ * Tap on a tile → the profile's photo visible (its first picture painted at full size; the grid's
+ * copy from the cache shows under it before), 75th percentile, phone with 4× CPU throttling, in ms.
  * Each tap is printed with how the profile came: prerendered, prefetched or loaded on the tap
  * (Chromium under DevTools control, as here, does not prerender: "PrerenderingDisabledByDevTools").
  */
