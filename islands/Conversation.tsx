@@ -6,7 +6,9 @@
  * with their avatar, name, presence and a way back to the profile, the messages, the composer.
  */
 
-import { useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
+import { DayDivider, RunTime, timelineOf } from "../components/ChatTimeline.tsx";
+import { ChevronLeft } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   fetchOlder,
@@ -62,6 +64,10 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
   const newest = data?.items ?? [];
   const all = dedupe([...newest, ...older]).reverse();
   const hasMore = olderMore ?? data?.hasMore ?? false;
+  // Days and times in the reader's zone once hydrated (UTC on the server and at hydration).
+  const [local, setLocal] = useState(false);
+  useEffect(() => setLocal(true), []);
+  const timeline = timelineOf(all, local);
   const unreadFromThem = newest.some((m) => m.senderProfileId === other && !m.tsRecipientRead);
 
   useEffect(() => {
@@ -97,7 +103,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
     <section className="chat" id="chat" aria-label={phrase("Chat with {name}", { name: otherName })}>
       <header className="chat-head">
         <a className="chat-back" href="/chat/personal" aria-label={TEXTS.conversationsTitle}>
-          <span aria-hidden="true">‹</span>
+          <ChevronLeft className="icon" aria-hidden="true" />
         </a>
         <a className="chat-who" href="#top" title={SCREEN_TEXTS.backToProfile}>
           <span className="avatar">
@@ -108,7 +114,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
               <OnlineDot online={presence?.online && !typing} />
               {otherName}
             </h2>
-            <span className="presence" aria-live="polite">
+            <span className={typing ? "presence typing" : "presence"} aria-live="polite">
               {typing ? TEXTS.typing : presence?.online ? TEXTS.onlineNow : presence?.lastSeen
                 ? (
                   <>
@@ -125,24 +131,28 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
         {hasMore && <button type="button" onClick={loadOlder}>{UI_TEXTS.loadOlder}</button>}
         {isPending && <p className="loading" role="status">{UI_TEXTS.loading}</p>}
         {!isPending && all.length === 0 && queued.length === 0 && <p className="empty">{UI_TEXTS.noMessagesYet}</p>}
-        {all.map((m) => (
-          <MessageBubble
-            key={m.id}
-            m={m}
-            mine={m.senderProfileId === me}
-            onDelete={(scope) => {
-              setOlder((o) => o.filter((x) => x.id !== m.id));
-              remove.mutate({ id: m.id, scope });
-            }}
-            onOpen={async () => {
-              setOpenError("");
-              try {
-                setViewing((await openViewOnce(m.id)).picIds);
-              } catch (e) {
-                setOpenError(e instanceof Error ? e.message : String(e));
-              }
-            }}
-          />
+        {all.map((m, i) => (
+          <Fragment key={m.id}>
+            {timeline[i].newDay && <DayDivider ts={m.tsCreated} local={local} />}
+            {timeline[i].runTime && <RunTime ts={m.tsCreated} local={local} />}
+            <MessageBubble
+              grouped={timeline[i].grouped}
+              m={m}
+              mine={m.senderProfileId === me}
+              onDelete={(scope) => {
+                setOlder((o) => o.filter((x) => x.id !== m.id));
+                remove.mutate({ id: m.id, scope });
+              }}
+              onOpen={async () => {
+                setOpenError("");
+                try {
+                  setViewing((await openViewOnce(m.id)).picIds);
+                } catch (e) {
+                  setOpenError(e instanceof Error ? e.message : String(e));
+                }
+              }}
+            />
+          </Fragment>
         ))}
         {queued.map((q) => <QueuedBubble key={q.key} q={q} />)}
       </div>

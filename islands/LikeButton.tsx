@@ -3,6 +3,7 @@
  * follows the shared cache at once; a failed call puts the old state back.
  */
 
+import { Heart } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   type LikeType,
@@ -37,7 +38,8 @@ function Button({ likeType, onToggle, failed }: { likeType: LikeType; onToggle: 
   return (
     <span className="like-button">
       <button type="button" className={liked ? "like on" : "like"} aria-pressed={liked} onClick={onToggle}>
-        <span aria-hidden="true">{liked ? "♥" : "♡"}</span> {liked ? TEXTS.removeLike : TEXTS.like}
+        <Heart className="icon" aria-hidden="true" fill={liked ? "currentColor" : "none"} />{" "}
+        {liked ? TEXTS.removeLike : TEXTS.like}
       </button>
       {failed && <span className="error" role="alert">{UI_TEXTS.notSavedTryAgain}</span>}
     </span>

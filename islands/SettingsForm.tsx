@@ -302,7 +302,7 @@ function PushDevices({ devices, applicationServerKey }: { devices: PushDevice[];
   const subscribed = devices.some((d) => d.endpoint === mine);
   return (
     <section className="narrow">
-      <h2>{TEXTS.pushNotifications}</h2>
+      <h2 id="push-title">{TEXTS.pushNotifications}</h2>
       <ul className="list">
         {devices.length === 0 && <li>{TEXTS.noPushDevice}</li>}
         {devices.map((d) => (

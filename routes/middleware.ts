@@ -18,13 +18,15 @@ import { BadCursorError } from "../kv/paging.ts";
 import { brandFor } from "../domain/brand.ts";
 import { negotiate, type PageLang, PSEUDO_LOCALE, setRequestLocaleSource } from "../domain/i18n.ts";
 import { phrase } from "../domain/phrases.ts";
+import { SPECULATION_RULES_HASH } from "./speculation.ts";
 
-/** Security headers of design.md: CSP without inline script, HSTS, nosniff, no referrer. */
+/** Security headers of design.md: CSP without inline script (but the speculation rules, by hash), HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      // The pages' one inline script: their speculation rules (JSON, routes/speculation.ts), by its hash.
+      scriptSrc: ["'self'", SPECULATION_RULES_HASH],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:"],
       // The live listener's port, when pages open their event socket there (routes/live.ts).

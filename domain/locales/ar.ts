@@ -11,6 +11,8 @@ import type { EnNotifications } from "./en/notifications.ts";
 import type { EnModeration } from "./en/moderation.ts";
 import type { EnScreenTexts } from "./en/screenTexts.ts";
 import type { EnUiTexts } from "./en/uiTexts.ts";
+import type { EnFeelTexts } from "../feelTexts.ts";
+import { FEEL_AR } from "./feelAr.ts";
 import { HEALTH_AR } from "./healthAr.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_AR } from "./phrasesAr.ts";
@@ -621,3 +623,5 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
 };
 
 export const PHRASES = { phrases: PHRASES_AR };
+
+export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_AR;

@@ -8,6 +8,8 @@ import type { EnNotifications } from "./en/notifications.ts";
 import type { EnModeration } from "./en/moderation.ts";
 import type { EnScreenTexts } from "./en/screenTexts.ts";
 import type { EnUiTexts } from "./en/uiTexts.ts";
+import type { EnFeelTexts } from "../feelTexts.ts";
+import { FEEL_ES } from "./feelEs.ts";
 import { HEALTH_ES } from "./healthEs.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_ES } from "./phrasesEs.ts";
@@ -600,5 +602,7 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   back: "Atrás",
   finish: "Ver quién está cerca",
 };
+
+export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_ES;
 
 export const PHRASES = { phrases: PHRASES_ES };

@@ -8,6 +8,8 @@ import type { EnNotifications } from "./en/notifications.ts";
 import type { EnModeration } from "./en/moderation.ts";
 import type { EnScreenTexts } from "./en/screenTexts.ts";
 import type { EnUiTexts } from "./en/uiTexts.ts";
+import type { EnFeelTexts } from "../feelTexts.ts";
+import { FEEL_FR } from "./feelFr.ts";
 import { HEALTH_FR } from "./healthFr.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_FR } from "./phrasesFr.ts";
@@ -610,3 +612,5 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
 };
 
 export const PHRASES = { phrases: PHRASES_FR };
+
+export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_FR;

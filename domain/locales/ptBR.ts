@@ -8,6 +8,8 @@ import type { EnNotifications } from "./en/notifications.ts";
 import type { EnModeration } from "./en/moderation.ts";
 import type { EnScreenTexts } from "./en/screenTexts.ts";
 import type { EnUiTexts } from "./en/uiTexts.ts";
+import type { EnFeelTexts } from "../feelTexts.ts";
+import { FEEL_PT_BR } from "./feelPtBR.ts";
 import { HEALTH_PT_BR } from "./healthPtBR.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_PT_BR } from "./phrasesPtBR.ts";
@@ -601,5 +603,7 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   back: "Voltar",
   finish: "Ver quem está por perto",
 };
+
+export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_PT_BR;
 
 export const PHRASES = { phrases: PHRASES_PT_BR };

@@ -153,9 +153,15 @@ async function bounded(step: string, f: () => Promise<unknown>, pending?: () => 
   }
 }
 
-/** Waits until every island on the page is hydrated. */
+/**
+ * Waits until every island on the page is hydrated, and the view transition from the last page
+ * (if any) has ended: while it runs, the new page takes no pointer input.
+ */
 export async function waitHydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+  await page.waitForFunction(() =>
+    document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0 &&
+    !(document as Document & { activeViewTransition?: unknown }).activeViewTransition
+  );
 }
 
 /** Saves a full-page screenshot as tests/e2e/screenshots/<name>.png. */
