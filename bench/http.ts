@@ -33,6 +33,8 @@ const MEMBERS = Number(arg("members", "10000"));
 const SECONDS = Number(arg("seconds", "4"));
 const CONNECTIONS = Number(arg("connections", "50"));
 const VIEWERS = 500;
+/** Processes of the `cores` variant and of the second ceiling: one a core unless `--cores N`. */
+const CORES = Number(arg("cores", String(navigator.hardwareConcurrency)));
 /**
  * Where calls come from: each viewer from an address of their own (`per-viewer`, as members do), or
  * every call from a new address (`per-request`: each call then starts a new per-address count, one KV
@@ -43,8 +45,9 @@ const ADDRESSES = arg("addresses", "per-viewer");
 const VARIANTS: Record<string, { label: string; env: Record<string, string> }> = {
   off: { label: "every read from KV, each write alone", env: { KEPT_READS: "0", GROUP_COMMIT: "0" } },
   on: { label: "reads kept, writes grouped (as main.ts serves)", env: {} },
+  cores: { label: `main.ts on ${CORES} processes (WEB_INSTANCES)`, env: { WEB_INSTANCES: String(CORES) } },
 };
-const RUN = arg("variants", "off,on").split(",").filter((v) => v in VARIANTS);
+const RUN = arg("variants", "off,on,cores").split(",").filter((v) => v in VARIANTS);
 const HOME = { lat: 40.7, lon: -74.0 };
 
 const dir = await Deno.makeTempDir({ prefix: "http-bench-" });
@@ -137,21 +140,34 @@ async function drive(port: number, call: Call, seconds = SECONDS) {
   };
 }
 
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
+/**
+ * CPU time (user + system, ms) a process and its children (a supervisor's web processes) have used
+ * so far, from /proc (Linux); NaN elsewhere.
+ */
 function cpuMs(pid: number): number {
+  const stat = (p: number | string) => Deno.readTextFileSync(`/proc/${p}/stat`).split(") ")[1].split(" ");
   try {
-    const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms (CLK_TCK 100)
+    let ticks = 0;
+    for (const e of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(e.name)) continue;
+      try {
+        const fields = stat(e.name);
+        // fields[1] is the parent's pid; 11 and 12 user and system time in ticks of 10 ms (CLK_TCK 100).
+        if (e.name === String(pid) || Number(fields[1]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
+      } catch { /* ended meanwhile */ }
+    }
+    return ticks * 10;
   } catch {
     return NaN;
   }
 }
 
-/** Drives `call` at the process `pid` listening on `port`; adds the server's CPU time per request. */
-async function measure(pid: number, port: number, call: Call, seconds = SECONDS) {
-  const before = cpuMs(pid);
+/** Drives `call` at the processes `pids` listening on `port`; adds the servers' CPU time per request. */
+async function measure(pids: number[], port: number, call: Call, seconds = SECONDS) {
+  const cpu = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const before = cpu();
   const r = await drive(port, call, seconds);
-  return { ...r, cpuUs: 1000 * (cpuMs(pid) - before) / Math.max(1, r.requests) };
+  return { ...r, cpuUs: 1000 * (cpu() - before) / Math.max(1, r.requests) };
 }
 
 const pick = () => ids[VIEWERS + Math.floor(rand() * (ids.length - VIEWERS))];
@@ -183,25 +199,43 @@ const ONLY = arg("calls", "").split(",").filter(Boolean);
 const RUN_CALLS = CALLS.filter((c) => ONLY.length === 0 || ONLY.some((w) => c.name.includes(w)));
 /** Per call and variant, the median of the rounds by requests/s (the rounds alternate variants, so load that comes and goes falls on all). */
 const results: Record<string, Result[]> = {};
-let ceiling: Result;
+/** The ceiling in one process and in CORES processes on one port, measured in every round of every call. */
+const CEILINGS = ["1", "N"] as const;
+const ceilingRounds: Record<string, Result[]> = { "1": [], N: [] };
 const apps: Record<string, { child: Deno.ChildProcess; port: number }> = {};
+const bares: Record<string, { children: Deno.ChildProcess[]; port: number }> = {};
 try {
-  // The ceiling: a bare Deno.serve answering JSON, in a process of its own like the app.
-  const bare = await spawn(
-    [
-      "eval",
-      `Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: ({ port }) => console.log("port " + port) }, () => Response.json({ pong: true, ts: Date.now() }));`,
-    ],
-    {},
-    /port (\d+)/,
+  // The ceiling: a bare Deno.serve answering JSON, in processes of their own like the app (the N
+  // processes share one port with reusePort, as main.ts's supervised instances do).
+  const bareServer = (port: number) =>
+    `Deno.serve({ port: ${port}, reusePort: true, hostname: "127.0.0.1", onListen: ({ port }) => console.log("port " + port) }, () => Response.json({ pong: true, ts: Date.now() }));`;
+  const one = await spawn(["eval", "--unstable-net", bareServer(0)], {}, /port (\d+)/);
+  bares["1"] = { children: [one.child], port: one.port };
+  const probe = Deno.listen({ port: 0 });
+  const nPort = probe.addr.port;
+  probe.close();
+  const group = Array.from(
+    { length: CORES },
+    () =>
+      new Deno.Command(Deno.execPath(), { args: ["eval", "--unstable-net", bareServer(nPort)], stdout: "null" })
+        .spawn(),
   );
+  bares.N = { children: group, port: nPort };
+  for (let i = 0; i < 100; i++) {
+    try {
+      (await Deno.connect({ port: nPort, hostname: "127.0.0.1" })).close();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
   const ceilingCall = { name: "bare Deno.serve JSON (ceiling)", path: () => "/" };
-  await drive(bare.port, ceilingCall, 2);
-  const ceilings: Result[] = [];
-  for (let r = 0; r < ROUNDS; r++) ceilings.push(await measure(bare.child.pid, bare.port, ceilingCall));
-  ceiling = median(ceilings);
-  bare.child.kill("SIGKILL");
-  await bare.child.status;
+  for (const c of CEILINGS) await drive(bares[c].port, ceilingCall, 2);
+  const ceilingRound = async () => {
+    for (const c of CEILINGS) {
+      ceilingRounds[c].push(await measure(bares[c].children.map((p) => p.pid), bares[c].port, ceilingCall));
+    }
+  };
 
   // Every variant's app at once, each on its own copy of the seeded store (one SQLite file shared
   // by several processes refuses writes while another writes); each call measured in rounds that
@@ -213,7 +247,8 @@ try {
       if (f.isFile && f.name.startsWith("app.kv")) await Deno.copyFile(`${dir}/${f.name}`, `${copy}/${f.name}`);
     }
     apps[variant] = await spawn(
-      ["run", "-A", new URL("./serve.ts", import.meta.url).pathname],
+      // The `cores` variant is main.ts itself, supervising its processes; the others bench/serve.ts.
+      ["run", "-A", new URL(variant === "cores" ? "../main.ts" : "./serve.ts", import.meta.url).pathname],
       {
         PORT: "0",
         KV_PATH: `${copy}/app.kv`,
@@ -231,12 +266,15 @@ try {
     const rounds: Record<string, Result[]> = Object.fromEntries(RUN.map((v) => [v, []]));
     for (const v of RUN) await drive(apps[v].port, call, 2); // warm up
     for (let r = 0; r < ROUNDS; r++) {
-      for (const v of RUN) rounds[v].push(await measure(apps[v].child.pid, apps[v].port, call));
+      await ceilingRound();
+      for (const v of RUN) rounds[v].push(await measure([apps[v].child.pid], apps[v].port, call));
     }
     for (const v of RUN) results[v].push(median(rounds[v]));
     console.log(`${call.name}: done`);
   }
 
+  const ceiling = median(ceilingRounds["1"]);
+  const ceilingN = median(ceilingRounds.N);
   const [l1, l5, l15] = Deno.loadavg();
   console.log(
     `\n| call (c=${CONNECTIONS}; requests/s, latency, server CPU per request) | ${
@@ -244,11 +282,15 @@ try {
     } |`,
   );
   console.log(`|---|${RUN.map(() => "---").join("|")}|`);
+  // Each variant's share is of the ceiling with as many processes as it has.
+  const ceilingOf = (v: string) => v === "cores" ? ceilingN : ceiling;
   console.log(
-    `| bare Deno.serve JSON (ceiling) | ${cell(ceiling, ceiling.rps)} |${RUN.slice(1).map(() => " |").join("")}`,
+    `| bare Deno.serve JSON (ceiling; 1 process, and ${CORES} under "cores") | ${
+      RUN.map((v) => cell(ceilingOf(v), ceilingOf(v).rps)).join(" | ")
+    } |`,
   );
   RUN_CALLS.forEach((call, i) =>
-    console.log(`| ${call.name} | ${RUN.map((v) => cell(results[v][i], ceiling.rps)).join(" | ")} |`)
+    console.log(`| ${call.name} | ${RUN.map((v) => cell(results[v][i], ceilingOf(v).rps)).join(" | ")} |`)
   );
   console.log(
     `\n${
@@ -258,7 +300,13 @@ try {
     } ${l5.toFixed(2)} ${l15.toFixed(2)}`,
   );
 } finally {
-  for (const app of Object.values(apps)) {
+  for (
+    const app of [
+      ...Object.values(apps),
+      ...Object.values(bares).map((b) => ({ child: b.children[0] })),
+      ...(bares.N?.children.slice(1) ?? []).map((child) => ({ child })),
+    ]
+  ) {
     try {
       app.child.kill("SIGKILL");
     } catch { /* gone */ }

@@ -67,7 +67,16 @@ export async function spawn(args: string[], env: Record<string, string>, re: Reg
 export async function startApp(kvPath: string, env: Record<string, string> = {}) {
   const { child, match } = await spawn(
     ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
-    { PORT: "0", KV_PATH: kvPath, WORKERS: "0", LOG_REQUESTS: "0", DEV_OUTBOX_PRINT: "0", NO_COLOR: "1", ...env },
+    {
+      PORT: "0",
+      WEB_INSTANCES: "1",
+      KV_PATH: kvPath,
+      WORKERS: "0",
+      LOG_REQUESTS: "0",
+      DEV_OUTBOX_PRINT: "0",
+      NO_COLOR: "1",
+      ...env,
+    },
     env.LIVE_PORT ? /live sockets on port (\d+)/ : /listening on http:\/\/localhost:(\d+)/,
   );
   const printed = match.input ?? "";
