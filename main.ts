@@ -197,9 +197,12 @@ async function serve(instance: number | null) {
   );
   // Event sockets on a port of their own when LIVE_PORT is set (routes/live.ts): 10 KB a socket, not 22.
   // Under a supervisor the first instance owns that port; events reach it through the change log.
-  const live = config.livePort === null || !first
-    ? null
-    : await startLiveListener(app, { port: config.livePort, mainPort: server.addr.port });
+  const live = config.livePort === null || !first ? null : await startLiveListener(app, {
+    port: config.livePort,
+    hostname: config.liveHost,
+    publicPort: config.livePublicPort ?? undefined,
+    mainPort: server.addr.port,
+  });
   if (live) console.log(`live sockets on port ${live.port}`);
   // Graceful shutdown: stop taking connections, send open event streams elsewhere, let running
   // jobs finish (a job still running at the deadline keeps its lease only until it runs out, so

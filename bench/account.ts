@@ -30,13 +30,10 @@ import { handlers } from "../workers/run.ts";
 import { shiftClock } from "../kv/clock.ts";
 import { keys } from "../kv/keys.ts";
 import { newId } from "../kv/ids.ts";
+import { arg } from "./kit.ts";
 
 Deno.env.set("DEV_OUTBOX_PRINT", "0");
 
-function arg(name: string, fallback: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
-}
 const PICTURES = Number(arg("pictures", "50"));
 const MESSAGES = Number(arg("messages", "2000"));
 const COMMUNITY = Number(arg("community", "5000"));

@@ -20,11 +20,8 @@ import { addEvent } from "../kv/events.ts";
 import { enqueueJob } from "../kv/jobs.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
+import { arg } from "./kit.ts";
 
-function arg(name: string, fallback: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
-}
 const SECONDS = Number(arg("seconds", "4"));
 const ROUNDS = Number(arg("rounds", "3"));
 const MEMBERS = 10_000;

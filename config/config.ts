@@ -13,6 +13,20 @@ export const config = {
     const v = env("LIVE_PORT");
     return v === undefined ? null : Number(v);
   },
+  /**
+   * The address the live listener binds (default every address). Behind a proxy on the same host
+   * that listens on the public address, bind the app's listener to a private one (127.0.0.1).
+   */
+  get liveHost(): string {
+    return env("LIVE_HOST") ?? "0.0.0.0";
+  },
+  /**
+   * The port pages open their event socket on, when it differs from LIVE_PORT (a proxy in front
+   * listens on it and passes to LIVE_PORT). Unset: LIVE_PORT itself.
+   */
+  get livePublicPort(): number | null {
+    return positive(env("LIVE_PUBLIC_PORT")) ?? null;
+  },
   /** Remote KV (KV Connect) URL; when set it wins over KV_PATH. */
   get kvUrl() {
     return env("KV_URL");

@@ -60,18 +60,23 @@ const Crop = z.strictObject({
   rotate: z.number(),
 });
 
-/** A profile as stored (admins see it whole). */
-const StoredProfile = z.strictObject({
-  id,
-  accountId: id,
-  profilename: z.string(),
-  birthdate: z.string(),
+/** What a profile says of its member besides the name, stored and shown alike. */
+const profileFacts = {
   height: z.string(),
   weight: z.string(),
   description: z.string(),
   characteristics: z.array(z.string()),
   profilePicIds: z.array(id),
   profilePicIdsPrivate: z.array(id),
+};
+
+/** A profile as stored (admins see it whole). */
+const StoredProfile = z.strictObject({
+  id,
+  accountId: id,
+  profilename: z.string(),
+  birthdate: z.string(),
+  ...profileFacts,
   roles: z.array(z.string()),
   tsUpdated: ts,
   tsCreated: ts.optional(),
@@ -81,12 +86,7 @@ export const ProfileView = z.strictObject({
   id,
   profilename: z.string(),
   age: z.number().nullable(),
-  height: z.string(),
-  weight: z.string(),
-  description: z.string(),
-  characteristics: z.array(z.string()),
-  profilePicIds: z.array(id),
-  profilePicIdsPrivate: z.array(id),
+  ...profileFacts,
   pictures: z.array(PicInfo),
   tsUpdated: ts,
   own: z.boolean(),

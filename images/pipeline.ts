@@ -294,8 +294,13 @@ const CAP = {
 const DAMAGED = "The picture could not be decoded; the file may be damaged.";
 
 /** Ends a pipeline as a master: at most NORMALIZED_MAX_SIDE (never enlarged), WebP, no metadata. */
-async function asMaster(pipeline: Sharp, webp: WebpOptions = SETTINGS.master): Promise<Picture> {
-  const { data, info } = await pipeline.resize(CAP).webp(webp).toBuffer({ resolveWithObject: true });
+function asMaster(pipeline: Sharp, webp: WebpOptions = SETTINGS.master): Promise<Picture> {
+  return asWebp(pipeline.resize(CAP), webp);
+}
+
+/** Ends a pipeline as WebP with `webp`'s settings: the bytes and their size. */
+async function asWebp(pipeline: Sharp, webp: WebpOptions): Promise<Picture> {
+  const { data, info } = await pipeline.webp(webp).toBuffer({ resolveWithObject: true });
   return { bytes: asBytes(data), type: OUTPUT_TYPE, width: info.width, height: info.height };
 }
 
@@ -391,18 +396,7 @@ export async function renderVariant(
   }
   const webp = opts.webp ?? SETTINGS.variant(width);
   const src = await open(master);
-  if (!opts.blur) {
-    const { data, info } = await src.img()
-      .resize({ width, withoutEnlargement: true })
-      .webp(webp)
-      .toBuffer({ resolveWithObject: true });
-    return {
-      bytes: asBytes(data),
-      type: OUTPUT_TYPE,
-      width: info.width,
-      height: info.height,
-    };
-  }
+  if (!opts.blur) return asWebp(src.img().resize({ width, withoutEnlargement: true }), webp);
   const srcW = src.width;
   const srcH = src.height;
   const outW = Math.min(width, srcW);
@@ -414,7 +408,7 @@ export async function renderVariant(
     })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const { data, info } = await sharp(tiny.data, {
+  const blurred = sharp(tiny.data, {
     raw: {
       width: tiny.info.width,
       height: tiny.info.height,
@@ -422,15 +416,8 @@ export async function renderVariant(
     },
   })
     .resize({ width: outW, height: outH, fit: "fill", kernel: "cubic" })
-    .blur(Math.max(2, outW / 64))
-    .webp(webp)
-    .toBuffer({ resolveWithObject: true });
-  return {
-    bytes: asBytes(data),
-    type: OUTPUT_TYPE,
-    width: info.width,
-    height: info.height,
-  };
+    .blur(Math.max(2, outW / 64));
+  return asWebp(blurred, webp);
 }
 
 /**

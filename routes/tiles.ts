@@ -14,6 +14,7 @@ import type { AppEnv } from "./env.ts";
 import { ApiError, badRequest, notFound, tooMany } from "./errors.ts";
 import { clientAddress, requireCaller, toErrorResponse } from "./middleware.ts";
 import { TileCache } from "./tileCache.ts";
+import { joinChunks } from "./multipart.ts";
 import { hit } from "../kv/ratelimit.ts";
 import { TILE_MAX_ZOOM, tileUrl } from "../islands/map/firstView.ts";
 import { config } from "../config/config.ts";
@@ -88,13 +89,7 @@ async function readCapped(res: Response): Promise<Uint8Array | null> {
     }
     parts.push(value);
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  return joinChunks(parts, size);
 }
 
 /** Fetches a tile from the tile server and keeps it; throws the member's 404, 502 or 504. */

@@ -232,14 +232,17 @@ export function planBurst(members: Member[], writes: number, random: () => numbe
   ]);
 }
 
+/** One write of the burst, from its member's own address (as behind a proxy: one client each, not one for all). */
 export function send(client: Deno.HttpClient, origin: string, w: Write) {
   return w.kind === "like"
     ? call(client, origin, "PUT", "/api/profile-like", {
       cookie: w.from.cookie,
+      address: w.from.address,
       json: { likerProfileId: w.from.profileId, likedProfileId: w.to.profileId, likeType: w.likeType },
     })
     : call(client, origin, "POST", "/api/message", {
       cookie: w.from.cookie,
+      address: w.from.address,
       json: { senderProfileId: w.from.profileId, recipientProfileId: w.to.profileId, bodyText: w.text },
     });
 }
@@ -268,6 +271,16 @@ export async function inBatches<T, R>(xs: T[], n: number, fn: (x: T) => Promise<
   const out: R[] = [];
   for (let i = 0; i < xs.length; i += n) out.push(...await Promise.all(xs.slice(i, i + n).map(fn)));
   return out;
+}
+
+/** `checkConsistency` on the KV file at `path`, opened for the check alone. */
+export async function checkStoreFile(path: string): Promise<string[]> {
+  const db = await Deno.openKv(path);
+  try {
+    return await checkConsistency(db);
+  } finally {
+    db.close();
+  }
 }
 
 /**
@@ -387,13 +400,7 @@ export async function chaosRound(opts: ChaosOptions): Promise<RoundResult> {
     await kill(server);
     server = undefined;
 
-    const db = await Deno.openKv(kvPath);
-    let inconsistent: string[];
-    try {
-      inconsistent = await checkConsistency(db);
-    } finally {
-      db.close();
-    }
+    const inconsistent = await checkStoreFile(kvPath);
     const result: RoundResult = {
       members,
       writes: burst.length,

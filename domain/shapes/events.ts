@@ -13,4 +13,6 @@ export type MemberEvent =
   /** The member's sessions were ended (a suspension or ban): their open streams close. */
   | { type: "session-ended" }
   /** Reads every instance forgets (kv/kept.ts: `name` is a `KeptName`); never sent to a page. */
-  | { type: "forget"; name: string; ids: string[] };
+  | { type: "forget"; name: string; ids: string[] }
+  /** Sessions that ended (logout, log out elsewhere, a new password, deletion); never sent to a page. */
+  | { type: "sessions-ended"; ids: string[] };

@@ -21,38 +21,25 @@ export interface Profile {
   tsCreated?: number;
 }
 
+/** What a profile says of its member: shown on the profile, changed by its owner. */
+type ProfileFacts =
+  | "profilename"
+  | "height"
+  | "weight"
+  | "description"
+  | "characteristics"
+  | "profilePicIds"
+  | "profilePicIdsPrivate";
+
 /** The fields a member may change on their own profile (PUT /api/profile). */
-export type ProfileChange = Partial<
-  Pick<
-    Profile,
-    | "profilename"
-    | "birthdate"
-    | "height"
-    | "weight"
-    | "description"
-    | "characteristics"
-    | "profilePicIds"
-    | "profilePicIdsPrivate"
-  >
->;
+export type ProfileChange = Partial<Pick<Profile, ProfileFacts | "birthdate">>;
 
 /**
  * A profile as the API and pages show it: never the account, and `profilePicIdsPrivate` empty
  * unless the viewer owns the profile.
  */
 export type ProfileView =
-  & Pick<
-    Profile,
-    | "id"
-    | "profilename"
-    | "height"
-    | "weight"
-    | "description"
-    | "characteristics"
-    | "profilePicIds"
-    | "profilePicIdsPrivate"
-    | "tsUpdated"
-  >
+  & Pick<Profile, "id" | ProfileFacts | "tsUpdated">
   & {
     age: number | null;
     /** Facts of every picture listed, in list order. */

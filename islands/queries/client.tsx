@@ -37,7 +37,7 @@ function toSorryOnFailedNavigation(error: Error, query: { meta?: Record<string, 
  * The page's query client. On the server every call gets a new one: one process renders pages
  * for many members, and a shared cache would put one member's data into another's page.
  */
-function queryClient(): QueryClient {
+export function queryClient(): QueryClient {
   if (typeof document === "undefined") return newClient(true);
   client ??= newClient(false);
   return client;

@@ -35,7 +35,7 @@ const watchers = new Set<() => void>();
 /** What the server answered for messages sent from the queue, by key (for the send that waits). */
 const delivered = new Map<string, Message>();
 /** Called with each message the server took (the screens refresh their lists). */
-const onDelivered = new Set<(m: NewMessage) => void>();
+const onDelivered = new Set<(m: Message) => void>();
 
 function read(): Queued[] {
   if (cache) return cache;
@@ -79,8 +79,9 @@ async function sendQueued(): Promise<void> {
         headers: { "idempotency-key": q.key },
       });
       delivered.set(q.key, m);
+      // The screens show the stored message before the pending one goes: no gap between the two.
+      onDelivered.forEach((f) => f(m));
       update(q.key, () => null);
-      onDelivered.forEach((f) => f(q.message));
     } catch (e) {
       if (isPassing(e)) break;
       update(q.key, (x) => ({ ...x, failed: e instanceof Error ? e.message : String(e) }));
@@ -140,7 +141,7 @@ export function useQueued(me: string, other: string): Queued[] {
 }
 
 /** Calls `f` with each message the queue delivered; returns the unsubscribe. */
-export function whenDelivered(f: (m: NewMessage) => void): () => void {
+export function whenDelivered(f: (m: Message) => void): () => void {
   onDelivered.add(f);
   return () => onDelivered.delete(f);
 }

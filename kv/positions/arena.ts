@@ -203,29 +203,30 @@ export class CellArena {
     this.aWaste += cap;
   }
 
+  /** Visits every cell in block order (the order of `blockOf`, then of the cells in a block). */
+  protected forEachCell(visit: (c: number) => void): void {
+    for (const b of this.blockOf.values()) {
+      for (let i = 0; i < BLOCK_CELLS; i++) {
+        const c = this.bCells[b * BLOCK_CELLS + i];
+        if (c >= 0) visit(c);
+      }
+    }
+  }
+
   /** Rewrites the arena in block order, each cell with room for a quarter more members. */
   protected compact(): void {
     let total = 0;
-    for (const b of this.blockOf.values()) {
-      for (let i = 0; i < BLOCK_CELLS; i++) {
-        const c = this.bCells[b * BLOCK_CELLS + i];
-        if (c >= 0) total += capClass(this.cCount[c] + (this.cCount[c] >> 2) + 1);
-      }
-    }
+    this.forEachCell((c) => total += capClass(this.cCount[c] + (this.cCount[c] >> 2) + 1));
     const a = new Float64Array(E * Math.max(1024, Math.ceil(total * 1.25))), ai = new Int32Array(a.buffer);
     let at = 0;
-    for (const b of this.blockOf.values()) {
-      for (let i = 0; i < BLOCK_CELLS; i++) {
-        const c = this.bCells[b * BLOCK_CELLS + i];
-        if (c < 0) continue;
-        const from = this.cStart[c], n = this.cCount[c];
-        a.set(this.a.subarray(from * E, (from + n) * E), at * E);
-        for (let k = 0; k < n; k++) this.pos[ai[(at + k) * IE + I_SLOT]] = at + k;
-        this.cStart[c] = at;
-        this.cCap[c] = capClass(n + (n >> 2) + 1);
-        at += this.cCap[c];
-      }
-    }
+    this.forEachCell((c) => {
+      const from = this.cStart[c], n = this.cCount[c];
+      a.set(this.a.subarray(from * E, (from + n) * E), at * E);
+      for (let k = 0; k < n; k++) this.pos[ai[(at + k) * IE + I_SLOT]] = at + k;
+      this.cStart[c] = at;
+      this.cCap[c] = capClass(n + (n >> 2) + 1);
+      at += this.cCap[c];
+    });
     this.a = a;
     this.ai = ai;
     this.aEnd = at;

@@ -73,6 +73,19 @@ export function cellKeyOf(lat: number, lon: number): number {
     (row & BLOCK_MASK) * BLOCK_SIDE + (col & BLOCK_MASK);
 }
 
+/** Columns of `n` rows for the caller to fill, sector numbers into `sectors`. */
+export function newColumns(n: number, sectors: string[]): IndexColumns {
+  return {
+    ids: new Array(n),
+    lat: new Float64Array(n),
+    lon: new Float64Array(n),
+    ts: new Float64Array(n),
+    until: new Float64Array(n),
+    sector: new Int32Array(n),
+    sectors,
+  };
+}
+
 /** The rows in block and cell order (stable): a native sort of the distinct cell keys, then a counting sort. */
 export function inCellOrder(cols: IndexColumns): IndexColumns {
   const n = cols.ids.length;
@@ -93,16 +106,8 @@ export function inCellOrder(cols: IndexColumns): IndexColumns {
     start[lo + 1]++;
   }
   for (let r = 0; r < c; r++) start[r + 1] += start[r];
-  const out: IndexColumns = {
-    ids: new Array(n),
-    lat: new Float64Array(n),
-    lon: new Float64Array(n),
-    ts: new Float64Array(n),
-    until: new Float64Array(n),
-    sector: new Int32Array(n),
-    sectors: cols.sectors,
-    versions: cols.versions && new Array(n),
-  };
+  const out = newColumns(n, cols.sectors);
+  if (cols.versions) out.versions = new Array(n);
   for (let i = 0; i < n; i++) {
     const to = start[rank[i]]++;
     out.ids[to] = cols.ids[i];

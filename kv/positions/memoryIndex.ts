@@ -53,6 +53,7 @@ import {
   inCellOrder,
   LAT,
   LON,
+  newColumns,
   UNTIL,
 } from "./grid.ts";
 import { type IndexView, startQuery } from "./search.ts";
@@ -383,32 +384,20 @@ export class PositionIndex extends CellArena {
   /** The members as columns in block and cell order (snapshot.ts writes them as they are). */
   toColumns(): IndexColumns {
     const n = this.#idt.size;
-    const cols: IndexColumns = {
-      ids: new Array(n),
-      lat: new Float64Array(n),
-      lon: new Float64Array(n),
-      ts: new Float64Array(n),
-      until: new Float64Array(n),
-      sector: new Int32Array(n),
-      sectors: this.#sectorName.slice(),
-    };
+    const cols = newColumns(n, this.#sectorName.slice());
     let at = 0;
-    for (const b of this.blockOf.values()) {
-      for (let i = 0; i < BLOCK_CELLS; i++) {
-        const c = this.bCells[b * BLOCK_CELLS + i];
-        if (c < 0) continue;
-        const from = this.cStart[c], count = this.cCount[c];
-        for (let p = from; p < from + count; p++, at++) {
-          const e = p * E, slot = this.ai[p * IE + I_SLOT];
-          cols.lat[at] = this.a[e + LAT];
-          cols.lon[at] = this.a[e + LON];
-          cols.ts[at] = this.tsAt(p);
-          cols.until[at] = this.a[e + UNTIL];
-          cols.ids[at] = this.#idt.ids[slot];
-          cols.sector[at] = this.#sec[slot];
-        }
+    this.forEachCell((c) => {
+      const from = this.cStart[c], count = this.cCount[c];
+      for (let p = from; p < from + count; p++, at++) {
+        const e = p * E, slot = this.ai[p * IE + I_SLOT];
+        cols.lat[at] = this.a[e + LAT];
+        cols.lon[at] = this.a[e + LON];
+        cols.ts[at] = this.tsAt(p);
+        cols.until[at] = this.a[e + UNTIL];
+        cols.ids[at] = this.#idt.ids[slot];
+        cols.sector[at] = this.#sec[slot];
       }
-    }
+    });
     return cols;
   }
 

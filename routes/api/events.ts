@@ -1,111 +1,115 @@
 /**
  * GET /api/events: a server-sent-events stream (or, asked with `Upgrade: websocket`, a WebSocket)
- * that tells a member's pages at once when their notifications or inbox change. The instance's one
- * event bus (kv/events.ts) hands each member's events to their streams; at shutdown every open
- * stream is told to reconnect (to another instance, behind a load balancer).
+ * that tells a member's pages at once when their notifications or inbox change: the member's feed
+ * (routes/memberFeed.ts). A page that reconnects names the last event it saw (`Last-Event-ID`, or
+ * `?after=` on a socket) and first gets what it missed. At shutdown every open stream is told to
+ * reconnect (to another instance, behind a load balancer); a stream whose session ends closes.
  */
 
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
+import * as z from "zod";
 import { eventStreams } from "../telemetry.ts";
 import type { AppEnv, Caller } from "../env.ts";
-import { forbidden } from "../errors.ts";
-import { isOwnOrigin, requireCaller } from "../middleware.ts";
-import { eventBus } from "../../kv/events.ts";
-import type { MemberEvent } from "../../domain/shapes/events.ts";
-import { markSeen } from "../../kv/presence.ts";
+import { forbidden, tooMany } from "../errors.ts";
+import { parseWith } from "../validate.ts";
+import { clientAddress, isOwnOrigin, requireCaller } from "../middleware.ts";
+import { endAllFeeds, type FeedEnd, feedsFull, openFeed } from "../memberFeed.ts";
 
-/** An event stream lives this long; the browser reconnects by itself. */
+/** An event stream lives this long; the browser reconnects by itself (naming the last event it saw). */
 export const EVENT_STREAM_MS = 55_000;
 
 /** At shutdown, how long a stream waits for its client to take the reconnect hint before it ends. */
 export const RECONNECT_HINT_MS = 1000;
 
-/** The open event streams of this instance: each entry tells its stream to end (shutdown). */
-const openStreams = new Set<() => void>();
+/** A cursor a page gives back: an event log entry's versionstamp. */
+const cursor = z.string().regex(/^[0-9a-f]{20}$/, "Not an event cursor.").optional();
 
 /**
  * Tells every open event stream to reconnect (to another instance, behind a load balancer) and
  * ends it: `event: reconnect` with a short `retry`, which EventSource honours.
  */
 export function closeEventStreams(): void {
-  for (const close of openStreams) close();
+  endAllFeeds();
+}
+
+/** The feed's opening checks: the address's cap and the cursor a reconnecting page names. */
+function feedRequest(c: Context<AppEnv>, after: string | undefined) {
+  const address = clientAddress(c);
+  if (feedsFull(address)) throw tooMany();
+  return { address, after: parseWith(cursor, after) };
 }
 
 export const events = new Hono<AppEnv>()
   .get("/events", (c) => {
     const caller = requireCaller(c);
     if (c.req.header("upgrade")?.toLowerCase() === "websocket") return eventSocket(c, caller);
+    const { address, after } = feedRequest(c, c.req.header("last-event-id") || c.req.query("after"));
     c.header("cache-control", "no-store");
     return streamSSE(c, async (stream) => {
       eventStreams.inc();
-      // An open page is "online now" (kv/presence.ts): the stream reconnects at least every minute.
-      void markSeen(caller.profileId).catch(() => {});
-      // The instance's one event bus hands this member's events to the stream: no KV watch per stream.
-      const queue: MemberEvent[] = [];
+      // What the feed says, written in order; a write waits until the server takes it.
+      const queue: { event: string; data: string; id?: string }[] = [];
       let wake: (() => void) | undefined;
       let ended = false;
+      let endedWhy = "timeout" as FeedEnd | "timeout";
       let endedNow!: () => void;
       const endedSignal = new Promise<void>((r) => endedNow = r);
-      const end = () => {
+      const end = (why: FeedEnd | "timeout") => {
+        if (!ended) endedWhy = why;
         ended = true;
         wake?.();
         endedNow();
       };
-      // A write waits until the server takes it; one to a client that vanished unnoticed would wait
-      // for ever (and hold the instance's shutdown): it gives up when the stream ends (55 s at most).
+      // One write to a client that vanished unnoticed would wait for ever (and hold the instance's
+      // shutdown): it gives up when the stream ends (55 s at most).
       let stuck = false;
-      const send = async (m: { event: string; data: string; retry?: number }, until = endedSignal) => {
+      const send = async (m: { event: string; data: string; id?: string; retry?: number }, until = endedSignal) => {
         stuck = true;
         await Promise.race([stream.writeSSE(m).then(() => stuck = false), until]);
       };
-      const unsubscribe = eventBus().subscribe(caller.profileId, (e) => {
-        if (e.type === "session-ended") return end();
-        queue.push(e);
+      const push = (m: { event: string; data: string; id?: string }) => {
+        queue.push(m);
         wake?.();
-      });
-      const timer = setTimeout(end, EVENT_STREAM_MS);
-      stream.onAbort(end);
-      let closing = false;
-      const close = () => {
-        closing = true;
-        end();
       };
-      openStreams.add(close);
+      const closeFeed = openFeed(caller, address, after, {
+        event: (e, at) => push({ event: "member", data: JSON.stringify(e), id: at }),
+        reset: () => push({ event: "reset", data: "" }),
+        end,
+      });
+      const timer = setTimeout(() => end("timeout"), EVENT_STREAM_MS);
+      stream.onAbort(() => end("timeout"));
       try {
         await send({ event: "ready", data: "" });
-        while (!ended && !stream.aborted) {
-          if (queue.length === 0) await new Promise<void>((r) => wake = r);
+        while (!stream.aborted) {
+          if (queue.length === 0 && !ended) await new Promise<void>((r) => wake = r);
           wake = undefined;
-          for (const e of queue.splice(0)) {
-            if (ended) break;
-            await send({ event: "member", data: JSON.stringify(e) });
-          }
+          // What the feed said before it ended still goes out (a reset, the last events).
+          for (const m of queue.splice(0)) await send(m);
+          if (ended) break;
         }
-        if (closing && !stuck) {
+        if (!stuck && endedWhy === "shutdown") {
           let timer: ReturnType<typeof setTimeout> | undefined;
           await send(
             { event: "reconnect", data: "shutdown", retry: 500 },
             new Promise((r) => timer = setTimeout(r, RECONNECT_HINT_MS)),
           );
           clearTimeout(timer);
+        } else if (!stuck && (endedWhy === "session" || endedWhy === "replaced")) {
+          await send({ event: "end", data: endedWhy });
         }
       } catch {
         /* the client went away */
       } finally {
         // A write still waiting: end the answer at once rather than wait for a taker.
         if (stuck) stream.abort();
-        unsubscribe();
-        openStreams.delete(close);
+        closeFeed();
         eventStreams.dec();
         clearTimeout(timer);
       }
     });
   });
-
-/** How often an open socket marks its member as seen (the SSE stream does so at each reconnect). */
-const SEEN_EVERY_MS = 50_000;
 
 /** What the event socket needs of a WebSocket, whichever server holds it (Deno's or routes/live.ts). */
 export interface EventSocketPort {
@@ -145,13 +149,14 @@ export function markLiveUpgrade(
 function eventSocket(c: Context<AppEnv>, caller: Caller): Response {
   const origin = c.req.header("origin");
   if (origin !== undefined && !isOwnOrigin(c, origin)) throw forbidden("Cross-site requests are refused.");
+  const request = feedRequest(c, c.req.query("after"));
   const handoff = liveHandoffs.get(c.req.raw);
   if (handoff) {
-    handoff((port) => memberSocket(caller, port));
+    handoff((port) => memberSocket(caller, request, port));
     return c.body(null, 200);
   }
   const { socket, response } = Deno.upgradeWebSocket(c.req.raw, { idleTimeout: 60 });
-  const wiring = memberSocket(caller, {
+  const wiring = memberSocket(caller, request, {
     send: (text) => socket.send(text),
     close: (code, reason) => socket.close(code, reason),
     isOpen: () => socket.readyState === WebSocket.OPEN,
@@ -162,34 +167,39 @@ function eventSocket(c: Context<AppEnv>, caller: Caller): Response {
   return response;
 }
 
-/** A member's open socket: the bus's events out, seen marks, and a reconnect on shutdown. */
-function memberSocket(caller: Caller, socket: EventSocketPort): EventSocketWiring {
-  let unsubscribe = () => {};
-  let seen: ReturnType<typeof setInterval> | undefined;
-  const close = () => {
-    if (socket.isOpen()) {
-      socket.send(JSON.stringify({ event: "reconnect" }));
-      socket.close(1012, "shutdown");
-    }
-  };
+/** How a socket closes when its feed ends: code and reason. */
+const SOCKET_ENDS: Record<FeedEnd, [number, string]> = {
+  session: [1008, "session ended"],
+  replaced: [4001, "replaced"],
+  shutdown: [1012, "shutdown"],
+};
+
+/** A member's open socket: the feed's events out, and its end. */
+function memberSocket(
+  caller: Caller,
+  request: { address: string; after: string | undefined },
+  socket: EventSocketPort,
+): EventSocketWiring {
+  let closeFeed: (() => void) | undefined;
+  const say = (m: unknown) => socket.isOpen() && socket.send(JSON.stringify(m));
   return {
     opened() {
       eventStreams.inc();
-      openStreams.add(close);
-      void markSeen(caller.profileId).catch(() => {});
-      seen = setInterval(() => void markSeen(caller.profileId).catch(() => {}), SEEN_EVERY_MS);
-      unsubscribe = eventBus().subscribe(caller.profileId, (e) => {
-        if (e.type === "session-ended") return socket.close(1008, "session ended");
-        if (socket.isOpen()) socket.send(JSON.stringify({ event: "member", data: e }));
+      say({ event: "ready" });
+      closeFeed = openFeed(caller, request.address, request.after, {
+        event: (e, at) => say({ event: "member", data: e, at }),
+        reset: () => say({ event: "reset" }),
+        end: (why) => {
+          if (!socket.isOpen()) return;
+          if (why === "shutdown") say({ event: "reconnect" });
+          socket.close(...SOCKET_ENDS[why]);
+        },
       });
-      socket.send(JSON.stringify({ event: "ready" }));
     },
     closed() {
-      if (seen === undefined) return;
-      unsubscribe();
-      clearInterval(seen);
-      seen = undefined;
-      openStreams.delete(close);
+      if (!closeFeed) return;
+      closeFeed();
+      closeFeed = undefined;
       eventStreams.dec();
     },
   };

@@ -7,10 +7,9 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { ApiError, badRequest, conflict, dailyLimit, notFound, tooMany } from "../errors.ts";
+import { ApiError, badRequest, conflict, notFound } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
-import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
 import { picVisibleTo, putPicLike } from "../../kv/likes.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
 import { getProfile } from "../../kv/profiles.ts";
@@ -36,7 +35,7 @@ import {
   suggestCrop,
   suggestionToBox,
 } from "../../kv/games/helpPhotos.ts";
-import { reachableProfile } from "../policy.ts";
+import { countLike, reachableProfile } from "../policy.ts";
 import { getPic } from "../../kv/pictures.ts";
 import { cropOwnPicture } from "../../workers/pictures.ts";
 import { PictureRejected } from "../../images/pipeline.ts";
@@ -97,10 +96,7 @@ export const games = new Hono<AppEnv>()
     const owner = await reachableProfile(caller.profileId, body.profilePicProfileId);
     if (await isBlockedEither(caller.profileId, owner.id)) throw notFound("No such picture.");
     if (!(await picVisibleTo(caller.profileId, owner, body.profilePicId))) throw notFound("No such picture.");
-    if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
-      throw dailyLimit(STANDARD_LIMIT_MESSAGE);
-    }
-    if (body.likeType === "LIKE" && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
+    await countLike(caller, body.likeType);
     // The like, the game's record of the rating and its credit are one atomic; the same like again
     // writes no like, and then the record and credit are their own atomic. A Skip earns nothing.
     const judged = body.likeType !== "UNDETERMINED";

@@ -2,10 +2,9 @@
 
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
-import { renderPage } from "./render.tsx";
+import { titledPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import { GAME_TEXTS } from "../../domain/games.ts";
-import { titleText } from "../../domain/texts.ts";
 import { healthCounts, listHealthNotices, oldEnough, reportsLeft } from "../../kv/healthNotices.ts";
 import HealthReport from "../../islands/HealthReport.tsx";
 import Cooties from "../../islands/Cooties.tsx";
@@ -15,11 +14,10 @@ export async function healthReportPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
   const remaining = await reportsLeft(caller.profileId);
   const counts = caller.roles.includes("ADMIN") ? await healthCounts() : null;
-  return renderPage(
+  return titledPage(
     c,
     "Health Incident Report",
-    <section className="page game-page">
-      <h1>{titleText("Health Incident Report")}</h1>
+    <>
       <p className="game-intro">{GAME_TEXTS.health.reportIntro}</p>
       <Island of={HealthReport} props={{ remaining, tooNew: !oldEnough(caller.accountCreated) }} />
       {counts && (
@@ -28,7 +26,8 @@ export async function healthReportPage(c: Context<AppEnv>) {
           <p>{GAME_TEXTS.health.adminCounts(counts.reports, counts.notices, counts.pending, counts.abuse)}</p>
         </section>
       )}
-    </section>,
+    </>,
+    "page game-page",
   );
 }
 
@@ -36,13 +35,13 @@ export async function healthReportPage(c: Context<AppEnv>) {
 export async function cootiesPage(c: Context<AppEnv>) {
   const me = c.get("caller")!.profileId;
   const items = await listHealthNotices(me);
-  return renderPage(
+  return titledPage(
     c,
     "You got Cooties",
-    <section className="page game-page">
-      <h1>{titleText("You got Cooties")}</h1>
+    <>
       <p className="game-intro">{GAME_TEXTS.health.cootiesIntro}</p>
       <Island of={Cooties} props={{ items }} />
-    </section>,
+    </>,
+    "page game-page",
   );
 }
