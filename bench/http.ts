@@ -23,7 +23,7 @@ import { type Account, createAccount } from "../kv/accounts.ts";
 import { createSession } from "../kv/sessions.ts";
 import { updateProfile } from "../kv/profiles.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
-import { arg, placeAround, spawn } from "./kit.ts";
+import { arg, placeAround, reportRows, type ResultRow, spawn } from "./kit.ts";
 
 const MEMBERS = Number(arg("members", "10000"));
 const SECONDS = Number(arg("seconds", "4"));
@@ -174,6 +174,11 @@ const CALLS: Call[] = [
 ];
 
 type Result = Awaited<ReturnType<typeof measure>>;
+/** The issue's goals by call: requests/s at c=50 and p99 in ms. */
+const GOALS: Record<string, { rps?: number; p99?: number }> = {
+  "PUT /api/profile-like": { rps: 3000 },
+  "GET /api/profile-briefs/by-bounds (800)": { rps: 1000, p99: 100 },
+};
 const ROUNDS = Number(arg("rounds", "3"));
 /** `--calls like,nearest`: only the calls whose name holds one of these words. */
 const ONLY = arg("calls", "").split(",").filter(Boolean);
@@ -280,6 +285,35 @@ try {
       l1.toFixed(2)
     } ${l5.toFixed(2)} ${l15.toFixed(2)}`,
   );
+  // Requests/s of each call beside the bare ceiling with as many processes, and p99, per variant.
+  const rows: ResultRow[] = [];
+  for (const v of RUN) {
+    const processes = v === "cores" ? `${CORES} processes` : "1 process";
+    RUN_CALLS.forEach((call, i) => {
+      const r = results[v][i], goal = GOALS[call.name];
+      rows.push({
+        bench: "http",
+        metric: `${call.name}, ${VARIANTS[v].label}`,
+        unit: "req/s",
+        value: Math.round(r.rps),
+        peer: `bare Deno.serve JSON, ${processes}`,
+        peerValue: Math.round(ceilingOf(v).rps),
+        ...(goal?.rps ? { goal: goal.rps } : {}),
+        better: "higher",
+      }, {
+        bench: "http",
+        metric: `${call.name} p99, ${VARIANTS[v].label}`,
+        unit: "ms",
+        value: r.p99,
+        ...(goal?.p99 ? { goal: goal.p99 } : {}),
+        better: "lower",
+      });
+    });
+  }
+  await reportRows("http", rows, {
+    note: `bench/http.ts, ${MEMBERS} members, c=${CONNECTIONS}, ${ROUNDS} rounds of ${SECONDS} s (the median)`,
+    load: [l1, Math.max(l1, l5, l15)],
+  });
 } finally {
   for (
     const app of [

@@ -148,3 +148,17 @@ export async function recordResults(
   await Deno.writeTextFile(path, JSON.stringify(run, null, 2) + "\n");
   return path;
 }
+
+/**
+ * Hands a bench's figures on: to `deno task bench` (bench/all.ts names a file of JSON lines in
+ * BENCH_ROWS, and records the whole run in one results file), else with `--record` on the command
+ * line to a results file of this bench alone. Otherwise the printed table is all.
+ */
+export async function reportRows(name: string, rows: ResultRow[], o: { note: string; load: [number, number] }) {
+  const to = Deno.env.get("BENCH_ROWS");
+  if (to) {
+    await Deno.writeTextFile(to, rows.map((r) => JSON.stringify(r) + "\n").join(""), { append: true });
+  } else if (Deno.args.includes("--record")) {
+    console.log(`recorded in ${await recordResults(name, rows, o)}`);
+  }
+}

@@ -21,7 +21,7 @@ import { addEvent } from "../kv/events.ts";
 import { enqueueJob } from "../kv/jobs.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
-import { arg, recordResults } from "./kit.ts";
+import { arg, reportRows } from "./kit.ts";
 
 const SECONDS = Number(arg("seconds", "4"));
 const ROUNDS = Number(arg("rounds", "3"));
@@ -150,8 +150,8 @@ for (let i = 0; i < rows.length; i++) {
   console.log(`| ${rows[i][0]} | ${fmt(x)} | ${i < 2 ? "–" : fmt(1e6 / x)} |`);
 }
 const [l1, l5, l15] = Deno.loadavg();
-if (Deno.args.includes("--record")) {
-  const file = await recordResults(
+{
+  await reportRows(
     "likes",
     rows.map(([metric], i) => ({
       bench: "likes",
@@ -163,7 +163,6 @@ if (Deno.args.includes("--record")) {
     })),
     { note: `bench/likes.ts, ${ROUNDS} rounds of ${SECONDS} s (the median)`, load: [l1, Math.max(l1, l5, l15)] },
   );
-  console.log(`recorded in ${file}`);
 }
 console.log(
   `\n${ROUNDS} rounds of ${SECONDS} s each (the median), a fresh store each; ` +

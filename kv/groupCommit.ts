@@ -2,18 +2,18 @@
  * Group commit: checked writes from concurrent requests go to KV together, in one atomic.
  *
  * A KV commit costs a fixed part (a transaction on the store's one writer) and a part per
- * mutation; on a local file the fixed part is about half of a like's commit. Up to `IN_FLIGHT`
- * groups are being committed at once (the store's thread takes the next while this thread is
- * still answering the last); writes made meanwhile wait and then go as one group of at most
- * `GROUP_MAX`: each write adds its checks and mutations to the shared atomic (so the events of a
- * group share one log entry: kv/events.ts).
+ * mutation; on a local file the fixed part is about half of a like's commit. While a group is
+ * being committed, the writes made meanwhile wait and then go as one group of at most
+ * `GROUP_MAX`; when a whole group waits, it goes at once beside the one in flight, up to
+ * `IN_FLIGHT` groups (the store's thread takes the next while this thread still answers the
+ * last). Each write adds its checks and mutations to the shared atomic (so the events of a group
+ * share one log entry: kv/events.ts).
  *
  * Each write names the keys it checks. Two writes checking the same key never share a group, nor
  * are they in flight at once (the later waits until the earlier's group is done), so the groups
- * are the same as their writes one after another. When a
- * group's commit fails (a check failed), each of its writes is committed again on its own and gets
- * its own answer: one stale write never fails the others. A write's `build` may therefore run
- * twice, each time on a fresh atomic.
+ * are the same as their writes one after another. When a group's commit fails (a check failed),
+ * each of its writes is committed again on its own and gets its own answer: one stale write never
+ * fails the others. A write's `build` may therefore run twice, each time on a fresh atomic.
  */
 
 import { kv } from "./db.ts";
@@ -74,9 +74,14 @@ export function commitGrouped(
   });
 }
 
-/** Starts groups while fewer than `IN_FLIGHT` are being committed and writes can go. */
+/**
+ * Starts groups while fewer than `IN_FLIGHT` are being committed and writes can go: the first at
+ * once, another beside it only when a whole group waits (each commit costs the store's thread a
+ * fixed part, so small groups side by side would cost it more than they save in waiting).
+ */
 function pump(db: Deno.Kv, c: Committer): void {
   while (c.inFlight < inFlightMax && c.queue.length > 0) {
+    if (c.inFlight > 0 && c.queue.length < GROUP_MAX) return;
     const group = takeGroup(c);
     if (group.length === 0) return;
     c.inFlight++;
