@@ -2,6 +2,7 @@
 
 import { Hono } from "hono";
 import { compress } from "hono/compress";
+import { offThreadGzip, stopGzipThread } from "./routes/offThreadGzip.ts";
 import type { AppEnv } from "./routes/env.ts";
 import { openPerAddress, originCheck, securityHeaders, session, toErrorResponse } from "./routes/middleware.ts";
 import { metricsRoute, requestTelemetry } from "./routes/telemetry.ts";
@@ -48,6 +49,8 @@ export function createApp(): Hono<AppEnv> {
   app.use(openPerAddress());
   app.use(securityHeaders());
   app.use(compress());
+  // The map's and lists' answers run to 250 KB: gzipped on a thread of their own (routes/offThreadGzip.ts).
+  app.use("/api/profile-briefs/*", offThreadGzip());
   app.use(session());
   // Every body is limited while it is read: JSON and forms to 64 KB, a picture upload to its file
   // limit. After the session, so a page that refuses a body still renders as the caller's.
@@ -221,6 +224,7 @@ async function serve(instance: number | null) {
     await Promise.allSettled([server.shutdown(), live?.close(), workers?.stop(), first && writePositionSnapshot()]);
     await stopPositionSync();
     await flushLimitCounts().catch(() => {});
+    stopGzipThread();
     closeKv();
     console.log("shutdown: done");
     Deno.exit(0);

@@ -6,14 +6,17 @@
  *
  * The app runs as bench/serve.ts serves it, once per variant: the levers that can be
  * turned off (`KEPT_READS=0`: every session, account, block list and withdrawal read from KV,
- * kv/kept.ts) off, then on, in the same run, each on a copy of the same seeded store.
+ * kv/kept.ts) off, then on, in the same run, each on a copy of the same seeded store; and main.ts
+ * itself on one process a core (`cores`, WEB_INSTANCES), beside a ceiling of as many bare servers
+ * sharing one port. The ceilings (1 process and N) are measured in every round of every call.
  *
  * The variants' apps run at once and each call is measured in rounds that alternate them (the
  * median round is shown), with the server's CPU time per request (from /proc): on a shared
  * machine requests/s move with other load, CPU per request much less.
  *
  * Run: `deno run -A bench/http.ts [--members 10000] [--seconds 4] [--rounds 3] [--connections 50]
- * [--variants off,on] [--addresses per-viewer|per-request] [--calls like,nearest]`.
+ * [--variants off,on,cores] [--cores N] [--addresses per-viewer|per-request] [--calls like,nearest] [--gzip]
+ * [--record]`.
  */
 
 import autocannon from "autocannon";
@@ -29,6 +32,8 @@ const MEMBERS = Number(arg("members", "10000"));
 const SECONDS = Number(arg("seconds", "4"));
 const CONNECTIONS = Number(arg("connections", "50"));
 const VIEWERS = 500;
+/** `--gzip`: calls accept gzip as browsers do (the answers are then compressed by the server). */
+const GZIP = Deno.args.includes("--gzip");
 /** Processes of the `cores` variant and of the second ceiling: one a core unless `--cores N`. */
 const CORES = Number(arg("cores", String(navigator.hardwareConcurrency)));
 /**
@@ -106,6 +111,7 @@ async function drive(port: number, call: Call, seconds = SECONDS) {
               ? `10.1.${(n % viewers.length) >> 8}.${(n % viewers.length) & 255}`
               : `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
             "content-type": "application/json",
+            ...(GZIP ? { "accept-encoding": "gzip" } : {}),
           },
           ...(call.body ? { body: call.body().replace("$VIEWER", v.id) } : {}),
         };
