@@ -89,13 +89,19 @@ interface Call {
   method?: string;
   path: () => string;
   body?: () => string;
+  /** Another call driven at the same time (not counted), at `BESIDE_CONNECTIONS`: what it does to this one. */
+  beside?: Call;
 }
 
-async function drive(port: number, call: Call, seconds = SECONDS) {
+/** Connections of the load driven beside a call (`Call.beside`). */
+const BESIDE_CONNECTIONS = 10;
+
+async function drive(port: number, call: Call, seconds = SECONDS, connections = CONNECTIONS) {
+  const beside = call.beside ? drive(port, call.beside, seconds, BESIDE_CONNECTIONS) : null;
   let n = 0;
   const r = await autocannon({
     url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
+    connections,
     duration: seconds,
     requests: [{
       setupRequest(req: Record<string, unknown>) {
@@ -118,6 +124,7 @@ async function drive(port: number, call: Call, seconds = SECONDS) {
       },
     }],
   });
+  await beside;
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
@@ -158,6 +165,11 @@ async function measure(pids: number[], port: number, call: Call, seconds = SECON
 }
 
 const pick = () => ids[VIEWERS + Math.floor(rand() * (ids.length - VIEWERS))];
+const NEAREST: Call = { name: "GET /api/profile-briefs/nearest", path: () => "/api/profile-briefs/nearest" };
+const BOUNDS: Call = {
+  name: "GET /api/profile-briefs/by-bounds (800)",
+  path: () => `/api/profile-briefs/by-bounds?latMin=40.62&latMax=40.78&lonMin=-74.1&lonMax=-73.9&size=800`,
+};
 const CALLS: Call[] = [
   { name: "GET /api/ping", path: () => "/api/ping" },
   { name: "GET /api/profile/{id}", path: () => `/api/profile/${pick()}` },
@@ -172,11 +184,9 @@ const CALLS: Call[] = [
         likeType: rand() < 0.5 ? "LIKE" : "DISLIKE",
       }),
   },
-  { name: "GET /api/profile-briefs/nearest", path: () => "/api/profile-briefs/nearest" },
-  {
-    name: "GET /api/profile-briefs/by-bounds (800)",
-    path: () => `/api/profile-briefs/by-bounds?latMin=40.62&latMax=40.78&lonMin=-74.1&lonMax=-73.9&size=800`,
-  },
+  NEAREST,
+  BOUNDS,
+  { ...NEAREST, name: `nearest beside a map load (by-bounds 800, c=${BESIDE_CONNECTIONS})`, beside: BOUNDS },
 ];
 
 type Result = Awaited<ReturnType<typeof measure>>;
@@ -298,7 +308,11 @@ try {
     const suffix = v === "on" ? "" : v === "cores" ? ` (${CORES} processes)` : ` (${VARIANTS[v].label})`;
     RUN_CALLS.forEach((call, i) => {
       const r = results[v][i], goal = GOALS[call.name];
-      const short = call.name.includes("by-bounds") ? "by-bounds-800" : call.name;
+      const short = call.beside
+        ? "nearest beside map load"
+        : call.name.includes("by-bounds")
+        ? "by-bounds-800"
+        : call.name;
       rows.push({
         bench: "http",
         metric: short + suffix,
