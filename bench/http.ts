@@ -305,7 +305,8 @@ try {
   // named as the page's earlier runs named them (so their trends go on).
   const rows: ResultRow[] = [];
   for (const v of RUN) {
-    const suffix = v === "on" ? "" : v === "cores" ? ` (${CORES} processes)` : ` (${VARIANTS[v].label})`;
+    const suffix = (v === "on" ? "" : v === "cores" ? ` (${CORES} processes)` : ` (${VARIANTS[v].label})`) +
+      (GZIP ? " (gzip)" : "");
     RUN_CALLS.forEach((call, i) => {
       const r = results[v][i], goal = GOALS[call.name];
       const short = call.beside
@@ -336,7 +337,9 @@ try {
     });
   }
   await reportRows("http", rows, {
-    note: `bench/http.ts, ${MEMBERS} members, c=${CONNECTIONS}, ${ROUNDS} rounds of ${SECONDS} s (the median)`,
+    note: `bench/http.ts, ${MEMBERS} members, c=${CONNECTIONS}, ${ROUNDS} rounds of ${SECONDS} s (the median)${
+      GZIP ? ", answers gzipped as browsers ask" : ""
+    }`,
     load: [l1, Math.max(l1, l5, l15)],
   });
 } finally {
