@@ -144,7 +144,11 @@ export async function recordResults(
   const date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   const memory = Math.round(Deno.systemMemoryInfo().total / 1024 / 1024);
   const run = { date, note: o.note, machine: { cores: navigator.hardwareConcurrency, memory, load: o.load }, results };
-  const path = new URL(`./results/${date.slice(0, 10)}-${name}.json`, import.meta.url).pathname;
+  // A second run of the day gets its time in the name rather than replacing the first.
+  let path = new URL(`./results/${date.slice(0, 10)}-${name}.json`, import.meta.url).pathname;
+  if (await Deno.stat(path).then(() => true, () => false)) {
+    path = path.replace(/\.json$/, `-${date.slice(11, 19).replaceAll(":", "")}.json`);
+  }
   await Deno.writeTextFile(path, JSON.stringify(run, null, 2) + "\n");
   return path;
 }
