@@ -165,8 +165,11 @@ async function supervise(count: number) {
         child.kill(signal);
       } catch { /* already gone */ }
     }
-    const codes = await Promise.all([...children.values()].map((c) => c.status.then((s) => s.code)));
-    Deno.exit(codes.every((c) => c === 0) ? 0 : 1);
+    // A child ended by the signal itself was stopped before its own handler was in place: nothing to drain.
+    const clean = await Promise.all(
+      [...children.values()].map((c) => c.status.then((s) => s.code === 0 || s.signal === "SIGTERM")),
+    );
+    Deno.exit(clean.every(Boolean) ? 0 : 1);
   };
   Deno.addSignalListener("SIGTERM", () => void stop("SIGTERM"));
   Deno.addSignalListener("SIGINT", () => void stop("SIGTERM"));
@@ -174,6 +177,20 @@ async function supervise(count: number) {
 
 /** One web process: the app on `config.port`; `instance` is its number under a supervisor, else null. */
 async function serve(instance: number | null) {
+  // A stop asked while starting is carried out once started (a supervisor may stop a child it just restarted).
+  let drain: ((why: string) => Promise<void>) | null = null;
+  let stopAsked: string | null = null;
+  const stop = (why: string) => drain ? void drain(why) : stopAsked ??= why;
+  Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
+  if (instance !== null) {
+    // The supervisor sends SIGTERM; a terminal's Ctrl-C reaches the whole group and it forwards that.
+    Deno.addSignalListener("SIGINT", () => {});
+    // The end of stdin is the supervisor gone (even killed): drain rather than serve unsupervised.
+    void (async () => {
+      for await (const _ of Deno.stdin.readable) { /* nothing is sent */ }
+      stop("supervisor gone");
+    })();
+  }
   const app = createApp();
   const first = instance === null || instance === 0;
   // `deno task dev` rebuilds the islands whenever --watch restarts the server.
@@ -211,7 +228,7 @@ async function serve(instance: number | null) {
   // jobs finish (a job still running at the deadline keeps its lease only until it runs out, so
   // another instance takes it within seconds), stop following the position log, then exit.
   let draining = false;
-  const drain = async (why: string) => {
+  drain = async (why: string) => {
     if (draining) return;
     draining = true;
     console.log(`${why}: draining`);
@@ -229,16 +246,7 @@ async function serve(instance: number | null) {
     console.log("shutdown: done");
     Deno.exit(0);
   };
-  Deno.addSignalListener("SIGTERM", () => void drain("SIGTERM"));
-  if (instance !== null) {
-    // The supervisor sends SIGTERM; a terminal's Ctrl-C reaches the whole group and it forwards that.
-    Deno.addSignalListener("SIGINT", () => {});
-    // The end of stdin is the supervisor gone (even killed): drain rather than serve unsupervised.
-    void (async () => {
-      for await (const _ of Deno.stdin.readable) { /* nothing is sent */ }
-      await drain("supervisor gone");
-    })();
-  }
+  if (stopAsked) await drain(stopAsked);
 }
 
 if (import.meta.main) {
