@@ -1,6 +1,7 @@
 /** A grid of link cards (home, games). */
 
 import { titleText } from "../domain/texts.ts";
+import { type Phrase, phrase } from "../domain/phrases.ts";
 
 export interface CardItem {
   path: string;
@@ -18,7 +19,7 @@ export function Cards({ items }: { items: readonly CardItem[] }) {
           <a className="card" href={it.path}>
             <span className="card-icon" aria-hidden="true">{it.icon}</span>
             <span className="card-label">{titleText(it.label)}</span>
-            {it.text && <span className="card-text">{it.text}</span>}
+            {it.text && <span className="card-text">{phrase(it.text as Phrase)}</span>}
           </a>
         </li>
       ))}

@@ -7,15 +7,36 @@
 import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { LikeFilter } from "../domain/shapes/briefs.ts";
+import { phrase } from "../domain/phrases.ts";
 
 export type { LikeFilter };
 
 /** The four like filters of spec §5 with their labels, in the API's `likes=` names. */
 export const LIKE_FILTERS: readonly { id: LikeFilter; label: string }[] = [
-  { id: "likedMyProfile", label: "Liked my Profile" },
-  { id: "likedMyPics", label: "Liked my Pics" },
-  { id: "iLikedProfile", label: "I liked their Profile" },
-  { id: "iLikedPics", label: "I liked their Pics" },
+  {
+    id: "likedMyProfile",
+    get label() {
+      return phrase("Liked my Profile");
+    },
+  },
+  {
+    id: "likedMyPics",
+    get label() {
+      return phrase("Liked my Pics");
+    },
+  },
+  {
+    id: "iLikedProfile",
+    get label() {
+      return phrase("I liked their Profile");
+    },
+  },
+  {
+    id: "iLikedPics",
+    get label() {
+      return phrase("I liked their Pics");
+    },
+  },
 ];
 
 /** What a discovery query is filtered by: stored characteristic values and like filters. */
@@ -67,7 +88,8 @@ export function FilterPanel({ value, onChange, open = false }: FilterPanelProps)
   return (
     <details className="filter-panel" open={open}>
       <summary>
-        Filter{count > 0 && <span className="filter-count" aria-label={`${count} on`}>{count}</span>}
+        {phrase("Filter")}
+        {count > 0 && <span className="filter-count" aria-label={`${count} on`}>{count}</span>}
       </summary>
       <div className="filter-body">
         <fieldset className="filter-group">

@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import type { Brand } from "../domain/brand.ts";
 import { TEXTS, titleText } from "../domain/texts.ts";
-import { locale } from "../domain/i18n.ts";
+import { dir, pageLang } from "../domain/i18n.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface LayoutProps {
@@ -30,7 +30,7 @@ export interface LayoutProps {
 /** The HTML document of a page. Focus lands on the main container (spec §2). */
 export function Layout(p: LayoutProps) {
   return (
-    <html lang={locale()} data-theme={p.theme && p.theme !== "system" ? p.theme : undefined}>
+    <html lang={pageLang()} dir={dir()} data-theme={p.theme && p.theme !== "system" ? p.theme : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

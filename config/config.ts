@@ -99,6 +99,10 @@ export const config = {
     const v = env("WEB_INSTANCE");
     return v === undefined ? null : Number(v);
   },
+  /** The pseudo-locale en-XA may be asked for with a `lang` cookie (development and tests only, domain/i18n.ts). */
+  get pseudoLocale(): boolean {
+    return env("PSEUDO_LOCALE") === "1";
+  },
   /** Run the job workers inside the web process (default) or not (WORKERS=0, use `deno task worker`). */
   workersInProcess: env("WORKERS") !== "0",
   /** `json`: one JSON object per log line; anything else: text lines. */

@@ -31,6 +31,7 @@ import { TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { Message } from "../domain/shapes/messages.ts";
+import { phrase } from "../domain/phrases.ts";
 
 export interface ConversationProps {
   me: string;
@@ -93,7 +94,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
   }
 
   return (
-    <section className="chat" id="chat" aria-label={`Chat with ${otherName}`}>
+    <section className="chat" id="chat" aria-label={phrase("Chat with {name}", { name: otherName })}>
       <header className="chat-head">
         <a className="chat-back" href="/chat/personal" aria-label={TEXTS.conversationsTitle}>
           <span aria-hidden="true">‹</span>
@@ -153,7 +154,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
         </div>
       )}
       <Composer
-        placeholder={`Message ${otherName}`}
+        placeholder={phrase("Message {name}", { name: otherName })}
         pics={myPics}
         busy={send.isPending}
         onTyping={tellTyping.keystroke}

@@ -12,6 +12,7 @@ import { type ProfileNote, useNoteMutation, useNoteQuery } from "./queries/notes
 import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
 import { cleanTags, MAX_TAG_LENGTH, MAX_TAGS } from "../domain/tags.ts";
 import { useOpenedByHash } from "./useOpenedByHash.ts";
+import { phrase } from "../domain/phrases.ts";
 
 export interface NotesPanelProps {
   note: ProfileNote;
@@ -73,7 +74,7 @@ function Panel({ note: initial }: NotesPanelProps) {
     return (
       <section id="notes" className="panel notes-panel" aria-label={TEXTS.privateNotes}>
         <button type="button" className="panel-toggle" aria-expanded="false" onClick={open}>
-          <span aria-hidden="true">🗒</span> {empty ? "Add Private Notes" : "Private Notes"}
+          <span aria-hidden="true">🗒</span> {empty ? phrase("Add Private Notes") : TEXTS.privateNotes}
         </button>
         {note.bodyText && <p className="note-preview">{note.bodyText}</p>}
         {note.privateTags.length > 0 && (

@@ -22,6 +22,7 @@ import { TEXTS } from "../domain/texts.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { PicInfo } from "../domain/shapes/pictures.ts";
+import { phrase } from "../domain/phrases.ts";
 
 export interface ProfileViewProps {
   profile: Profile;
@@ -93,7 +94,7 @@ function Biography({ text }: { text: string }) {
 
 /** Characteristics grouped by category; 'i'm so boring' when there are none (spec §3). */
 export function Characteristics({ values }: { values: string[] }) {
-  if (values.length === 0) return <p className="boring">{NO_CHARACTERISTICS}</p>;
+  if (values.length === 0) return <p className="boring">{phrase(NO_CHARACTERISTICS)}</p>;
   const have = new Set(values);
   return (
     <dl className="chars">

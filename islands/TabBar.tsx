@@ -8,6 +8,7 @@ import { QueryProvider } from "./queries/client.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { useUnreadCounts } from "./queries/notifications.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import { phrase } from "../domain/phrases.ts";
 
 export interface TabBarProps {
   profileId: string;
@@ -43,7 +44,7 @@ function Tabs({ profileId, currentPath }: TabBarProps) {
             {count > 0 && (
               <span className="tab-count">
                 {count > 99 ? "99+" : count}
-                <span className="visually-hidden">unread</span>
+                <span className="visually-hidden">{phrase("unread")}</span>
               </span>
             )}
           </a>

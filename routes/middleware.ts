@@ -16,7 +16,8 @@ import { accountNotice } from "../kv/moderation.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { BadCursorError } from "../kv/paging.ts";
 import { brandFor } from "../domain/brand.ts";
-import { type Locale, negotiate, setRequestLocaleSource } from "../domain/i18n.ts";
+import { negotiate, type PageLang, PSEUDO_LOCALE, setRequestLocaleSource } from "../domain/i18n.ts";
+import { phrase } from "../domain/phrases.ts";
 
 /** Security headers of design.md: CSP without inline script, HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
@@ -154,7 +155,7 @@ export function openPerAddress(): MiddlewareHandler {
     const address = clientAddress(c);
     const open = openByAddress.get(address) ?? 0;
     if (open >= config.maxOpenPerAddress) {
-      throw tooMany("Too many requests open from your address at once; please try again in a moment.");
+      throw tooMany(phrase("Too many requests open from your address at once; please try again in a moment."));
     }
     openByAddress.set(address, open + 1);
     let released = false;
@@ -232,14 +233,17 @@ export function session(): MiddlewareHandler<AppEnv> {
         if (!c.req.path.startsWith("/api/")) c.set("notice", await accountNotice(account.id));
       }
     }
-    const locale = c.get("caller")?.language ?? negotiate(c.req.header("accept-language"));
+    // The pseudo-locale (development and tests only) when the `lang` cookie asks for it.
+    const locale: PageLang = config.pseudoLocale && getCookie(c, "lang") === PSEUDO_LOCALE
+      ? PSEUDO_LOCALE
+      : c.get("caller")?.language ?? negotiate(c.req.header("accept-language"));
     c.set("locale", locale);
     // The catalogues read the request's language wherever a text is read while serving it.
     await requestLocales.run(locale, next);
   };
 }
 
-const requestLocales = new AsyncLocalStorage<Locale>();
+const requestLocales = new AsyncLocalStorage<PageLang>();
 setRequestLocaleSource(() => requestLocales.getStore());
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -10,6 +10,7 @@ import type { EnScreenTexts } from "./en/screenTexts.ts";
 import type { EnUiTexts } from "./en/uiTexts.ts";
 import { HEALTH_ES } from "./healthEs.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
+import { PHRASES_ES } from "./phrasesEs.ts";
 
 export const TEXTS: Translation<EnTexts> = {
   notFound: "Vaya, qué vergüenza. No encontramos la función que pediste.",
@@ -269,6 +270,21 @@ export const TEXTS: Translation<EnTexts> = {
     "Privacy": "Privacidad",
     "Support": "Ayuda",
     "Logout": "Cerrar sesión",
+    "Your Pics": "Tus fotos",
+    "You Liked": "Te gustaron",
+    "Their Pics": "Sus fotos",
+    "Coming Soon": "Próximamente",
+    "Profile": "Perfil",
+    "Edit Picture": "Editar foto",
+    "Profile Picture Upload": "Subir foto de perfil",
+    "Pictures": "Fotos",
+    "Rate Pictures": "Valorar fotos",
+    "Contact Us": "Contáctanos",
+    "Ooops!": "¡Uy!",
+    "Member": "Miembro",
+    "Hot or Not": "¿Sí o no?",
+    "3 2 1 Identify": "3 2 1 Identifica",
+    "Bad Boy Dungeon": "La mazmorra de los chicos malos",
   },
 };
 
@@ -584,3 +600,5 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   back: "Atrás",
   finish: "Ver quién está cerca",
 };
+
+export const PHRASES = { phrases: PHRASES_ES };

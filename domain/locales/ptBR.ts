@@ -10,6 +10,7 @@ import type { EnScreenTexts } from "./en/screenTexts.ts";
 import type { EnUiTexts } from "./en/uiTexts.ts";
 import { HEALTH_PT_BR } from "./healthPtBR.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
+import { PHRASES_PT_BR } from "./phrasesPtBR.ts";
 
 export const TEXTS: Translation<EnTexts> = {
   notFound: "Que vergonha. Não encontramos o recurso que você pediu.",
@@ -269,6 +270,21 @@ export const TEXTS: Translation<EnTexts> = {
     "Privacy": "Privacidade",
     "Support": "Suporte",
     "Logout": "Sair",
+    "Your Pics": "Suas fotos",
+    "You Liked": "Você curtiu",
+    "Their Pics": "Fotos deles",
+    "Coming Soon": "Em breve",
+    "Profile": "Perfil",
+    "Edit Picture": "Editar foto",
+    "Profile Picture Upload": "Enviar foto de perfil",
+    "Pictures": "Fotos",
+    "Rate Pictures": "Avaliar fotos",
+    "Contact Us": "Fale conosco",
+    "Ooops!": "Ops!",
+    "Member": "Membro",
+    "Hot or Not": "Pega ou não pega",
+    "3 2 1 Identify": "3 2 1 Identifique",
+    "Bad Boy Dungeon": "Masmorra dos bad boys",
   },
 };
 
@@ -585,3 +601,5 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   back: "Voltar",
   finish: "Ver quem está por perto",
 };
+
+export const PHRASES = { phrases: PHRASES_PT_BR };

@@ -7,7 +7,7 @@
 import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call, NAVIGATION } from "./api.ts";
 import { useServerData } from "./client.tsx";
-import { TEXTS } from "../../domain/texts.ts";
+import { TEXTS, titleText } from "../../domain/texts.ts";
 import { invalidateLikeFilteredBriefs } from "./briefs.ts";
 import type {
   LikeType,
@@ -56,35 +56,59 @@ export function toggled(likeType: LikeType): LikeType {
 export const LIKES_TABS = [
   {
     id: "profilelikedyou",
-    label: "Liked You",
+    get label() {
+      return titleText("Liked You");
+    },
     pics: false,
     route: "GET /api/profile-likes/by-liked/:profileId",
-    empty: TEXTS.likedYouEmpty,
-    end: TEXTS.thatsAllFolks,
+    get empty() {
+      return TEXTS.likedYouEmpty;
+    },
+    get end() {
+      return TEXTS.thatsAllFolks;
+    },
   },
   {
     id: "profilelikedyourpics",
-    label: "Your Pics",
+    get label() {
+      return titleText("Your Pics");
+    },
     pics: true,
     route: "GET /api/profile-pic-likes/by-liked-profileid/:profileId",
-    empty: TEXTS.yourPicsEmpty,
-    end: TEXTS.yourPicsEnd,
+    get empty() {
+      return TEXTS.yourPicsEmpty;
+    },
+    get end() {
+      return TEXTS.yourPicsEnd;
+    },
   },
   {
     id: "youlikedprofile",
-    label: "You Liked",
+    get label() {
+      return titleText("You Liked");
+    },
     pics: false,
     route: "GET /api/profile-likes/by-liker/:profileId",
-    empty: TEXTS.youLikedEmpty,
-    end: TEXTS.youLikedEnd,
+    get empty() {
+      return TEXTS.youLikedEmpty;
+    },
+    get end() {
+      return TEXTS.youLikedEnd;
+    },
   },
   {
     id: "youlikedprofilepics",
-    label: "Their Pics",
+    get label() {
+      return titleText("Their Pics");
+    },
     pics: true,
     route: "GET /api/profile-pic-likes/by-liker-profileid/:profileId",
-    empty: TEXTS.theirPicsEmpty,
-    end: TEXTS.theirPicsEnd,
+    get empty() {
+      return TEXTS.theirPicsEmpty;
+    },
+    get end() {
+      return TEXTS.theirPicsEnd;
+    },
   },
 ] as const;
 

@@ -39,6 +39,7 @@ import { hit, hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv
 import { sendingPause } from "../../kv/moderation.ts";
 import { checkFirstMessage, isEarlyMessage } from "../../kv/spam.ts";
 import { MODERATION_TEXTS } from "../../domain/moderation.ts";
+import { phrase } from "../../domain/phrases.ts";
 
 const id = z.string().refine(isId, "must be a valid id");
 export const windowQuery = z.object({ sinceMessageId: id.optional(), beforeMessageId: id.optional() })
@@ -138,7 +139,7 @@ export const messages = new Hono<AppEnv>()
       const them = await getProfile(recipient);
       if (!them || await isBlockedEither(caller.profileId, recipient)) throw notFound("No such member.");
       if (!(await hasConversation(caller.profileId, recipient))) {
-        if (!(await hitStandard("newConversationsPerDay", caller))) throw dailyLimit(STANDARD_LIMIT_MESSAGE);
+        if (!(await hitStandard("newConversationsPerDay", caller))) throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
         if (!(await hitNewMember("newMemberConversations", caller))) throw tooMany();
       }
       if (body.viewOnce && (pics.length === 0 || pics.some((p) => !me.profilePicIdsPrivate.includes(p)))) {

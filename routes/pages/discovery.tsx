@@ -16,6 +16,7 @@ import { profileBriefs } from "../../kv/briefs.ts";
 import { knownLocation } from "../../kv/positions.ts";
 import { now } from "../../kv/clock.ts";
 import { type DiscoveryProps, LIST_PAGE_SIZE, SWIPE_PAGE_SIZE, TILES_PAGE_SIZE } from "../../islands/queries/briefs.ts";
+import { titleText } from "../../domain/texts.ts";
 
 /**
  * What every discovery island gets: the caller's profile and own last report (theirs only), and
@@ -52,7 +53,7 @@ function discoveryPage(
       c,
       title,
       <section className="page">
-        <h1 className={opts.hideHeading ? "visually-hidden" : undefined}>{title}</h1>
+        <h1 className={opts.hideHeading ? "visually-hidden" : undefined}>{titleText(title)}</h1>
         {await safetyNoticeFor(c)}
         {island(await discoveryProps(c, size, opts.unrated ?? false))}
       </section>,

@@ -223,7 +223,7 @@ export function comingSoonPage(c: Context<AppEnv>, title: string) {
     c,
     title,
     <section className="page center">
-      <h1>{title}</h1>
+      <h1>{titleText(title)}</h1>
       <p className="coming-soon">{TEXTS.comingSoon}</p>
       <a className="button" href="/">{titleText("Home")}</a>
     </section>,

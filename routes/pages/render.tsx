@@ -20,6 +20,7 @@ import { getSafety, safetyPlace } from "../../kv/safety.ts";
 import { config } from "../../config/config.ts";
 import { locale } from "../../domain/i18n.ts";
 import { livePort } from "../livePort.ts";
+import { type Phrase, phrase } from "../../domain/phrases.ts";
 
 export interface PageOptions {
   status?: ContentfulStatusCode;
@@ -50,7 +51,7 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
   const notice = caller ? c.get("notice") : null;
   const headerProps = {
     brandName: brand.name,
-    tagline: taglineOf(brand),
+    tagline: phrase(taglineOf(brand) as Phrase),
     items: menuFor({ loggedIn: !!caller, roles: caller?.roles ?? [] }),
     currentPath: c.req.path,
     troubleText: TEXTS.serverTrouble,

@@ -47,8 +47,11 @@ export async function mainApp(): Promise<ReturnType<typeof createApp>> {
   return made ??= (await import("../../main.ts")).createApp();
 }
 
-/** Builds the islands once per process, starts the app and a browser. */
-export async function startHarness(): Promise<Harness> {
+/**
+ * Builds the islands once per process, starts the app and a browser. `limitMs`: how long its test
+ * may run (TEST_LIMIT_MS unless a walk of every page needs more).
+ */
+export async function startHarness(opts: { limitMs?: number } = {}): Promise<Harness> {
   // This process's own bundles: other test processes may be building at the same time.
   if (!Deno.env.get("BUILD_DIR")) Deno.env.set("BUILD_DIR", Deno.makeTempDirSync({ prefix: "e2e-build-" }));
   // And its own map tile cache (routes/tiles.ts), not the checkout's ./data/tiles.
@@ -80,10 +83,11 @@ export async function startHarness(): Promise<Harness> {
   });
   // A test still running after TEST_LIMIT_MS is stuck: the browser is closed, so the Playwright call
   // it waits on fails with its own stack instead of hanging the whole suite.
+  const limitMs = opts.limitMs ?? TEST_LIMIT_MS;
   const watchdog = setTimeout(() => {
-    console.error(`harness: the test is still running after ${TEST_LIMIT_MS / 1000} s; closing its browser`);
+    console.error(`harness: the test is still running after ${limitMs / 1000} s; closing its browser`);
     void browser.close();
-  }, TEST_LIMIT_MS);
+  }, limitMs);
   return {
     origin,
     browser,
