@@ -7,6 +7,7 @@
 
 import { titleText } from "../domain/texts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { OfflineTexts } from "./sw/register.ts";
 
 export interface HeaderProps {
   brandName: string;
@@ -17,6 +18,8 @@ export interface HeaderProps {
   /** Discreet mode: the quick exit's neutral page, and its button's text. */
   quickExitUrl?: string;
   quickExitText?: string;
+  /** A signed-in member's: the service worker is registered, with the offline line's and update offer's texts. */
+  offline?: OfflineTexts;
 }
 
 export default function Header(
