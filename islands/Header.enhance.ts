@@ -41,6 +41,8 @@ const enhanceHeader: Enhancement<HeaderProps> = (root, { troubleText, quickExitU
   let trouble: HTMLParagraphElement | undefined;
   let troubleTimer: ReturnType<typeof setTimeout> | undefined;
   globalThis.addEventListener(EVENTS.serverTrouble, () => {
+    // Offline, the offline line says why calls fail: the server is not in trouble.
+    if (offline && !navigator.onLine) return;
     if (!trouble) {
       trouble = document.createElement("p");
       trouble.className = "trouble";

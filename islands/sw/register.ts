@@ -64,7 +64,8 @@ function showOfflineLine(header: HTMLElement, text: string) {
       line.className = "offline-line";
       line.setAttribute("role", "status");
       line.textContent = text;
-      header.append(line);
+      // At the top of the page's own content, in its flow: nothing of the page is hidden under it.
+      (document.getElementById("main") ?? header).prepend(line);
     }
   };
   addEventListener("online", update);
