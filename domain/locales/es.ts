@@ -528,7 +528,8 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   frontend: "Aplicación web",
   backend: "Servidor",
   offlineTitle: "Sin conexión",
-  offlineLine: "Estás sin conexión: esto es lo último que viste. Lo que escribas se enviará cuando vuelvas a estar en línea.",
+  offlineLine:
+    "Estás sin conexión: esto es lo último que viste. Lo que escribas se enviará cuando vuelvas a estar en línea.",
   offlineScreen: "Esta pantalla necesita conexión. La cuadrícula y tus conversaciones se abren sin ella.",
   openGrid: "Abrir la cuadrícula",
   openConversations: "Abrir conversaciones",

@@ -529,7 +529,8 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   frontend: "Aplicativo web",
   backend: "Servidor",
   offlineTitle: "Sem conexão",
-  offlineLine: "Você está sem conexão: isto é o que você viu por último. O que você escrever será enviado quando voltar a ficar online.",
+  offlineLine:
+    "Você está sem conexão: isto é o que você viu por último. O que você escrever será enviado quando voltar a ficar online.",
   offlineScreen: "Esta tela precisa de conexão. A grade e suas conversas abrem sem ela.",
   openGrid: "Abrir a grade",
   openConversations: "Abrir conversas",

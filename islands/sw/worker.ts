@@ -13,7 +13,7 @@
  * - A screen never seen offline gets the member's cached offline page (or a plain one).
  */
 
-import { precacheAndRoute, cleanupOutdatedCaches, type PrecacheEntry } from "workbox-precaching";
+import { cleanupOutdatedCaches, precacheAndRoute, type PrecacheEntry } from "workbox-precaching";
 import { registerRoute } from "workbox-routing";
 import { CacheFirst, NetworkFirst } from "workbox-strategies";
 import { ExpirationPlugin } from "workbox-expiration";
@@ -87,7 +87,9 @@ async function currentMarker(): Promise<string | null> {
 async function wipePrivate(keep: string | null): Promise<void> {
   const mine: string[] = keep ? Object.values(privateCacheNames(keep)) : [];
   const names = await caches.keys();
-  await Promise.all(names.filter((n) => n.startsWith(PRIVATE_PREFIX) && !mine.includes(n)).map((n) => caches.delete(n)));
+  await Promise.all(
+    names.filter((n) => n.startsWith(PRIVATE_PREFIX) && !mine.includes(n)).map((n) => caches.delete(n)),
+  );
   for (const [id, p] of [...pictureStrategies]) {
     if (id === keep) continue;
     pictureStrategies.delete(id);
@@ -146,7 +148,9 @@ async function pageFromNetwork(request: Request): Promise<Response> {
   const path = new URL(res.url || request.url).pathname;
   const copy = id && !res.redirected && isKeptPage(path) ? res.clone() : null;
   await adopt(id);
-  if (copy && id === await currentMarker()) await (await caches.open(privateCacheNames(id!).pages)).put(request.url, copy);
+  if (copy && id === await currentMarker()) {
+    await (await caches.open(privateCacheNames(id!).pages)).put(request.url, copy);
+  }
   return res;
 }
 
@@ -173,7 +177,11 @@ registerRoute(
     if (!id) return fetch(opts.request);
     let s = reads.get(id);
     if (!s) {
-      s = new NetworkFirst({ cacheName: privateCacheNames(id).api, networkTimeoutSeconds: 6, plugins: [forThisSession] });
+      s = new NetworkFirst({
+        cacheName: privateCacheNames(id).api,
+        networkTimeoutSeconds: 6,
+        plugins: [forThisSession],
+      });
       reads.set(id, s);
     }
     return s.handle(opts);

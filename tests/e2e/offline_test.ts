@@ -103,7 +103,11 @@ Deno.test("e2e phone - offline: the app opens on what it last saw, a message wai
     const waiting = page.locator(".bubble.queued", { hasText: "Yes, by the window" });
     await waiting.getByText(UI_TEXTS.messageWaiting).waitFor();
     await screens(page, "phone-offline-message-pending");
-    assert.equal((await conversationWith(me, sam.defaultProfileId)).items.length, 1, "only Sam's message on the server");
+    assert.equal(
+      (await conversationWith(me, sam.defaultProfileId)).items.length,
+      1,
+      "only Sam's message on the server",
+    );
 
     // Back online: delivered by itself, once.
     await context.setOffline(false);
