@@ -56,9 +56,16 @@ function Button(
 /** A like waiting on this device for a connection, or refused later, with a retry. */
 function QueuedState({ queued }: { queued: Queued | undefined }) {
   if (!queued) return null;
-  if (!queued.failed) return <span className="muted queued-state" role="status">{UI_TEXTS.writeWaiting}</span>;
+  if (!queued.failed) {
+    return (
+      <span className="like-queued" role="status" title={UI_TEXTS.writeWaiting}>
+        <span aria-hidden="true">⏳</span>
+        <span className="visually-hidden">{UI_TEXTS.writeWaiting}</span>
+      </span>
+    );
+  }
   return (
-    <span className="error" role="alert">
+    <span className="error like-failed" role="alert">
       {UI_TEXTS.writeFailed}: {queued.failed}{" "}
       <button type="button" className="link-button" onClick={() => void retryQueued(queued.key)}>
         {UI_TEXTS.sendAgain}

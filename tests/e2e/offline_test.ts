@@ -3,7 +3,7 @@
  * member browses the grid and a conversation, loses the connection, opens the app again from its
  * start_url and finds the members (with their pictures), the conversation list and the
  * conversation, with the offline line; a screen never seen says it needs a connection; a message
- * written offline waits as pending and lands once when the connection returns. After logout no
+ * (and a like, a note) written offline waits as pending and lands once when the connection returns. After logout no
  * cache holds the member's pages, reads or pictures. Saves the offline screens to docs/screens/after/.
  */
 
@@ -11,6 +11,9 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { registerAndLogIn, startHarness, waitHydrated } from "./harness.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import { TEXTS } from "../../domain/texts.ts";
+import { getProfileLike } from "../../kv/likes.ts";
+import { getNote } from "../../kv/notes.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -109,12 +112,37 @@ Deno.test("e2e phone - offline: the app opens on what it last saw, a message wai
       "only Sam's message on the server",
     );
 
+    // A like and a note written offline wait too.
+    await page.goto(`/profile/${sam.defaultProfileId}`);
+    await waitHydrated(page);
+    await page.getByRole("button", { name: TEXTS.like, exact: true }).click();
+    await page.getByRole("button", { name: TEXTS.removeLike }).waitFor();
+    await page.locator(".like-button").getByText(UI_TEXTS.writeWaiting).waitFor();
+    await page.getByRole("button", { name: "Add Private Notes" }).click();
+    await page.getByLabel("Note", { exact: true }).fill("Bar by the station, Thursdays.");
+    await page.getByRole("button", { name: "Done" }).click();
+    await page.locator(".notes-panel").getByText(UI_TEXTS.writeWaiting).waitFor();
+    await screens(page, "phone-offline-like-note-pending");
+    assert.equal(
+      (await getProfileLike(me, sam.defaultProfileId)).likeType,
+      "UNDETERMINED",
+      "no like on the server yet",
+    );
+    await page.goto(`/profile/${sam.defaultProfileId}#chat`);
+    await waitHydrated(page);
+    await waiting.getByText(UI_TEXTS.messageWaiting).waitFor();
     // Back online: delivered by itself, once.
     await context.setOffline(false);
     await page.locator(".bubble.mine:not(.queued)", { hasText: "Yes, by the window" }).waitFor({ timeout: 30_000 });
     await page.getByText(UI_TEXTS.offlineLine).waitFor({ state: "detached" });
     const texts = (await conversationWith(me, sam.defaultProfileId)).items.map((m) => m.bodyText);
     assert.deepEqual(texts.filter((t) => t === "Yes, by the window"), ["Yes, by the window"], "stored once");
+    for (let i = 0; i < 100 && (await getNote(me, sam.defaultProfileId)).bodyText === ""; i++) {
+      await page.waitForTimeout(100);
+    }
+    assert.equal((await getProfileLike(me, sam.defaultProfileId)).likeType, "LIKE", "the like landed");
+    assert.equal((await getNote(me, sam.defaultProfileId)).bodyText, "Bar by the station, Thursdays.", "the note too");
+    assert.equal(await page.evaluate(() => localStorage.getItem("app-outbox")), null, "nothing left waiting");
 
     // Kept while signed in: pages, reads and pictures in the member's own caches.
     const before = await page.evaluate(() => caches.keys());
