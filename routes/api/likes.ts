@@ -111,10 +111,11 @@ export const likes = new Hono<AppEnv>()
     const body = await jsonBody(c, profileLikeBody);
     await requireOwnProfile(c, body.likerProfileId);
     await reachableProfile(body.likerProfileId, body.likedProfileId);
-    if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
-      throw dailyLimit(STANDARD_LIMIT_MESSAGE);
-    }
-    if (body.likeType === "LIKE" && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
+    // A like sent again (a device's outbox retrying after a lost answer) lands the same and is not counted again.
+    const counted = body.likeType === "LIKE" &&
+      (await getProfileLike(body.likerProfileId, body.likedProfileId)).likeType !== "LIKE";
+    if (counted && !(await hitStandard("likesPerDay", caller))) throw dailyLimit(STANDARD_LIMIT_MESSAGE);
+    if (counted && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
     const { like } = await putProfileLike(body.likerProfileId, body.likedProfileId, body.likeType, body.blocked);
     return c.json(like);
   })
@@ -123,10 +124,10 @@ export const likes = new Hono<AppEnv>()
     const body = await jsonBody(c, picLikeBody);
     await requireOwnProfile(c, body.likerProfileId);
     const owner = await reachableProfile(body.likerProfileId, body.profilePicProfileId);
-    if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
-      throw dailyLimit(STANDARD_LIMIT_MESSAGE);
-    }
-    if (body.likeType === "LIKE" && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
+    const counted = body.likeType === "LIKE" &&
+      (await getPicLikes(body.likerProfileId, [body.profilePicId]))[0]?.likeType !== "LIKE";
+    if (counted && !(await hitStandard("likesPerDay", caller))) throw dailyLimit(STANDARD_LIMIT_MESSAGE);
+    if (counted && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
     if (!(await picVisibleTo(body.likerProfileId, owner, body.profilePicId))) throw notFound("No such picture.");
     const { like } = await putPicLike(body.likerProfileId, owner.id, body.profilePicId, body.likeType);
     return c.json(like);
