@@ -149,6 +149,28 @@ Deno.test("e2e phone - offline: the app opens on what it last saw, a message wai
     assert.ok(before.some((n) => n.startsWith("lambda-private-pages-")), `pages kept: ${before}`);
     assert.ok(before.some((n) => n.startsWith("lambda-private-pictures-")), `pictures kept: ${before}`);
 
+    // Push still comes through the same worker: a pushed message shows its notification.
+    await context.grantPermissions(["notifications"], { origin: h.origin });
+    const cdp = await context.newCDPSession(page);
+    const registration = new Promise<string>((resolve) =>
+      cdp.on("ServiceWorker.workerRegistrationUpdated", (e) => {
+        const r = e.registrations.find((x) => x.scopeURL === `${h.origin}/` && !x.isDeleted);
+        if (r) resolve(r.registrationId);
+      })
+    );
+    await cdp.send("ServiceWorker.enable");
+    await cdp.send("ServiceWorker.deliverPushMessage", {
+      origin: h.origin,
+      registrationId: await registration,
+      data: JSON.stringify({ title: "Lambda", body: "Sam wrote to you", url: "/chat/personal", tag: "chat" }),
+    });
+    await page.waitForFunction(() =>
+      navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((ns) =>
+        ns.some((n) => n.body === "Sam wrote to you" && n.tag === "chat")
+      )
+    );
+    await cdp.detach();
+
     // Logout: nothing of the member is left in any cache.
     await page.goto("/logout");
     await page.getByText("You are logged out.").waitFor();
