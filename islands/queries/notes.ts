@@ -39,7 +39,8 @@ export function useNoteMutation() {
   const qc = useQueryClient();
   return useMutation({
     networkMode: "always",
-    mutationFn: (note: NoteChange) => writeThroughOutbox("PUT /api/profile-note", { ...note }),
+    // Kept on the device only without a connection: a server in trouble is said at once (the panel keeps the text).
+    mutationFn: (note: NoteChange) => writeThroughOutbox("PUT /api/profile-note", { ...note }, { offlineOnly: true }),
     onSuccess: (saved, note) =>
       qc.setQueryData(
         noteKey(note.authorProfileId, note.aboutProfileId),

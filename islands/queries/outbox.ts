@@ -43,6 +43,11 @@ export interface Queued {
   json?: Record<string, unknown>;
   /** A private message (the conversation shows it while it waits). */
   message?: NewMessage;
+  /**
+   * Kept only while there is no connection: a server in trouble refuses it at once, as a 4xx
+   * does (the note panel keeps the text and says so; Done tries again).
+   */
+  offlineOnly?: boolean;
   tsQueued: number;
   /** Why the server refused it, when it did. */
   failed?: string;
@@ -108,7 +113,7 @@ async function sendQueued(): Promise<void> {
       update(q.key, () => null);
       if (q.message) onDelivered.forEach((f) => f(q.message!));
     } catch (e) {
-      if (isPassing(e)) break;
+      if (q.offlineOnly ? e instanceof ApiFailure && e.status === 0 : isPassing(e)) break;
       update(q.key, (x) => ({ ...x, failed: e instanceof Error ? e.message : String(e) }));
     }
   }
@@ -137,8 +142,16 @@ export function sendThroughOutbox(message: NewMessage): Promise<ApiAnswer<"POST 
 export function writeThroughOutbox<R extends Exclude<QueuedRoute, "POST /api/message">>(
   route: R,
   json: Record<string, unknown>,
+  opts: { offlineOnly?: boolean } = {},
 ): Promise<ApiAnswer<R> | null> {
-  return queueAndSend({ key: newKey(), route, json, tsQueued: Date.now() }) as Promise<ApiAnswer<R> | null>;
+  const q: Queued = {
+    key: newKey(),
+    route,
+    json,
+    tsQueued: Date.now(),
+    ...(opts.offlineOnly ? { offlineOnly: true } : {}),
+  };
+  return queueAndSend(q) as Promise<ApiAnswer<R> | null>;
 }
 
 async function queueAndSend(q: Queued): Promise<unknown> {

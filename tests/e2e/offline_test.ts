@@ -55,7 +55,7 @@ Deno.test("e2e phone - offline: the app opens on what it last saw, a message wai
     await addPicture(sam.defaultProfileId, await normalizeUpload(await portrait(1)));
     await reportPosition(sam.defaultProfileId, { lat: HOME.lat + 0.004, lon: HOME.lon, use: "OVERRIDE", hide: false });
 
-    const { context, page } = await h.newPage("phone");
+    const { context, page } = await h.newPage("phone", { serviceWorkers: "allow" });
     await registerAndLogIn(page, h.origin, "offline-me@example.com");
     const me = (await getAccountByEmail("offline-me@example.com"))!.defaultProfileId;
     await reportPosition(me, { ...HOME, use: "OVERRIDE", hide: false });
