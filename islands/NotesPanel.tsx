@@ -24,9 +24,10 @@ function Panel({ note: initial }: NotesPanelProps) {
   const { data } = useNoteQuery(authorProfileId, aboutProfileId, initial);
   // A note saved without a connection waits on this device: it is the note, until sent.
   const queued = useQueuedWrite("PUT /api/profile-note", { authorProfileId, aboutProfileId });
+  const saved = data ?? initial;
   const note: ProfileNote = queued && !queued.failed
-    ? { ...(data ?? initial), ...(queued.json as Pick<ProfileNote, "bodyText" | "privateTags">) }
-    : data ?? initial;
+    ? { ...saved, ...(queued.json as Pick<ProfileNote, "bodyText" | "privateTags">) }
+    : saved;
   const save = useNoteMutation();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(note.bodyText);
@@ -36,7 +37,9 @@ function Panel({ note: initial }: NotesPanelProps) {
 
   /** Saves when something changed; resolves false when the save failed (the text stays in the panel). */
   const saveIfChanged = async (bodyText: string, privateTags: string[]): Promise<boolean> => {
-    if (bodyText === note.bodyText && privateTags.join("\n") === note.privateTags.join("\n")) return true;
+    // Compared with the note the cache holds (the server's, or the one written offline), not with
+    // a write still on its way (it may yet fail).
+    if (bodyText === saved.bodyText && privateTags.join("\n") === saved.privateTags.join("\n")) return true;
     try {
       await save.mutateAsync({ authorProfileId, aboutProfileId, bodyText, privateTags });
       setFailed(false);
