@@ -22,13 +22,7 @@
 
 import { closeKv, kv, openKv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
-import { createAccount } from "../kv/accounts.ts";
-import { createSession } from "../kv/sessions.ts";
-
-function arg(name: string, fallback: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
-}
+import { arg, type Member, pct, seedMembers, sleep, spawn, startApp } from "./kit.ts";
 
 // --- the old way's server: a kv.watch per stream (run as a subprocess of this file)
 if (Deno.args[0] === "--serve-old") {
@@ -77,67 +71,11 @@ async function settled(pid: number): Promise<number> {
   return rssKb(pid);
 }
 
-const pct = (xs: number[], p: number) =>
-  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] : NaN;
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function rssKb(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   return Number(status.match(/VmRSS:\s+(\d+)/)![1]);
-}
-
-interface Member {
-  profileId: string;
-  cookie: string;
-}
-
-/** Seeds `n` established members with a session each into a new KV file. */
-async function seed(path: string, n: number): Promise<Member[]> {
-  await openKv(path);
-  const out: Member[] = [];
-  const old = Date.now() - 3 * 24 * 3_600_000;
-  for (let i = 0; i < n; i++) {
-    const a = (await createAccount({ email: `live-${i}@bench.invalid`, name: `Live ${i}` }))!;
-    await kv().set(keys.account(a.id), { ...a, tsCreated: old });
-    const { token } = await createSession(a.id, true, "bench");
-    out.push({ profileId: a.defaultProfileId, cookie: `sid=${token}` });
-  }
-  closeKv();
-  return out;
-}
-
-/** A process started from a Deno command line; resolves when it printed a line matching `re`. */
-async function spawn(args: string[], env: Record<string, string>, re: RegExp) {
-  const child = new Deno.Command(Deno.execPath(), { args, env, stdout: "piped", stderr: "inherit" }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let printed = "";
-  while (!re.test(printed)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`process ended: ${printed}`);
-    printed += value;
-  }
-  void (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })();
-  return { child, match: printed.match(re)! };
-}
-
-function startApp(kvPath: string, env: Record<string, string> = {}) {
-  return spawn(
-    ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
-    { PORT: "0", KV_PATH: kvPath, WORKERS: "0", LOG_REQUESTS: "0", DEV_OUTBOX_PRINT: "0", NO_COLOR: "1", ...env },
-    env.LIVE_PORT ? /live sockets on port (\d+)/ : /listening on http:\/\/localhost:(\d+)/,
-  ).then(({ child, match }) => ({
-    child,
-    // With LIVE_PORT the pattern matched the live port; the main port was printed before it.
-    origin: env.LIVE_PORT ? "" : `http://127.0.0.1:${match[1]}`,
-    live: env.LIVE_PORT ? `http://127.0.0.1:${match[1]}` : "",
-    printed: match.input ?? "",
-  })).then((a) => ({
-    ...a,
-    origin: a.origin || `http://127.0.0.1:${a.printed.match(/listening on http:\/\/localhost:(\d+)/)![1]}`,
-  }));
 }
 
 /** Open event streams, reconnecting when the server ends one; `onEvent` gets each member event. */
@@ -213,7 +151,8 @@ class Streams {
                 onReady();
               }
             } else if (block.startsWith("event: member")) {
-              const data = block.slice(block.indexOf("data: ") + 6);
+              // The data line (an event also carries its id: line, the cursor a reconnect names).
+              const data = block.split("\n").find((l) => l.startsWith("data: "))!.slice(6);
               const e = JSON.parse(data);
               if (e.type === undefined || e.type === "message") this.onEvent(e);
             }
@@ -269,7 +208,7 @@ async function deliveries(
 const appSend = (origin: string) => async (from: Member, to: Member) => {
   const r = await fetch(`${origin}/api/message`, {
     method: "POST",
-    headers: { cookie: from.cookie, "content-type": "application/json" },
+    headers: { cookie: from.cookie, origin, "content-type": "application/json" },
     body: JSON.stringify({ senderProfileId: from.profileId, recipientProfileId: to.profileId, bodyText: "hi there" }),
   });
   await r.body?.cancel();
@@ -287,48 +226,54 @@ interface Row {
   lost: number;
 }
 const rows: Row[] = [];
+
+/**
+ * One instance's memory and delivery: its RSS idle (after a first request), with the members'
+ * streams open at `base` (the app's origin or its live listener), and settled after a run of
+ * messages sent through the app; adds the row and leaves the streams open.
+ */
+async function measureApp(
+  app: Awaited<ReturnType<typeof startApp>>,
+  base: string,
+  sockets: boolean,
+  members: Member[],
+  name: string,
+): Promise<Streams> {
+  await (await fetch(`${app.origin}/api/ping`)).body?.cancel();
+  await sleep(500);
+  const idleKb = rssKb(app.child.pid);
+  const streams = new Streams();
+  streams.sockets = sockets;
+  await streams.open((_) => `${base}/api/events`, members);
+  await sleep(2000);
+  const openKb = rssKb(app.child.pid);
+  const d = await deliveries(streams, members, RATE, SECONDS, appSend(app.origin));
+  const settledKb = await settled(app.child.pid);
+  rows.push({ name, streams: members.length, idleKb, openKb, settledKb, ...d });
+  return streams;
+}
 const dir = await Deno.makeTempDir({ prefix: "live-bench-" });
 
 try {
   // 1. The app: one event bus per instance.
   {
     const path = `${dir}/app.kv`;
-    const members = await seed(path, STREAMS);
+    const members = await seedMembers(path, STREAMS, "live");
     let a = await startApp(path);
-    await (await fetch(`${a.origin}/api/ping`)).body?.cancel();
-    await sleep(500);
-    const idleKb = rssKb(a.child.pid);
-    const streams = new Streams();
-    await streams.open((_) => `${a.origin}/api/events`, members);
-    await sleep(2000);
-    const openKb = rssKb(a.child.pid);
-    const d = await deliveries(streams, members, RATE, SECONDS, appSend(a.origin));
-    const settledKb = await settled(a.child.pid);
-    rows.push({ name: "the app, SSE: one event bus per instance", streams: STREAMS, idleKb, openKb, settledKb, ...d });
-    streams.close();
+    const sse = await measureApp(a, a.origin, false, members, "the app, SSE: one event bus per instance");
+    sse.close();
     a.child.kill("SIGKILL");
     await a.child.status;
 
     // 1b. The same app and bus (a fresh instance: freed memory stays with a process), the streams as WebSockets.
     a = await startApp(path);
-    await (await fetch(`${a.origin}/api/ping`)).body?.cancel();
-    await sleep(500);
-    const wsIdleKb = rssKb(a.child.pid);
-    const sockets = new Streams();
-    sockets.sockets = true;
-    await sockets.open((_) => `${a.origin}/api/events`, members);
-    await sleep(2000);
-    const wsOpenKb = rssKb(a.child.pid);
-    const dw = await deliveries(sockets, members, RATE, SECONDS, appSend(a.origin));
-    const wsSettledKb = await settled(a.child.pid);
-    rows.push({
-      name: "the app, WebSocket: one event bus per instance",
-      streams: STREAMS,
-      idleKb: wsIdleKb,
-      openKb: wsOpenKb,
-      settledKb: wsSettledKb,
-      ...dw,
-    });
+    const sockets = await measureApp(
+      a,
+      a.origin,
+      true,
+      members,
+      "the app, WebSocket: one event bus per instance",
+    );
 
     // 2. Two instances on one KV file: streams on B, sends through A.
     const b = await startApp(path);
@@ -379,25 +324,8 @@ try {
     // once the other phases closed theirs.
     {
       const l = await startApp(path, { LIVE_PORT: "0" });
-      await (await fetch(`${l.origin}/api/ping`)).body?.cancel();
-      await sleep(500);
-      const liveIdleKb = rssKb(l.child.pid);
-      const onLive = new Streams();
-      onLive.sockets = true;
-      await onLive.open((_) => `${l.live}/api/events`, members);
-      await sleep(2000);
-      const liveOpenKb = rssKb(l.child.pid);
-      const dl = await deliveries(onLive, members, RATE, SECONDS, appSend(l.origin));
-      const liveSettledKb = await settled(l.child.pid);
-      rows.push({
-        name: "the app, WebSocket on the live listener (LIVE_PORT)",
-        streams: STREAMS,
-        idleKb: liveIdleKb,
-        openKb: liveOpenKb,
-        settledKb: liveSettledKb,
-        ...dl,
-      });
-      onLive.close();
+      const live = await measureApp(l, l.live, true, members, "the app, WebSocket on the live listener (LIVE_PORT)");
+      live.close();
       l.child.kill("SIGKILL");
       await l.child.status;
     }

@@ -5,8 +5,8 @@
  */
 
 import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
-import type { LikeFilter } from "../kv/briefs.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { LikeFilter } from "../domain/shapes/briefs.ts";
 
 export type { LikeFilter };
 

@@ -4,31 +4,18 @@
  * log keyed by the commit's versionstamp, in the same `kv.atomic()` as the change, so an event
  * exists if and only if its change does, and the log's order is the commit order.
  *
- * Each instance tails the log with ONE watcher (on a version key every event bumps) plus a poll
- * (at most `POLL_MS`), since a local file's `kv.watch` sees only its own process's writes and
- * other instances may write to the same store. It fans each event out in memory to the open
- * streams of the members it names. An open stream costs a listener, not a KV watch. Events expire
- * after `EVENT_LOG_TTL_MS`: a stream that was away longer reloads what it shows anyway.
+ * Each instance tails the log with one `ChangeLogTailer` (kv/changeLog.ts: a watch on a version
+ * key every event bumps, and a short poll for other processes' writes) and fans each event out in
+ * memory to the open streams of the members it names. An open stream costs a listener, not a KV
+ * watch. Events expire after `EVENT_LOG_TTL_MS`: a stream that was away longer reloads what it
+ * shows anyway.
  */
 
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-
-/** What changed for a member: carried by the live stream, with the ids a page needs. */
-export type MemberEvent =
-  | { type: "notifications" }
-  | { type: "message"; id: string; from: string; to: string }
-  | { type: "read"; by: string; of: string }
-  | { type: "message-deleted"; id: string; with: string; scope: "me" | "both" }
-  | { type: "conversation-deleted"; with: string }
-  | { type: "picture"; id: string }
-  | { type: "typing"; from: string }
-  | { type: "opened"; id: string }
-  /** The member's sessions were ended (a suspension or ban): their open streams close. */
-  | { type: "session-ended" }
-  /** Reads every instance forgets (kv/kept.ts: `name` is a `KeptName`); never sent to a page. */
-  | { type: "forget"; name: string; ids: string[] };
+import { ChangeLogTailer, cursorOf, POLL_MS } from "./changeLog.ts";
+import type { MemberEvent } from "../domain/shapes/events.ts";
 
 /** A log entry: the events of one commit, each with the members it is for. */
 interface LogEntry {
@@ -38,8 +25,6 @@ interface LogEntry {
 
 /** How long events are kept in the log. */
 export const EVENT_LOG_TTL_MS = 10 * 60_000;
-/** The longest another instance's event waits for this one's poll. */
-export const POLL_MS = 1000;
 
 // The events of one atomic share its versionstamp key (the placeholder must end a key): each
 // event of the operation rewrites that one entry with all of them (the last set of a key wins).
@@ -61,31 +46,31 @@ export async function publishEvent(to: readonly string[], event: MemberEvent): P
   await op.commit();
 }
 
-type Listener = (e: MemberEvent) => void;
+/** Takes an event and its cursor (the log entry's versionstamp: later entries sort after it). */
+type Listener = (e: MemberEvent, at: string) => void;
+
+/** An event a member missed, with its cursor. */
+export interface MissedEvent {
+  event: MemberEvent;
+  at: string;
+}
 
 /** One instance's tail of the event log and its listeners, for one KV handle. */
 export class EventBus {
   readonly db: Deno.Kv;
+  /** The tail of the event log (kv/changeLog.ts): its `syncedAt` says which events were delivered. */
+  readonly log: ChangeLogTailer<LogEntry>;
   #listeners = new Map<string, Set<Listener>>();
-  #cursor: Deno.KvKey | null = null;
   #started?: Promise<void>;
   #stopped = false;
-  #tailing?: Promise<void>;
-  #again = false;
-  #reader?: ReadableStreamDefaultReader<unknown>;
-  #timer?: ReturnType<typeof setInterval>;
-  #syncedAt = -Infinity;
 
   constructor(db: Deno.Kv) {
     this.db = db;
-  }
-
-  /**
-   * When (`performance.now()`) the last completed read of the log began: every event committed
-   * before it has been delivered. -Infinity until the tail started.
-   */
-  get syncedAt(): number {
-    return this.#syncedAt;
+    this.log = new ChangeLogTailer<LogEntry>(db, {
+      log: keys.eventLogAll(),
+      version: keys.eventsVersion(),
+      apply: (e) => this.#deliver(e.value, cursorOf(e.key)),
+    });
   }
 
   /** Open listeners (streams) on this instance. */
@@ -110,66 +95,47 @@ export class EventBus {
     };
   }
 
-  /** Starts following the log from its current end: one watch, and a poll as the fallback. */
+  /** Starts following the log from its current end (the tailer's watch and poll). */
   start(pollMs = POLL_MS): Promise<void> {
     this.#started ??= (async () => {
-      const began = performance.now();
-      for await (const e of this.db.list({ prefix: keys.eventLogAll() }, { reverse: true, limit: 1 })) {
-        this.#cursor = e.key;
-      }
+      this.log.cursor = await this.log.end();
       if (this.#stopped) return;
-      this.#syncedAt = began;
-      this.#timer = setInterval(() => void this.tail(), pollMs);
-      this.#reader = this.db.watch([keys.eventsVersion()]).getReader();
-      void (async () => {
-        try {
-          while (!this.#stopped) {
-            const { done } = await this.#reader!.read();
-            if (done) break;
-            void this.tail();
-          }
-        } catch { /* the handle closed */ }
-      })();
+      this.log.start(pollMs);
+      await this.log.tail();
     })();
     return this.#started;
   }
 
   /** Delivers the events written since the last tail (single flight; calls coalesce). */
   tail(): Promise<void> {
-    if (this.#tailing) {
-      this.#again = true;
-      return this.#tailing;
-    }
-    this.#tailing = (async () => {
-      try {
-        do {
-          this.#again = false;
-          const began = performance.now();
-          await this.#tailOnce();
-          this.#syncedAt = began;
-        } while (this.#again && !this.#stopped);
-      } catch {
-        /* the handle closed, or a passing fault: the next poll tries again */
-      } finally {
-        this.#tailing = undefined;
-      }
-    })();
-    return this.#tailing;
+    return this.log.tail();
   }
 
-  async #tailOnce(): Promise<void> {
-    const prefix = keys.eventLogAll();
-    // Right after the cursor: a key extended by a part sorts after the key itself.
-    const selector: Deno.KvListSelector = this.#cursor ? { prefix, start: [...this.#cursor, 0] } : { prefix };
-    for await (const e of this.db.list<LogEntry>(selector, { batchSize: 500 })) {
-      this.#cursor = e.key;
+  /**
+   * The events for `profileId` written after the cursor `after` (one the member's page saw), and
+   * the cursor of the log's last entry read; null when `after` has left the log (expired): the
+   * page must read its data again.
+   */
+  async missed(profileId: string, after: string): Promise<{ events: MissedEvent[]; last: string } | null> {
+    if (!(await this.log.holds(after))) return null;
+    const events: MissedEvent[] = [];
+    let last = after;
+    for await (const e of this.log.entriesAfter(after)) {
+      last = cursorOf(e.key);
       for (const { to, event } of e.value.events) {
-        for (const id of to) {
-          for (const fn of this.#listeners.get(id) ?? []) {
-            try {
-              fn(event);
-            } catch { /* one listener's fault is its own */ }
-          }
+        if (to.includes(profileId)) events.push({ event, at: last });
+      }
+    }
+    return { events, last };
+  }
+
+  #deliver(entry: LogEntry, at: string): void {
+    for (const { to, event } of entry?.events ?? []) {
+      for (const id of to) {
+        for (const fn of this.#listeners.get(id) ?? []) {
+          try {
+            fn(event, at);
+          } catch { /* one listener's fault is its own */ }
         }
       }
     }
@@ -178,9 +144,7 @@ export class EventBus {
   /** Stops the watch and the poll. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#timer) clearInterval(this.#timer);
-    await this.#reader?.cancel().catch(() => {});
-    await this.#tailing;
+    await this.log.stop();
   }
 }
 

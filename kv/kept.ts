@@ -5,8 +5,8 @@
  * the profiles a list or a profile page shows, safety settings) is kept by the instance that made
  * it, under a name and an id. A write that changes what such a read returns adds `forgetKept(op,
  * name, ids)` to its atomic: the event lands in the member event log (kv/events.ts) only if the
- * write commits, every instance's tail of the log forgets its copies, and the writer's instance
- * forgets them at once after the commit (`forgetHere`).
+ * write commits, every instance's tail of the log (kv/changeLog.ts) forgets its copies, and the
+ * writer's instance forgets them at once after the commit (`forgetHere`).
  *
  * A kept copy is used only while this instance's tail of the log began within `KEPT_REVOKE_MS`
  * (a change made on any instance is never served stale by another for longer), and never past its
@@ -49,7 +49,8 @@ interface Entry {
 }
 
 interface Kept {
-  bus: EventBus;
+  /** This instance's tail of the member event log, which carries the forgets. */
+  log: EventBus["log"];
   entries: Map<KeptName, Map<string, Entry>>;
   /** Per name, when (performance.now()) its entries were last forgotten. */
   forgotAt: Map<KeptName, number>;
@@ -60,9 +61,10 @@ const keptBy = new WeakMap<Deno.Kv, Kept>();
 export function startKeptReads(): void {
   const db = kv();
   if (keptBy.has(db)) return;
-  const k: Kept = { bus: eventBus(), entries: new Map(), forgotAt: new Map() };
+  const bus = eventBus();
+  const k: Kept = { log: bus.log, entries: new Map(), forgotAt: new Map() };
   keptBy.set(db, k);
-  k.bus.subscribe(CHANNEL, (e) => {
+  bus.subscribe(CHANNEL, (e) => {
     if (e.type === "forget" && e.name in KEPT) forgetIn(k, e.name as KeptName, e.ids);
   });
 }
@@ -98,8 +100,8 @@ export function keptCopies<T>(name: KeptName, ids: readonly string[]): (T | unde
 function usable(name: KeptName, t: number): Map<string, Entry> | undefined {
   const k = keptBy.get(kv());
   if (!k) return undefined;
-  const synced = t - k.bus.syncedAt;
-  if (synced > KEPT_REVOKE_MS / 2) void k.bus.tail();
+  const synced = t - k.log.syncedAt;
+  if (synced > KEPT_REVOKE_MS / 2) void k.log.tail();
   if (synced > KEPT_REVOKE_MS) return undefined;
   return k.entries.get(name);
 }

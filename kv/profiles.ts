@@ -5,25 +5,7 @@ import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { isBlockedEither } from "./blocks.ts";
 import { forgetHere, forgetKept, keep, keptCopies, keptCopy, readBegins } from "./kept.ts";
-
-/** A member's profile (spec §3). */
-export interface Profile {
-  id: string;
-  /** The account that owns this profile; never sent to other members. */
-  accountId: string;
-  profilename: string;
-  birthdate: string;
-  height: string;
-  weight: string;
-  description: string;
-  characteristics: string[];
-  profilePicIds: string[];
-  profilePicIdsPrivate: string[];
-  roles: string[];
-  tsUpdated: number;
-  /** When the profile was made (absent on profiles older than this field). */
-  tsCreated?: number;
-}
+import type { Profile, ProfileChange } from "../domain/shapes/profiles.ts";
 
 /** A new, empty profile record for an account (written by the caller's atomic). */
 export function newProfile(id: string, accountId: string, profilename: string, roles: string[]): Profile {
@@ -108,21 +90,6 @@ export async function discoveryProfiles(ids: readonly string[], into: Map<string
 // --- birthdate and age (spec §5)
 
 // --- changes
-
-/** The fields a member may change on their own profile (PUT /api/profile). */
-export type ProfileChange = Partial<
-  Pick<
-    Profile,
-    | "profilename"
-    | "birthdate"
-    | "height"
-    | "weight"
-    | "description"
-    | "characteristics"
-    | "profilePicIds"
-    | "profilePicIdsPrivate"
-  >
->;
 
 /** Why a profile change was refused. */
 export type ProfileRefusal = "not_found" | "pics_changed" | "pics_not_yours" | "pics_repeated";

@@ -15,6 +15,9 @@ import { useSyncExternalStore } from "react";
 import { ApiFailure, call } from "./api.ts";
 import type { ApiAnswer } from "../../domain/contract.ts";
 import { WORKER_MESSAGES } from "../sw/caches.ts";
+import type { NewMessage } from "../../domain/shapes/messages.ts";
+
+type Message = ApiAnswer<"POST /api/message">;
 
 /** The API writes that go through the outbox. */
 export type QueuedRoute =
@@ -22,16 +25,6 @@ export type QueuedRoute =
   | "PUT /api/profile-like"
   | "PUT /api/profile-pic-like"
   | "PUT /api/profile-note";
-
-/** What POST /api/message takes (spec §7). */
-export interface NewMessage {
-  senderProfileId: string;
-  recipientProfileId?: string;
-  bodyText: string;
-  profilePicIds: string[];
-  /** Private pictures that open once for the recipient. */
-  viewOnce?: boolean;
-}
 
 /** One write waiting to be sent. */
 export interface Queued {
@@ -63,7 +56,7 @@ const watchers = new Set<() => void>();
 /** What the server answered for writes sent from the queue, by key (for the send that waits). */
 const delivered = new Map<string, unknown>();
 /** Called with each message the server took (the screens refresh their lists). */
-const onDelivered = new Set<(m: NewMessage) => void>();
+const onDelivered = new Set<(m: Message) => void>();
 
 function read(): Queued[] {
   if (cache) return cache;
@@ -93,7 +86,7 @@ const isPassing = (e: unknown) => !(e instanceof ApiFailure) || e.status === 0 |
 let flushing: Promise<void> | undefined;
 
 /** Sends what waits, oldest first; stops at the first passing failure (the order is kept). */
-export function flushOutbox(): Promise<void> {
+function flushOutbox(): Promise<void> {
   // Cleared in a later microtask, so a flush with nothing to send cannot leave itself behind.
   flushing ??= sendQueued().finally(() => flushing = undefined);
   return flushing;
@@ -104,14 +97,15 @@ async function sendQueued(): Promise<void> {
     if (q.failed) continue;
     try {
       const headers = { "idempotency-key": q.key };
-      const answer = q.message
-        ? await call("POST /api/message", {}, { json: { ...q.message, tsCreated: q.tsQueued }, headers })
-        : q.route
-        ? await call(q.route, {}, { json: q.json, headers })
-        : null;
-      delivered.set(q.key, answer);
+      if (q.message) {
+        const m = await call("POST /api/message", {}, { json: { ...q.message, tsCreated: q.tsQueued }, headers });
+        delivered.set(q.key, m);
+        // The screens show the stored message before the pending one goes: no gap between the two.
+        onDelivered.forEach((f) => f(m));
+      } else if (q.route) {
+        delivered.set(q.key, await call(q.route, {}, { json: q.json, headers }));
+      }
       update(q.key, () => null);
-      if (q.message) onDelivered.forEach((f) => f(q.message!));
     } catch (e) {
       if (q.offlineOnly ? e instanceof ApiFailure && e.status === 0 : isPassing(e)) break;
       update(q.key, (x) => ({ ...x, failed: e instanceof Error ? e.message : String(e) }));
@@ -223,7 +217,7 @@ function askForBackgroundSync() {
 }
 
 /** Calls `f` with each message the queue delivered; returns the unsubscribe. */
-export function whenDelivered(f: (m: NewMessage) => void): () => void {
+export function whenDelivered(f: (m: Message) => void): () => void {
   onDelivered.add(f);
   return () => onDelivered.delete(f);
 }

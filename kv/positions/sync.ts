@@ -6,9 +6,10 @@
  * - `load()` starts from the newest snapshot when it is recent (snapshot.ts), else notes the last
  *   log key, lists all shown records into a new index, then tails the log from the noted key (a
  *   write racing the load is in the log after it);
- * - `start()` watches `positions_version` and, when it changes (and every few seconds as a
- *   fallback), lists the log after the last key applied. Log keys are commit versionstamps, so
- *   they are in commit order and a tail misses nothing committed before it;
+ * - `start()` follows the log with a `ChangeLogTailer` (kv/changeLog.ts: a watch on
+ *   `positions_version` and a short poll), which reads the log after the last key applied. Log
+ *   keys are commit versionstamps, so they are in commit order and a tail misses nothing
+ *   committed before it; the tailer's cursor is the snapshot's cursor;
  * - each profile keeps the versionstamp of its last applied change, so applying a change twice or
  *   out of order is a no-op (memoryIndex.ts); an instance that could not tail for half the log's
  *   lifetime reloads in full;
@@ -19,6 +20,7 @@
 import { isLat, isLon } from "../../domain/geo.ts";
 import { keys } from "../keys.ts";
 import { now } from "../clock.ts";
+import { ChangeLogTailer } from "../changeLog.ts";
 import { PositionIndex } from "./memoryIndex.ts";
 import type { StoreState } from "./state.ts";
 import { type LogChange, POSITION_LOG_TTL_MS, type ShownValue } from "./types.ts";
@@ -32,28 +34,33 @@ import {
 } from "./snapshot.ts";
 
 const PURGE_EVERY_MS = 60_000;
+/** How often a following sync sees whether a snapshot or a purge is due. */
+const UPKEEP_EVERY_MS = 5000;
 
 /** Loading and syncing of one store's index: the first load, reloads, tails, the watch. */
 export class PositionSync {
   readonly #s: StoreState;
   #loaded?: Promise<void>;
-  #cursor = "";
-  #lastTail = 0;
   #lastPurge = 0;
   #chain: Promise<unknown> = Promise.resolve();
-  #tailing?: Promise<void>;
-  #tailAgain = false;
-  #watch?: {
-    reader: ReadableStreamDefaultReader<unknown>;
-    timer: ReturnType<typeof setInterval>;
-    loop: Promise<void>;
-  };
+  readonly #log: ChangeLogTailer<LogChange[]>;
+  #upkeep?: ReturnType<typeof setInterval>;
 
   readonly #useSnapshots: boolean;
 
   constructor(state: StoreState, options: { snapshots: boolean } = { snapshots: true }) {
     this.#s = state;
     this.#useSnapshots = options.snapshots;
+    this.#log = new ChangeLogTailer<LogChange[]>(state.db, {
+      log: keys.positionsLogAll(),
+      version: keys.positionsVersion(),
+      apply: (e) => {
+        if (!Array.isArray(e.value)) return;
+        const index = this.#s.index;
+        for (const c of e.value) index.apply(c, e.versionstamp);
+      },
+      pass: () => this.#serial(() => this.#tailPass()),
+    });
   }
 
   /** Runs loads and tails one at a time, in call order. */
@@ -65,7 +72,9 @@ export class PositionSync {
 
   /** When the index last caught up with the change log (ms epoch; 0 before the first load), and whether it is following it. */
   get status(): { lastTailAt: number; following: boolean } {
-    return { lastTailAt: this.#lastTail, following: this.#watch !== undefined };
+    const synced = this.#log.syncedAt;
+    const lastTailAt = Number.isFinite(synced) ? Date.now() - (performance.now() - synced) : 0;
+    return { lastTailAt, following: this.#log.following };
   }
 
   /** Loads the index once (first use); queries and writes wait for it. */
@@ -95,14 +104,11 @@ export class PositionSync {
         : null;
       if (snap) {
         this.#s.index = snap.index;
-        this.#cursor = snap.cursor;
-        await this.#tailOnce();
+        this.#log.cursor = snap.cursor;
+        await this.#log.read();
         return { members: snap.index.members.size, ms: performance.now() - t0, from: "snapshot" as const };
       }
-      let cursor = "";
-      for await (const e of this.#s.db.list({ prefix: keys.positionsLogAll() }, { reverse: true, limit: 1 })) {
-        cursor = String(e.key[1]);
-      }
+      const cursor = await this.#log.end();
       // Every record as columns (a versionstamp each), then one index in cell order.
       const ids: string[] = [], versions: string[] = [], sector: number[] = [];
       const lat: number[] = [], lon: number[] = [], ts: number[] = [], until: number[] = [];
@@ -145,8 +151,8 @@ export class PositionSync {
       );
       for (const [id, vs] of removals) index.apply({ p: id }, vs);
       this.#s.index = index;
-      this.#cursor = cursor;
-      await this.#tailOnce();
+      this.#log.cursor = cursor;
+      await this.#log.read();
       return { members: index.members.size, ms: performance.now() - t0, from: "records" as const };
     });
     this.#loaded = run.then(() => {});
@@ -160,81 +166,44 @@ export class PositionSync {
    */
   snapshot(opts: { lease?: string } = {}): Promise<{ members: number; bytes: number } | null> {
     return this.#serial(async () => {
-      if (!this.#loaded || this.#lastTail === 0) return null;
+      if (!this.#loaded || !Number.isFinite(this.#log.syncedAt)) return null;
       if (opts.lease && !(await takeSnapshotLease(this.#s.db, opts.lease, now()))) return null;
-      await this.#tailOnce();
-      const bytes = encodeSnapshot(this.#s.index, this.#cursor, now());
-      await writeSnapshot(this.#s.db, bytes, this.#cursor);
+      await this.#log.read();
+      const cursor = this.#log.cursor;
+      const bytes = encodeSnapshot(this.#s.index, cursor, now());
+      await writeSnapshot(this.#s.db, bytes, cursor);
       return { members: this.#s.index.members.size, bytes: bytes.byteLength };
     });
   }
 
-  async #tailOnce(): Promise<void> {
-    const started = Date.now();
-    const index = this.#s.index;
-    const selector: Deno.KvListSelector = this.#cursor
-      ? { prefix: keys.positionsLogAll(), start: keys.positionLog(this.#cursor + "\u0000") }
-      : { prefix: keys.positionsLogAll() };
-    for await (const e of this.#s.db.list<LogChange[]>(selector, { batchSize: 500 })) {
-      const vs = String(e.key[1]);
-      if (Array.isArray(e.value)) {
-        for (const c of e.value) index.apply(c, e.versionstamp);
-      }
-      this.#cursor = vs;
+  /**
+   * One pass of the tailer, in the load/tail queue: nothing before the first load, and a reload
+   * instead when the log may have expired past the cursor.
+   */
+  async #tailPass(): Promise<void> {
+    if (!this.#loaded) return;
+    const synced = this.#log.syncedAt;
+    if (Number.isFinite(synced) && performance.now() - synced > POSITION_LOG_TTL_MS / 2) {
+      // The log may have expired past our cursor: start over from the records.
+      this.#log.unsync();
+      queueMicrotask(() => this.load().catch(() => {}));
+      return;
     }
-    this.#lastTail = started;
+    await this.#log.read();
   }
 
   /** Applies what other instances wrote since the last tail (single flight; calls coalesce). */
   tail(): Promise<void> {
-    if (this.#tailing) {
-      this.#tailAgain = true;
-      return this.#tailing;
-    }
-    this.#tailing = (async () => {
-      try {
-        do {
-          this.#tailAgain = false;
-          await this.#serial(async () => {
-            if (!this.#loaded) return;
-            if (
-              this.#lastTail &&
-              Date.now() - this.#lastTail > POSITION_LOG_TTL_MS / 2
-            ) {
-              // The log may have expired past our cursor: start over from the records.
-              this.#lastTail = 0;
-              queueMicrotask(() => this.load().catch(() => {}));
-              return;
-            }
-            await this.#tailOnce();
-          });
-        } while (this.#tailAgain);
-      } finally {
-        this.#tailing = undefined;
-      }
-    })();
-    return this.#tailing;
+    return this.#log.tail();
   }
 
-  /** Starts following other instances' writes (watch plus a fallback poll). Idempotent. */
+  /** Starts following other instances' writes (watch and poll), and the snapshot and purge upkeep. Idempotent. */
   start(options: { pollMs?: number; snapshots?: boolean } = {}): void {
-    if (this.#watch) return;
-    const reader = this.#s.db.watch([keys.positionsVersion()]).getReader();
-    const loop = (async () => {
-      try {
-        for (;;) {
-          const r = await reader.read();
-          if (r.done) return;
-          this.tail().catch(() => {});
-        }
-      } catch {
-        // The watch ends when the database closes or the sync stops.
-      }
-    })();
+    if (this.#log.following) return;
+    this.#log.start(options.pollMs);
     const holder = crypto.randomUUID();
     let nextSnapshot = Date.now() + SNAPSHOT_EVERY_MS * (0.5 + Math.random() / 2);
-    const timer = setInterval(() => {
-      this.tail().catch(() => {});
+    this.#upkeep = setInterval(() => {
       if (options.snapshots !== false && Date.now() > nextSnapshot) {
         nextSnapshot = Date.now() + SNAPSHOT_EVERY_MS;
         this.snapshot({ lease: holder }).catch(() => {});
@@ -243,20 +212,15 @@ export class PositionSync {
         this.#lastPurge = Date.now();
         this.#s.index.purgeExpired(now());
       }
-    }, options.pollMs ?? 5000);
-    this.#watch = { reader, timer, loop };
+    }, UPKEEP_EVERY_MS);
     this.ready().catch(() => {});
   }
 
   /** Stops the sync and waits for its last tail. */
   async stop(): Promise<void> {
-    const s = this.#watch;
-    if (!s) return;
-    this.#watch = undefined;
-    clearInterval(s.timer);
-    await s.reader.cancel().catch(() => {});
-    await s.loop;
-    await this.#tailing?.catch(() => {});
+    if (!this.#log.following) return;
+    clearInterval(this.#upkeep);
+    await this.#log.stop();
     await this.#loaded?.catch(() => {});
   }
 }

@@ -1,0 +1,141 @@
+/**
+ * What the benches and the soak share: command-line arguments, percentiles, a seeded store of
+ * members with sessions, and the app started as a subprocess on a KV file.
+ */
+
+import { closeKv, kv, openKv } from "../kv/db.ts";
+import { keys } from "../kv/keys.ts";
+import { createAccount } from "../kv/accounts.ts";
+import { createSession } from "../kv/sessions.ts";
+import { importPositions } from "../kv/positions.ts";
+
+/** The value of `--name value` or `--name=value` on the command line (or in `args`), else `fallback`. */
+export function arg(name: string, fallback: string, args: string[] = Deno.args): string {
+  const i = args.indexOf(`--${name}`);
+  if (i >= 0 && args[i + 1]) return args[i + 1];
+  const eq = args.find((a) => a.startsWith(`--${name}=`));
+  return eq ? eq.slice(name.length + 3) : fallback;
+}
+
+/** The `p` quantile (0..1) of `xs`, NaN when empty. */
+export const pct = (xs: number[], p: number) =>
+  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] : NaN;
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A member of a seeded store: their profile and the cookie of a session. */
+export interface Member {
+  profileId: string;
+  cookie: string;
+}
+
+/**
+ * Seeds `n` established members (three days old, so no new-member limits) with a session each
+ * into the KV file at `path`, and closes it.
+ */
+export async function seedMembers(path: string, n: number, prefix = "bench"): Promise<Member[]> {
+  await openKv(path);
+  const out: Member[] = [];
+  const old = Date.now() - 3 * 24 * 3_600_000;
+  for (let i = 0; i < n; i++) {
+    const a = (await createAccount({ email: `${prefix}-${i}@bench.invalid`, name: `${prefix} ${i}` }))!;
+    await kv().set(keys.account(a.id), { ...a, tsCreated: old });
+    const { token } = await createSession(a.id, true, "bench");
+    out.push({ profileId: a.defaultProfileId, cookie: `sid=${token}` });
+  }
+  closeKv();
+  return out;
+}
+
+/** Places the profiles `ids` at random within `span` degrees around `home` (an override point, shown). */
+export function placeAround(ids: string[], home: { lat: number; lon: number }, span: number, rand: () => number) {
+  return importPositions(ids.map((id) => ({
+    profileId: id,
+    lat: home.lat + (rand() - 0.5) * span,
+    lon: home.lon + (rand() - 0.5) * span,
+    use: "OVERRIDE" as const,
+    hide: false,
+  })));
+}
+
+/** A process started from a Deno command line; resolves when it printed a line matching `re`. */
+export async function spawn(args: string[], env: Record<string, string>, re: RegExp) {
+  const child = new Deno.Command(Deno.execPath(), { args, env, stdout: "piped", stderr: "inherit" }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let printed = "";
+  while (!re.test(printed)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`process ended: ${printed}`);
+    printed += value;
+  }
+  void (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })();
+  return { child, match: printed.match(re)! };
+}
+
+/**
+ * The app (`main.ts`) on the KV file at `kvPath`, on a free port, without its job workers; with
+ * `LIVE_PORT` in `env`, its live listener's origin too.
+ */
+export async function startApp(kvPath: string, env: Record<string, string> = {}) {
+  const { child, match } = await spawn(
+    ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
+    { PORT: "0", KV_PATH: kvPath, WORKERS: "0", LOG_REQUESTS: "0", DEV_OUTBOX_PRINT: "0", NO_COLOR: "1", ...env },
+    env.LIVE_PORT ? /live sockets on port (\d+)/ : /listening on http:\/\/localhost:(\d+)/,
+  );
+  const printed = match.input ?? "";
+  // With LIVE_PORT the pattern matched the live port; the main port was printed before it.
+  const main = printed.match(/listening on http:\/\/localhost:(\d+)/)![1];
+  return {
+    child,
+    origin: `http://127.0.0.1:${main}`,
+    live: env.LIVE_PORT ? `http://127.0.0.1:${match[1]}` : "",
+  };
+}
+
+/** Busy loops in `n` other processes (a machine whose cores are taken); `stop` ends them. */
+export function burnCpu(n: number): { stop(): void } {
+  const children = Array.from(
+    { length: n },
+    () => new Deno.Command(Deno.execPath(), { args: ["eval", "for (;;) {}"], stdout: "null", stderr: "null" }).spawn(),
+  );
+  return {
+    stop() {
+      for (const c of children) {
+        try {
+          c.kill("SIGKILL");
+        } catch { /* gone */ }
+      }
+    },
+  };
+}
+
+/** One figure of a run, as scripts/perf_page.ts reads it. */
+export interface ResultRow {
+  bench: string;
+  metric: string;
+  unit: string;
+  value: number;
+  peer?: string;
+  peerValue?: number;
+  goal?: number;
+  better: "higher" | "lower";
+}
+
+/**
+ * Writes a run's figures to bench/results/<date>-<name>.json (the format of scripts/perf_page.ts),
+ * with the machine's cores, memory and the load averages seen; returns the file's path.
+ */
+export async function recordResults(
+  name: string,
+  results: ResultRow[],
+  o: { note: string; load: [number, number] },
+): Promise<string> {
+  const date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const memory = Math.round(Deno.systemMemoryInfo().total / 1024 / 1024);
+  const run = { date, note: o.note, machine: { cores: navigator.hardwareConcurrency, memory, load: o.load }, results };
+  const path = new URL(`./results/${date.slice(0, 10)}-${name}.json`, import.meta.url).pathname;
+  await Deno.writeTextFile(path, JSON.stringify(run, null, 2) + "\n");
+  return path;
+}

@@ -1,0 +1,342 @@
+/**
+ * The live layer as members use it: `--pairs` pairs of members hold conversations over the real
+ * event sockets for `--minutes` (or `--seconds`) while `--burn` busy processes take the machine's
+ * cores. In each pair one sends, the other's socket receives it, they read it (a PUT), the
+ * sender's socket receives the read receipt, then, after a pause, the other answers. Each message
+ * is timed from before its POST to its event on the recipient's socket (delivery), each receipt
+ * from before the read call to its event on the sender's socket. Sockets that drop reconnect, as
+ * pages do. A message or receipt whose event never came is lost.
+ *
+ * With `--browsers N`, N more pairs converse in real Chromium tabs (the app's own pages: a
+ * message typed and sent in one tab, timed to its bubble in the other tab, and to the second check
+ * in the first once the other tab has shown it).
+ *
+ * Run: `deno task soak [--pairs 200] [--minutes 10] [--burn 1] [--live] [--browsers 2]`; prints a
+ * table and one JSON line; exits 1 when anything was lost or a p99 is 1 s or more.
+ */
+
+import { chromium } from "playwright-core";
+import { arg, burnCpu, type Member, pct, recordResults, type ResultRow, seedMembers, sleep, startApp } from "./kit.ts";
+import { CHROMIUM_FLAGS } from "../tests/e2e/harness.ts";
+
+export interface SoakOptions {
+  pairs: number;
+  seconds: number;
+  /** Busy processes started beside the app. */
+  burn: number;
+  /** Sockets on the live listener (LIVE_PORT) instead of the main port. */
+  live: boolean;
+  /** Pairs that converse in Chromium tabs, beside the others. */
+  browsers?: number;
+}
+
+export interface SoakResult {
+  messages: number;
+  lostMessages: number;
+  receipts: number;
+  lostReceipts: number;
+  deliveryP50: number;
+  deliveryP99: number;
+  receiptP50: number;
+  receiptP99: number;
+  /** Sockets that closed and were opened again. */
+  reconnects: number;
+  /** Calls answered with another status than expected. */
+  failedCalls: number;
+  /** The Chromium pairs' messages and receipts, timed on the pages (absent without `browsers`). */
+  tabs?: {
+    messages: number;
+    lost: number;
+    deliveryP99: number;
+    receipts: number;
+    lostReceipts: number;
+    receiptP99: number;
+  };
+}
+
+/** How long a pair waits for an event before it counts it as late and goes on. */
+const WAIT_MS = 5000;
+
+export async function soak(o: SoakOptions): Promise<SoakResult> {
+  const dir = await Deno.makeTempDir({ prefix: "soak-" });
+  const tabPairs = o.browsers ?? 0;
+  const everyone = await seedMembers(`${dir}/app.kv`, (o.pairs + tabPairs) * 2, "soak");
+  const members = everyone.slice(0, o.pairs * 2);
+  const app = await startApp(`${dir}/app.kv`, {
+    ...(o.live ? { LIVE_PORT: "0" } : {}),
+    // The tabs need the island bundles.
+    ...(tabPairs ? { BUILD_ON_START: "1", BUILD_DIR: `${dir}/build` } : {}),
+  });
+  const burner = burnCpu(o.burn);
+  const origin = app.origin;
+  const socketBase = (o.live ? app.live : origin).replace(/^http/, "ws");
+
+  /** When each awaited event arrived, by "message:<id>" or "read:<reader>><sender>:<n>". */
+  const arrived = new Map<string, number>();
+  const waiters = new Map<string, () => void>();
+  const readCount = new Map<string, number>();
+  const arrive = (key: string) => {
+    if (arrived.has(key)) return;
+    arrived.set(key, performance.now());
+    waiters.get(key)?.();
+  };
+  const waitFor = (key: string) =>
+    new Promise<boolean>((resolve) => {
+      if (arrived.has(key)) return resolve(true);
+      const t = setTimeout(() => {
+        waiters.delete(key);
+        resolve(false);
+      }, WAIT_MS);
+      waiters.set(key, () => {
+        clearTimeout(t);
+        waiters.delete(key);
+        resolve(true);
+      });
+    });
+
+  let reconnects = 0, failedCalls = 0, stopped = false;
+  const sockets = new Set<WebSocket>();
+  const open = (m: Member) =>
+    new Promise<void>((ready) => {
+      const connect = () => {
+        if (stopped) return;
+        const ws = new WebSocket(`${socketBase}/api/events`, {
+          headers: { cookie: m.cookie, origin },
+        } as unknown as string[]);
+        sockets.add(ws);
+        ws.onmessage = (msg) => {
+          const e = JSON.parse(String(msg.data));
+          if (e.event === "ready") ready();
+          if (e.event !== "member") return;
+          const d = e.data;
+          if (d.type === "message" && d.to === m.profileId) arrive(`message:${d.id}`);
+          if (d.type === "read" && d.of === m.profileId) {
+            const pair = `${d.by}>${m.profileId}`;
+            const n = (readCount.get(pair) ?? 0) + 1;
+            readCount.set(pair, n);
+            arrive(`read:${pair}:${n}`);
+          }
+        };
+        ws.onclose = () => {
+          sockets.delete(ws);
+          if (stopped) return;
+          reconnects++;
+          setTimeout(connect, 200);
+        };
+        ws.onerror = () => {};
+      };
+      connect();
+    });
+
+  const call = async (m: Member, method: string, path: string, body?: unknown) => {
+    const r = await fetch(`${origin}${path}`, {
+      method,
+      headers: { cookie: m.cookie, origin, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const data = await r.json().catch(() => null);
+    return { status: r.status, data };
+  };
+
+  const deliveries: number[] = [], receipts: number[] = [];
+  let messages = 0, lostMessages = 0, receiptsAsked = 0, lostReceipts = 0;
+  const late: string[] = [];
+  let tabs: SoakResult["tabs"];
+  try {
+    for (let i = 0; i < members.length; i += 50) await Promise.all(members.slice(i, i + 50).map(open));
+    const until = performance.now() + o.seconds * 1000;
+    const pairRun = async (a: Member, b: Member) => {
+      let [from, to] = [a, b];
+      let reads = 0;
+      const readsOf = new Map<Member, number>([[a, 0], [b, 0]]);
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        const sent = await call(from, "POST", "/api/message", {
+          senderProfileId: from.profileId,
+          recipientProfileId: to.profileId,
+          bodyText: "how are you doing",
+          profilePicIds: [],
+        });
+        if (sent.status !== 201) {
+          failedCalls++;
+          await sleep(1000);
+          continue;
+        }
+        messages++;
+        const key = `message:${sent.data.id}`;
+        if (await waitFor(key)) deliveries.push(arrived.get(key)! - t0);
+        else late.push(key);
+        // The recipient reads it; the sender's socket shows the second check.
+        await sleep(50 + Math.random() * 200);
+        const t1 = performance.now();
+        const read = await call(to, "PUT", `/api/messages/read/${from.profileId}`);
+        if (read.status !== 200 || read.data?.marked !== 1) failedCalls++;
+        else {
+          receiptsAsked++;
+          const n = readsOf.get(from)! + 1;
+          readsOf.set(from, n);
+          reads++;
+          const rkey = `read:${to.profileId}>${from.profileId}:${n}`;
+          if (await waitFor(rkey)) receipts.push(arrived.get(rkey)! - t1);
+          else late.push(rkey);
+        }
+        await sleep(500 + Math.random() * 1500);
+        [from, to] = [to, from];
+      }
+      return reads;
+    };
+    const tabsRun = tabPairs ? inTabs(origin, everyone.slice(o.pairs * 2), until) : Promise.resolve(undefined);
+    const runs: Promise<number>[] = [];
+    for (let i = 0; i < members.length; i += 2) {
+      runs.push(pairRun(members[i], members[i + 1]));
+      await sleep(10);
+    }
+    await Promise.all(runs);
+    tabs = await tabsRun;
+    // What was late has had WAIT_MS more; a second look for each.
+    await sleep(WAIT_MS);
+    for (const key of late) {
+      if (arrived.has(key)) continue;
+      if (key.startsWith("message:")) lostMessages++;
+      else lostReceipts++;
+    }
+  } finally {
+    stopped = true;
+    for (const ws of sockets) ws.close();
+    burner.stop();
+    app.child.kill("SIGTERM");
+    await app.child.status;
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+  return {
+    messages,
+    lostMessages,
+    receipts: receiptsAsked,
+    lostReceipts,
+    deliveryP50: pct(deliveries, 0.5),
+    deliveryP99: pct(deliveries, 0.99),
+    receiptP50: pct(receipts, 0.5),
+    receiptP99: pct(receipts, 0.99),
+    reconnects,
+    failedCalls,
+    ...(tabs ? { tabs } : {}),
+  };
+}
+
+/**
+ * Pairs of members converse in Chromium tabs until `until` (performance.now()): one types and
+ * sends, the other's tab shows the bubble (timed), shows it read, and the first tab shows the
+ * second check (timed); then they swap.
+ */
+async function inTabs(origin: string, members: Member[], until: number): Promise<SoakResult["tabs"]> {
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+  const deliveries: number[] = [], receipts: number[] = [];
+  let messages = 0, lost = 0, reads = 0, lostReceipts = 0;
+  try {
+    const tab = async (me: Member, other: Member) => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      await context.addCookies([{ name: "sid", value: me.cookie.slice(4), url: origin }]);
+      const page = await context.newPage();
+      await page.goto(`${origin}/profile/${other.profileId}#chat`);
+      await page.getByRole("textbox", { name: "Message" }).waitFor();
+      return { page, context };
+    };
+    const pairs = [];
+    for (let i = 0; i < members.length; i += 2) {
+      pairs.push([await tab(members[i], members[i + 1]), await tab(members[i + 1], members[i])]);
+    }
+    await Promise.all(pairs.map(async ([a, b], p) => {
+      let [from, to] = [a, b];
+      for (let n = 0; performance.now() < until; n++) {
+        const text = `tab ${p} says hello ${String.fromCharCode(97 + (n % 26))}${n}`;
+        const t0 = performance.now();
+        await from.page.getByRole("textbox", { name: "Message" }).fill(text);
+        await from.page.keyboard.press("Enter");
+        messages++;
+        try {
+          await to.page.locator(".bubble:not(.mine)", { hasText: text }).waitFor({ timeout: WAIT_MS });
+          deliveries.push(performance.now() - t0);
+        } catch {
+          lost++;
+        }
+        const t1 = performance.now();
+        reads++;
+        try {
+          await from.page.locator(".bubble.mine", { hasText: text }).locator(".checks", { hasText: "✓✓" })
+            .waitFor({ timeout: WAIT_MS });
+          receipts.push(performance.now() - t1);
+        } catch {
+          lostReceipts++;
+        }
+        await sleep(500 + Math.random() * 1500);
+        [from, to] = [to, from];
+      }
+    }));
+  } finally {
+    await browser.close();
+  }
+  return {
+    messages,
+    lost,
+    deliveryP99: pct(deliveries, 0.99),
+    receipts: reads,
+    lostReceipts,
+    receiptP99: pct(receipts, 0.99),
+  };
+}
+
+if (import.meta.main) {
+  const o: SoakOptions = {
+    pairs: Number(arg("pairs", "200")),
+    seconds: Number(arg("seconds", "0")) || Number(arg("minutes", "10")) * 60,
+    burn: Number(arg("burn", "1")),
+    live: Deno.args.includes("--live"),
+    browsers: Number(arg("browsers", "2")),
+  };
+  const load = Deno.loadavg()[0];
+  console.log(`soak: ${o.pairs} pairs for ${o.seconds} s, ${o.burn} busy process(es), load ${load.toFixed(2)}`);
+  const r = await soak(o);
+  const ms = (x: number) => `${x.toFixed(0)} ms`;
+  console.log(`| what | count | lost | p50 | p99 |`);
+  console.log(`| --- | --- | --- | --- | --- |`);
+  console.log(`| messages | ${r.messages} | ${r.lostMessages} | ${ms(r.deliveryP50)} | ${ms(r.deliveryP99)} |`);
+  console.log(`| receipts | ${r.receipts} | ${r.lostReceipts} | ${ms(r.receiptP50)} | ${ms(r.receiptP99)} |`);
+  if (r.tabs) {
+    const t = r.tabs;
+    console.log(`| tab messages | ${t.messages} | ${t.lost} | | ${ms(t.deliveryP99)} |`);
+    console.log(`| tab receipts | ${t.receipts} | ${t.lostReceipts} | | ${ms(t.receiptP99)} |`);
+  }
+  console.log(`reconnects ${r.reconnects}, failed calls ${r.failedCalls}, load after ${Deno.loadavg()[0].toFixed(2)}`);
+  console.log(JSON.stringify({ soak: o, result: r }));
+  const rows: ResultRow[] = [
+    { bench: "soak", metric: "messages lost", unit: "", value: r.lostMessages, goal: 0, better: "lower" },
+    { bench: "soak", metric: "receipts lost", unit: "", value: r.lostReceipts, goal: 0, better: "lower" },
+    {
+      bench: "soak",
+      metric: "delivery p99",
+      unit: "ms",
+      value: Math.round(r.deliveryP99),
+      goal: 1000,
+      better: "lower",
+    },
+    { bench: "soak", metric: "receipt p99", unit: "ms", value: Math.round(r.receiptP99), goal: 1000, better: "lower" },
+    { bench: "soak", metric: "messages", unit: "", value: r.messages, better: "higher" },
+  ];
+  if (r.tabs) {
+    rows.push(
+      { bench: "soak", metric: "tab messages lost", unit: "", value: r.tabs.lost, goal: 0, better: "lower" },
+      { bench: "soak", metric: "tab receipts lost", unit: "", value: r.tabs.lostReceipts, goal: 0, better: "lower" },
+      { bench: "soak", metric: "tab delivery p99", unit: "ms", value: Math.round(r.tabs.deliveryP99), better: "lower" },
+    );
+  }
+  if (o.seconds >= 60 && !Deno.args.includes("--no-record")) {
+    const note =
+      `deno task soak: ${o.pairs} pairs on sockets and ${o.browsers ?? 0} in Chromium tabs for ${o.seconds} s, ` +
+      `${o.burn} busy process(es)${o.live ? ", sockets on the live listener" : ""}`;
+    console.log(`recorded ${await recordResults("soak", rows, { note, load: [load, Deno.loadavg()[0]] })}`);
+  }
+  const tabsOk = !r.tabs || (r.tabs.lost === 0 && r.tabs.lostReceipts === 0);
+  const ok = r.lostMessages === 0 && r.lostReceipts === 0 && r.failedCalls === 0 && r.deliveryP99 < 1000 &&
+    r.receiptP99 < 1000 && tabsOk;
+  Deno.exit(ok ? 0 : 1);
+}
