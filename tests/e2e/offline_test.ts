@@ -196,3 +196,46 @@ Deno.test("e2e phone - offline: the app opens on what it last saw, a message wai
     await h.close();
   }
 });
+
+Deno.test("e2e phone - a new version installs in the background and is offered, never swapped under the member", async () => {
+  const h = await startHarness();
+  const worker = `${Deno.env.get("BUILD_DIR")}/sw.js`;
+  const original = await Deno.readTextFile(worker);
+  try {
+    const { context, page } = await h.newPage("phone", { serviceWorkers: "allow" });
+    await registerAndLogIn(page, h.origin, "offline-update@example.com");
+    await page.goto("/chat/personal");
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 30_000 });
+    const first = await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL);
+
+    // A deploy: the worker's bytes change. The page finds it and installs it while the member types.
+    await Deno.writeTextFile(worker, `${original}\n// the next build\n`);
+    await page.evaluate(() => {
+      const box = document.createElement("textarea");
+      box.id = "typing";
+      document.getElementById("main")!.append(box);
+      box.value = "half a sentence";
+      return navigator.serviceWorker.getRegistration("/").then((r) => r?.update());
+    });
+    await page.getByText(UI_TEXTS.updateReady).waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator("#typing").inputValue(), "half a sentence", "nothing reloaded under the member");
+    assert.ok(await page.evaluate(() => navigator.serviceWorker.getRegistration("/").then((r) => !!r?.waiting)));
+    await page.evaluate(() => document.getElementById("typing")!.remove());
+    await screens(page, "phone-update-ready");
+
+    // The member chooses: the new version takes over and the page reloads.
+    await Promise.all([
+      page.waitForEvent("load"),
+      page.getByRole("button", { name: UI_TEXTS.reload }).click(),
+    ]);
+    await page.waitForFunction(() =>
+      navigator.serviceWorker.getRegistration("/").then((r) => !r?.waiting && !!navigator.serviceWorker.controller)
+    );
+    assert.equal(await page.getByText(UI_TEXTS.updateReady).count(), 0, "reloaded: nothing more to offer");
+    assert.equal(await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL), first);
+    await context.close();
+  } finally {
+    await Deno.writeTextFile(worker, original);
+    await h.close();
+  }
+});
