@@ -220,7 +220,6 @@ async function buildWorker(outdir: string, builtUrls: string[], minify: boolean)
     target: ["es2022", "chrome110", "firefox115", "safari16"],
     define: {
       "__PRECACHE__": JSON.stringify(precache),
-      "__APP_VERSION__": JSON.stringify(backendVersion().gitCommitHash),
       "process.env.NODE_ENV": '"production"',
     },
     logLevel: "warning",

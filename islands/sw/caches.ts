@@ -29,10 +29,6 @@ export const WORKER_MESSAGES = {
   skipWaiting: "skip-waiting",
   /** A page wipes the member's caches (logout, a forced logout). */
   logout: "logout",
-  /** A page asks the worker to keep these pages for offline (those loaded before it took over). */
-  keep: "keep-pages",
-  /** A page asks which build the worker is (answered on the message's port). */
-  version: "version",
   /** Background Sync's tag, and the worker's message telling the pages to send their queue. */
   flushOutbox: "flush-outbox",
 } as const;

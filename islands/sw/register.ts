@@ -34,23 +34,22 @@ export async function wipeOfflineCaches(): Promise<void> {
 export function startOffline(header: HTMLElement, texts: OfflineTexts): void {
   showOfflineLine(header, texts.offlineLine);
   if (!supported()) return;
-  const controlledAtLoad = !!navigator.serviceWorker.controller;
-  const register = async () => {
-    const reg = await navigator.serviceWorker.register(WORKER_URL, { scope: "/" });
-    watchForUpdates(reg, header, texts);
-    setInterval(() => void reg.update().catch(() => {}), UPDATE_CHECK_MS);
-    if (!controlledAtLoad) {
-      // The worker came after this page loaded: it keeps this page and the start page now.
-      const ready = await navigator.serviceWorker.ready;
-      ready.active?.postMessage({
-        type: WORKER_MESSAGES.keep,
-        urls: [location.pathname + location.search, "/search/tile", "/chat/personal"],
-      });
-    }
-  };
-  const later = () => setTimeout(() => void register().catch((e) => console.warn("service worker:", e)), 0);
-  if (document.readyState === "complete") later();
-  else addEventListener("load", later, { once: true });
+  const register = () =>
+    navigator.serviceWorker.register(WORKER_URL, { scope: "/" }).then((reg) => {
+      watchForUpdates(reg, header, texts);
+      setInterval(() => void reg.update().catch(() => {}), UPDATE_CHECK_MS);
+    }).catch((e) => console.warn("service worker:", e));
+  if (document.readyState === "complete") register();
+  else addEventListener("load", register, { once: true });
+}
+
+/** A status line (the offline line, the update offer). */
+function statusLine(className: string, text: string): HTMLParagraphElement {
+  const p = document.createElement("p");
+  p.className = className;
+  p.setAttribute("role", "status");
+  p.append(text);
+  return p;
 }
 
 function showOfflineLine(header: HTMLElement, text: string) {
@@ -60,12 +59,8 @@ function showOfflineLine(header: HTMLElement, text: string) {
       line?.remove();
       line = undefined;
     } else if (!line) {
-      line = document.createElement("p");
-      line.className = "offline-line";
-      line.setAttribute("role", "status");
-      line.textContent = text;
       // At the top of the page's own content, in its flow: nothing of the page is hidden under it.
-      (document.getElementById("main") ?? header).prepend(line);
+      (document.getElementById("main") ?? header).prepend(line = statusLine("offline-line", text));
     }
   };
   addEventListener("online", update);
@@ -77,14 +72,12 @@ function showOfflineLine(header: HTMLElement, text: string) {
 function watchForUpdates(reg: ServiceWorkerRegistration, header: HTMLElement, texts: OfflineTexts) {
   const offer = (waiting: ServiceWorker) => {
     if (!navigator.serviceWorker.controller || header.querySelector(".update-ready")) return;
-    const p = document.createElement("p");
-    p.className = "update-ready";
-    p.setAttribute("role", "status");
+    const p = statusLine("update-ready", texts.updateReady + " ");
     const button = document.createElement("button");
     button.type = "button";
     button.className = "button small";
     button.textContent = texts.reload;
-    p.append(texts.updateReady + " ", button);
+    p.append(button);
     button.addEventListener("click", () => {
       button.disabled = true;
       navigator.serviceWorker.addEventListener("controllerchange", () => location.reload(), { once: true });

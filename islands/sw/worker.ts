@@ -57,19 +57,36 @@ interface WorkerScope {
   };
   skipWaiting(): Promise<void>;
   addEventListener(type: "message", f: (e: Lasting & { data: unknown; ports: readonly MessagePort[] }) => void): void;
+  addEventListener(type: "activate", f: (e: Lasting) => void): void;
   addEventListener(type: "sync", f: (e: Lasting & { tag: string }) => void): void;
   addEventListener(type: "push", f: (e: Lasting & { data: { json(): unknown } | null }) => void): void;
   addEventListener(type: "notificationclick", f: (e: Lasting & { notification: Notification }) => void): void;
 }
 const sw = self as unknown as WorkerScope;
-/** The build's files to precache, and the build's version, put here by islands/build.ts. */
+/** The build's files to precache, put here by islands/build.ts. */
 declare const __PRECACHE__: PrecacheEntry[];
-declare const __APP_VERSION__: string;
 
 precacheAndRoute(__PRECACHE__);
 cleanupOutdatedCaches();
 // The first version takes the open pages at once (nothing to swap under them); later ones wait.
 clientsClaim();
+
+/** Where the app starts (the manifest's start_url) and the conversation list: kept as soon as a worker starts. */
+const START_PAGES = ["/search/tile", "/chat/personal"];
+
+// Pages loaded before this worker took over, and the start pages, are fetched again and kept like
+// the others (the member's session names their caches on the way).
+sw.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    const open = (await sw.clients.matchAll({ type: "window", includeUncontrolled: true })).map((c) => c.url);
+    const urls = [...new Set([...open, ...START_PAGES.map((p) => new URL(p, sw.location.origin).href)])]
+      .map((u) => new URL(u))
+      .filter((u) => u.origin === sw.location.origin && isKeptPage(u.pathname));
+    await Promise.all(
+      urls.map((u) => pageFromNetwork(new Request(u.href, { credentials: "same-origin" })).catch(() => null)),
+    );
+  })());
+});
 
 // --- the session's cache id, kept across restarts of the worker
 
@@ -229,18 +246,7 @@ registerRoute(
 sw.addEventListener("message", (event) => {
   const type = (event.data as { type?: string } | null)?.type;
   if (type === WORKER_MESSAGES.skipWaiting) void sw.skipWaiting();
-  if (type === WORKER_MESSAGES.version) event.ports[0]?.postMessage(__APP_VERSION__);
   if (type === WORKER_MESSAGES.logout) event.waitUntil(adopt(null));
-  if (type === WORKER_MESSAGES.keep) {
-    // Pages loaded before this worker took over: fetched again, so they are kept like the others.
-    const urls = ((event.data as { urls?: unknown }).urls ?? []) as unknown[];
-    event.waitUntil(Promise.all(
-      urls.filter((u): u is string => typeof u === "string")
-        .map((u) => new URL(u, sw.location.origin))
-        .filter((u) => u.origin === sw.location.origin && isKeptPage(u.pathname))
-        .map((u) => pageFromNetwork(new Request(u.href, { credentials: "same-origin" })).catch(() => null)),
-    ));
-  }
 });
 
 // Background Sync: the queue of writes lives with the pages (islands/queries/outbox.ts); an open page sends it.
