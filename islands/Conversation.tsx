@@ -22,7 +22,7 @@ import {
   useTyping,
 } from "./queries/messages.ts";
 import { usePresence } from "./queries/presence.ts";
-import { dropQueued, type Queued, retryQueued, useQueued } from "./queries/outbox.ts";
+import { dropQueued, type QueuedMessage, retryQueued, useQueued } from "./queries/outbox.ts";
 import { Composer, type ComposerPic } from "../components/Composer.tsx";
 import { MessageBubble } from "../components/MessageBubble.tsx";
 import { Time } from "../components/Time.tsx";
@@ -198,7 +198,7 @@ export default function Conversation(props: ConversationProps) {
 }
 
 /** A message still on this device: waiting for a connection, or refused, with a retry. */
-function QueuedBubble({ q }: { q: Queued }) {
+function QueuedBubble({ q }: { q: QueuedMessage }) {
   return (
     <div className={q.failed ? "bubble mine queued failed" : "bubble mine queued"}>
       <p className="bubble-body">

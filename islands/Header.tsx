@@ -9,6 +9,7 @@
 import { Menu } from "lucide-react";
 import { titleText } from "../domain/texts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { OfflineTexts } from "./sw/register.ts";
 
 export interface HeaderProps {
   brandName: string;
@@ -26,6 +27,8 @@ export interface HeaderProps {
    * then stays for screen readers only on phones: static/app.css).
    */
   screenTitle?: string;
+  /** A signed-in member's: the service worker is registered, with the offline line's and update offer's texts. */
+  offline?: OfflineTexts;
 }
 
 export default function Header(

@@ -19,6 +19,8 @@ import { brandFor } from "../domain/brand.ts";
 import { negotiate, type PageLang, PSEUDO_LOCALE, setRequestLocaleSource } from "../domain/i18n.ts";
 import { phrase } from "../domain/phrases.ts";
 import { SPECULATION_RULES_HASH } from "./speculation.ts";
+import { CACHE_ID_HEADER } from "../islands/sw/caches.ts";
+import { isDiscreet } from "./device.ts";
 
 /** Security headers of design.md: CSP without inline script (but the speculation rules, by hash), HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
@@ -231,6 +233,7 @@ export function session(): MiddlewareHandler<AppEnv> {
           ...(account.onboarding ? { onboarding: account.onboarding } : {}),
         };
         c.set("caller", caller);
+        c.header(CACHE_ID_HEADER, await offlineCacheId(s.id, isDiscreet(c)));
         // A page shows the member's moderation notice; API calls skip the read.
         if (!c.req.path.startsWith("/api/")) c.set("notice", await accountNotice(account.id));
       }
@@ -243,6 +246,18 @@ export function session(): MiddlewareHandler<AppEnv> {
     // The catalogues read the request's language wherever a text is read while serving it.
     await requestLocales.run(locale, next);
   };
+}
+
+/**
+ * The name of this session's offline caches on the device (islands/sw/worker.ts keeps pages,
+ * reads and pictures under it, and wipes them when an answer names another or none): a hash of the
+ * session's public id, never the session's token. Discreet mode has its own, so pages kept before
+ * it was turned on are wiped and the kept ones are the discreet ones.
+ */
+export async function offlineCacheId(sessionId: string, discreet: boolean): Promise<string> {
+  const data = new TextEncoder().encode(`offline-cache\0${sessionId}${discreet ? "\0discreet" : ""}`);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+  return [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 const requestLocales = new AsyncLocalStorage<PageLang>();

@@ -565,6 +565,15 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   meMarker: "أنا",
   frontend: "تطبيق الويب",
   backend: "الخادم",
+  offlineTitle: "غير متصل",
+  offlineLine: "أنت غير متصل: هذا آخر ما رأيته. ما تكتبه يُرسل عندما تعود متصلًا.",
+  offlineScreen: "هذه الشاشة تحتاج إلى اتصال. الشبكة ومحادثاتك تفتح من دونه.",
+  openGrid: "افتح الشبكة",
+  openConversations: "افتح المحادثات",
+  updateReady: "إصدار جديد جاهز.",
+  reload: "أعد التحميل",
+  writeWaiting: "في انتظار الاتصال: يُحفظ عندما تعود متصلًا",
+  writeFailed: "لم يُحفظ",
 };
 
 export const SCREEN_TEXTS: Translation<EnScreenTexts> = {

@@ -552,6 +552,16 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   meMarker: "yo",
   frontend: "Aplicación web",
   backend: "Servidor",
+  offlineTitle: "Sin conexión",
+  offlineLine:
+    "Estás sin conexión: esto es lo último que viste. Lo que escribas se enviará cuando vuelvas a estar en línea.",
+  offlineScreen: "Esta pantalla necesita conexión. La cuadrícula y tus conversaciones se abren sin ella.",
+  openGrid: "Abrir la cuadrícula",
+  openConversations: "Abrir conversaciones",
+  updateReady: "Hay una nueva versión lista.",
+  reload: "Recargar",
+  writeWaiting: "Esperando conexión: se guardará cuando vuelvas a estar en línea",
+  writeFailed: "No guardado",
 };
 
 export const SCREEN_TEXTS: Translation<EnScreenTexts> = {

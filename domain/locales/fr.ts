@@ -559,6 +559,16 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   meMarker: "moi",
   frontend: "Application web",
   backend: "Serveur",
+  offlineTitle: "Hors ligne",
+  offlineLine:
+    "Tu es hors ligne : voici ce que tu as vu en dernier. Ce que tu écris sera envoyé dès ton retour en ligne.",
+  offlineScreen: "Cet écran a besoin d'une connexion. La grille et tes conversations s'ouvrent sans.",
+  openGrid: "Ouvrir la grille",
+  openConversations: "Ouvrir les conversations",
+  updateReady: "Une nouvelle version est prête.",
+  reload: "Recharger",
+  writeWaiting: "En attente de connexion : enregistré dès ton retour en ligne",
+  writeFailed: "Non enregistré",
 };
 
 export const SCREEN_TEXTS: Translation<EnScreenTexts> = {

@@ -553,6 +553,16 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   meMarker: "eu",
   frontend: "Aplicativo web",
   backend: "Servidor",
+  offlineTitle: "Sem conexão",
+  offlineLine:
+    "Você está sem conexão: isto é o que você viu por último. O que você escrever será enviado quando voltar a ficar online.",
+  offlineScreen: "Esta tela precisa de conexão. A grade e suas conversas abrem sem ela.",
+  openGrid: "Abrir a grade",
+  openConversations: "Abrir conversas",
+  updateReady: "Uma nova versão está pronta.",
+  reload: "Recarregar",
+  writeWaiting: "Aguardando conexão: será salvo quando você voltar a ficar online",
+  writeFailed: "Não salvo",
 };
 
 export const SCREEN_TEXTS: Translation<EnScreenTexts> = {

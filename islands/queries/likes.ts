@@ -6,6 +6,7 @@
 
 import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call, NAVIGATION } from "./api.ts";
+import { writeThroughOutbox } from "./outbox.ts";
 import { useServerData } from "./client.tsx";
 import { TEXTS, titleText } from "../../domain/texts.ts";
 import { invalidateLikeFilteredBriefs } from "./briefs.ts";
@@ -150,12 +151,17 @@ export function useProfileLikeQuery(liker: string, liked: string, initial?: Prof
   });
 }
 
-/** Sets a profile like (or blocks): the cache changes at once and is put back if the call fails. */
+/**
+ * Sets a profile like (or blocks): the cache changes at once and is put back if the server
+ * refuses it. Without a connection it waits in the device's outbox (outbox.ts) and is sent later.
+ */
 export function useProfileLikeMutation() {
   const qc = useQueryClient();
   return useMutation({
+    // Not paused while offline: the outbox keeps the like meanwhile (null: it waits there).
+    networkMode: "always",
     mutationFn: (change: ProfileLikeChange) =>
-      call("PUT /api/profile-like", {}, { json: { ...change, tsCreated: Date.now() } }),
+      writeThroughOutbox("PUT /api/profile-like", { ...change, tsCreated: Date.now() }),
     onMutate: async (change) => {
       const key = likeKeys.profileLike(change.likerProfileId, change.likedProfileId);
       await qc.cancelQueries({ queryKey: key });
@@ -173,7 +179,7 @@ export function useProfileLikeMutation() {
       if (ctx) qc.setQueryData(ctx.key, ctx.before);
     },
     onSuccess: (like, change) => {
-      qc.setQueryData(likeKeys.profileLike(change.likerProfileId, change.likedProfileId), like);
+      if (like) qc.setQueryData(likeKeys.profileLike(change.likerProfileId, change.likedProfileId), like);
     },
     onSettled: () => invalidateLikeLists(qc),
   });
@@ -219,8 +225,9 @@ export function usePicLikeQuery(liker: string, owner: string, picId: string, ini
 export function usePicLikeMutation() {
   const qc = useQueryClient();
   return useMutation({
+    networkMode: "always",
     mutationFn: (change: PicLikeChange) =>
-      call("PUT /api/profile-pic-like", {}, { json: { ...change, tsCreated: Date.now() } }),
+      writeThroughOutbox("PUT /api/profile-pic-like", { ...change, tsCreated: Date.now() }),
     onMutate: async (change) => {
       const key = likeKeys.picLike(change.likerProfileId, change.profilePicId);
       await qc.cancelQueries({ queryKey: key });

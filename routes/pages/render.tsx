@@ -9,6 +9,7 @@ import { collectIslands, Island } from "../../components/Island.tsx";
 import { Layout } from "../../components/Layout.tsx";
 import { taglineOf } from "../../domain/brand.ts";
 import { TEXTS, titleText } from "../../domain/texts.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { menuFor } from "../table.ts";
 import { getManifest } from "../assets.ts";
 import Header from "../../islands/Header.tsx";
@@ -67,6 +68,9 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
     items: menuFor({ loggedIn: !!caller, roles: caller?.roles ?? [] }),
     currentPath: c.req.path,
     troubleText: TEXTS.serverTrouble,
+    ...(caller
+      ? { offline: { offlineLine: UI_TEXTS.offlineLine, updateReady: UI_TEXTS.updateReady, reload: UI_TEXTS.reload } }
+      : {}),
     ...(discreet ? { quickExitUrl: config.quickExitUrl, quickExitText: TEXTS.quickExit, discreet: true } : {}),
     ...(opts.screen && caller ? { screenTitle: title } : {}),
   };

@@ -36,7 +36,15 @@ let built: Promise<unknown> | undefined;
 export interface Harness {
   origin: string;
   browser: Browser;
-  newPage(viewport: ViewportName): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * A new context and page. The app's service worker is blocked unless `serviceWorkers: "allow"`:
+   * Playwright's request interception (`page.route`) does not see the requests of a page a worker
+   * controls, and each worker would precache the whole build; tests/e2e/offline_test.ts runs with it.
+   */
+  newPage(
+    viewport: ViewportName,
+    opts?: { serviceWorkers?: "allow" | "block" },
+  ): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
 }
 
@@ -91,12 +99,13 @@ export async function startHarness(opts: { limitMs?: number } = {}): Promise<Har
   return {
     origin,
     browser,
-    async newPage(viewport) {
+    async newPage(viewport, opts = {}) {
       const context = await browser.newContext({
         viewport: VIEWPORTS[viewport],
         isMobile: viewport === "phone",
         hasTouch: viewport === "phone",
         baseURL: origin,
+        serviceWorkers: opts.serviceWorkers ?? "block",
       });
       const page = await context.newPage();
       // Every navigation waits until the page's islands are hydrated, so a test never clicks a
