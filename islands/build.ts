@@ -78,24 +78,34 @@ function isEnhanced(name: string): boolean {
   }
 }
 
-/** The language of a translation module (domain/locales/ptBR.ts is pt-BR), or undefined. */
+/**
+ * The language of a translation module, or undefined: domain/locales/<lang>.ts (ptBR.ts is pt-BR)
+ * and the parts kept beside it, domain/locales/<part><Lang>.ts (feelEs.ts, healthPtBR.ts).
+ */
 function localeOfFile(path: string): Locale | undefined {
   const m = path.match(/domain\/locales\/(\w+)\.ts$/);
-  return m ? LOCALES.find((l) => l.replace("-", "") === m[1]) : undefined;
+  if (!m) return undefined;
+  return LOCALES.find((l) => {
+    const name = l.replace("-", "");
+    return l !== "en" && (m[1] === name || m[1].endsWith(name[0].toUpperCase() + name.slice(1)));
+  });
 }
 
 /**
- * Translations on demand (islands/locales.ts): an import of domain/locales/<lang>.ts gets a
- * stand-in exporting the same catalogues, empty, and filled from the real module (a chunk of its
- * own, imported only on a page in that language). A module exporting anything but constants is
- * left as it is.
+ * Translations on demand (islands/locales.ts): an import of a translation module (see
+ * `localeOfFile`) from outside the translations gets a stand-in exporting the same constants,
+ * empty, and filled from the real module (a chunk of its own, imported only on a page in that
+ * language). So a catalogue added with `catalogue(name, en, { es, ... })` whose translations are
+ * such modules follows by itself; a module exporting anything but constants is left as it is,
+ * and the build fails when an island would carry it (`assertNoTranslationInIslands`).
  */
 const localesOnDemand: esbuild.Plugin = {
   name: "locales-on-demand",
   setup(b) {
     b.onResolve({ filter: /\/locales\/\w+\.ts$/ }, (a) => {
       const path = new URL(a.path, `file://${a.resolveDir}/`).pathname;
-      if (a.kind === "dynamic-import" || !localeOfFile(path)) return undefined;
+      // A translation importing its own parts (es.ts imports feelEs.ts) is already in its chunk.
+      if (a.kind === "dynamic-import" || !localeOfFile(path) || localeOfFile(a.importer)) return undefined;
       const exports = [...Deno.readTextFileSync(path).matchAll(/^export\s+(\w+)\s+(\w+)/gm)];
       if (!exports.length || exports.some(([, kind]) => kind !== "const")) return undefined;
       return { path, namespace: "locale-stand-in" };
@@ -226,6 +236,32 @@ async function buildWorker(outdir: string, builtUrls: string[], minify: boolean)
   });
 }
 
+/**
+ * Fails the build when an island's scripts (what it imports as it starts) carry a translation:
+ * every page would load that language's texts. A translation module that exports anything but
+ * constants gets no stand-in (`localesOnDemand`): make its exports constants.
+ */
+function assertNoTranslationInIslands(
+  outputs: esbuild.Metafile["outputs"],
+  chunkClosure: (file: string) => Set<string>,
+): void {
+  const carried = new Set<string>();
+  for (const [file, out] of Object.entries(outputs)) {
+    if (!out.entryPoint?.startsWith("island:")) continue;
+    for (const f of [file, ...chunkClosure(file)]) {
+      for (const input of Object.keys(outputs[f]?.inputs ?? {})) {
+        if (!input.includes(":") && localeOfFile(input)) carried.add(input);
+      }
+    }
+  }
+  if (carried.size) {
+    throw new Error(
+      `islands would carry translations on every page: ${[...carried].join(", ")} ` +
+        "(a translation module exports constants only, so that it loads on demand: islands/build.ts localesOnDemand)",
+    );
+  }
+}
+
 /** Builds everything into static/build and returns the manifest. */
 export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> {
   const names = islandNames();
@@ -259,6 +295,9 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     minify: opts.minify ?? true,
     sourcemap: false,
     metafile: true,
+    // Module scripts are read as UTF-8 whatever the headers say; written as such, an Arabic text is
+    // two bytes a letter instead of a six-character escape.
+    charset: "utf8",
     jsx: "automatic",
     target: ["es2022", "chrome110", "firefox115", "safari16"],
     define: { "process.env.NODE_ENV": Deno.env.get("REACT_DEV") === "1" ? '"development"' : '"production"' },
@@ -297,7 +336,11 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     const entry = out.entryPoint ?? "";
     const lang = localeOfFile(entry);
     if (lang && !entry.startsWith("island:")) {
-      (manifest.locales ??= {})[lang] = { js: url(file), preload: [...chunkClosure(file)].map(url) };
+      // A language's parts loaded on their own (feelEs.ts imported outside es.ts) are preloaded beside its main chunk.
+      const own = manifest.locales?.[lang];
+      const chunks = [...chunkClosure(file)].map(url);
+      if (!own) (manifest.locales ??= {})[lang] = { js: url(file), preload: chunks };
+      else own.preload = [...new Set([...own.preload, url(file), ...chunks])];
       continue;
     }
     if (entry.startsWith("island:")) {
@@ -317,6 +360,7 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
       manifest.css = url(file);
     }
   }
+  assertNoTranslationInIslands(outputs, chunkClosure);
   await Deno.writeTextFile(`${outdir}/manifest.json`, JSON.stringify(manifest, null, 2));
   await Deno.writeTextFile(`${outdir}/version_frontend.json`, JSON.stringify(backendVersion()));
   return manifest;
