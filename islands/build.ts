@@ -127,6 +127,22 @@ const localesOnDemand: esbuild.Plugin = {
 };
 
 /**
+ * The English phrases (domain/locales/en/phrases.ts) are keyed by their own words, which the
+ * browser's code already holds where each is used (`phrase("...")`): in the browser the table
+ * answers each key with itself instead of carrying the list again. The server keeps the list (the
+ * `Phrase` type and the test that every language has every phrase read it).
+ */
+const englishPhrasesEcho: esbuild.Plugin = {
+  name: "english-phrases-echo",
+  setup(b) {
+    b.onLoad({ filter: /\/domain\/locales\/en\/phrases\.ts$/ }, () => ({
+      contents: `export const EN_PHRASES = new Proxy({}, { get: (_, k) => typeof k === "string" ? k : undefined });\n`,
+      loader: "js",
+    }));
+  },
+};
+
+/**
  * One copy of each package the islands share: the persisted query client's packages pin older
  * @tanstack/query-core versions than @tanstack/react-query's, which would ship parts of it twice.
  * Every import of such a package resolves as the app's own dependency does.
@@ -302,7 +318,7 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     target: ["es2022", "chrome110", "firefox115", "safari16"],
     define: { "process.env.NODE_ENV": Deno.env.get("REACT_DEV") === "1" ? '"development"' : '"production"' },
     loader: { ".png": "file", ".svg": "file" },
-    plugins: [virtual, localesOnDemand, oneCopy, leafletEsm],
+    plugins: [virtual, localesOnDemand, englishPhrasesEcho, oneCopy, leafletEsm],
     logLevel: "warning",
   });
   // esbuild's metafile names outputs relative to the working directory.

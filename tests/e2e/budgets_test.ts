@@ -93,10 +93,16 @@ async function seed() {
   return { viewer, profile: others[0] };
 }
 
-/** A phone context, cold (nothing cached), with the given cookies. */
-function phone(browser: Browser, h: Harness, cookies: Awaited<ReturnType<BrowserContext["cookies"]>>) {
+/** A phone context, cold (nothing cached), with the given cookies (and the browser's language, English unless given). */
+function phone(
+  browser: Browser,
+  h: Harness,
+  cookies: Awaited<ReturnType<BrowserContext["cookies"]>>,
+  locale?: string,
+) {
   return browser.newContext({
     viewport: VIEWPORTS.phone,
+    ...(locale ? { locale } : {}),
     isMobile: true,
     hasTouch: true,
     baseURL: h.origin,
@@ -202,6 +208,16 @@ Deno.test({
             (budget ? ` (budget ${budget / 1000} KB)` : ""),
         );
         if (budget && bytes > budget) failures.push(`JS ${path}: ${bytes} B > ${budget} B`);
+      }
+
+      // The map in another language: English's scripts and that language's translation chunk
+      // (printed and kept, not judged: the budgets are English pages').
+      for (const locale of ["es-ES", "ar-EG"]) {
+        const context = await phone(h.browser, h, cookies, locale);
+        const { bytes, files } = await jsBytes(context, "/search/map");
+        await context.close();
+        (record.js as Record<string, number>)[`/search/map ${locale}`] = bytes;
+        console.log(`  JS /search/map in ${locale}: ${(bytes / 1000).toFixed(1)} KB as served in ${files} files`);
       }
 
       // --- LCP, 4× CPU throttling, logged in: the median of a round of cold loads. A round over
