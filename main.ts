@@ -26,6 +26,7 @@ import { reports } from "./routes/api/reports.ts";
 import { closeEventStreams, notifications } from "./routes/api/notifications.ts";
 import { messages } from "./routes/api/messages.ts";
 import { games } from "./routes/api/games.ts";
+import { identify } from "./routes/api/identify.ts";
 import { assets } from "./routes/assets.ts";
 import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage, pageErrorResponse } from "./routes/pages/info.tsx";
@@ -69,6 +70,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", notifications);
   app.route("/api", messages);
   app.route("/api", games);
+  app.route("/api", identify);
   app.route("/", assets);
   app.route("/", pages);
 

@@ -7,6 +7,8 @@
 import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
 import type { LikeFilter } from "../kv/briefs.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import { IDENTIFY_TEXTS } from "../domain/identify.ts";
+import { VerifiedBadge } from "./VerifiedBadge.tsx";
 
 export type { LikeFilter };
 
@@ -22,6 +24,8 @@ export const LIKE_FILTERS: readonly { id: LikeFilter; label: string }[] = [
 export interface BriefFilter {
   chars: string[];
   likes: LikeFilter[];
+  /** Only members who show the Verified badge. */
+  verified?: boolean;
 }
 
 /** No filter: everybody nearby. */
@@ -34,7 +38,9 @@ export function cleanFilter(raw: unknown): BriefFilter {
   const f = (raw ?? {}) as { chars?: unknown; likes?: unknown };
   const list = (x: unknown) =>
     Array.isArray(x) ? [...new Set(x.filter((v): v is string => typeof v === "string"))] : [];
-  return { chars: list(f.chars), likes: list(f.likes).filter((l): l is LikeFilter => LIKE_IDS.has(l)) };
+  const out: BriefFilter = { chars: list(f.chars), likes: list(f.likes).filter((l): l is LikeFilter => LIKE_IDS.has(l)) };
+  if ((f as { verified?: unknown }).verified === true) out.verified = true;
+  return out;
 }
 
 /** The query parameters of a filter (`chars=top,bottom&likes=iLikedProfile`), empty ones left out. */
@@ -42,12 +48,13 @@ export function filterParams(f: BriefFilter): URLSearchParams {
   const p = new URLSearchParams();
   if (f.chars.length) p.set("chars", [...f.chars].sort().join(","));
   if (f.likes.length) p.set("likes", [...f.likes].sort().join(","));
+  if (f.verified) p.set("verified", "1");
   return p;
 }
 
 /** How many filters are on. */
 export function filterCount(f: BriefFilter): number {
-  return f.chars.length + f.likes.length;
+  return f.chars.length + f.likes.length + (f.verified ? 1 : 0);
 }
 
 function toggle<T>(list: readonly T[], item: T, on: boolean): T[] {
@@ -70,6 +77,17 @@ export function FilterPanel({ value, onChange, open = false }: FilterPanelProps)
         Filter{count > 0 && <span className="filter-count" aria-label={`${count} on`}>{count}</span>}
       </summary>
       <div className="filter-body">
+        <label className="chip chip-verified">
+          <input
+            type="checkbox"
+            checked={value.verified === true}
+            onChange={(e) => {
+              const { verified: _, ...rest } = value;
+              onChange(e.currentTarget.checked ? { ...rest, verified: true } : rest);
+            }}
+          />
+          <VerifiedBadge /> {IDENTIFY_TEXTS.verifiedOnly}
+        </label>
         <fieldset className="filter-group">
           <legend>{UI_TEXTS.likes}</legend>
           {LIKE_FILTERS.map((l) => (

@@ -31,6 +31,8 @@ export const ProfileBrief = z.strictObject({
   distanceMeters: z.number().nullable(),
   tsUpdated: ts,
   isNew: z.boolean(),
+  /** 3 2 1 Identify: the community compared a live selfie with this member's first picture. */
+  verified: z.boolean(),
 });
 const BriefsPage = z.strictObject({
   items: z.array(ProfileBrief),
@@ -73,6 +75,8 @@ const StoredProfile = z.strictObject({
   roles: z.array(z.string()),
   tsUpdated: ts,
   tsCreated: ts.optional(),
+  verifiedPicIds: z.array(id).optional(),
+  tsVerified: ts.optional(),
 });
 
 export const ProfileView = z.strictObject({
@@ -88,6 +92,8 @@ export const ProfileView = z.strictObject({
   pictures: z.array(PicInfo),
   tsUpdated: ts,
   own: z.boolean(),
+  /** 3 2 1 Identify: shows the Verified badge. */
+  verified: z.boolean(),
   /** Only on one's own profile. */
   birthdate: z.string().optional(),
   roles: z.array(z.string()).optional(),
@@ -244,6 +250,17 @@ const Version = z.strictObject({ gitCommitHash: z.string(), gitCommitTs: z.strin
 /** WebAuthn options as @simplewebauthn/server makes them (their shape is the WebAuthn standard's). */
 const WebAuthnOptions = z.looseObject({ challenge: z.string() });
 
+const IdAdminItem = z.strictObject({
+  attemptId: z.string(),
+  poseId: z.string(),
+  pictures: z.number(),
+  status: z.enum(["OPEN", "ESCALATED"]),
+  same: z.number(),
+  notSame: z.number(),
+  wrongPose: z.number(),
+  tsCreated: ts,
+});
+
 /** Answers that are not JSON: the content type says what comes instead. */
 export const NOT_JSON = {
   "GET /api/events": "text/event-stream (or a WebSocket, asked with Upgrade: websocket)",
@@ -253,6 +270,10 @@ export const NOT_JSON = {
   "POST /api/typing/:profileId": "204, no body",
   "GET /api/docs": "text/html: this reference as a page",
   "POST /api/account/export/download": "application/zip: the member's data, once",
+  "GET /api/games/identify/attempts/:attemptId/selfie":
+    "the selfie being judged (no-store), to a judge it is dealt to and admins only",
+  "GET /api/games/identify/attempts/:attemptId/pictures/:n":
+    "the nth public picture the selfie is compared with (no-store), to the same callers",
 } as const;
 
 /** Every JSON answer of the API, by route and status. */
@@ -465,6 +486,41 @@ export const RESPONSES = {
   // --- admin
   "GET /api/admin/dashboard/userRoleCounts": { 200: z.array(z.strictObject({ role: z.string(), count: z.number() })) },
   "POST /api/admin/testUsersCreate/:count": { 201: z.strictObject({ created: z.number() }) },
+  // --- 3 2 1 Identify
+  "GET /api/games/identify": {
+    200: z.strictObject({
+      status: z.strictObject({
+        verified: z.boolean(),
+        tsVerified: ts.nullable(),
+        lapsed: z.boolean(),
+        pending: z.string().nullable(),
+        lastRejected: ts.nullable(),
+        attemptsLeft: z.number(),
+        hasPicture: z.boolean(),
+      }),
+      credits: z.number(),
+    }),
+  },
+  "POST /api/games/identify/challenge": {
+    201: z.strictObject({ challenge: z.strictObject({ id: z.string(), poseId: z.string(), expires: ts }) }),
+  },
+  "POST /api/games/identify/selfie": { 201: z.strictObject({ attemptId: z.string(), poseId: z.string() }) },
+  "DELETE /api/games/identify/attempt": { 200: ok },
+  "GET /api/games/identify/next": {
+    200: z.strictObject({
+      item: z.strictObject({ attemptId: z.string(), poseId: z.string(), pictures: z.number() }).nullable(),
+      credits: z.number(),
+    }),
+  },
+  "PUT /api/games/identify/attempts/:attemptId": {
+    200: z.strictObject({ status: z.enum(["OPEN", "ESCALATED", "DECIDED"]), ...Credited }),
+  },
+  "GET /api/settings/verified-only": { 200: z.strictObject({ on: z.boolean() }) },
+  "PUT /api/settings/verified-only": { 200: z.strictObject({ on: z.boolean() }) },
+  "GET /api/admin/games/identify": { 200: z.strictObject({ items: z.array(IdAdminItem) }) },
+  "PUT /api/admin/games/identify/:attemptId": {
+    200: z.strictObject({ outcome: z.enum(["VERIFIED", "REJECTED"]) }),
+  },
   "GET /api/admin/games/gptbuster/flagged": {
     200: z.strictObject({
       items: z.array(

@@ -26,6 +26,7 @@ import { MessageBubble } from "../components/MessageBubble.tsx";
 import { Time } from "../components/Time.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
+import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
@@ -38,13 +39,15 @@ export interface ConversationProps {
   otherName: string;
   /** Their first public picture, for the header's avatar. */
   otherPicId?: string;
+  /** They show the Verified badge (3 2 1 Identify). */
+  otherVerified?: boolean;
   /** My pictures I may attach (private ones become visible to the recipient). */
   myPics: ComposerPic[];
   /** The newest page, rendered by the server. */
   initial: MessagePage;
 }
 
-function Chat({ me, other, otherName, otherPicId, myPics, initial }: ConversationProps) {
+function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial }: ConversationProps) {
   const { data, isPending } = useConversationQuery(me, other, initial);
   const [older, setOlder] = useState<Message[]>([]);
   const [olderMore, setOlderMore] = useState<boolean | null>(null);
@@ -106,6 +109,7 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
             <h2>
               <OnlineDot online={presence?.online && !typing} />
               {otherName}
+              {otherVerified && <VerifiedBadge />}
             </h2>
             <span className="presence" aria-live="polite">
               {typing ? TEXTS.typing : presence?.online ? TEXTS.onlineNow : presence?.lastSeen

@@ -184,6 +184,7 @@ function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
       picUrl: b.profilePicIds[0] ? profilePicUrl(b.profilePicIds[0], 256, nsfw) : null,
       chars: b.profileChars,
       online: presence[b.profileId]?.online,
+      verified: b.verified,
     }));
   const cells: MapCell[] = !zoomedOut || !view ? [] : (aggregates.data ?? [])
     .map((a) => ({

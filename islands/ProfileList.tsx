@@ -17,6 +17,7 @@ import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { BriefFacts } from "../components/BriefFacts.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
+import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { usePresence } from "./queries/presence.ts";
 import { shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
@@ -34,6 +35,7 @@ function ProfileCard(
         <h2 className="profile-card-name">
           <OnlineDot online={online} />
           <a href={href}>{shortName(brief.profileName)}</a>
+          {brief.verified && <VerifiedBadge />}
         </h2>
         <BriefFacts brief={brief} />
         <a className="button primary chat-button" href={`${href}#chat`}>

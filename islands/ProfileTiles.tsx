@@ -9,6 +9,7 @@ import { type DiscoveryProps, TILES_PAGE_SIZE, TILES_REFETCH_MS, useDiscovery } 
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { usePresence } from "./queries/presence.ts";
 import { OnlineDot } from "../components/OnlineDot.tsx";
+import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
@@ -42,6 +43,7 @@ function Tiles(props: DiscoveryProps) {
                   <span className="tile-name">
                     <OnlineDot online={presence[b.profileId]?.online} />
                     {shortName(b.profileName)}
+                    {b.verified && <VerifiedBadge />}
                   </span>
                   {b.profileAge !== null && <span className="tile-age">{b.profileAge}</span>}
                   {b.profilePicIds.length > 1 && (

@@ -17,6 +17,7 @@ import type { PicInfo } from "../kv/pictures.ts";
 import { usePresence } from "./queries/presence.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
+import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { Time } from "../components/Time.tsx";
 import { distanceText } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
@@ -193,7 +194,10 @@ function Hero({ p, showNsfw }: { p: Profile; showNsfw: boolean }) {
         </>
       )}
       <div className="hero-caption">
-        <h1>{p.profilename}</h1>
+        <h1>
+          {p.profilename}
+          {p.verified && <VerifiedBadge size={22} />}
+        </h1>
         {p.age !== null && <span className="hero-age">{p.age}</span>}
       </div>
     </div>

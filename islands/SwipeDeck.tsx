@@ -17,6 +17,7 @@ import { FilterPanel } from "../components/FilterPanel.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { BriefFacts } from "../components/BriefFacts.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
+import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { usePresence } from "./queries/presence.ts";
 import { DiscoveryStatus } from "../components/DiscoveryStatus.tsx";
 import { SwipeButtons } from "../components/SwipeButtons.tsx";
@@ -70,6 +71,7 @@ function Card({ brief, nsfw, behind = false, look, online, ...handlers }: CardPr
         <h2>
           <OnlineDot online={online} />
           {shortName(brief.profileName)}
+          {brief.verified && <VerifiedBadge size={20} />}
         </h2>
         <BriefFacts brief={brief} />
       </div>

@@ -10,7 +10,7 @@
  * filter the first chunk is the page itself.
  */
 
-import { discoveryProfiles, type Profile } from "./profiles.ts";
+import { discoveryProfiles, isVerified, type Profile } from "./profiles.ts";
 import { now } from "./clock.ts";
 import { safetyPlace } from "./safety.ts";
 import { ageOf } from "../domain/age.ts";
@@ -51,6 +51,8 @@ export interface ProfileBrief {
   tsUpdated: number;
   /** A member for less than `NEW_MEMBER_DAYS` (only this, never when they joined). */
   isNew: boolean;
+  /** 3 2 1 Identify: the community compared a live selfie with their first picture (`isVerified`). */
+  verified: boolean;
 }
 
 /** One page of briefs, nearest first. */
@@ -86,6 +88,8 @@ export interface BriefsQuery {
    * pages of one swipe session stable while the viewer rates more.
    */
   ratedBefore?: number;
+  /** Only members who show the Verified badge (3 2 1 Identify). */
+  verified?: boolean;
 }
 
 /** The default page size of each area (spec §7: by-bounds 500; by-sector as the map asks, 1500). */
@@ -115,6 +119,7 @@ function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
     distanceMeters: at.distanceMeters,
     tsUpdated: at.tsUpdated,
     isNew: p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
+    verified: isVerified(p),
   };
 }
 
@@ -145,6 +150,9 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
     throw new GeoInputError(`size must be an integer in [1, ${MAX_BRIEFS_SIZE}]`);
   }
   const chars = q.chars ?? [];
+  const verifiedOnly = q.verified === true;
+  // Filters on profile fields: candidates are read in larger chunks, then filtered here.
+  const attributes = chars.length > 0 || verifiedOnly;
   const likes = q.likes ?? [];
   const [exclude, sets] = await Promise.all([
     blockedSet(viewerId),
@@ -159,7 +167,7 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
   // A deck read from the top meets long runs of members rated before: larger chunks still.
   const chunk = Math.min(
     MAX_PAGE_SIZE,
-    q.ratedBefore !== undefined ? Math.max(8 * want, 1000) : chars.length > 0 ? Math.max(4 * want, 200) : want,
+    q.ratedBefore !== undefined ? Math.max(8 * want, 1000) : attributes ? Math.max(4 * want, 200) : want,
   );
   const profiles = new Map<string, Profile | null>();
   const accepted: ProfileBrief[] = [];
@@ -169,7 +177,7 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
     // page still needs (a swipe deck's chunk is larger than its page), then more if some drop out.
     // Each further read is twice the last (many rated members in a row: few round trips).
     for (let i = 0, grow = 16; i < found.items.length && accepted.length < want; grow *= 2) {
-      const take = chars.length > 0 ? found.items.length : Math.max(want - accepted.length, grow);
+      const take = attributes ? found.items.length : Math.max(want - accepted.length, grow);
       const slice = found.items.slice(i, i + take);
       i += slice.length;
       // Members rated before the deck opened: asked about the candidates only, never the whole history.
@@ -181,7 +189,9 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
       const t = now();
       for (const it of candidates) {
         const p = profiles.get(it.profileId);
-        if (p && hasAllCharacteristics(p.characteristics, chars)) accepted.push(briefOf(p, it, t));
+        if (p && hasAllCharacteristics(p.characteristics, chars) && (!verifiedOnly || isVerified(p))) {
+          accepted.push(briefOf(p, it, t));
+        }
       }
     }
     if (!found.hasMore) break;

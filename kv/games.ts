@@ -68,7 +68,7 @@ export async function getCredits(profileId: string): Promise<number> {
 }
 
 /** A member's credit counters, read before an action's atomic. */
-interface CreditState {
+export interface CreditState {
   profileId: string;
   day: number;
   /** Today's counter: checked by the atomic, so two actions at once count one after the other. */
@@ -88,7 +88,7 @@ async function windowCounts(profileId: string, day: number): Promise<Deno.KvEntr
 }
 
 /** Reads what a credit of `profileId` needs: today's counter, the window's earlier days, the account. */
-async function creditState(profileId: string): Promise<CreditState> {
+export async function creditState(profileId: string): Promise<CreditState> {
   const day = Math.floor(now() / DAY_MS);
   const [today, ...rest] = await windowCounts(profileId, day);
   const earlier = rest.reduce((sum, e) => sum + (e.value ?? 0), 0);
@@ -103,7 +103,7 @@ async function creditState(profileId: string): Promise<CreditState> {
  * When the window then holds VOLUNTEER_CREDITS or more, the VOLUNTEER role is granted (or its
  * grant renewed) for VOLUNTEER_ROLE_DAYS from now, in the same atomic.
  */
-function creditOps(op: Deno.AtomicOperation, s: CreditState): boolean {
+export function creditOps(op: Deno.AtomicOperation, s: CreditState): boolean {
   const n = s.today.value ?? 0;
   op.check(s.today);
   if (n >= CREDITS_PER_DAY) return false;

@@ -4,7 +4,7 @@
  * stands above both.
  */
 
-import { type Profile, profileVisibleTo, viewedProfile } from "./profiles.ts";
+import { type Profile, profileVisibleTo, viewedProfile, isVerified } from "./profiles.ts";
 import { now } from "./clock.ts";
 import { ageOf } from "../domain/age.ts";
 import { getPics, type PicInfo, picInfo } from "./pictures.ts";
@@ -33,6 +33,8 @@ export type ProfileView =
     pictures: PicInfo[];
     /** True when the viewer owns the profile. */
     own: boolean;
+    /** Shows the Verified badge (3 2 1 Identify). */
+    verified: boolean;
     /** Owner only. */
     birthdate?: string;
     roles?: string[];
@@ -58,6 +60,7 @@ export async function viewOfProfile(profile: Profile, viewerProfileId: string): 
   return {
     id: profile.id,
     profilename: profile.profilename,
+    verified: isVerified(profile),
     age: ageOf(profile.birthdate, now()),
     height: profile.height,
     weight: profile.weight,

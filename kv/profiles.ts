@@ -23,6 +23,19 @@ export interface Profile {
   tsUpdated: number;
   /** When the profile was made (absent on profiles older than this field). */
   tsCreated?: number;
+  /** 3 2 1 Identify: the public pictures the judges compared with a selfie they accepted. */
+  verifiedPicIds?: string[];
+  /** When that selfie was accepted. */
+  tsVerified?: number;
+}
+
+/**
+ * Does a member show the Verified badge: the judges compared their selfie with the picture that
+ * is first now (a new first picture they did not see ends it until they verify again).
+ */
+export function isVerified(p: Pick<Profile, "profilePicIds" | "verifiedPicIds">): boolean {
+  const first = p.profilePicIds[0];
+  return first !== undefined && !!p.verifiedPicIds?.includes(first);
 }
 
 /** A new, empty profile record for an account (written by the caller's atomic). */

@@ -53,6 +53,8 @@ const pagingAndFilters = {
     .optional(),
   /** Milliseconds since the epoch: leave out members the caller rated before then (the swipe deck). */
   ratedBefore: z.string().trim().regex(/^\d{1,16}$/, "must be a time in milliseconds").transform(Number).optional(),
+  /** `verified=1`: only members who show the Verified badge (3 2 1 Identify). */
+  verified: z.enum(["1", "true", "0", "false"]).transform((v) => v === "1" || v === "true").optional(),
 };
 
 export const briefsQuery = z.object(pagingAndFilters);
