@@ -38,6 +38,7 @@ import { commitWithdrawal } from "./blocks.ts";
 import { forgetHere, forgetKept } from "./kept.ts";
 import { getSafety } from "./safety.ts";
 import { getCredits } from "./games.ts";
+import { decideAttempt, listOutcomes, onlyVerifiedMessages, withdrawAttempt } from "./games/identify.ts";
 import type { Message } from "./messages.ts";
 import type { Report } from "./reports.ts";
 import { listActions } from "./moderation.ts";
@@ -140,6 +141,12 @@ export async function collectMemberData(accountId: string): Promise<{ json: unkn
       (e) => e.value?.accountId === accountId || e.value?.email === account.email,
     )).map((e) => e.value),
     gameVerdicts: await gameVerdicts(profileId),
+    identify: {
+      outcomes: await listOutcomes(profileId),
+      verifiedPicIds: profile?.verifiedPicIds ?? null,
+      onlyVerifiedMessages: await onlyVerifiedMessages(profileId),
+      judgeScore: (await kv().get(keys.idJudgeScore(profileId))).value,
+    },
   };
   return { json, files };
 }
@@ -154,6 +161,7 @@ async function gameVerdicts(profileId: string) {
     arbitration: await values(["arb_votes"], (e) => e.key[2] === profileId, 1),
     cropsSuggested: await values(keys.cropSuggestedBy(profileId), () => true, 2),
     cropsReceived: (await scan<unknown>(keys.cropSuggestionsOf(profileId), () => true)).map((e) => e.value),
+    identify: await values(["id_answers"], (e) => e.key[2] === profileId, 1),
   };
 }
 
@@ -458,7 +466,22 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
   },
 
   async games({ profileId }) {
+    // A selfie being judged goes with its blob (attempts are found by owner: an orphan too).
+    await withdrawAttempt(profileId);
+    for (const e of await scan<{ profileId: string }>(keys.idAttemptsAll(), (e) => e.value.profileId === profileId)) {
+      await decideAttempt(e.key[1] as string, "WITHDRAWN", "MEMBER");
+      await kv().delete(e.key);
+    }
     await deleteKeys([
+      keys.idChallenge(profileId),
+      keys.idAttemptOf(profileId),
+      keys.idJudgeScore(profileId),
+      keys.idOnlyVerified(profileId),
+      ...await keysUnder(["id_day_counts", profileId]),
+      ...await keysUnder(keys.idSelfieHashesOf(profileId)),
+      ...await keysUnder(keys.idOutcomesOf(profileId)),
+      ...(await scan(["id_answers"], (e) => e.key[2] === profileId)).map((e) => e.key),
+      ...(await scan(["id_assignments"], (e) => e.key[2] === profileId)).map((e) => e.key),
       keys.gameCredits(profileId),
       ...await keysUnder(["game_credits_day", profileId]),
       ...await keysUnder(["gpt_votes", profileId]),

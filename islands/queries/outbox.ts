@@ -32,6 +32,8 @@ export interface Queued {
   tsQueued: number;
   /** Why the server refused it, when it did. */
   failed?: string;
+  /** The refusal's error code. */
+  code?: string;
 }
 
 export const OUTBOX_STORAGE_KEY = "app-outbox";
@@ -92,7 +94,11 @@ async function sendQueued(): Promise<void> {
       onDelivered.forEach((f) => f(q.message));
     } catch (e) {
       if (isPassing(e)) break;
-      update(q.key, (x) => ({ ...x, failed: e instanceof Error ? e.message : String(e) }));
+      update(q.key, (x) => ({
+        ...x,
+        failed: e instanceof Error ? e.message : String(e),
+        ...(e instanceof ApiFailure ? { code: e.code } : {}),
+      }));
     }
   }
 }
@@ -118,7 +124,8 @@ export async function sendThroughOutbox(message: NewMessage): Promise<Message | 
   if (m) return m;
   const left = read().find((x) => x.key === q.key);
   if (left?.failed) {
-    update(q.key, () => null);
+    // Refused until the sender is verified: it stays in the outbox, with Send again.
+    if (left.code !== "recipient_verified_only") update(q.key, () => null);
     throw new Error(left.failed);
   }
   return null;
