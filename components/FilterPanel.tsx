@@ -38,7 +38,10 @@ export function cleanFilter(raw: unknown): BriefFilter {
   const f = (raw ?? {}) as { chars?: unknown; likes?: unknown };
   const list = (x: unknown) =>
     Array.isArray(x) ? [...new Set(x.filter((v): v is string => typeof v === "string"))] : [];
-  const out: BriefFilter = { chars: list(f.chars), likes: list(f.likes).filter((l): l is LikeFilter => LIKE_IDS.has(l)) };
+  const out: BriefFilter = {
+    chars: list(f.chars),
+    likes: list(f.likes).filter((l): l is LikeFilter => LIKE_IDS.has(l)),
+  };
   if ((f as { verified?: unknown }).verified === true) out.verified = true;
   return out;
 }

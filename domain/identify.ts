@@ -197,7 +197,7 @@ const EN_IDENTIFY = {
     "This member accepts messages only from verified members. Verify yourself in 3 2 1 Identify; your message stays in your outbox to send again.",
   notifyVerified: "The community verified you: your profile shows the Verified badge.",
   notifyRejected: "Your selfie was not accepted. You can try again in 3 2 1 Identify.",
-verifyLink: "Verify yourself",
+  verifyLink: "Verify yourself",
 } as const;
 
 export type EnIdentify = typeof EN_IDENTIFY;

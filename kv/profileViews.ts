@@ -4,7 +4,7 @@
  * stands above both.
  */
 
-import { type Profile, profileVisibleTo, viewedProfile, isVerified } from "./profiles.ts";
+import { isVerified, type Profile, profileVisibleTo, viewedProfile } from "./profiles.ts";
 import { now } from "./clock.ts";
 import { ageOf } from "../domain/age.ts";
 import { getPics, type PicInfo, picInfo } from "./pictures.ts";

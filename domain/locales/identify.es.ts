@@ -82,8 +82,7 @@ export const IDENTIFY_ES: Translation<EnIdentify> = {
   withdraw: "Retirar mi selfie",
   withdrawn: "Retirado: tu selfie se borró.",
   attemptsLeft: (n: number) => `Te ${n === 1 ? "queda" : "quedan"} ${n} ${n === 1 ? "intento" : "intentos"} hoy.`,
-  judgeIntro:
-    "¿La persona del selfie es la de estas fotos, y copia la pose? Nunca sabrás quién es.",
+  judgeIntro: "¿La persona del selfie es la de estas fotos, y copia la pose? Nunca sabrás quién es.",
   theSelfie: "El selfie",
   thePose: "La pose que debe mostrar",
   thePictures: "Sus fotos públicas",
@@ -108,5 +107,5 @@ export const IDENTIFY_ES: Translation<EnIdentify> = {
     "Este miembro solo acepta mensajes de miembros verificados. Verifícate en 3 2 1 Identify; tu mensaje queda en tu bandeja de salida para enviarlo de nuevo.",
   notifyVerified: "La comunidad te verificó: tu perfil muestra la insignia Verificado.",
   notifyRejected: "Tu selfie no fue aceptado. Puedes intentarlo de nuevo en 3 2 1 Identify.",
-verifyLink: "Verifícate",
+  verifyLink: "Verifícate",
 };

@@ -82,8 +82,7 @@ export const IDENTIFY_PT_BR: Translation<EnIdentify> = {
   withdraw: "Retirar a minha selfie",
   withdrawn: "Retirada: a sua selfie foi apagada.",
   attemptsLeft: (n: number) => `${n} ${n === 1 ? "tentativa restante" : "tentativas restantes"} hoje.`,
-  judgeIntro:
-    "A pessoa da selfie é a destas fotos, e copia a pose? Você nunca fica sabendo quem é.",
+  judgeIntro: "A pessoa da selfie é a destas fotos, e copia a pose? Você nunca fica sabendo quem é.",
   theSelfie: "A selfie",
   thePose: "A pose que ela deve mostrar",
   thePictures: "As fotos públicas",
@@ -108,5 +107,5 @@ export const IDENTIFY_PT_BR: Translation<EnIdentify> = {
     "Este membro só aceita mensagens de membros verificados. Verifique-se no 3 2 1 Identify; a sua mensagem fica na sua caixa de saída para enviar de novo.",
   notifyVerified: "A comunidade verificou você: o seu perfil mostra o selo Verificado.",
   notifyRejected: "A sua selfie não foi aceita. Você pode tentar de novo no 3 2 1 Identify.",
-verifyLink: "Verifique-se",
+  verifyLink: "Verifique-se",
 };

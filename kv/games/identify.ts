@@ -20,7 +20,7 @@ import { forgetCachedProfile, getProfile, isVerified, type Profile, profileChang
 import { getPics, loadMaster } from "../pictures.ts";
 import { blockedSet } from "../blocks.ts";
 import { addNotification } from "../notifications.ts";
-import { creditOps, creditState, type Credited, getCredits } from "../games.ts";
+import { type Credited, creditOps, creditState, getCredits } from "../games.ts";
 import { hammingDistance, normalizeUpload, perceptualHash, SAME_PICTURE_BITS } from "../../images/pipeline.ts";
 import {
   ATTEMPTS_PER_DAY,
@@ -358,7 +358,9 @@ export async function decideAttempt(
       answers.push([e.key, e.value.answer]);
     }
     if (by !== "MEMBER") {
-      for (const [key, answer] of answers) await scoreJudge(key[2] as string, (answer === "SAME") === (outcome === "VERIFIED"));
+      for (const [key, answer] of answers) {
+        await scoreJudge(key[2] as string, (answer === "SAME") === (outcome === "VERIFIED"));
+      }
     }
     const rest: Deno.KvKey[] = answers.map(([k]) => k);
     for await (const e of kv().list({ prefix: keys.idAssignmentsOf(attemptId) })) rest.push(e.key);

@@ -28,6 +28,7 @@ import { notificationsPage } from "./notifications.tsx";
 import { conversationsPage, mapChatPage } from "./chat.tsx";
 import { leadsToOnboarding, onboardingPage, onboardingStep } from "./welcome.tsx";
 import { arbitrationPage, gamesPage, gptBusterPage, photoCropPage, ratingGamePage } from "./games.tsx";
+import { identifyPage } from "./identify.tsx";
 import { config } from "../../config/config.ts";
 import { clientAddress } from "../middleware.ts";
 import { setSafety } from "../../kv/safety.ts";
@@ -56,6 +57,7 @@ const PAGES: Record<string, Page> = {
   "/games/ratinggame": ratingGamePage,
   "/games/arbitration": arbitrationPage,
   "/games/photocrop": photoCropPage,
+  "/games/identify": identifyPage,
   "/notifications": notificationsPage,
   "/chat/personal": conversationsPage,
   "/chat/broadcast": mapChatPage,
