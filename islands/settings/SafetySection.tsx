@@ -6,7 +6,8 @@
  */
 
 import { useState } from "react";
-import { api } from "../queries/api.ts";
+import { api, call } from "../queries/api.ts";
+import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { apiPath } from "../../domain/apiPath.ts";
 
@@ -16,6 +17,8 @@ export interface SafetyState {
   showToEveryone: boolean;
   discreet: boolean;
   hidePresence: boolean;
+  /** "Only verified members can message me" (3 2 1 Identify). */
+  onlyVerified: boolean;
 }
 
 export function SafetySection({ initial }: { initial: SafetyState }) {
@@ -48,6 +51,16 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
       setError("Could not save, please try again.");
     }
   }
+  async function saveOnlyVerified(on: boolean) {
+    setError("");
+    setState({ ...state, onlyVerified: on });
+    try {
+      await call("PUT /api/settings/verified-only", {}, { json: { on } });
+    } catch {
+      setState({ ...state, onlyVerified: !on });
+      setError("Could not save, please try again.");
+    }
+  }
   return (
     <section className="narrow stack safety" aria-labelledby="safety-title">
       <h2 id="safety-title">{TEXTS.safetyAndPrivacy}</h2>
@@ -68,6 +81,11 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
         <input type="checkbox" checked={state.hidePresence} onChange={(e) => savePresence(e.target.checked)} />{" "}
         {TEXTS.hidePresence}
       </label>
+      <label className="check">
+        <input type="checkbox" checked={state.onlyVerified} onChange={(e) => saveOnlyVerified(e.target.checked)} />{" "}
+        {IDENTIFY_TEXTS.onlyVerifiedMessage}
+      </label>
+      <p className="muted">{IDENTIFY_TEXTS.onlyVerifiedMessageHelp}</p>
       {error && <p className="error" role="alert">{error}</p>}
     </section>
   );
