@@ -10,7 +10,7 @@ import MapChat from "../../islands/MapChat.tsx";
 import Conversation from "../../islands/Conversation.tsx";
 import type { ProfilePanelContext } from "./profilePanels.tsx";
 import { knownLocation } from "../../kv/positions.ts";
-import { getProfile, isVerified } from "../../kv/profiles.ts";
+import { getProfile } from "../../kv/profiles.ts";
 import type { ComposerPic } from "../../components/Composer.tsx";
 import { conversationsOf, conversationWith } from "../../kv/messages.ts";
 import { blockedSet } from "../../kv/blocks.ts";
@@ -68,7 +68,7 @@ export async function chatPanel({ caller, profile }: ProfilePanelContext) {
         other: profile.id,
         otherName: profile.profilename,
         otherPicId: profile.profilePicIds[0],
-        otherVerified: isVerified(profile),
+        otherVerified: profile.verified,
         myPics: await composerPics(caller.profileId, true),
         initial: await conversationWith(caller.profileId, profile.id),
       }}

@@ -48,7 +48,7 @@ export async function mainApp(): Promise<ReturnType<typeof createApp>> {
 }
 
 /** Builds the islands once per process, starts the app and a browser. */
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(opts: { fakeCamera?: string } = {}): Promise<Harness> {
   // This process's own bundles: other test processes may be building at the same time.
   if (!Deno.env.get("BUILD_DIR")) Deno.env.set("BUILD_DIR", Deno.makeTempDirSync({ prefix: "e2e-build-" }));
   built ??= build({ minify: Deno.env.get("E2E_MINIFY") !== "0" });
@@ -72,7 +72,15 @@ export async function startHarness(): Promise<Harness> {
   Deno.env.set("PUBLIC_ORIGIN", origin);
   const browser = await chromium.launch({
     executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
-    args: CHROMIUM_FLAGS,
+    // A fake camera playing a clip (a Y4M file), allowed without asking: the selfie tests only.
+    args: opts.fakeCamera
+      ? [
+        ...CHROMIUM_FLAGS,
+        "--use-fake-device-for-media-stream",
+        "--use-fake-ui-for-media-stream",
+        `--use-file-for-fake-video-capture=${opts.fakeCamera}`,
+      ]
+      : CHROMIUM_FLAGS,
   });
   // A test still running after TEST_LIMIT_MS is stuck: the browser is closed, so the Playwright call
   // it waits on fails with its own stack instead of hanging the whole suite.

@@ -10,6 +10,10 @@ import { ALL_ACKS } from "../api.ts";
 import { REPORT_REASONS } from "../../domain/texts.ts";
 import { getPic } from "../../kv/pictures.ts";
 import { pauseSending, takeAction } from "../../kv/moderation.ts";
+import { kv } from "../../kv/db.ts";
+import { keys } from "../../kv/keys.ts";
+import { randomToken } from "../../kv/ids.ts";
+import { putBlob } from "../../kv/blobs.ts";
 
 const TEST_MODERATOR = { accountId: "test-moderator", name: "Test" };
 
@@ -38,7 +42,44 @@ const credential = {
 };
 
 /** By "METHOD /path" as the app registers it. */
+/** A selfie of the owner being judged (3 2 1 Identify), made in the store: the world's, or a new one. */
+let worldAttempt: string | null = null;
+async function ownerAttempt(w: World, fresh: boolean): Promise<string> {
+  if (!fresh && worldAttempt && (await kv().get(keys.idAttempt(worldAttempt))).value) return worldAttempt;
+  const id = randomToken(18);
+  await kv().set(keys.idAttempt(id), {
+    id,
+    profileId: w.owner.profileId,
+    poseId: "wink",
+    picIds: [w.ids.picture],
+    tsCreated: Date.now(),
+    status: "OPEN",
+    same: 0,
+    notSame: 0,
+    wrongPose: 0,
+  });
+  await putBlob(`identify-selfie:${id}`, await w.jpeg(), { type: "image/jpeg" });
+  if (!fresh) worldAttempt = id;
+  return id;
+}
+
 export const CALLS: Record<string, CallOf> = {
+  "GET /api/games/identify/attempts/:attemptId/selfie": async (w) => ({
+    path: `/api/games/identify/attempts/${await ownerAttempt(w, false)}/selfie`,
+  }),
+  "GET /api/games/identify/attempts/:attemptId/pictures/:n": async (w) => ({
+    path: `/api/games/identify/attempts/${await ownerAttempt(w, false)}/pictures/0`,
+  }),
+  "PUT /api/games/identify/attempts/:attemptId": async (w) => ({
+    path: `/api/games/identify/attempts/${await ownerAttempt(w, false)}`,
+    json: { answer: "SAME" },
+  }),
+  "PUT /api/admin/games/identify/:attemptId": async (w, fresh) => ({
+    path: `/api/admin/games/identify/${await ownerAttempt(w, fresh)}`,
+    json: { answer: "NOT_SAME" },
+  }),
+  "POST /api/games/identify/challenge": () => ({ path: "/api/games/identify/challenge", json: { noHands: false } }),
+  "PUT /api/settings/verified-only": () => ({ path: "/api/settings/verified-only", json: { on: false } }),
   "GET /api/ping": () => ({ path: "/api/ping" }),
   "GET /api/version": () => ({ path: "/api/version" }),
   "GET /api/openapi.json": () => ({ path: "/api/openapi.json" }),
