@@ -261,6 +261,7 @@ const EN_TEXTS = {
     "GPT Buster": "GPT Buster",
     "The Rating Game": "The Rating Game",
     "Help my Photos": "Help my Photos",
+    "3 2 1 Identify": "3 2 1 Identify",
     "Community Arbitration": "Community Arbitration",
     "Admin Dashboard": "Admin Dashboard",
     "Moderation": "Moderation",

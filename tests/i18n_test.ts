@@ -25,7 +25,7 @@ function shape(o: object, at = ""): string[] {
 }
 
 Deno.test("i18n - every catalogue has every key, of the same kind, in every language", () => {
-  assert.equal(CATALOGUES.length, 6);
+  assert.equal(CATALOGUES.length, 7);
   for (const c of CATALOGUES) {
     for (const [lang, tr] of Object.entries(c.translations)) {
       assert.deepEqual(shape(tr), shape(c.en), `${c.name} in ${lang}`);

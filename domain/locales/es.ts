@@ -258,6 +258,7 @@ export const TEXTS: Translation<EnTexts> = {
     "GPT Buster": "Caza GPT",
     "The Rating Game": "El juego de valorar",
     "Help my Photos": "Ayuda con mis fotos",
+    "3 2 1 Identify": "3 2 1 Identify",
     "Community Arbitration": "Arbitraje de la comunidad",
     "Admin Dashboard": "Panel de administración",
     "Moderation": "Moderación",

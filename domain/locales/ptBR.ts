@@ -258,6 +258,7 @@ export const TEXTS: Translation<EnTexts> = {
     "GPT Buster": "Caça GPT",
     "The Rating Game": "O jogo de avaliar",
     "Help my Photos": "Ajude minhas fotos",
+    "3 2 1 Identify": "3 2 1 Identify",
     "Community Arbitration": "Arbitragem da comunidade",
     "Admin Dashboard": "Painel de administração",
     "Moderation": "Moderação",
