@@ -3,12 +3,12 @@
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import type { AppEnv } from "./routes/env.ts";
-import { originCheck, securityHeaders, session, toErrorResponse } from "./routes/middleware.ts";
+import { openPerAddress, originCheck, securityHeaders, session, toErrorResponse } from "./routes/middleware.ts";
 import { metricsRoute, requestTelemetry } from "./routes/telemetry.ts";
 import { errorBody } from "./routes/errors.ts";
 import { account } from "./routes/api/account.ts";
 import { apiDocsRoute } from "./routes/openapi.ts";
-import { bodyLimit, JSON_BODY_LIMIT } from "./routes/bodylimit.ts";
+import { bodyLimit, JSON_BODY_LIMIT, UPLOAD_BODY_TIMEOUT_MS } from "./routes/bodylimit.ts";
 import { system } from "./routes/api/system.ts";
 import { auth } from "./routes/api/auth.ts";
 import { passkeys } from "./routes/api/passkeys.ts";
@@ -23,11 +23,14 @@ import { pictures, UPLOAD_BODY_LIMIT } from "./routes/api/pictures.ts";
 import { likes } from "./routes/api/likes.ts";
 import { notes } from "./routes/api/notes.ts";
 import { reports } from "./routes/api/reports.ts";
-import { closeEventStreams, notifications } from "./routes/api/notifications.ts";
+import { notifications } from "./routes/api/notifications.ts";
+import { closeEventStreams, events } from "./routes/api/events.ts";
 import { messages } from "./routes/api/messages.ts";
 import { games } from "./routes/api/games.ts";
 import { identify } from "./routes/api/identify.ts";
+import { health } from "./routes/api/health.ts";
 import { assets } from "./routes/assets.ts";
+import { tiles } from "./routes/tiles.ts";
 import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage, pageErrorResponse } from "./routes/pages/info.tsx";
 import { config } from "./config/config.ts";
@@ -42,12 +45,19 @@ import { startLiveListener } from "./routes/live.ts";
 export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestTelemetry());
+  // Requests open at once per client address (slow bodies and event streams hold theirs open).
+  app.use(openPerAddress());
   app.use(securityHeaders());
   app.use(compress());
   app.use(session());
   // Every body is limited while it is read: JSON and forms to 64 KB, a picture upload to its file
   // limit. After the session, so a page that refuses a body still renders as the caller's.
-  app.use(bodyLimit({ defaultBytes: JSON_BODY_LIMIT, routes: { "POST /api/profile-pic": UPLOAD_BODY_LIMIT } }));
+  // Each body must also arrive within BODY_TIMEOUT_MS (a picture within 2 minutes at least), else 408.
+  app.use(bodyLimit({
+    defaultBytes: JSON_BODY_LIMIT,
+    routes: { "POST /api/profile-pic": UPLOAD_BODY_LIMIT },
+    timeouts: { "POST /api/profile-pic": UPLOAD_BODY_TIMEOUT_MS },
+  }));
   app.use(originCheck());
 
   app.route("/", metricsRoute());
@@ -68,10 +78,14 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", notes);
   app.route("/api", reports);
   app.route("/api", notifications);
+  app.route("/api", events);
   app.route("/api", messages);
   app.route("/api", games);
   app.route("/api", identify);
+  app.route("/api", health);
   app.route("/", assets);
+  // The map's tiles from this origin (routes/tiles.ts): the tile host never sees a member.
+  app.route("/tiles", tiles);
   app.route("/", pages);
 
   app.notFound((c) =>
@@ -107,9 +121,12 @@ if (import.meta.main) {
     app.fetch,
   );
   // Event sockets on a port of their own when LIVE_PORT is set (routes/live.ts): 10 KB a socket, not 22.
-  const live = config.livePort === null
-    ? null
-    : await startLiveListener(app, { port: config.livePort, mainPort: server.addr.port });
+  const live = config.livePort === null ? null : await startLiveListener(app, {
+    port: config.livePort,
+    hostname: config.liveHost,
+    publicPort: config.livePublicPort ?? undefined,
+    mainPort: server.addr.port,
+  });
   if (live) console.log(`live sockets on port ${live.port}`);
   // Graceful shutdown: stop taking connections, send open event streams elsewhere, let running
   // jobs finish (a job still running at the deadline keeps its lease only until it runs out, so

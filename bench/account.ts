@@ -21,20 +21,19 @@ import { addPicture } from "../kv/pictures.ts";
 import { prepareUpload } from "../images/pipeline.ts";
 import { sendPrivateMessage } from "../kv/messages.ts";
 import { putProfileLike } from "../kv/likes.ts";
-import { collectMemberData, deleteMemberStep, startDeletion } from "../kv/memberData.ts";
+import { collectMemberData } from "../kv/memberData.ts";
+import { deleteMemberStep, startDeletion } from "../kv/memberDeletion.ts";
+import { loadMaster, loadVariant } from "../workers/pictures.ts";
 import { getAccount } from "../kv/accounts.ts";
 import { runDueJobs } from "../workers/jobs.ts";
 import { handlers } from "../workers/run.ts";
 import { shiftClock } from "../kv/clock.ts";
 import { keys } from "../kv/keys.ts";
 import { newId } from "../kv/ids.ts";
+import { arg } from "./kit.ts";
 
 Deno.env.set("DEV_OUTBOX_PRINT", "0");
 
-function arg(name: string, fallback: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
-}
 const PICTURES = Number(arg("pictures", "50"));
 const MESSAGES = Number(arg("messages", "2000"));
 const COMMUNITY = Number(arg("community", "5000"));
@@ -125,7 +124,7 @@ try {
     for (const o of others) await putProfileLike(pid, o.defaultProfileId, "LIKE");
 
     let t = performance.now();
-    const data = (await collectMemberData(me.id))!;
+    const data = (await collectMemberData(me.id, { loadMaster, loadVariant }))!;
     const entries: Record<string, Uint8Array> = { "data.json": new TextEncoder().encode(JSON.stringify(data.json)) };
     for (const f of data.files) entries[f.path] = f.bytes;
     const zip = zipSync(entries, { level: 6 });

@@ -12,21 +12,16 @@
 import { closeKv, kv, openKv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
 import { createAccount } from "../kv/accounts.ts";
-import { importPositions, nearest, reportPosition } from "../kv/positions.ts";
+import { nearest, reportPosition } from "../kv/positions.ts";
 import { putProfileLike } from "../kv/likes.ts";
 import { profileBriefs } from "../kv/briefs.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
+import { arg, pct, placeAround } from "./kit.ts";
 
-function arg(name: string, fallback: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
-}
 const MEMBERS = Number(arg("members", "40000"));
 const PAGES = Number(arg("pages", "60"));
 const HISTORIES = [0, 1000, 5000, 20000].filter((h) => h < MEMBERS);
 const HOME = { lat: 40.7, lon: -74.0 };
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
 /** The old way: the whole history read for each page, then the page without it. */
 async function oldPage(viewer: string, before: number) {
@@ -52,13 +47,7 @@ try {
     const a = (await createAccount({ email: `m${i}@bench.invalid`, name: `M${i}` }))!;
     ids.push(a.defaultProfileId);
   }
-  await importPositions(ids.map((id) => ({
-    profileId: id,
-    lat: HOME.lat + (rand() - 0.5) * 0.6,
-    lon: HOME.lon + (rand() - 0.5) * 0.6,
-    use: "OVERRIDE" as const,
-    hide: false,
-  })));
+  await placeAround(ids, HOME, 0.6, rand);
   console.log(`${MEMBERS.toLocaleString("en-US")} members seeded`);
 
   const rows: string[] = [];

@@ -14,6 +14,7 @@
 import { PositionStore } from "../kv/positions.ts";
 import { METERS_PER_DEGREE } from "../domain/geo.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
+import { arg } from "./kit.ts";
 
 const MAX_RUN_MS = 9.5 * 60_000;
 const PHASE_MS = 3_000;
@@ -33,12 +34,6 @@ const timeLeft = () => deadline - Date.now();
 
 // --- arguments
 
-function arg(name: string, fallback: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  if (i >= 0 && Deno.args[i + 1]) return Deno.args[i + 1];
-  const eq = Deno.args.find((a) => a.startsWith(`--${name}=`));
-  return eq ? eq.slice(name.length + 3) : fallback;
-}
 const COUNTS = arg("n", "100000,1000000").split(",").map((s) => Number(s.replace(/_/g, ""))).filter((x) => x > 0);
 const QUERIES = Math.max(100, Number(arg("queries", "2000")));
 
@@ -510,68 +505,21 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
           const p = shown(viewers[i]);
           const w = 2 * METERS_PER_DEGREE * Math.cos(p.lat * Math.PI / 180);
           const h = 2 * METERS_PER_DEGREE;
-          return parseGeo(
-            await c.command(
-              "GEOSEARCH",
-              KEY,
-              "FROMLONLAT",
-              p.lon,
-              p.lat,
-              "BYBOX",
-              w,
-              h,
-              "m",
-              "ASC",
-              "COUNT",
-              31,
-              "WITHCOORD",
-              "WITHDIST",
-            ),
-          );
+          return parseGeo(await geoSearch(c, p, ["BYBOX", w, h], 31));
         }),
       ]);
       redisBoundsStats.push([
         "BYBOX COUNT 800 WITHCOORD WITHDIST",
         await measure(QUERIES, REDIS_INFLIGHT, async (i) => {
           const p = shown(viewers[i]);
-          return parseGeo(
-            await c.command(
-              "GEOSEARCH",
-              KEY,
-              "FROMLONLAT",
-              p.lon,
-              p.lat,
-              "BYBOX",
-              boxMeters,
-              boxMeters,
-              "m",
-              "ASC",
-              "COUNT",
-              801,
-              "WITHCOORD",
-              "WITHDIST",
-            ),
-          );
+          return parseGeo(await geoSearch(c, p, ["BYBOX", boxMeters, boxMeters], 801));
         }),
       ]);
       redisBoundsStats.push([
         "BYBOX COUNT 800 (ids only)",
         await measure(QUERIES, REDIS_INFLIGHT, async (i) => {
           const p = shown(viewers[i]);
-          return await c.command(
-            "GEOSEARCH",
-            KEY,
-            "FROMLONLAT",
-            p.lon,
-            p.lat,
-            "BYBOX",
-            boxMeters,
-            boxMeters,
-            "m",
-            "ASC",
-            "COUNT",
-            801,
-          );
+          return await geoSearch(c, p, ["BYBOX", boxMeters, boxMeters], 801, false);
         }),
       ]);
     }
@@ -652,12 +600,19 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
         : `Redis ${(ours / redisV).toFixed(1)}× faster`;
     const more = (ours: number, redisV: number) =>
       Number.isFinite(redisV) ? `ours ${(ours / redisV).toFixed(2)}× Redis` : "n/a";
-    const bn99 = best(redisNearestStats, "p99"), bb99 = best(redisBoundsStats, "p99");
     const most = (xs: [string, Stats][]) => xs.length ? xs.reduce((a, b) => (b[1].qps > a[1].qps ? b : a)) : undefined;
-    const bnq = most(redisNearestStats), bbq = most(redisBoundsStats);
     const show = (x: [string, Stats] | undefined, key: "p50" | "p99") => x ? `${fmtUs(x[1][key])} (${x[0]})` : "n/a";
     const rate = (x: [string, Stats] | undefined) =>
       x ? `${fmtRate(x[1].qps)} (${x[0]}, ${REDIS_INFLIGHT} in flight)` : "n/a";
+    // p50, p99 and throughput of one query, ours against the best Redis variant for each.
+    const queryRows = (label: string, ours: Stats, redisStats: [string, Stats][]): string[][] => {
+      const b50 = best(redisStats, "p50"), b99 = best(redisStats, "p99"), bq = most(redisStats);
+      return [
+        [`${label} p50`, fmtUs(ours.p50), show(b50, "p50"), faster(b50?.[1].p50 ?? NaN, ours.p50)],
+        [`${label} p99`, fmtUs(ours.p99), show(b99, "p99"), faster(b99?.[1].p99 ?? NaN, ours.p99)],
+        [`${label} throughput`, `${fmtRate(ours.qps)} (1 caller)`, rate(bq), more(ours.qps, bq?.[1].qps ?? NaN)],
+      ];
+    };
     const rows: string[][] = [
       [`N = ${n.toLocaleString("en-US")}`, "KV + in-memory index", "Redis 7 GEOSEARCH, best variant", "comparison"],
       [
@@ -666,22 +621,8 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
         redis ? `${(redisLoadMs / 1000).toFixed(2)} s GEOADD pipelined` : "n/a",
         "(different work)",
       ],
-      ["nearest-30 p50", fmtUs(ourNearest.p50), show(bn, "p50"), faster(bn?.[1].p50 ?? NaN, ourNearest.p50)],
-      ["nearest-30 p99", fmtUs(ourNearest.p99), show(bn99, "p99"), faster(bn99?.[1].p99 ?? NaN, ourNearest.p99)],
-      [
-        "nearest-30 throughput",
-        `${fmtRate(ourNearest.qps)} (1 caller)`,
-        rate(bnq),
-        more(ourNearest.qps, bnq?.[1].qps ?? NaN),
-      ],
-      ["by-bounds-800 p50", fmtUs(ourBounds.p50), show(bb, "p50"), faster(bb?.[1].p50 ?? NaN, ourBounds.p50)],
-      ["by-bounds-800 p99", fmtUs(ourBounds.p99), show(bb99, "p99"), faster(bb99?.[1].p99 ?? NaN, ourBounds.p99)],
-      [
-        "by-bounds-800 throughput",
-        `${fmtRate(ourBounds.qps)} (1 caller)`,
-        rate(bbq),
-        more(ourBounds.qps, bbq?.[1].qps ?? NaN),
-      ],
+      ...queryRows("nearest-30", ourNearest, redisNearestStats),
+      ...queryRows("by-bounds-800", ourBounds, redisBoundsStats),
       [
         "position writes (client body)",
         `${fmtRate(ourWrites)} (durable KV, ${WRITE_CONCURRENCY} in flight)`,
@@ -726,25 +667,24 @@ async function redisNearest(
   start: number,
 ): Promise<Reply[][]> {
   for (let r = start;; r *= 2) {
-    const res = parseGeo(
-      await c.command(
-        "GEOSEARCH",
-        KEY,
-        "FROMLONLAT",
-        p.lon,
-        p.lat,
-        "BYRADIUS",
-        r,
-        "m",
-        "ASC",
-        "COUNT",
-        31,
-        "WITHCOORD",
-        "WITHDIST",
-      ),
-    );
+    const res = parseGeo(await geoSearch(c, p, ["BYRADIUS", r], 31));
     if (res.length >= 31 || r >= 160_000) return res.filter((x) => x[0] !== self).slice(0, 30);
   }
+}
+
+/**
+ * GEOSEARCH from `p` within `shape` (`BYRADIUS r` or `BYBOX w h`, in meters), nearest first, at
+ * most `count`; with `coords`, each reply carries its distance and point (for `parseGeo`).
+ */
+function geoSearch(
+  c: Redis,
+  p: { lat: number; lon: number },
+  shape: (string | number)[],
+  count: number,
+  coords = true,
+): Promise<Reply> {
+  const extra = coords ? ["WITHCOORD", "WITHDIST"] : [];
+  return c.command("GEOSEARCH", KEY, "FROMLONLAT", p.lon, p.lat, ...shape, "m", "ASC", "COUNT", count, ...extra);
 }
 
 /** Turns GEOSEARCH ... WITHDIST WITHCOORD replies into [id, distance, lon, lat] with numbers. */

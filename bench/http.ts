@@ -21,14 +21,10 @@ import { closeKv, kv, openKv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
 import { type Account, createAccount } from "../kv/accounts.ts";
 import { createSession } from "../kv/sessions.ts";
-import { importPositions } from "../kv/positions.ts";
 import { updateProfile } from "../kv/profiles.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
+import { arg, placeAround, spawn } from "./kit.ts";
 
-function arg(name: string, fallback: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
-}
 const MEMBERS = Number(arg("members", "10000"));
 const SECONDS = Number(arg("seconds", "4"));
 const CONNECTIONS = Number(arg("connections", "50"));
@@ -70,29 +66,14 @@ for (let i = 0; i < MEMBERS; i++) {
     viewers.push({ id: a.defaultProfileId, cookie: `sid=${(await createSession(a.id, true, "bench")).token}` });
   }
 }
-await importPositions(ids.map((id) => ({
-  profileId: id,
-  lat: HOME.lat + (rand() - 0.5) * 0.3,
-  lon: HOME.lon + (rand() - 0.5) * 0.3,
-  use: "OVERRIDE" as const,
-  hide: false,
-})));
+await placeAround(ids, HOME, 0.3, rand);
 closeKv();
 console.log(`${MEMBERS.toLocaleString("en-US")} members seeded, ${VIEWERS} viewers with sessions`);
 
-async function spawn(args: string[], env: Record<string, string>, re: RegExp) {
-  const child = new Deno.Command(Deno.execPath(), { args, env, stdout: "piped", stderr: "inherit" }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  while (!re.test(out)) {
-    const r = await reader.read();
-    if (r.done) throw new Error(`ended: ${out}`);
-    out += r.value;
-  }
-  void (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })();
-  return { child, port: Number(out.match(re)![1]) };
+/** A process from `spawn` and the port it printed (the first group of `re`). */
+async function listening(args: string[], env: Record<string, string>, re: RegExp) {
+  const { child, match } = await spawn(args, env, re);
+  return { child, port: Number(match[1]) };
 }
 
 interface Call {
@@ -117,6 +98,7 @@ async function drive(port: number, call: Call, seconds = SECONDS) {
           path: call.path(),
           headers: {
             cookie: v.cookie,
+            origin: `http://127.0.0.1:${port}`,
             "x-forwarded-for": ADDRESSES === "per-viewer"
               ? `10.1.${(n % viewers.length) >> 8}.${(n % viewers.length) & 255}`
               : `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
@@ -186,7 +168,7 @@ let ceiling: Result;
 const apps: Record<string, { child: Deno.ChildProcess; port: number }> = {};
 try {
   // The ceiling: a bare Deno.serve answering JSON, in a process of its own like the app.
-  const bare = await spawn(
+  const bare = await listening(
     [
       "eval",
       `Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: ({ port }) => console.log("port " + port) }, () => Response.json({ pong: true, ts: Date.now() }));`,
@@ -211,7 +193,7 @@ try {
     for await (const f of Deno.readDir(dir)) {
       if (f.isFile && f.name.startsWith("app.kv")) await Deno.copyFile(`${dir}/${f.name}`, `${copy}/${f.name}`);
     }
-    apps[variant] = await spawn(
+    apps[variant] = await listening(
       ["run", "-A", new URL("./serve.ts", import.meta.url).pathname],
       {
         PORT: "0",

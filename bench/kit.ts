@@ -7,11 +7,14 @@ import { closeKv, kv, openKv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
 import { createAccount } from "../kv/accounts.ts";
 import { createSession } from "../kv/sessions.ts";
+import { importPositions } from "../kv/positions.ts";
 
-/** The value after `--name` on the command line (or in `args`), else `fallback`. */
+/** The value of `--name value` or `--name=value` on the command line (or in `args`), else `fallback`. */
 export function arg(name: string, fallback: string, args: string[] = Deno.args): string {
   const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+  if (i >= 0 && args[i + 1]) return args[i + 1];
+  const eq = args.find((a) => a.startsWith(`--${name}=`));
+  return eq ? eq.slice(name.length + 3) : fallback;
 }
 
 /** The `p` quantile (0..1) of `xs`, NaN when empty. */
@@ -42,6 +45,17 @@ export async function seedMembers(path: string, n: number, prefix = "bench"): Pr
   }
   closeKv();
   return out;
+}
+
+/** Places the profiles `ids` at random within `span` degrees around `home` (an override point, shown). */
+export function placeAround(ids: string[], home: { lat: number; lon: number }, span: number, rand: () => number) {
+  return importPositions(ids.map((id) => ({
+    profileId: id,
+    lat: home.lat + (rand() - 0.5) * span,
+    lon: home.lon + (rand() - 0.5) * span,
+    use: "OVERRIDE" as const,
+    hide: false,
+  })));
 }
 
 /** A process started from a Deno command line; resolves when it printed a line matching `re`. */
@@ -95,4 +109,33 @@ export function burnCpu(n: number): { stop(): void } {
       }
     },
   };
+}
+
+/** One figure of a run, as scripts/perf_page.ts reads it. */
+export interface ResultRow {
+  bench: string;
+  metric: string;
+  unit: string;
+  value: number;
+  peer?: string;
+  peerValue?: number;
+  goal?: number;
+  better: "higher" | "lower";
+}
+
+/**
+ * Writes a run's figures to bench/results/<date>-<name>.json (the format of scripts/perf_page.ts),
+ * with the machine's cores, memory and the load averages seen; returns the file's path.
+ */
+export async function recordResults(
+  name: string,
+  results: ResultRow[],
+  o: { note: string; load: [number, number] },
+): Promise<string> {
+  const date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const memory = Math.round(Deno.systemMemoryInfo().total / 1024 / 1024);
+  const run = { date, note: o.note, machine: { cores: navigator.hardwareConcurrency, memory, load: o.load }, results };
+  const path = new URL(`./results/${date.slice(0, 10)}-${name}.json`, import.meta.url).pathname;
+  await Deno.writeTextFile(path, JSON.stringify(run, null, 2) + "\n");
+  return path;
 }

@@ -20,11 +20,8 @@ import { addEvent } from "../kv/events.ts";
 import { enqueueJob } from "../kv/jobs.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
+import { arg } from "./kit.ts";
 
-function arg(name: string, fallback: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
-}
 const SECONDS = Number(arg("seconds", "4"));
 const ROUNDS = Number(arg("rounds", "3"));
 const MEMBERS = 10_000;
@@ -44,7 +41,7 @@ type Part = "indexes" | "notification" | "push job" | "event once";
 function likeMutations(op: Deno.AtomicOperation, liker: string, liked: string, without: Part | null): void {
   const t = Date.now(), seq = newId(t);
   const next = { likerProfileId: liker, likedProfileId: liked, likeType: "LIKE", blocked: false, tsCreated: t, seq };
-  op.set(keys.profileLike(liker, liked), next).sum(keys.profileLikeCount(liked, "LIKE"), 1n);
+  op.set(keys.profileLike(liker, liked), next);
   if (without !== "indexes") {
     op.set(keys.profileLikeByLiker(liker, "LIKE", seq, liked), next)
       .set(keys.profileLikeByLiked(liked, "LIKE", seq, liker), next);

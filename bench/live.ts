@@ -151,7 +151,8 @@ class Streams {
                 onReady();
               }
             } else if (block.startsWith("event: member")) {
-              const data = block.slice(block.indexOf("data: ") + 6);
+              // The data line (an event also carries its id: line, the cursor a reconnect names).
+              const data = block.split("\n").find((l) => l.startsWith("data: "))!.slice(6);
               const e = JSON.parse(data);
               if (e.type === undefined || e.type === "message") this.onEvent(e);
             }
@@ -207,7 +208,7 @@ async function deliveries(
 const appSend = (origin: string) => async (from: Member, to: Member) => {
   const r = await fetch(`${origin}/api/message`, {
     method: "POST",
-    headers: { cookie: from.cookie, "content-type": "application/json" },
+    headers: { cookie: from.cookie, origin, "content-type": "application/json" },
     body: JSON.stringify({ senderProfileId: from.profileId, recipientProfileId: to.profileId, bodyText: "hi there" }),
   });
   await r.body?.cancel();
@@ -225,6 +226,32 @@ interface Row {
   lost: number;
 }
 const rows: Row[] = [];
+
+/**
+ * One instance's memory and delivery: its RSS idle (after a first request), with the members'
+ * streams open at `base` (the app's origin or its live listener), and settled after a run of
+ * messages sent through the app; adds the row and leaves the streams open.
+ */
+async function measureApp(
+  app: Awaited<ReturnType<typeof startApp>>,
+  base: string,
+  sockets: boolean,
+  members: Member[],
+  name: string,
+): Promise<Streams> {
+  await (await fetch(`${app.origin}/api/ping`)).body?.cancel();
+  await sleep(500);
+  const idleKb = rssKb(app.child.pid);
+  const streams = new Streams();
+  streams.sockets = sockets;
+  await streams.open((_) => `${base}/api/events`, members);
+  await sleep(2000);
+  const openKb = rssKb(app.child.pid);
+  const d = await deliveries(streams, members, RATE, SECONDS, appSend(app.origin));
+  const settledKb = await settled(app.child.pid);
+  rows.push({ name, streams: members.length, idleKb, openKb, settledKb, ...d });
+  return streams;
+}
 const dir = await Deno.makeTempDir({ prefix: "live-bench-" });
 
 try {
@@ -233,40 +260,20 @@ try {
     const path = `${dir}/app.kv`;
     const members = await seedMembers(path, STREAMS, "live");
     let a = await startApp(path);
-    await (await fetch(`${a.origin}/api/ping`)).body?.cancel();
-    await sleep(500);
-    const idleKb = rssKb(a.child.pid);
-    const streams = new Streams();
-    await streams.open((_) => `${a.origin}/api/events`, members);
-    await sleep(2000);
-    const openKb = rssKb(a.child.pid);
-    const d = await deliveries(streams, members, RATE, SECONDS, appSend(a.origin));
-    const settledKb = await settled(a.child.pid);
-    rows.push({ name: "the app, SSE: one event bus per instance", streams: STREAMS, idleKb, openKb, settledKb, ...d });
-    streams.close();
+    const sse = await measureApp(a, a.origin, false, members, "the app, SSE: one event bus per instance");
+    sse.close();
     a.child.kill("SIGKILL");
     await a.child.status;
 
     // 1b. The same app and bus (a fresh instance: freed memory stays with a process), the streams as WebSockets.
     a = await startApp(path);
-    await (await fetch(`${a.origin}/api/ping`)).body?.cancel();
-    await sleep(500);
-    const wsIdleKb = rssKb(a.child.pid);
-    const sockets = new Streams();
-    sockets.sockets = true;
-    await sockets.open((_) => `${a.origin}/api/events`, members);
-    await sleep(2000);
-    const wsOpenKb = rssKb(a.child.pid);
-    const dw = await deliveries(sockets, members, RATE, SECONDS, appSend(a.origin));
-    const wsSettledKb = await settled(a.child.pid);
-    rows.push({
-      name: "the app, WebSocket: one event bus per instance",
-      streams: STREAMS,
-      idleKb: wsIdleKb,
-      openKb: wsOpenKb,
-      settledKb: wsSettledKb,
-      ...dw,
-    });
+    const sockets = await measureApp(
+      a,
+      a.origin,
+      true,
+      members,
+      "the app, WebSocket: one event bus per instance",
+    );
 
     // 2. Two instances on one KV file: streams on B, sends through A.
     const b = await startApp(path);
@@ -317,25 +324,8 @@ try {
     // once the other phases closed theirs.
     {
       const l = await startApp(path, { LIVE_PORT: "0" });
-      await (await fetch(`${l.origin}/api/ping`)).body?.cancel();
-      await sleep(500);
-      const liveIdleKb = rssKb(l.child.pid);
-      const onLive = new Streams();
-      onLive.sockets = true;
-      await onLive.open((_) => `${l.live}/api/events`, members);
-      await sleep(2000);
-      const liveOpenKb = rssKb(l.child.pid);
-      const dl = await deliveries(onLive, members, RATE, SECONDS, appSend(l.origin));
-      const liveSettledKb = await settled(l.child.pid);
-      rows.push({
-        name: "the app, WebSocket on the live listener (LIVE_PORT)",
-        streams: STREAMS,
-        idleKb: liveIdleKb,
-        openKb: liveOpenKb,
-        settledKb: liveSettledKb,
-        ...dl,
-      });
-      onLive.close();
+      const live = await measureApp(l, l.live, true, members, "the app, WebSocket on the live listener (LIVE_PORT)");
+      live.close();
       l.child.kill("SIGKILL");
       await l.child.status;
     }

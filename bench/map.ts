@@ -10,11 +10,8 @@
 
 import { PositionStore } from "../kv/positions.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
+import { arg, pct } from "./kit.ts";
 
-function arg(name: string, fallback: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
-}
 const N = Number(arg("n", "100000"));
 const QUERIES = Number(arg("queries", "300"));
 
@@ -29,8 +26,6 @@ const VIEWS = [
   { name: "desktop, zoom 11", dLat: 0.12, dLon: 0.24 },
 ];
 
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const us = (ms: number) => `${Math.round(ms * 1000)} µs`;
 
 const rand = rng(42);

@@ -7,11 +7,17 @@
  * from before the read call to its event on the sender's socket. Sockets that drop reconnect, as
  * pages do. A message or receipt whose event never came is lost.
  *
- * Run: `deno task soak [--pairs 200] [--minutes 10] [--burn 1] [--live]`; prints a table and one
- * JSON line; exits 1 when anything was lost or a p99 is 1 s or more.
+ * With `--browsers N`, N more pairs converse in real Chromium tabs (the app's own pages: a
+ * message typed and sent in one tab, timed to its bubble in the other tab, and to the second check
+ * in the first once the other tab has shown it).
+ *
+ * Run: `deno task soak [--pairs 200] [--minutes 10] [--burn 1] [--live] [--browsers 2]`; prints a
+ * table and one JSON line; exits 1 when anything was lost or a p99 is 1 s or more.
  */
 
-import { arg, burnCpu, type Member, pct, seedMembers, sleep, startApp } from "./kit.ts";
+import { chromium } from "playwright-core";
+import { arg, burnCpu, type Member, pct, recordResults, type ResultRow, seedMembers, sleep, startApp } from "./kit.ts";
+import { CHROMIUM_FLAGS } from "../tests/e2e/harness.ts";
 
 export interface SoakOptions {
   pairs: number;
@@ -20,6 +26,8 @@ export interface SoakOptions {
   burn: number;
   /** Sockets on the live listener (LIVE_PORT) instead of the main port. */
   live: boolean;
+  /** Pairs that converse in Chromium tabs, beside the others. */
+  browsers?: number;
 }
 
 export interface SoakResult {
@@ -35,6 +43,15 @@ export interface SoakResult {
   reconnects: number;
   /** Calls answered with another status than expected. */
   failedCalls: number;
+  /** The Chromium pairs' messages and receipts, timed on the pages (absent without `browsers`). */
+  tabs?: {
+    messages: number;
+    lost: number;
+    deliveryP99: number;
+    receipts: number;
+    lostReceipts: number;
+    receiptP99: number;
+  };
 }
 
 /** How long a pair waits for an event before it counts it as late and goes on. */
@@ -42,8 +59,14 @@ const WAIT_MS = 5000;
 
 export async function soak(o: SoakOptions): Promise<SoakResult> {
   const dir = await Deno.makeTempDir({ prefix: "soak-" });
-  const members = await seedMembers(`${dir}/app.kv`, o.pairs * 2, "soak");
-  const app = await startApp(`${dir}/app.kv`, o.live ? { LIVE_PORT: "0" } : {});
+  const tabPairs = o.browsers ?? 0;
+  const everyone = await seedMembers(`${dir}/app.kv`, (o.pairs + tabPairs) * 2, "soak");
+  const members = everyone.slice(0, o.pairs * 2);
+  const app = await startApp(`${dir}/app.kv`, {
+    ...(o.live ? { LIVE_PORT: "0" } : {}),
+    // The tabs need the island bundles.
+    ...(tabPairs ? { BUILD_ON_START: "1", BUILD_DIR: `${dir}/build` } : {}),
+  });
   const burner = burnCpu(o.burn);
   const origin = app.origin;
   const socketBase = (o.live ? app.live : origin).replace(/^http/, "ws");
@@ -118,6 +141,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
   const deliveries: number[] = [], receipts: number[] = [];
   let messages = 0, lostMessages = 0, receiptsAsked = 0, lostReceipts = 0;
   const late: string[] = [];
+  let tabs: SoakResult["tabs"];
   try {
     for (let i = 0; i < members.length; i += 50) await Promise.all(members.slice(i, i + 50).map(open));
     const until = performance.now() + o.seconds * 1000;
@@ -161,12 +185,14 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
       }
       return reads;
     };
+    const tabsRun = tabPairs ? inTabs(origin, everyone.slice(o.pairs * 2), until) : Promise.resolve(undefined);
     const runs: Promise<number>[] = [];
     for (let i = 0; i < members.length; i += 2) {
       runs.push(pairRun(members[i], members[i + 1]));
       await sleep(10);
     }
     await Promise.all(runs);
+    tabs = await tabsRun;
     // What was late has had WAIT_MS more; a second look for each.
     await sleep(WAIT_MS);
     for (const key of late) {
@@ -193,6 +219,69 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
     receiptP99: pct(receipts, 0.99),
     reconnects,
     failedCalls,
+    ...(tabs ? { tabs } : {}),
+  };
+}
+
+/**
+ * Pairs of members converse in Chromium tabs until `until` (performance.now()): one types and
+ * sends, the other's tab shows the bubble (timed), shows it read, and the first tab shows the
+ * second check (timed); then they swap.
+ */
+async function inTabs(origin: string, members: Member[], until: number): Promise<SoakResult["tabs"]> {
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+  const deliveries: number[] = [], receipts: number[] = [];
+  let messages = 0, lost = 0, reads = 0, lostReceipts = 0;
+  try {
+    const tab = async (me: Member, other: Member) => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      await context.addCookies([{ name: "sid", value: me.cookie.slice(4), url: origin }]);
+      const page = await context.newPage();
+      await page.goto(`${origin}/profile/${other.profileId}#chat`);
+      await page.getByRole("textbox", { name: "Message" }).waitFor();
+      return { page, context };
+    };
+    const pairs = [];
+    for (let i = 0; i < members.length; i += 2) {
+      pairs.push([await tab(members[i], members[i + 1]), await tab(members[i + 1], members[i])]);
+    }
+    await Promise.all(pairs.map(async ([a, b], p) => {
+      let [from, to] = [a, b];
+      for (let n = 0; performance.now() < until; n++) {
+        const text = `tab ${p} says hello ${String.fromCharCode(97 + (n % 26))}${n}`;
+        const t0 = performance.now();
+        await from.page.getByRole("textbox", { name: "Message" }).fill(text);
+        await from.page.keyboard.press("Enter");
+        messages++;
+        try {
+          await to.page.locator(".bubble:not(.mine)", { hasText: text }).waitFor({ timeout: WAIT_MS });
+          deliveries.push(performance.now() - t0);
+        } catch {
+          lost++;
+        }
+        const t1 = performance.now();
+        reads++;
+        try {
+          await from.page.locator(".bubble.mine", { hasText: text }).locator(".checks", { hasText: "✓✓" })
+            .waitFor({ timeout: WAIT_MS });
+          receipts.push(performance.now() - t1);
+        } catch {
+          lostReceipts++;
+        }
+        await sleep(500 + Math.random() * 1500);
+        [from, to] = [to, from];
+      }
+    }));
+  } finally {
+    await browser.close();
+  }
+  return {
+    messages,
+    lost,
+    deliveryP99: pct(deliveries, 0.99),
+    receipts: reads,
+    lostReceipts,
+    receiptP99: pct(receipts, 0.99),
   };
 }
 
@@ -202,6 +291,7 @@ if (import.meta.main) {
     seconds: Number(arg("seconds", "0")) || Number(arg("minutes", "10")) * 60,
     burn: Number(arg("burn", "1")),
     live: Deno.args.includes("--live"),
+    browsers: Number(arg("browsers", "2")),
   };
   const load = Deno.loadavg()[0];
   console.log(`soak: ${o.pairs} pairs for ${o.seconds} s, ${o.burn} busy process(es), load ${load.toFixed(2)}`);
@@ -211,9 +301,42 @@ if (import.meta.main) {
   console.log(`| --- | --- | --- | --- | --- |`);
   console.log(`| messages | ${r.messages} | ${r.lostMessages} | ${ms(r.deliveryP50)} | ${ms(r.deliveryP99)} |`);
   console.log(`| receipts | ${r.receipts} | ${r.lostReceipts} | ${ms(r.receiptP50)} | ${ms(r.receiptP99)} |`);
+  if (r.tabs) {
+    const t = r.tabs;
+    console.log(`| tab messages | ${t.messages} | ${t.lost} | | ${ms(t.deliveryP99)} |`);
+    console.log(`| tab receipts | ${t.receipts} | ${t.lostReceipts} | | ${ms(t.receiptP99)} |`);
+  }
   console.log(`reconnects ${r.reconnects}, failed calls ${r.failedCalls}, load after ${Deno.loadavg()[0].toFixed(2)}`);
   console.log(JSON.stringify({ soak: o, result: r }));
+  const rows: ResultRow[] = [
+    { bench: "soak", metric: "messages lost", unit: "", value: r.lostMessages, goal: 0, better: "lower" },
+    { bench: "soak", metric: "receipts lost", unit: "", value: r.lostReceipts, goal: 0, better: "lower" },
+    {
+      bench: "soak",
+      metric: "delivery p99",
+      unit: "ms",
+      value: Math.round(r.deliveryP99),
+      goal: 1000,
+      better: "lower",
+    },
+    { bench: "soak", metric: "receipt p99", unit: "ms", value: Math.round(r.receiptP99), goal: 1000, better: "lower" },
+    { bench: "soak", metric: "messages", unit: "", value: r.messages, better: "higher" },
+  ];
+  if (r.tabs) {
+    rows.push(
+      { bench: "soak", metric: "tab messages lost", unit: "", value: r.tabs.lost, goal: 0, better: "lower" },
+      { bench: "soak", metric: "tab receipts lost", unit: "", value: r.tabs.lostReceipts, goal: 0, better: "lower" },
+      { bench: "soak", metric: "tab delivery p99", unit: "ms", value: Math.round(r.tabs.deliveryP99), better: "lower" },
+    );
+  }
+  if (o.seconds >= 60 && !Deno.args.includes("--no-record")) {
+    const note =
+      `deno task soak: ${o.pairs} pairs on sockets and ${o.browsers ?? 0} in Chromium tabs for ${o.seconds} s, ` +
+      `${o.burn} busy process(es)${o.live ? ", sockets on the live listener" : ""}`;
+    console.log(`recorded ${await recordResults("soak", rows, { note, load: [load, Deno.loadavg()[0]] })}`);
+  }
+  const tabsOk = !r.tabs || (r.tabs.lost === 0 && r.tabs.lostReceipts === 0);
   const ok = r.lostMessages === 0 && r.lostReceipts === 0 && r.failedCalls === 0 && r.deliveryP99 < 1000 &&
-    r.receiptP99 < 1000;
+    r.receiptP99 < 1000 && tabsOk;
   Deno.exit(ok ? 0 : 1);
 }

@@ -11,14 +11,9 @@ import { closeKv, openKv } from "../kv/db.ts";
 import { sendPrivateMessage } from "../kv/messages.ts";
 import { checkFirstMessage, isEarlyMessage } from "../kv/spam.ts";
 import { newId } from "../kv/ids.ts";
+import { arg, pct } from "./kit.ts";
 
-function arg(name: string, fallback: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
-}
 const N = Number(arg("messages", "2000"));
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const TEXTS = ["Hey, how is your evening going?", "Nice pics! Where do you like to go out?", "Hi there :)"];
 
 const dir = await Deno.makeTempDir({ prefix: "spam-bench-" });

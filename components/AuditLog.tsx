@@ -1,7 +1,7 @@
 /** The moderation audit log as admins read it: who did what to whom, when and why. Read only. */
 
-import type { AuditEntry } from "../kv/moderation.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { AuditEntry } from "../domain/shapes/moderation.ts";
 
 export function AuditLog({ entries }: { entries: AuditEntry[] }) {
   return (

@@ -3,10 +3,10 @@
  * and the characteristics ('i'm so boring' when there are none, spec §3).
  */
 
-import type { ProfileBrief } from "../kv/briefs.ts";
 import { characteristicLabel, NO_CHARACTERISTICS } from "../domain/characteristics.ts";
 import { distanceText } from "../domain/format.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { ProfileBrief } from "../domain/shapes/briefs.ts";
 
 /** The facts of a brief; empty fields are left out. */
 export function BriefFacts({ brief }: { brief: ProfileBrief }) {

@@ -46,13 +46,20 @@ export function Composer(
     const body = text.trim();
     if (!body && chosen.length === 0) return;
     setError("");
+    // Cleared at once, as chat apps do: the message shows below while it goes (pending, if it
+    // waits for a connection), and what the member types next is never wiped when it lands.
+    const sent = { text, chosen, viewOnce };
+    setText("");
+    setChosen([]);
+    setShowPics(false);
+    setViewOnce(false);
     try {
-      await onSend(body, chosen, canViewOnce && viewOnce);
-      setText("");
-      setChosen([]);
-      setShowPics(false);
-      setViewOnce(false);
+      await onSend(body, sent.chosen, canViewOnce && sent.viewOnce);
     } catch (err) {
+      // Refused: the message comes back to the box (unless something new was typed there).
+      setText((now) => now || sent.text);
+      setChosen((now) => now.length ? now : sent.chosen);
+      setViewOnce(sent.viewOnce);
       setError(err instanceof Error ? err.message : String(err));
     }
   }

@@ -5,10 +5,10 @@
  */
 
 import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
-import type { LikeFilter } from "../kv/briefs.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import { IDENTIFY_TEXTS } from "../domain/identify.ts";
 import { VerifiedBadge } from "./VerifiedBadge.tsx";
+import type { LikeFilter } from "../domain/shapes/briefs.ts";
 
 export type { LikeFilter };
 

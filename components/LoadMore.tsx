@@ -12,7 +12,7 @@ import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
  * arrived but did not push the end out of view). The observer lives as long as the element, so
  * no notification is lost while `enabled` is off.
  */
-export function useOnVisible(
+function useOnVisible(
   ref: RefObject<Element | null>,
   onVisible: () => void,
   enabled: boolean,

@@ -4,12 +4,12 @@
  */
 
 import { useEffect, useRef, useState } from "react";
-import type { Message } from "../kv/messages.ts";
 import { Time } from "./Time.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
 import { MODERATION_TEXTS } from "../domain/moderation.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { Message } from "../domain/shapes/messages.ts";
 
 /**
  * A picture attached to a message. One its owner deleted, or locked for this member, says so

@@ -4,8 +4,8 @@
  * review. Never who reported.
  */
 
-import type { AccountNotice } from "../kv/moderation.ts";
 import { MODERATION_TEXTS } from "../domain/moderation.ts";
+import type { AccountNotice } from "../domain/shapes/moderation.ts";
 
 export function ModerationNotice({ notice, back }: { notice: AccountNotice; back: string }) {
   if (notice.kind === "REVIEW") {

@@ -8,7 +8,7 @@ import { locale } from "../domain/i18n.ts";
 import { chatTimeText } from "../domain/screenTexts.ts";
 
 /** `2026-11-21 23:54 UTC` */
-export function utcText(ts: number): string {
+function utcText(ts: number): string {
   return new Date(ts).toISOString().slice(0, 16).replace("T", " ") + " UTC";
 }
 

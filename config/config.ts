@@ -13,6 +13,20 @@ export const config = {
     const v = env("LIVE_PORT");
     return v === undefined ? null : Number(v);
   },
+  /**
+   * The address the live listener binds (default every address). Behind a proxy on the same host
+   * that listens on the public address, bind the app's listener to a private one (127.0.0.1).
+   */
+  get liveHost(): string {
+    return env("LIVE_HOST") ?? "0.0.0.0";
+  },
+  /**
+   * The port pages open their event socket on, when it differs from LIVE_PORT (a proxy in front
+   * listens on it and passes to LIVE_PORT). Unset: LIVE_PORT itself.
+   */
+  get livePublicPort(): number | null {
+    return positive(env("LIVE_PUBLIC_PORT")) ?? null;
+  },
   /** Remote KV (KV Connect) URL; when set it wins over KV_PATH. */
   get kvUrl() {
     return env("KV_URL");
@@ -35,11 +49,43 @@ export const config = {
   get adminEmails() {
     return (env("ADMIN_EMAILS") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
   },
-  /** Trust X-Forwarded-For / X-Forwarded-Proto from a reverse proxy. */
-  trustProxy: env("TRUST_PROXY") === "1",
-  /** Map tile URL template for Leaflet. */
+  /**
+   * Which reverse proxies are trusted to name the client (X-Forwarded-For, -Proto): `N`, the
+   * number of proxies in front of the app (the client is the Nth address from the right), or a
+   * comma list of the proxies' own addresses. Unset, `0` or unreadable: none, the connection's
+   * address is the client's.
+   */
+  get trustProxy(): ProxyTrust | null {
+    return proxyTrust(env("TRUST_PROXY"));
+  },
+  /** How long a request body may take to arrive, from its headers to its last byte (408 past it). */
+  get bodyTimeoutMs(): number {
+    return positive(env("BODY_TIMEOUT_MS")) ?? 10_000;
+  },
+  /** Requests one client address may have open at once (event streams included); past it, 429. */
+  get maxOpenPerAddress(): number {
+    return positive(env("MAX_OPEN_PER_ADDRESS")) ?? 256;
+  },
+  /**
+   * The upstream tile server's URL template ({z} {x} {y}, and Leaflet's {s} {-y} {r}). The server
+   * fetches tiles from it (routes/tiles.ts); browsers ask this app's /tiles/{z}/{x}/{y}, never it.
+   */
   get tileUrl() {
     return env("TILE_URL") ?? "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
+  },
+  /** Where fetched tiles are kept on disk. */
+  get tileCacheDir() {
+    return env("TILE_CACHE_DIR") ?? "./data/tiles";
+  },
+  /** The tile cache's size bound, MB; the least recently used tiles go past it. */
+  get tileCacheMb() {
+    const mb = Number(env("TILE_CACHE_MB") ?? 512);
+    return Number.isFinite(mb) && mb >= 0 ? mb : 512;
+  },
+  /** The tiles' attribution, HTML shown on the map (the tile host's licence asks for it). */
+  get tileAttribution() {
+    return env("TILE_ATTRIBUTION") ??
+      '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
   },
   /** Run the job workers inside the web process (default) or not (WORKERS=0, use `deno task worker`). */
   workersInProcess: env("WORKERS") !== "0",
@@ -59,4 +105,49 @@ export const config = {
   get logRequests() {
     return env("LOG_REQUESTS") !== "0";
   },
+  /**
+   * The longest random delay before a health notice becomes visible (ms; default a day): the timing
+   * must not point at its sender. Tests shorten it.
+   */
+  get healthNoticeMaxDelayMs() {
+    const v = Number(env("HEALTH_NOTICE_MAX_DELAY_MS"));
+    return Number.isFinite(v) && v >= 0 && env("HEALTH_NOTICE_MAX_DELAY_MS") !== undefined ? v : 24 * 3_600_000;
+  },
 };
+
+/** The trusted proxies: a count of hops, or the proxies' addresses. */
+export type ProxyTrust = { hops: number } | { addresses: ReadonlySet<string> };
+
+function positive(v: string | undefined): number | undefined {
+  const n = v === undefined ? NaN : Number(v);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+let parsed: { raw: string | undefined; trust: ProxyTrust | null } | null = null;
+
+/** Reads TRUST_PROXY (kept until the variable changes: it is read on every request). */
+function proxyTrust(raw: string | undefined): ProxyTrust | null {
+  if (parsed && parsed.raw === raw) return parsed.trust;
+  let trust: ProxyTrust | null = null;
+  const v = raw?.trim() ?? "";
+  if (/^\d+$/.test(v)) {
+    trust = Number(v) > 0 ? { hops: Number(v) } : null;
+  } else if (v) {
+    const addresses = new Set(v.split(",").map((a) => normalizeAddress(a)).filter(Boolean));
+    trust = addresses.size ? { addresses } : null;
+  }
+  parsed = { raw, trust };
+  return trust;
+}
+
+/**
+ * One address as proxies and sockets write it, in one spelling: no brackets or port, lower case,
+ * an IPv4 address mapped into IPv6 as the IPv4 address.
+ */
+export function normalizeAddress(a: string): string {
+  let s = a.trim().toLowerCase().replace(/^"|"$/g, "");
+  const bracketed = s.match(/^\[([^\]]+)\](?::\d+)?$/);
+  if (bracketed) s = bracketed[1];
+  else if (/^[\d.]+:\d+$/.test(s)) s = s.replace(/:\d+$/, "");
+  return s.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, "$1");
+}

@@ -7,7 +7,7 @@
 export const MIN_AGE = 18;
 
 /** Today's date in UTC as YYYY-MM-DD. */
-export function todayUtc(at: number): string {
+function todayUtc(at: number): string {
   return new Date(at).toISOString().slice(0, 10);
 }
 

@@ -4,12 +4,14 @@
  * serves OpenAPI 3.1 at /api/openapi.json; the API test kit (tests/api.ts) checks every 2xx answer
  * of every API test against it, so a route that changes its answer fails CI until this changes
  * too; the islands take their response types from it (`ApiAnswer<"GET /api/...">`, a type-only
- * import: no zod in their bundles) and build their URLs with domain/apiPath.ts, so a renamed route
- * or a changed answer breaks the build, not a member's screen. Objects are strict: a new field is
- * documented here or the check fails.
+ * import: no zod in their bundles) or from domain/shapes/, which domain/shapes/agreement.ts checks
+ * against it, and build their URLs with domain/apiPath.ts, so a renamed route or a changed answer
+ * breaks the build, not a member's screen. Objects are strict: a new field is documented here or
+ * the check fails.
  */
 
 import * as z from "zod";
+import { HEALTH_CONDITIONS } from "./health.ts";
 
 // --- shared shapes
 
@@ -60,18 +62,23 @@ const Crop = z.strictObject({
   rotate: z.number(),
 });
 
-/** A profile as stored (admins see it whole). */
-const StoredProfile = z.strictObject({
-  id,
-  accountId: id,
-  profilename: z.string(),
-  birthdate: z.string(),
+/** What a profile says of its member besides the name, stored and shown alike. */
+const profileFacts = {
   height: z.string(),
   weight: z.string(),
   description: z.string(),
   characteristics: z.array(z.string()),
   profilePicIds: z.array(id),
   profilePicIdsPrivate: z.array(id),
+};
+
+/** A profile as stored (admins see it whole). */
+const StoredProfile = z.strictObject({
+  id,
+  accountId: id,
+  profilename: z.string(),
+  birthdate: z.string(),
+  ...profileFacts,
   roles: z.array(z.string()),
   tsUpdated: ts,
   tsCreated: ts.optional(),
@@ -83,12 +90,7 @@ export const ProfileView = z.strictObject({
   id,
   profilename: z.string(),
   age: z.number().nullable(),
-  height: z.string(),
-  weight: z.string(),
-  description: z.string(),
-  characteristics: z.array(z.string()),
-  profilePicIds: z.array(id),
-  profilePicIdsPrivate: z.array(id),
+  ...profileFacts,
   pictures: z.array(PicInfo),
   tsUpdated: ts,
   own: z.boolean(),
@@ -232,6 +234,7 @@ const Settings = z.strictObject({
   roles: z.array(z.string()),
   volunteerUntil: ts.nullable(),
   hasPassword: z.boolean(),
+  /** What a change of email or password, or ending sessions, needs now (routes/api/settings.ts). */
   reauth: z.enum(["fresh", "password", "link"]),
   freshUntil: ts.nullable(),
   pushSubscriptions: z.array(PushDevice),
@@ -483,6 +486,25 @@ export const RESPONSES = {
     }),
   },
 
+  // Health Incident Report: the caller's contacts of a period, the send (nothing names a recipient
+  // after it), the notices a member got (never who sent them), and totals for admins.
+  "GET /api/games/healthreport/contacts": {
+    200: z.strictObject({
+      items: z.array(z.strictObject({ profileId: id, profileName: z.string(), picId: id.nullable() })),
+      remaining: z.number(),
+      tooNew: z.boolean(),
+    }),
+  },
+  "POST /api/games/healthreport": {
+    202: z.strictObject({ queued: z.number(), credited: z.boolean(), credits: z.number() }),
+  },
+  "GET /api/games/cooties": {
+    200: z.strictObject({
+      items: z.array(z.strictObject({ id, condition: z.enum(HEALTH_CONDITIONS), since: ts, until: ts })),
+    }),
+  },
+  "POST /api/games/cooties/:id/abuse": { 200: ok },
+
   // --- admin
   "GET /api/admin/dashboard/userRoleCounts": { 200: z.array(z.strictObject({ role: z.string(), count: z.number() })) },
   "POST /api/admin/testUsersCreate/:count": { 201: z.strictObject({ created: z.number() }) },
@@ -527,6 +549,9 @@ export const RESPONSES = {
         z.strictObject({ profileId: id, human: z.number(), machine: z.number(), profileName: z.string() }),
       ),
     }),
+  },
+  "GET /api/admin/games/healthreport": {
+    200: z.strictObject({ reports: z.number(), notices: z.number(), pending: z.number(), abuse: z.number() }),
   },
   "GET /api/admin/games/gptbuster/:profileId": { 200: z.strictObject({ human: z.number(), machine: z.number() }) },
   "GET /api/admin/reports": { 200: z.strictObject({ items: z.array(ReportCase) }) },

@@ -1,7 +1,8 @@
 /**
  * Languages. Every member-facing text lives in a catalogue (TEXTS, DISCOVERY_TEXTS, GAME_TEXTS,
- * MODERATION_TEXTS, NOTIFICATION_TEXTS), written in English (the spec's words, exactly) and
- * translated in domain/locales/. A catalogue is `localized`: reading `TEXTS.like` gives the text
+ * MODERATION_TEXTS, NOTIFICATION_TEXTS, SCREEN_TEXTS, UI_TEXTS), written in English (the spec's
+ * words, exactly) in domain/locales/en/ and translated in domain/locales/; the catalogue's own
+ * module (domain/texts.ts, ...) puts the languages together. A catalogue is `localized`: reading `TEXTS.like` gives the text
  * of the language in use, so the components that read the catalogues need no change.
  *
  * The language in use: in the browser, the page's `<html lang>` (the server chose it); on the
@@ -25,7 +26,7 @@ export function setRequestLocaleSource(source: () => Locale | undefined): void {
 }
 
 /** Is `x` one of the app's languages? */
-export function isLocale(x: unknown): x is Locale {
+function isLocale(x: unknown): x is Locale {
   return typeof x === "string" && (LOCALES as readonly string[]).includes(x);
 }
 
@@ -77,7 +78,7 @@ type Widen<T> = T extends string ? string
 export type Translation<T> = { [K in keyof T]: Widen<T[K]> };
 
 /** A catalogue that answers in the language in use (English where a translation lacks a key). */
-export function localized<T extends object>(en: T, translations: Record<Exclude<Locale, "en">, Translation<T>>): T {
+function localized<T extends object>(en: T, translations: Record<Exclude<Locale, "en">, Translation<T>>): T {
   return new Proxy(en, {
     get(target, key, receiver) {
       const l = locale();

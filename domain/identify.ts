@@ -5,8 +5,8 @@
  */
 
 import { catalogue } from "./i18n.ts";
-import { IDENTIFY_ES } from "./locales/identify.es.ts";
-import { IDENTIFY_PT_BR } from "./locales/identify.ptBR.ts";
+import { IDENTIFY_ES } from "./locales/identifyEs.ts";
+import { IDENTIFY_PT_BR } from "./locales/identifyPtBR.ts";
 
 /** A pose: its id (the key of its text), whether it needs hands, and a drawing where one helps. */
 export interface Pose {
@@ -131,6 +131,19 @@ export function isPoseId(x: unknown): x is PoseId {
 /** The answers a judge (or an admin) gives about a selfie. */
 export const ID_ANSWERS = ["SAME", "NOT_SAME", "WRONG_POSE"] as const;
 export type IdAnswer = typeof ID_ANSWERS[number];
+
+/** Two perceptual hashes (images/pipeline.ts `perceptualHash`) this close, in differing bits of 64, are the same picture. */
+export const SAME_PICTURE_BITS = 10;
+
+/** How many bits two 64-bit hashes differ in. */
+export function hammingDistance(a: bigint, b: bigint): number {
+  let x = a ^ b, n = 0;
+  while (x) {
+    n += Number(x & 1n);
+    x >>= 1n;
+  }
+  return n;
+}
 
 /** How long a challenge (a pose to copy) may be answered. */
 export const CHALLENGE_MS = 2 * 60_000;

@@ -7,10 +7,8 @@
 import { catalogue } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import { EN_MODERATION } from "./locales/en/moderation.ts";
 
-/** What an admin may do about a confirmed report. */
-export const ACTION_KINDS = ["WARNING", "SUSPENSION", "BAN"] as const;
-export type ActionKind = typeof ACTION_KINDS[number];
 /** A suspension lasts one of these many days. */
 export const SUSPENSION_DAYS = [1, 7, 30] as const;
 /** Reports from this many different members within `REVIEW_WINDOW_MS` hide a profile until an admin looks. */
@@ -19,24 +17,10 @@ export const REVIEW_WINDOW_MS = 24 * 3_600_000;
 /** Reasons are shown to the member: short, and never who reported. */
 export const MAX_REASON = 500;
 
-const EN_MODERATION = {
-  warningTitle: "A warning from the moderators",
-  warningOk: "I understand",
-  reviewTitle: "Your profile is under review",
-  review:
-    "Several members reported your profile. Until a moderator has looked at it, other members do not see it. You can still use the app.",
-  sendingPaused: "Sending is paused until a moderator has looked at your account.",
-  spamHeld: "This message may be spam: show it?",
-  spamShow: "Show it",
-  registerBlocked: "This address cannot be used to register: an account with it is suspended or banned.",
-  kinds: { WARNING: "Warning", SUSPENSION: "Suspension", BAN: "Ban" } as Record<ActionKind, string>,
-} as const;
-
 export const MODERATION_TEXTS = catalogue("MODERATION_TEXTS", EN_MODERATION, {
   es: es.MODERATION_TEXTS,
   "pt-BR": ptBR.MODERATION_TEXTS,
 });
-export type EnModeration = typeof EN_MODERATION;
 
 /** The login refusal of a suspended or banned member: the reason and the end date, never who reported. */
 export function sanctionMessage(kind: "SUSPENSION" | "BAN", reason: string, until: number | null): string {

@@ -1,6 +1,7 @@
 /**
  * Picture rules and addresses shared by the server and the islands (no sharp, no KV here):
- * the upload limits of spec §5 and §9, the crop constants, and versioned picture URLs.
+ * the upload limits of spec §5 and §9, the served widths, the crop constants and box, and
+ * versioned picture URLs.
  */
 
 import { type PicScale, profilePicUrl } from "./format.ts";
@@ -20,6 +21,12 @@ export const CROP_ASPECT = 0.8;
 /** The crop preview is 80 px wide (spec §5). */
 export const CROP_PREVIEW_WIDTH = 80;
 
+/** The widths the picture URL serves (`?scale_x=`). */
+export const PIC_SIZES = [256, 512, 1024, 2048] as const;
+
+/** One of `PIC_SIZES`. */
+export type PicSize = (typeof PIC_SIZES)[number];
+
 /** What a viewer needs to show a picture (kv/pictures.ts `PicInfo`). */
 export interface PicRef {
   id: string;
@@ -33,7 +40,7 @@ export interface PicRef {
  * `showNsfw` picks the real NSFW picture (the member chose Showing NSFW); otherwise an NSFW
  * picture comes blurred.
  */
-export function picSrc(pic: PicRef, scale: PicScale, showNsfw: boolean): string {
+function picSrc(pic: PicRef, scale: PicScale, showNsfw: boolean): string {
   return `${profilePicUrl(pic.id, scale, showNsfw && pic.nsfw)}&v=${encodeURIComponent(pic.v)}`;
 }
 

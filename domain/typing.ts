@@ -5,17 +5,19 @@
  * shows "Typing..." for `TYPING_SHOWS_MS` after the last telling, and drops it when a message
  * from them arrives. A message sent starts a new round: the first keystroke after it is told at
  * once (a member who answers quickly right after sending still shows as typing). The server
- * passes on at most one telling per pair every `TYPING_MIN_GAP_MS`, which bounds what a page that
- * ignores these rules can cost; the page never tells closer than that, so none of its tellings is
- * dropped.
+ * passes on at most one telling per pair every `TYPING_SERVER_GAP_MS`, which bounds what a page that
+ * ignores these rules can cost; the page never tells closer than `TYPING_MIN_GAP_MS`, twice that, so
+ * none of its tellings is dropped however the network spaces their arrivals.
  */
 
 /** While typing goes on, it is told again this often. */
 export const TYPING_REPEAT_MS = 3000;
 /** How long "Typing..." shows after the last telling (six seconds of silence end it). */
 export const TYPING_SHOWS_MS = 6000;
-/** The least time between two tellings of one pair that the server passes on. */
+/** The least time the page leaves between two tellings to one member. */
 export const TYPING_MIN_GAP_MS = 400;
+/** The least time between two tellings of one pair that the server passes on (half the page's gap: arrivals jitter). */
+export const TYPING_SERVER_GAP_MS = TYPING_MIN_GAP_MS / 2;
 
 /**
  * The telling side's clock-driven state: `keystroke()` at each change of a non-empty draft,

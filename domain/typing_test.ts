@@ -45,7 +45,7 @@ Deno.test("typing - a keystroke right after a telling waits for the server's lea
 });
 
 Deno.test("typing - a telling still waiting is dropped when the conversation closes", async () => {
-  let t = 0;
+  const t = 0;
   const told: number[] = [];
   const teller = new TypingTeller(() => told.push(t), () => t);
   teller.keystroke();

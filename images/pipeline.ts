@@ -19,22 +19,20 @@
 
 import sharp from "sharp";
 import type { JpegOptions, Metadata, Sharp, SharpOptions, WebpOptions } from "sharp";
-import { MAX_UPLOAD_BYTES } from "../domain/pictures.ts";
+import { MAX_UPLOAD_BYTES, PIC_SIZES, type PicSize } from "../domain/pictures.ts";
+import type { CropBox } from "../domain/shapes/pictures.ts";
 
 /** The largest upload accepted, in bytes (the spec's number; defined beside the client's checks). */
 export { MAX_UPLOAD_BYTES };
+
+/** The served widths and the crop box are rules the store and the islands share (domain/pictures.ts). */
+export { type CropBox, PIC_SIZES, type PicSize };
 
 /** The most pixels (width × height, as the header declares them) an upload may have. */
 export const MAX_PIXELS = 40_000_000;
 
 /** The longest side of a normalized picture. */
 export const NORMALIZED_MAX_SIDE = 2048;
-
-/** The widths the picture URL serves (`?scale_x=`). */
-export const PIC_SIZES = [256, 512, 1024, 2048] as const;
-
-/** One of `PIC_SIZES`. */
-export type PicSize = (typeof PIC_SIZES)[number];
 
 /** The content types an upload may have. */
 export type PicType = "image/png" | "image/jpeg" | "image/webp";
@@ -296,8 +294,13 @@ const CAP = {
 const DAMAGED = "The picture could not be decoded; the file may be damaged.";
 
 /** Ends a pipeline as a master: at most NORMALIZED_MAX_SIDE (never enlarged), WebP, no metadata. */
-async function asMaster(pipeline: Sharp, webp: WebpOptions = SETTINGS.master): Promise<Picture> {
-  const { data, info } = await pipeline.resize(CAP).webp(webp).toBuffer({ resolveWithObject: true });
+function asMaster(pipeline: Sharp, webp: WebpOptions = SETTINGS.master): Promise<Picture> {
+  return asWebp(pipeline.resize(CAP), webp);
+}
+
+/** Ends a pipeline as WebP with `webp`'s settings: the bytes and their size. */
+async function asWebp(pipeline: Sharp, webp: WebpOptions): Promise<Picture> {
+  const { data, info } = await pipeline.webp(webp).toBuffer({ resolveWithObject: true });
   return { bytes: asBytes(data), type: OUTPUT_TYPE, width: info.width, height: info.height };
 }
 
@@ -393,18 +396,7 @@ export async function renderVariant(
   }
   const webp = opts.webp ?? SETTINGS.variant(width);
   const src = await open(master);
-  if (!opts.blur) {
-    const { data, info } = await src.img()
-      .resize({ width, withoutEnlargement: true })
-      .webp(webp)
-      .toBuffer({ resolveWithObject: true });
-    return {
-      bytes: asBytes(data),
-      type: OUTPUT_TYPE,
-      width: info.width,
-      height: info.height,
-    };
-  }
+  if (!opts.blur) return asWebp(src.img().resize({ width, withoutEnlargement: true }), webp);
   const srcW = src.width;
   const srcH = src.height;
   const outW = Math.min(width, srcW);
@@ -416,7 +408,7 @@ export async function renderVariant(
     })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const { data, info } = await sharp(tiny.data, {
+  const blurred = sharp(tiny.data, {
     raw: {
       width: tiny.info.width,
       height: tiny.info.height,
@@ -424,36 +416,20 @@ export async function renderVariant(
     },
   })
     .resize({ width: outW, height: outH, fit: "fill", kernel: "cubic" })
-    .blur(Math.max(2, outW / 64))
-    .webp(webp)
-    .toBuffer({ resolveWithObject: true });
-  return {
-    bytes: asBytes(data),
-    type: OUTPUT_TYPE,
-    width: info.width,
-    height: info.height,
-  };
+    .blur(Math.max(2, outW / 64));
+  return asWebp(blurred, webp);
 }
-
-/** A crop box in pixels of the picture after `rotate`, and the rotation (degrees clockwise). */
-export type CropBox = {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  rotate?: number;
-};
 
 /**
  * The editor's Save: rotates the normalized picture by `rotate` degrees clockwise (multiples of
  * 90 are exact; other angles enlarge the canvas with transparent corners), then cuts the box,
  * whose coordinates are pixels of the rotated picture at its stored size (fractions are rounded).
- * A box outside the picture is refused with `PictureRejected` 422. The aspect ratio is the
- * UI's business. The result is WebP without metadata, longest side at most 2048.
+ * A missing `rotate` is 0. A box outside the picture is refused with `PictureRejected` 422. The
+ * aspect ratio is the UI's business. The result is WebP without metadata, longest side at most 2048.
  */
 export async function cropPicture(
   normalizedBytes: Uint8Array,
-  box: CropBox,
+  box: Omit<CropBox, "rotate"> & { rotate?: number },
 ): Promise<Picture> {
   const reasons: string[] = [];
   for (const k of ["x", "y", "width", "height"] as const) {
@@ -513,7 +489,7 @@ export async function cropPicture(
 /**
  * A 64-bit perceptual hash (dHash) of a picture: its grey 9 × 8 thumbnail, one bit per pixel
  * brighter than its right neighbour. Re-encoding, resizing and small edits change few bits, so two
- * hashes within `SAME_PICTURE_BITS` of each other are taken for the same picture.
+ * hashes within `SAME_PICTURE_BITS` (domain/identify.ts) of each other are taken for the same picture.
  */
 export async function perceptualHash(bytes: Uint8Array): Promise<bigint> {
   const { data, info } = await sharp(bytes, UNTRUSTED).rotate().toColourspace("b-w")
@@ -527,17 +503,4 @@ export async function perceptualHash(bytes: Uint8Array): Promise<bigint> {
     }
   }
   return h;
-}
-
-/** Two perceptual hashes this close (differing bits of 64) are the same picture. */
-export const SAME_PICTURE_BITS = 10;
-
-/** How many bits two 64-bit hashes differ in. */
-export function hammingDistance(a: bigint, b: bigint): number {
-  let x = a ^ b, n = 0;
-  while (x) {
-    n += Number(x & 1n);
-    x >>= 1n;
-  }
-  return n;
 }

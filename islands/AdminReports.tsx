@@ -8,18 +8,10 @@ import { api, ApiFailure } from "./queries/api.ts";
 import { shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
+import type { ReportCase } from "../domain/shapes/moderation.ts";
+import type { ArbDecision } from "../domain/shapes/games.ts";
 
-export interface AdminReportItem {
-  id: string;
-  reporterProfileId: string;
-  reportedProfileId: string;
-  reporterName: string | null;
-  reportedName: string | null;
-  reason: string;
-  text: string;
-  tsCreated: number;
-  case: { violation: number; noViolation: number; status: "OPEN" | "CONFIRMED" | "DISMISSED" };
-}
+export type AdminReportItem = ReportCase;
 
 export interface AdminReportsProps {
   items: AdminReportItem[];
@@ -41,7 +33,7 @@ export default function AdminReports({ items: initial, reasons }: AdminReportsPr
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState("");
 
-  const decide = async (id: string, decision: "CONFIRM" | "DISMISS") => {
+  const decide = async (id: string, decision: ArbDecision) => {
     setBusy(id);
     setError("");
     try {

@@ -10,30 +10,21 @@ import { shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
-
-export interface ArbItemProps {
-  report: { id: string; reason: string; text: string; tsCreated: number };
-  reported: { profileId: string; profileName: string; description: string; picId: string | null };
-}
+import type { ArbItem, ArbVerdict } from "../domain/shapes/games.ts";
+import type { ArbCase } from "../domain/shapes/moderation.ts";
 
 export interface ArbitrationProps {
-  item: ArbItemProps | null;
+  item: ArbItem | null;
   credits: number;
   /** Report reason ids to their labels. */
   reasons: Record<string, string>;
 }
 
-type Verdict = "VIOLATION" | "NO_VIOLATION";
-interface Case {
-  violation: number;
-  noViolation: number;
-}
-
 export default function Arbitration(props: ArbitrationProps) {
   const { item, credits, result: round, busy, error, vote, next } = useVoteRounds<
-    ArbItemProps,
-    Verdict,
-    { case: Case; credits: number }
+    ArbItem,
+    ArbVerdict,
+    { case: ArbCase; credits: number }
   >({
     item: props.item,
     credits: props.credits,

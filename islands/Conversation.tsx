@@ -30,8 +30,8 @@ import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
-import type { Message } from "../kv/messages.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { Message } from "../domain/shapes/messages.ts";
 
 export interface ConversationProps {
   me: string;

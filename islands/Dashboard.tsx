@@ -5,11 +5,9 @@ import { api } from "./queries/api.ts";
 import { QueryProvider } from "./queries/client.tsx";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { ApiAnswer } from "../domain/contract.ts";
 
-export interface RoleCount {
-  role: string;
-  count: number;
-}
+export type RoleCount = ApiAnswer<"GET /api/admin/dashboard/userRoleCounts">[number];
 
 /** Admin counts refresh every 5 seconds (spec §9). */
 const REFRESH_MS = 5000;

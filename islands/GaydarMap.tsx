@@ -40,10 +40,14 @@ export const CAPTION_MS = 8000;
 export const MESSAGE_MS = 2500;
 /** The view is saved this long after it settles (spec §9). */
 export const SAVE_VIEW_MS = 1000;
+/** This many tiles failing in a row, none loading between, and the map says so and offers the list. */
+export const TILE_FAILURES_SHOWN = 4;
+/** The list view of the members nearby (routes/table.ts), where the map's failure sends the member. */
+export const LIST_VIEW = "/search/tile";
 
 export interface GaydarMapProps {
   profileId: string;
-  tileUrl: string;
+  /** The tiles' attribution, HTML (the server's setting, never member input). */
   attribution: string;
   /** The member's own last report, for a device that saved none. */
   known: KnownLocation | null;
@@ -95,7 +99,21 @@ const firstTiles = () => document.querySelector<HTMLElement>(".map-preview");
 /** Leaflet has drawn its first tiles: the first tiles under them go once Leaflet's have faded in (0.2 s). */
 const leafletTilesShown = () => setTimeout(() => firstTiles()?.remove(), 250);
 
-function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
+/** Whether the tiles are failing: `TILE_FAILURES_SHOWN` errors in a row, until one loads again. */
+function useTilesFailing(): [boolean, () => void, () => void] {
+  const [failing, setFailing] = useState(false);
+  const inRow = useRef(0);
+  const loaded = useCallback(() => {
+    inRow.current = 0;
+    setFailing(false);
+  }, []);
+  const failed = useCallback(() => {
+    if (++inRow.current >= TILE_FAILURES_SHOWN) setFailing(true);
+  }, []);
+  return [failing, loaded, failed];
+}
+
+function MapBody({ profileId, attribution, known }: GaydarMapProps) {
   const loc = useLocation(profileId, known);
   const nsfw = useShowsNsfw();
   const [filter, setFilter] = useBriefFilter();
@@ -107,6 +125,7 @@ function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
   // Captions also show for the first 8 s of the page, so a newcomer learns what the buttons do.
   const [captions, setCaptions] = useState(true);
   const [message, flash] = useFlash();
+  const [tilesFailing, tileLoaded, tileFailed] = useTilesFailing();
   const [start, setStart] = useState<MapStart | null>(null);
   const captionTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const saveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -230,7 +249,6 @@ function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
         {Leaflet && start
           ? (
             <Leaflet
-              tileUrl={tileUrl}
               attribution={attribution}
               start={start}
               me={{ lat: loc.lat, lon: loc.lon, draggable: !gps && !loc.paused, hidden: loc.hide }}
@@ -242,6 +260,8 @@ function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
               onMeMoved={moved}
               onOpenProfile={openProfile}
               onTilesShown={leafletTilesShown}
+              onTileLoaded={tileLoaded}
+              onTileFailed={tileFailed}
             />
           )
           : <p className="map-loading">{loadFailed ? "The map could not be loaded." : "Loading the map..."}</p>}
@@ -253,6 +273,11 @@ function MapBody({ profileId, tileUrl, attribution, known }: GaydarMapProps) {
         {status && <p className="map-note map-status" role="status">{status}</p>}
         {stale && <p className="map-note">{stale}</p>}
         {message && <p className="map-note map-message" role="status">{message}</p>}
+        {tilesFailing && (
+          <p className="map-note map-tiles-failed" role="alert">
+            {UI_TEXTS.mapTilesFailed} <a href={LIST_VIEW}>{UI_TEXTS.seeMembersAsList}</a>
+          </p>
+        )}
       </div>
       <div className="map-controls map-left">
         <button

@@ -10,27 +10,14 @@ import { shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
-
-export interface GptItemProps {
-  profileId: string;
-  profileName: string;
-  profileAge: number | null;
-  picId: string | null;
-  description: string;
-}
+import type { GptItem, GptTally, GptVerdict } from "../domain/shapes/games.ts";
 
 export interface GptBusterProps {
-  item: GptItemProps | null;
+  item: GptItem | null;
   credits: number;
 }
 
-type Verdict = "HUMAN" | "MACHINE";
-interface Tally {
-  human: number;
-  machine: number;
-}
-
-function TallyBar({ tally, mine }: { tally: Tally; mine: Verdict }) {
+function TallyBar({ tally, mine }: { tally: GptTally; mine: GptVerdict }) {
   const total = tally.human + tally.machine;
   const human = Math.round((tally.human / total) * 100);
   return (
@@ -53,9 +40,9 @@ function TallyBar({ tally, mine }: { tally: Tally; mine: Verdict }) {
 
 export default function GptBuster(props: GptBusterProps) {
   const { item, credits, result: round, busy, error, vote, next } = useVoteRounds<
-    GptItemProps,
-    Verdict,
-    { tally: Tally; credits: number }
+    GptItem,
+    GptVerdict,
+    { tally: GptTally; credits: number }
   >({
     item: props.item,
     credits: props.credits,

@@ -16,12 +16,12 @@ import {
   useLikesListQuery,
 } from "./queries/likes.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
-import type { Page } from "../kv/paging.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { LoadMore } from "../components/LoadMore.tsx";
 import { shortName } from "../domain/format.ts";
 import { Ago } from "../components/Time.tsx";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { Page } from "../domain/shapes/paging.ts";
 
 export interface LikesProps {
   profileId: string;

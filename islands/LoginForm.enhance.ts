@@ -5,12 +5,9 @@ import { apiPath } from "../domain/apiPath.ts";
 import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import type { Enhancement } from "./enhance.ts";
 import type { LoginFormProps } from "./LoginForm.tsx";
+import type { ApiAnswer } from "../domain/contract.ts";
 
-interface LoginAnswer {
-  profileId: string;
-  email: string;
-  needsPassword: boolean;
-}
+type LoginAnswer = ApiAnswer<"POST /api/auth">;
 
 /** Reads a login token from `#token=` or `?token=`. */
 function tokenFromLocation(): string | null {

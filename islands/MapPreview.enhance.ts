@@ -9,10 +9,10 @@
 
 import type { Enhancement } from "./enhance.ts";
 import type { MapPreviewProps } from "./MapPreview.tsx";
-import { firstMapView, TILE_PX, tilesAt, viewKey } from "./map/firstView.ts";
+import { APP_TILE_URL, firstMapView, TILE_PX, tilesAt, viewKey } from "./map/firstView.ts";
 import { readSaved } from "./queries/savedLocation.ts";
 
-const enhanceMapPreview: Enhancement<MapPreviewProps> = (root, { profileId, tileUrl, known }) => {
+const enhanceMapPreview: Enhancement<MapPreviewProps> = (root, { profileId, known }) => {
   const box = root.querySelector<HTMLElement>(".map-preview");
   if (!box) return;
   const me = readSaved(profileId) ?? known;
@@ -20,11 +20,13 @@ const enhanceMapPreview: Enhancement<MapPreviewProps> = (root, { profileId, tile
   const width = box.clientWidth, height = box.clientHeight;
   if (!view || "box" in view || !width || !height) return box.remove();
   const tiles = document.createDocumentFragment();
-  for (const t of tilesAt(view, width, height, tileUrl, devicePixelRatio > 1)) {
+  for (const t of tilesAt(view, width, height, APP_TILE_URL, devicePixelRatio > 1)) {
     const img = document.createElement("img");
     img.alt = "";
     // Asked for at once, not held back behind the page's scripts as images are while they load.
     img.fetchPriority = "high";
+    // A tile that fails leaves the map's background, not the browser's broken-picture sign (as Leaflet's do).
+    img.onerror = () => img.remove();
     img.src = t.url;
     img.width = img.height = TILE_PX;
     img.style.left = `${t.left}px`;

@@ -8,7 +8,6 @@ import type { KnownLocation } from "./queries/location.ts";
 
 export interface MapPreviewProps {
   profileId: string;
-  tileUrl: string;
   /** The tiles' attribution, HTML (the page's constant, never member input). */
   attribution: string;
   /** The member's own last report, for a device that saved no location. */

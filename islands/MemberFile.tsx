@@ -6,13 +6,13 @@
 
 import { useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
-import type { MemberFile as File, ModAction, ModNote } from "../kv/moderation.ts";
 import { ActionForm } from "./admin/ActionForm.tsx";
 import { Time } from "../components/Time.tsx";
 import { profilePicUrl } from "../domain/format.ts";
 import { formatUntil, MODERATION_TEXTS } from "../domain/moderation.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { MemberFile as File, ModAction, ModNote } from "../domain/shapes/moderation.ts";
 
 export interface MemberFileProps {
   file: File;

@@ -7,11 +7,11 @@
 
 import { useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
-import type { MemberHit, QueueItem } from "../kv/moderation.ts";
 import { ActionForm } from "./admin/ActionForm.tsx";
 import { Time } from "../components/Time.tsx";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { MemberHit, QueueItem } from "../domain/shapes/moderation.ts";
 
 export interface ModerationQueueProps {
   items: QueueItem[];

@@ -4,8 +4,8 @@ import { QueryProvider } from "./queries/client.tsx";
 import { useDeleteNotificationMutation, useNotificationsQuery } from "./queries/notifications.ts";
 import { Time } from "../components/Time.tsx";
 import { TEXTS } from "../domain/texts.ts";
-import type { Notification } from "../kv/notifications.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { Notification } from "../domain/shapes/notifications.ts";
 
 interface Props {
   profileId: string;

@@ -10,34 +10,13 @@ import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { profilePicUrl, shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
+import type { CropFractions, CropItem, CropSuggestionView } from "../domain/shapes/pictures.ts";
 
-export interface CropBoxFractions {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-export interface PhotoCropItem {
-  picId: string;
-  profileId: string;
-  profileName: string;
-  width: number;
-  height: number;
-  gen: string;
-}
-
-export interface PhotoCropSuggestion {
-  id: string;
-  picId: string;
-  width: number;
-  height: number;
-  box: CropBoxFractions;
-  tsCreated: number;
-}
+/** A suggestion for one's own picture as the page hands it over (the page leaves out the owner and the generation). */
+export type PhotoCropSuggestion = Omit<CropSuggestionView, "ownerProfileId" | "gen">;
 
 export interface PhotoCropProps {
-  item: PhotoCropItem | null;
+  item: CropItem | null;
   credits: number;
   suggestions: PhotoCropSuggestion[];
 }
@@ -46,7 +25,7 @@ const ASPECT = 0.8;
 const MIN_SIZE = 0.3;
 
 /** The box of relative size `size` (1: as large as fits) with its top-left at (px, py) of the free room. */
-function boxOf(item: PhotoCropItem, size: number, px: number, py: number): CropBoxFractions {
+function boxOf(item: CropItem, size: number, px: number, py: number): CropFractions {
   const maxW = Math.min(item.width, item.height * ASPECT);
   const w = (size * maxW) / item.width;
   const h = (size * maxW) / ASPECT / item.height;
@@ -74,7 +53,7 @@ function CropSlider(
   );
 }
 
-function Overlay({ box }: { box: CropBoxFractions }) {
+function Overlay({ box }: { box: CropFractions }) {
   return (
     <span
       className="crop-box"
@@ -165,7 +144,7 @@ export default function PhotoCrop(props: PhotoCropProps) {
 
   const next = async () => {
     const skip = skipped.current.slice(-50).map(encodeURIComponent).join(",");
-    const r = await api<{ item: PhotoCropItem | null; credits: number }>(
+    const r = await api<{ item: CropItem | null; credits: number }>(
       apiPath("GET /api/games/photocrop/next", {}, { skip }),
     );
     setItem(r.item);

@@ -7,9 +7,9 @@
 import { useEffect, useRef, useState } from "react";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { picImgProps } from "../domain/pictures.ts";
-import type { PicInfo } from "../kv/pictures.ts";
 import LikeButton, { type CarouselLikes } from "./LikeButton.tsx";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { PicInfo } from "../domain/shapes/pictures.ts";
 
 export interface PicCarouselProps {
   profileId: string;

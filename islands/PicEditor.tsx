@@ -10,7 +10,8 @@
 
 import { type PointerEvent as ReactPointerEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
-import { type CropBox, useCropMutation } from "./queries/pictures.ts";
+import { useCropMutation } from "./queries/pictures.ts";
+import type { CropBox } from "../domain/shapes/pictures.ts";
 import { CROP_ASPECT, CROP_PREVIEW_WIDTH } from "../domain/pictures.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
@@ -60,7 +61,7 @@ export function boxOf(s: CropState, w: number, h: number): CropBox {
 }
 
 /** Keeps the centre where the box stays inside the turned upload. */
-export function clampState(s: CropState, w: number, h: number): CropState {
+function clampState(s: CropState, w: number, h: number): CropState {
   const { rw, rh } = turned(w, h, s.rotate);
   const zoom = Math.min(MAX_ZOOM, Math.max(1, s.zoom));
   const bw = Math.min(rw, rh * CROP_ASPECT) / zoom;
@@ -74,7 +75,7 @@ export function clampState(s: CropState, w: number, h: number): CropState {
 }
 
 /** The state a saved crop (or none: centred, zoom 1) starts from. */
-export function stateOf(crop: CropBox | null, w: number, h: number): CropState {
+function stateOf(crop: CropBox | null, w: number, h: number): CropState {
   if (!crop) return clampState({ rotate: 0, zoom: 1, cx: w / 2, cy: h / 2 }, w, h);
   const rotate = ((crop.rotate % 360) + 360) % 360;
   const { rw, rh } = turned(w, h, rotate);

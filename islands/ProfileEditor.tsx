@@ -20,8 +20,8 @@ import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
 import { latestAdultBirthdate } from "../domain/age.ts";
 import { picImgProps } from "../domain/pictures.ts";
 import { MAX_TEXT, TEXTS, titleText } from "../domain/texts.ts";
-import type { PicInfo } from "../kv/pictures.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { PicInfo } from "../domain/shapes/pictures.ts";
 
 /** The 'Saved' banner shows this long in the editor (spec §9). */
 export const SAVED_MS = 1000;

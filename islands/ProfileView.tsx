@@ -13,7 +13,6 @@ import { type ProfileView as Profile, useProfileQuery } from "./queries/profiles
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { CHARACTERISTIC_CATEGORIES, characteristicLabel, NO_CHARACTERISTICS } from "../domain/characteristics.ts";
 import { picImgProps } from "../domain/pictures.ts";
-import type { PicInfo } from "../kv/pictures.ts";
 import { usePresence } from "./queries/presence.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
@@ -23,6 +22,7 @@ import { distanceText } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { PicInfo } from "../domain/shapes/pictures.ts";
 
 export interface ProfileViewProps {
   profile: Profile;
@@ -31,7 +31,7 @@ export interface ProfileViewProps {
 }
 
 /** The carousel address of one picture among a list (spec §2: profileId, id, ids). */
-export function carouselHref(profileId: string, id: string, ids: readonly string[]): string {
+function carouselHref(profileId: string, id: string, ids: readonly string[]): string {
   const q = new URLSearchParams({ profileId, id, ids: ids.join(",") });
   return `/profilePicCarousel?${q}`;
 }

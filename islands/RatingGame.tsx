@@ -18,15 +18,10 @@ import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
-
-export interface RatingCardProps {
-  picId: string;
-  profileId: string;
-  profileName: string;
-}
+import type { RatingCard } from "../domain/shapes/games.ts";
 
 export interface RatingGameProps {
-  deck: RatingCardProps[];
+  deck: RatingCard[];
   credits: number;
 }
 
@@ -48,7 +43,7 @@ export default function RatingGame(props: RatingGameProps) {
   const refill = async () => {
     setRefilling(true);
     try {
-      const r = await api<{ items: RatingCardProps[]; credits: number }>(apiPath("GET /api/games/ratinggame/deck", {}));
+      const r = await api<{ items: RatingCard[]; credits: number }>(apiPath("GET /api/games/ratinggame/deck", {}));
       setDeck(r.items);
       setCredits(r.credits);
     } catch {

@@ -25,34 +25,16 @@ import {
 } from "./queries/push.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import type { ApiAnswer } from "../domain/contract.ts";
 
-export interface SettingsData {
-  defaultProfileId: string;
-  name: string;
-  email: string;
-  roles: string[];
-  volunteerUntil: number | null;
-  hasPassword: boolean;
-  /** What a change of email or password, or ending sessions, needs now (routes/api/settings.ts). */
-  reauth: "fresh" | "password" | "link";
-  freshUntil: number | null;
-  pushSubscriptions: PushDevice[];
-  applicationServerKey: string;
-}
+/** The account's settings (`GET /api/settings`). */
+export type SettingsData = ApiAnswer<"GET /api/settings">;
 
-export interface SessionItem {
-  id: string;
-  device: string;
-  tsCreated: number;
-  lastSeen: number;
-  current: boolean;
-}
+/** One of the account's sessions. */
+export type SessionItem = ApiAnswer<"GET /api/sessions">[number];
 
-export interface BlockedItem {
-  profileId: string;
-  profileName: string;
-  tsBlocked: number;
-}
+/** A member the caller blocked. */
+export type BlockedItem = ApiAnswer<"GET /api/blocks">[number];
 
 export interface SettingsProps {
   settings: SettingsData;

@@ -23,11 +23,11 @@ import { DiscoveryStatus } from "../components/DiscoveryStatus.tsx";
 import { SwipeButtons } from "../components/SwipeButtons.tsx";
 import { shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
-import type { ProfileBrief } from "../kv/briefs.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 // Kept for islands that took the gesture from here before islands/useSwipe.ts existed.
 export { swipeOfDrag } from "./useSwipe.ts";
+import type { ProfileBrief } from "../domain/shapes/briefs.ts";
 
 /** Fetch the next page when this few cards are left. */
 const REFILL_AT = 5;

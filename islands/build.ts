@@ -62,7 +62,7 @@ export interface Manifest {
 }
 
 /** Island names: every islands/*.tsx file whose name starts with a capital letter. */
-export function islandNames(): string[] {
+function islandNames(): string[] {
   return [...Deno.readDirSync(`${root}islands`)]
     .filter((e) => e.isFile && /^[A-Z]\w*\.tsx$/.test(e.name))
     .map((e) => e.name.replace(/\.tsx$/, ""))
@@ -70,7 +70,7 @@ export function islandNames(): string[] {
 }
 
 /** Is the island enhanced by a script of its own (islands/<Name>.enhance.ts) rather than hydrated by React? */
-export function isEnhanced(name: string): boolean {
+function isEnhanced(name: string): boolean {
   try {
     return Deno.statSync(`${root}islands/${name}.enhance.ts`).isFile;
   } catch {

@@ -42,7 +42,7 @@ export interface CardLook {
 }
 
 /** The look of a card being dragged: it follows, tilts, and an upward drag gives only a little. */
-export function dragLook(drag: Drag): CardLook {
+function dragLook(drag: Drag): CardLook {
   const dy = drag.dy < 0 ? Math.max(drag.dy * 0.2, -24) : drag.dy;
   let stamp: SwipeDirection | null = null;
   if (Math.abs(drag.dx) >= Math.max(dy, 0) && drag.dx !== 0) stamp = drag.dx > 0 ? "right" : "left";
@@ -56,7 +56,7 @@ export function dragLook(drag: Drag): CardLook {
 }
 
 /** The look of a card flying off after a swipe. */
-export function leaveLook(direction: SwipeDirection, drag: Drag | null): CardLook {
+function leaveLook(direction: SwipeDirection, drag: Drag | null): CardLook {
   const side = direction === "right" ? 1 : -1;
   return {
     style: {

@@ -209,14 +209,8 @@ export function kvBlobStore(db: () => Deno.Kv = kv): BlobStore {
   };
 }
 
-let store: BlobStore = kvBlobStore();
-
-/** Replaces the backend (an object store, or a fake in tests); returns the previous one. */
-export function setBlobStore(next: BlobStore): BlobStore {
-  const prev = store;
-  store = next;
-  return prev;
-}
+/** The backend every blob call goes to: another `BlobStore` (an object store) would be chosen here. */
+const store: BlobStore = kvBlobStore();
 
 /** Stores `bytes` under `id` (replacing any earlier blob); readers see it only once complete. */
 export function putBlob(

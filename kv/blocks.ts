@@ -13,6 +13,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { forgetHere, forgetKept, keepingReads, keptRead } from "./kept.ts";
+import type { Withdrawal } from "../domain/shapes/moderation.ts";
 
 /**
  * Adds to `op` the index writes for `blocker` blocking (or unblocking) `blocked`, and the forget
@@ -48,16 +49,6 @@ export async function hasBlocked(blocker: string, blocked: string): Promise<bool
   return (await kv().get(keys.block(blocker, blocked))).versionstamp !== null;
 }
 
-/** Why and until when a member is withdrawn from everyone's view (kv/moderation.ts writes it). */
-export interface Withdrawal {
-  kind: "SUSPENSION" | "BAN" | "REVIEW";
-  /** The admin action behind it (none for a review). */
-  actionId: string | null;
-  /** When it ends by itself (null: a ban, or a review that waits for an admin). */
-  until: number | null;
-  ts: number;
-}
-
 /** Is a withdrawal still in force? */
 export function inForce(w: Withdrawal | null | undefined, at = now()): w is Withdrawal {
   return !!w && (w.until === null || w.until > at);
@@ -73,7 +64,7 @@ function withdrawals(): Promise<Map<string, Withdrawal>> {
 }
 
 /** The members withdrawn from everyone's view now. */
-export async function withdrawnSet(): Promise<Set<string>> {
+async function withdrawnSet(): Promise<Set<string>> {
   const out = new Set<string>();
   const t = now();
   for (const [id, w] of await withdrawals()) if (inForce(w, t)) out.add(id);

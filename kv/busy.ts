@@ -75,11 +75,15 @@ export async function retryBusy<T>(call: string, fn: () => Promise<T>, budgetMs 
 
 /** An atomic operation whose commit waits out a busy store; its builder calls keep returning the wrapper. */
 function patientAtomic(op: Deno.AtomicOperation, budgetMs: number): Deno.AtomicOperation {
+  const commit = op.commit.bind(op);
+  const own = new Map<PropertyKey, unknown>();
   const proxy: Deno.AtomicOperation = new Proxy(op, {
+    set: keepOnWrapper<Deno.AtomicOperation>(own),
     get(target, prop) {
+      if (own.has(prop)) return own.get(prop);
       const v = Reflect.get(target, prop, target);
       if (typeof v !== "function") return v;
-      if (prop === "commit") return () => retryBusy("commit", () => target.commit(), budgetMs);
+      if (prop === "commit") return () => retryBusy("commit", commit, budgetMs);
       return (...args: unknown[]) => {
         const r = v.apply(target, args);
         return r === target ? proxy : r;
@@ -140,13 +144,30 @@ function patientWatch(db: Deno.Kv, watchKeys: readonly Deno.KvKey[], options?: {
 
 const PLAIN = new Set(["get", "getMany", "set", "delete", "enqueue"]);
 
+/**
+ * A property assigned through a wrapper (a test that counts commits by replacing `atomic` or
+ * `commit`) is kept on the wrapper and read back from it; the wrapped object keeps its own, which
+ * the wrapper's calls use, so a replacement that calls the one it replaced never calls itself.
+ */
+function keepOnWrapper<T extends object>(own: Map<PropertyKey, unknown>) {
+  return (_target: T, prop: PropertyKey, value: unknown) => {
+    own.set(prop, value);
+    return true;
+  };
+}
+
 /** The handle, with every call waiting out a busy store (see the module's comment). */
 export function patientKv(db: Deno.Kv, budgetMs = BUSY_BUDGET_MS): Deno.Kv {
+  // Taken now, so a replacement assigned later that calls the one it replaced never calls itself.
+  const atomic = db.atomic?.bind(db);
+  const own = new Map<PropertyKey, unknown>();
   return new Proxy(db, {
+    set: keepOnWrapper<Deno.Kv>(own),
     get(target, prop) {
+      if (own.has(prop)) return own.get(prop);
       const v = Reflect.get(target, prop, target);
       if (typeof v !== "function") return v;
-      if (prop === "atomic") return () => patientAtomic(target.atomic(), budgetMs);
+      if (prop === "atomic") return () => patientAtomic(atomic(), budgetMs);
       if (prop === "list") return (...args: unknown[]) => patientList(v.apply(target, args), budgetMs);
       if (prop === "watch") {
         return (watchKeys: readonly Deno.KvKey[], options?: { raw?: boolean }) =>

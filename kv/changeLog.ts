@@ -79,13 +79,23 @@ export class ChangeLogTailer<T> {
     return "";
   }
 
+  /** The log's entries after `cursor` ("" : all), oldest first. */
+  entriesAfter(cursor: string): Deno.KvListIterator<T> {
+    const prefix = this.#o.log;
+    // Right after the cursor: a string extended by "\0" is the next one in key order.
+    const selector: Deno.KvListSelector = cursor ? { prefix, start: [...prefix, cursor + "\0"] } : { prefix };
+    return this.db.list<T>(selector, { batchSize: 500 });
+  }
+
+  /** Is the entry at `cursor` still in the log (entries may expire)? */
+  async holds(cursor: string): Promise<boolean> {
+    return (await this.db.get([...this.#o.log, cursor])).versionstamp !== null;
+  }
+
   /** Applies every entry after the cursor, moving the cursor along (one pass; `tail()` is the single-flight one). */
   async read(): Promise<void> {
     const began = performance.now();
-    const prefix = this.#o.log;
-    // Right after the cursor: a string extended by "\0" is the next one in key order.
-    const selector: Deno.KvListSelector = this.cursor ? { prefix, start: [...prefix, this.cursor + "\0"] } : { prefix };
-    for await (const e of this.db.list<T>(selector, { batchSize: 500 })) {
+    for await (const e of this.entriesAfter(this.cursor)) {
       this.#o.apply(e);
       this.cursor = cursorOf(e.key);
     }
@@ -152,6 +162,6 @@ export class ChangeLogTailer<T> {
 }
 
 /** An entry key's cursor: its last part, the commit's versionstamp. */
-function cursorOf(key: Deno.KvKey): string {
+export function cursorOf(key: Deno.KvKey): string {
   return String(key[key.length - 1]);
 }

@@ -14,22 +14,8 @@
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-import { ChangeLogTailer, POLL_MS } from "./changeLog.ts";
-
-/** What changed for a member: carried by the live stream, with the ids a page needs. */
-export type MemberEvent =
-  | { type: "notifications" }
-  | { type: "message"; id: string; from: string; to: string }
-  | { type: "read"; by: string; of: string }
-  | { type: "message-deleted"; id: string; with: string; scope: "me" | "both" }
-  | { type: "conversation-deleted"; with: string }
-  | { type: "picture"; id: string }
-  | { type: "typing"; from: string }
-  | { type: "opened"; id: string }
-  /** The member's sessions were ended (a suspension or ban): their open streams close. */
-  | { type: "session-ended" }
-  /** Reads every instance forgets (kv/kept.ts: `name` is a `KeptName`); never sent to a page. */
-  | { type: "forget"; name: string; ids: string[] };
+import { ChangeLogTailer, cursorOf, POLL_MS } from "./changeLog.ts";
+import type { MemberEvent } from "../domain/shapes/events.ts";
 
 /** A log entry: the events of one commit, each with the members it is for. */
 interface LogEntry {
@@ -60,7 +46,14 @@ export async function publishEvent(to: readonly string[], event: MemberEvent): P
   await op.commit();
 }
 
-type Listener = (e: MemberEvent) => void;
+/** Takes an event and its cursor (the log entry's versionstamp: later entries sort after it). */
+type Listener = (e: MemberEvent, at: string) => void;
+
+/** An event a member missed, with its cursor. */
+export interface MissedEvent {
+  event: MemberEvent;
+  at: string;
+}
 
 /** One instance's tail of the event log and its listeners, for one KV handle. */
 export class EventBus {
@@ -76,7 +69,7 @@ export class EventBus {
     this.log = new ChangeLogTailer<LogEntry>(db, {
       log: keys.eventLogAll(),
       version: keys.eventsVersion(),
-      apply: (e) => this.#deliver(e.value),
+      apply: (e) => this.#deliver(e.value, cursorOf(e.key)),
     });
   }
 
@@ -118,12 +111,30 @@ export class EventBus {
     return this.log.tail();
   }
 
-  #deliver(entry: LogEntry): void {
+  /**
+   * The events for `profileId` written after the cursor `after` (one the member's page saw), and
+   * the cursor of the log's last entry read; null when `after` has left the log (expired): the
+   * page must read its data again.
+   */
+  async missed(profileId: string, after: string): Promise<{ events: MissedEvent[]; last: string } | null> {
+    if (!(await this.log.holds(after))) return null;
+    const events: MissedEvent[] = [];
+    let last = after;
+    for await (const e of this.log.entriesAfter(after)) {
+      last = cursorOf(e.key);
+      for (const { to, event } of e.value.events) {
+        if (to.includes(profileId)) events.push({ event, at: last });
+      }
+    }
+    return { events, last };
+  }
+
+  #deliver(entry: LogEntry, at: string): void {
     for (const { to, event } of entry?.events ?? []) {
       for (const id of to) {
         for (const fn of this.#listeners.get(id) ?? []) {
           try {
-            fn(event);
+            fn(event, at);
           } catch { /* one listener's fault is its own */ }
         }
       }

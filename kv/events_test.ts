@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { kvTest } from "../tests/kv.ts";
 import { kv } from "./db.ts";
-import { addEvent, EventBus, eventBus, type MemberEvent, publishEvent } from "./events.ts";
+import { addEvent, EventBus, eventBus, publishEvent } from "./events.ts";
+import type { MemberEvent } from "../domain/shapes/events.ts";
 
 /** Resolves with the first `n` events `fn` subscribes to, or rejects after `ms`. */
 function collect(bus: EventBus, profileId: string, n: number, ms = 3000): Promise<MemberEvent[]> {

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { kvTest } from "../tests/kv.ts";
 import { kv } from "./db.ts";
-import { addEvent, eventBus, type MemberEvent } from "./events.ts";
+import { addEvent, eventBus } from "./events.ts";
 import { commitGrouped, GROUP_MAX } from "./groupCommit.ts";
+import type { MemberEvent } from "../domain/shapes/events.ts";
 
 /** Counts the atomics committed on the handle while `fn` runs. */
 async function countingCommits<T>(fn: () => Promise<T>): Promise<{ result: T; commits: number }> {

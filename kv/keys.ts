@@ -145,8 +145,12 @@ export const keys = {
     liker,
   ],
   profileLikesByLiked: (liked: string, type: string): Key => ["profile_likes_by_liked", liked, type],
-  /** Deno.KvU64 count of the likes of one type a profile received. */
-  profileLikeCount: (liked: string, type: string): Key => ["profile_like_counts", liked, type],
+  /**
+   * Where like counts were kept before nothing read them (a profile's, a picture's): no longer
+   * written; a member's deletion removes what older stores still hold there.
+   */
+  retiredProfileLikeCounts: (liked: string): Key => ["profile_like_counts", liked],
+  retiredPicLikeCounts: (picId: string): Key => ["pic_like_counts", picId],
   /** A picture like: one record per (liker, picture). */
   picLike: (liker: string, picId: string): Key => ["pic_likes", liker, picId],
   picLikeByLiker: (liker: string, type: string, seq: string, picId: string): Key => [
@@ -167,8 +171,6 @@ export const keys = {
     picId,
   ],
   picLikesByOwner: (owner: string, type: string): Key => ["pic_likes_by_owner", owner, type],
-  /** Deno.KvU64 count of the likes of one type a picture received. */
-  picLikeCount: (picId: string, type: string): Key => ["pic_like_counts", picId, type],
   /** `blocker` blocked `blocked`; mirrored by `blockedBy` in the same atomic. */
   block: (blocker: string, blocked: string): Key => ["blocks", blocker, blocked],
   blocksBy: (blocker: string): Key => ["blocks", blocker],
@@ -229,7 +231,7 @@ export const keys = {
   picGrant: (picId: string, viewer: string): Key => ["pic_grants", picId, viewer],
   picGrants: (picId: string): Key => ["pic_grants", picId],
 
-  // --- games (kv/games.ts)
+  // --- games (kv/games/)
   /** Deno.KvU64: a member's volunteer credits, summed in the atomic of the game action that earns one. */
   gameCredits: (profileId: string): Key => ["game_credits", profileId],
   /** The credits a member earned on one UTC day (number): the daily cap, and the 30 days that make a volunteer. */
@@ -285,4 +287,22 @@ export const keys = {
   idJudgeScore: (profileId: string): Key => ["id_judge_scores", profileId],
   /** A member who accepts messages only from verified members (true). */
   idOnlyVerified: (profileId: string): Key => ["id_only_verified", profileId],
+  // --- health notices (kv/healthNotices.ts): nothing here names who told whom
+  /**
+   * A notice waiting for its time, keyed only by when it becomes visible and a random id (never the
+   * time it was sent, never its sender). Member data: the recipient's, in the value; deleted with
+   * them; not in any export (the recipient does not see it yet, the sender must not).
+   */
+  healthPending: (visibleAt: number, rand: string): Key => ["health_pending", visibleAt, rand],
+  healthPendingAll: (): Key => ["health_pending"],
+  /** A visible notice of `recipient`: condition and window, no sender. Member data: the recipient's (exported, deleted). */
+  healthNotice: (recipient: string, id: string): Key => ["health_notices", recipient, id],
+  healthNoticesOf: (recipient: string): Key => ["health_notices", recipient],
+  /**
+   * How many reports `sender` sent in one UTC month ("2026-03"): a number, no recipient. Member data
+   * of the sender kept only for the limit (not exported: it is about a report; deleted with them).
+   */
+  healthReportCount: (sender: string, month: string): Key => ["health_report_counts", sender, month],
+  /** Deno.KvU64 totals for admins ("reports", "notices", "abuse"): counts only, no member. */
+  healthTotal: (name: string): Key => ["health_totals", name],
 };

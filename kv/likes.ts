@@ -1,6 +1,7 @@
 /**
  * Profile likes and picture likes (spec §3, §4): one record per liker and target, written in one
- * atomic with its two time-ordered indexes (given, received) and the Deno.KvU64 counts per type.
+ * atomic with its two time-ordered indexes (given, received). No count is kept: nothing shows one,
+ * and each like's atomic is smaller without.
  * A profile like also carries the `blocked` flag, whose symmetric index lives in kv/blocks.ts.
  */
 
@@ -11,60 +12,27 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { getProfile, type Profile } from "./profiles.ts";
+import { getProfile } from "./profiles.ts";
 import { blockedSet, blockIndexOps, blocksChangedHere, hasBlocked, listBlocked } from "./blocks.ts";
 import { canViewPicture, getPic } from "./pictures.ts";
-import { type Page, pageOf, type PageRequest } from "./paging.ts";
-
-/** The like types that are stored. UNDETERMINED is the default state. */
-export const LIKE_TYPES = ["LIKE", "DISLIKE", "UNDETERMINED"] as const;
-export type LikeType = typeof LIKE_TYPES[number];
-/** What a swipe produces: a stored type, or ERROR for an unknown swipe (never stored). */
-export type SwipeLikeType = LikeType | "ERROR";
+import { pageOf, type PageRequest } from "./paging.ts";
+import {
+  type LikeBrief,
+  type LikeType,
+  type PicLikeItem,
+  type ProfileLike,
+  type ProfileLikeItem,
+  type ProfilePicLike,
+} from "../domain/shapes/likes.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
+import type { Page } from "../domain/shapes/paging.ts";
 
 /** Page sizes of spec §9: likes lists 20, picture likes 30. */
 export const LIKES_PAGE = 20;
 export const PIC_LIKES_PAGE = 30;
 
-/** A like of one profile by another (spec §3 ProfileLike). */
-export interface ProfileLike {
-  likerProfileId: string;
-  likedProfileId: string;
-  likeType: LikeType;
-  blocked: boolean;
-  /** When the like took its current type; 0 for the default (nothing stored). */
-  tsCreated: number;
-}
-
-/** A like of one picture (spec §3 ProfilePicLike). */
-export interface ProfilePicLike {
-  likerProfileId: string;
-  profilePicId: string;
-  /** The profile that owns the picture. */
-  profilePicProfileId: string;
-  likeType: LikeType;
-  tsCreated: number;
-}
-
 /** The stored records add the index position (`seq`, time-ordered), which is never sent. */
 type Stored<T> = T & { seq: string };
-
-/** What a list shows of the other member: name and first public picture. */
-export interface LikeBrief {
-  profileId: string;
-  profileName: string;
-  profilePicId: string | null;
-}
-
-/** A profile like in a list, with the other member (the liked one for given, the liker for received). */
-export type ProfileLikeItem = ProfileLike & { other: LikeBrief };
-/** A picture like in a list, with the other member (the owner for given, the liker for received). */
-export type PicLikeItem = ProfilePicLike & { other: LikeBrief };
-
-/** Like counts per type. */
-export type LikeCounts = Record<LikeType, number>;
-
-const MINUS_ONE = 0xffff_ffff_ffff_ffffn; // KvU64 sums wrap: adding 2^64-1 subtracts one.
 
 function strip<T>(stored: Stored<T>): T {
   const { seq: _, ...rest } = stored;
@@ -72,7 +40,7 @@ function strip<T>(stored: Stored<T>): T {
 }
 
 /** The default like when none is stored: UNDETERMINED, not blocked. */
-export function defaultLike(likerProfileId: string, likedProfileId: string): ProfileLike {
+function defaultLike(likerProfileId: string, likedProfileId: string): ProfileLike {
   return { likerProfileId, likedProfileId, likeType: "UNDETERMINED", blocked: false, tsCreated: 0 };
 }
 
@@ -105,7 +73,7 @@ export async function unblock(blocker: string, blocked: string): Promise<boolean
 /**
  * Sets the like of `liker` for `liked`. `blocked` left out keeps the stored flag. A like equal to
  * the stored one writes nothing (`changed` false). A new type moves the like to the top of both
- * lists and moves one count from the old type to the new one.
+ * lists.
  */
 export async function putProfileLike(
   liker: string,
@@ -144,10 +112,8 @@ export async function putProfileLike(
       op.check(entry).set(key, next);
       if (old && typeChanged) {
         op.delete(keys.profileLikeByLiker(liker, old.likeType, old.seq, liked))
-          .delete(keys.profileLikeByLiked(liked, old.likeType, old.seq, liker))
-          .sum(keys.profileLikeCount(liked, old.likeType), MINUS_ONE);
+          .delete(keys.profileLikeByLiked(liked, old.likeType, old.seq, liker));
       }
-      if (typeChanged) op.sum(keys.profileLikeCount(liked, likeType), 1n);
       // The indexes hold a copy of the record so a list is one range read.
       op.set(keys.profileLikeByLiker(liker, likeType, next.seq, liked), next)
         .set(keys.profileLikeByLiked(liked, likeType, next.seq, liker), next);
@@ -211,35 +177,16 @@ export async function putPicLike(
     };
     const op = kv().atomic().check(entry).set(key, next)
       .set(keys.picLikeByLiker(liker, likeType, next.seq, picId), next)
-      .set(keys.picLikeByOwner(owner, likeType, next.seq, liker, picId), next)
-      .sum(keys.picLikeCount(picId, likeType), 1n);
+      .set(keys.picLikeByOwner(owner, likeType, next.seq, liker, picId), next);
     if (old) {
       op.delete(keys.picLikeByLiker(liker, old.likeType, old.seq, picId))
-        .delete(keys.picLikeByOwner(old.profilePicProfileId, old.likeType, old.seq, liker, picId))
-        .sum(keys.picLikeCount(picId, old.likeType), MINUS_ONE);
+        .delete(keys.picLikeByOwner(old.profilePicProfileId, old.likeType, old.seq, liker, picId));
     }
     tell?.(op);
     extra?.(op);
     if ((await op.commit()).ok) return { like: strip(next), changed: true };
   }
   throw new Error("picture like kept conflicting");
-}
-
-async function countsOf(keyOf: (type: string) => Deno.KvKey): Promise<LikeCounts> {
-  const entries = await kv().getMany<Deno.KvU64[]>(LIKE_TYPES.map(keyOf));
-  const out = {} as LikeCounts;
-  LIKE_TYPES.forEach((type, i) => out[type] = Number(entries[i].value?.value ?? 0n));
-  return out;
-}
-
-/** How many likes of each type a profile received. */
-export function profileLikeCounts(profileId: string): Promise<LikeCounts> {
-  return countsOf((type) => keys.profileLikeCount(profileId, type));
-}
-
-/** How many likes of each type a picture received. */
-export function picLikeCounts(picId: string): Promise<LikeCounts> {
-  return countsOf((type) => keys.picLikeCount(picId, type));
 }
 
 /** May `viewer` see picture `picId` of `owner`: it is the owner's, and public, or private with a grant. */

@@ -18,7 +18,7 @@
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-import { hit } from "./ratelimit.ts";
+import { hit, type LimitName } from "./ratelimit.ts";
 
 /** How long a remembered address and a device token count as known. */
 export const KNOWN_ADDRESS_MS = 90 * 24 * 3_600_000;
@@ -172,34 +172,65 @@ export async function forgetLoginTrust(accountId: string): Promise<void> {
 }
 
 /**
- * Counts a password attempt on `email` from `address`; true when it may be checked. From a known
- * place, only that place's own budget counts. From anywhere else, in this order (a refused
- * attempt does not count against the later, shared budgets): the address over all accounts, the
- * (account, address) pair, then the account over all strangers' addresses.
+ * The budgets of one kind of login attempt: from a known place (its own budget only), else from
+ * the address over all accounts, the (email, address) pair, and the email over all strangers'
+ * addresses.
  */
-export async function passwordAttemptAllowed(
+interface AttemptBudgets {
+  knownPlace: LimitName;
+  byAddress: LimitName;
+  byPair: LimitName;
+  byEmail: LimitName;
+}
+
+/**
+ * Counts an attempt on `email` from `address` against `b`; true when it may go on. From anywhere
+ * but a known place the budgets count in order, and a refused attempt does not count against the
+ * later, shared ones.
+ */
+async function attemptAllowed(
+  b: AttemptBudgets,
   email: string,
   accountId: string | null,
   address: string,
   trust: Trust | null,
 ): Promise<boolean> {
-  if (trust && accountId) return await hit("loginKnownPlace", `${accountId}|${trust.kind}:${trust.id}`);
+  if (trust && accountId) return await hit(b.knownPlace, `${accountId}|${trust.kind}:${trust.id}`);
   const scope = addressScope(address);
-  return await hit("loginByAddress", scope) &&
-    await hit("loginByAccountAddress", `${email}|${scope}`) &&
-    await hit("loginByAccount", email);
+  return await hit(b.byAddress, scope) &&
+    await hit(b.byPair, `${email}|${scope}`) &&
+    await hit(b.byEmail, email);
+}
+
+const PASSWORD: AttemptBudgets = {
+  knownPlace: "loginKnownPlace",
+  byAddress: "loginByAddress",
+  byPair: "loginByAccountAddress",
+  byEmail: "loginByAccount",
+};
+const LINK: AttemptBudgets = {
+  knownPlace: "registerKnownPlace",
+  byAddress: "registerByAddress",
+  byPair: "registerByEmailAddress",
+  byEmail: "registerByEmail",
+};
+
+/** Counts a password attempt on `email` from `address`; true when it may be checked. */
+export function passwordAttemptAllowed(
+  email: string,
+  accountId: string | null,
+  address: string,
+  trust: Trust | null,
+): Promise<boolean> {
+  return attemptAllowed(PASSWORD, email, accountId, address, trust);
 }
 
 /** Counts a login-link request for `email` from `address`; the same split as password attempts. */
-export async function linkRequestAllowed(
+export function linkRequestAllowed(
   email: string,
   accountId: string | null,
   address: string,
   trust: Trust | null,
 ): Promise<boolean> {
-  if (trust && accountId) return await hit("registerKnownPlace", `${accountId}|${trust.kind}:${trust.id}`);
-  const scope = addressScope(address);
-  return await hit("registerByAddress", scope) &&
-    await hit("registerByEmailAddress", `${email}|${scope}`) &&
-    await hit("registerByEmail", email);
+  return attemptAllowed(LINK, email, accountId, address, trust);
 }

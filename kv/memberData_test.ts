@@ -11,7 +11,9 @@ import { kvTest } from "../tests/kv.ts";
 import { kv } from "./db.ts";
 import { type Key, keys } from "./keys.ts";
 import { createAccount } from "./accounts.ts";
-import { collectMemberData, deleteMemberStep, startDeletion } from "./memberData.ts";
+import { collectMemberData } from "./memberData.ts";
+import { deleteMemberStep, startDeletion } from "./memberDeletion.ts";
+import { loadMaster, loadVariant } from "../workers/pictures.ts";
 
 /** The member's ids, another member's, and a marker text that the export must show. */
 interface Ids {
@@ -144,8 +146,8 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   profileLikesByLiker: PREFIX,
   profileLikeByLiked: other("index of a like"),
   profileLikesByLiked: PREFIX,
-  profileLikeCount: deleted("a count of likes received", (m) => [
-    keys.profileLikeCount(m.profile, "LIKE"),
+  retiredProfileLikeCounts: deleted("a count of likes received that older stores kept", (m) => [
+    [...keys.retiredProfileLikeCounts(m.profile), "LIKE"],
     new Deno.KvU64(3n),
   ]),
   picLike: exported((m) => [
@@ -156,7 +158,7 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   picLikesByLiker: PREFIX,
   picLikeByOwner: other("index of a picture like"),
   picLikesByOwner: PREFIX,
-  picLikeCount: other("a count per picture, removed with the picture"),
+  retiredPicLikeCounts: other("a count per picture that older stores kept, removed with the picture"),
   block: deleted("a block they made", (m) => [keys.block(m.profile, m.other), NOW]),
   blocksBy: PREFIX,
   blockedBy: deleted("a block made of them", (m) => [keys.blockedBy(m.profile, m.other), NOW]),
@@ -245,6 +247,21 @@ const CLASSES: Record<keyof typeof keys, Class> = {
     keys.idOnlyVerified(m.profile),
     true,
   ]),
+  healthPending: deleted("a health notice for them not shown yet (no sender in it)", (m) => [
+    keys.healthPending(NOW, "hp1"),
+    { recipient: m.profile, condition: "SYPHILIS", since: NOW, until: NOW },
+  ]),
+  healthPendingAll: PREFIX,
+  healthNotice: exported((m) => [
+    keys.healthNotice(m.profile, "hn1"),
+    { id: "hn1", condition: m.marker, since: NOW, until: NOW },
+  ]),
+  healthNoticesOf: PREFIX,
+  healthReportCount: deleted(
+    "the month's count of health reports they sent, for the limit: the export shows nothing of a report sent",
+    (m) => [keys.healthReportCount(m.profile, "2026-03"), 1],
+  ),
+  healthTotal: other("totals over all members, counts only"),
 };
 
 Deno.test("member data - every key shape of kv/keys.ts is classified", () => {
@@ -275,7 +292,7 @@ kvTest("member data - the export shows, and the deletion removes, one record of 
     written.push({ name, key, c, marker });
   }
 
-  const data = await collectMemberData(account.id);
+  const data = await collectMemberData(account.id, { loadMaster, loadVariant });
   assert.ok(data);
   const text = json(data.json);
   const notShown = written.filter((w) =>

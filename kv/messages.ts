@@ -19,26 +19,7 @@ import { grantPictureAccessOp } from "./pictures.ts";
 import { getProfile } from "./profiles.ts";
 import { getShownPosition } from "./positions.ts";
 import { TEXTS } from "../domain/texts.ts";
-
-/** A message (spec §3). `recipientProfileId` is absent for a broadcast, which has a `sector`. */
-export interface Message {
-  id: string;
-  senderProfileId: string;
-  recipientProfileId?: string;
-  sector?: string;
-  bodyText: string;
-  profilePicIds: string[];
-  tsCreated: number;
-  tsRecipientRead?: number;
-  tsRecipientDeleted?: number;
-  tsSenderDeleted?: number;
-  /** The pictures open once for the recipient, then their grant ends ("view once"). */
-  viewOnce?: true;
-  /** When the recipient opened a view-once message. */
-  tsOpened?: number;
-  /** A first message that looks like spam (kv/spam.ts): the recipient sees it only when they ask. */
-  held?: true;
-}
+import type { Message, MessagePage, People } from "../domain/shapes/messages.ts";
 
 /**
  * How long a send's idempotency key is kept: a page that queued a message offline retries it for
@@ -162,7 +143,7 @@ export async function conversation(
 }
 
 /** The latest message with each partner, newest first; `before` pages by message id. */
-export async function latestPerPartner(me: string, w: Window = {}): Promise<{ items: Message[]; hasMore: boolean }> {
+async function latestPerPartner(me: string, w: Window = {}): Promise<{ items: Message[]; hasMore: boolean }> {
   const latest: { messageId: string }[] = [];
   for await (const e of kv().list<{ messageId: string }>({ prefix: keys.chatsOf(me) })) latest.push(e.value);
   let ids = latest.map((l) => l.messageId).sort().reverse();
@@ -226,16 +207,6 @@ export async function broadcastsSeenBy(
   return { items: res.items.filter((m) => shown.has(m.senderProfileId)), hasMore: res.hasMore };
 }
 
-/** Who a list mentions: each profile's name and first public picture. */
-export type People = Record<string, { profileName: string; picId: string | null }>;
-
-/** One page of messages with the people it mentions (what the API answers and pages render). */
-export interface MessagePage {
-  items: Message[];
-  hasMore: boolean;
-  people: People;
-}
-
 /** Names and first public picture of the given profiles. */
 export async function peopleOf(ids: Iterable<string>): Promise<People> {
   const people: People = {};
@@ -251,7 +222,7 @@ export async function peopleOf(ids: Iterable<string>): Promise<People> {
 }
 
 /** The partner of `me` in a private message. */
-export function partnerOf(me: string, m: Message): string {
+function partnerOf(me: string, m: Message): string {
   return m.senderProfileId === me ? m.recipientProfileId! : m.senderProfileId;
 }
 

@@ -17,57 +17,30 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
-import { commitWithdrawal, inForce, type Withdrawal } from "./blocks.ts";
+import { commitWithdrawal, inForce } from "./blocks.ts";
 import { getAccount, getAccountByEmail } from "./accounts.ts";
-import { getProfile, type Profile } from "./profiles.ts";
+import { getProfile } from "./profiles.ts";
 import { endOtherSessions } from "./sessions.ts";
 import { addEvent } from "./events.ts";
-import { listReports, type Report } from "./reports.ts";
-import { decideReport, listReportCases, type ReportCase } from "./games.ts";
-import { type ActionKind, mailboxOf, REVIEW_REPORTERS, REVIEW_WINDOW_MS } from "../domain/moderation.ts";
+import { listReports } from "./reports.ts";
+import { decideReport, listReportCases } from "./games/arbitration.ts";
+import { mailboxOf, REVIEW_REPORTERS, REVIEW_WINDOW_MS } from "../domain/moderation.ts";
+import type {
+  AccountNotice,
+  ActionKind,
+  AuditEntry,
+  MemberFile,
+  MemberHit,
+  ModAction,
+  ModNote,
+  QueueItem,
+  Report,
+  SendingPause,
+  Withdrawal,
+} from "../domain/shapes/moderation.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
 
 const DAY_MS = 24 * 3_600_000;
-
-/** An admin's action on a member. */
-export interface ModAction {
-  id: string;
-  profileId: string;
-  kind: ActionKind;
-  /** A suspension's length in days (null otherwise). */
-  days: number | null;
-  /** Shown to the member. */
-  reason: string;
-  tsCreated: number;
-  /** When a suspension ends (null: a warning or a ban). */
-  until: number | null;
-  /** The admin's account id and name. */
-  by: string;
-  byName: string;
-  /** The report this action answers, when one. */
-  reportId?: string;
-  tsLifted?: number;
-  liftedBy?: string;
-}
-
-/** One line of the audit log: who did what to whom, when, and why. */
-export interface AuditEntry {
-  id: string;
-  ts: number;
-  /** The admin's account id, or "system" for an automatic step (a review, a sending pause). */
-  by: string;
-  byName: string;
-  /** What was done: ACTION_WARNING, ACTION_SUSPENSION, ACTION_BAN, ACTION_LIFTED, REVIEW_STARTED, ... */
-  action: string;
-  /** The member it concerns (their profile id), or null. */
-  target: string | null;
-  detail: string;
-  reason: string;
-}
-
-/** What a member must see on their next page. */
-export type AccountNotice =
-  | { kind: "WARNING"; actionId: string; reason: string; ts: number }
-  | { kind: "REVIEW"; ts: number };
 
 /** An admin as the audit log names them. */
 export interface Moderator {
@@ -78,7 +51,7 @@ export interface Moderator {
 const SYSTEM: Moderator = { accountId: "system", name: "Automatic" };
 
 /** Adds an audit line to an atomic (the log is written only with the change it records). */
-export function auditOp(
+function auditOp(
   op: Deno.AtomicOperation,
   who: Moderator,
   action: string,
@@ -102,7 +75,7 @@ export async function listAudit(limit = 100, target?: string): Promise<AuditEntr
 }
 
 /** The hash that stands for a mailbox in the ban list (never the address itself). */
-export function mailboxHash(email: string): Promise<string> {
+function mailboxHash(email: string): Promise<string> {
   return sha256Hex(`mailbox:${mailboxOf(email)}`);
 }
 
@@ -113,7 +86,7 @@ export async function isMailboxBanned(email: string): Promise<boolean> {
 }
 
 /** A member's current withdrawal (suspension, ban or review), or null. */
-export async function withdrawalOf(profileId: string): Promise<Withdrawal | null> {
+async function withdrawalOf(profileId: string): Promise<Withdrawal | null> {
   const w = (await kv().get<Withdrawal>(keys.withdrawn(profileId))).value;
   return inForce(w) ? w : null;
 }
@@ -291,15 +264,6 @@ export async function acknowledgeWarning(accountId: string): Promise<void> {
 
 // --- admin notes
 
-export interface ModNote {
-  id: string;
-  profileId: string;
-  text: string;
-  ts: number;
-  by: string;
-  byName: string;
-}
-
 export async function addModNote(admin: Moderator, profileId: string, text: string): Promise<ModNote> {
   const n: ModNote = { id: newId(), profileId, text, ts: now(), by: admin.accountId, byName: admin.name };
   const op = kv().atomic().set(keys.modNote(profileId, n.id), n);
@@ -308,7 +272,7 @@ export async function addModNote(admin: Moderator, profileId: string, text: stri
   return n;
 }
 
-export async function listModNotes(profileId: string): Promise<ModNote[]> {
+async function listModNotes(profileId: string): Promise<ModNote[]> {
   const out: ModNote[] = [];
   for await (const e of kv().list<ModNote>({ prefix: keys.modNotesOf(profileId) }, { reverse: true })) {
     out.push(e.value);
@@ -319,14 +283,9 @@ export async function listModNotes(profileId: string): Promise<ModNote[]> {
 // --- sending paused (kv/spam.ts pauses; an admin resumes)
 
 /** How many of a member's first messages were held as possible spam. */
-export async function heldCount(profileId: string): Promise<number> {
+async function heldCount(profileId: string): Promise<number> {
   const v = (await kv().get<Deno.KvU64>(keys.spamHeldCount(profileId))).value;
   return v ? Number(v.value) : 0;
-}
-
-export interface SendingPause {
-  ts: number;
-  why: string;
 }
 
 export async function sendingPause(profileId: string): Promise<SendingPause | null> {
@@ -351,7 +310,7 @@ export async function resumeSending(admin: Moderator, profileId: string): Promis
 }
 
 /** Members whose sending is paused, for the moderation queue. */
-export async function listSendingPaused(): Promise<(SendingPause & { profileId: string })[]> {
+async function listSendingPaused(): Promise<(SendingPause & { profileId: string })[]> {
   const out: (SendingPause & { profileId: string })[] = [];
   for await (const e of kv().list<SendingPause>({ prefix: keys.sendingPausedAll() })) {
     out.push({ ...e.value, profileId: e.key[1] as string });
@@ -360,18 +319,6 @@ export async function listSendingPaused(): Promise<(SendingPause & { profileId: 
 }
 
 // --- what admins see
-
-/** One member in the moderation queue: their open reports with the jury's tally, and why they wait. */
-export interface QueueItem {
-  profileId: string;
-  name: string | null;
-  openReports: ReportCase[];
-  /** The newest open report's time (or when the member started waiting). */
-  tsNewest: number;
-  withdrawal: Withdrawal | null;
-  sendingPaused: SendingPause | null;
-  spamHeld: number;
-}
 
 /**
  * The moderation queue: members with open reports (most reported first, then newest), members
@@ -417,15 +364,6 @@ export async function moderationQueue(scan = 1000): Promise<QueueItem[]> {
   return items.sort((a, b) => b.openReports.length - a.openReports.length || b.tsNewest - a.tsNewest);
 }
 
-/** A member as the admin search lists them. */
-export interface MemberHit {
-  profileId: string;
-  accountId: string;
-  name: string;
-  email: string;
-  withdrawal: Withdrawal | null;
-}
-
 /**
  * Members by email (exactly, any case), by profile or account id, or by a part of the name (case
  * ignored; scans up to `scan` profiles, at most `limit` hits).
@@ -463,20 +401,6 @@ export async function searchMembers(q: string, limit = 50, scan = 50_000): Promi
     });
   }
   return out;
-}
-
-/** Everything an admin's member page shows. */
-export interface MemberFile {
-  profile: Profile;
-  account: { id: string; email: string; roles: string[]; tsCreated: number } | null;
-  withdrawal: Withdrawal | null;
-  sendingPaused: SendingPause | null;
-  spamHeld: number;
-  reportsAbout: ReportCase[];
-  reportsMade: ReportCase[];
-  actions: ModAction[];
-  notes: ModNote[];
-  audit: AuditEntry[];
 }
 
 /** An admin's view of one member, or null when there is no such profile. */

@@ -3,24 +3,16 @@
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-import { type Page, pageOf, type PageRequest } from "./paging.ts";
+import { pageOf, type PageRequest } from "./paging.ts";
 import { cleanTags } from "../domain/tags.ts";
-
-/** A member's private note and tags about another profile. */
-export interface ProfileNote {
-  authorProfileId: string;
-  aboutProfileId: string;
-  bodyText: string;
-  privateTags: string[];
-  /** 0 when nothing is stored. */
-  tsUpdated: number;
-}
+import type { ProfileNote } from "../domain/shapes/notes.ts";
+import type { Page } from "../domain/shapes/paging.ts";
 
 /** Notes per page of `GET /api/profile-notes`. */
 export const NOTES_PAGE = 50;
 
 /** The empty note: what the author sees before writing one. */
-export function emptyNote(authorProfileId: string, aboutProfileId: string): ProfileNote {
+function emptyNote(authorProfileId: string, aboutProfileId: string): ProfileNote {
   return { authorProfileId, aboutProfileId, bodyText: "", privateTags: [], tsUpdated: 0 };
 }
 

@@ -20,15 +20,7 @@ import { now } from "./clock.ts";
 import { enqueueJob } from "./jobs.ts";
 import { addEvent } from "./events.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
-
-/** A notification (spec §3); `count` is how many messages a conversation's notification stands for. */
-export interface Notification {
-  id: string;
-  bodyText: string;
-  url?: string;
-  tsCreated: number;
-  count?: number;
-}
+import type { Notification } from "../domain/shapes/notifications.ts";
 
 /** As stored: a conversation's notification (`kind: "chat"`) keeps when it last pushed. */
 interface StoredNotification extends Notification {

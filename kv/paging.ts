@@ -1,12 +1,7 @@
 /** Cursor paging over a KV prefix: `{items, cursor}`, with entries that may be skipped or enriched. */
 
 import { kv } from "./db.ts";
-
-/** A page of a list: `cursor` is null at the end. */
-export interface Page<T> {
-  items: T[];
-  cursor: string | null;
-}
+import type { Page } from "../domain/shapes/paging.ts";
 
 /** What a list call asks for. */
 export interface PageRequest {

@@ -1,19 +1,23 @@
 /**
  * Profile pictures: the record, who may see it, and its bytes.
  *
+ * This module stores; it renders nothing. The rendering (master, served sizes, blur, crop) is
+ * workers/pictures.ts, which reads bytes here, renders them with images/pipeline.ts and keeps
+ * what it made with the writes below, each safe to run twice, or twice at once.
+ *
  * Bytes. The request keeps only an upload made safe (`prepareUpload` in `images/pipeline.ts`:
  * upright, sRGB, at most 2048 px, no metadata, JPEG q92) as the picture's `source` blob, marked
  * `stage: "upload"`; the uploaded bytes never reach the store. The `picture-master` job
- * (workers/pictures.ts) re-encodes that source as the WebP master in place (`stage: "master"`;
- * a source without `stage`, from before, is a master too), then renders the served sizes, the
- * first size first: the record's `processing` flag is cleared, and the owner's live version
- * bumped, as soon as that first size is stored. A crop cuts the source into a `master` blob of a
- * new generation (`gen`), so the editor can always re-crop from the whole picture; an uncropped
- * picture's master is its source. The served sizes of a generation are rendered once by a job
- * and stored as blobs; until then `loadVariant` scales the master, or the prepared source before
- * the master exists, on the fly (never a placeholder: every blob is already stripped). Blob ids
- * of a generation never change content, so `(picture, gen, kind)` is a strong ETag and URLs
- * carrying `v=gen` may be cached for long.
+ * re-encodes that source as the WebP master in place (`stage: "master"`; a source without
+ * `stage`, from before, is a master too), then renders the served sizes, the first size first:
+ * the record's `processing` flag is cleared, and the owner's live version bumped, as soon as that
+ * first size is stored. A crop cuts the source into a `master` blob of a new generation (`gen`),
+ * so the editor can always re-crop from the whole picture; an uncropped picture's master is its
+ * source. The served sizes of a generation are rendered once by a job and stored as blobs; until
+ * then workers/pictures.ts `loadVariant` scales the master, or the prepared source before the
+ * master exists, on the fly (never a placeholder: every blob is already stripped). Blob ids of a
+ * generation never change content, so `(picture, gen, kind)` is a strong ETag and URLs carrying
+ * `v=gen` may be cached for long.
  *
  * Lists. A profile's `profilePicIds` (public) and `profilePicIdsPrivate` are the index of its
  * pictures: a picture exists in exactly one of them while its record exists, and both are
@@ -28,7 +32,7 @@ import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { forgetCachedProfile, type Profile, profileChanged } from "./profiles.ts";
+import { forgetCachedProfile, profileChanged } from "./profiles.ts";
 import {
   BlobConflictError,
   type BlobMeta,
@@ -40,18 +44,9 @@ import {
 } from "./blobs.ts";
 import { enqueueJob } from "./jobs.ts";
 import { addEvent } from "./events.ts";
-import {
-  type CropBox,
-  cropPicture,
-  type DecodedPicture,
-  decodeMaster,
-  makeMaster,
-  PIC_SIZES,
-  type PicSize,
-  type Picture,
-  type PreparedUpload,
-  renderVariant,
-} from "../images/pipeline.ts";
+import { PIC_SIZES, type PicSize } from "../domain/pictures.ts";
+import type { CropBox, PicInfo } from "../domain/shapes/pictures.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
 
 /** A picture's record. */
 export interface ProfilePic {
@@ -76,19 +71,20 @@ export interface ProfilePic {
   tsUpdated: number;
 }
 
-/** What a viewer needs to show a picture: its id, flag, size and generation (`v` in URLs). */
-export interface PicInfo {
-  id: string;
-  nsfw: boolean;
-  width: number;
-  height: number;
-  v: string;
-  /** Present while the first served size is being made (it is served meanwhile, scaled on the fly). */
-  processing?: true;
-}
-
 /** The most pictures one profile may have (public and private together). */
 export const MAX_PICS_PER_PROFILE = 30;
+
+/**
+ * Encoded picture bytes the store keeps (images/pipeline.ts makes them): a prepared upload
+ * (`stage: "upload"`), or a master without `stage`.
+ */
+export interface PictureBytes {
+  bytes: Uint8Array;
+  type: string;
+  width: number;
+  height: number;
+  stage?: "upload";
+}
 
 /** One served kind of a generation: a width, plain or blurred. */
 export interface VariantKind {
@@ -226,7 +222,7 @@ export function variantEtag(pic: Pick<ProfilePic, "id" | "gen">, kind: VariantKi
 }
 
 /** Is this source blob the master already (made by the job, or stored before masters were a job)? */
-function isMaster(meta: BlobMeta): boolean {
+export function isMaster(meta: BlobMeta): boolean {
   return meta.stage !== "upload";
 }
 
@@ -235,36 +231,25 @@ function isMaster(meta: BlobMeta): boolean {
  * replaces a source at that moment (readers see the old blob or the new one, or none: then the
  * second read finds the new one).
  */
-async function readBlob(id: string): Promise<StoredBlob | null> {
+export async function readBlob(id: string): Promise<StoredBlob | null> {
   return await getBlob(id) ?? await getBlob(id);
 }
 
 /**
- * One served kind of the current generation: the stored variant, or (before the job has run)
- * the master, or before that the prepared upload, scaled now. Null when the bytes are gone (the
- * picture was just deleted or cropped).
+ * One stored kind of the current generation (`kind.size` a stored size: `storedSize`), or null
+ * while the job has not stored it.
  */
-export async function loadVariant(pic: ProfilePic, kind: VariantKind): Promise<ServedPicture | null> {
-  const size = storedSize(pic, kind.size);
-  const k = { size, blur: kind.blur };
-  const stored = await getBlob(variantBlobId(pic.id, pic.gen, k));
-  if (stored) return { bytes: stored.bytes, type: stored.type, etag: variantEtag(pic, k), stored: true };
-  const master = await readBlob(masterBlobId(pic));
-  if (!master) return null;
-  const out = await renderVariant(master.bytes, size, { blur: kind.blur });
-  return { bytes: out.bytes, type: out.type, etag: variantEtag(pic, k), stored: false };
+export async function getStoredVariant(pic: ProfilePic, kind: VariantKind): Promise<ServedPicture | null> {
+  const stored = await getBlob(variantBlobId(pic.id, pic.gen, kind));
+  return stored && { bytes: stored.bytes, type: stored.type, etag: variantEtag(pic, kind), stored: true };
 }
 
 /**
- * The master of the current generation (`?orig=1`): normalized, never the uploaded bytes. Before
- * the job has made it, the same master is made now from the prepared upload (and not kept).
+ * The blob the current generation is served from: its master, or the prepared upload before the
+ * job has made the master (`isMaster(blob.meta)` tells). Null when the bytes are gone.
  */
-export async function loadMaster(pic: ProfilePic): Promise<ServedPicture | null> {
-  const b = await readBlob(masterBlobId(pic));
-  if (!b) return null;
-  if (isMaster(b.meta)) return { bytes: b.bytes, type: b.type, etag: variantEtag(pic, "master"), stored: true };
-  const made = await makeMaster(b.bytes);
-  return { bytes: made.bytes, type: made.type, etag: variantEtag(pic, "master"), stored: false };
+export function readMaster(pic: ProfilePic): Promise<StoredBlob | null> {
+  return readBlob(masterBlobId(pic));
 }
 
 /**
@@ -286,14 +271,14 @@ export interface PicProgress {
 }
 
 /** The kinds a generation stores, the first size (plain, smallest) first. */
-function generationKinds(pic: ProfilePic): VariantKind[] {
+export function generationKinds(pic: ProfilePic): VariantKind[] {
   return storedSizes(pic).flatMap((size) =>
     pic.nsfw ? [{ size, blur: false }, { size, blur: true }] : [{ size, blur: false }]
   );
 }
 
 /** The first size of a generation: once it is stored, the picture is ready. */
-function firstKind(pic: ProfilePic): VariantKind {
+export function firstKind(pic: ProfilePic): VariantKind {
   return { size: storedSize(pic, PIC_SIZES[0]), blur: false };
 }
 
@@ -330,11 +315,11 @@ function enqueueVariants(op: Deno.AtomicOperation, pic: ProfilePic): void {
  */
 export async function addPicture(
   profileId: string,
-  picture: Picture | PreparedUpload,
+  picture: PictureBytes,
   opts: { replaceId?: string } = {},
 ): Promise<PicResult> {
   const id = newId();
-  const stage = "stage" in picture ? picture.stage : "master";
+  const stage = picture.stage ?? "master";
   await putBlob(sourceBlobId(id), picture.bytes, { type: picture.type, stage });
   const t = now();
   const pic: ProfilePic = {
@@ -447,17 +432,17 @@ export function setPictureNsfw(profileId: string, picId: string, nsfw: boolean):
 }
 
 /**
- * Crops (and turns) the whole normalized upload into the master of a new generation: the old
- * generation's blobs are removed by a job, the new sizes rendered by another. Throws
- * `PictureRejected` (422) for a box outside the picture.
+ * Keeps a crop of the picture's whole upload (workers/pictures.ts `cropOwnPicture` cut it from
+ * `readBlob(sourceBlobId(picId))`) as the master of a new generation, with the box it was cut
+ * with: the old generation's blobs are removed by a job, the new sizes rendered by another. The
+ * new master is removed again when the record change is refused.
  */
-export async function cropOwnPicture(profileId: string, picId: string, box: CropBox): Promise<PicResult> {
-  const pic = await getPic(picId);
-  if (!pic) return { ok: false, reason: "not_found" };
-  if (pic.profileId !== profileId) return { ok: false, reason: "not_yours" };
-  const source = await readBlob(sourceBlobId(picId));
-  if (!source) return { ok: false, reason: "not_found" };
-  const cropped = await cropPicture(source.bytes, box);
+export async function keepCrop(
+  profileId: string,
+  picId: string,
+  box: CropBox,
+  cropped: PictureBytes,
+): Promise<PicResult> {
   const gen = newId();
   await putBlob(croppedMasterBlobId(picId, gen), cropped.bytes, { type: cropped.type });
   const res = await changePicture(profileId, picId, (current, _profile, op) => {
@@ -478,29 +463,22 @@ export async function cropOwnPicture(profileId: string, picId: string, box: Crop
   return res;
 }
 
-// --- job work (workers/pictures.ts calls these; each is safe to run twice, or twice at once)
+// --- keeping what the picture jobs made (workers/pictures.ts renders it; each write is safe to
+// run twice, or twice at once)
 
 /**
- * The master of the picture's current generation, made now if it is not yet: an uncropped
- * picture's prepared upload is re-encoded as the master in place. Null when the picture's bytes
- * are gone. Two runs at once both end with the one stored master.
+ * Keeps `master` as the blob `id` of picture `picId` (its source, or a cropped master) in place
+ * of the prepared upload there, and returns the stored master. When another run stored it
+ * meanwhile, that one stays. Null, and nothing kept, when the picture was deleted meanwhile (the
+ * cleanup job may have removed its blobs already).
  */
-export function ensureMaster(pic: ProfilePic): Promise<StoredBlob | null> {
-  return masterInPlace(pic.id, masterBlobId(pic));
-}
-
-/** Re-encodes the blob `id` of picture `picId` as a master unless it is one already; the master, or null. */
-async function masterInPlace(picId: string, id: string): Promise<StoredBlob | null> {
-  const current = await readBlob(id);
-  if (!current || isMaster(current.meta)) return current;
-  const master = await makeMaster(current.bytes);
+export async function keepMaster(picId: string, id: string, master: PictureBytes): Promise<StoredBlob | null> {
   try {
     await putBlob(id, master.bytes, { type: master.type, stage: "master" });
   } catch (e) {
     // Another run stored the master meanwhile: it is done.
     if (!(e instanceof BlobConflictError)) throw e;
   }
-  // A picture deleted while its master was made must not keep a blob the cleanup job has removed.
   if (!(await getPic(picId))) {
     await deleteBlob(id);
     return null;
@@ -508,14 +486,23 @@ async function masterInPlace(picId: string, id: string): Promise<StoredBlob | nu
   return await readBlob(id);
 }
 
+/** Is this served kind of generation `gen` stored? */
+export async function isVariantStored(picId: string, gen: string, kind: VariantKind): Promise<boolean> {
+  return (await getBlobMeta(variantBlobId(picId, gen, kind))) !== null;
+}
+
 /**
- * The `picture-master` job's work: the upload's source re-encoded as the master in place (also
- * when a crop came first, so that no prepared upload stays stored), then `renderGeneration`.
+ * Keeps one rendered kind of generation `gen`. False when another run of a job for this
+ * generation stored the same kind meanwhile (it is done).
  */
-export async function completeUpload(picId: string, gen: string): Promise<number> {
-  if (!(await getPic(picId))) return 0;
-  if (!(await masterInPlace(picId, sourceBlobId(picId)))) return 0;
-  return await renderGeneration(picId, gen);
+export async function keepVariant(picId: string, gen: string, kind: VariantKind, out: PictureBytes): Promise<boolean> {
+  try {
+    await putBlob(variantBlobId(picId, gen, kind), out.bytes, { type: out.type, width: out.width, height: out.height });
+    return true;
+  } catch (e) {
+    if (!(e instanceof BlobConflictError)) throw e;
+    return false;
+  }
 }
 
 /**
@@ -523,7 +510,7 @@ export async function completeUpload(picId: string, gen: string): Promise<number
  * tells the owner's open pages (a `picture` event), in one atomic. Does nothing when
  * the picture is gone, has moved on to another generation, or was not processing.
  */
-async function markFirstSizeStored(picId: string, gen: string): Promise<void> {
+export async function markFirstSizeStored(picId: string, gen: string): Promise<void> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const entry = await kv().get<ProfilePic>(keys.pic(picId));
     if (!entry.value || entry.value.gen !== gen || !entry.value.processing) return;
@@ -533,42 +520,6 @@ async function markFirstSizeStored(picId: string, gen: string): Promise<void> {
     const res = await op.commit();
     if (res.ok) return;
   }
-}
-
-/**
- * Makes the master of generation `gen` when it is not made yet (`ensureMaster`), then renders
- * and stores every served size that is not stored yet (blurred ones too when the picture is
- * NSFW), the first size first (then the picture is ready: `processing` is cleared). Decodes the
- * master once for all sizes. Does nothing when the picture is gone or has moved on to another
- * generation, and removes what it wrote if that happened while it worked. Returns how many sizes
- * it stored.
- */
-export async function renderGeneration(picId: string, gen: string): Promise<number> {
-  const pic = await getPic(picId);
-  if (!pic || pic.gen !== gen) return 0;
-  const master = await ensureMaster(pic);
-  if (!master) return 0;
-  const first = firstKind(pic);
-  let decoded: DecodedPicture | undefined;
-  let rendered = 0;
-  for (const kind of generationKinds(pic)) {
-    const id = variantBlobId(picId, gen, kind);
-    if (!(await getBlobMeta(id))) {
-      decoded ??= await decodeMaster(master.bytes);
-      const out = await renderVariant(decoded, kind.size, { blur: kind.blur });
-      try {
-        await putBlob(id, out.bytes, { type: out.type, width: out.width, height: out.height });
-        rendered++;
-      } catch (e) {
-        // Another run of a job for this generation stored the same size meanwhile: it is done.
-        if (!(e instanceof BlobConflictError)) throw e;
-      }
-    }
-    if (kind.size === first.size && kind.blur === first.blur) await markFirstSizeStored(picId, gen);
-  }
-  const after = await getPic(picId);
-  if (!after || after.gen !== gen) await removeGeneration(picId, gen, !after);
-  return rendered;
 }
 
 /** Removes a generation's blobs; `whole` also removes the source and the grants (the picture is gone). */

@@ -1,20 +1,14 @@
 import assert from "node:assert/strict";
 import { closeKv, openKv } from "./db.ts";
-import { newProfile, type Profile } from "./profiles.ts";
-import {
-  addPicture,
-  canViewPicture,
-  grantPictureAccess,
-  renderGeneration,
-  storedSize,
-  storedSizes,
-  variantBlobId,
-} from "./pictures.ts";
+import { newProfile } from "./profiles.ts";
+import { addPicture, canViewPicture, grantPictureAccess, storedSize, storedSizes, variantBlobId } from "./pictures.ts";
 import sharp from "sharp";
 import { createAccount } from "./accounts.ts";
 import { getBlobMeta } from "./blobs.ts";
 import { normalizeUpload } from "../images/pipeline.ts";
+import { renderGeneration } from "../workers/pictures.ts";
 import { picRecord } from "../tests/fixtures/pictures.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
 
 const pic = picRecord;
 

@@ -34,12 +34,12 @@
 
 import { kv } from "./db.ts";
 import { PositionStore } from "./positions/store.ts";
+import type { PositionAggregate } from "../domain/shapes/positions.ts";
 import type {
   BoundsQuery,
   ImportItem,
   NearbyPage,
   OwnPosition,
-  PositionAggregate,
   PositionReport,
   PositionUse,
   QueryOptions,
@@ -64,7 +64,6 @@ export type {
   NearbyItem,
   NearbyPage,
   OwnPosition,
-  PositionAggregate,
   PositionReport,
   PositionUse,
   QueryOptions,
@@ -168,9 +167,4 @@ export function startPositionSync(options: { pollMs?: number; snapshots?: boolea
 /** Stops the sync started by `startPositionSync` (shutdown, end of a test). */
 export async function stopPositionSync(): Promise<void> {
   await current?.stopSync();
-}
-
-/** Applies other instances' writes now instead of waiting for the watch. */
-export function syncPositionsNow(): Promise<void> {
-  return positionStore().tail();
 }

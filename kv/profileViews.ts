@@ -4,41 +4,12 @@
  * stands above both.
  */
 
-import { isVerified, type Profile, profileVisibleTo, viewedProfile } from "./profiles.ts";
+import { isVerified, profileVisibleTo, viewedProfile } from "./profiles.ts";
 import { now } from "./clock.ts";
 import { ageOf } from "../domain/age.ts";
-import { getPics, type PicInfo, picInfo } from "./pictures.ts";
+import { getPics, picInfo } from "./pictures.ts";
 import { protectedFrom } from "./safety.ts";
-
-/**
- * A profile as the API and pages show it: never the account, and `profilePicIdsPrivate` empty
- * unless the viewer owns the profile.
- */
-export type ProfileView =
-  & Pick<
-    Profile,
-    | "id"
-    | "profilename"
-    | "height"
-    | "weight"
-    | "description"
-    | "characteristics"
-    | "profilePicIds"
-    | "profilePicIdsPrivate"
-    | "tsUpdated"
-  >
-  & {
-    age: number | null;
-    /** Facts of every picture listed, in list order. */
-    pictures: PicInfo[];
-    /** True when the viewer owns the profile. */
-    own: boolean;
-    /** Shows the Verified badge (3 2 1 Identify). */
-    verified: boolean;
-    /** Owner only. */
-    birthdate?: string;
-    roles?: string[];
-  };
+import type { Profile, ProfileView } from "../domain/shapes/profiles.ts";
 
 /**
  * The profile `id` as `viewerProfileId` sees it, or null when there is none or it is hidden from

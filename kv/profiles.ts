@@ -5,29 +5,7 @@ import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { isBlockedEither } from "./blocks.ts";
 import { forgetHere, forgetKept, keep, keptCopies, keptCopy, readBegins } from "./kept.ts";
-
-/** A member's profile (spec §3). */
-export interface Profile {
-  id: string;
-  /** The account that owns this profile; never sent to other members. */
-  accountId: string;
-  profilename: string;
-  birthdate: string;
-  height: string;
-  weight: string;
-  description: string;
-  characteristics: string[];
-  profilePicIds: string[];
-  profilePicIdsPrivate: string[];
-  roles: string[];
-  tsUpdated: number;
-  /** When the profile was made (absent on profiles older than this field). */
-  tsCreated?: number;
-  /** 3 2 1 Identify: the public pictures the judges compared with a selfie they accepted. */
-  verifiedPicIds?: string[];
-  /** When that selfie was accepted. */
-  tsVerified?: number;
-}
+import type { Profile, ProfileChange } from "../domain/shapes/profiles.ts";
 
 /**
  * Does a member show the Verified badge: the judges compared their selfie with the picture that
@@ -121,21 +99,6 @@ export async function discoveryProfiles(ids: readonly string[], into: Map<string
 // --- birthdate and age (spec §5)
 
 // --- changes
-
-/** The fields a member may change on their own profile (PUT /api/profile). */
-export type ProfileChange = Partial<
-  Pick<
-    Profile,
-    | "profilename"
-    | "birthdate"
-    | "height"
-    | "weight"
-    | "description"
-    | "characteristics"
-    | "profilePicIds"
-    | "profilePicIdsPrivate"
-  >
->;
 
 /** Why a profile change was refused. */
 export type ProfileRefusal = "not_found" | "pics_changed" | "pics_not_yours" | "pics_repeated";

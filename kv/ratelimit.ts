@@ -42,6 +42,9 @@ export const LIMITS = {
   // Discovery: the map polls every 15 s and asks again on every pan; 600 in 10 min is one a second.
   discoveryByAccount: { max: 600, windowMs: 10 * 60_000 },
   discoveryByAddress: { max: 1800, windowMs: 10 * 60_000 },
+  // Map tiles (routes/tiles.ts): a view asks 20 to 70, a fast pan or zoom as many again, and the
+  // browser keeps them a day. Ten a second over ten minutes is more than a member panning nonstop.
+  tilesByAddress: { max: 6000, windowMs: 10 * 60_000 },
   // Position reports are debounced 1 s on the client.
   positionByAccount: { max: 600, windowMs: 10 * 60_000 },
   messageByAccount: { max: 60, windowMs: 60_000 },
@@ -115,6 +118,7 @@ const COUNTED_IN_MEMORY: ReadonlySet<LimitName> = new Set([
   "discoveryByAccount",
   "discoveryByAddress",
   "positionByAccount",
+  "tilesByAddress",
 ]);
 const FLUSH_MS = 200;
 /** Sums in one commit (KV takes at most 1,000 mutations an atomic). */

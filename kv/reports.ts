@@ -4,17 +4,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-
-/** A member's report about another profile. */
-export interface Report {
-  id: string;
-  reporterProfileId: string;
-  reportedProfileId: string;
-  /** One of REPORT_REASONS (domain/texts.ts). */
-  reason: string;
-  text: string;
-  tsCreated: number;
-}
+import type { Report } from "../domain/shapes/moderation.ts";
 
 /** Stores a report with its index by reported profile, in one atomic. */
 export async function saveReport(reporter: string, reported: string, reason: string, text: string): Promise<Report> {

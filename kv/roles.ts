@@ -1,6 +1,6 @@
 /**
  * Roles granted for a while, beside the account's stored roles: the VOLUNTEER role a member earns
- * with volunteer credits (kv/games.ts). A grant is one record per account and role holding its end
+ * with volunteer credits (kv/games/credits.ts). A grant is one record per account and role holding its end
  * (`until`), written with `expireIn` so the store drops it; readers also compare `until` with the
  * clock, since KV removes expired keys only eventually. Stored roles (`setRoles`, the grant task)
  * are untouched: a grant only adds a role while it lasts.

@@ -8,6 +8,7 @@ import { keys } from "./keys.ts";
 import { newId, randomToken, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { forgetHere, forgetKept, keep, keptCopy, readBegins } from "./kept.ts";
+import { addEvent, eventBus } from "./events.ts";
 
 const HOUR = 3_600_000, DAY = 24 * HOUR;
 /** Idle and absolute lifetimes: "remember me" keeps a member logged in longer. */
@@ -108,10 +109,23 @@ export async function getSession(token: string): Promise<Session | null> {
 }
 
 async function endSessionByHash(accountId: string, tokenHash: string, id: string): Promise<void> {
-  const op = kv().atomic().delete(keys.session(tokenHash)).delete(keys.sessionByAccount(accountId, id));
-  forgetKept(op, "session", [tokenHash]);
+  const op = kv().atomic();
+  const hashes = endSessionsIn(op, accountId, [{ id, tokenHash }]);
   await op.commit();
-  forgetHere("session", [tokenHash]);
+  forgetHere("session", hashes);
+}
+
+/** The change log's recipient of ended sessions: no member id, so no page ever receives them. */
+const SESSIONS_CHANNEL = "#sessions";
+
+/**
+ * Calls `fn` with the ids of sessions as they end, on any instance (from the change log): the
+ * live streams of those sessions close. Returns the unsubscribe.
+ */
+export function onSessionsEnded(fn: (ids: readonly string[]) => void): () => void {
+  return eventBus().subscribe(SESSIONS_CHANNEL, (e) => {
+    if (e.type === "sessions-ended") fn(e.ids);
+  });
 }
 
 /** Ends the session of a token (logout). */
@@ -154,21 +168,44 @@ export function freshLinkLoginUntil(s: Session): number | null {
   return now() < until ? until : null;
 }
 
+/** The account's sessions by public id and token hash (their index, without reading each session). */
+export async function sessionHandles(accountId: string): Promise<SessionHandle[]> {
+  const out: SessionHandle[] = [];
+  for await (const e of kv().list<string>({ prefix: keys.sessionsByAccount(accountId) })) {
+    out.push({ id: String(e.key[e.key.length - 1]), tokenHash: e.value });
+  }
+  return out;
+}
+
+/** A session as its account's index holds it. */
+export interface SessionHandle {
+  id: string;
+  tokenHash: string;
+}
+
+/**
+ * Adds the end of `sessions` to `op` (2 deletes each, the forget of every instance's kept copy,
+ * and the event that closes their live streams); after the commit, call
+ * `forgetHere("session", hashes)` with the hashes it returns.
+ */
+export function endSessionsIn(
+  op: Deno.AtomicOperation,
+  accountId: string,
+  sessions: readonly SessionHandle[],
+): string[] {
+  for (const o of sessions) op.delete(keys.session(o.tokenHash)).delete(keys.sessionByAccount(accountId, o.id));
+  const hashes = sessions.map((o) => o.tokenHash);
+  forgetKept(op, "session", hashes);
+  if (sessions.length) addEvent(op, [SESSIONS_CHANNEL], { type: "sessions-ended", ids: sessions.map((o) => o.id) });
+  return hashes;
+}
+
 /** Ends every session of the account but `keepId` (its current one); returns how many ended. */
 export async function endOtherSessions(accountId: string, keepId: string): Promise<number> {
-  const others: { id: string; tokenHash: string }[] = [];
-  for await (const e of kv().list<string>({ prefix: keys.sessionsByAccount(accountId) })) {
-    const id = String(e.key[e.key.length - 1]);
-    if (id !== keepId) others.push({ id, tokenHash: e.value });
-  }
+  const others = (await sessionHandles(accountId)).filter((o) => o.id !== keepId);
   for (let i = 0; i < others.length; i += 50) {
     const op = kv().atomic();
-    const batch = others.slice(i, i + 50);
-    for (const o of batch) {
-      op.delete(keys.session(o.tokenHash)).delete(keys.sessionByAccount(accountId, o.id));
-    }
-    const hashes = batch.map((o) => o.tokenHash);
-    forgetKept(op, "session", hashes);
+    const hashes = endSessionsIn(op, accountId, others.slice(i, i + 50));
     await op.commit();
     forgetHere("session", hashes);
   }

@@ -12,7 +12,6 @@ import { keys } from "./keys.ts";
 import { sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { pauseSending } from "./moderation.ts";
-import type { Message } from "./messages.ts";
 import {
   EARLY_MESSAGES,
   SAME_TEXT_PAUSE,
@@ -22,6 +21,7 @@ import {
   type SpamSign,
   spamSigns,
 } from "../domain/moderation.ts";
+import type { Message } from "../domain/shapes/messages.ts";
 
 /** Is this message one of the first of its conversation: the other has not replied, and the sender sent fewer than 3? */
 export async function isEarlyMessage(sender: string, recipient: string): Promise<boolean> {

@@ -2,11 +2,14 @@
  * Request body limits, enforced while the body is read: a declared Content-Length over the limit
  * is refused before a byte is read; a body without one (chunked, or a stream) is counted chunk by
  * chunk and cut off the moment it passes the limit, so no call ever holds more than its limit in
- * memory. The answer is 413 with the one error shape.
+ * memory. The answer is 413 with the one error shape. A body must also arrive whole within its
+ * time (BODY_TIMEOUT_MS from its headers on), else the call answers 408 and the connection is
+ * closed: a client trickling a byte at a time holds no handler for long.
  */
 
 import type { MiddlewareHandler } from "hono";
-import { ApiError, errorBody, tooLarge } from "./errors.ts";
+import { ApiError, errorBody, timedOut, tooLarge } from "./errors.ts";
+import { config } from "../config/config.ts";
 
 /** The body limit of a JSON or form call: every such body of this app fits well within it. */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -15,6 +18,8 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 export interface BodyLimits {
   defaultBytes: number;
   routes?: Record<string, number>;
+  /** Time limits by `"METHOD /path"`, in ms, where a route's bodies need longer than BODY_TIMEOUT_MS. */
+  timeouts?: Record<string, number>;
 }
 
 /** The limit of one call. */
@@ -22,20 +27,27 @@ export function bodyLimitOf(limits: BodyLimits, method: string, path: string): n
   return limits.routes?.[`${method} ${path}`] ?? limits.defaultBytes;
 }
 
+/** The time a picture upload has at least (8 MB over a slow mobile link). */
+export const UPLOAD_BODY_TIMEOUT_MS = 120_000;
+
+/** The time a call's body has to arrive. */
+function bodyTimeoutOf(limits: BodyLimits, method: string, path: string): number {
+  return Math.max(limits.timeouts?.[`${method} ${path}`] ?? 0, config.bodyTimeoutMs);
+}
+
+function lateness(ms: number): ApiError {
+  return timedOut(`The request body did not arrive within ${Math.round(ms / 1000)} s.`);
+}
+
 function refusal(limit: number): ApiError {
   return tooLarge(`The request body is larger than the limit of ${limit.toLocaleString("en-US")} bytes.`);
 }
 
-/** True for the error a cut-off body gives its reader (the handler may have wrapped or replaced it). */
-export function isBodyTooLarge(e: unknown): boolean {
-  return e instanceof ApiError && e.status === 413;
-}
-
 /**
- * The middleware: refuses a declared length over the limit at once, and passes one within it; a
- * body without a declared length (chunked) is replaced by a counting stream that fails its reader
- * with a 413 past the limit. Whatever the handler made of
- * that failure, the call answers 413.
+ * The middleware: refuses a declared length over the limit at once; any other body is replaced by
+ * a counting stream that fails its reader with a 413 past the limit, or with a 408 when the body
+ * is not all there by its deadline. Whatever the handler made of that failure, the call answers
+ * 413 or 408.
  */
 export function bodyLimit(limits: BodyLimits): MiddlewareHandler {
   return async function bodyLimit(c, next) {
@@ -45,17 +57,36 @@ export function bodyLimit(limits: BodyLimits): MiddlewareHandler {
     const declared = req.headers.get("content-length");
     const length = declared !== null && /^\s*\d+\s*$/.test(declared) ? Number(declared) : null;
     if (length !== null && length > limit) throw refusal(limit);
-    // A declared length within the limit bounds the body already: the HTTP server reads exactly that
-    // many bytes (HTTP/1.1 framing; HTTP/2 refuses a stream whose data differs from it).
-    if (length !== null) return next();
+    // A declared length within the limit bounds the body already (the HTTP server reads exactly that
+    // many bytes: HTTP/1.1 framing; HTTP/2 refuses a stream whose data differs from it); it is still
+    // counted, for its deadline.
 
     let seen = 0;
     let over = false;
+    let late = false;
     let done = false;
+    const timeoutMs = bodyTimeoutOf(limits, req.method, c.req.path);
     const source = req.body.getReader();
+    let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const deadline = setTimeout(() => {
+      if (done || over) return;
+      late = true;
+      const e = lateness(timeoutMs);
+      try {
+        controller?.error(e);
+      } catch { /* already closed */ }
+      source.cancel(e).catch(() => {});
+    }, timeoutMs);
     const counted = new ReadableStream<Uint8Array>({
+      start(ctl) {
+        controller = ctl;
+      },
       async pull(ctl) {
-        const r = await source.read();
+        const r = await source.read().catch((e) => {
+          if (late) return { done: true as const, value: undefined };
+          throw e;
+        });
+        if (late) return;
         if (r.done) {
           done = true;
           ctl.close();
@@ -87,14 +118,22 @@ export function bodyLimit(limits: BodyLimits): MiddlewareHandler {
     try {
       await next();
     } finally {
+      clearTimeout(deadline);
       // A body the call did not read to its end is dropped, so the server stops receiving it now.
       // Not awaited: cancelling one branch of a teed body waits for the other branch.
-      if (!done && !over) source.cancel().catch(() => {});
+      if (!done && !over && !late) source.cancel().catch(() => {});
     }
     if (over && c.res.status !== 413) {
       // The handler turned the cut-off into another answer (a 400 "not JSON", say): it is a 413.
       c.res = undefined;
       c.res = c.json(errorBody("too_large", refusal(limit).message, c.get("requestId")), 413);
+    }
+    if (late) {
+      // The rest of the body will not be read: the connection is not reused.
+      c.res = undefined;
+      c.res = c.json(errorBody("timeout", lateness(timeoutMs).message, c.get("requestId")), 408, {
+        connection: "close",
+      });
     }
   };
 }

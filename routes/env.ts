@@ -1,9 +1,9 @@
 /** Types shared by every route: the Hono environment and the session a request carries. */
 
 import type { Brand } from "../domain/brand.ts";
-import type { AccountNotice } from "../kv/moderation.ts";
 import type { Locale } from "../domain/i18n.ts";
 import type { OnboardingStep } from "../domain/onboarding.ts";
+import type { AccountNotice } from "../domain/shapes/moderation.ts";
 
 /** Who is calling: set by the session middleware, null when logged out. */
 export interface Caller {

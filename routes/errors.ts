@@ -19,6 +19,7 @@ export const unauthorized = (message = UI_TEXTS.pleaseLogIn) => new ApiError(401
 export const forbidden = (message = UI_TEXTS.notYours) => new ApiError(403, "forbidden", message);
 export const notFound = (message = UI_TEXTS.notFoundShort) => new ApiError(404, "not_found", message);
 export const conflict = (message: string, code = "conflict") => new ApiError(409, code, message);
+export const timedOut = (message: string) => new ApiError(408, "timeout", message);
 export const tooLarge = (message: string) => new ApiError(413, "too_large", message);
 export const unsupported = (message: string) => new ApiError(415, "unsupported_type", message);
 export const tooMany = (message = "Too many requests, please try again later.") =>

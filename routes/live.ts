@@ -17,7 +17,7 @@ import { WebSocketServer } from "ws";
 import type { WebSocket as WsSocket } from "ws";
 import type { Hono } from "hono";
 import type { AppEnv } from "./env.ts";
-import { type EventSocketPort, type EventSocketWiring, markLiveUpgrade } from "./api/notifications.ts";
+import { type EventSocketPort, type EventSocketWiring, markLiveUpgrade } from "./api/events.ts";
 import { setLivePort } from "./livePort.ts";
 
 /** How often the listener pings its sockets; one that missed the last ping is dropped. */
@@ -30,13 +30,14 @@ export interface LiveListener {
 }
 
 /**
- * Starts the live listener on `port` (0: any free port) for `app`, whose pages are served on
- * `mainPort`: a request is presented to the app with that port in its address and Host, so
- * cookies, origin checks and links read as on the main port.
+ * Starts the live listener on `port` (0: any free port) and `hostname` for `app`, whose pages are
+ * served on `mainPort`: a request is presented to the app with that port in its address and Host,
+ * so cookies, origin checks and links read as on the main port. Pages are told to open their
+ * socket on `publicPort` (a proxy's, in front of this one) or else on `port`.
  */
 export function startLiveListener(
   app: Hono<AppEnv>,
-  options: { port: number; hostname?: string; mainPort: number },
+  options: { port: number; hostname?: string; mainPort: number; publicPort?: number },
 ): Promise<LiveListener> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   const alive = new WeakSet<WsSocket>();
@@ -100,7 +101,8 @@ export function startLiveListener(
     server.listen(options.port, options.hostname ?? "0.0.0.0", () => {
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : options.port;
-      setLivePort(port);
+      // Pages connect where they are told: the proxy's port in front of this one, if there is one.
+      setLivePort(options.publicPort ?? port);
       resolve({
         port,
         async close() {

@@ -8,8 +8,8 @@ import { secureHeaders } from "hono/secure-headers";
 import { getConnInfo } from "hono/deno";
 import { livePort } from "./livePort.ts";
 import type { AppEnv, Caller } from "./env.ts";
-import { ApiError, errorBody, forbidden, unauthorized } from "./errors.ts";
-import { config } from "../config/config.ts";
+import { ApiError, errorBody, forbidden, tooMany, unauthorized } from "./errors.ts";
+import { config, normalizeAddress, type ProxyTrust } from "../config/config.ts";
 import { getSession } from "../kv/sessions.ts";
 import { accountWithGrants } from "../kv/roles.ts";
 import { accountNotice } from "../kv/moderation.ts";
@@ -20,13 +20,12 @@ import { type Locale, negotiate, setRequestLocaleSource } from "../domain/i18n.t
 
 /** Security headers of design.md: CSP without inline script, HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
-  const tiles = tileOrigin();
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", "data:", "blob:", ...(tiles ? [tiles] : [])],
+      imgSrc: ["'self'", "data:", "blob:"],
       // The live listener's port, when pages open their event socket there (routes/live.ts).
       connectSrc: ["'self'", () => {
         const port = livePort();
@@ -48,11 +47,6 @@ export function securityHeaders(): MiddlewareHandler {
   });
 }
 
-function tileOrigin(): string | undefined {
-  const m = config.tileUrl.match(/^(https?:\/\/[^/]+)/);
-  return m?.[1].replace(/\{s\}\./, "*.");
-}
-
 /** The session cookie: `__Host-` and Secure on https and localhost, a plain name on plain-http hosts. */
 export function sessionCookieName(c: Context): string {
   return isSecureContext(c) ? "__Host-sid" : "sid";
@@ -61,23 +55,152 @@ export function sessionCookieName(c: Context): string {
 /** https, or a localhost address that browsers treat as secure. */
 export function isSecureContext(c: Context): boolean {
   const url = new URL(c.req.url);
-  const proto = config.trustProxy
-    ? c.req.header("x-forwarded-proto") ?? url.protocol.slice(0, -1)
-    : url.protocol.slice(0, -1);
+  // The scheme the client used, as the proxy nearest to the app saw it (when that proxy is trusted).
+  const forwarded = fromTrustedProxy(c) ? c.req.header("x-forwarded-proto")?.split(",").at(-1)?.trim() : undefined;
+  const proto = forwarded || url.protocol.slice(0, -1);
   return proto === "https" || url.hostname === "localhost" || url.hostname === "127.0.0.1";
 }
 
-/** The caller's network address (for rate limits only, never logged). */
+/** The caller's network address (for rate limits and the pages of this machine; never logged). */
 export function clientAddress(c: Context): string {
-  if (config.trustProxy) {
-    const fwd = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-    if (fwd) return fwd;
-  }
+  return resolvedClient(c).address;
+}
+
+/**
+ * Is the caller this machine itself? The pages for the operator alone (`/dev/outbox`, `/metrics`
+ * without its token) ask this. A proxy on the same host connects from loopback: only an address
+ * it names (when trusted) counts, never its own connection.
+ */
+export function fromThisMachine(c: Context): boolean {
+  return resolvedClient(c).thisMachine;
+}
+
+/** Did the request come from a proxy that TRUST_PROXY trusts (so its X-Forwarded-* headers count)? */
+export function fromTrustedProxy(c: Context): boolean {
+  const trust = config.trustProxy;
+  if (!trust) return false;
+  return "hops" in trust || trust.addresses.has(normalizeAddress(peerAddress(c)));
+}
+
+function resolvedClient(c: Context): ResolvedClient {
+  const trust = config.trustProxy;
+  // Untrusted, a proxy's RFC 7239 `Forwarded` header still says the request was passed on.
+  const forwarded = c.req.header("x-forwarded-for") ?? (!trust && c.req.header("forwarded") ? "unknown" : undefined);
+  return resolveClient(peerAddress(c), forwarded, trust);
+}
+
+/** The connection's own address; "local" where there is none (a test's `app.request`). */
+function peerAddress(c: Context): string {
   try {
-    return getConnInfo(c).remote.address ?? "local";
+    return getConnInfo(c).remote.address || "local";
   } catch {
     return "local";
   }
+}
+
+/** Where a request came from: its address, and whether that is this machine. */
+export interface ResolvedClient {
+  address: string;
+  thisMachine: boolean;
+}
+
+/**
+ * The client's address from the connection's (`peer`) and the X-Forwarded-For chain, read from
+ * the right: each proxy appends the address it was connected from, so only the entries that
+ * trusted proxies wrote can be believed, and whatever stands left of them may be the client's own
+ * invention. With `{hops: N}` the client is the Nth address from the right (the peer being the
+ * last proxy); with `{addresses}`, the first address from the right that is not a trusted proxy.
+ * A chain that runs out at a trusted proxy gives that proxy's address, which is never this
+ * machine; nor is a loopback peer that forwarded for someone without being trusted.
+ */
+export function resolveClient(
+  peer: string,
+  forwardedFor: string | undefined,
+  trust: ProxyTrust | null,
+): ResolvedClient {
+  const chain = forwardedFor ? forwardedFor.split(",").map(normalizeAddress).filter(Boolean) : [];
+  const all = [...chain, normalizeAddress(peer)];
+  let i = all.length - 1;
+  let ranOut = false;
+  if (trust && "hops" in trust) {
+    i = all.length - 1 - trust.hops;
+    if (i < 0) [i, ranOut] = [0, true];
+  } else if (trust) {
+    while (i > 0 && trust.addresses.has(all[i])) i--;
+    ranOut = trust.addresses.has(all[i]);
+  }
+  const address = all[i];
+  // The peer itself, yet someone in front of it forwarded the request: an untrusted proxy's own address.
+  const proxiedPeer = i === all.length - 1 && chain.length > 0;
+  return { address, thisMachine: !ranOut && !proxiedPeer && isLoopback(address) };
+}
+
+/** 127.0.0.0/8, ::1, or no network at all (an in-process call). */
+function isLoopback(address: string): boolean {
+  return address === "local" || address === "::1" || /^127\.\d+\.\d+\.\d+$/.test(address);
+}
+
+/** Requests open now, by client address (this process's). */
+const openByAddress = new Map<string, number>();
+
+/**
+ * Bounds the requests one client address has open at once (MAX_OPEN_PER_ADDRESS; an event stream
+ * counts until its reader leaves): past it, 429. Slow clients that trickle bodies hold their
+ * request open, so a few addresses cannot take every handler. Behind a proxy the address is the
+ * client's as resolved above, not the proxy's.
+ */
+export function openPerAddress(): MiddlewareHandler {
+  return async function openPerAddress(c, next) {
+    const address = clientAddress(c);
+    const open = openByAddress.get(address) ?? 0;
+    if (open >= config.maxOpenPerAddress) {
+      throw tooMany("Too many requests open from your address at once; please try again in a moment.");
+    }
+    openByAddress.set(address, open + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const left = (openByAddress.get(address) ?? 1) - 1;
+      if (left > 0) openByAddress.set(address, left);
+      else openByAddress.delete(address);
+    };
+    let held = false;
+    try {
+      await next();
+      const res = c.res;
+      if (res.body && res.headers.get("content-type")?.startsWith("text/event-stream")) {
+        held = true;
+        c.res = undefined;
+        c.res = new Response(heldUntilEnd(res.body, release), res);
+      }
+    } finally {
+      if (!held) release();
+    }
+  };
+}
+
+/** `body`, passed on as it is read; `end` is called once when it ends, fails or is cancelled. */
+function heldUntilEnd(body: ReadableStream<Uint8Array>, end: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(ctl) {
+      try {
+        const r = await reader.read();
+        if (r.done) {
+          end();
+          ctl.close();
+        } else ctl.enqueue(r.value);
+      } catch (e) {
+        end();
+        ctl.error(e);
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
 }
 
 /** Loads the caller from the session cookie into `c.var.caller`, and the brand from the host. */
@@ -124,9 +247,12 @@ const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Refuses state-changing calls from other sites. A browser's Sec-Fetch-Site (which no page can
  * forge) must be same-origin or none; without it, an Origin header must be this host's (a
- * missing, "null" or foreign one is refused). Calls without either header come from non-browser
- * clients, which carry no ambient cookies to abuse. Sec-Fetch-Site is trusted first because a
- * same-origin form post sends `Origin: null` under this app's `Referrer-Policy: no-referrer`.
+ * "null" or foreign one is refused). A call that carries the session cookie must carry one of
+ * the two: browsers send Origin on every such write, so a cookie without either is an old or
+ * odd client whose page cannot be told (a Referer is no proof, and is not read). Calls without
+ * the cookie and without either header come from non-browser clients, which carry no ambient
+ * cookies to abuse. Sec-Fetch-Site is trusted first because a same-origin form post sends
+ * `Origin: null` under this app's `Referrer-Policy: no-referrer`.
  */
 export function originCheck(): MiddlewareHandler {
   return async function originCheck(c, next) {
@@ -135,8 +261,10 @@ export function originCheck(): MiddlewareHandler {
       const origin = c.req.header("origin");
       if (site) {
         if (site !== "same-origin" && site !== "none") throw forbidden("Cross-site requests are refused.");
-      } else if (origin !== undefined && !isOwnOrigin(c, origin)) {
-        throw forbidden("Cross-site requests are refused.");
+      } else if (origin !== undefined) {
+        if (!isOwnOrigin(c, origin)) throw forbidden("Cross-site requests are refused.");
+      } else if (getCookie(c, "__Host-sid") !== undefined || getCookie(c, "sid") !== undefined) {
+        throw forbidden("A signed-in write must say where it comes from (an Origin header).");
       }
     }
     await next();

@@ -58,7 +58,8 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-function join(chunks: Uint8Array[], size: number): Uint8Array {
+/** The chunks as one array of `size` bytes (their total): a lone chunk as it is. */
+export function joinChunks(chunks: Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(size);
   let at = 0;
@@ -172,7 +173,7 @@ export async function readMultipart(req: Request, limits: MultipartLimits): Prom
       }
       take(buf.subarray(0, end));
       buf = buf.subarray(end + delim.length);
-      const bytes = join(chunks, size);
+      const bytes = joinChunks(chunks, size);
       if (isFile) {
         if (!out.files.has(head.name)) out.files.set(head.name, { filename: head.filename!, type: head.type, bytes });
       } else if (!out.fields.has(head.name)) out.fields.set(head.name, dec.decode(bytes));

@@ -25,6 +25,7 @@ import {
   photoCropNextQuery,
   ratingBody,
 } from "./api/games.ts";
+import { healthContactsQuery, healthReportBody } from "./api/health.ts";
 import { cursorQuery, likesGivenQuery, picLikeBody, profileLikeBody, profileLikeQuery } from "./api/likes.ts";
 import { deleteMessageQuery, messageBody, sectorPageQuery, windowQuery } from "./api/messages.ts";
 import { noteBody, noteQuery, notesQuery } from "./api/notes.ts";
@@ -99,6 +100,8 @@ export const REQUESTS: Record<string, Request> = {
   "GET /api/games/photocrop/next": { query: photoCropNextQuery },
   "PUT /api/games/photocrop/:picId": { body: suggestCropBody },
   "PUT /api/games/photocrop/suggestions/:id": { body: answerBody },
+  "GET /api/games/healthreport/contacts": { query: healthContactsQuery },
+  "POST /api/games/healthreport": { body: healthReportBody },
   "PUT /api/admin/reports/:reportId": { body: decisionBody },
   "GET /api/admin/audit": { query: auditQuery },
   "GET /api/admin/members": { query: membersQuery },
@@ -138,7 +141,7 @@ export function apiRoutes(app: Hono<AppEnv>): string[] {
 }
 
 /** The OpenAPI 3.1 document of the app's API. */
-export function openApiDocument(app: Hono<AppEnv>): Json {
+function openApiDocument(app: Hono<AppEnv>): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const route of apiRoutes(app)) {
     const [method, path] = route.split(" ");

@@ -51,6 +51,8 @@ export const ROUTES: readonly RouteDef[] = [
   r("/games/photocrop", "Help my Photos", "auth", true),
   r("/games/arbitration", "Community Arbitration", "auth", true),
   r("/games/identify", "3 2 1 Identify", "auth", true),
+  r("/games/healthreport", "Health Incident Report", "auth", false),
+  r("/games/cooties", "You got Cooties", "auth", false),
   r("/games/:game", "Coming Soon", "auth", false),
   r("/profile/:profileId", "Profile", "auth", false),
   r("/profileEdit", "Profile Editor", "auth", true, { menuLabel: "Edit Profile" }),
@@ -78,7 +80,7 @@ export interface Viewer {
 }
 
 /** May this viewer open the route? Public and any routes are open to all. */
-export function canOpen(route: RouteDef, viewer: Viewer): boolean {
+function canOpen(route: RouteDef, viewer: Viewer): boolean {
   if (route.access === "auth") return viewer.loggedIn;
   if (route.access === "admin") return viewer.loggedIn && viewer.roles.includes("ADMIN");
   return true;
@@ -90,15 +92,4 @@ export function menuFor(viewer: Viewer): { path: string; label: string }[] {
     path: rt.path,
     label: rt.menuLabel ?? rt.title,
   }));
-}
-
-/** The route whose path pattern matches a concrete path, if any. */
-export function matchRoute(path: string): RouteDef | undefined {
-  const exact = ROUTES.find((rt) => rt.path === path);
-  if (exact) return exact;
-  return ROUTES.find((rt) => {
-    if (!rt.path.includes(":")) return false;
-    const a = rt.path.split("/"), b = path.split("/");
-    return a.length === b.length && a.every((s, i) => s.startsWith(":") ? b[i] !== "" : s === b[i]);
-  });
 }

@@ -3,7 +3,9 @@
  * - a request id per request (`x-request-id` header, in every error answer and log line), taken
  *   from the proxy's `x-request-id` only with TRUST_PROXY;
  * - the request log: one line per request, text, or JSON with `LOG_FORMAT=json` (time, level,
- *   method, route pattern, status, ms, request id; never the query, which may carry secrets);
+ *   method, route pattern, status, ms, request id). Both name the route pattern, never the path
+ *   itself: a path names members (`/profile/:id`) and places (`/tiles/:z/:x/:y`), and a query may
+ *   carry secrets;
  * - Prometheus metrics at `GET /metrics` (prom-client), answered to loopback callers or with
  *   `Authorization: Bearer $METRICS_TOKEN`: requests by route and status with latency histograms,
  *   open event streams, jobs due / running / dead and the oldest due job's age, the position
@@ -18,7 +20,7 @@ import { Hono } from "hono";
 import { trace } from "@opentelemetry/api";
 import client from "prom-client";
 import type { AppEnv } from "./env.ts";
-import { clientAddress } from "./middleware.ts";
+import { fromThisMachine, fromTrustedProxy } from "./middleware.ts";
 import { config } from "../config/config.ts";
 import { randomToken } from "../kv/ids.ts";
 import { positionStore } from "../kv/positions.ts";
@@ -101,7 +103,7 @@ function routeOf(c: Context): string {
 export function requestTelemetry(): MiddlewareHandler<AppEnv> {
   return async function requestTelemetry(c, next) {
     const t = performance.now();
-    const given = config.trustProxy ? c.req.header("x-request-id") : undefined;
+    const given = fromTrustedProxy(c) ? c.req.header("x-request-id") : undefined;
     const id = given && REQUEST_ID.test(given) ? given : randomToken(12);
     c.set("requestId", id);
     try {
@@ -121,13 +123,13 @@ export function requestTelemetry(): MiddlewareHandler<AppEnv> {
         span.setAttribute("http.route", route);
         span.setAttribute("app.request_id", id);
       }
-      if (config.logRequests) logRequest({ method, route, path: c.req.path, status, ms, requestId: id });
+      if (config.logRequests) logRequest({ method, route, status, ms, requestId: id });
     }
   };
 }
 
 /** One request's log line: text by default, JSON with LOG_FORMAT=json. */
-function logRequest(r: { method: string; route: string; path: string; status: number; ms: number; requestId: string }) {
+function logRequest(r: { method: string; route: string; status: number; ms: number; requestId: string }) {
   if (config.logFormat === "json") {
     const level = r.status >= 500 ? "error" : r.status >= 400 ? "warn" : "info";
     console.log(JSON.stringify({
@@ -140,11 +142,9 @@ function logRequest(r: { method: string; route: string; path: string; status: nu
       requestId: r.requestId,
     }));
   } else {
-    console.log(`${r.method} ${r.path} ${r.status} ${r.ms.toFixed(1)}ms ${r.requestId}`);
+    console.log(`${r.method} ${r.route} ${r.status} ${r.ms.toFixed(1)}ms ${r.requestId}`);
   }
 }
-
-const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1", "local"]);
 
 /**
  * `GET /metrics` in Prometheus text format: to loopback callers (a sidecar, `curl` on the box)
@@ -154,7 +154,7 @@ export function metricsRoute() {
   return new Hono<AppEnv>().get("/metrics", async (c) => {
     const token = config.metricsToken;
     const bearer = c.req.header("authorization")?.match(/^Bearer (.+)$/)?.[1];
-    const allowed = token ? bearer === token : LOOPBACK.has(clientAddress(c)) && !c.req.header("x-forwarded-for");
+    const allowed = token ? bearer === token : fromThisMachine(c);
     if (!allowed) return c.notFound();
     c.header("content-type", registry.contentType);
     c.header("cache-control", "no-store");

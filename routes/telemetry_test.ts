@@ -103,6 +103,29 @@ Deno.test("telemetry - LOG_FORMAT=json logs one JSON object per request, with th
   }
 });
 
+Deno.test("telemetry - the text log names the route pattern, never a member's id or a map tile's place", async () => {
+  const t = await testApp();
+  const lines: string[] = [];
+  const log = console.log;
+  console.log = (...args: unknown[]) => lines.push(args.join(" "));
+  Deno.env.set("LOG_REQUESTS", "1");
+  try {
+    const m = await t.member();
+    lines.length = 0;
+    await t.call("GET", `/api/profile/${m.profileId}`, { cookie: m.cookie });
+    await t.call("GET", "/tiles/17/67123/43210", { cookie: m.cookie });
+    const text = lines.join("\n");
+    assert.match(text, /GET \/api\/profile\/:id 200/);
+    assert.match(text, /GET \/tiles\/:z\/:x\/:y /);
+    assert.ok(!text.includes(m.profileId), "no member id");
+    assert.ok(!text.includes("67123"), "no tile coordinates");
+  } finally {
+    console.log = log;
+    Deno.env.set("LOG_REQUESTS", "0");
+    t.close();
+  }
+});
+
 /** A local OTLP/HTTP receiver: collects the names of the spans it is sent (JSON protocol). */
 function otlpReceiver() {
   const spans: string[] = [];

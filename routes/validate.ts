@@ -5,7 +5,7 @@ import * as z from "zod";
 import { ApiError, badRequest } from "./errors.ts";
 
 /** Turns zod issues into one readable sentence. */
-export function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ` : "") + i.message).join("; ");
 }
 

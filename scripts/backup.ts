@@ -58,7 +58,8 @@ export async function backupStore(source: string, target: string): Promise<Backu
   return { ...check, bytes: (await Deno.stat(target)).size };
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Does a file stand at `path`? */
+export async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
     return true;
@@ -68,25 +69,44 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-if (import.meta.main) {
-  const target = Deno.args[0];
-  if (!target) {
-    console.error("usage: deno task backup <file>   (copies KV_PATH, or ./data/app.kv, while the app runs)");
+/**
+ * Runs a store command from the command line on its one argument, a file (else prints `usage`,
+ * exit 2); refuses a remote KV (KV_URL: prints `remote`, exit 2); prints the line `run` returns,
+ * or `<name> failed: <why>` and exits 1.
+ */
+export async function storeCommand(
+  name: string,
+  usage: string,
+  remote: string,
+  run: (file: string) => Promise<string>,
+): Promise<void> {
+  const file = Deno.args[0];
+  if (!file) {
+    console.error(usage);
     Deno.exit(2);
   }
   if (config.kvUrl) {
-    console.error("KV_URL is set: a remote KV is backed up by its own service (denokv's or Deno Deploy's), not here");
+    console.error(remote);
     Deno.exit(2);
   }
-  const t = performance.now();
   try {
-    const r = await backupStore(config.kvPath, target);
-    console.log(
-      `backed up ${config.kvPath} to ${target}: ${r.entries} entries, ${(r.bytes / 1e6).toFixed(1)} MB, ` +
-        `integrity ok, in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-    );
+    console.log(await run(file));
   } catch (e) {
-    console.error(`backup failed: ${e instanceof Error ? e.message : e}`);
+    console.error(`${name} failed: ${e instanceof Error ? e.message : e}`);
     Deno.exit(1);
   }
+}
+
+if (import.meta.main) {
+  await storeCommand(
+    "backup",
+    "usage: deno task backup <file>   (copies KV_PATH, or ./data/app.kv, while the app runs)",
+    "KV_URL is set: a remote KV is backed up by its own service (denokv's or Deno Deploy's), not here",
+    async (target) => {
+      const t = performance.now();
+      const r = await backupStore(config.kvPath, target);
+      return `backed up ${config.kvPath} to ${target}: ${r.entries} entries, ${(r.bytes / 1e6).toFixed(1)} MB, ` +
+        `integrity ok, in ${((performance.now() - t) / 1000).toFixed(1)} s`;
+    },
+  );
 }

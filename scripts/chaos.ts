@@ -2,13 +2,12 @@
  * `deno task chaos [--rounds 5] [--writes 500]`: crash durability. Each round starts the real
  * server as a subprocess on a fresh local KV file, registers members through the API (login links
  * from the dev outbox), fires a burst of concurrent likes and messages, kills the server with
- * SIGKILL mid-burst (a third of the likes change a like made before, moving its count from one type
- * to the other), restarts it on the same file and checks:
+ * SIGKILL mid-burst (a third of the likes change a like made before, moving it from one type's
+ * indexes to the other's), restarts it on the same file and checks:
  *
  * - every acknowledged (2xx) write is there, read back through the restarted server's API;
- * - every like counter (Deno.KvU64 sums) equals its records, every record has its indexes and
- *   every index entry its record; role counts equal their indexes; every message has both sides
- *   of its conversation.
+ * - every like record has its indexes and every index entry its record; role counts (Deno.KvU64
+ *   sums) equal their indexes; every message has both sides of its conversation.
  *
  * Prints one line per round and exits 1 if anything is missing. tests/security/crash_test.ts runs
  * one short round in `deno task test`.
@@ -129,6 +128,8 @@ export async function call(
 ): Promise<{ status: number; data: unknown; text: string; headers: Headers }> {
   const headers: Record<string, string> = {};
   if (init.cookie) headers.cookie = init.cookie;
+  // As the members' browsers do on every write.
+  if (method !== "GET") headers.origin = origin;
   if (init.address) headers["x-forwarded-for"] = init.address;
   let body: BodyInit | undefined;
   if (init.json !== undefined) {
@@ -180,7 +181,8 @@ export async function registerMembers(
   while (tokens.size < n) {
     if (performance.now() - t > 30_000) throw new Error(`only ${tokens.size} of ${n} login links arrived`);
     await new Promise((r) => setTimeout(r, 100));
-    const page = await call(client, origin, "GET", "/dev/outbox");
+    // Through the stand-in proxy as someone on this machine (TRUST_PROXY=1 believes the one hop).
+    const page = await call(client, origin, "GET", "/dev/outbox", { address: "127.0.0.1" });
     for (const item of page.text.split("<li").slice(1)) {
       const email = item.match(/chaos-[\w-]+@example\.com/)?.[0];
       const token = item.match(/#token=([A-Za-z0-9_-]+)/)?.[1];
@@ -228,14 +230,17 @@ export function planBurst(members: Member[], writes: number, random: () => numbe
   ]);
 }
 
+/** One write of the burst, from its member's own address (as behind a proxy: one client each, not one for all). */
 export function send(client: Deno.HttpClient, origin: string, w: Write) {
   return w.kind === "like"
     ? call(client, origin, "PUT", "/api/profile-like", {
       cookie: w.from.cookie,
+      address: w.from.address,
       json: { likerProfileId: w.from.profileId, likedProfileId: w.to.profileId, likeType: w.likeType },
     })
     : call(client, origin, "POST", "/api/message", {
       cookie: w.from.cookie,
+      address: w.from.address,
       json: { senderProfileId: w.from.profileId, recipientProfileId: w.to.profileId, bodyText: w.text },
     });
 }
@@ -266,10 +271,20 @@ export async function inBatches<T, R>(xs: T[], n: number, fn: (x: T) => Promise<
   return out;
 }
 
+/** `checkConsistency` on the KV file at `path`, opened for the check alone. */
+export async function checkStoreFile(path: string): Promise<string[]> {
+  const db = await Deno.openKv(path);
+  try {
+    return await checkConsistency(db);
+  } finally {
+    db.close();
+  }
+}
+
 /**
- * Every counter against its records, straight from the KV file: like counts (profile and picture)
- * against the likes of each type, each like's two index entries (and no index entry without its
- * like), role counts against the role index, and both sides of every private message.
+ * Every counter against its records, straight from the KV file: each like's two index entries (and
+ * no index entry without its like), role counts against the role index, and both sides of every
+ * private message.
  */
 export async function checkConsistency(db: Deno.Kv): Promise<string[]> {
   const problems: string[] = [];
@@ -290,9 +305,7 @@ export async function checkConsistency(db: Deno.Kv): Promise<string[]> {
   // Profile likes.
   type PL = { likerProfileId: string; likedProfileId: string; likeType: string; seq: string };
   const likes = await all<PL>(["profile_likes"]);
-  const likeCounts = new Map<string, bigint>();
   for (const { value: l } of likes) {
-    bump(likeCounts, `${l.likedProfileId}/${l.likeType}`);
     const byLiker = keys.profileLikeByLiker(l.likerProfileId, l.likeType, l.seq, l.likedProfileId);
     const byLiked = keys.profileLikeByLiked(l.likedProfileId, l.likeType, l.seq, l.likerProfileId);
     if (!(await db.get(byLiker)).value) problems.push(`like ${l.likerProfileId}->${l.likedProfileId}: no given index`);
@@ -312,22 +325,6 @@ export async function checkConsistency(db: Deno.Kv): Promise<string[]> {
     const l = likeByPair.get(likeKey(liker, liked));
     if (!l || l.likeType !== type || l.seq !== seq) problems.push(`stale given index ${e.key.join("/")}`);
   }
-  compare(
-    "profile like count",
-    likeCounts,
-    new Map((await all(["profile_like_counts"])).map((e) => [`${String(e.key[1])}/${String(e.key[2])}`, u64(e.value)])),
-  );
-
-  // Picture likes.
-  const picCounts = new Map<string, bigint>();
-  for (const { value: l } of await all<{ profilePicId: string; likeType: string }>(["pic_likes"])) {
-    bump(picCounts, `${l.profilePicId}/${l.likeType}`);
-  }
-  compare(
-    "picture like count",
-    picCounts,
-    new Map((await all(["pic_like_counts"])).map((e) => [`${String(e.key[1])}/${String(e.key[2])}`, u64(e.value)])),
-  );
 
   // Roles.
   const roleCounts = new Map<string, bigint>();
@@ -401,13 +398,7 @@ export async function chaosRound(opts: ChaosOptions): Promise<RoundResult> {
     await kill(server);
     server = undefined;
 
-    const db = await Deno.openKv(kvPath);
-    let inconsistent: string[];
-    try {
-      inconsistent = await checkConsistency(db);
-    } finally {
-      db.close();
-    }
+    const inconsistent = await checkStoreFile(kvPath);
     const result: RoundResult = {
       members,
       writes: burst.length,

@@ -8,7 +8,7 @@
  * - every acknowledged write is there, read back through the other instance;
  * - the seed run exits 0 with all its members;
  * - every job is done: the queue is empty and no job is a dead letter;
- * - counters and indexes agree with their records (scripts/chaos.ts `checkConsistency`).
+ * - counters and indexes agree with their records (scripts/chaos.ts `checkStoreFile`).
  *
  * Prints one line of figures (with how many store calls met the lock and waited) and exits 1 if
  * anything is off. tests/multiproc_test.ts runs a short version in `deno task test`.
@@ -18,7 +18,7 @@ import { keys } from "../kv/keys.ts";
 import { mulberry32 } from "../kv/random.ts";
 import {
   call,
-  checkConsistency,
+  checkStoreFile,
   freePort,
   inBatches,
   kill,
@@ -169,13 +169,7 @@ export async function multiprocRun(opts: MultiprocOptions): Promise<MultiprocRes
     await worker.done;
     worker = undefined;
 
-    const db = await Deno.openKv(kvPath);
-    let inconsistent: string[];
-    try {
-      inconsistent = await checkConsistency(db);
-    } finally {
-      db.close();
-    }
+    const inconsistent = await checkStoreFile(kvPath);
     const logs = await Promise.all(["web-a", "web-b", "worker", "seed"].map((n) => Deno.readTextFile(log(n))));
     const lines = logs.join("\n").split("\n");
     const result: MultiprocResult = {
@@ -208,7 +202,7 @@ export async function multiprocRun(opts: MultiprocOptions): Promise<MultiprocRes
 }
 
 /** Did the run hold every promise? */
-export function multiprocOk(r: MultiprocResult): boolean {
+function multiprocOk(r: MultiprocResult): boolean {
   return r.serverErrors.length === 0 && r.failedRequests === 0 && r.missing.length === 0 &&
     r.inconsistent.length === 0 && r.seedExit === 0 && r.jobsLeft.length === 0 && r.storeErrors.length === 0;
 }

@@ -174,7 +174,7 @@ export function renderPage(runs: NamedRun[]): string {
 }
 
 /** Reads every results file of a folder. */
-export async function readRuns(dir: URL): Promise<NamedRun[]> {
+async function readRuns(dir: URL): Promise<NamedRun[]> {
   const runs: NamedRun[] = [];
   for await (const e of Deno.readDir(dir)) {
     if (!e.isFile || !e.name.endsWith(".json")) continue;

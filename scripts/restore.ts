@@ -8,13 +8,13 @@
 
 import { DatabaseSync } from "node:sqlite";
 import { config } from "../config/config.ts";
-import { verifyBackup } from "./backup.ts";
+import { exists, storeCommand, verifyBackup } from "./backup.ts";
 
 /** Thrown when a running process holds the store. */
 export class StoreInUseError extends Error {}
 
 /** Is any other connection (a running app or worker) open on `file`? */
-export function storeInUse(file: string): boolean {
+function storeInUse(file: string): boolean {
   const db = new DatabaseSync(file);
   try {
     db.exec("PRAGMA busy_timeout = 0");
@@ -27,16 +27,6 @@ export function storeInUse(file: string): boolean {
     throw e;
   } finally {
     db.close();
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return false;
-    throw e;
   }
 }
 
@@ -68,23 +58,14 @@ export async function restoreStore(backup: string, store: string, at = new Date(
 }
 
 if (import.meta.main) {
-  const backup = Deno.args[0];
-  if (!backup) {
-    console.error("usage: deno task restore <file>   (stop the app first; replaces KV_PATH, or ./data/app.kv)");
-    Deno.exit(2);
-  }
-  if (config.kvUrl) {
-    console.error("KV_URL is set: a remote KV is restored by its own service, not here");
-    Deno.exit(2);
-  }
-  try {
-    const r = await restoreStore(backup, config.kvPath);
-    console.log(
-      `restored ${backup} (${r.entries} entries, integrity ok) as ${config.kvPath}` +
-        (r.keptAside ? `; the store it replaced is kept as ${r.keptAside}` : ""),
-    );
-  } catch (e) {
-    console.error(`restore failed: ${e instanceof Error ? e.message : e}`);
-    Deno.exit(1);
-  }
+  await storeCommand(
+    "restore",
+    "usage: deno task restore <file>   (stop the app first; replaces KV_PATH, or ./data/app.kv)",
+    "KV_URL is set: a remote KV is restored by its own service, not here",
+    async (backup) => {
+      const r = await restoreStore(backup, config.kvPath);
+      return `restored ${backup} (${r.entries} entries, integrity ok) as ${config.kvPath}` +
+        (r.keptAside ? `; the store it replaced is kept as ${r.keptAside}` : "");
+    },
+  );
 }

@@ -195,7 +195,7 @@ function characteristics(r: Rng): string[] {
  * A generated profile picture (640 × 800, aspect 0.8): a two-colour gradient, a silhouette
  * and the initials, as PNG bytes; `n` varies the colours of one member's pictures.
  */
-export async function drawPicture(initials: string, hue: number, n: number): Promise<Uint8Array> {
+async function drawPicture(initials: string, hue: number, n: number): Promise<Uint8Array> {
   const h1 = (hue + n * 47) % 360, h2 = (hue + 140 + n * 23) % 360;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="800" viewBox="0 0 800 1000">
   <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">

@@ -3,7 +3,8 @@ import { closeKv, kv, openKv } from "../kv/db.ts";
 import { seed } from "./seed.ts";
 import { getAccountByEmail } from "../kv/accounts.ts";
 import { getProfile } from "../kv/profiles.ts";
-import { getPic, loadVariant } from "../kv/pictures.ts";
+import { getPic } from "../kv/pictures.ts";
+import { loadVariant } from "../workers/pictures.ts";
 import { CHARACTERISTIC_VALUES } from "../domain/characteristics.ts";
 
 async function community(n: number, seedNo: number) {

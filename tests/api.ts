@@ -7,11 +7,12 @@ import { handlers } from "../workers/run.ts";
 import { listOutbox } from "../kv/outbox.ts";
 import { ACKNOWLEDGEMENTS } from "../domain/texts.ts";
 import { createApp } from "../main.ts";
+import { config } from "../config/config.ts";
 import * as z from "zod";
 import { RESPONSES } from "../domain/contract.ts";
 import { keys } from "../kv/keys.ts";
-import type { Profile } from "../kv/profiles.ts";
 import { type Account, setOnboarding } from "../kv/accounts.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
 
 Deno.env.set("LOG_REQUESTS", "0");
 Deno.env.set("DEV_OUTBOX_PRINT", "0");
@@ -37,7 +38,16 @@ export async function testApp() {
   const app = createApp();
 
   async function call(method: string, path: string, init: CallInit = {}) {
-    const headers: Record<string, string> = { ...init.headers };
+    // A browser sends its page's origin with every write (the origin check refuses a signed-in
+    // write without it); a call that names its own origin or Sec-Fetch-Site keeps them.
+    const named = Object.keys(init.headers ?? {}).map((h) => h.toLowerCase());
+    const write = !["GET", "HEAD", "OPTIONS"].includes(method);
+    const headers: Record<string, string> = {
+      ...(write && !named.includes("origin") && !named.includes("sec-fetch-site")
+        ? { origin: config.publicOrigin ?? ORIGIN }
+        : {}),
+      ...init.headers,
+    };
     if (init.cookie) headers.cookie = init.cookie;
     let body: BodyInit | undefined = init.body;
     if (init.json !== undefined) {

@@ -25,7 +25,8 @@ async function withTwoInstances(fn: (w: { one: Instance; two: Instance }) => Pro
 async function call(origin: string, cookie: string, path: string, init: RequestInit = {}) {
   const res = await fetch(`${origin}${path}`, {
     ...init,
-    headers: { cookie, "content-type": "application/json", ...init.headers },
+    // The member's page makes the call: its browser names the page's origin (on reads too, harmlessly).
+    headers: { cookie, origin, "content-type": "application/json", ...init.headers },
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };

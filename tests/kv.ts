@@ -1,6 +1,8 @@
 /** Unit-test kit for kv/ modules: a test on a fresh `:memory:` KV, closed and the clock reset after. */
 
-import { closeKv, openKv } from "../kv/db.ts";
+import { closeKv, kv, openKv } from "../kv/db.ts";
+import { keys } from "../kv/keys.ts";
+import { LIKE_TYPES, type LikeType } from "../domain/shapes/likes.ts";
 import { resetClock } from "../kv/clock.ts";
 
 /** `Deno.test` with its own `:memory:` KV. */
@@ -14,4 +16,23 @@ export function kvTest(name: string, fn: () => Promise<void>): void {
       closeKv();
     }
   });
+}
+
+/** How many likes of each type a profile received, counted in its received index (what its lists read). */
+export async function receivedLikeCounts(profileId: string): Promise<Record<LikeType, number>> {
+  const out = {} as Record<LikeType, number>;
+  for (const type of LIKE_TYPES) {
+    out[type] = 0;
+    for await (const _ of kv().list({ prefix: keys.profileLikesByLiked(profileId, type) })) out[type]++;
+  }
+  return out;
+}
+
+/** How many likes of each type a picture has, counted in the stored picture likes. */
+export async function picLikeTally(picId: string): Promise<Record<LikeType, number>> {
+  const out = { LIKE: 0, DISLIKE: 0, UNDETERMINED: 0 } as Record<LikeType, number>;
+  for await (const e of kv().list<{ profilePicId: string; likeType: LikeType }>({ prefix: ["pic_likes"] })) {
+    if (e.value.profilePicId === picId) out[e.value.likeType]++;
+  }
+  return out;
 }

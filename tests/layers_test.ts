@@ -1,9 +1,8 @@
 /**
  * The house's layering (README, "Layout"): which folder may import which. A relative import
- * that runs against the table fails this test, naming the file and the import.
- *
- * Type-only imports (`import type`) emit no code; islands may take the store's entity types
- * that way (the shapes the API answers with), nothing else crosses the table.
+ * that runs against the table fails this test, naming the file and the import. Type-only imports
+ * (`import type`) count like any other: the shapes the API answers with live in domain/, where
+ * every layer may read them.
  */
 
 import assert from "node:assert/strict";
@@ -13,7 +12,7 @@ export const LAYERS: Record<string, readonly string[]> = {
   domain: [],
   config: ["domain"],
   images: ["domain"],
-  kv: ["domain", "config", "images"],
+  kv: ["domain", "config"],
   components: ["domain"],
   workers: ["kv", "images", "domain", "config"],
   islands: ["components", "domain"],
@@ -25,12 +24,6 @@ export const LAYERS: Record<string, readonly string[]> = {
 /** Files that run outside their folder's layer: the island bundler runs on the server, at build time. */
 const FILE_LAYERS: Record<string, readonly string[]> = {
   "islands/build.ts": ["components", "domain", "config"],
-};
-
-/** Type-only imports allowed beyond LAYERS: folder → folders. */
-const TYPE_ONLY: Record<string, readonly string[]> = {
-  islands: ["kv"],
-  components: ["kv"],
 };
 
 const ROOT = new URL("../", import.meta.url);
@@ -80,7 +73,6 @@ export async function layerBreaches(): Promise<string[]> {
         break;
       }
       if (allowed.includes(to)) continue;
-      if (typeOnly && TYPE_ONLY[from]?.includes(to)) continue;
       bad.push(`${file} -> ${spec} (${from} may not import ${to}${typeOnly ? "" : " at run time"})`);
     }
   }
@@ -89,6 +81,59 @@ export async function layerBreaches(): Promise<string[]> {
 
 Deno.test("layers - every import follows the house's layering", async () => {
   assert.deepEqual(await layerBreaches(), []);
+});
+
+/**
+ * Inside routes/: the API sub-apps (routes/api/*.ts) and the pages (routes/pages/) stand side by
+ * side. What they share lives below both, in routes/*.ts (HTTP helpers and policy), kv/ or domain/;
+ * a sub-app importing another sub-app, or a page importing a sub-app, is a breach.
+ */
+export function routeBreaches(files: ReadonlyMap<string, string>): string[] {
+  const bad: string[] = [];
+  for (const [file, text] of files) {
+    const inApi = file.startsWith("routes/api/"), inPages = file.startsWith("routes/pages/");
+    if (!inApi && !inPages) continue;
+    for (const { spec } of importsOf(text)) {
+      const target = new URL(spec, new URL(file, ROOT)).pathname.slice(ROOT.pathname.length);
+      if (!target.startsWith("routes/api/") || target === file) continue;
+      bad.push(
+        `${file} -> ${spec} (${
+          inApi ? "a sub-app may not import another sub-app" : "a page may not import a sub-app"
+        })`,
+      );
+    }
+  }
+  return bad;
+}
+
+Deno.test("layers - no API sub-app imports another, and no page imports an API sub-app", async () => {
+  const files = new Map<string, string>();
+  for await (const file of sourceFiles(ROOT)) {
+    if (file.startsWith("routes/")) files.set(file, await Deno.readTextFile(new URL(file, ROOT)));
+  }
+  assert.ok(files.has("routes/api/likes.ts") && files.has("routes/pages/render.tsx"), "the check reads routes/");
+  assert.deepEqual(routeBreaches(files), []);
+});
+
+Deno.test("layers - the routes check names a sideways import and lets shared modules through", () => {
+  const found = routeBreaches(
+    new Map([
+      [
+        "routes/api/notes.ts",
+        `import { reachableProfile } from "./likes.ts";\nimport { idSchema } from "../validate.ts";`,
+      ],
+      [
+        "routes/pages/render.tsx",
+        `import type { Theme } from "../api/settings.ts";\nimport { themeOf } from "../device.ts";`,
+      ],
+      ["routes/openapi.ts", `import { likesGivenQuery } from "./api/likes.ts";`],
+      ["main.ts", `import { likes } from "./routes/api/likes.ts";`],
+    ]),
+  );
+  assert.deepEqual(found, [
+    `routes/api/notes.ts -> ./likes.ts (a sub-app may not import another sub-app)`,
+    `routes/pages/render.tsx -> ../api/settings.ts (a page may not import a sub-app)`,
+  ]);
 });
 
 Deno.test("layers - the check sees runtime, type-only, re-exported and dynamic imports", () => {

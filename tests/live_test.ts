@@ -44,7 +44,7 @@ Deno.test({
       const t = performance.now();
       const sent = await fetch(`${one.origin}/api/message`, {
         method: "POST",
-        headers: { cookie: a, "content-type": "application/json" },
+        headers: { cookie: a, origin: one.origin, "content-type": "application/json" },
         body: JSON.stringify({ senderProfileId: aId, recipientProfileId: bId, bodyText: "across instances" }),
       });
       assert.equal(sent.status, 201);
@@ -100,7 +100,7 @@ Deno.test({
       const t = performance.now();
       const sent = await fetch(`${one.origin}/api/message`, {
         method: "POST",
-        headers: { cookie: a, "content-type": "application/json" },
+        headers: { cookie: a, origin: one.origin, "content-type": "application/json" },
         body: JSON.stringify({ senderProfileId: aId, recipientProfileId: bId, bodyText: "over a socket" }),
       });
       const { id } = await sent.json();
@@ -164,7 +164,7 @@ Deno.test({
       await until(() => messages.some((m) => m.event === "ready"));
       const sent = await fetch(`${one.origin}/api/message`, {
         method: "POST",
-        headers: { cookie: a, "content-type": "application/json" },
+        headers: { cookie: a, origin: one.origin, "content-type": "application/json" },
         body: JSON.stringify({ senderProfileId: aId, recipientProfileId: bId, bodyText: "over the live port" }),
       });
       assert.equal(sent.status, 201);

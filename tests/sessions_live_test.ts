@@ -50,7 +50,10 @@ Deno.test({
     await withTwoInstances(async ({ one, two }) => {
       const a = await one.member("logout-a@example.com");
       const ms = await endedWithin(two, a, async () => {
-        const res = await fetch(`${one.origin}/api/auth/logout`, { method: "POST", headers: { cookie: a } });
+        const res = await fetch(`${one.origin}/api/auth/logout`, {
+          method: "POST",
+          headers: { cookie: a, origin: one.origin },
+        });
         assert.equal(res.status, 200);
         await res.body?.cancel();
       });
@@ -70,7 +73,7 @@ Deno.test({
       const put = (password: string) =>
         fetch(`${one.origin}/api/settings`, {
           method: "PUT",
-          headers: { cookie: a, "content-type": "application/json" },
+          headers: { cookie: a, origin: one.origin, "content-type": "application/json" },
           body: JSON.stringify({ name: "A", email, password, currentPassword: "first password" }),
         });
       // A fresh login-link session sets the first password without the current one.
@@ -93,6 +96,106 @@ Deno.test({
       // The session that changed the password stays, on both.
       assert.equal(await status(one.origin, a), 200);
       assert.equal(await status(two.origin, a), 200);
+    });
+  },
+});
+
+/** A WebSocket on the event route of `origin` with `cookie`; resolves once the server said ready. */
+async function openSocket(origin: string, cookie: string) {
+  const ws = new WebSocket(`${origin.replace("http", "ws")}/api/events`, {
+    headers: { cookie, origin },
+  } as unknown as string[]);
+  const closed = new Promise<{ code: number; at: number }>((done) =>
+    ws.onclose = (e) => done({ code: e.code, at: performance.now() })
+  );
+  await new Promise<void>((ready, fail) => {
+    ws.onmessage = (m) => JSON.parse(String(m.data)).event === "ready" && ready();
+    ws.onerror = () => fail(new Error("socket failed"));
+  });
+  return { ws, closed };
+}
+
+/** An event stream of `cookie`; `ended` resolves with the time the server ended it (and its last words). */
+async function openEventStream(origin: string, cookie: string) {
+  const res = await fetch(`${origin}/api/events`, { headers: { cookie } });
+  assert.equal(res.status, 200);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("event: ready")) text += (await reader.read()).value;
+  const ended = (async () => {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) return { at: performance.now(), text };
+      text += r.value;
+    }
+  })();
+  return { ended, cancel: () => reader.cancel().catch(() => {}) };
+}
+
+Deno.test({
+  name: "sessions - a logout through one instance closes that session's stream and socket on another within 1 s",
+  sanitizeResources: false,
+  async fn() {
+    await withTwoInstances(async ({ one, two }) => {
+      const a = await one.member("live-logout-a@example.com");
+      const b = await one.member("live-logout-b@example.com");
+      const stream = await openEventStream(two.origin, a);
+      const socket = await openSocket(two.origin, a);
+      const others = await openSocket(two.origin, b);
+      const t = performance.now();
+      const res = await fetch(`${one.origin}/api/auth/logout`, {
+        method: "POST",
+        headers: { cookie: a, origin: one.origin },
+      });
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
+      const [s, w] = await Promise.all([stream.ended, socket.closed]);
+      console.log(`  stream ${(s.at - t).toFixed(0)} ms, socket ${(w.at - t).toFixed(0)} ms`);
+      assert.ok(s.text.endsWith("event: end\ndata: session\n\n"), "the stream says why");
+      assert.equal(w.code, 1008);
+      assert.ok(Math.max(s.at, w.at) - t < 1000, "closed within 1 s");
+      assert.equal(others.ws.readyState, WebSocket.OPEN, "another member's socket stays open");
+      others.ws.close();
+      await others.closed;
+    });
+  },
+});
+
+Deno.test({
+  name: "sessions - 'log out everywhere else' closes the other sessions' sockets on another instance, never its own",
+  sanitizeResources: false,
+  async fn() {
+    await withTwoInstances(async ({ one, two }) => {
+      const email = "live-others-a@example.com";
+      const a = await one.member(email);
+      const set = await fetch(`${one.origin}/api/settings`, {
+        method: "PUT",
+        headers: { cookie: a, origin: one.origin, "content-type": "application/json" },
+        body: JSON.stringify({ name: "A", email, password: "first password", currentPassword: "first password" }),
+      });
+      assert.equal(set.status, 200, await set.text());
+      const form = new FormData();
+      form.set("username", email);
+      form.set("password", "first password");
+      const login = await fetch(`${two.origin}/api/auth`, { method: "POST", body: form });
+      assert.equal(login.status, 200, await login.text());
+      const thief = login.headers.getSetCookie().find((c) => /sid=/.test(c))!.split(";")[0];
+      const theirs = await openSocket(two.origin, thief);
+      const mine = await openSocket(two.origin, a);
+      const t = performance.now();
+      const res = await fetch(`${one.origin}/api/sessions/end-others`, {
+        method: "POST",
+        headers: { cookie: a, origin: one.origin, "content-type": "application/json" },
+        body: JSON.stringify({ currentPassword: "first password" }),
+      });
+      assert.equal(res.status, 200, await res.text());
+      const w = await theirs.closed;
+      assert.equal(w.code, 1008);
+      assert.ok(w.at - t < 1000, `closed after ${(w.at - t).toFixed(0)} ms`);
+      await new Promise((r) => setTimeout(r, 1200));
+      assert.equal(mine.ws.readyState, WebSocket.OPEN, "the session that asked keeps its socket");
+      mine.ws.close();
+      await mine.closed;
     });
   },
 });

@@ -25,3 +25,16 @@ Deno.test("soak - the same on the live listener's sockets", async () => {
   assert.equal(r.lostMessages, 0);
   assert.equal(r.lostReceipts, 0);
 });
+
+Deno.test({
+  name: "soak - a pair in Chromium tabs: every message shows in the other tab, and its second check in the first",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const r = await soak({ pairs: 2, seconds: 12, burn: 1, live: false, browsers: 1 });
+    console.log(JSON.stringify(r.tabs));
+    assert.ok(r.tabs && r.tabs.messages >= 3, `the tabs conversed (${r.tabs?.messages} messages)`);
+    assert.equal(r.tabs.lost, 0, "every message showed in the other tab");
+    assert.equal(r.tabs.lostReceipts, 0, "every message showed its second check in the sender's tab");
+  },
+});

@@ -6,22 +6,15 @@
  */
 
 import { zipSync } from "fflate";
-import {
-  collectMemberData,
-  deleteMemberStep,
-  dropExport,
-  EXPORT_TTL_MS,
-  getDeletion,
-  nextStepWaitsUntil,
-  recordExport,
-} from "../kv/memberData.ts";
+import { collectMemberData, recordExport } from "../kv/memberData.ts";
+import { deleteMemberStep, getDeletion, nextStepWaitsUntil } from "../kv/memberDeletion.ts";
 import { deleteBlob, putBlob } from "../kv/blobs.ts";
-import { kv } from "../kv/db.ts";
 import { newId } from "../kv/ids.ts";
 import { now } from "../kv/clock.ts";
 import { getAccount } from "../kv/accounts.ts";
-import { enqueueJob, type Job } from "../kv/jobs.ts";
+import { enqueueJobNow, type Job } from "../kv/jobs.ts";
 import { publicOrigin, sendMail } from "./mail.ts";
+import { loadMaster, loadVariant } from "./pictures.ts";
 
 /** Builds the member's ZIP, stores it and mails its link; with `expireBlob`, removes an export nobody took. */
 export async function accountExportJob(job: Extract<Job, { type: "account-export" }>): Promise<void> {
@@ -32,7 +25,7 @@ export async function accountExportJob(job: Extract<Job, { type: "account-export
   // An account being deleted gets no export (and its data must not outlive it in a ZIP).
   if (await getDeletion(job.accountId)) return;
   const account = await getAccount(job.accountId);
-  const data = await collectMemberData(job.accountId);
+  const data = await collectMemberData(job.accountId, { loadMaster, loadVariant });
   if (!account || !data) return;
   const enc = new TextEncoder();
   const entries: Record<string, Uint8Array> = {
@@ -48,13 +41,10 @@ export async function accountExportJob(job: Extract<Job, { type: "account-export
   await putBlob(blobId, zip, { type: "application/zip" });
   const token = await recordExport(account.id, blobId);
   // A deletion that began while the ZIP was built: its step "records" may have run already.
-  if (await getDeletion(account.id) || !(await getAccount(account.id))) {
-    await dropExport(token);
+  if (token === null) {
+    await deleteBlob(blobId);
     return;
   }
-  const op = kv().atomic();
-  enqueueJob(op, { type: "account-export", accountId: account.id, expireBlob: blobId }, { delayMs: EXPORT_TTL_MS });
-  await op.commit();
   const link = `${publicOrigin()}/settings#export=${token}`;
   await sendMail(
     account.email,
@@ -78,9 +68,7 @@ export async function accountDeleteJob(job: Extract<Job, { type: "account-delete
     if (!d) return;
     const waitUntil = nextStepWaitsUntil(d);
     if (waitUntil > now()) {
-      const op = kv().atomic();
-      enqueueJob(op, { type: "account-delete", accountId: job.accountId }, { delayMs: waitUntil - now() });
-      await op.commit();
+      await enqueueJobNow({ type: "account-delete", accountId: job.accountId }, { delayMs: waitUntil - now() });
       return;
     }
     if ((await deleteMemberStep(job.accountId)) === null) return;

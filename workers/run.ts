@@ -5,6 +5,7 @@ import { sendMailJob } from "./mail.ts";
 import { pushJob } from "./push.ts";
 import { pictureCleanupJob, pictureMasterJob, pictureVariantsJob } from "./pictures.ts";
 import { accountDeleteJob, accountExportJob } from "./memberData.ts";
+import { startHealthSweep } from "./health.ts";
 import { closeKv, openKv } from "../kv/db.ts";
 
 /** Handlers of every job type. */
@@ -18,9 +19,15 @@ export const handlers: Handlers = {
   "account-delete": accountDeleteJob,
 };
 
-/** Starts the job workers of this process. */
+/** Starts the job workers of this process, and the sweep that reveals health notices in their time. */
 export function startWorkers(): Worker {
-  return startWorker(handlers);
+  const jobs = startWorker(handlers);
+  const health = startHealthSweep();
+  return {
+    async stop() {
+      await Promise.all([jobs.stop(), health.stop()]);
+    },
+  };
 }
 
 if (import.meta.main) {

@@ -1,13 +1,14 @@
 /** Spanish: every catalogue of the app (domain/i18n.ts). Neutral Spanish, "tú". */
 
 import type { Translation } from "../i18n.ts";
-import type { EnTexts } from "../texts.ts";
-import type { EnDiscovery } from "../discovery.ts";
-import type { EnGames } from "../games.ts";
-import type { EnNotifications } from "../notifications.ts";
-import type { EnModeration } from "../moderation.ts";
-import type { EnScreenTexts } from "../screenTexts.ts";
-import type { EnUiTexts } from "../uiTexts.ts";
+import type { EnTexts } from "./en/texts.ts";
+import type { EnDiscovery } from "./en/discovery.ts";
+import type { EnGames } from "./en/games.ts";
+import type { EnNotifications } from "./en/notifications.ts";
+import type { EnModeration } from "./en/moderation.ts";
+import type { EnScreenTexts } from "./en/screenTexts.ts";
+import type { EnUiTexts } from "./en/uiTexts.ts";
+import { HEALTH_ES } from "./healthEs.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 
 export const TEXTS: Translation<EnTexts> = {
@@ -260,6 +261,8 @@ export const TEXTS: Translation<EnTexts> = {
     "Help my Photos": "Ayuda con mis fotos",
     "3 2 1 Identify": "3 2 1 Identify",
     "Community Arbitration": "Arbitraje de la comunidad",
+    "Health Incident Report": "Informe de salud",
+    "You got Cooties": "¿Te pegaron algo?",
     "Admin Dashboard": "Panel de administración",
     "Moderation": "Moderación",
     "About": "Quiénes somos",
@@ -348,6 +351,7 @@ export const GAME_TEXTS: Translation<EnGames> = {
   saveFailed: "No se pudo guardar tu voto. Inténtalo de nuevo.",
   loadFailed: "No se pudo cargar el siguiente. Inténtalo de nuevo.",
   backToGames: "Volver a los juegos",
+  health: HEALTH_ES,
 };
 
 export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
@@ -355,6 +359,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   profileLiked: "A alguien le gustó tu perfil.",
   picLiked: "A alguien le gustó tu foto.",
   cropSuggested: "Alguien sugirió un recorte para tu foto.",
+  healthNotice: "Un aviso de salud para ti.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {
@@ -391,6 +396,8 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   recenter: "Centrar",
   chat: "Chat",
   listNotLoaded: "No se pudo cargar la lista.",
+  mapTilesFailed: "No se pudieron cargar las imágenes del mapa.",
+  seeMembersAsList: "Ver a los miembros cercanos en una lista",
   likes: "Me gusta",
   prev: "Anterior",
   viewProfile: "Ver perfil",

@@ -1,13 +1,14 @@
 /** Brazilian Portuguese: every catalogue of the app (domain/i18n.ts), "você". */
 
 import type { Translation } from "../i18n.ts";
-import type { EnTexts } from "../texts.ts";
-import type { EnDiscovery } from "../discovery.ts";
-import type { EnGames } from "../games.ts";
-import type { EnNotifications } from "../notifications.ts";
-import type { EnModeration } from "../moderation.ts";
-import type { EnScreenTexts } from "../screenTexts.ts";
-import type { EnUiTexts } from "../uiTexts.ts";
+import type { EnTexts } from "./en/texts.ts";
+import type { EnDiscovery } from "./en/discovery.ts";
+import type { EnGames } from "./en/games.ts";
+import type { EnNotifications } from "./en/notifications.ts";
+import type { EnModeration } from "./en/moderation.ts";
+import type { EnScreenTexts } from "./en/screenTexts.ts";
+import type { EnUiTexts } from "./en/uiTexts.ts";
+import { HEALTH_PT_BR } from "./healthPtBR.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 
 export const TEXTS: Translation<EnTexts> = {
@@ -260,6 +261,8 @@ export const TEXTS: Translation<EnTexts> = {
     "Help my Photos": "Ajude minhas fotos",
     "3 2 1 Identify": "3 2 1 Identify",
     "Community Arbitration": "Arbitragem da comunidade",
+    "Health Incident Report": "Relato de saúde",
+    "You got Cooties": "Pegou alguma coisa?",
     "Admin Dashboard": "Painel de administração",
     "Moderation": "Moderação",
     "About": "Sobre",
@@ -349,6 +352,7 @@ export const GAME_TEXTS: Translation<EnGames> = {
   saveFailed: "Não foi possível salvar seu voto. Tente de novo.",
   loadFailed: "Não foi possível carregar o próximo. Tente de novo.",
   backToGames: "Voltar aos jogos",
+  health: HEALTH_PT_BR,
 };
 
 export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
@@ -356,6 +360,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   profileLiked: "Alguém curtiu seu perfil.",
   picLiked: "Alguém curtiu sua foto.",
   cropSuggested: "Alguém sugeriu um recorte para sua foto.",
+  healthNotice: "Um aviso de saúde para você.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {
@@ -392,6 +397,8 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   recenter: "Centralizar",
   chat: "Chat",
   listNotLoaded: "Não foi possível carregar a lista.",
+  mapTilesFailed: "Não foi possível carregar as imagens do mapa.",
+  seeMembersAsList: "Ver os membros próximos em uma lista",
   likes: "Curtidas",
   prev: "Anterior",
   viewProfile: "Ver perfil",

@@ -6,16 +6,10 @@
 
 import { useId, useState } from "react";
 import { api, ApiFailure } from "../queries/api.ts";
-import type { ModAction } from "../../kv/moderation.ts";
-import {
-  ACTION_KINDS,
-  type ActionKind,
-  MAX_REASON,
-  MODERATION_TEXTS,
-  SUSPENSION_DAYS,
-} from "../../domain/moderation.ts";
+import { MAX_REASON, MODERATION_TEXTS, SUSPENSION_DAYS } from "../../domain/moderation.ts";
 import { apiPath } from "../../domain/apiPath.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import { ACTION_KINDS, type ActionKind, type ModAction } from "../../domain/shapes/moderation.ts";
 
 export interface ActionFormProps {
   profileId: string;

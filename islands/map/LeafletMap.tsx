@@ -9,7 +9,7 @@ import { memo, useEffect, useMemo, useRef, useState } from "react";
 import * as L from "leaflet";
 import { MapContainer, Marker, Rectangle, TileLayer, useMap, useMapEvents } from "react-leaflet";
 import { markerElement, markerSize, type ViewBox } from "./markers.ts";
-import type { MapStart } from "./firstView.ts";
+import { APP_TILE_URL, type MapStart, TILE_MAX_ZOOM } from "./firstView.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 /** A member on the map: shown position and face. */
@@ -38,7 +38,7 @@ export interface FlyCommand {
 }
 
 export interface LeafletMapProps {
-  tileUrl: string;
+  /** The tiles' attribution, HTML (the server's setting, never member input). */
   attribution: string;
   /** The first view (islands/map/firstView.ts). */
   start: MapStart;
@@ -52,6 +52,9 @@ export interface LeafletMapProps {
   onOpenProfile: (profileId: string) => void;
   /** Every tile in view has loaded (Leaflet's `load`), each time. */
   onTilesShown: () => void;
+  /** One tile loaded (`tileload`) or failed (`tileerror`). */
+  onTileLoaded: () => void;
+  onTileFailed: () => void;
 }
 
 const toBounds = (b: ViewBox): L.LatLngBoundsExpression => [[b.latMin, b.lonMin], [b.latMax, b.lonMax]];
@@ -177,15 +180,26 @@ const CELL_STYLE: L.PathOptions = { weight: 1, color: "#c2185b", fillOpacity: 0.
 /** The Leaflet map (see the top comment). */
 export default function LeafletMap(p: LeafletMapProps) {
   const [size, setSize] = useState<L.Point | null>(null);
-  const tileHandlers = useMemo(() => ({ load: p.onTilesShown }), [p.onTilesShown]);
+  const tileHandlers = useMemo(
+    () => ({ load: p.onTilesShown, tileload: p.onTileLoaded, tileerror: p.onTileFailed }),
+    [p.onTilesShown, p.onTileLoaded, p.onTileFailed],
+  );
   const edge = size ? markerSize(size.x, size.y, p.markers.length) : 48;
   const start = "box" in p.start ? { bounds: toBounds(p.start.box) } : {
     center: [p.start.lat, p.start.lon] as L.LatLngTuple,
     zoom: p.start.zoom,
   };
   return (
-    <MapContainer {...start} className="leaflet-host" zoomControl worldCopyJump={false} minZoom={2} maxZoom={19}>
-      <TileLayer url={p.tileUrl} attribution={p.attribution} maxZoom={19} eventHandlers={tileHandlers} />
+    <MapContainer
+      {...start}
+      className="leaflet-host"
+      zoomControl
+      worldCopyJump={false}
+      minZoom={2}
+      maxZoom={TILE_MAX_ZOOM}
+    >
+      {/* From this app's origin (routes/tiles.ts): the tile host never sees the member. */}
+      <TileLayer url={APP_TILE_URL} attribution={p.attribution} maxZoom={TILE_MAX_ZOOM} eventHandlers={tileHandlers} />
       <ViewWatcher onView={p.onView} onSize={setSize} />
       <Fly fly={p.fly} />
       {p.cells.map((c) => <Rectangle key={`${c.latMin}:${c.lonMin}`} bounds={toBounds(c)} pathOptions={CELL_STYLE} />)}

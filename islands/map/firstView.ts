@@ -30,13 +30,13 @@ export function parseMapHash(hash: string): { profileId: string | null; lat: num
 }
 
 /** Where the saved view starts the map: its centre at its zoom (the same view on the same screen). */
-export function readView(): MapStart | null {
+function readView(): MapStart | null {
   try {
     const v = JSON.parse(localStorage.getItem(VIEW_STORAGE_KEY) ?? "null") as SavedView | null;
     const ok = v && [v.latMin, v.lonMin, v.latMax, v.lonMax].every((x) => typeof x === "number" && Number.isFinite(x));
     if (!ok || !(v.latMin < v.latMax && v.lonMin < v.lonMax)) return null;
     const box = { latMin: v.latMin, lonMin: v.lonMin, latMax: v.latMax, lonMax: v.lonMax };
-    if (!(typeof v.zoom === "number" && v.zoom >= 0 && v.zoom <= 19)) return { box };
+    if (!(typeof v.zoom === "number" && v.zoom >= 0 && v.zoom <= TILE_MAX_ZOOM)) return { box };
     return { lat: (v.latMin + v.latMax) / 2, lon: (v.lonMin + v.lonMax) / 2, zoom: v.zoom };
   } catch {
     return null;
@@ -55,6 +55,13 @@ export const viewKey = (v: MapStart): string => "box" in v ? "" : `${v.lat},${v.
 
 /** Leaflet's tile edge, px. */
 export const TILE_PX = 256;
+/** The deepest zoom of the map and its tiles (OpenStreetMap's). */
+export const TILE_MAX_ZOOM = 19;
+/**
+ * Where the browser gets the map's tiles: this app's own origin (routes/tiles.ts fetches them from
+ * the tile server), so no member's address or area reaches the tile host.
+ */
+export const APP_TILE_URL = "/tiles/{z}/{x}/{y}";
 /** Leaflet's Web Mercator limit. */
 const MAX_LATITUDE = 85.0511287798;
 

@@ -57,12 +57,12 @@ export const MARKER_ICONS = [
 ] as const;
 
 /** The icons of a member's characteristics. */
-export function iconsOf(chars: readonly string[]): (typeof MARKER_ICONS)[number][] {
+function iconsOf(chars: readonly string[]): (typeof MARKER_ICONS)[number][] {
   return MARKER_ICONS.filter((i) => chars.includes(i.value));
 }
 
 /** Up to two initials of a name, for a member without a picture. */
-export function initialsOf(name: string): string {
+function initialsOf(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);
   const first = (w: string) => Array.from(w)[0] ?? "";
   const s = words.length > 1 ? first(words[0]) + first(words[1]) : Array.from(words[0] ?? "?").slice(0, 2).join("");

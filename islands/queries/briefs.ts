@@ -10,8 +10,8 @@ import { api } from "./api.ts";
 import type { ApiAnswer } from "../../domain/contract.ts";
 import { apiPath } from "../../domain/apiPath.ts";
 import { type KnownLocation, useLocation } from "./location.ts";
-import type { BriefsPage, ProfileBrief } from "../../kv/briefs.ts";
 import { type BriefFilter, cleanFilter, filterParams, NO_FILTER } from "../../components/FilterPanel.tsx";
+import type { BriefsPage, ProfileBrief } from "../../domain/shapes/briefs.ts";
 
 export type { BriefsPage, ProfileBrief };
 
@@ -43,7 +43,7 @@ export function invalidateLikeFilteredBriefs(qc: QueryClient): Promise<void> {
 }
 
 /** The address of one page of nearest briefs (`ratedBefore`: leave out whom I rated before then). */
-export function nearestPath(page: number, size: number, filter: BriefFilter, ratedBefore?: number): string {
+function nearestPath(page: number, size: number, filter: BriefFilter, ratedBefore?: number): string {
   const p = filterParams(filter);
   if (ratedBefore !== undefined) p.set("ratedBefore", String(ratedBefore));
   p.set("page", String(page));
@@ -68,7 +68,7 @@ export interface NearestOptions {
  * The nearest briefs, page by page: `pages` grows with `fetchNextPage()` while the last page
  * `hasMore`. The list is refetched every `refetchMs`.
  */
-export function useNearestBriefs({ size, filter, refetchMs, initial, ratedBefore, enabled = true }: NearestOptions) {
+function useNearestBriefs({ size, filter, refetchMs, initial, ratedBefore, enabled = true }: NearestOptions) {
   const params = filterParams(filter).toString();
   return useInfiniteQuery({
     queryKey: [...NEAREST_KEY, size, params, ratedBefore ?? null],
@@ -84,7 +84,7 @@ export function useNearestBriefs({ size, filter, refetchMs, initial, ratedBefore
 }
 
 /** Every brief of the loaded pages, each member once (a refetch between pages may shift people). */
-export function briefsOf(pages: readonly BriefsPage[] | undefined): ProfileBrief[] {
+function briefsOf(pages: readonly BriefsPage[] | undefined): ProfileBrief[] {
   const seen = new Set<string>();
   const out: ProfileBrief[] = [];
   for (const p of pages ?? []) {
@@ -118,7 +118,7 @@ export interface DiscoveryProps {
  * server (null for none). True once the viewer has a position to measure from (the server knew
  * one, or a report was accepted): before that, "nobody near you" would be a guess.
  */
-export function useReportedLocation(profileId: string, known: KnownLocation | null): boolean {
+function useReportedLocation(profileId: string, known: KnownLocation | null): boolean {
   const loc = useLocation(profileId, known);
   const qc = useQueryClient();
   const measuredFrom = useRef(known && { lat: known.lat, lon: known.lon });

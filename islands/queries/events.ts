@@ -3,11 +3,19 @@
  * (kv/events.ts) as they happen: what changed, with its ids. A WebSocket first (it costs the
  * server a third of a streamed answer); where one cannot open (a proxy that does not pass
  * WebSockets), server-sent events, which the browser reconnects by itself. Polling stays as the
- * fallback (spec: 15 s). The server may ask the page to reconnect (an instance shutting down).
+ * fallback (spec: 15 s).
+ *
+ * Every event comes with its cursor; a connection that opens again names the last one seen, and
+ * the server first sends what the page missed (routes/memberFeed.ts), or says "reset" when that is
+ * too old: then every query is read again. When the device's connection comes back, the socket is
+ * opened again at once (an old one may be dead without knowing it). The server may ask the page to
+ * reconnect (an instance shutting down), or end the feed for good: its session ended, or the member
+ * opened too many pages (this one was the oldest).
  */
 
 import { useEffect } from "react";
-import type { MemberEvent } from "../../kv/events.ts";
+import type { MemberEvent } from "../../domain/shapes/events.ts";
+import { queryClient } from "./client.tsx";
 
 export type { MemberEvent };
 
@@ -16,8 +24,17 @@ const listeners = new Set<Listener>();
 let connection: { close(): void } | undefined;
 /** A WebSocket never opened here: use server-sent events from now on. */
 let socketsFail = false;
+/** The cursor of the last event this page was given. */
+let lastAt = "";
+/** The server ended the feed for good (session over, or replaced by a newer page). */
+let endedForGood = false;
+
+/** Close codes that mean: do not connect again (routes/api/events.ts). */
+const FINAL_CLOSES = new Set([1008, 4001]);
 
 const dispatch = (e: MemberEvent) => listeners.forEach((l) => l(e));
+/** What the page missed is too old to send: every query reads its data again. */
+const resetAll = () => void queryClient().invalidateQueries();
 
 function connectSocket(): { close(): void } {
   let closed = false, retry: ReturnType<typeof setTimeout> | undefined, attempts = 0;
@@ -27,20 +44,28 @@ function connectSocket(): { close(): void } {
     // The live listener's port when the server has one (routes/live.ts), else this page's.
     const live = document.querySelector<HTMLMetaElement>('meta[name="live-port"]')?.content;
     const host = live ? `${location.hostname}:${live}` : location.host;
-    ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${host}/api/events`);
+    const after = lastAt ? `?after=${lastAt}` : "";
+    ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${host}/api/events${after}`);
     ws.onopen = () => {
       opened = true;
       attempts = 0;
     };
     ws.onmessage = (m) => {
       try {
-        const msg = JSON.parse(String(m.data)) as { event: string; data?: MemberEvent };
-        if (msg.event === "member" && msg.data) dispatch(msg.data);
+        const msg = JSON.parse(String(m.data)) as { event: string; data?: MemberEvent; at?: string };
+        if (msg.event === "member" && msg.data) {
+          if (msg.at) lastAt = msg.at;
+          dispatch(msg.data);
+        } else if (msg.event === "reset") resetAll();
       } catch { /* not ours */ }
     };
     ws.onclose = (ev) => {
       if (closed) return;
-      if (!opened && attempts === 0) {
+      if (FINAL_CLOSES.has(ev.code)) {
+        endedForGood = true;
+        return;
+      }
+      if (!opened && attempts === 0 && !lastAt) {
         // The first socket never opened: this network does not pass WebSockets.
         socketsFail = true;
         connection = connectEventSource();
@@ -51,22 +76,43 @@ function connectSocket(): { close(): void } {
       retry = setTimeout(open, wait);
     };
   };
+  // The device is back online: a socket from before may be dead without knowing it.
+  const again = () => {
+    if (closed) return;
+    clearTimeout(retry);
+    attempts = 0;
+    const old = ws;
+    old.onclose = null;
+    old.onmessage = null;
+    old.close();
+    open();
+  };
+  addEventListener("online", again);
   open();
   return {
     close() {
       closed = true;
       clearTimeout(retry);
+      removeEventListener("online", again);
       ws.close();
     },
   };
 }
 
 function connectEventSource(): { close(): void } {
-  const source = new EventSource("/api/events");
+  // The browser reconnects by itself, naming the last event's id (Last-Event-ID).
+  const source = new EventSource(lastAt ? `/api/events?after=${lastAt}` : "/api/events");
   source.addEventListener("member", (m) => {
     try {
-      dispatch(JSON.parse((m as MessageEvent<string>).data));
+      const e = m as MessageEvent<string>;
+      if (e.lastEventId) lastAt = e.lastEventId;
+      dispatch(JSON.parse(e.data));
     } catch { /* not ours */ }
+  });
+  source.addEventListener("reset", resetAll);
+  source.addEventListener("end", () => {
+    endedForGood = true;
+    source.close();
   });
   return source;
 }
@@ -75,7 +121,7 @@ function connectEventSource(): { close(): void } {
 export function useMemberEvents(onEvent: Listener): void {
   useEffect(() => {
     listeners.add(onEvent);
-    if (!connection) {
+    if (!connection && !endedForGood) {
       if (typeof WebSocket !== "undefined" && !socketsFail) connection = connectSocket();
       else if (typeof EventSource !== "undefined") connection = connectEventSource();
     }

@@ -16,8 +16,9 @@ import type {
   ProfileLikeItem,
   ProfilePicLike,
   SwipeLikeType,
-} from "../../kv/likes.ts";
-import type { Page } from "../../kv/paging.ts";
+} from "../../domain/shapes/likes.ts";
+import type { Page } from "../../domain/shapes/paging.ts";
+import type { PicLikeChange, ProfileLikeChange } from "../../domain/shapes/likes.ts";
 
 export type { LikeType, PicLikeItem, ProfileLike, ProfileLikeItem, ProfilePicLike, SwipeLikeType };
 
@@ -32,9 +33,6 @@ export const likeKeys = {
   list: (tab: LikesTabId, profileId: string) => ["likes", "list", tab, profileId] as const,
   lists: ["likes", "list"] as const,
 };
-
-/** A swipe direction (spec §4): right LIKE, left DISLIKE, down UNDETERMINED; up is disabled. */
-export type SwipeDirection = "left" | "right" | "down" | "up";
 
 /** The like type of a swipe; ERROR for an unknown swipe (spec §3), which is never sent. */
 export function swipeLikeType(direction: string): SwipeLikeType {
@@ -128,14 +126,6 @@ export function useProfileLikeQuery(liker: string, liked: string, initial?: Prof
   });
 }
 
-export interface ProfileLikeChange {
-  likerProfileId: string;
-  likedProfileId: string;
-  likeType: LikeType;
-  /** Left out: the stored flag stays. */
-  blocked?: boolean;
-}
-
 /** Sets a profile like (or blocks): the cache changes at once and is put back if the call fails. */
 export function useProfileLikeMutation() {
   const qc = useQueryClient();
@@ -166,7 +156,7 @@ export function useProfileLikeMutation() {
 }
 
 /** Likes changed: the tab lists (and the discovery lists that filter by likes) load again when next shown. */
-export function invalidateLikeLists(qc: QueryClient) {
+function invalidateLikeLists(qc: QueryClient) {
   return Promise.all([
     qc.invalidateQueries({ queryKey: likeKeys.lists }),
     invalidateLikeFilteredBriefs(qc),
@@ -196,13 +186,6 @@ export function usePicLikeQuery(liker: string, owner: string, picId: string, ini
     queryFn: async () => (await fetchPicLikes(qc, liker, owner)).get(picId) ?? "UNDETERMINED",
     staleTime: LIKES_CACHE_MS,
   });
-}
-
-export interface PicLikeChange {
-  likerProfileId: string;
-  profilePicId: string;
-  profilePicProfileId: string;
-  likeType: LikeType;
 }
 
 /**

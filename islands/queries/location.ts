@@ -63,7 +63,7 @@ export interface KnownLocation {
 }
 
 /** The spec §8 text of a geolocation error code. */
-export function geolocationErrorText(code: number): string {
+function geolocationErrorText(code: number): string {
   switch (code) {
     case 1:
       return TEXTS.geoDenied;
@@ -77,7 +77,7 @@ export function geolocationErrorText(code: number): string {
 }
 
 /** A random point within `RANDOM_SPREAD_DEG` of the default city. */
-export function randomDefault(rand: () => number = Math.random): { lat: number; lon: number } {
+function randomDefault(rand: () => number = Math.random): { lat: number; lon: number } {
   return {
     lat: DEFAULT_CITY.lat + (rand() * 2 - 1) * RANDOM_SPREAD_DEG,
     lon: DEFAULT_CITY.lon + (rand() * 2 - 1) * RANDOM_SPREAD_DEG,

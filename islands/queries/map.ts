@@ -7,9 +7,9 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, call } from "./api.ts";
 import type { ApiAnswer } from "../../domain/contract.ts";
-import type { PositionAggregate } from "../../kv/positions.ts";
 import { type BriefFilter, filterParams } from "../../components/FilterPanel.tsx";
 import type { ViewBox } from "../map/markers.ts";
+import type { PositionAggregate } from "../../domain/shapes/positions.ts";
 
 export type { PositionAggregate };
 
@@ -28,7 +28,7 @@ const VIEW_CACHE_MS = 60_000;
 const round = (x: number) => Math.round(x * 1e5) / 1e5;
 
 /** The address of the members in a box (the box already clamped to the globe). */
-export function boundsPath(box: ViewBox, filter: BriefFilter): string {
+function boundsPath(box: ViewBox, filter: BriefFilter): string {
   const p = filterParams(filter);
   p.set("latMin", String(round(box.latMin)));
   p.set("lonMin", String(round(box.lonMin)));

@@ -7,8 +7,9 @@ import { type MemberEvent, useMemberEvents } from "./events.ts";
 import { useServerData } from "./client.tsx";
 import type { ApiAnswer } from "../../domain/contract.ts";
 import { apiPath } from "../../domain/apiPath.ts";
+import type { NewMessage } from "../../domain/shapes/messages.ts";
 import { TYPING_SHOWS_MS, TypingTeller } from "../../domain/typing.ts";
-import { type NewMessage, sendThroughOutbox, whenDelivered } from "./outbox.ts";
+import { sendThroughOutbox, whenDelivered } from "./outbox.ts";
 
 /** A page of messages with the names and avatars of the members in it. */
 export type MessagePage = ApiAnswer<"GET /api/messages/between/:a/:b">;
@@ -30,7 +31,9 @@ const CHAT_EVENTS = new Set<MemberEvent["type"]>([
 
 /**
  * Keeps the queries under `key` live: a read receipt or a deletion is applied to the cached pages
- * at once (no refetch); a new message, whose text the event does not carry, refetches them.
+ * at once, and every chat event refetches them too (a new message, whose text the event does not
+ * carry; and a receipt, because a fetch already on its way, begun before the read, would otherwise
+ * land after it and put the single check back until the next poll).
  */
 function useLive(key: unknown[]) {
   const qc = useQueryClient();
@@ -45,7 +48,6 @@ function useLive(key: unknown[]) {
             m.recipientProfileId === e.by && !m.tsRecipientRead ? { ...m, tsRecipientRead: t } : m
           ),
         });
-      return;
     }
     if (e.type === "message-deleted") {
       qc.setQueriesData<MessagePage>(
@@ -100,7 +102,11 @@ export function useSendMessageMutation() {
   const qc = useQueryClient();
   useEffect(() =>
     whenDelivered((m) => {
-      void qc.invalidateQueries({ queryKey: ["conversation", m.senderProfileId, m.recipientProfileId] });
+      const key = ["conversation", m.senderProfileId, m.recipientProfileId];
+      // In the conversation at once (it replaces the pending bubble), then read again from the server.
+      qc.setQueryData<MessagePage>(key, (page) =>
+        page && { ...page, items: [m, ...page.items.filter((x) => x.id !== m.id)] });
+      void qc.invalidateQueries({ queryKey: key });
       void qc.invalidateQueries({ queryKey: ["conversations"] });
     }), [qc]);
   return useMutation({
@@ -117,7 +123,7 @@ export function useSendMessageMutation() {
 }
 
 /** The 3 × 3 sectors around a sector "lat:lon" (spec §7: radius 1). */
-export function sectorsAround(sector: string): string[] {
+function sectorsAround(sector: string): string[] {
   const [lat, lon] = sector.split(":").map(Number);
   const out: string[] = [];
   for (let dLat = -1; dLat <= 1; dLat++) {

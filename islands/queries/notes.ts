@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call } from "./api.ts";
 import { useServerData } from "./client.tsx";
-import type { ProfileNote } from "../../kv/notes.ts";
+import type { ProfileNote } from "../../domain/shapes/notes.ts";
 
 export type { ProfileNote };
 
@@ -14,7 +14,7 @@ export type { ProfileNote };
 export const NOTE_CACHE_MS = 60 * 60_000;
 
 /** Query key of one note. */
-export const noteKey = (author: string, about: string) => ["profile-note", author, about] as const;
+const noteKey = (author: string, about: string) => ["profile-note", author, about] as const;
 
 /** The author's note about a profile; `initial` is what the server rendered. */
 export function useNoteQuery(author: string, about: string, initial?: ProfileNote) {

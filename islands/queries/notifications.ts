@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call } from "./api.ts";
 import { type MemberEvent, useMemberEvents } from "./events.ts";
-import type { Notification } from "../../kv/notifications.ts";
+import type { Notification } from "../../domain/shapes/notifications.ts";
 
 /** Fallback polling when the live stream is down (spec §9 messages poll every 15 s). */
 export const NOTIFICATIONS_POLL_MS = 15_000;

@@ -11,18 +11,9 @@
 import { useSyncExternalStore } from "react";
 import { ApiFailure, call } from "./api.ts";
 import type { ApiAnswer } from "../../domain/contract.ts";
+import type { NewMessage } from "../../domain/shapes/messages.ts";
 
 type Message = ApiAnswer<"POST /api/message">;
-
-/** What POST /api/message takes (spec §7). */
-export interface NewMessage {
-  senderProfileId: string;
-  recipientProfileId?: string;
-  bodyText: string;
-  profilePicIds: string[];
-  /** Private pictures that open once for the recipient. */
-  viewOnce?: boolean;
-}
 
 /** One message waiting to be sent. */
 export interface Queued {
@@ -46,7 +37,7 @@ const watchers = new Set<() => void>();
 /** What the server answered for messages sent from the queue, by key (for the send that waits). */
 const delivered = new Map<string, Message>();
 /** Called with each message the server took (the screens refresh their lists). */
-const onDelivered = new Set<(m: NewMessage) => void>();
+const onDelivered = new Set<(m: Message) => void>();
 
 function read(): Queued[] {
   if (cache) return cache;
@@ -75,7 +66,7 @@ const isPassing = (e: unknown) => !(e instanceof ApiFailure) || e.status === 0 |
 let flushing: Promise<void> | undefined;
 
 /** Sends what waits, oldest first; stops at the first passing failure (the order is kept). */
-export function flushOutbox(): Promise<void> {
+function flushOutbox(): Promise<void> {
   // Cleared in a later microtask, so a flush with nothing to send cannot leave itself behind.
   flushing ??= sendQueued().finally(() => flushing = undefined);
   return flushing;
@@ -90,8 +81,9 @@ async function sendQueued(): Promise<void> {
         headers: { "idempotency-key": q.key },
       });
       delivered.set(q.key, m);
+      // The screens show the stored message before the pending one goes: no gap between the two.
+      onDelivered.forEach((f) => f(m));
       update(q.key, () => null);
-      onDelivered.forEach((f) => f(q.message));
     } catch (e) {
       if (isPassing(e)) break;
       update(q.key, (x) => ({
@@ -156,7 +148,7 @@ export function useQueued(me: string, other: string): Queued[] {
 }
 
 /** Calls `f` with each message the queue delivered; returns the unsubscribe. */
-export function whenDelivered(f: (m: NewMessage) => void): () => void {
+export function whenDelivered(f: (m: Message) => void): () => void {
   onDelivered.add(f);
   return () => onDelivered.delete(f);
 }

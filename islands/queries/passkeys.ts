@@ -8,15 +8,10 @@ import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/bro
 import { api, call } from "./api.ts";
 import { useServerData } from "./client.tsx";
 import { TEXTS } from "../../domain/texts.ts";
+import type { ApiAnswer } from "../../domain/contract.ts";
 
 /** A passkey as the member sees it. */
-export interface PasskeyView {
-  id: string;
-  name: string;
-  backedUp: boolean;
-  tsCreated: number;
-  lastUsed: number | null;
-}
+export type PasskeyView = ApiAnswer<"GET /api/passkeys">[number];
 
 const KEY = ["passkeys"] as const;
 

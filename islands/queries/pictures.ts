@@ -1,48 +1,12 @@
 /**
- * Client data of pictures: upload (`POST /api/profile-pic`), remove, the NSFW flag, the crop,
- * and a picture's metadata (`GET /api/profile/pic/{id}`). Every change refreshes the owner's
- * profile, whose lists and picture facts the editor shows.
+ * Client data of pictures: upload (`POST /api/profile-pic`), remove, the NSFW flag and the crop.
+ * Every change refreshes the owner's profile, whose lists and picture facts the editor shows.
  */
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { call } from "./api.ts";
 import { profileKey, type ProfileView } from "./profiles.ts";
-import type { PicInfo } from "../../kv/pictures.ts";
-
-export type { PicInfo };
-
-/** A crop box in pixels of the whole upload turned by `rotate` (a multiple of 90). */
-export interface CropBox {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  rotate: number;
-}
-
-/** `GET /api/profile/pic/{id}`: facts of a picture; the owner also gets the source size and the crop. */
-export interface PicMeta extends PicInfo {
-  profileId: string;
-  private: boolean;
-  ready: boolean;
-  tsCreated: number;
-  tsUpdated: number;
-  sourceWidth?: number;
-  sourceHeight?: number;
-  crop?: CropBox | null;
-}
-
-/** Query key of a picture's metadata. */
-export const picKey = (id: string) => ["profile-pic", id] as const;
-
-/** A picture's metadata; `initial` is what the server rendered. */
-export function usePicQuery(id: string, initial?: PicMeta) {
-  return useQuery({
-    queryKey: picKey(id),
-    queryFn: (): Promise<PicMeta> => call("GET /api/profile/pic/:id", { id }),
-    initialData: initial,
-  });
-}
+import type { CropBox } from "../../domain/shapes/pictures.ts";
 
 /** Uploads a file to the caller's profile (spec §7 multipart fields); `replaceId` takes that picture's place. */
 export function useUploadMutation(profileId: string) {
@@ -89,10 +53,7 @@ export function useCropMutation(profileId: string, picId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (box: CropBox) => call("PUT /api/profile-pic/:id/crop", { id: picId }, { json: box }),
-    onSuccess: () => {
-      qc.invalidateQueries({ queryKey: profileKey(profileId) });
-      qc.invalidateQueries({ queryKey: picKey(picId) });
-    },
+    onSuccess: () => qc.invalidateQueries({ queryKey: profileKey(profileId) }),
   });
 }
 

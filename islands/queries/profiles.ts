@@ -5,8 +5,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call, NAVIGATION } from "./api.ts";
-import type { ProfileChange } from "../../kv/profiles.ts";
-import type { ProfileView } from "../../kv/profileViews.ts";
+import type { ProfileChange, ProfileView } from "../../domain/shapes/profiles.ts";
 
 export type { ProfileChange, ProfileView };
 

@@ -6,15 +6,10 @@
 import { call } from "./api.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { deviceOf } from "../../domain/device.ts";
+import type { ApiAnswer } from "../../domain/contract.ts";
 
 /** A device as the settings list shows it. */
-export interface PushDevice {
-  id: string;
-  deviceName: string;
-  endpoint: string;
-  expirationTime: number;
-  tsCreated: number;
-}
+export type PushDevice = ApiAnswer<"GET /api/settings">["pushSubscriptions"][number];
 
 /** Why push cannot work here, or null when it can. */
 export function pushUnsupported(): string | null {

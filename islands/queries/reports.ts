@@ -2,13 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { call } from "./api.ts";
-import type { ReportReason } from "../../domain/texts.ts";
-
-export interface ReportInput {
-  reportedProfileId: string;
-  reason: ReportReason;
-  text: string;
-}
+import type { ReportInput } from "../../domain/shapes/reports.ts";
 
 /** Sends a report for the moderators. */
 export function useReportMutation() {

@@ -16,20 +16,23 @@ import { keys } from "../keys.ts";
 import { now } from "../clock.ts";
 import { randomToken } from "../ids.ts";
 import { deleteBlob, getBlob, putBlob, type StoredBlob } from "../blobs.ts";
-import { forgetCachedProfile, getProfile, isVerified, type Profile, profileChanged } from "../profiles.ts";
-import { getPics, loadMaster } from "../pictures.ts";
+import { forgetCachedProfile, getProfile, isVerified, profileChanged } from "../profiles.ts";
+import type { Profile } from "../../domain/shapes/profiles.ts";
+import { getPics, readMaster } from "../pictures.ts";
 import { blockedSet } from "../blocks.ts";
 import { addNotification } from "../notifications.ts";
-import { type Credited, creditOps, creditState, getCredits } from "../games.ts";
-import { hammingDistance, normalizeUpload, perceptualHash, SAME_PICTURE_BITS } from "../../images/pipeline.ts";
+import { creditOps, creditState, getCredits } from "./credits.ts";
+import type { Credited } from "../../domain/shapes/games.ts";
 import {
   ATTEMPTS_PER_DAY,
   CHALLENGE_MS,
+  hammingDistance,
   type IdAnswer,
   IDENTIFY_TEXTS,
   JUDGES_NEEDED,
   type PoseId,
   POSES,
+  SAME_PICTURE_BITS,
 } from "../../domain/identify.ts";
 
 const DAY_MS = 24 * 3_600_000;
@@ -136,12 +139,23 @@ export type SubmitRefusal =
   | "challenge_invalid"
   | "selfie_reused";
 
-/** Is a selfie with hash `hash` already known: sent before by anyone, or one of the member's own pictures? */
-async function seenBefore(hash: bigint, profile: Profile): Promise<boolean> {
-  for (const pic of await getPics([...profile.profilePicIds, ...profile.profilePicIdsPrivate])) {
-    const master = await loadMaster(pic).catch(() => null);
-    if (master && hammingDistance(await perceptualHash(master.bytes), hash) <= SAME_PICTURE_BITS) return true;
+/**
+ * The stored bytes of a member's pictures (master, or the prepared upload before the job), for
+ * the route to hash: a selfie that is one of their own pictures is refused.
+ */
+export async function ownPictureBytes(profileId: string): Promise<Uint8Array[]> {
+  const profile = await getProfile(profileId);
+  const out: Uint8Array[] = [];
+  for (const pic of await getPics([...(profile?.profilePicIds ?? []), ...(profile?.profilePicIdsPrivate ?? [])])) {
+    const b = await readMaster(pic).catch(() => null);
+    if (b) out.push(b.bytes);
   }
+  return out;
+}
+
+/** Is a selfie with hash `hash` already known: sent before by anyone, or one of `own` (the member's pictures' hashes)? */
+async function seenBefore(hash: bigint, own: readonly bigint[]): Promise<boolean> {
+  if (own.some((h) => hammingDistance(h, hash) <= SAME_PICTURE_BITS)) return true;
   for await (const e of kv().list<string>({ prefix: keys.idSelfieHashesAll() }, { batchSize: 500 })) {
     if (hammingDistance(BigInt(`0x${e.value}`), hash) <= SAME_PICTURE_BITS) return true;
   }
@@ -150,13 +164,16 @@ async function seenBefore(hash: bigint, profile: Profile): Promise<boolean> {
 
 /**
  * Stores a selfie answering the member's live challenge, once: the challenge is taken in the same
- * atomic (a replay finds none), its metadata stripped (re-encoded), refused when its perceptual
- * hash is near one sent before. Throws `PictureRejected` for a picture that cannot be read.
+ * atomic (a replay finds none). `picture` is already re-encoded without metadata and `hash` is its
+ * perceptual hash (the route makes both: images/pipeline.ts); refused when `hash` is near one sent
+ * before or one of `ownHashes`.
  */
 export async function submitSelfie(
   profileId: string,
   challengeId: string,
-  bytes: Uint8Array,
+  picture: { bytes: Uint8Array; type: string },
+  hash: bigint,
+  ownHashes: readonly bigint[],
 ): Promise<{ ok: true; attempt: Attempt } | { ok: false; reason: SubmitRefusal }> {
   const [challenge, status, profile] = await Promise.all([
     kv().get<Challenge>(keys.idChallenge(profileId)),
@@ -168,9 +185,7 @@ export async function submitSelfie(
   if (status.pending) return { ok: false, reason: "attempt_open" };
   if (!profile || !status.hasPicture) return { ok: false, reason: "no_picture" };
   if (status.attemptsLeft <= 0) return { ok: false, reason: "daily_limit" };
-  const picture = await normalizeUpload(bytes);
-  const hash = await perceptualHash(picture.bytes);
-  if (await seenBefore(hash, profile)) {
+  if (await seenBefore(hash, ownHashes)) {
     // A refused selfie uses up its challenge too: no second try at the same pose with another picture.
     await kv().atomic().check(challenge).delete(challenge.key).commit();
     return { ok: false, reason: "selfie_reused" };
@@ -432,4 +447,18 @@ export async function listOutcomes(profileId: string): Promise<(Outcome & { atte
     out.push({ attemptId: e.key[2] as string, ...e.value });
   }
   return out;
+}
+
+/** A selfie as the admins' queue shows it: the member's id stays on the server. */
+export function adminView(a: Attempt) {
+  return {
+    attemptId: a.id,
+    poseId: a.poseId,
+    pictures: a.picIds.length,
+    status: a.status,
+    same: a.same,
+    notSame: a.notSame,
+    wrongPose: a.wrongPose,
+    tsCreated: a.tsCreated,
+  };
 }

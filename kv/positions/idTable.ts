@@ -10,7 +10,7 @@
  */
 
 /** FNV-1a over the id's UTF-16 code units, then murmur3's finaliser. */
-export function idHash(id: string): number {
+function idHash(id: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
   h ^= h >>> 16;

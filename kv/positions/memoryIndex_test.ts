@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { EARTH_RADIUS_M, sectorKey } from "../../domain/geo.ts";
 import { mulberry32 as rng } from "../random.ts";
-import { aToMeters, haversineA, PositionIndex, type Region } from "./memoryIndex.ts";
+import { PositionIndex } from "./memoryIndex.ts";
+import type { Region } from "./types.ts";
+import { aToMeters, haversineA } from "./geoMath.ts";
 import { decodeSnapshot, encodeSnapshot } from "./snapshot.ts";
 
 const RAD = Math.PI / 180;

@@ -13,7 +13,8 @@
 import { keys } from "../keys.ts";
 import { now } from "../clock.ts";
 import { GeoInputError, isLat, isLon, type LatLon, parseSectorKey } from "../../domain/geo.ts";
-import { aToMeters, type Region } from "./memoryIndex.ts";
+import type { Region } from "./types.ts";
+import { aToMeters } from "./geoMath.ts";
 import { ownView } from "./records.ts";
 import type { StoreState } from "./state.ts";
 import {
@@ -28,10 +29,10 @@ import {
   type NearbyPage,
   type OwnPosition,
   type OwnRecord,
-  type PositionAggregate,
   type QueryOptions,
   type ShownPosition,
 } from "./types.ts";
+import type { PositionAggregate } from "../../domain/shapes/positions.ts";
 
 /** Checks and defaults a query's paging; throws `GeoInputError` when out of range. */
 function checkPaging(page: unknown, size: unknown, defaultSize: number): { page: number; size: number } {

@@ -23,7 +23,8 @@
 
 import { kvBlobStore } from "../blobs.ts";
 import { keys } from "../keys.ts";
-import { type IndexColumns, PositionIndex } from "./memoryIndex.ts";
+import { PositionIndex } from "./memoryIndex.ts";
+import type { IndexColumns } from "./types.ts";
 import { POSITION_LOG_TTL_MS } from "./types.ts";
 
 /** The blob that holds the snapshot. */

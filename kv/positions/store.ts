@@ -21,11 +21,11 @@ import type {
   ImportItem,
   NearbyPage,
   OwnPosition,
-  PositionAggregate,
   PositionReport,
   QueryOptions,
   ShownPosition,
 } from "./types.ts";
+import type { PositionAggregate } from "../../domain/shapes/positions.ts";
 import { PositionWrites } from "./writes.ts";
 
 /** Options of a `PositionStore`; the module functions use the defaults (and the env). */

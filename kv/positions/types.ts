@@ -113,16 +113,6 @@ export interface QueryOptions {
 /** A box query: the box plus paging and filtering. */
 export interface BoundsQuery extends Bounds, QueryOptions {}
 
-/** Visible members per 1-degree sector (spec "Position aggregate"); delta* is the cell's full size. */
-export interface PositionAggregate {
-  centerLat: number;
-  centerLon: number;
-  deltaLat: number;
-  deltaLon: number;
-  count: number;
-  tsUpdated: number;
-}
-
 /** One member of a bulk import. */
 export interface ImportItem extends PositionReport {
   profileId: string;
@@ -157,4 +147,30 @@ export interface LogChange {
   lon?: number;
   ts?: number;
   u?: number;
+}
+
+/** The region a query may return: a box for pruning plus an exact test per member. */
+export interface Region {
+  latMin: number;
+  latMax: number;
+  /** West edge, unwrapped: lonMin <= lonMax, lonMax - lonMin <= 360. */
+  lonMin: number;
+  lonMax: number;
+  /** The exact test of a member at its shown point (`slot`: see `PositionIndex.sectorAt`). */
+  test: (lat: number, lon: number, slot: number) => boolean;
+}
+
+/** The index as columns in cell order, for the snapshot (snapshot.ts). */
+export interface IndexColumns {
+  /** Ids by row; a row whose id is undefined is no member. */
+  ids: (string | undefined)[];
+  lat: Float64Array;
+  lon: Float64Array;
+  ts: Float64Array;
+  until: Float64Array;
+  /** Index into `sectors` by row. */
+  sector: Int32Array | Uint16Array;
+  sectors: string[];
+  /** Versions by row (default: one for all, given to `fromColumns`). */
+  versions?: (string | undefined)[];
 }

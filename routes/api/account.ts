@@ -14,10 +14,10 @@ import { conflict, notFound, tooMany } from "../errors.ts";
 import { jsonBody } from "../validate.ts";
 import { isSecureContext, requireCaller, sessionCookieName } from "../middleware.ts";
 import { accountAndSession, confirmBody, optionalJson, requireReauth } from "../reauth.ts";
-import { kv } from "../../kv/db.ts";
-import { enqueueJob } from "../../kv/jobs.ts";
+import { enqueueJobNow } from "../../kv/jobs.ts";
 import { hit } from "../../kv/ratelimit.ts";
-import { getDeletion, startDeletion, takeExport } from "../../kv/memberData.ts";
+import { takeExport } from "../../kv/memberData.ts";
+import { startDeletion } from "../../kv/memberDeletion.ts";
 import { deleteBlob, getBlob } from "../../kv/blobs.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
@@ -28,9 +28,7 @@ export const account = new Hono<AppEnv>()
   .post("/account/export", async (c) => {
     const caller = requireCaller(c);
     if (!(await hit("exportByAccount", caller.accountId))) throw tooMany();
-    const op = kv().atomic();
-    enqueueJob(op, { type: "account-export", accountId: caller.accountId });
-    await op.commit();
+    await enqueueJobNow({ type: "account-export", accountId: caller.accountId });
     return c.json({ ok: true as const, message: UI_TEXTS.dataPreparing }, 202);
   })
   .post("/account/export/download", async (c) => {
@@ -50,12 +48,9 @@ export const account = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const body = await optionalJson(c, confirmBody);
     await requireReauth(caller, body.currentPassword);
-    if (await getDeletion(caller.accountId)) throw conflict("This account is already being deleted.", "deleting");
     const { account: a } = await accountAndSession(caller);
-    await startDeletion(a);
-    const op = kv().atomic();
-    enqueueJob(op, { type: "account-delete", accountId: a.id }, { maxAttempts: 20 });
-    await op.commit();
+    // One commit: the member hidden, their sessions ended, and the job that deletes the rest.
+    if (!(await startDeletion(a))) throw conflict("This account is already being deleted.", "deleting");
     deleteCookie(c, sessionCookieName(c), { path: "/", secure: isSecureContext(c) });
     return c.json({ ok: true as const, message: TEXTS.accountDeleted }, 202);
   });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
-import { ALL_ACKS, testApp } from "../../tests/api.ts";
+import { ALL_ACKS, ORIGIN, testApp } from "../../tests/api.ts";
 import { fromRaw, quadrants } from "../../tests/fixtures/pictures.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
@@ -12,16 +12,16 @@ import { listOutbox } from "../../kv/outbox.ts";
 import { getAccountByEmail, hashPassword, setRoles } from "../../kv/accounts.ts";
 import { addPasskey } from "../../kv/passkeys.ts";
 import { getProfile } from "../../kv/profiles.ts";
-import { profileLikeCounts } from "../../kv/likes.ts";
+import { EXPORT_TTL_MS } from "../../kv/memberData.ts";
 import {
   deleteMemberStep,
-  EXPORT_TTL_MS,
   getDeletion,
   LOG_PURGE_DELAY_MS,
   nextStepWaitsUntil,
   startDeletion,
-} from "../../kv/memberData.ts";
+} from "../../kv/memberDeletion.ts";
 import { sha256Hex } from "../../kv/ids.ts";
+import { picLikeTally, receivedLikeCounts } from "../../tests/kv.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 type Member = Awaited<ReturnType<T["member"]>>;
@@ -83,7 +83,7 @@ Deno.test("account - download my data: one ZIP with the JSON and every picture s
     assert.equal(other.status, 404);
     const res = await t.app.request("http://localhost/api/account/export/download", {
       method: "POST",
-      headers: { cookie: a.cookie, "content-type": "application/json" },
+      headers: { cookie: a.cookie, "content-type": "application/json", origin: ORIGIN },
       body: JSON.stringify({ token }),
     });
     assert.equal(res.status, 200);
@@ -203,7 +203,7 @@ Deno.test("account - delete my account: asks who is calling, ends the sessions, 
       json: { kind: "WARNING", reason: "Be kind" },
     });
     await runJobs();
-    const bLikesBefore = (await profileLikeCounts(b.profileId)).LIKE;
+    const bLikesBefore = (await receivedLikeCounts(b.profileId)).LIKE;
     assert.equal(bLikesBefore, 1);
 
     // Who is calling: a session from a login link minutes old needs nothing more; an old one, the password or a link.
@@ -227,7 +227,7 @@ Deno.test("account - delete my account: asks who is calling, ends the sessions, 
     await runJobs();
 
     // Counts corrected, and the other side's conversation kept under "Deleted member".
-    assert.equal((await profileLikeCounts(b.profileId)).LIKE, 0);
+    assert.equal((await receivedLikeCounts(b.profileId)).LIKE, 0);
     const bChats = await t.call("GET", `/api/messages/most-recent-with/${b.profileId}`, { cookie: b.cookie });
     assert.equal(bChats.status, 200);
     const [chat] = bChats.data.items;
@@ -346,7 +346,7 @@ Deno.test("account - the export carries no secret, refuses bad input with a 4xx,
     assert.deepEqual(await holding([token], (k) => k[0] === "outbox"), [], "the token itself is not stored");
     const res = await t.app.request("http://localhost/api/account/export/download", {
       method: "POST",
-      headers: { cookie: a.cookie, "content-type": "application/json" },
+      headers: { cookie: a.cookie, "content-type": "application/json", origin: ORIGIN },
       body: JSON.stringify({ token }),
     });
     assert.equal(res.status, 200);
@@ -400,7 +400,56 @@ Deno.test("account - the export carries no secret, refuses bad input with a 4xx,
   }
 });
 
-Deno.test("account - deletion: an export not yet downloaded goes too; every step may run again after a crash; counts stay right", async () => {
+Deno.test("account - deleting my account commits once: the member hidden, the sessions ended and the deletion's job, all in one write", async () => {
+  const t = await testApp();
+  try {
+    const email = "one-commit@example.com";
+    const a = await t.member(email);
+    const accountId = (await getAccountByEmail(email))!.id;
+    const del = await t.call("DELETE", "/api/account", { cookie: a.cookie, json: {} });
+    assert.equal(del.status, 202, del.text);
+
+    const deletion = await kv().get(keys.accountDeletion(accountId));
+    const hidden = await kv().get(keys.withdrawn(a.profileId));
+    const jobs: Deno.KvEntry<{ id: string; job: { type: string; accountId?: string } }>[] = [];
+    for await (const e of kv().list<{ id: string; job: { type: string; accountId?: string } }>({ prefix: ["jobs"] })) {
+      if (e.value.job.type === "account-delete" && e.value.job.accountId === accountId) jobs.push(e);
+    }
+    assert.equal(jobs.length, 1, "the deletion's job is queued");
+    assert.ok(deletion.versionstamp && hidden.versionstamp, "the deletion is recorded and the member hidden");
+    // One commit gives every write in it the same versionstamp: no crash can leave the one without the other.
+    assert.equal(hidden.versionstamp, deletion.versionstamp);
+    assert.equal(jobs[0].versionstamp, deletion.versionstamp, "the job was queued in the deletion's own commit");
+    let due: string | null = null;
+    for await (const e of kv().list<string>({ prefix: keys.jobsDue() })) {
+      if (e.value === jobs[0].value.id) due = e.versionstamp;
+    }
+    assert.equal(due, deletion.versionstamp, "and its place in the queue too");
+    const sessions = [];
+    for await (const e of kv().list({ prefix: keys.sessionsByAccount(accountId) })) sessions.push(e);
+    assert.deepEqual(sessions, [], "the sessions ended");
+    assert.equal((await t.call("GET", "/api/settings", { cookie: a.cookie })).status, 401);
+
+    // A second deletion finds the first under way and queues nothing more.
+    await startDeletion((await getAccountByEmail(email))!).then((d) => assert.equal(d, null));
+    let queued = 0;
+    for await (const e of kv().list<{ job: { type: string } }>({ prefix: ["jobs"] })) {
+      if (e.value.job.type === "account-delete") queued++;
+    }
+    assert.equal(queued, 1);
+
+    // The job then runs the deletion to its end.
+    await runJobs();
+    shiftClock(LOG_PURGE_DELAY_MS + 60_000);
+    await runJobs();
+    assert.equal(await getDeletion(accountId), null);
+    assert.equal(await getAccountByEmail(email), null);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("account - deletion: an export not yet downloaded goes too; every step may run again after a crash; the others' likes stay right", async () => {
   const t = await testApp();
   try {
     const email = "crashy@example.com";
@@ -449,9 +498,8 @@ Deno.test("account - deletion: an export not yet downloaded goes too; every step
     }
     await runJobs();
 
-    assert.equal((await profileLikeCounts(b.profileId)).LIKE, 1, "c's like still counts, a's once off");
-    const picLikes = await kv().get<Deno.KvU64>(keys.picLikeCount(picB, "LIKE"));
-    assert.equal(picLikes.value?.value, 1n);
+    assert.equal((await receivedLikeCounts(b.profileId)).LIKE, 1, "c's like stays, a's goes");
+    assert.equal((await picLikeTally(picB)).LIKE, 1, "c's picture like stays, a's goes");
     const chats = await t.call("GET", `/api/messages/most-recent-with/${b.profileId}`, { cookie: b.cookie });
     assert.equal(chats.data.items[0].bodyText, "b2", "the other side keeps the latest of theirs");
     assert.deepEqual(await exportBlobs(), [], "the unread export went with the account");

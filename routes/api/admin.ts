@@ -25,8 +25,9 @@ import {
   searchMembers,
   takeAction,
 } from "../../kv/moderation.ts";
-import { getReport } from "../../kv/games.ts";
-import { ACTION_KINDS, MAX_REASON, SUSPENSION_DAYS } from "../../domain/moderation.ts";
+import { getReport } from "../../kv/games/arbitration.ts";
+import { MAX_REASON, SUSPENSION_DAYS } from "../../domain/moderation.ts";
+import { ACTION_KINDS } from "../../domain/shapes/moderation.ts";
 
 export const actionBody = z.object({
   kind: z.enum(ACTION_KINDS),

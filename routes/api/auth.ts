@@ -3,18 +3,17 @@
  * (register or recover: mails a single-use login link).
  */
 
-import { type Context, Hono } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { Hono } from "hono";
+import { deleteCookie, getCookie } from "hono/cookie";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, tooMany, unauthorized } from "../errors.ts";
 import { formFields, jsonBody, parseWith } from "../validate.ts";
 import { clientAddress, isSecureContext, sessionCookieName } from "../middleware.ts";
+import { deviceToken, logIn } from "../login.ts";
 import { config } from "../../config/config.ts";
 import { ACKNOWLEDGEMENTS, TEXTS } from "../../domain/texts.ts";
-import { deviceOf } from "../../domain/device.ts";
 import {
-  type Account,
   checkPassword,
   consumeLoginToken,
   createAccount,
@@ -22,21 +21,17 @@ import {
   getAccountByEmail,
   normalizeEmail,
 } from "../../kv/accounts.ts";
-import { createSession, endSession, type LoginMethod, SESSION_LIFETIMES } from "../../kv/sessions.ts";
+import { endSession } from "../../kv/sessions.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import {
-  forgetLoginTrust,
   linkRequestAllowed,
   LOGIN_THROTTLED_MESSAGE,
   loginTrust,
   passwordAttemptAllowed,
-  rememberLogin,
 } from "../../kv/logintrust.ts";
-import { kv } from "../../kv/db.ts";
-import { enqueueJob } from "../../kv/jobs.ts";
-import { isMailboxBanned, sanctionOf } from "../../kv/moderation.ts";
-import { getDeletion } from "../../kv/memberData.ts";
-import { MODERATION_TEXTS, sanctionMessage } from "../../domain/moderation.ts";
+import { enqueueJob, enqueueJobNow } from "../../kv/jobs.ts";
+import { isMailboxBanned } from "../../kv/moderation.ts";
+import { MODERATION_TEXTS } from "../../domain/moderation.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 const email = z.string().trim().max(254).email("Please enter a valid email address.");
@@ -52,61 +47,6 @@ export const registerBody = z.object({
   email,
   acknowledgements: z.array(z.string().max(1000)).max(10),
 });
-
-/**
- * The device cookie: a random token that marks this browser as a place the member logged in from
- * (kv/logintrust.ts), so strangers' failed logins do not throttle it. `__Host-` where secure.
- */
-const DEVICE_COOKIE = { secure: "__Host-login-device", plain: "login-device" };
-
-function deviceToken(c: Context<AppEnv>): string | undefined {
-  return getCookie(c, DEVICE_COOKIE.secure) ?? getCookie(c, DEVICE_COOKIE.plain);
-}
-
-/**
- * Starts a session for the account and sets the cookie (every way of logging in ends here);
- * remembers the address and the device as places the member logs in from.
- */
-export async function logIn(c: Context<AppEnv>, account: Account, remember: boolean, via: LoginMethod) {
-  if (await getDeletion(account.id)) throw new ApiError(403, "deleting", UI_TEXTS.accountBeingDeleted);
-  // A suspended or banned member is told why and until when (never who reported), and gets no session.
-  const sanction = await sanctionOf(account.id);
-  if (sanction) {
-    const message = sanctionMessage(sanction.kind, sanction.reason, sanction.until);
-    throw new ApiError(403, sanction.kind === "BAN" ? "banned" : "suspended", message);
-  }
-  const { token } = await createSession(account.id, remember, deviceOf(c.req.header("user-agent") ?? ""), via);
-  setCookie(c, sessionCookieName(c), token, {
-    path: "/",
-    httpOnly: true,
-    secure: isSecureContext(c),
-    sameSite: "Lax",
-    ...(remember ? { maxAge: SESSION_LIFETIMES.remember.absoluteMs / 1000 } : {}),
-  });
-  await rememberThisPlace(c, account.id);
-}
-
-/** Remembers the caller's address and device as a place the member logs in from (and sets the device cookie). */
-async function rememberThisPlace(c: Context<AppEnv>, accountId: string): Promise<void> {
-  const device = await rememberLogin(accountId, clientAddress(c), deviceToken(c));
-  setCookie(c, isSecureContext(c) ? DEVICE_COOKIE.secure : DEVICE_COOKIE.plain, device, {
-    path: "/",
-    httpOnly: true,
-    secure: isSecureContext(c),
-    sameSite: "Strict",
-    maxAge: 400 * 24 * 3600,
-  });
-}
-
-/**
- * After a takeover is closed (a new password, "log out everywhere else"): forgets every place the
- * member logged in from (an attacker's too), keeping only the caller's, so strangers' places get
- * no shelter from the login throttle.
- */
-export async function trustOnlyThisPlace(c: Context<AppEnv>, accountId: string): Promise<void> {
-  await forgetLoginTrust(accountId);
-  await rememberThisPlace(c, accountId);
-}
 
 export const auth = new Hono<AppEnv>()
   .post("/", async (c) => {
@@ -164,9 +104,7 @@ export const auth = new Hono<AppEnv>()
     if (!(await linkRequestAllowed(address, existing?.id ?? null, clientAddress(c), trust))) throw tooMany();
     if (existing) {
       // Recovery: the same answer as a new registration, so addresses cannot be probed.
-      const op = kv().atomic();
-      enqueueJob(op, { type: "mail", template: "login-link", accountId: existing.id });
-      await op.commit();
+      await enqueueJobNow({ type: "mail", template: "login-link", accountId: existing.id });
     } else {
       // A suspended or banned member's mailbox, in any spelling, cannot register again.
       if (await isMailboxBanned(address)) throw new ApiError(403, "register_blocked", MODERATION_TEXTS.registerBlocked);

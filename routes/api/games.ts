@@ -1,52 +1,47 @@
 /**
  * Community games (design.md): GPT Buster, The Rating Game, Community Arbitration, Help my Photos,
  * the caller's standing toward the volunteer role, and the admin calls that read the results. A
- * real judgement earns a volunteer credit (kv/games.ts): Nice or Meh, a vote, a crop its owner used.
+ * real judgement earns a volunteer credit (kv/games/credits.ts): Nice or Meh, a vote, a crop its owner used.
  */
 
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { ApiError, badRequest, conflict, dailyLimit, notFound, tooMany } from "../errors.ts";
-import { jsonBody, parseWith, queryOf } from "../validate.ts";
+import { ApiError, badRequest, conflict, notFound } from "../errors.ts";
+import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
-import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
-import { LIKE_TYPES, picVisibleTo, putPicLike } from "../../kv/likes.ts";
+import { picVisibleTo, putPicLike } from "../../kv/likes.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
 import { getProfile } from "../../kv/profiles.ts";
+import { getCredits, volunteerStatus } from "../../kv/games/credits.ts";
+import { castGptVote, gptTally, listGptFlagged, nextGptItem } from "../../kv/games/gptBuster.ts";
+import { creditRating, ratingDeck, ratingWrites } from "../../kv/games/ratingGame.ts";
 import {
-  acceptCropSuggestion,
-  ARB_DECISIONS,
-  ARB_VERDICTS,
   arbCase,
   castArbVote,
-  castGptVote,
-  creditRating,
-  cropProblem,
   decideReport,
-  getCredits,
-  getCropSuggestion,
   getReport,
-  GPT_VERDICTS,
-  gptTally,
-  listCropSuggestions,
-  listGptFlagged,
   listReportCases,
   mayJudge,
   nextArbItem,
+} from "../../kv/games/arbitration.ts";
+import {
+  acceptCropSuggestion,
+  cropProblem,
+  getCropSuggestion,
+  listCropSuggestions,
   nextCropItem,
-  nextGptItem,
-  ratingDeck,
-  ratingWrites,
   removeCropSuggestion,
   suggestCrop,
   suggestionToBox,
-  volunteerStatus,
-} from "../../kv/games.ts";
-import { idSchema, reachableProfile } from "./likes.ts";
-import { cropOwnPicture, getPic } from "../../kv/pictures.ts";
+} from "../../kv/games/helpPhotos.ts";
+import { countLike, reachableProfile } from "../policy.ts";
+import { getPic } from "../../kv/pictures.ts";
+import { cropOwnPicture } from "../../workers/pictures.ts";
 import { PictureRejected } from "../../images/pipeline.ts";
 import { blockedSet } from "../../kv/blocks.ts";
+import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
+import { ARB_DECISIONS, ARB_VERDICTS, GPT_VERDICTS } from "../../domain/shapes/games.ts";
 
 export const gptBody = z.object({ verdict: z.enum(GPT_VERDICTS) });
 export const ratingBody = z.object({
@@ -101,10 +96,7 @@ export const games = new Hono<AppEnv>()
     const owner = await reachableProfile(caller.profileId, body.profilePicProfileId);
     if (await isBlockedEither(caller.profileId, owner.id)) throw notFound("No such picture.");
     if (!(await picVisibleTo(caller.profileId, owner, body.profilePicId))) throw notFound("No such picture.");
-    if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
-      throw dailyLimit(STANDARD_LIMIT_MESSAGE);
-    }
-    if (body.likeType === "LIKE" && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
+    await countLike(caller, body.likeType);
     // The like, the game's record of the rating and its credit are one atomic; the same like again
     // writes no like, and then the record and credit are their own atomic. A Skip earns nothing.
     const judged = body.likeType !== "UNDETERMINED";

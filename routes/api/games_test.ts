@@ -10,8 +10,9 @@ import { now, shiftClock } from "../../kv/clock.ts";
 import { addPicture, getPic } from "../../kv/pictures.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import sharp from "sharp";
-import { CREDITS_PER_DAY, getCredits } from "../../kv/games.ts";
-import { getPicLikes, picLikeCounts } from "../../kv/likes.ts";
+import { CREDITS_PER_DAY, getCredits } from "../../kv/games/credits.ts";
+import { getPicLikes } from "../../kv/likes.ts";
+import { picLikeTally } from "../../tests/kv.ts";
 import { createSession } from "../../kv/sessions.ts";
 import { VOLUNTEER_CREDITS } from "../../domain/games.ts";
 import { picRecord } from "../../tests/fixtures/pictures.ts";
@@ -260,14 +261,14 @@ Deno.test("ratinggame - a deck of nearby public pictures; a rating is a picture 
     assert.equal(r.status, 200);
     assert.equal(r.data.like.likeType, "LIKE");
     assert.equal(r.data.credits, 1);
-    assert.equal((await picLikeCounts(a1)).LIKE, 1);
+    assert.equal((await picLikeTally(a1)).LIKE, 1);
     assert.equal((await rate(a2, a, "DISLIKE")).data.credits, 2);
     // Rating the same picture again changes the like but earns nothing.
     const again = await rate(a1, a, "UNDETERMINED");
     assert.equal(again.status, 200);
     assert.equal(again.data.credited, false);
     assert.equal(again.data.credits, 2);
-    assert.equal((await picLikeCounts(a1)).LIKE, 0);
+    assert.equal((await picLikeTally(a1)).LIKE, 0);
     // A picture liked before outside the game (the same like again writes no like) still earns its credit once.
     const pre = await t.call("PUT", "/api/profile-pic-like", {
       cookie: me.cookie,

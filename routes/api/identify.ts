@@ -14,9 +14,10 @@ import { jsonBody, parseWith } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
 import { readMultipart } from "../multipart.ts";
 import { hit } from "../../kv/ratelimit.ts";
-import { getCredits } from "../../kv/games.ts";
+import { getCredits } from "../../kv/games/credits.ts";
 import {
   adminQueue,
+  adminView,
   answerAttempt,
   decideAttempt,
   getAttempt,
@@ -25,13 +26,15 @@ import {
   maySeeSelfie,
   nextJudgeItem,
   onlyVerifiedMessages,
+  ownPictureBytes,
   selfieBlob,
   setOnlyVerifiedMessages,
   submitSelfie,
   withdrawAttempt,
 } from "../../kv/games/identify.ts";
-import { getPic, loadVariant } from "../../kv/pictures.ts";
-import { MAX_UPLOAD_BYTES, PictureRejected } from "../../images/pipeline.ts";
+import { getPic } from "../../kv/pictures.ts";
+import { loadVariant } from "../../workers/pictures.ts";
+import { MAX_UPLOAD_BYTES, normalizeUpload, perceptualHash, PictureRejected } from "../../images/pipeline.ts";
 import { ID_ANSWERS } from "../../domain/identify.ts";
 
 /** An attempt's or a challenge's opaque id (random, base64url). */
@@ -84,7 +87,19 @@ export const identify = new Hono<AppEnv>()
     const file = form.files.get("selfie");
     if (!file) throw badRequest("selfie is required.");
     try {
-      const r = await submitSelfie(caller.profileId, challenge, file.bytes);
+      // Re-encoded without metadata (EXIF and the rest), hashed, beside the hashes of the member's own pictures.
+      const picture = await normalizeUpload(file.bytes);
+      const hash = await perceptualHash(picture.bytes);
+      const own = await Promise.all(
+        (await ownPictureBytes(caller.profileId)).map((b) => perceptualHash(b).catch(() => null)),
+      );
+      const r = await submitSelfie(
+        caller.profileId,
+        challenge,
+        picture,
+        hash,
+        own.filter((h): h is bigint => h !== null),
+      );
       if (!r.ok) throw REFUSED[r.reason]();
       return c.json({ attemptId: r.attempt.id, poseId: r.attempt.poseId }, 201);
     } catch (e) {
@@ -144,7 +159,7 @@ export const identify = new Hono<AppEnv>()
   // Admins: the selfies waiting (the judges disagreed first), and an answer that decides alone.
   .get("/admin/games/identify", async (c) => {
     requireAdmin(c);
-    return c.json({ items: (await adminQueue()).map(adminItem) });
+    return c.json({ items: (await adminQueue()).map(adminView) });
   })
   .put("/admin/games/identify/:attemptId", async (c) => {
     requireAdmin(c);
@@ -155,17 +170,3 @@ export const identify = new Hono<AppEnv>()
     if (!(await decideAttempt(id, outcome, "ADMIN"))) throw conflict("This selfie is decided already.", "closed");
     return c.json({ outcome });
   });
-
-/** A selfie as the admins' queue shows it: the member's id stays on the server. */
-export function adminItem(a: Awaited<ReturnType<typeof adminQueue>>[number]) {
-  return {
-    attemptId: a.id,
-    poseId: a.poseId,
-    pictures: a.picIds.length,
-    status: a.status,
-    same: a.same,
-    notSame: a.notSame,
-    wrongPose: a.wrongPose,
-    tsCreated: a.tsCreated,
-  };
-}

@@ -16,6 +16,7 @@ import { now } from "../../kv/clock.ts";
 import { getBlob } from "../../kv/blobs.ts";
 import { picRecord } from "../../tests/fixtures/pictures.ts";
 import { collectMemberData } from "../../kv/memberData.ts";
+import { loadMaster, loadVariant } from "../../workers/pictures.ts";
 import { ATTEMPTS_PER_DAY } from "../../domain/identify.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
@@ -144,7 +145,9 @@ Deno.test("identify - ask, judge as three members, badge, selfie deleted, reuse 
     assert.equal(await getBlob(`identify-selfie:${attemptId}`), null);
     const gone = await t.call("GET", `/api/games/identify/attempts/${attemptId}/selfie`, { cookie: admin.cookie });
     assert.equal(gone.status, 404);
-    const exported = JSON.stringify((await collectMemberData((await getProfile(m.profileId))!.accountId))!.json);
+    const exported = JSON.stringify(
+      (await collectMemberData((await getProfile(m.profileId))!.accountId, { loadMaster, loadVariant }))!.json,
+    );
     assert.ok(exported.includes('"outcome":"VERIFIED"'));
 
     // The same selfie from another account is refused.

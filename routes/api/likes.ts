@@ -4,20 +4,17 @@
  * Blocking is the `blocked` flag of `PUT /api/profile-like`.
  */
 
-import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { badRequest, dailyLimit, notFound, tooMany } from "../errors.ts";
+import { notFound } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller, requireOwnProfile } from "../middleware.ts";
-import { type Profile, viewedProfile } from "../../kv/profiles.ts";
-import { hasBlocked, isWithdrawn } from "../../kv/blocks.ts";
+import { countLike, ownTowards, reachableProfile } from "../policy.ts";
 import {
   blockList,
   getPicLikes,
   getProfileLike,
-  LIKE_TYPES,
   LIKES_PAGE,
   listLikesGiven,
   listLikesReceived,
@@ -30,24 +27,10 @@ import {
   unblock,
   visiblePicIds,
 } from "../../kv/likes.ts";
+import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
 
-/** The one id schema (routes/validate.ts), here too for the modules that import it from here. */
-export { idSchema };
 const likeType = z.enum(LIKE_TYPES);
 const cursor = z.string().max(500).optional();
-
-/**
- * The profile `targetId` as `viewerId` may address it: 404 when it does not exist or its member
- * blocked the viewer (the same answer, so a block is never revealed); 400 for oneself.
- */
-export async function reachableProfile(viewerId: string, targetId: string): Promise<Profile> {
-  if (viewerId === targetId) throw badRequest("That is your own profile.", "own_profile");
-  const target = await viewedProfile(targetId);
-  if (!target || await hasBlocked(targetId, viewerId) || await isWithdrawn(targetId)) {
-    throw notFound("No such profile.");
-  }
-  return target;
-}
 
 export const profileLikeBody = z.object({
   likerProfileId: idSchema,
@@ -72,6 +55,14 @@ export const profileLikeQuery = z.object({ likerProfileId: idSchema, likedProfil
 
 export const cursorQuery = z.object({ cursor });
 
+/** The path's `:profileId`, which must be one of the caller's own profiles (401, 400, 403). */
+async function ownProfileParam(c: Context<AppEnv>): Promise<string> {
+  requireCaller(c);
+  const id = parseWith(idSchema, c.req.param("profileId"));
+  await requireOwnProfile(c, id);
+  return id;
+}
+
 export const likes = new Hono<AppEnv>()
   // The members I blocked (Account settings), and lifting a block.
   .get("/blocks", async (c) => {
@@ -85,57 +76,42 @@ export const likes = new Hono<AppEnv>()
     return c.json({ ok: true });
   })
   .get("/profile-likes/by-liker/:profileId", async (c) => {
-    requireCaller(c);
-    const id = parseWith(idSchema, c.req.param("profileId"));
-    await requireOwnProfile(c, id);
+    const id = await ownProfileParam(c);
     const q = queryOf(c, likesGivenQuery);
     return c.json(await listLikesGiven(id, q.likeType, { cursor: q.cursor, limit: LIKES_PAGE }));
   })
   // Who liked me. Only LIKEs: a member never learns who disliked them.
   .get("/profile-likes/by-liked/:profileId", async (c) => {
-    requireCaller(c);
-    const id = parseWith(idSchema, c.req.param("profileId"));
-    await requireOwnProfile(c, id);
+    const id = await ownProfileParam(c);
     const q = queryOf(c, cursorQuery);
     return c.json(await listLikesReceived(id, "LIKE", { cursor: q.cursor, limit: LIKES_PAGE }));
   })
   .get("/profile-like", async (c) => {
     requireCaller(c);
     const q = queryOf(c, profileLikeQuery);
-    await requireOwnProfile(c, q.likerProfileId);
-    await reachableProfile(q.likerProfileId, q.likedProfileId);
+    await ownTowards(c, q.likerProfileId, q.likedProfileId);
     return c.json(await getProfileLike(q.likerProfileId, q.likedProfileId));
   })
   .put("/profile-like", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, profileLikeBody);
-    await requireOwnProfile(c, body.likerProfileId);
-    await reachableProfile(body.likerProfileId, body.likedProfileId);
-    if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
-      throw dailyLimit(STANDARD_LIMIT_MESSAGE);
-    }
-    if (body.likeType === "LIKE" && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
+    await ownTowards(c, body.likerProfileId, body.likedProfileId);
+    await countLike(caller, body.likeType);
     const { like } = await putProfileLike(body.likerProfileId, body.likedProfileId, body.likeType, body.blocked);
     return c.json(like);
   })
   .put("/profile-pic-like", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, picLikeBody);
-    await requireOwnProfile(c, body.likerProfileId);
-    const owner = await reachableProfile(body.likerProfileId, body.profilePicProfileId);
-    if (body.likeType === "LIKE" && !(await hitStandard("likesPerDay", caller))) {
-      throw dailyLimit(STANDARD_LIMIT_MESSAGE);
-    }
-    if (body.likeType === "LIKE" && !(await hitNewMember("newMemberLikes", caller))) throw tooMany();
+    const owner = await ownTowards(c, body.likerProfileId, body.profilePicProfileId);
+    await countLike(caller, body.likeType);
     if (!(await picVisibleTo(body.likerProfileId, owner, body.profilePicId))) throw notFound("No such picture.");
     const { like } = await putPicLike(body.likerProfileId, owner.id, body.profilePicId, body.likeType);
     return c.json(like);
   })
   // The caller's picture likes; with ?profilePicProfileId= all of them on that member's pictures.
   .get("/profile-pic-likes/by-liker-profileid/:profileId", async (c) => {
-    requireCaller(c);
-    const id = parseWith(idSchema, c.req.param("profileId"));
-    await requireOwnProfile(c, id);
+    const id = await ownProfileParam(c);
     const q = queryOf(
       c,
       z.object({ cursor, likeType: likeType.default("LIKE"), profilePicProfileId: idSchema.optional() }),
@@ -148,9 +124,7 @@ export const likes = new Hono<AppEnv>()
   })
   // Likes on the caller's pictures: only LIKEs, as for profiles.
   .get("/profile-pic-likes/by-liked-profileid/:profileId", async (c) => {
-    requireCaller(c);
-    const id = parseWith(idSchema, c.req.param("profileId"));
-    await requireOwnProfile(c, id);
+    const id = await ownProfileParam(c);
     const q = queryOf(c, cursorQuery);
     return c.json(await listPicLikesReceived(id, "LIKE", { cursor: q.cursor, limit: PIC_LIKES_PAGE }));
   });

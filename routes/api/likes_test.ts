@@ -3,12 +3,14 @@ import { testApp } from "../../tests/api.ts";
 import { createAccount, getAccountByEmail, setRoles } from "../../kv/accounts.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
-import { getProfile, type Profile } from "../../kv/profiles.ts";
+import { getProfile } from "../../kv/profiles.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
-import { likeSets, picLikeCounts, profileLikeCounts, putProfileLike } from "../../kv/likes.ts";
+import { likeSets, putProfileLike } from "../../kv/likes.ts";
+import { picLikeTally, receivedLikeCounts } from "../../tests/kv.ts";
 import { newId } from "../../kv/ids.ts";
 import { now, shiftClock } from "../../kv/clock.ts";
 import { grantPictureAccess, type ProfilePic } from "../../kv/pictures.ts";
+import type { Profile } from "../../domain/shapes/profiles.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 type Member = Awaited<ReturnType<T["member"]>>;
@@ -108,7 +110,7 @@ Deno.test("likes - a second identical like is a no-op", async () => {
     assert.equal(second.status, 200);
     assert.deepEqual(second.data, first.data);
     assert.equal((await kv().get(keys.profileLike(a.profileId, b.profileId))).versionstamp, before, "nothing written");
-    assert.equal((await profileLikeCounts(b.profileId)).LIKE, 1);
+    assert.equal((await receivedLikeCounts(b.profileId)).LIKE, 1);
     const list = await t.call("GET", `/api/profile-likes/by-liked/${b.profileId}`, { cookie: b.cookie });
     assert.equal(list.data.items.length, 1);
   } finally {
@@ -116,7 +118,7 @@ Deno.test("likes - a second identical like is a no-op", async () => {
   }
 });
 
-Deno.test("likes - counts stay exact through like, dislike and remove; lists follow the type", async () => {
+Deno.test("likes - the likes received stay exact by type through like, dislike and remove; lists follow the type", async () => {
   const t = await testApp();
   try {
     const a = await t.member(), b = await t.member(), c = await t.member();
@@ -124,9 +126,9 @@ Deno.test("likes - counts stay exact through like, dislike and remove; lists fol
       t.call("PUT", "/api/profile-like", { cookie: m.cookie, json: like(m, b, type) });
     assert.equal((await put(a, "LIKE")).status, 200);
     assert.equal((await put(c, "LIKE")).status, 200);
-    assert.deepEqual(await profileLikeCounts(b.profileId), { LIKE: 2, DISLIKE: 0, UNDETERMINED: 0 });
+    assert.deepEqual(await receivedLikeCounts(b.profileId), { LIKE: 2, DISLIKE: 0, UNDETERMINED: 0 });
     assert.equal((await put(a, "DISLIKE")).status, 200);
-    assert.deepEqual(await profileLikeCounts(b.profileId), { LIKE: 1, DISLIKE: 1, UNDETERMINED: 0 });
+    assert.deepEqual(await receivedLikeCounts(b.profileId), { LIKE: 1, DISLIKE: 1, UNDETERMINED: 0 });
     const byLiked = await t.call("GET", `/api/profile-likes/by-liked/${b.profileId}`, { cookie: b.cookie });
     assert.deepEqual(byLiked.data.items.map((i: { likerProfileId: string }) => i.likerProfileId), [c.profileId]);
     const disliked = await t.call("GET", `/api/profile-likes/by-liker/${a.profileId}?likeType=DISLIKE`, {
@@ -134,9 +136,9 @@ Deno.test("likes - counts stay exact through like, dislike and remove; lists fol
     });
     assert.equal(disliked.data.items.length, 1);
     assert.equal((await put(a, "UNDETERMINED")).status, 200); // Remove Like
-    assert.deepEqual(await profileLikeCounts(b.profileId), { LIKE: 1, DISLIKE: 0, UNDETERMINED: 1 });
+    assert.deepEqual(await receivedLikeCounts(b.profileId), { LIKE: 1, DISLIKE: 0, UNDETERMINED: 1 });
     assert.equal((await put(c, "UNDETERMINED")).status, 200);
-    assert.deepEqual(await profileLikeCounts(b.profileId), { LIKE: 0, DISLIKE: 0, UNDETERMINED: 2 });
+    assert.deepEqual(await receivedLikeCounts(b.profileId), { LIKE: 0, DISLIKE: 0, UNDETERMINED: 2 });
     const empty = await t.call("GET", `/api/profile-likes/by-liked/${b.profileId}`, { cookie: b.cookie });
     assert.deepEqual(empty.data, { items: [], cursor: null });
     const given = await t.call("GET", `/api/profile-likes/by-liker/${a.profileId}`, { cookie: a.cookie });
@@ -269,7 +271,7 @@ Deno.test("likes - bad input is a clear 400 or 404 and stores nothing", async ()
     );
     assert.equal((await t.call("GET", `/api/profile-likes/by-liker/${ghost}`, { cookie: a.cookie })).status, 403);
     assert.equal(await likeKeys(), 0, "nothing stored");
-    assert.deepEqual(await profileLikeCounts(b.profileId), { LIKE: 0, DISLIKE: 0, UNDETERMINED: 0 });
+    assert.deepEqual(await receivedLikeCounts(b.profileId), { LIKE: 0, DISLIKE: 0, UNDETERMINED: 0 });
   } finally {
     t.close();
   }
@@ -312,7 +314,7 @@ Deno.test("likes - blocking sets the flag and the symmetric index; blocked eithe
     });
     assert.equal(peek.status, 404);
     // The blocker's like of b keeps its type; counts did not move.
-    assert.deepEqual(await profileLikeCounts(b.profileId), { LIKE: 2, DISLIKE: 0, UNDETERMINED: 0 });
+    assert.deepEqual(await receivedLikeCounts(b.profileId), { LIKE: 2, DISLIKE: 0, UNDETERMINED: 0 });
 
     // Unblocking restores everything.
     const unblock = await t.call("PUT", "/api/profile-like", {
@@ -375,10 +377,10 @@ Deno.test("picture likes - visible pictures only, counts exact, lists both ways"
     );
     assert.equal((await put(picLike(pub0))).status, 200, "again: no-op");
     assert.equal((await put(picLike(pub1))).status, 200);
-    assert.deepEqual(await picLikeCounts(pub0), { LIKE: 1, DISLIKE: 0, UNDETERMINED: 0 });
+    assert.deepEqual(await picLikeTally(pub0), { LIKE: 1, DISLIKE: 0, UNDETERMINED: 0 });
     assert.equal((await put(picLike(pub0, "DISLIKE"))).status, 200);
     assert.equal((await put(picLike(pub0, "UNDETERMINED"))).status, 200);
-    assert.deepEqual(await picLikeCounts(pub0), { LIKE: 0, DISLIKE: 0, UNDETERMINED: 1 });
+    assert.deepEqual(await picLikeTally(pub0), { LIKE: 0, DISLIKE: 0, UNDETERMINED: 1 });
 
     // Private pictures, pictures of another profile, unknown pictures: 404; bad input: 400.
     assert.equal((await put(picLike(priv))).status, 404);
@@ -390,7 +392,7 @@ Deno.test("picture likes - visible pictures only, counts exact, lists both ways"
     assert.equal((await put(picLike(pub0), b)).status, 403, "as someone else");
     assert.equal((await put(picLike(pub0), admin)).status, 403, "admin as someone else");
     assert.equal((await put({ ...picLike(pub0), likerProfileId: b.profileId }, b)).status, 400, "own picture");
-    assert.deepEqual(await picLikeCounts(priv), { LIKE: 0, DISLIKE: 0, UNDETERMINED: 0 });
+    assert.deepEqual(await picLikeTally(priv), { LIKE: 0, DISLIKE: 0, UNDETERMINED: 0 });
     // A private picture sent in a chat (a grant) may be liked by its recipient.
     await grantPictureAccess(priv, a.profileId);
     assert.equal((await put(picLike(priv, "DISLIKE"))).status, 200);

@@ -4,8 +4,9 @@ import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { shiftClock } from "../../kv/clock.ts";
 import { getProfile } from "../../kv/profiles.ts";
-import { eventBus, type MemberEvent } from "../../kv/events.ts";
+import { eventBus } from "../../kv/events.ts";
 import { picRecord } from "../../tests/fixtures/pictures.ts";
+import type { MemberEvent } from "../../domain/shapes/events.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 type M = Awaited<ReturnType<T["member"]>>;

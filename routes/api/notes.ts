@@ -6,13 +6,13 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { jsonBody, queryOf } from "../validate.ts";
+import { idSchema, jsonBody, queryOf } from "../validate.ts";
+import { ownTowards } from "../policy.ts";
 import { requireCaller, requireOwnProfile } from "../middleware.ts";
 import { MAX_TEXT } from "../../domain/texts.ts";
 import { getNote, listNotes, NOTES_PAGE, putNote } from "../../kv/notes.ts";
 import { MAX_TAG_LENGTH, MAX_TAGS } from "../../domain/tags.ts";
 import { blockedSet } from "../../kv/blocks.ts";
-import { idSchema, reachableProfile } from "./likes.ts";
 
 export const noteBody = z.object({
   authorProfileId: idSchema,
@@ -29,15 +29,13 @@ export const notes = new Hono<AppEnv>()
   .get("/profile-note", async (c) => {
     requireCaller(c);
     const q = queryOf(c, noteQuery);
-    await requireOwnProfile(c, q.authorProfileId);
-    await reachableProfile(q.authorProfileId, q.aboutProfileId);
+    await ownTowards(c, q.authorProfileId, q.aboutProfileId);
     return c.json(await getNote(q.authorProfileId, q.aboutProfileId));
   })
   .put("/profile-note", async (c) => {
     requireCaller(c);
     const body = await jsonBody(c, noteBody);
-    await requireOwnProfile(c, body.authorProfileId);
-    await reachableProfile(body.authorProfileId, body.aboutProfileId);
+    await ownTowards(c, body.authorProfileId, body.aboutProfileId);
     return c.json(await putNote(body.authorProfileId, body.aboutProfileId, body.bodyText, body.privateTags));
   })
   .get("/profile-notes", async (c) => {

@@ -27,7 +27,7 @@ import type { AppEnv } from "../env.ts";
 import { badRequest, conflict, notFound, tooMany, unauthorized } from "../errors.ts";
 import { credentialIdSchema, idParam, jsonBody } from "../validate.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
-import { logIn } from "./auth.ts";
+import { logIn } from "../login.ts";
 import { confirmBody, optionalJson, requireReauth } from "../reauth.ts";
 import { config } from "../../config/config.ts";
 import { deviceOf } from "../../domain/device.ts";
@@ -51,6 +51,17 @@ import {
 function relyingParty(c: Context<AppEnv>): { origin: string; rpID: string; rpName: string } {
   const origin = config.publicOrigin ?? new URL(c.req.url).origin;
   return { origin, rpID: new URL(origin).hostname, rpName: c.get("brand").name };
+}
+
+/** What a browser's passkey answer must match: the challenge we sent, this site, a verified member. */
+function expected(c: Context<AppEnv>, challenge: string) {
+  const rp = relyingParty(c);
+  return {
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.rpID,
+    requireUserVerification: true,
+  };
 }
 
 // The browser's answers are checked by the library; here only their outer shape and size.
@@ -109,13 +120,9 @@ export const passkeys = new Hono<AppEnv>()
     const body = await jsonBody(c, registerBody);
     const waiting = await takeChallenge(`register-${caller.sessionId}`);
     if (!waiting || waiting.accountId !== caller.accountId) throw badRequest(TEXTS.passkeyExpired, "no_challenge");
-    const rp = relyingParty(c);
     const result = await verifyRegistrationResponse({
       response: body.response as unknown as RegistrationResponseJSON,
-      expectedChallenge: waiting.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.rpID,
-      requireUserVerification: true,
+      ...expected(c, waiting.challenge),
     }).catch(() => null);
     if (!result?.verified) throw badRequest(TEXTS.passkeyNotVerified, "not_verified");
     const { credential, credentialDeviceType, credentialBackedUp } = result.registrationInfo;
@@ -154,19 +161,15 @@ export const passkeys = new Hono<AppEnv>()
     if (!waiting || waiting.purpose !== "login") throw unauthorized(TEXTS.passkeyExpired);
     const passkey = await getPasskey(body.response.id);
     if (!passkey) throw unauthorized(TEXTS.passkeyUnknown);
-    const rp = relyingParty(c);
     const result = await verifyAuthenticationResponse({
       response: body.response as unknown as AuthenticationResponseJSON,
-      expectedChallenge: waiting.challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.rpID,
+      ...expected(c, waiting.challenge),
       credential: {
         id: passkey.id,
         publicKey: new Uint8Array(Buffer.from(passkey.publicKey, "base64url")),
         counter: passkey.counter,
         transports: passkey.transports,
       },
-      requireUserVerification: true,
     }).catch(() => null);
     if (!result?.verified) throw unauthorized(TEXTS.passkeyNotVerified);
     // A counter that did not move past the stored one (when the authenticator counts) is a cloned key.

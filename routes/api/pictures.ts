@@ -14,17 +14,14 @@ import { clientAddress, requireCaller } from "../middleware.ts";
 import { MULTIPART_ALLOWANCE, readMultipart } from "../multipart.ts";
 import { isId } from "../../kv/ids.ts";
 import { hit, hitNewMember } from "../../kv/ratelimit.ts";
-import { getProfile, type Profile, profileVisibleTo } from "../../kv/profiles.ts";
+import { getProfile, profileVisibleTo } from "../../kv/profiles.ts";
 import {
   addPicture,
   canViewPicture,
-  cropOwnPicture,
   deletePicture,
   getPic,
   isPrivatePic,
-  loadMaster,
   loadSource,
-  loadVariant,
   MAX_PICS_PER_PROFILE,
   picInfo,
   type PicRefusal,
@@ -34,7 +31,9 @@ import {
   type ServedPicture,
   setPictureNsfw,
 } from "../../kv/pictures.ts";
+import { cropOwnPicture, loadMaster, loadVariant } from "../../workers/pictures.ts";
 import { MAX_UPLOAD_BYTES, PIC_SIZES, type PicSize, PictureRejected, prepareUpload } from "../../images/pipeline.ts";
+import type { Profile } from "../../domain/shapes/profiles.ts";
 
 /** The body limit of an upload (main.ts): the file limit plus the multipart allowance, as `readMultipart` counts. */
 export const UPLOAD_BODY_LIMIT = MAX_UPLOAD_BYTES + MULTIPART_ALLOWANCE;

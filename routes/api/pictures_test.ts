@@ -25,23 +25,23 @@ import { MAX_UPLOAD_BYTES, PIC_SIZES } from "../../images/pipeline.ts";
 import { claimDueJobs, type JobRecord, LEASE_MS, listDeadJobs } from "../../kv/jobs.ts";
 import { shiftClock } from "../../kv/clock.ts";
 import { keys } from "../../kv/keys.ts";
-import { eventBus, type MemberEvent } from "../../kv/events.ts";
+import { eventBus } from "../../kv/events.ts";
 import { getAccountByEmail, setRoles } from "../../kv/accounts.ts";
 import { blockIndexOps } from "../../kv/blocks.ts";
 import { kv } from "../../kv/db.ts";
 import { getBlob, getBlobMeta } from "../../kv/blobs.ts";
 import {
-  ensureMaster,
   getPic,
   grantPictureAccess,
   masterBlobId,
   MAX_PICS_PER_PROFILE,
   type ProfilePic,
-  renderGeneration,
   sourceBlobId,
   storedSizes,
   variantBlobId,
 } from "../../kv/pictures.ts";
+import type { MemberEvent } from "../../domain/shapes/events.ts";
+import { ensureMaster, renderGeneration } from "../../workers/pictures.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 type Member = Awaited<ReturnType<T["member"]>>;
@@ -203,7 +203,12 @@ Deno.test("pictures - 8,192,001 bytes is refused with 413 while streaming; 8,192
       t.app.request(ORIGIN + "/api/profile-pic", {
         method: "POST",
         body,
-        headers: { cookie: m.cookie, "content-type": `multipart/form-data; boundary=${boundary}`, ...headers },
+        headers: {
+          cookie: m.cookie,
+          origin: ORIGIN,
+          "content-type": `multipart/form-data; boundary=${boundary}`,
+          ...headers,
+        },
       });
 
     const over = streamed(padded(MAX_UPLOAD_BYTES + 1));

@@ -11,15 +11,15 @@ import { type Context, Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { badRequest, notFound, tooMany } from "../errors.ts";
-import { jsonBody, parseWith, queryOf } from "../validate.ts";
+import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
-import { idSchema } from "./likes.ts";
 import { CHARACTERISTIC_VALUES } from "../../domain/characteristics.ts";
 import { aggregates, GeoInputError, getOwnPosition, reportPosition } from "../../kv/positions.ts";
-import { type BriefsArea, LIKE_FILTERS, MAX_BRIEFS_SIZE, profileBriefs } from "../../kv/briefs.ts";
+import { type BriefsArea, MAX_BRIEFS_SIZE, profileBriefs } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { getSafety } from "../../kv/safety.ts";
 import { atRiskAt } from "../../domain/safety.ts";
+import { LIKE_FILTERS } from "../../domain/shapes/briefs.ts";
 
 const NUMBER_RE = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 

@@ -3,7 +3,7 @@
  *   GET  /api/presence?ids=a,b   → {id: {online, lastSeen} | null} (null: hidden, blocked, or I hide mine)
  *   PUT  /api/presence {hidden}  → hide or show my own status (hiding, I see no one's)
  *   POST /api/typing/{profileId} → tells that member I am typing (domain/typing.ts: passed on at most
- *                                  once per TYPING_MIN_GAP_MS per pair)
+ *                                  once per TYPING_SERVER_GAP_MS per pair)
  */
 
 import { Hono } from "hono";
@@ -16,7 +16,7 @@ import { hidesPresence, presenceOf, setPresenceHidden } from "../../kv/presence.
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { publishEvent } from "../../kv/events.ts";
 import { now } from "../../kv/clock.ts";
-import { TYPING_MIN_GAP_MS } from "../../domain/typing.ts";
+import { TYPING_SERVER_GAP_MS } from "../../domain/typing.ts";
 
 const lastTyping = new Map<string, number>();
 
@@ -45,7 +45,7 @@ export const presence = new Hono<AppEnv>()
     const other = idParam(c, "profileId");
     if (other === caller.profileId || await isBlockedEither(caller.profileId, other)) throw notFound("No such member.");
     const pair = `${caller.profileId}>${other}`, t = now();
-    if (t - (lastTyping.get(pair) ?? 0) >= TYPING_MIN_GAP_MS) {
+    if (t - (lastTyping.get(pair) ?? 0) >= TYPING_SERVER_GAP_MS) {
       lastTyping.set(pair, t);
       if (lastTyping.size > 10_000) lastTyping.clear();
       await publishEvent([other], { type: "typing", from: caller.profileId });

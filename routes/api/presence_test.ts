@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
-import { eventBus, type MemberEvent } from "../../kv/events.ts";
+import { eventBus } from "../../kv/events.ts";
 import { markSeen } from "../../kv/presence.ts";
-import { TYPING_MIN_GAP_MS } from "../../domain/typing.ts";
+import { TYPING_SERVER_GAP_MS } from "../../domain/typing.ts";
 import { resetClock, shiftClock } from "../../kv/clock.ts";
 import { blockIndexOps } from "../../kv/blocks.ts";
 import { kv } from "../../kv/db.ts";
+import type { MemberEvent } from "../../domain/shapes/events.ts";
 
 Deno.test("presence - online while a page is open, then last seen; hiding one's own hides everyone's from them", async () => {
   const t = await testApp();
@@ -55,7 +56,7 @@ Deno.test("presence - typing is told to the other member live, at most once per 
     }
     await bus.tail();
     assert.deepEqual(got, [{ type: "typing", from: a.profileId }], "one event for three tellings within the gap");
-    shiftClock(TYPING_MIN_GAP_MS);
+    shiftClock(TYPING_SERVER_GAP_MS);
     assert.equal((await t.call("POST", `/api/typing/${b.profileId}`, { cookie: a.cookie })).status, 204);
     await bus.tail();
     assert.equal(got.length, 2, "told again once the least gap has passed (a new round right after a message)");

@@ -11,9 +11,10 @@ import { cleanCharacteristics } from "../../domain/characteristics.ts";
 import { normalizeBirthdate } from "../../domain/age.ts";
 import { now } from "../../kv/clock.ts";
 import { isId } from "../../kv/ids.ts";
-import { getProfile, type ProfileChange, type ProfileRefusal, updateProfile } from "../../kv/profiles.ts";
+import { getProfile, type ProfileRefusal, updateProfile } from "../../kv/profiles.ts";
 import { loadProfileView, viewOfProfile } from "../../kv/profileViews.ts";
 import { MAX_PICS_PER_PROFILE } from "../../kv/pictures.ts";
+import type { ProfileChange } from "../../domain/shapes/profiles.ts";
 
 /** The longest profile name stored (lists show the first 12 characters). */
 export const MAX_NAME = 50;

@@ -7,13 +7,13 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { tooMany } from "../errors.ts";
-import { jsonBody } from "../validate.ts";
-import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
+import { idSchema, jsonBody } from "../validate.ts";
+import { ownTowards } from "../policy.ts";
+import { clientAddress, requireCaller } from "../middleware.ts";
 import { MAX_TEXT, REPORT_REASONS } from "../../domain/texts.ts";
 import { saveReport } from "../../kv/reports.ts";
 import { hit, hitNewMember } from "../../kv/ratelimit.ts";
 import { reviewIfReported } from "../../kv/moderation.ts";
-import { idSchema, reachableProfile } from "./likes.ts";
 
 export const reportBody = z.object({
   /** Defaults to the caller's profile. */
@@ -28,8 +28,7 @@ export const reports = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const body = await jsonBody(c, reportBody);
     const reporter = body.reporterProfileId ?? caller.profileId;
-    await requireOwnProfile(c, reporter);
-    await reachableProfile(reporter, body.reportedProfileId);
+    await ownTowards(c, reporter, body.reportedProfileId);
     if (
       !(await hit("reportByAccount", caller.accountId)) || !(await hit("reportByAddress", clientAddress(c))) ||
       !(await hitNewMember("newMemberReports", caller))

@@ -7,21 +7,14 @@
  * next position report.
  */
 
-import { type Context, Hono } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { Hono } from "hono";
+import { deleteCookie, setCookie } from "hono/cookie";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../validate.ts";
 import { isSecureContext, requireCaller } from "../middleware.ts";
+import { DISCREET_COOKIE, isDiscreet } from "../device.ts";
 import { getSafety, safetyPlace, setSafety } from "../../kv/safety.ts";
-
-/** The discreet-mode cookie of a device. */
-export const DISCREET_COOKIE = "discreet";
-
-/** Is this device in discreet mode? */
-export function isDiscreet(c: Context): boolean {
-  return getCookie(c, DISCREET_COOKIE) === "1";
-}
 
 export const safetyBody = z.object({
   showToEveryone: z.boolean().optional(),

@@ -8,21 +8,21 @@
  * V7.4.3); an email change mails the old address (kv/accounts.ts).
  */
 
-import { activeGrant } from "../../kv/roles.ts";
-import { type Context, Hono } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { Hono } from "hono";
+import { deleteCookie, setCookie } from "hono/cookie";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { conflict, notFound } from "../errors.ts";
 import { idParam, jsonBody } from "../validate.ts";
 import { isSecureContext, requireCaller } from "../middleware.ts";
-import { trustOnlyThisPlace } from "./auth.ts";
-import { accountAndSession, confirmBody, optionalJson, reauthOf, requireReauth } from "../reauth.ts";
+import { trustOnlyThisPlace } from "../login.ts";
+import { accountAndSession, confirmBody, optionalJson, requireReauth } from "../reauth.ts";
+import { settingsOf } from "../accountSettings.ts";
+import { THEME_COOKIE, THEMES } from "../device.ts";
 import { TEXTS } from "../../domain/texts.ts";
-import { type Account, normalizeEmail, setLanguage, updateSettings } from "../../kv/accounts.ts";
+import { normalizeEmail, setLanguage, updateSettings } from "../../kv/accounts.ts";
 import { LOCALES } from "../../domain/i18n.ts";
-import { endOtherSessions, endSessionById, getSessionById, listSessions, type Session } from "../../kv/sessions.ts";
-import { listPushSubscriptions, vapidKeys } from "../../kv/push.ts";
+import { endOtherSessions, endSessionById, getSessionById, listSessions } from "../../kv/sessions.ts";
 
 export const settingsBody = z.object({
   name: z.string().trim().min(1, "Name is required.").max(100),
@@ -31,41 +31,9 @@ export const settingsBody = z.object({
   currentPassword: confirmBody.shape.currentPassword,
 });
 
-/** The settings a member sees of their own account (spec §3 Settings), with push devices and key. */
-export async function settingsOf(a: Account, session: Session | null) {
-  return {
-    defaultProfileId: a.defaultProfileId,
-    name: a.name,
-    email: a.email,
-    roles: a.roles,
-    /** Until when credits keep the member a volunteer (kv/roles.ts), or null. */
-    volunteerUntil: (await activeGrant(a.id, "VOLUNTEER"))?.until ?? null,
-    hasPassword: a.passwordHash !== null,
-    ...reauthOf(a, session),
-    pushSubscriptions: (await listPushSubscriptions(a.id)).map((s) => ({
-      id: s.id,
-      deviceName: s.deviceName,
-      endpoint: s.endpoint,
-      expirationTime: s.expirationTime,
-      tsCreated: s.tsCreated,
-    })),
-    applicationServerKey: (await vapidKeys()).publicKey,
-  };
-}
-
 export const languageBody = z.object({ language: z.enum(LOCALES).nullable() });
 
-/** This device's colour scheme: the system's (no cookie), or always light or dark. */
-export const THEMES = ["system", "light", "dark"] as const;
-export type Theme = typeof THEMES[number];
 export const themeBody = z.object({ theme: z.enum(THEMES) });
-const THEME_COOKIE = "theme";
-
-/** The colour scheme this device chose (Account settings), read by every page so the first paint is right. */
-export function themeOf(c: Context): Theme {
-  const v = getCookie(c, THEME_COOKIE);
-  return v === "light" || v === "dark" ? v : "system";
-}
 
 export const settings = new Hono<AppEnv>()
   // This device's colour scheme: a cookie, so a logged-out page and the first paint follow it too.

@@ -1,15 +1,14 @@
 /** Account settings, contact, admin dashboard and the dev outbox pages. */
 
 import { onlyVerifiedMessages } from "../../kv/games/identify.ts";
-import { titleText } from "../../domain/texts.ts";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
-import { renderPage } from "./render.tsx";
+import { renderPage, titledPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import { listPasskeys } from "../../kv/passkeys.ts";
 import { getSafety, safetyPlace } from "../../kv/safety.ts";
 import { hidesPresence } from "../../kv/presence.ts";
-import { isDiscreet } from "../api/safety.ts";
+import { isDiscreet, themeOf } from "../device.ts";
 import SettingsForm from "../../islands/SettingsForm.tsx";
 import LanguageSettings from "../../islands/LanguageSettings.tsx";
 import ThemeSettings from "../../islands/ThemeSettings.tsx";
@@ -23,7 +22,7 @@ import { getAccount, roleCounts } from "../../kv/accounts.ts";
 import { getSessionById, listSessions } from "../../kv/sessions.ts";
 import { blockList } from "../../kv/likes.ts";
 import { listOutbox } from "../../kv/outbox.ts";
-import { settingsOf, themeOf } from "../api/settings.ts";
+import { settingsOf } from "../accountSettings.ts";
 import { backendVersion } from "../../config/version.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
@@ -38,11 +37,10 @@ export async function settingsPage(c: Context<AppEnv>) {
     lastSeen: s.lastSeen,
     current: s.id === caller.sessionId,
   }));
-  return renderPage(
+  return titledPage(
     c,
     "Account Settings",
-    <section className="page">
-      <h1>{titleText("Account Settings")}</h1>
+    <>
       <Island
         of={SettingsForm}
         props={{
@@ -69,7 +67,7 @@ export async function settingsPage(c: Context<AppEnv>) {
       <Island of={LanguageSettings} props={{ current: caller.language ?? null }} />
       <Island of={ThemeSettings} props={{ current: themeOf(c) }} />
       <Island of={MyData} props={{ reauth: reauthOf(account, session).reauth }} />
-    </section>,
+    </>,
   );
 }
 
@@ -85,17 +83,16 @@ export function contactPage(c: Context<AppEnv>) {
 }
 
 export async function dashboardPage(c: Context<AppEnv>) {
-  return renderPage(
+  return titledPage(
     c,
     "Admin Dashboard",
-    <section className="page">
-      <h1>{titleText("Admin Dashboard")}</h1>
+    <>
       <Island of={Dashboard} props={{ counts: await roleCounts() }} />
       <p>
         <a className="button" href="/admin/moderation">{UI_TEXTS.moderationQueue}</a>
       </p>
       <AuditLog entries={await listAudit(50)} />
-    </section>,
+    </>,
   );
 }
 

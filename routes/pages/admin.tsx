@@ -2,28 +2,27 @@
 
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
-import { renderPage } from "./render.tsx";
+import { renderPage, titledPage } from "./render.tsx";
 import { notFoundPage } from "./info.tsx";
 import { Island } from "../../components/Island.tsx";
 import { AuditLog } from "../../components/AuditLog.tsx";
 import ModerationQueue from "../../islands/ModerationQueue.tsx";
 import MemberFile from "../../islands/MemberFile.tsx";
 import { listAudit, memberFile, moderationQueue } from "../../kv/moderation.ts";
-import { REPORT_REASONS, titleText } from "../../domain/texts.ts";
+import { REPORT_REASONS } from "../../domain/texts.ts";
 import { isId } from "../../kv/ids.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 const reasons = Object.fromEntries(REPORT_REASONS.map((r) => [r.id, r.label]));
 
 export async function moderationPage(c: Context<AppEnv>) {
-  return renderPage(
+  return titledPage(
     c,
     "Moderation",
-    <section className="page">
-      <h1>{titleText("Moderation")}</h1>
+    <>
       <Island of={ModerationQueue} props={{ items: await moderationQueue(), reasons }} />
       <AuditLog entries={await listAudit(20)} />
-    </section>,
+    </>,
   );
 }
 

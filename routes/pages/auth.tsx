@@ -2,7 +2,7 @@
 
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
-import { renderPage } from "./render.tsx";
+import { renderPage, titledPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import { TEXTS, titleText } from "../../domain/texts.ts";
 import LoginForm, { loginFormProps } from "../../islands/LoginForm.tsx";
@@ -11,13 +11,10 @@ import Logout from "../../islands/Logout.tsx";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 export function loginPage(c: Context<AppEnv>) {
-  return renderPage(
+  return titledPage(
     c,
     "Login",
-    <section className="page">
-      <h1>{titleText("Login")}</h1>
-      <Island of={LoginForm} props={loginFormProps()} />
-    </section>,
+    <Island of={LoginForm} props={loginFormProps()} />,
   );
 }
 

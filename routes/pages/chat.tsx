@@ -2,9 +2,9 @@
 
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
-import { renderPage } from "./render.tsx";
+import { renderPage, titledPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
-import { TEXTS, titleText } from "../../domain/texts.ts";
+import { TEXTS } from "../../domain/texts.ts";
 import Conversations from "../../islands/Conversations.tsx";
 import MapChat from "../../islands/MapChat.tsx";
 import Conversation from "../../islands/Conversation.tsx";
@@ -16,7 +16,7 @@ import { conversationsOf, conversationWith } from "../../kv/messages.ts";
 import { blockedSet } from "../../kv/blocks.ts";
 
 /** The pictures a member may attach to a message: public ones, and private ones unless broadcasting. */
-export async function composerPics(profileId: string, withPrivate: boolean): Promise<ComposerPic[]> {
+async function composerPics(profileId: string, withPrivate: boolean): Promise<ComposerPic[]> {
   const p = await getProfile(profileId);
   if (!p) return [];
   return [
@@ -40,20 +40,18 @@ export async function conversationsPage(c: Context<AppEnv>) {
 
 export async function mapChatPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
-  return renderPage(
+  return titledPage(
     c,
     "Map Chat",
-    <section className="page narrow-page">
-      <h1>{titleText("Map Chat")}</h1>
-      <Island
-        of={MapChat}
-        props={{
-          me: caller.profileId,
-          known: await knownLocation(caller.profileId),
-          myPics: await composerPics(caller.profileId, false),
-        }}
-      />
-    </section>,
+    <Island
+      of={MapChat}
+      props={{
+        me: caller.profileId,
+        known: await knownLocation(caller.profileId),
+        myPics: await composerPics(caller.profileId, false),
+      }}
+    />,
+    "page narrow-page",
   );
 }
 

@@ -3,29 +3,23 @@
 import type { Context } from "hono";
 import type { ReactElement } from "react";
 import type { AppEnv } from "../env.ts";
-import { renderPage } from "./render.tsx";
+import { renderPage, titledPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import { Cards, GAME_CARDS } from "../../components/Cards.tsx";
 import { GAME_TEXTS } from "../../domain/games.ts";
-import { REPORT_REASONS, titleText } from "../../domain/texts.ts";
-import {
-  getCredits,
-  listCropSuggestions,
-  listGptFlagged,
-  listReportCases,
-  nextArbItem,
-  nextCropItem,
-  nextGptItem,
-  ratingDeck,
-  type VolunteerStatus,
-  volunteerStatus,
-} from "../../kv/games.ts";
+import { REPORT_REASONS } from "../../domain/texts.ts";
+import { getCredits, volunteerStatus } from "../../kv/games/credits.ts";
+import { listGptFlagged, nextGptItem } from "../../kv/games/gptBuster.ts";
+import { ratingDeck } from "../../kv/games/ratingGame.ts";
+import { listReportCases, nextArbItem } from "../../kv/games/arbitration.ts";
+import { listCropSuggestions, nextCropItem } from "../../kv/games/helpPhotos.ts";
 import PhotoCrop from "../../islands/PhotoCrop.tsx";
 import AdminReports from "../../islands/AdminReports.tsx";
 import GptBuster from "../../islands/GptBuster.tsx";
 import RatingGame from "../../islands/RatingGame.tsx";
 import Arbitration from "../../islands/Arbitration.tsx";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import type { VolunteerStatus } from "../../domain/shapes/games.ts";
 
 /** Where the caller stands toward the volunteer role: until when they are one, or how far to go. */
 function VolunteerStanding({ status, storedRole }: { status: VolunteerStatus; storedRole: boolean }) {
@@ -63,16 +57,15 @@ export async function gamesPage(c: Context<AppEnv>) {
   const status = await volunteerStatus(caller.profileId, caller.accountId);
   // A VOLUNTEER role an admin stored (not earned) has no end date.
   const storedRole = caller.roles.includes("VOLUNTEER") && status.volunteerUntil === null;
-  return renderPage(
+  return titledPage(
     c,
     "Community",
-    <section className="page">
-      <h1>{titleText("Community")}</h1>
+    <>
       <p>{UI_TEXTS.gamesIntro}</p>
       <p className="game-credits" title={GAME_TEXTS.creditsNote}>{GAME_TEXTS.credits(status.credits)}</p>
       <VolunteerStanding status={status} storedRole={storedRole} />
       <Cards items={GAME_CARDS} />
-    </section>,
+    </>,
   );
 }
 

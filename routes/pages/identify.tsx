@@ -4,9 +4,8 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
-import { getCredits } from "../../kv/games.ts";
-import { adminQueue, identifyStatus, nextJudgeItem } from "../../kv/games/identify.ts";
-import { adminItem } from "../api/identify.ts";
+import { getCredits } from "../../kv/games/credits.ts";
+import { adminQueue, adminView, identifyStatus, nextJudgeItem } from "../../kv/games/identify.ts";
 import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
 import Identify from "../../islands/Identify.tsx";
 
@@ -28,7 +27,7 @@ export async function identifyPage(c: Context<AppEnv>) {
       <p className="game-intro">{IDENTIFY_TEXTS.intro}</p>
       <Island
         of={Identify}
-        props={{ status, item, credits, ...(queue ? { queue: queue.map(adminItem) } : {}) }}
+        props={{ status, item, credits, ...(queue ? { queue: queue.map(adminView) } : {}) }}
       />
     </section>,
   );

@@ -29,8 +29,9 @@ import { conversationsPage, mapChatPage } from "./chat.tsx";
 import { leadsToOnboarding, onboardingPage, onboardingStep } from "./welcome.tsx";
 import { arbitrationPage, gamesPage, gptBusterPage, photoCropPage, ratingGamePage } from "./games.tsx";
 import { identifyPage } from "./identify.tsx";
+import { cootiesPage, healthReportPage } from "./health.tsx";
 import { config } from "../../config/config.ts";
-import { clientAddress } from "../middleware.ts";
+import { fromThisMachine } from "../middleware.ts";
 import { setSafety } from "../../kv/safety.ts";
 import { acknowledgeWarning } from "../../kv/moderation.ts";
 
@@ -58,6 +59,8 @@ const PAGES: Record<string, Page> = {
   "/games/arbitration": arbitrationPage,
   "/games/photocrop": photoCropPage,
   "/games/identify": identifyPage,
+  "/games/healthreport": healthReportPage,
+  "/games/cooties": cootiesPage,
   "/notifications": notificationsPage,
   "/chat/personal": conversationsPage,
   "/chat/broadcast": mapChatPage,
@@ -129,10 +132,8 @@ pages.get("/profile", (c) => {
   return c.redirect(caller ? `/profile/${caller.profileId}` : "/login", 302);
 });
 
-const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1", "local"]);
-
 // The dev outbox holds login links: it exists only without SMTP_URL, and only for this machine.
 pages.get("/dev/outbox", (c) => {
-  if (config.smtpUrl || !LOOPBACK.has(clientAddress(c))) return notFoundPage(c);
+  if (config.smtpUrl || !fromThisMachine(c)) return notFoundPage(c);
   return outboxPage(c);
 });

@@ -1,7 +1,8 @@
 /**
  * The bodies of the About and Terms of Service / Privacy Policy pages, one per language:
  * prose reads better whole than cut into catalogue keys, and a change to one language is
- * a change to one block. English keeps the spec's words.
+ * a change to one block (About's blocks are its words, laid out by one `About`). English
+ * keeps the spec's words.
  */
 
 import type { ReactElement } from "react";
@@ -23,147 +24,127 @@ function Links({ l }: { l: Locale }) {
   );
 }
 
-const ABOUT: Record<Locale, (brand: string) => ReactElement> = {
-  en: (brand) => (
-    <>
-      <p>
-        {brand}{" "}
-        is a location-based social and dating community for gay and lesbian adults, run in a volunteer style by its
-        members.
-      </p>
-      <h2>Our values</h2>
-      <ul className="values">
-        <li>
-          <strong>Community</strong>: we are members helping members.
-        </li>
-        <li>
-          <strong>Safety</strong>: your location, pictures and data are protected by design.
-        </li>
-        <li>
-          <strong>Enjoyment</strong>: meeting people should be fun.
-        </li>
-        <li>
-          <strong>Responsibility</strong>: we look after each other.
-        </li>
-        <li>
-          <strong>Evolution</strong>: we keep improving, together.
-        </li>
-      </ul>
-      <h2>Volunteers</h2>
-      <p>
-        Members who help the community earn volunteer credits in the community games. A standard member has 0 volunteer
-        credits; Pro or volunteer members get unlimited features.
-      </p>
-      <h2>Thanks</h2>
-      <ul>
-        <li>
-          Map data © <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors.
-        </li>
-        <li>
-          Maps drawn with <a href="https://leafletjs.com">Leaflet</a>.
-        </li>
-        <li>
-          Stock photos from <a href="https://unsplash.com">Unsplash</a>.
-        </li>
-      </ul>
-    </>
-  ),
-  es: (brand) => (
-    <>
-      <p>
-        {brand}{" "}
-        es una comunidad social y de citas basada en la ubicación para personas adultas gais y lesbianas, llevada por
-        sus propios miembros como voluntariado.
-      </p>
-      <h2>Nuestros valores</h2>
-      <ul className="values">
-        <li>
-          <strong>Comunidad</strong>: somos miembros que ayudan a otros miembros.
-        </li>
-        <li>
-          <strong>Seguridad</strong>: tu ubicación, tus fotos y tus datos están protegidos desde el diseño.
-        </li>
-        <li>
-          <strong>Disfrute</strong>: conocer gente tiene que ser divertido.
-        </li>
-        <li>
-          <strong>Responsabilidad</strong>: nos cuidamos entre todos.
-        </li>
-        <li>
-          <strong>Evolución</strong>: seguimos mejorando, juntos.
-        </li>
-      </ul>
-      <h2>Voluntariado</h2>
-      <p>
-        Los miembros que ayudan a la comunidad ganan créditos de voluntariado en los juegos de la comunidad. Un miembro
-        estándar tiene 0 créditos; los miembros Pro o voluntarios tienen funciones ilimitadas.
-      </p>
-      <h2>Gracias</h2>
-      <ul>
-        <li>
-          Datos del mapa © colaboradores de <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>.
-        </li>
-        <li>
-          Mapas dibujados con <a href="https://leafletjs.com">Leaflet</a>.
-        </li>
-        <li>
-          Fotos de archivo de <a href="https://unsplash.com">Unsplash</a>.
-        </li>
-      </ul>
-    </>
-  ),
-  "pt-BR": (brand) => (
-    <>
-      <p>
-        {brand}{" "}
-        é uma comunidade social e de encontros baseada em localização para adultos gays e lésbicas, mantida de forma
-        voluntária pelos próprios membros.
-      </p>
-      <h2>Nossos valores</h2>
-      <ul className="values">
-        <li>
-          <strong>Comunidade</strong>: somos membros ajudando membros.
-        </li>
-        <li>
-          <strong>Segurança</strong>: sua localização, suas fotos e seus dados são protegidos desde o projeto.
-        </li>
-        <li>
-          <strong>Diversão</strong>: conhecer gente tem que ser divertido.
-        </li>
-        <li>
-          <strong>Responsabilidade</strong>: a gente cuida uns dos outros.
-        </li>
-        <li>
-          <strong>Evolução</strong>: seguimos melhorando, juntos.
-        </li>
-      </ul>
-      <h2>Voluntários</h2>
-      <p>
-        Membros que ajudam a comunidade ganham créditos de voluntário nos jogos da comunidade. Um membro padrão tem 0
-        créditos; membros Pro ou voluntários têm recursos ilimitados.
-      </p>
-      <h2>Agradecimentos</h2>
-      <ul>
-        <li>
-          Dados do mapa © colaboradores do <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>.
-        </li>
-        <li>
-          Mapas desenhados com <a href="https://leafletjs.com">Leaflet</a>.
-        </li>
-        <li>
-          Fotos de banco de imagens do <a href="https://unsplash.com">Unsplash</a>.
-        </li>
-      </ul>
-    </>
-  ),
+const OSM = <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>;
+const LEAFLET = <a href="https://leafletjs.com">Leaflet</a>;
+const UNSPLASH = <a href="https://unsplash.com">Unsplash</a>;
+
+/** The About page's words in one language; `About` lays them out the same for every language. */
+interface AboutText {
+  /** What follows the brand's name in the first sentence. */
+  intro: string;
+  valuesTitle: string;
+  /** Each value: its name, then what it means. */
+  values: [string, string][];
+  volunteersTitle: string;
+  volunteers: string;
+  thanksTitle: string;
+  /** Each thanks: the words before its link, the link, the words after. */
+  thanks: [string, ReactElement, string][];
+}
+
+const ABOUT: Record<Locale, AboutText> = {
+  en: {
+    intro:
+      "is a location-based social and dating community for gay and lesbian adults, run in a volunteer style by its members.",
+    valuesTitle: "Our values",
+    values: [
+      ["Community", "we are members helping members."],
+      ["Safety", "your location, pictures and data are protected by design."],
+      ["Enjoyment", "meeting people should be fun."],
+      ["Responsibility", "we look after each other."],
+      ["Evolution", "we keep improving, together."],
+    ],
+    volunteersTitle: "Volunteers",
+    volunteers:
+      "Members who help the community earn volunteer credits in the community games. A standard member has 0 volunteer credits; Pro or volunteer members get unlimited features.",
+    thanksTitle: "Thanks",
+    thanks: [
+      ["Map data © ", OSM, " contributors."],
+      ["Maps drawn with ", LEAFLET, "."],
+      ["Stock photos from ", UNSPLASH, "."],
+    ],
+  },
+  es: {
+    intro:
+      "es una comunidad social y de citas basada en la ubicación para personas adultas gais y lesbianas, llevada por sus propios miembros como voluntariado.",
+    valuesTitle: "Nuestros valores",
+    values: [
+      ["Comunidad", "somos miembros que ayudan a otros miembros."],
+      ["Seguridad", "tu ubicación, tus fotos y tus datos están protegidos desde el diseño."],
+      ["Disfrute", "conocer gente tiene que ser divertido."],
+      ["Responsabilidad", "nos cuidamos entre todos."],
+      ["Evolución", "seguimos mejorando, juntos."],
+    ],
+    volunteersTitle: "Voluntariado",
+    volunteers:
+      "Los miembros que ayudan a la comunidad ganan créditos de voluntariado en los juegos de la comunidad. Un miembro estándar tiene 0 créditos; los miembros Pro o voluntarios tienen funciones ilimitadas.",
+    thanksTitle: "Gracias",
+    thanks: [
+      ["Datos del mapa © colaboradores de ", OSM, "."],
+      ["Mapas dibujados con ", LEAFLET, "."],
+      ["Fotos de archivo de ", UNSPLASH, "."],
+    ],
+  },
+  "pt-BR": {
+    intro:
+      "é uma comunidade social e de encontros baseada em localização para adultos gays e lésbicas, mantida de forma voluntária pelos próprios membros.",
+    valuesTitle: "Nossos valores",
+    values: [
+      ["Comunidade", "somos membros ajudando membros."],
+      ["Segurança", "sua localização, suas fotos e seus dados são protegidos desde o projeto."],
+      ["Diversão", "conhecer gente tem que ser divertido."],
+      ["Responsabilidade", "a gente cuida uns dos outros."],
+      ["Evolução", "seguimos melhorando, juntos."],
+    ],
+    volunteersTitle: "Voluntários",
+    volunteers:
+      "Membros que ajudam a comunidade ganham créditos de voluntário nos jogos da comunidade. Um membro padrão tem 0 créditos; membros Pro ou voluntários têm recursos ilimitados.",
+    thanksTitle: "Agradecimentos",
+    thanks: [
+      ["Dados do mapa © colaboradores do ", OSM, "."],
+      ["Mapas desenhados com ", LEAFLET, "."],
+      ["Fotos de banco de imagens do ", UNSPLASH, "."],
+    ],
+  },
 };
+
+/** The About page's words laid out: a first sentence, the values, the volunteers, the thanks. */
+function About({ t, brand }: { t: AboutText; brand: string }) {
+  return (
+    <>
+      <p>
+        {brand} {t.intro}
+      </p>
+      <h2>{t.valuesTitle}</h2>
+      <ul className="values">
+        {t.values.map(([name, text]) => (
+          <li key={name}>
+            <strong>{name}</strong>: {text}
+          </li>
+        ))}
+      </ul>
+      <h2>{t.volunteersTitle}</h2>
+      <p>{t.volunteers}</p>
+      <h2>{t.thanksTitle}</h2>
+      <ul>
+        {t.thanks.map(([before, link, after], i) => (
+          <li key={i}>
+            {before}
+            {link}
+            {after}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
 
 /** The About page's text after its heading, in the language in use. */
 export function AboutBody({ brand }: { brand: string }) {
   const l = locale();
   return (
     <>
-      {ABOUT[l](brand)}
+      <About t={ABOUT[l]} brand={brand} />
       <Links l={l} />
     </>
   );

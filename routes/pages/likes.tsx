@@ -14,7 +14,7 @@ import {
   listPicLikesReceived,
   PIC_LIKES_PAGE,
 } from "../../kv/likes.ts";
-import type { Page } from "../../kv/paging.ts";
+import type { Page } from "../../domain/shapes/paging.ts";
 
 /** The first page of a tab, read from the store as the API would answer it. */
 function firstPage(tab: LikesTabId, me: string): Promise<Page<LikesItem>> {

@@ -9,15 +9,13 @@ import MapPreview from "../../islands/MapPreview.tsx";
 import { knownLocation } from "../../kv/positions.ts";
 import { config } from "../../config/config.ts";
 
-/** Map data attribution (the OpenStreetMap licence asks for it wherever its tiles show). */
-export const TILE_ATTRIBUTION =
-  '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
-
 export async function mapPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
   // The member's own record only: it seeds the reporter on a device that saved no location.
   const known = await knownLocation(caller.profileId);
-  const props = { profileId: caller.profileId, tileUrl: config.tileUrl, attribution: TILE_ATTRIBUTION, known };
+  // The tiles come from this app's /tiles (routes/tiles.ts); the page never names the tile host.
+  // Their attribution stays on the map (the tile host's licence asks for it wherever they show).
+  const props = { profileId: caller.profileId, attribution: config.tileAttribution, known };
   return renderPage(
     c,
     "Gaydar Map",

@@ -4,7 +4,7 @@ import { reportPosition } from "../../kv/positions.ts";
 import { createAccount } from "../../kv/accounts.ts";
 import { config } from "../../config/config.ts";
 
-Deno.test("map page - members only; the island gets the tile URL and the member's own last report, nobody else's", async () => {
+Deno.test("map page - members only; the island gets the attribution and the member's own last report, nobody else's; the tile host is named nowhere", async () => {
   const t = await testApp();
   try {
     const out = await t.call("GET", "/search/map");
@@ -29,17 +29,20 @@ Deno.test("map page - members only; the island gets the tile URL and the member'
     });
     const r = await t.call("GET", "/search/map", { cookie: viewer.cookie });
     const props = JSON.parse(
-      r.text.match(/data-island="GaydarMap" data-props="([^"]*)"/)![1].replaceAll("&quot;", '"').replaceAll(
-        "&amp;",
-        "&",
-      ),
+      r.text.match(/data-island="GaydarMap" data-props="([^"]*)"/)![1].replaceAll("&quot;", '"')
+        .replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&#x27;", "'").replaceAll("&amp;", "&"),
     );
     assert.deepEqual(props.known, { lat: 33.4484123, lon: -112.0740456, use: "OVERRIDE", hide: true });
-    assert.equal(props.tileUrl, config.tileUrl);
+    // Tiles come from this app's /tiles: neither the island nor the CSP names the tile host.
+    assert.equal(props.tileUrl, undefined);
+    assert.equal(props.attribution, config.tileAttribution);
+    assert.match(r.text, /OpenStreetMap<\/a> contributors/, "the attribution is on the page");
+    const tileHost = new URL(config.tileUrl.replace(/\{[^}]*\}/g, "0")).host;
+    assert.ok(!r.text.includes(tileHost), `the page never names ${tileHost}`);
     assert.equal(props.profileId, viewer.profileId);
     assert.ok(!r.text.includes("33.4591357") && !r.text.includes("112.0802468"), "no other member's reported position");
     const csp = r.headers.get("content-security-policy") ?? "";
-    assert.match(csp, /img-src[^;]*https:\/\/tile\.openstreetmap\.org/);
+    assert.match(csp, /img-src 'self' data: blob:(;|$)/, "images from this origin only");
     assert.ok(!/<script(?![^>]*\bsrc=)[^>]*>/.test(r.text), "no inline script");
   } finally {
     t.close();

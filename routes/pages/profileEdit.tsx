@@ -2,25 +2,23 @@
 
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
-import { renderPage } from "./render.tsx";
+import { titledPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import ProfileEditor from "../../islands/ProfileEditor.tsx";
 import { loadProfileView } from "../../kv/profileViews.ts";
 import { notFoundPage } from "./info.tsx";
-import { listCropSuggestions } from "../../kv/games.ts";
+import { listCropSuggestions } from "../../kv/games/helpPhotos.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
-import { titleText } from "../../domain/texts.ts";
 
 export async function profileEditPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
   const profile = await loadProfileView(caller.profileId, caller.profileId);
   if (!profile) return notFoundPage(c);
   const suggestions = (await listCropSuggestions(caller.profileId)).length;
-  return renderPage(
+  return titledPage(
     c,
     "Profile Editor",
-    <section className="page">
-      <h1>{titleText("Profile Editor")}</h1>
+    <>
       {suggestions > 0 && (
         <p className="notice">
           {`Members suggested ${suggestions === 1 ? "a crop" : `${suggestions} crops`} for your pictures. `}
@@ -28,6 +26,6 @@ export async function profileEditPage(c: Context<AppEnv>) {
         </p>
       )}
       <Island of={ProfileEditor} props={{ profile }} />
-    </section>,
+    </>,
   );
 }

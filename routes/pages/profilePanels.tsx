@@ -7,7 +7,6 @@
 import type { Context } from "hono";
 import type { ReactElement } from "react";
 import type { AppEnv, Caller } from "../env.ts";
-import type { ProfileView as Profile } from "../../kv/profileViews.ts";
 import { Island } from "../../components/Island.tsx";
 import LikeButton, { type CarouselLikes } from "../../islands/LikeButton.tsx";
 import NotesPanel from "../../islands/NotesPanel.tsx";
@@ -16,6 +15,7 @@ import { getPicLikes, getProfileLike } from "../../kv/likes.ts";
 import { getNote } from "../../kv/notes.ts";
 import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import type { ProfileView as Profile } from "../../domain/shapes/profiles.ts";
 
 /** What a panel of the profile page gets: the request, the caller and the profile as they see it. */
 export interface ProfilePanelContext {

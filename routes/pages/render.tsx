@@ -2,19 +2,18 @@
 
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ReactElement } from "react";
+import type { ReactElement, ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import type { AppEnv } from "../env.ts";
 import { collectIslands, Island } from "../../components/Island.tsx";
 import { Layout } from "../../components/Layout.tsx";
 import { taglineOf } from "../../domain/brand.ts";
-import { TEXTS } from "../../domain/texts.ts";
+import { TEXTS, titleText } from "../../domain/texts.ts";
 import { menuFor } from "../table.ts";
 import { getManifest } from "../assets.ts";
 import Header from "../../islands/Header.tsx";
 import TabBar from "../../islands/TabBar.tsx";
-import { isDiscreet } from "../api/safety.ts";
-import { themeOf } from "../api/settings.ts";
+import { isDiscreet, themeOf } from "../device.ts";
 import { SafetyNotice } from "../../components/SafetyNotice.tsx";
 import { ModerationNotice } from "../../components/ModerationNotice.tsx";
 import { getSafety, safetyPlace } from "../../kv/safety.ts";
@@ -27,6 +26,18 @@ export interface PageOptions {
   bodyClass?: string;
   /** Show the tab bar to a logged-in member (default). The logout page, whose session ends while it shows, does not. */
   tabs?: boolean;
+}
+
+/** A page of one section (`className`) under its heading: `title` in the language in use. */
+export function titledPage(c: Context<AppEnv>, title: string, body: ReactNode, className = "page"): Response {
+  return renderPage(
+    c,
+    title,
+    <section className={className}>
+      <h1>{titleText(title)}</h1>
+      {body}
+    </section>,
+  );
 }
 
 /** Renders a page: its title, the header with the menu for this caller, and the body. */

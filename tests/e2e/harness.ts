@@ -51,6 +51,10 @@ export async function mainApp(): Promise<ReturnType<typeof createApp>> {
 export async function startHarness(opts: { fakeCamera?: string } = {}): Promise<Harness> {
   // This process's own bundles: other test processes may be building at the same time.
   if (!Deno.env.get("BUILD_DIR")) Deno.env.set("BUILD_DIR", Deno.makeTempDirSync({ prefix: "e2e-build-" }));
+  // And its own map tile cache (routes/tiles.ts), not the checkout's ./data/tiles.
+  if (!Deno.env.get("TILE_CACHE_DIR")) {
+    Deno.env.set("TILE_CACHE_DIR", Deno.makeTempDirSync({ prefix: "e2e-tiles-" }));
+  }
   built ??= build({ minify: Deno.env.get("E2E_MINIFY") !== "0" });
   await built;
   reloadManifest();

@@ -3,7 +3,8 @@
  * blocked ones do not), the toggles show their messages and change what the server stores, the
  * view follows a `#profileId=&lat=&lng=` link and a recenter, the view is restored after a reload,
  * the filter, a marker opens the profile, aggregates when zoomed out, the 800 cap, a GPS refusal,
- * and a 401 pausing the reporter. Map tiles come from a local tile server.
+ * a 401 pausing the reporter, and tiles that fail. The app fetches the map tiles from a local tile
+ * server; the browser only ever asks the app.
  */
 
 import assert from "node:assert/strict";
@@ -25,6 +26,7 @@ import { markSeen } from "../../kv/presence.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { markerSize } from "../../islands/map/markers.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 const HOME = { lat: 33.4484, lon: -112.074 };
 const TUCSON = { lat: 32.2226, lon: -110.9747 };
@@ -39,11 +41,16 @@ const TILE = new Uint8Array(
     <rect width="256" height="256" fill="none" stroke="#e0e4dc"/>
   </svg>`)).png().toBuffer(),
 );
+/** The local tile server answers 503 while this is set. */
+let tilesDown = false;
 const tileServer = Deno.serve(
   { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-  () => new Response(TILE, { headers: { "content-type": "image/png", "cache-control": "max-age=3600" } }),
+  () =>
+    tilesDown
+      ? new Response("down", { status: 503 })
+      : new Response(TILE, { headers: { "content-type": "image/png", "cache-control": "max-age=3600" } }),
 );
-// Read by the app's CSP (img-src) and the map page: set before the harness imports the app.
+// The app's tile server (routes/tiles.ts fetches from it).
 Deno.env.set("TILE_URL", `http://127.0.0.1:${tileServer.addr.port}/{z}/{x}/{y}.png`);
 globalThis.addEventListener("unload", () => tileServer.shutdown());
 
@@ -434,7 +441,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
           assert.ok(first.length > 0, "first tiles were laid out before Leaflet's box appeared");
           assert.equal(first.length, shown.length, "as many first tiles as Leaflet shows");
           for (const t of first) {
-            assert.match(t.src, new RegExp(`/${zoom}/\\d+/\\d+\\.png$`));
+            assert.match(t.src, new RegExp(`^${h.origin}/tiles/${zoom}/\\d+/\\d+$`), "from the app's origin");
             const same = shown.find((l) => l.src === t.src);
             assert.ok(same, `Leaflet shows ${t.src} too`);
             assert.ok(Math.abs(same.x - t.x) <= 1 && Math.abs(same.y - t.y) <= 1, `${t.src} at the same place`);
@@ -480,3 +487,58 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     },
   });
 }
+
+Deno.test({
+  name:
+    "e2e phone - map: the browser asks only the app for tiles; when they fail the map says so and links to the list",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const h = await startHarness();
+    let context: BrowserContext | undefined;
+    // A cache of its own: tiles kept by the tests before would hide the failure.
+    const keptDir = Deno.env.get("TILE_CACHE_DIR");
+    const dir = await Deno.makeTempDir({ prefix: "e2e-tiles-down-" });
+    Deno.env.set("TILE_CACHE_DIR", dir);
+    try {
+      const viewer = await account("tiles-down@example.com", "Viewer");
+      await reportPosition(viewer.profileId, { ...HOME, use: "OVERRIDE", hide: false });
+      ({ context } = await h.newPage("phone"));
+      const page = context.pages()[0];
+      const asked: string[] = [];
+      page.on("request", (r) => void asked.push(r.url()));
+      await logIn(page, h, viewer.accountId);
+
+      // --- tiles that load: from the app's /tiles, never the tile server; the attribution shows
+      await page.goto("/search/map");
+      await imagesLoaded(page);
+      const tileServerOrigin = `http://127.0.0.1:${tileServer.addr.port}`;
+      assert.ok(asked.some((u) => u.startsWith(`${h.origin}/tiles/13/`)), "tiles asked from the app");
+      assert.ok(!asked.some((u) => u.startsWith(tileServerOrigin)), "the browser never asks the tile server");
+      assert.match((await page.locator(".leaflet-control-attribution").textContent()) ?? "", /OpenStreetMap/);
+      assert.equal(await page.locator(".map-tiles-failed").count(), 0, "no failure while tiles load");
+
+      // --- the tile server down: a clear message and a link to the list
+      tilesDown = true;
+      await openAt(page, TUCSON, 0.02, 14);
+      const failed = page.locator(".map-tiles-failed");
+      await failed.waitFor({ timeout: 15_000 });
+      assert.equal(await failed.getAttribute("role"), "alert");
+      assert.match((await failed.textContent()) ?? "", new RegExp(UI_TEXTS.mapTilesFailed.replace(".", "\\.")));
+      const link = failed.getByRole("link", { name: UI_TEXTS.seeMembersAsList });
+      assert.equal(await link.getAttribute("href"), "/search/tile");
+      assert.match((await page.locator(".leaflet-control-attribution").textContent()) ?? "", /OpenStreetMap/);
+      assert.ok(!asked.some((u) => u.startsWith(tileServerOrigin)), "still never the tile server");
+      await shot(page, "phone-map-tiles-failed");
+      await link.click();
+      await page.waitForURL(`${h.origin}/search/tile`);
+    } finally {
+      tilesDown = false;
+      if (keptDir) Deno.env.set("TILE_CACHE_DIR", keptDir);
+      else Deno.env.delete("TILE_CACHE_DIR");
+      await context?.close();
+      await h.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

@@ -157,6 +157,11 @@ const MATRIX: Record<string, Row | typeof NONE> = {
   "PUT /api/settings/verified-only": NONE,
   "GET /api/admin/games/identify": NONE,
   "PUT /api/admin/games/identify/:attemptId": row("selfie", 401, 403, 403, 403, 200, { fresh: true }),
+  "GET /api/games/healthreport/contacts": NONE,
+  "POST /api/games/healthreport": NONE,
+  "GET /api/games/cooties": NONE,
+  "POST /api/games/cooties/:id/abuse": row("health notice", 401, 200, 404, 404, 404, { fresh: true }),
+  "GET /api/admin/games/healthreport": NONE,
   "GET /api/admin/games/gptbuster/flagged": NONE,
   "GET /api/admin/games/gptbuster/:profileId": row("profile", 401, 403, 403, 403, 200),
   "GET /api/admin/reports": NONE,
@@ -189,7 +194,8 @@ async function send(
   cookie: string | undefined,
   spec: { json?: unknown; form?: Record<string, string | Blob> },
 ): Promise<{ status: number; text: string }> {
-  const headers: Record<string, string> = cookie ? { cookie } : {};
+  // The member's own page makes the call: its browser names the page's origin on a write.
+  const headers: Record<string, string> = cookie ? { cookie, ...(method === "GET" ? {} : { origin: ORIGIN }) } : {};
   let body: BodyInit | undefined;
   if (spec.json !== undefined) {
     headers["content-type"] = "application/json";

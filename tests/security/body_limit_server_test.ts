@@ -6,52 +6,11 @@
  */
 
 import assert from "node:assert/strict";
+import { startServer } from "./server.ts";
 
 const BODY_BYTES = 50 * 1024 * 1024;
 const CHUNK = new TextEncoder().encode(`{"email":"${"a".repeat(64 * 1024 - 12)}`.slice(0, 64 * 1024));
 const enc = new TextEncoder();
-
-/** The server subprocess, its port, and a way to ask its RSS. */
-async function startServer() {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("./serve_fixture.ts", import.meta.url).pathname],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-    env: { LOG_REQUESTS: "0", WORKERS: "0" },
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let pending = "";
-  async function nextLine(): Promise<string> {
-    for (;;) {
-      const nl = pending.indexOf("\n");
-      if (nl >= 0) {
-        const line = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
-        return line;
-      }
-      const { done, value } = await lines.read();
-      if (done) throw new Error("the server ended");
-      pending += value;
-    }
-  }
-  const cookie = (await nextLine()).match(/^cookie (.+)$/)![1];
-  const port = Number((await nextLine()).match(/^port (\d+)$/)?.[1]);
-  return {
-    port,
-    cookie,
-    async rss(): Promise<number> {
-      await writer.write(enc.encode("rss\n"));
-      return Number((await nextLine()).match(/^rss (\d+)$/)?.[1]);
-    },
-    async stop() {
-      await writer.close();
-      await lines.cancel();
-      await child.status;
-    },
-  };
-}
 
 /** Where the bodies go: anonymous calls that read a body (JSON, a login form, a page's form), and a member's. */
 interface Target {
@@ -75,7 +34,7 @@ const TARGETS: Target[] = [
 async function send(port: number, cookie: string, call: Target, chunked: boolean): Promise<number | null> {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
   const head = `${call.method} ${call.path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: ${call.type}\r\n` +
-    (call.member ? `cookie: ${cookie}\r\n` : "") +
+    (call.member ? `cookie: ${cookie}\r\norigin: http://127.0.0.1:${port}\r\n` : "") +
     (chunked ? "transfer-encoding: chunked\r\n" : `content-length: ${BODY_BYTES}\r\n`) + "connection: close\r\n\r\n";
   const answer = (async () => {
     const buf = new Uint8Array(4096);

@@ -14,6 +14,8 @@ import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { randomToken } from "../../kv/ids.ts";
 import { putBlob } from "../../kv/blobs.ts";
+import { newId } from "../../kv/ids.ts";
+import { now } from "../../kv/clock.ts";
 
 const TEST_MODERATOR = { accountId: "test-moderator", name: "Test" };
 
@@ -302,6 +304,22 @@ export const CALLS: Record<string, CallOf> = {
     }`,
     json: { action: "DISMISS" },
   }),
+  "GET /api/games/healthreport/contacts": () => ({ path: "/api/games/healthreport/contacts", query: { days: "90" } }),
+  "POST /api/games/healthreport": (w) => ({
+    path: "/api/games/healthreport",
+    json: { condition: "SYPHILIS", days: 90, profileIds: [w.other.profileId] },
+  }),
+  "GET /api/games/cooties": () => ({ path: "/api/games/cooties" }),
+  "POST /api/games/cooties/:id/abuse": async (w, fresh) => {
+    if (!fresh) return { path: `/api/games/cooties/${HEX}/abuse` };
+    // A notice as the reveal writes it (kv/healthNotices.ts): no sender in it.
+    const id = newId();
+    const day = Math.floor(now() / 86_400_000) * 86_400_000;
+    const notice = { id, condition: "SYPHILIS", since: day - 90 * 86_400_000, until: day };
+    await kv().set(keys.healthNotice(w.owner.profileId, id), notice);
+    return { path: `/api/games/cooties/${id}/abuse` };
+  },
+  "GET /api/admin/games/healthreport": () => ({ path: "/api/admin/games/healthreport" }),
   "GET /api/admin/games/gptbuster/flagged": () => ({ path: "/api/admin/games/gptbuster/flagged" }),
   "GET /api/admin/games/gptbuster/:profileId": (w) => ({ path: `/api/admin/games/gptbuster/${w.owner.profileId}` }),
   "GET /api/admin/reports": () => ({ path: "/api/admin/reports" }),

@@ -30,14 +30,14 @@ kvTest(
     const m = await sendPrivateMessage("p1", "p2", "hello", []);
     assert.deepEqual(await checkConsistency(kv()), [], "consistent as written");
 
-    await kv().atomic().sum(keys.profileLikeCount("p2", "LIKE"), 1n).commit();
+    await kv().atomic().sum(keys.roleCount("USER"), 1n).commit();
     const like = await kv().get<{ seq: string }>(keys.profileLike("p1", "p2"));
     await kv().delete(keys.profileLikeByLiked("p2", "LIKE", like.value!.seq, "p1"));
     await kv().delete(keys.conversationMessage("p2", "p1", m.id));
     const problems = await checkConsistency(kv());
     assert.equal((await getProfileLike("p3", "p2")).likeType, "DISLIKE");
     assert.equal(problems.length, 3, problems.join("\n"));
-    assert.match(problems.join("\n"), /profile like count p2\/LIKE: counter 2, records 1/);
+    assert.match(problems.join("\n"), /role count USER: counter 1, records 0/);
     assert.match(problems.join("\n"), /no received index/);
     assert.match(problems.join("\n"), /not in p2's conversation/);
   },

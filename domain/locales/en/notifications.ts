@@ -1,0 +1,13 @@
+/** English texts of the notifications (domain/notifications.ts): the catalogue's keys and the words the translations follow. */
+
+export const EN_NOTIFICATIONS = {
+  /** A conversation's one unread notification, for `n` messages since it was last read. */
+  messages: (n: number) => n <= 1 ? "You have a new message." : `You have ${n} new messages.`,
+  profileLiked: "Someone liked your profile.",
+  picLiked: "Someone liked your picture.",
+  cropSuggested: "Someone suggested a crop for your picture.",
+  /** A health notice became visible (/games/cooties): neutral, it may show on a lock screen. */
+  healthNotice: "A health notice for you.",
+} as const;
+
+export type EnNotifications = typeof EN_NOTIFICATIONS;

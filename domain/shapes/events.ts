@@ -1,0 +1,18 @@
+/** The live stream's events (`GET /api/events`). */
+
+/** What changed for a member: carried by the live stream, with the ids a page needs. */
+export type MemberEvent =
+  | { type: "notifications" }
+  | { type: "message"; id: string; from: string; to: string }
+  | { type: "read"; by: string; of: string }
+  | { type: "message-deleted"; id: string; with: string; scope: "me" | "both" }
+  | { type: "conversation-deleted"; with: string }
+  | { type: "picture"; id: string }
+  | { type: "typing"; from: string }
+  | { type: "opened"; id: string }
+  /** The member's sessions were ended (a suspension or ban): their open streams close. */
+  | { type: "session-ended" }
+  /** Reads every instance forgets (kv/kept.ts: `name` is a `KeptName`); never sent to a page. */
+  | { type: "forget"; name: string; ids: string[] }
+  /** Sessions that ended (logout, log out elsewhere, a new password, deletion); never sent to a page. */
+  | { type: "sessions-ended"; ids: string[] };

@@ -1,0 +1,71 @@
+/**
+ * The Health Incident Report and its notices (kv/healthNotices.ts): a member's contacts of a
+ * period, the report that tells them anonymously, the notices a member got, and totals for admins.
+ * No answer, log line or error names a recipient after the report is queued; the sender's answer
+ * holds counts only.
+ */
+
+import { Hono } from "hono";
+import * as z from "zod";
+import type { AppEnv } from "../env.ts";
+import { ApiError, forbidden, notFound } from "../errors.ts";
+import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
+import { requireAdmin, requireCaller } from "../middleware.ts";
+import {
+  healthContacts,
+  healthCounts,
+  listHealthNotices,
+  oldEnough,
+  reportHealthNoticeAbuse,
+  reportsLeft,
+  sendHealthReport,
+} from "../../kv/healthNotices.ts";
+import { HEALTH_CONDITIONS, HEALTH_PERIOD_CHOICES } from "../../domain/health.ts";
+import { GAME_TEXTS } from "../../domain/games.ts";
+
+const days = z.coerce.number().int().refine((d) => (HEALTH_PERIOD_CHOICES as readonly number[]).includes(d), {
+  message: `must be one of ${HEALTH_PERIOD_CHOICES.join(", ")}`,
+});
+export const healthContactsQuery = z.object({ days });
+export const healthReportBody = z.object({
+  condition: z.enum(HEALTH_CONDITIONS),
+  days,
+  profileIds: z.array(idSchema).min(1).max(500),
+});
+
+export const health = new Hono<AppEnv>()
+  .get("/games/healthreport/contacts", async (c) => {
+    const caller = requireCaller(c);
+    const q = queryOf(c, healthContactsQuery);
+    const tooNew = !oldEnough(caller.accountCreated);
+    const [items, remaining] = await Promise.all([
+      tooNew ? Promise.resolve([]) : healthContacts(caller.profileId, q.days),
+      reportsLeft(caller.profileId),
+    ]);
+    return c.json({ items, remaining, tooNew });
+  })
+  .post("/games/healthreport", async (c) => {
+    const caller = requireCaller(c);
+    const body = await jsonBody(c, healthReportBody);
+    const r = await sendHealthReport(caller, body.condition, body.days, body.profileIds);
+    if (!r.ok) {
+      if (r.reason === "too_new") throw new ApiError(403, "account_too_new", GAME_TEXTS.health.tooNew);
+      if (r.reason === "limit") throw new ApiError(429, "monthly_limit", GAME_TEXTS.health.limitReached);
+      throw forbidden(GAME_TEXTS.health.notAContact);
+    }
+    return c.json({ queued: r.queued, credited: r.credited, credits: r.credits }, 202);
+  })
+  .get("/games/cooties", async (c) => {
+    const caller = requireCaller(c);
+    return c.json({ items: await listHealthNotices(caller.profileId) });
+  })
+  .post("/games/cooties/:id/abuse", async (c) => {
+    const caller = requireCaller(c);
+    const id = parseWith(idSchema, c.req.param("id"));
+    if (!(await reportHealthNoticeAbuse(caller.profileId, id))) throw notFound("No such notice.");
+    return c.json({ ok: true as const });
+  })
+  .get("/admin/games/healthreport", async (c) => {
+    requireAdmin(c);
+    return c.json(await healthCounts());
+  });
