@@ -12,6 +12,7 @@
 
 import * as z from "zod";
 import { HEALTH_CONDITIONS } from "./health.ts";
+import { IDENTIFY_RESPONSES } from "./contractIdentify.ts";
 
 // --- shared shapes
 
@@ -252,17 +253,6 @@ const Safety = z.strictObject({
 const Version = z.strictObject({ gitCommitHash: z.string(), gitCommitTs: z.string() });
 /** WebAuthn options as @simplewebauthn/server makes them (their shape is the WebAuthn standard's). */
 const WebAuthnOptions = z.looseObject({ challenge: z.string() });
-
-const IdAdminItem = z.strictObject({
-  attemptId: z.string(),
-  poseId: z.string(),
-  pictures: z.number(),
-  status: z.enum(["OPEN", "ESCALATED"]),
-  same: z.number(),
-  notSame: z.number(),
-  wrongPose: z.number(),
-  tsCreated: ts,
-});
 
 /** Answers that are not JSON: the content type says what comes instead. */
 export const NOT_JSON = {
@@ -508,41 +498,7 @@ export const RESPONSES = {
   // --- admin
   "GET /api/admin/dashboard/userRoleCounts": { 200: z.array(z.strictObject({ role: z.string(), count: z.number() })) },
   "POST /api/admin/testUsersCreate/:count": { 201: z.strictObject({ created: z.number() }) },
-  // --- 3 2 1 Identify
-  "GET /api/games/identify": {
-    200: z.strictObject({
-      status: z.strictObject({
-        verified: z.boolean(),
-        tsVerified: ts.nullable(),
-        lapsed: z.boolean(),
-        pending: z.string().nullable(),
-        lastRejected: ts.nullable(),
-        attemptsLeft: z.number(),
-        hasPicture: z.boolean(),
-      }),
-      credits: z.number(),
-    }),
-  },
-  "POST /api/games/identify/challenge": {
-    201: z.strictObject({ challenge: z.strictObject({ id: z.string(), poseId: z.string(), expires: ts }) }),
-  },
-  "POST /api/games/identify/selfie": { 201: z.strictObject({ attemptId: z.string(), poseId: z.string() }) },
-  "DELETE /api/games/identify/attempt": { 200: ok },
-  "GET /api/games/identify/next": {
-    200: z.strictObject({
-      item: z.strictObject({ attemptId: z.string(), poseId: z.string(), pictures: z.number() }).nullable(),
-      credits: z.number(),
-    }),
-  },
-  "PUT /api/games/identify/attempts/:attemptId": {
-    200: z.strictObject({ status: z.enum(["OPEN", "ESCALATED", "DECIDED"]), ...Credited }),
-  },
-  "GET /api/settings/verified-only": { 200: z.strictObject({ on: z.boolean() }) },
-  "PUT /api/settings/verified-only": { 200: z.strictObject({ on: z.boolean() }) },
-  "GET /api/admin/games/identify": { 200: z.strictObject({ items: z.array(IdAdminItem) }) },
-  "PUT /api/admin/games/identify/:attemptId": {
-    200: z.strictObject({ outcome: z.enum(["VERIFIED", "REJECTED"]) }),
-  },
+  ...IDENTIFY_RESPONSES,
   "GET /api/admin/games/gptbuster/flagged": {
     200: z.strictObject({
       items: z.array(
