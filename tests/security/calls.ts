@@ -12,8 +12,6 @@ import { getPic } from "../../kv/pictures.ts";
 import { pauseSending, takeAction } from "../../kv/moderation.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
-import { randomToken } from "../../kv/ids.ts";
-import { putBlob } from "../../kv/blobs.ts";
 import { newId } from "../../kv/ids.ts";
 import { now } from "../../kv/clock.ts";
 
@@ -43,28 +41,11 @@ const credential = {
   clientExtensionResults: {},
 };
 
-/** By "METHOD /path" as the app registers it. */
-/** A selfie of the owner being judged (3 2 1 Identify), made in the store: the world's, or a new one. */
-let worldAttempt: string | null = null;
-async function ownerAttempt(w: World, fresh: boolean): Promise<string> {
-  if (!fresh && worldAttempt && (await kv().get(keys.idAttempt(worldAttempt))).value) return worldAttempt;
-  const id = randomToken(18);
-  await kv().set(keys.idAttempt(id), {
-    id,
-    profileId: w.owner.profileId,
-    poseId: "wink",
-    picIds: [w.ids.picture],
-    tsCreated: Date.now(),
-    status: "OPEN",
-    same: 0,
-    notSame: 0,
-    wrongPose: 0,
-  });
-  await putBlob(`identify-selfie:${id}`, await w.jpeg(), { type: "image/jpeg" });
-  if (!fresh) worldAttempt = id;
-  return id;
-}
+/** A selfie of the owner being judged (3 2 1 Identify): the world's, or a new one. */
+const ownerAttempt = async (w: World, fresh: boolean) =>
+  fresh ? await w.make.identifyAttempt(w.ids.picture) : w.ids.identifyAttempt;
 
+/** By "METHOD /path" as the app registers it. */
 export const CALLS: Record<string, CallOf> = {
   "GET /api/games/identify/attempts/:attemptId/selfie": async (w) => ({
     path: `/api/games/identify/attempts/${await ownerAttempt(w, false)}/selfie`,
