@@ -2,6 +2,7 @@
 
 import { Hono } from "hono";
 import { compress } from "hono/compress";
+import { offThreadGzip, stopGzipThread } from "./routes/offThreadGzip.ts";
 import type { AppEnv } from "./routes/env.ts";
 import { openPerAddress, originCheck, securityHeaders, session, toErrorResponse } from "./routes/middleware.ts";
 import { metricsRoute, requestTelemetry } from "./routes/telemetry.ts";
@@ -49,6 +50,8 @@ export function createApp(): Hono<AppEnv> {
   app.use(openPerAddress());
   app.use(securityHeaders());
   app.use(compress());
+  // The map's and lists' answers run to 250 KB: gzipped on a thread of their own (routes/offThreadGzip.ts).
+  app.use("/api/profile-briefs/*", offThreadGzip());
   app.use(session());
   // Every body is limited while it is read: JSON and forms to 64 KB, a picture upload to its file
   // limit. After the session, so a page that refuses a body still renders as the caller's.
@@ -101,8 +104,97 @@ export function createApp(): Hono<AppEnv> {
 /** How long a SIGTERM may take before the process exits anyway. */
 export const SHUTDOWN_DEADLINE_MS = 9_000;
 
-if (import.meta.main) {
+/** Which process this is: the supervisor of `WEB_INSTANCES` children, one of them, or the only one. */
+function processRole(): { supervise: number } | { instance: number | null } {
+  const index = config.webInstance;
+  if (index !== null) return { instance: index };
+  return config.webInstances > 1 ? { supervise: config.webInstances } : { instance: null };
+}
+
+/** A crashed child is started again after this long (doubled while it keeps crashing, to 30 s). */
+const RESTART_AFTER_MS = 500;
+
+/**
+ * Serves on every core: `count` children of this file on one port (`reusePort`, the kernel spreads
+ * connections), each with its own position index and kept reads fresh through the change log as
+ * separate instances are. The first child runs the job workers, the live listener and the index's
+ * snapshots; a crashed child is started again; SIGTERM is forwarded and each child drains.
+ */
+async function supervise(count: number) {
+  if (Deno.env.get("BUILD_ON_START") === "1") await (await import("./islands/build.ts")).build();
+  // Port 0 (any free port) resolved once here, so every child takes the same one.
+  let port = config.port;
+  if (port === 0) {
+    const probe = Deno.listen({ port: 0 });
+    port = probe.addr.port;
+    probe.close();
+  }
+  let stopping = false;
+  const children = new Map<number, Deno.ChildProcess>();
+  const start = (index: number, delay = RESTART_AFTER_MS) => {
+    const child = new Deno.Command(Deno.execPath(), {
+      // reusePort is behind --unstable-net (Linux spreads one port's connections over the children).
+      args: ["run", "-A", "--unstable-net", new URL(import.meta.url).pathname],
+      env: {
+        WEB_INSTANCE: String(index),
+        PORT: String(port),
+        BUILD_ON_START: "0",
+        WORKERS: config.workersInProcess && index === 0 ? "1" : "0",
+      },
+      // A child reads its stdin to its end: the end is this process gone, even by SIGKILL.
+      stdin: "piped",
+      stdout: "inherit",
+      stderr: "inherit",
+    }).spawn();
+    children.set(index, child);
+    console.log(`instance ${index} started (pid ${child.pid})`);
+    const since = Date.now();
+    void child.status.then((status) => {
+      if (stopping) return;
+      // A child that lived a minute crashed once; one that keeps crashing waits longer each time.
+      const next = Date.now() - since > 60_000 ? RESTART_AFTER_MS : Math.min(delay * 2, 30_000);
+      console.log(`instance ${index} exited (code ${status.code}), starting it again in ${delay} ms`);
+      setTimeout(() => stopping || start(index, next), delay);
+    });
+  };
+  console.log(`supervising ${count} web instances on port ${port}`);
+  for (let i = 0; i < count; i++) start(i);
+  const stop = async (signal: Deno.Signal) => {
+    if (stopping) return;
+    stopping = true;
+    for (const child of children.values()) {
+      try {
+        child.kill(signal);
+      } catch { /* already gone */ }
+    }
+    // A child ended by the signal itself was stopped before its own handler was in place: nothing to drain.
+    const clean = await Promise.all(
+      [...children.values()].map((c) => c.status.then((s) => s.code === 0 || s.signal === "SIGTERM")),
+    );
+    Deno.exit(clean.every(Boolean) ? 0 : 1);
+  };
+  Deno.addSignalListener("SIGTERM", () => void stop("SIGTERM"));
+  Deno.addSignalListener("SIGINT", () => void stop("SIGTERM"));
+}
+
+/** One web process: the app on `config.port`; `instance` is its number under a supervisor, else null. */
+async function serve(instance: number | null) {
+  // A stop asked while starting is carried out once started (a supervisor may stop a child it just restarted).
+  let drain: ((why: string) => Promise<void>) | null = null;
+  let stopAsked: string | null = null;
+  const stop = (why: string) => drain ? void drain(why) : stopAsked ??= why;
+  Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
+  if (instance !== null) {
+    // The supervisor sends SIGTERM; a terminal's Ctrl-C reaches the whole group and it forwards that.
+    Deno.addSignalListener("SIGINT", () => {});
+    // The end of stdin is the supervisor gone (even killed): drain rather than serve unsupervised.
+    void (async () => {
+      for await (const _ of Deno.stdin.readable) { /* nothing is sent */ }
+      stop("supervisor gone");
+    })();
+  }
   const app = createApp();
+  const first = instance === null || instance === 0;
   // `deno task dev` rebuilds the islands whenever --watch restarts the server.
   if (Deno.env.get("BUILD_ON_START") === "1") await (await import("./islands/build.ts")).build();
   await openKv();
@@ -111,17 +203,23 @@ if (import.meta.main) {
   console.log(
     `positions: ${loaded.members} visible members indexed in ${loaded.ms.toFixed(0)} ms (from ${loaded.from})`,
   );
-  startPositionSync();
+  // One process of a machine writes the index's snapshot: they would all write the same.
+  startPositionSync({ snapshots: first });
   // Sessions, accounts, blocks and withdrawals kept a few seconds in this instance; a change
   // anywhere reaches it through the change log (kv/kept.ts).
   startKeptReads();
   const workers = config.workersInProcess ? startWorkers() : null;
   const server = Deno.serve(
-    { port: config.port, onListen: ({ port }) => console.log(`listening on http://localhost:${port}`) },
+    {
+      port: config.port,
+      reusePort: instance !== null,
+      onListen: ({ port }) => console.log(`listening on http://localhost:${port}`),
+    },
     app.fetch,
   );
   // Event sockets on a port of their own when LIVE_PORT is set (routes/live.ts): 10 KB a socket, not 22.
-  const live = config.livePort === null ? null : await startLiveListener(app, {
+  // Under a supervisor the first instance owns that port; events reach it through the change log.
+  const live = config.livePort === null || !first ? null : await startLiveListener(app, {
     port: config.livePort,
     hostname: config.liveHost,
     publicPort: config.livePublicPort ?? undefined,
@@ -131,19 +229,30 @@ if (import.meta.main) {
   // Graceful shutdown: stop taking connections, send open event streams elsewhere, let running
   // jobs finish (a job still running at the deadline keeps its lease only until it runs out, so
   // another instance takes it within seconds), stop following the position log, then exit.
-  Deno.addSignalListener("SIGTERM", async () => {
-    console.log("SIGTERM: draining");
+  let draining = false;
+  drain = async (why: string) => {
+    if (draining) return;
+    draining = true;
+    console.log(`${why}: draining`);
     setTimeout(() => {
       console.error("shutdown: deadline reached, exiting");
       Deno.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
     closeEventStreams();
     // The index's snapshot, so the next start (this instance's or another's) loads in seconds.
-    await Promise.allSettled([server.shutdown(), live?.close(), workers?.stop(), writePositionSnapshot()]);
+    await Promise.allSettled([server.shutdown(), live?.close(), workers?.stop(), first && writePositionSnapshot()]);
     await stopPositionSync();
     await flushLimitCounts().catch(() => {});
+    stopGzipThread();
     closeKv();
     console.log("shutdown: done");
     Deno.exit(0);
-  });
+  };
+  if (stopAsked) await drain(stopAsked);
+}
+
+if (import.meta.main) {
+  const role = processRole();
+  if ("supervise" in role) await supervise(role.supervise);
+  else await serve(role.instance);
 }

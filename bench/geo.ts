@@ -14,7 +14,7 @@
 import { PositionStore } from "../kv/positions.ts";
 import { METERS_PER_DEGREE } from "../domain/geo.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
-import { arg } from "./kit.ts";
+import { arg, reportRows, type ResultRow } from "./kit.ts";
 
 const MAX_RUN_MS = 9.5 * 60_000;
 const PHASE_MS = 3_000;
@@ -348,6 +348,8 @@ function table(rows: string[][]): string {
 // --- one member count
 
 interface Result {
+  /** The figures handed on to the bench log. */
+  figures: ResultRow[];
   n: number;
   writesRead: number;
   rows: string[][];
@@ -639,8 +641,33 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
     for (const [name, s] of [...redisNearestStats, ...redisBoundsStats]) {
       note.push(`redis ${name}: p50 ${fmtUs(s.p50)}, p99 ${fmtUs(s.p99)}, ${fmtRate(s.qps)}`);
     }
+    // The figures handed on (bench/kit.ts reportRows): p50 (µs) beside Redis' best variant.
+    const at = `${n.toLocaleString("en-US")} members`;
+    const figures: ResultRow[] = [
+      ["nearest-30 p50", ourNearest.p50, bn?.[1].p50],
+      ["by-bounds-800 p50", ourBounds.p50, bb?.[1].p50],
+    ].map(([metric, ours, peer]) => ({
+      bench: "geo",
+      metric: `${metric}, ${at}`,
+      unit: "µs",
+      value: Math.round(ours as number),
+      ...(peer !== undefined ? { peer: "Redis 7 GEOSEARCH, best variant", peerValue: Math.round(peer as number) } : {}),
+      better: "lower" as const,
+    }));
+    figures.push({
+      bench: "geo",
+      metric: `durable position writes, ${at}`,
+      unit: "writes/s",
+      value: Math.round(ourWrites),
+      ...(Number.isFinite(redisWrites)
+        ? { peer: "Redis GEOADD pipelined, in memory", peerValue: Math.round(redisWrites) }
+        : {}),
+      goal: 20_000,
+      better: "higher",
+    });
     return {
       n,
+      figures,
       rows,
       nearestOk: !bn || ourNearest.p50 < bn[1].p50,
       boundsOk: !bb || ourBounds.p50 * BOUNDS_FACTOR <= bb[1].p50,
@@ -794,4 +821,9 @@ if (import.meta.main) {
     );
   }
   console.log(`total ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at end: ${loadAverage()}`);
+  const [l1, l5, l15] = Deno.loadavg();
+  await reportRows("geo", results.flatMap((r) => r.figures), {
+    note: `bench/geo.ts, ${QUERIES} queries per cell, counts ${COUNTS.join(", ")}`,
+    load: [l1, Math.max(l1, l5, l15)],
+  });
 }

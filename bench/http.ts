@@ -6,14 +6,17 @@
  *
  * The app runs as bench/serve.ts serves it, once per variant: the levers that can be
  * turned off (`KEPT_READS=0`: every session, account, block list and withdrawal read from KV,
- * kv/kept.ts) off, then on, in the same run, each on a copy of the same seeded store.
+ * kv/kept.ts) off, then on, in the same run, each on a copy of the same seeded store; and main.ts
+ * itself on one process a core (`cores`, WEB_INSTANCES), beside a ceiling of as many bare servers
+ * sharing one port. The ceilings (1 process and N) are measured in every round of every call.
  *
  * The variants' apps run at once and each call is measured in rounds that alternate them (the
  * median round is shown), with the server's CPU time per request (from /proc): on a shared
  * machine requests/s move with other load, CPU per request much less.
  *
  * Run: `deno run -A bench/http.ts [--members 10000] [--seconds 4] [--rounds 3] [--connections 50]
- * [--variants off,on] [--addresses per-viewer|per-request] [--calls like,nearest]`.
+ * [--variants off,on,cores] [--cores N] [--addresses per-viewer|per-request] [--calls like,nearest] [--gzip]
+ * [--record]`.
  */
 
 import autocannon from "autocannon";
@@ -23,12 +26,16 @@ import { type Account, createAccount } from "../kv/accounts.ts";
 import { createSession } from "../kv/sessions.ts";
 import { updateProfile } from "../kv/profiles.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
-import { arg, placeAround, spawn } from "./kit.ts";
+import { arg, placeAround, reportRows, type ResultRow, spawn } from "./kit.ts";
 
 const MEMBERS = Number(arg("members", "10000"));
 const SECONDS = Number(arg("seconds", "4"));
 const CONNECTIONS = Number(arg("connections", "50"));
 const VIEWERS = 500;
+/** `--gzip`: calls accept gzip as browsers do (the answers are then compressed by the server). */
+const GZIP = Deno.args.includes("--gzip");
+/** Processes of the `cores` variant and of the second ceiling: one a core unless `--cores N`. */
+const CORES = Number(arg("cores", String(navigator.hardwareConcurrency)));
 /**
  * Where calls come from: each viewer from an address of their own (`per-viewer`, as members do), or
  * every call from a new address (`per-request`: each call then starts a new per-address count, one KV
@@ -39,8 +46,9 @@ const ADDRESSES = arg("addresses", "per-viewer");
 const VARIANTS: Record<string, { label: string; env: Record<string, string> }> = {
   off: { label: "every read from KV, each write alone", env: { KEPT_READS: "0", GROUP_COMMIT: "0" } },
   on: { label: "reads kept, writes grouped (as main.ts serves)", env: {} },
+  cores: { label: `main.ts on ${CORES} processes (WEB_INSTANCES)`, env: { WEB_INSTANCES: String(CORES) } },
 };
-const RUN = arg("variants", "off,on").split(",").filter((v) => v in VARIANTS);
+const RUN = arg("variants", "off,on,cores").split(",").filter((v) => v in VARIANTS);
 const HOME = { lat: 40.7, lon: -74.0 };
 
 const dir = await Deno.makeTempDir({ prefix: "http-bench-" });
@@ -81,13 +89,19 @@ interface Call {
   method?: string;
   path: () => string;
   body?: () => string;
+  /** Another call driven at the same time (not counted), at `BESIDE_CONNECTIONS`: what it does to this one. */
+  beside?: Call;
 }
 
-async function drive(port: number, call: Call, seconds = SECONDS) {
+/** Connections of the load driven beside a call (`Call.beside`). */
+const BESIDE_CONNECTIONS = 10;
+
+async function drive(port: number, call: Call, seconds = SECONDS, connections = CONNECTIONS) {
+  const beside = call.beside ? drive(port, call.beside, seconds, BESIDE_CONNECTIONS) : null;
   let n = 0;
   const r = await autocannon({
     url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
+    connections,
     duration: seconds,
     requests: [{
       setupRequest(req: Record<string, unknown>) {
@@ -103,12 +117,14 @@ async function drive(port: number, call: Call, seconds = SECONDS) {
               ? `10.1.${(n % viewers.length) >> 8}.${(n % viewers.length) & 255}`
               : `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
             "content-type": "application/json",
+            ...(GZIP ? { "accept-encoding": "gzip" } : {}),
           },
           ...(call.body ? { body: call.body().replace("$VIEWER", v.id) } : {}),
         };
       },
     }],
   });
+  await beside;
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
@@ -118,24 +134,42 @@ async function drive(port: number, call: Call, seconds = SECONDS) {
   };
 }
 
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
+/**
+ * CPU time (user + system, ms) a process and its children (a supervisor's web processes) have used
+ * so far, from /proc (Linux); NaN elsewhere.
+ */
 function cpuMs(pid: number): number {
+  const stat = (p: number | string) => Deno.readTextFileSync(`/proc/${p}/stat`).split(") ")[1].split(" ");
   try {
-    const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms (CLK_TCK 100)
+    let ticks = 0;
+    for (const e of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(e.name)) continue;
+      try {
+        const fields = stat(e.name);
+        // fields[1] is the parent's pid; 11 and 12 user and system time in ticks of 10 ms (CLK_TCK 100).
+        if (e.name === String(pid) || Number(fields[1]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
+      } catch { /* ended meanwhile */ }
+    }
+    return ticks * 10;
   } catch {
     return NaN;
   }
 }
 
-/** Drives `call` at the process `pid` listening on `port`; adds the server's CPU time per request. */
-async function measure(pid: number, port: number, call: Call, seconds = SECONDS) {
-  const before = cpuMs(pid);
+/** Drives `call` at the processes `pids` listening on `port`; adds the servers' CPU time per request. */
+async function measure(pids: number[], port: number, call: Call, seconds = SECONDS) {
+  const cpu = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const before = cpu();
   const r = await drive(port, call, seconds);
-  return { ...r, cpuUs: 1000 * (cpuMs(pid) - before) / Math.max(1, r.requests) };
+  return { ...r, cpuUs: 1000 * (cpu() - before) / Math.max(1, r.requests) };
 }
 
 const pick = () => ids[VIEWERS + Math.floor(rand() * (ids.length - VIEWERS))];
+const NEAREST: Call = { name: "GET /api/profile-briefs/nearest", path: () => "/api/profile-briefs/nearest" };
+const BOUNDS: Call = {
+  name: "GET /api/profile-briefs/by-bounds (800)",
+  path: () => `/api/profile-briefs/by-bounds?latMin=40.62&latMax=40.78&lonMin=-74.1&lonMax=-73.9&size=800`,
+};
 const CALLS: Call[] = [
   { name: "GET /api/ping", path: () => "/api/ping" },
   { name: "GET /api/profile/{id}", path: () => `/api/profile/${pick()}` },
@@ -150,39 +184,60 @@ const CALLS: Call[] = [
         likeType: rand() < 0.5 ? "LIKE" : "DISLIKE",
       }),
   },
-  { name: "GET /api/profile-briefs/nearest", path: () => "/api/profile-briefs/nearest" },
-  {
-    name: "GET /api/profile-briefs/by-bounds (800)",
-    path: () => `/api/profile-briefs/by-bounds?latMin=40.62&latMax=40.78&lonMin=-74.1&lonMax=-73.9&size=800`,
-  },
+  NEAREST,
+  BOUNDS,
+  { ...NEAREST, name: `nearest beside a map load (by-bounds 800, c=${BESIDE_CONNECTIONS})`, beside: BOUNDS },
 ];
 
 type Result = Awaited<ReturnType<typeof measure>>;
+/** The issue's goals by call: requests/s at c=50 and p99 in ms. */
+const GOALS: Record<string, { rps?: number; p99?: number }> = {
+  "PUT /api/profile-like": { rps: 3000 },
+  "GET /api/profile-briefs/by-bounds (800)": { rps: 1000, p99: 100 },
+};
 const ROUNDS = Number(arg("rounds", "3"));
 /** `--calls like,nearest`: only the calls whose name holds one of these words. */
 const ONLY = arg("calls", "").split(",").filter(Boolean);
 const RUN_CALLS = CALLS.filter((c) => ONLY.length === 0 || ONLY.some((w) => c.name.includes(w)));
 /** Per call and variant, the median of the rounds by requests/s (the rounds alternate variants, so load that comes and goes falls on all). */
 const results: Record<string, Result[]> = {};
-let ceiling: Result;
+/** The ceiling in one process and in CORES processes on one port, measured in every round of every call. */
+const CEILINGS = ["1", "N"] as const;
+const ceilingRounds: Record<string, Result[]> = { "1": [], N: [] };
 const apps: Record<string, { child: Deno.ChildProcess; port: number }> = {};
+const bares: Record<string, { children: Deno.ChildProcess[]; port: number }> = {};
 try {
-  // The ceiling: a bare Deno.serve answering JSON, in a process of its own like the app.
-  const bare = await listening(
-    [
-      "eval",
-      `Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: ({ port }) => console.log("port " + port) }, () => Response.json({ pong: true, ts: Date.now() }));`,
-    ],
-    {},
-    /port (\d+)/,
+  // The ceiling: a bare Deno.serve answering JSON, in processes of their own like the app (the N
+  // processes share one port with reusePort, as main.ts's supervised instances do).
+  const bareServer = (port: number) =>
+    `Deno.serve({ port: ${port}, reusePort: true, hostname: "127.0.0.1", onListen: ({ port }) => console.log("port " + port) }, () => Response.json({ pong: true, ts: Date.now() }));`;
+  const one = await listening(["eval", "--unstable-net", bareServer(0)], {}, /port (\d+)/);
+  bares["1"] = { children: [one.child], port: one.port };
+  const probe = Deno.listen({ port: 0 });
+  const nPort = probe.addr.port;
+  probe.close();
+  const group = Array.from(
+    { length: CORES },
+    () =>
+      new Deno.Command(Deno.execPath(), { args: ["eval", "--unstable-net", bareServer(nPort)], stdout: "null" })
+        .spawn(),
   );
+  bares.N = { children: group, port: nPort };
+  for (let i = 0; i < 100; i++) {
+    try {
+      (await Deno.connect({ port: nPort, hostname: "127.0.0.1" })).close();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
   const ceilingCall = { name: "bare Deno.serve JSON (ceiling)", path: () => "/" };
-  await drive(bare.port, ceilingCall, 2);
-  const ceilings: Result[] = [];
-  for (let r = 0; r < ROUNDS; r++) ceilings.push(await measure(bare.child.pid, bare.port, ceilingCall));
-  ceiling = median(ceilings);
-  bare.child.kill("SIGKILL");
-  await bare.child.status;
+  for (const c of CEILINGS) await drive(bares[c].port, ceilingCall, 2);
+  const ceilingRound = async () => {
+    for (const c of CEILINGS) {
+      ceilingRounds[c].push(await measure(bares[c].children.map((p) => p.pid), bares[c].port, ceilingCall));
+    }
+  };
 
   // Every variant's app at once, each on its own copy of the seeded store (one SQLite file shared
   // by several processes refuses writes while another writes); each call measured in rounds that
@@ -194,7 +249,8 @@ try {
       if (f.isFile && f.name.startsWith("app.kv")) await Deno.copyFile(`${dir}/${f.name}`, `${copy}/${f.name}`);
     }
     apps[variant] = await listening(
-      ["run", "-A", new URL("./serve.ts", import.meta.url).pathname],
+      // The `cores` variant is main.ts itself, supervising its processes; the others bench/serve.ts.
+      ["run", "-A", new URL(variant === "cores" ? "../main.ts" : "./serve.ts", import.meta.url).pathname],
       {
         PORT: "0",
         KV_PATH: `${copy}/app.kv`,
@@ -212,12 +268,15 @@ try {
     const rounds: Record<string, Result[]> = Object.fromEntries(RUN.map((v) => [v, []]));
     for (const v of RUN) await drive(apps[v].port, call, 2); // warm up
     for (let r = 0; r < ROUNDS; r++) {
-      for (const v of RUN) rounds[v].push(await measure(apps[v].child.pid, apps[v].port, call));
+      await ceilingRound();
+      for (const v of RUN) rounds[v].push(await measure([apps[v].child.pid], apps[v].port, call));
     }
     for (const v of RUN) results[v].push(median(rounds[v]));
     console.log(`${call.name}: done`);
   }
 
+  const ceiling = median(ceilingRounds["1"]);
+  const ceilingN = median(ceilingRounds.N);
   const [l1, l5, l15] = Deno.loadavg();
   console.log(
     `\n| call (c=${CONNECTIONS}; requests/s, latency, server CPU per request) | ${
@@ -225,11 +284,15 @@ try {
     } |`,
   );
   console.log(`|---|${RUN.map(() => "---").join("|")}|`);
+  // Each variant's share is of the ceiling with as many processes as it has.
+  const ceilingOf = (v: string) => v === "cores" ? ceilingN : ceiling;
   console.log(
-    `| bare Deno.serve JSON (ceiling) | ${cell(ceiling, ceiling.rps)} |${RUN.slice(1).map(() => " |").join("")}`,
+    `| bare Deno.serve JSON (ceiling; 1 process, and ${CORES} under "cores") | ${
+      RUN.map((v) => cell(ceilingOf(v), ceilingOf(v).rps)).join(" | ")
+    } |`,
   );
   RUN_CALLS.forEach((call, i) =>
-    console.log(`| ${call.name} | ${RUN.map((v) => cell(results[v][i], ceiling.rps)).join(" | ")} |`)
+    console.log(`| ${call.name} | ${RUN.map((v) => cell(results[v][i], ceilingOf(v).rps)).join(" | ")} |`)
   );
   console.log(
     `\n${
@@ -238,8 +301,55 @@ try {
       l1.toFixed(2)
     } ${l5.toFixed(2)} ${l15.toFixed(2)}`,
   );
+  // Requests/s of each call beside the bare ceiling with as many processes, and p99, per variant,
+  // named as the page's earlier runs named them (so their trends go on).
+  const rows: ResultRow[] = [];
+  for (const v of RUN) {
+    const suffix = (v === "on" ? "" : v === "cores" ? ` (${CORES} processes)` : ` (${VARIANTS[v].label})`) +
+      (GZIP ? " (gzip)" : "");
+    RUN_CALLS.forEach((call, i) => {
+      const r = results[v][i], goal = GOALS[call.name];
+      const short = call.beside
+        ? "nearest beside map load"
+        : call.name.includes("by-bounds")
+        ? "by-bounds-800"
+        : call.name;
+      rows.push({
+        bench: "http",
+        metric: short + suffix,
+        unit: "req/s",
+        value: Math.round(r.rps),
+        peer: v === "cores" ? `bare Deno.serve, ${CORES} processes` : "bare Deno.serve",
+        peerValue: Math.round(ceilingOf(v).rps),
+        ...(goal?.rps ? { goal: goal.rps } : {}),
+        better: "higher",
+      });
+      // No answer within the run: no latency to tell (autocannon reports 0).
+      if (r.requests === 0) return;
+      rows.push({
+        bench: "http",
+        metric: `${short.replace("GET /api/profile-briefs/", "")} p99${suffix}`,
+        unit: "ms",
+        value: r.p99,
+        ...(goal?.p99 ? { goal: goal.p99 } : {}),
+        better: "lower",
+      });
+    });
+  }
+  await reportRows("http", rows, {
+    note: `bench/http.ts, ${MEMBERS} members, c=${CONNECTIONS}, ${ROUNDS} rounds of ${SECONDS} s (the median)${
+      GZIP ? ", answers gzipped as browsers ask" : ""
+    }`,
+    load: [l1, Math.max(l1, l5, l15)],
+  });
 } finally {
-  for (const app of Object.values(apps)) {
+  for (
+    const app of [
+      ...Object.values(apps),
+      ...Object.values(bares).map((b) => ({ child: b.children[0] })),
+      ...(bares.N?.children.slice(1) ?? []).map((child) => ({ child })),
+    ]
+  ) {
     try {
       app.child.kill("SIGKILL");
     } catch { /* gone */ }

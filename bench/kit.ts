@@ -8,6 +8,7 @@ import { keys } from "../kv/keys.ts";
 import { createAccount } from "../kv/accounts.ts";
 import { createSession } from "../kv/sessions.ts";
 import { importPositions } from "../kv/positions.ts";
+import type { BenchResult } from "../scripts/perf_page.ts";
 
 /** The value of `--name value` or `--name=value` on the command line (or in `args`), else `fallback`. */
 export function arg(name: string, fallback: string, args: string[] = Deno.args): string {
@@ -81,7 +82,16 @@ export async function spawn(args: string[], env: Record<string, string>, re: Reg
 export async function startApp(kvPath: string, env: Record<string, string> = {}) {
   const { child, match } = await spawn(
     ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
-    { PORT: "0", KV_PATH: kvPath, WORKERS: "0", LOG_REQUESTS: "0", DEV_OUTBOX_PRINT: "0", NO_COLOR: "1", ...env },
+    {
+      PORT: "0",
+      WEB_INSTANCES: "1",
+      KV_PATH: kvPath,
+      WORKERS: "0",
+      LOG_REQUESTS: "0",
+      DEV_OUTBOX_PRINT: "0",
+      NO_COLOR: "1",
+      ...env,
+    },
     env.LIVE_PORT ? /live sockets on port (\d+)/ : /listening on http:\/\/localhost:(\d+)/,
   );
   const printed = match.input ?? "";
@@ -112,16 +122,7 @@ export function burnCpu(n: number): { stop(): void } {
 }
 
 /** One figure of a run, as scripts/perf_page.ts reads it. */
-export interface ResultRow {
-  bench: string;
-  metric: string;
-  unit: string;
-  value: number;
-  peer?: string;
-  peerValue?: number;
-  goal?: number;
-  better: "higher" | "lower";
-}
+export type ResultRow = BenchResult;
 
 /**
  * Writes a run's figures to bench/results/<date>-<name>.json (the format of scripts/perf_page.ts),
@@ -135,7 +136,25 @@ export async function recordResults(
   const date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   const memory = Math.round(Deno.systemMemoryInfo().total / 1024 / 1024);
   const run = { date, note: o.note, machine: { cores: navigator.hardwareConcurrency, memory, load: o.load }, results };
-  const path = new URL(`./results/${date.slice(0, 10)}-${name}.json`, import.meta.url).pathname;
+  // A second run of the day gets its time in the name rather than replacing the first.
+  let path = new URL(`./results/${date.slice(0, 10)}-${name}.json`, import.meta.url).pathname;
+  if (await Deno.stat(path).then(() => true, () => false)) {
+    path = path.replace(/\.json$/, `-${date.slice(11, 19).replaceAll(":", "")}.json`);
+  }
   await Deno.writeTextFile(path, JSON.stringify(run, null, 2) + "\n");
   return path;
+}
+
+/**
+ * Hands a bench's figures on: to `deno task bench` (bench/all.ts names a file of JSON lines in
+ * BENCH_ROWS, and records the whole run in one results file), else with `--record` on the command
+ * line to a results file of this bench alone. Otherwise the printed table is all.
+ */
+export async function reportRows(name: string, rows: ResultRow[], o: { note: string; load: [number, number] }) {
+  const to = Deno.env.get("BENCH_ROWS");
+  if (to) {
+    await Deno.writeTextFile(to, rows.map((r) => JSON.stringify(r) + "\n").join(""), { append: true });
+  } else if (Deno.args.includes("--record")) {
+    console.log(`recorded in ${await recordResults(name, rows, o)}`);
+  }
 }

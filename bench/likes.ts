@@ -15,12 +15,13 @@ import { closeKv, kv, openKv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
 import { newId } from "../kv/ids.ts";
 import { putProfileLike } from "../kv/likes.ts";
+import { IN_FLIGHT, setGroupCommit } from "../kv/groupCommit.ts";
 import { addNotification, LIKE_NOTIFY_EVERY_MS, NOTIFICATION_TTL_MS } from "../kv/notifications.ts";
 import { addEvent } from "../kv/events.ts";
 import { enqueueJob } from "../kv/jobs.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
-import { arg } from "./kit.ts";
+import { arg, reportRows } from "./kit.ts";
 
 const SECONDS = Number(arg("seconds", "4"));
 const ROUNDS = Number(arg("rounds", "3"));
@@ -81,8 +82,12 @@ async function drop(dir: string): Promise<void> {
   await Deno.remove(dir, { recursive: true });
 }
 
-/** Likes a second through the app's `putProfileLike`, `CALLERS` at once (new likes, each told). */
-async function storePath(): Promise<number> {
+/**
+ * Likes a second through the app's `putProfileLike`, `CALLERS` at once (new likes, each told), with
+ * at most `inFlight` groups being committed at once.
+ */
+async function storePath(inFlight: number): Promise<number> {
+  setGroupCommit(true, inFlight);
   let done = 0;
   const end = performance.now() + SECONDS * 1000;
   const t = performance.now();
@@ -116,7 +121,11 @@ async function commitsOnly(without: Part | null): Promise<number> {
 }
 
 const rows: [string, () => Promise<number>][] = [
-  [`putProfileLike, ${CALLERS} callers (reads, grouped commits)`, storePath],
+  [`putProfileLike, ${CALLERS} callers (reads, grouped commits, one group in flight)`, () => storePath(1)],
+  [
+    `putProfileLike, ${CALLERS} callers (reads, grouped commits, ${IN_FLIGHT} groups in flight)`,
+    () => storePath(IN_FLIGHT),
+  ],
   [`commits only, ${GROUP} likes an atomic`, () => commitsOnly(null)],
   ["  without the push job (job, due entry, signal)", () => commitsOnly("push job")],
   ["  event entry once", () => commitsOnly("event once")],
@@ -138,9 +147,23 @@ console.log(`\n| what (local KV file, ${MEMBERS.toLocaleString("en-US")} members
 console.log("|---|---|---|");
 for (let i = 0; i < rows.length; i++) {
   const x = median(results[i]);
-  console.log(`| ${rows[i][0]} | ${fmt(x)} | ${i === 0 ? "–" : fmt(1e6 / x)} |`);
+  console.log(`| ${rows[i][0]} | ${fmt(x)} | ${i < 2 ? "–" : fmt(1e6 / x)} |`);
 }
 const [l1, l5, l15] = Deno.loadavg();
+{
+  await reportRows(
+    "likes",
+    rows.map(([metric], i) => ({
+      bench: "likes",
+      metric: metric.trim(),
+      unit: "likes/s",
+      value: Math.round(median(results[i])),
+      ...(i === 1 ? { goal: 3000 } : {}),
+      better: "higher" as const,
+    })),
+    { note: `bench/likes.ts, ${ROUNDS} rounds of ${SECONDS} s (the median)`, load: [l1, Math.max(l1, l5, l15)] },
+  );
+}
 console.log(
   `\n${ROUNDS} rounds of ${SECONDS} s each (the median), a fresh store each; ` +
     `${navigator.hardwareConcurrency} cores; load average ${l1.toFixed(2)} ${l5.toFixed(2)} ${l15.toFixed(2)}`,

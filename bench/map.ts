@@ -10,7 +10,7 @@
 
 import { PositionStore } from "../kv/positions.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
-import { arg, pct } from "./kit.ts";
+import { arg, pct, reportRows, type ResultRow } from "./kit.ts";
 
 const N = Number(arg("n", "100000"));
 const QUERIES = Number(arg("queries", "300"));
@@ -54,6 +54,7 @@ try {
   await store.report(viewer, { lat: CITIES[0].lat, lon: CITIES[0].lon, use: "OVERRIDE", hide: false });
 
   const rows: string[][] = [];
+  const figures: ResultRow[] = [];
   for (const v of VIEWS) {
     const bounds: number[] = [], sectors: number[] = [], bBytes: number[] = [], sBytes: number[] = [];
     let bItems = 0, sItems = 0, sCalls = 0;
@@ -82,6 +83,22 @@ try {
         it.lat >= box.latMin && it.lat <= box.latMax && it.lon >= box.lonMin && it.lon <= box.lonMax
       ).length;
     }
+    figures.push(
+      {
+        bench: "map",
+        metric: `by-bounds 800 p99, ${v.name}, ${N} members`,
+        unit: "µs",
+        value: Math.round(pct(bounds, 0.99) * 1000),
+        better: "lower",
+      },
+      {
+        bench: "map",
+        metric: `by-bounds 800 answer, ${v.name}, ${N} members`,
+        unit: "KB",
+        value: Math.round(pct(bBytes, 0.5) / 1024),
+        better: "lower",
+      },
+    );
     rows.push([
       v.name,
       `${us(pct(bounds, 0.5))} / ${us(pct(bounds, 0.99))}`,
@@ -107,6 +124,10 @@ try {
   ];
   console.log(`| ${head.join(" | ")} |\n|${head.map(() => "---").join("|")}|`);
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+  await reportRows("map", figures, {
+    note: `bench/map.ts, ${N} members, ${QUERIES} views each`,
+    load: [l1, Math.max(l1, l5, l15)],
+  });
 } finally {
   db.close();
   await Deno.remove(dir, { recursive: true });

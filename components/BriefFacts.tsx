@@ -7,14 +7,17 @@ import { characteristicLabel, NO_CHARACTERISTICS } from "../domain/characteristi
 import { distanceText } from "../domain/format.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { ProfileBrief } from "../domain/shapes/briefs.ts";
+import { phrase } from "../domain/phrases.ts";
+import { TEXTS } from "../domain/texts.ts";
+import { num } from "../domain/i18n.ts";
 
 /** The facts of a brief; empty fields are left out. */
 export function BriefFacts({ brief }: { brief: ProfileBrief }) {
   const facts: { label: string; value: string }[] = [];
-  if (brief.profileAge !== null) facts.push({ label: "Age", value: String(brief.profileAge) });
-  if (brief.profileHeight) facts.push({ label: "Height", value: brief.profileHeight });
-  if (brief.profileWeight) facts.push({ label: "Weight", value: brief.profileWeight });
-  facts.push({ label: "Distance", value: distanceText(brief.distanceMeters) });
+  if (brief.profileAge !== null) facts.push({ label: phrase("Age"), value: num(brief.profileAge) });
+  if (brief.profileHeight) facts.push({ label: TEXTS.height, value: brief.profileHeight });
+  if (brief.profileWeight) facts.push({ label: TEXTS.weight, value: brief.profileWeight });
+  facts.push({ label: phrase("Distance"), value: distanceText(brief.distanceMeters) });
   return (
     <div className="brief-facts">
       <dl className="brief-fact-list">
@@ -26,7 +29,7 @@ export function BriefFacts({ brief }: { brief: ProfileBrief }) {
         ))}
       </dl>
       {brief.profileChars.length === 0
-        ? <p className="brief-chars-none">{NO_CHARACTERISTICS}</p>
+        ? <p className="brief-chars-none">{phrase(NO_CHARACTERISTICS)}</p>
         : (
           <ul className="brief-chars" aria-label={UI_TEXTS.characteristics}>
             {brief.profileChars.map((c) => <li key={c}>{characteristicLabel(c)}</li>)}

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { renderToString } from "react-dom/server";
-import { cleanFilter, filterCount, FilterPanel, filterParams, LIKE_FILTERS, NO_FILTER } from "./FilterPanel.tsx";
+import {
+  type BriefFilter,
+  cleanFilter,
+  filterCount,
+  FilterPanel,
+  filterParams,
+  LIKE_FILTERS,
+  NO_FILTER,
+} from "./FilterPanel.tsx";
 import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
 
 Deno.test("filterParams - sorted comma lists, empty ones left out", () => {
@@ -38,4 +46,17 @@ Deno.test("FilterPanel - the four like filters and every characteristic category
   for (const c of CHARACTERISTIC_CATEGORIES) assert.ok(html.includes(`<legend>${c.name}</legend>`), c.name);
   assert.equal([...html.matchAll(/checked=""/g)].length, 2);
   assert.match(html, /<span class="filter-count" aria-label="2 on">2<\/span>/);
+});
+
+Deno.test("filterParams and cleanFilter - age range, distance and the toggles", () => {
+  const f: BriefFilter = { chars: [], likes: [], ageMin: 25, ageMax: 40, km: 5, toggles: ["pics", "online"] };
+  assert.equal(filterParams(f).toString(), "age=25-40&km=5&online=1&pics=1");
+  assert.equal(filterParams({ chars: [], likes: [], ageMax: 30 }).toString(), "age=-30");
+  assert.equal(filterCount(f), 4);
+  assert.deepEqual(cleanFilter({ chars: [], likes: [], ageMin: 17, ageMax: 40, km: 3, toggles: ["online", "x"] }), {
+    chars: [],
+    likes: [],
+    ageMax: 40,
+    toggles: ["online"],
+  });
 });

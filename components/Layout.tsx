@@ -1,9 +1,9 @@
-/** The document shell every page shares: head, header, main container, footer. */
+/** The document shell every page shares: head, header, main container, and on public pages the footer. */
 
 import type { ReactNode } from "react";
 import type { Brand } from "../domain/brand.ts";
 import { TEXTS, titleText } from "../domain/texts.ts";
-import { locale } from "../domain/i18n.ts";
+import { dir, pageLang } from "../domain/i18n.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface LayoutProps {
@@ -25,12 +25,14 @@ export interface LayoutProps {
   theme?: "system" | "light" | "dark";
   /** The live listener's port, where a logged-in page opens its event socket (null: this port). */
   livePort?: number | null;
+  /** A member's pages: the speculation rules (JSON) that fetch the likely next screens ahead. */
+  speculationRules?: string;
 }
 
 /** The HTML document of a page. Focus lands on the main container (spec §2). */
 export function Layout(p: LayoutProps) {
   return (
-    <html lang={locale()} data-theme={p.theme && p.theme !== "system" ? p.theme : undefined}>
+    <html lang={pageLang()} dir={dir()} data-theme={p.theme && p.theme !== "system" ? p.theme : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -50,15 +52,20 @@ export function Layout(p: LayoutProps) {
         {p.css.map((href) => <link key={href} rel="stylesheet" href={href} />)}
         {p.preload.map((href) => <link key={href} rel="modulepreload" href={href} />)}
         {p.scripts.map((src) => <script key={src} type="module" src={src} />)}
+        {p.speculationRules && (
+          <script type="speculationrules" dangerouslySetInnerHTML={{ __html: p.speculationRules }} />
+        )}
       </head>
       <body className={p.bodyClass} data-brand={p.brand.id} data-tabs={p.tabs ? "1" : undefined}>
         <a className="skip-link" href="#main">{UI_TEXTS.skipToContent}</a>
         {p.header}
         <main id="main" tabIndex={-1} autoFocus dangerouslySetInnerHTML={{ __html: p.bodyHtml }} />
-        <footer className="app-footer">
-          <a href="/aboutus">{titleText("About")}</a> · <a href="/tos">{titleText("Terms")}</a> ·{" "}
-          <a href="/tos#pp">{titleText("Privacy")}</a> · <a href="/support">{titleText("Support")}</a>
-        </footer>
+        {!p.tabs && (
+          <footer className="app-footer">
+            <a href="/aboutus">{titleText("About")}</a> · <a href="/tos">{titleText("Terms")}</a> ·{" "}
+            <a href="/tos#pp">{titleText("Privacy")}</a> · <a href="/support">{titleText("Support")}</a>
+          </footer>
+        )}
       </body>
     </html>
   );

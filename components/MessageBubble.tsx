@@ -44,9 +44,11 @@ export interface MessageBubbleProps {
   onDelete?: (scope: "me" | "both") => void;
   /** Opens a view-once message (the recipient's, once). */
   onOpen?: () => void;
+  /** Follows a bubble of the same sender closely: drawn as one group with it. */
+  grouped?: boolean;
 }
 
-export function MessageBubble({ m, mine, author, onDelete, onOpen }: MessageBubbleProps) {
+export function MessageBubble({ m, mine, author, onDelete, onOpen, grouped }: MessageBubbleProps) {
   const [open, setOpen] = useState(false);
   const [shown, setShown] = useState(false);
   // A first message held as possible spam (kv/spam.ts) shows only when its recipient asks.
@@ -64,7 +66,7 @@ export function MessageBubble({ m, mine, author, onDelete, onOpen }: MessageBubb
     );
   }
   return (
-    <div className={mine ? "bubble mine" : "bubble"}>
+    <div className={`bubble${mine ? " mine" : ""}${grouped ? " grouped" : ""}`}>
       <button type="button" className="bubble-body" onClick={() => setOpen(!open)} aria-expanded={open}>
         {author && <strong className="author">{author}</strong>}
         {m.bodyText && <span className="text">{m.bodyText}</span>}

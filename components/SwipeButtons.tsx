@@ -1,13 +1,37 @@
 /** The buttons under a swipe card: Meh (left), Skip (down), Nice (right), spec §2 Swipe cards. */
 
 import type { KeyboardEvent } from "react";
-import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
+import { DISCOVERY_TEXTS, keyOfSwipe } from "../domain/discovery.ts";
 import type { SwipeDirection } from "../domain/discovery.ts";
 
 const BUTTONS: { direction: SwipeDirection; className: string; icon: string; label: string; key: string }[] = [
-  { direction: "left", className: "swipe-meh", icon: "✕", label: DISCOVERY_TEXTS.meh, key: "ArrowLeft" },
-  { direction: "down", className: "swipe-skip", icon: "↓", label: DISCOVERY_TEXTS.skip, key: "ArrowDown" },
-  { direction: "right", className: "swipe-nice", icon: "♥", label: DISCOVERY_TEXTS.nice, key: "ArrowRight" },
+  {
+    direction: "left",
+    className: "swipe-meh",
+    icon: "✕",
+    get label() {
+      return DISCOVERY_TEXTS.meh;
+    },
+    key: "ArrowLeft",
+  },
+  {
+    direction: "down",
+    className: "swipe-skip",
+    icon: "↓",
+    get label() {
+      return DISCOVERY_TEXTS.skip;
+    },
+    key: "ArrowDown",
+  },
+  {
+    direction: "right",
+    className: "swipe-nice",
+    icon: "♥",
+    get label() {
+      return DISCOVERY_TEXTS.nice;
+    },
+    key: "ArrowRight",
+  },
 ];
 
 // The arrow keys swipe (the island listens on the window); on a focused button they must not
@@ -29,7 +53,7 @@ export function SwipeButtons(
           className={b.className}
           onClick={() => onSwipe(b.direction)}
           disabled={disabled}
-          aria-keyshortcuts={b.key}
+          aria-keyshortcuts={keyOfSwipe(b.key)}
         >
           <span aria-hidden="true">{b.icon}</span> {b.label}
         </button>

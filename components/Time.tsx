@@ -4,7 +4,7 @@
  */
 
 import { useEffect, useState } from "react";
-import { locale } from "../domain/i18n.ts";
+import { intlLocale, locale } from "../domain/i18n.ts";
 import { chatTimeText } from "../domain/screenTexts.ts";
 
 /** `2026-11-21 23:54 UTC` */
@@ -15,20 +15,34 @@ function utcText(ts: number): string {
 /** A <time> element showing `ts` in local time once hydrated. */
 export function Time({ ts }: { ts: number }) {
   const [text, setText] = useState(() => utcText(ts));
-  useEffect(() => setText(new Date(ts).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" })), [ts]);
+  useEffect(() => setText(new Date(ts).toLocaleString(intlLocale(), { dateStyle: "medium", timeStyle: "short" })), [
+    ts,
+  ]);
   return <time dateTime={new Date(ts).toISOString()}>{text}</time>;
 }
 
-/** A short age: "now", "5m", "3h", "2d", then the date (`Nov 21`, with the year when not this year). */
+/** An amount of a unit of time, as short as the language writes it ("5m", "5 min"). */
+function narrow(n: number, unit: "minute" | "hour" | "day"): string {
+  return new Intl.NumberFormat(intlLocale(), { style: "unit", unit, unitDisplay: "narrow" }).format(n);
+}
+
+/**
+ * A short age in the language in use (Intl): "now", "5m", "3h", "2d", then the date (`Nov 21`,
+ * with the year when not this year).
+ */
 export function agoText(ts: number, at: number = Date.now()): string {
   const s = Math.max(0, Math.round((at - ts) / 1000));
-  if (s < 60) return "now";
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
-  if (s < 7 * 86_400) return `${Math.floor(s / 86_400)}d`;
+  if (s < 60) return new Intl.RelativeTimeFormat(intlLocale(), { numeric: "auto" }).format(0, "second");
+  if (s < 3600) return narrow(Math.floor(s / 60), "minute");
+  if (s < 86_400) return narrow(Math.floor(s / 3600), "hour");
+  if (s < 7 * 86_400) return narrow(Math.floor(s / 86_400), "day");
   const d = new Date(ts);
   const sameYear = d.getFullYear() === new Date(at).getFullYear();
-  return d.toLocaleDateString([], { month: "short", day: "numeric", ...(sameYear ? {} : { year: "numeric" }) });
+  return d.toLocaleDateString(intlLocale(), {
+    month: "short",
+    day: "numeric",
+    ...(sameYear ? {} : { year: "numeric" }),
+  });
 }
 
 /** A <time> showing how long ago `ts` was, once hydrated (the server prints the UTC date). */

@@ -87,6 +87,22 @@ export const config = {
     return env("TILE_ATTRIBUTION") ??
       '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
   },
+  /**
+   * Web processes serving one port (main.ts supervises them): default one a core. `1`: this process
+   * serves alone.
+   */
+  get webInstances(): number {
+    return positive(env("WEB_INSTANCES")) ?? navigator.hardwareConcurrency ?? 1;
+  },
+  /** This process's number among the supervised web instances (set by the supervisor), else null. */
+  get webInstance(): number | null {
+    const v = env("WEB_INSTANCE");
+    return v === undefined ? null : Number(v);
+  },
+  /** The pseudo-locale en-XA may be asked for with a `lang` cookie (development and tests only, domain/i18n.ts). */
+  get pseudoLocale(): boolean {
+    return env("PSEUDO_LOCALE") === "1";
+  },
   /** Run the job workers inside the web process (default) or not (WORKERS=0, use `deno task worker`). */
   workersInProcess: env("WORKERS") !== "0",
   /** `json`: one JSON object per log line; anything else: text lines. */

@@ -4,6 +4,8 @@
  * the spec spells them.
  */
 
+import { type Phrase, phrase } from "./phrases.ts";
+
 /** One characteristic: the stored lowercase value and its label. */
 export interface Characteristic {
   value: string;
@@ -16,9 +18,17 @@ export interface CharacteristicCategory {
   items: Characteristic[];
 }
 
-const category = (name: string, labels: string[]): CharacteristicCategory => ({
-  name,
-  items: labels.map((label) => ({ value: label.toLowerCase(), label })),
+/** A category: its name and labels in the language in use, its values the spec's words lowercased. */
+const category = (name: Phrase, labels: Phrase[]): CharacteristicCategory => ({
+  get name() {
+    return phrase(name);
+  },
+  items: labels.map((label) => ({
+    value: label.toLowerCase(),
+    get label() {
+      return phrase(label);
+    },
+  })),
 });
 
 /** The seven categories of spec §3. */
@@ -48,11 +58,11 @@ export const CHARACTERISTIC_VALUES: ReadonlySet<string> = new Set(
   CHARACTERISTIC_CATEGORIES.flatMap((c) => c.items.map((i) => i.value)),
 );
 
-const LABELS = new Map(CHARACTERISTIC_CATEGORIES.flatMap((c) => c.items.map((i) => [i.value, i.label] as const)));
+const LABELS = new Map(CHARACTERISTIC_CATEGORIES.flatMap((c) => c.items.map((i) => [i.value, i] as const)));
 
-/** The spec's spelling of a stored value ("prep" → "PrEP"); unknown values come back as given. */
+/** The label of a stored value in the language in use ("prep" → "PrEP"); unknown values come back as given. */
 export function characteristicLabel(value: string): string {
-  return LABELS.get(value) ?? value;
+  return LABELS.get(value)?.label ?? value;
 }
 
 /** What an empty characteristics list displays (spec §3). */

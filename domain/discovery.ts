@@ -1,14 +1,24 @@
 /** Texts of the discovery screens: the spec's word for word, and ours where the spec is silent. */
 
-import { catalogue } from "./i18n.ts";
+import { catalogue, dir } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import * as fr from "./locales/fr.ts";
+import * as ar from "./locales/ar.ts";
 import { EN_DISCOVERY } from "./locales/en/discovery.ts";
 
 export const DISCOVERY_TEXTS = catalogue("DISCOVERY_TEXTS", EN_DISCOVERY, {
   es: es.DISCOVERY_TEXTS,
   "pt-BR": ptBR.DISCOVERY_TEXTS,
+  fr: fr.DISCOVERY_TEXTS,
+  ar: ar.DISCOVERY_TEXTS,
 });
 
 /** The swipes of the spec's cards: right is Nice (LIKE), left Meh (DISLIKE), down Skip (UNDETERMINED); up is disabled. */
 export type SwipeDirection = "left" | "right" | "down";
+
+/** The arrow key that makes a swipe on this page: the left and right arrows change places right to left. */
+export function keyOfSwipe(key: string): string {
+  if (dir() !== "rtl") return key;
+  return key === "ArrowRight" ? "ArrowLeft" : key === "ArrowLeft" ? "ArrowRight" : key;
+}

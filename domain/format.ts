@@ -5,7 +5,7 @@
  */
 
 import { TEXTS } from "./texts.ts";
-import { locale } from "./i18n.ts";
+import { intlLocale, locale } from "./i18n.ts";
 
 /** Metres in one international mile. */
 export const METERS_PER_MILE = 1609.344;
@@ -14,24 +14,45 @@ export const METERS_PER_FOOT = 0.3048;
 /** Profile names are shown with at most this many characters in lists (spec §9). */
 export const NAME_DISPLAY_CHARS = 12;
 
+/** A length in a unit, as the language writes it (Intl: "850 ft", "1,25 km", "1.25 كم"). */
+function length(value: number, unit: "foot" | "mile" | "meter" | "kilometer", digits: number): string {
+  return new Intl.NumberFormat(intlLocale(), {
+    style: "unit",
+    unit,
+    unitDisplay: "short",
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+    // Feet and metres below a mile or kilometre: a plain number, as the spec writes "850 ft".
+    useGrouping: digits > 0,
+    // Rounded as toFixed does (on the binary value), before Intl writes it.
+  }).format(Number(value.toFixed(digits)));
+}
+
 /**
- * "850 ft" under one mile, else "1.25 mi" (spec §2 Tiles). In Spanish and Portuguese, metric in the
- * locale's writing: "850 m" under a kilometre, else "1,25 km". A missing or bad distance gives "".
+ * The units of the language's convention: English (the spec's, American) in feet and miles,
+ * every other language in metres and kilometres.
+ */
+export function unitsOf(l = locale()): "imperial" | "metric" {
+  return l === "en" ? "imperial" : "metric";
+}
+
+/**
+ * "850 ft" under one mile, else "1.25 mi" (spec §2 Tiles); in metric, "850 m" under a kilometre,
+ * else "1,25 km", each written by Intl in the language in use. A missing or bad distance gives "".
  */
 export function formatDistance(meters: number | null | undefined): string {
   if (typeof meters !== "number" || !Number.isFinite(meters) || meters < 0) return "";
-  const l = locale();
-  if (l !== "en") {
+  if (unitsOf() === "metric") {
     const m = Math.round(meters);
-    if (m < 1000) return `${m} m`;
-    return `${(meters / 1000).toLocaleString(l, { minimumFractionDigits: 2, maximumFractionDigits: 2 })} km`;
+    if (m < 1000) return length(m, "meter", 0);
+    return length(meters / 1000, "kilometer", 2);
   }
   if (meters < METERS_PER_MILE) {
     // Rounding may reach 5280 ft just under a mile: show the mile then.
     const feet = Math.round(meters / METERS_PER_FOOT);
-    if (feet < 5280) return `${feet} ft`;
+    if (feet < 5280) return length(feet, "foot", 0);
   }
-  return `${(meters / METERS_PER_MILE).toFixed(2)} mi`;
+  return length(meters / METERS_PER_MILE, "mile", 2);
 }
 
 /**

@@ -3,8 +3,15 @@
 import { catalogue } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import * as fr from "./locales/fr.ts";
+import * as ar from "./locales/ar.ts";
 import { EN_GAMES } from "./locales/en/games.ts";
 
 export { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "./volunteer.ts";
 
-export const GAME_TEXTS = catalogue("GAME_TEXTS", EN_GAMES, { es: es.GAME_TEXTS, "pt-BR": ptBR.GAME_TEXTS });
+export const GAME_TEXTS = catalogue("GAME_TEXTS", EN_GAMES, {
+  es: es.GAME_TEXTS,
+  "pt-BR": ptBR.GAME_TEXTS,
+  fr: fr.GAME_TEXTS,
+  ar: ar.GAME_TEXTS,
+});

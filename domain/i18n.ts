@@ -11,17 +11,35 @@
  * Accept-Language, else English.
  */
 
-export const LOCALES = ["en", "es", "pt-BR"] as const;
+export const LOCALES = ["en", "es", "pt-BR", "fr", "ar"] as const;
 export type Locale = typeof LOCALES[number];
 /** What each language is called, in itself (the settings' choice). */
-export const LOCALE_NAMES: Record<Locale, string> = { en: "English", es: "Español", "pt-BR": "Português (Brasil)" };
+export const LOCALE_NAMES: Record<Locale, string> = {
+  en: "English",
+  es: "Español",
+  "pt-BR": "Português (Brasil)",
+  fr: "Français",
+  ar: "العربية",
+};
+/** The languages written right to left. */
+const RTL: ReadonlySet<Locale> = new Set(["ar"]);
 
-let serverLocale: Locale = "en";
+/**
+ * The development pseudo-locale: English with every catalogue text accented, bracketed and 40%
+ * longer, so a text that did not come from a catalogue, or a box too small for a longer language,
+ * shows. Never offered to members: the server uses it only when PSEUDO_LOCALE is set (tests,
+ * development) and the `lang` cookie asks for it. Its dates and numbers are English.
+ */
+export const PSEUDO_LOCALE = "en-XA";
+/** The language of a page: one of the app's, or the pseudo-locale. */
+export type PageLang = Locale | typeof PSEUDO_LOCALE;
+
+let serverLocale: PageLang = "en";
 /** The server's per-request language (routes/middleware.ts keeps it in an AsyncLocalStorage). */
-let requestLocale: () => Locale | undefined = () => undefined;
+let requestLocale: () => PageLang | undefined = () => undefined;
 
 /** Tells the catalogues where the server keeps the language of the request being served. */
-export function setRequestLocaleSource(source: () => Locale | undefined): void {
+export function setRequestLocaleSource(source: () => PageLang | undefined): void {
   requestLocale = source;
 }
 
@@ -30,17 +48,28 @@ function isLocale(x: unknown): x is Locale {
   return typeof x === "string" && (LOCALES as readonly string[]).includes(x);
 }
 
-/** The language in use (see the module comment). */
-export function locale(): Locale {
+/** The page's language (see the module comment): the pseudo-locale included. */
+export function pageLang(): PageLang {
   if (typeof document !== "undefined") {
     const lang = document.documentElement.lang;
-    return isLocale(lang) ? lang : "en";
+    return isLocale(lang) || lang === PSEUDO_LOCALE ? lang : "en";
   }
   return requestLocale() ?? serverLocale;
 }
 
+/** The language in use: its texts, formats and plurals (the pseudo-locale's are English). */
+export function locale(): Locale {
+  const l = pageLang();
+  return l === PSEUDO_LOCALE ? "en" : l;
+}
+
+/** The writing direction of the page's language. */
+export function dir(l: PageLang = pageLang()): "ltr" | "rtl" {
+  return l !== PSEUDO_LOCALE && RTL.has(l) ? "rtl" : "ltr";
+}
+
 /** Runs a synchronous render in a language (the server's page renders). */
-export function withLocale<T>(l: Locale, render: () => T): T {
+export function withLocale<T>(l: PageLang, render: () => T): T {
   const before = serverLocale;
   serverLocale = l;
   try {
@@ -64,6 +93,8 @@ export function negotiate(acceptLanguage: string | null | undefined): Locale {
     if (base === "es") return "es";
     // Portuguese of any region reads the Brazilian catalogue (the only one).
     if (base === "pt") return "pt-BR";
+    if (base === "fr") return "fr";
+    if (base === "ar") return "ar";
   }
   return "en";
 }
@@ -81,10 +112,11 @@ export type Translation<T> = { [K in keyof T]: Widen<T[K]> };
 function localized<T extends object>(en: T, translations: Record<Exclude<Locale, "en">, Translation<T>>): T {
   return new Proxy(en, {
     get(target, key, receiver) {
-      const l = locale();
+      const l = pageLang();
+      if (l === PSEUDO_LOCALE) return pseudo(Reflect.get(target, key, receiver));
       if (l !== "en") {
-        const tr = translations[l] as Record<PropertyKey, unknown>;
-        if (key in tr) return tr[key];
+        const tr = translations[l] as Record<PropertyKey, unknown> | undefined;
+        if (tr && key in tr) return tr[key];
       }
       return Reflect.get(target, key, receiver);
     },
@@ -102,4 +134,60 @@ export function catalogue<T extends object>(
 ): T {
   CATALOGUES.push({ name, en, translations });
   return localized(en, translations);
+}
+
+/** Accented stand-ins of the ASCII letters (the pseudo-locale). */
+const ACCENTED: Record<string, string> = Object.fromEntries(
+  [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"].map((c, i) => [
+    c,
+    [..."àƀçđéƒĝĥîĵķĺɱñöþǫŕšţûṽŵẋýžÀßÇĐÉƑĜĤÎĴĶĹḾÑÖÞǪŔŠŢÛṼŴẊÝŽ"][i],
+  ]),
+);
+/** Words that make a pseudo text 40% longer (breakable, as a real language's words are). */
+const FILLER = ["ŏñé", "ţŵŏ", "ţĥŕéé", "ƒŏûŕ", "ƒîṽé", "šîẋ", "šéṽéñ", "éîĝĥţ", "ñîñé", "ţéñ"];
+
+/** A text in the pseudo-locale: accented, bracketed, 40% longer. */
+export function pseudoText(s: string): string {
+  if (!s.trim()) return s;
+  // A `{name}` mark (domain/phrases.ts) stays as it is: a value goes there.
+  const accented = s.replace(/\{\w+\}|[A-Za-z]/g, (c) => c.length > 1 ? c : ACCENTED[c]);
+  const extra: string[] = [];
+  for (let i = 0, more = Math.ceil(s.length * 0.4); more > 0; i++) {
+    const w = FILLER[i % FILLER.length];
+    extra.push(w);
+    more -= w.length + 1;
+  }
+  return `⟦${accented} ${extra.join(" ")}⟧`;
+}
+
+/** A catalogue value in the pseudo-locale: texts, the texts functions return, nested values alike. */
+function pseudo(value: unknown): unknown {
+  if (typeof value === "string") return pseudoText(value);
+  if (typeof value === "function") return (...args: unknown[]) => pseudo(value(...args));
+  if (value && typeof value === "object") {
+    return new Proxy(value, { get: (target, key, receiver) => pseudo(Reflect.get(target, key, receiver)) });
+  }
+  return value;
+}
+
+/**
+ * The Intl locale of a language. Arabic's digits are named (Western digits, CLDR's current default
+ * for "ar"), so the server and a browser whose ICU is older write the same numbers.
+ */
+export function intlLocale(l: Locale = locale()): string {
+  return l === "ar" ? "ar-u-nu-latn" : l;
+}
+
+/** A count in the language in use (its digits and grouping). */
+export function num(n: number): string {
+  return new Intl.NumberFormat(intlLocale()).format(n);
+}
+
+/** The forms of a counted text, by plural category (Arabic uses all six); `#` is the count. */
+export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+
+/** The form of a counted text for `n` in the language in use (Intl.PluralRules), the count written in. */
+export function plural(n: number, forms: PluralForms): string {
+  const form = forms[new Intl.PluralRules(intlLocale()).select(n)] ?? forms.other;
+  return form.replaceAll("#", num(n));
 }

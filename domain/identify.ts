@@ -7,6 +7,8 @@
 import { catalogue } from "./i18n.ts";
 import { IDENTIFY_ES } from "./locales/identifyEs.ts";
 import { IDENTIFY_PT_BR } from "./locales/identifyPtBR.ts";
+import { IDENTIFY_FR } from "./locales/identifyFr.ts";
+import { IDENTIFY_AR } from "./locales/identifyAr.ts";
 
 /** A pose: its id (the key of its text), whether it needs hands, and a drawing where one helps. */
 export interface Pose {
@@ -154,7 +156,6 @@ export const JUDGES_NEEDED = 3;
 
 const EN_IDENTIFY = {
   poses: EN_POSES,
-  title: "3 2 1 Identify",
   intro:
     "Show the community that you are the person in your pictures: copy a random pose in a selfie taken now. Three members compare it with your public pictures; then your profile shows a Verified badge. Or judge others' selfies and earn credits.",
   verified: "Verified",
@@ -215,4 +216,9 @@ const EN_IDENTIFY = {
 
 export type EnIdentify = typeof EN_IDENTIFY;
 
-export const IDENTIFY_TEXTS = catalogue("IDENTIFY_TEXTS", EN_IDENTIFY, { es: IDENTIFY_ES, "pt-BR": IDENTIFY_PT_BR });
+export const IDENTIFY_TEXTS = catalogue("IDENTIFY_TEXTS", EN_IDENTIFY, {
+  es: IDENTIFY_ES,
+  "pt-BR": IDENTIFY_PT_BR,
+  fr: IDENTIFY_FR,
+  ar: IDENTIFY_AR,
+});

@@ -4,10 +4,13 @@
  * message. The store side is kv/moderation.ts and kv/spam.ts.
  */
 
-import { catalogue } from "./i18n.ts";
+import { catalogue, intlLocale, locale } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import * as fr from "./locales/fr.ts";
+import * as ar from "./locales/ar.ts";
 import { EN_MODERATION } from "./locales/en/moderation.ts";
+import { phrase } from "./phrases.ts";
 
 /** A suspension lasts one of these many days. */
 export const SUSPENSION_DAYS = [1, 7, 30] as const;
@@ -20,19 +23,27 @@ export const MAX_REASON = 500;
 export const MODERATION_TEXTS = catalogue("MODERATION_TEXTS", EN_MODERATION, {
   es: es.MODERATION_TEXTS,
   "pt-BR": ptBR.MODERATION_TEXTS,
+  fr: fr.MODERATION_TEXTS,
+  ar: ar.MODERATION_TEXTS,
 });
 
 /** The login refusal of a suspended or banned member: the reason and the end date, never who reported. */
 export function sanctionMessage(kind: "SUSPENSION" | "BAN", reason: string, until: number | null): string {
-  const why = reason ? ` Reason: ${reason}` : "";
-  if (kind === "BAN" || until === null) return `Your account is banned.${why}`;
-  return `Your account is suspended until ${formatUntil(until)}.${why}`;
+  const why = reason ? " " + phrase("Reason: {reason}", { reason }) : "";
+  if (kind === "BAN" || until === null) return phrase("Your account is banned.") + why;
+  return phrase("Your account is suspended until {until}.", { until: formatUntil(until) }) + why;
 }
 
 /** A moment as members read it in a moderation text: "2 December 2026, 15:10 UTC". */
 export function formatUntil(ts: number): string {
   const d = new Date(ts);
-  const date = d.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  const l = locale();
+  const date = d.toLocaleDateString(l === "en" ? "en-GB" : intlLocale(l), {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
   return `${date}, ${d.toISOString().slice(11, 16)} UTC`;
 }
 

@@ -6,9 +6,13 @@
 import { catalogue } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import * as fr from "./locales/fr.ts";
+import * as ar from "./locales/ar.ts";
 import { EN_NOTIFICATIONS } from "./locales/en/notifications.ts";
 
 export const NOTIFICATION_TEXTS = catalogue("NOTIFICATION_TEXTS", EN_NOTIFICATIONS, {
   es: es.NOTIFICATION_TEXTS,
   "pt-BR": ptBR.NOTIFICATION_TEXTS,
+  fr: fr.NOTIFICATION_TEXTS,
+  ar: ar.NOTIFICATION_TEXTS,
 });

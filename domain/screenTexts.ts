@@ -4,14 +4,18 @@
  * domain/locales/en/screenTexts.ts); and the chat list's relative times ("2 min", "Yesterday").
  */
 
-import { catalogue, type Locale } from "./i18n.ts";
+import { catalogue, intlLocale, type Locale } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import * as fr from "./locales/fr.ts";
+import * as ar from "./locales/ar.ts";
 import { EN_SCREEN_TEXTS } from "./locales/en/screenTexts.ts";
 
 export const SCREEN_TEXTS = catalogue("SCREEN_TEXTS", EN_SCREEN_TEXTS, {
   es: es.SCREEN_TEXTS,
   "pt-BR": ptBR.SCREEN_TEXTS,
+  fr: fr.SCREEN_TEXTS,
+  ar: ar.SCREEN_TEXTS,
 });
 
 /**
@@ -22,13 +26,18 @@ export const SCREEN_TEXTS = catalogue("SCREEN_TEXTS", EN_SCREEN_TEXTS, {
 export function chatTimeText(ts: number, at: number, lang: Locale): string {
   const s = Math.max(0, Math.round((at - ts) / 1000));
   if (s < 60) return SCREEN_TEXTS.now;
-  if (s < 3600) return SCREEN_TEXTS.minutes(Math.floor(s / 60));
+  // "2 min": Intl writes the minutes in the language.
+  if (s < 3600) {
+    return new Intl.NumberFormat(intlLocale(lang), { style: "unit", unit: "minute", unitDisplay: "short" })
+      .format(Math.floor(s / 60));
+  }
   const d = new Date(ts), today = new Date(at);
   const dayStart = (x: Date) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
   const days = Math.round((dayStart(today) - dayStart(d)) / 86_400_000);
-  if (days <= 0) return d.toLocaleTimeString(lang, { hour: "numeric", minute: "2-digit" });
+  const l = intlLocale(lang);
+  if (days <= 0) return d.toLocaleTimeString(l, { hour: "numeric", minute: "2-digit" });
   if (days === 1) return SCREEN_TEXTS.yesterday;
-  if (days < 7) return d.toLocaleDateString(lang, { weekday: "long" });
+  if (days < 7) return d.toLocaleDateString(l, { weekday: "long" });
   const sameYear = d.getFullYear() === today.getFullYear();
-  return d.toLocaleDateString(lang, { month: "short", day: "numeric", ...(sameYear ? {} : { year: "numeric" }) });
+  return d.toLocaleDateString(l, { month: "short", day: "numeric", ...(sameYear ? {} : { year: "numeric" }) });
 }

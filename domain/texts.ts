@@ -7,9 +7,18 @@
 import { catalogue } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import * as fr from "./locales/fr.ts";
+import * as ar from "./locales/ar.ts";
 import { EN_TEXTS } from "./locales/en/texts.ts";
+import { phrase } from "./phrases.ts";
+import { intlLocale } from "./i18n.ts";
 
-export const TEXTS = catalogue("TEXTS", EN_TEXTS, { es: es.TEXTS, "pt-BR": ptBR.TEXTS });
+export const TEXTS = catalogue("TEXTS", EN_TEXTS, {
+  es: es.TEXTS,
+  "pt-BR": ptBR.TEXTS,
+  fr: fr.TEXTS,
+  ar: ar.TEXTS,
+});
 
 /** A route title or menu label in the language in use (the English words where none is translated). */
 export function titleText(english: string): string {
@@ -56,16 +65,20 @@ export type ReportReason = typeof REPORT_REASONS[number]["id"];
  * no app name or content, just the change and where to get help.
  */
 export function emailChangedMail(helpUrl: string, when: Date): { subject: string; text: string } {
+  const at = new Intl.DateTimeFormat(intlLocale(), { dateStyle: "long", timeStyle: "short", timeZone: "UTC" })
+    .format(when) + " UTC";
   return {
-    subject: "Your account email was changed",
+    subject: phrase("Your account email was changed"),
     text: [
-      "Hello,",
+      phrase("Hello,"),
       "",
-      `The email address of your account was changed on ${when.toUTCString()}.`,
-      "This address no longer receives mail or login links for it.",
+      phrase("The email address of your account was changed on {when}.", { when: at }),
+      phrase("This address no longer receives mail or login links for it."),
       "",
-      "If you made this change, there is nothing to do.",
-      `If you did not, someone else may be using your account: tell us at ${helpUrl} and give this address.`,
+      phrase("If you made this change, there is nothing to do."),
+      phrase("If you did not, someone else may be using your account: tell us at {url} and give this address.", {
+        url: helpUrl,
+      }),
     ].join("\n"),
   };
 }

@@ -6,6 +6,13 @@
 import { catalogue } from "./i18n.ts";
 import * as es from "./locales/es.ts";
 import * as ptBR from "./locales/ptBR.ts";
+import * as fr from "./locales/fr.ts";
+import * as ar from "./locales/ar.ts";
 import { EN_UI_TEXTS } from "./locales/en/uiTexts.ts";
 
-export const UI_TEXTS = catalogue("UI_TEXTS", EN_UI_TEXTS, { es: es.UI_TEXTS, "pt-BR": ptBR.UI_TEXTS });
+export const UI_TEXTS = catalogue("UI_TEXTS", EN_UI_TEXTS, {
+  es: es.UI_TEXTS,
+  "pt-BR": ptBR.UI_TEXTS,
+  fr: fr.UI_TEXTS,
+  ar: ar.UI_TEXTS,
+});

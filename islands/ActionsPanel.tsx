@@ -1,6 +1,6 @@
 /**
  * The actions panel of a profile (spec §2, §4): collapsed or expanded, with Block / Ignore and
- * Report Violation. Blocking sets the `blocked` flag of the viewer's like of the profile, shows
+ * Report Violation. Blocking asks to confirm first, then sets the `blocked` flag of the viewer's like of the profile, shows
  * 'Blocked and Redirecting...' for 3 seconds, then goes home. A report names a reason from a
  * fixed list and may carry up to 4000 characters of text. "Lock my private pictures" ends what
  * the member was shown of the viewer's pictures in chat that are not public.
@@ -15,6 +15,8 @@ import { ApiFailure } from "./queries/api.ts";
 import { MAX_TEXT, REPORT_REASONS, type ReportReason, TEXTS } from "../domain/texts.ts";
 import { useOpenedByHash } from "./useOpenedByHash.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
+import { FEEL_TEXTS } from "../domain/feelTexts.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 /** How long 'Blocked and Redirecting...' shows before going home (spec §9). */
 export const BLOCK_REDIRECT_MS = 3000;
@@ -84,6 +86,8 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
   const [expanded, setExpanded] = useState(false);
   const [reporting, setReporting] = useState(false);
   const [redirecting, setRedirecting] = useState(false);
+  // Blocking asks first: it hides both members from each other everywhere.
+  const [confirming, setConfirming] = useState(false);
   // The profile's action bar links here (#actions).
   useOpenedByHash("actions", () => setExpanded(true));
 
@@ -121,9 +125,20 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
       </button>
       {expanded && (
         <div className="stack">
-          {!reporting && (
+          {confirming && !reporting && (
+            <div className="confirm" role="alertdialog" aria-labelledby="confirm-block">
+              <p id="confirm-block">{FEEL_TEXTS.confirmBlock(profileName)}</p>
+              <div className="row">
+                <button type="button" className="danger" onClick={blockNow} disabled={block.isPending} autoFocus>
+                  {FEEL_TEXTS.yesBlock}
+                </button>
+                <button type="button" onClick={() => setConfirming(false)}>{UI_TEXTS.cancel}</button>
+              </div>
+            </div>
+          )}
+          {!reporting && !confirming && (
             <div className="row">
-              <button type="button" className="danger" onClick={blockNow} disabled={block.isPending}>
+              <button type="button" className="danger" onClick={() => setConfirming(true)}>
                 {TEXTS.blockIgnore}
               </button>
               <button

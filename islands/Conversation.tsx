@@ -6,7 +6,9 @@
  * with their avatar, name, presence and a way back to the profile, the messages, the composer.
  */
 
-import { useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
+import { DayDivider, RunTime, timelineOf } from "../components/ChatTimeline.tsx";
+import { ChevronLeft } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   fetchOlder,
@@ -20,7 +22,7 @@ import {
   useTyping,
 } from "./queries/messages.ts";
 import { usePresence } from "./queries/presence.ts";
-import { dropQueued, type Queued, retryQueued, useQueued } from "./queries/outbox.ts";
+import { dropQueued, type QueuedMessage, retryQueued, useQueued } from "./queries/outbox.ts";
 import { Composer, type ComposerPic } from "../components/Composer.tsx";
 import { MessageBubble } from "../components/MessageBubble.tsx";
 import { Time } from "../components/Time.tsx";
@@ -32,6 +34,7 @@ import { TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { Message } from "../domain/shapes/messages.ts";
+import { phrase } from "../domain/phrases.ts";
 
 export interface ConversationProps {
   me: string;
@@ -64,6 +67,10 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
   const newest = data?.items ?? [];
   const all = dedupe([...newest, ...older]).reverse();
   const hasMore = olderMore ?? data?.hasMore ?? false;
+  // Days and times in the reader's zone once hydrated (UTC on the server and at hydration).
+  const [local, setLocal] = useState(false);
+  useEffect(() => setLocal(true), []);
+  const timeline = timelineOf(all, local);
   const unreadFromThem = newest.some((m) => m.senderProfileId === other && !m.tsRecipientRead);
 
   useEffect(() => {
@@ -96,10 +103,10 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
   }
 
   return (
-    <section className="chat" id="chat" aria-label={`Chat with ${otherName}`}>
+    <section className="chat" id="chat" aria-label={phrase("Chat with {name}", { name: otherName })}>
       <header className="chat-head">
         <a className="chat-back" href="/chat/personal" aria-label={TEXTS.conversationsTitle}>
-          <span aria-hidden="true">‹</span>
+          <ChevronLeft className="icon" aria-hidden="true" />
         </a>
         <a className="chat-who" href="#top" title={SCREEN_TEXTS.backToProfile}>
           <span className="avatar">
@@ -111,7 +118,7 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
               {otherName}
               {otherVerified && <VerifiedBadge />}
             </h2>
-            <span className="presence" aria-live="polite">
+            <span className={typing ? "presence typing" : "presence"} aria-live="polite">
               {typing ? TEXTS.typing : presence?.online ? TEXTS.onlineNow : presence?.lastSeen
                 ? (
                   <>
@@ -128,24 +135,28 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
         {hasMore && <button type="button" onClick={loadOlder}>{UI_TEXTS.loadOlder}</button>}
         {isPending && <p className="loading" role="status">{UI_TEXTS.loading}</p>}
         {!isPending && all.length === 0 && queued.length === 0 && <p className="empty">{UI_TEXTS.noMessagesYet}</p>}
-        {all.map((m) => (
-          <MessageBubble
-            key={m.id}
-            m={m}
-            mine={m.senderProfileId === me}
-            onDelete={(scope) => {
-              setOlder((o) => o.filter((x) => x.id !== m.id));
-              remove.mutate({ id: m.id, scope });
-            }}
-            onOpen={async () => {
-              setOpenError("");
-              try {
-                setViewing((await openViewOnce(m.id)).picIds);
-              } catch (e) {
-                setOpenError(e instanceof Error ? e.message : String(e));
-              }
-            }}
-          />
+        {all.map((m, i) => (
+          <Fragment key={m.id}>
+            {timeline[i].newDay && <DayDivider ts={m.tsCreated} local={local} />}
+            {timeline[i].runTime && <RunTime ts={m.tsCreated} local={local} />}
+            <MessageBubble
+              grouped={timeline[i].grouped}
+              m={m}
+              mine={m.senderProfileId === me}
+              onDelete={(scope) => {
+                setOlder((o) => o.filter((x) => x.id !== m.id));
+                remove.mutate({ id: m.id, scope });
+              }}
+              onOpen={async () => {
+                setOpenError("");
+                try {
+                  setViewing((await openViewOnce(m.id)).picIds);
+                } catch (e) {
+                  setOpenError(e instanceof Error ? e.message : String(e));
+                }
+              }}
+            />
+          </Fragment>
         ))}
         {queued.map((q) => <QueuedBubble key={q.key} q={q} />)}
       </div>
@@ -157,7 +168,7 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
         </div>
       )}
       <Composer
-        placeholder={`Message ${otherName}`}
+        placeholder={phrase("Message {name}", { name: otherName })}
         pics={myPics}
         busy={send.isPending}
         onTyping={tellTyping.keystroke}
@@ -191,7 +202,7 @@ export default function Conversation(props: ConversationProps) {
 }
 
 /** A message still on this device: waiting for a connection, or refused, with a retry. */
-function QueuedBubble({ q }: { q: Queued }) {
+function QueuedBubble({ q }: { q: QueuedMessage }) {
   return (
     <div className={q.failed ? "bubble mine queued failed" : "bubble mine queued"}>
       <p className="bubble-body">

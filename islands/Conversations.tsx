@@ -13,6 +13,7 @@ import { useUnreadByPartner } from "./queries/notifications.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { shortName } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
+import { FEEL_TEXTS } from "../domain/feelTexts.ts";
 import { MODERATION_TEXTS } from "../domain/moderation.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
@@ -23,11 +24,27 @@ interface Props {
 }
 
 function List({ profileId, initial }: Props) {
-  const { data, isPending, isFetching } = useConversationsQuery(profileId, initial);
+  const { data, isPending, isFetching, isError, refetch } = useConversationsQuery(profileId, initial);
   const remove = useDeleteConversationMutation();
   const counts = useUnreadByPartner(profileId);
   if (isPending) return <p className="loading" role="status">{UI_TEXTS.loading}</p>;
-  if (!data || data.items.length === 0) return <p className="empty">{TEXTS.noConversations}</p>;
+  if (isError && !data) {
+    return (
+      <div className="stack" role="alert">
+        <p className="error">{UI_TEXTS.listNotLoaded}</p>
+        <button type="button" onClick={() => refetch()} disabled={isFetching}>{FEEL_TEXTS.retry}</button>
+      </div>
+    );
+  }
+  if (!data || data.items.length === 0) {
+    // What to do next, with its button.
+    return (
+      <div className="empty-state">
+        <p className="empty">{TEXTS.noConversations}</p>
+        <a className="button primary" href="/search/tile">{FEEL_TEXTS.findPeople}</a>
+      </div>
+    );
+  }
   return (
     <>
       {isFetching && <p className="loading small" role="status">{UI_TEXTS.loading}</p>}

@@ -31,6 +31,7 @@ import {
 } from "./map/firstView.ts";
 import type { FlyCommand, LeafletMapProps, MapCell, MapMarker } from "./map/LeafletMap.tsx";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import { phrase } from "../domain/phrases.ts";
 
 /** The zoom of a recenter and of a link to a place (spec §2); the start zoom is islands/map/firstView.ts's. */
 export const RECENTER_ZOOM = 17;
@@ -284,11 +285,11 @@ function MapBody({ profileId, attribution, known }: GaydarMapProps) {
           type="button"
           className={"map-btn" + (gps ? " on" : "")}
           onClick={toggleType}
-          aria-label={`Location: ${gps ? "GPS" : "Walk"}`}
+          aria-label={phrase("Location: {mode}", { mode: gps ? "GPS" : phrase("Walk") })}
           title={gps ? TEXTS.gpsMessage : TEXTS.walkMessage}
         >
           <Icon name={gps ? "gps" : "walk"} />
-          <span className="map-btn-caption">{gps ? "GPS" : "Walk"}</span>
+          <span className="map-btn-caption">{gps ? "GPS" : phrase("Walk")}</span>
         </button>
         <button
           type="button"

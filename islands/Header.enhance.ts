@@ -7,6 +7,7 @@
 import { EVENTS } from "./queries/api.ts";
 import type { Enhancement } from "./enhance.ts";
 import type { HeaderProps } from "./Header.tsx";
+import { startOffline } from "./sw/register.ts";
 
 /** The menu closes by itself this long after opening. */
 export const MENU_AUTO_CLOSE_MS = 8000;
@@ -26,8 +27,9 @@ function quickExit(url: string) {
   location.replace(url);
 }
 
-const enhanceHeader: Enhancement<HeaderProps> = (root, { troubleText, quickExitUrl }) => {
+const enhanceHeader: Enhancement<HeaderProps> = (root, { troubleText, quickExitUrl, offline }) => {
   const header = root.querySelector<HTMLElement>(".app-header")!;
+  if (offline) startOffline(header, offline);
 
   const menu = header.querySelector<HTMLDetailsElement>("details.menu")!;
   let closeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -39,6 +41,8 @@ const enhanceHeader: Enhancement<HeaderProps> = (root, { troubleText, quickExitU
   let trouble: HTMLParagraphElement | undefined;
   let troubleTimer: ReturnType<typeof setTimeout> | undefined;
   globalThis.addEventListener(EVENTS.serverTrouble, () => {
+    // Offline, the offline line says why calls fail: the server is not in trouble.
+    if (offline && !navigator.onLine) return;
     if (!trouble) {
       trouble = document.createElement("p");
       trouble.className = "trouble";

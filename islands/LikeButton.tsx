@@ -3,6 +3,7 @@
  * follows the shared cache at once; a failed call puts the old state back.
  */
 
+import { Heart } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   type LikeType,
@@ -13,6 +14,7 @@ import {
   useProfileLikeMutation,
   useProfileLikeQuery,
 } from "./queries/likes.ts";
+import { dropQueued, type Queued, retryQueued, useQueuedWrite } from "./queries/outbox.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
@@ -32,26 +34,68 @@ export interface CarouselLikes {
   byPic: Record<string, LikeType>;
 }
 
-function Button({ likeType, onToggle, failed }: { likeType: LikeType; onToggle: () => void; failed: boolean }) {
+function Button(
+  { likeType, onToggle, failed, queued }: {
+    likeType: LikeType;
+    onToggle: () => void;
+    failed: boolean;
+    queued: Queued | undefined;
+  },
+) {
   const liked = likeType === "LIKE";
   return (
     <span className="like-button">
       <button type="button" className={liked ? "like on" : "like"} aria-pressed={liked} onClick={onToggle}>
-        <span aria-hidden="true">{liked ? "♥" : "♡"}</span> {liked ? TEXTS.removeLike : TEXTS.like}
+        <Heart className="icon" aria-hidden="true" fill={liked ? "currentColor" : "none"} />{" "}
+        {liked ? TEXTS.removeLike : TEXTS.like}
       </button>
       {failed && <span className="error" role="alert">{UI_TEXTS.notSavedTryAgain}</span>}
+      <QueuedState queued={queued} />
     </span>
   );
 }
 
+/** A like waiting on this device for a connection, or refused later, with a retry. */
+function QueuedState({ queued }: { queued: Queued | undefined }) {
+  if (!queued) return null;
+  if (!queued.failed) {
+    return (
+      <span className="like-queued" role="status" title={UI_TEXTS.writeWaiting}>
+        <span aria-hidden="true">⏳</span>
+        <span className="visually-hidden">{UI_TEXTS.writeWaiting}</span>
+      </span>
+    );
+  }
+  return (
+    <span className="error like-failed" role="alert">
+      {UI_TEXTS.writeFailed}: {queued.failed}{" "}
+      <button type="button" className="link-button" onClick={() => void retryQueued(queued.key)}>
+        {UI_TEXTS.sendAgain}
+      </button>{" "}
+      <button type="button" className="link-button" onClick={() => dropQueued(queued.key)}>
+        {UI_TEXTS.discardMessage}
+      </button>
+    </span>
+  );
+}
+
+/** The like type a queued write sets, while it waits. */
+const queuedLikeType = (q: Queued | undefined): LikeType | undefined =>
+  q && !q.failed ? q.json?.likeType as LikeType : undefined;
+
 function ProfileLikeButton({ like }: { like: ProfileLike }) {
   const { data } = useProfileLikeQuery(like.likerProfileId, like.likedProfileId, like);
   const save = useProfileLikeMutation();
-  const likeType = data?.likeType ?? "UNDETERMINED";
+  const queued = useQueuedWrite("PUT /api/profile-like", {
+    likerProfileId: like.likerProfileId,
+    likedProfileId: like.likedProfileId,
+  });
+  const likeType = queuedLikeType(queued) ?? data?.likeType ?? "UNDETERMINED";
   return (
     <Button
       likeType={likeType}
       failed={save.isError}
+      queued={queued}
       onToggle={() =>
         save.mutate({
           likerProfileId: like.likerProfileId,
@@ -66,11 +110,13 @@ function PicLikeButton(props: Extract<LikeButtonProps, { kind: "pic" }>) {
   const { likerProfileId, profilePicProfileId, profilePicId } = props;
   const { data } = usePicLikeQuery(likerProfileId, profilePicProfileId, profilePicId, props.likeType);
   const save = usePicLikeMutation();
-  const likeType = data ?? "UNDETERMINED";
+  const queued = useQueuedWrite("PUT /api/profile-pic-like", { likerProfileId, profilePicId });
+  const likeType = queuedLikeType(queued) ?? data ?? "UNDETERMINED";
   return (
     <Button
       likeType={likeType}
       failed={save.isError}
+      queued={queued}
       onToggle={() => save.mutate({ likerProfileId, profilePicProfileId, profilePicId, likeType: toggled(likeType) })}
     />
   );

@@ -21,6 +21,7 @@ import { LoadMore } from "../components/LoadMore.tsx";
 import { shortName } from "../domain/format.ts";
 import { Ago } from "../components/Time.tsx";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import { FEEL_TEXTS } from "../domain/feelTexts.ts";
 import type { Page } from "../domain/shapes/paging.ts";
 
 export interface LikesProps {
@@ -54,8 +55,23 @@ function TabPanel(
   const nsfw = useShowsNsfw();
   const items = q.data?.pages.flatMap((p) => p.items) ?? [];
   if (q.isPending) return <p className="muted" role="status">{UI_TEXTS.loading}</p>;
-  if (q.isError) return <p className="error" role="alert">{UI_TEXTS.listNotLoaded}</p>;
-  if (items.length === 0) return <p className="likes-empty">{tab.empty}</p>;
+  if (q.isError) {
+    return (
+      <div className="stack" role="alert">
+        <p className="error">{UI_TEXTS.listNotLoaded}</p>
+        <button type="button" onClick={() => q.refetch()} disabled={q.isFetching}>{FEEL_TEXTS.retry}</button>
+      </div>
+    );
+  }
+  if (items.length === 0) {
+    // The spec's words, then what to do next.
+    return (
+      <div className="empty-state">
+        <p className="likes-empty">{tab.empty}</p>
+        <a className="button primary" href="/search/tile">{FEEL_TEXTS.findPeople}</a>
+      </div>
+    );
+  }
   return (
     <>
       <ul className="tiles">

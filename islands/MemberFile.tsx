@@ -13,6 +13,7 @@ import { formatUntil, MODERATION_TEXTS } from "../domain/moderation.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { MemberFile as File, ModAction, ModNote } from "../domain/shapes/moderation.ts";
+import { phrase } from "../domain/phrases.ts";
 
 export interface MemberFileProps {
   file: File;
@@ -54,7 +55,7 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
           </dd>
           <dt>{UI_TEXTS.status}</dt>
           <dd>
-            {!w && !file.sendingPaused && "Visible"}
+            {!w && !file.sendingPaused && phrase("Visible")}
             {w?.kind === "REVIEW" && "Hidden for review"}
             {w?.kind === "SUSPENSION" && `Suspended until ${formatUntil(w.until!)}`}
             {w?.kind === "BAN" && "Banned"}
@@ -183,7 +184,7 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
             ).then(() => setNote(""));
           }}
         >
-          <label htmlFor="mod-note">A note for other moderators</label>
+          <label htmlFor="mod-note">{phrase("A note for other moderators")}</label>
           <textarea id="mod-note" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
           <button type="submit" disabled={!note.trim()}>{UI_TEXTS.addNote}</button>
         </form>

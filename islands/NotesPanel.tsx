@@ -10,8 +10,11 @@ import { type KeyboardEvent, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileNote, useNoteMutation, useNoteQuery } from "./queries/notes.ts";
 import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
+import { UI_TEXTS } from "../domain/uiTexts.ts";
 import { cleanTags, MAX_TAG_LENGTH, MAX_TAGS } from "../domain/tags.ts";
 import { useOpenedByHash } from "./useOpenedByHash.ts";
+import { phrase } from "../domain/phrases.ts";
+import { dropQueued, type Queued, retryQueued, useQueuedWrite } from "./queries/outbox.ts";
 
 export interface NotesPanelProps {
   note: ProfileNote;
@@ -20,7 +23,12 @@ export interface NotesPanelProps {
 function Panel({ note: initial }: NotesPanelProps) {
   const { authorProfileId, aboutProfileId } = initial;
   const { data } = useNoteQuery(authorProfileId, aboutProfileId, initial);
-  const note = data ?? initial;
+  // A note saved without a connection waits on this device: it is the note, until sent.
+  const queued = useQueuedWrite("PUT /api/profile-note", { authorProfileId, aboutProfileId });
+  const saved = data ?? initial;
+  const note: ProfileNote = queued && !queued.failed
+    ? { ...saved, ...(queued.json as Pick<ProfileNote, "bodyText" | "privateTags">) }
+    : saved;
   const save = useNoteMutation();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(note.bodyText);
@@ -30,7 +38,9 @@ function Panel({ note: initial }: NotesPanelProps) {
 
   /** Saves when something changed; resolves false when the save failed (the text stays in the panel). */
   const saveIfChanged = async (bodyText: string, privateTags: string[]): Promise<boolean> => {
-    if (bodyText === note.bodyText && privateTags.join("\n") === note.privateTags.join("\n")) return true;
+    // Compared with the note the cache holds (the server's, or the one written offline), not with
+    // a write still on its way (it may yet fail).
+    if (bodyText === saved.bodyText && privateTags.join("\n") === saved.privateTags.join("\n")) return true;
     try {
       await save.mutateAsync({ authorProfileId, aboutProfileId, bodyText, privateTags });
       setFailed(false);
@@ -73,7 +83,7 @@ function Panel({ note: initial }: NotesPanelProps) {
     return (
       <section id="notes" className="panel notes-panel" aria-label={TEXTS.privateNotes}>
         <button type="button" className="panel-toggle" aria-expanded="false" onClick={open}>
-          <span aria-hidden="true">🗒</span> {empty ? "Add Private Notes" : "Private Notes"}
+          <span aria-hidden="true">🗒</span> {empty ? phrase("Add Private Notes") : TEXTS.privateNotes}
         </button>
         {note.bodyText && <p className="note-preview">{note.bodyText}</p>}
         {note.privateTags.length > 0 && (
@@ -81,6 +91,7 @@ function Panel({ note: initial }: NotesPanelProps) {
             {note.privateTags.map((t) => <li key={t} className="tag">{t}</li>)}
           </ul>
         )}
+        <QueuedNote queued={queued} />
       </section>
     );
   }
@@ -128,7 +139,25 @@ function Panel({ note: initial }: NotesPanelProps) {
         {save.isPending && <span className="muted" role="status">{TEXTS.saving}</span>}
       </div>
       {failed && !save.isPending && <p className="error" role="alert">{TEXTS.noteSaveFailed}</p>}
+      <QueuedNote queued={queued} />
     </section>
+  );
+}
+
+/** A note waiting on this device for a connection, or refused later, with a retry. */
+function QueuedNote({ queued }: { queued: Queued | undefined }) {
+  if (!queued) return null;
+  if (!queued.failed) return <p className="muted queued-state" role="status">{UI_TEXTS.writeWaiting}</p>;
+  return (
+    <p className="error" role="alert">
+      {UI_TEXTS.writeFailed}: {queued.failed}{" "}
+      <button type="button" className="link-button" onClick={() => void retryQueued(queued.key)}>
+        {UI_TEXTS.sendAgain}
+      </button>{" "}
+      <button type="button" className="link-button" onClick={() => dropQueued(queued.key)}>
+        {UI_TEXTS.discardMessage}
+      </button>
+    </p>
   );
 }
 

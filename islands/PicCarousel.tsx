@@ -9,6 +9,7 @@ import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { picImgProps } from "../domain/pictures.ts";
 import LikeButton, { type CarouselLikes } from "./LikeButton.tsx";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import { dir } from "../domain/i18n.ts";
 import type { PicInfo } from "../domain/shapes/pictures.ts";
 
 export interface PicCarouselProps {
@@ -41,8 +42,11 @@ export default function PicCarousel({ profileId, profileName, pictures, start, l
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "ArrowLeft") setAt((i) => Math.max(0, i - 1));
-      if (e.key === "ArrowRight") setAt((i) => Math.min(pictures.length - 1, i + 1));
+      // The previous picture is the reading direction's back: the left arrow, the right one in Arabic.
+      const back = dir() === "rtl" ? "ArrowRight" : "ArrowLeft";
+      const on = dir() === "rtl" ? "ArrowLeft" : "ArrowRight";
+      if (e.key === back) setAt((i) => Math.max(0, i - 1));
+      if (e.key === on) setAt((i) => Math.min(pictures.length - 1, i + 1));
     };
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);

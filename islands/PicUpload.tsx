@@ -11,6 +11,8 @@ import { ApiFailure } from "./queries/api.ts";
 import { useUploadMutation } from "./queries/pictures.ts";
 import { MAX_UPLOAD_BYTES, UPLOAD_ACCEPT, uploadProblems } from "../domain/pictures.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import { phrase } from "../domain/phrases.ts";
+import { num } from "../domain/i18n.ts";
 
 /** 'Uploaded' shows this long before the editor opens (spec §9). */
 export const UPLOADED_MS = 2000;
@@ -57,11 +59,14 @@ function UploadBody({ profileId, replaceId }: PicUploadProps) {
   return (
     <div className="stack narrow upload">
       <p className="muted">
-        PNG, JPEG or WebP, up to {(MAX_UPLOAD_BYTES / 1_000_000).toFixed(1)}{" "}
-        MB. Pictures are stored without their location and camera data.
+        {phrase("PNG, JPEG or WebP, up to {mb} MB. Pictures are stored without their location and camera data.", {
+          mb: num(MAX_UPLOAD_BYTES / 1_000_000),
+        })}
       </p>
       <label className="file-chooser">
-        <span className="button primary">{replaceId ? "Choose a New Picture" : "Choose a Picture"}</span>
+        <span className="button primary">
+          {replaceId ? phrase("Choose a New Picture") : phrase("Choose a Picture")}
+        </span>
         <input
           type="file"
           accept={UPLOAD_ACCEPT}

@@ -22,6 +22,7 @@ import { picImgProps } from "../domain/pictures.ts";
 import { MAX_TEXT, TEXTS, titleText } from "../domain/texts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { PicInfo } from "../domain/shapes/pictures.ts";
+import { phrase } from "../domain/phrases.ts";
 
 /** The 'Saved' banner shows this long in the editor (spec §9). */
 export const SAVED_MS = 1000;
@@ -34,10 +35,16 @@ const EDGE_SCROLL_PX = 14;
 const CONFIRM_MS = 4000;
 
 export const EDITOR_TEXTS = {
-  savedImages: "Saved Image Changes",
-  couldNotReplace: "Could not replace images...",
-  nsfwHidden: "Profile pictures (NSFW) editing is hidden.",
-} as const;
+  get savedImages() {
+    return phrase("Saved Image Changes");
+  },
+  get couldNotReplace() {
+    return phrase("Could not replace images...");
+  },
+  get nsfwHidden() {
+    return phrase("Profile pictures (NSFW) editing is hidden.");
+  },
+};
 
 type ListName = "public" | "private";
 type Lists = Record<ListName, string[]>;
@@ -169,7 +176,7 @@ function EditorBody({ profile: initial }: { profile: ProfileView }) {
         <div className="row two">
           <label>
             {TEXTS.height}
-            <input {...field("height")} maxLength={40} placeholder={`e.g. 5'10" or 178 cm`} />
+            <input {...field("height")} maxLength={40} placeholder={phrase("e.g. 5'10\" or 178 cm")} />
           </label>
           <label>
             {TEXTS.weight}
@@ -402,8 +409,8 @@ function PicturesEditor({ profile: p }: { profile: ProfileView }) {
       </div>
       {!showNsfw && <p className="warning" role="note">{EDITOR_TEXTS.nsfwHidden}</p>}
       {status && <p className={statusOk ? "success" : "error"} role="status">{status}</p>}
-      {renderList("public", "Public Pics", "Everyone sees these, in this order.")}
-      {renderList("private", "Private Pics", "Only you, and members you send them to in a chat.")}
+      {renderList("public", phrase("Public Pics"), phrase("Everyone sees these, in this order."))}
+      {renderList("private", UI_TEXTS.privatePics, UI_TEXTS.privatePicsHint)}
     </section>
   );
 }

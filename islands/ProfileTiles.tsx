@@ -5,7 +5,13 @@
  */
 
 import { QueryProvider } from "./queries/client.tsx";
-import { type DiscoveryProps, TILES_PAGE_SIZE, TILES_REFETCH_MS, useDiscovery } from "./queries/briefs.ts";
+import {
+  type DiscoveryProps,
+  GRID_ORDER_KEY,
+  TILES_PAGE_SIZE,
+  TILES_REFETCH_MS,
+  useDiscovery,
+} from "./queries/briefs.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { usePresence } from "./queries/presence.ts";
 import { OnlineDot } from "../components/OnlineDot.tsx";
@@ -29,7 +35,16 @@ function Tiles(props: DiscoveryProps) {
         <ul className="tiles">
           {briefs.map((b, i) => (
             <li key={b.profileId}>
-              <a className="tile" href={`/profile/${encodeURIComponent(b.profileId)}`}>
+              <a
+                className="tile"
+                href={`/profile/${encodeURIComponent(b.profileId)}`}
+                onClick={(e) => {
+                  e.currentTarget.classList.add("opening");
+                  try {
+                    sessionStorage.setItem(GRID_ORDER_KEY, JSON.stringify(briefs.map((x) => x.profileId)));
+                  } catch { /* storage off: the profile shows no next and previous */ }
+                }}
+              >
                 <BriefPicture
                   picId={b.profilePicIds[0]}
                   name={b.profileName}

@@ -23,6 +23,9 @@ import { TEXTS } from "../domain/texts.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { PicInfo } from "../domain/shapes/pictures.ts";
+import { phrase } from "../domain/phrases.ts";
+import { FEEL_TEXTS } from "../domain/feelTexts.ts";
+import { GRID_ORDER_KEY } from "./queries/briefs.ts";
 
 export interface ProfileViewProps {
   profile: Profile;
@@ -94,7 +97,7 @@ function Biography({ text }: { text: string }) {
 
 /** Characteristics grouped by category; 'i'm so boring' when there are none (spec §3). */
 export function Characteristics({ values }: { values: string[] }) {
-  if (values.length === 0) return <p className="boring">{NO_CHARACTERISTICS}</p>;
+  if (values.length === 0) return <p className="boring">{phrase(NO_CHARACTERISTICS)}</p>;
   const have = new Set(values);
   return (
     <dl className="chars">
@@ -142,9 +145,17 @@ function Hero({ p, showNsfw }: { p: Profile; showNsfw: boolean }) {
         {ids.map((id, i) => {
           const pic = byId.get(id)!;
           return (
-            <a key={id} className="hero-slide" href={carouselHref(p.id, id, ids)}>
+            <a
+              key={id}
+              className="hero-slide"
+              href={carouselHref(p.id, id, ids)}
+              // The first picture shows at once in the grid's size (in the cache from the tile) until
+              // the large one has loaded over it.
+              style={i === 0 ? { backgroundImage: tileImageSet(pic, showNsfw) } : undefined}
+            >
               <img
                 {...picImgProps(pic, 1024, showNsfw)}
+                {...(i === 0 ? { elementtiming: "profile-photo" } : {})}
                 alt={SCREEN_TEXTS.pictureOf(i + 1, n)}
                 loading={i === 0 || (hydrated && i <= at + 2) ? "eager" : "lazy"}
                 draggable={false}
@@ -234,10 +245,36 @@ function ProfileBody({ profile: initial, distanceMeters }: ProfileViewProps) {
     p.height ? `Height ${p.height}` : null,
     p.weight ? `Weight ${p.weight}` : null,
   ].filter(Boolean);
+  const around = useGridNeighbours(p.id);
+  const swipe = useRef<{ x: number; y: number } | null>(null);
   return (
     <article className="profile-view">
       <Hero p={p} showNsfw={showNsfw} />
-      <div className="profile-info">
+      <div
+        className="profile-info"
+        onTouchStart={(e) => (swipe.current = { x: e.touches[0].clientX, y: e.touches[0].clientY })}
+        onTouchEnd={(e) => {
+          const start = swipe.current, t = e.changedTouches[0];
+          swipe.current = null;
+          if (!start) return;
+          const dx = t.clientX - start.x, dy = t.clientY - start.y;
+          if (Math.abs(dx) < 60 || Math.abs(dx) < 2 * Math.abs(dy)) return;
+          // A swipe towards the start of the line goes forward (to the left, or to the right in Arabic).
+          const forward = document.dir === "rtl" ? dx > 0 : dx < 0;
+          const to = forward ? around.next : around.prev;
+          if (to) location.assign(`/profile/${encodeURIComponent(to)}`);
+        }}
+      >
+        {(around.prev || around.next) && (
+          <nav className="profile-step">
+            {around.prev && (
+              <a href={`/profile/${encodeURIComponent(around.prev)}`} rel="prev">‹ {FEEL_TEXTS.previousProfile}</a>
+            )}
+            {around.next && (
+              <a href={`/profile/${encodeURIComponent(around.next)}`} rel="next">{FEEL_TEXTS.nextProfile} ›</a>
+            )}
+          </nav>
+        )}
         <Whereabouts p={p} distanceMeters={distanceMeters} />
         {facts.length > 0 && <p className="profile-facts">{facts.join(" · ")}</p>}
         {p.own && (
@@ -265,10 +302,32 @@ function ProfileBody({ profile: initial, distanceMeters }: ProfileViewProps) {
   );
 }
 
+/**
+ * The profiles before and after this one in the grid it was opened from (islands/ProfileTiles.tsx
+ * keeps the grid's order for the tab), after hydration; none when it was opened from elsewhere.
+ */
+function useGridNeighbours(id: string): { prev?: string; next?: string } {
+  const [around, setAround] = useState<{ prev?: string; next?: string }>({});
+  useEffect(() => {
+    try {
+      const ids: unknown = JSON.parse(sessionStorage.getItem(GRID_ORDER_KEY) ?? "[]");
+      const i = Array.isArray(ids) ? ids.indexOf(id) : -1;
+      if (i >= 0) setAround({ prev: (ids as string[])[i - 1], next: (ids as string[])[i + 1] });
+    } catch { /* no order kept: no neighbours */ }
+  }, [id]);
+  return around;
+}
+
 export default function ProfileView(props: ProfileViewProps) {
   return (
     <QueryProvider>
       <ProfileBody {...props} />
     </QueryProvider>
   );
+}
+
+/** The picture as the grid shows it (1x and 2x), a CSS image-set. */
+function tileImageSet(pic: Parameters<typeof picImgProps>[0], showNsfw: boolean): string {
+  const [x1, x2] = picImgProps(pic, 256, showNsfw).srcSet.split(", ").map((s) => s.split(" ")[0]);
+  return `image-set(url("${x1}") 1x, url("${x2}") 2x)`;
 }

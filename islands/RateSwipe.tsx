@@ -10,9 +10,10 @@ import { QueryProvider } from "./queries/client.tsx";
 import { type LikeType, swipeLikeType, usePicLikeMutation, usePicLikeQuery } from "./queries/likes.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { swipeOfDrag } from "./SwipeDeck.tsx";
+import { swipeOfKey } from "./useSwipe.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { shortName } from "../domain/format.ts";
-import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
+import { DISCOVERY_TEXTS, keyOfSwipe } from "../domain/discovery.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface RateSwipeProps {
@@ -31,12 +32,35 @@ const RATED: Record<LikeType, string> = {
   DISLIKE: "You rated this Meh",
   UNDETERMINED: "",
 };
-const KEYS: Record<string, string> = { ArrowLeft: "left", ArrowRight: "right", ArrowDown: "down" };
 /** The rating buttons, as on the swipe cards: Meh (left), Skip (down), Nice (right). */
 const BUTTONS = [
-  { direction: "left", className: "swipe-meh", key: "ArrowLeft", icon: "✕", label: DISCOVERY_TEXTS.meh },
-  { direction: "down", className: "swipe-skip", key: "ArrowDown", icon: "↓", label: DISCOVERY_TEXTS.skip },
-  { direction: "right", className: "swipe-nice", key: "ArrowRight", icon: "♥", label: DISCOVERY_TEXTS.nice },
+  {
+    direction: "left",
+    className: "swipe-meh",
+    key: "ArrowLeft",
+    icon: "✕",
+    get label() {
+      return DISCOVERY_TEXTS.meh;
+    },
+  },
+  {
+    direction: "down",
+    className: "swipe-skip",
+    key: "ArrowDown",
+    icon: "↓",
+    get label() {
+      return DISCOVERY_TEXTS.skip;
+    },
+  },
+  {
+    direction: "right",
+    className: "swipe-nice",
+    key: "ArrowRight",
+    icon: "♥",
+    get label() {
+      return DISCOVERY_TEXTS.nice;
+    },
+  },
 ] as const;
 
 /** The viewer's current rating of a picture, from the shared cache (so a new rating shows at once). */
@@ -67,9 +91,10 @@ function Rater({ likerProfileId, owner, picIds, start, likes }: RateSwipeProps) 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const tag = (e.target as HTMLElement | null)?.tagName ?? "";
-      if (!KEYS[e.key] || e.altKey || e.ctrlKey || e.metaKey || ["INPUT", "TEXTAREA", "SELECT"].includes(tag)) return;
+      const direction = swipeOfKey(e.key);
+      if (!direction || e.altKey || e.ctrlKey || e.metaKey || ["INPUT", "TEXTAREA", "SELECT"].includes(tag)) return;
       e.preventDefault();
-      rateRef.current(KEYS[e.key]);
+      rateRef.current(direction);
     };
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);
@@ -152,7 +177,7 @@ function Rater({ likerProfileId, owner, picIds, start, likes }: RateSwipeProps) 
             type="button"
             className={b.className}
             onClick={() => rateRef.current(b.direction)}
-            aria-keyshortcuts={b.key}
+            aria-keyshortcuts={keyOfSwipe(b.key)}
           >
             <span aria-hidden="true">{b.icon}</span> {b.label}
           </button>

@@ -26,9 +26,15 @@ export interface RatingGameProps {
 }
 
 const STAMPS: Record<SwipeDirection, string> = {
-  right: DISCOVERY_TEXTS.nice,
-  left: DISCOVERY_TEXTS.meh,
-  down: DISCOVERY_TEXTS.skip,
+  get right() {
+    return DISCOVERY_TEXTS.nice;
+  },
+  get left() {
+    return DISCOVERY_TEXTS.meh;
+  },
+  get down() {
+    return DISCOVERY_TEXTS.skip;
+  },
 };
 
 export default function RatingGame(props: RatingGameProps) {

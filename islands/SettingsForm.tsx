@@ -26,6 +26,7 @@ import {
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { ApiAnswer } from "../domain/contract.ts";
+import { phrase } from "../domain/phrases.ts";
 
 /** The account's settings (`GET /api/settings`). */
 export type SettingsData = ApiAnswer<"GET /api/settings">;
@@ -218,7 +219,7 @@ function Sessions({ sessions, reauth }: { sessions: SessionItem[]; reauth: Setti
               {s.device} {s.current && <strong>{TEXTS.thisDevice}</strong>}
               <br />
               <small>
-                last active <Time ts={s.lastSeen} />
+                {phrase("last active")} <Time ts={s.lastSeen} />
               </small>
             </span>
             {!s.current && (
@@ -301,7 +302,7 @@ function PushDevices({ devices, applicationServerKey }: { devices: PushDevice[];
   const subscribed = devices.some((d) => d.endpoint === mine);
   return (
     <section className="narrow">
-      <h2>{TEXTS.pushNotifications}</h2>
+      <h2 id="push-title">{TEXTS.pushNotifications}</h2>
       <ul className="list">
         {devices.length === 0 && <li>{TEXTS.noPushDevice}</li>}
         {devices.map((d) => (

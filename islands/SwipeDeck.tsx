@@ -33,9 +33,15 @@ import type { ProfileBrief } from "../domain/shapes/briefs.ts";
 const REFILL_AT = 5;
 
 const STAMPS: Record<SwipeDirection, string> = {
-  right: DISCOVERY_TEXTS.nice,
-  left: DISCOVERY_TEXTS.meh,
-  down: DISCOVERY_TEXTS.skip,
+  get right() {
+    return DISCOVERY_TEXTS.nice;
+  },
+  get left() {
+    return DISCOVERY_TEXTS.meh;
+  },
+  get down() {
+    return DISCOVERY_TEXTS.skip;
+  },
 };
 
 /** What a screen reader hears after a swipe. */

@@ -8,10 +8,16 @@ import { QueryProvider } from "./queries/client.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { useUnreadCounts } from "./queries/notifications.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import { phrase } from "../domain/phrases.ts";
 
 export interface TabBarProps {
   profileId: string;
   currentPath: string;
+  /**
+   * Each tab's icon as SVG markup, drawn on the server from the app's icon set
+   * (routes/pages/render.tsx): the island ships no icon code.
+   */
+  icons: Record<TabId, string>;
 }
 
 /** The tabs: where each goes, and which paths belong to it. */
@@ -19,17 +25,23 @@ export const TABS = [
   {
     id: "grid",
     label: "Grid",
-    icon: "▦",
     href: "/search/tile",
     match: ["/search/tile", "/search/swype", "/search/profile"],
   },
-  { id: "map", label: "Map", icon: "📍", href: "/search/map", match: ["/search/map"] },
-  { id: "chats", label: "Chats", icon: "💬", href: "/chat/personal", match: ["/chat/"] },
-  { id: "likes", label: "Likes", icon: "♥", href: "/likes/profilelikedyou", match: ["/likes/"] },
-  { id: "me", label: "Me", icon: "☺", href: "/profileEdit", match: ["/profileEdit", "/settings", "/profilePic"] },
+  { id: "map", label: "Map", href: "/search/map", match: ["/search/map"] },
+  { id: "chats", label: "Chats", href: "/chat/personal", match: ["/chat/"] },
+  { id: "likes", label: "Likes", href: "/likes/profilelikedyou", match: ["/likes/"] },
+  {
+    id: "me",
+    label: "Me",
+    href: "/profileEdit",
+    match: ["/profileEdit", "/settings", "/profilePic"],
+  },
 ] as const;
 
-function Tabs({ profileId, currentPath }: TabBarProps) {
+export type TabId = typeof TABS[number]["id"];
+
+function Tabs({ profileId, currentPath, icons }: TabBarProps) {
   const counts = useUnreadCounts(profileId);
   return (
     <nav className="tab-bar" aria-label={UI_TEXTS.tabs}>
@@ -38,12 +50,12 @@ function Tabs({ profileId, currentPath }: TabBarProps) {
         const count = t.id === "chats" ? counts.chats : t.id === "likes" ? counts.likes : 0;
         return (
           <a key={t.id} href={t.href} className="tab-link" aria-current={current ? "page" : undefined}>
-            <span className="tab-icon" aria-hidden="true">{t.icon}</span>
+            <span className="tab-icon" aria-hidden="true" dangerouslySetInnerHTML={{ __html: icons[t.id] }} />
             <span className="tab-label">{TEXTS.tabs[t.id]}</span>
             {count > 0 && (
               <span className="tab-count">
                 {count > 99 ? "99+" : count}
-                <span className="visually-hidden">unread</span>
+                <span className="visually-hidden">{phrase("unread")}</span>
               </span>
             )}
           </a>

@@ -184,6 +184,48 @@ const leafletEsm: esbuild.Plugin = {
   },
 };
 
+/** Files of static/ the worker precaches beside the build: icons and manifests (revisioned by content). */
+const PRECACHED_STATIC = [
+  "icon.svg",
+  "neutral-icon.svg",
+  "icons/icon-192.png",
+  "icons/neutral-192.png",
+  "manifest.webmanifest",
+  "manifest-neutral.webmanifest",
+];
+
+/** The name of the service worker in the build; served at /static/sw.js with scope "/" (routes/assets.ts). */
+export const SERVICE_WORKER_FILE = "sw.js";
+
+/**
+ * Builds the service worker (islands/sw/worker.ts, Workbox's modules bundled) with the list of
+ * what it precaches: every output of this build (hashed names: no revision needed) and the icons
+ * and manifests (revisioned by a hash of their content). A build with other bundles makes a
+ * worker with other bytes, which browsers install as the new version.
+ */
+async function buildWorker(outdir: string, builtUrls: string[], minify: boolean): Promise<void> {
+  const precache: { url: string; revision: string | null }[] = builtUrls.map((url) => ({ url, revision: null }));
+  for (const f of PRECACHED_STATIC) {
+    const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(`${root}static/${f}`));
+    const revision = [...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    precache.push({ url: `/static/${f}`, revision });
+  }
+  await esbuild.build({
+    entryPoints: [`${root}islands/sw/worker.ts`],
+    bundle: true,
+    format: "iife",
+    outfile: `${outdir}/${SERVICE_WORKER_FILE}`,
+    minify,
+    sourcemap: false,
+    target: ["es2022", "chrome110", "firefox115", "safari16"],
+    define: {
+      "__PRECACHE__": JSON.stringify(precache),
+      "process.env.NODE_ENV": '"production"',
+    },
+    logLevel: "warning",
+  });
+}
+
 /** Builds everything into static/build and returns the manifest. */
 export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> {
   const names = islandNames();
@@ -224,12 +266,13 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     plugins: [virtual, localesOnDemand, oneCopy, leafletEsm],
     logLevel: "warning",
   });
-  await esbuild.stop();
   // esbuild's metafile names outputs relative to the working directory.
   const url = (p: string) =>
     "/static/build/" +
     new URL(p, `file://${Deno.cwd()}/`).pathname.slice(new URL(`file://${outdir}`).pathname.length + 1);
   const outputs = result.metafile.outputs;
+  await buildWorker(outdir, Object.keys(outputs).map(url), opts.minify ?? true);
+  await esbuild.stop();
   await precompress(Object.keys(outputs).map((p) => new URL(p, `file://${Deno.cwd()}/`).pathname));
   const manifest: Manifest = { islands: {}, css: "" };
   /**

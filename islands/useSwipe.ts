@@ -2,10 +2,13 @@
  * The swipe gesture of the swipe screens (profiles, picture rating): a card that follows a
  * finger or the mouse (pointer events with capture, so touch works with `touch-action: none`)
  * and the arrow keys. Right, left and down swipe; up never does (spec §2: swiping up is disabled).
+ * "right" is the reading direction's forward (Nice): in a right-to-left language a drag or arrow
+ * to the left is "right", and the card flies off to the left.
  */
 
 import { type CSSProperties, type PointerEvent, useEffect, useRef, useState } from "react";
 import type { SwipeDirection } from "../domain/discovery.ts";
+import { dir } from "../domain/i18n.ts";
 
 /** The arrow keys that swipe. ArrowUp is not one of them. */
 export const SWIPE_KEYS: Readonly<Record<string, SwipeDirection>> = {
@@ -14,6 +17,18 @@ export const SWIPE_KEYS: Readonly<Record<string, SwipeDirection>> = {
   ArrowDown: "down",
 };
 
+/** 1 when the page reads left to right, -1 when right to left (a physical x times this is forward). */
+function forward(): 1 | -1 {
+  return dir() === "rtl" ? -1 : 1;
+}
+
+/** The swipe an arrow key makes (mirrored in a right-to-left language), or undefined. */
+export function swipeOfKey(key: string): SwipeDirection | undefined {
+  const direction = SWIPE_KEYS[key];
+  if (forward() === 1 || direction === "down" || !direction) return direction;
+  return direction === "right" ? "left" : "right";
+}
+
 /** A drag past this many pixels (or a quarter of the card) is a swipe. */
 export const SWIPE_PX = 110;
 /** How long a card takes to fly off (the CSS transition of the leaving card). */
@@ -21,6 +36,7 @@ export const LEAVE_MS = 220;
 
 /** Which swipe a drag of (dx, dy) makes on a card `width` wide; null snaps back. Up never swipes. */
 export function swipeOfDrag(dx: number, dy: number, width: number): SwipeDirection | null {
+  dx *= forward();
   const t = Math.min(SWIPE_PX, width / 4);
   if (Math.abs(dx) >= t && Math.abs(dx) >= dy) return dx > 0 ? "right" : "left";
   if (dy >= t) return "down";
@@ -45,7 +61,7 @@ export interface CardLook {
 function dragLook(drag: Drag): CardLook {
   const dy = drag.dy < 0 ? Math.max(drag.dy * 0.2, -24) : drag.dy;
   let stamp: SwipeDirection | null = null;
-  if (Math.abs(drag.dx) >= Math.max(dy, 0) && drag.dx !== 0) stamp = drag.dx > 0 ? "right" : "left";
+  if (Math.abs(drag.dx) >= Math.max(dy, 0) && drag.dx !== 0) stamp = drag.dx * forward() > 0 ? "right" : "left";
   else if (dy > 0) stamp = "down";
   const t = Math.min(SWIPE_PX, drag.width / 4);
   return {
@@ -57,7 +73,7 @@ function dragLook(drag: Drag): CardLook {
 
 /** The look of a card flying off after a swipe. */
 function leaveLook(direction: SwipeDirection, drag: Drag | null): CardLook {
-  const side = direction === "right" ? 1 : -1;
+  const side = (direction === "right" ? 1 : -1) * forward();
   return {
     style: {
       transform: direction === "down"
@@ -95,7 +111,7 @@ export function useSwipe(onSwipe: (direction: SwipeDirection) => void, enabled: 
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const direction = SWIPE_KEYS[e.key];
+      const direction = swipeOfKey(e.key);
       if (!direction || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || typingIn(e.target)) return;
       e.preventDefault();
       if (latest.current.enabled) latest.current.onSwipe(direction);

@@ -16,6 +16,7 @@ import { safetyPlace } from "./safety.ts";
 import { ageOf } from "../domain/age.ts";
 import { blockedSet } from "./blocks.ts";
 import { likeSets, ratedAmong } from "./likes.ts";
+import { presenceOf } from "./presence.ts";
 import {
   byBounds,
   bySector,
@@ -49,6 +50,15 @@ export interface BriefsQuery {
   chars?: readonly string[];
   /** Like filters that must all hold. */
   likes?: readonly LikeFilter[];
+  /** Ages (whole years) a member must be within; a member without a birthdate is left out by either. */
+  minAge?: number;
+  maxAge?: number;
+  /** Only members within this distance of the viewer's shown position (ignored where the viewer is at risk). */
+  maxMeters?: number;
+  /** Only members online now (as the viewer may see it: kv/presence.ts). */
+  online?: boolean;
+  /** Only members with at least one public picture. */
+  withPics?: boolean;
   /**
    * Leave out members the viewer rated (LIKE or DISLIKE) before this time. A fixed time keeps the
    * pages of one swipe session stable while the viewer rates more.
@@ -106,7 +116,7 @@ function search(area: BriefsArea, viewerId: string, o: QueryOptions): Promise<Ne
 /**
  * One page of the members of `area` for `viewerId`, nearest to the viewer's shown position first:
  * without the viewer, members either of them blocked, hidden and expired members, and members
- * with no profile; filtered by `q.chars` and `q.likes`. Bad paging or coordinates throw
+ * with no profile; filtered by `q.chars`, `q.likes`, age, distance, online now and pictures. Bad paging or coordinates throw
  * `GeoInputError`. A viewer without a valid position gets an empty `nearest`.
  */
 export async function profileBriefs(viewerId: string, area: BriefsArea, q: BriefsQuery = {}): Promise<BriefsPage> {
@@ -117,13 +127,22 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
   }
   const chars = q.chars ?? [];
   const verifiedOnly = q.verified === true;
-  // Filters on profile fields: candidates are read in larger chunks, then filtered here.
-  const attributes = chars.length > 0 || verifiedOnly;
   const likes = q.likes ?? [];
-  const [exclude, sets] = await Promise.all([
+  const [exclude, sets, place] = await Promise.all([
     blockedSet(viewerId),
     likes.length > 0 ? likeSets(viewerId) : Promise.resolve(null),
+    safetyPlace(viewerId),
   ]);
+  // A distance filter would place members for a viewer at risk: it is not applied there.
+  const maxMeters = place.atRisk ? undefined : q.maxMeters;
+  const fits = (b: ProfileBrief) =>
+    (q.minAge === undefined || (b.profileAge !== null && b.profileAge >= q.minAge)) &&
+    (q.maxAge === undefined || (b.profileAge !== null && b.profileAge <= q.maxAge)) &&
+    (maxMeters === undefined || (b.distanceMeters !== null && b.distanceMeters <= maxMeters)) &&
+    (!q.withPics || b.profilePicIds.length > 0) &&
+    (!verifiedOnly || b.verified);
+  const attributeFilter = chars.length > 0 || q.minAge !== undefined || q.maxAge !== undefined ||
+    maxMeters !== undefined || !!q.online || !!q.withPics || verifiedOnly;
   const likeFilter = sets ? (id: string) => likes.every((f) => sets[f].has(id)) : undefined;
 
   // (page + 1) * size accepted members make the page, one more tells whether another follows.
@@ -133,7 +152,7 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
   // A deck read from the top meets long runs of members rated before: larger chunks still.
   const chunk = Math.min(
     MAX_PAGE_SIZE,
-    q.ratedBefore !== undefined ? Math.max(8 * want, 1000) : attributes ? Math.max(4 * want, 200) : want,
+    q.ratedBefore !== undefined ? Math.max(8 * want, 1000) : attributeFilter ? Math.max(4 * want, 200) : want,
   );
   const profiles = new Map<string, Profile | null>();
   const accepted: ProfileBrief[] = [];
@@ -143,7 +162,7 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
     // page still needs (a swipe deck's chunk is larger than its page), then more if some drop out.
     // Each further read is twice the last (many rated members in a row: few round trips).
     for (let i = 0, grow = 16; i < found.items.length && accepted.length < want; grow *= 2) {
-      const take = attributes ? found.items.length : Math.max(want - accepted.length, grow);
+      const take = attributeFilter ? found.items.length : Math.max(want - accepted.length, grow);
       const slice = found.items.slice(i, i + take);
       i += slice.length;
       // Members rated before the deck opened: asked about the candidates only, never the whole history.
@@ -151,20 +170,25 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
         ? await ratedAmong(viewerId, slice.map((it) => it.profileId), q.ratedBefore)
         : null;
       const candidates = rated ? slice.filter((it) => !rated.has(it.profileId)) : slice;
-      await loadProfiles(candidates.map((it) => it.profileId), profiles);
+      const ids = candidates.map((it) => it.profileId);
+      const [, presence] = await Promise.all([
+        loadProfiles(ids, profiles),
+        q.online ? presenceOf(viewerId, ids) : Promise.resolve(null),
+      ]);
       const t = now();
       for (const it of candidates) {
         const p = profiles.get(it.profileId);
-        if (p && hasAllCharacteristics(p.characteristics, chars) && (!verifiedOnly || isVerified(p))) {
-          accepted.push(briefOf(p, it, t));
-        }
+        if (!p || !hasAllCharacteristics(p.characteristics, chars)) continue;
+        if (presence && !presence[it.profileId]?.online) continue;
+        const b = briefOf(p, it, t);
+        if (fits(b)) accepted.push(b);
       }
     }
     if (!found.hasMore) break;
   }
   const items = accepted.slice(page * size, (page + 1) * size);
   // A viewer where being gay is a crime (kv/safety.ts): what their screen shows must place no one.
-  if ((await safetyPlace(viewerId)).atRisk) {
+  if (place.atRisk) {
     if (area.kind === "bounds") return { items: [], page, size, hasMore: false, nearbyOnly: true };
     return {
       items: items.map((b) => ({ ...b, distanceMeters: null })),

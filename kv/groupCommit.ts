@@ -2,22 +2,26 @@
  * Group commit: checked writes from concurrent requests go to KV together, in one atomic.
  *
  * A KV commit costs a fixed part (a transaction on the store's one writer) and a part per
- * mutation; on a local file the fixed part is about half of a like's commit. While one group is
- * being committed, the next writes wait (well under a millisecond on a local file) and then go
- * as one group of at most `GROUP_MAX`: each write adds its checks and mutations to the shared
- * atomic (so the events of a group share one log entry: kv/events.ts).
+ * mutation; on a local file the fixed part is about half of a like's commit. While a group is
+ * being committed, the writes made meanwhile wait and then go as one group of at most
+ * `GROUP_MAX`; when a whole group waits, it goes at once beside the one in flight, up to
+ * `IN_FLIGHT` groups (the store's thread takes the next while this thread still answers the
+ * last). Each write adds its checks and mutations to the shared atomic (so the events of a group
+ * share one log entry: kv/events.ts).
  *
- * Each write names the keys it checks. Two writes checking the same key never share a group (the
- * later waits for the next), so a group is the same as its writes one after another. When a
- * group's commit fails (a check failed), each of its writes is committed again on its own and gets
- * its own answer: one stale write never fails the others. A write's `build` may therefore run
- * twice, each time on a fresh atomic.
+ * Each write names the keys it checks. Two writes checking the same key never share a group, nor
+ * are they in flight at once (the later waits until the earlier's group is done), so the groups
+ * are the same as their writes one after another. When a group's commit fails (a check failed),
+ * each of its writes is committed again on its own and gets its own answer: one stale write never
+ * fails the others. A write's `build` may therefore run twice, each time on a fresh atomic.
  */
 
 import { kv } from "./db.ts";
 
 /** The most writes in one group (each adds a few checks; KV takes at most 100 checks an atomic). */
 export const GROUP_MAX = 16;
+/** The most groups being committed at once. */
+export const IN_FLIGHT = 3;
 
 interface Write {
   checked: string[];
@@ -28,14 +32,22 @@ interface Write {
 
 interface Committer {
   queue: Write[];
-  busy: boolean;
+  /** Groups being committed. */
+  inFlight: number;
+  /** The keys checked by writes in flight, with how many such writes check each. */
+  held: Map<string, number>;
 }
 const committers = new WeakMap<Deno.Kv, Committer>();
 let grouping = true;
+let inFlightMax = IN_FLIGHT;
 
-/** Turns grouping off (each write committed alone, at once) or back on: for bench/http.ts's "before". */
-export function setGroupCommit(on: boolean): void {
+/**
+ * Turns grouping off (each write committed alone, at once) or back on, with at most `inFlight`
+ * groups at once: for the benches' "before".
+ */
+export function setGroupCommit(on: boolean, inFlight = IN_FLIGHT): void {
   grouping = on;
+  inFlightMax = inFlight;
 }
 
 /**
@@ -54,32 +66,49 @@ export function commitGrouped(
     return op.commit().then((r) => r.ok);
   }
   let c = committers.get(db);
-  if (!c) committers.set(db, c = { queue: [], busy: false });
+  if (!c) committers.set(db, c = { queue: [], inFlight: 0, held: new Map() });
   const committer = c;
   return new Promise<boolean>((done, fail) => {
     committer.queue.push({ checked: checked.map(keyId), build, done, fail });
-    if (!committer.busy) void drain(db, committer);
+    pump(db, committer);
   });
 }
 
-async function drain(db: Deno.Kv, c: Committer): Promise<void> {
-  c.busy = true;
-  try {
-    while (c.queue.length > 0) {
-      const group = takeGroup(c);
-      await commitGroup(db, group);
-    }
-  } finally {
-    c.busy = false;
+/**
+ * Starts groups while fewer than `IN_FLIGHT` are being committed and writes can go: the first at
+ * once, another beside it only when a whole group waits (each commit costs the store's thread a
+ * fixed part, so small groups side by side would cost it more than they save in waiting).
+ */
+function pump(db: Deno.Kv, c: Committer): void {
+  while (c.inFlight < inFlightMax && c.queue.length > 0) {
+    if (c.inFlight > 0 && c.queue.length < GROUP_MAX) return;
+    const group = takeGroup(c);
+    if (group.length === 0) return;
+    c.inFlight++;
+    for (const w of group) for (const k of w.checked) c.held.set(k, (c.held.get(k) ?? 0) + 1);
+    void commitGroup(db, group).finally(() => {
+      c.inFlight--;
+      for (const w of group) {
+        for (const k of w.checked) {
+          const n = c.held.get(k)! - 1;
+          if (n === 0) c.held.delete(k);
+          else c.held.set(k, n);
+        }
+      }
+      pump(db, c);
+    });
   }
 }
 
-/** The next group: queued writes in order, at most `GROUP_MAX`, none checking a key another checks. */
+/**
+ * The next group: queued writes in order, at most `GROUP_MAX`, none checking a key another in the
+ * group or in flight checks.
+ */
 function takeGroup(c: Committer): Write[] {
   const group: Write[] = [], rest: Write[] = [];
   const seen = new Set<string>();
   for (const w of c.queue) {
-    if (group.length < GROUP_MAX && !w.checked.some((k) => seen.has(k))) {
+    if (group.length < GROUP_MAX && !w.checked.some((k) => seen.has(k) || c.held.has(k))) {
       group.push(w);
       for (const k of w.checked) seen.add(k);
     } else {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { kvTest } from "../tests/kv.ts";
 import { kv } from "./db.ts";
 import { addEvent, eventBus } from "./events.ts";
-import { commitGrouped, GROUP_MAX } from "./groupCommit.ts";
+import { commitGrouped, GROUP_MAX, IN_FLIGHT } from "./groupCommit.ts";
 import type { MemberEvent } from "../domain/shapes/events.ts";
 
 /** Counts the atomics committed on the handle while `fn` runs. */
@@ -39,6 +39,42 @@ kvTest("group commit - concurrent writes all land, in fewer commits than writes"
   const rows = await Array.fromAsync(kv().list<number>({ prefix: ["gc", "row"] }));
   assert.deepEqual(rows.map((r) => r.value).sort((a, b) => a - b), Array.from({ length: n }, (_, i) => i));
   assert.equal((await kv().get<Deno.KvU64>(["gc", "count"])).value?.value, BigInt(n));
+});
+
+kvTest("group commit - independent groups commit at once; a write checking a key in flight waits for it", async () => {
+  const db = kv();
+  const atomic = db.atomic.bind(db);
+  let open = 0, most = 0;
+  db.atomic = () => {
+    const op = atomic();
+    const commit = op.commit.bind(op);
+    op.commit = async () => {
+      most = Math.max(most, ++open);
+      try {
+        return await commit();
+      } finally {
+        open--;
+      }
+    };
+    return op;
+  };
+  try {
+    const key = ["gc", "counter"];
+    // Each write reads the counter and checks it: in flight together they would all but one fail.
+    const bump = async (): Promise<boolean> => {
+      const cur = await kv().get<number>(key);
+      return await commitGrouped([key], (op) => op.check(cur).set(key, (cur.value ?? 0) + 1)) || bump();
+    };
+    const results = await Promise.all([
+      ...Array.from({ length: 60 }, (_, i) => commitGrouped([["gc", "free", i]], (op) => op.set(["gc", "free", i], i))),
+      ...Array.from({ length: 5 }, bump),
+    ]);
+    assert.deepEqual(results, Array(65).fill(true));
+    assert.equal((await kv().get(key)).value, 5);
+    assert.ok(most > 1 && most <= IN_FLIGHT, `at most ${most} commits at once`);
+  } finally {
+    db.atomic = atomic;
+  }
 });
 
 kvTest("group commit - two writes checking one key never share a group: the second sees the first", async () => {

@@ -22,11 +22,10 @@ import { now } from "./clock.ts";
 import { blockedSet } from "./blocks.ts";
 import { getProfile } from "./profiles.ts";
 import type { Message } from "../domain/shapes/messages.ts";
-import { addNotification } from "./notifications.ts";
+import { addNotification, notificationOf } from "./notifications.ts";
 import { creditOps, creditState, getCredits } from "./games/credits.ts";
 import { config } from "../config/config.ts";
 import { HEALTH_MIN_ACCOUNT_DAYS, HEALTH_REPORTS_PER_MONTH, type HealthCondition } from "../domain/health.ts";
-import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 
 const DAY_MS = 24 * 3_600_000;
 /** A visible notice is kept this long after it shows. */
@@ -205,7 +204,7 @@ export async function revealDueNotices(limit = 100): Promise<number> {
       op.set(keys.healthNotice(p.recipient, notice.id), notice, { expireIn: HEALTH_NOTICE_TTL_MS })
         .sum(keys.healthTotal("notices"), 1n);
       if (!shown.some((n) => n.condition === p.condition && overlaps(n, p))) {
-        addNotification(op, p.recipient, { bodyText: NOTIFICATION_TEXTS.healthNotice, url: "/games/cooties" });
+        addNotification(op, p.recipient, notificationOf("healthNotice", "/games/cooties"));
       }
     }
     if ((await op.commit()).ok) revealed++;

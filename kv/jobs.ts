@@ -18,11 +18,13 @@ import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
+import type { Locale } from "../domain/i18n.ts";
 
 /** Every kind of job. Handlers live in one file per job type under workers/ (workers/run.ts). */
 export type Job =
-  | { type: "mail"; template: "login-link"; accountId: string }
-  | { type: "mail"; template: "email-changed"; accountId: string; to: string }
+  // lang: the language the member asked in, for one who has not chosen one in settings.
+  | { type: "mail"; template: "login-link"; accountId: string; lang?: Locale }
+  | { type: "mail"; template: "email-changed"; accountId: string; to: string; lang?: Locale }
   | { type: "test"; effectKey: string; mode: "ok" | "fail" | "hang" }
   | { type: "push"; profileId: string; notificationId: string }
   // Pictures (workers/pictures.ts): make an upload's master and sizes; render the served sizes of a

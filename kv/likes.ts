@@ -5,9 +5,8 @@
  * A profile like also carries the `blocked` flag, whose symmetric index lives in kv/blocks.ts.
  */
 
-import { oncePerDayFrom, oncePerDayNotification } from "./notifications.ts";
+import { notificationOf, oncePerDayFrom, oncePerDayNotification } from "./notifications.ts";
 import { commitGrouped } from "./groupCommit.ts";
-import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
@@ -96,7 +95,7 @@ export async function putProfileLike(
     // A new like tells the member, discreetly (it may show on a lock screen), once a day per liker:
     // who is on the Likes page.
     const tell = typeChanged && once && !nextBlocked
-      ? oncePerDayFrom(once, liked, { bodyText: NOTIFICATION_TEXTS.profileLiked, url: "/likes/profilelikedyou" })
+      ? oncePerDayFrom(once, liked, notificationOf("profileLiked", "/likes/profilelikedyou"))
       : null;
     const next: Stored<ProfileLike> = {
       likerProfileId: liker,
@@ -161,10 +160,12 @@ export async function putPicLike(
     const extra = alongside ? await alongside() : null;
     // Once a day per liker, however many pictures they like.
     const tell = likeType === "LIKE"
-      ? await oncePerDayNotification(owner, "pic-like", liker, {
-        bodyText: NOTIFICATION_TEXTS.picLiked,
-        url: "/likes/profilelikedyourpics",
-      })
+      ? await oncePerDayNotification(
+        owner,
+        "pic-like",
+        liker,
+        notificationOf("picLiked", "/likes/profilelikedyourpics"),
+      )
       : null;
     const t = now();
     const next: Stored<ProfilePicLike> = {

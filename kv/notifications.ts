@@ -21,11 +21,25 @@ import { enqueueJob } from "./jobs.ts";
 import { addEvent } from "./events.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 import type { Notification } from "../domain/shapes/notifications.ts";
+import { type Locale, withLocale } from "../domain/i18n.ts";
 
 /** As stored: a conversation's notification (`kind: "chat"`) keeps when it last pushed. */
 interface StoredNotification extends Notification {
   kind?: "chat";
+  /** The catalogue text it says: shown in the reader's language when read, not the cause's. */
+  text?: NotificationText;
   tsPushed?: number;
+}
+
+/** The notification texts that are one sentence (NOTIFICATION_TEXTS). */
+export type NotificationText = "profileLiked" | "picLiked" | "cropSuggested" | "healthNotice";
+
+/** What a notification of one of the catalogue's sentences holds: its text key and today's words. */
+export function notificationOf(
+  text: NotificationText,
+  url?: string,
+): { bodyText: string; text: NotificationText; url?: string } {
+  return { bodyText: NOTIFICATION_TEXTS[text], text, ...(url ? { url } : {}) };
 }
 
 /** Notifications are kept for 30 days. */
@@ -42,10 +56,11 @@ export const LIKE_NOTIFY_EVERY_MS = 24 * 3_600_000;
 export function addNotification(
   op: Deno.AtomicOperation,
   profileId: string,
-  n: { bodyText: string; url?: string },
+  n: { bodyText: string; url?: string; text?: NotificationText },
 ): Notification {
-  const note: Notification = { id: newId(), bodyText: n.bodyText.slice(0, 500), tsCreated: now() };
+  const note: StoredNotification = { id: newId(), bodyText: n.bodyText.slice(0, 500), tsCreated: now() };
   if (n.url) note.url = n.url;
+  if (n.text) note.text = n.text;
   op.set(keys.notification(profileId, note.id), note, { expireIn: NOTIFICATION_TTL_MS });
   addEvent(op, [profileId], { type: "notifications" });
   enqueueJob(op, { type: "push", profileId, notificationId: note.id }, { maxAttempts: 5 });
@@ -116,7 +131,7 @@ export async function oncePerDayNotification(
   profileId: string,
   scope: "profile-like" | "pic-like",
   who: string,
-  n: { bodyText: string; url?: string },
+  n: { bodyText: string; url?: string; text?: NotificationText },
 ): Promise<(op: Deno.AtomicOperation) => void> {
   return oncePerDayFrom(await kv().get<number>(keys.notificationOnce(profileId, scope, who)), profileId, n);
 }
@@ -125,7 +140,7 @@ export async function oncePerDayNotification(
 export function oncePerDayFrom(
   entry: Deno.KvEntryMaybe<number>,
   profileId: string,
-  n: { bodyText: string; url?: string },
+  n: { bodyText: string; url?: string; text?: NotificationText },
 ): (op: Deno.AtomicOperation) => void {
   const told = entry.value !== null && now() - entry.value < LIKE_NOTIFY_EVERY_MS;
   return (op) => {
@@ -144,8 +159,11 @@ export async function notify(profileId: string, n: { bodyText: string; url?: str
   return note;
 }
 
-/** What a member sees of stored notifications: a conversation's body says its count. */
-async function shown(profileId: string, stored: StoredNotification[]): Promise<Notification[]> {
+/**
+ * What a member sees of stored notifications, in the language in use or `lang`: a conversation's
+ * body says its count, a catalogue sentence reads in that language.
+ */
+async function shown(profileId: string, stored: StoredNotification[], lang?: Locale): Promise<Notification[]> {
   const chats = stored.filter((n) => n.kind === "chat");
   const counts = new Map<string, number>();
   for (let i = 0; i < chats.length; i += 10) {
@@ -153,11 +171,14 @@ async function shown(profileId: string, stored: StoredNotification[]): Promise<N
     const entries = await kv().getMany<Deno.KvU64[]>(batch.map((n) => keys.notificationCount(profileId, n.id)));
     batch.forEach((n, j) => counts.set(n.id, Math.max(1, Number(entries[j].value?.value ?? 1n))));
   }
-  return stored.map(({ kind, tsPushed: _, ...n }) => {
-    if (kind !== "chat") return n;
-    const count = counts.get(n.id) ?? 1;
-    return { ...n, bodyText: NOTIFICATION_TEXTS.messages(count), count };
-  });
+  const texts = () =>
+    stored.map(({ kind, text, tsPushed: _, ...n }) => {
+      if (text) return { ...n, bodyText: NOTIFICATION_TEXTS[text] };
+      if (kind !== "chat") return n;
+      const count = counts.get(n.id) ?? 1;
+      return { ...n, bodyText: NOTIFICATION_TEXTS.messages(count), count };
+    });
+  return lang ? withLocale(lang, texts) : texts();
 }
 
 /** A member's notifications, newest first (a conversation's by its latest message). */
@@ -169,9 +190,9 @@ export async function listNotifications(profileId: string, limit = 100): Promise
 }
 
 /** One notification of a member, as they see it, or null. */
-export async function getNotification(profileId: string, id: string): Promise<Notification | null> {
+export async function getNotification(profileId: string, id: string, lang?: Locale): Promise<Notification | null> {
   const n = (await kv().get<StoredNotification>(keys.notification(profileId, id))).value;
-  return n && (await shown(profileId, [n]))[0];
+  return n && (await shown(profileId, [n], lang))[0];
 }
 
 /** Deletes a member's notification (a conversation's count with it); false if there was none with that id. */

@@ -5,7 +5,7 @@
 
 import { Hono } from "hono";
 import type { AppEnv } from "./env.ts";
-import { buildDir, type Manifest, PRECOMPRESSED_BR } from "../islands/build.ts";
+import { buildDir, type Manifest, PRECOMPRESSED_BR, SERVICE_WORKER_FILE } from "../islands/build.ts";
 import { backendVersion } from "../config/version.ts";
 
 const root = new URL("../static/", import.meta.url).pathname;
@@ -57,11 +57,20 @@ export const assets = new Hono<AppEnv>()
     const ext = rel.split(".").pop() ?? "";
     const type = TYPES[ext];
     if (!type || rel.endsWith(".ts") || rel.endsWith(".tsx")) return c.notFound();
-    const path = rel.startsWith("build/") ? buildDir() + rel.slice(5) : root + rel;
+    // The service worker is built with the bundles (its precache list is theirs) but served at a
+    // stable address, for the whole site.
+    const path = rel === "sw.js"
+      ? `${buildDir()}/${SERVICE_WORKER_FILE}`
+      : rel.startsWith("build/")
+      ? buildDir() + rel.slice(5)
+      : root + rel;
     const hashed = rel.startsWith("build/") && /-[A-Z0-9]{8}\.\w+$/.test(rel);
     c.header("content-type", type);
     c.header("cache-control", hashed ? "public, max-age=31536000, immutable" : "public, max-age=300");
-    if (rel === "sw.js") c.header("service-worker-allowed", "/");
+    if (rel === "sw.js") {
+      c.header("service-worker-allowed", "/");
+      c.header("cache-control", "no-cache");
+    }
     if (hashed && COMPRESSIBLE.has(ext)) {
       const bundle = await hashedBundle(path);
       if (!bundle) return c.notFound();

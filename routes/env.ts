@@ -1,7 +1,7 @@
 /** Types shared by every route: the Hono environment and the session a request carries. */
 
 import type { Brand } from "../domain/brand.ts";
-import type { Locale } from "../domain/i18n.ts";
+import type { Locale, PageLang } from "../domain/i18n.ts";
 import type { OnboardingStep } from "../domain/onboarding.ts";
 import type { AccountNotice } from "../domain/shapes/moderation.ts";
 
@@ -32,6 +32,6 @@ export interface AppEnv {
     /** A page's moderation notice for the caller (a warning to acknowledge, a review): read for pages only. */
     notice: AccountNotice | null;
     /** The language of this request: the member's, else Accept-Language's (domain/i18n.ts). */
-    locale: Locale;
+    locale: PageLang;
   };
 }

@@ -16,14 +16,19 @@ import { accountNotice } from "../kv/moderation.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { BadCursorError } from "../kv/paging.ts";
 import { brandFor } from "../domain/brand.ts";
-import { type Locale, negotiate, setRequestLocaleSource } from "../domain/i18n.ts";
+import { negotiate, type PageLang, PSEUDO_LOCALE, setRequestLocaleSource } from "../domain/i18n.ts";
+import { phrase } from "../domain/phrases.ts";
+import { SPECULATION_RULES_HASH } from "./speculation.ts";
+import { CACHE_ID_HEADER } from "../islands/sw/caches.ts";
+import { isDiscreet } from "./device.ts";
 
-/** Security headers of design.md: CSP without inline script, HSTS, nosniff, no referrer. */
+/** Security headers of design.md: CSP without inline script (but the speculation rules, by hash), HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      // The pages' one inline script: their speculation rules (JSON, routes/speculation.ts), by its hash.
+      scriptSrc: ["'self'", SPECULATION_RULES_HASH],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:"],
       // The live listener's port, when pages open their event socket there (routes/live.ts).
@@ -154,7 +159,7 @@ export function openPerAddress(): MiddlewareHandler {
     const address = clientAddress(c);
     const open = openByAddress.get(address) ?? 0;
     if (open >= config.maxOpenPerAddress) {
-      throw tooMany("Too many requests open from your address at once; please try again in a moment.");
+      throw tooMany(phrase("Too many requests open from your address at once; please try again in a moment."));
     }
     openByAddress.set(address, open + 1);
     let released = false;
@@ -228,18 +233,34 @@ export function session(): MiddlewareHandler<AppEnv> {
           ...(account.onboarding ? { onboarding: account.onboarding } : {}),
         };
         c.set("caller", caller);
+        c.header(CACHE_ID_HEADER, await offlineCacheId(s.id, isDiscreet(c)));
         // A page shows the member's moderation notice; API calls skip the read.
         if (!c.req.path.startsWith("/api/")) c.set("notice", await accountNotice(account.id));
       }
     }
-    const locale = c.get("caller")?.language ?? negotiate(c.req.header("accept-language"));
+    // The pseudo-locale (development and tests only) when the `lang` cookie asks for it.
+    const locale: PageLang = config.pseudoLocale && getCookie(c, "lang") === PSEUDO_LOCALE
+      ? PSEUDO_LOCALE
+      : c.get("caller")?.language ?? negotiate(c.req.header("accept-language"));
     c.set("locale", locale);
     // The catalogues read the request's language wherever a text is read while serving it.
     await requestLocales.run(locale, next);
   };
 }
 
-const requestLocales = new AsyncLocalStorage<Locale>();
+/**
+ * The name of this session's offline caches on the device (islands/sw/worker.ts keeps pages,
+ * reads and pictures under it, and wipes them when an answer names another or none): a hash of the
+ * session's public id, never the session's token. Discreet mode has its own, so pages kept before
+ * it was turned on are wiped and the kept ones are the discreet ones.
+ */
+export async function offlineCacheId(sessionId: string, discreet: boolean): Promise<string> {
+  const data = new TextEncoder().encode(`offline-cache\0${sessionId}${discreet ? "\0discreet" : ""}`);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+  return [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const requestLocales = new AsyncLocalStorage<PageLang>();
 setRequestLocaleSource(() => requestLocales.getStore());
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -11,16 +11,17 @@ import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../kv/ratelim
 import { viewedProfile } from "../kv/profiles.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 import { hasBlocked, isWithdrawn } from "../kv/blocks.ts";
+import { phrase } from "../domain/phrases.ts";
 
 /**
  * The profile `targetId` as `viewerId` may address it: 404 when it does not exist or its member
  * blocked the viewer (the same answer, so a block is never revealed); 400 for oneself.
  */
 export async function reachableProfile(viewerId: string, targetId: string): Promise<Profile> {
-  if (viewerId === targetId) throw badRequest("That is your own profile.", "own_profile");
+  if (viewerId === targetId) throw badRequest(phrase("That is your own profile."), "own_profile");
   const target = await viewedProfile(targetId);
   if (!target || await hasBlocked(targetId, viewerId) || await isWithdrawn(targetId)) {
-    throw notFound("No such profile.");
+    throw notFound(phrase("No such profile."));
   }
   return target;
 }
@@ -37,6 +38,6 @@ export async function ownTowards(c: Context<AppEnv>, me: string, targetId: strin
 /** A LIKE counts against the daily likes and a new member's likes (429 past either); other kinds are free. */
 export async function countLike(caller: Caller, likeType: string): Promise<void> {
   if (likeType !== "LIKE") return;
-  if (!(await hitStandard("likesPerDay", caller))) throw dailyLimit(STANDARD_LIMIT_MESSAGE);
+  if (!(await hitStandard("likesPerDay", caller))) throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
   if (!(await hitNewMember("newMemberLikes", caller))) throw tooMany();
 }

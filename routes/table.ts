@@ -67,6 +67,7 @@ export const ROUTES: readonly RouteDef[] = [
   r("/support", "Support", "public", false),
   r("/tos", "Terms of Service and Privacy Policy", "any", false),
   r("/sorry", "Ooops!", "public", false),
+  r("/offline", "Offline", "auth", false),
   r("/dashboard", "Admin Dashboard", "admin", true),
   r("/admin/moderation", "Moderation", "admin", true),
   r("/admin/members/:profileId", "Member", "admin", false),

@@ -72,6 +72,8 @@ export async function startServer(
     env: {
       KV_PATH: kvPath,
       PORT: String(port),
+      // One process: the chaos run kills and restarts it as a whole.
+      WEB_INSTANCES: "1",
       // Members register from addresses of their own (X-Forwarded-For), as behind a proxy.
       TRUST_PROXY: "1",
       WORKERS: "1",

@@ -103,6 +103,16 @@ export function meets(r: BenchResult): boolean | null {
   return r.better === "higher" ? r.value >= r.goal : r.value <= r.goal;
 }
 
+/**
+ * A run whose highest load average exceeded its cores: other work held the machine, so a goal it
+ * missed is not judged by it (one it met still counts).
+ */
+function overloaded(run: BenchRun): boolean {
+  const l = run.machine.load;
+  const highest = l === null ? 0 : typeof l === "number" ? l : l[1];
+  return highest > run.machine.cores;
+}
+
 function load(l: BenchRun["machine"]["load"]): string {
   if (l === null || l === undefined) return "not recorded";
   return Array.isArray(l) ? `${figure(l[0])} to ${figure(l[1])}` : figure(l);
@@ -144,7 +154,9 @@ export function renderPage(runs: NamedRun[]): string {
       const ok = meets(r);
       const goal = r.goal === undefined
         ? "—"
-        : `${r.better === "higher" ? "≥" : "≤"} ${withUnit(r.goal, r.unit)} (${ok ? "met" : "not met"})`;
+        : `${r.better === "higher" ? "≥" : "≤"} ${withUnit(r.goal, r.unit)} (${
+          ok ? "met" : overloaded(run) ? "not judged: load above the cores" : "not met"
+        })`;
       const rat = ratio(r);
       const peer = r.peerValue === undefined ? "—" : `${r.peer ?? "peer"}: ${withUnit(r.peerValue, r.unit)}`;
       const trend = seen.map((s) => `${day(s.run.date)}: ${figure(s.r.value)}`).join(" → ");

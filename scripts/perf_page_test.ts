@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseRun, renderPage } from "./perf_page.ts";
+import { type NamedRun, parseRun, renderPage } from "./perf_page.ts";
 
 const older = parseRun("2026-01-01-http.json", {
   date: "2026-01-01",
@@ -92,4 +92,14 @@ Deno.test("perf page - a file of the wrong shape is named with its field", () =>
     /bad\.json: results\[0\]\.value/,
   );
   assert.throws(() => parseRun("bad.json", { date: "soon", machine: { cores: 2 }, results: [] }), /bad\.json: date/);
+});
+
+Deno.test("perf page - a goal missed while the load exceeded the cores is not judged", () => {
+  const run: NamedRun = {
+    file: "busy.json",
+    date: "2026-03-02",
+    machine: { cores: 2, memory: null, load: [12, 19] },
+    results: [{ bench: "http", metric: "likes/s", unit: "req/s", value: 149, goal: 3000, better: "higher" }],
+  };
+  assert.ok(renderPage([run]).includes("| likes/s | ≥ 3,000 req/s (not judged: load above the cores) | 149 req/s"));
 });

@@ -5,8 +5,12 @@ import "../domain/discovery.ts";
 import "../domain/games.ts";
 import "../domain/notifications.ts";
 import "../domain/moderation.ts";
+import "../domain/phrases.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
-import { withLocale } from "../domain/i18n.ts";
+import { dir, type Locale, locale, LOCALES, num, PSEUDO_LOCALE, withLocale } from "../domain/i18n.ts";
+import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
+import { phrase } from "../domain/phrases.ts";
+import { formatDistance } from "../domain/format.ts";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { AboutBody, TosBody } from "../routes/pages/legal.tsx";
@@ -25,7 +29,7 @@ function shape(o: object, at = ""): string[] {
 }
 
 Deno.test("i18n - every catalogue has every key, of the same kind, in every language", () => {
-  assert.equal(CATALOGUES.length, 7);
+  assert.equal(CATALOGUES.length, 10);
   for (const c of CATALOGUES) {
     for (const [lang, tr] of Object.entries(c.translations)) {
       assert.deepEqual(shape(tr), shape(c.en), `${c.name} in ${lang}`);
@@ -44,13 +48,16 @@ Deno.test("i18n - the menu, the home cards and the tabs are translated in every 
   assert.equal(titleText("Gaydar Map"), "Gaydar Map");
 });
 
-Deno.test("i18n - Accept-Language picks the best of English, Spanish and Brazilian Portuguese", () => {
+Deno.test("i18n - Accept-Language picks the best of English, Spanish, Brazilian Portuguese, French and Arabic", () => {
   assert.equal(negotiate(undefined), "en");
   assert.equal(negotiate(""), "en");
   assert.equal(negotiate("es-MX,es;q=0.9,en;q=0.8"), "es");
   assert.equal(negotiate("pt-PT"), "pt-BR");
   assert.equal(negotiate("pt-BR,pt;q=0.9"), "pt-BR");
-  assert.equal(negotiate("fr-FR,es;q=0.5,en;q=0.7"), "en");
+  assert.equal(negotiate("fr-FR,es;q=0.5,en;q=0.7"), "fr");
+  assert.equal(negotiate("de-DE,es;q=0.5,en;q=0.7"), "en");
+  assert.equal(negotiate("ar-EG,ar;q=0.9"), "ar");
+  assert.equal(negotiate("fr-CA"), "fr");
   assert.equal(negotiate("de,pt;q=0.3"), "pt-BR");
   assert.equal(negotiate("es;q=0"), "en");
 });
@@ -68,7 +75,7 @@ const STILL_INLINE: Record<string, number> = {
 };
 
 /** Files that hold a body per language (their English is one of three). */
-const PER_LANGUAGE = new Set(["routes/pages/legal.tsx"]);
+const PER_LANGUAGE = new Set(["routes/pages/legal.tsx", "routes/pages/legalFr.tsx", "routes/pages/legalAr.tsx"]);
 
 async function* tsxUnder(dir: string): AsyncGenerator<string> {
   for await (const e of Deno.readDir(dir)) {
@@ -103,29 +110,35 @@ Deno.test("i18n - islands, components and pages write no new English inline", as
   }
 });
 
-Deno.test("i18n - the texts moved out of the islands read in Spanish and Portuguese, not English", () => {
-  const same = new Set(["chat", "zoom", "menu", "roles", "status", "lostUse"]); // the same word in es or pt-BR
-  for (const l of ["es", "pt-BR"] as const) {
+Deno.test("i18n - the texts moved out of the islands read in every language, not English", () => {
+  // The same word as in English in some language.
+  const same = new Set(["chat", "zoom", "menu", "roles", "status", "lostUse", "message", "action"]);
+  for (const l of ["es", "pt-BR", "fr", "ar"] as const) {
     for (const [key, en] of Object.entries(UI_TEXTS)) {
       if (same.has(key)) continue;
       assert.notEqual(withLocale(l, () => (UI_TEXTS as Record<string, string>)[key]), en, `UI_TEXTS.${key} in ${l}`);
     }
   }
   assert.equal(withLocale("es", () => UI_TEXTS.noMessagesYet), "Aún no hay mensajes. ¡Saluda!");
+  assert.equal(withLocale("fr", () => UI_TEXTS.noMessagesYet), "Pas encore de messages. Dis bonjour !");
+  assert.equal(withLocale("ar", () => UI_TEXTS.noMessagesYet), "لا رسائل بعد. قل مرحبًا!");
   assert.equal(UI_TEXTS.noMessagesYet, "No messages yet. Say hello!");
 });
 
 Deno.test("i18n - About and the Terms of Service read in the language in use", () => {
-  const about = (l: "en" | "es" | "pt-BR") =>
-    withLocale(l, () => renderToStaticMarkup(createElement(AboutBody, { brand: "Lambda" })));
-  const tos = (l: "en" | "es" | "pt-BR") => withLocale(l, () => renderToStaticMarkup(createElement(TosBody)));
+  const about = (l: Locale) => withLocale(l, () => renderToStaticMarkup(createElement(AboutBody, { brand: "Lambda" })));
+  const tos = (l: Locale) => withLocale(l, () => renderToStaticMarkup(createElement(TosBody)));
   assert.match(about("en"), /Our values/);
   assert.match(about("es"), /Nuestros valores/);
   assert.match(about("pt-BR"), /Nossos valores/);
   assert.match(tos("en"), /Terms of Service/);
   assert.match(tos("es"), /Términos del servicio/);
   assert.match(tos("pt-BR"), /Termos de Serviço/);
-  for (const l of ["es", "pt-BR"] as const) {
+  assert.match(about("fr"), /Nos valeurs/);
+  assert.match(tos("fr"), /Politique de confidentialité/);
+  assert.match(about("ar"), /قيمنا/);
+  assert.match(tos("ar"), /شروط الخدمة/);
+  for (const l of ["es", "pt-BR", "fr", "ar"] as const) {
     for (const en of ["Our values", "Volunteers", "Terms of Service", "Privacy Policy", "Contact Us"]) {
       assert.ok(!about(l).includes(en) && !tos(l).includes(en), `"${en}" in ${l}`);
     }
@@ -147,4 +160,37 @@ Deno.test("i18n - components render in Spanish and Portuguese without their Engl
   }
   assert.match(render("es"), /Aún no hay moderación\./);
   assert.match(render("pt-BR"), /Limpar filtro/);
+});
+
+Deno.test("i18n - Arabic counts take their six plural forms, through Intl.PluralRules", () => {
+  const unread = (n: number) => withLocale("ar", () => SCREEN_TEXTS.unread(n));
+  assert.equal(unread(0), "لا رسائل غير مقروءة");
+  assert.equal(unread(1), "رسالة واحدة غير مقروءة");
+  assert.equal(unread(2), "رسالتان غير مقروءتين");
+  assert.equal(unread(3), "3 رسائل غير مقروءة");
+  assert.equal(unread(11), "11 رسالة غير مقروءة");
+  assert.equal(unread(100), "100 رسالة غير مقروءة");
+  assert.equal(withLocale("fr", () => SCREEN_TEXTS.unread(1)), "1 message non lu");
+  assert.equal(withLocale("fr", () => SCREEN_TEXTS.unread(2)), "2 messages non lus");
+  assert.equal(withLocale("fr", () => num(12345.5)), "12\u202f345,5");
+});
+
+Deno.test("i18n - distances through Intl: feet and miles in English, metres and kilometres elsewhere", () => {
+  assert.equal(withLocale("en", () => formatDistance(1000)), "3281 ft");
+  assert.equal(withLocale("es", () => formatDistance(850)), "850 m");
+  assert.equal(withLocale("fr", () => formatDistance(2500)), "2,50\u202fkm");
+  assert.equal(withLocale("pt-BR", () => formatDistance(12_345)), "12,35 km");
+  assert.equal(withLocale("ar", () => formatDistance(2500)), "2.50 كم");
+});
+
+Deno.test("i18n - the pseudo-locale: every catalogue text accented, bracketed and 40% longer; off unless asked", () => {
+  const like = withLocale(PSEUDO_LOCALE, () => TEXTS.like);
+  assert.match(like, /^⟦Ĺîķé .+⟧$/);
+  assert.ok(like.length >= Math.ceil("Like".length * 1.4));
+  assert.ok(!/[A-Za-z]/.test(withLocale(PSEUDO_LOCALE, () => UI_TEXTS.noMessagesYet)));
+  assert.match(withLocale(PSEUDO_LOCALE, () => phrase("Message {name}", { name: "Sam" })), /Sam/);
+  assert.equal(withLocale(PSEUDO_LOCALE, () => locale()), "en");
+  assert.equal(dir("ar"), "rtl");
+  assert.equal(dir(PSEUDO_LOCALE), "ltr");
+  assert.ok(!(LOCALES as readonly string[]).includes(PSEUDO_LOCALE), "never offered to members");
 });

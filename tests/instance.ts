@@ -23,7 +23,14 @@ export async function startInstance(env: Record<string, string> = {}): Promise<I
   const dir = env.KV_PATH ? null : await Deno.makeTempDir();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
-    env: { PORT: "0", LOG_REQUESTS: "0", DEV_OUTBOX_PRINT: "0", ...(dir ? { KV_PATH: `${dir}/app.kv` } : {}), ...env },
+    env: {
+      PORT: "0",
+      WEB_INSTANCES: "1",
+      LOG_REQUESTS: "0",
+      DEV_OUTBOX_PRINT: "0",
+      ...(dir ? { KV_PATH: `${dir}/app.kv` } : {}),
+      ...env,
+    },
     stdout: "piped",
     stderr: "null",
   }).spawn();

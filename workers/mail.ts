@@ -6,6 +6,8 @@ import { createLoginToken, getAccount } from "../kv/accounts.ts";
 import { saveToOutbox } from "../kv/outbox.ts";
 import type { Job } from "../kv/jobs.ts";
 import { emailChangedMail } from "../domain/texts.ts";
+import { withLocale } from "../domain/i18n.ts";
+import { phrase } from "../domain/phrases.ts";
 
 type MailJob = Extract<Job, { type: "mail" }>;
 
@@ -23,7 +25,10 @@ export async function sendMailJob(job: MailJob): Promise<void> {
 /** Tells the old address that the account's email was changed, and where to get help. */
 async function sendEmailChanged(job: Extract<MailJob, { template: "email-changed" }>): Promise<void> {
   const account = await getAccount(job.accountId);
-  const mail = emailChangedMail(`${publicOrigin()}/support`, new Date(account?.tsEmailChanged ?? Date.now()));
+  const mail = withLocale(
+    account?.language ?? job.lang ?? "en",
+    () => emailChangedMail(`${publicOrigin()}/support`, new Date(account?.tsEmailChanged ?? Date.now())),
+  );
   await sendMail(job.to, mail.subject, mail.text);
 }
 
@@ -33,16 +38,19 @@ async function sendLoginLink(job: MailJob): Promise<void> {
   if (!account) return;
   const token = await createLoginToken(account.id, account.email);
   const link = `${publicOrigin()}/login#token=${token}`;
-  const subject = "Your login link";
-  const text = [
-    "Hello,",
-    "",
-    "Open this link to log in. It works once, for one hour:",
-    link,
-    "",
-    "Then set a password in Account settings.",
-    "If you did not ask for this, ignore this mail.",
-  ].join("\n");
+  // In the member's language: their setting, else the one they asked in.
+  const { subject, text } = withLocale(account.language ?? job.lang ?? "en", () => ({
+    subject: phrase("Your login link"),
+    text: [
+      phrase("Hello,"),
+      "",
+      phrase("Open this link to log in. It works once, for one hour:"),
+      link,
+      "",
+      phrase("Then set a password in Account settings."),
+      phrase("If you did not ask for this, ignore this mail."),
+    ].join("\n"),
+  }));
   await sendMail(account.email, subject, text);
 }
 

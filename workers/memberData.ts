@@ -15,6 +15,8 @@ import { getAccount } from "../kv/accounts.ts";
 import { enqueueJobNow, type Job } from "../kv/jobs.ts";
 import { publicOrigin, sendMail } from "./mail.ts";
 import { loadMaster, loadVariant } from "./pictures.ts";
+import { withLocale } from "../domain/i18n.ts";
+import { phrase } from "../domain/phrases.ts";
 
 /** Builds the member's ZIP, stores it and mails its link; with `expireBlob`, removes an export nobody took. */
 export async function accountExportJob(job: Extract<Job, { type: "account-export" }>): Promise<void> {
@@ -46,19 +48,20 @@ export async function accountExportJob(job: Extract<Job, { type: "account-export
     return;
   }
   const link = `${publicOrigin()}/settings#export=${token}`;
-  await sendMail(
-    account.email,
-    "Your data is ready",
-    [
-      "Hello,",
+  // In the member's language (their setting).
+  const mail = withLocale(account.language ?? "en", () => ({
+    subject: phrase("Your data is ready"),
+    text: [
+      phrase("Hello,"),
       "",
-      "The copy of your data you asked for is ready. Open this link while logged in to download it.",
-      "It works once, for 24 hours:",
+      phrase("The copy of your data you asked for is ready. Open this link while logged in to download it."),
+      phrase("It works once, for 24 hours:"),
       link,
       "",
-      "If you did not ask for this, log in and change your password.",
+      phrase("If you did not ask for this, log in and change your password."),
     ].join("\n"),
-  );
+  }));
+  await sendMail(account.email, mail.subject, mail.text);
 }
 
 /** Runs a deletion's steps; the last waits for the logs' lifetime in a job of its own. */

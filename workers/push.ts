@@ -13,6 +13,7 @@ import { getNotification } from "../kv/notifications.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { allowedEndpoint, listPushSubscriptions, removePushSubscription, vapidKeys } from "../kv/push.ts";
 import { config } from "../config/config.ts";
+import { getAccount } from "../kv/accounts.ts";
 
 type PushJob = Extract<Job, { type: "push" }>;
 
@@ -21,9 +22,12 @@ const PUSH_TTL_S = 86_400;
 
 /** Sends one notification to each subscribed device. Safe to run twice (a device may show it twice). */
 export async function pushJob(job: PushJob): Promise<void> {
-  const note = await getNotification(job.profileId, job.notificationId);
   const profile = await getProfile(job.profileId);
-  if (!note || !profile) return;
+  if (!profile) return;
+  // In the recipient's language (their setting), not that of whoever caused it.
+  const language = (await getAccount(profile.accountId))?.language ?? "en";
+  const note = await getNotification(job.profileId, job.notificationId, language);
+  if (!note) return;
   const subs = await listPushSubscriptions(profile.accountId);
   if (subs.length === 0) return;
   const keysPair = await vapidKeys();

@@ -8,8 +8,11 @@ import type { EnNotifications } from "./en/notifications.ts";
 import type { EnModeration } from "./en/moderation.ts";
 import type { EnScreenTexts } from "./en/screenTexts.ts";
 import type { EnUiTexts } from "./en/uiTexts.ts";
+import type { EnFeelTexts } from "../feelTexts.ts";
+import { FEEL_ES } from "./feelEs.ts";
 import { HEALTH_ES } from "./healthEs.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
+import { PHRASES_ES } from "./phrasesEs.ts";
 
 export const TEXTS: Translation<EnTexts> = {
   notFound: "Vaya, qué vergüenza. No encontramos la función que pediste.",
@@ -259,7 +262,6 @@ export const TEXTS: Translation<EnTexts> = {
     "GPT Buster": "Caza GPT",
     "The Rating Game": "El juego de valorar",
     "Help my Photos": "Ayuda con mis fotos",
-    "3 2 1 Identify": "3 2 1 Identify",
     "Community Arbitration": "Arbitraje de la comunidad",
     "Health Incident Report": "Informe de salud",
     "You got Cooties": "¿Te pegaron algo?",
@@ -270,6 +272,21 @@ export const TEXTS: Translation<EnTexts> = {
     "Privacy": "Privacidad",
     "Support": "Ayuda",
     "Logout": "Cerrar sesión",
+    "Your Pics": "Tus fotos",
+    "You Liked": "Te gustaron",
+    "Their Pics": "Sus fotos",
+    "Coming Soon": "Próximamente",
+    "Profile": "Perfil",
+    "Edit Picture": "Editar foto",
+    "Profile Picture Upload": "Subir foto de perfil",
+    "Pictures": "Fotos",
+    "Rate Pictures": "Valorar fotos",
+    "Contact Us": "Contáctanos",
+    "Ooops!": "¡Uy!",
+    "Member": "Miembro",
+    "Hot or Not": "¿Sí o no?",
+    "3 2 1 Identify": "3 2 1 Identifica",
+    "Bad Boy Dungeon": "La mazmorra de los chicos malos",
   },
 };
 
@@ -535,6 +552,16 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   meMarker: "yo",
   frontend: "Aplicación web",
   backend: "Servidor",
+  offlineTitle: "Sin conexión",
+  offlineLine:
+    "Estás sin conexión: esto es lo último que viste. Lo que escribas se enviará cuando vuelvas a estar en línea.",
+  offlineScreen: "Esta pantalla necesita conexión. La cuadrícula y tus conversaciones se abren sin ella.",
+  openGrid: "Abrir la cuadrícula",
+  openConversations: "Abrir conversaciones",
+  updateReady: "Hay una nueva versión lista.",
+  reload: "Recargar",
+  writeWaiting: "Esperando conexión: se guardará cuando vuelvas a estar en línea",
+  writeFailed: "No guardado",
 };
 
 export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
@@ -585,3 +612,7 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   back: "Atrás",
   finish: "Ver quién está cerca",
 };
+
+export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_ES;
+
+export const PHRASES = { phrases: PHRASES_ES };

@@ -52,7 +52,6 @@ export const IDENTIFY_ES: Translation<EnIdentify> = {
     turnLeft: "Gira un poco la cabeza a tu izquierda (vemos más tu mejilla derecha).",
     kissFace: "Pon los labios como si mandaras un beso.",
   },
-  title: "3 2 1 Identify",
   intro:
     "Demuestra a la comunidad que eres la persona de tus fotos: copia una pose al azar en un selfie hecho ahora. Tres miembros lo comparan con tus fotos públicas; luego tu perfil muestra la insignia Verificado. O juzga los selfies de otros y gana créditos.",
   verified: "Verificado",
@@ -104,8 +103,8 @@ export const IDENTIFY_ES: Translation<EnIdentify> = {
   onlyVerifiedMessageHelp:
     "Los demás ven por qué no pueden escribirte; lo que escribieron queda en su bandeja de salida hasta que se verifiquen.",
   recipientVerifiedOnly:
-    "Este miembro solo acepta mensajes de miembros verificados. Verifícate en 3 2 1 Identify; tu mensaje queda en tu bandeja de salida para enviarlo de nuevo.",
+    "Este miembro solo acepta mensajes de miembros verificados. Verifícate en 3 2 1 Identifica; tu mensaje queda en tu bandeja de salida para enviarlo de nuevo.",
   notifyVerified: "La comunidad te verificó: tu perfil muestra la insignia Verificado.",
-  notifyRejected: "Tu selfie no fue aceptado. Puedes intentarlo de nuevo en 3 2 1 Identify.",
+  notifyRejected: "Tu selfie no fue aceptado. Puedes intentarlo de nuevo en 3 2 1 Identifica.",
   verifyLink: "Verifícate",
 };

@@ -52,7 +52,6 @@ export const IDENTIFY_PT_BR: Translation<EnIdentify> = {
     turnLeft: "Vire um pouco a cabeça para a sua esquerda (vemos mais a sua bochecha direita).",
     kissFace: "Faça biquinho como se mandasse um beijo.",
   },
-  title: "3 2 1 Identify",
   intro:
     "Mostre à comunidade que você é a pessoa das suas fotos: copie uma pose aleatória em uma selfie tirada agora. Três membros a comparam com as suas fotos públicas; depois o seu perfil mostra o selo Verificado. Ou julgue as selfies de outros e ganhe créditos.",
   verified: "Verificado",
@@ -104,8 +103,8 @@ export const IDENTIFY_PT_BR: Translation<EnIdentify> = {
   onlyVerifiedMessageHelp:
     "Os outros veem por que não podem escrever para você; o que escreveram fica na caixa de saída deles até se verificarem.",
   recipientVerifiedOnly:
-    "Este membro só aceita mensagens de membros verificados. Verifique-se no 3 2 1 Identify; a sua mensagem fica na sua caixa de saída para enviar de novo.",
+    "Este membro só aceita mensagens de membros verificados. Verifique-se no 3 2 1 Identifique; a sua mensagem fica na sua caixa de saída para enviar de novo.",
   notifyVerified: "A comunidade verificou você: o seu perfil mostra o selo Verificado.",
-  notifyRejected: "A sua selfie não foi aceita. Você pode tentar de novo no 3 2 1 Identify.",
+  notifyRejected: "A sua selfie não foi aceita. Você pode tentar de novo no 3 2 1 Identifique.",
   verifyLink: "Verifique-se",
 };

@@ -8,8 +8,11 @@ import type { EnNotifications } from "./en/notifications.ts";
 import type { EnModeration } from "./en/moderation.ts";
 import type { EnScreenTexts } from "./en/screenTexts.ts";
 import type { EnUiTexts } from "./en/uiTexts.ts";
+import type { EnFeelTexts } from "../feelTexts.ts";
+import { FEEL_PT_BR } from "./feelPtBR.ts";
 import { HEALTH_PT_BR } from "./healthPtBR.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
+import { PHRASES_PT_BR } from "./phrasesPtBR.ts";
 
 export const TEXTS: Translation<EnTexts> = {
   notFound: "Que vergonha. Não encontramos o recurso que você pediu.",
@@ -259,7 +262,6 @@ export const TEXTS: Translation<EnTexts> = {
     "GPT Buster": "Caça GPT",
     "The Rating Game": "O jogo de avaliar",
     "Help my Photos": "Ajude minhas fotos",
-    "3 2 1 Identify": "3 2 1 Identify",
     "Community Arbitration": "Arbitragem da comunidade",
     "Health Incident Report": "Relato de saúde",
     "You got Cooties": "Pegou alguma coisa?",
@@ -270,6 +272,21 @@ export const TEXTS: Translation<EnTexts> = {
     "Privacy": "Privacidade",
     "Support": "Suporte",
     "Logout": "Sair",
+    "Your Pics": "Suas fotos",
+    "You Liked": "Você curtiu",
+    "Their Pics": "Fotos deles",
+    "Coming Soon": "Em breve",
+    "Profile": "Perfil",
+    "Edit Picture": "Editar foto",
+    "Profile Picture Upload": "Enviar foto de perfil",
+    "Pictures": "Fotos",
+    "Rate Pictures": "Avaliar fotos",
+    "Contact Us": "Fale conosco",
+    "Ooops!": "Ops!",
+    "Member": "Membro",
+    "Hot or Not": "Pega ou não pega",
+    "3 2 1 Identify": "3 2 1 Identifique",
+    "Bad Boy Dungeon": "Masmorra dos bad boys",
   },
 };
 
@@ -536,6 +553,16 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   meMarker: "eu",
   frontend: "Aplicativo web",
   backend: "Servidor",
+  offlineTitle: "Sem conexão",
+  offlineLine:
+    "Você está sem conexão: isto é o que você viu por último. O que você escrever será enviado quando voltar a ficar online.",
+  offlineScreen: "Esta tela precisa de conexão. A grade e suas conversas abrem sem ela.",
+  openGrid: "Abrir a grade",
+  openConversations: "Abrir conversas",
+  updateReady: "Uma nova versão está pronta.",
+  reload: "Recarregar",
+  writeWaiting: "Aguardando conexão: será salvo quando você voltar a ficar online",
+  writeFailed: "Não salvo",
 };
 
 export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
@@ -586,3 +613,7 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   back: "Voltar",
   finish: "Ver quem está por perto",
 };
+
+export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_PT_BR;
+
+export const PHRASES = { phrases: PHRASES_PT_BR };

@@ -10,6 +10,7 @@ import { MAX_REASON, MODERATION_TEXTS, SUSPENSION_DAYS } from "../../domain/mode
 import { apiPath } from "../../domain/apiPath.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { ACTION_KINDS, type ActionKind, type ModAction } from "../../domain/shapes/moderation.ts";
+import { phrase } from "../../domain/phrases.ts";
 
 export interface ActionFormProps {
   profileId: string;
@@ -65,7 +66,7 @@ export function ActionForm({ profileId, reportId, onDone }: ActionFormProps) {
       />
       {error && <p className="error" role="alert">{error}</p>}
       <button type="submit" className="primary" disabled={busy || !reason.trim()}>
-        {reportId ? "Confirm report and act" : "Take action"}
+        {reportId ? phrase("Confirm report and act") : phrase("Take action")}
       </button>
     </form>
   );

@@ -8,6 +8,7 @@
 
 import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
 import { apiPath, type RouteParams } from "../../domain/apiPath.ts";
+import { wipeOfflineCaches } from "../sw/register.ts";
 
 /** A failed call: the status and the server's `{error: {code, message}}`. */
 export class ApiFailure extends Error {
@@ -19,10 +20,14 @@ export class ApiFailure extends Error {
 /** The `meta` of a query that is a page's navigation-level load: a 5xx before any data goes to /sorry. */
 export const NAVIGATION = { navigation: true } as const;
 
-/** Forgets everything this device keeps of the member (spec §4: logout clears local storage). */
+/**
+ * Forgets everything this device keeps of the member (spec §4: logout clears local storage), the
+ * service worker's copies too.
+ */
 export function clearLocalData(): void {
   localStorage.clear();
   sessionStorage.clear();
+  void wipeOfflineCaches().catch(() => {});
 }
 
 /** Window events the shell listens to. */

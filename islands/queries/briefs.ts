@@ -132,6 +132,9 @@ function useReportedLocation(profileId: string, known: KnownLocation | null): bo
   return known !== null || loc.reported > 0;
 }
 
+/** The tab's session-storage key of the grid's order when a tile is opened (the profile steps through it). */
+export const GRID_ORDER_KEY = "grid-order";
+
 /** The local-storage key of the discovery filter, shared by tiles, swipe, list and map. */
 export const FILTER_STORAGE_KEY = "discovery-filter";
 

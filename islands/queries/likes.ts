@@ -6,8 +6,9 @@
 
 import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call, NAVIGATION } from "./api.ts";
+import { writeThroughOutbox } from "./outbox.ts";
 import { useServerData } from "./client.tsx";
-import { TEXTS } from "../../domain/texts.ts";
+import { TEXTS, titleText } from "../../domain/texts.ts";
 import { invalidateLikeFilteredBriefs } from "./briefs.ts";
 import type {
   LikeType,
@@ -56,35 +57,59 @@ export function toggled(likeType: LikeType): LikeType {
 export const LIKES_TABS = [
   {
     id: "profilelikedyou",
-    label: "Liked You",
+    get label() {
+      return titleText("Liked You");
+    },
     pics: false,
     route: "GET /api/profile-likes/by-liked/:profileId",
-    empty: TEXTS.likedYouEmpty,
-    end: TEXTS.thatsAllFolks,
+    get empty() {
+      return TEXTS.likedYouEmpty;
+    },
+    get end() {
+      return TEXTS.thatsAllFolks;
+    },
   },
   {
     id: "profilelikedyourpics",
-    label: "Your Pics",
+    get label() {
+      return titleText("Your Pics");
+    },
     pics: true,
     route: "GET /api/profile-pic-likes/by-liked-profileid/:profileId",
-    empty: TEXTS.yourPicsEmpty,
-    end: TEXTS.yourPicsEnd,
+    get empty() {
+      return TEXTS.yourPicsEmpty;
+    },
+    get end() {
+      return TEXTS.yourPicsEnd;
+    },
   },
   {
     id: "youlikedprofile",
-    label: "You Liked",
+    get label() {
+      return titleText("You Liked");
+    },
     pics: false,
     route: "GET /api/profile-likes/by-liker/:profileId",
-    empty: TEXTS.youLikedEmpty,
-    end: TEXTS.youLikedEnd,
+    get empty() {
+      return TEXTS.youLikedEmpty;
+    },
+    get end() {
+      return TEXTS.youLikedEnd;
+    },
   },
   {
     id: "youlikedprofilepics",
-    label: "Their Pics",
+    get label() {
+      return titleText("Their Pics");
+    },
     pics: true,
     route: "GET /api/profile-pic-likes/by-liker-profileid/:profileId",
-    empty: TEXTS.theirPicsEmpty,
-    end: TEXTS.theirPicsEnd,
+    get empty() {
+      return TEXTS.theirPicsEmpty;
+    },
+    get end() {
+      return TEXTS.theirPicsEnd;
+    },
   },
 ] as const;
 
@@ -126,12 +151,17 @@ export function useProfileLikeQuery(liker: string, liked: string, initial?: Prof
   });
 }
 
-/** Sets a profile like (or blocks): the cache changes at once and is put back if the call fails. */
+/**
+ * Sets a profile like (or blocks): the cache changes at once and is put back if the server
+ * refuses it. Without a connection it waits in the device's outbox (outbox.ts) and is sent later.
+ */
 export function useProfileLikeMutation() {
   const qc = useQueryClient();
   return useMutation({
+    // Not paused while offline: the outbox keeps the like meanwhile (null: it waits there).
+    networkMode: "always",
     mutationFn: (change: ProfileLikeChange) =>
-      call("PUT /api/profile-like", {}, { json: { ...change, tsCreated: Date.now() } }),
+      writeThroughOutbox("PUT /api/profile-like", { ...change, tsCreated: Date.now() }),
     onMutate: async (change) => {
       const key = likeKeys.profileLike(change.likerProfileId, change.likedProfileId);
       await qc.cancelQueries({ queryKey: key });
@@ -149,7 +179,7 @@ export function useProfileLikeMutation() {
       if (ctx) qc.setQueryData(ctx.key, ctx.before);
     },
     onSuccess: (like, change) => {
-      qc.setQueryData(likeKeys.profileLike(change.likerProfileId, change.likedProfileId), like);
+      if (like) qc.setQueryData(likeKeys.profileLike(change.likerProfileId, change.likedProfileId), like);
     },
     onSettled: () => invalidateLikeLists(qc),
   });
@@ -195,8 +225,9 @@ export function usePicLikeQuery(liker: string, owner: string, picId: string, ini
 export function usePicLikeMutation() {
   const qc = useQueryClient();
   return useMutation({
+    networkMode: "always",
     mutationFn: (change: PicLikeChange) =>
-      call("PUT /api/profile-pic-like", {}, { json: { ...change, tsCreated: Date.now() } }),
+      writeThroughOutbox("PUT /api/profile-pic-like", { ...change, tsCreated: Date.now() }),
     onMutate: async (change) => {
       const key = likeKeys.picLike(change.likerProfileId, change.profilePicId);
       await qc.cancelQueries({ queryKey: key });

@@ -5,6 +5,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call } from "./api.ts";
+import { writeThroughOutbox } from "./outbox.ts";
 import { useServerData } from "./client.tsx";
 import type { ProfileNote } from "../../domain/shapes/notes.ts";
 
@@ -27,13 +28,24 @@ export function useNoteQuery(author: string, about: string, initial?: ProfileNot
   });
 }
 
-/** Saves a note; the cache takes the saved note. A failure is only logged (spec §8). */
+type NoteChange = Pick<ProfileNote, "authorProfileId" | "aboutProfileId" | "bodyText" | "privateTags">;
+
+/**
+ * Saves a note; the cache takes the saved note. Without a connection the note waits in the
+ * device's outbox (outbox.ts), the cache takes it as written, and it is sent later. A refusal is
+ * only logged (spec §8) and shown by the panel.
+ */
 export function useNoteMutation() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (note: Pick<ProfileNote, "authorProfileId" | "aboutProfileId" | "bodyText" | "privateTags">) =>
-      call("PUT /api/profile-note", {}, { json: note }),
-    onSuccess: (saved) => qc.setQueryData(noteKey(saved.authorProfileId, saved.aboutProfileId), saved),
+    networkMode: "always",
+    // Kept on the device only without a connection: a server in trouble is said at once (the panel keeps the text).
+    mutationFn: (note: NoteChange) => writeThroughOutbox("PUT /api/profile-note", { ...note }, { offlineOnly: true }),
+    onSuccess: (saved, note) =>
+      qc.setQueryData(
+        noteKey(note.authorProfileId, note.aboutProfileId),
+        saved ?? { ...note, tsUpdated: Date.now() },
+      ),
     onError: (e) => console.error("note save failed:", e),
   });
 }

@@ -1,25 +1,46 @@
 /**
- * Messages kept on the device until the server has them. Every send goes through here: it is
- * written to the outbox (local storage, cleared at logout with the rest of the member's data),
- * then posted with its idempotency key, so a retry after a lost answer or a lost connection is
- * stored once (kv/messages.ts). A send that finds no connection (or a server in trouble) stays
- * queued and is shown as pending; the queue is sent, in order, when the connection returns, when
- * a page loads and every `RETRY_MS`. A queued message the server refuses (4xx) is kept as failed,
- * shown with a retry, never dropped without the member's say.
+ * The member's writes kept on the device until the server has them: private messages, likes
+ * (of profiles and pictures) and notes. Each is written to the outbox (local storage, cleared at
+ * logout with the rest of the member's data), then sent with its idempotency key, so a retry
+ * after a lost answer or a lost connection is stored once (messages: kv/messages.ts checks the
+ * key; likes and notes are PUTs of a whole state, the same however often it lands). A write that
+ * finds no connection (or a server in trouble) stays queued and is shown as pending; the queue is
+ * sent, in order, when the connection returns (the `online` event, or Background Sync through
+ * the service worker, islands/sw/worker.ts), when a page loads and every `RETRY_MS`. A queued
+ * write the server refuses (4xx) is kept as failed, shown with a retry, never dropped without the
+ * member's say.
  */
 
 import { useSyncExternalStore } from "react";
 import { ApiFailure, call } from "./api.ts";
 import type { ApiAnswer } from "../../domain/contract.ts";
+import { WORKER_MESSAGES } from "../sw/caches.ts";
 import type { NewMessage } from "../../domain/shapes/messages.ts";
 
 type Message = ApiAnswer<"POST /api/message">;
 
-/** One message waiting to be sent. */
+/** The API writes that go through the outbox. */
+export type QueuedRoute =
+  | "POST /api/message"
+  | "PUT /api/profile-like"
+  | "PUT /api/profile-pic-like"
+  | "PUT /api/profile-note";
+
+/** One write waiting to be sent. */
 export interface Queued {
   /** Its idempotency key: one send however often it is posted. */
   key: string;
-  message: NewMessage;
+  /** The write; absent: a private message (`message`). */
+  route?: Exclude<QueuedRoute, "POST /api/message">;
+  /** What a write other than a message sends. */
+  json?: Record<string, unknown>;
+  /** A private message (the conversation shows it while it waits). */
+  message?: NewMessage;
+  /**
+   * Kept only while there is no connection: a server in trouble refuses it at once, as a 4xx
+   * does (the note panel keeps the text and says so; Done tries again).
+   */
+  offlineOnly?: boolean;
   tsQueued: number;
   /** Why the server refused it, when it did. */
   failed?: string;
@@ -34,8 +55,8 @@ export const RETRY_MS = 15_000;
 const EMPTY: Queued[] = [];
 let cache: Queued[] | undefined;
 const watchers = new Set<() => void>();
-/** What the server answered for messages sent from the queue, by key (for the send that waits). */
-const delivered = new Map<string, Message>();
+/** What the server answered for writes sent from the queue, by key (for the send that waits). */
+const delivered = new Map<string, unknown>();
 /** Called with each message the server took (the screens refresh their lists). */
 const onDelivered = new Set<(m: Message) => void>();
 
@@ -51,6 +72,7 @@ function read(): Queued[] {
 }
 
 function write(list: Queued[]) {
+  if (list.length > (cache?.length ?? 0)) askForBackgroundSync();
   cache = list;
   if (list.length) localStorage.setItem(OUTBOX_STORAGE_KEY, JSON.stringify(list));
   else localStorage.removeItem(OUTBOX_STORAGE_KEY);
@@ -59,6 +81,12 @@ function write(list: Queued[]) {
 
 const update = (key: string, change: (q: Queued) => Queued | null) =>
   write(read().flatMap((q) => q.key !== key ? [q] : (change(q) ?? [])));
+
+/**
+ * Refusals that stay in the outbox when sent from the page (not only from the queue): the
+ * recipient takes only verified members, and the sender can be verified and send it again.
+ */
+const KEPT_REFUSALS: ReadonlySet<string> = new Set(["recipient_verified_only"]);
 
 /** A failure that leaves the message worth sending again later (no connection, server trouble). */
 const isPassing = (e: unknown) => !(e instanceof ApiFailure) || e.status === 0 || e.status === 408 || e.status >= 500;
@@ -76,16 +104,18 @@ async function sendQueued(): Promise<void> {
   for (const q of read()) {
     if (q.failed) continue;
     try {
-      const m = await call("POST /api/message", {}, {
-        json: { ...q.message, tsCreated: q.tsQueued },
-        headers: { "idempotency-key": q.key },
-      });
-      delivered.set(q.key, m);
-      // The screens show the stored message before the pending one goes: no gap between the two.
-      onDelivered.forEach((f) => f(m));
+      const headers = { "idempotency-key": q.key };
+      if (q.message) {
+        const m = await call("POST /api/message", {}, { json: { ...q.message, tsCreated: q.tsQueued }, headers });
+        delivered.set(q.key, m);
+        // The screens show the stored message before the pending one goes: no gap between the two.
+        onDelivered.forEach((f) => f(m));
+      } else if (q.route) {
+        delivered.set(q.key, await call(q.route, {}, { json: q.json, headers }));
+      }
       update(q.key, () => null);
     } catch (e) {
-      if (isPassing(e)) break;
+      if (q.offlineOnly ? e instanceof ApiFailure && e.status === 0 : isPassing(e)) break;
       update(q.key, (x) => ({
         ...x,
         failed: e instanceof Error ? e.message : String(e),
@@ -101,23 +131,53 @@ function newKey(): string {
 
 /**
  * Sends a message through the outbox: the stored message when the server took it, null when it
- * waits for a connection (shown as pending). A refusal (4xx) is thrown and the message leaves the
- * queue: the composer still holds its text and shows why.
+ * waits for a connection (shown as pending) or was refused in a way that can pass (KEPT_REFUSALS:
+ * shown as failed, with its reason and Send again). Any other refusal (4xx) is thrown and the
+ * message leaves the queue: the composer still holds its text and shows why.
  */
-export async function sendThroughOutbox(message: NewMessage): Promise<Message | null> {
-  const q: Queued = { key: newKey(), message, tsQueued: Date.now() };
+export function sendThroughOutbox(message: NewMessage): Promise<ApiAnswer<"POST /api/message"> | null> {
+  return queueAndSend({ key: newKey(), message, tsQueued: Date.now() }) as Promise<
+    ApiAnswer<"POST /api/message"> | null
+  >;
+}
+
+/**
+ * Sends a like or a note through the outbox: the server's answer when it took it, null when it
+ * waits for a connection (shown as pending: `useQueuedWrite`). A refusal (4xx) is thrown and the
+ * write leaves the queue (the screen puts the old state back and says so).
+ */
+export function writeThroughOutbox<R extends Exclude<QueuedRoute, "POST /api/message">>(
+  route: R,
+  json: Record<string, unknown>,
+  opts: { offlineOnly?: boolean } = {},
+): Promise<ApiAnswer<R> | null> {
+  const q: Queued = {
+    key: newKey(),
+    route,
+    json,
+    tsQueued: Date.now(),
+    ...(opts.offlineOnly ? { offlineOnly: true } : {}),
+  };
+  return queueAndSend(q) as Promise<ApiAnswer<R> | null>;
+}
+
+async function queueAndSend(q: Queued): Promise<unknown> {
   write([...read(), q]);
   startRetrying();
   await flushOutbox();
   // A flush already under way when this one was queued may have stopped before it.
   if (read().some((x) => x.key === q.key && !x.failed) && !delivered.has(q.key)) await flushOutbox();
-  const m = delivered.get(q.key);
-  delivered.delete(q.key);
-  if (m) return m;
+  if (delivered.has(q.key)) {
+    const answer = delivered.get(q.key);
+    delivered.delete(q.key);
+    return answer;
+  }
   const left = read().find((x) => x.key === q.key);
   if (left?.failed) {
-    // Refused until the sender is verified: it stays in the outbox, with Send again.
-    if (left.code !== "recipient_verified_only") update(q.key, () => null);
+    // A refusal that can pass (KEPT_REFUSALS) stays as a failed bubble with its reason and Send
+    // again: shown there once, so the sender's box is not handed the text and the reason as well.
+    if (left.code && KEPT_REFUSALS.has(left.code)) return null;
+    update(q.key, () => null);
     throw new Error(left.failed);
   }
   return null;
@@ -134,9 +194,8 @@ export function dropQueued(key: string): void {
   update(key, () => null);
 }
 
-/** The messages waiting for the conversation between `me` and `other` (a re-render at each change). */
-export function useQueued(me: string, other: string): Queued[] {
-  const all = useSyncExternalStore(
+function useAll(): Queued[] {
+  return useSyncExternalStore(
     (w) => {
       watchers.add(w);
       return () => watchers.delete(w);
@@ -144,7 +203,33 @@ export function useQueued(me: string, other: string): Queued[] {
     read,
     () => EMPTY,
   );
-  return all.filter((q) => q.message.senderProfileId === me && q.message.recipientProfileId === other);
+}
+
+/** A queued private message. */
+export type QueuedMessage = Queued & { message: NewMessage };
+
+/** The messages waiting for the conversation between `me` and `other` (a re-render at each change). */
+export function useQueued(me: string, other: string): QueuedMessage[] {
+  return useAll().filter((q): q is QueuedMessage =>
+    q.message?.senderProfileId === me && q.message.recipientProfileId === other
+  );
+}
+
+/**
+ * The latest waiting (or failed) write of `route` whose body has every field of `match` (a like
+ * of one profile, a note about one profile), or undefined: the screen shows it as pending.
+ */
+export function useQueuedWrite(route: QueuedRoute, match: Record<string, string>): Queued | undefined {
+  return useAll().findLast((q) => q.route === route && Object.entries(match).every(([k, v]) => q.json?.[k] === v));
+}
+
+/** Asks the service worker to tell an open page when the connection is back (Background Sync), where there is one. */
+function askForBackgroundSync() {
+  if (typeof navigator === "undefined" || !("serviceWorker" in navigator)) return;
+  void navigator.serviceWorker.getRegistration("/").then((reg) =>
+    (reg as (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined)?.sync
+      ?.register(WORKER_MESSAGES.flushOutbox)
+  ).catch(() => {/* no Background Sync here: the online event and the next page load send it */});
 }
 
 /** Calls `f` with each message the queue delivered; returns the unsubscribe. */
@@ -160,6 +245,12 @@ function startRetrying() {
   if (retrying || typeof window === "undefined") return;
   retrying = true;
   addEventListener("online", () => void flushOutbox());
+  // Background Sync: the worker says the connection is back (islands/sw/worker.ts).
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.addEventListener("message", (e) => {
+      if ((e.data as { type?: string } | null)?.type === WORKER_MESSAGES.flushOutbox) void flushOutbox();
+    });
+  }
   addEventListener("storage", (e) => {
     // Another tab changed the queue: read it again.
     if (e.key === OUTBOX_STORAGE_KEY || e.key === null) {

@@ -8,9 +8,8 @@ import { kv } from "../db.ts";
 import { keys } from "../keys.ts";
 import { now } from "../clock.ts";
 import { newId } from "../ids.ts";
-import { addNotification } from "../notifications.ts";
+import { addNotification, notificationOf } from "../notifications.ts";
 import { CROP_ASPECT } from "../../domain/pictures.ts";
-import { NOTIFICATION_TEXTS } from "../../domain/notifications.ts";
 import { creditOps, creditState, getCredits } from "./credits.ts";
 import { nearbyPictures } from "./deck.ts";
 import type { CropBox, CropFractions, CropItem, CropSuggestionView } from "../../domain/shapes/pictures.ts";
@@ -79,7 +78,7 @@ export async function suggestCrop(
     const op = kv().atomic().check(done)
       .set(keys.cropSuggested(suggester, picId), s.id)
       .set(keys.cropSuggestion(owner, s.id), s);
-    addNotification(op, owner, { bodyText: NOTIFICATION_TEXTS.cropSuggested, url: "/games/photocrop" });
+    addNotification(op, owner, notificationOf("cropSuggested", "/games/photocrop"));
     if ((await op.commit()).ok) return { suggestion: s, credited: false, credits: await getCredits(suggester) };
   }
   throw new Error("crop suggestion kept conflicting");

@@ -33,6 +33,7 @@ import { enqueueJob, enqueueJobNow } from "../../kv/jobs.ts";
 import { isMailboxBanned } from "../../kv/moderation.ts";
 import { MODERATION_TEXTS } from "../../domain/moderation.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import { locale } from "../../domain/i18n.ts";
 
 const email = z.string().trim().max(254).email("Please enter a valid email address.");
 
@@ -104,7 +105,7 @@ export const auth = new Hono<AppEnv>()
     if (!(await linkRequestAllowed(address, existing?.id ?? null, clientAddress(c), trust))) throw tooMany();
     if (existing) {
       // Recovery: the same answer as a new registration, so addresses cannot be probed.
-      await enqueueJobNow({ type: "mail", template: "login-link", accountId: existing.id });
+      await enqueueJobNow({ type: "mail", template: "login-link", accountId: existing.id, lang: locale() });
     } else {
       // A suspended or banned member's mailbox, in any spelling, cannot register again.
       if (await isMailboxBanned(address)) throw new ApiError(403, "register_blocked", MODERATION_TEXTS.registerBlocked);
@@ -112,7 +113,8 @@ export const auth = new Hono<AppEnv>()
       const created = await createAccount(
         // A new member goes through onboarding after their first login (routes/pages/welcome.tsx).
         { email: address, roles, consents: ACKNOWLEDGEMENTS.map((a) => a.text), onboarding: "name" },
-        (op, account) => enqueueJob(op, { type: "mail", template: "login-link", accountId: account.id }),
+        (op, account) =>
+          enqueueJob(op, { type: "mail", template: "login-link", accountId: account.id, lang: locale() }),
       );
       if (!created) throw badRequest(UI_TEXTS.pleaseTryAgain);
     }

@@ -96,7 +96,9 @@ export const likes = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const body = await jsonBody(c, profileLikeBody);
     await ownTowards(c, body.likerProfileId, body.likedProfileId);
-    await countLike(caller, body.likeType);
+    // A like sent again (a device's outbox retrying after a lost answer) lands the same and is not counted again.
+    const stored = await getProfileLike(body.likerProfileId, body.likedProfileId);
+    if (stored.likeType !== "LIKE") await countLike(caller, body.likeType);
     const { like } = await putProfileLike(body.likerProfileId, body.likedProfileId, body.likeType, body.blocked);
     return c.json(like);
   })
@@ -104,7 +106,8 @@ export const likes = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const body = await jsonBody(c, picLikeBody);
     const owner = await ownTowards(c, body.likerProfileId, body.profilePicProfileId);
-    await countLike(caller, body.likeType);
+    const stored = (await getPicLikes(body.likerProfileId, [body.profilePicId]))[0];
+    if (stored?.likeType !== "LIKE") await countLike(caller, body.likeType);
     if (!(await picVisibleTo(body.likerProfileId, owner, body.profilePicId))) throw notFound("No such picture.");
     const { like } = await putPicLike(body.likerProfileId, owner.id, body.profilePicId, body.likeType);
     return c.json(like);

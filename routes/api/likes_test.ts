@@ -502,3 +502,34 @@ Deno.test("likes - a member lists whom they blocked and unblocks them; both see 
     t.close();
   }
 });
+
+Deno.test("likes - a like sent again (an outbox's retry, with its idempotency key) lands the same and is not counted again toward the daily limit", async () => {
+  const t = await testApp();
+  try {
+    const [a, b] = [await t.member(), await t.member()];
+    const headers = { "idempotency-key": "0123456789abcdef0123456789abcdef" };
+    for (let i = 0; i < 205; i++) {
+      const r = await t.call("PUT", "/api/profile-like", { cookie: a.cookie, json: like(a, b), headers });
+      assert.equal(r.status, 200, `attempt ${i + 1}`);
+      assert.equal(r.data.likeType, "LIKE");
+    }
+    const pic = (await withPics(b, 1)).profilePicIds[0];
+    const picLike = {
+      likerProfileId: a.profileId,
+      profilePicProfileId: b.profileId,
+      profilePicId: pic,
+      likeType: "LIKE",
+    };
+    for (let i = 0; i < 3; i++) {
+      const r = await t.call("PUT", "/api/profile-pic-like", {
+        cookie: a.cookie,
+        json: { ...picLike, tsCreated: 0 },
+        headers,
+      });
+      assert.equal(r.status, 200);
+    }
+    assert.equal((await receivedLikeCounts(b.profileId)).LIKE, 1, "one like however often sent");
+  } finally {
+    t.close();
+  }
+});

@@ -41,6 +41,7 @@ import { hit, hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv
 import { sendingPause } from "../../kv/moderation.ts";
 import { checkFirstMessage, isEarlyMessage } from "../../kv/spam.ts";
 import { MODERATION_TEXTS } from "../../domain/moderation.ts";
+import { phrase } from "../../domain/phrases.ts";
 
 const id = z.string().refine(isId, "must be a valid id");
 export const windowQuery = z.object({ sinceMessageId: id.optional(), beforeMessageId: id.optional() })
@@ -146,7 +147,7 @@ export const messages = new Hono<AppEnv>()
         throw new ApiError(403, "recipient_verified_only", IDENTIFY_TEXTS.recipientVerifiedOnly);
       }
       if (!talking) {
-        if (!(await hitStandard("newConversationsPerDay", caller))) throw dailyLimit(STANDARD_LIMIT_MESSAGE);
+        if (!(await hitStandard("newConversationsPerDay", caller))) throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
         if (!(await hitNewMember("newMemberConversations", caller))) throw tooMany();
       }
       if (body.viewOnce && (pics.length === 0 || pics.some((p) => !me.profilePicIdsPrivate.includes(p)))) {

@@ -4,7 +4,8 @@
  *
  * Every briefs call answers `{items: ProfileBrief[], page, size, hasMore}` (kv/briefs.ts) and
  * takes the filters `chars=top,bottom` (every one present) and
- * `likes=likedMyProfile,likedMyPics,iLikedProfile,iLikedPics` (every one holds).
+ * `likes=likedMyProfile,likedMyPics,iLikedProfile,iLikedPics` (every one holds), `age=25-40`, `km=10`
+ * (within; not applied for a caller where being gay is a crime), `online=1` and `pics=1`.
  */
 
 import { type Context, Hono } from "hono";
@@ -51,6 +52,16 @@ const pagingAndFilters = {
   likes: listParam(new Set(LIKE_FILTER_BY_LOWER.keys()), "like filter")
     .transform((vs) => vs.map((v) => LIKE_FILTER_BY_LOWER.get(v)!))
     .optional(),
+  /** Ages within `min-max` (either end may be left out: `25-`, `-40`). */
+  age: z.string().trim().regex(/^(1[89]|[2-9]\d)?-(1[89]|[2-9]\d)?$/, 'must look like "25-40" (18 to 99)')
+    .transform((s) => s.split("-").map((v) => v ? Number(v) : undefined))
+    .optional(),
+  /** Only members within this many kilometres. */
+  km: numberParam(0.1, 20_000).optional(),
+  /** `1`: only members online now. */
+  online: z.enum(["1"]).optional(),
+  /** `1`: only members with a picture. */
+  pics: z.enum(["1"]).optional(),
   /** Milliseconds since the epoch: leave out members the caller rated before then (the swipe deck). */
   ratedBefore: z.string().trim().regex(/^\d{1,16}$/, "must be a time in milliseconds").transform(Number).optional(),
   /** `verified=1`: only members who show the Verified badge (3 2 1 Identify). */
@@ -108,9 +119,17 @@ async function geo<T>(run: () => Promise<T>): Promise<T> {
 /** Answers a briefs call: the caller first (401), then the parameters (400), the limit (429). */
 async function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> }) {
   const caller = requireCaller(c);
-  const { area, q } = parse();
+  const { area, q: { age, km, online, pics, ...q } } = parse();
   await limitDiscovery(c, caller.accountId);
-  return c.json(await geo(() => profileBriefs(caller.profileId, area, q)));
+  const query = {
+    ...q,
+    minAge: age?.[0],
+    maxAge: age?.[1],
+    maxMeters: km === undefined ? undefined : km * 1000,
+    online: online === "1",
+    withPics: pics === "1",
+  };
+  return c.json(await geo(() => profileBriefs(caller.profileId, area, query)));
 }
 
 export const positions = new Hono<AppEnv>()

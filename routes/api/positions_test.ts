@@ -222,6 +222,33 @@ Deno.test("positions - the attribute filter needs every selected characteristic;
   }
 });
 
+Deno.test("positions - age range, distance, online now and with pictures filter the briefs", async () => {
+  const t = await testApp();
+  try {
+    const { viewer, others } = await neighbourhood(t, 5);
+    const born = ["2000-01-01", "1990-01-01", "1980-01-01", "1970-01-01", "1995-06-01"];
+    for (const [i, m] of others.entries()) await updateProfile(m.profileId, { birthdate: born[i] });
+    const get = (q: string) => t.call("GET", `/api/profile-briefs/nearest?${q}`, { cookie: viewer.cookie });
+    const age = (b: { profileAge: number | null }) => b.profileAge!;
+    const r = await get("age=25-40");
+    assert.equal(r.status, 200, r.text);
+    assert.ok(
+      r.data.items.length > 0 && r.data.items.every((b: { profileAge: number }) => age(b) >= 25 && age(b) <= 40),
+    );
+    assert.deepEqual(ids(await get("age=50-")), [others[3].profileId]);
+    // Members 1..5 steps (about 5.6 km each) east: within 12 km, the first two.
+    assert.deepEqual(ids(await get("km=12")), others.slice(0, 2).map((m) => m.profileId));
+    assert.deepEqual(ids(await get("pics=1")), [], "nobody has a picture");
+    await kv().set(keys.presence(others[4].profileId), Date.now());
+    assert.deepEqual(ids(await get("online=1")), [others[4].profileId]);
+    for (const bad of ["age=12-40", "age=abc", "km=-1", "online=yes"]) {
+      assert.equal((await get(bad)).status, 400, bad);
+    }
+  } finally {
+    t.close();
+  }
+});
+
 Deno.test("positions - the four like filters, each and combined", async () => {
   const t = await testApp();
   try {

@@ -2,6 +2,7 @@
 
 import { onlyVerifiedMessages } from "../../kv/games/identify.ts";
 import type { Context } from "hono";
+import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 import type { AppEnv } from "../env.ts";
 import { renderPage, titledPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
@@ -41,6 +42,8 @@ export async function settingsPage(c: Context<AppEnv>) {
     c,
     "Account Settings",
     <>
+      <SettingsIndex />
+      <div id="settings-account" />
       <Island
         of={SettingsForm}
         props={{
@@ -66,6 +69,7 @@ export async function settingsPage(c: Context<AppEnv>) {
       />
       <Island of={LanguageSettings} props={{ current: caller.language ?? null }} />
       <Island of={ThemeSettings} props={{ current: themeOf(c) }} />
+      <div id="settings-my-data" />
       <Island of={MyData} props={{ reauth: reauthOf(account, session).reauth }} />
     </>,
   );
@@ -118,5 +122,27 @@ export async function outboxPage(c: Context<AppEnv>) {
         ))}
       </ul>
     </section>,
+  );
+}
+
+/** The settings' sections, a short list at the top that goes to each (the form below keeps them in this order). */
+function SettingsIndex() {
+  const sections: [string, string][] = [
+    ["#settings-account", FEEL_TEXTS.sectionAccount],
+    ["#safety-title", FEEL_TEXTS.sectionPrivacy],
+    ["#push-title", FEEL_TEXTS.sectionNotifications],
+    ["#devices-title", FEEL_TEXTS.sectionDevices],
+    ["#settings-my-data", FEEL_TEXTS.sectionData],
+  ];
+  return (
+    <nav className="settings-index" aria-label={FEEL_TEXTS.settingsSections}>
+      <ul>
+        {sections.map(([href, label]) => (
+          <li key={href}>
+            <a href={href}>{label}</a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }

@@ -16,6 +16,7 @@ import { profileBriefs } from "../../kv/briefs.ts";
 import { knownLocation } from "../../kv/positions.ts";
 import { now } from "../../kv/clock.ts";
 import { type DiscoveryProps, LIST_PAGE_SIZE, SWIPE_PAGE_SIZE, TILES_PAGE_SIZE } from "../../islands/queries/briefs.ts";
+import { titleText } from "../../domain/texts.ts";
 
 /**
  * What every discovery island gets: the caller's profile and own last report (theirs only), and
@@ -45,18 +46,20 @@ function discoveryPage(
   title: string,
   size: number,
   island: (props: DiscoveryProps) => ReactElement,
-  opts: { bodyClass: string; hideHeading?: boolean; unrated?: boolean },
+  opts: { bodyClass: string; hideHeading?: boolean; unrated?: boolean; screen?: boolean },
 ) {
   return async (c: Context<AppEnv>) =>
     renderPage(
       c,
       title,
       <section className="page">
-        <h1 className={opts.hideHeading ? "visually-hidden" : undefined}>{title}</h1>
+        <h1 className={opts.hideHeading ? "visually-hidden" : opts.screen ? "screen-heading" : undefined}>
+          {titleText(title)}
+        </h1>
         {await safetyNoticeFor(c)}
         {island(await discoveryProps(c, size, opts.unrated ?? false))}
       </section>,
-      { bodyClass: opts.bodyClass },
+      { bodyClass: opts.bodyClass, screen: opts.screen },
     );
 }
 
@@ -64,7 +67,7 @@ export const tilesPage = discoveryPage(
   "Profile Tiles",
   TILES_PAGE_SIZE,
   (p) => <Island of={ProfileTiles} props={p} />,
-  { bodyClass: "discovery-wide" },
+  { bodyClass: "discovery-wide", screen: true },
 );
 
 export const swypePage = discoveryPage(
@@ -79,5 +82,5 @@ export const profileListPage = discoveryPage(
   "Read Profiles",
   LIST_PAGE_SIZE,
   (p) => <Island of={ProfileList} props={p} />,
-  { bodyClass: "discovery-list" },
+  { bodyClass: "discovery-list", screen: true },
 );

@@ -7,7 +7,7 @@ import { renderPage, titledPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import { Cards, GAME_CARDS } from "../../components/Cards.tsx";
 import { GAME_TEXTS } from "../../domain/games.ts";
-import { REPORT_REASONS } from "../../domain/texts.ts";
+import { REPORT_REASONS, titleText } from "../../domain/texts.ts";
 import { getCredits, volunteerStatus } from "../../kv/games/credits.ts";
 import { listGptFlagged, nextGptItem } from "../../kv/games/gptBuster.ts";
 import { ratingDeck } from "../../kv/games/ratingGame.ts";
@@ -74,7 +74,7 @@ function gameShell(c: Context<AppEnv>, title: string, intro: string, island: Rea
     c,
     title,
     <section className="page game-page">
-      <h1>{title}</h1>
+      <h1>{titleText(title)}</h1>
       <p className="game-intro">{intro}</p>
       {island}
       {admin}

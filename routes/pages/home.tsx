@@ -1,20 +1,111 @@
-/** Home (/): cards for visitors or members, the NSFW toggle and the development banner. */
+/**
+ * Home (/): cards for visitors or members, the NSFW toggle and the development banner. A member
+ * meets people first: who is around (online now first, nearest first) leads, above the cards; the
+ * banner can be dismissed once on this device.
+ */
 
 import type { Context } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Cards, HOME_CARDS, HOME_CARDS_LOGGED_OUT } from "../../components/Cards.tsx";
 import { Island } from "../../components/Island.tsx";
+import { BriefPicture } from "../../components/BriefPicture.tsx";
+import { OnlineDot } from "../../components/OnlineDot.tsx";
 import { TEXTS, titleText } from "../../domain/texts.ts";
+import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
+import { shortName } from "../../domain/format.ts";
 import NsfwToggle from "../../islands/NsfwToggle.tsx";
+import { profileBriefs } from "../../kv/briefs.ts";
+import type { ProfileBrief } from "../../domain/shapes/briefs.ts";
+import { presenceOf } from "../../kv/presence.ts";
+import { isSecureContext } from "../middleware.ts";
 
-export function homePage(c: Context<AppEnv>) {
+/** The cookie that keeps the banner dismissed on this device. */
+const BANNER_COOKIE = "banner";
+/** How many members home shows, and how many nearest it picks them from. */
+const AROUND_SHOWN = 12, AROUND_READ = 30;
+
+/** Who is around the member: online now first, then the nearest, each group nearest first. */
+async function whoIsAround(profileId: string): Promise<{ brief: ProfileBrief; online: boolean }[]> {
+  const page = await profileBriefs(profileId, { kind: "nearest" }, { size: AROUND_READ });
+  const presence = await presenceOf(profileId, page.items.map((b) => b.profileId));
+  const all = page.items.map((brief) => ({ brief, online: !!presence[brief.profileId]?.online }));
+  return [...all.filter((a) => a.online), ...all.filter((a) => !a.online)].slice(0, AROUND_SHOWN);
+}
+
+function Around({ people }: { people: { brief: ProfileBrief; online: boolean }[] }) {
+  return (
+    <section className="around" aria-labelledby="around-title">
+      <div className="around-head">
+        <h2 id="around-title">{FEEL_TEXTS.whoIsAround}</h2>
+        {people.length > 0 && <a href="/search/tile">{FEEL_TEXTS.seeEveryone}</a>}
+      </div>
+      {people.length === 0
+        ? (
+          <div className="empty-state">
+            <p>{FEEL_TEXTS.nobodyAroundYet}</p>
+            <a className="button primary" href="/search/map">{FEEL_TEXTS.openMap}</a>
+          </div>
+        )
+        : (
+          <ul className="around-list">
+            {people.map(({ brief: b, online }, i) => (
+              <li key={b.profileId}>
+                <a href={`/profile/${encodeURIComponent(b.profileId)}`}>
+                  <span className="avatar">
+                    <BriefPicture
+                      picId={b.profilePicIds[0]}
+                      name={b.profileName}
+                      scale={256}
+                      nsfw={false}
+                      eager={i < 6}
+                    />
+                  </span>
+                  <span className="around-name">
+                    <OnlineDot online={online} />
+                    {shortName(b.profileName)}
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+    </section>
+  );
+}
+
+export async function homePage(c: Context<AppEnv>) {
   const caller = c.get("caller");
+  // Dismissing the banner: kept for this device, then home again without the query.
+  if (c.req.query("banner") === "dismiss") {
+    setCookie(c, BANNER_COOKIE, "dismissed", {
+      path: "/",
+      sameSite: "Lax",
+      secure: isSecureContext(c),
+      maxAge: 400 * 24 * 3600,
+    });
+    return c.redirect("/", 303);
+  }
+  const bannerShown = getCookie(c, BANNER_COOKIE) !== "dismissed";
+  const people = caller ? await whoIsAround(caller.profileId) : null;
   return renderPage(
     c,
     "Home",
     <>
-      <p className="banner" role="note">{TEXTS.underDevelopment}</p>
+      {bannerShown && (
+        <p className="banner" role="note">
+          <span>{TEXTS.underDevelopment}</span>
+          <a
+            className="banner-dismiss"
+            href="/?banner=dismiss"
+            aria-label={FEEL_TEXTS.dismiss}
+            title={FEEL_TEXTS.dismiss}
+          >
+            ×
+          </a>
+        </p>
+      )}
       {!caller && c.req.query("deleted") === "1" && <p className="notice" role="status">{TEXTS.accountDeleted}</p>}
       <h1 className="visually-hidden">{titleText("Home")}</h1>
       {caller && !caller.hasPassword && (
@@ -22,6 +113,7 @@ export function homePage(c: Context<AppEnv>) {
           {TEXTS.linkLoginNotice} <a href="/settings">{TEXTS.setPasswordLink}</a>.
         </p>
       )}
+      {people && <Around people={people} />}
       <Cards items={caller ? HOME_CARDS : HOME_CARDS_LOGGED_OUT} />
       {caller && (
         <div className="row center">

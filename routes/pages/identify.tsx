@@ -7,6 +7,7 @@ import { Island } from "../../components/Island.tsx";
 import { getCredits } from "../../kv/games/credits.ts";
 import { adminQueue, adminView, identifyStatus, nextJudgeItem } from "../../kv/games/identify.ts";
 import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
+import { titleText } from "../../domain/texts.ts";
 import Identify from "../../islands/Identify.tsx";
 
 export async function identifyPage(c: Context<AppEnv>) {
@@ -23,7 +24,7 @@ export async function identifyPage(c: Context<AppEnv>) {
     c,
     "3 2 1 Identify",
     <section className="page game-page">
-      <h1>{IDENTIFY_TEXTS.title}</h1>
+      <h1>{titleText("3 2 1 Identify")}</h1>
       <p className="game-intro">{IDENTIFY_TEXTS.intro}</p>
       <Island
         of={Identify}

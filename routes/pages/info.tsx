@@ -196,6 +196,25 @@ export function sorryPage(c: Context<AppEnv>, status: ContentfulStatusCode = 200
 }
 
 /**
+ * What the service worker shows offline for a screen it has not kept (islands/sw/worker.ts keeps
+ * this page per member, in their language and mode): it needs the network, and what opens without.
+ */
+export function offlinePage(c: Context<AppEnv>) {
+  return renderPage(
+    c,
+    UI_TEXTS.offlineTitle,
+    <section className="page center offline-page">
+      <h1>{UI_TEXTS.offlineTitle}</h1>
+      <p>{UI_TEXTS.offlineScreen}</p>
+      <p className="row center">
+        <a className="button primary" href="/search/tile">{UI_TEXTS.openGrid}</a>{" "}
+        <a className="button" href="/chat/personal">{UI_TEXTS.openConversations}</a>
+      </p>
+    </section>,
+  );
+}
+
+/**
  * A page that failed shows a page, never the API's JSON: the 404 page for a 404, else 'Ooops!'
  * with the error's status (500 for an unexpected error, which `toErrorResponse` logs).
  */
@@ -223,7 +242,7 @@ export function comingSoonPage(c: Context<AppEnv>, title: string) {
     c,
     title,
     <section className="page center">
-      <h1>{title}</h1>
+      <h1>{titleText(title)}</h1>
       <p className="coming-soon">{TEXTS.comingSoon}</p>
       <a className="button" href="/">{titleText("Home")}</a>
     </section>,

@@ -7,11 +7,16 @@
 
 import type { ReactElement } from "react";
 import { type Locale, locale } from "../../domain/i18n.ts";
+import { type AboutText, LEAFLET, OSM, UNSPLASH } from "./legalParts.tsx";
+import { ABOUT_FR, LINKS_FR, TOS_FR } from "./legalFr.tsx";
+import { ABOUT_AR, LINKS_AR, TOS_AR } from "./legalAr.tsx";
 
 const LINKS: Record<Locale, { tos: string; pp: string; support: string; contact: string }> = {
   en: { tos: "Terms of Service", pp: "Privacy Policy", support: "Support", contact: "Contact Us" },
   es: { tos: "Términos del servicio", pp: "Política de privacidad", support: "Ayuda", contact: "Contáctanos" },
   "pt-BR": { tos: "Termos de Serviço", pp: "Política de Privacidade", support: "Suporte", contact: "Fale conosco" },
+  fr: LINKS_FR,
+  ar: LINKS_AR,
 };
 
 function Links({ l }: { l: Locale }) {
@@ -22,24 +27,6 @@ function Links({ l }: { l: Locale }) {
       <a href="/contactus">{t.contact}</a>
     </p>
   );
-}
-
-const OSM = <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>;
-const LEAFLET = <a href="https://leafletjs.com">Leaflet</a>;
-const UNSPLASH = <a href="https://unsplash.com">Unsplash</a>;
-
-/** The About page's words in one language; `About` lays them out the same for every language. */
-interface AboutText {
-  /** What follows the brand's name in the first sentence. */
-  intro: string;
-  valuesTitle: string;
-  /** Each value: its name, then what it means. */
-  values: [string, string][];
-  volunteersTitle: string;
-  volunteers: string;
-  thanksTitle: string;
-  /** Each thanks: the words before its link, the link, the words after. */
-  thanks: [string, ReactElement, string][];
 }
 
 const ABOUT: Record<Locale, AboutText> = {
@@ -106,6 +93,8 @@ const ABOUT: Record<Locale, AboutText> = {
       ["Fotos de banco de imagens do ", UNSPLASH, "."],
     ],
   },
+  fr: ABOUT_FR,
+  ar: ABOUT_AR,
 };
 
 /** The About page's words laid out: a first sentence, the values, the volunteers, the thanks. */
@@ -142,11 +131,12 @@ function About({ t, brand }: { t: AboutText; brand: string }) {
 /** The About page's text after its heading, in the language in use. */
 export function AboutBody({ brand }: { brand: string }) {
   const l = locale();
+  // data-per-language: one whole body per language (the pseudo-locale's walk leaves it to tests/i18n_test.ts).
   return (
-    <>
+    <div className="contents" data-per-language="">
       <About t={ABOUT[l]} brand={brand} />
       <Links l={l} />
-    </>
+    </div>
   );
 }
 
@@ -268,9 +258,11 @@ const TOS: Record<Locale, () => ReactElement> = {
       </ul>
     </>
   ),
+  fr: TOS_FR,
+  ar: TOS_AR,
 };
 
 /** The Terms of Service and Privacy Policy, in the language in use. */
 export function TosBody() {
-  return TOS[locale()]();
+  return <div className="contents" data-per-language="">{TOS[locale()]()}</div>;
 }

@@ -8,6 +8,7 @@ import GaydarMap from "../../islands/GaydarMap.tsx";
 import MapPreview from "../../islands/MapPreview.tsx";
 import { knownLocation } from "../../kv/positions.ts";
 import { config } from "../../config/config.ts";
+import { titleText } from "../../domain/texts.ts";
 
 export async function mapPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
@@ -20,7 +21,7 @@ export async function mapPage(c: Context<AppEnv>) {
     c,
     "Gaydar Map",
     <section className="map-section">
-      <h1 className="visually-hidden">Gaydar Map</h1>
+      <h1 className="visually-hidden">{titleText("Gaydar Map")}</h1>
       {await safetyNoticeFor(c)}
       {/* The first tiles, under the map until Leaflet has drawn its own. */}
       <Island of={MapPreview} props={props} />

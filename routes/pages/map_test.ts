@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { SPECULATION_RULES, SPECULATION_RULES_HASH } from "../speculation.ts";
 import { testApp } from "../../tests/api.ts";
 import { reportPosition } from "../../kv/positions.ts";
 import { createAccount } from "../../kv/accounts.ts";
@@ -43,7 +44,10 @@ Deno.test("map page - members only; the island gets the attribution and the memb
     assert.ok(!r.text.includes("33.4591357") && !r.text.includes("112.0802468"), "no other member's reported position");
     const csp = r.headers.get("content-security-policy") ?? "";
     assert.match(csp, /img-src 'self' data: blob:(;|$)/, "images from this origin only");
-    assert.ok(!/<script(?![^>]*\bsrc=)[^>]*>/.test(r.text), "no inline script");
+    // No inline script but the speculation rules (JSON, not code; the CSP allows exactly them by hash).
+    assert.ok(!/<script(?![^>]*\bsrc=)(?![^>]*type="speculationrules")[^>]*>/.test(r.text), "no inline script");
+    assert.ok(r.text.includes(`<script type="speculationrules">${SPECULATION_RULES}</script>`));
+    assert.ok(csp.includes(SPECULATION_RULES_HASH));
   } finally {
     t.close();
   }

@@ -208,3 +208,25 @@ Deno.test("pages - a same-origin form post sends Origin: null (no-referrer) and 
     t.close();
   }
 });
+
+Deno.test("pages - the language's lang and direction; the pseudo-locale only where PSEUDO_LOCALE=1 allows it", async () => {
+  const t = await testApp();
+  try {
+    const page = async (headers: Record<string, string>) => (await t.call("GET", "/login", { headers })).text;
+    assert.match(await page({ "accept-language": "ar-EG,ar;q=0.9" }), /<html lang="ar" dir="rtl"/);
+    assert.match(await page({ "accept-language": "fr-FR" }), /<html lang="fr" dir="ltr"/);
+    const pseudo = { "accept-language": "en", cookie: "lang=en-XA" };
+    Deno.env.delete("PSEUDO_LOCALE");
+    assert.match(await page(pseudo), /<html lang="en" dir="ltr"/, "a member cannot ask for it");
+    Deno.env.set("PSEUDO_LOCALE", "1");
+    try {
+      const html = await page(pseudo);
+      assert.match(html, /<html lang="en-XA" dir="ltr"/);
+      assert.match(html, /⟦/);
+    } finally {
+      Deno.env.delete("PSEUDO_LOCALE");
+    }
+  } finally {
+    t.close();
+  }
+});

@@ -15,6 +15,7 @@ import { getPic } from "../../kv/pictures.ts";
 import { loadProfileView } from "../../kv/profileViews.ts";
 import { carouselLikes } from "./profilePanels.tsx";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import { phrase } from "../../domain/phrases.ts";
 
 function Unavailable({ text }: { text: string }) {
   return (
@@ -64,7 +65,7 @@ export async function picEditPage(c: Context<AppEnv>) {
             }}
           />
         )
-        : <Unavailable text="This picture is not one of yours, or it was removed." />}
+        : <Unavailable text={phrase("This picture is not one of yours, or it was removed.")} />}
     </section>,
   );
 }

@@ -5,6 +5,7 @@
  */
 
 import type { Context } from "hono";
+import { Ellipsis, MessageCircle, NotebookPen } from "lucide-react";
 import type { ReactElement } from "react";
 import type { AppEnv, Caller } from "../env.ts";
 import { Island } from "../../components/Island.tsx";
@@ -41,13 +42,13 @@ export const likesPanel: ProfilePanel = async ({ caller, profile }) => {
       <nav className="profile-bar" aria-label={SCREEN_TEXTS.profileActions}>
         <Island of={LikeButton} props={{ kind: "profile", like }} />
         <a className="button bar-link" href="#chat">
-          <span aria-hidden="true">💬</span> {SCREEN_TEXTS.chat}
+          <MessageCircle className="icon" aria-hidden="true" /> {SCREEN_TEXTS.chat}
         </a>
         <a className="button bar-link" href="#notes">
-          <span aria-hidden="true">🗒</span> {SCREEN_TEXTS.notes}
+          <NotebookPen className="icon" aria-hidden="true" /> {SCREEN_TEXTS.notes}
         </a>
         <a className="button bar-link" href="#actions">
-          <span aria-hidden="true">⋯</span> {SCREEN_TEXTS.actions}
+          <Ellipsis className="icon" aria-hidden="true" /> {SCREEN_TEXTS.actions}
         </a>
       </nav>
       {first && (

@@ -3,16 +3,18 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ReactElement, ReactNode } from "react";
-import { renderToString } from "react-dom/server";
+import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import type { AppEnv } from "../env.ts";
 import { collectIslands, Island } from "../../components/Island.tsx";
 import { Layout } from "../../components/Layout.tsx";
 import { taglineOf } from "../../domain/brand.ts";
 import { TEXTS, titleText } from "../../domain/texts.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { menuFor } from "../table.ts";
 import { getManifest } from "../assets.ts";
 import Header from "../../islands/Header.tsx";
-import TabBar from "../../islands/TabBar.tsx";
+import TabBar, { type TabId } from "../../islands/TabBar.tsx";
+import { CircleUser, Heart, LayoutGrid, type LucideIcon, MapPin, MessageCircle } from "lucide-react";
 import { isDiscreet, themeOf } from "../device.ts";
 import { SafetyNotice } from "../../components/SafetyNotice.tsx";
 import { ModerationNotice } from "../../components/ModerationNotice.tsx";
@@ -20,12 +22,24 @@ import { getSafety, safetyPlace } from "../../kv/safety.ts";
 import { config } from "../../config/config.ts";
 import { locale } from "../../domain/i18n.ts";
 import { livePort } from "../livePort.ts";
+import { type Phrase, phrase } from "../../domain/phrases.ts";
+import { SPECULATION_RULES } from "../speculation.ts";
+
+/** The tabs' icons (lucide), drawn once as SVG markup for the tab bar. */
+const TAB_ICONS = Object.fromEntries(
+  ([["grid", LayoutGrid], ["map", MapPin], ["chats", MessageCircle], ["likes", Heart], ["me", CircleUser]] as [
+    TabId,
+    LucideIcon,
+  ][]).map(([id, Icon]) => [id, renderToStaticMarkup(<Icon className="icon" aria-hidden="true" />)]),
+) as Record<TabId, string>;
 
 export interface PageOptions {
   status?: ContentfulStatusCode;
   bodyClass?: string;
   /** Show the tab bar to a logged-in member (default). The logout page, whose session ends while it shows, does not. */
   tabs?: boolean;
+  /** An app screen: its title shows in the top bar (its heading kept for screen readers on phones). */
+  screen?: boolean;
 }
 
 /** A page of one section (`className`) under its heading: `title` in the language in use. */
@@ -50,11 +64,15 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
   const notice = caller ? c.get("notice") : null;
   const headerProps = {
     brandName: brand.name,
-    tagline: taglineOf(brand),
+    tagline: phrase(taglineOf(brand) as Phrase),
     items: menuFor({ loggedIn: !!caller, roles: caller?.roles ?? [] }),
     currentPath: c.req.path,
     troubleText: TEXTS.serverTrouble,
-    ...(discreet ? { quickExitUrl: config.quickExitUrl, quickExitText: TEXTS.quickExit } : {}),
+    ...(caller
+      ? { offline: { offlineLine: UI_TEXTS.offlineLine, updateReady: UI_TEXTS.updateReady, reload: UI_TEXTS.reload } }
+      : {}),
+    ...(discreet ? { quickExitUrl: config.quickExitUrl, quickExitText: TEXTS.quickExit, discreet: true } : {}),
+    ...(opts.screen && caller ? { screenTitle: title } : {}),
   };
   // A page with no island of its own ships no JavaScript: its header stays plain HTML.
   const hydrate = islands.size > 0;
@@ -63,7 +81,11 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
       <>
         <Island of={Header} props={headerProps} hydrate={hydrate} />
         {tabs && (
-          <Island of={TabBar} props={{ profileId: caller.profileId, currentPath: c.req.path }} hydrate={hydrate} />
+          <Island
+            of={TabBar}
+            props={{ profileId: caller.profileId, currentPath: c.req.path, icons: TAB_ICONS }}
+            hydrate={hydrate}
+          />
         )}
       </>,
     )
@@ -87,10 +109,11 @@ export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement
       preload={[...new Set([...assets.flatMap((a) => a.preload), ...localePreload])]}
       header={<div className="contents" dangerouslySetInnerHTML={{ __html: header }} />}
       bodyHtml={notice ? renderToString(<ModerationNotice notice={notice} back={c.req.path} />) + bodyHtml : bodyHtml}
-      bodyClass={opts.bodyClass}
+      bodyClass={[opts.bodyClass, opts.screen && caller ? "app-screen" : ""].filter(Boolean).join(" ") || undefined}
       tabs={tabs}
       theme={themeOf(c)}
       livePort={caller ? livePort() : null}
+      speculationRules={tabs ? SPECULATION_RULES : undefined}
     />,
   );
   c.header("cache-control", "no-store");

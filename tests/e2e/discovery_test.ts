@@ -17,6 +17,7 @@ import { addPicture } from "../../kv/pictures.ts";
 import { getProfileLike } from "../../kv/likes.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import { NO_CHARACTERISTICS } from "../../domain/characteristics.ts";
+import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 import { DISCOVERY_TEXTS } from "../../domain/discovery.ts";
 import { shortName } from "../../domain/format.ts";
 
@@ -212,6 +213,40 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
           img.complete ? null : new Promise((r) => img.addEventListener("load", r, { once: true }))
         );
         await shot(page, `${vp}-tiles`);
+        // On a phone the screen's title is in the top bar (on a desktop its heading shows it) and at
+        // least 12 whole tiles in 3 columns fill the first screen.
+        if (vp === "desktop") await page.getByRole("heading", { name: "Profile Tiles", level: 1 }).waitFor();
+        if (vp === "phone") {
+          await page.locator(".app-header .screen-title", { hasText: "Profile Tiles" }).waitFor();
+          const whole = await page.evaluate(() => {
+            const floor = document.querySelector(".tab-bar")!.getBoundingClientRect().top;
+            const ceiling = document.querySelector(".app-header")!.getBoundingClientRect().bottom;
+            return [...document.querySelectorAll(".tile")].map((t) => t.getBoundingClientRect())
+              .filter((b) => b.top >= ceiling - 0.5 && b.bottom <= floor + 0.5 && b.left >= 0 && b.right <= innerWidth);
+          });
+          assert.ok(whole.length >= 12, `${whole.length} whole tiles on the first screen`);
+          assert.equal(new Set(whole.map((b) => Math.round(b.left))).size, 3, "3 columns");
+        }
+        // The filter is one button; its sheet has the age range, distance, online now and with pictures.
+        await page.locator(".filter-panel > summary").click();
+        const sheet = page.getByRole("group", { name: FEEL_TEXTS.filters });
+        await sheet.getByLabel(FEEL_TEXTS.ageFrom).waitFor();
+        await sheet.getByLabel(FEEL_TEXTS.distance).waitFor();
+        await sheet.locator(".chip", { hasText: FEEL_TEXTS.withPictures }).waitFor();
+        await sheet.locator(".chip", { hasText: FEEL_TEXTS.onlineNow }).click();
+        await shot(page, `${vp}-filter-sheet`);
+        await sheet.getByRole("button", { name: FEEL_TEXTS.showResults }).click();
+        await page.waitForFunction(
+          (id) => {
+            const hrefs = [...document.querySelectorAll(".tile")].map((a) => a.getAttribute("href"));
+            return hrefs.length === 1 && hrefs[0] === `/profile/${id}`;
+          },
+          s.ids[0],
+        );
+        await page.locator(".filter-panel > summary").click();
+        await page.getByRole("button", { name: "Clear filter" }).click();
+        await page.getByRole("button", { name: FEEL_TEXTS.showResults }).click();
+        await page.waitForFunction(() => document.querySelectorAll(".tiles > li").length >= 30);
 
         await scrollToEnd(page);
         await page.waitForFunction(() => document.querySelectorAll(".tiles > li").length >= 60);
@@ -223,8 +258,13 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         assert.deepEqual(allDistances, [...allDistances].sort((a, b) => a - b), "later pages continue the order");
         await shot(page, `${vp}-tiles-all`);
         await page.evaluate(() => scrollTo(0, 0));
+        const secondId = (await page.locator(".tile").nth(1).getAttribute("href"))!.replace("/profile/", "");
         await page.locator(".tile").first().click();
         await page.waitForURL(`${h.origin}/profile/${nearestId}`);
+        // Opened from the grid: the next profile is the grid's next tile.
+        await page.getByRole("link", { name: FEEL_TEXTS.nextProfile }).click();
+        await page.waitForURL(`${h.origin}/profile/${secondId}`);
+        await page.getByRole("link", { name: FEEL_TEXTS.previousProfile }).waitFor();
 
         // --- Swipe: the nearest member on top; a drag right saves LIKE.
         await page.goto("/search/swype");

@@ -19,6 +19,7 @@ import { normalizeUpload } from "../../images/pipeline.ts";
 import { portrait } from "../fixtures/pictures.ts";
 import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
+import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 
 const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
 
@@ -111,6 +112,9 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       if (vp === "phone") assert.equal(Math.round(screen.height), VIEWPORTS.phone.height, "the whole screen");
       await chat.locator(".chat-head .avatar img").waitFor();
       await chat.locator(".chat-head h2", { hasText: "Sam" }).waitFor();
+      // The timeline: today's divider, and the time the run of messages started.
+      await chat.locator(".day-divider", { hasText: FEEL_TEXTS.today }).waitFor();
+      assert.equal(await chat.locator(".run-time").count(), 1, "one run: one time");
       const text = page.getByRole("textbox", { name: "Message" });
       const oneLine = (await text.boundingBox())!.height;
       assert.ok(oneLine < 50, `one line (${oneLine} px)`);
@@ -125,6 +129,10 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await shot(page, `${vp}-feel-chat-typing`);
       await page.keyboard.press("Enter");
       await page.locator(".bubble.mine", { hasText: "third line" }).waitFor();
+      await page.keyboard.type("and a fourth");
+      await page.keyboard.press("Enter");
+      // Two of mine in a row: one group.
+      await page.locator(".bubble.mine.grouped", { hasText: "and a fourth" }).waitFor();
       assert.equal(await text.inputValue(), "");
       assert.ok((await text.boundingBox())!.height < oneLine + 2, "back to one line");
       // The last message is in view, above the composer.

@@ -36,7 +36,15 @@ let built: Promise<unknown> | undefined;
 export interface Harness {
   origin: string;
   browser: Browser;
-  newPage(viewport: ViewportName): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * A new context and page. The app's service worker is blocked unless `serviceWorkers: "allow"`:
+   * Playwright's request interception (`page.route`) does not see the requests of a page a worker
+   * controls, and each worker would precache the whole build; tests/e2e/offline_test.ts runs with it.
+   */
+  newPage(
+    viewport: ViewportName,
+    opts?: { serviceWorkers?: "allow" | "block" },
+  ): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
 }
 
@@ -47,8 +55,12 @@ export async function mainApp(): Promise<ReturnType<typeof createApp>> {
   return made ??= (await import("../../main.ts")).createApp();
 }
 
-/** Builds the islands once per process, starts the app and a browser. */
-export async function startHarness(opts: { fakeCamera?: string } = {}): Promise<Harness> {
+/**
+ * Builds the islands once per process, starts the app and a browser. `limitMs`: how long its test
+ * may run (TEST_LIMIT_MS unless a walk of every page needs more); `fakeCamera`: a Y4M clip the
+ * browser's camera plays (the selfie tests).
+ */
+export async function startHarness(opts: { limitMs?: number; fakeCamera?: string } = {}): Promise<Harness> {
   // This process's own bundles: other test processes may be building at the same time.
   if (!Deno.env.get("BUILD_DIR")) Deno.env.set("BUILD_DIR", Deno.makeTempDirSync({ prefix: "e2e-build-" }));
   // And its own map tile cache (routes/tiles.ts), not the checkout's ./data/tiles.
@@ -88,19 +100,21 @@ export async function startHarness(opts: { fakeCamera?: string } = {}): Promise<
   });
   // A test still running after TEST_LIMIT_MS is stuck: the browser is closed, so the Playwright call
   // it waits on fails with its own stack instead of hanging the whole suite.
+  const limitMs = opts.limitMs ?? TEST_LIMIT_MS;
   const watchdog = setTimeout(() => {
-    console.error(`harness: the test is still running after ${TEST_LIMIT_MS / 1000} s; closing its browser`);
+    console.error(`harness: the test is still running after ${limitMs / 1000} s; closing its browser`);
     void browser.close();
-  }, TEST_LIMIT_MS);
+  }, limitMs);
   return {
     origin,
     browser,
-    async newPage(viewport) {
+    async newPage(viewport, opts = {}) {
       const context = await browser.newContext({
         viewport: VIEWPORTS[viewport],
         isMobile: viewport === "phone",
         hasTouch: viewport === "phone",
         baseURL: origin,
+        serviceWorkers: opts.serviceWorkers ?? "block",
       });
       const page = await context.newPage();
       // Every navigation waits until the page's islands are hydrated, so a test never clicks a
@@ -157,9 +171,15 @@ async function bounded(step: string, f: () => Promise<unknown>, pending?: () => 
   }
 }
 
-/** Waits until every island on the page is hydrated. */
+/**
+ * Waits until every island on the page is hydrated, and the view transition from the last page
+ * (if any) has ended: while it runs, the new page takes no pointer input.
+ */
 export async function waitHydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+  await page.waitForFunction(() =>
+    document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0 &&
+    !(document as Document & { activeViewTransition?: unknown }).activeViewTransition
+  );
 }
 
 /** Saves a full-page screenshot as tests/e2e/screenshots/<name>.png. */

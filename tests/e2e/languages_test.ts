@@ -1,80 +1,126 @@
 /**
- * One journey in each language, in a real browser: a visitor whose browser asks for Spanish (or
- * Brazilian Portuguese) registers, opens the mailed link, lands on a translated home with the
- * translated tabs, and picks another language in Account settings, which the next page follows.
+ * A member's main journey in each of the five languages, in one browser over one store: a visitor
+ * whose browser asks for the language registers, opens the mailed link (its mail in that language),
+ * goes through onboarding, finds a neighbour on the grid, opens their profile, likes them, writes
+ * to them, and in Account settings sees each language listed in its own name and picks another,
+ * which the next page follows. Every text checked is the catalogue's in that language, and the
+ * page's lang and direction are the language's.
  */
 
 import assert from "node:assert/strict";
 import { mailedLink, shot, startHarness, VIEWPORTS, waitHydrated } from "./harness.ts";
+import { createAccount } from "../../kv/accounts.ts";
+import { updateProfile } from "../../kv/profiles.ts";
+import { addPicture } from "../../kv/pictures.ts";
+import { reportPosition } from "../../kv/positions.ts";
+import { listOutbox } from "../../kv/outbox.ts";
+import { normalizeUpload } from "../../images/pipeline.ts";
+import { portrait } from "../fixtures/pictures.ts";
+import { dir, type Locale, LOCALE_NAMES, LOCALES, withLocale } from "../../domain/i18n.ts";
+import { TEXTS, titleText } from "../../domain/texts.ts";
+import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
+import { phrase } from "../../domain/phrases.ts";
 
-const JOURNEYS = [
-  {
-    locale: "es-ES",
-    lang: "es",
-    email: "Correo electrónico",
-    send: "Envíame un enlace de acceso",
-    sent: "Revisa tu correo",
-    homeCard: "Mapa Gaydar",
-    tab: "Cuadrícula",
-    settings: "Configuración de la cuenta",
-    switchTo: "pt-BR",
-    after: "Configurações da conta",
-  },
-  {
-    locale: "pt-BR",
-    lang: "pt-BR",
-    email: "E-mail",
-    send: "Envie-me um link de acesso",
-    sent: "Confira seu e-mail",
-    homeCard: "Mapa Gaydar",
-    tab: "Grade",
-    settings: "Configurações da conta",
-    switchTo: "es",
-    after: "Configuración de la cuenta",
-  },
-];
+/** The browser's language for each of the app's. */
+const BROWSER: Record<Locale, string> = { en: "en-US", es: "es-ES", "pt-BR": "pt-BR", fr: "fr-FR", ar: "ar-EG" };
+const NEIGHBOUR = "Sami";
 
-for (const j of JOURNEYS) {
-  Deno.test(`e2e ${j.lang} - register, log in, home and tabs in the browser's language; another chosen in settings`, async () => {
+Deno.test({
+  name: "e2e - the main journey in each language: register, onboarding, grid, profile, like, chat, settings",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
     const h = await startHarness();
     try {
-      const context = await h.browser.newContext({
-        viewport: VIEWPORTS.phone,
-        isMobile: true,
-        hasTouch: true,
-        baseURL: h.origin,
-        locale: j.locale,
-      });
-      const page = await context.newPage();
-      const go = async (path: string) => {
-        await page.goto(path);
-        await waitHydrated(page);
-      };
-      await go("/register");
-      assert.equal(await page.getAttribute("html", "lang"), j.lang);
-      const email = `lang-${j.lang}@example.com`;
-      await page.getByLabel(j.email, { exact: true }).fill(email);
-      for (const box of await page.getByRole("checkbox").all()) await box.check();
-      await shot(page, `lang-${j.lang}-register`);
-      await page.getByRole("button", { name: j.send }).click();
-      await page.getByText(j.sent).waitFor();
-      await go(await mailedLink(page, email));
-      await page.waitForURL(h.origin + "/");
-      await waitHydrated(page);
-      await page.getByRole("link", { name: j.homeCard }).first().waitFor();
-      await page.locator(".tab-bar").getByText(j.tab).waitFor();
-      await shot(page, `lang-${j.lang}-home`);
+      // A neighbour with a picture, in the middle of the onboarding's random spot near Phoenix.
+      const other = (await createAccount({ email: "sami@example.com", name: NEIGHBOUR }))!;
+      await updateProfile(other.defaultProfileId, { profilename: NEIGHBOUR, birthdate: "1991-06-02" });
+      await addPicture(other.defaultProfileId, await normalizeUpload(await portrait(0)));
+      await reportPosition(other.defaultProfileId, { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false });
 
-      await go("/settings");
-      await page.getByRole("heading", { name: j.settings, level: 1 }).waitFor();
-      const reloaded = page.waitForEvent("load");
-      await page.locator(".settings-section select").selectOption(j.switchTo);
-      await reloaded;
-      await page.getByRole("heading", { name: j.after, level: 1 }).waitFor();
-      assert.equal(await page.getAttribute("html", "lang"), j.switchTo);
-      await context.close();
+      for (const [i, lang] of LOCALES.entries()) {
+        const t = <T>(f: () => T) => withLocale(lang, f);
+        const context = await h.browser.newContext({
+          viewport: VIEWPORTS.phone,
+          isMobile: true,
+          hasTouch: true,
+          baseURL: h.origin,
+          locale: BROWSER[lang],
+        });
+        const page = await context.newPage();
+        const go = async (path: string) => {
+          await page.goto(path);
+          await waitHydrated(page);
+        };
+
+        // Register, in the browser's language.
+        await go("/register");
+        assert.equal(await page.getAttribute("html", "lang"), lang);
+        assert.equal(await page.getAttribute("html", "dir"), dir(lang));
+        const email = `journey-${lang.toLowerCase()}@example.com`;
+        await page.getByLabel(t(() => TEXTS.email), { exact: true }).fill(email);
+        for (const box of await page.getByRole("checkbox").all()) await box.check();
+        await page.getByRole("button", { name: t(() => TEXTS.sendLoginLink) }).click();
+        await page.getByText(t(() => TEXTS.checkEmail)).waitFor();
+        const link = await mailedLink(page, email, { onboarding: true });
+        const mail = (await listOutbox()).find((m) => m.to === email);
+        assert.equal(mail?.subject, t(() => phrase("Your login link")), `the login mail in ${lang}`);
+
+        // Onboarding: name and birthdate, no picture yet, a characteristic, the spot near Phoenix.
+        await go(link);
+        await page.waitForURL(`${h.origin}/welcome`);
+        await waitHydrated(page);
+        await page.getByText(t(() => SCREEN_TEXTS.stepOf(1, 4))).waitFor();
+        await page.getByLabel(t(() => TEXTS.name), { exact: true }).fill(`Journey ${i}`);
+        await page.getByLabel(t(() => TEXTS.birthdateLabel)).fill("1990-05-06");
+        await page.getByRole("button", { name: t(() => SCREEN_TEXTS.next) }).click();
+        await page.getByText(t(() => SCREEN_TEXTS.stepOf(2, 4))).waitFor();
+        await page.getByRole("button", { name: t(() => SCREEN_TEXTS.skip) }).click();
+        await page.getByText(t(() => SCREEN_TEXTS.stepOf(3, 4))).waitFor();
+        await page.getByRole("checkbox", { name: t(() => phrase("Coffee")) }).check();
+        await page.getByRole("button", { name: t(() => SCREEN_TEXTS.next) }).click();
+        await page.getByText(t(() => SCREEN_TEXTS.stepOf(4, 4))).waitFor();
+        await page.getByRole("button", { name: t(() => SCREEN_TEXTS.finish) }).click();
+
+        // The grid, with the neighbour; their profile.
+        await page.waitForURL(`${h.origin}/search/tile`);
+        await waitHydrated(page);
+        await page.getByRole("heading", { name: t(() => titleText("Profile Tiles")), level: 1 }).waitFor();
+        await page.locator(".tab-bar").getByText(t(() => TEXTS.tabs.grid)).waitFor();
+        if (lang === "ar") await shot(page, "lang-ar-grid");
+        await page.getByRole("link", { name: NEIGHBOUR }).first().click();
+        await page.waitForURL(new RegExp(`/profile/${other.defaultProfileId}`));
+        await waitHydrated(page);
+
+        // Like, then write.
+        await page.getByRole("button", { name: t(() => TEXTS.like) }).click();
+        await page.getByRole("button", { name: t(() => TEXTS.removeLike) }).waitFor();
+        const box = page.getByRole("textbox", { name: t(() => TEXTS.message) });
+        assert.equal(await box.getAttribute("placeholder"), t(() => phrase("Message {name}", { name: NEIGHBOUR })));
+        await box.fill(`Hello from ${lang}`);
+        await page.getByRole("button", { name: t(() => TEXTS.send), exact: true }).click();
+        await page.getByRole("log").getByText(`Hello from ${lang}`).waitFor();
+        if (lang === "ar") await shot(page, "lang-ar-profile");
+
+        // Settings: each language in its own name; another one chosen, the next page follows it.
+        await go("/settings");
+        await page.getByRole("heading", { name: t(() => titleText("Account Settings")), level: 1 }).waitFor();
+        const select = page.locator(".settings-section select");
+        const names = await select.locator("option").allTextContents();
+        for (const l of LOCALES) assert.ok(names.includes(LOCALE_NAMES[l]), `${LOCALE_NAMES[l]} listed in ${lang}`);
+        const next = LOCALES[(i + 1) % LOCALES.length];
+        const reloaded = page.waitForEvent("load");
+        await select.selectOption(next);
+        await reloaded;
+        await waitHydrated(page);
+        await page.getByRole("heading", { name: withLocale(next, () => titleText("Account Settings")), level: 1 })
+          .waitFor();
+        assert.equal(await page.getAttribute("html", "lang"), next);
+        assert.equal(await page.getAttribute("html", "dir"), dir(next));
+        await context.close();
+      }
     } finally {
       await h.close();
     }
-  });
-}
+  },
+});

@@ -5,6 +5,8 @@
  */
 
 import assert from "node:assert/strict";
+import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import type { Page, Route } from "playwright-core";
 import { type Harness, registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
@@ -209,6 +211,12 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await a.page.getByRole("button", { name: "Actions" }).click();
       await shot(a.page, `${vp}-profile-actions`);
       await a.page.getByRole("button", { name: TEXTS.blockIgnore }).click();
+      // It asks first; Cancel leaves everything as it was.
+      const confirm = a.page.getByRole("alertdialog");
+      await confirm.getByRole("button", { name: UI_TEXTS.cancel }).click();
+      assert.equal(await confirm.count(), 0);
+      await a.page.getByRole("button", { name: TEXTS.blockIgnore }).click();
+      await confirm.getByRole("button", { name: FEEL_TEXTS.yesBlock, exact: true }).click();
       await a.page.getByText(TEXTS.blockedRedirecting).waitFor();
       const shown = Date.now();
       // The blocked member's pictures, chat and buttons are gone at once, while the message shows.

@@ -1,7 +1,7 @@
 /**
  * The screens of docs/screens/: home, grid, profile, chat, conversation list, map and settings,
  * on a phone and a desktop, as a member with neighbours, pictures and conversations sees them.
- * Each is the first screenful (what a member sees on opening it), saved as PNG to
+ * Each is the first screenful (what a member sees on opening it), in light and in dark, saved as PNG to
  * docs/screens/after/ (or to SCREENS_DIR: the "before" set is this file run on an older commit).
  */
 
@@ -58,11 +58,15 @@ async function settled(page: Page) {
   await page.waitForTimeout(400);
 }
 
+/** The screen in light, then in dark (the device's colour scheme; the member chose none). */
 async function screen(page: Page, vp: ViewportName, name: string, path: string) {
-  await page.goto(path);
-  await settled(page);
   await Deno.mkdir(OUT, { recursive: true });
-  await page.screenshot({ path: `${OUT}/${vp}-${name}.png` });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(path);
+    await settled(page);
+    await page.screenshot({ path: `${OUT}/${vp}-${name}${scheme === "dark" ? "-dark" : ""}.png` });
+  }
 }
 
 Deno.test({

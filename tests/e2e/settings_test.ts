@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
+import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 import { getAccountByEmail } from "../../kv/accounts.ts";
 
 for (const vp of ["phone", "desktop"] as ViewportName[]) {
@@ -45,6 +46,18 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await page.getByRole("button", { name: "Login", exact: true }).click();
       await page.waitForURL(h.origin + "/");
       await page.goto("/settings");
+      // The settings' sections: a short list at the top, each link going to its part of the page.
+      const index = page.getByRole("navigation", { name: FEEL_TEXTS.settingsSections });
+      assert.deepEqual(await index.getByRole("link").allTextContents(), [
+        FEEL_TEXTS.sectionAccount,
+        FEEL_TEXTS.sectionPrivacy,
+        FEEL_TEXTS.sectionNotifications,
+        FEEL_TEXTS.sectionDevices,
+        FEEL_TEXTS.sectionData,
+      ]);
+      for (const href of await index.getByRole("link").evaluateAll((as) => as.map((a) => a.getAttribute("href")!))) {
+        assert.equal(await page.locator(href).count(), 1, `${href} is on the page`);
+      }
       const form = page.locator("form");
       assert.equal(await form.getByLabel(TEXTS.currentPassword).count(), 0, "asked only when email or password change");
       await form.getByLabel("Email", { exact: true }).fill(moved);

@@ -160,6 +160,15 @@ export const EN_UI_TEXTS = {
   meMarker: "me",
   frontend: "Frontend",
   backend: "Backend",
+  offlineTitle: "Offline",
+  offlineLine: "You are offline: this is what you saw last. What you write is sent when you are back online.",
+  offlineScreen: "This screen needs a connection. The grid and your conversations open without one.",
+  openGrid: "Open the grid",
+  openConversations: "Open conversations",
+  updateReady: "A new version is ready.",
+  reload: "Reload",
+  writeWaiting: "Waiting for a connection: saved when you are back online",
+  writeFailed: "Not saved",
 };
 
 export type EnUiTexts = typeof EN_UI_TEXTS;

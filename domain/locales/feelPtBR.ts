@@ -1,0 +1,40 @@
+/** The app-feel texts (domain/feelTexts.ts) in Brazilian Portuguese. */
+
+import type { Translation } from "../i18n.ts";
+import type { EnFeelTexts } from "../feelTexts.ts";
+
+export const FEEL_PT_BR: Translation<EnFeelTexts> = {
+  filter: "Filtrar",
+  filters: "Filtros",
+  age: "Idade",
+  ageFrom: "De",
+  ageTo: "Até",
+  distance: "Distância",
+  anyDistance: "Qualquer distância",
+  within: (d: string) => `Até ${d}`,
+  onlineNow: "Online agora",
+  withPictures: "Com fotos",
+  tags: "Tags",
+  showResults: "Ver resultados",
+  whoIsAround: "Quem está por perto",
+  seeEveryone: "Ver todos",
+  nobodyAroundYet: "Ainda não há ninguém por perto. Defina seu lugar no mapa para conhecer gente próxima.",
+  openMap: "Abrir o mapa",
+  dismiss: "Dispensar",
+  back: "Voltar",
+  today: "Hoje",
+  yesterday: "Ontem",
+  retry: "Tentar de novo",
+  confirmBlock: (name: string) => `Bloquear ${name}? Essa pessoa não verá você, e você não a verá.`,
+  yesBlock: "Bloquear",
+  settingsSections: "Configurações",
+  sectionAccount: "Conta",
+  sectionPrivacy: "Privacidade e segurança",
+  sectionNotifications: "Notificações",
+  sectionDevices: "Dispositivos e chaves de acesso",
+  sectionData: "Meus dados",
+  noChatsYet: "Nenhuma conversa ainda. Diga oi para alguém por perto.",
+  findPeople: "Encontrar gente por perto",
+  nextProfile: "Próximo perfil",
+  previousProfile: "Perfil anterior",
+};

@@ -1,0 +1,95 @@
+/**
+ * The pages' side of the service worker (islands/sw/worker.ts): registered for every signed-in
+ * member on the first page load, a new version offered ("A new version is ready: reload") rather
+ * than swapped under a page, the offline line, and the wipe of the member's caches at logout.
+ */
+
+import { META_CACHE, PRIVATE_PREFIX, WORKER_MESSAGES } from "./caches.ts";
+
+/** The worker's stable address and scope (routes/assets.ts serves it with Service-Worker-Allowed). */
+export const WORKER_URL = "/static/sw.js";
+/** How often an open page asks whether a new version is out (browsers also check at each navigation). */
+const UPDATE_CHECK_MS = 60 * 60_000;
+
+export interface OfflineTexts {
+  offlineLine: string;
+  updateReady: string;
+  reload: string;
+}
+
+const supported = () => typeof navigator !== "undefined" && "serviceWorker" in navigator;
+
+/**
+ * Forgets the member's offline copies on this device: the worker's private caches (pages, reads,
+ * pictures) and which session they were for. Called at logout and at a forced logout.
+ */
+export async function wipeOfflineCaches(): Promise<void> {
+  if (supported()) navigator.serviceWorker.controller?.postMessage({ type: WORKER_MESSAGES.logout });
+  if (typeof caches === "undefined") return;
+  const names = await caches.keys();
+  await Promise.all(names.filter((n) => n.startsWith(PRIVATE_PREFIX) || n === META_CACHE).map((n) => caches.delete(n)));
+}
+
+/** Registers the worker after the page has loaded, and shows the offline line and the update offer in `header`. */
+export function startOffline(header: HTMLElement, texts: OfflineTexts): void {
+  showOfflineLine(header, texts.offlineLine);
+  if (!supported()) return;
+  const register = () =>
+    navigator.serviceWorker.register(WORKER_URL, { scope: "/" }).then((reg) => {
+      watchForUpdates(reg, header, texts);
+      setInterval(() => void reg.update().catch(() => {}), UPDATE_CHECK_MS);
+    }).catch((e) => console.warn("service worker:", e));
+  if (document.readyState === "complete") register();
+  else addEventListener("load", register, { once: true });
+}
+
+/** A status line (the offline line, the update offer). */
+function statusLine(className: string, text: string): HTMLParagraphElement {
+  const p = document.createElement("p");
+  p.className = className;
+  p.setAttribute("role", "status");
+  p.append(text);
+  return p;
+}
+
+function showOfflineLine(header: HTMLElement, text: string) {
+  let line: HTMLParagraphElement | undefined;
+  const update = () => {
+    if (navigator.onLine) {
+      line?.remove();
+      line = undefined;
+    } else if (!line) {
+      // At the top of the page's own content, in its flow: nothing of the page is hidden under it.
+      (document.getElementById("main") ?? header).prepend(line = statusLine("offline-line", text));
+    }
+  };
+  addEventListener("online", update);
+  addEventListener("offline", update);
+  update();
+}
+
+/** A version installed while a page of the old one is open waits; the member is offered to reload. */
+function watchForUpdates(reg: ServiceWorkerRegistration, header: HTMLElement, texts: OfflineTexts) {
+  const offer = (waiting: ServiceWorker) => {
+    if (!navigator.serviceWorker.controller || header.querySelector(".update-ready")) return;
+    const p = statusLine("update-ready", texts.updateReady + " ");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "button small";
+    button.textContent = texts.reload;
+    p.append(button);
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      navigator.serviceWorker.addEventListener("controllerchange", () => location.reload(), { once: true });
+      waiting.postMessage({ type: WORKER_MESSAGES.skipWaiting });
+    });
+    header.append(p);
+  };
+  if (reg.waiting) offer(reg.waiting);
+  reg.addEventListener("updatefound", () => {
+    const w = reg.installing;
+    w?.addEventListener("statechange", () => {
+      if (w.state === "installed") offer(w);
+    });
+  });
+}

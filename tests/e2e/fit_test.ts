@@ -1,0 +1,135 @@
+/**
+ * What a phone shows fits: the profile's action bar (Remove Like, Chat, Notes, Actions) and the
+ * chat screen's header (back, avatar, name, "Online now" or "Typing…", Profile) measured at 320,
+ * 390 and 430 px wide in every language. No two of their parts overlap, none sticks out of its
+ * bar or the screen, and no text overflows the box that holds it.
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { registerAndLogIn, shot, startHarness } from "./harness.ts";
+import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
+import { updateProfile } from "../../kv/profiles.ts";
+import { addPicture } from "../../kv/pictures.ts";
+import { putProfileLike } from "../../kv/likes.ts";
+import { markSeen } from "../../kv/presence.ts";
+import { publishEvent } from "../../kv/events.ts";
+import { normalizeUpload } from "../../images/pipeline.ts";
+import { portrait } from "../fixtures/pictures.ts";
+
+const WIDTHS = [320, 390, 430];
+const LOCALES = ["en-US", "es-ES", "pt-BR"];
+
+interface Fault {
+  what: string;
+}
+
+/**
+ * The faults of the parts of `container` (the selectors, in it): two that overlap, one outside
+ * the container or the screen, one whose text is wider or taller than its box.
+ */
+function faults(page: Page, container: string, parts: string[]): Promise<Fault[]> {
+  return page.evaluate(([container, parts]) => {
+    const out: { what: string }[] = [];
+    const root = document.querySelector(container);
+    if (!root) return [{ what: `no ${container}` }];
+    const r = root.getBoundingClientRect();
+    const seen: { name: string; b: DOMRect }[] = [];
+    for (const sel of parts) {
+      const el = root.querySelector<HTMLElement>(sel);
+      if (!el || !el.offsetParent) continue;
+      const b = el.getBoundingClientRect();
+      const name = `${sel} "${el.textContent?.trim()}"`;
+      if (b.left < r.left - 0.5 || b.right > r.right + 0.5 || b.top < r.top - 0.5 || b.bottom > r.bottom + 0.5) {
+        out.push({ what: `${name} sticks out of ${container}` });
+      }
+      if (b.left < -0.5 || b.right > innerWidth + 0.5) out.push({ what: `${name} sticks out of the screen` });
+      if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).textOverflow !== "ellipsis") {
+        out.push({ what: `${name}: its text is wider than its box (${el.scrollWidth} > ${el.clientWidth})` });
+      }
+      if (el.scrollHeight > el.clientHeight + 1) {
+        out.push({ what: `${name}: its text is taller than its box (${el.scrollHeight} > ${el.clientHeight})` });
+      }
+      // The text itself, as laid out: every line box inside the part (one cut short with "…" ends inside).
+      const cut = getComputedStyle(el).textOverflow === "ellipsis" && getComputedStyle(el).overflow === "hidden";
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      for (const line of cut ? [] : range.getClientRects()) {
+        if (line.width === 0) continue;
+        if (line.right > b.right + 1 || line.left < b.left - 1 || line.bottom > b.bottom + 1 || line.top < b.top - 1) {
+          out.push({ what: `${name}: its text spills out of it` });
+          break;
+        }
+      }
+      for (const o of seen) {
+        const w = Math.min(b.right, o.b.right) - Math.max(b.left, o.b.left);
+        const h = Math.min(b.bottom, o.b.bottom) - Math.max(b.top, o.b.top);
+        if (w > 0.5 && h > 0.5) out.push({ what: `${name} overlaps ${o.name} (${w.toFixed(1)}×${h.toFixed(1)} px)` });
+      }
+      seen.push({ name, b });
+    }
+    return out;
+  }, [container, parts] as const);
+}
+
+Deno.test("e2e - the action bar and the chat header fit at 320, 390 and 430 px in every language", async () => {
+  const h = await startHarness();
+  try {
+    const { context, page } = await h.newPage("phone");
+    const email = "fit@example.com";
+    await registerAndLogIn(page, h.origin, email);
+    const me = (await getAccountByEmail(email))!.defaultProfileId;
+    const state = await context.storageState();
+    await context.close();
+    // A long name, liked (the bar says Remove Like), online now.
+    const other = (await createAccount({ email: "fit-other@example.com", name: "Maximiliano" }))!.defaultProfileId;
+    await updateProfile(other, { profilename: "Maximiliano Alexander", birthdate: "1990-01-01" });
+    await addPicture(other, await normalizeUpload(await portrait(1)));
+    await putProfileLike(me, other, "LIKE");
+
+    const problems: string[] = [];
+    for (const locale of LOCALES) {
+      for (const width of WIDTHS) {
+        const ctx = await h.browser.newContext({
+          viewport: { width, height: 800 },
+          isMobile: true,
+          hasTouch: true,
+          baseURL: h.origin,
+          locale,
+          storageState: state,
+        });
+        const p = await ctx.newPage();
+        const at = `${locale} ${width} px`;
+        await p.goto(`/profile/${other}`);
+        await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+        await p.locator(".profile-bar button.like[aria-pressed=true]").waitFor();
+        for (
+          const f of await faults(p, ".profile-bar", [
+            "button.like",
+            ".bar-link[href='#chat']",
+            ".bar-link[href='#notes']",
+            ".bar-link[href='#actions']",
+          ])
+        ) problems.push(`${at}, action bar: ${f.what}`);
+        if (width === 320) await shot(p, `fit-${locale}-${width}-bar`);
+
+        await p.evaluate(() => location.hash = "chat");
+        await p.waitForFunction(() => getComputedStyle(document.querySelector(".chat")!).position === "fixed");
+        const head = [".chat-back", ".avatar", "h2", ".presence", ".chat-profile-link"];
+        await markSeen(other);
+        await p.reload();
+        await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+        await p.waitForFunction(() => (document.querySelector(".chat-head .presence")?.textContent ?? "").length > 0);
+        for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (online): ${f.what}`);
+        await publishEvent([me], { type: "typing", from: other });
+        await p.locator(".chat-head .presence.typing").waitFor();
+        for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (typing): ${f.what}`);
+        if (width === 320) await shot(p, `fit-${locale}-${width}-chat`);
+        await ctx.close();
+      }
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await h.close();
+  }
+});

@@ -1,0 +1,248 @@
+/**
+ * Every page in every language, in one browser over one seeded store:
+ * - each language (and the pseudo-locale) on a phone: no React hydration error, no page error;
+ * - the pseudo-locale (en-XA: every catalogue text accented, bracketed and longer), on a phone and
+ *   a desktop: no visible text that did not come from a catalogue (members' own texts, names and
+ *   numbers aside), and no element whose text overflows its box;
+ * - Arabic on a phone, light and dark: the page is right to left, shot for docs/screens/ar/.
+ */
+
+import assert from "node:assert/strict";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+import { registerAndLogIn, startHarness, type ViewportName, VIEWPORTS, waitHydrated } from "./harness.ts";
+import { ROUTES } from "../../routes/table.ts";
+import { createAccount, getAccountByEmail, setLanguage, setRoles } from "../../kv/accounts.ts";
+import { updateProfile } from "../../kv/profiles.ts";
+import { addPicture } from "../../kv/pictures.ts";
+import { reportPosition } from "../../kv/positions.ts";
+import { sendPrivateMessage } from "../../kv/messages.ts";
+import { putProfileLike } from "../../kv/likes.ts";
+import { normalizeUpload } from "../../images/pipeline.ts";
+import { portrait } from "../fixtures/pictures.ts";
+import { LOCALES, PSEUDO_LOCALE } from "../../domain/i18n.ts";
+
+Deno.env.set("PSEUDO_LOCALE", "1");
+
+const PUBLIC = ["/", "/login", "/register", "/aboutus", "/support", "/tos", "/sorry", "/nope"];
+/** Members' own words in the store (names, descriptions, messages): not catalogue texts. */
+const NAMES = ["Near 0", "Near 1", "Near 2", "Walker", "Chrome on Linux"];
+const OWN_WORDS = [
+  "Coffee, hikes and old films. Say hi if you are around.",
+  "Hello there, are you around tonight?",
+];
+/** Not words to translate: the brand, the map's attribution, units, role codes and abbreviations. */
+const NOT_TEXT = /^(Lambda|NSFW|OpenStreetMap|Leaflet|GPS|km|mi|ft|m|USER|ADMIN|ZIP|[A-Z]{1,4}|Unsplash)$/;
+/**
+ * Where the walk does not look: bodies written whole per language (checked by tests/i18n_test.ts),
+ * times and numbers (Intl writes them, English in the pseudo-locale), codes, and the map's credits.
+ */
+const SKIP = "script,style,noscript,time,code,[translate=no],[data-per-language],.leaflet-control-attribution," +
+  ".map-preview-attribution,[hidden],[aria-hidden=true]";
+
+/** The Arabic screens of docs/screens/ar/ (phone, light and dark), by path. */
+const SHOTS: Record<string, string> = {
+  "/": "home",
+  "/search/tile": "grid",
+  "/search/swype": "swipe",
+  "/chat/personal": "chats",
+  "/likes/profilelikedyou": "likes",
+  "/settings": "settings",
+};
+const SCREENS = new URL("../../docs/screens/ar/", import.meta.url).pathname;
+
+/** The first screenful as docs/screens/ar/<name>.png, once its pictures are in. */
+async function shootAr(page: Page, name: string): Promise<void> {
+  await Deno.mkdir(SCREENS, { recursive: true });
+  await page.waitForFunction(() => [...document.images].filter((i) => i.loading !== "lazy").every((i) => i.complete));
+  await page.screenshot({ path: `${SCREENS}${name}.png` });
+}
+
+/** The serious and critical axe violations on the page, one line each. */
+async function violations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+}
+
+/** React's hydration errors (#418, #423, #425) and "did not match" warnings in a console text. */
+const HYDRATION = /#41[89]|#42[35]|hydrat|did not match/i;
+
+/** The texts on the page that are not catalogue texts (pseudo-locale pages only). */
+async function foreignTexts(page: Page, allowed: string[]): Promise<string[]> {
+  return await page.evaluate(({ allowed, notText, skip }) => {
+    const re = new RegExp(notText);
+    const out: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement!;
+      if (el.closest(skip)) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden" || style.display === "none" || !el.getClientRects().length) continue;
+      let text = n.textContent!.trim();
+      for (const a of allowed) text = text.replaceAll(a, "");
+      // Catalogue texts are bracketed and accented: what remains of plain ASCII words is not one
+      // (tokens with a digit are ids, versions and numbers).
+      text = text.replace(/⟦[^⟧]*⟧?/g, "").replace(/[^⟦]*⟧/g, "").replace(/\S*\d\S*/g, "");
+      const words = text.match(/[A-Za-z][A-Za-z']+/g)?.filter((w) => !re.test(w)) ?? [];
+      if (words.length) out.push(`${el.tagName.toLowerCase()}${el.className ? "." + el.className : ""}: ${text}`);
+    }
+    // A field's placeholder is visible text too.
+    for (const el of document.querySelectorAll<HTMLInputElement>("input[placeholder],textarea[placeholder]")) {
+      if (!el.getClientRects().length || el.closest(skip)) continue;
+      let text = el.placeholder;
+      for (const a of allowed) text = text.replaceAll(a, "");
+      text = text.replace(/⟦[^⟧]*⟧?/g, "");
+      if (text.match(/[A-Za-z][A-Za-z']+/g)?.some((w) => !re.test(w))) out.push(`placeholder: ${el.placeholder}`);
+    }
+    return out;
+  }, { allowed, notText: NOT_TEXT.source, skip: SKIP });
+}
+
+/** Elements whose own text overflows their box (scrollable and clipped boxes aside). */
+async function overflowing(page: Page): Promise<string[]> {
+  return await page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.body.querySelectorAll<HTMLElement>("*")) {
+      if (![...el.childNodes].some((c) => c.nodeType === 3 && c.textContent!.trim())) continue;
+      const style = getComputedStyle(el);
+      if (style.display === "none" || style.visibility === "hidden" || !el.getClientRects().length) continue;
+      if (el.closest(".leaflet-container,[aria-hidden=true],.sr-only,.visually-hidden")) continue;
+      if (/(auto|scroll|hidden|clip)/.test(style.overflowX) || style.textOverflow === "ellipsis") continue;
+      if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && style.display !== "inline") {
+        out.push(
+          `${el.tagName.toLowerCase()}${
+            el.className ? "." + el.className : ""
+          } (${el.scrollWidth}>${el.clientWidth}): ${el.textContent!.trim().slice(0, 60)}`,
+        );
+      }
+    }
+    return out;
+  });
+}
+
+Deno.test({
+  name:
+    "e2e - every page in every language: no hydration or page error; the pseudo-locale finds no foreign text nor overflow; Arabic is right to left",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    // Every page six times over and twice more in the pseudo-locale: more than one journey's time.
+    const h = await startHarness({ limitMs: 480_000 });
+    try {
+      const found: string[] = [];
+      let at = "";
+      /** A browser context as a member's in a language: its navigator.language, a time zone not the server's. */
+      const contextIn = async (lang: string, vp: ViewportName, colorScheme: "light" | "dark" = "light") => {
+        const context = await h.browser.newContext({
+          colorScheme,
+          // axe is injected into the page (the Arabic walk runs it).
+          bypassCSP: lang === "ar",
+          baseURL: h.origin,
+          viewport: VIEWPORTS[vp],
+          isMobile: vp === "phone",
+          hasTouch: vp === "phone",
+          locale: lang === PSEUDO_LOCALE ? "en-US" : lang,
+          timezoneId: "America/Phoenix",
+        });
+        const page = await context.newPage();
+        page.on("pageerror", (e) => found.push(`${at}: page error ${e.message.slice(0, 200)}`));
+        page.on("console", (m) => {
+          if (m.type() === "error" && HYDRATION.test(m.text())) found.push(`${at}: ${m.text().slice(0, 200)}`);
+        });
+        return { context, page };
+      };
+      const email = "walker@example.com";
+      const { context: first, page } = await contextIn("en", "phone");
+      await registerAndLogIn(page, h.origin, email);
+      const session = await first.cookies();
+      await first.close();
+      const account = (await getAccountByEmail(email))!;
+      await setRoles(account.id, ["USER", "ADMIN"]);
+      const me = account.defaultProfileId;
+      await updateProfile(me, { profilename: "Walker", birthdate: "1990-01-01" });
+      await reportPosition(me, { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false });
+      let neighbour = "";
+      for (let i = 0; i < 3; i++) {
+        const other = (await createAccount({ email: `walk-near-${i}@example.com`, name: `Near ${i}` }))!;
+        await updateProfile(other.defaultProfileId, {
+          profilename: `Near ${i}`,
+          birthdate: "1990-01-01",
+          description: OWN_WORDS[0],
+          characteristics: ["top", "hosting"],
+        });
+        await addPicture(other.defaultProfileId, await normalizeUpload(await portrait(i)));
+        await reportPosition(other.defaultProfileId, {
+          lat: 33.4484 + 0.01 * (i + 1),
+          lon: -112.074,
+          use: "OVERRIDE",
+          hide: false,
+        });
+        if (i === 0) {
+          neighbour = other.defaultProfileId;
+          await sendPrivateMessage(other.defaultProfileId, me, OWN_WORDS[1], []);
+          await putProfileLike(other.defaultProfileId, me, "LIKE");
+        }
+      }
+      // Every page, and another member's profile (its like and chat bar) beside one's own.
+      const loggedIn = ROUTES.filter((r) => ["auth", "admin", "any"].includes(r.access) && r.path !== "/logout")
+        .map((r) => r.path.replace(":profileId", me).replace(":game", "cooties"))
+        .concat(`/profile/${neighbour}`);
+
+      /** Opens every page in a language, logged out then in, and runs `check` on each. */
+      const walk = async (lang: string, vp: ViewportName, check?: (page: Page, path: string) => Promise<void>) => {
+        const { context, page } = await contextIn(lang, vp);
+        if (lang === PSEUDO_LOCALE) {
+          await context.addCookies([{ name: "lang", value: PSEUDO_LOCALE, url: h.origin }]);
+        }
+        for (const [paths, logged] of [[PUBLIC, false], [loggedIn, true]] as const) {
+          if (logged) await context.addCookies(session);
+          for (const path of paths) {
+            at = `${lang} ${vp} ${path}`;
+            await page.goto(path);
+            await waitHydrated(page);
+            // React reports a hydration error just after hydrating.
+            if (lang !== PSEUDO_LOCALE) await page.waitForTimeout(30);
+            const lng = await page.getAttribute("html", "lang");
+            if (lng !== lang) found.push(`${at}: <html lang=${lng}>`);
+            const dir = await page.getAttribute("html", "dir");
+            if (dir !== (lang === "ar" ? "rtl" : "ltr")) found.push(`${at}: <html dir=${dir}>`);
+            if (check) await check(page, path);
+          }
+        }
+        await context.close();
+      };
+      await setLanguage(account.id, null);
+      for (const l of LOCALES) {
+        // Arabic on a phone: axe finds no serious violation, and the main screens are shot.
+        await walk(
+          l,
+          "phone",
+          l !== "ar" ? undefined : async (page, path) => {
+            for (const v of await violations(page)) found.push(`${at}: ${v}`);
+            if (SHOTS[path]) await shootAr(page, `${SHOTS[path]}-light`);
+          },
+        );
+      }
+      const { context: dark, page: darkPage } = await contextIn("ar", "phone", "dark");
+      await dark.addCookies(session);
+      for (const [path, name] of Object.entries(SHOTS)) {
+        at = `ar phone dark ${path}`;
+        await darkPage.goto(path);
+        await waitHydrated(darkPage);
+        await shootAr(darkPage, `${name}-dark`);
+      }
+      await dark.close();
+      for (const vp of ["phone", "desktop"] as const) {
+        await walk(PSEUDO_LOCALE, vp, async (page) => {
+          for (const t of await foreignTexts(page, [...NAMES, ...OWN_WORDS, email])) found.push(`${at}: text ${t}`);
+          for (const o of await overflowing(page)) found.push(`${at}: overflow ${o}`);
+        });
+      }
+      assert.deepEqual(found, []);
+    } finally {
+      await h.close();
+    }
+  },
+});

@@ -1,0 +1,241 @@
+/**
+ * Installed and offline, in Chromium: the service worker comes with the first signed-in page; the
+ * member browses the grid and a conversation, loses the connection, opens the app again from its
+ * start_url and finds the members (with their pictures), the conversation list and the
+ * conversation, with the offline line; a screen never seen says it needs a connection; a message
+ * (and a like, a note) written offline waits as pending and lands once when the connection returns. After logout no
+ * cache holds the member's pages, reads or pictures. Saves the offline screens to docs/screens/after/.
+ */
+
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { registerAndLogIn, startHarness, waitHydrated } from "./harness.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import { TEXTS } from "../../domain/texts.ts";
+import { getProfileLike } from "../../kv/likes.ts";
+import { getNote } from "../../kv/notes.ts";
+import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
+import { updateProfile } from "../../kv/profiles.ts";
+import { addPicture } from "../../kv/pictures.ts";
+import { reportPosition } from "../../kv/positions.ts";
+import { conversationWith, sendPrivateMessage } from "../../kv/messages.ts";
+import { normalizeUpload } from "../../images/pipeline.ts";
+import { portrait } from "../fixtures/pictures.ts";
+
+const SCREENS = new URL("../../docs/screens/after/", import.meta.url).pathname;
+const HOME = { lat: 33.4484, lon: -112.074 };
+
+/** The first screenful, light and dark. */
+async function screens(page: Page, name: string) {
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${SCREENS}${name}.png` });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: `${SCREENS}${name}-dark.png` });
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+/** Every picture in view has loaded (from the network or the worker's cache). */
+async function picturesShown(page: Page): Promise<number> {
+  await page.waitForFunction(() =>
+    [...document.images].filter((i) => i.getBoundingClientRect().top < innerHeight).every((i) => i.complete)
+  );
+  return await page.evaluate(() =>
+    [...document.images].filter((i) => i.src.includes("/api/profile-pic/") && i.naturalWidth > 0).length
+  );
+}
+
+Deno.test("e2e phone - offline: the app opens on what it last saw, a message waits and lands once, logout leaves no private cache", async () => {
+  const h = await startHarness();
+  try {
+    // A neighbour with a picture, who wrote to the member.
+    const sam = (await createAccount({ email: "offline-sam@example.com", name: "Sam" }))!;
+    await updateProfile(sam.defaultProfileId, { profilename: "Sam Offline", birthdate: "1991-06-02" });
+    await addPicture(sam.defaultProfileId, await normalizeUpload(await portrait(1)));
+    await reportPosition(sam.defaultProfileId, { lat: HOME.lat + 0.004, lon: HOME.lon, use: "OVERRIDE", hide: false });
+
+    const { context, page } = await h.newPage("phone", { serviceWorkers: "allow" });
+    await registerAndLogIn(page, h.origin, "offline-me@example.com");
+    const me = (await getAccountByEmail("offline-me@example.com"))!.defaultProfileId;
+    await reportPosition(me, { ...HOME, use: "OVERRIDE", hide: false });
+    await sendPrivateMessage(sam.defaultProfileId, me, "Are you at the bar by the station?", []);
+
+    // The worker installs with the first signed-in page and takes it over.
+    await page.goto("/search/tile");
+    await waitHydrated(page);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 30_000 });
+
+    // Browse: the grid (with Sam's picture), the conversation list, the conversation.
+    await page.goto("/search/tile");
+    await waitHydrated(page);
+    await page.getByText("Sam Offline").first().waitFor();
+    assert.ok(await picturesShown(page) >= 1, "Sam's picture shows online");
+    await page.goto("/chat/personal");
+    await waitHydrated(page);
+    await page.getByText("Are you at the bar by the station?").first().waitFor();
+    await page.goto(`/profile/${sam.defaultProfileId}#chat`);
+    await waitHydrated(page);
+    await page.locator(".bubble", { hasText: "Are you at the bar by the station?" }).waitFor();
+
+    // No connection; the app is opened again from its start_url.
+    await context.setOffline(true);
+    await page.goto("/search/tile");
+    await page.getByText("Sam Offline").first().waitFor();
+    await page.getByText(UI_TEXTS.offlineLine).waitFor();
+    assert.ok(await picturesShown(page) >= 1, "Sam's picture shows offline, from the cache");
+    await waitHydrated(page);
+    await screens(page, "phone-offline-grid");
+
+    await page.goto("/chat/personal");
+    await page.getByText("Are you at the bar by the station?").first().waitFor();
+    await page.getByText(UI_TEXTS.offlineLine).waitFor();
+
+    // A screen never opened says it needs a connection (not the browser's offline page).
+    await page.goto("/settings");
+    await page.getByText(UI_TEXTS.offlineScreen).waitFor();
+
+    // The conversation reads offline; a message written waits on the device, shown as pending.
+    await page.goto(`/profile/${sam.defaultProfileId}#chat`);
+    await waitHydrated(page);
+    await page.locator(".bubble", { hasText: "Are you at the bar by the station?" }).waitFor();
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.fill("Yes, by the window");
+    await box.press("Enter");
+    const waiting = page.locator(".bubble.queued", { hasText: "Yes, by the window" });
+    await waiting.getByText(UI_TEXTS.messageWaiting).waitFor();
+    await screens(page, "phone-offline-message-pending");
+    assert.equal(
+      (await conversationWith(me, sam.defaultProfileId)).items.length,
+      1,
+      "only Sam's message on the server",
+    );
+
+    // A like and a note written offline wait too.
+    await page.goto(`/profile/${sam.defaultProfileId}`);
+    await waitHydrated(page);
+    await page.getByRole("button", { name: TEXTS.like, exact: true }).click();
+    await page.getByRole("button", { name: TEXTS.removeLike }).waitFor();
+    await page.locator(".like-button").getByText(UI_TEXTS.writeWaiting).waitFor();
+    await page.getByRole("button", { name: "Add Private Notes" }).click();
+    await page.getByLabel("Note", { exact: true }).fill("Bar by the station, Thursdays.");
+    await page.getByRole("button", { name: "Done" }).click();
+    await page.locator(".notes-panel").getByText(UI_TEXTS.writeWaiting).waitFor();
+    await screens(page, "phone-offline-like-note-pending");
+    assert.equal(
+      (await getProfileLike(me, sam.defaultProfileId)).likeType,
+      "UNDETERMINED",
+      "no like on the server yet",
+    );
+    await page.goto(`/profile/${sam.defaultProfileId}#chat`);
+    await waitHydrated(page);
+    await waiting.getByText(UI_TEXTS.messageWaiting).waitFor();
+    // Back online: delivered by itself, once.
+    await context.setOffline(false);
+    await page.locator(".bubble.mine:not(.queued)", { hasText: "Yes, by the window" }).waitFor({ timeout: 30_000 });
+    await page.getByText(UI_TEXTS.offlineLine).waitFor({ state: "detached" });
+    const texts = (await conversationWith(me, sam.defaultProfileId)).items.map((m) => m.bodyText);
+    assert.deepEqual(texts.filter((t) => t === "Yes, by the window"), ["Yes, by the window"], "stored once");
+    for (let i = 0; i < 100 && (await getNote(me, sam.defaultProfileId)).bodyText === ""; i++) {
+      await page.waitForTimeout(100);
+    }
+    assert.equal((await getProfileLike(me, sam.defaultProfileId)).likeType, "LIKE", "the like landed");
+    assert.equal((await getNote(me, sam.defaultProfileId)).bodyText, "Bar by the station, Thursdays.", "the note too");
+    assert.equal(await page.evaluate(() => localStorage.getItem("app-outbox")), null, "nothing left waiting");
+
+    // Kept while signed in: pages, reads and pictures in the member's own caches.
+    const before = await page.evaluate(() => caches.keys());
+    assert.ok(before.some((n) => n.startsWith("lambda-private-pages-")), `pages kept: ${before}`);
+    assert.ok(before.some((n) => n.startsWith("lambda-private-pictures-")), `pictures kept: ${before}`);
+
+    // Push still comes through the same worker: a pushed message shows its notification.
+    await context.grantPermissions(["notifications"], { origin: h.origin });
+    const cdp = await context.newCDPSession(page);
+    const registration = new Promise<string>((resolve) =>
+      cdp.on("ServiceWorker.workerRegistrationUpdated", (e) => {
+        const r = e.registrations.find((x) => x.scopeURL === `${h.origin}/` && !x.isDeleted);
+        if (r) resolve(r.registrationId);
+      })
+    );
+    await cdp.send("ServiceWorker.enable");
+    await cdp.send("ServiceWorker.deliverPushMessage", {
+      origin: h.origin,
+      registrationId: await registration,
+      data: JSON.stringify({ title: "Lambda", body: "Sam wrote to you", url: "/chat/personal", tag: "chat" }),
+    });
+    await page.waitForFunction(() =>
+      navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((ns) =>
+        ns.some((n) => n.body === "Sam wrote to you" && n.tag === "chat")
+      )
+    );
+    await cdp.detach();
+
+    // Logout: nothing of the member is left in any cache.
+    await page.goto("/logout");
+    await page.getByText("You are logged out.").waitFor();
+    await page.waitForFunction(() =>
+      caches.keys().then((ks) => !ks.some((k) => k.startsWith("lambda-private-") || k === "lambda-meta"))
+    );
+    const left = await page.evaluate(async () => {
+      const found: string[] = [];
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const req of await cache.keys()) {
+          const path = new URL(req.url).pathname;
+          if (!path.startsWith("/static/")) found.push(`${name} ${path}`);
+          const body = await (await cache.match(req))?.text() ?? "";
+          if (body.includes("Sam Offline") || body.includes("by the station")) found.push(`${name} ${path} holds it`);
+        }
+      }
+      return found;
+    });
+    assert.deepEqual(left, [], "only the app's own files are cached after logout");
+    await context.close();
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("e2e phone - a new version installs in the background and is offered, never swapped under the member", async () => {
+  const h = await startHarness();
+  const worker = `${Deno.env.get("BUILD_DIR")}/sw.js`;
+  const original = await Deno.readTextFile(worker);
+  try {
+    const { context, page } = await h.newPage("phone", { serviceWorkers: "allow" });
+    await registerAndLogIn(page, h.origin, "offline-update@example.com");
+    await page.goto("/chat/personal");
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 30_000 });
+    const first = await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL);
+
+    // A deploy: the worker's bytes change. The page finds it and installs it while the member types.
+    await Deno.writeTextFile(worker, `${original}\n// the next build\n`);
+    await page.evaluate(() => {
+      const box = document.createElement("textarea");
+      box.id = "typing";
+      document.getElementById("main")!.append(box);
+      box.value = "half a sentence";
+      return navigator.serviceWorker.getRegistration("/").then((r) => r?.update());
+    });
+    await page.getByText(UI_TEXTS.updateReady).waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator("#typing").inputValue(), "half a sentence", "nothing reloaded under the member");
+    assert.ok(await page.evaluate(() => navigator.serviceWorker.getRegistration("/").then((r) => !!r?.waiting)));
+    await page.evaluate(() => document.getElementById("typing")!.remove());
+    await screens(page, "phone-update-ready");
+
+    // The member chooses: the new version takes over and the page reloads.
+    await Promise.all([
+      page.waitForEvent("load"),
+      page.getByRole("button", { name: UI_TEXTS.reload }).click(),
+    ]);
+    await page.waitForFunction(() =>
+      navigator.serviceWorker.getRegistration("/").then((r) => !r?.waiting && !!navigator.serviceWorker.controller)
+    );
+    assert.equal(await page.getByText(UI_TEXTS.updateReady).count(), 0, "reloaded: nothing more to offer");
+    assert.equal(await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL), first);
+    await context.close();
+  } finally {
+    await Deno.writeTextFile(worker, original);
+    await h.close();
+  }
+});
