@@ -113,9 +113,9 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
             <BriefPicture picId={otherPicId} name={otherName} scale={256} nsfw={false} />
           </span>
           <span className="chat-who-text">
-            <h2>
+            <h2 className="badged">
               <OnlineDot online={presence?.online && !typing} />
-              {otherName}
+              <span className="name-cut">{otherName}</span>
               {otherVerified && <VerifiedBadge />}
             </h2>
             <span className={typing ? "presence typing" : "presence"} aria-live="polite">

@@ -32,9 +32,9 @@ function ProfileCard(
         <BriefPicture picId={brief.profilePicIds[0]} name={brief.profileName} scale={512} nsfw={nsfw} eager={eager} />
       </a>
       <div className="profile-card-body">
-        <h2 className="profile-card-name">
+        <h2 className="profile-card-name badged">
           <OnlineDot online={online} />
-          <a href={href}>{shortName(brief.profileName)}</a>
+          <a className="name-cut" href={href}>{shortName(brief.profileName)}</a>
           {brief.verified && <VerifiedBadge />}
         </h2>
         <BriefFacts brief={brief} />

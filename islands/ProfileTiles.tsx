@@ -55,9 +55,9 @@ function Tiles(props: DiscoveryProps) {
                 <span className="tile-distance">{distanceText(b.distanceMeters)}</span>
                 {b.isNew && <span className="tile-new">{TEXTS.newMark}</span>}
                 <span className="tile-caption">
-                  <span className="tile-name">
+                  <span className="tile-name badged">
                     <OnlineDot online={presence[b.profileId]?.online} />
-                    {shortName(b.profileName)}
+                    <span className="name-cut">{shortName(b.profileName)}</span>
                     {b.verified && <VerifiedBadge />}
                   </span>
                   {b.profileAge !== null && <span className="tile-age">{b.profileAge}</span>}

@@ -11,7 +11,9 @@ import sharp from "sharp";
 import type { Page } from "playwright-core";
 import { type Harness, shot, startHarness } from "./harness.ts";
 import { portrait } from "../fixtures/pictures.ts";
-import { createAccount, createLoginToken, setRoles } from "../../kv/accounts.ts";
+import { createAccount, createLoginToken, setLanguage, setRoles } from "../../kv/accounts.ts";
+import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
+import { withLocale } from "../../domain/i18n.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { reportPosition } from "../../kv/positions.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -98,13 +100,20 @@ Deno.test({
       assert.equal((await kv().get(keys.idOnlyVerified(picky.profileId))).value, true);
       await shot(p.page, "identify-settings-phone");
 
-      // Sam, not verified yet, writes to Pat: refused with the reason, the message kept.
+      // Sam, not verified yet, writes to Pat: refused with the reason, the message kept. Both show
+      // once, in the failed bubble with Send again; the message box is left empty.
       const s = await h.newPage("phone");
       await logIn(s.page, h, sam.accountId);
       await s.page.goto(`/profile/${picky.profileId}#chat`);
-      await s.page.getByRole("textbox", { name: "Message" }).fill("Hi Pat, coffee sometime?");
+      const box = s.page.getByRole("textbox", { name: "Message" });
+      await box.fill("Hi Pat, coffee sometime?");
       await s.page.getByRole("button", { name: "Send" }).click();
-      await s.page.getByText("accepts messages only from verified members").first().waitFor();
+      const failed = s.page.locator(".bubble.queued.failed");
+      await failed.getByText("accepts messages only from verified members").waitFor();
+      await failed.getByRole("button", { name: "Send again" }).waitFor();
+      assert.equal(await s.page.getByText("accepts messages only from verified members").count(), 1);
+      assert.equal(await s.page.getByText("Hi Pat, coffee sometime?").count(), 1);
+      assert.equal(await box.inputValue(), "");
       await shot(s.page, "identify-refused-phone");
 
       // Asking: a pose, the countdown, the selfie from the camera, sent.
@@ -126,12 +135,15 @@ Deno.test({
       const attemptId = attempts[0];
       assert.ok(await kv().get(keys.blob(`identify-selfie:${attemptId}`)).then((e) => e.value));
 
-      // Three judges: two say same, one cannot tell; it goes to the admins.
+      // Three judges: two say same, one cannot tell; it goes to the admins. The second reads Arabic.
+      await setLanguage(judges[1].accountId, "ar");
       for (const [i, j] of judges.entries()) {
         const { page } = await h.newPage(i === 0 ? "desktop" : "phone");
+        const lang = i === 1 ? "ar" : "en";
+        const text = (t: (x: typeof IDENTIFY_TEXTS) => string) => withLocale(lang, () => t(IDENTIFY_TEXTS));
         await logIn(page, h, j.accountId);
         await page.goto("/games/identify");
-        const selfie = page.getByRole("img", { name: "The selfie" });
+        const selfie = page.getByRole("img", { name: text((t) => t.theSelfie) });
         await selfie.waitFor();
         await page.waitForFunction(() => (document.querySelector(".id-selfie") as HTMLImageElement)?.naturalWidth > 0);
         // Nothing that finds Sam: no name, no profile id.
@@ -142,9 +154,12 @@ Deno.test({
           await page.emulateMedia({ colorScheme: "dark" });
           await shot(page, "identify-judge-desktop-dark");
         }
-        await page.getByRole("button", { name: i === 2 ? "Wrong pose / can't tell" : "Same person, right pose" })
-          .click();
-        await page.getByText("Thank you! Your answer was saved.").waitFor();
+        if (lang === "ar") {
+          assert.equal(await page.getAttribute("html", "dir"), "rtl");
+          await shot(page, "identify-judge-phone-ar");
+        }
+        await page.getByRole("button", { name: text((t) => i === 2 ? t.wrongPose : t.same) }).click();
+        await page.getByText(text((t) => t.thanks)).waitFor();
         await page.context().close();
       }
 
