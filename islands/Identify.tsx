@@ -12,36 +12,14 @@ import { formatDay } from "../domain/volunteer.ts";
 import { IDENTIFY_TEXTS, isPoseId, type PoseId, POSES } from "../domain/identify.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
-
-export interface IdentifyStatusProps {
-  verified: boolean;
-  tsVerified: number | null;
-  lapsed: boolean;
-  pending: string | null;
-  lastRejected: number | null;
-  attemptsLeft: number;
-  hasPicture: boolean;
-}
-
-export interface JudgeItemProps {
-  attemptId: string;
-  poseId: string;
-  pictures: number;
-}
-
-export interface AdminItemProps extends JudgeItemProps {
-  status: "OPEN" | "ESCALATED";
-  same: number;
-  notSame: number;
-  wrongPose: number;
-}
+import type { IdAdminItem, IdentifyStatus, JudgeItem } from "../domain/shapes/identify.ts";
 
 export interface IdentifyProps {
-  status: IdentifyStatusProps;
-  item: JudgeItemProps | null;
+  status: IdentifyStatus;
+  item: JudgeItem | null;
   credits: number;
   /** Admins only. */
-  queue?: AdminItemProps[];
+  queue?: IdAdminItem[];
 }
 
 type Answer = "SAME" | "NOT_SAME" | "WRONG_POSE";
@@ -60,7 +38,7 @@ function PoseCard({ poseId }: { poseId: string }) {
   );
 }
 
-function StatusLine({ s }: { s: IdentifyStatusProps }) {
+function StatusLine({ s }: { s: IdentifyStatus }) {
   if (s.verified) {
     return (
       <p className="id-status is-verified">
@@ -77,7 +55,7 @@ function StatusLine({ s }: { s: IdentifyStatusProps }) {
 type Challenge = { id: string; poseId: string; expires: number };
 
 /** Asking: a pose, the camera, a countdown, the selfie, send or take again. */
-function Verify({ initial }: { initial: IdentifyStatusProps }) {
+function Verify({ initial }: { initial: IdentifyStatus }) {
   const [status, setStatus] = useState(initial);
   const [challenge, setChallenge] = useState<Challenge | null>(null);
   const [count, setCount] = useState<number | null>(null);
@@ -254,7 +232,7 @@ function Verify({ initial }: { initial: IdentifyStatusProps }) {
 }
 
 /** The selfie, the pose and the pictures of one attempt (a judge's or an admin's view). */
-function Evidence({ item }: { item: JudgeItemProps }) {
+function Evidence({ item }: { item: JudgeItem }) {
   const pics = Array.from({ length: item.pictures }, (_, n) => n);
   return (
     <div className="id-evidence">
@@ -301,7 +279,7 @@ function AnswerButtons({ onAnswer, busy }: { onAnswer: (a: Answer) => void; busy
 }
 
 /** Judging: one selfie at a time, then the next. */
-function Judge({ initial, credits: initialCredits }: { initial: JudgeItemProps | null; credits: number }) {
+function Judge({ initial, credits: initialCredits }: { initial: JudgeItem | null; credits: number }) {
   const [item, setItem] = useState(initial);
   const [credits, setCredits] = useState(initialCredits);
   const [done, setDone] = useState(false);
@@ -361,10 +339,10 @@ function Judge({ initial, credits: initialCredits }: { initial: JudgeItemProps |
 }
 
 /** Admins: the selfies the judges disagreed on first; an answer decides alone. */
-function AdminQueue({ initial }: { initial: AdminItemProps[] }) {
+function AdminQueue({ initial }: { initial: IdAdminItem[] }) {
   const [items, setItems] = useState(initial);
   const [note, setNote] = useState<string | null>(null);
-  async function decide(it: AdminItemProps, answer: Answer) {
+  async function decide(it: IdAdminItem, answer: Answer) {
     try {
       await call("PUT /api/admin/games/identify/:attemptId", { attemptId: it.attemptId }, { json: { answer } });
       setItems(items.filter((x) => x.attemptId !== it.attemptId));

@@ -23,6 +23,7 @@ import { blockedSet } from "../blocks.ts";
 import { addNotification } from "../notifications.ts";
 import { creditOps, creditState, getCredits } from "./credits.ts";
 import type { Credited } from "../../domain/shapes/games.ts";
+import type { IdAdminItem, IdentifyStatus, JudgeItem } from "../../domain/shapes/identify.ts";
 import {
   ATTEMPTS_PER_DAY,
   CHALLENGE_MS,
@@ -70,22 +71,6 @@ export interface Outcome {
   outcome: "VERIFIED" | "REJECTED" | "WITHDRAWN";
   ts: number;
   by: "JUDGES" | "ADMIN" | "MEMBER";
-}
-
-/** A member's standing in the game. */
-export interface IdentifyStatus {
-  /** Shows the badge now. */
-  verified: boolean;
-  /** When their accepted selfie was decided (kept after the badge lapses). */
-  tsVerified: number | null;
-  /** Verified once, but the first picture changed since: asked to verify again. */
-  lapsed: boolean;
-  /** The id of their selfie being judged, or null. */
-  pending: string | null;
-  /** The last outcome, when it was a refusal. */
-  lastRejected: number | null;
-  attemptsLeft: number;
-  hasPicture: boolean;
 }
 
 const blobId = (attemptId: string) => `identify-selfie:${attemptId}`;
@@ -261,13 +246,6 @@ async function mayJudge(judge: string, a: Attempt, blocked: Set<string>): Promis
     ...a.picIds.slice(0, 6).map((p) => keys.picLike(judge, p)),
   ]);
   return entries.every((e) => e.versionstamp === null);
-}
-
-/** What a judge sees: never the member's name, id or place; the pictures go through the attempt. */
-export interface JudgeItem {
-  attemptId: string;
-  poseId: PoseId;
-  pictures: number;
 }
 
 /**
@@ -450,7 +428,7 @@ export async function listOutcomes(profileId: string): Promise<(Outcome & { atte
 }
 
 /** A selfie as the admins' queue shows it: the member's id stays on the server. */
-export function adminView(a: Attempt) {
+export function adminView(a: Attempt): IdAdminItem {
   return {
     attemptId: a.id,
     poseId: a.poseId,

@@ -72,6 +72,19 @@ async function member(tag: string, name: string, i: number, pictures: number) {
   return { accountId: a.id, profileId: id, name };
 }
 
+/**
+ * A screen for docs/screens/identify: the whole page from its top, or (`at`) the screenful around
+ * that element.
+ */
+async function screen(page: Page, name: string, at?: string): Promise<void> {
+  if (!at) {
+    await page.evaluate(() => scrollTo(0, 0));
+    return await shot(page, name);
+  }
+  await page.locator(at).evaluate((el) => el.scrollIntoView({ block: "start" }));
+  await page.screenshot({ path: new URL(`./screenshots/${name}.png`, import.meta.url).pathname });
+}
+
 async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
   await page.goto(`/login#token=${await createLoginToken(accountId)}`);
   await page.waitForURL(h.origin + "/");
@@ -98,7 +111,7 @@ Deno.test({
       await p.page.getByLabel("Only verified members can message me").check();
       await p.page.waitForTimeout(300);
       assert.equal((await kv().get(keys.idOnlyVerified(picky.profileId))).value, true);
-      await shot(p.page, "identify-settings-phone");
+      await screen(p.page, "identify-settings-phone", "#safety-title");
 
       // Sam, not verified yet, writes to Pat: refused with the reason, the message kept. Both show
       // once, in the failed bubble with Send again; the message box is left empty.
@@ -114,7 +127,7 @@ Deno.test({
       assert.equal(await s.page.getByText("accepts messages only from verified members").count(), 1);
       assert.equal(await s.page.getByText("Hi Pat, coffee sometime?").count(), 1);
       assert.equal(await box.inputValue(), "");
-      await shot(s.page, "identify-refused-phone");
+      await screen(s.page, "identify-refused-phone");
 
       // Asking: a pose, the countdown, the selfie from the camera, sent.
       await s.page.goto("/games/identify");
@@ -126,7 +139,7 @@ Deno.test({
       await s.page.getByRole("button", { name: "3, 2, 1: take my selfie" }).click();
       await s.page.getByRole("timer", { name: "Countdown" }).waitFor();
       await s.page.getByRole("button", { name: "Send this selfie" }).waitFor({ timeout: 10_000 });
-      await shot(s.page, "identify-ask-phone");
+      await screen(s.page, "identify-ask-phone");
       await s.page.getByRole("button", { name: "Send this selfie" }).click();
       await s.page.getByText("Sent! The community will compare").waitFor();
       const attempts: string[] = [];
@@ -150,13 +163,13 @@ Deno.test({
         const html = await page.content();
         assert.ok(!html.includes(sam.profileId) && !html.includes(">Sam<"), "the judge never learns who it is");
         if (i === 0) {
-          await shot(page, "identify-judge-desktop");
+          await screen(page, "identify-judge-desktop");
           await page.emulateMedia({ colorScheme: "dark" });
-          await shot(page, "identify-judge-desktop-dark");
+          await screen(page, "identify-judge-desktop-dark");
         }
         if (lang === "ar") {
           assert.equal(await page.getAttribute("html", "dir"), "rtl");
-          await shot(page, "identify-judge-phone-ar");
+          await screen(page, "identify-judge-phone-ar");
         }
         await page.getByRole("button", { name: text((t) => i === 2 ? t.wrongPose : t.same) }).click();
         await page.getByText(text((t) => t.thanks)).waitFor();
@@ -169,7 +182,7 @@ Deno.test({
       await a.page.goto("/games/identify");
       const queued = a.page.locator(`.id-admin-list [data-attempt="${attemptId}"]`);
       await queued.getByText("Judges: 2 same, 0 not the same, 1 wrong pose.").waitFor();
-      await shot(a.page, "identify-admin-desktop");
+      await screen(a.page, "identify-admin-desktop");
       await queued.getByRole("button", { name: "Same person, right pose" }).click();
       await a.page.getByText("Decided.").waitFor();
 
@@ -184,7 +197,7 @@ Deno.test({
       await logIn(j.page, h, judges[0].accountId);
       await j.page.goto(`/profile/${sam.profileId}`);
       await j.page.locator(".hero-caption").getByRole("img", { name: "Verified" }).waitFor();
-      await shot(j.page, "identify-badge-profile-phone");
+      await screen(j.page, "identify-badge-profile-phone");
       await j.page.goto("/search/tile");
       const samTile = j.page.locator(".tile", { hasText: "Sam" });
       await samTile.getByRole("img", { name: "Verified" }).waitFor();
@@ -193,9 +206,10 @@ Deno.test({
       await j.page.getByLabel("Verified only").check();
       await j.page.waitForFunction(() => document.querySelectorAll(".tile").length === 1);
       assert.match(await j.page.locator(".tile").first().innerText(), /Sam/);
-      await shot(j.page, "identify-tiles-verified-only-phone");
+      await j.page.getByRole("button", { name: "Show results" }).click();
+      await screen(j.page, "identify-tiles-verified-only-phone");
       await j.page.emulateMedia({ colorScheme: "dark" });
-      await shot(j.page, "identify-tiles-verified-only-phone-dark");
+      await screen(j.page, "identify-tiles-verified-only-phone-dark");
 
       // Sam, verified now, sends the kept message again; Pat gets it.
       await s.page.goto(`/profile/${picky.profileId}#chat`);
@@ -204,7 +218,7 @@ Deno.test({
       await p.page.goto(`/profile/${sam.profileId}#chat`);
       await p.page.getByText("Hi Pat, coffee sometime?").first().waitFor();
       await p.page.locator(".chat-head").getByRole("img", { name: "Verified" }).waitFor();
-      await shot(p.page, "identify-chat-badge-phone");
+      await screen(p.page, "identify-chat-badge-phone");
     } finally {
       await h.close();
       Deno.removeSync(clip);
