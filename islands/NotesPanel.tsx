@@ -6,6 +6,7 @@
  * open with the text and says that saving failed; Done closes it only once the note is saved.
  */
 
+import { NotebookPen } from "lucide-react";
 import { type KeyboardEvent, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileNote, useNoteMutation, useNoteQuery } from "./queries/notes.ts";
@@ -83,7 +84,7 @@ function Panel({ note: initial }: NotesPanelProps) {
     return (
       <section id="notes" className="panel notes-panel" aria-label={TEXTS.privateNotes}>
         <button type="button" className="panel-toggle" aria-expanded="false" onClick={open}>
-          <span aria-hidden="true">🗒</span> {empty ? phrase("Add Private Notes") : TEXTS.privateNotes}
+          <NotebookPen className="icon" aria-hidden="true" /> {empty ? phrase("Add Private Notes") : TEXTS.privateNotes}
         </button>
         {note.bodyText && <p className="note-preview">{note.bodyText}</p>}
         {note.privateTags.length > 0 && (

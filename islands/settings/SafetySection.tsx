@@ -5,6 +5,7 @@
  * and icon change.
  */
 
+import { phrase } from "../../domain/phrases.ts";
 import { useState } from "react";
 import { api } from "../queries/api.ts";
 import { TEXTS } from "../../domain/texts.ts";
@@ -35,7 +36,7 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
       if (change.discreet !== undefined) location.reload();
     } catch {
       setState(before);
-      setError("Could not save, please try again.");
+      setError(phrase("Could not save, please try again."));
     }
   }
   async function savePresence(hidden: boolean) {
@@ -45,7 +46,7 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
       await api(apiPath("PUT /api/presence", {}), { method: "PUT", json: { hidden } });
     } catch {
       setState({ ...state, hidePresence: !hidden });
-      setError("Could not save, please try again.");
+      setError(phrase("Could not save, please try again."));
     }
   }
   return (
