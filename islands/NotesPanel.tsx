@@ -15,7 +15,8 @@ import { UI_TEXTS } from "../domain/uiTexts.ts";
 import { cleanTags, MAX_TAG_LENGTH, MAX_TAGS } from "../domain/tags.ts";
 import { useOpenedByHash } from "./useOpenedByHash.ts";
 import { phrase } from "../domain/phrases.ts";
-import { dropQueued, type Queued, retryQueued, useQueuedWrite } from "./queries/outbox.ts";
+import { type Queued, useQueuedWrite } from "./queries/outbox.ts";
+import { QueuedFailure } from "./queries/QueuedFailure.tsx";
 
 export interface NotesPanelProps {
   note: ProfileNote;
@@ -149,17 +150,7 @@ function Panel({ note: initial }: NotesPanelProps) {
 function QueuedNote({ queued }: { queued: Queued | undefined }) {
   if (!queued) return null;
   if (!queued.failed) return <p className="muted queued-state" role="status">{UI_TEXTS.writeWaiting}</p>;
-  return (
-    <p className="error" role="alert">
-      {UI_TEXTS.writeFailed}: {queued.failed}{" "}
-      <button type="button" className="link-button" onClick={() => void retryQueued(queued.key)}>
-        {UI_TEXTS.sendAgain}
-      </button>{" "}
-      <button type="button" className="link-button" onClick={() => dropQueued(queued.key)}>
-        {UI_TEXTS.discardMessage}
-      </button>
-    </p>
-  );
+  return <QueuedFailure queued={queued} />;
 }
 
 export default function NotesPanel(props: NotesPanelProps) {
