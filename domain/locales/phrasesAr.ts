@@ -148,4 +148,6 @@ export const PHRASES_AR: Record<Phrase, string> = {
   "Please write a message.": "اكتب رسالة من فضلك.",
   "The upload failed.": "فشل الرفع.",
   "Could not search.": "تعذّر البحث.",
+  "Skipped": "تم التخطي",
+  "Skipped {name}": "تم تخطي {name}",
 };

@@ -152,4 +152,6 @@ export const PHRASES_ES: Record<Phrase, string> = {
   "Please write a message.": "Escribe un mensaje.",
   "The upload failed.": "La subida falló.",
   "Could not search.": "No se pudo buscar.",
+  "Skipped": "Omitido",
+  "Skipped {name}": "Omitiste a {name}",
 };

@@ -152,4 +152,6 @@ export const PHRASES_FR: Record<Phrase, string> = {
   "Please write a message.": "Écris un message.",
   "The upload failed.": "L'envoi a échoué.",
   "Could not search.": "Impossible de chercher.",
+  "Skipped": "Passé",
+  "Skipped {name}": "{name} passé",
 };

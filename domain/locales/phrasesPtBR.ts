@@ -151,4 +151,6 @@ export const PHRASES_PT_BR: Record<Phrase, string> = {
   "Please write a message.": "Escreva uma mensagem.",
   "The upload failed.": "O envio falhou.",
   "Could not search.": "Não foi possível pesquisar.",
+  "Skipped": "Pulado",
+  "Skipped {name}": "Você pulou {name}",
 };

@@ -154,6 +154,8 @@ const PHRASE_LIST = [
   "Please write a message.",
   "The upload failed.",
   "Could not search.",
+  "Skipped",
+  "Skipped {name}",
 ] as const;
 
 /** A phrase's English words. */
