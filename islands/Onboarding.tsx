@@ -7,6 +7,7 @@
  * resumes there.
  */
 
+import { MapPin } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileView, useProfileMutation, useProfileQuery } from "./queries/profiles.ts";
@@ -268,7 +269,7 @@ function LocationStep({ profileId, known, onDone, back }: {
             onClick={() => loc.setType("DEVICE_GPS")}
             disabled={!loc.ready || loc.type === "DEVICE_GPS"}
           >
-            📍 {SCREEN_TEXTS.useGps}
+            <MapPin className="icon" aria-hidden="true" /> {SCREEN_TEXTS.useGps}
           </button>
         </li>
       </ul>

@@ -10,6 +10,7 @@
  * buttons that do the same moves from the keyboard.
  */
 
+import { ChevronLeft, ChevronRight } from "lucide-react";
 import { type FormEvent, type PointerEvent as ReactPointerEvent, useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { ApiFailure } from "./queries/api.ts";
@@ -363,7 +364,7 @@ function PicturesEditor({ profile: p }: { profile: ProfileView }) {
                         disabled={i === 0}
                         onClick={() => shift(id, -1)}
                       >
-                        ◀
+                        <ChevronLeft className="icon dir-icon" aria-hidden="true" />
                       </button>
                       <button
                         type="button"
@@ -372,7 +373,7 @@ function PicturesEditor({ profile: p }: { profile: ProfileView }) {
                         disabled={i === ids.length - 1}
                         onClick={() => shift(id, 1)}
                       >
-                        ▶
+                        <ChevronRight className="icon dir-icon" aria-hidden="true" />
                       </button>
                       <button
                         type="button"

@@ -4,6 +4,7 @@
  * chat button.
  */
 
+import { MessageCircle } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   type DiscoveryProps,
@@ -39,7 +40,7 @@ function ProfileCard(
         </h2>
         <BriefFacts brief={brief} />
         <a className="button primary chat-button" href={`${href}#chat`}>
-          <span aria-hidden="true">💬</span> {DISCOVERY_TEXTS.chat}
+          <MessageCircle className="icon" aria-hidden="true" /> {DISCOVERY_TEXTS.chat}
         </a>
       </div>
     </article>

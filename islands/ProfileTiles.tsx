@@ -4,6 +4,7 @@
  * the name (12 characters) at the bottom, and opens the profile. The footer reads 'near you'.
  */
 
+import { Images } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   type DiscoveryProps,
@@ -63,7 +64,7 @@ function Tiles(props: DiscoveryProps) {
                   {b.profileAge !== null && <span className="tile-age">{b.profileAge}</span>}
                   {b.profilePicIds.length > 1 && (
                     <span className="tile-pics" role="img" aria-label={TEXTS.pictureCount(b.profilePicIds.length)}>
-                      <span aria-hidden="true">▣ {b.profilePicIds.length}</span>
+                      <Images className="icon" aria-hidden="true" /> {b.profilePicIds.length}
                     </span>
                   )}
                 </span>

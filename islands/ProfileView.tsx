@@ -7,6 +7,7 @@
  * beside this one (routes/pages/profile.tsx).
  */
 
+import { MapPin } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileView as Profile, useProfileQuery } from "./queries/profiles.ts";
@@ -233,7 +234,11 @@ function Whereabouts({ p, distanceMeters }: { p: Profile; distanceMeters?: numbe
           {TEXTS.lastSeen} <Time ts={presence.lastSeen} />
         </span>
       )}
-      {distance && <span className="status-distance">📍 {SCREEN_TEXTS.away(distance)}</span>}
+      {distance && (
+        <span className="status-distance">
+          <MapPin className="icon" aria-hidden="true" /> {SCREEN_TEXTS.away(distance)}
+        </span>
+      )}
     </p>
   );
 }

@@ -5,6 +5,7 @@
  * and icon change.
  */
 
+import { phrase } from "../../domain/phrases.ts";
 import { useState } from "react";
 import { api, call } from "../queries/api.ts";
 import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
@@ -38,7 +39,7 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
       if (change.discreet !== undefined) location.reload();
     } catch {
       setState(before);
-      setError("Could not save, please try again.");
+      setError(phrase("Could not save, please try again."));
     }
   }
   async function savePresence(hidden: boolean) {
@@ -48,7 +49,7 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
       await api(apiPath("PUT /api/presence", {}), { method: "PUT", json: { hidden } });
     } catch {
       setState({ ...state, hidePresence: !hidden });
-      setError("Could not save, please try again.");
+      setError(phrase("Could not save, please try again."));
     }
   }
   async function saveOnlyVerified(on: boolean) {
