@@ -5,7 +5,7 @@
  * Every briefs call answers `{items: ProfileBrief[], page, size, hasMore}` (kv/briefs.ts) and
  * takes the filters `chars=top,bottom` (every one present) and
  * `likes=likedMyProfile,likedMyPics,iLikedProfile,iLikedPics` (every one holds), `age=25-40`, `km=10`
- * (within; not applied for a caller where being gay is a crime), `online=1` and `pics=1`.
+ * (within; not applied for a caller where being gay is a crime), `online=1`, `pics=1` and `verified=1`.
  */
 
 import { type Context, Hono } from "hono";
