@@ -17,7 +17,7 @@ import { ApiFailure } from "./queries/api.ts";
 import { type ProfileChange, type ProfileView, useMyProfileQuery, useProfileMutation } from "./queries/profiles.ts";
 import { useNsfwMutation, useRemovePicMutation } from "./queries/pictures.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
-import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
+import { CharacteristicChecks } from "../components/CharacteristicChecks.tsx";
 import { latestAdultBirthdate } from "../domain/age.ts";
 import { picImgProps } from "../domain/pictures.ts";
 import { MAX_TEXT, TEXTS, titleText } from "../domain/texts.ts";
@@ -195,23 +195,7 @@ function EditorBody({ profile: initial }: { profile: ProfileView }) {
           <span className="counter" aria-live="polite">{fields.description.length}/{MAX_TEXT}</span>
         </label>
         <h2>{TEXTS.characteristics}</h2>
-        <div className="char-groups">
-          {CHARACTERISTIC_CATEGORIES.map((cat) => (
-            <fieldset key={cat.name}>
-              <legend>{cat.name}</legend>
-              {cat.items.map((item) => (
-                <label key={item.value} className="check chip-check">
-                  <input
-                    type="checkbox"
-                    checked={chars.includes(item.value)}
-                    onChange={(e) => toggleChar(item.value, e.target.checked)}
-                  />
-                  {item.label}
-                </label>
-              ))}
-            </fieldset>
-          ))}
-        </div>
+        <CharacteristicChecks chosen={chars} onToggle={toggleChar} />
         {error && <p className="error" role="alert">{error}</p>}
         <button type="submit" className="primary" disabled={save.isPending}>{TEXTS.save}</button>
       </form>
