@@ -4,6 +4,7 @@
  * the text is empty after trimming and no picture is chosen (spec §5).
  */
 
+import { Camera } from "lucide-react";
 import { type FormEvent, useLayoutEffect, useRef, useState } from "react";
 import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
@@ -72,10 +73,11 @@ export function Composer(
             type="button"
             className="composer-pics"
             title={SCREEN_TEXTS.attachPictures}
+            aria-label={SCREEN_TEXTS.attachPictures}
             onClick={() => setShowPics(!showPics)}
             aria-expanded={showPics}
           >
-            📷 {chosen.length > 0 ? chosen.length : ""}
+            <Camera className="icon" aria-hidden="true" /> {chosen.length > 0 ? chosen.length : ""}
           </button>
         )}
         <textarea

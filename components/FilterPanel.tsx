@@ -6,6 +6,7 @@
 
 import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
+import { IDENTIFY_TEXTS } from "../domain/identify.ts";
 import { FEEL_TEXTS } from "../domain/feelTexts.ts";
 import { formatDistance } from "../domain/format.ts";
 import type { LikeFilter } from "../domain/shapes/briefs.ts";
@@ -48,8 +49,9 @@ export const LIKE_FILTERS: readonly { id: LikeFilter; label: string }[] = [
 export const FILTER_TOGGLES: readonly { id: FilterToggle; label: () => string }[] = [
   { id: "online", label: () => FEEL_TEXTS.onlineNow },
   { id: "pics", label: () => FEEL_TEXTS.withPictures },
+  { id: "verified", label: () => IDENTIFY_TEXTS.verifiedOnly },
 ];
-export type FilterToggle = "online" | "pics";
+export type FilterToggle = "online" | "pics" | "verified";
 
 /** Distances the sheet offers, in kilometres. */
 export const FILTER_KMS = [1, 2, 5, 10, 25, 50, 100] as const;

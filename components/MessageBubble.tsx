@@ -3,6 +3,7 @@
  * read; tapping shows the sent time and the seen time, or 'has not seen' (spec §2).
  */
 
+import { Lock } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Time } from "./Time.tsx";
 import { TEXTS } from "../domain/texts.ts";
@@ -95,7 +96,7 @@ export function MessageBubble({ m, mine, author, onDelete, onOpen, grouped }: Me
           className="view-once"
           onClick={() => onOpen?.()}
         >
-          🔒 {TEXTS.viewOnceOpen}
+          <Lock className="icon" aria-hidden="true" /> {TEXTS.viewOnceOpen}
         </button>
       )}
       {open && (

@@ -1,14 +1,15 @@
 /** The buttons under a swipe card: Meh (left), Skip (down), Nice (right), spec §2 Swipe cards. */
 
 import type { KeyboardEvent } from "react";
+import { ArrowDown, Heart, type LucideIcon, X } from "lucide-react";
 import { DISCOVERY_TEXTS, keyOfSwipe } from "../domain/discovery.ts";
 import type { SwipeDirection } from "../domain/discovery.ts";
 
-const BUTTONS: { direction: SwipeDirection; className: string; icon: string; label: string; key: string }[] = [
+const BUTTONS: { direction: SwipeDirection; className: string; icon: LucideIcon; label: string; key: string }[] = [
   {
     direction: "left",
     className: "swipe-meh",
-    icon: "✕",
+    icon: X,
     get label() {
       return DISCOVERY_TEXTS.meh;
     },
@@ -17,7 +18,7 @@ const BUTTONS: { direction: SwipeDirection; className: string; icon: string; lab
   {
     direction: "down",
     className: "swipe-skip",
-    icon: "↓",
+    icon: ArrowDown,
     get label() {
       return DISCOVERY_TEXTS.skip;
     },
@@ -26,7 +27,7 @@ const BUTTONS: { direction: SwipeDirection; className: string; icon: string; lab
   {
     direction: "right",
     className: "swipe-nice",
-    icon: "♥",
+    icon: Heart,
     get label() {
       return DISCOVERY_TEXTS.nice;
     },
@@ -55,7 +56,7 @@ export function SwipeButtons(
           disabled={disabled}
           aria-keyshortcuts={keyOfSwipe(b.key)}
         >
-          <span aria-hidden="true">{b.icon}</span> {b.label}
+          <b.icon className="icon" aria-hidden="true" /> {b.label}
         </button>
       ))}
     </div>

@@ -12,6 +12,7 @@
 
 import * as z from "zod";
 import { HEALTH_CONDITIONS } from "./health.ts";
+import { IDENTIFY_RESPONSES } from "./contractIdentify.ts";
 
 // --- shared shapes
 
@@ -33,6 +34,8 @@ export const ProfileBrief = z.strictObject({
   distanceMeters: z.number().nullable(),
   tsUpdated: ts,
   isNew: z.boolean(),
+  /** 3 2 1 Identify: the community compared a live selfie with this member's first picture. */
+  verified: z.boolean(),
 });
 const BriefsPage = z.strictObject({
   items: z.array(ProfileBrief),
@@ -80,6 +83,8 @@ const StoredProfile = z.strictObject({
   roles: z.array(z.string()),
   tsUpdated: ts,
   tsCreated: ts.optional(),
+  verifiedPicIds: z.array(id).optional(),
+  tsVerified: ts.optional(),
 });
 
 export const ProfileView = z.strictObject({
@@ -90,6 +95,8 @@ export const ProfileView = z.strictObject({
   pictures: z.array(PicInfo),
   tsUpdated: ts,
   own: z.boolean(),
+  /** 3 2 1 Identify: shows the Verified badge. */
+  verified: z.boolean(),
   /** Only on one's own profile. */
   birthdate: z.string().optional(),
   roles: z.array(z.string()).optional(),
@@ -256,6 +263,10 @@ export const NOT_JSON = {
   "POST /api/typing/:profileId": "204, no body",
   "GET /api/docs": "text/html: this reference as a page",
   "POST /api/account/export/download": "application/zip: the member's data, once",
+  "GET /api/games/identify/attempts/:attemptId/selfie":
+    "the selfie being judged (no-store), to a judge it is dealt to and admins only",
+  "GET /api/games/identify/attempts/:attemptId/pictures/:n":
+    "the nth public picture the selfie is compared with (no-store), to the same callers",
 } as const;
 
 /** Every JSON answer of the API, by route and status. */
@@ -487,6 +498,7 @@ export const RESPONSES = {
   // --- admin
   "GET /api/admin/dashboard/userRoleCounts": { 200: z.array(z.strictObject({ role: z.string(), count: z.number() })) },
   "POST /api/admin/testUsersCreate/:count": { 201: z.strictObject({ created: z.number() }) },
+  ...IDENTIFY_RESPONSES,
   "GET /api/admin/games/gptbuster/flagged": {
     200: z.strictObject({
       items: z.array(

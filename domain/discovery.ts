@@ -17,6 +17,15 @@ export const DISCOVERY_TEXTS = catalogue("DISCOVERY_TEXTS", EN_DISCOVERY, {
 /** The swipes of the spec's cards: right is Nice (LIKE), left Meh (DISLIKE), down Skip (UNDETERMINED); up is disabled. */
 export type SwipeDirection = "left" | "right" | "down";
 
+/** The word a swipe stamps on its card: Nice, Meh or Skip. */
+export function swipeStamp(direction: SwipeDirection): string {
+  return direction === "right"
+    ? DISCOVERY_TEXTS.nice
+    : direction === "left"
+    ? DISCOVERY_TEXTS.meh
+    : DISCOVERY_TEXTS.skip;
+}
+
 /** The arrow key that makes a swipe on this page: the left and right arrows change places right to left. */
 export function keyOfSwipe(key: string): string {
   if (dir() !== "rtl") return key;

@@ -485,3 +485,22 @@ export async function cropPicture(
   // extract() after rotate() cuts the rotated picture (sharp keeps the call order for these).
   return await asMaster(src.extract({ left: x, top: y, width: w, height: h }));
 }
+
+/**
+ * A 64-bit perceptual hash (dHash) of a picture: its grey 9 × 8 thumbnail, one bit per pixel
+ * brighter than its right neighbour. Re-encoding, resizing and small edits change few bits, so two
+ * hashes within `SAME_PICTURE_BITS` (domain/identify.ts) of each other are taken for the same picture.
+ */
+export async function perceptualHash(bytes: Uint8Array): Promise<bigint> {
+  const { data, info } = await sharp(bytes, UNTRUSTED).rotate().toColourspace("b-w")
+    .resize(9, 8, { fit: "fill" }).raw().toBuffer({ resolveWithObject: true });
+  const ch = info.channels;
+  let h = 0n;
+  for (let y = 0; y < 8; y++) {
+    for (let x = 0; x < 8; x++) {
+      const i = (y * 9 + x) * ch;
+      h = (h << 1n) | (data[i] > data[i + ch] ? 1n : 0n);
+    }
+  }
+  return h;
+}

@@ -1,5 +1,6 @@
 /** Contact form (spec §2, §5, §8): full name, message with a counter, Submit. */
 
+import { phrase } from "../domain/phrases.ts";
 import { type FormEvent, useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
@@ -18,7 +19,7 @@ export default function ContactForm({ name: initialName }: { name: string }) {
     e.preventDefault();
     setError("");
     if (!name.trim()) return setError(TEXTS.contactNameRequired);
-    if (!message.trim()) return setError("Please write a message.");
+    if (!message.trim()) return setError(phrase("Please write a message."));
     setState("sending");
     try {
       await api(apiPath("POST /api/contactus-messages", {}), { method: "POST", json: { name: name.trim(), message } });

@@ -28,6 +28,7 @@ import { MessageBubble } from "../components/MessageBubble.tsx";
 import { Time } from "../components/Time.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
+import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";
@@ -41,13 +42,15 @@ export interface ConversationProps {
   otherName: string;
   /** Their first public picture, for the header's avatar. */
   otherPicId?: string;
+  /** They show the Verified badge (3 2 1 Identify). */
+  otherVerified?: boolean;
   /** My pictures I may attach (private ones become visible to the recipient). */
   myPics: ComposerPic[];
   /** The newest page, rendered by the server. */
   initial: MessagePage;
 }
 
-function Chat({ me, other, otherName, otherPicId, myPics, initial }: ConversationProps) {
+function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial }: ConversationProps) {
   const { data, isPending } = useConversationQuery(me, other, initial);
   const [older, setOlder] = useState<Message[]>([]);
   const [olderMore, setOlderMore] = useState<boolean | null>(null);
@@ -110,9 +113,10 @@ function Chat({ me, other, otherName, otherPicId, myPics, initial }: Conversatio
             <BriefPicture picId={otherPicId} name={otherName} scale={256} nsfw={false} />
           </span>
           <span className="chat-who-text">
-            <h2>
+            <h2 className="badged">
               <OnlineDot online={presence?.online && !typing} />
-              {otherName}
+              <span className="name-cut">{otherName}</span>
+              {otherVerified && <VerifiedBadge />}
             </h2>
             <span className={typing ? "presence typing" : "presence"} aria-live="polite">
               {typing ? TEXTS.typing : presence?.online ? TEXTS.onlineNow : presence?.lastSeen

@@ -5,6 +5,7 @@
  * deleted from the list (it comes back when either side writes again).
  */
 
+import { Camera } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type MessagePage, useConversationsQuery, useDeleteConversationMutation } from "./queries/messages.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
@@ -74,9 +75,12 @@ function List({ profileId, initial }: Props) {
                     <span className="snippet">
                       {mine && <span className="checks">{m.tsRecipientRead ? "✓✓" : "✓"}</span>}
                       {mine && <span className="snippet-you">{SCREEN_TEXTS.you}</span>}
-                      {m.held && !mine
-                        ? MODERATION_TEXTS.spamHeld
-                        : m.bodyText || (m.profilePicIds.length ? `📷 ${SCREEN_TEXTS.picture}` : "")}
+                      {m.held && !mine ? MODERATION_TEXTS.spamHeld : m.bodyText ||
+                        (m.profilePicIds.length > 0 && (
+                          <>
+                            <Camera className="icon" aria-hidden="true" /> {SCREEN_TEXTS.picture}
+                          </>
+                        ))}
                     </span>
                     {unread && (
                       <span className="unread-count" role="img" aria-label={SCREEN_TEXTS.unread(count || 1)}>

@@ -204,6 +204,7 @@ function MapBody({ profileId, attribution, known }: GaydarMapProps) {
       picUrl: b.profilePicIds[0] ? profilePicUrl(b.profilePicIds[0], 256, nsfw) : null,
       chars: b.profileChars,
       online: presence[b.profileId]?.online,
+      verified: b.verified,
     }));
   const cells: MapCell[] = !zoomedOut || !view ? [] : (aggregates.data ?? [])
     .map((a) => ({

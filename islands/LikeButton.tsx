@@ -3,7 +3,7 @@
  * follows the shared cache at once; a failed call puts the old state back.
  */
 
-import { Heart } from "lucide-react";
+import { Heart, Hourglass } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   type LikeType,
@@ -14,7 +14,8 @@ import {
   useProfileLikeMutation,
   useProfileLikeQuery,
 } from "./queries/likes.ts";
-import { dropQueued, type Queued, retryQueued, useQueuedWrite } from "./queries/outbox.ts";
+import { type Queued, useQueuedWrite } from "./queries/outbox.ts";
+import { QueuedFailure } from "./queries/QueuedFailure.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
@@ -61,22 +62,12 @@ function QueuedState({ queued }: { queued: Queued | undefined }) {
   if (!queued.failed) {
     return (
       <span className="like-queued" role="status" title={UI_TEXTS.writeWaiting}>
-        <span aria-hidden="true">⏳</span>
+        <Hourglass className="icon" aria-hidden="true" />
         <span className="visually-hidden">{UI_TEXTS.writeWaiting}</span>
       </span>
     );
   }
-  return (
-    <span className="error like-failed" role="alert">
-      {UI_TEXTS.writeFailed}: {queued.failed}{" "}
-      <button type="button" className="link-button" onClick={() => void retryQueued(queued.key)}>
-        {UI_TEXTS.sendAgain}
-      </button>{" "}
-      <button type="button" className="link-button" onClick={() => dropQueued(queued.key)}>
-        {UI_TEXTS.discardMessage}
-      </button>
-    </span>
-  );
+  return <QueuedFailure queued={queued} as="span" className="like-failed" />;
 }
 
 /** The like type a queued write sets, while it waits. */

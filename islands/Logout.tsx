@@ -1,5 +1,6 @@
 /** Logout (spec §2): ends the session on the server, clears local storage, offers 'Login Again'. */
 
+import { phrase } from "../domain/phrases.ts";
 import { useEffect, useState } from "react";
 import { api, clearLocalData } from "./queries/api.ts";
 import { TEXTS } from "../domain/texts.ts";
@@ -17,7 +18,7 @@ export default function Logout() {
   }, []);
   return (
     <div className="stack narrow center">
-      <p role="status">{done ? "You are logged out." : "Logging out..."}</p>
+      <p role="status">{done ? phrase("You are logged out.") : phrase("Logging out...")}</p>
       <a className="button primary" href="/login">{TEXTS.loginAgain}</a>
     </div>
   );

@@ -32,7 +32,9 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
       await f();
       await reload();
     } catch (err) {
-      setError(err instanceof ApiFailure && err.status < 500 ? err.message : "Could not save. Try again.");
+      setError(
+        err instanceof ApiFailure && err.status < 500 ? err.message : phrase("Could not save, please try again."),
+      );
     }
   };
   const pics = file.profile.profilePicIds;
@@ -56,7 +58,7 @@ export default function MemberFile({ file: initial, reasons }: MemberFileProps) 
           <dt>{UI_TEXTS.status}</dt>
           <dd>
             {!w && !file.sendingPaused && phrase("Visible")}
-            {w?.kind === "REVIEW" && "Hidden for review"}
+            {w?.kind === "REVIEW" && UI_TEXTS.hiddenForReview}
             {w?.kind === "SUSPENSION" && `Suspended until ${formatUntil(w.until!)}`}
             {w?.kind === "BAN" && "Banned"}
             {file.sendingPaused && ` · Sending paused: ${file.sendingPaused.why}`}

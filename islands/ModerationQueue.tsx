@@ -5,6 +5,7 @@
  * or id.
  */
 
+import { phrase } from "../domain/phrases.ts";
 import { useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { ActionForm } from "./admin/ActionForm.tsx";
@@ -30,7 +31,7 @@ function MemberSearch() {
     try {
       setHits((await api<{ items: MemberHit[] }>(apiPath("GET /api/admin/members", {}, { q }))).items);
     } catch (err) {
-      setError(err instanceof ApiFailure ? err.message : "Could not search.");
+      setError(err instanceof ApiFailure ? err.message : phrase("Could not search."));
     }
   };
   return (
@@ -81,7 +82,9 @@ export default function ModerationQueue({ items: initial, reasons }: ModerationQ
       });
       dropReport(profileId, reportId);
     } catch (err) {
-      setError(err instanceof ApiFailure && err.status < 500 ? err.message : "Could not save. Try again.");
+      setError(
+        err instanceof ApiFailure && err.status < 500 ? err.message : phrase("Could not save, please try again."),
+      );
     }
   };
   return (

@@ -6,6 +6,7 @@
  * open with the text and says that saving failed; Done closes it only once the note is saved.
  */
 
+import { NotebookPen } from "lucide-react";
 import { type KeyboardEvent, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileNote, useNoteMutation, useNoteQuery } from "./queries/notes.ts";
@@ -14,7 +15,8 @@ import { UI_TEXTS } from "../domain/uiTexts.ts";
 import { cleanTags, MAX_TAG_LENGTH, MAX_TAGS } from "../domain/tags.ts";
 import { useOpenedByHash } from "./useOpenedByHash.ts";
 import { phrase } from "../domain/phrases.ts";
-import { dropQueued, type Queued, retryQueued, useQueuedWrite } from "./queries/outbox.ts";
+import { type Queued, useQueuedWrite } from "./queries/outbox.ts";
+import { QueuedFailure } from "./queries/QueuedFailure.tsx";
 
 export interface NotesPanelProps {
   note: ProfileNote;
@@ -83,7 +85,7 @@ function Panel({ note: initial }: NotesPanelProps) {
     return (
       <section id="notes" className="panel notes-panel" aria-label={TEXTS.privateNotes}>
         <button type="button" className="panel-toggle" aria-expanded="false" onClick={open}>
-          <span aria-hidden="true">🗒</span> {empty ? phrase("Add Private Notes") : TEXTS.privateNotes}
+          <NotebookPen className="icon" aria-hidden="true" /> {empty ? phrase("Add Private Notes") : TEXTS.privateNotes}
         </button>
         {note.bodyText && <p className="note-preview">{note.bodyText}</p>}
         {note.privateTags.length > 0 && (
@@ -148,17 +150,7 @@ function Panel({ note: initial }: NotesPanelProps) {
 function QueuedNote({ queued }: { queued: Queued | undefined }) {
   if (!queued) return null;
   if (!queued.failed) return <p className="muted queued-state" role="status">{UI_TEXTS.writeWaiting}</p>;
-  return (
-    <p className="error" role="alert">
-      {UI_TEXTS.writeFailed}: {queued.failed}{" "}
-      <button type="button" className="link-button" onClick={() => void retryQueued(queued.key)}>
-        {UI_TEXTS.sendAgain}
-      </button>{" "}
-      <button type="button" className="link-button" onClick={() => dropQueued(queued.key)}>
-        {UI_TEXTS.discardMessage}
-      </button>
-    </p>
-  );
+  return <QueuedFailure queued={queued} />;
 }
 
 export default function NotesPanel(props: NotesPanelProps) {

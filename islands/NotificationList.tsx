@@ -1,5 +1,6 @@
 /** Notifications (spec §2): body and time; a click goes to its url and deletes it; a delete icon. */
 
+import { Trash2 } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import { useDeleteNotificationMutation, useNotificationsQuery } from "./queries/notifications.ts";
 import { Time } from "../components/Time.tsx";
@@ -39,7 +40,7 @@ function List({ profileId, notifications }: Props) {
             aria-label={UI_TEXTS.deleteNotification}
             onClick={() => del.mutate(n.id)}
           >
-            🗑
+            <Trash2 className="icon" aria-hidden="true" />
           </button>
         </li>
       ))}

@@ -7,6 +7,7 @@
  * resumes there.
  */
 
+import { MapPin } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileView, useProfileMutation, useProfileQuery } from "./queries/profiles.ts";
@@ -16,7 +17,7 @@ import { BriefPicture } from "../components/BriefPicture.tsx";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { ONBOARDING_STEPS, type OnboardingStep } from "../domain/onboarding.ts";
-import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
+import { CharacteristicChecks } from "../components/CharacteristicChecks.tsx";
 import { latestAdultBirthdate } from "../domain/age.ts";
 import { UPLOAD_ACCEPT, uploadProblems } from "../domain/pictures.ts";
 
@@ -195,23 +196,7 @@ function CharacteristicsStep(
     <div className="stack onboarding-step">
       <h1>{SCREEN_TEXTS.characteristicsStep}</h1>
       <p className="muted">{SCREEN_TEXTS.characteristicsHint}</p>
-      <div className="char-groups">
-        {CHARACTERISTIC_CATEGORIES.map((cat) => (
-          <fieldset key={cat.name}>
-            <legend>{cat.name}</legend>
-            {cat.items.map((item) => (
-              <label key={item.value} className="check chip-check">
-                <input
-                  type="checkbox"
-                  checked={chars.includes(item.value)}
-                  onChange={(e) => toggle(item.value, e.target.checked)}
-                />
-                {item.label}
-              </label>
-            ))}
-          </fieldset>
-        ))}
-      </div>
+      <CharacteristicChecks chosen={chars} onToggle={toggle} />
       {error && <p className="error" role="alert">{error}</p>}
       <div className="onboarding-actions">
         {back}
@@ -268,7 +253,7 @@ function LocationStep({ profileId, known, onDone, back }: {
             onClick={() => loc.setType("DEVICE_GPS")}
             disabled={!loc.ready || loc.type === "DEVICE_GPS"}
           >
-            📍 {SCREEN_TEXTS.useGps}
+            <MapPin className="icon" aria-hidden="true" /> {SCREEN_TEXTS.useGps}
           </button>
         </li>
       </ul>

@@ -51,7 +51,9 @@ function UploadBody({ profileId, replaceId }: PicUploadProps) {
       onError: (err) => {
         setPreview(null);
         e.target.value = "";
-        setError(`Error: ${err instanceof ApiFailure && err.status !== 0 ? err.message : "The upload failed."}`);
+        setError(
+          `Error: ${err instanceof ApiFailure && err.status !== 0 ? err.message : phrase("The upload failed.")}`,
+        );
       },
     });
   }

@@ -10,13 +10,14 @@
  * buttons that do the same moves from the keyboard.
  */
 
+import { ChevronLeft, ChevronRight } from "lucide-react";
 import { type FormEvent, type PointerEvent as ReactPointerEvent, useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { ApiFailure } from "./queries/api.ts";
 import { type ProfileChange, type ProfileView, useMyProfileQuery, useProfileMutation } from "./queries/profiles.ts";
 import { useNsfwMutation, useRemovePicMutation } from "./queries/pictures.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
-import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
+import { CharacteristicChecks } from "../components/CharacteristicChecks.tsx";
 import { latestAdultBirthdate } from "../domain/age.ts";
 import { picImgProps } from "../domain/pictures.ts";
 import { MAX_TEXT, TEXTS, titleText } from "../domain/texts.ts";
@@ -194,23 +195,7 @@ function EditorBody({ profile: initial }: { profile: ProfileView }) {
           <span className="counter" aria-live="polite">{fields.description.length}/{MAX_TEXT}</span>
         </label>
         <h2>{TEXTS.characteristics}</h2>
-        <div className="char-groups">
-          {CHARACTERISTIC_CATEGORIES.map((cat) => (
-            <fieldset key={cat.name}>
-              <legend>{cat.name}</legend>
-              {cat.items.map((item) => (
-                <label key={item.value} className="check chip-check">
-                  <input
-                    type="checkbox"
-                    checked={chars.includes(item.value)}
-                    onChange={(e) => toggleChar(item.value, e.target.checked)}
-                  />
-                  {item.label}
-                </label>
-              ))}
-            </fieldset>
-          ))}
-        </div>
+        <CharacteristicChecks chosen={chars} onToggle={toggleChar} />
         {error && <p className="error" role="alert">{error}</p>}
         <button type="submit" className="primary" disabled={save.isPending}>{TEXTS.save}</button>
       </form>
@@ -363,7 +348,7 @@ function PicturesEditor({ profile: p }: { profile: ProfileView }) {
                         disabled={i === 0}
                         onClick={() => shift(id, -1)}
                       >
-                        ◀
+                        <ChevronLeft className="icon dir-icon" aria-hidden="true" />
                       </button>
                       <button
                         type="button"
@@ -372,7 +357,7 @@ function PicturesEditor({ profile: p }: { profile: ProfileView }) {
                         disabled={i === ids.length - 1}
                         onClick={() => shift(id, 1)}
                       >
-                        ▶
+                        <ChevronRight className="icon dir-icon" aria-hidden="true" />
                       </button>
                       <button
                         type="button"

@@ -4,6 +4,7 @@
  * chat button.
  */
 
+import { MessageCircle } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   type DiscoveryProps,
@@ -17,6 +18,7 @@ import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { BriefFacts } from "../components/BriefFacts.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
+import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { usePresence } from "./queries/presence.ts";
 import { shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
@@ -31,13 +33,14 @@ function ProfileCard(
         <BriefPicture picId={brief.profilePicIds[0]} name={brief.profileName} scale={512} nsfw={nsfw} eager={eager} />
       </a>
       <div className="profile-card-body">
-        <h2 className="profile-card-name">
+        <h2 className="profile-card-name badged">
           <OnlineDot online={online} />
-          <a href={href}>{shortName(brief.profileName)}</a>
+          <a className="name-cut" href={href}>{shortName(brief.profileName)}</a>
+          {brief.verified && <VerifiedBadge />}
         </h2>
         <BriefFacts brief={brief} />
         <a className="button primary chat-button" href={`${href}#chat`}>
-          <span aria-hidden="true">💬</span> {DISCOVERY_TEXTS.chat}
+          <MessageCircle className="icon" aria-hidden="true" /> {DISCOVERY_TEXTS.chat}
         </a>
       </div>
     </article>

@@ -4,6 +4,7 @@
  * the name (12 characters) at the bottom, and opens the profile. The footer reads 'near you'.
  */
 
+import { Images } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   type DiscoveryProps,
@@ -15,6 +16,7 @@ import {
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { usePresence } from "./queries/presence.ts";
 import { OnlineDot } from "../components/OnlineDot.tsx";
+import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
@@ -54,14 +56,15 @@ function Tiles(props: DiscoveryProps) {
                 <span className="tile-distance">{distanceText(b.distanceMeters)}</span>
                 {b.isNew && <span className="tile-new">{TEXTS.newMark}</span>}
                 <span className="tile-caption">
-                  <span className="tile-name">
+                  <span className="tile-name badged">
                     <OnlineDot online={presence[b.profileId]?.online} />
-                    {shortName(b.profileName)}
+                    <span className="name-cut">{shortName(b.profileName)}</span>
+                    {b.verified && <VerifiedBadge />}
                   </span>
                   {b.profileAge !== null && <span className="tile-age">{b.profileAge}</span>}
                   {b.profilePicIds.length > 1 && (
                     <span className="tile-pics" role="img" aria-label={TEXTS.pictureCount(b.profilePicIds.length)}>
-                      <span aria-hidden="true">▣ {b.profilePicIds.length}</span>
+                      <Images className="icon" aria-hidden="true" /> {b.profilePicIds.length}
                     </span>
                   )}
                 </span>

@@ -7,6 +7,7 @@
  * beside this one (routes/pages/profile.tsx).
  */
 
+import { MapPin } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileView as Profile, useProfileQuery } from "./queries/profiles.ts";
@@ -16,6 +17,7 @@ import { picImgProps } from "../domain/pictures.ts";
 import { usePresence } from "./queries/presence.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
+import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { Time } from "../components/Time.tsx";
 import { distanceText } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
@@ -204,7 +206,10 @@ function Hero({ p, showNsfw }: { p: Profile; showNsfw: boolean }) {
         </>
       )}
       <div className="hero-caption">
-        <h1>{p.profilename}</h1>
+        <h1>
+          {p.profilename}
+          {p.verified && <VerifiedBadge size={22} />}
+        </h1>
         {p.age !== null && <span className="hero-age">{p.age}</span>}
       </div>
     </div>
@@ -229,7 +234,11 @@ function Whereabouts({ p, distanceMeters }: { p: Profile; distanceMeters?: numbe
           {TEXTS.lastSeen} <Time ts={presence.lastSeen} />
         </span>
       )}
-      {distance && <span className="status-distance">📍 {SCREEN_TEXTS.away(distance)}</span>}
+      {distance && (
+        <span className="status-distance">
+          <MapPin className="icon" aria-hidden="true" /> {SCREEN_TEXTS.away(distance)}
+        </span>
+      )}
     </p>
   );
 }

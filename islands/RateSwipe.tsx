@@ -12,8 +12,8 @@ import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { swipeOfDrag } from "./SwipeDeck.tsx";
 import { swipeOfKey } from "./useSwipe.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
+import { SwipeButtons } from "../components/SwipeButtons.tsx";
 import { shortName } from "../domain/format.ts";
-import { DISCOVERY_TEXTS, keyOfSwipe } from "../domain/discovery.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface RateSwipeProps {
@@ -27,48 +27,17 @@ export interface RateSwipeProps {
   likes: Record<string, LikeType>;
 }
 
-const RATED: Record<LikeType, string> = {
-  LIKE: "You rated this Nice",
-  DISLIKE: "You rated this Meh",
-  UNDETERMINED: "",
+const RATED: Record<LikeType, () => string> = {
+  LIKE: () => UI_TEXTS.ratedNice,
+  DISLIKE: () => UI_TEXTS.ratedMeh,
+  UNDETERMINED: () => "",
 };
-/** The rating buttons, as on the swipe cards: Meh (left), Skip (down), Nice (right). */
-const BUTTONS = [
-  {
-    direction: "left",
-    className: "swipe-meh",
-    key: "ArrowLeft",
-    icon: "✕",
-    get label() {
-      return DISCOVERY_TEXTS.meh;
-    },
-  },
-  {
-    direction: "down",
-    className: "swipe-skip",
-    key: "ArrowDown",
-    icon: "↓",
-    get label() {
-      return DISCOVERY_TEXTS.skip;
-    },
-  },
-  {
-    direction: "right",
-    className: "swipe-nice",
-    key: "ArrowRight",
-    icon: "♥",
-    get label() {
-      return DISCOVERY_TEXTS.nice;
-    },
-  },
-] as const;
-
 /** The viewer's current rating of a picture, from the shared cache (so a new rating shows at once). */
 function RatedBadge(
   { liker, owner, picId, initial }: { liker: string; owner: string; picId: string; initial: LikeType },
 ) {
   const { data } = usePicLikeQuery(liker, owner, picId, initial);
-  const text = RATED[data ?? "UNDETERMINED"];
+  const text = RATED[data ?? "UNDETERMINED"]();
   return text ? <span className="rated-badge">{text}</span> : null;
 }
 
@@ -122,7 +91,7 @@ function Rater({ likerProfileId, owner, picIds, start, likes }: RateSwipeProps) 
   if (picIds.length === 0) {
     return (
       <div className="swipe rate-swipe">
-        <p className="likes-empty">{shortName(owner.profileName)} has no pictures to rate.</p>
+        <p className="likes-empty">{UI_TEXTS.noPicturesOf(shortName(owner.profileName))}</p>
         <div className="row center">{profileLink}</div>
       </div>
     );
@@ -130,7 +99,7 @@ function Rater({ likerProfileId, owner, picIds, start, likes }: RateSwipeProps) 
   if (!picId) {
     return (
       <div className="swipe rate-swipe">
-        <p className="likes-empty">You rated every picture of {shortName(owner.profileName)}.</p>
+        <p className="likes-empty">{UI_TEXTS.ratedEveryPictureOf(shortName(owner.profileName))}</p>
         <div className="row center">
           <button type="button" onClick={() => setIndex(0)}>{UI_TEXTS.startOver}</button>
           {profileLink}
@@ -170,19 +139,7 @@ function Rater({ likerProfileId, owner, picIds, start, likes }: RateSwipeProps) 
           />
         </div>
       </div>
-      <div className="swipe-buttons">
-        {BUTTONS.map((b) => (
-          <button
-            key={b.direction}
-            type="button"
-            className={b.className}
-            onClick={() => rateRef.current(b.direction)}
-            aria-keyshortcuts={keyOfSwipe(b.key)}
-          >
-            <span aria-hidden="true">{b.icon}</span> {b.label}
-          </button>
-        ))}
-      </div>
+      <SwipeButtons onSwipe={(direction) => rateRef.current(direction)} />
       <div className="row center">
         <button type="button" onClick={() => setIndex((i) => Math.max(0, i - 1))} disabled={index === 0}>
           {UI_TEXTS.prev}

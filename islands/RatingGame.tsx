@@ -9,12 +9,12 @@ import { useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { swipeLikeType } from "./queries/likes.ts";
 import { useCardSwipe } from "./useSwipe.ts";
-import type { SwipeDirection } from "../domain/discovery.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { SwipeButtons } from "../components/SwipeButtons.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { shortName } from "../domain/format.ts";
-import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
+import { DISCOVERY_TEXTS, swipeStamp } from "../domain/discovery.ts";
+import { phrase } from "../domain/phrases.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
@@ -24,18 +24,6 @@ export interface RatingGameProps {
   deck: RatingCard[];
   credits: number;
 }
-
-const STAMPS: Record<SwipeDirection, string> = {
-  get right() {
-    return DISCOVERY_TEXTS.nice;
-  },
-  get left() {
-    return DISCOVERY_TEXTS.meh;
-  },
-  get down() {
-    return DISCOVERY_TEXTS.skip;
-  },
-};
 
 export default function RatingGame(props: RatingGameProps) {
   const [deck, setDeck] = useState(props.deck);
@@ -71,7 +59,7 @@ export default function RatingGame(props: RatingGameProps) {
       }).then((r) => setCredits(r.credits)).catch((e) =>
         setError(e instanceof ApiFailure && e.status < 500 ? e.message : GAME_TEXTS.saveFailed)
       );
-      setAnnounce(direction === "down" ? `Skipped` : STAMPS[direction]);
+      setAnnounce(direction === "down" ? phrase("Skipped") : swipeStamp(direction));
       return true;
     },
     (picId) => setDeck((d) => d.filter((c) => c.picId !== picId)),
@@ -91,7 +79,7 @@ export default function RatingGame(props: RatingGameProps) {
             <BriefPicture picId={top.picId} name={top.profileName} scale={512} nsfw={nsfw} eager />
             {look?.stamp && (
               <span className={`stamp stamp-${look.stamp}`} style={{ opacity: look.stampOpacity }} aria-hidden="true">
-                {STAMPS[look.stamp]}
+                {swipeStamp(look.stamp)}
               </span>
             )}
             <div className="swipe-card-info">

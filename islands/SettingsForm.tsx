@@ -335,8 +335,8 @@ function VersionPanel({ backend }: { backend: Version }) {
   const [where, setWhere] = useState<string>("");
   const [coords, setCoords] = useState<{ lat: number; lon: number } | null>(null);
   function locate() {
-    if (!navigator.geolocation) return setWhere("This device has no location service.");
-    setWhere("Asking your device...");
+    if (!navigator.geolocation) return setWhere(phrase("This device has no location service."));
+    setWhere(phrase("Asking your device..."));
     navigator.geolocation.getCurrentPosition(
       (p) => {
         setCoords({ lat: p.coords.latitude, lon: p.coords.longitude });

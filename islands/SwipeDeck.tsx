@@ -17,11 +17,13 @@ import { FilterPanel } from "../components/FilterPanel.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { BriefFacts } from "../components/BriefFacts.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
+import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { usePresence } from "./queries/presence.ts";
 import { DiscoveryStatus } from "../components/DiscoveryStatus.tsx";
 import { SwipeButtons } from "../components/SwipeButtons.tsx";
 import { shortName } from "../domain/format.ts";
-import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
+import { DISCOVERY_TEXTS, swipeStamp } from "../domain/discovery.ts";
+import { phrase } from "../domain/phrases.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 // Kept for islands that took the gesture from here before islands/useSwipe.ts existed.
@@ -31,21 +33,9 @@ import type { ProfileBrief } from "../domain/shapes/briefs.ts";
 /** Fetch the next page when this few cards are left. */
 const REFILL_AT = 5;
 
-const STAMPS: Record<SwipeDirection, string> = {
-  get right() {
-    return DISCOVERY_TEXTS.nice;
-  },
-  get left() {
-    return DISCOVERY_TEXTS.meh;
-  },
-  get down() {
-    return DISCOVERY_TEXTS.skip;
-  },
-};
-
 /** What a screen reader hears after a swipe. */
 function announcement(direction: SwipeDirection, name: string): string {
-  return direction === "down" ? `Skipped ${name}` : `${STAMPS[direction]}: ${name}`;
+  return direction === "down" ? phrase("Skipped {name}", { name }) : `${swipeStamp(direction)}: ${name}`;
 }
 
 type CardProps = {
@@ -69,13 +59,14 @@ function Card({ brief, nsfw, behind = false, look, online, ...handlers }: CardPr
       <BriefPicture picId={brief.profilePicIds[0]} name={brief.profileName} scale={512} nsfw={nsfw} eager />
       {look?.stamp && (
         <span className={`stamp stamp-${look.stamp}`} style={{ opacity: look.stampOpacity }} aria-hidden="true">
-          {STAMPS[look.stamp]}
+          {swipeStamp(look.stamp)}
         </span>
       )}
       <div className="swipe-card-info">
         <h2>
           <OnlineDot online={online} />
           {shortName(brief.profileName)}
+          {brief.verified && <VerifiedBadge size={20} />}
         </h2>
         <BriefFacts brief={brief} />
       </div>

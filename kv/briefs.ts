@@ -10,7 +10,7 @@
  * filter the first chunk is the page itself.
  */
 
-import { discoveryProfiles } from "./profiles.ts";
+import { discoveryProfiles, isVerified } from "./profiles.ts";
 import { now } from "./clock.ts";
 import { safetyPlace } from "./safety.ts";
 import { ageOf } from "../domain/age.ts";
@@ -64,6 +64,8 @@ export interface BriefsQuery {
    * pages of one swipe session stable while the viewer rates more.
    */
   ratedBefore?: number;
+  /** Only members who show the Verified badge (3 2 1 Identify). */
+  verified?: boolean;
 }
 
 /** The default page size of each area (spec §7: by-bounds 500; by-sector as the map asks, 1500). */
@@ -93,6 +95,7 @@ function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
     distanceMeters: at.distanceMeters,
     tsUpdated: at.tsUpdated,
     isNew: p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
+    verified: isVerified(p),
   };
 }
 
@@ -123,6 +126,7 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
     throw new GeoInputError(`size must be an integer in [1, ${MAX_BRIEFS_SIZE}]`);
   }
   const chars = q.chars ?? [];
+  const verifiedOnly = q.verified === true;
   const likes = q.likes ?? [];
   const [exclude, sets, place] = await Promise.all([
     blockedSet(viewerId),
@@ -135,9 +139,10 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
     (q.minAge === undefined || (b.profileAge !== null && b.profileAge >= q.minAge)) &&
     (q.maxAge === undefined || (b.profileAge !== null && b.profileAge <= q.maxAge)) &&
     (maxMeters === undefined || (b.distanceMeters !== null && b.distanceMeters <= maxMeters)) &&
-    (!q.withPics || b.profilePicIds.length > 0);
+    (!q.withPics || b.profilePicIds.length > 0) &&
+    (!verifiedOnly || b.verified);
   const attributeFilter = chars.length > 0 || q.minAge !== undefined || q.maxAge !== undefined ||
-    maxMeters !== undefined || !!q.online || !!q.withPics;
+    maxMeters !== undefined || !!q.online || !!q.withPics || verifiedOnly;
   const likeFilter = sets ? (id: string) => likes.every((f) => sets[f].has(id)) : undefined;
 
   // (page + 1) * size accepted members make the page, one more tells whether another follows.

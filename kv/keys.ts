@@ -260,6 +260,33 @@ export const keys = {
   cropSuggested: (suggester: string, picId: string): Key => ["crop_suggested", suggester, picId],
   cropSuggestedBy: (suggester: string): Key => ["crop_suggested", suggester],
 
+  // --- 3 2 1 Identify (kv/games/identify.ts)
+  /** The pose a member is asked to copy now: `{id, poseId, expires}`, single use, two minutes. */
+  idChallenge: (profileId: string): Key => ["id_challenges", profileId],
+  /** A selfie being judged (its bytes are the blob `identify-selfie:<id>`); deleted when decided. */
+  idAttempt: (attemptId: string): Key => ["id_attempts", attemptId],
+  idAttemptsAll: (): Key => ["id_attempts"],
+  /** The id of a member's selfie being judged (one in flight). */
+  idAttemptOf: (profileId: string): Key => ["id_attempt_of", profileId],
+  /** A judge's answer on a selfie being judged; deleted with it. */
+  idAnswer: (attemptId: string, judge: string): Key => ["id_answers", attemptId, judge],
+  idAnswersOf: (attemptId: string): Key => ["id_answers", attemptId],
+  /** A selfie dealt to a judge: only then may they see it (a few minutes). */
+  idAssignment: (attemptId: string, judge: string): Key => ["id_assignments", attemptId, judge],
+  idAssignmentsOf: (attemptId: string): Key => ["id_assignments", attemptId],
+  /** How many selfies a member sent on one UTC day (number, two days). */
+  idDayCount: (profileId: string, day: number): Key => ["id_day_counts", profileId, day],
+  /** The perceptual hash of a selfie a member sent (hex): the same selfie again is refused. */
+  idSelfieHash: (profileId: string, attemptId: string): Key => ["id_selfie_hashes", profileId, attemptId],
+  idSelfieHashesOf: (profileId: string): Key => ["id_selfie_hashes", profileId],
+  idSelfieHashesAll: (): Key => ["id_selfie_hashes"],
+  /** What became of a member's selfie: `{outcome, ts, by}` (the selfie itself is gone). */
+  idOutcome: (profileId: string, attemptId: string): Key => ["id_outcomes", profileId, attemptId],
+  idOutcomesOf: (profileId: string): Key => ["id_outcomes", profileId],
+  /** A judge's answers that agreed and disagreed with the outcomes `{agree, disagree}`. */
+  idJudgeScore: (profileId: string): Key => ["id_judge_scores", profileId],
+  /** A member who accepts messages only from verified members (true). */
+  idOnlyVerified: (profileId: string): Key => ["id_only_verified", profileId],
   // --- health notices (kv/healthNotices.ts): nothing here names who told whom
   /**
    * A notice waiting for its time, keyed only by when it becomes visible and a random id (never the

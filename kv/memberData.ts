@@ -25,6 +25,7 @@ import { getOwnPosition } from "./positions.ts";
 import { getPics, type ProfilePic, type ServedPicture, storedSizes, type VariantKind } from "./pictures.ts";
 import { getSafety } from "./safety.ts";
 import { getCredits } from "./games/credits.ts";
+import { listOutcomes, onlyVerifiedMessages } from "./games/identify.ts";
 import { listActions } from "./moderation.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 import type { Message } from "../domain/shapes/messages.ts";
@@ -142,6 +143,12 @@ export async function collectMemberData(
       (e) => e.value?.accountId === accountId || e.value?.email === account.email,
     )).map((e) => e.value),
     gameVerdicts: await gameVerdicts(profileId),
+    identify: {
+      outcomes: await listOutcomes(profileId),
+      verifiedPicIds: profile?.verifiedPicIds ?? null,
+      onlyVerifiedMessages: await onlyVerifiedMessages(profileId),
+      judgeScore: (await kv().get(keys.idJudgeScore(profileId))).value,
+    },
   };
   return { json, files };
 }
@@ -156,6 +163,7 @@ async function gameVerdicts(profileId: string) {
     arbitration: await values(["arb_votes"], (e) => e.key[2] === profileId, 1),
     cropsSuggested: await values(keys.cropSuggestedBy(profileId), () => true, 2),
     cropsReceived: (await scan<unknown>(keys.cropSuggestionsOf(profileId), () => true)).map((e) => e.value),
+    identify: await values(["id_answers"], (e) => e.key[2] === profileId, 1),
   };
 }
 

@@ -216,6 +216,37 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   cropSuggestionsOf: PREFIX,
   cropSuggested: exported((m) => [keys.cropSuggested(m.profile, "pic-w"), m.marker]),
   cropSuggestedBy: PREFIX,
+  idChallenge: deleted("a pose to copy, two minutes", (m) => [
+    keys.idChallenge(m.profile),
+    { id: "c".repeat(24), poseId: "wink", expires: NOW },
+  ]),
+  idAttempt: deleted("a selfie being judged: withdrawn (its blob deleted) by the deletion", (m) => [
+    keys.idAttempt("a".repeat(24)),
+    { id: "a".repeat(24), profileId: m.profile, poseId: "wink", picIds: [], tsCreated: NOW, status: "OPEN" },
+  ]),
+  idAttemptsAll: PREFIX,
+  idAttemptOf: deleted("the id of their selfie being judged", (m) => [keys.idAttemptOf(m.profile), "a".repeat(24)]),
+  idAnswer: exported((m) => [keys.idAnswer("b".repeat(24), m.profile), { answer: m.marker, ts: NOW }]),
+  idAnswersOf: PREFIX,
+  idAssignment: deleted("a selfie dealt to them as a judge, minutes", (m) => [
+    keys.idAssignment("b".repeat(24), m.profile),
+    NOW,
+  ]),
+  idAssignmentsOf: PREFIX,
+  idDayCount: deleted("a count of their selfies today", (m) => [keys.idDayCount(m.profile, 1), 1]),
+  idSelfieHash: deleted("a perceptual hash of a selfie (not the picture)", (m) => [
+    keys.idSelfieHash(m.profile, "a".repeat(24)),
+    "00ff00ff00ff00ff",
+  ]),
+  idSelfieHashesOf: PREFIX,
+  idSelfieHashesAll: PREFIX,
+  idOutcome: exported((m) => [keys.idOutcome(m.profile, "a".repeat(24)), { outcome: m.marker, ts: NOW, by: "JUDGES" }]),
+  idOutcomesOf: PREFIX,
+  idJudgeScore: exported((m) => [keys.idJudgeScore(m.profile), { agree: 1, disagree: 0, note: m.marker }]),
+  idOnlyVerified: deleted("a setting, exported as identify.onlyVerifiedMessages", (m) => [
+    keys.idOnlyVerified(m.profile),
+    true,
+  ]),
   healthPending: deleted("a health notice for them not shown yet (no sender in it)", (m) => [
     keys.healthPending(NOW, "hp1"),
     { recipient: m.profile, condition: "SYPHILIS", since: NOW, until: NOW },

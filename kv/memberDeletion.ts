@@ -22,6 +22,7 @@ import { enqueueJob } from "./jobs.ts";
 import { listPasskeys } from "./passkeys.ts";
 import { forgetLoginTrust } from "./logintrust.ts";
 import { healthKeysOf } from "./healthNotices.ts";
+import { decideAttempt, withdrawAttempt } from "./games/identify.ts";
 import { reportPosition } from "./positions.ts";
 import { deletePicture } from "./pictures.ts";
 import { deleteBlob } from "./blobs.ts";
@@ -272,7 +273,22 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
   },
 
   async games({ profileId }) {
+    // A selfie being judged goes with its blob (attempts are found by owner: an orphan too).
+    await withdrawAttempt(profileId);
+    for (const e of await scan<{ profileId: string }>(keys.idAttemptsAll(), (e) => e.value.profileId === profileId)) {
+      await decideAttempt(e.key[1] as string, "WITHDRAWN", "MEMBER");
+      await kv().delete(e.key);
+    }
     await deleteKeys([
+      keys.idChallenge(profileId),
+      keys.idAttemptOf(profileId),
+      keys.idJudgeScore(profileId),
+      keys.idOnlyVerified(profileId),
+      ...await keysUnder(["id_day_counts", profileId]),
+      ...await keysUnder(keys.idSelfieHashesOf(profileId)),
+      ...await keysUnder(keys.idOutcomesOf(profileId)),
+      ...(await scan(["id_answers"], (e) => e.key[2] === profileId)).map((e) => e.key),
+      ...(await scan(["id_assignments"], (e) => e.key[2] === profileId)).map((e) => e.key),
       keys.gameCredits(profileId),
       ...await keysUnder(["game_credits_day", profileId]),
       ...await keysUnder(["gpt_votes", profileId]),

@@ -12,6 +12,7 @@
  * Nothing here edits or deletes an audit line: the API has no call that could.
  */
 
+import { endVerification } from "./games/identify.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId, sha256Hex } from "./ids.ts";
@@ -165,6 +166,8 @@ export async function takeAction(
     addEvent(op, [profileId], { type: "session-ended" });
   }
   await commitWithdrawal(op);
+  // Any action ends the Verified badge: the member verifies again (3 2 1 Identify).
+  await endVerification(profileId);
   if (action.kind !== "WARNING") await endOtherSessions(account.id, "");
   if (input.reportId) await decideReport(input.reportId, admin.accountId, "CONFIRM");
   return { ok: true, action };

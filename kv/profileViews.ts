@@ -4,7 +4,7 @@
  * stands above both.
  */
 
-import { profileVisibleTo, viewedProfile } from "./profiles.ts";
+import { isVerified, profileVisibleTo, viewedProfile } from "./profiles.ts";
 import { now } from "./clock.ts";
 import { ageOf } from "../domain/age.ts";
 import { getPics, picInfo } from "./pictures.ts";
@@ -31,6 +31,7 @@ export async function viewOfProfile(profile: Profile, viewerProfileId: string): 
   return {
     id: profile.id,
     profilename: profile.profilename,
+    verified: isVerified(profile),
     age: ageOf(profile.birthdate, now()),
     height: profile.height,
     weight: profile.weight,

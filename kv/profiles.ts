@@ -7,6 +7,15 @@ import { isBlockedEither } from "./blocks.ts";
 import { forgetHere, forgetKept, keep, keptCopies, keptCopy, readBegins } from "./kept.ts";
 import type { Profile, ProfileChange } from "../domain/shapes/profiles.ts";
 
+/**
+ * Does a member show the Verified badge: the judges compared their selfie with the picture that
+ * is first now (a new first picture they did not see ends it until they verify again).
+ */
+export function isVerified(p: Pick<Profile, "profilePicIds" | "verifiedPicIds">): boolean {
+  const first = p.profilePicIds[0];
+  return first !== undefined && !!p.verifiedPicIds?.includes(first);
+}
+
 /** A new, empty profile record for an account (written by the caller's atomic). */
 export function newProfile(id: string, accountId: string, profilename: string, roles: string[]): Profile {
   return {

@@ -50,6 +50,7 @@ export const ROUTES: readonly RouteDef[] = [
   r("/games/ratinggame", "The Rating Game", "auth", true),
   r("/games/photocrop", "Help my Photos", "auth", true),
   r("/games/arbitration", "Community Arbitration", "auth", true),
+  r("/games/identify", "3 2 1 Identify", "auth", true),
   r("/games/healthreport", "Health Incident Report", "auth", false),
   r("/games/cooties", "You got Cooties", "auth", false),
   r("/games/:game", "Coming Soon", "auth", false),

@@ -140,4 +140,14 @@ export const PHRASES_AR: Record<Phrase, string> = {
   "No such profile.": "لا يوجد ملف كهذا.",
   "Too many requests open from your address at once; please try again in a moment.":
     "طلبات كثيرة مفتوحة من عنوانك في الوقت نفسه؛ حاول مرة أخرى بعد لحظة.",
+  "You are logged out.": "لقد سجّلت الخروج.",
+  "Logging out...": "جارٍ تسجيل الخروج...",
+  "This device has no location service.": "لا توجد خدمة تحديد موقع على هذا الجهاز.",
+  "Asking your device...": "جارٍ سؤال جهازك...",
+  "Could not save, please try again.": "تعذّر الحفظ، حاول مرة أخرى.",
+  "Please write a message.": "اكتب رسالة من فضلك.",
+  "The upload failed.": "فشل الرفع.",
+  "Could not search.": "تعذّر البحث.",
+  "Skipped": "تم التخطي",
+  "Skipped {name}": "تم تخطي {name}",
 };

@@ -144,4 +144,14 @@ export const PHRASES_ES: Record<Phrase, string> = {
   "No such profile.": "Ese perfil no existe.",
   "Too many requests open from your address at once; please try again in a moment.":
     "Hay demasiadas solicitudes abiertas desde tu dirección a la vez; inténtalo de nuevo en un momento.",
+  "You are logged out.": "Cerraste sesión.",
+  "Logging out...": "Cerrando sesión...",
+  "This device has no location service.": "Este dispositivo no tiene servicio de ubicación.",
+  "Asking your device...": "Preguntando a tu dispositivo...",
+  "Could not save, please try again.": "No se pudo guardar, inténtalo de nuevo.",
+  "Please write a message.": "Escribe un mensaje.",
+  "The upload failed.": "La subida falló.",
+  "Could not search.": "No se pudo buscar.",
+  "Skipped": "Omitido",
+  "Skipped {name}": "Omitiste a {name}",
 };

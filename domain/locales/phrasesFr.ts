@@ -144,4 +144,14 @@ export const PHRASES_FR: Record<Phrase, string> = {
   "No such profile.": "Ce profil n'existe pas.",
   "Too many requests open from your address at once; please try again in a moment.":
     "Trop de requêtes ouvertes depuis ton adresse en même temps ; réessaie dans un instant.",
+  "You are logged out.": "Tu es déconnecté.",
+  "Logging out...": "Déconnexion...",
+  "This device has no location service.": "Cet appareil n'a pas de service de localisation.",
+  "Asking your device...": "Demande à ton appareil...",
+  "Could not save, please try again.": "Impossible d'enregistrer, réessaie.",
+  "Please write a message.": "Écris un message.",
+  "The upload failed.": "L'envoi a échoué.",
+  "Could not search.": "Impossible de chercher.",
+  "Skipped": "Passé",
+  "Skipped {name}": "{name} passé",
 };

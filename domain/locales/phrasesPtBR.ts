@@ -143,4 +143,14 @@ export const PHRASES_PT_BR: Record<Phrase, string> = {
   "No such profile.": "Esse perfil não existe.",
   "Too many requests open from your address at once; please try again in a moment.":
     "Há solicitações demais abertas do seu endereço ao mesmo tempo; tente de novo em instantes.",
+  "You are logged out.": "Você saiu da sua conta.",
+  "Logging out...": "Saindo...",
+  "This device has no location service.": "Este dispositivo não tem serviço de localização.",
+  "Asking your device...": "Perguntando ao seu dispositivo...",
+  "Could not save, please try again.": "Não foi possível salvar, tente de novo.",
+  "Please write a message.": "Escreva uma mensagem.",
+  "The upload failed.": "O envio falhou.",
+  "Could not search.": "Não foi possível pesquisar.",
+  "Skipped": "Pulado",
+  "Skipped {name}": "Você pulou {name}",
 };

@@ -18,6 +18,8 @@ export interface ProfileBrief {
   tsUpdated: number;
   /** A member for less than `NEW_MEMBER_DAYS` (only this, never when they joined). */
   isNew: boolean;
+  /** 3 2 1 Identify: the community compared a live selfie with their first picture (`isVerified`). */
+  verified: boolean;
 }
 
 /** One page of briefs, nearest first. */

@@ -19,6 +19,10 @@ export interface Profile {
   tsUpdated: number;
   /** When the profile was made (absent on profiles older than this field). */
   tsCreated?: number;
+  /** 3 2 1 Identify: the public pictures the judges compared with a selfie they accepted. */
+  verifiedPicIds?: string[];
+  /** When that selfie was accepted. */
+  tsVerified?: number;
 }
 
 /** What a profile says of its member: shown on the profile, changed by its owner. */
@@ -46,6 +50,8 @@ export type ProfileView =
     pictures: PicInfo[];
     /** True when the viewer owns the profile. */
     own: boolean;
+    /** Shows the Verified badge (3 2 1 Identify). */
+    verified: boolean;
     /** Owner only. */
     birthdate?: string;
     roles?: string[];

@@ -37,7 +37,9 @@ export function ActionForm({ profileId, reportId, onDone }: ActionFormProps) {
       setReason("");
       onDone(a);
     } catch (err) {
-      setError(err instanceof ApiFailure && err.status < 500 ? err.message : "Could not save. Try again.");
+      setError(
+        err instanceof ApiFailure && err.status < 500 ? err.message : phrase("Could not save, please try again."),
+      );
     } finally {
       setBusy(false);
     }

@@ -21,6 +21,7 @@ export interface MapMarker {
   picUrl: string | null;
   chars: string[];
   online?: boolean;
+  verified?: boolean;
 }
 
 /** One aggregate cell: its box and how many members are in it. */
@@ -99,6 +100,7 @@ const ProfileMarker = memo(function ProfileMarker(
           size,
           focused,
           online: m.online,
+          verified: m.verified,
         }),
         className: "pm-wrap",
         iconSize: [size, size],

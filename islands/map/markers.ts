@@ -5,6 +5,8 @@
  * because names are member input).
  */
 
+import { VERIFIED_LABEL, VERIFIED_PATHS } from "../../components/VerifiedBadge.tsx";
+
 /** A view box in degrees. */
 export interface ViewBox {
   latMin: number;
@@ -77,6 +79,8 @@ export interface MarkerFace {
   focused?: boolean;
   /** Online now (kv/presence.ts): a green dot at the marker's edge. */
   online?: boolean;
+  /** Shows the Verified badge (3 2 1 Identify). */
+  verified?: boolean;
 }
 
 /** The marker element of a member (the caller hands it to a Leaflet divIcon). */
@@ -110,6 +114,7 @@ export function markerElement(doc: Document, f: MarkerFace): HTMLElement {
     }
     el.append(box);
   }
+  if (f.verified) el.append(verifiedBadgeElement(doc, Math.max(12, Math.min(20, Math.round(f.size * 0.3)))));
   if (f.online) {
     const dot = doc.createElement("span");
     dot.className = "pm-online";
@@ -117,6 +122,24 @@ export function markerElement(doc: Document, f: MarkerFace): HTMLElement {
     el.append(dot);
   }
   return el;
+}
+
+/** The Verified badge as a DOM element (the marker is built without React): the same drawing as components/VerifiedBadge.tsx. */
+function verifiedBadgeElement(doc: Document, size: number): Element {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = doc.createElementNS(NS, "svg");
+  svg.setAttribute("class", "verified-badge pm-verified");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", VERIFIED_LABEL());
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", String(size));
+  svg.setAttribute("height", String(size));
+  for (const p of VERIFIED_PATHS) {
+    const path = doc.createElementNS(NS, "path");
+    for (const [k, v] of Object.entries(p)) path.setAttribute(k, v);
+    svg.append(path);
+  }
+  return svg;
 }
 
 function initials(doc: Document, f: MarkerFace): HTMLElement {

@@ -44,6 +44,8 @@ export interface Queued {
   tsQueued: number;
   /** Why the server refused it, when it did. */
   failed?: string;
+  /** The refusal's error code. */
+  code?: string;
 }
 
 export const OUTBOX_STORAGE_KEY = "app-outbox";
@@ -80,6 +82,12 @@ function write(list: Queued[]) {
 const update = (key: string, change: (q: Queued) => Queued | null) =>
   write(read().flatMap((q) => q.key !== key ? [q] : (change(q) ?? [])));
 
+/**
+ * Refusals that stay in the outbox when sent from the page (not only from the queue): the
+ * recipient takes only verified members, and the sender can be verified and send it again.
+ */
+const KEPT_REFUSALS: ReadonlySet<string> = new Set(["recipient_verified_only"]);
+
 /** A failure that leaves the message worth sending again later (no connection, server trouble). */
 const isPassing = (e: unknown) => !(e instanceof ApiFailure) || e.status === 0 || e.status === 408 || e.status >= 500;
 
@@ -108,7 +116,11 @@ async function sendQueued(): Promise<void> {
       update(q.key, () => null);
     } catch (e) {
       if (q.offlineOnly ? e instanceof ApiFailure && e.status === 0 : isPassing(e)) break;
-      update(q.key, (x) => ({ ...x, failed: e instanceof Error ? e.message : String(e) }));
+      update(q.key, (x) => ({
+        ...x,
+        failed: e instanceof Error ? e.message : String(e),
+        ...(e instanceof ApiFailure ? { code: e.code } : {}),
+      }));
     }
   }
 }
@@ -119,8 +131,9 @@ function newKey(): string {
 
 /**
  * Sends a message through the outbox: the stored message when the server took it, null when it
- * waits for a connection (shown as pending). A refusal (4xx) is thrown and the message leaves the
- * queue: the composer still holds its text and shows why.
+ * waits for a connection (shown as pending) or was refused in a way that can pass (KEPT_REFUSALS:
+ * shown as failed, with its reason and Send again). Any other refusal (4xx) is thrown and the
+ * message leaves the queue: the composer still holds its text and shows why.
  */
 export function sendThroughOutbox(message: NewMessage): Promise<ApiAnswer<"POST /api/message"> | null> {
   return queueAndSend({ key: newKey(), message, tsQueued: Date.now() }) as Promise<
@@ -161,6 +174,9 @@ async function queueAndSend(q: Queued): Promise<unknown> {
   }
   const left = read().find((x) => x.key === q.key);
   if (left?.failed) {
+    // A refusal that can pass (KEPT_REFUSALS) stays as a failed bubble with its reason and Send
+    // again: shown there once, so the sender's box is not handed the text and the reason as well.
+    if (left.code && KEPT_REFUSALS.has(left.code)) return null;
     update(q.key, () => null);
     throw new Error(left.failed);
   }

@@ -5,8 +5,10 @@
  * and icon change.
  */
 
+import { phrase } from "../../domain/phrases.ts";
 import { useState } from "react";
-import { api } from "../queries/api.ts";
+import { api, call } from "../queries/api.ts";
+import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { apiPath } from "../../domain/apiPath.ts";
 
@@ -16,6 +18,8 @@ export interface SafetyState {
   showToEveryone: boolean;
   discreet: boolean;
   hidePresence: boolean;
+  /** "Only verified members can message me" (3 2 1 Identify). */
+  onlyVerified: boolean;
 }
 
 export function SafetySection({ initial }: { initial: SafetyState }) {
@@ -35,7 +39,7 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
       if (change.discreet !== undefined) location.reload();
     } catch {
       setState(before);
-      setError("Could not save, please try again.");
+      setError(phrase("Could not save, please try again."));
     }
   }
   async function savePresence(hidden: boolean) {
@@ -45,6 +49,16 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
       await api(apiPath("PUT /api/presence", {}), { method: "PUT", json: { hidden } });
     } catch {
       setState({ ...state, hidePresence: !hidden });
+      setError(phrase("Could not save, please try again."));
+    }
+  }
+  async function saveOnlyVerified(on: boolean) {
+    setError("");
+    setState({ ...state, onlyVerified: on });
+    try {
+      await call("PUT /api/settings/verified-only", {}, { json: { on } });
+    } catch {
+      setState({ ...state, onlyVerified: !on });
       setError("Could not save, please try again.");
     }
   }
@@ -68,6 +82,11 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
         <input type="checkbox" checked={state.hidePresence} onChange={(e) => savePresence(e.target.checked)} />{" "}
         {TEXTS.hidePresence}
       </label>
+      <label className="check">
+        <input type="checkbox" checked={state.onlyVerified} onChange={(e) => saveOnlyVerified(e.target.checked)} />{" "}
+        {IDENTIFY_TEXTS.onlyVerifiedMessage}
+      </label>
+      <p className="muted">{IDENTIFY_TEXTS.onlyVerifiedMessageHelp}</p>
       {error && <p className="error" role="alert">{error}</p>}
     </section>
   );

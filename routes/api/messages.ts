@@ -30,7 +30,9 @@ import {
   sendBroadcast,
   sendPrivateMessage,
 } from "../../kv/messages.ts";
-import { getProfile } from "../../kv/profiles.ts";
+import { getProfile, isVerified } from "../../kv/profiles.ts";
+import { onlyVerifiedMessages } from "../../kv/games/identify.ts";
+import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
 import { clearChatNotification } from "../../kv/notifications.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { getShownPosition } from "../../kv/positions.ts";
@@ -138,7 +140,13 @@ export const messages = new Hono<AppEnv>()
       if (recipient === caller.profileId) throw badRequest("You cannot message yourself.");
       const them = await getProfile(recipient);
       if (!them || await isBlockedEither(caller.profileId, recipient)) throw notFound("No such member.");
-      if (!(await hasConversation(caller.profileId, recipient))) {
+      const talking = await hasConversation(caller.profileId, recipient);
+      // "Only verified members can message me": a new conversation needs the Verified badge. The
+      // page keeps the refused message in its outbox (islands/queries/outbox.ts) to send again.
+      if (!talking && !isVerified(me) && await onlyVerifiedMessages(recipient)) {
+        throw new ApiError(403, "recipient_verified_only", IDENTIFY_TEXTS.recipientVerifiedOnly);
+      }
+      if (!talking) {
         if (!(await hitStandard("newConversationsPerDay", caller))) throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
         if (!(await hitNewMember("newMemberConversations", caller))) throw tooMany();
       }

@@ -5,7 +5,7 @@
  * Every briefs call answers `{items: ProfileBrief[], page, size, hasMore}` (kv/briefs.ts) and
  * takes the filters `chars=top,bottom` (every one present) and
  * `likes=likedMyProfile,likedMyPics,iLikedProfile,iLikedPics` (every one holds), `age=25-40`, `km=10`
- * (within; not applied for a caller where being gay is a crime), `online=1` and `pics=1`.
+ * (within; not applied for a caller where being gay is a crime), `online=1`, `pics=1` and `verified=1`.
  */
 
 import { type Context, Hono } from "hono";
@@ -64,6 +64,8 @@ const pagingAndFilters = {
   pics: z.enum(["1"]).optional(),
   /** Milliseconds since the epoch: leave out members the caller rated before then (the swipe deck). */
   ratedBefore: z.string().trim().regex(/^\d{1,16}$/, "must be a time in milliseconds").transform(Number).optional(),
+  /** `verified=1`: only members who show the Verified badge (3 2 1 Identify). */
+  verified: z.enum(["1", "true", "0", "false"]).transform((v) => v === "1" || v === "true").optional(),
 };
 
 export const briefsQuery = z.object(pagingAndFilters);

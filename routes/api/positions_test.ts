@@ -29,6 +29,7 @@ const BRIEF_KEYS = [
   "profilePicIds",
   "profileWeight",
   "tsUpdated",
+  "verified",
 ].sort();
 
 function put(t: T, m: Member, body: Record<string, unknown>, profileId = m.profileId) {

@@ -1,5 +1,6 @@
 /** Account settings, contact, admin dashboard and the dev outbox pages. */
 
+import { onlyVerifiedMessages } from "../../kv/games/identify.ts";
 import type { Context } from "hono";
 import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 import type { AppEnv } from "../env.ts";
@@ -61,6 +62,7 @@ export async function settingsPage(c: Context<AppEnv>) {
             showToEveryone: (await getSafety(caller.profileId)).showToEveryone,
             discreet: isDiscreet(c),
             hidePresence: await hidesPresence(caller.profileId),
+            onlyVerified: await onlyVerifiedMessages(caller.profileId),
           },
           backend: backendVersion(),
         }}

@@ -66,6 +66,7 @@ export async function chatPanel({ caller, profile }: ProfilePanelContext) {
         other: profile.id,
         otherName: profile.profilename,
         otherPicId: profile.profilePicIds[0],
+        otherVerified: profile.verified,
         myPics: await composerPics(caller.profileId, true),
         initial: await conversationWith(caller.profileId, profile.id),
       }}

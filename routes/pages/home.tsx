@@ -12,6 +12,7 @@ import { Cards, HOME_CARDS, HOME_CARDS_LOGGED_OUT } from "../../components/Cards
 import { Island } from "../../components/Island.tsx";
 import { BriefPicture } from "../../components/BriefPicture.tsx";
 import { OnlineDot } from "../../components/OnlineDot.tsx";
+import { VerifiedBadge } from "../../components/VerifiedBadge.tsx";
 import { TEXTS, titleText } from "../../domain/texts.ts";
 import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 import { shortName } from "../../domain/format.ts";
@@ -62,9 +63,10 @@ function Around({ people }: { people: { brief: ProfileBrief; online: boolean }[]
                       eager={i < 6}
                     />
                   </span>
-                  <span className="around-name">
+                  <span className="around-name badged">
                     <OnlineDot online={online} />
-                    {shortName(b.profileName)}
+                    <span className="name-cut">{shortName(b.profileName)}</span>
+                    {b.verified && <VerifiedBadge />}
                   </span>
                 </a>
               </li>

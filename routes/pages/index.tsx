@@ -29,6 +29,7 @@ import { notificationsPage } from "./notifications.tsx";
 import { conversationsPage, mapChatPage } from "./chat.tsx";
 import { leadsToOnboarding, onboardingPage, onboardingStep } from "./welcome.tsx";
 import { arbitrationPage, gamesPage, gptBusterPage, photoCropPage, ratingGamePage } from "./games.tsx";
+import { identifyPage } from "./identify.tsx";
 import { cootiesPage, healthReportPage } from "./health.tsx";
 import { config } from "../../config/config.ts";
 import { fromThisMachine } from "../middleware.ts";
@@ -59,6 +60,7 @@ const PAGES: Record<string, Page> = {
   "/games/ratinggame": ratingGamePage,
   "/games/arbitration": arbitrationPage,
   "/games/photocrop": photoCropPage,
+  "/games/identify": identifyPage,
   "/games/healthreport": healthReportPage,
   "/games/cooties": cootiesPage,
   "/notifications": notificationsPage,

@@ -229,7 +229,7 @@ Deno.test("e2e - a view-once private picture opens full screen once; then the bu
     assert.equal(status, 200);
 
     await a.page.goto(`/profile/${bId}#chat`);
-    await a.page.getByRole("button", { name: "📷" }).click();
+    await a.page.getByRole("button", { name: "Attach pictures" }).click();
     await a.page.locator(".pic-chooser label").first().click();
     await a.page.getByLabel(TEXTS.viewOnce).check();
     await a.page.getByRole("button", { name: "Send" }).click();

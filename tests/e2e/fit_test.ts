@@ -1,6 +1,6 @@
 /**
  * What a phone shows fits: the profile's action bar (Remove Like, Chat, Notes, Actions) and the
- * chat screen's header (back, avatar, name, "Online now" or "Typing…", Profile) measured at 320,
+ * chat screen's header (back, avatar, name with its Verified badge, "Online now" or "Typing…", Profile) measured at 320,
  * 390 and 430 px wide in every language. No two of their parts overlap, none sticks out of its
  * bar or the screen, and no text overflows the box that holds it.
  */
@@ -9,7 +9,9 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { registerAndLogIn, shot, startHarness } from "./harness.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
-import { updateProfile } from "../../kv/profiles.ts";
+import { getProfile, updateProfile } from "../../kv/profiles.ts";
+import { kv } from "../../kv/db.ts";
+import { keys } from "../../kv/keys.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { putProfileLike } from "../../kv/likes.ts";
 import { markSeen } from "../../kv/presence.ts";
@@ -18,7 +20,7 @@ import { normalizeUpload } from "../../images/pipeline.ts";
 import { portrait } from "../fixtures/pictures.ts";
 
 const WIDTHS = [320, 390, 430];
-const LOCALES = ["en-US", "es-ES", "pt-BR"];
+const LOCALES = ["en-US", "es-ES", "pt-BR", "fr-FR", "ar"];
 
 interface Fault {
   what: string;
@@ -81,10 +83,12 @@ Deno.test("e2e - the action bar and the chat header fit at 320, 390 and 430 px i
     const me = (await getAccountByEmail(email))!.defaultProfileId;
     const state = await context.storageState();
     await context.close();
-    // A long name, liked (the bar says Remove Like), online now.
+    // A long name, verified (the badge beside it), liked (the bar says Remove Like), online now.
     const other = (await createAccount({ email: "fit-other@example.com", name: "Maximiliano" }))!.defaultProfileId;
     await updateProfile(other, { profilename: "Maximiliano Alexander", birthdate: "1990-01-01" });
     await addPicture(other, await normalizeUpload(await portrait(1)));
+    const profile = (await getProfile(other))!;
+    await kv().set(keys.profile(other), { ...profile, verifiedPicIds: profile.profilePicIds, tsVerified: Date.now() });
     await putProfileLike(me, other, "LIKE");
 
     const problems: string[] = [];
@@ -121,6 +125,11 @@ Deno.test("e2e - the action bar and the chat header fit at 320, 390 and 430 px i
         await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
         await p.waitForFunction(() => (document.querySelector(".chat-head .presence")?.textContent ?? "").length > 0);
         for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (online): ${f.what}`);
+        // The name gives way to the badge: both inside the heading, side by side.
+        await p.locator(".chat-head h2 .verified-badge").waitFor();
+        for (const f of await faults(p, ".chat-head h2", [".name-cut", ".verified-badge"])) {
+          problems.push(`${at}, chat header name: ${f.what}`);
+        }
         await publishEvent([me], { type: "typing", from: other });
         await p.locator(".chat-head .presence.typing").waitFor();
         for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (typing): ${f.what}`);

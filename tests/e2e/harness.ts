@@ -57,9 +57,10 @@ export async function mainApp(): Promise<ReturnType<typeof createApp>> {
 
 /**
  * Builds the islands once per process, starts the app and a browser. `limitMs`: how long its test
- * may run (TEST_LIMIT_MS unless a walk of every page needs more).
+ * may run (TEST_LIMIT_MS unless a walk of every page needs more); `fakeCamera`: a Y4M clip the
+ * browser's camera plays (the selfie tests).
  */
-export async function startHarness(opts: { limitMs?: number } = {}): Promise<Harness> {
+export async function startHarness(opts: { limitMs?: number; fakeCamera?: string } = {}): Promise<Harness> {
   // This process's own bundles: other test processes may be building at the same time.
   if (!Deno.env.get("BUILD_DIR")) Deno.env.set("BUILD_DIR", Deno.makeTempDirSync({ prefix: "e2e-build-" }));
   // And its own map tile cache (routes/tiles.ts), not the checkout's ./data/tiles.
@@ -87,7 +88,15 @@ export async function startHarness(opts: { limitMs?: number } = {}): Promise<Har
   Deno.env.set("PUBLIC_ORIGIN", origin);
   const browser = await chromium.launch({
     executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
-    args: CHROMIUM_FLAGS,
+    // A fake camera playing a clip (a Y4M file), allowed without asking: the selfie tests only.
+    args: opts.fakeCamera
+      ? [
+        ...CHROMIUM_FLAGS,
+        "--use-fake-device-for-media-stream",
+        "--use-fake-ui-for-media-stream",
+        `--use-file-for-fake-video-capture=${opts.fakeCamera}`,
+      ]
+      : CHROMIUM_FLAGS,
   });
   // A test still running after TEST_LIMIT_MS is stuck: the browser is closed, so the Playwright call
   // it waits on fails with its own stack instead of hanging the whole suite.

@@ -18,7 +18,8 @@ import { addPicture } from "../../kv/pictures.ts";
 import { reportPosition } from "../../kv/positions.ts";
 import { sendPrivateMessage } from "../../kv/messages.ts";
 import { putProfileLike } from "../../kv/likes.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
+import { normalizeUpload, perceptualHash } from "../../images/pipeline.ts";
+import { issueChallenge, submitSelfie } from "../../kv/games/identify.ts";
 import { portrait } from "../fixtures/pictures.ts";
 import { LOCALES, PSEUDO_LOCALE } from "../../domain/i18n.ts";
 
@@ -183,6 +184,21 @@ Deno.test({
           neighbour = other.defaultProfileId;
           await sendPrivateMessage(other.defaultProfileId, me, OWN_WORDS[1], []);
           await putProfileLike(other.defaultProfileId, me, "LIKE");
+        }
+        if (i === 1) {
+          // A selfie being judged (3 2 1 Identify): the walker, a judge and an admin, walks the
+          // judging screen and the admins' queue in every language.
+          const challenge = await issueChallenge(other.defaultProfileId, false);
+          assert.ok(challenge.ok);
+          const selfie = await normalizeUpload(await portrait(7));
+          const sent = await submitSelfie(
+            other.defaultProfileId,
+            challenge.challenge.id,
+            selfie,
+            await perceptualHash(selfie.bytes),
+            [],
+          );
+          assert.ok(sent.ok);
         }
       }
       // Every page, and another member's profile (its like and chat bar) beside one's own.

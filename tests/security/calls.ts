@@ -41,8 +41,28 @@ const credential = {
   clientExtensionResults: {},
 };
 
+/** A selfie of the owner being judged (3 2 1 Identify): the world's, or a new one. */
+const ownerAttempt = async (w: World, fresh: boolean) =>
+  fresh ? await w.make.identifyAttempt(w.ids.picture) : w.ids.identifyAttempt;
+
 /** By "METHOD /path" as the app registers it. */
 export const CALLS: Record<string, CallOf> = {
+  "GET /api/games/identify/attempts/:attemptId/selfie": async (w) => ({
+    path: `/api/games/identify/attempts/${await ownerAttempt(w, false)}/selfie`,
+  }),
+  "GET /api/games/identify/attempts/:attemptId/pictures/:n": async (w) => ({
+    path: `/api/games/identify/attempts/${await ownerAttempt(w, false)}/pictures/0`,
+  }),
+  "PUT /api/games/identify/attempts/:attemptId": async (w) => ({
+    path: `/api/games/identify/attempts/${await ownerAttempt(w, false)}`,
+    json: { answer: "SAME" },
+  }),
+  "PUT /api/admin/games/identify/:attemptId": async (w, fresh) => ({
+    path: `/api/admin/games/identify/${await ownerAttempt(w, fresh)}`,
+    json: { answer: "NOT_SAME" },
+  }),
+  "POST /api/games/identify/challenge": () => ({ path: "/api/games/identify/challenge", json: { noHands: false } }),
+  "PUT /api/settings/verified-only": () => ({ path: "/api/settings/verified-only", json: { on: false } }),
   "GET /api/ping": () => ({ path: "/api/ping" }),
   "GET /api/version": () => ({ path: "/api/version" }),
   "GET /api/openapi.json": () => ({ path: "/api/openapi.json" }),

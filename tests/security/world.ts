@@ -12,6 +12,10 @@ import { createSession } from "../../kv/sessions.ts";
 import { notify } from "../../kv/notifications.ts";
 import { REPORT_REASONS } from "../../domain/texts.ts";
 import { addPasskey } from "../../kv/passkeys.ts";
+import { kv } from "../../kv/db.ts";
+import { keys } from "../../kv/keys.ts";
+import { randomToken } from "../../kv/ids.ts";
+import { putBlob } from "../../kv/blobs.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 
@@ -162,6 +166,23 @@ export async function buildWorld(t: T) {
       must(r, "crop suggestion", 201);
       return r.data.id;
     },
+    /** A selfie of the owner being judged (3 2 1 Identify), made in the store (no camera, no daily limit): its id. */
+    async identifyAttempt(picId: string): Promise<string> {
+      const id = randomToken(18);
+      await kv().set(keys.idAttempt(id), {
+        id,
+        profileId: owner.profileId,
+        poseId: "wink",
+        picIds: [picId],
+        tsCreated: Date.now(),
+        status: "OPEN",
+        same: 0,
+        notSame: 0,
+        wrongPose: 0,
+      });
+      await putBlob(`identify-selfie:${id}`, await portraitJpeg(), { type: "image/jpeg" });
+      return id;
+    },
   };
 
   const picture = await make.picture();
@@ -183,6 +204,7 @@ export async function buildWorld(t: T) {
       passkey: await make.passkey(),
       report: await make.report(),
       cropSuggestion: await make.cropSuggestion(picture),
+      identifyAttempt: await make.identifyAttempt(picture),
     },
     /** New sessions for every member (a call may have ended theirs: logout, "log out everywhere"). */
     async renewSessions() {

@@ -145,6 +145,17 @@ const PHRASE_LIST = [
   "That is your own profile.",
   "No such profile.",
   "Too many requests open from your address at once; please try again in a moment.",
+  // Islands' own states and errors.
+  "You are logged out.",
+  "Logging out...",
+  "This device has no location service.",
+  "Asking your device...",
+  "Could not save, please try again.",
+  "Please write a message.",
+  "The upload failed.",
+  "Could not search.",
+  "Skipped",
+  "Skipped {name}",
 ] as const;
 
 /** A phrase's English words. */
