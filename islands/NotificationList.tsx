@@ -36,7 +36,7 @@ function List({ profileId, notifications }: Props) {
           </button>
           <button
             type="button"
-            className="icon"
+            className="icon-button"
             aria-label={UI_TEXTS.deleteNotification}
             onClick={() => del.mutate(n.id)}
           >

@@ -116,6 +116,15 @@ Deno.test("e2e - the action bar and the chat header fit at 320, 390 and 430 px i
           ])
         ) problems.push(`${at}, action bar: ${f.what}`);
         if (width === 320) await shot(p, `fit-${locale}-${width}-bar`);
+        // Scrolled to its end, the page's last part (the chat's composer) clears the bar and the tab bar.
+        const clear = await p.evaluate(() => {
+          scrollTo(0, document.documentElement.scrollHeight);
+          const send = document.querySelector(".composer button[type=submit]")!.getBoundingClientRect();
+          return { send: send.bottom, bar: document.querySelector(".profile-bar")!.getBoundingClientRect().top };
+        });
+        if (clear.send > clear.bar + 0.5) {
+          problems.push(`${at}, page end: Send (bottom ${clear.send}) under the action bar (top ${clear.bar})`);
+        }
 
         await p.evaluate(() => location.hash = "chat");
         await p.waitForFunction(() => getComputedStyle(document.querySelector(".chat")!).position === "fixed");
