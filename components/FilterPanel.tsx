@@ -6,7 +6,7 @@
 
 import { CHARACTERISTIC_CATEGORIES } from "../domain/characteristics.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
-import { IDENTIFY_TEXTS } from "../domain/identify.ts";
+import { VERIFIED_TEXTS } from "../domain/verified.ts";
 import { FEEL_TEXTS } from "../domain/feelTexts.ts";
 import { formatDistance } from "../domain/format.ts";
 import type { LikeFilter } from "../domain/shapes/briefs.ts";
@@ -49,7 +49,7 @@ export const LIKE_FILTERS: readonly { id: LikeFilter; label: string }[] = [
 export const FILTER_TOGGLES: readonly { id: FilterToggle; label: () => string }[] = [
   { id: "online", label: () => FEEL_TEXTS.onlineNow },
   { id: "pics", label: () => FEEL_TEXTS.withPictures },
-  { id: "verified", label: () => IDENTIFY_TEXTS.verifiedOnly },
+  { id: "verified", label: () => VERIFIED_TEXTS.verifiedOnly },
 ];
 export type FilterToggle = "online" | "pics" | "verified";
 

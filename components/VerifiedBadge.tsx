@@ -4,7 +4,7 @@
  * map's markers, built without React, draw `VERIFIED_PATHS` too).
  */
 
-import { IDENTIFY_TEXTS } from "../domain/identify.ts";
+import { VERIFIED_TEXTS } from "../domain/verified.ts";
 
 /** The badge's drawing on a 24 × 24 box, as SVG path attributes. */
 export const VERIFIED_PATHS: readonly Record<string, string>[] = [
@@ -23,7 +23,7 @@ export const VERIFIED_PATHS: readonly Record<string, string>[] = [
 ];
 
 /** The badge's accessible name in the language in use. */
-export const VERIFIED_LABEL = () => IDENTIFY_TEXTS.verified;
+export const VERIFIED_LABEL = () => VERIFIED_TEXTS.verified;
 
 const reactProps = (p: Record<string, string>) =>
   Object.fromEntries(Object.entries(p).map(([k, v]) => [k.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()), v]));
@@ -33,12 +33,12 @@ export function VerifiedBadge({ size = 16 }: { size?: number }) {
     <svg
       className="verified-badge"
       role="img"
-      aria-label={IDENTIFY_TEXTS.verified}
+      aria-label={VERIFIED_TEXTS.verified}
       width={size}
       height={size}
       viewBox="0 0 24 24"
     >
-      <title>{IDENTIFY_TEXTS.verifiedNote}</title>
+      <title>{VERIFIED_TEXTS.verifiedNote}</title>
       {VERIFIED_PATHS.map((p, i) => <path key={i} {...reactProps(p)} />)}
     </svg>
   );

@@ -158,8 +158,6 @@ const EN_IDENTIFY = {
   poses: EN_POSES,
   intro:
     "Show the community that you are the person in your pictures: copy a random pose in a selfie taken now. Three members compare it with your public pictures; then your profile shows a Verified badge. Or judge others' selfies and earn credits.",
-  verified: "Verified",
-  verifiedNote: "Verified: the community compared a live selfie with this member's pictures.",
   verifyTitle: "Verify yourself",
   judgeTitle: "Judge a selfie",
   statusVerified: (day: string) => `You are verified since ${day}.`,
@@ -203,12 +201,6 @@ const EN_IDENTIFY = {
     `Judges: ${same} same, ${notSame} not the same, ${wrong} wrong pose.`,
   decided: "Decided.",
   failed: "That did not work. Please try again.",
-  verifiedOnly: "Verified only",
-  onlyVerifiedMessage: "Only verified members can message me",
-  onlyVerifiedMessageHelp:
-    "Others see why they cannot write to you; what they wrote stays in their outbox until they are verified.",
-  recipientVerifiedOnly:
-    "This member accepts messages only from verified members. Verify yourself in 3 2 1 Identify; your message stays in your outbox to send again.",
   notifyVerified: "The community verified you: your profile shows the Verified badge.",
   notifyRejected: "Your selfie was not accepted. You can try again in 3 2 1 Identify.",
   verifyLink: "Verify yourself",

@@ -326,6 +326,9 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     "/static/build/" +
     new URL(p, `file://${Deno.cwd()}/`).pathname.slice(new URL(`file://${outdir}`).pathname.length + 1);
   const outputs = result.metafile.outputs;
+  // For a look at what a bundle holds (esbuild's analyzer reads it): BUILD_METAFILE=<file>.
+  const metafileOut = Deno.env.get("BUILD_METAFILE");
+  if (metafileOut) await Deno.writeTextFile(metafileOut, JSON.stringify(result.metafile));
   await buildWorker(outdir, Object.keys(outputs).map(url), opts.minify ?? true);
   await esbuild.stop();
   await precompress(Object.keys(outputs).map((p) => new URL(p, `file://${Deno.cwd()}/`).pathname));

@@ -6,6 +6,8 @@ import "../domain/games.ts";
 import "../domain/notifications.ts";
 import "../domain/moderation.ts";
 import "../domain/phrases.ts";
+import "../domain/verified.ts";
+import "../domain/identify.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import { dir, type Locale, locale, LOCALES, num, PSEUDO_LOCALE, withLocale } from "../domain/i18n.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
@@ -29,7 +31,7 @@ function shape(o: object, at = ""): string[] {
 }
 
 Deno.test("i18n - every catalogue has every key, of the same kind, in every language", () => {
-  assert.equal(CATALOGUES.length, 10);
+  assert.equal(CATALOGUES.length, 11);
   for (const c of CATALOGUES) {
     for (const [lang, tr] of Object.entries(c.translations)) {
       assert.deepEqual(shape(tr), shape(c.en), `${c.name} in ${lang}`);

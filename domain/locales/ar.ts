@@ -16,6 +16,7 @@ import { FEEL_AR } from "./feelAr.ts";
 import { HEALTH_AR } from "./healthAr.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_AR } from "./phrasesAr.ts";
+import type { EnVerified } from "../verified.ts";
 
 /** "n days" in Arabic (أيام / يومًا by count). */
 const days = (n: number) =>
@@ -638,3 +639,14 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
 export const PHRASES = { phrases: PHRASES_AR };
 
 export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_AR;
+
+/** The Verified badge, filter and message setting (domain/verified.ts). */
+export const VERIFIED_AR: Translation<EnVerified> = {
+  verified: "موثَّق",
+  verifiedNote: "موثَّق: قارن المجتمع صورة سيلفي حيّة بصور هذا العضو.",
+  verifiedOnly: "الموثَّقون فقط",
+  onlyVerifiedMessage: "لا يراسلني إلا الأعضاء الموثَّقون",
+  onlyVerifiedMessageHelp: "يرى الآخرون سبب عدم قدرتهم على مراسلتك، ويبقى ما كتبوه في صندوق الصادر لديهم حتى يُوثَّقوا.",
+  recipientVerifiedOnly:
+    "لا يقبل هذا العضو الرسائل إلا من الأعضاء الموثَّقين. وثِّق نفسك في 3 2 1 تعرّف؛ تبقى رسالتك في صندوق الصادر لإرسالها من جديد.",
+};

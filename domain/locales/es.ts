@@ -13,6 +13,7 @@ import { FEEL_ES } from "./feelEs.ts";
 import { HEALTH_ES } from "./healthEs.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_ES } from "./phrasesEs.ts";
+import type { EnVerified } from "../verified.ts";
 
 export const TEXTS: Translation<EnTexts> = {
   notFound: "Vaya, qué vergüenza. No encontramos la función que pediste.",
@@ -620,3 +621,15 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
 export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_ES;
 
 export const PHRASES = { phrases: PHRASES_ES };
+
+/** The Verified badge, filter and message setting (domain/verified.ts). */
+export const VERIFIED_ES: Translation<EnVerified> = {
+  verified: "Verificado",
+  verifiedNote: "Verificado: la comunidad comparó un selfie en vivo con las fotos de este miembro.",
+  verifiedOnly: "Solo verificados",
+  onlyVerifiedMessage: "Solo los miembros verificados pueden escribirme",
+  onlyVerifiedMessageHelp:
+    "Los demás ven por qué no pueden escribirte; lo que escribieron queda en su bandeja de salida hasta que se verifiquen.",
+  recipientVerifiedOnly:
+    "Este miembro solo acepta mensajes de miembros verificados. Verifícate en 3 2 1 Identifica; tu mensaje queda en tu bandeja de salida para enviarlo de nuevo.",
+};

@@ -13,6 +13,7 @@ import { FEEL_FR } from "./feelFr.ts";
 import { HEALTH_FR } from "./healthFr.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_FR } from "./phrasesFr.ts";
+import type { EnVerified } from "../verified.ts";
 
 export const TEXTS: Translation<EnTexts> = {
   notFound: "Eh bien, c'est gênant. La fonction demandée est introuvable.",
@@ -628,3 +629,15 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
 export const PHRASES = { phrases: PHRASES_FR };
 
 export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_FR;
+
+/** The Verified badge, filter and message setting (domain/verified.ts). */
+export const VERIFIED_FR: Translation<EnVerified> = {
+  verified: "Vérifié",
+  verifiedNote: "Vérifié : la communauté a comparé un selfie en direct avec les photos de ce membre.",
+  verifiedOnly: "Vérifiés seulement",
+  onlyVerifiedMessage: "Seuls les membres vérifiés peuvent m'écrire",
+  onlyVerifiedMessageHelp:
+    "Les autres voient pourquoi ils ne peuvent pas t'écrire ; ce qu'ils ont écrit reste dans leur boîte d'envoi jusqu'à ce qu'ils soient vérifiés.",
+  recipientVerifiedOnly:
+    "Ce membre n'accepte les messages que des membres vérifiés. Fais-toi vérifier dans 3 2 1 Identifie ; ton message reste dans ta boîte d'envoi pour le renvoyer.",
+};

@@ -54,8 +54,6 @@ export const IDENTIFY_ES: Translation<EnIdentify> = {
   },
   intro:
     "Demuestra a la comunidad que eres la persona de tus fotos: copia una pose al azar en un selfie hecho ahora. Tres miembros lo comparan con tus fotos públicas; luego tu perfil muestra la insignia Verificado. O juzga los selfies de otros y gana créditos.",
-  verified: "Verificado",
-  verifiedNote: "Verificado: la comunidad comparó un selfie en vivo con las fotos de este miembro.",
   verifyTitle: "Verifícate",
   judgeTitle: "Juzga un selfie",
   statusVerified: (day: string) => `Estás verificado desde el ${day}.`,
@@ -98,12 +96,6 @@ export const IDENTIFY_ES: Translation<EnIdentify> = {
     `Jueces: ${same} misma persona, ${notSame} no es la misma, ${wrong} pose incorrecta.`,
   decided: "Decidido.",
   failed: "No funcionó. Inténtalo de nuevo.",
-  verifiedOnly: "Solo verificados",
-  onlyVerifiedMessage: "Solo los miembros verificados pueden escribirme",
-  onlyVerifiedMessageHelp:
-    "Los demás ven por qué no pueden escribirte; lo que escribieron queda en su bandeja de salida hasta que se verifiquen.",
-  recipientVerifiedOnly:
-    "Este miembro solo acepta mensajes de miembros verificados. Verifícate en 3 2 1 Identifica; tu mensaje queda en tu bandeja de salida para enviarlo de nuevo.",
   notifyVerified: "La comunidad te verificó: tu perfil muestra la insignia Verificado.",
   notifyRejected: "Tu selfie no fue aceptado. Puedes intentarlo de nuevo en 3 2 1 Identifica.",
   verifyLink: "Verifícate",

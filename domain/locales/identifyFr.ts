@@ -54,8 +54,6 @@ export const IDENTIFY_FR: Translation<EnIdentify> = {
   },
   intro:
     "Montre à la communauté que tu es bien la personne de tes photos : imite une pose tirée au hasard dans un selfie pris maintenant. Trois membres le comparent avec tes photos publiques ; ensuite ton profil affiche le badge Vérifié. Ou juge les selfies des autres et gagne des crédits.",
-  verified: "Vérifié",
-  verifiedNote: "Vérifié : la communauté a comparé un selfie en direct avec les photos de ce membre.",
   verifyTitle: "Fais-toi vérifier",
   judgeTitle: "Juge un selfie",
   statusVerified: (day: string) => `Tu es vérifié depuis le ${day}.`,
@@ -101,12 +99,6 @@ export const IDENTIFY_FR: Translation<EnIdentify> = {
     `Juges : ${same} même personne, ${notSame} pas la même, ${wrong} mauvaise pose.`,
   decided: "Tranché.",
   failed: "Ça n'a pas marché. Réessaie.",
-  verifiedOnly: "Vérifiés seulement",
-  onlyVerifiedMessage: "Seuls les membres vérifiés peuvent m'écrire",
-  onlyVerifiedMessageHelp:
-    "Les autres voient pourquoi ils ne peuvent pas t'écrire ; ce qu'ils ont écrit reste dans leur boîte d'envoi jusqu'à ce qu'ils soient vérifiés.",
-  recipientVerifiedOnly:
-    "Ce membre n'accepte les messages que des membres vérifiés. Fais-toi vérifier dans 3 2 1 Identifie ; ton message reste dans ta boîte d'envoi pour le renvoyer.",
   notifyVerified: "La communauté t'a vérifié : ton profil affiche le badge Vérifié.",
   notifyRejected: "Ton selfie n'a pas été accepté. Tu peux réessayer dans 3 2 1 Identifie.",
   verifyLink: "Fais-toi vérifier",

@@ -54,8 +54,6 @@ export const IDENTIFY_PT_BR: Translation<EnIdentify> = {
   },
   intro:
     "Mostre à comunidade que você é a pessoa das suas fotos: copie uma pose aleatória em uma selfie tirada agora. Três membros a comparam com as suas fotos públicas; depois o seu perfil mostra o selo Verificado. Ou julgue as selfies de outros e ganhe créditos.",
-  verified: "Verificado",
-  verifiedNote: "Verificado: a comunidade comparou uma selfie ao vivo com as fotos deste membro.",
   verifyTitle: "Verifique-se",
   judgeTitle: "Julgue uma selfie",
   statusVerified: (day: string) => `Você está verificado desde ${day}.`,
@@ -98,12 +96,6 @@ export const IDENTIFY_PT_BR: Translation<EnIdentify> = {
     `Juízes: ${same} mesma pessoa, ${notSame} não é a mesma, ${wrong} pose errada.`,
   decided: "Decidido.",
   failed: "Não deu certo. Tente de novo.",
-  verifiedOnly: "Só verificados",
-  onlyVerifiedMessage: "Só membros verificados podem me enviar mensagens",
-  onlyVerifiedMessageHelp:
-    "Os outros veem por que não podem escrever para você; o que escreveram fica na caixa de saída deles até se verificarem.",
-  recipientVerifiedOnly:
-    "Este membro só aceita mensagens de membros verificados. Verifique-se no 3 2 1 Identifique; a sua mensagem fica na sua caixa de saída para enviar de novo.",
   notifyVerified: "A comunidade verificou você: o seu perfil mostra o selo Verificado.",
   notifyRejected: "A sua selfie não foi aceita. Você pode tentar de novo no 3 2 1 Identifique.",
   verifyLink: "Verifique-se",

@@ -13,6 +13,7 @@ import { FEEL_PT_BR } from "./feelPtBR.ts";
 import { HEALTH_PT_BR } from "./healthPtBR.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_PT_BR } from "./phrasesPtBR.ts";
+import type { EnVerified } from "../verified.ts";
 
 export const TEXTS: Translation<EnTexts> = {
   notFound: "Que vergonha. Não encontramos o recurso que você pediu.",
@@ -621,3 +622,15 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
 export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_PT_BR;
 
 export const PHRASES = { phrases: PHRASES_PT_BR };
+
+/** The Verified badge, filter and message setting (domain/verified.ts). */
+export const VERIFIED_PT_BR: Translation<EnVerified> = {
+  verified: "Verificado",
+  verifiedNote: "Verificado: a comunidade comparou uma selfie ao vivo com as fotos deste membro.",
+  verifiedOnly: "Só verificados",
+  onlyVerifiedMessage: "Só membros verificados podem me enviar mensagens",
+  onlyVerifiedMessageHelp:
+    "Os outros veem por que não podem escrever para você; o que escreveram fica na caixa de saída deles até se verificarem.",
+  recipientVerifiedOnly:
+    "Este membro só aceita mensagens de membros verificados. Verifique-se no 3 2 1 Identifique; a sua mensagem fica na sua caixa de saída para enviar de novo.",
+};

@@ -8,7 +8,7 @@
 import { phrase } from "../../domain/phrases.ts";
 import { useState } from "react";
 import { api, call } from "../queries/api.ts";
-import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
+import { VERIFIED_TEXTS } from "../../domain/verified.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { apiPath } from "../../domain/apiPath.ts";
 
@@ -84,9 +84,9 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
       </label>
       <label className="check">
         <input type="checkbox" checked={state.onlyVerified} onChange={(e) => saveOnlyVerified(e.target.checked)} />{" "}
-        {IDENTIFY_TEXTS.onlyVerifiedMessage}
+        {VERIFIED_TEXTS.onlyVerifiedMessage}
       </label>
-      <p className="muted">{IDENTIFY_TEXTS.onlyVerifiedMessageHelp}</p>
+      <p className="muted">{VERIFIED_TEXTS.onlyVerifiedMessageHelp}</p>
       {error && <p className="error" role="alert">{error}</p>}
     </section>
   );

@@ -32,7 +32,7 @@ import {
 } from "../../kv/messages.ts";
 import { getProfile, isVerified } from "../../kv/profiles.ts";
 import { onlyVerifiedMessages } from "../../kv/games/identify.ts";
-import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
+import { VERIFIED_TEXTS } from "../../domain/verified.ts";
 import { clearChatNotification } from "../../kv/notifications.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { getShownPosition } from "../../kv/positions.ts";
@@ -144,7 +144,7 @@ export const messages = new Hono<AppEnv>()
       // "Only verified members can message me": a new conversation needs the Verified badge. The
       // page keeps the refused message in its outbox (islands/queries/outbox.ts) to send again.
       if (!talking && !isVerified(me) && await onlyVerifiedMessages(recipient)) {
-        throw new ApiError(403, "recipient_verified_only", IDENTIFY_TEXTS.recipientVerifiedOnly);
+        throw new ApiError(403, "recipient_verified_only", VERIFIED_TEXTS.recipientVerifiedOnly);
       }
       if (!talking) {
         if (!(await hitStandard("newConversationsPerDay", caller))) throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
