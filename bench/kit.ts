@@ -90,6 +90,9 @@ export async function startApp(kvPath: string, env: Record<string, string> = {})
       LOG_REQUESTS: "0",
       DEV_OUTBOX_PRINT: "0",
       NO_COLOR: "1",
+      // Every simulated member connects from this machine's one address.
+      MAX_OPEN_PER_ADDRESS: "1000000",
+      MAX_FEEDS_PER_ADDRESS: "1000000",
       ...env,
     },
     env.LIVE_PORT ? /live sockets on port (\d+)/ : /listening on http:\/\/localhost:(\d+)/,

@@ -67,6 +67,13 @@ export const config = {
     return positive(env("MAX_OPEN_PER_ADDRESS")) ?? 256;
   },
   /**
+   * Live event feeds (sockets and streams) one client address may hold at once; past it the next
+   * is refused. Many members can share one address (a carrier's NAT): raise it behind one.
+   */
+  get maxFeedsPerAddress(): number {
+    return positive(env("MAX_FEEDS_PER_ADDRESS")) ?? 100;
+  },
+  /**
    * The upstream tile server's URL template ({z} {x} {y}, and Leaflet's {s} {-y} {r}). The server
    * fetches tiles from it (routes/tiles.ts); browsers ask this app's /tiles/{z}/{x}/{y}, never it.
    */

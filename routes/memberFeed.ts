@@ -14,6 +14,7 @@
  * - An open feed marks its member as seen ("online now").
  */
 
+import { config } from "../config/config.ts";
 import { eventBus } from "../kv/events.ts";
 import { onSessionsEnded } from "../kv/sessions.ts";
 import { markSeen } from "../kv/presence.ts";
@@ -22,7 +23,7 @@ import type { MemberEvent } from "../domain/shapes/events.ts";
 /** Feeds one member may hold open at once; the oldest goes when one more opens. */
 export const MAX_FEEDS_PER_MEMBER = 10;
 /** Feeds one client address may hold open at once (many members may share an address). */
-export const MAX_FEEDS_PER_ADDRESS = 100;
+export const MAX_FEEDS_PER_ADDRESS = config.maxFeedsPerAddress;
 /** How often an open feed marks its member as seen. */
 const SEEN_EVERY_MS = 50_000;
 
