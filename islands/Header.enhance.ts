@@ -8,6 +8,7 @@ import { EVENTS } from "./queries/api.ts";
 import type { Enhancement } from "./enhance.ts";
 import type { HeaderProps } from "./Header.tsx";
 import { startOffline } from "./sw/register.ts";
+import { openProfilesAtOnce } from "./screenChange.ts";
 
 /** The menu closes by itself this long after opening. */
 export const MENU_AUTO_CLOSE_MS = 8000;
@@ -30,6 +31,7 @@ function quickExit(url: string) {
 const enhanceHeader: Enhancement<HeaderProps> = (root, { troubleText, quickExitUrl, offline }) => {
   const header = root.querySelector<HTMLElement>(".app-header")!;
   if (offline) startOffline(header, offline);
+  openProfilesAtOnce();
 
   const menu = header.querySelector<HTMLDetailsElement>("details.menu")!;
   let closeTimer: ReturnType<typeof setTimeout> | undefined;

@@ -39,8 +39,7 @@ function Tiles(props: DiscoveryProps) {
               <a
                 className="tile"
                 href={`/profile/${encodeURIComponent(b.profileId)}`}
-                onClick={(e) => {
-                  e.currentTarget.classList.add("opening");
+                onClick={() => {
                   try {
                     sessionStorage.setItem(GRID_ORDER_KEY, JSON.stringify(briefs.map((x) => x.profileId)));
                   } catch { /* storage off: the profile shows no next and previous */ }

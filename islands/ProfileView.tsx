@@ -156,7 +156,10 @@ function Hero({ p, showNsfw }: { p: Profile; showNsfw: boolean }) {
             >
               <img
                 {...picImgProps(pic, 1024, showNsfw)}
-                {...(i === 0 ? { elementtiming: "profile-photo" } : {})}
+                {
+                  // The photo a tap opens the profile for: fetched before the page's other pictures.
+                  ...(i === 0 ? { elementtiming: "profile-photo", fetchPriority: "high" } : {})
+                }
                 alt={SCREEN_TEXTS.pictureOf(i + 1, n)}
                 loading={i === 0 || (hydrated && i <= at + 2) ? "eager" : "lazy"}
                 draggable={false}
