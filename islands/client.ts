@@ -1,6 +1,6 @@
 /** The island loader's browser half for React islands: hydrates every marker of one island with its JSON props. */
 
-import { type ComponentType, createElement, type ReactNode, startTransition, useEffect } from "react";
+import { type ComponentType, createElement, type ReactNode, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { markers } from "./enhance.ts";
 import { afterLocales } from "./locales.ts";
@@ -14,25 +14,37 @@ function Hydrated({ el, children }: { el: HTMLElement; children?: ReactNode }) {
 /**
  * Hydrates each `[data-island=name]` element with the component, once the page's translation is
  * in (islands/locales.ts) and the page has painted once: the server's HTML shows first, its photo
- * with it, and hydration comes after. Hydration runs as a transition: React then yields to the
- * browser every few milliseconds instead of hydrating an island in one long task, so what arrives
- * meanwhile is painted without waiting for it.
+ * with it, and hydration comes after. (Not as a transition: a transition's hydration yields to the
+ * browser, but the profile editor's islands then failed to hydrate.)
  */
 // deno-lint-ignore no-explicit-any
 export function hydrateIslands(name: string, Component: ComponentType<any>): void {
   afterLocales(() =>
     afterFirstPaint(() => {
       for (const { el, props } of markers(name)) {
-        startTransition(() => {
-          hydrateRoot(el, createElement(Hydrated, { el }, createElement(Component, props)));
-        });
+        hydrateRoot(el, createElement(Hydrated, { el }, createElement(Component, props)));
       }
     })
   );
 }
 
-/** Runs `fn` once the page has had a frame to paint (a task after the next animation frame). */
+/** Hydrations waiting for the first paint; all start in one task, as when each ran at once. */
+let waiting: (() => void)[] | null = null;
+
+/**
+ * Runs `fn` once the page has had a frame to paint (a task after the next animation frame). The
+ * islands of a page all start together: one hydrating and running its effects before another
+ * has begun could change what the other renders and break its hydration.
+ */
 function afterFirstPaint(fn: () => void): void {
   if (typeof requestAnimationFrame !== "function" || document.visibilityState === "hidden") return fn();
-  requestAnimationFrame(() => setTimeout(fn, 0));
+  if (waiting) return void waiting.push(fn);
+  waiting = [fn];
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      const all = waiting ?? [];
+      waiting = null;
+      for (const run of all) run();
+    }, 0)
+  );
 }
