@@ -53,7 +53,7 @@ Deno.test("discovery pages - tiles render the first 30 nearest with distance, cu
     assert.equal(count(r.text, /class="tile"/g), 30);
     assert.match(r.text, new RegExp(`href="/profile/${others[0]}"`));
     assert.ok(!r.text.includes(`href="/profile/${others[31]}"`), "the 32nd is on the next page");
-    assert.match(r.text, /<span class="tile-name">Neighbour nu<\/span>/);
+    assert.match(r.text, /<span class="tile-name[^"]*">(<[^>]*>)*<span class="name-cut">Neighbour nu<\/span>/);
     assert.match(r.text, /<span class="tile-distance">\d+(\.\d\d mi| ft)<\/span>/);
     assert.ok(r.text.includes(`>${DISCOVERY_TEXTS.nearYou}<`));
     const props = islandProps(r.text, "ProfileTiles");
