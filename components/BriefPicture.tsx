@@ -14,6 +14,14 @@ export interface BriefPictureProps {
   eager?: boolean;
 }
 
+/**
+ * The addresses of a brief's picture at 1x and 2x, as the grid fetched them: a profile opened from
+ * the grid shows that copy from the cache at once, under its larger one.
+ */
+export function briefPicUrls(picId: string, scale: 256 | 512 | 1024, nsfw: boolean): [string, string] {
+  return [profilePicUrl(picId, scale, nsfw), profilePicUrl(picId, (scale * 2) as PicScale, nsfw)];
+}
+
 /** The picture fills its box (object-fit cover, styled by the caller's CSS). */
 export function BriefPicture({ picId, name, scale, nsfw, eager = false }: BriefPictureProps) {
   if (!picId) {
@@ -27,11 +35,11 @@ export function BriefPicture({ picId, name, scale, nsfw, eager = false }: BriefP
       </span>
     );
   }
-  const double = (scale * 2) as PicScale;
+  const [x1, x2] = briefPicUrls(picId, scale, nsfw);
   return (
     <img
-      src={profilePicUrl(picId, scale, nsfw)}
-      srcSet={`${profilePicUrl(picId, scale, nsfw)} 1x, ${profilePicUrl(picId, double, nsfw)} 2x`}
+      src={x1}
+      srcSet={`${x1} 1x, ${x2} 2x`}
       alt={name}
       loading={eager ? "eager" : "lazy"}
       decoding="async"

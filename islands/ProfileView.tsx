@@ -15,7 +15,7 @@ import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { CHARACTERISTIC_CATEGORIES, characteristicLabel, NO_CHARACTERISTICS } from "../domain/characteristics.ts";
 import { picImgProps } from "../domain/pictures.ts";
 import { usePresence } from "./queries/presence.ts";
-import { BriefPicture } from "../components/BriefPicture.tsx";
+import { BriefPicture, briefPicUrls } from "../components/BriefPicture.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
 import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { Time } from "../components/Time.tsx";
@@ -336,6 +336,7 @@ export default function ProfileView(props: ProfileViewProps) {
 
 /** The picture as the grid shows it (1x and 2x), a CSS image-set. */
 function tileImageSet(pic: Parameters<typeof picImgProps>[0], showNsfw: boolean): string {
-  const [x1, x2] = picImgProps(pic, 256, showNsfw).srcSet.split(", ").map((s) => s.split(" ")[0]);
+  // The grid's own addresses (no generation in them), so the copy comes from the cache.
+  const [x1, x2] = briefPicUrls(pic.id, 256, showNsfw);
   return `image-set(url("${x1}") 1x, url("${x2}") 2x)`;
 }
