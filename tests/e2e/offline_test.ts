@@ -142,6 +142,9 @@ Deno.test("e2e phone - offline: the app opens on what it last saw, a message wai
     }
     assert.equal((await getProfileLike(me, sam.defaultProfileId)).likeType, "LIKE", "the like landed");
     assert.equal((await getNote(me, sam.defaultProfileId)).bodyText, "Bar by the station, Thursdays.", "the note too");
+    // The page clears each write from its outbox when the server's answer arrives, just after the store has it.
+    await page.waitForFunction(() => localStorage.getItem("app-outbox") === null, null, { timeout: 10_000 })
+      .catch(() => {});
     assert.equal(await page.evaluate(() => localStorage.getItem("app-outbox")), null, "nothing left waiting");
 
     // Kept while signed in: pages, reads and pictures in the member's own caches.
