@@ -5,6 +5,9 @@
  */
 
 import { catalogue } from "./i18n.ts";
+import { EN_IDENTIFY, EN_POSES, type EnIdentify, type PoseId } from "./locales/en/identify.ts";
+
+export type { EnIdentify, PoseId };
 import { IDENTIFY_ES } from "./locales/identifyEs.ts";
 import { IDENTIFY_PT_BR } from "./locales/identifyPtBR.ts";
 import { IDENTIFY_FR } from "./locales/identifyFr.ts";
@@ -16,57 +19,6 @@ export interface Pose {
   hands: boolean;
   drawing?: string;
 }
-
-const EN_POSES = {
-  leftEarRightHand: "Touch your left ear with your right hand.",
-  rightEarLeftHand: "Touch your right ear with your left hand.",
-  threeFingersChin: "Hold three fingers up beside your chin.",
-  twoFingersChin: "Hold two fingers up beside your chin.",
-  oneFingerNose: "Touch the tip of your nose with one finger.",
-  thumbsUpCheek: "Thumbs up beside your cheek.",
-  thumbsDownCheek: "Thumbs down beside your cheek.",
-  okSignEye: "Make an OK sign in front of one eye.",
-  peaceForehead: "Make a peace sign above your forehead.",
-  palmOpenShoulder: "Show an open palm beside your shoulder.",
-  fistChin: "Rest your chin on your fist.",
-  handTopHead: "Put one hand flat on top of your head.",
-  salute: "Salute with your right hand.",
-  pinchEarlobe: "Pinch your earlobe.",
-  fourFingersForehead: "Hold four fingers up beside your forehead.",
-  phoneGesture: "Make a 'call me' gesture (thumb and little finger) beside your ear.",
-  pointUp: "Point up with your index finger beside your face.",
-  pointCamera: "Point at the camera.",
-  handOverMouth: "Cover your mouth with your hand.",
-  coverOneEye: "Cover one eye with your hand.",
-  wave: "Wave at the camera with your hand open.",
-  crossFingers: "Cross your fingers beside your face.",
-  rockSign: "Make a rock sign (index and little finger) beside your face.",
-  fingerOnLips: "Put a finger on your lips, as if saying 'shh'.",
-  bothHandsCheeks: "Put both hands on your cheeks.",
-  handsOnHead: "Put both hands on your head.",
-  thinkerPose: "Touch your chin with your thumb and index finger, like a thinker.",
-  heartHands: "Make a heart with both hands in front of your chest.",
-  fiveFingersSpread: "Hold up five spread fingers beside your face.",
-  scratchHead: "Scratch your head with one hand.",
-  handBehindHead: "Put one hand behind your head.",
-  touchEyebrow: "Touch one eyebrow with one finger.",
-  handUnderChin: "Put your hand flat under your chin, palm up.",
-  pinkyUp: "Hold up only your little finger beside your face.",
-  tiltLookLeft: "Tilt your head to the left and look at the camera.",
-  tiltLookRight: "Tilt your head to the right and look at the camera.",
-  lookUp: "Look up, with your face still to the camera.",
-  eyesClosed: "Close both eyes.",
-  wink: "Wink with one eye.",
-  openMouth: "Open your mouth wide, as if surprised.",
-  bigSmile: "Give a big smile showing your teeth.",
-  tongueOut: "Stick your tongue out.",
-  puffCheeks: "Puff out your cheeks.",
-  raiseEyebrows: "Raise both eyebrows.",
-  turnLeft: "Turn your head a little to your left (we see more of your right cheek).",
-  kissFace: "Pucker your lips as if sending a kiss.",
-} as const;
-
-export type PoseId = keyof typeof EN_POSES;
 
 const DRAWINGS: Partial<Record<PoseId, string>> = {
   leftEarRightHand: "👂",
@@ -153,60 +105,6 @@ export const CHALLENGE_MS = 2 * 60_000;
 export const ATTEMPTS_PER_DAY = 3;
 /** This many agreeing answers decide; any disagreement among them goes to the admins. */
 export const JUDGES_NEEDED = 3;
-
-const EN_IDENTIFY = {
-  poses: EN_POSES,
-  intro:
-    "Show the community that you are the person in your pictures: copy a random pose in a selfie taken now. Three members compare it with your public pictures; then your profile shows a Verified badge. Or judge others' selfies and earn credits.",
-  verifyTitle: "Verify yourself",
-  judgeTitle: "Judge a selfie",
-  statusVerified: (day: string) => `You are verified since ${day}.`,
-  statusLapsed:
-    "Your first picture changed since the community compared you with your pictures: verify again to show the badge.",
-  statusNone: "You are not verified yet.",
-  statusPending: "Your selfie is being compared by the community. You will be told the outcome.",
-  statusRejected: (day: string) => `Your last selfie (${day}) was not accepted. You can try again.`,
-  needPicture: "Add a public picture of yourself first: the community compares your selfie with it.",
-  start: "Get my pose",
-  noHands: "I can't make this pose: give me one without hands",
-  yourPose: "Your pose",
-  cameraNote: "Your selfie is seen only by the judges and the admins while it is judged, then deleted.",
-  takeIn: (n: number) => `Taking the selfie in ${n}...`,
-  countdownLabel: "Countdown",
-  takeSelfie: "3, 2, 1: take my selfie",
-  cameraFailed: "The camera could not be opened. Allow the camera for this site and try again.",
-  expiresIn: (s: number) => `${s} s left`,
-  expired: "Time is up for this pose. Ask for a new one.",
-  send: "Send this selfie",
-  retake: "Take it again",
-  sent: "Sent! The community will compare your selfie with your pictures.",
-  withdraw: "Withdraw my selfie",
-  withdrawn: "Withdrawn: your selfie was deleted.",
-  attemptsLeft: (n: number) => `${n} ${n === 1 ? "attempt" : "attempts"} left today.`,
-  judgeIntro:
-    "Is the person in the selfie the one in these pictures, and do they copy the pose? You never learn who they are.",
-  theSelfie: "The selfie",
-  thePose: "The pose it should show",
-  thePictures: "Their public pictures",
-  same: "Same person, right pose",
-  notSame: "Not the same person",
-  wrongPose: "Wrong pose / can't tell",
-  judgeEmpty: "No selfies to judge right now. Thank you for helping!",
-  judgePaused: "Your recent answers often differed from the outcome, so you are not asked for now.",
-  thanks: "Thank you! Your answer was saved.",
-  next: "Next selfie",
-  adminQueue: "Selfies to decide (admins)",
-  adminEmpty: "No selfie waits for an admin.",
-  adminAnswers: (same: number, notSame: number, wrong: number) =>
-    `Judges: ${same} same, ${notSame} not the same, ${wrong} wrong pose.`,
-  decided: "Decided.",
-  failed: "That did not work. Please try again.",
-  notifyVerified: "The community verified you: your profile shows the Verified badge.",
-  notifyRejected: "Your selfie was not accepted. You can try again in 3 2 1 Identify.",
-  verifyLink: "Verify yourself",
-} as const;
-
-export type EnIdentify = typeof EN_IDENTIFY;
 
 export const IDENTIFY_TEXTS = catalogue("IDENTIFY_TEXTS", EN_IDENTIFY, {
   es: IDENTIFY_ES,

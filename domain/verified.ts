@@ -5,23 +5,13 @@
  */
 
 import { catalogue } from "./i18n.ts";
+import { EN_VERIFIED, type EnVerified } from "./locales/en/verified.ts";
 import { VERIFIED_ES } from "./locales/es.ts";
 import { VERIFIED_PT_BR } from "./locales/ptBR.ts";
 import { VERIFIED_FR } from "./locales/fr.ts";
 import { VERIFIED_AR } from "./locales/ar.ts";
 
-const EN_VERIFIED = {
-  verified: "Verified",
-  verifiedNote: "Verified: the community compared a live selfie with this member's pictures.",
-  verifiedOnly: "Verified only",
-  onlyVerifiedMessage: "Only verified members can message me",
-  onlyVerifiedMessageHelp:
-    "Others see why they cannot write to you; what they wrote stays in their outbox until they are verified.",
-  recipientVerifiedOnly:
-    "This member accepts messages only from verified members. Verify yourself in 3 2 1 Identify; your message stays in your outbox to send again.",
-} as const;
-
-export type EnVerified = typeof EN_VERIFIED;
+export type { EnVerified };
 
 export const VERIFIED_TEXTS = catalogue("VERIFIED_TEXTS", EN_VERIFIED, {
   es: VERIFIED_ES,

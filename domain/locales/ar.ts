@@ -11,12 +11,12 @@ import type { EnNotifications } from "./en/notifications.ts";
 import type { EnModeration } from "./en/moderation.ts";
 import type { EnScreenTexts } from "./en/screenTexts.ts";
 import type { EnUiTexts } from "./en/uiTexts.ts";
-import type { EnFeelTexts } from "../feelTexts.ts";
+import type { EnFeelTexts } from "./en/feel.ts";
 import { FEEL_AR } from "./feelAr.ts";
 import { HEALTH_AR } from "./healthAr.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_AR } from "./phrasesAr.ts";
-import type { EnVerified } from "../verified.ts";
+import type { EnVerified } from "./en/verified.ts";
 
 /** "n days" in Arabic (أيام / يومًا by count). */
 const days = (n: number) =>

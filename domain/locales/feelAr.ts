@@ -1,7 +1,7 @@
 /** The app-feel texts (domain/feelTexts.ts) in Arabic. */
 
 import type { Translation } from "../i18n.ts";
-import type { EnFeelTexts } from "../feelTexts.ts";
+import type { EnFeelTexts } from "./en/feel.ts";
 
 export const FEEL_AR: Translation<EnFeelTexts> = {
   filter: "تصفية",

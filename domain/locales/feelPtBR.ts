@@ -1,7 +1,7 @@
 /** The app-feel texts (domain/feelTexts.ts) in Brazilian Portuguese. */
 
 import type { Translation } from "../i18n.ts";
-import type { EnFeelTexts } from "../feelTexts.ts";
+import type { EnFeelTexts } from "./en/feel.ts";
 
 export const FEEL_PT_BR: Translation<EnFeelTexts> = {
   filter: "Filtrar",

@@ -1,7 +1,7 @@
 /** Arabic: the texts of 3 2 1 Identify (domain/identify.ts), addressing the member as the rest of ar.ts does. */
 
 import { plural, type Translation } from "../i18n.ts";
-import type { EnIdentify } from "../identify.ts";
+import type { EnIdentify } from "./en/identify.ts";
 
 export const IDENTIFY_AR: Translation<EnIdentify> = {
   poses: {

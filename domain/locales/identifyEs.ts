@@ -1,7 +1,7 @@
 /** Spanish: the texts of 3 2 1 Identify (domain/identify.ts). Neutral Spanish, "tú". */
 
 import type { Translation } from "../i18n.ts";
-import type { EnIdentify } from "../identify.ts";
+import type { EnIdentify } from "./en/identify.ts";
 
 export const IDENTIFY_ES: Translation<EnIdentify> = {
   poses: {

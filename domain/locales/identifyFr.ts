@@ -1,7 +1,7 @@
 /** French: the texts of 3 2 1 Identify (domain/identify.ts). "Tu", as the rest of fr.ts. */
 
 import { plural, type Translation } from "../i18n.ts";
-import type { EnIdentify } from "../identify.ts";
+import type { EnIdentify } from "./en/identify.ts";
 
 export const IDENTIFY_FR: Translation<EnIdentify> = {
   poses: {

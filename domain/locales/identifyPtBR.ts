@@ -1,7 +1,7 @@
 /** Brazilian Portuguese: the texts of 3 2 1 Identify (domain/identify.ts). "Você". */
 
 import type { Translation } from "../i18n.ts";
-import type { EnIdentify } from "../identify.ts";
+import type { EnIdentify } from "./en/identify.ts";
 
 export const IDENTIFY_PT_BR: Translation<EnIdentify> = {
   poses: {

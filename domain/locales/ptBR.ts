@@ -8,12 +8,12 @@ import type { EnNotifications } from "./en/notifications.ts";
 import type { EnModeration } from "./en/moderation.ts";
 import type { EnScreenTexts } from "./en/screenTexts.ts";
 import type { EnUiTexts } from "./en/uiTexts.ts";
-import type { EnFeelTexts } from "../feelTexts.ts";
+import type { EnFeelTexts } from "./en/feel.ts";
 import { FEEL_PT_BR } from "./feelPtBR.ts";
 import { HEALTH_PT_BR } from "./healthPtBR.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_PT_BR } from "./phrasesPtBR.ts";
-import type { EnVerified } from "../verified.ts";
+import type { EnVerified } from "./en/verified.ts";
 
 export const TEXTS: Translation<EnTexts> = {
   notFound: "Que vergonha. Não encontramos o recurso que você pediu.",
