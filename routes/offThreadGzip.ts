@@ -8,6 +8,7 @@
  */
 
 import type { MiddlewareHandler } from "hono";
+import { acceptsEncoding } from "./assets.ts";
 
 /** Answers this large or larger are gzipped off this thread. */
 export const OFF_THREAD_BYTES = 64 * 1024;
@@ -47,15 +48,6 @@ function gzipOffThread(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<Array
   });
 }
 
-/** Whether an Accept-Encoding header accepts gzip (by name or `*`, with a quality above 0). */
-function acceptsGzip(header: string | undefined): boolean {
-  return (header ?? "").split(",").some((part) => {
-    const [name, ...params] = part.trim().toLowerCase().split(";");
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    return (name === "gzip" || name === "*") && (q === undefined || Number(q.slice(2)) > 0);
-  });
-}
-
 /**
  * The middleware, for routes whose JSON answers are built whole (never a stream): put after
  * `compress()`, it sees the answer first and gzips a large one off this thread.
@@ -66,7 +58,7 @@ export function offThreadGzip(): MiddlewareHandler {
     const res = c.res;
     if (
       !res.body || res.status === 206 || res.headers.has("content-encoding") || c.req.method === "HEAD" ||
-      !acceptsGzip(c.req.header("accept-encoding")) ||
+      !acceptsEncoding(c.req.header("accept-encoding") ?? "", "gzip") ||
       !(res.headers.get("content-type") ?? "").startsWith("application/json") ||
       /no-transform/i.test(res.headers.get("cache-control") ?? "")
     ) return;
