@@ -34,17 +34,26 @@ let waiting: (() => void)[] | null = null;
 /**
  * Runs `fn` once the page has had a frame to paint (a task after the next animation frame). The
  * islands of a page all start together: one hydrating and running its effects before another
- * has begun could change what the other renders and break its hydration.
+ * has begun could change what the other renders and break its hydration. A prerendered page
+ * waits for its activation, then paints first too: hydrating while it is prerendered would hold
+ * its first paint whenever the tap comes before the hydration is over. A hidden page, which has
+ * no frames, hydrates at once.
  */
 function afterFirstPaint(fn: () => void): void {
-  if (typeof requestAnimationFrame !== "function" || document.visibilityState === "hidden") return fn();
+  const prerendering = (document as Document & { prerendering?: boolean }).prerendering === true;
+  if (typeof requestAnimationFrame !== "function" || (!prerendering && document.visibilityState === "hidden")) {
+    return fn();
+  }
   if (waiting) return void waiting.push(fn);
   waiting = [fn];
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      const all = waiting ?? [];
-      waiting = null;
-      for (const run of all) run();
-    }, 0)
-  );
+  const start = () =>
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        const all = waiting ?? [];
+        waiting = null;
+        for (const run of all) run();
+      }, 0)
+    );
+  if (prerendering) document.addEventListener("prerenderingchange", start, { once: true });
+  else start();
 }

@@ -1,8 +1,9 @@
 /**
  * The speculation rules of a member's pages: the screens a member is likely to open next are
- * fetched ahead (the tab targets and the profiles in view, when they come into view); the grid's
- * profiles in view are prerendered, and any other screen when a tap or a hover starts, so a tap
- * shows the next screen at once. Only pages
+ * fetched ahead (the tab targets and the profiles in view, when they come into view), so a tap
+ * finds its document already here. Nothing is prerendered: a prerender the browser starts when a
+ * tap starts made the tap slower than the fetched page, and one started ahead for every profile
+ * in view costs a phone more than it saves (decision 0128). Only pages
  * whose GET changes nothing are named (never /logout, nothing with a query). The rules are one
  * fixed inline script: the CSP allows exactly it by its hash (routes/middleware.ts).
  */
@@ -26,20 +27,8 @@ const SCREENS = [
 ];
 
 const where = { or: SCREENS.map((href_matches) => ({ href_matches })) };
-/** The profiles the grid and home show: a tap on one is the likeliest next step. */
-const profilesInView = {
-  and: [{ href_matches: "/profile/*" }, { selector_matches: ".tile, .around-list a" }],
-};
-
-/**
- * The rules, as the page writes them: every screen fetched ahead when its link is in view, the
- * grid's profiles in view prerendered (the browser keeps at most a few), any other screen
- * prerendered when a tap or hover starts on its link.
- */
-export const SPECULATION_RULES = JSON.stringify({
-  prefetch: [{ where, eagerness: "eager" }],
-  prerender: [{ where: profilesInView, eagerness: "eager" }, { where, eagerness: "moderate" }],
-});
+/** The rules, as the page writes them: every screen fetched ahead when its link is in view. */
+export const SPECULATION_RULES = JSON.stringify({ prefetch: [{ where, eagerness: "eager" }] });
 
 /** Its CSP source: the SHA-256 of the script's text. */
 export const SPECULATION_RULES_HASH = `'sha256-${createHash("sha256").update(SPECULATION_RULES).digest("base64")}'`;

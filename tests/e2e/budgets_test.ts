@@ -14,13 +14,8 @@ import assert from "node:assert/strict";
 import sharp from "sharp";
 import type { Browser, BrowserContext } from "playwright-core";
 import { type Harness, startHarness, VIEWPORTS } from "./harness.ts";
-import { createAccount, createLoginToken } from "../../kv/accounts.ts";
-import { updateProfile } from "../../kv/profiles.ts";
-import { addPicture } from "../../kv/pictures.ts";
-import { reportPosition } from "../../kv/positions.ts";
-import { sendPrivateMessage } from "../../kv/messages.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
-import { portrait } from "../fixtures/pictures.ts";
+import { describeTaps, measureTaps, openPhoneTab, seedNearby } from "./tapToPhoto.ts";
+import { createLoginToken } from "../../kv/accounts.ts";
 
 /**
  * JavaScript per page as served, in bytes: Brotli, which Chromium takes (gzip to a browser that
@@ -45,7 +40,6 @@ const BUSY_LOAD_PER_CORE = 3;
 /** BUDGETS_VERBOSE=1 prints each script's size and each load's timeline too (BUDGETS_LCP_RUNS, BUDGETS_LCP_PAGES narrow it). */
 const VERBOSE = Deno.env.get("BUDGETS_VERBOSE") === "1";
 
-const HOME = { lat: 33.4484, lon: -112.074 };
 
 // A local tile server: the map's LCP should not depend on the internet.
 const TILE = new Uint8Array(
@@ -60,38 +54,6 @@ const tileServer = Deno.serve(
 );
 Deno.env.set("TILE_URL", `http://127.0.0.1:${tileServer.addr.port}/{z}/{x}/{y}.png`);
 globalThis.addEventListener("unload", () => tileServer.shutdown());
-
-/** The viewer, members around them with pictures, and one with a conversation. */
-async function seed() {
-  const viewer = (await createAccount({ email: "budget-viewer@example.com", name: "Viewer" }))!;
-  const me = viewer.defaultProfileId;
-  await reportPosition(me, { ...HOME, use: "OVERRIDE", hide: false });
-  const others: string[] = [];
-  for (let i = 0; i < 12; i++) {
-    const a = (await createAccount({ email: `budget-${i}@example.com`, name: `Near ${i}` }))!;
-    const id = a.defaultProfileId;
-    await updateProfile(id, {
-      profilename: `Near ${i}`,
-      birthdate: "1990-01-01",
-      description: "Coffee, hikes and old films. Say hi if you are around.",
-      characteristics: ["top", "hosting"],
-    });
-    for (let p = 0; p < (i === 0 ? 3 : 1); p++) await addPicture(id, await normalizeUpload(await portrait(i + p)));
-    const r = 0.006 + 0.003 * i, angle = i * 2.4;
-    await reportPosition(id, {
-      lat: HOME.lat + r * Math.sin(angle),
-      lon: HOME.lon + r * Math.cos(angle) * 0.6,
-      use: "OVERRIDE",
-      hide: false,
-    });
-    others.push(id);
-  }
-  for (let i = 0; i < 6; i++) {
-    await sendPrivateMessage(others[0], me, `Message ${i}: coffee later? I know a place near the park.`, []);
-    await sendPrivateMessage(me, others[0], `Answer ${i}: sounds good.`, []);
-  }
-  return { viewer, profile: others[0] };
-}
 
 /** A phone context, cold (nothing cached), with the given cookies (and the browser's language, English unless given). */
 function phone(
@@ -181,7 +143,7 @@ Deno.test({
   async fn() {
     const h = await startHarness();
     try {
-      const s = await seed();
+      const s = await seedNearby();
       // Log in once; each measurement is a fresh context with that session's cookie.
       const login = await h.browser.newContext({ baseURL: h.origin });
       const lp = await login.newPage();
@@ -269,94 +231,29 @@ Deno.test({
 });
 
 /**
- * Tap on a tile → the profile's photo visible (its first picture painted at full size; the grid's
- * copy from the cache shows under it before), 75th percentile, phone with 4× CPU throttling, in ms.
- * Each tap is printed with how the profile came: prerendered, prefetched or loaded on the tap
- * (Chromium under DevTools control, as here, does not prerender: "PrerenderingDisabledByDevTools").
+ * Tap on a tile → the profile's photo visible, on a phone with 4× CPU throttling (measured as
+ * tests/e2e/tapToPhoto.ts says): every tap opens its profile and shows its photo, and the figures
+ * are printed. The 200 ms goal is a speed target, judged by the tap bench (`deno task bench`,
+ * bench/tap.ts) beside the floor of the same taps on a bare two-page site (decision 0128).
  */
-const TAP_TO_PHOTO_BUDGET_MS = 200;
-/** Taps measured (each on another tile). */
 const TAPS = 8;
 
 Deno.test({
-  name: "e2e phone - tap on a tile to the profile's photo visible, 4× CPU throttling",
+  name: "e2e phone - a tap on a tile shows the profile's photo (4× CPU throttling, figures printed)",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
     const h = await startHarness();
+    const tab = await openPhoneTab();
     try {
-      const s = await seed();
-      const login = await h.browser.newContext({ baseURL: h.origin });
-      const lp = await login.newPage();
-      await lp.goto(`/login#token=${await createLoginToken(s.viewer.id)}`);
-      await lp.waitForURL(h.origin + "/");
-      const cookies = await login.cookies();
-      await login.close();
-      const context = await phone(h.browser, h, cookies);
-      const page = await context.newPage();
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-      // The tap's time, kept in the tab's session storage for the next document to read.
-      await context.addInitScript(() =>
-        addEventListener(
-          "pointerdown",
-          (e) => sessionStorage.setItem("tapAt", String(performance.timeOrigin + e.timeStamp)),
-          { capture: true },
-        )
-      );
-      const times: number[] = [], ways: string[] = [];
-      for (let i = 0; i < TAPS; i++) {
-        await page.goto("/search/tile", { waitUntil: "networkidle" });
-        // The tiles in view are fetched ahead (speculation rules): a member looks before tapping.
-        await page.waitForTimeout(1500);
-        const tile = page.locator(".tile").nth(i);
-        const href = (await tile.getAttribute("href"))!;
-        const before = Date.now();
-        await tile.tap();
-        await page.waitForURL(h.origin + href);
-        const { ms, how } = await page.evaluate((before) =>
-          new Promise<{ ms: number; how: string }>((resolve) => {
-            const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming & {
-              activationStart?: number;
-              deliveryType?: string;
-            };
-            const shown = nav.activationStart ?? 0;
-            // How the page came: prerendered, prefetched, or loaded on the tap.
-            const how = shown > 0
-              ? "prerendered"
-              : nav.deliveryType === "navigational-prefetch"
-              ? "prefetched"
-              : "loaded";
-            new PerformanceObserver((list) => {
-              const e = list.getEntries().find((x) =>
-                (x as PerformanceEntry & { identifier?: string }).identifier ===
-                  "profile-photo"
-              ) as (PerformanceEntry & { renderTime: number; loadTime: number }) | undefined;
-              if (!e) return;
-              const at = performance.timeOrigin + Math.max(e.renderTime || e.loadTime, shown);
-              resolve({ ms: at - Number(sessionStorage.getItem("tapAt") ?? before), how });
-            }).observe({ type: "element", buffered: true });
-          }), before);
-        times.push(ms);
-        ways.push(how);
-      }
-      await cdp.detach();
-      await context.close();
-      const sorted = [...times].sort((a, b) => a - b);
-      const p75 = sorted[Math.ceil(sorted.length * 0.75) - 1];
-      const load = Deno.loadavg()[0], cores = navigator.hardwareConcurrency;
-      console.log(
-        `\n  tap → photo: p75 ${p75.toFixed(0)} ms of ${
-          times.map((t, i) => `${t.toFixed(0)} ${ways[i]}`).join(", ")
-        } (budget ${TAP_TO_PHOTO_BUDGET_MS} ms; load average ${load.toFixed(2)} on ${cores} cores)`,
-      );
-      if (p75 > TAP_TO_PHOTO_BUDGET_MS && load > BUSY_LOAD_PER_CORE * cores) {
-        console.log(`  over the budget, but only on a machine busier than ${BUSY_LOAD_PER_CORE} per core: not judged`);
-      } else {assert.ok(
-          p75 <= TAP_TO_PHOTO_BUDGET_MS,
-          `tap → photo p75 ${p75.toFixed(0)} ms > ${TAP_TO_PHOTO_BUDGET_MS} ms`,
-        );}
+      const s = await seedNearby();
+      await tab.navigate(`${h.origin}/login#token=${await createLoginToken(s.viewer.id)}`);
+      await tab.waitFor(`location.pathname === "/"`);
+      const taps = await measureTaps(tab, `${h.origin}/search/tile`, TAPS);
+      console.log(`\n  tap → photo: ${describeTaps(taps)} (load average ${Deno.loadavg()[0].toFixed(2)})`);
+      assert.equal(taps.times.length, TAPS, "every tap showed its profile's photo");
     } finally {
+      await tab.close();
       await h.close();
     }
   },

@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { registerAndLogIn, shot, startHarness, type ViewportName, VIEWPORTS } from "./harness.ts";
+import { registerAndLogIn, shot, sinceYesterdayNoon, startHarness, type ViewportName, VIEWPORTS } from "./harness.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -42,7 +42,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       for (let i = 0; i < 3; i++) await addPicture(sam, await normalizeUpload(await portrait(i)));
       await reportPosition(sam, { lat: 33.4584, lon: -112.074, use: "OVERRIDE", hide: false });
       const alex = (await createAccount({ email: `feel-alex-${vp}@example.com`, name: "Alex" }))!.defaultProfileId;
-      shiftClock(-26 * 3_600_000);
+      shiftClock(-sinceYesterdayNoon());
       await sendPrivateMessage(alex, me, "See you around.", []);
       resetClock();
       shiftClock(-2 * 60_000 - 5_000);

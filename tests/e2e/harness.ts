@@ -175,6 +175,15 @@ async function bounded(step: string, f: () => Promise<unknown>, pending?: () => 
  * Waits until every island on the page is hydrated, and the view transition from the last page
  * (if any) has ended: while it runs, the new page takes no pointer input.
  */
+/**
+ * How far back "yesterday at noon" is, in the time zone the browser reads (this machine's): a
+ * fixed "26 hours ago" is two days ago when a run starts just after midnight.
+ */
+export function sinceYesterdayNoon(): number {
+  const d = new Date();
+  return Date.now() - new Date(d.getFullYear(), d.getMonth(), d.getDate() - 1, 12).getTime();
+}
+
 export async function waitHydrated(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0 &&

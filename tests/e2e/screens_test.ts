@@ -7,7 +7,7 @@
 
 import sharp from "sharp";
 import type { Page } from "playwright-core";
-import { registerAndLogIn, startHarness, type ViewportName } from "./harness.ts";
+import { registerAndLogIn, sinceYesterdayNoon, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -108,7 +108,7 @@ Deno.test({
           });
         }
         // Conversations: one from yesterday, read; one now, with unread messages.
-        shiftClock(-26 * 3_600_000);
+        shiftClock(-sinceYesterdayNoon());
         await sendPrivateMessage(me, ids.Alexander, "Great meeting you at the market!", []);
         await sendPrivateMessage(ids.Alexander, me, "Likewise, let's do it again soon.", []);
         resetClock();
