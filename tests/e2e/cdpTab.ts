@@ -8,7 +8,14 @@
 
 import { CHROMIUM_FLAGS } from "./harness.ts";
 
-type Message = { id?: number; method?: string; params?: Record<string, unknown>; sessionId?: string; result?: unknown; error?: { message: string } };
+type Message = {
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  sessionId?: string;
+  result?: unknown;
+  error?: { message: string };
+};
 type TargetInfo = { targetId: string; type: string; subtype?: string; url: string };
 
 export interface Tab {
@@ -115,8 +122,7 @@ export async function openTab(
         waiting.delete(id);
         w.reject(new Error("the page is gone"));
       }
-    }
-    else if (m.method === "Target.targetInfoChanged") {
+    } else if (m.method === "Target.targetInfoChanged") {
       const info = p.targetInfo as TargetInfo;
       for (const [s, old] of pages) if (old.targetId === info.targetId) pages.set(s, info);
     }

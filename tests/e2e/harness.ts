@@ -32,6 +32,19 @@ export const CHROMIUM_FLAGS = [
 
 let built: Promise<unknown> | undefined;
 
+/**
+ * The islands built once per `deno test` run: its files run one after another in this one
+ * process, each with its own module state, and share the process's BUILD_DIR. A marker names
+ * the process and the options of the build there; any other build (which empties the directory
+ * first) takes the marker away with it.
+ */
+async function buildOnce(minify: boolean): Promise<void> {
+  const marker = `${Deno.env.get("BUILD_DIR")}/.built-for`, stamp = `${Deno.pid} minify=${minify}`;
+  if (await Deno.readTextFile(marker).catch(() => "") === stamp) return;
+  await build({ minify });
+  await Deno.writeTextFile(marker, stamp);
+}
+
 /** A running app and browser for one test file. */
 export interface Harness {
   origin: string;
@@ -67,7 +80,7 @@ export async function startHarness(opts: { limitMs?: number; fakeCamera?: string
   if (!Deno.env.get("TILE_CACHE_DIR")) {
     Deno.env.set("TILE_CACHE_DIR", Deno.makeTempDirSync({ prefix: "e2e-tiles-" }));
   }
-  built ??= build({ minify: Deno.env.get("E2E_MINIFY") !== "0" });
+  built ??= buildOnce(Deno.env.get("E2E_MINIFY") !== "0");
   await built;
   reloadManifest();
   await openKv(":memory:");

@@ -50,7 +50,6 @@ export async function seedNearby() {
   return { viewer, profile: others[0] };
 }
 
-
 /** Each tap's time in ms and how its page came: prerendered, prefetched, or loaded on the tap. */
 export interface Taps {
   times: number[];
@@ -85,9 +84,8 @@ export async function measureTaps(tab: Tab, gridUrl: string, taps: number, lookM
     await tab.tap(x, y);
     let measured: { ms: number; how: string } | undefined;
     for (let t = 0; t < 1000 && !measured; t++) {
-      measured = await tab.evaluate<{ ms: number; how: string } | undefined>(`location.pathname !== ${
-        JSON.stringify(href)
-      } ? undefined : new Promise((resolve) => {
+      measured = await tab.evaluate<{ ms: number; how: string } | undefined>(
+        `location.pathname !== ${JSON.stringify(href)} ? undefined : new Promise((resolve) => {
         const nav = performance.getEntriesByType("navigation")[0];
         const shown = nav.activationStart ?? 0;
         const how = shown > 0 ? "prerendered"
@@ -99,7 +97,8 @@ export async function measureTaps(tab: Tab, gridUrl: string, taps: number, lookM
           const at = performance.timeOrigin + Math.max(e.renderTime || e.loadTime, shown);
           resolve({ ms: at - Number(sessionStorage.getItem("tapAt") ?? ${before}), how });
         }).observe({ type: "element", buffered: true });
-      })`).catch(() => undefined);
+      })`,
+      ).catch(() => undefined);
       if (!measured) await new Promise((r) => setTimeout(r, 10));
     }
     if (!measured) throw new Error(`the tap on ${href} did not show its photo`);
