@@ -10,6 +10,7 @@ import { build } from "../../islands/build.ts";
 import { reloadManifest } from "../../routes/assets.ts";
 import { startWorkers } from "../../workers/run.ts";
 import { getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
+import { reportPosition } from "../../kv/positions.ts";
 
 /** Phone and desktop viewports every screen is checked on. */
 export const VIEWPORTS = {
@@ -195,6 +196,25 @@ async function bounded(step: string, f: () => Promise<unknown>, pending?: () => 
 export function sinceYesterdayNoon(): number {
   const d = new Date();
   return Date.now() - new Date(d.getFullYear(), d.getMonth(), d.getDate() - 1, 12).getTime();
+}
+
+/**
+ * Reports member `id` at the `i`-th place of a spiral around `home` (`start` + `step`·i degrees out,
+ * a turn of 2.4 radians each), as their phone would: members seeded nearby, none on another.
+ */
+export function placeOnSpiral(
+  id: string,
+  home: { lat: number; lon: number },
+  i: number,
+  { start, step }: { start: number; step: number },
+) {
+  const r = start + step * i, a = i * 2.4;
+  return reportPosition(id, {
+    lat: home.lat + r * Math.sin(a),
+    lon: home.lon + r * Math.cos(a) * 0.6,
+    use: "OVERRIDE",
+    hide: false,
+  });
 }
 
 export async function waitHydrated(page: Page): Promise<void> {

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
 import sharp from "sharp";
 import type { BrowserContext, Page } from "playwright-core";
-import { type Harness, shot, startHarness, type ViewportName } from "./harness.ts";
+import { type Harness, placeOnSpiral, shot, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, createLoginToken } from "../../kv/accounts.ts";
 import { newProfile, updateProfile } from "../../kv/profiles.ts";
 import { aggregates, getOwnPosition, getShownPosition, importPositions, reportPosition } from "../../kv/positions.ts";
@@ -86,13 +86,7 @@ async function seed() {
     assert.ok((await updateProfile(profileId, { profilename: m.name, characteristics: m.chars })).ok);
     if (m.pic) assert.ok((await addPicture(profileId, await normalizeUpload(await portrait(i)))).ok);
     // Around the viewer, within what a phone shows at zoom 13.
-    const r = 0.012 + 0.0042 * i, a = i * 2.4;
-    await reportPosition(profileId, {
-      lat: HOME.lat + r * Math.sin(a),
-      lon: HOME.lon + r * Math.cos(a) * 0.6,
-      use: "OVERRIDE",
-      hide: false,
-    });
+    await placeOnSpiral(profileId, HOME, i, { start: 0.012, step: 0.0042 });
     ids.push(profileId);
   }
   const hidden = await account("hidden@example.com", "Hidden Harry");

@@ -7,7 +7,7 @@
  */
 
 import { openTab, type Tab } from "./cdpTab.ts";
-import { VIEWPORTS } from "./harness.ts";
+import { placeOnSpiral, VIEWPORTS } from "./harness.ts";
 import { createAccount } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -34,13 +34,7 @@ export async function seedNearby() {
       characteristics: ["top", "hosting"],
     });
     for (let p = 0; p < (i === 0 ? 3 : 1); p++) await addPicture(id, await normalizeUpload(await portrait(i + p)));
-    const r = 0.006 + 0.003 * i, angle = i * 2.4;
-    await reportPosition(id, {
-      lat: HOME.lat + r * Math.sin(angle),
-      lon: HOME.lon + r * Math.cos(angle) * 0.6,
-      use: "OVERRIDE",
-      hide: false,
-    });
+    await placeOnSpiral(id, HOME, i, { start: 0.006, step: 0.003 });
     others.push(id);
   }
   for (let i = 0; i < 6; i++) {
