@@ -8,6 +8,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { closeKv, openKv } from "../../kv/db.ts";
 import { build } from "../../islands/build.ts";
 import { reloadManifest } from "../../routes/assets.ts";
+import { closeEventStreams } from "../../routes/api/events.ts";
 import { startWorkers } from "../../workers/run.ts";
 import { getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
 import { reportPosition } from "../../kv/positions.ts";
@@ -154,7 +155,22 @@ export async function startHarness(opts: { limitMs?: number; fakeCamera?: string
       // Each step is bounded: a step that hangs is named and fails the test, never stalls the suite.
       await bounded("closing the browser", () => browser.close());
       await bounded("stopping the job workers", () => workers.stop());
-      await bounded("shutting the server down", () => server.shutdown(), () => [...open.values()].join(", "));
+      // As main.ts drains on SIGTERM: the event streams are ended first (a socket the server never
+      // heard close, from a browser gone while emulating offline, would hold the shutdown).
+      closeEventStreams();
+      await bounded("shutting the server down", () => server.shutdown(), () => {
+        // What holds it: the requests not yet answered, and the port's connections as the kernel sees them.
+        const port = `:${server.addr.port} `;
+        const sockets = (() => {
+          try {
+            const out = new Deno.Command("ss", { args: ["-tanpo"] }).outputSync().stdout;
+            return new TextDecoder().decode(out).split("\n").filter((l) => l.includes(port)).join("; ");
+          } catch {
+            return "(ss not available)";
+          }
+        })();
+        return `${[...open.values()].join(", ") || "no request"}; connections: ${sockets}`;
+      });
       Deno.env.delete("PUBLIC_ORIGIN");
       closeKv();
     },
@@ -186,10 +202,6 @@ async function bounded(step: string, f: () => Promise<unknown>, pending?: () => 
 }
 
 /**
- * Waits until every island on the page is hydrated, and the view transition from the last page
- * (if any) has ended: while it runs, the new page takes no pointer input.
- */
-/**
  * How far back "yesterday at noon" is, in the time zone the browser reads (this machine's): a
  * fixed "26 hours ago" is two days ago when a run starts just after midnight.
  */
@@ -217,6 +229,10 @@ export function placeOnSpiral(
   });
 }
 
+/**
+ * Waits until every island on the page is hydrated, and the view transition from the last page
+ * (if any) has ended: while it runs, the new page takes no pointer input.
+ */
 export async function waitHydrated(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0 &&
