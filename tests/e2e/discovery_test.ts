@@ -250,8 +250,12 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
 
         await scrollToEnd(page);
         await page.waitForFunction(() => document.querySelectorAll(".tiles > li").length >= 60);
-        const loadMore = page.getByRole("button", { name: DISCOVERY_TEXTS.loadMore });
-        if (await loadMore.isVisible() && await loadMore.isEnabled()) await loadMore.click();
+        // Load More, unless the scroll has already fetched the last page (the button is then gone):
+        // looked for and clicked in one step, as it may go between a look and a click.
+        await page.evaluate((name) => {
+          const button = [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === name);
+          if (button && !button.disabled) button.click();
+        }, DISCOVERY_TEXTS.loadMore);
         await page.waitForFunction((n) => document.querySelectorAll(".tiles > li").length === n, MEMBERS);
         await page.getByText(DISCOVERY_TEXTS.endOfList).waitFor();
         const allDistances = (await page.locator(".tile-distance").allTextContents()).map(feet);
