@@ -32,16 +32,7 @@ const cursor = z.string().regex(/^[0-9a-f]{20}$/, "Not an event cursor.").option
  */
 export function closeEventStreams(): void {
   endAllFeeds();
-  // A socket whose feed never opened (its page went away while it was being upgraded) ends too.
-  for (const socket of upgraded) {
-    try {
-      socket.close(...SOCKET_ENDS.shutdown);
-    } catch { /* still connecting: nothing to close yet */ }
-  }
 }
-
-/** Every socket upgraded on this instance, until it closes. */
-const upgraded = new Set<WebSocket>();
 
 /** The feed's opening checks: the address's cap and the cursor a reconnecting page names. */
 function feedRequest(c: Context<AppEnv>, after: string | undefined) {
@@ -170,12 +161,8 @@ function eventSocket(c: Context<AppEnv>, caller: Caller): Response {
     close: (code, reason) => socket.close(code, reason),
     isOpen: () => socket.readyState === WebSocket.OPEN,
   });
-  upgraded.add(socket);
   socket.onopen = wiring.opened;
-  socket.onclose = () => {
-    upgraded.delete(socket);
-    wiring.closed();
-  };
+  socket.onclose = wiring.closed;
   socket.onerror = () => {};
   return response;
 }

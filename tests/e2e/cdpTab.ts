@@ -21,8 +21,8 @@ type TargetInfo = { targetId: string; type: string; subtype?: string; url: strin
 export interface Tab {
   /** Evaluates `expression` (awaited when a promise) in the page the tab shows, by value. */
   evaluate<T>(expression: string): Promise<T>;
-  /** Waits until `expression` is true in the page the tab shows (10 s at most, then throws). */
-  waitFor(expression: string): Promise<void>;
+  /** Waits until `expression` is true in the page the tab shows (`ms` at most, 10 s unless given, then throws). */
+  waitFor(expression: string, ms?: number): Promise<void>;
   /** Loads `url` in the tab and waits for the load event of the document it ends on (after redirects). */
   navigate(url: string): Promise<void>;
   /** Taps (touch start and end) at a point of the viewport, in CSS pixels. */
@@ -135,6 +135,7 @@ export async function openTab(
     targetId: targetInfos[0].targetId,
     flatten: true,
   });
+  // Discovery tells a prerendered page's activation (its target is no longer a prerender).
   await send("Target.setDiscoverTargets", { discover: true });
   await send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, tabSession);
 
@@ -157,26 +158,21 @@ export async function openTab(
     return r.result.value;
   };
 
+  const waitFor = async (expression: string, ms = 10_000): Promise<void> => {
+    for (const end = Date.now() + ms; Date.now() < end;) {
+      if (await evaluate<boolean>(expression).catch(() => false)) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`never true: ${expression}`);
+  };
+
   return {
     evaluate,
-    async waitFor(expression) {
-      for (const end = Date.now() + 10_000; Date.now() < end;) {
-        if (await evaluate<boolean>(expression).catch(() => false)) return;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      throw new Error(`never true: ${expression}`);
-    },
+    waitFor,
     async navigate(url) {
       const startedAt = Date.now();
       await send("Page.navigate", { url }, await shown());
-      for (let i = 0; i < 3000; i++) {
-        const done = await evaluate<boolean>(
-          `performance.timeOrigin >= ${startedAt} && document.readyState === "complete"`,
-        ).catch(() => false);
-        if (done) return;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      throw new Error(`${url} did not load`);
+      await waitFor(`performance.timeOrigin >= ${startedAt} && document.readyState === "complete"`, 60_000);
     },
     async tap(x, y) {
       const s = await shown();

@@ -8,7 +8,6 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { closeKv, openKv } from "../../kv/db.ts";
 import { build } from "../../islands/build.ts";
 import { reloadManifest } from "../../routes/assets.ts";
-import { closeEventStreams } from "../../routes/api/events.ts";
 import { startWorkers } from "../../workers/run.ts";
 import { getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
 import { reportPosition } from "../../kv/positions.ts";
@@ -156,8 +155,6 @@ export async function startHarness(opts: { limitMs?: number; fakeCamera?: string
         // Each step is bounded: a step that hangs is named and fails the test, never stalls the suite.
         await bounded("closing the browser", () => browser.close());
         await bounded("stopping the job workers", () => workers.stop());
-        // As main.ts drains on SIGTERM: the event streams are ended first.
-        closeEventStreams();
         await shutDown(server, open);
       } finally {
         // Whatever failed above, the next test file starts from a clean process.
