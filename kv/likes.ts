@@ -72,13 +72,16 @@ export async function unblock(blocker: string, blocked: string): Promise<boolean
 /**
  * Sets the like of `liker` for `liked`. `blocked` left out keeps the stored flag. A like equal to
  * the stored one writes nothing (`changed` false). A new type moves the like to the top of both
- * lists.
+ * lists. `first`, when given, is called once with the type stored before, after the store was read
+ * and before anything is written (a throw writes nothing): the API counts a new LIKE there, without
+ * reading the like a second time.
  */
 export async function putProfileLike(
   liker: string,
   liked: string,
   likeType: LikeType,
   blocked?: boolean,
+  first?: (stored: LikeType) => Promise<void>,
 ): Promise<{ like: ProfileLike; changed: boolean }> {
   const key = keys.profileLike(liker, liked);
   // A like may tell the member: the like and when they were last told, in one read.
@@ -88,6 +91,7 @@ export async function putProfileLike(
       ? await kv().getMany<[Stored<ProfileLike>, number]>([key, onceKey])
       : [await kv().get<Stored<ProfileLike>>(key), null];
     const old = entry.value;
+    if (attempt === 0) await first?.(old?.likeType ?? "UNDETERMINED");
     const nextBlocked = blocked ?? old?.blocked ?? false;
     if (old && old.likeType === likeType && old.blocked === nextBlocked) return { like: strip(old), changed: false };
     const t = now();

@@ -97,9 +97,13 @@ export const likes = new Hono<AppEnv>()
     const body = await jsonBody(c, profileLikeBody);
     await ownTowards(c, body.likerProfileId, body.likedProfileId);
     // A like sent again (a device's outbox retrying after a lost answer) lands the same and is not counted again.
-    const stored = await getProfileLike(body.likerProfileId, body.likedProfileId);
-    if (stored.likeType !== "LIKE") await countLike(caller, body.likeType);
-    const { like } = await putProfileLike(body.likerProfileId, body.likedProfileId, body.likeType, body.blocked);
+    const { like } = await putProfileLike(
+      body.likerProfileId,
+      body.likedProfileId,
+      body.likeType,
+      body.blocked,
+      (stored) => stored !== "LIKE" ? countLike(caller, body.likeType) : Promise.resolve(),
+    );
     return c.json(like);
   })
   .put("/profile-pic-like", async (c) => {
