@@ -16,7 +16,8 @@
  *
  * Run: `deno run -A bench/http.ts [--members 10000] [--seconds 4] [--rounds 3] [--connections 50]
  * [--variants off,on,cores] [--cores N] [--addresses per-viewer|per-request] [--calls like,nearest] [--gzip]
- * [--record]`.
+ * [--cpu-prof DIR] [--record]`. `--cpu-prof` writes a V8 CPU profile of each bench/serve.ts variant's process
+ * (its whole life: seeding is done by this process, so the profile is the calls) into DIR.
  */
 
 import autocannon from "autocannon";
@@ -48,6 +49,8 @@ const VARIANTS: Record<string, { label: string; env: Record<string, string> }> =
   on: { label: "reads kept, writes grouped (as main.ts serves)", env: {} },
   cores: { label: `main.ts on ${CORES} processes (WEB_INSTANCES)`, env: { WEB_INSTANCES: String(CORES) } },
 };
+/** `--cpu-prof DIR`: each bench/serve.ts app writes its CPU profile there when it is stopped. */
+const CPU_PROF = arg("cpu-prof", "");
 const RUN = arg("variants", "off,on,cores").split(",").filter((v) => v in VARIANTS);
 const HOME = { lat: 40.7, lon: -74.0 };
 
@@ -170,6 +173,18 @@ const BOUNDS: Call = {
   name: "GET /api/profile-briefs/by-bounds (800)",
   path: () => `/api/profile-briefs/by-bounds?latMin=40.62&latMax=40.78&lonMin=-74.1&lonMax=-73.9&size=800`,
 };
+/**
+ * The map's own view (`/api/profile-briefs/map`, what the map asks: decision 0129): a box of about
+ * 600 members, whose markers it shows, and the by-bounds box of about 3,500, past the profile cap.
+ */
+const MAP_VIEW: Call = {
+  name: "GET /api/profile-briefs/map (600 in view)",
+  path: () => `/api/profile-briefs/map?latMin=40.62&latMax=40.78&lonMin=-74.0&lonMax=-73.966`,
+};
+const MAP_VIEW_CROWDED: Call = {
+  name: "GET /api/profile-briefs/map (3,500 in view: too many)",
+  path: () => `/api/profile-briefs/map?latMin=40.62&latMax=40.78&lonMin=-74.1&lonMax=-73.9`,
+};
 const CALLS: Call[] = [
   { name: "GET /api/ping", path: () => "/api/ping" },
   { name: "GET /api/profile/{id}", path: () => `/api/profile/${pick()}` },
@@ -187,6 +202,9 @@ const CALLS: Call[] = [
   NEAREST,
   BOUNDS,
   { ...NEAREST, name: `nearest beside a map load (by-bounds 800, c=${BESIDE_CONNECTIONS})`, beside: BOUNDS },
+  MAP_VIEW,
+  MAP_VIEW_CROWDED,
+  { ...NEAREST, name: `nearest beside the map's views (600 in view, c=${BESIDE_CONNECTIONS})`, beside: MAP_VIEW },
 ];
 
 type Result = Awaited<ReturnType<typeof measure>>;
@@ -194,6 +212,7 @@ type Result = Awaited<ReturnType<typeof measure>>;
 const GOALS: Record<string, { rps?: number; p99?: number }> = {
   "PUT /api/profile-like": { rps: 3000 },
   "GET /api/profile-briefs/by-bounds (800)": { rps: 1000, p99: 100 },
+  [MAP_VIEW.name]: { rps: 1000, p99: 100 },
 };
 const ROUNDS = Number(arg("rounds", "3"));
 /** `--calls like,nearest`: only the calls whose name holds one of these words. */
@@ -250,7 +269,12 @@ try {
     }
     apps[variant] = await listening(
       // The `cores` variant is main.ts itself, supervising its processes; the others bench/serve.ts.
-      ["run", "-A", new URL(variant === "cores" ? "../main.ts" : "./serve.ts", import.meta.url).pathname],
+      [
+        "run",
+        "-A",
+        ...(CPU_PROF && variant !== "cores" ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF}`] : []),
+        new URL(variant === "cores" ? "../main.ts" : "./serve.ts", import.meta.url).pathname,
+      ],
       {
         PORT: "0",
         KV_PATH: `${copy}/app.kv`,
@@ -310,7 +334,11 @@ try {
     RUN_CALLS.forEach((call, i) => {
       const r = results[v][i], goal = GOALS[call.name];
       const short = call.beside
-        ? "nearest beside map load"
+        ? (call.beside === MAP_VIEW ? "nearest beside map view" : "nearest beside map load")
+        : call === MAP_VIEW
+        ? "map view (600 in view)"
+        : call === MAP_VIEW_CROWDED
+        ? "map view (3,500 in view, too many)"
         : call.name.includes("by-bounds")
         ? "by-bounds-800"
         : call.name;
@@ -351,7 +379,8 @@ try {
     ]
   ) {
     try {
-      app.child.kill("SIGKILL");
+      // A profiled app writes its profile as it exits (bench/serve.ts exits on SIGINT).
+      app.child.kill(CPU_PROF ? "SIGINT" : "SIGKILL");
     } catch { /* gone */ }
     await app.child.status;
   }

@@ -12,6 +12,8 @@ import { loadPositionIndex, startPositionSync } from "../kv/positions.ts";
 import { startKeptReads } from "../kv/kept.ts";
 import { setGroupCommit } from "../kv/groupCommit.ts";
 
+// Exits on SIGINT so a `--cpu-prof` run writes its profile (bench/http.ts --cpu-prof).
+Deno.addSignalListener("SIGINT", () => Deno.exit(0));
 await openKv();
 await loadPositionIndex();
 startPositionSync();

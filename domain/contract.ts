@@ -45,6 +45,12 @@ const BriefsPage = z.strictObject({
   nearbyOnly: z.literal(true).optional(),
 });
 
+/** A map marker as a row (domain/shapes/briefs.ts `MapRow`). */
+const MapView = z.strictObject({
+  rows: z.array(z.tuple([id, z.string(), z.number(), z.number(), id.nullable(), z.array(z.string()), z.boolean()])),
+  tooMany: z.boolean(),
+});
+
 export const PicInfo = z.strictObject({
   id,
   nsfw: z.boolean(),
@@ -314,6 +320,7 @@ export const RESPONSES = {
   "GET /api/profile-position/:profileId": { 200: OwnPosition },
   "GET /api/profile-briefs/nearest": { 200: BriefsPage },
   "GET /api/profile-briefs/by-bounds": { 200: BriefsPage },
+  "GET /api/profile-briefs/map": { 200: MapView },
   "GET /api/profile-briefs/by-sector/:sector": { 200: BriefsPage },
   "GET /api/profile-positions/aggregates": {
     200: z.array(z.strictObject({

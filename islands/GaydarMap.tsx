@@ -14,7 +14,7 @@ import { type ComponentType, useCallback, useEffect, useRef, useState } from "re
 import { QueryProvider } from "./queries/client.tsx";
 import { usePresence } from "./queries/presence.ts";
 import { type KnownLocation, useLocation } from "./queries/location.ts";
-import { MAP_MAX_SECTORS, MAP_PROFILE_CAP, useAggregates, useBoundsBriefs } from "./queries/map.ts";
+import { MAP_MAX_SECTORS, useAggregates, useMapView } from "./queries/map.ts";
 import { useBriefFilter } from "./queries/briefs.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { FilterPanel } from "../components/FilterPanel.tsx";
@@ -186,25 +186,25 @@ function MapBody({ profileId, attribution, known }: GaydarMapProps) {
   }, []);
 
   const zoomedOut = view !== null && sectorsInBox(view) > MAP_MAX_SECTORS;
-  const briefs = useBoundsBriefs(view && !zoomedOut ? view : null, filter);
+  const mapView = useMapView(view && !zoomedOut ? view : null, filter);
   const aggregates = useAggregates(zoomedOut);
-  const items = briefs.data?.items ?? [];
-  const tooMany = !zoomedOut && items.length >= MAP_PROFILE_CAP;
+  const rows = mapView.data?.rows ?? [];
+  const tooMany = !zoomedOut && !!mapView.data?.tooMany;
 
   // Online dots for the nearest 50 in view (the presence call's limit).
-  const presence = usePresence(zoomedOut || tooMany ? [] : items.slice(0, 50).map((b) => b.profileId));
-  const markers: MapMarker[] = zoomedOut || tooMany ? [] : items
+  const presence = usePresence(zoomedOut || tooMany ? [] : rows.slice(0, 50).map(([id]) => id));
+  const markers: MapMarker[] = zoomedOut || tooMany ? [] : rows
     // Spec §8: a profile with no lat is skipped.
-    .filter((b) => typeof b.lat === "number" && typeof b.lon === "number")
-    .map((b) => ({
-      id: b.profileId,
-      lat: b.lat,
-      lon: b.lon,
-      name: b.profileName,
-      picUrl: b.profilePicIds[0] ? profilePicUrl(b.profilePicIds[0], 256, nsfw) : null,
-      chars: b.profileChars,
-      online: presence[b.profileId]?.online,
-      verified: b.verified,
+    .filter(([, , lat, lon]) => typeof lat === "number" && typeof lon === "number")
+    .map(([id, name, lat, lon, picId, chars, verified]) => ({
+      id,
+      lat,
+      lon,
+      name,
+      picUrl: picId ? profilePicUrl(picId, 256, nsfw) : null,
+      chars,
+      online: presence[id]?.online,
+      verified,
     }));
   const cells: MapCell[] = !zoomedOut || !view ? [] : (aggregates.data ?? [])
     .map((a) => ({

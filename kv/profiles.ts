@@ -66,34 +66,66 @@ export async function viewedProfile(id: string): Promise<Profile | null> {
   return p;
 }
 
+/** Profile reads for discovery lists in flight on this instance, by KV handle and profile id. */
+const readingProfiles = new WeakMap<Deno.Kv, Map<string, Promise<Profile | null>>>();
+
 /**
  * The profiles of `ids` for discovery lists (null for none): kept copies where the instance has
- * them, the others read in batches (10 keys a `getMany`, 16 in flight) and kept.
+ * them, the others read in batches (10 keys a `getMany`, 16 in flight) and kept. A profile another
+ * list is reading already is not read again: when the kept copies of a crowded view expire, the
+ * views asked meanwhile share one read of each profile instead of each reading them all.
  */
 export async function discoveryProfiles(ids: readonly string[], into: Map<string, Profile | null>): Promise<void> {
+  const db = kv();
+  let reading = readingProfiles.get(db);
+  if (!reading) readingProfiles.set(db, reading = new Map());
   const todo: string[] = [];
+  const joined: Promise<void>[] = [];
   const copies = keptCopies<Profile>("profile", ids);
   ids.forEach((id, i) => {
     if (into.has(id)) return;
     const copy = copies[i];
+    const pending = copy ? undefined : reading.get(id);
     if (copy) into.set(id, copy);
+    else if (pending) joined.push(pending.then((p) => void into.set(id, p)));
     else todo.push(id);
   });
-  const batches: string[][] = [];
-  for (let i = 0; i < todo.length; i += 10) batches.push(todo.slice(i, i + 10));
-  for (let i = 0; i < batches.length; i += 16) {
-    await Promise.all(
-      batches.slice(i, i + 16).map(async (batch) => {
-        const began = readBegins();
-        const entries = await kv().getMany<Profile[]>(batch.map((id) => keys.profile(id)));
-        batch.forEach((id, j) => {
-          const p = entries[j].value;
-          into.set(id, p);
-          if (p) keep("profile", id, p, began);
-        });
-      }),
-    );
+  // Every batch is announced before the first is read, so lists asked meanwhile join them.
+  const batches = [];
+  const mine = new Map<string, Promise<Profile | null>>();
+  for (let i = 0; i < todo.length; i += 10) {
+    const batch = todo.slice(i, i + 10);
+    const read = Promise.withResolvers<(Profile | null)[]>();
+    batch.forEach((id, j) => {
+      const one = read.promise.then((ps) => ps[j]);
+      one.catch(() => {}); // a failed read fails the lists that await it, not the process
+      mine.set(id, one);
+      reading.set(id, one);
+    });
+    batches.push({ batch, ...read });
   }
+  try {
+    for (let i = 0; i < batches.length; i += 16) {
+      await Promise.all(
+        batches.slice(i, i + 16).map(async ({ batch, resolve }) => {
+          const began = readBegins();
+          const entries = await db.getMany<Profile[]>(batch.map((id) => keys.profile(id)));
+          const ps = entries.map((e) => e.value);
+          batch.forEach((id, j) => {
+            into.set(id, ps[j]);
+            if (ps[j]) keep("profile", id, ps[j], began);
+          });
+          resolve(ps);
+        }),
+      );
+    }
+  } catch (e) {
+    for (const b of batches) b.reject(e);
+    throw e;
+  } finally {
+    for (const [id, one] of mine) if (reading.get(id) === one) reading.delete(id);
+  }
+  await Promise.all(joined);
 }
 
 // --- birthdate and age (spec §5)

@@ -255,10 +255,19 @@ export function session(): MiddlewareHandler<AppEnv> {
  * it was turned on are wiped and the kept ones are the discreet ones.
  */
 export async function offlineCacheId(sessionId: string, discreet: boolean): Promise<string> {
-  const data = new TextEncoder().encode(`offline-cache\0${sessionId}${discreet ? "\0discreet" : ""}`);
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
-  return [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const name = `offline-cache\0${sessionId}${discreet ? "\0discreet" : ""}`;
+  const known = cacheIds.get(name);
+  if (known) return known;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(name)));
+  const id = [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  if (cacheIds.size >= CACHE_IDS_KEPT) cacheIds.delete(cacheIds.keys().next().value!);
+  cacheIds.set(name, id);
+  return id;
 }
+
+/** Every answer to a signed-in member names their cache: the names worked out lately, oldest out first. */
+const cacheIds = new Map<string, string>();
+const CACHE_IDS_KEPT = 50_000;
 
 const requestLocales = new AsyncLocalStorage<PageLang>();
 setRequestLocaleSource(() => requestLocales.getStore());

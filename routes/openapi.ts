@@ -32,7 +32,7 @@ import { noteBody, noteQuery, notesQuery } from "./api/notes.ts";
 import { subscriptionBody } from "./api/notifications.ts";
 import { loginBody as passkeyLoginBody, registerBody as passkeyRegisterBody } from "./api/passkeys.ts";
 import { cropBody, nsfwBody } from "./api/pictures.ts";
-import { boundsQuery, briefsQuery, positionBody } from "./api/positions.ts";
+import { boundsQuery, briefsQuery, mapViewQuery, positionBody } from "./api/positions.ts";
 import { idsQuery, presenceBody } from "./api/presence.ts";
 import { profileBody } from "./api/profiles.ts";
 import { reportBody } from "./api/reports.ts";
@@ -68,6 +68,7 @@ export const REQUESTS: Record<string, Request> = {
   "PUT /api/profile-position/:profileId": { body: positionBody },
   "GET /api/profile-briefs/nearest": { query: briefsQuery },
   "GET /api/profile-briefs/by-bounds": { query: boundsQuery },
+  "GET /api/profile-briefs/map": { query: mapViewQuery },
   "GET /api/profile-briefs/by-sector/:sector": { query: briefsQuery },
   "PUT /api/profile": { body: profileBody },
   "POST /api/profile-pic": {

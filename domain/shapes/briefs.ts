@@ -35,3 +35,54 @@ export interface BriefsPage {
 /** The like filters of spec §5, as query values. */
 export const LIKE_FILTERS = ["likedMyProfile", "likedMyPics", "iLikedProfile", "iLikedPics"] as const;
 export type LikeFilter = typeof LIKE_FILTERS[number];
+
+/** At this many members in a map view the map shows none (spec §9 profile cap; spec §2: "Too many profiles to display."). */
+export const MAP_PROFILE_CAP = 800;
+
+/**
+ * A member as a map marker, in the map's compact answer (`GET /api/profile-briefs/map`): what a
+ * marker shows and nothing more, as a row in `MAP_ROW_FIELDS` order rather than an object that
+ * repeats its keys 800 times. The first public picture only.
+ */
+export type MapRow = [
+  profileId: string,
+  profileName: string,
+  lat: number,
+  lon: number,
+  profilePicId: string | null,
+  profileChars: string[],
+  verified: boolean,
+];
+export const MAP_ROW_FIELDS = [
+  "profileId",
+  "profileName",
+  "lat",
+  "lon",
+  "profilePicId",
+  "profileChars",
+  "verified",
+] as const;
+
+/** The members in a map view, nearest to the viewer first; none when there are `MAP_PROFILE_CAP` or more. */
+export interface MapView {
+  rows: MapRow[];
+  /** `MAP_PROFILE_CAP` or more members are in the view: `rows` is empty and the map says so. */
+  tooMany: boolean;
+}
+
+/** A map view's answer from a page of briefs asked with size `MAP_PROFILE_CAP`. */
+export function mapViewOf(page: BriefsPage): MapView {
+  if (page.items.length >= MAP_PROFILE_CAP) return { rows: [], tooMany: true };
+  return {
+    rows: page.items.map((b) => [
+      b.profileId,
+      b.profileName,
+      b.lat,
+      b.lon,
+      b.profilePicIds[0] ?? null,
+      b.profileChars,
+      b.verified,
+    ]),
+    tooMany: false,
+  };
+}

@@ -44,11 +44,11 @@ export function privateCacheNames(id: string): { pages: string; api: string; pic
 }
 
 /**
- * The API reads kept for offline: the grid's briefs and the messages of a conversation. Every
+ * The API reads kept for offline: the grid's briefs, the map's view and the messages of a conversation. Every
  * other answer of the API goes to the network only.
  */
 export function isCachedRead(path: string): boolean {
-  return /^\/api\/profile-briefs\/(nearest|by-bounds|by-sector\/[^/]+)$/.test(path) ||
+  return /^\/api\/profile-briefs\/(nearest|by-bounds|map|by-sector\/[^/]+)$/.test(path) ||
     /^\/api\/messages\/(most-recent-with\/[^/]+|between\/[^/]+\/[^/]+)$/.test(path);
 }
 

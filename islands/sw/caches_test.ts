@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { isCachedRead, isKeptPage, isPicture, isTile, PRIVATE_PREFIX, privateCacheNames } from "./caches.ts";
 
-Deno.test("offline caches - only the grid's briefs and a conversation's messages are kept of the API", () => {
+Deno.test("offline caches - only the grid's briefs, the map's view and a conversation's messages are kept of the API", () => {
   for (
     const kept of [
       "/api/profile-briefs/nearest",
       "/api/profile-briefs/by-bounds",
+      "/api/profile-briefs/map",
       "/api/profile-briefs/by-sector/33:-112",
       "/api/messages/most-recent-with/p1",
       "/api/messages/between/p1/p2",

@@ -20,7 +20,7 @@ import { type BriefsArea, MAX_BRIEFS_SIZE, profileBriefs } from "../../kv/briefs
 import { hit } from "../../kv/ratelimit.ts";
 import { getSafety } from "../../kv/safety.ts";
 import { atRiskAt } from "../../domain/safety.ts";
-import { LIKE_FILTERS } from "../../domain/shapes/briefs.ts";
+import { type BriefsPage, LIKE_FILTERS, MAP_PROFILE_CAP, mapViewOf } from "../../domain/shapes/briefs.ts";
 
 const NUMBER_RE = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -78,6 +78,17 @@ export const boundsQuery = z.object({
   lonMax: lonParam,
 }).refine((q) => q.latMin <= q.latMax, { message: "latMin must not exceed latMax", path: ["latMin"] });
 
+const { page: _page, size: _size, ...filters } = pagingAndFilters;
+
+/** The map's view: a box and the filters, without paging (one answer of up to `MAP_PROFILE_CAP`). */
+export const mapViewQuery = z.object({
+  ...filters,
+  latMin: latParam,
+  lonMin: lonParam,
+  latMax: latParam,
+  lonMax: lonParam,
+}).refine((q) => q.latMin <= q.latMax, { message: "latMin must not exceed latMax", path: ["latMin"] });
+
 const sectorParam = z.string().regex(/^-?\d{1,3}:-?\d{1,3}$/, 'must look like "33:-112"');
 
 const coordinate = (min: number, max: number) => z.number().min(min).max(max).nullish();
@@ -116,8 +127,13 @@ async function geo<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Answers a briefs call: the caller first (401), then the parameters (400), the limit (429). */
-async function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> }) {
+/**
+ * A briefs call's page: the caller first (401), then the parameters (400), the limit (429).
+ */
+async function briefsPage(
+  c: Context<AppEnv>,
+  parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> },
+): Promise<BriefsPage> {
   const caller = requireCaller(c);
   const { area, q: { age, km, online, pics, ...q } } = parse();
   await limitDiscovery(c, caller.accountId);
@@ -129,7 +145,12 @@ async function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.
     online: online === "1",
     withPics: pics === "1",
   };
-  return c.json(await geo(() => profileBriefs(caller.profileId, area, query)));
+  return await geo(() => profileBriefs(caller.profileId, area, query));
+}
+
+/** Answers a briefs call with its page. */
+async function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> }) {
+  return c.json(await briefsPage(c, parse));
 }
 
 export const positions = new Hono<AppEnv>()
@@ -172,6 +193,17 @@ export const positions = new Hono<AppEnv>()
       const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, boundsQuery);
       return { area: { kind: "bounds", bounds: { latMin, lonMin, latMax, lonMax } }, q };
     }))
+  // The map's own view of a box: markers as rows, none past the profile cap (decision 0129).
+  .get("/profile-briefs/map", async (c) => {
+    const page = await briefsPage(c, () => {
+      const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, mapViewQuery);
+      return {
+        area: { kind: "bounds", bounds: { latMin, lonMin, latMax, lonMax } },
+        q: { ...q, size: MAP_PROFILE_CAP },
+      };
+    });
+    return c.json(mapViewOf(page));
+  })
   .get("/profile-briefs/by-sector/:sector", (c) =>
     briefs(c, () => ({
       area: { kind: "sector", sector: parseWith(sectorParam, c.req.param("sector")) },

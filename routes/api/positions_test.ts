@@ -4,7 +4,9 @@ import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { getProfile, updateProfile } from "../../kv/profiles.ts";
 import { putPicLike, putProfileLike } from "../../kv/likes.ts";
-import { getShownPosition, POSITION_TTL_MS } from "../../kv/positions.ts";
+import { getShownPosition, importPositions, POSITION_TTL_MS } from "../../kv/positions.ts";
+import { createAccount } from "../../kv/accounts.ts";
+import { MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { shiftClock } from "../../kv/clock.ts";
 import { sectorKey } from "../../domain/geo.ts";
 import { LIMITS } from "../../kv/ratelimit.ts";
@@ -63,7 +65,9 @@ async function relogin(t: T, m: Member): Promise<Member> {
   return { ...m, cookie: t.cookieOf(r.headers) };
 }
 
-const ids = (r: { data: { items: { profileId: string }[] } }) => r.data.items.map((b) => b.profileId);
+/** The member ids of a briefs page, or of the map's view (its rows start with the id). */
+const ids = (r: { data: { items?: { profileId: string }[]; rows?: [string, ...unknown[]][] } }) =>
+  r.data.rows ? r.data.rows.map(([id]) => id) : r.data.items!.map((b) => b.profileId);
 
 Deno.test("positions - PUT stores the own position and answers the owner's record; 401, 403 and 400 otherwise", async () => {
   const t = await testApp();
@@ -288,6 +292,7 @@ Deno.test("positions - hidden members appear nowhere and come back when they sho
     const calls = [
       "/api/profile-briefs/nearest",
       "/api/profile-briefs/by-bounds?latMin=33&lonMin=-113&latMax=34&lonMax=-111",
+      "/api/profile-briefs/map?latMin=33&lonMin=-113&latMax=34&lonMax=-111",
       `/api/profile-briefs/by-sector/${sector}`,
     ];
     for (const path of calls) {
@@ -316,6 +321,7 @@ Deno.test("positions - blocked members are left out both ways, on every call", a
     const paths = [
       "/api/profile-briefs/nearest",
       "/api/profile-briefs/by-bounds?latMin=33&lonMin=-113&latMax=34&lonMax=-111",
+      "/api/profile-briefs/map?latMin=33&lonMin=-113&latMax=34&lonMax=-111",
       `/api/profile-briefs/by-sector/${sectorKey(PHX.lat, PHX.lon + STEP)}`,
       `/api/profile-briefs/by-sector/${sectorKey(PHX.lat, PHX.lon + 2 * STEP)}`,
     ];
@@ -348,6 +354,7 @@ Deno.test("positions - positions older than 26 h are never returned", async () =
     const paths = [
       "/api/profile-briefs/nearest",
       "/api/profile-briefs/by-bounds?latMin=33&lonMin=-113&latMax=34&lonMax=-111",
+      "/api/profile-briefs/map?latMin=33&lonMin=-113&latMax=34&lonMax=-111",
       `/api/profile-briefs/by-sector/${sectorKey(PHX.lat, PHX.lon + STEP)}`,
     ];
     for (const path of paths) {
@@ -388,6 +395,65 @@ Deno.test("positions - by-bounds: default size 500, the box edges, a box across 
     // Members further than ±1 degree still show in a box that holds them.
     const far = await q("latMin=-90&lonMin=-180&latMax=90&lonMax=180&size=800");
     assert.deepEqual(ids(far).sort(), [east.profileId, west.profileId].sort());
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("positions - the map's view: the by-bounds members as marker rows, filtered, none past the profile cap", async () => {
+  const t = await testApp();
+  try {
+    const { viewer, others } = await neighbourhood(t, 3);
+    await updateProfile(others[1].profileId, { characteristics: ["oral"] });
+    const box = "latMin=33&lonMin=-113&latMax=34&lonMax=-111";
+    const view = (q: string) => t.call("GET", `/api/profile-briefs/map?${q}`, { cookie: viewer.cookie });
+    const r = await view(box);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.data.tooMany, false);
+    // The same members, in the same order, as the spec's by-bounds call at the cap's size.
+    const spec = await t.call("GET", `/api/profile-briefs/by-bounds?${box}&size=${MAP_PROFILE_CAP}`, {
+      cookie: viewer.cookie,
+    });
+    assert.deepEqual(ids(r), ids(spec));
+    assert.deepEqual(ids(r), others.map((m) => m.profileId));
+    const [first] = spec.data.items;
+    assert.deepEqual(r.data.rows[0], [
+      first.profileId,
+      first.profileName,
+      first.lat,
+      first.lon,
+      first.profilePicIds[0] ?? null,
+      first.profileChars,
+      first.verified,
+    ]);
+    assert.deepEqual(ids(await view(`${box}&chars=oral`)), [others[1].profileId]);
+    for (
+      const bad of ["latMin=34&lonMin=-113&latMax=33&lonMax=-111", "latMin=33&lonMin=-113&latMax=34", `${box}&age=5-9`]
+    ) {
+      const b = await view(bad);
+      assert.equal(b.status, 400, bad);
+      assert.equal(typeof b.data.error.message, "string");
+    }
+    assert.equal((await t.call("GET", `/api/profile-briefs/map?${box}`)).status, 401);
+
+    // At the cap, the map shows no one: no rows are sent.
+    const crowd: string[] = [];
+    for (let i = 0; i < MAP_PROFILE_CAP; i++) {
+      crowd.push((await createAccount({ email: `crowd${i}@test.invalid`, name: `Crowd ${i}` }))!.defaultProfileId);
+    }
+    await importPositions(crowd.map((profileId, i) => ({
+      profileId,
+      lat: PHX.lat + 0.2 + (i % 40) * 0.005,
+      lon: PHX.lon + 0.2 + Math.floor(i / 40) * 0.005,
+      use: "OVERRIDE" as const,
+      hide: false,
+    })));
+    assert.deepEqual((await view(box)).data, { rows: [], tooMany: true });
+    // A box that holds fewer still shows them.
+    assert.deepEqual(
+      ids(await view("latMin=33&lonMin=-112.1&latMax=33.5&lonMax=-111.8")),
+      others.map((m) => m.profileId),
+    );
   } finally {
     t.close();
   }

@@ -60,6 +60,10 @@ Deno.test("safety - a viewer there sees distances as nearby only and no one on t
     const box = "latMin=-2&lonMin=36&latMax=-1&lonMax=37&page=0&size=800";
     const map = await t.call("GET", `/api/profile-briefs/by-bounds?${box}`, { cookie: viewer.cookie });
     assert.deepEqual([map.status, map.data.items], [200, []]);
+    const view = await t.call("GET", `/api/profile-briefs/map?${box.replace("&page=0&size=800", "")}`, {
+      cookie: viewer.cookie,
+    });
+    assert.deepEqual([view.status, view.data], [200, { rows: [], tooMany: false }]);
     // Elsewhere nothing changes.
     const phoenix = await t.member();
     await report(t, phoenix, { lat: 33.4484, lon: -112.074 });

@@ -322,10 +322,10 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         }
         await importPositions(crowd);
         const answers: number[] = [];
-        page.on("response", (r) => void (r.url().includes("/by-bounds?") && answers.push(r.status())));
+        page.on("response", (r) => void (r.url().includes("/api/profile-briefs/map?") && answers.push(r.status())));
         await openAt(page, TUCSON, 0.03, 13);
         await page.getByText(TEXTS.tooManyProfiles).waitFor({ timeout: 30_000 }).catch((e) => {
-          throw new Error(`${e.message}\nby-bounds answered: ${answers.join(", ")}`);
+          throw new Error(`${e.message}\nthe map view answered: ${answers.join(", ")}`);
         });
         assert.equal(await page.locator(".pm").count(), 0);
         await imagesLoaded(page);

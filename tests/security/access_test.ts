@@ -91,6 +91,7 @@ const MATRIX: Record<string, Row | typeof NONE> = {
   "GET /api/profile-position/:profileId": row("profile", 401, 200, 403, 403, 403),
   "GET /api/profile-briefs/nearest": NONE,
   "GET /api/profile-briefs/by-bounds": NONE,
+  "GET /api/profile-briefs/map": NONE,
   "GET /api/profile-briefs/by-sector/:sector": NONE,
   "GET /api/profile-positions/aggregates": NONE,
   "GET /api/profiles/mine": NONE,

@@ -118,6 +118,10 @@ export const CALLS: Record<string, CallOf> = {
     path: "/api/profile-briefs/by-bounds",
     query: { latMin: "52", lonMin: "13", latMax: "53", lonMax: "14", page: "0", size: "10" },
   }),
+  "GET /api/profile-briefs/map": () => ({
+    path: "/api/profile-briefs/map",
+    query: { latMin: "52", lonMin: "13", latMax: "53", lonMax: "14", chars: "", likes: "" },
+  }),
   "GET /api/profile-briefs/by-sector/:sector": () => ({
     path: "/api/profile-briefs/by-sector/52:13",
     query: { page: "0", size: "10", chars: "", likes: "" },
