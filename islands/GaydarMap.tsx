@@ -265,7 +265,7 @@ function MapBody({ profileId, attribution, known }: GaydarMapProps) {
               onTileFailed={tileFailed}
             />
           )
-          : <p className="map-loading">{loadFailed ? "The map could not be loaded." : "Loading the map..."}</p>}
+          : <p className="map-loading">{loadFailed ? UI_TEXTS.mapNotLoaded : UI_TEXTS.mapLoading}</p>}
       </div>
       <div className="map-filter">
         <FilterPanel value={filter} onChange={setFilter} />

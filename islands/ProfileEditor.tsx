@@ -364,7 +364,7 @@ function PicturesEditor({ profile: p }: { profile: ProfileView }) {
                         className="small"
                         onClick={() => commit(moveTo(lists, id, name === "public" ? "private" : "public"))}
                       >
-                        {name === "public" ? "Make Private" : "Make Public"}
+                        {name === "public" ? UI_TEXTS.makePrivate : UI_TEXTS.makePublic}
                       </button>
                     </span>
                     <label className="check nsfw-check">

@@ -89,7 +89,7 @@ function Biography({ text }: { text: string }) {
           aria-controls="bio"
           onClick={() => setOpen(!open)}
         >
-          {open ? "Show Less Biography" : "Show More Biography"}
+          {open ? UI_TEXTS.showLessBiography : UI_TEXTS.showMoreBiography}
         </button>
       )}
     </section>

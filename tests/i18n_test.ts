@@ -69,6 +69,8 @@ Deno.test("i18n - Accept-Language picks the best of English, Spanish, Brazilian 
  * placeholder, title or alt. Brand names and the like are not texts to translate.
  */
 const INLINE = /(?:aria-label|placeholder|title|alt)="([A-Za-z][^"]*)"|(?<![=-])>\s*([A-Z][a-z][^<>{};=]*?)\s*</g;
+/** English in a JSX expression: `{open ? "Show Less" : "Show More"}` (words, not key names). */
+const INLINE_CHOICE = /\?\s*"([A-Z][a-z]+ [^"]*)"\s*:\s*"([A-Z][a-z]+ [^"]*)"/g;
 const NOT_TEXT = new Set(["Lambda", "NSFW", "GPS", "OpenStreetMap", "Leaflet", "Unsplash", "Gaydar Map"]);
 
 /** The inline English each file still has (docs/decisions/0027-languages.md): may only go down. */
@@ -94,8 +96,11 @@ Deno.test("i18n - islands, components and pages write no new English inline", as
     for await (const path of tsxUnder(`${root}${dir}`)) {
       const file = path.slice(root.length);
       if (PER_LANGUAGE.has(file)) continue;
-      const texts = [...(await Deno.readTextFile(path)).matchAll(INLINE)].map((m) => m[1] ?? m[2])
-        .filter((t) => !NOT_TEXT.has(t));
+      const source = await Deno.readTextFile(path);
+      const texts = [
+        ...[...source.matchAll(INLINE)].map((m) => m[1] ?? m[2]),
+        ...[...source.matchAll(INLINE_CHOICE)].flatMap((m) => [m[1], m[2]]),
+      ].filter((t) => !NOT_TEXT.has(t));
       if (texts.length) found[file] = texts;
     }
   }

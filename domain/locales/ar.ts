@@ -473,6 +473,12 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   remove: "إزالة",
   moveEarlier: "نقل إلى الأمام",
   moveLater: "نقل إلى الخلف",
+  makePrivate: "اجعلها خاصة",
+  makePublic: "اجعلها عامة",
+  showMoreBiography: "عرض المزيد من السيرة",
+  showLessBiography: "عرض أقل من السيرة",
+  mapNotLoaded: "تعذّر تحميل الخريطة.",
+  mapLoading: "جارٍ تحميل الخريطة...",
   pictures: "الصور",
   uploadPicture: "رفع صورة",
   passkeyHint:

@@ -459,6 +459,12 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   remove: "Quitar",
   moveEarlier: "Mover antes",
   moveLater: "Mover después",
+  makePrivate: "Hacer privada",
+  makePublic: "Hacer pública",
+  showMoreBiography: "Mostrar más biografía",
+  showLessBiography: "Mostrar menos biografía",
+  mapNotLoaded: "No se pudo cargar el mapa.",
+  mapLoading: "Cargando el mapa...",
   pictures: "Fotos",
   uploadPicture: "Subir una foto",
   passkeyHint:

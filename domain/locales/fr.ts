@@ -464,6 +464,12 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   remove: "Retirer",
   moveEarlier: "Avancer",
   moveLater: "Reculer",
+  makePrivate: "Rendre privée",
+  makePublic: "Rendre publique",
+  showMoreBiography: "Afficher plus de la biographie",
+  showLessBiography: "Afficher moins de la biographie",
+  mapNotLoaded: "La carte n'a pas pu être chargée.",
+  mapLoading: "Chargement de la carte...",
   pictures: "Photos",
   uploadPicture: "Ajouter une photo",
   passkeyHint:

@@ -460,6 +460,12 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   remove: "Remover",
   moveEarlier: "Mover para antes",
   moveLater: "Mover para depois",
+  makePrivate: "Tornar privada",
+  makePublic: "Tornar pública",
+  showMoreBiography: "Mostrar mais da biografia",
+  showLessBiography: "Mostrar menos da biografia",
+  mapNotLoaded: "Não foi possível carregar o mapa.",
+  mapLoading: "Carregando o mapa...",
   pictures: "Fotos",
   uploadPicture: "Enviar uma foto",
   passkeyHint:

@@ -66,6 +66,12 @@ export const EN_UI_TEXTS = {
   remove: "Remove",
   moveEarlier: "Move earlier",
   moveLater: "Move later",
+  makePrivate: "Make Private",
+  makePublic: "Make Public",
+  showMoreBiography: "Show More Biography",
+  showLessBiography: "Show Less Biography",
+  mapNotLoaded: "The map could not be loaded.",
+  mapLoading: "Loading the map...",
   pictures: "Pictures",
   uploadPicture: "Upload a Picture",
   passkeyHint:
