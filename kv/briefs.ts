@@ -33,7 +33,14 @@ import {
 } from "./positions.ts";
 import type { Bounds } from "../domain/geo.ts";
 import { hasAllCharacteristics } from "../domain/characteristics.ts";
-import type { BriefsPage, LikeFilter, ProfileBrief } from "../domain/shapes/briefs.ts";
+import {
+  type BriefsPage,
+  type LikeFilter,
+  MAP_PROFILE_CAP,
+  type MapView,
+  mapViewOf,
+  type ProfileBrief,
+} from "../domain/shapes/briefs.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 
 /** Which members a discovery query covers. */
@@ -199,4 +206,27 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
     };
   }
   return { items, page, size, hasMore: accepted.length >= want };
+}
+
+/**
+ * The map's view of `bounds` for `viewerId` (decision 0129): the members `profileBriefs` gives for
+ * the box at the profile cap's size, as marker rows, or none and `tooMany` at the cap or more.
+ * Without a filter, a crowded view is told from the position index alone (the members in the box,
+ * blocks left out), before any profile is read or any brief made: the view a dense city's map asks
+ * most is then the cheapest. A member with no profile still counts there, as they never stay so.
+ */
+export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery = {}): Promise<MapView> {
+  const filtered = (q.chars?.length ?? 0) > 0 || (q.likes?.length ?? 0) > 0 || q.minAge !== undefined ||
+    q.maxAge !== undefined || q.maxMeters !== undefined || !!q.online || !!q.withPics || q.verified === true ||
+    q.ratedBefore !== undefined;
+  if (!filtered) {
+    const [exclude, place] = await Promise.all([blockedSet(viewerId), safetyPlace(viewerId)]);
+    if (!place.atRisk) {
+      const found = await byBounds({ ...bounds, page: 0, size: MAP_PROFILE_CAP, exclude }, viewerId);
+      if (found.items.length >= MAP_PROFILE_CAP) return { rows: [], tooMany: true };
+    }
+  }
+  return mapViewOf(
+    await profileBriefs(viewerId, { kind: "bounds", bounds }, { ...q, page: 0, size: MAP_PROFILE_CAP }),
+  );
 }

@@ -16,11 +16,11 @@ import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { CHARACTERISTIC_VALUES } from "../../domain/characteristics.ts";
 import { aggregates, GeoInputError, getOwnPosition, reportPosition } from "../../kv/positions.ts";
-import { type BriefsArea, MAX_BRIEFS_SIZE, profileBriefs } from "../../kv/briefs.ts";
+import { type BriefsArea, type BriefsQuery, mapView, MAX_BRIEFS_SIZE, profileBriefs } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { getSafety } from "../../kv/safety.ts";
 import { atRiskAt } from "../../domain/safety.ts";
-import { type BriefsPage, LIKE_FILTERS, MAP_PROFILE_CAP, mapViewOf } from "../../domain/shapes/briefs.ts";
+import { LIKE_FILTERS } from "../../domain/shapes/briefs.ts";
 
 const NUMBER_RE = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -128,12 +128,14 @@ async function geo<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /**
- * A briefs call's page: the caller first (401), then the parameters (400), the limit (429).
+ * Answers a discovery call: the caller first (401), then the parameters (400), the limit (429),
+ * then `run` with the query in the store's terms.
  */
-async function briefsPage(
+async function discovery<A, T>(
   c: Context<AppEnv>,
-  parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> },
-): Promise<BriefsPage> {
+  parse: () => { area: A; q: z.infer<typeof briefsQuery> },
+  run: (viewerId: string, area: A, query: BriefsQuery) => Promise<T>,
+) {
   const caller = requireCaller(c);
   const { area, q: { age, km, online, pics, ...q } } = parse();
   await limitDiscovery(c, caller.accountId);
@@ -145,12 +147,12 @@ async function briefsPage(
     online: online === "1",
     withPics: pics === "1",
   };
-  return await geo(() => profileBriefs(caller.profileId, area, query));
+  return c.json(await geo(() => run(caller.profileId, area, query)));
 }
 
 /** Answers a briefs call with its page. */
-async function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> }) {
-  return c.json(await briefsPage(c, parse));
+function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> }) {
+  return discovery(c, parse, profileBriefs);
 }
 
 export const positions = new Hono<AppEnv>()
@@ -194,16 +196,11 @@ export const positions = new Hono<AppEnv>()
       return { area: { kind: "bounds", bounds: { latMin, lonMin, latMax, lonMax } }, q };
     }))
   // The map's own view of a box: markers as rows, none past the profile cap (decision 0129).
-  .get("/profile-briefs/map", async (c) => {
-    const page = await briefsPage(c, () => {
+  .get("/profile-briefs/map", (c) =>
+    discovery(c, () => {
       const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, mapViewQuery);
-      return {
-        area: { kind: "bounds", bounds: { latMin, lonMin, latMax, lonMax } },
-        q: { ...q, size: MAP_PROFILE_CAP },
-      };
-    });
-    return c.json(mapViewOf(page));
-  })
+      return { area: { latMin, lonMin, latMax, lonMax }, q };
+    }, mapView))
   .get("/profile-briefs/by-sector/:sector", (c) =>
     briefs(c, () => ({
       area: { kind: "sector", sector: parseWith(sectorParam, c.req.param("sector")) },

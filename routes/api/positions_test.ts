@@ -449,6 +449,10 @@ Deno.test("positions - the map's view: the by-bounds members as marker rows, fil
       hide: false,
     })));
     assert.deepEqual((await view(box)).data, { rows: [], tooMany: true });
+    // A filter that few in the crowd pass shows them.
+    assert.deepEqual(await view(`${box}&chars=oral`).then((r) => [r.data.tooMany, ids(r)]), [false, [
+      others[1].profileId,
+    ]]);
     // A box that holds fewer still shows them.
     assert.deepEqual(
       ids(await view("latMin=33&lonMin=-112.1&latMax=33.5&lonMax=-111.8")),
