@@ -106,6 +106,15 @@ function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
   };
 }
 
+/**
+ * Does `q` leave members out by what their profile or presence says (characteristics, age,
+ * distance, online now, pictures, verified), not only by place, blocks, likes or ratings?
+ */
+function filtersAttributes(q: BriefsQuery): boolean {
+  return (q.chars?.length ?? 0) > 0 || q.minAge !== undefined || q.maxAge !== undefined ||
+    q.maxMeters !== undefined || !!q.online || !!q.withPics || q.verified === true;
+}
+
 /** A member is shown as new (a mark on the grid) for this many days after making their profile. */
 export const NEW_MEMBER_DAYS = 7;
 
@@ -148,8 +157,7 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
     (maxMeters === undefined || (b.distanceMeters !== null && b.distanceMeters <= maxMeters)) &&
     (!q.withPics || b.profilePicIds.length > 0) &&
     (!verifiedOnly || b.verified);
-  const attributeFilter = chars.length > 0 || q.minAge !== undefined || q.maxAge !== undefined ||
-    maxMeters !== undefined || !!q.online || !!q.withPics || verifiedOnly;
+  const attributeFilter = filtersAttributes({ ...q, maxMeters });
   const likeFilter = sets ? (id: string) => likes.every((f) => sets[f].has(id)) : undefined;
 
   // (page + 1) * size accepted members make the page, one more tells whether another follows.
@@ -216,10 +224,7 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
  * most is then the cheapest. A member with no profile still counts there, as they never stay so.
  */
 export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery = {}): Promise<MapView> {
-  const filtered = (q.chars?.length ?? 0) > 0 || (q.likes?.length ?? 0) > 0 || q.minAge !== undefined ||
-    q.maxAge !== undefined || q.maxMeters !== undefined || !!q.online || !!q.withPics || q.verified === true ||
-    q.ratedBefore !== undefined;
-  if (!filtered) {
+  if (!filtersAttributes(q) && (q.likes?.length ?? 0) === 0 && q.ratedBefore === undefined) {
     const [exclude, place] = await Promise.all([blockedSet(viewerId), safetyPlace(viewerId)]);
     if (!place.atRisk) {
       const found = await byBounds({ ...bounds, page: 0, size: MAP_PROFILE_CAP, exclude }, viewerId);

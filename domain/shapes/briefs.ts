@@ -41,8 +41,8 @@ export const MAP_PROFILE_CAP = 800;
 
 /**
  * A member as a map marker, in the map's compact answer (`GET /api/profile-briefs/map`): what a
- * marker shows and nothing more, as a row in `MAP_ROW_FIELDS` order rather than an object that
- * repeats its keys 800 times. The first public picture only.
+ * marker shows and nothing more, as a row (in the order of its labels here) rather than an object
+ * that repeats its keys 800 times. The first public picture only.
  */
 export type MapRow = [
   profileId: string,
@@ -53,15 +53,6 @@ export type MapRow = [
   profileChars: string[],
   verified: boolean,
 ];
-export const MAP_ROW_FIELDS = [
-  "profileId",
-  "profileName",
-  "lat",
-  "lon",
-  "profilePicId",
-  "profileChars",
-  "verified",
-] as const;
 
 /** The members in a map view, nearest to the viewer first; none when there are `MAP_PROFILE_CAP` or more. */
 export interface MapView {

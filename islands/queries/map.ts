@@ -11,10 +11,8 @@ import type { ApiAnswer } from "../../domain/contract.ts";
 import { type BriefFilter, filterParams } from "../../components/FilterPanel.tsx";
 import type { ViewBox } from "../map/markers.ts";
 import type { PositionAggregate } from "../../domain/shapes/positions.ts";
-import { MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 
 export type { PositionAggregate };
-export { MAP_PROFILE_CAP };
 
 /** The map refetches the members in view this often (spec §9: sectors every 15 s on the map). */
 export const MAP_REFETCH_MS = 15_000;
