@@ -5,6 +5,7 @@
  */
 
 import { Images } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   type DiscoveryProps,
@@ -22,6 +23,7 @@ import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { distanceText, shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
+import { fetchAheadInView, IN_PAGE, onInPageClick, onInPageDown } from "./inPage.ts";
 
 /** Tiles before this index load their picture at once (the first screenful). */
 const EAGER_TILES = 8;
@@ -30,19 +32,25 @@ function Tiles(props: DiscoveryProps) {
   const { filter, setFilter, query, briefs } = useDiscovery(props, TILES_PAGE_SIZE, TILES_REFETCH_MS);
   const nsfw = useShowsNsfw();
   const presence = usePresence(briefs.slice(0, 50).map((b) => b.profileId));
+  // The profiles in view are fetched ahead; a tap opens one in this page (islands/inPage.ts).
+  const list = useRef<HTMLUListElement>(null);
+  useEffect(() => list.current ? fetchAheadInView(list.current) : undefined, [briefs]);
   return (
     <>
       <DiscoveryFrame filter={filter} onFilter={setFilter} query={query} count={briefs.length} loadMoreButton>
-        <ul className="tiles">
+        <ul className="tiles" ref={list}>
           {briefs.map((b, i) => (
             <li key={b.profileId}>
               <a
                 className="tile"
                 href={`/profile/${encodeURIComponent(b.profileId)}`}
-                onClick={() => {
+                {...{ [IN_PAGE]: "" }}
+                onPointerDown={onInPageDown}
+                onClick={(e) => {
                   try {
                     sessionStorage.setItem(GRID_ORDER_KEY, JSON.stringify(briefs.map((x) => x.profileId)));
                   } catch { /* storage off: the profile shows no next and previous */ }
+                  onInPageClick(e);
                 }}
               >
                 <BriefPicture

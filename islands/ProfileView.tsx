@@ -27,6 +27,7 @@ import type { PicInfo } from "../domain/shapes/pictures.ts";
 import { phrase } from "../domain/phrases.ts";
 import { FEEL_TEXTS } from "../domain/feelTexts.ts";
 import { GRID_ORDER_KEY } from "./queries/briefs.ts";
+import { fetchAhead, IN_PAGE, onInPageClick, onInPageDown, openInPage } from "./inPage.ts";
 
 export interface ProfileViewProps {
   profile: Profile;
@@ -270,17 +271,15 @@ function ProfileBody({ profile: initial, distanceMeters }: ProfileViewProps) {
           // A swipe towards the start of the line goes forward (to the left, or to the right in Arabic).
           const forward = document.dir === "rtl" ? dx > 0 : dx < 0;
           const to = forward ? around.next : around.prev;
-          if (to) location.assign(`/profile/${encodeURIComponent(to)}`);
+          if (to) openInPage(profileHref(to));
         }}
       >
         {(around.prev || around.next) && (
           <nav className="profile-step">
             {around.prev && (
-              <a href={`/profile/${encodeURIComponent(around.prev)}`} rel="prev">‹ {FEEL_TEXTS.previousProfile}</a>
+              <a href={profileHref(around.prev)} rel="prev" {...inPage}>‹ {FEEL_TEXTS.previousProfile}</a>
             )}
-            {around.next && (
-              <a href={`/profile/${encodeURIComponent(around.next)}`} rel="next">{FEEL_TEXTS.nextProfile} ›</a>
-            )}
+            {around.next && <a href={profileHref(around.next)} rel="next" {...inPage}>{FEEL_TEXTS.nextProfile} ›</a>}
           </nav>
         )}
         <Whereabouts p={p} distanceMeters={distanceMeters} />
@@ -310,9 +309,16 @@ function ProfileBody({ profile: initial, distanceMeters }: ProfileViewProps) {
   );
 }
 
+/** A member's profile page. */
+const profileHref = (id: string) => `/profile/${encodeURIComponent(id)}`;
+
+/** The props of a link to the next or previous profile: opened in the page (islands/inPage.ts). */
+const inPage = { [IN_PAGE]: "", onPointerDown: onInPageDown, onClick: onInPageClick };
+
 /**
  * The profiles before and after this one in the grid it was opened from (islands/ProfileTiles.tsx
- * keeps the grid's order for the tab), after hydration; none when it was opened from elsewhere.
+ * keeps the grid's order for the tab), after hydration, fetched ahead; none when it was opened
+ * from elsewhere.
  */
 function useGridNeighbours(id: string): { prev?: string; next?: string } {
   const [around, setAround] = useState<{ prev?: string; next?: string }>({});
@@ -320,7 +326,11 @@ function useGridNeighbours(id: string): { prev?: string; next?: string } {
     try {
       const ids: unknown = JSON.parse(sessionStorage.getItem(GRID_ORDER_KEY) ?? "[]");
       const i = Array.isArray(ids) ? ids.indexOf(id) : -1;
-      if (i >= 0) setAround({ prev: (ids as string[])[i - 1], next: (ids as string[])[i + 1] });
+      if (i < 0) return;
+      const prev = (ids as string[])[i - 1], next = (ids as string[])[i + 1];
+      setAround({ prev, next });
+      // A swipe or a tap on either opens it at once: both are fetched ahead.
+      for (const to of [next, prev]) if (to) fetchAhead(profileHref(to));
     } catch { /* no order kept: no neighbours */ }
   }, [id]);
   return around;

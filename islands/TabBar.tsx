@@ -4,11 +4,13 @@
  * and Likes that follow the member's events live. The spec's menu and home cards stay.
  */
 
+import { useSyncExternalStore } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { useUnreadCounts } from "./queries/notifications.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import { phrase } from "../domain/phrases.ts";
+import { SCREEN_CHANGED } from "./screenChange.ts";
 
 export interface TabBarProps {
   profileId: string;
@@ -41,8 +43,20 @@ export const TABS = [
 
 export type TabId = typeof TABS[number]["id"];
 
-function Tabs({ profileId, currentPath, icons }: TabBarProps) {
+/** Listens for the address changing without a page load (a screen opened in the page, Back, Forward). */
+function onScreenChange(changed: () => void): () => void {
+  addEventListener(SCREEN_CHANGED, changed);
+  addEventListener("popstate", changed);
+  return () => {
+    removeEventListener(SCREEN_CHANGED, changed);
+    removeEventListener("popstate", changed);
+  };
+}
+
+function Tabs({ profileId, currentPath: pagePath, icons }: TabBarProps) {
   const counts = useUnreadCounts(profileId);
+  // The page's path as the server rendered it, then the address as it changes in the page.
+  const currentPath = useSyncExternalStore(onScreenChange, () => location.pathname, () => pagePath);
   return (
     <nav className="tab-bar" aria-label={UI_TEXTS.tabs}>
       {TABS.map((t) => {

@@ -1,7 +1,7 @@
 /** The island loader's browser half for React islands: hydrates every marker of one island with its JSON props. */
 
 import { type ComponentType, createElement, type ReactNode, useEffect } from "react";
-import { hydrateRoot } from "react-dom/client";
+import { hydrateRoot, type Root } from "react-dom/client";
 import { markers } from "./enhance.ts";
 import { afterLocales } from "./locales.ts";
 
@@ -11,6 +11,12 @@ function Hydrated({ el, children }: { el: HTMLElement; children?: ReactNode }) {
   return children;
 }
 
+/** The React islands whose bundles have run, by name. */
+// deno-lint-ignore no-explicit-any
+const loaded = new Map<string, ComponentType<any>>();
+/** Each hydrated marker's root: a marker is hydrated once, and a screen that leaves the page is unmounted. */
+const roots = new WeakMap<Element, Root>();
+
 /**
  * Hydrates each `[data-island=name]` element with the component, once the page's translation is
  * in (islands/locales.ts) and the page has painted once: the server's HTML shows first, its photo
@@ -19,13 +25,32 @@ function Hydrated({ el, children }: { el: HTMLElement; children?: ReactNode }) {
  */
 // deno-lint-ignore no-explicit-any
 export function hydrateIslands(name: string, Component: ComponentType<any>): void {
-  afterLocales(() =>
-    afterFirstPaint(() => {
-      for (const { el, props } of markers(name)) {
-        hydrateRoot(el, createElement(Hydrated, { el }, createElement(Component, props)));
-      }
-    })
-  );
+  loaded.set(name, Component);
+  afterLocales(() => afterFirstPaint(() => hydrateMarkers(name, document)));
+}
+
+/**
+ * Hydrates the islands inside a screen opened in the page (islands/inPage.ts) whose bundles have
+ * already run; an island new to the page hydrates when its bundle runs.
+ */
+export function hydrateWithin(within: ParentNode): void {
+  afterLocales(() => afterFirstPaint(() => loaded.forEach((_, name) => hydrateMarkers(name, within))));
+}
+
+/** Unmounts the islands inside a screen the page leaves: their timers, sockets and queries stop. */
+export function unmountWithin(within: ParentNode): void {
+  for (const el of within.querySelectorAll("[data-island]")) {
+    roots.get(el)?.unmount();
+    roots.delete(el);
+  }
+}
+
+function hydrateMarkers(name: string, within: ParentNode): void {
+  const Component = loaded.get(name)!;
+  for (const { el, props } of markers(name, within)) {
+    if (roots.has(el)) continue;
+    roots.set(el, hydrateRoot(el, createElement(Hydrated, { el }, createElement(Component, props))));
+  }
 }
 
 /** Hydrations waiting for the first paint; all start in one task, as when each ran at once. */

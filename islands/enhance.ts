@@ -13,23 +13,41 @@ import { afterLocales } from "./locales.ts";
 // deno-lint-ignore no-explicit-any
 export type Enhancement<P = any> = (el: HTMLElement, props: P) => void;
 
-/** Each `[data-island=name]` marker of the page, with its props. */
-export function markers(name: string): { el: HTMLElement; props: Record<string, unknown> }[] {
-  return [...document.querySelectorAll<HTMLElement>(`[data-island="${name}"]`)].map((el) => ({
+/** Each `[data-island=name]` marker of the page (or of one part of it), with its props. */
+export function markers(
+  name: string,
+  within: ParentNode = document,
+): { el: HTMLElement; props: Record<string, unknown> }[] {
+  return [...within.querySelectorAll<HTMLElement>(`[data-island="${name}"]`)].map((el) => ({
     el,
     props: JSON.parse(el.dataset.props ?? "{}"),
   }));
 }
+
+/** The enhanced islands whose scripts have run, by name. */
+const loaded = new Map<string, Enhancement>();
 
 /**
  * Runs the enhancement on each marker of its island, once the page's translation is in
  * (islands/locales.ts), and marks it hydrated (tests wait for `data-hydrated`).
  */
 export function enhanceIslands(name: string, enhance: Enhancement): void {
-  afterLocales(() => {
-    for (const { el, props } of markers(name)) {
-      enhance(el, props);
-      el.setAttribute("data-hydrated", "");
-    }
-  });
+  loaded.set(name, enhance);
+  afterLocales(() => enhanceMarkers(name, document));
+}
+
+/**
+ * Enhances the islands inside a screen opened in the page (islands/inPage.ts) whose scripts have
+ * already run; an island new to the page is enhanced when its script runs.
+ */
+export function enhanceWithin(within: ParentNode): void {
+  afterLocales(() => loaded.forEach((_, name) => enhanceMarkers(name, within)));
+}
+
+function enhanceMarkers(name: string, within: ParentNode): void {
+  for (const { el, props } of markers(name, within)) {
+    if (el.hasAttribute("data-hydrated")) continue;
+    loaded.get(name)!(el, props);
+    el.setAttribute("data-hydrated", "");
+  }
 }

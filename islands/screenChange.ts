@@ -24,3 +24,10 @@ export function openProfilesAtOnce(): void {
     if (to && opensProfile(to)) swap.viewTransition?.skipTransition();
   });
 }
+
+/**
+ * Fired on the window when a screen opened in the page (islands/inPage.ts) changes the address
+ * without a page load, as `popstate` is for Back and Forward: what shows the current screen (the
+ * tab bar) follows both.
+ */
+export const SCREEN_CHANGED = "screenchange";

@@ -3,7 +3,8 @@
  * fetched ahead (the tab targets and the profiles in view, when they come into view), so a tap
  * finds its document already here. Nothing is prerendered: a prerender the browser starts when a
  * tap starts made the tap slower than the fetched page, and one started ahead for every profile
- * in view costs a phone more than it saves (decision 0128). Only pages
+ * in view costs a phone more than it saves (decision 0128). Links opened in the page (the grid's
+ * tiles) fetch their pages themselves (decision 0130). Only pages
  * whose GET changes nothing are named (never /logout, nothing with a query). The rules are one
  * fixed inline script: the CSP allows exactly it by its hash (routes/middleware.ts).
  */
@@ -26,7 +27,10 @@ const SCREENS = [
   "/profile/*#*",
 ];
 
-const where = { or: SCREENS.map((href_matches) => ({ href_matches })) };
+/** Links opened in the page fetch their page themselves (islands/inPage.ts): the browser leaves them. */
+const where = {
+  and: [{ or: SCREENS.map((href_matches) => ({ href_matches })) }, { not: { selector_matches: "[data-in-page]" } }],
+};
 /** The rules, as the page writes them: every screen fetched ahead when its link is in view. */
 export const SPECULATION_RULES = JSON.stringify({ prefetch: [{ where, eagerness: "eager" }] });
 

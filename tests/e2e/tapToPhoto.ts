@@ -44,7 +44,7 @@ export async function seedNearby() {
   return { viewer, profile: others[0] };
 }
 
-/** Each tap's time in ms and how its page came: prerendered, prefetched, or loaded on the tap. */
+/** Each tap's time in ms and how its page came: opened in the grid's page, prerendered, prefetched, or loaded on the tap. */
 export interface Taps {
   times: number[];
   ways: string[];
@@ -82,7 +82,7 @@ export async function measureTaps(tab: Tab, gridUrl: string, taps: number, lookM
         `location.pathname !== ${JSON.stringify(href)} ? undefined : new Promise((resolve) => {
         const nav = performance.getEntriesByType("navigation")[0];
         const shown = nav.activationStart ?? 0;
-        const how = shown > 0 ? "prerendered"
+        const how = nav.name !== location.href ? "in-page" : shown > 0 ? "prerendered"
           : nav.deliveryType === "navigational-prefetch" ? "prefetched" : "loaded";
         setTimeout(() => resolve(undefined), 5000);
         new PerformanceObserver((list) => {
