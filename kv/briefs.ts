@@ -130,12 +130,29 @@ function search(area: BriefsArea, viewerId: string, o: QueryOptions): Promise<Ne
 }
 
 /**
+ * The first search of an area done already by the caller (the map view's crowded check): used as
+ * the first chunk when it is the chunk `profileBriefs` would search, with the block list and the
+ * safety place it was made with.
+ */
+export interface Searched {
+  size: number;
+  found: NearbyPage;
+  exclude: Set<string>;
+  place: Awaited<ReturnType<typeof safetyPlace>>;
+}
+
+/**
  * One page of the members of `area` for `viewerId`, nearest to the viewer's shown position first:
  * without the viewer, members either of them blocked, hidden and expired members, and members
  * with no profile; filtered by `q.chars`, `q.likes`, age, distance, online now and pictures. Bad paging or coordinates throw
  * `GeoInputError`. A viewer without a valid position gets an empty `nearest`.
  */
-export async function profileBriefs(viewerId: string, area: BriefsArea, q: BriefsQuery = {}): Promise<BriefsPage> {
+export async function profileBriefs(
+  viewerId: string,
+  area: BriefsArea,
+  q: BriefsQuery = {},
+  searched?: Searched,
+): Promise<BriefsPage> {
   const page = q.page ?? 0, size = q.size ?? DEFAULT_SIZES[area.kind];
   if (!Number.isSafeInteger(page) || page < 0) throw new GeoInputError("page must be an integer >= 0");
   if (!Number.isSafeInteger(size) || size < 1 || size > MAX_BRIEFS_SIZE) {
@@ -145,9 +162,9 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
   const verifiedOnly = q.verified === true;
   const likes = q.likes ?? [];
   const [exclude, sets, place] = await Promise.all([
-    blockedSet(viewerId),
+    searched?.exclude ?? blockedSet(viewerId),
     likes.length > 0 ? likeSets(viewerId) : Promise.resolve(null),
-    safetyPlace(viewerId),
+    searched?.place ?? safetyPlace(viewerId),
   ]);
   // A distance filter would place members for a viewer at risk: it is not applied there.
   const maxMeters = place.atRisk ? undefined : q.maxMeters;
@@ -172,7 +189,9 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
   const profiles = new Map<string, Profile | null>();
   const accepted: ProfileBrief[] = [];
   for (let k = 0; accepted.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
-    const found = await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
+    const found = k === 0 && searched?.size === chunk && !likeFilter
+      ? searched.found
+      : await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
     // Without an attribute filter a candidate with a profile is accepted: read only as many as the
     // page still needs (a swipe deck's chunk is larger than its page), then more if some drop out.
     // Each further read is twice the last (many rated members in a row: few round trips).
@@ -222,16 +241,19 @@ export async function profileBriefs(viewerId: string, area: BriefsArea, q: Brief
  * Without a filter, a crowded view is told from the position index alone (the members in the box,
  * blocks left out), before any profile is read or any brief made: the view a dense city's map asks
  * most is then the cheapest. A member with no profile still counts there, as they never stay so.
+ * A view under the cap goes on from that search: the box is searched once.
  */
 export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery = {}): Promise<MapView> {
-  if (!filtersAttributes(q) && (q.likes?.length ?? 0) === 0 && q.ratedBefore === undefined) {
-    const [exclude, place] = await Promise.all([blockedSet(viewerId), safetyPlace(viewerId)]);
-    if (!place.atRisk) {
-      const found = await byBounds({ ...bounds, page: 0, size: MAP_PROFILE_CAP, exclude }, viewerId);
-      if (found.items.length >= MAP_PROFILE_CAP) return { rows: [], tooMany: true };
-    }
+  const query = { ...q, page: 0, size: MAP_PROFILE_CAP };
+  const area: BriefsArea = { kind: "bounds", bounds };
+  if (filtersAttributes(q) || (q.likes?.length ?? 0) > 0 || q.ratedBefore !== undefined) {
+    return mapViewOf(await profileBriefs(viewerId, area, query));
   }
-  return mapViewOf(
-    await profileBriefs(viewerId, { kind: "bounds", bounds }, { ...q, page: 0, size: MAP_PROFILE_CAP }),
-  );
+  const [exclude, place] = await Promise.all([blockedSet(viewerId), safetyPlace(viewerId)]);
+  if (place.atRisk) return mapViewOf(await profileBriefs(viewerId, area, query));
+  // The cap and one more: the chunk profileBriefs reads first for this page, so it is searched once.
+  const size = MAP_PROFILE_CAP + 1;
+  const found = await byBounds({ ...bounds, page: 0, size, exclude }, viewerId);
+  if (found.items.length >= MAP_PROFILE_CAP) return { rows: [], tooMany: true };
+  return mapViewOf(await profileBriefs(viewerId, area, query, { size, found, exclude, place }));
 }
