@@ -25,18 +25,21 @@ const AHEAD_AT_ONCE = 2;
 /** A page parsed, or null when it cannot be shown in the page. */
 type Fetched = Promise<Document | null>;
 
+/** A page fetched ahead: its HTML, and the page once parsed (while this one was idle). */
+interface Ahead {
+  at: number;
+  html: Promise<string | null>;
+  parsed?: Document | null;
+}
+
 /** Pages fetched ahead, each shown once at most (a page shown again is fetched again). */
-const ahead = new Map<string, { at: number; doc: Fetched }>();
+const ahead = new Map<string, Ahead>();
 const queue: string[] = [];
 let inFlight = 0;
 
-/** Runs `fn` when the page is idle (soon, where the browser cannot tell). */
-const whenIdle = (fn: () => void) =>
-  typeof requestIdleCallback === "function" ? requestIdleCallback(fn, { timeout: 500 }) : setTimeout(fn, 0);
-
-/** Fetches and parses a page: parsed while the page is idle when fetched ahead, at once when asked for now. */
-function fetchPage(href: string, now: boolean): Fetched {
-  return fetch(href, { credentials: "same-origin", headers: { accept: "text/html" }, priority: now ? "high" : "low" })
+/** The page's HTML, or null when it cannot be shown in the page. */
+function fetchHtml(href: string, priority: RequestPriority): Promise<string | null> {
+  return fetch(href, { credentials: "same-origin", headers: { accept: "text/html" }, priority })
     .then((res) =>
       // A redirect (signed out), a refresh (a profile that is gone) or an error page opens as a link.
       res.ok && !res.redirected && !res.headers.has("refresh") &&
@@ -44,16 +47,13 @@ function fetchPage(href: string, now: boolean): Fetched {
         ? res.text()
         : null
     )
-    .then((html) =>
-      html === null ? null : new Promise<Document | null>((parsed) => {
-        const parse = () => {
-          const doc = new DOMParser().parseFromString(html, "text/html");
-          parsed(doc.querySelector("main") ? doc : null);
-        };
-        now ? parse() : whenIdle(parse);
-      })
-    )
     .catch(() => null);
+}
+
+function parse(html: string | null): Document | null {
+  if (html === null) return null;
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  return doc.querySelector("main") ? doc : null;
 }
 
 function pump(): void {
@@ -61,10 +61,15 @@ function pump(): void {
     const href = queue.shift()!;
     if (ahead.has(href)) continue;
     inFlight++;
-    const doc = fetchPage(href, false);
-    ahead.set(href, { at: Date.now(), doc });
+    const page: Ahead = { at: Date.now(), html: fetchHtml(href, "low") };
+    ahead.set(href, page);
     if (ahead.size > MAX_AHEAD) ahead.delete(ahead.keys().next().value!);
-    doc.finally(() => {
+    page.html.then((html) => {
+      // Parsed while the page is idle, if it ever is before the tap; else on the tap.
+      if (html !== null && typeof requestIdleCallback === "function") {
+        requestIdleCallback(() => page.parsed ??= parse(html));
+      }
+    }).finally(() => {
       inFlight--;
       pump();
     });
@@ -75,7 +80,8 @@ function pump(): void {
 function takePage(href: string): Fetched {
   const got = ahead.get(href);
   ahead.delete(href);
-  return got && Date.now() - got.at < FRESH_MS ? got.doc : fetchPage(href, true);
+  if (!got || Date.now() - got.at >= FRESH_MS) return fetchHtml(href, "high").then(parse);
+  return got.parsed !== undefined ? Promise.resolve(got.parsed) : got.html.then((html) => got.parsed ??= parse(html));
 }
 
 /** Fetches ahead the page at `href` (a link in view, or the next step of a swipe). */
