@@ -12,6 +12,7 @@
 import { hydrateWithin, unmountWithin } from "./client.ts";
 import { enhanceWithin } from "./enhance.ts";
 import { SCREEN_CHANGED } from "./screenChange.ts";
+import { setNewest } from "../domain/newest.ts";
 
 /** The attribute that marks a link opened in the page. */
 export const IN_PAGE = "data-in-page";
@@ -62,8 +63,7 @@ function pump(): void {
     if (ahead.has(href)) continue;
     inFlight++;
     const page: Ahead = { at: Date.now(), html: fetchHtml(href, "low") };
-    ahead.set(href, page);
-    if (ahead.size > MAX_AHEAD) ahead.delete(ahead.keys().next().value!);
+    setNewest(ahead, href, page, MAX_AHEAD);
     page.html.then((html) => {
       // Parsed while the page is idle, if it ever is before the tap; else on the tap.
       if (html !== null && typeof requestIdleCallback === "function") {

@@ -19,6 +19,7 @@
 
 import { kv } from "./db.ts";
 import { addEvent, type EventBus, eventBus } from "./events.ts";
+import { setNewest } from "../domain/newest.ts";
 
 /** A change on any instance stops being served from another's kept copy within this time. */
 export const KEPT_REVOKE_MS = 750;
@@ -127,9 +128,7 @@ export function keep(name: KeptName, id: string, value: unknown, began: number):
   if (!k || (k.forgotAt.get(name) ?? -Infinity) >= began) return;
   let m = k.entries.get(name);
   if (!m) k.entries.set(name, m = new Map());
-  if (m.size >= KEPT[name].max) m.delete(m.keys().next().value!);
-  m.delete(id);
-  m.set(id, { value, at: began });
+  setNewest(m, id, { value, at: began }, KEPT[name].max);
 }
 
 /** `load()`'s answer for `name` `id`, kept: the kept copy when it may be used, else read and kept. */

@@ -25,6 +25,7 @@ import {
 } from "../domain/shapes/likes.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 import type { Page } from "../domain/shapes/paging.ts";
+import { setNewest } from "../domain/newest.ts";
 
 /** Page sizes of spec §9: likes lists 20, picture likes 30. */
 export const LIKES_PAGE = 20;
@@ -310,10 +311,8 @@ export async function ratedAmong(viewer: string, ids: readonly string[], ts: num
   let known = deckCache.get(key);
   if (!known || Date.now() - known.at > DECK_CACHE_MS) {
     known = { rated: new Set(), unrated: new Set(), at: Date.now() };
-    if (deckCache.size >= DECK_CACHE_MAX) deckCache.delete(deckCache.keys().next().value!);
   }
-  deckCache.delete(key);
-  deckCache.set(key, known); // the newest last: the oldest goes first
+  setNewest(deckCache, key, known, DECK_CACHE_MAX);
   // A deck opened in the future (the time is the caller's) could still see ratings made before
   // it: its unrated are asked again each page.
   const settled = ts <= now();

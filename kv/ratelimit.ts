@@ -3,6 +3,7 @@
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
+import { setNewest } from "../domain/newest.ts";
 
 /** A limit: at most `max` hits per `windowMs`. */
 export interface Limit {
@@ -149,10 +150,8 @@ async function hitInMemory(scope: LimitName, limit: Limit, who: string): Promise
   if (!c) {
     await sweepEndedWindows(scope, window);
     c = { key: keys.rateLimitCount(scope, window, who), global: 0, pending: 0 };
-    local.counts.set(id, c);
-    if (local.counts.size > 100_000) {
-      local.counts.delete(local.counts.keys().next().value!); // its unflushed hits still go at the next flush
-    }
+    // The oldest count dropped past the bound: its unflushed hits still go at the next flush.
+    setNewest(local.counts, id, c, 100_000);
   }
   c.pending++;
   if (c.global + c.pending > limit.max / 2) {

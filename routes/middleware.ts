@@ -21,6 +21,7 @@ import { phrase } from "../domain/phrases.ts";
 import { SPECULATION_RULES_HASH } from "./speculation.ts";
 import { CACHE_ID_HEADER } from "../islands/sw/caches.ts";
 import { isDiscreet } from "./device.ts";
+import { setNewest } from "../domain/newest.ts";
 
 /** Security headers of design.md: CSP without inline script (but the speculation rules, by hash), HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
@@ -260,8 +261,7 @@ export async function offlineCacheId(sessionId: string, discreet: boolean): Prom
   if (known) return known;
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(name)));
   const id = [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  if (cacheIds.size >= CACHE_IDS_KEPT) cacheIds.delete(cacheIds.keys().next().value!);
-  cacheIds.set(name, id);
+  setNewest(cacheIds, name, id, CACHE_IDS_KEPT);
   return id;
 }
 
