@@ -23,7 +23,7 @@ import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { distanceText, shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
-import { fetchAheadInView, IN_PAGE, onInPageClick, onInPageDown } from "./inPage.ts";
+import { fetchAheadInView, inPageLink, onInPageClick } from "./inPage.ts";
 
 /** Tiles before this index load their picture at once (the first screenful). */
 const EAGER_TILES = 8;
@@ -44,8 +44,7 @@ function Tiles(props: DiscoveryProps) {
               <a
                 className="tile"
                 href={`/profile/${encodeURIComponent(b.profileId)}`}
-                {...{ [IN_PAGE]: "" }}
-                onPointerDown={onInPageDown}
+                {...inPageLink}
                 onClick={(e) => {
                   try {
                     sessionStorage.setItem(GRID_ORDER_KEY, JSON.stringify(briefs.map((x) => x.profileId)));

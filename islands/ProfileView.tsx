@@ -27,7 +27,7 @@ import type { PicInfo } from "../domain/shapes/pictures.ts";
 import { phrase } from "../domain/phrases.ts";
 import { FEEL_TEXTS } from "../domain/feelTexts.ts";
 import { GRID_ORDER_KEY } from "./queries/briefs.ts";
-import { fetchAhead, IN_PAGE, onInPageClick, onInPageDown, openInPage } from "./inPage.ts";
+import { fetchAhead, inPageLink, openInPage } from "./inPage.ts";
 
 export interface ProfileViewProps {
   profile: Profile;
@@ -277,9 +277,11 @@ function ProfileBody({ profile: initial, distanceMeters }: ProfileViewProps) {
         {(around.prev || around.next) && (
           <nav className="profile-step">
             {around.prev && (
-              <a href={profileHref(around.prev)} rel="prev" {...inPage}>‹ {FEEL_TEXTS.previousProfile}</a>
+              <a href={profileHref(around.prev)} rel="prev" {...inPageLink}>‹ {FEEL_TEXTS.previousProfile}</a>
             )}
-            {around.next && <a href={profileHref(around.next)} rel="next" {...inPage}>{FEEL_TEXTS.nextProfile} ›</a>}
+            {around.next && (
+              <a href={profileHref(around.next)} rel="next" {...inPageLink}>{FEEL_TEXTS.nextProfile} ›</a>
+            )}
           </nav>
         )}
         <Whereabouts p={p} distanceMeters={distanceMeters} />
@@ -311,9 +313,6 @@ function ProfileBody({ profile: initial, distanceMeters }: ProfileViewProps) {
 
 /** A member's profile page. */
 const profileHref = (id: string) => `/profile/${encodeURIComponent(id)}`;
-
-/** The props of a link to the next or previous profile: opened in the page (islands/inPage.ts). */
-const inPage = { [IN_PAGE]: "", onPointerDown: onInPageDown, onClick: onInPageClick };
 
 /**
  * The profiles before and after this one in the grid it was opened from (islands/ProfileTiles.tsx

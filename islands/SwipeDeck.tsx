@@ -29,6 +29,7 @@ import { UI_TEXTS } from "../domain/uiTexts.ts";
 // Kept for islands that took the gesture from here before islands/useSwipe.ts existed.
 export { swipeOfDrag } from "./useSwipe.ts";
 import type { ProfileBrief } from "../domain/shapes/briefs.ts";
+import { inPageLink } from "./inPage.ts";
 
 /** Fetch the next page when this few cards are left. */
 const REFILL_AT = 5;
@@ -128,7 +129,7 @@ function Deck(props: DiscoveryProps) {
       </div>
       <SwipeButtons onSwipe={swipe} disabled={!top || !!leaving} />
       {top && (
-        <a className="button view-profile" href={`/profile/${encodeURIComponent(top.profileId)}`}>
+        <a className="button view-profile" href={`/profile/${encodeURIComponent(top.profileId)}`} {...inPageLink}>
           {DISCOVERY_TEXTS.viewProfileChat}
         </a>
       )}

@@ -305,6 +305,9 @@ export function onInPageClick(e: InPageClick): void {
   openInPage(href);
 }
 
+/** The props that make a link open its page in this one. */
+export const inPageLink = { [IN_PAGE]: "", onPointerDown: onInPageDown, onClick: onInPageClick };
+
 /** A page being opened: another tap meanwhile is not a second one. */
 let opening = false;
 

@@ -1,5 +1,5 @@
 /**
- * A tile opens its profile in the grid's page (islands/inPage.ts): no page load, the address, the
+ * A tile (or a list card, or the swipe deck's View Profile) opens its profile in the page (islands/inPage.ts): no page load, the address, the
  * title, the header and the tab bar follow, the profile's islands work, its next profile opens in
  * the page too; Back shows the grid as it
  * was left (its scroll, its tiles) and Forward loads the profile; a profile that can no longer be
@@ -21,7 +21,7 @@ import { LOADING_YOUR_PROFILE } from "../../routes/pages/profile.tsx";
 
 const HOME = { lat: 40.4168, lon: -3.7038 };
 
-Deno.test("e2e phone - a tile opens its profile in the page; Back shows the grid as it was left", async () => {
+Deno.test("e2e phone - a tile, a list card or the deck's View Profile opens its profile in the page; Back shows the screen as it was left", async () => {
   const h = await startHarness();
   try {
     const { context, page } = await h.newPage("phone");
@@ -101,6 +101,26 @@ Deno.test("e2e phone - a tile opens its profile in the page; Back shows the grid
     await page.waitForURL(`${h.origin}/profile/${pictured}`);
     await page.getByRole("button", { name: TEXTS.removeLike }).waitFor();
     assert.ok(!(await samePage()), "Forward loads the profile");
+
+    // The list's cards and the swipe deck's View Profile open in the page too.
+    for (
+      const [screen, link] of [
+        ["/search/profile", ".profile-card a.name-cut"],
+        ["/search/swype", "a.view-profile"],
+      ]
+    ) {
+      await page.goto(screen);
+      await waitHydrated(page);
+      await page.evaluate(() => (globalThis as unknown as { samePage: boolean }).samePage = true);
+      const href = (await page.locator(link).first().getAttribute("href"))!;
+      await page.locator(link).first().click();
+      await page.waitForURL(h.origin + href);
+      await page.locator(".hero-caption h1").waitFor();
+      assert.ok(await samePage(), `${screen}: no page load`);
+      await page.goBack();
+      await page.waitForURL(h.origin + screen);
+      assert.ok(await samePage(), `${screen}: Back is no page load`);
+    }
 
     // A member who blocks the viewer while the grid shows them: the tap opens as a link does, which
     // leads to the viewer's own profile (spec §2), never the blocker's.
