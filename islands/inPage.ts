@@ -1,12 +1,13 @@
 /**
- * Screens opened in the page: a tap on a link marked `data-in-page` (a tile of the grid) shows the
- * server's page for it without leaving the document. The page's HTML is fetched ahead while its
- * link is in view, parsed and its photo asked for when the finger comes down, and on the tap its
- * main part takes the place of this one: the stylesheet, the scripts already compiled, the header,
- * the tab bar and the live connection stay. The address follows (`history.pushState`), Back brings
- * the screen it came from back as it was left (its scroll, its loaded pages), and any address
- * still loads the same page from the server (decision 0130). Whatever cannot be shown this way (a
- * failed fetch, a redirect, a page in another shape) is opened as an ordinary link.
+ * Screens opened in the page: a tap on a link marked `data-in-page` (the discovery screens' ways
+ * into a profile) shows the server's page for it without leaving the document. The page's HTML
+ * is fetched ahead while its link is in view and parsed while the page is idle, its photo starts
+ * loading when the finger comes down, and on the tap its main part takes the place of this one:
+ * the stylesheet, the scripts already compiled, the header, the tab bar and the live connection
+ * stay. The address follows (`history.pushState`), Back brings the screen it came from back as it
+ * was left (its scroll, its loaded pages), and any address still loads the same page from the
+ * server (decision 0130). Whatever cannot be shown this way (a failed fetch, a redirect, a page in
+ * another shape) is opened as an ordinary link.
  */
 
 import { hydrateWithin, unmountWithin } from "./client.ts";
@@ -171,7 +172,9 @@ function showHeader(header: Element | null): void {
   if (!header || !current) return;
   const title = (h: Element) => h.querySelector(":scope > .screen-title, :scope > .tagline");
   const [was, next] = [title(current), title(header)];
-  if (next) was ? was.replaceWith(next.cloneNode(true)) : current.querySelector(".menu")?.after(next.cloneNode(true));
+  // The title or tagline stands after the brand (none in discreet mode: after the menu).
+  const after = current.querySelector(":scope > .brand") ?? current.querySelector(":scope > .menu");
+  if (next) was ? was.replaceWith(next.cloneNode(true)) : after?.after(next.cloneNode(true));
   else was?.remove();
   const links = header.querySelectorAll(".menu a");
   current.querySelectorAll(".menu a").forEach((a, i) => {
