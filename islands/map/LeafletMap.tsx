@@ -7,7 +7,7 @@
 
 import { memo, useEffect, useMemo, useRef, useState } from "react";
 import * as L from "leaflet";
-import { MapContainer, Marker, Rectangle, TileLayer, useMap, useMapEvents } from "react-leaflet";
+import { MapContainer, Marker, Rectangle, TileLayer, useMap, useMapEvents, ZoomControl } from "react-leaflet";
 import { markerElement, markerSize, type ViewBox } from "./markers.ts";
 import { APP_TILE_URL, type MapStart, TILE_MAX_ZOOM } from "./firstView.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
@@ -193,13 +193,15 @@ export default function LeafletMap(p: LeafletMapProps) {
     <MapContainer
       {...start}
       className="leaflet-host"
-      zoomControl
+      zoomControl={false}
       worldCopyJump={false}
       minZoom={2}
       maxZoom={TILE_MAX_ZOOM}
     >
       {/* From this app's origin (routes/tiles.ts): the tile host never sees the member. */}
       <TileLayer url={APP_TILE_URL} attribution={p.attribution} maxZoom={TILE_MAX_ZOOM} eventHandlers={tileHandlers} />
+      {/* At the start of the line's top corner, across from the filter (which follows the direction). */}
+      <ZoomControl position={document.documentElement.dir === "rtl" ? "topright" : "topleft"} />
       <ViewWatcher onView={p.onView} onSize={setSize} />
       <Fly fly={p.fly} />
       {p.cells.map((c) => <Rectangle key={`${c.latMin}:${c.lonMin}`} bounds={toBounds(c)} pathOptions={CELL_STYLE} />)}

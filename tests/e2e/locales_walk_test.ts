@@ -41,11 +41,12 @@ const NOT_TEXT = /^(Lambda|NSFW|OpenStreetMap|Leaflet|GPS|km|mi|ft|m|USER|ADMIN|
 const SKIP = "script,style,noscript,time,code,[translate=no],[data-per-language],.leaflet-control-attribution," +
   ".map-preview-attribution,[hidden],[aria-hidden=true]";
 
-/** The Arabic screens of docs/screens/ar/ (phone, light and dark), by path. */
+/** The Arabic screens of docs/screens/ar/ (phone, light and dark), by path (a profile besides). */
 const SHOTS: Record<string, string> = {
   "/": "home",
   "/search/tile": "grid",
   "/search/swype": "swipe",
+  "/search/map": "map",
   "/chat/personal": "chats",
   "/likes/profilelikedyou": "likes",
   "/settings": "settings",
@@ -206,6 +207,9 @@ Deno.test({
         .map((r) => r.path.replace(":profileId", me).replace(":game", "cooties"))
         .concat(`/profile/${neighbour}`);
 
+      /** The screens shot in Arabic: the main ones, and another member's profile. */
+      const shots: Record<string, string> = { ...SHOTS, [`/profile/${neighbour}`]: "profile" };
+
       /** Opens every page in a language, logged out then in, and runs `check` on each. */
       const walk = async (lang: string, vp: ViewportName, check?: (page: Page, path: string) => Promise<void>) => {
         const { context, page } = await contextIn(lang, vp);
@@ -237,13 +241,13 @@ Deno.test({
           "phone",
           l !== "ar" ? undefined : async (page, path) => {
             for (const v of await violations(page)) found.push(`${at}: ${v}`);
-            if (SHOTS[path]) await shootAr(page, `${SHOTS[path]}-light`);
+            if (shots[path]) await shootAr(page, `${shots[path]}-light`);
           },
         );
       }
       const { context: dark, page: darkPage } = await contextIn("ar", "phone", "dark");
       await dark.addCookies(session);
-      for (const [path, name] of Object.entries(SHOTS)) {
+      for (const [path, name] of Object.entries(shots)) {
         at = `ar phone dark ${path}`;
         await darkPage.goto(path);
         await waitHydrated(darkPage);
