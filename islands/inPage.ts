@@ -41,6 +41,8 @@ let inFlight = 0;
 
 /** The page's HTML, or null when it cannot be shown in the page. */
 function fetchHtml(href: string, priority: RequestPriority): Promise<string | null> {
+  // Only this site's pages are shown here; any other address opens as a link.
+  if (new URL(href, location.href).origin !== location.origin) return Promise.resolve(null);
   return fetch(href, { credentials: "same-origin", headers: { accept: "text/html" }, priority })
     .then((res) =>
       // A redirect (signed out), a refresh (a profile that is gone) or an error page opens as a link.
