@@ -82,6 +82,7 @@ export function Composer(
         )}
         <textarea
           ref={box}
+          dir="auto"
           aria-label={TEXTS.message}
           rows={1}
           maxLength={MAX_TEXT}

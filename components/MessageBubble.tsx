@@ -70,7 +70,7 @@ export function MessageBubble({ m, mine, author, onDelete, onOpen, grouped }: Me
     <div className={`bubble${mine ? " mine" : ""}${grouped ? " grouped" : ""}`}>
       <button type="button" className="bubble-body" onClick={() => setOpen(!open)} aria-expanded={open}>
         {author && <strong className="author">{author}</strong>}
-        {m.bodyText && <span className="text">{m.bodyText}</span>}
+        {m.bodyText && <span className="text" dir="auto">{m.bodyText}</span>}
         {m.profilePicIds.length > 0 && m.viewOnce && !mine && m.tsOpened && (
           <span className="view-once opened">{TEXTS.viewOnce} · {TEXTS.viewOnceOpened}</span>
         )}

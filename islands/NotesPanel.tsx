@@ -103,6 +103,7 @@ function Panel({ note: initial }: NotesPanelProps) {
       <label>
         {TEXTS.note}
         <textarea
+          dir="auto"
           rows={5}
           maxLength={MAX_TEXT}
           value={text}

@@ -187,6 +187,7 @@ function EditorBody({ profile: initial }: { profile: ProfileView }) {
         <label>
           {TEXTS.description}
           <textarea
+            dir="auto"
             rows={8}
             maxLength={MAX_TEXT}
             {...field("description")}

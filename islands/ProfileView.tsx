@@ -79,7 +79,13 @@ function Biography({ text }: { text: string }) {
   if (!text.trim()) return null;
   return (
     <section className="bio-section" aria-label={UI_TEXTS.biography}>
-      <div ref={ref} className={open ? "bio" : overflows ? "bio collapsed faded" : "bio collapsed"} id="bio">
+      {/* The member's own words run in their own direction (English in an Arabic page, or the reverse). */}
+      <div
+        ref={ref}
+        className={open ? "bio" : overflows ? "bio collapsed faded" : "bio collapsed"}
+        id="bio"
+        dir="auto"
+      >
         {text}
       </div>
       {overflows && (

@@ -100,7 +100,12 @@ Deno.test({
         await box.fill(`Hello from ${lang}`);
         await page.getByRole("button", { name: t(() => TEXTS.send), exact: true }).click();
         await page.getByRole("log").getByText(`Hello from ${lang}`).waitFor();
-        if (lang === "ar") await shot(page, "lang-ar-profile");
+        if (lang === "ar") {
+          // A member's own words keep their own direction in a right-to-left page.
+          const sent = page.getByRole("log").getByText(`Hello from ${lang}`);
+          assert.equal(await sent.evaluate((el) => getComputedStyle(el).direction), "ltr");
+          await shot(page, "lang-ar-profile");
+        }
 
         // Settings: each language in its own name; another one chosen, the next page follows it.
         await go("/settings");
