@@ -12,11 +12,9 @@
 
 import { hydrateWithin, unmountWithin } from "./client.ts";
 import { enhanceWithin } from "./enhance.ts";
-import { SCREEN_CHANGED } from "./screenChange.ts";
+import { IN_PAGE, SCREEN_CHANGED } from "./screenChange.ts";
 import { setNewest } from "../domain/newest.ts";
 
-/** The attribute that marks a link opened in the page. */
-export const IN_PAGE = "data-in-page";
 /** A page fetched ahead is used for this long; later, it is fetched again. */
 const FRESH_MS = 30_000;
 /** Pages kept fetched ahead at most (the oldest goes first). */

@@ -31,3 +31,9 @@ export function openProfilesAtOnce(): void {
  * tab bar) follows both.
  */
 export const SCREEN_CHANGED = "screenchange";
+
+/**
+ * The attribute that marks a link opened in the page (islands/inPage.ts); the speculation rules
+ * (routes/speculation.ts) leave such links to it.
+ */
+export const IN_PAGE = "data-in-page";

@@ -10,6 +10,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { IN_PAGE } from "../islands/screenChange.ts";
 
 /** The app's screens that may be fetched ahead. */
 const SCREENS = [
@@ -29,7 +30,7 @@ const SCREENS = [
 
 /** Links opened in the page fetch their page themselves (islands/inPage.ts): the browser leaves them. */
 const where = {
-  and: [{ or: SCREENS.map((href_matches) => ({ href_matches })) }, { not: { selector_matches: "[data-in-page]" } }],
+  and: [{ or: SCREENS.map((href_matches) => ({ href_matches })) }, { not: { selector_matches: `[${IN_PAGE}]` } }],
 };
 /** The rules, as the page writes them: every screen fetched ahead when its link is in view. */
 export const SPECULATION_RULES = JSON.stringify({ prefetch: [{ where, eagerness: "eager" }] });
