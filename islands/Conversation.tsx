@@ -206,7 +206,7 @@ function QueuedBubble({ q }: { q: QueuedMessage }) {
   return (
     <div className={q.failed ? "bubble mine queued failed" : "bubble mine queued"}>
       <p className="bubble-body">
-        <span className="text">{q.message.bodyText}</span>
+        <span className="text" dir="auto">{q.message.bodyText}</span>
         <span className="queued-state" role="status">
           {q.failed ? `${UI_TEXTS.messageNotSent}: ${q.failed}` : UI_TEXTS.messageWaiting}
         </span>

@@ -101,9 +101,15 @@ Deno.test({
         await page.getByRole("button", { name: t(() => TEXTS.send), exact: true }).click();
         await page.getByRole("log").getByText(`Hello from ${lang}`).waitFor();
         if (lang === "ar") {
-          // A member's own words keep their own direction in a right-to-left page.
-          const sent = page.getByRole("log").getByText(`Hello from ${lang}`);
-          assert.equal(await sent.evaluate((el) => getComputedStyle(el).direction), "ltr");
+          // A member's own words keep their own direction in a right-to-left page, waiting or delivered
+          // (the waiting bubble is replaced by the delivered one, so the delivered one is measured).
+          // Found and measured in one step in the page, so a re-render between the two cannot detach it.
+          const direction = await page.waitForFunction((text) => {
+            const el = [...document.querySelectorAll("[role=log] .bubble:not(.queued) .text")]
+              .find((e) => e.textContent === text && e.isConnected);
+            return el ? getComputedStyle(el).direction : "";
+          }, `Hello from ${lang}`);
+          assert.equal(await direction.jsonValue(), "ltr");
           await shot(page, "lang-ar-profile");
         }
 
