@@ -28,10 +28,10 @@ async function oldPage(viewer: string, before: number) {
   const rated = new Set<string>();
   for (const type of ["LIKE", "DISLIKE"] as const) {
     for await (
-      const e of kv().list<{ likedProfileId: string; tsCreated: number }>({
+      const e of kv().list<{ tsCreated: number }>({
         prefix: keys.profileLikesByLiker(viewer, type),
       })
-    ) if (e.value.tsCreated < before) rated.add(e.value.likedProfileId);
+    ) if (e.value.tsCreated < before) rated.add(String(e.key[4]));
   }
   // The old page: the index search without the rated ones, then their profiles (briefs).
   const page = await nearest(viewer, { size: 200, exclude: rated });

@@ -40,6 +40,8 @@ export const KEPT = {
   profile: { ttlMs: 5_000, max: 20_000 },
   /** A member's safety settings, by profile id (kv/safety.ts). */
   safety: { ttlMs: 5_000, max: 50_000 },
+  /** Whether an account has a device to push to, by account id (kv/push.ts). */
+  pushDevices: { ttlMs: 5_000, max: 50_000 },
 } as const;
 export type KeptName = keyof typeof KEPT;
 

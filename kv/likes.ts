@@ -1,11 +1,13 @@
 /**
  * Profile likes and picture likes (spec §3, §4): one record per liker and target, written in one
  * atomic with its two time-ordered indexes (given, received). No count is kept: nothing shows one,
- * and each like's atomic is smaller without.
+ * and each like's atomic is smaller without. A profile like's index rows hold only what their key
+ * does not say (when, blocked), and its record when its member was last told of it: each like then
+ * writes three small rows and, once a day, its notification.
  * A profile like also carries the `blocked` flag, whose symmetric index lives in kv/blocks.ts.
  */
 
-import { notificationOf, oncePerDayFrom, oncePerDayNotification } from "./notifications.ts";
+import { addNotification, LIKE_NOTIFY_EVERY_MS, notificationOf, oncePerDayNotification } from "./notifications.ts";
 import { commitGrouped } from "./groupCommit.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
@@ -14,6 +16,7 @@ import { now } from "./clock.ts";
 import { getProfile } from "./profiles.ts";
 import { blockedSet, blockIndexOps, blocksChangedHere, hasBlocked, listBlocked } from "./blocks.ts";
 import { canViewPicture, getPic } from "./pictures.ts";
+import { pushReachable } from "./push.ts";
 import { pageOf, type PageRequest } from "./paging.ts";
 import {
   type LikeBrief,
@@ -31,12 +34,37 @@ import { setNewest } from "../domain/newest.ts";
 export const LIKES_PAGE = 20;
 export const PIC_LIKES_PAGE = 30;
 
-/** The stored records add the index position (`seq`, time-ordered), which is never sent. */
-type Stored<T> = T & { seq: string };
+/**
+ * The stored records add the index position (`seq`, time-ordered) and, for a profile like, when
+ * the liked member was last told of it (`toldAt`); neither is ever sent.
+ */
+type Stored<T> = T & { seq: string; toldAt?: number };
 
 function strip<T>(stored: Stored<T>): T {
-  const { seq: _, ...rest } = stored;
+  const { seq: _, toldAt: __, ...rest } = stored;
   return rest as T;
+}
+
+/** A profile like's row in a list (given, received): what its key does not say. */
+interface ListedLike {
+  tsCreated: number;
+  blocked: boolean;
+}
+
+/**
+ * The profile like a list row stands for: the key says who, the type and its place in the list.
+ * Rows written when they held the whole record read the same.
+ */
+function likeOfRow(e: Deno.KvEntry<ListedLike>, list: "given" | "received"): ProfileLike {
+  const [, member, likeType, , other] = e.key as string[];
+  const [likerProfileId, likedProfileId] = list === "given" ? [member, other] : [other, member];
+  return {
+    likerProfileId,
+    likedProfileId,
+    likeType: likeType as LikeType,
+    blocked: e.value.blocked,
+    tsCreated: e.value.tsCreated,
+  };
 }
 
 /** The default like when none is stored: UNDETERMINED, not blocked. */
@@ -85,12 +113,9 @@ export async function putProfileLike(
   first?: (stored: LikeType) => Promise<void>,
 ): Promise<{ like: ProfileLike; changed: boolean }> {
   const key = keys.profileLike(liker, liked);
-  // A like may tell the member: the like and when they were last told, in one read.
-  const onceKey = likeType === "LIKE" ? keys.notificationOnce(liked, "profile-like", liker) : null;
   for (let attempt = 0; attempt < 10; attempt++) {
-    const [entry, once] = onceKey
-      ? await kv().getMany<[Stored<ProfileLike>, number]>([key, onceKey])
-      : [await kv().get<Stored<ProfileLike>>(key), null];
+    // The record says when its member was last told of it too: one read.
+    const entry = await kv().get<Stored<ProfileLike>>(key);
     const old = entry.value;
     if (attempt === 0) await first?.(old?.likeType ?? "UNDETERMINED");
     const nextBlocked = blocked ?? old?.blocked ?? false;
@@ -99,9 +124,8 @@ export async function putProfileLike(
     const typeChanged = !old || old.likeType !== likeType;
     // A new like tells the member, discreetly (it may show on a lock screen), once a day per liker:
     // who is on the Likes page.
-    const tell = typeChanged && once && !nextBlocked
-      ? oncePerDayFrom(once, liked, notificationOf("profileLiked", "/likes/profilelikedyou"))
-      : null;
+    const tell = typeChanged && likeType === "LIKE" && !nextBlocked &&
+      !(old?.toldAt !== undefined && t - old.toldAt < LIKE_NOTIFY_EVERY_MS);
     const next: Stored<ProfileLike> = {
       likerProfileId: liker,
       likedProfileId: liked,
@@ -110,19 +134,23 @@ export async function putProfileLike(
       tsCreated: typeChanged ? t : old.tsCreated,
       seq: typeChanged ? newId(t) : old.seq,
     };
+    const toldAt = tell ? t : old?.toldAt;
+    const push = tell && await pushReachable(liked);
+    if (toldAt !== undefined) next.toldAt = toldAt;
+    const row: ListedLike = { tsCreated: next.tsCreated, blocked: nextBlocked };
     // Committed with other likes made meanwhile (kv/groupCommit.ts): a like's commit is mostly its
     // transaction's fixed cost.
-    const written = await commitGrouped(tell ? [key, onceKey!] : [key], (op) => {
+    const written = await commitGrouped([key], (op) => {
       op.check(entry).set(key, next);
       if (old && typeChanged) {
         op.delete(keys.profileLikeByLiker(liker, old.likeType, old.seq, liked))
           .delete(keys.profileLikeByLiked(liked, old.likeType, old.seq, liker));
       }
-      // The indexes hold a copy of the record so a list is one range read.
-      op.set(keys.profileLikeByLiker(liker, likeType, next.seq, liked), next)
-        .set(keys.profileLikeByLiked(liked, likeType, next.seq, liker), next);
+      // A list is one range read: its rows and their keys are the likes.
+      op.set(keys.profileLikeByLiker(liker, likeType, next.seq, liked), row)
+        .set(keys.profileLikeByLiked(liked, likeType, next.seq, liker), row);
       if ((old?.blocked ?? false) !== nextBlocked) blockIndexOps(op, liker, liked, nextBlocked, t);
-      tell?.(op);
+      if (tell) addNotification(op, liked, notificationOf("profileLiked", "/likes/profilelikedyou"), { push });
     });
     if (written) {
       if (typeChanged) forgetDeckRating(liker, liked);
@@ -219,10 +247,11 @@ async function briefOf(profileId: string): Promise<LikeBrief | null> {
 /** The profile likes of one type `liker` gave, newest first, without blocked members. */
 export async function listLikesGiven(liker: string, type: LikeType, req: PageRequest): Promise<Page<ProfileLikeItem>> {
   const hidden = await blockedSet(liker);
-  return pageOf<Stored<ProfileLike>, ProfileLikeItem>(keys.profileLikesByLiker(liker, type), req, async ({ value }) => {
-    if (hidden.has(value.likedProfileId)) return null;
-    const other = await briefOf(value.likedProfileId);
-    return other && { ...strip(value), other };
+  return pageOf<ListedLike, ProfileLikeItem>(keys.profileLikesByLiker(liker, type), req, async (e) => {
+    const like = likeOfRow(e, "given");
+    if (hidden.has(like.likedProfileId)) return null;
+    const other = await briefOf(like.likedProfileId);
+    return other && { ...like, other };
   });
 }
 
@@ -233,10 +262,11 @@ export async function listLikesReceived(
   req: PageRequest,
 ): Promise<Page<ProfileLikeItem>> {
   const hidden = await blockedSet(liked);
-  return pageOf<Stored<ProfileLike>, ProfileLikeItem>(keys.profileLikesByLiked(liked, type), req, async ({ value }) => {
-    if (hidden.has(value.likerProfileId)) return null;
-    const other = await briefOf(value.likerProfileId);
-    return other && { ...strip(value), other };
+  return pageOf<ListedLike, ProfileLikeItem>(keys.profileLikesByLiked(liked, type), req, async (e) => {
+    const like = likeOfRow(e, "received");
+    if (hidden.has(like.likerProfileId)) return null;
+    const other = await briefOf(like.likerProfileId);
+    return other && { ...like, other };
   });
 }
 
@@ -340,19 +370,19 @@ export async function ratedAmong(viewer: string, ids: readonly string[], ts: num
 /** Who liked the viewer's profile or pictures, and whose profile or pictures the viewer liked. */
 export async function likeSets(viewer: string): Promise<LikeSets> {
   const hidden = await blockedSet(viewer);
-  const collect = async (prefix: Deno.KvKey, pick: (v: ProfileLike & ProfilePicLike) => string) => {
+  const collect = async <V>(prefix: Deno.KvKey, pick: (e: Deno.KvEntry<V>) => string) => {
     const out = new Set<string>();
-    for await (const e of kv().list<ProfileLike & ProfilePicLike>({ prefix })) {
-      const id = pick(e.value);
+    for await (const e of kv().list<V>({ prefix })) {
+      const id = pick(e);
       if (!hidden.has(id)) out.add(id);
     }
     return out;
   };
   const [likedMyProfile, likedMyPics, iLikedProfile, iLikedPics] = await Promise.all([
-    collect(keys.profileLikesByLiked(viewer, "LIKE"), (v) => v.likerProfileId),
-    collect(keys.picLikesByOwner(viewer, "LIKE"), (v) => v.likerProfileId),
-    collect(keys.profileLikesByLiker(viewer, "LIKE"), (v) => v.likedProfileId),
-    collect(keys.picLikesByLiker(viewer, "LIKE"), (v) => v.profilePicProfileId),
+    collect<ListedLike>(keys.profileLikesByLiked(viewer, "LIKE"), (e) => likeOfRow(e, "received").likerProfileId),
+    collect<ProfilePicLike>(keys.picLikesByOwner(viewer, "LIKE"), (e) => e.value.likerProfileId),
+    collect<ListedLike>(keys.profileLikesByLiker(viewer, "LIKE"), (e) => likeOfRow(e, "given").likedProfileId),
+    collect<ProfilePicLike>(keys.picLikesByLiker(viewer, "LIKE"), (e) => e.value.profilePicProfileId),
   ]);
   return { likedMyProfile, likedMyPics, iLikedProfile, iLikedPics };
 }

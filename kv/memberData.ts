@@ -184,7 +184,8 @@ function picExport(pic: ProfilePic, profile: Profile | null) {
 
 async function likesGiven(profileId: string) {
   return (await scan<Record<string, unknown>>(keys.profileLikesAllBy(profileId), () => true)).map((e) => {
-    const { seq: _, ...like } = e.value;
+    // Where it sits in the lists, and when the liked member was last told of it, are the store's.
+    const { seq: _, toldAt: __, ...like } = e.value;
     return like;
   });
 }

@@ -176,15 +176,13 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
     }
     // Likes received: each liker's record and index.
     for (
-      const e of await scan<{ likerProfileId: string; likeType: string; seq: string }>(
-        ["profile_likes_by_liked", profileId],
-        () => true,
-      )
+      const e of await scan(["profile_likes_by_liked", profileId], () => true)
     ) {
-      const l = e.value;
-      await kv().atomic().delete(e.key).delete(keys.profileLike(l.likerProfileId, profileId))
-        .delete(keys.profileLikeByLiker(l.likerProfileId, l.likeType, l.seq, profileId))
-        .delete(keys.block(l.likerProfileId, profileId)).delete(keys.blockedBy(profileId, l.likerProfileId))
+      // The row's key says who liked, the type and the place in their list.
+      const [, , likeType, seq, liker] = e.key as string[];
+      await kv().atomic().delete(e.key).delete(keys.profileLike(liker, profileId))
+        .delete(keys.profileLikeByLiker(liker, likeType, seq, profileId))
+        .delete(keys.block(liker, profileId)).delete(keys.blockedBy(profileId, liker))
         .commit();
     }
     // Picture likes given, and those received on their pictures.

@@ -10,7 +10,8 @@
  *   last push is CHAT_PUSH_EVERY_MS old; the push carries the notification's id as its tag, so a
  *   device replaces the earlier one instead of stacking.
  * - A profile like and a picture like tell the member once per liker in LIKE_NOTIFY_EVERY_MS
- *   (unlike and like again tells nothing new): a marker per liker, checked by the like's atomic.
+ *   (unlike and like again tells nothing new): a picture like by a marker per liker, a profile
+ *   like by the time kept in its own record (kv/likes.ts), each checked by the like's atomic.
  */
 
 import { kv } from "./db.ts";
@@ -51,19 +52,22 @@ export const LIKE_NOTIFY_EVERY_MS = 24 * 3_600_000;
 
 /**
  * Adds a notification for a profile to an atomic operation (with its version bump and push job).
- * `bodyText` must stay discreet: it may show on a lock screen.
+ * `bodyText` must stay discreet: it may show on a lock screen. A caller that knows the member has
+ * no device to push to (kv/push.ts `pushReachable`) passes `push: false`: no job that would find none.
  */
 export function addNotification(
   op: Deno.AtomicOperation,
   profileId: string,
   n: { bodyText: string; url?: string; text?: NotificationText },
+  { push = true }: { push?: boolean } = {},
 ): Notification {
   const note: StoredNotification = { id: newId(), bodyText: n.bodyText.slice(0, 500), tsCreated: now() };
   if (n.url) note.url = n.url;
   if (n.text) note.text = n.text;
   op.set(keys.notification(profileId, note.id), note, { expireIn: NOTIFICATION_TTL_MS });
   addEvent(op, [profileId], { type: "notifications" });
-  enqueueJob(op, { type: "push", profileId, notificationId: note.id }, { maxAttempts: 5 });
+  // No push job for a member with no device to push to (`push` false): it would find none.
+  if (push) enqueueJob(op, { type: "push", profileId, notificationId: note.id }, { maxAttempts: 5 });
   return note;
 }
 

@@ -9,6 +9,8 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
+import { forgetHere, forgetKept, keptRead } from "./kept.ts";
+import { viewedProfile } from "./profiles.ts";
 
 /** A device's push subscription (spec §3). */
 export interface PushSubscription {
@@ -64,8 +66,29 @@ export async function addPushSubscription(
 ): Promise<PushSubscription> {
   const existing = (await listPushSubscriptions(accountId)).find((x) => x.endpoint === s.endpoint);
   const sub: PushSubscription = { ...s, id: existing?.id ?? newId(), tsCreated: now() };
-  await kv().set(keys.pushSubscription(accountId, sub.id), sub);
+  const op = kv().atomic().set(keys.pushSubscription(accountId, sub.id), sub);
+  forgetKept(op, "pushDevices", [accountId]);
+  if (!(await op.commit()).ok) throw new Error("push subscription not stored");
+  forgetHere("pushDevices", [accountId]);
   return sub;
+}
+
+/**
+ * Has the account a device to push to? Kept a few seconds by the instance, forgotten everywhere
+ * when a device subscribes or leaves: a device that subscribed on another instance less than
+ * KEPT_REVOKE_MS ago may miss one push (its notification is stored all the same).
+ */
+export function hasPushDevice(accountId: string): Promise<boolean> {
+  return keptRead("pushDevices", accountId, async () => {
+    for await (const _ of kv().list({ prefix: keys.pushSubscriptionsOf(accountId) }, { limit: 1 })) return true;
+    return false;
+  });
+}
+
+/** Has the member of profile `profileId` a device to push to (see `hasPushDevice`)? */
+export async function pushReachable(profileId: string): Promise<boolean> {
+  const p = await viewedProfile(profileId);
+  return !!p && await hasPushDevice(p.accountId);
 }
 
 /** An account's subscriptions, oldest first. */
@@ -81,6 +104,9 @@ export async function listPushSubscriptions(accountId: string): Promise<PushSubs
 export async function removePushSubscription(accountId: string, id: string): Promise<boolean> {
   const key = keys.pushSubscription(accountId, id);
   if (!(await kv().get(key)).value) return false;
-  await kv().delete(key);
+  const op = kv().atomic().delete(key);
+  forgetKept(op, "pushDevices", [accountId]);
+  await op.commit();
+  forgetHere("pushDevices", [accountId]);
   return true;
 }

@@ -178,6 +178,21 @@ const notes = async (t: T, m: M) =>
     count?: number;
   }[];
 
+/** Gives a member a phone to push to (a known push service: nothing is sent in these tests). */
+async function addPhone(t: Awaited<ReturnType<typeof testApp>>, m: { cookie: string }): Promise<void> {
+  const r = await t.call("POST", "/api/push-subscriptions", {
+    cookie: m.cookie,
+    json: {
+      deviceName: "Phone",
+      endpoint: `https://fcm.googleapis.com/fcm/send/${crypto.randomUUID()}`,
+      expirationTime: 0,
+      auth_base64: b64url(randomBytes(16)),
+      p256dh_base64: b64url(createECDH("prime256v1").generateKeys()),
+    },
+  });
+  assert.equal(r.status, 201);
+}
+
 /** The push jobs waiting for a member's devices. */
 async function pushJobs(profileId: string): Promise<number> {
   let n = 0;
@@ -269,12 +284,20 @@ Deno.test("notifications - two messages at once make one notification that count
 Deno.test("notifications - unlike and like again in a day tells once; the next day a like tells again", async () => {
   const t = await testApp();
   try {
-    const a = await t.member(), b = await t.member();
+    const a = await t.member(), b = await t.member(), c = await t.member();
+    await addPhone(t, b);
     const like = (likeType: string) =>
       t.call("PUT", "/api/profile-like", {
         cookie: a.cookie,
         json: { likerProfileId: a.profileId, likedProfileId: b.profileId, likeType, tsCreated: 0 },
       });
+    // A member with no device to push to is told in the app, with no push job that would find none.
+    await t.call("PUT", "/api/profile-like", {
+      cookie: a.cookie,
+      json: { likerProfileId: a.profileId, likedProfileId: c.profileId, likeType: "LIKE" },
+    });
+    assert.deepEqual((await notes(t, c)).map((n) => n.bodyText), ["Someone liked your profile."]);
+    assert.equal(await pushJobs(c.profileId), 0);
     for (const type of ["LIKE", "UNDETERMINED", "LIKE", "UNDETERMINED", "LIKE"]) {
       assert.equal((await like(type)).status, 200);
     }
