@@ -79,3 +79,8 @@ export type PicScale = 256 | 512 | 1024 | 2048;
 export function profilePicUrl(picId: string, scale: PicScale, nsfw = false): string {
   return `/api/profile-pic/${nsfw ? "nsfw/" : ""}${encodeURIComponent(picId)}?scale_x=${scale}`;
 }
+
+/** The address of a member's profile page; `section` opens it at one ("chat": the conversation). */
+export function profileUrl(profileId: string, section?: "chat"): string {
+  return `/profile/${encodeURIComponent(profileId)}${section ? `#${section}` : ""}`;
+}

@@ -5,7 +5,7 @@
 
 import { useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
-import { shortName } from "../domain/format.ts";
+import { profileUrl, shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import type { ReportCase } from "../domain/shapes/moderation.ts";
@@ -25,7 +25,7 @@ const STATUS: Record<AdminReportItem["case"]["status"], string> = {
 };
 
 function ProfileLink({ id, name }: { id: string; name: string | null }) {
-  return name ? <a href={`/profile/${encodeURIComponent(id)}`}>{shortName(name)}</a> : <span>(gone)</span>;
+  return name ? <a href={profileUrl(id)}>{shortName(name)}</a> : <span>(gone)</span>;
 }
 
 export default function AdminReports({ items: initial, reasons }: AdminReportsProps) {

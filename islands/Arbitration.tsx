@@ -6,7 +6,7 @@
 
 import { useVoteRounds } from "./useVoteRounds.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
-import { shortName } from "../domain/format.ts";
+import { profileUrl, shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
@@ -56,7 +56,7 @@ export default function Arbitration(props: ArbitrationProps) {
                   nsfw={false}
                 />
               </span>
-              <a href={`/profile/${encodeURIComponent(item.reported.profileId)}`}>
+              <a href={profileUrl(item.reported.profileId)}>
                 {shortName(item.reported.profileName)}
               </a>
             </header>

@@ -12,7 +12,7 @@ import { BriefPicture } from "../components/BriefPicture.tsx";
 import { ChatTime } from "../components/Time.tsx";
 import { useUnreadByPartner } from "./queries/notifications.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
-import { shortName } from "../domain/format.ts";
+import { profileUrl, shortName } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { FEEL_TEXTS } from "../domain/feelTexts.ts";
 import { MODERATION_TEXTS } from "../domain/moderation.ts";
@@ -60,7 +60,7 @@ function List({ profileId, initial }: Props) {
           const unread = count > 0 || (!mine && !m.tsRecipientRead);
           return (
             <li key={other} className={unread ? "unread" : undefined}>
-              <a className="conversation-item" href={`/profile/${other}#chat`}>
+              <a className="conversation-item" href={profileUrl(other, "chat")}>
                 <span className="avatar">
                   <BriefPicture picId={who?.picId ?? undefined} name={name} scale={256} nsfw={false} />
                 </span>

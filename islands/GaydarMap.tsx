@@ -18,7 +18,7 @@ import { MAP_MAX_SECTORS, useAggregates, useMapView } from "./queries/map.ts";
 import { useBriefFilter } from "./queries/briefs.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { FilterPanel } from "../components/FilterPanel.tsx";
-import { profilePicUrl } from "../domain/format.ts";
+import { profilePicUrl, profileUrl } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { clampBox, sectorsInBox, type ViewBox } from "./map/markers.ts";
 import {
@@ -238,7 +238,7 @@ function MapBody({ profileId, attribution, known }: GaydarMapProps) {
     pressed();
     setFly((f) => ({ seq: (f?.seq ?? 0) + 1, lat: loc.lat, lon: loc.lon, zoom: RECENTER_ZOOM }));
   };
-  const openProfile = useCallback((id: string) => location.assign(`/profile/${encodeURIComponent(id)}`), []);
+  const openProfile = useCallback((id: string) => location.assign(profileUrl(id)), []);
   const moved = useCallback((lat: number, lon: number) => loc.moveTo(lat, lon), [loc.moveTo]);
 
   const status = zoomedOut ? TEXTS.zoomIn : tooMany ? TEXTS.tooManyProfiles : null;

@@ -6,7 +6,7 @@
 
 import { useVoteRounds } from "./useVoteRounds.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
-import { shortName } from "../domain/format.ts";
+import { profileUrl, shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
@@ -62,7 +62,7 @@ export default function GptBuster(props: GptBusterProps) {
               <span className="game-avatar">
                 <BriefPicture picId={item.picId ?? undefined} name={item.profileName} scale={256} nsfw={false} />
               </span>
-              <a href={`/profile/${encodeURIComponent(item.profileId)}`}>
+              <a href={profileUrl(item.profileId)}>
                 {shortName(item.profileName)}
                 {item.profileAge !== null && <span className="muted">, {item.profileAge}</span>}
               </a>

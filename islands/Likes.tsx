@@ -18,7 +18,7 @@ import {
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { LoadMore } from "../components/LoadMore.tsx";
-import { shortName } from "../domain/format.ts";
+import { profileUrl, shortName } from "../domain/format.ts";
 import { Ago } from "../components/Time.tsx";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import { FEEL_TEXTS } from "../domain/feelTexts.ts";
@@ -37,7 +37,7 @@ function Item({ item, pics, nsfw, eager }: { item: LikesItem; pics: boolean; nsf
   const name = item.other.profileName;
   return (
     <li>
-      <a className="tile" href={`/profile/${encodeURIComponent(item.other.profileId)}`}>
+      <a className="tile" href={profileUrl(item.other.profileId)}>
         <BriefPicture picId={picId} name={name} scale={256} nsfw={nsfw} eager={eager} />
         <span className="tile-when">
           <Ago ts={item.tsCreated} />

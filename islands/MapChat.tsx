@@ -10,7 +10,7 @@ import { type KnownLocation, locationReporter, useLocation } from "./queries/loc
 import { Composer, type ComposerPic } from "../components/Composer.tsx";
 import { MessageBubble } from "../components/MessageBubble.tsx";
 import { TEXTS } from "../domain/texts.ts";
-import { shortName } from "../domain/format.ts";
+import { profileUrl, shortName } from "../domain/format.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import { intlLocale } from "../domain/i18n.ts";
 
@@ -62,7 +62,7 @@ function Board({ me, known, myPics }: MapChatProps) {
           return (
             <div key={m.id}>
               {marker && <p className="date-marker">{day}</p>}
-              <a className="bubble-author-link" href={`/profile/${m.senderProfileId}`}>{shortName(who)}</a>
+              <a className="bubble-author-link" href={profileUrl(m.senderProfileId)}>{shortName(who)}</a>
               <MessageBubble m={m} mine={m.senderProfileId === me} />
             </div>
           );

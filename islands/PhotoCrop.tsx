@@ -7,7 +7,7 @@
 import { type PointerEvent, useRef, useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
-import { profilePicUrl, shortName } from "../domain/format.ts";
+import { profilePicUrl, profileUrl, shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import type { CropFractions, CropItem, CropSuggestionView } from "../domain/shapes/pictures.ts";
@@ -197,7 +197,7 @@ export default function PhotoCrop(props: PhotoCropProps) {
         {!item || !box ? <p className="game-empty">{GAME_TEXTS.cropEmpty}</p> : (
           <>
             <p className="crop-owner">
-              <a href={`/profile/${encodeURIComponent(item.profileId)}`}>{shortName(item.profileName)}</a>
+              <a href={profileUrl(item.profileId)}>{shortName(item.profileName)}</a>
             </p>
             <span
               className="crop-frame"

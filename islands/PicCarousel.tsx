@@ -11,6 +11,7 @@ import LikeButton, { type CarouselLikes } from "./LikeButton.tsx";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import { dir } from "../domain/i18n.ts";
 import type { PicInfo } from "../domain/shapes/pictures.ts";
+import { profileUrl } from "../domain/format.ts";
 
 export interface PicCarouselProps {
   profileId: string;
@@ -79,7 +80,7 @@ export default function PicCarousel({ profileId, profileName, pictures, start, l
       </figure>
       <div className="row center carousel-buttons">
         <button type="button" onClick={() => setAt(at - 1)} disabled={first}>{UI_TEXTS.prev}</button>
-        <a className="button primary" href={`/profile/${profileId}`}>{UI_TEXTS.viewProfile}</a>
+        <a className="button primary" href={profileUrl(profileId)}>{UI_TEXTS.viewProfile}</a>
         <button type="button" onClick={() => setAt(at + 1)} disabled={last}>{UI_TEXTS.next}</button>
       </div>
       {likes && (

@@ -24,6 +24,7 @@ import { MAX_TEXT, TEXTS, titleText } from "../domain/texts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { PicInfo } from "../domain/shapes/pictures.ts";
 import { phrase } from "../domain/phrases.ts";
+import { profileUrl } from "../domain/format.ts";
 
 /** The 'Saved' banner shows this long in the editor (spec §9). */
 export const SAVED_MS = 1000;
@@ -157,7 +158,7 @@ function EditorBody({ profile: initial }: { profile: ProfileView }) {
   return (
     <div className="editor">
       <p className="links editor-links">
-        <a href={`/profile/${p.id}`}>{TEXTS.viewMyProfile}</a>
+        <a href={profileUrl(p.id)}>{TEXTS.viewMyProfile}</a>
         <a href="/settings">{titleText("Account Settings")}</a>
       </p>
       {saved && <p className="saved-banner" role="status">{saved}</p>}

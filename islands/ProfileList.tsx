@@ -20,7 +20,7 @@ import { BriefFacts } from "../components/BriefFacts.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
 import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { usePresence } from "./queries/presence.ts";
-import { shortName } from "../domain/format.ts";
+import { profileUrl, shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 import { fetchAheadInView, inPageLink } from "./inPage.ts";
 import { useEffect, useRef } from "react";
@@ -28,7 +28,7 @@ import { useEffect, useRef } from "react";
 function ProfileCard(
   { brief, nsfw, eager, online }: { brief: ProfileBrief; nsfw: boolean; eager: boolean; online?: boolean },
 ) {
-  const href = `/profile/${encodeURIComponent(brief.profileId)}`;
+  const href = profileUrl(brief.profileId);
   return (
     <article className="profile-card">
       <a className="profile-card-pic" href={href} tabIndex={-1} aria-hidden="true" {...inPageLink}>

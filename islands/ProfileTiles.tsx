@@ -21,7 +21,7 @@ import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { DiscoveryFrame } from "../components/DiscoveryFrame.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
-import { distanceText, shortName } from "../domain/format.ts";
+import { distanceText, profileUrl, shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 import { fetchAheadInView, inPageLink, onInPageClick } from "./inPage.ts";
 
@@ -43,7 +43,7 @@ function Tiles(props: DiscoveryProps) {
             <li key={b.profileId}>
               <a
                 className="tile"
-                href={`/profile/${encodeURIComponent(b.profileId)}`}
+                href={profileUrl(b.profileId)}
                 {...inPageLink}
                 onClick={(e) => {
                   try {

@@ -19,7 +19,7 @@ import { BriefPicture, briefPicUrls } from "../components/BriefPicture.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
 import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { Time } from "../components/Time.tsx";
-import { distanceText } from "../domain/format.ts";
+import { distanceText, profileUrl } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
@@ -277,17 +277,15 @@ function ProfileBody({ profile: initial, distanceMeters }: ProfileViewProps) {
           // A swipe towards the start of the line goes forward (to the left, or to the right in Arabic).
           const forward = document.dir === "rtl" ? dx > 0 : dx < 0;
           const to = forward ? around.next : around.prev;
-          if (to) openInPage(profileHref(to));
+          if (to) openInPage(profileUrl(to));
         }}
       >
         {(around.prev || around.next) && (
           <nav className="profile-step">
             {around.prev && (
-              <a href={profileHref(around.prev)} rel="prev" {...inPageLink}>‹ {FEEL_TEXTS.previousProfile}</a>
+              <a href={profileUrl(around.prev)} rel="prev" {...inPageLink}>‹ {FEEL_TEXTS.previousProfile}</a>
             )}
-            {around.next && (
-              <a href={profileHref(around.next)} rel="next" {...inPageLink}>{FEEL_TEXTS.nextProfile} ›</a>
-            )}
+            {around.next && <a href={profileUrl(around.next)} rel="next" {...inPageLink}>{FEEL_TEXTS.nextProfile} ›</a>}
           </nav>
         )}
         <Whereabouts p={p} distanceMeters={distanceMeters} />
@@ -317,9 +315,6 @@ function ProfileBody({ profile: initial, distanceMeters }: ProfileViewProps) {
   );
 }
 
-/** A member's profile page. */
-const profileHref = (id: string) => `/profile/${encodeURIComponent(id)}`;
-
 /**
  * The profiles before and after this one in the grid it was opened from (islands/ProfileTiles.tsx
  * keeps the grid's order for the tab), after hydration, fetched ahead; none when it was opened
@@ -335,7 +330,7 @@ function useGridNeighbours(id: string): { prev?: string; next?: string } {
       const prev = (ids as string[])[i - 1], next = (ids as string[])[i + 1];
       setAround({ prev, next });
       // A swipe or a tap on either opens it at once: both are fetched ahead.
-      for (const to of [next, prev]) if (to) fetchAhead(profileHref(to));
+      for (const to of [next, prev]) if (to) fetchAhead(profileUrl(to));
     } catch { /* no order kept: no neighbours */ }
   }, [id]);
   return around;

@@ -13,7 +13,7 @@ import { swipeOfDrag } from "./SwipeDeck.tsx";
 import { swipeOfKey } from "./useSwipe.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { SwipeButtons } from "../components/SwipeButtons.tsx";
-import { shortName } from "../domain/format.ts";
+import { profileUrl, shortName } from "../domain/format.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
 export interface RateSwipeProps {
@@ -85,9 +85,7 @@ function Rater({ likerProfileId, owner, picIds, start, likes }: RateSwipeProps) 
     else setDrag(null);
   };
 
-  const profileLink = (
-    <a className="button" href={`/profile/${encodeURIComponent(owner.profileId)}`}>{UI_TEXTS.viewProfile}</a>
-  );
+  const profileLink = <a className="button" href={profileUrl(owner.profileId)}>{UI_TEXTS.viewProfile}</a>;
   if (picIds.length === 0) {
     return (
       <div className="swipe rate-swipe">

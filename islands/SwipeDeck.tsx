@@ -21,7 +21,7 @@ import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { usePresence } from "./queries/presence.ts";
 import { DiscoveryStatus } from "../components/DiscoveryStatus.tsx";
 import { SwipeButtons } from "../components/SwipeButtons.tsx";
-import { shortName } from "../domain/format.ts";
+import { profileUrl, shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS, swipeStamp } from "../domain/discovery.ts";
 import { phrase } from "../domain/phrases.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
@@ -129,7 +129,7 @@ function Deck(props: DiscoveryProps) {
       </div>
       <SwipeButtons onSwipe={swipe} disabled={!top || !!leaving} />
       {top && (
-        <a className="button view-profile" href={`/profile/${encodeURIComponent(top.profileId)}`} {...inPageLink}>
+        <a className="button view-profile" href={profileUrl(top.profileId)} {...inPageLink}>
           {DISCOVERY_TEXTS.viewProfileChat}
         </a>
       )}

@@ -23,6 +23,7 @@ import { addEvent } from "./events.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 import type { Notification } from "../domain/shapes/notifications.ts";
 import { type Locale, withLocale } from "../domain/i18n.ts";
+import { profileUrl } from "../domain/format.ts";
 
 /** As stored: a conversation's notification (`kind: "chat"`) keeps when it last pushed. */
 interface StoredNotification extends Notification {
@@ -98,7 +99,7 @@ export async function addChatNotification(op: Deno.AtomicOperation, recipient: s
     id,
     kind: "chat",
     bodyText: NOTIFICATION_TEXTS.messages(1),
-    url: `/profile/${sender}#chat`,
+    url: profileUrl(sender, "chat"),
     tsCreated: t,
     tsPushed: push ? t : old!.tsPushed,
   };

@@ -20,6 +20,7 @@ import RatingGame from "../../islands/RatingGame.tsx";
 import Arbitration from "../../islands/Arbitration.tsx";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import type { VolunteerStatus } from "../../domain/shapes/games.ts";
+import { profileUrl } from "../../domain/format.ts";
 
 /** Where the caller stands toward the volunteer role: until when they are one, or how far to go. */
 function VolunteerStanding({ status, storedRole }: { status: VolunteerStatus; storedRole: boolean }) {
@@ -94,7 +95,7 @@ async function flaggedList() {
         <ul>
           {items.map((f) => (
             <li key={f.profileId}>
-              <a href={`/profile/${encodeURIComponent(f.profileId)}`}>{f.profileName}</a>{" "}
+              <a href={profileUrl(f.profileId)}>{f.profileName}</a>{" "}
               <span className="tally-legend">
                 <span>{GAME_TEXTS.human}: {f.human}</span> <span>{GAME_TEXTS.machine}: {f.machine}</span>
               </span>

@@ -15,7 +15,7 @@ import { OnlineDot } from "../../components/OnlineDot.tsx";
 import { VerifiedBadge } from "../../components/VerifiedBadge.tsx";
 import { TEXTS, titleText } from "../../domain/texts.ts";
 import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
-import { shortName } from "../../domain/format.ts";
+import { profileUrl, shortName } from "../../domain/format.ts";
 import NsfwToggle from "../../islands/NsfwToggle.tsx";
 import { profileBriefs } from "../../kv/briefs.ts";
 import type { ProfileBrief } from "../../domain/shapes/briefs.ts";
@@ -53,7 +53,7 @@ function Around({ people }: { people: { brief: ProfileBrief; online: boolean }[]
           <ul className="around-list">
             {people.map(({ brief: b, online }, i) => (
               <li key={b.profileId}>
-                <a href={`/profile/${encodeURIComponent(b.profileId)}`}>
+                <a href={profileUrl(b.profileId)}>
                   <span className="avatar">
                     <BriefPicture
                       picId={b.profilePicIds[0]}

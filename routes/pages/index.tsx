@@ -35,6 +35,7 @@ import { config } from "../../config/config.ts";
 import { fromThisMachine } from "../middleware.ts";
 import { setSafety } from "../../kv/safety.ts";
 import { acknowledgeWarning } from "../../kv/moderation.ts";
+import { profileUrl } from "../../domain/format.ts";
 
 type Page = (c: Context<AppEnv>) => Response | Promise<Response>;
 
@@ -131,7 +132,7 @@ pages.post("/support", supportReport);
 pages.get("/profile/", (c) => c.redirect("/profile", 302));
 pages.get("/profile", (c) => {
   const caller = c.get("caller");
-  return c.redirect(caller ? `/profile/${caller.profileId}` : "/login", 302);
+  return c.redirect(caller ? profileUrl(caller.profileId) : "/login", 302);
 });
 
 // The dev outbox holds login links: it exists only without SMTP_URL, and only for this machine.

@@ -18,6 +18,7 @@ import { getShownPosition } from "../../kv/positions.ts";
 import { safetyPlace } from "../../kv/safety.ts";
 import { haversineMeters } from "../../domain/geo.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import { profileUrl } from "../../domain/format.ts";
 
 /**
  * The panels of the profile page, in page order. Each is rendered in its own section, so a
@@ -55,7 +56,7 @@ export async function profilePage(c: Context<AppEnv>) {
   const profile = isId(id) ? await loadProfileView(id, caller.profileId) : null;
   if (!profile) {
     if (id === caller.profileId) return notFoundPage(c);
-    const own = `/profile/${caller.profileId}`;
+    const own = profileUrl(caller.profileId);
     // A refresh works without script; the page shows the spec's text meanwhile.
     c.header("refresh", `0; url=${own}`);
     return renderPage(
