@@ -250,10 +250,12 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
     return mapViewOf(await profileBriefs(viewerId, area, query));
   }
   const [exclude, place] = await Promise.all([blockedSet(viewerId), safetyPlace(viewerId)]);
-  if (place.atRisk) return mapViewOf(await profileBriefs(viewerId, area, query));
   // The cap and one more: the chunk profileBriefs reads first for this page, so it is searched once.
   const size = MAP_PROFILE_CAP + 1;
   const found = await byBounds({ ...bounds, page: 0, size, exclude }, viewerId);
+  // A viewer where being gay is a crime is shown no one on a map, as profileBriefs answers a box
+  // (the search above still refuses a bad box): no profile is read.
+  if (place.atRisk) return { rows: [], tooMany: false };
   if (found.items.length >= MAP_PROFILE_CAP) return { rows: [], tooMany: true };
   return mapViewOf(await profileBriefs(viewerId, area, query, { size, found, exclude, place }));
 }
