@@ -311,7 +311,7 @@ export const DISCOVERY_TEXTS: Translation<EnDiscovery> = {
   loading: "نبحث عن أشخاص بالقرب منك...",
   loadingMore: "جارٍ التحميل...",
   nobodyNear: "لا أحد يطابق بالقرب منك حاليًا. جرّب عامل تصفية آخر أو عُد لاحقًا.",
-  endOfList: "هؤلاء كل من هم بالقرب منك.",
+  endOfList: "هذا كل شيء حاليًا.",
   loadFailed: "تعذّر تحميل الملفات القريبة.",
   retry: "إعادة المحاولة",
   swipeFailed: "تعذّر حفظ آخر سحبة.",

@@ -302,7 +302,7 @@ export const DISCOVERY_TEXTS: Translation<EnDiscovery> = {
   loading: "Buscando gente cerca de ti...",
   loadingMore: "Cargando...",
   nobodyNear: "Todavía no hay nadie cerca que encaje. Prueba otro filtro o vuelve más tarde.",
-  endOfList: "Esos son todos los que están cerca de ti.",
+  endOfList: "Eso es todo por ahora.",
   loadFailed: "No se pudieron cargar los perfiles cercanos.",
   retry: "Reintentar",
   swipeFailed: "No se pudo guardar tu último deslizamiento.",

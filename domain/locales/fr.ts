@@ -306,7 +306,7 @@ export const DISCOVERY_TEXTS: Translation<EnDiscovery> = {
   loading: "On cherche des gens près de toi...",
   loadingMore: "Chargement...",
   nobodyNear: "Personne ne correspond près de toi pour l'instant. Essaie un autre filtre ou reviens plus tard.",
-  endOfList: "Voilà tout le monde près de toi.",
+  endOfList: "C'est tout pour le moment.",
   loadFailed: "Impossible de charger les profils à proximité.",
   retry: "Réessayer",
   swipeFailed: "Impossible d'enregistrer ton dernier balayage.",

@@ -302,7 +302,7 @@ export const DISCOVERY_TEXTS: Translation<EnDiscovery> = {
   loading: "Procurando pessoas perto de você...",
   loadingMore: "Carregando...",
   nobodyNear: "Ainda não há ninguém por perto que combine. Tente outro filtro ou volte mais tarde.",
-  endOfList: "Essas são todas as pessoas perto de você.",
+  endOfList: "Por enquanto, é só.",
   loadFailed: "Não foi possível carregar os perfis por perto.",
   retry: "Tentar de novo",
   swipeFailed: "Não foi possível salvar seu último deslize.",

@@ -13,7 +13,7 @@ export const EN_DISCOVERY = {
   loading: "Looking for people near you...",
   loadingMore: "Loading...",
   nobodyNear: "Nobody near you matches yet. Try another filter, or come back later.",
-  endOfList: "That's everyone near you.",
+  endOfList: "That's everyone for now.",
   loadFailed: "Could not load the profiles near you.",
   retry: "Try again",
   swipeFailed: "Your last swipe could not be saved.",
