@@ -46,6 +46,8 @@ export class ChangeLogTailer<T> {
     reader: ReadableStreamDefaultReader<unknown>;
     timer: ReturnType<typeof setInterval>;
     loop: Promise<void>;
+    /** Resolves once the watch has given the version key's current value (or ended). */
+    first: Promise<void>;
   };
 
   constructor(db: Deno.Kv, options: ChangeLogOptions<T>) {
@@ -132,19 +134,31 @@ export class ChangeLogTailer<T> {
     if (this.#following) return;
     this.#stopped = false;
     const reader = this.db.watch([this.#o.version]).getReader();
+    const first = Promise.withResolvers<void>();
     const loop = (async () => {
       try {
         for (;;) {
           const r = await reader.read();
+          first.resolve();
           if (r.done || this.#stopped) return;
           void this.tail();
         }
       } catch {
         // The watch ends when the handle closes or the tailer stops.
+      } finally {
+        first.resolve();
       }
     })();
     const timer = setInterval(() => void this.tail(), pollMs);
-    this.#following = { reader, timer, loop };
+    this.#following = { reader, timer, loop, first: first.promise };
+  }
+
+  /**
+   * Resolves once the watch has given the version key's current value, which starts a tail (so a
+   * `tail()` after it includes that one); at once when not following. Later changes start tails.
+   */
+  watchStarted(): Promise<void> {
+    return this.#following?.first ?? Promise.resolve();
   }
 
   /** Ends the watch and the poll; resolves once the tail in flight (which does not go round again) is done. */

@@ -49,6 +49,8 @@ Deno.test("change log - a write the watch missed is caught by the poll", async (
     polling.tailer.start(100);
     watchOnly.tailer.start(60_000);
     try {
+      // The watch's first value starts a tail of its own: it is over before the entry is written.
+      await Promise.all([polling.tailer.watchStarted(), watchOnly.tailer.watchStarted()]);
       await Promise.all([polling.tailer.tail(), watchOnly.tailer.tail()]);
       await append(one, 1, false);
       await until(() => polling.got.length === 1, "the polling tailer");
