@@ -2,7 +2,7 @@
 
 import { config } from "../config/config.ts";
 import { tracedKv, tracingOn } from "./tracing.ts";
-import { patientKv } from "./busy.ts";
+import { patientKv, retryBusy } from "./busy.ts";
 
 let handle: Deno.Kv | undefined;
 
@@ -19,7 +19,9 @@ export async function openKv(path?: string): Promise<Deno.Kv> {
   handle?.close();
   // A local file may be shared with other processes (web instances, the worker, a seed run):
   // every call waits out SQLite's write lock (kv/busy.ts). A remote KV never meets it.
-  const opened = await Deno.openKv(where);
+  // Processes opening a new file at once (a supervisor's children) may meet its lock while one of
+  // them sets the file up: opening waits it out as every other call does.
+  const opened = where.includes("://") ? await Deno.openKv(where) : await retryBusy("open", () => Deno.openKv(where));
   const db = where.includes("://") ? opened : patientKv(opened);
   handle = tracingOn() ? tracedKv(db) : db;
   return handle;

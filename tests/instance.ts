@@ -12,6 +12,8 @@ export interface Instance {
   child: Deno.ChildProcess;
   /** Resolves once the instance printed a line matching `re`; returns everything printed so far. */
   waitFor(re: RegExp): Promise<string>;
+  /** What the instance wrote to stderr so far (for a failure's message). */
+  stderr(): string;
   /** A registered, logged-in member: their session cookie. */
   member(email: string): Promise<string>;
   /** Kills the instance (SIGKILL unless it exited) and removes its temp dir. */
@@ -32,8 +34,13 @@ export async function startInstance(env: Record<string, string> = {}): Promise<I
       ...env,
     },
     stdout: "piped",
-    stderr: "null",
+    stderr: "piped",
   }).spawn();
+  // Read all along (an unread pipe would stall the instance), kept for a failure's message.
+  let errors = "";
+  void child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({ write: (s) => void (errors = (errors + s).slice(-20_000)) }),
+  ).catch(() => {});
   const out = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let printed = "";
   const waitFor = async (re: RegExp) => {
@@ -74,6 +81,7 @@ export async function startInstance(env: Record<string, string> = {}): Promise<I
     origin,
     child,
     waitFor,
+    stderr: () => errors,
     member,
     async stop() {
       try {

@@ -15,7 +15,7 @@ Deno.test({
     try {
       const started = await app.waitFor(/(listening on http:\/\/localhost:\d+[\s\S]*){2}/);
       const pids = [...started.matchAll(/instance (\d) started \(pid (\d+)\)/g)].map((m) => Number(m[2]));
-      assert.equal(pids.length, 2, started);
+      assert.equal(pids.length, 2, `${started}\n--- stderr ---\n${app.stderr()}`);
 
       const cookie = await app.member("cores@example.com");
       // New connections each time, so the kernel spreads them over both processes.
