@@ -189,7 +189,13 @@ async function serve(instance: number | null) {
     Deno.addSignalListener("SIGINT", () => {});
     // The end of stdin is the supervisor gone (even killed): drain rather than serve unsupervised.
     void (async () => {
-      for await (const _ of Deno.stdin.readable) { /* nothing is sent */ }
+      try {
+        for await (const _ of Deno.stdin.readable) { /* nothing is sent */ }
+      } catch (e) {
+        // A pipe that cannot be read is no sign of the supervisor's end: serve on, and say so.
+        console.error(`instance ${instance}: stdin unreadable, the supervisor's end will not be seen: ${e}`);
+        return;
+      }
       stop("supervisor gone");
     })();
   }
