@@ -12,7 +12,8 @@ let handle: Deno.Kv | undefined;
  */
 export async function openKv(path?: string): Promise<Deno.Kv> {
   const where = config.kvUrl ?? path ?? config.kvPath;
-  if (where !== ":memory:" && !where.includes("://")) {
+  const remote = where.includes("://");
+  if (where !== ":memory:" && !remote) {
     const dir = where.replace(/[^/]*$/, "");
     if (dir) await Deno.mkdir(dir, { recursive: true });
   }
@@ -21,8 +22,8 @@ export async function openKv(path?: string): Promise<Deno.Kv> {
   // every call waits out SQLite's write lock (kv/busy.ts). A remote KV never meets it.
   // Processes opening a new file at once (a supervisor's children) may meet its lock while one of
   // them sets the file up: opening waits it out as every other call does.
-  const opened = where.includes("://") ? await Deno.openKv(where) : await retryBusy("open", () => Deno.openKv(where));
-  const db = where.includes("://") ? opened : patientKv(opened);
+  const opened = remote ? await Deno.openKv(where) : await retryBusy("open", () => Deno.openKv(where));
+  const db = remote ? opened : patientKv(opened);
   handle = tracingOn() ? tracedKv(db) : db;
   return handle;
 }
