@@ -175,7 +175,9 @@ export function openPerAddress(): MiddlewareHandler {
     try {
       await next();
       const res = c.res;
-      if (res.body && res.headers.get("content-type")?.startsWith("text/event-stream")) {
+      // The content type first: reading `res.body` turns a string answer into a stream, which
+      // Deno then serves by the slower streaming path.
+      if (res.headers.get("content-type")?.startsWith("text/event-stream") && res.body) {
         held = true;
         c.res = undefined;
         c.res = new Response(heldUntilEnd(res.body, release), res);

@@ -22,7 +22,6 @@ import client from "prom-client";
 import type { AppEnv } from "./env.ts";
 import { fromThisMachine, fromTrustedProxy } from "./middleware.ts";
 import { config } from "../config/config.ts";
-import { randomToken } from "../kv/ids.ts";
 import { positionStore } from "../kv/positions.ts";
 import { jobStats } from "../kv/jobs.ts";
 
@@ -104,7 +103,7 @@ export function requestTelemetry(): MiddlewareHandler<AppEnv> {
   return async function requestTelemetry(c, next) {
     const t = performance.now();
     const given = fromTrustedProxy(c) ? c.req.header("x-request-id") : undefined;
-    const id = given && REQUEST_ID.test(given) ? given : randomToken(12);
+    const id = given && REQUEST_ID.test(given) ? given : crypto.randomUUID().replaceAll("-", "").slice(0, 16);
     c.set("requestId", id);
     try {
       await next();
