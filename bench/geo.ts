@@ -15,6 +15,7 @@ import { PositionStore } from "../kv/positions.ts";
 import { METERS_PER_DEGREE } from "../domain/geo.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
 import { arg, reportRows, type ResultRow } from "./kit.ts";
+import { tuneStoreFile } from "../kv/storeFile.ts";
 
 const MAX_RUN_MS = 9.5 * 60_000;
 const PHASE_MS = 3_000;
@@ -366,6 +367,7 @@ async function runOne(n: number, redisMissing: string | null): Promise<Result> {
   const m = makeMembers(n, rand);
   const dir = await Deno.makeTempDir({ prefix: "geo-bench-" });
   const db = await Deno.openKv(`${dir}/positions.kv`);
+  tuneStoreFile(`${dir}/positions.kv`); // as the app's openKv does
   let redis: { child: Deno.ChildProcess; client: Redis } | undefined;
   try {
     // Seed through the bulk import (the same records and change log as reportPosition).

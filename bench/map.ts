@@ -11,6 +11,7 @@
 import { PositionStore } from "../kv/positions.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
 import { arg, pct, reportRows, type ResultRow } from "./kit.ts";
+import { tuneStoreFile } from "../kv/storeFile.ts";
 
 const N = Number(arg("n", "100000"));
 const QUERIES = Number(arg("queries", "300"));
@@ -31,6 +32,7 @@ const us = (ms: number) => `${Math.round(ms * 1000)} µs`;
 const rand = rng(42);
 const dir = await Deno.makeTempDir({ prefix: "map-bench-" });
 const db = await Deno.openKv(`${dir}/map.kv`);
+tuneStoreFile(`${dir}/map.kv`); // as the app's openKv does
 try {
   const seeder = new PositionStore(db, { secret: "bench" });
   for (let i = 0; i < N; i += 30_000) {

@@ -3,6 +3,7 @@
 import { config } from "../config/config.ts";
 import { tracedKv, tracingOn } from "./tracing.ts";
 import { patientKv, retryBusy } from "./busy.ts";
+import { tuneStoreFile } from "./storeFile.ts";
 
 let handle: Deno.Kv | undefined;
 
@@ -22,10 +23,23 @@ export async function openKv(path?: string): Promise<Deno.Kv> {
   // every call waits out SQLite's write lock (kv/busy.ts). A remote KV never meets it.
   // Processes opening a new file at once (a supervisor's children) may meet its lock while one of
   // them sets the file up: opening waits it out as every other call does.
+  const local = !remote && where !== ":memory:";
+  const existed = local && await Deno.stat(where).then(() => true, () => false);
   const opened = remote ? await Deno.openKv(where) : await retryBusy("open", () => Deno.openKv(where));
+  if (local) tune(where, existed);
   const db = remote ? opened : patientKv(opened);
   handle = tracingOn() ? tracedKv(db) : db;
   return handle;
+}
+
+/** Tunes a local file's schema (kv/storeFile.ts); a file that cannot be tuned serves as it is. */
+function tune(path: string, existed: boolean): void {
+  try {
+    const tuned = tuneStoreFile(path);
+    if (tuned && existed) console.info("kv: the store's expiry index now leaves out entries that never expire");
+  } catch (e) {
+    console.warn(`kv: the store's expiry index was left as it was: ${e instanceof Error ? e.message : e}`);
+  }
 }
 
 /** The open KV handle; throws if `openKv` was not called. */
