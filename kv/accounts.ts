@@ -7,7 +7,7 @@ import { newId, randomToken, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { newProfile } from "./profiles.ts";
 import { enqueueJob } from "./jobs.ts";
-import { forgetHere, forgetKept } from "./kept.ts";
+import { commitForgetting } from "./kept.ts";
 import type { Locale } from "../domain/i18n.ts";
 import type { OnboardingStep } from "../domain/onboarding.ts";
 
@@ -150,12 +150,7 @@ export async function updateSettings(id: string, change: SettingsChange): Promis
         .set(keys.accountByEmail(email), id);
       enqueueJob(op, { type: "mail", template: "email-changed", accountId: id, to: old.email });
     }
-    forgetKept(op, "account", [id]);
-    const res = await op.commit();
-    if (res.ok) {
-      forgetHere("account", [id]);
-      return next;
-    }
+    if (await commitForgetting(op, "account", [id])) return next;
     if (email !== old.email && (await kv().get(keys.accountByEmail(email))).value) return null;
   }
   throw new Error("settings update kept conflicting");
@@ -175,11 +170,7 @@ export async function setRoles(id: string, roles: string[]): Promise<Account> {
         op.delete(keys.accountsByRole(r, id)).set(keys.roleCount(r), new Deno.KvU64(cur > 0n ? cur - 1n : 0n));
       }
     }
-    forgetKept(op, "account", [id]);
-    if ((await op.commit()).ok) {
-      forgetHere("account", [id]);
-      return { ...entry.value, roles: [...next] };
-    }
+    if (await commitForgetting(op, "account", [id])) return { ...entry.value, roles: [...next] };
   }
 }
 
@@ -229,11 +220,7 @@ export async function consumeLoginToken(token: string): Promise<string | null> {
 
 /** Writes an account read as `entry`, if unchanged since; every instance's kept copy is forgotten. */
 async function commitAccount(entry: Deno.KvEntryMaybe<Account>, next: Account): Promise<boolean> {
-  const op = kv().atomic().check(entry).set(entry.key, next);
-  forgetKept(op, "account", [next.id]);
-  if (!(await op.commit()).ok) return false;
-  forgetHere("account", [next.id]);
-  return true;
+  return await commitForgetting(kv().atomic().check(entry).set(entry.key, next), "account", [next.id]);
 }
 
 /** Sets (or, with null, forgets) the member's language; false when there is no such account. */

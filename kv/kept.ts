@@ -148,6 +148,21 @@ export function forgetKept(op: Deno.AtomicOperation, name: KeptName, ids: readon
   if (ids.length > 0) addEvent(op, [CHANNEL], { type: "forget", name, ids: [...ids] });
 }
 
+/**
+ * Commits `op` with `forgetKept(op, name, ids)`, and when it committed forgets them here too: a
+ * write of kept reads in one call. Returns whether it committed.
+ */
+export async function commitForgetting(
+  op: Deno.AtomicOperation,
+  name: KeptName,
+  ids: readonly string[],
+): Promise<boolean> {
+  forgetKept(op, name, ids);
+  const ok = (await op.commit()).ok;
+  if (ok) forgetHere(name, ids);
+  return ok;
+}
+
 /** Forgets this instance's kept `name` reads of `ids` now (the writer, right after its commit). */
 export function forgetHere(name: KeptName, ids: readonly string[]): void {
   const k = keptBy.get(kv());

@@ -9,7 +9,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { forgetHere, forgetKept, keptRead } from "./kept.ts";
+import { commitForgetting, keptRead } from "./kept.ts";
 import { viewedProfile } from "./profiles.ts";
 
 /** A device's push subscription (spec §3). */
@@ -67,9 +67,7 @@ export async function addPushSubscription(
   const existing = (await listPushSubscriptions(accountId)).find((x) => x.endpoint === s.endpoint);
   const sub: PushSubscription = { ...s, id: existing?.id ?? newId(), tsCreated: now() };
   const op = kv().atomic().set(keys.pushSubscription(accountId, sub.id), sub);
-  forgetKept(op, "pushDevices", [accountId]);
-  if (!(await op.commit()).ok) throw new Error("push subscription not stored");
-  forgetHere("pushDevices", [accountId]);
+  if (!(await commitForgetting(op, "pushDevices", [accountId]))) throw new Error("push subscription not stored");
   return sub;
 }
 
@@ -104,9 +102,6 @@ export async function listPushSubscriptions(accountId: string): Promise<PushSubs
 export async function removePushSubscription(accountId: string, id: string): Promise<boolean> {
   const key = keys.pushSubscription(accountId, id);
   if (!(await kv().get(key)).value) return false;
-  const op = kv().atomic().delete(key);
-  forgetKept(op, "pushDevices", [accountId]);
-  await op.commit();
-  forgetHere("pushDevices", [accountId]);
+  await commitForgetting(kv().atomic().delete(key), "pushDevices", [accountId]);
   return true;
 }

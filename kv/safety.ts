@@ -11,7 +11,7 @@ import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { getOwnPosition } from "./positions.ts";
 import { getProfileLike } from "./likes.ts";
-import { forgetHere, forgetKept, keptRead } from "./kept.ts";
+import { commitForgetting, keptRead } from "./kept.ts";
 import { atRiskAt, countryAt } from "../domain/safety.ts";
 
 /** A member's safety choices. */
@@ -44,11 +44,7 @@ export async function setSafety(
     if (change.showToEveryone !== undefined) next.showToEveryone = change.showToEveryone;
     if (change.noticeSeen) next.noticeSeen ??= now();
     const op = kv().atomic().check(entry).set(keys.safety(profileId), next);
-    forgetKept(op, "safety", [profileId]);
-    if ((await op.commit()).ok) {
-      forgetHere("safety", [profileId]);
-      return next;
-    }
+    if (await commitForgetting(op, "safety", [profileId])) return next;
   }
 }
 
