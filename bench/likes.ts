@@ -6,7 +6,8 @@
  * builders (`addNotification`, `enqueueJob`, `addEvent` inside it) and key module, 13 likes an
  * atomic (the groups' size under load), one commit after another. Then the same commits with
  * parts left out, or the event-log entry written once an atomic, to show what each part of a like
- * costs the writer.
+ * costs the writer. The app's path and the commits run again on a file whose expiry index is as
+ * Deno KV makes it (every entry in it), the before of decision 0132, in the same rounds.
  *
  * Run: `deno run -A bench/likes.ts [--seconds 4] [--rounds 3]`. Prints one table with the load
  * average; the temp KV files are deleted after.
@@ -23,6 +24,7 @@ import { addEvent } from "../kv/events.ts";
 import { enqueueJob } from "../kv/jobs.ts";
 import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
+import { untuneStoreFile } from "../kv/storeFile.ts";
 import { arg, reportRows } from "./kit.ts";
 
 const SECONDS = Number(arg("seconds", "4"));
@@ -67,10 +69,14 @@ function likeMutations(op: Deno.AtomicOperation, liker: string, liked: string, w
   if (without !== "event once") addEvent(op, [liked], { type: "notifications" });
 }
 
-/** `fresh(true)`: every member has a device to push to, so each told like enqueues its push job. */
-async function fresh(devices = false): Promise<string> {
+/**
+ * `devices`: every member has a device to push to, so each told like enqueues its push job.
+ * `ownIndex`: the file's expiry index as Deno KV makes it, every entry in it (before decision 0132).
+ */
+async function fresh({ devices = false, ownIndex = false } = {}): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "likes-bench-" });
   await openKv(`${dir}/app.kv`);
+  if (ownIndex) untuneStoreFile(`${dir}/app.kv`);
   // As the app's server runs: the instance keeps hot reads (whether a member has a push device).
   startKeptReads();
   // Profiles, so the store holds what a member's likes sit among.
@@ -130,8 +136,8 @@ async function commitsOnly(without: Part | null): Promise<number> {
   return done / ((performance.now() - t) / 1000);
 }
 
-/** Each row: its label, its run, and whether its members have push devices. */
-const rows: [string, () => Promise<number>, boolean?][] = [
+/** Each row: its label, its run, and its store. */
+const rows: [string, () => Promise<number>, { devices?: boolean; ownIndex?: boolean }?][] = [
   [`putProfileLike, ${CALLERS} callers (reads, grouped commits, one group in flight)`, () => storePath(1)],
   [
     `putProfileLike, ${CALLERS} callers (reads, grouped commits, ${IN_FLIGHT} groups in flight)`,
@@ -140,9 +146,15 @@ const rows: [string, () => Promise<number>, boolean?][] = [
   [
     `  every liked member with a push device (a push job each told like)`,
     () => storePath(IN_FLIGHT),
-    true,
+    { devices: true },
+  ],
+  [
+    "  the expiry index as Deno KV makes it (every entry in it, before 0132)",
+    () => storePath(IN_FLIGHT),
+    { ownIndex: true },
   ],
   [`commits only, ${GROUP} likes an atomic`, () => commitsOnly(null)],
+  ["  the expiry index as Deno KV makes it (before 0132)", () => commitsOnly(null), { ownIndex: true }],
   ["  without the push job (job, due entry, signal)", () => commitsOnly("push job")],
   ["  event entry once", () => commitsOnly("event once")],
   ["  without the list copies (given, received)", () => commitsOnly("indexes")],
@@ -163,7 +175,7 @@ console.log(`\n| what (local KV file, ${MEMBERS.toLocaleString("en-US")} members
 console.log("|---|---|---|");
 for (let i = 0; i < rows.length; i++) {
   const x = median(results[i]);
-  console.log(`| ${rows[i][0]} | ${fmt(x)} | ${i < 3 ? "–" : fmt(1e6 / x)} |`);
+  console.log(`| ${rows[i][0]} | ${fmt(x)} | ${i < 4 ? "–" : fmt(1e6 / x)} |`);
 }
 const [l1, l5, l15] = Deno.loadavg();
 {
