@@ -3,65 +3,61 @@ import { DatabaseSync } from "node:sqlite";
 import { closeKv, kv, openKv } from "./db.ts";
 import { expiryQueryPlans, tuneStoreFile } from "./storeFile.ts";
 
-const indexSql = (path: string) => {
+/** The first row of a read-only query on the file. */
+function first<T>(path: string, sql: string): T {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
-    return (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'kv_expiration_ms_idx'").get() as { sql: string })
-      .sql;
+    return db.prepare(sql).get() as T;
   } finally {
     db.close();
   }
-};
+}
+
+const indexSql = (path: string) =>
+  first<{ sql: string }>(path, "SELECT sql FROM sqlite_master WHERE name = 'kv_expiration_ms_idx'").sql;
 
 /** Entries that expire (found by the expiry index), and entries in all. */
-const counts = (path: string) => {
-  const db = new DatabaseSync(path, { readOnly: true });
-  try {
-    const one = (q: string) => (db.prepare(q).get() as { n: number }).n;
-    return {
-      indexed: one("SELECT count(*) AS n FROM kv INDEXED BY kv_expiration_ms_idx WHERE expiration_ms >= 0"),
-      all: one("SELECT count(*) AS n FROM kv"),
-    };
-  } finally {
-    db.close();
-  }
-};
+const counts = (path: string) => ({
+  indexed: first<{ n: number }>(
+    path,
+    "SELECT count(*) AS n FROM kv INDEXED BY kv_expiration_ms_idx WHERE expiration_ms >= 0",
+  ).n,
+  all: first<{ n: number }>(path, "SELECT count(*) AS n FROM kv").n,
+});
 
-Deno.test("store file - a new file's expiry index holds only the entries that expire, and both expiry queries use it", async () => {
+/** Runs `fn` on a KV file path in a new directory; closes the app's handle and removes the directory after. */
+async function inNewDir(fn: (path: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir();
-  const path = `${dir}/app.kv`;
   try {
+    await fn(`${dir}/app.kv`);
+  } finally {
+    closeKv();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("store file - a new file's expiry index holds only the entries that expire, and both expiry queries use it", () =>
+  inNewDir(async (path) => {
     await openKv(path);
     assert.match(indexSql(path), /WHERE expiration_ms >= 0$/);
     await kv().set(["forever", 1], "a");
     await kv().set(["forever", 2], "b");
     await kv().set(["soon"], "c", { expireIn: 60_000 });
     // The handle opened before the change writes and reads on (its statements prepared again).
-    assert.deepEqual((await kv().getMany([["forever", 1], ["forever", 2], ["soon"]])).map((e) => e.value), [
-      "a",
-      "b",
-      "c",
-    ]);
+    const values = (await kv().getMany([["forever", 1], ["forever", 2], ["soon"]])).map((e) => e.value);
+    assert.deepEqual(values, ["a", "b", "c"]);
     assert.deepEqual(counts(path), { indexed: 1, all: 3 });
     for (const plan of expiryQueryPlans(path)) assert.match(plan, /USING (COVERING )?INDEX kv_expiration_ms_idx/);
-  } finally {
-    closeKv();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("store file - a file made before is tuned on its next open with every entry kept; tuning it again changes nothing", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/old.kv`;
-  try {
+Deno.test("store file - a file made before is tuned on its next open with every entry kept; tuning it again changes nothing", () =>
+  inNewDir(async (path) => {
     const raw = await Deno.openKv(path);
     for (let i = 0; i < 50; i++) await raw.set(["row", i], { i }, i % 5 === 0 ? { expireIn: 3_600_000 } : undefined);
     raw.close();
     assert.doesNotMatch(indexSql(path), /WHERE/);
-    const before = new DatabaseSync(path, { readOnly: true });
-    const inIndex = before.prepare("SELECT count(*) AS n FROM kv INDEXED BY kv_expiration_ms_idx").get();
-    before.close();
-    assert.equal((inIndex as { n: number }).n, 50, "Deno KV's own index holds every entry");
+    const inIndex = first<{ n: number }>(path, "SELECT count(*) AS n FROM kv INDEXED BY kv_expiration_ms_idx").n;
+    assert.equal(inIndex, 50, "Deno KV's own index holds every entry");
 
     await openKv(path);
     assert.match(indexSql(path), /WHERE/);
@@ -69,27 +65,21 @@ Deno.test("store file - a file made before is tuned on its next open with every 
     const rows = await Array.fromAsync(kv().list<{ i: number }>({ prefix: ["row"] }));
     assert.deepEqual(rows.map((e) => e.value.i), [...Array(50).keys()]);
     assert.equal(tuneStoreFile(path), false);
-  } finally {
-    closeKv();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("store file - tuning that meets another connection's write lock gives up after its wait with the file unchanged; once the lock is free it tunes", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/busy.kv`;
-  const raw = await Deno.openKv(path);
-  const other = new DatabaseSync(path);
-  try {
-    other.exec("BEGIN IMMEDIATE");
-    assert.throws(() => tuneStoreFile(path, { busyMs: 50 }), /locked|busy/i);
-    other.exec("COMMIT");
-    assert.doesNotMatch(indexSql(path), /WHERE/);
-    assert.equal(tuneStoreFile(path), true);
-    assert.match(indexSql(path), /WHERE/);
-  } finally {
-    other.close();
-    raw.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+Deno.test("store file - tuning that meets another connection's write lock gives up after its wait with the file unchanged; once the lock is free it tunes", () =>
+  inNewDir(async (path) => {
+    const raw = await Deno.openKv(path);
+    const other = new DatabaseSync(path);
+    try {
+      other.exec("BEGIN IMMEDIATE");
+      assert.throws(() => tuneStoreFile(path, { busyMs: 50 }), /locked|busy/i);
+      other.exec("COMMIT");
+      assert.doesNotMatch(indexSql(path), /WHERE/);
+      assert.equal(tuneStoreFile(path), true);
+      assert.match(indexSql(path), /WHERE/);
+    } finally {
+      other.close();
+      raw.close();
+    }
+  }));
