@@ -113,6 +113,8 @@ export async function putProfileLike(
   first?: (stored: LikeType) => Promise<void>,
 ): Promise<{ like: ProfileLike; changed: boolean }> {
   const key = keys.profileLike(liker, liked);
+  // Whether the liked member has a device to push to: asked once, not again on a retry.
+  let reachable: boolean | undefined;
   for (let attempt = 0; attempt < 10; attempt++) {
     // The record says when its member was last told of it too: one read.
     const entry = await kv().get<Stored<ProfileLike>>(key);
@@ -135,7 +137,7 @@ export async function putProfileLike(
       seq: typeChanged ? newId(t) : old.seq,
     };
     const toldAt = tell ? t : old?.toldAt;
-    const push = tell && await pushReachable(liked);
+    const push = tell && (reachable ??= await pushReachable(liked));
     if (toldAt !== undefined) next.toldAt = toldAt;
     const row: ListedLike = { tsCreated: next.tsCreated, blocked: nextBlocked };
     // Committed with other likes made meanwhile (kv/groupCommit.ts): a like's commit is mostly its
