@@ -14,7 +14,8 @@ let handle: Deno.Kv | undefined;
 export async function openKv(path?: string): Promise<Deno.Kv> {
   const where = config.kvUrl ?? path ?? config.kvPath;
   const remote = where.includes("://");
-  if (where !== ":memory:" && !remote) {
+  const local = !remote && where !== ":memory:";
+  if (local) {
     const dir = where.replace(/[^/]*$/, "");
     if (dir) await Deno.mkdir(dir, { recursive: true });
   }
@@ -23,7 +24,6 @@ export async function openKv(path?: string): Promise<Deno.Kv> {
   // every call waits out SQLite's write lock (kv/busy.ts). A remote KV never meets it.
   // Processes opening a new file at once (a supervisor's children) may meet its lock while one of
   // them sets the file up: opening waits it out as every other call does.
-  const local = !remote && where !== ":memory:";
   const existed = local && await Deno.stat(where).then(() => true, () => false);
   const opened = remote ? await Deno.openKv(where) : await retryBusy("open", () => Deno.openKv(where));
   if (local) tune(where, existed);

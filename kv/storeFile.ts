@@ -25,17 +25,19 @@ const PARTIAL = `CREATE INDEX ${INDEX} ON kv (expiration_ms) WHERE expiration_ms
 export function tuneStoreFile(path: string, { busyMs = 30_000 }: { busyMs?: number } = {}): boolean {
   const db = new DatabaseSync(path, { timeout: busyMs });
   try {
-    const sqlOf = () =>
-      (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(INDEX) as
-        | { sql: string }
-        | undefined)?.sql;
-    const before = sqlOf();
     // No such index (a schema Deno KV no longer makes), or tuned already.
-    if (before === undefined || /\bWHERE\b/i.test(before)) return false;
+    const leftAsItIs = () => {
+      const index = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(INDEX) as
+        | { sql: string }
+        | undefined;
+      return index === undefined || /\bWHERE\b/i.test(index.sql);
+    };
+    // Asked first without the write lock (a file tuned already is not locked on every open), then
+    // again under it (another process may have tuned it meanwhile).
+    if (leftAsItIs()) return false;
     db.exec("BEGIN IMMEDIATE");
     try {
-      const now = sqlOf();
-      if (now === undefined || /\bWHERE\b/i.test(now)) {
+      if (leftAsItIs()) {
         db.exec("ROLLBACK");
         return false;
       }
@@ -57,19 +59,6 @@ export function untuneStoreFile(path: string): void {
   const db = new DatabaseSync(path, { timeout: 30_000 });
   try {
     db.exec(`BEGIN IMMEDIATE; DROP INDEX ${INDEX}; CREATE INDEX ${INDEX} ON kv (expiration_ms); COMMIT`);
-  } finally {
-    db.close();
-  }
-}
-
-/** The query plans of Deno KV's two expiry queries on the file (tests: they must use the index). */
-export function expiryQueryPlans(path: string): string[] {
-  const db = new DatabaseSync(path, { readOnly: true });
-  try {
-    return [
-      "SELECT k FROM kv WHERE expiration_ms >= 0 AND expiration_ms <= 0",
-      "SELECT expiration_ms FROM kv WHERE expiration_ms >= 0 ORDER BY expiration_ms LIMIT 1",
-    ].map((q) => (db.prepare(`EXPLAIN QUERY PLAN ${q}`).all() as { detail: string }[]).map((r) => r.detail).join("; "));
   } finally {
     db.close();
   }

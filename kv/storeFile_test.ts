@@ -1,13 +1,26 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { closeKv, kv, openKv } from "./db.ts";
-import { expiryQueryPlans, tuneStoreFile } from "./storeFile.ts";
+import { tuneStoreFile } from "./storeFile.ts";
 
 /** The first row of a read-only query on the file. */
 function first<T>(path: string, sql: string): T {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
     return db.prepare(sql).get() as T;
+  } finally {
+    db.close();
+  }
+}
+
+/** The query plans of Deno KV's two expiry queries (the sweep of expired entries, the next expiry). */
+function expiryQueryPlans(path: string): string[] {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    return [
+      "SELECT k FROM kv WHERE expiration_ms >= 0 AND expiration_ms <= 0",
+      "SELECT expiration_ms FROM kv WHERE expiration_ms >= 0 ORDER BY expiration_ms LIMIT 1",
+    ].map((q) => (db.prepare(`EXPLAIN QUERY PLAN ${q}`).all() as { detail: string }[]).map((r) => r.detail).join("; "));
   } finally {
     db.close();
   }
