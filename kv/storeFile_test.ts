@@ -83,7 +83,8 @@ Deno.test("store file - a file made before is tuned on its next open with every 
 Deno.test("store file - tuning that meets another connection's write lock gives up after its wait with the file unchanged; once the lock is free it tunes", () =>
   inNewDir(async (path) => {
     const raw = await Deno.openKv(path);
-    const other = new DatabaseSync(path);
+    // Deno KV writes its own housekeeping just after it opens a file, so the other connection waits its turn for the lock.
+    const other = new DatabaseSync(path, { timeout: 10_000 });
     try {
       other.exec("BEGIN IMMEDIATE");
       assert.throws(() => tuneStoreFile(path, { busyMs: 50 }), /locked|busy/i);
