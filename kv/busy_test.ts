@@ -10,7 +10,8 @@ async function sharedFile() {
   const path = `${dir}/app.kv`;
   const raw = await Deno.openKv(path);
   await raw.set(["n"], new Deno.KvU64(0n));
-  const other = new DatabaseSync(path);
+  // Deno KV writes its own housekeeping just after it opens a file: taking the lock waits its turn.
+  const other = new DatabaseSync(path, { timeout: 10_000 });
   return {
     raw,
     /** Takes the write lock for `ms`. */
