@@ -37,6 +37,8 @@ import {
   type BriefsPage,
   type LikeFilter,
   MAP_PROFILE_CAP,
+  type MapRow,
+  mapRowOf,
   type MapView,
   mapViewOf,
   type ProfileBrief,
@@ -130,18 +132,6 @@ function search(area: BriefsArea, viewerId: string, o: QueryOptions): Promise<Ne
 }
 
 /**
- * The first search of an area done already by the caller (the map view's crowded check): used as
- * the first chunk when it is the chunk `profileBriefs` would search, with the block list and the
- * safety place it was made with.
- */
-export interface Searched {
-  size: number;
-  found: NearbyPage;
-  exclude: Set<string>;
-  place: Awaited<ReturnType<typeof safetyPlace>>;
-}
-
-/**
  * One page of the members of `area` for `viewerId`, nearest to the viewer's shown position first:
  * without the viewer, members either of them blocked, hidden and expired members, and members
  * with no profile; filtered by `q.chars`, `q.likes`, age, distance, online now and pictures. Bad paging or coordinates throw
@@ -151,7 +141,6 @@ export async function profileBriefs(
   viewerId: string,
   area: BriefsArea,
   q: BriefsQuery = {},
-  searched?: Searched,
 ): Promise<BriefsPage> {
   const page = q.page ?? 0, size = q.size ?? DEFAULT_SIZES[area.kind];
   if (!Number.isSafeInteger(page) || page < 0) throw new GeoInputError("page must be an integer >= 0");
@@ -162,9 +151,9 @@ export async function profileBriefs(
   const verifiedOnly = q.verified === true;
   const likes = q.likes ?? [];
   const [exclude, sets, place] = await Promise.all([
-    searched?.exclude ?? blockedSet(viewerId),
+    blockedSet(viewerId),
     likes.length > 0 ? likeSets(viewerId) : Promise.resolve(null),
-    searched?.place ?? safetyPlace(viewerId),
+    safetyPlace(viewerId),
   ]);
   // A distance filter would place members for a viewer at risk: it is not applied there.
   const maxMeters = place.atRisk ? undefined : q.maxMeters;
@@ -189,9 +178,7 @@ export async function profileBriefs(
   const profiles = new Map<string, Profile | null>();
   const accepted: ProfileBrief[] = [];
   for (let k = 0; accepted.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
-    const found = k === 0 && searched?.size === chunk && !likeFilter
-      ? searched.found
-      : await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
+    const found = await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
     // Without an attribute filter a candidate with a profile is accepted: read only as many as the
     // page still needs (a swipe deck's chunk is larger than its page), then more if some drop out.
     // Each further read is twice the last (many rated members in a row: few round trips).
@@ -239,23 +226,38 @@ export async function profileBriefs(
  * The map's view of `bounds` for `viewerId` (decision 0129): the members `profileBriefs` gives for
  * the box at the profile cap's size, as marker rows, or none and `tooMany` at the cap or more.
  * Without a filter, a crowded view is told from the position index alone (the members in the box,
- * blocks left out), before any profile is read or any brief made: the view a dense city's map asks
- * most is then the cheapest. A member with no profile still counts there, as they never stay so.
- * A view under the cap goes on from that search: the box is searched once.
+ * blocks left out), before any profile is read: the view a dense city's map asks most is then the
+ * cheapest. A member with no profile still counts there, as they never stay so. Under the cap,
+ * every member found who has a profile is a marker (what `profileBriefs` accepts without a
+ * filter), and each row is made from the profile and the shown position, with no brief between.
  */
 export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery = {}): Promise<MapView> {
-  const query = { ...q, page: 0, size: MAP_PROFILE_CAP };
-  const area: BriefsArea = { kind: "bounds", bounds };
   if (filtersAttributes(q) || (q.likes?.length ?? 0) > 0 || q.ratedBefore !== undefined) {
-    return mapViewOf(await profileBriefs(viewerId, area, query));
+    return mapViewOf(
+      await profileBriefs(viewerId, { kind: "bounds", bounds }, { ...q, page: 0, size: MAP_PROFILE_CAP }),
+    );
   }
   const [exclude, place] = await Promise.all([blockedSet(viewerId), safetyPlace(viewerId)]);
-  // The cap and one more: the chunk profileBriefs reads first for this page, so it is searched once.
-  const size = MAP_PROFILE_CAP + 1;
-  const found = await byBounds({ ...bounds, page: 0, size, exclude }, viewerId);
+  const found = await byBounds({ ...bounds, page: 0, size: MAP_PROFILE_CAP, exclude }, viewerId);
   // A viewer where being gay is a crime is shown no one on a map, as profileBriefs answers a box
   // (the search above still refuses a bad box): no profile is read.
   if (place.atRisk) return { rows: [], tooMany: false };
   if (found.items.length >= MAP_PROFILE_CAP) return { rows: [], tooMany: true };
-  return mapViewOf(await profileBriefs(viewerId, area, query, { size, found, exclude, place }));
+  const profiles = new Map<string, Profile | null>();
+  await loadProfiles(found.items.map((it) => it.profileId), profiles);
+  const rows: MapRow[] = [];
+  for (const it of found.items) {
+    const p = profiles.get(it.profileId);
+    if (!p) continue;
+    rows.push(mapRowOf({
+      profileId: p.id,
+      profileName: p.profilename,
+      lat: it.lat,
+      lon: it.lon,
+      profilePicIds: p.profilePicIds,
+      profileChars: p.characteristics,
+      verified: isVerified(p),
+    }));
+  }
+  return { rows, tooMany: false };
 }

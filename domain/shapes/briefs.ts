@@ -61,19 +61,19 @@ export interface MapView {
   tooMany: boolean;
 }
 
+/** What a map marker shows of a member: a brief holds it, as does a profile at its shown position. */
+export type MarkerFields = Pick<
+  ProfileBrief,
+  "profileId" | "profileName" | "lat" | "lon" | "profilePicIds" | "profileChars" | "verified"
+>;
+
+/** A member's row in the map's compact answer. */
+export function mapRowOf(m: MarkerFields): MapRow {
+  return [m.profileId, m.profileName, m.lat, m.lon, m.profilePicIds[0] ?? null, m.profileChars, m.verified];
+}
+
 /** A map view's answer from a page of briefs asked with size `MAP_PROFILE_CAP`. */
 export function mapViewOf(page: BriefsPage): MapView {
   if (page.items.length >= MAP_PROFILE_CAP) return { rows: [], tooMany: true };
-  return {
-    rows: page.items.map((b) => [
-      b.profileId,
-      b.profileName,
-      b.lat,
-      b.lon,
-      b.profilePicIds[0] ?? null,
-      b.profileChars,
-      b.verified,
-    ]),
-    tooMany: false,
-  };
+  return { rows: page.items.map(mapRowOf), tooMany: false };
 }

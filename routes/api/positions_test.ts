@@ -6,7 +6,7 @@ import { getProfile, updateProfile } from "../../kv/profiles.ts";
 import { putPicLike, putProfileLike } from "../../kv/likes.ts";
 import { getShownPosition, importPositions, POSITION_TTL_MS } from "../../kv/positions.ts";
 import { createAccount } from "../../kv/accounts.ts";
-import { MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
+import { MAP_PROFILE_CAP, type ProfileBrief } from "../../domain/shapes/briefs.ts";
 import { shiftClock } from "../../kv/clock.ts";
 import { sectorKey } from "../../domain/geo.ts";
 import { LIMITS } from "../../kv/ratelimit.ts";
@@ -405,6 +405,14 @@ Deno.test("positions - the map's view: the by-bounds members as marker rows, fil
   try {
     const { viewer, others } = await neighbourhood(t, 3);
     await updateProfile(others[1].profileId, { characteristics: ["oral"] });
+    // One member with public pictures, the first verified: a marker shows that picture and the badge.
+    const pictured = (await getProfile(others[2].profileId))!;
+    await kv().set(keys.profile(pictured.id), {
+      ...pictured,
+      profilePicIds: ["pubA", "pubB"],
+      profilePicIdsPrivate: ["secret"],
+      verifiedPicIds: ["pubA"],
+    });
     const box = "latMin=33&lonMin=-113&latMax=34&lonMax=-111";
     const view = (q: string) => t.call("GET", `/api/profile-briefs/map?${q}`, { cookie: viewer.cookie });
     const r = await view(box);
@@ -416,16 +424,20 @@ Deno.test("positions - the map's view: the by-bounds members as marker rows, fil
     });
     assert.deepEqual(ids(r), ids(spec));
     assert.deepEqual(ids(r), others.map((m) => m.profileId));
-    const [first] = spec.data.items;
-    assert.deepEqual(r.data.rows[0], [
-      first.profileId,
-      first.profileName,
-      first.lat,
-      first.lon,
-      first.profilePicIds[0] ?? null,
-      first.profileChars,
-      first.verified,
-    ]);
+    assert.deepEqual(r.data.rows[2].slice(4), ["pubA", [], true]);
+    // Each row is what the member's brief shows on a marker.
+    assert.deepEqual(
+      r.data.rows,
+      spec.data.items.map((b: ProfileBrief) => [
+        b.profileId,
+        b.profileName,
+        b.lat,
+        b.lon,
+        b.profilePicIds[0] ?? null,
+        b.profileChars,
+        b.verified,
+      ]),
+    );
     assert.deepEqual(ids(await view(`${box}&chars=oral`)), [others[1].profileId]);
     for (
       const bad of ["latMin=34&lonMin=-113&latMax=33&lonMax=-111", "latMin=33&lonMin=-113&latMax=34", `${box}&age=5-9`]
