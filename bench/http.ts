@@ -15,7 +15,7 @@
  * machine requests/s move with other load, CPU per request much less.
  *
  * Run: `deno run -A bench/http.ts [--members 10000] [--seconds 4] [--rounds 3] [--connections 50]
- * [--variants off,on,cores] [--cores N] [--addresses per-viewer|per-request] [--calls like,nearest] [--gzip]
+ * [--variants off,on,cores,noturns] [--cores N] [--addresses per-viewer|per-request] [--calls like,nearest] [--gzip]
  * [--cpu-prof DIR] [--record]`. `--cpu-prof` writes a V8 CPU profile of each bench/serve.ts variant's process
  * (its whole life: seeding is done by this process, so the profile is the calls) into DIR.
  */
@@ -48,6 +48,7 @@ const VARIANTS: Record<string, { label: string; env: Record<string, string> }> =
   off: { label: "every read from KV, each write alone", env: { KEPT_READS: "0", GROUP_COMMIT: "0" } },
   on: { label: "reads kept, writes grouped (as main.ts serves)", env: {} },
   cores: { label: `main.ts on ${CORES} processes (WEB_INSTANCES)`, env: { WEB_INSTANCES: String(CORES) } },
+  noturns: { label: "heavy views without turns (before 0133)", env: { HEAVY_VIEWS_AT_ONCE: "0" } },
 };
 /** `--cpu-prof DIR`: each bench/serve.ts app writes its CPU profile there when it is stopped. */
 const CPU_PROF = arg("cpu-prof", "");

@@ -62,6 +62,13 @@ export const config = {
   get bodyTimeoutMs(): number {
     return positive(env("BODY_TIMEOUT_MS")) ?? 10_000;
   },
+  /**
+   * Heavy discovery views (100 members or more: a map's box, a sector, a long list) a process makes
+   * at once; the others wait their turn (decision 0133). `0`: no turns.
+   */
+  get heavyViewsAtOnce(): number {
+    return env("HEAVY_VIEWS_AT_ONCE") === "0" ? 0 : positive(env("HEAVY_VIEWS_AT_ONCE")) ?? 4;
+  },
   /** Requests one client address may have open at once (event streams included); past it, 429. */
   get maxOpenPerAddress(): number {
     return positive(env("MAX_OPEN_PER_ADDRESS")) ?? 256;

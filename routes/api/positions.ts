@@ -9,6 +9,7 @@
  */
 
 import { type Context, Hono } from "hono";
+import pLimit from "p-limit";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { badRequest, notFound, tooMany } from "../errors.ts";
@@ -16,11 +17,19 @@ import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { CHARACTERISTIC_VALUES } from "../../domain/characteristics.ts";
 import { aggregates, GeoInputError, getOwnPosition, reportPosition } from "../../kv/positions.ts";
-import { type BriefsArea, type BriefsQuery, mapView, MAX_BRIEFS_SIZE, profileBriefs } from "../../kv/briefs.ts";
+import {
+  type BriefsArea,
+  type BriefsQuery,
+  DEFAULT_SIZES,
+  mapView,
+  MAX_BRIEFS_SIZE,
+  profileBriefs,
+} from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { getSafety } from "../../kv/safety.ts";
 import { atRiskAt } from "../../domain/safety.ts";
-import { LIKE_FILTERS } from "../../domain/shapes/briefs.ts";
+import { LIKE_FILTERS, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
+import { config } from "../../config/config.ts";
 
 const NUMBER_RE = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -127,14 +136,25 @@ async function geo<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** An answer of at least this many members is a heavy view (a map's box, a sector, a long list). */
+const HEAVY_MIN_SIZE = 100;
+/**
+ * Heavy views take turns on this process, `HEAVY_VIEWS_AT_ONCE` at once (decision 0133): calls
+ * behind them (a grid's nearest, a chat, a like) are served between turns instead of after every
+ * heavy view asked meanwhile, and each heavy view, made whole in its turn, is answered sooner.
+ */
+const heavyViews = config.heavyViewsAtOnce > 0 ? pLimit(config.heavyViewsAtOnce) : null;
+
 /**
  * Answers a discovery call: the caller first (401), then the parameters (400), the limit (429),
- * then `run` with the query in the store's terms.
+ * then `run` with the query in the store's terms, in a heavy view's turn when it answers `size`
+ * members or more.
  */
 async function discovery<A, T>(
   c: Context<AppEnv>,
   parse: () => { area: A; q: z.infer<typeof briefsQuery> },
   run: (viewerId: string, area: A, query: BriefsQuery) => Promise<T>,
+  size: (area: A, q: z.infer<typeof briefsQuery>) => number,
 ) {
   const caller = requireCaller(c);
   const { area, q: { age, km, online, pics, ...q } } = parse();
@@ -147,12 +167,13 @@ async function discovery<A, T>(
     online: online === "1",
     withPics: pics === "1",
   };
-  return c.json(await geo(() => run(caller.profileId, area, query)));
+  const answer = () => geo(() => run(caller.profileId, area, query)).then((found) => c.json(found));
+  return heavyViews && size(area, q) >= HEAVY_MIN_SIZE ? heavyViews(answer) : answer();
 }
 
 /** Answers a briefs call with its page. */
 function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> }) {
-  return discovery(c, parse, profileBriefs);
+  return discovery(c, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
 }
 
 export const positions = new Hono<AppEnv>()
@@ -197,10 +218,15 @@ export const positions = new Hono<AppEnv>()
     }))
   // The map's own view of a box: markers as rows, none past the profile cap (decision 0129).
   .get("/profile-briefs/map", (c) =>
-    discovery(c, () => {
-      const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, mapViewQuery);
-      return { area: { latMin, lonMin, latMax, lonMax }, q };
-    }, mapView))
+    discovery(
+      c,
+      () => {
+        const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, mapViewQuery);
+        return { area: { latMin, lonMin, latMax, lonMax }, q };
+      },
+      mapView,
+      () => MAP_PROFILE_CAP,
+    ))
   .get("/profile-briefs/by-sector/:sector", (c) =>
     briefs(c, () => ({
       area: { kind: "sector", sector: parseWith(sectorParam, c.req.param("sector")) },

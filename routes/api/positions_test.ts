@@ -621,3 +621,30 @@ Deno.test("positions - discovery queries are rate-limited per account with a 429
     t.close();
   }
 });
+
+Deno.test("positions - more heavy views at once than take a turn together: each answers as it does when asked alone", async () => {
+  const t = await testApp();
+  try {
+    const { viewer, others } = await neighbourhood(t, 3);
+    const box = "latMin=33&lonMin=-113&latMax=34&lonMax=-111";
+    const paths = [
+      `/api/profile-briefs/map?${box}`,
+      `/api/profile-briefs/by-bounds?${box}`,
+      "/api/profile-briefs/nearest?size=500",
+      "/api/profile-briefs/nearest",
+    ];
+    const alone: unknown[] = [];
+    for (const path of paths) alone.push((await t.call("GET", path, { cookie: viewer.cookie })).data);
+    assert.deepEqual(ids({ data: alone[0] as { rows: [string][] } }), others.map((m) => m.profileId));
+    // More heavy views than take a turn at once, with light ones among them.
+    const together = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => t.call("GET", paths[i % paths.length], { cookie: viewer.cookie })),
+    );
+    together.forEach((r, i) => {
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.data, alone[i % paths.length], paths[i % paths.length]);
+    });
+  } finally {
+    t.close();
+  }
+});
