@@ -5,10 +5,10 @@
  * it reports every settled view back, and flies where the island's commands say.
  */
 
-import { memo, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import * as L from "leaflet";
 import { MapContainer, Marker, Rectangle, TileLayer, useMap, useMapEvents, ZoomControl } from "react-leaflet";
-import { markerElement, markerSize, type ViewBox } from "./markers.ts";
+import { markerElement, markerSize, spreadApart, type ViewBox } from "./markers.ts";
 import { APP_TILE_URL, type MapStart, TILE_MAX_ZOOM } from "./firstView.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
@@ -185,6 +185,24 @@ export default function LeafletMap(p: LeafletMapProps) {
     [p.onTilesShown, p.onTileLoaded, p.onTileFailed],
   );
   const edge = size ? markerSize(size.x, size.y, p.markers.length) : 48;
+  const [zoom, setZoom] = useState<number | null>(null);
+  const onView = useCallback((box: ViewBox, z: number) => {
+    setZoom(z);
+    p.onView(box, z);
+  }, [p.onView]);
+  // Members close together are drawn apart at this zoom, none covering another or the 'me' marker.
+  const markers = useMemo(() => {
+    if (zoom === null) return p.markers;
+    const crs = L.CRS.EPSG3857;
+    const px = (lat: number, lon: number) => crs.latLngToPoint(L.latLng(lat, lon), zoom);
+    const at = p.markers.map((m) => px(m.lat, m.lon));
+    const spread = spreadApart(at, p.me ? [px(p.me.lat, p.me.lon)] : [], edge);
+    return p.markers.map((m, i) => {
+      if (spread[i] === at[i]) return m;
+      const ll = crs.pointToLatLng(L.point(spread[i].x, spread[i].y), zoom);
+      return { ...m, lat: ll.lat, lon: ll.lng };
+    });
+  }, [p.markers, p.me?.lat, p.me?.lon, zoom, edge]);
   const start = "box" in p.start ? { bounds: toBounds(p.start.box) } : {
     center: [p.start.lat, p.start.lon] as L.LatLngTuple,
     zoom: p.start.zoom,
@@ -202,11 +220,11 @@ export default function LeafletMap(p: LeafletMapProps) {
       <TileLayer url={APP_TILE_URL} attribution={p.attribution} maxZoom={TILE_MAX_ZOOM} eventHandlers={tileHandlers} />
       {/* At the start of the line's top corner, across from the filter (which follows the direction). */}
       <ZoomControl position={document.documentElement.dir === "rtl" ? "topright" : "topleft"} />
-      <ViewWatcher onView={p.onView} onSize={setSize} />
+      <ViewWatcher onView={onView} onSize={setSize} />
       <Fly fly={p.fly} />
       {p.cells.map((c) => <Rectangle key={`${c.latMin}:${c.lonMin}`} bounds={toBounds(c)} pathOptions={CELL_STYLE} />)}
       {p.cells.map((c) => <CellLabel key={`l${c.latMin}:${c.lonMin}`} c={c} />)}
-      {p.markers.map((m) => (
+      {markers.map((m) => (
         <ProfileMarker key={m.id} m={m} size={edge} focused={m.id === p.focusId} onOpen={p.onOpenProfile} />
       ))}
       {p.me && <MeMarker me={p.me} onMoved={p.onMeMoved} />}

@@ -47,6 +47,40 @@ export function markerSize(widthPx: number, heightPx: number, count: number): nu
   return Math.round(Math.max(MARKER_MIN_PX, Math.min(MARKER_MAX_PX, s)));
 }
 
+/** A point on the screen, px. */
+export interface Px {
+  x: number;
+  y: number;
+}
+
+/** How many rings around its place a marker that would cover another may move out to. */
+const SPREAD_RINGS = 3;
+
+/**
+ * Places markers of edge `gap` so that none covers another or a `fixed` point (the 'me' marker):
+ * each in turn (the nearest members first) stays where it is if it is clear, else takes the first
+ * clear place on rings `gap` apart around it, 6, 12, 18 places a ring; with none clear it stays. A
+ * marker that stays is returned as the same object.
+ */
+export function spreadApart(points: readonly Px[], fixed: readonly Px[], gap: number): Px[] {
+  const placed = [...fixed];
+  const clear = (q: Px) => placed.every((o) => (o.x - q.x) ** 2 + (o.y - q.y) ** 2 >= gap * gap);
+  return points.map((p) => {
+    let q = p;
+    for (let ring = 1; ring <= SPREAD_RINGS && !clear(q); ring++) {
+      for (let k = 0, n = 6 * ring; k < n; k++) {
+        const a = (2 * Math.PI * k) / n, c = { x: p.x + ring * gap * Math.cos(a), y: p.y + ring * gap * Math.sin(a) };
+        if (clear(c)) {
+          q = c;
+          break;
+        }
+      }
+    }
+    placed.push(q);
+    return q;
+  });
+}
+
 /** The characteristics a marker marks with an icon (spec §2), in this order. */
 export const MARKER_ICONS = [
   { value: "top", label: "Top", glyph: "▲" },

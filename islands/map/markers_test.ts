@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MARKER_MAX_PX, MARKER_MIN_PX, markerSize } from "./markers.ts";
+import { MARKER_MAX_PX, MARKER_MIN_PX, markerSize, spreadApart } from "./markers.ts";
 
 Deno.test("map markers - size follows screen area per profile, within 16 and 128 px", () => {
   assert.equal(markerSize(390, 844, 8), 68, "a few members on a phone");
@@ -7,4 +7,33 @@ Deno.test("map markers - size follows screen area per profile, within 16 and 128
   assert.equal(markerSize(1366, 900, 799), MARKER_MIN_PX);
   assert.equal(markerSize(2560, 1440, 1), MARKER_MAX_PX);
   assert.equal(markerSize(390, 844, 0), MARKER_MAX_PX);
+});
+
+Deno.test("map markers - spread apart: clear markers stay as they are; one that would cover another or 'me' moves just clear of them", () => {
+  const gap = 40;
+  const far = [{ x: 0, y: 0 }, { x: 100, y: 0 }, { x: 0, y: 100 }];
+  const kept = spreadApart(far, [], gap);
+  kept.forEach((q, i) => assert.equal(q, far[i], "the same object: not moved"));
+
+  // Five members on one spot, beside the viewer.
+  const stacked = Array.from({ length: 5 }, () => ({ x: 200, y: 200 }));
+  const me = { x: 210, y: 200 };
+  const spread = spreadApart(stacked, [me], gap);
+  const all = [me, ...spread];
+  for (let i = 0; i < all.length; i++) {
+    for (let j = i + 1; j < all.length; j++) {
+      assert.ok(Math.hypot(all[i].x - all[j].x, all[i].y - all[j].y) >= gap - 1e-9, `${i} and ${j} apart`);
+    }
+  }
+  // Each moved no further than the rings allow.
+  for (const q of spread) assert.ok(Math.hypot(q.x - 200, q.y - 200) <= 3 * gap + 1e-9);
+});
+
+Deno.test("map markers - spread apart: with no clear place within the rings a marker stays where it is", () => {
+  const gap = 10;
+  // A dense block of fixed points covers every ring place around (0, 0).
+  const fixed = [];
+  for (let x = -40; x <= 40; x += 5) for (let y = -40; y <= 40; y += 5) fixed.push({ x, y });
+  const p = { x: 0, y: 0 };
+  assert.equal(spreadApart([p], fixed, gap)[0], p);
 });
