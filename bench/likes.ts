@@ -170,12 +170,15 @@ for (let r = 0; r < ROUNDS; r++) {
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+// The rows from "commits only" on are one writer's commits, so their rate gives a like's µs of KV;
+// the app's path above them runs many callers at once.
+const firstCommitsRow = rows.findIndex(([label]) => label.startsWith("commits only"));
 const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
 console.log(`\n| what (local KV file, ${MEMBERS.toLocaleString("en-US")} members) | likes/s | µs of KV a like |`);
 console.log("|---|---|---|");
 for (let i = 0; i < rows.length; i++) {
   const x = median(results[i]);
-  console.log(`| ${rows[i][0]} | ${fmt(x)} | ${i < 4 ? "–" : fmt(1e6 / x)} |`);
+  console.log(`| ${rows[i][0]} | ${fmt(x)} | ${i < firstCommitsRow ? "–" : fmt(1e6 / x)} |`);
 }
 const [l1, l5, l15] = Deno.loadavg();
 {
