@@ -6,12 +6,12 @@
  * reads' life idle), and the latency measured at that wait per trip. Prints a table; `--record` (or
  * `deno task bench`) keeps the figures in bench/results.
  *
- *   deno run -A bench/roundtrips.ts [--rtt-ms 5] [--partners 20] [--record]
+ *   deno run -A bench/roundtrips.ts [--rtt-ms 5] [--partners 20] [--where] [--record]
  */
 
 import { testApp } from "../tests/api.ts";
 import { wrapKv } from "../kv/db.ts";
-import { countedKv, tripsOf } from "../kv/roundTrips.ts";
+import { countedKv, nameCallsByCaller, tripsOf } from "../kv/roundTrips.ts";
 import { KEPT } from "../kv/kept.ts";
 import { startKeptReads } from "../kv/kept.ts";
 import { loadPositionIndex, startPositionSync, stopPositionSync } from "../kv/positions.ts";
@@ -19,6 +19,8 @@ import { arg, reportRows, sleep } from "./kit.ts";
 
 const RTT = Number(arg("rtt-ms", "5"));
 const PARTNERS = Number(arg("partners", "20"));
+/** `--where`: print each route's critical path, every call named by the function that made it. */
+const WHERE = Deno.args.includes("--where");
 /** Idle long enough that every kept read has expired. */
 const COLD_IDLE_MS = Math.max(...Object.values(KEPT).map((k) => k.ttlMs)) + 300;
 
@@ -55,6 +57,7 @@ startPositionSync();
 // Wrapped before the kept reads start: they are kept per handle.
 wrapKv((db) => countedKv(db, RTT));
 startKeptReads();
+nameCallsByCaller(WHERE);
 
 interface Route {
   name: string;
@@ -168,8 +171,10 @@ for (const r of routes) {
     warmMs: Math.round(warm.ms * 10) / 10,
     coldMs: Math.round(cold.ms * 10) / 10,
   });
-  console.error(`${r.name}: warm ${warm.trips.sequential} (${warm.trips.names.join(" ")})`);
-  console.error(`${" ".repeat(r.name.length)}  cold ${cold.trips.sequential} (${cold.trips.names.join(" ")})`);
+  if (WHERE) {
+    console.error(`${r.name}\n  warm ${warm.trips.sequential}: ${warm.trips.path.join(" → ")}`);
+    console.error(`  cold ${cold.trips.sequential}: ${cold.trips.path.join(" → ")}`);
+  }
 }
 
 stopPositionSync();

@@ -11,6 +11,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 /** One store call: when it began and ended (performance.now()). */
 interface Call {
+  /** The call, and where in the app it was made (the first frame outside this file). */
   name: string;
   start: number;
   end: number;
@@ -22,11 +23,29 @@ const current = new AsyncLocalStorage<Call[]>();
 const LIST_BATCH_MAX = 500;
 const LIST_BATCH_DEFAULT = 100;
 
+let whereOn = false;
+/** Names each recorded call by the app's function that made it (slower: a stack trace per call). */
+export function nameCallsByCaller(on: boolean): void {
+  whereOn = on;
+}
+
+/** The first frame of the stack outside this file and kv/db.ts: the app code that made the call. */
+function caller(): string {
+  const lines = (new Error().stack ?? "").split("\n").slice(1);
+  for (const l of lines) {
+    if (l.includes("roundTrips.ts") || l.includes("/kv/db.ts") || !l.includes("file://")) continue;
+    const m = l.match(/at (?:async )?([^ ]+) \(.*\/([^/]+:\d+):\d+\)/) ?? l.match(/\/([^/]+:\d+):\d+/);
+    return m ? (m.length > 2 ? `${m[1]} ${m[2]}` : m[1]) : "?";
+  }
+  return "?";
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Runs one call with the added wait, recording it under the current work. */
 async function timed<T>(name: string, delayMs: number, fn: () => Promise<T>): Promise<T> {
   const calls = current.getStore();
+  if (calls && whereOn) name = `${name}@${caller()}`;
   const start = performance.now();
   try {
     const out = await fn();
@@ -112,6 +131,14 @@ export function countedKv(db: Deno.Kv, delayMs: number): Deno.Kv {
   });
 }
 
+/**
+ * Runs `work` apart from the request that starts it: background store work the request does not
+ * wait for (a tail of the change log begun on its way) is not on its critical path.
+ */
+export function detached<T>(work: () => T): T {
+  return current.exit(work);
+}
+
 /** What one piece of work cost the store. */
 export interface Trips {
   /** Store calls made. */
@@ -120,22 +147,35 @@ export interface Trips {
   sequential: number;
   /** The calls by name, in the order they began. */
   names: string[];
+  /** The calls of the critical path by name, in order. */
+  path: string[];
 }
 
 /** The longest chain of calls in which each begins at or after the end of the one before. */
 export function criticalPath(calls: readonly { start: number; end: number }[]): number {
+  return criticalChain(calls).length;
+}
+
+/** The calls of the longest chain in which each begins at or after the end of the one before, in order. */
+export function criticalChain<C extends { start: number; end: number }>(calls: readonly C[]): C[] {
   const byEnd = [...calls].sort((a, b) => a.end - b.end);
   const chain: number[] = [];
-  let best = 0;
+  const before: number[] = [];
+  let best = -1;
   for (let i = 0; i < byEnd.length; i++) {
-    let longest = 0;
+    chain[i] = 1;
+    before[i] = -1;
     for (let j = 0; j < i; j++) {
-      if (byEnd[j].end <= byEnd[i].start && chain[j] > longest) longest = chain[j];
+      if (byEnd[j].end <= byEnd[i].start && chain[j] + 1 > chain[i]) {
+        chain[i] = chain[j] + 1;
+        before[i] = j;
+      }
     }
-    chain[i] = longest + 1;
-    if (chain[i] > best) best = chain[i];
+    if (best < 0 || chain[i] > chain[best]) best = i;
   }
-  return best;
+  const out: C[] = [];
+  for (let i = best; i >= 0; i = before[i]) out.unshift(byEnd[i]);
+  return out;
 }
 
 /** Runs `work` and counts the store calls it made (through a `countedKv` handle) and their critical path. */
@@ -143,5 +183,6 @@ export async function tripsOf<T>(work: () => Promise<T>): Promise<{ result: T; t
   const calls: Call[] = [];
   const result = await current.run(calls, work);
   const names = [...calls].sort((a, b) => a.start - b.start).map((c) => c.name);
-  return { result, trips: { calls: calls.length, sequential: criticalPath(calls), names } };
+  const path = criticalChain(calls).map((c) => c.name);
+  return { result, trips: { calls: calls.length, sequential: path.length, names, path } };
 }
