@@ -521,3 +521,35 @@ Deno.test("identify - a judge who keeps disagreeing with the outcomes stops bein
     t.close();
   }
 });
+
+Deno.test("identify - a judge whose account was first used in the member's browser is not dealt the selfie", async () => {
+  const t = await testApp();
+  try {
+    // One browser (one device token), two accounts registered from two addresses.
+    const device = "d".repeat(43);
+    const inBrowser = async (address: string) => {
+      const token = await t.registerAndGetToken(`b${++spot}@example.com`, address);
+      const r = await t.call("POST", "/api/auth", {
+        form: { token },
+        address,
+        headers: { cookie: `login-device=${device}` },
+      });
+      assert.equal(r.status, 200, r.text);
+      return { email: "", cookie: t.cookieOf(r.headers), profileId: r.data.profileId as string, address };
+    };
+    const m = await inBrowser("198.18.0.1");
+    await withPics(m, 1);
+    const r = (await send(t, m, await selfie(700))).r;
+    assert.equal(r.status, 201, r.text);
+    const sameBrowser = await inBrowser("198.18.0.2");
+    await withPics(sameBrowser, 1);
+    await t.backdateAccount(sameBrowser.profileId, 30 * DAY_MS);
+    const asked = await next(t, sameBrowser);
+    assert.equal(asked.data.item, null);
+    assert.equal(asked.data.why, null);
+    // Another eligible judge is dealt it.
+    assert.equal((await next(t, await judge(t))).data.item.attemptId, r.data.attemptId);
+  } finally {
+    t.close();
+  }
+});
