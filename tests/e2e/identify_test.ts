@@ -164,6 +164,7 @@ Deno.test({
       await p.page.goto("/games/identify");
       await p.page.locator('.id-judge [data-why="NEW_ACCOUNT"]').getByText("when your account is a week old").waitFor();
       assert.equal(await p.page.locator(".id-selfie").count(), 0);
+      await screen(p.page, "identify-judge-new-account-phone", ".id-judge");
 
       // Three judges: two say same, one cannot tell; it goes to the admins. The second reads Arabic.
       await setLanguage(judges[1].accountId, "ar");
