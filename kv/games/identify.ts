@@ -356,6 +356,9 @@ function shuffled<T>(xs: T[]): T[] {
   return out;
 }
 
+/** How many waiting selfies a deal checks at once. */
+const DEAL_CHECKS_AT_ONCE = 16;
+
 const judgeItem = (a: Attempt): JudgeItem => ({ attemptId: a.id, poseId: a.poseId, pictures: a.picIds.length });
 
 /**
@@ -383,9 +386,18 @@ export async function nextJudgeItem(judge: string): Promise<JudgeDeal> {
   for await (const e of kv().list<Attempt>({ prefix: keys.idAttemptsAll() }, { limit: 1000 })) {
     if (e.value.status === "OPEN") open.push(e.value);
   }
-  for (const a of shuffled(open)) {
-    if ((await kv().get(keys.idAnswer(a.id, judge))).versionstamp !== null) continue;
-    if (!(await mayJudge(judge, standing.facts, a, blocked, true))) continue;
+  const order = shuffled(open);
+  // Checked a few at a time, in the random order: the first that fits is dealt.
+  for (let i = 0; i < order.length; i += DEAL_CHECKS_AT_ONCE) {
+    const batch = order.slice(i, i + DEAL_CHECKS_AT_ONCE);
+    const fits = await Promise.all(
+      batch.map(async (a) =>
+        (await kv().get(keys.idAnswer(a.id, judge))).versionstamp === null &&
+        await mayJudge(judge, standing.facts, a, blocked, true)
+      ),
+    );
+    const a = batch[fits.indexOf(true)];
+    if (!a) continue;
     const seat: Seat = { ts: now(), tsCreated: standing.facts.tsCreated, origin: standing.facts.origin };
     await kv().atomic()
       .set(keys.idAssignment(a.id, judge), seat, { expireIn: ASSIGNMENT_MS })
