@@ -40,6 +40,11 @@ export const keys = {
   loginDevices: (accountId: string): Key => ["login_devices", accountId],
   /** The generated key of the known-address hash. */
   loginTrustSecret: (): Key => ["config", "login_trust_secret"],
+  /**
+   * Where an account was made (kv/origins.ts): `{addrs, devices, firstLogin}`, a keyed hash of the
+   * registration address and device tokens' hashes, never an address; deleted with the account.
+   */
+  accountOrigin: (accountId: string): Key => ["account_origins", accountId],
 
   // --- profiles (kv/profiles.ts)
   profile: (id: string): Key => ["profiles", id],
@@ -283,7 +288,9 @@ export const keys = {
   /** What became of a member's selfie: `{outcome, ts, by}` (the selfie itself is gone). */
   idOutcome: (profileId: string, attemptId: string): Key => ["id_outcomes", profileId, attemptId],
   idOutcomesOf: (profileId: string): Key => ["id_outcomes", profileId],
-  /** A judge's answers that agreed and disagreed with the outcomes `{agree, disagree}`. */
+  /** The selfie dealt to a judge now (its attempt id, as long as the deal): asking again deals the same one. */
+  idDealtTo: (judge: string): Key => ["id_dealt_to", judge],
+  /** A judge's answers that agreed and disagreed with the outcomes `{agree, disagree, recent}`. */
   idJudgeScore: (profileId: string): Key => ["id_judge_scores", profileId],
   /** A member who accepts messages only from verified members (true). */
   idOnlyVerified: (profileId: string): Key => ["id_only_verified", profileId],

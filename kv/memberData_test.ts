@@ -76,6 +76,10 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   loginDevice: deleted("a device token's hash", (m) => [keys.loginDevice(m.account, "h"), NOW]),
   loginDevices: PREFIX,
   loginTrustSecret: other("the app's key"),
+  accountOrigin: deleted("where the account was made: keyed hashes, meaningless to the member", (m) => [
+    keys.accountOrigin(m.account),
+    { addrs: ["a-hash"], devices: [], firstLogin: true },
+  ]),
   profile: other("the profile itself: exported as `profile`, removed by the account step"),
   profilesAll: PREFIX,
   blob: other("bytes of a picture or an export, reached through their record (pic, dataExport)"),
@@ -242,6 +246,10 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   idSelfieHashesAll: PREFIX,
   idOutcome: exported((m) => [keys.idOutcome(m.profile, "a".repeat(24)), { outcome: m.marker, ts: NOW, by: "JUDGES" }]),
   idOutcomesOf: PREFIX,
+  idDealtTo: deleted(
+    "the selfie dealt to them as a judge, minutes",
+    (m) => [keys.idDealtTo(m.profile), "c".repeat(24)],
+  ),
   idJudgeScore: exported((m) => [keys.idJudgeScore(m.profile), { agree: 1, disagree: 0, note: m.marker }]),
   idOnlyVerified: deleted("a setting, exported as identify.onlyVerifiedMessages", (m) => [
     keys.idOnlyVerified(m.profile),
