@@ -100,7 +100,10 @@ export const keys = {
 
   // --- jobs (workers/jobs.ts)
   job: (id: string): Key => ["jobs", id],
-  jobDue: (runAt: number, id: string): Key => ["jobs_due", runAt, id],
+  /** A job's place in the queue: its priority band (0 first, kv/jobs.ts), then its due time. */
+  jobDue: (priority: number, runAt: number, id: string): Key => ["jobs_due", priority, runAt, id],
+  /** One priority band of the queue. (Entries written before bands, `["jobs_due", runAt, id]`, sort after every band.) */
+  jobsDueIn: (priority: number): Key => ["jobs_due", priority],
   jobsDue: (): Key => ["jobs_due"],
   jobDead: (id: string): Key => ["jobs_dead", id],
   jobsDead: (): Key => ["jobs_dead"],

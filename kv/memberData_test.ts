@@ -124,6 +124,7 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   vapidKeys: other("the app's key"),
   job: other("a job about them: removed by the records step when it names them"),
   jobDue: other("index of a job"),
+  jobsDueIn: PREFIX,
   jobsDue: PREFIX,
   jobDead: deleted("a failed job naming them", (m) => [keys.jobDead("j1"), { job: { accountId: m.account } }]),
   jobsDead: PREFIX,
