@@ -98,6 +98,12 @@ export const keys = {
   pushSubscriptionsOf: (accountId: string): Key => ["push_subscriptions", accountId],
   vapidKeys: (): Key => ["config", "vapid_keys"],
 
+  // --- live feeds open on any instance (kv/feeds.ts): a lease row each, by member and by hashed address
+  feedOfMember: (profileId: string, feedId: string): Key => ["feeds_by_member", profileId, feedId],
+  feedsOfMember: (profileId: string): Key => ["feeds_by_member", profileId],
+  feedAtAddress: (addressHash: string, feedId: string): Key => ["feeds_by_address", addressHash, feedId],
+  feedsAtAddress: (addressHash: string): Key => ["feeds_by_address", addressHash],
+
   // --- jobs (workers/jobs.ts)
   job: (id: string): Key => ["jobs", id],
   /** A job's place in the queue: its priority band (0 first, kv/jobs.ts), then its due time. */
