@@ -20,6 +20,7 @@ import { eventBus } from "../kv/events.ts";
 import { onSessionsEnded } from "../kv/sessions.ts";
 import { markSeen } from "../kv/presence.ts";
 import {
+  FEED_LEASE_MS,
   FEED_RENEW_MS,
   type FeedLease,
   type FeedReservation,
@@ -61,8 +62,12 @@ interface Feed {
 const feeds = new Set<Feed>();
 /** This instance's feeds by their lease's id (a replacement names them). */
 const byId = new Map<string, Feed>();
-/** Replaced before their transport opened (a socket still upgrading): they end as they open. */
-const endedEarly = new Set<string>();
+/**
+ * Feeds reserved here whose transport has not opened yet (a socket still upgrading), by id: when
+ * they were reserved, and whether a newer feed replaced them meanwhile (then they end as they open).
+ * One whose transport never opens is forgotten after its lease's time.
+ */
+const pending = new Map<string, { at: number; replaced: boolean }>();
 let stopWatchingSessions: (() => void) | undefined;
 let stopWatchingReplaced: (() => void) | undefined;
 let renewing: ReturnType<typeof setInterval> | undefined;
@@ -83,15 +88,22 @@ export async function reserveFeed(caller: { profileId: string }, address: string
   });
   if (!r) return null;
   endReplaced(r.replaced);
+  const t = Date.now();
+  for (const [id, p] of pending) {
+    if (t - p.at < FEED_LEASE_MS) break;
+    pending.delete(id);
+  }
+  pending.set(r.lease.id, { at: t, replaced: false });
   return r.lease;
 }
 
-/** Ends this instance's feeds among `ids` ("replaced"); those not open yet end as they open. */
+/** Ends this instance's feeds among `ids` ("replaced"); those reserved here but not open yet end as they open. */
 function endReplaced(ids: readonly string[]) {
   for (const id of ids) {
     const f = byId.get(id);
     if (f) end(f, "replaced");
-    else if (endedEarly.size < 10_000) endedEarly.add(id);
+    const p = pending.get(id);
+    if (p) p.replaced = true;
   }
 }
 
@@ -147,7 +159,9 @@ export function openFeed(
   byId.set(lease.id, feed);
   // One renewal for all of this instance's feeds, while any is open.
   renewing ??= setInterval(() => void renewFeedLeases([...feeds].map((f) => f.lease)).catch(() => {}), FEED_RENEW_MS);
-  if (endedEarly.delete(lease.id)) {
+  const early = pending.get(lease.id);
+  pending.delete(lease.id);
+  if (early?.replaced) {
     end(feed, "replaced");
     return feed.close;
   }
