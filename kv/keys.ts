@@ -103,9 +103,18 @@ export const keys = {
   pushSubscriptionsOf: (accountId: string): Key => ["push_subscriptions", accountId],
   vapidKeys: (): Key => ["config", "vapid_keys"],
 
+  // --- live feeds open on any instance (kv/feeds.ts): a lease row each, by member and by hashed address
+  feedOfMember: (profileId: string, feedId: string): Key => ["feeds_by_member", profileId, feedId],
+  feedsOfMember: (profileId: string): Key => ["feeds_by_member", profileId],
+  feedAtAddress: (addressHash: string, feedId: string): Key => ["feeds_by_address", addressHash, feedId],
+  feedsAtAddress: (addressHash: string): Key => ["feeds_by_address", addressHash],
+
   // --- jobs (workers/jobs.ts)
   job: (id: string): Key => ["jobs", id],
-  jobDue: (runAt: number, id: string): Key => ["jobs_due", runAt, id],
+  /** A job's place in the queue: its priority band (0 first, kv/jobs.ts), then its due time. */
+  jobDue: (priority: number, runAt: number, id: string): Key => ["jobs_due", priority, runAt, id],
+  /** One priority band of the queue. (Entries written before bands, `["jobs_due", runAt, id]`, sort after every band.) */
+  jobsDueIn: (priority: number): Key => ["jobs_due", priority],
   jobsDue: (): Key => ["jobs_due"],
   jobDead: (id: string): Key => ["jobs_dead", id],
   jobsDead: (): Key => ["jobs_dead"],

@@ -361,7 +361,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
     ) {
       if (e.value.job.type === "account-delete") continue;
       if (e.value.job.type === "account-export" && e.value.job.expireBlob) await deleteBlob(e.value.job.expireBlob);
-      await deleteKeys([e.key, ...(await scan(keys.jobsDue(), (d) => d.key[2] === e.value.id)).map((d) => d.key)]);
+      await deleteKeys([e.key, ...(await scan(keys.jobsDue(), (d) => d.value === e.value.id)).map((d) => d.key)]);
     }
   },
 

@@ -72,6 +72,19 @@ export interface OwnPosition {
   shownLon: number;
   tsUpdated: number;
   tsEffectiveUntil: number;
+  /** The spec's `session` of the record (decision 0140). */
+  session: PositionSession;
+}
+
+/**
+ * The spec's Session as a position record carries it: the member, logged in, and the point the
+ * report gave (the one in use). The owner's own facts, already in the record; never a token.
+ */
+export interface PositionSession {
+  profileId: string;
+  loggedIn: true;
+  lat: number;
+  lon: number;
 }
 
 /** A shown position: safe to give to anybody. */
@@ -121,7 +134,7 @@ export interface ImportItem extends PositionReport {
 // --- stored shapes
 
 /** The private record `positions_own/{id}`: the owner's view plus what the next write needs. */
-export interface OwnRecord extends OwnPosition {
+export interface OwnRecord extends Omit<OwnPosition, "session"> {
   /** When the shown record was last written. */
   shownTs: number;
   cellMeters: number;
