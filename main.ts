@@ -38,6 +38,7 @@ import { config } from "./config/config.ts";
 import { closeKv, openKv } from "./kv/db.ts";
 import { loadPositionIndex, startPositionSync, stopPositionSync, writePositionSnapshot } from "./kv/positions.ts";
 import { startWorkers } from "./workers/run.ts";
+import { startHealthSpendFlush } from "./workers/health.ts";
 import { startKeptReads } from "./kv/kept.ts";
 import { flushLimitCounts } from "./kv/ratelimit.ts";
 import { startLiveListener } from "./routes/live.ts";
@@ -215,6 +216,8 @@ async function serve(instance: number | null) {
   // anywhere reaches it through the change log (kv/kept.ts).
   startKeptReads();
   const workers = config.workersInProcess ? startWorkers() : null;
+  // The health reports' spends this process takes, written at fixed clock times (kv/healthSpends.ts).
+  const healthSpends = startHealthSpendFlush();
   const server = Deno.serve(
     {
       port: config.port,
@@ -249,6 +252,8 @@ async function serve(instance: number | null) {
     await Promise.allSettled([server.shutdown(), live?.close(), workers?.stop(), first && writePositionSnapshot()]);
     await stopPositionSync();
     await flushLimitCounts().catch(() => {});
+    // After the server's shutdown: no report comes after this flush.
+    await healthSpends.stop().catch(() => {});
     stopGzipThread();
     closeKv();
     console.log("shutdown: done");

@@ -68,8 +68,10 @@ export function creditOps(op: Deno.AtomicOperation, s: CreditState): boolean {
   const n = s.today.value ?? 0;
   op.check(s.today);
   if (n >= CREDITS_PER_DAY) return false;
-  // A day's counter is read for the whole window, so it lives a day longer than the window.
-  op.set(keys.gameCreditsDay(s.profileId, s.day), n + 1, { expireIn: (VOLUNTEER_WINDOW_DAYS + 1) * DAY_MS })
+  // A day's counter is read for the whole window, so it lives a day longer than the window. It
+  // ends at a point of its day, not of the moment: its expiry tells no time finer than the day.
+  const expireIn = (s.day + VOLUNTEER_WINDOW_DAYS + 2) * DAY_MS - now();
+  op.set(keys.gameCreditsDay(s.profileId, s.day), n + 1, { expireIn })
     .sum(keys.gameCredits(s.profileId), 1n);
   if (s.accountId && s.earlier + n + 1 >= VOLUNTEER_CREDITS) {
     grantRoleOps(op, s.accountId, "VOLUNTEER", now() + VOLUNTEER_ROLE_DAYS * DAY_MS);
