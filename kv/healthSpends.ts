@@ -202,7 +202,7 @@ async function flushMonth(month: string, spends: Map<string, number>): Promise<M
       }
       done = (await op.commit()).ok;
     }
-    if (!done) for (const s of chunk) if (spends.has(s)) left.set(s, spends.get(s)!);
+    if (!done) { for (const s of chunk) if (spends.has(s)) left.set(s, spends.get(s)!); }
   }
   return left;
 }

@@ -213,9 +213,14 @@ function heldUntilEnd(body: ReadableStream<Uint8Array>, end: () => void): Readab
 
 /**
  * Requests that must write nothing naming their caller at the moment they are made: sending a
- * health report (docs/health-notices.md). Their session's lastSeen is not written by them.
+ * health report, and the page and contact list just before it (docs/health-notices.md): their
+ * session's lastSeen is not written by them, so it does not date the report.
  */
-const QUIET_REQUESTS: ReadonlySet<string> = new Set(["POST /api/games/healthreport"]);
+const QUIET_REQUESTS: ReadonlySet<string> = new Set([
+  "GET /games/healthreport",
+  "GET /api/games/healthreport/contacts",
+  "POST /api/games/healthreport",
+]);
 
 /** Loads the caller from the session cookie into `c.var.caller`, and the brand from the host. */
 export function session(): MiddlewareHandler<AppEnv> {

@@ -143,7 +143,11 @@ Deno.test("health - after a report, nothing in the store links the sender to a r
     // one commit; nothing names the sender, by their profile or their account (not their session either).
     const accountOfA = (await getProfile(a.profileId))!.accountId;
     assert.deepEqual(written.filter((e) => e.text.includes(a.profileId) || e.text.includes(accountOfA)), []);
-    assert.deepEqual(written.map((e) => JSON.parse(e.key)[0]).sort(), ["health_pending", "health_pending", "health_totals"]);
+    assert.deepEqual(written.map((e) => JSON.parse(e.key)[0]).sort(), [
+      "health_pending",
+      "health_pending",
+      "health_totals",
+    ]);
     assert.equal(new Set(written.map((e) => afterSend.get(e.key)!.versionstamp)).size, 1, "one commit");
     for (const e of written) {
       assert.ok(
@@ -168,7 +172,11 @@ Deno.test("health - after a report, nothing in the store links the sender to a r
       ["game_credits", "game_credits_day", "health_month_counts"],
       "the flush writes the sender's count and the credit of the month's first report, no recipient",
     );
-    assert.equal((await t.call("GET", "/api/games/volunteer", { cookie: a.cookie })).data.credits, 1, "as the answer said");
+    assert.equal(
+      (await t.call("GET", "/api/games/volunteer", { cookie: a.cookie })).data.credits,
+      1,
+      "as the answer said",
+    );
 
     // After the longest delay the sweep reveals both, with a notification and a push each.
     shiftClock(MAX_DELAY + 1);
