@@ -13,7 +13,7 @@
  * within one period may send one more). A spend of a member whose account is gone is dropped.
  */
 
-import { kv } from "./db.ts";
+import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { creditOps, creditState } from "./games/credits.ts";
@@ -115,6 +115,7 @@ export async function spendKeysOf(profileId: string): Promise<Deno.KvKey[]> {
 /** Checks and mutations in one commit, under Deno KV's limits (100 checks, 1,000 mutations). */
 const MAX_CHECKS = 96;
 const MAX_MUTATIONS = 900;
+/** Tries of one chunk whose checks fail (another process flushing, a member's profile changing). */
 const ATTEMPTS = 10;
 
 /**
@@ -176,35 +177,41 @@ async function flushMonth(month: string, spends: Map<string, number>): Promise<M
   for (const chunk of chunks) {
     if (chunk.length === 0) continue;
     let done = false;
-    for (let attempt = 0; attempt < ATTEMPTS && !done; attempt++) {
-      const countKeys = chunk.map((s) => keys.healthMonthCount(month, s));
-      const counts = new Map<string, Deno.KvEntryMaybe<Deno.KvU64>>();
-      for (let i = 0; i < countKeys.length; i += 10) {
-        const got = await kv().getMany<Deno.KvU64[]>(countKeys.slice(i, i + 10));
-        got.forEach((e, j) => counts.set(chunk[i + j], e));
-      }
-      const op = kv().atomic();
-      for (const s of chunk) {
-        const count = counts.get(s)!;
-        const n = spends.get(s);
-        if (n === undefined) {
-          // Written again as it is; gone meanwhile (the member deleted): left gone.
-          if (count.value) op.check(count).set(count.key, count.value);
-          continue;
-        }
-        const profile = await kv().get(keys.profile(s));
-        // The member's account is gone: their spend goes with it.
-        if (!profile.value) continue;
-        const before = Number(count.value?.value ?? 0n);
-        op.check(count, profile).set(count.key, new Deno.KvU64(BigInt(before + n)));
-        // The month's first report earns a credit, as the games do (the daily cap applies too).
-        if (before === 0) creditOps(op, await creditState(s));
-      }
-      done = (await op.commit()).ok;
+    try {
+      done = await flushChunk(month, chunk, spends);
+    } catch (e) {
+      // Not written: the chunk's spends stay pending; the other chunks go on.
+      console.error("health spends flush:", e instanceof Error ? e.message : e);
     }
     if (!done) { for (const s of chunk) if (spends.has(s)) left.set(s, spends.get(s)!); }
   }
   return left;
+}
+
+/** Writes one chunk of a month's senders, checked against what it read; false when it kept conflicting. */
+async function flushChunk(month: string, chunk: string[], spends: Map<string, number>): Promise<boolean> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const counts = await getAll<Deno.KvU64>(chunk.map((s) => keys.healthMonthCount(month, s)));
+    const op = kv().atomic();
+    for (const [i, s] of chunk.entries()) {
+      const count = counts[i];
+      const n = spends.get(s);
+      if (n === undefined) {
+        // Written again as it is; gone meanwhile (the member deleted): left gone.
+        if (count.value) op.check(count).set(count.key, count.value);
+        continue;
+      }
+      const profile = await kv().get(keys.profile(s));
+      // The member's account is gone: their spend goes with it.
+      if (!profile.value) continue;
+      const before = Number(count.value?.value ?? 0n);
+      op.check(count, profile).set(count.key, new Deno.KvU64(BigInt(before + n)));
+      // The month's first report earns a credit, as the games do (the daily cap applies too).
+      if (before === 0) creditOps(op, await creditState(s));
+    }
+    if ((await op.commit()).ok) return true;
+  }
+  return false;
 }
 
 /**
