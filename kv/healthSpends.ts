@@ -210,6 +210,8 @@ async function flushChunk(month: string, chunk: string[], spends: Map<string, nu
       if (before === 0) creditOps(op, await creditState(s));
     }
     if ((await op.commit()).ok) return true;
+    // Every process flushes at the same clock time: a short random wait lets them go in turn.
+    await new Promise((ok) => setTimeout(ok, Math.random() * 50 * (attempt + 1)));
   }
   return false;
 }
