@@ -483,7 +483,8 @@ type NoticeRow = FileRow & { key: [string, number, string]; value: { recipient: 
  * The operator's guesses, one set per strategy: for each recipient of a pending notice, which
  * sender told them. It knows the senders (whoever has a monthly count), every member's ids (a
  * profile names its account), and how the code writes (the spans its expiries are set with, the
- * longest delay).
+ * longest delay). Times it reads in values and keys are the server's (the test's shifted clock);
+ * expiries are the storage engine's, by the real clock.
  */
 function operatorGuesses(rows: FileRow[], maxDelay: number): Map<string, Map<string, string>> {
   const profiles = rows.filter((r) => r.key[0] === "profiles" && r.key.length === 2) as (FileRow & {
@@ -509,6 +510,13 @@ function operatorGuesses(rows: FileRow[], maxDelay: number): Map<string, Map<str
         spans.map((span) => Math.abs(r.expiry - span - (visibleAt - maxDelay / 2)))
       ),
     );
+  // Times in values (last seen, created, granted...): the one nearest the send a notice points at.
+  const timesOf = new Map(senders.map((s) => [
+    s,
+    rowsOf.get(s)!.flatMap((r) => [...r.text.matchAll(/\b1\d{12}\b/g)].map((m) => Number(m[0]))),
+  ]));
+  const valueGap = (s: string, visibleAt: number) =>
+    Math.min(...timesOf.get(s)!.map((x) => Math.abs(x - (visibleAt - maxDelay / 2))));
   // Rank: the n-th notice in commit order goes with the n-th sender by their count's commit.
   const countCommit = (s: string) => Math.max(...rowsOf.get(s)!.filter(isCount).map((r) => r.version));
   const byCount = [...senders].sort((a, b) => countCommit(a) - countCommit(b));
@@ -519,6 +527,7 @@ function operatorGuesses(rows: FileRow[], maxDelay: number): Map<string, Map<str
     lastCommitBefore: (n) => best(senders, (s) => versionGap(s, n.version, -1)),
     firstCommitAfter: (n) => best(senders, (s) => versionGap(s, n.version, 1)),
     expiry: (n) => best(senders, (s) => expiryGap(s, n.key[1])),
+    timeInValue: (n) => best(senders, (s) => valueGap(s, n.key[1])),
     rank: (n) => byCount[Math.min(byCount.length - 1, noticesInOrder.indexOf(n))],
   };
   // Expiry rank: for each kind of row every sender has that expires, the n-th notice in commit
