@@ -16,7 +16,9 @@
 import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-import { creditOps, creditState } from "./games/credits.ts";
+import { creditDayExpireIn, creditOps, creditState } from "./games/credits.ts";
+
+const DAY_MS = 24 * 3_600_000;
 
 /** A UTC month as "2026-03". */
 export const monthOf = (t: number): string => new Date(t).toISOString().slice(0, 7);
@@ -160,11 +162,12 @@ async function flushMonth(month: string, spends: Map<string, number>): Promise<M
     stored.set(e.key[2] as string, e);
   }
   const senders = [...new Set([...stored.keys(), ...spends.keys()])].sort();
-  // Chunks by cost: a sender with spends needs up to three checks (count, profile, credit), others one.
+  // Chunks by cost: a sender with spends needs up to five checks (count, profile, credit, the
+  // credits written again), others three.
   const chunks: string[][] = [[]];
   let checks = 0, mutations = 0;
   for (const s of senders) {
-    const [c, m] = spends.has(s) ? [3, 6] : [1, 1];
+    const [c, m] = spends.has(s) ? [5, 8] : [3, 3];
     if (checks + c > MAX_CHECKS || mutations + m > MAX_MUTATIONS) {
       chunks.push([]);
       checks = mutations = 0;
@@ -188,26 +191,42 @@ async function flushMonth(month: string, spends: Map<string, number>): Promise<M
   return left;
 }
 
-/** Writes one chunk of a month's senders, checked against what it read; false when it kept conflicting. */
+/**
+ * Writes one chunk of a month's senders, checked against what it read; false when it kept
+ * conflicting. Each sender's credits (their total and today's counter) are written again as they
+ * are, unless this commit credits them: the commit of a credit row then tells no time finer than
+ * its day either.
+ */
 async function flushChunk(month: string, chunk: string[], spends: Map<string, number>): Promise<boolean> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const counts = await getAll<Deno.KvU64>(chunk.map((s) => keys.healthMonthCount(month, s)));
+    const day = Math.floor(now() / DAY_MS);
+    const [counts, totals, todays] = await Promise.all([
+      getAll<Deno.KvU64>(chunk.map((s) => keys.healthMonthCount(month, s))),
+      getAll<Deno.KvU64>(chunk.map((s) => keys.gameCredits(s))),
+      getAll<number>(chunk.map((s) => keys.gameCreditsDay(s, day))),
+    ]);
     const op = kv().atomic();
     for (const [i, s] of chunk.entries()) {
       const count = counts[i];
       const n = spends.get(s);
+      let credited = false;
       if (n === undefined) {
         // Written again as it is; gone meanwhile (the member deleted): left gone.
-        if (count.value) op.check(count).set(count.key, count.value);
-        continue;
+        if (!count.value) continue;
+        op.check(count).set(count.key, count.value);
+      } else {
+        const profile = await kv().get(keys.profile(s));
+        // The member's account is gone: their spend goes with it.
+        if (!profile.value) continue;
+        const before = Number(count.value?.value ?? 0n);
+        op.check(count, profile).set(count.key, new Deno.KvU64(BigInt(before + n)));
+        // The month's first report earns a credit, as the games do (the daily cap applies too).
+        if (before === 0) credited = creditOps(op, await creditState(s));
       }
-      const profile = await kv().get(keys.profile(s));
-      // The member's account is gone: their spend goes with it.
-      if (!profile.value) continue;
-      const before = Number(count.value?.value ?? 0n);
-      op.check(count, profile).set(count.key, new Deno.KvU64(BigInt(before + n)));
-      // The month's first report earns a credit, as the games do (the daily cap applies too).
-      if (before === 0) creditOps(op, await creditState(s));
+      if (credited) continue;
+      const [total, today] = [totals[i], todays[i]];
+      if (total.value) op.check(total).set(total.key, total.value);
+      if (today.value !== null) op.check(today).set(today.key, today.value, { expireIn: creditDayExpireIn(day) });
     }
     if ((await op.commit()).ok) return true;
     // Every process flushes at the same clock time: a short random wait lets them go in turn.

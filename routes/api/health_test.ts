@@ -315,6 +315,7 @@ Deno.test("health - several notices of one condition in overlapping windows show
 Deno.test("health - spends: written at the flush with every count of the month again; the limit and the credit hold across it; a deleted member's spend is dropped; old counts are moved", async () => {
   const t = await testApp();
   try {
+    t.alignClock(DAY); // the credits of one day are read below
     const [a, b, c, d, r] = [await member(t), await member(t), await member(t), await member(t), await member(t)];
     for (const m of [a, b, c, d]) await exchange(m, r);
     const month = new Date(now()).toISOString().slice(0, 7);
@@ -343,6 +344,12 @@ Deno.test("health - spends: written at the flush with every count of the month a
     await flushHealthSpends();
     const again = await Array.fromAsync(kv().list<Deno.KvU64>({ prefix: keys.healthMonthCounts(month) }));
     assert.equal(new Set(again.map((e) => e.versionstamp)).size, 1, "one commit: no count tells when it changed");
+    // The month's senders' credits are written again in it too: no credit row tells the hour it was earned.
+    const today = Math.floor(now() / DAY);
+    const creditRows = await kv().getMany(
+      [a, b].flatMap((m) => [keys.gameCredits(m.profileId), keys.gameCreditsDay(m.profileId, today)]),
+    );
+    assert.deepEqual(creditRows.map((e) => e.versionstamp), creditRows.map(() => again[0].versionstamp));
     assert.equal(again.find((e) => e.key[2] === a.profileId)!.value.value, 2n);
     assert.equal((await t.call("GET", "/api/games/volunteer", { cookie: a.cookie })).data.credits, 1);
     assert.equal((await contacts(t, a)).remaining, 0);
