@@ -38,6 +38,7 @@ import { config, proxyExposureWarning } from "./config/config.ts";
 import { closeKv, openKv } from "./kv/db.ts";
 import { loadPositionIndex, startPositionSync, stopPositionSync, writePositionSnapshot } from "./kv/positions.ts";
 import { startWorkers } from "./workers/run.ts";
+import { startHealthSpendFlush } from "./workers/health.ts";
 import { startKeptReads } from "./kv/kept.ts";
 import { flushLimitCounts } from "./kv/ratelimit.ts";
 import { startLiveListener } from "./routes/live.ts";
@@ -219,6 +220,8 @@ async function serve(instance: number | null) {
   // Under a supervisor, it said so once for every instance.
   if (instance === null) warnOfExposure();
   const bound = Deno.env.get("HOST") ? ` (bound to ${config.host})` : "";
+  // The health reports' spends this process takes, written at fixed clock times (kv/healthSpends.ts).
+  const healthSpends = startHealthSpendFlush();
   const server = Deno.serve(
     {
       hostname: config.host,
@@ -254,6 +257,8 @@ async function serve(instance: number | null) {
     await Promise.allSettled([server.shutdown(), live?.close(), workers?.stop(), first && writePositionSnapshot()]);
     await stopPositionSync();
     await flushLimitCounts().catch(() => {});
+    // After the server's shutdown: no report comes after this flush.
+    await healthSpends.stop().catch(() => {});
     stopGzipThread();
     closeKv();
     console.log("shutdown: done");

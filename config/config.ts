@@ -151,6 +151,15 @@ export const config = {
     const v = Number(env("HEALTH_NOTICE_MAX_DELAY_MS"));
     return Number.isFinite(v) && v >= 0 && env("HEALTH_NOTICE_MAX_DELAY_MS") !== undefined ? v : 24 * 3_600_000;
   },
+  /**
+   * How often the health reports' monthly counts are written (ms; default an hour): every sender of
+   * the period in one commit, at the clock's multiples of the period, so no count is written when
+   * its report is sent (kv/healthSpends.ts). At least a second.
+   */
+  get healthSpendFlushMs() {
+    const v = Number(env("HEALTH_SPEND_FLUSH_MS"));
+    return Number.isFinite(v) && v >= 1000 && env("HEALTH_SPEND_FLUSH_MS") !== undefined ? v : 3_600_000;
+  },
 };
 
 /** The trusted proxies: a count of hops, or the proxies' addresses. */

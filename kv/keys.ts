@@ -315,10 +315,20 @@ export const keys = {
   healthNotice: (recipient: string, id: string): Key => ["health_notices", recipient, id],
   healthNoticesOf: (recipient: string): Key => ["health_notices", recipient],
   /**
-   * How many reports `sender` sent in one UTC month ("2026-03"): a number, no recipient. Member data
-   * of the sender kept only for the limit (not exported: it is about a report; deleted with them).
+   * How many reports `sender` sent in one UTC month ("2026-03"): a Deno.KvU64, no recipient, no
+   * expiry, written only by the batched flush (kv/healthSpends.ts), which writes every count of the
+   * month again each time, so its versionstamp says nothing of when its member sent. Month first: a
+   * month's counts are one range. Member data of the sender kept only for the limit (not exported:
+   * it is about a report; deleted with them; months before the previous one are deleted by the flush).
+   */
+  healthMonthCount: (month: string, sender: string): Key => ["health_month_counts", month, sender],
+  healthMonthCounts: (month?: string): Key => month ? ["health_month_counts", month] : ["health_month_counts"],
+  /**
+   * The count as it was kept before (sender first, expiring 35 days after the send): read for the
+   * limit until the first flush moves it into `healthMonthCount` and deletes it.
    */
   healthReportCount: (sender: string, month: string): Key => ["health_report_counts", sender, month],
+  healthReportCountsAll: (): Key => ["health_report_counts"],
   /** Deno.KvU64 totals for admins ("reports", "notices", "abuse"): counts only, no member. */
   healthTotal: (name: string): Key => ["health_totals", name],
 };

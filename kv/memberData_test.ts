@@ -270,10 +270,16 @@ const CLASSES: Record<keyof typeof keys, Class> = {
     { id: "hn1", condition: m.marker, since: NOW, until: NOW },
   ]),
   healthNoticesOf: PREFIX,
-  healthReportCount: deleted(
+  healthMonthCount: deleted(
     "the month's count of health reports they sent, for the limit: the export shows nothing of a report sent",
+    (m) => [keys.healthMonthCount("2026-03", m.profile), new Deno.KvU64(1n)],
+  ),
+  healthMonthCounts: PREFIX,
+  healthReportCount: deleted(
+    "the count as kept before (moved by the next flush): the export shows nothing of a report sent",
     (m) => [keys.healthReportCount(m.profile, "2026-03"), 1],
   ),
+  healthReportCountsAll: PREFIX,
   healthTotal: other("totals over all members, counts only"),
 };
 

@@ -210,6 +210,17 @@ function heldUntilEnd(body: ReadableStream<Uint8Array>, end: () => void): Readab
   }, { highWaterMark: 0 });
 }
 
+/**
+ * Requests that must write nothing naming their caller at the moment they are made: sending a
+ * health report, and the page and contact list just before it (docs/health-notices.md): their
+ * session's lastSeen is not written by them, so it does not date the report.
+ */
+const QUIET_REQUESTS: ReadonlySet<string> = new Set([
+  "GET /games/healthreport",
+  "GET /api/games/healthreport/contacts",
+  "POST /api/games/healthreport",
+]);
+
 /** Loads the caller from the session cookie into `c.var.caller`, and the brand from the host. */
 export function session(): MiddlewareHandler<AppEnv> {
   return async function session(c, next) {
@@ -218,7 +229,7 @@ export function session(): MiddlewareHandler<AppEnv> {
     c.set("notice", null);
     const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
     if (token) {
-      const s = await getSession(token);
+      const s = await getSession(token, { touch: !QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`) });
       // Stored roles plus the live granted ones (an earned VOLUNTEER role), in the one read.
       const account = s && await accountWithGrants(s.accountId);
       if (s && account) {

@@ -1,4 +1,4 @@
-/** API test kit: the app on a `:memory:` KV, and members who register, log in and call the API. */
+/** API test kit: the app on a `:memory:` KV (or a file), and members who register, log in and call the API. */
 
 import { closeKv, kv, openKv } from "../kv/db.ts";
 import { now, resetClock, shiftClock } from "../kv/clock.ts";
@@ -31,9 +31,9 @@ export interface CallInit {
   address?: string;
 }
 
-/** A test app on a fresh `:memory:` KV. */
-export async function testApp() {
-  await openKv(":memory:");
+/** A test app on a fresh `:memory:` KV, or on the KV file at `path` (a test that reads the file itself). */
+export async function testApp({ path = ":memory:" }: { path?: string } = {}) {
+  await openKv(path);
   resetClock();
   const app = createApp();
 
