@@ -16,7 +16,7 @@ import { badRequest, notFound, tooMany } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { CHARACTERISTIC_VALUES } from "../../domain/characteristics.ts";
-import { aggregates, GeoInputError, getOwnPosition, reportPosition } from "../../kv/positions.ts";
+import { aggregates, GeoInputError, getOwnPosition, type OwnPosition, reportPosition } from "../../kv/positions.ts";
 import {
   type BriefsArea,
   type BriefsQuery,
@@ -176,6 +176,24 @@ function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.infer<
   return discovery(c, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
 }
 
+/**
+ * Saves a member's own position as their report asks (the position report, and the end of
+ * onboarding): counted against `positionByAccount` (429 past it), hidden where being gay is a
+ * crime unless the member chose otherwise, bad coordinates a 400. The position index of this
+ * instance has it when this resolves; the others within their next tail.
+ */
+export async function saveOwnPosition(
+  accountId: string,
+  profileId: string,
+  report: { lat: number; lon: number; use: "OVERRIDE" | "DEVICE_GPS"; hide: boolean; gpsTimestamp: number | null },
+): Promise<OwnPosition> {
+  if (!(await hit("positionByAccount", accountId))) throw tooMany();
+  // Where being gay is a crime, a member is shown to no one nearby unless they chose otherwise
+  // (their favourites still reach their profile): the map, lists and Map Chat leave them out.
+  const protect = atRiskAt(report.lat, report.lon) && !(await getSafety(profileId)).showToEveryone;
+  return await geo(() => reportPosition(profileId, { ...report, hide: report.hide || protect }));
+}
+
 export const positions = new Hono<AppEnv>()
   .put("/profile-position/:profileId", async (c) => {
     const profileId = parseWith(idSchema, c.req.param("profileId"));
@@ -184,21 +202,14 @@ export const positions = new Hono<AppEnv>()
     if (body.profileId !== undefined && body.profileId !== profileId) {
       throw badRequest("profileId in the body must match the path.");
     }
-    if (!(await hit("positionByAccount", caller.accountId))) throw tooMany();
     const gps = body.use === "DEVICE_GPS";
-    const lat = (gps ? body.gpsLat : body.overrideLat)!, lon = (gps ? body.gpsLon : body.overrideLon)!;
-    // Where being gay is a crime, a member is shown to no one nearby unless they chose otherwise
-    // (their favourites still reach their profile): the map, lists and Map Chat leave them out.
-    const protect = atRiskAt(lat, lon) && !(await getSafety(profileId)).showToEveryone;
-    const own = await geo(() =>
-      reportPosition(profileId, {
-        lat,
-        lon,
-        use: body.use,
-        hide: body.hide || protect,
-        gpsTimestamp: gps ? body.gpsTimestamp ?? null : null,
-      })
-    );
+    const own = await saveOwnPosition(caller.accountId, profileId, {
+      lat: (gps ? body.gpsLat : body.overrideLat)!,
+      lon: (gps ? body.gpsLon : body.overrideLon)!,
+      use: body.use,
+      hide: body.hide,
+      gpsTimestamp: gps ? body.gpsTimestamp ?? null : null,
+    });
     // The owner's own record: the only place a reported position is ever sent.
     return c.json(own);
   })
