@@ -9,6 +9,8 @@
 import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
 import { apiPath, type RouteParams } from "../../domain/apiPath.ts";
 import { wipeOfflineCaches } from "../sw/register.ts";
+import { CACHE_ID_HEADER, CONFIRMED_STORAGE_KEY } from "../sw/caches.ts";
+import { parseConfirmedAt } from "../../domain/offline.ts";
 
 /** A failed call: the status and the server's `{error: {code, message}}`. */
 export class ApiFailure extends Error {
@@ -28,6 +30,46 @@ export function clearLocalData(): void {
   localStorage.clear();
   sessionStorage.clear();
   void wipeOfflineCaches().catch(() => {});
+}
+
+/**
+ * The session ended (a 401, a redirect to /login, or the live feed's end for good because the
+ * session was ended elsewhere): spec §8's forced logout on this device. Location reporting pauses,
+ * everything kept of the member here is wiped (local storage with the persisted query cache, and
+ * the service worker's private caches), and the page goes to /login.
+ */
+export function sessionEnded(why: string): void {
+  console.log(`${why}: logging out and going to login`);
+  globalThis.dispatchEvent(new Event(EVENTS.pauseLocation));
+  clearLocalData();
+  location.assign("/login");
+}
+
+/** A confirmation of the session is written at most this often (each signed-in answer confirms). */
+const CONFIRM_EVERY_MS = 60_000;
+let confirmedHere = 0;
+
+/**
+ * An answer made for the signed-in member (it names their offline caches): the session was
+ * confirmed now. Kept in local storage, where the persisted query cache checks it (client.tsx).
+ */
+function noteConfirmed(res: Response): void {
+  if (!res.headers.get(CACHE_ID_HEADER)) return;
+  const at = Date.now();
+  if (at - confirmedHere < CONFIRM_EVERY_MS) return;
+  confirmedHere = at;
+  try {
+    localStorage.setItem(CONFIRMED_STORAGE_KEY, String(at));
+  } catch { /* storage full or disabled: the cache is not restored next time */ }
+}
+
+/** When an answer last confirmed the member's session on this device (ms since the epoch), or null. */
+export function lastConfirmed(): number | null {
+  try {
+    return parseConfirmedAt(localStorage.getItem(CONFIRMED_STORAGE_KEY));
+  } catch {
+    return null;
+  }
 }
 
 /** Window events the shell listens to. */
@@ -59,14 +101,14 @@ export async function api<T = unknown>(path: string, opts: CallOptions = {}): Pr
     throw new ApiFailure(0, "Network error", "network", e instanceof Error ? e.message : String(e));
   }
   const data = res.headers.get("content-type")?.includes("json") ? await res.json().catch(() => null) : null;
-  if (res.ok) return data as T;
+  if (res.ok) {
+    noteConfirmed(res);
+    return data as T;
+  }
   const err = (data as { error?: { code?: string; message?: string } } | null)?.error;
   const toLogin = res.redirected && new URL(res.url).pathname === "/login";
   if ((res.status === 401 || toLogin) && !opts.isLogin) {
-    console.log(`${toLogin ? "redirect to /login" : "401"} from ${path}: logging out and going to login`);
-    globalThis.dispatchEvent(new Event(EVENTS.pauseLocation));
-    clearLocalData();
-    location.assign("/login");
+    sessionEnded(`${toLogin ? "redirect to /login" : "401"} from ${path}`);
   }
   if (res.status >= 500) globalThis.dispatchEvent(new Event(EVENTS.serverTrouble));
   throw new ApiFailure(res.status, res.statusText, err?.code ?? "error", err?.message ?? res.statusText);

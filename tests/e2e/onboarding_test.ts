@@ -6,9 +6,12 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
-import { getAccountByEmail } from "../../kv/accounts.ts";
 import { getProfile } from "../../kv/profiles.ts";
-import { getOwnPosition } from "../../kv/positions.ts";
+import { getOwnPosition, reportPosition } from "../../kv/positions.ts";
+import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
+import { updateProfile } from "../../kv/profiles.ts";
+import { profileBriefs } from "../../kv/briefs.ts";
+import { DEFAULT_CITY, RANDOM_SPREAD_DEG } from "../../domain/defaultPlace.ts";
 import { portrait } from "../fixtures/pictures.ts";
 import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
@@ -114,4 +117,82 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await h.close();
     }
   });
+}
+
+/** The ids in `viewer`'s nearest list, as their grid asks for it. */
+async function nearestIds(viewer: string): Promise<string[]> {
+  return (await profileBriefs(viewer, { kind: "nearest" }, { size: 30 })).items.map((b) => b.profileId);
+}
+
+for (const [vp, failFirst] of [["phone", false], ["desktop", false], ["phone", true], ["desktop", true]] as const) {
+  Deno.test(
+    `e2e ${vp} - onboarding: Finish tapped the moment it shows, the random point kept, is in discovery at once${
+      failFirst ? "; a failed save says so and retries" : ""
+    }`,
+    async () => {
+      const h = await startHarness();
+      try {
+        // A member already around the default city.
+        const kim = (await createAccount({ email: `finish-kim-${vp}-${failFirst}@example.com`, name: "Kim" }))!;
+        await updateProfile(kim.defaultProfileId, { profilename: "Kim Around", birthdate: "1990-05-06" });
+        await reportPosition(kim.defaultProfileId, {
+          lat: DEFAULT_CITY.lat + 0.02,
+          lon: DEFAULT_CITY.lon,
+          use: "OVERRIDE",
+          hide: false,
+        });
+
+        const { page } = await h.newPage(vp);
+        page.setDefaultTimeout(15_000);
+        const email = `finish-${failFirst ? "retry" : "fast"}-${vp}@example.com`;
+        await registerAndLogIn(page, h.origin, email, { onboarding: true });
+        const me = (await getAccountByEmail(email))!.defaultProfileId;
+        await page.getByLabel(TEXTS.name, { exact: true }).fill("Quick");
+        await page.getByLabel(TEXTS.birthdateLabel).fill("1995-01-02");
+        await page.getByRole("button", { name: SCREEN_TEXTS.next }).click();
+        await page.getByRole("button", { name: SCREEN_TEXTS.skip }).click();
+        await page.getByText(SCREEN_TEXTS.stepOf(3, 4)).waitFor();
+        await page.getByRole("button", { name: SCREEN_TEXTS.skip }).click();
+
+        const finish = page.getByRole("button", { name: SCREEN_TEXTS.finish });
+        if (failFirst) {
+          // The first try meets a server error: the member is told, and stays to try again.
+          let failures = 0;
+          await page.route("**/welcome", (route) => {
+            if (route.request().method() === "POST" && failures++ === 0) {
+              return route.fulfill({ status: 503, body: "" });
+            }
+            return route.fallback();
+          });
+          await finish.click();
+          await page.getByRole("alert").filter({ hasText: SCREEN_TEXTS.finishFailed }).waitFor();
+          assert.equal(new URL(page.url()).pathname, "/welcome", "still on the last step");
+          assert.ok((await getAccountByEmail(email))!.onboarding, "onboarding is not over");
+          await shot(page, `${vp}-onboarding-4-failed`);
+          await page.emulateMedia({ colorScheme: "dark" });
+          await shot(page, `${vp}-onboarding-4-failed-dark`);
+          await page.emulateMedia({ colorScheme: "light" });
+          await page.getByRole("button", { name: SCREEN_TEXTS.finishRetry }).click();
+        } else {
+          // No waiting: the tap lands as soon as the button can take it, long before the
+          // reporter's debounced first report would have gone out.
+          await finish.click();
+        }
+        await page.waitForURL(`${h.origin}/search/tile`);
+        // At once, with nothing waited for: the newcomer is in discovery, at the offered point.
+        const own = (await getOwnPosition(me))!;
+        assert.ok(own, "the position was saved as part of finishing");
+        assert.equal(own.use, "OVERRIDE");
+        assert.ok(Math.abs(own.lat - DEFAULT_CITY.lat) <= RANDOM_SPREAD_DEG, "the random point near Phoenix");
+        assert.ok(Math.abs(own.lon - DEFAULT_CITY.lon) <= RANDOM_SPREAD_DEG);
+        assert.ok((await nearestIds(kim.defaultProfileId)).includes(me), "Kim sees the newcomer");
+        assert.ok((await nearestIds(me)).includes(kim.defaultProfileId), "the newcomer's list has Kim");
+        assert.equal((await getAccountByEmail(email))!.onboarding, undefined, "done");
+        // And the grid shows Kim without a wait for a later report.
+        await page.getByText("Kim Around").first().waitFor({ timeout: 5000 });
+      } finally {
+        await h.close();
+      }
+    },
+  );
 }
