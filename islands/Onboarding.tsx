@@ -10,7 +10,7 @@
  */
 
 import { MapPin } from "lucide-react";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileView, useProfileMutation, useProfileQuery } from "./queries/profiles.ts";
 import { useUploadMutation } from "./queries/pictures.ts";
@@ -241,6 +241,11 @@ function LocationStep({ profileId, known, onDone, back }: {
   /** Where the member goes once saved (a finish under way), and whether the last try failed. */
   const [leaving, setLeaving] = useState<string | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
+  const failure = useRef<HTMLDivElement>(null);
+  // The failure is said where the member looks: above the actions bar, not under it.
+  useEffect(() => {
+    if (failed !== null) failure.current?.scrollIntoView({ block: "nearest" });
+  }, [failed]);
   const mode = loc.type === "DEVICE_GPS"
     ? SCREEN_TEXTS.modeGps
     : loc.type === "OVERRIDE"
@@ -311,7 +316,7 @@ function LocationStep({ profileId, known, onDone, back }: {
       </p>
       {loc.gpsNotice && <p className="error" role="alert">{loc.gpsNotice}</p>}
       {failed !== null && (
-        <div className="error onboarding-failed" role="alert">
+        <div className="error onboarding-failed" role="alert" ref={failure}>
           <p>{SCREEN_TEXTS.finishFailed}</p>
           <button type="button" onClick={() => void finish(failed)} disabled={busy}>
             {SCREEN_TEXTS.finishRetry}

@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
+import type { Page } from "playwright-core";
 import { registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import { getOwnPosition, reportPosition } from "../../kv/positions.ts";
@@ -15,6 +16,7 @@ import { DEFAULT_CITY, RANDOM_SPREAD_DEG } from "../../domain/defaultPlace.ts";
 import { portrait } from "../fixtures/pictures.ts";
 import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
+import * as AR from "../../domain/locales/ar.ts";
 
 /** Polls `check` until it holds (10 s at most). */
 async function until(check: () => Promise<boolean>, what: string) {
@@ -119,6 +121,12 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
   });
 }
 
+/** Saves what the member sees (the viewport, not the whole page) as tests/e2e/screenshots/<name>.png. */
+async function seen(page: Page, name: string): Promise<void> {
+  await page.waitForTimeout(300); // the scroll to the alert
+  await page.screenshot({ path: new URL(`./screenshots/${name}.png`, import.meta.url).pathname });
+}
+
 /** The ids in `viewer`'s nearest list, as their grid asks for it. */
 async function nearestIds(viewer: string): Promise<string[]> {
   return (await profileBriefs(viewer, { kind: "nearest" }, { size: 30 })).items.map((b) => b.profileId);
@@ -156,23 +164,39 @@ for (const [vp, failFirst] of [["phone", false], ["desktop", false], ["phone", t
 
         const finish = page.getByRole("button", { name: SCREEN_TEXTS.finish });
         if (failFirst) {
-          // The first try meets a server error: the member is told, and stays to try again.
-          let failures = 0;
+          // The first tries meet a server error: the member is told, and stays to try again.
+          let failing = true;
           await page.route("**/welcome", (route) => {
-            if (route.request().method() === "POST" && failures++ === 0) {
-              return route.fulfill({ status: 503, body: "" });
-            }
+            if (route.request().method() === "POST" && failing) return route.fulfill({ status: 503, body: "" });
             return route.fallback();
           });
           await finish.click();
           await page.getByRole("alert").filter({ hasText: SCREEN_TEXTS.finishFailed }).waitFor();
           assert.equal(new URL(page.url()).pathname, "/welcome", "still on the last step");
           assert.ok((await getAccountByEmail(email))!.onboarding, "onboarding is not over");
-          await shot(page, `${vp}-onboarding-4-failed`);
+          await seen(page, `${vp}-onboarding-4-failed`);
           await page.emulateMedia({ colorScheme: "dark" });
-          await shot(page, `${vp}-onboarding-4-failed-dark`);
+          await seen(page, `${vp}-onboarding-4-failed-dark`);
           await page.emulateMedia({ colorScheme: "light" });
-          await page.getByRole("button", { name: SCREEN_TEXTS.finishRetry }).click();
+          if (vp === "phone") {
+            // The same in Arabic, right to left.
+            await page.setExtraHTTPHeaders({ "accept-language": "ar" });
+            await page.reload();
+            await waitHydrated(page);
+            assert.equal(await page.evaluate(() => document.documentElement.dir), "rtl");
+            await page.locator(".onboarding-actions button.primary").click();
+            await page.getByRole("alert").filter({ hasText: AR.SCREEN_TEXTS.finishFailed }).waitFor();
+            await page.getByRole("button", { name: AR.SCREEN_TEXTS.finishRetry }).waitFor();
+            await seen(page, `${vp}-onboarding-4-failed-ar`);
+            await page.emulateMedia({ colorScheme: "dark" });
+            await seen(page, `${vp}-onboarding-4-failed-ar-dark`);
+            await page.emulateMedia({ colorScheme: "light" });
+            failing = false;
+            await page.getByRole("button", { name: AR.SCREEN_TEXTS.finishRetry }).click();
+          } else {
+            failing = false;
+            await page.getByRole("button", { name: SCREEN_TEXTS.finishRetry }).click();
+          }
         } else {
           // No waiting: the tap lands as soon as the button can take it, long before the
           // reporter's debounced first report would have gone out.
