@@ -65,7 +65,7 @@ function Steps({ step: first, profile, known }: OnboardingProps) {
   const save = useProfileMutation(profile.id);
   const index = ONBOARDING_STEPS.indexOf(step);
 
-  async function go(to: OnboardingStep, then = "/search/tile") {
+  async function go(to: OnboardingStep) {
     setError("");
     try {
       await keepStep(to);

@@ -623,7 +623,8 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   back: "Atrás",
   finish: "Ver quién está cerca",
   finishing: "Guardando dónde estás…",
-  finishFailed: "No se pudo guardar dónde estás, así que nadie cerca te vería todavía. Revisa tu conexión e inténtalo de nuevo.",
+  finishFailed:
+    "No se pudo guardar dónde estás, así que nadie cerca te vería todavía. Revisa tu conexión e inténtalo de nuevo.",
   finishRetry: "Intentar de nuevo",
 };
 

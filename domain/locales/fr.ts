@@ -631,7 +631,8 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   back: "Retour",
   finish: "Voir qui est à proximité",
   finishing: "Enregistrement de ta position…",
-  finishFailed: "Impossible d'enregistrer ta position : personne à proximité ne te verrait encore. Vérifie ta connexion et réessaie.",
+  finishFailed:
+    "Impossible d'enregistrer ta position : personne à proximité ne te verrait encore. Vérifie ta connexion et réessaie.",
   finishRetry: "Réessayer",
 };
 

@@ -624,7 +624,8 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   back: "Voltar",
   finish: "Ver quem está por perto",
   finishing: "Salvando onde você está…",
-  finishFailed: "Não foi possível salvar onde você está, então ninguém por perto veria você ainda. Verifique sua conexão e tente de novo.",
+  finishFailed:
+    "Não foi possível salvar onde você está, então ninguém por perto veria você ainda. Verifique sua conexão e tente de novo.",
   finishRetry: "Tentar de novo",
 };
 

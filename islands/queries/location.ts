@@ -76,7 +76,6 @@ function geolocationErrorText(code: number): string {
   }
 }
 
-
 /** Metres between two points (haversine; enough for the 25 m threshold). */
 export function metersBetween(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
   const r = Math.PI / 180;

@@ -16,7 +16,8 @@ import { badRequest, notFound, tooMany } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { CHARACTERISTIC_VALUES } from "../../domain/characteristics.ts";
-import { aggregates, GeoInputError, getOwnPosition, type OwnPosition, reportPosition } from "../../kv/positions.ts";
+import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions.ts";
+import { saveOwnPosition } from "../ownPosition.ts";
 import {
   type BriefsArea,
   type BriefsQuery,
@@ -26,8 +27,6 @@ import {
   profileBriefs,
 } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
-import { getSafety } from "../../kv/safety.ts";
-import { atRiskAt } from "../../domain/safety.ts";
 import { LIKE_FILTERS, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
 
@@ -174,24 +173,6 @@ async function discovery<A, T>(
 /** Answers a briefs call with its page. */
 function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> }) {
   return discovery(c, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
-}
-
-/**
- * Saves a member's own position as their report asks (the position report, and the end of
- * onboarding): counted against `positionByAccount` (429 past it), hidden where being gay is a
- * crime unless the member chose otherwise, bad coordinates a 400. The position index of this
- * instance has it when this resolves; the others within their next tail.
- */
-export async function saveOwnPosition(
-  accountId: string,
-  profileId: string,
-  report: { lat: number; lon: number; use: "OVERRIDE" | "DEVICE_GPS"; hide: boolean; gpsTimestamp: number | null },
-): Promise<OwnPosition> {
-  if (!(await hit("positionByAccount", accountId))) throw tooMany();
-  // Where being gay is a crime, a member is shown to no one nearby unless they chose otherwise
-  // (their favourites still reach their profile): the map, lists and Map Chat leave them out.
-  const protect = atRiskAt(report.lat, report.lon) && !(await getSafety(profileId)).showToEveryone;
-  return await geo(() => reportPosition(profileId, { ...report, hide: report.hide || protect }));
 }
 
 export const positions = new Hono<AppEnv>()

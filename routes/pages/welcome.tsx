@@ -13,7 +13,7 @@ import Onboarding from "../../islands/Onboarding.tsx";
 import { loadProfileView } from "../../kv/profileViews.ts";
 import * as z from "zod";
 import { getOwnPosition, knownLocation } from "../../kv/positions.ts";
-import { saveOwnPosition } from "../api/positions.ts";
+import { saveOwnPosition } from "../ownPosition.ts";
 import { ApiError, errorBody } from "../errors.ts";
 import { randomDefaultPoint } from "../../domain/defaultPlace.ts";
 import { setOnboarding } from "../../kv/accounts.ts";
@@ -73,7 +73,10 @@ export async function onboardingStep(c: Context<AppEnv>) {
     const given = form.lat !== undefined || form.lon !== undefined;
     const point = finishPoint.safeParse(form);
     if (given && !point.success) {
-      return c.json(errorBody("bad_request", "lat and lon must be a point on the globe (use: OVERRIDE or DEVICE_GPS)."), 400);
+      return c.json(
+        errorBody("bad_request", "lat and lon must be a point on the globe (use: OVERRIDE or DEVICE_GPS)."),
+        400,
+      );
     }
     try {
       if (point.success) {

@@ -47,7 +47,8 @@ export const EN_SCREEN_TEXTS = {
   back: "Back",
   finish: "Show me who is around",
   finishing: "Saving where you are…",
-  finishFailed: "Where you are could not be saved, so nobody nearby would see you yet. Check your connection and try again.",
+  finishFailed:
+    "Where you are could not be saved, so nobody nearby would see you yet. Check your connection and try again.",
   finishRetry: "Try again",
 };
 
