@@ -204,6 +204,7 @@ const forThisSession = {
 function plainOffline(): Response {
   return new Response(
     `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+      `<meta name="color-scheme" content="light dark">` +
       `<title>Offline</title><body style="font-family:system-ui;padding:2rem">` +
       `<p>You are offline. This screen needs a connection.</p><p><a href="/search/tile">⟳</a></p>`,
     { status: 503, headers: { "content-type": "text/html; charset=utf-8" } },
