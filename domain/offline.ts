@@ -1,9 +1,10 @@
 /**
- * How long a device may show a member's private copies without a connection: the service worker
- * (islands/sw/worker.ts) and the pages' persisted query cache (islands/queries/client.tsx) share
- * the rule. Private copies are shown offline only while the member's session was confirmed (an
- * answer made for it, signed in) within `OFFLINE_CONFIRMED_MS`; past it the device shows the
- * offline page and forgets them, as the session may have ended elsewhere meanwhile.
+ * How long a device may show a member's private copies without a connection (the service worker,
+ * islands/sw/worker.ts, applies it). Private copies are shown offline only while the member's
+ * session was confirmed (an answer made for it, signed in) within `OFFLINE_CONFIRMED_MS`; past it
+ * the device shows the offline page and forgets them, as the session may have ended elsewhere
+ * meanwhile. The pages' persisted query cache is only ever shown inside those pages, and keeps
+ * 24 h at most on its own (islands/queries/client.tsx, the same figure).
  */
 
 /** The longest a session's last confirmation lets private copies be shown offline: 24 hours. */

@@ -9,8 +9,6 @@
 import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
 import { apiPath, type RouteParams } from "../../domain/apiPath.ts";
 import { wipeOfflineCaches } from "../sw/register.ts";
-import { CACHE_ID_HEADER, CONFIRMED_STORAGE_KEY } from "../sw/caches.ts";
-import { parseConfirmedAt } from "../../domain/offline.ts";
 
 /** A failed call: the status and the server's `{error: {code, message}}`. */
 export class ApiFailure extends Error {
@@ -45,33 +43,6 @@ export function sessionEnded(why: string): void {
   location.assign("/login");
 }
 
-/** A confirmation of the session is written at most this often (each signed-in answer confirms). */
-const CONFIRM_EVERY_MS = 60_000;
-let confirmedHere = 0;
-
-/**
- * An answer made for the signed-in member (it names their offline caches): the session was
- * confirmed now. Kept in local storage, where the persisted query cache checks it (client.tsx).
- */
-function noteConfirmed(res: Response): void {
-  if (!res.headers.get(CACHE_ID_HEADER)) return;
-  const at = Date.now();
-  if (at - confirmedHere < CONFIRM_EVERY_MS) return;
-  confirmedHere = at;
-  try {
-    localStorage.setItem(CONFIRMED_STORAGE_KEY, String(at));
-  } catch { /* storage full or disabled: the cache is not restored next time */ }
-}
-
-/** When an answer last confirmed the member's session on this device (ms since the epoch), or null. */
-export function lastConfirmed(): number | null {
-  try {
-    return parseConfirmedAt(localStorage.getItem(CONFIRMED_STORAGE_KEY));
-  } catch {
-    return null;
-  }
-}
-
 /** Window events the shell listens to. */
 export const EVENTS = { serverTrouble: "app:server-trouble", pauseLocation: "app:pause-location" } as const;
 
@@ -101,10 +72,7 @@ export async function api<T = unknown>(path: string, opts: CallOptions = {}): Pr
     throw new ApiFailure(0, "Network error", "network", e instanceof Error ? e.message : String(e));
   }
   const data = res.headers.get("content-type")?.includes("json") ? await res.json().catch(() => null) : null;
-  if (res.ok) {
-    noteConfirmed(res);
-    return data as T;
-  }
+  if (res.ok) return data as T;
   const err = (data as { error?: { code?: string; message?: string } } | null)?.error;
   const toLogin = res.redirected && new URL(res.url).pathname === "/login";
   if ((res.status === 401 || toLogin) && !opts.isLogin) {

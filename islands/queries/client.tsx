@@ -7,8 +7,7 @@ import { QueryCache, QueryClient, type QueryKey, useQueryClient } from "@tanstac
 import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client";
 import { createSyncStoragePersister } from "@tanstack/query-sync-storage-persister";
 import { type ReactNode, useRef, useState } from "react";
-import { ApiFailure, lastConfirmed } from "./api.ts";
-import { offlineCopiesUsable } from "../../domain/offline.ts";
+import { ApiFailure } from "./api.ts";
 
 /** Default cache lifetime: 24 hours. */
 export const DEFAULT_CACHE_MS = 24 * 3_600_000;
@@ -44,25 +43,9 @@ export function queryClient(): QueryClient {
   return client;
 }
 
-const stored = typeof localStorage === "undefined"
+const persister = typeof localStorage === "undefined"
   ? undefined
   : createSyncStoragePersister({ storage: localStorage, key: "app-query-cache" });
-
-/**
- * The persisted cache, restored only while the member's session was confirmed lately
- * (domain/offline.ts, as the service worker's copies): a cache kept past it is removed unread,
- * since the session may have ended elsewhere meanwhile. A session ended here clears it at once
- * (api.ts `sessionEnded`).
- */
-const persister = stored && {
-  persistClient: stored.persistClient,
-  removeClient: stored.removeClient,
-  restoreClient: async () => {
-    if (offlineCopiesUsable(lastConfirmed(), Date.now())) return await stored.restoreClient();
-    await stored.removeClient();
-    return undefined;
-  },
-};
 
 const noopPersister = {
   persistClient: () => Promise.resolve(),

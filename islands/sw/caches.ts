@@ -12,12 +12,6 @@ export const PRIVATE_PREFIX = "lambda-private-";
 /** Where the worker keeps which session its private caches belong to (no private data). */
 export const META_CACHE = "lambda-meta";
 
-/**
- * The pages' local-storage key of when an answer last confirmed the member's session (ms since the
- * epoch): the persisted query cache is restored only while it is recent (domain/offline.ts).
- */
-export const CONFIRMED_STORAGE_KEY = "session-confirmed-at";
-
 /** Map tiles: public, shared by whoever uses the device. */
 export const TILES_CACHE = "lambda-tiles";
 

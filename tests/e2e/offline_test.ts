@@ -287,7 +287,6 @@ Deno.test("e2e phone - offline past a day since the session was last confirmed: 
     // connection, while the session may have ended elsewhere).
     await page.evaluate((age) => {
       const at = String(Date.now() - age);
-      localStorage.setItem("session-confirmed-at", at);
       return caches.open("lambda-meta").then((c) => c.put("/__offline-confirmed", new Response(at)));
     }, OFFLINE_CONFIRMED_MS + 60_000);
     await settingsOffline(page, email);
