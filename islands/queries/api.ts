@@ -30,6 +30,18 @@ export function clearLocalData(): void {
   void wipeOfflineCaches().catch(() => {});
 }
 
+/** True once this page ends its own session (logout, account deletion), which goes where it says itself. */
+let endingHere = false;
+
+/**
+ * This page is about to end its own session (logout, account deletion): the signs of its end that
+ * follow (the live feed's, a 401) are its own doing, and `sessionEnded` leaves the page to it.
+ * `false` when it did not end after all (a refused deletion).
+ */
+export function endingSessionHere(on = true): void {
+  endingHere = on;
+}
+
 /**
  * The session ended (a 401, a redirect to /login, or the live feed's end for good because the
  * session was ended elsewhere): spec §8's forced logout on this device. Location reporting pauses,
@@ -37,6 +49,7 @@ export function clearLocalData(): void {
  * the service worker's private caches), and the page goes to /login.
  */
 export function sessionEnded(why: string): void {
+  if (endingHere) return;
   console.log(`${why}: logging out and going to login`);
   globalThis.dispatchEvent(new Event(EVENTS.pauseLocation));
   clearLocalData();
