@@ -166,11 +166,21 @@ for (const [vp, failFirst] of [["phone", false], ["desktop", false], ["phone", t
         if (failFirst) {
           // The first tries meet a server error: the member is told, and stays to try again.
           let failing = true;
-          await page.route("**/welcome", (route) => {
-            if (route.request().method() === "POST" && failing) return route.fulfill({ status: 503, body: "" });
-            return route.fallback();
+          let answer!: () => void;
+          const slow = new Promise<void>((r) => answer = r);
+          await page.route("**/welcome", async (route) => {
+            if (route.request().method() !== "POST" || !failing) return route.fallback();
+            await slow;
+            return route.fulfill({ status: 503, body: "" });
           });
           await finish.click();
+          // While the server has not answered, the member is told it is under way.
+          const busy = page.getByRole("button", { name: SCREEN_TEXTS.finishing });
+          await busy.waitFor();
+          assert.ok(await busy.isDisabled(), "no second tap while saving");
+          await page.getByRole("status").filter({ hasText: SCREEN_TEXTS.finishing }).waitFor();
+          await seen(page, `${vp}-onboarding-4-busy`);
+          answer();
           await page.getByRole("alert").filter({ hasText: SCREEN_TEXTS.finishFailed }).waitFor();
           assert.equal(new URL(page.url()).pathname, "/welcome", "still on the last step");
           assert.ok((await getAccountByEmail(email))!.onboarding, "onboarding is not over");
