@@ -22,6 +22,12 @@ export const DEFAULT_SECTOR_SIZE = 1500;
 export const MAX_PAGE_SIZE = 2000;
 /** Deepest result reachable by paging: (page + 1) * size beyond it yields an empty page. */
 export const MAX_RESULT_DEPTH = 20_000;
+/**
+ * A query on an instance that follows the change log first reads the log when its last read began
+ * longer ago than this: a position saved on any instance (a newcomer's first) is in every
+ * instance's answers this soon, not a poll later. At most one read of the log per this time.
+ */
+export const FRESH_MS = 200;
 /** Lifetime of change-log entries. */
 export const POSITION_LOG_TTL_MS = 15 * 60_000;
 
