@@ -74,9 +74,14 @@ async function withdrawnSet(): Promise<Set<string>> {
 /** Everyone `profileId` blocked, and everyone who blocked `profileId` (kept a few seconds by the instance). */
 function blocksOf(profileId: string): Promise<{ blocked: string[]; blockedBy: string[] }> {
   return keptRead("blocks", profileId, async () => {
-    const blocked: string[] = [], blockedBy: string[] = [];
-    for await (const e of kv().list({ prefix: keys.blocksBy(profileId) })) blocked.push(e.key[2] as string);
-    for await (const e of kv().list({ prefix: keys.blockedByAll(profileId) })) blockedBy.push(e.key[2] as string);
+    // Both lists read at once: one round trip to a remote store, not two.
+    const [blocked, blockedBy] = await Promise.all([keys.blocksBy(profileId), keys.blockedByAll(profileId)].map(
+      async (prefix) => {
+        const ids: string[] = [];
+        for await (const e of kv().list({ prefix })) ids.push(e.key[2] as string);
+        return ids;
+      },
+    ));
     return { blocked, blockedBy };
   });
 }

@@ -17,9 +17,13 @@ import type { Profile, ProfileView } from "../domain/shapes/profiles.ts";
  * the same to the viewer.
  */
 export async function loadProfileView(id: string, viewerProfileId: string): Promise<ProfileView | null> {
-  const profile = await viewedProfile(id);
-  if (!profile || !(await profileVisibleTo(profile.id, viewerProfileId))) return null;
-  if (await protectedFrom(profile.id, viewerProfileId)) return null;
+  // The profile and both checks read together: one wait for the store, not three.
+  const [profile, visible, isProtected] = await Promise.all([
+    viewedProfile(id),
+    profileVisibleTo(id, viewerProfileId),
+    protectedFrom(id, viewerProfileId),
+  ]);
+  if (!profile || !visible || isProtected) return null;
   return await viewOfProfile(profile, viewerProfileId);
 }
 

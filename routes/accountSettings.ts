@@ -11,22 +11,28 @@ import { listPushSubscriptions, vapidKeys } from "../kv/push.ts";
 
 /** The settings a member sees of their own account (spec §3 Settings), with push devices and key. */
 export async function settingsOf(a: Account, session: Session | null) {
+  // Read together: one wait for the store, not three.
+  const [volunteer, devices, keys] = await Promise.all([
+    activeGrant(a.id, "VOLUNTEER"),
+    listPushSubscriptions(a.id),
+    vapidKeys(),
+  ]);
   return {
     defaultProfileId: a.defaultProfileId,
     name: a.name,
     email: a.email,
     roles: a.roles,
     /** Until when credits keep the member a volunteer (kv/roles.ts), or null. */
-    volunteerUntil: (await activeGrant(a.id, "VOLUNTEER"))?.until ?? null,
+    volunteerUntil: volunteer?.until ?? null,
     hasPassword: a.passwordHash !== null,
     ...reauthOf(a, session),
-    pushSubscriptions: (await listPushSubscriptions(a.id)).map((s) => ({
+    pushSubscriptions: devices.map((s) => ({
       id: s.id,
       deviceName: s.deviceName,
       endpoint: s.endpoint,
       expirationTime: s.expirationTime,
       tsCreated: s.tsCreated,
     })),
-    applicationServerKey: (await vapidKeys()).publicKey,
+    applicationServerKey: keys.publicKey,
   };
 }

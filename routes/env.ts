@@ -29,8 +29,8 @@ export interface AppEnv {
     /** This request's id: in the `x-request-id` header, error answers and the log line. */
     requestId: string;
     brand: Brand;
-    /** A page's moderation notice for the caller (a warning to acknowledge, a review): read for pages only. */
-    notice: AccountNotice | null;
+    /** A page's moderation notice for the caller (a warning to acknowledge, a review): read for pages only, begun with the caller's. */
+    notice: Promise<AccountNotice | null> | null;
     /** The language of this request: the member's, else Accept-Language's (domain/i18n.ts). */
     locale: PageLang;
   };

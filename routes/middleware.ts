@@ -248,7 +248,12 @@ export function session(): MiddlewareHandler<AppEnv> {
         c.set("caller", caller);
         c.header(CACHE_ID_HEADER, await offlineCacheId(s.id, isDiscreet(c)));
         // A page shows the member's moderation notice; API calls skip the read.
-        if (!c.req.path.startsWith("/api/")) c.set("notice", await accountNotice(account.id));
+        // Not awaited here: the page's own reads go on meanwhile (routes/pages/render.tsx waits for it).
+        if (!c.req.path.startsWith("/api/")) {
+          const notice = accountNotice(account.id);
+          notice.catch(() => {}); // a page that renders no notice (an error page) leaves it unread
+          c.set("notice", notice);
+        }
       }
     }
     // The pseudo-locale (development and tests only) when the `lang` cookie asks for it.

@@ -122,40 +122,54 @@ export const messages = new Hono<AppEnv>()
     if (body.senderProfileId !== caller.profileId) throw forbidden("You can only send as yourself.");
     // A retry of a send that was stored (its answer lost, or queued offline) gets the first copy.
     const sendKey = parseWith(sendKeyHeader, c.req.header("idempotency-key"));
-    const sentBefore = sendKey && await messageBySendKey(caller.profileId, sendKey);
-    if (sentBefore) return c.json(seenBy(sentBefore, caller.profileId), 201);
     const text = body.bodyText.trim();
+    const recipient = body.recipientProfileId;
+    // Every read the checks below need, started together: one wait for the store, not one each.
+    // Nothing is written until a retry is ruled out and the checks before each write have passed.
+    const toOther = recipient && recipient !== caller.profileId ? recipient : null;
+    const [sentBefore, me, paused, them, blocked, talking, verifiedOnly, early] = await Promise.all([
+      sendKey ? messageBySendKey(caller.profileId, sendKey) : null,
+      getProfile(caller.profileId),
+      sendingPause(caller.profileId),
+      toOther && getProfile(toOther),
+      toOther && isBlockedEither(caller.profileId, toOther),
+      toOther && hasConversation(caller.profileId, toOther),
+      toOther && onlyVerifiedMessages(toOther),
+      toOther && text ? isEarlyMessage(caller.profileId, toOther) : false,
+    ]);
+    if (sentBefore) return c.json(seenBy(sentBefore, caller.profileId), 201);
     if (text.length > MAX_TEXT) throw badRequest(`A message has at most ${MAX_TEXT} characters.`);
     if (!text && body.profilePicIds.length === 0) throw badRequest("Write something or choose a picture.");
-    const me = (await getProfile(caller.profileId))!;
     const pics = [...new Set(body.profilePicIds)];
-    const own = new Set([...me.profilePicIds, ...me.profilePicIdsPrivate]);
+    const own = new Set([...me!.profilePicIds, ...me!.profilePicIdsPrivate]);
     if (pics.some((p) => !own.has(p))) throw forbidden("You can only send your own pictures.");
-    const recipient = body.recipientProfileId;
-    if (await sendingPause(caller.profileId)) throw new ApiError(403, "sending_paused", MODERATION_TEXTS.sendingPaused);
+    if (paused) throw new ApiError(403, "sending_paused", MODERATION_TEXTS.sendingPaused);
     if (recipient) {
-      if (!(await hit("messageByAccount", caller.accountId)) || !(await hitNewMember("newMemberMessages", caller))) {
-        throw tooMany();
-      }
+      const counted = await Promise.all([
+        hit("messageByAccount", caller.accountId),
+        hitNewMember("newMemberMessages", caller),
+      ]);
+      if (counted.includes(false)) throw tooMany();
       if (recipient === caller.profileId) throw badRequest("You cannot message yourself.");
-      const them = await getProfile(recipient);
-      if (!them || await isBlockedEither(caller.profileId, recipient)) throw notFound("No such member.");
-      const talking = await hasConversation(caller.profileId, recipient);
+      if (!them || blocked) throw notFound("No such member.");
       // "Only verified members can message me": a new conversation needs the Verified badge. The
       // page keeps the refused message in its outbox (islands/queries/outbox.ts) to send again.
-      if (!talking && !isVerified(me) && await onlyVerifiedMessages(recipient)) {
+      if (!talking && !isVerified(me!) && verifiedOnly) {
         throw new ApiError(403, "recipient_verified_only", VERIFIED_TEXTS.recipientVerifiedOnly);
       }
       if (!talking) {
-        if (!(await hitStandard("newConversationsPerDay", caller))) throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
-        if (!(await hitNewMember("newMemberConversations", caller))) throw tooMany();
+        const [standard, newcomer] = await Promise.all([
+          hitStandard("newConversationsPerDay", caller),
+          hitNewMember("newMemberConversations", caller),
+        ]);
+        if (!standard) throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
+        if (!newcomer) throw tooMany();
       }
-      if (body.viewOnce && (pics.length === 0 || pics.some((p) => !me.profilePicIdsPrivate.includes(p)))) {
+      if (body.viewOnce && (pics.length === 0 || pics.some((p) => !me!.profilePicIdsPrivate.includes(p)))) {
         throw badRequest("View once is for private pictures.", "view_once_private_only");
       }
       // The first messages of a conversation are checked for spam; a match is held for the recipient.
-      const held = !!text && await isEarlyMessage(caller.profileId, recipient) &&
-        (await checkFirstMessage(caller.profileId, recipient, text)).signs.length > 0;
+      const held = early && (await checkFirstMessage(caller.profileId, recipient, text)).signs.length > 0;
       const m = await sendPrivateMessage(caller.profileId, recipient, text, pics, {
         viewOnce: body.viewOnce,
         held,
@@ -163,7 +177,7 @@ export const messages = new Hono<AppEnv>()
       });
       return c.json(seenBy(m, caller.profileId), 201);
     }
-    if (pics.some((p) => me.profilePicIdsPrivate.includes(p))) {
+    if (pics.some((p) => me!.profilePicIdsPrivate.includes(p))) {
       throw forbidden("Private pictures cannot be posted to Map Chat.");
     }
     const shown = await getShownPosition(caller.profileId);

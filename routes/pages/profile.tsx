@@ -70,12 +70,16 @@ export async function profilePage(c: Context<AppEnv>) {
     );
   }
   const ctx: ProfilePanelContext = { c, caller, profile };
-  const panels = await Promise.all(PROFILE_PANELS.map(async ({ name, panel }) => ({ name, el: await panel?.(ctx) })));
+  // The panels and the distance are read together.
+  const [panels, distanceMeters] = await Promise.all([
+    Promise.all(PROFILE_PANELS.map(async ({ name, panel }) => ({ name, el: await panel?.(ctx) }))),
+    distanceTo(caller.profileId, profile.id),
+  ]);
   return renderPage(
     c,
     profile.profilename,
     <section className="page profile-page">
-      <Island of={ProfileView} props={{ profile, distanceMeters: await distanceTo(caller.profileId, profile.id) }} />
+      <Island of={ProfileView} props={{ profile, distanceMeters }} />
       {panels.map(({ name, el }) =>
         el && <section key={name} className={`profile-panel profile-${name}`}>{el}</section>
       )}

@@ -43,7 +43,12 @@ export interface PageOptions {
 }
 
 /** A page of one section (`className`) under its heading: `title` in the language in use. */
-export function titledPage(c: Context<AppEnv>, title: string, body: ReactNode, className = "page"): Response {
+export function titledPage(
+  c: Context<AppEnv>,
+  title: string,
+  body: ReactNode,
+  className = "page",
+): Promise<Response> {
   return renderPage(
     c,
     title,
@@ -55,13 +60,19 @@ export function titledPage(c: Context<AppEnv>, title: string, body: ReactNode, c
 }
 
 /** Renders a page: its title, the header with the menu for this caller, and the body. */
-export function renderPage(c: Context<AppEnv>, title: string, body: ReactElement, opts: PageOptions = {}): Response {
+export async function renderPage(
+  c: Context<AppEnv>,
+  title: string,
+  body: ReactElement,
+  opts: PageOptions = {},
+): Promise<Response> {
+  // The notice's read began with the caller's (routes/middleware.ts), beside the page's own reads.
+  const notice = c.get("caller") ? await c.get("notice") : null;
   const { result: bodyHtml, islands } = collectIslands(() => renderToString(body));
   const caller = c.get("caller");
   const brand = c.get("brand");
   const discreet = isDiscreet(c);
   const tabs = caller !== null && opts.tabs !== false;
-  const notice = caller ? c.get("notice") : null;
   const headerProps = {
     brandName: brand.name,
     tagline: phrase(taglineOf(brand) as Phrase),
