@@ -6,7 +6,7 @@
  * reads' life idle), and the latency measured at that wait per trip. Prints a table; `--record` (or
  * `deno task bench`) keeps the figures in bench/results.
  *
- *   deno run -A bench/roundtrips.ts [--rtt-ms 5] [--partners 20] [--where] [--record]
+ *   deno run -A bench/roundtrips.ts [--rtt-ms 5] [--partners 20] [--where] [--only TEXT] [--record]
  */
 
 import { testApp } from "../tests/api.ts";
@@ -21,6 +21,8 @@ const RTT = Number(arg("rtt-ms", "5"));
 const PARTNERS = Number(arg("partners", "20"));
 /** `--where`: print each route's critical path, every call named by the function that made it. */
 const WHERE = Deno.args.includes("--where");
+/** `--only TEXT`: the routes whose name holds TEXT. */
+const ONLY = arg("only", "");
 /** Idle long enough that every kept read has expired. */
 const COLD_IDLE_MS = Math.max(...Object.values(KEPT).map((k) => k.ttlMs)) + 300;
 
@@ -154,7 +156,7 @@ async function measure(r: Route) {
 }
 
 const rows: Row[] = [];
-for (const r of routes) {
+for (const r of routes.filter((r) => r.name.includes(ONLY))) {
   await r.call(); // first use: the route's own one-time work
   await sleep(COLD_IDLE_MS);
   const cold = await measure(r);

@@ -5,7 +5,7 @@
 
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
-import { newId, randomToken, sha256Hex } from "./ids.ts";
+import { isId, newId, randomToken, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { forgetHere, forgetKept, keep, keptCopy, readBegins } from "./kept.ts";
 import { addEvent, eventBus } from "./events.ts";
@@ -41,6 +41,17 @@ export interface Session {
   via?: LoginMethod;
 }
 
+/**
+ * The account a session token names in front of its secret (tokens made before it name none):
+ * only a hint, to read the account beside the session, and believed only once the session read
+ * says the same.
+ */
+export function accountHint(token: string): string | null {
+  const dot = token.indexOf(".");
+  const id = dot > 0 ? token.slice(0, dot) : "";
+  return isId(id) ? id : null;
+}
+
 /** Starts a session; returns the secret token for the cookie. */
 export async function createSession(
   accountId: string,
@@ -48,7 +59,8 @@ export async function createSession(
   device: string,
   via?: LoginMethod,
 ): Promise<{ token: string; session: Session }> {
-  const token = randomToken(32);
+  // The account's id leads the secret: a request reads the session and its account together (`accountHint`).
+  const token = `${accountId}.${randomToken(32)}`;
   const tokenHash = await sha256Hex(token);
   const t = now();
   const session: Session = {

@@ -10,7 +10,7 @@ import { livePort } from "./livePort.ts";
 import type { AppEnv, Caller } from "./env.ts";
 import { ApiError, errorBody, forbidden, tooMany, unauthorized } from "./errors.ts";
 import { config, isLoopbackAddress, normalizeAddress, type ProxyTrust } from "../config/config.ts";
-import { getSession } from "../kv/sessions.ts";
+import { accountHint, getSession } from "../kv/sessions.ts";
 import { accountWithGrants } from "../kv/roles.ts";
 import { accountNotice } from "../kv/moderation.ts";
 import { getProfile } from "../kv/profiles.ts";
@@ -229,9 +229,15 @@ export function session(): MiddlewareHandler<AppEnv> {
     c.set("notice", null);
     const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
     if (token) {
-      const s = await getSession(token, { touch: !QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`) });
+      // The account the token names is read beside the session (one wait for the store, not two),
+      // and used only if the session is that account's.
+      const hint = accountHint(token);
+      const [s, guessed] = await Promise.all([
+        getSession(token, { touch: !QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`) }),
+        hint ? accountWithGrants(hint) : null,
+      ]);
       // Stored roles plus the live granted ones (an earned VOLUNTEER role), in the one read.
-      const account = s && await accountWithGrants(s.accountId);
+      const account = s && (guessed?.id === s.accountId ? guessed : await accountWithGrants(s.accountId));
       if (s && account) {
         const caller: Caller = {
           sessionId: s.id,
