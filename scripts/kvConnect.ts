@@ -499,7 +499,7 @@ function watch(db: Database, body: Uint8Array, late: () => Promise<unknown>): Re
     return out;
   };
   let reader: ReadableStreamDefaultReader<Deno.KvEntryMaybe<unknown>[]> | undefined;
-  let ping: number | undefined;
+  let ping: ReturnType<typeof setInterval> | undefined;
   let closed = false;
   const stop = () => {
     if (closed) return;
@@ -519,17 +519,20 @@ function watch(db: Database, body: Uint8Array, late: () => Promise<unknown>): Re
         }
       }, PING_MS);
       reader = db.kv.watch(keys.map((k) => [k])).getReader();
-      const seen: (string | null | undefined)[] = keys.map(() => undefined);
+      let seen = "";
       try {
         while (!closed) {
           const { value, done } = await reader.read();
           if (done || closed) break;
-          const out = value.map((e, i) => {
-            if (seen[i] !== undefined && seen[i] === e.versionstamp) return { changed: false };
-            seen[i] = e.versionstamp;
-            return { changed: true, entry_if_changed: e.versionstamp === null ? undefined : toEntry(e) };
-          });
-          if (!out.some((o) => o.changed)) continue;
+          // Each message is the whole snapshot of the watched keys (every key "changed"), sent
+          // only when one of them did change: the client gets each key's value every time.
+          const stamps = value.map((e) => e.versionstamp ?? "-").join(",");
+          if (stamps === seen) continue;
+          seen = stamps;
+          const out = value.map((e) => ({
+            changed: true,
+            entry_if_changed: e.versionstamp === null ? undefined : toEntry(e),
+          }));
           await late();
           if (closed) break;
           ctl.enqueue(frame(encodeMessage("WatchOutput", { status: PB.SR_SUCCESS, keys: out })));
