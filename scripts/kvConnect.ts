@@ -6,13 +6,18 @@
  * (scripts/kvConnect/datapath.proto, read with protobufjs), and answers a bad request with
  * denokv's own status and text.
  *
- * It is backed by a local Deno KV (`--path FILE`, or `:memory:`): a KV Connect key (its bytes) is
- * the one-part key `[bytes]` there, so byte order is kept and a range read is a range list;
- * versionstamps and check conflicts are the backing store's own; an `expire_at_ms` is an
- * `expireIn`. Values by their encoding: V8-serialized bytes as those bytes (they always start with
- * 0xFF), little-endian u64 as a `Deno.KvU64` (sum, min and max run natively), raw bytes as they
- * are, those that start with 0xFE or 0xFF behind one 0xFE byte. The file is this server's own
- * store, not an app's KV file.
+ * It is backed by a local Deno KV (`--path FILE`, or `:memory:`). A KV Connect key (its bytes, in
+ * Deno KV's key encoding) is kept there as the same key, its parts decoded (scripts/kvConnect/
+ * keyCodec.ts): the backing store encodes them back to the very same bytes, so its order is the
+ * bytes' order, a range read is a range list there, and a versionstamped key (what the client sends
+ * for `kv.commitVersionstamp()`, which the app's change logs use) is the backing store's own
+ * `commitVersionstamp()` part: key suffix, entry versionstamp and answer are one commit's
+ * versionstamp. (A key kept as one opaque `[bytes]` part would keep the order too, but could not
+ * take that placeholder inside its bytes.) Versionstamps and check conflicts are the backing
+ * store's own (10 bytes); an `expire_at_ms` is an `expireIn`. Values by their encoding:
+ * V8-serialized bytes as those bytes (they always start with 0xFF), little-endian u64 as a
+ * `Deno.KvU64` (sum, min and max run natively), raw bytes as they are, those that start with 0xFE
+ * or 0xFF behind one 0xFE byte. The file is this server's own store, not an app's KV file.
  *
  * Each URL path may name its own database: `http://host:port/` is the one at `--path`;
  * `http://host:port/db/NAME` is another (its own `:memory:` store when `--path` is `:memory:`,
@@ -21,11 +26,12 @@
  *   deno task kv-connect --port 4512 --path ./data/kvconnect.kv [--rtt-ms 5] [--token T]
  *
  * `--rtt-ms N` answers every request (and each watch message) N ms late, as a store that far away
- * would. Not served (the Deno client never sends them): enqueues (KV Connect has no queues),
- * versionstamped keys, and sums of V8-encoded numbers.
+ * would. Not served (the Deno client never sends them): enqueues (KV Connect has no queues) and
+ * sums of V8-encoded numbers.
  */
 
 import protobuf from "protobufjs";
+import { compareBytes, decodeKey, encodeKey } from "./kvConnect/keyCodec.ts";
 
 /** denokv's limits (proto/limits.rs). */
 export const LIMITS = {
@@ -341,8 +347,17 @@ function fromWire(data: Uint8Array, encoding: number): Uint8Array | Deno.KvU64 {
   throw new ApiError(400, `The value encoding ${encoding} is unknown.`);
 }
 
-function toEntry(e: Deno.KvEntry<unknown>): PbKvEntry {
-  return { key: e.key[0] as Uint8Array, ...toWire(e.value), versionstamp: unhex(e.versionstamp) };
+function toEntry(e: Deno.KvEntry<unknown>, key = encodeKey(e.key)): PbKvEntry {
+  return { key, ...toWire(e.value), versionstamp: unhex(e.versionstamp) };
+}
+
+/** The key of these bytes in the backing store (a request's key must be one Deno KV key). */
+function keyOf(b: Uint8Array): Deno.KvKey {
+  const key = decodeKey(b);
+  if (!key) {
+    throw new ApiError(400, "A key is not the bytes of a Deno KV key (this test server keeps keys by their parts).");
+  }
+  return key;
 }
 
 /** Is [start, end) the range of the one key `start` (start + 0x00)? */
@@ -352,12 +367,37 @@ function isPoint(start: Uint8Array, end: Uint8Array): boolean {
   return true;
 }
 
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return a.length - b.length;
+/** One end of a range as the Deno client writes it: a key, the key + 0x00 ("after"), or the key + 0xFF ("below"). */
+type Bound = { kind: "key" | "after" | "below"; key: Deno.KvKey; bytes: Uint8Array } | null;
+
+function boundOf(b: Uint8Array): Bound {
+  const key = decodeKey(b);
+  if (key) return { kind: "key", key, bytes: b };
+  const last = b[b.length - 1];
+  const head = b.length && (last === 0 || last === 0xff) ? decodeKey(b.subarray(0, -1)) : null;
+  return head ? { kind: last === 0 ? "after" : "below", key: head, bytes: b.subarray(0, -1) } : null;
 }
 
+const startsWith = (b: Uint8Array, head: Uint8Array) =>
+  b.length >= head.length && compareBytes(b.subarray(0, head.length), head) === 0;
+
+/**
+ * A backing store listing that holds every key of [start, end) and at most one more (the key a
+ * start "after" names): the shapes the Deno client sends (a prefix, a prefix with a start or an
+ * end, a start and an end, cursors). null: a shape it does not send.
+ */
+function selectorOf(start: Uint8Array, end: Uint8Array): Deno.KvListSelector | null {
+  const s = boundOf(start), e = boundOf(end);
+  if (!s || !e || s.kind === "below") return null;
+  if (e.kind === "below") {
+    // [.., prefix + 0xFF): a start inside the prefix's keys.
+    if (s.kind === "after" && compareBytes(s.bytes, e.bytes) === 0) return { prefix: e.key };
+    if (s.bytes.length > e.bytes.length && startsWith(s.bytes, e.bytes)) return { prefix: e.key, start: s.key };
+    return null;
+  }
+  if (e.kind === "key") return { start: s.key, end: e.key };
+  return null;
+}
 // --- Snapshot read -----------------------------------------------------------------------------
 
 interface PbRange {
@@ -382,20 +422,19 @@ async function snapshotRead(kv: Deno.Kv, body: Uint8Array): Promise<Record<strin
   let out: PbKvEntry[][];
   if (ranges.length > 0 && ranges.every((r) => isPoint(bytes(r.start), bytes(r.end)))) {
     // Point reads (get, getMany) in one read of the backing store: one consistent snapshot.
-    const got = await kv.getMany(ranges.map((r) => [bytes(r.start)]));
-    out = got.map((e) => e.versionstamp === null ? [] : [toEntry(e)]);
+    // Bytes that are no key name nothing stored.
+    const keys = ranges.map((r) => decodeKey(bytes(r.start)));
+    const got = await kv.getMany(keys.filter((k) => k !== null));
+    let i = 0;
+    out = keys.map((k) => {
+      const e = k ? got[i++] : null;
+      return e && e.versionstamp !== null ? [toEntry(e)] : [];
+    });
   } else {
     out = await Promise.all(ranges.map(async (r) => {
       const start = bytes(r.start), end = bytes(r.end);
       if (compareBytes(start, end) >= 0) return [];
-      const entries: PbKvEntry[] = [];
-      const iter = kv.list({ start: [start], end: [end] }, {
-        limit: r.limit,
-        reverse: r.reverse,
-        batchSize: Math.min(r.limit, 500),
-      });
-      for await (const e of iter) entries.push(toEntry(e));
-      return entries;
+      return await readRange(kv, start, end, r.limit, r.reverse);
     }));
   }
   return {
@@ -404,6 +443,29 @@ async function snapshotRead(kv: Deno.Kv, body: Uint8Array): Promise<Record<strin
     read_is_strongly_consistent: true,
     status: PB.SR_SUCCESS,
   };
+}
+
+/** The entries of [start, end), in key order (or reversed), `limit` at most. */
+async function readRange(
+  kv: Deno.Kv,
+  start: Uint8Array,
+  end: Uint8Array,
+  limit: number,
+  reverse: boolean,
+): Promise<PbKvEntry[]> {
+  const selector = selectorOf(start, end);
+  // Another shape of range: every key, each one looked at (slow, and never asked by Deno).
+  const iter = selector
+    ? kv.list(selector, { limit: limit + 1, reverse, batchSize: Math.min(limit + 1, 500) })
+    : kv.list({ prefix: [] }, { reverse, batchSize: 500 });
+  const entries: PbKvEntry[] = [];
+  for await (const e of iter) {
+    const key = encodeKey(e.key);
+    if (compareBytes(key, start) < 0 || compareBytes(key, end) >= 0) continue;
+    entries.push(toEntry(e, key));
+    if (entries.length >= limit) break;
+  }
+  return entries;
 }
 
 // --- Atomic write ------------------------------------------------------------------------------
@@ -428,7 +490,7 @@ async function atomicWrite(kv: Deno.Kv, body: Uint8Array): Promise<Record<string
     if (c.key.length > LIMITS.readKeyBytes) throw ApiError.of(ERRORS.keyTooLong);
     size += c.key.length;
     if (c.versionstamp.length !== 0 && c.versionstamp.length !== 10) throw ApiError.of(ERRORS.invalidVersionstamp);
-    op.check({ key: [bytes(c.key)], versionstamp: c.versionstamp.length ? hex(c.versionstamp) : null });
+    op.check({ key: keyOf(bytes(c.key)), versionstamp: c.versionstamp.length ? hex(c.versionstamp) : null });
   }
   for (const m of mutations) {
     if (m.key.length > LIMITS.writeKeyBytes) throw ApiError.of(ERRORS.keyTooLong);
@@ -437,7 +499,7 @@ async function atomicWrite(kv: Deno.Kv, body: Uint8Array): Promise<Record<string
     if ((data?.length ?? 0) > LIMITS.valueBytes) throw ApiError.of(ERRORS.valueTooLong);
     size += data?.length ?? 0;
     if (m.expire_at_ms < -1) throw ApiError.of(ERRORS.invalidMutationExpireAt);
-    const key = [bytes(m.key)];
+    const key = keyOf(bytes(m.key));
     if (m.mutation_type === PB.M_DELETE) {
       op.delete(key);
       continue;
@@ -453,9 +515,12 @@ async function atomicWrite(kv: Deno.Kv, body: Uint8Array): Promise<Record<string
         throw new ApiError(400, `Failed to perform '${name}' mutation on a non-U64 operand`);
       }
       op[name](key, value.value);
+    } else if (m.mutation_type === PB.M_SET_SUFFIX_VERSIONSTAMPED_KEY) {
+      // kv.commitVersionstamp() as the key's last part: the backing store's own placeholder, so
+      // the key ends with this commit's versionstamp, as the entry's versionstamp and the answer do.
+      const expireIn = m.expire_at_ms > 0 ? Math.max(1, m.expire_at_ms - Date.now()) : undefined;
+      op.set([...key, kv.commitVersionstamp()], value, expireIn === undefined ? undefined : { expireIn });
     } else {
-      // Versionstamped keys are not served (the backing store cannot name the versionstamp
-      // before its commit), and no other kind exists.
       throw ApiError.of(ERRORS.invalidMutationKind);
     }
   }
@@ -489,9 +554,10 @@ function backingError(e: unknown): ApiError {
 const PING_MS = 5000;
 
 function watch(db: Database, body: Uint8Array, late: () => Promise<unknown>): Response {
-  const keys: Uint8Array[] = decodeRequest("Watch", body).keys.map((k: { key: Uint8Array }) => bytes(k.key));
-  if (keys.length > LIMITS.watchedKeys) throw ApiError.of(ERRORS.tooManyWatchedKeys);
-  for (const k of keys) if (k.length > LIMITS.writeKeyBytes) throw ApiError.of(ERRORS.keyTooLong);
+  const raw: Uint8Array[] = decodeRequest("Watch", body).keys.map((k: { key: Uint8Array }) => bytes(k.key));
+  if (raw.length > LIMITS.watchedKeys) throw ApiError.of(ERRORS.tooManyWatchedKeys);
+  for (const k of raw) if (k.length > LIMITS.writeKeyBytes) throw ApiError.of(ERRORS.keyTooLong);
+  const keys = raw.map(keyOf);
   const frame = (msg: Uint8Array) => {
     const out = new Uint8Array(4 + msg.length);
     new DataView(out.buffer).setUint32(0, msg.length, true);
@@ -518,7 +584,7 @@ function watch(db: Database, body: Uint8Array, late: () => Promise<unknown>): Re
           stop();
         }
       }, PING_MS);
-      reader = db.kv.watch(keys.map((k) => [k])).getReader();
+      reader = db.kv.watch(keys).getReader();
       let seen = "";
       try {
         while (!closed) {
@@ -573,4 +639,10 @@ if (import.meta.main) {
   console.log(`DENO_KV_ACCESS_TOKEN=${server.token}`);
   console.log(`a database of its own per test: ${server.url}/db/NAME`);
   Deno.addSignalListener("SIGTERM", () => server.close().then(() => Deno.exit(0)));
+  // Started by a test kit: it stops when the kit's process (which holds its stdin) ends.
+  if (args.includes("--exit-with-stdin")) {
+    for await (const _ of Deno.stdin.readable) { /* nothing is sent: only the end counts */ }
+    await server.close();
+    Deno.exit(0);
+  }
 }

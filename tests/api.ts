@@ -1,6 +1,7 @@
-/** API test kit: the app on a `:memory:` KV, and members who register, log in and call the API. */
+/** API test kit: the app on a `:memory:` KV (or a remote one, tests/remoteKv.ts), and members who register, log in and call the API. */
 
 import { closeKv, kv, openKv } from "../kv/db.ts";
+import { testKvLocation } from "./remoteKv.ts";
 import { now, resetClock, shiftClock } from "../kv/clock.ts";
 import { runDueJobs } from "../workers/jobs.ts";
 import { handlers } from "../workers/run.ts";
@@ -31,9 +32,9 @@ export interface CallInit {
   address?: string;
 }
 
-/** A test app on a fresh `:memory:` KV. */
+/** A test app on a fresh `:memory:` KV (with `TEST_KV=remote`, a fresh remote one: tests/remoteKv.ts). */
 export async function testApp() {
-  await openKv(":memory:");
+  await openKv(await testKvLocation());
   resetClock();
   const app = createApp();
 
