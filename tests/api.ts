@@ -32,9 +32,12 @@ export interface CallInit {
   address?: string;
 }
 
-/** A test app on a fresh `:memory:` KV (with `TEST_KV=remote`, a fresh remote one: tests/remoteKv.ts). */
-export async function testApp() {
-  await openKv(await testKvLocation());
+/**
+ * A test app on a fresh `:memory:` KV (with `TEST_KV=remote`, a fresh remote one: tests/remoteKv.ts),
+ * or on the store at `kv` (a path or a KV Connect URL) when given.
+ */
+export async function testApp(opts: { kv?: string } = {}) {
+  await openKv(opts.kv ?? await testKvLocation());
   resetClock();
   const app = createApp();
 

@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { type Instance, startInstance } from "./instance.ts";
+import { instanceKvEnv, REMOTE_KV } from "./remoteKv.ts";
 
 /** Two instances on one KV file, and members A and B (registered through the first): runs `fn`, then stops both. */
 async function withTwoInstances(
@@ -14,8 +15,10 @@ async function withTwoInstances(
   ) => Promise<void>,
 ): Promise<void> {
   const dir = await Deno.makeTempDir();
-  const one = await startInstance({ KV_PATH: `${dir}/app.kv` });
-  const two = await startInstance({ KV_PATH: `${dir}/app.kv`, WORKERS: "0" });
+  // With TEST_KV=remote, one remote database both instances share (tests/remoteKv.ts).
+  const store = REMOTE_KV ? await instanceKvEnv() : { KV_PATH: `${dir}/app.kv` };
+  const one = await startInstance(store);
+  const two = await startInstance({ ...store, WORKERS: "0" });
   try {
     const a = await one.member(`${prefix}-a@example.com`);
     const b = await one.member(`${prefix}-b@example.com`);

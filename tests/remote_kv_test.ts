@@ -1,0 +1,88 @@
+/**
+ * The app on a remote KV, in every `deno task test`: a KV Connect server (scripts/kvConnect.ts)
+ * answering 5 ms late, and a few member journeys through the API on it: register, position,
+ * nearest, like, and a message delivered live to an open event stream. The full suites run that
+ * way with `deno task test-remote` (tests/remoteKv.ts).
+ */
+
+import assert from "node:assert/strict";
+import { testApp } from "./api.ts";
+import { startKvConnect } from "../scripts/kvConnect.ts";
+import { kvIsRemote } from "../kv/db.ts";
+import { keys } from "../kv/keys.ts";
+
+const TOKEN = "remote-journey-token";
+
+Deno.test("remote KV - register, position, nearest, like and a live message, on a KV Connect store 5 ms away", async () => {
+  const server = await startKvConnect({ path: ":memory:", token: TOKEN, rttMs: 5 });
+  const token = Deno.env.get("DENO_KV_ACCESS_TOKEN");
+  Deno.env.set("DENO_KV_ACCESS_TOKEN", TOKEN);
+  const t = await testApp({ kv: server.urlOf("journeys") });
+  try {
+    assert.ok(kvIsRemote(), "the app's store is the remote one");
+    const a = await t.member(), b = await t.member();
+
+    // Positions, then each finds the other nearest.
+    for (const [m, lon] of [[a, -112.074], [b, -112.01]] as const) {
+      const put = await t.call("PUT", `/api/profile-position/${m.profileId}`, {
+        cookie: m.cookie,
+        json: { overrideLat: 33.4484, overrideLon: lon, use: "OVERRIDE", hide: false },
+      });
+      assert.equal(put.status, 200, put.text);
+    }
+    const nearest = await t.call("GET", "/api/profile-briefs/nearest", { cookie: a.cookie });
+    assert.equal(nearest.status, 200, nearest.text);
+    assert.deepEqual(nearest.data.items.map((i: { profileId: string }) => i.profileId), [b.profileId]);
+
+    // A like, seen by the liked member.
+    const like = await t.call("PUT", "/api/profile-like", {
+      cookie: a.cookie,
+      json: {
+        likerProfileId: a.profileId,
+        likedProfileId: b.profileId,
+        likeType: "LIKE",
+        blocked: false,
+        tsCreated: 0,
+      },
+    });
+    assert.equal(like.status, 200, like.text);
+    const liked = await t.call("GET", `/api/profile-likes/by-liked/${b.profileId}`, { cookie: b.cookie });
+    assert.deepEqual(liked.data.items.map((l: { likerProfileId: string }) => l.likerProfileId), [a.profileId]);
+
+    // B's page is open; A's message reaches it live, through the remote store's watch.
+    const res = await t.app.request("http://localhost/api/events", { headers: { cookie: b.cookie } });
+    assert.equal(res.status, 200);
+    const events = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("event: ready")) text += (await events.read()).value;
+    const before = performance.now();
+    const sent = await t.call("POST", "/api/message", {
+      cookie: a.cookie,
+      json: { senderProfileId: a.profileId, recipientProfileId: b.profileId, bodyText: "Hello from afar" },
+    });
+    assert.equal(sent.status, 201, sent.text);
+    const want = `event: member\ndata: ${
+      JSON.stringify({ type: "message", id: sent.data.id, from: a.profileId, to: b.profileId })
+    }\n`;
+    while (!text.includes(want)) text += (await events.read()).value;
+    const ms = performance.now() - before;
+    assert.ok(ms < 1500, `the message event arrived after ${ms.toFixed(0)} ms`);
+    await events.cancel();
+    const inbox = await t.call("GET", `/api/messages/between/${b.profileId}/${a.profileId}`, { cookie: b.cookie });
+    assert.deepEqual(inbox.data.items.map((m: { bodyText: string }) => m.bodyText), ["Hello from afar"]);
+
+    // What the member saw is in the remote store: another client of it reads the same.
+    const other = await Deno.openKv(server.urlOf("journeys"));
+    try {
+      const profile = await other.get(keys.profile(a.profileId));
+      assert.ok(profile.versionstamp, "the profile is in the remote store");
+    } finally {
+      other.close();
+    }
+  } finally {
+    t.close();
+    await server.close();
+    if (token === undefined) Deno.env.delete("DENO_KV_ACCESS_TOKEN");
+    else Deno.env.set("DENO_KV_ACCESS_TOKEN", token);
+  }
+});
