@@ -27,6 +27,15 @@ export function remoteKvNotice(url: string): string {
     "and one job signal), at most 10 checks per atomic, no queues (jobs are KV entries, kv/jobs.ts).";
 }
 
+/**
+ * The most checks one atomic may carry on the open store: 100 on a local file (Deno KV's own
+ * limit), 10 on a remote KV (denokv answers more with 400 "Too many checks included in atomic
+ * write."). Code that gathers checks from many writes into one atomic stays within it.
+ */
+export function maxChecksPerAtomic(): number {
+  return remoteStore ? 10 : 100;
+}
+
 /** Is the open store a remote KV (KV Connect)? */
 export function kvIsRemote(): boolean {
   return remoteStore;

@@ -26,7 +26,8 @@
  *   deno task kv-connect --port 4512 --path ./data/kvconnect.kv [--rtt-ms 5] [--token T]
  *
  * `--rtt-ms N` answers every request (and each watch message) N ms late, as a store that far away
- * would. Not served (the Deno client never sends them): enqueues (KV Connect has no queues) and
+ * would. `--log-refusals` logs every error answer to stderr; `--exit-with-stdin` stops the server
+ * when its stdin ends (the test kits hold it open: tests/remoteKv.ts). Not served (the Deno client never sends them): enqueues (KV Connect has no queues) and
  * sums of V8-encoded numbers.
  */
 
@@ -148,6 +149,8 @@ export interface KvConnectOptions {
   rttMs?: number;
   /** The access token clients send (at least 12 characters, as denokv asks); default a random one. */
   token?: string;
+  /** Logs every error answer (status, text, path) to stderr: the test kits see a refusal the app swallowed. */
+  logRefusals?: boolean;
 }
 
 /** A running server. */
@@ -272,6 +275,9 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
       } catch (e) {
         const err = e instanceof ApiError ? e : ApiError.of(ERRORS.internal);
         if (!(e instanceof ApiError)) console.error("kv-connect:", e);
+        if (opts.logRefusals) {
+          console.error(`kv-connect: refused ${new URL(req.url).pathname}: ${err.status} ${err.message}`);
+        }
         res = new Response(err.message, { status: err.status, headers: { "content-type": "text/plain" } });
       }
       await late();
@@ -633,7 +639,13 @@ if (import.meta.main) {
     console.error("usage: deno task kv-connect --port P --path FILE [--rtt-ms N] [--token T]");
     Deno.exit(2);
   }
-  const server = await startKvConnect({ port, path, rttMs, token: flag(args, "token") });
+  const server = await startKvConnect({
+    port,
+    path,
+    rttMs,
+    token: flag(args, "token"),
+    logRefusals: args.includes("--log-refusals"),
+  });
   console.log(`kv-connect: serving ${path} at ${server.url} (${rttMs} ms added to every answer)`);
   console.log(`KV_URL=${server.url}`);
   console.log(`DENO_KV_ACCESS_TOKEN=${server.token}`);

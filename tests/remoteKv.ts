@@ -39,6 +39,7 @@ async function startServer(): Promise<string> {
       "--token",
       TOKEN,
       "--exit-with-stdin",
+      "--log-refusals",
     ],
     stdin: "piped",
     stdout: "null",
