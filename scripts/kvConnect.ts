@@ -161,6 +161,8 @@ export interface KvConnectServer {
   port: number;
   /** The URL of the database named `name` (letters, digits, `_` and `-`). */
   urlOf(name: string): string;
+  /** What it served: atomic writes, the most checks one carried, and every error answer ("status text"). */
+  stats: { atomics: number; maxChecks: number; refusals: string[] };
   close(): Promise<void>;
 }
 
@@ -183,6 +185,7 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
   if (token.length < 12) throw new Error("Access token must be at minimum 12 chars long.");
   const rttMs = opts.rttMs ?? 0;
   const databases = new Map<string, Promise<Database>>();
+  const stats = { atomics: 0, maxChecks: 0, refusals: [] as string[] };
 
   const open = (name: string): Promise<Database> => {
     let db = databases.get(name);
@@ -222,7 +225,7 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
     db.usedAt = Date.now();
     const body = new Uint8Array(await req.arrayBuffer());
     if (op === "snapshot_read") return protobufAnswer("SnapshotReadOutput", await snapshotRead(db.kv, body));
-    if (op === "atomic_write") return protobufAnswer("AtomicWriteOutput", await atomicWrite(db.kv, body));
+    if (op === "atomic_write") return protobufAnswer("AtomicWriteOutput", await atomicWrite(db.kv, body, stats));
     return watch(db, body, late);
   }
 
@@ -275,6 +278,7 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
       } catch (e) {
         const err = e instanceof ApiError ? e : ApiError.of(ERRORS.internal);
         if (!(e instanceof ApiError)) console.error("kv-connect:", e);
+        stats.refusals.push(`${err.status} ${err.message}`);
         if (opts.logRefusals) {
           console.error(`kv-connect: refused ${new URL(req.url).pathname}: ${err.status} ${err.message}`);
         }
@@ -290,6 +294,7 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
     url: base,
     token,
     port,
+    stats,
     urlOf(name) {
       if (!NAME.test(name)) throw new Error(`not a database name: ${name}`);
       return `${base}/db/${name}`;
@@ -483,9 +488,15 @@ interface PbMutation {
   expire_at_ms: number;
 }
 
-async function atomicWrite(kv: Deno.Kv, body: Uint8Array): Promise<Record<string, unknown>> {
+async function atomicWrite(
+  kv: Deno.Kv,
+  body: Uint8Array,
+  stats: { atomics: number; maxChecks: number },
+): Promise<Record<string, unknown>> {
   const req = decodeRequest("AtomicWrite", body);
   const checks: { key: Uint8Array; versionstamp: Uint8Array }[] = req.checks;
+  stats.atomics++;
+  stats.maxChecks = Math.max(stats.maxChecks, checks.length);
   const mutations: PbMutation[] = req.mutations;
   if (checks.length > LIMITS.checks) throw ApiError.of(ERRORS.tooManyChecks);
   if (mutations.length + req.enqueues.length > LIMITS.mutations) throw ApiError.of(ERRORS.tooManyMutations);

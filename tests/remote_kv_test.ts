@@ -86,3 +86,53 @@ Deno.test("remote KV - register, position, nearest, like and a live message, on 
     else Deno.env.set("DENO_KV_ACCESS_TOKEN", token);
   }
 });
+
+Deno.test("remote KV - a long conversation is deleted and concurrent likes commit, no atomic past 10 checks", async () => {
+  const server = await startKvConnect({ path: ":memory:", token: TOKEN, rttMs: 5 });
+  const token = Deno.env.get("DENO_KV_ACCESS_TOKEN");
+  Deno.env.set("DENO_KV_ACCESS_TOKEN", TOKEN);
+  const t = await testApp({ kv: server.urlOf("limits") });
+  try {
+    const a = await t.member(), b = await t.member();
+    for (let i = 0; i < 13; i++) {
+      const from = i % 2 ? a : b, to = i % 2 ? b : a;
+      const sent = await t.call("POST", "/api/message", {
+        cookie: from.cookie,
+        json: { senderProfileId: from.profileId, recipientProfileId: to.profileId, bodyText: `m${i}` },
+      });
+      assert.equal(sent.status, 201, sent.text);
+    }
+    const del = await t.call("DELETE", `/api/messages/with/${b.profileId}`, { cookie: a.cookie });
+    assert.deepEqual([del.status, del.data], [200, { deleted: 13 }]);
+    const left = await t.call("GET", `/api/messages/between/${a.profileId}/${b.profileId}`, { cookie: a.cookie });
+    assert.deepEqual(left.data.items, []);
+
+    // Many likes at once go through the group commit: grouped, within 10 checks an atomic.
+    const fans = [];
+    for (let i = 0; i < 12; i++) fans.push(await t.member(undefined, { address: `10.9.0.${i + 1}` }));
+    const atomicsBefore = server.stats.atomics;
+    const likes = await Promise.all(fans.map((f) =>
+      t.call("PUT", "/api/profile-like", {
+        cookie: f.cookie,
+        json: {
+          likerProfileId: f.profileId,
+          likedProfileId: b.profileId,
+          likeType: "LIKE",
+          blocked: false,
+          tsCreated: 0,
+        },
+      })
+    ));
+    assert.deepEqual(likes.map((r) => r.status), fans.map(() => 200));
+    const liked = await t.call("GET", `/api/profile-likes/by-liked/${b.profileId}`, { cookie: b.cookie });
+    assert.equal(liked.data.items.length, 12);
+    assert.ok(server.stats.atomics > atomicsBefore);
+    assert.ok(server.stats.maxChecks <= 10, `an atomic carried ${server.stats.maxChecks} checks`);
+    assert.deepEqual(server.stats.refusals, [], "the store refused nothing");
+  } finally {
+    t.close();
+    await server.close();
+    if (token === undefined) Deno.env.delete("DENO_KV_ACCESS_TOKEN");
+    else Deno.env.set("DENO_KV_ACCESS_TOKEN", token);
+  }
+});
