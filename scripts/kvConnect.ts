@@ -161,7 +161,7 @@ export interface KvConnectServer {
   port: number;
   /** The URL of the database named `name` (letters, digits, `_` and `-`). */
   urlOf(name: string): string;
-  /** What it served: atomic writes, the most checks one carried, and every error answer ("status text"). */
+  /** What it served: atomic writes, the most checks one carried, and the error answers ("status text", the first 1,000). */
   stats: { atomics: number; maxChecks: number; refusals: string[] };
   close(): Promise<void>;
 }
@@ -191,7 +191,13 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
     let db = databases.get(name);
     if (!db) {
       const where = name === "" || opts.path === ":memory:" ? opts.path : `${opts.path}.${name}`;
-      db = Deno.openKv(where).then((kv) => ({ kv, id: crypto.randomUUID(), usedAt: Date.now(), watches: 0 }));
+      db = Deno.openKv(where).then(
+        (kv) => ({ kv, id: crypto.randomUUID(), usedAt: Date.now(), watches: 0 }),
+        (e) => {
+          databases.delete(name); // the next exchange tries again
+          throw e;
+        },
+      );
       databases.set(name, db);
     }
     return db;
@@ -278,7 +284,7 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
       } catch (e) {
         const err = e instanceof ApiError ? e : ApiError.of(ERRORS.internal);
         if (!(e instanceof ApiError)) console.error("kv-connect:", e);
-        stats.refusals.push(`${err.status} ${err.message}`);
+        if (stats.refusals.length < 1000) stats.refusals.push(`${err.status} ${err.message}`);
         if (opts.logRefusals) {
           console.error(`kv-connect: refused ${new URL(req.url).pathname}: ${err.status} ${err.message}`);
         }
