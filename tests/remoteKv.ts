@@ -51,11 +51,18 @@ async function startServer(): Promise<string> {
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     try {
-      const res = await fetch(url, { method: "POST", body: "{}" });
+      // A metadata exchange, as a client's first call (answered once the server listens).
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ supportedVersions: [2, 3] }),
+      });
       await res.body?.cancel();
+      if (!res.ok) throw new Error(`the KV Connect test server answered ${res.status}`);
       Deno.env.set("DENO_KV_ACCESS_TOKEN", TOKEN);
       return url;
-    } catch {
+    } catch (e) {
+      if (e instanceof Error && e.message.startsWith("the KV Connect test server answered")) throw e;
       await new Promise((r) => setTimeout(r, 50));
     }
   }
