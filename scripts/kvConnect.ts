@@ -161,8 +161,8 @@ export interface KvConnectServer {
   port: number;
   /** The URL of the database named `name` (letters, digits, `_` and `-`). */
   urlOf(name: string): string;
-  /** What it served: atomic writes, the most checks one carried, and the error answers ("status text", the first 1,000). */
-  stats: { atomics: number; maxChecks: number; refusals: string[] };
+  /** What it served: snapshot reads, atomic writes, the most checks one carried, and the error answers ("status text", the first 1,000). */
+  stats: { reads: number; atomics: number; maxChecks: number; refusals: string[] };
   close(): Promise<void>;
 }
 
@@ -185,7 +185,7 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
   if (token.length < 12) throw new Error("Access token must be at minimum 12 chars long.");
   const rttMs = opts.rttMs ?? 0;
   const databases = new Map<string, Promise<Database>>();
-  const stats = { atomics: 0, maxChecks: 0, refusals: [] as string[] };
+  const stats = { reads: 0, atomics: 0, maxChecks: 0, refusals: [] as string[] };
 
   const open = (name: string): Promise<Database> => {
     let db = databases.get(name);
@@ -230,7 +230,10 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
     const db = await authenticate(req, name);
     db.usedAt = Date.now();
     const body = new Uint8Array(await req.arrayBuffer());
-    if (op === "snapshot_read") return protobufAnswer("SnapshotReadOutput", await snapshotRead(db.kv, body));
+    if (op === "snapshot_read") {
+      stats.reads++;
+      return protobufAnswer("SnapshotReadOutput", await snapshotRead(db.kv, body));
+    }
     if (op === "atomic_write") return protobufAnswer("AtomicWriteOutput", await atomicWrite(db.kv, body, stats));
     return watch(db, body, late);
   }
