@@ -8,7 +8,9 @@
 import assert from "node:assert/strict";
 import { testApp } from "./api.ts";
 import { startKvConnect } from "../scripts/kvConnect.ts";
-import { kvIsRemote } from "../kv/db.ts";
+import { closeKv, kvIsRemote, openKv } from "../kv/db.ts";
+import { getShownPosition, reportPosition } from "../kv/positions.ts";
+import { newId } from "../kv/ids.ts";
 import { keys } from "../kv/keys.ts";
 
 const TOKEN = "remote-journey-token";
@@ -87,7 +89,7 @@ Deno.test("remote KV - register, position, nearest, like and a live message, on 
   }
 });
 
-Deno.test("remote KV - a long conversation is deleted and concurrent likes commit, no atomic past 10 checks", async () => {
+Deno.test("remote KV - a long conversation is deleted, concurrent likes and positions commit, no atomic past 10 checks", async () => {
   const server = await startKvConnect({ path: ":memory:", token: TOKEN, rttMs: 5 });
   const token = Deno.env.get("DENO_KV_ACCESS_TOKEN");
   Deno.env.set("DENO_KV_ACCESS_TOKEN", TOKEN);
@@ -127,10 +129,43 @@ Deno.test("remote KV - a long conversation is deleted and concurrent likes commi
     const liked = await t.call("GET", `/api/profile-likes/by-liked/${b.profileId}`, { cookie: b.cookie });
     assert.equal(liked.data.items.length, 12);
     assert.ok(server.stats.atomics > atomicsBefore);
+    // And positions reported at once go through the position writes' group commit, likewise.
+    const placed = await Promise.all(fans.map((f, i) =>
+      t.call("PUT", `/api/profile-position/${f.profileId}`, {
+        cookie: f.cookie,
+        json: { overrideLat: 33.4484, overrideLon: -112.074 + i * 0.01, use: "OVERRIDE", hide: false },
+      })
+    ));
+    assert.deepEqual(placed.map((r) => r.status), fans.map(() => 200));
+    const near = await t.call("GET", "/api/profile-briefs/nearest", { cookie: fans[0].cookie });
+    assert.equal(near.data.items.length, 11, "every other fan is nearby");
     assert.ok(server.stats.maxChecks <= 10, `an atomic carried ${server.stats.maxChecks} checks`);
     assert.deepEqual(server.stats.refusals, [], "the store refused nothing");
   } finally {
     t.close();
+    await server.close();
+    if (token === undefined) Deno.env.delete("DENO_KV_ACCESS_TOKEN");
+    else Deno.env.set("DENO_KV_ACCESS_TOKEN", token);
+  }
+});
+
+Deno.test("remote KV - 30 positions reported at once commit in groups of at most 10 checks, every one shown", async () => {
+  const server = await startKvConnect({ path: ":memory:", token: TOKEN, rttMs: 5 });
+  const token = Deno.env.get("DENO_KV_ACCESS_TOKEN");
+  Deno.env.set("DENO_KV_ACCESS_TOKEN", TOKEN);
+  await openKv(server.urlOf("positions"));
+  try {
+    const ids = Array.from({ length: 30 }, () => newId());
+    await Promise.all(
+      ids.map((id, i) => reportPosition(id, { lat: 52.52, lon: 13.4 + i * 0.001, use: "OVERRIDE", hide: false })),
+    );
+    const shown = await Promise.all(ids.map((id) => getShownPosition(id)));
+    assert.equal(shown.filter((s) => s !== null).length, 30);
+    assert.ok(server.stats.atomics < 30, `grouped: ${server.stats.atomics} commits for 30 reports`);
+    assert.ok(server.stats.maxChecks <= 10, `an atomic carried ${server.stats.maxChecks} checks`);
+    assert.deepEqual(server.stats.refusals, [], "the store refused nothing");
+  } finally {
+    closeKv();
     await server.close();
     if (token === undefined) Deno.env.delete("DENO_KV_ACCESS_TOKEN");
     else Deno.env.set("DENO_KV_ACCESS_TOKEN", token);
