@@ -18,7 +18,7 @@
 
 import { kv, maxChecksPerAtomic } from "./db.ts";
 
-/** The most writes in one group (each adds a few checks; KV takes at most 100 checks an atomic). */
+/** The most writes in one group (each adds a few checks: `takeGroup` keeps their sum within the store's checks per atomic). */
 export const GROUP_MAX = 16;
 /** The most groups being committed at once. */
 export const IN_FLIGHT = 3;
