@@ -34,10 +34,11 @@ import { assets } from "./routes/assets.ts";
 import { tiles } from "./routes/tiles.ts";
 import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage, pageErrorResponse } from "./routes/pages/info.tsx";
-import { config } from "./config/config.ts";
+import { config, proxyExposureWarning } from "./config/config.ts";
 import { closeKv, openKv } from "./kv/db.ts";
 import { loadPositionIndex, startPositionSync, stopPositionSync, writePositionSnapshot } from "./kv/positions.ts";
 import { startWorkers } from "./workers/run.ts";
+import { startHealthSpendFlush } from "./workers/health.ts";
 import { startKeptReads } from "./kv/kept.ts";
 import { flushLimitCounts } from "./kv/ratelimit.ts";
 import { startLiveListener } from "./routes/live.ts";
@@ -125,7 +126,7 @@ async function supervise(count: number) {
   // Port 0 (any free port) resolved once here, so every child takes the same one.
   let port = config.port;
   if (port === 0) {
-    const probe = Deno.listen({ port: 0 });
+    const probe = Deno.listen({ hostname: config.host, port: 0 });
     port = probe.addr.port;
     probe.close();
   }
@@ -158,6 +159,7 @@ async function supervise(count: number) {
     });
   };
   console.log(`supervising ${count} web instances on port ${port}`);
+  warnOfExposure();
   for (let i = 0; i < count; i++) start(i);
   const stop = async (signal: Deno.Signal) => {
     if (stopping) return;
@@ -215,11 +217,17 @@ async function serve(instance: number | null) {
   // anywhere reaches it through the change log (kv/kept.ts).
   startKeptReads();
   const workers = config.workersInProcess ? startWorkers() : null;
+  // Under a supervisor, it said so once for every instance.
+  if (instance === null) warnOfExposure();
+  const bound = Deno.env.get("HOST") ? ` (bound to ${config.host})` : "";
+  // The health reports' spends this process takes, written at fixed clock times (kv/healthSpends.ts).
+  const healthSpends = startHealthSpendFlush();
   const server = Deno.serve(
     {
+      hostname: config.host,
       port: config.port,
       reusePort: instance !== null,
-      onListen: ({ port }) => console.log(`listening on http://localhost:${port}`),
+      onListen: ({ port }) => console.log(`listening on http://localhost:${port}${bound}`),
     },
     app.fetch,
   );
@@ -249,12 +257,20 @@ async function serve(instance: number | null) {
     await Promise.allSettled([server.shutdown(), live?.close(), workers?.stop(), first && writePositionSnapshot()]);
     await stopPositionSync();
     await flushLimitCounts().catch(() => {});
+    // After the server's shutdown: no report comes after this flush.
+    await healthSpends.stop().catch(() => {});
     stopGzipThread();
     closeKv();
     console.log("shutdown: done");
     Deno.exit(0);
   };
   if (stopAsked) await drain(stopAsked);
+}
+
+/** Warns the operator when callers may reach the main port around the trusted proxies (HOST, TRUST_PROXY). */
+function warnOfExposure() {
+  const warning = proxyExposureWarning(config.host, config.trustProxy);
+  if (warning) console.warn(`warning: ${warning}`);
 }
 
 if (import.meta.main) {

@@ -1,5 +1,6 @@
 /**
- * `deno task bench`: every bench in one go (geo, http, likes, live, images, deck, map, tap), each in a
+ * `deno task bench`: every bench in one go (geo, http, likes, live, images, deck, map, tap,
+ * roundtrips), each in a
  * process of its own one after another, with the peers each bench runs beside the app in the same
  * run (Redis in geo, the bare `Deno.serve` ceiling at 1 and N processes in every round of http).
  * The load average is read every 5 s throughout; the figures the benches hand on (bench/kit.ts
@@ -23,6 +24,7 @@ const BENCHES: Record<string, { full: string[]; quick: string[] }> = {
   deck: { full: [], quick: ["--members", "5000", "--pages", "10"] },
   map: { full: [], quick: ["--n", "20000", "--queries", "100"] },
   tap: { full: [], quick: ["--taps", "4", "--rounds", "1"] },
+  roundtrips: { full: [], quick: ["--partners", "5"] },
 };
 const only = arg("only", "").split(",").filter(Boolean);
 const run = Object.keys(BENCHES).filter((b) => only.length === 0 || only.includes(b));

@@ -55,7 +55,7 @@ interface Row {
 
 /** Median latency of each call on one store; with a server, the round trips each makes (median). */
 async function measure(store: string | undefined, server?: Awaited<ReturnType<typeof startKvConnect>>) {
-  const t = await testApp(store ? { kv: store } : {});
+  const t = await testApp(store ? { path: store } : {});
   const out: Record<string, { ms: number; trips: number }> = {};
   try {
     const a = await t.member(undefined, { address: "10.1.0.1" }),

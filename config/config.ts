@@ -6,6 +6,14 @@ export const config = {
   /** Port to listen on. */
   port: Number(env("PORT") ?? 8000),
   /**
+   * The address the main port binds (default every address). Behind a proxy on the same host, bind
+   * it to loopback (`127.0.0.1`) so that only the proxy reaches the app: a direct caller could send
+   * any X-Forwarded-For, and `TRUST_PROXY=N` believes it.
+   */
+  get host(): string {
+    return env("HOST") ?? "0.0.0.0";
+  },
+  /**
    * Port of the live listener (routes/live.ts): pages open their event socket there, at about 10 KB
    * of memory a socket instead of 22 KB on the main port. Unset: sockets on the main port.
    */
@@ -14,11 +22,11 @@ export const config = {
     return v === undefined ? null : Number(v);
   },
   /**
-   * The address the live listener binds (default every address). Behind a proxy on the same host
-   * that listens on the public address, bind the app's listener to a private one (127.0.0.1).
+   * The address the live listener binds (default: HOST's). Behind a proxy on the same host that
+   * listens on the public address, bind the app's listener to a private one (127.0.0.1).
    */
   get liveHost(): string {
-    return env("LIVE_HOST") ?? "0.0.0.0";
+    return env("LIVE_HOST") ?? this.host;
   },
   /**
    * The port pages open their event socket on, when it differs from LIVE_PORT (a proxy in front
@@ -143,6 +151,15 @@ export const config = {
     const v = Number(env("HEALTH_NOTICE_MAX_DELAY_MS"));
     return Number.isFinite(v) && v >= 0 && env("HEALTH_NOTICE_MAX_DELAY_MS") !== undefined ? v : 24 * 3_600_000;
   },
+  /**
+   * How often the health reports' monthly counts are written (ms; default an hour): every sender of
+   * the period in one commit, at the clock's multiples of the period, so no count is written when
+   * its report is sent (kv/healthSpends.ts). At least a second.
+   */
+  get healthSpendFlushMs() {
+    const v = Number(env("HEALTH_SPEND_FLUSH_MS"));
+    return Number.isFinite(v) && v >= 1000 && env("HEALTH_SPEND_FLUSH_MS") !== undefined ? v : 3_600_000;
+  },
 };
 
 /** The trusted proxies: a count of hops, or the proxies' addresses. */
@@ -168,6 +185,34 @@ function proxyTrust(raw: string | undefined): ProxyTrust | null {
   }
   parsed = { raw, trust };
   return trust;
+}
+
+/** 127.0.0.0/8, ::1, `localhost`, or no network at all ("local": an in-process call). */
+export function isLoopbackAddress(address: string): boolean {
+  const a = normalizeAddress(address);
+  return a === "local" || a === "localhost" || a === "::1" || /^127\.\d+\.\d+\.\d+$/.test(a);
+}
+
+/**
+ * What to tell the operator at start when the main port may be reached around the trusted proxies,
+ * else null. With a count (`TRUST_PROXY=N`) any caller's X-Forwarded-For is believed, so a port
+ * bound beyond loopback must be reachable only through the proxies (a private network, a
+ * firewall). With a list of proxies that all run on this host, binding beyond loopback serves no
+ * proxy and only exposes the port. A list that names other hosts needs the port open to them, and
+ * a direct caller is taken at its own address: nothing to say.
+ */
+export function proxyExposureWarning(host: string, trust: ProxyTrust | null): string | null {
+  if (!trust || isLoopbackAddress(host)) return null;
+  if ("hops" in trust) {
+    return `TRUST_PROXY=${trust.hops} believes the X-Forwarded-For of any caller, and HOST=${host} ` +
+      "lets callers reach this port without the proxy: bind HOST=127.0.0.1 (proxy on this host), make the " +
+      "port reachable only from the proxies, or list the proxies' addresses in TRUST_PROXY.";
+  }
+  if ([...trust.addresses].every(isLoopbackAddress)) {
+    return `TRUST_PROXY names proxies on this host only, yet HOST=${host} opens this port beyond it: ` +
+      "bind HOST=127.0.0.1.";
+  }
+  return null;
 }
 
 /**

@@ -225,6 +225,8 @@ const OwnPosition = z.strictObject({
   shownLon: z.number(),
   tsUpdated: ts,
   tsEffectiveUntil: ts,
+  // The spec's Session (profileId, logged-in flag, reporting latitude and longitude): no token (decision 0140).
+  session: z.strictObject({ profileId: id, loggedIn: z.literal(true), lat: z.number(), lon: z.number() }),
 });
 
 const PushDevice = z.strictObject({

@@ -11,6 +11,7 @@ const IdAdminItem = z.strictObject({
   poseId: z.string(),
   pictures: z.number(),
   status: z.enum(["OPEN", "ESCALATED"]),
+  escalation: z.enum(["DISAGREED", "SHARED_PLACE"]).nullable(),
   same: z.number(),
   notSame: z.number(),
   wrongPose: z.number(),
@@ -40,6 +41,9 @@ export const IDENTIFY_RESPONSES = {
   "GET /api/games/identify/next": {
     200: z.strictObject({
       item: z.strictObject({ attemptId: z.string(), poseId: z.string(), pictures: z.number() }).nullable(),
+      /** Why the caller may not judge (null: they may; no item then means nothing waits for them). */
+      why: z.enum(["NEW_ACCOUNT", "NO_PICTURE", "PAUSED"]).nullable(),
+      judgeFrom: ts.nullable(),
       credits: z.number(),
     }),
   },

@@ -1,7 +1,7 @@
 /**
  * 3 2 1 Identify: verify yourself (a random pose, a countdown, a selfie taken with the camera in
  * the page: no picture from the gallery), judge others' selfies, and for admins the selfies the
- * judges disagreed on. A judge sees the selfie, the pose and the member's public pictures only
+ * judges did not decide. A judge sees the selfie, the pose and the member's public pictures only
  * through the attempt's opaque id: never who it is.
  */
 
@@ -9,34 +9,23 @@ import { useEffect, useRef, useState } from "react";
 import { api, ApiFailure, call } from "./queries/api.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { formatDay } from "../domain/volunteer.ts";
-import { IDENTIFY_TEXTS, isPoseId, type PoseId, POSES } from "../domain/identify.ts";
+import { type IdAnswer, IDENTIFY_TEXTS } from "../domain/identify.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
-import type { IdAdminItem, IdentifyStatus, JudgeItem } from "../domain/shapes/identify.ts";
+import type { IdAdminItem, IdentifyStatus, JudgeDeal } from "../domain/shapes/identify.ts";
+import { AnswerButtons, Evidence, PoseCard } from "../components/SelfieEvidence.tsx";
+import { SelfieQueue } from "./admin/SelfieQueue.tsx";
 
 export interface IdentifyProps {
   status: IdentifyStatus;
-  item: JudgeItem | null;
+  /** The selfie dealt to the member to judge, or none and why. */
+  deal: JudgeDeal;
   credits: number;
   /** Admins only. */
   queue?: IdAdminItem[];
 }
 
-type Answer = "SAME" | "NOT_SAME" | "WRONG_POSE";
-
 const message = (e: unknown) => e instanceof ApiFailure ? e.message : IDENTIFY_TEXTS.failed;
-
-/** A pose: its drawing (where it helps) and its instruction. */
-function PoseCard({ poseId }: { poseId: string }) {
-  if (!isPoseId(poseId)) return null;
-  const pose = POSES.find((p) => p.id === poseId);
-  return (
-    <p className="id-pose" data-pose={poseId}>
-      {pose?.drawing && <span className="id-pose-drawing" aria-hidden="true">{pose.drawing}</span>}
-      <span className="id-pose-text">{IDENTIFY_TEXTS.poses[poseId as PoseId]}</span>
-    </p>
-  );
-}
 
 function StatusLine({ s }: { s: IdentifyStatus }) {
   if (s.verified) {
@@ -231,62 +220,28 @@ function Verify({ initial }: { initial: IdentifyStatus }) {
   );
 }
 
-/** The selfie, the pose and the pictures of one attempt (a judge's or an admin's view). */
-function Evidence({ item }: { item: JudgeItem }) {
-  const pics = Array.from({ length: item.pictures }, (_, n) => n);
-  return (
-    <div className="id-evidence">
-      <figure>
-        <img
-          className="id-selfie"
-          src={apiPath("GET /api/games/identify/attempts/:attemptId/selfie", { attemptId: item.attemptId })}
-          alt={IDENTIFY_TEXTS.theSelfie}
-        />
-        <figcaption>{IDENTIFY_TEXTS.theSelfie}</figcaption>
-      </figure>
-      <div>
-        <h3>{IDENTIFY_TEXTS.thePose}</h3>
-        <PoseCard poseId={item.poseId} />
-        <h3>{IDENTIFY_TEXTS.thePictures}</h3>
-        <ul className="id-pictures">
-          {pics.map((n) => (
-            <li key={n}>
-              <img
-                src={apiPath("GET /api/games/identify/attempts/:attemptId/pictures/:n", {
-                  attemptId: item.attemptId,
-                  n: String(n),
-                })}
-                alt={`${IDENTIFY_TEXTS.thePictures} ${n + 1}`}
-              />
-            </li>
-          ))}
-        </ul>
-      </div>
-    </div>
-  );
-}
-
-function AnswerButtons({ onAnswer, busy }: { onAnswer: (a: Answer) => void; busy: boolean }) {
-  return (
-    <div className="row id-answers">
-      <button type="button" className="primary" onClick={() => onAnswer("SAME")} disabled={busy}>
-        {IDENTIFY_TEXTS.same}
-      </button>
-      <button type="button" onClick={() => onAnswer("NOT_SAME")} disabled={busy}>{IDENTIFY_TEXTS.notSame}</button>
-      <button type="button" onClick={() => onAnswer("WRONG_POSE")} disabled={busy}>{IDENTIFY_TEXTS.wrongPose}</button>
-    </div>
-  );
+/** Why the member is dealt nothing: they may not judge (and why), or nothing waits for them. */
+function NothingToJudge({ deal }: { deal: JudgeDeal }) {
+  const text = deal.why === "NEW_ACCOUNT"
+    ? IDENTIFY_TEXTS.judgeNewAccount(formatDay(deal.judgeFrom ?? 0))
+    : deal.why === "NO_PICTURE"
+    ? IDENTIFY_TEXTS.judgeNoPicture
+    : deal.why === "PAUSED"
+    ? IDENTIFY_TEXTS.judgePaused
+    : IDENTIFY_TEXTS.judgeEmpty;
+  return <p className="game-empty" data-why={deal.why ?? "none"}>{text}</p>;
 }
 
 /** Judging: one selfie at a time, then the next. */
-function Judge({ initial, credits: initialCredits }: { initial: JudgeItem | null; credits: number }) {
-  const [item, setItem] = useState(initial);
+function Judge({ initial, credits: initialCredits }: { initial: JudgeDeal; credits: number }) {
+  const [deal, setDeal] = useState(initial);
+  const item = deal.item;
   const [credits, setCredits] = useState(initialCredits);
   const [done, setDone] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  async function answer(a: Answer) {
+  async function answer(a: IdAnswer) {
     if (!item) return;
     setBusy(true);
     try {
@@ -307,7 +262,7 @@ function Judge({ initial, credits: initialCredits }: { initial: JudgeItem | null
     setBusy(true);
     try {
       const r = await call("GET /api/games/identify/next", {});
-      setItem(r.item);
+      setDeal({ item: r.item, why: r.why, judgeFrom: r.judgeFrom });
       setCredits(r.credits);
       setDone(false);
       setNote(null);
@@ -322,48 +277,14 @@ function Judge({ initial, credits: initialCredits }: { initial: JudgeItem | null
     <section className="id-judge" aria-labelledby="id-judge-title">
       <h2 id="id-judge-title">{IDENTIFY_TEXTS.judgeTitle}</h2>
       <p className="game-credits" aria-live="polite">{GAME_TEXTS.credits(credits)}</p>
-      {!item
-        ? <p className="game-empty">{IDENTIFY_TEXTS.judgeEmpty}</p>
-        : (
-          <article className="game-card" data-attempt={item.attemptId}>
-            <p>{IDENTIFY_TEXTS.judgeIntro}</p>
-            {!done && <Evidence item={item} />}
-            {!done
-              ? <AnswerButtons onAnswer={answer} busy={busy} />
-              : <button type="button" onClick={next} disabled={busy}>{IDENTIFY_TEXTS.next}</button>}
-          </article>
-        )}
-      {note && <p className="id-message" role="status">{note}</p>}
-    </section>
-  );
-}
-
-/** Admins: the selfies the judges disagreed on first; an answer decides alone. */
-function AdminQueue({ initial }: { initial: IdAdminItem[] }) {
-  const [items, setItems] = useState(initial);
-  const [note, setNote] = useState<string | null>(null);
-  async function decide(it: IdAdminItem, answer: Answer) {
-    try {
-      await call("PUT /api/admin/games/identify/:attemptId", { attemptId: it.attemptId }, { json: { answer } });
-      setItems(items.filter((x) => x.attemptId !== it.attemptId));
-      setNote(IDENTIFY_TEXTS.decided);
-    } catch (e) {
-      setNote(message(e));
-    }
-  }
-  return (
-    <section className="id-admin" aria-labelledby="id-admin-title">
-      <h2 id="id-admin-title">{IDENTIFY_TEXTS.adminQueue}</h2>
-      {items.length === 0 ? <p className="game-empty">{IDENTIFY_TEXTS.adminEmpty}</p> : (
-        <ul className="id-admin-list">
-          {items.map((it) => (
-            <li key={it.attemptId} className="game-card" data-attempt={it.attemptId}>
-              <p>{IDENTIFY_TEXTS.adminAnswers(it.same, it.notSame, it.wrongPose)}</p>
-              <Evidence item={it} />
-              <AnswerButtons onAnswer={(a) => decide(it, a)} busy={false} />
-            </li>
-          ))}
-        </ul>
+      {!item ? <NothingToJudge deal={deal} /> : (
+        <article className="game-card" data-attempt={item.attemptId}>
+          <p>{IDENTIFY_TEXTS.judgeIntro}</p>
+          {!done && <Evidence item={item} />}
+          {!done
+            ? <AnswerButtons onAnswer={answer} busy={busy} />
+            : <button type="button" onClick={next} disabled={busy}>{IDENTIFY_TEXTS.next}</button>}
+        </article>
       )}
       {note && <p className="id-message" role="status">{note}</p>}
     </section>
@@ -374,8 +295,8 @@ export default function Identify(props: IdentifyProps) {
   return (
     <div className="game identify">
       <Verify initial={props.status} />
-      <Judge initial={props.item} credits={props.credits} />
-      {props.queue && <AdminQueue initial={props.queue} />}
+      <Judge initial={props.deal} credits={props.credits} />
+      {props.queue && <SelfieQueue initial={props.queue} />}
     </div>
   );
 }

@@ -2,13 +2,15 @@
 
 import { phrase } from "../domain/phrases.ts";
 import { useEffect, useState } from "react";
-import { api, clearLocalData } from "./queries/api.ts";
+import { api, clearLocalData, endingSessionHere } from "./queries/api.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { apiPath } from "../domain/apiPath.ts";
 
 export default function Logout() {
   const [done, setDone] = useState(false);
   useEffect(() => {
+    // This page ends the session and says so itself: the live feed's end is not a surprise here.
+    endingSessionHere();
     api(apiPath("POST /api/auth/logout", {}), { method: "POST", isLogin: true }).catch(() => {}).finally(() => {
       clearLocalData();
       setDone(true);

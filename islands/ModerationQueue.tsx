@@ -13,10 +13,14 @@ import { Time } from "../components/Time.tsx";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { MemberHit, QueueItem } from "../domain/shapes/moderation.ts";
+import type { IdAdminItem } from "../domain/shapes/identify.ts";
+import { SelfieQueue } from "./admin/SelfieQueue.tsx";
 
 export interface ModerationQueueProps {
   items: QueueItem[];
   reasons: Record<string, string>;
+  /** The selfies waiting for an admin's decision (3 2 1 Identify). */
+  selfies: IdAdminItem[];
 }
 
 const memberHref = (id: string) => `/admin/members/${encodeURIComponent(id)}`;
@@ -63,7 +67,7 @@ function MemberSearch() {
   );
 }
 
-export default function ModerationQueue({ items: initial, reasons }: ModerationQueueProps) {
+export default function ModerationQueue({ items: initial, reasons, selfies }: ModerationQueueProps) {
   const [items, setItems] = useState(initial);
   const [error, setError] = useState("");
   const [acting, setActing] = useState<string | null>(null);
@@ -142,6 +146,7 @@ export default function ModerationQueue({ items: initial, reasons }: ModerationQ
           </ul>
         )}
       </section>
+      <SelfieQueue initial={selfies} />
     </div>
   );
 }

@@ -5,7 +5,7 @@
  */
 
 import { useEffect, useId, useRef, useState } from "react";
-import { api, ApiFailure } from "./queries/api.ts";
+import { api, ApiFailure, endingSessionHere } from "./queries/api.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { CurrentPasswordField } from "../components/CurrentPasswordField.tsx";
@@ -88,6 +88,8 @@ export default function MyData({ reauth }: MyDataProps) {
     setBusy(true);
     setMessage("");
     try {
+      // The session ends with the account: this page says where to go, not the live feed's end.
+      endingSessionHere();
       await api(apiPath("DELETE /api/account", {}), {
         method: "DELETE",
         json: reauth === "password" ? { currentPassword: current } : {},
@@ -96,6 +98,7 @@ export default function MyData({ reauth }: MyDataProps) {
       sessionStorage.clear();
       location.assign("/?deleted=1");
     } catch (e) {
+      endingSessionHere(false);
       setMessage(failure(e));
       setBusy(false);
     }

@@ -4,11 +4,13 @@
  * location (the three ways explained, GPS asked for with its reason). Each step saves at once
  * through the calls the app already makes (PUT /api/profile, the picture upload, the position
  * report); the step reached is kept on the server (POST /welcome), so leaving in the middle
- * resumes there.
+ * resumes there. Finishing sends the point chosen on the last step with "done": the server saves
+ * it before onboarding ends, so a member who finishes is in discovery at once however fast they
+ * tap; the button is busy until then, and a failed save says so with a retry.
  */
 
 import { MapPin } from "lucide-react";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileView, useProfileMutation, useProfileQuery } from "./queries/profiles.ts";
 import { useUploadMutation } from "./queries/pictures.ts";
@@ -29,9 +31,28 @@ export interface OnboardingProps {
   known: KnownLocation | null;
 }
 
-/** Keeps the step reached on the server; "done" ends onboarding. */
-async function keepStep(step: OnboardingStep | "done"): Promise<void> {
-  const res = await fetch("/welcome", { method: "POST", body: new URLSearchParams({ step }) });
+/** The point chosen on the last step, saved by the server as part of finishing. */
+interface FinishPoint {
+  lat: number;
+  lon: number;
+  use: "OVERRIDE" | "DEVICE_GPS";
+  hide: boolean;
+}
+
+/** A step's save that has not answered after this long is said to have failed (with a retry). */
+export const STEP_TIMEOUT_MS = 12_000;
+
+/**
+ * Keeps the step reached on the server; "done" ends onboarding, and with `point` the server saves
+ * it first (routes/pages/welcome.tsx): the member is in discovery once this resolves.
+ */
+async function keepStep(step: OnboardingStep | "done", point?: FinishPoint): Promise<void> {
+  const body = new URLSearchParams({ step });
+  if (point) {
+    for (const [k, v] of Object.entries(point)) body.set(k, String(v));
+  }
+  const res = await fetch("/welcome", { method: "POST", body, signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
+  if (res.status === 401) location.assign("/login");
   if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
 }
 
@@ -44,20 +65,17 @@ function Steps({ step: first, profile, known }: OnboardingProps) {
   const save = useProfileMutation(profile.id);
   const index = ONBOARDING_STEPS.indexOf(step);
 
-  async function go(to: OnboardingStep | "done", then = "/search/tile") {
+  async function go(to: OnboardingStep) {
     setError("");
     try {
       await keepStep(to);
-      if (to === "done") location.assign(then);
-      else {
-        setStep(to);
-        scrollTo(0, 0);
-      }
+      setStep(to);
+      scrollTo(0, 0);
     } catch (e) {
       setError(message(e));
     }
   }
-  const next = () => go(ONBOARDING_STEPS[index + 1] ?? "done");
+  const next = () => go(ONBOARDING_STEPS[index + 1]);
   const back = index > 0 && (
     <button
       type="button"
@@ -83,7 +101,10 @@ function Steps({ step: first, profile, known }: OnboardingProps) {
         <LocationStep
           profileId={p.id}
           known={known}
-          onDone={(then) => go("done", then)}
+          onDone={async (then, point) => {
+            await keepStep("done", point);
+            location.assign(then);
+          }}
           back={back}
         />
       )}
@@ -211,18 +232,50 @@ function CharacteristicsStep(
 function LocationStep({ profileId, known, onDone, back }: {
   profileId: string;
   known: KnownLocation | null;
-  onDone: (then: string) => void;
+  /** Saves the point and ends onboarding, then leaves for `then`; rejects when the save failed. */
+  onDone: (then: string, point: FinishPoint) => Promise<void>;
   back: ReactNode;
 }) {
   // Starting the reporter places the member at once (a random point near Phoenix unless they chose before).
   const loc = useLocation(profileId, known);
+  /** Where the member goes once saved (a finish under way), and whether the last try failed. */
+  const [leaving, setLeaving] = useState<string | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const failure = useRef<HTMLDivElement>(null);
+  // The failure is said where the member looks: above the actions bar, not under it.
+  useEffect(() => {
+    if (failed !== null) failure.current?.scrollIntoView({ block: "nearest" });
+  }, [failed]);
   const mode = loc.type === "DEVICE_GPS"
     ? SCREEN_TEXTS.modeGps
     : loc.type === "OVERRIDE"
     ? SCREEN_TEXTS.modeWalk
     : SCREEN_TEXTS.modeRandom;
+  /**
+   * Finishes with the point shown now (the random one kept, Walk's, or the GPS fix): the server
+   * saves it before onboarding ends, so leaving at once loses nothing. Busy until it answers;
+   * then the next screen, or an error with a retry.
+   */
+  async function finish(then: string, type = loc.type) {
+    if (leaving) return;
+    setLeaving(then);
+    setFailed(null);
+    try {
+      await onDone(then, {
+        lat: loc.lat,
+        lon: loc.lon,
+        use: type === "DEVICE_GPS" ? "DEVICE_GPS" : "OVERRIDE",
+        hide: loc.hide,
+      });
+    } catch (e) {
+      console.warn("finishing onboarding failed:", message(e));
+      setFailed(then);
+      setLeaving(null);
+    }
+  }
+  const busy = leaving !== null;
   return (
-    <div className="stack onboarding-step">
+    <div className="stack onboarding-step" aria-busy={busy}>
       <h1>{SCREEN_TEXTS.locationStep}</h1>
       <p className="muted">{SCREEN_TEXTS.locationHint}</p>
       <ul className="onboarding-modes">
@@ -237,9 +290,9 @@ function LocationStep({ profileId, known, onDone, back }: {
             type="button"
             onClick={() => {
               loc.setType("OVERRIDE");
-              onDone("/search/map");
+              void finish("/search/map", "OVERRIDE");
             }}
-            disabled={!loc.ready}
+            disabled={!loc.ready || busy}
           >
             {SCREEN_TEXTS.useWalk}
           </button>
@@ -251,21 +304,35 @@ function LocationStep({ profileId, known, onDone, back }: {
             type="button"
             className={loc.type === "DEVICE_GPS" ? undefined : "primary"}
             onClick={() => loc.setType("DEVICE_GPS")}
-            disabled={!loc.ready || loc.type === "DEVICE_GPS"}
+            disabled={!loc.ready || busy || loc.type === "DEVICE_GPS"}
           >
             <MapPin className="icon" aria-hidden="true" /> {SCREEN_TEXTS.useGps}
           </button>
         </li>
       </ul>
       <p className="onboarding-now" role="status">
-        {loc.ready && SCREEN_TEXTS.locationNow(mode)}
-        {loc.ready && loc.type === "DEVICE_GPS" && !loc.gpsNotice && <>{" · "}{TEXTS.gpsMessage}</>}
+        {busy ? SCREEN_TEXTS.finishing : loc.ready && SCREEN_TEXTS.locationNow(mode)}
+        {!busy && loc.ready && loc.type === "DEVICE_GPS" && !loc.gpsNotice && <>{" · "}{TEXTS.gpsMessage}</>}
       </p>
       {loc.gpsNotice && <p className="error" role="alert">{loc.gpsNotice}</p>}
+      {failed !== null && (
+        <div className="error onboarding-failed" role="alert" ref={failure}>
+          <p>{SCREEN_TEXTS.finishFailed}</p>
+          <button type="button" onClick={() => void finish(failed)} disabled={busy}>
+            {SCREEN_TEXTS.finishRetry}
+          </button>
+        </div>
+      )}
       <div className="onboarding-actions">
         {back}
-        <button type="button" className="primary" onClick={() => onDone("/search/tile")} disabled={!loc.ready}>
-          {SCREEN_TEXTS.finish}
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void finish("/search/tile")}
+          disabled={!loc.ready || busy}
+          aria-busy={leaving === "/search/tile"}
+        >
+          {leaving === "/search/tile" ? SCREEN_TEXTS.finishing : SCREEN_TEXTS.finish}
         </button>
       </div>
     </div>

@@ -87,6 +87,11 @@ export function kv(): Deno.Kv {
   return handle;
 }
 
+/** Puts a wrapper around the open handle (benches: kv/roundTrips.ts counts each call's round trip). */
+export function wrapKv(wrap: (db: Deno.Kv) => Deno.Kv): void {
+  handle = wrap(kv());
+}
+
 /** Closes the handle (tests, shutdown). */
 export function closeKv(): void {
   handle?.close();

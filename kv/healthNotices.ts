@@ -3,12 +3,14 @@
  * may have been exposed to an infection, and nobody, the admins included, can learn from the store
  * who told whom (docs/health-notices.md has the threat model).
  *
- * - Sending writes the sender's monthly count (a number, no recipient) with the credit, then each
- *   recipient's notice in its own atomic as a "pending reveal": keyed only by the time it becomes
- *   visible (now plus a random delay of up to HEALTH_NOTICE_MAX_DELAY_MS) and a random id; the
- *   value holds the recipient, the condition and the window, in whole UTC days, never the sender
- *   nor the time it was sent. Recipients are written in a random order; nothing else is written and
- *   no event is published at send time.
+ * - Sending writes nothing that names the sender: one atomic puts every recipient's notice in the
+ *   shared pool of "pending reveals", keyed only by the time it becomes visible (now plus a random
+ *   delay of up to HEALTH_NOTICE_MAX_DELAY_MS) and a random id; the value holds the recipient, the
+ *   condition and the window, in whole UTC days, never the sender nor the time it was sent; no
+ *   expiry. The same atomic adds one to the reports' total (it names nobody). No event is published.
+ * - The sender's monthly count, and the credit of the month's first report, are kept in the process
+ *   and written later with every other sender's of the period (kv/healthSpends.ts), apart from the
+ *   notices, holding no time finer than the month.
  * - A sweep (workers/health.ts) reveals the pending notices whose time has come: each moves to the
  *   recipient's notices with a neutral notification and push, in one atomic.
  * - A recipient sees one notice per condition for overlapping windows; they may report one as abuse
@@ -23,7 +25,8 @@ import { blockedSet } from "./blocks.ts";
 import { getProfile } from "./profiles.ts";
 import type { Message } from "../domain/shapes/messages.ts";
 import { addNotification, notificationOf } from "./notifications.ts";
-import { creditOps, creditState, getCredits } from "./games/credits.ts";
+import { getCredits } from "./games/credits.ts";
+import { forgetSpends, reportsSpent, reserveReport, spendKeysOf } from "./healthSpends.ts";
 import { config } from "../config/config.ts";
 import { HEALTH_MIN_ACCOUNT_DAYS, HEALTH_REPORTS_PER_MONTH, type HealthCondition } from "../domain/health.ts";
 
@@ -58,7 +61,6 @@ export interface HealthContact {
 }
 
 const dayStart = (t: number) => Math.floor(t / DAY_MS) * DAY_MS;
-const monthOf = (t: number) => new Date(t).toISOString().slice(0, 7);
 
 /** True when `me` and `other` each sent the other a message since `since` (their newest EXCHANGE_SCAN). */
 async function exchangedSince(me: string, other: string, since: number): Promise<boolean> {
@@ -104,10 +106,9 @@ export async function healthContacts(me: string, days: number): Promise<HealthCo
   return out;
 }
 
-/** How many more reports `sender` may send this month. */
+/** How many more reports `sender` may send this month (stored and pending spends). */
 export async function reportsLeft(sender: string): Promise<number> {
-  const n = (await kv().get<number>(keys.healthReportCount(sender, monthOf(now())))).value ?? 0;
-  return Math.max(0, HEALTH_REPORTS_PER_MONTH - n);
+  return Math.max(0, HEALTH_REPORTS_PER_MONTH - await reportsSpent(sender));
 }
 
 /** May an account created at `accountCreated` report yet? */
@@ -141,9 +142,11 @@ function shuffled<T>(xs: readonly T[]): T[] {
 
 /**
  * Sends `sender`'s report: checks the account's age, that every chosen member is one of their
- * contacts now (recomputed here: the client's choice is only a subset), and the monthly limit;
- * counts the report (the month's first earns a credit), then queues one pending notice per
- * recipient, each in its own atomic. Returns nothing that names a recipient.
+ * contacts now (recomputed here: the client's choice is only a subset), and the monthly limit
+ * (stored and pending spends); then queues one pending notice per recipient, all in one atomic that
+ * names no sender. The spend (and the credit of the month's first report) is written later, with
+ * every sender's of the period (kv/healthSpends.ts): `credited` and `credits` say what it will be.
+ * Returns nothing that names a recipient.
  */
 export async function sendHealthReport(
   sender: { profileId: string; accountCreated: number },
@@ -155,28 +158,26 @@ export async function sendHealthReport(
   const allowed = new Set((await healthContacts(sender.profileId, days)).map((c) => c.profileId));
   const recipients = [...new Set(chosen)];
   if (recipients.length === 0 || recipients.some((id) => !allowed.has(id))) return { ok: false, reason: "not_contact" };
+  const spend = await reserveReport(sender.profileId, HEALTH_REPORTS_PER_MONTH);
+  if (!spend) return { ok: false, reason: "limit" };
   const t = now();
-  const countKey = keys.healthReportCount(sender.profileId, monthOf(t));
-  let credited = false;
-  for (let attempt = 0;; attempt++) {
-    if (attempt >= 10) throw new Error("health report count kept conflicting");
-    const [count, credit] = await Promise.all([kv().get<number>(countKey), creditState(sender.profileId)]);
-    const n = count.value ?? 0;
-    if (n >= HEALTH_REPORTS_PER_MONTH) return { ok: false, reason: "limit" };
-    // The month's count outlives the month by a few days (a month is at most 31 days).
-    const op = kv().atomic().check(count).set(countKey, n + 1, { expireIn: 35 * DAY_MS })
-      .sum(keys.healthTotal("reports"), 1n);
-    // Telling earns a credit once a month, as the games do (the daily cap applies too).
-    credited = n === 0 && creditOps(op, credit);
-    if ((await op.commit()).ok) break;
-  }
   const since = dayStart(t - days * DAY_MS), until = dayStart(t);
   const max = config.healthNoticeMaxDelayMs;
+  const op = kv().atomic().sum(keys.healthTotal("reports"), 1n);
   for (const recipient of shuffled(recipients)) {
     const pending: PendingNotice = { recipient, condition, since, until };
-    await kv().set(keys.healthPending(t + randomDelay(max), randomHex()), pending);
+    op.set(keys.healthPending(t + randomDelay(max), randomHex()), pending);
   }
-  return { ok: true, queued: recipients.length, credited, credits: await getCredits(sender.profileId) };
+  try {
+    // Only sets and a sum, no check: it commits or throws.
+    if (!(await op.commit()).ok) throw new Error("health notices were not queued");
+  } catch (e) {
+    spend.release();
+    throw e;
+  }
+  // The credit is granted with the count; until then the answer counts it in.
+  const credits = await getCredits(sender.profileId) + (spend.creditPending ? 1 : 0);
+  return { ok: true, queued: recipients.length, credited: spend.first, credits };
 }
 
 /** Do two windows overlap (a day's gap counts as one window)? */
@@ -276,13 +277,18 @@ export async function healthCounts(): Promise<HealthCounts> {
   return { reports: n(reports), notices: n(notices), pending, abuse: n(abuse) };
 }
 
-/** The keys of a member's health data, for the deletion of their account: their notices, pending ones, their counts. */
+/**
+ * The keys of a member's health data, for the deletion of their account: their notices, pending
+ * ones, their counts of every month kept. The spends this process keeps for them are dropped (a
+ * flush in another process drops theirs when it finds no profile).
+ */
 export async function healthKeysOf(profileId: string): Promise<Deno.KvKey[]> {
+  forgetSpends(profileId);
   const out: Deno.KvKey[] = [];
   for await (const e of kv().list({ prefix: keys.healthNoticesOf(profileId) })) out.push(e.key);
   for await (const e of kv().list<PendingNotice>({ prefix: keys.healthPendingAll() })) {
     if (e.value.recipient === profileId) out.push(e.key);
   }
-  for await (const e of kv().list({ prefix: ["health_report_counts", profileId] })) out.push(e.key);
+  out.push(...await spendKeysOf(profileId));
   return out;
 }

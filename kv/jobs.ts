@@ -5,6 +5,10 @@
  *
  * - `enqueueJob(op, job)` adds the job to the caller's `kv.atomic()`: the job exists if and only
  *   if the change that caused it was committed.
+ * - Jobs wait in priority bands (`jobPriority`): a login, recovery or deletion mail before other
+ *   work a member waits on, and that before bulk work (pictures). A worker claims from the first
+ *   band that has a due job, each band in due-time order, so a mail enqueued behind thousands of
+ *   picture jobs is the next one claimed.
  * - A worker claims a due job with an atomic lease: the due-index entry moves to the lease's end,
  *   so a worker that dies mid-job leaves the job due again when the lease runs out. Leases are
  *   short (`LEASE_MS`) and renewed while the handler runs (`renewLease`, every `RENEW_EVERY_MS`),
@@ -38,10 +42,40 @@ export type Job =
 
 export type JobType = Job["type"];
 
+/**
+ * Priority bands, claimed in this order: `urgent` (mail a member is waiting on to get in or to
+ * secure their account: login links, the email-changed notice; and a deletion they asked for),
+ * `member` (other work a member sees: push, their export, tests), `bulk` (pictures: a burst of
+ * thousands must not hold up the rest). Within a band, the due time orders.
+ */
+export const JOB_PRIORITY = { urgent: 0, member: 1, bulk: 2 } as const;
+export type JobPriority = typeof JOB_PRIORITY[keyof typeof JOB_PRIORITY];
+/** The bands, first claimed first. */
+const BANDS: readonly JobPriority[] = [JOB_PRIORITY.urgent, JOB_PRIORITY.member, JOB_PRIORITY.bulk];
+
+/** The band a job waits in, by its kind. */
+export function jobPriority(job: Job): JobPriority {
+  switch (job.type) {
+    case "mail":
+    case "account-delete":
+      return JOB_PRIORITY.urgent;
+    case "push":
+    case "account-export":
+    case "test":
+      return JOB_PRIORITY.member;
+    case "picture-master":
+    case "picture-variants":
+    case "picture-cleanup":
+      return JOB_PRIORITY.bulk;
+  }
+}
+
 /** A job as stored. */
 export interface JobRecord {
   id: string;
   job: Job;
+  /** Its band, fixed when enqueued (absent on jobs enqueued before bands: `jobPriority` of the job). */
+  priority?: JobPriority;
   attempts: number;
   maxAttempts: number;
   runAt: number;
@@ -59,6 +93,8 @@ export interface EnqueueOptions {
   delayMs?: number;
   maxAttempts?: number;
   leaseMs?: number;
+  /** Its band; default by its kind (`jobPriority`). The jobs bench queues mail as bulk to compare one queue. */
+  priority?: JobPriority;
 }
 
 /** Adds a job to an atomic operation; returns its id. Commit the operation to enqueue it. */
@@ -68,6 +104,7 @@ export function enqueueJob(op: Deno.AtomicOperation, job: Job, opts: EnqueueOpti
   const rec: JobRecord = {
     id,
     job,
+    priority: opts.priority ?? jobPriority(job),
     attempts: 0,
     maxAttempts: opts.maxAttempts ?? 8,
     runAt: at + (opts.delayMs ?? 0),
@@ -75,7 +112,7 @@ export function enqueueJob(op: Deno.AtomicOperation, job: Job, opts: EnqueueOpti
     tsCreated: at,
   };
   op.set(keys.job(id), rec)
-    .set(keys.jobDue(rec.runAt, id), id)
+    .set(keys.jobDue(rec.priority!, rec.runAt, id), id)
     .sum(keys.jobSignal(), 1n);
   return id;
 }
@@ -94,18 +131,41 @@ export function backoffMs(attempts: number): number {
   return Math.min(1000 * 2 ** Math.max(0, attempts - 1), 600_000);
 }
 
-/** A job this worker holds a lease on, with the versionstamp and due time of that lease. */
+/** A job this worker holds a lease on, with the versionstamp, band and due time of that lease. */
 export interface Claimed {
   rec: JobRecord;
   versionstamp: string;
+  priority: JobPriority;
   dueAt: number;
 }
 
-/** Claims up to `limit` due jobs with a lease. Jobs another worker claimed first are skipped. */
-export async function claimDueJobs(limit = 4): Promise<Claimed[]> {
+/** The due entries of one band up to `t`; `null`: those written before bands, which sort after every band. */
+function dueSelector(band: JobPriority | null, t: number): Deno.KvListSelector {
+  if (band === null) return { start: keys.jobsDueIn(BANDS.length), end: [...keys.jobsDue(), t + 1] };
+  return { start: keys.jobsDueIn(band), end: [...keys.jobsDueIn(band), t + 1] };
+}
+
+/**
+ * Claims up to `limit` due jobs with a lease, from the first band on (a band is read only while
+ * the claim is short), bulk ones (and any queued before bands) `maxBulk` at most. Jobs another
+ * worker claimed first are skipped.
+ */
+export async function claimDueJobs(limit = 4, maxBulk = limit): Promise<Claimed[]> {
   const t = now();
   const out: Claimed[] = [];
-  const iter = kv().list<string>({ start: keys.jobsDue(), end: [...keys.jobsDue(), t + 1] }, { limit: limit * 4 });
+  for (const band of [...BANDS, null]) {
+    const cap = band === JOB_PRIORITY.urgent || band === JOB_PRIORITY.member
+      ? limit
+      : Math.min(limit, out.length + maxBulk);
+    if (out.length >= cap) continue;
+    await claimFrom(dueSelector(band, t), t, cap, out);
+  }
+  return out;
+}
+
+/** Claims due jobs of one selector into `out`, until it holds `limit`. */
+async function claimFrom(selector: Deno.KvListSelector, t: number, limit: number, out: Claimed[]) {
+  const iter = kv().list<string>(selector, { limit: (limit - out.length) * 4 });
   for await (const due of iter) {
     if (out.length >= limit) break;
     const id = due.value;
@@ -123,17 +183,17 @@ export async function claimDueJobs(limit = 4): Promise<Claimed[]> {
       if (res.ok) console.error(`job ${id} (${entry.value.job.type}) dead: ${lastError}`);
       continue;
     }
-    const rec = { ...entry.value, attempts: entry.value.attempts + 1 };
+    const priority = entry.value.priority ?? jobPriority(entry.value.job);
+    const rec: JobRecord = { ...entry.value, priority, attempts: entry.value.attempts + 1 };
     const dueAt = t + rec.leaseMs;
     const res = await kv().atomic()
       .check(due, entry)
       .delete(due.key)
       .set(keys.job(id), rec)
-      .set(keys.jobDue(dueAt, id), id)
+      .set(keys.jobDue(priority, dueAt, id), id)
       .commit();
-    if (res.ok) out.push({ rec, versionstamp: res.versionstamp, dueAt });
+    if (res.ok) out.push({ rec, versionstamp: res.versionstamp, priority, dueAt });
   }
-  return out;
 }
 
 /**
@@ -149,7 +209,9 @@ export async function renewLease(c: Claimed): Promise<boolean> {
   if (current.versionstamp !== c.versionstamp || !current.value) return false;
   const dueAt = now() + rec.leaseMs;
   const op = kv().atomic().check(current).set(jobKey, current.value);
-  if (dueAt !== c.dueAt) op.delete(keys.jobDue(c.dueAt, rec.id)).set(keys.jobDue(dueAt, rec.id), rec.id);
+  if (dueAt !== c.dueAt) {
+    op.delete(keys.jobDue(c.priority, c.dueAt, rec.id)).set(keys.jobDue(c.priority, dueAt, rec.id), rec.id);
+  }
   const res = await op.commit();
   if (!res.ok) return false;
   c.versionstamp = res.versionstamp;
@@ -168,7 +230,7 @@ export async function settleJob(c: Claimed, error: string | undefined): Promise<
   const current = await kv().get<JobRecord>(jobKey);
   // Another worker took the job over after our lease ran out: it owns the outcome now.
   if (current.versionstamp !== c.versionstamp) return "lost";
-  const op = kv().atomic().check(current).delete(keys.jobDue(c.dueAt, rec.id));
+  const op = kv().atomic().check(current).delete(keys.jobDue(c.priority, c.dueAt, rec.id));
   let outcome: "done" | "retry" | "dead";
   if (error === undefined) {
     op.delete(jobKey);
@@ -179,7 +241,7 @@ export async function settleJob(c: Claimed, error: string | undefined): Promise<
     console.error(`job ${rec.id} (${rec.job.type}) dead after ${rec.attempts} attempts: ${error}`);
   } else {
     const runAt = now() + backoffMs(rec.attempts);
-    op.set(jobKey, { ...rec, runAt, lastError: error }).set(keys.jobDue(runAt, rec.id), rec.id);
+    op.set(jobKey, { ...rec, runAt, lastError: error }).set(keys.jobDue(c.priority, runAt, rec.id), rec.id);
     outcome = "retry";
   }
   const res = await op.commit();
@@ -219,7 +281,8 @@ export async function jobStats(limit = 1000): Promise<JobStats> {
   const t = now();
   const entries: { at: number; id: string }[] = [];
   for await (const e of kv().list<string>({ prefix: keys.jobsDue() }, { limit })) {
-    entries.push({ at: e.key[1] as number, id: e.value });
+    // ["jobs_due", band, at, id], or ["jobs_due", at, id] when enqueued before bands.
+    entries.push({ at: e.key.at(-2) as number, id: e.value });
   }
   const recs = await getAll<JobRecord>(entries.map((e) => keys.job(e.id)));
   const s: JobStats = { due: 0, running: 0, waiting: 0, dead: 0, oldestDueAgeMs: 0 };

@@ -20,6 +20,7 @@
 import { kv } from "./db.ts";
 import { addEvent, type EventBus, eventBus } from "./events.ts";
 import { setNewest } from "../domain/newest.ts";
+import { detached } from "./roundTrips.ts";
 
 /** A change on any instance stops being served from another's kept copy within this time. */
 export const KEPT_REVOKE_MS = 750;
@@ -104,7 +105,7 @@ function usable(name: KeptName, t: number): Map<string, Entry> | undefined {
   const k = keptBy.get(kv());
   if (!k) return undefined;
   const synced = t - k.log.syncedAt;
-  if (synced > KEPT_REVOKE_MS / 2) void k.log.tail();
+  if (synced > KEPT_REVOKE_MS / 2) void detached(() => k.log.tail());
   if (synced > KEPT_REVOKE_MS) return undefined;
   return k.entries.get(name);
 }

@@ -40,6 +40,11 @@ export const keys = {
   loginDevices: (accountId: string): Key => ["login_devices", accountId],
   /** The generated key of the known-address hash. */
   loginTrustSecret: (): Key => ["config", "login_trust_secret"],
+  /**
+   * Where an account was made (kv/origins.ts): `{addrs, devices, firstLogin}`, a keyed hash of the
+   * registration address and device tokens' hashes, never an address; deleted with the account.
+   */
+  accountOrigin: (accountId: string): Key => ["account_origins", accountId],
 
   // --- profiles (kv/profiles.ts)
   profile: (id: string): Key => ["profiles", id],
@@ -98,9 +103,18 @@ export const keys = {
   pushSubscriptionsOf: (accountId: string): Key => ["push_subscriptions", accountId],
   vapidKeys: (): Key => ["config", "vapid_keys"],
 
+  // --- live feeds open on any instance (kv/feeds.ts): a lease row each, by member and by hashed address
+  feedOfMember: (profileId: string, feedId: string): Key => ["feeds_by_member", profileId, feedId],
+  feedsOfMember: (profileId: string): Key => ["feeds_by_member", profileId],
+  feedAtAddress: (addressHash: string, feedId: string): Key => ["feeds_by_address", addressHash, feedId],
+  feedsAtAddress: (addressHash: string): Key => ["feeds_by_address", addressHash],
+
   // --- jobs (workers/jobs.ts)
   job: (id: string): Key => ["jobs", id],
-  jobDue: (runAt: number, id: string): Key => ["jobs_due", runAt, id],
+  /** A job's place in the queue: its priority band (0 first, kv/jobs.ts), then its due time. */
+  jobDue: (priority: number, runAt: number, id: string): Key => ["jobs_due", priority, runAt, id],
+  /** One priority band of the queue. (Entries written before bands, `["jobs_due", runAt, id]`, sort after every band.) */
+  jobsDueIn: (priority: number): Key => ["jobs_due", priority],
   jobsDue: (): Key => ["jobs_due"],
   jobDead: (id: string): Key => ["jobs_dead", id],
   jobsDead: (): Key => ["jobs_dead"],
@@ -283,7 +297,9 @@ export const keys = {
   /** What became of a member's selfie: `{outcome, ts, by}` (the selfie itself is gone). */
   idOutcome: (profileId: string, attemptId: string): Key => ["id_outcomes", profileId, attemptId],
   idOutcomesOf: (profileId: string): Key => ["id_outcomes", profileId],
-  /** A judge's answers that agreed and disagreed with the outcomes `{agree, disagree}`. */
+  /** The selfie dealt to a judge now (its attempt id, as long as the deal): asking again deals the same one. */
+  idDealtTo: (judge: string): Key => ["id_dealt_to", judge],
+  /** A judge's answers that agreed and disagreed with the outcomes `{agree, disagree, recent}`. */
   idJudgeScore: (profileId: string): Key => ["id_judge_scores", profileId],
   /** A member who accepts messages only from verified members (true). */
   idOnlyVerified: (profileId: string): Key => ["id_only_verified", profileId],
@@ -299,10 +315,20 @@ export const keys = {
   healthNotice: (recipient: string, id: string): Key => ["health_notices", recipient, id],
   healthNoticesOf: (recipient: string): Key => ["health_notices", recipient],
   /**
-   * How many reports `sender` sent in one UTC month ("2026-03"): a number, no recipient. Member data
-   * of the sender kept only for the limit (not exported: it is about a report; deleted with them).
+   * How many reports `sender` sent in one UTC month ("2026-03"): a Deno.KvU64, no recipient, no
+   * expiry, written only by the batched flush (kv/healthSpends.ts), which writes every count of the
+   * month again each time, so its versionstamp says nothing of when its member sent. Month first: a
+   * month's counts are one range. Member data of the sender kept only for the limit (not exported:
+   * it is about a report; deleted with them; months before the previous one are deleted by the flush).
+   */
+  healthMonthCount: (month: string, sender: string): Key => ["health_month_counts", month, sender],
+  healthMonthCounts: (month?: string): Key => month ? ["health_month_counts", month] : ["health_month_counts"],
+  /**
+   * The count as it was kept before (sender first, expiring 35 days after the send): read for the
+   * limit until the first flush moves it into `healthMonthCount` and deletes it.
    */
   healthReportCount: (sender: string, month: string): Key => ["health_report_counts", sender, month],
+  healthReportCountsAll: (): Key => ["health_report_counts"],
   /** Deno.KvU64 totals for admins ("reports", "notices", "abuse"): counts only, no member. */
   healthTotal: (name: string): Key => ["health_totals", name],
 };

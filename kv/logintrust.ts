@@ -113,6 +113,22 @@ async function addressHash(accountId: string, address: string, create = false): 
   return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, data)));
 }
 
+/**
+ * The keyed hash of an address alone (no account in it), so two accounts made from one address
+ * can be told apart from two that were not, without keeping the address (kv/origins.ts). Creates
+ * the key when none exists yet.
+ */
+export async function placeHash(address: string): Promise<string> {
+  const key = (await trustKey(true))!;
+  const data = new TextEncoder().encode(`place\n${addressScope(address)}`);
+  return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, data)));
+}
+
+/** The hash a device token is kept by; null when the token is not a well-formed one. */
+export async function deviceHash(token: string | undefined): Promise<string | null> {
+  return isDeviceToken(token) ? await tokenHash(token) : null;
+}
+
 async function tokenHash(token: string): Promise<string> {
   return toBase64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
 }

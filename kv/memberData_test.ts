@@ -76,6 +76,10 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   loginDevice: deleted("a device token's hash", (m) => [keys.loginDevice(m.account, "h"), NOW]),
   loginDevices: PREFIX,
   loginTrustSecret: other("the app's key"),
+  accountOrigin: deleted("where the account was made: keyed hashes, meaningless to the member", (m) => [
+    keys.accountOrigin(m.account),
+    { addrs: ["a-hash"], devices: [], firstLogin: true },
+  ]),
   profile: other("the profile itself: exported as `profile`, removed by the account step"),
   profilesAll: PREFIX,
   blob: other("bytes of a picture or an export, reached through their record (pic, dataExport)"),
@@ -122,8 +126,13 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   ]),
   pushSubscriptionsOf: PREFIX,
   vapidKeys: other("the app's key"),
+  feedOfMember: other("a live feed's lease: removed when the feed closes, gone 75 s after its instance"),
+  feedsOfMember: PREFIX,
+  feedAtAddress: other("the same lease under a hashed address"),
+  feedsAtAddress: PREFIX,
   job: other("a job about them: removed by the records step when it names them"),
   jobDue: other("index of a job"),
+  jobsDueIn: PREFIX,
   jobsDue: PREFIX,
   jobDead: deleted("a failed job naming them", (m) => [keys.jobDead("j1"), { job: { accountId: m.account } }]),
   jobsDead: PREFIX,
@@ -242,6 +251,10 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   idSelfieHashesAll: PREFIX,
   idOutcome: exported((m) => [keys.idOutcome(m.profile, "a".repeat(24)), { outcome: m.marker, ts: NOW, by: "JUDGES" }]),
   idOutcomesOf: PREFIX,
+  idDealtTo: deleted(
+    "the selfie dealt to them as a judge, minutes",
+    (m) => [keys.idDealtTo(m.profile), "c".repeat(24)],
+  ),
   idJudgeScore: exported((m) => [keys.idJudgeScore(m.profile), { agree: 1, disagree: 0, note: m.marker }]),
   idOnlyVerified: deleted("a setting, exported as identify.onlyVerifiedMessages", (m) => [
     keys.idOnlyVerified(m.profile),
@@ -257,10 +270,16 @@ const CLASSES: Record<keyof typeof keys, Class> = {
     { id: "hn1", condition: m.marker, since: NOW, until: NOW },
   ]),
   healthNoticesOf: PREFIX,
-  healthReportCount: deleted(
+  healthMonthCount: deleted(
     "the month's count of health reports they sent, for the limit: the export shows nothing of a report sent",
+    (m) => [keys.healthMonthCount("2026-03", m.profile), new Deno.KvU64(1n)],
+  ),
+  healthMonthCounts: PREFIX,
+  healthReportCount: deleted(
+    "the count as kept before (moved by the next flush): the export shows nothing of a report sent",
     (m) => [keys.healthReportCount(m.profile, "2026-03"), 1],
   ),
+  healthReportCountsAll: PREFIX,
   healthTotal: other("totals over all members, counts only"),
 };
 

@@ -281,6 +281,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       keys.idChallenge(profileId),
       keys.idAttemptOf(profileId),
       keys.idJudgeScore(profileId),
+      keys.idDealtTo(profileId),
       keys.idOnlyVerified(profileId),
       ...await keysUnder(["id_day_counts", profileId]),
       ...await keysUnder(keys.idSelfieHashesOf(profileId)),
@@ -332,6 +333,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       ...(await scan(["spam_prints"], (e) => e.key[3] === profileId)).map((e) => e.key),
       ...await keysUnder(keys.loginKnownAddresses(accountId)),
       ...await keysUnder(keys.loginDevices(accountId)),
+      keys.accountOrigin(accountId),
       ...await keysUnder(["role_grants", accountId]),
       // A count's `who` is an id, an email, or one joined with an address ("id|address:...").
       ...(await scan(
@@ -359,7 +361,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
     ) {
       if (e.value.job.type === "account-delete") continue;
       if (e.value.job.type === "account-export" && e.value.job.expireBlob) await deleteBlob(e.value.job.expireBlob);
-      await deleteKeys([e.key, ...(await scan(keys.jobsDue(), (d) => d.key[2] === e.value.id)).map((d) => d.key)]);
+      await deleteKeys([e.key, ...(await scan(keys.jobsDue(), (d) => d.value === e.value.id)).map((d) => d.key)]);
     }
   },
 

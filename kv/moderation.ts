@@ -14,6 +14,7 @@
 
 import { endVerification } from "./games/identify.ts";
 import { kv } from "./db.ts";
+import { auditOp, type Moderator, SYSTEM } from "./audit.ts";
 import { keys } from "./keys.ts";
 import { newId, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
@@ -42,27 +43,7 @@ import type { Profile } from "../domain/shapes/profiles.ts";
 
 const DAY_MS = 24 * 3_600_000;
 
-/** An admin as the audit log names them. */
-export interface Moderator {
-  accountId: string;
-  name: string;
-}
-
-const SYSTEM: Moderator = { accountId: "system", name: "Automatic" };
-
-/** Adds an audit line to an atomic (the log is written only with the change it records). */
-function auditOp(
-  op: Deno.AtomicOperation,
-  who: Moderator,
-  action: string,
-  target: string | null,
-  detail = "",
-  reason = "",
-): AuditEntry {
-  const e: AuditEntry = { id: newId(), ts: now(), by: who.accountId, byName: who.name, action, target, detail, reason };
-  op.check({ key: keys.auditEntry(e.id), versionstamp: null }).set(keys.auditEntry(e.id), e);
-  return e;
-}
+export type { Moderator };
 
 /** The audit log, newest first. */
 export async function listAudit(limit = 100, target?: string): Promise<AuditEntry[]> {

@@ -8,6 +8,7 @@ import {
   aggregates,
   byBounds,
   bySector,
+  FRESH_MS,
   getOwnPosition,
   getShownPosition,
   importPositions,
@@ -509,6 +510,32 @@ Deno.test("sync - another instance sees writes through the change log and the wa
     assert.equal((await sb.shown("m2"))?.lat, own.shownLat);
   } finally {
     await sa.stopSync();
+    await sb.stopSync();
+    a.close();
+    b.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("sync - a position saved on one instance is in the other's very next nearest answer", async () => {
+  const dir = await Deno.makeTempDir();
+  const a = await Deno.openKv(`${dir}/p.kv`);
+  const b = await Deno.openKv(`${dir}/p.kv`);
+  const sa = new PositionStore(a, { secret: "test" });
+  const sb = new PositionStore(b, { secret: "test" });
+  try {
+    await sa.report("old", { lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false });
+    await sb.load();
+    // The poll is a minute: only the watch (which another process's write never wakes) or the
+    // query's own read of the log can bring the newcomer.
+    sb.startSync({ pollMs: 60_000 });
+    await new Promise((r) => setTimeout(r, FRESH_MS + 100));
+    // A newcomer finishes onboarding on A and asks for their nearest on B at once, and the
+    // other way round: no waiting between.
+    await sa.report("newcomer", { lat: 33.451, lon: -112.071, use: "OVERRIDE", hide: false });
+    assert.deepEqual(ids(await sb.nearest("old")), ["newcomer"], "seen by the member already there");
+    assert.deepEqual(ids(await sb.nearest("newcomer")), ["old"], "sees the member already there");
+  } finally {
     await sb.stopSync();
     a.close();
     b.close();

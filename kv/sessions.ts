@@ -76,8 +76,11 @@ export async function createSession(
 // when its tail of the change log reads it, within `KEPT_REVOKE_MS` (at once on the instance that
 // ended it).
 
-/** The live session of a token, refreshing lastSeen; null if unknown, idle too long or too old. */
-export async function getSession(token: string): Promise<Session | null> {
+/**
+ * The live session of a token, refreshing lastSeen (unless `touch` is false: a request that must
+ * write nothing naming its caller); null if unknown, idle too long or too old.
+ */
+export async function getSession(token: string, { touch = true }: { touch?: boolean } = {}): Promise<Session | null> {
   if (!token || token.length > 100) return null;
   const tokenHash = await sha256Hex(token);
   const kept = keptCopy<Session>("session", tokenHash);
@@ -85,7 +88,8 @@ export async function getSession(token: string): Promise<Session | null> {
     const life = kept.remember ? SESSION_LIFETIMES.remember : SESSION_LIFETIMES.once;
     const t = now();
     // Within its lifetimes and not due a lastSeen write: as read; else read it again.
-    if (t - kept.lastSeen <= TOUCH_EVERY_MS && t - kept.tsCreated <= life.absoluteMs) return kept;
+    const fresh = t - kept.lastSeen <= (touch ? TOUCH_EVERY_MS : life.idleMs);
+    if (fresh && t - kept.tsCreated <= life.absoluteMs) return kept;
   }
   const began = readBegins();
   const entry = await kv().get<Session>(keys.session(tokenHash));
@@ -97,7 +101,7 @@ export async function getSession(token: string): Promise<Session | null> {
     await endSessionByHash(s.accountId, tokenHash, s.id);
     return null;
   }
-  if (t - s.lastSeen > TOUCH_EVERY_MS) {
+  if (touch && t - s.lastSeen > TOUCH_EVERY_MS) {
     const left = Math.max(1000, s.tsCreated + life.absoluteMs - t);
     const touched = { ...s, lastSeen: t };
     const res = await kv().atomic().check(entry).set(entry.key, touched, { expireIn: left }).commit();

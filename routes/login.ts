@@ -13,6 +13,7 @@ import { deviceOf } from "../domain/device.ts";
 import type { Account } from "../kv/accounts.ts";
 import { createSession, type LoginMethod, SESSION_LIFETIMES } from "../kv/sessions.ts";
 import { forgetLoginTrust, rememberLogin } from "../kv/logintrust.ts";
+import { noteFirstLogin } from "../kv/origins.ts";
 import { sanctionOf } from "../kv/moderation.ts";
 import { getDeletion } from "../kv/memberDeletion.ts";
 import { sanctionMessage } from "../domain/moderation.ts";
@@ -48,11 +49,15 @@ export async function logIn(c: Context<AppEnv>, account: Account, remember: bool
     sameSite: "Lax",
     ...(remember ? { maxAge: SESSION_LIFETIMES.remember.absoluteMs / 1000 } : {}),
   });
-  await rememberThisPlace(c, account.id);
+  const device = await rememberThisPlace(c, account.id);
+  await noteFirstLogin(account.id, device);
 }
 
-/** Remembers the caller's address and device as a place the member logs in from (and sets the device cookie). */
-async function rememberThisPlace(c: Context<AppEnv>, accountId: string): Promise<void> {
+/**
+ * Remembers the caller's address and device as a place the member logs in from (and sets the
+ * device cookie); returns the device token.
+ */
+async function rememberThisPlace(c: Context<AppEnv>, accountId: string): Promise<string> {
   const device = await rememberLogin(accountId, clientAddress(c), deviceToken(c));
   setCookie(c, isSecureContext(c) ? DEVICE_COOKIE.secure : DEVICE_COOKIE.plain, device, {
     path: "/",
@@ -61,6 +66,7 @@ async function rememberThisPlace(c: Context<AppEnv>, accountId: string): Promise
     sameSite: "Strict",
     maxAge: 400 * 24 * 3600,
   });
+  return device;
 }
 
 /**

@@ -10,7 +10,8 @@
  * - A feed ends with its session: logout, "log out everywhere else", a new password, a deletion
  *   (kv/sessions.ts), a suspension or ban (the member's `session-ended` event), on every instance.
  * - A member has at most `MAX_FEEDS_PER_MEMBER` open (the oldest ends: "replaced"), an address at
- *   most `MAX_FEEDS_PER_ADDRESS` (the next one is refused).
+ *   most `MAX_FEEDS_PER_ADDRESS` (the next one is refused), counted over every instance: each feed
+ *   holds a lease in KV while it is open (kv/feeds.ts), read when a feed opens.
  * - An open feed marks its member as seen ("online now").
  */
 
@@ -18,6 +19,16 @@ import { config } from "../config/config.ts";
 import { eventBus } from "../kv/events.ts";
 import { onSessionsEnded } from "../kv/sessions.ts";
 import { markSeen } from "../kv/presence.ts";
+import {
+  FEED_LEASE_MS,
+  FEED_RENEW_MS,
+  type FeedLease,
+  type FeedReservation,
+  onFeedsEnded,
+  releaseFeed,
+  renewFeedLeases,
+  reserveFeed as reserveFeedLease,
+} from "../kv/feeds.ts";
 import type { MemberEvent } from "../domain/shapes/events.ts";
 
 /** Feeds one member may hold open at once; the oldest goes when one more opens. */
@@ -43,22 +54,57 @@ export interface FeedOut {
 interface Feed {
   profileId: string;
   sessionId: string;
-  address: string;
+  lease: FeedLease;
   out: FeedOut;
   close(): void;
 }
 
 const feeds = new Set<Feed>();
-const byMember = new Map<string, Feed[]>();
-const byAddress = new Map<string, number>();
+/** This instance's feeds by their lease's id (a replacement names them). */
+const byId = new Map<string, Feed>();
+/**
+ * Feeds reserved here whose transport has not opened yet (a socket still upgrading), by id: when
+ * they were reserved, and whether a newer feed replaced them meanwhile (then they end as they open).
+ * One whose transport never opens is forgotten after its lease's time.
+ */
+const pending = new Map<string, { at: number; replaced: boolean }>();
 let stopWatchingSessions: (() => void) | undefined;
+let stopWatchingReplaced: (() => void) | undefined;
+let renewing: ReturnType<typeof setInterval> | undefined;
 
 /** Events a page never needs again once they are past: left out of what is caught up. */
-const PASSING = new Set<MemberEvent["type"]>(["typing", "session-ended"]);
+const PASSING = new Set<MemberEvent["type"]>(["typing", "session-ended", "feeds-ended"]);
 
-/** Does this address hold as many feeds as it may? (Asked before a transport opens.) */
-export function feedsFull(address: string): boolean {
-  return (byAddress.get(address) ?? 0) >= MAX_FEEDS_PER_ADDRESS;
+/**
+ * Reserves a feed for `caller` at `address` before its transport opens, counting the feeds of
+ * every instance: null when the address holds as many as it may (refuse it). The member's
+ * oldest feeds past their cap end now ("replaced"), here or on the instance that holds them.
+ */
+export async function reserveFeed(caller: { profileId: string }, address: string): Promise<FeedLease | null> {
+  stopWatchingReplaced ??= onFeedsEnded(endReplaced);
+  const r: FeedReservation | null = await reserveFeedLease(caller.profileId, address, {
+    perMember: MAX_FEEDS_PER_MEMBER,
+    perAddress: MAX_FEEDS_PER_ADDRESS,
+  });
+  if (!r) return null;
+  endReplaced(r.replaced);
+  const t = Date.now();
+  for (const [id, p] of pending) {
+    if (t - p.at < FEED_LEASE_MS) break;
+    pending.delete(id);
+  }
+  pending.set(r.lease.id, { at: t, replaced: false });
+  return r.lease;
+}
+
+/** Ends this instance's feeds among `ids` ("replaced"); those reserved here but not open yet end as they open. */
+function endReplaced(ids: readonly string[]) {
+  for (const id of ids) {
+    const f = byId.get(id);
+    if (f) end(f, "replaced");
+    const p = pending.get(id);
+    if (p) p.replaced = true;
+  }
 }
 
 /** Open feeds on this instance. */
@@ -72,7 +118,7 @@ export function openFeeds(): number {
  */
 export function openFeed(
   caller: { profileId: string; sessionId: string },
-  address: string,
+  lease: FeedLease,
   after: string | undefined,
   out: FeedOut,
 ): () => void {
@@ -91,8 +137,9 @@ export function openFeed(
   void markSeen(caller.profileId).catch(() => {});
   let closed = false;
   const feed: Feed = {
-    ...caller,
-    address,
+    profileId: caller.profileId,
+    sessionId: caller.sessionId,
+    lease,
     out,
     close() {
       if (closed) return;
@@ -100,19 +147,24 @@ export function openFeed(
       unsubscribe();
       clearInterval(seen);
       feeds.delete(feed);
-      const mine = byMember.get(caller.profileId)?.filter((f) => f !== feed) ?? [];
-      if (mine.length) byMember.set(caller.profileId, mine);
-      else byMember.delete(caller.profileId);
-      const n = (byAddress.get(address) ?? 1) - 1;
-      if (n > 0) byAddress.set(address, n);
-      else byAddress.delete(address);
+      byId.delete(lease.id);
+      if (feeds.size === 0) {
+        clearInterval(renewing);
+        renewing = undefined;
+      }
+      void releaseFeed(lease).catch(() => {});
     },
   };
   feeds.add(feed);
-  byAddress.set(address, (byAddress.get(address) ?? 0) + 1);
-  const mine = [...(byMember.get(caller.profileId) ?? []), feed];
-  byMember.set(caller.profileId, mine);
-  if (mine.length > MAX_FEEDS_PER_MEMBER) end(mine[0], "replaced");
+  byId.set(lease.id, feed);
+  // One renewal for all of this instance's feeds, while any is open.
+  renewing ??= setInterval(() => void renewFeedLeases([...feeds].map((f) => f.lease)).catch(() => {}), FEED_RENEW_MS);
+  const early = pending.get(lease.id);
+  pending.delete(lease.id);
+  if (early?.replaced) {
+    end(feed, "replaced");
+    return feed.close;
+  }
 
   if (after) {
     void (async () => {

@@ -9,7 +9,7 @@ import { getConnInfo } from "hono/deno";
 import { livePort } from "./livePort.ts";
 import type { AppEnv, Caller } from "./env.ts";
 import { ApiError, errorBody, forbidden, tooMany, unauthorized } from "./errors.ts";
-import { config, normalizeAddress, type ProxyTrust } from "../config/config.ts";
+import { config, isLoopbackAddress, normalizeAddress, type ProxyTrust } from "../config/config.ts";
 import { getSession } from "../kv/sessions.ts";
 import { accountWithGrants } from "../kv/roles.ts";
 import { accountNotice } from "../kv/moderation.ts";
@@ -74,8 +74,9 @@ export function clientAddress(c: Context): string {
 
 /**
  * Is the caller this machine itself? The pages for the operator alone (`/dev/outbox`, `/metrics`
- * without its token) ask this. A proxy on the same host connects from loopback: only an address
- * it names (when trusted) counts, never its own connection.
+ * without its token) ask this. The connection itself must come from loopback, whatever a header
+ * says; and a proxy on the same host connects from loopback: then only an address it names (when
+ * trusted) counts, never its own connection.
  */
 export function fromThisMachine(c: Context): boolean {
   return resolvedClient(c).thisMachine;
@@ -117,7 +118,9 @@ export interface ResolvedClient {
  * invention. With `{hops: N}` the client is the Nth address from the right (the peer being the
  * last proxy); with `{addresses}`, the first address from the right that is not a trusted proxy.
  * A chain that runs out at a trusted proxy gives that proxy's address, which is never this
- * machine; nor is a loopback peer that forwarded for someone without being trusted.
+ * machine; nor is a loopback peer that forwarded for someone without being trusted. This machine is
+ * always a loopback connection (`peer`) first: a caller that reached the port from elsewhere is
+ * not, whatever address it or the chain names (under `{hops}` a direct caller writes the chain).
  */
 export function resolveClient(
   peer: string,
@@ -138,12 +141,8 @@ export function resolveClient(
   const address = all[i];
   // The peer itself, yet someone in front of it forwarded the request: an untrusted proxy's own address.
   const proxiedPeer = i === all.length - 1 && chain.length > 0;
-  return { address, thisMachine: !ranOut && !proxiedPeer && isLoopback(address) };
-}
-
-/** 127.0.0.0/8, ::1, or no network at all (an in-process call). */
-function isLoopback(address: string): boolean {
-  return address === "local" || address === "::1" || /^127\.\d+\.\d+\.\d+$/.test(address);
+  const thisMachine = !ranOut && !proxiedPeer && isLoopbackAddress(peer) && isLoopbackAddress(address);
+  return { address, thisMachine };
 }
 
 /** Requests open now, by client address (this process's). */
@@ -211,6 +210,17 @@ function heldUntilEnd(body: ReadableStream<Uint8Array>, end: () => void): Readab
   }, { highWaterMark: 0 });
 }
 
+/**
+ * Requests that must write nothing naming their caller at the moment they are made: sending a
+ * health report, and the page and contact list just before it (docs/health-notices.md): their
+ * session's lastSeen is not written by them, so it does not date the report.
+ */
+const QUIET_REQUESTS: ReadonlySet<string> = new Set([
+  "GET /games/healthreport",
+  "GET /api/games/healthreport/contacts",
+  "POST /api/games/healthreport",
+]);
+
 /** Loads the caller from the session cookie into `c.var.caller`, and the brand from the host. */
 export function session(): MiddlewareHandler<AppEnv> {
   return async function session(c, next) {
@@ -219,7 +229,7 @@ export function session(): MiddlewareHandler<AppEnv> {
     c.set("notice", null);
     const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
     if (token) {
-      const s = await getSession(token);
+      const s = await getSession(token, { touch: !QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`) });
       // Stored roles plus the live granted ones (an earned VOLUNTEER role), in the one read.
       const account = s && await accountWithGrants(s.accountId);
       if (s && account) {

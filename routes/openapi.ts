@@ -26,6 +26,7 @@ import {
   ratingBody,
 } from "./api/games.ts";
 import { healthContactsQuery, healthReportBody } from "./api/health.ts";
+import { challengeBody, idAnswerBody, onlyVerifiedBody } from "./api/identify.ts";
 import { cursorQuery, likesGivenQuery, picLikeBody, profileLikeBody, profileLikeQuery } from "./api/likes.ts";
 import { deleteMessageQuery, messageBody, sectorPageQuery, windowQuery } from "./api/messages.ts";
 import { noteBody, noteQuery, notesQuery } from "./api/notes.ts";
@@ -103,6 +104,16 @@ export const REQUESTS: Record<string, Request> = {
   "PUT /api/games/photocrop/suggestions/:id": { body: answerBody },
   "GET /api/games/healthreport/contacts": { query: healthContactsQuery },
   "POST /api/games/healthreport": { body: healthReportBody },
+  "POST /api/games/identify/challenge": { body: challengeBody },
+  "POST /api/games/identify/selfie": {
+    form: z.object({
+      challenge: z.string().describe("the id of the caller's live challenge (the pose asked for)"),
+      selfie: z.string().describe("the selfie taken in the page: JPEG, PNG, WebP, AVIF or HEIC"),
+    }),
+  },
+  "PUT /api/games/identify/attempts/:attemptId": { body: idAnswerBody },
+  "PUT /api/settings/verified-only": { body: onlyVerifiedBody },
+  "PUT /api/admin/games/identify/:attemptId": { body: idAnswerBody },
   "PUT /api/admin/reports/:reportId": { body: decisionBody },
   "GET /api/admin/audit": { query: auditQuery },
   "GET /api/admin/members": { query: membersQuery },

@@ -1,4 +1,7 @@
-/** API test kit: the app on a `:memory:` KV (or a remote one, tests/remoteKv.ts), and members who register, log in and call the API. */
+/**
+ * API test kit: the app on a `:memory:` KV (or a file, or with TEST_KV=remote a remote one:
+ * tests/remoteKv.ts), and members who register, log in and call the API.
+ */
 
 import { closeKv, kv, openKv } from "../kv/db.ts";
 import { testKvLocation } from "./remoteKv.ts";
@@ -34,10 +37,11 @@ export interface CallInit {
 
 /**
  * A test app on a fresh `:memory:` KV (with `TEST_KV=remote`, a fresh remote one: tests/remoteKv.ts),
- * or on the store at `kv` (a path or a KV Connect URL) when given.
+ * or on the store at `path` when given: a KV file (a test that reads the file itself) or a KV
+ * Connect URL.
  */
-export async function testApp(opts: { kv?: string } = {}) {
-  await openKv(opts.kv ?? await testKvLocation());
+export async function testApp({ path }: { path?: string } = {}) {
+  await openKv(path ?? await testKvLocation());
   resetClock();
   const app = createApp();
 

@@ -47,6 +47,17 @@ Deno.test("openapi - /api/openapi.json is OpenAPI 3.1 with every route, its para
       "query:sinceMessageId",
       "query:beforeMessageId",
     ]);
+    // 3 2 1 Identify: why a member is dealt nothing, and the answer an admin decides with.
+    const deal = doc.paths["/api/games/identify/next"].get.responses["200"].content["application/json"].schema;
+    assert.deepEqual(Object.keys(deal.properties).sort(), ["credits", "item", "judgeFrom", "why"]);
+    const decide = doc.paths["/api/admin/games/identify/{attemptId}"].put;
+    assert.deepEqual(decide.requestBody.content["application/json"].schema.properties.answer.enum, [
+      "SAME",
+      "NOT_SAME",
+      "WRONG_POSE",
+    ]);
+    const queue = doc.paths["/api/admin/games/identify"].get.responses["200"].content["application/json"].schema;
+    assert.ok(JSON.stringify(queue).includes("SHARED_PLACE"), "the admins' queue says why a selfie waits");
     // Every reference resolves.
     const refs = JSON.stringify(doc).match(/"\$ref":"#\/components\/schemas\/(\w+)"/g) ?? [];
     for (const ref of refs) assert.ok(doc.components.schemas[ref.split("/").pop()!.replace('"', "")], ref);

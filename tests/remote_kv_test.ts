@@ -19,7 +19,7 @@ Deno.test("remote KV - register, position, nearest, like and a live message, on 
   const server = await startKvConnect({ path: ":memory:", token: TOKEN, rttMs: 5 });
   const token = Deno.env.get("DENO_KV_ACCESS_TOKEN");
   Deno.env.set("DENO_KV_ACCESS_TOKEN", TOKEN);
-  const t = await testApp({ kv: server.urlOf("journeys") });
+  const t = await testApp({ path: server.urlOf("journeys") });
   try {
     assert.ok(kvIsRemote(), "the app's store is the remote one");
     const a = await t.member(), b = await t.member();
@@ -93,7 +93,7 @@ Deno.test("remote KV - a long conversation is deleted, concurrent likes and posi
   const server = await startKvConnect({ path: ":memory:", token: TOKEN, rttMs: 5 });
   const token = Deno.env.get("DENO_KV_ACCESS_TOKEN");
   Deno.env.set("DENO_KV_ACCESS_TOKEN", TOKEN);
-  const t = await testApp({ kv: server.urlOf("limits") });
+  const t = await testApp({ path: server.urlOf("limits") });
   try {
     const a = await t.member(), b = await t.member();
     for (let i = 0; i < 13; i++) {

@@ -9,6 +9,7 @@ import {
   claimDueJobs,
   type Claimed,
   type Job,
+  JOB_PRIORITY,
   type JobRecord,
   type JobType,
   RENEW_EVERY_MS,
@@ -79,18 +80,86 @@ function keepLeased(c: Claimed): { stop(): Promise<void> } {
   };
 }
 
+/** Jobs one worker runs at once. */
+export const JOBS_AT_ONCE = 4;
+/** While bulk jobs fill the other slots, how often the kept one looks for work nobody signalled (another process's). */
+const KEPT_SLOT_POLL_MS = 500;
+
+/** New jobs signalled to a worker loop, counted, so that a wait can start after a given one. */
+export class Wakes {
+  #count = 0;
+  #waiting = new Set<() => void>();
+  /** How many so far. */
+  get count(): number {
+    return this.#count;
+  }
+  /** A new job was signalled. */
+  wake(): void {
+    this.#count++;
+    for (const w of this.#waiting) w();
+    this.#waiting.clear();
+  }
+  /** Resolves once more than `seen` were signalled; `cancel` forgets the wait. */
+  after(seen: number): { promise: Promise<void>; cancel(): void } {
+    if (this.#count > seen) return { promise: Promise.resolve(), cancel() {} };
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.#waiting.add(resolve);
+    return { promise, cancel: () => void this.#waiting.delete(resolve) };
+  }
+}
+
 /**
  * Claims and runs every job due now, until none is left (or `stopping()` says so); returns how
- * many ran. For tests and one-shot runs, and the worker loop.
+ * many ran. For tests and one-shot runs, and the worker loop. Up to `JOBS_AT_ONCE` run at once,
+ * and a slot is claimed for again as soon as its job ends (not when the slowest of a batch does).
+ * Bulk jobs (pictures) take all slots but one: the kept slot takes a mail or other member work
+ * the moment it is signalled (`wakes`) or, unsignalled, within `KEPT_SLOT_POLL_MS`, ahead of
+ * every bulk job still queued (kv/jobs.ts bands).
  */
-export async function runDueJobs(handlers: Handlers, stopping: () => boolean = () => false): Promise<number> {
+export async function runDueJobs(
+  handlers: Handlers,
+  stopping: () => boolean = () => false,
+  wakes?: Wakes,
+): Promise<number> {
   let ran = 0;
-  while (!stopping()) {
-    const batch = await claimDueJobs(4);
-    if (batch.length === 0) return ran;
-    await Promise.all(batch.map((c) => runClaimed(c, handlers)));
-    ran += batch.length;
+  const running = new Set<Promise<void>>();
+  let bulk = 0;
+  // A job whose outcome could not be recorded (the store failed): the run ends with that error
+  // once the others are done, as a batch did, and the loop backs off.
+  let failed = null as { error: unknown } | null;
+  try {
+    while (!stopping() && !failed) {
+      const seen = wakes?.count ?? 0;
+      const free = JOBS_AT_ONCE - running.size;
+      const batch = free > 0 ? await claimDueJobs(free, Math.max(0, JOBS_AT_ONCE - 1 - bulk)) : [];
+      for (const c of batch) {
+        const isBulk = c.priority === JOB_PRIORITY.bulk;
+        if (isBulk) bulk++;
+        const run: Promise<void> = runClaimed(c, handlers).then(
+          () => void (running.delete(run), isBulk && bulk--),
+          (error) => void (running.delete(run), isBulk && bulk--, failed ??= { error }),
+        );
+        running.add(run);
+      }
+      ran += batch.length;
+      if (running.size === 0) break;
+      if (batch.length > 0 && running.size < JOBS_AT_ONCE) continue;
+      // Wait for a slot; with the kept one free, also for a new job's signal or the next look.
+      const waits: Promise<unknown>[] = [...running];
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const woken = running.size < JOBS_AT_ONCE ? wakes?.after(seen) : undefined;
+      if (running.size < JOBS_AT_ONCE) {
+        waits.push(new Promise((r) => timer = setTimeout(r, KEPT_SLOT_POLL_MS)));
+        if (woken) waits.push(woken.promise);
+      }
+      await Promise.race(waits);
+      clearTimeout(timer);
+      woken?.cancel();
+    }
+  } finally {
+    await Promise.all(running);
   }
+  if (failed) throw failed.error;
   return ran;
 }
 
@@ -112,8 +181,11 @@ export function startWorker(handlers: Handlers, pollMs = 1000): Worker {
   // loop next decides whether to sleep.
   let signalled = false;
   let wakeSleeper: (() => void) | undefined;
+  // Also heard while jobs run: the slot kept free of bulk work takes a new mail at once.
+  const wakes = new Wakes();
   const wake = () => {
     signalled = true;
+    wakes.wake();
     wakeSleeper?.();
   };
   const reader = watchJobSignal().getReader();
@@ -133,7 +205,7 @@ export function startWorker(handlers: Handlers, pollMs = 1000): Worker {
     while (!stopped) {
       signalled = false;
       try {
-        await runDueJobs(handlers, () => stopped);
+        await runDueJobs(handlers, () => stopped, wakes);
         failures = 0;
       } catch (e) {
         failures++;

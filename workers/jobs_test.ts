@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { closeKv, kv, openKv } from "../kv/db.ts";
-import { resetClock, shiftClock } from "../kv/clock.ts";
+import { now, resetClock, shiftClock } from "../kv/clock.ts";
 import { keys } from "../kv/keys.ts";
 import {
   backoffMs,
@@ -234,6 +234,137 @@ Deno.test("jobs - a job whose worker dies on every attempt becomes a dead letter
     assert.equal(await jobsLeft(), 0);
   } finally {
     resetClock();
+    closeKv();
+  }
+});
+
+/** `n` picture jobs enqueued in commits of 100 (each job is three writes). */
+async function enqueuePictures(n: number) {
+  for (let i = 0; i < n; i += 100) {
+    const op = kv().atomic();
+    for (let j = i; j < Math.min(n, i + 100); j++) {
+      enqueueJob(op, { type: "picture-variants", picId: `pic${j}`, gen: "g1" });
+    }
+    assert.equal((await op.commit()).ok, true);
+  }
+}
+
+Deno.test("jobs - with 2,000 picture jobs waiting, a login mail enqueued after them is claimed first", async () => {
+  await openKv(":memory:");
+  try {
+    await enqueuePictures(2000);
+    shiftClock(60_000); // the pictures have waited a minute
+    const push = await enqueueJobNow({ type: "push", profileId: "p1", notificationId: "n1" });
+    const mail = await enqueueJobNow({ type: "mail", template: "login-link", accountId: "a1" });
+    const changed = await enqueueJobNow({ type: "mail", template: "email-changed", accountId: "a1", to: "x@y.z" });
+    const deletion = await enqueueJobNow({ type: "account-delete", accountId: "a2" });
+    const first = await claimDueJobs(4);
+    assert.deepEqual(
+      first.map((c) => c.rec.id),
+      [mail, changed, deletion, push],
+      "login, recovery and deletion mail first, then other member-facing work, then pictures",
+    );
+    const next = await claimDueJobs(4);
+    assert.deepEqual(next.map((c) => c.rec.job.type), Array(4).fill("picture-variants"), "then the pictures");
+    assert.deepEqual(next.map((c) => (c.rec.job as { picId: string }).picId), ["pic0", "pic1", "pic2", "pic3"]);
+    // Leases, retries and settling stay in the job's band.
+    assert.equal(await settleJob(first[0], "smtp down"), "retry");
+    shiftClock(backoffMs(1) + 1);
+    const [again] = await claimDueJobs(1);
+    assert.equal(again.rec.id, mail, "the retried login mail is again ahead of the pictures");
+    assert.equal(await renewLease(again), true);
+    assert.equal(await settleJob(again, undefined), "done");
+  } finally {
+    resetClock();
+    closeKv();
+  }
+});
+
+Deno.test("jobs - the worker runs a login mail within one batch of pictures, not behind the 2,000 queued (test clock)", async () => {
+  await openKv(":memory:");
+  try {
+    await enqueuePictures(2000);
+    const RENDER_MS = 400; // each picture job takes this long on the test clock
+    let pictures = 0;
+    let waited: number | null = null;
+    const handlers: Handlers = {
+      "picture-variants": async () => {
+        pictures++;
+        // The member asks for a login link while the first pictures render.
+        if (pictures === 1) await enqueueJobNow({ type: "mail", template: "login-link", accountId: "a1" });
+        await Promise.resolve();
+        shiftClock(RENDER_MS / 4); // four run at once: the batch takes RENDER_MS in all
+      },
+      mail: (_job, rec) => {
+        waited = now() - rec.tsCreated;
+        return Promise.resolve();
+      },
+    };
+    await runDueJobs(handlers, () => waited !== null);
+    assert.notEqual(waited, null, "the mail ran");
+    // The batch it arrived during, plus the real milliseconds the test itself takes.
+    assert.ok(waited! <= RENDER_MS + 100, `queue wait ${waited} ms: at most the batch it arrived during`);
+    assert.ok(pictures <= 8, `${pictures} pictures ran before it, of 2,000`);
+  } finally {
+    resetClock();
+    closeKv();
+  }
+});
+
+Deno.test("jobs - jobs queued before priority bands are still claimed, in their band", async () => {
+  await openKv(":memory:");
+  try {
+    // A job as written before bands: no priority in the record, the due entry without a band.
+    const legacy = { id: "old1", job: { type: "mail", template: "login-link", accountId: "a1" }, attempts: 0 };
+    await kv().atomic()
+      .set(keys.job("old1"), { ...legacy, maxAttempts: 8, runAt: now(), leaseMs: LEASE_MS, tsCreated: now() })
+      .set(["jobs_due", now(), "old1"], "old1")
+      .commit();
+    await enqueuePictures(3);
+    const claimed = await claimDueJobs(8);
+    assert.deepEqual(claimed.map((c) => c.rec.id).filter((id) => id === "old1"), ["old1"]);
+    const old = claimed.find((c) => c.rec.id === "old1")!;
+    assert.equal(old.priority, 0, "its band by its kind");
+    assert.equal(await settleJob(old, undefined), "done");
+    let due = 0;
+    for await (const e of kv().list({ prefix: keys.jobsDue() })) if (e.value === "old1") due++;
+    assert.equal(due, 0, "no entry of it left behind");
+  } finally {
+    closeKv();
+  }
+});
+
+Deno.test("jobs - while pictures fill a worker, a login mail runs at once in the slot kept from bulk work", async () => {
+  await openKv(":memory:");
+  const gate = Promise.withResolvers<void>();
+  let started = 0;
+  let mailRan = false;
+  const handlers: Handlers = {
+    "picture-variants": async () => {
+      started++;
+      await gate.promise;
+    },
+    mail: () => {
+      mailRan = true;
+      return Promise.resolve();
+    },
+  };
+  await enqueuePictures(10);
+  const worker = startWorker(handlers, 50);
+  try {
+    const t = performance.now();
+    while (started < 3 && performance.now() - t < 5_000) await sleep(10);
+    await sleep(200);
+    assert.equal(started, 3, "pictures take every slot but one");
+    const enqueued = performance.now();
+    await enqueueJobNow({ type: "mail", template: "login-link", accountId: "a1" });
+    while (!mailRan && performance.now() - enqueued < 5_000) await sleep(10);
+    assert.ok(mailRan, "the mail ran");
+    assert.ok(performance.now() - enqueued < 1_000, `within ${Math.round(performance.now() - enqueued)} ms`);
+    assert.equal(started, 3, "while every picture still rendered");
+  } finally {
+    gate.resolve();
+    await worker.stop();
     closeKv();
   }
 });

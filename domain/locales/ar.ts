@@ -640,6 +640,9 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   skip: "تخطٍّ الآن",
   back: "رجوع",
   finish: "اعرض من هو قريب",
+  finishing: "جارٍ حفظ مكانك…",
+  finishFailed: "تعذّر حفظ مكانك، لذا لن يراك أحد قريب بعد. تحقّق من اتصالك وحاول مجددًا.",
+  finishRetry: "حاول مجددًا",
 };
 
 export const PHRASES = { phrases: PHRASES_AR };

@@ -622,6 +622,10 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   skip: "Saltar por ahora",
   back: "Atrás",
   finish: "Ver quién está cerca",
+  finishing: "Guardando dónde estás…",
+  finishFailed:
+    "No se pudo guardar dónde estás, así que nadie cerca te vería todavía. Revisa tu conexión e inténtalo de nuevo.",
+  finishRetry: "Intentar de nuevo",
 };
 
 export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_ES;

@@ -630,6 +630,10 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   skip: "Passer pour l'instant",
   back: "Retour",
   finish: "Voir qui est à proximité",
+  finishing: "Enregistrement de ta position…",
+  finishFailed:
+    "Impossible d'enregistrer ta position : personne à proximité ne te verrait encore. Vérifie ta connexion et réessaie.",
+  finishRetry: "Réessayer",
 };
 
 export const PHRASES = { phrases: PHRASES_FR };

@@ -95,10 +95,16 @@ export const IDENTIFY_AR: Translation<EnIdentify> = {
   wrongPose: "وضعية خاطئة / لا يمكن الجزم",
   judgeEmpty: "لا صور سيلفي للحكم عليها الآن. شكرًا لمساعدتك!",
   judgePaused: "اختلفت إجاباتك الأخيرة كثيرًا عن النتيجة، لذا لن نسألك الآن.",
+  judgeNewAccount: (day: string) =>
+    `يمكنك تقييم صور السيلفي ابتداءً من ${day}، عندما يبلغ عمر حسابك أسبوعًا، أو بمجرد توثيق حسابك.`,
+  judgeNoPicture: "أضف صورة عامة لك لتقييم صور السيلفي.",
   thanks: "شكرًا! حُفظت إجابتك.",
   next: "السيلفي التالي",
   adminQueue: "صور سيلفي بانتظار القرار (للمشرفين)",
   adminEmpty: "لا سيلفي بانتظار مشرف.",
+  adminWaiting: "ما زالت لدى المقيّمين: يمكنك أن تقرر الآن.",
+  adminDisagreed: "اختلف المقيّمون.",
+  adminSharedPlace: "اتفق المقيّمون، لكن بعضهم يتشارك عنوانًا أو جهازًا: يقرر مشرف.",
   adminAnswers: (same: number, notSame: number, wrong: number) =>
     `الحكّام: ${same} الشخص نفسه، ${notSame} ليس نفسه، ${wrong} وضعية خاطئة.`,
   decided: "تقرَّر.",

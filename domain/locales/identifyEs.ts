@@ -88,10 +88,17 @@ export const IDENTIFY_ES: Translation<EnIdentify> = {
   wrongPose: "Pose incorrecta / no se distingue",
   judgeEmpty: "No hay selfies que juzgar ahora. ¡Gracias por ayudar!",
   judgePaused: "Tus respuestas recientes difirieron a menudo del resultado, así que de momento no te preguntamos.",
+  judgeNewAccount: (day: string) =>
+    `Podrás juzgar selfies desde el ${day}, cuando tu cuenta tenga una semana, o en cuanto estés verificado.`,
+  judgeNoPicture: "Añade una foto pública tuya para juzgar selfies.",
   thanks: "¡Gracias! Tu respuesta se guardó.",
   next: "Siguiente selfie",
   adminQueue: "Selfies por decidir (administradores)",
   adminEmpty: "Ningún selfie espera a un administrador.",
+  adminWaiting: "Aún con los jueces: puedes decidirlo ya.",
+  adminDisagreed: "Los jueces no estuvieron de acuerdo.",
+  adminSharedPlace:
+    "Los jueces estuvieron de acuerdo, pero algunos comparten una dirección o un dispositivo: decide un administrador.",
   adminAnswers: (same: number, notSame: number, wrong: number) =>
     `Jueces: ${same} misma persona, ${notSame} no es la misma, ${wrong} pose incorrecta.`,
   decided: "Decidido.",

@@ -91,10 +91,17 @@ export const IDENTIFY_FR: Translation<EnIdentify> = {
   wrongPose: "Mauvaise pose / impossible à dire",
   judgeEmpty: "Aucun selfie à juger pour l'instant. Merci de ton aide !",
   judgePaused: "Tes réponses récentes différaient souvent du résultat : on ne te demande plus rien pour l'instant.",
+  judgeNewAccount: (day: string) =>
+    `Tu pourras juger des selfies à partir du ${day}, quand ton compte aura une semaine, ou dès que tu seras vérifié.`,
+  judgeNoPicture: "Ajoute une photo publique de toi pour juger des selfies.",
   thanks: "Merci ! Ta réponse est enregistrée.",
   next: "Selfie suivant",
   adminQueue: "Selfies à trancher (administrateurs)",
   adminEmpty: "Aucun selfie n'attend un administrateur.",
+  adminWaiting: "Encore chez les juges : tu peux trancher dès maintenant.",
+  adminDisagreed: "Les juges n'étaient pas d'accord.",
+  adminSharedPlace:
+    "Les juges étaient d'accord, mais certains partagent une adresse ou un appareil : un administrateur tranche.",
   adminAnswers: (same: number, notSame: number, wrong: number) =>
     `Juges : ${same} même personne, ${notSame} pas la même, ${wrong} mauvaise pose.`,
   decided: "Tranché.",

@@ -88,10 +88,17 @@ export const IDENTIFY_PT_BR: Translation<EnIdentify> = {
   wrongPose: "Pose errada / não dá para saber",
   judgeEmpty: "Nenhuma selfie para julgar agora. Obrigado por ajudar!",
   judgePaused: "As suas respostas recentes muitas vezes diferiram do resultado, então por ora não perguntamos a você.",
+  judgeNewAccount: (day: string) =>
+    `Você poderá julgar selfies a partir de ${day}, quando sua conta tiver uma semana, ou assim que você for verificado.`,
+  judgeNoPicture: "Adicione uma foto pública sua para julgar selfies.",
   thanks: "Obrigado! A sua resposta foi salva.",
   next: "Próxima selfie",
   adminQueue: "Selfies a decidir (administradores)",
   adminEmpty: "Nenhuma selfie espera um administrador.",
+  adminWaiting: "Ainda com os juízes: você pode decidir agora.",
+  adminDisagreed: "Os juízes discordaram.",
+  adminSharedPlace:
+    "Os juízes concordaram, mas alguns compartilham um endereço ou um dispositivo: um administrador decide.",
   adminAnswers: (same: number, notSame: number, wrong: number) =>
     `Juízes: ${same} mesma pessoa, ${notSame} não é a mesma, ${wrong} pose errada.`,
   decided: "Decidido.",

@@ -623,6 +623,10 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   skip: "Pular por enquanto",
   back: "Voltar",
   finish: "Ver quem está por perto",
+  finishing: "Salvando onde você está…",
+  finishFailed:
+    "Não foi possível salvar onde você está, então ninguém por perto veria você ainda. Verifique sua conexão e tente de novo.",
+  finishRetry: "Tentar de novo",
 };
 
 export const FEEL_TEXTS: Translation<EnFeelTexts> = FEEL_PT_BR;

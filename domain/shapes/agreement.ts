@@ -22,7 +22,7 @@ import type { AuditEntry, MemberFile, MemberHit, ModAction, ModNote, QueueItem, 
 import type { Page } from "./paging.ts";
 import type { ArbItem, Credited, GptItem, GptTally, RatingCard, VolunteerStatus } from "./games.ts";
 import type { ArbCase } from "./moderation.ts";
-import type { IdAdminItem, IdentifyStatus, JudgeItem } from "./identify.ts";
+import type { IdAdminItem, IdentifyStatus, JudgeDeal } from "./identify.ts";
 
 /** True when each of A and B is assignable to the other. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -66,6 +66,6 @@ export type ShapesAgreeWithContract = [
   Holds<Same<ApiAnswer<"GET /api/games/arbitration/next">, { item: ArbItem | null; credits: number }>>,
   Holds<Same<ApiAnswer<"PUT /api/games/arbitration/:reportId">, { case: ArbCase } & Credited>>,
   Holds<Same<ApiAnswer<"GET /api/games/identify">, { status: IdentifyStatus; credits: number }>>,
-  Holds<Same<ApiAnswer<"GET /api/games/identify/next">, { item: JudgeItem | null; credits: number }>>,
+  Holds<Same<ApiAnswer<"GET /api/games/identify/next">, JudgeDeal & { credits: number }>>,
   Holds<Same<ApiAnswer<"GET /api/admin/games/identify">, { items: IdAdminItem[] }>>,
 ];

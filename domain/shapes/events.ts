@@ -15,4 +15,6 @@ export type MemberEvent =
   /** Reads every instance forgets (kv/kept.ts: `name` is a `KeptName`); never sent to a page. */
   | { type: "forget"; name: string; ids: string[] }
   /** Sessions that ended (logout, log out elsewhere, a new password, deletion); never sent to a page. */
-  | { type: "sessions-ended"; ids: string[] };
+  | { type: "sessions-ended"; ids: string[] }
+  /** Live feeds replaced by a member's newer ones, on whichever instance holds them; never sent to a page. */
+  | { type: "feeds-ended"; ids: string[] };

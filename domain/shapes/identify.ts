@@ -23,9 +23,27 @@ export interface JudgeItem {
   pictures: number;
 }
 
+/**
+ * Why a member is dealt no selfie to judge: their account is younger than 7 days (and they are
+ * not verified), they have no public picture, or their answers kept differing from the outcomes.
+ */
+export type JudgeRefusal = "NEW_ACCOUNT" | "NO_PICTURE" | "PAUSED";
+
+/** What asking for a selfie to judge answers: one, or none, and why when the member may not judge. */
+export interface JudgeDeal {
+  item: JudgeItem | null;
+  /** Null: the member may judge (no item: nothing waits for them now). */
+  why: JudgeRefusal | null;
+  /** NEW_ACCOUNT: when the member may judge. */
+  judgeFrom: number | null;
+}
+
 /** A selfie in the admins' queue, with the judges' answers so far. */
 export interface IdAdminItem extends JudgeItem {
+  /** OPEN: still with the judges (an admin may decide it); ESCALATED: waiting for an admin. */
   status: "OPEN" | "ESCALATED";
+  /** Why it waits for an admin: the judges disagreed, or agreeing judges share an address or device. */
+  escalation: "DISAGREED" | "SHARED_PLACE" | null;
   same: number;
   notSame: number;
   wrongPose: number;

@@ -30,6 +30,32 @@ export function clearLocalData(): void {
   void wipeOfflineCaches().catch(() => {});
 }
 
+/** True once this page ends its own session (logout, account deletion), which goes where it says itself. */
+let endingHere = false;
+
+/**
+ * This page is about to end its own session (logout, account deletion): the signs of its end that
+ * follow (the live feed's, a 401) are its own doing, and `sessionEnded` leaves the page to it.
+ * `false` when it did not end after all (a refused deletion).
+ */
+export function endingSessionHere(on = true): void {
+  endingHere = on;
+}
+
+/**
+ * The session ended (a 401, a redirect to /login, or the live feed's end for good because the
+ * session was ended elsewhere): spec §8's forced logout on this device. Location reporting pauses,
+ * everything kept of the member here is wiped (local storage with the persisted query cache, and
+ * the service worker's private caches), and the page goes to /login.
+ */
+export function sessionEnded(why: string): void {
+  if (endingHere) return;
+  console.log(`${why}: logging out and going to login`);
+  globalThis.dispatchEvent(new Event(EVENTS.pauseLocation));
+  clearLocalData();
+  location.assign("/login");
+}
+
 /** Window events the shell listens to. */
 export const EVENTS = { serverTrouble: "app:server-trouble", pauseLocation: "app:pause-location" } as const;
 
@@ -63,10 +89,7 @@ export async function api<T = unknown>(path: string, opts: CallOptions = {}): Pr
   const err = (data as { error?: { code?: string; message?: string } } | null)?.error;
   const toLogin = res.redirected && new URL(res.url).pathname === "/login";
   if ((res.status === 401 || toLogin) && !opts.isLogin) {
-    console.log(`${toLogin ? "redirect to /login" : "401"} from ${path}: logging out and going to login`);
-    globalThis.dispatchEvent(new Event(EVENTS.pauseLocation));
-    clearLocalData();
-    location.assign("/login");
+    sessionEnded(`${toLogin ? "redirect to /login" : "401"} from ${path}`);
   }
   if (res.status >= 500) globalThis.dispatchEvent(new Event(EVENTS.serverTrouble));
   throw new ApiFailure(res.status, res.statusText, err?.code ?? "error", err?.message ?? res.statusText);

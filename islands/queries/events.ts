@@ -9,13 +9,15 @@
  * the server first sends what the page missed (routes/memberFeed.ts), or says "reset" when that is
  * too old: then every query is read again. When the device's connection comes back, the socket is
  * opened again at once (an old one may be dead without knowing it). The server may ask the page to
- * reconnect (an instance shutting down), or end the feed for good: its session ended, or the member
+ * reconnect (an instance shutting down), or end the feed for good: its session ended (then the
+ * page wipes what this device keeps of the member and goes to /login, as on a 401), or the member
  * opened too many pages (this one was the oldest).
  */
 
 import { useEffect } from "react";
 import type { MemberEvent } from "../../domain/shapes/events.ts";
 import { queryClient } from "./client.tsx";
+import { sessionEnded } from "./api.ts";
 
 export type { MemberEvent };
 
@@ -31,6 +33,20 @@ let endedForGood = false;
 
 /** Close codes that mean: do not connect again (routes/api/events.ts). */
 const FINAL_CLOSES = new Set([1008, 4001]);
+/** The close code (and the server-sent end's data) of a feed ended because its session ended. */
+const SESSION_CLOSE = 1008;
+const SESSION_END = "session";
+
+/**
+ * The session ended (logged out elsewhere, "log out everywhere else", a new password, a ban): the
+ * page forgets what it shows and everything kept of the member on this device at once, as a 401
+ * would (api.ts `sessionEnded`).
+ */
+function endedSession(): void {
+  endedForGood = true;
+  queryClient().clear();
+  sessionEnded("the live feed says the session ended");
+}
 
 const dispatch = (e: MemberEvent) => listeners.forEach((l) => l(e));
 /** What the page missed is too old to send: every query reads its data again. */
@@ -63,6 +79,7 @@ function connectSocket(): { close(): void } {
       if (closed) return;
       if (FINAL_CLOSES.has(ev.code)) {
         endedForGood = true;
+        if (ev.code === SESSION_CLOSE) endedSession();
         return;
       }
       if (!opened && attempts === 0 && !lastAt) {
@@ -110,9 +127,10 @@ function connectEventSource(): { close(): void } {
     } catch { /* not ours */ }
   });
   source.addEventListener("reset", resetAll);
-  source.addEventListener("end", () => {
+  source.addEventListener("end", (m) => {
     endedForGood = true;
     source.close();
+    if ((m as MessageEvent<string>).data === SESSION_END) endedSession();
   });
   return source;
 }

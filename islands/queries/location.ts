@@ -20,11 +20,11 @@
 import { useEffect, useSyncExternalStore } from "react";
 import { call, EVENTS } from "./api.ts";
 import { TEXTS } from "../../domain/texts.ts";
+import { DEFAULT_CITY, RANDOM_SPREAD_DEG, randomDefaultPoint } from "../../domain/defaultPlace.ts";
 import { LOCATION_STORAGE_KEY, type LocationType, readSaved, validPoint as valid } from "./savedLocation.ts";
 
-/** The first default city and the spread of the random default (spec §9). */
-export const DEFAULT_CITY = { name: "Phoenix", lat: 33.4484, lon: -112.074 } as const;
-export const RANDOM_SPREAD_DEG = 0.05;
+/** The first default city and the spread of the random default (spec §9), shared with the server. */
+export { DEFAULT_CITY, RANDOM_SPREAD_DEG };
 /** Device location watch (spec §9): max age 15 s, timeout 10 s, high accuracy. */
 export const GPS_WATCH_OPTIONS: PositionOptions = { maximumAge: 15_000, timeout: 10_000, enableHighAccuracy: true };
 /** A GPS fix is taken past this move (metres) ... */
@@ -74,14 +74,6 @@ function geolocationErrorText(code: number): string {
     default:
       return TEXTS.geoOther;
   }
-}
-
-/** A random point within `RANDOM_SPREAD_DEG` of the default city. */
-function randomDefault(rand: () => number = Math.random): { lat: number; lon: number } {
-  return {
-    lat: DEFAULT_CITY.lat + (rand() * 2 - 1) * RANDOM_SPREAD_DEG,
-    lon: DEFAULT_CITY.lon + (rand() * 2 - 1) * RANDOM_SPREAD_DEG,
-  };
 }
 
 /** Metres between two points (haversine; enough for the 25 m threshold). */
@@ -157,7 +149,7 @@ export class LocationReporter {
     const type = from?.type ?? from?.use;
     const at = from && type && valid(from.lat, from.lon)
       ? { type, lat: from.lat, lon: from.lon, hide: from.hide === true }
-      : { type: "RANDOM" as const, ...randomDefault(), hide: false };
+      : { type: "RANDOM" as const, ...randomDefaultPoint(), hide: false };
     this.#set({ ready: true, ...at });
     this.#save();
     if (at.type === "DEVICE_GPS") this.#watch();

@@ -8,7 +8,12 @@
  * - Pages and the few API reads shown offline (grid briefs, a conversation) are network first,
  *   kept in the signed-in member's private caches, named after the session's cache id that the
  *   server sends with each of its answers (`x-offline-cache`, routes/middleware.ts). A page answered
- *   without one (logged out, another session) wipes them; so does the page at logout.
+ *   without one (logged out, another session) wipes them; so does any 401, the page at logout and
+ *   the page told its session ended elsewhere (islands/queries/events.ts).
+ * - Each answer made for the session confirms it (its time kept in the meta cache). Offline, the
+ *   private copies are shown only while the last confirmation is recent (domain/offline.ts,
+ *   24 h): past it they are wiped and the plain offline page is shown, as the session may have
+ *   ended elsewhere meanwhile.
  * - Pictures come cache first from a bounded cache (oldest out first), map tiles too.
  * - A screen never seen offline gets the member's cached offline page (or a plain one).
  */
@@ -34,6 +39,7 @@ import {
   TILES_MAX_ENTRIES,
   WORKER_MESSAGES,
 } from "./caches.ts";
+import { offlineCopiesUsable, parseConfirmedAt } from "../../domain/offline.ts";
 
 /**
  * What this worker uses of its global scope, typed here: the app's type check runs with the DOM's
@@ -115,6 +121,55 @@ async function wipePrivate(keep: string | null): Promise<void> {
   for (const id of [...reads.keys()]) if (id !== keep) reads.delete(id);
 }
 
+// --- when an answer last confirmed the session (ms since the epoch), kept with the marker
+
+const CONFIRMED_URL = "/__offline-confirmed";
+/** A confirmation is written at most this often (each page and read confirms). */
+const CONFIRM_EVERY_MS = 60_000;
+/** When this worker last wrote a confirmation (it may have been restarted since: then 0). */
+let confirmWrittenAt = 0;
+
+/** When an answer last confirmed the session, as kept in the meta cache (read each time: it is the truth). */
+async function lastConfirmed(): Promise<number | null> {
+  const res = await (await caches.open(META_CACHE)).match(CONFIRMED_URL);
+  return parseConfirmedAt(res ? await res.text() : null);
+}
+
+/** An answer was made for the session whose caches these are: it is still signed in. */
+async function confirm(id: string): Promise<void> {
+  await adopting;
+  if (id !== await currentMarker()) return;
+  const at = Date.now();
+  if (at - confirmWrittenAt >= 0 && at - confirmWrittenAt < CONFIRM_EVERY_MS) return;
+  confirmWrittenAt = at;
+  await (await caches.open(META_CACHE)).put(CONFIRMED_URL, new Response(String(at)));
+}
+
+/**
+ * May the private copies be shown now (no connection)? Only while the session was confirmed
+ * recently; past it they are wiped, and nothing private is shown.
+ */
+async function copiesUsable(): Promise<boolean> {
+  if (!(await currentMarker())) return false;
+  if (offlineCopiesUsable(await lastConfirmed(), Date.now())) return true;
+  await adopt(null);
+  return false;
+}
+
+/** Reads the answers of the API through the worker: a 401 says the session ended, an answer for it confirms it. */
+const sessionSigns = {
+  fetchDidSucceed: async ({ response }: { response: Response }) => {
+    if (response.status === 401) await adopt(null);
+    else if (response.ok) {
+      const id = response.headers.get(CACHE_ID_HEADER);
+      if (id) await confirm(id);
+    }
+    return response;
+  },
+  cachedResponseWillBeUsed: async ({ cachedResponse }: { cachedResponse?: Response }) =>
+    cachedResponse && await copiesUsable() ? cachedResponse : null,
+};
+
 let adopting = Promise.resolve();
 
 /** Takes the cache id an answer came with: a change wipes the other session's caches. One at a time. */
@@ -125,6 +180,9 @@ function adopt(next: string | null): Promise<void> {
     const meta = await caches.open(META_CACHE);
     if (next) await meta.put(MARKER_URL, new Response(next));
     else await meta.delete(MARKER_URL);
+    // A new session (or none) has confirmed nothing yet; the answer that named it confirms it.
+    confirmWrittenAt = 0;
+    await meta.delete(CONFIRMED_URL);
     await wipePrivate(next);
     if (next) {
       // The member's own "this screen needs a connection" page, in their language and mode.
@@ -146,6 +204,7 @@ const forThisSession = {
 function plainOffline(): Response {
   return new Response(
     `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+      `<meta name="color-scheme" content="light dark">` +
       `<title>Offline</title><body style="font-family:system-ui;padding:2rem">` +
       `<p>You are offline. This screen needs a connection.</p><p><a href="/search/tile">⟳</a></p>`,
     { status: 503, headers: { "content-type": "text/html; charset=utf-8" } },
@@ -160,11 +219,13 @@ function plainOffline(): Response {
  */
 async function pageFromNetwork(request: Request): Promise<Response> {
   const res = await fetch(request);
+  if (res.status === 401) await adopt(null);
   if (!res.ok || !res.headers.get("content-type")?.includes("text/html")) return res;
   const id = res.headers.get(CACHE_ID_HEADER);
   const path = new URL(res.url || request.url).pathname;
   const copy = id && !res.redirected && isKeptPage(path) ? res.clone() : null;
   await adopt(id);
+  if (id) await confirm(id);
   if (copy && id === await currentMarker()) {
     await (await caches.open(privateCacheNames(id!).pages)).put(request.url, copy);
   }
@@ -176,9 +237,9 @@ registerRoute(
   async ({ request }) => {
     try {
       return await pageFromNetwork(request);
-    } catch { /* no connection: what was kept */ }
+    } catch { /* no connection: what was kept, if the session was confirmed lately */ }
     const id = await currentMarker();
-    if (!id) return plainOffline();
+    if (!id || !(await copiesUsable())) return plainOffline();
     const pages = await caches.open(privateCacheNames(id).pages);
     return (await pages.match(request.url)) ?? (await pages.match(OFFLINE_PATH)) ?? plainOffline();
   },
@@ -197,7 +258,7 @@ registerRoute(
       s = new NetworkFirst({
         cacheName: privateCacheNames(id).api,
         networkTimeoutSeconds: 6,
-        plugins: [forThisSession],
+        plugins: [forThisSession, sessionSigns],
       });
       reads.set(id, s);
     }
@@ -222,7 +283,7 @@ registerRoute(
       });
       const strategy = new CacheFirst({
         cacheName: privateCacheNames(id).pictures,
-        plugins: [new CacheableResponsePlugin({ statuses: [200] }), expiration],
+        plugins: [new CacheableResponsePlugin({ statuses: [200] }), expiration, sessionSigns],
       });
       pictureStrategies.set(id, p = { strategy, expiration });
     }

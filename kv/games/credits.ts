@@ -60,6 +60,15 @@ export async function creditState(profileId: string): Promise<CreditState> {
 }
 
 /**
+ * How long a day's credit counter lives from now. It is read for the whole volunteer window, so it
+ * lives a day longer than the window, and it ends at a point of its day, not of the moment it was
+ * written: its expiry tells no time finer than the day.
+ */
+export function creditDayExpireIn(day: number): number {
+  return (day + VOLUNTEER_WINDOW_DAYS + 2) * DAY_MS - now();
+}
+
+/**
  * Adds the credit to `op` (checked against today's counter); false when today's cap is reached.
  * When the window then holds VOLUNTEER_CREDITS or more, the VOLUNTEER role is granted (or its
  * grant renewed) for VOLUNTEER_ROLE_DAYS from now, in the same atomic.
@@ -68,8 +77,7 @@ export function creditOps(op: Deno.AtomicOperation, s: CreditState): boolean {
   const n = s.today.value ?? 0;
   op.check(s.today);
   if (n >= CREDITS_PER_DAY) return false;
-  // A day's counter is read for the whole window, so it lives a day longer than the window.
-  op.set(keys.gameCreditsDay(s.profileId, s.day), n + 1, { expireIn: (VOLUNTEER_WINDOW_DAYS + 1) * DAY_MS })
+  op.set(keys.gameCreditsDay(s.profileId, s.day), n + 1, { expireIn: creditDayExpireIn(s.day) })
     .sum(keys.gameCredits(s.profileId), 1n);
   if (s.accountId && s.earlier + n + 1 >= VOLUNTEER_CREDITS) {
     grantRoleOps(op, s.accountId, "VOLUNTEER", now() + VOLUNTEER_ROLE_DAYS * DAY_MS);

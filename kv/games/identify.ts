@@ -5,6 +5,14 @@
  * judges compared (`Profile.verifiedPicIds`): the badge shows while the first picture is one of
  * them (kv/profiles.ts `isVerified`).
  *
+ * Only eligible judges are dealt a selfie (`judgeStanding`, `mayJudge`): an account 7 days old
+ * or verified, with a public picture, whose answers have not kept differing from the outcomes,
+ * who has no contact with the member, was not made from the member's address or device
+ * (kv/origins.ts), and was not made in one registration burst with another judge of the selfie.
+ * Selfies are dealt at random among those waiting. Three agreeing answers decide unless two of
+ * the judges share an address or a device (where they were made or answer from): then the
+ * admins decide, as they may any waiting selfie (audited).
+ *
  * The selfie is a private blob (`identify-selfie:<attempt id>`, never a profile picture), served
  * only to a judge it was dealt to and to admins, and deleted when decided or withdrawn; what stays
  * is the outcome with its date and the selfie's perceptual hash (a 64-bit dHash, not the picture),
@@ -22,8 +30,11 @@ import { getPics, readMaster } from "../pictures.ts";
 import { blockedSet } from "../blocks.ts";
 import { addNotification } from "../notifications.ts";
 import { creditOps, creditState, getCredits } from "./credits.ts";
+import { getAccount } from "../accounts.ts";
+import { type Origin, originOf, type Place, sameBurst, samePlace } from "../origins.ts";
+import { auditOp, type Moderator, SYSTEM } from "../audit.ts";
 import type { Credited } from "../../domain/shapes/games.ts";
-import type { IdAdminItem, IdentifyStatus, JudgeItem } from "../../domain/shapes/identify.ts";
+import type { IdAdminItem, IdentifyStatus, JudgeDeal, JudgeItem, JudgeRefusal } from "../../domain/shapes/identify.ts";
 import {
   ATTEMPTS_PER_DAY,
   CHALLENGE_MS,
@@ -41,8 +52,14 @@ const DAY_MS = 24 * 3_600_000;
 export const ASSIGNMENT_MS = 15 * 60_000;
 /** The judges compare the selfie with at most this many of the member's public pictures. */
 export const MAX_COMPARED_PICTURES = 6;
-/** A judge is no longer asked once this many answers disagreed with outcomes, and more than agreed. */
-export const JUDGE_PAUSE_DISAGREEMENTS = 3;
+/** An account may judge once it is this old, or as soon as it is verified. */
+export const JUDGE_MIN_AGE_MS = 7 * DAY_MS;
+/** A judge's agreement with the outcomes is counted over their last this many decided cases... */
+export const JUDGE_RECENT_CASES = 20;
+/** ...once there are at least this many... */
+export const JUDGE_MIN_CASES = 5;
+/** ...and below this share of agreeing answers, the judge is no longer dealt selfies. */
+export const JUDGE_MIN_AGREEMENT = 0.6;
 
 /** The pose a member must copy now. */
 export interface Challenge {
@@ -59,8 +76,12 @@ export interface Attempt {
   /** The public pictures the judges compare it with (the first ones when it was sent). */
   picIds: string[];
   tsCreated: number;
-  /** OPEN: judges are asked; ESCALATED: the judges disagreed, an admin decides. */
+  /** OPEN: judges are asked; ESCALATED: an admin decides. */
   status: "OPEN" | "ESCALATED";
+  /** Why it went to the admins: the judges disagreed, or agreeing judges share an address or device. */
+  reason?: "DISAGREED" | "SHARED_PLACE";
+  /** Where the member's account was made (hashed, kv/origins.ts): judges made there are not dealt it. */
+  origin?: Origin | null;
   same: number;
   notSame: number;
   wrongPose: number;
@@ -71,6 +92,27 @@ export interface Outcome {
   outcome: "VERIFIED" | "REJECTED" | "WITHDRAWN";
   ts: number;
   by: "JUDGES" | "ADMIN" | "MEMBER";
+}
+
+/** A judge's seat at a selfie (dealt or answered): who they are, as the burst check needs it. */
+interface Seat {
+  ts: number;
+  /** When the judge's account was made, and where (hashed). */
+  tsCreated: number;
+  origin: Origin | null;
+}
+
+/** A judge's answer, with where it was given from (hashed): kept until the selfie is decided. */
+interface StoredAnswer extends Seat {
+  answer: IdAnswer;
+  place?: Place;
+}
+
+/** A judge's agreement with outcomes: totals, and the last JUDGE_RECENT_CASES as "1" (agreed) and "0". */
+export interface JudgeScore {
+  agree: number;
+  disagree: number;
+  recent?: string;
 }
 
 const blobId = (attemptId: string) => `identify-selfie:${attemptId}`;
@@ -166,6 +208,7 @@ export async function submitSelfie(
     getProfile(profileId),
   ]);
   const c = challenge.value;
+  const origin = profile ? await originOf(profile.accountId) : null;
   if (!c || c.id !== challengeId || c.expires < now()) return { ok: false, reason: "challenge_invalid" };
   if (status.pending) return { ok: false, reason: "attempt_open" };
   if (!profile || !status.hasPicture) return { ok: false, reason: "no_picture" };
@@ -185,6 +228,7 @@ export async function submitSelfie(
     same: 0,
     notSame: 0,
     wrongPose: 0,
+    origin,
   };
   await putBlob(blobId(attempt.id), picture.bytes, { type: picture.type });
   const dayKey = keys.idDayCount(profileId, today());
@@ -221,23 +265,68 @@ export async function maySeeSelfie(viewer: string, attemptId: string, admin: boo
 }
 
 /** A judge's answers that agreed and disagreed with outcomes. */
-export async function judgeScore(profileId: string): Promise<{ agree: number; disagree: number }> {
-  return (await kv().get<{ agree: number; disagree: number }>(keys.idJudgeScore(profileId))).value ??
-    { agree: 0, disagree: 0 };
-}
-
-/** Is a judge no longer asked: their answers kept disagreeing with the outcomes. */
-export function judgePaused(s: { agree: number; disagree: number }): boolean {
-  return s.disagree >= JUDGE_PAUSE_DISAGREEMENTS && s.disagree > s.agree;
+export async function judgeScore(profileId: string): Promise<JudgeScore> {
+  return (await kv().get<JudgeScore>(keys.idJudgeScore(profileId))).value ?? { agree: 0, disagree: 0 };
 }
 
 /**
- * May `judge` judge a selfie of `member`: not their own, nobody blocked either way, no chat
- * between them, no like of either's profile, no like of the compared pictures by the judge.
+ * Is a judge no longer dealt selfies: of their last JUDGE_RECENT_CASES decided cases (at least
+ * JUDGE_MIN_CASES), fewer than JUDGE_MIN_AGREEMENT agreed with the outcome. A score kept before
+ * recent cases were counted is judged by its totals.
  */
-async function mayJudge(judge: string, a: Attempt, blocked: Set<string>): Promise<boolean> {
+export function judgePaused(s: JudgeScore): boolean {
+  const n = s.recent !== undefined ? s.recent.length : s.agree + s.disagree;
+  const agreed = s.recent !== undefined ? s.recent.replaceAll("0", "").length : s.agree;
+  return n >= JUDGE_MIN_CASES && agreed / n < JUDGE_MIN_AGREEMENT;
+}
+
+/** Who a judge is, as dealing and answering check them. */
+interface JudgeFacts {
+  tsCreated: number;
+  origin: Origin | null;
+}
+
+/**
+ * May `judge` judge at all: a public picture; an account JUDGE_MIN_AGE_MS old or verified; not
+ * paused for disagreeing with outcomes. Else why not (and, for a new account, from when).
+ */
+export async function judgeStanding(
+  judge: string,
+): Promise<{ ok: true; facts: JudgeFacts } | { ok: false; why: JudgeRefusal; judgeFrom: number | null }> {
+  const profile = await getProfile(judge);
+  if (!profile || profile.profilePicIds.length === 0) return { ok: false, why: "NO_PICTURE", judgeFrom: null };
+  const [account, origin, score] = await Promise.all([
+    getAccount(profile.accountId),
+    originOf(profile.accountId),
+    judgeScore(judge),
+  ]);
+  const tsCreated = account?.tsCreated ?? now();
+  if (!isVerified(profile) && now() - tsCreated < JUDGE_MIN_AGE_MS) {
+    return { ok: false, why: "NEW_ACCOUNT", judgeFrom: tsCreated + JUDGE_MIN_AGE_MS };
+  }
+  if (judgePaused(score)) return { ok: false, why: "PAUSED", judgeFrom: null };
+  return { ok: true, facts: { tsCreated, origin } };
+}
+
+/** A seat read back (deals stored before seats carried the judge's facts hold a number). */
+const seatOf = (v: unknown): Seat | null => typeof v === "object" && v !== null && "tsCreated" in v ? v as Seat : null;
+
+/**
+ * May `judge` judge a selfie of `member`: not their own, nobody blocked either way, no chat
+ * between them, no like of either's profile, no like of the compared pictures by the judge; the
+ * judge's account not made from the member's address or device; and (`seats`) not made in one
+ * registration burst with another judge dealt or answering this selfie.
+ */
+async function mayJudge(
+  judge: string,
+  facts: JudgeFacts,
+  a: Attempt,
+  blocked: Set<string>,
+  seats: boolean,
+): Promise<boolean> {
   const member = a.profileId;
   if (member === judge || blocked.has(member)) return false;
+  if (samePlace(facts.origin, a.origin)) return false;
   const entries = await kv().getMany([
     keys.chat(judge, member),
     keys.chat(member, judge),
@@ -245,40 +334,112 @@ async function mayJudge(judge: string, a: Attempt, blocked: Set<string>): Promis
     keys.profileLike(member, judge),
     ...a.picIds.slice(0, 6).map((p) => keys.picLike(judge, p)),
   ]);
-  return entries.every((e) => e.versionstamp === null);
+  if (!entries.every((e) => e.versionstamp === null)) return false;
+  if (!seats) return true;
+  for (const prefix of [keys.idAnswersOf(a.id), keys.idAssignmentsOf(a.id)]) {
+    for await (const e of kv().list<unknown>({ prefix })) {
+      const other = seatOf(e.value);
+      if (e.key[2] !== judge && other && sameBurst(facts, other)) return false;
+    }
+  }
+  return true;
 }
 
+/** A uniformly random order of `xs` (Fisher-Yates with the platform's random numbers). */
+function shuffled<T>(xs: T[]): T[] {
+  const out = [...xs];
+  const r = crypto.getRandomValues(new Uint32Array(out.length));
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = r[i] % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** How many waiting selfies a deal checks at once. */
+const DEAL_CHECKS_AT_ONCE = 16;
+
+const judgeItem = (a: Attempt): JudgeItem => ({ attemptId: a.id, poseId: a.poseId, pictures: a.picIds.length });
+
 /**
- * The oldest open selfie `judge` may judge and has not answered, dealt to them for
- * ASSIGNMENT_MS (only then may they see it); null when none, or when the judge is paused.
+ * A selfie for `judge`: the one dealt to them still (asking again deals the same one, so no
+ * judge can ask until a chosen selfie comes up), else one picked at random among the open
+ * selfies they may judge and have not answered, dealt to them for ASSIGNMENT_MS (only then may
+ * they see it). No item when none waits for them; no item and why when they may not judge.
  */
-export async function nextJudgeItem(judge: string): Promise<JudgeItem | null> {
-  if (judgePaused(await judgeScore(judge))) return null;
+export async function nextJudgeItem(judge: string): Promise<JudgeDeal> {
+  const standing = await judgeStanding(judge);
+  if (!standing.ok) return { item: null, why: standing.why, judgeFrom: standing.judgeFrom };
+  const held = (await kv().get<string>(keys.idDealtTo(judge))).value;
+  if (held) {
+    const [a, seat, mine] = await Promise.all([
+      getAttempt(held),
+      kv().get(keys.idAssignment(held, judge)),
+      kv().get(keys.idAnswer(held, judge)),
+    ]);
+    if (a?.status === "OPEN" && seat.versionstamp !== null && mine.versionstamp === null) {
+      return { item: judgeItem(a), why: null, judgeFrom: null };
+    }
+  }
   const blocked = await blockedSet(judge);
   const open: Attempt[] = [];
-  for await (const e of kv().list<Attempt>({ prefix: keys.idAttemptsAll() }, { limit: 500 })) {
+  for await (const e of kv().list<Attempt>({ prefix: keys.idAttemptsAll() }, { limit: 1000 })) {
     if (e.value.status === "OPEN") open.push(e.value);
   }
-  open.sort((a, b) => a.tsCreated - b.tsCreated);
-  for (const a of open) {
-    if ((await kv().get(keys.idAnswer(a.id, judge))).versionstamp !== null) continue;
-    if (!(await mayJudge(judge, a, blocked))) continue;
-    await kv().set(keys.idAssignment(a.id, judge), now(), { expireIn: ASSIGNMENT_MS });
-    return { attemptId: a.id, poseId: a.poseId, pictures: a.picIds.length };
+  const order = shuffled(open);
+  // Checked a few at a time, in the random order: the first that fits is dealt.
+  for (let i = 0; i < order.length; i += DEAL_CHECKS_AT_ONCE) {
+    const batch = order.slice(i, i + DEAL_CHECKS_AT_ONCE);
+    const fits = await Promise.all(
+      batch.map(async (a) =>
+        (await kv().get(keys.idAnswer(a.id, judge))).versionstamp === null &&
+        await mayJudge(judge, standing.facts, a, blocked, true)
+      ),
+    );
+    const a = batch[fits.indexOf(true)];
+    if (!a) continue;
+    const seat: Seat = { ts: now(), tsCreated: standing.facts.tsCreated, origin: standing.facts.origin };
+    await kv().atomic()
+      .set(keys.idAssignment(a.id, judge), seat, { expireIn: ASSIGNMENT_MS })
+      .set(keys.idDealtTo(judge), a.id, { expireIn: ASSIGNMENT_MS })
+      .commit();
+    return { item: judgeItem(a), why: null, judgeFrom: null };
   }
-  return null;
+  return { item: null, why: null, judgeFrom: null };
+}
+
+/** Do any two of these judges share an address or device: where their accounts were made, or where they answered from? */
+function judgesSharePlace(judges: StoredAnswer[]): boolean {
+  for (let i = 0; i < judges.length; i++) {
+    for (let j = i + 1; j < judges.length; j++) {
+      const [x, y] = [judges[i], judges[j]];
+      if (samePlace(x.origin, y.origin)) return true;
+      if (x.place && y.place) {
+        if (x.place.addr === y.place.addr) return true;
+        if (x.place.device && x.place.device === y.place.device) return true;
+      }
+    }
+  }
+  return false;
 }
 
 export type AnswerResult =
   | ({ ok: true; status: "OPEN" | "ESCALATED" | "DECIDED" } & Credited)
-  | { ok: false; reason: "not_assigned" | "answered" | "closed" };
+  | { ok: false; reason: "not_assigned" | "answered" | "closed" | "not_eligible" };
 
 /**
- * A judge's answer on a selfie dealt to them, once, with its credit in one atomic. The third
- * answer decides when all three agree (SAME: verified; otherwise refused); else the selfie goes
- * to the admins.
+ * A judge's answer on a selfie dealt to them, once, with its credit in one atomic; `place` is
+ * where it is given from (hashed). The judge must still be eligible. The third answer decides
+ * when all three agree (SAME: verified; otherwise refused) and no two of the three judges share
+ * an address or device; else the selfie goes to the admins (a shared place is audited).
  */
-export async function answerAttempt(judge: string, attemptId: string, answer: IdAnswer): Promise<AnswerResult> {
+export async function answerAttempt(
+  judge: string,
+  attemptId: string,
+  answer: IdAnswer,
+  place: Place,
+): Promise<AnswerResult> {
+  const standing = await judgeStanding(judge);
   for (let i = 0; i < 10; i++) {
     const [assignment, mine, entry, credit] = await Promise.all([
       kv().get(keys.idAssignment(attemptId, judge)),
@@ -290,6 +451,16 @@ export async function answerAttempt(judge: string, attemptId: string, answer: Id
     if (assignment.versionstamp === null) return { ok: false, reason: "not_assigned" };
     const a = entry.value;
     if (!a || a.status !== "OPEN") return { ok: false, reason: "closed" };
+    if (!standing.ok || !(await mayJudge(judge, standing.facts, a, await blockedSet(judge), false))) {
+      return { ok: false, reason: "not_eligible" };
+    }
+    const mineNow: StoredAnswer = {
+      answer,
+      ts: now(),
+      tsCreated: standing.facts.tsCreated,
+      origin: standing.facts.origin,
+      place,
+    };
     const next: Attempt = {
       ...a,
       same: a.same + (answer === "SAME" ? 1 : 0),
@@ -297,12 +468,34 @@ export async function answerAttempt(judge: string, attemptId: string, answer: Id
       wrongPose: a.wrongPose + (answer === "WRONG_POSE" ? 1 : 0),
     };
     const total = next.same + next.notSame + next.wrongPose;
-    const agreed = Math.max(next.same, next.notSame, next.wrongPose) >= JUDGES_NEEDED;
-    if (total >= JUDGES_NEEDED && !agreed) next.status = "ESCALATED";
+    let agreed = Math.max(next.same, next.notSame, next.wrongPose) >= JUDGES_NEEDED;
+    let shared = false;
+    if (agreed) {
+      // The other answers are read under the attempt's check: another answer changes the attempt.
+      const answers: StoredAnswer[] = [mineNow];
+      for await (const e of kv().list<StoredAnswer>({ prefix: keys.idAnswersOf(attemptId) })) answers.push(e.value);
+      shared = judgesSharePlace(answers);
+      agreed = !shared;
+    }
+    if (total >= JUDGES_NEEDED && !agreed) {
+      next.status = "ESCALATED";
+      next.reason = shared ? "SHARED_PLACE" : "DISAGREED";
+    }
     const op = kv().atomic().check(mine).check(entry)
-      .set(keys.idAnswer(attemptId, judge), { answer, ts: now() })
+      .set(keys.idAnswer(attemptId, judge), mineNow)
       .delete(keys.idAssignment(attemptId, judge))
+      .delete(keys.idDealtTo(judge))
       .set(keys.idAttempt(attemptId), next);
+    if (shared) {
+      auditOp(
+        op,
+        SYSTEM,
+        "IDENTIFY_TO_ADMINS",
+        a.profileId,
+        `selfie ${attemptId}`,
+        "agreeing judges share an address or device",
+      );
+    }
     const credited = creditOps(op, credit);
     if (!(await op.commit()).ok) continue;
     const credits = await getCredits(judge);
@@ -318,12 +511,14 @@ export async function answerAttempt(judge: string, attemptId: string, answer: Id
 /**
  * Closes a selfie: the outcome with its date is kept, the member told, the judges' agreement
  * counted (not for a withdrawal), and the selfie, its answers and its deals deleted. VERIFIED
- * records the compared pictures on the profile. False when it was already closed.
+ * records the compared pictures on the profile. An admin's decision (`admin`: who, and their
+ * answer) is written to the audit log in the same atomic. False when it was already closed.
  */
 export async function decideAttempt(
   attemptId: string,
   outcome: Outcome["outcome"],
   by: Outcome["by"],
+  admin?: { who: Moderator; answer: IdAnswer },
 ): Promise<boolean> {
   for (let i = 0; i < 10; i++) {
     const entry = await kv().get<Attempt>(keys.idAttempt(attemptId));
@@ -337,6 +532,19 @@ export async function decideAttempt(
     if (outcome === "VERIFIED" && profile.value) {
       op.set(profile.key, { ...profile.value, verifiedPicIds: a.picIds, tsVerified: now() });
       profileChanged(op, a.profileId);
+    }
+    if (admin) {
+      const why = a.status === "ESCALATED"
+        ? (a.reason === "SHARED_PLACE" ? "judges share an address or device" : "judges disagreed")
+        : "waiting for judges";
+      auditOp(
+        op,
+        admin.who,
+        outcome === "VERIFIED" ? "IDENTIFY_VERIFIED" : "IDENTIFY_REJECTED",
+        a.profileId,
+        `selfie ${attemptId}; ${why}; judges ${a.same} same, ${a.notSame} not the same, ${a.wrongPose} wrong pose`,
+        admin.answer,
+      );
     }
     if (by !== "MEMBER") {
       addNotification(op, a.profileId, {
@@ -368,11 +576,16 @@ export async function decideAttempt(
   throw new Error("identify decision kept conflicting");
 }
 
+/** Counts a judge's answer on a decided selfie: agreed with the outcome or not. */
 async function scoreJudge(judge: string, agreed: boolean): Promise<void> {
   for (let i = 0; i < 10; i++) {
-    const e = await kv().get<{ agree: number; disagree: number }>(keys.idJudgeScore(judge));
+    const e = await kv().get<JudgeScore>(keys.idJudgeScore(judge));
     const s = e.value ?? { agree: 0, disagree: 0 };
-    const next = agreed ? { ...s, agree: s.agree + 1 } : { ...s, disagree: s.disagree + 1 };
+    const next: JudgeScore = {
+      agree: s.agree + (agreed ? 1 : 0),
+      disagree: s.disagree + (agreed ? 0 : 1),
+      recent: ((s.recent ?? "") + (agreed ? "1" : "0")).slice(-JUDGE_RECENT_CASES),
+    };
     if ((await kv().atomic().check(e).set(e.key, next).commit()).ok) return;
   }
 }
@@ -383,7 +596,10 @@ export async function withdrawAttempt(profileId: string): Promise<boolean> {
   return pending ? await decideAttempt(pending, "WITHDRAWN", "MEMBER") : false;
 }
 
-/** The selfies waiting for an admin (the judges disagreed) and those still with the judges, oldest first. */
+/**
+ * The selfies an admin may decide: those sent to the admins first, then those still with the
+ * judges (in a new community no judge is eligible yet), oldest first.
+ */
 export async function adminQueue(limit = 100): Promise<Attempt[]> {
   const out: Attempt[] = [];
   for await (const e of kv().list<Attempt>({ prefix: keys.idAttemptsAll() }, { limit: 1000 })) out.push(e.value);
@@ -434,6 +650,7 @@ export function adminView(a: Attempt): IdAdminItem {
     poseId: a.poseId,
     pictures: a.picIds.length,
     status: a.status,
+    escalation: a.status === "ESCALATED" ? a.reason ?? "DISAGREED" : null,
     same: a.same,
     notSame: a.notSame,
     wrongPose: a.wrongPose,

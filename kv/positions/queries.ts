@@ -112,6 +112,7 @@ function run(
 export async function nearest(s: StoreState, viewerId: string, o: QueryOptions = {}): Promise<NearbyPage> {
   const { page, size } = checkPaging(o.page, o.size, DEFAULT_NEAREST_SIZE);
   await s.ready();
+  await s.fresh();
   const from = await viewerPoint(s, viewerId);
   if (!from) return { items: [], hasMore: false };
   const d = NEARBY_AREA_DEG;
@@ -143,6 +144,7 @@ export async function byBounds(s: StoreState, q: BoundsQuery, viewerId: string):
   const { page, size } = checkPaging(q.page, q.size, DEFAULT_BOUNDS_SIZE);
   if (lonMin > lonMax) return { items: [], hasMore: false }; // across the date line: spec §5
   await s.ready();
+  await s.fresh();
   const from = await viewerPoint(s, viewerId) ??
     { lat: (latMin + latMax) / 2, lon: (lonMin + lonMax) / 2 };
   const region: Region = {
@@ -166,6 +168,7 @@ export async function bySector(
   const key = `${sw.lat}:${sw.lon}`;
   const { page, size } = checkPaging(o.page, o.size, DEFAULT_SECTOR_SIZE);
   await s.ready();
+  await s.fresh();
   const from = await viewerPoint(s, viewerId) ??
     { lat: sw.lat + 0.5, lon: sw.lon + 0.5 };
   const index = s.index;

@@ -88,6 +88,7 @@ export function ownView(r: OwnRecord): OwnPosition {
     shownLon: r.shownLon,
     tsUpdated: r.tsUpdated,
     tsEffectiveUntil: r.tsEffectiveUntil,
+    session: { profileId: r.profileId, loggedIn: true, lat: r.lat, lon: r.lon },
   };
 }
 

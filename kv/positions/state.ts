@@ -4,7 +4,8 @@
  * Contract: the store creates one `StoreState` and hands it to its parts (writes, sync, import,
  * queries). `db` and `grid` never change; `index` is replaced by a full load (sync), so a part
  * reads it through `state.index` where it uses it.
- * `secret` and `ready` are the store's own (the shown-point secret, the first load).
+ * `secret`, `ready` and `fresh` are the store's own (the shown-point secret, the first load, a
+ * recent enough tail of the change log).
  */
 
 import type { PrivacyGrid } from "../../domain/geo.ts";
@@ -22,4 +23,9 @@ export interface StoreState {
   secret(): Promise<string>;
   /** Resolves once the index is loaded (see `PositionStore.ready`). */
   ready(): Promise<void>;
+  /**
+   * Resolves once the index holds every write committed more than `FRESH_MS` ago on any instance
+   * (see `PositionSync.fresh`): what a query awaits before it searches.
+   */
+  fresh(): Promise<void>;
 }

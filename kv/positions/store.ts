@@ -75,6 +75,7 @@ export class PositionStore {
       index: new PositionIndex(),
       secret: () => this.secret(),
       ready: () => this.ready(),
+      fresh: () => this.#sync.fresh(),
     };
     this.#sync = new PositionSync(this.#state, { snapshots: options.snapshots ?? true });
     this.#writes = new PositionWrites(this.#state);

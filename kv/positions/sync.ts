@@ -14,7 +14,9 @@
  *   out of order is a no-op (memoryIndex.ts); an instance that could not tail for half the log's
  *   lifetime reloads in full;
  * - loads and tails run one at a time; other instances see a write after their next tail
- *   (milliseconds), the writer at once (writes.ts).
+ *   (milliseconds), the writer at once (writes.ts); a query on a following instance first tails
+ *   when the last tail began over `FRESH_MS` ago (`fresh()`), so no answer misses a write older
+ *   than that.
  */
 
 import { isLat, isLon } from "../../domain/geo.ts";
@@ -23,7 +25,7 @@ import { now } from "../clock.ts";
 import { ChangeLogTailer } from "../changeLog.ts";
 import { PositionIndex } from "./memoryIndex.ts";
 import type { StoreState } from "./state.ts";
-import { type LogChange, POSITION_LOG_TTL_MS, type ShownValue } from "./types.ts";
+import { FRESH_MS, type LogChange, POSITION_LOG_TTL_MS, type ShownValue } from "./types.ts";
 import {
   decodeSnapshot,
   encodeSnapshot,
@@ -195,6 +197,17 @@ export class PositionSync {
   /** Applies what other instances wrote since the last tail (single flight; calls coalesce). */
   tail(): Promise<void> {
     return this.#log.tail();
+  }
+
+  /**
+   * While following the log: tails it first when the last read began more than `FRESH_MS` ago,
+   * so a query never misses a write another instance committed before that (the watch of a local
+   * file sees only this process's writes, and the poll comes once a second). Not following (a
+   * tool, a test's second store): nothing, as before.
+   */
+  async fresh(): Promise<void> {
+    if (!this.#log.following || !this.#loaded) return;
+    if (performance.now() - this.#log.syncedAt > FRESH_MS) await this.#log.tail();
   }
 
   /** Starts following other instances' writes (watch and poll), and the snapshot and purge upkeep. Idempotent. */

@@ -22,6 +22,12 @@ export const DEFAULT_SECTOR_SIZE = 1500;
 export const MAX_PAGE_SIZE = 2000;
 /** Deepest result reachable by paging: (page + 1) * size beyond it yields an empty page. */
 export const MAX_RESULT_DEPTH = 20_000;
+/**
+ * A query on an instance that follows the change log first reads the log when its last read began
+ * longer ago than this: a position saved on any instance (a newcomer's first) is in every
+ * instance's answers this soon, not a poll later. At most one read of the log per this time.
+ */
+export const FRESH_MS = 200;
 /** Lifetime of change-log entries. */
 export const POSITION_LOG_TTL_MS = 15 * 60_000;
 
@@ -72,6 +78,19 @@ export interface OwnPosition {
   shownLon: number;
   tsUpdated: number;
   tsEffectiveUntil: number;
+  /** The spec's `session` of the record (decision 0140). */
+  session: PositionSession;
+}
+
+/**
+ * The spec's Session as a position record carries it: the member, logged in, and the point the
+ * report gave (the one in use). The owner's own facts, already in the record; never a token.
+ */
+export interface PositionSession {
+  profileId: string;
+  loggedIn: true;
+  lat: number;
+  lon: number;
 }
 
 /** A shown position: safe to give to anybody. */
@@ -121,7 +140,7 @@ export interface ImportItem extends PositionReport {
 // --- stored shapes
 
 /** The private record `positions_own/{id}`: the owner's view plus what the next write needs. */
-export interface OwnRecord extends OwnPosition {
+export interface OwnRecord extends Omit<OwnPosition, "session"> {
   /** When the shown record was last written. */
   shownTs: number;
   cellMeters: number;

@@ -15,7 +15,8 @@ import type { AppEnv, Caller } from "../env.ts";
 import { forbidden, tooMany } from "../errors.ts";
 import { parseWith } from "../validate.ts";
 import { clientAddress, isOwnOrigin, requireCaller } from "../middleware.ts";
-import { endAllFeeds, type FeedEnd, feedsFull, openFeed } from "../memberFeed.ts";
+import { endAllFeeds, type FeedEnd, openFeed, reserveFeed } from "../memberFeed.ts";
+import type { FeedLease } from "../../kv/feeds.ts";
 
 /** An event stream lives this long; the browser reconnects by itself (naming the last event it saw). */
 export const EVENT_STREAM_MS = 55_000;
@@ -34,18 +35,22 @@ export function closeEventStreams(): void {
   endAllFeeds();
 }
 
-/** The feed's opening checks: the address's cap and the cursor a reconnecting page names. */
-function feedRequest(c: Context<AppEnv>, after: string | undefined) {
-  const address = clientAddress(c);
-  if (feedsFull(address)) throw tooMany();
-  return { address, after: parseWith(cursor, after) };
+/**
+ * The feed's opening checks: the cursor a reconnecting page names, and the caps (over every
+ * instance): the address's, else 429; the member's oldest feeds past theirs are replaced.
+ */
+async function feedRequest(c: Context<AppEnv>, caller: Caller, after: string | undefined) {
+  const cursorAfter = parseWith(cursor, after);
+  const lease = await reserveFeed(caller, clientAddress(c));
+  if (!lease) throw tooMany();
+  return { lease, after: cursorAfter };
 }
 
 export const events = new Hono<AppEnv>()
-  .get("/events", (c) => {
+  .get("/events", async (c) => {
     const caller = requireCaller(c);
-    if (c.req.header("upgrade")?.toLowerCase() === "websocket") return eventSocket(c, caller);
-    const { address, after } = feedRequest(c, c.req.header("last-event-id") || c.req.query("after"));
+    if (c.req.header("upgrade")?.toLowerCase() === "websocket") return await eventSocket(c, caller);
+    const { lease, after } = await feedRequest(c, caller, c.req.header("last-event-id") || c.req.query("after"));
     c.header("cache-control", "no-store");
     return streamSSE(c, async (stream) => {
       eventStreams.inc();
@@ -73,7 +78,7 @@ export const events = new Hono<AppEnv>()
         queue.push(m);
         wake?.();
       };
-      const closeFeed = openFeed(caller, address, after, {
+      const closeFeed = openFeed(caller, lease, after, {
         event: (e, at) => push({ event: "member", data: JSON.stringify(e), id: at }),
         reset: () => push({ event: "reset", data: "" }),
         end,
@@ -146,10 +151,10 @@ export function markLiveUpgrade(
  * `{"event":"ready"}`, `{"event":"member","data":<MemberEvent>}` and `{"event":"reconnect"}`
  * (then the server closes with 1012: the page connects again, to another instance).
  */
-function eventSocket(c: Context<AppEnv>, caller: Caller): Response {
+async function eventSocket(c: Context<AppEnv>, caller: Caller): Promise<Response> {
   const origin = c.req.header("origin");
   if (origin !== undefined && !isOwnOrigin(c, origin)) throw forbidden("Cross-site requests are refused.");
-  const request = feedRequest(c, c.req.query("after"));
+  const request = await feedRequest(c, caller, c.req.query("after"));
   const handoff = liveHandoffs.get(c.req.raw);
   if (handoff) {
     handoff((port) => memberSocket(caller, request, port));
@@ -177,7 +182,7 @@ const SOCKET_ENDS: Record<FeedEnd, [number, string]> = {
 /** A member's open socket: the feed's events out, and its end. */
 function memberSocket(
   caller: Caller,
-  request: { address: string; after: string | undefined },
+  request: { lease: FeedLease; after: string | undefined },
   socket: EventSocketPort,
 ): EventSocketWiring {
   let closeFeed: (() => void) | undefined;
@@ -186,7 +191,7 @@ function memberSocket(
     opened() {
       eventStreams.inc();
       say({ event: "ready" });
-      closeFeed = openFeed(caller, request.address, request.after, {
+      closeFeed = openFeed(caller, request.lease, request.after, {
         event: (e, at) => say({ event: "member", data: e, at }),
         reset: () => say({ event: "reset" }),
         end: (why) => {

@@ -3,7 +3,9 @@
  * the camera; judges are dealt selfies and answer; admins decide the disagreements. A judge sees
  * the selfie and the member's public pictures only through the attempt's opaque id, only while
  * it is dealt to them: never a name, a profile id, a picture id or a place. Selfies are served
- * `Cache-Control: no-store, private`.
+ * `Cache-Control: no-store, private`. A member who may not judge is told why (200, no item);
+ * an answer carries where it came from (hashed) so judges answering from one place do not decide.
+ * An admin may decide any waiting selfie; the decision is in the audit log.
  */
 
 import { type Context, Hono } from "hono";
@@ -11,7 +13,9 @@ import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, conflict, dailyLimit, notFound, tooMany } from "../errors.ts";
 import { jsonBody, parseWith } from "../validate.ts";
-import { requireAdmin, requireCaller } from "../middleware.ts";
+import { clientAddress, requireAdmin, requireCaller } from "../middleware.ts";
+import { deviceToken } from "../login.ts";
+import { placeOf } from "../../kv/origins.ts";
 import { readMultipart } from "../multipart.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { getCredits } from "../../kv/games/credits.ts";
@@ -116,8 +120,8 @@ export const identify = new Hono<AppEnv>()
   // Judging: the next selfie dealt to the caller, its pictures, and the answer.
   .get("/games/identify/next", async (c) => {
     const caller = requireCaller(c);
-    const [item, credits] = await Promise.all([nextJudgeItem(caller.profileId), getCredits(caller.profileId)]);
-    return c.json({ item, credits });
+    const [deal, credits] = await Promise.all([nextJudgeItem(caller.profileId), getCredits(caller.profileId)]);
+    return c.json({ item: deal.item, why: deal.why, judgeFrom: deal.judgeFrom, credits });
   })
   .get("/games/identify/attempts/:attemptId/selfie", async (c) => {
     const a = await visibleAttempt(c);
@@ -137,9 +141,12 @@ export const identify = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const id = parseWith(tokenSchema, c.req.param("attemptId"));
     const { answer } = await jsonBody(c, idAnswerBody);
-    const r = await answerAttempt(caller.profileId, id, answer);
+    const r = await answerAttempt(caller.profileId, id, answer, await placeOf(clientAddress(c), deviceToken(c)));
     if (!r.ok) {
       if (r.reason === "answered") throw conflict("You already answered.", "already_voted");
+      if (r.reason === "not_eligible") {
+        throw new ApiError(403, "not_eligible", "You may not judge this selfie any more. Ask for the next one.");
+      }
       if (r.reason === "closed") throw conflict("This selfie is decided already.", "closed");
       throw notFound("No such selfie.");
     }
@@ -156,17 +163,21 @@ export const identify = new Hono<AppEnv>()
     await setOnlyVerifiedMessages(caller.profileId, on);
     return c.json({ on });
   })
-  // Admins: the selfies waiting (the judges disagreed first), and an answer that decides alone.
+  // Admins: every waiting selfie (those sent to the admins first), and an answer that decides
+  // alone, written to the audit log.
   .get("/admin/games/identify", async (c) => {
     requireAdmin(c);
     return c.json({ items: (await adminQueue()).map(adminView) });
   })
   .put("/admin/games/identify/:attemptId", async (c) => {
-    requireAdmin(c);
+    const caller = requireAdmin(c);
     const id = parseWith(tokenSchema, c.req.param("attemptId"));
     const { answer } = await jsonBody(c, idAnswerBody);
     if (!(await getAttempt(id))) throw notFound("No such selfie.");
     const outcome = answer === "SAME" ? "VERIFIED" : "REJECTED";
-    if (!(await decideAttempt(id, outcome, "ADMIN"))) throw conflict("This selfie is decided already.", "closed");
+    const admin = { who: { accountId: caller.accountId, name: caller.name }, answer };
+    if (!(await decideAttempt(id, outcome, "ADMIN", admin))) {
+      throw conflict("This selfie is decided already.", "closed");
+    }
     return c.json({ outcome });
   });

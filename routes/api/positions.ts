@@ -16,7 +16,8 @@ import { badRequest, notFound, tooMany } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { CHARACTERISTIC_VALUES } from "../../domain/characteristics.ts";
-import { aggregates, GeoInputError, getOwnPosition, reportPosition } from "../../kv/positions.ts";
+import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions.ts";
+import { saveOwnPosition } from "../ownPosition.ts";
 import {
   type BriefsArea,
   type BriefsQuery,
@@ -26,8 +27,6 @@ import {
   profileBriefs,
 } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
-import { getSafety } from "../../kv/safety.ts";
-import { atRiskAt } from "../../domain/safety.ts";
 import { LIKE_FILTERS, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
 
@@ -184,21 +183,14 @@ export const positions = new Hono<AppEnv>()
     if (body.profileId !== undefined && body.profileId !== profileId) {
       throw badRequest("profileId in the body must match the path.");
     }
-    if (!(await hit("positionByAccount", caller.accountId))) throw tooMany();
     const gps = body.use === "DEVICE_GPS";
-    const lat = (gps ? body.gpsLat : body.overrideLat)!, lon = (gps ? body.gpsLon : body.overrideLon)!;
-    // Where being gay is a crime, a member is shown to no one nearby unless they chose otherwise
-    // (their favourites still reach their profile): the map, lists and Map Chat leave them out.
-    const protect = atRiskAt(lat, lon) && !(await getSafety(profileId)).showToEveryone;
-    const own = await geo(() =>
-      reportPosition(profileId, {
-        lat,
-        lon,
-        use: body.use,
-        hide: body.hide || protect,
-        gpsTimestamp: gps ? body.gpsTimestamp ?? null : null,
-      })
-    );
+    const own = await saveOwnPosition(caller.accountId, profileId, {
+      lat: (gps ? body.gpsLat : body.overrideLat)!,
+      lon: (gps ? body.gpsLon : body.overrideLon)!,
+      use: body.use,
+      hide: body.hide,
+      gpsTimestamp: gps ? body.gpsTimestamp ?? null : null,
+    });
     // The owner's own record: the only place a reported position is ever sent.
     return c.json(own);
   })

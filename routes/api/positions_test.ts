@@ -80,12 +80,19 @@ Deno.test("positions - PUT stores the own position and answers the owner's recor
     assert.equal(own.use, "OVERRIDE");
     assert.equal(own.hide, false);
     assert.ok(own.tsEffectiveUntil - own.tsUpdated === POSITION_TTL_MS, "valid 26 h");
+    // The spec's `session`: the member, logged in, and the point reported; no token anywhere in the answer.
+    assert.deepEqual(own.session, { profileId: a.profileId, loggedIn: true, lat: PHX.lat, lon: PHX.lon });
+    const token = a.cookie.split("=")[1];
+    assert.ok(token.length > 10);
+    const answer = await put(t, a, { overrideLat: PHX.lat, overrideLon: PHX.lon, use: "OVERRIDE" });
+    assert.ok(!answer.text.includes(token), "the session's token is not in the answer");
 
     const gps = await put(t, a, { gpsLat: 33.5, gpsLon: -112.1, gpsTimestamp: Date.now(), use: "DEVICE_GPS" });
     assert.equal(gps.status, 200, gps.text);
     assert.equal(gps.data.use, "DEVICE_GPS");
     assert.equal(gps.data.gpsLat, 33.5);
     assert.equal(gps.data.overrideLat, PHX.lat, "the override is kept");
+    assert.deepEqual(gps.data.session, { profileId: a.profileId, loggedIn: true, lat: 33.5, lon: -112.1 });
 
     const back = await t.call("GET", `/api/profile-position/${a.profileId}`, { cookie: a.cookie });
     assert.deepEqual(back.data, gps.data, "the owner reads their own record back");

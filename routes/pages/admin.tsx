@@ -1,4 +1,7 @@
-/** The admin's moderation pages: the queue with member search, and one member's page (kv/moderation.ts). */
+/**
+ * The admin's moderation pages: the queue with member search and the selfies waiting for an
+ * admin (kv/games/identify.ts), and one member's page (kv/moderation.ts).
+ */
 
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
@@ -9,6 +12,7 @@ import { AuditLog } from "../../components/AuditLog.tsx";
 import ModerationQueue from "../../islands/ModerationQueue.tsx";
 import MemberFile from "../../islands/MemberFile.tsx";
 import { listAudit, memberFile, moderationQueue } from "../../kv/moderation.ts";
+import { adminQueue, adminView } from "../../kv/games/identify.ts";
 import { REPORT_REASONS } from "../../domain/texts.ts";
 import { isId } from "../../kv/ids.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
@@ -20,7 +24,10 @@ export async function moderationPage(c: Context<AppEnv>) {
     c,
     "Moderation",
     <>
-      <Island of={ModerationQueue} props={{ items: await moderationQueue(), reasons }} />
+      <Island
+        of={ModerationQueue}
+        props={{ items: await moderationQueue(), reasons, selfies: (await adminQueue()).map(adminView) }}
+      />
       <AuditLog entries={await listAudit(20)} />
     </>,
   );

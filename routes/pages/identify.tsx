@@ -14,7 +14,7 @@ export async function identifyPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
   const me = caller.profileId;
   const admin = caller.roles.includes("ADMIN");
-  const [status, item, credits, queue] = await Promise.all([
+  const [status, deal, credits, queue] = await Promise.all([
     identifyStatus(me),
     nextJudgeItem(me),
     getCredits(me),
@@ -28,7 +28,7 @@ export async function identifyPage(c: Context<AppEnv>) {
       <p className="game-intro">{IDENTIFY_TEXTS.intro}</p>
       <Island
         of={Identify}
-        props={{ status, item, credits, ...(queue ? { queue: queue.map(adminView) } : {}) }}
+        props={{ status, deal, credits, ...(queue ? { queue: queue.map(adminView) } : {}) }}
       />
     </section>,
   );

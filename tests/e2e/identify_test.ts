@@ -1,7 +1,9 @@
 /**
  * 3 2 1 Identify in Chromium with a fake camera playing a clip made here: a member asks for a
- * pose, takes the selfie after the countdown and sends it; three members judge it (they disagree),
- * an admin decides; the Verified badge shows on the profile and the tiles, "Verified only" finds
+ * pose, takes the selfie after the countdown and sends it; a member made this week is told why they
+ * judge nothing yet; three eligible members (accounts older than a week, with a public picture)
+ * judge it (they disagree), an admin decides it from the moderation queue and the audit log says
+ * so; the Verified badge shows on the profile and the tiles, "Verified only" finds
  * them, "Only verified members can message me" refuses an unverified member with the reason (the
  * message kept to send again) and lets the verified one through; the selfie is gone afterwards.
  */
@@ -11,7 +13,7 @@ import sharp from "sharp";
 import type { Page } from "playwright-core";
 import { type Harness, shot, startHarness } from "./harness.ts";
 import { portrait } from "../fixtures/pictures.ts";
-import { createAccount, createLoginToken, setLanguage, setRoles } from "../../kv/accounts.ts";
+import { type Account, createAccount, createLoginToken, setLanguage, setRoles } from "../../kv/accounts.ts";
 import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
 import { withLocale } from "../../domain/i18n.ts";
 import { updateProfile } from "../../kv/profiles.ts";
@@ -61,8 +63,13 @@ async function cameraClip(): Promise<string> {
   return path;
 }
 
-async function member(tag: string, name: string, i: number, pictures: number) {
+/** A member with `pictures` public pictures; `ageDays`: their account made that many days ago. */
+async function member(tag: string, name: string, i: number, pictures: number, ageDays = 0) {
   const a = (await createAccount({ email: `${tag}@example.com`, name }))!;
+  if (ageDays) {
+    const entry = await kv().get<Account>(keys.account(a.id));
+    await kv().set(entry.key, { ...entry.value!, tsCreated: entry.value!.tsCreated - ageDays * 24 * 3_600_000 });
+  }
   const id = a.defaultProfileId;
   assert.ok((await updateProfile(id, { profilename: name, birthdate: `198${i % 10}-05-15` })).ok);
   for (let n = 0; n < pictures; n++) {
@@ -99,7 +106,12 @@ Deno.test({
     const h = await startHarness({ fakeCamera: clip });
     try {
       const sam = await member("sam", "Sam", 1, 2);
-      const judges = [await member("j1", "Jo", 2, 1), await member("j2", "Kai", 3, 1), await member("j3", "Lee", 4, 1)];
+      // Judges must be eligible: accounts older than a week, with a public picture.
+      const judges = [
+        await member("j1", "Jo", 2, 1, 30),
+        await member("j2", "Kai", 3, 1, 60),
+        await member("j3", "Lee", 4, 1, 90),
+      ];
       const admin = await member("admin", "Ada", 5, 0);
       await setRoles(admin.accountId, ["USER", "ADMIN"]);
       const picky = await member("picky", "Pat", 6, 1);
@@ -148,6 +160,12 @@ Deno.test({
       const attemptId = attempts[0];
       assert.ok(await kv().get(keys.blob(`identify-selfie:${attemptId}`)).then((e) => e.value));
 
+      // Pat, whose account was made today, is told why there is nothing to judge: no error page.
+      await p.page.goto("/games/identify");
+      await p.page.locator('.id-judge [data-why="NEW_ACCOUNT"]').getByText("when your account is a week old").waitFor();
+      assert.equal(await p.page.locator(".id-selfie").count(), 0);
+      await screen(p.page, "identify-judge-new-account-phone", ".id-judge");
+
       // Three judges: two say same, one cannot tell; it goes to the admins. The second reads Arabic.
       await setLanguage(judges[1].accountId, "ar");
       for (const [i, j] of judges.entries()) {
@@ -176,15 +194,23 @@ Deno.test({
         await page.context().close();
       }
 
-      // The admin decides alone.
+      // The admin decides alone, from the moderation queue; the audit log says who and what.
       const a = await h.newPage("desktop");
       await logIn(a.page, h, admin.accountId);
-      await a.page.goto("/games/identify");
+      await a.page.goto("/admin/moderation");
       const queued = a.page.locator(`.id-admin-list [data-attempt="${attemptId}"]`);
+      await queued.getByText("The judges disagreed.").waitFor();
       await queued.getByText("Judges: 2 same, 0 not the same, 1 wrong pose.").waitFor();
-      await screen(a.page, "identify-admin-desktop");
+      await a.page.waitForFunction(() =>
+        (document.querySelector(".id-admin .id-selfie") as HTMLImageElement)?.naturalWidth > 0
+      );
+      await screen(a.page, "identify-admin-desktop", ".id-admin");
       await queued.getByRole("button", { name: "Same person, right pose" }).click();
       await a.page.getByText("Decided.").waitFor();
+      await a.page.reload();
+      const audited = a.page.locator(".audit-log tr", { hasText: "IDENTIFY_VERIFIED" });
+      await audited.getByText("Ada").waitFor();
+      await audited.getByText(sam.profileId).waitFor();
 
       // The selfie is gone; only the outcome is kept.
       assert.equal((await kv().get(keys.blob(`identify-selfie:${attemptId}`))).value, null);

@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { registerAndLogIn, startHarness, waitHydrated } from "./harness.ts";
+import { OFFLINE_CONFIRMED_MS } from "../../domain/offline.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { getProfileLike } from "../../kv/likes.ts";
@@ -194,6 +195,103 @@ Deno.test("e2e phone - offline: the app opens on what it last saw, a message wai
       return found;
     });
     assert.deepEqual(left, [], "only the app's own files are cached after logout");
+    await context.close();
+  } finally {
+    await h.close();
+  }
+});
+
+/** The plain offline page of the worker (islands/sw/worker.ts), shown when nothing private may be. */
+const PLAIN_OFFLINE = "You are offline. This screen needs a connection.";
+
+/** Opens /settings online with the worker in charge: the member's page (with the email) is kept on the device. */
+async function settingsKept(page: Page, email: string): Promise<void> {
+  await page.goto("/search/tile");
+  await page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 30_000 });
+  await page.goto("/settings");
+  assert.ok((await page.content()).includes(email), "online, Settings shows the email");
+  await page.waitForFunction(
+    () => caches.keys().then((ks) => ks.some((k) => k.startsWith("lambda-private-pages-"))),
+  );
+}
+
+/** What /settings shows this device offline: never the email, the plain offline page instead. */
+async function settingsOffline(page: Page, email: string): Promise<void> {
+  await page.goto("/settings");
+  await page.getByText(PLAIN_OFFLINE).waitFor();
+  assert.ok(!(await page.content()).includes(email), "offline, the email is not shown");
+  const kept = await page.evaluate(async (email) => {
+    const found: string[] = [];
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      for (const req of await cache.keys()) {
+        if ((await (await cache.match(req))?.text() ?? "").includes(email)) found.push(`${name} ${req.url}`);
+      }
+    }
+    return found;
+  }, email);
+  assert.deepEqual(kept, [], "no cache on the device holds the member's email");
+}
+
+Deno.test("e2e phone - logged out elsewhere: the ending event wipes this device's private copies; offline, Settings is the offline page", async () => {
+  const h = await startHarness();
+  try {
+    const email = "offline-ended@example.com";
+    // Device A: the phone with the worker; Settings was seen online, so it is kept.
+    const a = await h.newPage("phone", { serviceWorkers: "allow" });
+    await registerAndLogIn(a.page, h.origin, email);
+    await settingsKept(a.page, email);
+    assert.ok(await a.page.evaluate(() => localStorage.length > 0), "the page keeps things in local storage");
+
+    // Device B, the same member, logs out everywhere else from Settings.
+    const b = await h.newPage("desktop");
+    await registerAndLogIn(b.page, h.origin, email);
+    await b.page.goto("/settings");
+    const devices = b.page.getByRole("region", { name: "Logged-in devices" });
+    await devices.getByRole("button", { name: TEXTS.logOutEverywhereElse }).click();
+    await devices.getByText(TEXTS.loggedOutEverywhereElse).waitFor();
+
+    // A hears its session end on its live feed: it wipes what it kept and goes to login.
+    await a.page.waitForURL(`${h.origin}/login`, { timeout: 15_000 });
+    await a.page.waitForFunction(() =>
+      caches.keys().then((ks) => !ks.some((k) => k.startsWith("lambda-private-") || k === "lambda-meta"))
+    );
+    assert.equal(await a.page.evaluate(() => localStorage.getItem("app-query-cache")), null, "no query cache left");
+
+    // Offline now: Settings is the offline page, not the kept copy with the email.
+    await a.context.setOffline(true);
+    await settingsOffline(a.page, email);
+    await screens(a.page, "phone-offline-session-ended");
+    await a.context.close();
+    await b.context.close();
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("e2e phone - offline past a day since the session was last confirmed: the private copies are not shown, and are wiped", async () => {
+  const h = await startHarness();
+  try {
+    const email = "offline-stale@example.com";
+    const { context, page } = await h.newPage("phone", { serviceWorkers: "allow" });
+    await registerAndLogIn(page, h.origin, email);
+    await settingsKept(page, email);
+
+    // Confirmed lately: offline, the kept Settings shows.
+    await context.setOffline(true);
+    await page.goto("/settings");
+    await page.getByText(UI_TEXTS.offlineLine).waitFor();
+    assert.ok((await page.content()).includes(email), "within a day, the kept copy shows offline");
+
+    // The device's last confirmation is now a day and a minute old (as after a day away from any
+    // connection, while the session may have ended elsewhere).
+    await page.evaluate((age) => {
+      const at = String(Date.now() - age);
+      return caches.open("lambda-meta").then((c) => c.put("/__offline-confirmed", new Response(at)));
+    }, OFFLINE_CONFIRMED_MS + 60_000);
+    await settingsOffline(page, email);
+    await page.goto("/search/tile");
+    await page.getByText(PLAIN_OFFLINE).waitFor();
     await context.close();
   } finally {
     await h.close();

@@ -5,13 +5,18 @@
 
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
+import type { Page } from "playwright-core";
 import { registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
-import { getAccountByEmail } from "../../kv/accounts.ts";
 import { getProfile } from "../../kv/profiles.ts";
-import { getOwnPosition } from "../../kv/positions.ts";
+import { getOwnPosition, reportPosition } from "../../kv/positions.ts";
+import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
+import { updateProfile } from "../../kv/profiles.ts";
+import { profileBriefs } from "../../kv/briefs.ts";
+import { DEFAULT_CITY, RANDOM_SPREAD_DEG } from "../../domain/defaultPlace.ts";
 import { portrait } from "../fixtures/pictures.ts";
 import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
+import * as AR from "../../domain/locales/ar.ts";
 
 /** Polls `check` until it holds (10 s at most). */
 async function until(check: () => Promise<boolean>, what: string) {
@@ -114,4 +119,114 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await h.close();
     }
   });
+}
+
+/** Saves what the member sees (the viewport, not the whole page) as tests/e2e/screenshots/<name>.png. */
+async function seen(page: Page, name: string): Promise<void> {
+  await page.waitForTimeout(300); // the scroll to the alert
+  await page.screenshot({ path: new URL(`./screenshots/${name}.png`, import.meta.url).pathname });
+}
+
+/** The ids in `viewer`'s nearest list, as their grid asks for it. */
+async function nearestIds(viewer: string): Promise<string[]> {
+  return (await profileBriefs(viewer, { kind: "nearest" }, { size: 30 })).items.map((b) => b.profileId);
+}
+
+for (const [vp, failFirst] of [["phone", false], ["desktop", false], ["phone", true], ["desktop", true]] as const) {
+  Deno.test(
+    `e2e ${vp} - onboarding: Finish tapped the moment it shows, the random point kept, is in discovery at once${
+      failFirst ? "; a failed save says so and retries" : ""
+    }`,
+    async () => {
+      const h = await startHarness();
+      try {
+        // A member already around the default city.
+        const kim = (await createAccount({ email: `finish-kim-${vp}-${failFirst}@example.com`, name: "Kim" }))!;
+        await updateProfile(kim.defaultProfileId, { profilename: "Kim Around", birthdate: "1990-05-06" });
+        await reportPosition(kim.defaultProfileId, {
+          lat: DEFAULT_CITY.lat + 0.02,
+          lon: DEFAULT_CITY.lon,
+          use: "OVERRIDE",
+          hide: false,
+        });
+
+        const { page } = await h.newPage(vp);
+        page.setDefaultTimeout(15_000);
+        const email = `finish-${failFirst ? "retry" : "fast"}-${vp}@example.com`;
+        await registerAndLogIn(page, h.origin, email, { onboarding: true });
+        const me = (await getAccountByEmail(email))!.defaultProfileId;
+        await page.getByLabel(TEXTS.name, { exact: true }).fill("Quick");
+        await page.getByLabel(TEXTS.birthdateLabel).fill("1995-01-02");
+        await page.getByRole("button", { name: SCREEN_TEXTS.next }).click();
+        await page.getByRole("button", { name: SCREEN_TEXTS.skip }).click();
+        await page.getByText(SCREEN_TEXTS.stepOf(3, 4)).waitFor();
+        await page.getByRole("button", { name: SCREEN_TEXTS.skip }).click();
+
+        const finish = page.getByRole("button", { name: SCREEN_TEXTS.finish });
+        if (failFirst) {
+          // The first tries meet a server error: the member is told, and stays to try again.
+          let failing = true;
+          let answer!: () => void;
+          const slow = new Promise<void>((r) => answer = r);
+          await page.route("**/welcome", async (route) => {
+            if (route.request().method() !== "POST" || !failing) return route.fallback();
+            await slow;
+            return route.fulfill({ status: 503, body: "" });
+          });
+          await finish.click();
+          // While the server has not answered, the member is told it is under way.
+          const busy = page.getByRole("button", { name: SCREEN_TEXTS.finishing });
+          await busy.waitFor();
+          assert.ok(await busy.isDisabled(), "no second tap while saving");
+          await page.getByRole("status").filter({ hasText: SCREEN_TEXTS.finishing }).waitFor();
+          await seen(page, `${vp}-onboarding-4-busy`);
+          answer();
+          await page.getByRole("alert").filter({ hasText: SCREEN_TEXTS.finishFailed }).waitFor();
+          assert.equal(new URL(page.url()).pathname, "/welcome", "still on the last step");
+          assert.ok((await getAccountByEmail(email))!.onboarding, "onboarding is not over");
+          await seen(page, `${vp}-onboarding-4-failed`);
+          await page.emulateMedia({ colorScheme: "dark" });
+          await seen(page, `${vp}-onboarding-4-failed-dark`);
+          await page.emulateMedia({ colorScheme: "light" });
+          if (vp === "phone") {
+            // The same in Arabic, right to left.
+            await page.setExtraHTTPHeaders({ "accept-language": "ar" });
+            await page.reload();
+            await waitHydrated(page);
+            assert.equal(await page.evaluate(() => document.documentElement.dir), "rtl");
+            await page.locator(".onboarding-actions button.primary").click();
+            await page.getByRole("alert").filter({ hasText: AR.SCREEN_TEXTS.finishFailed }).waitFor();
+            await page.getByRole("button", { name: AR.SCREEN_TEXTS.finishRetry }).waitFor();
+            await seen(page, `${vp}-onboarding-4-failed-ar`);
+            await page.emulateMedia({ colorScheme: "dark" });
+            await seen(page, `${vp}-onboarding-4-failed-ar-dark`);
+            await page.emulateMedia({ colorScheme: "light" });
+            failing = false;
+            await page.getByRole("button", { name: AR.SCREEN_TEXTS.finishRetry }).click();
+          } else {
+            failing = false;
+            await page.getByRole("button", { name: SCREEN_TEXTS.finishRetry }).click();
+          }
+        } else {
+          // No waiting: the tap lands as soon as the button can take it, long before the
+          // reporter's debounced first report would have gone out.
+          await finish.click();
+        }
+        await page.waitForURL(`${h.origin}/search/tile`);
+        // At once, with nothing waited for: the newcomer is in discovery, at the offered point.
+        const own = (await getOwnPosition(me))!;
+        assert.ok(own, "the position was saved as part of finishing");
+        assert.equal(own.use, "OVERRIDE");
+        assert.ok(Math.abs(own.lat - DEFAULT_CITY.lat) <= RANDOM_SPREAD_DEG, "the random point near Phoenix");
+        assert.ok(Math.abs(own.lon - DEFAULT_CITY.lon) <= RANDOM_SPREAD_DEG);
+        assert.ok((await nearestIds(kim.defaultProfileId)).includes(me), "Kim sees the newcomer");
+        assert.ok((await nearestIds(me)).includes(kim.defaultProfileId), "the newcomer's list has Kim");
+        assert.equal((await getAccountByEmail(email))!.onboarding, undefined, "done");
+        // And the grid shows Kim without a wait for a later report.
+        await page.getByText("Kim Around").first().waitFor({ timeout: 5000 });
+      } finally {
+        await h.close();
+      }
+    },
+  );
 }

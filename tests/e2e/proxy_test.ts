@@ -1,8 +1,9 @@
 /**
  * The app behind a real nginx: the block of docs/operations.md between its `nginx:begin` and
  * `nginx:end` markers, as written there but for its port, certificate and upstream, in front of a
- * real instance with TRUST_PROXY=1. TLS with a certificate made here, the client's address and
- * scheme from nginx (a header the client sent is not believed), the session cookie over https,
+ * real instance run with the settings the doc gives (HOST=127.0.0.1, TRUST_PROXY=1). TLS with a
+ * certificate made here, the client's address and scheme from nginx (a header the client sent is
+ * not believed), the session cookie over https,
  * writes with and without Origin, server-sent events not buffered, the event socket upgraded
  * through nginx, and slow clients cut off. Skipped, saying so, where nginx is not installed.
  */
@@ -37,6 +38,14 @@ async function documentedBlock(port: number, dir: string, upstream: string): Pro
     text = text.replace(from, to);
   }
   return text;
+}
+
+/** The app's settings the doc says to run it with behind that block ("run the app with `HOST=… TRUST_PROXY=…`"). */
+async function documentedSettings(): Promise<Record<string, string>> {
+  const doc = await Deno.readTextFile(new URL("../../docs/operations.md", import.meta.url));
+  const line = doc.match(/run the app with\s+`([^`]+)`/)?.[1];
+  assert.ok(line, "docs/operations.md says which settings the app runs with behind nginx");
+  return Object.fromEntries(line.split(/\s+/).map((kv) => kv.split("=") as [string, string]));
 }
 
 async function run(cmd: string, args: string[]) {
@@ -87,7 +96,10 @@ Deno.test({
       "-addext subjectAltName=DNS:localhost -addext basicConstraints=critical,CA:FALSE";
     await run("openssl", [...req.split(" "), "-keyout", `${dir}/key.pem`, "-out", `${dir}/cert.pem`]);
     const cert = await Deno.readTextFile(`${dir}/cert.pem`);
-    const app = await startInstance({ TRUST_PROXY: "1", WORKERS: "1", BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) });
+    const settings = await documentedSettings();
+    assert.equal(settings.HOST, "127.0.0.1", "the app is bound to loopback behind the proxy");
+    const app = await startInstance({ ...settings, WORKERS: "1", BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) });
+    assert.doesNotMatch(app.stderr(), /warning: TRUST_PROXY/, "bound to loopback: no warning");
     const port = freePort();
     await Deno.writeTextFile(`${dir}/lambda.conf`, await documentedBlock(port, dir, app.origin));
     await Deno.writeTextFile(

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { testApp } from "../api.ts";
 import { LIMITS } from "../../kv/ratelimit.ts";
 import { resolveClient } from "../../routes/middleware.ts";
+import { proxyExposureWarning } from "../../config/config.ts";
 
 type App = Awaited<ReturnType<typeof testApp>>;
 
@@ -85,6 +86,77 @@ Deno.test("proxy address - /metrics without its token: a spoofed loopback throug
   }
 });
 
+Deno.test("proxy address - a direct caller's forged 'X-Forwarded-For: 127.0.0.1' gets 404 on /dev/outbox and /metrics, under a count and under a list", async () => {
+  const t = await testApp();
+  try {
+    await t.registerAndGetToken("victim@example.com");
+    const direct = (path: string, address: string, xff?: string) =>
+      t.call("GET", path, { address, headers: xff ? { "x-forwarded-for": xff } : {} });
+    for (const trust of ["1", "2", "10.0.0.2", "127.0.0.1, 10.0.0.2"]) {
+      await withTrust(trust, async () => {
+        for (const path of ["/dev/outbox", "/metrics"]) {
+          for (const forged of ["127.0.0.1", "::1", "203.0.113.9, 127.0.0.1", "127.0.0.1, 127.0.0.1"]) {
+            const r = await direct(path, "203.0.113.7", forged);
+            assert.equal(r.status, 404, `TRUST_PROXY=${trust}, ${path} from 203.0.113.7 claiming ${forged}`);
+            assert.doesNotMatch(r.text, /#token=|http_requests_total/);
+          }
+        }
+      });
+    }
+    // A trusted proxy on another host that names this machine's loopback is not this machine either:
+    // the connection itself must be local.
+    await withTrust("10.0.0.2", async () => {
+      assert.equal((await direct("/dev/outbox", "10.0.0.2", "127.0.0.1")).status, 404);
+      assert.equal((await direct("/metrics", "10.0.0.2", "127.0.0.1")).status, 404);
+    });
+    // A proxy on this host, listed by its loopback address, that names a local client: served.
+    await withTrust("127.0.0.2", async () => {
+      assert.equal((await direct("/dev/outbox", "127.0.0.2", "127.0.0.1")).status, 200);
+      assert.equal((await direct("/metrics", "127.0.0.2", "127.0.0.1")).status, 200);
+      // Another local connection that is not the listed proxy: its header is not believed, and as a
+      // connection that forwarded for someone it is not this machine.
+      assert.equal((await direct("/dev/outbox", "127.0.0.3", "127.0.0.1")).status, 404);
+    });
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("proxy address - under a list, only the listed proxies' forwarded headers are believed", async () => {
+  const t = await testApp();
+  try {
+    await withTrust("10.0.0.2", async () => {
+      // The request id a proxy passes on is kept from a listed proxy, not from a direct caller.
+      const fromProxy = await t.call("GET", "/api/health", {
+        address: "10.0.0.2",
+        headers: { "x-forwarded-for": "203.0.113.7", "x-request-id": "proxy-id-1" },
+      });
+      assert.equal(fromProxy.headers.get("x-request-id"), "proxy-id-1");
+      const direct = await t.call("GET", "/api/health", {
+        address: "203.0.113.7",
+        headers: { "x-forwarded-for": "10.0.0.9", "x-request-id": "forged-id-1" },
+      });
+      assert.notEqual(direct.headers.get("x-request-id"), "forged-id-1");
+    });
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("proxy address - TRUST_PROXY with the main port bound beyond loopback is warned of at start", () => {
+  const hops = { hops: 1 };
+  const loopbackList = { addresses: new Set(["127.0.0.1"]) };
+  const remoteList = { addresses: new Set(["10.0.0.2", "10.0.0.3"]) };
+  assert.match(proxyExposureWarning("0.0.0.0", hops) ?? "", /HOST=127\.0\.0\.1/);
+  assert.match(proxyExposureWarning("10.0.0.5", hops) ?? "", /reachable only from the proxies/);
+  assert.match(proxyExposureWarning("::", loopbackList) ?? "", /bind HOST=127\.0\.0\.1/);
+  assert.equal(proxyExposureWarning("127.0.0.1", hops), null);
+  assert.equal(proxyExposureWarning("::1", loopbackList), null);
+  assert.equal(proxyExposureWarning("localhost", hops), null);
+  assert.equal(proxyExposureWarning("0.0.0.0", null), null, "no proxy trusted: nothing forwarded is believed");
+  assert.equal(proxyExposureWarning("0.0.0.0", remoteList), null, "proxies elsewhere must reach the port");
+});
+
 Deno.test("proxy address - rotating the sent X-Forwarded-For does not escape the per-address limit", async () => {
   const t = await testApp();
   try {
@@ -126,6 +198,11 @@ Deno.test("proxy address - read from the right, by hops or by the proxies' addre
     ["198.51.100.4", "127.0.0.1", list("127.0.0.1"), "198.51.100.4", false],
     ["127.0.0.1", "[2001:db8::1]:4711, 127.0.0.1", list("127.0.0.1"), "2001:db8::1", false],
     ["127.0.0.1", "[::1]:4711", list("127.0.0.1"), "::1", true],
+    // A caller that reached the port from elsewhere is never this machine, whatever the chain names.
+    ["203.0.113.7", "127.0.0.1", hops(1), "127.0.0.1", false],
+    ["203.0.113.7", "::1, 127.0.0.1", hops(2), "::1", false],
+    ["10.0.0.2", "127.0.0.1", list("10.0.0.2"), "127.0.0.1", false],
+    ["::ffff:127.0.0.2", "127.0.0.1", list("127.0.0.2"), "127.0.0.1", true],
   ];
   for (const [peer, xff, trust, client, local] of cases) {
     const r = resolveClient(peer, xff, trust);

@@ -90,10 +90,16 @@ export const EN_IDENTIFY = {
   wrongPose: "Wrong pose / can't tell",
   judgeEmpty: "No selfies to judge right now. Thank you for helping!",
   judgePaused: "Your recent answers often differed from the outcome, so you are not asked for now.",
+  judgeNewAccount: (day: string) =>
+    `You can judge selfies from ${day}, when your account is a week old, or as soon as you are verified yourself.`,
+  judgeNoPicture: "Add a public picture of yourself to judge selfies.",
   thanks: "Thank you! Your answer was saved.",
   next: "Next selfie",
   adminQueue: "Selfies to decide (admins)",
   adminEmpty: "No selfie waits for an admin.",
+  adminWaiting: "Still with the judges: you may decide it now.",
+  adminDisagreed: "The judges disagreed.",
+  adminSharedPlace: "The judges agreed, but some of them share an address or a device: an admin decides.",
   adminAnswers: (same: number, notSame: number, wrong: number) =>
     `Judges: ${same} same, ${notSame} not the same, ${wrong} wrong pose.`,
   decided: "Decided.",

@@ -46,6 +46,10 @@ export const EN_SCREEN_TEXTS = {
   skip: "Skip for now",
   back: "Back",
   finish: "Show me who is around",
+  finishing: "Saving where you are…",
+  finishFailed:
+    "Where you are could not be saved, so nobody nearby would see you yet. Check your connection and try again.",
+  finishRetry: "Try again",
 };
 
 export type EnScreenTexts = typeof EN_SCREEN_TEXTS;

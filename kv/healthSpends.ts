@@ -1,0 +1,283 @@
+/**
+ * The health reports' monthly limit, written apart from the reports (docs/health-notices.md,
+ * decision 0134). Sending a report writes nothing that names its sender: the spend is kept in this
+ * process, in memory, and `flushHealthSpends` writes the spends of every sender of the period
+ * together, at the clock's multiples of HEALTH_SPEND_FLUSH_MS (workers/health.ts; and when the
+ * server stops). Each flush writes every count of the month again (same value, one versionstamp
+ * for all), so a copy of the store tells of a member only that they sent in that month.
+ *
+ * The month's first report earns a volunteer credit (kv/games/credits.ts), granted in the flush
+ * that counts it. The limit check at send adds the stored count and this process's pending spends.
+ * What this costs: a process that dies without its flush forgets its spends (the limit is soft by
+ * that much); two processes each know only their own pending spends (a member who sends from both
+ * within one period may send one more). A spend of a member whose account is gone is dropped.
+ */
+
+import { getAll, kv, maxChecksPerAtomic } from "./db.ts";
+import { keys } from "./keys.ts";
+import { now } from "./clock.ts";
+import { creditDayExpireIn, creditOps, creditState } from "./games/credits.ts";
+
+const DAY_MS = 24 * 3_600_000;
+
+/** A UTC month as "2026-03". */
+export const monthOf = (t: number): string => new Date(t).toISOString().slice(0, 7);
+
+/** The month before `month`. */
+function previousMonth(month: string): string {
+  const [y, m] = month.split("-").map(Number);
+  return monthOf(Date.UTC(y, m - 2, 1));
+}
+
+/** Spends of one sender in one month not yet written. */
+interface Spend {
+  month: string;
+  sender: string;
+  n: number;
+}
+
+/** The pending spends of each KV handle (a test's new store starts with none), by month and sender. */
+const pendingByKv = new WeakMap<Deno.Kv, Map<string, Spend>>();
+
+function pending(): Map<string, Spend> {
+  const db = kv();
+  let p = pendingByKv.get(db);
+  if (!p) pendingByKv.set(db, p = new Map());
+  return p;
+}
+
+const spendId = (month: string, sender: string) => `${month}\u0000${sender}`;
+
+/** The stored count of `sender` in `month` (the batched key, and the one kept before it if not yet moved). */
+async function storedCount(sender: string, month: string): Promise<number> {
+  const [count, before] = await kv().getMany<[Deno.KvU64, number]>([
+    keys.healthMonthCount(month, sender),
+    keys.healthReportCount(sender, month),
+  ]);
+  return Number(count.value?.value ?? 0n) + (before.value ?? 0);
+}
+
+/** How many reports `sender` spent this month: stored plus pending in this process. */
+export async function reportsSpent(sender: string): Promise<number> {
+  const month = monthOf(now());
+  const stored = await storedCount(sender, month);
+  return stored + (pending().get(spendId(month, sender))?.n ?? 0);
+}
+
+/** A spend kept pending: whether it is the month's first (it earns a credit), and how to undo it. */
+export interface Reserved {
+  first: boolean;
+  /** The month's credit is still to be granted: no spend of the month is stored yet. */
+  creditPending: boolean;
+  /** Takes the spend back (the report could not be queued). */
+  release(): void;
+}
+
+/**
+ * Spends one of `sender`'s `limit` reports of this month, in memory; null when none is left. The
+ * stored count is read, then the pending one checked and raised without a pause, so two reports
+ * at once from one process count one after the other.
+ */
+export async function reserveReport(sender: string, limit: number): Promise<Reserved | null> {
+  const month = monthOf(now());
+  const stored = await storedCount(sender, month);
+  const p = pending();
+  const id = spendId(month, sender);
+  const mine = p.get(id);
+  const spent = stored + (mine?.n ?? 0);
+  if (spent >= limit) return null;
+  if (mine) mine.n++;
+  else p.set(id, { month, sender, n: 1 });
+  return {
+    first: spent === 0,
+    creditPending: stored === 0,
+    release() {
+      const s = p.get(id);
+      if (s && --s.n <= 0) p.delete(id);
+    },
+  };
+}
+
+/** Drops the pending spends of a member (their account is deleted). */
+export function forgetSpends(profileId: string): void {
+  const p = pending();
+  for (const [id, s] of p) if (s.sender === profileId) p.delete(id);
+}
+
+/** The keys of a member's counts (every month kept, and the layout kept before). */
+export async function spendKeysOf(profileId: string): Promise<Deno.KvKey[]> {
+  const out: Deno.KvKey[] = [];
+  for await (const e of kv().list({ prefix: keys.healthMonthCounts() })) {
+    if (e.key[2] === profileId) out.push(e.key);
+  }
+  for await (const e of kv().list({ prefix: [...keys.healthReportCountsAll(), profileId] })) out.push(e.key);
+  return out;
+}
+
+/** Checks and mutations in one commit, under Deno KV's limits (100 checks, 1,000 mutations). */
+/** The checks of one chunk: within what the store takes in one atomic (100 on a local file, 10 on a remote KV). */
+const maxChecks = () => Math.min(96, maxChecksPerAtomic());
+const MAX_MUTATIONS = 900;
+/** Tries of one chunk whose checks fail (another process flushing, a member's profile changing). */
+const ATTEMPTS = 10;
+
+/**
+ * Moves counts kept the way they were before (sender first, expiring 35 days after the send) into
+ * the month's batched keys, and deletes them: their expiry told the time of the send.
+ */
+async function moveOldCounts(month: string): Promise<void> {
+  const old: Deno.KvEntry<number>[] = [];
+  for await (const e of kv().list<number>({ prefix: keys.healthReportCountsAll() })) old.push(e);
+  // One check a count: as many a commit as the store takes in one atomic.
+  const each = maxChecksPerAtomic();
+  for (let i = 0; i < old.length; i += each) {
+    const op = kv().atomic();
+    for (const e of old.slice(i, i + each)) {
+      const [, sender, m] = e.key as [string, string, string];
+      op.check(e).delete(e.key);
+      if (m === month || m === previousMonth(month)) op.sum(keys.healthMonthCount(m, sender), BigInt(e.value));
+    }
+    // A conflict: another process moved them; what is left is moved at the next flush.
+    await op.commit();
+  }
+}
+
+/** Deletes the counts of months before the previous one (the limit is a calendar month's). */
+async function sweepOldMonths(month: string): Promise<void> {
+  const end = keys.healthMonthCounts(previousMonth(month));
+  const old: Deno.KvKey[] = [];
+  for await (const e of kv().list({ start: keys.healthMonthCounts(), end }, { limit: 900 })) old.push(e.key);
+  if (old.length === 0) return;
+  const op = kv().atomic();
+  for (const k of old) op.delete(k);
+  await op.commit();
+}
+
+/**
+ * Writes one month's counts: each sender with spends gets stored plus spent (checked against the
+ * count read, so two processes flushing at once add up), and the month's first report its credit;
+ * every other count of the month is written again as it is. Senders go in key order, as many a
+ * commit as Deno KV takes. Returns the spends it could not write (kept for the next flush).
+ */
+async function flushMonth(month: string, spends: Map<string, number>): Promise<Map<string, number>> {
+  const stored = new Map<string, Deno.KvEntry<Deno.KvU64>>();
+  for await (const e of kv().list<Deno.KvU64>({ prefix: keys.healthMonthCounts(month) })) {
+    stored.set(e.key[2] as string, e);
+  }
+  const senders = [...new Set([...stored.keys(), ...spends.keys()])].sort();
+  // Chunks by cost: a sender with spends needs up to five checks (count, profile, credit, the
+  // credits written again), others three.
+  const chunks: string[][] = [[]];
+  let checks = 0, mutations = 0;
+  for (const s of senders) {
+    const [c, m] = spends.has(s) ? [5, 8] : [3, 3];
+    if (checks + c > maxChecks() || mutations + m > MAX_MUTATIONS) {
+      chunks.push([]);
+      checks = mutations = 0;
+    }
+    chunks[chunks.length - 1].push(s);
+    checks += c;
+    mutations += m;
+  }
+  const left = new Map<string, number>();
+  for (const chunk of chunks) {
+    if (chunk.length === 0) continue;
+    let done = false;
+    try {
+      done = await flushChunk(month, chunk, spends);
+    } catch (e) {
+      // Not written: the chunk's spends stay pending; the other chunks go on.
+      console.error("health spends flush:", e instanceof Error ? e.message : e);
+    }
+    if (!done) { for (const s of chunk) if (spends.has(s)) left.set(s, spends.get(s)!); }
+  }
+  return left;
+}
+
+/**
+ * Writes one chunk of a month's senders, checked against what it read; false when it kept
+ * conflicting. Each sender's credits (their total and today's counter) are written again as they
+ * are, unless this commit credits them: the commit of a credit row then tells no time finer than
+ * its day either.
+ */
+async function flushChunk(month: string, chunk: string[], spends: Map<string, number>): Promise<boolean> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const day = Math.floor(now() / DAY_MS);
+    const [counts, totals, todays] = await Promise.all([
+      getAll<Deno.KvU64>(chunk.map((s) => keys.healthMonthCount(month, s))),
+      getAll<Deno.KvU64>(chunk.map((s) => keys.gameCredits(s))),
+      getAll<number>(chunk.map((s) => keys.gameCreditsDay(s, day))),
+    ]);
+    const op = kv().atomic();
+    for (const [i, s] of chunk.entries()) {
+      const count = counts[i];
+      const n = spends.get(s);
+      let credited = false;
+      if (n === undefined) {
+        // Written again as it is; gone meanwhile (the member deleted): left gone.
+        if (!count.value) continue;
+        op.check(count).set(count.key, count.value);
+      } else {
+        const profile = await kv().get(keys.profile(s));
+        // The member's account is gone: their spend goes with it.
+        if (!profile.value) continue;
+        const before = Number(count.value?.value ?? 0n);
+        op.check(count, profile).set(count.key, new Deno.KvU64(BigInt(before + n)));
+        // The month's first report earns a credit, as the games do (the daily cap applies too).
+        if (before === 0) credited = creditOps(op, await creditState(s));
+      }
+      if (credited) continue;
+      const [total, today] = [totals[i], todays[i]];
+      if (total.value) op.check(total).set(total.key, total.value);
+      if (today.value !== null) op.check(today).set(today.key, today.value, { expireIn: creditDayExpireIn(day) });
+    }
+    if ((await op.commit()).ok) return true;
+    // Every process flushes at the same clock time: a short random wait lets them go in turn.
+    await new Promise((ok) => setTimeout(ok, Math.random() * 50 * (attempt + 1)));
+  }
+  return false;
+}
+
+/**
+ * Writes every pending spend of this process, and every count of their months again, in one commit
+ * a chunk of senders (one for most periods). Spends that kept conflicting stay pending. Also moves
+ * counts kept the way they were before and deletes the months that no longer count.
+ */
+export async function flushHealthSpends(): Promise<void> {
+  const p = pending();
+  const taken = [...p.values()];
+  p.clear();
+  const month = monthOf(now());
+  const byMonth = new Map<string, Map<string, number>>([[month, new Map()]]);
+  for (const s of taken) {
+    if (!byMonth.has(s.month)) byMonth.set(s.month, new Map());
+    byMonth.get(s.month)!.set(s.sender, s.n);
+  }
+  try {
+    await moveOldCounts(month);
+    for (const [m, spends] of byMonth) {
+      const left = await flushMonth(m, spends);
+      for (const [sender, n] of left) restore(p, m, sender, n);
+      byMonth.set(m, new Map());
+    }
+    await sweepOldMonths(month);
+  } catch (e) {
+    // What was not written stays pending for the next flush.
+    for (const [m, spends] of byMonth) for (const [sender, n] of spends) restore(p, m, sender, n);
+    throw e;
+  }
+}
+
+function restore(p: Map<string, Spend>, month: string, sender: string, n: number): void {
+  const id = spendId(month, sender);
+  const s = p.get(id);
+  if (s) s.n += n;
+  else p.set(id, { month, sender, n });
+}
+
+/** How many spends wait in this process (tests, operators). */
+export function pendingSpends(): number {
+  let n = 0;
+  for (const s of pending().values()) n += s.n;
+  return n;
+}

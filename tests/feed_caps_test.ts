@@ -1,0 +1,101 @@
+/**
+ * The live feed caps hold across instances: two app instances on one KV file, a member's feeds
+ * opened on both. The 11th of a member ends their oldest, on the other instance, as one instance
+ * does it alone; an address at `MAX_FEEDS_PER_ADDRESS` over both is refused (429) on either, and
+ * takes a feed again once one closes.
+ */
+
+import assert from "node:assert/strict";
+import { type Instance, startInstance } from "./instance.ts";
+
+/** An event stream held open: waits for a text in it; `close` leaves. */
+interface Stream {
+  status: number;
+  until(text: string, withinMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+async function openStream(app: Instance, cookie: string): Promise<Stream> {
+  const res = await fetch(`${app.origin}/api/events`, { headers: { cookie } });
+  if (res.status !== 200) {
+    await res.body?.cancel();
+    return { status: res.status, until: () => Promise.resolve(false), close: () => Promise.resolve() };
+  }
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let pending: Promise<ReadableStreamReadResult<string>> | null = null;
+  const until = async (want: string, withinMs = 5_000) => {
+    const deadline = Date.now() + withinMs;
+    while (!text.includes(want)) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      pending ??= reader.read();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const r = await Promise.race([pending, new Promise<null>((ok) => timer = setTimeout(() => ok(null), left))]);
+      clearTimeout(timer);
+      if (r === null) return false;
+      pending = null;
+      if (r.done) return text.includes(want);
+      text += r.value;
+    }
+    return true;
+  };
+  assert.ok(await until("event: ready"), "the stream opened");
+  return { status: 200, until, close: () => reader.cancel().catch(() => {}) };
+}
+
+Deno.test({
+  name:
+    "feed caps - counted over two instances on one store: a member's 11th ends the oldest elsewhere; a full address is refused on both",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const env = { KV_PATH: `${dir}/app.kv`, MAX_FEEDS_PER_ADDRESS: "15" };
+    const a = await startInstance({ ...env, WORKERS: "1" });
+    const b = await startInstance({ ...env, WORKERS: "0" });
+    const streams: Stream[] = [];
+    try {
+      const one = await a.member("feeds-one@example.com");
+      const two = await a.member("feeds-two@example.com");
+      // Five on each instance: ten, the member's cap.
+      const onA: Stream[] = [];
+      const onB: Stream[] = [];
+      for (let i = 0; i < 5; i++) onA.push(await openStream(a, one));
+      for (let i = 0; i < 5; i++) onB.push(await openStream(b, one));
+      streams.push(...onA, ...onB);
+      // The eleventh, on B, ends the oldest, on A, saying why.
+      const eleventh = await openStream(b, one);
+      streams.push(eleventh);
+      assert.equal(eleventh.status, 200);
+      assert.ok(await onA[0].until("event: end\ndata: replaced"), "the oldest feed, on the other instance, ended");
+      for (const s of [onA[1], onB[0]]) assert.ok(!(await s.until("event: end", 300)), "the others stay");
+
+      // The address (every request here comes from 127.0.0.1) holds 10; five more of another member on A: 15.
+      for (let i = 0; i < 5; i++) {
+        const s = await openStream(a, two);
+        assert.equal(s.status, 200, `feed ${11 + i} of the address`);
+        streams.push(s);
+      }
+      const overB = await openStream(b, two);
+      assert.equal(overB.status, 429, "the 16th of the address, on B, is refused");
+      const overA = await openStream(a, two);
+      assert.equal(overA.status, 429, "and on A");
+
+      // One closes on B: the address takes one more, on A.
+      await onB[4].close();
+      let again: Stream | null = null;
+      for (let i = 0; i < 50 && again?.status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        again = await openStream(a, two);
+      }
+      assert.equal(again?.status, 200, "a closed feed's place is free again");
+      streams.push(again!);
+    } finally {
+      for (const s of streams) await s.close();
+      await a.stop();
+      await b.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
