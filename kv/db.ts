@@ -6,6 +6,40 @@ import { patientKv, retryBusy } from "./busy.ts";
 import { tuneStoreFile } from "./storeFile.ts";
 
 let handle: Deno.Kv | undefined;
+let remoteStore = false;
+let remoteNoticeGiven = false;
+
+/**
+ * What a local store file has and a remote KV (KV Connect: Deno Deploy KV, denokv) has not, said
+ * once per process when a remote store opens, so that an operator reading the log knows it before
+ * anything fails: each named part is for a local file only.
+ */
+export function remoteKvNotice(url: string): string {
+  let where = url;
+  try {
+    where = new URL(url).origin;
+  } catch { /* said as it was given */ }
+  return `kv: remote KV (KV Connect) at ${where}. Local-file parts that do not apply: ` +
+    "no waits on the store file's write lock (kv/busy.ts: a remote store never says locked), " +
+    "no expiry-index tune of the store file (kv/storeFile.ts), " +
+    "no `deno task backup` / `restore` (they copy a local file; back a remote store up with its own service). " +
+    "Remote KV limits the app keeps within: a watch of at most 10 keys (the app watches one key per change log " +
+    "and one job signal), at most 10 checks per atomic, no queues (jobs are KV entries, kv/jobs.ts).";
+}
+
+/**
+ * The most checks one atomic may carry on the open store: 100 on a local file (Deno KV's own
+ * limit), 10 on a remote KV (denokv answers more with 400 "Too many checks included in atomic
+ * write."). Code that gathers checks from many writes into one atomic stays within it.
+ */
+export function maxChecksPerAtomic(): number {
+  return remoteStore ? 10 : 100;
+}
+
+/** Is the open store a remote KV (KV Connect)? */
+export function kvIsRemote(): boolean {
+  return remoteStore;
+}
 
 /**
  * Opens KV at an explicit location: `KV_URL` (KV Connect / denokv) wins, then the given path,
@@ -28,6 +62,11 @@ export async function openKv(path?: string): Promise<Deno.Kv> {
   const opened = remote ? await Deno.openKv(where) : await retryBusy("open", () => Deno.openKv(where));
   if (local) tune(where, existed);
   const db = remote ? opened : patientKv(opened);
+  remoteStore = remote;
+  if (remote && !remoteNoticeGiven) {
+    remoteNoticeGiven = true;
+    console.info(remoteKvNotice(where));
+  }
   handle = tracingOn() ? tracedKv(db) : db;
   return handle;
 }

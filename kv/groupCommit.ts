@@ -16,9 +16,9 @@
  * fails the others. A write's `build` may therefore run twice, each time on a fresh atomic.
  */
 
-import { kv } from "./db.ts";
+import { kv, maxChecksPerAtomic } from "./db.ts";
 
-/** The most writes in one group (each adds a few checks; KV takes at most 100 checks an atomic). */
+/** The most writes in one group (each adds a few checks: `takeGroup` keeps their sum within the store's checks per atomic). */
 export const GROUP_MAX = 16;
 /** The most groups being committed at once. */
 export const IN_FLIGHT = 3;
@@ -101,15 +101,20 @@ function pump(db: Deno.Kv, c: Committer): void {
 }
 
 /**
- * The next group: queued writes in order, at most `GROUP_MAX`, none checking a key another in the
- * group or in flight checks.
+ * The next group: queued writes in order, at most `GROUP_MAX` and at most the store's checks per
+ * atomic (10 on a remote KV) between them, none checking a key another in the group or in flight
+ * checks.
  */
 function takeGroup(c: Committer): Write[] {
   const group: Write[] = [], rest: Write[] = [];
   const seen = new Set<string>();
+  const maxChecks = maxChecksPerAtomic();
+  let checks = 0;
   for (const w of c.queue) {
-    if (group.length < GROUP_MAX && !w.checked.some((k) => seen.has(k) || c.held.has(k))) {
+    const fits = group.length === 0 || checks + w.checked.length <= maxChecks;
+    if (group.length < GROUP_MAX && fits && !w.checked.some((k) => seen.has(k) || c.held.has(k))) {
       group.push(w);
+      checks += w.checked.length;
       for (const k of w.checked) seen.add(k);
     } else {
       rest.push(w);

@@ -13,7 +13,7 @@
  * within one period may send one more). A spend of a member whose account is gone is dropped.
  */
 
-import { getAll, kv } from "./db.ts";
+import { getAll, kv, maxChecksPerAtomic } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { creditDayExpireIn, creditOps, creditState } from "./games/credits.ts";
@@ -115,7 +115,8 @@ export async function spendKeysOf(profileId: string): Promise<Deno.KvKey[]> {
 }
 
 /** Checks and mutations in one commit, under Deno KV's limits (100 checks, 1,000 mutations). */
-const MAX_CHECKS = 96;
+/** The checks of one chunk: within what the store takes in one atomic (100 on a local file, 10 on a remote KV). */
+const maxChecks = () => Math.min(96, maxChecksPerAtomic());
 const MAX_MUTATIONS = 900;
 /** Tries of one chunk whose checks fail (another process flushing, a member's profile changing). */
 const ATTEMPTS = 10;
@@ -127,9 +128,11 @@ const ATTEMPTS = 10;
 async function moveOldCounts(month: string): Promise<void> {
   const old: Deno.KvEntry<number>[] = [];
   for await (const e of kv().list<number>({ prefix: keys.healthReportCountsAll() })) old.push(e);
-  for (let i = 0; i < old.length; i += 400) {
+  // One check a count: as many a commit as the store takes in one atomic.
+  const each = maxChecksPerAtomic();
+  for (let i = 0; i < old.length; i += each) {
     const op = kv().atomic();
-    for (const e of old.slice(i, i + 400)) {
+    for (const e of old.slice(i, i + each)) {
       const [, sender, m] = e.key as [string, string, string];
       op.check(e).delete(e.key);
       if (m === month || m === previousMonth(month)) op.sum(keys.healthMonthCount(m, sender), BigInt(e.value));
@@ -168,7 +171,7 @@ async function flushMonth(month: string, spends: Map<string, number>): Promise<M
   let checks = 0, mutations = 0;
   for (const s of senders) {
     const [c, m] = spends.has(s) ? [5, 8] : [3, 3];
-    if (checks + c > MAX_CHECKS || mutations + m > MAX_MUTATIONS) {
+    if (checks + c > maxChecks() || mutations + m > MAX_MUTATIONS) {
       chunks.push([]);
       checks = mutations = 0;
     }

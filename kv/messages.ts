@@ -9,7 +9,7 @@
  * sender's SHOWN position (never the reported one) for a week.
  */
 
-import { getAll, kv } from "./db.ts";
+import { getAll, kv, maxChecksPerAtomic } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
@@ -333,7 +333,9 @@ export async function deleteConversation(me: string, other: string): Promise<num
   let removed = 0;
   for (;;) {
     const batch: Deno.KvEntry<string>[] = [];
-    for await (const e of kv().list<string>({ prefix: keys.conversation(me, other) }, { limit: 40 })) batch.push(e);
+    // Two checks a message: as many as the store takes in one atomic (10 on a remote KV), 40 at most.
+    const limit = Math.min(40, Math.floor(maxChecksPerAtomic() / 2));
+    for await (const e of kv().list<string>({ prefix: keys.conversation(me, other) }, { limit })) batch.push(e);
     if (batch.length === 0) break;
     const records = await getAll<Message>(batch.map((e) => keys.message(e.value)));
     const theirs = await getAll(batch.map((e) => keys.conversationMessage(other, me, e.value)));

@@ -80,3 +80,28 @@ Deno.test("restore - refuses a store a running process holds, and a damaged back
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("backup and restore - on a remote KV (KV_URL) they say they copy a local file only, and touch nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (
+      const [script, said] of [["backup.ts", "a remote KV is backed up by its own service"], [
+        "restore.ts",
+        "a remote KV is restored by its own service",
+      ]]
+    ) {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", new URL(script, import.meta.url).pathname, `${dir}/copy.kv`],
+        env: { KV_URL: "http://127.0.0.1:9/", KV_PATH: `${dir}/app.kv` },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, 2, stderr);
+      assert.match(stderr, new RegExp(`KV_URL is set: ${said}`));
+      assert.deepEqual(await Array.fromAsync(Deno.readDir(dir)), [], "no file written");
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,6 +1,10 @@
-/** API test kit: the app on a `:memory:` KV (or a file), and members who register, log in and call the API. */
+/**
+ * API test kit: the app on a `:memory:` KV (or a file, or with TEST_KV=remote a remote one:
+ * tests/remoteKv.ts), and members who register, log in and call the API.
+ */
 
 import { closeKv, kv, openKv } from "../kv/db.ts";
+import { testKvLocation } from "./remoteKv.ts";
 import { now, resetClock, shiftClock } from "../kv/clock.ts";
 import { runDueJobs } from "../workers/jobs.ts";
 import { handlers } from "../workers/run.ts";
@@ -31,9 +35,13 @@ export interface CallInit {
   address?: string;
 }
 
-/** A test app on a fresh `:memory:` KV, or on the KV file at `path` (a test that reads the file itself). */
-export async function testApp({ path = ":memory:" }: { path?: string } = {}) {
-  await openKv(path);
+/**
+ * A test app on a fresh `:memory:` KV (with `TEST_KV=remote`, a fresh remote one: tests/remoteKv.ts),
+ * or on the store at `path` when given: a KV file (a test that reads the file itself) or a KV
+ * Connect URL.
+ */
+export async function testApp({ path }: { path?: string } = {}) {
+  await openKv(path ?? await testKvLocation());
   resetClock();
   const app = createApp();
 

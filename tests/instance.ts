@@ -1,10 +1,12 @@
 /**
  * A real instance of the app for tests: `main.ts` in a subprocess on a free port with the given
- * environment (a KV file in a temp dir unless KV_PATH is given), its output readable, and members
+ * environment (a KV file in a temp dir unless KV_PATH or KV_URL is given; with TEST_KV=remote, a
+ * database of its own on the kits' KV Connect server), its output readable, and members
  * registered and logged in through its API and dev outbox.
  */
 
 import { ACKNOWLEDGEMENTS } from "../domain/texts.ts";
+import { instanceKvEnv } from "./remoteKv.ts";
 
 /** A running instance. */
 export interface Instance {
@@ -22,7 +24,9 @@ export interface Instance {
 
 /** Starts `main.ts` with `env` on a free port and waits until it listens. */
 export async function startInstance(env: Record<string, string> = {}): Promise<Instance> {
-  const dir = env.KV_PATH ? null : await Deno.makeTempDir();
+  // With TEST_KV=remote, a database of its own on the kits' KV Connect server (tests/remoteKv.ts).
+  const remote = env.KV_PATH || env.KV_URL ? {} : await instanceKvEnv();
+  const dir = env.KV_PATH || env.KV_URL || remote.KV_URL ? null : await Deno.makeTempDir();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
     env: {
@@ -31,6 +35,7 @@ export async function startInstance(env: Record<string, string> = {}): Promise<I
       LOG_REQUESTS: "0",
       DEV_OUTBOX_PRINT: "0",
       ...(dir ? { KV_PATH: `${dir}/app.kv` } : {}),
+      ...remote,
       ...env,
     },
     stdout: "piped",

@@ -4,11 +4,12 @@ import { closeKv, kv, openKv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
 import { LIKE_TYPES, type LikeType } from "../domain/shapes/likes.ts";
 import { resetClock } from "../kv/clock.ts";
+import { testKvLocation } from "./remoteKv.ts";
 
-/** `Deno.test` with its own `:memory:` KV. */
+/** `Deno.test` with its own `:memory:` KV (with `TEST_KV=remote`, its own remote one: tests/remoteKv.ts). */
 export function kvTest(name: string, fn: () => Promise<void>): void {
   Deno.test(name, async () => {
-    await openKv(":memory:");
+    await openKv(await testKvLocation());
     try {
       await fn();
     } finally {

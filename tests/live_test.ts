@@ -1,12 +1,14 @@
 /**
  * The live layer across instances: two instances on one KV file (a local file's watch sees only
- * its own process), a message sent through one reaches a stream open on the other.
+ * its own process), or with TEST_KV=remote on one remote KV (whose watch sees every writer), a
+ * message sent through one reaches a stream open on the other.
  */
 
 import assert from "node:assert/strict";
 import { type Instance, startInstance } from "./instance.ts";
+import { instanceKvEnv, REMOTE_KV } from "./remoteKv.ts";
 
-/** Two instances on one KV file, and members A and B (registered through the first): runs `fn`, then stops both. */
+/** Two instances on one store, and members A and B (registered through the first): runs `fn`, then stops both. */
 async function withTwoInstances(
   prefix: string,
   fn: (
@@ -14,8 +16,10 @@ async function withTwoInstances(
   ) => Promise<void>,
 ): Promise<void> {
   const dir = await Deno.makeTempDir();
-  const one = await startInstance({ KV_PATH: `${dir}/app.kv` });
-  const two = await startInstance({ KV_PATH: `${dir}/app.kv`, WORKERS: "0" });
+  // With TEST_KV=remote, one remote database both instances share (tests/remoteKv.ts).
+  const store = REMOTE_KV ? await instanceKvEnv() : { KV_PATH: `${dir}/app.kv` };
+  const one = await startInstance(store);
+  const two = await startInstance({ ...store, WORKERS: "0" });
   try {
     const a = await one.member(`${prefix}-a@example.com`);
     const b = await one.member(`${prefix}-b@example.com`);
@@ -30,7 +34,8 @@ async function withTwoInstances(
 }
 
 Deno.test({
-  name: "live - two instances on one KV file: a message sent through one reaches a stream on the other within 1.5 s",
+  name:
+    "live - two instances on one store (a KV file, or remote KV): a message sent through one reaches a stream on the other within 1.5 s",
   sanitizeResources: false,
   async fn() {
     await withTwoInstances("live", async ({ one, two, a, b, aId, bId }) => {

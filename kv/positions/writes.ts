@@ -15,6 +15,7 @@
  */
 
 import { keys } from "../keys.ts";
+import { maxChecksPerAtomic } from "../db.ts";
 import {
   addWrite,
   knownOwn,
@@ -27,6 +28,7 @@ import {
 import type { StoreState } from "./state.ts";
 import { type LogChange, type OwnPosition, type OwnRecord, POSITION_LOG_TTL_MS, type PositionReport } from "./types.ts";
 
+/** The most writes one commit groups (each checks its own record: within the store's checks per atomic). */
 const WRITE_BATCH = 100;
 const WRITES_IN_FLIGHT = 2;
 
@@ -175,7 +177,7 @@ export class PositionWrites {
 
   #pump(): void {
     while (this.#inFlight < WRITES_IN_FLIGHT && this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, WRITE_BATCH);
+      const batch = this.#queue.splice(0, Math.min(WRITE_BATCH, maxChecksPerAtomic()));
       this.#inFlight++;
       this.#commitBatch(batch).finally(() => {
         this.#inFlight--;

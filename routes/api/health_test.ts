@@ -387,8 +387,13 @@ Deno.test("health - the flush timer writes the spends at the period's multiples,
     await exchange(a, r);
     assert.equal((await report(t, a, [r.profileId])).status, 202);
     const month = new Date(now()).toISOString().slice(0, 7);
-    for (let i = 0; i < 30 && pendingSpends() > 0; i++) await new Promise((ok) => setTimeout(ok, 100));
-    assert.equal((await kv().get<Deno.KvU64>(keys.healthMonthCount(month, a.profileId))).value?.value, 1n);
+    // Written once the flush that took the spend has committed (on a remote KV, a round trip after
+    // the spend left the pending ones).
+    const count = async () => (await kv().get<Deno.KvU64>(keys.healthMonthCount(month, a.profileId))).value?.value;
+    for (let i = 0; i < 30 && (pendingSpends() > 0 || await count() !== 1n); i++) {
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+    assert.equal(await count(), 1n);
     assert.equal((await report(t, a, [r.profileId], "HIV")).status, 202);
   } finally {
     await flusher.stop();

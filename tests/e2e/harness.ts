@@ -1,5 +1,6 @@
 /**
- * Browser-test harness: the app on a free port with a `:memory:` KV and its workers, and
+ * Browser-test harness: the app on a free port with a `:memory:` KV (or a remote one with
+ * `TEST_KV=remote`, tests/remoteKv.ts) and its workers, and
  * Debian's Chromium driven by playwright-core. Screenshots go to tests/e2e/screenshots/.
  */
 
@@ -11,6 +12,7 @@ import { reloadManifest } from "../../routes/assets.ts";
 import { startWorkers } from "../../workers/run.ts";
 import { getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
 import { reportPosition } from "../../kv/positions.ts";
+import { testKvLocation } from "../remoteKv.ts";
 
 /** Phone and desktop viewports every screen is checked on. */
 export const VIEWPORTS = {
@@ -84,7 +86,7 @@ export async function startHarness(opts: { limitMs?: number; fakeCamera?: string
   built ??= buildOnce(Deno.env.get("E2E_MINIFY") !== "0");
   await built;
   reloadManifest();
-  await openKv(":memory:");
+  await openKv(await testKvLocation());
   Deno.env.set("LOG_REQUESTS", "0");
   Deno.env.set("DEV_OUTBOX_PRINT", "0");
   const app = await mainApp();

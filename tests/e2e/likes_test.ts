@@ -139,7 +139,14 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await a.page.getByRole("button", { name: "Start Over" }).click();
       await a.page.getByText("You rated this Nice").waitFor();
       await shot(a.page, `${vp}-rate-swipe-rated`);
-      const rated = new Map((await getPicLikes(aId, pics)).map((l) => [l.profilePicId, l.likeType]));
+      // The page shows a rating at once and sends it behind (its outbox): the last one lands in a
+      // moment, a store's round trips later (on a remote KV, tens of milliseconds).
+      const ratedNow = async () => new Map((await getPicLikes(aId, pics)).map((l) => [l.profilePicId, l.likeType]));
+      let rated = await ratedNow();
+      for (const until = Date.now() + 5000; rated.size < 3 && Date.now() < until;) {
+        await new Promise((r) => setTimeout(r, 50));
+        rated = await ratedNow();
+      }
       assert.deepEqual([rated.get(pics[0]), rated.get(pics[1]), rated.get(pics[2])], [
         "LIKE",
         "DISLIKE",

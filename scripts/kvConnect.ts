@@ -1,0 +1,680 @@
+/**
+ * A KV Connect test server: what `Deno.openKv("http://…")` talks to, for tests and benches only,
+ * never a production store (run denokv or Deno Deploy KV for that). It serves the protocol that
+ * denokv documents (proto/kv-connect.md): the metadata exchange (versions 2 and 3, as denokv),
+ * snapshot read, atomic write and watch, with the data path schema vendored from denokv
+ * (scripts/kvConnect/datapath.proto, read with protobufjs), and answers a bad request with
+ * denokv's own status and text.
+ *
+ * It is backed by a local Deno KV (`--path FILE`, or `:memory:`). A KV Connect key (its bytes, in
+ * Deno KV's key encoding) is kept there as the same key, its parts decoded (scripts/kvConnect/
+ * keyCodec.ts): the backing store encodes them back to the very same bytes, so its order is the
+ * bytes' order, a range read is a range list there, and a versionstamped key (what the client sends
+ * for `kv.commitVersionstamp()`, which the app's change logs use) is the backing store's own
+ * `commitVersionstamp()` part: key suffix, entry versionstamp and answer are one commit's
+ * versionstamp. (A key kept as one opaque `[bytes]` part would keep the order too, but could not
+ * take that placeholder inside its bytes.) Versionstamps and check conflicts are the backing
+ * store's own (10 bytes); an `expire_at_ms` is an `expireIn`. Values by their encoding:
+ * V8-serialized bytes as those bytes (they always start with 0xFF), little-endian u64 as a
+ * `Deno.KvU64` (sum, min and max run natively), raw bytes as they are, those that start with 0xFE
+ * or 0xFF behind one 0xFE byte. The file is this server's own store, not an app's KV file.
+ *
+ * Each URL path may name its own database: `http://host:port/` is the one at `--path`;
+ * `http://host:port/db/NAME` is another (its own `:memory:` store when `--path` is `:memory:`,
+ * else the file `PATH.NAME`): the test kits give each test its own.
+ *
+ *   deno task kv-connect --port 4512 --path ./data/kvconnect.kv [--rtt-ms 5] [--token T]
+ *
+ * `--rtt-ms N` answers every request (and each watch message) N ms late, as a store that far away
+ * would. `--log-refusals` logs every error answer to stderr; `--exit-with-stdin` stops the server
+ * when its stdin ends (the test kits hold it open: tests/remoteKv.ts). Not served (the Deno client never sends them): enqueues (KV Connect has no queues) and
+ * sums of V8-encoded numbers.
+ */
+
+import protobuf from "protobufjs";
+import { compareBytes, decodeKey, encodeKey } from "./kvConnect/keyCodec.ts";
+
+/** denokv's limits (proto/limits.rs). */
+export const LIMITS = {
+  writeKeyBytes: 2048,
+  readKeyBytes: 2049,
+  valueBytes: 65536,
+  readRanges: 10,
+  readEntries: 1000,
+  checks: 10,
+  mutations: 1000,
+  totalMutationBytes: 819200,
+  watchedKeys: 10,
+} as const;
+
+/** denokv's error answers (denokv/main.rs `ApiError`): status and text. */
+export const ERRORS = {
+  notFound: [404, "Resource not found."],
+  malformedAuthorization: [401, "Malformed authorization header."],
+  invalidAccessToken: [401, "Invalid access token."],
+  invalidDatabaseId: [400, "Invalid database id."],
+  invalidProtocolVersion: [400, "Expected protocol version 2."],
+  keyTooLong: [400, "A key exceeds the key size limit."],
+  valueTooLong: [400, "A value exceeds the value size limit."],
+  readRangeTooLarge: [
+    400,
+    "The total number of entries requested across read ranges in the read request is too large.",
+  ],
+  atomicWriteTooLarge: [400, "The total size of the atomic write is too large."],
+  tooManyReadRanges: [400, "Too many read ranges requested in one read request."],
+  tooManyWatchedKeys: [400, "Too many keys watched in a single watch request."],
+  tooManyChecks: [400, "Too many checks included in atomic write."],
+  tooManyMutations: [400, "Too many mutations / enqueues included in atomic write."],
+  invalidReadRangeLimit: [400, "The read range limit of the snapshot read request is invalid."],
+  internal: [500, "An internal server error occurred."],
+  invalidVersionstamp: [400, "Invalid versionstamp."],
+  invalidMutationKind: [400, "Invalid mutation kind or arguments."],
+  invalidMutationExpireAt: [400, "Invalid mutation expire at."],
+  minimumProtocolVersion: [400, "The server requires at least protocol version 2. Use Deno 1.38.0 or newer."],
+  noMatchingProtocolVersion: [
+    400,
+    "The server could not negotiate a protocol version. The server requires protocol version 2 or 3.",
+  ],
+} as const satisfies Record<string, readonly [number, string]>;
+
+/** A request answered with an error status and text (as denokv answers it). */
+class ApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+  static of(e: readonly [number, string]): ApiError {
+    return new ApiError(e[0], e[1]);
+  }
+}
+
+/** The data path schema's message types (protobufjs, from the vendored .proto text). */
+const proto = await (async () => {
+  const text = await Deno.readTextFile(new URL("./kvConnect/datapath.proto", import.meta.url));
+  const root = protobuf.parse(text, { keepCase: true }).root;
+  const t = (name: string) => root.lookupType(`com.deno.kv.datapath.${name}`);
+  return {
+    SnapshotRead: t("SnapshotRead"),
+    SnapshotReadOutput: t("SnapshotReadOutput"),
+    AtomicWrite: t("AtomicWrite"),
+    AtomicWriteOutput: t("AtomicWriteOutput"),
+    Watch: t("Watch"),
+    WatchOutput: t("WatchOutput"),
+  };
+})();
+
+/** The schema's enum numbers the server uses. */
+export const PB = {
+  SR_SUCCESS: 1,
+  AW_SUCCESS: 1,
+  AW_CHECK_FAILURE: 2,
+  M_SET: 1,
+  M_DELETE: 2,
+  M_SUM: 3,
+  M_MAX: 4,
+  M_MIN: 5,
+  M_SET_SUFFIX_VERSIONSTAMPED_KEY: 9,
+  VE_V8: 1,
+  VE_LE64: 2,
+  VE_BYTES: 3,
+} as const;
+
+/** Encodes a data path message (tests build raw requests with it). */
+export function encodeMessage(type: keyof typeof proto, value: Record<string, unknown>): Uint8Array<ArrayBuffer> {
+  const t = proto[type];
+  return new Uint8Array(t.encode(t.fromObject(value)).finish());
+}
+
+/** Decodes a data path message to a plain object (int64 as number, bytes as Uint8Array, defaults filled). */
+// deno-lint-ignore no-explicit-any
+export function decodeMessage(type: keyof typeof proto, bytes: Uint8Array): any {
+  const t = proto[type];
+  return t.toObject(t.decode(bytes), { longs: Number, enums: Number, defaults: true, arrays: true });
+}
+
+interface PbKvEntry {
+  key: Uint8Array;
+  value: Uint8Array;
+  encoding: number;
+  versionstamp: Uint8Array;
+}
+
+/** Options of a server. */
+export interface KvConnectOptions {
+  /** Port (0: a free one). */
+  port?: number;
+  hostname?: string;
+  /** The backing Deno KV: a file path or ":memory:". */
+  path: string;
+  /** Milliseconds added to every answer. */
+  rttMs?: number;
+  /** The access token clients send (at least 12 characters, as denokv asks); default a random one. */
+  token?: string;
+  /** Logs every error answer (status, text, path) to stderr: the test kits see a refusal the app swallowed. */
+  logRefusals?: boolean;
+}
+
+/** A running server. */
+export interface KvConnectServer {
+  /** The URL of its default database (the one at `path`). */
+  url: string;
+  token: string;
+  port: number;
+  /** The URL of the database named `name` (letters, digits, `_` and `-`). */
+  urlOf(name: string): string;
+  /** What it served: snapshot reads, atomic writes, the most checks one carried, and the error answers ("status text", the first 1,000). */
+  stats: { reads: number; atomics: number; maxChecks: number; refusals: string[] };
+  close(): Promise<void>;
+}
+
+/** One database the server serves. */
+interface Database {
+  kv: Deno.Kv;
+  id: string;
+  usedAt: number;
+  watches: number;
+}
+
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const ROUTE = /^(?:\/db\/([A-Za-z0-9_-]{1,64}))?(?:\/v2\/(snapshot_read|atomic_write|watch))?\/?$/;
+/** How long a named database nobody used stays open (a test's own, long finished). */
+const IDLE_CLOSE_MS = 10 * 60_000;
+
+/** Starts a KV Connect server. */
+export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectServer> {
+  const token = opts.token ?? crypto.randomUUID().replaceAll("-", "");
+  if (token.length < 12) throw new Error("Access token must be at minimum 12 chars long.");
+  const rttMs = opts.rttMs ?? 0;
+  const databases = new Map<string, Promise<Database>>();
+  const stats = { reads: 0, atomics: 0, maxChecks: 0, refusals: [] as string[] };
+
+  const open = (name: string): Promise<Database> => {
+    let db = databases.get(name);
+    if (!db) {
+      const where = name === "" || opts.path === ":memory:" ? opts.path : `${opts.path}.${name}`;
+      db = Deno.openKv(where).then(
+        (kv) => ({ kv, id: crypto.randomUUID(), usedAt: Date.now(), watches: 0 }),
+        (e) => {
+          databases.delete(name); // the next exchange tries again
+          throw e;
+        },
+      );
+      databases.set(name, db);
+    }
+    return db;
+  };
+  if (opts.path !== ":memory:") {
+    const dir = opts.path.replace(/[^/]*$/, "");
+    if (dir) await Deno.mkdir(dir, { recursive: true });
+  }
+  await open("");
+
+  const sweep = setInterval(async () => {
+    for (const [name, p] of databases) {
+      const db = await p;
+      if (name && db.watches === 0 && Date.now() - db.usedAt > IDLE_CLOSE_MS) {
+        databases.delete(name);
+        db.kv.close();
+      }
+    }
+  }, 60_000);
+  Deno.unrefTimer(sweep);
+
+  const late = () => rttMs > 0 ? new Promise((r) => setTimeout(r, rttMs)) : Promise.resolve();
+
+  async function handle(req: Request): Promise<Response> {
+    const route = new URL(req.url).pathname.match(ROUTE);
+    if (!route || req.method !== "POST") throw ApiError.of(ERRORS.notFound);
+    const name = route[1] ?? "";
+    const op = route[2];
+    if (!op) return await metadata(req, name);
+    const db = await authenticate(req, name);
+    db.usedAt = Date.now();
+    const body = new Uint8Array(await req.arrayBuffer());
+    if (op === "snapshot_read") {
+      stats.reads++;
+      return protobufAnswer("SnapshotReadOutput", await snapshotRead(db.kv, body));
+    }
+    if (op === "atomic_write") return protobufAnswer("AtomicWriteOutput", await atomicWrite(db.kv, body, stats));
+    return watch(db, body, late);
+  }
+
+  async function metadata(req: Request, name: string): Promise<Response> {
+    let supported: unknown;
+    try {
+      supported = (await req.json()).supportedVersions ?? [];
+    } catch {
+      throw ApiError.of(ERRORS.minimumProtocolVersion);
+    }
+    if (!Array.isArray(supported)) throw ApiError.of(ERRORS.minimumProtocolVersion);
+    const version = supported.includes(3) ? 3 : supported.includes(2) ? 2 : 0;
+    if (!version) throw ApiError.of(ERRORS.noMatchingProtocolVersion);
+    checkToken(req);
+    const db = await open(name);
+    return Response.json({
+      version,
+      databaseId: db.id,
+      endpoints: [{ url: name ? `/db/${name}/v2` : "/v2", consistency: "strong" }],
+      token,
+      expiresAt: new Date(Date.now() + 24 * 3_600_000).toISOString(),
+    });
+  }
+
+  function checkToken(req: Request): void {
+    const auth = req.headers.get("authorization");
+    const space = auth?.indexOf(" ") ?? -1;
+    if (!auth || space < 0) throw ApiError.of(ERRORS.malformedAuthorization);
+    if (auth.slice(0, space).toLowerCase() !== "bearer" || auth.slice(space + 1) !== token) {
+      throw ApiError.of(ERRORS.invalidAccessToken);
+    }
+  }
+
+  async function authenticate(req: Request, name: string): Promise<Database> {
+    const version = req.headers.get("x-denokv-version");
+    if (version !== "2" && version !== "3") throw ApiError.of(ERRORS.invalidProtocolVersion);
+    checkToken(req);
+    const db = databases.get(name);
+    const id = req.headers.get("x-denokv-database-id");
+    if (!db || !id || (await db).id !== id.toLowerCase()) throw ApiError.of(ERRORS.invalidDatabaseId);
+    return await db;
+  }
+
+  const server = Deno.serve(
+    { port: opts.port ?? 0, hostname: opts.hostname ?? "127.0.0.1", onListen: () => {} },
+    async (req) => {
+      let res: Response;
+      try {
+        res = await handle(req);
+      } catch (e) {
+        const err = e instanceof ApiError ? e : ApiError.of(ERRORS.internal);
+        if (!(e instanceof ApiError)) console.error("kv-connect:", e);
+        if (stats.refusals.length < 1000) stats.refusals.push(`${err.status} ${err.message}`);
+        if (opts.logRefusals) {
+          console.error(`kv-connect: refused ${new URL(req.url).pathname}: ${err.status} ${err.message}`);
+        }
+        res = new Response(err.message, { status: err.status, headers: { "content-type": "text/plain" } });
+      }
+      await late();
+      return res;
+    },
+  );
+  const port = server.addr.port;
+  const base = `http://${opts.hostname ?? "127.0.0.1"}:${port}`;
+  return {
+    url: base,
+    token,
+    port,
+    stats,
+    urlOf(name) {
+      if (!NAME.test(name)) throw new Error(`not a database name: ${name}`);
+      return `${base}/db/${name}`;
+    },
+    async close() {
+      clearInterval(sweep);
+      await server.shutdown();
+      for (const p of databases.values()) (await p).kv.close();
+      databases.clear();
+    },
+  };
+}
+
+function protobufAnswer(type: keyof typeof proto, value: Record<string, unknown>): Response {
+  return new Response(encodeMessage(type, value), { headers: { "content-type": "application/x-protobuf" } });
+}
+
+function decodeRequest(type: keyof typeof proto, body: Uint8Array) {
+  try {
+    return decodeMessage(type, body);
+  } catch (e) {
+    throw new ApiError(400, `Request protobuf is invalid: ${e instanceof Error ? e.message : e}.`);
+  }
+}
+
+// --- Values and keys ---------------------------------------------------------------------------
+
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+const unhex = (s: string) => Uint8Array.from(s.match(/../g)!, (h) => parseInt(h, 16));
+const bytes = (b: Uint8Array | undefined) => b ? new Uint8Array(b) : new Uint8Array();
+
+/** A stored value as a KV Connect value (encoding and bytes). */
+function toWire(value: unknown): { value: Uint8Array; encoding: number } {
+  if (value instanceof Deno.KvU64) {
+    const out = new Uint8Array(8);
+    new DataView(out.buffer).setBigUint64(0, value.value, true);
+    return { value: out, encoding: PB.VE_LE64 };
+  }
+  if (!(value instanceof Uint8Array)) throw new Error("the backing store holds a value this server did not write");
+  if (value[0] === 0xff) return { value, encoding: PB.VE_V8 };
+  return { value: value[0] === 0xfe ? value.subarray(1) : value, encoding: PB.VE_BYTES };
+}
+
+/** A KV Connect value as the backing store keeps it. */
+function fromWire(data: Uint8Array, encoding: number): Uint8Array | Deno.KvU64 {
+  if (encoding === PB.VE_V8) {
+    if (data[0] !== 0xff) throw ApiError.of(ERRORS.internal); // not V8 bytes: denokv cannot decode it either
+    return data;
+  }
+  if (encoding === PB.VE_LE64) {
+    if (data.length !== 8) throw ApiError.of(ERRORS.internal);
+    return new Deno.KvU64(new DataView(data.buffer, data.byteOffset, 8).getBigUint64(0, true));
+  }
+  if (encoding === PB.VE_BYTES) {
+    if (data[0] !== 0xfe && data[0] !== 0xff) return data;
+    const tagged = new Uint8Array(data.length + 1);
+    tagged[0] = 0xfe;
+    tagged.set(data, 1);
+    return tagged;
+  }
+  throw new ApiError(400, `The value encoding ${encoding} is unknown.`);
+}
+
+function toEntry(e: Deno.KvEntry<unknown>, key = encodeKey(e.key)): PbKvEntry {
+  return { key, ...toWire(e.value), versionstamp: unhex(e.versionstamp) };
+}
+
+/** The key of these bytes in the backing store (a request's key must be one Deno KV key). */
+function keyOf(b: Uint8Array): Deno.KvKey {
+  const key = decodeKey(b);
+  if (!key) {
+    throw new ApiError(400, "A key is not the bytes of a Deno KV key (this test server keeps keys by their parts).");
+  }
+  return key;
+}
+
+/** Is [start, end) the range of the one key `start` (start + 0x00)? */
+function isPoint(start: Uint8Array, end: Uint8Array): boolean {
+  if (end.length !== start.length + 1 || end[start.length] !== 0) return false;
+  for (let i = 0; i < start.length; i++) if (start[i] !== end[i]) return false;
+  return true;
+}
+
+/** One end of a range as the Deno client writes it: a key, the key + 0x00 ("after"), or the key + 0xFF ("below"). */
+type Bound = { kind: "key" | "after" | "below"; key: Deno.KvKey; bytes: Uint8Array } | null;
+
+function boundOf(b: Uint8Array): Bound {
+  const key = decodeKey(b);
+  if (key) return { kind: "key", key, bytes: b };
+  const last = b[b.length - 1];
+  const head = b.length && (last === 0 || last === 0xff) ? decodeKey(b.subarray(0, -1)) : null;
+  return head ? { kind: last === 0 ? "after" : "below", key: head, bytes: b.subarray(0, -1) } : null;
+}
+
+const startsWith = (b: Uint8Array, head: Uint8Array) =>
+  b.length >= head.length && compareBytes(b.subarray(0, head.length), head) === 0;
+
+/**
+ * A backing store listing that holds every key of [start, end) and at most one more (the key a
+ * start "after" names): the shapes the Deno client sends (a prefix, a prefix with a start or an
+ * end, a start and an end, cursors). null: a shape it does not send.
+ */
+function selectorOf(start: Uint8Array, end: Uint8Array): Deno.KvListSelector | null {
+  const s = boundOf(start), e = boundOf(end);
+  if (!s || !e || s.kind === "below") return null;
+  if (e.kind === "below") {
+    // [.., prefix + 0xFF): a start inside the prefix's keys.
+    if (s.kind === "after" && compareBytes(s.bytes, e.bytes) === 0) return { prefix: e.key };
+    if (s.bytes.length > e.bytes.length && startsWith(s.bytes, e.bytes)) return { prefix: e.key, start: s.key };
+    return null;
+  }
+  if (e.kind === "key") return { start: s.key, end: e.key };
+  return null;
+}
+// --- Snapshot read -----------------------------------------------------------------------------
+
+interface PbRange {
+  start: Uint8Array;
+  end: Uint8Array;
+  limit: number;
+  reverse: boolean;
+}
+
+async function snapshotRead(kv: Deno.Kv, body: Uint8Array): Promise<Record<string, unknown>> {
+  const ranges: PbRange[] = decodeRequest("SnapshotRead", body).ranges;
+  if (ranges.length > LIMITS.readRanges) throw ApiError.of(ERRORS.tooManyReadRanges);
+  let total = 0;
+  for (const r of ranges) {
+    if (!Number.isInteger(r.limit) || r.limit <= 0) throw ApiError.of(ERRORS.invalidReadRangeLimit);
+    if (r.start.length > LIMITS.readKeyBytes || r.end.length > LIMITS.readKeyBytes) {
+      throw ApiError.of(ERRORS.keyTooLong);
+    }
+    total += r.limit;
+  }
+  if (total > LIMITS.readEntries) throw ApiError.of(ERRORS.readRangeTooLarge);
+  let out: PbKvEntry[][];
+  if (ranges.length > 0 && ranges.every((r) => isPoint(bytes(r.start), bytes(r.end)))) {
+    // Point reads (get, getMany) in one read of the backing store: one consistent snapshot.
+    // Bytes that are no key name nothing stored.
+    const keys = ranges.map((r) => decodeKey(bytes(r.start)));
+    const got = await kv.getMany(keys.filter((k) => k !== null));
+    let i = 0;
+    out = keys.map((k) => {
+      const e = k ? got[i++] : null;
+      return e && e.versionstamp !== null ? [toEntry(e)] : [];
+    });
+  } else {
+    out = await Promise.all(ranges.map(async (r) => {
+      const start = bytes(r.start), end = bytes(r.end);
+      if (compareBytes(start, end) >= 0) return [];
+      return await readRange(kv, start, end, r.limit, r.reverse);
+    }));
+  }
+  return {
+    ranges: out.map((values) => ({ values })),
+    read_disabled: false,
+    read_is_strongly_consistent: true,
+    status: PB.SR_SUCCESS,
+  };
+}
+
+/** The entries of [start, end), in key order (or reversed), `limit` at most. */
+async function readRange(
+  kv: Deno.Kv,
+  start: Uint8Array,
+  end: Uint8Array,
+  limit: number,
+  reverse: boolean,
+): Promise<PbKvEntry[]> {
+  const selector = selectorOf(start, end);
+  // Another shape of range: every key, each one looked at (slow, and never asked by Deno).
+  const iter = selector
+    ? kv.list(selector, { limit: limit + 1, reverse, batchSize: Math.min(limit + 1, 500) })
+    : kv.list({ prefix: [] }, { reverse, batchSize: 500 });
+  const entries: PbKvEntry[] = [];
+  for await (const e of iter) {
+    const key = encodeKey(e.key);
+    if (compareBytes(key, start) < 0 || compareBytes(key, end) >= 0) continue;
+    entries.push(toEntry(e, key));
+    if (entries.length >= limit) break;
+  }
+  return entries;
+}
+
+// --- Atomic write ------------------------------------------------------------------------------
+
+interface PbMutation {
+  key: Uint8Array;
+  value?: { data: Uint8Array; encoding: number } | null;
+  mutation_type: number;
+  expire_at_ms: number;
+}
+
+async function atomicWrite(
+  kv: Deno.Kv,
+  body: Uint8Array,
+  stats: { atomics: number; maxChecks: number },
+): Promise<Record<string, unknown>> {
+  const req = decodeRequest("AtomicWrite", body);
+  const checks: { key: Uint8Array; versionstamp: Uint8Array }[] = req.checks;
+  stats.atomics++;
+  stats.maxChecks = Math.max(stats.maxChecks, checks.length);
+  const mutations: PbMutation[] = req.mutations;
+  if (checks.length > LIMITS.checks) throw ApiError.of(ERRORS.tooManyChecks);
+  if (mutations.length + req.enqueues.length > LIMITS.mutations) throw ApiError.of(ERRORS.tooManyMutations);
+  // In denokv's order: every check, then every mutation, is looked at before any size total.
+  let size = 0;
+  const op = kv.atomic();
+  for (const c of checks) {
+    if (c.key.length > LIMITS.readKeyBytes) throw ApiError.of(ERRORS.keyTooLong);
+    size += c.key.length;
+    if (c.versionstamp.length !== 0 && c.versionstamp.length !== 10) throw ApiError.of(ERRORS.invalidVersionstamp);
+    op.check({ key: keyOf(bytes(c.key)), versionstamp: c.versionstamp.length ? hex(c.versionstamp) : null });
+  }
+  for (const m of mutations) {
+    if (m.key.length > LIMITS.writeKeyBytes) throw ApiError.of(ERRORS.keyTooLong);
+    size += m.key.length;
+    const data = m.value ? bytes(m.value.data) : undefined;
+    if ((data?.length ?? 0) > LIMITS.valueBytes) throw ApiError.of(ERRORS.valueTooLong);
+    size += data?.length ?? 0;
+    if (m.expire_at_ms < -1) throw ApiError.of(ERRORS.invalidMutationExpireAt);
+    const key = keyOf(bytes(m.key));
+    if (m.mutation_type === PB.M_DELETE) {
+      op.delete(key);
+      continue;
+    }
+    if (!m.value || !data) throw ApiError.of(ERRORS.invalidMutationKind);
+    const value = fromWire(data, m.value.encoding);
+    if (m.mutation_type === PB.M_SET) {
+      const expireIn = m.expire_at_ms > 0 ? Math.max(1, m.expire_at_ms - Date.now()) : undefined;
+      op.set(key, value, expireIn === undefined ? undefined : { expireIn });
+    } else if ([PB.M_SUM, PB.M_MIN, PB.M_MAX].includes(m.mutation_type as 3 | 4 | 5)) {
+      const name = m.mutation_type === PB.M_SUM ? "sum" : m.mutation_type === PB.M_MIN ? "min" : "max";
+      if (!(value instanceof Deno.KvU64)) {
+        throw new ApiError(400, `Failed to perform '${name}' mutation on a non-U64 operand`);
+      }
+      op[name](key, value.value);
+    } else if (m.mutation_type === PB.M_SET_SUFFIX_VERSIONSTAMPED_KEY) {
+      // kv.commitVersionstamp() as the key's last part: the backing store's own placeholder, so
+      // the key ends with this commit's versionstamp, as the entry's versionstamp and the answer do.
+      const expireIn = m.expire_at_ms > 0 ? Math.max(1, m.expire_at_ms - Date.now()) : undefined;
+      op.set([...key, kv.commitVersionstamp()], value, expireIn === undefined ? undefined : { expireIn });
+    } else {
+      throw ApiError.of(ERRORS.invalidMutationKind);
+    }
+  }
+  if (req.enqueues.length) throw new ApiError(400, "Enqueue operations are not supported in KV Connect");
+  if (size > LIMITS.totalMutationBytes) throw ApiError.of(ERRORS.atomicWriteTooLarge);
+  let res: Deno.KvCommitResult | Deno.KvCommitError;
+  try {
+    res = await op.commit();
+  } catch (e) {
+    throw backingError(e);
+  }
+  return res.ok
+    ? { status: PB.AW_SUCCESS, versionstamp: unhex(res.versionstamp), failed_checks: [] }
+    : { status: PB.AW_CHECK_FAILURE, failed_checks: [] };
+}
+
+/** A backing store's refusal as denokv answers it. */
+function backingError(e: unknown): ApiError {
+  const msg = e instanceof Error ? e.message : String(e);
+  if (/non-U64/.test(msg)) return new ApiError(400, msg);
+  if (/Key too large/i.test(msg)) return ApiError.of(ERRORS.keyTooLong);
+  if (/Value too large/i.test(msg)) return ApiError.of(ERRORS.valueTooLong);
+  if (/Total (mutation|key) size too large/i.test(msg)) return ApiError.of(ERRORS.atomicWriteTooLarge);
+  console.error("kv-connect: the backing store refused a write:", e);
+  return ApiError.of(ERRORS.internal);
+}
+
+// --- Watch -------------------------------------------------------------------------------------
+
+/** Keep-alive: denokv sends an empty message every 5 s. */
+const PING_MS = 5000;
+
+function watch(db: Database, body: Uint8Array, late: () => Promise<unknown>): Response {
+  const raw: Uint8Array[] = decodeRequest("Watch", body).keys.map((k: { key: Uint8Array }) => bytes(k.key));
+  if (raw.length > LIMITS.watchedKeys) throw ApiError.of(ERRORS.tooManyWatchedKeys);
+  for (const k of raw) if (k.length > LIMITS.writeKeyBytes) throw ApiError.of(ERRORS.keyTooLong);
+  const keys = raw.map(keyOf);
+  const frame = (msg: Uint8Array) => {
+    const out = new Uint8Array(4 + msg.length);
+    new DataView(out.buffer).setUint32(0, msg.length, true);
+    out.set(msg, 4);
+    return out;
+  };
+  let reader: ReadableStreamDefaultReader<Deno.KvEntryMaybe<unknown>[]> | undefined;
+  let ping: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
+  const stop = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(ping);
+    db.watches--;
+    void reader?.cancel().catch(() => {});
+  };
+  db.watches++;
+  const stream = new ReadableStream<Uint8Array>({
+    async start(ctl) {
+      ping = setInterval(() => {
+        try {
+          ctl.enqueue(frame(new Uint8Array()));
+        } catch {
+          stop();
+        }
+      }, PING_MS);
+      reader = db.kv.watch(keys).getReader();
+      let seen = "";
+      try {
+        while (!closed) {
+          const { value, done } = await reader.read();
+          if (done || closed) break;
+          // Each message is the whole snapshot of the watched keys (every key "changed"), sent
+          // only when one of them did change: the client gets each key's value every time.
+          const stamps = value.map((e) => e.versionstamp ?? "-").join(",");
+          if (stamps === seen) continue;
+          seen = stamps;
+          const out = value.map((e) => ({
+            changed: true,
+            entry_if_changed: e.versionstamp === null ? undefined : toEntry(e),
+          }));
+          await late();
+          if (closed) break;
+          ctl.enqueue(frame(encodeMessage("WatchOutput", { status: PB.SR_SUCCESS, keys: out })));
+        }
+        if (!closed) ctl.close();
+      } catch (e) {
+        if (!closed) ctl.error(e);
+      } finally {
+        stop();
+      }
+    },
+    cancel: stop,
+  });
+  return new Response(stream, { headers: { "content-type": "application/octet-stream" } });
+}
+
+// --- Command line ------------------------------------------------------------------------------
+
+/** Reads `--name value` flags. */
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  if (i >= 0) return args[i + 1];
+  return args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+}
+
+if (import.meta.main) {
+  const args = Deno.args;
+  const port = Number(flag(args, "port") ?? 4512);
+  const path = flag(args, "path") ?? "./data/kvconnect.kv";
+  const rttMs = Number(flag(args, "rtt-ms") ?? 0);
+  if (!Number.isInteger(port) || port < 0 || !Number.isFinite(rttMs) || rttMs < 0) {
+    console.error("usage: deno task kv-connect --port P --path FILE [--rtt-ms N] [--token T]");
+    Deno.exit(2);
+  }
+  const server = await startKvConnect({
+    port,
+    path,
+    rttMs,
+    token: flag(args, "token"),
+    logRefusals: args.includes("--log-refusals"),
+  });
+  console.log(`kv-connect: serving ${path} at ${server.url} (${rttMs} ms added to every answer)`);
+  console.log(`KV_URL=${server.url}`);
+  console.log(`DENO_KV_ACCESS_TOKEN=${server.token}`);
+  console.log(`a database of its own per test: ${server.url}/db/NAME`);
+  Deno.addSignalListener("SIGTERM", () => server.close().then(() => Deno.exit(0)));
+  // Started by a test kit: it stops when the kit's process (which holds its stdin) ends.
+  if (args.includes("--exit-with-stdin")) {
+    for await (const _ of Deno.stdin.readable) { /* nothing is sent: only the end counts */ }
+    await server.close();
+    Deno.exit(0);
+  }
+}
