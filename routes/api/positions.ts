@@ -157,7 +157,11 @@ async function discovery<A, T>(
 ) {
   const caller = requireCaller(c);
   const { area, q: { age, km, online, pics, ...q } } = parse();
-  await limitDiscovery(c, caller.accountId);
+  const heavy = heavyViews && size(area, q) >= HEAVY_MIN_SIZE;
+  // A light view reads beside the limit's count (one wait for the store, not two); its answer is
+  // given only once the count allows it. A heavy view is counted before it waits for its turn.
+  const limited = limitDiscovery(c, caller.accountId);
+  if (heavy) await limited;
   const query = {
     ...q,
     minAge: age?.[0],
@@ -167,7 +171,11 @@ async function discovery<A, T>(
     withPics: pics === "1",
   };
   const answer = () => geo(() => run(caller.profileId, area, query)).then((found) => c.json(found));
-  return heavyViews && size(area, q) >= HEAVY_MIN_SIZE ? heavyViews(answer) : answer();
+  if (heavy) return heavyViews(answer);
+  const [counted, answered] = await Promise.allSettled([limited, answer()]);
+  if (counted.status === "rejected") throw counted.reason;
+  if (answered.status === "rejected") throw answered.reason;
+  return answered.value;
 }
 
 /** Answers a briefs call with its page. */
