@@ -1,5 +1,5 @@
 /**
- * What a phone shows fits: the profile's action bar (Remove Like, Chat, Notes, Actions) and the
+ * What a phone shows fits: the discovery tiles (distance, "New", name, age, picture count), the profile's action bar (Remove Like, Chat, Notes, Actions) and the
  * chat screen's header (back, avatar, name with its Verified badge, "Online now" or "Typing…", Profile) measured at 320,
  * 390 and 430 px wide in every language. No two of their parts overlap, none sticks out of its
  * bar or the screen, and no text overflows the box that holds it.
@@ -15,6 +15,7 @@ import { keys } from "../../kv/keys.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { putProfileLike } from "../../kv/likes.ts";
 import { markSeen } from "../../kv/presence.ts";
+import { reportPosition } from "../../kv/positions.ts";
 import { publishEvent } from "../../kv/events.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import { portrait } from "../fixtures/pictures.ts";
@@ -143,6 +144,84 @@ Deno.test("e2e - the action bar and the chat header fit at 320, 390 and 430 px i
         await p.locator(".chat-head .presence.typing").waitFor();
         for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (typing): ${f.what}`);
         if (width === 320) await shot(p, `fit-${locale}-${width}-chat`);
+        await ctx.close();
+      }
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("e2e - a tile's labels never cover each other at 320, 390 and 430 px in every language", async () => {
+  const h = await startHarness();
+  try {
+    const { context, page } = await h.newPage("phone");
+    const email = "fit-tiles@example.com";
+    await registerAndLogIn(page, h.origin, email);
+    const me = (await getAccountByEmail(email))!.defaultProfileId;
+    const home = { lat: 48.8566, lon: 2.3522 };
+    await reportPosition(me, { ...home, use: "OVERRIDE", hide: false });
+    const state = await context.storageState();
+    await context.close();
+    // New members (joined today: each tile says "New"), from a few hundred metres to far away (the
+    // widest distances, "12.43 mi", "20,01 km"), long names, verified, several pictures, online.
+    const far = [0.002, 0.02, 0.12, 0.18, 0.3, 0.45];
+    for (const [i, r] of far.entries()) {
+      const id = (await createAccount({ email: `fit-tile${i}@example.com`, name: `Tile ${i}` }))!.defaultProfileId;
+      await updateProfile(id, { profilename: i % 2 ? "Maximiliano Alexander" : "Wolfgang", birthdate: "1988-05-05" });
+      await addPicture(id, await normalizeUpload(await portrait(i)));
+      if (i % 2) await addPicture(id, await normalizeUpload(await portrait(i + 1)));
+      const profile = (await getProfile(id))!;
+      if (i % 3 === 0) {
+        await kv().set(keys.profile(id), { ...profile, verifiedPicIds: profile.profilePicIds, tsVerified: Date.now() });
+      }
+      await markSeen(id);
+      await reportPosition(id, { lat: home.lat + r, lon: home.lon + r / 2, use: "OVERRIDE", hide: false });
+    }
+
+    const problems: string[] = [];
+    for (const locale of LOCALES) {
+      for (const width of WIDTHS) {
+        const ctx = await h.browser.newContext({
+          viewport: { width, height: 800 },
+          isMobile: true,
+          hasTouch: true,
+          baseURL: h.origin,
+          locale,
+          storageState: state,
+        });
+        const p = await ctx.newPage();
+        const at = `${locale} ${width} px`;
+        await p.goto("/search/tile");
+        await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+        await p.locator(".tiles .tile-new").first().waitFor();
+        const count = await p.locator(".tiles > li").count();
+        assert.equal(count, far.length, `${at}: every member has a tile`);
+        for (let n = 1; n <= count; n++) {
+          for (
+            const f of await faults(p, `.tiles > li:nth-child(${n}) .tile`, [
+              ".tile-distance",
+              ".tile-new",
+              ".tile-name",
+              ".tile-age",
+              ".tile-pics",
+            ])
+          ) problems.push(`${at}, tile ${n}: ${f.what}`);
+        }
+        // The distance is whole: never cut short with "…".
+        const cut = await p.evaluate(() =>
+          [...document.querySelectorAll<HTMLElement>(".tile-distance")]
+            .filter((d) => d.scrollWidth > d.clientWidth + 1).map((d) => d.textContent)
+        );
+        for (const d of cut) problems.push(`${at}: the distance "${d}" is cut short`);
+        // The online dot stays round beside a long name (never squeezed to a sliver).
+        const dots = await p.evaluate(() =>
+          [...document.querySelectorAll(".tile-name .online-dot")].map((d) => d.getBoundingClientRect())
+            .filter((b) => Math.abs(b.width - b.height) > 0.5).length
+        );
+        if (dots) problems.push(`${at}: ${dots} online dots squeezed out of round`);
+        if (width !== 430) await shot(p, `fit-${locale}-${width}-tiles`);
         await ctx.close();
       }
     }
