@@ -149,11 +149,7 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
               </button>
             </div>
           )}
-          {!reporting && (
-            <p className="muted">
-              Blocking hides you and {profileName} from each other everywhere: map, lists, chat and likes.
-            </p>
-          )}
+          {!reporting && <p className="muted">{FEEL_TEXTS.blockingHides(profileName)}</p>}
           {!reporting && (
             <div className="row">
               <button

@@ -37,4 +37,6 @@ export const FEEL_AR: Translation<EnFeelTexts> = {
   findPeople: "ابحث عن أشخاص قريبين",
   nextProfile: "الملف التالي",
   previousProfile: "الملف السابق",
+  blockingHides: (name: string) =>
+    `الحظر يخفيك أنت و${name} عن بعضكما في كل مكان: الخريطة والقوائم والدردشة والإعجابات.`,
 };

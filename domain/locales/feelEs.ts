@@ -37,4 +37,6 @@ export const FEEL_ES: Translation<EnFeelTexts> = {
   findPeople: "Buscar gente cerca",
   nextProfile: "Perfil siguiente",
   previousProfile: "Perfil anterior",
+  blockingHides: (name: string) =>
+    `Al bloquear, tú y ${name} dejan de verse en todas partes: mapa, listas, chat y me gusta.`,
 };

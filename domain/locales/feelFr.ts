@@ -37,4 +37,6 @@ export const FEEL_FR: Translation<EnFeelTexts> = {
   findPeople: "Trouver du monde près de toi",
   nextProfile: "Profil suivant",
   previousProfile: "Profil précédent",
+  blockingHides: (name: string) =>
+    `En bloquant, toi et ${name} ne vous verrez plus nulle part : carte, listes, discussions et j’aime.`,
 };

@@ -37,4 +37,6 @@ export const FEEL_PT_BR: Translation<EnFeelTexts> = {
   findPeople: "Encontrar gente por perto",
   nextProfile: "Próximo perfil",
   previousProfile: "Perfil anterior",
+  blockingHides: (name: string) =>
+    `Ao bloquear, você e ${name} deixam de se ver em todo lugar: mapa, listas, chat e curtidas.`,
 };

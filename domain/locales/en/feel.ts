@@ -34,6 +34,8 @@ export const EN_FEEL = {
   findPeople: "Find people nearby",
   nextProfile: "Next profile",
   previousProfile: "Previous profile",
+  blockingHides: (name: string) =>
+    `Blocking hides you and ${name} from each other everywhere: map, lists, chat and likes.`,
 };
 
 export type EnFeelTexts = typeof EN_FEEL;
