@@ -84,7 +84,7 @@ const STILL_INLINE: Record<string, number> = {
   "routes/pages/account.tsx": 4,
   "routes/pages/profileEdit.tsx": 1,
   "routes/pages/pictures.tsx": 1,
-  "islands/GaydarMap.tsx": 1,
+  "islands/NearbyMap.tsx": 1,
   "islands/NotesPanel.tsx": 1,
   "islands/Dashboard.tsx": 1,
   "islands/MemberFile.tsx": 2,

@@ -39,4 +39,6 @@ export const FEEL_AR: Translation<EnFeelTexts> = {
   previousProfile: "الملف السابق",
   blockingHides: (name: string) =>
     `الحظر يخفيك أنت و${name} عن بعضكما في كل مكان: الخريطة والقوائم والدردشة والإعجابات.`,
+  /** "Show me to everyone" in discreet mode: the same choice, without saying what the app is for. */
+  showToEveryoneDiscreet: "أظهرني لكل من هو قريب، حتى حيث يكون ذلك خطرًا",
 };

@@ -39,4 +39,6 @@ export const FEEL_ES: Translation<EnFeelTexts> = {
   previousProfile: "Perfil anterior",
   blockingHides: (name: string) =>
     `Al bloquear, tú y ${name} dejan de verse en todas partes: mapa, listas, chat y me gusta.`,
+  /** "Show me to everyone" in discreet mode: the same choice, without saying what the app is for. */
+  showToEveryoneDiscreet: "Mostrarme a todos los que están cerca, incluso donde eso es peligroso",
 };

@@ -39,4 +39,6 @@ export const FEEL_FR: Translation<EnFeelTexts> = {
   previousProfile: "Profil précédent",
   blockingHides: (name: string) =>
     `En bloquant, toi et ${name} ne vous verrez plus nulle part : carte, listes, discussions et j’aime.`,
+  /** "Show me to everyone" in discreet mode: the same choice, without saying what the app is for. */
+  showToEveryoneDiscreet: "Me montrer à tous ceux qui sont à proximité, même là où c’est dangereux",
 };

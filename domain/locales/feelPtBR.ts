@@ -39,4 +39,6 @@ export const FEEL_PT_BR: Translation<EnFeelTexts> = {
   previousProfile: "Perfil anterior",
   blockingHides: (name: string) =>
     `Ao bloquear, você e ${name} deixam de se ver em todo lugar: mapa, listas, chat e curtidas.`,
+  /** "Show me to everyone" in discreet mode: the same choice, without saying what the app is for. */
+  showToEveryoneDiscreet: "Mostrar-me a todos por perto, mesmo onde isso é perigoso",
 };

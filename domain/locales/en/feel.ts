@@ -36,6 +36,8 @@ export const EN_FEEL = {
   previousProfile: "Previous profile",
   blockingHides: (name: string) =>
     `Blocking hides you and ${name} from each other everywhere: map, lists, chat and likes.`,
+  /** "Show me to everyone" in discreet mode: the same choice, without saying what the app is for. */
+  showToEveryoneDiscreet: "Show me to everyone nearby, even where that is dangerous",
 };
 
 export type EnFeelTexts = typeof EN_FEEL;
