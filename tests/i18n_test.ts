@@ -85,15 +85,12 @@ const STILL_INLINE: Record<string, number> = {
   "routes/pages/profileEdit.tsx": 1,
   "routes/pages/pictures.tsx": 1,
   "islands/NearbyMap.tsx": 1,
-  "islands/NotesPanel.tsx": 1,
   "islands/Dashboard.tsx": 1,
   "islands/MemberFile.tsx": 2,
   "islands/SettingsForm.tsx": 1,
   "islands/Onboarding.tsx": 2,
-  "islands/settings/PasskeysSection.tsx": 1,
   "islands/map/markers.ts": 1,
   "islands/PicUpload.tsx": 2,
-  "islands/ProfileEditor.tsx": 1,
   // The service worker's last resort, when not even the cached offline page is there: no language known.
   "islands/sw/worker.ts": 2,
 };

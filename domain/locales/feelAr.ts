@@ -41,4 +41,7 @@ export const FEEL_AR: Translation<EnFeelTexts> = {
     `الحظر يخفيك أنت و${name} عن بعضكما في كل مكان: الخريطة والقوائم والدردشة والإعجابات.`,
   /** "Show me to everyone" in discreet mode: the same choice, without saying what the app is for. */
   showToEveryoneDiscreet: "أظهرني لكل من هو قريب، حتى حيث يكون ذلك خطرًا",
+  removeTag: (tag: string) => `إزالة الوسم ${tag}`,
+  removePasskey: (name: string) => `إزالة مفتاح المرور ${name}`,
+  dragPicture: (n: number) => `اسحب الصورة ${n} لنقلها`,
 };

@@ -41,4 +41,7 @@ export const FEEL_ES: Translation<EnFeelTexts> = {
     `Al bloquear, tú y ${name} dejan de verse en todas partes: mapa, listas, chat y me gusta.`,
   /** "Show me to everyone" in discreet mode: the same choice, without saying what the app is for. */
   showToEveryoneDiscreet: "Mostrarme a todos los que están cerca, incluso donde eso es peligroso",
+  removeTag: (tag: string) => `Quitar la etiqueta ${tag}`,
+  removePasskey: (name: string) => `Quitar la llave de acceso ${name}`,
+  dragPicture: (n: number) => `Arrastra la foto ${n} para moverla`,
 };
