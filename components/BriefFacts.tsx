@@ -10,13 +10,14 @@ import type { ProfileBrief } from "../domain/shapes/briefs.ts";
 import { phrase } from "../domain/phrases.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { num } from "../domain/i18n.ts";
+import { heightText, weightText } from "../domain/measures.ts";
 
 /** The facts of a brief; empty fields are left out. */
 export function BriefFacts({ brief }: { brief: ProfileBrief }) {
   const facts: { label: string; value: string }[] = [];
   if (brief.profileAge !== null) facts.push({ label: phrase("Age"), value: num(brief.profileAge) });
-  if (brief.profileHeight) facts.push({ label: TEXTS.height, value: brief.profileHeight });
-  if (brief.profileWeight) facts.push({ label: TEXTS.weight, value: brief.profileWeight });
+  if (brief.profileHeight) facts.push({ label: TEXTS.height, value: heightText(brief.profileHeight) });
+  if (brief.profileWeight) facts.push({ label: TEXTS.weight, value: weightText(brief.profileWeight) });
   facts.push({ label: phrase("Distance"), value: distanceText(brief.distanceMeters) });
   return (
     <div className="brief-facts">

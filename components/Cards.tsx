@@ -27,6 +27,7 @@ import {
   UserPlus,
 } from "lucide-react";
 import { titleText } from "../domain/texts.ts";
+import { discreetTitle } from "../domain/brand.ts";
 import { type Phrase, phrase } from "../domain/phrases.ts";
 
 export interface CardItem {
@@ -37,8 +38,8 @@ export interface CardItem {
   text?: string;
 }
 
-/** Cards linking to routes. */
-export function Cards({ items }: { items: readonly CardItem[] }) {
+/** Cards linking to routes; `discreet`: their plain titles (discreet mode names nothing). */
+export function Cards({ items, discreet }: { items: readonly CardItem[]; discreet?: boolean }) {
   return (
     <ul className="cards">
       {items.map((it) => (
@@ -47,7 +48,7 @@ export function Cards({ items }: { items: readonly CardItem[] }) {
             <span className="card-icon" aria-hidden="true">
               <it.icon className="icon" aria-hidden="true" />
             </span>
-            <span className="card-label">{titleText(it.label)}</span>
+            <span className="card-label">{titleText(discreetTitle(it.label, discreet))}</span>
             {it.text && <span className="card-text">{phrase(it.text as Phrase)}</span>}
           </a>
         </li>

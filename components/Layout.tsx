@@ -17,7 +17,7 @@ export interface LayoutProps {
   /** The page body, already rendered to HTML (islands collected). */
   bodyHtml: string;
   bodyClass?: string;
-  /** Discreet mode: a neutral title and icon, in tabs, history and on the home screen. */
+  /** Discreet mode: a neutral title and icon, in tabs, history and on the home screen; no brand named in the page. */
   discreet?: boolean;
   /** The page has the app's tab bar (logged in): room is kept for it. */
   tabs?: boolean;
@@ -56,7 +56,11 @@ export function Layout(p: LayoutProps) {
           <script type="speculationrules" dangerouslySetInnerHTML={{ __html: p.speculationRules }} />
         )}
       </head>
-      <body className={p.bodyClass} data-brand={p.brand.id} data-tabs={p.tabs ? "1" : undefined}>
+      <body
+        className={p.bodyClass}
+        data-brand={p.discreet ? undefined : p.brand.id}
+        data-tabs={p.tabs ? "1" : undefined}
+      >
         <a className="skip-link" href="#main">{UI_TEXTS.skipToContent}</a>
         {p.header}
         <main id="main" tabIndex={-1} autoFocus dangerouslySetInnerHTML={{ __html: p.bodyHtml }} />

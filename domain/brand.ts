@@ -55,3 +55,14 @@ export function brandFor(hostname: string): Brand {
 export function taglineOf(brand: Brand, at = Date.now()): string {
   return brand.taglines[Math.floor(at / 60_000) % brand.taglines.length];
 }
+
+/**
+ * Titles that say what the app is for, and the plain ones discreet mode shows instead (menu,
+ * home card, top bar, heading): a glance at the screen names nothing.
+ */
+const DISCREET_TITLES: Record<string, string> = { "Gaydar Map": "Map" };
+
+/** The English title (a key of the title catalogue) a page or card shows: its plain one in discreet mode. */
+export function discreetTitle(english: string, discreet: boolean | undefined): string {
+  return discreet ? DISCREET_TITLES[english] ?? english : english;
+}

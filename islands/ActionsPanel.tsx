@@ -1,7 +1,7 @@
 /**
  * The actions panel of a profile (spec §2, §4): collapsed or expanded, with Block / Ignore and
  * Report Violation. Blocking asks to confirm first, then sets the `blocked` flag of the viewer's like of the profile, shows
- * 'Blocked and Redirecting...' for 3 seconds, then goes home. A report names a reason from a
+ * 'Blocked and Redirecting...' for 3 seconds, then goes home (a tap goes at once). A report names a reason from a
  * fixed list and may carry up to 4000 characters of text. "Lock my private pictures" ends what
  * the member was shown of the viewer's pictures in chat that are not public.
  */
@@ -78,6 +78,14 @@ function ReportForm({ profileId, onDone }: { profileId: string; onDone: () => vo
   );
 }
 
+/** Leaves a blocked profile for home, once (the timer and a tap may both ask). */
+let leaving = false;
+function goHome() {
+  if (leaving) return;
+  leaving = true;
+  location.assign("/");
+}
+
 function Panel({ like: initial, profileName }: ActionsPanelProps) {
   const { likerProfileId, likedProfileId } = initial;
   const { data } = useProfileLikeQuery(likerProfileId, likedProfileId, initial);
@@ -97,14 +105,21 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
         setRedirecting(true);
         // The blocked member's pictures, chat and buttons leave the screen at once (static/css/profiles.css).
         document.body.classList.add("blocked-clear");
-        setTimeout(() => location.assign("/"), BLOCK_REDIRECT_MS);
+        setTimeout(goHome, BLOCK_REDIRECT_MS);
       },
     });
   }
 
   if (redirecting) {
+    // The whole screen says it; a tap (or Enter, Space, Esc) goes home at once instead of waiting.
     return (
-      <section className="panel actions-panel">
+      <section
+        className="panel actions-panel blocked-screen"
+        tabIndex={-1}
+        ref={(el) => el?.focus()}
+        onClick={goHome}
+        onKeyDown={(e) => ["Enter", " ", "Escape"].includes(e.key) && goHome()}
+      >
         <p className="blocked-message" role="status">{TEXTS.blockedRedirecting}</p>
       </section>
     );
@@ -149,11 +164,7 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
               </button>
             </div>
           )}
-          {!reporting && (
-            <p className="muted">
-              Blocking hides you and {profileName} from each other everywhere: map, lists, chat and likes.
-            </p>
-          )}
+          {!reporting && <p className="muted">{FEEL_TEXTS.blockingHides(profileName)}</p>}
           {!reporting && (
             <div className="row">
               <button

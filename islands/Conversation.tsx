@@ -8,7 +8,7 @@
 
 import { Fragment, useEffect, useRef, useState } from "react";
 import { DayDivider, RunTime, timelineOf } from "../components/ChatTimeline.tsx";
-import { ChevronLeft } from "lucide-react";
+import { ChevronLeft, UserRound } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   fetchOlder,
@@ -129,7 +129,11 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
             </span>
           </span>
         </a>
-        <a className="chat-profile-link" href="#top">{SCREEN_TEXTS.viewProfile}</a>
+        {/* On a phone the word gives way to its icon (the name then has the room); the link keeps its name. */}
+        <a className="chat-profile-link" href="#top" aria-label={SCREEN_TEXTS.viewProfile}>
+          <UserRound className="icon" aria-hidden="true" />
+          <span className="chat-profile-text">{SCREEN_TEXTS.viewProfile}</span>
+        </a>
       </header>
       <div className="messages" role="log" aria-live="polite" ref={list}>
         {hasMore && <button type="button" onClick={loadOlder}>{UI_TEXTS.loadOlder}</button>}

@@ -11,6 +11,7 @@ import { type KeyboardEvent, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileNote, useNoteMutation, useNoteQuery } from "./queries/notes.ts";
 import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
+import { FEEL_TEXTS } from "../domain/feelTexts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import { cleanTags, MAX_TAG_LENGTH, MAX_TAGS } from "../domain/tags.ts";
 import { useOpenedByHash } from "./useOpenedByHash.ts";
@@ -128,7 +129,12 @@ function Panel({ note: initial }: NotesPanelProps) {
           {tags.map((t) => (
             <li key={t} className="tag">
               {t}
-              <button type="button" className="tag-remove" aria-label={`Remove tag ${t}`} onClick={() => removeTag(t)}>
+              <button
+                type="button"
+                className="tag-remove"
+                aria-label={FEEL_TEXTS.removeTag(t)}
+                onClick={() => removeTag(t)}
+              >
                 ×
               </button>
             </li>

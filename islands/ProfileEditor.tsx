@@ -21,6 +21,7 @@ import { CharacteristicChecks } from "../components/CharacteristicChecks.tsx";
 import { latestAdultBirthdate } from "../domain/age.ts";
 import { picImgProps } from "../domain/pictures.ts";
 import { MAX_TEXT, TEXTS, titleText } from "../domain/texts.ts";
+import { FEEL_TEXTS } from "../domain/feelTexts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { PicInfo } from "../domain/shapes/pictures.ts";
 import { phrase } from "../domain/phrases.ts";
@@ -320,7 +321,7 @@ function PicturesEditor({ profile: p }: { profile: ProfileView }) {
                     <button
                       type="button"
                       className="drag-handle"
-                      aria-label={`Drag picture ${i + 1} to move it`}
+                      aria-label={FEEL_TEXTS.dragPicture(i + 1)}
                       title={UI_TEXTS.dragToMove}
                       onPointerDown={(e) => onPointerDown(e, id)}
                     >

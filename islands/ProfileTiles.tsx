@@ -59,8 +59,11 @@ function Tiles(props: DiscoveryProps) {
                   nsfw={nsfw}
                   eager={i < EAGER_TILES}
                 />
-                <span className="tile-distance">{distanceText(b.distanceMeters)}</span>
-                {b.isNew && <span className="tile-new">{TEXTS.newMark}</span>}
+                {/* One row at the top: the distance at the end, "New" at the start, on a row of its own under it when both do not fit. */}
+                <span className="tile-top">
+                  <span className="tile-distance">{distanceText(b.distanceMeters)}</span>
+                  {b.isNew && <span className="tile-new">{TEXTS.newMark}</span>}
+                </span>
                 <span className="tile-caption">
                   <span className="tile-name badged">
                     <OnlineDot online={presence[b.profileId]?.online} />

@@ -21,6 +21,7 @@ import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
 import { Time } from "../components/Time.tsx";
 import { distanceText, profileUrl } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
+import { heightText, weightText } from "../domain/measures.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { PicInfo } from "../domain/shapes/pictures.ts";
@@ -57,7 +58,11 @@ function PicGrid({ profileId, ids, pictures, label }: {
         return (
           <li key={id}>
             <a className="tile" href={carouselHref(profileId, id, shown)}>
-              <img {...picImgProps(pic, 256, showNsfw)} alt={`Picture ${i + 1}`} loading={i < 4 ? "eager" : "lazy"} />
+              <img
+                {...picImgProps(pic, 256, showNsfw)}
+                alt={SCREEN_TEXTS.pictureOf(i + 1, shown.length)}
+                loading={i < 4 ? "eager" : "lazy"}
+              />
               {pic.nsfw && <span className="pic-badge">NSFW</span>}
             </a>
           </li>
@@ -257,8 +262,9 @@ function ProfileBody({ profile: initial, distanceMeters }: ProfileViewProps) {
   const p = useProfileQuery(initial.id, initial).data ?? initial;
   const showNsfw = useShowsNsfw();
   const facts = [
-    p.height ? `Height ${p.height}` : null,
-    p.weight ? `Weight ${p.weight}` : null,
+    // The labels in the reader's language, both values in one system (theirs: domain/measures.ts).
+    p.height ? `${TEXTS.height} ${heightText(p.height)}` : null,
+    p.weight ? `${TEXTS.weight} ${weightText(p.weight)}` : null,
   ].filter(Boolean);
   const around = useGridNeighbours(p.id);
   const swipe = useRef<{ x: number; y: number } | null>(null);

@@ -92,7 +92,7 @@ export async function createAccount(
   const id = newId();
   const t = now();
   const roles = [...new Set(input.roles ?? ["USER"])];
-  const name = input.name ?? email.split("@")[0].slice(0, 40);
+  const name = input.name ?? defaultAccountName(email);
   const account: Account = {
     id,
     email,
@@ -244,4 +244,26 @@ export async function setOnboarding(accountId: string, step: OnboardingStep | nu
     if (await commitAccount(entry, next)) return true;
   }
   throw new Error("onboarding not saved");
+}
+
+/** The name an account has before its member gives one: the email's local part. */
+export function defaultAccountName(email: string): string {
+  return email.split("@")[0].slice(0, 40);
+}
+
+/**
+ * The name a member gives their default profile (onboarding's name step, the profile editor)
+ * becomes the account's, while the account still has the email's local part: Account settings
+ * and the contact form then show "Rowan", not "rowan.k1987". A name the member set in Account
+ * settings is kept.
+ */
+export async function adoptProfileName(accountId: string, profileId: string, name: string): Promise<void> {
+  const given = name.trim();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const entry = await kv().get<Account>(keys.account(accountId));
+    const a = entry.value;
+    if (!a || !given || a.defaultProfileId !== profileId || a.name !== defaultAccountName(a.email)) return;
+    const op = kv().atomic().check(entry).set(keys.account(accountId), { ...a, name: given, tsUpdated: now() });
+    if (await commitForgetting(op, "account", [accountId])) return;
+  }
 }

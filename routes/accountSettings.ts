@@ -4,7 +4,8 @@
  */
 
 import { reauthOf } from "./reauth.ts";
-import type { Account } from "../kv/accounts.ts";
+import { type Account, defaultAccountName } from "../kv/accounts.ts";
+import { getProfile } from "../kv/profiles.ts";
 import type { Session } from "../kv/sessions.ts";
 import { activeGrant } from "../kv/roles.ts";
 import { listPushSubscriptions, vapidKeys } from "../kv/push.ts";
@@ -19,7 +20,10 @@ export async function settingsOf(a: Account, session: Session | null) {
   ]);
   return {
     defaultProfileId: a.defaultProfileId,
-    name: a.name,
+    // A member who never set one here: the name they gave their profile (onboarding), not the email's local part.
+    name: a.name === defaultAccountName(a.email)
+      ? (await getProfile(a.defaultProfileId))?.profilename || a.name
+      : a.name,
     email: a.email,
     roles: a.roles,
     /** Until when credits keep the member a volunteer (kv/roles.ts), or null. */

@@ -251,6 +251,7 @@ export const TEXTS: Translation<EnTexts> = {
     "Register / Recover Login": "التسجيل / استعادة الدخول",
     "Register": "التسجيل",
     "Gaydar Map": "خريطة غيدار",
+    "Map": "الخريطة",
     "Profile Tiles": "مربعات الملفات",
     "Swype Profiles": "تصفّح بالسحب",
     "Read Profiles": "قراءة الملفات",

@@ -242,6 +242,7 @@ export const TEXTS: Translation<EnTexts> = {
     "Register / Recover Login": "Registrarse / Recuperar acceso",
     "Register": "Registrarse",
     "Gaydar Map": "Mapa Gaydar",
+    "Map": "Mapa",
     "Profile Tiles": "Perfiles en mosaico",
     "Swype Profiles": "Deslizar perfiles",
     "Read Profiles": "Leer perfiles",

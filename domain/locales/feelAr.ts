@@ -37,4 +37,11 @@ export const FEEL_AR: Translation<EnFeelTexts> = {
   findPeople: "ابحث عن أشخاص قريبين",
   nextProfile: "الملف التالي",
   previousProfile: "الملف السابق",
+  blockingHides: (name: string) =>
+    `الحظر يخفيك أنت و${name} عن بعضكما في كل مكان: الخريطة والقوائم والدردشة والإعجابات.`,
+  /** "Show me to everyone" in discreet mode: the same choice, without saying what the app is for. */
+  showToEveryoneDiscreet: "أظهرني لكل من هو قريب، حتى حيث يكون ذلك خطرًا",
+  removeTag: (tag: string) => `إزالة الوسم ${tag}`,
+  removePasskey: (name: string) => `إزالة مفتاح المرور ${name}`,
+  dragPicture: (n: number) => `اسحب الصورة ${n} لنقلها`,
 };

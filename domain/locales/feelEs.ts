@@ -37,4 +37,11 @@ export const FEEL_ES: Translation<EnFeelTexts> = {
   findPeople: "Buscar gente cerca",
   nextProfile: "Perfil siguiente",
   previousProfile: "Perfil anterior",
+  blockingHides: (name: string) =>
+    `Al bloquear, tú y ${name} dejan de verse en todas partes: mapa, listas, chat y me gusta.`,
+  /** "Show me to everyone" in discreet mode: the same choice, without saying what the app is for. */
+  showToEveryoneDiscreet: "Mostrarme a todos los que están cerca, incluso donde eso es peligroso",
+  removeTag: (tag: string) => `Quitar la etiqueta ${tag}`,
+  removePasskey: (name: string) => `Quitar la llave de acceso ${name}`,
+  dragPicture: (n: number) => `Arrastra la foto ${n} para moverla`,
 };

@@ -37,4 +37,11 @@ export const FEEL_FR: Translation<EnFeelTexts> = {
   findPeople: "Trouver du monde près de toi",
   nextProfile: "Profil suivant",
   previousProfile: "Profil précédent",
+  blockingHides: (name: string) =>
+    `En bloquant, toi et ${name} ne vous verrez plus nulle part : carte, listes, discussions et j’aime.`,
+  /** "Show me to everyone" in discreet mode: the same choice, without saying what the app is for. */
+  showToEveryoneDiscreet: "Me montrer à tous ceux qui sont à proximité, même là où c’est dangereux",
+  removeTag: (tag: string) => `Retirer l’étiquette ${tag}`,
+  removePasskey: (name: string) => `Supprimer la clé d’accès ${name}`,
+  dragPicture: (n: number) => `Fais glisser la photo ${n} pour la déplacer`,
 };

@@ -37,4 +37,11 @@ export const FEEL_PT_BR: Translation<EnFeelTexts> = {
   findPeople: "Encontrar gente por perto",
   nextProfile: "Próximo perfil",
   previousProfile: "Perfil anterior",
+  blockingHides: (name: string) =>
+    `Ao bloquear, você e ${name} deixam de se ver em todo lugar: mapa, listas, chat e curtidas.`,
+  /** "Show me to everyone" in discreet mode: the same choice, without saying what the app is for. */
+  showToEveryoneDiscreet: "Mostrar-me a todos por perto, mesmo onde isso é perigoso",
+  removeTag: (tag: string) => `Remover a etiqueta ${tag}`,
+  removePasskey: (name: string) => `Remover a chave de acesso ${name}`,
+  dragPicture: (n: number) => `Arraste a foto ${n} para movê-la`,
 };

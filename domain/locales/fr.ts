@@ -246,6 +246,7 @@ export const TEXTS: Translation<EnTexts> = {
     "Register / Recover Login": "S'inscrire / Récupérer l'accès",
     "Register": "S'inscrire",
     "Gaydar Map": "Carte Gaydar",
+    "Map": "Carte",
     "Profile Tiles": "Profils en mosaïque",
     "Swype Profiles": "Balayer les profils",
     "Read Profiles": "Lire les profils",

@@ -242,6 +242,7 @@ export const TEXTS: Translation<EnTexts> = {
     "Register / Recover Login": "Cadastrar / Recuperar acesso",
     "Register": "Cadastrar",
     "Gaydar Map": "Mapa Gaydar",
+    "Map": "Mapa",
     "Profile Tiles": "Perfis em grade",
     "Swype Profiles": "Deslizar perfis",
     "Read Profiles": "Ler perfis",

@@ -1,6 +1,6 @@
 /**
  * The Leaflet half of the map. Leaflet touches `window` when it loads, so only the browser loads
- * this module, with `import()` from the GaydarMap island (esbuild puts it in its own chunk). It
+ * this module, with `import()` from the NearbyMap island (esbuild puts it in its own chunk). It
  * draws what the island decides: tiles, member markers or aggregate cells, and the 'me' marker;
  * it reports every settled view back, and flies where the island's commands say.
  */

@@ -1,6 +1,6 @@
 /**
  * Where the map opens, and the tiles Leaflet draws there, free of React and Leaflet: the map
- * island (islands/GaydarMap.tsx) opens Leaflet at `firstMapView`, and the page's first tiles
+ * island (islands/NearbyMap.tsx) opens Leaflet at `firstMapView`, and the page's first tiles
  * (islands/MapPreview.enhance.ts) are laid out by `tilesAt` exactly as Leaflet will lay them, so
  * the map shows before React and Leaflet have run and Leaflet then draws over the same picture.
  */

@@ -15,6 +15,7 @@ import {
 } from "../queries/passkeys.ts";
 import { Time } from "../../components/Time.tsx";
 import { TEXTS } from "../../domain/texts.ts";
+import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
 export interface PasskeysProps {
@@ -65,7 +66,7 @@ export function PasskeysSection({ passkeys: initial, reauth }: PasskeysProps) {
                 type="button"
                 onClick={() => remove.mutate(p.id)}
                 disabled={remove.isPending}
-                aria-label={`Remove passkey ${p.name}`}
+                aria-label={FEEL_TEXTS.removePasskey(p.name)}
               >
                 {UI_TEXTS.remove}
               </button>

@@ -10,6 +10,7 @@ import { useState } from "react";
 import { api, call } from "../queries/api.ts";
 import { VERIFIED_TEXTS } from "../../domain/verified.ts";
 import { TEXTS } from "../../domain/texts.ts";
+import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 import { apiPath } from "../../domain/apiPath.ts";
 
 /** What the settings page knows of the member's safety. */
@@ -59,7 +60,7 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
       await call("PUT /api/settings/verified-only", {}, { json: { on } });
     } catch {
       setState({ ...state, onlyVerified: !on });
-      setError("Could not save, please try again.");
+      setError(phrase("Could not save, please try again."));
     }
   }
   return (
@@ -72,7 +73,7 @@ export function SafetySection({ initial }: { initial: SafetyState }) {
           checked={state.showToEveryone}
           onChange={(e) => save({ showToEveryone: e.target.checked })}
         />{" "}
-        {TEXTS.showToEveryone}
+        {state.discreet ? FEEL_TEXTS.showToEveryoneDiscreet : TEXTS.showToEveryone}
       </label>
       <label className="check">
         <input type="checkbox" checked={state.discreet} onChange={(e) => save({ discreet: e.target.checked })} />{" "}

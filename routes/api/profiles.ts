@@ -12,6 +12,7 @@ import { normalizeBirthdate } from "../../domain/age.ts";
 import { now } from "../../kv/clock.ts";
 import { isId } from "../../kv/ids.ts";
 import { getProfile, type ProfileRefusal, updateProfile } from "../../kv/profiles.ts";
+import { adoptProfileName } from "../../kv/accounts.ts";
 import { loadProfileView, viewOfProfile } from "../../kv/profileViews.ts";
 import { MAX_PICS_PER_PROFILE } from "../../kv/pictures.ts";
 import type { ProfileChange } from "../../domain/shapes/profiles.ts";
@@ -94,5 +95,8 @@ export const profiles = new Hono<AppEnv>()
     if (body.profilePicIdsPrivate !== undefined) change.profilePicIdsPrivate = body.profilePicIdsPrivate;
     const res = await updateProfile(caller.profileId, change);
     if (!res.ok) throw REFUSALS[res.reason]();
+    if (change.profilename !== undefined) {
+      await adoptProfileName(caller.accountId, caller.profileId, res.profile.profilename);
+    }
     return c.json(await viewOfProfile(res.profile, caller.profileId));
   });

@@ -440,3 +440,35 @@ Deno.test("settings - adding a passkey (a way in that outlives a new password) n
     t.close();
   }
 });
+
+Deno.test("settings - the name is the one given at onboarding, not the email's local part", async () => {
+  const t = await testApp();
+  try {
+    const m = await t.member("rowan.k1987@example.com", { onboarding: true });
+    assert.equal((await t.call("GET", "/api/settings", { cookie: m.cookie })).data.name, "rowan.k1987");
+    // Onboarding's name step saves the profile's name: the account takes it.
+    const named = await t.call("PUT", "/api/profile", { cookie: m.cookie, json: { profilename: "Rowan Alexander" } });
+    assert.equal(named.status, 200);
+    assert.equal((await t.call("GET", "/api/settings", { cookie: m.cookie })).data.name, "Rowan Alexander");
+    assert.equal((await getAccountByEmail("rowan.k1987@example.com"))!.name, "Rowan Alexander");
+    // A name set in Account settings is the member's choice: a later profile name leaves it.
+    await t.call("PUT", "/api/settings", { cookie: m.cookie, json: { name: "Ro", email: "rowan.k1987@example.com" } });
+    await t.call("PUT", "/api/profile", { cookie: m.cookie, json: { profilename: "Rowan A." } });
+    assert.equal((await t.call("GET", "/api/settings", { cookie: m.cookie })).data.name, "Ro");
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("settings - a member onboarded before shows their profile's name, not the email's local part", async () => {
+  const t = await testApp();
+  try {
+    const m = await t.member("sasha99@example.com");
+    const account = (await getAccountByEmail("sasha99@example.com"))!;
+    const { updateProfile } = await import("../../kv/profiles.ts");
+    await updateProfile(account.defaultProfileId, { profilename: "Sasha" });
+    assert.equal((await t.call("GET", "/api/settings", { cookie: m.cookie })).data.name, "Sasha");
+  } finally {
+    t.close();
+  }
+});

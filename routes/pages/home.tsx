@@ -21,6 +21,7 @@ import { profileBriefs } from "../../kv/briefs.ts";
 import type { ProfileBrief } from "../../domain/shapes/briefs.ts";
 import { presenceOf } from "../../kv/presence.ts";
 import { isSecureContext } from "../middleware.ts";
+import { isDiscreet } from "../device.ts";
 
 /** The cookie that keeps the banner dismissed on this device. */
 const BANNER_COOKIE = "banner";
@@ -116,7 +117,7 @@ export async function homePage(c: Context<AppEnv>) {
         </p>
       )}
       {people && <Around people={people} />}
-      <Cards items={caller ? HOME_CARDS : HOME_CARDS_LOGGED_OUT} />
+      <Cards items={caller ? HOME_CARDS : HOME_CARDS_LOGGED_OUT} discreet={isDiscreet(c)} />
       {caller && (
         <div className="row center">
           <Island of={NsfwToggle} props={{}} />

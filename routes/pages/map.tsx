@@ -1,14 +1,16 @@
-/** The map page (/search/map): the full-screen GaydarMap island over its first tiles (MapPreview). */
+/** The map page (/search/map): the full-screen NearbyMap island over its first tiles (MapPreview). */
 
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { renderPage, safetyNoticeFor } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
-import GaydarMap from "../../islands/GaydarMap.tsx";
+import NearbyMap from "../../islands/NearbyMap.tsx";
 import MapPreview from "../../islands/MapPreview.tsx";
 import { knownLocation } from "../../kv/positions.ts";
 import { config } from "../../config/config.ts";
 import { titleText } from "../../domain/texts.ts";
+import { discreetTitle } from "../../domain/brand.ts";
+import { isDiscreet } from "../device.ts";
 
 export async function mapPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
@@ -17,15 +19,16 @@ export async function mapPage(c: Context<AppEnv>) {
   // The tiles come from this app's /tiles (routes/tiles.ts); the page never names the tile host.
   // Their attribution stays on the map (the tile host's licence asks for it wherever they show).
   const props = { profileId: caller.profileId, attribution: config.tileAttribution, known };
+  const title = discreetTitle("Gaydar Map", isDiscreet(c));
   return renderPage(
     c,
-    "Gaydar Map",
+    title,
     <section className="map-section">
-      <h1 className="visually-hidden">{titleText("Gaydar Map")}</h1>
+      <h1 className="visually-hidden">{titleText(title)}</h1>
       {await safetyNoticeFor(c)}
       {/* The first tiles, under the map until Leaflet has drawn its own. */}
       <Island of={MapPreview} props={props} />
-      <Island of={GaydarMap} props={props} />
+      <Island of={NearbyMap} props={props} />
     </section>,
     { bodyClass: "map-body" },
   );

@@ -17,7 +17,7 @@ Deno.test("map page - members only; the island gets the attribution and the memb
     assert.equal(first.status, 200);
     assert.match(first.text, /<title>Gaydar Map · /);
     assert.match(first.text, /<body class="map-body"/);
-    assert.match(first.text, /data-island="GaydarMap"/);
+    assert.match(first.text, /data-island="NearbyMap"/);
     assert.match(first.text, /&quot;known&quot;:null/, "no report yet");
 
     await reportPosition(viewer.profileId, { lat: 33.4484123, lon: -112.0740456, use: "OVERRIDE", hide: true });
@@ -30,7 +30,7 @@ Deno.test("map page - members only; the island gets the attribution and the memb
     });
     const r = await t.call("GET", "/search/map", { cookie: viewer.cookie });
     const props = JSON.parse(
-      r.text.match(/data-island="GaydarMap" data-props="([^"]*)"/)![1].replaceAll("&quot;", '"')
+      r.text.match(/data-island="NearbyMap" data-props="([^"]*)"/)![1].replaceAll("&quot;", '"')
         .replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&#x27;", "'").replaceAll("&amp;", "&"),
     );
     assert.deepEqual(props.known, { lat: 33.4484123, lon: -112.0740456, use: "OVERRIDE", hide: true });

@@ -7,7 +7,7 @@ import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import type { AppEnv } from "../env.ts";
 import { collectIslands, Island } from "../../components/Island.tsx";
 import { Layout } from "../../components/Layout.tsx";
-import { taglineOf } from "../../domain/brand.ts";
+import { discreetTitle, taglineOf } from "../../domain/brand.ts";
 import { TEXTS, titleText } from "../../domain/texts.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { menuFor } from "../table.ts";
@@ -73,17 +73,19 @@ export async function renderPage(
   const brand = c.get("brand");
   const discreet = isDiscreet(c);
   const tabs = caller !== null && opts.tabs !== false;
+  // Discreet mode: no brand name nor tagline in the props either, and the menu's plain titles.
   const headerProps = {
-    brandName: brand.name,
-    tagline: phrase(taglineOf(brand) as Phrase),
-    items: menuFor({ loggedIn: !!caller, roles: caller?.roles ?? [] }),
+    brandName: discreet ? "" : brand.name,
+    tagline: discreet ? "" : phrase(taglineOf(brand) as Phrase),
+    items: menuFor({ loggedIn: !!caller, roles: caller?.roles ?? [] })
+      .map((it) => ({ ...it, label: discreetTitle(it.label, discreet) })),
     currentPath: c.req.path,
     troubleText: TEXTS.serverTrouble,
     ...(caller
       ? { offline: { offlineLine: UI_TEXTS.offlineLine, updateReady: UI_TEXTS.updateReady, reload: UI_TEXTS.reload } }
       : {}),
     ...(discreet ? { quickExitUrl: config.quickExitUrl, quickExitText: TEXTS.quickExit, discreet: true } : {}),
-    ...(opts.screen && caller ? { screenTitle: title } : {}),
+    ...(opts.screen && caller ? { screenTitle: discreetTitle(title, discreet) } : {}),
   };
   // A page with no island of its own ships no JavaScript: its header stays plain HTML.
   const hydrate = islands.size > 0;

@@ -1,5 +1,5 @@
 /**
- * What a phone shows fits: the profile's action bar (Remove Like, Chat, Notes, Actions) and the
+ * What a phone shows fits: the discovery tiles (distance, "New", name, age, picture count), the profile's action bar (Remove Like, Chat, Notes, Actions) and the
  * chat screen's header (back, avatar, name with its Verified badge, "Online now" or "Typing…", Profile) measured at 320,
  * 390 and 430 px wide in every language. No two of their parts overlap, none sticks out of its
  * bar or the screen, and no text overflows the box that holds it.
@@ -15,6 +15,7 @@ import { keys } from "../../kv/keys.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { putProfileLike } from "../../kv/likes.ts";
 import { markSeen } from "../../kv/presence.ts";
+import { reportPosition } from "../../kv/positions.ts";
 import { publishEvent } from "../../kv/events.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import { portrait } from "../fixtures/pictures.ts";
@@ -147,6 +148,178 @@ Deno.test("e2e - the action bar and the chat header fit at 320, 390 and 430 px i
       }
     }
     assert.deepEqual(problems, []);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("e2e - a tile's labels never cover each other at 320, 390 and 430 px in every language", async () => {
+  const h = await startHarness();
+  try {
+    const { context, page } = await h.newPage("phone");
+    const email = "fit-tiles@example.com";
+    await registerAndLogIn(page, h.origin, email);
+    const me = (await getAccountByEmail(email))!.defaultProfileId;
+    const home = { lat: 48.8566, lon: 2.3522 };
+    await reportPosition(me, { ...home, use: "OVERRIDE", hide: false });
+    const state = await context.storageState();
+    await context.close();
+    // New members (joined today: each tile says "New"), from a few hundred metres to far away (the
+    // widest distances, "12.43 mi", "20,01 km"), long names, verified, several pictures, online.
+    const far = [0.002, 0.02, 0.12, 0.18, 0.3, 0.45];
+    for (const [i, r] of far.entries()) {
+      const id = (await createAccount({ email: `fit-tile${i}@example.com`, name: `Tile ${i}` }))!.defaultProfileId;
+      await updateProfile(id, { profilename: i % 2 ? "Maximiliano Alexander" : "Wolfgang", birthdate: "1988-05-05" });
+      await addPicture(id, await normalizeUpload(await portrait(i)));
+      if (i % 2) await addPicture(id, await normalizeUpload(await portrait(i + 1)));
+      const profile = (await getProfile(id))!;
+      if (i % 3 === 0) {
+        await kv().set(keys.profile(id), { ...profile, verifiedPicIds: profile.profilePicIds, tsVerified: Date.now() });
+      }
+      await markSeen(id);
+      await reportPosition(id, { lat: home.lat + r, lon: home.lon + r / 2, use: "OVERRIDE", hide: false });
+    }
+
+    const problems: string[] = [];
+    for (const locale of LOCALES) {
+      for (const width of WIDTHS) {
+        const ctx = await h.browser.newContext({
+          viewport: { width, height: 800 },
+          isMobile: true,
+          hasTouch: true,
+          baseURL: h.origin,
+          locale,
+          storageState: state,
+        });
+        const p = await ctx.newPage();
+        const at = `${locale} ${width} px`;
+        await p.goto("/search/tile");
+        await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+        await p.locator(".tiles .tile-new").first().waitFor();
+        const count = await p.locator(".tiles > li").count();
+        assert.equal(count, far.length, `${at}: every member has a tile`);
+        for (let n = 1; n <= count; n++) {
+          for (
+            const f of await faults(p, `.tiles > li:nth-child(${n}) .tile`, [
+              ".tile-distance",
+              ".tile-new",
+              ".tile-name",
+              ".tile-age",
+              ".tile-pics",
+            ])
+          ) problems.push(`${at}, tile ${n}: ${f.what}`);
+        }
+        // The distance is whole: never cut short with "…".
+        const cut = await p.evaluate(() =>
+          [...document.querySelectorAll<HTMLElement>(".tile-distance")]
+            .filter((d) => d.scrollWidth > d.clientWidth + 1).map((d) => d.textContent)
+        );
+        for (const d of cut) problems.push(`${at}: the distance "${d}" is cut short`);
+        // The online dot stays round beside a long name (never squeezed to a sliver).
+        const dots = await p.evaluate(() =>
+          [...document.querySelectorAll(".tile-name .online-dot")].map((d) => d.getBoundingClientRect())
+            .filter((b) => Math.abs(b.width - b.height) > 0.5).length
+        );
+        if (dots) problems.push(`${at}: ${dots} online dots squeezed out of round`);
+        if (width !== 430) await shot(p, `fit-${locale}-${width}-tiles`);
+        await ctx.close();
+      }
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await h.close();
+  }
+});
+
+/** The main targets of a screen: 44 × 44 CSS px at least (the tab bar, the action bar, stepping profiles, the chat's header). */
+const MAIN_TARGETS = [
+  ".tab-bar a",
+  ".profile-bar button",
+  ".profile-bar .bar-link",
+  ".profile-step a",
+  ".chat-back",
+  ".chat-profile-link",
+  ".menu summary",
+];
+
+/**
+ * Every target in view smaller than 24 × 24 CSS px (WCAG 2.2 AA, 2.5.8), and every main target
+ * smaller than 44 × 44. Links inside a sentence are left out (the criterion's inline exception),
+ * and so is what is hidden or only for screen readers (the skip link until focused).
+ */
+function smallTargets(page: Page, main: string[]): Promise<string[]> {
+  return page.evaluate((main) => {
+    const out: string[] = [];
+    const sel = "a[href], button, input:not([type=hidden]), select, summary, [role=button], [tabindex='0']";
+    for (const el of document.querySelectorAll<HTMLElement>(sel)) {
+      const b = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      if (b.width <= 1 || b.height <= 1 || style.visibility === "hidden" || !el.checkVisibility?.()) continue;
+      if (el.closest(".visually-hidden, .skip-link, .leaflet-container")) continue;
+      // A link in a line of text: the sentence sets its size (WCAG's inline exception).
+      if (el.tagName === "A" && style.display === "inline" && el.parentElement?.closest("p, li, label, dd")) continue;
+      const name = `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(" ")[0]}` : ""} "${
+        (el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)
+      }"`;
+      const isMain = main.some((m) => el.matches(m));
+      const min = isMain ? 44 : 24;
+      if (b.width < min - 0.5 || b.height < min - 0.5) {
+        out.push(`${name}${isMain ? " (main)" : ""}: ${b.width.toFixed(0)}×${b.height.toFixed(0)} px`);
+      }
+    }
+    return out;
+  }, main);
+}
+
+Deno.test("e2e - every target is 24 px at least, the main ones 44, at 320, 390 and 430 px", async () => {
+  const h = await startHarness();
+  try {
+    const { context, page } = await h.newPage("phone");
+    const email = "fit-targets@example.com";
+    await registerAndLogIn(page, h.origin, email);
+    const state = await context.storageState();
+    await context.close();
+    // Three members in the grid's order, the middle one with three pictures: previous, next and the dots.
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = (await createAccount({ email: `fit-t${i}@example.com`, name: `Target ${i}` }))!.defaultProfileId;
+      await updateProfile(id, { profilename: `Target ${i}`, birthdate: "1990-01-01", height: "181 cm" });
+      for (let k = 0; k < (i === 1 ? 3 : 1); k++) await addPicture(id, await normalizeUpload(await portrait(i + k)));
+      ids.push(id);
+    }
+    const problems: string[] = [];
+    for (const locale of ["en-US", "ar"]) {
+      for (const width of WIDTHS) {
+        const ctx = await h.browser.newContext({
+          viewport: { width, height: 800 },
+          isMobile: true,
+          hasTouch: true,
+          baseURL: h.origin,
+          locale,
+          storageState: state,
+        });
+        const p = await ctx.newPage();
+        const at = `${locale} ${width} px`;
+        const hydrated = () =>
+          p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+        await p.goto("/search/tile");
+        await p.evaluate(([key, order]) => sessionStorage.setItem(key, order), ["grid-order", JSON.stringify(ids)]);
+        await p.goto(`/profile/${ids[1]}`);
+        await hydrated();
+        await p.locator(".profile-step [rel=next]").waitFor();
+        await p.locator(".hero-dot").first().waitFor();
+        for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${at}, profile: ${s}`);
+        await p.evaluate(() => location.hash = "actions");
+        await p.locator("#actions button.danger").first().waitFor();
+        for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${at}, profile actions: ${s}`);
+        await p.goto("/settings");
+        await hydrated();
+        await p.locator("input[type=checkbox]").first().waitFor();
+        for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${at}, settings: ${s}`);
+        await ctx.close();
+      }
+    }
+    assert.deepEqual([...new Set(problems)], []);
   } finally {
     await h.close();
   }

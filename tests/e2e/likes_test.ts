@@ -14,6 +14,7 @@ import { getProfile } from "../../kv/profiles.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { getNote } from "../../kv/notes.ts";
+import { createAccount } from "../../kv/accounts.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
 import { getPicLikes } from "../../kv/likes.ts";
 import sharp from "sharp";
@@ -257,3 +258,30 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     }
   });
 }
+
+Deno.test("e2e - after a block, 'Blocked and Redirecting...' fills the screen and a tap goes home at once", async () => {
+  const h = await startHarness();
+  try {
+    const { page } = await h.newPage("phone");
+    await registerAndLogIn(page, h.origin, "tapper@example.com");
+    const other = (await createAccount({ email: "tapped@example.com", name: "Tapped" }))!.defaultProfileId;
+    await page.goto(`/profile/${other}#actions`);
+    await page.getByRole("button", { name: TEXTS.blockIgnore }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: FEEL_TEXTS.yesBlock, exact: true }).click();
+    const message = page.getByRole("status").filter({ hasText: TEXTS.blockedRedirecting });
+    await message.waitFor();
+    // The spec's words, word for word, over the whole screen.
+    assert.equal((await message.textContent())?.trim(), "Blocked and Redirecting...");
+    const box = (await page.locator(".blocked-screen").boundingBox())!;
+    assert.deepEqual([box.x, box.y, box.width, box.height], [0, 0, 390, 844]);
+    await shot(page, "phone-blocked-tap");
+    // A tap away from the words goes home well before the 3 seconds.
+    const tapped = Date.now();
+    await page.touchscreen.tap(40, 700);
+    await page.waitForURL(h.origin + "/", { timeout: 2500 });
+    const after = Date.now() - tapped;
+    assert.ok(after < 1500, `went home ${after} ms after the tap`);
+  } finally {
+    await h.close();
+  }
+});

@@ -34,6 +34,13 @@ export const EN_FEEL = {
   findPeople: "Find people nearby",
   nextProfile: "Next profile",
   previousProfile: "Previous profile",
+  blockingHides: (name: string) =>
+    `Blocking hides you and ${name} from each other everywhere: map, lists, chat and likes.`,
+  /** "Show me to everyone" in discreet mode: the same choice, without saying what the app is for. */
+  showToEveryoneDiscreet: "Show me to everyone nearby, even where that is dangerous",
+  removeTag: (tag: string) => `Remove tag ${tag}`,
+  removePasskey: (name: string) => `Remove passkey ${name}`,
+  dragPicture: (n: number) => `Drag picture ${n} to move it`,
 };
 
 export type EnFeelTexts = typeof EN_FEEL;

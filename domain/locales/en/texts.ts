@@ -233,6 +233,7 @@ export const EN_TEXTS = {
     "Register / Recover Login": "Register / Recover Login",
     "Register": "Register",
     "Gaydar Map": "Gaydar Map",
+    "Map": "Map",
     "Profile Tiles": "Profile Tiles",
     "Swype Profiles": "Swype Profiles",
     "Read Profiles": "Read Profiles",

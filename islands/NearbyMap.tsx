@@ -46,7 +46,7 @@ export const TILE_FAILURES_SHOWN = 4;
 /** The list view of the members nearby (routes/table.ts), where the map's failure sends the member. */
 export const LIST_VIEW = "/search/tile";
 
-export interface GaydarMapProps {
+export interface NearbyMapProps {
   profileId: string;
   /** The tiles' attribution, HTML (the server's setting, never member input). */
   attribution: string;
@@ -114,7 +114,7 @@ function useTilesFailing(): [boolean, () => void, () => void] {
   return [failing, loaded, failed];
 }
 
-function MapBody({ profileId, attribution, known }: GaydarMapProps) {
+function MapBody({ profileId, attribution, known }: NearbyMapProps) {
   const loc = useLocation(profileId, known);
   const nsfw = useShowsNsfw();
   const [filter, setFilter] = useBriefFilter();
@@ -315,7 +315,7 @@ function MapBody({ profileId, attribution, known }: GaydarMapProps) {
   );
 }
 
-export default function GaydarMap(props: GaydarMapProps) {
+export default function NearbyMap(props: NearbyMapProps) {
   return (
     <QueryProvider>
       <MapBody {...props} />
