@@ -65,3 +65,29 @@ export async function presenceOf(viewer: string, ids: readonly string[]): Promis
   });
   return out;
 }
+
+/** A page with a conversation in view says so this often... */
+export const LOOKING_EVERY_MS = 20_000;
+/** ...and the mark lasts this long past the last time it did (a closed or hidden page stops saying it). */
+export const LOOKING_KEEP_MS = 45_000;
+
+/** What `lookingAt` keeps: the member a conversation is with, and when the page last said so. */
+interface LookingAt {
+  with: string;
+  ts: number;
+}
+
+/**
+ * Notes that the member has the conversation with `other` open and in view now, or (null) no
+ * longer: pushes for it are held back meanwhile (workers/push.ts), as the page shows it live.
+ */
+export async function setLookingAt(profileId: string, other: string | null): Promise<void> {
+  if (other === null) await kv().delete(keys.lookingAt(profileId));
+  else await kv().set(keys.lookingAt(profileId), { with: other, ts: now() }, { expireIn: LOOKING_KEEP_MS });
+}
+
+/** Has the member the conversation with `other` in view now? */
+export async function isLookingAt(profileId: string, other: string): Promise<boolean> {
+  const v = (await kv().get<LookingAt>(keys.lookingAt(profileId))).value;
+  return !!v && v.with === other && now() - v.ts < LOOKING_KEEP_MS;
+}

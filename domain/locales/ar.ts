@@ -392,6 +392,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   picLiked: "أُعجب أحدهم بصورتك.",
   cropSuggested: "اقترح أحدهم قصًّا لصورتك.",
   healthNotice: "إشعار صحي لك.",
+  neutral: "لديك ملاحظة جديدة.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

@@ -378,6 +378,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   picLiked: "A alguien le gustó tu foto.",
   cropSuggested: "Alguien sugirió un recorte para tu foto.",
   healthNotice: "Un aviso de salud para ti.",
+  neutral: "Tienes una nota nueva.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

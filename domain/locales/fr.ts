@@ -383,6 +383,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   picLiked: "Quelqu'un a aimé ta photo.",
   cropSuggested: "Quelqu'un a proposé un recadrage pour ta photo.",
   healthNotice: "Un avis de santé pour toi.",
+  neutral: "Vous avez une nouvelle note.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

@@ -379,6 +379,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   picLiked: "Alguém curtiu sua foto.",
   cropSuggested: "Alguém sugeriu um recorte para sua foto.",
   healthNotice: "Um aviso de saúde para você.",
+  neutral: "Você tem uma nota nova.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {
