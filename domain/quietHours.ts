@@ -1,8 +1,17 @@
 /**
+ * When pushes stay quiet. The conversation a member has in view: its page says so every
+ * LOOKING_EVERY_MS, and the mark lasts LOOKING_KEEP_MS past the last time (a closed or hidden
+ * page stops saying it), so a push for it is held back only while it is really on screen.
+ *
  * "Do not disturb" hours (Account settings): a daily span, in the member's own time zone, during
  * which no push notification is sent to any of their devices (the in-app notification is stored
  * all the same). A span may run past midnight (22:00 to 07:00).
  */
+
+/** A page with a conversation in view says so this often... */
+export const LOOKING_EVERY_MS = 20_000;
+/** ...and the mark lasts this long past the last time it did. */
+export const LOOKING_KEEP_MS = 45_000;
 
 /** The member's do-not-disturb hours: "HH:MM" from and to, in an IANA time zone. */
 export interface QuietHours {

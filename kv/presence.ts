@@ -7,6 +7,7 @@
 import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
+import { LOOKING_KEEP_MS } from "../domain/quietHours.ts";
 
 /** A stream writes its member's time this often at most... */
 export const PRESENCE_WRITE_MS = 30_000;
@@ -65,11 +66,6 @@ export async function presenceOf(viewer: string, ids: readonly string[]): Promis
   });
   return out;
 }
-
-/** A page with a conversation in view says so this often... */
-export const LOOKING_EVERY_MS = 20_000;
-/** ...and the mark lasts this long past the last time it did (a closed or hidden page stops saying it). */
-export const LOOKING_KEEP_MS = 45_000;
 
 /** What `lookingAt` keeps: the member a conversation is with, and when the page last said so. */
 interface LookingAt {

@@ -202,6 +202,13 @@ export const TEXTS: Translation<EnTexts> = {
   unblock: "Débloquer",
   pushNotifications: "Notifications push",
   noPushDevice: "Aucun appareil ne reçoit encore de notifications push.",
+  doNotDisturb: "Ne pas déranger",
+  doNotDisturbHelp:
+    "Aucune notification push entre ces heures, dans votre fuseau horaire. Elles vous attendent dans l'app.",
+  doNotDisturbOn: "Heures calmes activées",
+  quietFrom: "De",
+  quietTo: "À",
+  timeZone: "Fuseau horaire",
   remove: "Retirer",
   subscribe: "S'abonner",
   version: "Version",

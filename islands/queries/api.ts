@@ -67,6 +67,8 @@ export interface CallOptions {
   isLogin?: boolean;
   /** More request headers (an idempotency key). */
   headers?: Record<string, string>;
+  /** The request outlives the page (a last word as the page is left). */
+  keepalive?: boolean;
 }
 
 /** Calls the API and returns the parsed JSON body; throws ApiFailure on a non-2xx answer. */
@@ -79,7 +81,13 @@ export async function api<T = unknown>(path: string, opts: CallOptions = {}): Pr
   } else if (opts.form) body = opts.form;
   let res: Response;
   try {
-    res = await fetch(path, { method: opts.method ?? "GET", headers, body, credentials: "same-origin" });
+    res = await fetch(path, {
+      method: opts.method ?? "GET",
+      headers,
+      body,
+      credentials: "same-origin",
+      ...(opts.keepalive ? { keepalive: true } : {}),
+    });
   } catch (e) {
     globalThis.dispatchEvent(new Event(EVENTS.serverTrouble));
     throw new ApiFailure(0, "Network error", "network", e instanceof Error ? e.message : String(e));

@@ -1,6 +1,6 @@
 /** Chat data: conversations, one conversation, Map Chat sectors, sending and read receipts. */
 
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { type RefObject, useCallback, useEffect, useMemo, useState } from "react";
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, call, NAVIGATION } from "./api.ts";
 import { type MemberEvent, useMemberEvents } from "./events.ts";
@@ -9,6 +9,7 @@ import type { ApiAnswer } from "../../domain/contract.ts";
 import { apiPath } from "../../domain/apiPath.ts";
 import type { NewMessage } from "../../domain/shapes/messages.ts";
 import { TYPING_SHOWS_MS, TypingTeller } from "../../domain/typing.ts";
+import { LOOKING_EVERY_MS } from "../../domain/quietHours.ts";
 import { sendThroughOutbox, whenDelivered } from "./outbox.ts";
 
 /** A page of messages with the names and avatars of the members in it. */
@@ -216,6 +217,49 @@ export function useTellTyping(other: string): { keystroke: () => void; sent: (st
   return useMemo(() => ({ keystroke: () => teller.keystroke(), sent: (p: Promise<unknown>) => teller.sent(p) }), [
     teller,
   ]);
+}
+
+/**
+ * Tells the server I have the conversation with `other` in view (domain/quietHours.ts): every
+ * LOOKING_EVERY_MS while the page is visible and the conversation (`shown`) is on screen, and that
+ * I no longer do when it scrolls away, the page is hidden or left. Its messages show here live
+ * meanwhile, so no push is sent for them.
+ */
+export function useLookingAt(other: string, shown: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    const say = (at: string | null) =>
+      void api(apiPath("PUT /api/presence/looking", {}), { method: "PUT", json: { at }, keepalive: true })
+        .catch(() => {});
+    let timer: ReturnType<typeof setInterval> | undefined;
+    let inView = true;
+    let saying = false;
+    const update = () => {
+      const looking = document.visibilityState === "visible" && inView;
+      if (looking === saying) return;
+      saying = looking;
+      clearInterval(timer);
+      if (looking) {
+        say(other);
+        timer = setInterval(() => say(other), LOOKING_EVERY_MS);
+      } else say(null);
+    };
+    const el = shown.current;
+    const io = el && typeof IntersectionObserver !== "undefined"
+      ? new IntersectionObserver(([e]) => {
+        inView = e.isIntersecting;
+        update();
+      })
+      : null;
+    if (el) io?.observe(el);
+    update();
+    document.addEventListener("visibilitychange", update);
+    return () => {
+      io?.disconnect();
+      document.removeEventListener("visibilitychange", update);
+      clearInterval(timer);
+      if (saying) say(null);
+    };
+  }, [other, shown]);
 }
 
 /** Opens a view-once message (once): the pictures to show full screen now. */
