@@ -272,7 +272,7 @@ export const NOT_JSON = {
   "GET /api/profile-pic/nsfw/:id": "image/webp (the blurred size)",
   "GET /api/profile-pic/:id/source": "the uploaded original, metadata stripped (its owner only)",
   "POST /api/typing/:profileId": "204, no body",
-  "PUT /api/presence/looking": "204, no body",
+  "POST /api/presence/looking": "204, no body",
   "GET /api/docs": "text/html: this reference as a page",
   "POST /api/account/export/download": "application/zip: the member's data, once",
   "GET /api/games/identify/attempts/:attemptId/selfie":

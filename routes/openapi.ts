@@ -64,7 +64,7 @@ export const REQUESTS: Record<string, Request> = {
   "PUT /api/safety": { body: safetyBody },
   "GET /api/presence": { query: idsQuery },
   "PUT /api/presence": { body: presenceBody },
-  "PUT /api/presence/looking": { body: lookingBody },
+  "POST /api/presence/looking": { body: lookingBody },
   "POST /api/contactus-messages": { body: contactBody },
   "POST /api/account/export/download": { body: downloadBody },
   "DELETE /api/account": { body: confirmBody },

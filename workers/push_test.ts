@@ -274,7 +274,7 @@ Deno.test("push - quiet: not for the conversation in view, not in do-not-disturb
     const count = () => service.to(phone.endpoint).length;
 
     // b has the conversation with a open in view: a's message pushes nothing; c's does.
-    const looking = await t.call("PUT", "/api/presence/looking", { cookie: b.cookie, json: { at: a.profileId } });
+    const looking = await t.call("POST", "/api/presence/looking", { cookie: b.cookie, json: { at: a.profileId } });
     assert.equal(looking.status, 204);
     await send(t, a, b, "one");
     await runDueJobs(handlers);
@@ -284,7 +284,7 @@ Deno.test("push - quiet: not for the conversation in view, not in do-not-disturb
     assert.equal(count(), 1, "another conversation still pushes");
     assert.equal(service.to(phone.endpoint)[0].payload.url, `/profile/${c.profileId}#chat`);
     // The page closed (it stops saying so): a's next one pushes, once read.
-    await t.call("PUT", "/api/presence/looking", { cookie: b.cookie, json: { at: null } });
+    await t.call("POST", "/api/presence/looking", { cookie: b.cookie, json: { at: null } });
     await t.call("PUT", `/api/messages/read/${a.profileId}`, { cookie: b.cookie });
     await t.call("PUT", `/api/messages/read/${c.profileId}`, { cookie: b.cookie });
 
@@ -348,7 +348,7 @@ Deno.test("push - do-not-disturb hours: bad input is a 400", async () => {
       assert.equal(r.status, 400, JSON.stringify(quietHours));
       assert.ok(r.data.error.code);
     }
-    const r = await t.call("PUT", "/api/presence/looking", { cookie: m.cookie, json: { at: "not an id!" } });
+    const r = await t.call("POST", "/api/presence/looking", { cookie: m.cookie, json: { at: "not an id!" } });
     assert.equal(r.status, 400);
   } finally {
     t.close();

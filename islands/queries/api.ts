@@ -67,8 +67,6 @@ export interface CallOptions {
   isLogin?: boolean;
   /** More request headers (an idempotency key). */
   headers?: Record<string, string>;
-  /** The request outlives the page (a last word as the page is left). */
-  keepalive?: boolean;
 }
 
 /** Calls the API and returns the parsed JSON body; throws ApiFailure on a non-2xx answer. */
@@ -86,7 +84,6 @@ export async function api<T = unknown>(path: string, opts: CallOptions = {}): Pr
       headers,
       body,
       credentials: "same-origin",
-      ...(opts.keepalive ? { keepalive: true } : {}),
     });
   } catch (e) {
     globalThis.dispatchEvent(new Event(EVENTS.serverTrouble));

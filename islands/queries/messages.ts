@@ -227,21 +227,26 @@ export function useTellTyping(other: string): { keystroke: () => void; sent: (st
  */
 export function useLookingAt(other: string, shown: RefObject<HTMLElement | null>): void {
   useEffect(() => {
-    const say = (at: string | null) =>
-      void api(apiPath("PUT /api/presence/looking", {}), { method: "PUT", json: { at }, keepalive: true })
-        .catch(() => {});
+    const path = apiPath("POST /api/presence/looking", {});
+    const say = (at: string | null, leaving = false) => {
+      // A page being left gets no answer: a beacon is the browser's to deliver after it.
+      const body = new Blob([JSON.stringify({ at })], { type: "application/json" });
+      if (leaving && navigator.sendBeacon?.(path, body)) return;
+      void api(path, { method: "POST", json: { at } }).catch(() => {});
+    };
     let timer: ReturnType<typeof setInterval> | undefined;
     let inView = true;
     let saying = false;
+    let left = false;
     const update = () => {
-      const looking = document.visibilityState === "visible" && inView;
+      const looking = !left && document.visibilityState === "visible" && inView;
       if (looking === saying) return;
       saying = looking;
       clearInterval(timer);
       if (looking) {
         say(other);
         timer = setInterval(() => say(other), LOOKING_EVERY_MS);
-      } else say(null);
+      } else say(null, left || document.visibilityState !== "visible");
     };
     const el = shown.current;
     const io = el && typeof IntersectionObserver !== "undefined"
@@ -252,12 +257,27 @@ export function useLookingAt(other: string, shown: RefObject<HTMLElement | null>
       : null;
     if (el) io?.observe(el);
     update();
+    // Leaving the page runs no React cleanup: the page says it as it goes.
+    const leave = () => {
+      left = true;
+      update();
+    };
+    // Back from the back/forward cache: in view again.
+    const back = (e: PageTransitionEvent) => {
+      if (!e.persisted) return;
+      left = false;
+      update();
+    };
     document.addEventListener("visibilitychange", update);
+    addEventListener("pagehide", leave);
+    addEventListener("pageshow", back);
     return () => {
       io?.disconnect();
       document.removeEventListener("visibilitychange", update);
+      removeEventListener("pagehide", leave);
+      removeEventListener("pageshow", back);
       clearInterval(timer);
-      if (saying) say(null);
+      if (saying) say(null, true);
     };
   }, [other, shown]);
 }

@@ -2,7 +2,7 @@
  * Online now, last seen and typing (kv/presence.ts, kv/events.ts):
  *   GET  /api/presence?ids=a,b   → {id: {online, lastSeen} | null} (null: hidden, blocked, or I hide mine)
  *   PUT  /api/presence {hidden}  → hide or show my own status (hiding, I see no one's)
- *   PUT  /api/presence/looking {at}  → the conversation (a member's id) I have open in view now, or null:
+ *   POST /api/presence/looking {at}  → the conversation (a member's id) I have open in view now, or null:
  *                                  no push for it meanwhile (kv/presence.ts; the page says it again
  *                                  every LOOKING_EVERY_MS while it stays in view)
  *   POST /api/typing/{profileId} → tells that member I am typing (domain/typing.ts: passed on at most
@@ -45,7 +45,7 @@ export const presence = new Hono<AppEnv>()
     await setPresenceHidden(caller.profileId, hidden);
     return c.json({ hidden: await hidesPresence(caller.profileId) });
   })
-  .put("/presence/looking", async (c) => {
+  .post("/presence/looking", async (c) => {
     const caller = requireCaller(c);
     const { at } = await jsonBody(c, lookingBody);
     await setLookingAt(caller.profileId, at === caller.profileId ? null : at);

@@ -12,6 +12,7 @@ import { registerAndLogIn, startHarness } from "./harness.ts";
 import { startPushService, type TestSubscription } from "../pushService.ts";
 import { resetClock, shiftClock } from "../../kv/clock.ts";
 import { isLookingAt } from "../../kv/presence.ts";
+import { TEXTS } from "../../domain/texts.ts";
 import { listNotifications } from "../../kv/notifications.ts";
 
 /** Has the member an unread conversation's notification? */
@@ -219,6 +220,38 @@ Deno.test("e2e phone - push: a message and a like reach the service worker as on
     assert.equal(await send("Gone already?"), 201);
     const after = await waitFor("a push once the conversation is left", () => service.to(sub.endpoint)[3]);
     assert.equal(after.payload.body, "You have a new message.");
+
+    // Do not disturb, set in Settings around the browser's present time: nothing pushes; turned off, it does.
+    await b.page.goto("/settings");
+    await b.page.getByRole("checkbox", { name: TEXTS.doNotDisturbOn }).check();
+    await b.page.getByRole("status").filter({ hasText: TEXTS.saved }).waitFor();
+    const [from, to] = await b.page.evaluate(() => {
+      const hhmm = (d: Date) => `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+      return [hhmm(new Date(Date.now() - 3_600_000)), hhmm(new Date(Date.now() + 3 * 3_600_000))];
+    });
+    await b.page.getByLabel(TEXTS.quietFrom, { exact: true }).fill(from);
+    await b.page.getByLabel(TEXTS.quietTo, { exact: true }).fill(to);
+    const browserZone = await b.page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    await waitFor("the hours saved", async () => {
+      const q = await b.page.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.quietHours));
+      return q?.from === from && q?.to === to ? q : undefined;
+    }).then((q) => assert.equal(q.timeZone, browserZone, "in the member's time zone"));
+    await b.page.getByText(`${TEXTS.timeZone}: ${browserZone}`).waitFor();
+    shiftClock(61_000);
+    const before = service.to(sub.endpoint).length;
+    assert.equal(await send("Late night?"), 201);
+    await waitFor("the notification stored", async () => (await unreadChat(bId)) || undefined);
+    await new Promise((r) => setTimeout(r, 1_500)); // the job worker had its turn
+    assert.equal(service.to(sub.endpoint).length, before, "nothing pushed in do-not-disturb hours");
+    await b.page.getByRole("checkbox", { name: TEXTS.doNotDisturbOn }).uncheck();
+    await waitFor("the hours off", async () => {
+      const q = await b.page.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.quietHours));
+      return q === null ? true : undefined;
+    });
+    await b.page.evaluate((other) => fetch(`/api/messages/read/${other}`, { method: "PUT" }), aId);
+    shiftClock(61_000);
+    assert.equal(await send("Morning!"), 201);
+    await waitFor("a push once quiet hours are off", () => service.to(sub.endpoint)[before]);
     assert.deepEqual(service.problems, []);
 
     await cdp.detach();

@@ -78,7 +78,7 @@ const MATRIX: Record<string, Row | typeof NONE> = {
   "GET /api/safety": NONE,
   "GET /api/presence": NONE,
   "PUT /api/presence": NONE,
-  "PUT /api/presence/looking": NONE,
+  "POST /api/presence/looking": NONE,
   "POST /api/typing/:profileId": row("the member told of my typing", 401, 404, 204, 404, 204),
   "PUT /api/safety": NONE,
   "GET /api/settings": NONE,

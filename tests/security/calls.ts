@@ -150,7 +150,7 @@ export const CALLS: Record<string, CallOf> = {
   }),
   "DELETE /api/profile-pic-grants/:profileId": (w) => ({ path: `/api/profile-pic-grants/${w.other.profileId}` }),
   "POST /api/typing/:profileId": (w) => ({ path: `/api/typing/${w.owner.profileId}` }),
-  "PUT /api/presence/looking": (w) => ({ path: "/api/presence/looking", json: { at: w.owner.profileId } }),
+  "POST /api/presence/looking": (w) => ({ path: "/api/presence/looking", json: { at: w.owner.profileId } }),
   "GET /api/profile-pic/nsfw/:id": (w) => ({
     path: `/api/profile-pic/nsfw/${w.ids.picture}`,
     query: { scale_x: "256" },
