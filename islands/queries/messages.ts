@@ -228,16 +228,36 @@ export function useTellTyping(other: string): { keystroke: () => void; sent: (st
 export function useLookingAt(other: string, shown: RefObject<HTMLElement | null>): void {
   useEffect(() => {
     const path = apiPath("POST /api/presence/looking", {});
+    // One at a time, so that they arrive in the order said (a late "in view" would outlive a "left").
+    let chain = Promise.resolve();
     const say = (at: string | null, leaving = false) => {
-      // A page being left gets no answer: a beacon is the browser's to deliver after it.
-      const body = new Blob([JSON.stringify({ at })], { type: "application/json" });
-      if (leaving && navigator.sendBeacon?.(path, body)) return;
-      void api(path, { method: "POST", json: { at } }).catch(() => {});
+      if (!leaving) {
+        chain = chain.then(() => api(path, { method: "POST", json: { at } }).then(() => {}, () => {}));
+        return;
+      }
+      // A page being left gets no answer: a beacon, and a request kept alive past the page, are the
+      // browser's to deliver after it (either may be dropped as the page goes; saying it twice is
+      // harmless). The beacon's body is plain text (a JSON type is not allowed in one); the server
+      // reads it as JSON.
+      const body = JSON.stringify({ at });
+      try {
+        navigator.sendBeacon?.(path, body);
+      } catch { /* no beacon here */ }
+      void fetch(path, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json" },
+        credentials: "same-origin",
+        keepalive: true,
+      }).catch(() => {});
     };
     let timer: ReturnType<typeof setInterval> | undefined;
-    let inView = true;
     let saying = false;
     let left = false;
+    const el = shown.current;
+    const observed = !!el && typeof IntersectionObserver !== "undefined";
+    // With an observer, nothing is said before it first tells whether the conversation is on screen.
+    let inView = !observed;
     const update = () => {
       const looking = !left && document.visibilityState === "visible" && inView;
       if (looking === saying) return;
@@ -248,8 +268,7 @@ export function useLookingAt(other: string, shown: RefObject<HTMLElement | null>
         timer = setInterval(() => say(other), LOOKING_EVERY_MS);
       } else say(null, left || document.visibilityState !== "visible");
     };
-    const el = shown.current;
-    const io = el && typeof IntersectionObserver !== "undefined"
+    const io = observed
       ? new IntersectionObserver(([e]) => {
         inView = e.isIntersecting;
         update();
