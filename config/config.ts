@@ -53,6 +53,31 @@ export const config = {
   get publicOrigin() {
     return env("PUBLIC_ORIGIN");
   },
+  /**
+   * Origins (scheme://host:port) push endpoints may have beyond the browsers' push services
+   * (kv/push.ts): a self-hosted push service, or a test's local one. Comma list; unset: none.
+   */
+  get pushExtraOrigins(): string[] {
+    return (env("PUSH_EXTRA_ORIGINS") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  },
+  /** The VAPID key pair (base64url, as `web-push generate-vapid-keys` prints); unset: generated once and kept in KV. */
+  get vapidKeys(): { publicKey: string; privateKey: string } | null {
+    const publicKey = env("VAPID_PUBLIC_KEY"), privateKey = env("VAPID_PRIVATE_KEY");
+    return publicKey && privateKey ? { publicKey, privateKey } : null;
+  },
+  /**
+   * Who push services may contact about this server's pushes (the VAPID token's `sub`): a
+   * `mailto:` address or an https URL. Default: PUBLIC_ORIGIN when it is https, else a mailto of
+   * MAIL_FROM's address.
+   */
+  get vapidSubject(): string {
+    const set = env("VAPID_SUBJECT");
+    if (set) return set;
+    const origin = env("PUBLIC_ORIGIN");
+    if (origin?.startsWith("https://")) return origin;
+    const mail = /<([^>]+)>/.exec(this.mailFrom)?.[1] ?? this.mailFrom;
+    return `mailto:${mail.trim()}`;
+  },
   /** Comma list of emails that get the ADMIN role. */
   get adminEmails() {
     return (env("ADMIN_EMAILS") ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);

@@ -236,6 +236,8 @@ const PushDevice = z.strictObject({
   expirationTime: z.number(),
   tsCreated: ts,
 });
+/** Do-not-disturb hours (domain/quietHours.ts). */
+const QuietHoursShape = z.strictObject({ from: z.string(), to: z.string(), timeZone: z.string() });
 const Settings = z.strictObject({
   defaultProfileId: id,
   name: z.string(),
@@ -248,6 +250,7 @@ const Settings = z.strictObject({
   freshUntil: ts.nullable(),
   pushSubscriptions: z.array(PushDevice),
   applicationServerKey: z.string(),
+  quietHours: QuietHoursShape.nullable(),
 });
 const Passkey = z.strictObject({ id, name: z.string(), backedUp: z.boolean(), tsCreated: ts, lastUsed: ts.nullable() });
 const LoginAnswer = z.strictObject({ profileId: id, email: z.string(), needsPassword: z.boolean() });
@@ -269,6 +272,7 @@ export const NOT_JSON = {
   "GET /api/profile-pic/nsfw/:id": "image/webp (the blurred size)",
   "GET /api/profile-pic/:id/source": "the uploaded original, metadata stripped (its owner only)",
   "POST /api/typing/:profileId": "204, no body",
+  "POST /api/presence/looking": "204, no body",
   "GET /api/docs": "text/html: this reference as a page",
   "POST /api/account/export/download": "application/zip: the member's data, once",
   "GET /api/games/identify/attempts/:attemptId/selfie":
@@ -302,6 +306,7 @@ export const RESPONSES = {
   "PUT /api/settings/theme": { 200: z.strictObject({ theme: z.enum(["system", "light", "dark"]) }) },
   "PUT /api/settings/language": { 200: z.strictObject({ language: z.enum(["en", "es", "pt-BR"]).nullable() }) },
   "PUT /api/settings": { 200: Settings },
+  "PUT /api/settings/quiet-hours": { 200: z.strictObject({ quietHours: QuietHoursShape.nullable() }) },
   "GET /api/sessions": {
     200: z.array(z.strictObject({ id, device: z.string(), tsCreated: ts, lastSeen: ts, current: z.boolean() })),
   },
@@ -387,7 +392,7 @@ export const RESPONSES = {
   },
   "DELETE /api/notification/:id": { 200: ok },
   "POST /api/push-subscriptions": {
-    201: PushDevice.extend({ auth_base64: z.string(), p256dh_base64: z.string() }),
+    201: PushDevice.extend({ auth_base64: z.string(), p256dh_base64: z.string(), discreet: z.boolean().optional() }),
   },
   "DELETE /api/push-subscriptions/:id": { 200: ok },
 

@@ -17,6 +17,7 @@ import {
   openViewOnce,
   useConversationQuery,
   useDeleteMessageMutation,
+  useLookingAt,
   useSendMessageMutation,
   useTellTyping,
   useTyping,
@@ -63,6 +64,7 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
   const [viewing, setViewing] = useState<string[] | null>(null);
   const [openError, setOpenError] = useState("");
   const list = useRef<HTMLDivElement>(null);
+  useLookingAt(other, list);
 
   const newest = data?.items ?? [];
   const all = dedupe([...newest, ...older]).reverse();
@@ -71,7 +73,9 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
   const [local, setLocal] = useState(false);
   useEffect(() => setLocal(true), []);
   const timeline = timelineOf(all, local);
-  const unreadFromThem = newest.some((m) => m.senderProfileId === other && !m.tsRecipientRead);
+  // Their newest unread message: each new one that arrives while the conversation is open is read
+  // (the page keeps its copy as it was, so a flag "some unread" would not change for the next).
+  const unreadFromThem = newest.find((m) => m.senderProfileId === other && !m.tsRecipientRead)?.id;
 
   useEffect(() => {
     if (unreadFromThem && document.visibilityState === "visible") void markRead(other).catch(() => {});

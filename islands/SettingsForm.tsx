@@ -15,6 +15,7 @@ import { Time } from "../components/Time.tsx";
 import type { Version } from "../domain/version.ts";
 import { PasskeysSection } from "./settings/PasskeysSection.tsx";
 import { SafetySection, type SafetyState } from "./settings/SafetySection.tsx";
+import { QuietHoursSection } from "./settings/QuietHoursSection.tsx";
 import type { PasskeyView } from "./queries/passkeys.ts";
 import {
   currentEndpoint,
@@ -157,6 +158,8 @@ function SettingsBody({ settings, sessions, blocked, passkeys, safety, backend }
       <SafetySection initial={safety} />
 
       <PushDevices devices={data.pushSubscriptions} applicationServerKey={data.applicationServerKey} />
+
+      <QuietHoursSection initial={data.quietHours} />
 
       <BlockedMembers initial={blocked} />
 

@@ -10,6 +10,7 @@ import { enqueueJob } from "./jobs.ts";
 import { commitForgetting } from "./kept.ts";
 import type { Locale } from "../domain/i18n.ts";
 import type { OnboardingStep } from "../domain/onboarding.ts";
+import type { QuietHours } from "../domain/quietHours.ts";
 
 /** A member's account (spec §3 Settings). */
 export interface Account {
@@ -28,6 +29,8 @@ export interface Account {
   language?: Locale;
   /** The onboarding step the member is on (domain/onboarding.ts); absent: done. */
   onboarding?: OnboardingStep;
+  /** Do-not-disturb hours (domain/quietHours.ts): no push in them; absent: none. */
+  quietHours?: QuietHours;
   tsCreated: number;
   tsUpdated: number;
 }
@@ -230,6 +233,17 @@ export async function setLanguage(id: string, language: Locale | null): Promise<
     if (!entry.value) return false;
     const { language: _, ...rest } = entry.value;
     const next: Account = language ? { ...rest, language } : rest;
+    if (await commitAccount(entry, next)) return true;
+  }
+}
+
+/** Sets (or, with null, turns off) the member's do-not-disturb hours; false when there is no such account. */
+export async function setQuietHours(id: string, quietHours: QuietHours | null): Promise<boolean> {
+  for (;;) {
+    const entry = await kv().get<Account>(keys.account(id));
+    if (!entry.value) return false;
+    const { quietHours: _, ...rest } = entry.value;
+    const next: Account = quietHours ? { ...rest, quietHours } : rest;
     if (await commitAccount(entry, next)) return true;
   }
 }

@@ -30,7 +30,9 @@ export type Job =
   | { type: "mail"; template: "login-link"; accountId: string; lang?: Locale }
   | { type: "mail"; template: "email-changed"; accountId: string; to: string; lang?: Locale }
   | { type: "test"; effectKey: string; mode: "ok" | "fail" | "hang" }
-  | { type: "push"; profileId: string; notificationId: string }
+  // subscriptionId: a retry to the one device whose push service asked to wait; conversationWith:
+  // the member a conversation's notification is about (no push while it is open in view).
+  | { type: "push"; profileId: string; notificationId: string; subscriptionId?: string; conversationWith?: string }
   // Pictures (workers/pictures.ts): make an upload's master and sizes; render the served sizes of a
   // generation; remove a generation's blobs.
   | { type: "picture-master"; picId: string; gen: string }

@@ -102,6 +102,10 @@ export const keys = {
   pushSubscription: (accountId: string, id: string): Key => ["push_subscriptions", accountId, id],
   pushSubscriptionsOf: (accountId: string): Key => ["push_subscriptions", accountId],
   vapidKeys: (): Key => ["config", "vapid_keys"],
+  /** When a member's device was last pushed for one notification (a conversation's): at most one a minute (workers/push.ts). */
+  pushSent: (profileId: string, notificationId: string): Key => ["push_sent", profileId, notificationId],
+  /** The conversation a member has open and in view now (kv/presence.ts), kept a short while. */
+  lookingAt: (profileId: string): Key => ["looking_at", profileId],
 
   // --- live feeds open on any instance (kv/feeds.ts): a lease row each, by member and by hashed address
   feedOfMember: (profileId: string, feedId: string): Key => ["feeds_by_member", profileId, feedId],

@@ -114,6 +114,8 @@ const CLASSES: Record<keyof typeof keys, Class> = {
     keys.notificationOnce(m.profile, "like", m.other),
     NOW,
   ]),
+  pushSent: deleted("when a conversation's notification last pushed", (m) => [keys.pushSent(m.profile, "n1"), NOW]),
+  lookingAt: deleted("the conversation they have open", (m) => [keys.lookingAt(m.profile), { with: "p2", ts: NOW }]),
   presence: deleted("when they last had the app open", (m) => [keys.presence(m.profile), NOW]),
   presenceHidden: exported((m) => [keys.presenceHidden(m.profile), true]),
   safety: deleted("settings, exported through getSafety", (m) => [keys.safety(m.profile), { discreet: true }]),

@@ -131,6 +131,8 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       ...await keysUnder(keys.notificationsOf(profileId)),
       ...await keysUnder(["notification_counts", profileId]),
       ...await keysUnder(["notification_once", profileId]),
+      ...await keysUnder(["push_sent", profileId]),
+      keys.lookingAt(profileId),
       keys.presence(profileId),
       keys.presenceHidden(profileId),
       keys.safety(profileId),
@@ -145,6 +147,8 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
         keys.notificationCount(e.key[1] as string, e.key[2] as string),
       ]),
       ...(await scan(["notification_once"], (e) => e.key[3] === profileId)).map((e) => e.key),
+      // Others' open conversation with them.
+      ...(await scan<unknown>(["looking_at"], (e) => mentions(e.value, [profileId]))).map((e) => e.key),
     ]);
   },
 

@@ -109,7 +109,11 @@ export async function addChatNotification(op: Deno.AtomicOperation, recipient: s
   // its notification. A count an expired notification left is dropped first.
   if (!old && count.versionstamp !== null) op.delete(countKey);
   op.sum(countKey, 1n);
-  if (push) enqueueJob(op, { type: "push", profileId: recipient, notificationId: id }, { maxAttempts: 5 });
+  if (push) {
+    enqueueJob(op, { type: "push", profileId: recipient, notificationId: id, conversationWith: sender }, {
+      maxAttempts: 5,
+    });
+  }
 }
 
 /**

@@ -7,6 +7,7 @@
 import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
+import { LOOKING_KEEP_MS } from "../domain/quietHours.ts";
 
 /** A stream writes its member's time this often at most... */
 export const PRESENCE_WRITE_MS = 30_000;
@@ -64,4 +65,25 @@ export async function presenceOf(viewer: string, ids: readonly string[]): Promis
     out[id] = hidden[i].value ? null : { online: last !== null && t - last < ONLINE_MS, lastSeen: last };
   });
   return out;
+}
+
+/** What `lookingAt` keeps: the member a conversation is with, and when the page last said so. */
+interface LookingAt {
+  with: string;
+  ts: number;
+}
+
+/**
+ * Notes that the member has the conversation with `other` open and in view now, or (null) no
+ * longer: pushes for it are held back meanwhile (workers/push.ts), as the page shows it live.
+ */
+export async function setLookingAt(profileId: string, other: string | null): Promise<void> {
+  if (other === null) await kv().delete(keys.lookingAt(profileId));
+  else await kv().set(keys.lookingAt(profileId), { with: other, ts: now() }, { expireIn: LOOKING_KEEP_MS });
+}
+
+/** Has the member the conversation with `other` in view now? */
+export async function isLookingAt(profileId: string, other: string): Promise<boolean> {
+  const v = (await kv().get<LookingAt>(keys.lookingAt(profileId))).value;
+  return !!v && v.with === other && now() - v.ts < LOOKING_KEEP_MS;
 }

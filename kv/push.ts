@@ -11,6 +11,7 @@ import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import { commitForgetting, keptRead } from "./kept.ts";
 import { viewedProfile } from "./profiles.ts";
+import { config } from "../config/config.ts";
 
 /** A device's push subscription (spec §3). */
 export interface PushSubscription {
@@ -21,7 +22,16 @@ export interface PushSubscription {
   auth_base64: string;
   p256dh_base64: string;
   tsCreated: number;
+  /** The device was in discreet mode when it subscribed: its notifications name neither the app nor what happened. */
+  discreet?: boolean;
+  /** Deliveries in a row the push service refused for a while (429, 5xx, no answer); reset by one that goes through. */
+  failures?: number;
 }
+
+/** A device whose push service failed this many deliveries in a row is dropped (Settings no longer lists it). */
+export const PUSH_DEVICE_MAX_FAILURES = 5;
+/** A conversation's notification pushes at most once in this long, whatever else happens. */
+export const CONVERSATION_PUSH_EVERY_MS = 60_000;
 
 /** Hosts of the browsers' push services. */
 const PUSH_HOSTS = [
@@ -42,16 +52,15 @@ export function allowedEndpoint(endpoint: string): boolean {
   } catch {
     return false;
   }
-  const extra = (Deno.env.get("PUSH_EXTRA_ORIGINS") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  if (extra.includes(url.origin)) return true;
+  if (config.pushExtraOrigins.includes(url.origin)) return true;
   return url.protocol === "https:" && (url.port === "" || url.port === "443") && !url.username &&
     PUSH_HOSTS.some((re) => re.test(url.hostname));
 }
 
 /** The VAPID key pair: from env, else generated once and kept in KV. */
 export async function vapidKeys(): Promise<{ publicKey: string; privateKey: string }> {
-  const pub = Deno.env.get("VAPID_PUBLIC_KEY"), priv = Deno.env.get("VAPID_PRIVATE_KEY");
-  if (pub && priv) return { publicKey: pub, privateKey: priv };
+  const set = config.vapidKeys;
+  if (set) return set;
   const stored = await kv().get<{ publicKey: string; privateKey: string }>(keys.vapidKeys());
   if (stored.value) return stored.value;
   const made = webpush.generateVAPIDKeys();
@@ -62,7 +71,7 @@ export async function vapidKeys(): Promise<{ publicKey: string; privateKey: stri
 /** Stores a device's subscription; the same endpoint again replaces the old record. */
 export async function addPushSubscription(
   accountId: string,
-  s: Omit<PushSubscription, "id" | "tsCreated">,
+  s: Omit<PushSubscription, "id" | "tsCreated" | "failures">,
 ): Promise<PushSubscription> {
   const existing = (await listPushSubscriptions(accountId)).find((x) => x.endpoint === s.endpoint);
   const sub: PushSubscription = { ...s, id: existing?.id ?? newId(), tsCreated: now() };
@@ -104,4 +113,49 @@ export async function removePushSubscription(accountId: string, id: string): Pro
   if (!(await kv().get(key)).value) return false;
   await commitForgetting(kv().atomic().delete(key), "pushDevices", [accountId]);
   return true;
+}
+
+/**
+ * Counts a failed delivery to a device; at PUSH_DEVICE_MAX_FAILURES in a row the device is
+ * removed. Returns "dropped" then, else "kept" ("gone" when it was removed meanwhile).
+ */
+export async function notePushFailure(accountId: string, id: string): Promise<"kept" | "dropped" | "gone"> {
+  const key = keys.pushSubscription(accountId, id);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const entry = await kv().get<PushSubscription>(key);
+    if (!entry.value) return "gone";
+    const failures = (entry.value.failures ?? 0) + 1;
+    if (failures >= PUSH_DEVICE_MAX_FAILURES) {
+      if (await commitForgetting(kv().atomic().check(entry).delete(key), "pushDevices", [accountId])) return "dropped";
+      continue;
+    }
+    if ((await kv().atomic().check(entry).set(key, { ...entry.value, failures }).commit()).ok) return "kept";
+  }
+  return "kept";
+}
+
+/** A delivery to the device went through: its run of failures starts again from none. */
+export async function notePushSuccess(accountId: string, id: string): Promise<void> {
+  const key = keys.pushSubscription(accountId, id);
+  const entry = await kv().get<PushSubscription>(key);
+  if (!entry.value?.failures) return;
+  const { failures: _, ...rest } = entry.value;
+  await kv().atomic().check(entry).set(key, rest).commit();
+}
+
+/** One device of an account, or null. */
+export async function getPushSubscription(accountId: string, id: string): Promise<PushSubscription | null> {
+  return (await kv().get<PushSubscription>(keys.pushSubscription(accountId, id))).value;
+}
+
+/**
+ * Takes the turn of a conversation's notification to push: false when it pushed less than
+ * CONVERSATION_PUSH_EVERY_MS ago (two messages a few seconds apart, read in between, push once).
+ */
+export async function takeConversationPushTurn(profileId: string, notificationId: string): Promise<boolean> {
+  const key = keys.pushSent(profileId, notificationId);
+  const entry = await kv().get<number>(key);
+  if (entry.value !== null && now() - entry.value < CONVERSATION_PUSH_EVERY_MS) return false;
+  const res = await kv().atomic().check(entry).set(key, now(), { expireIn: CONVERSATION_PUSH_EVERY_MS }).commit();
+  return res.ok;
 }

@@ -38,5 +38,7 @@ export async function settingsOf(a: Account, session: Session | null) {
       tsCreated: s.tsCreated,
     })),
     applicationServerKey: keys.publicKey,
+    /** Do-not-disturb hours (no push in them), or null. */
+    quietHours: a.quietHours ?? null,
   };
 }

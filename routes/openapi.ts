@@ -34,11 +34,11 @@ import { subscriptionBody } from "./api/notifications.ts";
 import { loginBody as passkeyLoginBody, registerBody as passkeyRegisterBody } from "./api/passkeys.ts";
 import { cropBody, nsfwBody } from "./api/pictures.ts";
 import { boundsQuery, briefsQuery, mapViewQuery, positionBody } from "./api/positions.ts";
-import { idsQuery, presenceBody } from "./api/presence.ts";
+import { idsQuery, lookingBody, presenceBody } from "./api/presence.ts";
 import { profileBody } from "./api/profiles.ts";
 import { reportBody } from "./api/reports.ts";
 import { safetyBody } from "./api/safety.ts";
-import { languageBody, settingsBody, themeBody } from "./api/settings.ts";
+import { languageBody, quietHoursBody, settingsBody, themeBody } from "./api/settings.ts";
 import { backendVersion } from "../config/version.ts";
 
 /** What a route reads: its JSON body, its query, or its form (multipart or urlencoded). */
@@ -58,11 +58,13 @@ export const REQUESTS: Record<string, Request> = {
   "PUT /api/settings": { body: settingsBody },
   "PUT /api/settings/language": { body: languageBody },
   "PUT /api/settings/theme": { body: themeBody },
+  "PUT /api/settings/quiet-hours": { body: quietHoursBody },
   "DELETE /api/sessions/:id": { body: confirmBody },
   "POST /api/sessions/end-others": { body: confirmBody },
   "PUT /api/safety": { body: safetyBody },
   "GET /api/presence": { query: idsQuery },
   "PUT /api/presence": { body: presenceBody },
+  "POST /api/presence/looking": { body: lookingBody },
   "POST /api/contactus-messages": { body: contactBody },
   "POST /api/account/export/download": { body: downloadBody },
   "DELETE /api/account": { body: confirmBody },

@@ -207,6 +207,12 @@ export const TEXTS: Translation<EnTexts> = {
   unblock: "إلغاء الحظر",
   pushNotifications: "الإشعارات الفورية",
   noPushDevice: "لا يتلقى أي جهاز إشعارات فورية بعد.",
+  doNotDisturb: "عدم الإزعاج",
+  doNotDisturbHelp: "لا إشعارات فورية بين هذين الوقتين، حسب منطقتك الزمنية. ستجدها بانتظارك في التطبيق.",
+  doNotDisturbOn: "تفعيل ساعات الهدوء",
+  quietFrom: "من",
+  quietTo: "إلى",
+  timeZone: "المنطقة الزمنية",
   remove: "إزالة",
   subscribe: "اشتراك",
   version: "الإصدار",
@@ -393,6 +399,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   picLiked: "أُعجب أحدهم بصورتك.",
   cropSuggested: "اقترح أحدهم قصًّا لصورتك.",
   healthNotice: "إشعار صحي لك.",
+  neutral: "لديك ملاحظة جديدة.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

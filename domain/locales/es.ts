@@ -198,6 +198,12 @@ export const TEXTS: Translation<EnTexts> = {
   unblock: "Desbloquear",
   pushNotifications: "Notificaciones push",
   noPushDevice: "Ningún dispositivo recibe notificaciones push todavía.",
+  doNotDisturb: "No molestar",
+  doNotDisturbHelp: "Ninguna notificación push entre estas horas, en tu zona horaria. Te esperan en la app.",
+  doNotDisturbOn: "Horas de silencio activadas",
+  quietFrom: "Desde",
+  quietTo: "Hasta",
+  timeZone: "Zona horaria",
   remove: "Quitar",
   subscribe: "Suscribirse",
   version: "Versión",
@@ -379,6 +385,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   picLiked: "A alguien le gustó tu foto.",
   cropSuggested: "Alguien sugirió un recorte para tu foto.",
   healthNotice: "Un aviso de salud para ti.",
+  neutral: "Tienes una nota nueva.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

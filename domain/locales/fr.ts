@@ -202,6 +202,13 @@ export const TEXTS: Translation<EnTexts> = {
   unblock: "Débloquer",
   pushNotifications: "Notifications push",
   noPushDevice: "Aucun appareil ne reçoit encore de notifications push.",
+  doNotDisturb: "Ne pas déranger",
+  doNotDisturbHelp:
+    "Aucune notification push entre ces heures, dans votre fuseau horaire. Elles vous attendent dans l'app.",
+  doNotDisturbOn: "Heures calmes activées",
+  quietFrom: "De",
+  quietTo: "À",
+  timeZone: "Fuseau horaire",
   remove: "Retirer",
   subscribe: "S'abonner",
   version: "Version",
@@ -384,6 +391,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   picLiked: "Quelqu'un a aimé ta photo.",
   cropSuggested: "Quelqu'un a proposé un recadrage pour ta photo.",
   healthNotice: "Un avis de santé pour toi.",
+  neutral: "Vous avez une nouvelle note.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

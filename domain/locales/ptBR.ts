@@ -198,6 +198,12 @@ export const TEXTS: Translation<EnTexts> = {
   unblock: "Desbloquear",
   pushNotifications: "Notificações push",
   noPushDevice: "Nenhum dispositivo recebe notificações push ainda.",
+  doNotDisturb: "Não perturbe",
+  doNotDisturbHelp: "Nenhuma notificação push entre esses horários, no seu fuso horário. Elas esperam por você no app.",
+  doNotDisturbOn: "Horário de silêncio ativado",
+  quietFrom: "De",
+  quietTo: "Até",
+  timeZone: "Fuso horário",
   remove: "Remover",
   subscribe: "Assinar",
   version: "Versão",
@@ -380,6 +386,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   picLiked: "Alguém curtiu sua foto.",
   cropSuggested: "Alguém sugeriu um recorte para sua foto.",
   healthNotice: "Um aviso de saúde para você.",
+  neutral: "Você tem uma nota nova.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

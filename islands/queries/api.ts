@@ -79,7 +79,12 @@ export async function api<T = unknown>(path: string, opts: CallOptions = {}): Pr
   } else if (opts.form) body = opts.form;
   let res: Response;
   try {
-    res = await fetch(path, { method: opts.method ?? "GET", headers, body, credentials: "same-origin" });
+    res = await fetch(path, {
+      method: opts.method ?? "GET",
+      headers,
+      body,
+      credentials: "same-origin",
+    });
   } catch (e) {
     globalThis.dispatchEvent(new Event(EVENTS.serverTrouble));
     throw new ApiFailure(0, "Network error", "network", e instanceof Error ? e.message : String(e));

@@ -1,6 +1,6 @@
 /** Chat data: conversations, one conversation, Map Chat sectors, sending and read receipts. */
 
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { type RefObject, useCallback, useEffect, useMemo, useState } from "react";
 import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, call, NAVIGATION } from "./api.ts";
 import { type MemberEvent, useMemberEvents } from "./events.ts";
@@ -9,6 +9,7 @@ import type { ApiAnswer } from "../../domain/contract.ts";
 import { apiPath } from "../../domain/apiPath.ts";
 import type { NewMessage } from "../../domain/shapes/messages.ts";
 import { TYPING_SHOWS_MS, TypingTeller } from "../../domain/typing.ts";
+import { LOOKING_EVERY_MS } from "../../domain/quietHours.ts";
 import { sendThroughOutbox, whenDelivered } from "./outbox.ts";
 
 /** A page of messages with the names and avatars of the members in it. */
@@ -216,6 +217,88 @@ export function useTellTyping(other: string): { keystroke: () => void; sent: (st
   return useMemo(() => ({ keystroke: () => teller.keystroke(), sent: (p: Promise<unknown>) => teller.sent(p) }), [
     teller,
   ]);
+}
+
+/**
+ * Tells the server I have the conversation with `other` in view (domain/quietHours.ts): every
+ * LOOKING_EVERY_MS while the page is visible and the conversation (`shown`) is on screen, and that
+ * I no longer do when it scrolls away, the page is hidden or left. Its messages show here live
+ * meanwhile, so no push is sent for them.
+ */
+export function useLookingAt(other: string, shown: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    const path = apiPath("POST /api/presence/looking", {});
+    // One at a time, so that they arrive in the order said (a late "in view" would outlive a "left").
+    let chain = Promise.resolve();
+    const say = (at: string | null, leaving = false) => {
+      if (!leaving) {
+        chain = chain.then(() => api(path, { method: "POST", json: { at } }).then(() => {}, () => {}));
+        return;
+      }
+      // A page being left gets no answer: a beacon, and a request kept alive past the page, are the
+      // browser's to deliver after it (either may be dropped as the page goes; saying it twice is
+      // harmless). The beacon's body is plain text (a JSON type is not allowed in one); the server
+      // reads it as JSON.
+      const body = JSON.stringify({ at });
+      try {
+        navigator.sendBeacon?.(path, body);
+      } catch { /* no beacon here */ }
+      void fetch(path, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json" },
+        credentials: "same-origin",
+        keepalive: true,
+      }).catch(() => {});
+    };
+    let timer: ReturnType<typeof setInterval> | undefined;
+    let saying = false;
+    let left = false;
+    const el = shown.current;
+    const observed = !!el && typeof IntersectionObserver !== "undefined";
+    // With an observer, nothing is said before it first tells whether the conversation is on screen.
+    let inView = !observed;
+    const update = () => {
+      const looking = !left && document.visibilityState === "visible" && inView;
+      if (looking === saying) return;
+      saying = looking;
+      clearInterval(timer);
+      if (looking) {
+        say(other);
+        timer = setInterval(() => say(other), LOOKING_EVERY_MS);
+      } else say(null, left || document.visibilityState !== "visible");
+    };
+    const io = observed
+      ? new IntersectionObserver(([e]) => {
+        inView = e.isIntersecting;
+        update();
+      })
+      : null;
+    if (el) io?.observe(el);
+    update();
+    // Leaving the page runs no React cleanup: the page says it as it goes.
+    const leave = () => {
+      left = true;
+      update();
+    };
+    // Back from the back/forward cache: in view again.
+    const back = (e: PageTransitionEvent) => {
+      if (!e.persisted) return;
+      left = false;
+      update();
+    };
+    document.addEventListener("visibilitychange", update);
+    addEventListener("pagehide", leave);
+    addEventListener("pageshow", back);
+    return () => {
+      io?.disconnect();
+      document.removeEventListener("visibilitychange", update);
+      removeEventListener("pagehide", leave);
+      removeEventListener("pageshow", back);
+      clearInterval(timer);
+      if (saying) say(null, true);
+    };
+  }, [other, shown]);
 }
 
 /** Opens a view-once message (once): the pictures to show full screen now. */

@@ -318,40 +318,60 @@ sw.addEventListener("sync", (event) => {
   })());
 });
 
-// --- push notifications
+// --- push notifications (workers/push.ts sends them)
+
+/** What a push shows when its payload cannot be read: discreet, it may be on a lock screen. */
+const PUSH_DEFAULT = {
+  title: "Notes",
+  body: "You have a new note.",
+  url: "/notifications",
+  icon: "/static/icons/neutral-192.png",
+};
 
 sw.addEventListener("push", (event) => {
-  let data: { title: string; body: string; url: string; tag?: string } = {
-    title: "Lambda",
-    body: "You have a new notification.",
-    url: "/notifications",
-  };
+  let data: { title: string; body: string; url: string; icon: string; tag?: string } = PUSH_DEFAULT;
   try {
     data = { ...data, ...event.data?.json() as Partial<typeof data> };
   } catch { /* keep the discreet default */ }
+  const icon = sameOriginPath(data.icon) ?? PUSH_DEFAULT.icon;
   event.waitUntil(
     sw.registration.showNotification(data.title, {
       body: data.body,
       data: { url: data.url },
-      icon: "/static/icon.svg",
+      icon,
+      badge: icon,
       // One notification per tag on the device: a conversation's later push replaces its earlier one.
-      ...(data.tag ? { tag: String(data.tag) } : {}),
-    }),
+      ...(data.tag ? { tag: String(data.tag), renotify: true } : {}),
+    } as NotificationOptions),
   );
 });
 
+/** `path` when it is a path of this origin, else null. */
+function sameOriginPath(path: unknown): string | null {
+  if (typeof path !== "string") return null;
+  const url = new URL(path, sw.location.origin);
+  return url.origin === sw.location.origin ? url.pathname + url.search + url.hash : null;
+}
+
+/**
+ * Opens what a tapped notification is about: in a tab of the app already open (the one showing
+ * it, else any), brought to the front, rather than another tab; a new one only when none is open.
+ */
+async function openFromNotification(target: string): Promise<unknown> {
+  const url = new URL(sameOriginPath(target) ?? "/notifications", sw.location.origin);
+  const wins = (await sw.clients.matchAll({ type: "window", includeUncontrolled: true }))
+    .filter((w) => new URL(w.url).origin === url.origin);
+  const win = wins.find((w) => w.url === url.href) ?? wins[0];
+  if (!win) return sw.clients.openWindow(url.href);
+  const shown = win.url === url.href ? win : (await win.navigate(url.href)) ?? win;
+  // Focus is the browser's to allow (a tap allows it); the tab shows the right screen either way.
+  return (shown as WindowClient).focus().catch(() => shown);
+}
+
 sw.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const url = new URL(event.notification.data?.url ?? "/notifications", sw.location.origin);
-  if (url.origin !== sw.location.origin) return;
-  event.waitUntil((async () => {
-    const wins = await sw.clients.matchAll({ type: "window", includeUncontrolled: true });
-    for (const w of wins) {
-      if (new URL(w.url).origin === url.origin && "focus" in w) {
-        await w.navigate(url.href);
-        return w.focus();
-      }
-    }
-    return sw.clients.openWindow(url.href);
-  })());
+  const opening = openFromNotification(event.notification.data?.url ?? "/notifications");
+  try {
+    event.waitUntil(opening);
+  } catch { /* an event not sent by the browser cannot be waited on; the opening runs all the same */ }
 });

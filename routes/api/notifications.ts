@@ -10,6 +10,7 @@ import type { AppEnv } from "../env.ts";
 import { badRequest, forbidden, notFound } from "../errors.ts";
 import { idParam, jsonBody } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
+import { isDiscreet } from "../device.ts";
 import { deleteNotification, listNotifications } from "../../kv/notifications.ts";
 import { addPushSubscription, allowedEndpoint, removePushSubscription } from "../../kv/push.ts";
 
@@ -38,7 +39,12 @@ export const notifications = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const body = await jsonBody(c, subscriptionBody);
     if (!allowedEndpoint(body.endpoint)) throw badRequest("This push service is not supported.", "push_endpoint");
-    const sub = await addPushSubscription(caller.accountId, { ...body, expirationTime: body.expirationTime ?? 0 });
+    // A device in discreet mode gets neutral notifications (workers/push.ts).
+    const sub = await addPushSubscription(caller.accountId, {
+      ...body,
+      expirationTime: body.expirationTime ?? 0,
+      ...(isDiscreet(c) ? { discreet: true } : {}),
+    });
     return c.json(sub, 201);
   })
   .delete("/push-subscriptions/:id", async (c) => {

@@ -121,6 +121,7 @@ Deno.test("notifications - push is delivered encrypted to the device; a 410 remo
       body: "Someone liked your profile",
       url: "/likes/profilelikedyou",
       tag: payload.tag,
+      icon: "/static/icons/icon-192.png",
     });
     assert.match(payload.tag, /^[0-9a-f]{28}$/, "tagged with the notification's id: a later push replaces it");
 

@@ -2,6 +2,9 @@
  * Online now, last seen and typing (kv/presence.ts, kv/events.ts):
  *   GET  /api/presence?ids=a,b   → {id: {online, lastSeen} | null} (null: hidden, blocked, or I hide mine)
  *   PUT  /api/presence {hidden}  → hide or show my own status (hiding, I see no one's)
+ *   POST /api/presence/looking {at}  → the conversation (a member's id) I have open in view now, or null:
+ *                                  no push for it meanwhile (kv/presence.ts; the page says it again
+ *                                  every LOOKING_EVERY_MS while it stays in view)
  *   POST /api/typing/{profileId} → tells that member I am typing (domain/typing.ts: passed on at most
  *                                  once per TYPING_SERVER_GAP_MS per pair)
  */
@@ -12,7 +15,7 @@ import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
 import { idParam, idSchema, jsonBody, queryOf } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
-import { hidesPresence, presenceOf, setPresenceHidden } from "../../kv/presence.ts";
+import { hidesPresence, presenceOf, setLookingAt, setPresenceHidden } from "../../kv/presence.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { publishEvent } from "../../kv/events.ts";
 import { now } from "../../kv/clock.ts";
@@ -25,6 +28,8 @@ export const idsQuery = z.object({
 });
 
 export const presenceBody = z.object({ hidden: z.boolean() }).strict();
+
+export const lookingBody = z.object({ at: idSchema.nullable() }).strict();
 
 export const presence = new Hono<AppEnv>()
   .get("/presence", async (c) => {
@@ -39,6 +44,12 @@ export const presence = new Hono<AppEnv>()
     const { hidden } = await jsonBody(c, presenceBody);
     await setPresenceHidden(caller.profileId, hidden);
     return c.json({ hidden: await hidesPresence(caller.profileId) });
+  })
+  .post("/presence/looking", async (c) => {
+    const caller = requireCaller(c);
+    const { at } = await jsonBody(c, lookingBody);
+    await setLookingAt(caller.profileId, at === caller.profileId ? null : at);
+    return c.body(null, 204);
   })
   .post("/typing/:profileId", async (c) => {
     const caller = requireCaller(c);

@@ -20,7 +20,8 @@ import { accountAndSession, confirmBody, optionalJson, requireReauth } from "../
 import { settingsOf } from "../accountSettings.ts";
 import { THEME_COOKIE, THEMES } from "../device.ts";
 import { TEXTS } from "../../domain/texts.ts";
-import { normalizeEmail, setLanguage, updateSettings } from "../../kv/accounts.ts";
+import { normalizeEmail, setLanguage, setQuietHours, updateSettings } from "../../kv/accounts.ts";
+import { CLOCK_TIME, isTimeZone } from "../../domain/quietHours.ts";
 import { LOCALES } from "../../domain/i18n.ts";
 import { endOtherSessions, endSessionById, getSessionById, listSessions } from "../../kv/sessions.ts";
 
@@ -32,6 +33,15 @@ export const settingsBody = z.object({
 });
 
 export const languageBody = z.object({ language: z.enum(LOCALES).nullable() });
+
+/** Do-not-disturb hours (domain/quietHours.ts), or null to turn them off. */
+export const quietHoursBody = z.object({
+  quietHours: z.object({
+    from: z.string().regex(CLOCK_TIME, "Use the time as HH:MM."),
+    to: z.string().regex(CLOCK_TIME, "Use the time as HH:MM."),
+    timeZone: z.string().max(64).refine(isTimeZone, "Unknown time zone."),
+  }).strict().nullable(),
+}).strict();
 
 export const themeBody = z.object({ theme: z.enum(THEMES) });
 
@@ -55,6 +65,13 @@ export const settings = new Hono<AppEnv>()
     const { language } = await jsonBody(c, languageBody);
     await setLanguage(caller.accountId, language);
     return c.json({ language });
+  })
+  // Do-not-disturb hours: no push to any of the member's devices in them.
+  .put("/settings/quiet-hours", async (c) => {
+    const caller = requireCaller(c);
+    const { quietHours } = await jsonBody(c, quietHoursBody);
+    await setQuietHours(caller.accountId, quietHours);
+    return c.json({ quietHours });
   })
   .get("/settings", async (c) => {
     const caller = requireCaller(c);

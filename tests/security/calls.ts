@@ -67,6 +67,10 @@ export const CALLS: Record<string, CallOf> = {
   "GET /api/version": () => ({ path: "/api/version" }),
   "GET /api/openapi.json": () => ({ path: "/api/openapi.json" }),
   "PUT /api/settings/language": () => ({ path: "/api/settings/language", json: { language: "es" } }),
+  "PUT /api/settings/quiet-hours": () => ({
+    path: "/api/settings/quiet-hours",
+    json: { quietHours: { from: "22:00", to: "07:00", timeZone: "Europe/Madrid" } },
+  }),
   "PUT /api/settings/theme": () => ({ path: "/api/settings/theme", json: { theme: "dark" } }),
   "POST /api/account/export": () => ({ path: "/api/account/export" }),
   "POST /api/account/export/download": () => ({
@@ -146,6 +150,7 @@ export const CALLS: Record<string, CallOf> = {
   }),
   "DELETE /api/profile-pic-grants/:profileId": (w) => ({ path: `/api/profile-pic-grants/${w.other.profileId}` }),
   "POST /api/typing/:profileId": (w) => ({ path: `/api/typing/${w.owner.profileId}` }),
+  "POST /api/presence/looking": (w) => ({ path: "/api/presence/looking", json: { at: w.owner.profileId } }),
   "GET /api/profile-pic/nsfw/:id": (w) => ({
     path: `/api/profile-pic/nsfw/${w.ids.picture}`,
     query: { scale_x: "256" },

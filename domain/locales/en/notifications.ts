@@ -8,6 +8,8 @@ export const EN_NOTIFICATIONS = {
   cropSuggested: "Someone suggested a crop for your picture.",
   /** A health notice became visible (/games/cooties): neutral, it may show on a lock screen. */
   healthNotice: "A health notice for you.",
+  /** A push to a device in discreet mode, or to a member where being gay is a crime: it names neither the app nor what happened. */
+  neutral: "You have a new note.",
 } as const;
 
 export type EnNotifications = typeof EN_NOTIFICATIONS;
