@@ -6,7 +6,7 @@
 import type { createApp } from "../../main.ts";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { closeKv, openKv } from "../../kv/db.ts";
-import { build } from "../../islands/build.ts";
+import { privateBuild, sharedBuild } from "../islands_build.ts";
 import { reloadManifest } from "../../routes/assets.ts";
 import { startWorkers } from "../../workers/run.ts";
 import { getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
@@ -30,21 +30,6 @@ export const CHROMIUM_FLAGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
-
-let built: Promise<unknown> | undefined;
-
-/**
- * The islands built once per `deno test` run: its files run one after another in this one
- * process, each with its own module state, and share the process's BUILD_DIR. A marker names
- * the process and the options of the build there; any other build (which empties the directory
- * first) takes the marker away with it.
- */
-async function buildOnce(minify: boolean): Promise<void> {
-  const marker = `${Deno.env.get("BUILD_DIR")}/.built-for`, stamp = `${Deno.pid} minify=${minify}`;
-  if (await Deno.readTextFile(marker).catch(() => "") === stamp) return;
-  await build({ minify });
-  await Deno.writeTextFile(marker, stamp);
-}
 
 /** A running app and browser for one test file. */
 export interface Harness {
@@ -70,19 +55,21 @@ export async function mainApp(): Promise<ReturnType<typeof createApp>> {
 }
 
 /**
- * Builds the islands once per process, starts the app and a browser. `limitMs`: how long its test
+ * Starts the app on the shared build of the islands, and a browser. `limitMs`: how long its test
  * may run (TEST_LIMIT_MS unless a walk of every page needs more); `fakeCamera`: a Y4M clip the
- * browser's camera plays (the selfie tests).
+ * browser's camera plays (the selfie tests); `ownBuild`: a private copy of the build, for a test
+ * that changes its files (BUILD_DIR names it until the harness closes).
  */
-export async function startHarness(opts: { limitMs?: number; fakeCamera?: string } = {}): Promise<Harness> {
-  // This process's own bundles: other test processes may be building at the same time.
-  if (!Deno.env.get("BUILD_DIR")) Deno.env.set("BUILD_DIR", Deno.makeTempDirSync({ prefix: "e2e-build-" }));
+export async function startHarness(
+  opts: { limitMs?: number; fakeCamera?: string; ownBuild?: boolean } = {},
+): Promise<Harness> {
+  // The islands as built for these sources, shared with every other file and test process
+  // (tests/islands_build.ts); a test that changes the build's files gets a copy of its own.
+  const own = opts.ownBuild ? await privateBuild() : (await sharedBuild(), undefined);
   // And its own map tile cache (routes/tiles.ts), not the checkout's ./data/tiles.
   if (!Deno.env.get("TILE_CACHE_DIR")) {
     Deno.env.set("TILE_CACHE_DIR", Deno.makeTempDirSync({ prefix: "e2e-tiles-" }));
   }
-  built ??= buildOnce(Deno.env.get("E2E_MINIFY") !== "0");
-  await built;
   reloadManifest();
   await openKv(":memory:");
   Deno.env.set("LOG_REQUESTS", "0");
@@ -160,6 +147,7 @@ export async function startHarness(opts: { limitMs?: number; fakeCamera?: string
         // Whatever failed above, the next test file starts from a clean process.
         Deno.env.delete("PUBLIC_ORIGIN");
         closeKv();
+        await own?.restore();
       }
     },
   };
