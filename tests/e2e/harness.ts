@@ -3,6 +3,7 @@
  * Debian's Chromium driven by playwright-core. Screenshots go to tests/e2e/screenshots/.
  */
 
+import { until } from "../wait.ts";
 import type { createApp } from "../../main.ts";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { closeKv, openKv } from "../../kv/db.ts";
@@ -301,4 +302,29 @@ export async function mailedLink(page: Page, email: string, opts: { onboarding?:
     await page.waitForTimeout(100);
   }
   throw new Error(`no login link mailed to ${email}`);
+}
+
+/**
+ * Waits until the page has stopped moving: its fonts are loaded, no animation or transition runs
+ * (a colour-scheme change, a scroll into view, a card going back), and the scroll position held
+ * over two frames. For a screenshot or a check that comes after a movement.
+ */
+export async function settledPaint(page: Page): Promise<void> {
+  await page.evaluate(() => document.fonts.ready.then(() => {}));
+  await until(() =>
+    page.evaluate(() =>
+      new Promise<boolean>((done) => {
+        const at = [scrollX, scrollY];
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() =>
+            done(
+              scrollX === at[0] && scrollY === at[1] &&
+                document.getAnimations().every((a) =>
+                  a.playState !== "running" || a.effect?.getTiming().iterations === Infinity
+                ),
+            )
+          )
+        );
+      })
+    ), "the page to stop moving");
 }
