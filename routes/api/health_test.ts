@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { until } from "../../tests/wait.ts";
 import { DatabaseSync } from "node:sqlite";
 import { deserialize } from "node:v8";
 import { testApp } from "../../tests/api.ts";
@@ -387,7 +388,7 @@ Deno.test("health - the flush timer writes the spends at the period's multiples,
     await exchange(a, r);
     assert.equal((await report(t, a, [r.profileId])).status, 202);
     const month = new Date(now()).toISOString().slice(0, 7);
-    for (let i = 0; i < 30 && pendingSpends() > 0; i++) await new Promise((ok) => setTimeout(ok, 100));
+    await until(() => pendingSpends() === 0, "the flush to write the spends", { timeoutMs: 3_000 }).catch(() => {});
     assert.equal((await kv().get<Deno.KvU64>(keys.healthMonthCount(month, a.profileId))).value?.value, 1n);
     assert.equal((await report(t, a, [r.profileId], "HIV")).status, 202);
   } finally {

@@ -292,16 +292,15 @@ export async function mailedLink(page: Page, email: string, opts: { onboarding?:
     const account = await getAccountByEmail(email);
     if (account?.onboarding) await setOnboarding(account.id, null);
   }
-  for (let i = 0; i < 100; i++) {
-    await page.goto("/dev/outbox");
-    const item = page.locator("ul.outbox > li", { hasText: email }).first();
-    if (await item.count()) {
-      const href = await item.getByRole("link", { name: "Open the link" }).getAttribute("href");
-      if (href) return href;
-    }
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`no login link mailed to ${email}`);
+  return await until(
+    async () => {
+      await page.goto("/dev/outbox");
+      const item = page.locator("ul.outbox > li", { hasText: email }).first();
+      return await item.count() ? await item.getByRole("link", { name: "Open the link" }).getAttribute("href") : null;
+    },
+    `a login link mailed to ${email}`,
+    { timeoutMs: 20_000, everyMs: 100 },
+  );
 }
 
 /**
