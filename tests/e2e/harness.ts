@@ -286,8 +286,13 @@ export async function registerAndLogIn(
 /**
  * The newest login link mailed to `email`, read from the dev outbox (the worker sends it). The
  * member is taken past onboarding (a member who did it already) unless `onboarding` is asked for.
+ * `except`: a link mailed before, so a second login waits for its own mail.
  */
-export async function mailedLink(page: Page, email: string, opts: { onboarding?: boolean } = {}): Promise<string> {
+export async function mailedLink(
+  page: Page,
+  email: string,
+  opts: { onboarding?: boolean; except?: string } = {},
+): Promise<string> {
   if (!opts.onboarding) {
     const account = await getAccountByEmail(email);
     if (account?.onboarding) await setOnboarding(account.id, null);
@@ -296,7 +301,11 @@ export async function mailedLink(page: Page, email: string, opts: { onboarding?:
     async () => {
       await page.goto("/dev/outbox");
       const item = page.locator("ul.outbox > li", { hasText: email }).first();
-      return await item.count() ? await item.getByRole("link", { name: "Open the link" }).getAttribute("href") : null;
+      const href = await item.count()
+        ? await item.getByRole("link", { name: "Open the link" }).getAttribute("href")
+        : null;
+      // A link mailed before (`except`) is not the new one: its mail is not in yet.
+      return href !== opts.except ? href : null;
     },
     `a login link mailed to ${email}`,
     { timeoutMs: 20_000, everyMs: 100 },
