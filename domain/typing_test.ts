@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { pause, until } from "../tests/wait.ts";
 import { TYPING_MIN_GAP_MS, TYPING_REPEAT_MS, TypingTeller } from "./typing.ts";
 
 function clockedTeller() {
@@ -39,7 +40,7 @@ Deno.test("typing - a keystroke right after a telling waits for the server's lea
   teller.keystroke();
   assert.deepEqual(told, [0], "not told closer than the least gap");
   t = TYPING_MIN_GAP_MS;
-  await new Promise((r) => setTimeout(r, TYPING_MIN_GAP_MS + 50));
+  await until(() => told.length > 1, "the waiting telling", { timeoutMs: 5_000 });
   assert.deepEqual(told, [0, TYPING_MIN_GAP_MS], "told once when the gap has passed");
   teller.dispose();
 });
@@ -48,12 +49,20 @@ Deno.test("typing - a telling still waiting is dropped when the conversation clo
   const t = 0;
   const told: number[] = [];
   const teller = new TypingTeller(() => told.push(t), () => t);
+  // Another conversation, left open, waits the same gap from the same moment.
+  const open: number[] = [];
+  const other = new TypingTeller(() => open.push(t), () => t);
   teller.keystroke();
+  other.keystroke();
   teller.sent();
+  other.sent();
   teller.keystroke();
+  other.keystroke();
   teller.dispose();
-  await new Promise((r) => setTimeout(r, TYPING_MIN_GAP_MS + 50));
+  // The open one's telling went: the closed one's would have gone by then.
+  await until(() => open.length > 1, "the open conversation's telling", { timeoutMs: 5_000 });
   assert.deepEqual(told, [0]);
+  other.dispose();
 });
 
 Deno.test("typing - a keystroke while the message is on its way is told once it is stored, not before", async () => {
@@ -65,11 +74,12 @@ Deno.test("typing - a keystroke while the message is on its way is told once it 
   t = 1000;
   teller.keystroke();
   teller.keystroke();
-  await new Promise((r) => setTimeout(r, 10));
+  await pause(0); // a turn: what the keystrokes started has run
   assert.deepEqual(told, [], "not told while the message is unstored");
   t = 1200;
   stored();
-  await new Promise((r) => setTimeout(r, 10));
+  await until(() => told.length > 0, "the telling after the store", { timeoutMs: 5_000 });
+  await pause(0); // and nothing more in the next turn
   assert.deepEqual(told, [1200], "told once, right after");
   teller.dispose();
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { pause } from "../tests/wait.ts";
 import { DatabaseSync } from "node:sqlite";
 import { busyStats, isBusy, patientKv, retryBusy } from "./busy.ts";
 
@@ -17,7 +18,8 @@ async function sharedFile() {
     /** Takes the write lock for `ms`. */
     holdLock(ms: number): Promise<void> {
       other.exec("BEGIN IMMEDIATE");
-      return new Promise((r) => setTimeout(() => r(other.exec("COMMIT")), ms));
+      // sleep-ok: a lock held for a set time is the case tested.
+      return pause(ms).then(() => void other.exec("COMMIT"));
     },
     async close() {
       other.close();

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { until as waitUntil } from "../tests/wait.ts";
 import { ChangeLogTailer } from "./changeLog.ts";
 import { keys } from "./keys.ts";
 
@@ -22,12 +23,8 @@ function collecting(db: Deno.Kv): { tailer: ChangeLogTailer<number>; got: number
 }
 
 /** Waits until `ok()` holds; fails after `ms`. */
-async function until(ok: () => boolean, what: string, ms = 3000): Promise<void> {
-  const t = performance.now();
-  while (!ok()) {
-    assert.ok(performance.now() - t < ms, `${what}: not after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+function until(ok: () => boolean, what: string, ms = 3000): Promise<unknown> {
+  return waitUntil(ok, what, { timeoutMs: ms, everyMs: 10 });
 }
 
 /** Two handles on one KV file, standing in for two instances; closed and removed after `fn`. */
@@ -135,18 +132,25 @@ Deno.test("change log - stop() ends the watch and the poll", async () => {
   const db = await Deno.openKv(":memory:");
   try {
     const { tailer, got } = collecting(db);
+    // A second tailer, started alike and left following: when it has the entry, the first would too.
+    const witness = collecting(db);
     tailer.start(20);
+    witness.tailer.start(20);
     assert.ok(tailer.following);
     await append(db, 1);
     await until(() => got.length === 1, "the first entry");
     await tailer.stop();
     assert.equal(tailer.following, false);
     await append(db, 2);
-    await new Promise((r) => setTimeout(r, 200));
+    await until(() => witness.got.length === 2, "the following tailer to apply the second entry (its watch)");
+    // One that no watch wakes: only a poll brings it.
+    await append(db, 3, false);
+    await until(() => witness.got.length === 3, "the following tailer to apply the third entry (its poll)");
+    await witness.tailer.stop();
     assert.deepEqual(got, [1], "nothing applied after stop()");
     // A stopped tailer still reads when asked.
     await tailer.tail();
-    assert.deepEqual(got, [1, 2]);
+    assert.deepEqual(got, [1, 2, 3]);
   } finally {
     db.close();
   }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { pause, until } from "../tests/wait.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
@@ -465,22 +466,17 @@ Deno.test("sync - another instance sees writes through the change log and the wa
     // within the deadline below only the watch on positions_version can bring it.
     await sa.report("m2", { lat: 33.451, lon: -112.071, use: "OVERRIDE", hide: false });
     await sa.report("m1", { lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: true });
-    const deadline = Date.now() + 5000;
     let seen: string[] = [];
-    while (Date.now() < deadline) {
-      seen = ids(await sb.nearest("viewer"));
-      if (seen.length === 1 && seen[0] === "m2") break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(async () => (seen = ids(await sb.nearest("viewer"))).join() === "m2", "B to see the hidden member go", {
+      timeoutMs: 5000,
+    }).catch(() => {});
     assert.deepEqual(seen, ["m2"]);
     assert.deepEqual(await sb.nearest("viewer"), await sa.nearest("viewer"));
     // B writes; A (the other instance now) catches up too.
     await sb.report("m3", { lat: 33.452, lon: -112.07, use: "OVERRIDE", hide: false });
     assert.ok(ids(await sb.nearest("viewer")).includes("m3"), "own write visible at once");
-    const until = Date.now() + 5000;
-    while (Date.now() < until && !ids(await sa.nearest("viewer")).includes("m3")) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(async () => ids(await sa.nearest("viewer")).includes("m3"), "A to catch up", { timeoutMs: 5000 })
+      .catch(() => {});
     assert.deepEqual(await sa.nearest("viewer"), await sb.nearest("viewer"));
     // Replaying the log is a no-op.
     await sb.tail();
@@ -500,12 +496,14 @@ Deno.test("sync - another instance sees writes through the change log and the wa
     for await (const e of a.list({ prefix: keys.positionsShownAll() })) if (e.key[2] === "m2") shownKeys.push(e.key);
     assert.equal(shownKeys.length, 1);
     const own = (await sa.own("m2"))!;
-    const done = Date.now() + 5000;
-    while (Date.now() < done) {
-      const [x, y] = [await sa.shown("m2"), await sb.shown("m2")];
-      if (x && y && x.lat === own.shownLat && y.lat === own.shownLat) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(
+      async () => {
+        const [x, y] = [await sa.shown("m2"), await sb.shown("m2")];
+        return x && y && x.lat === own.shownLat && y.lat === own.shownLat;
+      },
+      "both instances to agree on the shown point",
+      { timeoutMs: 5000 },
+    ).catch(() => {});
     assert.equal((await sa.shown("m2"))?.lat, own.shownLat);
     assert.equal((await sb.shown("m2"))?.lat, own.shownLat);
   } finally {
@@ -529,7 +527,7 @@ Deno.test("sync - a position saved on one instance is in the other's very next n
     // The poll is a minute: only the watch (which another process's write never wakes) or the
     // query's own read of the log can bring the newcomer.
     sb.startSync({ pollMs: 60_000 });
-    await new Promise((r) => setTimeout(r, FRESH_MS + 100));
+    await pause(FRESH_MS + 100); // sleep-ok: B's copy must be older than a query may use as it is
     // A newcomer finishes onboarding on A and asks for their nearest on B at once, and the
     // other way round: no waiting between.
     await sa.report("newcomer", { lat: 33.451, lon: -112.071, use: "OVERRIDE", hide: false });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { until } from "../tests/wait.ts";
 import { testApp } from "../tests/api.ts";
 import { positionStore } from "../kv/positions.ts";
 import { enqueueJobNow } from "../kv/jobs.ts";
@@ -157,9 +158,8 @@ Deno.test({
       await (await fetch(`${app.origin}/api/ready`)).body?.cancel();
       await (await fetch(`${app.origin}/api/profile/x`)).body?.cancel();
       const want = ["GET /api/ready", "kv.get", "GET /api/profile/:id"];
-      for (let i = 0; i < 100 && !want.every((w) => otlp.spans.includes(w)); i++) {
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await until(() => want.every((w) => otlp.spans.includes(w)), "the spans exported", { everyMs: 100 })
+        .catch(() => {});
       for (const w of want) assert.ok(otlp.spans.includes(w), `span ${w} in ${JSON.stringify(otlp.spans)}`);
     } finally {
       await app.stop();

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { pause } from "../tests/wait.ts";
 import { join } from "node:path";
 import { Hono } from "hono";
 import { testApp } from "../tests/api.ts";
@@ -24,21 +25,24 @@ type Mode = "ok" | "fail" | "not-image" | "missing" | "slow" | "hang";
 function tileServer() {
   const seen: { path: string; headers: Headers; from: string }[] = [];
   let mode: Mode = "ok";
+  const hung = Promise.withResolvers<void>();
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req, info) => {
     const path = new URL(req.url).pathname;
     seen.push({ path, headers: req.headers, from: (info.remoteAddr as Deno.NetAddr).hostname });
     if (mode === "fail") return new Response("down", { status: 503 });
     if (mode === "missing") return new Response("none", { status: 404 });
     if (mode === "not-image") return new Response("<html>login</html>", { headers: { "content-type": "text/html" } });
-    if (mode === "slow") await new Promise((r) => setTimeout(r, 150));
-    if (mode === "hang") await new Promise((r) => setTimeout(r, 1_000));
+    // sleep-ok: a tile server that takes its time, so six requests for one tile overlap.
+    if (mode === "slow") await pause(150);
+    // Hangs until the test ends: longer than any timeout.
+    if (mode === "hang") await hung.promise;
     return new Response(tileOf(path), { headers: { "content-type": "image/png" } });
   });
   return {
     seen,
     setMode: (m: Mode) => mode = m,
     template: `http://127.0.0.1:${server.addr.port}/{z}/{x}/{y}.png`,
-    close: () => server.shutdown(),
+    close: () => (hung.resolve(), server.shutdown()),
   };
 }
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { until } from "../tests/wait.ts";
 import { backupStore, verifyBackup } from "./backup.ts";
 import { restoreStore, StoreInUseError } from "./restore.ts";
 
@@ -24,7 +25,7 @@ Deno.test("backup - a copy taken in the middle of a write burst opens, is whole,
   const db = await Deno.openKv(store);
   try {
     const b = burst(db, 8, 150);
-    while (b.acked.length < 300) await new Promise((r) => setTimeout(r, 5));
+    await until(() => b.acked.length >= 300, "300 writes acknowledged", { everyMs: 5 });
     const before = [...b.acked];
     const copy = await backupStore(store, `${dir}/backup.kv`);
     assert.ok(b.acked.length < 1200, "the burst was still running when the copy ended");

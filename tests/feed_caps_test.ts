@@ -5,6 +5,7 @@
  * takes a feed again once one closes.
  */
 
+import { until } from "./wait.ts";
 import assert from "node:assert/strict";
 import { type Instance, startInstance } from "./instance.ts";
 
@@ -84,11 +85,15 @@ Deno.test({
 
       // One closes on B: the address takes one more, on A.
       await onB[4].close();
-      let again: Stream | null = null;
-      for (let i = 0; i < 50 && again?.status !== 200; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        again = await openStream(a, two);
-      }
+      let last: Stream | undefined;
+      const again = await until(
+        async () => {
+          last = await openStream(a, two);
+          return last.status === 200 ? last : null;
+        },
+        "a place free again",
+        { timeoutMs: 5_000, everyMs: 100 },
+      ).catch(() => last);
       assert.equal(again?.status, 200, "a closed feed's place is free again");
       streams.push(again!);
     } finally {

@@ -6,6 +6,7 @@
  * instance that wrote it.
  */
 
+import { until } from "./wait.ts";
 import assert from "node:assert/strict";
 import { type Instance, startInstance } from "./instance.ts";
 
@@ -41,10 +42,7 @@ async function profileIdOf(origin: string, cookie: string): Promise<string> {
 /** Asks `ask` every 20 ms until it holds; the milliseconds it took (fails after `limitMs`). */
 async function within(ask: () => Promise<boolean>, what: string, limitMs = 3000): Promise<number> {
   const t = performance.now();
-  while (!(await ask())) {
-    assert.ok(performance.now() - t < limitMs, `${what}: not after ${limitMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await until(ask, `${what} (${limitMs} ms at most)`, { timeoutMs: limitMs });
   const ms = performance.now() - t;
   console.log(`  ${what}: after ${ms.toFixed(0)} ms`);
   return ms;

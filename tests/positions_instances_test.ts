@@ -4,6 +4,7 @@
  * process's writes; the query reads the position log itself when its last read is stale).
  */
 
+import { pause } from "./wait.ts";
 import assert from "node:assert/strict";
 import { startInstance } from "./instance.ts";
 
@@ -39,8 +40,8 @@ Deno.test({
         body: new URLSearchParams({ step: "done", lat: "33.45", lon: "-112.07" }),
       });
       assert.equal(put.status, 204, await put.text());
-      // Long enough for B's own tail of the log to be older than a query may use as it is.
-      await new Promise((r) => setTimeout(r, 1500));
+      // sleep-ok: long enough for B's own tail of the log to be older than a query may use as it is.
+      await pause(1500);
 
       // Sky finishes onboarding through A, keeping the random point near Phoenix.
       const sky = await a.member("sky-instances@example.com");

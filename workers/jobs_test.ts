@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { pause, until } from "../tests/wait.ts";
 import { closeKv, kv, openKv } from "../kv/db.ts";
 import { now, resetClock, shiftClock } from "../kv/clock.ts";
 import { keys } from "../kv/keys.ts";
@@ -73,12 +74,11 @@ Deno.test("jobs - a worker wakes on a new job at once", async () => {
   await openKv(":memory:");
   const worker = startWorker(idempotent, 60_000);
   try {
-    const t = performance.now();
     await enqueueJobNow({ type: "test", effectKey: "w", mode: "ok" });
-    while (!(await kv().get(["test_effects", "w", "done"])).value) {
-      assert.ok(performance.now() - t < 5000, "the job ran within 5 s");
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await until(async () => (await kv().get(["test_effects", "w", "done"])).value, "the job to run (5 s at most)", {
+      timeoutMs: 5000,
+      everyMs: 10,
+    });
   } finally {
     await worker.stop();
     closeKv();
@@ -96,11 +96,10 @@ Deno.test("jobs - a worker killed mid-job: the job still completes, once", async
       stdout: "null",
       stderr: "null",
     }).spawn();
-    const t = performance.now();
-    while (!(await kv().get(["test_effects", "k", "started"])).value) {
-      assert.ok(performance.now() - t < 20_000, "the child claimed the job");
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until(async () => (await kv().get(["test_effects", "k", "started"])).value, "the child to claim the job", {
+      timeoutMs: 20_000,
+      everyMs: 50,
+    });
     child.kill("SIGKILL");
     await child.status;
     assert.equal(await runDueJobs(idempotent), 0, "still leased to the dead worker");
@@ -121,8 +120,6 @@ Deno.test("jobs - a worker killed mid-job: the job still completes, once", async
   }
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 Deno.test("jobs - a worker SIGKILLed mid-job on the default lease: another worker completes it within 15 s, once", async () => {
   const dir = await Deno.makeTempDir();
   const path = `${dir}/jobs.kv`;
@@ -136,19 +133,23 @@ Deno.test("jobs - a worker SIGKILLed mid-job on the default lease: another worke
       stdout: "null",
       stderr: "null",
     }).spawn();
-    const t0 = performance.now();
-    while (!(await kv().get(["test_effects", "d", "started"])).value) {
-      assert.ok(performance.now() - t0 < 20_000, "the child claimed the job");
-      await sleep(50);
-    }
+    await until(async () => (await kv().get(["test_effects", "d", "started"])).value, "the child to claim the job", {
+      timeoutMs: 20_000,
+      everyMs: 50,
+    });
     child.kill("SIGKILL");
     await child.status;
     const killed = performance.now();
     second = startWorker(idempotent, 250);
-    while (!(await kv().get(["test_effects", "d", "done"])).value) {
-      assert.ok(performance.now() - killed < 15_000, "another worker completed the job within 15 s");
-      await sleep(100);
-    }
+    await until(
+      async () => (await kv().get(["test_effects", "d", "done"])).value,
+      "another worker to complete the job",
+      {
+        timeoutMs: 15_000,
+        everyMs: 100,
+      },
+    );
+    assert.ok(performance.now() - killed < 15_000, "another worker completed the job within 15 s");
     await second.stop();
     second = undefined;
     assert.equal((await kv().get<Deno.KvU64>(["test_effects", "d", "runs"])).value?.value, 1n);
@@ -166,7 +167,7 @@ Deno.test("jobs - a job that runs longer than its lease keeps renewing it: a sec
   const slow: Handlers = {
     test: async (job) => {
       await kv().atomic().sum(["test_effects", job.effectKey, "starts"], 1n).commit();
-      await sleep(3500);
+      await pause(3500); // sleep-ok: a job that outlives its 1 s lease three times over is the case tested
       await kv().set(["test_effects", job.effectKey, "done"], 1);
     },
   };
@@ -174,11 +175,10 @@ Deno.test("jobs - a job that runs longer than its lease keeps renewing it: a sec
   const b = startWorker(slow, 50);
   try {
     await enqueueJobNow({ type: "test", effectKey: "long", mode: "ok" }, { leaseMs: 1000 });
-    const t = performance.now();
-    while (!(await kv().get(["test_effects", "long", "done"])).value) {
-      assert.ok(performance.now() - t < 10_000, "the job finished");
-      await sleep(50);
-    }
+    await until(async () => (await kv().get(["test_effects", "long", "done"])).value, "the job to finish", {
+      timeoutMs: 10_000,
+      everyMs: 50,
+    });
     await a.stop();
     await b.stop();
     assert.equal((await kv().get<Deno.KvU64>(["test_effects", "long", "starts"])).value?.value, 1n, "run once");
@@ -352,13 +352,11 @@ Deno.test("jobs - while pictures fill a worker, a login mail runs at once in the
   await enqueuePictures(10);
   const worker = startWorker(handlers, 50);
   try {
-    const t = performance.now();
-    while (started < 3 && performance.now() - t < 5_000) await sleep(10);
-    await sleep(200);
+    await until(() => started >= 3, "three pictures started", { timeoutMs: 5_000, everyMs: 10 }).catch(() => {});
     assert.equal(started, 3, "pictures take every slot but one");
     const enqueued = performance.now();
     await enqueueJobNow({ type: "mail", template: "login-link", accountId: "a1" });
-    while (!mailRan && performance.now() - enqueued < 5_000) await sleep(10);
+    await until(() => mailRan, "the mail to run", { timeoutMs: 5_000, everyMs: 10 }).catch(() => {});
     assert.ok(mailRan, "the mail ran");
     assert.ok(performance.now() - enqueued < 1_000, `within ${Math.round(performance.now() - enqueued)} ms`);
     assert.equal(started, 3, "while every picture still rendered");

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { pause } from "../../tests/wait.ts";
 import {
   DEFAULT_CITY,
   GPS_MIN_MOVE_M,
@@ -51,7 +52,8 @@ function fakeBrowser() {
   return { store, puts, watch, fix };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, REPORT_DEBOUNCE_MS + 150));
+// sleep-ok: past the report's 1 s debounce, the case these tests look at (was it sent, once?).
+const settle = () => pause(REPORT_DEBOUNCE_MS + 150);
 
 Deno.test("location - a newcomer starts at a random point near Phoenix, saved, and reported once after 1 s", async () => {
   const b = fakeBrowser();

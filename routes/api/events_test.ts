@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { after, pause, until } from "../../tests/wait.ts";
 import { testApp } from "../../tests/api.ts";
 import { notify } from "../../kv/notifications.ts";
 import { eventStreams } from "../telemetry.ts";
@@ -32,8 +33,7 @@ const openStreams = async () => (await eventStreams.get()).values[0]?.value ?? 0
 
 /** Waits until at most `count` event streams are open, or `withinMs` have passed; the count then. */
 async function streamsDownTo(count: number, withinMs: number): Promise<number> {
-  const deadline = Date.now() + withinMs;
-  while (await openStreams() > count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await until(async () => await openStreams() <= count, "the streams to end", { timeoutMs: withinMs }).catch(() => {});
   return await openStreams();
 }
 
@@ -52,7 +52,7 @@ Deno.test("events - an event stream whose client never reads ends at shutdown in
     });
     await notify(a.profileId, { bodyText: "Hi" });
     await delivered;
-    await new Promise((r) => setTimeout(r, 0));
+    await pause(0); // a turn: the stream's write has started
     assert.equal(await openStreams(), before + 1);
     closeEventStreams();
     assert.equal(await streamsDownTo(before, 1000), before, "the stream ended");
@@ -99,7 +99,7 @@ async function openStream(
       const deadline = Date.now() + ms;
       const has = () => typeof want === "string" ? s.text.includes(want) : want.test(s.text);
       while (!has() && Date.now() < deadline && reader) {
-        const r = await Promise.race([reader.read(), new Promise<null>((ok) => setTimeout(() => ok(null), 100))]);
+        const r = await Promise.race([reader.read(), after(100, null)]);
         if (r === null) continue;
         if (r.done) break;
         s.text += r.value;

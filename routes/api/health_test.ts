@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { until } from "../../tests/wait.ts";
 import { DatabaseSync } from "node:sqlite";
 import { deserialize } from "node:v8";
 import { testApp } from "../../tests/api.ts";
@@ -387,12 +388,14 @@ Deno.test("health - the flush timer writes the spends at the period's multiples,
     await exchange(a, r);
     assert.equal((await report(t, a, [r.profileId])).status, 202);
     const month = new Date(now()).toISOString().slice(0, 7);
-    // Written once the flush that took the spend has committed (on a remote KV, a round trip after
-    // the spend left the pending ones).
+    // The timer's flush has taken the spends and written them (taking comes before the write lands;
+    // on a remote KV, a round trip after). The flush goes on past the count (it sweeps old months):
+    // asked 100 ms apart, as this test always did, it has that time to end before the next report.
     const count = async () => (await kv().get<Deno.KvU64>(keys.healthMonthCount(month, a.profileId))).value?.value;
-    for (let i = 0; i < 30 && (pendingSpends() > 0 || await count() !== 1n); i++) {
-      await new Promise((ok) => setTimeout(ok, 100));
-    }
+    await until(async () => pendingSpends() === 0 && await count() === 1n, "the flush to write the spends", {
+      timeoutMs: 6_000,
+      everyMs: 100,
+    }).catch(() => {});
     assert.equal(await count(), 1n);
     assert.equal((await report(t, a, [r.profileId], "HIV")).status, 202);
   } finally {

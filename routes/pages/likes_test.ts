@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
-import { build } from "../../islands/build.ts";
+import { sharedBuild } from "../../tests/islands_build.ts";
 import { reloadManifest } from "../assets.ts";
 import { TEXTS } from "../../domain/texts.ts";
 
-await build();
+// The islands as built for these sources, shared with the other test files (and runs).
+await sharedBuild();
 reloadManifest();
 
 Deno.test("likes pages - each tab renders its title, the tabs and its first page on the server", async () => {

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
 import { ROUTES } from "../table.ts";
-import { build } from "../../islands/build.ts";
+import { sharedBuild } from "../../tests/islands_build.ts";
 import { reloadManifest } from "../assets.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { listContactMessages } from "../../kv/contact.ts";
 
-if (!Deno.env.get("BUILD_DIR")) Deno.env.set("BUILD_DIR", Deno.makeTempDirSync({ prefix: "pages-build-" }));
-await build();
+// The islands as built for these sources, shared with the other test files (and runs).
+await sharedBuild();
 reloadManifest();
 
 const concrete = (path: string) => path.replace(":profileId", "someone").replace(":game", "cooties");

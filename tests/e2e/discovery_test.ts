@@ -5,11 +5,12 @@
  * showing 10 and then more on scroll, with the filter.
  */
 
+import { until } from "../wait.ts";
 import { markSeen } from "../../kv/presence.ts";
 import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
-import type { Page } from "playwright-core";
-import { type Harness, shot, startHarness, type ViewportName } from "./harness.ts";
+import type { Page, Request } from "playwright-core";
+import { type Harness, settledPaint, shot, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, createLoginToken } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { getOwnPosition, reportPosition } from "../../kv/positions.ts";
@@ -172,11 +173,9 @@ async function nextCard(page: Page, id: string): Promise<string> {
 /** The stored like of the viewer for `liked`, once the PUT has landed. */
 async function likeOf(viewer: string, liked: string, want: string): Promise<string> {
   let type = "";
-  for (let i = 0; i < 50; i++) {
-    type = (await getProfileLike(viewer, liked)).likeType;
-    if (type === want) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until(async () => (type = (await getProfileLike(viewer, liked)).likeType) === want, `a ${want} stored`, {
+    timeoutMs: 5_000,
+  }).catch(() => {});
   return type;
 }
 
@@ -312,17 +311,23 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         const down = top;
         await dragCard(page, finger, 0, 200);
         top = await nextCard(page, top);
-        // Swiping up is disabled: the card stays, nothing is saved.
+        // Swiping up is disabled: the card stays, nothing is saved (nor even sent).
+        let sent = 0;
+        const likeSent = (r: Request) => void (r.method() === "PUT" && r.url().includes("/api/profile-like") && sent++);
+        page.on("request", likeSent);
         await dragCard(page, finger, 0, -250);
-        await page.waitForTimeout(400);
+        // The card has gone back and stopped: had the drag swiped, it would be gone by then.
+        await settledPaint(page);
+        page.off("request", likeSent);
         assert.equal(await topCardId(page), top, "an upward drag does not swipe");
+        assert.equal(sent, 0, "and sends no like");
         assert.equal((await getProfileLike(s.viewer.profileId, top)).tsCreated, 0, "and saves nothing");
         const keyed = top;
         await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
         await page.keyboard.press("ArrowLeft");
         top = await nextCard(page, top);
         assert.equal(await likeOf(s.viewer.profileId, keyed, "DISLIKE"), "DISLIKE", "the left arrow swipes left");
-        await page.waitForTimeout(300);
+        // The arrow's like, sent after the Skip and the drag down, has landed: theirs would have too.
         for (const id of [skipped, down]) {
           const like = await getProfileLike(s.viewer.profileId, id);
           assert.equal(like.likeType, "UNDETERMINED");
@@ -380,9 +385,11 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await page.waitForFunction((n) => document.querySelectorAll(".profile-list > li").length > n, before);
         const after = await cards.count();
         assert.equal(after % 10, 0, `ten more at a time (${before} → ${after})`);
+        // Each scroll to the end loads the next ten, until the end of the list shows.
         for (let i = 0; i < 10 && (await cards.count()) < MEMBERS; i++) {
+          const shown = await cards.count();
           await scrollToEnd(page);
-          await page.waitForTimeout(250);
+          await page.waitForFunction((n) => document.querySelectorAll(".profile-list > li").length > n, shown);
         }
         await page.getByText(DISCOVERY_TEXTS.endOfList).waitFor();
         assert.equal(await cards.count(), MEMBERS);

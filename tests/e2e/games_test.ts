@@ -7,6 +7,7 @@
  * /billing, and 'Volunteer until' once the role is granted.
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
 import type { Page } from "playwright-core";
@@ -122,9 +123,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         assert.ok(pic3 !== pic1 && pic3 !== pic2);
         await page.getByRole("button", { name: /Skip/ }).click();
         // The Skip is saved (an UNDETERMINED picture like) and earns nothing.
-        for (let i = 0; i < 100 && (await getPicLikes(viewer.defaultProfileId, [pic3])).length === 0; i++) {
-          await new Promise((r) => setTimeout(r, 50));
-        }
+        await until(async () => (await getPicLikes(viewer.defaultProfileId, [pic3])).length > 0, "the Skip saved");
         const likes = await getPicLikes(viewer.defaultProfileId, [pic1, pic2, pic3]);
         assert.deepEqual(
           likes.map((l) => [l.profilePicId, l.likeType]).sort(),

@@ -4,10 +4,11 @@
  * Debian's Chromium driven by playwright-core. Screenshots go to tests/e2e/screenshots/.
  */
 
+import { until } from "../wait.ts";
 import type { createApp } from "../../main.ts";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { closeKv, openKv } from "../../kv/db.ts";
-import { build } from "../../islands/build.ts";
+import { privateBuild, sharedBuild } from "../islands_build.ts";
 import { reloadManifest } from "../../routes/assets.ts";
 import { startWorkers } from "../../workers/run.ts";
 import { getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
@@ -33,21 +34,6 @@ export const CHROMIUM_FLAGS = [
   "--disable-sync",
 ];
 
-let built: Promise<unknown> | undefined;
-
-/**
- * The islands built once per `deno test` run: its files run one after another in this one
- * process, each with its own module state, and share the process's BUILD_DIR. A marker names
- * the process and the options of the build there; any other build (which empties the directory
- * first) takes the marker away with it.
- */
-async function buildOnce(minify: boolean): Promise<void> {
-  const marker = `${Deno.env.get("BUILD_DIR")}/.built-for`, stamp = `${Deno.pid} minify=${minify}`;
-  if (await Deno.readTextFile(marker).catch(() => "") === stamp) return;
-  await build({ minify });
-  await Deno.writeTextFile(marker, stamp);
-}
-
 /** A running app and browser for one test file. */
 export interface Harness {
   origin: string;
@@ -72,19 +58,21 @@ export async function mainApp(): Promise<ReturnType<typeof createApp>> {
 }
 
 /**
- * Builds the islands once per process, starts the app and a browser. `limitMs`: how long its test
+ * Starts the app on the shared build of the islands, and a browser. `limitMs`: how long its test
  * may run (TEST_LIMIT_MS unless a walk of every page needs more); `fakeCamera`: a Y4M clip the
- * browser's camera plays (the selfie tests).
+ * browser's camera plays (the selfie tests); `ownBuild`: a private copy of the build, for a test
+ * that changes its files (BUILD_DIR names it until the harness closes).
  */
-export async function startHarness(opts: { limitMs?: number; fakeCamera?: string } = {}): Promise<Harness> {
-  // This process's own bundles: other test processes may be building at the same time.
-  if (!Deno.env.get("BUILD_DIR")) Deno.env.set("BUILD_DIR", Deno.makeTempDirSync({ prefix: "e2e-build-" }));
+export async function startHarness(
+  opts: { limitMs?: number; fakeCamera?: string; ownBuild?: boolean } = {},
+): Promise<Harness> {
+  // The islands as built for these sources, shared with every other file and test process
+  // (tests/islands_build.ts); a test that changes the build's files gets a copy of its own.
+  const own = opts.ownBuild ? await privateBuild() : (await sharedBuild(), undefined);
   // And its own map tile cache (routes/tiles.ts), not the checkout's ./data/tiles.
   if (!Deno.env.get("TILE_CACHE_DIR")) {
     Deno.env.set("TILE_CACHE_DIR", Deno.makeTempDirSync({ prefix: "e2e-tiles-" }));
   }
-  built ??= buildOnce(Deno.env.get("E2E_MINIFY") !== "0");
-  await built;
   reloadManifest();
   await openKv(await testKvLocation());
   Deno.env.set("LOG_REQUESTS", "0");
@@ -162,6 +150,7 @@ export async function startHarness(opts: { limitMs?: number; fakeCamera?: string
         // Whatever failed above, the next test file starts from a clean process.
         Deno.env.delete("PUBLIC_ORIGIN");
         closeKv();
+        await own?.restore();
       }
     },
   };
@@ -299,20 +288,53 @@ export async function registerAndLogIn(
 /**
  * The newest login link mailed to `email`, read from the dev outbox (the worker sends it). The
  * member is taken past onboarding (a member who did it already) unless `onboarding` is asked for.
+ * `except`: a link mailed before, so a second login waits for its own mail.
  */
-export async function mailedLink(page: Page, email: string, opts: { onboarding?: boolean } = {}): Promise<string> {
+export async function mailedLink(
+  page: Page,
+  email: string,
+  opts: { onboarding?: boolean; except?: string } = {},
+): Promise<string> {
   if (!opts.onboarding) {
     const account = await getAccountByEmail(email);
     if (account?.onboarding) await setOnboarding(account.id, null);
   }
-  for (let i = 0; i < 100; i++) {
-    await page.goto("/dev/outbox");
-    const item = page.locator("ul.outbox > li", { hasText: email }).first();
-    if (await item.count()) {
-      const href = await item.getByRole("link", { name: "Open the link" }).getAttribute("href");
-      if (href) return href;
-    }
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`no login link mailed to ${email}`);
+  return await until(
+    async () => {
+      await page.goto("/dev/outbox");
+      const item = page.locator("ul.outbox > li", { hasText: email }).first();
+      const href = await item.count()
+        ? await item.getByRole("link", { name: "Open the link" }).getAttribute("href")
+        : null;
+      // A link mailed before (`except`) is not the new one: its mail is not in yet.
+      return href !== opts.except ? href : null;
+    },
+    `a login link mailed to ${email}`,
+    { timeoutMs: 20_000, everyMs: 100 },
+  );
+}
+
+/**
+ * Waits until the page has stopped moving: its fonts are loaded, no animation or transition runs
+ * (a colour-scheme change, a scroll into view, a card going back), and the scroll position held
+ * over two frames. For a screenshot or a check that comes after a movement.
+ */
+export async function settledPaint(page: Page): Promise<void> {
+  await page.evaluate(() => document.fonts.ready.then(() => {}));
+  await until(() =>
+    page.evaluate(() =>
+      new Promise<boolean>((done) => {
+        const at = [scrollX, scrollY];
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() =>
+            done(
+              scrollX === at[0] && scrollY === at[1] &&
+                document.getAnimations().every((a) =>
+                  a.playState !== "running" || a.effect?.getTiming().iterations === Infinity
+                ),
+            )
+          )
+        );
+      })
+    ), "the page to stop moving");
 }

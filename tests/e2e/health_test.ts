@@ -5,6 +5,7 @@
  * shows him and he is told nothing. The random delay is shortened by HEALTH_NOTICE_MAX_DELAY_MS.
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { type Harness, shot, startHarness } from "./harness.ts";
@@ -72,9 +73,8 @@ Deno.test({
       await shot(page, "health-report-sent-desktop");
 
       // --- The sweep reveals the notice after its random delay.
-      for (let i = 0; i < 100 && (await listHealthNotices(alex.defaultProfileId)).length === 0; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await until(async () => (await listHealthNotices(alex.defaultProfileId)).length > 0, "the notice revealed")
+        .catch(() => {});
       assert.equal((await listHealthNotices(alex.defaultProfileId)).length, 1);
       assert.equal((await listHealthNotices(jordan.defaultProfileId)).length, 0);
 

@@ -8,6 +8,7 @@
  * message kept to send again) and lets the verified one through; the selfie is gone afterwards.
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import type { Page } from "playwright-core";
@@ -121,7 +122,11 @@ Deno.test({
       await logIn(p.page, h, picky.accountId);
       await p.page.goto("/settings");
       await p.page.getByLabel("Only verified members can message me").check();
-      await p.page.waitForTimeout(300);
+      await until(
+        async () => (await kv().get(keys.idOnlyVerified(picky.profileId))).value !== null,
+        "the setting saved",
+      )
+        .catch(() => {});
       assert.equal((await kv().get(keys.idOnlyVerified(picky.profileId))).value, true);
       await screen(p.page, "identify-settings-phone", "#safety-title");
 

@@ -4,6 +4,7 @@
  * starts on the grid; discreet mode installs as a neutral "Notes".
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 import { CHROMIUM_FLAGS, registerAndLogIn, startHarness, VIEWPORTS, waitHydrated } from "./harness.ts";
@@ -25,11 +26,15 @@ Deno.test("e2e - installable: no installability errors, start on the grid, maska
     await waitHydrated(page);
     const cdp = await context.newCDPSession(page);
     let errors: { errorId: string }[] = [];
-    for (let i = 0; i < 20; i++) {
-      errors = (await cdp.send("Page.getInstallabilityErrors")).installabilityErrors as { errorId: string }[];
-      if (errors.length === 0) break;
-      await page.waitForTimeout(250); // the service worker registers after the first load
-    }
+    // The service worker registers after the first load.
+    await until(
+      async () => {
+        errors = (await cdp.send("Page.getInstallabilityErrors")).installabilityErrors as { errorId: string }[];
+        return errors.length === 0;
+      },
+      "no installability error",
+      { timeoutMs: 5_000, everyMs: 100 },
+    ).catch(() => {});
     assert.deepEqual(errors.map((e) => e.errorId), []);
     const manifest = await (await page.request.get("/static/manifest.webmanifest")).json();
     assert.equal(manifest.start_url, "/search/tile");

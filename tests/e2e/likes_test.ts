@@ -4,6 +4,7 @@
  * pictures; A blocks B and goes home after 'Blocked and Redirecting...'.
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
@@ -164,9 +165,8 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await a.page.getByRole("button", { name: TEXTS.like, exact: true }).click();
       await a.page.getByRole("button", { name: TEXTS.removeLike }).waitFor();
       await shot(a.page, `${vp}-carousel-liked`);
-      for (let i = 0; i < 50 && (await getPicLikes(aId, [pics[1]]))[0].likeType !== "LIKE"; i++) {
-        await a.page.waitForTimeout(50);
-      }
+      await until(async () => (await getPicLikes(aId, [pics[1]]))[0].likeType === "LIKE", "the picture like stored")
+        .catch(() => {});
       assert.equal((await getPicLikes(aId, [pics[1]]))[0].likeType, "LIKE");
 
       // B sees the liked pictures under 'Your Pics'; A sees them under 'Their Pics'.
@@ -192,7 +192,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await shot(a.page, `${vp}-profile-note-editing`);
       await a.page.getByRole("button", { name: "Done" }).click();
       await a.page.getByRole("button", { name: "Private Notes" }).waitFor();
-      for (let i = 0; i < 50 && (await getNote(aId, bId)).bodyText === ""; i++) await a.page.waitForTimeout(50);
+      await until(async () => (await getNote(aId, bId)).bodyText !== "", "the note stored").catch(() => {});
       const note = await getNote(aId, bId);
       assert.equal(note.bodyText, "Met at the coffee place.");
       assert.deepEqual(note.privateTags, ["funny", "bear"]);

@@ -4,6 +4,7 @@
  * live through it.
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { mainApp, registerAndLogIn, startHarness } from "./harness.ts";
 import { startLiveListener } from "../../routes/live.ts";
@@ -38,7 +39,7 @@ Deno.test({
       await b.page.goto("/chat/personal");
       await b.page.getByText(TEXTS.noConversations).waitFor();
       // The socket is open before the message goes (the page subscribes once it is hydrated).
-      for (let i = 0; i < 50 && sockets.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      await until(() => sockets.length > 0, "the page's event socket", { timeoutMs: 5_000 }).catch(() => {});
       assert.deepEqual(sockets, [`ws://localhost:${live.port}/api/events`]);
 
       await a.page.goto(`/profile/${bId}#chat`);

@@ -229,8 +229,12 @@ Deno.test({
             at = `${lang} ${vp} ${path}`;
             await page.goto(path);
             await waitHydrated(page);
-            // React reports a hydration error just after hydrating.
-            if (lang !== PSEUDO_LOCALE) await page.waitForTimeout(30);
+            // React reports a hydration error just after hydrating: two frames later it has.
+            if (lang !== PSEUDO_LOCALE) {
+              await page.evaluate(() =>
+                new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
+              );
+            }
             const lng = await page.getAttribute("html", "lang");
             if (lng !== lang) found.push(`${at}: <html lang=${lng}>`);
             const dir = await page.getAttribute("html", "dir");

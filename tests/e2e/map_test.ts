@@ -7,6 +7,7 @@
  * server; the browser only ever asks the app.
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
 import sharp from "sharp";
@@ -134,10 +135,7 @@ function viewAtZoom(page: Page, zoom: number) {
 /** Polls `read` until `ok` holds (the reporter's PUT is debounced 1 s). */
 async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
   let v = await read();
-  for (let i = 0; i < 60 && !ok(v); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    v = await read();
-  }
+  await until(async () => ok(v = await read()), what, { timeoutMs: 6_000, everyMs: 100 }).catch(() => {});
   assert.ok(ok(v), `${what}: ${JSON.stringify(v)}`);
   return v;
 }
@@ -194,8 +192,8 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         const edge = (await page.locator(".pm").first().boundingBox())!.width;
         assert.equal(Math.round(edge), markerSize(mapBox.width, mapBox.height, MEMBERS.length));
         // The 'me' marker is where the viewer reported, and the map starts around it at zoom 13.
-        await page.waitForTimeout(1200);
-        const start = await savedView(page);
+        // The first view saved (1 s after the map settles).
+        const start = (await eventually(() => savedView(page).catch(() => null), (v) => v !== null, "a saved view"))!;
         assert.equal(start.zoom, 13);
         assert.ok(Math.abs(start.lat - HOME.lat) < 1e-3 && Math.abs(start.lon - HOME.lon) < 1e-3, "centred on me");
         await shot(page, `${vp}-map`);

@@ -4,6 +4,7 @@
  * password, then logs the member out with the account gone.
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
 import { registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
@@ -30,11 +31,14 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await page.screenshot({ path: new URL(`./screenshots/${vp}-mydata-requested.png`, import.meta.url).pathname });
 
       let link = "";
-      for (let i = 0; i < 100 && !link; i++) {
-        const mail = (await listOutbox()).find((m) => m.to === email && /data is ready/.test(m.subject));
-        link = mail?.text.match(/https?:\/\/\S+#export=\S+/)?.[0] ?? "";
-        if (!link) await page.waitForTimeout(100);
-      }
+      await until(
+        async () => {
+          const mail = (await listOutbox()).find((m) => m.to === email && /data is ready/.test(m.subject));
+          return link = mail?.text.match(/https?:\/\/\S+#export=\S+/)?.[0] ?? "";
+        },
+        "the mail with the link",
+        { timeoutMs: 20_000 },
+      ).catch(() => {});
       assert.ok(link, "the link was mailed");
       await page.goto("/");
       await page.goto(link);

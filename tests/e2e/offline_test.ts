@@ -7,9 +7,10 @@
  * cache holds the member's pages, reads or pictures. Saves the offline screens to docs/screens/after/.
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { registerAndLogIn, startHarness, waitHydrated } from "./harness.ts";
+import { registerAndLogIn, settledPaint, startHarness, waitHydrated } from "./harness.ts";
 import { OFFLINE_CONFIRMED_MS } from "../../domain/offline.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
@@ -28,11 +29,10 @@ const HOME = { lat: 33.4484, lon: -112.074 };
 
 /** The first screenful, light and dark. */
 async function screens(page: Page, name: string) {
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(300);
+  await settledPaint(page);
   await page.screenshot({ path: `${SCREENS}${name}.png` });
   await page.emulateMedia({ colorScheme: "dark" });
-  await page.waitForTimeout(200);
+  await settledPaint(page);
   await page.screenshot({ path: `${SCREENS}${name}-dark.png` });
   await page.emulateMedia({ colorScheme: "light" });
 }
@@ -138,9 +138,9 @@ Deno.test("e2e phone - offline: the app opens on what it last saw, a message wai
     await page.getByText(UI_TEXTS.offlineLine).waitFor({ state: "detached" });
     const texts = (await conversationWith(me, sam.defaultProfileId)).items.map((m) => m.bodyText);
     assert.deepEqual(texts.filter((t) => t === "Yes, by the window"), ["Yes, by the window"], "stored once");
-    for (let i = 0; i < 100 && (await getNote(me, sam.defaultProfileId)).bodyText === ""; i++) {
-      await page.waitForTimeout(100);
-    }
+    await until(async () => (await getNote(me, sam.defaultProfileId)).bodyText !== "", "the note stored").catch(
+      () => {},
+    );
     assert.equal((await getProfileLike(me, sam.defaultProfileId)).likeType, "LIKE", "the like landed");
     assert.equal((await getNote(me, sam.defaultProfileId)).bodyText, "Bar by the station, Thursdays.", "the note too");
     // The page clears each write from its outbox when the server's answer arrives, just after the store has it.
@@ -299,7 +299,8 @@ Deno.test("e2e phone - offline past a day since the session was last confirmed: 
 });
 
 Deno.test("e2e phone - a new version installs in the background and is offered, never swapped under the member", async () => {
-  const h = await startHarness();
+  // The test writes a new service worker into the build: its own copy, not the one other files share.
+  const h = await startHarness({ ownBuild: true });
   const worker = `${Deno.env.get("BUILD_DIR")}/sw.js`;
   const original = await Deno.readTextFile(worker);
   try {

@@ -3,10 +3,11 @@
  * steps before the grid; each saves at once, and leaving in the middle resumes there.
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
-import { registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
+import { registerAndLogIn, settledPaint, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import { getOwnPosition, reportPosition } from "../../kv/positions.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
@@ -17,15 +18,6 @@ import { portrait } from "../fixtures/pictures.ts";
 import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import * as AR from "../../domain/locales/ar.ts";
-
-/** Polls `check` until it holds (10 s at most). */
-async function until(check: () => Promise<boolean>, what: string) {
-  for (const end = Date.now() + 10_000; Date.now() < end;) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
 
 for (const vp of ["phone", "desktop"] as ViewportName[]) {
   Deno.test(`e2e ${vp} - onboarding: four steps after the first login, each saved at once, resumed`, async () => {
@@ -123,7 +115,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
 
 /** Saves what the member sees (the viewport, not the whole page) as tests/e2e/screenshots/<name>.png. */
 async function seen(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(300); // the scroll to the alert
+  await settledPaint(page); // the scroll to the alert
   await page.screenshot({ path: new URL(`./screenshots/${name}.png`, import.meta.url).pathname });
 }
 

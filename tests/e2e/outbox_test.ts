@@ -3,6 +3,7 @@
  * connection returns (or at the next page load), and never stored twice when an answer is lost.
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { registerAndLogIn, shot, startHarness, waitHydrated } from "./harness.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
@@ -48,9 +49,9 @@ Deno.test("e2e phone - a message sent offline waits on the device, then lands on
     const again = await a.context.newPage();
     await again.goto(`${h.origin}/chat/personal`);
     await waitHydrated(again);
-    for (let i = 0; i < 100 && (await conversationWith(bId, aId)).items.length < 2; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await until(async () => (await conversationWith(bId, aId)).items.length >= 2, "the queued message stored", {
+      timeoutMs: 20_000,
+    });
 
     // An answer lost on the way back (the server stored it): the retry stores nothing new.
     await again.goto(`${h.origin}/profile/${bId}#chat`);

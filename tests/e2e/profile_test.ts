@@ -5,6 +5,7 @@
  * (collapsed biography), the carousel, and the redirect of an invalid profile id.
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Locator, Page } from "playwright-core";
@@ -41,15 +42,6 @@ interface Mine {
   pictures: { id: string; nsfw: boolean; v: string }[];
 }
 const mine = async (page: Page) => (await api<Mine[]>(page, "/api/profiles/mine"))[0];
-
-/** Polls `check` until it holds (10 s at most). */
-async function until(check: () => Promise<boolean>, what: string) {
-  for (const end = Date.now() + 10_000; Date.now() < end;) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
 
 /** Waits until every picture on the page has loaded (before a screenshot). */
 async function imagesLoaded(page: Page) {

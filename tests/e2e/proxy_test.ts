@@ -8,6 +8,7 @@
  * through nginx, and slow clients cut off. Skipped, saying so, where nginx is not installed.
  */
 
+import { after, pause, until } from "../wait.ts";
 import assert from "node:assert/strict";
 // @ts-types="@types/ws"
 import WebSocket from "ws";
@@ -74,7 +75,7 @@ async function untilClosed(conn: Deno.Conn, t0: number, waitMs: number) {
     } catch { /* reset: closed too */ }
     return performance.now() - t0;
   })();
-  const ms = await Promise.race([closed, new Promise<null>((r) => setTimeout(() => r(null), waitMs))]);
+  const ms = await Promise.race([closed, after(waitMs, null)]);
   try {
     conn.close();
   } catch { /* closed */ }
@@ -131,12 +132,12 @@ http {
       fetch(origin + path, { headers, client } as RequestInit);
     try {
       // TLS with the certificate made above.
-      let health: Response | null = null;
       let failure = "";
-      for (let i = 0; i < 100 && !health; i++) {
-        health = await get("/api/health").catch((e) => (failure = String(e.cause ?? e), null));
-        if (!health) await new Promise((r) => setTimeout(r, 100));
-      }
+      const health = await until(
+        () => get("/api/health").catch((e) => (failure = String(e.cause ?? e), null)),
+        "nginx to answer",
+        { everyMs: 100 },
+      ).catch(() => null);
       const log = await Deno.readTextFile(`${dir}/error.log`).catch(() => "");
       assert.equal(health?.status, 200, `nginx answers over TLS (${failure}); its log: ${log}`);
       await health!.body?.cancel();
@@ -154,12 +155,17 @@ http {
       // The client (this machine, as nginx saw it) reads the dev outbox though it claims to be another
       // address: its own X-Forwarded-For is not believed, nginx's addition is.
       let token: string | undefined;
-      for (let i = 0; i < 100 && !token; i++) {
-        const page = await get("/dev/outbox", { "x-forwarded-for": "203.0.113.9" });
-        assert.equal(page.status, 200, "nginx named 127.0.0.1: this machine");
-        token = (await page.text()).match(/#token=([A-Za-z0-9_-]+)/)?.[1];
-        if (!token) await new Promise((r) => setTimeout(r, 100));
-      }
+      await until(
+        async () => {
+          const page = await get("/dev/outbox", { "x-forwarded-for": "203.0.113.9" });
+          assert.equal(page.status, 200, "nginx named 127.0.0.1: this machine");
+          return token = (await page.text()).match(/#token=([A-Za-z0-9_-]+)/)?.[1];
+        },
+        "the login link in the outbox",
+        { everyMs: 100 },
+      ).catch((e) => {
+        if (e instanceof assert.AssertionError) throw e;
+      });
       assert.ok(token, "the login link was mailed to the outbox");
 
       // Over https the session cookie is the Secure __Host- one.
@@ -192,7 +198,7 @@ http {
       const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
       const first = await Promise.race([
         reader.read().then((r) => r.value ?? ""),
-        new Promise<string>((r) => setTimeout(() => r("(nothing within 3 s)"), 3_000)),
+        after(3_000, "(nothing within 3 s)"),
       ]);
       assert.match(first, /event: ready/, first);
       assert.ok(performance.now() - t0 < 3_000);
@@ -226,7 +232,7 @@ http {
         let stop = false;
         const writing = (async () => {
           while (!stop) {
-            await new Promise((r) => setTimeout(r, 1_000));
+            await pause(1_000); // sleep-ok: a client that sends a byte a second is the case tested
             if (!stop) await conn.write(enc.encode(body ? "x" : "X")).catch(() => stop = true);
           }
         })();

@@ -7,7 +7,7 @@
 
 import sharp from "sharp";
 import type { Page } from "playwright-core";
-import { registerAndLogIn, sinceYesterdayNoon, startHarness, type ViewportName } from "./harness.ts";
+import { registerAndLogIn, settledPaint, sinceYesterdayNoon, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -54,8 +54,7 @@ async function settled(page: Page) {
     [...document.images].filter((i) => i.loading !== "lazy" || i.getBoundingClientRect().top < innerHeight)
       .every((i) => i.complete)
   );
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(400);
+  await settledPaint(page);
 }
 
 /** The screen in light, then in dark (the device's colour scheme; the member chose none). */

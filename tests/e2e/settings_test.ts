@@ -5,6 +5,7 @@
  * everywhere else" ends the first device and keeps this one.
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
@@ -77,12 +78,15 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
 
       // The old address is told (the mail job, in the dev outbox).
       let told = 0;
-      for (let i = 0; i < 100 && !told; i++) {
-        await page.goto("/dev/outbox");
-        told = await page.locator("ul.outbox > li", { hasText: "Your account email was changed" })
-          .filter({ hasText: `to ${email}` }).count();
-        if (!told) await page.waitForTimeout(100);
-      }
+      await until(
+        async () => {
+          await page.goto("/dev/outbox");
+          return told = await page.locator("ul.outbox > li", { hasText: "Your account email was changed" })
+            .filter({ hasText: `to ${email}` }).count();
+        },
+        "the mail to the old address",
+        { timeoutMs: 20_000 },
+      ).catch(() => {});
       assert.equal(told, 1, "one mail to the old address");
 
       // Log out everywhere else: device one ends, this one stays.

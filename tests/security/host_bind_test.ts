@@ -7,6 +7,7 @@
  * address (node:http's `localAddress`), so the server sees each as a different peer.
  */
 
+import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { startInstance } from "../instance.ts";
@@ -40,12 +41,14 @@ const portOf = (origin: string) => Number(new URL(origin).port);
 
 /** The outbox of `app` as read from this machine, until a login link is in it. */
 async function awaitLink(host: string, port: number, from: string, xff?: string) {
-  for (let i = 0; i < 100; i++) {
-    const r = await get(host, port, "/dev/outbox", from, xff ? { "x-forwarded-for": xff } : {});
-    if ("status" in r && /#token=/.test(r.text)) return r;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("no login link reached the outbox");
+  return await until(
+    async () => {
+      const r = await get(host, port, "/dev/outbox", from, xff ? { "x-forwarded-for": xff } : {});
+      return "status" in r && /#token=/.test(r.text) ? r : null;
+    },
+    "a login link in the outbox",
+    { everyMs: 100 },
+  );
 }
 
 async function register(origin: string, email: string) {

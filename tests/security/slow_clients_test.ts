@@ -7,6 +7,7 @@
  * (tests/e2e/proxy_test.ts covers that through nginx).
  */
 
+import { after, pause, until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { startServer } from "./server.ts";
 
@@ -30,7 +31,7 @@ async function trickle(port: number, cookie: string, chunked: boolean, everyMs =
   const writing = (async () => {
     while (!stop) {
       await conn.write(enc.encode(chunked ? "1\r\nx\r\n" : "x")).catch(() => stop = true);
-      await new Promise((r) => setTimeout(r, everyMs));
+      await pause(everyMs); // sleep-ok: a client that sends a byte every so often is the case tested
     }
   })();
   let text = "";
@@ -45,7 +46,7 @@ async function trickle(port: number, cookie: string, chunked: boolean, everyMs =
     } catch { /* reset */ }
     return performance.now() - t0;
   })();
-  const ms = await Promise.race([answered, new Promise<null>((r) => setTimeout(() => r(null), waitMs))]);
+  const ms = await Promise.race([answered, after(waitMs, null)]);
   stop = true;
   try {
     conn.close();
@@ -88,8 +89,17 @@ Deno.test("slow clients - one address holds at most MAX_OPEN_PER_ADDRESS request
   });
   try {
     const slow = Array.from({ length: MAX_OPEN }, () => trickle(server.port, server.cookie, false));
-    await new Promise((r) => setTimeout(r, 300));
-    const refused = await fetch(`http://127.0.0.1:${server.port}/api/ping`);
+    // Asked until the slow requests all hold their places: then the next one is refused.
+    const refused = await until(
+      async () => {
+        const r = await fetch(`http://127.0.0.1:${server.port}/api/ping`);
+        if (r.status === 429) return r;
+        await r.body?.cancel();
+        return null;
+      },
+      "a request past the open ones refused",
+      { timeoutMs: 3_000 },
+    );
     assert.equal(refused.status, 429);
     assert.equal((await refused.json()).error.code, "rate_limited");
     const ended = await Promise.all(slow);

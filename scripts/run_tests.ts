@@ -1,0 +1,279 @@
+/**
+ * The test suite as `deno task test` runs it: type-checks every test file once, builds the islands
+ * once (tests/islands_build.ts), then runs the files in DENO_JOBS `deno test` processes side by
+ * side (each process runs its share one file after another, as `deno test` does), then the files
+ * that must run alone (SERIAL) in one more process. Prints each file's results as it ends, the ten
+ * slowest tests, and one total line in `deno test`'s own form (`ok | N passed | M failed (…)`),
+ * which .ci/run reads. Exits non-zero when a test failed or a process did not finish its files.
+ *
+ * Arguments: files or folders to run (default: every test file), and flags passed on to
+ * `deno test` (e.g. `--filter=name`). DENO_JOBS: how many processes (default: the number of cores,
+ * 2 to 4). Why processes and not `deno test --parallel`: a test file's environment variables
+ * (Deno.env.set) and the harness's are the whole process's; files in one process never overlap.
+ * See docs/decisions/0146-test-suite-parallel-shared-build.md.
+ */
+
+const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+
+/**
+ * Files that must not run beside others: they judge time on a machine they expect quiet (page
+ * budgets with CPU throttling), or load the machine on purpose (the soak's busy core).
+ */
+export const SERIAL = new Set([
+  "./tests/e2e/budgets_test.ts",
+  "./tests/soak_test.ts",
+]);
+
+/** Never searched for tests: deno.json's exclude list, plus what is not the project's. */
+const SKIP_DIRS = new Set(["node_modules", ".git", "static/build", "data", "tests/e2e/screenshots"]);
+/** `deno test`'s own pattern for a test file. */
+const TEST_FILE = /(^|[_.])test\.(ts|tsx|mts|js|mjs|jsx)$/;
+
+/** A test's name, file and seconds, from a process's JUnit report. */
+export interface Timed {
+  file: string;
+  name: string;
+  seconds: number;
+}
+
+/** The counts of one `deno test` summary line. */
+export interface Counts {
+  passed: number;
+  passedSteps: number;
+  failed: number;
+  failedSteps: number;
+  ignored: number;
+}
+
+/** The counts of a `deno test` summary line (`ok | 3 passed (2 steps) | 1 failed | 1 ignored (2s)`), or null. */
+export function parseSummary(line: string): Counts | null {
+  const m = line.match(/^(ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \((\d+) steps?\))?(.*)$/);
+  if (!m) return null;
+  return {
+    passed: +m[2],
+    passedSteps: +(m[3] ?? 0),
+    failed: +m[4],
+    failedSteps: +(m[5] ?? 0),
+    ignored: +(m[6].match(/\| (\d+) ignored/)?.[1] ?? 0),
+  };
+}
+
+/** The total line, in `deno test`'s form. */
+export function summaryLine(c: Counts, ms: number): string {
+  const steps = (n: number) => n ? ` (${n} step${n === 1 ? "" : "s"})` : "";
+  const s = Math.round(ms / 1000);
+  return `${c.failed ? "FAILED" : "ok"} | ${c.passed} passed${steps(c.passedSteps)} | ${c.failed} failed${
+    steps(c.failedSteps)
+  }${c.ignored ? ` | ${c.ignored} ignored` : ""} (${Math.floor(s / 60)}m${s % 60}s)`;
+}
+
+const unescapeXml = (s: string) =>
+  s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(
+    /&amp;/g,
+    "&",
+  );
+
+/**
+ * The top-level tests of a JUnit report with their times. A step is reported as
+ * `<test> > <step>` in the same file: it is left out (its test's time holds it).
+ */
+export function parseJunit(xml: string): Timed[] {
+  const cases = [...xml.matchAll(/<testcase name="([^"]*)" classname="([^"]*)" time="([\d.]+)"/g)].map((m) => ({
+    name: unescapeXml(m[1]),
+    file: unescapeXml(m[2]),
+    seconds: Number(m[3]),
+  }));
+  const names = new Set(cases.map((c) => `${c.file}\0${c.name}`));
+  return cases.filter((c) => {
+    for (let i = c.name.indexOf(" > "); i > 0; i = c.name.indexOf(" > ", i + 1)) {
+      if (names.has(`${c.file}\0${c.name.slice(0, i)}`)) return false;
+    }
+    return true;
+  });
+}
+
+/** Splits `files` into `n` groups of about equal time (longest first, each to the least loaded group). */
+export function partition(files: string[], n: number, weight: (f: string) => number): string[][] {
+  const groups = Array.from({ length: n }, () => ({ files: [] as string[], load: 0 }));
+  for (const f of [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b))) {
+    const g = groups.reduce((a, b) => b.load < a.load ? b : a);
+    g.files.push(f);
+    g.load += weight(f);
+  }
+  // Within a process the files run in name order, as in one `deno test` run.
+  return groups.map((g) => g.files.sort()).filter((g) => g.length);
+}
+
+/** Every test file under `path` (a file or folder), as `./relative/path`. */
+function testFiles(path: string): string[] {
+  const rel = path.replace(/^\.\/?/, "").replace(/\/$/, "");
+  const st = Deno.statSync(`${root}/${rel}`);
+  if (st.isFile) return [`./${rel}`];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of Deno.readDirSync(dir ? `${root}/${dir}` : root)) {
+      const p = dir ? `${dir}/${e.name}` : e.name;
+      if (e.isDirectory && !SKIP_DIRS.has(p)) walk(p);
+      else if (e.isFile && TEST_FILE.test(e.name)) out.push(`./${p}`);
+    }
+  };
+  walk(rel);
+  return out.sort();
+}
+
+/** Where each file's seconds from the last run are kept, to balance the next run's processes. */
+const TIMINGS = `${Deno.env.get("TMPDIR") ?? "/tmp"}/lambda-test-timings.json`;
+
+/** Each file's seconds as measured on a quiet 2-core machine, for a first run on a new machine. */
+const MEASURED = new URL("../tests/timings.json", import.meta.url);
+
+/** How long a file took last time here (else as measured); a browser test counts more than another when not known. */
+function weigher(): (f: string) => number {
+  const read = (at: string | URL): Record<string, number> => {
+    try {
+      return JSON.parse(Deno.readTextFileSync(at));
+    } catch {
+      return {};
+    }
+  };
+  const known = { ...read(MEASURED), ...read(TIMINGS) };
+  return (f) => known[f] ?? (f.startsWith("./tests/e2e/") ? 20 : 3);
+}
+
+/** One `deno test` process over `files`: its output printed a whole file at a time, its counts and times. */
+async function runProcess(
+  label: string,
+  files: string[],
+  flags: string[],
+  tmp: string,
+): Promise<{ counts: Counts | null; timed: Timed[]; ok: boolean; tail: string }> {
+  const junit = `${tmp}/${label}.xml`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["test", "-A", "--no-check", `--junit-path=${junit}`, ...flags.filter((f) => f !== "--no-check"), ...files],
+    cwd: root,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let block: string[] = [], summary: Counts | null = null, reported = false;
+  const tail: string[] = [];
+  const flush = () => {
+    if (block.length) console.log(block.join("\n"));
+    block = [];
+  };
+  const onLine = (line: string) => {
+    // A file's results are printed when the next file starts: lines of two processes never interleave.
+    if (/^running \d+ tests? from /.test(line)) flush();
+    const counts = parseSummary(line);
+    if (counts) {
+      summary = counts;
+      line = `[${label}] ${line}`;
+    }
+    if (/^ (ERRORS|FAILURES) $/.test(line)) reported = true;
+    if (reported) tail.push(line);
+    block.push(line);
+  };
+  const read = async (stream: ReadableStream<Uint8Array>) => {
+    let rest = "";
+    const text = new TextDecoder();
+    for await (const bytes of stream) {
+      const lines = (rest + text.decode(bytes, { stream: true })).split("\n");
+      rest = lines.pop()!;
+      lines.forEach(onLine);
+    }
+    if (rest) onLine(rest);
+  };
+  await Promise.all([read(child.stdout), read(child.stderr)]);
+  const status = await child.status;
+  flush();
+  let timed: Timed[] = [];
+  try {
+    timed = parseJunit(await Deno.readTextFile(junit));
+  } catch { /* the process ended before writing it */ }
+  return { counts: summary, timed, ok: status.success && summary !== null, tail: tail.join("\n") };
+}
+
+if (import.meta.main) {
+  const started = performance.now();
+  const paths: string[] = [], flags: string[] = [];
+  for (const a of Deno.args) {
+    let isPath = false;
+    try {
+      isPath = !a.startsWith("-") && !!Deno.statSync(`${root}/${a.replace(/^\.\//, "")}`);
+    } catch { /* a flag's value */ }
+    (isPath ? paths : flags).push(a);
+  }
+  const files = [...new Set((paths.length ? paths : ["."]).flatMap(testFiles))].sort();
+  const jobs = Math.max(
+    1,
+    Number(Deno.env.get("DENO_JOBS")) || Math.min(4, Math.max(2, navigator.hardwareConcurrency)),
+  );
+  const tmp = await Deno.makeTempDir({ prefix: "lambda-tests-" });
+  const total: Counts = { passed: 0, passedSteps: 0, failed: 0, failedSteps: 0, ignored: 0 };
+  const add = (c: Counts) => {
+    for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += c[k];
+  };
+  const finish = (code: number): never => {
+    console.log(summaryLine(total, performance.now() - started));
+    Deno.removeSync(tmp, { recursive: true });
+    Deno.exit(code);
+  };
+
+  // Type-checked once for every file (the processes below skip it): a file that does not check fails the run.
+  const noCheck = flags.includes("--no-check");
+  const check = noCheck ? { success: true } : await new Deno.Command(Deno.execPath(), {
+    args: ["check", "--quiet", ...files],
+    cwd: root,
+  }).spawn().status;
+  if (!check.success) {
+    total.failed++;
+    console.log("FAILED: the test files do not type-check (deno check above)");
+    finish(1);
+  }
+  // The islands built before the processes start, so none of them waits on another's build.
+  if (files.some((f) => f.startsWith("./tests/e2e/") || f.startsWith("./routes/pages/"))) {
+    const build = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", `await (await import("${root}/tests/islands_build.ts")).sharedBuild();`],
+      cwd: root,
+    }).output();
+    if (!build.success) console.log("the shared build failed; each test process will try it again");
+  }
+
+  const weight = weigher();
+  const serial = files.filter((f) => SERIAL.has(f));
+  const groups = partition(files.filter((f) => !SERIAL.has(f)), jobs, weight);
+  console.log(
+    `${files.length} test files: ${groups.length} processes side by side (DENO_JOBS=${jobs})` +
+      (serial.length ? `, then ${serial.length} alone` : ""),
+  );
+  const runs = await Promise.all(groups.map((g, i) => runProcess(`p${i + 1}`, g, flags, tmp)));
+  if (serial.length) runs.push(await runProcess("alone", serial, flags, tmp));
+
+  let ok = true;
+  const timed: Timed[] = [];
+  for (const r of runs) {
+    timed.push(...r.timed);
+    if (r.counts) add(r.counts);
+    if (!r.ok) {
+      ok = false;
+      // A process that ended without its summary (a file that would not load, a crash) counts as a failure.
+      if (!r.counts || r.counts.failed === 0) total.failed++;
+    }
+  }
+  const failures = runs.map((r) => r.tail).filter(Boolean);
+  if (failures.length) console.log(`\n${failures.join("\n\n")}`);
+
+  console.log("\nslowest tests:");
+  for (const t of [...timed].sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {
+    console.log(`${t.seconds.toFixed(1).padStart(7)} s  ${t.file}  ${t.name}`);
+  }
+  // Each file's time, for the next run's split (files not run this time keep theirs).
+  const perFile: Record<string, number> = {};
+  for (const t of timed) perFile[t.file] = (perFile[t.file] ?? 0) + t.seconds;
+  try {
+    const known = JSON.parse(await Deno.readTextFile(TIMINGS).catch(() => "{}"));
+    await Deno.writeTextFile(TIMINGS, JSON.stringify({ ...known, ...perFile }));
+  } catch { /* only a hint */ }
+  console.log("");
+  finish(ok ? 0 : 1);
+}
