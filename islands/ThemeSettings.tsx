@@ -8,8 +8,7 @@ import { useId, useState } from "react";
 import { api } from "./queries/api.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { TEXTS } from "../domain/texts.ts";
-
-type Theme = "system" | "light" | "dark";
+import { type Theme, THEME_COOKIE } from "../domain/device.ts";
 
 export interface ThemeSettingsProps {
   current: Theme;
@@ -27,6 +26,12 @@ export default function ThemeSettings({ current }: ThemeSettingsProps) {
       "content",
       next === "system" ? "light dark" : next,
     );
+    // Written here at once too, so a page opened before the answer comes already paints in it; the
+    // server's answer writes the same cookie (routes/api/settings.ts).
+    const secure = location.protocol === "https:" ? "; secure" : "";
+    document.cookie = next === "system"
+      ? `${THEME_COOKIE}=; path=/; max-age=0${secure}`
+      : `${THEME_COOKIE}=${next}; path=/; max-age=${400 * 24 * 3600}; samesite=lax${secure}`;
     await api(apiPath("PUT /api/settings/theme", {}), { method: "PUT", json: { theme: next } }).catch(() => {});
   };
   const options: [Theme, string][] = [["system", TEXTS.themeSystem], ["light", TEXTS.themeLight], [

@@ -6,6 +6,7 @@
 
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
+import { type Theme, THEME_COOKIE } from "../domain/device.ts";
 
 /** The discreet-mode cookie of a device. */
 export const DISCREET_COOKIE = "discreet";
@@ -15,10 +16,8 @@ export function isDiscreet(c: Context): boolean {
   return getCookie(c, DISCREET_COOKIE) === "1";
 }
 
-/** This device's colour scheme: the system's (no cookie), or always light or dark. */
-export const THEMES = ["system", "light", "dark"] as const;
-export type Theme = typeof THEMES[number];
-export const THEME_COOKIE = "theme";
+export { THEME_COOKIE, THEMES } from "../domain/device.ts";
+export type { Theme };
 
 /** The colour scheme this device chose (Account settings), read by every page so the first paint is right. */
 export function themeOf(c: Context): Theme {
