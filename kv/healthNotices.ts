@@ -19,7 +19,7 @@
 
 import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
-import { newId } from "./ids.ts";
+import { newId, shuffled } from "./ids.ts";
 import { now } from "./clock.ts";
 import { blockedSet } from "./blocks.ts";
 import { getProfile } from "./profiles.ts";
@@ -128,16 +128,6 @@ function randomDelay(max: number): number {
 
 function randomHex(bytes = 12): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** Fisher-Yates with the cryptographic source: the order of writes says nothing about the choice. */
-function shuffled<T>(xs: readonly T[]): T[] {
-  const out = [...xs];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor((crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32) * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 /**

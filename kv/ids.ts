@@ -51,3 +51,14 @@ export function randomToken(bytes = 32): string {
 export function sha256Hex(text: string): Promise<string> {
   return Promise.resolve(createHash("sha256").update(text).digest("hex"));
 }
+
+/** A uniformly random order of `xs` (Fisher-Yates with the cryptographic source): the order says nothing of a choice. */
+export function shuffled<T>(xs: readonly T[]): T[] {
+  const out = [...xs];
+  const r = crypto.getRandomValues(new Uint32Array(out.length));
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor((r[i] / 2 ** 32) * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}

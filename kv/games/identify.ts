@@ -22,7 +22,7 @@
 import { kv } from "../db.ts";
 import { keys } from "../keys.ts";
 import { now } from "../clock.ts";
-import { randomToken } from "../ids.ts";
+import { randomToken, shuffled } from "../ids.ts";
 import { deleteBlob, getBlob, putBlob, type StoredBlob } from "../blobs.ts";
 import { forgetCachedProfile, getProfile, isVerified, profileChanged } from "../profiles.ts";
 import type { Profile } from "../../domain/shapes/profiles.ts";
@@ -30,11 +30,11 @@ import { getPics, readMaster } from "../pictures.ts";
 import { blockedSet } from "../blocks.ts";
 import { addNotification } from "../notifications.ts";
 import { creditOps, creditState, getCredits } from "./credits.ts";
-import { getAccount } from "../accounts.ts";
 import { type Origin, originOf, type Place, sameBurst, samePlace } from "../origins.ts";
 import { auditOp, type Moderator, SYSTEM } from "../audit.ts";
+import { type JudgeFacts, judgeStanding, scoreJudge } from "./identifyJudges.ts";
 import type { Credited } from "../../domain/shapes/games.ts";
-import type { IdAdminItem, IdentifyStatus, JudgeDeal, JudgeItem, JudgeRefusal } from "../../domain/shapes/identify.ts";
+import type { IdAdminItem, IdentifyStatus, JudgeDeal, JudgeItem } from "../../domain/shapes/identify.ts";
 import {
   ATTEMPTS_PER_DAY,
   CHALLENGE_MS,
@@ -52,14 +52,6 @@ const DAY_MS = 24 * 3_600_000;
 export const ASSIGNMENT_MS = 15 * 60_000;
 /** The judges compare the selfie with at most this many of the member's public pictures. */
 export const MAX_COMPARED_PICTURES = 6;
-/** An account may judge once it is this old, or as soon as it is verified. */
-export const JUDGE_MIN_AGE_MS = 7 * DAY_MS;
-/** A judge's agreement with the outcomes is counted over their last this many decided cases... */
-export const JUDGE_RECENT_CASES = 20;
-/** ...once there are at least this many... */
-export const JUDGE_MIN_CASES = 5;
-/** ...and below this share of agreeing answers, the judge is no longer dealt selfies. */
-export const JUDGE_MIN_AGREEMENT = 0.6;
 
 /** The pose a member must copy now. */
 export interface Challenge {
@@ -106,13 +98,6 @@ interface Seat {
 interface StoredAnswer extends Seat {
   answer: IdAnswer;
   place?: Place;
-}
-
-/** A judge's agreement with outcomes: totals, and the last JUDGE_RECENT_CASES as "1" (agreed) and "0". */
-export interface JudgeScore {
-  agree: number;
-  disagree: number;
-  recent?: string;
 }
 
 const blobId = (attemptId: string) => `identify-selfie:${attemptId}`;
@@ -264,50 +249,6 @@ export async function maySeeSelfie(viewer: string, attemptId: string, admin: boo
   return (await kv().get(keys.idAssignment(attemptId, viewer))).versionstamp !== null;
 }
 
-/** A judge's answers that agreed and disagreed with outcomes. */
-export async function judgeScore(profileId: string): Promise<JudgeScore> {
-  return (await kv().get<JudgeScore>(keys.idJudgeScore(profileId))).value ?? { agree: 0, disagree: 0 };
-}
-
-/**
- * Is a judge no longer dealt selfies: of their last JUDGE_RECENT_CASES decided cases (at least
- * JUDGE_MIN_CASES), fewer than JUDGE_MIN_AGREEMENT agreed with the outcome. A score kept before
- * recent cases were counted is judged by its totals.
- */
-export function judgePaused(s: JudgeScore): boolean {
-  const n = s.recent !== undefined ? s.recent.length : s.agree + s.disagree;
-  const agreed = s.recent !== undefined ? s.recent.replaceAll("0", "").length : s.agree;
-  return n >= JUDGE_MIN_CASES && agreed / n < JUDGE_MIN_AGREEMENT;
-}
-
-/** Who a judge is, as dealing and answering check them. */
-interface JudgeFacts {
-  tsCreated: number;
-  origin: Origin | null;
-}
-
-/**
- * May `judge` judge at all: a public picture; an account JUDGE_MIN_AGE_MS old or verified; not
- * paused for disagreeing with outcomes. Else why not (and, for a new account, from when).
- */
-export async function judgeStanding(
-  judge: string,
-): Promise<{ ok: true; facts: JudgeFacts } | { ok: false; why: JudgeRefusal; judgeFrom: number | null }> {
-  const profile = await getProfile(judge);
-  if (!profile || profile.profilePicIds.length === 0) return { ok: false, why: "NO_PICTURE", judgeFrom: null };
-  const [account, origin, score] = await Promise.all([
-    getAccount(profile.accountId),
-    originOf(profile.accountId),
-    judgeScore(judge),
-  ]);
-  const tsCreated = account?.tsCreated ?? now();
-  if (!isVerified(profile) && now() - tsCreated < JUDGE_MIN_AGE_MS) {
-    return { ok: false, why: "NEW_ACCOUNT", judgeFrom: tsCreated + JUDGE_MIN_AGE_MS };
-  }
-  if (judgePaused(score)) return { ok: false, why: "PAUSED", judgeFrom: null };
-  return { ok: true, facts: { tsCreated, origin } };
-}
-
 /** A seat read back (deals stored before seats carried the judge's facts hold a number). */
 const seatOf = (v: unknown): Seat | null => typeof v === "object" && v !== null && "tsCreated" in v ? v as Seat : null;
 
@@ -343,17 +284,6 @@ async function mayJudge(
     }
   }
   return true;
-}
-
-/** A uniformly random order of `xs` (Fisher-Yates with the platform's random numbers). */
-function shuffled<T>(xs: T[]): T[] {
-  const out = [...xs];
-  const r = crypto.getRandomValues(new Uint32Array(out.length));
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = r[i] % (i + 1);
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 /** How many waiting selfies a deal checks at once. */
@@ -574,20 +504,6 @@ export async function decideAttempt(
     return true;
   }
   throw new Error("identify decision kept conflicting");
-}
-
-/** Counts a judge's answer on a decided selfie: agreed with the outcome or not. */
-async function scoreJudge(judge: string, agreed: boolean): Promise<void> {
-  for (let i = 0; i < 10; i++) {
-    const e = await kv().get<JudgeScore>(keys.idJudgeScore(judge));
-    const s = e.value ?? { agree: 0, disagree: 0 };
-    const next: JudgeScore = {
-      agree: s.agree + (agreed ? 1 : 0),
-      disagree: s.disagree + (agreed ? 0 : 1),
-      recent: ((s.recent ?? "") + (agreed ? "1" : "0")).slice(-JUDGE_RECENT_CASES),
-    };
-    if ((await kv().atomic().check(e).set(e.key, next).commit()).ok) return;
-  }
 }
 
 /** The member withdraws their selfie being judged: it is deleted at once. False when none. */

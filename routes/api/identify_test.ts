@@ -22,7 +22,7 @@ import { picRecord } from "../../tests/fixtures/pictures.ts";
 import { collectMemberData } from "../../kv/memberData.ts";
 import { loadMaster, loadVariant } from "../../workers/pictures.ts";
 import { ATTEMPTS_PER_DAY, POSES } from "../../domain/identify.ts";
-import { JUDGE_MIN_AGE_MS, JUDGE_MIN_CASES } from "../../kv/games/identify.ts";
+import { JUDGE_MIN_AGE_MS, JUDGE_MIN_CASES } from "../../kv/games/identifyJudges.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 /** A member and the address they registered from (and call from). */
