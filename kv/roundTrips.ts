@@ -69,13 +69,9 @@ function countedList<T>(
     get(target, prop) {
       if (prop === "next") {
         return async () => {
-          if (done || seen % batch !== 0 || seen >= limit) {
-            const r = await target.next();
-            if (r.done) done = true;
-            else seen++;
-            return r;
-          }
-          const r = await timed("list", delayMs, () => target.next());
+          // A batch is fetched at the first entry and after each full batch, never past the limit.
+          const fetches = !done && seen % batch === 0 && seen < limit;
+          const r = fetches ? await timed("list", delayMs, () => target.next()) : await target.next();
           if (r.done) done = true;
           else seen++;
           return r;
