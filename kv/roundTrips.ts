@@ -8,6 +8,7 @@
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
+import { wrapCalls } from "./handleProxy.ts";
 
 /** One store call: when it began and ended (performance.now()). */
 interface Call {
@@ -88,41 +89,13 @@ function countedList<T>(
   });
 }
 
-/** An atomic operation whose commit is one round trip; chained calls keep returning the wrapper. */
-function countedAtomic(op: Deno.AtomicOperation, delayMs: number): Deno.AtomicOperation {
-  const proxy: Deno.AtomicOperation = new Proxy(op, {
-    get(target, prop) {
-      const v = Reflect.get(target, prop, target);
-      if (typeof v !== "function") return v;
-      if (prop === "commit") return () => timed("commit", delayMs, () => target.commit());
-      return (...args: unknown[]) => {
-        const r = v.apply(target, args);
-        return r === target ? proxy : r;
-      };
-    },
-  });
-  return proxy;
-}
-
-const ONE_TRIP = new Set(["get", "getMany", "set", "delete"]);
-
 /** The handle, each call waiting `delayMs` before it answers and recorded under the work that made it. */
 export function countedKv(db: Deno.Kv, delayMs: number): Deno.Kv {
-  return new Proxy(db, {
-    get(target, prop) {
-      const v = Reflect.get(target, prop, target);
-      if (typeof v !== "function") return v;
-      if (prop === "atomic") return () => countedAtomic(target.atomic(), delayMs);
-      if (prop === "list") {
-        return (selector: Deno.KvListSelector, options: Deno.KvListOptions = {}) => {
-          const batch = Math.min(options.batchSize ?? options.limit ?? LIST_BATCH_DEFAULT, LIST_BATCH_MAX);
-          return countedList(target.list(selector, options), Math.max(1, batch), options.limit ?? Infinity, delayMs);
-        };
-      }
-      if (typeof prop === "string" && ONE_TRIP.has(prop)) {
-        return (...args: unknown[]) => timed(prop, delayMs, () => v.apply(target, args));
-      }
-      return v.bind(target);
+  return wrapCalls(db, {
+    call: (name, run) => timed(name, delayMs, run),
+    list: (it, options) => {
+      const batch = Math.min(options.batchSize ?? options.limit ?? LIST_BATCH_DEFAULT, LIST_BATCH_MAX);
+      return countedList(it, Math.max(1, batch), options.limit ?? Infinity, delayMs);
     },
   });
 }

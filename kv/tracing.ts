@@ -6,6 +6,7 @@
  */
 
 import { type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import { wrapCalls } from "./handleProxy.ts";
 
 const tracer = trace.getTracer("app.kv");
 
@@ -60,36 +61,7 @@ function tracedList<T>(it: Deno.KvListIterator<T>): Deno.KvListIterator<T> {
   });
 }
 
-/** An atomic operation whose commit is a span; chained calls keep returning the wrapper. */
-function tracedAtomic(op: Deno.AtomicOperation): Deno.AtomicOperation {
-  const proxy: Deno.AtomicOperation = new Proxy(op, {
-    get(target, prop) {
-      const v = Reflect.get(target, prop, target);
-      if (typeof v !== "function") return v;
-      if (prop === "commit") return () => inSpan("kv.commit", () => target.commit());
-      return (...args: unknown[]) => {
-        const r = v.apply(target, args);
-        return r === target ? proxy : r;
-      };
-    },
-  });
-  return proxy;
-}
-
-const SPANNED = new Set(["get", "getMany", "set", "delete"]);
-
 /** The handle, with a span around each call. */
 export function tracedKv(db: Deno.Kv): Deno.Kv {
-  return new Proxy(db, {
-    get(target, prop) {
-      const v = Reflect.get(target, prop, target);
-      if (typeof v !== "function") return v;
-      if (prop === "atomic") return () => tracedAtomic(target.atomic());
-      if (prop === "list") return (...args: unknown[]) => tracedList(v.apply(target, args));
-      if (typeof prop === "string" && SPANNED.has(prop)) {
-        return (...args: unknown[]) => inSpan(`kv.${prop}`, () => v.apply(target, args));
-      }
-      return v.bind(target);
-    },
-  });
+  return wrapCalls(db, { call: (name, run) => inSpan(`kv.${name}`, run), list: (it) => tracedList(it) });
 }

@@ -1,0 +1,49 @@
+/**
+ * A KV handle with a wrapper around each store call: `call` runs around every get, getMany, set,
+ * delete and atomic commit (named so), `list` wraps each list iterator. OpenTelemetry spans
+ * (kv/tracing.ts) and the benches' round-trip counter (kv/roundTrips.ts) are both made so.
+ */
+
+export interface CallWrappers {
+  /** Runs one call (`name`: get, getMany, set, delete or commit). */
+  call<T>(name: string, run: () => Promise<T>): Promise<T>;
+  /** Wraps a list's iterator (its options as given). */
+  list<T>(it: Deno.KvListIterator<T>, options: Deno.KvListOptions): Deno.KvListIterator<T>;
+}
+
+const ONE_CALL = new Set(["get", "getMany", "set", "delete"]);
+
+/** An atomic operation whose commit runs through `call`; chained calls keep returning the wrapper. */
+function wrappedAtomic(op: Deno.AtomicOperation, w: CallWrappers): Deno.AtomicOperation {
+  const proxy: Deno.AtomicOperation = new Proxy(op, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target);
+      if (typeof v !== "function") return v;
+      if (prop === "commit") return () => w.call("commit", () => target.commit());
+      return (...args: unknown[]) => {
+        const r = v.apply(target, args);
+        return r === target ? proxy : r;
+      };
+    },
+  });
+  return proxy;
+}
+
+/** The handle, each store call through `w`. */
+export function wrapCalls(db: Deno.Kv, w: CallWrappers): Deno.Kv {
+  return new Proxy(db, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target);
+      if (typeof v !== "function") return v;
+      if (prop === "atomic") return () => wrappedAtomic(target.atomic(), w);
+      if (prop === "list") {
+        return (selector: Deno.KvListSelector, options: Deno.KvListOptions = {}) =>
+          w.list(target.list(selector, options), options);
+      }
+      if (typeof prop === "string" && ONE_CALL.has(prop)) {
+        return (...args: unknown[]) => w.call(prop, () => v.apply(target, args));
+      }
+      return v.bind(target);
+    },
+  });
+}
