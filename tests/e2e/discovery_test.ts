@@ -385,11 +385,19 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await page.waitForFunction((n) => document.querySelectorAll(".profile-list > li").length > n, before);
         const after = await cards.count();
         assert.equal(after % 10, 0, `ten more at a time (${before} → ${after})`);
-        // Each scroll to the end loads the next ten, until the end of the list shows.
+        // Scrolling to the end loads the next ten, until the end of the list shows. A scroll made
+        // while the previous ten were still coming sees the end already in view and starts
+        // nothing: as a person would, scroll to the end again until more show.
         for (let i = 0; i < 10 && (await cards.count()) < MEMBERS; i++) {
           const shown = await cards.count();
-          await scrollToEnd(page);
-          await page.waitForFunction((n) => document.querySelectorAll(".profile-list > li").length > n, shown);
+          await until(
+            async () => {
+              await scrollToEnd(page);
+              return (await cards.count()) > shown;
+            },
+            "more cards after scrolling to the end",
+            { timeoutMs: 30_000, everyMs: 250 },
+          );
         }
         await page.getByText(DISCOVERY_TEXTS.endOfList).waitFor();
         assert.equal(await cards.count(), MEMBERS);
