@@ -23,9 +23,9 @@
  * `http://host:port/db/NAME` is another (its own `:memory:` store when `--path` is `:memory:`,
  * else the file `PATH.NAME`): the test kits give each test its own.
  *
- *   deno task kv-connect --port 4512 --path ./data/kvconnect.kv [--rtt-ms 5] [--token T]
+ *   deno task kv-connect --port 4512 --path ./data/kvconnect.kv [--rtt-ms 5] [--token T] [--hostname H]
  *
- * `--rtt-ms N` answers every request (and each watch message) N ms late, as a store that far away
+ * `--hostname H` listens on that address (default 127.0.0.1). `--rtt-ms N` answers every request (and each watch message) N ms late, as a store that far away
  * would. `--log-refusals` logs every error answer to stderr; `--exit-with-stdin` stops the server
  * when its stdin ends (the test kits hold it open: tests/remoteKv.ts). Not served (the Deno client never sends them): enqueues (KV Connect has no queues) and
  * sums of V8-encoded numbers.
@@ -563,6 +563,7 @@ if (import.meta.main) {
   }
   const server = await startKvConnect({
     port,
+    hostname: flag(args, "hostname"),
     path,
     rttMs,
     token: flag(args, "token"),
