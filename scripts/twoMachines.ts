@@ -450,10 +450,13 @@ export async function call(
 
 let memberCount = 0;
 
-/** Registers a member through nginx, logs them in with the mailed link; their machine is where nginx sends them. */
-export async function register(h: TwoMachines, email: string): Promise<Member> {
+/**
+ * Registers a member through nginx from their own loopback address (or `address`), logs them in
+ * with the mailed link; their machine is the one nginx sends their session to.
+ */
+export async function register(h: TwoMachines, email: string, address?: string): Promise<Member> {
   const n = ++memberCount;
-  const localAddress = `127.0.${100 + (n >> 8)}.${(n & 255) || 1}`;
+  const localAddress = address ?? `127.0.${100 + (n >> 8)}.${(n & 255) || 1}`;
   const client = Deno.createHttpClient({ localAddress });
   const acks = ACKNOWLEDGEMENTS.map((a) => a.text);
   const reg = await call(h, { client }, "POST", "/api/auth/register", { json: { email, acknowledgements: acks } });
@@ -486,6 +489,13 @@ export async function register(h: TwoMachines, email: string): Promise<Member> {
 
 // --- Live sockets ----------------------------------------------------------------------------------
 
+/** A socket the server answered with a status instead of upgrading (429: a feed cap). */
+export class RefusedSocket extends Error {
+  constructor(member: Member, readonly status: number) {
+    super(`${member.email}'s socket was refused: ${status}`);
+  }
+}
+
 /** What a live socket said, and when (`performance.now()`). */
 export interface Said {
   event: string;
@@ -500,11 +510,13 @@ export class LiveSocket {
   servedBy: "A" | "B" | "?" = "?";
   /** Resolves when the socket closes: its code and when. */
   readonly closed: Promise<{ code: number; t: number }>;
+  readonly member: Member;
   readonly #ws: WebSocket;
   #wake = () => {};
 
-  private constructor(ws: WebSocket) {
+  private constructor(ws: WebSocket, member: Member) {
     this.#ws = ws;
+    this.member = member;
     this.closed = new Promise((done) => {
       ws.on("close", (code: number) => {
         done({ code, t: performance.now() });
@@ -525,13 +537,13 @@ export class LiveSocket {
       // A member's own loopback address reaches nginx only.
       ...(direct ? {} : { localAddress: member.localAddress }),
     });
-    const socket = new LiveSocket(ws);
+    const socket = new LiveSocket(ws, member);
     return new Promise((ready, fail) => {
       ws.on("upgrade", (res: { headers: Record<string, string | string[] | undefined> }) => {
         socket.servedBy = direct ? direct.name : h.machineAt(String(res.headers["x-lambda-upstream"] ?? ""));
       });
       ws.on("unexpected-response", (_req: unknown, res: { statusCode?: number }) => {
-        fail(new Error(`${member.email}'s socket was refused: ${res.statusCode}`));
+        fail(new RefusedSocket(member, res.statusCode ?? 0));
         ws.terminate();
       });
       ws.on("error", (e: Error) => fail(e));
@@ -790,10 +802,49 @@ export const CHECKS: Check[] = [
     },
   },
   {
+    name: "feed caps: an address's sockets are counted over both machines; one full is refused on both",
+    async run(run) {
+      // Two members behind one address (a household, a carrier's NAT), one on each machine.
+      const address = "127.0.99.1";
+      const on: Partial<Record<"A" | "B", Member>> = {};
+      for (let i = 0; i < 8 && !(on.A && on.B); i++) {
+        const m = await register(run.h, `two-machines-shared-${i}@example.com`, address);
+        on[m.machine] ??= m;
+      }
+      const { A: onA, B: onB } = on;
+      check(onA && onB, "no member behind the shared address landed on each machine");
+      const cap = Number(CHECK_ENV.MAX_FEEDS_PER_ADDRESS);
+      const sockets: LiveSocket[] = [];
+      for (let i = 0; i < cap; i++) sockets.push(await LiveSocket.open(run.h, i % 2 ? onB : onA));
+      run.sockets.push(...sockets);
+      check(sockets.every((s, i) => s.servedBy === (i % 2 ? "B" : "A")), "the address's sockets alternate A and B");
+      const refused = async (m: Member) => {
+        try {
+          run.sockets.push(await LiveSocket.open(run.h, m));
+          return 0;
+        } catch (e) {
+          if (e instanceof RefusedSocket) return e.status;
+          throw e;
+        }
+      };
+      check(await refused(onA) === 429, `the address's socket ${cap + 1}, on A, was not refused with 429`);
+      check(await refused(onB) === 429, `the address's socket ${cap + 1}, on B, was not refused with 429`);
+      // One closes on A: the address takes one more, on B.
+      await sockets[0].close();
+      const freed = await within(async () => await refused(onB) === 0, "a place free again on B", 3_000);
+      // Closed, so the address's places are free for the next check (a dead machine's sockets
+      // would count until their leases lapse: FEED_LEASE_MS, 75 s).
+      await Promise.all(run.sockets.filter((s) => s.member === onA || s.member === onB).map((s) => s.close()));
+      return `${cap} sockets of one address over A and B; the next refused on both; ` +
+        `one closed on A, B took one ${ms(freed)} later`;
+    },
+  },
+  {
     name: "machine A killed mid-burst: no acknowledged write is lost, its members' sockets reconnect to B",
     async run(run) {
-      const { a, b, sa } = run.pair!;
+      const { a, b } = run.pair!;
       const [machineA] = run.h.machines;
+      const openOnA = run.sockets.filter((s) => s.open);
       // Members of their own (a new member may send 10 messages a minute): two on each machine, three for a longer run.
       const members: Member[] = [];
       for (let i = run.rounds >= 5 ? 3 : 2; i > 0; i--) members.push(await run.memberOn("A"), await run.memberOn("B"));
@@ -833,24 +884,33 @@ export const CHECKS: Check[] = [
       check(missing.length === 0, `acknowledged writes missing after A died:\n${missing.join("\n")}`);
       check(servedBy.A > 0 && servedBy.B > 0, `writes acknowledged by A ${servedBy.A}, by B ${servedBy.B}`);
 
-      // A's member's socket ended with A; the page connects again through nginx and lands on B.
-      const gone = await Promise.race([sa.closed, new Promise<null>((r) => setTimeout(r, 5_000, null))]);
-      check(gone, "the socket on the killed machine stayed open");
+      // Every socket on A ended with A; those on B stay. Each member of A's sockets connects again
+      // through nginx, as their page does, and lands on B.
+      const onA = openOnA.filter((s) => s.servedBy === "A"), onB = openOnA.filter((s) => s.servedBy === "B");
+      const gone = await Promise.race([
+        Promise.all(onA.map((s) => s.closed)),
+        new Promise<null>((r) => setTimeout(r, 5_000, null)),
+      ]);
+      check(gone, `${onA.filter((s) => s.open).length} sockets on the killed machine stayed open`);
+      check(onB.every((s) => s.open), "a socket on B closed when A died");
       const t = performance.now();
-      const again = await LiveSocket.open(run.h, a);
-      run.sockets.push(again);
+      const again = await Promise.all([...new Set(onA.map((s) => s.member))].map((m) => LiveSocket.open(run.h, m)));
+      run.sockets.push(...again);
       const reconnectMs = performance.now() - t;
-      check(again.servedBy === "B", `the socket reconnected to ${again.servedBy}, not B`);
+      check(again.every((s) => s.servedBy === "B"), `sockets reconnected to ${again.map((s) => s.servedBy)}, not B`);
+      const aAgain = again.find((s) => s.member === a);
+      check(aAgain, "A's first member had no socket on A");
       // B's member's message reaches it there (both on B now).
       const sent = await expect(run, b, "POST", "/api/message", {
         status: 201,
         servedBy: "B",
         json: { senderProfileId: b.profileId, recipientProfileId: a.profileId, bodyText: "after A died" },
       });
-      const got = await again.event((e) => e.type === "message" && e.id === sent.data.id, DELIVERY_MS);
+      const got = await aAgain.event((e) => e.type === "message" && e.id === sent.data.id, DELIVERY_MS);
       check(got, "a message never reached the reconnected socket on B");
       return `${writes.length} writes, A killed after ${killedAt}: ${acked.length} acknowledged (A ${servedBy.A}, ` +
-        `B ${servedBy.B}), ${failed} refused or cut, 0 missing; A's socket reconnected to B in ${ms(reconnectMs)}`;
+        `B ${servedBy.B}), ${failed} refused or cut, 0 missing; ${again.length} members' sockets on A ` +
+        `(${onA.length}) reconnected to B in ${ms(reconnectMs)}, ${onB.length} on B stayed open`;
     },
   },
 ];
@@ -885,7 +945,7 @@ export async function closeRun(run: Run): Promise<void> {
 }
 
 /** The environment both instances get for the checks. */
-export const CHECK_ENV: Record<string, string> = { ADMIN_EMAILS: ADMINS.join(",") };
+export const CHECK_ENV: Record<string, string> = { ADMIN_EMAILS: ADMINS.join(","), MAX_FEEDS_PER_ADDRESS: "8" };
 
 if (import.meta.main) {
   const arg = (name: string, fallback: number) => {
