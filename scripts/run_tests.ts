@@ -17,7 +17,10 @@ const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
 /**
  * Files that must not run beside others: they judge time on a machine they expect quiet (page
- * budgets with CPU throttling), or load the machine on purpose (the soak's busy core).
+ * budgets with CPU throttling), or load the machine on purpose (the soak's busy core). Not here:
+ * tests/two_machines_test.ts, whose network namespaces, links and subnet are named for its own
+ * process (and a subnet no interface uses), and whose nginx, store and instances take free ports
+ * or ports inside its own namespaces; its 1.5 s bounds hold ten times over beside other files.
  */
 export const SERIAL = new Set([
   "./tests/e2e/budgets_test.ts",
