@@ -602,8 +602,10 @@ export interface Run {
   /** A and B's first members with their sockets through nginx (made by the first check). */
   pair?: { a: Member; b: Member; sa: LiveSocket; sb: LiveSocket };
   sockets: LiveSocket[];
-  /** Every message's delivery time across the machines (ms). */
+  /** Every message's delivery time across the machines (ms), from the send to the event on the other machine. */
   deliveries: number[];
+  /** The part of each after the sender's answer: the other machine's watch of the event log, its read and the socket. */
+  afterAnswer: number[];
 }
 
 /** The admin emails both instances are given (`ADMIN_EMAILS`): `memberOn(…, true)` registers these. */
@@ -647,11 +649,13 @@ async function deliver(run: Run, from: Member, to: Member, socket: LiveSocket, t
     status: 201,
     json: { senderProfileId: from.profileId, recipientProfileId: to.profileId, bodyText: text },
   });
+  const answered = performance.now();
   const got = await socket.event((e) => e.type === "message" && e.id === sent.data.id, DELIVERY_MS * 2);
   check(got, `message ${sent.data.id} (${from.machine} to ${to.machine}) never arrived on ${to.email}'s socket`);
   const took = got.t - t;
   check(took < DELIVERY_MS, `message ${from.machine} to ${to.machine} arrived after ${ms(took)}`);
   run.deliveries.push(took);
+  run.afterAnswer.push(got.t - answered);
   return took;
 }
 
@@ -924,6 +928,7 @@ export function newRun(h: TwoMachines, rounds: number): Run {
     rounds,
     sockets: [],
     deliveries: [],
+    afterAnswer: [],
     async memberOn(machine, admin = false) {
       for (;;) {
         if (!admin) {
@@ -980,10 +985,11 @@ if (import.meta.main) {
         console.log(`FAIL ${c.name}\n     ${e instanceof Error ? e.message : e}`);
       }
     }
-    const d = run.deliveries;
+    const d = run.deliveries, a = run.afterAnswer;
     console.log(
       `deliveries across the machines: ${d.length}, p50 ${ms(quantile(d, 0.5))}, p95 ${ms(quantile(d, 0.95))}, ` +
-        `max ${ms(Math.max(...d))} (store ${rttMs} ms away)`,
+        `max ${ms(Math.max(...d))} from the send (store ${rttMs} ms away); after the sender's answer: ` +
+        `p50 ${ms(quantile(a, 0.5))}, p95 ${ms(quantile(a, 0.95))}, max ${ms(Math.max(...a))}`,
     );
   } finally {
     await closeRun(run);
