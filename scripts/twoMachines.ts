@@ -477,11 +477,12 @@ export async function register(h: TwoMachines, email: string, address?: string):
   const me = { cookie: sid, client };
   const settings = await call(h, me, "GET", "/api/settings");
   if (settings.status !== 200) throw new Error(`settings of ${email}: ${settings.status} ${settings.text}`);
+  if (settings.servedBy === "?") throw new Error(`nginx did not name the machine that served ${email}`);
   return {
     email,
     cookie: me.cookie,
     profileId: settings.data.defaultProfileId,
-    machine: settings.servedBy as "A" | "B",
+    machine: settings.servedBy,
     localAddress,
     client,
   };
