@@ -28,6 +28,17 @@ const PREFIX = "l2m";
 /** The port each instance listens on inside its namespace (each namespace has its own ports). */
 const APP_PORT = 8000;
 
+/** The temp dirs (nginx's configuration and logs) start so, followed by the process id. */
+const TEMP_PREFIX = "lambda-two-machines-";
+
+/** The cleanups of the machines this process has made and not yet removed. */
+const cleanups = new Set<() => Promise<void>>();
+
+/** Removes every machine this process made (for a signal: Ctrl-C during a run or while the machines start). */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...cleanups].map((stop) => stop()));
+}
+
 /** Why the two machines cannot be made here (not root, no `ip netns`, no nginx), or null. */
 export async function unavailable(): Promise<string | null> {
   if (Deno.build.os !== "linux") return "network namespaces are Linux only";
@@ -73,6 +84,12 @@ async function removeStale(): Promise<void> {
     }
     await tryRun("ip", "netns", "del", ns);
     await tryRun("ip", "link", "del", ns);
+  }
+  const tmp = Deno.env.get("TMPDIR") ?? "/tmp";
+  for await (const e of Deno.readDir(tmp)) {
+    const pid = e.name.startsWith(TEMP_PREFIX) ? e.name.slice(TEMP_PREFIX.length).split("-")[0] : "";
+    if (!/^\d+$/.test(pid) || await Deno.stat(`/proc/${pid}`).then(() => true, () => false)) continue;
+    await Deno.remove(`${tmp}/${e.name}`, { recursive: true }).catch(() => {});
   }
 }
 
@@ -157,15 +174,17 @@ export async function startTwoMachines(opts: StartOptions = {}): Promise<TwoMach
   const log = opts.log ?? (() => {});
   await removeStale();
   const undo: (() => Promise<void>)[] = [];
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    for (const u of undo.reverse()) await u().catch(() => {});
-  };
+  // One cleanup, however many ask for it (a signal and the run's own end): each waits for all of it.
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    stopping ??= (async () => {
+      for (let u = undo.pop(); u; u = undo.pop()) await u().catch(() => {});
+      cleanups.delete(stop);
+    })();
+  cleanups.add(stop);
   try {
     const n = await freeSubnet();
-    const dir = await Deno.makeTempDir({ prefix: "lambda-two-machines-" });
+    const dir = await Deno.makeTempDir({ prefix: `${TEMP_PREFIX}${Deno.pid}-` });
     undo.push(() => Deno.remove(dir, { recursive: true }));
     // nginx's workers (nobody, under root) read the configuration here.
     await Deno.chmod(dir, 0o755);
@@ -969,10 +988,11 @@ if (import.meta.main) {
     console.error(`two-machines: cannot run here: ${why}`);
     Deno.exit(2);
   }
-  const h = await startTwoMachines({ rttMs, env: CHECK_ENV, log: (l) => console.log(l) });
-  const onSignal = () => void h.stop().then(() => Deno.exit(130));
+  // Ctrl-C while the machines start or the checks run: everything made so far is removed first.
+  const onSignal = () => void stopAll().then(() => Deno.exit(130));
   Deno.addSignalListener("SIGINT", onSignal);
   Deno.addSignalListener("SIGTERM", onSignal);
+  const h = await startTwoMachines({ rttMs, env: CHECK_ENV, log: (l) => console.log(l) });
   const run = newRun(h, rounds);
   let failed = 0;
   try {
