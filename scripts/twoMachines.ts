@@ -761,18 +761,27 @@ export const CHECKS: Check[] = [
     },
   },
   {
-    name: "a session ended on A is refused on B within 1.5 s, though B had just served it",
+    name: "a session ended on A is refused on B and its socket there closed within 1.5 s, though B had just served it",
     async run(run) {
       const x = await run.memberOn("A");
       const [, b] = run.h.machines;
+      // Another page of the member's holds a socket on B (connected to B itself), and B serves the session.
+      const socket = await LiveSocket.open(run.h, x, b);
+      run.sockets.push(socket);
       for (let i = 0; i < 3; i++) await expect(run, x, "GET", "/api/settings", { status: 200, direct: b });
+      const t = performance.now();
       await expect(run, x, "POST", "/api/auth/logout", { status: 200 });
       const refused = await within(
         async () => (await call(run.h, x, "GET", "/api/settings", { direct: b })).status === 401,
         "the ended session refused on B",
       );
+      const closed = await Promise.race([socket.closed, new Promise<null>((r) => setTimeout(r, DELIVERY_MS, null))]);
+      check(closed, "the ended session's socket on B stayed open");
+      check(closed.code === 1008, `the socket on B closed with ${closed.code}, not 1008`);
       await expect(run, x, "GET", "/api/settings", { status: 401 });
-      return `refused on B ${ms(refused)} after the logout on A`;
+      return `refused on B ${ms(refused)} after the logout on A answered; its socket on B closed ${
+        ms(closed.t - t)
+      } after the logout was sent`;
     },
   },
   {
