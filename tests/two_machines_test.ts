@@ -1,5 +1,5 @@
 /**
- * Two machines behind one nginx on one remote KV (scripts/twoMachines.ts): two network namespaces
+ * Two machines behind one nginx on one remote KV (scripts/twoMachines/): two network namespaces
  * with an app instance each, a KV Connect server 5 ms away, nginx in front hashing each member's
  * session to one machine. Through nginx, with real members and live sockets: messages, typing,
  * read receipts, presence, positions, an ended session, a suspension and the feed caps hold
@@ -7,7 +7,8 @@
  * reconnect to the other. Skipped, saying why, when not root or without `ip netns` or nginx.
  */
 
-import { CHECK_ENV, CHECKS, closeRun, newRun, startTwoMachines, unavailable } from "../scripts/twoMachines.ts";
+import { CHECK_ENV, CHECKS, closeRun, newRun } from "../scripts/twoMachines/checks.ts";
+import { startTwoMachines, unavailable } from "../scripts/twoMachines/machines.ts";
 
 const why = await unavailable();
 if (why) console.log(`two_machines_test: skipped, ${why}`);
