@@ -29,6 +29,7 @@ import {
 import { hit } from "../../kv/ratelimit.ts";
 import { LIKE_FILTERS, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
+import { answer } from "../answer.ts";
 
 const NUMBER_RE = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -170,9 +171,9 @@ async function discovery<A, T>(
     online: online === "1",
     withPics: pics === "1",
   };
-  const answer = () => geo(() => run(caller.profileId, area, query)).then((found) => c.json(found));
-  if (heavy) return heavyViews(answer);
-  const [counted, answered] = await Promise.allSettled([limited, answer()]);
+  const found = () => geo(() => run(caller.profileId, area, query)).then((page) => c.json(page));
+  if (heavy) return heavyViews(found);
+  const [counted, answered] = await Promise.allSettled([limited, found()]);
   if (counted.status === "rejected") throw counted.reason;
   if (answered.status === "rejected") throw answered.reason;
   return answered.value;
@@ -200,7 +201,7 @@ export const positions = new Hono<AppEnv>()
       gpsTimestamp: gps ? body.gpsTimestamp ?? null : null,
     });
     // The owner's own record: the only place a reported position is ever sent.
-    return c.json(own);
+    return answer(c, "PUT /api/profile-position/:profileId", own);
   })
   .get("/profile-position/:profileId", async (c) => {
     const profileId = parseWith(idSchema, c.req.param("profileId"));
@@ -208,7 +209,7 @@ export const positions = new Hono<AppEnv>()
     const own = await getOwnPosition(profileId);
     if (!own) throw notFound("No position reported in the last 26 hours.");
     // Only ever the caller's own record.
-    return c.json(own);
+    return answer(c, "GET /api/profile-position/:profileId", own);
   })
   .get("/profile-briefs/nearest", (c) => briefs(c, () => ({ area: { kind: "nearest" }, q: queryOf(c, briefsQuery) })))
   .get("/profile-briefs/by-bounds", (c) =>
@@ -235,5 +236,5 @@ export const positions = new Hono<AppEnv>()
   .get("/profile-positions/aggregates", async (c) => {
     const caller = requireCaller(c);
     await limitDiscovery(c, caller.accountId);
-    return c.json(await aggregates());
+    return answer(c, "GET /api/profile-positions/aggregates", await aggregates());
   });
