@@ -125,7 +125,7 @@ export const keys = {
   jobSignal: (): Key => ["jobs_signal"],
   jobDone: (id: string): Key => ["jobs_done", id],
 
-  // --- positions (kv/positions.ts)
+  // --- positions (kv/positions/mod.ts)
   /** A member's reported (true) position and shown-cell state: read only by its owner. */
   positionOwn: (profileId: string): Key => ["positions_own", profileId],
   /** The shown position of a visible member, indexed by its 1-degree sector. */

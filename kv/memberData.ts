@@ -21,7 +21,7 @@ import { listPasskeys } from "./passkeys.ts";
 import { listPushSubscriptions } from "./push.ts";
 import { listNotifications } from "./notifications.ts";
 import { listHealthNotices } from "./healthNotices.ts";
-import { getOwnPosition } from "./positions.ts";
+import { getOwnPosition } from "./positions/mod.ts";
 import { getPics, type ProfilePic, type ServedPicture, storedSizes, type VariantKind } from "./pictures.ts";
 import { getSafety } from "./safety.ts";
 import { getCredits } from "./games/credits.ts";

@@ -23,7 +23,7 @@ import { listPasskeys } from "./passkeys.ts";
 import { forgetLoginTrust } from "./logintrust.ts";
 import { healthKeysOf } from "./healthNotices.ts";
 import { decideAttempt, withdrawAttempt } from "./games/identify.ts";
-import { reportPosition } from "./positions.ts";
+import { reportPosition } from "./positions/mod.ts";
 import { deletePicture } from "./pictures.ts";
 import { deleteBlob } from "./blobs.ts";
 import { commitWithdrawal } from "./blocks.ts";

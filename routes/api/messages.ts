@@ -35,7 +35,7 @@ import { onlyVerifiedMessages } from "../../kv/games/identify.ts";
 import { VERIFIED_TEXTS } from "../../domain/verified.ts";
 import { clearChatNotification } from "../../kv/notifications.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
-import { getShownPosition } from "../../kv/positions.ts";
+import { getShownPosition } from "../../kv/positions/mod.ts";
 import { isId } from "../../kv/ids.ts";
 import { hit, hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
 import { sendingPause } from "../../kv/moderation.ts";

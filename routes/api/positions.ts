@@ -16,7 +16,7 @@ import { badRequest, notFound, tooMany } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { CHARACTERISTIC_VALUES } from "../../domain/characteristics.ts";
-import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions.ts";
+import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions/mod.ts";
 import { saveOwnPosition } from "../ownPosition.ts";
 import {
   type BriefsArea,

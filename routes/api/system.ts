@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { backendVersion } from "../../config/version.ts";
 import { pingKv } from "../../kv/db.ts";
-import { positionStore } from "../../kv/positions.ts";
+import { positionStore } from "../../kv/positions/mod.ts";
 import { jobStats } from "../../kv/jobs.ts";
 import { answer } from "../answer.ts";
 
