@@ -30,6 +30,7 @@ import { hit } from "../../kv/ratelimit.ts";
 import { LIKE_FILTERS, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
 import { answer } from "../answer.ts";
+import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
 
 const NUMBER_RE = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -150,10 +151,11 @@ const heavyViews = config.heavyViewsAtOnce > 0 ? pLimit(config.heavyViewsAtOnce)
  * then `run` with the query in the store's terms, in a heavy view's turn when it answers `size`
  * members or more.
  */
-async function discovery<A, T>(
+async function discovery<A, R extends ApiRoute>(
   c: Context<AppEnv>,
+  route: R,
   parse: () => { area: A; q: z.infer<typeof briefsQuery> },
-  run: (viewerId: string, area: A, query: BriefsQuery) => Promise<T>,
+  run: (viewerId: string, area: A, query: BriefsQuery) => Promise<ApiAnswer<R>>,
   size: (area: A, q: z.infer<typeof briefsQuery>) => number,
 ) {
   const caller = requireCaller(c);
@@ -171,7 +173,7 @@ async function discovery<A, T>(
     online: online === "1",
     withPics: pics === "1",
   };
-  const found = () => geo(() => run(caller.profileId, area, query)).then((page) => c.json(page));
+  const found = () => geo(() => run(caller.profileId, area, query)).then((page) => answer(c, route, page));
   if (heavy) return heavyViews(found);
   const [counted, answered] = await Promise.allSettled([limited, found()]);
   if (counted.status === "rejected") throw counted.reason;
@@ -180,8 +182,15 @@ async function discovery<A, T>(
 }
 
 /** Answers a briefs call with its page. */
-function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> }) {
-  return discovery(c, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
+function briefs(
+  c: Context<AppEnv>,
+  route:
+    | "GET /api/profile-briefs/nearest"
+    | "GET /api/profile-briefs/by-bounds"
+    | "GET /api/profile-briefs/by-sector/:sector",
+  parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> },
+) {
+  return discovery(c, route, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
 }
 
 export const positions = new Hono<AppEnv>()
@@ -211,9 +220,13 @@ export const positions = new Hono<AppEnv>()
     // Only ever the caller's own record.
     return answer(c, "GET /api/profile-position/:profileId", own);
   })
-  .get("/profile-briefs/nearest", (c) => briefs(c, () => ({ area: { kind: "nearest" }, q: queryOf(c, briefsQuery) })))
+  .get(
+    "/profile-briefs/nearest",
+    (c) =>
+      briefs(c, "GET /api/profile-briefs/nearest", () => ({ area: { kind: "nearest" }, q: queryOf(c, briefsQuery) })),
+  )
   .get("/profile-briefs/by-bounds", (c) =>
-    briefs(c, () => {
+    briefs(c, "GET /api/profile-briefs/by-bounds", () => {
       const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, boundsQuery);
       return { area: { kind: "bounds", bounds: { latMin, lonMin, latMax, lonMax } }, q };
     }))
@@ -221,6 +234,7 @@ export const positions = new Hono<AppEnv>()
   .get("/profile-briefs/map", (c) =>
     discovery(
       c,
+      "GET /api/profile-briefs/map",
       () => {
         const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, mapViewQuery);
         return { area: { latMin, lonMin, latMax, lonMax }, q };
@@ -229,7 +243,7 @@ export const positions = new Hono<AppEnv>()
       () => MAP_PROFILE_CAP,
     ))
   .get("/profile-briefs/by-sector/:sector", (c) =>
-    briefs(c, () => ({
+    briefs(c, "GET /api/profile-briefs/by-sector/:sector", () => ({
       area: { kind: "sector", sector: parseWith(sectorParam, c.req.param("sector")) },
       q: queryOf(c, briefsQuery),
     })))
