@@ -36,7 +36,7 @@ import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage, pageErrorResponse } from "./routes/pages/info.tsx";
 import { config, proxyExposureWarning } from "./config/config.ts";
 import { closeKv, openKv } from "./kv/db.ts";
-import { loadPositionIndex, startPositionSync, stopPositionSync, writePositionSnapshot } from "./kv/positions.ts";
+import { loadPositionIndex, startPositionSync, stopPositionSync, writePositionSnapshot } from "./kv/positions/mod.ts";
 import { startWorkers } from "./workers/run.ts";
 import { startHealthSpendFlush } from "./workers/health.ts";
 import { startKeptReads } from "./kv/kept.ts";

@@ -12,7 +12,7 @@
 import { closeKv, kv, openKv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
 import { createAccount } from "../kv/accounts.ts";
-import { nearest, reportPosition } from "../kv/positions.ts";
+import { nearest, reportPosition } from "../kv/positions/mod.ts";
 import { putProfileLike } from "../kv/likes.ts";
 import { profileBriefs } from "../kv/briefs.ts";
 import { mulberry32 as rng } from "../kv/random.ts";

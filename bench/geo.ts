@@ -1,5 +1,5 @@
 /**
- * Nearby queries and position writes: KV + the in-memory position index (kv/positions.ts) beside
+ * Nearby queries and position writes: KV + the in-memory position index (kv/positions/mod.ts) beside
  * Redis 7 GEOSEARCH on the same shown points, in the same run.
  *
  * Run: `deno run -A bench/geo.ts [--n 100000,1000000] [--queries 2000]`.
@@ -11,7 +11,7 @@
  * whole run stops early (and says so) near `MAX_RUN_MS`. Talks only to 127.0.0.1.
  */
 
-import { PositionStore } from "../kv/positions.ts";
+import { PositionStore } from "../kv/positions/mod.ts";
 import { METERS_PER_DEGREE } from "../domain/geo.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
 import { arg, reportRows, type ResultRow } from "./kit.ts";

@@ -7,7 +7,7 @@ import { closeKv, kv, openKv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
 import { createAccount } from "../kv/accounts.ts";
 import { createSession } from "../kv/sessions.ts";
-import { importPositions } from "../kv/positions.ts";
+import { importPositions } from "../kv/positions/mod.ts";
 import type { BenchResult } from "../scripts/perf_page.ts";
 
 /** The value of `--name value` or `--name=value` on the command line (or in `args`), else `fallback`. */

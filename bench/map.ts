@@ -8,7 +8,7 @@
  * after); bounded in time; touches no network.
  */
 
-import { PositionStore } from "../kv/positions.ts";
+import { PositionStore } from "../kv/positions/mod.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
 import { arg, pct, reportRows, type ResultRow } from "./kit.ts";
 import { tuneStoreFile } from "../kv/storeFile.ts";

@@ -14,7 +14,7 @@ import { wrapKv } from "../kv/db.ts";
 import { countedKv, nameCallsByCaller, tripsOf } from "../kv/roundTrips.ts";
 import { KEPT } from "../kv/kept.ts";
 import { startKeptReads } from "../kv/kept.ts";
-import { loadPositionIndex, startPositionSync, stopPositionSync } from "../kv/positions.ts";
+import { loadPositionIndex, startPositionSync, stopPositionSync } from "../kv/positions/mod.ts";
 import { arg, reportRows, sleep } from "./kit.ts";
 
 const RTT = Number(arg("rtt-ms", "5"));

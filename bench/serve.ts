@@ -8,7 +8,7 @@
 
 import { createApp } from "../main.ts";
 import { openKv } from "../kv/db.ts";
-import { loadPositionIndex, startPositionSync } from "../kv/positions.ts";
+import { loadPositionIndex, startPositionSync } from "../kv/positions/mod.ts";
 import { startKeptReads } from "../kv/kept.ts";
 import { setGroupCommit } from "../kv/groupCommit.ts";
 

@@ -1,17 +1,20 @@
 /**
  * The API contract: what every JSON route answers, as zod schemas, by "METHOD /path" as the app
- * registers it. routes/openapi.ts joins it with the request schemas the routes validate with and
- * serves OpenAPI 3.1 at /api/openapi.json; the API test kit (tests/api.ts) checks every 2xx answer
- * of every API test against it, so a route that changes its answer fails CI until this changes
- * too; the islands take their response types from it (`ApiAnswer<"GET /api/...">`, a type-only
- * import: no zod in their bundles) or from domain/shapes/, which domain/shapes/agreement.ts checks
- * against it, and build their URLs with domain/apiPath.ts, so a renamed route or a changed answer
- * breaks the build, not a member's screen. Objects are strict: a new field is documented here or
- * the check fails.
+ * registers it; the one source of the answers' shapes. Routes answer through `answer(c, route,
+ * body)` (routes/answer.ts), typed by the route's schema, so a handler that answers a wrong shape
+ * fails `deno check`; routes/openapi.ts joins it with the request schemas the routes validate with
+ * and serves OpenAPI 3.1 at /api/openapi.json; the API test kit (tests/api.ts) checks every 2xx
+ * answer of every API test against it, so a route that changes its answer fails CI until this
+ * changes too. The types the rest of the code reads (domain/shapes/) are inferred from it
+ * (`ApiAnswer<"GET /api/...">`, a type-only import: no zod in the islands' bundles); the islands
+ * build their URLs with domain/apiPath.ts, so a renamed route or a changed answer breaks the
+ * build, not a member's screen. Objects are strict: a new field is documented here or the check
+ * fails.
  */
 
 import * as z from "zod";
 import { HEALTH_CONDITIONS } from "./health.ts";
+import { LOCALES } from "./i18n.ts";
 import { IDENTIFY_RESPONSES } from "./contractIdentify.ts";
 
 // --- shared shapes
@@ -304,7 +307,7 @@ export const RESPONSES = {
   "POST /api/passkeys/login": { 200: LoginAnswer },
   "GET /api/settings": { 200: Settings },
   "PUT /api/settings/theme": { 200: z.strictObject({ theme: z.enum(["system", "light", "dark"]) }) },
-  "PUT /api/settings/language": { 200: z.strictObject({ language: z.enum(["en", "es", "pt-BR"]).nullable() }) },
+  "PUT /api/settings/language": { 200: z.strictObject({ language: z.enum(LOCALES).nullable() }) },
   "PUT /api/settings": { 200: Settings },
   "PUT /api/settings/quiet-hours": { 200: z.strictObject({ quietHours: QuietHoursShape.nullable() }) },
   "GET /api/sessions": {
@@ -387,7 +390,13 @@ export const RESPONSES = {
   // --- notifications and push
   "GET /api/notifications/:profileId": {
     200: z.array(
-      z.strictObject({ id, bodyText: z.string(), tsCreated: ts, url: z.string(), count: z.number().optional() }),
+      z.strictObject({
+        id,
+        bodyText: z.string(),
+        tsCreated: ts,
+        url: z.string().optional(),
+        count: z.number().optional(),
+      }),
     ),
   },
   "DELETE /api/notification/:id": { 200: ok },

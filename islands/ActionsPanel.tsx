@@ -103,7 +103,7 @@ function Panel({ like: initial, profileName }: ActionsPanelProps) {
     block.mutate({ likerProfileId, likedProfileId, likeType: data?.likeType ?? "UNDETERMINED", blocked: true }, {
       onSuccess: () => {
         setRedirecting(true);
-        // The blocked member's pictures, chat and buttons leave the screen at once (static/css/profiles.css).
+        // The blocked member's pictures, chat and buttons leave the screen at once (static/css/profile-browse.css).
         document.body.classList.add("blocked-clear");
         setTimeout(goHome, BLOCK_REDIRECT_MS);
       },

@@ -24,7 +24,7 @@ export interface HeaderProps {
   discreet?: boolean;
   /**
    * An app screen's title, shown in the top bar instead of the tagline (the page's own heading
-   * then stays for screen readers only on phones: static/app.css).
+   * then stays for screen readers only on phones: static/css/tabs.css).
    */
   screenTitle?: string;
   /** A signed-in member's: the service worker is registered, with the offline line's and update offer's texts. */

@@ -1,5 +1,5 @@
 /**
- * Between the app's screens: every page opts into a cross-document view transition (static/app.css),
+ * Between the app's screens: every page opts into a cross-document view transition (static/css/motion.css),
  * but opening a profile skips it. A transition holds the new page's first paint until the old
  * page's snapshot is taken and the cross-fade has run, and the profile's photo is what a tap on a
  * tile or a name is for: it shows at once instead.

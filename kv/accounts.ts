@@ -180,7 +180,7 @@ export async function setRoles(id: string, roles: string[]): Promise<Account> {
 /** Member counts per role (admin dashboard). */
 export async function roleCounts(): Promise<{ role: string; count: number }[]> {
   const out: { role: string; count: number }[] = [];
-  for await (const e of kv().list<Deno.KvU64>({ prefix: ["role_counts"] })) {
+  for await (const e of kv().list<Deno.KvU64>({ prefix: keys.all("role_counts") })) {
     out.push({ role: String(e.key[1]), count: Number(e.value.value) });
   }
   return out;

@@ -1,5 +1,5 @@
 /**
- * Discovery: the nearby queries of kv/positions.ts turned into pages of ProfileBriefs (spec §3),
+ * Discovery: the nearby queries of kv/positions/mod.ts turned into pages of ProfileBriefs (spec §3),
  * with the map filters of spec §5 (every selected characteristic present; the four like filters),
  * blocked members left out both ways, and the viewer left out. Distances and positions are the
  * shown ones only (design.md, "Location privacy"): nothing here reads a reported position.
@@ -30,7 +30,7 @@ import {
   type NearbyPage,
   nearest,
   type QueryOptions,
-} from "./positions.ts";
+} from "./positions/mod.ts";
 import type { Bounds } from "../domain/geo.ts";
 import { hasAllCharacteristics } from "../domain/characteristics.ts";
 import {

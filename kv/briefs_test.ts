@@ -3,7 +3,7 @@ import { closeKv, kv, openKv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { newProfile } from "./profiles.ts";
-import { importPositions } from "./positions.ts";
+import { importPositions } from "./positions/mod.ts";
 import { profileBriefs } from "./briefs.ts";
 import { putProfileLike } from "./likes.ts";
 import { now, resetClock, shiftClock } from "./clock.ts";

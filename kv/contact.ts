@@ -31,7 +31,7 @@ export async function saveContactMessage(
 /** Contact messages, newest first. */
 export async function listContactMessages(limit = 100): Promise<ContactMessage[]> {
   const out: ContactMessage[] = [];
-  for await (const e of kv().list<ContactMessage>({ prefix: ["contact_messages"] }, { limit, reverse: true })) {
+  for await (const e of kv().list<ContactMessage>({ prefix: keys.all("contact_messages") }, { limit, reverse: true })) {
     out.push(e.value);
   }
   return out;

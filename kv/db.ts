@@ -4,6 +4,7 @@ import { config } from "../config/config.ts";
 import { tracedKv, tracingOn } from "./tracing.ts";
 import { patientKv, retryBusy } from "./busy.ts";
 import { tuneStoreFile } from "./storeFile.ts";
+import { keys } from "./keys.ts";
 
 let handle: Deno.Kv | undefined;
 let remoteStore = false;
@@ -107,5 +108,5 @@ export async function getAll<T>(keys: readonly Deno.KvKey[]): Promise<Deno.KvEnt
 
 /** Reads one key: resolves when the store answers (readiness checks). */
 export async function pingKv(): Promise<void> {
-  await kv().get(["ready_probe"]);
+  await kv().get(keys.readyProbe());
 }

@@ -125,7 +125,7 @@ export const keys = {
   jobSignal: (): Key => ["jobs_signal"],
   jobDone: (id: string): Key => ["jobs_done", id],
 
-  // --- positions (kv/positions.ts)
+  // --- positions (kv/positions/mod.ts)
   /** A member's reported (true) position and shown-cell state: read only by its owner. */
   positionOwn: (profileId: string): Key => ["positions_own", profileId],
   /** The shown position of a visible member, indexed by its 1-degree sector. */
@@ -335,4 +335,54 @@ export const keys = {
   healthReportCountsAll: (): Key => ["health_report_counts"],
   /** Deno.KvU64 totals for admins ("reports", "notices", "abuse"): counts only, no member. */
   healthTotal: (name: string): Key => ["health_totals", name],
+  // --- a member's part of a collection, and whole collections: what a member's data export and
+  // deletion (kv/memberData.ts, kv/memberDeletion.ts) and the chaos checks (scripts/chaos.ts) scan
+  conversationsOf: (profileId: string): Key => ["conversations", profileId],
+  notificationCountsOf: (profileId: string): Key => ["notification_counts", profileId],
+  notificationOnceOf: (profileId: string): Key => ["notification_once", profileId],
+  pushSentOf: (profileId: string): Key => ["push_sent", profileId],
+  profileLikesByLikedAll: (liked: string): Key => ["profile_likes_by_liked", liked],
+  profileLikesByLikerAll: (liker: string): Key => ["profile_likes_by_liker", liker],
+  picLikesByOwnerAll: (owner: string): Key => ["pic_likes_by_owner", owner],
+  picLikesByLikerAll: (liker: string): Key => ["pic_likes_by_liker", liker],
+  idDayCountsOf: (profileId: string): Key => ["id_day_counts", profileId],
+  gameCreditsDaysOf: (profileId: string): Key => ["game_credits_day", profileId],
+  gptVotesOf: (profileId: string): Key => ["gpt_votes", profileId],
+  arbVotesOf: (reportId: string): Key => ["arb_votes", reportId],
+  spamPrintsBy: (sender: string): Key => ["spam_prints", sender],
+  roleGrantsOf: (accountId: string): Key => ["role_grants", accountId],
+  /** Every key of one collection (its first key part, as the functions above write it). */
+  all: (collection: Collection): Key => [collection],
+  /** Read by the readiness check (kv/db.ts `pingKv`); never written. */
+  readyProbe: (): Key => ["ready_probe"],
 };
+
+/** The collections scanned whole (`keys.all`). */
+export type Collection =
+  | "accounts_by_role"
+  | "arb_votes"
+  | "broadcasts"
+  | "contact_messages"
+  | "conversations"
+  | "crop_suggestions"
+  | "data_exports"
+  | "gpt_votes"
+  | "id_answers"
+  | "id_assignments"
+  | "jobs"
+  | "jobs_dead"
+  | "jobs_done"
+  | "login_tokens"
+  | "looking_at"
+  | "messages"
+  | "notification_once"
+  | "notifications"
+  | "pic_grants"
+  | "profile_likes"
+  | "profile_likes_by_liked"
+  | "profile_likes_by_liker"
+  | "profile_notes"
+  | "rate_limit_counts"
+  | "role_counts"
+  | "spam_prints"
+  | "webauthn_challenges";

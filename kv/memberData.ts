@@ -21,7 +21,7 @@ import { listPasskeys } from "./passkeys.ts";
 import { listPushSubscriptions } from "./push.ts";
 import { listNotifications } from "./notifications.ts";
 import { listHealthNotices } from "./healthNotices.ts";
-import { getOwnPosition } from "./positions.ts";
+import { getOwnPosition } from "./positions/mod.ts";
 import { getPics, type ProfilePic, type ServedPicture, storedSizes, type VariantKind } from "./pictures.ts";
 import { getSafety } from "./safety.ts";
 import { getCredits } from "./games/credits.ts";
@@ -107,7 +107,7 @@ export async function collectMemberData(
     likesGiven: { profiles: await likesGiven(profileId), pictures: await picLikesGiven(profileId) },
     notesWritten: (await scan<unknown>(keys.profileNotesBy(profileId), () => true)).map((e) => e.value),
     messages,
-    mapChatPosts: (await scan<Message>(["broadcasts"], (e) => e.value.senderProfileId === profileId)).map((e) =>
+    mapChatPosts: (await scan<Message>(keys.all("broadcasts"), (e) => e.value.senderProfileId === profileId)).map((e) =>
       e.value
     ),
     position: await getOwnPosition(profileId),
@@ -139,7 +139,7 @@ export async function collectMemberData(
     safety: await getSafety(profileId),
     presenceHidden: (await kv().get(keys.presenceHidden(profileId))).value !== null,
     contactMessages: (await scan<{ accountId?: string; email?: string }>(
-      ["contact_messages"],
+      keys.all("contact_messages"),
       (e) => e.value?.accountId === accountId || e.value?.email === account.email,
     )).map((e) => e.value),
     gameVerdicts: await gameVerdicts(profileId),
@@ -158,12 +158,12 @@ async function gameVerdicts(profileId: string) {
   const values = async (prefix: Deno.KvKey, keep: (e: Deno.KvEntry<unknown>) => boolean, about: number) =>
     (await scan<unknown>(prefix, keep)).map((e) => ({ about: e.key[about], verdict: e.value }));
   return {
-    gptBuster: await values(["gpt_votes"], (e) => e.key[2] === profileId, 1),
+    gptBuster: await values(keys.all("gpt_votes"), (e) => e.key[2] === profileId, 1),
     ratingGame: await values(keys.ratingPlaysOf(profileId), () => true, 2),
-    arbitration: await values(["arb_votes"], (e) => e.key[2] === profileId, 1),
+    arbitration: await values(keys.all("arb_votes"), (e) => e.key[2] === profileId, 1),
     cropsSuggested: await values(keys.cropSuggestedBy(profileId), () => true, 2),
     cropsReceived: (await scan<unknown>(keys.cropSuggestionsOf(profileId), () => true)).map((e) => e.value),
-    identify: await values(["id_answers"], (e) => e.key[2] === profileId, 1),
+    identify: await values(keys.all("id_answers"), (e) => e.key[2] === profileId, 1),
   };
 }
 
@@ -200,7 +200,7 @@ async function picLikesGiven(profileId: string) {
 /** Every message of every conversation of the member, sent and received, oldest first. */
 async function messagesOf(profileId: string): Promise<Message[]> {
   const ids: string[] = [];
-  for await (const e of kv().list<string>({ prefix: ["conversations", profileId] })) ids.push(e.value);
+  for await (const e of kv().list<string>({ prefix: keys.conversationsOf(profileId) })) ids.push(e.value);
   const out: Message[] = [];
   for (let i = 0; i < ids.length; i += 10) {
     for (const e of await kv().getMany<Message[]>(ids.slice(i, i + 10).map(keys.message))) {

@@ -283,6 +283,22 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   ),
   healthReportCountsAll: PREFIX,
   healthTotal: other("totals over all members, counts only"),
+  conversationsOf: PREFIX,
+  notificationCountsOf: PREFIX,
+  notificationOnceOf: PREFIX,
+  pushSentOf: PREFIX,
+  profileLikesByLikedAll: PREFIX,
+  profileLikesByLikerAll: PREFIX,
+  picLikesByOwnerAll: PREFIX,
+  picLikesByLikerAll: PREFIX,
+  idDayCountsOf: PREFIX,
+  gameCreditsDaysOf: PREFIX,
+  gptVotesOf: PREFIX,
+  arbVotesOf: PREFIX,
+  spamPrintsBy: PREFIX,
+  roleGrantsOf: PREFIX,
+  all: PREFIX,
+  readyProbe: other("read by the readiness check, never written"),
 };
 
 Deno.test("member data - every key shape of kv/keys.ts is classified", () => {

@@ -23,7 +23,7 @@ import { listPasskeys } from "./passkeys.ts";
 import { forgetLoginTrust } from "./logintrust.ts";
 import { healthKeysOf } from "./healthNotices.ts";
 import { decideAttempt, withdrawAttempt } from "./games/identify.ts";
-import { reportPosition } from "./positions.ts";
+import { reportPosition } from "./positions/mod.ts";
 import { deletePicture } from "./pictures.ts";
 import { deleteBlob } from "./blobs.ts";
 import { commitWithdrawal } from "./blocks.ts";
@@ -129,26 +129,28 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       ...(await listPasskeys(accountId)).map((p) => keys.passkey(p.id)),
       ...await keysUnder(keys.pushSubscriptionsOf(accountId)),
       ...await keysUnder(keys.notificationsOf(profileId)),
-      ...await keysUnder(["notification_counts", profileId]),
-      ...await keysUnder(["notification_once", profileId]),
-      ...await keysUnder(["push_sent", profileId]),
+      ...await keysUnder(keys.notificationCountsOf(profileId)),
+      ...await keysUnder(keys.notificationOnceOf(profileId)),
+      ...await keysUnder(keys.pushSentOf(profileId)),
       keys.lookingAt(profileId),
       keys.presence(profileId),
       keys.presenceHidden(profileId),
       keys.safety(profileId),
-      ...(await scan<{ accountId?: string }>(["login_tokens"], (e) => e.value?.accountId === accountId)).map((e) =>
+      ...(await scan<{ accountId?: string }>(keys.all("login_tokens"), (e) => e.value?.accountId === accountId)).map((
+        e,
+      ) => e.key),
+      ...(await scan<unknown>(keys.all("webauthn_challenges"), (e) => mentions(e.value, [accountId]))).map((e) =>
         e.key
       ),
-      ...(await scan<unknown>(["webauthn_challenges"], (e) => mentions(e.value, [accountId]))).map((e) => e.key),
       ...(await scan<{ to?: string }>(keys.outboxAll(), (e) => e.value?.to === email)).map((e) => e.key),
       // Others' notifications that point at them (a chat's link), with their counts, and the once-a-day marks.
-      ...(await scan<unknown>(["notifications"], (e) => mentions(e.value, [profileId]))).flatMap((e) => [
+      ...(await scan<unknown>(keys.all("notifications"), (e) => mentions(e.value, [profileId]))).flatMap((e) => [
         e.key,
         keys.notificationCount(e.key[1] as string, e.key[2] as string),
       ]),
-      ...(await scan(["notification_once"], (e) => e.key[3] === profileId)).map((e) => e.key),
+      ...(await scan(keys.all("notification_once"), (e) => e.key[3] === profileId)).map((e) => e.key),
       // Others' open conversation with them.
-      ...(await scan<unknown>(["looking_at"], (e) => mentions(e.value, [profileId]))).map((e) => e.key),
+      ...(await scan<unknown>(keys.all("looking_at"), (e) => mentions(e.value, [profileId]))).map((e) => e.key),
     ]);
   },
 
@@ -160,7 +162,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       await deleteKeys(await keysUnder(keys.retiredPicLikeCounts(id)));
     }
     // Grants to see others' private pictures.
-    await deleteKeys((await scan(["pic_grants"], (e) => e.key[2] === profileId)).map((e) => e.key));
+    await deleteKeys((await scan(keys.all("pic_grants"), (e) => e.key[2] === profileId)).map((e) => e.key));
   },
 
   async likes({ profileId }) {
@@ -180,7 +182,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
     }
     // Likes received: each liker's record and index.
     for (
-      const e of await scan(["profile_likes_by_liked", profileId], () => true)
+      const e of await scan(keys.profileLikesByLikedAll(profileId), () => true)
     ) {
       // The row's key says who liked, the type and the place in their list.
       const [, , likeType, seq, liker] = e.key as string[];
@@ -204,7 +206,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
     }
     for (
       const e of await scan<{ likerProfileId: string; profilePicId: string; likeType: string; seq: string }>(
-        ["pic_likes_by_owner", profileId],
+        keys.picLikesByOwnerAll(profileId),
         () => true,
       )
     ) {
@@ -214,8 +216,8 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
         .commit();
     }
     await deleteKeys([
-      ...await keysUnder(["profile_likes_by_liker", profileId]),
-      ...await keysUnder(["pic_likes_by_liker", profileId]),
+      ...await keysUnder(keys.profileLikesByLikerAll(profileId)),
+      ...await keysUnder(keys.picLikesByLikerAll(profileId)),
       // The count of likes received that older stores kept.
       ...await keysUnder(keys.retiredProfileLikeCounts(profileId)),
       // Blocks both ways, each with its mirror (written in one atomic: kv/blocks.ts), read by their index.
@@ -227,7 +229,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
   async notes({ profileId }) {
     await deleteKeys([
       ...await keysUnder(keys.profileNotesBy(profileId)),
-      ...(await scan(["profile_notes"], (e) => e.key[2] === profileId)).map((e) => e.key),
+      ...(await scan(keys.all("profile_notes"), (e) => e.key[2] === profileId)).map((e) => e.key),
     ]);
   },
 
@@ -270,7 +272,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
 
   async broadcasts({ profileId }) {
     await deleteKeys(
-      (await scan<Message>(["broadcasts"], (e) => e.value.senderProfileId === profileId)).map((e) => e.key),
+      (await scan<Message>(keys.all("broadcasts"), (e) => e.value.senderProfileId === profileId)).map((e) => e.key),
     );
   },
 
@@ -287,22 +289,22 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       keys.idJudgeScore(profileId),
       keys.idDealtTo(profileId),
       keys.idOnlyVerified(profileId),
-      ...await keysUnder(["id_day_counts", profileId]),
+      ...await keysUnder(keys.idDayCountsOf(profileId)),
       ...await keysUnder(keys.idSelfieHashesOf(profileId)),
       ...await keysUnder(keys.idOutcomesOf(profileId)),
-      ...(await scan(["id_answers"], (e) => e.key[2] === profileId)).map((e) => e.key),
-      ...(await scan(["id_assignments"], (e) => e.key[2] === profileId)).map((e) => e.key),
+      ...(await scan(keys.all("id_answers"), (e) => e.key[2] === profileId)).map((e) => e.key),
+      ...(await scan(keys.all("id_assignments"), (e) => e.key[2] === profileId)).map((e) => e.key),
       keys.gameCredits(profileId),
-      ...await keysUnder(["game_credits_day", profileId]),
-      ...await keysUnder(["gpt_votes", profileId]),
-      ...(await scan(["gpt_votes"], (e) => e.key[2] === profileId)).map((e) => e.key),
+      ...await keysUnder(keys.gameCreditsDaysOf(profileId)),
+      ...await keysUnder(keys.gptVotesOf(profileId)),
+      ...(await scan(keys.all("gpt_votes"), (e) => e.key[2] === profileId)).map((e) => e.key),
       keys.gptTally(profileId),
       keys.gptFlagged(profileId),
-      ...await keysUnder(["rating_plays", profileId]),
-      ...(await scan(["arb_votes"], (e) => e.key[2] === profileId)).map((e) => e.key),
+      ...await keysUnder(keys.ratingPlaysOf(profileId)),
+      ...(await scan(keys.all("arb_votes"), (e) => e.key[2] === profileId)).map((e) => e.key),
       ...await keysUnder(keys.cropSuggestionsOf(profileId)),
-      ...(await scan<unknown>(["crop_suggestions"], (e) => mentions(e.value, [profileId]))).map((e) => e.key),
-      ...await keysUnder(["crop_suggested", profileId]),
+      ...(await scan<unknown>(keys.all("crop_suggestions"), (e) => mentions(e.value, [profileId]))).map((e) => e.key),
+      ...await keysUnder(keys.cropSuggestedBy(profileId)),
       ...await healthKeysOf(profileId),
     ]);
   },
@@ -317,7 +319,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
         e.key,
         keys.reportByReported(e.value.reportedProfileId, e.value.id),
         keys.arbCase(e.value.id),
-        ...await keysUnder(["arb_votes", e.value.id]),
+        ...await keysUnder(keys.arbVotesOf(e.value.id)),
       ]);
     }
   },
@@ -333,25 +335,25 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       keys.spamHeldCount(profileId),
       ...await keysUnder(keys.messageSendKeysOf(profileId)),
       keys.sendingPaused(profileId),
-      ...await keysUnder(["spam_prints", profileId]),
-      ...(await scan(["spam_prints"], (e) => e.key[3] === profileId)).map((e) => e.key),
+      ...await keysUnder(keys.spamPrintsBy(profileId)),
+      ...(await scan(keys.all("spam_prints"), (e) => e.key[3] === profileId)).map((e) => e.key),
       ...await keysUnder(keys.loginKnownAddresses(accountId)),
       ...await keysUnder(keys.loginDevices(accountId)),
       keys.accountOrigin(accountId),
-      ...await keysUnder(["role_grants", accountId]),
+      ...await keysUnder(keys.roleGrantsOf(accountId)),
       // A count's `who` is an id, an email, or one joined with an address ("id|address:...").
       ...(await scan(
-        ["rate_limit_counts"],
+        keys.all("rate_limit_counts"),
         (e) => [accountId, profileId, email].some((id) => String(e.key[3]).includes(id)),
       ))
         .map((e) => e.key),
-      ...(await scan<unknown>(["contact_messages"], (e) => mentions(e.value, [accountId, profileId]))).map((e) =>
-        e.key
-      ),
-      ...(await scan<unknown>(["jobs_dead"], (e) => mentions(e.value, [accountId, profileId]))).map((e) => e.key),
+      ...(await scan<unknown>(keys.all("contact_messages"), (e) => mentions(e.value, [accountId, profileId]))).map((
+        e,
+      ) => e.key),
+      ...(await scan<unknown>(keys.jobsDead(), (e) => mentions(e.value, [accountId, profileId]))).map((e) => e.key),
     ]);
     // An export not downloaded yet: its ZIP and its link (its expiry job goes below).
-    for (const e of await scan<ExportRecord>(["data_exports"], (e) => e.value?.accountId === accountId)) {
+    for (const e of await scan<ExportRecord>(keys.all("data_exports"), (e) => e.value?.accountId === accountId)) {
       await deleteBlob(e.value.blobId);
       await kv().delete(e.key);
     }
@@ -359,7 +361,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
     // export's expiry job removes its ZIP first (its record above may have expired before it).
     for (
       const e of await scan<{ id: string; job: { type: string; expireBlob?: string } }>(
-        ["jobs"],
+        keys.all("jobs"),
         (e) => mentions(e.value, [accountId, profileId]),
       )
     ) {
@@ -391,7 +393,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
     await deleteKeys([
       ...(await scan<unknown>(keys.positionsLogAll(), (e) => mentions(e.value, ids))).map((e) => e.key),
       ...(await scan<unknown>(keys.eventLogAll(), (e) => mentions(e.value, ids))).map((e) => e.key),
-      ...(await scan<unknown>(["jobs_done"], (e) => mentions(e.value, ids))).map((e) => e.key),
+      ...(await scan<unknown>(keys.all("jobs_done"), (e) => mentions(e.value, ids))).map((e) => e.key),
     ]);
     // The index snapshot holds every visible member's id: the next one (within minutes) is written without them.
     await deleteBlob(SNAPSHOT_BLOB);

@@ -17,7 +17,7 @@ import { addChatNotification, clearChatNotification } from "./notifications.ts";
 import { addEvent } from "./events.ts";
 import { grantPictureAccessOp } from "./pictures.ts";
 import { getProfile } from "./profiles.ts";
-import { getShownPosition } from "./positions.ts";
+import { getShownPosition } from "./positions/mod.ts";
 import { TEXTS } from "../domain/texts.ts";
 import type { Message, MessagePage, People } from "../domain/shapes/messages.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";

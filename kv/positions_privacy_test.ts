@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { closeKv, openKv } from "./db.ts";
 import { haversineMeters, METERS_PER_DEGREE, PrivacyGrid } from "../domain/geo.ts";
-import { byBounds, bySector, type NearbyPage, nearest, reportPosition } from "./positions.ts";
+import { byBounds, bySector, type NearbyPage, nearest, reportPosition } from "./positions/mod.ts";
 import { mulberry32 as rng } from "./random.ts";
 
 interface Pt {

@@ -22,7 +22,7 @@ import {
   reportPosition,
   SHOWN_REFRESH_MS,
   type ShownPosition,
-} from "./positions.ts";
+} from "./positions/mod.ts";
 import { mulberry32 as rng } from "./random.ts";
 import { kvTest } from "../tests/kv.ts";
 

@@ -9,7 +9,7 @@
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-import { getOwnPosition } from "./positions.ts";
+import { getOwnPosition } from "./positions/mod.ts";
 import { getProfileLike } from "./likes.ts";
 import { commitForgetting, keptRead } from "./kept.ts";
 import { atRiskAt, countryAt } from "../domain/safety.ts";

@@ -11,6 +11,7 @@ import { type Context, Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "./env.ts";
 import { NOT_JSON, RESPONSES } from "../domain/contract.ts";
+import { SUMMARIES } from "../domain/contractSummaries.ts";
 import { confirmBody } from "./reauth.ts";
 import { actionBody, auditQuery, membersQuery, noteBody as modNoteBody } from "./api/admin.ts";
 import { loginForm, registerBody } from "./api/auth.ts";
@@ -145,6 +146,45 @@ const ERROR = {
   },
 };
 
+/**
+ * The routes a caller without a session may call (every other route answers 401 without one;
+ * tests/openapi_lint_test.ts checks both ways). Logout takes a session when there is one.
+ */
+export const NO_SESSION: ReadonlySet<string> = new Set([
+  "GET /api/ping",
+  "GET /api/version",
+  "GET /api/health",
+  "GET /api/ready",
+  "GET /api/openapi.json",
+  "GET /api/docs",
+  "POST /api/auth",
+  "POST /api/auth/register",
+  "POST /api/passkeys/login/options",
+  "POST /api/passkeys/login",
+]);
+const SESSION_OPTIONAL = new Set(["POST /api/auth/logout"]);
+
+/**
+ * The operation's id, as client generators name the call: the method and the path in camel case
+ * (`GET /api/profile-pic/:id` is `getProfilePicById`). Where two routes would read alike, the
+ * later one has its own name here.
+ */
+const OPERATION_IDS: Record<string, string> = {
+  "GET /api/profile/pic/:id": "getProfilePicInfoById",
+};
+
+const word = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** `operationId` of a route ("METHOD /path"). */
+export function operationId(route: string): string {
+  if (OPERATION_IDS[route]) return OPERATION_IDS[route];
+  const [method, path] = route.split(" ");
+  const parts = path.split("/").slice(2).filter(Boolean).map((seg) =>
+    seg.startsWith(":") ? `By${word(seg.slice(1))}` : seg.split(/[^A-Za-z0-9]+/).filter(Boolean).map(word).join("")
+  );
+  return method.toLowerCase() + parts.join("");
+}
+
 /** The routes the app answers under /api/, as "METHOD /path". */
 export function apiRoutes(app: Hono<AppEnv>): string[] {
   return [
@@ -189,7 +229,8 @@ function openApiDocument(app: Hono<AppEnv>): Json {
       content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
     };
     const op: Json = {
-      operationId: route.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, ""),
+      operationId: operationId(route),
+      summary: (SUMMARIES as Record<string, string>)[route] ?? route,
       tags: [path.split("/")[2]],
       parameters,
       responses,
@@ -201,6 +242,8 @@ function openApiDocument(app: Hono<AppEnv>): Json {
         content: { "multipart/form-data": { schema: form }, "application/x-www-form-urlencoded": { schema: form } },
       };
     }
+    if (NO_SESSION.has(route)) op.security = [];
+    else if (SESSION_OPTIONAL.has(route)) op.security = [{}, { session: [] }];
     (paths[oaPath] ??= {})[method.toLowerCase()] = op;
   }
   return {
@@ -210,8 +253,21 @@ function openApiDocument(app: Hono<AppEnv>): Json {
       version: backendVersion().gitCommitHash,
       description: "Who may call what, and why: docs/api.md. Sessions are a cookie set by POST /api/auth.",
     },
+    servers: [{ url: "/", description: "The server that serves this document" }],
+    security: [{ session: [] }],
     paths,
-    components: { schemas: { Error: ERROR } },
+    components: {
+      schemas: { Error: ERROR },
+      securitySchemes: {
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "__Host-sid",
+          description: "The session cookie set by POST /api/auth (named `sid` on plain-http hosts). " +
+            "Writes that carry it must also carry Origin or Sec-Fetch-Site from this site.",
+        },
+      },
+    },
   };
 }
 
@@ -243,9 +299,9 @@ function docsPage(c: Context<AppEnv>, doc: Json): Response {
       const responses = op.responses as Record<string, Json>;
       return `<li id="${esc(String(op.operationId))}"><h3><span class="method">${method.toUpperCase()}</span> <code>${
         esc(path)
-      }</code></h3>${params ? `<p>Parameters: ${params}</p>` : ""}${
-        op.requestBody ? block("Request body", op.requestBody) : ""
-      }${
+      }</code></h3><p>${esc(String(op.summary))}${op.security ? " (no session needed)" : ""}</p>${
+        params ? `<p>Parameters: ${params}</p>` : ""
+      }${op.requestBody ? block("Request body", op.requestBody) : ""}${
         Object.entries(responses).map(([s, r]) => block(`${s}: ${String(r.description)}`, r.content ?? {})).join("")
       }</li>`;
     }).join("");

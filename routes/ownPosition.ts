@@ -4,7 +4,7 @@
  */
 
 import { badRequest, tooMany } from "./errors.ts";
-import { GeoInputError, type OwnPosition, reportPosition } from "../kv/positions.ts";
+import { GeoInputError, type OwnPosition, reportPosition } from "../kv/positions/mod.ts";
 import { hit } from "../kv/ratelimit.ts";
 import { getSafety } from "../kv/safety.ts";
 import { atRiskAt } from "../domain/safety.ts";

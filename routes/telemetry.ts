@@ -22,7 +22,7 @@ import client from "prom-client";
 import type { AppEnv } from "./env.ts";
 import { fromThisMachine, fromTrustedProxy } from "./middleware.ts";
 import { config } from "../config/config.ts";
-import { positionStore } from "../kv/positions.ts";
+import { positionStore } from "../kv/positions/mod.ts";
 import { jobStats } from "../kv/jobs.ts";
 
 /** The metrics of this process. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { until } from "../tests/wait.ts";
 import { testApp } from "../tests/api.ts";
-import { positionStore } from "../kv/positions.ts";
+import { positionStore } from "../kv/positions/mod.ts";
 import { enqueueJobNow } from "../kv/jobs.ts";
 import { shiftClock } from "../kv/clock.ts";
 import { startInstance } from "../tests/instance.ts";

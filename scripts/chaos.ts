@@ -306,7 +306,7 @@ export async function checkConsistency(db: Deno.Kv): Promise<string[]> {
 
   // Profile likes.
   type PL = { likerProfileId: string; likedProfileId: string; likeType: string; seq: string };
-  const likes = await all<PL>(["profile_likes"]);
+  const likes = await all<PL>(keys.all("profile_likes"));
   for (const { value: l } of likes) {
     const byLiker = keys.profileLikeByLiker(l.likerProfileId, l.likeType, l.seq, l.likedProfileId);
     const byLiked = keys.profileLikeByLiked(l.likedProfileId, l.likeType, l.seq, l.likerProfileId);
@@ -317,12 +317,12 @@ export async function checkConsistency(db: Deno.Kv): Promise<string[]> {
   }
   const likeKey = (liker: string, liked: string) => `${liker}->${liked}`;
   const likeByPair = new Map(likes.map((e) => [likeKey(e.value.likerProfileId, e.value.likedProfileId), e.value]));
-  for (const e of await all<PL>(["profile_likes_by_liked"])) {
+  for (const e of await all<PL>(keys.all("profile_likes_by_liked"))) {
     const [, liked, type, seq, liker] = e.key as string[];
     const l = likeByPair.get(likeKey(liker, liked));
     if (!l || l.likeType !== type || l.seq !== seq) problems.push(`stale received index ${e.key.join("/")}`);
   }
-  for (const e of await all<PL>(["profile_likes_by_liker"])) {
+  for (const e of await all<PL>(keys.all("profile_likes_by_liker"))) {
     const [, liker, type, seq, liked] = e.key as string[];
     const l = likeByPair.get(likeKey(liker, liked));
     if (!l || l.likeType !== type || l.seq !== seq) problems.push(`stale given index ${e.key.join("/")}`);
@@ -330,12 +330,16 @@ export async function checkConsistency(db: Deno.Kv): Promise<string[]> {
 
   // Roles.
   const roleCounts = new Map<string, bigint>();
-  for (const e of await all(["accounts_by_role"])) bump(roleCounts, String(e.key[1]));
-  compare("role count", roleCounts, new Map((await all(["role_counts"])).map((e) => [String(e.key[1]), u64(e.value)])));
+  for (const e of await all(keys.all("accounts_by_role"))) bump(roleCounts, String(e.key[1]));
+  compare(
+    "role count",
+    roleCounts,
+    new Map((await all(keys.all("role_counts"))).map((e) => [String(e.key[1]), u64(e.value)])),
+  );
 
   // Private messages: both sides of the conversation, and no side without its message.
   type M = { id: string; senderProfileId: string; recipientProfileId?: string };
-  const messages = await all<M>(["messages"]);
+  const messages = await all<M>(keys.all("messages"));
   const ids = new Set(messages.map((e) => e.value.id));
   for (const { value: m } of messages) {
     if (!m.recipientProfileId) continue;
@@ -345,7 +349,7 @@ export async function checkConsistency(db: Deno.Kv): Promise<string[]> {
       }
     }
   }
-  for (const e of await all<string>(["conversations"])) {
+  for (const e of await all<string>(keys.all("conversations"))) {
     if (!ids.has(e.value)) problems.push(`conversation entry ${e.key.join("/")} without its message`);
   }
   return problems;

@@ -15,7 +15,7 @@ import { createAccount, getAccountByEmail } from "../kv/accounts.ts";
 import { updateProfile } from "../kv/profiles.ts";
 import { mulberry32 } from "../kv/random.ts";
 import { addPicture, setPictureNsfw } from "../kv/pictures.ts";
-import { type ImportItem, importPositions } from "../kv/positions.ts";
+import { type ImportItem, importPositions } from "../kv/positions/mod.ts";
 import { putPicLike, putProfileLike } from "../kv/likes.ts";
 import { CHARACTERISTIC_VALUES } from "../domain/characteristics.ts";
 import { normalizeUpload } from "../images/pipeline.ts";

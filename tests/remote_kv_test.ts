@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { testApp } from "./api.ts";
 import { startKvConnect } from "../scripts/kvConnect.ts";
 import { closeKv, kvIsRemote, openKv } from "../kv/db.ts";
-import { getShownPosition, reportPosition } from "../kv/positions.ts";
+import { getShownPosition, reportPosition } from "../kv/positions/mod.ts";
 import { newId } from "../kv/ids.ts";
 import { keys } from "../kv/keys.ts";
 

@@ -1,36 +1,12 @@
 /** Members as the map and the lists show them (spec §3 ProfileBrief), and the lists' like filters. */
 
+import type { ApiAnswer } from "../contract.ts";
+
 /** A member as the map and the lists show them (spec §3 ProfileBrief), at their shown position. */
-export interface ProfileBrief {
-  profileId: string;
-  profileName: string;
-  profileAge: number | null;
-  profileChars: string[];
-  profileWeight: string;
-  profileHeight: string;
-  /** Public pictures only, in the member's order. */
-  profilePicIds: string[];
-  /** The shown position (never the reported one). */
-  lat: number;
-  lon: number;
-  /** From the viewer's shown position to this member's shown position; null for a viewer where being gay is a crime (`nearbyOnly`). */
-  distanceMeters: number | null;
-  tsUpdated: number;
-  /** A member for less than `NEW_MEMBER_DAYS` (only this, never when they joined). */
-  isNew: boolean;
-  /** 3 2 1 Identify: the community compared a live selfie with their first picture (`isVerified`). */
-  verified: boolean;
-}
+export type ProfileBrief = ApiAnswer<"GET /api/profile-briefs/nearest">["items"][number];
 
 /** One page of briefs, nearest first. */
-export interface BriefsPage {
-  items: ProfileBrief[];
-  page: number;
-  size: number;
-  hasMore: boolean;
-  /** Set for a viewer where being gay is a crime: no distance is sent, the screens say "nearby". */
-  nearbyOnly?: true;
-}
+export type BriefsPage = ApiAnswer<"GET /api/profile-briefs/nearest">;
 
 /** The like filters of spec §5, as query values. */
 export const LIKE_FILTERS = ["likedMyProfile", "likedMyPics", "iLikedProfile", "iLikedPics"] as const;
@@ -44,22 +20,10 @@ export const MAP_PROFILE_CAP = 800;
  * marker shows and nothing more, as a row (in the order of its labels here) rather than an object
  * that repeats its keys 800 times. The first public picture only.
  */
-export type MapRow = [
-  profileId: string,
-  profileName: string,
-  lat: number,
-  lon: number,
-  profilePicId: string | null,
-  profileChars: string[],
-  verified: boolean,
-];
+export type MapRow = MapView["rows"][number];
 
 /** The members in a map view, nearest to the viewer first; none when there are `MAP_PROFILE_CAP` or more. */
-export interface MapView {
-  rows: MapRow[];
-  /** `MAP_PROFILE_CAP` or more members are in the view: `rows` is empty and the map says so. */
-  tooMany: boolean;
-}
+export type MapView = ApiAnswer<"GET /api/profile-briefs/map">;
 
 /** What a map marker shows of a member: a brief holds it, as does a profile at its shown position. */
 export type MarkerFields = Pick<

@@ -1,6 +1,6 @@
 /** What the community games answer and take: verdicts, tallies, credits, the volunteer standing and the items to judge. */
 
-import type { Report } from "./moderation.ts";
+import type { ApiAnswer } from "../contract.ts";
 
 /** A GPT Buster verdict: the text is a human's, or machine-written / fake. */
 export const GPT_VERDICTS = ["HUMAN", "MACHINE"] as const;
@@ -14,50 +14,19 @@ export type ArbVerdict = typeof ARB_VERDICTS[number];
 export const ARB_DECISIONS = ["CONFIRM", "DISMISS"] as const;
 export type ArbDecision = typeof ARB_DECISIONS[number];
 
-export interface GptTally {
-  human: number;
-  machine: number;
-}
+export type GptTally = ApiAnswer<"PUT /api/games/gptbuster/:profileId">["tally"];
 
 /** What a game action answers: whether it earned a credit and the member's credits now. */
-export interface Credited {
-  credited: boolean;
-  credits: number;
-}
+export type Credited = Pick<ApiAnswer<"PUT /api/games/gptbuster/:profileId">, "credited" | "credits">;
 
 /** Where a member stands toward the volunteer role. */
-export interface VolunteerStatus {
-  /** All volunteer credits ever earned. */
-  credits: number;
-  /** Credits earned in the last VOLUNTEER_WINDOW_DAYS UTC days, today included. */
-  recentCredits: number;
-  /** VOLUNTEER_CREDITS. */
-  threshold: number;
-  /** Credits still needed in the window (0 once reached). */
-  toGo: number;
-  /** When the earned VOLUNTEER role ends; null when none is granted now. */
-  volunteerUntil: number | null;
-}
+export type VolunteerStatus = ApiAnswer<"GET /api/games/volunteer">;
 
 /** A profile text to judge. */
-export interface GptItem {
-  profileId: string;
-  profileName: string;
-  profileAge: number | null;
-  picId: string | null;
-  description: string;
-}
+export type GptItem = NonNullable<ApiAnswer<"GET /api/games/gptbuster/next">["item"]>;
 
 /** A picture in the rating deck. */
-export interface RatingCard {
-  picId: string;
-  profileId: string;
-  profileName: string;
-}
+export type RatingCard = ApiAnswer<"GET /api/games/ratinggame/deck">["items"][number];
 
 /** An open report a juror may judge. */
-export interface ArbItem {
-  /** Never the reporter: a juror sees what was reported, not who reported it. */
-  report: Pick<Report, "id" | "reason" | "text" | "tsCreated">;
-  reported: { profileId: string; profileName: string; description: string; picId: string | null };
-}
+export type ArbItem = NonNullable<ApiAnswer<"GET /api/games/arbitration/next">["item"]>;

@@ -1,5 +1,7 @@
 /** Profile likes and picture likes (spec §3), and the likes lists' items. */
 
+import type { ApiAnswer } from "../contract.ts";
+
 /** The like types that are stored. UNDETERMINED is the default state. */
 export const LIKE_TYPES = ["LIKE", "DISLIKE", "UNDETERMINED"] as const;
 export type LikeType = typeof LIKE_TYPES[number];
@@ -8,31 +10,13 @@ export type LikeType = typeof LIKE_TYPES[number];
 export type SwipeLikeType = LikeType | "ERROR";
 
 /** A like of one profile by another (spec §3 ProfileLike). */
-export interface ProfileLike {
-  likerProfileId: string;
-  likedProfileId: string;
-  likeType: LikeType;
-  blocked: boolean;
-  /** When the like took its current type; 0 for the default (nothing stored). */
-  tsCreated: number;
-}
+export type ProfileLike = ApiAnswer<"PUT /api/profile-like">;
 
 /** A like of one picture (spec §3 ProfilePicLike). */
-export interface ProfilePicLike {
-  likerProfileId: string;
-  profilePicId: string;
-  /** The profile that owns the picture. */
-  profilePicProfileId: string;
-  likeType: LikeType;
-  tsCreated: number;
-}
+export type ProfilePicLike = ApiAnswer<"PUT /api/profile-pic-like">;
 
 /** What a list shows of the other member: name and first public picture. */
-export interface LikeBrief {
-  profileId: string;
-  profileName: string;
-  profilePicId: string | null;
-}
+export type LikeBrief = ApiAnswer<"GET /api/profile-likes/by-liker/:profileId">["items"][number]["other"];
 
 /** A profile like in a list, with the other member (the liked one for given, the liker for received). */
 export type ProfileLikeItem = ProfileLike & { other: LikeBrief };

@@ -1,34 +1,15 @@
 /** Messages (spec §3) and the pages of a conversation or a Map Chat sector. */
 
+import type { ApiAnswer } from "../contract.ts";
+
 /** A message (spec §3). `recipientProfileId` is absent for a broadcast, which has a `sector`. */
-export interface Message {
-  id: string;
-  senderProfileId: string;
-  recipientProfileId?: string;
-  sector?: string;
-  bodyText: string;
-  profilePicIds: string[];
-  tsCreated: number;
-  tsRecipientRead?: number;
-  tsRecipientDeleted?: number;
-  tsSenderDeleted?: number;
-  /** The pictures open once for the recipient, then their grant ends ("view once"). */
-  viewOnce?: true;
-  /** When the recipient opened a view-once message. */
-  tsOpened?: number;
-  /** A first message that looks like spam (kv/spam.ts): the recipient sees it only when they ask. */
-  held?: true;
-}
+export type Message = ApiAnswer<"POST /api/message">;
 
 /** Who a list mentions: each profile's name and first public picture. */
-export type People = Record<string, { profileName: string; picId: string | null }>;
+export type People = MessagePage["people"];
 
 /** One page of messages with the people it mentions (what the API answers and pages render). */
-export interface MessagePage {
-  items: Message[];
-  hasMore: boolean;
-  people: People;
-}
+export type MessagePage = ApiAnswer<"GET /api/messages/between/:a/:b">;
 
 /** What POST /api/message takes (spec §7). */
 export interface NewMessage {

@@ -1,11 +1,6 @@
 /** A member's private notes about other profiles. */
 
+import type { ApiAnswer } from "../contract.ts";
+
 /** A member's private note and tags about another profile. */
-export interface ProfileNote {
-  authorProfileId: string;
-  aboutProfileId: string;
-  bodyText: string;
-  privateTags: string[];
-  /** 0 when nothing is stored. */
-  tsUpdated: number;
-}
+export type ProfileNote = ApiAnswer<"PUT /api/profile-note">;

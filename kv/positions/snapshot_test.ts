@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PositionStore } from "../positions.ts";
+import { PositionStore } from "./mod.ts";
 import { newId } from "../ids.ts";
 import { resetClock, shiftClock } from "../clock.ts";
 import { mulberry32 as rng } from "../random.ts";

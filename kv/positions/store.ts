@@ -1,7 +1,7 @@
 /**
  * Positions: `PositionStore`, the positions of one KV database, composed of its parts.
  *
- * Contract: one store per KV handle (the module functions of `kv/positions.ts` use the store of
+ * Contract: one store per KV handle (the module functions of `kv/positions/mod.ts` use the store of
  * `kv()`; a second store on another handle stands in for another instance). The store owns the
  * shown-point secret and one `StoreState` (state.ts) it shares with its parts: writes (writes.ts),
  * loading and sync (sync.ts), bulk import (import.ts) and the queries (queries.ts). Its methods
@@ -50,7 +50,7 @@ function readEnv(name: string): string | undefined {
 
 /**
  * Positions of one KV database: writes, the in-memory index and its sync. The module functions
- * of `kv/positions.ts` use the store of `kv()`; a second store on another handle stands in for
+ * of `kv/positions/mod.ts` use the store of `kv()`; a second store on another handle stands in for
  * another instance.
  */
 export class PositionStore {

@@ -2,7 +2,7 @@
  * Positions: the public constants and types, and the shapes stored in KV.
  *
  * Contract: declarations only (no code runs here). Everything above "stored shapes" is public and
- * re-exported by `kv/positions.ts`; the stored shapes are what `positions_own/{id}`,
+ * re-exported by `kv/positions/mod.ts`; the stored shapes are what `positions_own/{id}`,
  * `positions_shown/{sector}/{id}` and `positions_log/{versionstamp}` hold, for the parts only.
  */
 

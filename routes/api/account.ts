@@ -21,6 +21,7 @@ import { startDeletion } from "../../kv/memberDeletion.ts";
 import { deleteBlob, getBlob } from "../../kv/blobs.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
+import { answer } from "../answer.ts";
 
 export const downloadBody = z.object({ token: z.string().min(10).max(100) });
 
@@ -29,7 +30,7 @@ export const account = new Hono<AppEnv>()
     const caller = requireCaller(c);
     if (!(await hit("exportByAccount", caller.accountId))) throw tooMany();
     await enqueueJobNow({ type: "account-export", accountId: caller.accountId });
-    return c.json({ ok: true as const, message: UI_TEXTS.dataPreparing }, 202);
+    return answer(c, "POST /api/account/export", { ok: true as const, message: UI_TEXTS.dataPreparing });
   })
   .post("/account/export/download", async (c) => {
     const caller = requireCaller(c);
@@ -52,5 +53,5 @@ export const account = new Hono<AppEnv>()
     // One commit: the member hidden, their sessions ended, and the job that deletes the rest.
     if (!(await startDeletion(a))) throw conflict("This account is already being deleted.", "deleting");
     deleteCookie(c, sessionCookieName(c), { path: "/", secure: isSecureContext(c) });
-    return c.json({ ok: true as const, message: TEXTS.accountDeleted }, 202);
+    return answer(c, "DELETE /api/account", { ok: true as const, message: TEXTS.accountDeleted });
   });

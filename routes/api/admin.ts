@@ -28,6 +28,7 @@ import {
 import { getReport } from "../../kv/games/arbitration.ts";
 import { MAX_REASON, SUSPENSION_DAYS } from "../../domain/moderation.ts";
 import { ACTION_KINDS } from "../../domain/shapes/moderation.ts";
+import { answer } from "../answer.ts";
 
 export const actionBody = z.object({
   kind: z.enum(ACTION_KINDS),
@@ -52,7 +53,7 @@ export const membersQuery = z.object({ q: z.string().max(254).default("") });
 export const admin = new Hono<AppEnv>()
   .get("/dashboard/userRoleCounts", async (c) => {
     requireAdmin(c);
-    return c.json(await roleCounts());
+    return answer(c, "GET /api/admin/dashboard/userRoleCounts", await roleCounts());
   })
   .post("/testUsersCreate/:count", async (c) => {
     requireAdmin(c);
@@ -67,28 +68,28 @@ export const admin = new Hono<AppEnv>()
       });
       if (a) created++;
     }
-    return c.json({ created }, 201);
+    return answer(c, "POST /api/admin/testUsersCreate/:count", { created });
   })
   .get("/moderation/queue", async (c) => {
     requireAdmin(c);
-    return c.json({ items: await moderationQueue() });
+    return answer(c, "GET /api/admin/moderation/queue", { items: await moderationQueue() });
   })
   .get("/audit", async (c) => {
     requireAdmin(c);
     const { limit } = queryOf(c, auditQuery);
-    return c.json({ items: await listAudit(limit) });
+    return answer(c, "GET /api/admin/audit", { items: await listAudit(limit) });
   })
   .get("/members", async (c) => {
     requireAdmin(c);
     const { q } = queryOf(c, membersQuery);
-    return c.json({ items: await searchMembers(q) });
+    return answer(c, "GET /api/admin/members", { items: await searchMembers(q) });
   })
   .get("/members/:profileId", async (c) => {
     requireAdmin(c);
     const id = parseWith(idSchema, c.req.param("profileId"));
     const file = await memberFile(id);
     if (!file) throw notFound("No such member.");
-    return c.json(file);
+    return answer(c, "GET /api/admin/members/:profileId", file);
   })
   .post("/members/:profileId/actions", async (c) => {
     const caller = requireAdmin(c);
@@ -103,7 +104,7 @@ export const admin = new Hono<AppEnv>()
     }
     const r = await takeAction(moderator(caller), id, body);
     if (!r.ok) throw notFound("No such member.");
-    return c.json(r.action, 201);
+    return answer(c, "POST /api/admin/members/:profileId/actions", r.action);
   })
   .delete("/members/:profileId/actions/:actionId", async (c) => {
     const caller = requireAdmin(c);
@@ -112,26 +113,26 @@ export const admin = new Hono<AppEnv>()
     const r = await liftAction(moderator(caller), id, actionId);
     if (!r.ok && r.reason === "lifted") throw conflict("This action was already lifted.", "lifted");
     if (!r.ok) throw notFound("No such action.");
-    return c.json(r.action);
+    return answer(c, "DELETE /api/admin/members/:profileId/actions/:actionId", r.action);
   })
   .delete("/members/:profileId/review", async (c) => {
     const caller = requireAdmin(c);
     const id = parseWith(idSchema, c.req.param("profileId"));
     if (!(await endReview(moderator(caller), id))) throw notFound("No such member.");
-    return c.json({ ok: true });
+    return answer(c, "DELETE /api/admin/members/:profileId/review", { ok: true });
   })
   .delete("/members/:profileId/sending-pause", async (c) => {
     const caller = requireAdmin(c);
     const id = parseWith(idSchema, c.req.param("profileId"));
     if (!(await resumeSending(moderator(caller), id))) throw notFound("This member's sending is not paused.");
-    return c.json({ ok: true });
+    return answer(c, "DELETE /api/admin/members/:profileId/sending-pause", { ok: true });
   })
   .post("/members/:profileId/notes", async (c) => {
     const caller = requireAdmin(c);
     const id = parseWith(idSchema, c.req.param("profileId"));
     const body = await jsonBody(c, noteBody);
     if (!(await memberExists(id))) throw notFound("No such member.");
-    return c.json(await addModNote(moderator(caller), id, body.text), 201);
+    return answer(c, "POST /api/admin/members/:profileId/notes", await addModNote(moderator(caller), id, body.text));
   });
 
 async function memberExists(profileId: string): Promise<boolean> {

@@ -35,6 +35,7 @@ import { isMailboxBanned } from "../../kv/moderation.ts";
 import { MODERATION_TEXTS } from "../../domain/moderation.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { locale } from "../../domain/i18n.ts";
+import { answer } from "../answer.ts";
 
 const email = z.string().trim().max(254).email("Please enter a valid email address.");
 
@@ -65,7 +66,7 @@ export const auth = new Hono<AppEnv>()
       const account = accountId ? await getAccount(accountId) : null;
       if (!account) throw unauthorized("This login link is invalid or has expired. Ask for a new one.");
       await logIn(c, account, remember, "link");
-      return c.json({
+      return answer(c, "POST /api/auth", {
         profileId: account.defaultProfileId,
         email: account.email,
         needsPassword: !account.passwordHash,
@@ -84,13 +85,17 @@ export const auth = new Hono<AppEnv>()
     }
     if (!(await checkPassword(account, form.password)) || !account) throw unauthorized(TEXTS.loginIncorrect);
     await logIn(c, account, remember, "password");
-    return c.json({ profileId: account.defaultProfileId, email: account.email, needsPassword: false });
+    return answer(c, "POST /api/auth", {
+      profileId: account.defaultProfileId,
+      email: account.email,
+      needsPassword: false,
+    });
   })
   .post("/logout", async (c) => {
     const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
     if (token) await endSession(token);
     deleteCookie(c, sessionCookieName(c), { path: "/", secure: isSecureContext(c) });
-    return c.json({ ok: true });
+    return answer(c, "POST /api/auth/logout", { ok: true });
   })
   .post("/register", async (c) => {
     const body = await jsonBody(c, registerBody);
@@ -123,5 +128,5 @@ export const auth = new Hono<AppEnv>()
       );
       if (!created) throw badRequest(UI_TEXTS.pleaseTryAgain);
     }
-    return c.json({ ok: true, message: UI_TEXTS.loginLinkSent }, 202);
+    return answer(c, "POST /api/auth/register", { ok: true, message: UI_TEXTS.loginLinkSent });
   });

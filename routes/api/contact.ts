@@ -9,6 +9,7 @@ import { clientAddress, requireCaller } from "../middleware.ts";
 import { MAX_TEXT, TEXTS } from "../../domain/texts.ts";
 import { saveContactMessage } from "../../kv/contact.ts";
 import { hit } from "../../kv/ratelimit.ts";
+import { answer } from "../answer.ts";
 
 export const contactBody = z.object({
   name: z.string().trim().min(1, TEXTS.contactNameRequired).max(200),
@@ -23,5 +24,5 @@ export const contact = new Hono<AppEnv>()
       throw tooMany();
     }
     const m = await saveContactMessage({ accountId: caller.accountId }, body.name, body.message);
-    return c.json({ id: m.id }, 201);
+    return answer(c, "POST /api/contactus-messages", { id: m.id });
   });

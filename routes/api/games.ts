@@ -42,6 +42,7 @@ import { PictureRejected } from "../../images/pipeline.ts";
 import { blockedSet } from "../../kv/blocks.ts";
 import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
 import { ARB_DECISIONS, ARB_VERDICTS, GPT_VERDICTS } from "../../domain/shapes/games.ts";
+import { answer } from "../answer.ts";
 
 export const gptBody = z.object({ verdict: z.enum(GPT_VERDICTS) });
 export const ratingBody = z.object({
@@ -60,18 +61,18 @@ export const photoCropNextQuery = z.object({ skip: z.string().max(2000).optional
 export const games = new Hono<AppEnv>()
   .get("/games/credits", async (c) => {
     const caller = requireCaller(c);
-    return c.json({ credits: await getCredits(caller.profileId) });
+    return answer(c, "GET /api/games/credits", { credits: await getCredits(caller.profileId) });
   })
   // The caller's credits of the last 30 days and their earned VOLUNTEER role's end (null: none now).
   .get("/games/volunteer", async (c) => {
     const caller = requireCaller(c);
-    return c.json(await volunteerStatus(caller.profileId, caller.accountId));
+    return answer(c, "GET /api/games/volunteer", await volunteerStatus(caller.profileId, caller.accountId));
   })
   // GPT Buster: the next profile text to judge, and the vote on it.
   .get("/games/gptbuster/next", async (c) => {
     const caller = requireCaller(c);
     const [item, credits] = await Promise.all([nextGptItem(caller.profileId), getCredits(caller.profileId)]);
-    return c.json({ item, credits });
+    return answer(c, "GET /api/games/gptbuster/next", { item, credits });
   })
   .put("/games/gptbuster/:profileId", async (c) => {
     const caller = requireCaller(c);
@@ -82,13 +83,17 @@ export const games = new Hono<AppEnv>()
     if (!target.description.trim()) throw notFound("That profile has no text to judge.");
     const r = await castGptVote(caller.profileId, id, body.verdict);
     if (!r.ok) throw conflict("You already judged this profile.", "already_voted");
-    return c.json({ tally: r.tally, credited: r.credited, credits: r.credits });
+    return answer(c, "PUT /api/games/gptbuster/:profileId", {
+      tally: r.tally,
+      credited: r.credited,
+      credits: r.credits,
+    });
   })
   // The Rating Game: a deck of nearby pictures; a rating is a picture like plus a credit.
   .get("/games/ratinggame/deck", async (c) => {
     const caller = requireCaller(c);
     const [items, credits] = await Promise.all([ratingDeck(caller.profileId), getCredits(caller.profileId)]);
-    return c.json({ items, credits });
+    return answer(c, "GET /api/games/ratinggame/deck", { items, credits });
   })
   .put("/games/ratinggame", async (c) => {
     const caller = requireCaller(c);
@@ -108,14 +113,23 @@ export const games = new Hono<AppEnv>()
       body.likeType,
       writes.prepare,
     );
-    if (!changed) return c.json({ like, ...await creditRating(caller.profileId, body.profilePicId, judged) });
-    return c.json({ like, credited: writes.result.credited, credits: await getCredits(caller.profileId) });
+    if (!changed) {
+      return answer(c, "PUT /api/games/ratinggame", {
+        like,
+        ...await creditRating(caller.profileId, body.profilePicId, judged),
+      });
+    }
+    return answer(c, "PUT /api/games/ratinggame", {
+      like,
+      credited: writes.result.credited,
+      credits: await getCredits(caller.profileId),
+    });
   })
   // Community Arbitration: the next open report for this juror, and the vote on it.
   .get("/games/arbitration/next", async (c) => {
     const caller = requireCaller(c);
     const [item, credits] = await Promise.all([nextArbItem(caller.profileId), getCredits(caller.profileId)]);
-    return c.json({ item, credits });
+    return answer(c, "GET /api/games/arbitration/next", { item, credits });
   })
   .put("/games/arbitration/:reportId", async (c) => {
     const caller = requireCaller(c);
@@ -132,7 +146,11 @@ export const games = new Hono<AppEnv>()
         ? conflict("You already judged this report.", "already_voted")
         : conflict("This report is closed.", "closed");
     }
-    return c.json({ case: r.case, credited: r.credited, credits: r.credits });
+    return answer(c, "PUT /api/games/arbitration/:reportId", {
+      case: r.case,
+      credited: r.credited,
+      credits: r.credits,
+    });
   })
   // Help my Photos: suggest a crop for another member's public picture; the owner accepts or dismisses.
   .get("/games/photocrop/next", async (c) => {
@@ -143,7 +161,7 @@ export const games = new Hono<AppEnv>()
       nextCropItem(caller.profileId, skipped),
       getCredits(caller.profileId),
     ]);
-    return c.json({ item, credits });
+    return answer(c, "GET /api/games/photocrop/next", { item, credits });
   })
   .put("/games/photocrop/:picId", async (c) => {
     const caller = requireCaller(c);
@@ -161,13 +179,19 @@ export const games = new Hono<AppEnv>()
     if (problem) throw badRequest(problem);
     const r = await suggestCrop(caller.profileId, owner.id, pic, box);
     if (!r) throw conflict("You already suggested a crop for this picture.", "already_suggested");
-    return c.json({ id: r.suggestion.id, credited: r.credited, credits: r.credits }, 201);
+    return answer(c, "PUT /api/games/photocrop/:picId", {
+      id: r.suggestion.id,
+      credited: r.credited,
+      credits: r.credits,
+    });
   })
   // The suggestions for the caller's own pictures (never who made them).
   .get("/games/photocrop/suggestions", async (c) => {
     const caller = requireCaller(c);
     const items = await listCropSuggestions(caller.profileId);
-    return c.json({ items: items.map(({ suggesterProfileId: _, ...s }) => s) });
+    return answer(c, "GET /api/games/photocrop/suggestions", {
+      items: items.map(({ suggesterProfileId: _, ...s }) => s),
+    });
   })
   .put("/games/photocrop/suggestions/:id", async (c) => {
     const caller = requireCaller(c);
@@ -177,7 +201,7 @@ export const games = new Hono<AppEnv>()
     if (!s) throw notFound("No such suggestion.");
     if (body.action === "DISMISS") {
       await removeCropSuggestion(caller.profileId, id);
-      return c.json({ id, action: body.action });
+      return answer(c, "PUT /api/games/photocrop/suggestions/:id", { id, action: body.action });
     }
     const pic = await getPic(s.picId);
     if (!pic || pic.profileId !== caller.profileId) {
@@ -193,7 +217,11 @@ export const games = new Hono<AppEnv>()
       if (!res.ok) throw notFound("That picture is gone.");
       // Used: now its suggester earns the credit.
       await acceptCropSuggestion(caller.profileId, id);
-      return c.json({ id, action: body.action, pic: { id: res.pic.id, gen: res.pic.gen } });
+      return answer(c, "PUT /api/games/photocrop/suggestions/:id", {
+        id,
+        action: body.action,
+        pic: { id: res.pic.id, gen: res.pic.gen },
+      });
     } catch (e) {
       if (e instanceof PictureRejected) throw new ApiError(422, "unreadable_picture", e.reasons.join(" "));
       throw e;
@@ -202,17 +230,17 @@ export const games = new Hono<AppEnv>()
   // Admins: flagged profiles, and reports with their tallies, confirmed or dismissed.
   .get("/admin/games/gptbuster/flagged", async (c) => {
     requireAdmin(c);
-    return c.json({ items: await listGptFlagged() });
+    return answer(c, "GET /api/admin/games/gptbuster/flagged", { items: await listGptFlagged() });
   })
   .get("/admin/games/gptbuster/:profileId", async (c) => {
     requireAdmin(c);
     const id = parseWith(idSchema, c.req.param("profileId"));
     if (!(await getProfile(id))) throw notFound("No such profile.");
-    return c.json(await gptTally(id));
+    return answer(c, "GET /api/admin/games/gptbuster/:profileId", await gptTally(id));
   })
   .get("/admin/reports", async (c) => {
     requireAdmin(c);
-    return c.json({ items: await listReportCases() });
+    return answer(c, "GET /api/admin/reports", { items: await listReportCases() });
   })
   .put("/admin/reports/:reportId", async (c) => {
     const caller = requireAdmin(c);
@@ -221,12 +249,12 @@ export const games = new Hono<AppEnv>()
     if (!(await getReport(id))) throw notFound("No such report.");
     const decided = await decideReport(id, caller.profileId, body.decision);
     if (!decided) throw conflict("This report is already closed.", "closed");
-    return c.json({ id, case: decided });
+    return answer(c, "PUT /api/admin/reports/:reportId", { id, case: decided });
   })
   .get("/admin/reports/:reportId", async (c) => {
     requireAdmin(c);
     const id = parseWith(idSchema, c.req.param("reportId"));
     const report = await getReport(id);
     if (!report) throw notFound("No such report.");
-    return c.json({ ...report, case: await arbCase(id) });
+    return answer(c, "GET /api/admin/reports/:reportId", { ...report, case: await arbCase(id) });
   });

@@ -4,7 +4,7 @@ import { createAccount, getAccountByEmail, setRoles } from "../../kv/accounts.ts
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { getProfile, updateProfile } from "../../kv/profiles.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { newId } from "../../kv/ids.ts";
 import { now, shiftClock } from "../../kv/clock.ts";
 import { addPicture, getPic } from "../../kv/pictures.ts";

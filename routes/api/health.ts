@@ -22,6 +22,7 @@ import {
 } from "../../kv/healthNotices.ts";
 import { HEALTH_CONDITIONS, HEALTH_PERIOD_CHOICES } from "../../domain/health.ts";
 import { GAME_TEXTS } from "../../domain/games.ts";
+import { answer } from "../answer.ts";
 
 const days = z.coerce.number().int().refine((d) => (HEALTH_PERIOD_CHOICES as readonly number[]).includes(d), {
   message: `must be one of ${HEALTH_PERIOD_CHOICES.join(", ")}`,
@@ -42,7 +43,7 @@ export const health = new Hono<AppEnv>()
       tooNew ? Promise.resolve([]) : healthContacts(caller.profileId, q.days),
       reportsLeft(caller.profileId),
     ]);
-    return c.json({ items, remaining, tooNew });
+    return answer(c, "GET /api/games/healthreport/contacts", { items, remaining, tooNew });
   })
   .post("/games/healthreport", async (c) => {
     const caller = requireCaller(c);
@@ -53,19 +54,19 @@ export const health = new Hono<AppEnv>()
       if (r.reason === "limit") throw new ApiError(429, "monthly_limit", GAME_TEXTS.health.limitReached);
       throw forbidden(GAME_TEXTS.health.notAContact);
     }
-    return c.json({ queued: r.queued, credited: r.credited, credits: r.credits }, 202);
+    return answer(c, "POST /api/games/healthreport", { queued: r.queued, credited: r.credited, credits: r.credits });
   })
   .get("/games/cooties", async (c) => {
     const caller = requireCaller(c);
-    return c.json({ items: await listHealthNotices(caller.profileId) });
+    return answer(c, "GET /api/games/cooties", { items: await listHealthNotices(caller.profileId) });
   })
   .post("/games/cooties/:id/abuse", async (c) => {
     const caller = requireCaller(c);
     const id = parseWith(idSchema, c.req.param("id"));
     if (!(await reportHealthNoticeAbuse(caller.profileId, id))) throw notFound("No such notice.");
-    return c.json({ ok: true as const });
+    return answer(c, "POST /api/games/cooties/:id/abuse", { ok: true as const });
   })
   .get("/admin/games/healthreport", async (c) => {
     requireAdmin(c);
-    return c.json(await healthCounts());
+    return answer(c, "GET /api/admin/games/healthreport", await healthCounts());
   });

@@ -40,6 +40,7 @@ import { getPic } from "../../kv/pictures.ts";
 import { loadVariant } from "../../workers/pictures.ts";
 import { MAX_UPLOAD_BYTES, normalizeUpload, perceptualHash, PictureRejected } from "../../images/pipeline.ts";
 import { ID_ANSWERS } from "../../domain/identify.ts";
+import { answer } from "../answer.ts";
 
 /** An attempt's or a challenge's opaque id (random, base64url). */
 export const tokenSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Not a valid id.");
@@ -73,14 +74,14 @@ export const identify = new Hono<AppEnv>()
   .get("/games/identify", async (c) => {
     const caller = requireCaller(c);
     const [status, credits] = await Promise.all([identifyStatus(caller.profileId), getCredits(caller.profileId)]);
-    return c.json({ status, credits });
+    return answer(c, "GET /api/games/identify", { status, credits });
   })
   .post("/games/identify/challenge", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, challengeBody);
     const r = await issueChallenge(caller.profileId, body.noHands ?? false);
     if (!r.ok) throw REFUSED[r.reason]();
-    return c.json({ challenge: r.challenge }, 201);
+    return answer(c, "POST /api/games/identify/challenge", { challenge: r.challenge });
   })
   // The selfie: multipart with the challenge id and the picture (taken in the page).
   .post("/games/identify/selfie", async (c) => {
@@ -105,7 +106,7 @@ export const identify = new Hono<AppEnv>()
         own.filter((h): h is bigint => h !== null),
       );
       if (!r.ok) throw REFUSED[r.reason]();
-      return c.json({ attemptId: r.attempt.id, poseId: r.attempt.poseId }, 201);
+      return answer(c, "POST /api/games/identify/selfie", { attemptId: r.attempt.id, poseId: r.attempt.poseId });
     } catch (e) {
       if (e instanceof PictureRejected) throw new ApiError(e.status, "unreadable_picture", e.reasons.join(" "));
       throw e;
@@ -115,13 +116,18 @@ export const identify = new Hono<AppEnv>()
   .delete("/games/identify/attempt", async (c) => {
     const caller = requireCaller(c);
     if (!(await withdrawAttempt(caller.profileId))) throw notFound("No selfie is being judged.");
-    return c.json({ ok: true as const });
+    return answer(c, "DELETE /api/games/identify/attempt", { ok: true as const });
   })
   // Judging: the next selfie dealt to the caller, its pictures, and the answer.
   .get("/games/identify/next", async (c) => {
     const caller = requireCaller(c);
     const [deal, credits] = await Promise.all([nextJudgeItem(caller.profileId), getCredits(caller.profileId)]);
-    return c.json({ item: deal.item, why: deal.why, judgeFrom: deal.judgeFrom, credits });
+    return answer(c, "GET /api/games/identify/next", {
+      item: deal.item,
+      why: deal.why,
+      judgeFrom: deal.judgeFrom,
+      credits,
+    });
   })
   .get("/games/identify/attempts/:attemptId/selfie", async (c) => {
     const a = await visibleAttempt(c);
@@ -140,8 +146,8 @@ export const identify = new Hono<AppEnv>()
   .put("/games/identify/attempts/:attemptId", async (c) => {
     const caller = requireCaller(c);
     const id = parseWith(tokenSchema, c.req.param("attemptId"));
-    const { answer } = await jsonBody(c, idAnswerBody);
-    const r = await answerAttempt(caller.profileId, id, answer, await placeOf(clientAddress(c), deviceToken(c)));
+    const said = (await jsonBody(c, idAnswerBody)).answer;
+    const r = await answerAttempt(caller.profileId, id, said, await placeOf(clientAddress(c), deviceToken(c)));
     if (!r.ok) {
       if (r.reason === "answered") throw conflict("You already answered.", "already_voted");
       if (r.reason === "not_eligible") {
@@ -150,34 +156,38 @@ export const identify = new Hono<AppEnv>()
       if (r.reason === "closed") throw conflict("This selfie is decided already.", "closed");
       throw notFound("No such selfie.");
     }
-    return c.json({ status: r.status, credited: r.credited, credits: r.credits });
+    return answer(c, "PUT /api/games/identify/attempts/:attemptId", {
+      status: r.status,
+      credited: r.credited,
+      credits: r.credits,
+    });
   })
   // "Only verified members can message me".
   .get("/settings/verified-only", async (c) => {
     const caller = requireCaller(c);
-    return c.json({ on: await onlyVerifiedMessages(caller.profileId) });
+    return answer(c, "GET /api/settings/verified-only", { on: await onlyVerifiedMessages(caller.profileId) });
   })
   .put("/settings/verified-only", async (c) => {
     const caller = requireCaller(c);
     const { on } = await jsonBody(c, onlyVerifiedBody);
     await setOnlyVerifiedMessages(caller.profileId, on);
-    return c.json({ on });
+    return answer(c, "PUT /api/settings/verified-only", { on });
   })
   // Admins: every waiting selfie (those sent to the admins first), and an answer that decides
   // alone, written to the audit log.
   .get("/admin/games/identify", async (c) => {
     requireAdmin(c);
-    return c.json({ items: (await adminQueue()).map(adminView) });
+    return answer(c, "GET /api/admin/games/identify", { items: (await adminQueue()).map(adminView) });
   })
   .put("/admin/games/identify/:attemptId", async (c) => {
     const caller = requireAdmin(c);
     const id = parseWith(tokenSchema, c.req.param("attemptId"));
-    const { answer } = await jsonBody(c, idAnswerBody);
+    const said = (await jsonBody(c, idAnswerBody)).answer;
     if (!(await getAttempt(id))) throw notFound("No such selfie.");
-    const outcome = answer === "SAME" ? "VERIFIED" : "REJECTED";
-    const admin = { who: { accountId: caller.accountId, name: caller.name }, answer };
+    const outcome = said === "SAME" ? "VERIFIED" : "REJECTED";
+    const admin = { who: { accountId: caller.accountId, name: caller.name }, answer: said };
     if (!(await decideAttempt(id, outcome, "ADMIN", admin))) {
       throw conflict("This selfie is decided already.", "closed");
     }
-    return c.json({ outcome });
+    return answer(c, "PUT /api/admin/games/identify/:attemptId", { outcome });
   });

@@ -15,7 +15,7 @@ import { getAccountByEmail, setRoles } from "../../kv/accounts.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { getProfile, updateProfile } from "../../kv/profiles.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { now } from "../../kv/clock.ts";
 import { getBlob } from "../../kv/blobs.ts";
 import { picRecord } from "../../tests/fixtures/pictures.ts";

@@ -28,6 +28,7 @@ import {
   visiblePicIds,
 } from "../../kv/likes.ts";
 import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
+import { answer } from "../answer.ts";
 
 const likeType = z.enum(LIKE_TYPES);
 const cursor = z.string().max(500).optional();
@@ -67,30 +68,38 @@ export const likes = new Hono<AppEnv>()
   // The members I blocked (Account settings), and lifting a block.
   .get("/blocks", async (c) => {
     const caller = requireCaller(c);
-    return c.json(await blockList(caller.profileId));
+    return answer(c, "GET /api/blocks", await blockList(caller.profileId));
   })
   .delete("/blocks/:profileId", async (c) => {
     const caller = requireCaller(c);
     const id = parseWith(idSchema, c.req.param("profileId"));
     if (!(await unblock(caller.profileId, id))) throw notFound("You have not blocked this member.");
-    return c.json({ ok: true });
+    return answer(c, "DELETE /api/blocks/:profileId", { ok: true });
   })
   .get("/profile-likes/by-liker/:profileId", async (c) => {
     const id = await ownProfileParam(c);
     const q = queryOf(c, likesGivenQuery);
-    return c.json(await listLikesGiven(id, q.likeType, { cursor: q.cursor, limit: LIKES_PAGE }));
+    return answer(
+      c,
+      "GET /api/profile-likes/by-liker/:profileId",
+      await listLikesGiven(id, q.likeType, { cursor: q.cursor, limit: LIKES_PAGE }),
+    );
   })
   // Who liked me. Only LIKEs: a member never learns who disliked them.
   .get("/profile-likes/by-liked/:profileId", async (c) => {
     const id = await ownProfileParam(c);
     const q = queryOf(c, cursorQuery);
-    return c.json(await listLikesReceived(id, "LIKE", { cursor: q.cursor, limit: LIKES_PAGE }));
+    return answer(
+      c,
+      "GET /api/profile-likes/by-liked/:profileId",
+      await listLikesReceived(id, "LIKE", { cursor: q.cursor, limit: LIKES_PAGE }),
+    );
   })
   .get("/profile-like", async (c) => {
     requireCaller(c);
     const q = queryOf(c, profileLikeQuery);
     await ownTowards(c, q.likerProfileId, q.likedProfileId);
-    return c.json(await getProfileLike(q.likerProfileId, q.likedProfileId));
+    return answer(c, "GET /api/profile-like", await getProfileLike(q.likerProfileId, q.likedProfileId));
   })
   .put("/profile-like", async (c) => {
     const caller = requireCaller(c);
@@ -104,7 +113,7 @@ export const likes = new Hono<AppEnv>()
       body.blocked,
       (stored) => stored !== "LIKE" ? countLike(caller, body.likeType) : Promise.resolve(),
     );
-    return c.json(like);
+    return answer(c, "PUT /api/profile-like", like);
   })
   .put("/profile-pic-like", async (c) => {
     const caller = requireCaller(c);
@@ -114,7 +123,7 @@ export const likes = new Hono<AppEnv>()
     if (stored?.likeType !== "LIKE") await countLike(caller, body.likeType);
     if (!(await picVisibleTo(body.likerProfileId, owner, body.profilePicId))) throw notFound("No such picture.");
     const { like } = await putPicLike(body.likerProfileId, owner.id, body.profilePicId, body.likeType);
-    return c.json(like);
+    return answer(c, "PUT /api/profile-pic-like", like);
   })
   // The caller's picture likes; with ?profilePicProfileId= all of them on that member's pictures.
   .get("/profile-pic-likes/by-liker-profileid/:profileId", async (c) => {
@@ -125,13 +134,24 @@ export const likes = new Hono<AppEnv>()
     );
     if (q.profilePicProfileId) {
       const owner = await reachableProfile(id, q.profilePicProfileId);
-      return c.json({ items: await getPicLikes(id, await visiblePicIds(id, owner)), cursor: null });
+      return answer(c, "GET /api/profile-pic-likes/by-liker-profileid/:profileId", {
+        items: await getPicLikes(id, await visiblePicIds(id, owner)),
+        cursor: null,
+      });
     }
-    return c.json(await listPicLikesGiven(id, q.likeType, { cursor: q.cursor, limit: PIC_LIKES_PAGE }));
+    return answer(
+      c,
+      "GET /api/profile-pic-likes/by-liker-profileid/:profileId",
+      await listPicLikesGiven(id, q.likeType, { cursor: q.cursor, limit: PIC_LIKES_PAGE }),
+    );
   })
   // Likes on the caller's pictures: only LIKEs, as for profiles.
   .get("/profile-pic-likes/by-liked-profileid/:profileId", async (c) => {
     const id = await ownProfileParam(c);
     const q = queryOf(c, cursorQuery);
-    return c.json(await listPicLikesReceived(id, "LIKE", { cursor: q.cursor, limit: PIC_LIKES_PAGE }));
+    return answer(
+      c,
+      "GET /api/profile-pic-likes/by-liked-profileid/:profileId",
+      await listPicLikesReceived(id, "LIKE", { cursor: q.cursor, limit: PIC_LIKES_PAGE }),
+    );
   });

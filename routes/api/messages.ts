@@ -35,13 +35,14 @@ import { onlyVerifiedMessages } from "../../kv/games/identify.ts";
 import { VERIFIED_TEXTS } from "../../domain/verified.ts";
 import { clearChatNotification } from "../../kv/notifications.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
-import { getShownPosition } from "../../kv/positions.ts";
+import { getShownPosition } from "../../kv/positions/mod.ts";
 import { isId } from "../../kv/ids.ts";
 import { hit, hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
 import { sendingPause } from "../../kv/moderation.ts";
 import { checkFirstMessage, isEarlyMessage } from "../../kv/spam.ts";
 import { MODERATION_TEXTS } from "../../domain/moderation.ts";
 import { phrase } from "../../domain/phrases.ts";
+import { answer } from "../answer.ts";
 
 const id = z.string().refine(isId, "must be a valid id");
 export const windowQuery = z.object({ sinceMessageId: id.optional(), beforeMessageId: id.optional() })
@@ -81,24 +82,30 @@ export const messages = new Hono<AppEnv>()
     const { for: scope } = queryOf(c, deleteMessageQuery);
     const res = await deleteMessage(caller.profileId, messageId, scope);
     if (!res.ok) throw DELETE_REFUSALS[res.reason]();
-    return c.json({ deleted: scope });
+    return answer(c, "DELETE /api/message/:id", { deleted: scope });
   })
   .post("/message/:id/open", async (c) => {
     const caller = requireCaller(c);
     const opened = await openViewOnce(caller.profileId, parseWith(id, c.req.param("id")));
     if (!opened) throw notFound("Nothing to open: this picture was viewed already.");
-    return c.json(opened);
+    return answer(c, "POST /api/message/:id/open", opened);
   })
   .delete("/messages/with/:profileId", async (c) => {
     const caller = requireCaller(c);
     const other = parseWith(id, c.req.param("profileId"));
-    return c.json({ deleted: await deleteConversation(caller.profileId, other) });
+    return answer(c, "DELETE /api/messages/with/:profileId", {
+      deleted: await deleteConversation(caller.profileId, other),
+    });
   })
   .get("/messages/most-recent-with/:profileId", async (c) => {
     const caller = requireCaller(c);
     if (c.req.param("profileId") !== caller.profileId) throw forbidden();
     const w = queryOf(c, windowQuery);
-    return c.json(await conversationsOf(caller.profileId, await blockedSet(caller.profileId), w));
+    return answer(
+      c,
+      "GET /api/messages/most-recent-with/:profileId",
+      await conversationsOf(caller.profileId, await blockedSet(caller.profileId), w),
+    );
   })
   .get("/messages/between/:a/:b", async (c) => {
     const caller = requireCaller(c);
@@ -106,7 +113,11 @@ export const messages = new Hono<AppEnv>()
     if (a !== caller.profileId && b !== caller.profileId) throw forbidden();
     const other = a === caller.profileId ? b : a;
     if (await isBlockedEither(caller.profileId, other)) throw notFound("No such conversation.");
-    return c.json(await conversationWith(caller.profileId, other, queryOf(c, windowQuery)));
+    return answer(
+      c,
+      "GET /api/messages/between/:a/:b",
+      await conversationWith(caller.profileId, other, queryOf(c, windowQuery)),
+    );
   })
   .put("/messages/read/:other", async (c) => {
     const caller = requireCaller(c);
@@ -114,7 +125,7 @@ export const messages = new Hono<AppEnv>()
     const marked = await markRead(caller.profileId, other);
     // Reading the conversation resets its one notification: the next message starts a new one.
     await clearChatNotification(caller.profileId, other);
-    return c.json({ marked });
+    return answer(c, "PUT /api/messages/read/:other", { marked });
   })
   .post("/message", async (c) => {
     const caller = requireCaller(c);
@@ -137,7 +148,7 @@ export const messages = new Hono<AppEnv>()
       toOther && onlyVerifiedMessages(toOther),
       toOther && text ? isEarlyMessage(caller.profileId, toOther) : false,
     ]);
-    if (sentBefore) return c.json(seenBy(sentBefore, caller.profileId), 201);
+    if (sentBefore) return answer(c, "POST /api/message", seenBy(sentBefore, caller.profileId));
     if (text.length > MAX_TEXT) throw badRequest(`A message has at most ${MAX_TEXT} characters.`);
     if (!text && body.profilePicIds.length === 0) throw badRequest("Write something or choose a picture.");
     const pics = [...new Set(body.profilePicIds)];
@@ -175,7 +186,7 @@ export const messages = new Hono<AppEnv>()
         held,
         sendKey,
       });
-      return c.json(seenBy(m, caller.profileId), 201);
+      return answer(c, "POST /api/message", seenBy(m, caller.profileId));
     }
     if (pics.some((p) => me!.profilePicIdsPrivate.includes(p))) {
       throw forbidden("Private pictures cannot be posted to Map Chat.");
@@ -185,7 +196,7 @@ export const messages = new Hono<AppEnv>()
     if (!(await hit("broadcastByAccount", caller.accountId)) || !(await hitNewMember("newMemberBroadcasts", caller))) {
       throw tooMany();
     }
-    return c.json(await sendBroadcast(caller.profileId, shown.sector, text, pics, { sendKey }), 201);
+    return answer(c, "POST /api/message", await sendBroadcast(caller.profileId, shown.sector, text, pics, { sendKey }));
   })
   .get("/messages/by-sector/:sector", async (c) => {
     const caller = requireCaller(c);
@@ -193,5 +204,8 @@ export const messages = new Hono<AppEnv>()
     const { page } = queryOf(c, sectorPageQuery);
     // Blocked members, and members who hide (or are off the map), are left out (kv/messages.ts).
     const res = await broadcastsSeenBy(caller.profileId, sector, page, await blockedSet(caller.profileId));
-    return c.json({ ...res, people: await peopleOf(res.items.map((m) => m.senderProfileId)) });
+    return answer(c, "GET /api/messages/by-sector/:sector", {
+      ...res,
+      people: await peopleOf(res.items.map((m) => m.senderProfileId)),
+    });
   });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { listNotifications } from "../../kv/notifications.ts";
 import { kv } from "../../kv/db.ts";
 import { shiftClock } from "../../kv/clock.ts";

@@ -13,6 +13,7 @@ import { MAX_TEXT } from "../../domain/texts.ts";
 import { getNote, listNotes, NOTES_PAGE, putNote } from "../../kv/notes.ts";
 import { MAX_TAG_LENGTH, MAX_TAGS } from "../../domain/tags.ts";
 import { blockedSet } from "../../kv/blocks.ts";
+import { answer } from "../answer.ts";
 
 export const noteBody = z.object({
   authorProfileId: idSchema,
@@ -30,18 +31,26 @@ export const notes = new Hono<AppEnv>()
     requireCaller(c);
     const q = queryOf(c, noteQuery);
     await ownTowards(c, q.authorProfileId, q.aboutProfileId);
-    return c.json(await getNote(q.authorProfileId, q.aboutProfileId));
+    return answer(c, "GET /api/profile-note", await getNote(q.authorProfileId, q.aboutProfileId));
   })
   .put("/profile-note", async (c) => {
     requireCaller(c);
     const body = await jsonBody(c, noteBody);
     await ownTowards(c, body.authorProfileId, body.aboutProfileId);
-    return c.json(await putNote(body.authorProfileId, body.aboutProfileId, body.bodyText, body.privateTags));
+    return answer(
+      c,
+      "PUT /api/profile-note",
+      await putNote(body.authorProfileId, body.aboutProfileId, body.bodyText, body.privateTags),
+    );
   })
   .get("/profile-notes", async (c) => {
     requireCaller(c);
     const q = queryOf(c, notesQuery);
     await requireOwnProfile(c, q.authorProfileId);
     const hidden = await blockedSet(q.authorProfileId);
-    return c.json(await listNotes(q.authorProfileId, { cursor: q.cursor, limit: NOTES_PAGE }, hidden));
+    return answer(
+      c,
+      "GET /api/profile-notes",
+      await listNotes(q.authorProfileId, { cursor: q.cursor, limit: NOTES_PAGE }, hidden),
+    );
   });

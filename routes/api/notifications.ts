@@ -13,6 +13,7 @@ import { requireCaller } from "../middleware.ts";
 import { isDiscreet } from "../device.ts";
 import { deleteNotification, listNotifications } from "../../kv/notifications.ts";
 import { addPushSubscription, allowedEndpoint, removePushSubscription } from "../../kv/push.ts";
+import { answer } from "../answer.ts";
 
 const base64url = z.string().min(8).max(200).regex(/^[A-Za-z0-9_-]+=*$/, "must be base64url");
 
@@ -28,12 +29,12 @@ export const notifications = new Hono<AppEnv>()
   .get("/notifications/:profileId", async (c) => {
     const caller = requireCaller(c);
     if (c.req.param("profileId") !== caller.profileId) throw forbidden();
-    return c.json(await listNotifications(caller.profileId));
+    return answer(c, "GET /api/notifications/:profileId", await listNotifications(caller.profileId));
   })
   .delete("/notification/:id", async (c) => {
     const caller = requireCaller(c);
     if (!(await deleteNotification(caller.profileId, idParam(c, "id")))) throw notFound("No such notification.");
-    return c.json({ ok: true });
+    return answer(c, "DELETE /api/notification/:id", { ok: true });
   })
   .post("/push-subscriptions", async (c) => {
     const caller = requireCaller(c);
@@ -45,10 +46,10 @@ export const notifications = new Hono<AppEnv>()
       expirationTime: body.expirationTime ?? 0,
       ...(isDiscreet(c) ? { discreet: true } : {}),
     });
-    return c.json(sub, 201);
+    return answer(c, "POST /api/push-subscriptions", sub);
   })
   .delete("/push-subscriptions/:id", async (c) => {
     const caller = requireCaller(c);
     if (!(await removePushSubscription(caller.accountId, idParam(c, "id")))) throw notFound("No such device.");
-    return c.json({ ok: true });
+    return answer(c, "DELETE /api/push-subscriptions/:id", { ok: true });
   });

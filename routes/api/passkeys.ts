@@ -46,6 +46,7 @@ import {
   takeChallenge,
   usePasskey,
 } from "../../kv/passkeys.ts";
+import { answer } from "../answer.ts";
 
 /** The relying party: this app's public origin and its host name (the passkey is bound to it). */
 function relyingParty(c: Context<AppEnv>): { origin: string; rpID: string; rpName: string } {
@@ -90,7 +91,7 @@ const viewOf = (p: Passkey) => ({
 export const passkeys = new Hono<AppEnv>()
   .get("/passkeys", async (c) => {
     const caller = requireCaller(c);
-    return c.json((await listPasskeys(caller.accountId)).map(viewOf));
+    return answer(c, "GET /api/passkeys", (await listPasskeys(caller.accountId)).map(viewOf));
   })
   .post("/passkeys/register/options", async (c) => {
     const caller = requireCaller(c);
@@ -113,7 +114,7 @@ export const passkeys = new Hono<AppEnv>()
       purpose: "register",
       accountId: caller.accountId,
     });
-    return c.json(options);
+    return answer(c, "POST /api/passkeys/register/options", { ...options });
   })
   .post("/passkeys/register", async (c) => {
     const caller = requireCaller(c);
@@ -137,13 +138,13 @@ export const passkeys = new Hono<AppEnv>()
       name: body.name || deviceOf(c.req.header("user-agent") ?? "") || "Passkey",
     });
     if (!stored) throw conflict("This passkey is already registered.", "passkey_exists");
-    return c.json(viewOf((await getPasskey(credential.id))!), 201);
+    return answer(c, "POST /api/passkeys/register", viewOf((await getPasskey(credential.id))!));
   })
   .delete("/passkeys/:id", async (c) => {
     const caller = requireCaller(c);
     const id = idParam(c, "id", credentialIdSchema);
     if (!(await deletePasskey(caller.accountId, id))) throw notFound("No such passkey.");
-    return c.json({ ok: true });
+    return answer(c, "DELETE /api/passkeys/:id", { ok: true });
   })
   .post("/passkeys/login/options", async (c) => {
     if (!(await hit("loginByAddress", clientAddress(c)))) throw tooMany();
@@ -152,7 +153,7 @@ export const passkeys = new Hono<AppEnv>()
     const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: "required" });
     const challengeId = randomToken(18);
     await putChallenge(`login-${challengeId}`, { challenge: options.challenge, purpose: "login" });
-    return c.json({ options, challengeId });
+    return answer(c, "POST /api/passkeys/login/options", { options: { ...options }, challengeId });
   })
   .post("/passkeys/login", async (c) => {
     const body = await jsonBody(c, loginBody);
@@ -179,5 +180,9 @@ export const passkeys = new Hono<AppEnv>()
     const account = await getAccount(passkey.accountId);
     if (!account) throw unauthorized(TEXTS.passkeyUnknown);
     await logIn(c, account, body.rememberMe ?? false, "passkey");
-    return c.json({ profileId: account.defaultProfileId, email: account.email, needsPassword: !account.passwordHash });
+    return answer(c, "POST /api/passkeys/login", {
+      profileId: account.defaultProfileId,
+      email: account.email,
+      needsPassword: !account.passwordHash,
+    });
   });

@@ -34,6 +34,7 @@ import {
 import { cropOwnPicture, loadMaster, loadVariant } from "../../workers/pictures.ts";
 import { MAX_UPLOAD_BYTES, PIC_SIZES, type PicSize, PictureRejected, prepareUpload } from "../../images/pipeline.ts";
 import type { Profile } from "../../domain/shapes/profiles.ts";
+import { answer } from "../answer.ts";
 
 /** The body limit of an upload (main.ts): the file limit plus the multipart allowance, as `readMultipart` counts. */
 export const UPLOAD_BODY_LIMIT = MAX_UPLOAD_BYTES + MULTIPART_ALLOWANCE;
@@ -175,14 +176,14 @@ export const pictures = new Hono<AppEnv>()
     }
     const res = await addPicture(caller.profileId, prepared, { replaceId });
     if (!res.ok) throw REFUSALS[res.reason]();
-    return c.json({ ...picInfo(res.pic), profileId: res.pic.profileId, private: false }, 201);
+    return answer(c, "POST /api/profile-pic", { ...picInfo(res.pic), profileId: res.pic.profileId, private: false });
   })
   .delete("/profile-pic/:id", async (c) => {
     const caller = requireCaller(c);
     await ownPic(c);
     const res = await deletePicture(caller.profileId, picId(c));
     if (!res.ok) throw REFUSALS[res.reason]();
-    return c.json({ ok: true });
+    return answer(c, "DELETE /api/profile-pic/:id", { ok: true });
   })
   // "Lock my private pictures" for one member: every picture sent to them in chat that is not public stops showing.
   .delete("/profile-pic-grants/:profileId", async (c) => {
@@ -191,7 +192,7 @@ export const pictures = new Hono<AppEnv>()
     if (!isId(viewer)) throw badRequest("Not a profile id.");
     const me = await getProfile(caller.profileId);
     if (!me) throw notFound("No such profile.");
-    return c.json({ ended: await revokePictureGrants(me, viewer) });
+    return answer(c, "DELETE /api/profile-pic-grants/:profileId", { ended: await revokePictureGrants(me, viewer) });
   })
   .get("/profile-pic/nsfw/:id", (c) => servePicture(c, true))
   .get("/profile-pic/:id", (c) => servePicture(c, false))
@@ -205,7 +206,7 @@ export const pictures = new Hono<AppEnv>()
     const body = await jsonBody(c, nsfwBody);
     const res = await setPictureNsfw(caller.profileId, id, body.nsfw);
     if (!res.ok) throw REFUSALS[res.reason]();
-    return c.json(picInfo(res.pic));
+    return answer(c, "PUT /api/profile-pic/:id", picInfo(res.pic));
   })
   .put("/profile-pic/:id/crop", async (c) => {
     const caller = requireCaller(c);
@@ -214,7 +215,7 @@ export const pictures = new Hono<AppEnv>()
     try {
       const res = await cropOwnPicture(caller.profileId, id, box);
       if (!res.ok) throw REFUSALS[res.reason]();
-      return c.json(picInfo(res.pic));
+      return answer(c, "PUT /api/profile-pic/:id/crop", picInfo(res.pic));
     } catch (e) {
       if (e instanceof PictureRejected) throw rejected(e);
       throw e;
@@ -225,7 +226,7 @@ export const pictures = new Hono<AppEnv>()
     const { pic, owner } = await visiblePic(c);
     const own = owner.id === caller.profileId;
     const { ready, done, total } = await pictureProgress(pic);
-    return c.json({
+    return answer(c, "GET /api/profile/pic/:id", {
       ...picInfo(pic),
       profileId: pic.profileId,
       private: isPrivatePic(pic, owner),

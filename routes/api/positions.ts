@@ -16,7 +16,7 @@ import { badRequest, notFound, tooMany } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { CHARACTERISTIC_VALUES } from "../../domain/characteristics.ts";
-import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions.ts";
+import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions/mod.ts";
 import { saveOwnPosition } from "../ownPosition.ts";
 import {
   type BriefsArea,
@@ -29,6 +29,8 @@ import {
 import { hit } from "../../kv/ratelimit.ts";
 import { LIKE_FILTERS, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
+import { answer } from "../answer.ts";
+import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
 
 const NUMBER_RE = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -149,10 +151,11 @@ const heavyViews = config.heavyViewsAtOnce > 0 ? pLimit(config.heavyViewsAtOnce)
  * then `run` with the query in the store's terms, in a heavy view's turn when it answers `size`
  * members or more.
  */
-async function discovery<A, T>(
+async function discovery<A, R extends ApiRoute>(
   c: Context<AppEnv>,
+  route: R,
   parse: () => { area: A; q: z.infer<typeof briefsQuery> },
-  run: (viewerId: string, area: A, query: BriefsQuery) => Promise<T>,
+  run: (viewerId: string, area: A, query: BriefsQuery) => Promise<ApiAnswer<R>>,
   size: (area: A, q: z.infer<typeof briefsQuery>) => number,
 ) {
   const caller = requireCaller(c);
@@ -170,17 +173,24 @@ async function discovery<A, T>(
     online: online === "1",
     withPics: pics === "1",
   };
-  const answer = () => geo(() => run(caller.profileId, area, query)).then((found) => c.json(found));
-  if (heavy) return heavyViews(answer);
-  const [counted, answered] = await Promise.allSettled([limited, answer()]);
+  const found = () => geo(() => run(caller.profileId, area, query)).then((page) => answer(c, route, page));
+  if (heavy) return heavyViews(found);
+  const [counted, answered] = await Promise.allSettled([limited, found()]);
   if (counted.status === "rejected") throw counted.reason;
   if (answered.status === "rejected") throw answered.reason;
   return answered.value;
 }
 
 /** Answers a briefs call with its page. */
-function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> }) {
-  return discovery(c, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
+function briefs(
+  c: Context<AppEnv>,
+  route:
+    | "GET /api/profile-briefs/nearest"
+    | "GET /api/profile-briefs/by-bounds"
+    | "GET /api/profile-briefs/by-sector/:sector",
+  parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> },
+) {
+  return discovery(c, route, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
 }
 
 export const positions = new Hono<AppEnv>()
@@ -200,7 +210,7 @@ export const positions = new Hono<AppEnv>()
       gpsTimestamp: gps ? body.gpsTimestamp ?? null : null,
     });
     // The owner's own record: the only place a reported position is ever sent.
-    return c.json(own);
+    return answer(c, "PUT /api/profile-position/:profileId", own);
   })
   .get("/profile-position/:profileId", async (c) => {
     const profileId = parseWith(idSchema, c.req.param("profileId"));
@@ -208,11 +218,15 @@ export const positions = new Hono<AppEnv>()
     const own = await getOwnPosition(profileId);
     if (!own) throw notFound("No position reported in the last 26 hours.");
     // Only ever the caller's own record.
-    return c.json(own);
+    return answer(c, "GET /api/profile-position/:profileId", own);
   })
-  .get("/profile-briefs/nearest", (c) => briefs(c, () => ({ area: { kind: "nearest" }, q: queryOf(c, briefsQuery) })))
+  .get(
+    "/profile-briefs/nearest",
+    (c) =>
+      briefs(c, "GET /api/profile-briefs/nearest", () => ({ area: { kind: "nearest" }, q: queryOf(c, briefsQuery) })),
+  )
   .get("/profile-briefs/by-bounds", (c) =>
-    briefs(c, () => {
+    briefs(c, "GET /api/profile-briefs/by-bounds", () => {
       const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, boundsQuery);
       return { area: { kind: "bounds", bounds: { latMin, lonMin, latMax, lonMax } }, q };
     }))
@@ -220,6 +234,7 @@ export const positions = new Hono<AppEnv>()
   .get("/profile-briefs/map", (c) =>
     discovery(
       c,
+      "GET /api/profile-briefs/map",
       () => {
         const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, mapViewQuery);
         return { area: { latMin, lonMin, latMax, lonMax }, q };
@@ -228,12 +243,12 @@ export const positions = new Hono<AppEnv>()
       () => MAP_PROFILE_CAP,
     ))
   .get("/profile-briefs/by-sector/:sector", (c) =>
-    briefs(c, () => ({
+    briefs(c, "GET /api/profile-briefs/by-sector/:sector", () => ({
       area: { kind: "sector", sector: parseWith(sectorParam, c.req.param("sector")) },
       q: queryOf(c, briefsQuery),
     })))
   .get("/profile-positions/aggregates", async (c) => {
     const caller = requireCaller(c);
     await limitDiscovery(c, caller.accountId);
-    return c.json(await aggregates());
+    return answer(c, "GET /api/profile-positions/aggregates", await aggregates());
   });

@@ -4,7 +4,7 @@ import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { getProfile, updateProfile } from "../../kv/profiles.ts";
 import { putPicLike, putProfileLike } from "../../kv/likes.ts";
-import { getShownPosition, importPositions, POSITION_TTL_MS } from "../../kv/positions.ts";
+import { getShownPosition, importPositions, POSITION_TTL_MS } from "../../kv/positions/mod.ts";
 import { createAccount } from "../../kv/accounts.ts";
 import { MAP_PROFILE_CAP, type ProfileBrief } from "../../domain/shapes/briefs.ts";
 import { shiftClock } from "../../kv/clock.ts";

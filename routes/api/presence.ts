@@ -20,6 +20,7 @@ import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { publishEvent } from "../../kv/events.ts";
 import { now } from "../../kv/clock.ts";
 import { TYPING_SERVER_GAP_MS } from "../../domain/typing.ts";
+import { answer } from "../answer.ts";
 
 const lastTyping = new Map<string, number>();
 
@@ -37,13 +38,13 @@ export const presence = new Hono<AppEnv>()
     const { ids } = queryOf(c, idsQuery);
     const [all, blocked] = await Promise.all([presenceOf(caller.profileId, ids), blockedSet(caller.profileId)]);
     for (const id of ids) if (blocked.has(id)) all[id] = null;
-    return c.json(all);
+    return answer(c, "GET /api/presence", all);
   })
   .put("/presence", async (c) => {
     const caller = requireCaller(c);
     const { hidden } = await jsonBody(c, presenceBody);
     await setPresenceHidden(caller.profileId, hidden);
-    return c.json({ hidden: await hidesPresence(caller.profileId) });
+    return answer(c, "PUT /api/presence", { hidden: await hidesPresence(caller.profileId) });
   })
   .post("/presence/looking", async (c) => {
     const caller = requireCaller(c);

@@ -16,6 +16,7 @@ import { adoptProfileName } from "../../kv/accounts.ts";
 import { loadProfileView, viewOfProfile } from "../../kv/profileViews.ts";
 import { MAX_PICS_PER_PROFILE } from "../../kv/pictures.ts";
 import type { ProfileChange } from "../../domain/shapes/profiles.ts";
+import { answer } from "../answer.ts";
 
 /** The longest profile name stored (lists show the first 12 characters). */
 export const MAX_NAME = 50;
@@ -60,7 +61,7 @@ export const profiles = new Hono<AppEnv>()
   .get("/profiles/mine", async (c) => {
     const caller = requireCaller(c);
     const profile = await getProfile(caller.profileId);
-    return c.json(profile ? [await viewOfProfile(profile, caller.profileId)] : []);
+    return answer(c, "GET /api/profiles/mine", profile ? [await viewOfProfile(profile, caller.profileId)] : []);
   })
   .get("/profile/:id", async (c) => {
     const caller = requireCaller(c);
@@ -68,7 +69,7 @@ export const profiles = new Hono<AppEnv>()
     if (!isId(id)) throw badRequest("Not a profile id.");
     const view = await loadProfileView(id, caller.profileId);
     if (!view) throw notFound("No such profile.");
-    return c.json(view);
+    return answer(c, "GET /api/profile/:id", view);
   })
   .put("/profile", async (c) => {
     const caller = requireCaller(c);
@@ -98,5 +99,5 @@ export const profiles = new Hono<AppEnv>()
     if (change.profilename !== undefined) {
       await adoptProfileName(caller.accountId, caller.profileId, res.profile.profilename);
     }
-    return c.json(await viewOfProfile(res.profile, caller.profileId));
+    return answer(c, "PUT /api/profile", await viewOfProfile(res.profile, caller.profileId));
   });

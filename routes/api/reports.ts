@@ -14,6 +14,7 @@ import { MAX_TEXT, REPORT_REASONS } from "../../domain/texts.ts";
 import { saveReport } from "../../kv/reports.ts";
 import { hit, hitNewMember } from "../../kv/ratelimit.ts";
 import { reviewIfReported } from "../../kv/moderation.ts";
+import { answer } from "../answer.ts";
 
 export const reportBody = z.object({
   /** Defaults to the caller's profile. */
@@ -38,5 +39,5 @@ export const reports = new Hono<AppEnv>()
     const r = await saveReport(reporter, body.reportedProfileId, body.reason, body.text);
     // Three members' reports within a day hide the profile until an admin looks (kv/moderation.ts).
     await reviewIfReported(body.reportedProfileId);
-    return c.json({ id: r.id }, 201);
+    return answer(c, "POST /api/profile-report", { id: r.id });
   });

@@ -15,6 +15,7 @@ import { jsonBody } from "../validate.ts";
 import { isSecureContext, requireCaller } from "../middleware.ts";
 import { DISCREET_COOKIE, isDiscreet } from "../device.ts";
 import { getSafety, safetyPlace, setSafety } from "../../kv/safety.ts";
+import { answer } from "../answer.ts";
 
 export const safetyBody = z.object({
   showToEveryone: z.boolean().optional(),
@@ -26,7 +27,7 @@ export const safety = new Hono<AppEnv>()
   .get("/safety", async (c) => {
     const caller = requireCaller(c);
     const [place, settings] = await Promise.all([safetyPlace(caller.profileId), getSafety(caller.profileId)]);
-    return c.json({
+    return answer(c, "GET /api/safety", {
       ...place,
       noticeSeen: settings.noticeSeen,
       showToEveryone: settings.showToEveryone,
@@ -47,7 +48,7 @@ export const safety = new Hono<AppEnv>()
       });
     } else if (discreet === false) deleteCookie(c, DISCREET_COOKIE, { path: "/", secure: isSecureContext(c) });
     const place = await safetyPlace(caller.profileId);
-    return c.json({
+    return answer(c, "PUT /api/safety", {
       ...place,
       noticeSeen: settings.noticeSeen,
       showToEveryone: settings.showToEveryone,

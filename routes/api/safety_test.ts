@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { TEXTS } from "../../domain/texts.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;

@@ -24,6 +24,7 @@ import { normalizeEmail, setLanguage, setQuietHours, updateSettings } from "../.
 import { CLOCK_TIME, isTimeZone } from "../../domain/quietHours.ts";
 import { LOCALES } from "../../domain/i18n.ts";
 import { endOtherSessions, endSessionById, getSessionById, listSessions } from "../../kv/sessions.ts";
+import { answer } from "../answer.ts";
 
 export const settingsBody = z.object({
   name: z.string().trim().min(1, "Name is required.").max(100),
@@ -57,26 +58,26 @@ export const settings = new Hono<AppEnv>()
         secure: isSecureContext(c),
         maxAge: 400 * 24 * 3600,
       });}
-    return c.json({ theme });
+    return answer(c, "PUT /api/settings/theme", { theme });
   })
   // The member's language (null: follow the browser's), for every page from the next one on.
   .put("/settings/language", async (c) => {
     const caller = requireCaller(c);
     const { language } = await jsonBody(c, languageBody);
     await setLanguage(caller.accountId, language);
-    return c.json({ language });
+    return answer(c, "PUT /api/settings/language", { language });
   })
   // Do-not-disturb hours: no push to any of the member's devices in them.
   .put("/settings/quiet-hours", async (c) => {
     const caller = requireCaller(c);
     const { quietHours } = await jsonBody(c, quietHoursBody);
     await setQuietHours(caller.accountId, quietHours);
-    return c.json({ quietHours });
+    return answer(c, "PUT /api/settings/quiet-hours", { quietHours });
   })
   .get("/settings", async (c) => {
     const caller = requireCaller(c);
     const { account, session } = await accountAndSession(caller);
-    return c.json(await settingsOf(account, session));
+    return answer(c, "GET /api/settings", await settingsOf(account, session));
   })
   .put("/settings", async (c) => {
     const caller = requireCaller(c);
@@ -91,18 +92,26 @@ export const settings = new Hono<AppEnv>()
       await endOtherSessions(caller.accountId, caller.sessionId);
       await trustOnlyThisPlace(c, caller.accountId);
     }
-    return c.json(await settingsOf(saved, await getSessionById(caller.accountId, caller.sessionId)));
+    return answer(
+      c,
+      "PUT /api/settings",
+      await settingsOf(saved, await getSessionById(caller.accountId, caller.sessionId)),
+    );
   })
   .get("/sessions", async (c) => {
     const caller = requireCaller(c);
     const list = await listSessions(caller.accountId);
-    return c.json(list.map((s) => ({
-      id: s.id,
-      device: s.device,
-      tsCreated: s.tsCreated,
-      lastSeen: s.lastSeen,
-      current: s.id === caller.sessionId,
-    })));
+    return answer(
+      c,
+      "GET /api/sessions",
+      list.map((s) => ({
+        id: s.id,
+        device: s.device,
+        tsCreated: s.tsCreated,
+        lastSeen: s.lastSeen,
+        current: s.id === caller.sessionId,
+      })),
+    );
   })
   .post("/sessions/end-others", async (c) => {
     const caller = requireCaller(c);
@@ -110,7 +119,7 @@ export const settings = new Hono<AppEnv>()
     await requireReauth(caller, body.currentPassword);
     const ended = await endOtherSessions(caller.accountId, caller.sessionId);
     await trustOnlyThisPlace(c, caller.accountId);
-    return c.json({ ended });
+    return answer(c, "POST /api/sessions/end-others", { ended });
   })
   .delete("/sessions/:id", async (c) => {
     const caller = requireCaller(c);
@@ -120,5 +129,5 @@ export const settings = new Hono<AppEnv>()
     if (!(await getSessionById(caller.accountId, id))) throw notFound("No such session.");
     await requireReauth(caller, body.currentPassword);
     if (!(await endSessionById(caller.accountId, id))) throw notFound("No such session.");
-    return c.json({ ok: true });
+    return answer(c, "DELETE /api/sessions/:id", { ok: true });
   });

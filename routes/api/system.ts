@@ -8,8 +8,9 @@ import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { backendVersion } from "../../config/version.ts";
 import { pingKv } from "../../kv/db.ts";
-import { positionStore } from "../../kv/positions.ts";
+import { positionStore } from "../../kv/positions/mod.ts";
 import { jobStats } from "../../kv/jobs.ts";
+import { answer } from "../answer.ts";
 
 /** The longest a due job may wait before the instance calls itself not ready. */
 export const READY_MAX_JOB_WAIT_MS = 5 * 60_000;
@@ -24,11 +25,11 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 export const system = new Hono<AppEnv>()
-  .get("/ping", (c) => c.json({ pong: true, ts: Date.now() }))
-  .get("/version", (c) => c.json(backendVersion()))
+  .get("/ping", (c) => answer(c, "GET /api/ping", { pong: true, ts: Date.now() }))
+  .get("/version", (c) => answer(c, "GET /api/version", backendVersion()))
   .get("/health", (c) => {
     c.header("cache-control", "no-store");
-    return c.json({ ok: true });
+    return answer(c, "GET /api/health", { ok: true });
   })
   .get("/ready", async (c) => {
     c.header("cache-control", "no-store");

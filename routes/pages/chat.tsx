@@ -9,7 +9,7 @@ import Conversations from "../../islands/Conversations.tsx";
 import MapChat from "../../islands/MapChat.tsx";
 import Conversation from "../../islands/Conversation.tsx";
 import type { ProfilePanelContext } from "./profilePanels.tsx";
-import { knownLocation } from "../../kv/positions.ts";
+import { knownLocation } from "../../kv/positions/mod.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import type { ComposerPic } from "../../components/Composer.tsx";
 import { conversationsOf, conversationWith } from "../../kv/messages.ts";

@@ -13,7 +13,7 @@ import ProfileTiles from "../../islands/ProfileTiles.tsx";
 import SwipeDeck from "../../islands/SwipeDeck.tsx";
 import ProfileList from "../../islands/ProfileList.tsx";
 import { profileBriefs } from "../../kv/briefs.ts";
-import { knownLocation } from "../../kv/positions.ts";
+import { knownLocation } from "../../kv/positions/mod.ts";
 import { now } from "../../kv/clock.ts";
 import { type DiscoveryProps, LIST_PAGE_SIZE, SWIPE_PAGE_SIZE, TILES_PAGE_SIZE } from "../../islands/queries/briefs.ts";
 import { titleText } from "../../domain/texts.ts";

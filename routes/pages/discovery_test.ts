@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { createAccount } from "../../kv/accounts.ts";
 import { DISCOVERY_TEXTS } from "../../domain/discovery.ts";

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { createAccount } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 

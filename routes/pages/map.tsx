@@ -6,7 +6,7 @@ import { renderPage, safetyNoticeFor } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import NearbyMap from "../../islands/NearbyMap.tsx";
 import MapPreview from "../../islands/MapPreview.tsx";
-import { knownLocation } from "../../kv/positions.ts";
+import { knownLocation } from "../../kv/positions/mod.ts";
 import { config } from "../../config/config.ts";
 import { titleText } from "../../domain/texts.ts";
 import { discreetTitle } from "../../domain/brand.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { SPECULATION_RULES, SPECULATION_RULES_HASH } from "../speculation.ts";
 import { testApp } from "../../tests/api.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { createAccount } from "../../kv/accounts.ts";
 import { config } from "../../config/config.ts";
 

@@ -14,7 +14,7 @@ import { loadProfileView } from "../../kv/profileViews.ts";
 import { notFoundPage } from "./info.tsx";
 import { actionsPanel, likesPanel, notesPanel, type ProfilePanel, type ProfilePanelContext } from "./profilePanels.tsx";
 import { chatPanel } from "./chat.tsx";
-import { getShownPosition } from "../../kv/positions.ts";
+import { getShownPosition } from "../../kv/positions/mod.ts";
 import { safetyPlace } from "../../kv/safety.ts";
 import { haversineMeters } from "../../domain/geo.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";

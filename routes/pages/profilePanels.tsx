@@ -29,7 +29,7 @@ export interface ProfilePanelContext {
 export type ProfilePanel = (ctx: ProfilePanelContext) => ReactElement | null | Promise<ReactElement | null>;
 
 /**
- * The profile's action bar, at the thumb on phones (static/css/profiles.css): Like / Remove Like,
+ * The profile's action bar, at the thumb on phones (static/css/profile-view.css): Like / Remove Like,
  * and Chat, Notes and Actions, which open the chat screen and the panels below (by their
  * fragment: #chat, #notes, #actions); then a way to rate the pictures one by one.
  */

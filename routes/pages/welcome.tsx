@@ -12,7 +12,7 @@ import { Island } from "../../components/Island.tsx";
 import Onboarding from "../../islands/Onboarding.tsx";
 import { loadProfileView } from "../../kv/profileViews.ts";
 import * as z from "zod";
-import { getOwnPosition, knownLocation } from "../../kv/positions.ts";
+import { getOwnPosition, knownLocation } from "../../kv/positions/mod.ts";
 import { saveOwnPosition } from "../ownPosition.ts";
 import { ApiError, errorBody } from "../errors.ts";
 import { randomDefaultPoint } from "../../domain/defaultPlace.ts";

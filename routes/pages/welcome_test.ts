@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
 import { getAccountByEmail } from "../../kv/accounts.ts";
-import { getOwnPosition } from "../../kv/positions.ts";
+import { getOwnPosition } from "../../kv/positions/mod.ts";
 import { DEFAULT_CITY, RANDOM_SPREAD_DEG } from "../../domain/defaultPlace.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;

@@ -5,7 +5,7 @@ import { registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated }
 import { TEXTS } from "../../domain/texts.ts";
 import { portrait } from "../fixtures/pictures.ts";
 import { addPicture } from "../../kv/pictures.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 
 for (const vp of ["phone", "desktop"] as ViewportName[]) {

@@ -13,7 +13,7 @@ import type { Page, Request } from "playwright-core";
 import { type Harness, settledPaint, shot, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, createLoginToken } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
-import { getOwnPosition, reportPosition } from "../../kv/positions.ts";
+import { getOwnPosition, reportPosition } from "../../kv/positions/mod.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { getProfileLike } from "../../kv/likes.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";

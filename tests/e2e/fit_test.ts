@@ -15,7 +15,7 @@ import { keys } from "../../kv/keys.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { putProfileLike } from "../../kv/likes.ts";
 import { markSeen } from "../../kv/presence.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { publishEvent } from "../../kv/events.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import { portrait } from "../fixtures/pictures.ts";

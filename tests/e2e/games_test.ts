@@ -15,7 +15,7 @@ import { type Harness, shot, startHarness, type ViewportName } from "./harness.t
 import { createAccount, createLoginToken, setRoles } from "../../kv/accounts.ts";
 import { saveReport } from "../../kv/reports.ts";
 import { updateProfile } from "../../kv/profiles.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { addPicture, getPic } from "../../kv/pictures.ts";
 import { getPicLikes } from "../../kv/likes.ts";
 import { getCredits } from "../../kv/games/credits.ts";

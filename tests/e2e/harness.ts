@@ -12,7 +12,7 @@ import { privateBuild, sharedBuild } from "../islands_build.ts";
 import { reloadManifest } from "../../routes/assets.ts";
 import { startWorkers } from "../../workers/run.ts";
 import { getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { testKvLocation } from "../remoteKv.ts";
 
 /** Phone and desktop viewports every screen is checked on. */

@@ -18,7 +18,7 @@ import { type Account, createAccount, createLoginToken, setLanguage, setRoles } 
 import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
 import { withLocale } from "../../domain/i18n.ts";
 import { updateProfile } from "../../kv/profiles.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import { kv } from "../../kv/db.ts";

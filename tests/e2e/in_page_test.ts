@@ -11,7 +11,7 @@ import { placeOnSpiral, registerAndLogIn, shot, startHarness, waitHydrated } fro
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { putProfileLike } from "../../kv/likes.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import { portrait } from "../fixtures/pictures.ts";

@@ -12,7 +12,7 @@ import { mailedLink, shot, startHarness, VIEWPORTS, waitHydrated } from "./harne
 import { createAccount } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { listOutbox } from "../../kv/outbox.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import { portrait } from "../fixtures/pictures.ts";

@@ -17,7 +17,7 @@ import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { sendPrivateMessage } from "../../kv/messages.ts";
 import { putProfileLike } from "../../kv/likes.ts";
 import { normalizeUpload, perceptualHash } from "../../images/pipeline.ts";

@@ -15,7 +15,13 @@ import type { BrowserContext, Page } from "playwright-core";
 import { type Harness, placeOnSpiral, shot, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, createLoginToken } from "../../kv/accounts.ts";
 import { newProfile, updateProfile } from "../../kv/profiles.ts";
-import { aggregates, getOwnPosition, getShownPosition, importPositions, reportPosition } from "../../kv/positions.ts";
+import {
+  aggregates,
+  getOwnPosition,
+  getShownPosition,
+  importPositions,
+  reportPosition,
+} from "../../kv/positions/mod.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { putProfileLike } from "../../kv/likes.ts";
 import { profileBriefs } from "../../kv/briefs.ts";

@@ -19,7 +19,7 @@ import { getNote } from "../../kv/notes.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { conversationWith, sendPrivateMessage } from "../../kv/messages.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import { portrait } from "../fixtures/pictures.ts";

@@ -9,7 +9,7 @@ import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
 import { registerAndLogIn, settledPaint, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
 import { getProfile } from "../../kv/profiles.ts";
-import { getOwnPosition, reportPosition } from "../../kv/positions.ts";
+import { getOwnPosition, reportPosition } from "../../kv/positions/mod.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { profileBriefs } from "../../kv/briefs.ts";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 
 const NAIROBI = { lat: -1.2864, lon: 36.8172 };
 

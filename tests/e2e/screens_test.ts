@@ -11,7 +11,7 @@ import { registerAndLogIn, settledPaint, sinceYesterdayNoon, startHarness, type 
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { sendPrivateMessage } from "../../kv/messages.ts";
 import { resetClock, shiftClock } from "../../kv/clock.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";

@@ -11,7 +11,7 @@ import { placeOnSpiral, VIEWPORTS } from "./harness.ts";
 import { createAccount } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
-import { reportPosition } from "../../kv/positions.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
 import { sendPrivateMessage } from "../../kv/messages.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import { portrait } from "../fixtures/pictures.ts";

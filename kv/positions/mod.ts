@@ -1,6 +1,6 @@
 /**
  * Positions: where members are (private), where others see them (shown), and the nearby queries.
- * This file is the one public entry; the parts are in `kv/positions/`, each with its contract.
+ * This file (`kv/positions/mod.ts`) is the folder's one public entry; the parts beside it each have their contract.
  *
  * Privacy (design.md, "Location privacy"). A report stores the member's true position in
  * `positions_own/{id}`, which only `getOwnPosition` (the owner) reads. From it the write derives
@@ -21,20 +21,20 @@
  * as it commits, other instances see it after their next tail (milliseconds).
  *
  * The parts:
- * - `positions/types.ts`: the public constants and types, the stored shapes;
- * - `positions/records.ts`: validation, and what one report writes (own and shown records);
- * - `positions/writes.ts`: atomic batched commits, grouped reads, per-member locks;
- * - `positions/import.ts`: bulk import in large commits;
- * - `positions/memoryIndex.ts`: the in-memory index (cells, blocks, sectors) and its search;
- * - `positions/heaps.ts`: the search's heaps;
- * - `positions/sync.ts`: the full load and the tail of the change log (watch plus poll);
- * - `positions/queries.ts`: nearest, by bounds, by sector, aggregates, own and shown positions;
- * - `positions/state.ts`, `positions/store.ts`: `PositionStore`, which composes the parts.
+ * - `types.ts`: the public constants and types, the stored shapes;
+ * - `records.ts`: validation, and what one report writes (own and shown records);
+ * - `writes.ts`: atomic batched commits, grouped reads, per-member locks;
+ * - `import.ts`: bulk import in large commits;
+ * - `memoryIndex.ts`: the in-memory index (cells, blocks, sectors) and its search;
+ * - `heaps.ts`: the search's heaps;
+ * - `sync.ts`: the full load and the tail of the change log (watch plus poll);
+ * - `queries.ts`: nearest, by bounds, by sector, aggregates, own and shown positions;
+ * - `state.ts`, `positions/store.ts`: `PositionStore`, which composes the parts.
  */
 
-import { kv } from "./db.ts";
-import { PositionStore } from "./positions/store.ts";
-import type { PositionAggregate } from "../domain/shapes/positions.ts";
+import { kv } from "../db.ts";
+import { PositionStore } from "./store.ts";
+import type { PositionAggregate } from "../../domain/shapes/positions.ts";
 import type {
   BoundsQuery,
   ImportItem,
@@ -44,9 +44,9 @@ import type {
   PositionUse,
   QueryOptions,
   ShownPosition,
-} from "./positions/types.ts";
+} from "./types.ts";
 
-export { GeoInputError } from "../domain/geo.ts";
+export { GeoInputError } from "../../domain/geo.ts";
 export {
   DEFAULT_BOUNDS_SIZE,
   DEFAULT_NEAREST_SIZE,
@@ -58,7 +58,7 @@ export {
   POSITION_LOG_TTL_MS,
   POSITION_TTL_MS,
   SHOWN_REFRESH_MS,
-} from "./positions/types.ts";
+} from "./types.ts";
 export type {
   BoundsQuery,
   ImportItem,
@@ -69,8 +69,8 @@ export type {
   PositionUse,
   QueryOptions,
   ShownPosition,
-} from "./positions/types.ts";
-export { PositionStore, type PositionStoreOptions } from "./positions/store.ts";
+} from "./types.ts";
+export { PositionStore, type PositionStoreOptions } from "./store.ts";
 
 // --- the module API: the store of kv()
 
