@@ -24,8 +24,8 @@ import {
   HOT_MOVES_KEPT,
   HOT_TARGET_VOTES,
   hotResults,
-  NO_VOTER,
   nextVoterStats,
+  NO_VOTER,
   pairKey,
   pairsOf,
   thompsonFirst,
@@ -213,7 +213,9 @@ export async function nextPair(voter: string, nsfw: boolean): Promise<HotPair | 
   const hidden = await blockedSet(voter);
   const running: { testId: string; owner: string }[] = [];
   for await (const e of kv().list<{ owner: string }>({ prefix: keys.hotRunningAll() }, { limit: 500 })) {
-    if (e.value.owner !== voter && !hidden.has(e.value.owner)) running.push({ testId: e.key[1] as string, owner: e.value.owner });
+    if (e.value.owner !== voter && !hidden.has(e.value.owner)) {
+      running.push({ testId: e.key[1] as string, owner: e.value.owner });
+    }
   }
   for (const { testId, owner } of shuffle(running)) {
     const test = await getTest(testId);
@@ -345,6 +347,25 @@ export async function putBestFirst(
   const r = await updateProfile(owner, { profilePicIds: withFirst(profile.profilePicIds, best) });
   if (!r.ok) return { ok: false, reason: "gone" };
   return { ok: true, profilePicIds: r.profile.profilePicIds };
+}
+
+/** The owner's page state: their public pictures, the running test, earlier ones, the setting, credits. */
+export async function hotOrNotState(owner: string) {
+  const [pictures, current, tests, keepBest, credits] = await Promise.all([
+    ownPublicPics(owner),
+    currentTest(owner),
+    listTests(owner, 6),
+    keepBestView(owner),
+    getCredits(owner),
+  ]);
+  const earlier = tests.filter((t) => t.id !== current?.id).slice(0, 5);
+  return {
+    pictures,
+    current: current ? await testView(current) : null,
+    earlier: await Promise.all(earlier.map(testView)),
+    keepBest,
+    credits,
+  };
 }
 
 // --- 'Keep my best picture first'

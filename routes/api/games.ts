@@ -16,6 +16,7 @@ import { getProfile } from "../../kv/profiles.ts";
 import { getCredits, volunteerStatus } from "../../kv/games/credits.ts";
 import { castGptVote, gptTally, listGptFlagged, nextGptItem } from "../../kv/games/gptBuster.ts";
 import { creditRating, ratingDeck, ratingWrites } from "../../kv/games/ratingGame.ts";
+import { hotLiked } from "../../kv/games/hotOrNot.ts";
 import {
   arbCase,
   castArbVote,
@@ -109,6 +110,7 @@ export const games = new Hono<AppEnv>()
       writes.prepare,
     );
     if (!changed) return c.json({ like, ...await creditRating(caller.profileId, body.profilePicId, judged) });
+    if (body.likeType === "LIKE") await hotLiked(owner.id, body.profilePicId);
     return c.json({ like, credited: writes.result.credited, credits: await getCredits(caller.profileId) });
   })
   // Community Arbitration: the next open report for this juror, and the vote on it.

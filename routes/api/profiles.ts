@@ -14,6 +14,7 @@ import { isId } from "../../kv/ids.ts";
 import { getProfile, type ProfileRefusal, updateProfile } from "../../kv/profiles.ts";
 import { adoptProfileName } from "../../kv/accounts.ts";
 import { loadProfileView, viewOfProfile } from "../../kv/profileViews.ts";
+import { hotProfileOpened } from "../../kv/games/hotOrNot.ts";
 import { MAX_PICS_PER_PROFILE } from "../../kv/pictures.ts";
 import type { ProfileChange } from "../../domain/shapes/profiles.ts";
 
@@ -68,6 +69,8 @@ export const profiles = new Hono<AppEnv>()
     if (!isId(id)) throw badRequest("Not a profile id.");
     const view = await loadProfileView(id, caller.profileId);
     if (!view) throw notFound("No such profile.");
+    // An open shows the first picture: 'Keep my best picture first' counts it (nothing when off).
+    await hotProfileOpened(id, caller.profileId);
     return c.json(view);
   })
   .put("/profile", async (c) => {

@@ -45,6 +45,49 @@ const credential = {
 const ownerAttempt = async (w: World, fresh: boolean) =>
   fresh ? await w.make.identifyAttempt(w.ids.picture) : w.ids.identifyAttempt;
 
+/** The world's Hot or Not test of the owner (ended, one counted vote), made once per world. */
+const hotTests = new WeakMap<World, string>();
+
+/**
+ * A Hot or Not test of the owner on two of their public pictures, made in the store: the world's
+ * (ended, with one counted vote by the other member, so 'Put the best first' can act on it), or,
+ * fresh, a running one.
+ */
+async function ownerHotTest(w: World, fresh: boolean): Promise<string> {
+  if (!fresh && hotTests.has(w)) return hotTests.get(w)!;
+  const second = await w.make.picture();
+  const t = now();
+  const id = newId(t);
+  const picIds = [w.ids.picture, second];
+  await kv().atomic()
+    .set(keys.hotTest(id), {
+      id,
+      ownerProfileId: w.owner.profileId,
+      picIds,
+      nsfw: false,
+      status: fresh ? "RUNNING" : "DONE",
+      tsCreated: t,
+      tsEnds: t + 7 * 86_400_000,
+      tsDone: fresh ? null : t,
+      counted: { [picIds[0]]: fresh ? 0 : 1, [picIds[1]]: fresh ? 0 : 1 },
+      careless: 0,
+      skips: 0,
+    })
+    .set(keys.hotTestOf(w.owner.profileId, id), t)
+    .set(keys.hotVote(id, w.other.profileId, [...picIds].sort().join("+")), {
+      left: picIds[0],
+      right: picIds[1],
+      choice: "LEFT",
+      counted: true,
+      why: null,
+      ts: t,
+    })
+    .commit();
+  if (fresh) await kv().set(keys.hotRunning(id), { owner: w.owner.profileId, tsEnds: t + 7 * 86_400_000 });
+  else hotTests.set(w, id);
+  return id;
+}
+
 /** By "METHOD /path" as the app registers it. */
 export const CALLS: Record<string, CallOf> = {
   "GET /api/games/identify/attempts/:attemptId/selfie": async (w) => ({
@@ -273,6 +316,25 @@ export const CALLS: Record<string, CallOf> = {
     json: { verdict: "HUMAN" },
   }),
   "GET /api/games/ratinggame/deck": () => ({ path: "/api/games/ratinggame/deck" }),
+  "GET /api/games/hotornot/tests/:testId": async (w) => ({
+    path: `/api/games/hotornot/tests/${await ownerHotTest(w, false)}`,
+  }),
+  "DELETE /api/games/hotornot/tests/:testId": async (w, fresh) => ({
+    path: `/api/games/hotornot/tests/${await ownerHotTest(w, fresh)}`,
+  }),
+  "POST /api/games/hotornot/tests/:testId/best-first": async (w) => ({
+    path: `/api/games/hotornot/tests/${await ownerHotTest(w, false)}/best-first`,
+  }),
+  "POST /api/games/hotornot/tests": (w) => ({ path: "/api/games/hotornot/tests", json: { picIds: [w.ids.picture] } }),
+  "PUT /api/games/hotornot/vote": async (w) => {
+    const testId = await ownerHotTest(w, false);
+    const picIds = ((await kv().get<{ picIds: string[] }>(keys.hotTest(testId))).value)!.picIds;
+    return {
+      path: "/api/games/hotornot/vote",
+      json: { testId, left: picIds[0], right: picIds[1], choice: "LEFT", ms: 3000 },
+    };
+  },
+  "PUT /api/games/hotornot/keep-best": () => ({ path: "/api/games/hotornot/keep-best", json: { on: true } }),
   "PUT /api/games/ratinggame": (w) => ({
     path: "/api/games/ratinggame",
     json: { profilePicId: w.ids.picture, profilePicProfileId: w.owner.profileId, likeType: "LIKE" },
