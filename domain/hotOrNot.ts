@@ -61,15 +61,20 @@ export function nextVoterStats(stats: HotVoterStats, choice: HotChoice): HotVote
   };
 }
 
+/** The prior of a voter's lean: as if they had chosen each side this many times more (no lean until shown). */
+export const HOT_LEAN_PRIOR = 2;
+
 /**
  * How much a vote for `side` is worth to the picture chosen, given the voter's lean: with p the
- * voter's smoothed rate of choosing that side ((count + 1) / (all + 2)), the chosen picture gets
- * min(1, 0.5 / p) of a win and the other the rest. A voter without a lean (p = 0.5) gives a whole
- * win; one who picks the left 80% of the time gives a left pick 0.625 and a right pick a whole win.
+ * voter's rate of choosing that side in their other choices (this one left out), shrunk toward
+ * one half ((count + 2) / (all + 4)), the chosen picture gets min(1, 0.5 / p) of a win and the
+ * other the rest. A voter without a lean (p = 0.5, a first vote too) gives a whole win; one who
+ * picked the left 8 times in 10 gives a left pick about 0.7 and a right pick a whole win.
  */
 export function sideCredit(stats: HotVoterStats, side: "LEFT" | "RIGHT"): number {
-  const n = stats.left + stats.right;
-  const p = ((side === "LEFT" ? stats.left : stats.right) + 1) / (n + 2);
+  const same = Math.max(0, (side === "LEFT" ? stats.left : stats.right) - 1);
+  const others = Math.max(0, stats.left + stats.right - 1);
+  const p = (same + HOT_LEAN_PRIOR) / (others + 2 * HOT_LEAN_PRIOR);
   return Math.min(1, 0.5 / p);
 }
 
