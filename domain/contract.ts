@@ -280,6 +280,8 @@ export const NOT_JSON = {
     "the selfie being judged (no-store), to a judge it is dealt to and admins only",
   "GET /api/games/identify/attempts/:attemptId/pictures/:n":
     "the nth public picture the selfie is compared with (no-store), to the same callers",
+  "GET /api/games/hotornot/pair/:testId/:side":
+    "one picture (left or right) of the Hot or Not pair dealt to the caller (no-store): never its id or owner",
 } as const;
 
 /** Every JSON answer of the API, by route and status. */

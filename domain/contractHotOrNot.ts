@@ -33,7 +33,7 @@ const KeepBest = z.strictObject({
   canUndo: z.boolean(),
 });
 
-const PairPic = z.strictObject({ picId: z.string(), nsfw: z.boolean() });
+const PairPic = z.strictObject({ nsfw: z.boolean() });
 
 export const HOT_OR_NOT_RESPONSES = {
   "GET /api/games/hotornot": {
@@ -51,7 +51,7 @@ export const HOT_OR_NOT_RESPONSES = {
   "POST /api/games/hotornot/tests/:testId/best-first": { 200: z.strictObject({ profilePicIds: z.array(z.string()) }) },
   "GET /api/games/hotornot/next": {
     200: z.strictObject({
-      item: z.strictObject({ testId: z.string(), left: PairPic, right: PairPic }).nullable(),
+      item: z.strictObject({ testId: z.string(), deal: ts, left: PairPic, right: PairPic }).nullable(),
       credits: z.number(),
     }),
   },

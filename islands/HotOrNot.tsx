@@ -65,8 +65,7 @@ function Voting({ onCredits }: { onCredits: (n: number) => void }) {
     try {
       const r = await writeThroughOutbox("PUT /api/games/hotornot/vote", {
         testId: pair.testId,
-        left: pair.left.picId,
-        right: pair.right.picId,
+        deal: pair.deal,
         choice,
         ms,
       });
@@ -102,9 +101,14 @@ function Voting({ onCredits }: { onCredits: (n: number) => void }) {
               {(["LEFT", "RIGHT"] as const).map((side) => {
                 const p = side === "LEFT" ? pair.left : pair.right;
                 const label = side === "LEFT" ? T().leftPicture : T().rightPicture;
+                const src = apiPath(
+                  "GET /api/games/hotornot/pair/:testId/:side",
+                  { testId: pair.testId, side: side === "LEFT" ? "left" : "right" },
+                  { v: pair.deal },
+                );
                 return (
                   <button
-                    key={p.picId}
+                    key={`${pair.deal}-${side}`}
                     type="button"
                     className="hot-choice"
                     data-side={side}
@@ -112,7 +116,7 @@ function Voting({ onCredits }: { onCredits: (n: number) => void }) {
                     disabled={busy}
                     onClick={() => vote(side)}
                   >
-                    <Pic picId={p.picId} label={label} nsfw={nsfw && p.nsfw} />
+                    <img src={src} alt={label} draggable={false} data-nsfw={p.nsfw || undefined} />
                   </button>
                 );
               })}

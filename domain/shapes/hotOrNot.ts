@@ -73,11 +73,16 @@ export interface HotTestView {
   best: string | null;
 }
 
-/** A pair to vote on: two pictures of one member, never who. */
+/**
+ * A pair to vote on: two pictures of one member, never who, not even the pictures' ids (they are
+ * served through the deal: `GET /api/games/hotornot/pair/:testId/:side`). `deal` stamps it: the
+ * vote names it, and the picture addresses carry it so a new pair is fetched afresh.
+ */
 export interface HotPair {
   testId: string;
-  left: { picId: string; nsfw: boolean };
-  right: { picId: string; nsfw: boolean };
+  deal: number;
+  left: { nsfw: boolean };
+  right: { nsfw: boolean };
 }
 
 /** One picture's counts in the 'keep my best picture first' bandit. */

@@ -13,7 +13,7 @@ import { keys } from "../keys.ts";
 import { now } from "../clock.ts";
 import { newId } from "../ids.ts";
 import { getProfile, updateProfile } from "../profiles.ts";
-import { getPics } from "../pictures.ts";
+import { getPic, getPics, type ProfilePic } from "../pictures.ts";
 import { blockedSet } from "../blocks.ts";
 import { creditOps, creditState, getCredits } from "./credits.ts";
 import {
@@ -45,6 +45,20 @@ import type {
 } from "../../domain/shapes/hotOrNot.ts";
 
 const DAY_MS = 24 * 3_600_000;
+
+/**
+ * The pair dealt to a voter from one test: the pictures (never sent to the voter: they are served
+ * through the deal), when it was dealt (also its stamp, which the vote names), whether the voter's
+ * device shows NSFW, and the previous deal they answered (so an outbox retry of that vote is
+ * answered as it was).
+ */
+interface Deal {
+  left: string;
+  right: string;
+  ts: number;
+  nsfw: boolean;
+  last: { ts: number; pair: string } | null;
+}
 /** A dealt pair may be answered for a day (a vote queued offline lands later). */
 const DEAL_MS = DAY_MS;
 
@@ -232,25 +246,42 @@ export async function nextPair(voter: string, nsfw: boolean): Promise<HotPair | 
     ]);
     const open = pairs.filter((_, i) => voted[i].versionstamp === null);
     if (!open.length) continue;
-    const deal = dealt.value as { left: string; right: string; ts: number } | null;
+    const deal = dealt.value as Deal | null;
     const pics = new Map((await getPics(shown)).map((p) => [p.id, p]));
-    const pairOf = (left: string, right: string): HotPair => ({
+    const pairOf = (d: Deal): HotPair => ({
       testId,
-      left: { picId: left, nsfw: pics.get(left)?.nsfw ?? false },
-      right: { picId: right, nsfw: pics.get(right)?.nsfw ?? false },
+      deal: d.ts,
+      left: { nsfw: pics.get(d.left)?.nsfw ?? false },
+      right: { nsfw: pics.get(d.right)?.nsfw ?? false },
     });
-    if (deal && open.some(([a, b]) => pairKey(a, b) === pairKey(deal.left, deal.right))) {
-      return pairOf(deal.left, deal.right);
-    }
+    if (deal && open.some(([a, b]) => pairKey(a, b) === pairKey(deal.left, deal.right))) return pairOf(deal);
     const need = (p: [string, string]) => Math.min(test.counted[p[0]] ?? 0, test.counted[p[1]] ?? 0);
     const fewest = Math.min(...open.map(need));
     const choices = open.filter((p) => need(p) === fewest);
     const [a, b] = choices[Math.floor(Math.random() * choices.length)];
     const [left, right] = Math.random() < 0.5 ? [a, b] : [b, a];
-    await kv().set(keys.hotDeal(voter, testId), { left, right, ts: now() }, { expireIn: DEAL_MS });
-    return pairOf(left, right);
+    // A stamp later than the previous deal's, so a vote names exactly one deal.
+    const ts = Math.max(now(), (deal?.ts ?? 0) + 1);
+    const next: Deal = { left, right, ts, nsfw, last: deal?.last ?? null };
+    await kv().set(keys.hotDeal(voter, testId), next, { expireIn: DEAL_MS });
+    return pairOf(next);
   }
   return null;
+}
+
+/**
+ * The picture on one side of the pair dealt to `voter` from `testId` (only then may they see it):
+ * its record and whether to serve it unblurred (an NSFW picture only to a device that shows NSFW).
+ */
+export async function dealtPicture(
+  voter: string,
+  testId: string,
+  side: "left" | "right",
+): Promise<{ pic: ProfilePic; blur: boolean } | null> {
+  const deal = (await kv().get<Deal>(keys.hotDeal(voter, testId))).value;
+  if (!deal) return null;
+  const pic = await getPic(side === "left" ? deal.left : deal.right);
+  return pic && { pic, blur: pic.nsfw && !deal.nsfw };
 }
 
 export type VoteRefusal = "no_test" | "own_test" | "ended" | "not_dealt";
@@ -267,40 +298,45 @@ export interface VoteResult {
 }
 
 /**
- * Stores `voter`'s vote on the pair dealt to them from `testId`, once a pair: the test's counts,
- * the voter's sides, its end when every picture has its votes, and a counted vote's credit, in one
- * atomic. `ms` is how long the device says the pair was shown; the shorter of it and the server's
- * measure (since the deal) decides whether it was too fast. The same vote again answers as it was.
+ * Stores `voter`'s vote on the pair dealt to them from `testId` (the deal named by its stamp), once
+ * a pair: the test's counts, the voter's sides, its end when every picture has its votes, and a
+ * counted vote's credit, in one atomic. `ms` is how long the device says the pair was shown; the
+ * shorter of it and the server's measure (since the deal) decides whether it was too fast. The
+ * same vote again (an outbox retry) answers as it was.
  */
 export async function castVote(
   voter: string,
-  v: { testId: string; left: string; right: string; choice: HotChoice; ms: number },
+  v: { testId: string; deal: number; choice: HotChoice; ms: number },
 ): Promise<VoteResult | { ok: false; reason: VoteRefusal }> {
-  const pair = pairKey(v.left, v.right);
   for (let attempt = 0; attempt < 10; attempt++) {
     const test = await getTest(v.testId);
     if (!test) return { ok: false, reason: "no_test" };
     if (test.ownerProfileId === voter) return { ok: false, reason: "own_test" };
-    const [voteE, dealE, statsE, testE, credit] = await Promise.all([
+    const dealE = await kv().get<Deal>(keys.hotDeal(voter, v.testId));
+    const deal = dealE.value;
+    if (deal?.last?.ts === v.deal) {
+      const was = (await kv().get<HotVote>(keys.hotVote(v.testId, voter, deal.last.pair))).value;
+      if (was) {
+        return {
+          ok: true,
+          counted: was.counted,
+          why: was.why,
+          credited: false,
+          credits: await getCredits(voter),
+          ended: false,
+        };
+      }
+    }
+    if (!deal || deal.ts !== v.deal) return { ok: false, reason: "not_dealt" };
+    const pair = pairKey(deal.left, deal.right);
+    const [voteE, statsE, testE, credit] = await Promise.all([
       kv().get<HotVote>(keys.hotVote(v.testId, voter, pair)),
-      kv().get<{ left: string; right: string; ts: number }>(keys.hotDeal(voter, v.testId)),
       kv().get<HotVoterStats>(keys.hotVoter(voter)),
       kv().get<HotTest>(keys.hotTest(v.testId)),
       creditState(voter),
     ]);
-    if (voteE.value) {
-      return {
-        ok: true,
-        counted: voteE.value.counted,
-        why: voteE.value.why,
-        credited: false,
-        credits: await getCredits(voter),
-        ended: false,
-      };
-    }
+    if (voteE.value) return { ok: false, reason: "not_dealt" };
     if (!testE.value || testE.value.status !== "RUNNING") return { ok: false, reason: "ended" };
-    const deal = dealE.value;
-    if (!deal || deal.left !== v.left || deal.right !== v.right) return { ok: false, reason: "not_dealt" };
     const t = now();
     const stats = statsE.value ?? NO_VOTER;
     const why = carelessReason(v.choice, Math.min(v.ms, t - deal.ts), stats);
@@ -310,18 +346,21 @@ export async function castVote(
       counted: counted
         ? {
           ...testE.value.counted,
-          [v.left]: (testE.value.counted[v.left] ?? 0) + 1,
-          [v.right]: (testE.value.counted[v.right] ?? 0) + 1,
+          [deal.left]: (testE.value.counted[deal.left] ?? 0) + 1,
+          [deal.right]: (testE.value.counted[deal.right] ?? 0) + 1,
         }
         : testE.value.counted,
       careless: testE.value.careless + (why ? 1 : 0),
       skips: testE.value.skips + (v.choice === "SKIP" ? 1 : 0),
     };
-    const vote: HotVote = { left: v.left, right: v.right, choice: v.choice, counted, why, ts: t };
+    const vote: HotVote = { left: deal.left, right: deal.right, choice: v.choice, counted, why, ts: t };
+    // The deal stays (answered) for a day: its pictures may still be on the voter's screen, and a
+    // retry of this vote is answered from it.
+    const answered: Deal = { ...deal, last: { ts: deal.ts, pair } };
     const op = kv().atomic().check(voteE).check(dealE).check(statsE).check(testE)
       .set(keys.hotVote(v.testId, voter, pair), vote)
       .set(keys.hotVoter(voter), nextVoterStats(stats, v.choice))
-      .delete(keys.hotDeal(voter, v.testId));
+      .set(keys.hotDeal(voter, v.testId), answered, { expireIn: DEAL_MS });
     const reached = next.picIds.every((id) => (next.counted[id] ?? 0) >= HOT_TARGET_VOTES);
     if (reached) finishOps(op, next, "DONE");
     else op.set(keys.hotTest(v.testId), next);

@@ -14,6 +14,7 @@ import { getCredits } from "../../kv/games/credits.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
 import {
   castVote,
+  dealtPicture,
   getTest,
   hotOrNotCounts,
   hotOrNotState,
@@ -25,14 +26,18 @@ import {
   testView,
   undoKeepBest,
 } from "../../kv/games/hotOrNot.ts";
+import { loadVariant } from "../../workers/pictures.ts";
 import { HOT_MAX_PICS, HOT_MIN_PICS } from "../../domain/hotOrNot.ts";
 import { HOT_CHOICES } from "../../domain/shapes/hotOrNot.ts";
+
+/** A dealt picture is the voter's for a while only: never kept by a cache. */
+const NO_STORE = { "Cache-Control": "no-store, private", "X-Content-Type-Options": "nosniff" };
 
 export const hotTestBody = z.object({ picIds: z.array(idSchema).min(HOT_MIN_PICS).max(HOT_MAX_PICS) });
 export const hotVoteBody = z.object({
   testId: idSchema,
-  left: idSchema,
-  right: idSchema,
+  /** The stamp of the deal this vote answers (`deal` of the pair). */
+  deal: z.number().int().min(0),
   choice: z.enum(HOT_CHOICES),
   /** How long the device showed the pair before the tap, in ms. */
   ms: z.number().int().min(0).max(86_400_000),
@@ -97,10 +102,21 @@ export const hotOrNot = new Hono<AppEnv>()
     ]);
     return c.json({ item, credits });
   })
+  // A picture of the pair dealt to the caller, served through the deal: the voter never learns its id.
+  .get("/games/hotornot/pair/:testId/:side", async (c) => {
+    const caller = requireCaller(c);
+    const testId = parseWith(idSchema, c.req.param("testId"));
+    const side = parseWith(z.enum(["left", "right"]), c.req.param("side"));
+    const test = await getTest(testId);
+    if (!test || await isBlockedEither(caller.profileId, test.ownerProfileId)) throw notFound("No such picture.");
+    const dealt = await dealtPicture(caller.profileId, testId, side);
+    const served = dealt && await loadVariant(dealt.pic, { size: 512, blur: dealt.blur });
+    if (!served) throw notFound("No such picture.");
+    return c.body(served.bytes as Uint8Array<ArrayBuffer>, 200, { "Content-Type": served.type, ...NO_STORE });
+  })
   .put("/games/hotornot/vote", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, hotVoteBody);
-    if (body.left === body.right) throw badRequest("A pair has two different pictures.");
     // A member blocked either way (or withdrawn) is answered as if the test did not exist.
     const test = await getTest(body.testId);
     if (!test || await isBlockedEither(caller.profileId, test.ownerProfileId)) throw notFound("No such test.");

@@ -7,7 +7,7 @@ import { keys } from "../../kv/keys.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import { now, shiftClock } from "../../kv/clock.ts";
 import { getCredits } from "../../kv/games/credits.ts";
-import { picRecord } from "../../tests/fixtures/pictures.ts";
+import { fromRaw, picRecord, quadrants } from "../../tests/fixtures/pictures.ts";
 import { HOT_DAYS, HOT_SAME_SIDE_RUN, HOT_TARGET_VOTES } from "../../domain/hotOrNot.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
@@ -35,6 +35,11 @@ async function withPics(m: Someone, n: number, nsfw = false): Promise<string[]> 
   return pics.map((x) => x.id);
 }
 
+/** The pictures of the pair dealt to `voter` from `testId`, as the store keeps them (the voter never gets their ids). */
+async function dealOf(voter: Someone, testId: string): Promise<{ left: string; right: string }> {
+  return (await kv().get<{ left: string; right: string }>(keys.hotDeal(voter.profileId, testId))).value!;
+}
+
 const start = (t: T, m: Someone, picIds: unknown) =>
   t.call("POST", "/api/games/hotornot/tests", { cookie: m.cookie, json: { picIds } });
 const next = (t: T, m: Someone, nsfw = false) =>
@@ -43,18 +48,23 @@ const next = (t: T, m: Someone, nsfw = false) =>
 const vote = (t: T, m: Someone, item: any, choice: string, ms = 4000) =>
   t.call("PUT", "/api/games/hotornot/vote", {
     cookie: m.cookie,
-    json: { testId: item.testId, left: item.left.picId, right: item.right.picId, choice, ms },
+    json: { testId: item.testId, deal: item.deal, choice, ms },
   });
 
 /** Deals `m` a pair and votes on it after a careful look (the server's clock moved past the minimum). */
-async function dealAndVote(t: T, m: Someone, choice: "LEFT" | "RIGHT" | "SKIP" | ((item: any) => string)) {
+async function dealAndVote(
+  t: T,
+  m: Someone,
+  choice: "LEFT" | "RIGHT" | "SKIP" | ((deal: { left: string; right: string }) => string),
+) {
   const r = await next(t, m);
   assert.equal(r.status, 200);
   assert.ok(r.data.item, "a pair is dealt");
   shiftClock(2_000);
-  const v = await vote(t, m, r.data.item, typeof choice === "function" ? choice(r.data.item) : choice);
+  const deal = await dealOf(m, r.data.item.testId);
+  const v = await vote(t, m, r.data.item, typeof choice === "function" ? choice(deal) : choice);
   assert.equal(v.status, 200, v.text);
-  return { item: r.data.item, answer: v.data };
+  return { item: r.data.item, deal, answer: v.data };
 }
 
 Deno.test("hot or not - starting a test: 2 to 4 of one's own public pictures, one test at a time, bad input 4xx", async () => {
@@ -116,9 +126,11 @@ Deno.test("hot or not - voters see two pictures of one member, never their own t
 
     const r = await next(t, voter);
     assert.equal(r.data.item.testId, test.id);
-    assert.deepEqual([r.data.item.left.picId, r.data.item.right.picId].sort(), [...pics].sort());
-    // Nothing names the member: no profile id, no name, anywhere in the answer.
+    const deal = await dealOf(voter, test.id);
+    assert.deepEqual([deal.left, deal.right].sort(), [...pics].sort());
+    // Nothing names the member: no profile id, no name, not even a picture's id, anywhere in the answer.
     assert.ok(!r.text.includes(owner.profileId));
+    assert.ok(!pics.some((p) => r.text.includes(p)));
     assert.ok(!/name/i.test(r.text));
     // Asking again deals the same pair (its clock keeps running).
     assert.deepEqual((await next(t, voter)).data.item, r.data.item);
@@ -127,19 +139,19 @@ Deno.test("hot or not - voters see two pictures of one member, never their own t
     const own = await vote(t, owner, r.data.item, "LEFT");
     assert.equal(own.status, 403);
     // A pair not dealt is refused; a bad choice or a missing field is a 400.
-    const flipped = { ...r.data.item, left: r.data.item.right, right: r.data.item.left };
-    assert.equal((await vote(t, voter, flipped, "LEFT")).status, 409);
+    const stale = { ...r.data.item, deal: r.data.item.deal - 1 };
+    assert.equal((await vote(t, voter, stale, "LEFT")).status, 409);
     assert.equal((await vote(t, voter, r.data.item, "MIDDLE")).status, 400);
     const noMs = await t.call("PUT", "/api/games/hotornot/vote", {
       cookie: voter.cookie,
-      json: { testId: test.id, left: pics[0], right: pics[1], choice: "LEFT" },
+      json: { testId: test.id, deal: r.data.item.deal, choice: "LEFT" },
     });
     assert.equal(noMs.status, 400);
-    const same = await t.call("PUT", "/api/games/hotornot/vote", {
+    const badDeal = await t.call("PUT", "/api/games/hotornot/vote", {
       cookie: voter.cookie,
-      json: { testId: test.id, left: pics[0], right: pics[0], choice: "LEFT", ms: 3000 },
+      json: { testId: test.id, deal: "soon", choice: "LEFT", ms: 3000 },
     });
-    assert.equal(same.status, 400);
+    assert.equal(badDeal.status, 400);
 
     shiftClock(2_000);
     const v = await vote(t, voter, r.data.item, "RIGHT");
@@ -155,7 +167,7 @@ Deno.test("hot or not - voters see two pictures of one member, never their own t
     assert.equal((await next(t, voter)).data.item, null);
 
     const mine = await t.call("GET", `/api/games/hotornot/tests/${test.id}`, { cookie: owner.cookie });
-    const chosen = r.data.item.right.picId;
+    const chosen = deal.right;
     const res = mine.data.test.pictures.find((p: { picId: string }) => p.picId === chosen);
     assert.equal(res.votes, 1);
     assert.ok(res.share > 0.5);
@@ -301,7 +313,7 @@ Deno.test("hot or not - a test ends at its votes (lean corrected) or after 7 day
     for (let i = 0; i < HOT_TARGET_VOTES; i++) {
       const v = await someone();
       const want = i < 14 ? b : a;
-      const { answer } = await dealAndVote(t, v, (item) => item.left.picId === want ? "LEFT" : "RIGHT");
+      const { answer } = await dealAndVote(t, v, (d) => d.left === want ? "LEFT" : "RIGHT");
       assert.equal(answer.counted, true);
       ended = answer.ended;
     }
@@ -384,6 +396,45 @@ Deno.test("hot or not - keep my best picture first: likes and opens move the bes
     assert.deepEqual(undo.data.profilePicIds, pics);
     assert.equal(undo.data.keepBest.on, false);
     assert.deepEqual((await getProfile(owner.profileId))!.profilePicIds, pics);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("hot or not - the pair's pictures are served through the deal, to its voter only, never by id", async () => {
+  const t = await testApp();
+  try {
+    const owner = await t.member();
+    const voter = await someone();
+    const stranger = await someone();
+    const jpeg = new Uint8Array(await fromRaw(quadrants(160, 200), 160, 200).jpeg().toBuffer());
+    const pics = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await t.call("POST", "/api/profile-pic", {
+        cookie: owner.cookie,
+        form: { authorProfileId: owner.profileId, picfile: new File([jpeg], "me.jpg", { type: "image/jpeg" }) },
+      });
+      assert.equal(r.status, 201, r.text);
+      pics.push(r.data.id);
+    }
+    const test = (await start(t, { profileId: owner.profileId, cookie: owner.cookie }, pics)).data.test;
+    const pair = (await next(t, voter)).data.item;
+    for (const side of ["left", "right"]) {
+      const img = await t.call("GET", `/api/games/hotornot/pair/${test.id}/${side}?v=${pair.deal}`, {
+        cookie: voter.cookie,
+      });
+      assert.equal(img.status, 200);
+      assert.match(img.headers.get("content-type")!, /^image\//);
+      assert.equal(img.headers.get("cache-control"), "no-store, private");
+      // Not dealt to them: nothing to see.
+      const none = await t.call("GET", `/api/games/hotornot/pair/${test.id}/${side}`, { cookie: stranger.cookie });
+      assert.equal(none.status, 404);
+    }
+    assert.equal(
+      (await t.call("GET", `/api/games/hotornot/pair/${test.id}/middle`, { cookie: voter.cookie })).status,
+      400,
+    );
+    assert.equal((await t.call("GET", `/api/games/hotornot/pair/${test.id}/left`)).status, 401);
   } finally {
     await t.close();
   }

@@ -149,6 +149,8 @@ const MATRIX: Record<string, Row | typeof NONE> = {
   "DELETE /api/games/hotornot/tests/:testId": row("Hot or Not test", 401, 200, 404, 404, 404, { fresh: true }),
   "POST /api/games/hotornot/tests/:testId/best-first": row("Hot or Not test", 401, 200, 404, 404, 404),
   "GET /api/games/hotornot/next": NONE,
+  // Only to the member it is dealt to (the other member here); the owner's own test is never dealt to them.
+  "GET /api/games/hotornot/pair/:testId/:side": row("Hot or Not test", 401, 404, 200, 404, 404),
   // Never on one's own test; the other member's vote is answered again as it was (an outbox retry); the
   // test has ended for anyone else; a blocked member sees no test.
   "PUT /api/games/hotornot/vote": row("Hot or Not test", 401, 403, 200, 404, 409),

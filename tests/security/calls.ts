@@ -45,6 +45,9 @@ const credential = {
 const ownerAttempt = async (w: World, fresh: boolean) =>
   fresh ? await w.make.identifyAttempt(w.ids.picture) : w.ids.identifyAttempt;
 
+/** The stamp of the pair of the world's Hot or Not test the other member answered. */
+const HOT_DEAL_STAMP = 1_000;
+
 /** The world's Hot or Not test of the owner (ended, one counted vote), made once per world. */
 const hotTests = new WeakMap<World, string>();
 
@@ -74,6 +77,15 @@ async function ownerHotTest(w: World, fresh: boolean): Promise<string> {
       skips: 0,
     })
     .set(keys.hotTestOf(w.owner.profileId, id), t)
+    // The pair dealt to the other member, answered: their vote's retry is answered from it, and its
+    // pictures are theirs to see.
+    .set(keys.hotDeal(w.other.profileId, id), {
+      left: picIds[0],
+      right: picIds[1],
+      ts: HOT_DEAL_STAMP + 1,
+      nsfw: false,
+      last: { ts: HOT_DEAL_STAMP, pair: [...picIds].sort().join("+") },
+    })
     .set(keys.hotVote(id, w.other.profileId, [...picIds].sort().join("+")), {
       left: picIds[0],
       right: picIds[1],
@@ -326,14 +338,13 @@ export const CALLS: Record<string, CallOf> = {
     path: `/api/games/hotornot/tests/${await ownerHotTest(w, false)}/best-first`,
   }),
   "POST /api/games/hotornot/tests": (w) => ({ path: "/api/games/hotornot/tests", json: { picIds: [w.ids.picture] } }),
-  "PUT /api/games/hotornot/vote": async (w) => {
-    const testId = await ownerHotTest(w, false);
-    const picIds = ((await kv().get<{ picIds: string[] }>(keys.hotTest(testId))).value)!.picIds;
-    return {
-      path: "/api/games/hotornot/vote",
-      json: { testId, left: picIds[0], right: picIds[1], choice: "LEFT", ms: 3000 },
-    };
-  },
+  "PUT /api/games/hotornot/vote": async (w) => ({
+    path: "/api/games/hotornot/vote",
+    json: { testId: await ownerHotTest(w, false), deal: HOT_DEAL_STAMP, choice: "LEFT", ms: 3000 },
+  }),
+  "GET /api/games/hotornot/pair/:testId/:side": async (w) => ({
+    path: `/api/games/hotornot/pair/${await ownerHotTest(w, false)}/left`,
+  }),
   "PUT /api/games/hotornot/keep-best": () => ({ path: "/api/games/hotornot/keep-best", json: { on: true } }),
   "PUT /api/games/ratinggame": (w) => ({
     path: "/api/games/ratinggame",
