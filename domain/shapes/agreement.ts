@@ -23,6 +23,7 @@ import type { Page } from "./paging.ts";
 import type { ArbItem, Credited, GptItem, GptTally, RatingCard, VolunteerStatus } from "./games.ts";
 import type { ArbCase } from "./moderation.ts";
 import type { IdAdminItem, IdentifyStatus, JudgeDeal } from "./identify.ts";
+import type { HotKeepBestView, HotPair, HotTestView } from "./hotOrNot.ts";
 
 /** True when each of A and B is assignable to the other. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -68,4 +69,7 @@ export type ShapesAgreeWithContract = [
   Holds<Same<ApiAnswer<"GET /api/games/identify">, { status: IdentifyStatus; credits: number }>>,
   Holds<Same<ApiAnswer<"GET /api/games/identify/next">, JudgeDeal & { credits: number }>>,
   Holds<Same<ApiAnswer<"GET /api/admin/games/identify">, { items: IdAdminItem[] }>>,
+  Holds<Same<ApiAnswer<"GET /api/games/hotornot/next">, { item: HotPair | null; credits: number }>>,
+  Holds<Same<ApiAnswer<"GET /api/games/hotornot/tests/:testId">, { test: HotTestView }>>,
+  Holds<Same<ApiAnswer<"PUT /api/games/hotornot/keep-best">, { keepBest: HotKeepBestView }>>,
 ];
