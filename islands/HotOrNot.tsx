@@ -69,8 +69,14 @@ function Voting({ onCredits }: { onCredits: (n: number) => void }) {
         choice,
         ms,
       });
-      if (!r) setNote(T().queued);
-      else {
+      if (!r) {
+        // Offline: the vote waits on the device; the next pair comes when the connection is back.
+        setNote(T().queued);
+        setPair(null);
+        addEventListener("online", () => void load(nsfw), { once: true });
+        setBusy(false);
+        return;
+      } else {
         onCredits(r.credits);
         setNote(
           choice === "SKIP"

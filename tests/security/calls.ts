@@ -45,60 +45,11 @@ const credential = {
 const ownerAttempt = async (w: World, fresh: boolean) =>
   fresh ? await w.make.identifyAttempt(w.ids.picture) : w.ids.identifyAttempt;
 
-/** The stamp of the pair of the world's Hot or Not test the other member answered. */
+/** The stamp of the pair of the world's Hot or Not test the other member answered (tests/security/world.ts). */
 const HOT_DEAL_STAMP = 1_000;
 
-/** The world's Hot or Not test of the owner (ended, one counted vote), made once per world. */
-const hotTests = new WeakMap<World, string>();
-
-/**
- * A Hot or Not test of the owner on two of their public pictures, made in the store: the world's
- * (ended, with one counted vote by the other member, so 'Put the best first' can act on it), or,
- * fresh, a running one.
- */
-async function ownerHotTest(w: World, fresh: boolean): Promise<string> {
-  if (!fresh && hotTests.has(w)) return hotTests.get(w)!;
-  const second = await w.make.picture();
-  const t = now();
-  const id = newId(t);
-  const picIds = [w.ids.picture, second];
-  await kv().atomic()
-    .set(keys.hotTest(id), {
-      id,
-      ownerProfileId: w.owner.profileId,
-      picIds,
-      nsfw: false,
-      status: fresh ? "RUNNING" : "DONE",
-      tsCreated: t,
-      tsEnds: t + 7 * 86_400_000,
-      tsDone: fresh ? null : t,
-      counted: { [picIds[0]]: fresh ? 0 : 1, [picIds[1]]: fresh ? 0 : 1 },
-      careless: 0,
-      skips: 0,
-    })
-    .set(keys.hotTestOf(w.owner.profileId, id), t)
-    // The pair dealt to the other member, answered: their vote's retry is answered from it, and its
-    // pictures are theirs to see.
-    .set(keys.hotDeal(w.other.profileId, id), {
-      left: picIds[0],
-      right: picIds[1],
-      ts: HOT_DEAL_STAMP + 1,
-      nsfw: false,
-      last: { ts: HOT_DEAL_STAMP, pair: [...picIds].sort().join("+") },
-    })
-    .set(keys.hotVote(id, w.other.profileId, [...picIds].sort().join("+")), {
-      left: picIds[0],
-      right: picIds[1],
-      choice: "LEFT",
-      counted: true,
-      why: null,
-      ts: t,
-    })
-    .commit();
-  if (fresh) await kv().set(keys.hotRunning(id), { owner: w.owner.profileId, tsEnds: t + 7 * 86_400_000 });
-  else hotTests.set(w, id);
-  return id;
-}
+/** The owner's Hot or Not test: the world's (ended, voted on), or a fresh running one. */
+const ownerHotTest = async (w: World, fresh: boolean) => fresh ? await w.make.hotTest(true) : w.ids.hotTest;
 
 /** By "METHOD /path" as the app registers it. */
 export const CALLS: Record<string, CallOf> = {
