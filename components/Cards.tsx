@@ -83,7 +83,7 @@ export const HOME_CARDS: CardItem[] = [
 export const GAME_CARDS: CardItem[] = [
   { path: "/games/gptbuster", label: "GPT Buster", icon: Bot, text: "Spot machine-written or fake profiles." },
   { path: "/games/cooties", label: "You got Cooties", icon: Bug },
-  { path: "/games/hotornot", label: "Hot or Not", icon: Flame },
+  { path: "/games/hotornot", label: "Hot or Not", icon: Flame, text: "Find your best picture, privately." },
   { path: "/games/ratinggame", label: "The Rating Game", icon: Star, text: "Swipe to rate pictures." },
   { path: "/games/photocrop", label: "Help my Photos", icon: Crop, text: "Suggest a better crop." },
   { path: "/games/identify", label: "3 2 1 Identify", icon: ScanSearch },

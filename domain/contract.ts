@@ -16,6 +16,7 @@ import * as z from "zod";
 import { HEALTH_CONDITIONS } from "./health.ts";
 import { LOCALES } from "./i18n.ts";
 import { IDENTIFY_RESPONSES } from "./contractIdentify.ts";
+import { HOT_OR_NOT_RESPONSES } from "./contractHotOrNot.ts";
 
 // --- shared shapes
 
@@ -282,6 +283,8 @@ export const NOT_JSON = {
     "the selfie being judged (no-store), to a judge it is dealt to and admins only",
   "GET /api/games/identify/attempts/:attemptId/pictures/:n":
     "the nth public picture the selfie is compared with (no-store), to the same callers",
+  "GET /api/games/hotornot/pair/:testId/:side":
+    "one picture (left or right) of the Hot or Not pair dealt to the caller (no-store): never its id or owner",
 } as const;
 
 /** Every JSON answer of the API, by route and status. */
@@ -522,6 +525,7 @@ export const RESPONSES = {
   "GET /api/admin/dashboard/userRoleCounts": { 200: z.array(z.strictObject({ role: z.string(), count: z.number() })) },
   "POST /api/admin/testUsersCreate/:count": { 201: z.strictObject({ created: z.number() }) },
   ...IDENTIFY_RESPONSES,
+  ...HOT_OR_NOT_RESPONSES,
   "GET /api/admin/games/gptbuster/flagged": {
     200: z.strictObject({
       items: z.array(

@@ -307,6 +307,28 @@ export const keys = {
   idJudgeScore: (profileId: string): Key => ["id_judge_scores", profileId],
   /** A member who accepts messages only from verified members (true). */
   idOnlyVerified: (profileId: string): Key => ["id_only_verified", profileId],
+  // --- Hot or Not (kv/games/hotOrNot.ts): results are the owner's alone
+  /** A picture test: `{id, ownerProfileId, picIds, status, tsEnds, counts}` (member data of the owner). */
+  hotTest: (testId: string): Key => ["hot_tests", testId],
+  /** A member's tests, newest last (value: the test's start time). */
+  hotTestOf: (owner: string, testId: string): Key => ["hot_tests_by_owner", owner, testId],
+  hotTestsOf: (owner: string): Key => ["hot_tests_by_owner", owner],
+  /** The test a member runs now (its id): one at a time. */
+  hotCurrent: (owner: string): Key => ["hot_current", owner],
+  /** The running tests voters are dealt from (value: `{owner, tsEnds}`); deleted when a test ends. */
+  hotRunning: (testId: string): Key => ["hot_running", testId],
+  hotRunningAll: (): Key => ["hot_running"],
+  /** One voter's vote on one pair of a test (`pair`: the two picture ids sorted, joined by "+"): once. */
+  hotVote: (testId: string, voter: string, pair: string): Key => ["hot_votes", testId, voter, pair],
+  hotVotesOf: (testId: string): Key => ["hot_votes", testId],
+  hotVotesAll: (): Key => ["hot_votes"],
+  /** The pair dealt to a voter from one test `{left, right, ts}` (a day): a vote must answer it. */
+  hotDeal: (voter: string, testId: string): Key => ["hot_deals", voter, testId],
+  hotDealsOf: (voter: string): Key => ["hot_deals", voter],
+  /** A voter's side counts and current run `{left, right, run, runSide}`: the lean correction and careless runs. */
+  hotVoter: (voter: string): Key => ["hot_voters", voter],
+  /** 'Keep my best picture first': `{on, since, orderBefore, arms, moves}` (the bandit's counts per picture). */
+  hotKeepBest: (owner: string): Key => ["hot_keep_best", owner],
   // --- health notices (kv/healthNotices.ts): nothing here names who told whom
   /**
    * A notice waiting for its time, keyed only by when it becomes visible and a random id (never the

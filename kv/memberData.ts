@@ -26,6 +26,7 @@ import { getPics, type ProfilePic, type ServedPicture, storedSizes, type Variant
 import { getSafety } from "./safety.ts";
 import { getCredits } from "./games/credits.ts";
 import { listOutcomes, onlyVerifiedMessages } from "./games/identify.ts";
+import { hotOrNotDataOf } from "./games/hotOrNot.ts";
 import { listActions } from "./moderation.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 import type { Message } from "../domain/shapes/messages.ts";
@@ -149,6 +150,8 @@ export async function collectMemberData(
       onlyVerifiedMessages: await onlyVerifiedMessages(profileId),
       judgeScore: (await kv().get(keys.idJudgeScore(profileId))).value,
     },
+    // Hot or Not: their tests with results (theirs alone), the votes they gave, their sides, the setting.
+    hotOrNot: await hotOrNotDataOf(profileId),
   };
   return { json, files };
 }

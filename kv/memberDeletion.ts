@@ -23,6 +23,7 @@ import { listPasskeys } from "./passkeys.ts";
 import { forgetLoginTrust } from "./logintrust.ts";
 import { healthKeysOf } from "./healthNotices.ts";
 import { decideAttempt, withdrawAttempt } from "./games/identify.ts";
+import { hotOrNotKeysOf } from "./games/hotOrNot.ts";
 import { reportPosition } from "./positions/mod.ts";
 import { deletePicture } from "./pictures.ts";
 import { deleteBlob } from "./blobs.ts";
@@ -306,6 +307,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       ...(await scan<unknown>(keys.all("crop_suggestions"), (e) => mentions(e.value, [profileId]))).map((e) => e.key),
       ...await keysUnder(keys.cropSuggestedBy(profileId)),
       ...await healthKeysOf(profileId),
+      ...await hotOrNotKeysOf(profileId),
     ]);
   },
 

@@ -28,6 +28,7 @@ import {
 } from "./api/games.ts";
 import { healthContactsQuery, healthReportBody } from "./api/health.ts";
 import { challengeBody, idAnswerBody, onlyVerifiedBody } from "./api/identify.ts";
+import { hotNextQuery, hotTestBody, hotVoteBody, keepBestBody } from "./api/hotOrNot.ts";
 import { cursorQuery, likesGivenQuery, picLikeBody, profileLikeBody, profileLikeQuery } from "./api/likes.ts";
 import { deleteMessageQuery, messageBody, sectorPageQuery, windowQuery } from "./api/messages.ts";
 import { noteBody, noteQuery, notesQuery } from "./api/notes.ts";
@@ -117,6 +118,10 @@ export const REQUESTS: Record<string, Request> = {
   "PUT /api/games/identify/attempts/:attemptId": { body: idAnswerBody },
   "PUT /api/settings/verified-only": { body: onlyVerifiedBody },
   "PUT /api/admin/games/identify/:attemptId": { body: idAnswerBody },
+  "POST /api/games/hotornot/tests": { body: hotTestBody },
+  "GET /api/games/hotornot/next": { query: hotNextQuery },
+  "PUT /api/games/hotornot/vote": { body: hotVoteBody },
+  "PUT /api/games/hotornot/keep-best": { body: keepBestBody },
   "PUT /api/admin/reports/:reportId": { body: decisionBody },
   "GET /api/admin/audit": { query: auditQuery },
   "GET /api/admin/members": { query: membersQuery },

@@ -51,6 +51,7 @@ export const ROUTES: readonly RouteDef[] = [
   r("/games/photocrop", "Help my Photos", "auth", true),
   r("/games/arbitration", "Community Arbitration", "auth", true),
   r("/games/identify", "3 2 1 Identify", "auth", true),
+  r("/games/hotornot", "Hot or Not", "auth", true),
   r("/games/healthreport", "Health Incident Report", "auth", false),
   r("/games/cooties", "You got Cooties", "auth", false),
   r("/games/:game", "Coming Soon", "auth", false),

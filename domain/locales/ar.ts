@@ -14,6 +14,7 @@ import type { EnUiTexts } from "./en/uiTexts.ts";
 import type { EnFeelTexts } from "./en/feel.ts";
 import { FEEL_AR } from "./feelAr.ts";
 import { HEALTH_AR } from "./healthAr.ts";
+import { HOT_OR_NOT_AR } from "./hotOrNotAr.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_AR } from "./phrasesAr.ts";
 import type { EnVerified } from "./en/verified.ts";
@@ -383,6 +384,7 @@ export const GAME_TEXTS: Translation<EnGames> = {
   loadFailed: "تعذّر تحميل التالي. حاول مرة أخرى.",
   backToGames: "العودة إلى الألعاب",
   health: HEALTH_AR,
+  hotOrNot: HOT_OR_NOT_AR,
 };
 
 export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {

@@ -11,6 +11,7 @@ import type { EnUiTexts } from "./en/uiTexts.ts";
 import type { EnFeelTexts } from "./en/feel.ts";
 import { FEEL_ES } from "./feelEs.ts";
 import { HEALTH_ES } from "./healthEs.ts";
+import { HOT_OR_NOT_ES } from "./hotOrNotEs.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_ES } from "./phrasesEs.ts";
 import type { EnVerified } from "./en/verified.ts";
@@ -377,6 +378,7 @@ export const GAME_TEXTS: Translation<EnGames> = {
   loadFailed: "No se pudo cargar el siguiente. Inténtalo de nuevo.",
   backToGames: "Volver a los juegos",
   health: HEALTH_ES,
+  hotOrNot: HOT_OR_NOT_ES,
 };
 
 export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {

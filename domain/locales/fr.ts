@@ -11,6 +11,7 @@ import type { EnUiTexts } from "./en/uiTexts.ts";
 import type { EnFeelTexts } from "./en/feel.ts";
 import { FEEL_FR } from "./feelFr.ts";
 import { HEALTH_FR } from "./healthFr.ts";
+import { HOT_OR_NOT_FR } from "./hotOrNotFr.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_FR } from "./phrasesFr.ts";
 import type { EnVerified } from "./en/verified.ts";
@@ -383,6 +384,7 @@ export const GAME_TEXTS: Translation<EnGames> = {
   loadFailed: "Impossible de charger la suite. Réessaie.",
   backToGames: "Retour aux jeux",
   health: HEALTH_FR,
+  hotOrNot: HOT_OR_NOT_FR,
 };
 
 export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {

@@ -14,6 +14,7 @@ export const PHRASES_AR: Record<Phrase, string> = {
   "Find your circle.": "جِدي دائرتك.",
   "Spot machine-written or fake profiles.": "اكشف الملفات التي كتبتها آلة أو المزيّفة.",
   "Swipe to rate pictures.": "اسحب لتقييم الصور.",
+  "Find your best picture, privately.": "اعثر على أفضل صورك، بخصوصية.",
   "Suggest a better crop.": "اقترح قصًّا أفضل.",
   "Vote on reported violations.": "صوّت على المخالفات المُبلَّغ عنها.",
   "Meet": "اللقاء",

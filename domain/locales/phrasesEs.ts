@@ -14,6 +14,7 @@ export const PHRASES_ES: Record<Phrase, string> = {
   "Find your circle.": "Encuentra tu círculo.",
   "Spot machine-written or fake profiles.": "Detecta perfiles escritos por una máquina o falsos.",
   "Swipe to rate pictures.": "Desliza para valorar fotos.",
+  "Find your best picture, privately.": "Encuentra tu mejor foto, en privado.",
   "Suggest a better crop.": "Sugiere un recorte mejor.",
   "Vote on reported violations.": "Vota sobre las infracciones denunciadas.",
   "Meet": "Quedar",

@@ -14,6 +14,7 @@ export const PHRASES_FR: Record<Phrase, string> = {
   "Find your circle.": "Trouve ton cercle.",
   "Spot machine-written or fake profiles.": "Repère les profils écrits par une machine ou faux.",
   "Swipe to rate pictures.": "Balaie pour noter des photos.",
+  "Find your best picture, privately.": "Trouvez votre meilleure photo, en privé.",
   "Suggest a better crop.": "Propose un meilleur cadrage.",
   "Vote on reported violations.": "Vote sur les infractions signalées.",
   "Meet": "Rencontre",

@@ -14,6 +14,7 @@ export const PHRASES_PT_BR: Record<Phrase, string> = {
   "Find your circle.": "Encontre seu círculo.",
   "Spot machine-written or fake profiles.": "Descubra perfis escritos por máquina ou falsos.",
   "Swipe to rate pictures.": "Deslize para avaliar fotos.",
+  "Find your best picture, privately.": "Descubra sua melhor foto, em particular.",
   "Suggest a better crop.": "Sugira um corte melhor.",
   "Vote on reported violations.": "Vote nas infrações denunciadas.",
   "Meet": "Encontro",

@@ -11,6 +11,7 @@ import type { EnUiTexts } from "./en/uiTexts.ts";
 import type { EnFeelTexts } from "./en/feel.ts";
 import { FEEL_PT_BR } from "./feelPtBR.ts";
 import { HEALTH_PT_BR } from "./healthPtBR.ts";
+import { HOT_OR_NOT_PT_BR } from "./hotOrNotPtBR.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../volunteer.ts";
 import { PHRASES_PT_BR } from "./phrasesPtBR.ts";
 import type { EnVerified } from "./en/verified.ts";
@@ -378,6 +379,7 @@ export const GAME_TEXTS: Translation<EnGames> = {
   loadFailed: "Não foi possível carregar o próximo. Tente de novo.",
   backToGames: "Voltar aos jogos",
   health: HEALTH_PT_BR,
+  hotOrNot: HOT_OR_NOT_PT_BR,
 };
 
 export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {

@@ -1,6 +1,6 @@
 /**
  * The member's writes kept on the device until the server has them: private messages, likes
- * (of profiles and pictures) and notes. Each is written to the outbox (local storage, cleared at
+ * (of profiles and pictures), notes and Hot or Not votes. Each is written to the outbox (local storage, cleared at
  * logout with the rest of the member's data), then sent with its idempotency key, so a retry
  * after a lost answer or a lost connection is stored once (messages: kv/messages.ts checks the
  * key; likes and notes are PUTs of a whole state, the same however often it lands). A write that
@@ -24,7 +24,8 @@ export type QueuedRoute =
   | "POST /api/message"
   | "PUT /api/profile-like"
   | "PUT /api/profile-pic-like"
-  | "PUT /api/profile-note";
+  | "PUT /api/profile-note"
+  | "PUT /api/games/hotornot/vote";
 
 /** One write waiting to be sent. */
 export interface Queued {

@@ -16,6 +16,7 @@ import { getProfile } from "../../kv/profiles.ts";
 import { getCredits, volunteerStatus } from "../../kv/games/credits.ts";
 import { castGptVote, gptTally, listGptFlagged, nextGptItem } from "../../kv/games/gptBuster.ts";
 import { creditRating, ratingDeck, ratingWrites } from "../../kv/games/ratingGame.ts";
+import { hotLiked } from "../../kv/games/hotOrNot.ts";
 import {
   arbCase,
   castArbVote,
@@ -119,6 +120,7 @@ export const games = new Hono<AppEnv>()
         ...await creditRating(caller.profileId, body.profilePicId, judged),
       });
     }
+    if (body.likeType === "LIKE") await hotLiked(owner.id, body.profilePicId);
     return answer(c, "PUT /api/games/ratinggame", {
       like,
       credited: writes.result.credited,

@@ -29,6 +29,7 @@ import {
 } from "../../kv/likes.ts";
 import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
 import { answer } from "../answer.ts";
+import { hotLiked } from "../../kv/games/hotOrNot.ts";
 
 const likeType = z.enum(LIKE_TYPES);
 const cursor = z.string().max(500).optional();
@@ -106,13 +107,19 @@ export const likes = new Hono<AppEnv>()
     const body = await jsonBody(c, profileLikeBody);
     await ownTowards(c, body.likerProfileId, body.likedProfileId);
     // A like sent again (a device's outbox retrying after a lost answer) lands the same and is not counted again.
+    let newLike = false;
     const { like } = await putProfileLike(
       body.likerProfileId,
       body.likedProfileId,
       body.likeType,
       body.blocked,
-      (stored) => stored !== "LIKE" ? countLike(caller, body.likeType) : Promise.resolve(),
+      (stored) => {
+        newLike = stored !== "LIKE" && body.likeType === "LIKE";
+        return stored !== "LIKE" ? countLike(caller, body.likeType) : Promise.resolve();
+      },
     );
+    // A new like counts for the liked member's first picture in 'Keep my best picture first'.
+    if (newLike) await hotLiked(body.likedProfileId, null);
     return answer(c, "PUT /api/profile-like", like);
   })
   .put("/profile-pic-like", async (c) => {
@@ -122,7 +129,8 @@ export const likes = new Hono<AppEnv>()
     const stored = (await getPicLikes(body.likerProfileId, [body.profilePicId]))[0];
     if (stored?.likeType !== "LIKE") await countLike(caller, body.likeType);
     if (!(await picVisibleTo(body.likerProfileId, owner, body.profilePicId))) throw notFound("No such picture.");
-    const { like } = await putPicLike(body.likerProfileId, owner.id, body.profilePicId, body.likeType);
+    const { like, changed } = await putPicLike(body.likerProfileId, owner.id, body.profilePicId, body.likeType);
+    if (changed && body.likeType === "LIKE") await hotLiked(owner.id, body.profilePicId);
     return answer(c, "PUT /api/profile-pic-like", like);
   })
   // The caller's picture likes; with ?profilePicProfileId= all of them on that member's pictures.

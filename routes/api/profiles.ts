@@ -14,6 +14,7 @@ import { isId } from "../../kv/ids.ts";
 import { getProfile, type ProfileRefusal, updateProfile } from "../../kv/profiles.ts";
 import { adoptProfileName } from "../../kv/accounts.ts";
 import { loadProfileView, viewOfProfile } from "../../kv/profileViews.ts";
+import { hotProfileOpened } from "../../kv/games/hotOrNot.ts";
 import { MAX_PICS_PER_PROFILE } from "../../kv/pictures.ts";
 import type { ProfileChange } from "../../domain/shapes/profiles.ts";
 import { answer } from "../answer.ts";
@@ -67,7 +68,9 @@ export const profiles = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const id = c.req.param("id");
     if (!isId(id)) throw badRequest("Not a profile id.");
-    const view = await loadProfileView(id, caller.profileId);
+    // An open shows the first picture: 'Keep my best picture first' counts it (one read when off), read
+    // beside the view so the answer waits for no extra round trip.
+    const [view] = await Promise.all([loadProfileView(id, caller.profileId), hotProfileOpened(id, caller.profileId)]);
     if (!view) throw notFound("No such profile.");
     return answer(c, "GET /api/profile/:id", view);
   })

@@ -30,6 +30,7 @@ import { conversationsPage, mapChatPage } from "./chat.tsx";
 import { leadsToOnboarding, onboardingPage, onboardingStep } from "./welcome.tsx";
 import { arbitrationPage, gamesPage, gptBusterPage, photoCropPage, ratingGamePage } from "./games.tsx";
 import { identifyPage } from "./identify.tsx";
+import { hotOrNotPage } from "./hotOrNot.tsx";
 import { cootiesPage, healthReportPage } from "./health.tsx";
 import { config } from "../../config/config.ts";
 import { fromThisMachine } from "../middleware.ts";
@@ -62,6 +63,7 @@ const PAGES: Record<string, Page> = {
   "/games/arbitration": arbitrationPage,
   "/games/photocrop": photoCropPage,
   "/games/identify": identifyPage,
+  "/games/hotornot": hotOrNotPage,
   "/games/healthreport": healthReportPage,
   "/games/cooties": cootiesPage,
   "/notifications": notificationsPage,

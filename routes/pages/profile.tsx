@@ -11,6 +11,7 @@ import { Island } from "../../components/Island.tsx";
 import ProfileView from "../../islands/ProfileView.tsx";
 import { isId } from "../../kv/ids.ts";
 import { loadProfileView } from "../../kv/profileViews.ts";
+import { hotProfileOpened } from "../../kv/games/hotOrNot.ts";
 import { notFoundPage } from "./info.tsx";
 import { actionsPanel, likesPanel, notesPanel, type ProfilePanel, type ProfilePanelContext } from "./profilePanels.tsx";
 import { chatPanel } from "./chat.tsx";
@@ -70,10 +71,11 @@ export async function profilePage(c: Context<AppEnv>) {
     );
   }
   const ctx: ProfilePanelContext = { c, caller, profile };
-  // The panels and the distance are read together.
+  // The panels and the distance are read together; the open counts for 'Keep my best picture first'.
   const [panels, distanceMeters] = await Promise.all([
     Promise.all(PROFILE_PANELS.map(async ({ name, panel }) => ({ name, el: await panel?.(ctx) }))),
     distanceTo(caller.profileId, profile.id),
+    hotProfileOpened(profile.id, caller.profileId),
   ]);
   return renderPage(
     c,

@@ -142,6 +142,21 @@ const MATRIX: Record<string, Row | typeof NONE> = {
   "GET /api/games/ratinggame/deck": NONE,
   "PUT /api/games/ratinggame": row("picture", 401, 400, 200, 404, 200),
   "GET /api/games/arbitration/next": NONE,
+  "GET /api/games/hotornot": NONE,
+  "POST /api/games/hotornot/tests": NONE,
+  // A test's result is its owner's alone: anyone else, admins too, is answered as if it did not exist.
+  "GET /api/games/hotornot/tests/:testId": row("Hot or Not test", 401, 200, 404, 404, 404),
+  "DELETE /api/games/hotornot/tests/:testId": row("Hot or Not test", 401, 200, 404, 404, 404, { fresh: true }),
+  "POST /api/games/hotornot/tests/:testId/best-first": row("Hot or Not test", 401, 200, 404, 404, 404),
+  "GET /api/games/hotornot/next": NONE,
+  // Only to the member it is dealt to (the other member here); the owner's own test is never dealt to them.
+  "GET /api/games/hotornot/pair/:testId/:side": row("Hot or Not test", 401, 404, 200, 404, 404),
+  // Never on one's own test; the other member's vote is answered again as it was (an outbox retry); the
+  // test has ended for anyone else; a blocked member sees no test.
+  "PUT /api/games/hotornot/vote": row("Hot or Not test", 401, 403, 200, 404, 409),
+  "PUT /api/games/hotornot/keep-best": NONE,
+  "POST /api/games/hotornot/keep-best/undo": NONE,
+  "GET /api/admin/games/hotornot": NONE,
   "PUT /api/games/arbitration/:reportId": row("report", 401, 409, 409, 409, 200),
   "GET /api/games/photocrop/next": NONE,
   "PUT /api/games/photocrop/:picId": row("picture", 401, 400, 409, 404, 201),

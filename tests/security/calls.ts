@@ -45,6 +45,12 @@ const credential = {
 const ownerAttempt = async (w: World, fresh: boolean) =>
   fresh ? await w.make.identifyAttempt(w.ids.picture) : w.ids.identifyAttempt;
 
+/** The stamp of the pair of the world's Hot or Not test the other member answered (tests/security/world.ts). */
+const HOT_DEAL_STAMP = 1_000;
+
+/** The owner's Hot or Not test: the world's (ended, voted on), or a fresh running one. */
+const ownerHotTest = async (w: World, fresh: boolean) => fresh ? await w.make.hotTest(true) : w.ids.hotTest;
+
 /** By "METHOD /path" as the app registers it. */
 export const CALLS: Record<string, CallOf> = {
   "GET /api/games/identify/attempts/:attemptId/selfie": async (w) => ({
@@ -273,6 +279,24 @@ export const CALLS: Record<string, CallOf> = {
     json: { verdict: "HUMAN" },
   }),
   "GET /api/games/ratinggame/deck": () => ({ path: "/api/games/ratinggame/deck" }),
+  "GET /api/games/hotornot/tests/:testId": async (w) => ({
+    path: `/api/games/hotornot/tests/${await ownerHotTest(w, false)}`,
+  }),
+  "DELETE /api/games/hotornot/tests/:testId": async (w, fresh) => ({
+    path: `/api/games/hotornot/tests/${await ownerHotTest(w, fresh)}`,
+  }),
+  "POST /api/games/hotornot/tests/:testId/best-first": async (w) => ({
+    path: `/api/games/hotornot/tests/${await ownerHotTest(w, false)}/best-first`,
+  }),
+  "POST /api/games/hotornot/tests": (w) => ({ path: "/api/games/hotornot/tests", json: { picIds: [w.ids.picture] } }),
+  "PUT /api/games/hotornot/vote": async (w) => ({
+    path: "/api/games/hotornot/vote",
+    json: { testId: await ownerHotTest(w, false), deal: HOT_DEAL_STAMP, choice: "LEFT", ms: 3000 },
+  }),
+  "GET /api/games/hotornot/pair/:testId/:side": async (w) => ({
+    path: `/api/games/hotornot/pair/${await ownerHotTest(w, false)}/left`,
+  }),
+  "PUT /api/games/hotornot/keep-best": () => ({ path: "/api/games/hotornot/keep-best", json: { on: true } }),
   "PUT /api/games/ratinggame": (w) => ({
     path: "/api/games/ratinggame",
     json: { profilePicId: w.ids.picture, profilePicProfileId: w.owner.profileId, likeType: "LIKE" },

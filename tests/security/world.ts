@@ -1,7 +1,7 @@
 /**
  * A small community for the security suites: an owner with one of everything (a picture, a note,
  * a message, a notification, a push device, a second session, a report, a crop suggestion on
- * their picture), another member, a member the owner blocked, and an admin. Objects that a call
+ * their picture, a Hot or Not test), another member, a member the owner blocked, and an admin. Objects that a call
  * destroys can be made again, fresh, with `make`.
  */
 
@@ -82,6 +82,8 @@ export async function buildWorld(t: T) {
     200,
   );
 
+  /** The owner's first public picture (made right after `make`). */
+  let picture = "";
   const make = {
     /** A public picture of the owner (or of `whose`). */
     async picture(whose: Someone = owner): Promise<string> {
@@ -166,6 +168,53 @@ export async function buildWorld(t: T) {
       must(r, "crop suggestion", 201);
       return r.data.id;
     },
+    /**
+     * A Hot or Not test of the owner on their picture and a new one, made in the store: ended, with
+     * one counted vote by the other member from a pair dealt to them (stamp 1000) that they answered,
+     * so 'Put the best first' can act on it and the other member may see its pictures; or, `running`,
+     * a running one. Its id.
+     */
+    async hotTest(running = false): Promise<string> {
+      const second = await make.picture();
+      const t = Date.now();
+      const id = randomToken(14);
+      const picIds = [picture, second];
+      const pair = [...picIds].sort().join("+");
+      const tsEnds = t + 7 * 86_400_000;
+      const op = kv().atomic()
+        .set(keys.hotTest(id), {
+          id,
+          ownerProfileId: owner.profileId,
+          picIds,
+          nsfw: false,
+          status: running ? "RUNNING" : "DONE",
+          tsCreated: t,
+          tsEnds,
+          tsDone: running ? null : t,
+          counted: { [picIds[0]]: running ? 0 : 1, [picIds[1]]: running ? 0 : 1 },
+          careless: 0,
+          skips: 0,
+        })
+        .set(keys.hotTestOf(owner.profileId, id), t)
+        .set(keys.hotDeal(other.profileId, id), {
+          left: picIds[0],
+          right: picIds[1],
+          ts: 1_001,
+          nsfw: false,
+          last: { ts: 1_000, pair },
+        })
+        .set(keys.hotVote(id, other.profileId, pair), {
+          left: picIds[0],
+          right: picIds[1],
+          choice: "LEFT",
+          counted: true,
+          why: null,
+          ts: t,
+        });
+      if (running) op.set(keys.hotRunning(id), { owner: owner.profileId, tsEnds });
+      await op.commit();
+      return id;
+    },
     /** A selfie of the owner being judged (3 2 1 Identify), made in the store (no camera, no daily limit): its id. */
     async identifyAttempt(picId: string): Promise<string> {
       const id = randomToken(18);
@@ -185,7 +234,7 @@ export async function buildWorld(t: T) {
     },
   };
 
-  const picture = await make.picture();
+  picture = await make.picture();
   const otherPicture = await make.picture(other);
   const world = {
     owner,
@@ -205,6 +254,7 @@ export async function buildWorld(t: T) {
       report: await make.report(),
       cropSuggestion: await make.cropSuggestion(picture),
       identifyAttempt: await make.identifyAttempt(picture),
+      hotTest: await make.hotTest(),
     },
     /** New sessions for every member (a call may have ended theirs: logout, "log out everywhere"). */
     async renewSessions() {

@@ -1,6 +1,7 @@
 /** English texts of the community games (domain/games.ts): the catalogue's keys and the words the translations follow. */
 
 import { EN_HEALTH } from "../../health.ts";
+import { EN_HOT_OR_NOT } from "./hotOrNot.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../../volunteer.ts";
 
 export const EN_GAMES = {
@@ -62,6 +63,8 @@ export const EN_GAMES = {
   backToGames: "Back to the games",
   /** The Health Incident Report and its notices (domain/health.ts). */
   health: EN_HEALTH,
+  /** Hot or Not (domain/hotOrNot.ts). */
+  hotOrNot: EN_HOT_OR_NOT,
 } as const;
 
 export type EnGames = typeof EN_GAMES;

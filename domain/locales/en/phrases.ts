@@ -18,6 +18,7 @@ const PHRASE_LIST = [
   // Home cards (components/Cards.tsx).
   "Spot machine-written or fake profiles.",
   "Swipe to rate pictures.",
+  "Find your best picture, privately.",
   "Suggest a better crop.",
   "Vote on reported violations.",
   // Characteristic categories and labels (domain/characteristics.ts).
