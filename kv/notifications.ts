@@ -87,11 +87,33 @@ async function chatNotificationId(sender: string): Promise<string> {
  * and a push only when its last was CHAT_PUSH_EVERY_MS ago.
  */
 export async function addChatNotification(op: Deno.AtomicOperation, recipient: string, sender: string): Promise<void> {
+  chatNotificationOps(op, recipient, await readChatNotification(recipient, sender));
+}
+
+/** What a message's notification is written from: the conversation's notification for the recipient and its count. */
+export interface ChatNotificationRead {
+  sender: string;
+  id: string;
+  entry: Deno.KvEntryMaybe<StoredNotification>;
+  count: Deno.KvEntryMaybe<Deno.KvU64>;
+}
+
+/** Reads what `chatNotificationOps` needs (one read: a message reads it beside its other reads). */
+export async function readChatNotification(recipient: string, sender: string): Promise<ChatNotificationRead> {
   const id = await chatNotificationId(sender);
+  // One snapshot: without the record, a count found is one an expired notification left.
+  const [entry, count] = await kv().getMany<[StoredNotification, Deno.KvU64]>([
+    keys.notification(recipient, id),
+    keys.notificationCount(recipient, id),
+  ]);
+  return { sender, id, entry, count };
+}
+
+/** `addChatNotification` from a read made before (`readChatNotification`). */
+export function chatNotificationOps(op: Deno.AtomicOperation, recipient: string, read: ChatNotificationRead): void {
+  const { sender, id, entry, count } = read;
   const key = keys.notification(recipient, id);
   const countKey = keys.notificationCount(recipient, id);
-  // One snapshot: without the record, a count found is one an expired notification left.
-  const [entry, count] = await kv().getMany<[StoredNotification, Deno.KvU64]>([key, countKey]);
   const old = entry.value;
   const t = now();
   const push = !old || t - (old.tsPushed ?? 0) >= CHAT_PUSH_EVERY_MS;

@@ -75,12 +75,17 @@ export const UNLIMITED_ROLES = ["PRO", "VOLUNTEER"] as const;
 export const STANDARD_LIMIT_MESSAGE =
   "You reached today's limit for standard members. Pro and volunteer members have no limits.";
 
+/** Does a standard member's daily limit apply to `who` (no unlimited role)? */
+export function standardApplies(who: { roles: readonly string[] }): boolean {
+  return !who.roles.some((r) => (UNLIMITED_ROLES as readonly string[]).includes(r));
+}
+
 /** Counts a standard member's use of a daily limit; members with an unlimited role always pass. */
 export function hitStandard(
   name: typeof STANDARD_LIMITS[number],
   who: { accountId: string; roles: readonly string[] },
 ): Promise<boolean> {
-  if (who.roles.some((r) => (UNLIMITED_ROLES as readonly string[]).includes(r))) return Promise.resolve(true);
+  if (!standardApplies(who)) return Promise.resolve(true);
   return hit(name, who.accountId);
 }
 
@@ -88,13 +93,59 @@ export function hitStandard(
 export const NEW_MEMBER_MS = 24 * 60 * 60_000;
 type NewMemberLimit = Extract<LimitName, `newMember${string}`>;
 
+/** Do the tighter `newMember*` limits apply to `who` (an account younger than a day)? */
+export function newMemberApplies(who: { accountCreated: number }): boolean {
+  return now() - who.accountCreated < NEW_MEMBER_MS;
+}
+
 /** Counts a new member's hit against their tighter limit; members older than a day always pass. */
 export function hitNewMember(
   name: NewMemberLimit,
   who: { accountId: string; accountCreated: number },
 ): Promise<boolean> {
-  if (now() - who.accountCreated >= NEW_MEMBER_MS) return Promise.resolve(true);
+  if (!newMemberApplies(who)) return Promise.resolve(true);
   return hit(name, who.accountId);
+}
+
+/**
+ * A hit read before it is counted: a write reads its limits' counts together with its other reads
+ * (`readHits`), decides with `withinLimit`, and counts them in its own atomic (`countHitsOp`), so a
+ * limited write costs no round trip of its own. The count is checked in that atomic: two writes of
+ * one member at once conflict (the caller reads again and retries) and never both pass the last
+ * place under the limit.
+ */
+export interface ReadHit {
+  name: LimitName;
+  entry: Deno.KvEntryMaybe<Deno.KvU64>;
+}
+
+/**
+ * The current counts of the limits `hits` names (one read), with the sweep of ended windows a
+ * scope's first hit of a window starts (beside the read, not before it).
+ */
+export async function readHits(hits: readonly { name: LimitName; who: string }[]): Promise<ReadHit[]> {
+  if (hits.length === 0) return [];
+  const t = now();
+  const at = hits.map(({ name, who }) => {
+    const window = Math.floor(t / LIMITS[name].windowMs);
+    return { name, window, key: keys.rateLimitCount(name, window, who) };
+  });
+  const [entries] = await Promise.all([
+    kv().getMany<Deno.KvU64[]>(at.map((h) => h.key)),
+    ...at.map((h) => sweepEndedWindows(h.name, h.window)),
+  ]);
+  return at.map((h, i) => ({ name: h.name, entry: entries[i] }));
+}
+
+/** Is one more hit within the limit of each read count? */
+export function withinLimit(hits: readonly ReadHit[]): boolean {
+  return hits.every((h) => (h.entry.value?.value ?? 0n) + 1n <= BigInt(LIMITS[h.name].max));
+}
+
+/** Adds one hit of each read count to `op`, checked against the count read. */
+export function countHitsOp(op: Deno.AtomicOperation, hits: readonly ReadHit[]): Deno.AtomicOperation {
+  for (const h of hits) op.check(h.entry).sum(h.entry.key, 1n);
+  return op;
 }
 
 /** Counts a hit; true while within the limit. */
