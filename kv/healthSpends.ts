@@ -114,11 +114,11 @@ export async function spendKeysOf(profileId: string): Promise<Deno.KvKey[]> {
   return out;
 }
 
-/** Checks and mutations in one commit, under Deno KV's limits (100 checks, 1,000 mutations). */
-/** The checks of one chunk: within what the store takes in one atomic (100 on a local file, 10 on a remote KV). */
+/** The checks of one commit: within what the store takes in one atomic (100 on a local file, 10 on a remote KV). */
 const maxChecks = () => Math.min(96, maxChecksPerAtomic());
+/** Mutations of one commit, under Deno KV's 1,000. */
 const MAX_MUTATIONS = 900;
-/** Tries of one chunk whose checks fail (another process flushing, a member's profile changing). */
+/** Tries of one commit whose checks fail (another process crediting the same member). */
 const ATTEMPTS = 10;
 
 /**
@@ -154,10 +154,13 @@ async function sweepOldMonths(month: string): Promise<void> {
 }
 
 /**
- * Writes one month's counts: each sender with spends gets stored plus spent (checked against the
- * count read, so two processes flushing at once add up), and the month's first report its credit;
- * every other count of the month is written again as it is. Senders go in key order, as many a
- * commit as Deno KV takes. Returns the spends it could not write (kept for the next flush).
+ * Writes one month's counts: each sender with spends gets their spends added, and the month's
+ * first report its credit; every other count of the month is written again as it is. Counts are
+ * `sum`s (a spend adds, a count written again adds 0): two processes flushing at once add up and
+ * need no check, so the whole month goes in one commit, within any store's limit of checks. Only a
+ * month's first report, whose credit must be granted once, is checked (its count still absent, and
+ * today's credit counter): as many of those a commit as the store's checks allow, the month's
+ * other counts in the first. Returns the spends it could not write (kept for the next flush).
  */
 async function flushMonth(month: string, spends: Map<string, number>): Promise<Map<string, number>> {
   const stored = new Map<string, Deno.KvEntry<Deno.KvU64>>();
@@ -165,12 +168,14 @@ async function flushMonth(month: string, spends: Map<string, number>): Promise<M
     stored.set(e.key[2] as string, e);
   }
   const senders = [...new Set([...stored.keys(), ...spends.keys()])].sort();
-  // Chunks by cost: a sender with spends needs up to five checks (count, profile, credit, the
-  // credits written again), others three.
+  // Chunks: a first report takes two checks (its count absent, today's credits); every sender up to
+  // four mutations (count, credit total, today's credits, the credit's own). The first chunk takes
+  // every sender it can; a chunk past the checks holds only first reports.
   const chunks: string[][] = [[]];
   let checks = 0, mutations = 0;
   for (const s of senders) {
-    const [c, m] = spends.has(s) ? [5, 8] : [3, 3];
+    const first = spends.has(s) && !stored.has(s);
+    const [c, m] = first ? [2, 8] : [0, 3];
     if (checks + c > maxChecks() || mutations + m > MAX_MUTATIONS) {
       chunks.push([]);
       checks = mutations = 0;
@@ -195,47 +200,69 @@ async function flushMonth(month: string, spends: Map<string, number>): Promise<M
 }
 
 /**
- * Writes one chunk of a month's senders, checked against what it read; false when it kept
- * conflicting. Each sender's credits (their total and today's counter) are written again as they
- * are, unless this commit credits them: the commit of a credit row then tells no time finer than
- * its day either.
+ * Writes one chunk of a month's senders in one commit; false when it kept conflicting. Each
+ * sender's credits (their total and today's counter) are written again as they are, unless this
+ * commit credits them: the commit of a credit row then tells no time finer than its day either. A
+ * spend of a member whose profile is gone is dropped; a count written again for a member deleted
+ * meanwhile is deleted after the commit.
  */
 async function flushChunk(month: string, chunk: string[], spends: Map<string, number>): Promise<boolean> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const day = Math.floor(now() / DAY_MS);
-    const [counts, totals, todays] = await Promise.all([
+    const [counts, totals, todays, profiles] = await Promise.all([
       getAll<Deno.KvU64>(chunk.map((s) => keys.healthMonthCount(month, s))),
       getAll<Deno.KvU64>(chunk.map((s) => keys.gameCredits(s))),
       getAll<number>(chunk.map((s) => keys.gameCreditsDay(s, day))),
+      getAll(chunk.map((s) => keys.profile(s))),
     ]);
+    const firsts = chunk.filter((s, i) => spends.has(s) && !counts[i].value && profiles[i].value);
+    const states = new Map(await Promise.all(firsts.map(async (s) => [s, await creditState(s)] as const)));
     const op = kv().atomic();
+    const written: string[] = [];
     for (const [i, s] of chunk.entries()) {
       const count = counts[i];
       const n = spends.get(s);
       let credited = false;
       if (n === undefined) {
-        // Written again as it is; gone meanwhile (the member deleted): left gone.
+        // Written again as it is (a sum of 0); gone meanwhile (the member deleted): left gone.
         if (!count.value) continue;
-        op.check(count).set(count.key, count.value);
+        op.sum(count.key, 0n);
       } else {
-        const profile = await kv().get(keys.profile(s));
         // The member's account is gone: their spend goes with it.
-        if (!profile.value) continue;
-        const before = Number(count.value?.value ?? 0n);
-        op.check(count, profile).set(count.key, new Deno.KvU64(BigInt(before + n)));
-        // The month's first report earns a credit, as the games do (the daily cap applies too).
-        if (before === 0) credited = creditOps(op, await creditState(s));
+        if (!profiles[i].value) continue;
+        op.sum(count.key, BigInt(n));
+        // The month's first report earns a credit, as the games do (the daily cap applies too),
+        // once: checked that no process counted the month meanwhile.
+        const state = states.get(s);
+        if (state) {
+          op.check({ key: count.key, versionstamp: null });
+          credited = creditOps(op, state);
+        }
       }
+      written.push(s);
       if (credited) continue;
       const [total, today] = [totals[i], todays[i]];
-      if (total.value) op.check(total).set(total.key, total.value);
-      if (today.value !== null) op.check(today).set(today.key, today.value, { expireIn: creditDayExpireIn(day) });
+      if (total.value) op.sum(total.key, 0n);
+      if (today.value !== null) op.set(today.key, today.value, { expireIn: creditDayExpireIn(day) });
     }
-    if ((await op.commit()).ok) return true;
+    if ((await op.commit()).ok) {
+      await dropCountsOfDeleted(month, written);
+      return true;
+    }
     // Every process flushes at the same clock time: a short random wait lets them go in turn.
     await new Promise((ok) => setTimeout(ok, Math.random() * 50 * (attempt + 1)));
   }
   return false;
+}
+
+/** Deletes the counts just written of members whose profile is gone (deleted while the flush ran). */
+async function dropCountsOfDeleted(month: string, senders: string[]): Promise<void> {
+  const profiles = await getAll(senders.map((s) => keys.profile(s)));
+  const gone = senders.filter((_, i) => !profiles[i].value);
+  if (gone.length === 0) return;
+  const op = kv().atomic();
+  for (const s of gone) op.delete(keys.healthMonthCount(month, s));
+  await op.commit();
 }
 
 /**

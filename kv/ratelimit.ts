@@ -188,13 +188,17 @@ interface LocalCounts {
   dirty: Set<LocalCount>;
   /** When (performance.now()) the last flush began. */
   flushedAt: number;
+  /** The flush under way, if any (a request does not wait for it; `flushLimitCounts` does). */
+  flushing: Promise<void> | null;
 }
 const localCounts = new WeakMap<Deno.Kv, LocalCounts>();
 
 async function hitInMemory(scope: LimitName, limit: Limit, who: string): Promise<boolean> {
   const db = kv();
   let local = localCounts.get(db);
-  if (!local) localCounts.set(db, local = { counts: new Map(), dirty: new Set(), flushedAt: -Infinity });
+  if (!local) {
+    localCounts.set(db, local = { counts: new Map(), dirty: new Set(), flushedAt: -Infinity, flushing: null });
+  }
   const window = Math.floor(now() / limit.windowMs);
   const id = `${scope}\u0000${window}\u0000${who}`;
   let c = local.counts.get(id);
@@ -216,31 +220,56 @@ async function hitInMemory(scope: LimitName, limit: Limit, who: string): Promise
     local.dirty.add(c);
   }
   const allowed = c.global + c.pending <= limit.max;
-  if (performance.now() - local.flushedAt >= FLUSH_MS) await flushCounts(db, local);
+  // The flush is started, not waited for: the hits it writes are this instance's count of others'
+  // requests, not this one's answer (one flush at a time; the next due hit starts the next).
+  if (performance.now() - local.flushedAt >= FLUSH_MS && !local.flushing) {
+    const flushing = local.flushing = flushCounts(db, local)
+      .catch((e) => console.error("rate limit counts flush:", e instanceof Error ? e.message : e))
+      .finally(() => {
+        if (local.flushing === flushing) local.flushing = null;
+      });
+  }
   return allowed;
 }
 
-/** Adds what the instance counted since the last flush to KV, `FLUSH_BATCH` keys a commit. */
+/**
+ * Adds what the instance counted since the last flush to KV, `FLUSH_BATCH` keys a commit. A batch
+ * that fails keeps its hits pending for the next flush.
+ */
 async function flushCounts(db: Deno.Kv, local: LocalCounts): Promise<void> {
   local.flushedAt = performance.now();
   const due = [...local.dirty];
   local.dirty.clear();
   for (let i = 0; i < due.length; i += FLUSH_BATCH) {
     const op = db.atomic();
-    const batch = due.slice(i, i + FLUSH_BATCH);
-    for (const c of batch) {
-      op.sum(c.key, BigInt(c.pending));
-      c.global += c.pending;
-      c.pending = 0;
+    const batch = due.slice(i, i + FLUSH_BATCH).map((c) => ({ c, n: c.pending }));
+    for (const { c, n } of batch) {
+      op.sum(c.key, BigInt(n));
+      c.pending -= n;
     }
-    await op.commit();
+    let ok = false;
+    try {
+      ok = (await op.commit()).ok;
+    } finally {
+      for (const { c, n } of batch) {
+        if (ok) c.global += n;
+        else {
+          c.pending += n;
+          local.dirty.add(c);
+        }
+      }
+      if (!ok) { for (const c of due.slice(i + FLUSH_BATCH)) local.dirty.add(c); }
+    }
+    if (!ok) return;
   }
 }
 
 /** Adds every hit counted in the instance to KV now (tests; a server that stops). */
 export async function flushLimitCounts(): Promise<void> {
   const local = localCounts.get(kv());
-  if (local) await flushCounts(kv(), local);
+  if (!local) return;
+  await local.flushing;
+  await flushCounts(kv(), local);
 }
 
 /**
@@ -258,8 +287,8 @@ export async function flushLimitCounts(): Promise<void> {
 export async function hitLimit(scope: string, limit: Limit, who: string): Promise<boolean> {
   const window = Math.floor(now() / limit.windowMs);
   const key = keys.rateLimitCount(scope, window, who);
-  await sweepEndedWindows(scope, window);
-  const res = await kv().atomic().sum(key, 1n).commit();
+  // The sweep of ended windows goes beside the count: it deletes only windows before this one's.
+  const [res] = await Promise.all([kv().atomic().sum(key, 1n).commit(), sweepEndedWindows(scope, window)]);
   if (!res.ok) throw new Error("rate limit count failed"); // a sum without checks always commits
   const count = (await kv().get<Deno.KvU64>(key)).value?.value ?? 1n;
   return count <= BigInt(limit.max);

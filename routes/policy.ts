@@ -19,8 +19,13 @@ import { phrase } from "../domain/phrases.ts";
  */
 export async function reachableProfile(viewerId: string, targetId: string): Promise<Profile> {
   if (viewerId === targetId) throw badRequest(phrase("That is your own profile."), "own_profile");
-  const target = await viewedProfile(targetId);
-  if (!target || await hasBlocked(targetId, viewerId) || await isWithdrawn(targetId)) {
+  // The three reads at once: one wait for the store, not three.
+  const [target, blocked, withdrawn] = await Promise.all([
+    viewedProfile(targetId),
+    hasBlocked(targetId, viewerId),
+    isWithdrawn(targetId),
+  ]);
+  if (!target || blocked || withdrawn) {
     throw notFound(phrase("No such profile."));
   }
   return target;
@@ -31,8 +36,11 @@ export async function reachableProfile(viewerId: string, targetId: string): Prom
  * of the caller's own, else the target as `reachableProfile` gives it.
  */
 export async function ownTowards(c: Context<AppEnv>, me: string, targetId: string): Promise<Profile> {
-  await requireOwnProfile(c, me);
-  return await reachableProfile(me, targetId);
+  // Both read at once; a profile not the caller's is refused first, whatever the target.
+  const [own, target] = await Promise.allSettled([requireOwnProfile(c, me), reachableProfile(me, targetId)]);
+  if (own.status === "rejected") throw own.reason;
+  if (target.status === "rejected") throw target.reason;
+  return target.value;
 }
 
 /** A LIKE counts against the daily likes and a new member's likes (429 past either); other kinds are free. */
