@@ -14,7 +14,7 @@
  *   like by the time kept in its own record (kv/likes.ts), each checked by the like's atomic.
  */
 
-import { kv } from "./db.ts";
+import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
@@ -197,11 +197,9 @@ export async function notify(profileId: string, n: { bodyText: string; url?: str
 async function shown(profileId: string, stored: StoredNotification[], lang?: Locale): Promise<Notification[]> {
   const chats = stored.filter((n) => n.kind === "chat");
   const counts = new Map<string, number>();
-  for (let i = 0; i < chats.length; i += 10) {
-    const batch = chats.slice(i, i + 10);
-    const entries = await kv().getMany<Deno.KvU64[]>(batch.map((n) => keys.notificationCount(profileId, n.id)));
-    batch.forEach((n, j) => counts.set(n.id, Math.max(1, Number(entries[j].value?.value ?? 1n))));
-  }
+  // Every batch of ten counts read at once: one round trip.
+  const entries = await getAll<Deno.KvU64>(chats.map((n) => keys.notificationCount(profileId, n.id)));
+  chats.forEach((n, j) => counts.set(n.id, Math.max(1, Number(entries[j].value?.value ?? 1n))));
   const texts = () =>
     stored.map(({ kind, text, tsPushed: _, ...n }) => {
       if (text) return { ...n, bodyText: NOTIFICATION_TEXTS[text] };

@@ -4,6 +4,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { setNewest } from "../domain/newest.ts";
+import { detached } from "./roundTrips.ts";
 
 /** A limit: at most `max` hits per `windowMs`. */
 export interface Limit {
@@ -223,7 +224,7 @@ async function hitInMemory(scope: LimitName, limit: Limit, who: string): Promise
   // The flush is started, not waited for: the hits it writes are this instance's count of others'
   // requests, not this one's answer (one flush at a time; the next due hit starts the next).
   if (performance.now() - local.flushedAt >= FLUSH_MS && !local.flushing) {
-    const flushing = local.flushing = flushCounts(db, local)
+    const flushing = local.flushing = detached(() => flushCounts(db, local))
       .catch((e) => console.error("rate limit counts flush:", e instanceof Error ? e.message : e))
       .finally(() => {
         if (local.flushing === flushing) local.flushing = null;

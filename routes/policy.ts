@@ -7,7 +7,17 @@ import type { Context } from "hono";
 import type { AppEnv, Caller } from "./env.ts";
 import { badRequest, dailyLimit, notFound, tooMany } from "./errors.ts";
 import { requireOwnProfile } from "./middleware.ts";
-import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../kv/ratelimit.ts";
+import {
+  hitNewMember,
+  hitStandard,
+  type LimitName,
+  newMemberApplies,
+  type ReadHit,
+  readHits,
+  STANDARD_LIMIT_MESSAGE,
+  standardApplies,
+  withinLimit,
+} from "../kv/ratelimit.ts";
 import { viewedProfile } from "../kv/profiles.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 import { hasBlocked, isWithdrawn } from "../kv/blocks.ts";
@@ -41,6 +51,25 @@ export async function ownTowards(c: Context<AppEnv>, me: string, targetId: strin
   if (own.status === "rejected") throw own.reason;
   if (target.status === "rejected") throw target.reason;
   return target.value;
+}
+
+/**
+ * The limits a LIKE of `caller` counts (none for other kinds), read at once: a like reads them
+ * beside its other reads and counts them in its own commit (`likeAllowed`, kv/likes.ts).
+ */
+export function readLikeHits(caller: Caller, likeType: string): Promise<ReadHit[]> {
+  if (likeType !== "LIKE") return Promise.resolve([]);
+  const limits: { name: LimitName; who: string }[] = [];
+  if (standardApplies(caller)) limits.push({ name: "likesPerDay", who: caller.accountId });
+  if (newMemberApplies(caller)) limits.push({ name: "newMemberLikes", who: caller.accountId });
+  return readHits(limits);
+}
+
+/** The read counts of a LIKE when one more is within its limits; else the answer (429) past the first it is over. */
+export function likeAllowed(hits: ReadHit[]): ReadHit[] {
+  if (!withinLimit(hits.filter((h) => h.name === "likesPerDay"))) throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
+  if (!withinLimit(hits.filter((h) => h.name === "newMemberLikes"))) throw tooMany();
+  return hits;
 }
 
 /** A LIKE counts against the daily likes and a new member's likes (429 past either); other kinds are free. */

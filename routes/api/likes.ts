@@ -10,7 +10,8 @@ import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller, requireOwnProfile } from "../middleware.ts";
-import { countLike, ownTowards, reachableProfile } from "../policy.ts";
+import { countLike, likeAllowed, ownTowards, reachableProfile, readLikeHits } from "../policy.ts";
+import type { ReadHit } from "../../kv/ratelimit.ts";
 import {
   blockList,
   getPicLikes,
@@ -95,6 +96,9 @@ export const likes = new Hono<AppEnv>()
   .put("/profile-like", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, profileLikeBody);
+    // The like's limits are read beside the checks of who may like whom; counted in its own commit.
+    let hitsRead: Promise<ReadHit[]> | null = readLikeHits(caller, body.likeType);
+    hitsRead.catch(() => {}); // a like refused before it leaves them unread
     await ownTowards(c, body.likerProfileId, body.likedProfileId);
     // A like sent again (a device's outbox retrying after a lost answer) lands the same and is not counted again.
     const { like } = await putProfileLike(
@@ -102,7 +106,13 @@ export const likes = new Hono<AppEnv>()
       body.likedProfileId,
       body.likeType,
       body.blocked,
-      (stored) => stored !== "LIKE" ? countLike(caller, body.likeType) : Promise.resolve(),
+      async (stored) => {
+        if (stored === "LIKE") return [];
+        // The first try uses the counts read above; a retry (a count moved meanwhile) reads them again.
+        const hits = await (hitsRead ?? readLikeHits(caller, body.likeType));
+        hitsRead = null;
+        return likeAllowed(hits);
+      },
     );
     return c.json(like);
   })
