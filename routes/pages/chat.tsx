@@ -54,12 +54,12 @@ export async function mapChatPage(c: Context<AppEnv>) {
 }
 
 /** The profile page's chat area: the conversation with that member (not on one's own profile). */
-export async function chatPanel({ caller, profile }: ProfilePanelContext) {
+export async function chatPanel({ caller, profile, early }: ProfilePanelContext) {
   if (profile.own) return null;
   // Both read at once: one wait for the store.
   const [myPics, initial] = await Promise.all([
     composerPics(caller.profileId, true),
-    conversationWith(caller.profileId, profile.id),
+    early?.conversation ?? conversationWith(caller.profileId, profile.id),
   ]);
   return (
     <Island

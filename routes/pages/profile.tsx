@@ -14,6 +14,8 @@ import { loadProfileView } from "../../kv/profileViews.ts";
 import { notFoundPage } from "./info.tsx";
 import { actionsPanel, likesPanel, notesPanel, type ProfilePanel, type ProfilePanelContext } from "./profilePanels.tsx";
 import { chatPanel } from "./chat.tsx";
+import { getProfileLike } from "../../kv/likes.ts";
+import { conversationWith } from "../../kv/messages.ts";
 import { getShownPosition } from "../../kv/positions.ts";
 import { safetyPlace } from "../../kv/safety.ts";
 import { haversineMeters } from "../../domain/geo.ts";
@@ -53,6 +55,14 @@ async function distanceTo(viewerId: string, profileId: string): Promise<number |
 export async function profilePage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
   const id = c.req.param("profileId") ?? "";
+  // Another member's page: the like and the conversation panels' reads begin beside the profile's
+  // (one wait for the store, not two); a profile not shown drops them unread.
+  const other = isId(id) && id !== caller.profileId;
+  const early = other
+    ? { like: getProfileLike(caller.profileId, id), conversation: conversationWith(caller.profileId, id) }
+    : undefined;
+  early?.like.catch(() => {});
+  early?.conversation.catch(() => {});
   const profile = isId(id) ? await loadProfileView(id, caller.profileId) : null;
   if (!profile) {
     if (id === caller.profileId) return notFoundPage(c);
@@ -69,7 +79,7 @@ export async function profilePage(c: Context<AppEnv>) {
       </section>,
     );
   }
-  const ctx: ProfilePanelContext = { c, caller, profile };
+  const ctx: ProfilePanelContext = { c, caller, profile, early };
   // The panels and the distance are read together.
   const [panels, distanceMeters] = await Promise.all([
     Promise.all(PROFILE_PANELS.map(async ({ name, panel }) => ({ name, el: await panel?.(ctx) }))),
