@@ -53,6 +53,10 @@ for (let i = 0; i < PARTNERS; i++) {
   partners.push(p);
 }
 const other = partners[0];
+// Members `me` has not written to yet: each first message opens a new conversation (its limits and the spam check of
+// a conversation's first messages).
+const strangers: M[] = [];
+for (let i = 0; i < 5; i++) strangers.push(await t.member(`trips-new-${i}@example.com`, { address: `10.8.0.${i}` }));
 
 await loadPositionIndex();
 startPositionSync();
@@ -129,6 +133,11 @@ const routes: Route[] = [
     },
   },
   { name: "POST /api/message", kind: "write", call: () => send(me, other, `a message number ${++n}`) },
+  {
+    name: "POST /api/message (a new conversation)",
+    kind: "write",
+    call: () => send(me, strangers.shift()!, `hello there, nice to meet you (${++n})`),
+  },
   {
     name: "PUT /api/profile-position/:id",
     kind: "write",

@@ -114,11 +114,11 @@ export async function spendKeysOf(profileId: string): Promise<Deno.KvKey[]> {
   return out;
 }
 
-/** Checks and mutations in one commit, under Deno KV's limits (100 checks, 1,000 mutations). */
-/** The checks of one chunk: within what the store takes in one atomic (100 on a local file, 10 on a remote KV). */
+/** The checks of one commit: within what the store takes in one atomic (100 on a local file, 10 on a remote KV). */
 const maxChecks = () => Math.min(96, maxChecksPerAtomic());
+/** Mutations of one commit, under Deno KV's 1,000. */
 const MAX_MUTATIONS = 900;
-/** Tries of one chunk whose checks fail (another process flushing, a member's profile changing). */
+/** Tries of one commit whose checks fail (another process crediting the same member). */
 const ATTEMPTS = 10;
 
 /**
@@ -154,88 +154,138 @@ async function sweepOldMonths(month: string): Promise<void> {
 }
 
 /**
- * Writes one month's counts: each sender with spends gets stored plus spent (checked against the
- * count read, so two processes flushing at once add up), and the month's first report its credit;
- * every other count of the month is written again as it is. Senders go in key order, as many a
- * commit as Deno KV takes. Returns the spends it could not write (kept for the next flush).
+ * Writes one month's counts: each sender with spends gets their spends added, and the month's
+ * first report its credit; every other count of the month is written again as it is. Counts are
+ * `sum`s (a spend adds, a count written again adds 0): two processes flushing at once add up and
+ * need no check. Only a month's first report, whose credit must be granted once, is checked (its
+ * count still absent, and today's credit counter), so a commit holds as many first reports as the
+ * store's checks allow (5 on remote KV, 48 on a local file) and every other sender of the month:
+ * when the first reports need more commits, each of them writes every count again, and the last
+ * one's versionstamp is all of them. A month too large for one commit's mutations goes in groups
+ * of senders, as before. Returns the spends it could not write (kept for the next flush).
  */
 async function flushMonth(month: string, spends: Map<string, number>): Promise<Map<string, number>> {
-  const stored = new Map<string, Deno.KvEntry<Deno.KvU64>>();
-  for await (const e of kv().list<Deno.KvU64>({ prefix: keys.healthMonthCounts(month) })) {
-    stored.set(e.key[2] as string, e);
-  }
-  const senders = [...new Set([...stored.keys(), ...spends.keys()])].sort();
-  // Chunks by cost: a sender with spends needs up to five checks (count, profile, credit, the
-  // credits written again), others three.
-  const chunks: string[][] = [[]];
-  let checks = 0, mutations = 0;
+  const stored = new Set<string>();
+  for await (const e of kv().list({ prefix: keys.healthMonthCounts(month) })) stored.add(e.key[2] as string);
+  const senders = [...new Set([...stored, ...spends.keys()])].sort();
+  const isFirst = (s: string) => spends.has(s) && !stored.has(s);
+  const perCommit = Math.max(1, Math.floor(maxChecks() / 2));
+  // Groups by mutations: a sender written again takes three (count, credit total, today's
+  // credits), a first report eight (its credit's own, the role's grant).
+  const groups: string[][] = [[]];
+  let mutations = 0;
   for (const s of senders) {
-    const [c, m] = spends.has(s) ? [5, 8] : [3, 3];
-    if (checks + c > maxChecks() || mutations + m > MAX_MUTATIONS) {
-      chunks.push([]);
-      checks = mutations = 0;
+    const m = isFirst(s) ? 8 : 3;
+    if (mutations + m > MAX_MUTATIONS) {
+      groups.push([]);
+      mutations = 0;
     }
-    chunks[chunks.length - 1].push(s);
-    checks += c;
+    groups[groups.length - 1].push(s);
     mutations += m;
   }
   const left = new Map<string, number>();
-  for (const chunk of chunks) {
-    if (chunk.length === 0) continue;
-    let done = false;
-    try {
-      done = await flushChunk(month, chunk, spends);
-    } catch (e) {
-      // Not written: the chunk's spends stay pending; the other chunks go on.
-      console.error("health spends flush:", e instanceof Error ? e.message : e);
+  for (const group of groups) {
+    if (group.length === 0) continue;
+    const firsts = group.filter(isFirst);
+    const turns: string[][] = [];
+    for (let i = 0; i < firsts.length; i += perCommit) turns.push(firsts.slice(i, i + perCommit));
+    if (turns.length === 0) turns.push([]);
+    // Spends written so far (each added once); a first report waits for its turn.
+    const added = new Set<string>();
+    const waiting = new Set(firsts);
+    for (const turn of turns) {
+      for (const s of turn) waiting.delete(s);
+      let done = false;
+      try {
+        done = await flushChunk(month, group, spends, added, waiting);
+      } catch (e) {
+        // Not written: the turn's spends stay pending; the other turns go on.
+        console.error("health spends flush:", e instanceof Error ? e.message : e);
+      }
+      if (done) {
+        for (const s of group) if (spends.has(s) && !waiting.has(s)) added.add(s);
+      } else {
+        for (const s of turn) waiting.add(s);
+      }
     }
-    if (!done) { for (const s of chunk) if (spends.has(s)) left.set(s, spends.get(s)!); }
+    for (const s of group) if (spends.has(s) && !added.has(s)) left.set(s, spends.get(s)!);
   }
   return left;
 }
 
 /**
- * Writes one chunk of a month's senders, checked against what it read; false when it kept
- * conflicting. Each sender's credits (their total and today's counter) are written again as they
- * are, unless this commit credits them: the commit of a credit row then tells no time finer than
- * its day either.
+ * Writes a group of a month's senders in one commit; false when it kept conflicting. A sender with
+ * spends not yet `added` gets them (unless `waiting`: a first report whose turn is later); every
+ * other count is written again as it is. Each sender's credits (their total and today's counter)
+ * are written again as they are, unless this commit credits them: the commit of a credit row then
+ * tells no time finer than its day either. A spend of a member whose profile is gone is dropped; a
+ * count written for a member deleted meanwhile is deleted after the commit.
  */
-async function flushChunk(month: string, chunk: string[], spends: Map<string, number>): Promise<boolean> {
+async function flushChunk(
+  month: string,
+  group: string[],
+  spends: Map<string, number>,
+  added: ReadonlySet<string>,
+  waiting: ReadonlySet<string>,
+): Promise<boolean> {
+  const adds = (s: string) => spends.has(s) && !added.has(s) && !waiting.has(s);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const day = Math.floor(now() / DAY_MS);
-    const [counts, totals, todays] = await Promise.all([
-      getAll<Deno.KvU64>(chunk.map((s) => keys.healthMonthCount(month, s))),
-      getAll<Deno.KvU64>(chunk.map((s) => keys.gameCredits(s))),
-      getAll<number>(chunk.map((s) => keys.gameCreditsDay(s, day))),
+    const [counts, totals, todays, profiles] = await Promise.all([
+      getAll<Deno.KvU64>(group.map((s) => keys.healthMonthCount(month, s))),
+      getAll<Deno.KvU64>(group.map((s) => keys.gameCredits(s))),
+      getAll<number>(group.map((s) => keys.gameCreditsDay(s, day))),
+      getAll(group.map((s) => keys.profile(s))),
     ]);
+    const firsts = group.filter((s, i) => adds(s) && !counts[i].value && profiles[i].value);
+    const states = new Map(await Promise.all(firsts.map(async (s) => [s, await creditState(s)] as const)));
     const op = kv().atomic();
-    for (const [i, s] of chunk.entries()) {
+    const written: string[] = [];
+    for (const [i, s] of group.entries()) {
       const count = counts[i];
-      const n = spends.get(s);
       let credited = false;
-      if (n === undefined) {
-        // Written again as it is; gone meanwhile (the member deleted): left gone.
+      if (!adds(s)) {
+        // Written again as it is (a sum of 0); none yet (a first report waiting its turn), or gone
+        // meanwhile (the member deleted): left so.
         if (!count.value) continue;
-        op.check(count).set(count.key, count.value);
+        op.sum(count.key, 0n);
       } else {
-        const profile = await kv().get(keys.profile(s));
         // The member's account is gone: their spend goes with it.
-        if (!profile.value) continue;
-        const before = Number(count.value?.value ?? 0n);
-        op.check(count, profile).set(count.key, new Deno.KvU64(BigInt(before + n)));
-        // The month's first report earns a credit, as the games do (the daily cap applies too).
-        if (before === 0) credited = creditOps(op, await creditState(s));
+        if (!profiles[i].value) continue;
+        op.sum(count.key, BigInt(spends.get(s)!));
+        // The month's first report earns a credit, as the games do (the daily cap applies too),
+        // once: checked that no process counted the month meanwhile.
+        const state = states.get(s);
+        if (state) {
+          op.check({ key: count.key, versionstamp: null });
+          credited = creditOps(op, state);
+        }
       }
+      // Its profile read now: a deletion before the commit leaves nothing of it after (see below).
+      if (profiles[i].value) written.push(s);
       if (credited) continue;
       const [total, today] = [totals[i], todays[i]];
-      if (total.value) op.check(total).set(total.key, total.value);
-      if (today.value !== null) op.check(today).set(today.key, today.value, { expireIn: creditDayExpireIn(day) });
+      if (total.value) op.sum(total.key, 0n);
+      if (today.value !== null) op.set(today.key, today.value, { expireIn: creditDayExpireIn(day) });
     }
-    if ((await op.commit()).ok) return true;
+    if ((await op.commit()).ok) {
+      await dropCountsOfDeleted(month, written);
+      return true;
+    }
     // Every process flushes at the same clock time: a short random wait lets them go in turn.
     await new Promise((ok) => setTimeout(ok, Math.random() * 50 * (attempt + 1)));
   }
   return false;
+}
+
+/** Deletes the counts just written of members whose profile, read before the commit, is gone now (deleted meanwhile). */
+async function dropCountsOfDeleted(month: string, senders: string[]): Promise<void> {
+  const profiles = await getAll(senders.map((s) => keys.profile(s)));
+  const gone = senders.filter((_, i) => !profiles[i].value);
+  if (gone.length === 0) return;
+  const op = kv().atomic();
+  for (const s of gone) op.delete(keys.healthMonthCount(month, s));
+  await op.commit();
 }
 
 /**

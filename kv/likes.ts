@@ -9,6 +9,7 @@
 
 import { addNotification, LIKE_NOTIFY_EVERY_MS, notificationOf, oncePerDayNotification } from "./notifications.ts";
 import { commitGrouped } from "./groupCommit.ts";
+import { countHitsOp, type ReadHit } from "./ratelimit.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
@@ -103,23 +104,29 @@ export async function unblock(blocker: string, blocked: string): Promise<boolean
  * the stored one writes nothing (`changed` false). A new type moves the like to the top of both
  * lists. `first`, when given, is called once with the type stored before, after the store was read
  * and before anything is written (a throw writes nothing): the API counts a new LIKE there, without
- * reading the like a second time.
+ * reading the like a second time. It may answer rate-limit counts read before (kv/ratelimit.ts):
+ * they are counted in the like's own commit, checked against what was read; a commit that
+ * conflicts calls `first` again on its new read.
  */
 export async function putProfileLike(
   liker: string,
   liked: string,
   likeType: LikeType,
   blocked?: boolean,
-  first?: (stored: LikeType) => Promise<void>,
+  first?: (stored: LikeType) => Promise<readonly ReadHit[] | void>,
 ): Promise<{ like: ProfileLike; changed: boolean }> {
   const key = keys.profileLike(liker, liked);
-  // Whether the liked member has a device to push to: asked once, not again on a retry.
-  let reachable: boolean | undefined;
+  // Whether the liked member has a device to push to: asked once (beside the like's read, when
+  // the like may tell them), not again on a retry.
+  let reachableRead: Promise<boolean> | undefined = likeType === "LIKE" && blocked !== true
+    ? pushReachable(liked)
+    : undefined;
+  reachableRead?.catch(() => {}); // a like that tells no one leaves it unread
   for (let attempt = 0; attempt < 10; attempt++) {
     // The record says when its member was last told of it too: one read.
     const entry = await kv().get<Stored<ProfileLike>>(key);
     const old = entry.value;
-    if (attempt === 0) await first?.(old?.likeType ?? "UNDETERMINED");
+    const hits = (await first?.(old?.likeType ?? "UNDETERMINED")) ?? [];
     const nextBlocked = blocked ?? old?.blocked ?? false;
     if (old && old.likeType === likeType && old.blocked === nextBlocked) return { like: strip(old), changed: false };
     const t = now();
@@ -137,13 +144,14 @@ export async function putProfileLike(
       seq: typeChanged ? newId(t) : old.seq,
     };
     const toldAt = tell ? t : old?.toldAt;
-    const push = tell && (reachable ??= await pushReachable(liked));
+    const push = tell && await (reachableRead ??= pushReachable(liked));
     if (toldAt !== undefined) next.toldAt = toldAt;
     const row: ListedLike = { tsCreated: next.tsCreated, blocked: nextBlocked };
     // Committed with other likes made meanwhile (kv/groupCommit.ts): a like's commit is mostly its
     // transaction's fixed cost.
-    const written = await commitGrouped([key], (op) => {
+    const written = await commitGrouped([key, ...hits.map((h) => h.entry.key)], (op) => {
       op.check(entry).set(key, next);
+      countHitsOp(op, hits);
       if (old && typeChanged) {
         op.delete(keys.profileLikeByLiker(liker, old.likeType, old.seq, liked))
           .delete(keys.profileLikeByLiked(liked, old.likeType, old.seq, liker));

@@ -13,7 +13,13 @@ import { getAll, kv, maxChecksPerAtomic } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { addChatNotification, clearChatNotification } from "./notifications.ts";
+import {
+  chatNotificationOps,
+  type ChatNotificationRead,
+  clearChatNotification,
+  readChatNotification,
+} from "./notifications.ts";
+import { countHitsOp, type ReadHit } from "./ratelimit.ts";
 import { addEvent } from "./events.ts";
 import { grantPictureAccessOp } from "./pictures.ts";
 import { getProfile } from "./profiles.ts";
@@ -42,7 +48,15 @@ export async function sendPrivateMessage(
   recipient: string,
   bodyText: string,
   profilePicIds: string[],
-  opts: { viewOnce?: boolean; held?: boolean; sendKey?: string } = {},
+  opts: {
+    viewOnce?: boolean;
+    held?: boolean;
+    sendKey?: string;
+    /** The sender's rate limits, read before and counted in the message's atomic (kv/ratelimit.ts). */
+    counted?: readonly ReadHit[];
+    /** The recipient's notification of the conversation, read beside the request's other reads. */
+    notification?: ChatNotificationRead;
+  } = {},
 ): Promise<Message> {
   const m: Message = {
     id: newId(),
@@ -64,8 +78,19 @@ export async function sendPrivateMessage(
   addEvent(op, [sender, recipient], { type: "message", id: m.id, from: sender, to: recipient });
   if (!opts.viewOnce) { for (const pic of profilePicIds) grantPictureAccessOp(op, pic, recipient); }
   if (opts.held) op.sum(keys.spamHeldCount(sender), 1n);
-  await addChatNotification(op, recipient, sender);
+  if (opts.counted) countHitsOp(op, opts.counted);
+  chatNotificationOps(op, recipient, opts.notification ?? await readChatNotification(recipient, sender));
   return await commitOnce(op, m, sender, opts.sendKey);
+}
+
+/**
+ * A message's atomic failed its checks: a count it was checked against moved (another send of the
+ * same member at once). Nothing was stored; the caller reads again and retries.
+ */
+export class SendConflict extends Error {
+  constructor() {
+    super("message not stored: a count it was checked against changed");
+  }
 }
 
 /**
@@ -82,7 +107,7 @@ async function commitOnce(op: Deno.AtomicOperation, m: Message, sender: string, 
   if ((await op.commit()).ok) return m;
   const first = sendKey ? await messageBySendKey(sender, sendKey) : null;
   if (first) return first;
-  throw new Error("message not stored");
+  throw new SendConflict();
 }
 
 /** The message `sender` already sent with this idempotency key, if any. */
@@ -100,20 +125,18 @@ export async function sendBroadcast(
   sector: string,
   bodyText: string,
   profilePicIds: string[],
-  opts: { sendKey?: string } = {},
+  opts: { sendKey?: string; counted?: readonly ReadHit[] } = {},
 ): Promise<Message> {
   const m: Message = { id: newId(), senderProfileId: sender, sector, bodyText, profilePicIds, tsCreated: now() };
   const op = kv().atomic().set(keys.broadcast(sector, m.id), m, { expireIn: BROADCAST_TTL_MS });
+  if (opts.counted) countHitsOp(op, opts.counted);
   return await commitOnce(op, m, sender, opts.sendKey);
 }
 
+/** The messages of `ids` that exist, in order: every batch of ten read at once (one round trip). */
 async function messagesByIds(ids: string[]): Promise<Message[]> {
-  const out: Message[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const got = await kv().getMany<Message[]>(ids.slice(i, i + 10).map((id) => keys.message(id)));
-    for (const e of got) if (e.value) out.push(e.value);
-  }
-  return out;
+  const got = await getAll<Message>(ids.map((id) => keys.message(id)));
+  return got.flatMap((e) => e.value ? [e.value] : []);
 }
 
 /** Paging of a conversation: newer than `since`, or older than `before`, else the newest. */
@@ -143,14 +166,26 @@ export async function conversation(
   return { items: await messagesByIds(reverse ? page : page.reverse()), hasMore };
 }
 
-/** The latest message with each partner, newest first; `before` pages by message id. */
-async function latestPerPartner(me: string, w: Window = {}): Promise<{ items: Message[]; hasMore: boolean }> {
-  const latest: { messageId: string }[] = [];
-  for await (const e of kv().list<{ messageId: string }>({ prefix: keys.chatsOf(me) })) latest.push(e.value);
-  let ids = latest.map((l) => l.messageId).sort().reverse();
-  if (w.beforeMessageId) ids = ids.filter((id) => id < w.beforeMessageId!);
-  if (w.sinceMessageId) ids = ids.filter((id) => id > w.sinceMessageId!);
-  return { items: await messagesByIds(ids.slice(0, PAGE_SIZE)), hasMore: ids.length > PAGE_SIZE };
+/**
+ * The page of `me`'s conversations, newest first (`before` pages by message id): the latest
+ * message id with each partner, read from the index alone, so the messages and the partners'
+ * names can then be read at once.
+ */
+async function latestPerPartner(me: string, w: Window = {}): Promise<{ page: Latest[]; hasMore: boolean }> {
+  let latest: Latest[] = [];
+  for await (const e of kv().list<{ messageId: string }>({ prefix: keys.chatsOf(me) })) {
+    latest.push({ partner: e.key[2] as string, messageId: e.value.messageId });
+  }
+  latest.sort((a, b) => (a.messageId < b.messageId ? 1 : a.messageId > b.messageId ? -1 : 0));
+  if (w.beforeMessageId) latest = latest.filter((l) => l.messageId < w.beforeMessageId!);
+  if (w.sinceMessageId) latest = latest.filter((l) => l.messageId > w.sinceMessageId!);
+  return { page: latest.slice(0, PAGE_SIZE), hasMore: latest.length > PAGE_SIZE };
+}
+
+/** A conversation's entry in "Your Conversations": the partner and the latest message's id. */
+interface Latest {
+  partner: string;
+  messageId: string;
 }
 
 /** True when `me` and `other` have exchanged a message before. */
@@ -228,17 +263,32 @@ function partnerOf(me: string, m: Message): string {
   return m.senderProfileId === me ? m.recipientProfileId! : m.senderProfileId;
 }
 
-/** "Your Conversations" of `me`, blocked members left out, with their names. */
-export async function conversationsOf(me: string, blocked: Set<string>, w: Window = {}): Promise<MessagePage> {
-  const page = await latestPerPartner(me, w);
-  const items = page.items.filter((m) => !blocked.has(partnerOf(me, m))).map((m) => seenBy(m, me));
-  return { items, hasMore: page.hasMore, people: await peopleOf(items.map((m) => partnerOf(me, m))) };
+/**
+ * "Your Conversations" of `me`, blocked members left out, with their names. `blocked` may still be
+ * on its way (read beside the index); the messages and the names are read together after it.
+ */
+export async function conversationsOf(
+  me: string,
+  blocked: Set<string> | Promise<Set<string>>,
+  w: Window = {},
+): Promise<MessagePage> {
+  const [{ page, hasMore }, hidden] = await Promise.all([latestPerPartner(me, w), blocked]);
+  const shown = page.filter((l) => !hidden.has(l.partner));
+  const [messages, people] = await Promise.all([
+    messagesByIds(shown.map((l) => l.messageId)),
+    peopleOf(shown.map((l) => l.partner)),
+  ]);
+  const items = messages.filter((m) => !hidden.has(partnerOf(me, m))).map((m) => seenBy(m, me));
+  // Names only of the partners listed (an entry whose message is gone names no one).
+  const listed = new Set(items.map((m) => partnerOf(me, m)));
+  for (const id of Object.keys(people)) if (!listed.has(id)) delete people[id];
+  return { items, hasMore, people };
 }
 
-/** One page of the conversation of `me` with `other`, with both names. */
+/** One page of the conversation of `me` with `other`, with both names (read beside the page). */
 export async function conversationWith(me: string, other: string, w: Window = {}): Promise<MessagePage> {
-  const page = await conversation(me, other, w);
-  return { items: page.items.map((m) => seenBy(m, me)), hasMore: page.hasMore, people: await peopleOf([other, me]) };
+  const [page, people] = await Promise.all([conversation(me, other, w), peopleOf([other, me])]);
+  return { items: page.items.map((m) => seenBy(m, me)), hasMore: page.hasMore, people };
 }
 
 /** A message as `viewer` gets it: its sender is never told it was held as spam. */

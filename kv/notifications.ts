@@ -14,7 +14,7 @@
  *   like by the time kept in its own record (kv/likes.ts), each checked by the like's atomic.
  */
 
-import { kv } from "./db.ts";
+import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
@@ -87,11 +87,33 @@ async function chatNotificationId(sender: string): Promise<string> {
  * and a push only when its last was CHAT_PUSH_EVERY_MS ago.
  */
 export async function addChatNotification(op: Deno.AtomicOperation, recipient: string, sender: string): Promise<void> {
+  chatNotificationOps(op, recipient, await readChatNotification(recipient, sender));
+}
+
+/** What a message's notification is written from: the conversation's notification for the recipient and its count. */
+export interface ChatNotificationRead {
+  sender: string;
+  id: string;
+  entry: Deno.KvEntryMaybe<StoredNotification>;
+  count: Deno.KvEntryMaybe<Deno.KvU64>;
+}
+
+/** Reads what `chatNotificationOps` needs (one read: a message reads it beside its other reads). */
+export async function readChatNotification(recipient: string, sender: string): Promise<ChatNotificationRead> {
   const id = await chatNotificationId(sender);
+  // One snapshot: without the record, a count found is one an expired notification left.
+  const [entry, count] = await kv().getMany<[StoredNotification, Deno.KvU64]>([
+    keys.notification(recipient, id),
+    keys.notificationCount(recipient, id),
+  ]);
+  return { sender, id, entry, count };
+}
+
+/** `addChatNotification` from a read made before (`readChatNotification`). */
+export function chatNotificationOps(op: Deno.AtomicOperation, recipient: string, read: ChatNotificationRead): void {
+  const { sender, id, entry, count } = read;
   const key = keys.notification(recipient, id);
   const countKey = keys.notificationCount(recipient, id);
-  // One snapshot: without the record, a count found is one an expired notification left.
-  const [entry, count] = await kv().getMany<[StoredNotification, Deno.KvU64]>([key, countKey]);
   const old = entry.value;
   const t = now();
   const push = !old || t - (old.tsPushed ?? 0) >= CHAT_PUSH_EVERY_MS;
@@ -175,11 +197,9 @@ export async function notify(profileId: string, n: { bodyText: string; url?: str
 async function shown(profileId: string, stored: StoredNotification[], lang?: Locale): Promise<Notification[]> {
   const chats = stored.filter((n) => n.kind === "chat");
   const counts = new Map<string, number>();
-  for (let i = 0; i < chats.length; i += 10) {
-    const batch = chats.slice(i, i + 10);
-    const entries = await kv().getMany<Deno.KvU64[]>(batch.map((n) => keys.notificationCount(profileId, n.id)));
-    batch.forEach((n, j) => counts.set(n.id, Math.max(1, Number(entries[j].value?.value ?? 1n))));
-  }
+  // Every batch of ten counts read at once: one round trip.
+  const entries = await getAll<Deno.KvU64>(chats.map((n) => keys.notificationCount(profileId, n.id)));
+  chats.forEach((n, j) => counts.set(n.id, Math.max(1, Number(entries[j].value?.value ?? 1n))));
   const texts = () =>
     stored.map(({ kind, text, tsPushed: _, ...n }) => {
       if (text) return { ...n, bodyText: NOTIFICATION_TEXTS[text] };

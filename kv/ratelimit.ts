@@ -4,6 +4,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { setNewest } from "../domain/newest.ts";
+import { detached } from "./roundTrips.ts";
 
 /** A limit: at most `max` hits per `windowMs`. */
 export interface Limit {
@@ -75,12 +76,17 @@ export const UNLIMITED_ROLES = ["PRO", "VOLUNTEER"] as const;
 export const STANDARD_LIMIT_MESSAGE =
   "You reached today's limit for standard members. Pro and volunteer members have no limits.";
 
+/** Does a standard member's daily limit apply to `who` (no unlimited role)? */
+export function standardApplies(who: { roles: readonly string[] }): boolean {
+  return !who.roles.some((r) => (UNLIMITED_ROLES as readonly string[]).includes(r));
+}
+
 /** Counts a standard member's use of a daily limit; members with an unlimited role always pass. */
 export function hitStandard(
   name: typeof STANDARD_LIMITS[number],
   who: { accountId: string; roles: readonly string[] },
 ): Promise<boolean> {
-  if (who.roles.some((r) => (UNLIMITED_ROLES as readonly string[]).includes(r))) return Promise.resolve(true);
+  if (!standardApplies(who)) return Promise.resolve(true);
   return hit(name, who.accountId);
 }
 
@@ -88,13 +94,59 @@ export function hitStandard(
 export const NEW_MEMBER_MS = 24 * 60 * 60_000;
 type NewMemberLimit = Extract<LimitName, `newMember${string}`>;
 
+/** Do the tighter `newMember*` limits apply to `who` (an account younger than a day)? */
+export function newMemberApplies(who: { accountCreated: number }): boolean {
+  return now() - who.accountCreated < NEW_MEMBER_MS;
+}
+
 /** Counts a new member's hit against their tighter limit; members older than a day always pass. */
 export function hitNewMember(
   name: NewMemberLimit,
   who: { accountId: string; accountCreated: number },
 ): Promise<boolean> {
-  if (now() - who.accountCreated >= NEW_MEMBER_MS) return Promise.resolve(true);
+  if (!newMemberApplies(who)) return Promise.resolve(true);
   return hit(name, who.accountId);
+}
+
+/**
+ * A hit read before it is counted: a write reads its limits' counts together with its other reads
+ * (`readHits`), decides with `withinLimit`, and counts them in its own atomic (`countHitsOp`), so a
+ * limited write costs no round trip of its own. The count is checked in that atomic: two writes of
+ * one member at once conflict (the caller reads again and retries) and never both pass the last
+ * place under the limit.
+ */
+export interface ReadHit {
+  name: LimitName;
+  entry: Deno.KvEntryMaybe<Deno.KvU64>;
+}
+
+/**
+ * The current counts of the limits `hits` names (one read), with the sweep of ended windows a
+ * scope's first hit of a window starts (beside the read, not before it).
+ */
+export async function readHits(hits: readonly { name: LimitName; who: string }[]): Promise<ReadHit[]> {
+  if (hits.length === 0) return [];
+  const t = now();
+  const at = hits.map(({ name, who }) => {
+    const window = Math.floor(t / LIMITS[name].windowMs);
+    return { name, window, key: keys.rateLimitCount(name, window, who) };
+  });
+  const [entries] = await Promise.all([
+    kv().getMany<Deno.KvU64[]>(at.map((h) => h.key)),
+    ...at.map((h) => sweepEndedWindows(h.name, h.window)),
+  ]);
+  return at.map((h, i) => ({ name: h.name, entry: entries[i] }));
+}
+
+/** Is one more hit within the limit of each read count? */
+export function withinLimit(hits: readonly ReadHit[]): boolean {
+  return hits.every((h) => (h.entry.value?.value ?? 0n) + 1n <= BigInt(LIMITS[h.name].max));
+}
+
+/** Adds one hit of each read count to `op`, checked against the count read. */
+export function countHitsOp(op: Deno.AtomicOperation, hits: readonly ReadHit[]): Deno.AtomicOperation {
+  for (const h of hits) op.check(h.entry).sum(h.entry.key, 1n);
+  return op;
 }
 
 /** Counts a hit; true while within the limit. */
@@ -137,13 +189,17 @@ interface LocalCounts {
   dirty: Set<LocalCount>;
   /** When (performance.now()) the last flush began. */
   flushedAt: number;
+  /** The flush under way, if any (a request does not wait for it; `flushLimitCounts` does). */
+  flushing: Promise<void> | null;
 }
 const localCounts = new WeakMap<Deno.Kv, LocalCounts>();
 
 async function hitInMemory(scope: LimitName, limit: Limit, who: string): Promise<boolean> {
   const db = kv();
   let local = localCounts.get(db);
-  if (!local) localCounts.set(db, local = { counts: new Map(), dirty: new Set(), flushedAt: -Infinity });
+  if (!local) {
+    localCounts.set(db, local = { counts: new Map(), dirty: new Set(), flushedAt: -Infinity, flushing: null });
+  }
   const window = Math.floor(now() / limit.windowMs);
   const id = `${scope}\u0000${window}\u0000${who}`;
   let c = local.counts.get(id);
@@ -165,31 +221,56 @@ async function hitInMemory(scope: LimitName, limit: Limit, who: string): Promise
     local.dirty.add(c);
   }
   const allowed = c.global + c.pending <= limit.max;
-  if (performance.now() - local.flushedAt >= FLUSH_MS) await flushCounts(db, local);
+  // The flush is started, not waited for: the hits it writes are this instance's count of others'
+  // requests, not this one's answer (one flush at a time; the next due hit starts the next).
+  if (performance.now() - local.flushedAt >= FLUSH_MS && !local.flushing) {
+    const flushing = local.flushing = detached(() => flushCounts(db, local))
+      .catch((e) => console.error("rate limit counts flush:", e instanceof Error ? e.message : e))
+      .finally(() => {
+        if (local.flushing === flushing) local.flushing = null;
+      });
+  }
   return allowed;
 }
 
-/** Adds what the instance counted since the last flush to KV, `FLUSH_BATCH` keys a commit. */
+/**
+ * Adds what the instance counted since the last flush to KV, `FLUSH_BATCH` keys a commit. A batch
+ * that fails keeps its hits pending for the next flush.
+ */
 async function flushCounts(db: Deno.Kv, local: LocalCounts): Promise<void> {
   local.flushedAt = performance.now();
   const due = [...local.dirty];
   local.dirty.clear();
   for (let i = 0; i < due.length; i += FLUSH_BATCH) {
     const op = db.atomic();
-    const batch = due.slice(i, i + FLUSH_BATCH);
-    for (const c of batch) {
-      op.sum(c.key, BigInt(c.pending));
-      c.global += c.pending;
-      c.pending = 0;
+    const batch = due.slice(i, i + FLUSH_BATCH).map((c) => ({ c, n: c.pending }));
+    for (const { c, n } of batch) {
+      op.sum(c.key, BigInt(n));
+      c.pending -= n;
     }
-    await op.commit();
+    let ok = false;
+    try {
+      ok = (await op.commit()).ok;
+    } finally {
+      for (const { c, n } of batch) {
+        if (ok) c.global += n;
+        else {
+          c.pending += n;
+          local.dirty.add(c);
+        }
+      }
+      if (!ok) { for (const c of due.slice(i + FLUSH_BATCH)) local.dirty.add(c); }
+    }
+    if (!ok) return;
   }
 }
 
 /** Adds every hit counted in the instance to KV now (tests; a server that stops). */
 export async function flushLimitCounts(): Promise<void> {
   const local = localCounts.get(kv());
-  if (local) await flushCounts(kv(), local);
+  if (!local) return;
+  await local.flushing;
+  await flushCounts(kv(), local);
 }
 
 /**
@@ -207,8 +288,8 @@ export async function flushLimitCounts(): Promise<void> {
 export async function hitLimit(scope: string, limit: Limit, who: string): Promise<boolean> {
   const window = Math.floor(now() / limit.windowMs);
   const key = keys.rateLimitCount(scope, window, who);
-  await sweepEndedWindows(scope, window);
-  const res = await kv().atomic().sum(key, 1n).commit();
+  // The sweep of ended windows goes beside the count: it deletes only windows before this one's.
+  const [res] = await Promise.all([kv().atomic().sum(key, 1n).commit(), sweepEndedWindows(scope, window)]);
   if (!res.ok) throw new Error("rate limit count failed"); // a sum without checks always commits
   const count = (await kv().get<Deno.KvU64>(key)).value?.value ?? 1n;
   return count <= BigInt(limit.max);

@@ -30,11 +30,13 @@ export function nameCallsByCaller(on: boolean): void {
   whereOn = on;
 }
 
-/** The first frame of the stack outside this file and kv/db.ts: the app code that made the call. */
+/** The first frame of the stack outside this file, kv/handleProxy.ts and kv/db.ts: the app code that made the call. */
 function caller(): string {
   const lines = (new Error().stack ?? "").split("\n").slice(1);
   for (const l of lines) {
-    if (l.includes("roundTrips.ts") || l.includes("/kv/db.ts") || !l.includes("file://")) continue;
+    if (
+      l.includes("roundTrips.ts") || l.includes("handleProxy.ts") || l.includes("/kv/db.ts") || !l.includes("file://")
+    ) continue;
     const m = l.match(/at (?:async )?([^ ]+) \(.*\/([^/]+:\d+):\d+\)/) ?? l.match(/\/([^/]+:\d+):\d+/);
     return m ? (m.length > 2 ? `${m[1]} ${m[2]}` : m[1]) : "?";
   }

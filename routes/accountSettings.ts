@@ -10,19 +10,31 @@ import type { Session } from "../kv/sessions.ts";
 import { activeGrant } from "../kv/roles.ts";
 import { listPushSubscriptions, vapidKeys } from "../kv/push.ts";
 
-/** The settings a member sees of their own account (spec §3 Settings), with push devices and key. */
-export async function settingsOf(a: Account, session: Session | null) {
-  // Read together: one wait for the store, not three.
-  const [volunteer, devices, keys] = await Promise.all([
-    activeGrant(a.id, "VOLUNTEER"),
-    listPushSubscriptions(a.id),
+/**
+ * The reads of the settings besides the account and session, all at once (one wait for the store):
+ * a caller starts them beside its read of the account (`settingsOf`'s second argument).
+ */
+export function settingsReads(accountId: string, profileId: string) {
+  return Promise.all([
+    activeGrant(accountId, "VOLUNTEER"),
+    listPushSubscriptions(accountId),
     vapidKeys(),
+    getProfile(profileId),
   ]);
+}
+
+/** The settings a member sees of their own account (spec §3 Settings), with push devices and key. */
+export async function settingsOf(
+  a: Account,
+  session: Session | null,
+  reads?: ReturnType<typeof settingsReads>,
+) {
+  const [volunteer, devices, keys, profile] = await (reads ?? settingsReads(a.id, a.defaultProfileId));
   return {
     defaultProfileId: a.defaultProfileId,
     // A member who never set one here: the name they gave their profile (onboarding), not the email's local part.
     name: a.name === defaultAccountName(a.email)
-      ? (await getProfile(a.defaultProfileId))?.profilename || a.name
+      ? (profile?.id === a.defaultProfileId ? profile.profilename : undefined) || a.name
       : a.name,
     email: a.email,
     roles: a.roles,

@@ -232,6 +232,10 @@ export function session(): MiddlewareHandler<AppEnv> {
       // The account the token names is read beside the session (one wait for the store, not two),
       // and used only if the session is that account's.
       const hint = accountHint(token);
+      // A page's moderation notice is read beside them too (pages only; used if the session is the hint's).
+      const page = !c.req.path.startsWith("/api/");
+      const hintedNotice = page && hint ? accountNotice(hint) : null;
+      hintedNotice?.catch(() => {}); // a page that renders no notice (an error page) leaves it unread
       const [s, guessed] = await Promise.all([
         getSession(token, { touch: !QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`) }),
         hint ? accountWithGrants(hint) : null,
@@ -255,8 +259,8 @@ export function session(): MiddlewareHandler<AppEnv> {
         c.header(CACHE_ID_HEADER, await offlineCacheId(s.id, isDiscreet(c)));
         // A page shows the member's moderation notice; API calls skip the read.
         // Not awaited here: the page's own reads go on meanwhile (routes/pages/render.tsx waits for it).
-        if (!c.req.path.startsWith("/api/")) {
-          const notice = accountNotice(account.id);
+        if (page) {
+          const notice = hintedNotice && hint === account.id ? hintedNotice : accountNotice(account.id);
           notice.catch(() => {}); // a page that renders no notice (an error page) leaves it unread
           c.set("notice", notice);
         }

@@ -7,7 +7,17 @@ import type { Context } from "hono";
 import type { AppEnv, Caller } from "./env.ts";
 import { badRequest, dailyLimit, notFound, tooMany } from "./errors.ts";
 import { requireOwnProfile } from "./middleware.ts";
-import { hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../kv/ratelimit.ts";
+import {
+  hitNewMember,
+  hitStandard,
+  type LimitName,
+  newMemberApplies,
+  type ReadHit,
+  readHits,
+  STANDARD_LIMIT_MESSAGE,
+  standardApplies,
+  withinLimit,
+} from "../kv/ratelimit.ts";
 import { viewedProfile } from "../kv/profiles.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 import { hasBlocked, isWithdrawn } from "../kv/blocks.ts";
@@ -19,8 +29,13 @@ import { phrase } from "../domain/phrases.ts";
  */
 export async function reachableProfile(viewerId: string, targetId: string): Promise<Profile> {
   if (viewerId === targetId) throw badRequest(phrase("That is your own profile."), "own_profile");
-  const target = await viewedProfile(targetId);
-  if (!target || await hasBlocked(targetId, viewerId) || await isWithdrawn(targetId)) {
+  // The three reads at once: one wait for the store, not three.
+  const [target, blocked, withdrawn] = await Promise.all([
+    viewedProfile(targetId),
+    hasBlocked(targetId, viewerId),
+    isWithdrawn(targetId),
+  ]);
+  if (!target || blocked || withdrawn) {
     throw notFound(phrase("No such profile."));
   }
   return target;
@@ -31,8 +46,30 @@ export async function reachableProfile(viewerId: string, targetId: string): Prom
  * of the caller's own, else the target as `reachableProfile` gives it.
  */
 export async function ownTowards(c: Context<AppEnv>, me: string, targetId: string): Promise<Profile> {
-  await requireOwnProfile(c, me);
-  return await reachableProfile(me, targetId);
+  // Both read at once; a profile not the caller's is refused first, whatever the target.
+  const [own, target] = await Promise.allSettled([requireOwnProfile(c, me), reachableProfile(me, targetId)]);
+  if (own.status === "rejected") throw own.reason;
+  if (target.status === "rejected") throw target.reason;
+  return target.value;
+}
+
+/**
+ * The limits a LIKE of `caller` counts (none for other kinds), read at once: a like reads them
+ * beside its other reads and counts them in its own commit (`likeAllowed`, kv/likes.ts).
+ */
+export function readLikeHits(caller: Caller, likeType: string): Promise<ReadHit[]> {
+  if (likeType !== "LIKE") return Promise.resolve([]);
+  const limits: { name: LimitName; who: string }[] = [];
+  if (standardApplies(caller)) limits.push({ name: "likesPerDay", who: caller.accountId });
+  if (newMemberApplies(caller)) limits.push({ name: "newMemberLikes", who: caller.accountId });
+  return readHits(limits);
+}
+
+/** The read counts of a LIKE when one more is within its limits; else the answer (429) past the first it is over. */
+export function likeAllowed(hits: ReadHit[]): ReadHit[] {
+  if (!withinLimit(hits.filter((h) => h.name === "likesPerDay"))) throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
+  if (!withinLimit(hits.filter((h) => h.name === "newMemberLikes"))) throw tooMany();
+  return hits;
 }
 
 /** A LIKE counts against the daily likes and a new member's likes (429 past either); other kinds are free. */

@@ -10,7 +10,8 @@ import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller, requireOwnProfile } from "../middleware.ts";
-import { countLike, ownTowards, reachableProfile } from "../policy.ts";
+import { countLike, likeAllowed, ownTowards, reachableProfile, readLikeHits } from "../policy.ts";
+import type { ReadHit } from "../../kv/ratelimit.ts";
 import {
   blockList,
   getPicLikes,
@@ -30,6 +31,7 @@ import {
 import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
 import { answer } from "../answer.ts";
 import { hotLiked } from "../../kv/games/hotOrNot.ts";
+import { detached } from "../../kv/roundTrips.ts";
 
 const likeType = z.enum(LIKE_TYPES);
 const cursor = z.string().max(500).optional();
@@ -105,6 +107,9 @@ export const likes = new Hono<AppEnv>()
   .put("/profile-like", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, profileLikeBody);
+    // The like's limits are read beside the checks of who may like whom; counted in its own commit.
+    let hitsRead: Promise<ReadHit[]> | null = readLikeHits(caller, body.likeType);
+    hitsRead.catch(() => {}); // a like refused before it leaves them unread
     await ownTowards(c, body.likerProfileId, body.likedProfileId);
     // A like sent again (a device's outbox retrying after a lost answer) lands the same and is not counted again.
     let newLike = false;
@@ -113,13 +118,22 @@ export const likes = new Hono<AppEnv>()
       body.likedProfileId,
       body.likeType,
       body.blocked,
-      (stored) => {
+      async (stored) => {
         newLike = stored !== "LIKE" && body.likeType === "LIKE";
-        return stored !== "LIKE" ? countLike(caller, body.likeType) : Promise.resolve();
+        if (stored === "LIKE") return [];
+        // The first try uses the counts read above; a retry (a count moved meanwhile) reads them again.
+        const hits = await (hitsRead ?? readLikeHits(caller, body.likeType));
+        hitsRead = null;
+        return likeAllowed(hits);
       },
     );
-    // A new like counts for the liked member's first picture in 'Keep my best picture first'.
-    if (newLike) await hotLiked(body.likedProfileId, null);
+    // A new like counts for the liked member's first picture in 'Keep my best picture first': a
+    // best-effort count the answer does not wait for (the like itself is already stored).
+    if (newLike) {
+      void detached(() => hotLiked(body.likedProfileId, null)).catch((e) =>
+        console.error("keep best first:", e instanceof Error ? e.message : e)
+      );
+    }
     return answer(c, "PUT /api/profile-like", like);
   })
   .put("/profile-pic-like", async (c) => {

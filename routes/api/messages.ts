@@ -28,6 +28,7 @@ import {
   peopleOf,
   seenBy,
   sendBroadcast,
+  SendConflict,
   sendPrivateMessage,
 } from "../../kv/messages.ts";
 import { getProfile, isVerified } from "../../kv/profiles.ts";
@@ -37,7 +38,16 @@ import { clearChatNotification } from "../../kv/notifications.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { getShownPosition } from "../../kv/positions/mod.ts";
 import { isId } from "../../kv/ids.ts";
-import { hit, hitNewMember, hitStandard, STANDARD_LIMIT_MESSAGE } from "../../kv/ratelimit.ts";
+import {
+  type LimitName,
+  newMemberApplies,
+  type ReadHit,
+  readHits,
+  STANDARD_LIMIT_MESSAGE,
+  standardApplies,
+  withinLimit,
+} from "../../kv/ratelimit.ts";
+import { readChatNotification } from "../../kv/notifications.ts";
 import { sendingPause } from "../../kv/moderation.ts";
 import { checkFirstMessage, isEarlyMessage } from "../../kv/spam.ts";
 import { MODERATION_TEXTS } from "../../domain/moderation.ts";
@@ -73,6 +83,33 @@ const DELETE_REFUSALS: Record<DeleteRefusal, () => Error> = {
 
 export const deleteMessageQuery = z.object({ for: z.enum(["me", "both"]).default("me") });
 
+/** The limits a new conversation counts (beside every message's). */
+const CONVERSATION_LIMITS = ["newConversationsPerDay", "newMemberConversations"] as const;
+/** The limits every message counts. */
+const MESSAGE_LIMITS = ["messageByAccount", "newMemberMessages"] as const;
+/** Tries of a send whose counts moved under it (the same member sending at once). */
+const SEND_ATTEMPTS = 5;
+
+/** The limits that apply to a private message of `caller` (the conversation's counted only if it is new). */
+function privateLimits(caller: { accountId: string; roles: readonly string[]; accountCreated: number }) {
+  const out: { name: LimitName; who: string }[] = [{ name: "messageByAccount", who: caller.accountId }];
+  if (newMemberApplies(caller)) out.push({ name: "newMemberMessages", who: caller.accountId });
+  if (standardApplies(caller)) out.push({ name: "newConversationsPerDay", who: caller.accountId });
+  if (newMemberApplies(caller)) out.push({ name: "newMemberConversations", who: caller.accountId });
+  return out;
+}
+
+/** The limits that apply to a Map Chat post of `caller`. */
+function broadcastLimits(caller: { accountId: string; accountCreated: number }) {
+  const out: { name: LimitName; who: string }[] = [{ name: "broadcastByAccount", who: caller.accountId }];
+  if (newMemberApplies(caller)) out.push({ name: "newMemberBroadcasts", who: caller.accountId });
+  return out;
+}
+
+/** Are the every-message limits of the read counts within bounds? */
+const withinMessageLimit = (hits: readonly ReadHit[]) =>
+  withinLimit(hits.filter((h) => (MESSAGE_LIMITS as readonly string[]).includes(h.name)));
+
 export const sectorPageQuery = z.object({ page: z.coerce.number().int().min(0).max(50).default(0) });
 
 export const messages = new Hono<AppEnv>()
@@ -101,10 +138,11 @@ export const messages = new Hono<AppEnv>()
     const caller = requireCaller(c);
     if (c.req.param("profileId") !== caller.profileId) throw forbidden();
     const w = queryOf(c, windowQuery);
+    // The block lists are read beside the conversations' index, not before it.
     return answer(
       c,
       "GET /api/messages/most-recent-with/:profileId",
-      await conversationsOf(caller.profileId, await blockedSet(caller.profileId), w),
+      await conversationsOf(caller.profileId, blockedSet(caller.profileId), w),
     );
   })
   .get("/messages/between/:a/:b", async (c) => {
@@ -112,12 +150,14 @@ export const messages = new Hono<AppEnv>()
     const a = parseWith(id, c.req.param("a")), b = parseWith(id, c.req.param("b"));
     if (a !== caller.profileId && b !== caller.profileId) throw forbidden();
     const other = a === caller.profileId ? b : a;
-    if (await isBlockedEither(caller.profileId, other)) throw notFound("No such conversation.");
-    return answer(
-      c,
-      "GET /api/messages/between/:a/:b",
-      await conversationWith(caller.profileId, other, queryOf(c, windowQuery)),
-    );
+    const w = queryOf(c, windowQuery);
+    // The page is read beside the block check (one wait, not two) and dropped unseen when blocked.
+    const [blocked, page] = await Promise.all([
+      isBlockedEither(caller.profileId, other),
+      conversationWith(caller.profileId, other, w),
+    ]);
+    if (blocked) throw notFound("No such conversation.");
+    return answer(c, "GET /api/messages/between/:a/:b", page);
   })
   .put("/messages/read/:other", async (c) => {
     const caller = requireCaller(c);
@@ -136,9 +176,13 @@ export const messages = new Hono<AppEnv>()
     const text = body.bodyText.trim();
     const recipient = body.recipientProfileId;
     // Every read the checks below need, started together: one wait for the store, not one each.
-    // Nothing is written until a retry is ruled out and the checks before each write have passed.
+    // Nothing is written until a retry is ruled out and the checks before each write have passed;
+    // the rate limits' counts are read here and counted in the message's own atomic.
     const toOther = recipient && recipient !== caller.profileId ? recipient : null;
-    const [sentBefore, me, paused, them, blocked, talking, verifiedOnly, early] = await Promise.all([
+    const limits = recipient ? privateLimits(caller) : broadcastLimits(caller);
+    const readCounts = () =>
+      Promise.all([readHits(limits), toOther ? readChatNotification(toOther, caller.profileId) : undefined]);
+    const [sentBefore, me, paused, them, blocked, talking, verifiedOnly, early, firstCounts] = await Promise.all([
       sendKey ? messageBySendKey(caller.profileId, sendKey) : null,
       getProfile(caller.profileId),
       sendingPause(caller.profileId),
@@ -147,6 +191,7 @@ export const messages = new Hono<AppEnv>()
       toOther && hasConversation(caller.profileId, toOther),
       toOther && onlyVerifiedMessages(toOther),
       toOther && text ? isEarlyMessage(caller.profileId, toOther) : false,
+      readCounts(),
     ]);
     if (sentBefore) return answer(c, "POST /api/message", seenBy(sentBefore, caller.profileId));
     if (text.length > MAX_TEXT) throw badRequest(`A message has at most ${MAX_TEXT} characters.`);
@@ -156,11 +201,19 @@ export const messages = new Hono<AppEnv>()
     if (pics.some((p) => !own.has(p))) throw forbidden("You can only send your own pictures.");
     if (paused) throw new ApiError(403, "sending_paused", MODERATION_TEXTS.sendingPaused);
     if (recipient) {
-      const counted = await Promise.all([
-        hit("messageByAccount", caller.accountId),
-        hitNewMember("newMemberMessages", caller),
-      ]);
-      if (counted.includes(false)) throw tooMany();
+      // The hits this message counts: every message's, and a new conversation's.
+      const counted = (hits: ReadHit[]) =>
+        hits.filter((h) => !talking || !(CONVERSATION_LIMITS as readonly string[]).includes(h.name));
+      // The message limit is told before the recipient is looked at; a new conversation's after.
+      const refusal = (hits: ReadHit[]) => {
+        if (!withinMessageLimit(hits)) return tooMany();
+        if (talking) return null;
+        if (!withinLimit(hits.filter((h) => h.name === "newConversationsPerDay"))) {
+          return dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
+        }
+        return withinLimit(hits.filter((h) => h.name === "newMemberConversations")) ? null : tooMany();
+      };
+      if (!withinMessageLimit(firstCounts[0])) throw tooMany();
       if (recipient === caller.profileId) throw badRequest("You cannot message yourself.");
       if (!them || blocked) throw notFound("No such member.");
       // "Only verified members can message me": a new conversation needs the Verified badge. The
@@ -168,35 +221,52 @@ export const messages = new Hono<AppEnv>()
       if (!talking && !isVerified(me!) && verifiedOnly) {
         throw new ApiError(403, "recipient_verified_only", VERIFIED_TEXTS.recipientVerifiedOnly);
       }
-      if (!talking) {
-        const [standard, newcomer] = await Promise.all([
-          hitStandard("newConversationsPerDay", caller),
-          hitNewMember("newMemberConversations", caller),
-        ]);
-        if (!standard) throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
-        if (!newcomer) throw tooMany();
-      }
+      const over = refusal(firstCounts[0]);
+      if (over) throw over;
       if (body.viewOnce && (pics.length === 0 || pics.some((p) => !me!.profilePicIdsPrivate.includes(p)))) {
         throw badRequest("View once is for private pictures.", "view_once_private_only");
       }
       // The first messages of a conversation are checked for spam; a match is held for the recipient.
       const held = early && (await checkFirstMessage(caller.profileId, recipient, text)).signs.length > 0;
-      const m = await sendPrivateMessage(caller.profileId, recipient, text, pics, {
-        viewOnce: body.viewOnce,
-        held,
-        sendKey,
-      });
-      return answer(c, "POST /api/message", seenBy(m, caller.profileId));
+      let [hits, notification] = firstCounts;
+      for (let attempt = 1;; attempt++) {
+        try {
+          const m = await sendPrivateMessage(caller.profileId, recipient, text, pics, {
+            viewOnce: body.viewOnce,
+            held,
+            sendKey,
+            counted: counted(hits),
+            notification,
+          });
+          return answer(c, "POST /api/message", seenBy(m, caller.profileId));
+        } catch (e) {
+          // Another send of this member moved a count meanwhile: read the counts again and retry.
+          if (!(e instanceof SendConflict) || attempt >= SEND_ATTEMPTS) throw e;
+          [hits, notification] = await readCounts();
+          const again = refusal(hits);
+          if (again) throw again;
+        }
+      }
     }
     if (pics.some((p) => me!.profilePicIdsPrivate.includes(p))) {
       throw forbidden("Private pictures cannot be posted to Map Chat.");
     }
     const shown = await getShownPosition(caller.profileId);
     if (!shown) throw conflict("Share your location first: Map Chat posts to the area around you.", "no_position");
-    if (!(await hit("broadcastByAccount", caller.accountId)) || !(await hitNewMember("newMemberBroadcasts", caller))) {
-      throw tooMany();
+    let [hits] = firstCounts;
+    for (let attempt = 1;; attempt++) {
+      if (!withinLimit(hits)) throw tooMany();
+      try {
+        return answer(
+          c,
+          "POST /api/message",
+          await sendBroadcast(caller.profileId, shown.sector, text, pics, { sendKey, counted: hits }),
+        );
+      } catch (e) {
+        if (!(e instanceof SendConflict) || attempt >= SEND_ATTEMPTS) throw e;
+        [hits] = await readCounts();
+      }
     }
-    return answer(c, "POST /api/message", await sendBroadcast(caller.profileId, shown.sector, text, pics, { sendKey }));
   })
   .get("/messages/by-sector/:sector", async (c) => {
     const caller = requireCaller(c);

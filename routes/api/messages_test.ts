@@ -3,7 +3,10 @@ import { testApp } from "../../tests/api.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { listNotifications } from "../../kv/notifications.ts";
 import { kv } from "../../kv/db.ts";
-import { shiftClock } from "../../kv/clock.ts";
+import { now, shiftClock } from "../../kv/clock.ts";
+import { keys } from "../../kv/keys.ts";
+import { newId } from "../../kv/ids.ts";
+import { hitsOf, LIMITS } from "../../kv/ratelimit.ts";
 import { createAccount, getAccountByEmail, setRoles } from "../../kv/accounts.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
@@ -322,6 +325,35 @@ Deno.test("messages - a send retried with its idempotency key is stored once and
     assert.equal(bad.status, 400);
     const after = await t.call("GET", `/api/messages/between/${b.profileId}/${a.profileId}`, { cookie: b.cookie });
     assert.deepEqual(after.data.items.map((m: { bodyText: string }) => m.bodyText), ["from b", "second", "sent once"]);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("messages - the per-minute limit is exact: two sends at its last place at once store one; a refused send is not counted", async () => {
+  const t = await testApp();
+  try {
+    t.alignClock(LIMITS.messageByAccount.windowMs); // one window for the whole test
+    const a = await t.member(), b = await t.member();
+    assert.equal((await send(t, a, b, "first")).status, 201);
+    const accountId = (await kv().get<{ accountId: string }>(keys.profile(a.profileId))).value!.accountId;
+    assert.equal(await hitsOf("messageByAccount", accountId), 1, "counted in the message's own commit");
+    // A message to nobody: refused, and nothing counted.
+    const nobody = await t.call("POST", "/api/message", {
+      cookie: a.cookie,
+      json: { senderProfileId: a.profileId, recipientProfileId: newId(), bodyText: "hello?", profilePicIds: [] },
+    });
+    assert.equal(nobody.status, 404);
+    assert.equal(await hitsOf("messageByAccount", accountId), 1);
+    // One place left under the limit, two sends at once: one is stored, the other refused.
+    const window = Math.floor(now() / LIMITS.messageByAccount.windowMs);
+    const max = BigInt(LIMITS.messageByAccount.max);
+    await kv().set(keys.rateLimitCount("messageByAccount", window, accountId), new Deno.KvU64(max - 1n));
+    const both = await Promise.all([send(t, a, b, "one"), send(t, a, b, "two")]);
+    assert.deepEqual(both.map((r) => r.status).sort(), [201, 429]);
+    assert.equal(await hitsOf("messageByAccount", accountId), Number(max));
+    const seen = await t.call("GET", `/api/messages/between/${b.profileId}/${a.profileId}`, { cookie: b.cookie });
+    assert.equal(seen.data.items.length, 2, "the first and one of the two");
   } finally {
     t.close();
   }

@@ -17,7 +17,7 @@ import { idParam, jsonBody } from "../validate.ts";
 import { isSecureContext, requireCaller } from "../middleware.ts";
 import { trustOnlyThisPlace } from "../login.ts";
 import { accountAndSession, confirmBody, optionalJson, requireReauth } from "../reauth.ts";
-import { settingsOf } from "../accountSettings.ts";
+import { settingsOf, settingsReads } from "../accountSettings.ts";
 import { THEME_COOKIE, THEMES } from "../device.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { normalizeEmail, setLanguage, setQuietHours, updateSettings } from "../../kv/accounts.ts";
@@ -76,8 +76,11 @@ export const settings = new Hono<AppEnv>()
   })
   .get("/settings", async (c) => {
     const caller = requireCaller(c);
+    // The settings' other reads start beside the account's (one wait for the store, not two).
+    const reads = settingsReads(caller.accountId, caller.profileId);
+    reads.catch(() => {}); // an answer that ends before them (no account) leaves them unread
     const { account, session } = await accountAndSession(caller);
-    return answer(c, "GET /api/settings", await settingsOf(account, session));
+    return answer(c, "GET /api/settings", await settingsOf(account, session, reads));
   })
   .put("/settings", async (c) => {
     const caller = requireCaller(c);

@@ -27,7 +27,8 @@ async function composerPics(profileId: string, withPrivate: boolean): Promise<Co
 
 export async function conversationsPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
-  const initial = await conversationsOf(caller.profileId, await blockedSet(caller.profileId));
+  // The block lists are read beside the conversations' index, not before it.
+  const initial = await conversationsOf(caller.profileId, blockedSet(caller.profileId));
   return renderPage(
     c,
     TEXTS.conversationsTitle,
@@ -40,24 +41,26 @@ export async function conversationsPage(c: Context<AppEnv>) {
 
 export async function mapChatPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
+  const [known, myPics] = await Promise.all([
+    knownLocation(caller.profileId),
+    composerPics(caller.profileId, false),
+  ]);
   return titledPage(
     c,
     "Map Chat",
-    <Island
-      of={MapChat}
-      props={{
-        me: caller.profileId,
-        known: await knownLocation(caller.profileId),
-        myPics: await composerPics(caller.profileId, false),
-      }}
-    />,
+    <Island of={MapChat} props={{ me: caller.profileId, known, myPics }} />,
     "page narrow-page",
   );
 }
 
 /** The profile page's chat area: the conversation with that member (not on one's own profile). */
-export async function chatPanel({ caller, profile }: ProfilePanelContext) {
+export async function chatPanel({ caller, profile, early }: ProfilePanelContext) {
   if (profile.own) return null;
+  // Both read at once: one wait for the store.
+  const [myPics, initial] = await Promise.all([
+    composerPics(caller.profileId, true),
+    early?.conversation ?? conversationWith(caller.profileId, profile.id),
+  ]);
   return (
     <Island
       of={Conversation}
@@ -67,8 +70,8 @@ export async function chatPanel({ caller, profile }: ProfilePanelContext) {
         otherName: profile.profilename,
         otherPicId: profile.profilePicIds[0],
         otherVerified: profile.verified,
-        myPics: await composerPics(caller.profileId, true),
-        initial: await conversationWith(caller.profileId, profile.id),
+        myPics,
+        initial,
       }}
     />
   );

@@ -48,19 +48,22 @@ function discoveryPage(
   island: (props: DiscoveryProps) => ReactElement,
   opts: { bodyClass: string; hideHeading?: boolean; unrated?: boolean; screen?: boolean },
 ) {
-  return async (c: Context<AppEnv>) =>
-    renderPage(
+  return async (c: Context<AppEnv>) => {
+    // The safety notice's reads and the first page's go together: one wait for the store, not two.
+    const [notice, props] = await Promise.all([safetyNoticeFor(c), discoveryProps(c, size, opts.unrated ?? false)]);
+    return renderPage(
       c,
       title,
       <section className="page">
         <h1 className={opts.hideHeading ? "visually-hidden" : opts.screen ? "screen-heading" : undefined}>
           {titleText(title)}
         </h1>
-        {await safetyNoticeFor(c)}
-        {island(await discoveryProps(c, size, opts.unrated ?? false))}
+        {notice}
+        {island(props)}
       </section>,
       { bodyClass: opts.bodyClass, screen: opts.screen },
     );
+  };
 }
 
 export const tilesPage = discoveryPage(

@@ -15,6 +15,8 @@ import { hotProfileOpened } from "../../kv/games/hotOrNot.ts";
 import { notFoundPage } from "./info.tsx";
 import { actionsPanel, likesPanel, notesPanel, type ProfilePanel, type ProfilePanelContext } from "./profilePanels.tsx";
 import { chatPanel } from "./chat.tsx";
+import { getProfileLike } from "../../kv/likes.ts";
+import { conversationWith } from "../../kv/messages.ts";
 import { getShownPosition } from "../../kv/positions/mod.ts";
 import { safetyPlace } from "../../kv/safety.ts";
 import { haversineMeters } from "../../domain/geo.ts";
@@ -54,6 +56,14 @@ async function distanceTo(viewerId: string, profileId: string): Promise<number |
 export async function profilePage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
   const id = c.req.param("profileId") ?? "";
+  // Another member's page: the like and the conversation panels' reads begin beside the profile's
+  // (one wait for the store, not two); a profile not shown drops them unread.
+  const other = isId(id) && id !== caller.profileId;
+  const early = other
+    ? { like: getProfileLike(caller.profileId, id), conversation: conversationWith(caller.profileId, id) }
+    : undefined;
+  early?.like.catch(() => {});
+  early?.conversation.catch(() => {});
   const profile = isId(id) ? await loadProfileView(id, caller.profileId) : null;
   if (!profile) {
     if (id === caller.profileId) return notFoundPage(c);
@@ -70,7 +80,7 @@ export async function profilePage(c: Context<AppEnv>) {
       </section>,
     );
   }
-  const ctx: ProfilePanelContext = { c, caller, profile };
+  const ctx: ProfilePanelContext = { c, caller, profile, early };
   // The panels and the distance are read together; the open counts for 'Keep my best picture first'.
   const [panels, distanceMeters] = await Promise.all([
     Promise.all(PROFILE_PANELS.map(async ({ name, panel }) => ({ name, el: await panel?.(ctx) }))),

@@ -17,12 +17,19 @@ import { getNote } from "../../kv/notes.ts";
 import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import type { ProfileView as Profile } from "../../domain/shapes/profiles.ts";
+import type { ProfileLike } from "../../domain/shapes/likes.ts";
+import type { MessagePage } from "../../domain/shapes/messages.ts";
 
 /** What a panel of the profile page gets: the request, the caller and the profile as they see it. */
 export interface ProfilePanelContext {
   c: Context<AppEnv>;
   caller: Caller;
   profile: Profile;
+  /**
+   * Reads begun beside the profile's own (routes/pages/profile.tsx), for the panels to use instead
+   * of reading again: the caller's like of the profile and their conversation with its member.
+   */
+  early?: { like?: Promise<ProfileLike>; conversation?: Promise<MessagePage> };
 }
 
 /** A section of the profile page below the profile: its own island(s), or null to show nothing. */
@@ -33,9 +40,9 @@ export type ProfilePanel = (ctx: ProfilePanelContext) => ReactElement | null | P
  * and Chat, Notes and Actions, which open the chat screen and the panels below (by their
  * fragment: #chat, #notes, #actions); then a way to rate the pictures one by one.
  */
-export const likesPanel: ProfilePanel = async ({ caller, profile }) => {
+export const likesPanel: ProfilePanel = async ({ caller, profile, early }) => {
   if (profile.own) return null;
-  const like = await getProfileLike(caller.profileId, profile.id);
+  const like = await (early?.like ?? getProfileLike(caller.profileId, profile.id));
   const first = profile.pictures[0]?.id;
   return (
     <>
