@@ -13,6 +13,7 @@
 import * as z from "zod";
 import { HEALTH_CONDITIONS } from "./health.ts";
 import { IDENTIFY_RESPONSES } from "./contractIdentify.ts";
+import { DUNGEON_RESPONSES } from "./contractDungeon.ts";
 
 // --- shared shapes
 
@@ -161,6 +162,7 @@ const ArbCase = z.strictObject({
   status: z.enum(["OPEN", "CONFIRMED", "DISMISSED"]),
   decidedBy: z.string().optional(),
   tsDecided: ts.optional(),
+  tsEscalated: ts.optional(),
 });
 const Report = z.strictObject({
   id,
@@ -513,6 +515,7 @@ export const RESPONSES = {
   "GET /api/admin/dashboard/userRoleCounts": { 200: z.array(z.strictObject({ role: z.string(), count: z.number() })) },
   "POST /api/admin/testUsersCreate/:count": { 201: z.strictObject({ created: z.number() }) },
   ...IDENTIFY_RESPONSES,
+  ...DUNGEON_RESPONSES,
   "GET /api/admin/games/gptbuster/flagged": {
     200: z.strictObject({
       items: z.array(

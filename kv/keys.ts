@@ -271,6 +271,7 @@ export const keys = {
   arbCase: (reportId: string): Key => ["arb_cases", reportId],
   /** Community Arbitration: `voter`'s verdict on a report, once. */
   arbVote: (reportId: string, voter: string): Key => ["arb_votes", reportId, voter],
+  arbVotesOf: (reportId: string): Key => ["arb_votes", reportId],
   /** Help my Photos: a crop suggested for one of `owner`'s pictures. */
   cropSuggestion: (owner: string, id: string): Key => ["crop_suggestions", owner, id],
   cropSuggestionsOf: (owner: string): Key => ["crop_suggestions", owner],
@@ -335,4 +336,18 @@ export const keys = {
   healthReportCountsAll: (): Key => ["health_report_counts"],
   /** Deno.KvU64 totals for admins ("reports", "notices", "abuse"): counts only, no member. */
   healthTotal: (name: string): Key => ["health_totals", name],
+  // --- Bad Boy Dungeon (kv/games/dungeon.ts): time-outs after small violations
+  /** One stay of a member (member data: exported, deleted with them), time-ordered by id. */
+  dungeonStay: (profileId: string, stayId: string): Key => ["dungeon_stays", profileId, stayId],
+  dungeonStaysOf: (profileId: string): Key => ["dungeon_stays", profileId],
+  /** The stay in force: `{stayId, until}`, expiring a day after its end; what restricted actions read. */
+  dungeonCurrent: (profileId: string): Key => ["dungeon_current", profileId],
+  dungeonCurrentAll: (): Key => ["dungeon_current"],
+  /** An appeal waiting for an admin: `{profileId, ts}`; deleted when decided. */
+  dungeonAppeal: (stayId: string): Key => ["dungeon_appeals", stayId],
+  dungeonAppealsAll: (): Key => ["dungeon_appeals"],
+  /** A juror's record against final verdicts `{agreed, total}` (their weight in the jury). */
+  jurorRecord: (profileId: string): Key => ["juror_records", profileId],
+  /** A report's jury counted in juror records, with the verdict it was counted against. */
+  arbScored: (reportId: string): Key => ["arb_scored", reportId],
 };

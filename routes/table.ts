@@ -53,6 +53,7 @@ export const ROUTES: readonly RouteDef[] = [
   r("/games/identify", "3 2 1 Identify", "auth", true),
   r("/games/healthreport", "Health Incident Report", "auth", false),
   r("/games/cooties", "You got Cooties", "auth", false),
+  r("/games/dungeon", "Bad Boy Dungeon", "auth", false),
   r("/games/:game", "Coming Soon", "auth", false),
   r("/profile/:profileId", "Profile", "auth", false),
   r("/profileEdit", "Profile Editor", "auth", true, { menuLabel: "Edit Profile" }),

@@ -126,6 +126,8 @@ export interface ArbCase {
   status: "OPEN" | "CONFIRMED" | "DISMISSED";
   decidedBy?: string;
   tsDecided?: number;
+  /** When the report, undecided for 48 h, went to the admins (Bad Boy Dungeon's deadline). */
+  tsEscalated?: number;
 }
 
 /** A report as admins see it: with both names (null when a profile is gone), its tally and status. */

@@ -36,6 +36,7 @@ import {
   suggestionToBox,
 } from "../../kv/games/helpPhotos.ts";
 import { countLike, reachableProfile } from "../policy.ts";
+import { adminConfirmed, juryDecides } from "../../kv/games/dungeon.ts";
 import { getPic } from "../../kv/pictures.ts";
 import { cropOwnPicture } from "../../workers/pictures.ts";
 import { PictureRejected } from "../../images/pipeline.ts";
@@ -132,7 +133,10 @@ export const games = new Hono<AppEnv>()
         ? conflict("You already judged this report.", "already_voted")
         : conflict("This report is closed.", "closed");
     }
-    return c.json({ case: r.case, credited: r.credited, credits: r.credits });
+    // A strong jury on a small violation decides at once: its member goes to the dungeon.
+    const stay = await juryDecides(id);
+    const closed = stay ? { ...r.case, status: "CONFIRMED" as const } : r.case;
+    return c.json({ case: closed, credited: r.credited, credits: r.credits });
   })
   // Help my Photos: suggest a crop for another member's public picture; the owner accepts or dismisses.
   .get("/games/photocrop/next", async (c) => {
@@ -221,6 +225,8 @@ export const games = new Hono<AppEnv>()
     if (!(await getReport(id))) throw notFound("No such report.");
     const decided = await decideReport(id, caller.profileId, body.decision);
     if (!decided) throw conflict("This report is already closed.", "closed");
+    // A small violation confirmed: a time-out in the dungeon (a severe one waits for the admin's action).
+    if (body.decision === "CONFIRM") await adminConfirmed(id, { accountId: caller.accountId, name: caller.name });
     return c.json({ id, case: decided });
   })
   .get("/admin/reports/:reportId", async (c) => {

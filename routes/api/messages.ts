@@ -13,6 +13,7 @@ import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, conflict, dailyLimit, forbidden, notFound, tooMany } from "../errors.ts";
 import { jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
+import { refuseIfRestricted } from "../policy.ts";
 import { MAX_TEXT } from "../../domain/texts.ts";
 import {
   broadcastsSeenBy,
@@ -158,6 +159,7 @@ export const messages = new Hono<AppEnv>()
         throw new ApiError(403, "recipient_verified_only", VERIFIED_TEXTS.recipientVerifiedOnly);
       }
       if (!talking) {
+        await refuseIfRestricted(caller.profileId, "first_message");
         const [standard, newcomer] = await Promise.all([
           hitStandard("newConversationsPerDay", caller),
           hitNewMember("newMemberConversations", caller),
@@ -180,6 +182,7 @@ export const messages = new Hono<AppEnv>()
     if (pics.some((p) => me!.profilePicIdsPrivate.includes(p))) {
       throw forbidden("Private pictures cannot be posted to Map Chat.");
     }
+    await refuseIfRestricted(caller.profileId, "map_chat");
     const shown = await getShownPosition(caller.profileId);
     if (!shown) throw conflict("Share your location first: Map Chat posts to the area around you.", "no_position");
     if (!(await hit("broadcastByAccount", caller.accountId)) || !(await hitNewMember("newMemberBroadcasts", caller))) {

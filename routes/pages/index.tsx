@@ -30,6 +30,7 @@ import { conversationsPage, mapChatPage } from "./chat.tsx";
 import { leadsToOnboarding, onboardingPage, onboardingStep } from "./welcome.tsx";
 import { arbitrationPage, gamesPage, gptBusterPage, photoCropPage, ratingGamePage } from "./games.tsx";
 import { identifyPage } from "./identify.tsx";
+import { dungeonPage } from "./dungeon.tsx";
 import { cootiesPage, healthReportPage } from "./health.tsx";
 import { config } from "../../config/config.ts";
 import { fromThisMachine } from "../middleware.ts";
@@ -64,6 +65,7 @@ const PAGES: Record<string, Page> = {
   "/games/identify": identifyPage,
   "/games/healthreport": healthReportPage,
   "/games/cooties": cootiesPage,
+  "/games/dungeon": dungeonPage,
   "/notifications": notificationsPage,
   "/chat/personal": conversationsPage,
   "/chat/broadcast": mapChatPage,
