@@ -67,7 +67,7 @@ function Quiz({ onPassed }: { onPassed: (card: ReformCard) => void }) {
         >
           <legend>{q.q}</legend>
           {q.options.map((o, j) => (
-            <label key={j} className="dungeon-option">
+            <label key={j} className="check dungeon-option">
               <input
                 type="radio"
                 name={`q${i}`}
@@ -144,7 +144,11 @@ function Card({ card, setCard }: { card: ReformCard; setCard: (c: ReformCard) =>
         <p className="dungeon-step">{T.stepOf(card.step)}</p>
         <h3>{T.linesTitle}</h3>
         {card.lines.length
-          ? <blockquote className="game-text reform-lines">{card.lines.map((l, i) => <p key={i}>{l}</p>)}</blockquote>
+          ? (
+            <blockquote className="game-text reform-lines">
+              {card.lines.map((l, i) => <p key={i} dir="auto">{l}</p>)}
+            </blockquote>
+          )
           : <p className="muted">{T.noLines}</p>}
         <h3>{T.ruleTitle}</h3>
         <p className="reform-rule">{rule}</p>
