@@ -35,6 +35,7 @@ import {
 } from "../../domain/dungeon.ts";
 import type { DungeonAdminItem, DungeonView, ReformCard, Stay } from "../../domain/shapes/dungeon.ts";
 import type { ArbCase } from "../../domain/shapes/moderation.ts";
+import { REVIEW_WINDOW_MS } from "../../domain/moderation.ts";
 import type { Profile } from "../../domain/shapes/profiles.ts";
 
 const DAY_MS = 24 * 3_600_000;
@@ -141,10 +142,21 @@ export async function startStay(reportId: string, by: Moderator, decidedBy: Stay
 export async function juryDecides(reportId: string): Promise<Stay | null> {
   const report = await getReport(reportId);
   if (!report || !isMinorReason(report.reason)) return null;
-  if (!strongAgreement(await weightedJury(reportId))) return null;
+  if (!strongAgreement(await weightedJury(reportId, established))) return null;
   const decided = await decideReport(reportId, JURY.accountId, "CONFIRM");
   if (!decided) return null;
   return await startStay(reportId, JURY, "JURY");
+}
+
+/**
+ * Only established members' votes decide without an admin: an account a day old or more, as for
+ * the reports that hide a profile for review (kv/moderation.ts), so that accounts made for the
+ * purpose cannot send someone to the dungeon together.
+ */
+async function established(juror: string): Promise<boolean> {
+  const p = await getProfile(juror);
+  const a = p && await getAccount(p.accountId);
+  return !!a && now() - a.tsCreated >= REVIEW_WINDOW_MS;
 }
 
 /** An admin confirmed a report: a small violation starts a stay (others are the admin's own action). */

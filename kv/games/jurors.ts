@@ -31,9 +31,14 @@ export async function jurorRecords(jurors: readonly string[]): Promise<Map<strin
   return out;
 }
 
-/** A report's votes, each weighted by its juror's record. */
-export async function weightedJury(reportId: string): Promise<WeightedVote[]> {
-  const jury = await juryOf(reportId);
+/** A report's votes (of the jurors `counts` keeps), each weighted by its juror's record. */
+export async function weightedJury(
+  reportId: string,
+  counts: (juror: string) => boolean | Promise<boolean> = () => true,
+): Promise<WeightedVote[]> {
+  const all = await juryOf(reportId);
+  const kept = await Promise.all(all.map((v) => counts(v.juror)));
+  const jury = all.filter((_, i) => kept[i]);
   const records = await jurorRecords(jury.map((v) => v.juror));
   return jury.map((v) => ({ violation: v.verdict === "VIOLATION", weight: jurorWeight(records.get(v.juror) ?? null) }));
 }

@@ -100,6 +100,9 @@ Deno.test("dungeon - a strong jury sends a small violation at once: the card nam
     assert.equal((await message(t, bad, friend, "hi there")).status, 201);
     const id = await report(t, reporter, bad, "rude", "He called Robin an idiot in chat.\n@sam_x saw it too.");
     const jury = await jurors(t, 5);
+    // Accounts made within the day vote, but decide nothing alone.
+    const newcomer = await t.member(undefined, { newcomer: true, address: "10.8.0.1" });
+    assert.equal((await vote(t, newcomer, id, "VIOLATION")).case.status, "OPEN");
     for (const j of jury.slice(0, 4)) assert.equal((await vote(t, j, id, "VIOLATION")).case.status, "OPEN");
     // Four votes are too few, however clear.
     assert.equal((await view(t, bad)).card, null);

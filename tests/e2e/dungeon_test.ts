@@ -20,6 +20,8 @@ import { listStays } from "../../kv/games/dungeon.ts";
 import { formatUntil } from "../../domain/moderation.ts";
 import { QUIZ_ANSWERS } from "../../domain/dungeon.ts";
 import { until } from "../wait.ts";
+import { kv } from "../../kv/db.ts";
+import { keys } from "../../kv/keys.ts";
 
 const HOME = { lat: 45.4642, lon: 9.19 };
 
@@ -29,7 +31,10 @@ async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
 }
 
 async function memberAt(name: string, i: number) {
-  const a = (await createAccount({ email: `${name.toLowerCase()}-dungeon@example.com`, name }))!;
+  const made = (await createAccount({ email: `${name.toLowerCase()}-dungeon@example.com`, name }))!;
+  // Members for a while: only established jurors decide without an admin.
+  const a = { ...made, tsCreated: made.tsCreated - 2 * 24 * 3_600_000 };
+  await kv().set(keys.account(a.id), a);
   assert.ok((await updateProfile(a.defaultProfileId, { profilename: name, birthdate: "1990-04-0" + (i % 9 + 1) })).ok);
   await reportPosition(a.defaultProfileId, {
     lat: HOME.lat + 0.002 * i,
