@@ -10,7 +10,8 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { type Harness, shot, startHarness, waitHydrated } from "./harness.ts";
+import AxeBuilder from "@axe-core/playwright";
+import { type Harness, shot, startHarness, VIEWPORTS, waitHydrated } from "./harness.ts";
 import { createAccount, createLoginToken, setLanguage } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { reportPosition } from "../../kv/positions.ts";
@@ -24,6 +25,7 @@ import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 
 const HOME = { lat: 45.4642, lon: 9.19 };
+const devices = { phone: { viewport: VIEWPORTS.phone, isMobile: true, hasTouch: true } };
 
 async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
   await page.goto(`/login#token=${await createLoginToken(accountId)}`);
@@ -102,6 +104,24 @@ Deno.test({
       assert.ok(text.includes(formatUntil(stay.until)));
       assert.equal(await m.page.locator(".dungeon-serving").innerText(), "1 member is serving a time-out right now.");
       await shot(m.page, "dungeon-phone-card-light");
+
+      // No serious or critical axe finding on the card, the quiz and the appeal, light and dark.
+      const axe = await h.browser.newContext({ ...devices.phone, baseURL: h.origin, bypassCSP: true });
+      const ap = await axe.newPage();
+      await logIn(ap, h, marco.accountId);
+      await ap.goto("/games/dungeon");
+      await waitHydrated(ap);
+      for (const scheme of ["light", "dark"] as const) {
+        await ap.emulateMedia({ colorScheme: scheme });
+        const result = await new AxeBuilder({ page: ap }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+          .analyze();
+        const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+        assert.deepEqual(
+          serious.map((v) => `${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`),
+          [],
+        );
+      }
+      await axe.close();
 
       // The quiz: one wrong answer, then all right: the stay is shortened by a third.
       const questions = m.page.locator(".dungeon-q");
