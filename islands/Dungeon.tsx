@@ -177,7 +177,9 @@ function Card({ card, setCard }: { card: ReformCard; setCard: (c: ReformCard) =>
       )}
       {card.active && card.quizAt !== null && !passed && <p className="muted">{T.quizUsed}</p>}
       {card.active && !card.appeal && <AppealForm onSent={setCard} />}
-      {card.appeal?.status === "PENDING" && <p role="status" className="dungeon-appeal-state">{T.appealPending}</p>}
+      {card.active && card.appeal?.status === "PENDING" && (
+        <p role="status" className="dungeon-appeal-state">{T.appealPending}</p>
+      )}
       {card.appeal?.status === "REJECTED" && <p className="dungeon-appeal-state">{T.appealRejected}</p>}
     </>
   );
