@@ -129,6 +129,14 @@ export function scrubbedLines(text: string, otherNames: readonly string[]): stri
   return out.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).slice(0, MAX_LINES);
 }
 
+/**
+ * A catalogue's list as a plain array: read item by item, so the pseudo-locale's proxy (which
+ * wraps every value it hands out, methods too) never has to call a list method.
+ */
+export function itemsOf<T>(list: readonly T[]): T[] {
+  return Array.from({ length: list.length }, (_, i) => list[i]);
+}
+
 /** The refusal of a restricted action, naming the end of the stay (in the language in use). */
 export function restrictionMessage(action: RestrictedAction, until: number): string {
   return DUNGEON_TEXTS.refused[action](formatUntil(until));

@@ -10,7 +10,7 @@
 import { useState } from "react";
 import { api, ApiFailure } from "./queries/api.ts";
 import { apiPath } from "../domain/apiPath.ts";
-import { DUNGEON_TEXTS, type RestrictedAction } from "../domain/dungeon.ts";
+import { DUNGEON_TEXTS, itemsOf, type RestrictedAction } from "../domain/dungeon.ts";
 import { formatUntil } from "../domain/moderation.ts";
 import type { DungeonAdminItem, ReformCard } from "../domain/shapes/dungeon.ts";
 
@@ -33,7 +33,7 @@ const offline = () => typeof navigator !== "undefined" && navigator.onLine === f
 
 function Quiz({ onPassed }: { onPassed: (card: ReformCard) => void }) {
   const T = DUNGEON_TEXTS;
-  const [answers, setAnswers] = useState<(number | null)[]>(T.questions.map(() => null));
+  const [answers, setAnswers] = useState<(number | null)[]>(itemsOf(T.questions).map(() => null));
   const [wrong, setWrong] = useState<number[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
@@ -59,14 +59,14 @@ function Quiz({ onPassed }: { onPassed: (card: ReformCard) => void }) {
     <form className="game-card dungeon-quiz" onSubmit={send} aria-labelledby="dungeon-quiz-title">
       <h2 id="dungeon-quiz-title">{T.quizTitle}</h2>
       <p className="muted">{T.quizLead}</p>
-      {T.questions.map((q, i) => (
+      {itemsOf(T.questions).map((q, i) => (
         <fieldset
           key={i}
           className={wrong.includes(i) ? "dungeon-q wrong" : "dungeon-q"}
           aria-invalid={wrong.includes(i)}
         >
           <legend>{q.q}</legend>
-          {q.options.map((o, j) => (
+          {itemsOf(q.options).map((o, j) => (
             <label key={j} className="check dungeon-option">
               <input
                 type="radio"

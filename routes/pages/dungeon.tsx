@@ -9,7 +9,7 @@ import type { AppEnv } from "../env.ts";
 import { renderPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import { dungeonAdminList, dungeonView } from "../../kv/games/dungeon.ts";
-import { DUNGEON_TEXTS } from "../../domain/dungeon.ts";
+import { DUNGEON_TEXTS, itemsOf } from "../../domain/dungeon.ts";
 import { titleText } from "../../domain/texts.ts";
 import Dungeon from "../../islands/Dungeon.tsx";
 
@@ -32,7 +32,7 @@ export async function dungeonPage(c: Context<AppEnv>) {
       <section className="game-card dungeon-how" aria-labelledby="dungeon-how-title">
         <h2 id="dungeon-how-title">{T.howTitle}</h2>
         <ol>
-          {T.how.map((line, i) => <li key={i}>{line}</li>)}
+          {itemsOf(T.how).map((line, i) => <li key={i}>{line}</li>)}
         </ol>
       </section>
       <p className="game-back">
