@@ -17,6 +17,7 @@ import { HEALTH_CONDITIONS } from "./health.ts";
 import { LOCALES } from "./i18n.ts";
 import { IDENTIFY_RESPONSES } from "./contractIdentify.ts";
 import { HOT_OR_NOT_RESPONSES } from "./contractHotOrNot.ts";
+import { DUNGEON_RESPONSES } from "./contractDungeon.ts";
 
 // --- shared shapes
 
@@ -165,6 +166,7 @@ const ArbCase = z.strictObject({
   status: z.enum(["OPEN", "CONFIRMED", "DISMISSED"]),
   decidedBy: z.string().optional(),
   tsDecided: ts.optional(),
+  tsEscalated: ts.optional(),
 });
 const Report = z.strictObject({
   id,
@@ -526,6 +528,7 @@ export const RESPONSES = {
   "POST /api/admin/testUsersCreate/:count": { 201: z.strictObject({ created: z.number() }) },
   ...IDENTIFY_RESPONSES,
   ...HOT_OR_NOT_RESPONSES,
+  ...DUNGEON_RESPONSES,
   "GET /api/admin/games/gptbuster/flagged": {
     200: z.strictObject({
       items: z.array(

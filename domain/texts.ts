@@ -54,6 +54,9 @@ export const REPORT_REASONS = [
   { id: "fake", label: "Fake profile or impersonation" },
   { id: "illegal", label: "Illegal activity" },
   { id: "pictures", label: "Pictures that break the rules" },
+  // Small misconduct: a jury may decide these alone (Bad Boy Dungeon, domain/dungeon.ts).
+  { id: "rude", label: "Rude or disrespectful" },
+  { id: "mapchat", label: "Harassment in Map Chat" },
   { id: "other", label: "Something else" },
 ] as const;
 

@@ -39,7 +39,8 @@ function Button(
   { likeType, onToggle, failed, queued }: {
     likeType: LikeType;
     onToggle: () => void;
-    failed: boolean;
+    /** Why the last change was refused (the server's words, e.g. a time-out's end), or null. */
+    failed: string | null;
     queued: Queued | undefined;
   },
 ) {
@@ -50,7 +51,7 @@ function Button(
         <Heart className="icon" aria-hidden="true" fill={liked ? "currentColor" : "none"} />{" "}
         {liked ? TEXTS.removeLike : TEXTS.like}
       </button>
-      {failed && <span className="error" role="alert">{UI_TEXTS.notSavedTryAgain}</span>}
+      {failed !== null && <span className="error" role="alert">{failed || UI_TEXTS.notSavedTryAgain}</span>}
       <QueuedState queued={queued} />
     </span>
   );
@@ -85,7 +86,7 @@ function ProfileLikeButton({ like }: { like: ProfileLike }) {
   return (
     <Button
       likeType={likeType}
-      failed={save.isError}
+      failed={save.isError ? save.error?.message ?? "" : null}
       queued={queued}
       onToggle={() =>
         save.mutate({
@@ -106,7 +107,7 @@ function PicLikeButton(props: Extract<LikeButtonProps, { kind: "pic" }>) {
   return (
     <Button
       likeType={likeType}
-      failed={save.isError}
+      failed={save.isError ? save.error?.message ?? "" : null}
       queued={queued}
       onToggle={() => save.mutate({ likerProfileId, profilePicProfileId, profilePicId, likeType: toggled(likeType) })}
     />

@@ -15,6 +15,7 @@ import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { MemberHit, QueueItem } from "../domain/shapes/moderation.ts";
 import type { IdAdminItem } from "../domain/shapes/identify.ts";
 import { SelfieQueue } from "./admin/SelfieQueue.tsx";
+import { DUNGEON_TEXTS } from "../domain/dungeon.ts";
 
 export interface ModerationQueueProps {
   items: QueueItem[];
@@ -116,6 +117,7 @@ export default function ModerationQueue({ items: initial, reasons, selfies }: Mo
                       <p>
                         <strong>{reasons[r.reason] ?? r.reason}</strong> · <Time ts={r.tsCreated} /> · jury{" "}
                         {r.case.violation} violation / {r.case.noViolation} no violation
+                        {r.case.tsEscalated && <span className="badge warn">{DUNGEON_TEXTS.adminOverdue}</span>}
                       </p>
                       {r.text && <p className="report-text">{r.text}</p>}
                       <div className="row">
@@ -146,6 +148,9 @@ export default function ModerationQueue({ items: initial, reasons, selfies }: Mo
           </ul>
         )}
       </section>
+      <p>
+        <a href="/games/dungeon">{DUNGEON_TEXTS.adminLink}</a>
+      </p>
       <SelfieQueue initial={selfies} />
     </div>
   );

@@ -133,7 +133,11 @@ function Deck(props: DiscoveryProps) {
           {DISCOVERY_TEXTS.viewProfileChat}
         </a>
       )}
-      {save.isError && <p className="error" role="alert">{DISCOVERY_TEXTS.swipeFailed}</p>}
+      {save.isError && (
+        <p className="error" role="alert">
+          {DISCOVERY_TEXTS.swipeFailed} {save.error?.message ?? ""}
+        </p>
+      )}
       <p className="visually-hidden" role="status">{announce}</p>
       <p className="swipe-hint">{DISCOVERY_TEXTS.swipeHint}</p>
     </div>

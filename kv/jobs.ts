@@ -40,7 +40,9 @@ export type Job =
   | { type: "picture-cleanup"; picId: string; gen: string; whole: boolean }
   // A member's data (workers/memberData.ts): build and mail their export; delete them, step by step.
   | { type: "account-export"; accountId: string; expireBlob?: string }
-  | { type: "account-delete"; accountId: string };
+  | { type: "account-delete"; accountId: string }
+  // A report still open 48 h after it was made goes to the admins (workers/dungeon.ts).
+  | { type: "report-deadline"; reportId: string };
 
 export type JobType = Job["type"];
 
@@ -63,6 +65,7 @@ export function jobPriority(job: Job): JobPriority {
       return JOB_PRIORITY.urgent;
     case "push":
     case "account-export":
+    case "report-deadline":
     case "test":
       return JOB_PRIORITY.member;
     case "picture-master":

@@ -10,6 +10,8 @@ export const keys = {
   account: (id: string): Key => ["accounts", id],
   accountByEmail: (email: string): Key => ["accounts_by_email", email],
   accountsByRole: (role: string, id: string): Key => ["accounts_by_role", role, id],
+  /** Every account with one role (a list prefix). */
+  accountsWithRole: (role: string): Key => ["accounts_by_role", role],
   roleCount: (role: string): Key => ["role_counts", role],
   /** A role granted for a while (kv/roles.ts): the VOLUNTEER role earned with credits; `until` in the value. */
   roleGrant: (accountId: string, role: string): Key => ["role_grants", accountId, role],
@@ -271,6 +273,7 @@ export const keys = {
   arbCase: (reportId: string): Key => ["arb_cases", reportId],
   /** Community Arbitration: `voter`'s verdict on a report, once. */
   arbVote: (reportId: string, voter: string): Key => ["arb_votes", reportId, voter],
+  arbVotesOf: (reportId: string): Key => ["arb_votes", reportId],
   /** Help my Photos: a crop suggested for one of `owner`'s pictures. */
   cropSuggestion: (owner: string, id: string): Key => ["crop_suggestions", owner, id],
   cropSuggestionsOf: (owner: string): Key => ["crop_suggestions", owner],
@@ -370,13 +373,26 @@ export const keys = {
   idDayCountsOf: (profileId: string): Key => ["id_day_counts", profileId],
   gameCreditsDaysOf: (profileId: string): Key => ["game_credits_day", profileId],
   gptVotesOf: (profileId: string): Key => ["gpt_votes", profileId],
-  arbVotesOf: (reportId: string): Key => ["arb_votes", reportId],
   spamPrintsBy: (sender: string): Key => ["spam_prints", sender],
   roleGrantsOf: (accountId: string): Key => ["role_grants", accountId],
   /** Every key of one collection (its first key part, as the functions above write it). */
   all: (collection: Collection): Key => [collection],
   /** Read by the readiness check (kv/db.ts `pingKv`); never written. */
   readyProbe: (): Key => ["ready_probe"],
+  // --- Bad Boy Dungeon (kv/games/dungeon.ts): time-outs after small violations
+  /** One stay of a member (member data: exported, deleted with them), time-ordered by id. */
+  dungeonStay: (profileId: string, stayId: string): Key => ["dungeon_stays", profileId, stayId],
+  dungeonStaysOf: (profileId: string): Key => ["dungeon_stays", profileId],
+  /** The stay in force: `{stayId, until}`, expiring a day after its end; what restricted actions read. */
+  dungeonCurrent: (profileId: string): Key => ["dungeon_current", profileId],
+  dungeonCurrentAll: (): Key => ["dungeon_current"],
+  /** An appeal waiting for an admin: `{profileId, ts}`; deleted when decided. */
+  dungeonAppeal: (stayId: string): Key => ["dungeon_appeals", stayId],
+  dungeonAppealsAll: (): Key => ["dungeon_appeals"],
+  /** A juror's record against final verdicts `{agreed, total}` (their weight in the jury). */
+  jurorRecord: (profileId: string): Key => ["juror_records", profileId],
+  /** A report's jury counted in juror records, with the verdict it was counted against. */
+  arbScored: (reportId: string): Key => ["arb_scored", reportId],
 };
 
 /** The collections scanned whole (`keys.all`). */

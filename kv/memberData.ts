@@ -31,6 +31,7 @@ import { listActions } from "./moderation.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 import type { Message } from "../domain/shapes/messages.ts";
 import type { Report } from "../domain/shapes/moderation.ts";
+import { listStays } from "./games/dungeon.ts";
 
 const DAY_MS = 24 * 3_600_000;
 /** An export's link works once, for a day. */
@@ -144,6 +145,11 @@ export async function collectMemberData(
       (e) => e.value?.accountId === accountId || e.value?.email === account.email,
     )).map((e) => e.value),
     gameVerdicts: await gameVerdicts(profileId),
+    // Bad Boy Dungeon: their time-outs (with their appeal), and their record as a juror.
+    dungeon: {
+      stays: await listStays(profileId),
+      jurorRecord: (await kv().get(keys.jurorRecord(profileId))).value,
+    },
     identify: {
       outcomes: await listOutcomes(profileId),
       verifiedPicIds: profile?.verifiedPicIds ?? null,

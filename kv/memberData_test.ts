@@ -44,6 +44,7 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   account: other("the account itself: written by createAccount, exported as `account`, removed by the account step"),
   accountByEmail: other("index of the account, removed with it"),
   accountsByRole: other("index of the account, removed with it"),
+  accountsWithRole: PREFIX,
   roleCount: other("a count of all members with a role"),
   roleGrant: deleted("a role held for a while: the account's roles are exported", (m) => [
     keys.roleGrant(m.account, "VOLUNTEER"),
@@ -347,6 +348,23 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   roleGrantsOf: PREFIX,
   all: PREFIX,
   readyProbe: other("read by the readiness check, never written"),
+  dungeonStay: exported((m) => [
+    keys.dungeonStay(m.profile, "s".repeat(24)),
+    { id: "s".repeat(24), profileId: m.profile, reportId: "r1", reason: "rude", lines: [m.marker], until: NOW },
+  ]),
+  dungeonStaysOf: PREFIX,
+  dungeonCurrent: deleted("the pointer to their stay in force (the stay is exported)", (m) => [
+    keys.dungeonCurrent(m.profile),
+    { stayId: "s".repeat(24), until: NOW },
+  ]),
+  dungeonCurrentAll: PREFIX,
+  dungeonAppeal: deleted("an appeal waiting, an index of their stay (exported with it)", (m) => [
+    keys.dungeonAppeal("s".repeat(24)),
+    { profileId: m.profile, ts: NOW },
+  ]),
+  dungeonAppealsAll: PREFIX,
+  jurorRecord: exported((m) => [keys.jurorRecord(m.profile), { agreed: 1, total: 2, note: m.marker }]),
+  arbScored: other("the verdict a report's jury was counted against, removed with the report"),
 };
 
 Deno.test("member data - every key shape of kv/keys.ts is classified", () => {

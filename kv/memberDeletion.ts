@@ -4,7 +4,7 @@
  * removed; messages the member sent are deleted and the other side's conversation is kept under
  * an anonymous partner ("Deleted member"); notes by and about them, Map Chat posts, pictures and
  * their blobs, positions, notifications, sessions, devices, passkeys, rate-limit counts, credits,
- * game votes, health notices (received, waiting, and their monthly report count), reports they
+ * game votes, dungeon stays and juror records, health notices (received, waiting, and their monthly report count), reports they
  * made and the reports and moderation records about them go. Kept: the moderation audit log
  * (append-only) and, when they were suspended or banned, the hash of their mailbox (so a ban
  * cannot be evaded by deleting and registering again). The last step, run after the change logs'
@@ -22,6 +22,7 @@ import { enqueueJob } from "./jobs.ts";
 import { listPasskeys } from "./passkeys.ts";
 import { forgetLoginTrust } from "./logintrust.ts";
 import { healthKeysOf } from "./healthNotices.ts";
+import { dungeonKeysOf } from "./games/dungeon.ts";
 import { decideAttempt, withdrawAttempt } from "./games/identify.ts";
 import { hotOrNotKeysOf } from "./games/hotOrNot.ts";
 import { reportPosition } from "./positions/mod.ts";
@@ -308,6 +309,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       ...await keysUnder(keys.cropSuggestedBy(profileId)),
       ...await healthKeysOf(profileId),
       ...await hotOrNotKeysOf(profileId),
+      ...await dungeonKeysOf(profileId),
     ]);
   },
 
@@ -321,6 +323,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
         e.key,
         keys.reportByReported(e.value.reportedProfileId, e.value.id),
         keys.arbCase(e.value.id),
+        keys.arbScored(e.value.id),
         ...await keysUnder(keys.arbVotesOf(e.value.id)),
       ]);
     }

@@ -342,7 +342,11 @@ export async function moderationQueue(scan = 1000): Promise<QueueItem[]> {
   }
   const counts = await Promise.all(items.map((it) => heldCount(it.profileId)));
   items.forEach((it, i) => it.spamHeld = counts[i]);
-  return items.sort((a, b) => b.openReports.length - a.openReports.length || b.tsNewest - a.tsNewest);
+  // A report undecided for 48 h (escalated, kv/games/dungeon.ts) puts its member first.
+  const overdue = (it: QueueItem) => Number(it.openReports.some((r) => r.case.tsEscalated));
+  return items.sort((a, b) =>
+    overdue(b) - overdue(a) || b.openReports.length - a.openReports.length || b.tsNewest - a.tsNewest
+  );
 }
 
 /**

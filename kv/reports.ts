@@ -5,6 +5,8 @@ import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import type { Report } from "../domain/shapes/moderation.ts";
+import { enqueueJob } from "./jobs.ts";
+import { ESCALATE_AFTER_MS } from "../domain/dungeon.ts";
 
 /** Stores a report with its index by reported profile, in one atomic. */
 export async function saveReport(reporter: string, reported: string, reason: string, text: string): Promise<Report> {
@@ -16,11 +18,13 @@ export async function saveReport(reporter: string, reported: string, reason: str
     text,
     tsCreated: now(),
   };
-  const res = await kv().atomic()
+  const op = kv().atomic()
     .check({ key: keys.report(r.id), versionstamp: null })
     .set(keys.report(r.id), r)
-    .set(keys.reportByReported(reported, r.id), r.id)
-    .commit();
+    .set(keys.reportByReported(reported, r.id), r.id);
+  // No report waits more than 48 h: then, still open, it goes to the admins (workers/dungeon.ts).
+  enqueueJob(op, { type: "report-deadline", reportId: r.id }, { delayMs: ESCALATE_AFTER_MS });
+  const res = await op.commit();
   if (!res.ok) throw new Error("report id collision");
   return r;
 }

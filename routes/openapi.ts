@@ -27,6 +27,7 @@ import {
   ratingBody,
 } from "./api/games.ts";
 import { healthContactsQuery, healthReportBody } from "./api/health.ts";
+import { appealBody, appealDecisionBody, quizBody } from "./api/dungeon.ts";
 import { challengeBody, idAnswerBody, onlyVerifiedBody } from "./api/identify.ts";
 import { hotNextQuery, hotTestBody, hotVoteBody, keepBestBody } from "./api/hotOrNot.ts";
 import { cursorQuery, likesGivenQuery, picLikeBody, profileLikeBody, profileLikeQuery } from "./api/likes.ts";
@@ -123,6 +124,9 @@ export const REQUESTS: Record<string, Request> = {
   "PUT /api/games/hotornot/vote": { body: hotVoteBody },
   "PUT /api/games/hotornot/keep-best": { body: keepBestBody },
   "PUT /api/admin/reports/:reportId": { body: decisionBody },
+  "POST /api/games/dungeon/quiz": { body: quizBody },
+  "POST /api/games/dungeon/appeal": { body: appealBody },
+  "PUT /api/admin/dungeon/appeals/:stayId": { body: appealDecisionBody },
   "GET /api/admin/audit": { query: auditQuery },
   "GET /api/admin/members": { query: membersQuery },
   "POST /api/admin/members/:profileId/actions": { body: actionBody },

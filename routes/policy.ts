@@ -5,7 +5,7 @@
 
 import type { Context } from "hono";
 import type { AppEnv, Caller } from "./env.ts";
-import { badRequest, dailyLimit, notFound, tooMany } from "./errors.ts";
+import { ApiError, badRequest, dailyLimit, notFound, tooMany } from "./errors.ts";
 import { requireOwnProfile } from "./middleware.ts";
 import {
   hitNewMember,
@@ -22,6 +22,21 @@ import { viewedProfile } from "../kv/profiles.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 import { hasBlocked, isWithdrawn } from "../kv/blocks.ts";
 import { phrase } from "../domain/phrases.ts";
+import { restrictionOf } from "../kv/games/dungeon.ts";
+import { type RestrictedAction, restrictionMessage } from "../domain/dungeon.ts";
+
+/**
+ * A member in a time-out (Bad Boy Dungeon) may not send first messages, like or post in Map Chat:
+ * 403 `dungeon_restricted`, with a message that names the end of the stay.
+ */
+export async function refuseIfRestricted(profileId: string, action: RestrictedAction): Promise<void> {
+  refuseRestricted(await restrictionOf(profileId), action);
+}
+
+/** The same refusal for a time-out read beside a request's other reads (`restrictionOf`). */
+export function refuseRestricted(r: { until: number } | null, action: RestrictedAction): void {
+  if (r) throw new ApiError(403, "dungeon_restricted", restrictionMessage(action, r.until));
+}
 
 /**
  * The profile `targetId` as `viewerId` may address it: 404 when it does not exist or its member
@@ -55,14 +70,18 @@ export async function ownTowards(c: Context<AppEnv>, me: string, targetId: strin
 
 /**
  * The limits a LIKE of `caller` counts (none for other kinds), read at once: a like reads them
- * beside its other reads and counts them in its own commit (`likeAllowed`, kv/likes.ts).
+ * beside its other reads and counts them in its own commit (`likeAllowed`, kv/likes.ts); a member in
+ * a time-out is refused (403) when they are awaited.
  */
-export function readLikeHits(caller: Caller, likeType: string): Promise<ReadHit[]> {
-  if (likeType !== "LIKE") return Promise.resolve([]);
+export async function readLikeHits(caller: Caller, likeType: string): Promise<ReadHit[]> {
+  if (likeType !== "LIKE") return [];
   const limits: { name: LimitName; who: string }[] = [];
   if (standardApplies(caller)) limits.push({ name: "likesPerDay", who: caller.accountId });
   if (newMemberApplies(caller)) limits.push({ name: "newMemberLikes", who: caller.accountId });
-  return readHits(limits);
+  // A member in a time-out may not like: read beside the counts, refused before them.
+  const [hits, restriction] = await Promise.all([readHits(limits), restrictionOf(caller.profileId)]);
+  refuseRestricted(restriction, "like");
+  return hits;
 }
 
 /** The read counts of a LIKE when one more is within its limits; else the answer (429) past the first it is over. */
@@ -75,6 +94,7 @@ export function likeAllowed(hits: ReadHit[]): ReadHit[] {
 /** A LIKE counts against the daily likes and a new member's likes (429 past either); other kinds are free. */
 export async function countLike(caller: Caller, likeType: string): Promise<void> {
   if (likeType !== "LIKE") return;
+  await refuseIfRestricted(caller.profileId, "like");
   if (!(await hitStandard("likesPerDay", caller))) throw dailyLimit(phrase(STANDARD_LIMIT_MESSAGE));
   if (!(await hitNewMember("newMemberLikes", caller))) throw tooMany();
 }

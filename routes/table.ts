@@ -54,6 +54,7 @@ export const ROUTES: readonly RouteDef[] = [
   r("/games/hotornot", "Hot or Not", "auth", true),
   r("/games/healthreport", "Health Incident Report", "auth", false),
   r("/games/cooties", "You got Cooties", "auth", false),
+  r("/games/dungeon", "Bad Boy Dungeon", "auth", false),
   r("/games/:game", "Coming Soon", "auth", false),
   r("/profile/:profileId", "Profile", "auth", false),
   r("/profileEdit", "Profile Editor", "auth", true, { menuLabel: "Edit Profile" }),

@@ -6,6 +6,7 @@ import { pushJob } from "./push.ts";
 import { pictureCleanupJob, pictureMasterJob, pictureVariantsJob } from "./pictures.ts";
 import { accountDeleteJob, accountExportJob } from "./memberData.ts";
 import { startHealthSweep } from "./health.ts";
+import { reportDeadlineJob } from "./dungeon.ts";
 import { closeKv, openKv } from "../kv/db.ts";
 
 /** Handlers of every job type. */
@@ -17,6 +18,7 @@ export const handlers: Handlers = {
   "picture-cleanup": pictureCleanupJob,
   "account-export": accountExportJob,
   "account-delete": accountDeleteJob,
+  "report-deadline": reportDeadlineJob,
 };
 
 /** Starts the job workers of this process, and the sweep that reveals health notices in their time. */

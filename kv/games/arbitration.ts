@@ -10,6 +10,7 @@ import { blockedSet } from "../blocks.ts";
 import { listReports } from "../reports.ts";
 import { creditOps, creditState, getCredits } from "./credits.ts";
 import { profilesOf } from "./deck.ts";
+import { scoreJurors } from "./jurors.ts";
 import type { ArbDecision, ArbItem, ArbVerdict, Credited } from "../../domain/shapes/games.ts";
 import type { ArbCase, Report, ReportCase } from "../../domain/shapes/moderation.ts";
 import type { Profile } from "../../domain/shapes/profiles.ts";
@@ -95,7 +96,11 @@ export async function decideReport(reportId: string, admin: string, decision: Ar
       decidedBy: admin,
       tsDecided: now(),
     };
-    if ((await kv().atomic().check(entry).set(keys.arbCase(reportId), next).commit()).ok) return next;
+    if ((await kv().atomic().check(entry).set(keys.arbCase(reportId), next).commit()).ok) {
+      // The final verdict: each juror's record (their weight in later juries) counts it.
+      await scoreJurors(reportId, decision === "CONFIRM" ? "VIOLATION" : "NO_VIOLATION");
+      return next;
+    }
   }
   throw new Error("report decision kept conflicting");
 }

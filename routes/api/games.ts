@@ -37,6 +37,7 @@ import {
   suggestionToBox,
 } from "../../kv/games/helpPhotos.ts";
 import { countLike, reachableProfile } from "../policy.ts";
+import { adminConfirmed, juryDecides } from "../../kv/games/dungeon.ts";
 import { getPic } from "../../kv/pictures.ts";
 import { cropOwnPicture } from "../../workers/pictures.ts";
 import { PictureRejected } from "../../images/pipeline.ts";
@@ -148,8 +149,11 @@ export const games = new Hono<AppEnv>()
         ? conflict("You already judged this report.", "already_voted")
         : conflict("This report is closed.", "closed");
     }
+    // A strong jury on a small violation decides at once: its member goes to the dungeon.
+    const stay = await juryDecides(id);
+    const closed = stay ? { ...r.case, status: "CONFIRMED" as const } : r.case;
     return answer(c, "PUT /api/games/arbitration/:reportId", {
-      case: r.case,
+      case: closed,
       credited: r.credited,
       credits: r.credits,
     });
@@ -251,6 +255,8 @@ export const games = new Hono<AppEnv>()
     if (!(await getReport(id))) throw notFound("No such report.");
     const decided = await decideReport(id, caller.profileId, body.decision);
     if (!decided) throw conflict("This report is already closed.", "closed");
+    // A small violation confirmed: a time-out in the dungeon (a severe one waits for the admin's action).
+    if (body.decision === "CONFIRM") await adminConfirmed(id, { accountId: caller.accountId, name: caller.name });
     return answer(c, "PUT /api/admin/reports/:reportId", { id, case: decided });
   })
   .get("/admin/reports/:reportId", async (c) => {

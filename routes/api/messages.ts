@@ -13,6 +13,8 @@ import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, conflict, dailyLimit, forbidden, notFound, tooMany } from "../errors.ts";
 import { jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
+import { refuseRestricted } from "../policy.ts";
+import { restrictionOf } from "../../kv/games/dungeon.ts";
 import { MAX_TEXT } from "../../domain/texts.ts";
 import {
   broadcastsSeenBy,
@@ -182,17 +184,20 @@ export const messages = new Hono<AppEnv>()
     const limits = recipient ? privateLimits(caller) : broadcastLimits(caller);
     const readCounts = () =>
       Promise.all([readHits(limits), toOther ? readChatNotification(toOther, caller.profileId) : undefined]);
-    const [sentBefore, me, paused, them, blocked, talking, verifiedOnly, early, firstCounts] = await Promise.all([
-      sendKey ? messageBySendKey(caller.profileId, sendKey) : null,
-      getProfile(caller.profileId),
-      sendingPause(caller.profileId),
-      toOther && getProfile(toOther),
-      toOther && isBlockedEither(caller.profileId, toOther),
-      toOther && hasConversation(caller.profileId, toOther),
-      toOther && onlyVerifiedMessages(toOther),
-      toOther && text ? isEarlyMessage(caller.profileId, toOther) : false,
-      readCounts(),
-    ]);
+    const [sentBefore, me, paused, them, blocked, talking, verifiedOnly, early, firstCounts, restriction] =
+      await Promise.all([
+        sendKey ? messageBySendKey(caller.profileId, sendKey) : null,
+        getProfile(caller.profileId),
+        sendingPause(caller.profileId),
+        toOther && getProfile(toOther),
+        toOther && isBlockedEither(caller.profileId, toOther),
+        toOther && hasConversation(caller.profileId, toOther),
+        toOther && onlyVerifiedMessages(toOther),
+        toOther && text ? isEarlyMessage(caller.profileId, toOther) : false,
+        readCounts(),
+        // A member in a time-out may not start conversations nor post in Map Chat (Bad Boy Dungeon).
+        restrictionOf(caller.profileId),
+      ]);
     if (sentBefore) return answer(c, "POST /api/message", seenBy(sentBefore, caller.profileId));
     if (text.length > MAX_TEXT) throw badRequest(`A message has at most ${MAX_TEXT} characters.`);
     if (!text && body.profilePicIds.length === 0) throw badRequest("Write something or choose a picture.");
@@ -221,6 +226,7 @@ export const messages = new Hono<AppEnv>()
       if (!talking && !isVerified(me!) && verifiedOnly) {
         throw new ApiError(403, "recipient_verified_only", VERIFIED_TEXTS.recipientVerifiedOnly);
       }
+      if (!talking) refuseRestricted(restriction, "first_message");
       const over = refusal(firstCounts[0]);
       if (over) throw over;
       if (body.viewOnce && (pics.length === 0 || pics.some((p) => !me!.profilePicIdsPrivate.includes(p)))) {
@@ -251,6 +257,7 @@ export const messages = new Hono<AppEnv>()
     if (pics.some((p) => me!.profilePicIdsPrivate.includes(p))) {
       throw forbidden("Private pictures cannot be posted to Map Chat.");
     }
+    refuseRestricted(restriction, "map_chat");
     const shown = await getShownPosition(caller.profileId);
     if (!shown) throw conflict("Share your location first: Map Chat posts to the area around you.", "no_position");
     let [hits] = firstCounts;

@@ -31,6 +31,7 @@ import { leadsToOnboarding, onboardingPage, onboardingStep } from "./welcome.tsx
 import { arbitrationPage, gamesPage, gptBusterPage, photoCropPage, ratingGamePage } from "./games.tsx";
 import { identifyPage } from "./identify.tsx";
 import { hotOrNotPage } from "./hotOrNot.tsx";
+import { dungeonPage } from "./dungeon.tsx";
 import { cootiesPage, healthReportPage } from "./health.tsx";
 import { config } from "../../config/config.ts";
 import { fromThisMachine } from "../middleware.ts";
@@ -66,6 +67,7 @@ const PAGES: Record<string, Page> = {
   "/games/hotornot": hotOrNotPage,
   "/games/healthreport": healthReportPage,
   "/games/cooties": cootiesPage,
+  "/games/dungeon": dungeonPage,
   "/notifications": notificationsPage,
   "/chat/personal": conversationsPage,
   "/chat/broadcast": mapChatPage,

@@ -1,0 +1,83 @@
+/**
+ * Bad Boy Dungeon (kv/games/dungeon.ts): the caller's reform card and the count of members serving
+ * (never who), the rules quiz that shortens a stay once, the one appeal; and for admins the stays
+ * in force and the appeals waiting, the answer to an appeal, and the end of any stay.
+ */
+
+import { Hono } from "hono";
+import * as z from "zod";
+import type { AppEnv, Caller } from "../env.ts";
+import { conflict, notFound } from "../errors.ts";
+import { idSchema, jsonBody, parseWith } from "../validate.ts";
+import { requireAdmin, requireCaller } from "../middleware.ts";
+import { appealStay, decideAppeal, dungeonAdminList, dungeonView, endStay, takeQuiz } from "../../kv/games/dungeon.ts";
+import { QUIZ_ANSWERS } from "../../domain/dungeon.ts";
+import type { Moderator } from "../../kv/audit.ts";
+
+export const quizBody = z.object({
+  /** The chosen option of each question, in order. */
+  answers: z.array(z.number().int().min(0).max(9)).length(QUIZ_ANSWERS.length),
+});
+export const appealBody = z.object({
+  text: z.string().trim().min(1, "Say why this was not a violation.").max(2000),
+});
+export const appealDecisionBody = z.object({ decision: z.enum(["UPHOLD", "REJECT"]) });
+
+const who = (c: Caller): Moderator & { profileId: string } => ({
+  accountId: c.accountId,
+  name: c.name,
+  profileId: c.profileId,
+});
+
+const NO_STAY = "You are not in a time-out.";
+
+export const dungeon = new Hono<AppEnv>()
+  .get("/games/dungeon", async (c) => {
+    const caller = requireCaller(c);
+    return c.json(await dungeonView(caller.profileId));
+  })
+  .post("/games/dungeon/quiz", async (c) => {
+    const caller = requireCaller(c);
+    const body = await jsonBody(c, quizBody);
+    const r = await takeQuiz(who(caller), body.answers);
+    if (!r.ok) {
+      throw r.reason === "used"
+        ? conflict("You already used the quiz for this stay.", "quiz_used")
+        : conflict(NO_STAY, "no_stay");
+    }
+    return c.json(r.passed ? { passed: true, card: r.card } : { passed: false, wrong: r.wrong });
+  })
+  .post("/games/dungeon/appeal", async (c) => {
+    const caller = requireCaller(c);
+    const body = await jsonBody(c, appealBody);
+    const r = await appealStay(who(caller), body.text);
+    if (!r.ok) {
+      throw r.reason === "appealed"
+        ? conflict("You already appealed this stay.", "already_appealed")
+        : conflict(NO_STAY, "no_stay");
+    }
+    return c.json({ card: r.card }, 201);
+  })
+  .get("/admin/dungeon", async (c) => {
+    requireAdmin(c);
+    return c.json({ items: await dungeonAdminList() });
+  })
+  .put("/admin/dungeon/appeals/:stayId", async (c) => {
+    const caller = requireAdmin(c);
+    const stayId = parseWith(idSchema, c.req.param("stayId"));
+    const body = await jsonBody(c, appealDecisionBody);
+    const r = await decideAppeal(who(caller), stayId, body.decision === "UPHOLD");
+    if (!r.ok) {
+      throw r.reason === "decided"
+        ? conflict("This appeal was already decided.", "decided")
+        : notFound("No such appeal.");
+    }
+    return c.json(r.stay);
+  })
+  .delete("/admin/dungeon/stays/:profileId", async (c) => {
+    const caller = requireAdmin(c);
+    const profileId = parseWith(idSchema, c.req.param("profileId"));
+    const r = await endStay(who(caller), profileId);
+    if (!r.ok) throw notFound("This member is not in a time-out.");
+    return c.json(r.stay);
+  });
