@@ -29,6 +29,7 @@ import { closeEventStreams, events } from "./routes/api/events.ts";
 import { messages } from "./routes/api/messages.ts";
 import { games } from "./routes/api/games.ts";
 import { identify } from "./routes/api/identify.ts";
+import { secretChats } from "./routes/api/secretChats.ts";
 import { health } from "./routes/api/health.ts";
 import { assets } from "./routes/assets.ts";
 import { tiles } from "./routes/tiles.ts";
@@ -86,6 +87,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", messages);
   app.route("/api", games);
   app.route("/api", identify);
+  app.route("/api", secretChats);
   app.route("/api", health);
   app.route("/", assets);
   // The map's tiles from this origin (routes/tiles.ts): the tile host never sees a member.

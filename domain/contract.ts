@@ -13,6 +13,7 @@
 import * as z from "zod";
 import { HEALTH_CONDITIONS } from "./health.ts";
 import { IDENTIFY_RESPONSES } from "./contractIdentify.ts";
+import { SECRET_RESPONSES } from "./contractSecret.ts";
 
 // --- shared shapes
 
@@ -513,6 +514,7 @@ export const RESPONSES = {
   "GET /api/admin/dashboard/userRoleCounts": { 200: z.array(z.strictObject({ role: z.string(), count: z.number() })) },
   "POST /api/admin/testUsersCreate/:count": { 201: z.strictObject({ created: z.number() }) },
   ...IDENTIFY_RESPONSES,
+  ...SECRET_RESPONSES,
   "GET /api/admin/games/gptbuster/flagged": {
     200: z.strictObject({
       items: z.array(

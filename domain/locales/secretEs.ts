@@ -1,0 +1,27 @@
+/** Spanish texts of secret chats (domain/secretChats.ts). */
+import type { Translation } from "../i18n.ts";
+import type { EnSecret } from "./en/secretChats.ts";
+
+export const SECRET_TEXTS: Translation<EnSecret> = {
+  newSecretMessage: "Nuevo mensaje secreto",
+  verifiedReportPrefix: "[Mensaje secreto verificado]",
+  startSecretChat: "Iniciar un chat secreto",
+  starting: "Iniciando el chat secreto…",
+  secretChat: "Chat secreto",
+  secretNotice: "Cifrado de extremo a extremo: solo tus dispositivos y los suyos pueden leer estos mensajes.",
+  safetyCode: "Código de seguridad",
+  safetyCodeHint: "Compara este código con el suyo en persona: si ambos muestran el mismo, nadie está en medio.",
+  peerCannot:
+    "Todavía no puede participar en un chat secreto: cada uno de sus dispositivos debe abrir Lambda una vez con chats secretos.",
+  loseHistory:
+    "Los mensajes secretos se guardan solo en tus dispositivos: si pierdes todos tus dispositivos, pierdes este historial.",
+  placeholder: "Mensaje secreto",
+  send: "Enviar",
+  report: "Denunciar",
+  reported: "Denunciado",
+  cannotOpen: "Este mensaje no se puede leer en este dispositivo.",
+  devicesChanged: "Sus dispositivos cambiaron: vuelve a comparar el código de seguridad.",
+  otherDevice: "Este chat secreto pertenece a otro de tus dispositivos; este no puede leerlo.",
+  unsupported: "Este navegador no puede guardar las claves de un chat secreto.",
+  notVerified: "El texto denunciado no coincide con el mensaje: no se registró.",
+};
