@@ -1,0 +1,151 @@
+/**
+ * The secret chat screen (docs/secret-chats.md), loaded on demand by the conversation
+ * (islands/Conversation.tsx): it says the chat is secret, shows the safety code to compare in
+ * person, warns that the history lives only on the member's devices, and sends and shows
+ * messages encrypted on this device. New messages are fetched every two seconds while it is open.
+ */
+
+import { useEffect, useRef, useState } from "react";
+import { LockKeyhole } from "lucide-react";
+import { Composer } from "../../components/Composer.tsx";
+import { Time } from "../../components/Time.tsx";
+import { SECRET_TEXTS } from "../../domain/secretChats.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import type { DeviceIdentity } from "./mls.ts";
+import { ensureDevice, type Entry, findChat, type OpenChat, openChat, receive, report, send, start } from "./client.ts";
+
+/** How often an open secret chat looks for new messages. */
+const POLL_MS = 2000;
+
+export interface SecretChatProps {
+  me: string;
+  other: string;
+}
+
+type Phase =
+  | { kind: "loading" }
+  | { kind: "ready"; device: DeviceIdentity; open: OpenChat }
+  | { kind: "failed"; message: string; device?: DeviceIdentity };
+
+export default function SecretChat({ me, other }: SecretChatProps) {
+  const [phase, setPhase] = useState<Phase>({ kind: "loading" });
+  const [history, setHistory] = useState<Entry[]>([]);
+  const [error, setError] = useState("");
+  const list = useRef<HTMLDivElement>(null);
+
+  async function begin(fresh: boolean) {
+    setPhase({ kind: "loading" });
+    let device: DeviceIdentity | undefined;
+    try {
+      if (!("indexedDB" in globalThis) || !crypto.subtle) throw new Error(SECRET_TEXTS.unsupported);
+      device = await ensureDevice(me);
+      const found = fresh ? undefined : await findChat(other);
+      let opened = found ? await openChat(me, device, found) : undefined;
+      if (opened === "other-device" || !opened) opened = await start(device, other);
+      setHistory(opened.history);
+      setPhase({ kind: "ready", device, open: opened });
+    } catch (e) {
+      setPhase({ kind: "failed", message: e instanceof Error ? e.message : String(e), device });
+    }
+  }
+
+  useEffect(() => void begin(false), [me, other]);
+
+  // While open: new messages every POLL_MS, and a look for a chat the other member starts meanwhile.
+  useEffect(() => {
+    if (phase.kind === "failed") {
+      const t = setInterval(async () => {
+        if (!phase.device) return;
+        const found = await findChat(other).catch(() => undefined);
+        const opened = found && await openChat(me, phase.device, found).catch(() => undefined);
+        if (opened && opened !== "other-device") {
+          setHistory(opened.history);
+          setPhase({ kind: "ready", device: phase.device, open: opened });
+        }
+      }, POLL_MS);
+      return () => clearInterval(t);
+    }
+    if (phase.kind !== "ready") return;
+    let stop = false;
+    const tick = async () => {
+      try {
+        const h = await receive(phase.open.chat.id, phase.device);
+        if (!stop) setHistory([...h]);
+      } catch { /* offline a moment: the next tick tries again */ }
+    };
+    void tick();
+    const t = setInterval(tick, POLL_MS);
+    return () => {
+      stop = true;
+      clearInterval(t);
+    };
+  }, [phase]);
+
+  useEffect(() => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [history.length]);
+
+  return (
+    <div className="secret-chat" data-phase={phase.kind}>
+      <div className="secret-head">
+        <LockKeyhole className="icon" aria-hidden="true" />
+        <div>
+          <h3>{SECRET_TEXTS.secretChat}</h3>
+          <p className="secret-notice">{SECRET_TEXTS.secretNotice}</p>
+        </div>
+      </div>
+      {phase.kind === "loading" && <p className="loading" role="status">{SECRET_TEXTS.starting}</p>}
+      {phase.kind === "failed" && <p className="error secret-error" role="alert">{phase.message}</p>}
+      {phase.kind === "ready" && (
+        <>
+          <p className="secret-safety">
+            {SECRET_TEXTS.safetyCode}: <code className="safety-code">{phase.open.safety}</code>
+            <span className="hint">{SECRET_TEXTS.safetyCodeHint}</span>
+          </p>
+          {phase.open.safetyChanged && <p className="notice" role="status">{SECRET_TEXTS.devicesChanged}</p>}
+          <p className="hint secret-history-note">{SECRET_TEXTS.loseHistory}</p>
+          <div className="messages secret-messages" role="log" aria-live="polite" ref={list}>
+            {history.length === 0 && <p className="empty">{UI_TEXTS.noMessagesYet}</p>}
+            {history.map((m) => (
+              <div key={m.id} className={m.mine ? "bubble mine secret" : "bubble secret"}>
+                <p className="bubble-body">
+                  <span className="text" dir="auto">{m.unreadable ? SECRET_TEXTS.cannotOpen : m.text}</span>
+                  <Time ts={m.ts} />
+                </p>
+                {!m.mine && !m.unreadable && (
+                  m.reported ? <span className="hint">{SECRET_TEXTS.reported}</span> : (
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={async () => {
+                        setError("");
+                        try {
+                          setHistory([...await report(phase.open.chat.id, m)]);
+                        } catch (e) {
+                          setError(e instanceof Error ? e.message : String(e));
+                        }
+                      }}
+                    >
+                      {SECRET_TEXTS.report}
+                    </button>
+                  )
+                )}
+              </div>
+            ))}
+          </div>
+          {error && <p className="error" role="alert">{error}</p>}
+          <Composer
+            placeholder={SECRET_TEXTS.placeholder}
+            busy={false}
+            onSend={async (text) => {
+              setError("");
+              const h = await send(phase.open.chat.id, phase.device, text);
+              setHistory([...h]);
+            }}
+          />
+        </>
+      )}
+    </div>
+  );
+}
