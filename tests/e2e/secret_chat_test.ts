@@ -1,0 +1,113 @@
+/**
+ * Secret chats in real browsers: two members on two browser contexts. The one whose partner has no
+ * device yet gets the clear message; once both have opened it, they see the same safety code and
+ * exchange messages encrypted on their devices; the screen's code loads only when it is opened; a
+ * copy of the whole store in a KV file holds none of the texts; a report verifies.
+ */
+
+import assert from "node:assert/strict";
+import { registerAndLogIn, shot, startHarness } from "./harness.ts";
+import { kv } from "../../kv/db.ts";
+import { listReports } from "../../kv/reports.ts";
+import { SECRET_TEXTS } from "../../domain/secretChats.ts";
+
+/** Does `hay` hold the bytes of `needle`? */
+function holds(hay: Uint8Array, needle: Uint8Array): boolean {
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Every entry of the store (the blobs' chunks included) written to a KV file of its own, closed,
+ * and its bytes (SQLite file, write-ahead log) returned: what a seized disk or a backup would hold.
+ */
+async function storeFileBytes(): Promise<Uint8Array[]> {
+  const dir = await Deno.makeTempDir({ prefix: "secret-scan-" });
+  const path = `${dir}/copy.kv`;
+  const copy = await Deno.openKv(path);
+  let n = 0;
+  for await (const e of kv().list({ prefix: [] })) {
+    await copy.set(e.key, e.value);
+    n++;
+  }
+  copy.close();
+  assert.ok(n > 20, `the store was copied (${n} entries)`);
+  const out: Uint8Array[] = [];
+  for (const f of [path, `${path}-wal`]) {
+    try {
+      out.push(await Deno.readFile(f));
+    } catch { /* no write-ahead log left */ }
+  }
+  await Deno.remove(dir, { recursive: true });
+  return out;
+}
+
+Deno.test("e2e phone - secret chat: the clear message first, then the same safety code, messages both ways, no text in the store, a verified report", async () => {
+  const h = await startHarness();
+  try {
+    const a = await h.newPage("phone"), b = await h.newPage("phone");
+    await registerAndLogIn(a.page, h.origin, "secret-a@example.com");
+    await registerAndLogIn(b.page, h.origin, "secret-b@example.com");
+    const idOf = (p: typeof a.page) =>
+      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
+    const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
+
+    // The secret chat's code is not fetched until a member opens it.
+    const secretScripts: string[] = [];
+    a.page.on("request", (r) => /SecretChat-|ed25519-/.test(r.url()) && secretScripts.push(r.url()));
+
+    // B opens it first: A has no device for secret chats yet, and B is told so.
+    await b.page.goto(`/profile/${aId}#chat`);
+    await b.page.getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
+    await b.page.getByRole("alert").filter({ hasText: SECRET_TEXTS.peerCannot }).waitFor({ timeout: 30_000 });
+
+    await a.page.goto(`/profile/${bId}#chat`);
+    assert.equal(secretScripts.length, 0, "nothing of the secret chat loads with the conversation");
+    await a.page.getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
+    const codeA = a.page.locator(".safety-code");
+    await codeA.waitFor({ timeout: 30_000 });
+    assert.ok(secretScripts.some((u) => u.includes("SecretChat-")), "the screen loaded on demand");
+    await a.page.getByText(SECRET_TEXTS.secretNotice).waitFor();
+
+    // B's screen finds the chat A started and joins it: both show the same code.
+    const codeB = b.page.locator(".safety-code");
+    await codeB.waitFor({ timeout: 30_000 });
+    const [ca, cb] = [await codeA.textContent(), await codeB.textContent()];
+    assert.match(ca ?? "", /^\d{5} \d{5} \d{5} \d{5}$/);
+    assert.equal(ca, cb, "both see the same safety code");
+
+    const first = "The pink triangle at the lighthouse, nine tonight";
+    const reply = "Bringing the umbrella with the rainbow handle";
+    await a.page.locator(".secret-chat").getByRole("textbox").fill(first);
+    await a.page.locator(".secret-chat").getByRole("button", { name: "Send" }).click();
+    await a.page.locator(".bubble.mine", { hasText: first }).waitFor();
+    await b.page.locator(".bubble:not(.mine)", { hasText: first }).waitFor({ timeout: 20_000 });
+    await b.page.locator(".secret-chat").getByRole("textbox").fill(reply);
+    await b.page.locator(".secret-chat").getByRole("button", { name: "Send" }).click();
+    await a.page.locator(".bubble:not(.mine)", { hasText: reply }).waitFor({ timeout: 20_000 });
+    await shot(a.page, "phone-secret-chat");
+
+    // The whole store, as a file: neither text, in any form the store keeps a string.
+    const files = await storeFileBytes();
+    for (const text of [first, reply, "lighthouse", "rainbow handle"]) {
+      const needle = new TextEncoder().encode(text);
+      assert.ok(!files.some((f) => holds(f, needle)), `"${text}" is nowhere in the store's file`);
+    }
+
+    // B reports A's message: the server verifies its commitment and files the revealed text.
+    await b.page.locator(".bubble:not(.mine)", { hasText: first }).getByRole("button", { name: SECRET_TEXTS.report })
+      .click();
+    await b.page.getByText(SECRET_TEXTS.reported).waitFor();
+    const [report] = await listReports(aId);
+    assert.equal(report.text, `${SECRET_TEXTS.verifiedReportPrefix} ${first}`);
+    assert.equal(report.reporterProfileId, bId);
+
+    await a.context.close();
+    await b.context.close();
+  } finally {
+    await h.close();
+  }
+});
