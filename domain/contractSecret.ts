@@ -40,7 +40,10 @@ export const SECRET_RESPONSES = {
   },
   "POST /api/secret/chats": { 201: z.strictObject({ chat: SecretChat }) },
   "GET /api/secret/chats": { 200: z.strictObject({ items: z.array(SecretChat) }) },
-  "GET /api/secret/chats/:chatId/messages": { 200: z.strictObject({ items: z.array(SecretMessage) }) },
+  "GET /api/secret/chats/:chatId/messages": {
+    200: z.strictObject({ items: z.array(SecretMessage), otherReadUpTo: z.string().nullable() }),
+  },
+  "POST /api/secret/chats/:chatId/read": { 200: z.strictObject({ ok: z.literal(true) }) },
   "POST /api/secret/chats/:chatId/messages": { 201: z.strictObject({ message: SecretMessage }) },
   "POST /api/secret/chats/:chatId/messages/:messageId/report": {
     201: z.strictObject({ id: z.string(), verified: z.literal(true) }),

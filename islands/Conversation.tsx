@@ -157,7 +157,7 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
           </button>
         )}
       </header>
-      {Secret ? <Secret me={me} other={other} /> : (
+      {Secret ? <Secret me={me} other={other} typing={tellTyping} /> : (
         <>
           <div className="messages" role="log" aria-live="polite" ref={list}>
             {hasMore && <button type="button" onClick={loadOlder}>{UI_TEXTS.loadOlder}</button>}

@@ -358,6 +358,10 @@ export const keys = {
   /** A secret message: ciphertext and franking commitment, ordered by id (time) within its chat. */
   secretMessage: (chatId: string, id: string): Key => ["secret_messages", chatId, id],
   secretMessagesIn: (chatId: string): Key => ["secret_messages", chatId],
+  /** The newest message of a secret chat that `profileId` has read (its id): the other member's read receipts. */
+  secretRead: (chatId: string, profileId: string): Key => ["secret_reads", chatId, profileId],
+  /** The unread 'New secret message' notification of a chat for `profileId` (its id): one per chat until read. */
+  secretNotified: (chatId: string, profileId: string): Key => ["secret_notified", chatId, profileId],
   /** A report of a secret message whose franking verified: which message it was about. */
   secretReport: (reportId: string): Key => ["secret_reports", reportId],
 };

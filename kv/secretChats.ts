@@ -13,7 +13,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { addNotification } from "./notifications.ts";
+import { addNotification, deleteNotification, NOTIFICATION_TTL_MS } from "./notifications.ts";
 import { getSessionById } from "./sessions.ts";
 import { saveReport } from "./reports.ts";
 import { SECRET_TEXTS } from "../domain/secretChats.ts";
@@ -262,13 +262,19 @@ export async function addSecretMessage(
     epoch,
     tsCreated: now(),
   };
-  const op = kv().atomic().check({ key: keys.secretMessage(chat.id, m.id), versionstamp: null })
-    .set(keys.secretMessage(chat.id, m.id), m);
   const recipient = chat.members.find((p) => p !== sender.profileId)!;
-  addNotification(op, recipient, { bodyText: SECRET_TEXTS.newSecretMessage, url: `/chat/personal` });
-  const res = await op.commit();
-  if (!res.ok) throw new Error("secret message id collision");
-  return m;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const op = kv().atomic().check({ key: keys.secretMessage(chat.id, m.id), versionstamp: null })
+      .set(keys.secretMessage(chat.id, m.id), m);
+    // One notification per chat until the member reads it (as conversations have one each).
+    const notified = await kv().get<string>(keys.secretNotified(chat.id, recipient));
+    if (!notified.value) {
+      const note = addNotification(op, recipient, { bodyText: SECRET_TEXTS.newSecretMessage, url: `/chat/personal` });
+      op.check(notified).set(notified.key, note.id, { expireIn: NOTIFICATION_TTL_MS });
+    }
+    if ((await op.commit()).ok) return m;
+  }
+  throw new Error("secret message not stored");
 }
 
 /** A chat's messages after `after` (an id), oldest first, at most a page. */
@@ -278,6 +284,26 @@ export async function listSecretMessages(chatId: string, after?: string): Promis
   const selector = after ? { prefix, start: [...prefix, after + "\u0000"] } : { prefix };
   for await (const e of kv().list<SecretMessage>(selector, { limit: SECRET_MESSAGES_PAGE })) out.push(e.value);
   return out;
+}
+
+/** Marks the chat read by `profileId` up to message `id` (a receipt only moves forward). */
+export async function markSecretRead(chatId: string, profileId: string, id: string): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const old = await kv().get<string>(keys.secretRead(chatId, profileId));
+    if (old.value && old.value >= id) return;
+    if ((await kv().atomic().check(old).set(old.key, id).commit()).ok) break;
+  }
+  // Read: the chat's notification goes, as a read conversation's does.
+  const notified = await kv().get<string>(keys.secretNotified(chatId, profileId));
+  if (notified.value) {
+    await deleteNotification(profileId, notified.value);
+    await kv().atomic().check(notified).delete(notified.key).commit();
+  }
+}
+
+/** The newest message of the chat that `profileId` has read, or null. */
+export async function secretReadUpTo(chatId: string, profileId: string): Promise<string | null> {
+  return (await kv().get<string>(keys.secretRead(chatId, profileId))).value;
 }
 
 /** One secret message, or null. */

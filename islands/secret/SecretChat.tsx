@@ -24,6 +24,8 @@ const POLL_MS = 2000;
 export interface SecretChatProps {
   me: string;
   other: string;
+  /** Tells the other member that this one is typing (as the conversation does). */
+  typing?: { keystroke: () => void; sent: (stored: Promise<unknown>) => void };
 }
 
 type Phase =
@@ -31,9 +33,10 @@ type Phase =
   | { kind: "ready"; device: DeviceIdentity; open: OpenChat }
   | { kind: "failed"; message: string; device?: DeviceIdentity };
 
-export default function SecretChat({ me, other }: SecretChatProps) {
+export default function SecretChat({ me, other, typing }: SecretChatProps) {
   const [phase, setPhase] = useState<Phase>({ kind: "loading" });
   const [history, setHistory] = useState<Entry[]>([]);
+  const [readUpTo, setReadUpTo] = useState<string | null>(null);
   const [error, setError] = useState("");
   const list = useRef<HTMLDivElement>(null);
 
@@ -73,8 +76,10 @@ export default function SecretChat({ me, other }: SecretChatProps) {
     let stop = false;
     const tick = async () => {
       try {
-        const h = await receive(phase.open.chat.id, phase.device);
-        if (!stop) setHistory([...h]);
+        const r = await receive(phase.open.chat.id, phase.device);
+        if (stop) return;
+        setHistory([...r.history]);
+        setReadUpTo(r.otherReadUpTo);
       } catch { /* offline a moment: the next tick tries again */ }
     };
     void tick();
@@ -116,6 +121,11 @@ export default function SecretChat({ me, other }: SecretChatProps) {
                 <p className="bubble-body">
                   <span className="text" dir="auto">{m.unreadable ? SECRET_TEXTS.cannotOpen : m.text}</span>
                   <Time ts={m.ts} />
+                  {m.mine && (
+                    <span className="checks" aria-label={readUpTo && readUpTo >= m.id ? UI_TEXTS.read : UI_TEXTS.sent}>
+                      {readUpTo && readUpTo >= m.id ? "✓✓" : "✓"}
+                    </span>
+                  )}
                 </p>
                 {!m.mine && !m.unreadable && (
                   m.reported ? <span className="hint">{SECRET_TEXTS.reported}</span> : (
@@ -142,10 +152,12 @@ export default function SecretChat({ me, other }: SecretChatProps) {
           <Composer
             placeholder={SECRET_TEXTS.placeholder}
             busy={false}
+            onTyping={typing?.keystroke}
             onSend={async (text) => {
               setError("");
-              const h = await send(phase.open.chat.id, phase.device, text);
-              setHistory([...h]);
+              const stored = send(phase.open.chat.id, phase.device, text);
+              typing?.sent(stored);
+              setHistory([...await stored]);
             }}
           />
         </>

@@ -207,8 +207,17 @@ export function send(chatId: string, device: DeviceIdentity, text: string): Prom
   });
 }
 
-/** Fetches and opens the messages that came since the last look; the history after. */
-export function receive(chatId: string, device: DeviceIdentity): Promise<Entry[]> {
+/** What a look for new messages gives: the history, and the newest of mine the other member has read. */
+export interface Received {
+  history: Entry[];
+  otherReadUpTo: string | null;
+}
+
+/**
+ * Fetches and opens the messages that came since the last look, and tells the server they were
+ * read (the other member's receipt) when the page is in view.
+ */
+export function receive(chatId: string, device: DeviceIdentity): Promise<Received> {
   return serial(chatId, async () => {
     const kept = (await getLocal<LocalChat>(chatKey(chatId)))!;
     const r = await api<ApiAnswer<"GET /api/secret/chats/:chatId/messages">>(
@@ -228,7 +237,14 @@ export function receive(chatId: string, device: DeviceIdentity): Promise<Entry[]
     }
     kept.state = saveState(state);
     await setLocal(chatKey(chatId), kept);
-    return kept.history;
+    const theirs = (r.items as SecretMessage[]).filter((m) => m.senderDeviceId !== device.deviceId).at(-1);
+    if (theirs && document.visibilityState === "visible") {
+      await api(apiPath("POST /api/secret/chats/:chatId/read", { chatId }), {
+        method: "POST",
+        json: { messageId: theirs.id },
+      }).catch(() => {});
+    }
+    return { history: kept.history, otherReadUpTo: r.otherReadUpTo };
   });
 }
 

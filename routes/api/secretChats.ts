@@ -9,7 +9,8 @@
  *   `POST /api/secret/devices/:deviceId/key-packages` replenishes its stock.
  * - `POST /api/secret/key-packages/claim` takes one key package of each of the other member's devices.
  * - `POST /api/secret/chats` stores a started chat; `GET /api/secret/chats` lists the caller's.
- * - `GET|POST /api/secret/chats/:chatId/messages` reads and sends ciphertexts.
+ * - `GET|POST /api/secret/chats/:chatId/messages` reads and sends ciphertexts (with the other's read
+ *   receipt); `POST /api/secret/chats/:chatId/read` marks the received messages read.
  * - `POST /api/secret/chats/:chatId/messages/:messageId/report` reveals a text and its franking key.
  */
 
@@ -35,9 +36,11 @@ import {
   KEY_PACKAGE_STOCK,
   listSecretChats,
   listSecretMessages,
+  markSecretRead,
   registerDevice,
   removeDevicesOfSessions,
   saveSecretReport,
+  secretReadUpTo,
 } from "../../kv/secretChats.ts";
 import { frankingVerifies, fromBase64 } from "../../domain/franking.ts";
 import { MAX_TEXT, REPORT_REASONS } from "../../domain/texts.ts";
@@ -69,6 +72,7 @@ export const secretMessageBody = z.object({
   commitment: b64(44),
   epoch: z.number().int().min(0).max(2 ** 31),
 });
+export const secretReadBody = z.object({ messageId: idSchema });
 export const secretMessagesQuery = z.object({ after: idSchema.optional() });
 export const secretReportBody = z.object({
   reason: z.enum(REPORT_REASONS.map((r) => r.id) as [string, ...string[]]),
@@ -185,7 +189,20 @@ export const secretChats = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const chat = await ownChat(caller, idParam(c, "chatId"));
     const q = queryOf(c, secretMessagesQuery);
-    return c.json({ items: await listSecretMessages(chat.id, q.after) });
+    const other = chat.members.find((p) => p !== caller.profileId)!;
+    return c.json({
+      items: await listSecretMessages(chat.id, q.after),
+      otherReadUpTo: await secretReadUpTo(chat.id, other),
+    });
+  })
+  .post("/secret/chats/:chatId/read", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const body = await jsonBody(c, secretReadBody);
+    const m = await getSecretMessage(chat.id, body.messageId);
+    if (!m || m.senderProfileId === caller.profileId) throw notFound();
+    await markSecretRead(chat.id, caller.profileId, m.id);
+    return c.json({ ok: true as const });
   })
   .post("/secret/chats/:chatId/messages", async (c) => {
     const caller = requireCaller(c);

@@ -267,3 +267,88 @@ Deno.test("secret chats - logging out removes the device: its key packages go an
     t.close();
   }
 });
+
+Deno.test("secret chats - one notification per chat until read; reading sends the receipt and clears it", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t);
+    const { chat, aliceState } = await startThroughApi(t, alice, bob);
+    let state = aliceState;
+    const ids: string[] = [];
+    for (const text of ["one", "two"]) {
+      const sealed = await seal(state, text);
+      state = sealed.state;
+      const r = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, {
+        cookie: alice.cookie,
+        json: {
+          deviceId: alice.device.deviceId,
+          ciphertext: sealed.ciphertextB64,
+          commitment: sealed.commitmentB64,
+          epoch: 1,
+        },
+      });
+      ids.push(r.data.message.id);
+    }
+    const notes = await listNotifications(bob.profileId);
+    assert.deepEqual(notes.map((n) => n.bodyText), ["New secret message"], "one for the chat, not one per message");
+
+    const before = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: alice.cookie });
+    assert.equal(before.data.otherReadUpTo, null);
+    const own = await t.call("POST", `/api/secret/chats/${chat.id}/read`, {
+      cookie: alice.cookie,
+      json: { messageId: ids[1] },
+    });
+    assert.equal(own.status, 404, "a member reads the other's messages, not their own");
+    const read = await t.call("POST", `/api/secret/chats/${chat.id}/read`, {
+      cookie: bob.cookie,
+      json: { messageId: ids[1] },
+    });
+    assert.equal(read.status, 200);
+    const after = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: alice.cookie });
+    assert.equal(after.data.otherReadUpTo, ids[1]);
+    assert.equal((await listNotifications(bob.profileId)).length, 0, "read: the notification is gone");
+    // A receipt never goes back.
+    await t.call("POST", `/api/secret/chats/${chat.id}/read`, { cookie: bob.cookie, json: { messageId: ids[0] } });
+    const still = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: alice.cookie });
+    assert.equal(still.data.otherReadUpTo, ids[1]);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - 'log out elsewhere' removes the other session's device from secret chats", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t, 3);
+    const { chat } = await startThroughApi(t, alice, bob);
+    // Bob logs in again elsewhere, freshly, and from there ends every other session.
+    const token = await t.registerAndGetToken(bob.email);
+    const login = await t.call("POST", "/api/auth", { form: { token } });
+    const here = t.cookieOf(login.headers);
+    const ended = await t.call("POST", "/api/sessions/end-others", { cookie: here, json: {} });
+    assert.equal(ended.status, 200, ended.text);
+    // The old session's device can no longer send, and no one can add it to a chat.
+    const send = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, {
+      cookie: here,
+      json: { deviceId: bob.device.deviceId, ciphertext: "AAAA", commitment: toBase64(new Uint8Array(32)), epoch: 1 },
+    });
+    assert.equal(send.status, 403, "the removed device is not this session's");
+    const claim = await t.call("POST", "/api/secret/key-packages/claim", {
+      cookie: alice.cookie,
+      json: { deviceId: alice.device.deviceId, peerProfileId: bob.profileId },
+    });
+    assert.equal(claim.status, 409);
+    assert.equal((await Array.fromAsync(kv().list({ prefix: ["secret_key_packages", bob.profileId] }))).length, 0);
+    const list = await t.call("GET", "/api/secret/chats", { cookie: alice.cookie });
+    const removed = list.data.items[0].devices.find((d: { profileId: string }) => d.profileId === bob.profileId);
+    assert.equal(removed.removed, true);
+    // Re-registering the removed id from the new session is refused: the new session makes a device of its own.
+    const again = await t.call("POST", "/api/secret/devices", {
+      cookie: here,
+      json: { deviceId: bob.device.deviceId, keyPackages: [] },
+    });
+    assert.equal(again.status, 409);
+  } finally {
+    t.close();
+  }
+});

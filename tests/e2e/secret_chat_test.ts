@@ -1,7 +1,7 @@
 /**
  * Secret chats in real browsers: two members on two browser contexts. The one whose partner has no
  * device yet gets the clear message; once both have opened it, they see the same safety code and
- * exchange messages encrypted on their devices; the screen's code loads only when it is opened; a
+ * exchange messages encrypted on their devices, with read receipts; the screen's code loads only when it is opened; a
  * copy of the whole store in a KV file holds none of the texts; a report verifies.
  */
 
@@ -85,6 +85,9 @@ Deno.test("e2e phone - secret chat: the clear message first, then the same safet
     await a.page.locator(".secret-chat").getByRole("button", { name: "Send" }).click();
     await a.page.locator(".bubble.mine", { hasText: first }).waitFor();
     await b.page.locator(".bubble:not(.mine)", { hasText: first }).waitFor({ timeout: 20_000 });
+    // B read it: A's message shows the two checks, as in a conversation.
+    await a.page.locator(".bubble.mine", { hasText: first }).locator(".checks", { hasText: "✓✓" })
+      .waitFor({ timeout: 20_000 });
     await b.page.locator(".secret-chat").getByRole("textbox").fill(reply);
     await b.page.locator(".secret-chat").getByRole("button", { name: "Send" }).click();
     await a.page.locator(".bubble:not(.mine)", { hasText: reply }).waitFor({ timeout: 20_000 });
