@@ -13,7 +13,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { addNotification, deleteNotification, NOTIFICATION_TTL_MS } from "./notifications.ts";
+import { addNotification, deleteNotification, NOTIFICATION_TTL_MS, notificationOf } from "./notifications.ts";
 import { getSessionById } from "./sessions.ts";
 import { saveReport } from "./reports.ts";
 import { SECRET_TEXTS } from "../domain/secretChats.ts";
@@ -243,7 +243,7 @@ export async function listSecretChats(profileId: string): Promise<SecretChat[]> 
 
 /**
  * Stores a secret message (ciphertext and commitment), and tells the other member with a
- * notification that says only 'New secret message' (it may show on a lock screen).
+ * notification that says only 'New secret message', in the reader's language (it may show on a lock screen).
  */
 export async function addSecretMessage(
   chat: SecretChat,
@@ -269,7 +269,7 @@ export async function addSecretMessage(
     // One notification per chat until the member reads it (as conversations have one each).
     const notified = await kv().get<string>(keys.secretNotified(chat.id, recipient));
     if (!notified.value) {
-      const note = addNotification(op, recipient, { bodyText: SECRET_TEXTS.newSecretMessage, url: `/chat/personal` });
+      const note = addNotification(op, recipient, notificationOf("secretMessage", "/chat/personal"));
       op.check(notified).set(notified.key, note.id, { expireIn: NOTIFICATION_TTL_MS });
     }
     if ((await op.commit()).ok) return m;

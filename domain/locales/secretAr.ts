@@ -3,7 +3,6 @@ import type { Translation } from "../i18n.ts";
 import type { EnSecret } from "./en/secretChats.ts";
 
 export const SECRET_TEXTS: Translation<EnSecret> = {
-  newSecretMessage: "رسالة سرية جديدة",
   verifiedReportPrefix: "[رسالة سرية موثقة]",
   startSecretChat: "ابدأ محادثة سرية",
   starting: "جارٍ بدء المحادثة السرية…",

@@ -3,7 +3,6 @@ import type { Translation } from "../i18n.ts";
 import type { EnSecret } from "./en/secretChats.ts";
 
 export const SECRET_TEXTS: Translation<EnSecret> = {
-  newSecretMessage: "Nuevo mensaje secreto",
   verifiedReportPrefix: "[Mensaje secreto verificado]",
   startSecretChat: "Iniciar un chat secreto",
   starting: "Iniciando el chat secreto…",

@@ -3,7 +3,6 @@ import type { Translation } from "../i18n.ts";
 import type { EnSecret } from "./en/secretChats.ts";
 
 export const SECRET_TEXTS: Translation<EnSecret> = {
-  newSecretMessage: "Nouveau message secret",
   verifiedReportPrefix: "[Message secret vérifié]",
   startSecretChat: "Démarrer une discussion secrète",
   starting: "Démarrage de la discussion secrète…",

@@ -3,7 +3,6 @@ import type { Translation } from "../i18n.ts";
 import type { EnSecret } from "./en/secretChats.ts";
 
 export const SECRET_TEXTS: Translation<EnSecret> = {
-  newSecretMessage: "Nova mensagem secreta",
   verifiedReportPrefix: "[Mensagem secreta verificada]",
   startSecretChat: "Iniciar um chat secreto",
   starting: "Iniciando o chat secreto…",

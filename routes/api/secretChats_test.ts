@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
 import { listReports } from "../../kv/reports.ts";
-import { listNotifications } from "../../kv/notifications.ts";
+import { getNotification, listNotifications } from "../../kv/notifications.ts";
 import {
   joinChat,
   makeKeyPackages,
@@ -291,6 +291,8 @@ Deno.test("secret chats - one notification per chat until read; reading sends th
     }
     const notes = await listNotifications(bob.profileId);
     assert.deepEqual(notes.map((n) => n.bodyText), ["New secret message"], "one for the chat, not one per message");
+    const inSpanish = await getNotification(bob.profileId, notes[0].id, "es");
+    assert.equal(inSpanish?.bodyText, "Nuevo mensaje secreto", "in the reader's language, as the push says it");
 
     const before = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: alice.cookie });
     assert.equal(before.data.otherReadUpTo, null);

@@ -1,8 +1,6 @@
 /** English texts of secret chats (domain/secretChats.ts): the catalogue's keys and the words the translations follow. */
 
 export const EN_SECRET = {
-  /** The notification and push of a secret message: nothing of its text, nor who sent it. */
-  newSecretMessage: "New secret message",
   /** Before the text a reporter revealed, in the admin queue, once its franking verified. */
   verifiedReportPrefix: "[Verified secret message]",
   startSecretChat: "Start a secret chat",
