@@ -20,6 +20,10 @@ const SecretChat = z.strictObject({
   ratchetTree: z.string(),
   startedBy: z.string(),
   tsCreated: ts,
+  pending: z.array(z.strictObject({ profileId: z.string(), deviceId: z.string(), removed: z.boolean() })),
+  joins: z.array(
+    z.strictObject({ deviceId: z.string(), welcome: z.string(), ratchetTree: z.string(), after: z.string() }),
+  ),
 });
 const SecretMessage = z.strictObject({
   id: z.string(),
@@ -30,6 +34,7 @@ const SecretMessage = z.strictObject({
   commitment: z.string(),
   epoch: z.number(),
   tsCreated: ts,
+  kind: z.enum(["text", "commit"]),
 });
 
 export const SECRET_RESPONSES = {
@@ -44,6 +49,11 @@ export const SECRET_RESPONSES = {
     200: z.strictObject({ items: z.array(SecretMessage), otherReadUpTo: z.string().nullable() }),
   },
   "POST /api/secret/chats/:chatId/read": { 200: z.strictObject({ ok: z.literal(true) }) },
+  "POST /api/secret/chats/:chatId/join": { 200: z.strictObject({ chat: SecretChat }) },
+  "POST /api/secret/chats/:chatId/pending/:deviceId/key-package": {
+    200: z.strictObject({ keyPackage: z.string() }),
+  },
+  "POST /api/secret/chats/:chatId/approve": { 201: z.strictObject({ chat: SecretChat, message: SecretMessage }) },
   "POST /api/secret/chats/:chatId/messages": { 201: z.strictObject({ message: SecretMessage }) },
   "POST /api/secret/chats/:chatId/messages/:messageId/report": {
     201: z.strictObject({ id: z.string(), verified: z.literal(true) }),

@@ -216,6 +216,8 @@ export async function createSecretChat(input: {
     ratchetTree: input.ratchetTree,
     startedBy: input.starter,
     tsCreated: now(),
+    pending: [],
+    joins: [],
   };
   const mine = await kv().get<string>(keys.secretChatWith(input.starter, input.peer));
   const theirs = await kv().get<string>(keys.secretChatWith(input.peer, input.starter));
@@ -261,6 +263,7 @@ export async function addSecretMessage(
     commitment,
     epoch,
     tsCreated: now(),
+    kind: "text",
   };
   const recipient = chat.members.find((p) => p !== sender.profileId)!;
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -275,6 +278,73 @@ export async function addSecretMessage(
     if ((await op.commit()).ok) return m;
   }
   throw new Error("secret message not stored");
+}
+
+/** Adds a member's device to the chat's join requests (once); null when the chat changed meanwhile too often. */
+export async function requestJoin(chatId: string, profileId: string, deviceId: string): Promise<SecretChat | null> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const entry = await kv().get<SecretChat>(keys.secretChat(chatId));
+    if (!entry.value) return null;
+    const chat = entry.value;
+    if (chat.pending.some((d) => d.deviceId === deviceId)) return chat;
+    const next = { ...chat, pending: [...chat.pending, { profileId, deviceId, removed: false }] };
+    if ((await kv().atomic().check(entry).set(entry.key, next).commit()).ok) return next;
+  }
+  return null;
+}
+
+/** Takes one key package of a device (each used once); null when it has none left. */
+export async function claimKeyPackageOf(profileId: string, deviceId: string): Promise<string | null> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const [first] = await Array.fromAsync(
+      kv().list<string>({ prefix: keys.secretKeyPackagesOf(profileId, deviceId) }, { limit: 1 }),
+    );
+    if (!first) return null;
+    if ((await kv().atomic().check(first).delete(first.key).commit()).ok) return first.value;
+  }
+  return null;
+}
+
+/**
+ * A device of the chat added a pending device of the same member: the commit goes into the chat's
+ * messages (the other devices apply it in order), the device joins the chat with its Welcome.
+ * Null when the chat changed meanwhile (another approval won).
+ */
+export async function approveDevice(
+  chat: SecretChat,
+  approver: { profileId: string; deviceId: string },
+  added: string,
+  commit: string,
+  welcome: string,
+  ratchetTree: string,
+  epoch: number,
+): Promise<{ chat: SecretChat; message: SecretMessage } | null> {
+  const entry = await kv().get<SecretChat>(keys.secretChat(chat.id));
+  if (!entry.value) return null;
+  const m: SecretMessage = {
+    id: newId(),
+    chatId: chat.id,
+    senderProfileId: approver.profileId,
+    senderDeviceId: approver.deviceId,
+    ciphertext: commit,
+    commitment: "",
+    epoch,
+    tsCreated: now(),
+    kind: "commit",
+  };
+  const next: SecretChat = {
+    ...entry.value,
+    epoch,
+    devices: [...entry.value.devices, { profileId: approver.profileId, deviceId: added, removed: false }],
+    pending: entry.value.pending.filter((d) => d.deviceId !== added),
+    joins: [...entry.value.joins, { deviceId: added, welcome, ratchetTree, after: m.id }],
+  };
+  const res = await kv().atomic().check(entry)
+    .check({ key: keys.secretMessage(chat.id, m.id), versionstamp: null })
+    .set(entry.key, next)
+    .set(keys.secretMessage(chat.id, m.id), m)
+    .commit();
+  return res.ok ? { chat: next, message: m } : null;
 }
 
 /** A chat's messages after `after` (an id), oldest first, at most a page. */

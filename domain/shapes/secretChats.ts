@@ -29,6 +29,10 @@ export interface SecretChat {
   ratchetTree: string;
   startedBy: string;
   tsCreated: number;
+  /** Devices of a member asking to join, until a device of theirs already in the chat adds them. */
+  pending: SecretChatDevice[];
+  /** Devices added later: the Welcome each joins with, and the commit that added it (what it reads after). */
+  joins: { deviceId: string; welcome: string; ratchetTree: string; after: string }[];
 }
 
 /** A secret message: ciphertext and franking commitment, nothing readable. */
@@ -43,4 +47,6 @@ export interface SecretMessage {
   commitment: string;
   epoch: number;
   tsCreated: number;
+  /** A text, or an MLS commit that added a device (no franking: it carries no text). */
+  kind: "text" | "commit";
 }

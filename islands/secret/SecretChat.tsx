@@ -1,7 +1,7 @@
 /**
  * The secret chat screen (docs/secret-chats.md), loaded on demand by the conversation
- * (islands/Conversation.tsx): it says the chat is secret, shows the safety code to compare in
- * person, warns that the history lives only on the member's devices, and sends and shows
+ * (islands/Conversation.tsx): it says the chat is secret, warns before a chat starts that its
+ * history lives only on the member's devices, shows the safety code to compare in person, and sends and shows
  * messages encrypted on this device. New messages are fetched every two seconds while it is open.
  */
 
@@ -30,6 +30,8 @@ export interface SecretChatProps {
 
 type Phase =
   | { kind: "loading" }
+  /** No chat on this device yet: what it means is said before the member starts one. */
+  | { kind: "confirm"; device: DeviceIdentity; otherDevice: boolean }
   | { kind: "ready"; device: DeviceIdentity; open: OpenChat }
   | { kind: "failed"; message: string; device?: DeviceIdentity };
 
@@ -40,15 +42,19 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
   const [error, setError] = useState("");
   const list = useRef<HTMLDivElement>(null);
 
-  async function begin(fresh: boolean) {
+  /** Opens the chat this device has with them, or asks before starting one. */
+  async function begin() {
     setPhase({ kind: "loading" });
     let device: DeviceIdentity | undefined;
     try {
       if (!("indexedDB" in globalThis) || !crypto.subtle) throw new Error(SECRET_TEXTS.unsupported);
       device = await ensureDevice(me);
-      const found = fresh ? undefined : await findChat(other);
-      let opened = found ? await openChat(me, device, found) : undefined;
-      if (opened === "other-device" || !opened) opened = await start(device, other);
+      const found = await findChat(other);
+      const opened = found ? await openChat(me, device, found) : undefined;
+      if (!opened || opened === "other-device") {
+        setPhase({ kind: "confirm", device, otherDevice: opened === "other-device" });
+        return;
+      }
       setHistory(opened.history);
       setPhase({ kind: "ready", device, open: opened });
     } catch (e) {
@@ -56,11 +62,23 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
     }
   }
 
-  useEffect(() => void begin(false), [me, other]);
+  /** Starts a new secret chat (the member confirmed, having read that the history lives only on devices). */
+  async function startNew(device: DeviceIdentity) {
+    setPhase({ kind: "loading" });
+    try {
+      const opened = await start(device, other);
+      setHistory(opened.history);
+      setPhase({ kind: "ready", device, open: opened });
+    } catch (e) {
+      setPhase({ kind: "failed", message: e instanceof Error ? e.message : String(e), device });
+    }
+  }
+
+  useEffect(() => void begin(), [me, other]);
 
   // While open: new messages every POLL_MS, and a look for a chat the other member starts meanwhile.
   useEffect(() => {
-    if (phase.kind === "failed") {
+    if (phase.kind === "failed" || phase.kind === "confirm") {
       const t = setInterval(async () => {
         if (!phase.device) return;
         const found = await findChat(other).catch(() => undefined);
@@ -106,6 +124,15 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
       </div>
       {phase.kind === "loading" && <p className="loading" role="status">{SECRET_TEXTS.starting}</p>}
       {phase.kind === "failed" && <p className="error secret-error" role="alert">{phase.message}</p>}
+      {phase.kind === "confirm" && (
+        <div className="secret-confirm">
+          {phase.otherDevice && <p className="notice">{SECRET_TEXTS.otherDevice}</p>}
+          <p className="hint secret-history-note">{SECRET_TEXTS.loseHistory}</p>
+          <button type="button" className="primary" onClick={() => void startNew(phase.device)}>
+            {SECRET_TEXTS.startSecretChat}
+          </button>
+        </div>
+      )}
       {phase.kind === "ready" && (
         <>
           <p className="secret-safety">

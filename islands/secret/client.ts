@@ -11,6 +11,7 @@ import { apiPath } from "../../domain/apiPath.ts";
 import type { ApiAnswer } from "../../domain/contract.ts";
 import type { SecretChat, SecretMessage } from "../../domain/shapes/secretChats.ts";
 import {
+  applyCommit,
   type DeviceIdentity,
   joinChat,
   type KeyPackagePair,
@@ -227,6 +228,13 @@ export function receive(chatId: string, device: DeviceIdentity): Promise<Receive
     for (const m of r.items as SecretMessage[]) {
       kept.after = m.id;
       if (m.senderDeviceId === device.deviceId) continue;
+      if (m.kind === "commit") {
+        // A device was added: the next epoch's keys (what the safety code shows changes with it).
+        try {
+          state = await applyCommit(state, m.ciphertext);
+        } catch { /* a commit this device cannot apply: the messages after it will say so */ }
+        continue;
+      }
       try {
         const o = await open(state, m.ciphertext, m.commitment);
         state = o.state;

@@ -149,6 +149,42 @@ export async function joinChat(welcomeB64: string, ratchetTreeB64: string, own: 
   return await joinGroup(w.welcome, own.publicPackage, own.privatePackage, emptyPskIndex, cs, tree);
 }
 
+/** What adding a device to a chat gives: the new state, and the commit and Welcome to pass on. */
+export interface Added {
+  state: ClientState;
+  commitB64: string;
+  welcomeB64: string;
+  ratchetTreeB64: string;
+}
+
+/**
+ * Adds a device (its key package) to the chat: an MLS commit the chat's other devices apply, and a
+ * Welcome the new device joins with. Made on a device already in the chat: the member's approval.
+ */
+export async function addDevice(state: ClientState, keyPackage: KeyPackage): Promise<Added> {
+  const cs = await cipherSuite();
+  const commit = await createCommit({ state, cipherSuite: cs }, {
+    extraProposals: [{ proposalType: "add", add: { keyPackage } }],
+  });
+  if (!commit.welcome) throw new Error("no welcome for the new device");
+  return {
+    state: commit.newState,
+    commitB64: toBase64(encodeMlsMessage(commit.commit)),
+    welcomeB64: toBase64(encodeMlsMessage({ welcome: commit.welcome, wireformat: "mls_welcome", version: "mls10" })),
+    ratchetTreeB64: toBase64(encodeRatchetTree(commit.newState.ratchetTree)),
+  };
+}
+
+/** Applies a commit another device of the chat made (a device added): the state of the next epoch. */
+export async function applyCommit(state: ClientState, commitB64: string): Promise<ClientState> {
+  const cs = await cipherSuite();
+  const m = decodeMlsMessage(fromBase64(commitB64) ?? new Uint8Array(), 0)?.[0];
+  if (!m || m.wireformat !== "mls_private_message") throw new Error("not a commit of the chat");
+  const r = await processPrivateMessage(state, m.privateMessage, emptyPskIndex, cs);
+  if (r.kind !== "newState") throw new Error("not a commit");
+  return r.newState;
+}
+
 /** A group state as bytes for the device's store, and back. */
 export function saveState(state: ClientState): Uint8Array {
   return encodeGroupState(state);

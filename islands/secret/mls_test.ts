@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import {
+  addDevice,
+  applyCommit,
   joinChat,
   loadState,
   makeKeyPackages,
@@ -54,4 +56,24 @@ Deno.test("secret chat protocol: a message whose commitment was swapped is refus
   const one = await seal(started.state, "first");
   const two = await seal(one.state, "second");
   await assert.rejects(open(bobState, two.ciphertextB64, one.commitmentB64), /commitment/);
+});
+
+Deno.test("secret chat protocol: a member's second device, added from the first, reads what comes next; the code changes", async () => {
+  const a1 = await newDevice("m-alice", "d-a1");
+  const a2 = await newDevice("m-alice", "d-a2");
+  const b1 = await newDevice("m-bob", "d-b1");
+  const [a1Kp] = await makeKeyPackages(a1, 1);
+  const [a2Kp] = await makeKeyPackages(a2, 1);
+  const [b1Kp] = await makeKeyPackages(b1, 1);
+  const started = await startChat(a1Kp, [b1Kp.publicPackage]);
+  let bob = await joinChat(started.welcomeB64, started.ratchetTreeB64, b1Kp);
+  const before = await safetyCode(bob);
+  const added = await addDevice(started.state, a2Kp.publicPackage);
+  bob = await applyCommit(bob, added.commitB64);
+  const alice2 = await joinChat(added.welcomeB64, added.ratchetTreeB64, a2Kp);
+  assert.notEqual(await safetyCode(bob), before, "a device more: the safety code changes");
+  assert.equal(await safetyCode(alice2), await safetyCode(bob));
+  const sent = await seal(bob, "hello both of your phones");
+  assert.equal((await open(alice2, sent.ciphertextB64, sent.commitmentB64)).text, "hello both of your phones");
+  assert.equal((await open(added.state, sent.ciphertextB64, sent.commitmentB64)).text, "hello both of your phones");
 });

@@ -12,6 +12,9 @@
  * - `GET|POST /api/secret/chats/:chatId/messages` reads and sends ciphertexts (with the other's read
  *   receipt); `POST /api/secret/chats/:chatId/read` marks the received messages read.
  * - `POST /api/secret/chats/:chatId/messages/:messageId/report` reveals a text and its franking key.
+ * - A member's later device asks to join (`POST .../join`); a device of theirs already in the chat
+ *   takes its key package (`POST .../pending/:deviceId/key-package`) and adds it with an MLS commit
+ *   (`POST .../approve`): the approval happens on a device the member already trusts.
  */
 
 import { Hono } from "hono";
@@ -28,6 +31,8 @@ import { reviewIfReported } from "../../kv/moderation.ts";
 import {
   addKeyPackages,
   addSecretMessage,
+  approveDevice,
+  claimKeyPackageOf,
   claimKeyPackages,
   createSecretChat,
   deviceLive,
@@ -39,6 +44,7 @@ import {
   markSecretRead,
   registerDevice,
   removeDevicesOfSessions,
+  requestJoin,
   saveSecretReport,
   secretReadUpTo,
 } from "../../kv/secretChats.ts";
@@ -73,6 +79,15 @@ export const secretMessageBody = z.object({
   epoch: z.number().int().min(0).max(2 ** 31),
 });
 export const secretReadBody = z.object({ messageId: idSchema });
+export const secretJoinBody = z.object({ deviceId: idSchema });
+export const secretApproveBody = z.object({
+  deviceId: idSchema,
+  newDeviceId: idSchema,
+  commit: b64(65_536),
+  welcome: b64(65_536),
+  ratchetTree: b64(65_536),
+  epoch: z.number().int().min(1).max(2 ** 31),
+});
 export const secretMessagesQuery = z.object({ after: idSchema.optional() });
 export const secretReportBody = z.object({
   reason: z.enum(REPORT_REASONS.map((r) => r.id) as [string, ...string[]]),
@@ -224,12 +239,60 @@ export const secretChats = new Hono<AppEnv>()
     );
     return c.json({ message }, 201);
   })
+  .post("/secret/chats/:chatId/join", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const body = await jsonBody(c, secretJoinBody);
+    await ownDevice(caller, body.deviceId);
+    if (chat.devices.some((d) => d.deviceId === body.deviceId && !d.removed)) {
+      throw conflict("This device is in the chat already.", "already_in_chat");
+    }
+    const next = await requestJoin(chat.id, caller.profileId, body.deviceId);
+    if (!next) throw conflict("The chat changed meanwhile: try again.", "raced");
+    return c.json({ chat: next });
+  })
+  .post("/secret/chats/:chatId/pending/:deviceId/key-package", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const deviceId = idParam(c, "deviceId");
+    // Only the member's own pending device, claimed for an approval from one of their devices.
+    if (!chat.pending.some((d) => d.deviceId === deviceId && d.profileId === caller.profileId)) throw notFound();
+    if (!(await deviceLive(caller.profileId, deviceId))) throw notFound();
+    const keyPackage = await claimKeyPackageOf(caller.profileId, deviceId);
+    if (!keyPackage) throw conflict(SECRET_TEXTS.peerCannot, "device_not_ready");
+    return c.json({ keyPackage });
+  })
+  .post("/secret/chats/:chatId/approve", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const body = await jsonBody(c, secretApproveBody);
+    await ownDevice(caller, body.deviceId);
+    const approver = chat.devices.find((d) => d.profileId === caller.profileId && d.deviceId === body.deviceId);
+    if (!approver || approver.removed) throw forbidden();
+    if (!chat.pending.some((d) => d.deviceId === body.newDeviceId && d.profileId === caller.profileId)) {
+      throw notFound();
+    }
+    if (!(await deviceLive(caller.profileId, body.newDeviceId))) throw notFound();
+    const r = await approveDevice(
+      chat,
+      { profileId: caller.profileId, deviceId: body.deviceId },
+      body.newDeviceId,
+      body.commit,
+      body.welcome,
+      body.ratchetTree,
+      body.epoch,
+    );
+    if (!r) throw conflict("The chat changed meanwhile: try again.", "raced");
+    return c.json(r, 201);
+  })
   .post("/secret/chats/:chatId/messages/:messageId/report", async (c) => {
     const caller = requireCaller(c);
     const chat = await ownChat(caller, idParam(c, "chatId"));
     const m = await getSecretMessage(chat.id, idParam(c, "messageId"));
     if (!m) throw notFound();
-    if (m.senderProfileId === caller.profileId) throw badRequest("Report a message you received.");
+    if (m.senderProfileId === caller.profileId || m.kind !== "text") {
+      throw badRequest("Report a message you received.");
+    }
     const body = await jsonBody(c, secretReportBody);
     if (!(await hit("reportByAccount", caller.accountId)) || !(await hit("reportByAddress", clientAddress(c)))) {
       throw tooMany();

@@ -3,6 +3,8 @@ import { testApp } from "../../tests/api.ts";
 import { listReports } from "../../kv/reports.ts";
 import { getNotification, listNotifications } from "../../kv/notifications.ts";
 import {
+  addDevice,
+  applyCommit,
   joinChat,
   makeKeyPackages,
   newDevice,
@@ -350,6 +352,88 @@ Deno.test("secret chats - 'log out elsewhere' removes the other session's device
       json: { deviceId: bob.device.deviceId, keyPackages: [] },
     });
     assert.equal(again.status, 409);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - a second device joins only when a device already in the chat approves it", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t);
+    const { chat, aliceState, bobState } = await startThroughApi(t, alice, bob);
+    // Alice logs in on a second device, which registers and asks to join.
+    const token = await t.registerAndGetToken(alice.email);
+    const phone2 = t.cookieOf((await t.call("POST", "/api/auth", { form: { token } })).headers);
+    const a2 = await newDevice(alice.profileId, "alice-second-phone");
+    const a2Kps = await makeKeyPackages(a2, 2);
+    await t.call("POST", "/api/secret/devices", {
+      cookie: phone2,
+      json: { deviceId: a2.deviceId, keyPackages: a2Kps.map((k) => k.publicB64) },
+    });
+    const asked = await t.call("POST", `/api/secret/chats/${chat.id}/join`, {
+      cookie: phone2,
+      json: { deviceId: a2.deviceId },
+    });
+    assert.equal(asked.status, 200, asked.text);
+    assert.deepEqual(asked.data.chat.pending.map((d: { deviceId: string }) => d.deviceId), [a2.deviceId]);
+
+    // Bob cannot take Alice's pending device's key package, nor approve it.
+    const bobTakes = await t.call("POST", `/api/secret/chats/${chat.id}/pending/${a2.deviceId}/key-package`, {
+      cookie: bob.cookie,
+    });
+    assert.equal(bobTakes.status, 404);
+    // The new device cannot approve itself: it is not in the chat.
+    const selfApprove = await t.call("POST", `/api/secret/chats/${chat.id}/approve`, {
+      cookie: phone2,
+      json: {
+        deviceId: a2.deviceId,
+        newDeviceId: a2.deviceId,
+        commit: "AAAA",
+        welcome: "AAAA",
+        ratchetTree: "AAAA",
+        epoch: 2,
+      },
+    });
+    assert.equal(selfApprove.status, 403);
+
+    // Alice's first device approves: it takes the key package and commits the add.
+    const kp = await t.call("POST", `/api/secret/chats/${chat.id}/pending/${a2.deviceId}/key-package`, {
+      cookie: alice.cookie,
+    });
+    assert.equal(kp.status, 200, kp.text);
+    const read = await readKeyPackage(kp.data.keyPackage);
+    const added = await addDevice(aliceState, read!.keyPackage);
+    const approved = await t.call("POST", `/api/secret/chats/${chat.id}/approve`, {
+      cookie: alice.cookie,
+      json: {
+        deviceId: alice.device.deviceId,
+        newDeviceId: a2.deviceId,
+        commit: added.commitB64,
+        welcome: added.welcomeB64,
+        ratchetTree: added.ratchetTreeB64,
+        epoch: 2,
+      },
+    });
+    assert.equal(approved.status, 201, approved.text);
+    assert.equal(approved.data.chat.pending.length, 0);
+    assert.equal(approved.data.message.kind, "commit");
+
+    // Bob's device applies the commit from the chat's messages; the new device joins from its Welcome.
+    const msgs = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: bob.cookie });
+    const bobNext = await applyCommit(bobState, msgs.data.items[0].ciphertext);
+    const join = approved.data.chat.joins.find((j: { deviceId: string }) => j.deviceId === a2.deviceId);
+    const a2Kp = a2Kps.find((k) => k.ref === read!.ref)!;
+    const a2State = await joinChat(join.welcome, join.ratchetTree, a2Kp);
+    const sealed = await seal(bobNext, "to both of your phones");
+    assert.equal((await open(a2State, sealed.ciphertextB64, sealed.commitmentB64)).text, "to both of your phones");
+    // A commit is not a message one can report.
+    const reportCommit = await t.call(
+      "POST",
+      `/api/secret/chats/${chat.id}/messages/${approved.data.message.id}/report`,
+      { cookie: bob.cookie, json: { reason: "spam", text: "x", frankingKey: toBase64(new Uint8Array(32)) } },
+    );
+    assert.equal(reportCommit.status, 400);
   } finally {
     t.close();
   }

@@ -62,11 +62,17 @@ Deno.test("e2e phone - secret chat: the clear message first, then the same safet
     // B opens it first: A has no device for secret chats yet, and B is told so.
     await b.page.goto(`/profile/${aId}#chat`);
     await b.page.getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
+    // Before it starts, the screen says that losing every device loses the history.
+    const confirmB = b.page.locator(".secret-confirm");
+    await confirmB.getByText(SECRET_TEXTS.loseHistory).waitFor({ timeout: 30_000 });
+    await confirmB.getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
     await b.page.getByRole("alert").filter({ hasText: SECRET_TEXTS.peerCannot }).waitFor({ timeout: 30_000 });
 
     await a.page.goto(`/profile/${bId}#chat`);
     assert.equal(secretScripts.length, 0, "nothing of the secret chat loads with the conversation");
     await a.page.getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
+    await a.page.locator(".secret-confirm").getByRole("button", { name: SECRET_TEXTS.startSecretChat })
+      .click({ timeout: 30_000 });
     const codeA = a.page.locator(".safety-code");
     await codeA.waitFor({ timeout: 30_000 });
     assert.ok(secretScripts.some((u) => u.includes("SecretChat-")), "the screen loaded on demand");
