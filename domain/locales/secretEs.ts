@@ -21,6 +21,10 @@ export const SECRET_TEXTS: Translation<EnSecret> = {
   cannotOpen: "Este mensaje no se puede leer en este dispositivo.",
   devicesChanged: "Sus dispositivos cambiaron: vuelve a comparar el código de seguridad.",
   otherDevice: "Este chat secreto pertenece a otro de tus dispositivos; este no puede leerlo.",
+  askToJoin: "Pedir a tu otro dispositivo que añada este",
+  waitingApproval: "Esperando a que tu otro dispositivo añada este…",
+  newDeviceAsks: "Otro de tus dispositivos pide unirse a este chat secreto.",
+  addNewDevice: "Añadirlo",
   unsupported: "Este navegador no puede guardar las claves de un chat secreto.",
   notVerified: "El texto denunciado no coincide con el mensaje: no se registró.",
 };

@@ -22,6 +22,10 @@ export const SECRET_TEXTS: Translation<EnSecret> = {
   cannotOpen: "Ce message ne peut pas être lu sur cet appareil.",
   devicesChanged: "Ses appareils ont changé : comparez de nouveau le code de sécurité.",
   otherDevice: "Cette discussion secrète appartient à un autre de vos appareils ; celui-ci ne peut pas la lire.",
+  askToJoin: "Demander à votre autre appareil d’ajouter celui-ci",
+  waitingApproval: "En attente de votre autre appareil pour ajouter celui-ci…",
+  newDeviceAsks: "Un autre de vos appareils demande à rejoindre cette discussion secrète.",
+  addNewDevice: "L’ajouter",
   unsupported: "Ce navigateur ne peut pas garder les clés d’une discussion secrète.",
   notVerified: "Le texte signalé ne correspond pas au message : le signalement n’a pas été enregistré.",
 };

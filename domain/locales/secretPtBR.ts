@@ -21,6 +21,10 @@ export const SECRET_TEXTS: Translation<EnSecret> = {
   cannotOpen: "Esta mensagem não pode ser lida neste dispositivo.",
   devicesChanged: "Os dispositivos dele mudaram: compare o código de segurança de novo.",
   otherDevice: "Este chat secreto pertence a outro dispositivo seu; este não pode lê-lo.",
+  askToJoin: "Pedir ao seu outro dispositivo para adicionar este",
+  waitingApproval: "Esperando o seu outro dispositivo adicionar este…",
+  newDeviceAsks: "Outro dispositivo seu pede para entrar neste chat secreto.",
+  addNewDevice: "Adicionar",
   unsupported: "Este navegador não consegue guardar as chaves de um chat secreto.",
   notVerified: "O texto denunciado não corresponde à mensagem: a denúncia não foi registrada.",
 };

@@ -16,7 +16,19 @@ import { Time } from "../../components/Time.tsx";
 import { SECRET_TEXTS } from "../../domain/secretChats.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import type { DeviceIdentity } from "./mls.ts";
-import { ensureDevice, type Entry, findChat, type OpenChat, openChat, receive, report, send, start } from "./client.ts";
+import {
+  approve,
+  askToJoin,
+  ensureDevice,
+  type Entry,
+  findChat,
+  type OpenChat,
+  openChat,
+  receive,
+  report,
+  send,
+  start,
+} from "./client.ts";
 
 /** How often an open secret chat looks for new messages. */
 const POLL_MS = 2000;
@@ -31,7 +43,7 @@ export interface SecretChatProps {
 type Phase =
   | { kind: "loading" }
   /** No chat on this device yet: what it means is said before the member starts one. */
-  | { kind: "confirm"; device: DeviceIdentity; otherDevice: boolean }
+  | { kind: "confirm"; device: DeviceIdentity; otherDevice: boolean; chatId?: string; asked?: boolean }
   | { kind: "ready"; device: DeviceIdentity; open: OpenChat }
   | { kind: "failed"; message: string; device?: DeviceIdentity };
 
@@ -39,6 +51,9 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
   const [phase, setPhase] = useState<Phase>({ kind: "loading" });
   const [history, setHistory] = useState<Entry[]>([]);
   const [readUpTo, setReadUpTo] = useState<string | null>(null);
+  const [safety, setSafety] = useState<{ code: string; changed: boolean } | null>(null);
+  /** A device of this member asking to join, shown on a device already in the chat. */
+  const [asking, setAsking] = useState<string | null>(null);
   const [error, setError] = useState("");
   const list = useRef<HTMLDivElement>(null);
 
@@ -52,7 +67,8 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
       const found = await findChat(other);
       const opened = found ? await openChat(me, device, found) : undefined;
       if (!opened || opened === "other-device") {
-        setPhase({ kind: "confirm", device, otherDevice: opened === "other-device" });
+        const asked = found?.pending.some((d) => d.deviceId === device!.deviceId);
+        setPhase({ kind: "confirm", device, otherDevice: opened === "other-device", chatId: found?.id, asked });
         return;
       }
       setHistory(opened.history);
@@ -98,6 +114,12 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
         if (stop) return;
         setHistory([...r.history]);
         setReadUpTo(r.otherReadUpTo);
+        setSafety((old) => ({ code: r.safety, changed: (old?.changed ?? false) || r.safetyChanged }));
+        const chat = await findChat(other);
+        if (stop) return;
+        setAsking(
+          chat?.pending.find((d) => d.profileId === me && d.deviceId !== phase.device.deviceId)?.deviceId ?? null,
+        );
       } catch { /* offline a moment: the next tick tries again */ }
     };
     void tick();
@@ -128,18 +150,65 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
         <div className="secret-confirm">
           {phase.otherDevice && <p className="notice">{SECRET_TEXTS.otherDevice}</p>}
           <p className="hint secret-history-note">{SECRET_TEXTS.loseHistory}</p>
-          <button type="button" className="primary" onClick={() => void startNew(phase.device)}>
-            {SECRET_TEXTS.startSecretChat}
-          </button>
+          {phase.asked ? <p className="notice" role="status">{SECRET_TEXTS.waitingApproval}</p> : (
+            <>
+              {phase.otherDevice && phase.chatId && (
+                <button
+                  type="button"
+                  className="primary"
+                  onClick={async () => {
+                    try {
+                      await askToJoin(phase.chatId!, phase.device);
+                      setPhase({ ...phase, asked: true });
+                    } catch (e) {
+                      setError(e instanceof Error ? e.message : String(e));
+                    }
+                  }}
+                >
+                  {SECRET_TEXTS.askToJoin}
+                </button>
+              )}
+              <button
+                type="button"
+                className={phase.otherDevice ? "" : "primary"}
+                onClick={() => void startNew(phase.device)}
+              >
+                {SECRET_TEXTS.startSecretChat}
+              </button>
+            </>
+          )}
         </div>
       )}
       {phase.kind === "ready" && (
         <>
           <p className="secret-safety">
-            {SECRET_TEXTS.safetyCode}: <code className="safety-code">{phase.open.safety}</code>
+            {SECRET_TEXTS.safetyCode}: <code className="safety-code">{safety?.code ?? phase.open.safety}</code>
             <span className="hint">{SECRET_TEXTS.safetyCodeHint}</span>
           </p>
-          {phase.open.safetyChanged && <p className="notice" role="status">{SECRET_TEXTS.devicesChanged}</p>}
+          {(phase.open.safetyChanged || safety?.changed) && (
+            <p className="notice secret-devices-changed" role="status">{SECRET_TEXTS.devicesChanged}</p>
+          )}
+          {asking && (
+            <p className="notice secret-asking">
+              {SECRET_TEXTS.newDeviceAsks}{" "}
+              <button
+                type="button"
+                className="primary"
+                onClick={async () => {
+                  setError("");
+                  try {
+                    const code = await approve(phase.open.chat.id, phase.device, asking);
+                    setSafety({ code, changed: false });
+                    setAsking(null);
+                  } catch (e) {
+                    setError(e instanceof Error ? e.message : String(e));
+                  }
+                }}
+              >
+                {SECRET_TEXTS.addNewDevice}
+              </button>
+            </p>
+          )}
           <p className="hint secret-history-note">{SECRET_TEXTS.loseHistory}</p>
           <div className="messages secret-messages" role="log" aria-live="polite" ref={list}>
             {history.length === 0 && <p className="empty">{UI_TEXTS.noMessagesYet}</p>}

@@ -11,6 +11,7 @@ import { apiPath } from "../../domain/apiPath.ts";
 import type { ApiAnswer } from "../../domain/contract.ts";
 import type { SecretChat, SecretMessage } from "../../domain/shapes/secretChats.ts";
 import {
+  addDevice,
   applyCommit,
   type DeviceIdentity,
   joinChat,
@@ -126,22 +127,67 @@ export async function openChat(
     return { chat, history: kept.history, safety, safetyChanged: safety !== kept.safety };
   }
   const mine = chat.devices.find((d) => d.profileId === me && d.deviceId === device.deviceId && !d.removed);
-  if (!mine || chat.startedBy === me) return "other-device";
+  // Added later by a device of the member's: it joins with its own Welcome and reads what came after.
+  const later = chat.joins.find((j) => j.deviceId === device.deviceId);
+  const welcome = later ??
+    (chat.startedBy === me ? undefined : { welcome: chat.welcome, ratchetTree: chat.ratchetTree });
+  if (!mine || !welcome) return "other-device";
   for (const k of await localKeys(`kp:${me}:`)) {
     const kp = await getLocal<KeyPackagePair>(k);
     if (!kp) continue;
     let state: ClientState;
     try {
-      state = await joinChat(chat.welcome, chat.ratchetTree, kp);
+      state = await joinChat(welcome.welcome, welcome.ratchetTree, kp);
     } catch {
       continue; // not the key package the Welcome was made for
     }
     await deleteLocal(k);
     const safety = await safetyCode(state);
-    await setLocal(chatKey(chat.id), { state: saveState(state), history: [], safety } satisfies LocalChat);
+    const after = later?.after;
+    await setLocal(chatKey(chat.id), { state: saveState(state), history: [], safety, after } satisfies LocalChat);
     return { chat, history: [], safety, safetyChanged: false };
   }
   return "other-device";
+}
+
+/** Asks the member's device already in the chat to add this one (it shows the request). */
+export async function askToJoin(chatId: string, device: DeviceIdentity): Promise<void> {
+  await api(apiPath("POST /api/secret/chats/:chatId/join", { chatId }), {
+    method: "POST",
+    json: { deviceId: device.deviceId },
+  });
+}
+
+/**
+ * Adds a pending device of the member (approved here, on a device already in the chat): takes its
+ * key package, commits the add, and passes the commit and its Welcome on. The safety code after.
+ */
+export function approve(chatId: string, device: DeviceIdentity, newDeviceId: string): Promise<string> {
+  return serial(chatId, async () => {
+    const kp = await api<ApiAnswer<"POST /api/secret/chats/:chatId/pending/:deviceId/key-package">>(
+      apiPath("POST /api/secret/chats/:chatId/pending/:deviceId/key-package", { chatId, deviceId: newDeviceId }),
+      { method: "POST" },
+    );
+    const read = await readKeyPackage(kp.keyPackage);
+    if (!read) throw new Error("not a key package");
+    const kept = (await getLocal<LocalChat>(chatKey(chatId)))!;
+    const added = await addDevice(loadState(kept.state), read.keyPackage);
+    await api(apiPath("POST /api/secret/chats/:chatId/approve", { chatId }), {
+      method: "POST",
+      json: {
+        deviceId: device.deviceId,
+        newDeviceId,
+        commit: added.commitB64,
+        welcome: added.welcomeB64,
+        ratchetTree: added.ratchetTreeB64,
+        epoch: Number(added.state.groupContext.epoch),
+      },
+    });
+    kept.state = saveState(added.state);
+    kept.safety = await safetyCode(added.state);
+    await setLocal(chatKey(chatId), kept);
+    return kept.safety;
+  });
 }
 
 /** Starts a secret chat with `other`; throws the server's clear message when their devices cannot. */
@@ -212,6 +258,9 @@ export function send(chatId: string, device: DeviceIdentity, text: string): Prom
 export interface Received {
   history: Entry[];
   otherReadUpTo: string | null;
+  /** The safety code now, and whether it changed (a device was added) since this device last showed it. */
+  safety: string;
+  safetyChanged: boolean;
 }
 
 /**
@@ -238,21 +287,28 @@ export function receive(chatId: string, device: DeviceIdentity): Promise<Receive
       try {
         const o = await open(state, m.ciphertext, m.commitment);
         state = o.state;
-        kept.history.push({ id: m.id, mine: false, text: o.text, frankingKey: o.frankingKeyB64, ts: m.tsCreated });
+        // A message from the member's own other device is theirs too (and not one to report).
+        const mine = m.senderProfileId === device.memberId;
+        kept.history.push({ id: m.id, mine, text: o.text, frankingKey: o.frankingKeyB64, ts: m.tsCreated });
       } catch {
-        kept.history.push({ id: m.id, mine: false, unreadable: true, ts: m.tsCreated });
+        kept.history.push({ id: m.id, mine: m.senderProfileId === device.memberId, unreadable: true, ts: m.tsCreated });
       }
     }
     kept.state = saveState(state);
+    const safety = await safetyCode(state);
+    const safetyChanged = safety !== kept.safety;
+    kept.safety = safety;
     await setLocal(chatKey(chatId), kept);
-    const theirs = (r.items as SecretMessage[]).filter((m) => m.senderDeviceId !== device.deviceId).at(-1);
+    const theirs = (r.items as SecretMessage[]).filter((m) =>
+      m.senderDeviceId !== device.deviceId && m.kind === "text" && m.senderProfileId !== device.memberId
+    ).at(-1);
     if (theirs && document.visibilityState === "visible") {
       await api(apiPath("POST /api/secret/chats/:chatId/read", { chatId }), {
         method: "POST",
         json: { messageId: theirs.id },
       }).catch(() => {});
     }
-    return { history: kept.history, otherReadUpTo: r.otherReadUpTo };
+    return { history: kept.history, otherReadUpTo: r.otherReadUpTo, safety, safetyChanged };
   });
 }
 

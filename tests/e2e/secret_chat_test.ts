@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { registerAndLogIn, shot, startHarness } from "./harness.ts";
+import { mailedLink, registerAndLogIn, shot, startHarness } from "./harness.ts";
 import { kv } from "../../kv/db.ts";
 import { listReports } from "../../kv/reports.ts";
 import { SECRET_TEXTS } from "../../domain/secretChats.ts";
@@ -116,6 +116,73 @@ Deno.test("e2e phone - secret chat: the clear message first, then the same safet
 
     await a.context.close();
     await b.context.close();
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("e2e phone - secret chat: a second device of a member joins once the first approves it; the other side is told the devices changed", async () => {
+  const h = await startHarness();
+  try {
+    const a1 = await h.newPage("phone"), b = await h.newPage("phone"), a2 = await h.newPage("phone");
+    const firstLink = await registerAndLogIn(a1.page, h.origin, "secret2-a@example.com");
+    await registerAndLogIn(b.page, h.origin, "secret2-b@example.com");
+    const idOf = (p: typeof a1.page) =>
+      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
+    const [aId, bId] = [await idOf(a1.page), await idOf(b.page)];
+    const openSecret = async (page: typeof a1.page, other: string) => {
+      await page.goto(`/profile/${other}#chat`);
+      await page.getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
+    };
+
+    // B's device exists (B opened it first); A's first phone starts the chat; B's joins.
+    await openSecret(b.page, aId);
+    await b.page.locator(".secret-confirm").getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
+    await b.page.getByRole("alert").filter({ hasText: SECRET_TEXTS.peerCannot }).waitFor({ timeout: 30_000 });
+    await openSecret(a1.page, bId);
+    await a1.page.locator(".secret-confirm").getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
+    await a1.page.locator(".safety-code").waitFor({ timeout: 30_000 });
+    await b.page.locator(".safety-code").waitFor({ timeout: 30_000 });
+    const codeBefore = await a1.page.locator(".safety-code").textContent();
+
+    // A logs in on a second phone: it is not in the chat, and asks the first to add it.
+    await a2.page.goto("/register");
+    await a2.page.getByLabel("Email", { exact: true }).fill("secret2-a@example.com");
+    for (const box of await a2.page.getByRole("checkbox").all()) await box.check();
+    await a2.page.getByRole("button", { name: "Send me a login link" }).click();
+    await a2.page.getByText("Check your email").waitFor();
+    await a2.page.goto(await mailedLink(a2.page, "secret2-a@example.com", { except: firstLink }));
+    await a2.page.waitForURL(h.origin + "/");
+    await openSecret(a2.page, bId);
+    await a2.page.getByText(SECRET_TEXTS.otherDevice).waitFor({ timeout: 30_000 });
+    await a2.page.getByRole("button", { name: SECRET_TEXTS.askToJoin }).click();
+    await a2.page.getByText(SECRET_TEXTS.waitingApproval).waitFor();
+
+    // The first phone shows the request and adds it: a new safety code, the same on all three.
+    await a1.page.getByText(SECRET_TEXTS.newDeviceAsks).waitFor({ timeout: 30_000 });
+    await a1.page.getByRole("button", { name: SECRET_TEXTS.addNewDevice }).click();
+    await a2.page.locator(".safety-code").waitFor({ timeout: 30_000 });
+    const codeAfter = await a2.page.locator(".safety-code").textContent();
+    assert.notEqual(codeAfter, codeBefore, "a device more: another safety code");
+    await a1.page.locator(".safety-code", { hasText: codeAfter! }).waitFor({ timeout: 20_000 });
+    await b.page.locator(".safety-code", { hasText: codeAfter! }).waitFor({ timeout: 20_000 });
+    await b.page.getByText(SECRET_TEXTS.devicesChanged).waitFor();
+
+    // B writes once: both of A's phones read it. A's second phone answers: B reads it, A's first shows it as A's.
+    await b.page.locator(".secret-chat").getByRole("textbox").fill("Both of your phones read this");
+    await b.page.locator(".secret-chat").getByRole("button", { name: "Send" }).click();
+    await a1.page.locator(".bubble:not(.mine)", { hasText: "Both of your phones read this" }).waitFor({
+      timeout: 20_000,
+    });
+    await a2.page.locator(".bubble:not(.mine)", { hasText: "Both of your phones read this" }).waitFor({
+      timeout: 20_000,
+    });
+    await a2.page.locator(".secret-chat").getByRole("textbox").fill("Answered from the new phone");
+    await a2.page.locator(".secret-chat").getByRole("button", { name: "Send" }).click();
+    await b.page.locator(".bubble:not(.mine)", { hasText: "Answered from the new phone" }).waitFor({ timeout: 20_000 });
+    await a1.page.locator(".bubble.mine", { hasText: "Answered from the new phone" }).waitFor({ timeout: 20_000 });
+    await shot(b.page, "phone-secret-chat-devices-changed");
+    for (const x of [a1, a2, b]) await x.context.close();
   } finally {
     await h.close();
   }

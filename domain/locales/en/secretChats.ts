@@ -19,6 +19,10 @@ export const EN_SECRET = {
   cannotOpen: "This message cannot be read on this device.",
   devicesChanged: "Their devices changed: compare the safety code again.",
   otherDevice: "This secret chat belongs to another of your devices; this one cannot read it.",
+  askToJoin: "Ask your other device to add this one",
+  waitingApproval: "Waiting for your other device to add this one…",
+  newDeviceAsks: "Another of your devices asks to join this secret chat.",
+  addNewDevice: "Add it",
   unsupported: "This browser cannot keep the keys of a secret chat.",
   notVerified: "The reported text does not match the message: it was not filed.",
 } as const;
