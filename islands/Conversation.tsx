@@ -51,9 +51,11 @@ export interface ConversationProps {
   myPics: ComposerPic[];
   /** The newest page, rendered by the server. */
   initial: MessagePage;
+  /** The viewer is where being gay is a crime (the safety mode): the screen suggests a secret chat. */
+  suggestSecret?: boolean;
 }
 
-function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial }: ConversationProps) {
+function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial, suggestSecret }: ConversationProps) {
   const { data, isPending } = useConversationQuery(me, other, initial);
   const [older, setOlder] = useState<Message[]>([]);
   const [olderMore, setOlderMore] = useState<boolean | null>(null);
@@ -157,6 +159,7 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
           </button>
         )}
       </header>
+      {suggestSecret && !Secret && <p className="notice secret-suggest">{SECRET_TEXTS.suggest}</p>}
       {Secret ? <Secret me={me} other={other} typing={tellTyping} /> : (
         <>
           <div className="messages" role="log" aria-live="polite" ref={list}>

@@ -4,6 +4,7 @@ import type { EnSecret } from "./en/secretChats.ts";
 
 export const SECRET_TEXTS: Translation<EnSecret> = {
   verifiedReportPrefix: "[رسالة سرية موثقة]",
+  suggest: "حيث أنت، تُبقي المحادثة السرية ما تكتبه هنا بين أجهزتك وأجهزته فقط.",
   startSecretChat: "ابدأ محادثة سرية",
   starting: "جارٍ بدء المحادثة السرية…",
   secretChat: "محادثة سرية",

@@ -4,6 +4,7 @@ import type { EnSecret } from "./en/secretChats.ts";
 
 export const SECRET_TEXTS: Translation<EnSecret> = {
   verifiedReportPrefix: "[Mensaje secreto verificado]",
+  suggest: "Donde estás, un chat secreto deja lo que escribes aquí solo entre tus dispositivos y los suyos.",
   startSecretChat: "Iniciar un chat secreto",
   starting: "Iniciando el chat secreto…",
   secretChat: "Chat secreto",

@@ -4,6 +4,7 @@ import type { EnSecret } from "./en/secretChats.ts";
 
 export const SECRET_TEXTS: Translation<EnSecret> = {
   verifiedReportPrefix: "[Message secret vérifié]",
+  suggest: "Là où vous êtes, une discussion secrète garde ce que vous écrivez ici entre vos appareils et les siens.",
   startSecretChat: "Démarrer une discussion secrète",
   starting: "Démarrage de la discussion secrète…",
   secretChat: "Discussion secrète",

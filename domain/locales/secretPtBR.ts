@@ -4,6 +4,7 @@ import type { EnSecret } from "./en/secretChats.ts";
 
 export const SECRET_TEXTS: Translation<EnSecret> = {
   verifiedReportPrefix: "[Mensagem secreta verificada]",
+  suggest: "Onde você está, um chat secreto deixa o que você escreve aqui só entre os seus dispositivos e os dele.",
   startSecretChat: "Iniciar um chat secreto",
   starting: "Iniciando o chat secreto…",
   secretChat: "Chat secreto",

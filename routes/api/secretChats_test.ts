@@ -15,6 +15,8 @@ import {
 } from "../../islands/secret/mls.ts";
 import { toBase64 } from "../../domain/franking.ts";
 import { kv } from "../../kv/db.ts";
+import { reportPosition } from "../../kv/positions.ts";
+import { SECRET_TEXTS } from "../../domain/secretChats.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 
@@ -434,6 +436,25 @@ Deno.test("secret chats - a second device joins only when a device already in th
       { cookie: bob.cookie, json: { reason: "spam", text: "x", frankingKey: toBase64(new Uint8Array(32)) } },
     );
     assert.equal(reportCommit.status, 400);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - where being gay is a crime, a conversation suggests a secret chat; elsewhere it does not", async () => {
+  const t = await testApp();
+  try {
+    const atRisk = await t.member(), safe = await t.member(), other = await t.member();
+    await reportPosition(atRisk.profileId, { lat: -1.2864, lon: 36.8172, use: "OVERRIDE", hide: false }); // Nairobi
+    await reportPosition(safe.profileId, { lat: 52.52, lon: 13.405, use: "OVERRIDE", hide: false }); // Berlin
+    await reportPosition(other.profileId, { lat: 52.53, lon: 13.41, use: "OVERRIDE", hide: false });
+    const page = (cookie: string) => t.call("GET", `/profile/${other.profileId}`, { cookie });
+    const there = await page(atRisk.cookie);
+    assert.equal(there.status, 200);
+    assert.ok(there.text.includes(SECRET_TEXTS.suggest), "the suggestion shows under the chat's header");
+    const here = await page(safe.cookie);
+    assert.equal(here.status, 200);
+    assert.ok(!here.text.includes(SECRET_TEXTS.suggest));
   } finally {
     t.close();
   }

@@ -14,6 +14,7 @@ import { getProfile } from "../../kv/profiles.ts";
 import type { ComposerPic } from "../../components/Composer.tsx";
 import { conversationsOf, conversationWith } from "../../kv/messages.ts";
 import { blockedSet } from "../../kv/blocks.ts";
+import { safetyPlace } from "../../kv/safety.ts";
 
 /** The pictures a member may attach to a message: public ones, and private ones unless broadcasting. */
 async function composerPics(profileId: string, withPrivate: boolean): Promise<ComposerPic[]> {
@@ -69,6 +70,7 @@ export async function chatPanel({ caller, profile }: ProfilePanelContext) {
         otherVerified: profile.verified,
         myPics: await composerPics(caller.profileId, true),
         initial: await conversationWith(caller.profileId, profile.id),
+        suggestSecret: (await safetyPlace(caller.profileId)).atRisk,
       }}
     />
   );

@@ -3,6 +3,8 @@
 export const EN_SECRET = {
   /** Before the text a reporter revealed, in the admin queue, once its franking verified. */
   verifiedReportPrefix: "[Verified secret message]",
+  /** Under a conversation's header where being gay is a crime (the safety mode): it suggests a secret chat. */
+  suggest: "Where you are, a secret chat keeps what you write here between your devices and theirs.",
   startSecretChat: "Start a secret chat",
   starting: "Starting the secret chat…",
   secretChat: "Secret chat",
