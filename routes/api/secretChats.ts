@@ -25,7 +25,14 @@ import { ApiError, badRequest, conflict, forbidden, notFound, tooMany } from "..
 import { idParam, idSchema, jsonBody, queryOf } from "../validate.ts";
 import { ownTowards } from "../policy.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
-import { hit } from "../../kv/ratelimit.ts";
+import { hit, hitNewMember } from "../../kv/ratelimit.ts";
+import { sendingPause } from "../../kv/moderation.ts";
+import { isBlockedEither } from "../../kv/blocks.ts";
+import { hasConversation } from "../../kv/messages.ts";
+import { getProfile, isVerified } from "../../kv/profiles.ts";
+import { onlyVerifiedMessages } from "../../kv/games/identify.ts";
+import { MODERATION_TEXTS } from "../../domain/moderation.ts";
+import { VERIFIED_TEXTS } from "../../domain/verified.ts";
 import { onSessionsEnded } from "../../kv/sessions.ts";
 import { reviewIfReported } from "../../kv/moderation.ts";
 import {
@@ -134,6 +141,32 @@ async function ownChat(caller: Caller, chatId: string): Promise<SecretChat> {
   return chat;
 }
 
+/**
+ * The checks a message to `other` passes in a conversation apply to a secret one too, but for those
+ * that read its text: not while the caller's sending is paused, not between members who blocked
+ * each other, and a new conversation with a member who takes messages from verified members only
+ * needs the badge.
+ */
+async function mayWrite(caller: Caller, other: string, starting: boolean): Promise<void> {
+  const [paused, blocked, talking, verifiedOnly, me] = await Promise.all([
+    sendingPause(caller.profileId),
+    isBlockedEither(caller.profileId, other),
+    starting ? hasConversation(caller.profileId, other) : true,
+    starting ? onlyVerifiedMessages(other) : false,
+    starting ? getProfile(caller.profileId) : null,
+  ]);
+  if (paused) throw new ApiError(403, "sending_paused", MODERATION_TEXTS.sendingPaused);
+  if (blocked) throw notFound("No such member.");
+  if (!talking && verifiedOnly && !(me && isVerified(me))) {
+    throw new ApiError(403, "recipient_verified_only", VERIFIED_TEXTS.recipientVerifiedOnly);
+  }
+  const counted = await Promise.all([
+    hit("messageByAccount", caller.accountId),
+    hitNewMember("newMemberMessages", caller),
+  ]);
+  if (counted.includes(false)) throw tooMany();
+}
+
 let watchingSessions = false;
 /** Ending a session (logout, 'log out elsewhere') removes its device: watched from the first call on. */
 function watchSessions(): void {
@@ -170,7 +203,7 @@ export const secretChats = new Hono<AppEnv>()
     if (body.peerProfileId === caller.profileId) throw badRequest("A secret chat is with another member.");
     await ownDevice(caller, body.deviceId);
     await ownTowards(c, caller.profileId, body.peerProfileId);
-    if (!(await hit("messageByAccount", caller.accountId))) throw tooMany();
+    await mayWrite(caller, body.peerProfileId, true);
     const devices = await claimKeyPackages(body.peerProfileId);
     if (!devices) throw conflict(SECRET_TEXTS.peerCannot, "peer_not_ready");
     return c.json({ devices });
@@ -229,7 +262,7 @@ export const secretChats = new Hono<AppEnv>()
     if (fromBase64(body.commitment)?.length !== 32) throw badRequest("The commitment is 32 bytes.", "bad_commitment");
     const other = chat.members.find((p) => p !== caller.profileId)!;
     await ownTowards(c, caller.profileId, other);
-    if (!(await hit("messageByAccount", caller.accountId))) throw tooMany();
+    await mayWrite(caller, other, false);
     const message = await addSecretMessage(
       chat,
       { profileId: caller.profileId, deviceId: body.deviceId },

@@ -15,6 +15,7 @@ import {
 } from "../../islands/secret/mls.ts";
 import { toBase64 } from "../../domain/franking.ts";
 import { kv } from "../../kv/db.ts";
+import { pauseSending } from "../../kv/moderation.ts";
 import { reportPosition } from "../../kv/positions.ts";
 import { SECRET_TEXTS } from "../../domain/secretChats.ts";
 
@@ -455,6 +456,49 @@ Deno.test("secret chats - where being gay is a crime, a conversation suggests a 
     const here = await page(safe.cookie);
     assert.equal(here.status, 200);
     assert.ok(!here.text.includes(SECRET_TEXTS.suggest));
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - a paused sender cannot send or start one; members who blocked each other cannot either", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t, 4);
+    const { chat, aliceState } = await startThroughApi(t, alice, bob);
+    const sealed = await seal(aliceState, "hi");
+    const msg = {
+      deviceId: alice.device.deviceId,
+      ciphertext: sealed.ciphertextB64,
+      commitment: sealed.commitmentB64,
+      epoch: 1,
+    };
+    await pauseSending(alice.profileId, "test");
+    const paused = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, { cookie: alice.cookie, json: msg });
+    assert.equal(paused.status, 403);
+    assert.equal(paused.data.error.code, "sending_paused");
+    const start = await t.call("POST", "/api/secret/key-packages/claim", {
+      cookie: alice.cookie,
+      json: { deviceId: alice.device.deviceId, peerProfileId: bob.profileId },
+    });
+    assert.equal(start.data.error.code, "sending_paused");
+
+    const bobBlocks = await t.call("PUT", "/api/profile-like", {
+      cookie: bob.cookie,
+      json: { likerProfileId: bob.profileId, likedProfileId: alice.profileId, likeType: "UNDETERMINED", blocked: true },
+    });
+    assert.ok(bobBlocks.status < 300, bobBlocks.text);
+    const toBlocked = await seal(aliceState, "still there?");
+    const blocked = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, {
+      cookie: bob.cookie,
+      json: {
+        deviceId: bob.device.deviceId,
+        ciphertext: toBlocked.ciphertextB64,
+        commitment: toBlocked.commitmentB64,
+        epoch: 1,
+      },
+    });
+    assert.equal(blocked.status, 404, "Bob blocked Alice: no secret message to her");
   } finally {
     t.close();
   }
