@@ -31,6 +31,7 @@ import { games } from "./routes/api/games.ts";
 import { identify } from "./routes/api/identify.ts";
 import { hotOrNot } from "./routes/api/hotOrNot.ts";
 import { dungeon } from "./routes/api/dungeon.ts";
+import { secretChats } from "./routes/api/secretChats.ts";
 import { health } from "./routes/api/health.ts";
 import { assets } from "./routes/assets.ts";
 import { tiles } from "./routes/tiles.ts";
@@ -90,6 +91,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api", identify);
   app.route("/api", hotOrNot);
   app.route("/api", dungeon);
+  app.route("/api", secretChats);
   app.route("/api", health);
   app.route("/", assets);
   // The map's tiles from this origin (routes/tiles.ts): the tile host never sees a member.

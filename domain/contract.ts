@@ -18,6 +18,7 @@ import { LOCALES } from "./i18n.ts";
 import { IDENTIFY_RESPONSES } from "./contractIdentify.ts";
 import { HOT_OR_NOT_RESPONSES } from "./contractHotOrNot.ts";
 import { DUNGEON_RESPONSES } from "./contractDungeon.ts";
+import { SECRET_RESPONSES } from "./contractSecret.ts";
 
 // --- shared shapes
 
@@ -529,6 +530,7 @@ export const RESPONSES = {
   ...IDENTIFY_RESPONSES,
   ...HOT_OR_NOT_RESPONSES,
   ...DUNGEON_RESPONSES,
+  ...SECRET_RESPONSES,
   "GET /api/admin/games/gptbuster/flagged": {
     200: z.strictObject({
       items: z.array(

@@ -6,9 +6,9 @@
  * with their avatar, name, presence and a way back to the profile, the messages, the composer.
  */
 
-import { Fragment, useEffect, useRef, useState } from "react";
+import { type ComponentType, Fragment, useEffect, useRef, useState } from "react";
 import { DayDivider, RunTime, timelineOf } from "../components/ChatTimeline.tsx";
-import { ChevronLeft, UserRound } from "lucide-react";
+import { ChevronLeft, LockKeyhole, UserRound } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   fetchOlder,
@@ -36,6 +36,8 @@ import { profilePicUrl } from "../domain/format.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { Message } from "../domain/shapes/messages.ts";
 import { phrase } from "../domain/phrases.ts";
+import { SECRET_TEXTS } from "../domain/secretChats.ts";
+import type { SecretChatProps } from "./secret/SecretChat.tsx";
 
 export interface ConversationProps {
   me: string;
@@ -49,9 +51,11 @@ export interface ConversationProps {
   myPics: ComposerPic[];
   /** The newest page, rendered by the server. */
   initial: MessagePage;
+  /** The viewer is where being gay is a crime (the safety mode): the screen suggests a secret chat. */
+  suggestSecret?: boolean;
 }
 
-function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial }: ConversationProps) {
+function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial, suggestSecret }: ConversationProps) {
   const { data, isPending } = useConversationQuery(me, other, initial);
   const [older, setOlder] = useState<Message[]>([]);
   const [olderMore, setOlderMore] = useState<boolean | null>(null);
@@ -65,6 +69,8 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
   const [openError, setOpenError] = useState("");
   const list = useRef<HTMLDivElement>(null);
   useLookingAt(other, list);
+  // The secret chat's screen and its cryptography load only when it is opened (decision 0165).
+  const [Secret, setSecret] = useState<ComponentType<SecretChatProps> | null>(null);
 
   const newest = data?.items ?? [];
   const all = dedupe([...newest, ...older]).reverse();
@@ -138,60 +144,81 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
           <UserRound className="icon" aria-hidden="true" />
           <span className="chat-profile-text">{SCREEN_TEXTS.viewProfile}</span>
         </a>
+        {!Secret && (
+          <button
+            type="button"
+            className="link-button secret-start"
+            aria-label={SECRET_TEXTS.startSecretChat}
+            onClick={async () => {
+              const m = await import("./secret/SecretChat.tsx");
+              setSecret(() => m.default);
+            }}
+          >
+            <LockKeyhole className="icon" aria-hidden="true" />
+            <span className="secret-start-text">{SECRET_TEXTS.startSecretChat}</span>
+          </button>
+        )}
       </header>
-      <div className="messages" role="log" aria-live="polite" ref={list}>
-        {hasMore && <button type="button" onClick={loadOlder}>{UI_TEXTS.loadOlder}</button>}
-        {isPending && <p className="loading" role="status">{UI_TEXTS.loading}</p>}
-        {!isPending && all.length === 0 && queued.length === 0 && <p className="empty">{UI_TEXTS.noMessagesYet}</p>}
-        {all.map((m, i) => (
-          <Fragment key={m.id}>
-            {timeline[i].newDay && <DayDivider ts={m.tsCreated} local={local} />}
-            {timeline[i].runTime && <RunTime ts={m.tsCreated} local={local} />}
-            <MessageBubble
-              grouped={timeline[i].grouped}
-              m={m}
-              mine={m.senderProfileId === me}
-              onDelete={(scope) => {
-                setOlder((o) => o.filter((x) => x.id !== m.id));
-                remove.mutate({ id: m.id, scope });
-              }}
-              onOpen={async () => {
-                setOpenError("");
-                try {
-                  setViewing((await openViewOnce(m.id)).picIds);
-                } catch (e) {
-                  setOpenError(e instanceof Error ? e.message : String(e));
-                }
-              }}
-            />
-          </Fragment>
-        ))}
-        {queued.map((q) => <QueuedBubble key={q.key} q={q} />)}
-      </div>
-      {openError && <p className="error" role="alert">{openError}</p>}
-      {viewing && (
-        <div className="view-once-viewer" role="dialog" aria-modal="true" aria-label={TEXTS.viewOnce}>
-          {viewing.map((id) => <img key={id} src={profilePicUrl(id, 1024)} alt={TEXTS.viewOnce} />)}
-          <button type="button" className="primary" autoFocus onClick={() => setViewing(null)}>{UI_TEXTS.close}</button>
-        </div>
+      {suggestSecret && !Secret && <p className="notice secret-suggest">{SECRET_TEXTS.suggest}</p>}
+      {Secret ? <Secret me={me} other={other} typing={tellTyping} /> : (
+        <>
+          <div className="messages" role="log" aria-live="polite" ref={list}>
+            {hasMore && <button type="button" onClick={loadOlder}>{UI_TEXTS.loadOlder}</button>}
+            {isPending && <p className="loading" role="status">{UI_TEXTS.loading}</p>}
+            {!isPending && all.length === 0 && queued.length === 0 && <p className="empty">{UI_TEXTS.noMessagesYet}</p>}
+            {all.map((m, i) => (
+              <Fragment key={m.id}>
+                {timeline[i].newDay && <DayDivider ts={m.tsCreated} local={local} />}
+                {timeline[i].runTime && <RunTime ts={m.tsCreated} local={local} />}
+                <MessageBubble
+                  grouped={timeline[i].grouped}
+                  m={m}
+                  mine={m.senderProfileId === me}
+                  onDelete={(scope) => {
+                    setOlder((o) => o.filter((x) => x.id !== m.id));
+                    remove.mutate({ id: m.id, scope });
+                  }}
+                  onOpen={async () => {
+                    setOpenError("");
+                    try {
+                      setViewing((await openViewOnce(m.id)).picIds);
+                    } catch (e) {
+                      setOpenError(e instanceof Error ? e.message : String(e));
+                    }
+                  }}
+                />
+              </Fragment>
+            ))}
+            {queued.map((q) => <QueuedBubble key={q.key} q={q} />)}
+          </div>
+          {openError && <p className="error" role="alert">{openError}</p>}
+          {viewing && (
+            <div className="view-once-viewer" role="dialog" aria-modal="true" aria-label={TEXTS.viewOnce}>
+              {viewing.map((id) => <img key={id} src={profilePicUrl(id, 1024)} alt={TEXTS.viewOnce} />)}
+              <button type="button" className="primary" autoFocus onClick={() => setViewing(null)}>
+                {UI_TEXTS.close}
+              </button>
+            </div>
+          )}
+          <Composer
+            placeholder={phrase("Message {name}", { name: otherName })}
+            pics={myPics}
+            busy={send.isPending}
+            onTyping={tellTyping.keystroke}
+            onSend={(bodyText, profilePicIds, viewOnce) => {
+              const stored = send.mutateAsync({
+                senderProfileId: me,
+                recipientProfileId: other,
+                bodyText,
+                profilePicIds,
+                viewOnce,
+              });
+              tellTyping.sent(stored);
+              return stored;
+            }}
+          />
+        </>
       )}
-      <Composer
-        placeholder={phrase("Message {name}", { name: otherName })}
-        pics={myPics}
-        busy={send.isPending}
-        onTyping={tellTyping.keystroke}
-        onSend={(bodyText, profilePicIds, viewOnce) => {
-          const stored = send.mutateAsync({
-            senderProfileId: me,
-            recipientProfileId: other,
-            bodyText,
-            profilePicIds,
-            viewOnce,
-          });
-          tellTyping.sent(stored);
-          return stored;
-        }}
-      />
     </section>
   );
 }

@@ -42,6 +42,12 @@ async function precompress(files: string[]): Promise<void> {
   );
 }
 
+/**
+ * The app's own folders whose modules an island imports with `import()` only when the member asks
+ * (a secret chat's screen and its cryptography: decision 0165): never preloaded with the island.
+ */
+export const ON_DEMAND = ["islands/secret/"];
+
 /** What the server needs to load one island: its script, the chunks it imports, its css. */
 export interface IslandAssets {
   js: string;
@@ -343,7 +349,8 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     for (const imp of outputs[file]?.imports ?? []) {
       const entry = outputs[imp.path]?.entryPoint ?? "";
       const follow = imp.kind === "import-statement" ||
-        (appDynamic && imp.kind === "dynamic-import" && !entry.includes("node_modules/") && !localeOfFile(entry));
+        (appDynamic && imp.kind === "dynamic-import" && !entry.includes("node_modules/") && !localeOfFile(entry) &&
+          !ON_DEMAND.some((dir) => entry.includes(dir)));
       if (follow && !seen.has(imp.path)) {
         seen.add(imp.path);
         chunkClosure(imp.path, seen, appDynamic);

@@ -393,6 +393,35 @@ export const keys = {
   jurorRecord: (profileId: string): Key => ["juror_records", profileId],
   /** A report's jury counted in juror records, with the verdict it was counted against. */
   arbScored: (reportId: string): Key => ["arb_scored", reportId],
+
+  // --- secret chats (kv/secretChats.ts): public key material and ciphertext only, never a text
+  /** A member's device that takes part in secret chats: its id, the session it belongs to, whether it was removed. */
+  secretDevice: (profileId: string, deviceId: string): Key => ["secret_devices", profileId, deviceId],
+  secretDevicesOf: (profileId: string): Key => ["secret_devices", profileId],
+  /** The secret-chat device of a session (so that ending the session removes the device). */
+  secretDeviceBySession: (sessionId: string): Key => ["secret_devices_by_session", sessionId],
+  /** One public MLS key package (a one-time key) of a device, taken once by whoever starts a chat with it. */
+  secretKeyPackage: (profileId: string, deviceId: string, id: string): Key => [
+    "secret_key_packages",
+    profileId,
+    deviceId,
+    id,
+  ],
+  secretKeyPackagesOf: (profileId: string, deviceId: string): Key => ["secret_key_packages", profileId, deviceId],
+  /** A secret conversation: its two members, their devices, its epoch and the Welcome each added device joins with. */
+  secretChat: (id: string): Key => ["secret_chats", id],
+  /** The secret chat of a member with another (one per pair), under each member. */
+  secretChatWith: (me: string, other: string): Key => ["secret_chats_by_member", me, other],
+  secretChatsOf: (me: string): Key => ["secret_chats_by_member", me],
+  /** A secret message: ciphertext and franking commitment, ordered by id (time) within its chat. */
+  secretMessage: (chatId: string, id: string): Key => ["secret_messages", chatId, id],
+  secretMessagesIn: (chatId: string): Key => ["secret_messages", chatId],
+  /** The newest message of a secret chat that `profileId` has read (its id): the other member's read receipts. */
+  secretRead: (chatId: string, profileId: string): Key => ["secret_reads", chatId, profileId],
+  /** The unread 'New secret message' notification of a chat for `profileId` (its id): one per chat until read. */
+  secretNotified: (chatId: string, profileId: string): Key => ["secret_notified", chatId, profileId],
+  /** A report of a secret message whose franking verified: which message it was about. */
+  secretReport: (reportId: string): Key => ["secret_reports", reportId],
 };
 
 /** The collections scanned whole (`keys.all`). */

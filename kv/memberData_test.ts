@@ -364,6 +364,40 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   ]),
   dungeonAppealsAll: PREFIX,
   jurorRecord: exported((m) => [keys.jurorRecord(m.profile), { agreed: 1, total: 2, note: m.marker }]),
+  secretDevice: deleted("a device's public key material in secret chats: nothing readable to export", (m) => [
+    keys.secretDevice(m.profile, "d1"),
+    { deviceId: "d1", removed: false, tsCreated: NOW, accountId: m.account, sessionId: `s-${m.profile}` },
+  ]),
+  secretDevicesOf: PREFIX,
+  secretDeviceBySession: deleted("the index of a device by its session", (m) => [
+    keys.secretDeviceBySession(`s-${m.profile}`),
+    { profileId: m.profile, deviceId: "d1" },
+  ]),
+  secretKeyPackage: deleted("a public one-time key of their device", (m) => [
+    keys.secretKeyPackage(m.profile, "d1", "k1"),
+    "public key package",
+  ]),
+  secretKeyPackagesOf: PREFIX,
+  secretChat: deleted("a secret chat's members, devices and public protocol data", (m) => [
+    keys.secretChat(`c-${m.profile}`),
+    { id: `c-${m.profile}`, members: [m.profile, m.other] },
+  ]),
+  secretChatWith: deleted("the index of their secret chat with a member", (m) => [
+    keys.secretChatWith(m.profile, m.other),
+    `c-${m.profile}`,
+  ]),
+  secretChatsOf: PREFIX,
+  secretMessage: deleted("ciphertext the server cannot read (the devices hold the texts)", (m) => [
+    keys.secretMessage(`c-${m.profile}`, "x1"),
+    { id: "x1", from: m.profile, ciphertext: "AAAA", commitment: "BBBB" },
+  ]),
+  secretMessagesIn: PREFIX,
+  secretRead: deleted("how far they read a secret chat", (m) => [keys.secretRead(`c-${m.profile}`, m.profile), "x1"]),
+  secretNotified: deleted("their unread secret-message notice of a chat", (m) => [
+    keys.secretNotified(`c-${m.profile}`, m.profile),
+    "n1",
+  ]),
+  secretReport: other("which secret message a verified report was about: kept with the report"),
   arbScored: other("the verdict a report's jury was counted against, removed with the report"),
 };
 

@@ -25,6 +25,7 @@ import { healthKeysOf } from "./healthNotices.ts";
 import { dungeonKeysOf } from "./games/dungeon.ts";
 import { decideAttempt, withdrawAttempt } from "./games/identify.ts";
 import { hotOrNotKeysOf } from "./games/hotOrNot.ts";
+import { secretKeysOf } from "./secretChats.ts";
 import { reportPosition } from "./positions/mod.ts";
 import { deletePicture } from "./pictures.ts";
 import { deleteBlob } from "./blobs.ts";
@@ -310,6 +311,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       ...await healthKeysOf(profileId),
       ...await hotOrNotKeysOf(profileId),
       ...await dungeonKeysOf(profileId),
+      ...await secretKeysOf(profileId),
     ]);
   },
 

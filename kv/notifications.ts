@@ -34,7 +34,7 @@ interface StoredNotification extends Notification {
 }
 
 /** The notification texts that are one sentence (NOTIFICATION_TEXTS). */
-export type NotificationText = "profileLiked" | "picLiked" | "cropSuggested" | "healthNotice";
+export type NotificationText = "profileLiked" | "picLiked" | "cropSuggested" | "healthNotice" | "secretMessage";
 
 /** What a notification of one of the catalogue's sentences holds: its text key and today's words. */
 export function notificationOf(

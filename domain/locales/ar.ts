@@ -402,6 +402,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   cropSuggested: "اقترح أحدهم قصًّا لصورتك.",
   healthNotice: "إشعار صحي لك.",
   neutral: "لديك ملاحظة جديدة.",
+  secretMessage: "رسالة سرية جديدة",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

@@ -388,6 +388,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   cropSuggested: "Alguien sugirió un recorte para tu foto.",
   healthNotice: "Un aviso de salud para ti.",
   neutral: "Tienes una nota nueva.",
+  secretMessage: "Nuevo mensaje secreto",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

@@ -394,6 +394,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   cropSuggested: "Quelqu'un a proposé un recadrage pour ta photo.",
   healthNotice: "Un avis de santé pour toi.",
   neutral: "Vous avez une nouvelle note.",
+  secretMessage: "Nouveau message secret",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

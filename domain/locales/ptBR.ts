@@ -389,6 +389,7 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   cropSuggested: "Alguém sugeriu um recorte para sua foto.",
   healthNotice: "Um aviso de saúde para você.",
   neutral: "Você tem uma nota nova.",
+  secretMessage: "Nova mensagem secreta",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

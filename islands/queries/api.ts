@@ -27,6 +27,8 @@ export const NAVIGATION = { navigation: true } as const;
 export function clearLocalData(): void {
   localStorage.clear();
   sessionStorage.clear();
+  // Secret chats' keys and decrypted history (islands/secret/store.ts): this device leaves its chats.
+  if ("indexedDB" in globalThis) indexedDB.deleteDatabase("lambda-secret");
   void wipeOfflineCaches().catch(() => {});
 }
 

@@ -14,6 +14,7 @@ import { getProfile } from "../../kv/profiles.ts";
 import type { ComposerPic } from "../../components/Composer.tsx";
 import { conversationsOf, conversationWith } from "../../kv/messages.ts";
 import { blockedSet } from "../../kv/blocks.ts";
+import { safetyPlace } from "../../kv/safety.ts";
 
 /** The pictures a member may attach to a message: public ones, and private ones unless broadcasting. */
 async function composerPics(profileId: string, withPrivate: boolean): Promise<ComposerPic[]> {
@@ -57,9 +58,11 @@ export async function mapChatPage(c: Context<AppEnv>) {
 export async function chatPanel({ caller, profile, early }: ProfilePanelContext) {
   if (profile.own) return null;
   // Both read at once: one wait for the store.
-  const [myPics, initial] = await Promise.all([
+  const [myPics, initial, suggestSecret] = await Promise.all([
     composerPics(caller.profileId, true),
     early?.conversation ?? conversationWith(caller.profileId, profile.id),
+    // Where being gay is a crime, the conversation suggests a secret chat.
+    safetyPlace(caller.profileId).then((p) => p.atRisk),
   ]);
   return (
     <Island
@@ -72,6 +75,7 @@ export async function chatPanel({ caller, profile, early }: ProfilePanelContext)
         otherVerified: profile.verified,
         myPics,
         initial,
+        suggestSecret,
       }}
     />
   );

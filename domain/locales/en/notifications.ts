@@ -10,6 +10,8 @@ export const EN_NOTIFICATIONS = {
   healthNotice: "A health notice for you.",
   /** A push to a device in discreet mode, or to a member where being gay is a crime: it names neither the app nor what happened. */
   neutral: "You have a new note.",
+  /** A message in a secret chat (docs/secret-chats.md): nothing of it, nor who sent it. */
+  secretMessage: "New secret message",
 } as const;
 
 export type EnNotifications = typeof EN_NOTIFICATIONS;

@@ -1,0 +1,32 @@
+/** English texts of secret chats (domain/secretChats.ts): the catalogue's keys and the words the translations follow. */
+
+export const EN_SECRET = {
+  /** Before the text a reporter revealed, in the admin queue, once its franking verified. */
+  verifiedReportPrefix: "[Verified secret message]",
+  /** Under a conversation's header where being gay is a crime (the safety mode): it suggests a secret chat. */
+  suggest: "Where you are, a secret chat keeps what you write here between your devices and theirs.",
+  startSecretChat: "Start a secret chat",
+  starting: "Starting the secret chat…",
+  secretChat: "Secret chat",
+  secretNotice: "End-to-end encrypted: only your devices and theirs can read these messages.",
+  safetyCode: "Safety code",
+  safetyCodeHint: "Compare this code with theirs in person: if both show the same, no one is in between.",
+  peerCannot:
+    "They cannot take part in a secret chat yet: each of their devices needs to open Lambda once with secret chats.",
+  loseHistory: "Secret messages are kept only on your devices: losing every device loses this history.",
+  placeholder: "Secret message",
+  send: "Send",
+  report: "Report",
+  reported: "Reported",
+  cannotOpen: "This message cannot be read on this device.",
+  devicesChanged: "Their devices changed: compare the safety code again.",
+  otherDevice: "This secret chat belongs to another of your devices; this one cannot read it.",
+  askToJoin: "Ask your other device to add this one",
+  waitingApproval: "Waiting for your other device to add this one…",
+  newDeviceAsks: "Another of your devices asks to join this secret chat.",
+  addNewDevice: "Add it",
+  unsupported: "This browser cannot keep the keys of a secret chat.",
+  notVerified: "The reported text does not match the message: it was not filed.",
+} as const;
+
+export type EnSecret = typeof EN_SECRET;

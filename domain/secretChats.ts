@@ -1,0 +1,13 @@
+/**
+ * Texts of secret chats (end-to-end encrypted conversations, docs/secret-chats.md). The
+ * notification's text says only that a secret message came: it may show on a lock screen.
+ */
+
+import { catalogue } from "./i18n.ts";
+import { EN_SECRET } from "./locales/en/secretChats.ts";
+import { SECRET_TEXTS as es } from "./locales/secretEs.ts";
+import { SECRET_TEXTS as ptBR } from "./locales/secretPtBR.ts";
+import { SECRET_TEXTS as fr } from "./locales/secretFr.ts";
+import { SECRET_TEXTS as ar } from "./locales/secretAr.ts";
+
+export const SECRET_TEXTS = catalogue("SECRET_TEXTS", EN_SECRET, { es, "pt-BR": ptBR, fr, ar });

@@ -1,0 +1,263 @@
+/**
+ * The secret chat screen (docs/secret-chats.md), loaded on demand by the conversation
+ * (islands/Conversation.tsx): it says the chat is secret, warns before a chat starts that its
+ * history lives only on the member's devices, shows the safety code to compare in person, and sends and shows
+ * messages encrypted on this device. New messages are fetched every two seconds while it is open.
+ */
+
+import { useEffect, useRef, useState } from "react";
+// Already loaded by every island: imported here so that the chunk React and React DOM share stays
+// one file. Without it the build splits React DOM off into a chunk of its own, and every page
+// (the map's included) loads one more file, about 0.4 KB more (decision 0165).
+import "react-dom";
+import { LockKeyhole } from "lucide-react";
+import { Composer } from "../../components/Composer.tsx";
+import { Time } from "../../components/Time.tsx";
+import { SECRET_TEXTS } from "../../domain/secretChats.ts";
+import { UI_TEXTS } from "../../domain/uiTexts.ts";
+import type { DeviceIdentity } from "./mls.ts";
+import {
+  approve,
+  askToJoin,
+  ensureDevice,
+  type Entry,
+  findChat,
+  type OpenChat,
+  openChat,
+  receive,
+  report,
+  send,
+  start,
+} from "./client.ts";
+
+/** How often an open secret chat looks for new messages. */
+const POLL_MS = 2000;
+
+export interface SecretChatProps {
+  me: string;
+  other: string;
+  /** Tells the other member that this one is typing (as the conversation does). */
+  typing?: { keystroke: () => void; sent: (stored: Promise<unknown>) => void };
+}
+
+type Phase =
+  | { kind: "loading" }
+  /** No chat on this device yet: what it means is said before the member starts one. */
+  | { kind: "confirm"; device: DeviceIdentity; otherDevice: boolean; chatId?: string; asked?: boolean }
+  | { kind: "ready"; device: DeviceIdentity; open: OpenChat }
+  | { kind: "failed"; message: string; device?: DeviceIdentity };
+
+export default function SecretChat({ me, other, typing }: SecretChatProps) {
+  const [phase, setPhase] = useState<Phase>({ kind: "loading" });
+  const [history, setHistory] = useState<Entry[]>([]);
+  const [readUpTo, setReadUpTo] = useState<string | null>(null);
+  const [safety, setSafety] = useState<{ code: string; changed: boolean } | null>(null);
+  /** A device of this member asking to join, shown on a device already in the chat. */
+  const [asking, setAsking] = useState<string | null>(null);
+  const [error, setError] = useState("");
+  const list = useRef<HTMLDivElement>(null);
+
+  /** Opens the chat this device has with them, or asks before starting one. */
+  async function begin() {
+    setPhase({ kind: "loading" });
+    let device: DeviceIdentity | undefined;
+    try {
+      if (!("indexedDB" in globalThis) || !crypto.subtle) throw new Error(SECRET_TEXTS.unsupported);
+      device = await ensureDevice(me);
+      const found = await findChat(other);
+      const opened = found ? await openChat(me, device, found) : undefined;
+      if (!opened || opened === "other-device") {
+        const asked = found?.pending.some((d) => d.deviceId === device!.deviceId);
+        setPhase({ kind: "confirm", device, otherDevice: opened === "other-device", chatId: found?.id, asked });
+        return;
+      }
+      setHistory(opened.history);
+      setPhase({ kind: "ready", device, open: opened });
+    } catch (e) {
+      setPhase({ kind: "failed", message: e instanceof Error ? e.message : String(e), device });
+    }
+  }
+
+  /** Starts a new secret chat (the member confirmed, having read that the history lives only on devices). */
+  async function startNew(device: DeviceIdentity) {
+    setPhase({ kind: "loading" });
+    try {
+      const opened = await start(device, other);
+      setHistory(opened.history);
+      setPhase({ kind: "ready", device, open: opened });
+    } catch (e) {
+      setPhase({ kind: "failed", message: e instanceof Error ? e.message : String(e), device });
+    }
+  }
+
+  useEffect(() => void begin(), [me, other]);
+
+  // While open: new messages every POLL_MS, and a look for a chat the other member starts meanwhile.
+  useEffect(() => {
+    if (phase.kind === "failed" || phase.kind === "confirm") {
+      const t = setInterval(async () => {
+        if (!phase.device) return;
+        const found = await findChat(other).catch(() => undefined);
+        const opened = found && await openChat(me, phase.device, found).catch(() => undefined);
+        if (opened && opened !== "other-device") {
+          setHistory(opened.history);
+          setPhase({ kind: "ready", device: phase.device, open: opened });
+        }
+      }, POLL_MS);
+      return () => clearInterval(t);
+    }
+    if (phase.kind !== "ready") return;
+    let stop = false;
+    const tick = async () => {
+      try {
+        const r = await receive(phase.open.chat.id, phase.device);
+        if (stop) return;
+        setHistory([...r.history]);
+        setReadUpTo(r.otherReadUpTo);
+        setSafety((old) => ({ code: r.safety, changed: (old?.changed ?? false) || r.safetyChanged }));
+        const chat = await findChat(other);
+        if (stop) return;
+        setAsking(
+          chat?.pending.find((d) => d.profileId === me && d.deviceId !== phase.device.deviceId)?.deviceId ?? null,
+        );
+      } catch { /* offline a moment: the next tick tries again */ }
+    };
+    void tick();
+    const t = setInterval(tick, POLL_MS);
+    return () => {
+      stop = true;
+      clearInterval(t);
+    };
+  }, [phase]);
+
+  useEffect(() => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [history.length]);
+
+  return (
+    <div className="secret-chat" data-phase={phase.kind}>
+      <div className="secret-head">
+        <LockKeyhole className="icon" aria-hidden="true" />
+        <div>
+          <h3>{SECRET_TEXTS.secretChat}</h3>
+          <p className="secret-notice">{SECRET_TEXTS.secretNotice}</p>
+        </div>
+      </div>
+      {phase.kind === "loading" && <p className="loading" role="status">{SECRET_TEXTS.starting}</p>}
+      {phase.kind === "failed" && <p className="error secret-error" role="alert">{phase.message}</p>}
+      {phase.kind === "confirm" && (
+        <div className="secret-confirm">
+          {phase.otherDevice && <p className="notice">{SECRET_TEXTS.otherDevice}</p>}
+          <p className="hint secret-history-note">{SECRET_TEXTS.loseHistory}</p>
+          {phase.asked ? <p className="notice" role="status">{SECRET_TEXTS.waitingApproval}</p> : (
+            <>
+              {phase.otherDevice && phase.chatId && (
+                <button
+                  type="button"
+                  className="primary"
+                  onClick={async () => {
+                    try {
+                      await askToJoin(phase.chatId!, phase.device);
+                      setPhase({ ...phase, asked: true });
+                    } catch (e) {
+                      setError(e instanceof Error ? e.message : String(e));
+                    }
+                  }}
+                >
+                  {SECRET_TEXTS.askToJoin}
+                </button>
+              )}
+              <button
+                type="button"
+                className={phase.otherDevice ? "" : "primary"}
+                onClick={() => void startNew(phase.device)}
+              >
+                {SECRET_TEXTS.startSecretChat}
+              </button>
+            </>
+          )}
+        </div>
+      )}
+      {phase.kind === "ready" && (
+        <>
+          <p className="secret-safety">
+            {SECRET_TEXTS.safetyCode}: <code className="safety-code">{safety?.code ?? phase.open.safety}</code>
+            <span className="hint">{SECRET_TEXTS.safetyCodeHint}</span>
+          </p>
+          {(phase.open.safetyChanged || safety?.changed) && (
+            <p className="notice secret-devices-changed" role="status">{SECRET_TEXTS.devicesChanged}</p>
+          )}
+          {asking && (
+            <p className="notice secret-asking">
+              {SECRET_TEXTS.newDeviceAsks}{" "}
+              <button
+                type="button"
+                className="primary"
+                onClick={async () => {
+                  setError("");
+                  try {
+                    const code = await approve(phase.open.chat.id, phase.device, asking);
+                    setSafety({ code, changed: false });
+                    setAsking(null);
+                  } catch (e) {
+                    setError(e instanceof Error ? e.message : String(e));
+                  }
+                }}
+              >
+                {SECRET_TEXTS.addNewDevice}
+              </button>
+            </p>
+          )}
+          <p className="hint secret-history-note">{SECRET_TEXTS.loseHistory}</p>
+          <div className="messages secret-messages" role="log" aria-live="polite" ref={list}>
+            {history.length === 0 && <p className="empty">{UI_TEXTS.noMessagesYet}</p>}
+            {history.map((m) => (
+              <div key={m.id} className={m.mine ? "bubble mine secret" : "bubble secret"}>
+                <p className="bubble-body">
+                  <span className="text" dir="auto">{m.unreadable ? SECRET_TEXTS.cannotOpen : m.text}</span>
+                  <Time ts={m.ts} />
+                  {m.mine && (
+                    <span className="checks" aria-label={readUpTo && readUpTo >= m.id ? UI_TEXTS.read : UI_TEXTS.sent}>
+                      {readUpTo && readUpTo >= m.id ? "✓✓" : "✓"}
+                    </span>
+                  )}
+                </p>
+                {!m.mine && !m.unreadable && (
+                  m.reported ? <span className="hint">{SECRET_TEXTS.reported}</span> : (
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={async () => {
+                        setError("");
+                        try {
+                          setHistory([...await report(phase.open.chat.id, m)]);
+                        } catch (e) {
+                          setError(e instanceof Error ? e.message : String(e));
+                        }
+                      }}
+                    >
+                      {SECRET_TEXTS.report}
+                    </button>
+                  )
+                )}
+              </div>
+            ))}
+          </div>
+          {error && <p className="error" role="alert">{error}</p>}
+          <Composer
+            placeholder={SECRET_TEXTS.placeholder}
+            busy={false}
+            onTyping={typing?.keystroke}
+            onSend={async (text) => {
+              setError("");
+              const stored = send(phase.open.chat.id, phase.device, text);
+              typing?.sent(stored);
+              setHistory([...await stored]);
+            }}
+          />
+        </>
+      )}
+    </div>
+  );
+}

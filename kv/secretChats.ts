@@ -1,0 +1,418 @@
+/**
+ * Secret chats on the server: what it may keep of an end-to-end encrypted conversation. Per
+ * device, the public half of its MLS key packages (one-time keys, a limited stock the device
+ * replenishes); per conversation, its two members, their devices, the MLS epoch and the Welcome
+ * each added device joins with (public protocol messages); per message, the ciphertext and its
+ * franking commitment (domain/franking.ts). No private key and no text is ever given to it: a
+ * seized store holds nothing a member wrote in a secret chat. A device belongs to one login
+ * session: when the session ends (logout, 'log out elsewhere') the device is removed, its key
+ * packages deleted and it is marked removed in its conversations.
+ */
+
+import { kv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { newId } from "./ids.ts";
+import { now } from "./clock.ts";
+import { addNotification, deleteNotification, NOTIFICATION_TTL_MS, notificationOf } from "./notifications.ts";
+import { getSessionById } from "./sessions.ts";
+import { saveReport } from "./reports.ts";
+import { SECRET_TEXTS } from "../domain/secretChats.ts";
+import type { Report } from "../domain/shapes/moderation.ts";
+import type { SecretChat, SecretDevice, SecretMessage } from "../domain/shapes/secretChats.ts";
+
+/** A device keeps at most this many unused key packages on the server. */
+export const KEY_PACKAGE_STOCK = 20;
+/** Messages of a secret chat per page. */
+export const SECRET_MESSAGES_PAGE = 100;
+
+/** A device as the store keeps it. */
+interface StoredDevice extends SecretDevice {
+  accountId: string;
+  sessionId: string;
+}
+
+/** How many key packages a device has left. */
+async function stockOf(profileId: string, deviceId: string): Promise<number> {
+  let n = 0;
+  for await (const _ of kv().list({ prefix: keys.secretKeyPackagesOf(profileId, deviceId) })) n++;
+  return n;
+}
+
+/** A member's device, or null. */
+export async function getDevice(profileId: string, deviceId: string): Promise<StoredDevice | null> {
+  return (await kv().get<StoredDevice>(keys.secretDevice(profileId, deviceId))).value;
+}
+
+/**
+ * Registers the caller's device for their session (again, harmlessly, on each page load), then
+ * adds key packages up to the stock. "taken" when the id is another session's device, "removed"
+ * when it was removed (a device whose session ended makes a new id).
+ */
+export async function registerDevice(
+  who: { profileId: string; accountId: string; sessionId: string },
+  deviceId: string,
+  keyPackages: readonly string[],
+): Promise<{ device: SecretDevice; stock: number } | "taken" | "removed"> {
+  const old = await getDevice(who.profileId, deviceId);
+  if (old && old.sessionId !== who.sessionId) return "taken";
+  if (old?.removed) return "removed";
+  const device: StoredDevice = old ?? {
+    deviceId,
+    profileId: who.profileId,
+    accountId: who.accountId,
+    sessionId: who.sessionId,
+    tsCreated: now(),
+    removed: false,
+  };
+  if (!old) {
+    await kv().atomic()
+      .check({ key: keys.secretDevice(who.profileId, deviceId), versionstamp: null })
+      .set(keys.secretDevice(who.profileId, deviceId), device)
+      .set(keys.secretDeviceBySession(who.sessionId), { profileId: who.profileId, deviceId })
+      .commit();
+  }
+  const stock = await addKeyPackages(who.profileId, deviceId, keyPackages);
+  return { device: publicDevice(device), stock };
+}
+
+/** Adds key packages to a device's stock, the extra ones beyond `KEY_PACKAGE_STOCK` left out; the stock after. */
+export async function addKeyPackages(profileId: string, deviceId: string, keyPackages: readonly string[]) {
+  const room = Math.max(0, KEY_PACKAGE_STOCK - await stockOf(profileId, deviceId));
+  const add = keyPackages.slice(0, room);
+  for (let i = 0; i < add.length; i += 10) {
+    const op = kv().atomic();
+    for (const kp of add.slice(i, i + 10)) op.set(keys.secretKeyPackage(profileId, deviceId, newId()), kp);
+    await op.commit();
+  }
+  return await stockOf(profileId, deviceId);
+}
+
+const publicDevice = (d: StoredDevice): SecretDevice => ({
+  deviceId: d.deviceId,
+  profileId: d.profileId,
+  tsCreated: d.tsCreated,
+  removed: d.removed,
+});
+
+/** Is the device one of the member's, not removed, and its session still live? A device whose session ended is removed now. */
+export async function deviceLive(profileId: string, deviceId: string): Promise<StoredDevice | null> {
+  const d = await getDevice(profileId, deviceId);
+  if (!d || d.removed) return null;
+  if (!(await getSessionById(d.accountId, d.sessionId))) {
+    await removeDevice(d);
+    return null;
+  }
+  return d;
+}
+
+/** Removes a device: its key packages deleted, marked removed in it and in each of its member's secret chats. */
+async function removeDevice(d: StoredDevice): Promise<void> {
+  const op = kv().atomic();
+  op.set(keys.secretDevice(d.profileId, d.deviceId), { ...d, removed: true });
+  op.delete(keys.secretDeviceBySession(d.sessionId));
+  await op.commit();
+  const kps: Deno.KvKey[] = [];
+  for await (const e of kv().list({ prefix: keys.secretKeyPackagesOf(d.profileId, d.deviceId) })) kps.push(e.key);
+  for (let i = 0; i < kps.length; i += 10) {
+    const del = kv().atomic();
+    for (const k of kps.slice(i, i + 10)) del.delete(k);
+    await del.commit();
+  }
+  for await (const e of kv().list<string>({ prefix: keys.secretChatsOf(d.profileId) })) {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const chat = await kv().get<SecretChat>(keys.secretChat(e.value));
+      if (!chat.value) break;
+      const devices = chat.value.devices.map((x) =>
+        x.profileId === d.profileId && x.deviceId === d.deviceId ? { ...x, removed: true } : x
+      );
+      const res = await kv().atomic().check(chat).set(chat.key, { ...chat.value, devices }).commit();
+      if (res.ok) break;
+    }
+  }
+}
+
+/** Removes the secret-chat devices of ended sessions (logout, 'log out elsewhere'). */
+export async function removeDevicesOfSessions(sessionIds: readonly string[]): Promise<void> {
+  for (const id of sessionIds) {
+    const ref = (await kv().get<{ profileId: string; deviceId: string }>(keys.secretDeviceBySession(id))).value;
+    if (!ref) continue;
+    const d = await getDevice(ref.profileId, ref.deviceId);
+    if (d && !d.removed) await removeDevice(d);
+  }
+}
+
+/** A member's live devices (those whose session ended are removed on the way). */
+export async function liveDevices(profileId: string): Promise<StoredDevice[]> {
+  const out: StoredDevice[] = [];
+  for await (const e of kv().list<StoredDevice>({ prefix: keys.secretDevicesOf(profileId) })) {
+    if (e.value.removed) continue;
+    const d = await deviceLive(profileId, e.value.deviceId);
+    if (d) out.push(d);
+  }
+  return out;
+}
+
+/**
+ * Takes one key package of each of the member's live devices (each is used once: deleted as it is
+ * taken). Null when a device has none left or the member has no device: they cannot start one now.
+ */
+export async function claimKeyPackages(
+  profileId: string,
+): Promise<{ deviceId: string; keyPackage: string }[] | null> {
+  const devices = await liveDevices(profileId);
+  if (!devices.length) return null;
+  const out: { deviceId: string; keyPackage: string }[] = [];
+  for (const d of devices) {
+    let taken: string | undefined;
+    for (let attempt = 0; attempt < 5 && taken === undefined; attempt++) {
+      const first = await Array.fromAsync(
+        kv().list<string>({ prefix: keys.secretKeyPackagesOf(profileId, d.deviceId) }, { limit: 1 }),
+      );
+      if (!first.length) return null;
+      const res = await kv().atomic().check(first[0]).delete(first[0].key).commit();
+      if (res.ok) taken = first[0].value;
+    }
+    if (taken === undefined) return null;
+    out.push({ deviceId: d.deviceId, keyPackage: taken });
+  }
+  return out;
+}
+
+/** The secret chat of two members, or null. */
+export async function secretChatBetween(me: string, other: string): Promise<SecretChat | null> {
+  const id = (await kv().get<string>(keys.secretChatWith(me, other))).value;
+  return id ? (await kv().get<SecretChat>(keys.secretChat(id))).value : null;
+}
+
+/** A secret chat by id, or null. */
+export async function getSecretChat(id: string): Promise<SecretChat | null> {
+  return (await kv().get<SecretChat>(keys.secretChat(id))).value;
+}
+
+/**
+ * Stores a new secret chat of `starter` (on `starterDevice`) with `peer`, whose devices join with
+ * the Welcome. A chat the pair had is replaced (a new start after devices changed); null when
+ * another start won the race.
+ */
+export async function createSecretChat(input: {
+  starter: string;
+  starterDevice: string;
+  peer: string;
+  peerDevices: readonly string[];
+  groupId: string;
+  welcome: string;
+  ratchetTree: string;
+}): Promise<SecretChat | null> {
+  const chat: SecretChat = {
+    id: newId(),
+    groupId: input.groupId,
+    members: [input.starter, input.peer],
+    devices: [
+      { profileId: input.starter, deviceId: input.starterDevice, removed: false },
+      ...input.peerDevices.map((deviceId) => ({ profileId: input.peer, deviceId, removed: false })),
+    ],
+    epoch: 1,
+    welcome: input.welcome,
+    ratchetTree: input.ratchetTree,
+    startedBy: input.starter,
+    tsCreated: now(),
+    pending: [],
+    joins: [],
+  };
+  const mine = await kv().get<string>(keys.secretChatWith(input.starter, input.peer));
+  const theirs = await kv().get<string>(keys.secretChatWith(input.peer, input.starter));
+  const res = await kv().atomic()
+    .check(mine, theirs)
+    .set(keys.secretChat(chat.id), chat)
+    .set(keys.secretChatWith(input.starter, input.peer), chat.id)
+    .set(keys.secretChatWith(input.peer, input.starter), chat.id)
+    .commit();
+  return res.ok ? chat : null;
+}
+
+/** The secret chats of a member, newest first. */
+export async function listSecretChats(profileId: string): Promise<SecretChat[]> {
+  const ids: string[] = [];
+  for await (const e of kv().list<string>({ prefix: keys.secretChatsOf(profileId) })) ids.push(e.value);
+  const out: SecretChat[] = [];
+  for (let i = 0; i < ids.length; i += 10) {
+    for (const e of await kv().getMany<SecretChat[]>(ids.slice(i, i + 10).map(keys.secretChat))) {
+      if (e.value) out.push(e.value);
+    }
+  }
+  return out.sort((a, b) => b.tsCreated - a.tsCreated);
+}
+
+/**
+ * Stores a secret message (ciphertext and commitment), and tells the other member with a
+ * notification that says only 'New secret message', in the reader's language (it may show on a lock screen).
+ */
+export async function addSecretMessage(
+  chat: SecretChat,
+  sender: { profileId: string; deviceId: string },
+  ciphertext: string,
+  commitment: string,
+  epoch: number,
+): Promise<SecretMessage> {
+  const m: SecretMessage = {
+    id: newId(),
+    chatId: chat.id,
+    senderProfileId: sender.profileId,
+    senderDeviceId: sender.deviceId,
+    ciphertext,
+    commitment,
+    epoch,
+    tsCreated: now(),
+    kind: "text",
+  };
+  const recipient = chat.members.find((p) => p !== sender.profileId)!;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const op = kv().atomic().check({ key: keys.secretMessage(chat.id, m.id), versionstamp: null })
+      .set(keys.secretMessage(chat.id, m.id), m);
+    // One notification per chat until the member reads it (as conversations have one each).
+    const notified = await kv().get<string>(keys.secretNotified(chat.id, recipient));
+    if (!notified.value) {
+      const note = addNotification(op, recipient, notificationOf("secretMessage", "/chat/personal"));
+      op.check(notified).set(notified.key, note.id, { expireIn: NOTIFICATION_TTL_MS });
+    }
+    if ((await op.commit()).ok) return m;
+  }
+  throw new Error("secret message not stored");
+}
+
+/** Adds a member's device to the chat's join requests (once); null when the chat changed meanwhile too often. */
+export async function requestJoin(chatId: string, profileId: string, deviceId: string): Promise<SecretChat | null> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const entry = await kv().get<SecretChat>(keys.secretChat(chatId));
+    if (!entry.value) return null;
+    const chat = entry.value;
+    if (chat.pending.some((d) => d.deviceId === deviceId)) return chat;
+    const next = { ...chat, pending: [...chat.pending, { profileId, deviceId, removed: false }] };
+    if ((await kv().atomic().check(entry).set(entry.key, next).commit()).ok) return next;
+  }
+  return null;
+}
+
+/** Takes one key package of a device (each used once); null when it has none left. */
+export async function claimKeyPackageOf(profileId: string, deviceId: string): Promise<string | null> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const [first] = await Array.fromAsync(
+      kv().list<string>({ prefix: keys.secretKeyPackagesOf(profileId, deviceId) }, { limit: 1 }),
+    );
+    if (!first) return null;
+    if ((await kv().atomic().check(first).delete(first.key).commit()).ok) return first.value;
+  }
+  return null;
+}
+
+/**
+ * A device of the chat added a pending device of the same member: the commit goes into the chat's
+ * messages (the other devices apply it in order), the device joins the chat with its Welcome.
+ * Null when the chat changed meanwhile (another approval won).
+ */
+export async function approveDevice(
+  chat: SecretChat,
+  approver: { profileId: string; deviceId: string },
+  added: string,
+  commit: string,
+  welcome: string,
+  ratchetTree: string,
+  epoch: number,
+): Promise<{ chat: SecretChat; message: SecretMessage } | null> {
+  const entry = await kv().get<SecretChat>(keys.secretChat(chat.id));
+  if (!entry.value) return null;
+  const m: SecretMessage = {
+    id: newId(),
+    chatId: chat.id,
+    senderProfileId: approver.profileId,
+    senderDeviceId: approver.deviceId,
+    ciphertext: commit,
+    commitment: "",
+    epoch,
+    tsCreated: now(),
+    kind: "commit",
+  };
+  const next: SecretChat = {
+    ...entry.value,
+    epoch,
+    devices: [...entry.value.devices, { profileId: approver.profileId, deviceId: added, removed: false }],
+    pending: entry.value.pending.filter((d) => d.deviceId !== added),
+    joins: [...entry.value.joins, { deviceId: added, welcome, ratchetTree, after: m.id }],
+  };
+  const res = await kv().atomic().check(entry)
+    .check({ key: keys.secretMessage(chat.id, m.id), versionstamp: null })
+    .set(entry.key, next)
+    .set(keys.secretMessage(chat.id, m.id), m)
+    .commit();
+  return res.ok ? { chat: next, message: m } : null;
+}
+
+/** A chat's messages after `after` (an id), oldest first, at most a page. */
+export async function listSecretMessages(chatId: string, after?: string): Promise<SecretMessage[]> {
+  const out: SecretMessage[] = [];
+  const prefix = keys.secretMessagesIn(chatId);
+  const selector = after ? { prefix, start: [...prefix, after + "\u0000"] } : { prefix };
+  for await (const e of kv().list<SecretMessage>(selector, { limit: SECRET_MESSAGES_PAGE })) out.push(e.value);
+  return out;
+}
+
+/** Marks the chat read by `profileId` up to message `id` (a receipt only moves forward). */
+export async function markSecretRead(chatId: string, profileId: string, id: string): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const old = await kv().get<string>(keys.secretRead(chatId, profileId));
+    if (old.value && old.value >= id) return;
+    if ((await kv().atomic().check(old).set(old.key, id).commit()).ok) break;
+  }
+  // Read: the chat's notification goes, as a read conversation's does.
+  const notified = await kv().get<string>(keys.secretNotified(chatId, profileId));
+  if (notified.value) {
+    await deleteNotification(profileId, notified.value);
+    await kv().atomic().check(notified).delete(notified.key).commit();
+  }
+}
+
+/** The newest message of the chat that `profileId` has read, or null. */
+export async function secretReadUpTo(chatId: string, profileId: string): Promise<string | null> {
+  return (await kv().get<string>(keys.secretRead(chatId, profileId))).value;
+}
+
+/** One secret message, or null. */
+export async function getSecretMessage(chatId: string, id: string): Promise<SecretMessage | null> {
+  return (await kv().get<SecretMessage>(keys.secretMessage(chatId, id))).value;
+}
+
+/**
+ * Files the report of a secret message whose franking verified: the admin queue shows the text
+ * the reporter revealed, marked as verified, and which message it was about is kept beside it.
+ */
+export async function saveSecretReport(
+  reporter: string,
+  m: SecretMessage,
+  reason: string,
+  text: string,
+): Promise<Report> {
+  const r = await saveReport(reporter, m.senderProfileId, reason, `${SECRET_TEXTS.verifiedReportPrefix} ${text}`);
+  await kv().set(keys.secretReport(r.id), { chatId: m.chatId, messageId: m.id, verified: true });
+  return r;
+}
+
+/**
+ * Every secret-chat record of a member, for their account's deletion: their devices with each
+ * device's session index and key packages, and each chat they are in with its ciphertext, reads
+ * and notices, under both members. The server can read none of it, so the export shows none:
+ * the decrypted copies live on the members' devices.
+ */
+export async function secretKeysOf(profileId: string): Promise<Deno.KvKey[]> {
+  const out: Deno.KvKey[] = [];
+  for await (const e of kv().list<StoredDevice>({ prefix: keys.secretDevicesOf(profileId) })) {
+    out.push(e.key, keys.secretDeviceBySession(e.value.sessionId));
+    for await (const p of kv().list({ prefix: keys.secretKeyPackagesOf(profileId, e.value.deviceId) })) out.push(p.key);
+  }
+  for await (const e of kv().list<string>({ prefix: keys.secretChatsOf(profileId) })) {
+    const other = e.key[2] as string, chatId = e.value;
+    out.push(e.key, keys.secretChatWith(other, profileId), keys.secretChat(chatId));
+    for (const who of [profileId, other]) out.push(keys.secretRead(chatId, who), keys.secretNotified(chatId, who));
+    for await (const m of kv().list({ prefix: keys.secretMessagesIn(chatId) })) out.push(m.key);
+  }
+  return out;
+}

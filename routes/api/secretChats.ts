@@ -1,0 +1,341 @@
+/**
+ * Secret chats (docs/secret-chats.md): end-to-end encrypted 1:1 conversations. The server keeps
+ * per-device public MLS key packages, the conversation's members and devices, and ciphertexts with
+ * their franking commitments; it never receives a private key or a text, except the text a member
+ * reveals in a report, which it files only when the commitment verifies. Every call checks that
+ * the caller is the device's member (and the device is their current session's) or the chat's.
+ *
+ * - `POST /api/secret/devices` registers the caller's device with key packages;
+ *   `POST /api/secret/devices/:deviceId/key-packages` replenishes its stock.
+ * - `POST /api/secret/key-packages/claim` takes one key package of each of the other member's devices.
+ * - `POST /api/secret/chats` stores a started chat; `GET /api/secret/chats` lists the caller's.
+ * - `GET|POST /api/secret/chats/:chatId/messages` reads and sends ciphertexts (with the other's read
+ *   receipt); `POST /api/secret/chats/:chatId/read` marks the received messages read.
+ * - `POST /api/secret/chats/:chatId/messages/:messageId/report` reveals a text and its franking key.
+ * - A member's later device asks to join (`POST .../join`); a device of theirs already in the chat
+ *   takes its key package (`POST .../pending/:deviceId/key-package`) and adds it with an MLS commit
+ *   (`POST .../approve`): the approval happens on a device the member already trusts.
+ */
+
+import { Hono } from "hono";
+import * as z from "zod";
+import { decodeMlsMessage } from "ts-mls";
+import type { AppEnv } from "../env.ts";
+import { ApiError, badRequest, conflict, forbidden, notFound, tooMany } from "../errors.ts";
+import { idParam, idSchema, jsonBody, queryOf } from "../validate.ts";
+import { ownTowards } from "../policy.ts";
+import { clientAddress, requireCaller } from "../middleware.ts";
+import { hit, hitNewMember } from "../../kv/ratelimit.ts";
+import { sendingPause } from "../../kv/moderation.ts";
+import { isBlockedEither } from "../../kv/blocks.ts";
+import { hasConversation } from "../../kv/messages.ts";
+import { getProfile, isVerified } from "../../kv/profiles.ts";
+import { onlyVerifiedMessages } from "../../kv/games/identify.ts";
+import { MODERATION_TEXTS } from "../../domain/moderation.ts";
+import { VERIFIED_TEXTS } from "../../domain/verified.ts";
+import { onSessionsEnded } from "../../kv/sessions.ts";
+import { reviewIfReported } from "../../kv/moderation.ts";
+import {
+  addKeyPackages,
+  addSecretMessage,
+  approveDevice,
+  claimKeyPackageOf,
+  claimKeyPackages,
+  createSecretChat,
+  deviceLive,
+  getSecretChat,
+  getSecretMessage,
+  KEY_PACKAGE_STOCK,
+  listSecretChats,
+  listSecretMessages,
+  markSecretRead,
+  registerDevice,
+  removeDevicesOfSessions,
+  requestJoin,
+  saveSecretReport,
+  secretReadUpTo,
+} from "../../kv/secretChats.ts";
+import { frankingVerifies, fromBase64 } from "../../domain/franking.ts";
+import { MAX_TEXT, REPORT_REASONS } from "../../domain/texts.ts";
+import { SECRET_TEXTS } from "../../domain/secretChats.ts";
+import type { SecretChat } from "../../domain/shapes/secretChats.ts";
+import type { Caller } from "../env.ts";
+
+const b64 = (max: number) => z.string().min(4).max(max).regex(/^[A-Za-z0-9+/]+={0,2}$/, "must be base64");
+/** The MLS cipher suite secret chats use (islands/secret/mls.ts). */
+const CIPHER_SUITE = "MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519";
+
+export const secretDeviceBody = z.object({
+  deviceId: idSchema,
+  keyPackages: z.array(b64(4096)).max(KEY_PACKAGE_STOCK),
+});
+export const secretKeyPackagesBody = z.object({ keyPackages: z.array(b64(4096)).min(1).max(KEY_PACKAGE_STOCK) });
+export const secretClaimBody = z.object({ deviceId: idSchema, peerProfileId: idSchema });
+export const secretChatBody = z.object({
+  deviceId: idSchema,
+  peerProfileId: idSchema,
+  peerDevices: z.array(idSchema).min(1).max(10),
+  groupId: z.string().regex(/^[0-9a-f]{32}$/, "must be 16 bytes of hex"),
+  welcome: b64(65_536),
+  ratchetTree: b64(65_536),
+});
+export const secretMessageBody = z.object({
+  deviceId: idSchema,
+  ciphertext: b64(4 * MAX_TEXT + 4096),
+  commitment: b64(44),
+  epoch: z.number().int().min(0).max(2 ** 31),
+});
+export const secretReadBody = z.object({ messageId: idSchema });
+export const secretJoinBody = z.object({ deviceId: idSchema });
+export const secretApproveBody = z.object({
+  deviceId: idSchema,
+  newDeviceId: idSchema,
+  commit: b64(65_536),
+  welcome: b64(65_536),
+  ratchetTree: b64(65_536),
+  epoch: z.number().int().min(1).max(2 ** 31),
+});
+export const secretMessagesQuery = z.object({ after: idSchema.optional() });
+export const secretReportBody = z.object({
+  reason: z.enum(REPORT_REASONS.map((r) => r.id) as [string, ...string[]]),
+  text: z.string().max(MAX_TEXT),
+  frankingKey: b64(44),
+});
+
+/**
+ * Is this base64 an MLS key package of the app's cipher suite whose credential names this member's
+ * device? A device cannot hand out keys in another member's or device's name.
+ */
+function keyPackageOf(b64text: string, profileId: string, deviceId: string): boolean {
+  const bytes = fromBase64(b64text);
+  let m;
+  try {
+    m = bytes && decodeMlsMessage(bytes, 0)?.[0];
+  } catch {
+    return false;
+  }
+  if (!m || m.wireformat !== "mls_key_package") return false;
+  const cred = m.keyPackage.leafNode.credential;
+  return m.keyPackage.cipherSuite === CIPHER_SUITE && cred.credentialType === "basic" &&
+    new TextDecoder().decode(cred.identity) === `${profileId}/${deviceId}`;
+}
+
+/** Refuses key packages that are not the caller's device's. */
+function checkKeyPackages(list: readonly string[], caller: Caller, deviceId: string): void {
+  if (!list.every((kp) => keyPackageOf(kp, caller.profileId, deviceId))) {
+    throw badRequest("A key package is not an MLS key package of this device.", "bad_key_package");
+  }
+}
+
+/** The caller's device, live and of their current session; 403 otherwise. */
+async function ownDevice(caller: Caller, deviceId: string) {
+  const d = await deviceLive(caller.profileId, deviceId);
+  if (!d || d.sessionId !== caller.sessionId) throw forbidden();
+  return d;
+}
+
+/** The chat, when the caller is one of its members (404 for everyone else: no hint that it exists). */
+async function ownChat(caller: Caller, chatId: string): Promise<SecretChat> {
+  const chat = await getSecretChat(chatId);
+  if (!chat || !chat.members.includes(caller.profileId)) throw notFound();
+  return chat;
+}
+
+/**
+ * The checks a message to `other` passes in a conversation apply to a secret one too, but for those
+ * that read its text: not while the caller's sending is paused, not between members who blocked
+ * each other, and a new conversation with a member who takes messages from verified members only
+ * needs the badge.
+ */
+async function mayWrite(caller: Caller, other: string, starting: boolean): Promise<void> {
+  const [paused, blocked, talking, verifiedOnly, me] = await Promise.all([
+    sendingPause(caller.profileId),
+    isBlockedEither(caller.profileId, other),
+    starting ? hasConversation(caller.profileId, other) : true,
+    starting ? onlyVerifiedMessages(other) : false,
+    starting ? getProfile(caller.profileId) : null,
+  ]);
+  if (paused) throw new ApiError(403, "sending_paused", MODERATION_TEXTS.sendingPaused);
+  if (blocked) throw notFound("No such member.");
+  if (!talking && verifiedOnly && !(me && isVerified(me))) {
+    throw new ApiError(403, "recipient_verified_only", VERIFIED_TEXTS.recipientVerifiedOnly);
+  }
+  const counted = await Promise.all([
+    hit("messageByAccount", caller.accountId),
+    hitNewMember("newMemberMessages", caller),
+  ]);
+  if (counted.includes(false)) throw tooMany();
+}
+
+let watchingSessions = false;
+/** Ending a session (logout, 'log out elsewhere') removes its device: watched from the first call on. */
+function watchSessions(): void {
+  if (watchingSessions) return;
+  watchingSessions = true;
+  onSessionsEnded((ids) => void removeDevicesOfSessions(ids).catch(() => {}));
+}
+
+export const secretChats = new Hono<AppEnv>()
+  .use("/secret/*", async (_c, next) => {
+    watchSessions();
+    await next();
+  })
+  .post("/secret/devices", async (c) => {
+    const caller = requireCaller(c);
+    const body = await jsonBody(c, secretDeviceBody);
+    checkKeyPackages(body.keyPackages, caller, body.deviceId);
+    const r = await registerDevice(caller, body.deviceId, body.keyPackages);
+    if (r === "taken") throw conflict("This device id belongs to another session.", "device_taken");
+    if (r === "removed") throw new ApiError(410, "device_removed", "This device was removed: make a new one.");
+    return c.json(r, 201);
+  })
+  .post("/secret/devices/:deviceId/key-packages", async (c) => {
+    const caller = requireCaller(c);
+    const deviceId = idParam(c, "deviceId");
+    const body = await jsonBody(c, secretKeyPackagesBody);
+    await ownDevice(caller, deviceId);
+    checkKeyPackages(body.keyPackages, caller, deviceId);
+    return c.json({ stock: await addKeyPackages(caller.profileId, deviceId, body.keyPackages) });
+  })
+  .post("/secret/key-packages/claim", async (c) => {
+    const caller = requireCaller(c);
+    const body = await jsonBody(c, secretClaimBody);
+    if (body.peerProfileId === caller.profileId) throw badRequest("A secret chat is with another member.");
+    await ownDevice(caller, body.deviceId);
+    await ownTowards(c, caller.profileId, body.peerProfileId);
+    await mayWrite(caller, body.peerProfileId, true);
+    const devices = await claimKeyPackages(body.peerProfileId);
+    if (!devices) throw conflict(SECRET_TEXTS.peerCannot, "peer_not_ready");
+    return c.json({ devices });
+  })
+  .post("/secret/chats", async (c) => {
+    const caller = requireCaller(c);
+    const body = await jsonBody(c, secretChatBody);
+    if (body.peerProfileId === caller.profileId) throw badRequest("A secret chat is with another member.");
+    await ownDevice(caller, body.deviceId);
+    await ownTowards(c, caller.profileId, body.peerProfileId);
+    for (const d of body.peerDevices) {
+      if (!(await deviceLive(body.peerProfileId, d))) throw conflict(SECRET_TEXTS.peerCannot, "peer_not_ready");
+    }
+    const chat = await createSecretChat({
+      starter: caller.profileId,
+      starterDevice: body.deviceId,
+      peer: body.peerProfileId,
+      peerDevices: body.peerDevices,
+      groupId: body.groupId,
+      welcome: body.welcome,
+      ratchetTree: body.ratchetTree,
+    });
+    if (!chat) throw conflict("A secret chat was started at the same time: try again.", "raced");
+    return c.json({ chat }, 201);
+  })
+  .get("/secret/chats", async (c) => {
+    const caller = requireCaller(c);
+    return c.json({ items: await listSecretChats(caller.profileId) });
+  })
+  .get("/secret/chats/:chatId/messages", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const q = queryOf(c, secretMessagesQuery);
+    const other = chat.members.find((p) => p !== caller.profileId)!;
+    return c.json({
+      items: await listSecretMessages(chat.id, q.after),
+      otherReadUpTo: await secretReadUpTo(chat.id, other),
+    });
+  })
+  .post("/secret/chats/:chatId/read", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const body = await jsonBody(c, secretReadBody);
+    const m = await getSecretMessage(chat.id, body.messageId);
+    if (!m || m.senderProfileId === caller.profileId) throw notFound();
+    await markSecretRead(chat.id, caller.profileId, m.id);
+    return c.json({ ok: true as const });
+  })
+  .post("/secret/chats/:chatId/messages", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const body = await jsonBody(c, secretMessageBody);
+    await ownDevice(caller, body.deviceId);
+    const inChat = chat.devices.find((d) => d.profileId === caller.profileId && d.deviceId === body.deviceId);
+    if (!inChat || inChat.removed) throw forbidden();
+    if (fromBase64(body.commitment)?.length !== 32) throw badRequest("The commitment is 32 bytes.", "bad_commitment");
+    const other = chat.members.find((p) => p !== caller.profileId)!;
+    await ownTowards(c, caller.profileId, other);
+    await mayWrite(caller, other, false);
+    const message = await addSecretMessage(
+      chat,
+      { profileId: caller.profileId, deviceId: body.deviceId },
+      body.ciphertext,
+      body.commitment,
+      body.epoch,
+    );
+    return c.json({ message }, 201);
+  })
+  .post("/secret/chats/:chatId/join", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const body = await jsonBody(c, secretJoinBody);
+    await ownDevice(caller, body.deviceId);
+    if (chat.devices.some((d) => d.deviceId === body.deviceId && !d.removed)) {
+      throw conflict("This device is in the chat already.", "already_in_chat");
+    }
+    const next = await requestJoin(chat.id, caller.profileId, body.deviceId);
+    if (!next) throw conflict("The chat changed meanwhile: try again.", "raced");
+    return c.json({ chat: next });
+  })
+  .post("/secret/chats/:chatId/pending/:deviceId/key-package", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const deviceId = idParam(c, "deviceId");
+    // Only the member's own pending device, claimed for an approval from one of their devices.
+    if (!chat.pending.some((d) => d.deviceId === deviceId && d.profileId === caller.profileId)) throw notFound();
+    if (!(await deviceLive(caller.profileId, deviceId))) throw notFound();
+    const keyPackage = await claimKeyPackageOf(caller.profileId, deviceId);
+    if (!keyPackage) throw conflict(SECRET_TEXTS.peerCannot, "device_not_ready");
+    return c.json({ keyPackage });
+  })
+  .post("/secret/chats/:chatId/approve", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const body = await jsonBody(c, secretApproveBody);
+    await ownDevice(caller, body.deviceId);
+    const approver = chat.devices.find((d) => d.profileId === caller.profileId && d.deviceId === body.deviceId);
+    if (!approver || approver.removed) throw forbidden();
+    if (!chat.pending.some((d) => d.deviceId === body.newDeviceId && d.profileId === caller.profileId)) {
+      throw notFound();
+    }
+    if (!(await deviceLive(caller.profileId, body.newDeviceId))) throw notFound();
+    const r = await approveDevice(
+      chat,
+      { profileId: caller.profileId, deviceId: body.deviceId },
+      body.newDeviceId,
+      body.commit,
+      body.welcome,
+      body.ratchetTree,
+      body.epoch,
+    );
+    if (!r) throw conflict("The chat changed meanwhile: try again.", "raced");
+    return c.json(r, 201);
+  })
+  .post("/secret/chats/:chatId/messages/:messageId/report", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const m = await getSecretMessage(chat.id, idParam(c, "messageId"));
+    if (!m) throw notFound();
+    if (m.senderProfileId === caller.profileId || m.kind !== "text") {
+      throw badRequest("Report a message you received.");
+    }
+    const body = await jsonBody(c, secretReportBody);
+    if (!(await hit("reportByAccount", caller.accountId)) || !(await hit("reportByAddress", clientAddress(c)))) {
+      throw tooMany();
+    }
+    const key = fromBase64(body.frankingKey);
+    const commitment = fromBase64(m.commitment);
+    if (!key || !commitment || !(await frankingVerifies(key, body.text, commitment))) {
+      throw new ApiError(422, "franking_mismatch", SECRET_TEXTS.notVerified);
+    }
+    const r = await saveSecretReport(caller.profileId, m, body.reason, body.text);
+    await reviewIfReported(m.senderProfileId);
+    return c.json({ id: r.id, verified: true as const }, 201);
+  });

@@ -1,0 +1,505 @@
+import assert from "node:assert/strict";
+import { testApp } from "../../tests/api.ts";
+import { listReports } from "../../kv/reports.ts";
+import { getNotification, listNotifications } from "../../kv/notifications.ts";
+import {
+  addDevice,
+  applyCommit,
+  joinChat,
+  makeKeyPackages,
+  newDevice,
+  open,
+  readKeyPackage,
+  seal,
+  startChat,
+} from "../../islands/secret/mls.ts";
+import { toBase64 } from "../../domain/franking.ts";
+import { kv } from "../../kv/db.ts";
+import { pauseSending } from "../../kv/moderation.ts";
+import { reportPosition } from "../../kv/positions/mod.ts";
+import { SECRET_TEXTS } from "../../domain/secretChats.ts";
+
+type T = Awaited<ReturnType<typeof testApp>>;
+
+/** A member with a device registered with `stock` key packages. */
+async function memberWithDevice(t: T, stock = 3) {
+  const m = await t.member();
+  const device = await newDevice(m.profileId, crypto.randomUUID().slice(0, 12));
+  const kps = await makeKeyPackages(device, stock);
+  const r = await t.call("POST", "/api/secret/devices", {
+    cookie: m.cookie,
+    json: { deviceId: device.deviceId, keyPackages: kps.map((k) => k.publicB64) },
+  });
+  assert.equal(r.status, 201, r.text);
+  return { ...m, device, kps };
+}
+
+/** Alice starts a secret chat with Bob through the API, as the page does; Bob joins from the stored Welcome. */
+async function startThroughApi(
+  t: T,
+  alice: Awaited<ReturnType<typeof memberWithDevice>>,
+  bob: Awaited<ReturnType<typeof memberWithDevice>>,
+) {
+  const claim = await t.call("POST", "/api/secret/key-packages/claim", {
+    cookie: alice.cookie,
+    json: { deviceId: alice.device.deviceId, peerProfileId: bob.profileId },
+  });
+  assert.equal(claim.status, 200, claim.text);
+  const peer = await readKeyPackage(claim.data.devices[0].keyPackage);
+  assert.ok(peer);
+  const started = await startChat(alice.kps[0], [peer.keyPackage]);
+  const created = await t.call("POST", "/api/secret/chats", {
+    cookie: alice.cookie,
+    json: {
+      deviceId: alice.device.deviceId,
+      peerProfileId: bob.profileId,
+      peerDevices: [claim.data.devices[0].deviceId],
+      groupId: started.groupId,
+      welcome: started.welcomeB64,
+      ratchetTree: started.ratchetTreeB64,
+    },
+  });
+  assert.equal(created.status, 201, created.text);
+  const list = await t.call("GET", "/api/secret/chats", { cookie: bob.cookie });
+  const chat = list.data.items[0];
+  assert.equal(chat.id, created.data.chat.id);
+  const bobKp = bob.kps.find((k) => k.ref === peer.ref)!;
+  const bobState = await joinChat(chat.welcome, chat.ratchetTree, bobKp);
+  return { chat, aliceState: started.state, bobState };
+}
+
+Deno.test("secret chats - two members start one, exchange ciphertext, the store and the notification hold no text", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t);
+    const { chat, aliceState, bobState } = await startThroughApi(t, alice, bob);
+    const sealed = await seal(aliceState, "Meet me behind the old mosque at nine");
+    const sent = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, {
+      cookie: alice.cookie,
+      json: {
+        deviceId: alice.device.deviceId,
+        ciphertext: sealed.ciphertextB64,
+        commitment: sealed.commitmentB64,
+        epoch: 1,
+      },
+    });
+    assert.equal(sent.status, 201, sent.text);
+    const got = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: bob.cookie });
+    assert.equal(got.data.items.length, 1);
+    const opened = await open(bobState, got.data.items[0].ciphertext, got.data.items[0].commitment);
+    assert.equal(opened.text, "Meet me behind the old mosque at nine");
+
+    const [note] = await listNotifications(bob.profileId);
+    assert.equal(note.bodyText, "New secret message");
+    // Nothing in the store reads as the text: every value of every key, as bytes.
+    for await (const e of kv().list({ prefix: [] })) {
+      assert.ok(
+        !JSON.stringify(e.value ?? null, (_k, v) => typeof v === "bigint" ? String(v) : v).includes("mosque"),
+        `no text under ${JSON.stringify(e.key)}`,
+      );
+    }
+    // Nobody else reads the chat.
+    const eve = await memberWithDevice(t);
+    const peek = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: eve.cookie });
+    assert.equal(peek.status, 404);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - a report with the franking key verifies and reaches the admin queue; forged or altered ones are refused", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t);
+    const { chat, aliceState, bobState } = await startThroughApi(t, alice, bob);
+    const sealed = await seal(aliceState, "Send me money or I tell your family");
+    const sent = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, {
+      cookie: alice.cookie,
+      json: {
+        deviceId: alice.device.deviceId,
+        ciphertext: sealed.ciphertextB64,
+        commitment: sealed.commitmentB64,
+        epoch: 1,
+      },
+    });
+    const opened = await open(bobState, sealed.ciphertextB64, sealed.commitmentB64);
+    const url = `/api/secret/chats/${chat.id}/messages/${sent.data.message.id}/report`;
+
+    const altered = await t.call("POST", url, {
+      cookie: bob.cookie,
+      json: { reason: "harassment", text: "Send me money or I hurt you", frankingKey: opened.frankingKeyB64 },
+    });
+    assert.equal(altered.status, 422);
+    assert.equal(altered.data.error.code, "franking_mismatch");
+    const forgedKey = await t.call("POST", url, {
+      cookie: bob.cookie,
+      json: {
+        reason: "harassment",
+        text: opened.text,
+        frankingKey: toBase64(crypto.getRandomValues(new Uint8Array(32))),
+      },
+    });
+    assert.equal(forgedKey.status, 422);
+    assert.equal((await listReports()).length, 0, "no forged report filed");
+
+    const byAuthor = await t.call("POST", url, {
+      cookie: alice.cookie,
+      json: { reason: "harassment", text: opened.text, frankingKey: opened.frankingKeyB64 },
+    });
+    assert.equal(byAuthor.status, 400);
+
+    const ok = await t.call("POST", url, {
+      cookie: bob.cookie,
+      json: { reason: "harassment", text: opened.text, frankingKey: opened.frankingKeyB64 },
+    });
+    assert.equal(ok.status, 201, ok.text);
+    const [report] = await listReports(alice.profileId);
+    assert.equal(report.text, "[Verified secret message] Send me money or I tell your family");
+    assert.equal(report.reporterProfileId, bob.profileId);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - key packages are one-time, claimed per device; a member without a device cannot be added", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t, 1);
+    const carol = await t.member();
+    const none = await t.call("POST", "/api/secret/key-packages/claim", {
+      cookie: alice.cookie,
+      json: { deviceId: alice.device.deviceId, peerProfileId: carol.profileId },
+    });
+    assert.equal(none.status, 409);
+    assert.equal(none.data.error.code, "peer_not_ready");
+    assert.match(none.data.error.message, /cannot take part in a secret chat yet/);
+
+    const first = await t.call("POST", "/api/secret/key-packages/claim", {
+      cookie: alice.cookie,
+      json: { deviceId: alice.device.deviceId, peerProfileId: bob.profileId },
+    });
+    assert.equal(first.status, 200);
+    const second = await t.call("POST", "/api/secret/key-packages/claim", {
+      cookie: alice.cookie,
+      json: { deviceId: alice.device.deviceId, peerProfileId: bob.profileId },
+    });
+    assert.equal(second.status, 409, "Bob's only key package was used once");
+
+    // Bob's device replenishes its stock.
+    const more = await makeKeyPackages(bob.device, 2);
+    const refill = await t.call("POST", `/api/secret/devices/${bob.device.deviceId}/key-packages`, {
+      cookie: bob.cookie,
+      json: { keyPackages: more.map((k) => k.publicB64) },
+    });
+    assert.equal(refill.status, 200);
+    assert.equal(refill.data.stock, 2);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - ownership and bad input: another's device or key package, garbage, strangers: 4xx", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t);
+    // Key packages made for Bob's device cannot be uploaded by Alice, nor for another device id.
+    const bobsKp = (await makeKeyPackages(bob.device, 1))[0].publicB64;
+    const asAlice = await t.call("POST", `/api/secret/devices/${alice.device.deviceId}/key-packages`, {
+      cookie: alice.cookie,
+      json: { keyPackages: [bobsKp] },
+    });
+    assert.equal(asAlice.status, 400);
+    const othersDevice = await t.call("POST", `/api/secret/devices/${bob.device.deviceId}/key-packages`, {
+      cookie: alice.cookie,
+      json: { keyPackages: [bobsKp] },
+    });
+    assert.equal(othersDevice.status, 403);
+    const cases: [string, string, unknown, number][] = [
+      ["POST", "/api/secret/devices", { deviceId: "x", keyPackages: ["not base64!"] }, 400],
+      ["POST", "/api/secret/devices", { deviceId: "x", keyPackages: [toBase64(new Uint8Array(40))] }, 400],
+      ["POST", "/api/secret/key-packages/claim", { deviceId: bob.device.deviceId, peerProfileId: bob.profileId }, 403],
+      [
+        "POST",
+        "/api/secret/key-packages/claim",
+        { deviceId: alice.device.deviceId, peerProfileId: alice.profileId },
+        400,
+      ],
+      ["POST", "/api/secret/chats/nochat/messages", { deviceId: alice.device.deviceId }, 404],
+    ];
+    for (const [method, path, json, status] of cases) {
+      const r = await t.call(method, path, { cookie: alice.cookie, json });
+      assert.equal(r.status, status, `${path} ${JSON.stringify(json)}: ${r.text}`);
+    }
+    const anon = await t.call("GET", "/api/secret/chats");
+    assert.equal(anon.status, 401);
+
+    const { chat } = await startThroughApi(t, alice, bob);
+    // Bob cannot send as Alice's device; a commitment must be 32 bytes.
+    const asOther = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, {
+      cookie: bob.cookie,
+      json: { deviceId: alice.device.deviceId, ciphertext: "AAAA", commitment: toBase64(new Uint8Array(32)), epoch: 1 },
+    });
+    assert.equal(asOther.status, 403);
+    const shortCommitment = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, {
+      cookie: bob.cookie,
+      json: { deviceId: bob.device.deviceId, ciphertext: "AAAA", commitment: toBase64(new Uint8Array(8)), epoch: 1 },
+    });
+    assert.equal(shortCommitment.status, 400);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - logging out removes the device: its key packages go and it is marked removed in its chats", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t, 3);
+    const { chat } = await startThroughApi(t, alice, bob);
+    const out = await t.call("POST", "/api/auth/logout", { cookie: bob.cookie });
+    assert.ok(out.status < 400, out.text);
+    const claim = await t.call("POST", "/api/secret/key-packages/claim", {
+      cookie: alice.cookie,
+      json: { deviceId: alice.device.deviceId, peerProfileId: bob.profileId },
+    });
+    assert.equal(claim.status, 409, "Bob has no live device left");
+    const left = await Array.fromAsync(kv().list({ prefix: ["secret_key_packages", bob.profileId] }));
+    assert.equal(left.length, 0, "its key packages are deleted");
+    const list = await t.call("GET", "/api/secret/chats", { cookie: alice.cookie });
+    const bobsDevice = list.data.items.find((c: { id: string }) => c.id === chat.id).devices
+      .find((d: { profileId: string }) => d.profileId === bob.profileId);
+    assert.equal(bobsDevice.removed, true);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - one notification per chat until read; reading sends the receipt and clears it", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t);
+    const { chat, aliceState } = await startThroughApi(t, alice, bob);
+    let state = aliceState;
+    const ids: string[] = [];
+    for (const text of ["one", "two"]) {
+      const sealed = await seal(state, text);
+      state = sealed.state;
+      const r = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, {
+        cookie: alice.cookie,
+        json: {
+          deviceId: alice.device.deviceId,
+          ciphertext: sealed.ciphertextB64,
+          commitment: sealed.commitmentB64,
+          epoch: 1,
+        },
+      });
+      ids.push(r.data.message.id);
+    }
+    const notes = await listNotifications(bob.profileId);
+    assert.deepEqual(notes.map((n) => n.bodyText), ["New secret message"], "one for the chat, not one per message");
+    const inSpanish = await getNotification(bob.profileId, notes[0].id, "es");
+    assert.equal(inSpanish?.bodyText, "Nuevo mensaje secreto", "in the reader's language, as the push says it");
+
+    const before = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: alice.cookie });
+    assert.equal(before.data.otherReadUpTo, null);
+    const own = await t.call("POST", `/api/secret/chats/${chat.id}/read`, {
+      cookie: alice.cookie,
+      json: { messageId: ids[1] },
+    });
+    assert.equal(own.status, 404, "a member reads the other's messages, not their own");
+    const read = await t.call("POST", `/api/secret/chats/${chat.id}/read`, {
+      cookie: bob.cookie,
+      json: { messageId: ids[1] },
+    });
+    assert.equal(read.status, 200);
+    const after = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: alice.cookie });
+    assert.equal(after.data.otherReadUpTo, ids[1]);
+    assert.equal((await listNotifications(bob.profileId)).length, 0, "read: the notification is gone");
+    // A receipt never goes back.
+    await t.call("POST", `/api/secret/chats/${chat.id}/read`, { cookie: bob.cookie, json: { messageId: ids[0] } });
+    const still = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: alice.cookie });
+    assert.equal(still.data.otherReadUpTo, ids[1]);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - 'log out elsewhere' removes the other session's device from secret chats", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t, 3);
+    const { chat } = await startThroughApi(t, alice, bob);
+    // Bob logs in again elsewhere, freshly, and from there ends every other session.
+    const token = await t.registerAndGetToken(bob.email);
+    const login = await t.call("POST", "/api/auth", { form: { token } });
+    const here = t.cookieOf(login.headers);
+    const ended = await t.call("POST", "/api/sessions/end-others", { cookie: here, json: {} });
+    assert.equal(ended.status, 200, ended.text);
+    // The old session's device can no longer send, and no one can add it to a chat.
+    const send = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, {
+      cookie: here,
+      json: { deviceId: bob.device.deviceId, ciphertext: "AAAA", commitment: toBase64(new Uint8Array(32)), epoch: 1 },
+    });
+    assert.equal(send.status, 403, "the removed device is not this session's");
+    const claim = await t.call("POST", "/api/secret/key-packages/claim", {
+      cookie: alice.cookie,
+      json: { deviceId: alice.device.deviceId, peerProfileId: bob.profileId },
+    });
+    assert.equal(claim.status, 409);
+    assert.equal((await Array.fromAsync(kv().list({ prefix: ["secret_key_packages", bob.profileId] }))).length, 0);
+    const list = await t.call("GET", "/api/secret/chats", { cookie: alice.cookie });
+    const removed = list.data.items[0].devices.find((d: { profileId: string }) => d.profileId === bob.profileId);
+    assert.equal(removed.removed, true);
+    // Re-registering the removed id from the new session is refused: the new session makes a device of its own.
+    const again = await t.call("POST", "/api/secret/devices", {
+      cookie: here,
+      json: { deviceId: bob.device.deviceId, keyPackages: [] },
+    });
+    assert.equal(again.status, 409);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - a second device joins only when a device already in the chat approves it", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t);
+    const { chat, aliceState, bobState } = await startThroughApi(t, alice, bob);
+    // Alice logs in on a second device, which registers and asks to join.
+    const token = await t.registerAndGetToken(alice.email);
+    const phone2 = t.cookieOf((await t.call("POST", "/api/auth", { form: { token } })).headers);
+    const a2 = await newDevice(alice.profileId, "alice-second-phone");
+    const a2Kps = await makeKeyPackages(a2, 2);
+    await t.call("POST", "/api/secret/devices", {
+      cookie: phone2,
+      json: { deviceId: a2.deviceId, keyPackages: a2Kps.map((k) => k.publicB64) },
+    });
+    const asked = await t.call("POST", `/api/secret/chats/${chat.id}/join`, {
+      cookie: phone2,
+      json: { deviceId: a2.deviceId },
+    });
+    assert.equal(asked.status, 200, asked.text);
+    assert.deepEqual(asked.data.chat.pending.map((d: { deviceId: string }) => d.deviceId), [a2.deviceId]);
+
+    // Bob cannot take Alice's pending device's key package, nor approve it.
+    const bobTakes = await t.call("POST", `/api/secret/chats/${chat.id}/pending/${a2.deviceId}/key-package`, {
+      cookie: bob.cookie,
+    });
+    assert.equal(bobTakes.status, 404);
+    // The new device cannot approve itself: it is not in the chat.
+    const selfApprove = await t.call("POST", `/api/secret/chats/${chat.id}/approve`, {
+      cookie: phone2,
+      json: {
+        deviceId: a2.deviceId,
+        newDeviceId: a2.deviceId,
+        commit: "AAAA",
+        welcome: "AAAA",
+        ratchetTree: "AAAA",
+        epoch: 2,
+      },
+    });
+    assert.equal(selfApprove.status, 403);
+
+    // Alice's first device approves: it takes the key package and commits the add.
+    const kp = await t.call("POST", `/api/secret/chats/${chat.id}/pending/${a2.deviceId}/key-package`, {
+      cookie: alice.cookie,
+    });
+    assert.equal(kp.status, 200, kp.text);
+    const read = await readKeyPackage(kp.data.keyPackage);
+    const added = await addDevice(aliceState, read!.keyPackage);
+    const approved = await t.call("POST", `/api/secret/chats/${chat.id}/approve`, {
+      cookie: alice.cookie,
+      json: {
+        deviceId: alice.device.deviceId,
+        newDeviceId: a2.deviceId,
+        commit: added.commitB64,
+        welcome: added.welcomeB64,
+        ratchetTree: added.ratchetTreeB64,
+        epoch: 2,
+      },
+    });
+    assert.equal(approved.status, 201, approved.text);
+    assert.equal(approved.data.chat.pending.length, 0);
+    assert.equal(approved.data.message.kind, "commit");
+
+    // Bob's device applies the commit from the chat's messages; the new device joins from its Welcome.
+    const msgs = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: bob.cookie });
+    const bobNext = await applyCommit(bobState, msgs.data.items[0].ciphertext);
+    const join = approved.data.chat.joins.find((j: { deviceId: string }) => j.deviceId === a2.deviceId);
+    const a2Kp = a2Kps.find((k) => k.ref === read!.ref)!;
+    const a2State = await joinChat(join.welcome, join.ratchetTree, a2Kp);
+    const sealed = await seal(bobNext, "to both of your phones");
+    assert.equal((await open(a2State, sealed.ciphertextB64, sealed.commitmentB64)).text, "to both of your phones");
+    // A commit is not a message one can report.
+    const reportCommit = await t.call(
+      "POST",
+      `/api/secret/chats/${chat.id}/messages/${approved.data.message.id}/report`,
+      { cookie: bob.cookie, json: { reason: "spam", text: "x", frankingKey: toBase64(new Uint8Array(32)) } },
+    );
+    assert.equal(reportCommit.status, 400);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - where being gay is a crime, a conversation suggests a secret chat; elsewhere it does not", async () => {
+  const t = await testApp();
+  try {
+    const atRisk = await t.member(), safe = await t.member(), other = await t.member();
+    await reportPosition(atRisk.profileId, { lat: -1.2864, lon: 36.8172, use: "OVERRIDE", hide: false }); // Nairobi
+    await reportPosition(safe.profileId, { lat: 52.52, lon: 13.405, use: "OVERRIDE", hide: false }); // Berlin
+    await reportPosition(other.profileId, { lat: 52.53, lon: 13.41, use: "OVERRIDE", hide: false });
+    const page = (cookie: string) => t.call("GET", `/profile/${other.profileId}`, { cookie });
+    const there = await page(atRisk.cookie);
+    assert.equal(there.status, 200);
+    assert.ok(there.text.includes(SECRET_TEXTS.suggest), "the suggestion shows under the chat's header");
+    const here = await page(safe.cookie);
+    assert.equal(here.status, 200);
+    assert.ok(!here.text.includes(SECRET_TEXTS.suggest));
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - a paused sender cannot send or start one; members who blocked each other cannot either", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t, 4);
+    const { chat, aliceState } = await startThroughApi(t, alice, bob);
+    const sealed = await seal(aliceState, "hi");
+    const msg = {
+      deviceId: alice.device.deviceId,
+      ciphertext: sealed.ciphertextB64,
+      commitment: sealed.commitmentB64,
+      epoch: 1,
+    };
+    await pauseSending(alice.profileId, "test");
+    const paused = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, { cookie: alice.cookie, json: msg });
+    assert.equal(paused.status, 403);
+    assert.equal(paused.data.error.code, "sending_paused");
+    const start = await t.call("POST", "/api/secret/key-packages/claim", {
+      cookie: alice.cookie,
+      json: { deviceId: alice.device.deviceId, peerProfileId: bob.profileId },
+    });
+    assert.equal(start.data.error.code, "sending_paused");
+
+    const bobBlocks = await t.call("PUT", "/api/profile-like", {
+      cookie: bob.cookie,
+      json: { likerProfileId: bob.profileId, likedProfileId: alice.profileId, likeType: "UNDETERMINED", blocked: true },
+    });
+    assert.ok(bobBlocks.status < 300, bobBlocks.text);
+    const toBlocked = await seal(aliceState, "still there?");
+    const blocked = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, {
+      cookie: bob.cookie,
+      json: {
+        deviceId: bob.device.deviceId,
+        ciphertext: toBlocked.ciphertextB64,
+        commitment: toBlocked.commitmentB64,
+        epoch: 1,
+      },
+    });
+    assert.equal(blocked.status, 404, "Bob blocked Alice: no secret message to her");
+  } finally {
+    t.close();
+  }
+});

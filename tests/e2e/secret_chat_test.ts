@@ -1,0 +1,189 @@
+/**
+ * Secret chats in real browsers: two members on two browser contexts. The one whose partner has no
+ * device yet gets the clear message; once both have opened it, they see the same safety code and
+ * exchange messages encrypted on their devices, with read receipts; the screen's code loads only when it is opened; a
+ * copy of the whole store in a KV file holds none of the texts; a report verifies.
+ */
+
+import assert from "node:assert/strict";
+import { mailedLink, registerAndLogIn, shot, startHarness } from "./harness.ts";
+import { kv } from "../../kv/db.ts";
+import { listReports } from "../../kv/reports.ts";
+import { SECRET_TEXTS } from "../../domain/secretChats.ts";
+
+/** Does `hay` hold the bytes of `needle`? */
+function holds(hay: Uint8Array, needle: Uint8Array): boolean {
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Every entry of the store (the blobs' chunks included) written to a KV file of its own, closed,
+ * and its bytes (SQLite file, write-ahead log) returned: what a seized disk or a backup would hold.
+ */
+async function storeFileBytes(): Promise<Uint8Array[]> {
+  const dir = await Deno.makeTempDir({ prefix: "secret-scan-" });
+  const path = `${dir}/copy.kv`;
+  const copy = await Deno.openKv(path);
+  let n = 0;
+  for await (const e of kv().list({ prefix: [] })) {
+    await copy.set(e.key, e.value);
+    n++;
+  }
+  copy.close();
+  assert.ok(n > 20, `the store was copied (${n} entries)`);
+  const out: Uint8Array[] = [];
+  for (const f of [path, `${path}-wal`]) {
+    try {
+      out.push(await Deno.readFile(f));
+    } catch { /* no write-ahead log left */ }
+  }
+  await Deno.remove(dir, { recursive: true });
+  return out;
+}
+
+Deno.test("e2e phone - secret chat: the clear message first, then the same safety code, messages both ways, no text in the store, a verified report", async () => {
+  const h = await startHarness();
+  try {
+    const a = await h.newPage("phone"), b = await h.newPage("phone");
+    await registerAndLogIn(a.page, h.origin, "secret-a@example.com");
+    await registerAndLogIn(b.page, h.origin, "secret-b@example.com");
+    const idOf = (p: typeof a.page) =>
+      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
+    const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
+
+    // The secret chat's code is not fetched until a member opens it.
+    const secretScripts: string[] = [];
+    a.page.on("request", (r) => /SecretChat-|ed25519-/.test(r.url()) && secretScripts.push(r.url()));
+
+    // B opens it first: A has no device for secret chats yet, and B is told so.
+    await b.page.goto(`/profile/${aId}#chat`);
+    await b.page.getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
+    // Before it starts, the screen says that losing every device loses the history.
+    const confirmB = b.page.locator(".secret-confirm");
+    await confirmB.getByText(SECRET_TEXTS.loseHistory).waitFor({ timeout: 30_000 });
+    await confirmB.getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
+    await b.page.getByRole("alert").filter({ hasText: SECRET_TEXTS.peerCannot }).waitFor({ timeout: 30_000 });
+
+    await a.page.goto(`/profile/${bId}#chat`);
+    assert.equal(secretScripts.length, 0, "nothing of the secret chat loads with the conversation");
+    await a.page.getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
+    await a.page.locator(".secret-confirm").getByRole("button", { name: SECRET_TEXTS.startSecretChat })
+      .click({ timeout: 30_000 });
+    const codeA = a.page.locator(".safety-code");
+    await codeA.waitFor({ timeout: 30_000 });
+    assert.ok(secretScripts.some((u) => u.includes("SecretChat-")), "the screen loaded on demand");
+    await a.page.getByText(SECRET_TEXTS.secretNotice).waitFor();
+
+    // B's screen finds the chat A started and joins it: both show the same code.
+    const codeB = b.page.locator(".safety-code");
+    await codeB.waitFor({ timeout: 30_000 });
+    const [ca, cb] = [await codeA.textContent(), await codeB.textContent()];
+    assert.match(ca ?? "", /^\d{5} \d{5} \d{5} \d{5}$/);
+    assert.equal(ca, cb, "both see the same safety code");
+
+    const first = "The pink triangle at the lighthouse, nine tonight";
+    const reply = "Bringing the umbrella with the rainbow handle";
+    await a.page.locator(".secret-chat").getByRole("textbox").fill(first);
+    await a.page.locator(".secret-chat").getByRole("button", { name: "Send" }).click();
+    await a.page.locator(".bubble.mine", { hasText: first }).waitFor();
+    await b.page.locator(".bubble:not(.mine)", { hasText: first }).waitFor({ timeout: 20_000 });
+    // B read it: A's message shows the two checks, as in a conversation.
+    await a.page.locator(".bubble.mine", { hasText: first }).locator(".checks", { hasText: "✓✓" })
+      .waitFor({ timeout: 20_000 });
+    await b.page.locator(".secret-chat").getByRole("textbox").fill(reply);
+    await b.page.locator(".secret-chat").getByRole("button", { name: "Send" }).click();
+    await a.page.locator(".bubble:not(.mine)", { hasText: reply }).waitFor({ timeout: 20_000 });
+    await shot(a.page, "phone-secret-chat");
+
+    // The whole store, as a file: neither text, in any form the store keeps a string.
+    const files = await storeFileBytes();
+    for (const text of [first, reply, "lighthouse", "rainbow handle"]) {
+      const needle = new TextEncoder().encode(text);
+      assert.ok(!files.some((f) => holds(f, needle)), `"${text}" is nowhere in the store's file`);
+    }
+
+    // B reports A's message: the server verifies its commitment and files the revealed text.
+    await b.page.locator(".bubble:not(.mine)", { hasText: first }).getByRole("button", { name: SECRET_TEXTS.report })
+      .click();
+    await b.page.getByText(SECRET_TEXTS.reported).waitFor();
+    const [report] = await listReports(aId);
+    assert.equal(report.text, `${SECRET_TEXTS.verifiedReportPrefix} ${first}`);
+    assert.equal(report.reporterProfileId, bId);
+
+    await a.context.close();
+    await b.context.close();
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("e2e phone - secret chat: a second device of a member joins once the first approves it; the other side is told the devices changed", async () => {
+  const h = await startHarness();
+  try {
+    const a1 = await h.newPage("phone"), b = await h.newPage("phone"), a2 = await h.newPage("phone");
+    const firstLink = await registerAndLogIn(a1.page, h.origin, "secret2-a@example.com");
+    await registerAndLogIn(b.page, h.origin, "secret2-b@example.com");
+    const idOf = (p: typeof a1.page) =>
+      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
+    const [aId, bId] = [await idOf(a1.page), await idOf(b.page)];
+    const openSecret = async (page: typeof a1.page, other: string) => {
+      await page.goto(`/profile/${other}#chat`);
+      await page.getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
+    };
+
+    // B's device exists (B opened it first); A's first phone starts the chat; B's joins.
+    await openSecret(b.page, aId);
+    await b.page.locator(".secret-confirm").getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
+    await b.page.getByRole("alert").filter({ hasText: SECRET_TEXTS.peerCannot }).waitFor({ timeout: 30_000 });
+    await openSecret(a1.page, bId);
+    await a1.page.locator(".secret-confirm").getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
+    await a1.page.locator(".safety-code").waitFor({ timeout: 30_000 });
+    await b.page.locator(".safety-code").waitFor({ timeout: 30_000 });
+    const codeBefore = await a1.page.locator(".safety-code").textContent();
+
+    // A logs in on a second phone: it is not in the chat, and asks the first to add it.
+    await a2.page.goto("/register");
+    await a2.page.getByLabel("Email", { exact: true }).fill("secret2-a@example.com");
+    for (const box of await a2.page.getByRole("checkbox").all()) await box.check();
+    await a2.page.getByRole("button", { name: "Send me a login link" }).click();
+    await a2.page.getByText("Check your email").waitFor();
+    await a2.page.goto(await mailedLink(a2.page, "secret2-a@example.com", { except: firstLink }));
+    await a2.page.waitForURL(h.origin + "/");
+    await openSecret(a2.page, bId);
+    await a2.page.getByText(SECRET_TEXTS.otherDevice).waitFor({ timeout: 30_000 });
+    await a2.page.getByRole("button", { name: SECRET_TEXTS.askToJoin }).click();
+    await a2.page.getByText(SECRET_TEXTS.waitingApproval).waitFor();
+
+    // The first phone shows the request and adds it: a new safety code, the same on all three.
+    await a1.page.getByText(SECRET_TEXTS.newDeviceAsks).waitFor({ timeout: 30_000 });
+    await a1.page.getByRole("button", { name: SECRET_TEXTS.addNewDevice }).click();
+    await a2.page.locator(".safety-code").waitFor({ timeout: 30_000 });
+    const codeAfter = await a2.page.locator(".safety-code").textContent();
+    assert.notEqual(codeAfter, codeBefore, "a device more: another safety code");
+    await a1.page.locator(".safety-code", { hasText: codeAfter! }).waitFor({ timeout: 20_000 });
+    await b.page.locator(".safety-code", { hasText: codeAfter! }).waitFor({ timeout: 20_000 });
+    await b.page.getByText(SECRET_TEXTS.devicesChanged).waitFor();
+
+    // B writes once: both of A's phones read it. A's second phone answers: B reads it, A's first shows it as A's.
+    await b.page.locator(".secret-chat").getByRole("textbox").fill("Both of your phones read this");
+    await b.page.locator(".secret-chat").getByRole("button", { name: "Send" }).click();
+    await a1.page.locator(".bubble:not(.mine)", { hasText: "Both of your phones read this" }).waitFor({
+      timeout: 20_000,
+    });
+    await a2.page.locator(".bubble:not(.mine)", { hasText: "Both of your phones read this" }).waitFor({
+      timeout: 20_000,
+    });
+    await a2.page.locator(".secret-chat").getByRole("textbox").fill("Answered from the new phone");
+    await a2.page.locator(".secret-chat").getByRole("button", { name: "Send" }).click();
+    await b.page.locator(".bubble:not(.mine)", { hasText: "Answered from the new phone" }).waitFor({ timeout: 20_000 });
+    await a1.page.locator(".bubble.mine", { hasText: "Answered from the new phone" }).waitFor({ timeout: 20_000 });
+    await shot(b.page, "phone-secret-chat-devices-changed");
+    for (const x of [a1, a2, b]) await x.context.close();
+  } finally {
+    await h.close();
+  }
+});
