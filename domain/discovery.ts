@@ -1,10 +1,10 @@
 /** Texts of the discovery screens: the spec's word for word, and ours where the spec is silent. */
 
 import { catalogue, dir } from "./i18n.ts";
-import * as es from "./locales/es.ts";
-import * as ptBR from "./locales/ptBR.ts";
-import * as fr from "./locales/fr.ts";
-import * as ar from "./locales/ar.ts";
+import * as es from "./locales/es/mod.ts";
+import * as ptBR from "./locales/ptBR/mod.ts";
+import * as fr from "./locales/fr/mod.ts";
+import * as ar from "./locales/ar/mod.ts";
 import { EN_DISCOVERY } from "./locales/en/discovery.ts";
 
 export const DISCOVERY_TEXTS = catalogue("DISCOVERY_TEXTS", EN_DISCOVERY, {

@@ -8,10 +8,10 @@
 
 import { catalogue } from "./i18n.ts";
 import { EN_DUNGEON, type EnDungeon } from "./locales/en/dungeon.ts";
-import { DUNGEON_ES } from "./locales/dungeonEs.ts";
-import { DUNGEON_PT_BR } from "./locales/dungeonPtBR.ts";
-import { DUNGEON_FR } from "./locales/dungeonFr.ts";
-import { DUNGEON_AR } from "./locales/dungeonAr.ts";
+import { DUNGEON_ES } from "./locales/es/dungeon.ts";
+import { DUNGEON_PT_BR } from "./locales/ptBR/dungeon.ts";
+import { DUNGEON_FR } from "./locales/fr/dungeon.ts";
+import { DUNGEON_AR } from "./locales/ar/dungeon.ts";
 import { formatUntil } from "./moderation.ts";
 
 export type { EnDungeon };

@@ -6,10 +6,10 @@
 
 import { catalogue } from "./i18n.ts";
 import { EN_FEEL, type EnFeelTexts } from "./locales/en/feel.ts";
-import * as es from "./locales/es.ts";
-import * as ptBR from "./locales/ptBR.ts";
-import * as fr from "./locales/fr.ts";
-import * as ar from "./locales/ar.ts";
+import * as es from "./locales/es/mod.ts";
+import * as ptBR from "./locales/ptBR/mod.ts";
+import * as fr from "./locales/fr/mod.ts";
+import * as ar from "./locales/ar/mod.ts";
 
 export const FEEL_TEXTS = catalogue("FEEL_TEXTS", EN_FEEL, {
   es: es.FEEL_TEXTS,

@@ -1,7 +1,7 @@
 /**
  * The Health Incident Report and its notices ("You got Cooties"): the conditions a member can tell
  * their contacts about, each condition's usual look-back period, the limits, and the English texts
- * (a part of GAME_TEXTS, translated in domain/locales/health.ts).
+ * (a part of GAME_TEXTS, translated in domain/locales/<lang>/health.ts).
  */
 
 import { formatDay } from "./volunteer.ts";

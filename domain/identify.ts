@@ -8,10 +8,10 @@ import { catalogue } from "./i18n.ts";
 import { EN_IDENTIFY, EN_POSES, type EnIdentify, type PoseId } from "./locales/en/identify.ts";
 
 export type { EnIdentify, PoseId };
-import { IDENTIFY_ES } from "./locales/identifyEs.ts";
-import { IDENTIFY_PT_BR } from "./locales/identifyPtBR.ts";
-import { IDENTIFY_FR } from "./locales/identifyFr.ts";
-import { IDENTIFY_AR } from "./locales/identifyAr.ts";
+import { IDENTIFY_ES } from "./locales/es/identify.ts";
+import { IDENTIFY_PT_BR } from "./locales/ptBR/identify.ts";
+import { IDENTIFY_FR } from "./locales/fr/identify.ts";
+import { IDENTIFY_AR } from "./locales/ar/identify.ts";
 
 /** A pose: its id (the key of its text), whether it needs hands, and a drawing where one helps. */
 export interface Pose {

@@ -4,10 +4,10 @@
  */
 
 import { catalogue } from "./i18n.ts";
-import * as es from "./locales/es.ts";
-import * as ptBR from "./locales/ptBR.ts";
-import * as fr from "./locales/fr.ts";
-import * as ar from "./locales/ar.ts";
+import * as es from "./locales/es/mod.ts";
+import * as ptBR from "./locales/ptBR/mod.ts";
+import * as fr from "./locales/fr/mod.ts";
+import * as ar from "./locales/ar/mod.ts";
 import { EN_PHRASES, type Phrase } from "./locales/en/phrases.ts";
 
 export type { Phrase };

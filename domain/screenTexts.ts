@@ -5,10 +5,10 @@
  */
 
 import { catalogue, intlLocale, type Locale } from "./i18n.ts";
-import * as es from "./locales/es.ts";
-import * as ptBR from "./locales/ptBR.ts";
-import * as fr from "./locales/fr.ts";
-import * as ar from "./locales/ar.ts";
+import * as es from "./locales/es/mod.ts";
+import * as ptBR from "./locales/ptBR/mod.ts";
+import * as fr from "./locales/fr/mod.ts";
+import * as ar from "./locales/ar/mod.ts";
 import { EN_SCREEN_TEXTS } from "./locales/en/screenTexts.ts";
 
 export const SCREEN_TEXTS = catalogue("SCREEN_TEXTS", EN_SCREEN_TEXTS, {

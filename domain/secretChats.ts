@@ -5,9 +5,9 @@
 
 import { catalogue } from "./i18n.ts";
 import { EN_SECRET } from "./locales/en/secretChats.ts";
-import { SECRET_TEXTS as es } from "./locales/secretEs.ts";
-import { SECRET_TEXTS as ptBR } from "./locales/secretPtBR.ts";
-import { SECRET_TEXTS as fr } from "./locales/secretFr.ts";
-import { SECRET_TEXTS as ar } from "./locales/secretAr.ts";
+import { SECRET_TEXTS as es } from "./locales/es/secret.ts";
+import { SECRET_TEXTS as ptBR } from "./locales/ptBR/secret.ts";
+import { SECRET_TEXTS as fr } from "./locales/fr/secret.ts";
+import { SECRET_TEXTS as ar } from "./locales/ar/secret.ts";
 
 export const SECRET_TEXTS = catalogue("SECRET_TEXTS", EN_SECRET, { es, "pt-BR": ptBR, fr, ar });

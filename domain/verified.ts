@@ -6,10 +6,10 @@
 
 import { catalogue } from "./i18n.ts";
 import { EN_VERIFIED, type EnVerified } from "./locales/en/verified.ts";
-import { VERIFIED_ES } from "./locales/es.ts";
-import { VERIFIED_PT_BR } from "./locales/ptBR.ts";
-import { VERIFIED_FR } from "./locales/fr.ts";
-import { VERIFIED_AR } from "./locales/ar.ts";
+import { VERIFIED_ES } from "./locales/es/mod.ts";
+import { VERIFIED_PT_BR } from "./locales/ptBR/mod.ts";
+import { VERIFIED_FR } from "./locales/fr/mod.ts";
+import { VERIFIED_AR } from "./locales/ar/mod.ts";
 
 export type { EnVerified };
 

@@ -85,16 +85,14 @@ function isEnhanced(name: string): boolean {
 }
 
 /**
- * The language of a translation module, or undefined: domain/locales/<lang>.ts (ptBR.ts is pt-BR)
- * and the parts kept beside it, domain/locales/<part><Lang>.ts (feelEs.ts, healthPtBR.ts).
+ * The language of a translation module, or undefined: a file in a language's folder,
+ * domain/locales/<lang>/<part>.ts (mod.ts its catalogues, es/feel.ts a part; the folder ptBR/ is pt-BR).
+ * English (en/) is not a translation.
  */
 function localeOfFile(path: string): Locale | undefined {
-  const m = path.match(/domain\/locales\/(\w+)\.ts$/);
+  const m = path.match(/domain\/locales\/(\w+)\/\w+\.ts$/);
   if (!m) return undefined;
-  return LOCALES.find((l) => {
-    const name = l.replace("-", "");
-    return l !== "en" && (m[1] === name || m[1].endsWith(name[0].toUpperCase() + name.slice(1)));
-  });
+  return LOCALES.find((l) => l !== "en" && l.replace("-", "") === m[1]);
 }
 
 /**
@@ -108,9 +106,9 @@ function localeOfFile(path: string): Locale | undefined {
 const localesOnDemand: esbuild.Plugin = {
   name: "locales-on-demand",
   setup(b) {
-    b.onResolve({ filter: /\/locales\/\w+\.ts$/ }, (a) => {
+    b.onResolve({ filter: /\/locales\/\w+\/\w+\.ts$/ }, (a) => {
       const path = new URL(a.path, `file://${a.resolveDir}/`).pathname;
-      // A translation importing its own parts (es.ts imports feelEs.ts) is already in its chunk.
+      // A translation importing its own parts (es/mod.ts imports es/feel.ts) is already in its chunk.
       if (a.kind === "dynamic-import" || !localeOfFile(path) || localeOfFile(a.importer)) return undefined;
       const exports = [...Deno.readTextFileSync(path).matchAll(/^export\s+(\w+)\s+(\w+)/gm)];
       if (!exports.length || exports.some(([, kind]) => kind !== "const")) return undefined;
@@ -362,7 +360,7 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     const entry = out.entryPoint ?? "";
     const lang = localeOfFile(entry);
     if (lang && !entry.startsWith("island:")) {
-      // A language's parts loaded on their own (feelEs.ts imported outside es.ts) are preloaded beside its main chunk.
+      // A language's parts loaded on their own (es/feel.ts imported outside es/) are preloaded beside its main chunk.
       const own = manifest.locales?.[lang];
       const chunks = [...chunkClosure(file)].map(url);
       if (!own) (manifest.locales ??= {})[lang] = { js: url(file), preload: chunks };

@@ -1,6 +1,6 @@
 /**
  * The translations in the browser load on demand: the build (islands/build.ts) gives each
- * domain/locales/<lang>.ts a chunk of its own, which a page loads only when it is in that
+ * domain/locales/<lang>/mod.ts a chunk of its own, which a page loads only when it is in that
  * language (`<html lang>`, preloaded by the server), so an English page carries no translation
  * and a Spanish one only Spanish. The catalogues see the translation once it is in; islands
  * hydrate after that (islands/client.ts), so the browser's render matches the server's.

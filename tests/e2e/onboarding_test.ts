@@ -17,7 +17,7 @@ import { DEFAULT_CITY, RANDOM_SPREAD_DEG } from "../../domain/defaultPlace.ts";
 import { portrait } from "../fixtures/pictures.ts";
 import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
-import * as AR from "../../domain/locales/ar.ts";
+import * as AR from "../../domain/locales/ar/mod.ts";
 
 for (const vp of ["phone", "desktop"] as ViewportName[]) {
   Deno.test(`e2e ${vp} - onboarding: four steps after the first login, each saved at once, resumed`, async () => {
