@@ -77,3 +77,64 @@ export function mapViewOf(page: BriefsPage): MapView {
   if (page.items.length >= MAP_PROFILE_CAP) return { rows: [], tooMany: true };
   return { rows: page.items.map(mapRowOf), tooMany: false };
 }
+
+/** A number as JSON writes it: null for NaN and the infinities. */
+const jsonNumber = (n: number | null | undefined) => typeof n === "number" && Number.isFinite(n) ? String(n) : "null";
+
+/**
+ * A brief's member part (from `profileId` to `profilePicIds`, and `isNew` and `verified`), as JSON,
+ * kept by member while it is the same: every answer that lists a member joins the kept text with
+ * their place, instead of writing the same member out again for every viewer and every page.
+ */
+interface KeptBrief {
+  of: ProfileBrief;
+  head: string;
+  tail: string;
+}
+const keptBriefs = new Map<string, KeptBrief>();
+/** Members kept at most (a city's members in every view): past it the oldest kept go. */
+const KEPT_BRIEFS_MAX = 100_000;
+
+/** Is `b`'s member part that of `k`? The arrays are a profile's own (a changed profile has new ones). */
+function samePart(k: ProfileBrief, b: ProfileBrief): boolean {
+  return k.profileName === b.profileName && k.profileAge === b.profileAge && k.profileChars === b.profileChars &&
+    k.profileWeight === b.profileWeight && k.profileHeight === b.profileHeight &&
+    k.profilePicIds === b.profilePicIds && k.isNew === b.isNew && k.verified === b.verified;
+}
+
+/** `JSON.stringify(b)`, the member part from the kept text when it is the same. */
+export function briefJson(b: ProfileBrief): string {
+  let k = keptBriefs.get(b.profileId);
+  if (!k || !samePart(k.of, b)) {
+    const { profileId, profileName, profileAge, profileChars, profileWeight, profileHeight, profilePicIds } = b;
+    const head = JSON.stringify({
+      profileId,
+      profileName,
+      profileAge,
+      profileChars,
+      profileWeight,
+      profileHeight,
+      profilePicIds,
+    });
+    k = {
+      of: b,
+      head: head.slice(0, -1),
+      tail: `${JSON.stringify({ isNew: b.isNew, verified: b.verified }).slice(1)}`,
+    };
+    if (keptBriefs.size >= KEPT_BRIEFS_MAX) keptBriefs.delete(keptBriefs.keys().next().value!);
+    keptBriefs.set(b.profileId, k);
+  }
+  return `${k.head},"lat":${jsonNumber(b.lat)},"lon":${jsonNumber(b.lon)},"distanceMeters":${
+    jsonNumber(b.distanceMeters)
+  },"tsUpdated":${jsonNumber(b.tsUpdated)},${k.tail}`;
+}
+
+/**
+ * `JSON.stringify(page)` for a page of briefs as kv/briefs.ts makes them (the keys in the order of
+ * `ProfileBrief`, every one present), its members' parts kept (`briefJson`).
+ */
+export function briefsPageJson(page: BriefsPage): string {
+  const { items, ...rest } = page;
+  const after = JSON.stringify(rest);
+  return `{"items":[${items.map(briefJson).join(",")}]${after === "{}" ? "}" : `,${after.slice(1)}`}`;
+}
