@@ -27,7 +27,7 @@ import {
   profileBriefs,
 } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
-import { briefsPageJson, LIKE_FILTERS, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
+import { LIKE_FILTERS, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
 
 const NUMBER_RE = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
@@ -154,7 +154,6 @@ async function discovery<A, T>(
   parse: () => { area: A; q: z.infer<typeof briefsQuery> },
   run: (viewerId: string, area: A, query: BriefsQuery) => Promise<T>,
   size: (area: A, q: z.infer<typeof briefsQuery>) => number,
-  json: (found: T) => string = JSON.stringify,
 ) {
   const caller = requireCaller(c);
   const { area, q: { age, km, online, pics, ...q } } = parse();
@@ -171,8 +170,7 @@ async function discovery<A, T>(
     online: online === "1",
     withPics: pics === "1",
   };
-  const answer = () =>
-    geo(() => run(caller.profileId, area, query)).then((found) => c.body(json(found), 200, JSON_TYPE));
+  const answer = () => geo(() => run(caller.profileId, area, query)).then((found) => c.json(found));
   if (heavy) return heavyViews(answer);
   const [counted, answered] = await Promise.allSettled([limited, answer()]);
   if (counted.status === "rejected") throw counted.reason;
@@ -180,12 +178,9 @@ async function discovery<A, T>(
   return answered.value;
 }
 
-/** The type of a JSON answer written here (what `c.json` sets). */
-const JSON_TYPE = { "content-type": "application/json" };
-
-/** Answers a briefs call with its page (its members' JSON kept while they stay the same: `briefsPageJson`). */
+/** Answers a briefs call with its page. */
 function briefs(c: Context<AppEnv>, parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> }) {
-  return discovery(c, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind], briefsPageJson);
+  return discovery(c, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
 }
 
 export const positions = new Hono<AppEnv>()
