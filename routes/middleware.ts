@@ -264,8 +264,8 @@ export function session(): MiddlewareHandler<AppEnv> {
     c.set("brand", brandOf(c.req.url));
     c.set("caller", null);
     c.set("notice", null);
-    const cookies = getCookie(c);
-    const token = cookies["__Host-sid"] ?? cookies.sid;
+    // By name: Hono reads no further when the header does not hold the name.
+    const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
     if (token) {
       // The account the token names is read beside the session (one wait for the store, not two),
       // and used only if the session is that account's.
@@ -301,14 +301,23 @@ export function session(): MiddlewareHandler<AppEnv> {
       }
     }
     // The pseudo-locale (development and tests only) when the `lang` cookie asks for it.
-    const locale: PageLang = cookies.lang === PSEUDO_LOCALE && config.pseudoLocale
+    const locale: PageLang = config.pseudoLocale && getCookie(c, "lang") === PSEUDO_LOCALE
       ? PSEUDO_LOCALE
-      : c.get("caller")?.language ?? negotiate(c.req.header("accept-language"));
+      : c.get("caller")?.language ?? negotiated(c.req.header("accept-language"));
     c.set("locale", locale);
     // The catalogues read the request's language wherever a text is read while serving it.
     await requestLocales.run(locale, next);
   };
 }
+
+/** `negotiate`'s answer, worked out once per Accept-Language header (browsers send a few dozen kinds). */
+function negotiated(header: string | undefined): PageLang {
+  if (header === undefined) return negotiate(header);
+  let locale = localesByHeader.get(header);
+  if (!locale) setNewest(localesByHeader, header, locale = negotiate(header), 500);
+  return locale;
+}
+const localesByHeader = new Map<string, PageLang>();
 
 /** The brand of the host a URL names, worked out once per origin (the few an instance serves). */
 function brandOf(url: string): Brand {
