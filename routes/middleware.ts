@@ -10,6 +10,7 @@ import type { AppEnv, Caller } from "./env.ts";
 import { ApiError, errorBody, forbidden, tooMany, unauthorized } from "./errors.ts";
 import { config, isLoopbackAddress, normalizeAddress, type ProxyTrust } from "../config/config.ts";
 import { accountHint, getSession } from "../kv/sessions.ts";
+import { sha256Hex } from "../kv/ids.ts";
 import { accountWithGrants } from "../kv/roles.ts";
 import { accountNotice } from "../kv/moderation.ts";
 import { getProfile } from "../kv/profiles.ts";
@@ -339,8 +340,9 @@ export async function offlineCacheId(sessionId: string, discreet: boolean): Prom
   const name = `offline-cache\0${sessionId}${discreet ? "\0discreet" : ""}`;
   const known = cacheIds.get(name);
   if (known) return known;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(name)));
-  const id = [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  // The first 12 bytes of its SHA-256, by node:crypto (Web Crypto's digest costs a session's
+  // first call about 40 times as much).
+  const id = (await sha256Hex(name)).slice(0, 24);
   setNewest(cacheIds, name, id, CACHE_IDS_KEPT);
   return id;
 }
