@@ -96,12 +96,12 @@ export function compression(): MiddlewareHandler {
       res.status === 206 || res.status === 204 || res.status === 304 || c.req.method === "HEAD" ||
       res.headers.has("content-encoding") || NO_TRANSFORM.test(res.headers.get("cache-control") ?? "")
     ) return;
-    // Measured on a copy, so a small answer goes out as it was made (no headers copied again).
-    const bytes = new Uint8Array(await res.clone().arrayBuffer());
     varyOnEncoding(res.headers);
-    if (bytes.byteLength < COMPRESS_MIN_BYTES) return;
     const encoding = chosenEncoding(c);
     if (!encoding) return;
+    // Measured on a copy, so a small answer goes out as it was made (no headers copied again).
+    const bytes = new Uint8Array(await res.clone().arrayBuffer());
+    if (bytes.byteLength < COMPRESS_MIN_BYTES) return;
     const out = bytes.byteLength >= OFF_THREAD_BYTES
       ? await compressOffThread(bytes, encoding)
       : compressBytes(bytes, encoding);
