@@ -1,8 +1,7 @@
 /** Assembles the app: middleware, the API sub-apps, static files and pages. */
 
 import { Hono } from "hono";
-import { compress } from "hono/compress";
-import { offThreadGzip, stopGzipThread } from "./routes/offThreadGzip.ts";
+import { compression, stopCompressThread } from "./routes/compression.ts";
 import type { AppEnv } from "./routes/env.ts";
 import { openPerAddress, originCheck, securityHeaders, session, toErrorResponse } from "./routes/middleware.ts";
 import { metricsRoute, requestTelemetry } from "./routes/telemetry.ts";
@@ -53,9 +52,9 @@ export function createApp(): Hono<AppEnv> {
   // Requests open at once per client address (slow bodies and event streams hold theirs open).
   app.use(openPerAddress());
   app.use(securityHeaders());
-  app.use(compress());
-  // The map's and lists' answers run to 250 KB: gzipped on a thread of their own (routes/offThreadGzip.ts).
-  app.use("/api/profile-briefs/*", offThreadGzip());
+  // JSON answers from 1 KB in Brotli or gzip (the map's and lists' run to 250 KB: on a thread of
+  // their own), other answers by Hono's compress() (routes/compression.ts).
+  app.use(compression());
   app.use(session());
   // Every body is limited while it is read: JSON and forms to 64 KB, a picture upload to its file
   // limit. After the session, so a page that refuses a body still renders as the caller's.
@@ -265,7 +264,7 @@ async function serve(instance: number | null) {
     await flushLimitCounts().catch(() => {});
     // After the server's shutdown: no report comes after this flush.
     await healthSpends.stop().catch(() => {});
-    stopGzipThread();
+    stopCompressThread();
     closeKv();
     console.log("shutdown: done");
     Deno.exit(0);

@@ -1,8 +1,9 @@
 /**
- * `deno task bench`: every bench in one go (geo, http, likes, live, images, deck, map, tap,
+ * `deno task bench`: every bench in one go (cpu_per_request, geo, http, likes, live, images, deck, map, tap,
  * roundtrips), each in a
  * process of its own one after another, with the peers each bench runs beside the app in the same
- * run (Redis in geo, the bare `Deno.serve` ceiling at 1 and N processes in every round of http).
+ * run (Redis in geo, the bare `Deno.serve` ceiling at 1 and N processes in every round of http,
+ * and its CPU per request beside the app's in cpu_per_request).
  * The load average is read every 5 s throughout; the figures the benches hand on (bench/kit.ts
  * `reportRows`) go to one bench/results/<date>-bench.json with the machine and the lowest and
  * highest load seen, and docs/performance.md is written again from all results.
@@ -16,6 +17,7 @@ import { arg, recordResults, type ResultRow } from "./kit.ts";
 const QUICK = Deno.args.includes("--quick");
 /** Each bench with its arguments: the full run, and the quick one. */
 const BENCHES: Record<string, { full: string[]; quick: string[] }> = {
+  cpu_per_request: { full: [], quick: ["--members", "3000", "--seconds", "2", "--rounds", "1"] },
   geo: { full: [], quick: ["--n", "100000", "--queries", "500"] },
   http: { full: [], quick: ["--members", "3000", "--seconds", "2", "--rounds", "1"] },
   likes: { full: [], quick: ["--seconds", "2", "--rounds", "1"] },

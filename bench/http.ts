@@ -21,13 +21,8 @@
  */
 
 import autocannon from "autocannon";
-import { closeKv, kv, openKv } from "../kv/db.ts";
-import { keys } from "../kv/keys.ts";
-import { type Account, createAccount } from "../kv/accounts.ts";
-import { createSession } from "../kv/sessions.ts";
-import { updateProfile } from "../kv/profiles.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
-import { arg, placeAround, reportRows, type ResultRow, spawn } from "./kit.ts";
+import { arg, cpuMs, reportRows, type ResultRow, seedCity, spawn } from "./kit.ts";
 
 const MEMBERS = Number(arg("members", "10000"));
 const SECONDS = Number(arg("seconds", "4"));
@@ -59,27 +54,8 @@ const dir = await Deno.makeTempDir({ prefix: "http-bench-" });
 const path = `${dir}/app.kv`;
 
 // --- seed: members around one city with profiles; viewers with sessions, Pro (no daily like limit)
-await openKv(path);
 const rand = rng(5);
-const ids: string[] = [];
-const viewers: { id: string; cookie: string }[] = [];
-const old = Date.now() - 3 * 24 * 3_600_000;
-for (let i = 0; i < MEMBERS; i++) {
-  const viewer = i < VIEWERS;
-  const a = (await createAccount({
-    email: `h${i}@bench.invalid`,
-    name: `Member ${i}`,
-    roles: viewer ? ["USER", "PRO"] : ["USER"],
-  }))!;
-  await kv().set(keys.account(a.id), { ...a, tsCreated: old } satisfies Account);
-  await updateProfile(a.defaultProfileId, { birthdate: "1990-05-01", description: "Coffee, hikes and old films." });
-  ids.push(a.defaultProfileId);
-  if (viewer) {
-    viewers.push({ id: a.defaultProfileId, cookie: `sid=${(await createSession(a.id, true, "bench")).token}` });
-  }
-}
-await placeAround(ids, HOME, 0.3, rand);
-closeKv();
+const { ids, viewers } = await seedCity(path, { members: MEMBERS, viewers: VIEWERS, home: HOME, rand });
 console.log(`${MEMBERS.toLocaleString("en-US")} members seeded, ${VIEWERS} viewers with sessions`);
 
 /** A process from `spawn` and the port it printed (the first group of `re`). */
@@ -136,28 +112,6 @@ async function drive(port: number, call: Call, seconds = SECONDS, connections = 
     non2xx: r.non2xx,
     requests: r.requests.total,
   };
-}
-
-/**
- * CPU time (user + system, ms) a process and its children (a supervisor's web processes) have used
- * so far, from /proc (Linux); NaN elsewhere.
- */
-function cpuMs(pid: number): number {
-  const stat = (p: number | string) => Deno.readTextFileSync(`/proc/${p}/stat`).split(") ")[1].split(" ");
-  try {
-    let ticks = 0;
-    for (const e of Deno.readDirSync("/proc")) {
-      if (!/^\d+$/.test(e.name)) continue;
-      try {
-        const fields = stat(e.name);
-        // fields[1] is the parent's pid; 11 and 12 user and system time in ticks of 10 ms (CLK_TCK 100).
-        if (e.name === String(pid) || Number(fields[1]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
-      } catch { /* ended meanwhile */ }
-    }
-    return ticks * 10;
-  } catch {
-    return NaN;
-  }
 }
 
 /** Drives `call` at the processes `pids` listening on `port`; adds the servers' CPU time per request. */

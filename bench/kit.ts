@@ -5,7 +5,8 @@
 
 import { closeKv, kv, openKv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
-import { createAccount } from "../kv/accounts.ts";
+import { type Account, createAccount } from "../kv/accounts.ts";
+import { updateProfile } from "../kv/profiles.ts";
 import { createSession } from "../kv/sessions.ts";
 import { importPositions } from "../kv/positions/mod.ts";
 import type { BenchResult } from "../scripts/perf_page.ts";
@@ -46,6 +47,60 @@ export async function seedMembers(path: string, n: number, prefix = "bench"): Pr
   }
   closeKv();
   return out;
+}
+
+/**
+ * Seeds the HTTP benches' city into the KV file at `path`: `members` members with a profile
+ * (birthdate, description), three days old, placed within 0.3° around `home`; the first `viewers`
+ * are Pro (no daily like limit) with a session each. Closes the store.
+ */
+export async function seedCity(
+  path: string,
+  o: { members: number; viewers: number; home: { lat: number; lon: number }; rand: () => number },
+): Promise<{ ids: string[]; viewers: { id: string; cookie: string }[] }> {
+  await openKv(path);
+  const ids: string[] = [];
+  const viewers: { id: string; cookie: string }[] = [];
+  const old = Date.now() - 3 * 24 * 3_600_000;
+  for (let i = 0; i < o.members; i++) {
+    const viewer = i < o.viewers;
+    const a = (await createAccount({
+      email: `h${i}@bench.invalid`,
+      name: `Member ${i}`,
+      roles: viewer ? ["USER", "PRO"] : ["USER"],
+    }))!;
+    await kv().set(keys.account(a.id), { ...a, tsCreated: old } satisfies Account);
+    await updateProfile(a.defaultProfileId, { birthdate: "1990-05-01", description: "Coffee, hikes and old films." });
+    ids.push(a.defaultProfileId);
+    if (viewer) {
+      viewers.push({ id: a.defaultProfileId, cookie: `sid=${(await createSession(a.id, true, "bench")).token}` });
+    }
+  }
+  await placeAround(ids, o.home, 0.3, o.rand);
+  closeKv();
+  return { ids, viewers };
+}
+
+/**
+ * CPU time (user + system, ms) a process and its children (a supervisor's web processes) have used
+ * so far, from /proc (Linux); NaN elsewhere.
+ */
+export function cpuMs(pid: number): number {
+  const stat = (p: number | string) => Deno.readTextFileSync(`/proc/${p}/stat`).split(") ")[1].split(" ");
+  try {
+    let ticks = 0;
+    for (const e of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(e.name)) continue;
+      try {
+        const fields = stat(e.name);
+        // fields[1] is the parent's pid; 11 and 12 user and system time in ticks of 10 ms (CLK_TCK 100).
+        if (e.name === String(pid) || Number(fields[1]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
+      } catch { /* ended meanwhile */ }
+    }
+    return ticks * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 /** Places the profiles `ids` at random within `span` degrees around `home` (an override point, shown). */
@@ -134,9 +189,9 @@ export type ResultRow = BenchResult;
 export async function recordResults(
   name: string,
   results: ResultRow[],
-  o: { note: string; load: [number, number] },
+  o: { note: string; load: [number, number]; at?: Date },
 ): Promise<string> {
-  const date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const date = (o.at ?? new Date()).toISOString().replace(/\.\d+Z$/, "Z");
   const memory = Math.round(Deno.systemMemoryInfo().total / 1024 / 1024);
   const run = { date, note: o.note, machine: { cores: navigator.hardwareConcurrency, memory, load: o.load }, results };
   // A second run of the day gets its time in the name rather than replacing the first.
@@ -153,7 +208,11 @@ export async function recordResults(
  * BENCH_ROWS, and records the whole run in one results file), else with `--record` on the command
  * line to a results file of this bench alone. Otherwise the printed table is all.
  */
-export async function reportRows(name: string, rows: ResultRow[], o: { note: string; load: [number, number] }) {
+export async function reportRows(
+  name: string,
+  rows: ResultRow[],
+  o: { note: string; load: [number, number]; at?: Date },
+) {
   const to = Deno.env.get("BENCH_ROWS");
   if (to) {
     await Deno.writeTextFile(to, rows.map((r) => JSON.stringify(r) + "\n").join(""), { append: true });

@@ -240,11 +240,15 @@ export function proxyExposureWarning(host: string, trust: ProxyTrust | null): st
   return null;
 }
 
+const PLAIN_IPV4 = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
 /**
  * One address as proxies and sockets write it, in one spelling: no brackets or port, lower case,
  * an IPv4 address mapped into IPv6 as the IPv4 address.
  */
 export function normalizeAddress(a: string): string {
+  // The common case, a plain IPv4 address, is already in its normal form.
+  if (PLAIN_IPV4.test(a)) return a;
   let s = a.trim().toLowerCase().replace(/^"|"$/g, "");
   const bracketed = s.match(/^\[([^\]]+)\](?::\d+)?$/);
   if (bracketed) s = bracketed[1];

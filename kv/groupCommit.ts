@@ -147,9 +147,22 @@ async function commitGroup(db: Deno.Kv, group: Write[]): Promise<void> {
   }));
 }
 
-/** A key as a string, to compare keys (parts typed, so 1 and "1" differ). */
-function keyId(key: Deno.KvKey): string {
-  return JSON.stringify(
-    key.map((p) => typeof p === "bigint" ? `${p}n` : p instanceof Uint8Array ? [...p] : [typeof p, p]),
-  );
+/**
+ * A key as a string, to compare keys (parts typed, so 1 and "1" differ): each part a type letter
+ * and its value, joined by NUL (which a string part, written as JSON, never holds unescaped).
+ * Written by hand rather than as JSON of tagged arrays: every checked write names several keys.
+ */
+export function keyId(key: Deno.KvKey): string {
+  let id = "";
+  for (let i = 0; i < key.length; i++) {
+    const p = key[i];
+    if (i > 0) id += "\0";
+    if (typeof p === "string") id += "s" + JSON.stringify(p);
+    else if (typeof p === "number") id += "n" + (Object.is(p, -0) ? "-0" : String(p));
+    else if (typeof p === "bigint") id += "b" + p;
+    else if (typeof p === "boolean") id += p ? "t" : "f";
+    else if (p instanceof Uint8Array) id += "u" + Array.from(p, (x) => x.toString(16).padStart(2, "0")).join("");
+    else id += "y" + JSON.stringify(p.description ?? "");
+  }
+  return id;
 }

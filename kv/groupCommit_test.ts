@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { kvTest } from "../tests/kv.ts";
 import { kv } from "./db.ts";
 import { addEvent, eventBus } from "./events.ts";
-import { commitGrouped, GROUP_MAX, IN_FLIGHT } from "./groupCommit.ts";
+import { commitGrouped, GROUP_MAX, IN_FLIGHT, keyId } from "./groupCommit.ts";
 import type { MemberEvent } from "../domain/shapes/events.ts";
 
 /** Counts the atomics committed on the handle while `fn` runs. */
@@ -133,4 +133,26 @@ kvTest("group commit - a write that throws fails its own caller only", async () 
   assert.equal(results[0].status, "fulfilled");
   assert.equal(results[1].status, "rejected");
   assert.equal((await kv().get(["gc", "ok"])).value, 1);
+});
+
+Deno.test("keyId - keys are the same id exactly when their parts are the same, type and value", () => {
+  const keys: Deno.KvKey[] = [
+    ["likes", "a", "b"],
+    ["likes", "a,b"],
+    ["likes", "a\u0000b"],
+    ["likes", 'a"', "b"],
+    ["n", 1],
+    ["n", "1"],
+    ["n", 1n],
+    ["n", true],
+    ["n", "true"],
+    ["n", new Uint8Array([1, 2])],
+    ["n", new Uint8Array([1]), new Uint8Array([2])],
+    ["n", 1.5],
+    [],
+  ];
+  const ids = keys.map(keyId);
+  assert.equal(new Set(ids).size, keys.length, ids.join(" | "));
+  assert.equal(keyId(["likes", "a", "b"]), keyId(["likes", "a", "b"]));
+  assert.equal(keyId(["n", new Uint8Array([1, 2])]), keyId(["n", new Uint8Array([1, 2])]));
 });

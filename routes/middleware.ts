@@ -4,18 +4,18 @@ import type { Context, MiddlewareHandler } from "hono";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { getCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
-import { secureHeaders } from "hono/secure-headers";
 import { getConnInfo } from "hono/deno";
 import { livePort } from "./livePort.ts";
 import type { AppEnv, Caller } from "./env.ts";
 import { ApiError, errorBody, forbidden, tooMany, unauthorized } from "./errors.ts";
 import { config, isLoopbackAddress, normalizeAddress, type ProxyTrust } from "../config/config.ts";
 import { accountHint, getSession } from "../kv/sessions.ts";
+import { sha256Hex } from "../kv/ids.ts";
 import { accountWithGrants } from "../kv/roles.ts";
 import { accountNotice } from "../kv/moderation.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { BadCursorError } from "../kv/paging.ts";
-import { brandFor } from "../domain/brand.ts";
+import { type Brand, brandFor } from "../domain/brand.ts";
 import { negotiate, type PageLang, PSEUDO_LOCALE, setRequestLocaleSource } from "../domain/i18n.ts";
 import { phrase } from "../domain/phrases.ts";
 import { SPECULATION_RULES_HASH } from "./speculation.ts";
@@ -23,34 +23,61 @@ import { CACHE_ID_HEADER } from "../islands/sw/caches.ts";
 import { isDiscreet } from "./device.ts";
 import { setNewest } from "../domain/newest.ts";
 
+/** The Content-Security-Policy's directives (design.md): no inline script but the speculation rules, by hash. */
+function cspDirectives(livePort: number | null): [string, string[]][] {
+  return [
+    ["default-src", ["'self'"]],
+    // The pages' one inline script: their speculation rules (JSON, routes/speculation.ts), by its hash.
+    ["script-src", ["'self'", SPECULATION_RULES_HASH]],
+    ["style-src", ["'self'", "'unsafe-inline'"]],
+    ["img-src", ["'self'", "data:", "blob:"]],
+    // The live listener's port, when pages open their event socket there (routes/live.ts).
+    ["connect-src", ["'self'", livePort === null ? "" : `ws://*:${livePort} wss://*:${livePort}`]],
+    ["object-src", ["'none'"]],
+    ["base-uri", ["'none'"]],
+    ["frame-ancestors", ["'none'"]],
+    ["form-action", ["'self'"]],
+    ["worker-src", ["'self'"]],
+    ["manifest-src", ["'self'"]],
+  ];
+}
+
+/**
+ * Every security header of an answer, worked out once per live port (the one part that can
+ * change, when the live listener starts): the same headers, in the same words, as Hono's
+ * `secureHeaders()` gave with these options, without building the policy again per request.
+ */
+export function securityHeaderList(livePort: number | null): readonly (readonly [string, string])[] {
+  const csp = cspDirectives(livePort).map(([name, values]) => `${name}${values.map((v) => ` ${v}`).join("")}`)
+    .join("; ");
+  return [
+    ["Cross-Origin-Resource-Policy", "same-origin"],
+    ["Cross-Origin-Opener-Policy", "same-origin"],
+    ["Origin-Agent-Cluster", "?1"],
+    ["Referrer-Policy", "no-referrer"],
+    ["Strict-Transport-Security", "max-age=63072000; includeSubDomains"],
+    ["X-Content-Type-Options", "nosniff"],
+    ["X-DNS-Prefetch-Control", "off"],
+    ["X-Download-Options", "noopen"],
+    ["X-Frame-Options", "DENY"],
+    ["X-Permitted-Cross-Domain-Policies", "none"],
+    ["X-XSS-Protection", "0"],
+    ["Content-Security-Policy", csp],
+  ];
+}
+
 /** Security headers of design.md: CSP without inline script (but the speculation rules, by hash), HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
-  return secureHeaders({
-    contentSecurityPolicy: {
-      defaultSrc: ["'self'"],
-      // The pages' one inline script: their speculation rules (JSON, routes/speculation.ts), by its hash.
-      scriptSrc: ["'self'", SPECULATION_RULES_HASH],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", "data:", "blob:"],
-      // The live listener's port, when pages open their event socket there (routes/live.ts).
-      connectSrc: ["'self'", () => {
-        const port = livePort();
-        return port === null ? "" : `ws://*:${port} wss://*:${port}`;
-      }],
-      objectSrc: ["'none'"],
-      baseUri: ["'none'"],
-      frameAncestors: ["'none'"],
-      formAction: ["'self'"],
-      workerSrc: ["'self'"],
-      manifestSrc: ["'self'"],
-    },
-    strictTransportSecurity: "max-age=63072000; includeSubDomains",
-    xContentTypeOptions: "nosniff",
-    referrerPolicy: "no-referrer",
-    xFrameOptions: "DENY",
-    crossOriginResourcePolicy: "same-origin",
-    crossOriginOpenerPolicy: "same-origin",
-  });
+  let port: number | null | undefined;
+  let list: readonly (readonly [string, string])[] = [];
+  return async function securityHeaders(c, next) {
+    await next();
+    const now = livePort();
+    if (now !== port) [port, list] = [now, securityHeaderList(now)];
+    const headers = c.res.headers;
+    for (const [name, value] of list) headers.set(name, value);
+    headers.delete("X-Powered-By");
+  };
 }
 
 /** The session cookie: `__Host-` and Secure on https and localhost, a plain name on plain-http hosts. */
@@ -89,7 +116,18 @@ export function fromTrustedProxy(c: Context): boolean {
   return "hops" in trust || trust.addresses.has(normalizeAddress(peerAddress(c)));
 }
 
+/** Each request's client, resolved once (its limits, its log and its checks all ask). */
+const resolvedOf = new WeakMap<Request, ResolvedClient>();
+
 function resolvedClient(c: Context): ResolvedClient {
+  const known = resolvedOf.get(c.req.raw);
+  if (known) return known;
+  const resolved = resolveClientNow(c);
+  resolvedOf.set(c.req.raw, resolved);
+  return resolved;
+}
+
+function resolveClientNow(c: Context): ResolvedClient {
   const trust = config.trustProxy;
   // Untrusted, a proxy's RFC 7239 `Forwarded` header still says the request was passed on.
   const forwarded = c.req.header("x-forwarded-for") ?? (!trust && c.req.header("forwarded") ? "unknown" : undefined);
@@ -224,9 +262,10 @@ const QUIET_REQUESTS: ReadonlySet<string> = new Set([
 /** Loads the caller from the session cookie into `c.var.caller`, and the brand from the host. */
 export function session(): MiddlewareHandler<AppEnv> {
   return async function session(c, next) {
-    c.set("brand", brandFor(new URL(c.req.url).hostname));
+    c.set("brand", brandOf(c.req.url));
     c.set("caller", null);
     c.set("notice", null);
+    // By name: Hono reads no further when the header does not hold the name.
     const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
     if (token) {
       // The account the token names is read beside the session (one wait for the store, not two),
@@ -269,12 +308,31 @@ export function session(): MiddlewareHandler<AppEnv> {
     // The pseudo-locale (development and tests only) when the `lang` cookie asks for it.
     const locale: PageLang = config.pseudoLocale && getCookie(c, "lang") === PSEUDO_LOCALE
       ? PSEUDO_LOCALE
-      : c.get("caller")?.language ?? negotiate(c.req.header("accept-language"));
+      : c.get("caller")?.language ?? negotiated(c.req.header("accept-language"));
     c.set("locale", locale);
     // The catalogues read the request's language wherever a text is read while serving it.
     await requestLocales.run(locale, next);
   };
 }
+
+/** `negotiate`'s answer, worked out once per Accept-Language header (browsers send a few dozen kinds). */
+function negotiated(header: string | undefined): PageLang {
+  if (header === undefined) return negotiate(header);
+  let locale = localesByHeader.get(header);
+  if (!locale) setNewest(localesByHeader, header, locale = negotiate(header), 500);
+  return locale;
+}
+const localesByHeader = new Map<string, PageLang>();
+
+/** The brand of the host a URL names, worked out once per origin (the few an instance serves). */
+function brandOf(url: string): Brand {
+  const end = url.indexOf("/", url.indexOf("//") + 2);
+  const origin = end < 0 ? url : url.slice(0, end);
+  let brand = brandsByOrigin.get(origin);
+  if (!brand) setNewest(brandsByOrigin, origin, brand = brandFor(new URL(url).hostname), 100);
+  return brand;
+}
+const brandsByOrigin = new Map<string, Brand>();
 
 /**
  * The name of this session's offline caches on the device (islands/sw/worker.ts keeps pages,
@@ -286,8 +344,9 @@ export async function offlineCacheId(sessionId: string, discreet: boolean): Prom
   const name = `offline-cache\0${sessionId}${discreet ? "\0discreet" : ""}`;
   const known = cacheIds.get(name);
   if (known) return known;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(name)));
-  const id = [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  // The first 12 bytes of its SHA-256, by node:crypto (Web Crypto's digest costs a session's
+  // first call about 40 times as much).
+  const id = (await sha256Hex(name)).slice(0, 24);
   setNewest(cacheIds, name, id, CACHE_IDS_KEPT);
   return id;
 }

@@ -9,6 +9,9 @@ Deno.test("offline cache id - a hash of the session's public id, its own in disc
   assert.equal(a, await offlineCacheId("session-1", false), "the same session names the same caches");
   assert.notEqual(a, await offlineCacheId("session-2", false));
   assert.notEqual(a, await offlineCacheId("session-1", true), "discreet mode's pages are kept apart");
+  // The caches already on members' devices keep their names: the first 12 bytes of the name's SHA-256.
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode("offline-cache\0session-1"));
+  assert.equal(a, [...new Uint8Array(digest).slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join(""));
 });
 
 Deno.test("offline cache id - a member's answers name their session's caches, never with the session's token; nobody's name none", async () => {

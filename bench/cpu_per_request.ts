@@ -1,0 +1,366 @@
+/**
+ * What one request costs the server: its CPU time per request answered (user + system of the app's
+ * process, from /proc, over the requests it answered) and the bytes each answer takes on the wire,
+ * for the calls members make most, each beside a bare `Deno.serve` JSON answer measured in the same
+ * rounds (the ceiling: what any request costs this runtime on this machine). On a shared machine
+ * requests/s move with other load; CPU per request much less, and its ratio to the bare server's
+ * least of all, so the goals are those.
+ *
+ * The app is bench/serve.ts (main.ts's app in one process) on 10k members seeded as bench/http.ts
+ * seeds them (kit.ts `seedCity`), 500 of them signed in, each calling from an address of their own
+ * (TRUST_PROXY) with the headers a browser sends (`Accept-Encoding: gzip, deflate, br`), at c=50.
+ * Each call is measured in rounds that alternate the bare server and the app (the median round).
+ *
+ * `--cpu-prof`: then each call is driven once more at an app (and the bare server) started with
+ * `--cpu-prof`, and the samples of that load are summed up (bench/profile.ts) into
+ * bench/results/profiles/<date>-<call>.md: where the time went, by part of the app (session,
+ * limits, routing, validation, telemetry, headers, compression, the route's own work) and by
+ * function, in µs per request.
+ *
+ * Run: `deno run -A bench/cpu_per_request.ts [--members 10000] [--seconds 3] [--rounds 3]
+ * [--connections 50] [--calls floor,like] [--before DIR] [--cpu-prof [--cpu-prof-dir DIR]] [--record]` (or through `deno task bench`).
+ */
+
+import autocannon from "autocannon";
+import { mulberry32 as rng } from "../kv/random.ts";
+import { arg, cpuMs, reportRows, type ResultRow, seedCity, spawn } from "./kit.ts";
+import { type CpuProfile, type ProfileSummary, summariseProfile } from "./profile.ts";
+
+const MEMBERS = Number(arg("members", "10000"));
+const SECONDS = Number(arg("seconds", "3"));
+const ROUNDS = Number(arg("rounds", "3"));
+const CONNECTIONS = Number(arg("connections", "50"));
+const PROFILE = Deno.args.includes("--cpu-prof");
+/**
+ * `--before DIR`: the app of another copy of the repository (an earlier commit, its modules
+ * installed) measured in the same rounds, its figures recorded as a run of their own just before
+ * this one's (so the page's trend reads before → after).
+ */
+const BEFORE = arg("before", "");
+/** `--cpu-prof-dir DIR`: the raw `.cpuprofile` files are kept there too (for Chrome DevTools). */
+const KEEP_PROFILES = arg("cpu-prof-dir", "");
+const VIEWERS = 500;
+const HOME = { lat: 40.7, lon: -74.0 };
+/** What a browser sends. */
+const BROWSER_ENCODINGS = "gzip, deflate, br";
+
+interface Call {
+  /** A short name: the row's metric, and `--calls` picks by it. */
+  name: string;
+  method?: string;
+  path: () => string;
+  body?: () => string;
+  /** Accept-Encoding sent (a browser's unless given). */
+  encodings?: string;
+  /** The goal in µs of server CPU per request, and in KB per answer on the wire. */
+  goalUs?: number;
+  goalKB?: number;
+}
+
+const dir = await Deno.makeTempDir({ prefix: "cpu-bench-" });
+const rand = rng(7);
+const { ids, viewers } = await seedCity(`${dir}/app.kv`, { members: MEMBERS, viewers: VIEWERS, home: HOME, rand });
+console.log(`${MEMBERS.toLocaleString("en-US")} members seeded, ${VIEWERS} of them signed in`);
+const pick = () => ids[VIEWERS + Math.floor(rand() * (ids.length - VIEWERS))];
+
+const BY_BOUNDS = "/api/profile-briefs/by-bounds?latMin=40.62&latMax=40.78&lonMin=-74.1&lonMax=-73.9&size=800";
+const CALLS: Call[] = [
+  { name: "signed-in floor (GET /api/ping)", path: () => "/api/ping", goalUs: 60 },
+  { name: "GET /api/profile/{id}", path: () => `/api/profile/${pick()}`, goalUs: 150 },
+  { name: "nearest 30", path: () => "/api/profile-briefs/nearest", goalUs: 250 },
+  {
+    name: "like (PUT /api/profile-like)",
+    method: "PUT",
+    path: () => "/api/profile-like",
+    body: () =>
+      JSON.stringify({
+        likerProfileId: "$VIEWER",
+        likedProfileId: pick(),
+        likeType: rand() < 0.5 ? "LIKE" : "DISLIKE",
+      }),
+    goalUs: 300,
+  },
+  {
+    name: "map view (600 in view)",
+    path: () => "/api/profile-briefs/map?latMin=40.62&latMax=40.78&lonMin=-74.0&lonMax=-73.966",
+    goalUs: 400,
+  },
+  { name: "by-bounds-800", path: () => BY_BOUNDS, goalUs: 600, goalKB: 60 },
+  { name: "by-bounds-800 (gzip only)", path: () => BY_BOUNDS, encodings: "gzip" },
+  { name: "by-bounds-800 (not compressed)", path: () => BY_BOUNDS, encodings: "identity" },
+];
+const ONLY = arg("calls", "").split(",").filter(Boolean);
+const RUN = CALLS.filter((c) => ONLY.length === 0 || ONLY.some((w) => c.name.includes(w)));
+const BARE: Call = { name: "bare Deno.serve JSON", path: () => "/" };
+
+/** The bare server: a JSON answer, as the ceiling of bench/http.ts. */
+const BARE_SOURCE = `Deno.addSignalListener("SIGINT", () => Deno.exit(0));
+Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: ({ port }) => console.log("port " + port) }, () => Response.json({ pong: true, ts: Date.now() }));`;
+
+/** A process and the port it printed. */
+async function listening(args: string[], env: Record<string, string>, re: RegExp) {
+  const { child, match } = await spawn(args, env, re);
+  return { child, port: Number(match[1]) };
+}
+
+/** The bare server, profiled or not. */
+async function startBare(profileDir?: string) {
+  const file = `${dir}/bare.ts`;
+  await Deno.writeTextFile(file, BARE_SOURCE);
+  return await listening(
+    ["run", "-A", ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), file],
+    {},
+    /port (\d+)/,
+  );
+}
+
+/** The app (of the repository at `root`) on its own copy of the seeded store (a call's writes do not reach the next app). */
+async function startApp(name: string, profileDir?: string, root = new URL("../", import.meta.url).pathname) {
+  const copy = `${dir}/${name}`;
+  await Deno.mkdir(copy);
+  for await (const f of Deno.readDir(dir)) {
+    if (f.isFile && f.name.startsWith("app.kv")) await Deno.copyFile(`${dir}/${f.name}`, `${copy}/${f.name}`);
+  }
+  return await listening(
+    [
+      "run",
+      "-A",
+      ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+      `${root}/bench/serve.ts`,
+    ],
+    { PORT: "0", KV_PATH: `${copy}/app.kv`, WORKERS: "0", LOG_REQUESTS: "0", TRUST_PROXY: "1", NO_COLOR: "1" },
+    /listening on http:\/\/localhost:(\d+)/,
+  );
+}
+
+/** Stops a process (SIGINT: bench/serve.ts exits on it, and a profiled one writes its profile). */
+async function stop(p: { child: Deno.ChildProcess }, signal: Deno.Signal = "SIGKILL") {
+  try {
+    p.child.kill(signal);
+  } catch { /* gone */ }
+  await p.child.status;
+}
+
+interface Measured {
+  rps: number;
+  requests: number;
+  non2xx: number;
+  /** Server CPU per request, µs. */
+  cpuUs: number;
+  /** Bytes per answer on the wire (status line, headers and body as sent). */
+  bytes: number;
+  p99: number;
+}
+
+/** Drives `call` at `port` for `seconds`; the CPU the process `pid` used meanwhile, per request. */
+async function measure(pid: number, port: number, call: Call, seconds = SECONDS): Promise<Measured> {
+  let n = 0;
+  const before = cpuMs(pid);
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{
+      setupRequest(req: Record<string, unknown>) {
+        const i = n++ % viewers.length;
+        const v = viewers[i];
+        return {
+          ...req,
+          method: call.method ?? "GET",
+          path: call.path(),
+          headers: {
+            cookie: v.cookie,
+            origin: `http://127.0.0.1:${port}`,
+            "x-forwarded-for": `10.1.${i >> 8}.${i & 255}`,
+            "content-type": "application/json",
+            "accept-encoding": call.encodings ?? BROWSER_ENCODINGS,
+          },
+          ...(call.body ? { body: call.body().replace("$VIEWER", v.id) } : {}),
+        };
+      },
+    }],
+  });
+  const used = cpuMs(pid) - before;
+  const requests = Math.max(1, r.requests.total);
+  return {
+    rps: r.requests.average,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    cpuUs: 1000 * used / requests,
+    bytes: r.throughput.total / requests,
+    p99: r.latency.p99,
+  };
+}
+
+const median = (xs: Measured[]) => [...xs].sort((a, b) => a.cpuUs - b.cpuUs)[Math.floor(xs.length / 2)];
+
+const loads: number[] = [Deno.loadavg()[0]];
+const results: { call: Call; app: Measured; bare: Measured; before?: Measured }[] = [];
+const bare = await startBare();
+const app = await startApp("measured");
+const before = BEFORE ? await startApp("before", undefined, BEFORE) : null;
+try {
+  await measure(bare.child.pid, bare.port, BARE, 1);
+  for (const call of RUN) {
+    await measure(app.child.pid, app.port, call, 1); // warm up
+    if (before) await measure(before.child.pid, before.port, call, 1);
+    const appRounds: Measured[] = [], bareRounds: Measured[] = [], beforeRounds: Measured[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      bareRounds.push(await measure(bare.child.pid, bare.port, BARE));
+      if (before) beforeRounds.push(await measure(before.child.pid, before.port, call));
+      appRounds.push(await measure(app.child.pid, app.port, call));
+      loads.push(Deno.loadavg()[0]);
+    }
+    results.push({
+      call,
+      app: median(appRounds),
+      bare: median(bareRounds),
+      ...(before ? { before: median(beforeRounds) } : {}),
+    });
+    const last = results.at(-1)!;
+    console.log(
+      `${call.name}: ${last.app.cpuUs.toFixed(0)} µs CPU a request (bare ${last.bare.cpuUs.toFixed(1)} µs), ${
+        Math.round(last.app.bytes).toLocaleString("en-US")
+      } B an answer${last.app.non2xx ? `, ${last.app.non2xx} not 2xx` : ""}`,
+    );
+  }
+} finally {
+  await stop(app);
+  await stop(bare);
+  if (before) await stop(before);
+}
+
+const [l1, l5, l15] = Deno.loadavg();
+const beforeHead = BEFORE ? " before: CPU, × bare, on the wire |" : "";
+console.log(
+  `\n| call (c=${CONNECTIONS}) |${beforeHead} server CPU a request | bare Deno.serve | × bare | goal | on the wire | requests/s | p99 |`,
+);
+console.log(`|---|${BEFORE ? "---|" : ""}---|---|---|---|---|---|---|`);
+for (const { call, app, bare, before } of results) {
+  const was = before
+    ? ` ${before.cpuUs.toFixed(0)} µs, ${(before.cpuUs / bare.cpuUs).toFixed(1)}×, ${
+      (before.bytes / 1024).toFixed(1)
+    } KB |`
+    : "";
+  console.log(
+    `| ${call.name} |${was} ${app.cpuUs.toFixed(0)} µs | ${bare.cpuUs.toFixed(1)} µs | ${
+      (app.cpuUs / bare.cpuUs).toFixed(1)
+    }× | ${call.goalUs ? `≤ ${call.goalUs} µs` : "—"}${call.goalKB ? `, ≤ ${call.goalKB} KB` : ""} | ${
+      (app.bytes / 1024).toFixed(1)
+    } KB | ${Math.round(app.rps).toLocaleString("en-US")} | ${app.p99} ms |`,
+  );
+}
+console.log(
+  `\n${
+    MEMBERS.toLocaleString("en-US")
+  } members, ${ROUNDS} rounds of ${SECONDS} s per call (the median by CPU), ${navigator.hardwareConcurrency} cores; load average ${
+    Math.min(...loads).toFixed(2)
+  } to ${Math.max(...loads).toFixed(2)} (now ${l1.toFixed(2)} ${l5.toFixed(2)} ${l15.toFixed(2)})`,
+);
+
+/** The rows of a run: each call's CPU a request and bytes on the wire, beside the bare server's. */
+function rowsOf(which: "app" | "before"): ResultRow[] {
+  const rows: ResultRow[] = [];
+  for (const r of results) {
+    const { call, bare } = r;
+    const app = r[which]!;
+    rows.push({
+      bench: "cpu",
+      metric: `${call.name}: server CPU a request`,
+      unit: "µs",
+      value: Math.round(app.cpuUs * 10) / 10,
+      peer: "bare Deno.serve",
+      peerValue: Math.round(bare.cpuUs * 10) / 10,
+      ...(call.goalUs ? { goal: call.goalUs } : {}),
+      better: "lower",
+    });
+    // The same figure as a multiple of the bare server's, the measure that moves least with load.
+    rows.push({
+      bench: "cpu",
+      metric: `${call.name}: CPU a request, × bare Deno.serve`,
+      unit: "×",
+      value: Math.round(10 * app.cpuUs / bare.cpuUs) / 10,
+      better: "lower",
+    });
+    rows.push({
+      bench: "cpu",
+      metric: `${call.name}: on the wire`,
+      unit: "KB",
+      value: Math.round(app.bytes / 102.4) / 10,
+      ...(call.goalKB ? { goal: call.goalKB } : {}),
+      better: "lower",
+    });
+  }
+  return rows;
+}
+const note =
+  `bench/cpu_per_request.ts, ${MEMBERS} members, c=${CONNECTIONS}, ${ROUNDS} rounds of ${SECONDS} s (the median)`;
+const load: [number, number] = [Math.min(...loads), Math.max(...loads)];
+if (BEFORE && !Deno.env.get("BENCH_ROWS")) {
+  // Dated a second before this run's, so the page's trend reads before → after.
+  await reportRows("cpu-before", rowsOf("before"), {
+    note: `${note}: the app before these changes (${BEFORE}), in the same rounds as the next run`,
+    load,
+    at: new Date(Date.now() - 1000),
+  });
+}
+await reportRows("cpu", rowsOf("app"), { note, load });
+
+if (PROFILE) {
+  const out = new URL("./results/profiles/", import.meta.url).pathname;
+  await Deno.mkdir(out, { recursive: true });
+  const date = new Date().toISOString().slice(0, 10);
+  for (const call of [BARE, ...RUN]) {
+    const profDir = await Deno.makeTempDir({ dir, prefix: "prof-" });
+    const server = call === BARE ? await startBare(profDir) : await startApp(`prof-${rand()}`, profDir);
+    let m: Measured;
+    try {
+      // Warmed up long enough that every signed-in viewer has called once (a session's first call does more).
+      await measure(server.child.pid, server.port, call, 3);
+      m = await measure(server.child.pid, server.port, call);
+    } finally {
+      await stop(server, "SIGINT");
+    }
+    const file = [...Deno.readDirSync(profDir)].find((f) => f.name.endsWith(".cpuprofile"));
+    if (!file) {
+      console.error(`${call.name}: no profile written`);
+      continue;
+    }
+    const profile: CpuProfile = JSON.parse(await Deno.readTextFile(`${profDir}/${file.name}`));
+    const summary = summariseProfile(profile, SECONDS * 1000);
+    const slug = call.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+    if (KEEP_PROFILES) await Deno.copyFile(`${profDir}/${file.name}`, `${KEEP_PROFILES}/${slug}.cpuprofile`);
+    const path = `${out}${date}-${slug}.md`;
+    await Deno.writeTextFile(path, profileMarkdown(call, m, summary));
+    console.log(`${call.name}: profile summary in ${path}`);
+  }
+}
+await Deno.remove(dir, { recursive: true });
+
+/** A profile summary as a page: µs per request by part and by function. */
+function profileMarkdown(call: Call, m: Measured, s: ProfileSummary): string {
+  const per = (ms: number) => (1000 * ms / Math.max(1, m.requests)).toFixed(1);
+  const table = (title: string, lines: ProfileSummary["parts"]) => [
+    `## ${title}`,
+    "",
+    "| | µs a request | share of busy time |",
+    "| --- | --- | --- |",
+    ...lines.map((l) => `| ${l.name.replaceAll("|", "\\|")} | ${per(l.ms)} | ${(100 * l.share).toFixed(1)}% |`),
+    "",
+  ];
+  return [
+    `# CPU profile: ${call.name}`,
+    "",
+    `bench/cpu_per_request.ts --cpu-prof, ${
+      new Date().toISOString()
+    }: ${m.requests} requests in ${SECONDS} s at c=${CONNECTIONS}, ` +
+    `${m.cpuUs.toFixed(0)} µs of CPU a request from /proc (all threads); the profile (the JavaScript thread) saw ` +
+    `${s.busyMs} ms busy of ${s.windowMs} ms, ${per(s.busyMs)} µs a request. Load average ${
+      Deno.loadavg().map((l) => l.toFixed(2)).join(" ")
+    }.`,
+    "",
+    ...table("By part (each sample counted for the innermost part on its stack)", s.parts),
+    ...table("By function, self time", s.self),
+    ...table("The app's own functions, inclusive time", s.inclusive),
+  ].join("\n");
+}

@@ -1,0 +1,38 @@
+/**
+ * One answer's bytes compressed at once (zlib's native code, no streams): Brotli or gzip at the
+ * fast end of their levels, where a JSON answer already shrinks to a fifth or less (a by-bounds
+ * page of 800 members: about 225 KB to under 60 KB) for about a millisecond or less.
+ */
+
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+
+/** The encodings the app compresses answers with, best first. */
+export type Encoding = "br" | "gzip";
+
+/** Brotli's quality (0 to 11): 1 compresses JSON about as well as gzip's default, at a third of its cost. */
+export const BROTLI_QUALITY = 1;
+/**
+ * Brotli's quality for answers of `LARGE_BYTES` or more: 0 costs half of 1 and still brings a
+ * by-bounds page of 800 members (about 225 KB) under 60 KB.
+ */
+export const BROTLI_QUALITY_LARGE = 0;
+/** From this size an answer is compressed at `BROTLI_QUALITY_LARGE`. */
+export const LARGE_BYTES = 64 * 1024;
+/** gzip's level (1 to 9): 1 is the fastest; JSON still shrinks to about a quarter. */
+export const GZIP_LEVEL = 1;
+
+/** `bytes` compressed with `encoding`, in a buffer of their own. */
+export function compressBytes(bytes: Uint8Array, encoding: Encoding): Uint8Array<ArrayBuffer> {
+  const out = encoding === "br"
+    ? brotliCompressSync(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: bytes.byteLength >= LARGE_BYTES ? BROTLI_QUALITY_LARGE : BROTLI_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    })
+    : gzipSync(bytes, { level: GZIP_LEVEL });
+  // A view of the whole buffer (it may be transferred to another thread), else a copy of its own.
+  const whole = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength;
+  return whole ? new Uint8Array(out.buffer as ArrayBuffer) : new Uint8Array(out);
+}

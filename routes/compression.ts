@@ -1,0 +1,118 @@
+/**
+ * Answers compressed for callers that accept it, at the least cost to this process's one
+ * JavaScript thread:
+ *
+ * - a JSON answer (always built whole in this app) is measured first: under `COMPRESS_MIN_BYTES`
+ *   it goes out as it is, by Deno's fast path for a body of known length (compressing a few
+ *   hundred bytes through a stream cost more than the rest of a signed-in call together);
+ * - a larger one is compressed at once, Brotli for callers that take it, else gzip
+ *   (routes/compressBytes.ts: zlib's native code, no streams), and from `OFF_THREAD_BYTES` on by
+ *   one worker thread (routes/compressThread.ts) while this thread serves others: a map view of
+ *   800 members is about 225 KB of JSON;
+ * - anything else (a page being rendered as a stream, a text file) goes to Hono's `compress()`,
+ *   gzip or deflate through a stream, from 1 KB as before.
+ *
+ * The caller gets the same content once decoded, with `Content-Encoding` and
+ * `Vary: Accept-Encoding` as HTTP asks.
+ */
+
+import type { Context, MiddlewareHandler } from "hono";
+import { compress } from "hono/compress";
+import { acceptsEncoding } from "./assets.ts";
+import { compressBytes, type Encoding } from "./compressBytes.ts";
+
+/** JSON answers smaller than this go out uncompressed (Hono's `compress()` threshold too). */
+export const COMPRESS_MIN_BYTES = 1024;
+/** JSON answers this large or larger are compressed off this thread. */
+export const OFF_THREAD_BYTES = 64 * 1024;
+
+let thread: Worker | null = null;
+let nextId = 0;
+const waiting = new Map<number, (out: Uint8Array<ArrayBuffer> | null) => void>();
+
+function compressThread(): Worker {
+  if (thread) return thread;
+  const w = new Worker(new URL("./compressThread.ts", import.meta.url).href, { type: "module" });
+  w.onmessage = (e: MessageEvent<{ id: number; out: Uint8Array<ArrayBuffer> | null }>) => {
+    waiting.get(e.data.id)?.(e.data.out);
+    waiting.delete(e.data.id);
+  };
+  w.onerror = (e) => {
+    // A broken thread answers nothing more: its callers get their answer uncompressed.
+    e.preventDefault();
+    stopCompressThread();
+  };
+  return thread = w;
+}
+
+/** Stops the thread (shutdown); answers waiting for it go uncompressed. */
+export function stopCompressThread(): void {
+  thread?.terminate();
+  thread = null;
+  for (const done of waiting.values()) done(null);
+  waiting.clear();
+}
+
+function compressOffThread(
+  bytes: Uint8Array<ArrayBuffer>,
+  encoding: Encoding,
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  const id = nextId++;
+  return new Promise((done) => {
+    waiting.set(id, done);
+    compressThread().postMessage({ id, bytes, encoding }, [bytes.buffer]);
+  });
+}
+
+const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
+
+/** The encoding to answer `c` with: Brotli when it is accepted, else gzip, else none. */
+function chosenEncoding(c: Context): Encoding | null {
+  const accepted = c.req.header("accept-encoding");
+  if (!accepted) return null;
+  return acceptsEncoding(accepted, "br") ? "br" : acceptsEncoding(accepted, "gzip") ? "gzip" : null;
+}
+
+/** Adds Accept-Encoding to the Vary header of `headers` (unless it says `*` or has it already). */
+function varyOnEncoding(headers: Headers): void {
+  const vary = headers.get("vary");
+  if (!vary) headers.set("vary", "Accept-Encoding");
+  else if (vary !== "*" && !/accept-encoding/i.test(vary)) headers.set("vary", `${vary}, Accept-Encoding`);
+}
+
+/** The middleware: put it where Hono's `compress()` would go (it takes that one's place). */
+export function compression(): MiddlewareHandler {
+  const streamed = compress();
+  const done = () => Promise.resolve();
+  return async function compression(c, next) {
+    await next();
+    const res = c.res;
+    const type = res.headers.get("content-type");
+    if (!type?.startsWith("application/json")) {
+      // Not JSON: Hono's compress() looks at the answer now made (its `next` has been run).
+      return await streamed(c, done);
+    }
+    if (
+      res.status === 206 || res.status === 204 || res.status === 304 || c.req.method === "HEAD" ||
+      res.headers.has("content-encoding") || NO_TRANSFORM.test(res.headers.get("cache-control") ?? "")
+    ) return;
+    varyOnEncoding(res.headers);
+    const encoding = chosenEncoding(c);
+    if (!encoding) return;
+    // Measured on a copy, so a small answer goes out as it was made (no headers copied again).
+    const bytes = new Uint8Array(await res.clone().arrayBuffer());
+    if (bytes.byteLength < COMPRESS_MIN_BYTES) return;
+    const out = bytes.byteLength >= OFF_THREAD_BYTES
+      ? await compressOffThread(bytes, encoding)
+      : compressBytes(bytes, encoding);
+    // The thread failed: the answer goes as it was made.
+    if (!out) return;
+    const headers = new Headers(res.headers);
+    headers.set("content-encoding", encoding);
+    headers.delete("content-length");
+    const etag = headers.get("etag");
+    if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
+    c.res = undefined;
+    c.res = new Response(out, { status: res.status, statusText: res.statusText, headers });
+  };
+}
