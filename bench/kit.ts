@@ -161,3 +161,46 @@ export async function reportRows(name: string, rows: ResultRow[], o: { note: str
     console.log(`recorded in ${await recordResults(name, rows, o)}`);
   }
 }
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat (all its threads,
+ * ended ones too; 10 ms resolution); NaN where there is no /proc.
+ */
+export function processCpuMs(pid: number | "self" = "self"): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    // Fields after the command name (which may hold spaces), counted from field 3 (state).
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10; // utime, stime in ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Time a process's live threads spent runnable but waiting for a core (ms), summed from
+ * /proc/<pid>/task/<tid>/schedstat (its second field, ns): what sharing the cores cost it. NaN
+ * where the kernel does not keep it.
+ */
+export function processWaitMs(pid: number | "self" = "self"): number {
+  try {
+    let ns = 0;
+    for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/schedstat`).split(" ")[1]);
+      } catch { /* the thread ended */ }
+    }
+    return ns / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The 1/5/15-minute load average as printed ("3.10 2.95 2.40"), or "unknown". */
+export function loadAverageText(): string {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "unknown";
+  }
+}
