@@ -505,6 +505,7 @@ async function runOne(n: number, redisMissing: string | null, benchMissing: bool
     const redisNearestStats: [string, Stats][] = [];
     const redisBoundsStats: [string, Stats][] = [];
     const P = Math.min(PEER_POINTS, viewers.length);
+    let pingP50 = NaN;
     const perPoint = Math.max(100, Math.floor(QUERIES / P));
     const samePointsNearest = await measure(
       P * perPoint,
@@ -538,6 +539,10 @@ async function runOne(n: number, redisMissing: string | null, benchMissing: bool
         return [label, s] as [string, Stats];
       };
       const at = (i: number) => ["FROMLONLAT", shown(viewers[i]).lon, shown(viewers[i]).lat];
+      // The floor under every Redis figure: a PING's round trip through the same client.
+      const ping = await redisBenchmark(redis.port, 1, P * perPoint, () => ["PING"]);
+      note.push(`redis-benchmark PING (the round trip under every Redis figure): p50 ${fmtUs(ping.p50)}`);
+      pingP50 = ping.p50;
       redisNearestStats.push(
         await over(
           "BYRADIUS ASC COUNT 31",
@@ -733,6 +738,15 @@ async function runOne(n: number, redisMissing: string | null, benchMissing: bool
           better: "higher",
         });
       }
+    }
+    if (Number.isFinite(pingP50)) {
+      figures.push({
+        bench: "geo",
+        metric: `Redis PING round trip p50 (redis-benchmark, the floor of its queries), ${at}`,
+        unit: "µs",
+        value: Math.round(pingP50 * 10) / 10,
+        better: "lower",
+      });
     }
     if (bbIds) {
       figures.push({

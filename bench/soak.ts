@@ -16,7 +16,20 @@
  */
 
 import { chromium } from "playwright-core";
-import { arg, burnCpu, type Member, pct, recordResults, type ResultRow, seedMembers, sleep, startApp } from "./kit.ts";
+import {
+  arg,
+  burnCpu,
+  loadAverageText,
+  type Member,
+  pct,
+  processCpuMs,
+  processWaitMs,
+  recordResults,
+  type ResultRow,
+  seedMembers,
+  sleep,
+  startApp,
+} from "./kit.ts";
 import { CHROMIUM_FLAGS } from "../tests/e2e/harness.ts";
 
 export interface SoakOptions {
@@ -43,6 +56,21 @@ export interface SoakResult {
   reconnects: number;
   /** Calls answered with another status than expected. */
   failedCalls: number;
+  /**
+   * Where the time went while the pairs conversed: the server process's CPU and its threads' time
+   * runnable but waiting for a core, the same for this process (the socket pairs' clients), the
+   * wall time, and the load average at the end (/proc; NaN elsewhere).
+   */
+  cpu: {
+    wallMs: number;
+    serverCpuMs: number;
+    serverWaitMs: number;
+    clientCpuMs: number;
+    clientWaitMs: number;
+    /** The worst second of the server: its highest wait for a core within one second (ms). */
+    serverWorstWaitMsPerS: number;
+    load: string;
+  };
   /** The Chromium pairs' messages and receipts, timed on the pages (absent without `browsers`). */
   tabs?: {
     messages: number;
@@ -142,8 +170,25 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
   let messages = 0, lostMessages = 0, receiptsAsked = 0, lostReceipts = 0;
   const late: string[] = [];
   let tabs: SoakResult["tabs"];
+  const serverPid = app.child.pid;
+  let cpu: SoakResult["cpu"] | undefined;
+  let sampler: ReturnType<typeof setInterval> | undefined;
   try {
     for (let i = 0; i < members.length; i += 50) await Promise.all(members.slice(i, i + 50).map(open));
+    // The server's and the clients' CPU apart, from the start of the conversations to their end.
+    const start = {
+      t: performance.now(),
+      sc: processCpuMs(serverPid),
+      sw: processWaitMs(serverPid),
+      cc: processCpuMs(),
+      cw: processWaitMs(),
+    };
+    let worstWait = 0, lastWait = start.sw;
+    sampler = setInterval(() => {
+      const w = processWaitMs(serverPid);
+      worstWait = Math.max(worstWait, w - lastWait);
+      lastWait = w;
+    }, 1000);
     const until = performance.now() + o.seconds * 1000;
     const pairRun = async (a: Member, b: Member) => {
       let [from, to] = [a, b];
@@ -192,6 +237,16 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
       await sleep(10);
     }
     await Promise.all(runs);
+    clearInterval(sampler);
+    cpu = {
+      wallMs: performance.now() - start.t,
+      serverCpuMs: processCpuMs(serverPid) - start.sc,
+      serverWaitMs: processWaitMs(serverPid) - start.sw,
+      clientCpuMs: processCpuMs() - start.cc,
+      clientWaitMs: processWaitMs() - start.cw,
+      serverWorstWaitMsPerS: worstWait,
+      load: loadAverageText(),
+    };
     tabs = await tabsRun;
     // What was late has had WAIT_MS more; a second look for each.
     await sleep(WAIT_MS);
@@ -201,6 +256,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
       else lostReceipts++;
     }
   } finally {
+    clearInterval(sampler);
     stopped = true;
     for (const ws of sockets) ws.close();
     burner.stop();
@@ -219,6 +275,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
     receiptP99: pct(receipts, 0.99),
     reconnects,
     failedCalls,
+    cpu: cpu!,
     ...(tabs ? { tabs } : {}),
   };
 }
@@ -307,6 +364,16 @@ if (import.meta.main) {
     console.log(`| tab receipts | ${t.receipts} | ${t.lostReceipts} | | ${ms(t.receiptP99)} |`);
   }
   console.log(`reconnects ${r.reconnects}, failed calls ${r.failedCalls}, load after ${Deno.loadavg()[0].toFixed(2)}`);
+  const c = r.cpu;
+  const share = (x: number) => `${(100 * x / c.wallMs).toFixed(0)} % of a core`;
+  // Each message costs the server a POST, its delivery, a read PUT and its receipt.
+  const perMessage = (x: number) => `${(x * 1000 / Math.max(1, r.messages)).toFixed(0)} µs a message`;
+  console.log(
+    `server: ${ms(c.serverCpuMs)} CPU (${share(c.serverCpuMs)}, ${perMessage(c.serverCpuMs)}), ` +
+      `${ms(c.serverWaitMs)} waiting for a core (worst second ${ms(c.serverWorstWaitMsPerS)}); ` +
+      `clients: ${ms(c.clientCpuMs)} CPU (${share(c.clientCpuMs)}), ${ms(c.clientWaitMs)} waiting; ` +
+      `over ${ms(c.wallMs)}, load ${c.load}`,
+  );
   console.log(JSON.stringify({ soak: o, result: r }));
   const rows: ResultRow[] = [
     { bench: "soak", metric: "messages lost", unit: "", value: r.lostMessages, goal: 0, better: "lower" },
@@ -322,6 +389,31 @@ if (import.meta.main) {
     { bench: "soak", metric: "receipt p99", unit: "ms", value: Math.round(r.receiptP99), goal: 1000, better: "lower" },
     { bench: "soak", metric: "messages", unit: "", value: r.messages, better: "higher" },
   ];
+  if (Number.isFinite(r.cpu.serverCpuMs)) {
+    rows.push(
+      {
+        bench: "soak",
+        metric: "server CPU a message (its POST, read PUT and both events)",
+        unit: "µs",
+        value: Math.round(r.cpu.serverCpuMs * 1000 / Math.max(1, r.messages)),
+        better: "lower",
+      },
+      {
+        bench: "soak",
+        metric: "server time waiting for a core, share of the run",
+        unit: "%",
+        value: Math.round(100 * r.cpu.serverWaitMs / r.cpu.wallMs),
+        better: "lower",
+      },
+      {
+        bench: "soak",
+        metric: "clients' CPU (the soak process), share of a core",
+        unit: "%",
+        value: Math.round(100 * r.cpu.clientCpuMs / r.cpu.wallMs),
+        better: "lower",
+      },
+    );
+  }
   if (r.tabs) {
     rows.push(
       { bench: "soak", metric: "tab messages lost", unit: "", value: r.tabs.lost, goal: 0, better: "lower" },
