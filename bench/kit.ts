@@ -77,11 +77,12 @@ export async function spawn(args: string[], env: Record<string, string>, re: Reg
 
 /**
  * The app (`main.ts`) on the KV file at `kvPath`, on a free port, without its job workers; with
- * `LIVE_PORT` in `env`, its live listener's origin too.
+ * `LIVE_PORT` in `env`, its live listener's origin too. `denoFlags` go to `deno run` (a CPU profile:
+ * `--cpu-prof --cpu-prof-dir=<dir>`, written when the app exits).
  */
-export async function startApp(kvPath: string, env: Record<string, string> = {}) {
+export async function startApp(kvPath: string, env: Record<string, string> = {}, denoFlags: string[] = []) {
   const { child, match } = await spawn(
-    ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
+    ["run", "-A", ...denoFlags, new URL("../main.ts", import.meta.url).pathname],
     {
       PORT: "0",
       WEB_INSTANCES: "1",
@@ -194,6 +195,27 @@ export function processWaitMs(pid: number | "self" = "self"): number {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * CPU time (ms) of each live thread of a process by the thread's name (threads of one name summed:
+ * "deno" is the JavaScript thread, "sw-0" Deno KV's SQLite writer, "tokio-runtime-w" I/O, "V8
+ * DefaultWorke" the collector's helpers), from /proc/<pid>/task/<tid>/stat; empty where there is no
+ * /proc.
+ */
+export function threadCpuMs(pid: number | "self" = "self"): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
+      try {
+        const st = Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/stat`);
+        const name = st.slice(st.indexOf("(") + 1, st.lastIndexOf(")"));
+        const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
+        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+      } catch { /* the thread ended */ }
+    }
+  } catch { /* no /proc */ }
+  return out;
 }
 
 /** The 1/5/15-minute load average as printed ("3.10 2.95 2.40"), or "unknown". */

@@ -11,8 +11,13 @@
  * message typed and sent in one tab, timed to its bubble in the other tab, and to the second check
  * in the first once the other tab has shown it).
  *
- * Run: `deno task soak [--pairs 200] [--minutes 10] [--burn 1] [--live] [--browsers 2]`; prints a
- * table and one JSON line; exits 1 when anything was lost or a p99 is 1 s or more.
+ * The server's CPU and its threads' wait for a core (/proc) are counted apart from this process's
+ * (the socket pairs' clients), so a slow delivery can be told apart: a server short of CPU for its
+ * own work, or one kept waiting by the rest of the machine.
+ *
+ * Run: `deno task soak [--pairs 200] [--minutes 10] [--burn 1] [--live] [--browsers 2]
+ * [--server-profile <dir>]`; prints a table and one JSON line; exits 1 when anything was lost or a
+ * p99 is 1 s or more.
  */
 
 import { chromium } from "playwright-core";
@@ -29,6 +34,7 @@ import {
   seedMembers,
   sleep,
   startApp,
+  threadCpuMs,
 } from "./kit.ts";
 import { CHROMIUM_FLAGS } from "../tests/e2e/harness.ts";
 
@@ -41,6 +47,8 @@ export interface SoakOptions {
   live: boolean;
   /** Pairs that converse in Chromium tabs, beside the others. */
   browsers?: number;
+  /** A folder for the server's CPU profile (`--server-profile <dir>`), written when it stops. */
+  serverProfileDir?: string;
 }
 
 export interface SoakResult {
@@ -69,6 +77,8 @@ export interface SoakResult {
     clientWaitMs: number;
     /** The worst second of the server: its highest wait for a core within one second (ms). */
     serverWorstWaitMsPerS: number;
+    /** The server's CPU by thread name (ms): which of its threads did the work. */
+    serverThreadsMs: Record<string, number>;
     load: string;
   };
   /** The Chromium pairs' messages and receipts, timed on the pages (absent without `browsers`). */
@@ -94,7 +104,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
     ...(o.live ? { LIVE_PORT: "0" } : {}),
     // The tabs need the island bundles.
     ...(tabPairs ? { BUILD_ON_START: "1", BUILD_DIR: `${dir}/build` } : {}),
-  });
+  }, o.serverProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.serverProfileDir}`] : []);
   const burner = burnCpu(o.burn);
   const origin = app.origin;
   const socketBase = (o.live ? app.live : origin).replace(/^http/, "ws");
@@ -182,6 +192,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
       sw: processWaitMs(serverPid),
       cc: processCpuMs(),
       cw: processWaitMs(),
+      threads: threadCpuMs(serverPid),
     };
     let worstWait = 0, lastWait = start.sw;
     sampler = setInterval(() => {
@@ -245,6 +256,10 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
       clientCpuMs: processCpuMs() - start.cc,
       clientWaitMs: processWaitMs() - start.cw,
       serverWorstWaitMsPerS: worstWait,
+      serverThreadsMs: Object.fromEntries(
+        [...threadCpuMs(serverPid)].map(([k, v]) => [k, v - (start.threads.get(k) ?? 0)] as const)
+          .filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]),
+      ),
       load: loadAverageText(),
     };
     tabs = await tabsRun;
@@ -349,6 +364,7 @@ if (import.meta.main) {
     burn: Number(arg("burn", "1")),
     live: Deno.args.includes("--live"),
     browsers: Number(arg("browsers", "2")),
+    serverProfileDir: arg("server-profile", "") || undefined,
   };
   const load = Deno.loadavg()[0];
   console.log(`soak: ${o.pairs} pairs for ${o.seconds} s, ${o.burn} busy process(es), load ${load.toFixed(2)}`);
@@ -373,6 +389,9 @@ if (import.meta.main) {
       `${ms(c.serverWaitMs)} waiting for a core (worst second ${ms(c.serverWorstWaitMsPerS)}); ` +
       `clients: ${ms(c.clientCpuMs)} CPU (${share(c.clientCpuMs)}), ${ms(c.clientWaitMs)} waiting; ` +
       `over ${ms(c.wallMs)}, load ${c.load}`,
+  );
+  console.log(
+    `server CPU by thread: ${Object.entries(c.serverThreadsMs).map(([k, v]) => `${k} ${ms(v)}`).join(", ")}`,
   );
   console.log(JSON.stringify({ soak: o, result: r }));
   const rows: ResultRow[] = [
