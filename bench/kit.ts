@@ -132,11 +132,12 @@ export async function spawn(args: string[], env: Record<string, string>, re: Reg
 
 /**
  * The app (`main.ts`) on the KV file at `kvPath`, on a free port, without its job workers; with
- * `LIVE_PORT` in `env`, its live listener's origin too.
+ * `LIVE_PORT` in `env`, its live listener's origin too. `denoFlags` go to `deno run` (a CPU profile:
+ * `--cpu-prof --cpu-prof-dir=<dir>`, written when the app exits).
  */
-export async function startApp(kvPath: string, env: Record<string, string> = {}) {
+export async function startApp(kvPath: string, env: Record<string, string> = {}, denoFlags: string[] = []) {
   const { child, match } = await spawn(
-    ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
+    ["run", "-A", ...denoFlags, new URL("../main.ts", import.meta.url).pathname],
     {
       PORT: "0",
       WEB_INSTANCES: "1",
@@ -218,5 +219,69 @@ export async function reportRows(
     await Deno.writeTextFile(to, rows.map((r) => JSON.stringify(r) + "\n").join(""), { append: true });
   } else if (Deno.args.includes("--record")) {
     console.log(`recorded in ${await recordResults(name, rows, o)}`);
+  }
+}
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat (all its threads,
+ * ended ones too; 10 ms resolution); NaN where there is no /proc.
+ */
+export function processCpuMs(pid: number | "self" = "self"): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    // Fields after the command name (which may hold spaces), counted from field 3 (state).
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10; // utime, stime in ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Time a process's live threads spent runnable but waiting for a core (ms), summed from
+ * /proc/<pid>/task/<tid>/schedstat (its second field, ns): what sharing the cores cost it. NaN
+ * where the kernel does not keep it.
+ */
+export function processWaitMs(pid: number | "self" = "self"): number {
+  try {
+    let ns = 0;
+    for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/schedstat`).split(" ")[1]);
+      } catch { /* the thread ended */ }
+    }
+    return ns / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * CPU time (ms) of each live thread of a process by the thread's name (threads of one name summed:
+ * "deno" is the JavaScript thread, "sw-0" Deno KV's SQLite writer, "tokio-runtime-w" I/O, "V8
+ * DefaultWorke" the collector's helpers), from /proc/<pid>/task/<tid>/stat; empty where there is no
+ * /proc.
+ */
+export function threadCpuMs(pid: number | "self" = "self"): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
+      try {
+        const st = Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/stat`);
+        const name = st.slice(st.indexOf("(") + 1, st.lastIndexOf(")"));
+        const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
+        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+      } catch { /* the thread ended */ }
+    }
+  } catch { /* no /proc */ }
+  return out;
+}
+
+/** The 1/5/15-minute load average as printed ("3.10 2.95 2.40"), or "unknown". */
+export function loadAverageText(): string {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "unknown";
   }
 }

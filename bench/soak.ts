@@ -11,12 +11,31 @@
  * message typed and sent in one tab, timed to its bubble in the other tab, and to the second check
  * in the first once the other tab has shown it).
  *
- * Run: `deno task soak [--pairs 200] [--minutes 10] [--burn 1] [--live] [--browsers 2]`; prints a
- * table and one JSON line; exits 1 when anything was lost or a p99 is 1 s or more.
+ * The server's CPU and its threads' wait for a core (/proc) are counted apart from this process's
+ * (the socket pairs' clients), so a slow delivery can be told apart: a server short of CPU for its
+ * own work, or one kept waiting by the rest of the machine.
+ *
+ * Run: `deno task soak [--pairs 200] [--minutes 10] [--burn 1] [--live] [--browsers 2]
+ * [--server-profile <dir>]`; prints a table and one JSON line; exits 1 when anything was lost or a
+ * p99 is 1 s or more.
  */
 
 import { chromium } from "playwright-core";
-import { arg, burnCpu, type Member, pct, recordResults, type ResultRow, seedMembers, sleep, startApp } from "./kit.ts";
+import {
+  arg,
+  burnCpu,
+  loadAverageText,
+  type Member,
+  pct,
+  processCpuMs,
+  processWaitMs,
+  recordResults,
+  type ResultRow,
+  seedMembers,
+  sleep,
+  startApp,
+  threadCpuMs,
+} from "./kit.ts";
 import { CHROMIUM_FLAGS } from "../tests/e2e/harness.ts";
 
 export interface SoakOptions {
@@ -28,6 +47,8 @@ export interface SoakOptions {
   live: boolean;
   /** Pairs that converse in Chromium tabs, beside the others. */
   browsers?: number;
+  /** A folder for the server's CPU profile (`--server-profile <dir>`), written when it stops. */
+  serverProfileDir?: string;
 }
 
 export interface SoakResult {
@@ -43,6 +64,23 @@ export interface SoakResult {
   reconnects: number;
   /** Calls answered with another status than expected. */
   failedCalls: number;
+  /**
+   * Where the time went while the pairs conversed: the server process's CPU and its threads' time
+   * runnable but waiting for a core, the same for this process (the socket pairs' clients), the
+   * wall time, and the load average at the end (/proc; NaN elsewhere).
+   */
+  cpu: {
+    wallMs: number;
+    serverCpuMs: number;
+    serverWaitMs: number;
+    clientCpuMs: number;
+    clientWaitMs: number;
+    /** The worst second of the server: its highest wait for a core within one second (ms). */
+    serverWorstWaitMsPerS: number;
+    /** The server's CPU by thread name (ms): which of its threads did the work. */
+    serverThreadsMs: Record<string, number>;
+    load: string;
+  };
   /** The Chromium pairs' messages and receipts, timed on the pages (absent without `browsers`). */
   tabs?: {
     messages: number;
@@ -66,7 +104,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
     ...(o.live ? { LIVE_PORT: "0" } : {}),
     // The tabs need the island bundles.
     ...(tabPairs ? { BUILD_ON_START: "1", BUILD_DIR: `${dir}/build` } : {}),
-  });
+  }, o.serverProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.serverProfileDir}`] : []);
   const burner = burnCpu(o.burn);
   const origin = app.origin;
   const socketBase = (o.live ? app.live : origin).replace(/^http/, "ws");
@@ -142,8 +180,26 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
   let messages = 0, lostMessages = 0, receiptsAsked = 0, lostReceipts = 0;
   const late: string[] = [];
   let tabs: SoakResult["tabs"];
+  const serverPid = app.child.pid;
+  let cpu: SoakResult["cpu"] | undefined;
+  let sampler: ReturnType<typeof setInterval> | undefined;
   try {
     for (let i = 0; i < members.length; i += 50) await Promise.all(members.slice(i, i + 50).map(open));
+    // The server's and the clients' CPU apart, from the start of the conversations to their end.
+    const start = {
+      t: performance.now(),
+      sc: processCpuMs(serverPid),
+      sw: processWaitMs(serverPid),
+      cc: processCpuMs(),
+      cw: processWaitMs(),
+      threads: threadCpuMs(serverPid),
+    };
+    let worstWait = 0, lastWait = start.sw;
+    sampler = setInterval(() => {
+      const w = processWaitMs(serverPid);
+      worstWait = Math.max(worstWait, w - lastWait);
+      lastWait = w;
+    }, 1000);
     const until = performance.now() + o.seconds * 1000;
     const pairRun = async (a: Member, b: Member) => {
       let [from, to] = [a, b];
@@ -192,6 +248,20 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
       await sleep(10);
     }
     await Promise.all(runs);
+    clearInterval(sampler);
+    cpu = {
+      wallMs: performance.now() - start.t,
+      serverCpuMs: processCpuMs(serverPid) - start.sc,
+      serverWaitMs: processWaitMs(serverPid) - start.sw,
+      clientCpuMs: processCpuMs() - start.cc,
+      clientWaitMs: processWaitMs() - start.cw,
+      serverWorstWaitMsPerS: worstWait,
+      serverThreadsMs: Object.fromEntries(
+        [...threadCpuMs(serverPid)].map(([k, v]) => [k, v - (start.threads.get(k) ?? 0)] as const)
+          .filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]),
+      ),
+      load: loadAverageText(),
+    };
     tabs = await tabsRun;
     // What was late has had WAIT_MS more; a second look for each.
     await sleep(WAIT_MS);
@@ -201,6 +271,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
       else lostReceipts++;
     }
   } finally {
+    clearInterval(sampler);
     stopped = true;
     for (const ws of sockets) ws.close();
     burner.stop();
@@ -219,6 +290,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
     receiptP99: pct(receipts, 0.99),
     reconnects,
     failedCalls,
+    cpu: cpu!,
     ...(tabs ? { tabs } : {}),
   };
 }
@@ -292,6 +364,7 @@ if (import.meta.main) {
     burn: Number(arg("burn", "1")),
     live: Deno.args.includes("--live"),
     browsers: Number(arg("browsers", "2")),
+    serverProfileDir: arg("server-profile", "") || undefined,
   };
   const load = Deno.loadavg()[0];
   console.log(`soak: ${o.pairs} pairs for ${o.seconds} s, ${o.burn} busy process(es), load ${load.toFixed(2)}`);
@@ -307,6 +380,19 @@ if (import.meta.main) {
     console.log(`| tab receipts | ${t.receipts} | ${t.lostReceipts} | | ${ms(t.receiptP99)} |`);
   }
   console.log(`reconnects ${r.reconnects}, failed calls ${r.failedCalls}, load after ${Deno.loadavg()[0].toFixed(2)}`);
+  const c = r.cpu;
+  const share = (x: number) => `${(100 * x / c.wallMs).toFixed(0)} % of a core`;
+  // Each message costs the server a POST, its delivery, a read PUT and its receipt.
+  const perMessage = (x: number) => `${(x * 1000 / Math.max(1, r.messages)).toFixed(0)} µs a message`;
+  console.log(
+    `server: ${ms(c.serverCpuMs)} CPU (${share(c.serverCpuMs)}, ${perMessage(c.serverCpuMs)}), ` +
+      `${ms(c.serverWaitMs)} waiting for a core (worst second ${ms(c.serverWorstWaitMsPerS)}); ` +
+      `clients: ${ms(c.clientCpuMs)} CPU (${share(c.clientCpuMs)}), ${ms(c.clientWaitMs)} waiting; ` +
+      `over ${ms(c.wallMs)}, load ${c.load}`,
+  );
+  console.log(
+    `server CPU by thread: ${Object.entries(c.serverThreadsMs).map(([k, v]) => `${k} ${ms(v)}`).join(", ")}`,
+  );
   console.log(JSON.stringify({ soak: o, result: r }));
   const rows: ResultRow[] = [
     { bench: "soak", metric: "messages lost", unit: "", value: r.lostMessages, goal: 0, better: "lower" },
@@ -322,6 +408,31 @@ if (import.meta.main) {
     { bench: "soak", metric: "receipt p99", unit: "ms", value: Math.round(r.receiptP99), goal: 1000, better: "lower" },
     { bench: "soak", metric: "messages", unit: "", value: r.messages, better: "higher" },
   ];
+  if (Number.isFinite(r.cpu.serverCpuMs)) {
+    rows.push(
+      {
+        bench: "soak",
+        metric: "server CPU a message (its POST, read PUT and both events)",
+        unit: "µs",
+        value: Math.round(r.cpu.serverCpuMs * 1000 / Math.max(1, r.messages)),
+        better: "lower",
+      },
+      {
+        bench: "soak",
+        metric: "server time waiting for a core, share of the run",
+        unit: "%",
+        value: Math.round(100 * r.cpu.serverWaitMs / r.cpu.wallMs),
+        better: "lower",
+      },
+      {
+        bench: "soak",
+        metric: "clients' CPU (the soak process), share of a core",
+        unit: "%",
+        value: Math.round(100 * r.cpu.clientCpuMs / r.cpu.wallMs),
+        better: "lower",
+      },
+    );
+  }
   if (r.tabs) {
     rows.push(
       { bench: "soak", metric: "tab messages lost", unit: "", value: r.tabs.lost, goal: 0, better: "lower" },

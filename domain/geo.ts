@@ -13,7 +13,7 @@
  * jitter across an edge does not flip the shown point back and forth and trace the edge.
  */
 
-import { createHmac } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
 
 /** Mean earth radius (IUGG), metres. */
 export const EARTH_RADIUS_M = 6_371_008.8;
@@ -228,6 +228,23 @@ export class PrivacyGrid {
   }
 }
 
+let lastSecret: string | undefined;
+let lastKey: KeyObject | undefined;
+
+/**
+ * The HMAC key of a secret, made once per secret (a key made from a string on every call costs a
+ * buffer copy and a key import per position write).
+ */
+function hmacKey(secret: string | Uint8Array): KeyObject {
+  // Bytes may be changed in place by their owner: a key of their own each time.
+  if (typeof secret !== "string") return createSecretKey(secret);
+  if (secret !== lastSecret || lastKey === undefined) {
+    lastKey = createSecretKey(new TextEncoder().encode(secret));
+    lastSecret = secret;
+  }
+  return lastKey;
+}
+
 /**
  * The shown point of a member in a cell: fixed per (secret, member, grid, cell), spread evenly
  * over the cell. Two 32-bit fractions of HMAC-SHA256 place it.
@@ -238,7 +255,8 @@ export function shownPoint(
   grid: PrivacyGrid,
   cell: GridCell,
 ): LatLon {
-  const mac = createHmac("sha256", secret).update(`shown-v1|${grid.cellMeters}|${cell.row}|${cell.col}|${profileId}`)
+  const mac = createHmac("sha256", hmacKey(secret))
+    .update(`shown-v1|${grid.cellMeters}|${cell.row}|${cell.col}|${profileId}`)
     .digest();
   const u = mac.readUInt32BE(0) / 2 ** 32;
   const v = mac.readUInt32BE(4) / 2 ** 32;

@@ -15,6 +15,12 @@ Deno.test("soak - 10 pairs converse for 10 s beside a busy core: no message or r
   assert.equal(r.lostMessages, 0);
   assert.equal(r.lostReceipts, 0);
   assert.equal(r.receipts, r.messages, "every message was read and its receipt asked for");
+  if (Deno.build.os === "linux") {
+    // The server's CPU is counted apart from the clients', by thread: its JavaScript thread worked.
+    assert.ok(r.cpu.serverCpuMs > 0, `the server's CPU was counted (${r.cpu.serverCpuMs} ms)`);
+    assert.ok((r.cpu.serverThreadsMs["deno"] ?? 0) > 0, JSON.stringify(r.cpu.serverThreadsMs));
+    assert.ok(r.cpu.serverWaitMs >= 0 && r.cpu.clientCpuMs >= 0 && r.cpu.wallMs >= 10_000);
+  }
 });
 
 Deno.test("soak - the same on the live listener's sockets", async () => {

@@ -283,3 +283,36 @@ Deno.test("memory index - its distance math agrees with the textbook haversine (
   assert.ok(worst < 1e-12, `worst relative error ${worst}`);
   assert.equal(aToMeters(haversineA(52.5, 13.4, Math.cos(52.5 * RAD), Math.sin(52.5 * RAD), 52.5, 13.4)), 0);
 });
+
+Deno.test("memory index - nearest in a 2° area around a dense city and a few far members answers as brute force does", () => {
+  // Most members packed in one city (many occupied blocks, each close), a few spread over the
+  // area: the search walks rings near the viewer and takes the far blocks from the map.
+  const rand = rng(7);
+  const index = new PositionIndex();
+  const members = new Map<string, Model>();
+  let v = 0;
+  const add = (id: string, lat: number, lon: number) => {
+    const c = { p: id, s: sectorKey(lat, lon), lat, lon, ts: 1000, u: 10_000 };
+    index.apply(c, String(++v).padStart(20, "0"));
+    members.set(id, { lat, lon, ts: 1000, until: 10_000, sector: c.s });
+  };
+  for (let i = 0; i < 6000; i++) add(`c${i}`, 40.7 + (rand() - 0.5) * 0.3, -74 + (rand() - 0.5) * 0.3);
+  for (let i = 0; i < 60; i++) add(`f${i}`, 40.7 + (rand() - 0.5) * 2, -74 + (rand() - 0.5) * 2);
+  for (let q = 0; q < 40; q++) {
+    // Viewers in the city, at its edge and out in the area; 30 nearest, and more than the city holds nearby.
+    const spread = q < 20 ? 0.3 : 1.8;
+    const lat = 40.7 + (rand() - 0.5) * spread, lon = -74 + (rand() - 0.5) * spread;
+    const need = q % 5 === 0 ? 2000 : 31;
+    const latMin = lat - 1, latMax = lat + 1, lonMin = lon - 1;
+    const region: Region = {
+      latMin,
+      latMax,
+      lonMin,
+      lonMax: lonMin + 2,
+      test: (la, lo) => la >= latMin && la <= latMax && ((lo - lonMin) % 360 + 360) % 360 <= 2,
+    };
+    const got = answer(index, index.search(lat, lon, region, need, 2000, -1, null));
+    const want = bruteForce(members, lat, lon, { test: (m) => region.test(m.lat, m.lon, 0) }, need, 2000);
+    assert.deepEqual(got, want);
+  }
+});

@@ -15,7 +15,7 @@ import type { Query } from "./search.ts";
 /** The answer of query `q` in (distance, id) order, found nearest first. */
 export function nearestFirst(q: Query): TopK {
   const { lat, cosQ, qLon, top, brMin, brMax, bcMin, bcMax, relation, blockLatMin, blockLonMin, scanCell } = q;
-  const { cRow, cCol, bCells, blockOf } = q.view;
+  const { cRow, cCol, bCells, blockOf, bId } = q.view;
   // Nodes: a block as its index b >= 0, a cell c as -1 - c.
   const heap = new NodeHeap<number>();
   const br0 = q.rowOf(lat);
@@ -72,16 +72,28 @@ export function nearestFirst(q: Query): TopK {
     return Math.max(0, lb * LB_SAFETY);
   };
 
+  // Walking rings costs a map lookup per block position, taking the occupied blocks from the map a
+  // bound and a heap push per occupied block: rings are walked while their cost stays below the
+  // map's, then the occupied blocks not yet walked are taken from the map at once (a world-wide
+  // box, an empty area). So a dense city costs a few rings, not a pass over all its blocks.
+  const mapCost = 4 * blockOf.size + 1024;
+  let walked = 0;
+  const ringSize = (k: number) => (k === 0 ? 1 : 8 * k);
+  /** Pushes every occupied block of the region outside rings 0..k; no ring is walked after. */
+  const takeTheRest = (k: number) => {
+    for (const b of blockOf.values()) {
+      if (relation(blockLatMin(b), blockLonMin(b), BLOCK_DEG) === 0) continue;
+      const id = bId[b];
+      const r = Math.floor(id / BLOCK_COLS);
+      // The block's column where the region has it (the region spans fewer than BLOCK_COLS).
+      const c = bcMin + ((id % BLOCK_COLS) - bcMin % BLOCK_COLS + BLOCK_COLS) % BLOCK_COLS;
+      if (k >= 0 && Math.abs(r - br0) <= k && Math.abs(c - bc0) <= k) continue; // walked already
+      pushBlock(b);
+    }
+  };
+
   let k = kStart - 1;
   let ringLb = k < 0 ? 0 : ringBound(k);
-  // A region with far more blocks than the index holds (a world-wide box, an empty area): take
-  // the occupied blocks from the map instead of walking rings of mostly empty ones.
-  if (q.regionBlocks > 4 * blockOf.size + 1024) {
-    for (const b of blockOf.values()) {
-      if (relation(blockLatMin(b), blockLonMin(b), BLOCK_DEG) > 0) pushBlock(b);
-    }
-    ringLb = Infinity;
-  }
   let worstA = -1, worstM = Infinity;
   for (;;) {
     const nodeLb = heap.size > 0 ? heap.lb[0] : Infinity;
@@ -95,8 +107,14 @@ export function nearestFirst(q: Query): TopK {
       if (frontier > worstM) break;
     }
     if (ringLb <= nodeLb) {
+      if (walked + ringSize(k + 1) > mapCost && q.regionBlocks > mapCost) {
+        takeTheRest(k);
+        ringLb = Infinity;
+        continue;
+      }
       k++;
       enumerateRing(k);
+      walked += ringSize(k);
       ringLb = ringBound(k);
       continue;
     }
