@@ -52,6 +52,8 @@ export interface NearbyMapProps {
   attribution: string;
   /** The member's own last report, for a device that saved none. */
   known: KnownLocation | null;
+  /** The shown points of the nearest members (kv/briefs.ts `nearestPoints`): the first view shows them. */
+  near: { lat: number; lon: number }[];
 }
 
 /** The buttons' icons: 24 px line drawings in the text colour. */
@@ -114,7 +116,7 @@ function useTilesFailing(): [boolean, () => void, () => void] {
   return [failing, loaded, failed];
 }
 
-function MapBody({ profileId, attribution, known }: NearbyMapProps) {
+function MapBody({ profileId, attribution, known, near }: NearbyMapProps) {
   const loc = useLocation(profileId, known);
   const nsfw = useShowsNsfw();
   const [filter, setFilter] = useBriefFilter();
@@ -130,6 +132,7 @@ function MapBody({ profileId, attribution, known }: NearbyMapProps) {
   const [start, setStart] = useState<MapStart | null>(null);
   const captionTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const saveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const canvasRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     captionTimer.current = setTimeout(() => setCaptions(false), CAPTION_MS);
@@ -148,7 +151,8 @@ function MapBody({ profileId, attribution, known }: NearbyMapProps) {
   // The first view, once the location is known: a linked point, else the saved view, else me.
   useEffect(() => {
     if (!loc.ready || start) return;
-    const first = firstMapView(location.hash, loc);
+    const canvas = canvasRef.current!;
+    const first = firstMapView(location.hash, loc, near, { width: canvas.clientWidth, height: canvas.clientHeight });
     setStart(first);
     // The page's first tiles (islands/MapPreview.enhance.ts) stay under Leaflet's only when they show this view.
     if (firstTiles()?.dataset.view !== viewKey(first)) firstTiles()?.remove();
@@ -246,7 +250,7 @@ function MapBody({ profileId, attribution, known }: NearbyMapProps) {
 
   return (
     <div className={"map-page" + (captions ? " captions" : "")}>
-      <div className="map-canvas">
+      <div className="map-canvas" ref={canvasRef}>
         {Leaflet && start
           ? (
             <Leaflet
