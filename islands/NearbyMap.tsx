@@ -102,6 +102,22 @@ const firstTiles = () => document.querySelector<HTMLElement>(".map-preview");
 /** Leaflet has drawn its first tiles: the first tiles under them go once Leaflet's have faded in (0.2 s). */
 const leafletTilesShown = () => setTimeout(() => firstTiles()?.remove(), 250);
 
+/** Whether the browser says it is online, following its `online` and `offline` events. */
+function useOnline(): boolean {
+  const [online, setOnline] = useState(true);
+  useEffect(() => {
+    const update = () => setOnline(navigator.onLine);
+    update();
+    addEventListener("online", update);
+    addEventListener("offline", update);
+    return () => {
+      removeEventListener("online", update);
+      removeEventListener("offline", update);
+    };
+  }, []);
+  return online;
+}
+
 /** Whether the tiles are failing: `TILE_FAILURES_SHOWN` errors in a row, until one loads again. */
 function useTilesFailing(): [boolean, () => void, () => void] {
   const [failing, setFailing] = useState(false);
@@ -129,6 +145,7 @@ function MapBody({ profileId, attribution, known, near }: NearbyMapProps) {
   const [captions, setCaptions] = useState(true);
   const [message, flash] = useFlash();
   const [tilesFailing, tileLoaded, tileFailed] = useTilesFailing();
+  const online = useOnline();
   const [start, setStart] = useState<MapStart | null>(null);
   const captionTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const saveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -278,7 +295,26 @@ function MapBody({ profileId, attribution, known, near }: NearbyMapProps) {
         {status && <p className="map-note map-status" role="status">{status}</p>}
         {stale && <p className="map-note">{stale}</p>}
         {message && <p className="map-note map-message" role="status">{message}</p>}
-        {tilesFailing && (
+        {!online && (
+          // Offline: the members of the last view (this device's copy of its answer) as a list.
+          <div className="map-note map-offline" role="status">
+            <p>{rows.length ? UI_TEXTS.mapOfflineList : UI_TEXTS.mapOfflineNone}</p>
+            {rows.length > 0 && (
+              <ul>
+                {rows.map(([id, name, , , picId]) => (
+                  <li key={id}>
+                    <a href={profileUrl(id)}>
+                      {picId ? <img src={profilePicUrl(picId, 256, nsfw)} alt="" /> : <span className="avatar" />}
+                      <span className="name-cut">{name}</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <a href={LIST_VIEW}>{UI_TEXTS.seeMembersAsList}</a>
+          </div>
+        )}
+        {online && tilesFailing && (
           <p className="map-note map-tiles-failed" role="alert">
             {UI_TEXTS.mapTilesFailed} <a href={LIST_VIEW}>{UI_TEXTS.seeMembersAsList}</a>
           </p>
