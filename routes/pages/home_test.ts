@@ -46,3 +46,20 @@ Deno.test("home - a notice a member dismisses stays dismissed on every device of
     t.close();
   }
 });
+
+Deno.test("pages - Back may show a visitor's page and the grid again (no no-store); other member pages are never kept; logout clears them", async () => {
+  const t = await testApp();
+  try {
+    const m = await t.member();
+    const cacheOf = async (path: string, cookie?: string) =>
+      (await t.call("GET", path, cookie ? { cookie } : {})).headers.get("cache-control");
+    assert.equal(await cacheOf("/aboutus"), "no-cache");
+    assert.equal(await cacheOf("/search/tile", m.cookie), "private, no-cache");
+    assert.equal(await cacheOf("/settings", m.cookie), "no-store");
+    assert.equal(await cacheOf(`/profile/${m.profileId}`, m.cookie), "no-store");
+    const out = await t.call("POST", "/api/auth/logout", { cookie: m.cookie });
+    assert.equal(out.headers.get("clear-site-data"), '"cache"');
+  } finally {
+    t.close();
+  }
+});
