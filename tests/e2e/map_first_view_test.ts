@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { startHarness } from "./harness.ts";
 import { createAccount, createLoginToken } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
-import { getShownPosition, reportPosition } from "../../kv/positions.ts";
+import { getShownPosition, reportPosition } from "../../kv/positions/mod.ts";
 
 const HOME = { lat: 33.4484, lon: -112.074 };
 
