@@ -66,6 +66,8 @@ async function screen(page: Page, vp: string, name: string, path: string) {
     // The map as on its first opening, not at the view a previous shot left.
     await page.evaluate(() => localStorage.removeItem("map-view")).catch(() => {});
     await page.goto(path);
+    // The map's members come with its first view's answer, after the page's pictures.
+    if (path === "/search/map") await page.locator(".leaflet-marker-icon .pm").first().waitFor();
     await settled(page);
     await page.screenshot({ path: `${OUT}/${vp}-${name}${scheme === "dark" ? "-dark" : ""}.png` });
   }
