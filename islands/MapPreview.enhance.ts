@@ -12,12 +12,12 @@ import type { MapPreviewProps } from "./MapPreview.tsx";
 import { APP_TILE_URL, firstMapView, TILE_PX, tilesAt, viewKey } from "./map/firstView.ts";
 import { readSaved } from "./queries/savedLocation.ts";
 
-const enhanceMapPreview: Enhancement<MapPreviewProps> = (root, { profileId, known }) => {
+const enhanceMapPreview: Enhancement<MapPreviewProps> = (root, { profileId, known, near }) => {
   const box = root.querySelector<HTMLElement>(".map-preview");
   if (!box) return;
   const me = readSaved(profileId) ?? known;
-  const view = me ? firstMapView(location.hash, me) : null;
   const width = box.clientWidth, height = box.clientHeight;
+  const view = me ? firstMapView(location.hash, me, near, { width, height }) : null;
   if (!view || "box" in view || !width || !height) return box.remove();
   const tiles = document.createDocumentFragment();
   for (const t of tilesAt(view, width, height, APP_TILE_URL, devicePixelRatio > 1)) {

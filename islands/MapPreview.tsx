@@ -12,6 +12,8 @@ export interface MapPreviewProps {
   attribution: string;
   /** The member's own last report, for a device that saved no location. */
   known: KnownLocation | null;
+  /** The shown points of the nearest members: the first view shows them (islands/map/firstView.ts). */
+  near: { lat: number; lon: number }[];
 }
 
 export default function MapPreview({ attribution }: MapPreviewProps) {

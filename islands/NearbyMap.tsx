@@ -52,6 +52,8 @@ export interface NearbyMapProps {
   attribution: string;
   /** The member's own last report, for a device that saved none. */
   known: KnownLocation | null;
+  /** The shown points of the nearest members (kv/briefs.ts `nearestPoints`): the first view shows them. */
+  near: { lat: number; lon: number }[];
 }
 
 /** The buttons' icons: 24 px line drawings in the text colour. */
@@ -100,6 +102,22 @@ const firstTiles = () => document.querySelector<HTMLElement>(".map-preview");
 /** Leaflet has drawn its first tiles: the first tiles under them go once Leaflet's have faded in (0.2 s). */
 const leafletTilesShown = () => setTimeout(() => firstTiles()?.remove(), 250);
 
+/** Whether the browser says it is online, following its `online` and `offline` events. */
+function useOnline(): boolean {
+  const [online, setOnline] = useState(true);
+  useEffect(() => {
+    const update = () => setOnline(navigator.onLine);
+    update();
+    addEventListener("online", update);
+    addEventListener("offline", update);
+    return () => {
+      removeEventListener("online", update);
+      removeEventListener("offline", update);
+    };
+  }, []);
+  return online;
+}
+
 /** Whether the tiles are failing: `TILE_FAILURES_SHOWN` errors in a row, until one loads again. */
 function useTilesFailing(): [boolean, () => void, () => void] {
   const [failing, setFailing] = useState(false);
@@ -114,7 +132,7 @@ function useTilesFailing(): [boolean, () => void, () => void] {
   return [failing, loaded, failed];
 }
 
-function MapBody({ profileId, attribution, known }: NearbyMapProps) {
+function MapBody({ profileId, attribution, known, near }: NearbyMapProps) {
   const loc = useLocation(profileId, known);
   const nsfw = useShowsNsfw();
   const [filter, setFilter] = useBriefFilter();
@@ -127,9 +145,11 @@ function MapBody({ profileId, attribution, known }: NearbyMapProps) {
   const [captions, setCaptions] = useState(true);
   const [message, flash] = useFlash();
   const [tilesFailing, tileLoaded, tileFailed] = useTilesFailing();
+  const online = useOnline();
   const [start, setStart] = useState<MapStart | null>(null);
   const captionTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const saveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const canvasRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     captionTimer.current = setTimeout(() => setCaptions(false), CAPTION_MS);
@@ -148,7 +168,8 @@ function MapBody({ profileId, attribution, known }: NearbyMapProps) {
   // The first view, once the location is known: a linked point, else the saved view, else me.
   useEffect(() => {
     if (!loc.ready || start) return;
-    const first = firstMapView(location.hash, loc);
+    const canvas = canvasRef.current!;
+    const first = firstMapView(location.hash, loc, near, { width: canvas.clientWidth, height: canvas.clientHeight });
     setStart(first);
     // The page's first tiles (islands/MapPreview.enhance.ts) stay under Leaflet's only when they show this view.
     if (firstTiles()?.dataset.view !== viewKey(first)) firstTiles()?.remove();
@@ -246,7 +267,7 @@ function MapBody({ profileId, attribution, known }: NearbyMapProps) {
 
   return (
     <div className={"map-page" + (captions ? " captions" : "")}>
-      <div className="map-canvas">
+      <div className="map-canvas" ref={canvasRef}>
         {Leaflet && start
           ? (
             <Leaflet
@@ -274,7 +295,26 @@ function MapBody({ profileId, attribution, known }: NearbyMapProps) {
         {status && <p className="map-note map-status" role="status">{status}</p>}
         {stale && <p className="map-note">{stale}</p>}
         {message && <p className="map-note map-message" role="status">{message}</p>}
-        {tilesFailing && (
+        {!online && (
+          // Offline: the members of the last view (this device's copy of its answer) as a list.
+          <div className="map-note map-offline" role="status">
+            <p>{rows.length ? UI_TEXTS.mapOfflineList : UI_TEXTS.mapOfflineNone}</p>
+            {rows.length > 0 && (
+              <ul>
+                {rows.map(([id, name, , , picId]) => (
+                  <li key={id}>
+                    <a href={profileUrl(id)}>
+                      {picId ? <img src={profilePicUrl(picId, 256, nsfw)} alt="" /> : <span className="avatar" />}
+                      <span className="name-cut">{name}</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <a href={LIST_VIEW}>{UI_TEXTS.seeMembersAsList}</a>
+          </div>
+        )}
+        {online && tilesFailing && (
           <p className="map-note map-tiles-failed" role="alert">
             {UI_TEXTS.mapTilesFailed} <a href={LIST_VIEW}>{UI_TEXTS.seeMembersAsList}</a>
           </p>

@@ -172,15 +172,18 @@ const oneCopy: esbuild.Plugin = {
 
 /**
  * Leaflet's statements that attach what the map never uses to the classes it does, which would
- * keep those parts in the bundle however unused: the layers and scale controls, WMS tiles, and the
- * `toGeoJSON` methods of markers, lines and groups. With them left out, `L.control.layers`,
- * `L.control.scale`, `L.tileLayer.wms` and `toGeoJSON` are not there: use one, and take it out of here.
+ * keep those parts in the bundle however unused: the layers and scale controls, WMS tiles, the
+ * `toGeoJSON` methods of markers, lines and groups, and the Canvas renderer (the map never sets
+ * `preferCanvas`: its cells are drawn in SVG). With them left out, `L.control.layers`,
+ * `L.control.scale`, `L.tileLayer.wms`, `toGeoJSON` and `preferCanvas` are not there: use one, and
+ * take it out of here.
  */
 export const LEAFLET_UNUSED = new RegExp(
   [
     String.raw`^(?:Control\.(?:Layers|Scale)|control\.(?:layers|scale)|TileLayer\.WMS|tileLayer\.wms) = \w+;$`,
     String.raw`^(?:Marker|Circle|CircleMarker)\.include\(PointToGeoJSON\);$`,
     String.raw`^(?:Polyline|Polygon|LayerGroup)\.include\(\{\r?\n\t(?:toGeoJSON|toMultiPoint)[\s\S]*?^\}\);$`,
+    String.raw`\(this\.options\.preferCanvas && canvas\(options\)\) \|\| `,
   ].join("|"),
   "gm",
 );

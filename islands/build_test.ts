@@ -17,6 +17,7 @@ Deno.test("build - Leaflet's attachments of what the map never uses are found, e
     "LayerGroup.include({",
     "TileLayer.WMS = TileLayerWMS;",
     "tileLayer.wms = tileLayerWMS;",
+    "(this.options.preferCanvas && canvas(options)) || ",
   ]);
   // Each block left out is a whole statement: what is left still parses.
   const rest = source.replace(LEAFLET_UNUSED, "");

@@ -31,6 +31,8 @@ export interface Account {
   onboarding?: OnboardingStep;
   /** Do-not-disturb hours (domain/quietHours.ts): no push in them; absent: none. */
   quietHours?: QuietHours;
+  /** The home page's notices the member dismissed (`DISMISSABLE`): gone on every device of theirs. */
+  dismissed?: Dismissable[];
   tsCreated: number;
   tsUpdated: number;
 }
@@ -244,6 +246,21 @@ export async function setQuietHours(id: string, quietHours: QuietHours | null): 
     if (!entry.value) return false;
     const { quietHours: _, ...rest } = entry.value;
     const next: Account = quietHours ? { ...rest, quietHours } : rest;
+    if (await commitAccount(entry, next)) return true;
+  }
+}
+
+/** The home page's notices a member may dismiss: the development banner and the login-link notice. */
+export const DISMISSABLE = ["banner", "link-login"] as const;
+export type Dismissable = (typeof DISMISSABLE)[number];
+
+/** Keeps `notice` dismissed for the member, on every device. False when there is no such account. */
+export async function dismissNotice(id: string, notice: Dismissable): Promise<boolean> {
+  for (;;) {
+    const entry = await kv().get<Account>(keys.account(id));
+    if (!entry.value) return false;
+    if (entry.value.dismissed?.includes(notice)) return true;
+    const next: Account = { ...entry.value, dismissed: [...entry.value.dismissed ?? [], notice] };
     if (await commitAccount(entry, next)) return true;
   }
 }

@@ -8,7 +8,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import * as L from "leaflet";
 import { MapContainer, Marker, Rectangle, TileLayer, useMap, useMapEvents, ZoomControl } from "react-leaflet";
-import { markerElement, markerSize, spreadApart, type ViewBox } from "./markers.ts";
+import { markerElement, markerSize, type Rect, spreadApart, type ViewBox } from "./markers.ts";
 import { APP_TILE_URL, type MapStart, TILE_MAX_ZOOM } from "./firstView.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
@@ -59,8 +59,24 @@ export interface LeafletMapProps {
 
 const toBounds = (b: ViewBox): L.LatLngBoundsExpression => [[b.latMin, b.lonMin], [b.latMax, b.lonMax]];
 
+/** The boxes of the map's floating controls (its buttons, the filter, Leaflet's own), in the view's world px. */
+function controlRects(map: L.Map): Rect[] {
+  const m = map.getContainer().getBoundingClientRect(), o = map.getPixelBounds().min!;
+  const x = o.x - m.left, y = o.y - m.top;
+  return [...document.querySelectorAll(".map-btn, .map-filter summary, .leaflet-control")].map((e) => {
+    const r = e.getBoundingClientRect();
+    return { left: r.left + x, top: r.top + y, right: r.right + x, bottom: r.bottom + y };
+  });
+}
+
+/** A settled view: its zoom, and the floating controls' boxes in that zoom's world px. */
+interface Frame {
+  zoom: number;
+  avoid: Rect[];
+}
+
 /** Reports the settled view (after pans, zooms and resizes) and the map's size in px. */
-function ViewWatcher({ onView, onSize }: { onView: LeafletMapProps["onView"]; onSize: (s: L.Point) => void }) {
+function ViewWatcher({ onView, onSize }: { onView: (box: ViewBox, f: Frame) => void; onSize: (s: L.Point) => void }) {
   const map = useMapEvents({
     moveend: () => report(),
     resize: () => {
@@ -70,7 +86,10 @@ function ViewWatcher({ onView, onSize }: { onView: LeafletMapProps["onView"]; on
   });
   const report = () => {
     const b = map.getBounds();
-    onView({ latMin: b.getSouth(), lonMin: b.getWest(), latMax: b.getNorth(), lonMax: b.getEast() }, map.getZoom());
+    onView({ latMin: b.getSouth(), lonMin: b.getWest(), latMax: b.getNorth(), lonMax: b.getEast() }, {
+      zoom: map.getZoom(),
+      avoid: controlRects(map),
+    });
   };
   useEffect(() => {
     onSize(map.getSize());
@@ -185,24 +204,26 @@ export default function LeafletMap(p: LeafletMapProps) {
     [p.onTilesShown, p.onTileLoaded, p.onTileFailed],
   );
   const edge = size ? markerSize(size.x, size.y, p.markers.length) : 48;
-  const [zoom, setZoom] = useState<number | null>(null);
-  const onView = useCallback((box: ViewBox, z: number) => {
-    setZoom(z);
-    p.onView(box, z);
+  const [frame, setFrame] = useState<Frame | null>(null);
+  const onView = useCallback((box: ViewBox, f: Frame) => {
+    setFrame(f);
+    p.onView(box, f.zoom);
   }, [p.onView]);
-  // Members close together are drawn apart at this zoom, none covering another or the 'me' marker.
+  // Members close together are drawn apart at this zoom, none covering another or the 'me' marker,
+  // and none under a floating control.
   const markers = useMemo(() => {
-    if (zoom === null) return p.markers;
+    if (frame === null) return p.markers;
+    const { zoom } = frame;
     const crs = L.CRS.EPSG3857;
     const px = (lat: number, lon: number) => crs.latLngToPoint(L.latLng(lat, lon), zoom);
     const at = p.markers.map((m) => px(m.lat, m.lon));
-    const spread = spreadApart(at, p.me ? [px(p.me.lat, p.me.lon)] : [], edge);
+    const spread = spreadApart(at, p.me ? [px(p.me.lat, p.me.lon)] : [], edge, frame.avoid);
     return p.markers.map((m, i) => {
       if (spread[i] === at[i]) return m;
       const ll = crs.pointToLatLng(L.point(spread[i].x, spread[i].y), zoom);
       return { ...m, lat: ll.lat, lon: ll.lng };
     });
-  }, [p.markers, p.me?.lat, p.me?.lon, zoom, edge]);
+  }, [p.markers, p.me?.lat, p.me?.lon, frame, edge]);
   const start = "box" in p.start ? { bounds: toBounds(p.start.box) } : {
     center: [p.start.lat, p.start.lon] as L.LatLngTuple,
     zoom: p.start.zoom,

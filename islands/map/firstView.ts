@@ -5,7 +5,40 @@
  * the map shows before React and Leaflet have run and Leaflet then draws over the same picture.
  */
 
-import type { ViewBox } from "./markers.ts";
+import type { Px, ViewBox } from "./markers.ts";
+
+/** A point in degrees. */
+type LatLon = { lat: number; lon: number };
+
+/** Marker edge limits, px (spec §9). */
+export const MARKER_MIN_PX = 16;
+export const MARKER_MAX_PX = 128;
+/**
+ * Markers fill about a ninth of the screen area they share, so neighbours rarely overlap
+ * (the spec scales them with screen area per profile and leaves the factor open).
+ */
+export const MARKER_FILL = 1 / 3;
+
+/** Marker edge: the square root of the screen area per profile, scaled, clamped to [16, 128] px. */
+export function markerSize(widthPx: number, heightPx: number, count: number): number {
+  if (count <= 0) return MARKER_MAX_PX;
+  const s = Math.sqrt((widthPx * heightPx) / count) * MARKER_FILL;
+  return Math.round(Math.max(MARKER_MIN_PX, Math.min(MARKER_MAX_PX, s)));
+}
+
+/** A box on the screen, px (the floating controls' boxes). */
+export interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** Whether a face of edge `edge` centred on `p` stays clear of every box of `avoid`. */
+export const faceClear = (p: Px, edge: number, avoid: readonly Rect[]): boolean =>
+  avoid.every((r) =>
+    p.x + edge / 2 <= r.left || p.x - edge / 2 >= r.right || p.y + edge / 2 <= r.top || p.y - edge / 2 >= r.bottom
+  );
 
 /** Start zoom (spec §9). */
 export const START_ZOOM = 13;
@@ -43,11 +76,41 @@ function readView(): MapStart | null {
   }
 }
 
-/** The first view: a linked point (the hash), else the saved view, else the member's location at the start zoom. */
-export function firstMapView(hash: string, me: { lat: number; lon: number }): MapStart {
+/** A first view is never fitted out further than this (a region: the nearest are within a degree). */
+export const FIT_MIN_ZOOM = 7;
+
+/**
+ * The start zoom of a map `width`×`height` px centred on `me`: START_ZOOM, or the deepest zoom
+ * below it at which the face of every member of `near` (as big as the map draws that many) shows
+ * whole with half a face to spare, so the map opens on the members the grid lists first (the
+ * map then draws none under a floating control: islands/map/LeafletMap.tsx).
+ */
+export function fitZoom(me: LatLon, near: readonly LatLon[], width: number, height: number): number {
+  const edge = markerSize(width, height, near.length);
+  for (let z = START_ZOOM; z > FIT_MIN_ZOOM; z--) {
+    const c = projectPx(me.lat, me.lon, z);
+    const fits = (p: LatLon) => {
+      const q = projectPx(p.lat, p.lon, z);
+      return Math.abs(q.x - c.x) + edge <= width / 2 && Math.abs(q.y - c.y) + edge <= height / 2;
+    };
+    if (near.every(fits)) return z;
+  }
+  return FIT_MIN_ZOOM;
+}
+
+/**
+ * The first view: a linked point (the hash), else the saved view, else the member's location at
+ * the start zoom, zoomed out to show the `near` members (`fitZoom`) on a map of `size` px.
+ */
+export function firstMapView(
+  hash: string,
+  me: LatLon,
+  near: readonly LatLon[] = [],
+  size: { width: number; height: number } = { width: 0, height: 0 },
+): MapStart {
   const target = parseMapHash(hash);
   if (target) return { lat: target.lat, lon: target.lon, zoom: START_ZOOM };
-  return readView() ?? { lat: me.lat, lon: me.lon, zoom: START_ZOOM };
+  return readView() ?? { lat: me.lat, lon: me.lon, zoom: fitZoom(me, near, size.width, size.height) };
 }
 
 /** A centred view as text ("lat,lon,zoom"): the first tiles' box carries the view they show. */

@@ -1,5 +1,16 @@
 import assert from "node:assert/strict";
-import { firstMapView, projectPx, START_ZOOM, TILE_PX, tilesAt, tileUrl, VIEW_STORAGE_KEY } from "./firstView.ts";
+import {
+  firstMapView,
+  FIT_MIN_ZOOM,
+  fitZoom,
+  markerSize,
+  projectPx,
+  START_ZOOM,
+  TILE_PX,
+  tilesAt,
+  tileUrl,
+  VIEW_STORAGE_KEY,
+} from "./firstView.ts";
 
 const OSM = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
 
@@ -70,5 +81,35 @@ Deno.test("map first view - a linked point, else the saved view, else me at the 
   store.set(VIEW_STORAGE_KEY, JSON.stringify({ latMin: 1, lonMin: 2, latMax: 3, lonMax: 4 }));
   assert.deepEqual(firstMapView("#lat=x", me), { box: { latMin: 1, lonMin: 2, latMax: 3, lonMax: 4 } });
   store.set(VIEW_STORAGE_KEY, "{not json");
+  assert.deepEqual(firstMapView("", me), { ...me, zoom: START_ZOOM });
+});
+
+Deno.test("map first view - zoomed out just enough that the nearest members' faces show whole, never in past the start zoom", () => {
+  const me = { lat: 33.4484, lon: -112.074 };
+  // Twelve members 2 to 13 km around: at zoom 13 a 390 × 700 px map shows about ±3 km across.
+  const near = Array.from({ length: 12 }, (_, i) => ({
+    lat: me.lat + (0.02 + 0.01 * i) * Math.sin(i * 2.4),
+    lon: me.lon + (0.02 + 0.01 * i) * Math.cos(i * 2.4),
+  }));
+  for (const [w, h] of [[390, 700], [320, 530]]) {
+    const z = fitZoom(me, near, w, h);
+    assert.ok(z < START_ZOOM && z >= FIT_MIN_ZOOM, `${w}x${h}: zoomed out (${z})`);
+    const edge = markerSize(w, h, near.length);
+    // Each face `reach` px from the middle at most, each way.
+    const within = (zoom: number, reach: number) =>
+      near.every((p) => {
+        const c = projectPx(me.lat, me.lon, zoom), q = projectPx(p.lat, p.lon, zoom);
+        return Math.abs(q.x - c.x) + reach <= w / 2 && Math.abs(q.y - c.y) + reach <= h / 2;
+      });
+    assert.ok(within(z, edge), `${w}x${h}: every face whole at ${z}, with half a face to spare`);
+    assert.ok(!within(z + 1, edge), `${w}x${h}: one zoom deeper, one would come to the edge`);
+  }
+  // Members close by, or none: the start zoom.
+  assert.equal(fitZoom(me, [{ lat: me.lat + 0.001, lon: me.lon }], 390, 700), START_ZOOM);
+  assert.equal(fitZoom(me, [], 390, 700), START_ZOOM);
+  assert.deepEqual(firstMapView("", me, near, { width: 390, height: 700 }), {
+    ...me,
+    zoom: fitZoom(me, near, 390, 700),
+  });
   assert.deepEqual(firstMapView("", me), { ...me, zoom: START_ZOOM });
 });

@@ -6,6 +6,10 @@
  */
 
 import { VERIFIED_LABEL, VERIFIED_PATHS } from "../../components/VerifiedBadge.tsx";
+import { faceClear, type Rect } from "./firstView.ts";
+
+// Sizes and boxes live with the first view (no imports there: the page's first tiles use them too).
+export { faceClear, MARKER_FILL, MARKER_MAX_PX, MARKER_MIN_PX, markerSize, type Rect } from "./firstView.ts";
 
 /** A view box in degrees. */
 export interface ViewBox {
@@ -15,9 +19,6 @@ export interface ViewBox {
   lonMax: number;
 }
 
-/** Marker edge limits, px (spec §9). */
-export const MARKER_MIN_PX = 16;
-export const MARKER_MAX_PX = 128;
 /** Markers at least this big carry the characteristic icons. */
 export const ICONS_MIN_PX = 40;
 
@@ -34,19 +35,6 @@ export function sectorsInBox(b: ViewBox): number {
   return (row(b.latMax) - row(b.latMin) + 1) * (col(b.lonMax) - col(b.lonMin) + 1);
 }
 
-/**
- * Markers fill about a ninth of the screen area they share, so neighbours rarely overlap
- * (the spec scales them with screen area per profile and leaves the factor open).
- */
-export const MARKER_FILL = 1 / 3;
-
-/** Marker edge: the square root of the screen area per profile, scaled, clamped to [16, 128] px. */
-export function markerSize(widthPx: number, heightPx: number, count: number): number {
-  if (count <= 0) return MARKER_MAX_PX;
-  const s = Math.sqrt((widthPx * heightPx) / count) * MARKER_FILL;
-  return Math.round(Math.max(MARKER_MIN_PX, Math.min(MARKER_MAX_PX, s)));
-}
-
 /** A point on the screen, px. */
 export interface Px {
   x: number;
@@ -57,14 +45,21 @@ export interface Px {
 const SPREAD_RINGS = 3;
 
 /**
- * Places markers of edge `gap` so that none covers another or a `fixed` point (the 'me' marker):
- * each in turn (the nearest members first) stays where it is if it is clear, else takes the first
- * clear place on rings `gap` apart around it, 6, 12, 18 places a ring; with none clear it stays. A
- * marker that stays is returned as the same object.
+ * Places markers of edge `gap` so that none covers another or a `fixed` point (the 'me' marker),
+ * and none goes under a box of `avoid` (the floating controls, in the same px): each in turn (the
+ * nearest members first) stays where it is if it is clear, else takes the first clear place on
+ * rings `gap` apart around it, 6, 12, 18 places a ring; with none clear it stays. A marker that
+ * stays is returned as the same object.
  */
-export function spreadApart(points: readonly Px[], fixed: readonly Px[], gap: number): Px[] {
+export function spreadApart(
+  points: readonly Px[],
+  fixed: readonly Px[],
+  gap: number,
+  avoid: readonly Rect[] = [],
+): Px[] {
   const placed = [...fixed];
-  const clear = (q: Px) => placed.every((o) => (o.x - q.x) ** 2 + (o.y - q.y) ** 2 >= gap * gap);
+  const clear = (q: Px) =>
+    faceClear(q, gap, avoid) && placed.every((o) => (o.x - q.x) ** 2 + (o.y - q.y) ** 2 >= gap * gap);
   return points.map((p) => {
     let q = p;
     for (let ring = 1; ring <= SPREAD_RINGS && !clear(q); ring++) {

@@ -37,3 +37,15 @@ Deno.test("map markers - spread apart: with no clear place within the rings a ma
   const p = { x: 0, y: 0 };
   assert.equal(spreadApart([p], fixed, gap)[0], p);
 });
+
+Deno.test("map markers - spread apart: a marker under a floating control moves clear of it; one clear of it stays", () => {
+  const gap = 40;
+  const chat = { left: 280, top: 600, right: 380, bottom: 650 };
+  const under = { x: 330, y: 620 }, clear = { x: 100, y: 100 };
+  const [moved, kept] = spreadApart([under, clear], [], gap, [chat]);
+  assert.equal(kept, clear);
+  assert.notEqual(moved, under);
+  const covers = moved.x + gap / 2 > chat.left && moved.x - gap / 2 < chat.right && moved.y + gap / 2 > chat.top &&
+    moved.y - gap / 2 < chat.bottom;
+  assert.ok(!covers, "its face is clear of the button");
+});

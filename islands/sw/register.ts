@@ -52,16 +52,52 @@ function statusLine(className: string, text: string): HTMLParagraphElement {
   return p;
 }
 
+/** Marks a control this page disabled while offline (and gives back when online again). */
+const OFFLINE_DISABLED = "data-offline-disabled";
+
+/**
+ * What needs the network, read-only while offline: the controls of every `[data-online-only]` box
+ * (the settings) are disabled, still read by eye and screen reader, and a note at the top (the
+ * attribute's text) says why; they come back as they were with the connection.
+ */
+function onlineOnly(offline: boolean) {
+  for (const box of document.querySelectorAll<HTMLElement>("[data-online-only]")) {
+    // Once React owns its islands: a control changed before would not match what React hydrates.
+    if (box.querySelector("[data-island]:not([data-hydrated])")) {
+      setTimeout(() => onlineOnly(!navigator.onLine), 100);
+      return;
+    }
+    box.querySelector(":scope > .offline-note")?.remove();
+    if (offline) box.prepend(statusLine("offline-note", box.dataset.onlineOnly!));
+    const controls = box.querySelectorAll<HTMLInputElement>(
+      offline ? "input:enabled, select:enabled, textarea:enabled, button:enabled" : `[${OFFLINE_DISABLED}]`,
+    );
+    for (const c of controls) {
+      c.disabled = offline;
+      c.toggleAttribute(OFFLINE_DISABLED, offline);
+    }
+  }
+}
+
+/**
+ * The offline line: at the top of the page while there is no connection. In the full-screen chat
+ * it is a strip above the conversation (static/css/chat.css), whose height `--offline-line` gives.
+ */
 function showOfflineLine(header: HTMLElement, text: string) {
   let line: HTMLParagraphElement | undefined;
+  const root = document.documentElement.style;
+  const sized = new ResizeObserver(() => root.setProperty("--offline-line", `${line?.offsetHeight ?? 0}px`));
   const update = () => {
     if (navigator.onLine) {
       line?.remove();
       line = undefined;
+      root.removeProperty("--offline-line");
     } else if (!line) {
       // At the top of the page's own content, in its flow: nothing of the page is hidden under it.
       (document.getElementById("main") ?? header).prepend(line = statusLine("offline-line", text));
+      sized.observe(line);
     }
+    onlineOnly(!navigator.onLine);
   };
   addEventListener("online", update);
   addEventListener("offline", update);

@@ -77,8 +77,8 @@ cleanupOutdatedCaches();
 // The first version takes the open pages at once (nothing to swap under them); later ones wait.
 clientsClaim();
 
-/** Where the app starts (the manifest's start_url) and the conversation list: kept as soon as a worker starts. */
-const START_PAGES = ["/search/tile", "/chat/personal"];
+/** Where the app starts (the manifest's start_url), the conversation list, the map and the settings: kept as soon as a worker starts, so each opens offline as it was. */
+const START_PAGES = ["/search/tile", "/chat/personal", "/search/map", "/settings"];
 
 // Pages loaded before this worker took over, and the start pages, are fetched again and kept like
 // the others (the member's session names their caches on the way).

@@ -95,6 +95,8 @@ export const auth = new Hono<AppEnv>()
     const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
     if (token) await endSession(token);
     deleteCookie(c, sessionCookieName(c), { path: "/", secure: isSecureContext(c) });
+    // The member's pages this browser kept for Back and Forward (routes/pages/render.tsx `backForward`) go with the session.
+    c.header("clear-site-data", '"cache"');
     return answer(c, "POST /api/auth/logout", { ok: true });
   })
   .post("/register", async (c) => {

@@ -43,34 +43,37 @@ export async function settingsPage(c: Context<AppEnv>) {
     "Account Settings",
     <>
       <SettingsIndex />
-      <div id="settings-account" />
-      <Island
-        of={SettingsForm}
-        props={{
-          settings: await settingsOf(account, session),
-          sessions,
-          blocked: await blockList(caller.profileId),
-          passkeys: (await listPasskeys(caller.accountId)).map((p) => ({
-            id: p.id,
-            name: p.name,
-            backedUp: p.backedUp,
-            tsCreated: p.tsCreated,
-            lastUsed: p.lastUsed,
-          })),
-          safety: {
-            atRisk: (await safetyPlace(caller.profileId)).atRisk,
-            showToEveryone: (await getSafety(caller.profileId)).showToEveryone,
-            discreet: isDiscreet(c),
-            hidePresence: await hidesPresence(caller.profileId),
-            onlyVerified: await onlyVerifiedMessages(caller.profileId),
-          },
-          backend: backendVersion(),
-        }}
-      />
-      <Island of={LanguageSettings} props={{ current: caller.language ?? null }} />
-      <Island of={ThemeSettings} props={{ current: themeOf(c) }} />
-      <div id="settings-my-data" />
-      <Island of={MyData} props={{ reauth: reauthOf(account, session).reauth }} />
+      {/* Offline, its controls are disabled and this says why (islands/sw/register.ts): the settings read-only. */}
+      <div data-online-only={UI_TEXTS.settingsOffline}>
+        <div id="settings-account" />
+        <Island
+          of={SettingsForm}
+          props={{
+            settings: await settingsOf(account, session),
+            sessions,
+            blocked: await blockList(caller.profileId),
+            passkeys: (await listPasskeys(caller.accountId)).map((p) => ({
+              id: p.id,
+              name: p.name,
+              backedUp: p.backedUp,
+              tsCreated: p.tsCreated,
+              lastUsed: p.lastUsed,
+            })),
+            safety: {
+              atRisk: (await safetyPlace(caller.profileId)).atRisk,
+              showToEveryone: (await getSafety(caller.profileId)).showToEveryone,
+              discreet: isDiscreet(c),
+              hidePresence: await hidesPresence(caller.profileId),
+              onlyVerified: await onlyVerifiedMessages(caller.profileId),
+            },
+            backend: backendVersion(),
+          }}
+        />
+        <Island of={LanguageSettings} props={{ current: caller.language ?? null }} />
+        <Island of={ThemeSettings} props={{ current: themeOf(c) }} />
+        <div id="settings-my-data" />
+        <Island of={MyData} props={{ reauth: reauthOf(account, session).reauth }} />
+      </div>
     </>,
   );
 }

@@ -46,7 +46,7 @@ function discoveryPage(
   title: string,
   size: number,
   island: (props: DiscoveryProps) => ReactElement,
-  opts: { bodyClass: string; hideHeading?: boolean; unrated?: boolean; screen?: boolean },
+  opts: { bodyClass: string; hideHeading?: boolean; unrated?: boolean; screen?: boolean; backForward?: boolean },
 ) {
   return async (c: Context<AppEnv>) => {
     // The safety notice's reads and the first page's go together: one wait for the store, not two.
@@ -61,7 +61,7 @@ function discoveryPage(
         {notice}
         {island(props)}
       </section>,
-      { bodyClass: opts.bodyClass, screen: opts.screen },
+      { bodyClass: opts.bodyClass, screen: opts.screen, backForward: opts.backForward },
     );
   };
 }
@@ -70,7 +70,8 @@ export const tilesPage = discoveryPage(
   "Profile Tiles",
   TILES_PAGE_SIZE,
   (p) => <Island of={ProfileTiles} props={p} />,
-  { bodyClass: "discovery-wide", screen: true },
+  // Back to the grid from a profile shows it at once, where it was (the back/forward cache).
+  { bodyClass: "discovery-wide", screen: true, backForward: true },
 );
 
 export const swypePage = discoveryPage(

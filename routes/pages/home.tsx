@@ -1,7 +1,8 @@
 /**
  * Home (/): cards for visitors or members, the NSFW toggle and the development banner. A member
- * meets people first: who is around (online now first, nearest first) leads, above the cards; the
- * banner can be dismissed once on this device.
+ * meets people first: who is around (online now first, nearest first) leads, above the cards. The
+ * banner and the login-link notice are dismissed once: a member's dismissal is kept on their
+ * account (every device of theirs), a visitor's in a cookie on this device.
  */
 
 import type { Context } from "hono";
@@ -22,9 +23,12 @@ import type { ProfileBrief } from "../../domain/shapes/briefs.ts";
 import { presenceOf } from "../../kv/presence.ts";
 import { isSecureContext } from "../middleware.ts";
 import { isDiscreet } from "../device.ts";
+import { type Dismissable, dismissNotice, getAccount } from "../../kv/accounts.ts";
 
-/** The cookie that keeps the banner dismissed on this device. */
+/** The cookie that keeps the banner dismissed on this device (a visitor's; a member's is on the account). */
 const BANNER_COOKIE = "banner";
+/** `/?dismiss=` values: the notice each dismisses. */
+const DISMISS_QUERY: Record<string, Dismissable> = { banner: "banner", "link-login": "link-login" };
 /** How many members home shows, and how many nearest it picks them from. */
 const AROUND_SHOWN = 12, AROUND_READ = 30;
 
@@ -80,17 +84,23 @@ function Around({ people }: { people: { brief: ProfileBrief; online: boolean }[]
 
 export async function homePage(c: Context<AppEnv>) {
   const caller = c.get("caller");
-  // Dismissing the banner: kept for this device, then home again without the query.
-  if (c.req.query("banner") === "dismiss") {
-    setCookie(c, BANNER_COOKIE, "dismissed", {
-      path: "/",
-      sameSite: "Lax",
-      secure: isSecureContext(c),
-      maxAge: 400 * 24 * 3600,
-    });
+  // Dismissing a notice: kept on the member's account and for this device, then home again without the query.
+  const dismiss = c.req.query("banner") === "dismiss" ? "banner" : DISMISS_QUERY[c.req.query("dismiss") ?? ""];
+  if (dismiss) {
+    if (caller) await dismissNotice(caller.accountId, dismiss);
+    if (dismiss === "banner") {
+      setCookie(c, BANNER_COOKIE, "dismissed", {
+        path: "/",
+        sameSite: "Lax",
+        secure: isSecureContext(c),
+        maxAge: 400 * 24 * 3600,
+      });
+    }
     return c.redirect("/", 303);
   }
-  const bannerShown = getCookie(c, BANNER_COOKIE) !== "dismissed";
+  const dismissed = caller ? (await getAccount(caller.accountId))?.dismissed ?? [] : [];
+  const bannerShown = getCookie(c, BANNER_COOKIE) !== "dismissed" && !dismissed.includes("banner");
+  const linkLoginShown = !!caller && !caller.hasPassword && !dismissed.includes("link-login");
   const people = caller ? await whoIsAround(caller.profileId) : null;
   return renderPage(
     c,
@@ -101,7 +111,7 @@ export async function homePage(c: Context<AppEnv>) {
           <span>{TEXTS.underDevelopment}</span>
           <a
             className="banner-dismiss"
-            href="/?banner=dismiss"
+            href="/?dismiss=banner"
             aria-label={FEEL_TEXTS.dismiss}
             title={FEEL_TEXTS.dismiss}
           >
@@ -111,9 +121,19 @@ export async function homePage(c: Context<AppEnv>) {
       )}
       {!caller && c.req.query("deleted") === "1" && <p className="notice" role="status">{TEXTS.accountDeleted}</p>}
       <h1 className="visually-hidden">{titleText("Home")}</h1>
-      {caller && !caller.hasPassword && (
-        <p className="notice">
-          {TEXTS.linkLoginNotice} <a href="/settings">{TEXTS.setPasswordLink}</a>.
+      {linkLoginShown && (
+        <p className="banner notice-link-login" role="note">
+          <span>
+            {TEXTS.linkLoginNotice} <a href="/settings">{TEXTS.setPasswordLink}</a>.
+          </span>
+          <a
+            className="banner-dismiss"
+            href="/?dismiss=link-login"
+            aria-label={FEEL_TEXTS.dismiss}
+            title={FEEL_TEXTS.dismiss}
+          >
+            ×
+          </a>
         </p>
       )}
       {people && <Around people={people} />}

@@ -7,6 +7,7 @@ import { Island } from "../../components/Island.tsx";
 import NearbyMap from "../../islands/NearbyMap.tsx";
 import MapPreview from "../../islands/MapPreview.tsx";
 import { knownLocation } from "../../kv/positions/mod.ts";
+import { nearestPoints } from "../../kv/briefs.ts";
 import { config } from "../../config/config.ts";
 import { titleText } from "../../domain/texts.ts";
 import { discreetTitle } from "../../domain/brand.ts";
@@ -15,10 +16,11 @@ import { isDiscreet } from "../device.ts";
 export async function mapPage(c: Context<AppEnv>) {
   const caller = c.get("caller")!;
   // The member's own record only: it seeds the reporter on a device that saved no location.
-  const known = await knownLocation(caller.profileId);
+  // The nearest members' shown points: the map opens zoomed so that they show (islands/map/firstView.ts).
+  const [known, near] = await Promise.all([knownLocation(caller.profileId), nearestPoints(caller.profileId)]);
   // The tiles come from this app's /tiles (routes/tiles.ts); the page never names the tile host.
   // Their attribution stays on the map (the tile host's licence asks for it wherever they show).
-  const props = { profileId: caller.profileId, attribution: config.tileAttribution, known };
+  const props = { profileId: caller.profileId, attribution: config.tileAttribution, known, near };
   const title = discreetTitle("Gaydar Map", isDiscreet(c));
   return renderPage(
     c,

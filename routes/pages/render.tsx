@@ -40,6 +40,12 @@ export interface PageOptions {
   tabs?: boolean;
   /** An app screen: its title shows in the top bar (its heading kept for screen readers on phones). */
   screen?: boolean;
+  /**
+   * A member's page that Back and Forward may show again at once from the browser's back/forward
+   * cache (`private, no-cache` rather than `no-store`): the grid. Logging out clears that cache
+   * (routes/api/auth.ts, `Clear-Site-Data`). A visitor's pages always may: they hold nothing private.
+   */
+  backForward?: boolean;
 }
 
 /** A page of one section (`className`) under its heading: `title` in the language in use. */
@@ -129,7 +135,8 @@ export async function renderPage(
       speculationRules={tabs ? SPECULATION_RULES : undefined}
     />,
   );
-  c.header("cache-control", "no-store");
+  // Never kept by a shared cache; a member's page is not kept on the device unless Back may show it.
+  c.header("cache-control", !caller ? "no-cache" : opts.backForward ? "private, no-cache" : "no-store");
   return c.html("<!doctype html>" + html, opts.status ?? 200);
 }
 

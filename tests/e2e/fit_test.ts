@@ -17,6 +17,7 @@ import { putProfileLike } from "../../kv/likes.ts";
 import { markSeen } from "../../kv/presence.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { publishEvent } from "../../kv/events.ts";
+import { now } from "../../kv/clock.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import { portrait } from "../fixtures/pictures.ts";
 
@@ -144,6 +145,20 @@ Deno.test("e2e - the action bar and the chat header fit at 320, 390 and 430 px i
         await p.locator(".chat-head .presence.typing").waitFor();
         for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (typing): ${f.what}`);
         if (width === 320) await shot(p, `fit-${locale}-${width}-chat`);
+        // Seen three hours ago: "Last seen 3 hours ago" shows whole (on two lines if it must), never cut.
+        await kv().set(keys.presence(other), now() - 3 * 3_600_000);
+        // The page's kept answers (its query cache) still say online: asked again.
+        await p.evaluate(() => localStorage.removeItem("app-query-cache"));
+        await p.reload();
+        await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+        await p.locator(".chat-head .presence time").waitFor();
+        for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (last seen): ${f.what}`);
+        const cut = await p.locator(".chat-head .presence").evaluate((e) =>
+          e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1 ? e.textContent : null
+        );
+        if (cut) problems.push(`${at}, chat header: "${cut}" is cut`);
+        if (width === 320) await shot(p, `fit-${locale}-${width}-chat-last-seen`);
+        await kv().set(keys.presence(other), now());
         await ctx.close();
       }
     }

@@ -2,7 +2,8 @@
  * Installed and offline, in Chromium: the service worker comes with the first signed-in page; the
  * member browses the grid and a conversation, loses the connection, opens the app again from its
  * start_url and finds the members (with their pictures), the conversation list and the
- * conversation, with the offline line; a screen never seen says it needs a connection; a message
+ * conversation, with the offline line (over the full-screen chat too), the map's last members as a
+ * list and the settings read-only; a screen never seen says it needs a connection; a message
  * (and a like, a note) written offline waits as pending and lands once when the connection returns. After logout no
  * cache holds the member's pages, reads or pictures. Saves the offline screens to docs/screens/after/.
  */
@@ -79,6 +80,10 @@ Deno.test("e2e phone - offline: the app opens on what it last saw, a message wai
     await page.goto(`/profile/${sam.defaultProfileId}#chat`);
     await waitHydrated(page);
     await page.locator(".bubble", { hasText: "Are you at the bar by the station?" }).waitFor();
+    // The map, once: its view's members are kept with the page.
+    await page.goto("/search/map");
+    await page.locator(".leaflet-marker-icon[title='Sam Offline']").waitFor();
+    await page.waitForFunction(() => localStorage.getItem("map-view") !== null);
 
     // No connection; the app is opened again from its start_url.
     await context.setOffline(true);
@@ -94,8 +99,21 @@ Deno.test("e2e phone - offline: the app opens on what it last saw, a message wai
     await page.getByText(UI_TEXTS.offlineLine).waitFor();
 
     // A screen never opened says it needs a connection (not the browser's offline page).
-    await page.goto("/settings");
+    await page.goto("/notifications");
     await page.getByText(UI_TEXTS.offlineScreen).waitFor();
+
+    // The map lists the members of its last view; the settings (kept though never opened) show read-only.
+    await page.goto("/search/map");
+    await page.locator(".map-offline").getByText(UI_TEXTS.mapOfflineList).waitFor();
+    await page.locator(".map-offline a", { hasText: "Sam Offline" }).waitFor();
+    await screens(page, "phone-offline-map");
+    await page.goto("/settings");
+    await page.getByText(UI_TEXTS.settingsOffline).waitFor();
+    await waitHydrated(page);
+    await page.waitForFunction(() => document.querySelectorAll("[data-offline-disabled]").length > 0);
+    const enabled = await page.locator("[data-online-only] :is(input, select, textarea, button):enabled").count();
+    assert.equal(enabled, 0, "no setting can be changed offline");
+    await screens(page, "phone-offline-settings");
 
     // The conversation reads offline; a message written waits on the device, shown as pending.
     await page.goto(`/profile/${sam.defaultProfileId}#chat`);
@@ -106,6 +124,16 @@ Deno.test("e2e phone - offline: the app opens on what it last saw, a message wai
     await box.press("Enter");
     const waiting = page.locator(".bubble.queued", { hasText: "Yes, by the window" });
     await waiting.getByText(UI_TEXTS.messageWaiting).waitFor();
+    // The full-screen chat keeps the offline line in sight, above the conversation's head.
+    const line = (await page.getByText(UI_TEXTS.offlineLine).boundingBox())!;
+    assert.ok(line && line.height > 0, "the offline line shows over the full-screen chat");
+    const seen = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest(".offline-line") !== null, {
+      x: line.x + line.width / 2,
+      y: line.y + line.height / 2,
+    });
+    assert.ok(seen, "nothing covers the offline line");
+    const head = (await page.locator(".chat-head").boundingBox())!;
+    assert.ok(head.y >= line.y + line.height - 1, "the chat's head starts under it");
     await screens(page, "phone-offline-message-pending");
     assert.equal(
       (await conversationWith(me, sam.defaultProfileId)).items.length,

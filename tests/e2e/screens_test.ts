@@ -8,7 +8,8 @@
 import sharp from "sharp";
 import type { Page } from "playwright-core";
 import { registerAndLogIn, settledPaint, sinceYesterdayNoon, startHarness, type ViewportName } from "./harness.ts";
-import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
+import { createAccount, getAccountByEmail, setLanguage } from "../../kv/accounts.ts";
+import { markSeen } from "../../kv/presence.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
@@ -58,11 +59,15 @@ async function settled(page: Page) {
 }
 
 /** The screen in light, then in dark (the device's colour scheme; the member chose none). */
-async function screen(page: Page, vp: ViewportName, name: string, path: string) {
+async function screen(page: Page, vp: string, name: string, path: string) {
   await Deno.mkdir(OUT, { recursive: true });
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
+    // The map as on its first opening, not at the view a previous shot left.
+    await page.evaluate(() => localStorage.removeItem("map-view")).catch(() => {});
     await page.goto(path);
+    // The map's members come with its first view's answer, after the page's pictures.
+    if (path === "/search/map") await page.locator(".leaflet-marker-icon .pm").first().waitFor();
     await settled(page);
     await page.screenshot({ path: `${OUT}/${vp}-${name}${scheme === "dark" ? "-dark" : ""}.png` });
   }
@@ -119,6 +124,10 @@ Deno.test({
         await sendPrivateMessage(ids.Sam, me, "Fancy a coffee this afternoon? There's a nice place on 3rd street.", []);
         resetClock();
         await sendPrivateMessage(ids.Sam, me, "Around 4?", []);
+        // Sam was last seen three hours ago (the chat's head says so).
+        shiftClock(-3 * 3_600_000);
+        await markSeen(ids.Sam);
+        resetClock();
 
         await screen(page, vp, "home", "/");
         await screen(page, vp, "grid", "/search/tile");
@@ -128,6 +137,22 @@ Deno.test({
         await screen(page, vp, "chat", `/profile/${ids.Sam}#chat`);
         await screen(page, vp, "map", "/search/map");
         await screen(page, vp, "settings", "/settings");
+        if (vp === "phone") {
+          // A small phone (320 × 640), and the screens in Arabic (right to left) and Portuguese.
+          await page.setViewportSize({ width: 320, height: 640 });
+          await screen(page, "phone320", "home", "/");
+          await screen(page, "phone320", "map", "/search/map");
+          await screen(page, "phone320", "chat", `/profile/${ids.Sam}#chat`);
+          await page.setViewportSize({ width: 390, height: 844 });
+          const account = (await getAccountByEmail(email))!.id;
+          for (const [lang, name] of [["ar", "phone-ar"], ["pt-BR", "phone-ptBR"]] as const) {
+            await setLanguage(account, lang);
+            await screen(page, name, "home", "/");
+            await screen(page, name, "map", "/search/map");
+            await screen(page, name, "chat", `/profile/${ids.Sam}#chat`);
+          }
+          await setLanguage(account, null);
+        }
         await context.close();
         // The next viewport's member sees only their own neighbours: this one's leave the map.
         for (const id of [me, ...Object.values(ids)]) {

@@ -22,6 +22,11 @@ export const EN_UI_TEXTS = {
   chat: "Chat",
   listNotLoaded: "The list could not be loaded.",
   mapTilesFailed: "The map's pictures could not be loaded.",
+  /** The map offline: a list of the members of the last map view, or none kept. */
+  mapOfflineList: "You are offline. The members of your last map view:",
+  mapOfflineNone: "You are offline, and no members of your last map view were kept on this device.",
+  /** Settings offline: shown as they are, changed once back online. */
+  settingsOffline: "You are offline: your settings are shown as they are, and can be changed once you are back online.",
   seeMembersAsList: "See the members nearby as a list",
   likes: "Likes",
   prev: "Prev",

@@ -426,6 +426,10 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   chat: "Chat",
   listNotLoaded: "No se pudo cargar la lista.",
   mapTilesFailed: "No se pudieron cargar las imágenes del mapa.",
+  mapOfflineList: "Estás sin conexión. Los miembros de tu última vista del mapa:",
+  mapOfflineNone: "Estás sin conexión y no se guardó en este dispositivo ningún miembro de tu última vista del mapa.",
+  settingsOffline:
+    "Estás sin conexión: tus ajustes se muestran como están y podrás cambiarlos cuando vuelvas a tener conexión.",
   seeMembersAsList: "Ver a los miembros cercanos en una lista",
   likes: "Me gusta",
   prev: "Anterior",

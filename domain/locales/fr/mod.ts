@@ -432,6 +432,10 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   chat: "Discuter",
   listNotLoaded: "Impossible de charger la liste.",
   mapTilesFailed: "Impossible de charger les images de la carte.",
+  mapOfflineList: "Tu es hors ligne. Les membres de ta dernière vue de la carte :",
+  mapOfflineNone: "Tu es hors ligne, et aucun membre de ta dernière vue de la carte n’a été gardé sur cet appareil.",
+  settingsOffline:
+    "Tu es hors ligne : tes réglages s’affichent tels qu’ils sont et pourront être modifiés quand tu seras de nouveau en ligne.",
   seeMembersAsList: "Voir les membres à proximité dans une liste",
   likes: "J'aime",
   prev: "Précédent",

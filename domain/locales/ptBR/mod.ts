@@ -427,6 +427,10 @@ export const UI_TEXTS: Translation<EnUiTexts> = {
   chat: "Chat",
   listNotLoaded: "Não foi possível carregar a lista.",
   mapTilesFailed: "Não foi possível carregar as imagens do mapa.",
+  mapOfflineList: "Você está offline. Os membros da sua última visualização do mapa:",
+  mapOfflineNone: "Você está offline e nenhum membro da sua última visualização do mapa foi guardado neste aparelho.",
+  settingsOffline:
+    "Você está offline: suas configurações aparecem como estão e podem ser alteradas quando você voltar a ficar online.",
   seeMembersAsList: "Ver os membros próximos em uma lista",
   likes: "Curtidas",
   prev: "Anterior",
