@@ -154,28 +154,28 @@ export async function liveDevices(profileId: string): Promise<StoredDevice[]> {
 
 /**
  * Takes one key package of each of the member's live devices (each is used once: deleted as it is
- * taken). Null when a device has none left or the member has no device: they cannot start one now.
+ * taken), all in one atomic: when a device has none left or the member has no device, none is
+ * taken (null: they cannot start one now), so a refused start uses up no other device's key.
  */
 export async function claimKeyPackages(
   profileId: string,
 ): Promise<{ deviceId: string; keyPackage: string }[] | null> {
   const devices = await liveDevices(profileId);
   if (!devices.length) return null;
-  const out: { deviceId: string; keyPackage: string }[] = [];
-  for (const d of devices) {
-    let taken: string | undefined;
-    for (let attempt = 0; attempt < 5 && taken === undefined; attempt++) {
-      const first = await Array.fromAsync(
-        kv().list<string>({ prefix: keys.secretKeyPackagesOf(profileId, d.deviceId) }, { limit: 1 }),
-      );
-      if (!first.length) return null;
-      const res = await kv().atomic().check(first[0]).delete(first[0].key).commit();
-      if (res.ok) taken = first[0].value;
-    }
-    if (taken === undefined) return null;
-    out.push({ deviceId: d.deviceId, keyPackage: taken });
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const firsts = await Promise.all(
+      devices.map(async (d) =>
+        (await Array.fromAsync(
+          kv().list<string>({ prefix: keys.secretKeyPackagesOf(profileId, d.deviceId) }, { limit: 1 }),
+        ))[0]
+      ),
+    );
+    if (firsts.some((e) => !e)) return null;
+    const op = kv().atomic();
+    for (const e of firsts) op.check(e!).delete(e!.key);
+    if ((await op.commit()).ok) return devices.map((d, i) => ({ deviceId: d.deviceId, keyPackage: firsts[i]!.value }));
   }
-  return out;
+  return null;
 }
 
 /** The secret chat of two members, or null. */

@@ -3,6 +3,7 @@
  * (register or recover: mails a single-use login link).
  */
 
+import { removeDevicesOfSessions } from "../../kv/secretChats.ts";
 import { Hono } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
 import * as z from "zod";
@@ -93,7 +94,10 @@ export const auth = new Hono<AppEnv>()
   })
   .post("/logout", async (c) => {
     const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
+    const caller = c.get("caller");
     if (token) await endSession(token);
+    // The session's secret-chat device goes before the answer (the change log tells other instances later).
+    if (token && caller) await removeDevicesOfSessions([caller.sessionId]);
     deleteCookie(c, sessionCookieName(c), { path: "/", secure: isSecureContext(c) });
     // The member's pages this browser kept for Back and Forward (routes/pages/render.tsx `backForward`) go with the session.
     c.header("clear-site-data", '"cache"');

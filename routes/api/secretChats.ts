@@ -200,8 +200,9 @@ export const secretChats = new Hono<AppEnv>()
   .post("/secret/key-packages/claim", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, secretClaimBody);
-    if (body.peerProfileId === caller.profileId) throw badRequest("A secret chat is with another member.");
+    // Whose device it is comes first: a call with another's device is refused as such, whatever else it says.
     await ownDevice(caller, body.deviceId);
+    if (body.peerProfileId === caller.profileId) throw badRequest("A secret chat is with another member.");
     await ownTowards(c, caller.profileId, body.peerProfileId);
     await mayWrite(caller, body.peerProfileId, true);
     const devices = await claimKeyPackages(body.peerProfileId);
@@ -211,8 +212,9 @@ export const secretChats = new Hono<AppEnv>()
   .post("/secret/chats", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, secretChatBody);
-    if (body.peerProfileId === caller.profileId) throw badRequest("A secret chat is with another member.");
+    // Whose device it is comes first: a call with another's device is refused as such, whatever else it says.
     await ownDevice(caller, body.deviceId);
+    if (body.peerProfileId === caller.profileId) throw badRequest("A secret chat is with another member.");
     await ownTowards(c, caller.profileId, body.peerProfileId);
     for (const d of body.peerDevices) {
       if (!(await deviceLive(body.peerProfileId, d))) throw conflict(SECRET_TEXTS.peerCannot, "peer_not_ready");

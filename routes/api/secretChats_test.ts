@@ -18,6 +18,9 @@ import { kv } from "../../kv/db.ts";
 import { pauseSending } from "../../kv/moderation.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { SECRET_TEXTS } from "../../domain/secretChats.ts";
+import { keys } from "../../kv/keys.ts";
+import { createSession } from "../../kv/sessions.ts";
+import { getAccountByEmail } from "../../kv/accounts.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 
@@ -193,6 +196,35 @@ Deno.test("secret chats - key packages are one-time, claimed per device; a membe
     });
     assert.equal(refill.status, 200);
     assert.equal(refill.data.stock, 2);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - a claim refused because one of the member's devices has no key package left uses up none of the others'", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t, 2);
+    // Bob's second device, on another session, with no key package.
+    const account = (await getAccountByEmail(bob.email))!;
+    const other = await createSession(account.id, true, "Tablet", "link");
+    // Its id sorts after the phone's: the phone's key package would be taken first.
+    const tablet = await newDevice(bob.profileId, `zz${crypto.randomUUID().slice(0, 10)}`);
+    const reg = await t.call("POST", "/api/secret/devices", {
+      cookie: `__Host-sid=${other.token}`,
+      json: { deviceId: tablet.deviceId, keyPackages: [] },
+    });
+    assert.equal(reg.status, 201, reg.text);
+    const claim = await t.call("POST", "/api/secret/key-packages/claim", {
+      cookie: alice.cookie,
+      json: { deviceId: alice.device.deviceId, peerProfileId: bob.profileId },
+    });
+    assert.equal(claim.status, 409);
+    assert.equal(claim.data.error.code, "peer_not_ready");
+    const left = await Array.fromAsync(
+      kv().list({ prefix: keys.secretKeyPackagesOf(bob.profileId, bob.device.deviceId) }),
+    );
+    assert.equal(left.length, 2, "the phone's key packages are all still there");
   } finally {
     t.close();
   }

@@ -15,6 +15,7 @@ import { buildWorld, type Role, type World } from "./world.ts";
 import { CALLS } from "./calls.ts";
 import { kvChanges, kvSnapshot } from "./kit.ts";
 import { resumeSending } from "../../kv/moderation.ts";
+import { endStay } from "../../kv/games/dungeon.ts";
 
 /** The roles in the order they call: the owner last, so a call that destroys its object comes last. */
 const ORDER: readonly Role[] = ["anonymous", "other", "blocked", "admin", "owner"];
@@ -200,6 +201,33 @@ const MATRIX: Record<string, Row | typeof NONE> = {
     restore: (_t, w) => resumeSending({ accountId: "test", name: "Test" }, w.owner.profileId).then(() => {}),
   }),
   "POST /api/admin/members/:profileId/notes": row("profile", 401, 403, 403, 403, 201),
+  "GET /api/games/dungeon": NONE,
+  "POST /api/games/dungeon/quiz": NONE,
+  "POST /api/games/dungeon/appeal": NONE,
+  "GET /api/admin/dungeon": NONE,
+  // The owner's stay with its appeal waiting: only an admin answers it.
+  "PUT /api/admin/dungeon/appeals/:stayId": row("dungeon stay", 401, 403, 403, 403, 200, { fresh: true }),
+  "DELETE /api/admin/dungeon/stays/:profileId": row("dungeon stay", 401, 403, 403, 403, 200, {
+    fresh: true,
+    // The owner's refused call leaves the stay its call made: end it, so the world can like and write again.
+    restore: (_t, w) => endStay({ accountId: "test", name: "Test" }, w.owner.profileId).then(() => {}),
+  }),
+  "POST /api/secret/devices": NONE,
+  "GET /api/secret/chats": NONE,
+  // A device is its member's, of their current session: anyone else's call with it is refused.
+  "POST /api/secret/devices/:deviceId/key-packages": row("secret-chat device", 401, 200, 403, 403, 403),
+  "POST /api/secret/key-packages/claim": row("secret-chat device", 401, 200, 403, 403, 403),
+  "POST /api/secret/chats": row("secret-chat device", 401, 201, 403, 403, 403),
+  // The secret chat is the owner's with the other member: both read it; anyone else, admins too, is
+  // answered as if it did not exist. The other member may not use the owner's device in it.
+  "GET /api/secret/chats/:chatId/messages": row("secret chat", 401, 200, 200, 404, 404),
+  "POST /api/secret/chats/:chatId/messages": row("secret chat", 401, 201, 403, 404, 404),
+  // The message read and reported is the other member's to the owner: its sender neither reads nor reports it.
+  "POST /api/secret/chats/:chatId/read": row("secret chat", 401, 200, 404, 404, 404),
+  "POST /api/secret/chats/:chatId/messages/:messageId/report": row("secret message", 401, 201, 400, 404, 404),
+  "POST /api/secret/chats/:chatId/join": row("secret chat", 401, 200, 403, 404, 404),
+  "POST /api/secret/chats/:chatId/pending/:deviceId/key-package": row("secret chat", 401, 200, 404, 404, 404),
+  "POST /api/secret/chats/:chatId/approve": row("secret chat", 401, 201, 403, 404, 404, { fresh: true }),
 };
 
 const PRINT = Deno.env.get("ACCESS_PRINT") === "1";

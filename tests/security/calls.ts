@@ -14,6 +14,8 @@ import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { newId } from "../../kv/ids.ts";
 import { now } from "../../kv/clock.ts";
+import { QUIZ_ANSWERS } from "../../domain/dungeon.ts";
+import { makeKeyPackages } from "../../islands/secret/mls.ts";
 
 const TEST_MODERATOR = { accountId: "test-moderator", name: "Test" };
 
@@ -51,8 +53,75 @@ const HOT_DEAL_STAMP = 1_000;
 /** The owner's Hot or Not test: the world's (ended, voted on), or a fresh running one. */
 const ownerHotTest = async (w: World, fresh: boolean) => fresh ? await w.make.hotTest(true) : w.ids.hotTest;
 
+/** The owner's secret chat with the other member (tests/security/world.ts). */
+const chatPath = (w: World) => `/api/secret/chats/${w.ids.secretChat}`;
+/** The owner's device in the secret chat. */
+const ownerDevice = (w: World) => w.secret.ownerDevice!.deviceId;
+
 /** By "METHOD /path" as the app registers it. */
 export const CALLS: Record<string, CallOf> = {
+  "GET /api/games/dungeon": () => ({ path: "/api/games/dungeon" }),
+  "POST /api/games/dungeon/quiz": () => ({ path: "/api/games/dungeon/quiz", json: { answers: [...QUIZ_ANSWERS] } }),
+  "POST /api/games/dungeon/appeal": () => ({
+    path: "/api/games/dungeon/appeal",
+    json: { text: "It was a joke between friends." },
+  }),
+  "GET /api/admin/dungeon": () => ({ path: "/api/admin/dungeon" }),
+  "PUT /api/admin/dungeon/appeals/:stayId": async (w, fresh) => ({
+    path: `/api/admin/dungeon/appeals/${fresh ? await w.make.dungeonStay(true) : w.ids.dungeonAppeal}`,
+    json: { decision: "REJECT" },
+  }),
+  // Fresh: the owner serves a stay in force (only while this row runs: its restore ends it).
+  "DELETE /api/admin/dungeon/stays/:profileId": async (w, fresh) => {
+    if (fresh) await w.make.dungeonStay(false);
+    return { path: `/api/admin/dungeon/stays/${w.owner.profileId}` };
+  },
+  "POST /api/secret/devices": (w) => ({
+    path: "/api/secret/devices",
+    json: { deviceId: ownerDevice(w), keyPackages: [] },
+  }),
+  "POST /api/secret/devices/:deviceId/key-packages": async (w) => ({
+    path: `/api/secret/devices/${ownerDevice(w)}/key-packages`,
+    json: { keyPackages: (await makeKeyPackages(w.secret.ownerDevice!, 1)).map((k) => k.publicB64) },
+  }),
+  "POST /api/secret/key-packages/claim": (w) => ({
+    path: "/api/secret/key-packages/claim",
+    json: { deviceId: ownerDevice(w), peerProfileId: w.other.profileId },
+  }),
+  "POST /api/secret/chats": (w) => ({ path: "/api/secret/chats", json: w.secret.chatBody }),
+  "GET /api/secret/chats": () => ({ path: "/api/secret/chats" }),
+  "GET /api/secret/chats/:chatId/messages": (w) => ({ path: `${chatPath(w)}/messages` }),
+  "POST /api/secret/chats/:chatId/messages": (w) => ({
+    path: `${chatPath(w)}/messages`,
+    json: { deviceId: ownerDevice(w), ...w.secret.sealed, epoch: 1 },
+  }),
+  "POST /api/secret/chats/:chatId/read": (w) => ({
+    path: `${chatPath(w)}/read`,
+    json: { messageId: w.ids.secretMessage },
+  }),
+  "POST /api/secret/chats/:chatId/join": (w) => ({
+    path: `${chatPath(w)}/join`,
+    json: { deviceId: w.secret.joiner!.deviceId },
+  }),
+  "POST /api/secret/chats/:chatId/pending/:deviceId/key-package": (w) => ({
+    path: `${chatPath(w)}/pending/${w.secret.joiner!.deviceId}/key-package`,
+  }),
+  // The new device's MLS commit and Welcome: the server cannot read them, the world's stand in.
+  "POST /api/secret/chats/:chatId/approve": async (w, fresh) => ({
+    path: `${chatPath(w)}/approve`,
+    json: {
+      deviceId: ownerDevice(w),
+      newDeviceId: fresh ? (await w.make.secretDevice(1, true)).device.deviceId : w.secret.joiner!.deviceId,
+      commit: w.secret.sealed.ciphertext,
+      welcome: w.secret.chatBody.welcome,
+      ratchetTree: w.secret.chatBody.ratchetTree,
+      epoch: 2,
+    },
+  }),
+  "POST /api/secret/chats/:chatId/messages/:messageId/report": (w) => ({
+    path: `${chatPath(w)}/messages/${w.ids.secretMessage}/report`,
+    json: { reason: REPORT_REASONS[0].id, ...w.secret.report },
+  }),
   "GET /api/games/identify/attempts/:attemptId/selfie": async (w) => ({
     path: `/api/games/identify/attempts/${await ownerAttempt(w, false)}/selfie`,
   }),

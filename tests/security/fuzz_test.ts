@@ -255,11 +255,18 @@ const str: fc.Arbitrary<Str> = fc.oneof(
   { weight: 1, arbitrary: fc.stringMatching(/^[0-9a-f]{28}$/).map((hexId) => ({ hexId })) },
 );
 
+/**
+ * Where a generated string goes in a generated JSON text, put in by `fill` when the call is made. Its
+ * marks are control characters, which JSON text never holds raw (JSON.stringify escapes them), so a
+ * string or key holding '<<' or '>>' cannot be taken for one.
+ */
+const placeholder = (s: Str) => `\u0001${JSON.stringify(s)}\u0002`;
+
 /** A JSON value as text: anything JSON can carry, numbers JSON.parse turns odd, and nested mixtures. */
 const jsonText: fc.Arbitrary<string> = fc.letrec<{ value: string; object: string; array: string }>((tie) => ({
   value: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
-    str.map((s) => `<<${JSON.stringify(s)}>>`),
+    str.map(placeholder),
     fc.constantFrom("null", "true", "false", "0", "-0", "1", "-1", "1.5", "1e309", "-1e309", "1e-400", "2e53", "52.5"),
     fc.double().map((d) => (Number.isFinite(d) ? String(d) : "0")),
     fc.integer().map(String),
@@ -390,7 +397,7 @@ const mutation = (method: string) =>
         arbitrary: fc.record({
           at: fc.constant("field" as const),
           key: keyChoice,
-          value: fc.option(fc.oneof(jsonText, str.map((v) => `<<${JSON.stringify(v)}>>`)), { nil: null, freq: 6 }),
+          value: fc.option(fc.oneof(jsonText, str.map(placeholder)), { nil: null, freq: 6 }),
         }),
       },
       { weight: 1, arbitrary: fc.record({ at: fc.constant("body" as const), body }) },
@@ -447,9 +454,10 @@ function latin1(s: string): string {
   return Array.from(new TextEncoder().encode(s), (b) => String.fromCharCode(b)).join("").replace(/[\r\n\0]/g, " ");
 }
 
-/** Puts a generated JSON text's placeholders (`<<Str>>`) in: the world's ids and the nasty strings. */
+/** Puts a generated JSON text's placeholders (`placeholder`) in: the world's ids and the nasty strings. */
 function fill(text: string, w: World): string {
-  return text.replace(/<<(.*?)>>/g, (_, s) => JSON.stringify(resolve(JSON.parse(s), w)));
+  // deno-lint-ignore no-control-regex -- the placeholder's marks are control characters on purpose
+  return text.replace(/\u0001([^\u0002]*)\u0002/g, (_, s) => JSON.stringify(resolve(JSON.parse(s), w)));
 }
 
 /** The headers of a generated caller. */

@@ -1,8 +1,9 @@
 /**
  * A small community for the security suites: an owner with one of everything (a picture, a note,
  * a message, a notification, a push device, a second session, a report, a crop suggestion on
- * their picture, a Hot or Not test), another member, a member the owner blocked, and an admin. Objects that a call
- * destroys can be made again, fresh, with `make`.
+ * their picture, a Hot or Not test, a Bad Boy Dungeon stay with its appeal waiting, a secret chat with the other
+ * member), another member, a member the owner blocked, and an admin. Objects that a call destroys can be made again,
+ * fresh, with `make`.
  */
 
 import { type testApp } from "../api.ts";
@@ -16,6 +17,20 @@ import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { randomToken } from "../../kv/ids.ts";
 import { putBlob } from "../../kv/blobs.ts";
+import { getDevice } from "../../kv/secretChats.ts";
+import { restrictionOf } from "../../kv/games/dungeon.ts";
+import type { Stay } from "../../domain/shapes/dungeon.ts";
+import { RESTRICTED_ACTIONS } from "../../domain/dungeon.ts";
+import {
+  type DeviceIdentity,
+  joinChat,
+  makeKeyPackages,
+  newDevice,
+  open,
+  readKeyPackage,
+  seal,
+  startChat,
+} from "../../islands/secret/mls.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 
@@ -42,6 +57,9 @@ async function portraitJpeg(): Promise<Uint8Array> {
 function must(r: { status: number; text: string }, what: string, ...ok: number[]) {
   if (!ok.includes(r.status)) throw new Error(`world: ${what} answered ${r.status} ${r.text.slice(0, 300)}`);
 }
+
+/** A new secret-chat device id (as a page makes one). */
+const deviceIdOf = () => crypto.randomUUID().replaceAll("-", "").slice(0, 16);
 
 /** Builds the world on a test app. */
 export async function buildWorld(t: T) {
@@ -84,6 +102,43 @@ export async function buildWorld(t: T) {
 
   /** The owner's first public picture (made right after `make`). */
   let picture = "";
+  /** The world's secret chat (made right after `make`). */
+  const secret = {
+    chatId: "",
+    /** The owner's device in the chat, and their later device waiting to join it. */
+    ownerDevice: undefined as DeviceIdentity | undefined,
+    joiner: undefined as DeviceIdentity | undefined,
+    /** How the owner started the chat (a new start sends it again). */
+    chatBody: {} as Record<string, unknown>,
+    /** The message the other member sent, and what the owner reveals to report it. */
+    messageId: "",
+    report: { text: "", frankingKey: "" },
+    /** A message of the owner, sealed for the chat. */
+    sealed: { ciphertext: "", commitment: "" },
+  };
+  /**
+   * A secret-chat device belongs to one login session: the owner's devices move to the session the
+   * owner now calls with (the suites renew sessions between routes), the chat's device in the index
+   * that ending a session reads.
+   */
+  const bindSecret = async (sessionId: string) => {
+    const op = kv().atomic();
+    for (const d of [secret.ownerDevice, secret.joiner]) {
+      const stored = d && await getDevice(owner.profileId, d.deviceId);
+      if (!stored || stored.removed || stored.sessionId === sessionId) continue;
+      op.delete(keys.secretDeviceBySession(stored.sessionId)).set(keys.secretDevice(owner.profileId, d.deviceId), {
+        ...stored,
+        sessionId,
+      });
+    }
+    if (secret.ownerDevice) {
+      op.set(keys.secretDeviceBySession(sessionId), {
+        profileId: owner.profileId,
+        deviceId: secret.ownerDevice.deviceId,
+      });
+    }
+    await op.commit();
+  };
   const make = {
     /** A public picture of the owner (or of `whose`). */
     async picture(whose: Someone = owner): Promise<string> {
@@ -215,6 +270,68 @@ export async function buildWorld(t: T) {
       await op.commit();
       return id;
     },
+    /**
+     * A Bad Boy Dungeon stay of the owner, made in the store: with `appeal`, one that ran out while
+     * its appeal waited for an admin (it restricts nothing, so the owner's other calls are unchanged);
+     * otherwise one in force (the world's, when there is one). Its id.
+     */
+    async dungeonStay(appeal: boolean): Promise<string> {
+      const current = !appeal && await restrictionOf(owner.profileId);
+      if (current) return current.stayId;
+      const t = Date.now();
+      const stay: Stay = {
+        id: randomToken(14),
+        profileId: owner.profileId,
+        reportId: randomToken(14),
+        reason: "spam",
+        lines: ["Buy followers here"],
+        step: 1,
+        decidedBy: "ADMIN",
+        tsStart: appeal ? t - 2 * 86_400_000 : t,
+        until: appeal ? t - 86_400_000 : t + 86_400_000,
+        restricts: [...RESTRICTED_ACTIONS],
+        quizAt: null,
+        appeal: appeal ? { text: "It was a joke between friends.", ts: t - 86_400_000, status: "PENDING" } : null,
+        ended: null,
+        tsEnded: null,
+      };
+      const op = kv().atomic().set(keys.dungeonStay(owner.profileId, stay.id), stay);
+      if (appeal) op.set(keys.dungeonAppeal(stay.id), { profileId: owner.profileId, ts: t - 86_400_000 });
+      else op.set(keys.dungeonCurrent(owner.profileId), { stayId: stay.id, until: stay.until });
+      await op.commit();
+      return stay.id;
+    },
+    /**
+     * A secret-chat device of the owner, registered through the API on their current session with
+     * `stock` key packages; `join`: it then asks to join the world's secret chat (pending approval).
+     */
+    async secretDevice(stock: number, join: boolean): Promise<{ device: DeviceIdentity; kps: string[] }> {
+      const device = await newDevice(owner.profileId, deviceIdOf());
+      const kps = (await makeKeyPackages(device, stock)).map((k) => k.publicB64);
+      must(
+        await t.call("POST", "/api/secret/devices", {
+          cookie: owner.cookie,
+          json: { deviceId: device.deviceId, keyPackages: kps },
+        }),
+        "secret device",
+        201,
+      );
+      if (join) {
+        must(
+          await t.call("POST", `/api/secret/chats/${secret.chatId}/join`, {
+            cookie: owner.cookie,
+            json: { deviceId: device.deviceId },
+          }),
+          "secret join",
+          200,
+        );
+      }
+      // One device per session in the session index: the owner's device in the chat (see bindSecret).
+      if (secret.ownerDevice) {
+        await bindSecret((await getDevice(owner.profileId, secret.ownerDevice.deviceId))!.sessionId);
+      }
+      return { device, kps };
+    },
     /** A selfie of the owner being judged (3 2 1 Identify), made in the store (no camera, no daily limit): its id. */
     async identifyAttempt(picId: string): Promise<string> {
       const id = randomToken(18);
@@ -236,6 +353,63 @@ export async function buildWorld(t: T) {
 
   picture = await make.picture();
   const otherPicture = await make.picture(other);
+
+  // A secret chat the owner started with the other member, through the API as the page does, and a
+  // message the other member sent in it (the owner opened it: its text and franking key can report it).
+  const otherDevice = await newDevice(other.profileId, deviceIdOf());
+  const otherKps = await makeKeyPackages(otherDevice, 20);
+  must(
+    await t.call("POST", "/api/secret/devices", {
+      cookie: other.cookie,
+      json: { deviceId: otherDevice.deviceId, keyPackages: otherKps.map((k) => k.publicB64) },
+    }),
+    "other's secret device",
+    201,
+  );
+  const ownerDevice = await make.secretDevice(3, false);
+  secret.ownerDevice = ownerDevice.device;
+  const ownerKps = await makeKeyPackages(ownerDevice.device, 1);
+  const claim = await t.call("POST", "/api/secret/key-packages/claim", {
+    cookie: owner.cookie,
+    json: { deviceId: ownerDevice.device.deviceId, peerProfileId: other.profileId },
+  });
+  must(claim, "secret claim", 200);
+  const peer = (await readKeyPackage(claim.data.devices[0].keyPackage))!;
+  const started = await startChat(ownerKps[0], [peer.keyPackage]);
+  const chatBody = {
+    deviceId: ownerDevice.device.deviceId,
+    peerProfileId: other.profileId,
+    peerDevices: [otherDevice.deviceId],
+    groupId: started.groupId,
+    welcome: started.welcomeB64,
+    ratchetTree: started.ratchetTreeB64,
+  };
+  const created = await t.call("POST", "/api/secret/chats", { cookie: owner.cookie, json: chatBody });
+  must(created, "secret chat", 201);
+  secret.chatId = created.data.chat.id;
+  secret.chatBody = chatBody;
+  const otherState = await joinChat(
+    started.welcomeB64,
+    started.ratchetTreeB64,
+    otherKps.find((k) => k.ref === peer.ref)!,
+  );
+  const fromOther = await seal(otherState, "Call me tonight");
+  const sent = await t.call("POST", `/api/secret/chats/${secret.chatId}/messages`, {
+    cookie: other.cookie,
+    json: {
+      deviceId: otherDevice.deviceId,
+      ciphertext: fromOther.ciphertextB64,
+      commitment: fromOther.commitmentB64,
+      epoch: 1,
+    },
+  });
+  must(sent, "secret message", 201);
+  secret.messageId = sent.data.message.id;
+  const opened = await open(started.state, fromOther.ciphertextB64, fromOther.commitmentB64);
+  secret.report = { text: opened.text, frankingKey: opened.frankingKeyB64 };
+  const fromOwner = await seal(opened.state, "Sure, at nine");
+  secret.sealed = { ciphertext: fromOwner.ciphertextB64, commitment: fromOwner.commitmentB64 };
+  secret.joiner = (await make.secretDevice(20, true)).device;
   const world = {
     owner,
     other,
@@ -255,13 +429,19 @@ export async function buildWorld(t: T) {
       cropSuggestion: await make.cropSuggestion(picture),
       identifyAttempt: await make.identifyAttempt(picture),
       hotTest: await make.hotTest(),
+      dungeonAppeal: await make.dungeonStay(true),
+      secretChat: secret.chatId,
+      secretMessage: secret.messageId,
     },
+    secret,
     /** New sessions for every member (a call may have ended theirs: logout, "log out everywhere"). */
     async renewSessions() {
       for (const m of [owner, other, blocked, admin]) {
         // The test app is served on http://localhost, a secure context: the cookie has its __Host- name.
         // A login-link session, as `t.member` makes: fresh, so ending a session needs no password.
-        m.cookie = `__Host-sid=${(await createSession(m.accountId, true, "Test", "link")).token}`;
+        const s = await createSession(m.accountId, true, "Test", "link");
+        m.cookie = `__Host-sid=${s.token}`;
+        if (m === owner) await bindSecret(s.session.id);
       }
     },
     /** A portrait JPEG to upload. */
