@@ -10,6 +10,7 @@ import type { AppEnv, Caller } from "../env.ts";
 import { conflict, notFound } from "../errors.ts";
 import { idSchema, jsonBody, parseWith } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
+import { answer } from "../answer.ts";
 import { appealStay, decideAppeal, dungeonAdminList, dungeonView, endStay, takeQuiz } from "../../kv/games/dungeon.ts";
 import { QUIZ_ANSWERS } from "../../domain/dungeon.ts";
 import type { Moderator } from "../../kv/audit.ts";
@@ -34,7 +35,7 @@ const NO_STAY = "You are not in a time-out.";
 export const dungeon = new Hono<AppEnv>()
   .get("/games/dungeon", async (c) => {
     const caller = requireCaller(c);
-    return c.json(await dungeonView(caller.profileId));
+    return answer(c, "GET /api/games/dungeon", await dungeonView(caller.profileId));
   })
   .post("/games/dungeon/quiz", async (c) => {
     const caller = requireCaller(c);
@@ -45,7 +46,11 @@ export const dungeon = new Hono<AppEnv>()
         ? conflict("You already used the quiz for this stay.", "quiz_used")
         : conflict(NO_STAY, "no_stay");
     }
-    return c.json(r.passed ? { passed: true, card: r.card } : { passed: false, wrong: r.wrong });
+    return answer(
+      c,
+      "POST /api/games/dungeon/quiz",
+      r.passed ? { passed: true, card: r.card } : { passed: false, wrong: r.wrong },
+    );
   })
   .post("/games/dungeon/appeal", async (c) => {
     const caller = requireCaller(c);
@@ -56,11 +61,11 @@ export const dungeon = new Hono<AppEnv>()
         ? conflict("You already appealed this stay.", "already_appealed")
         : conflict(NO_STAY, "no_stay");
     }
-    return c.json({ card: r.card }, 201);
+    return answer(c, "POST /api/games/dungeon/appeal", { card: r.card });
   })
   .get("/admin/dungeon", async (c) => {
     requireAdmin(c);
-    return c.json({ items: await dungeonAdminList() });
+    return answer(c, "GET /api/admin/dungeon", { items: await dungeonAdminList() });
   })
   .put("/admin/dungeon/appeals/:stayId", async (c) => {
     const caller = requireAdmin(c);
@@ -72,12 +77,12 @@ export const dungeon = new Hono<AppEnv>()
         ? conflict("This appeal was already decided.", "decided")
         : notFound("No such appeal.");
     }
-    return c.json(r.stay);
+    return answer(c, "PUT /api/admin/dungeon/appeals/:stayId", r.stay);
   })
   .delete("/admin/dungeon/stays/:profileId", async (c) => {
     const caller = requireAdmin(c);
     const profileId = parseWith(idSchema, c.req.param("profileId"));
     const r = await endStay(who(caller), profileId);
     if (!r.ok) throw notFound("This member is not in a time-out.");
-    return c.json(r.stay);
+    return answer(c, "DELETE /api/admin/dungeon/stays/:profileId", r.stay);
   });

@@ -10,6 +10,7 @@ import type { AppEnv } from "../env.ts";
 import { badRequest, conflict, forbidden, notFound } from "../errors.ts";
 import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
+import { answer } from "../answer.ts";
 import { getCredits } from "../../kv/games/credits.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
 import {
@@ -55,7 +56,7 @@ async function ownTest(owner: string, id: string) {
 export const hotOrNot = new Hono<AppEnv>()
   .get("/games/hotornot", async (c) => {
     const caller = requireCaller(c);
-    return c.json(await hotOrNotState(caller.profileId));
+    return answer(c, "GET /api/games/hotornot", await hotOrNotState(caller.profileId));
   })
   .post("/games/hotornot/tests", async (c) => {
     const caller = requireCaller(c);
@@ -66,12 +67,12 @@ export const hotOrNot = new Hono<AppEnv>()
       if (r.reason === "repeated") throw badRequest("Each picture only once.");
       throw badRequest("Pick only your own public pictures.", "not_your_picture");
     }
-    return c.json({ test: await testView(r.test) }, 201);
+    return answer(c, "POST /api/games/hotornot/tests", { test: await testView(r.test) });
   })
   .get("/games/hotornot/tests/:testId", async (c) => {
     const caller = requireCaller(c);
     const test = await ownTest(caller.profileId, parseWith(idSchema, c.req.param("testId")));
-    return c.json({ test: await testView(test) });
+    return answer(c, "GET /api/games/hotornot/tests/:testId", { test: await testView(test) });
   })
   .delete("/games/hotornot/tests/:testId", async (c) => {
     const caller = requireCaller(c);
@@ -79,7 +80,7 @@ export const hotOrNot = new Hono<AppEnv>()
     await ownTest(caller.profileId, id);
     const stopped = await stopTest(caller.profileId, id);
     if (!stopped) throw conflict("This test has already ended.", "test_ended");
-    return c.json({ test: await testView(stopped) });
+    return answer(c, "DELETE /api/games/hotornot/tests/:testId", { test: await testView(stopped) });
   })
   .post("/games/hotornot/tests/:testId/best-first", async (c) => {
     const caller = requireCaller(c);
@@ -90,7 +91,7 @@ export const hotOrNot = new Hono<AppEnv>()
       if (r.reason === "running") throw conflict("The test is still running.", "test_running");
       throw conflict("That picture is no longer among your public pictures.", "picture_gone");
     }
-    return c.json({ profilePicIds: r.profilePicIds });
+    return answer(c, "POST /api/games/hotornot/tests/:testId/best-first", { profilePicIds: r.profilePicIds });
   })
   // Voting: a pair of one anonymous member's pictures, and the vote (queued on the device when offline).
   .get("/games/hotornot/next", async (c) => {
@@ -100,7 +101,7 @@ export const hotOrNot = new Hono<AppEnv>()
       nextPair(caller.profileId, q.nsfw === "1"),
       getCredits(caller.profileId),
     ]);
-    return c.json({ item, credits });
+    return answer(c, "GET /api/games/hotornot/next", { item, credits });
   })
   // A picture of the pair dealt to the caller, served through the deal: the voter never learns its id.
   .get("/games/hotornot/pair/:testId/:side", async (c) => {
@@ -127,20 +128,20 @@ export const hotOrNot = new Hono<AppEnv>()
       if (r.reason === "not_dealt") throw conflict("That pair was not dealt to you.", "not_dealt");
       throw notFound("No such test.");
     }
-    const { ok: _, ...answer } = r;
-    return c.json(answer);
+    const { ok: _, ...vote } = r;
+    return answer(c, "PUT /api/games/hotornot/vote", vote);
   })
   .put("/games/hotornot/keep-best", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, keepBestBody);
-    return c.json({ keepBest: await setKeepBest(caller.profileId, body.on) });
+    return answer(c, "PUT /api/games/hotornot/keep-best", { keepBest: await setKeepBest(caller.profileId, body.on) });
   })
   .post("/games/hotornot/keep-best/undo", async (c) => {
     const caller = requireCaller(c);
-    return c.json(await undoKeepBest(caller.profileId));
+    return answer(c, "POST /api/games/hotornot/keep-best/undo", await undoKeepBest(caller.profileId));
   })
   // Admins: counts only, never a picture, a member or a share.
   .get("/admin/games/hotornot", async (c) => {
     requireAdmin(c);
-    return c.json(await hotOrNotCounts());
+    return answer(c, "GET /api/admin/games/hotornot", await hotOrNotCounts());
   });

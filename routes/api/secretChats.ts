@@ -25,6 +25,7 @@ import { ApiError, badRequest, conflict, forbidden, notFound, tooMany } from "..
 import { idParam, idSchema, jsonBody, queryOf } from "../validate.ts";
 import { ownTowards } from "../policy.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
+import { answer } from "../answer.ts";
 import { hit, hitNewMember } from "../../kv/ratelimit.ts";
 import { sendingPause } from "../../kv/moderation.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
@@ -187,7 +188,7 @@ export const secretChats = new Hono<AppEnv>()
     const r = await registerDevice(caller, body.deviceId, body.keyPackages);
     if (r === "taken") throw conflict("This device id belongs to another session.", "device_taken");
     if (r === "removed") throw new ApiError(410, "device_removed", "This device was removed: make a new one.");
-    return c.json(r, 201);
+    return answer(c, "POST /api/secret/devices", r);
   })
   .post("/secret/devices/:deviceId/key-packages", async (c) => {
     const caller = requireCaller(c);
@@ -195,7 +196,9 @@ export const secretChats = new Hono<AppEnv>()
     const body = await jsonBody(c, secretKeyPackagesBody);
     await ownDevice(caller, deviceId);
     checkKeyPackages(body.keyPackages, caller, deviceId);
-    return c.json({ stock: await addKeyPackages(caller.profileId, deviceId, body.keyPackages) });
+    return answer(c, "POST /api/secret/devices/:deviceId/key-packages", {
+      stock: await addKeyPackages(caller.profileId, deviceId, body.keyPackages),
+    });
   })
   .post("/secret/key-packages/claim", async (c) => {
     const caller = requireCaller(c);
@@ -207,7 +210,7 @@ export const secretChats = new Hono<AppEnv>()
     await mayWrite(caller, body.peerProfileId, true);
     const devices = await claimKeyPackages(body.peerProfileId);
     if (!devices) throw conflict(SECRET_TEXTS.peerCannot, "peer_not_ready");
-    return c.json({ devices });
+    return answer(c, "POST /api/secret/key-packages/claim", { devices });
   })
   .post("/secret/chats", async (c) => {
     const caller = requireCaller(c);
@@ -229,18 +232,18 @@ export const secretChats = new Hono<AppEnv>()
       ratchetTree: body.ratchetTree,
     });
     if (!chat) throw conflict("A secret chat was started at the same time: try again.", "raced");
-    return c.json({ chat }, 201);
+    return answer(c, "POST /api/secret/chats", { chat });
   })
   .get("/secret/chats", async (c) => {
     const caller = requireCaller(c);
-    return c.json({ items: await listSecretChats(caller.profileId) });
+    return answer(c, "GET /api/secret/chats", { items: await listSecretChats(caller.profileId) });
   })
   .get("/secret/chats/:chatId/messages", async (c) => {
     const caller = requireCaller(c);
     const chat = await ownChat(caller, idParam(c, "chatId"));
     const q = queryOf(c, secretMessagesQuery);
     const other = chat.members.find((p) => p !== caller.profileId)!;
-    return c.json({
+    return answer(c, "GET /api/secret/chats/:chatId/messages", {
       items: await listSecretMessages(chat.id, q.after),
       otherReadUpTo: await secretReadUpTo(chat.id, other),
     });
@@ -252,7 +255,7 @@ export const secretChats = new Hono<AppEnv>()
     const m = await getSecretMessage(chat.id, body.messageId);
     if (!m || m.senderProfileId === caller.profileId) throw notFound();
     await markSecretRead(chat.id, caller.profileId, m.id);
-    return c.json({ ok: true as const });
+    return answer(c, "POST /api/secret/chats/:chatId/read", { ok: true });
   })
   .post("/secret/chats/:chatId/messages", async (c) => {
     const caller = requireCaller(c);
@@ -272,7 +275,7 @@ export const secretChats = new Hono<AppEnv>()
       body.commitment,
       body.epoch,
     );
-    return c.json({ message }, 201);
+    return answer(c, "POST /api/secret/chats/:chatId/messages", { message });
   })
   .post("/secret/chats/:chatId/join", async (c) => {
     const caller = requireCaller(c);
@@ -284,7 +287,7 @@ export const secretChats = new Hono<AppEnv>()
     }
     const next = await requestJoin(chat.id, caller.profileId, body.deviceId);
     if (!next) throw conflict("The chat changed meanwhile: try again.", "raced");
-    return c.json({ chat: next });
+    return answer(c, "POST /api/secret/chats/:chatId/join", { chat: next });
   })
   .post("/secret/chats/:chatId/pending/:deviceId/key-package", async (c) => {
     const caller = requireCaller(c);
@@ -295,7 +298,7 @@ export const secretChats = new Hono<AppEnv>()
     if (!(await deviceLive(caller.profileId, deviceId))) throw notFound();
     const keyPackage = await claimKeyPackageOf(caller.profileId, deviceId);
     if (!keyPackage) throw conflict(SECRET_TEXTS.peerCannot, "device_not_ready");
-    return c.json({ keyPackage });
+    return answer(c, "POST /api/secret/chats/:chatId/pending/:deviceId/key-package", { keyPackage });
   })
   .post("/secret/chats/:chatId/approve", async (c) => {
     const caller = requireCaller(c);
@@ -318,7 +321,7 @@ export const secretChats = new Hono<AppEnv>()
       body.epoch,
     );
     if (!r) throw conflict("The chat changed meanwhile: try again.", "raced");
-    return c.json(r, 201);
+    return answer(c, "POST /api/secret/chats/:chatId/approve", r);
   })
   .post("/secret/chats/:chatId/messages/:messageId/report", async (c) => {
     const caller = requireCaller(c);
@@ -339,5 +342,5 @@ export const secretChats = new Hono<AppEnv>()
     }
     const r = await saveSecretReport(caller.profileId, m, body.reason, body.text);
     await reviewIfReported(m.senderProfileId);
-    return c.json({ id: r.id, verified: true as const }, 201);
+    return answer(c, "POST /api/secret/chats/:chatId/messages/:messageId/report", { id: r.id, verified: true });
   });
