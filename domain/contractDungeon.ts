@@ -6,6 +6,7 @@ import { RESTRICTED_ACTIONS } from "./dungeon.ts";
 const ts = z.number();
 const id = z.string();
 
+/** A member's appeal of a stay: once, decided by an admin, whose word is final. */
 const Appeal = z.strictObject({
   text: z.string(),
   ts,
@@ -13,15 +14,22 @@ const Appeal = z.strictObject({
   tsDecided: ts.optional(),
 });
 
+/** What a stay's member and admins both see of it. */
 const stayFields = {
   id,
+  /** The report's reason (a minor one: domain/dungeon.ts MINOR_REASONS). */
   reason: z.string(),
+  /** The reported lines with every other member's name removed. */
   lines: z.array(z.string()),
+  /** 1, 2 or 3: the stays that began within 90 days, this one included. */
   step: z.number(),
   tsStart: ts,
+  /** When it ends (the quiz may bring it forward once). */
   until: ts,
   restricts: z.array(z.enum(RESTRICTED_ACTIONS)),
+  /** When the quiz shortened it, or null. */
   quizAt: ts.nullable(),
+  /** Ended before `until`: by an admin, or by an upheld appeal (then it counts for nothing). */
   ended: z.enum(["ADMIN", "APPEAL"]).nullable(),
   tsEnded: ts.nullable(),
 };
@@ -30,14 +38,16 @@ const stayFields = {
 const ReformCard = z.strictObject({
   ...stayFields,
   appeal: z.strictObject({ status: Appeal.shape.status, ts }).nullable(),
+  /** In force now (false: over, or ended early). */
   active: z.boolean(),
 });
 
-/** A stay as admins see it. */
+/** A stay as admins see it (and as it is stored). */
 const Stay = z.strictObject({
   ...stayFields,
   profileId: id,
   reportId: id,
+  /** Who decided: a strong jury, or an admin. */
   decidedBy: z.enum(["JURY", "ADMIN"]),
   appeal: Appeal.nullable(),
 });

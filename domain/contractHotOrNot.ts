@@ -11,10 +11,12 @@ const HotTestView = z.strictObject({
   tsCreated: ts,
   tsEnds: ts,
   tsDone: ts.nullable(),
+  /** Counted votes each picture needs. */
   target: z.number(),
   pictures: z.array(z.strictObject({
     picId: z.string(),
     nsfw: z.boolean(),
+    /** Counted votes this picture took part in. */
     votes: z.number(),
     /** Lean-corrected share of wins, 0..1; null before a counted vote. */
     share: z.number().nullable(),
@@ -23,13 +25,16 @@ const HotTestView = z.strictObject({
   })),
   careless: z.number(),
   skips: z.number(),
+  /** The picture with the highest share once the test ended (null while running or with no vote). */
   best: z.string().nullable(),
 });
 
 const KeepBest = z.strictObject({
   on: z.boolean(),
   since: ts.nullable(),
+  /** The app's latest moves, newest first: which picture it put first, and when. */
   moves: z.array(z.strictObject({ picId: z.string(), ts })),
+  /** Whether Undo can put an earlier order back. */
   canUndo: z.boolean(),
 });
 

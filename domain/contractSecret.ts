@@ -4,36 +4,49 @@ import * as z from "zod";
 
 const ts = z.number();
 
+/** A device of a member that takes part in secret chats (public facts only). */
 const SecretDevice = z.strictObject({
   deviceId: z.string(),
   profileId: z.string(),
   tsCreated: ts,
   removed: z.boolean(),
 });
+/** A device in a secret chat; `removed` once its session ended. */
+const ChatDevice = z.strictObject({ profileId: z.string(), deviceId: z.string(), removed: z.boolean() });
+/** A secret conversation: members, devices, MLS epoch, and the public Welcome the added devices join with. */
 const SecretChat = z.strictObject({
   id: z.string(),
+  /** The MLS group id (hex). */
   groupId: z.string(),
   members: z.tuple([z.string(), z.string()]),
-  devices: z.array(z.strictObject({ profileId: z.string(), deviceId: z.string(), removed: z.boolean() })),
+  devices: z.array(ChatDevice),
   epoch: z.number(),
+  /** Base64 MLS Welcome (public: it opens only with a device's private key). */
   welcome: z.string(),
+  /** Base64 MLS ratchet tree (public keys). */
   ratchetTree: z.string(),
   startedBy: z.string(),
   tsCreated: ts,
-  pending: z.array(z.strictObject({ profileId: z.string(), deviceId: z.string(), removed: z.boolean() })),
+  /** Devices of a member asking to join, until a device of theirs already in the chat adds them. */
+  pending: z.array(ChatDevice),
+  /** Devices added later: the Welcome each joins with, and the commit that added it (what it reads after). */
   joins: z.array(
     z.strictObject({ deviceId: z.string(), welcome: z.string(), ratchetTree: z.string(), after: z.string() }),
   ),
 });
+/** A secret message: ciphertext and franking commitment, nothing readable. */
 const SecretMessage = z.strictObject({
   id: z.string(),
   chatId: z.string(),
   senderProfileId: z.string(),
   senderDeviceId: z.string(),
+  /** Base64 MLS private message. */
   ciphertext: z.string(),
+  /** Base64 HMAC-SHA256 commitment to the text (domain/franking.ts). */
   commitment: z.string(),
   epoch: z.number(),
   tsCreated: ts,
+  /** A text, or an MLS commit that added a device (no franking: it carries no text). */
   kind: z.enum(["text", "commit"]),
 });
 

@@ -1,14 +1,20 @@
-/** What Hot or Not stores and answers: picture tests, votes on pairs, results (the owner's alone) and 'Keep my best picture first'. */
+/**
+ * What Hot or Not stores and answers: picture tests, votes on pairs, results (the owner's alone)
+ * and 'Keep my best picture first'. The answers' types are inferred from the contract
+ * (domain/contractHotOrNot.ts); what is only stored is written here.
+ */
+
+import type { ApiAnswer } from "../contract.ts";
 
 /** A vote: the left picture, the right one, or neither (Skip). */
 export const HOT_CHOICES = ["LEFT", "RIGHT", "SKIP"] as const;
 export type HotChoice = typeof HOT_CHOICES[number];
 
 /** Why a vote was not counted: too fast, or one more of a long run on the same side. */
-export type CarelessReason = "FAST" | "SAME_SIDE";
+export type CarelessReason = NonNullable<ApiAnswer<"PUT /api/games/hotornot/vote">["why"]>;
 
 /** A test's state: running, every picture has its votes (or the days ran out), or stopped by its owner. */
-export type HotStatus = "RUNNING" | "DONE" | "STOPPED";
+export type HotStatus = HotTestView["status"];
 
 /** A test as stored: the owner's data. */
 export interface HotTest {
@@ -46,44 +52,17 @@ export interface HotVoterStats {
 }
 
 /** One picture's result: its share of wins (lean-corrected) and a 95% interval. */
-export interface HotPicResult {
-  picId: string;
-  nsfw: boolean;
-  /** Counted votes this picture took part in. */
-  votes: number;
-  /** Lean-corrected share of those votes it won, 0..1 (null: no counted vote yet). */
-  share: number | null;
-  low: number;
-  high: number;
-}
+export type HotPicResult = HotTestView["pictures"][number];
 
 /** A test as its owner sees it. */
-export interface HotTestView {
-  id: string;
-  status: HotStatus;
-  tsCreated: number;
-  tsEnds: number;
-  tsDone: number | null;
-  /** Counted votes each picture needs. */
-  target: number;
-  pictures: HotPicResult[];
-  careless: number;
-  skips: number;
-  /** The picture with the highest share once the test ended (null while running or with no vote). */
-  best: string | null;
-}
+export type HotTestView = ApiAnswer<"GET /api/games/hotornot/tests/:testId">["test"];
 
 /**
  * A pair to vote on: two pictures of one member, never who, not even the pictures' ids (they are
  * served through the deal: `GET /api/games/hotornot/pair/:testId/:side`). `deal` stamps it: the
  * vote names it, and the picture addresses carry it so a new pair is fetched afresh.
  */
-export interface HotPair {
-  testId: string;
-  deal: number;
-  left: { nsfw: boolean };
-  right: { nsfw: boolean };
-}
+export type HotPair = NonNullable<ApiAnswer<"GET /api/games/hotornot/next">["item"]>;
 
 /** One picture's counts in the 'keep my best picture first' bandit. */
 export interface HotArm {
@@ -106,10 +85,4 @@ export interface HotKeepBest {
 }
 
 /** The setting as its owner sees it. */
-export interface HotKeepBestView {
-  on: boolean;
-  since: number | null;
-  moves: { picId: string; ts: number }[];
-  /** Whether Undo can put an earlier order back. */
-  canUndo: boolean;
-}
+export type HotKeepBestView = ApiAnswer<"PUT /api/games/hotornot/keep-best">["keepBest"];
