@@ -251,7 +251,7 @@ export const secretChats = new Hono<AppEnv>()
     const body = await jsonBody(c, secretReadBody);
     const m = await getSecretMessage(chat.id, body.messageId);
     if (!m || m.senderProfileId === caller.profileId) throw notFound();
-    await markSecretRead(chat.id, caller.profileId, m.id);
+    await markSecretRead(chat.id, caller.profileId, m.id, [m.senderProfileId]);
     return c.json({ ok: true as const });
   })
   .post("/secret/chats/:chatId/messages", async (c) => {

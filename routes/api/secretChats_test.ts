@@ -21,6 +21,8 @@ import { SECRET_TEXTS } from "../../domain/secretChats.ts";
 import { keys } from "../../kv/keys.ts";
 import { createSession } from "../../kv/sessions.ts";
 import { getAccountByEmail } from "../../kv/accounts.ts";
+import { eventBus } from "../../kv/events.ts";
+import type { MemberEvent } from "../../domain/shapes/events.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 
@@ -75,6 +77,10 @@ Deno.test("secret chats - two members start one, exchange ciphertext, the store 
   const t = await testApp();
   try {
     const alice = await memberWithDevice(t), bob = await memberWithDevice(t);
+    const bus = eventBus();
+    await bus.start();
+    const told: Record<string, MemberEvent[]> = { [alice.profileId]: [], [bob.profileId]: [] };
+    const stops = Object.keys(told).map((id) => bus.subscribe(id, (e) => told[id].push(e)));
     const { chat, aliceState, bobState } = await startThroughApi(t, alice, bob);
     const sealed = await seal(aliceState, "Meet me behind the old mosque at nine");
     const sent = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, {
@@ -87,6 +93,16 @@ Deno.test("secret chats - two members start one, exchange ciphertext, the store 
       },
     });
     assert.equal(sent.status, 201, sent.text);
+    // Both members' open pages hear of the chat and of the message live, by the chat's id alone.
+    await bus.tail();
+    stops.forEach((stop) => stop());
+    for (const id of [alice.profileId, bob.profileId]) {
+      const secret = told[id].filter((e) => e.type === "secret");
+      assert.deepEqual(secret, [
+        { type: "secret", chatId: chat.id, what: "chat" },
+        { type: "secret", chatId: chat.id, what: "message" },
+      ]);
+    }
     const got = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: bob.cookie });
     assert.equal(got.data.items.length, 1);
     const opened = await open(bobState, got.data.items[0].ciphertext, got.data.items[0].commitment);
@@ -338,11 +354,22 @@ Deno.test("secret chats - one notification per chat until read; reading sends th
       json: { messageId: ids[1] },
     });
     assert.equal(own.status, 404, "a member reads the other's messages, not their own");
+    const bus = eventBus();
+    await bus.start();
+    const told: MemberEvent[] = [];
+    const stop = bus.subscribe(alice.profileId, (e) => told.push(e));
     const read = await t.call("POST", `/api/secret/chats/${chat.id}/read`, {
       cookie: bob.cookie,
       json: { messageId: ids[1] },
     });
     assert.equal(read.status, 200);
+    await bus.tail();
+    stop();
+    assert.deepEqual(
+      told.filter((e) => e.type === "secret"),
+      [{ type: "secret", chatId: chat.id, what: "read" }],
+      "the sender's open screen hears of the receipt live",
+    );
     const after = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: alice.cookie });
     assert.equal(after.data.otherReadUpTo, ids[1]);
     assert.equal((await listNotifications(bob.profileId)).length, 0, "read: the notification is gone");
