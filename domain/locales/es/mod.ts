@@ -400,6 +400,8 @@ export const MODERATION_TEXTS: Translation<EnModeration> = {
   sendingPaused: "El envío está en pausa hasta que un moderador revise tu cuenta.",
   spamHeld: "Este mensaje podría ser spam: ¿mostrarlo?",
   spamShow: "Mostrarlo",
+  spamSecret:
+    "Los chats secretos no se revisan así en busca de spam: sus textos se cifran en los dispositivos. Los límites de envío y las denuncias sí se aplican.",
   registerBlocked: "Esta dirección no se puede usar para registrarse: una cuenta con ella está suspendida o vetada.",
   kinds: { WARNING: "Aviso", SUSPENSION: "Suspensión", BAN: "Veto" },
 };

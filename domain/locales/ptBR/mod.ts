@@ -401,6 +401,8 @@ export const MODERATION_TEXTS: Translation<EnModeration> = {
   sendingPaused: "O envio está pausado até um moderador analisar sua conta.",
   spamHeld: "Esta mensagem pode ser spam: mostrar?",
   spamShow: "Mostrar",
+  spamSecret:
+    "Os chats secretos não são verificados assim contra spam: os textos são criptografados nos dispositivos. Os limites de envio e as denúncias continuam valendo.",
   registerBlocked: "Este endereço não pode ser usado para cadastro: uma conta com ele está suspensa ou banida.",
   kinds: { WARNING: "Aviso", SUSPENSION: "Suspensão", BAN: "Banimento" },
 };
