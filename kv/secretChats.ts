@@ -389,6 +389,18 @@ export async function markSecretRead(
   }
 }
 
+/** Those of `partners` with whom `me` has a secret chat (for the conversations list's marker). */
+export async function secretChatPartners(me: string, partners: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  // getMany reads at most 10 keys at once.
+  for (let i = 0; i < partners.length; i += 10) {
+    const batch = partners.slice(i, i + 10);
+    const found = await kv().getMany<string[]>(batch.map((p) => keys.secretChatWith(me, p)));
+    found.forEach((e, j) => e.value && out.push(batch[j]!));
+  }
+  return out;
+}
+
 /** The newest message of the chat that `profileId` has read, or null. */
 export async function secretReadUpTo(chatId: string, profileId: string): Promise<string | null> {
   return (await kv().get<string>(keys.secretRead(chatId, profileId))).value;

@@ -562,3 +562,34 @@ Deno.test("secret chats - a paused sender cannot send or start one; members who 
     t.close();
   }
 });
+
+Deno.test("secret chats - the conversations list marks the conversation that has a secret chat, and says nothing of it", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t), carl = await memberWithDevice(t);
+    for (const to of [bob, carl]) {
+      const r = await t.call("POST", "/api/message", {
+        cookie: alice.cookie,
+        json: { senderProfileId: alice.profileId, recipientProfileId: to.profileId, bodyText: "hi", profilePicIds: [] },
+      });
+      assert.equal(r.status, 201, r.text);
+    }
+    const before = await t.call("GET", `/api/messages/most-recent-with/${alice.profileId}`, { cookie: alice.cookie });
+    assert.equal(before.data.items.length, 2);
+    assert.equal(before.data.secretWith, undefined, "no secret chat yet: no marker");
+
+    await startThroughApi(t, alice, bob);
+    for (const [me, other] of [[alice, bob], [bob, alice]] as const) {
+      const list = await t.call("GET", `/api/messages/most-recent-with/${me.profileId}`, { cookie: me.cookie });
+      assert.equal(list.status, 200, list.text);
+      assert.deepEqual(list.data.secretWith, [other.profileId], "only the conversation with the secret chat");
+    }
+    // The page's first render says the same.
+    const page = await t.call("GET", "/chat/personal", { cookie: alice.cookie });
+    assert.equal(page.status, 200);
+    assert.equal(page.text.split("secret-marker").length - 1, 1, "one lock, on Bob's conversation");
+    assert.ok(page.text.includes('aria-label="Secret chat"'));
+  } finally {
+    t.close();
+  }
+});

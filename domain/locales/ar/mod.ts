@@ -627,6 +627,7 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
     }),
   picture: "صورة",
   you: "أنت:",
+  secretChatMarker: "محادثة سرية",
   now: "الآن",
   minutes: (n: number) => `${n} د`,
   yesterday: "أمس",

@@ -608,6 +608,7 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   unread: (n: number) => (n === 1 ? "1 mensaje sin leer" : `${n} mensajes sin leer`),
   picture: "Foto",
   you: "Tú:",
+  secretChatMarker: "Chat secreto",
   now: "ahora",
   minutes: (n: number) => `${n} min`,
   yesterday: "Ayer",

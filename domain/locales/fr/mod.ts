@@ -616,6 +616,7 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   unread: (n: number) => plural(n, { one: "# message non lu", other: "# messages non lus" }),
   picture: "Photo",
   you: "Toi :",
+  secretChatMarker: "Discussion secrète",
   now: "maintenant",
   minutes: (n: number) => `${n} min`,
   yesterday: "Hier",

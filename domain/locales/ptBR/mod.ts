@@ -609,6 +609,7 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   unread: (n: number) => (n === 1 ? "1 mensagem não lida" : `${n} mensagens não lidas`),
   picture: "Foto",
   you: "Você:",
+  secretChatMarker: "Chat secreto",
   now: "agora",
   minutes: (n: number) => `${n} min`,
   yesterday: "Ontem",
