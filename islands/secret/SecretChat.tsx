@@ -24,6 +24,7 @@ import {
   ensureDevice,
   type Entry,
   findChat,
+  flush,
   type OpenChat,
   openChat,
   receive,
@@ -130,6 +131,8 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
     let stop = false;
     const tick = async () => {
       try {
+        // What was typed offline goes first, when the device is online.
+        if (navigator.onLine !== false) await flush(phase.open.chat.id, phase.device);
         const r = await receive(phase.open.chat.id, phase.device);
         if (stop) return;
         setHistory([...r.history]);
@@ -145,10 +148,13 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
     void tick();
     look.current = (chatId) => chatId === phase.open.chat.id && void tick();
     const t = setInterval(tick, POLL_MS);
+    // Back online: send what waits and look for what came meanwhile, at once.
+    addEventListener("online", tick);
     return () => {
       stop = true;
       look.current = null;
       clearInterval(t);
+      removeEventListener("online", tick);
     };
   }, [phase]);
 
@@ -235,15 +241,17 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
           <div className="messages secret-messages" role="log" aria-live="polite" ref={list}>
             {history.length === 0 && <p className="empty">{UI_TEXTS.noMessagesYet}</p>}
             {history.map((m) => (
-              <div key={m.id} className={m.mine ? "bubble mine secret" : "bubble secret"}>
+              <div key={m.id} className={`bubble secret${m.mine ? " mine" : ""}${m.pending ? " pending" : ""}`}>
                 <p className="bubble-body">
                   <span className="text" dir="auto">{m.unreadable ? SECRET_TEXTS.cannotOpen : m.text}</span>
                   <Time ts={m.ts} />
-                  {m.mine && (
+                  {m.mine && !m.pending && !m.failed && (
                     <span className="checks" aria-label={readUpTo && readUpTo >= m.id ? UI_TEXTS.read : UI_TEXTS.sent}>
                       {readUpTo && readUpTo >= m.id ? "✓✓" : "✓"}
                     </span>
                   )}
+                  {m.pending && <span className="hint secret-queued">{SECRET_TEXTS.queued}</span>}
+                  {m.failed && <span className="error secret-not-sent">{SECRET_TEXTS.notSent}: {m.failed}</span>}
                 </p>
                 {!m.mine && !m.unreadable && (
                   m.reported ? <span className="hint">{SECRET_TEXTS.reported}</span> : (

@@ -101,6 +101,19 @@ Deno.test("e2e phone - secret chat: the clear message first, then the same safet
     await b.page.locator(".secret-chat").getByRole("textbox").fill(reply);
     await b.page.locator(".secret-chat").getByRole("button", { name: "Send" }).click();
     await a.page.locator(".bubble:not(.mine)", { hasText: reply }).waitFor({ timeout: LIVE_MS });
+
+    // Offline, a message is kept on A's phone and shown as waiting; back online, it goes by itself.
+    const offline = "Typed in the tunnel, sent at the station";
+    await a.context.setOffline(true);
+    await a.page.locator(".secret-chat").getByRole("textbox").fill(offline);
+    await a.page.locator(".secret-chat").getByRole("button", { name: "Send" }).click();
+    const waiting = a.page.locator(".bubble.mine.pending", { hasText: offline });
+    await waiting.getByText(SECRET_TEXTS.queued).waitFor();
+    assert.equal(await a.page.locator(".secret-chat").getByRole("textbox").inputValue(), "", "not back in the box");
+    await a.context.setOffline(false);
+    await b.page.locator(".bubble:not(.mine)", { hasText: offline }).waitFor({ timeout: 20_000 });
+    await a.page.locator(".bubble.mine:not(.pending)", { hasText: offline }).waitFor({ timeout: LIVE_MS });
+    assert.equal(await waiting.count(), 0, "no longer waiting");
     await shot(a.page, "phone-secret-chat");
 
     // The whole store, as a file: neither text, in any form the store keeps a string.
