@@ -63,6 +63,8 @@ export function MessageBubble({ m, mine, author, onDelete, onOpen, grouped }: Me
         <button type="button" className="link-button" onClick={() => setShown(true)}>
           {MODERATION_TEXTS.spamShow}
         </button>
+        {/* Why a secret chat never holds one: its texts are never read by the server. */}
+        <p className="hint held-why">{MODERATION_TEXTS.spamSecret}</p>
       </div>
     );
   }

@@ -134,6 +134,8 @@ const MessagePage = z.strictObject({
   items: z.array(Message),
   hasMore: z.boolean(),
   people: z.record(id, z.strictObject({ profileName: z.string(), picId: id.nullable() })),
+  /** In the conversations list: the partners listed with whom the member has a secret chat (that it exists, nothing more). */
+  secretWith: z.array(id).optional(),
 });
 
 const LikeOther = z.strictObject({ profileId: id, profileName: z.string(), profilePicId: id.nullable() });

@@ -2,10 +2,11 @@
  * 'Your Conversations' (spec §2 Personal chat): the latest message per partner, newest first, as
  * messengers show it: the avatar, the name and when ("2 min", "Yesterday"), two lines of the
  * message; a conversation with unread messages in bold with their count. A conversation can be
- * deleted from the list (it comes back when either side writes again).
+ * deleted from the list (it comes back when either side writes again). A lock beside the name
+ * says a secret chat is there too (that it exists; nothing of what it holds).
  */
 
-import { Camera } from "lucide-react";
+import { Camera, LockKeyhole } from "lucide-react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type MessagePage, useConversationsQuery, useDeleteConversationMutation } from "./queries/messages.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";
@@ -28,6 +29,7 @@ function List({ profileId, initial }: Props) {
   const { data, isPending, isFetching, isError, refetch } = useConversationsQuery(profileId, initial);
   const remove = useDeleteConversationMutation();
   const counts = useUnreadByPartner(profileId);
+  const secret = new Set(data?.secretWith);
   if (isPending) return <p className="loading" role="status">{UI_TEXTS.loading}</p>;
   if (isError && !data) {
     return (
@@ -66,7 +68,18 @@ function List({ profileId, initial }: Props) {
                 </span>
                 <span className="conversation-text">
                   <span className="conversation-top">
-                    <strong className="conversation-name">{shortName(name)}</strong>
+                    <strong className="conversation-name">
+                      {shortName(name)}
+                      {secret.has(other) && (
+                        <LockKeyhole
+                          className="icon secret-marker"
+                          role="img"
+                          aria-label={SCREEN_TEXTS.secretChatMarker}
+                        >
+                          <title>{SCREEN_TEXTS.secretChatMarker}</title>
+                        </LockKeyhole>
+                      )}
+                    </strong>
                     <small className="when">
                       <ChatTime ts={m.tsCreated} />
                     </small>

@@ -9,6 +9,7 @@
  * sender's SHOWN position (never the reported one) for a week.
  */
 
+import { secretChatPartners } from "./secretChats.ts";
 import { getAll, kv, maxChecksPerAtomic } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
@@ -274,15 +275,18 @@ export async function conversationsOf(
 ): Promise<MessagePage> {
   const [{ page, hasMore }, hidden] = await Promise.all([latestPerPartner(me, w), blocked]);
   const shown = page.filter((l) => !hidden.has(l.partner));
-  const [messages, people] = await Promise.all([
+  const [messages, people, secret] = await Promise.all([
     messagesByIds(shown.map((l) => l.messageId)),
     peopleOf(shown.map((l) => l.partner)),
+    secretChatPartners(me, shown.map((l) => l.partner)),
   ]);
   const items = messages.filter((m) => !hidden.has(partnerOf(me, m))).map((m) => seenBy(m, me));
   // Names only of the partners listed (an entry whose message is gone names no one).
   const listed = new Set(items.map((m) => partnerOf(me, m)));
   for (const id of Object.keys(people)) if (!listed.has(id)) delete people[id];
-  return { items, hasMore, people };
+  // Which listed conversations have a secret chat beside them: that it exists, nothing of it.
+  const secretWith = secret.filter((p) => listed.has(p));
+  return { items, hasMore, people, ...(secretWith.length ? { secretWith } : {}) };
 }
 
 /** One page of the conversation of `me` with `other`, with both names (read beside the page). */

@@ -15,6 +15,7 @@ import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import { addNotification, deleteNotification, NOTIFICATION_TTL_MS, notificationOf } from "./notifications.ts";
 import { getSessionById } from "./sessions.ts";
+import { addEvent } from "./events.ts";
 import { saveReport } from "./reports.ts";
 import { SECRET_TEXTS } from "../domain/secretChats.ts";
 import type { Report } from "../domain/shapes/moderation.ts";
@@ -221,13 +222,14 @@ export async function createSecretChat(input: {
   };
   const mine = await kv().get<string>(keys.secretChatWith(input.starter, input.peer));
   const theirs = await kv().get<string>(keys.secretChatWith(input.peer, input.starter));
-  const res = await kv().atomic()
+  const op = kv().atomic()
     .check(mine, theirs)
     .set(keys.secretChat(chat.id), chat)
     .set(keys.secretChatWith(input.starter, input.peer), chat.id)
-    .set(keys.secretChatWith(input.peer, input.starter), chat.id)
-    .commit();
-  return res.ok ? chat : null;
+    .set(keys.secretChatWith(input.peer, input.starter), chat.id);
+  // The other member's open conversation learns at once that a secret chat is there to open.
+  addEvent(op, chat.members, { type: "secret", chatId: chat.id, what: "chat" });
+  return (await op.commit()).ok ? chat : null;
 }
 
 /** The secret chats of a member, newest first. */
@@ -269,6 +271,8 @@ export async function addSecretMessage(
   for (let attempt = 0; attempt < 5; attempt++) {
     const op = kv().atomic().check({ key: keys.secretMessage(chat.id, m.id), versionstamp: null })
       .set(keys.secretMessage(chat.id, m.id), m);
+    // Both members' open secret screens (the sender's other devices too) fetch it at once.
+    addEvent(op, chat.members, { type: "secret", chatId: chat.id, what: "message" });
     // One notification per chat until the member reads it (as conversations have one each).
     const notified = await kv().get<string>(keys.secretNotified(chat.id, recipient));
     if (!notified.value) {
@@ -288,7 +292,10 @@ export async function requestJoin(chatId: string, profileId: string, deviceId: s
     const chat = entry.value;
     if (chat.pending.some((d) => d.deviceId === deviceId)) return chat;
     const next = { ...chat, pending: [...chat.pending, { profileId, deviceId, removed: false }] };
-    if ((await kv().atomic().check(entry).set(entry.key, next).commit()).ok) return next;
+    const op = kv().atomic().check(entry).set(entry.key, next);
+    // The member's devices already in the chat show the request at once.
+    addEvent(op, [profileId], { type: "secret", chatId, what: "chat" });
+    if ((await op.commit()).ok) return next;
   }
   return null;
 }
@@ -339,11 +346,12 @@ export async function approveDevice(
     pending: entry.value.pending.filter((d) => d.deviceId !== added),
     joins: [...entry.value.joins, { deviceId: added, welcome, ratchetTree, after: m.id }],
   };
-  const res = await kv().atomic().check(entry)
+  const op = kv().atomic().check(entry)
     .check({ key: keys.secretMessage(chat.id, m.id), versionstamp: null })
     .set(entry.key, next)
-    .set(keys.secretMessage(chat.id, m.id), m)
-    .commit();
+    .set(keys.secretMessage(chat.id, m.id), m);
+  addEvent(op, next.members, { type: "secret", chatId: chat.id, what: "chat" });
+  const res = await op.commit();
   return res.ok ? { chat: next, message: m } : null;
 }
 
@@ -356,12 +364,22 @@ export async function listSecretMessages(chatId: string, after?: string): Promis
   return out;
 }
 
-/** Marks the chat read by `profileId` up to message `id` (a receipt only moves forward). */
-export async function markSecretRead(chatId: string, profileId: string, id: string): Promise<void> {
+/**
+ * Marks the chat read by `profileId` up to message `id` (a receipt only moves forward); the
+ * chat's members (`tell`: the sender's open screen shows the receipt) learn of it live.
+ */
+export async function markSecretRead(
+  chatId: string,
+  profileId: string,
+  id: string,
+  tell: readonly string[] = [],
+): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const old = await kv().get<string>(keys.secretRead(chatId, profileId));
     if (old.value && old.value >= id) return;
-    if ((await kv().atomic().check(old).set(old.key, id).commit()).ok) break;
+    const op = kv().atomic().check(old).set(old.key, id);
+    if (tell.length) addEvent(op, tell, { type: "secret", chatId, what: "read" });
+    if ((await op.commit()).ok) break;
   }
   // Read: the chat's notification goes, as a read conversation's does.
   const notified = await kv().get<string>(keys.secretNotified(chatId, profileId));
@@ -369,6 +387,18 @@ export async function markSecretRead(chatId: string, profileId: string, id: stri
     await deleteNotification(profileId, notified.value);
     await kv().atomic().check(notified).delete(notified.key).commit();
   }
+}
+
+/** Those of `partners` with whom `me` has a secret chat (for the conversations list's marker). */
+export async function secretChatPartners(me: string, partners: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  // getMany reads at most 10 keys at once.
+  for (let i = 0; i < partners.length; i += 10) {
+    const batch = partners.slice(i, i + 10);
+    const found = await kv().getMany<string[]>(batch.map((p) => keys.secretChatWith(me, p)));
+    found.forEach((e, j) => e.value && out.push(batch[j]!));
+  }
+  return out;
 }
 
 /** The newest message of the chat that `profileId` has read, or null. */

@@ -10,6 +10,12 @@ export type MemberEvent =
   | { type: "picture"; id: string }
   | { type: "typing"; from: string }
   | { type: "opened"; id: string }
+  /**
+   * A secret chat changed (docs/secret-chats.md): a new message (`message`), the other member's
+   * read receipt (`read`), or its members or devices (`chat`: started, a device asks or joined).
+   * Only the chat's id: the page fetches the ciphertexts as it would otherwise.
+   */
+  | { type: "secret"; chatId: string; what: "message" | "read" | "chat" }
   /** The member's sessions were ended (a suspension or ban): their open streams close. */
   | { type: "session-ended" }
   /** Reads every instance forgets (kv/kept.ts: `name` is a `KeptName`); never sent to a page. */

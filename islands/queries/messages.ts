@@ -28,6 +28,7 @@ const CHAT_EVENTS = new Set<MemberEvent["type"]>([
   "message-deleted",
   "conversation-deleted",
   "opened",
+  "secret",
 ]);
 
 /**
@@ -39,7 +40,8 @@ const CHAT_EVENTS = new Set<MemberEvent["type"]>([
 function useLive(key: unknown[]) {
   const qc = useQueryClient();
   useMemberEvents(useCallback((e: MemberEvent) => {
-    if (!CHAT_EVENTS.has(e.type)) return;
+    // Of a secret chat, only its start shows in chat lists (their lock); its messages do not.
+    if (!CHAT_EVENTS.has(e.type) || (e.type === "secret" && e.what !== "chat")) return;
     if (e.type === "read") {
       const t = Date.now();
       qc.setQueriesData<MessagePage>({ queryKey: key }, (page) =>

@@ -2,10 +2,12 @@
  * The secret chat screen (docs/secret-chats.md), loaded on demand by the conversation
  * (islands/Conversation.tsx): it says the chat is secret, warns before a chat starts that its
  * history lives only on the member's devices, shows the safety code to compare in person, and sends and shows
- * messages encrypted on this device. New messages are fetched every two seconds while it is open.
+ * messages encrypted on this device. New messages, receipts and device requests arrive live: the
+ * member's event stream (islands/queries/events.ts, already open for the conversation) says which
+ * chat changed, and the screen fetches its ciphertexts then; a slow poll stays as the fallback.
  */
 
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 // Already loaded by every island: imported here so that the chunk React and React DOM share stays
 // one file. Without it the build splits React DOM off into a chunk of its own, and every page
 // (the map's included) loads one more file, about 0.4 KB more (decision 0165).
@@ -22,6 +24,7 @@ import {
   ensureDevice,
   type Entry,
   findChat,
+  flush,
   type OpenChat,
   openChat,
   receive,
@@ -29,9 +32,10 @@ import {
   send,
   start,
 } from "./client.ts";
+import { type MemberEvent, useMemberEvents } from "../queries/events.ts";
 
-/** How often an open secret chat looks for new messages. */
-const POLL_MS = 2000;
+/** How often an open secret chat looks for new messages when no live event said so (spec §9: 15 s). */
+const POLL_MS = 15_000;
 
 export interface SecretChatProps {
   me: string;
@@ -56,6 +60,11 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
   const [asking, setAsking] = useState<string | null>(null);
   const [error, setError] = useState("");
   const list = useRef<HTMLDivElement>(null);
+  /** Looks again now: what the screen's current phase looks for (set by the effect below). */
+  const look = useRef<((chatId: string) => void) | null>(null);
+  useMemberEvents(useCallback((e: MemberEvent) => {
+    if (e.type === "secret") look.current?.(e.chatId);
+  }, []));
 
   /** Opens the chat this device has with them, or asks before starting one. */
   async function begin() {
@@ -95,21 +104,35 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
   // While open: new messages every POLL_MS, and a look for a chat the other member starts meanwhile.
   useEffect(() => {
     if (phase.kind === "failed" || phase.kind === "confirm") {
-      const t = setInterval(async () => {
-        if (!phase.device) return;
-        const found = await findChat(other).catch(() => undefined);
-        const opened = found && await openChat(me, phase.device, found).catch(() => undefined);
-        if (opened && opened !== "other-device") {
-          setHistory(opened.history);
-          setPhase({ kind: "ready", device: phase.device, open: opened });
+      let busy = false;
+      const find = async () => {
+        if (!phase.device || busy) return;
+        busy = true;
+        try {
+          const found = await findChat(other).catch(() => undefined);
+          const opened = found && await openChat(me, phase.device, found).catch(() => undefined);
+          if (opened && opened !== "other-device") {
+            setHistory(opened.history);
+            setPhase({ kind: "ready", device: phase.device, open: opened });
+          }
+        } finally {
+          busy = false;
         }
-      }, POLL_MS);
-      return () => clearInterval(t);
+      };
+      // A chat the other member starts, or this device's approval, is told live.
+      look.current = () => void find();
+      const t = setInterval(find, POLL_MS);
+      return () => {
+        look.current = null;
+        clearInterval(t);
+      };
     }
     if (phase.kind !== "ready") return;
     let stop = false;
     const tick = async () => {
       try {
+        // What was typed offline goes first, when the device is online.
+        if (navigator.onLine !== false) await flush(phase.open.chat.id, phase.device);
         const r = await receive(phase.open.chat.id, phase.device);
         if (stop) return;
         setHistory([...r.history]);
@@ -123,10 +146,15 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
       } catch { /* offline a moment: the next tick tries again */ }
     };
     void tick();
+    look.current = (chatId) => chatId === phase.open.chat.id && void tick();
     const t = setInterval(tick, POLL_MS);
+    // Back online: send what waits and look for what came meanwhile, at once.
+    addEventListener("online", tick);
     return () => {
       stop = true;
+      look.current = null;
       clearInterval(t);
+      removeEventListener("online", tick);
     };
   }, [phase]);
 
@@ -213,15 +241,17 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
           <div className="messages secret-messages" role="log" aria-live="polite" ref={list}>
             {history.length === 0 && <p className="empty">{UI_TEXTS.noMessagesYet}</p>}
             {history.map((m) => (
-              <div key={m.id} className={m.mine ? "bubble mine secret" : "bubble secret"}>
+              <div key={m.id} className={`bubble secret${m.mine ? " mine" : ""}${m.pending ? " pending" : ""}`}>
                 <p className="bubble-body">
                   <span className="text" dir="auto">{m.unreadable ? SECRET_TEXTS.cannotOpen : m.text}</span>
                   <Time ts={m.ts} />
-                  {m.mine && (
+                  {m.mine && !m.pending && !m.failed && (
                     <span className="checks" aria-label={readUpTo && readUpTo >= m.id ? UI_TEXTS.read : UI_TEXTS.sent}>
                       {readUpTo && readUpTo >= m.id ? "✓✓" : "✓"}
                     </span>
                   )}
+                  {m.pending && <span className="hint secret-queued">{SECRET_TEXTS.queued}</span>}
+                  {m.failed && <span className="error secret-not-sent">{SECRET_TEXTS.notSent}: {m.failed}</span>}
                 </p>
                 {!m.mine && !m.unreadable && (
                   m.reported ? <span className="hint">{SECRET_TEXTS.reported}</span> : (

@@ -41,6 +41,10 @@ export interface Entry {
   /** It could not be decrypted on this device. */
   unreadable?: boolean;
   reported?: boolean;
+  /** Mine, typed while offline: kept on this device until it is sent (a local id until then). */
+  pending?: boolean;
+  /** Mine, refused by the server when it was sent at last (its message says why). */
+  failed?: string;
   ts: number;
 }
 
@@ -50,6 +54,8 @@ interface LocalChat {
   after?: string;
   history: Entry[];
   safety: string;
+  /** Texts typed while offline, oldest first: sealed and sent when the connection is back. */
+  outbox?: Entry[];
 }
 
 const deviceKey = (me: string) => `device:${me}`;
@@ -124,7 +130,7 @@ export async function openChat(
   if (kept) {
     const state = loadState(kept.state);
     const safety = await safetyCode(state);
-    return { chat, history: kept.history, safety, safetyChanged: safety !== kept.safety };
+    return { chat, history: shown(kept), safety, safetyChanged: safety !== kept.safety };
   }
   const mine = chat.devices.find((d) => d.profileId === me && d.deviceId === device.deviceId && !d.removed);
   // Added later by a device of the member's: it joins with its own Welcome and reads what came after.
@@ -229,28 +235,84 @@ function serial<T>(chatId: string, fn: () => Promise<T>): Promise<T> {
   return next;
 }
 
-/** Seals and sends a text; the history after. */
+/** What the screen shows of a chat: its history, then what waits to be sent. */
+const shown = (kept: LocalChat): Entry[] => [...kept.history, ...(kept.outbox ?? [])];
+
+/** The call failed for want of a connection (not refused by the server). */
+const offline = (e: unknown) => e instanceof ApiFailure && e.status === 0;
+
+/** Seals a text with the chat's state and posts it; the state is kept before the call. */
+async function post(chatId: string, kept: LocalChat, device: DeviceIdentity, text: string): Promise<Entry> {
+  const sealed = await seal(loadState(kept.state), text);
+  kept.state = saveState(sealed.state);
+  await setLocal(chatKey(chatId), kept);
+  const r = await api<ApiAnswer<"POST /api/secret/chats/:chatId/messages">>(
+    apiPath("POST /api/secret/chats/:chatId/messages", { chatId }),
+    {
+      method: "POST",
+      json: {
+        deviceId: device.deviceId,
+        ciphertext: sealed.ciphertextB64,
+        commitment: sealed.commitmentB64,
+        epoch: Number(sealed.state.groupContext.epoch),
+      },
+    },
+  );
+  return { id: r.message.id, mine: true, text, ts: r.message.tsCreated };
+}
+
+/**
+ * Seals and sends a text; what the screen shows after. Offline (the browser says so, or the call
+ * finds no connection), the text is kept on this device, shown as waiting, and sent by `flush`
+ * when the connection is back; it is sealed then, with the chat's state of that moment.
+ */
 export function send(chatId: string, device: DeviceIdentity, text: string): Promise<Entry[]> {
   return serial(chatId, async () => {
     const kept = (await getLocal<LocalChat>(chatKey(chatId)))!;
-    const sealed = await seal(loadState(kept.state), text);
-    kept.state = saveState(sealed.state);
+    const wait = () => {
+      (kept.outbox ??= []).push({
+        id: `local-${crypto.randomUUID()}`,
+        mine: true,
+        text,
+        ts: Date.now(),
+        pending: true,
+      });
+    };
+    // Behind texts already waiting, a new one waits too (they go in the order typed).
+    if (navigator.onLine === false || kept.outbox?.some((e) => e.pending)) wait();
+    else {
+      try {
+        kept.history.push(await post(chatId, kept, device, text));
+      } catch (e) {
+        if (!offline(e)) throw e;
+        wait();
+      }
+    }
     await setLocal(chatKey(chatId), kept);
-    const r = await api<ApiAnswer<"POST /api/secret/chats/:chatId/messages">>(
-      apiPath("POST /api/secret/chats/:chatId/messages", { chatId }),
-      {
-        method: "POST",
-        json: {
-          deviceId: device.deviceId,
-          ciphertext: sealed.ciphertextB64,
-          commitment: sealed.commitmentB64,
-          epoch: Number(sealed.state.groupContext.epoch),
-        },
-      },
-    );
-    kept.history.push({ id: r.message.id, mine: true, text, ts: r.message.tsCreated });
-    await setLocal(chatKey(chatId), kept);
-    return kept.history;
+    return shown(kept);
+  });
+}
+
+/**
+ * Sends what waits in the chat's outbox, oldest first, stopping at the first that finds no
+ * connection; one the server refuses stays shown as not sent, with why. What the screen shows after.
+ */
+export function flush(chatId: string, device: DeviceIdentity): Promise<Entry[]> {
+  return serial(chatId, async () => {
+    const kept = (await getLocal<LocalChat>(chatKey(chatId)))!;
+    for (const e of kept.outbox ?? []) {
+      if (!e.pending) continue;
+      try {
+        kept.history.push(await post(chatId, kept, device, e.text ?? ""));
+        kept.outbox = kept.outbox!.filter((o) => o !== e);
+      } catch (err) {
+        if (offline(err)) break;
+        e.pending = false;
+        e.failed = err instanceof Error ? err.message : String(err);
+      }
+      await setLocal(chatKey(chatId), kept);
+    }
+    return shown(kept);
   });
 }
 
@@ -308,7 +370,7 @@ export function receive(chatId: string, device: DeviceIdentity): Promise<Receive
         json: { messageId: theirs.id },
       }).catch(() => {});
     }
-    return { history: kept.history, otherReadUpTo: r.otherReadUpTo, safety, safetyChanged };
+    return { history: shown(kept), otherReadUpTo: r.otherReadUpTo, safety, safetyChanged };
   });
 }
 
@@ -322,6 +384,6 @@ export async function report(chatId: string, entry: Entry): Promise<Entry[]> {
     const kept = (await getLocal<LocalChat>(chatKey(chatId)))!;
     kept.history = kept.history.map((e) => e.id === entry.id ? { ...e, reported: true } : e);
     await setLocal(chatKey(chatId), kept);
-    return kept.history;
+    return shown(kept);
   });
 }

@@ -254,7 +254,7 @@ export const secretChats = new Hono<AppEnv>()
     const body = await jsonBody(c, secretReadBody);
     const m = await getSecretMessage(chat.id, body.messageId);
     if (!m || m.senderProfileId === caller.profileId) throw notFound();
-    await markSecretRead(chat.id, caller.profileId, m.id);
+    await markSecretRead(chat.id, caller.profileId, m.id, [m.senderProfileId]);
     return answer(c, "POST /api/secret/chats/:chatId/read", { ok: true });
   })
   .post("/secret/chats/:chatId/messages", async (c) => {

@@ -21,6 +21,8 @@ import { SECRET_TEXTS } from "../../domain/secretChats.ts";
 import { keys } from "../../kv/keys.ts";
 import { createSession } from "../../kv/sessions.ts";
 import { getAccountByEmail } from "../../kv/accounts.ts";
+import { eventBus } from "../../kv/events.ts";
+import type { MemberEvent } from "../../domain/shapes/events.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 
@@ -75,6 +77,10 @@ Deno.test("secret chats - two members start one, exchange ciphertext, the store 
   const t = await testApp();
   try {
     const alice = await memberWithDevice(t), bob = await memberWithDevice(t);
+    const bus = eventBus();
+    await bus.start();
+    const told: Record<string, MemberEvent[]> = { [alice.profileId]: [], [bob.profileId]: [] };
+    const stops = Object.keys(told).map((id) => bus.subscribe(id, (e) => told[id].push(e)));
     const { chat, aliceState, bobState } = await startThroughApi(t, alice, bob);
     const sealed = await seal(aliceState, "Meet me behind the old mosque at nine");
     const sent = await t.call("POST", `/api/secret/chats/${chat.id}/messages`, {
@@ -87,6 +93,16 @@ Deno.test("secret chats - two members start one, exchange ciphertext, the store 
       },
     });
     assert.equal(sent.status, 201, sent.text);
+    // Both members' open pages hear of the chat and of the message live, by the chat's id alone.
+    await bus.tail();
+    stops.forEach((stop) => stop());
+    for (const id of [alice.profileId, bob.profileId]) {
+      const secret = told[id].filter((e) => e.type === "secret");
+      assert.deepEqual(secret, [
+        { type: "secret", chatId: chat.id, what: "chat" },
+        { type: "secret", chatId: chat.id, what: "message" },
+      ]);
+    }
     const got = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: bob.cookie });
     assert.equal(got.data.items.length, 1);
     const opened = await open(bobState, got.data.items[0].ciphertext, got.data.items[0].commitment);
@@ -338,11 +354,22 @@ Deno.test("secret chats - one notification per chat until read; reading sends th
       json: { messageId: ids[1] },
     });
     assert.equal(own.status, 404, "a member reads the other's messages, not their own");
+    const bus = eventBus();
+    await bus.start();
+    const told: MemberEvent[] = [];
+    const stop = bus.subscribe(alice.profileId, (e) => told.push(e));
     const read = await t.call("POST", `/api/secret/chats/${chat.id}/read`, {
       cookie: bob.cookie,
       json: { messageId: ids[1] },
     });
     assert.equal(read.status, 200);
+    await bus.tail();
+    stop();
+    assert.deepEqual(
+      told.filter((e) => e.type === "secret"),
+      [{ type: "secret", chatId: chat.id, what: "read" }],
+      "the sender's open screen hears of the receipt live",
+    );
     const after = await t.call("GET", `/api/secret/chats/${chat.id}/messages`, { cookie: alice.cookie });
     assert.equal(after.data.otherReadUpTo, ids[1]);
     assert.equal((await listNotifications(bob.profileId)).length, 0, "read: the notification is gone");
@@ -531,6 +558,37 @@ Deno.test("secret chats - a paused sender cannot send or start one; members who 
       },
     });
     assert.equal(blocked.status, 404, "Bob blocked Alice: no secret message to her");
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - the conversations list marks the conversation that has a secret chat, and says nothing of it", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t), carl = await memberWithDevice(t);
+    for (const to of [bob, carl]) {
+      const r = await t.call("POST", "/api/message", {
+        cookie: alice.cookie,
+        json: { senderProfileId: alice.profileId, recipientProfileId: to.profileId, bodyText: "hi", profilePicIds: [] },
+      });
+      assert.equal(r.status, 201, r.text);
+    }
+    const before = await t.call("GET", `/api/messages/most-recent-with/${alice.profileId}`, { cookie: alice.cookie });
+    assert.equal(before.data.items.length, 2);
+    assert.equal(before.data.secretWith, undefined, "no secret chat yet: no marker");
+
+    await startThroughApi(t, alice, bob);
+    for (const [me, other] of [[alice, bob], [bob, alice]] as const) {
+      const list = await t.call("GET", `/api/messages/most-recent-with/${me.profileId}`, { cookie: me.cookie });
+      assert.equal(list.status, 200, list.text);
+      assert.deepEqual(list.data.secretWith, [other.profileId], "only the conversation with the secret chat");
+    }
+    // The page's first render says the same.
+    const page = await t.call("GET", "/chat/personal", { cookie: alice.cookie });
+    assert.equal(page.status, 200);
+    assert.equal(page.text.split("secret-marker").length - 1, 1, "one lock, on Bob's conversation");
+    assert.ok(page.text.includes('aria-label="Secret chat"'));
   } finally {
     t.close();
   }

@@ -414,6 +414,8 @@ export const MODERATION_TEXTS: Translation<EnModeration> = {
   sendingPaused: "الإرسال متوقف حتى يراجع أحد المشرفين حسابك.",
   spamHeld: "قد تكون هذه الرسالة مزعجة: هل تعرضها؟",
   spamShow: "اعرضها",
+  spamSecret:
+    "لا تُفحص المحادثات السرية بحثًا عن الرسائل المزعجة بهذه الطريقة: نصوصها مشفّرة على الأجهزة. لكن حدود الإرسال والبلاغات تبقى سارية عليها.",
   registerBlocked: "لا يمكن التسجيل بهذا العنوان: حساب يستخدمه موقوف أو محظور.",
   kinds: { WARNING: "تحذير", SUSPENSION: "إيقاف", BAN: "حظر" },
 };
@@ -625,6 +627,7 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
     }),
   picture: "صورة",
   you: "أنت:",
+  secretChatMarker: "محادثة سرية",
   now: "الآن",
   minutes: (n: number) => `${n} د`,
   yesterday: "أمس",

@@ -11,6 +11,8 @@ export const EN_MODERATION = {
   sendingPaused: "Sending is paused until a moderator has looked at your account.",
   spamHeld: "This message may be spam: show it?",
   spamShow: "Show it",
+  spamSecret:
+    "Secret chats are not checked for spam this way: their texts are encrypted on the devices. Sending limits and reports still apply to them.",
   registerBlocked: "This address cannot be used to register: an account with it is suspended or banned.",
   kinds: { WARNING: "Warning", SUSPENSION: "Suspension", BAN: "Ban" } as Record<ActionKind, string>,
 } as const;

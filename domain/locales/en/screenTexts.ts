@@ -16,6 +16,8 @@ export const EN_SCREEN_TEXTS = {
   unread: (n: number) => (n === 1 ? "1 unread message" : `${n} unread messages`),
   picture: "Picture",
   you: "You:",
+  /** Marks a conversation with a secret chat in the list (the word only: nothing of what it holds). */
+  secretChatMarker: "Secret chat",
   now: "now",
   minutes: (n: number) => `${n} min`,
   yesterday: "Yesterday",

@@ -19,6 +19,8 @@ export const EN_SECRET = {
   report: "Report",
   reported: "Reported",
   cannotOpen: "This message cannot be read on this device.",
+  queued: "Offline: kept on this device and sent when the connection is back.",
+  notSent: "Not sent",
   devicesChanged: "Their devices changed: compare the safety code again.",
   otherDevice: "This secret chat belongs to another of your devices; this one cannot read it.",
   askToJoin: "Ask your other device to add this one",

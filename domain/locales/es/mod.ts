@@ -400,6 +400,8 @@ export const MODERATION_TEXTS: Translation<EnModeration> = {
   sendingPaused: "El envío está en pausa hasta que un moderador revise tu cuenta.",
   spamHeld: "Este mensaje podría ser spam: ¿mostrarlo?",
   spamShow: "Mostrarlo",
+  spamSecret:
+    "Los chats secretos no se revisan así en busca de spam: sus textos se cifran en los dispositivos. Los límites de envío y las denuncias sí se aplican.",
   registerBlocked: "Esta dirección no se puede usar para registrarse: una cuenta con ella está suspendida o vetada.",
   kinds: { WARNING: "Aviso", SUSPENSION: "Suspensión", BAN: "Veto" },
 };
@@ -606,6 +608,7 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   unread: (n: number) => (n === 1 ? "1 mensaje sin leer" : `${n} mensajes sin leer`),
   picture: "Foto",
   you: "Tú:",
+  secretChatMarker: "Chat secreto",
   now: "ahora",
   minutes: (n: number) => `${n} min`,
   yesterday: "Ayer",

@@ -20,6 +20,8 @@ export const SECRET_TEXTS: Translation<EnSecret> = {
   report: "Denunciar",
   reported: "Denunciado",
   cannotOpen: "Este mensaje no se puede leer en este dispositivo.",
+  queued: "Sin conexión: se guarda en este dispositivo y se envía cuando vuelva la conexión.",
+  notSent: "No enviado",
   devicesChanged: "Sus dispositivos cambiaron: vuelve a comparar el código de seguridad.",
   otherDevice: "Este chat secreto pertenece a otro de tus dispositivos; este no puede leerlo.",
   askToJoin: "Pedir a tu otro dispositivo que añada este",

@@ -406,6 +406,8 @@ export const MODERATION_TEXTS: Translation<EnModeration> = {
   sendingPaused: "L'envoi est suspendu jusqu'à ce qu'un modérateur examine ton compte.",
   spamHeld: "Ce message pourrait être du spam : l'afficher ?",
   spamShow: "L'afficher",
+  spamSecret:
+    "Les discussions secrètes ne sont pas vérifiées ainsi contre le spam : leurs textes sont chiffrés sur les appareils. Les limites d'envoi et les signalements s'y appliquent toujours.",
   registerBlocked: "Cette adresse ne peut pas servir à s'inscrire : un compte qui l'utilise est suspendu ou banni.",
   kinds: { WARNING: "Avertissement", SUSPENSION: "Suspension", BAN: "Bannissement" },
 };
@@ -614,6 +616,7 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   unread: (n: number) => plural(n, { one: "# message non lu", other: "# messages non lus" }),
   picture: "Photo",
   you: "Toi :",
+  secretChatMarker: "Discussion secrète",
   now: "maintenant",
   minutes: (n: number) => `${n} min`,
   yesterday: "Hier",

@@ -21,6 +21,8 @@ export const SECRET_TEXTS: Translation<EnSecret> = {
   report: "Signaler",
   reported: "Signalé",
   cannotOpen: "Ce message ne peut pas être lu sur cet appareil.",
+  queued: "Hors ligne : gardé sur cet appareil et envoyé au retour de la connexion.",
+  notSent: "Non envoyé",
   devicesChanged: "Ses appareils ont changé : comparez de nouveau le code de sécurité.",
   otherDevice: "Cette discussion secrète appartient à un autre de vos appareils ; celui-ci ne peut pas la lire.",
   askToJoin: "Demander à votre autre appareil d’ajouter celui-ci",

@@ -401,6 +401,8 @@ export const MODERATION_TEXTS: Translation<EnModeration> = {
   sendingPaused: "O envio está pausado até um moderador analisar sua conta.",
   spamHeld: "Esta mensagem pode ser spam: mostrar?",
   spamShow: "Mostrar",
+  spamSecret:
+    "Os chats secretos não são verificados assim contra spam: os textos são criptografados nos dispositivos. Os limites de envio e as denúncias continuam valendo.",
   registerBlocked: "Este endereço não pode ser usado para cadastro: uma conta com ele está suspensa ou banida.",
   kinds: { WARNING: "Aviso", SUSPENSION: "Suspensão", BAN: "Banimento" },
 };
@@ -607,6 +609,7 @@ export const SCREEN_TEXTS: Translation<EnScreenTexts> = {
   unread: (n: number) => (n === 1 ? "1 mensagem não lida" : `${n} mensagens não lidas`),
   picture: "Foto",
   you: "Você:",
+  secretChatMarker: "Chat secreto",
   now: "agora",
   minutes: (n: number) => `${n} min`,
   yesterday: "Ontem",

@@ -20,6 +20,8 @@ export const SECRET_TEXTS: Translation<EnSecret> = {
   report: "Denunciar",
   reported: "Denunciado",
   cannotOpen: "Esta mensagem não pode ser lida neste dispositivo.",
+  queued: "Sem conexão: guardada neste dispositivo e enviada quando a conexão voltar.",
+  notSent: "Não enviada",
   devicesChanged: "Os dispositivos dele mudaram: compare o código de segurança de novo.",
   otherDevice: "Este chat secreto pertence a outro dispositivo seu; este não pode lê-lo.",
   askToJoin: "Pedir ao seu outro dispositivo para adicionar este",
