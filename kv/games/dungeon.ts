@@ -15,7 +15,8 @@ import { keys } from "../keys.ts";
 import { newId } from "../ids.ts";
 import { now } from "../clock.ts";
 import { auditOp, type Moderator, SYSTEM } from "../audit.ts";
-import { notify } from "../notifications.ts";
+import { notificationOf, type NotificationText, notify } from "../notifications.ts";
+import { SEND_KEY_TTL_MS } from "../messages.ts";
 import { getProfile } from "../profiles.ts";
 import { getAccount } from "../accounts.ts";
 import { arbCase, decideReport, getReport } from "./arbitration.ts";
@@ -224,9 +225,44 @@ export type QuizResult =
   | { ok: true; passed: false; wrong: number[] }
   | { ok: false; reason: "no_stay" | "used" };
 
-/** The rules quiz: all right shortens the stay in force by a third, once; wrong answers change nothing. */
-export async function takeQuiz(member: Moderator & { profileId: string }, answers: number[]): Promise<QuizResult> {
+/** What an idempotency key of a quiz or an appeal points to (`keys.dungeonWriteKey`). */
+interface WriteKeyRef {
+  stayId: string;
+  kind: "quiz" | "appeal";
+}
+
+/**
+ * The card of the stay a quiz or appeal with this idempotency key already changed, or null: a
+ * retry of a write that landed (queued offline, its answer lost) gets the first answer again.
+ */
+async function cardByWriteKey(profileId: string, kind: WriteKeyRef["kind"], key?: string): Promise<ReformCard | null> {
+  if (!key) return null;
+  const ref = (await kv().get<WriteKeyRef>(keys.dungeonWriteKey(profileId, key))).value;
+  if (!ref || ref.kind !== kind) return null;
+  const s = (await kv().get<Stay>(keys.dungeonStay(profileId, ref.stayId))).value;
+  return s && cardOf(s);
+}
+
+/** Stores a write's idempotency key in its atomic: a second commit with the same key fails. */
+function withWriteKey(op: Deno.AtomicOperation, profileId: string, ref: WriteKeyRef, key?: string) {
+  if (!key) return op;
+  const k = keys.dungeonWriteKey(profileId, key);
+  return op.check({ key: k, versionstamp: null }).set(k, ref, { expireIn: SEND_KEY_TTL_MS });
+}
+
+/**
+ * The rules quiz: all right shortens the stay in force by a third, once; wrong answers change
+ * nothing. With `writeKey` (the page's idempotency key), a retry of a quiz that passed gets the
+ * same answer, not a refusal.
+ */
+export async function takeQuiz(
+  member: Moderator & { profileId: string },
+  answers: number[],
+  writeKey?: string,
+): Promise<QuizResult> {
   for (let attempt = 0; attempt < 10; attempt++) {
+    const again = await cardByWriteKey(member.profileId, "quiz", writeKey);
+    if (again) return { ok: true, passed: true, card: again };
     const entry = await stayInForce(member.profileId);
     if (!entry) return { ok: false, reason: "no_stay" };
     const s = entry.value!;
@@ -235,7 +271,10 @@ export async function takeQuiz(member: Moderator & { profileId: string }, answer
     if (wrong.length) return { ok: true, passed: false, wrong };
     const t = now();
     const next: Stay = { ...s, quizAt: t, until: shortenedUntil(s.tsStart, s.until) };
-    const op = kv().atomic().check(entry).set(entry.key, next);
+    const op = withWriteKey(kv().atomic().check(entry).set(entry.key, next), s.profileId, {
+      stayId: s.id,
+      kind: "quiz",
+    }, writeKey);
     if (next.until > t) {
       op.set(keys.dungeonCurrent(s.profileId), { stayId: s.id, until: next.until } satisfies Current, {
         expireIn: next.until - t + DAY_MS,
@@ -255,17 +294,30 @@ export async function takeQuiz(member: Moderator & { profileId: string }, answer
 
 export type AppealResult = { ok: true; card: ReformCard } | { ok: false; reason: "no_stay" | "appealed" };
 
-/** The member's one appeal of the stay in force: it waits for an admin. */
-export async function appealStay(member: Moderator & { profileId: string }, text: string): Promise<AppealResult> {
+/**
+ * The member's one appeal of the stay in force: it waits for an admin. With `writeKey`, a retry of
+ * an appeal that landed gets the same answer, not a refusal.
+ */
+export async function appealStay(
+  member: Moderator & { profileId: string },
+  text: string,
+  writeKey?: string,
+): Promise<AppealResult> {
   for (let attempt = 0; attempt < 10; attempt++) {
+    const again = await cardByWriteKey(member.profileId, "appeal", writeKey);
+    if (again) return { ok: true, card: again };
     const entry = await stayInForce(member.profileId);
     if (!entry) return { ok: false, reason: "no_stay" };
     const s = entry.value!;
     if (s.appeal) return { ok: false, reason: "appealed" };
     const t = now();
     const next: Stay = { ...s, appeal: { text, ts: t, status: "PENDING" } };
-    const op = kv().atomic().check(entry).set(entry.key, next)
-      .set(keys.dungeonAppeal(s.id), { profileId: s.profileId, ts: t });
+    const op = withWriteKey(
+      kv().atomic().check(entry).set(entry.key, next).set(keys.dungeonAppeal(s.id), { profileId: s.profileId, ts: t }),
+      s.profileId,
+      { stayId: s.id, kind: "appeal" },
+      writeKey,
+    );
     auditOp(op, member, "DUNGEON_APPEAL", s.profileId, `stay ${s.id}`, text.slice(0, 200));
     if ((await op.commit()).ok) return { ok: true, card: cardOf(next, t) };
   }
@@ -395,6 +447,7 @@ export async function dungeonAdminList(): Promise<DungeonAdminItem[]> {
 /** Every key of a member's dungeon data (their deletion removes them). */
 export async function dungeonKeysOf(profileId: string): Promise<Deno.KvKey[]> {
   const out: Deno.KvKey[] = [keys.dungeonCurrent(profileId), keys.jurorRecord(profileId)];
+  for await (const e of kv().list({ prefix: keys.dungeonWriteKeysOf(profileId) })) out.push(e.key);
   for await (const e of kv().list<Stay>({ prefix: keys.dungeonStaysOf(profileId) })) {
     out.push(e.key, keys.dungeonAppeal(e.value.id));
   }

@@ -13,6 +13,7 @@ import { requireAdmin, requireCaller } from "../middleware.ts";
 import { appealStay, decideAppeal, dungeonAdminList, dungeonView, endStay, takeQuiz } from "../../kv/games/dungeon.ts";
 import { QUIZ_ANSWERS } from "../../domain/dungeon.ts";
 import type { Moderator } from "../../kv/audit.ts";
+import { sendKeyHeader } from "./messages.ts";
 
 export const quizBody = z.object({
   /** The chosen option of each question, in order. */
@@ -39,7 +40,9 @@ export const dungeon = new Hono<AppEnv>()
   .post("/games/dungeon/quiz", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, quizBody);
-    const r = await takeQuiz(who(caller), body.answers);
+    // A retry of a quiz that passed (queued offline, its answer lost) gets the first answer.
+    const writeKey = parseWith(sendKeyHeader, c.req.header("idempotency-key"));
+    const r = await takeQuiz(who(caller), body.answers, writeKey);
     if (!r.ok) {
       throw r.reason === "used"
         ? conflict("You already used the quiz for this stay.", "quiz_used")
@@ -50,7 +53,8 @@ export const dungeon = new Hono<AppEnv>()
   .post("/games/dungeon/appeal", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, appealBody);
-    const r = await appealStay(who(caller), body.text);
+    const writeKey = parseWith(sendKeyHeader, c.req.header("idempotency-key"));
+    const r = await appealStay(who(caller), body.text, writeKey);
     if (!r.ok) {
       throw r.reason === "appealed"
         ? conflict("You already appealed this stay.", "already_appealed")

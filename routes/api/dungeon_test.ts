@@ -286,13 +286,31 @@ Deno.test("dungeon - the quiz shortens a stay once by a third; one appeal; the a
     assert.equal(wrong.status, 200);
     assert.deepEqual(wrong.data, { passed: false, wrong: [0, 3] });
     assert.equal((await view(t, bad)).card!.until, before.until);
+    const quizKey = { "idempotency-key": "q".repeat(32) };
     const right = await t.call("POST", "/api/games/dungeon/quiz", {
       cookie: bad.cookie,
       json: { answers: [...QUIZ_ANSWERS] },
+      headers: quizKey,
     });
     assert.equal(right.status, 200, right.text);
     assert.equal(right.data.passed, true);
     assert.equal(right.data.card.until - before.tsStart, 16 * HOUR);
+    // The same quiz sent again from the device's queue (its answer lost): the same answer, shortened once.
+    const retried = await t.call("POST", "/api/games/dungeon/quiz", {
+      cookie: bad.cookie,
+      json: { answers: [...QUIZ_ANSWERS] },
+      headers: quizKey,
+    });
+    assert.equal(retried.status, 200, retried.text);
+    assert.deepEqual(retried.data, right.data);
+    assert.equal(
+      (await t.call("POST", "/api/games/dungeon/quiz", {
+        cookie: bad.cookie,
+        json: { answers: [...QUIZ_ANSWERS] },
+        headers: { "idempotency-key": "bad key!" },
+      })).status,
+      400,
+    );
     const again = await t.call("POST", "/api/games/dungeon/quiz", {
       cookie: bad.cookie,
       json: { answers: [...QUIZ_ANSWERS] },
@@ -302,12 +320,21 @@ Deno.test("dungeon - the quiz shortens a stay once by a third; one appeal; the a
     assert.equal((await view(t, bad)).card!.until, right.data.card.until);
 
     // One appeal; rejected, the stay runs on.
+    const appealKey = { "idempotency-key": "a".repeat(32) };
     const appeal = await t.call("POST", "/api/games/dungeon/appeal", {
       cookie: bad.cookie,
       json: { text: "It was a joke between friends." },
+      headers: appealKey,
     });
     assert.equal(appeal.status, 201, appeal.text);
     assert.equal(appeal.data.card.appeal.status, "PENDING");
+    const appealRetried = await t.call("POST", "/api/games/dungeon/appeal", {
+      cookie: bad.cookie,
+      json: { text: "It was a joke between friends." },
+      headers: appealKey,
+    });
+    assert.equal(appealRetried.status, 201, appealRetried.text);
+    assert.deepEqual(appealRetried.data, appeal.data);
     const twice = await t.call("POST", "/api/games/dungeon/appeal", { cookie: bad.cookie, json: { text: "Please." } });
     assert.equal(twice.status, 409);
     assert.equal(twice.data.error.code, "already_appealed");

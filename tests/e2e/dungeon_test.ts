@@ -3,8 +3,8 @@
  * rudeness through the profile's Report Violation form; three jurors have voted 'Violation' and
  * two more do it in Community Arbitration, the last vote sending the reported member to the
  * dungeon at once; that member sees the reform card (the reported lines without the reporter's
- * name, the rule, what is restricted and until when), fails the rules quiz once, passes it (the stay
- * shortened by a third), and a like is refused with the end of the stay on the screen; a juror
+ * name, the rule, what is restricted and until when), fails the rules quiz once, passes it offline
+ * (kept on the device, shown pending, sent when the connection returns: the stay shortened by a third), and a like is refused with the end of the stay on the screen; a juror
  * sees only how many are serving. Screenshots of the card: light, dark, and in Arabic.
  */
 
@@ -132,8 +132,16 @@ Deno.test({
       await m.page.getByRole("button", { name: "Check my answers" }).click();
       await m.page.getByText("One answer is not right yet.", { exact: false }).waitFor();
       await questions.nth(0).locator("input[type=radio]").nth(QUIZ_ANSWERS[0]).check();
+      // Answered offline: kept on the device and shown pending, sent when the connection returns.
+      await m.context.setOffline(true);
       await m.page.getByRole("button", { name: "Check my answers" }).click();
+      await m.page.getByText("Saved on this device: your answers are sent when you are back online.").waitFor();
+      assert.ok(await m.page.getByRole("button", { name: "Check my answers" }).isDisabled());
+      assert.equal((await listStays(marco.profileId))[0].quizAt, null, "nothing sent while offline");
+      await shot(m.page, "dungeon-phone-quiz-queued");
+      await m.context.setOffline(false);
       await m.page.getByText("All right: your stay was shortened by a third.").waitFor();
+      assert.equal(await m.page.locator(".dungeon-queued").count(), 0);
       const shortened = (await listStays(marco.profileId))[0];
       assert.equal(shortened.until - shortened.tsStart, 16 * 3_600_000);
       assert.ok((await card.innerText()).includes(formatUntil(shortened.until)));

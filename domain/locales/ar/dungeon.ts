@@ -66,6 +66,10 @@ export const DUNGEON_AR: Translation<EnDungeon> = {
   },
   offline: "أنت غير متصل: لم يُرسل شيء. تبقى إجاباتك هنا؛ أرسلها حين تعود متصلًا.",
   sendFailed: "تعذّر الإرسال، حاول مرة أخرى.",
+  /** A quiz kept in the device outbox while offline. */
+  quizQueued: "حُفظت على هذا الجهاز: تُرسل إجاباتك حين تعود متصلًا.",
+  /** An appeal kept in the device outbox while offline. */
+  appealQueued: "حُفظ على هذا الجهاز: يُرسل استئنافك حين تعود متصلًا.",
   ended: "انتهت استراحتك. شكرًا لحفاظك على مجتمع لطيف.",
   adminTitle: "الزنزانة",
   adminNone: "لا أحد في الزنزانة ولا استئناف ينتظر.",

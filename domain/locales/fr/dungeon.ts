@@ -70,6 +70,10 @@ export const DUNGEON_FR: Translation<EnDungeon> = {
   },
   offline: "Tu es hors ligne : rien n'a été envoyé. Tes réponses restent ici ; envoie-les une fois de retour en ligne.",
   sendFailed: "Envoi impossible, réessaie.",
+  /** A quiz kept in the device outbox while offline. */
+  quizQueued: "Enregistré sur cet appareil : tes réponses partent dès que tu es de retour en ligne.",
+  /** An appeal kept in the device outbox while offline. */
+  appealQueued: "Enregistré sur cet appareil : ton recours part dès que tu es de retour en ligne.",
   ended: "Ta pause est terminée. Merci de garder la communauté bienveillante.",
   adminTitle: "Le donjon",
   adminNone: "Personne n'est au donjon et aucun recours n'attend.",
