@@ -79,8 +79,9 @@ async function adminProfiles(): Promise<string[]> {
   return out;
 }
 
-async function tellAdmins(bodyText: string, url: string): Promise<void> {
-  for (const p of await adminProfiles()) await notify(p, { bodyText, url }).catch(() => {});
+/** Tells each admin, in the language each reads it in (a catalogue sentence). */
+async function tellAdmins(text: NotificationText, url: string): Promise<void> {
+  for (const p of await adminProfiles()) await notify(p, notificationOf(text, url)).catch(() => {});
 }
 
 /**
@@ -130,7 +131,7 @@ export async function startStay(reportId: string, by: Moderator, decidedBy: Stay
   if (step === 3) auditOp(op, SYSTEM, "DUNGEON_ADMINS_TOLD", profileId, "third time-out within 90 days");
   if (!(await op.commit()).ok) return null;
   if (step === 3) {
-    await tellAdmins("A member started a third time-out within 90 days.", `/admin/members/${profileId}`);
+    await tellAdmins("dungeonThirdStay", `/admin/members/${profileId}`);
   }
   return stay;
 }
@@ -180,7 +181,7 @@ export async function escalateReport(reportId: string): Promise<boolean> {
     const op = kv().atomic().check(entry).set(keys.arbCase(reportId), { ...c, tsEscalated: now() });
     auditOp(op, SYSTEM, "REPORT_ESCALATED", report.reportedProfileId, `report ${reportId} undecided after 48 h`);
     if ((await op.commit()).ok) {
-      await tellAdmins("A report waited 48 hours without a decision.", "/admin/moderation");
+      await tellAdmins("reportWaited", "/admin/moderation");
       return true;
     }
   }

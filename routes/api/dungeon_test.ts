@@ -240,6 +240,13 @@ Deno.test("dungeon - graduated stays: 24 h, then 3 days, then 7 days within 90 d
         n.bodyText.includes("third time-out") && n.url === `/admin/members/${bad.profileId}`
       ),
     );
+    const notesAr = await t.call("GET", `/api/notifications/${admin.profileId}`, {
+      cookie: admin.cookie,
+      headers: { "accept-language": "ar" },
+    });
+    assert.ok(
+      (notesAr.data as { bodyText: string }[]).some((n) => n.bodyText === "بدأ عضو استراحة إجبارية ثالثة خلال 90 يومًا."),
+    );
     // A fourth within the window stays at 7 days.
     await confirm(t, admin, await report(t, reporter, bad, "rude", "again"));
     const fourth = (await view(t, bad)).card!;
@@ -436,6 +443,16 @@ Deno.test("dungeon - no report waits more than 48 h: then the admins are told an
     assert.ok((await audit(t, admin, bad.profileId)).includes("REPORT_ESCALATED"));
     const notes = await t.call("GET", `/api/notifications/${admin.profileId}`, { cookie: admin.cookie });
     assert.ok((notes.data as { bodyText: string }[]).some((n) => n.bodyText.includes("48 hours")));
+    // Each admin reads it in their own language.
+    const notesFr = await t.call("GET", `/api/notifications/${admin.profileId}`, {
+      cookie: admin.cookie,
+      headers: { "accept-language": "fr" },
+    });
+    assert.ok(
+      (notesFr.data as { bodyText: string }[]).some((n) =>
+        n.bodyText === "Un signalement attend une décision depuis 48 heures."
+      ),
+    );
     // Once only.
     assert.equal(await escalateReport(id), false);
   } finally {
