@@ -8,12 +8,11 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv, Caller } from "../env.ts";
 import { conflict, notFound } from "../errors.ts";
-import { idSchema, jsonBody, parseWith } from "../validate.ts";
+import { idempotencyKeyHeader, idSchema, jsonBody, parseWith } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
 import { appealStay, decideAppeal, dungeonAdminList, dungeonView, endStay, takeQuiz } from "../../kv/games/dungeon.ts";
 import { QUIZ_ANSWERS } from "../../domain/dungeon.ts";
 import type { Moderator } from "../../kv/audit.ts";
-import { sendKeyHeader } from "./messages.ts";
 
 export const quizBody = z.object({
   /** The chosen option of each question, in order. */
@@ -41,7 +40,7 @@ export const dungeon = new Hono<AppEnv>()
     const caller = requireCaller(c);
     const body = await jsonBody(c, quizBody);
     // A retry of a quiz that passed (queued offline, its answer lost) gets the first answer.
-    const writeKey = parseWith(sendKeyHeader, c.req.header("idempotency-key"));
+    const writeKey = parseWith(idempotencyKeyHeader, c.req.header("idempotency-key"));
     const r = await takeQuiz(who(caller), body.answers, writeKey);
     if (!r.ok) {
       throw r.reason === "used"
@@ -53,7 +52,7 @@ export const dungeon = new Hono<AppEnv>()
   .post("/games/dungeon/appeal", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, appealBody);
-    const writeKey = parseWith(sendKeyHeader, c.req.header("idempotency-key"));
+    const writeKey = parseWith(idempotencyKeyHeader, c.req.header("idempotency-key"));
     const r = await appealStay(who(caller), body.text, writeKey);
     if (!r.ok) {
       throw r.reason === "appealed"
