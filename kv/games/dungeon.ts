@@ -3,7 +3,8 @@
  * (domain/dungeon.ts MINOR_REASONS), decided by a strong jury at once or by an admin, starts a
  * stay: no first messages, likes or Map Chat posts until its end (24 h; 3 days for a second
  * within 90 days; 7 days for a third, and the admins are told). Severe reports never come here.
- * The member sees a reform card (the reported lines with other names removed, the rule, the end);
+ * The member alone is notified, in their language, and sees a reform card (the reported lines
+ * with other names removed, the rule, the end);
  * the rules quiz shortens the stay once by a third; one appeal goes to the admins, whose word is
  * final; an admin can end any stay. Nobody else sees who is serving: only a count. Every step
  * writes its audit line in the same atomic (kv/audit.ts). A report no one decided within 48 h is
@@ -15,7 +16,7 @@ import { keys } from "../keys.ts";
 import { newId } from "../ids.ts";
 import { now } from "../clock.ts";
 import { auditOp, type Moderator, SYSTEM } from "../audit.ts";
-import { notificationOf, type NotificationText, notify } from "../notifications.ts";
+import { addNotification, notificationOf, type NotificationText, notify } from "../notifications.ts";
 import { SEND_KEY_TTL_MS } from "../messages.ts";
 import { getProfile } from "../profiles.ts";
 import { getAccount } from "../accounts.ts";
@@ -84,10 +85,18 @@ async function tellAdmins(text: NotificationText, url: string): Promise<void> {
   for (const p of await adminProfiles()) await notify(p, notificationOf(text, url)).catch(() => {});
 }
 
+/** The member's notification of a new stay, by its step (24 h, 3 days, 7 days). */
+const STAY_NOTIFICATIONS: Record<1 | 2 | 3, NotificationText> = {
+  1: "dungeonStay1",
+  2: "dungeonStay2",
+  3: "dungeonStay3",
+};
+
 /**
  * Starts a stay for a confirmed report of a small violation (the caller closed the case). Its step
- * counts the stays that began within 90 days, an annulled one (upheld appeal) not counted. Null
- * when the report is gone or not a small violation.
+ * counts the stays that began within 90 days, an annulled one (upheld appeal) not counted; the
+ * member is notified in the same atomic (nobody else). Null when the report is gone or not a small
+ * violation.
  */
 export async function startStay(reportId: string, by: Moderator, decidedBy: Stay["decidedBy"]): Promise<Stay | null> {
   const report = await getReport(reportId);
@@ -129,6 +138,9 @@ export async function startStay(reportId: string, by: Moderator, decidedBy: Stay
     }, report ${reportId}, decided by ${decidedBy.toLowerCase()}`,
   );
   if (step === 3) auditOp(op, SYSTEM, "DUNGEON_ADMINS_TOLD", profileId, "third time-out within 90 days");
+  // The member alone is told, in the language they read it in, with the way to their card; a push
+  // to a discreet device says only the neutral note (workers/push.ts), as every push does.
+  addNotification(op, profileId, notificationOf(STAY_NOTIFICATIONS[step], "/games/dungeon"));
   if (!(await op.commit()).ok) return null;
   if (step === 3) {
     await tellAdmins("dungeonThirdStay", `/admin/members/${profileId}`);

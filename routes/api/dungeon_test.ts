@@ -139,6 +139,26 @@ Deno.test("dungeon - a strong jury sends a small violation at once: the card nam
     // A conversation under way goes on; a dislike is no like.
     assert.equal((await message(t, bad, friend, "sorry about earlier")).status, 201);
 
+    // The member alone is told, in the language they read it in, with the way to their card.
+    type Note = { bodyText: string; url?: string };
+    const notesOf = async (m: Member, lang = "en") =>
+      (await t.call("GET", `/api/notifications/${m.profileId}`, {
+        cookie: m.cookie,
+        headers: { "accept-language": lang },
+      })).data as Note[];
+    const stayNotes = (await notesOf(bad)).filter((n) => n.url === "/games/dungeon");
+    assert.deepEqual(stayNotes.map((n) => n.bodyText), [
+      "You are in a time-out for 24 hours: no first messages, likes or Map Chat posts. Bad Boy Dungeon says why, and how to shorten it.",
+    ]);
+    assert.equal(
+      (await notesOf(bad, "es")).find((n) => n.url === "/games/dungeon")?.bodyText,
+      "Estás en pausa durante 24 horas: sin primeros mensajes, me gusta ni publicaciones en el Chat del mapa. La Mazmorra te dice por qué y cómo acortarla.",
+    );
+    for (const m of [stranger, reporter, friend, ...jury]) {
+      const seen = await notesOf(m);
+      assert.ok(!seen.some((n) => n.url === "/games/dungeon" || /time-out/.test(n.bodyText)), JSON.stringify(seen));
+    }
+
     // Everyone else: the count only, no card, nothing on the profile.
     for (const m of [stranger, reporter, jury[0]]) assert.deepEqual(await view(t, m), { serving: 1, card: null });
     const profile = await t.call("GET", `/api/profile/${bad.profileId}`, { cookie: stranger.cookie });
@@ -231,6 +251,11 @@ Deno.test("dungeon - graduated stays: 24 h, then 3 days, then 7 days within 90 d
       shiftClock(card.until - now() + 60_000);
     }
     assert.deepEqual(lengths, [DAY, 3 * DAY, 7 * DAY]);
+    // Each stay tells its member how long it lasts.
+    const told = await t.call("GET", `/api/notifications/${bad.profileId}`, { cookie: bad.cookie });
+    const lasts = (told.data as { bodyText: string; url?: string }[]).filter((n) => n.url === "/games/dungeon")
+      .map((n) => n.bodyText.match(/for (24 hours|3 days|7 days)/)?.[1]).sort();
+    assert.deepEqual(lasts, ["24 hours", "3 days", "7 days"]);
     const actions = await audit(t, admin, bad.profileId);
     assert.equal(actions.filter((a) => a === "DUNGEON_STAY").length, 3);
     assert.ok(actions.includes("DUNGEON_ADMINS_TOLD"));

@@ -2,10 +2,12 @@
  * Bad Boy Dungeon in a real browser, on a phone, with eight members: a member reports another for
  * rudeness through the profile's Report Violation form; three jurors have voted 'Violation' and
  * two more do it in Community Arbitration, the last vote sending the reported member to the
- * dungeon at once; that member sees the reform card (the reported lines without the reporter's
- * name, the rule, what is restricted and until when), fails the rules quiz once, passes it offline
- * (kept on the device, shown pending, sent when the connection returns: the stay shortened by a third), and a like is refused with the end of the stay on the screen; a juror
- * sees only how many are serving. Screenshots of the card: light, dark, and in Arabic.
+ * dungeon at once; that member alone is notified, and the notification leads to the reform card
+ * (the reported lines without the reporter's name, the rule, what is restricted and until when);
+ * they fail the rules quiz once, then pass it offline (kept on the device, shown pending, sent when
+ * the connection returns: the stay shortened by a third), and a like is refused with the end of
+ * the stay on the screen; a juror sees only how many are serving. Screenshots of the card: light,
+ * dark, and in Arabic.
  */
 
 import assert from "node:assert/strict";
@@ -18,6 +20,7 @@ import { reportPosition } from "../../kv/positions/mod.ts";
 import { castArbVote } from "../../kv/games/arbitration.ts";
 import { listReports } from "../../kv/reports.ts";
 import { listStays } from "../../kv/games/dungeon.ts";
+import { listNotifications } from "../../kv/notifications.ts";
 import { formatUntil } from "../../domain/moderation.ts";
 import { QUIZ_ANSWERS } from "../../domain/dungeon.ts";
 import { until } from "../wait.ts";
@@ -89,10 +92,16 @@ Deno.test({
       const [stay] = await listStays(marco.profileId);
       assert.equal(stay.until - stay.tsStart, 24 * 3_600_000);
 
-      // Marco sees the reform card, without Robin's name.
+      // Marco alone is notified; the notification leads to his reform card, without Robin's name.
+      for (const other of [robin, ...jurors]) {
+        assert.ok(!(await listNotifications(other.profileId)).some((n) => n.url === "/games/dungeon"));
+      }
       const m = await h.newPage("phone");
       await logIn(m.page, h, marco.accountId);
-      await m.page.goto("/games/dungeon");
+      await m.page.goto("/notifications");
+      await waitHydrated(m.page);
+      await m.page.getByText("You are in a time-out for 24 hours:", { exact: false }).click();
+      await m.page.waitForURL("**/games/dungeon");
       await waitHydrated(m.page);
       const card = m.page.locator(".reform-card");
       await card.waitFor();
