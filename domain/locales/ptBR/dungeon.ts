@@ -67,7 +67,8 @@ export const DUNGEON_PT_BR: Translation<EnDungeon> = {
     map_chat: (until: string) =>
       `Você está num tempo até ${until}: sem posts no Chat do mapa até lá. Veja a Masmorra em Comunidade.`,
   },
-  offline: "Você está offline: nada foi enviado. Suas respostas ficam aqui; envie quando voltar a ficar online.",
+  /** An admin's action (end a stay, answer an appeal) found no connection. */
+  offline: "Você está offline: nada foi enviado. Tente de novo quando voltar a ficar online.",
   sendFailed: "Não foi possível enviar, tente de novo.",
   /** A quiz kept in the device outbox while offline. */
   quizQueued: "Salvo neste aparelho: suas respostas são enviadas quando você voltar a ficar online.",
