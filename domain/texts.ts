@@ -63,6 +63,12 @@ export const REPORT_REASONS = [
 /** A report reason id. */
 export type ReportReason = typeof REPORT_REASONS[number]["id"];
 
+/** A report reason's label in the language in use (its id when it is not a known reason). */
+export function reportReasonLabel(id: string): string {
+  const r = REPORT_REASONS.find((x) => x.id === id);
+  return r ? phrase(r.label) : id;
+}
+
 /**
  * The mail to an account's old address after its email changed. Discreet, as on a lock screen:
  * no app name or content, just the change and where to get help.

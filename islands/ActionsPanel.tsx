@@ -12,7 +12,7 @@ import { type ProfileLike, useProfileLikeMutation, useProfileLikeQuery } from ".
 import { useReportMutation } from "./queries/reports.ts";
 import { useLockPicturesMutation } from "./queries/pictures.ts";
 import { ApiFailure } from "./queries/api.ts";
-import { MAX_TEXT, REPORT_REASONS, type ReportReason, TEXTS } from "../domain/texts.ts";
+import { MAX_TEXT, REPORT_REASONS, type ReportReason, reportReasonLabel, TEXTS } from "../domain/texts.ts";
 import { useOpenedByHash } from "./useOpenedByHash.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { FEEL_TEXTS } from "../domain/feelTexts.ts";
@@ -56,7 +56,7 @@ function ReportForm({ profileId, onDone }: { profileId: string; onDone: () => vo
         {TEXTS.reason}
         <select value={reason} onChange={(e) => setReason(e.target.value as ReportReason)} required>
           <option value="" disabled>{TEXTS.chooseAReason}</option>
-          {REPORT_REASONS.map((r) => <option key={r.id} value={r.id}>{r.label}</option>)}
+          {REPORT_REASONS.map((r) => <option key={r.id} value={r.id}>{reportReasonLabel(r.id)}</option>)}
         </select>
       </label>
       <label>

@@ -3,12 +3,16 @@
  * removed, the rule, what is restricted and until when), the rules quiz that shortens the stay once
  * by a third, and the one appeal to the admins. For everyone else nothing of anyone: the page
  * around it says how the dungeon works and how many serve. Admins see the stays in force and the
- * appeals waiting, and answer them or end a stay. Writes need a connection: offline, nothing is
- * sent and the page says so (the answers stay in the form).
+ * appeals waiting, and answer them or end a stay. The quiz and the appeal go through the device's
+ * outbox like a like (with its idempotency key, so a retry lands once): offline, they wait on the
+ * device, shown as pending, and are sent when the connection returns; their answer then shows.
  */
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { Hourglass } from "lucide-react";
 import { api, ApiFailure } from "./queries/api.ts";
+import { type QueuedRoute, useQueuedWrite, whenWriteDelivered, writeThroughOutbox } from "./queries/outbox.ts";
+import { QueuedFailure } from "./queries/QueuedFailure.tsx";
 import { apiPath } from "../domain/apiPath.ts";
 import { DUNGEON_TEXTS, itemsOf, type RestrictedAction } from "../domain/dungeon.ts";
 import { formatUntil } from "../domain/moderation.ts";
@@ -26,10 +30,25 @@ type Rule = keyof typeof DUNGEON_TEXTS.rules;
 function failure(e: unknown): string {
   if (e instanceof ApiFailure && e.status === 0) return DUNGEON_TEXTS.offline;
   if (e instanceof ApiFailure && e.status >= 400 && e.status < 500) return e.message;
+  // The outbox hands back the server's refusal as a plain error with its message.
+  if (!(e instanceof ApiFailure) && e instanceof Error && e.message) return e.message;
   return DUNGEON_TEXTS.sendFailed;
 }
 
-const offline = () => typeof navigator !== "undefined" && navigator.onLine === false;
+const QUIZ: QueuedRoute = "POST /api/games/dungeon/quiz";
+const APPEAL: QueuedRoute = "POST /api/games/dungeon/appeal";
+
+/** A quiz or appeal waiting on this device for a connection (as a like shows), or refused later, with a retry. */
+function QueuedState({ route, text }: { route: typeof QUIZ | typeof APPEAL; text: string }) {
+  const queued = useQueuedWrite(route, {});
+  if (!queued) return null;
+  if (queued.failed) return <QueuedFailure queued={queued} className="dungeon-failed" />;
+  return (
+    <p className="dungeon-queued" role="status">
+      <Hourglass className="icon" aria-hidden="true" /> {text}
+    </p>
+  );
+}
 
 function Quiz({ onPassed }: { onPassed: (card: ReformCard) => void }) {
   const T = DUNGEON_TEXTS;
@@ -37,18 +56,21 @@ function Quiz({ onPassed }: { onPassed: (card: ReformCard) => void }) {
   const [wrong, setWrong] = useState<number[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
+  const waiting = useQueuedWrite(QUIZ, {});
+  // The server's answer, whether the quiz went at once or later from the outbox.
+  useEffect(() =>
+    whenWriteDelivered("POST /api/games/dungeon/quiz", (r) => {
+      if (r.passed) onPassed(r.card);
+      else setWrong(r.wrong);
+    }), []);
   const send = async (e: React.FormEvent) => {
     e.preventDefault();
     setError("");
-    if (offline()) return setError(T.offline);
+    setWrong([]);
     setBusy(true);
     try {
-      const r = await api<{ passed: true; card: ReformCard } | { passed: false; wrong: number[] }>(
-        apiPath("POST /api/games/dungeon/quiz", {}),
-        { method: "POST", json: { answers: answers.map((a) => a ?? 9) } },
-      );
-      if (r.passed) onPassed(r.card);
-      else setWrong(r.wrong);
+      // Null: kept on the device until the connection returns (shown by QueuedState).
+      await writeThroughOutbox("POST /api/games/dungeon/quiz", { answers: answers.map((a) => a ?? 9) });
     } catch (err) {
       setError(failure(err));
     } finally {
@@ -83,7 +105,8 @@ function Quiz({ onPassed }: { onPassed: (card: ReformCard) => void }) {
       ))}
       {wrong.length > 0 && <p className="error" role="alert">{T.quizWrong(wrong.length)}</p>}
       {error && <p className="error" role="alert">{error}</p>}
-      <button type="submit" className="primary" disabled={busy}>{T.quizSend}</button>
+      <QueuedState route={QUIZ} text={T.quizQueued} />
+      <button type="submit" className="primary" disabled={busy || !!waiting}>{T.quizSend}</button>
     </form>
   );
 }
@@ -93,17 +116,15 @@ function AppealForm({ onSent }: { onSent: (card: ReformCard) => void }) {
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
+  const waiting = useQueuedWrite(APPEAL, {});
+  useEffect(() => whenWriteDelivered("POST /api/games/dungeon/appeal", (r) => onSent(r.card)), []);
   const send = async (e: React.FormEvent) => {
     e.preventDefault();
     setError("");
-    if (offline()) return setError(T.offline);
     setBusy(true);
     try {
-      const r = await api<{ card: ReformCard }>(apiPath("POST /api/games/dungeon/appeal", {}), {
-        method: "POST",
-        json: { text },
-      });
-      onSent(r.card);
+      // Null: kept on the device until the connection returns (shown by QueuedState).
+      await writeThroughOutbox("POST /api/games/dungeon/appeal", { text });
     } catch (err) {
       setError(failure(err));
     } finally {
@@ -124,7 +145,8 @@ function AppealForm({ onSent }: { onSent: (card: ReformCard) => void }) {
         onChange={(e) => setText(e.target.value)}
       />
       {error && <p className="error" role="alert">{error}</p>}
-      <button type="submit" disabled={busy || !text.trim()}>{T.appealSend}</button>
+      <QueuedState route={APPEAL} text={T.appealQueued} />
+      <button type="submit" disabled={busy || !!waiting || !text.trim()}>{T.appealSend}</button>
     </form>
   );
 }

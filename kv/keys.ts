@@ -389,6 +389,13 @@ export const keys = {
   /** An appeal waiting for an admin: `{profileId, ts}`; deleted when decided. */
   dungeonAppeal: (stayId: string): Key => ["dungeon_appeals", stayId],
   dungeonAppealsAll: (): Key => ["dungeon_appeals"],
+  /**
+   * A quiz or appeal the member's page sent with this idempotency key: `{stayId, kind}`, so a
+   * retry (queued offline, its answer lost) gets the first answer instead of a refusal; kept for
+   * `SEND_KEY_TTL_MS` (kv/messages.ts). Deleted with the member.
+   */
+  dungeonWriteKey: (profileId: string, key: string): Key => ["dungeon_write_keys", profileId, key],
+  dungeonWriteKeysOf: (profileId: string): Key => ["dungeon_write_keys", profileId],
   /** A juror's record against final verdicts `{agreed, total}` (their weight in the jury). */
   jurorRecord: (profileId: string): Key => ["juror_records", profileId],
   /** A report's jury counted in juror records, with the verdict it was counted against. */

@@ -363,6 +363,11 @@ const CLASSES: Record<keyof typeof keys, Class> = {
     { profileId: m.profile, ts: NOW },
   ]),
   dungeonAppealsAll: PREFIX,
+  dungeonWriteKey: deleted("a quiz or appeal's idempotency key, an index of their stay (exported with it)", (m) => [
+    keys.dungeonWriteKey(m.profile, "k".repeat(32)),
+    { stayId: "s".repeat(24), kind: "quiz" },
+  ]),
+  dungeonWriteKeysOf: PREFIX,
   jurorRecord: exported((m) => [keys.jurorRecord(m.profile), { agreed: 1, total: 2, note: m.marker }]),
   secretDevice: deleted("a device's public key material in secret chats: nothing readable to export", (m) => [
     keys.secretDevice(m.profile, "d1"),

@@ -34,7 +34,17 @@ interface StoredNotification extends Notification {
 }
 
 /** The notification texts that are one sentence (NOTIFICATION_TEXTS). */
-export type NotificationText = "profileLiked" | "picLiked" | "cropSuggested" | "healthNotice" | "secretMessage";
+export type NotificationText =
+  | "profileLiked"
+  | "picLiked"
+  | "cropSuggested"
+  | "healthNotice"
+  | "secretMessage"
+  | "dungeonThirdStay"
+  | "reportWaited"
+  | "dungeonStay1"
+  | "dungeonStay2"
+  | "dungeonStay3";
 
 /** What a notification of one of the catalogue's sentences holds: its text key and today's words. */
 export function notificationOf(
@@ -182,8 +192,11 @@ export function oncePerDayFrom(
   };
 }
 
-/** Creates one notification on its own. */
-export async function notify(profileId: string, n: { bodyText: string; url?: string }): Promise<Notification> {
+/** Creates one notification on its own (a catalogue sentence: `notificationOf`, shown in the reader's language). */
+export async function notify(
+  profileId: string,
+  n: { bodyText: string; url?: string; text?: NotificationText },
+): Promise<Notification> {
   const op = kv().atomic();
   const note = addNotification(op, profileId, n);
   if (!(await op.commit()).ok) throw new Error("notification not stored");

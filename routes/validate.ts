@@ -53,6 +53,13 @@ export function queryOf<T extends z.ZodType>(c: Context, schema: T): z.infer<T> 
 export const idSchema = z.string().regex(/^[\w-]{1,64}$/, "must be an id");
 
 /**
+ * A page's idempotency key for one queued write (islands/queries/outbox.ts makes them): a retry
+ * with the same key is stored once (a message, a dungeon quiz or appeal).
+ */
+export const idempotencyKeyHeader = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "A bad Idempotency-Key header.")
+  .optional();
+
+/**
  * A WebAuthn credential id as the browser sends it (base64url, at most the 1,024 characters that
  * registering accepts): the authenticator makes it, often longer than our ids may be.
  */

@@ -1,9 +1,10 @@
 /**
  * The member's writes kept on the device until the server has them: private messages, likes
- * (of profiles and pictures), notes and Hot or Not votes. Each is written to the outbox (local storage, cleared at
+ * (of profiles and pictures), notes, Hot or Not votes and Bad Boy Dungeon's quiz and appeal. Each is written to the outbox (local storage, cleared at
  * logout with the rest of the member's data), then sent with its idempotency key, so a retry
  * after a lost answer or a lost connection is stored once (messages: kv/messages.ts checks the
- * key; likes and notes are PUTs of a whole state, the same however often it lands). A write that
+ * key, as kv/games/dungeon.ts does for the quiz and the appeal; likes and notes are PUTs of a
+ * whole state, the same however often it lands). A write that
  * finds no connection (or a server in trouble) stays queued and is shown as pending; the queue is
  * sent, in order, when the connection returns (the `online` event, or Background Sync through
  * the service worker, islands/sw/worker.ts), when a page loads and every `RETRY_MS`. A queued
@@ -25,7 +26,9 @@ export type QueuedRoute =
   | "PUT /api/profile-like"
   | "PUT /api/profile-pic-like"
   | "PUT /api/profile-note"
-  | "PUT /api/games/hotornot/vote";
+  | "PUT /api/games/hotornot/vote"
+  | "POST /api/games/dungeon/quiz"
+  | "POST /api/games/dungeon/appeal";
 
 /** One write waiting to be sent. */
 export interface Queued {
@@ -60,6 +63,8 @@ const watchers = new Set<() => void>();
 const delivered = new Map<string, unknown>();
 /** Called with each message the server took (the screens refresh their lists). */
 const onDelivered = new Set<(m: Message) => void>();
+/** Called with each other write the server took, and its answer (a screen that showed it pending). */
+const onWriteDelivered = new Set<(q: Queued, answer: unknown) => void>();
 
 function read(): Queued[] {
   if (cache) return cache;
@@ -112,7 +117,9 @@ async function sendQueued(): Promise<void> {
         // The screens show the stored message before the pending one goes: no gap between the two.
         onDelivered.forEach((f) => f(m));
       } else if (q.route) {
-        delivered.set(q.key, await call(q.route, {}, { json: q.json, headers }));
+        const answer = await call(q.route, {}, { json: q.json, headers });
+        delivered.set(q.key, answer);
+        onWriteDelivered.forEach((f) => f(q, answer));
       }
       update(q.key, () => null);
     } catch (e) {
@@ -237,6 +244,21 @@ function askForBackgroundSync() {
 export function whenDelivered(f: (m: Message) => void): () => void {
   onDelivered.add(f);
   return () => onDelivered.delete(f);
+}
+
+/**
+ * Calls `f` with each write of `route` the queue delivered and the server's answer (also those
+ * sent at once); returns the unsubscribe. A screen that showed a write as pending shows its result.
+ */
+export function whenWriteDelivered<R extends Exclude<QueuedRoute, "POST /api/message">>(
+  route: R,
+  f: (answer: ApiAnswer<R>, q: Queued) => void,
+): () => void {
+  const g = (q: Queued, answer: unknown) => {
+    if (q.route === route) f(answer as ApiAnswer<R>, q);
+  };
+  onWriteDelivered.add(g);
+  return () => onWriteDelivered.delete(g);
 }
 
 let retrying = false;

@@ -3,7 +3,8 @@
  * (domain/dungeon.ts MINOR_REASONS), decided by a strong jury at once or by an admin, starts a
  * stay: no first messages, likes or Map Chat posts until its end (24 h; 3 days for a second
  * within 90 days; 7 days for a third, and the admins are told). Severe reports never come here.
- * The member sees a reform card (the reported lines with other names removed, the rule, the end);
+ * The member alone is notified, in their language, and sees a reform card (the reported lines
+ * with other names removed, the rule, the end);
  * the rules quiz shortens the stay once by a third; one appeal goes to the admins, whose word is
  * final; an admin can end any stay. Nobody else sees who is serving: only a count. Every step
  * writes its audit line in the same atomic (kv/audit.ts). A report no one decided within 48 h is
@@ -15,7 +16,8 @@ import { keys } from "../keys.ts";
 import { newId } from "../ids.ts";
 import { now } from "../clock.ts";
 import { auditOp, type Moderator, SYSTEM } from "../audit.ts";
-import { notify } from "../notifications.ts";
+import { addNotification, notificationOf, type NotificationText, notify } from "../notifications.ts";
+import { SEND_KEY_TTL_MS } from "../messages.ts";
 import { getProfile } from "../profiles.ts";
 import { getAccount } from "../accounts.ts";
 import { arbCase, decideReport, getReport } from "./arbitration.ts";
@@ -78,14 +80,23 @@ async function adminProfiles(): Promise<string[]> {
   return out;
 }
 
-async function tellAdmins(bodyText: string, url: string): Promise<void> {
-  for (const p of await adminProfiles()) await notify(p, { bodyText, url }).catch(() => {});
+/** Tells each admin, in the language each reads it in (a catalogue sentence). */
+async function tellAdmins(text: NotificationText, url: string): Promise<void> {
+  for (const p of await adminProfiles()) await notify(p, notificationOf(text, url)).catch(() => {});
 }
+
+/** The member's notification of a new stay, by its step (24 h, 3 days, 7 days). */
+const STAY_NOTIFICATIONS: Record<1 | 2 | 3, NotificationText> = {
+  1: "dungeonStay1",
+  2: "dungeonStay2",
+  3: "dungeonStay3",
+};
 
 /**
  * Starts a stay for a confirmed report of a small violation (the caller closed the case). Its step
- * counts the stays that began within 90 days, an annulled one (upheld appeal) not counted. Null
- * when the report is gone or not a small violation.
+ * counts the stays that began within 90 days, an annulled one (upheld appeal) not counted; the
+ * member is notified in the same atomic (nobody else). Null when the report is gone or not a small
+ * violation.
  */
 export async function startStay(reportId: string, by: Moderator, decidedBy: Stay["decidedBy"]): Promise<Stay | null> {
   const report = await getReport(reportId);
@@ -127,9 +138,12 @@ export async function startStay(reportId: string, by: Moderator, decidedBy: Stay
     }, report ${reportId}, decided by ${decidedBy.toLowerCase()}`,
   );
   if (step === 3) auditOp(op, SYSTEM, "DUNGEON_ADMINS_TOLD", profileId, "third time-out within 90 days");
+  // The member alone is told, in the language they read it in, with the way to their card; a push
+  // to a discreet device says only the neutral note (workers/push.ts), as every push does.
+  addNotification(op, profileId, notificationOf(STAY_NOTIFICATIONS[step], "/games/dungeon"));
   if (!(await op.commit()).ok) return null;
   if (step === 3) {
-    await tellAdmins("A member started a third time-out within 90 days.", `/admin/members/${profileId}`);
+    await tellAdmins("dungeonThirdStay", `/admin/members/${profileId}`);
   }
   return stay;
 }
@@ -179,7 +193,7 @@ export async function escalateReport(reportId: string): Promise<boolean> {
     const op = kv().atomic().check(entry).set(keys.arbCase(reportId), { ...c, tsEscalated: now() });
     auditOp(op, SYSTEM, "REPORT_ESCALATED", report.reportedProfileId, `report ${reportId} undecided after 48 h`);
     if ((await op.commit()).ok) {
-      await tellAdmins("A report waited 48 hours without a decision.", "/admin/moderation");
+      await tellAdmins("reportWaited", "/admin/moderation");
       return true;
     }
   }
@@ -224,9 +238,44 @@ export type QuizResult =
   | { ok: true; passed: false; wrong: number[] }
   | { ok: false; reason: "no_stay" | "used" };
 
-/** The rules quiz: all right shortens the stay in force by a third, once; wrong answers change nothing. */
-export async function takeQuiz(member: Moderator & { profileId: string }, answers: number[]): Promise<QuizResult> {
+/** What an idempotency key of a quiz or an appeal points to (`keys.dungeonWriteKey`). */
+interface WriteKeyRef {
+  stayId: string;
+  kind: "quiz" | "appeal";
+}
+
+/**
+ * The card of the stay a quiz or appeal with this idempotency key already changed, or null: a
+ * retry of a write that landed (queued offline, its answer lost) gets the first answer again.
+ */
+async function cardByWriteKey(profileId: string, kind: WriteKeyRef["kind"], key?: string): Promise<ReformCard | null> {
+  if (!key) return null;
+  const ref = (await kv().get<WriteKeyRef>(keys.dungeonWriteKey(profileId, key))).value;
+  if (!ref || ref.kind !== kind) return null;
+  const s = (await kv().get<Stay>(keys.dungeonStay(profileId, ref.stayId))).value;
+  return s && cardOf(s);
+}
+
+/** Stores a write's idempotency key in its atomic: a second commit with the same key fails. */
+function withWriteKey(op: Deno.AtomicOperation, profileId: string, ref: WriteKeyRef, key?: string) {
+  if (!key) return op;
+  const k = keys.dungeonWriteKey(profileId, key);
+  return op.check({ key: k, versionstamp: null }).set(k, ref, { expireIn: SEND_KEY_TTL_MS });
+}
+
+/**
+ * The rules quiz: all right shortens the stay in force by a third, once; wrong answers change
+ * nothing. With `writeKey` (the page's idempotency key), a retry of a quiz that passed gets the
+ * same answer, not a refusal.
+ */
+export async function takeQuiz(
+  member: Moderator & { profileId: string },
+  answers: number[],
+  writeKey?: string,
+): Promise<QuizResult> {
   for (let attempt = 0; attempt < 10; attempt++) {
+    const again = await cardByWriteKey(member.profileId, "quiz", writeKey);
+    if (again) return { ok: true, passed: true, card: again };
     const entry = await stayInForce(member.profileId);
     if (!entry) return { ok: false, reason: "no_stay" };
     const s = entry.value!;
@@ -235,7 +284,10 @@ export async function takeQuiz(member: Moderator & { profileId: string }, answer
     if (wrong.length) return { ok: true, passed: false, wrong };
     const t = now();
     const next: Stay = { ...s, quizAt: t, until: shortenedUntil(s.tsStart, s.until) };
-    const op = kv().atomic().check(entry).set(entry.key, next);
+    const op = withWriteKey(kv().atomic().check(entry).set(entry.key, next), s.profileId, {
+      stayId: s.id,
+      kind: "quiz",
+    }, writeKey);
     if (next.until > t) {
       op.set(keys.dungeonCurrent(s.profileId), { stayId: s.id, until: next.until } satisfies Current, {
         expireIn: next.until - t + DAY_MS,
@@ -255,17 +307,30 @@ export async function takeQuiz(member: Moderator & { profileId: string }, answer
 
 export type AppealResult = { ok: true; card: ReformCard } | { ok: false; reason: "no_stay" | "appealed" };
 
-/** The member's one appeal of the stay in force: it waits for an admin. */
-export async function appealStay(member: Moderator & { profileId: string }, text: string): Promise<AppealResult> {
+/**
+ * The member's one appeal of the stay in force: it waits for an admin. With `writeKey`, a retry of
+ * an appeal that landed gets the same answer, not a refusal.
+ */
+export async function appealStay(
+  member: Moderator & { profileId: string },
+  text: string,
+  writeKey?: string,
+): Promise<AppealResult> {
   for (let attempt = 0; attempt < 10; attempt++) {
+    const again = await cardByWriteKey(member.profileId, "appeal", writeKey);
+    if (again) return { ok: true, card: again };
     const entry = await stayInForce(member.profileId);
     if (!entry) return { ok: false, reason: "no_stay" };
     const s = entry.value!;
     if (s.appeal) return { ok: false, reason: "appealed" };
     const t = now();
     const next: Stay = { ...s, appeal: { text, ts: t, status: "PENDING" } };
-    const op = kv().atomic().check(entry).set(entry.key, next)
-      .set(keys.dungeonAppeal(s.id), { profileId: s.profileId, ts: t });
+    const op = withWriteKey(
+      kv().atomic().check(entry).set(entry.key, next).set(keys.dungeonAppeal(s.id), { profileId: s.profileId, ts: t }),
+      s.profileId,
+      { stayId: s.id, kind: "appeal" },
+      writeKey,
+    );
     auditOp(op, member, "DUNGEON_APPEAL", s.profileId, `stay ${s.id}`, text.slice(0, 200));
     if ((await op.commit()).ok) return { ok: true, card: cardOf(next, t) };
   }
@@ -395,6 +460,7 @@ export async function dungeonAdminList(): Promise<DungeonAdminItem[]> {
 /** Every key of a member's dungeon data (their deletion removes them). */
 export async function dungeonKeysOf(profileId: string): Promise<Deno.KvKey[]> {
   const out: Deno.KvKey[] = [keys.dungeonCurrent(profileId), keys.jurorRecord(profileId)];
+  for await (const e of kv().list({ prefix: keys.dungeonWriteKeysOf(profileId) })) out.push(e.key);
   for await (const e of kv().list<Stay>({ prefix: keys.dungeonStaysOf(profileId) })) {
     out.push(e.key, keys.dungeonAppeal(e.value.id));
   }

@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv, Caller } from "../env.ts";
 import { conflict, notFound } from "../errors.ts";
-import { idSchema, jsonBody, parseWith } from "../validate.ts";
+import { idempotencyKeyHeader, idSchema, jsonBody, parseWith } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
 import { answer } from "../answer.ts";
 import { appealStay, decideAppeal, dungeonAdminList, dungeonView, endStay, takeQuiz } from "../../kv/games/dungeon.ts";
@@ -40,7 +40,9 @@ export const dungeon = new Hono<AppEnv>()
   .post("/games/dungeon/quiz", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, quizBody);
-    const r = await takeQuiz(who(caller), body.answers);
+    // A retry of a quiz that passed (queued offline, its answer lost) gets the first answer.
+    const writeKey = parseWith(idempotencyKeyHeader, c.req.header("idempotency-key"));
+    const r = await takeQuiz(who(caller), body.answers, writeKey);
     if (!r.ok) {
       throw r.reason === "used"
         ? conflict("You already used the quiz for this stay.", "quiz_used")
@@ -55,7 +57,8 @@ export const dungeon = new Hono<AppEnv>()
   .post("/games/dungeon/appeal", async (c) => {
     const caller = requireCaller(c);
     const body = await jsonBody(c, appealBody);
-    const r = await appealStay(who(caller), body.text);
+    const writeKey = parseWith(idempotencyKeyHeader, c.req.header("idempotency-key"));
+    const r = await appealStay(who(caller), body.text, writeKey);
     if (!r.ok) {
       throw r.reason === "appealed"
         ? conflict("You already appealed this stay.", "already_appealed")

@@ -139,6 +139,26 @@ Deno.test("dungeon - a strong jury sends a small violation at once: the card nam
     // A conversation under way goes on; a dislike is no like.
     assert.equal((await message(t, bad, friend, "sorry about earlier")).status, 201);
 
+    // The member alone is told, in the language they read it in, with the way to their card.
+    type Note = { bodyText: string; url?: string };
+    const notesOf = async (m: Member, lang = "en") =>
+      (await t.call("GET", `/api/notifications/${m.profileId}`, {
+        cookie: m.cookie,
+        headers: { "accept-language": lang },
+      })).data as Note[];
+    const stayNotes = (await notesOf(bad)).filter((n) => n.url === "/games/dungeon");
+    assert.deepEqual(stayNotes.map((n) => n.bodyText), [
+      "You are in a time-out for 24 hours: no first messages, likes or Map Chat posts. Bad Boy Dungeon says why, and how to shorten it.",
+    ]);
+    assert.equal(
+      (await notesOf(bad, "es")).find((n) => n.url === "/games/dungeon")?.bodyText,
+      "Estás en pausa durante 24 horas: sin primeros mensajes, me gusta ni publicaciones en el Chat del mapa. La Mazmorra te dice por qué y cómo acortarla.",
+    );
+    for (const m of [stranger, reporter, friend, ...jury]) {
+      const seen = await notesOf(m);
+      assert.ok(!seen.some((n) => n.url === "/games/dungeon" || /time-out/.test(n.bodyText)), JSON.stringify(seen));
+    }
+
     // Everyone else: the count only, no card, nothing on the profile.
     for (const m of [stranger, reporter, jury[0]]) assert.deepEqual(await view(t, m), { serving: 1, card: null });
     const profile = await t.call("GET", `/api/profile/${bad.profileId}`, { cookie: stranger.cookie });
@@ -231,6 +251,11 @@ Deno.test("dungeon - graduated stays: 24 h, then 3 days, then 7 days within 90 d
       shiftClock(card.until - now() + 60_000);
     }
     assert.deepEqual(lengths, [DAY, 3 * DAY, 7 * DAY]);
+    // Each stay tells its member how long it lasts.
+    const told = await t.call("GET", `/api/notifications/${bad.profileId}`, { cookie: bad.cookie });
+    const lasts = (told.data as { bodyText: string; url?: string }[]).filter((n) => n.url === "/games/dungeon")
+      .map((n) => n.bodyText.match(/for (24 hours|3 days|7 days)/)?.[1]).sort();
+    assert.deepEqual(lasts, ["24 hours", "3 days", "7 days"]);
     const actions = await audit(t, admin, bad.profileId);
     assert.equal(actions.filter((a) => a === "DUNGEON_STAY").length, 3);
     assert.ok(actions.includes("DUNGEON_ADMINS_TOLD"));
@@ -239,6 +264,13 @@ Deno.test("dungeon - graduated stays: 24 h, then 3 days, then 7 days within 90 d
       (notes.data as { bodyText: string; url: string }[]).some((n) =>
         n.bodyText.includes("third time-out") && n.url === `/admin/members/${bad.profileId}`
       ),
+    );
+    const notesAr = await t.call("GET", `/api/notifications/${admin.profileId}`, {
+      cookie: admin.cookie,
+      headers: { "accept-language": "ar" },
+    });
+    assert.ok(
+      (notesAr.data as { bodyText: string }[]).some((n) => n.bodyText === "بدأ عضو استراحة إجبارية ثالثة خلال 90 يومًا."),
     );
     // A fourth within the window stays at 7 days.
     await confirm(t, admin, await report(t, reporter, bad, "rude", "again"));
@@ -286,13 +318,31 @@ Deno.test("dungeon - the quiz shortens a stay once by a third; one appeal; the a
     assert.equal(wrong.status, 200);
     assert.deepEqual(wrong.data, { passed: false, wrong: [0, 3] });
     assert.equal((await view(t, bad)).card!.until, before.until);
+    const quizKey = { "idempotency-key": "q".repeat(32) };
     const right = await t.call("POST", "/api/games/dungeon/quiz", {
       cookie: bad.cookie,
       json: { answers: [...QUIZ_ANSWERS] },
+      headers: quizKey,
     });
     assert.equal(right.status, 200, right.text);
     assert.equal(right.data.passed, true);
     assert.equal(right.data.card.until - before.tsStart, 16 * HOUR);
+    // The same quiz sent again from the device's queue (its answer lost): the same answer, shortened once.
+    const retried = await t.call("POST", "/api/games/dungeon/quiz", {
+      cookie: bad.cookie,
+      json: { answers: [...QUIZ_ANSWERS] },
+      headers: quizKey,
+    });
+    assert.equal(retried.status, 200, retried.text);
+    assert.deepEqual(retried.data, right.data);
+    assert.equal(
+      (await t.call("POST", "/api/games/dungeon/quiz", {
+        cookie: bad.cookie,
+        json: { answers: [...QUIZ_ANSWERS] },
+        headers: { "idempotency-key": "bad key!" },
+      })).status,
+      400,
+    );
     const again = await t.call("POST", "/api/games/dungeon/quiz", {
       cookie: bad.cookie,
       json: { answers: [...QUIZ_ANSWERS] },
@@ -302,12 +352,21 @@ Deno.test("dungeon - the quiz shortens a stay once by a third; one appeal; the a
     assert.equal((await view(t, bad)).card!.until, right.data.card.until);
 
     // One appeal; rejected, the stay runs on.
+    const appealKey = { "idempotency-key": "a".repeat(32) };
     const appeal = await t.call("POST", "/api/games/dungeon/appeal", {
       cookie: bad.cookie,
       json: { text: "It was a joke between friends." },
+      headers: appealKey,
     });
     assert.equal(appeal.status, 201, appeal.text);
     assert.equal(appeal.data.card.appeal.status, "PENDING");
+    const appealRetried = await t.call("POST", "/api/games/dungeon/appeal", {
+      cookie: bad.cookie,
+      json: { text: "It was a joke between friends." },
+      headers: appealKey,
+    });
+    assert.equal(appealRetried.status, 201, appealRetried.text);
+    assert.deepEqual(appealRetried.data, appeal.data);
     const twice = await t.call("POST", "/api/games/dungeon/appeal", { cookie: bad.cookie, json: { text: "Please." } });
     assert.equal(twice.status, 409);
     assert.equal(twice.data.error.code, "already_appealed");
@@ -409,6 +468,16 @@ Deno.test("dungeon - no report waits more than 48 h: then the admins are told an
     assert.ok((await audit(t, admin, bad.profileId)).includes("REPORT_ESCALATED"));
     const notes = await t.call("GET", `/api/notifications/${admin.profileId}`, { cookie: admin.cookie });
     assert.ok((notes.data as { bodyText: string }[]).some((n) => n.bodyText.includes("48 hours")));
+    // Each admin reads it in their own language.
+    const notesFr = await t.call("GET", `/api/notifications/${admin.profileId}`, {
+      cookie: admin.cookie,
+      headers: { "accept-language": "fr" },
+    });
+    assert.ok(
+      (notesFr.data as { bodyText: string }[]).some((n) =>
+        n.bodyText === "Un signalement attend une décision depuis 48 heures."
+      ),
+    );
     // Once only.
     assert.equal(await escalateReport(id), false);
   } finally {

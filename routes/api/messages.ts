@@ -11,7 +11,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, conflict, dailyLimit, forbidden, notFound, tooMany } from "../errors.ts";
-import { jsonBody, parseWith, queryOf } from "../validate.ts";
+import { idempotencyKeyHeader, jsonBody, parseWith, queryOf } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
 import { refuseRestricted } from "../policy.ts";
 import { restrictionOf } from "../../kv/games/dungeon.ts";
@@ -64,9 +64,6 @@ const sectorParam = z.string().regex(/^-?\d{1,2}:-?\d{1,3}$/, "a sector is lat:l
     const [lat, lon] = s.split(":").map(Number);
     return lat >= -90 && lat <= 90 && lon >= -180 && lon < 180;
   }, "sector out of range");
-
-/** A page's idempotency key for one send (islands/queries/outbox.ts makes them). */
-export const sendKeyHeader = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "A bad Idempotency-Key header.").optional();
 
 export const messageBody = z.object({
   recipientProfileId: id.nullish(),
@@ -174,7 +171,7 @@ export const messages = new Hono<AppEnv>()
     const body = await jsonBody(c, messageBody);
     if (body.senderProfileId !== caller.profileId) throw forbidden("You can only send as yourself.");
     // A retry of a send that was stored (its answer lost, or queued offline) gets the first copy.
-    const sendKey = parseWith(sendKeyHeader, c.req.header("idempotency-key"));
+    const sendKey = parseWith(idempotencyKeyHeader, c.req.header("idempotency-key"));
     const text = body.bodyText.trim();
     const recipient = body.recipientProfileId;
     // Every read the checks below need, started together: one wait for the store, not one each.

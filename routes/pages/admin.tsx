@@ -13,11 +13,12 @@ import ModerationQueue from "../../islands/ModerationQueue.tsx";
 import MemberFile from "../../islands/MemberFile.tsx";
 import { listAudit, memberFile, moderationQueue } from "../../kv/moderation.ts";
 import { adminQueue, adminView } from "../../kv/games/identify.ts";
-import { REPORT_REASONS } from "../../domain/texts.ts";
+import { REPORT_REASONS, reportReasonLabel } from "../../domain/texts.ts";
 import { isId } from "../../kv/ids.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 
-const reasons = Object.fromEntries(REPORT_REASONS.map((r) => [r.id, r.label]));
+/** The report reasons' labels in the language of the request (read per page, not at import). */
+const reasonLabels = () => Object.fromEntries(REPORT_REASONS.map((r) => [r.id, reportReasonLabel(r.id)]));
 
 export async function moderationPage(c: Context<AppEnv>) {
   return titledPage(
@@ -26,7 +27,11 @@ export async function moderationPage(c: Context<AppEnv>) {
     <>
       <Island
         of={ModerationQueue}
-        props={{ items: await moderationQueue(), reasons, selfies: (await adminQueue()).map(adminView) }}
+        props={{
+          items: await moderationQueue(),
+          reasons: reasonLabels(),
+          selfies: (await adminQueue()).map(adminView),
+        }}
       />
       <AuditLog entries={await listAudit(20)} />
     </>,
@@ -45,7 +50,7 @@ export async function memberPage(c: Context<AppEnv>) {
       <p>
         <a href="/admin/moderation">{UI_TEXTS.backToModerationQueue}</a>
       </p>
-      <Island of={MemberFile} props={{ file, reasons }} />
+      <Island of={MemberFile} props={{ file, reasons: reasonLabels() }} />
     </section>,
   );
 }

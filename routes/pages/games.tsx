@@ -7,7 +7,7 @@ import { renderPage, titledPage } from "./render.tsx";
 import { Island } from "../../components/Island.tsx";
 import { Cards, GAME_CARDS } from "../../components/Cards.tsx";
 import { GAME_TEXTS } from "../../domain/games.ts";
-import { REPORT_REASONS, titleText } from "../../domain/texts.ts";
+import { REPORT_REASONS, reportReasonLabel, titleText } from "../../domain/texts.ts";
 import { getCredits, volunteerStatus } from "../../kv/games/credits.ts";
 import { listGptFlagged, nextGptItem } from "../../kv/games/gptBuster.ts";
 import { ratingDeck } from "../../kv/games/ratingGame.ts";
@@ -128,7 +128,7 @@ export async function ratingGamePage(c: Context<AppEnv>) {
 export async function arbitrationPage(c: Context<AppEnv>) {
   const me = c.get("caller")!.profileId;
   const [item, credits] = await Promise.all([nextArbItem(me), getCredits(me)]);
-  const reasons = Object.fromEntries(REPORT_REASONS.map((r) => [r.id, r.label]));
+  const reasons = Object.fromEntries(REPORT_REASONS.map((r) => [r.id, reportReasonLabel(r.id)]));
   const admin = isAdmin(c)
     ? <Island of={AdminReports} props={{ items: await listReportCases(), reasons }} />
     : undefined;

@@ -2,10 +2,12 @@
  * Bad Boy Dungeon in a real browser, on a phone, with eight members: a member reports another for
  * rudeness through the profile's Report Violation form; three jurors have voted 'Violation' and
  * two more do it in Community Arbitration, the last vote sending the reported member to the
- * dungeon at once; that member sees the reform card (the reported lines without the reporter's
- * name, the rule, what is restricted and until when), fails the rules quiz once, passes it (the stay
- * shortened by a third), and a like is refused with the end of the stay on the screen; a juror
- * sees only how many are serving. Screenshots of the card: light, dark, and in Arabic.
+ * dungeon at once; that member alone is notified, and the notification leads to the reform card
+ * (the reported lines without the reporter's name, the rule, what is restricted and until when);
+ * they fail the rules quiz once, then pass it offline (kept on the device, shown pending, sent when
+ * the connection returns: the stay shortened by a third), and a like is refused with the end of
+ * the stay on the screen; a juror sees only how many are serving. Screenshots of the card: light,
+ * dark, and in Arabic.
  */
 
 import assert from "node:assert/strict";
@@ -18,6 +20,7 @@ import { reportPosition } from "../../kv/positions/mod.ts";
 import { castArbVote } from "../../kv/games/arbitration.ts";
 import { listReports } from "../../kv/reports.ts";
 import { listStays } from "../../kv/games/dungeon.ts";
+import { listNotifications } from "../../kv/notifications.ts";
 import { formatUntil } from "../../domain/moderation.ts";
 import { QUIZ_ANSWERS } from "../../domain/dungeon.ts";
 import { until } from "../wait.ts";
@@ -89,10 +92,16 @@ Deno.test({
       const [stay] = await listStays(marco.profileId);
       assert.equal(stay.until - stay.tsStart, 24 * 3_600_000);
 
-      // Marco sees the reform card, without Robin's name.
+      // Marco alone is notified; the notification leads to his reform card, without Robin's name.
+      for (const other of [robin, ...jurors]) {
+        assert.ok(!(await listNotifications(other.profileId)).some((n) => n.url === "/games/dungeon"));
+      }
       const m = await h.newPage("phone");
       await logIn(m.page, h, marco.accountId);
-      await m.page.goto("/games/dungeon");
+      await m.page.goto("/notifications");
+      await waitHydrated(m.page);
+      await m.page.getByText("You are in a time-out for 24 hours:", { exact: false }).click();
+      await m.page.waitForURL("**/games/dungeon");
       await waitHydrated(m.page);
       const card = m.page.locator(".reform-card");
       await card.waitFor();
@@ -132,8 +141,16 @@ Deno.test({
       await m.page.getByRole("button", { name: "Check my answers" }).click();
       await m.page.getByText("One answer is not right yet.", { exact: false }).waitFor();
       await questions.nth(0).locator("input[type=radio]").nth(QUIZ_ANSWERS[0]).check();
+      // Answered offline: kept on the device and shown pending, sent when the connection returns.
+      await m.context.setOffline(true);
       await m.page.getByRole("button", { name: "Check my answers" }).click();
+      await m.page.getByText("Saved on this device: your answers are sent when you are back online.").waitFor();
+      assert.ok(await m.page.getByRole("button", { name: "Check my answers" }).isDisabled());
+      assert.equal((await listStays(marco.profileId))[0].quizAt, null, "nothing sent while offline");
+      await shot(m.page, "dungeon-phone-quiz-queued");
+      await m.context.setOffline(false);
       await m.page.getByText("All right: your stay was shortened by a third.").waitFor();
+      assert.equal(await m.page.locator(".dungeon-queued").count(), 0);
       const shortened = (await listStays(marco.profileId))[0];
       assert.equal(shortened.until - shortened.tsStart, 16 * 3_600_000);
       assert.ok((await card.innerText()).includes(formatUntil(shortened.until)));

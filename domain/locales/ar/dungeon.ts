@@ -64,8 +64,13 @@ export const DUNGEON_AR: Translation<EnDungeon> = {
     map_chat: (until: string) =>
       `أنت في استراحة إجبارية حتى ${until}: لا نشر في دردشة الخريطة حتى ذلك الحين. انظر الزنزانة في المجتمع.`,
   },
-  offline: "أنت غير متصل: لم يُرسل شيء. تبقى إجاباتك هنا؛ أرسلها حين تعود متصلًا.",
+  /** An admin's action (end a stay, answer an appeal) found no connection. */
+  offline: "أنت غير متصل: لم يُرسل شيء. حاول مرة أخرى حين تعود متصلًا.",
   sendFailed: "تعذّر الإرسال، حاول مرة أخرى.",
+  /** A quiz kept in the device outbox while offline. */
+  quizQueued: "حُفظت على هذا الجهاز: تُرسل إجاباتك حين تعود متصلًا.",
+  /** An appeal kept in the device outbox while offline. */
+  appealQueued: "حُفظ على هذا الجهاز: يُرسل استئنافك حين تعود متصلًا.",
   ended: "انتهت استراحتك. شكرًا لحفاظك على مجتمع لطيف.",
   adminTitle: "الزنزانة",
   adminNone: "لا أحد في الزنزانة ولا استئناف ينتظر.",

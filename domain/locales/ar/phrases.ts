@@ -134,6 +134,16 @@ export const PHRASES_AR: Record<Phrase, string> = {
   "Your account is banned.": "حسابك محظور.",
   "Your account is suspended until {until}.": "حسابك موقوف حتى {until}.",
   "Reason: {reason}": "السبب: {reason}",
+  // Report reasons (domain/texts.ts REPORT_REASONS).
+  "Appears to be under 18": "يبدو دون الثامنة عشرة",
+  "Harassment or threats": "تحرّش أو تهديد",
+  "Spam, scam or advertising": "رسائل مزعجة أو احتيال أو إعلان",
+  "Fake profile or impersonation": "ملف مزيّف أو انتحال شخصية",
+  "Illegal activity": "نشاط غير قانوني",
+  "Pictures that break the rules": "صور تخالف القواعد",
+  "Rude or disrespectful": "وقاحة أو قلة احترام",
+  "Harassment in Map Chat": "تحرّش في دردشة الخريطة",
+  "Something else": "شيء آخر",
   "e.g. 5'10\" or 178 cm": "مثلًا 178 سم أو 5'10\"",
   "You reached today's limit for standard members. Pro and volunteer members have no limits.":
     "بلغت حدّ اليوم للأعضاء العاديين. لا حدود لأعضاء Pro والمتطوعين.",

@@ -71,8 +71,13 @@ export const EN_DUNGEON = {
     map_chat: (until: string) =>
       `You are in a time-out until ${until}: no Map Chat posts until then. See Bad Boy Dungeon in Community.`,
   },
-  offline: "You are offline: nothing was sent. Your answers stay here; send them when you are back online.",
+  /** An admin's action (end a stay, answer an appeal) found no connection. */
+  offline: "You are offline: nothing was sent. Try again when you are back online.",
   sendFailed: "Could not send, please try again.",
+  /** A quiz kept in the device outbox while offline. */
+  quizQueued: "Saved on this device: your answers are sent when you are back online.",
+  /** An appeal kept in the device outbox while offline. */
+  appealQueued: "Saved on this device: your appeal is sent when you are back online.",
   ended: "Your time-out is over. Thank you for keeping the community kind.",
   adminTitle: "Bad Boy Dungeon",
   adminNone: "Nobody is in the dungeon, and no appeal waits.",

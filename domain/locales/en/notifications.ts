@@ -12,6 +12,17 @@ export const EN_NOTIFICATIONS = {
   neutral: "You have a new note.",
   /** A message in a secret chat (docs/secret-chats.md): nothing of it, nor who sent it. */
   secretMessage: "New secret message",
+  /** To each admin: a member began a third time-out within 90 days (kv/games/dungeon.ts). */
+  dungeonThirdStay: "A member started a third time-out within 90 days.",
+  /** To each admin: a report no one decided within 48 hours. */
+  reportWaited: "A report waited 48 hours without a decision.",
+  /** To the member, when a time-out of the first, second or third step starts: only them; a discreet device gets `neutral`. */
+  dungeonStay1:
+    "You are in a time-out for 24 hours: no first messages, likes or Map Chat posts. Bad Boy Dungeon says why, and how to shorten it.",
+  dungeonStay2:
+    "You are in a time-out for 3 days: no first messages, likes or Map Chat posts. Bad Boy Dungeon says why, and how to shorten it.",
+  dungeonStay3:
+    "You are in a time-out for 7 days: no first messages, likes or Map Chat posts. Bad Boy Dungeon says why, and how to shorten it.",
 } as const;
 
 export type EnNotifications = typeof EN_NOTIFICATIONS;

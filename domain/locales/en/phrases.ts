@@ -141,6 +141,16 @@ const PHRASE_LIST = [
   "Your account is banned.",
   "Your account is suspended until {until}.",
   "Reason: {reason}",
+  // Report reasons (domain/texts.ts REPORT_REASONS): the Report Violation form, Arbitration, the admins' queue.
+  "Appears to be under 18",
+  "Harassment or threats",
+  "Spam, scam or advertising",
+  "Fake profile or impersonation",
+  "Illegal activity",
+  "Pictures that break the rules",
+  "Rude or disrespectful",
+  "Harassment in Map Chat",
+  "Something else",
   // Answers of the API a member reads.
   "You reached today's limit for standard members. Pro and volunteer members have no limits.",
   "That is your own profile.",

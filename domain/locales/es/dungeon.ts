@@ -68,9 +68,13 @@ export const DUNGEON_ES: Translation<EnDungeon> = {
     map_chat: (until: string) =>
       `Estás en pausa hasta el ${until}: no puedes publicar en el Chat del mapa hasta entonces. Mira la Mazmorra en Comunidad.`,
   },
-  offline:
-    "Estás sin conexión: no se envió nada. Tus respuestas siguen aquí; envíalas cuando vuelvas a tener conexión.",
+  /** An admin's action (end a stay, answer an appeal) found no connection. */
+  offline: "Estás sin conexión: no se envió nada. Inténtalo de nuevo cuando vuelvas a tener conexión.",
   sendFailed: "No se pudo enviar, inténtalo de nuevo.",
+  /** A quiz kept in the device outbox while offline. */
+  quizQueued: "Guardado en este dispositivo: tus respuestas se envían cuando vuelvas a tener conexión.",
+  /** An appeal kept in the device outbox while offline. */
+  appealQueued: "Guardado en este dispositivo: tu apelación se envía cuando vuelvas a tener conexión.",
   ended: "Tu pausa terminó. Gracias por mantener la comunidad amable.",
   adminTitle: "La mazmorra",
   adminNone: "No hay nadie en la mazmorra y no hay apelaciones pendientes.",

@@ -389,6 +389,14 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   healthNotice: "Un aviso de salud para ti.",
   neutral: "Tienes una nota nueva.",
   secretMessage: "Nuevo mensaje secreto",
+  dungeonThirdStay: "Un miembro empezó una tercera pausa en 90 días.",
+  reportWaited: "Un reporte lleva 48 horas esperando una decisión.",
+  dungeonStay1:
+    "Estás en pausa durante 24 horas: sin primeros mensajes, me gusta ni publicaciones en el Chat del mapa. La Mazmorra te dice por qué y cómo acortarla.",
+  dungeonStay2:
+    "Estás en pausa durante 3 días: sin primeros mensajes, me gusta ni publicaciones en el Chat del mapa. La Mazmorra te dice por qué y cómo acortarla.",
+  dungeonStay3:
+    "Estás en pausa durante 7 días: sin primeros mensajes, me gusta ni publicaciones en el Chat del mapa. La Mazmorra te dice por qué y cómo acortarla.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

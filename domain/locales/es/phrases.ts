@@ -138,6 +138,16 @@ export const PHRASES_ES: Record<Phrase, string> = {
   "Your account is banned.": "Tu cuenta está vetada.",
   "Your account is suspended until {until}.": "Tu cuenta está suspendida hasta el {until}.",
   "Reason: {reason}": "Motivo: {reason}",
+  // Report reasons (domain/texts.ts REPORT_REASONS).
+  "Appears to be under 18": "Parece menor de 18 años",
+  "Harassment or threats": "Acoso o amenazas",
+  "Spam, scam or advertising": "Spam, estafa o publicidad",
+  "Fake profile or impersonation": "Perfil falso o suplantación de identidad",
+  "Illegal activity": "Actividad ilegal",
+  "Pictures that break the rules": "Fotos que incumplen las normas",
+  "Rude or disrespectful": "Grosero o irrespetuoso",
+  "Harassment in Map Chat": "Acoso en el Chat del mapa",
+  "Something else": "Otra cosa",
   "e.g. 5'10\" or 178 cm": "p. ej. 178 cm o 5'10\"",
   "You reached today's limit for standard members. Pro and volunteer members have no limits.":
     "Alcanzaste el límite de hoy para miembros estándar. Los miembros Pro y voluntarios no tienen límites.",

@@ -68,8 +68,13 @@ export const DUNGEON_FR: Translation<EnDungeon> = {
     map_chat: (until: string) =>
       `Tu es en pause jusqu'au ${until} : pas de messages dans le Chat de la carte d'ici là. Vois le Donjon dans Communauté.`,
   },
-  offline: "Tu es hors ligne : rien n'a été envoyé. Tes réponses restent ici ; envoie-les une fois de retour en ligne.",
+  /** An admin's action (end a stay, answer an appeal) found no connection. */
+  offline: "Tu es hors ligne : rien n'a été envoyé. Réessaie une fois de retour en ligne.",
   sendFailed: "Envoi impossible, réessaie.",
+  /** A quiz kept in the device outbox while offline. */
+  quizQueued: "Enregistré sur cet appareil : tes réponses partent dès que tu es de retour en ligne.",
+  /** An appeal kept in the device outbox while offline. */
+  appealQueued: "Enregistré sur cet appareil : ton recours part dès que tu es de retour en ligne.",
   ended: "Ta pause est terminée. Merci de garder la communauté bienveillante.",
   adminTitle: "Le donjon",
   adminNone: "Personne n'est au donjon et aucun recours n'attend.",

@@ -395,6 +395,14 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   healthNotice: "Un avis de santé pour toi.",
   neutral: "Vous avez une nouvelle note.",
   secretMessage: "Nouveau message secret",
+  dungeonThirdStay: "Un membre a commencé une troisième pause en 90 jours.",
+  reportWaited: "Un signalement attend une décision depuis 48 heures.",
+  dungeonStay1:
+    "Tu es en pause pour 24 heures : pas de premiers messages, de j'aime ni de messages dans le Chat de la carte. Le Donjon te dit pourquoi, et comment l'écourter.",
+  dungeonStay2:
+    "Tu es en pause pour 3 jours : pas de premiers messages, de j'aime ni de messages dans le Chat de la carte. Le Donjon te dit pourquoi, et comment l'écourter.",
+  dungeonStay3:
+    "Tu es en pause pour 7 jours : pas de premiers messages, de j'aime ni de messages dans le Chat de la carte. Le Donjon te dit pourquoi, et comment l'écourter.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

@@ -138,6 +138,16 @@ export const PHRASES_FR: Record<Phrase, string> = {
   "Your account is banned.": "Ton compte est banni.",
   "Your account is suspended until {until}.": "Ton compte est suspendu jusqu'au {until}.",
   "Reason: {reason}": "Motif : {reason}",
+  // Report reasons (domain/texts.ts REPORT_REASONS).
+  "Appears to be under 18": "Semble avoir moins de 18 ans",
+  "Harassment or threats": "Harcèlement ou menaces",
+  "Spam, scam or advertising": "Spam, arnaque ou publicité",
+  "Fake profile or impersonation": "Faux profil ou usurpation d'identité",
+  "Illegal activity": "Activité illégale",
+  "Pictures that break the rules": "Photos contraires aux règles",
+  "Rude or disrespectful": "Grossier ou irrespectueux",
+  "Harassment in Map Chat": "Harcèlement dans le Chat de la carte",
+  "Something else": "Autre chose",
   "e.g. 5'10\" or 178 cm": "p. ex. 178 cm ou 5'10\"",
   "You reached today's limit for standard members. Pro and volunteer members have no limits.":
     "Tu as atteint la limite du jour pour les membres standard. Les membres Pro et bénévoles n'ont pas de limites.",

@@ -67,8 +67,13 @@ export const DUNGEON_PT_BR: Translation<EnDungeon> = {
     map_chat: (until: string) =>
       `Você está num tempo até ${until}: sem posts no Chat do mapa até lá. Veja a Masmorra em Comunidade.`,
   },
-  offline: "Você está offline: nada foi enviado. Suas respostas ficam aqui; envie quando voltar a ficar online.",
+  /** An admin's action (end a stay, answer an appeal) found no connection. */
+  offline: "Você está offline: nada foi enviado. Tente de novo quando voltar a ficar online.",
   sendFailed: "Não foi possível enviar, tente de novo.",
+  /** A quiz kept in the device outbox while offline. */
+  quizQueued: "Salvo neste aparelho: suas respostas são enviadas quando você voltar a ficar online.",
+  /** An appeal kept in the device outbox while offline. */
+  appealQueued: "Salvo neste aparelho: seu recurso é enviado quando você voltar a ficar online.",
   ended: "Seu tempo acabou. Obrigado por manter a comunidade gentil.",
   adminTitle: "Masmorra",
   adminNone: "Ninguém está na masmorra e nenhum recurso espera.",

@@ -390,6 +390,14 @@ export const NOTIFICATION_TEXTS: Translation<EnNotifications> = {
   healthNotice: "Um aviso de saúde para você.",
   neutral: "Você tem uma nota nova.",
   secretMessage: "Nova mensagem secreta",
+  dungeonThirdStay: "Um membro começou um terceiro tempo em 90 dias.",
+  reportWaited: "Uma denúncia esperou 48 horas sem decisão.",
+  dungeonStay1:
+    "Você está num tempo de 24 horas: sem primeiras mensagens, curtidas ou posts no Chat do mapa. A Masmorra diz por quê e como encurtar.",
+  dungeonStay2:
+    "Você está num tempo de 3 dias: sem primeiras mensagens, curtidas ou posts no Chat do mapa. A Masmorra diz por quê e como encurtar.",
+  dungeonStay3:
+    "Você está num tempo de 7 dias: sem primeiras mensagens, curtidas ou posts no Chat do mapa. A Masmorra diz por quê e como encurtar.",
 };
 
 export const MODERATION_TEXTS: Translation<EnModeration> = {

@@ -137,6 +137,16 @@ export const PHRASES_PT_BR: Record<Phrase, string> = {
   "Your account is banned.": "Sua conta está banida.",
   "Your account is suspended until {until}.": "Sua conta está suspensa até {until}.",
   "Reason: {reason}": "Motivo: {reason}",
+  // Report reasons (domain/texts.ts REPORT_REASONS).
+  "Appears to be under 18": "Parece ter menos de 18 anos",
+  "Harassment or threats": "Assédio ou ameaças",
+  "Spam, scam or advertising": "Spam, golpe ou propaganda",
+  "Fake profile or impersonation": "Perfil falso ou se passando por outra pessoa",
+  "Illegal activity": "Atividade ilegal",
+  "Pictures that break the rules": "Fotos que violam as regras",
+  "Rude or disrespectful": "Grosseiro ou desrespeitoso",
+  "Harassment in Map Chat": "Assédio no Chat do mapa",
+  "Something else": "Outra coisa",
   "e.g. 5'10\" or 178 cm": "ex.: 178 cm ou 5'10\"",
   "You reached today's limit for standard members. Pro and volunteer members have no limits.":
     "Você atingiu o limite de hoje para membros padrão. Membros Pro e voluntários não têm limites.",
