@@ -259,16 +259,22 @@ export async function seed(opts: SeedOptions): Promise<SeedResult> {
   // Likes: each member likes a few others and some of their public pictures, and passes on some.
   // Chosen in order first (the same seed, the same likes), then written many to an atomic.
   const chosen: ImportedLike[] = [];
-  for (const m of members) {
-    const others = r.sample(members.filter((o) => o !== m), Math.min(members.length - 1, r.int(2, 10)));
-    for (const o of others) {
+  members.forEach((m, self) => {
+    // A few others drawn at random (not a shuffle of everyone: that is quadratic in members).
+    const k = Math.min(members.length - 1, r.int(2, 10));
+    const picked = new Set<number>();
+    while (picked.size < k) {
+      const j = Math.floor(r.next() * members.length);
+      if (j !== self) picked.add(j);
+    }
+    for (const o of [...picked].map((j) => members[j])) {
       const likeType = r.chance(0.8) ? "LIKE" : "DISLIKE";
       chosen.push({ liker: m.profileId, liked: o.profileId, likeType });
       if (likeType === "LIKE" && o.pics.length && r.chance(0.5)) {
         chosen.push({ liker: m.profileId, liked: o.profileId, likeType: "LIKE", picId: r.pick(o.pics) });
       }
     }
-  }
+  });
   const { profile: likes, pic: picLikes } = await importLikes(chosen);
   log(`  ${likes + picLikes} likes written in ${((performance.now() - tl) / 1000).toFixed(1)} s`);
   let variantJobs = 0;

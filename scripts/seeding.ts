@@ -135,6 +135,8 @@ export interface WriteOptions {
   variants?: boolean;
   /** Account creation time (an established member: a time in the past); default now. */
   tsCreated?: number;
+  /** What the members' sessions are labelled (their device); default "seed". */
+  sessionAs?: string;
   log?: (line: string) => void;
 }
 
@@ -219,7 +221,7 @@ export async function writeMembers(
   );
   const positions = items.length ? await importPositions(items) : 0;
   for (const m of members) {
-    if (m.plan.signIn) m.cookie = `sid=${(await createSession(m.accountId, true, "seed")).token}`;
+    if (m.plan.signIn) m.cookie = `sid=${(await createSession(m.accountId, true, o.sessionAs ?? "seed")).token}`;
   }
   return { members: members.map(({ plan: _p, ...m }) => m), skipped, pictures, positions };
 }
