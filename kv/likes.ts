@@ -414,7 +414,7 @@ export interface ImportedLike {
  */
 export async function importLikes(likes: readonly ImportedLike[]): Promise<{ profile: number; pic: number }> {
   const out = { profile: 0, pic: 0 };
-  const per = Math.min(maxChecksPerAtomic(), 50);
+  const per = Math.min(maxChecksPerAtomic(), 100);
   for (let start = 0; start < likes.length; start += per) {
     const batch = likes.slice(start, start + per);
     const op = kv().atomic();

@@ -311,7 +311,7 @@ if (import.meta.main) {
   console.log(
     `done in ${(res.ms / 1000).toFixed(1)} s: ${res.members} members (${res.skipped} already there), ` +
       `${res.pictures} pictures, ${res.positions} positions, ${res.likes} profile likes, ${res.picLikes} picture likes, ` +
-      `${res.variantJobs} jobs run`,
+      `${res.variantJobs} jobs run (load average ${Deno.loadavg().map((l) => l.toFixed(2)).join(" ")})`,
   );
   Deno.exit(0);
 }
