@@ -18,7 +18,7 @@ import { type Account, newAccountOp, roleCountOp } from "../kv/accounts.ts";
 import { keys } from "../kv/keys.ts";
 import { newId } from "../kv/ids.ts";
 import { now } from "../kv/clock.ts";
-import { keepShareableBlob, type ShareableBlob, shareBlobOp } from "../kv/blobs.ts";
+import { type BlobPutMeta, keepShareableBlob, sha256HexBytes, type ShareableBlob, shareBlobOp } from "../kv/blobs.ts";
 import {
   generationKinds,
   type ProfilePic,
@@ -66,12 +66,15 @@ export async function drawPicture(label: string, hue: number, n: number): Promis
 /**
  * Draws `count` pictures (different colours), each through the upload pipeline as a member's
  * upload goes, renders every served size of each (plain and blurred), and keeps them as
- * shareable blobs under `seed-palette/…` (found again, not redrawn into new blobs, on a rerun).
+ * shareable blobs under `seed-palette/…`, named by the master's content (found again, not stored
+ * twice, on a rerun).
  */
 export async function makePalette(count: number): Promise<PalettePicture[]> {
   return await Promise.all(Array.from({ length: count }, async (_, i) => {
     const master = await normalizeUpload(await drawPicture(String.fromCharCode(65 + (i % 26)), (i * 137) % 360, i));
-    const base = `seed-palette/${i}`;
+    // Named by content: a rerun finds the same bytes again, and other bytes (another encoder) get ids of their own.
+    const keepAs = async (name: string, bytes: Uint8Array, meta: BlobPutMeta) =>
+      await keepShareableBlob(`seed-palette/${name}-${(await sha256HexBytes(bytes)).slice(0, 16)}`, bytes, meta);
     const pic = { width: master.width } as Pick<ProfilePic, "width">;
     const decoded = await decodeMaster(master.bytes);
     const variants = new Map<string, ShareableBlob>();
@@ -81,7 +84,7 @@ export async function makePalette(count: number): Promise<PalettePicture[]> {
         const kind = { size, blur };
         variants.set(
           variantKey(kind),
-          await keepShareableBlob(`${base}/${variantKey(kind)}`, out.bytes, {
+          await keepAs(`${i}/${variantKey(kind)}`, out.bytes, {
             type: out.type,
             width: out.width,
             height: out.height,
@@ -92,7 +95,7 @@ export async function makePalette(count: number): Promise<PalettePicture[]> {
     return {
       width: master.width,
       height: master.height,
-      master: await keepShareableBlob(`${base}/master`, master.bytes, { type: master.type, stage: "master" }),
+      master: await keepAs(`${i}/master`, master.bytes, { type: master.type, stage: "master" }),
       variants,
     };
   }));
