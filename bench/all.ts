@@ -1,6 +1,6 @@
 /**
  * `deno task bench`: every bench in one go (cpu_per_request, geo, http, likes, live, images, deck, map, tap,
- * roundtrips), each in a
+ * roundtrips, seed), each in a
  * process of its own one after another, with the peers each bench runs beside the app in the same
  * run (Redis in geo, the bare `Deno.serve` ceiling at 1 and N processes in every round of http,
  * and its CPU per request beside the app's in cpu_per_request).
@@ -27,6 +27,7 @@ const BENCHES: Record<string, { full: string[]; quick: string[] }> = {
   map: { full: [], quick: ["--n", "20000", "--queries", "100"] },
   tap: { full: [], quick: ["--taps", "4", "--rounds", "1"] },
   roundtrips: { full: [], quick: ["--partners", "5"] },
+  seed: { full: [], quick: ["--n", "2000"] },
 };
 const only = arg("only", "").split(",").filter(Boolean);
 const run = Object.keys(BENCHES).filter((b) => only.length === 0 || only.includes(b));

@@ -3,13 +3,10 @@
  * members with sessions, and the app started as a subprocess on a KV file.
  */
 
-import { closeKv, kv, openKv } from "../kv/db.ts";
-import { keys } from "../kv/keys.ts";
-import { type Account, createAccount } from "../kv/accounts.ts";
-import { updateProfile } from "../kv/profiles.ts";
-import { createSession } from "../kv/sessions.ts";
+import { closeKv, openKv } from "../kv/db.ts";
 import { importPositions } from "../kv/positions/mod.ts";
 import type { BenchResult } from "../scripts/perf_page.ts";
+import { type MemberPlan, writeMembers } from "../scripts/seeding.ts";
 
 /** The value of `--name value` or `--name=value` on the command line (or in `args`), else `fallback`. */
 export function arg(name: string, fallback: string, args: string[] = Deno.args): string {
@@ -31,54 +28,54 @@ export interface Member {
   cookie: string;
 }
 
+/** Members three days old: no new-member limits. */
+const established = () => Date.now() - 3 * 24 * 3_600_000;
+
 /**
  * Seeds `n` established members (three days old, so no new-member limits) with a session each
- * into the KV file at `path`, and closes it.
+ * into the KV file at `path` (scripts/seeding.ts, as `deno task seed` writes them), and closes it.
  */
 export async function seedMembers(path: string, n: number, prefix = "bench"): Promise<Member[]> {
   await openKv(path);
-  const out: Member[] = [];
-  const old = Date.now() - 3 * 24 * 3_600_000;
-  for (let i = 0; i < n; i++) {
-    const a = (await createAccount({ email: `${prefix}-${i}@bench.invalid`, name: `${prefix} ${i}` }))!;
-    await kv().set(keys.account(a.id), { ...a, tsCreated: old });
-    const { token } = await createSession(a.id, true, "bench");
-    out.push({ profileId: a.defaultProfileId, cookie: `sid=${token}` });
-  }
+  const { members } = await writeMembers(
+    Array.from(
+      { length: n },
+      (_, i) => ({ email: `${prefix}-${i}@bench.invalid`, name: `${prefix} ${i}`, signIn: true }),
+    ),
+    { tsCreated: established(), sessionAs: "bench" },
+  );
   closeKv();
-  return out;
+  return members.map((m) => ({ profileId: m.profileId, cookie: m.cookie! }));
 }
 
 /**
- * Seeds the HTTP benches' city into the KV file at `path`: `members` members with a profile
- * (birthdate, description), three days old, placed within 0.3° around `home`; the first `viewers`
- * are Pro (no daily like limit) with a session each. Closes the store.
+ * Seeds the HTTP benches' city into the KV file at `path` (scripts/seeding.ts, as `deno task seed`
+ * writes members): `members` members with a profile (birthdate, description), three days old,
+ * placed within 0.3° around `home`; the first `viewers` are Pro (no daily like limit) with a
+ * session each. Closes the store.
  */
 export async function seedCity(
   path: string,
   o: { members: number; viewers: number; home: { lat: number; lon: number }; rand: () => number },
 ): Promise<{ ids: string[]; viewers: { id: string; cookie: string }[] }> {
   await openKv(path);
-  const ids: string[] = [];
-  const viewers: { id: string; cookie: string }[] = [];
-  const old = Date.now() - 3 * 24 * 3_600_000;
-  for (let i = 0; i < o.members; i++) {
-    const viewer = i < o.viewers;
-    const a = (await createAccount({
-      email: `h${i}@bench.invalid`,
-      name: `Member ${i}`,
-      roles: viewer ? ["USER", "PRO"] : ["USER"],
-    }))!;
-    await kv().set(keys.account(a.id), { ...a, tsCreated: old } satisfies Account);
-    await updateProfile(a.defaultProfileId, { birthdate: "1990-05-01", description: "Coffee, hikes and old films." });
-    ids.push(a.defaultProfileId);
-    if (viewer) {
-      viewers.push({ id: a.defaultProfileId, cookie: `sid=${(await createSession(a.id, true, "bench")).token}` });
-    }
+  const plans: MemberPlan[] = Array.from({ length: o.members }, (_, i) => ({
+    email: `h${i}@bench.invalid`,
+    name: `Member ${i}`,
+    roles: i < o.viewers ? ["USER", "PRO"] : ["USER"],
+    profile: { birthdate: "1990-05-01", description: "Coffee, hikes and old films." },
+    signIn: i < o.viewers,
+  }));
+  // Drawn in member order, latitude then longitude (as `placeAround` draws).
+  for (const p of plans) {
+    p.position = { lat: o.home.lat + (o.rand() - 0.5) * 0.3, lon: o.home.lon + (o.rand() - 0.5) * 0.3, hide: false };
   }
-  await placeAround(ids, o.home, 0.3, o.rand);
+  const { members } = await writeMembers(plans, { tsCreated: established(), sessionAs: "bench" });
   closeKv();
-  return { ids, viewers };
+  return {
+    ids: members.map((m) => m.profileId),
+    viewers: members.flatMap((m) => m.cookie ? [{ id: m.profileId, cookie: m.cookie }] : []),
+  };
 }
 
 /**

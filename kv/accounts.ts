@@ -9,6 +9,7 @@ import { newProfile } from "./profiles.ts";
 import { enqueueJob } from "./jobs.ts";
 import { commitForgetting } from "./kept.ts";
 import type { Locale } from "../domain/i18n.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
 import type { OnboardingStep } from "../domain/onboarding.ts";
 import type { QuietHours } from "../domain/quietHours.ts";
 
@@ -93,6 +94,25 @@ export async function createAccount(
   input: CreateAccountInput,
   extra?: (op: Deno.AtomicOperation, account: Account) => void,
 ): Promise<Account | null> {
+  const op = kv().atomic();
+  const account = newAccountOp(op, input);
+  extra?.(op, account);
+  const res = await op.commit();
+  return res.ok ? account : null;
+}
+
+/**
+ * Adds to `op` a new account with its default profile, email index and role indexes, checked
+ * against the email being taken (the commit fails then); the role counts are the caller's:
+ * `createAccount` adds them, a batch of accounts sums them once (`roleCountOp`). `profile` fills
+ * the new profile's fields in the same write; `tsCreated` backdates the account (a seed's
+ * established members).
+ */
+export function newAccountOp(
+  op: Deno.AtomicOperation,
+  input: CreateAccountInput,
+  o: { countRoles?: boolean; profile?: Partial<Profile>; tsCreated?: number } = {},
+): Account {
   const email = normalizeEmail(input.email);
   const id = newId();
   const t = now();
@@ -107,18 +127,26 @@ export async function createAccount(
     defaultProfileId: newId(),
     consents: { texts: input.consents ?? [], ts: t },
     ...(input.onboarding ? { onboarding: input.onboarding } : {}),
-    tsCreated: t,
+    tsCreated: o.tsCreated ?? t,
     tsUpdated: t,
   };
-  const op = kv().atomic()
-    .check({ key: keys.accountByEmail(email), versionstamp: null })
+  op.check({ key: keys.accountByEmail(email), versionstamp: null })
     .set(keys.account(id), account)
     .set(keys.accountByEmail(email), id)
-    .set(keys.profile(account.defaultProfileId), newProfile(account.defaultProfileId, id, name, roles));
-  for (const role of roles) op.set(keys.accountsByRole(role, id), id).sum(keys.roleCount(role), 1n);
-  extra?.(op, account);
-  const res = await op.commit();
-  return res.ok ? account : null;
+    .set(keys.profile(account.defaultProfileId), {
+      ...newProfile(account.defaultProfileId, id, name, roles),
+      ...o.profile,
+    });
+  for (const role of roles) {
+    op.set(keys.accountsByRole(role, id), id);
+    if (o.countRoles ?? true) roleCountOp(op, role, 1);
+  }
+  return account;
+}
+
+/** Adds `n` accounts to the count of `role` in `op`. */
+export function roleCountOp(op: Deno.AtomicOperation, role: string, n: number): void {
+  op.sum(keys.roleCount(role), BigInt(n));
 }
 
 export interface SettingsChange {

@@ -58,13 +58,16 @@ export class BlobConflictError extends Error {
   }
 }
 
-/** The manifest as the KV backend stores it: the public meta plus where the chunks are. */
-type KvManifest = BlobMeta & { chunks: number; gen: string };
+/**
+ * The manifest as the KV backend stores it: the public meta plus where the chunks are: under the
+ * blob's own id, or under `chunksOf` when the blob shares the bytes of a kept blob (`shareBlobOp`).
+ */
+type KvManifest = BlobMeta & { chunks: number; gen: string; chunksOf?: string };
 
-const RESERVED = new Set(["size", "etag", "created", "chunks", "gen"]);
+const RESERVED = new Set(["size", "etag", "created", "chunks", "gen", "chunksOf"]);
 
 function publicMeta(m: KvManifest): BlobMeta {
-  const { chunks: _chunks, gen: _gen, ...meta } = m;
+  const { chunks: _chunks, gen: _gen, chunksOf: _of, ...meta } = m;
   return meta;
 }
 
@@ -174,7 +177,7 @@ export function kvBlobStore(db: () => Deno.Kv = kv): BlobStore {
       let offset = 0;
       for await (
         const e of db().list<Uint8Array>({
-          prefix: keys.blobChunksOfGen(id, gen),
+          prefix: keys.blobChunksOfGen(m.value.chunksOf ?? id, gen),
         }, {
           batchSize: 20,
         })
@@ -202,7 +205,8 @@ export function kvBlobStore(db: () => Deno.Kv = kv): BlobStore {
         const res = await db().atomic().check(m).delete(keys.blob(id)).commit();
         if (!res.ok) throw new BlobConflictError(id);
       }
-      // Every generation, so chunks left by a crashed put go too.
+      // Every generation, so chunks left by a crashed put go too (a shared blob's chunks are not
+      // under its id: they stay with the kept blob).
       await deletePrefix(db(), keys.blobChunksAll(id));
       return m.value !== null;
     },
@@ -234,4 +238,51 @@ export function getBlobMeta(id: string): Promise<BlobMeta | null> {
 /** Removes the blob: manifest first (it vanishes at once), then its chunks. True if it existed. */
 export function deleteBlob(id: string): Promise<boolean> {
   return store.delete(id);
+}
+
+// --- bytes stored once, shown by many blobs (the KV backend's own; a seed's pictures)
+
+/** A blob stored for sharing (`keepShareableBlob`): what `shareBlobOp` needs to point at it. */
+export interface ShareableBlob {
+  readonly id: string;
+  readonly manifest: Readonly<KvManifest>;
+}
+
+/**
+ * Stores `bytes` under `id` to be shared by other blobs (`shareBlobOp`), or finds it stored
+ * already with the same bytes. A shareable blob must never be put again or deleted while blobs
+ * share it: give it an id no member's data uses.
+ */
+export async function keepShareableBlob(id: string, bytes: Uint8Array, meta: BlobPutMeta): Promise<ShareableBlob> {
+  const etag = await sha256HexBytes(bytes);
+  let found = await kv().get<KvManifest>(keys.blob(id));
+  if (found.value?.etag !== etag || found.value.chunksOf) {
+    if (found.value) throw new Error(`shareable blob ${id} holds other bytes`);
+    await putBlob(id, bytes, meta);
+    found = await kv().get<KvManifest>(keys.blob(id));
+  }
+  if (!found.value) throw new Error(`shareable blob ${id} vanished`);
+  return { id, manifest: found.value };
+}
+
+/**
+ * Adds to `op` the manifest of a new blob `id` whose bytes are those of `shared`, read from its
+ * chunks rather than copied (one small write instead of the bytes). `meta` replaces the shared
+ * blob's own extra fields. Deleting blob `id` later removes only its manifest; a put over it
+ * writes its own chunks as usual.
+ */
+export function shareBlobOp(op: Deno.AtomicOperation, id: string, shared: ShareableBlob, meta: BlobPutMeta): void {
+  const extra = Object.fromEntries(Object.entries(meta).filter(([k]) => !RESERVED.has(k)));
+  const { chunks, gen, size, etag } = shared.manifest;
+  const manifest: KvManifest = {
+    ...extra,
+    type: meta.type,
+    size,
+    etag,
+    created: now(),
+    chunks,
+    gen,
+    chunksOf: shared.manifest.chunksOf ?? shared.id,
+  };
+  op.set(keys.blob(id), manifest);
 }

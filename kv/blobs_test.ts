@@ -2,7 +2,16 @@ import assert from "node:assert/strict";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
-import { BLOB_CHUNK_BYTES, deleteBlob, getBlob, getBlobMeta, putBlob, sha256HexBytes } from "./blobs.ts";
+import {
+  BLOB_CHUNK_BYTES,
+  deleteBlob,
+  getBlob,
+  getBlobMeta,
+  keepShareableBlob,
+  putBlob,
+  sha256HexBytes,
+  shareBlobOp,
+} from "./blobs.ts";
 import { kvTest } from "../tests/kv.ts";
 
 function randomBytes(n: number): Uint8Array {
@@ -144,3 +153,33 @@ kvTest("blobs - put refuses a missing type and stores nothing", async () => {
   );
   assert.equal(await countKeys(keys.blobChunksAll(id)), 0);
 });
+
+kvTest(
+  "blobs - a blob sharing a kept blob's bytes reads them whole; deleting or re-putting it leaves the kept one",
+  async () => {
+    const bytes = randomBytes(BLOB_CHUNK_BYTES * 2 + 17);
+    const kept = await keepShareableBlob("shared/a", bytes, { type: "image/webp" });
+    assert.deepEqual(
+      await keepShareableBlob("shared/a", bytes, { type: "image/webp" }),
+      kept,
+      "found again, not re-put",
+    );
+    await assert.rejects(keepShareableBlob("shared/a", randomBytes(10), { type: "image/webp" }));
+    for (const id of ["one", "two"]) {
+      const op = kv().atomic();
+      shareBlobOp(op, id, kept, { type: "image/webp", stage: "master" });
+      assert.ok((await op.commit()).ok);
+    }
+    const one = (await getBlob("one"))!;
+    assert.deepEqual(one.bytes, bytes);
+    assert.equal(one.etag, await sha256HexBytes(bytes));
+    assert.equal(one.meta.stage, "master");
+    assert.equal("chunksOf" in one.meta, false, "where the chunks are stays the store's own");
+    assert.equal(await countKeys(keys.blobChunksAll("one")), 0, "no bytes copied");
+    assert.equal(await deleteBlob("one"), true);
+    const other = randomBytes(100);
+    await putBlob("two", other, { type: "image/webp" });
+    assert.deepEqual((await getBlob("two"))!.bytes, other);
+    assert.deepEqual((await getBlob("shared/a"))!.bytes, bytes, "the kept blob is whole");
+  },
+);

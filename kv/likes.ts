@@ -10,7 +10,7 @@
 import { addNotification, LIKE_NOTIFY_EVERY_MS, notificationOf, oncePerDayNotification } from "./notifications.ts";
 import { commitGrouped } from "./groupCommit.ts";
 import { countHitsOp, type ReadHit } from "./ratelimit.ts";
-import { kv } from "./db.ts";
+import { kv, maxChecksPerAtomic } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
@@ -395,4 +395,87 @@ export async function likeSets(viewer: string): Promise<LikeSets> {
     collect<ProfilePicLike>(keys.picLikesByLiker(viewer, "LIKE"), (e) => e.value.profilePicProfileId),
   ]);
   return { likedMyProfile, likedMyPics, iLikedProfile, iLikedPics };
+}
+
+/** A like to import (`importLikes`): of a profile, or with `picId` of one of the liked profile's pictures. */
+export interface ImportedLike {
+  liker: string;
+  liked: string;
+  likeType: LikeType;
+  picId?: string;
+}
+
+/**
+ * Writes likes that do not exist yet (a seed's, among members with no device to push to) many to
+ * an atomic, each checked to be absent, with the records, list rows and notifications that
+ * `putProfileLike` and `putPicLike` write (a LIKE tells the liked member once per liker and kind,
+ * without a push job). A batch whose check fails (a like was there) goes like by like through
+ * those writes instead. Returns how many profile and picture likes were written.
+ */
+export async function importLikes(likes: readonly ImportedLike[]): Promise<{ profile: number; pic: number }> {
+  const out = { profile: 0, pic: 0 };
+  const per = Math.min(maxChecksPerAtomic(), 100);
+  for (let start = 0; start < likes.length; start += per) {
+    const batch = likes.slice(start, start + per);
+    const op = kv().atomic();
+    const told = new Set<string>();
+    const counts = { profile: 0, pic: 0 };
+    for (const l of batch) {
+      const t = now();
+      const seq = newId(t);
+      const tell = l.likeType === "LIKE" && !told.has(`${l.picId ? "pic" : "profile"}/${l.liker}/${l.liked}`);
+      if (tell) told.add(`${l.picId ? "pic" : "profile"}/${l.liker}/${l.liked}`);
+      if (l.picId) {
+        const next: Stored<ProfilePicLike> = {
+          likerProfileId: l.liker,
+          profilePicId: l.picId,
+          profilePicProfileId: l.liked,
+          likeType: l.likeType,
+          tsCreated: t,
+          seq,
+        };
+        const key = keys.picLike(l.liker, l.picId);
+        op.check({ key, versionstamp: null }).set(key, next)
+          .set(keys.picLikeByLiker(l.liker, l.likeType, seq, l.picId), next)
+          .set(keys.picLikeByOwner(l.liked, l.likeType, seq, l.liker, l.picId), next);
+        if (tell) {
+          op.set(keys.notificationOnce(l.liked, "pic-like", l.liker), t, { expireIn: LIKE_NOTIFY_EVERY_MS });
+          addNotification(op, l.liked, notificationOf("picLiked", "/likes/profilelikedyourpics"), { push: false });
+        }
+        counts.pic++;
+      } else {
+        const next: Stored<ProfileLike> = {
+          likerProfileId: l.liker,
+          likedProfileId: l.liked,
+          likeType: l.likeType,
+          blocked: false,
+          tsCreated: t,
+          seq,
+        };
+        if (tell) next.toldAt = t;
+        const key = keys.profileLike(l.liker, l.liked);
+        const row: ListedLike = { tsCreated: t, blocked: false };
+        op.check({ key, versionstamp: null }).set(key, next)
+          .set(keys.profileLikeByLiker(l.liker, l.likeType, seq, l.liked), row)
+          .set(keys.profileLikeByLiked(l.liked, l.likeType, seq, l.liker), row);
+        if (tell) {
+          addNotification(op, l.liked, notificationOf("profileLiked", "/likes/profilelikedyou"), { push: false });
+        }
+        counts.profile++;
+      }
+    }
+    if ((await op.commit()).ok) {
+      for (const l of batch) if (!l.picId) forgetDeckRating(l.liker, l.liked);
+      out.profile += counts.profile;
+      out.pic += counts.pic;
+      continue;
+    }
+    for (const l of batch) {
+      const { changed } = l.picId
+        ? await putPicLike(l.liker, l.liked, l.picId, l.likeType)
+        : await putProfileLike(l.liker, l.liked, l.likeType);
+      if (changed) out[l.picId ? "pic" : "profile"]++;
+    }
+  }
+  return out;
 }

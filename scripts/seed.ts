@@ -1,26 +1,24 @@
 /**
  * `deno task seed [--n 300] [--seed 1] [--no-variants]`: a realistic community for development
  * and benchmarks, in the KV the app uses (KV_URL, KV_PATH or ./data/app.kv). Each member gets an
- * account (email seed-<i>@seed.invalid, role SEED), a profile (name, birthdate, height, weight,
- * description, characteristics), one to four generated pictures (a gradient, a silhouette and
- * initials, drawn with sharp and sent through the upload pipeline; some private, a few NSFW),
- * a position around Phoenix or another city, and likes of profiles and pictures.
- * Running it again with the same --seed skips the members that exist. Random choices come from
- * a seeded generator, so a seed always gives the same community.
+ * account (email seed-<seed>-<i>@seed.invalid, role SEED), a profile (name, birthdate, height,
+ * weight, description, characteristics), one to four generated pictures (a gradient, a silhouette
+ * and a letter; some private, a few NSFW) with every served size, a position around Phoenix or
+ * another city, and likes of profiles and pictures. The pictures are a palette drawn once with
+ * sharp through the upload pipeline and shared by reference (scripts/seeding.ts); members are
+ * written many to an atomic, so 10,000 members take well under a minute. With --no-variants the
+ * served sizes are left to the worker's jobs, as after an upload. Running it again with the same
+ * --seed skips the members that exist. Random choices come from a seeded generator, so a seed
+ * always gives the same community.
  */
 
-import sharp from "sharp";
 import { openKv } from "../kv/db.ts";
-import { createAccount, getAccountByEmail } from "../kv/accounts.ts";
-import { updateProfile } from "../kv/profiles.ts";
 import { mulberry32 } from "../kv/random.ts";
-import { addPicture, setPictureNsfw } from "../kv/pictures.ts";
-import { type ImportItem, importPositions } from "../kv/positions/mod.ts";
-import { putPicLike, putProfileLike } from "../kv/likes.ts";
+import { type ImportedLike, importLikes } from "../kv/likes.ts";
 import { CHARACTERISTIC_VALUES } from "../domain/characteristics.ts";
-import { normalizeUpload } from "../images/pipeline.ts";
 import { runDueJobs } from "../workers/jobs.ts";
 import { handlers } from "../workers/run.ts";
+import { makePalette, type MemberPlan, writeMembers } from "./seeding.ts";
 
 /** A small seeded generator (mulberry32): the same seed, the same community. */
 export function rng(seed: number) {
@@ -191,27 +189,6 @@ function characteristics(r: Rng): string[] {
   return r.sample([...CHARACTERISTIC_VALUES], r.int(2, 9));
 }
 
-/**
- * A generated profile picture (640 × 800, aspect 0.8): a two-colour gradient, a silhouette
- * and the initials, as PNG bytes; `n` varies the colours of one member's pictures.
- */
-async function drawPicture(initials: string, hue: number, n: number): Promise<Uint8Array> {
-  const h1 = (hue + n * 47) % 360, h2 = (hue + 140 + n * 23) % 360;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="800" viewBox="0 0 800 1000">
-  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
-    <stop offset="0" stop-color="hsl(${h1},70%,55%)"/><stop offset="1" stop-color="hsl(${h2},65%,35%)"/>
-  </linearGradient></defs>
-  <rect width="800" height="1000" fill="url(#g)"/>
-  <circle cx="400" cy="${400 + n * 10}" r="150" fill="rgba(255,255,255,0.22)"/>
-  <ellipse cx="400" cy="${900 + n * 10}" rx="300" ry="260" fill="rgba(255,255,255,0.22)"/>
-  <text x="400" y="${460 + n * 10}" font-family="DejaVu Sans, sans-serif" font-size="150" font-weight="700"
-    text-anchor="middle" fill="rgba(255,255,255,0.92)">${initials}</text>
-  <text x="760" y="960" font-family="DejaVu Sans, sans-serif" font-size="44" text-anchor="end"
-    fill="rgba(255,255,255,0.7)">${n + 1}</text>
-</svg>`;
-  return new Uint8Array(await sharp(new TextEncoder().encode(svg)).png({ compressionLevel: 3 }).toBuffer());
-}
-
 export interface SeedOptions {
   n: number;
   seed: number;
@@ -230,14 +207,8 @@ export interface SeedResult {
   ms: number;
 }
 
-interface Seeded {
-  email: string;
-  profileId: string;
-  pics: string[];
-}
-
-/** Members made at the same time: sharp works on other threads while KV commits wait. */
-const CONCURRENCY = 4;
+/** Pictures drawn once and shared by every member's pictures. */
+export const PALETTE_SIZE = 8;
 
 /** Creates the community; see the module comment. */
 export async function seed(opts: SeedOptions): Promise<SeedResult> {
@@ -245,105 +216,77 @@ export async function seed(opts: SeedOptions): Promise<SeedResult> {
   const log = opts.log ?? (() => {});
   const r = rng(opts.seed);
   const today = new Date();
-  const members: Seeded[] = [];
-  const positions: ImportItem[] = [];
-  let skipped = 0;
-  let pictures = 0;
-  // Every random choice is drawn first, in order, so a seed always gives the same community
-  // whatever the concurrency below.
-  const plans = Array.from({ length: opts.n }, (_, i) => {
+  // Every random choice is drawn first, in order, so a seed always gives the same community.
+  const plans: MemberPlan[] = Array.from({ length: opts.n }, (_, i) => {
     const first = r.pick(FIRST);
     const name = `${first} ${r.pick([...LAST_INITIALS])}.`;
     const picCount = r.chance(0.05) ? 0 : r.int(1, 4);
     const city = pickCity(r);
     const spread = city.name === "Phoenix" ? 0.25 : 0.12;
+    const hue = r.int(0, 359);
+    const privateCount = picCount > 1 && r.chance(0.25) ? 1 : 0;
+    const nsfwPic = picCount > 0 && r.chance(0.06);
+    const profile = {
+      birthdate: birthdate(r, today),
+      height: height(r),
+      weight: weight(r),
+      description: description(r),
+      characteristics: characteristics(r),
+    };
+    const lat = city.lat + (r.next() - 0.5) * 2 * spread;
+    const lon = city.lon + (r.next() - 0.5) * 2 * spread;
+    const first0 = Math.floor(hue / 360 * PALETTE_SIZE);
     return {
       email: `seed-${opts.seed}-${i}@seed.invalid`,
       name,
-      initials: name.split(" ").map((w) => w[0]).join(""),
-      hue: r.int(0, 359),
-      picCount,
-      privateCount: picCount > 1 && r.chance(0.25) ? 1 : 0,
-      nsfwPic: picCount > 0 && r.chance(0.06),
-      profile: {
-        profilename: name,
-        birthdate: birthdate(r, today),
-        height: height(r),
-        weight: weight(r),
-        description: description(r),
-        characteristics: characteristics(r),
-      },
-      lat: city.lat + (r.next() - 0.5) * 2 * spread,
-      lon: city.lon + (r.next() - 0.5) * 2 * spread,
-      hide: r.chance(0.04),
+      roles: ["USER", "SEED"],
+      profile,
+      pictures: Array.from({ length: picCount }, (_, p) => (first0 + p) % PALETTE_SIZE),
+      privateCount,
+      nsfwPic: nsfwPic && picCount > privateCount,
+      position: { lat, lon, hide: r.chance(0.04) },
     };
   });
 
-  let done = 0;
-  async function make(plan: (typeof plans)[number]): Promise<void> {
-    if (await getAccountByEmail(plan.email)) {
-      skipped++;
-      return;
-    }
-    const account = await createAccount({ email: plan.email, name: plan.name, roles: ["USER", "SEED"] });
-    if (!account) throw new Error(`could not create ${plan.email}`);
-    const profileId = account.defaultProfileId;
-    const res = await updateProfile(profileId, plan.profile);
-    if (!res.ok) throw new Error(`profile ${profileId}: ${res.reason}`);
-    const pics: string[] = [];
-    for (let p = 0; p < plan.picCount; p++) {
-      // Through the upload pipeline, as a member's upload would go.
-      const master = await normalizeUpload(await drawPicture(plan.initials, plan.hue, p));
-      const added = await addPicture(profileId, master);
-      if (!added.ok) throw new Error(`picture of ${profileId}: ${added.reason}`);
-      pics.push(added.pic.id);
-      pictures++;
-    }
-    const publicIds = pics.slice(0, pics.length - plan.privateCount);
-    if (plan.privateCount) {
-      const moved = await updateProfile(profileId, { profilePicIds: publicIds, profilePicIdsPrivate: pics.slice(-1) });
-      if (!moved.ok) throw new Error(`private picture of ${profileId}: ${moved.reason}`);
-    }
-    if (plan.nsfwPic && publicIds.length) await setPictureNsfw(profileId, publicIds[publicIds.length - 1], true);
-    members.push({ email: plan.email, profileId, pics: publicIds });
-    positions.push({ profileId, lat: plan.lat, lon: plan.lon, use: "OVERRIDE", hide: plan.hide });
-    if (++done % 25 === 0) log(`  ${done}/${opts.n} members`);
-  }
-  let nextPlan = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (nextPlan < plans.length) await make(plans[nextPlan++]);
-  }));
-  // Concurrency finishes members out of order: likes below follow the plan order.
-  const order = new Map(plans.map((p, i) => [p.email, i]));
-  members.sort((a, b) => (order.get(a.email) ?? 0) - (order.get(b.email) ?? 0));
-
-  const placed = positions.length ? await importPositions(positions) : 0;
+  const tp = performance.now();
+  const palette = plans.some((p) => p.pictures?.length) ? await makePalette(PALETTE_SIZE) : [];
+  log(`  ${palette.length} pictures drawn and rendered in ${((performance.now() - tp) / 1000).toFixed(1)} s`);
+  const written = await writeMembers(plans, { palette, variants: opts.variants, log });
+  const members = written.members;
+  log(`  ${members.length} members written in ${((performance.now() - tp) / 1000).toFixed(1)} s`);
+  const tl = performance.now();
 
   // Likes: each member likes a few others and some of their public pictures, and passes on some.
-  let likes = 0;
-  let picLikes = 0;
-  for (const m of members) {
-    const others = r.sample(members.filter((o) => o !== m), Math.min(members.length - 1, r.int(2, 10)));
-    for (const o of others) {
-      const type = r.chance(0.8) ? "LIKE" : "DISLIKE";
-      if ((await putProfileLike(m.profileId, o.profileId, type)).changed) likes++;
-      if (type === "LIKE" && o.pics.length && r.chance(0.5)) {
-        const pic = r.pick(o.pics);
-        if ((await putPicLike(m.profileId, o.profileId, pic, "LIKE")).changed) picLikes++;
+  // Chosen in order first (the same seed, the same likes), then written many to an atomic.
+  const chosen: ImportedLike[] = [];
+  members.forEach((m, self) => {
+    // A few others drawn at random (not a shuffle of everyone: that is quadratic in members).
+    const k = Math.min(members.length - 1, r.int(2, 10));
+    const picked = new Set<number>();
+    while (picked.size < k) {
+      const j = Math.floor(r.next() * members.length);
+      if (j !== self) picked.add(j);
+    }
+    for (const o of [...picked].map((j) => members[j])) {
+      const likeType = r.chance(0.8) ? "LIKE" : "DISLIKE";
+      chosen.push({ liker: m.profileId, liked: o.profileId, likeType });
+      if (likeType === "LIKE" && o.pics.length && r.chance(0.5)) {
+        chosen.push({ liker: m.profileId, liked: o.profileId, likeType: "LIKE", picId: r.pick(o.pics) });
       }
     }
-  }
-
+  });
+  const { profile: likes, pic: picLikes } = await importLikes(chosen);
+  log(`  ${likes + picLikes} likes written in ${((performance.now() - tl) / 1000).toFixed(1)} s`);
   let variantJobs = 0;
   if (opts.variants) {
-    log(`  rendering the served sizes of ${pictures} pictures...`);
+    // Nothing is left for the picture jobs (the sizes are shared); jobs queued before still run.
     variantJobs = await runDueJobs(handlers);
   }
   return {
     members: members.length,
-    skipped,
-    pictures,
-    positions: placed,
+    skipped: written.skipped,
+    pictures: written.pictures,
+    positions: written.positions,
     likes,
     picLikes,
     variantJobs,
@@ -368,7 +311,7 @@ if (import.meta.main) {
   console.log(
     `done in ${(res.ms / 1000).toFixed(1)} s: ${res.members} members (${res.skipped} already there), ` +
       `${res.pictures} pictures, ${res.positions} positions, ${res.likes} profile likes, ${res.picLikes} picture likes, ` +
-      `${res.variantJobs} jobs run`,
+      `${res.variantJobs} jobs run (load average ${Deno.loadavg().map((l) => l.toFixed(2)).join(" ")})`,
   );
   Deno.exit(0);
 }
