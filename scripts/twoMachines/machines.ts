@@ -7,6 +7,8 @@
  * what a killed run left is removed by the next one.
  */
 
+import { nginxMainConf } from "../nginxConf.ts";
+
 const ROOT = new URL("../../", import.meta.url).pathname;
 const NGINX = "/usr/sbin/nginx";
 /** Every namespace and host-side link this tool makes starts so, followed by its process id and a or b. */
@@ -320,23 +322,7 @@ upstream ${upstream} {
 }
 ${await frontBlock(port, upstream)}`,
     );
-    await Deno.writeTextFile(
-      `${dir}/nginx.conf`,
-      `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log;
-events { worker_connections 512; }
-http {
-    access_log off;
-    client_body_temp_path ${dir}/tmp-body;
-    proxy_temp_path ${dir}/tmp-proxy;
-    fastcgi_temp_path ${dir}/tmp-fastcgi;
-    uwsgi_temp_path ${dir}/tmp-uwsgi;
-    scgi_temp_path ${dir}/tmp-scgi;
-    include ${dir}/lambda.conf;
-}
-`,
-    );
+    await Deno.writeTextFile(`${dir}/nginx.conf`, nginxMainConf(dir, 512));
     const nginx = new Deno.Command(NGINX, {
       args: ["-p", dir, "-c", `${dir}/nginx.conf`, "-g", "daemon off;"],
       stdin: "null",

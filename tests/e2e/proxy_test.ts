@@ -14,6 +14,7 @@ import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { startInstance } from "../instance.ts";
 import { ACKNOWLEDGEMENTS } from "../../domain/texts.ts";
+import { nginxMainConf } from "../../scripts/nginxConf.ts";
 
 const NGINX = "/usr/sbin/nginx";
 const hasNginx = await Deno.stat(NGINX).then(() => true, () => false);
@@ -103,23 +104,7 @@ Deno.test({
     assert.doesNotMatch(app.stderr(), /warning: TRUST_PROXY/, "bound to loopback: no warning");
     const port = freePort();
     await Deno.writeTextFile(`${dir}/lambda.conf`, await documentedBlock(port, dir, app.origin));
-    await Deno.writeTextFile(
-      `${dir}/nginx.conf`,
-      `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log;
-events { worker_connections 256; }
-http {
-    access_log off;
-    client_body_temp_path ${dir}/tmp-body;
-    proxy_temp_path ${dir}/tmp-proxy;
-    fastcgi_temp_path ${dir}/tmp-fastcgi;
-    uwsgi_temp_path ${dir}/tmp-uwsgi;
-    scgi_temp_path ${dir}/tmp-scgi;
-    include ${dir}/lambda.conf;
-}
-`,
-    );
+    await Deno.writeTextFile(`${dir}/nginx.conf`, nginxMainConf(dir, 256));
     const nginx = new Deno.Command(NGINX, {
       args: ["-p", dir, "-c", `${dir}/nginx.conf`, "-g", "daemon off;"],
       stdout: "null",
