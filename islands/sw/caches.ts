@@ -12,7 +12,7 @@ export const PRIVATE_PREFIX = "lambda-private-";
 /** Where the worker keeps which session its private caches belong to (no private data). */
 export const META_CACHE = "lambda-meta";
 
-/** Map tiles: public, shared by whoever uses the device. */
+/** Map tiles: public, but wiped with a member's private caches (the tiles kept tell where they looked). */
 export const TILES_CACHE = "lambda-tiles";
 
 /** The page shown for a screen that needs the network (routes/pages/offline.tsx). */

@@ -14,7 +14,8 @@
  *   private copies are shown only while the last confirmation is recent (domain/offline.ts,
  *   24 h): past it they are wiped and the plain offline page is shown, as the session may have
  *   ended elsewhere meanwhile.
- * - Pictures come cache first from a bounded cache (oldest out first), map tiles too.
+ * - Pictures come cache first from a bounded cache (oldest out first), map tiles too; the tiles
+ *   are wiped with the private caches, as the ones kept tell where their member looked.
  * - A screen never seen offline gets the member's cached offline page (or a plain one).
  */
 
@@ -119,6 +120,9 @@ async function wipePrivate(keep: string | null): Promise<void> {
     await p.expiration.deleteCacheAndMetadata(); // the pictures' dates too
   }
   for (const id of [...reads.keys()]) if (id !== keep) reads.delete(id);
+  // The tiles are public, but which ones a device holds draws the streets around where its member
+  // looked: a session that ends (or another that begins) leaves none behind.
+  await tilesExpiration.deleteCacheAndMetadata();
 }
 
 // --- when an answer last confirmed the session (ms since the epoch), kept with the marker
@@ -291,14 +295,18 @@ registerRoute(
   },
 );
 
+/** The tiles' bounds; wiped with a member's private caches (`wipePrivate`). */
+const tilesExpiration = new ExpirationPlugin({
+  maxEntries: TILES_MAX_ENTRIES,
+  maxAgeSeconds: 30 * 86_400,
+  purgeOnQuotaError: true,
+});
+
 registerRoute(
   ({ request, url }) => request.method === "GET" && url.origin === sw.location.origin && isTile(url.pathname),
   new CacheFirst({
     cacheName: TILES_CACHE,
-    plugins: [
-      new CacheableResponsePlugin({ statuses: [200] }),
-      new ExpirationPlugin({ maxEntries: TILES_MAX_ENTRIES, maxAgeSeconds: 30 * 86_400, purgeOnQuotaError: true }),
-    ],
+    plugins: [new CacheableResponsePlugin({ statuses: [200] }), tilesExpiration],
   }),
 );
 
