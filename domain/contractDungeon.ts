@@ -1,7 +1,10 @@
 /** The API contract of Bad Boy Dungeon (domain/contract.ts spreads it into RESPONSES). */
 
 import * as z from "zod";
-import { RESTRICTED_ACTIONS } from "./dungeon.ts";
+
+/** What a stay takes away (replies in a conversation under way, browsing and the games stay). */
+export const RESTRICTED_ACTIONS = ["first_message", "like", "map_chat"] as const;
+export type RestrictedAction = typeof RESTRICTED_ACTIONS[number];
 
 const ts = z.number();
 const id = z.string();

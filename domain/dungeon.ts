@@ -50,9 +50,9 @@ export const JURY_MIN_VOTES = 5;
 /** ... and at least this weighted share saying 'Violation'. */
 export const JURY_MIN_SHARE = 0.8;
 
-/** What a stay takes away (replies in a conversation under way, browsing and the games stay). */
-export const RESTRICTED_ACTIONS = ["first_message", "like", "map_chat"] as const;
-export type RestrictedAction = typeof RESTRICTED_ACTIONS[number];
+// What a stay takes away is part of the answers' contract, where it is written once.
+export { RESTRICTED_ACTIONS, type RestrictedAction } from "./contractDungeon.ts";
+import type { RestrictedAction } from "./contractDungeon.ts";
 
 /** The step of a new stay, from how many stays began within the window before it (1 to 3). */
 export function stayStep(recentStays: number): 1 | 2 | 3 {

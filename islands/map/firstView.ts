@@ -5,7 +5,19 @@
  * the map shows before React and Leaflet have run and Leaflet then draws over the same picture.
  */
 
-import type { Px, ViewBox } from "./markers.ts";
+/** A view box in degrees. */
+export interface ViewBox {
+  latMin: number;
+  lonMin: number;
+  latMax: number;
+  lonMax: number;
+}
+
+/** A point on the screen, px. */
+export interface Px {
+  x: number;
+  y: number;
+}
 
 /** A point in degrees. */
 type LatLon = { lat: number; lon: number };

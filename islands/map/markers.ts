@@ -6,18 +6,19 @@
  */
 
 import { VERIFIED_LABEL, VERIFIED_PATHS } from "../../components/VerifiedBadge.tsx";
-import { faceClear, type Rect } from "./firstView.ts";
+import { faceClear, type Px, type Rect, type ViewBox } from "./firstView.ts";
 
 // Sizes and boxes live with the first view (no imports there: the page's first tiles use them too).
-export { faceClear, MARKER_FILL, MARKER_MAX_PX, MARKER_MIN_PX, markerSize, type Rect } from "./firstView.ts";
-
-/** A view box in degrees. */
-export interface ViewBox {
-  latMin: number;
-  lonMin: number;
-  latMax: number;
-  lonMax: number;
-}
+export {
+  faceClear,
+  MARKER_FILL,
+  MARKER_MAX_PX,
+  MARKER_MIN_PX,
+  markerSize,
+  type Px,
+  type Rect,
+  type ViewBox,
+} from "./firstView.ts";
 
 /** Markers at least this big carry the characteristic icons. */
 export const ICONS_MIN_PX = 40;
@@ -33,12 +34,6 @@ export function sectorsInBox(b: ViewBox): number {
   const row = (lat: number) => Math.min(89, Math.floor(lat));
   const col = (lon: number) => Math.min(179, Math.floor(lon));
   return (row(b.latMax) - row(b.latMin) + 1) * (col(b.lonMax) - col(b.lonMin) + 1);
-}
-
-/** A point on the screen, px. */
-export interface Px {
-  x: number;
-  y: number;
 }
 
 /** How many rings around its place a marker that would cover another may move out to. */
