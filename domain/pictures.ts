@@ -21,6 +21,9 @@ export const CROP_ASPECT = 0.8;
 /** The crop preview is 80 px wide (spec §5). */
 export const CROP_PREVIEW_WIDTH = 80;
 
+/** The most pictures one profile may have (public and private together). */
+export const MAX_PICS_PER_PROFILE = 30;
+
 /** The widths the picture URL serves (`?scale_x=`). */
 export const PIC_SIZES = [256, 512, 1024, 2048] as const;
 

@@ -11,3 +11,6 @@ import { SECRET_TEXTS as fr } from "./locales/fr/secret.ts";
 import { SECRET_TEXTS as ar } from "./locales/ar/secret.ts";
 
 export const SECRET_TEXTS = catalogue("SECRET_TEXTS", EN_SECRET, { es, "pt-BR": ptBR, fr, ar });
+
+/** A device keeps at most this many unused key packages on the server. */
+export const KEY_PACKAGE_STOCK = 20;

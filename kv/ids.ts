@@ -32,10 +32,7 @@ export function idTime(id: string): number {
   return parseInt(id.slice(0, 12), 16);
 }
 
-/** True for a string shaped like an id from `newId`. */
-export function isId(id: unknown): id is string {
-  return typeof id === "string" && /^[0-9a-f]{28}$/.test(id);
-}
+export { isId } from "../domain/ids.ts";
 
 /** `n` random bytes as base64url: secrets (session tokens, login links). */
 export function randomToken(bytes = 32): string {

@@ -44,7 +44,7 @@ import {
 } from "./blobs.ts";
 import { enqueueJob } from "./jobs.ts";
 import { addEvent } from "./events.ts";
-import { PIC_SIZES, type PicSize } from "../domain/pictures.ts";
+import { MAX_PICS_PER_PROFILE, PIC_SIZES, type PicSize } from "../domain/pictures.ts";
 import type { CropBox, PicInfo } from "../domain/shapes/pictures.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 
@@ -71,8 +71,8 @@ export interface ProfilePic {
   tsUpdated: number;
 }
 
-/** The most pictures one profile may have (public and private together). */
-export const MAX_PICS_PER_PROFILE = 30;
+/** The most pictures one profile may have (public and private together; decided in domain/). */
+export { MAX_PICS_PER_PROFILE };
 
 /**
  * Encoded picture bytes the store keeps (images/pipeline.ts makes them): a prepared upload

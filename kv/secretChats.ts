@@ -17,12 +17,12 @@ import { addNotification, deleteNotification, NOTIFICATION_TTL_MS, notificationO
 import { getSessionById } from "./sessions.ts";
 import { addEvent } from "./events.ts";
 import { saveReport } from "./reports.ts";
-import { SECRET_TEXTS } from "../domain/secretChats.ts";
+import { KEY_PACKAGE_STOCK, SECRET_TEXTS } from "../domain/secretChats.ts";
 import type { Report } from "../domain/shapes/moderation.ts";
 import type { SecretChat, SecretDevice, SecretMessage } from "../domain/shapes/secretChats.ts";
 
-/** A device keeps at most this many unused key packages on the server. */
-export const KEY_PACKAGE_STOCK = 20;
+/** A device keeps at most this many unused key packages on the server (decided in domain/). */
+export { KEY_PACKAGE_STOCK };
 /** Messages of a secret chat per page. */
 export const SECRET_MESSAGES_PAGE = 100;
 

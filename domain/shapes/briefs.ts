@@ -15,6 +15,9 @@ export type LikeFilter = typeof LIKE_FILTERS[number];
 /** At this many members in a map view the map shows none (spec §9 profile cap; spec §2: "Too many profiles to display."). */
 export const MAP_PROFILE_CAP = 800;
 
+/** Largest page size a discovery query accepts. */
+export const MAX_BRIEFS_SIZE = 2000;
+
 /**
  * A member as a map marker, in the map's compact answer (`GET /api/profile-briefs/map`): what a
  * marker shows and nothing more, as a row (in the order of its labels here) rather than an object

@@ -7,6 +7,7 @@
  */
 
 import type { Bounds } from "../../domain/geo.ts";
+import { MAX_BRIEFS_SIZE } from "../../domain/shapes/briefs.ts";
 
 /** How long a report stays valid (spec §9: about 26 h). */
 export const POSITION_TTL_MS = 93_600_000;
@@ -18,8 +19,8 @@ export const DEFAULT_NEAREST_SIZE = 30;
 export const DEFAULT_BOUNDS_SIZE = 500;
 /** Default page size of `bySector` (what the map asks for). */
 export const DEFAULT_SECTOR_SIZE = 1500;
-/** Largest page size accepted. */
-export const MAX_PAGE_SIZE = 2000;
+/** Largest page size accepted (decided in domain/, where the query's schema reads it). */
+export const MAX_PAGE_SIZE = MAX_BRIEFS_SIZE;
 /** Deepest result reachable by paging: (page + 1) * size beyond it yields an empty page. */
 export const MAX_RESULT_DEPTH = 20_000;
 /**
