@@ -2,8 +2,8 @@
  * The API contract: what every JSON route answers, as zod schemas, by "METHOD /path" as the app
  * registers it; the one source of the answers' shapes. Routes answer through `answer(c, route,
  * body)` (routes/answer.ts), typed by the route's schema, so a handler that answers a wrong shape
- * fails `deno check`; routes/openapi.ts joins it with the request schemas the routes validate with
- * and serves OpenAPI 3.1 at /api/openapi.json; the API test kit (tests/api.ts) checks every 2xx
+ * fails `deno check`; routes/openapi.ts joins it with the request schemas of domain/requests.ts
+ * (which the routes read their input through) and serves OpenAPI 3.1 at /api/openapi.json; the API test kit (tests/api.ts) checks every 2xx
  * answer of every API test against it, so a route that changes its answer fails CI until this
  * changes too. The types the rest of the code reads (domain/shapes/) are inferred from it
  * (`ApiAnswer<"GET /api/...">`, a type-only import: no zod in the islands' bundles); the islands

@@ -1,6 +1,6 @@
 /**
  * The API's contract as OpenAPI 3.1, generated from the code: the request schemas the routes
- * validate with (exported beside each route) and the answers of domain/contract.ts, through zod's
+ * validate with (domain/requests.ts) and the answers of domain/contract.ts, through zod's
  * own JSON Schema output (zod 4 writes draft 2020-12, the dialect of OpenAPI 3.1). Served at
  * `GET /api/openapi.json`, and read as a page at `GET /api/docs` (plain HTML from this server: no
  * script, no third-party host, so it works under the app's CSP). Who may call what, and why, is in
@@ -12,126 +12,8 @@ import * as z from "zod";
 import type { AppEnv } from "./env.ts";
 import { NOT_JSON, RESPONSES } from "../domain/contract.ts";
 import { SUMMARIES } from "../domain/contractSummaries.ts";
-import { confirmBody } from "./reauth.ts";
-import { actionBody, auditQuery, membersQuery, noteBody as modNoteBody } from "./api/admin.ts";
-import { loginForm, registerBody } from "./api/auth.ts";
-import { contactBody } from "./api/contact.ts";
-import { downloadBody } from "./api/account.ts";
-import {
-  answerBody,
-  arbBody,
-  cropBody as suggestCropBody,
-  decisionBody,
-  gptBody,
-  photoCropNextQuery,
-  ratingBody,
-} from "./api/games.ts";
-import { healthContactsQuery, healthReportBody } from "./api/health.ts";
-import { appealBody, appealDecisionBody, quizBody } from "./api/dungeon.ts";
-import { challengeBody, idAnswerBody, onlyVerifiedBody } from "./api/identify.ts";
-import { hotNextQuery, hotTestBody, hotVoteBody, keepBestBody } from "./api/hotOrNot.ts";
-import { cursorQuery, likesGivenQuery, picLikeBody, profileLikeBody, profileLikeQuery } from "./api/likes.ts";
-import { deleteMessageQuery, messageBody, sectorPageQuery, windowQuery } from "./api/messages.ts";
-import { noteBody, noteQuery, notesQuery } from "./api/notes.ts";
-import { subscriptionBody } from "./api/notifications.ts";
-import { loginBody as passkeyLoginBody, registerBody as passkeyRegisterBody } from "./api/passkeys.ts";
-import { cropBody, nsfwBody } from "./api/pictures.ts";
-import { boundsQuery, briefsQuery, mapViewQuery, positionBody } from "./api/positions.ts";
-import { idsQuery, lookingBody, presenceBody } from "./api/presence.ts";
-import { profileBody } from "./api/profiles.ts";
-import { reportBody } from "./api/reports.ts";
-import { safetyBody } from "./api/safety.ts";
-import { languageBody, quietHoursBody, settingsBody, themeBody } from "./api/settings.ts";
+import { REQUESTS, type RequestShape } from "../domain/requests.ts";
 import { backendVersion } from "../config/version.ts";
-
-/** What a route reads: its JSON body, its query, or its form (multipart or urlencoded). */
-interface Request {
-  body?: z.ZodType;
-  query?: z.ZodType;
-  form?: z.ZodType;
-}
-
-/** The request schemas, by "METHOD /path"; a route that reads nothing has no entry. */
-export const REQUESTS: Record<string, Request> = {
-  "POST /api/auth": { form: loginForm },
-  "POST /api/auth/register": { body: registerBody },
-  "POST /api/passkeys/register/options": { body: confirmBody },
-  "POST /api/passkeys/register": { body: passkeyRegisterBody },
-  "POST /api/passkeys/login": { body: passkeyLoginBody },
-  "PUT /api/settings": { body: settingsBody },
-  "PUT /api/settings/language": { body: languageBody },
-  "PUT /api/settings/theme": { body: themeBody },
-  "PUT /api/settings/quiet-hours": { body: quietHoursBody },
-  "DELETE /api/sessions/:id": { body: confirmBody },
-  "POST /api/sessions/end-others": { body: confirmBody },
-  "PUT /api/safety": { body: safetyBody },
-  "GET /api/presence": { query: idsQuery },
-  "PUT /api/presence": { body: presenceBody },
-  "POST /api/presence/looking": { body: lookingBody },
-  "POST /api/contactus-messages": { body: contactBody },
-  "POST /api/account/export/download": { body: downloadBody },
-  "DELETE /api/account": { body: confirmBody },
-  "PUT /api/profile-position/:profileId": { body: positionBody },
-  "GET /api/profile-briefs/nearest": { query: briefsQuery },
-  "GET /api/profile-briefs/by-bounds": { query: boundsQuery },
-  "GET /api/profile-briefs/map": { query: mapViewQuery },
-  "GET /api/profile-briefs/by-sector/:sector": { query: briefsQuery },
-  "PUT /api/profile": { body: profileBody },
-  "POST /api/profile-pic": {
-    form: z.object({
-      file: z.string().describe("the picture: JPEG, PNG, WebP, AVIF or HEIC, at most 8,192,000 bytes"),
-    }),
-  },
-  "PUT /api/profile-pic/:id": { body: nsfwBody },
-  "PUT /api/profile-pic/:id/crop": { body: cropBody },
-  "GET /api/profile-likes/by-liker/:profileId": { query: likesGivenQuery },
-  "GET /api/profile-likes/by-liked/:profileId": { query: cursorQuery },
-  "GET /api/profile-like": { query: profileLikeQuery },
-  "PUT /api/profile-like": { body: profileLikeBody },
-  "PUT /api/profile-pic-like": { body: picLikeBody },
-  "GET /api/profile-pic-likes/by-liker-profileid/:profileId": { query: cursorQuery },
-  "GET /api/profile-pic-likes/by-liked-profileid/:profileId": { query: cursorQuery },
-  "GET /api/profile-note": { query: noteQuery },
-  "PUT /api/profile-note": { body: noteBody },
-  "GET /api/profile-notes": { query: notesQuery },
-  "POST /api/profile-report": { body: reportBody },
-  "POST /api/push-subscriptions": { body: subscriptionBody },
-  "DELETE /api/message/:id": { query: deleteMessageQuery },
-  "GET /api/messages/most-recent-with/:profileId": { query: windowQuery },
-  "GET /api/messages/between/:a/:b": { query: windowQuery },
-  "POST /api/message": { body: messageBody },
-  "GET /api/messages/by-sector/:sector": { query: sectorPageQuery },
-  "PUT /api/games/gptbuster/:profileId": { body: gptBody },
-  "PUT /api/games/ratinggame": { body: ratingBody },
-  "PUT /api/games/arbitration/:reportId": { body: arbBody },
-  "GET /api/games/photocrop/next": { query: photoCropNextQuery },
-  "PUT /api/games/photocrop/:picId": { body: suggestCropBody },
-  "PUT /api/games/photocrop/suggestions/:id": { body: answerBody },
-  "GET /api/games/healthreport/contacts": { query: healthContactsQuery },
-  "POST /api/games/healthreport": { body: healthReportBody },
-  "POST /api/games/identify/challenge": { body: challengeBody },
-  "POST /api/games/identify/selfie": {
-    form: z.object({
-      challenge: z.string().describe("the id of the caller's live challenge (the pose asked for)"),
-      selfie: z.string().describe("the selfie taken in the page: JPEG, PNG, WebP, AVIF or HEIC"),
-    }),
-  },
-  "PUT /api/games/identify/attempts/:attemptId": { body: idAnswerBody },
-  "PUT /api/settings/verified-only": { body: onlyVerifiedBody },
-  "PUT /api/admin/games/identify/:attemptId": { body: idAnswerBody },
-  "POST /api/games/hotornot/tests": { body: hotTestBody },
-  "GET /api/games/hotornot/next": { query: hotNextQuery },
-  "PUT /api/games/hotornot/vote": { body: hotVoteBody },
-  "PUT /api/games/hotornot/keep-best": { body: keepBestBody },
-  "PUT /api/admin/reports/:reportId": { body: decisionBody },
-  "POST /api/games/dungeon/quiz": { body: quizBody },
-  "POST /api/games/dungeon/appeal": { body: appealBody },
-  "PUT /api/admin/dungeon/appeals/:stayId": { body: appealDecisionBody },
-  "GET /api/admin/audit": { query: auditQuery },
-  "GET /api/admin/members": { query: membersQuery },
-  "POST /api/admin/members/:profileId/actions": { body: actionBody },
-  "POST /api/admin/members/:profileId/notes": { body: modNoteBody },
-};
 
 type Json = Record<string, unknown>;
 
@@ -209,7 +91,7 @@ function openApiDocument(app: Hono<AppEnv>): Json {
   for (const route of apiRoutes(app)) {
     const [method, path] = route.split(" ");
     const oaPath = path.replace(/:(\w+)/g, "{$1}");
-    const req = REQUESTS[route] ?? {};
+    const req: RequestShape = (REQUESTS as Record<string, RequestShape>)[route] ?? {};
     const parameters: Json[] = [...path.matchAll(/:(\w+)/g)].map((m) => ({
       name: m[1],
       in: "path",

@@ -10,11 +10,8 @@
  * check), which never locks the owner out: a new login link always works.
  */
 
-import type { Context } from "hono";
-import * as z from "zod";
-import type { AppEnv, Caller } from "./env.ts";
+import type { Caller } from "./env.ts";
 import { ApiError, notFound, tooMany } from "./errors.ts";
-import { jsonBody, parseWith } from "./validate.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { type Account, checkPassword, getAccount } from "../kv/accounts.ts";
 import { freshLinkLoginUntil, getSessionById, type Session } from "../kv/sessions.ts";
@@ -22,9 +19,6 @@ import { hit } from "../kv/ratelimit.ts";
 
 /** What this session needs now: nothing ("fresh", until `freshUntil`), the password, or a new link. */
 export type Reauth = "fresh" | "password" | "link";
-
-/** The body of a call that only confirms: `{currentPassword?}`. */
-export const confirmBody = z.object({ currentPassword: z.string().max(1024).optional() });
 
 /** What `session` of account `a` needs to confirm, and until when it is a fresh login. */
 export function reauthOf(a: Account, session: Session | null): { reauth: Reauth; freshUntil: number | null } {
@@ -58,10 +52,4 @@ export async function requireReauth(caller: Caller, given: string | undefined): 
   if (!(await checkPassword(account, given))) {
     throw new ApiError(403, "current_password_wrong", TEXTS.currentPasswordWrong);
   }
-}
-
-/** An optional JSON body (a DELETE or a bare POST usually has none): `{}` when none is sent. */
-export async function optionalJson<T extends z.ZodType>(c: Context<AppEnv>, schema: T): Promise<z.infer<T>> {
-  if (!(c.req.header("content-type") ?? "").includes("json")) return parseWith(schema, {});
-  return await jsonBody(c, schema);
 }

@@ -8,12 +8,11 @@
 
 import { Hono } from "hono";
 import { deleteCookie } from "hono/cookie";
-import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { conflict, notFound, tooMany } from "../errors.ts";
-import { jsonBody } from "../validate.ts";
+import { bodyOf } from "../validate.ts";
 import { isSecureContext, requireCaller, sessionCookieName } from "../middleware.ts";
-import { accountAndSession, confirmBody, optionalJson, requireReauth } from "../reauth.ts";
+import { accountAndSession, requireReauth } from "../reauth.ts";
 import { enqueueJobNow } from "../../kv/jobs.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { takeExport } from "../../kv/memberData.ts";
@@ -22,8 +21,6 @@ import { deleteBlob, getBlob } from "../../kv/blobs.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { answer } from "../answer.ts";
-
-export const downloadBody = z.object({ token: z.string().min(10).max(100) });
 
 export const account = new Hono<AppEnv>()
   .post("/account/export", async (c) => {
@@ -34,7 +31,7 @@ export const account = new Hono<AppEnv>()
   })
   .post("/account/export/download", async (c) => {
     const caller = requireCaller(c);
-    const { token } = await jsonBody(c, downloadBody);
+    const { token } = await bodyOf(c, "POST /api/account/export/download");
     const record = await takeExport(token, caller.accountId);
     const blob = record && await getBlob(record.blobId);
     if (!record || !blob) throw notFound("This download link was used, has expired, or is not yours.");
@@ -47,7 +44,7 @@ export const account = new Hono<AppEnv>()
   })
   .delete("/account", async (c) => {
     const caller = requireCaller(c);
-    const body = await optionalJson(c, confirmBody);
+    const body = await bodyOf(c, "DELETE /api/account");
     await requireReauth(caller, body.currentPassword);
     const { account: a } = await accountAndSession(caller);
     // One commit: the member hidden, their sessions ended, and the job that deletes the rest.

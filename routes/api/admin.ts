@@ -12,7 +12,7 @@ import { createAccount, roleCounts } from "../../kv/accounts.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import { randomToken } from "../../kv/ids.ts";
 import { badRequest, conflict, notFound } from "../errors.ts";
-import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
+import { bodyOf, idSchema, parseWith, queryOf } from "../validate.ts";
 import {
   addModNote,
   endReview,
@@ -26,29 +26,11 @@ import {
   takeAction,
 } from "../../kv/moderation.ts";
 import { getReport } from "../../kv/games/arbitration.ts";
-import { MAX_REASON, SUSPENSION_DAYS } from "../../domain/moderation.ts";
-import { ACTION_KINDS } from "../../domain/shapes/moderation.ts";
 import { answer } from "../answer.ts";
-
-export const actionBody = z.object({
-  kind: z.enum(ACTION_KINDS),
-  /** A suspension's days: 1, 7 or 30. */
-  days: z.union(SUSPENSION_DAYS.map((d) => z.literal(d)) as [z.ZodLiteral<1>, z.ZodLiteral<7>, z.ZodLiteral<30>])
-    .optional(),
-  reason: z.string().trim().min(1, "Give the reason the member will read.").max(MAX_REASON),
-  /** The report this action answers: confirmed with it. */
-  reportId: idSchema.optional(),
-});
-
-export const noteBody = z.object({ text: z.string().trim().min(1).max(2000) });
 
 const moderator = (c: Caller): Moderator => ({ accountId: c.accountId, name: c.name });
 
 const NAMES = ["Alex", "Sam", "Jordan", "Robin", "Casey", "Drew", "Jamie", "Kai", "Lee", "Morgan", "Noa", "Quinn"];
-
-export const auditQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) });
-
-export const membersQuery = z.object({ q: z.string().max(254).default("") });
 
 export const admin = new Hono<AppEnv>()
   .get("/dashboard/userRoleCounts", async (c) => {
@@ -76,12 +58,12 @@ export const admin = new Hono<AppEnv>()
   })
   .get("/audit", async (c) => {
     requireAdmin(c);
-    const { limit } = queryOf(c, auditQuery);
+    const { limit } = queryOf(c, "GET /api/admin/audit");
     return answer(c, "GET /api/admin/audit", { items: await listAudit(limit) });
   })
   .get("/members", async (c) => {
     requireAdmin(c);
-    const { q } = queryOf(c, membersQuery);
+    const { q } = queryOf(c, "GET /api/admin/members");
     return answer(c, "GET /api/admin/members", { items: await searchMembers(q) });
   })
   .get("/members/:profileId", async (c) => {
@@ -94,7 +76,7 @@ export const admin = new Hono<AppEnv>()
   .post("/members/:profileId/actions", async (c) => {
     const caller = requireAdmin(c);
     const id = parseWith(idSchema, c.req.param("profileId"));
-    const body = await jsonBody(c, actionBody);
+    const body = await bodyOf(c, "POST /api/admin/members/:profileId/actions");
     if (body.kind === "SUSPENSION" && !body.days) throw badRequest("A suspension needs its days: 1, 7 or 30.", "days");
     if (body.kind !== "SUSPENSION" && body.days) throw badRequest("Only a suspension has days.", "days");
     if (id === caller.profileId) throw badRequest("You cannot act on your own account.", "own_account");
@@ -130,7 +112,7 @@ export const admin = new Hono<AppEnv>()
   .post("/members/:profileId/notes", async (c) => {
     const caller = requireAdmin(c);
     const id = parseWith(idSchema, c.req.param("profileId"));
-    const body = await jsonBody(c, noteBody);
+    const body = await bodyOf(c, "POST /api/admin/members/:profileId/notes");
     if (!(await memberExists(id))) throw notFound("No such member.");
     return answer(c, "POST /api/admin/members/:profileId/notes", await addModNote(moderator(caller), id, body.text));
   });

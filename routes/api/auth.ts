@@ -6,10 +6,9 @@
 import { removeDevicesOfSessions } from "../../kv/secretChats.ts";
 import { Hono } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
-import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, tooMany, unauthorized } from "../errors.ts";
-import { formFields, jsonBody, parseWith } from "../validate.ts";
+import { bodyOf, formOf } from "../validate.ts";
 import { clientAddress, isSecureContext, sessionCookieName } from "../middleware.ts";
 import { deviceToken, logIn } from "../login.ts";
 import { config } from "../../config/config.ts";
@@ -38,27 +37,13 @@ import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { locale } from "../../domain/i18n.ts";
 import { answer } from "../answer.ts";
 
-const email = z.string().trim().max(254).email("Please enter a valid email address.");
-
-export const loginForm = z.object({
-  username: z.string().trim().max(254).default(""),
-  password: z.string().max(1024).default(""),
-  token: z.string().max(200).optional(),
-  rememberMe: z.enum(["true", "false", "on"]).optional(),
-});
-
-export const registerBody = z.object({
-  email,
-  acknowledgements: z.array(z.string().max(1000)).max(10),
-});
-
 export const auth = new Hono<AppEnv>()
   .post("/", async (c) => {
     const ct = c.req.header("content-type") ?? "";
     if (!ct.includes("multipart/form-data") && !ct.includes("application/x-www-form-urlencoded")) {
       throw badRequest("Send the login as a form with username and password.");
     }
-    const form = parseWith(loginForm, await formFields(c));
+    const form = await formOf(c, "POST /api/auth");
     const remember = form.rememberMe === "true" || form.rememberMe === "on";
 
     if (form.token) {
@@ -104,7 +89,7 @@ export const auth = new Hono<AppEnv>()
     return answer(c, "POST /api/auth/logout", { ok: true });
   })
   .post("/register", async (c) => {
-    const body = await jsonBody(c, registerBody);
+    const body = await bodyOf(c, "POST /api/auth/register");
     const accepted = new Set(body.acknowledgements.map((s) => s.trim()));
     if (!ACKNOWLEDGEMENTS.every((a) => accepted.has(a.text))) {
       throw badRequest(TEXTS.acknowledgementsRequired, "acknowledgements_required");

@@ -5,24 +5,13 @@
  */
 
 import { Hono } from "hono";
-import * as z from "zod";
 import type { AppEnv, Caller } from "../env.ts";
 import { conflict, notFound } from "../errors.ts";
-import { idempotencyKeyHeader, idSchema, jsonBody, parseWith } from "../validate.ts";
+import { bodyOf, idempotencyKeyHeader, idSchema, parseWith } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
 import { answer } from "../answer.ts";
 import { appealStay, decideAppeal, dungeonAdminList, dungeonView, endStay, takeQuiz } from "../../kv/games/dungeon.ts";
-import { QUIZ_ANSWERS } from "../../domain/dungeon.ts";
 import type { Moderator } from "../../kv/audit.ts";
-
-export const quizBody = z.object({
-  /** The chosen option of each question, in order. */
-  answers: z.array(z.number().int().min(0).max(9)).length(QUIZ_ANSWERS.length),
-});
-export const appealBody = z.object({
-  text: z.string().trim().min(1, "Say why this was not a violation.").max(2000),
-});
-export const appealDecisionBody = z.object({ decision: z.enum(["UPHOLD", "REJECT"]) });
 
 const who = (c: Caller): Moderator & { profileId: string } => ({
   accountId: c.accountId,
@@ -39,7 +28,7 @@ export const dungeon = new Hono<AppEnv>()
   })
   .post("/games/dungeon/quiz", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, quizBody);
+    const body = await bodyOf(c, "POST /api/games/dungeon/quiz");
     // A retry of a quiz that passed (queued offline, its answer lost) gets the first answer.
     const writeKey = parseWith(idempotencyKeyHeader, c.req.header("idempotency-key"));
     const r = await takeQuiz(who(caller), body.answers, writeKey);
@@ -56,7 +45,7 @@ export const dungeon = new Hono<AppEnv>()
   })
   .post("/games/dungeon/appeal", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, appealBody);
+    const body = await bodyOf(c, "POST /api/games/dungeon/appeal");
     const writeKey = parseWith(idempotencyKeyHeader, c.req.header("idempotency-key"));
     const r = await appealStay(who(caller), body.text, writeKey);
     if (!r.ok) {
@@ -73,7 +62,7 @@ export const dungeon = new Hono<AppEnv>()
   .put("/admin/dungeon/appeals/:stayId", async (c) => {
     const caller = requireAdmin(c);
     const stayId = parseWith(idSchema, c.req.param("stayId"));
-    const body = await jsonBody(c, appealDecisionBody);
+    const body = await bodyOf(c, "PUT /api/admin/dungeon/appeals/:stayId");
     const r = await decideAppeal(who(caller), stayId, body.decision === "UPHOLD");
     if (!r.ok) {
       throw r.reason === "decided"

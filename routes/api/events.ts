@@ -13,7 +13,7 @@ import * as z from "zod";
 import { eventStreams } from "../telemetry.ts";
 import type { AppEnv, Caller } from "../env.ts";
 import { forbidden, tooMany } from "../errors.ts";
-import { parseWith } from "../validate.ts";
+import { parseWith, queryOf } from "../validate.ts";
 import { clientAddress, isOwnOrigin, requireCaller } from "../middleware.ts";
 import { endAllFeeds, type FeedEnd, openFeed, reserveFeed } from "../memberFeed.ts";
 import type { FeedLease } from "../../kv/feeds.ts";
@@ -50,7 +50,11 @@ export const events = new Hono<AppEnv>()
   .get("/events", async (c) => {
     const caller = requireCaller(c);
     if (c.req.header("upgrade")?.toLowerCase() === "websocket") return await eventSocket(c, caller);
-    const { lease, after } = await feedRequest(c, caller, c.req.header("last-event-id") || c.req.query("after"));
+    const { lease, after } = await feedRequest(
+      c,
+      caller,
+      c.req.header("last-event-id") || queryOf(c, "GET /api/events").after,
+    );
     c.header("cache-control", "no-store");
     return streamSSE(c, async (stream) => {
       eventStreams.inc();
@@ -154,7 +158,7 @@ export function markLiveUpgrade(
 async function eventSocket(c: Context<AppEnv>, caller: Caller): Promise<Response> {
   const origin = c.req.header("origin");
   if (origin !== undefined && !isOwnOrigin(c, origin)) throw forbidden("Cross-site requests are refused.");
-  const request = await feedRequest(c, caller, c.req.query("after"));
+  const request = await feedRequest(c, caller, queryOf(c, "GET /api/events").after);
   const handoff = liveHandoffs.get(c.req.raw);
   if (handoff) {
     handoff((port) => memberSocket(caller, request, port));

@@ -5,10 +5,9 @@
  */
 
 import { Hono } from "hono";
-import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, conflict, notFound } from "../errors.ts";
-import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
+import { bodyOf, idSchema, parseWith, queryOf } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
 import { picVisibleTo, putPicLike } from "../../kv/likes.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
@@ -42,23 +41,7 @@ import { getPic } from "../../kv/pictures.ts";
 import { cropOwnPicture } from "../../workers/pictures.ts";
 import { PictureRejected } from "../../images/pipeline.ts";
 import { blockedSet } from "../../kv/blocks.ts";
-import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
-import { ARB_DECISIONS, ARB_VERDICTS, GPT_VERDICTS } from "../../domain/shapes/games.ts";
 import { answer } from "../answer.ts";
-
-export const gptBody = z.object({ verdict: z.enum(GPT_VERDICTS) });
-export const ratingBody = z.object({
-  profilePicId: idSchema,
-  profilePicProfileId: idSchema,
-  likeType: z.enum(LIKE_TYPES),
-});
-export const arbBody = z.object({ verdict: z.enum(ARB_VERDICTS) });
-export const decisionBody = z.object({ decision: z.enum(ARB_DECISIONS) });
-const share = z.number().finite().min(0).max(1);
-export const cropBody = z.object({ gen: z.string().max(40), x: share, y: share, width: share, height: share });
-export const answerBody = z.object({ action: z.enum(["ACCEPT", "DISMISS"]) });
-
-export const photoCropNextQuery = z.object({ skip: z.string().max(2000).optional() });
 
 export const games = new Hono<AppEnv>()
   .get("/games/credits", async (c) => {
@@ -79,7 +62,7 @@ export const games = new Hono<AppEnv>()
   .put("/games/gptbuster/:profileId", async (c) => {
     const caller = requireCaller(c);
     const id = parseWith(idSchema, c.req.param("profileId"));
-    const body = await jsonBody(c, gptBody);
+    const body = await bodyOf(c, "PUT /api/games/gptbuster/:profileId");
     const target = await reachableProfile(caller.profileId, id);
     if (await isBlockedEither(caller.profileId, id)) throw notFound("No such profile.");
     if (!target.description.trim()) throw notFound("That profile has no text to judge.");
@@ -99,7 +82,7 @@ export const games = new Hono<AppEnv>()
   })
   .put("/games/ratinggame", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, ratingBody);
+    const body = await bodyOf(c, "PUT /api/games/ratinggame");
     const owner = await reachableProfile(caller.profileId, body.profilePicProfileId);
     if (await isBlockedEither(caller.profileId, owner.id)) throw notFound("No such picture.");
     if (!(await picVisibleTo(caller.profileId, owner, body.profilePicId))) throw notFound("No such picture.");
@@ -137,7 +120,7 @@ export const games = new Hono<AppEnv>()
   .put("/games/arbitration/:reportId", async (c) => {
     const caller = requireCaller(c);
     const id = parseWith(idSchema, c.req.param("reportId"));
-    const body = await jsonBody(c, arbBody);
+    const body = await bodyOf(c, "PUT /api/games/arbitration/:reportId");
     const report = await getReport(id);
     if (!report) throw notFound("No such report.");
     if (!mayJudge(caller.profileId, report, await blockedSet(caller.profileId))) {
@@ -161,7 +144,7 @@ export const games = new Hono<AppEnv>()
   // Help my Photos: suggest a crop for another member's public picture; the owner accepts or dismisses.
   .get("/games/photocrop/next", async (c) => {
     const caller = requireCaller(c);
-    const { skip } = queryOf(c, photoCropNextQuery);
+    const { skip } = queryOf(c, "GET /api/games/photocrop/next");
     const skipped = new Set((skip ?? "").split(",").filter(Boolean).slice(0, 50));
     const [item, credits] = await Promise.all([
       nextCropItem(caller.profileId, skipped),
@@ -172,7 +155,7 @@ export const games = new Hono<AppEnv>()
   .put("/games/photocrop/:picId", async (c) => {
     const caller = requireCaller(c);
     const picId = parseWith(idSchema, c.req.param("picId"));
-    const body = await jsonBody(c, cropBody);
+    const body = await bodyOf(c, "PUT /api/games/photocrop/:picId");
     const pic = await getPic(picId);
     if (!pic) throw notFound("No such picture.");
     const owner = await reachableProfile(caller.profileId, pic.profileId);
@@ -202,7 +185,7 @@ export const games = new Hono<AppEnv>()
   .put("/games/photocrop/suggestions/:id", async (c) => {
     const caller = requireCaller(c);
     const id = parseWith(idSchema, c.req.param("id"));
-    const body = await jsonBody(c, answerBody);
+    const body = await bodyOf(c, "PUT /api/games/photocrop/suggestions/:id");
     const s = await getCropSuggestion(caller.profileId, id);
     if (!s) throw notFound("No such suggestion.");
     if (body.action === "DISMISS") {
@@ -251,7 +234,7 @@ export const games = new Hono<AppEnv>()
   .put("/admin/reports/:reportId", async (c) => {
     const caller = requireAdmin(c);
     const id = parseWith(idSchema, c.req.param("reportId"));
-    const body = await jsonBody(c, decisionBody);
+    const body = await bodyOf(c, "PUT /api/admin/reports/:reportId");
     if (!(await getReport(id))) throw notFound("No such report.");
     const decided = await decideReport(id, caller.profileId, body.decision);
     if (!decided) throw conflict("This report is already closed.", "closed");

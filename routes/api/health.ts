@@ -6,10 +6,9 @@
  */
 
 import { Hono } from "hono";
-import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { ApiError, forbidden, notFound } from "../errors.ts";
-import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
+import { bodyOf, idSchema, parseWith, queryOf } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
 import {
   healthContacts,
@@ -20,24 +19,13 @@ import {
   reportsLeft,
   sendHealthReport,
 } from "../../kv/healthNotices.ts";
-import { HEALTH_CONDITIONS, HEALTH_PERIOD_CHOICES } from "../../domain/health.ts";
 import { GAME_TEXTS } from "../../domain/games.ts";
 import { answer } from "../answer.ts";
-
-const days = z.coerce.number().int().refine((d) => (HEALTH_PERIOD_CHOICES as readonly number[]).includes(d), {
-  message: `must be one of ${HEALTH_PERIOD_CHOICES.join(", ")}`,
-});
-export const healthContactsQuery = z.object({ days });
-export const healthReportBody = z.object({
-  condition: z.enum(HEALTH_CONDITIONS),
-  days,
-  profileIds: z.array(idSchema).min(1).max(500),
-});
 
 export const health = new Hono<AppEnv>()
   .get("/games/healthreport/contacts", async (c) => {
     const caller = requireCaller(c);
-    const q = queryOf(c, healthContactsQuery);
+    const q = queryOf(c, "GET /api/games/healthreport/contacts");
     const tooNew = !oldEnough(caller.accountCreated);
     const [items, remaining] = await Promise.all([
       tooNew ? Promise.resolve([]) : healthContacts(caller.profileId, q.days),
@@ -47,7 +35,7 @@ export const health = new Hono<AppEnv>()
   })
   .post("/games/healthreport", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, healthReportBody);
+    const body = await bodyOf(c, "POST /api/games/healthreport");
     const r = await sendHealthReport(caller, body.condition, body.days, body.profileIds);
     if (!r.ok) {
       if (r.reason === "too_new") throw new ApiError(403, "account_too_new", GAME_TEXTS.health.tooNew);

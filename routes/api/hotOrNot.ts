@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { badRequest, conflict, forbidden, notFound } from "../errors.ts";
-import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
+import { bodyOf, idSchema, parseWith, queryOf } from "../validate.ts";
 import { requireAdmin, requireCaller } from "../middleware.ts";
 import { answer } from "../answer.ts";
 import { getCredits } from "../../kv/games/credits.ts";
@@ -28,23 +28,9 @@ import {
   undoKeepBest,
 } from "../../kv/games/hotOrNot.ts";
 import { loadVariant } from "../../workers/pictures.ts";
-import { HOT_MAX_PICS, HOT_MIN_PICS } from "../../domain/hotOrNot.ts";
-import { HOT_CHOICES } from "../../domain/shapes/hotOrNot.ts";
 
 /** A dealt picture is the voter's for a while only: never kept by a cache. */
 const NO_STORE = { "Cache-Control": "no-store, private", "X-Content-Type-Options": "nosniff" };
-
-export const hotTestBody = z.object({ picIds: z.array(idSchema).min(HOT_MIN_PICS).max(HOT_MAX_PICS) });
-export const hotVoteBody = z.object({
-  testId: idSchema,
-  /** The stamp of the deal this vote answers (`deal` of the pair). */
-  deal: z.number().int().min(0),
-  choice: z.enum(HOT_CHOICES),
-  /** How long the device showed the pair before the tap, in ms. */
-  ms: z.number().int().min(0).max(86_400_000),
-});
-export const hotNextQuery = z.object({ nsfw: z.enum(["0", "1"]).optional() });
-export const keepBestBody = z.object({ on: z.boolean() });
 
 /** The caller's own test, or 404 (a test of someone else is answered as missing: results are private). */
 async function ownTest(owner: string, id: string) {
@@ -60,7 +46,7 @@ export const hotOrNot = new Hono<AppEnv>()
   })
   .post("/games/hotornot/tests", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, hotTestBody);
+    const body = await bodyOf(c, "POST /api/games/hotornot/tests");
     const r = await startTest(caller.profileId, body.picIds);
     if (!r.ok) {
       if (r.reason === "running") throw conflict("You already have a test running.", "test_running");
@@ -96,7 +82,7 @@ export const hotOrNot = new Hono<AppEnv>()
   // Voting: a pair of one anonymous member's pictures, and the vote (queued on the device when offline).
   .get("/games/hotornot/next", async (c) => {
     const caller = requireCaller(c);
-    const q = queryOf(c, hotNextQuery);
+    const q = queryOf(c, "GET /api/games/hotornot/next");
     const [item, credits] = await Promise.all([
       nextPair(caller.profileId, q.nsfw === "1"),
       getCredits(caller.profileId),
@@ -117,7 +103,7 @@ export const hotOrNot = new Hono<AppEnv>()
   })
   .put("/games/hotornot/vote", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, hotVoteBody);
+    const body = await bodyOf(c, "PUT /api/games/hotornot/vote");
     // A member blocked either way (or withdrawn) is answered as if the test did not exist.
     const test = await getTest(body.testId);
     if (!test || await isBlockedEither(caller.profileId, test.ownerProfileId)) throw notFound("No such test.");
@@ -133,7 +119,7 @@ export const hotOrNot = new Hono<AppEnv>()
   })
   .put("/games/hotornot/keep-best", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, keepBestBody);
+    const body = await bodyOf(c, "PUT /api/games/hotornot/keep-best");
     return answer(c, "PUT /api/games/hotornot/keep-best", { keepBest: await setKeepBest(caller.profileId, body.on) });
   })
   .post("/games/hotornot/keep-best/undo", async (c) => {

@@ -12,7 +12,8 @@ import { type Context, Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, conflict, dailyLimit, notFound, tooMany } from "../errors.ts";
-import { jsonBody, parseWith } from "../validate.ts";
+import { bodyOf, parseWith } from "../validate.ts";
+import { tokenSchema } from "../../domain/requestParts.ts";
 import { clientAddress, requireAdmin, requireCaller } from "../middleware.ts";
 import { deviceToken } from "../login.ts";
 import { placeOf } from "../../kv/origins.ts";
@@ -39,14 +40,7 @@ import {
 import { getPic } from "../../kv/pictures.ts";
 import { loadVariant } from "../../workers/pictures.ts";
 import { MAX_UPLOAD_BYTES, normalizeUpload, perceptualHash, PictureRejected } from "../../images/pipeline.ts";
-import { ID_ANSWERS } from "../../domain/identify.ts";
 import { answer } from "../answer.ts";
-
-/** An attempt's or a challenge's opaque id (random, base64url). */
-export const tokenSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "Not a valid id.");
-export const challengeBody = z.object({ noHands: z.boolean().optional() });
-export const idAnswerBody = z.object({ answer: z.enum(ID_ANSWERS) });
-export const onlyVerifiedBody = z.object({ on: z.boolean() });
 
 const NO_STORE = { "Cache-Control": "no-store, private", "X-Content-Type-Options": "nosniff" };
 
@@ -78,7 +72,7 @@ export const identify = new Hono<AppEnv>()
   })
   .post("/games/identify/challenge", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, challengeBody);
+    const body = await bodyOf(c, "POST /api/games/identify/challenge");
     const r = await issueChallenge(caller.profileId, body.noHands ?? false);
     if (!r.ok) throw REFUSED[r.reason]();
     return answer(c, "POST /api/games/identify/challenge", { challenge: r.challenge });
@@ -146,7 +140,7 @@ export const identify = new Hono<AppEnv>()
   .put("/games/identify/attempts/:attemptId", async (c) => {
     const caller = requireCaller(c);
     const id = parseWith(tokenSchema, c.req.param("attemptId"));
-    const said = (await jsonBody(c, idAnswerBody)).answer;
+    const said = (await bodyOf(c, "PUT /api/games/identify/attempts/:attemptId")).answer;
     const r = await answerAttempt(caller.profileId, id, said, await placeOf(clientAddress(c), deviceToken(c)));
     if (!r.ok) {
       if (r.reason === "answered") throw conflict("You already answered.", "already_voted");
@@ -169,7 +163,7 @@ export const identify = new Hono<AppEnv>()
   })
   .put("/settings/verified-only", async (c) => {
     const caller = requireCaller(c);
-    const { on } = await jsonBody(c, onlyVerifiedBody);
+    const { on } = await bodyOf(c, "PUT /api/settings/verified-only");
     await setOnlyVerifiedMessages(caller.profileId, on);
     return answer(c, "PUT /api/settings/verified-only", { on });
   })
@@ -182,7 +176,7 @@ export const identify = new Hono<AppEnv>()
   .put("/admin/games/identify/:attemptId", async (c) => {
     const caller = requireAdmin(c);
     const id = parseWith(tokenSchema, c.req.param("attemptId"));
-    const said = (await jsonBody(c, idAnswerBody)).answer;
+    const said = (await bodyOf(c, "PUT /api/admin/games/identify/:attemptId")).answer;
     if (!(await getAttempt(id))) throw notFound("No such selfie.");
     const outcome = said === "SAME" ? "VERIFIED" : "REJECTED";
     const admin = { who: { accountId: caller.accountId, name: caller.name }, answer: said };

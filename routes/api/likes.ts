@@ -5,10 +5,9 @@
  */
 
 import { type Context, Hono } from "hono";
-import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
-import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
+import { bodyOf, idSchema, parseWith, queryOf } from "../validate.ts";
 import { requireCaller, requireOwnProfile } from "../middleware.ts";
 import { countLike, likeAllowed, ownTowards, reachableProfile, readLikeHits } from "../policy.ts";
 import type { ReadHit } from "../../kv/ratelimit.ts";
@@ -28,36 +27,9 @@ import {
   unblock,
   visiblePicIds,
 } from "../../kv/likes.ts";
-import { LIKE_TYPES } from "../../domain/shapes/likes.ts";
 import { answer } from "../answer.ts";
 import { hotLiked } from "../../kv/games/hotOrNot.ts";
 import { detached } from "../../kv/roundTrips.ts";
-
-const likeType = z.enum(LIKE_TYPES);
-const cursor = z.string().max(500).optional();
-
-export const profileLikeBody = z.object({
-  likerProfileId: idSchema,
-  likedProfileId: idSchema,
-  likeType,
-  blocked: z.boolean().optional(),
-  /** Accepted for the spec's body shape; the server's clock sets the time. */
-  tsCreated: z.number().nullish(),
-});
-
-export const picLikeBody = z.object({
-  likerProfileId: idSchema,
-  profilePicId: idSchema,
-  profilePicProfileId: idSchema,
-  likeType,
-  tsCreated: z.number().nullish(),
-});
-
-export const likesGivenQuery = z.object({ cursor, likeType: likeType.default("LIKE") });
-
-export const profileLikeQuery = z.object({ likerProfileId: idSchema, likedProfileId: idSchema });
-
-export const cursorQuery = z.object({ cursor });
 
 /** The path's `:profileId`, which must be one of the caller's own profiles (401, 400, 403). */
 async function ownProfileParam(c: Context<AppEnv>): Promise<string> {
@@ -81,7 +53,7 @@ export const likes = new Hono<AppEnv>()
   })
   .get("/profile-likes/by-liker/:profileId", async (c) => {
     const id = await ownProfileParam(c);
-    const q = queryOf(c, likesGivenQuery);
+    const q = queryOf(c, "GET /api/profile-likes/by-liker/:profileId");
     return answer(
       c,
       "GET /api/profile-likes/by-liker/:profileId",
@@ -91,7 +63,7 @@ export const likes = new Hono<AppEnv>()
   // Who liked me. Only LIKEs: a member never learns who disliked them.
   .get("/profile-likes/by-liked/:profileId", async (c) => {
     const id = await ownProfileParam(c);
-    const q = queryOf(c, cursorQuery);
+    const q = queryOf(c, "GET /api/profile-likes/by-liked/:profileId");
     return answer(
       c,
       "GET /api/profile-likes/by-liked/:profileId",
@@ -100,13 +72,13 @@ export const likes = new Hono<AppEnv>()
   })
   .get("/profile-like", async (c) => {
     requireCaller(c);
-    const q = queryOf(c, profileLikeQuery);
+    const q = queryOf(c, "GET /api/profile-like");
     await ownTowards(c, q.likerProfileId, q.likedProfileId);
     return answer(c, "GET /api/profile-like", await getProfileLike(q.likerProfileId, q.likedProfileId));
   })
   .put("/profile-like", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, profileLikeBody);
+    const body = await bodyOf(c, "PUT /api/profile-like");
     // The like's limits are read beside the checks of who may like whom; counted in its own commit.
     let hitsRead: Promise<ReadHit[]> | null = readLikeHits(caller, body.likeType);
     hitsRead.catch(() => {}); // a like refused before it leaves them unread
@@ -138,7 +110,7 @@ export const likes = new Hono<AppEnv>()
   })
   .put("/profile-pic-like", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, picLikeBody);
+    const body = await bodyOf(c, "PUT /api/profile-pic-like");
     const owner = await ownTowards(c, body.likerProfileId, body.profilePicProfileId);
     const stored = (await getPicLikes(body.likerProfileId, [body.profilePicId]))[0];
     if (stored?.likeType !== "LIKE") await countLike(caller, body.likeType);
@@ -150,10 +122,7 @@ export const likes = new Hono<AppEnv>()
   // The caller's picture likes; with ?profilePicProfileId= all of them on that member's pictures.
   .get("/profile-pic-likes/by-liker-profileid/:profileId", async (c) => {
     const id = await ownProfileParam(c);
-    const q = queryOf(
-      c,
-      z.object({ cursor, likeType: likeType.default("LIKE"), profilePicProfileId: idSchema.optional() }),
-    );
+    const q = queryOf(c, "GET /api/profile-pic-likes/by-liker-profileid/:profileId");
     if (q.profilePicProfileId) {
       const owner = await reachableProfile(id, q.profilePicProfileId);
       return answer(c, "GET /api/profile-pic-likes/by-liker-profileid/:profileId", {
@@ -170,7 +139,7 @@ export const likes = new Hono<AppEnv>()
   // Likes on the caller's pictures: only LIKEs, as for profiles.
   .get("/profile-pic-likes/by-liked-profileid/:profileId", async (c) => {
     const id = await ownProfileParam(c);
-    const q = queryOf(c, cursorQuery);
+    const q = queryOf(c, "GET /api/profile-pic-likes/by-liked-profileid/:profileId");
     return answer(
       c,
       "GET /api/profile-pic-likes/by-liked-profileid/:profileId",

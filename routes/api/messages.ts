@@ -11,7 +11,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, conflict, dailyLimit, forbidden, notFound, tooMany } from "../errors.ts";
-import { idempotencyKeyHeader, jsonBody, parseWith, queryOf } from "../validate.ts";
+import { bodyOf, idempotencyKeyHeader, parseWith, queryOf } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
 import { refuseRestricted } from "../policy.ts";
 import { restrictionOf } from "../../kv/games/dungeon.ts";
@@ -57,30 +57,17 @@ import { phrase } from "../../domain/phrases.ts";
 import { answer } from "../answer.ts";
 
 const id = z.string().refine(isId, "must be a valid id");
-export const windowQuery = z.object({ sinceMessageId: id.optional(), beforeMessageId: id.optional() })
-  .refine((w) => !(w.sinceMessageId && w.beforeMessageId), "use sinceMessageId or beforeMessageId, not both");
 const sectorParam = z.string().regex(/^-?\d{1,2}:-?\d{1,3}$/, "a sector is lat:lon in whole degrees")
   .refine((s) => {
     const [lat, lon] = s.split(":").map(Number);
     return lat >= -90 && lat <= 90 && lon >= -180 && lon < 180;
   }, "sector out of range");
 
-export const messageBody = z.object({
-  recipientProfileId: id.nullish(),
-  senderProfileId: id,
-  bodyText: z.string().max(MAX_TEXT + 1000).default(""),
-  profilePicIds: z.array(id).max(10).default([]),
-  tsCreated: z.number().optional(),
-  viewOnce: z.boolean().optional(),
-});
-
 const DELETE_REFUSALS: Record<DeleteRefusal, () => Error> = {
   not_found: () => notFound("No such message."),
   not_sender: () => forbidden("Only its sender can delete a message for both sides."),
   too_late: () => conflict("A message can be deleted for both sides within 10 minutes of sending.", "too_late"),
 };
-
-export const deleteMessageQuery = z.object({ for: z.enum(["me", "both"]).default("me") });
 
 /** The limits a new conversation counts (beside every message's). */
 const CONVERSATION_LIMITS = ["newConversationsPerDay", "newMemberConversations"] as const;
@@ -109,13 +96,11 @@ function broadcastLimits(caller: { accountId: string; accountCreated: number }) 
 const withinMessageLimit = (hits: readonly ReadHit[]) =>
   withinLimit(hits.filter((h) => (MESSAGE_LIMITS as readonly string[]).includes(h.name)));
 
-export const sectorPageQuery = z.object({ page: z.coerce.number().int().min(0).max(50).default(0) });
-
 export const messages = new Hono<AppEnv>()
   .delete("/message/:id", async (c) => {
     const caller = requireCaller(c);
     const messageId = parseWith(id, c.req.param("id"));
-    const { for: scope } = queryOf(c, deleteMessageQuery);
+    const { for: scope } = queryOf(c, "DELETE /api/message/:id");
     const res = await deleteMessage(caller.profileId, messageId, scope);
     if (!res.ok) throw DELETE_REFUSALS[res.reason]();
     return answer(c, "DELETE /api/message/:id", { deleted: scope });
@@ -136,7 +121,7 @@ export const messages = new Hono<AppEnv>()
   .get("/messages/most-recent-with/:profileId", async (c) => {
     const caller = requireCaller(c);
     if (c.req.param("profileId") !== caller.profileId) throw forbidden();
-    const w = queryOf(c, windowQuery);
+    const w = queryOf(c, "GET /api/messages/most-recent-with/:profileId");
     // The block lists are read beside the conversations' index, not before it.
     return answer(
       c,
@@ -149,7 +134,7 @@ export const messages = new Hono<AppEnv>()
     const a = parseWith(id, c.req.param("a")), b = parseWith(id, c.req.param("b"));
     if (a !== caller.profileId && b !== caller.profileId) throw forbidden();
     const other = a === caller.profileId ? b : a;
-    const w = queryOf(c, windowQuery);
+    const w = queryOf(c, "GET /api/messages/between/:a/:b");
     // The page is read beside the block check (one wait, not two) and dropped unseen when blocked.
     const [blocked, page] = await Promise.all([
       isBlockedEither(caller.profileId, other),
@@ -168,7 +153,7 @@ export const messages = new Hono<AppEnv>()
   })
   .post("/message", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, messageBody);
+    const body = await bodyOf(c, "POST /api/message");
     if (body.senderProfileId !== caller.profileId) throw forbidden("You can only send as yourself.");
     // A retry of a send that was stored (its answer lost, or queued offline) gets the first copy.
     const sendKey = parseWith(idempotencyKeyHeader, c.req.header("idempotency-key"));
@@ -275,7 +260,7 @@ export const messages = new Hono<AppEnv>()
   .get("/messages/by-sector/:sector", async (c) => {
     const caller = requireCaller(c);
     const sector = parseWith(sectorParam, c.req.param("sector"));
-    const { page } = queryOf(c, sectorPageQuery);
+    const { page } = queryOf(c, "GET /api/messages/by-sector/:sector");
     // Blocked members, and members who hide (or are off the map), are left out (kv/messages.ts).
     const res = await broadcastsSeenBy(caller.profileId, sector, page, await blockedSet(caller.profileId));
     return answer(c, "GET /api/messages/by-sector/:sector", {

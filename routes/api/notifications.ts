@@ -5,25 +5,14 @@
  */
 
 import { Hono } from "hono";
-import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { badRequest, forbidden, notFound } from "../errors.ts";
-import { idParam, jsonBody } from "../validate.ts";
+import { bodyOf, idParam } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
 import { isDiscreet } from "../device.ts";
 import { deleteNotification, listNotifications } from "../../kv/notifications.ts";
 import { addPushSubscription, allowedEndpoint, removePushSubscription } from "../../kv/push.ts";
 import { answer } from "../answer.ts";
-
-const base64url = z.string().min(8).max(200).regex(/^[A-Za-z0-9_-]+=*$/, "must be base64url");
-
-export const subscriptionBody = z.object({
-  deviceName: z.string().trim().min(1).max(80),
-  endpoint: z.string().url().max(1000),
-  expirationTime: z.number().int().min(0).nullable().default(0),
-  auth_base64: base64url,
-  p256dh_base64: base64url,
-});
 
 export const notifications = new Hono<AppEnv>()
   .get("/notifications/:profileId", async (c) => {
@@ -38,7 +27,7 @@ export const notifications = new Hono<AppEnv>()
   })
   .post("/push-subscriptions", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, subscriptionBody);
+    const body = await bodyOf(c, "POST /api/push-subscriptions");
     if (!allowedEndpoint(body.endpoint)) throw badRequest("This push service is not supported.", "push_endpoint");
     // A device in discreet mode gets neutral notifications (workers/push.ts).
     const sub = await addPushSubscription(caller.accountId, {

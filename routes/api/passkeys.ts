@@ -15,7 +15,6 @@
 
 import { type Context, Hono } from "hono";
 import { Buffer } from "node:buffer";
-import * as z from "zod";
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -25,10 +24,10 @@ import {
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { AppEnv } from "../env.ts";
 import { badRequest, conflict, notFound, tooMany, unauthorized } from "../errors.ts";
-import { credentialIdSchema, idParam, jsonBody } from "../validate.ts";
+import { bodyOf, credentialIdSchema, idParam } from "../validate.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
 import { logIn } from "../login.ts";
-import { confirmBody, optionalJson, requireReauth } from "../reauth.ts";
+import { requireReauth } from "../reauth.ts";
 import { config } from "../../config/config.ts";
 import { deviceOf } from "../../domain/device.ts";
 import { TEXTS } from "../../domain/texts.ts";
@@ -65,20 +64,6 @@ function expected(c: Context<AppEnv>, challenge: string) {
   };
 }
 
-// The browser's answers are checked by the library; here only their outer shape and size.
-const credentialJson = z.object({
-  id: z.string().max(1024),
-  rawId: z.string().max(1024),
-  type: z.literal("public-key"),
-})
-  .passthrough();
-export const registerBody = z.object({ response: credentialJson, name: z.string().trim().max(60).optional() });
-export const loginBody = z.object({
-  challengeId: z.string().regex(/^[\w-]{16,64}$/, "must be a challenge id"),
-  response: credentialJson,
-  rememberMe: z.boolean().optional(),
-});
-
 /** What the member sees of a passkey (never the key). */
 const viewOf = (p: Passkey) => ({
   id: p.id,
@@ -95,7 +80,7 @@ export const passkeys = new Hono<AppEnv>()
   })
   .post("/passkeys/register/options", async (c) => {
     const caller = requireCaller(c);
-    await requireReauth(caller, (await optionalJson(c, confirmBody)).currentPassword);
+    await requireReauth(caller, (await bodyOf(c, "POST /api/passkeys/register/options")).currentPassword);
     const existing = await listPasskeys(caller.accountId);
     if (existing.length >= MAX_PASSKEYS) throw conflict(`At most ${MAX_PASSKEYS} passkeys.`, "too_many_passkeys");
     const rp = relyingParty(c);
@@ -118,7 +103,7 @@ export const passkeys = new Hono<AppEnv>()
   })
   .post("/passkeys/register", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, registerBody);
+    const body = await bodyOf(c, "POST /api/passkeys/register");
     const waiting = await takeChallenge(`register-${caller.sessionId}`);
     if (!waiting || waiting.accountId !== caller.accountId) throw badRequest(TEXTS.passkeyExpired, "no_challenge");
     const result = await verifyRegistrationResponse({
@@ -156,7 +141,7 @@ export const passkeys = new Hono<AppEnv>()
     return answer(c, "POST /api/passkeys/login/options", { options: { ...options }, challengeId });
   })
   .post("/passkeys/login", async (c) => {
-    const body = await jsonBody(c, loginBody);
+    const body = await bodyOf(c, "POST /api/passkeys/login");
     if (!(await hit("loginByAddress", clientAddress(c)))) throw tooMany();
     const waiting = await takeChallenge(`login-${body.challengeId}`);
     if (!waiting || waiting.purpose !== "login") throw unauthorized(TEXTS.passkeyExpired);

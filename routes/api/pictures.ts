@@ -6,10 +6,10 @@
  */
 
 import { type Context, Hono } from "hono";
-import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound, tooMany } from "../errors.ts";
-import { jsonBody, parseWith } from "../validate.ts";
+import { bodyOf, parseWith, queryOf } from "../validate.ts";
+import { uploadFields } from "../../domain/requests.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
 import { MULTIPART_ALLOWANCE, readMultipart } from "../multipart.ts";
 import { isId } from "../../kv/ids.ts";
@@ -32,7 +32,7 @@ import {
   setPictureNsfw,
 } from "../../kv/pictures.ts";
 import { cropOwnPicture, loadMaster, loadVariant } from "../../workers/pictures.ts";
-import { MAX_UPLOAD_BYTES, PIC_SIZES, type PicSize, PictureRejected, prepareUpload } from "../../images/pipeline.ts";
+import { MAX_UPLOAD_BYTES, type PicSize, PictureRejected, prepareUpload } from "../../images/pipeline.ts";
 import type { Profile } from "../../domain/shapes/profiles.ts";
 import { answer } from "../answer.ts";
 
@@ -56,29 +56,6 @@ function rejected(e: PictureRejected): ApiError {
   const code = e.status === 413 ? "too_large" : e.status === 415 ? "unsupported_type" : "unreadable_picture";
   return new ApiError(e.status, code, e.reasons.join(" "));
 }
-
-const picQuery = z.object({
-  scale_x: z.coerce.number().refine((n) => (PIC_SIZES as readonly number[]).includes(n), {
-    message: `scale_x must be one of ${PIC_SIZES.join(", ")}.`,
-  }).optional(),
-  orig: z.enum(["0", "1"]).optional(),
-  v: z.string().max(40).optional(),
-});
-
-export const nsfwBody = z.object({ nsfw: z.boolean() });
-
-export const cropBody = z.object({
-  x: z.number().finite().min(0),
-  y: z.number().finite().min(0),
-  width: z.number().finite().min(1),
-  height: z.number().finite().min(1),
-  rotate: z.number().finite().refine((r) => r % 90 === 0, "The rotation is a multiple of 90 degrees.").default(0),
-});
-
-const uploadFields = z.object({
-  authorProfileId: z.string({ error: "authorProfileId is required." }),
-  picfilename: z.string().max(255).optional(),
-});
 
 function picId(c: Context): string {
   const id = c.req.param("id") ?? "";
@@ -139,7 +116,7 @@ function sendPicture(c: Context, served: ServedPicture | null, pic: ProfilePic, 
 /** GET of a served size: the NSFW route shows a flagged picture as it is, the plain one blurred. */
 async function servePicture(c: Context<AppEnv>, nsfwRoute: boolean): Promise<Response> {
   requireCaller(c);
-  const q = parseWith(picQuery, c.req.query());
+  const q = nsfwRoute ? queryOf(c, "GET /api/profile-pic/nsfw/:id") : queryOf(c, "GET /api/profile-pic/:id");
   const { pic } = await visiblePic(c);
   const blur = pic.nsfw && !nsfwRoute;
   const versioned = q.v === pic.gen;
@@ -152,8 +129,7 @@ async function servePicture(c: Context<AppEnv>, nsfwRoute: boolean): Promise<Res
 export const pictures = new Hono<AppEnv>()
   .post("/profile-pic", async (c) => {
     const caller = requireCaller(c);
-    const replaceId = c.req.query("replace_id");
-    if (replaceId !== undefined && !isId(replaceId)) throw badRequest("replace_id is not a picture id.");
+    const { replace_id: replaceId } = queryOf(c, "POST /api/profile-pic");
     if (
       !(await hit("uploadByAccount", caller.accountId)) || !(await hit("uploadByAddress", clientAddress(c))) ||
       !(await hitNewMember("newMemberUploads", caller))
@@ -203,7 +179,7 @@ export const pictures = new Hono<AppEnv>()
   .put("/profile-pic/:id", async (c) => {
     const caller = requireCaller(c);
     const id = (await ownPic(c)).id;
-    const body = await jsonBody(c, nsfwBody);
+    const body = await bodyOf(c, "PUT /api/profile-pic/:id");
     const res = await setPictureNsfw(caller.profileId, id, body.nsfw);
     if (!res.ok) throw REFUSALS[res.reason]();
     return answer(c, "PUT /api/profile-pic/:id", picInfo(res.pic));
@@ -211,7 +187,7 @@ export const pictures = new Hono<AppEnv>()
   .put("/profile-pic/:id/crop", async (c) => {
     const caller = requireCaller(c);
     const id = (await ownPic(c)).id;
-    const box = await jsonBody(c, cropBody);
+    const box = await bodyOf(c, "PUT /api/profile-pic/:id/crop");
     try {
       const res = await cropOwnPicture(caller.profileId, id, box);
       if (!res.ok) throw REFUSALS[res.reason]();

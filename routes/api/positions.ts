@@ -13,112 +13,19 @@ import pLimit from "p-limit";
 import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { badRequest, notFound, tooMany } from "../errors.ts";
-import { idSchema, jsonBody, parseWith, queryOf } from "../validate.ts";
+import { bodyOf, idSchema, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
-import { CHARACTERISTIC_VALUES } from "../../domain/characteristics.ts";
 import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions/mod.ts";
 import { saveOwnPosition } from "../ownPosition.ts";
-import {
-  type BriefsArea,
-  type BriefsQuery,
-  DEFAULT_SIZES,
-  mapView,
-  MAX_BRIEFS_SIZE,
-  profileBriefs,
-} from "../../kv/briefs.ts";
+import { type BriefsArea, type BriefsQuery, DEFAULT_SIZES, mapView, profileBriefs } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
-import { LIKE_FILTERS, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
+import { MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
 import { answer } from "../answer.ts";
 import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
-
-const NUMBER_RE = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
-
-/** A decimal number in a query string, within [min, max]. */
-const numberParam = (min: number, max: number) =>
-  z.string().trim().regex(NUMBER_RE, "must be a number").transform(Number).pipe(z.number().min(min).max(max));
-
-const intParam = (min: number, max: number) =>
-  z.string().trim().regex(/^\d{1,9}$/, "must be a whole number").transform(Number).pipe(z.number().min(min).max(max));
-
-const latParam = numberParam(-90, 90);
-const lonParam = numberParam(-180, 180);
-
-/** A comma list in a query string, each value one of `allowed`. */
-const listParam = (allowed: ReadonlySet<string>, what: string) =>
-  z.string().transform((s, ctx) => {
-    const values = [...new Set(s.split(",").map((v) => v.trim().toLowerCase()).filter(Boolean))];
-    const bad = values.filter((v) => !allowed.has(v));
-    if (bad.length) ctx.addIssue({ code: "custom", message: `unknown ${what}: ${bad.join(", ")}` });
-    return values;
-  });
-
-const LIKE_FILTER_BY_LOWER = new Map(LIKE_FILTERS.map((f) => [f.toLowerCase(), f]));
-
-const pagingAndFilters = {
-  page: intParam(0, 1_000_000).optional(),
-  size: intParam(1, MAX_BRIEFS_SIZE).optional(),
-  chars: listParam(CHARACTERISTIC_VALUES, "characteristic").optional(),
-  likes: listParam(new Set(LIKE_FILTER_BY_LOWER.keys()), "like filter")
-    .transform((vs) => vs.map((v) => LIKE_FILTER_BY_LOWER.get(v)!))
-    .optional(),
-  /** Ages within `min-max` (either end may be left out: `25-`, `-40`). */
-  age: z.string().trim().regex(/^(1[89]|[2-9]\d)?-(1[89]|[2-9]\d)?$/, 'must look like "25-40" (18 to 99)')
-    .transform((s) => s.split("-").map((v) => v ? Number(v) : undefined))
-    .optional(),
-  /** Only members within this many kilometres. */
-  km: numberParam(0.1, 20_000).optional(),
-  /** `1`: only members online now. */
-  online: z.enum(["1"]).optional(),
-  /** `1`: only members with a picture. */
-  pics: z.enum(["1"]).optional(),
-  /** Milliseconds since the epoch: leave out members the caller rated before then (the swipe deck). */
-  ratedBefore: z.string().trim().regex(/^\d{1,16}$/, "must be a time in milliseconds").transform(Number).optional(),
-  /** `verified=1`: only members who show the Verified badge (3 2 1 Identify). */
-  verified: z.enum(["1", "true", "0", "false"]).transform((v) => v === "1" || v === "true").optional(),
-};
-
-export const briefsQuery = z.object(pagingAndFilters);
-
-export const boundsQuery = z.object({
-  ...pagingAndFilters,
-  latMin: latParam,
-  lonMin: lonParam,
-  latMax: latParam,
-  lonMax: lonParam,
-}).refine((q) => q.latMin <= q.latMax, { message: "latMin must not exceed latMax", path: ["latMin"] });
-
-const { page: _page, size: _size, ...filters } = pagingAndFilters;
-
-/** The map's view: a box and the filters, without paging (one answer of up to `MAP_PROFILE_CAP`). */
-export const mapViewQuery = z.object({
-  ...filters,
-  latMin: latParam,
-  lonMin: lonParam,
-  latMax: latParam,
-  lonMax: lonParam,
-}).refine((q) => q.latMin <= q.latMax, { message: "latMin must not exceed latMax", path: ["latMin"] });
+import type { ParsedQuery } from "../../domain/requests.ts";
 
 const sectorParam = z.string().regex(/^-?\d{1,3}:-?\d{1,3}$/, 'must look like "33:-112"');
-
-const coordinate = (min: number, max: number) => z.number().min(min).max(max).nullish();
-
-/** Spec ProfilePosition as the client sends it; the point in `use` must be given. */
-export const positionBody = z.object({
-  profileId: idSchema.optional(),
-  overrideLat: coordinate(-90, 90),
-  overrideLon: coordinate(-180, 180),
-  gpsLat: coordinate(-90, 90),
-  gpsLon: coordinate(-180, 180),
-  gpsTimestamp: z.number().int().min(0).max(8.64e15).nullish(),
-  use: z.enum(["OVERRIDE", "DEVICE_GPS"]),
-  hide: z.boolean().default(false),
-}).superRefine((b, ctx) => {
-  const [lat, lon] = b.use === "OVERRIDE" ? ["overrideLat", "overrideLon"] as const : ["gpsLat", "gpsLon"] as const;
-  for (const k of [lat, lon]) {
-    if (b[k] == null) ctx.addIssue({ code: "custom", path: [k], message: `is required when use is ${b.use}` });
-  }
-});
 
 /** Counts a discovery query against both scopes; 429 past either. */
 async function limitDiscovery(c: Context<AppEnv>, accountId: string): Promise<void> {
@@ -146,6 +53,9 @@ const HEAVY_MIN_SIZE = 100;
  */
 const heavyViews = config.heavyViewsAtOnce > 0 ? pLimit(config.heavyViewsAtOnce) : null;
 
+/** The paging and filters of a discovery query, parsed (domain/requests.ts). */
+type BriefsParams = ParsedQuery<"GET /api/profile-briefs/nearest">;
+
 /**
  * Answers a discovery call: the caller first (401), then the parameters (400), the limit (429),
  * then `run` with the query in the store's terms, in a heavy view's turn when it answers `size`
@@ -154,9 +64,9 @@ const heavyViews = config.heavyViewsAtOnce > 0 ? pLimit(config.heavyViewsAtOnce)
 async function discovery<A, R extends ApiRoute>(
   c: Context<AppEnv>,
   route: R,
-  parse: () => { area: A; q: z.infer<typeof briefsQuery> },
+  parse: () => { area: A; q: BriefsParams },
   run: (viewerId: string, area: A, query: BriefsQuery) => Promise<ApiAnswer<R>>,
-  size: (area: A, q: z.infer<typeof briefsQuery>) => number,
+  size: (area: A, q: BriefsParams) => number,
 ) {
   const caller = requireCaller(c);
   const { area, q: { age, km, online, pics, ...q } } = parse();
@@ -188,7 +98,7 @@ function briefs(
     | "GET /api/profile-briefs/nearest"
     | "GET /api/profile-briefs/by-bounds"
     | "GET /api/profile-briefs/by-sector/:sector",
-  parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> },
+  parse: () => { area: BriefsArea; q: BriefsParams },
 ) {
   return discovery(c, route, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
 }
@@ -197,7 +107,7 @@ export const positions = new Hono<AppEnv>()
   .put("/profile-position/:profileId", async (c) => {
     const profileId = parseWith(idSchema, c.req.param("profileId"));
     const caller = await requireOwnProfile(c, profileId);
-    const body = await jsonBody(c, positionBody);
+    const body = await bodyOf(c, "PUT /api/profile-position/:profileId");
     if (body.profileId !== undefined && body.profileId !== profileId) {
       throw badRequest("profileId in the body must match the path.");
     }
@@ -223,11 +133,15 @@ export const positions = new Hono<AppEnv>()
   .get(
     "/profile-briefs/nearest",
     (c) =>
-      briefs(c, "GET /api/profile-briefs/nearest", () => ({ area: { kind: "nearest" }, q: queryOf(c, briefsQuery) })),
+      briefs(
+        c,
+        "GET /api/profile-briefs/nearest",
+        () => ({ area: { kind: "nearest" }, q: queryOf(c, "GET /api/profile-briefs/nearest") }),
+      ),
   )
   .get("/profile-briefs/by-bounds", (c) =>
     briefs(c, "GET /api/profile-briefs/by-bounds", () => {
-      const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, boundsQuery);
+      const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, "GET /api/profile-briefs/by-bounds");
       return { area: { kind: "bounds", bounds: { latMin, lonMin, latMax, lonMax } }, q };
     }))
   // The map's own view of a box: markers as rows, none past the profile cap (decision 0129).
@@ -236,7 +150,7 @@ export const positions = new Hono<AppEnv>()
       c,
       "GET /api/profile-briefs/map",
       () => {
-        const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, mapViewQuery);
+        const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, "GET /api/profile-briefs/map");
         return { area: { latMin, lonMin, latMax, lonMax }, q };
       },
       mapView,
@@ -245,7 +159,7 @@ export const positions = new Hono<AppEnv>()
   .get("/profile-briefs/by-sector/:sector", (c) =>
     briefs(c, "GET /api/profile-briefs/by-sector/:sector", () => ({
       area: { kind: "sector", sector: parseWith(sectorParam, c.req.param("sector")) },
-      q: queryOf(c, briefsQuery),
+      q: queryOf(c, "GET /api/profile-briefs/by-sector/:sector"),
     })))
   .get("/profile-positions/aggregates", async (c) => {
     const caller = requireCaller(c);

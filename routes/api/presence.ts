@@ -10,10 +10,9 @@
  */
 
 import { Hono } from "hono";
-import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
-import { idParam, idSchema, jsonBody, queryOf } from "../validate.ts";
+import { bodyOf, idParam, queryOf } from "../validate.ts";
 import { requireCaller } from "../middleware.ts";
 import { hidesPresence, presenceOf, setLookingAt, setPresenceHidden } from "../../kv/presence.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
@@ -24,31 +23,23 @@ import { answer } from "../answer.ts";
 
 const lastTyping = new Map<string, number>();
 
-export const idsQuery = z.object({
-  ids: z.string().max(50 * 65).transform((s) => s.split(",").filter(Boolean)).pipe(z.array(idSchema).min(1).max(50)),
-});
-
-export const presenceBody = z.object({ hidden: z.boolean() }).strict();
-
-export const lookingBody = z.object({ at: idSchema.nullable() }).strict();
-
 export const presence = new Hono<AppEnv>()
   .get("/presence", async (c) => {
     const caller = requireCaller(c);
-    const { ids } = queryOf(c, idsQuery);
+    const { ids } = queryOf(c, "GET /api/presence");
     const [all, blocked] = await Promise.all([presenceOf(caller.profileId, ids), blockedSet(caller.profileId)]);
     for (const id of ids) if (blocked.has(id)) all[id] = null;
     return answer(c, "GET /api/presence", all);
   })
   .put("/presence", async (c) => {
     const caller = requireCaller(c);
-    const { hidden } = await jsonBody(c, presenceBody);
+    const { hidden } = await bodyOf(c, "PUT /api/presence");
     await setPresenceHidden(caller.profileId, hidden);
     return answer(c, "PUT /api/presence", { hidden: await hidesPresence(caller.profileId) });
   })
   .post("/presence/looking", async (c) => {
     const caller = requireCaller(c);
-    const { at } = await jsonBody(c, lookingBody);
+    const { at } = await bodyOf(c, "POST /api/presence/looking");
     await setLookingAt(caller.profileId, at === caller.profileId ? null : at);
     return c.body(null, 204);
   })

@@ -9,19 +9,12 @@
 
 import { Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
-import * as z from "zod";
 import type { AppEnv } from "../env.ts";
-import { jsonBody } from "../validate.ts";
+import { bodyOf } from "../validate.ts";
 import { isSecureContext, requireCaller } from "../middleware.ts";
 import { DISCREET_COOKIE, isDiscreet } from "../device.ts";
 import { getSafety, safetyPlace, setSafety } from "../../kv/safety.ts";
 import { answer } from "../answer.ts";
-
-export const safetyBody = z.object({
-  showToEveryone: z.boolean().optional(),
-  discreet: z.boolean().optional(),
-  noticeSeen: z.literal(true).optional(),
-}).strict();
 
 export const safety = new Hono<AppEnv>()
   .get("/safety", async (c) => {
@@ -36,7 +29,7 @@ export const safety = new Hono<AppEnv>()
   })
   .put("/safety", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, safetyBody);
+    const body = await bodyOf(c, "PUT /api/safety");
     const { discreet, ...change } = body;
     const settings = await setSafety(caller.profileId, change);
     if (discreet === true) {

@@ -18,11 +18,10 @@
  */
 
 import { Hono } from "hono";
-import * as z from "zod";
 import { decodeMlsMessage } from "ts-mls";
 import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound, tooMany } from "../errors.ts";
-import { idParam, idSchema, jsonBody, queryOf } from "../validate.ts";
+import { bodyOf, idParam, queryOf } from "../validate.ts";
 import { ownTowards } from "../policy.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
 import { answer } from "../answer.ts";
@@ -46,7 +45,6 @@ import {
   deviceLive,
   getSecretChat,
   getSecretMessage,
-  KEY_PACKAGE_STOCK,
   listSecretChats,
   listSecretMessages,
   markSecretRead,
@@ -57,51 +55,12 @@ import {
   secretReadUpTo,
 } from "../../kv/secretChats.ts";
 import { frankingVerifies, fromBase64 } from "../../domain/franking.ts";
-import { MAX_TEXT, REPORT_REASONS } from "../../domain/texts.ts";
 import { SECRET_TEXTS } from "../../domain/secretChats.ts";
 import type { SecretChat } from "../../domain/shapes/secretChats.ts";
 import type { Caller } from "../env.ts";
 
-const b64 = (max: number) => z.string().min(4).max(max).regex(/^[A-Za-z0-9+/]+={0,2}$/, "must be base64");
 /** The MLS cipher suite secret chats use (islands/secret/mls.ts). */
 const CIPHER_SUITE = "MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519";
-
-export const secretDeviceBody = z.object({
-  deviceId: idSchema,
-  keyPackages: z.array(b64(4096)).max(KEY_PACKAGE_STOCK),
-});
-export const secretKeyPackagesBody = z.object({ keyPackages: z.array(b64(4096)).min(1).max(KEY_PACKAGE_STOCK) });
-export const secretClaimBody = z.object({ deviceId: idSchema, peerProfileId: idSchema });
-export const secretChatBody = z.object({
-  deviceId: idSchema,
-  peerProfileId: idSchema,
-  peerDevices: z.array(idSchema).min(1).max(10),
-  groupId: z.string().regex(/^[0-9a-f]{32}$/, "must be 16 bytes of hex"),
-  welcome: b64(65_536),
-  ratchetTree: b64(65_536),
-});
-export const secretMessageBody = z.object({
-  deviceId: idSchema,
-  ciphertext: b64(4 * MAX_TEXT + 4096),
-  commitment: b64(44),
-  epoch: z.number().int().min(0).max(2 ** 31),
-});
-export const secretReadBody = z.object({ messageId: idSchema });
-export const secretJoinBody = z.object({ deviceId: idSchema });
-export const secretApproveBody = z.object({
-  deviceId: idSchema,
-  newDeviceId: idSchema,
-  commit: b64(65_536),
-  welcome: b64(65_536),
-  ratchetTree: b64(65_536),
-  epoch: z.number().int().min(1).max(2 ** 31),
-});
-export const secretMessagesQuery = z.object({ after: idSchema.optional() });
-export const secretReportBody = z.object({
-  reason: z.enum(REPORT_REASONS.map((r) => r.id) as [string, ...string[]]),
-  text: z.string().max(MAX_TEXT),
-  frankingKey: b64(44),
-});
 
 /**
  * Is this base64 an MLS key package of the app's cipher suite whose credential names this member's
@@ -183,7 +142,7 @@ export const secretChats = new Hono<AppEnv>()
   })
   .post("/secret/devices", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, secretDeviceBody);
+    const body = await bodyOf(c, "POST /api/secret/devices");
     checkKeyPackages(body.keyPackages, caller, body.deviceId);
     const r = await registerDevice(caller, body.deviceId, body.keyPackages);
     if (r === "taken") throw conflict("This device id belongs to another session.", "device_taken");
@@ -193,7 +152,7 @@ export const secretChats = new Hono<AppEnv>()
   .post("/secret/devices/:deviceId/key-packages", async (c) => {
     const caller = requireCaller(c);
     const deviceId = idParam(c, "deviceId");
-    const body = await jsonBody(c, secretKeyPackagesBody);
+    const body = await bodyOf(c, "POST /api/secret/devices/:deviceId/key-packages");
     await ownDevice(caller, deviceId);
     checkKeyPackages(body.keyPackages, caller, deviceId);
     return answer(c, "POST /api/secret/devices/:deviceId/key-packages", {
@@ -202,7 +161,7 @@ export const secretChats = new Hono<AppEnv>()
   })
   .post("/secret/key-packages/claim", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, secretClaimBody);
+    const body = await bodyOf(c, "POST /api/secret/key-packages/claim");
     // Whose device it is comes first: a call with another's device is refused as such, whatever else it says.
     await ownDevice(caller, body.deviceId);
     if (body.peerProfileId === caller.profileId) throw badRequest("A secret chat is with another member.");
@@ -214,7 +173,7 @@ export const secretChats = new Hono<AppEnv>()
   })
   .post("/secret/chats", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, secretChatBody);
+    const body = await bodyOf(c, "POST /api/secret/chats");
     // Whose device it is comes first: a call with another's device is refused as such, whatever else it says.
     await ownDevice(caller, body.deviceId);
     if (body.peerProfileId === caller.profileId) throw badRequest("A secret chat is with another member.");
@@ -241,7 +200,7 @@ export const secretChats = new Hono<AppEnv>()
   .get("/secret/chats/:chatId/messages", async (c) => {
     const caller = requireCaller(c);
     const chat = await ownChat(caller, idParam(c, "chatId"));
-    const q = queryOf(c, secretMessagesQuery);
+    const q = queryOf(c, "GET /api/secret/chats/:chatId/messages");
     const other = chat.members.find((p) => p !== caller.profileId)!;
     return answer(c, "GET /api/secret/chats/:chatId/messages", {
       items: await listSecretMessages(chat.id, q.after),
@@ -251,7 +210,7 @@ export const secretChats = new Hono<AppEnv>()
   .post("/secret/chats/:chatId/read", async (c) => {
     const caller = requireCaller(c);
     const chat = await ownChat(caller, idParam(c, "chatId"));
-    const body = await jsonBody(c, secretReadBody);
+    const body = await bodyOf(c, "POST /api/secret/chats/:chatId/read");
     const m = await getSecretMessage(chat.id, body.messageId);
     if (!m || m.senderProfileId === caller.profileId) throw notFound();
     await markSecretRead(chat.id, caller.profileId, m.id, [m.senderProfileId]);
@@ -260,7 +219,7 @@ export const secretChats = new Hono<AppEnv>()
   .post("/secret/chats/:chatId/messages", async (c) => {
     const caller = requireCaller(c);
     const chat = await ownChat(caller, idParam(c, "chatId"));
-    const body = await jsonBody(c, secretMessageBody);
+    const body = await bodyOf(c, "POST /api/secret/chats/:chatId/messages");
     await ownDevice(caller, body.deviceId);
     const inChat = chat.devices.find((d) => d.profileId === caller.profileId && d.deviceId === body.deviceId);
     if (!inChat || inChat.removed) throw forbidden();
@@ -280,7 +239,7 @@ export const secretChats = new Hono<AppEnv>()
   .post("/secret/chats/:chatId/join", async (c) => {
     const caller = requireCaller(c);
     const chat = await ownChat(caller, idParam(c, "chatId"));
-    const body = await jsonBody(c, secretJoinBody);
+    const body = await bodyOf(c, "POST /api/secret/chats/:chatId/join");
     await ownDevice(caller, body.deviceId);
     if (chat.devices.some((d) => d.deviceId === body.deviceId && !d.removed)) {
       throw conflict("This device is in the chat already.", "already_in_chat");
@@ -303,7 +262,7 @@ export const secretChats = new Hono<AppEnv>()
   .post("/secret/chats/:chatId/approve", async (c) => {
     const caller = requireCaller(c);
     const chat = await ownChat(caller, idParam(c, "chatId"));
-    const body = await jsonBody(c, secretApproveBody);
+    const body = await bodyOf(c, "POST /api/secret/chats/:chatId/approve");
     await ownDevice(caller, body.deviceId);
     const approver = chat.devices.find((d) => d.profileId === caller.profileId && d.deviceId === body.deviceId);
     if (!approver || approver.removed) throw forbidden();
@@ -331,7 +290,7 @@ export const secretChats = new Hono<AppEnv>()
     if (m.senderProfileId === caller.profileId || m.kind !== "text") {
       throw badRequest("Report a message you received.");
     }
-    const body = await jsonBody(c, secretReportBody);
+    const body = await bodyOf(c, "POST /api/secret/chats/:chatId/messages/:messageId/report");
     if (!(await hit("reportByAccount", caller.accountId)) || !(await hit("reportByAddress", clientAddress(c)))) {
       throw tooMany();
     }

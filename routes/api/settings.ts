@@ -10,47 +10,24 @@
 
 import { Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
-import * as z from "zod";
 import type { AppEnv } from "../env.ts";
 import { conflict, notFound } from "../errors.ts";
-import { idParam, jsonBody } from "../validate.ts";
+import { bodyOf, idParam } from "../validate.ts";
 import { isSecureContext, requireCaller } from "../middleware.ts";
 import { trustOnlyThisPlace } from "../login.ts";
-import { accountAndSession, confirmBody, optionalJson, requireReauth } from "../reauth.ts";
+import { accountAndSession, requireReauth } from "../reauth.ts";
 import { settingsOf, settingsReads } from "../accountSettings.ts";
-import { THEME_COOKIE, THEMES } from "../device.ts";
+import { THEME_COOKIE } from "../device.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { normalizeEmail, setLanguage, setQuietHours, updateSettings } from "../../kv/accounts.ts";
-import { CLOCK_TIME, isTimeZone } from "../../domain/quietHours.ts";
-import { LOCALES } from "../../domain/i18n.ts";
 import { endOtherSessions, endSessionById, getSessionById, listSessions } from "../../kv/sessions.ts";
 import { answer } from "../answer.ts";
-
-export const settingsBody = z.object({
-  name: z.string().trim().min(1, "Name is required.").max(100),
-  email: z.string().trim().min(1, "Email is required.").max(254).email("Please enter a valid email address."),
-  password: z.string().min(8, "A password needs at least 8 characters.").max(128).optional(),
-  currentPassword: confirmBody.shape.currentPassword,
-});
-
-export const languageBody = z.object({ language: z.enum(LOCALES).nullable() });
-
-/** Do-not-disturb hours (domain/quietHours.ts), or null to turn them off. */
-export const quietHoursBody = z.object({
-  quietHours: z.object({
-    from: z.string().regex(CLOCK_TIME, "Use the time as HH:MM."),
-    to: z.string().regex(CLOCK_TIME, "Use the time as HH:MM."),
-    timeZone: z.string().max(64).refine(isTimeZone, "Unknown time zone."),
-  }).strict().nullable(),
-}).strict();
-
-export const themeBody = z.object({ theme: z.enum(THEMES) });
 
 export const settings = new Hono<AppEnv>()
   // This device's colour scheme: a cookie, so a logged-out page and the first paint follow it too.
   .put("/settings/theme", async (c) => {
     requireCaller(c);
-    const { theme } = await jsonBody(c, themeBody);
+    const { theme } = await bodyOf(c, "PUT /api/settings/theme");
     if (theme === "system") deleteCookie(c, THEME_COOKIE, { path: "/", secure: isSecureContext(c) });
     else {setCookie(c, THEME_COOKIE, theme, {
         path: "/",
@@ -63,14 +40,14 @@ export const settings = new Hono<AppEnv>()
   // The member's language (null: follow the browser's), for every page from the next one on.
   .put("/settings/language", async (c) => {
     const caller = requireCaller(c);
-    const { language } = await jsonBody(c, languageBody);
+    const { language } = await bodyOf(c, "PUT /api/settings/language");
     await setLanguage(caller.accountId, language);
     return answer(c, "PUT /api/settings/language", { language });
   })
   // Do-not-disturb hours: no push to any of the member's devices in them.
   .put("/settings/quiet-hours", async (c) => {
     const caller = requireCaller(c);
-    const { quietHours } = await jsonBody(c, quietHoursBody);
+    const { quietHours } = await bodyOf(c, "PUT /api/settings/quiet-hours");
     await setQuietHours(caller.accountId, quietHours);
     return answer(c, "PUT /api/settings/quiet-hours", { quietHours });
   })
@@ -84,7 +61,7 @@ export const settings = new Hono<AppEnv>()
   })
   .put("/settings", async (c) => {
     const caller = requireCaller(c);
-    const body = await jsonBody(c, settingsBody);
+    const body = await bodyOf(c, "PUT /api/settings");
     const { account } = await accountAndSession(caller);
     const emailChanged = normalizeEmail(body.email) !== account.email;
     if (emailChanged || body.password !== undefined) await requireReauth(caller, body.currentPassword);
@@ -118,7 +95,7 @@ export const settings = new Hono<AppEnv>()
   })
   .post("/sessions/end-others", async (c) => {
     const caller = requireCaller(c);
-    const body = await optionalJson(c, confirmBody);
+    const body = await bodyOf(c, "POST /api/sessions/end-others");
     await requireReauth(caller, body.currentPassword);
     const ended = await endOtherSessions(caller.accountId, caller.sessionId);
     await trustOnlyThisPlace(c, caller.accountId);
@@ -127,7 +104,7 @@ export const settings = new Hono<AppEnv>()
   .delete("/sessions/:id", async (c) => {
     const caller = requireCaller(c);
     const id = idParam(c, "id");
-    const body = await optionalJson(c, confirmBody);
+    const body = await bodyOf(c, "DELETE /api/sessions/:id");
     // Another member's (or no) session is a 404 before any confirmation is asked.
     if (!(await getSessionById(caller.accountId, id))) throw notFound("No such session.");
     await requireReauth(caller, body.currentPassword);
