@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { ApiError, errorBody } from "./errors.ts";
-import { credentialIdSchema, formFields, idParam } from "./validate.ts";
+import { bodyOf, credentialIdSchema, formFields, formOf, idParam, queryOf } from "./validate.ts";
 
 /** A tiny app that answers what the helpers make of a call, or their error. */
 function app() {
@@ -45,4 +45,66 @@ Deno.test("validate - formFields reads urlencoded and multipart forms; a body th
     const r = await a.request("/form", { method: "POST", body: "{}", headers: { "content-type": type } });
     assert.equal(r.status, 400, type);
   }
+});
+
+/** A tiny app whose handlers read their input through the contract's entries. */
+function contractApp() {
+  return new Hono()
+    .put("/note", async (c) => c.json(await bodyOf(c, "PUT /api/profile-note")))
+    .delete("/account", async (c) => c.json(await bodyOf(c, "DELETE /api/account")))
+    .get("/sector", (c) => c.json(queryOf(c, "GET /api/messages/by-sector/:sector")))
+    .post("/login", async (c) => c.json(await formOf(c, "POST /api/auth")))
+    .onError((e, c) => e instanceof ApiError ? c.json(errorBody(e.code, e.message), e.status) : c.json({}, 500));
+}
+
+const json = (body: unknown, method = "PUT") => ({
+  method,
+  body: JSON.stringify(body),
+  headers: { "content-type": "application/json" },
+});
+
+Deno.test("validate - bodyOf, queryOf and formOf parse with the route's contract entry: defaults filled, every issue named", async () => {
+  const a = contractApp();
+  const ids = { authorProfileId: "a1", aboutProfileId: "b2", bodyText: "hi" };
+  assert.deepEqual(await (await a.request("/note", json(ids))).json(), { ...ids, privateTags: [] });
+  const bad = await a.request("/note", json({ authorProfileId: "../x", bodyText: 1 }));
+  assert.equal(bad.status, 400);
+  const { error } = await bad.json();
+  assert.equal(error.code, "bad_request");
+  assert.match(error.message, /authorProfileId: must be an id/);
+  assert.match(error.message, /aboutProfileId: /);
+  const notJson = await a.request("/note", {
+    method: "PUT",
+    body: "{",
+    headers: { "content-type": "application/json" },
+  });
+  assert.deepEqual((await notJson.json()).error.message, "The body must be JSON.");
+  assert.deepEqual(await (await a.request("/sector?page=3")).json(), { page: 3 });
+  assert.equal((await a.request("/sector?page=51")).status, 400);
+  const form = await a.request("/login", { method: "POST", body: new URLSearchParams({ username: " Sam@x.org " }) });
+  assert.deepEqual(await form.json(), { username: "Sam@x.org", password: "" });
+});
+
+Deno.test("validate - a route whose body only confirms reads a call without JSON as {}, and checks a JSON one", async () => {
+  const a = contractApp();
+  assert.deepEqual(await (await a.request("/account", { method: "DELETE" })).json(), {});
+  const given = await a.request("/account", json({ currentPassword: "pw" }, "DELETE"));
+  assert.deepEqual(await given.json(), { currentPassword: "pw" });
+  assert.equal((await a.request("/account", json({ currentPassword: "x".repeat(1025) }, "DELETE"))).status, 400);
+});
+
+Deno.test("validate - the parsed input is typed by the entry, and a route without that part does not type-check", () => {
+  const app = new Hono()
+    .put("/note", async (c) => {
+      const note = await bodyOf(c, "PUT /api/profile-note");
+      const tags: string[] = note.privateTags;
+      // @ts-expect-error: a note body has no `likeType`.
+      note.likeType;
+      return c.json(tags);
+    })
+    // @ts-expect-error: `GET /api/profile-note` reads a query, not a body.
+    .get("/note", async (c) => c.json(await bodyOf(c, "GET /api/profile-note")))
+    // @ts-expect-error: `PUT /api/profile-note` reads a body, not a query.
+    .get("/notes", (c) => c.json(queryOf(c, "PUT /api/profile-note")));
+  assert.ok(app);
 });
