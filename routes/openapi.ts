@@ -126,10 +126,17 @@ function openApiDocument(app: Hono<AppEnv>): Json {
       parameters,
       responses,
     };
-    if (req.body) op.requestBody = { content: { "application/json": { schema: schemaOf(req.body, "input") } } };
+    // A body is required (a call without one is a 400) but where the route only confirms (`{}` then).
+    if (req.body) {
+      op.requestBody = {
+        required: !req.optionalBody,
+        content: { "application/json": { schema: schemaOf(req.body, "input") } },
+      };
+    }
     if (req.form) {
       const form = schemaOf(req.form, "input");
       op.requestBody = {
+        required: true,
         content: { "multipart/form-data": { schema: form }, "application/x-www-form-urlencoded": { schema: form } },
       };
     }
