@@ -39,7 +39,7 @@ import { VERIFIED_TEXTS } from "../../domain/verified.ts";
 import { clearChatNotification } from "../../kv/notifications.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { getShownPosition } from "../../kv/positions/mod.ts";
-import { isId } from "../../kv/ids.ts";
+import { storeId as id } from "../../domain/requestParts.ts";
 import {
   type LimitName,
   newMemberApplies,
@@ -56,7 +56,6 @@ import { MODERATION_TEXTS } from "../../domain/moderation.ts";
 import { phrase } from "../../domain/phrases.ts";
 import { answer } from "../answer.ts";
 
-const id = z.string().refine(isId, "must be a valid id");
 const sectorParam = z.string().regex(/^-?\d{1,2}:-?\d{1,3}$/, "a sector is lat:lon in whole degrees")
   .refine((s) => {
     const [lat, lon] = s.split(":").map(Number);
