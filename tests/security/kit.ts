@@ -8,6 +8,19 @@ import { kv } from "../../kv/db.ts";
  */
 export const COUNTED_ON_REFUSAL: readonly string[] = ["rate_limit_counts"];
 
+/**
+ * Keys that expire on their own within a run (what a member is looking at lasts 45 s): a suite that
+ * compares snapshots over minutes clears them between routes, so an expiry is never read as a write.
+ */
+export const EXPIRE_WITHIN_A_RUN: readonly string[] = ["looking_at"];
+
+/** Removes the keys of `EXPIRE_WITHIN_A_RUN`, before a snapshot that later calls are compared with. */
+export async function clearExpiring(): Promise<void> {
+  for (const prefix of EXPIRE_WITHIN_A_RUN) {
+    for await (const e of kv().list({ prefix: [prefix] })) await kv().delete(e.key);
+  }
+}
+
 /** One key as text (bigints and bytes included). */
 export function keyText(key: Deno.KvKey): string {
   return JSON.stringify(
