@@ -28,29 +28,36 @@ export const SERIAL = new Set([
 ]);
 
 /**
- * The remote lane: files run once more, in one more process beside the others, with the store on
- * remote KV (TEST_KV=remote: a KV Connect server 5 ms away, a database per test, tests/remoteKv.ts).
- * The API of what members do most (logging in, profiles, positions, likes, messages, the event
- * stream, presence, settings, notifications, notes, safety) and the health spends' flush; the browser
- * journeys on remote KV are a file of their own (tests/e2e/remote_journeys_test.ts). Run when the
- * suite runs them (every file, or these named); their times are kept apart from the local runs'.
+ * The remote lane: files run once more, with the store on remote KV (TEST_KV=remote: a KV Connect
+ * server 5 ms away, a database per test, tests/remoteKv.ts), in REMOTE_PROCESSES more processes
+ * beside the others. The API of what members do most (logging in, profiles, positions, likes,
+ * messages, the event stream, presence, settings, notifications, notes, safety) and the health
+ * spends' flush; the browser journeys on remote KV are a file of their own
+ * (tests/e2e/remote_journeys_test.ts). Each with its seconds on remote KV (2026-11-28, two cores at
+ * load 16 to 30), to split them. Run when the suite runs them (every file, or these named); their
+ * times are kept apart from the local runs'. See docs/decisions/0170-remote-kv-in-every-test-run.md.
  */
-export const REMOTE_LANE = [
-  "./kv/healthSpends_test.ts",
-  "./routes/api/auth_test.ts",
-  "./routes/api/events_test.ts",
-  "./routes/api/likes_test.ts",
-  "./routes/api/messages_delete_test.ts",
-  "./routes/api/messages_test.ts",
-  "./routes/api/messages_viewonce_test.ts",
-  "./routes/api/notes_test.ts",
-  "./routes/api/notifications_test.ts",
-  "./routes/api/positions_test.ts",
-  "./routes/api/presence_test.ts",
-  "./routes/api/profiles_test.ts",
-  "./routes/api/safety_test.ts",
-  "./routes/api/settings_test.ts",
-];
+export const REMOTE_LANE: Record<string, number> = {
+  "./kv/healthSpends_test.ts": 5,
+  "./routes/api/auth_test.ts": 16,
+  "./routes/api/events_test.ts": 16,
+  "./routes/api/likes_test.ts": 38,
+  "./routes/api/messages_delete_test.ts": 14,
+  "./routes/api/messages_test.ts": 26,
+  "./routes/api/messages_viewonce_test.ts": 5,
+  "./routes/api/notes_test.ts": 17,
+  "./routes/api/notifications_test.ts": 24,
+  "./routes/api/positions_test.ts": 116,
+  "./routes/api/presence_test.ts": 7,
+  "./routes/api/profiles_test.ts": 10,
+  "./routes/api/safety_test.ts": 7,
+  "./routes/api/settings_test.ts": 38,
+};
+/**
+ * The remote lane's processes: its tests mostly wait for the store (5 ms a call), so two halve its
+ * wall time for little more CPU.
+ */
+const REMOTE_PROCESSES = 2;
 
 /** Never searched for tests: deno.json's exclude list, plus what is not the project's. */
 const SKIP_DIRS = new Set(["node_modules", ".git", "static/build", "data", "tests/e2e/screenshots"]);
@@ -280,12 +287,14 @@ if (import.meta.main) {
     `${files.length} test files: ${groups.length} processes side by side (DENO_JOBS=${jobs})` +
       (serial.length ? `, then ${serial.length} alone` : ""),
   );
-  const remote = REMOTE_LANE.filter((f) => files.includes(f));
-  if (remote.length) console.log(`and ${remote.length} of them again on remote KV in one more process (REMOTE_LANE)`);
+  const remote = partition(files.filter((f) => f in REMOTE_LANE), REMOTE_PROCESSES, (f) => REMOTE_LANE[f]);
+  if (remote.length) {
+    console.log(`and ${remote.flat().length} of them again on remote KV in ${remote.length} more (REMOTE_LANE)`);
+  }
   const runs = await Promise.all([
     ...groups.map((g, i) => runProcess(`p${i + 1}`, g, flags, tmp)),
-    // Its times named apart (" on remote KV"): they are not the local runs' weights.
-    ...(remote.length ? [runProcess("remote", remote, flags, tmp, { TEST_KV: "remote" }).then(onRemoteKv)] : []),
+    // Their times named apart (" on remote KV"): they are not the local runs' weights.
+    ...remote.map((g, i) => runProcess(`remote${i + 1}`, g, flags, tmp, { TEST_KV: "remote" }).then(onRemoteKv)),
   ]);
   if (serial.length) runs.push(await runProcess("alone", serial, flags, tmp));
 
