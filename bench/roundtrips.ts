@@ -18,6 +18,7 @@ import { KEPT } from "../kv/kept.ts";
 import { startKeptReads } from "../kv/kept.ts";
 import { loadPositionIndex, startPositionSync, stopPositionSync } from "../kv/positions/mod.ts";
 import { arg, pct, processCpuMs, reportRows, sleep } from "./kit.ts";
+import { startKvConnectProcess } from "../tests/remoteKv.ts";
 
 const RTT = Number(arg("rtt-ms", "5"));
 const PARTNERS = Number(arg("partners", "20"));
@@ -34,7 +35,14 @@ const P50_GOAL_MS = 25;
 /** Idle long enough that every kept read has expired. */
 const COLD_IDLE_MS = Math.max(...Object.values(KEPT).map((k) => k.ttlMs)) + 300;
 
-const t = await testApp();
+/**
+ * `--kv-connect`: the store a KV Connect test server in a process of its own that answers `--rtt-ms` late
+ * (tests/remoteKv.ts), so each trip also pays the protocol (HTTP, protobuf, the server's own work); the calls are
+ * still counted, with no wait added in process.
+ */
+const KV_CONNECT = Deno.args.includes("--kv-connect");
+const server = KV_CONNECT ? await startKvConnectProcess({ rttMs: RTT }) : undefined;
+const t = await testApp(server ? { path: server.newDatabase() } : {});
 const box = "latMin=33&lonMin=-113&latMax=34&lonMax=-111";
 
 type M = Awaited<ReturnType<typeof t.member>>;
@@ -73,7 +81,7 @@ await send(writer, other, "hello, to begin with");
 await loadPositionIndex();
 startPositionSync();
 // Wrapped before the kept reads start: they are kept per handle.
-wrapKv((db) => countedKv(db, RTT));
+wrapKv((db) => countedKv(db, server ? 0 : RTT));
 startKeptReads();
 nameCallsByCaller(WHERE);
 
@@ -296,13 +304,13 @@ await reportRows(
     },
   ]).concat(series.map((s) => ({
     bench: "roundtrips",
-    metric: `${s.route}: p50 of ${P50_ROUNDS} warm requests at ${RTT} ms a trip`,
+    metric: `${s.route}: p50 of ${P50_ROUNDS} warm requests at ${RTT} ms a trip${server ? ", KV Connect" : ""}`,
     unit: "ms",
     value: s.p50Ms,
     // The goal is set for 5 ms a trip.
     ...(RTT === 5 ? { goal: P50_GOAL_MS } : {}),
     better: "lower" as const,
-  }))).concat(series.map((s) => ({
+  }))).concat((server ? [] : series).map((s) => ({
     bench: "roundtrips",
     metric: `${s.route}: its trips × ${RTT} ms + its CPU (the p50 on a core of its own)`,
     unit: "ms",
@@ -310,9 +318,12 @@ await reportRows(
     better: "lower" as const,
   }))),
   {
-    note: `${RTT} ms added to every store call, one request at a time, ${PARTNERS} conversation partners`,
+    note: `${RTT} ms added to every store call${
+      server ? " by a KV Connect test server in its own process" : ""
+    }, one request at a time, ${PARTNERS} conversation partners`,
     load: [load[0], load[1]],
   },
 );
+await server?.close();
 // The app's event bus (its tail of the change log, started with the kept reads) outlives `t.close()`: the bench ends here.
 Deno.exit(0);
