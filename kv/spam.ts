@@ -33,6 +33,8 @@ export async function isEarlyMessage(sender: string, recipient: string): Promise
     })
   ) ids.push(e.value);
   if (ids.length === 0) return true;
+  // Three messages or more: not early, whoever sent them (no need to read them: a round trip saved on remote KV).
+  if (ids.length >= EARLY_MESSAGES) return false;
   const msgs = await kv().getMany<Message[]>(ids.map(keys.message));
   if (msgs.some((m) => m.value?.senderProfileId === recipient)) return false;
   return ids.length < EARLY_MESSAGES;

@@ -27,6 +27,38 @@ export const SERIAL = new Set([
   "./tests/soak_test.ts",
 ]);
 
+/**
+ * The remote lane: files run once more, with the store on remote KV (TEST_KV=remote: a KV Connect
+ * server 5 ms away, a database per test, tests/remoteKv.ts), in REMOTE_PROCESSES more processes
+ * beside the others. The API of what members do most (logging in, profiles, positions, likes,
+ * messages, the event stream, presence, settings, notifications, notes, safety) and the health
+ * spends' flush; the browser journeys on remote KV are a file of their own
+ * (tests/e2e/remote_journeys_test.ts). Each with its seconds on remote KV (2026-11-28, two cores at
+ * load 16 to 30), to split them. Run when the suite runs them (every file, or these named); their
+ * times are kept apart from the local runs'. See docs/decisions/0170-remote-kv-in-every-test-run.md.
+ */
+export const REMOTE_LANE: Record<string, number> = {
+  "./kv/healthSpends_test.ts": 5,
+  "./routes/api/auth_test.ts": 16,
+  "./routes/api/events_test.ts": 16,
+  "./routes/api/likes_test.ts": 38,
+  "./routes/api/messages_delete_test.ts": 14,
+  "./routes/api/messages_test.ts": 26,
+  "./routes/api/messages_viewonce_test.ts": 5,
+  "./routes/api/notes_test.ts": 17,
+  "./routes/api/notifications_test.ts": 24,
+  "./routes/api/positions_test.ts": 116,
+  "./routes/api/presence_test.ts": 7,
+  "./routes/api/profiles_test.ts": 10,
+  "./routes/api/safety_test.ts": 7,
+  "./routes/api/settings_test.ts": 38,
+};
+/**
+ * The remote lane's processes: its tests mostly wait for the store (5 ms a call), so two halve its
+ * wall time for little more CPU.
+ */
+const REMOTE_PROCESSES = 2;
+
 /** Never searched for tests: deno.json's exclude list, plus what is not the project's. */
 const SKIP_DIRS = new Set(["node_modules", ".git", "static/build", "data", "tests/e2e/screenshots"]);
 /** `deno test`'s own pattern for a test file. */
@@ -149,12 +181,13 @@ async function runProcess(
   files: string[],
   flags: string[],
   tmp: string,
+  env: Record<string, string> = {},
 ): Promise<{ counts: Counts | null; timed: Timed[]; ok: boolean; tail: string }> {
   const junit = `${tmp}/${label}.xml`;
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", "--no-check", `--junit-path=${junit}`, ...flags.filter((f) => f !== "--no-check"), ...files],
     cwd: root,
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
@@ -194,6 +227,11 @@ async function runProcess(
     timed = parseJunit(await Deno.readTextFile(junit));
   } catch { /* the process ended before writing it */ }
   return { counts: summary, timed, ok: status.success && summary !== null, tail: tail.join("\n") };
+}
+
+/** A remote-lane run with its tests' files named " on remote KV", apart from the same files' local times. */
+function onRemoteKv<T extends { timed: Timed[] }>(r: T): T {
+  return { ...r, timed: r.timed.map((t) => ({ ...t, file: `${t.file} on remote KV` })) };
 }
 
 if (import.meta.main) {
@@ -249,7 +287,15 @@ if (import.meta.main) {
     `${files.length} test files: ${groups.length} processes side by side (DENO_JOBS=${jobs})` +
       (serial.length ? `, then ${serial.length} alone` : ""),
   );
-  const runs = await Promise.all(groups.map((g, i) => runProcess(`p${i + 1}`, g, flags, tmp)));
+  const remote = partition(files.filter((f) => f in REMOTE_LANE), REMOTE_PROCESSES, (f) => REMOTE_LANE[f]);
+  if (remote.length) {
+    console.log(`and ${remote.flat().length} of them again on remote KV in ${remote.length} more (REMOTE_LANE)`);
+  }
+  const runs = await Promise.all([
+    ...groups.map((g, i) => runProcess(`p${i + 1}`, g, flags, tmp)),
+    // Their times named apart (" on remote KV"): they are not the local runs' weights.
+    ...remote.map((g, i) => runProcess(`remote${i + 1}`, g, flags, tmp, { TEST_KV: "remote" }).then(onRemoteKv)),
+  ]);
   if (serial.length) runs.push(await runProcess("alone", serial, flags, tmp));
 
   let ok = true;

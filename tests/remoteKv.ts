@@ -12,15 +12,32 @@
 /** Do the kits run on remote KV (`TEST_KV=remote`)? */
 export const REMOTE_KV = Deno.env.get("TEST_KV") === "remote";
 
-/** The access token of the kits' server (KV Connect asks for 12 characters at least). */
+/** The access token of the kits' servers (KV Connect asks for 12 characters at least). */
 const TOKEN = "test-kits-kv-connect-token";
 
-/** The server's base URL, once it answers (remote only). */
-const server: Promise<string> | undefined = REMOTE_KV ? startServer() : undefined;
+/** A KV Connect test server in a process of its own. */
+export interface KvConnectProcess {
+  /** Its base URL. */
+  url: string;
+  /** The URL of a new, empty database on it (what `Deno.openKv` or the app's KV_URL takes). */
+  newDatabase(): string;
+  /** Stops the server (closing its stdin) and waits for its process to end. */
+  close(): Promise<void>;
+}
+
+/** The server's base URL, once it answers (remote only): started once, kept for the process's life. */
+const server: Promise<string> | undefined = REMOTE_KV
+  ? startKvConnectProcess({ rttMs: Number(Deno.env.get("TEST_KV_RTT_MS") ?? 5) }).then((s) => s.url)
+  : undefined;
 if (server) await server;
 
-async function startServer(): Promise<string> {
-  const rttMs = Number(Deno.env.get("TEST_KV_RTT_MS") ?? 5);
+/**
+ * Starts a KV Connect test server (scripts/kvConnect.ts) on a free port, in a process of its own
+ * that answers `rttMs` late and ends when this process does (or at `close()`), and sets
+ * DENO_KV_ACCESS_TOKEN to its token so `Deno.openKv(url)` reaches it. For a test file that runs on
+ * remote KV whatever TEST_KV says (tests/e2e/remote_journeys_test.ts).
+ */
+export async function startKvConnectProcess(opts: { rttMs: number }): Promise<KvConnectProcess> {
   // A free port: asked of the system, then given to the server.
   const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (probe.addr as Deno.NetAddr).port;
@@ -35,7 +52,7 @@ async function startServer(): Promise<string> {
       "--path",
       ":memory:",
       "--rtt-ms",
-      String(rttMs),
+      String(opts.rttMs),
       "--token",
       TOKEN,
       "--exit-with-stdin",
@@ -46,9 +63,14 @@ async function startServer(): Promise<string> {
     stderr: "inherit",
   }).spawn();
   child.unref();
-  // The pipe stays open for as long as this process lives: its end tells the server to stop.
-  child.stdin.getWriter();
+  // The pipe stays open for as long as this process lives (or until close): its end tells the server to stop.
+  const stdin = child.stdin.getWriter();
   const url = `http://127.0.0.1:${port}`;
+  const started = { url, newDatabase: () => `${url}/db/t${crypto.randomUUID().replaceAll("-", "")}` };
+  const close = async () => {
+    await stdin.close().catch(() => {});
+    await child.status;
+  };
   for (let i = 0; i < 300; i++) {
     try {
       // A metadata exchange, as a client's first call (answered once the server listens).
@@ -60,12 +82,16 @@ async function startServer(): Promise<string> {
       await res.body?.cancel();
       if (!res.ok) throw new Error(`the KV Connect test server answered ${res.status}`);
       Deno.env.set("DENO_KV_ACCESS_TOKEN", TOKEN);
-      return url;
+      return { ...started, close };
     } catch (e) {
-      if (e instanceof Error && e.message.startsWith("the KV Connect test server answered")) throw e;
+      if (e instanceof Error && e.message.startsWith("the KV Connect test server answered")) {
+        await close();
+        throw e;
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+  await close();
   throw new Error("the KV Connect test server did not start");
 }
 

@@ -61,10 +61,12 @@ export async function mainApp(): Promise<ReturnType<typeof createApp>> {
  * Starts the app on the shared build of the islands, and a browser. `limitMs`: how long its test
  * may run (TEST_LIMIT_MS unless a walk of every page needs more); `fakeCamera`: a Y4M clip the
  * browser's camera plays (the selfie tests); `ownBuild`: a private copy of the build, for a test
- * that changes its files (BUILD_DIR names it until the harness closes).
+ * that changes its files (BUILD_DIR names it until the harness closes); `kv`: where its store is
+ * (a KV Connect URL, tests/remoteKv.ts), instead of the test kits' own (`:memory:`, or remote with
+ * TEST_KV=remote).
  */
 export async function startHarness(
-  opts: { limitMs?: number; fakeCamera?: string; ownBuild?: boolean } = {},
+  opts: { limitMs?: number; fakeCamera?: string; ownBuild?: boolean; kv?: string } = {},
 ): Promise<Harness> {
   // The islands as built for these sources, shared with every other file and test process
   // (tests/islands_build.ts); a test that changes the build's files gets a copy of its own.
@@ -74,7 +76,7 @@ export async function startHarness(
     Deno.env.set("TILE_CACHE_DIR", Deno.makeTempDirSync({ prefix: "e2e-tiles-" }));
   }
   reloadManifest();
-  await openKv(await testKvLocation());
+  await openKv(opts.kv ?? await testKvLocation());
   Deno.env.set("LOG_REQUESTS", "0");
   Deno.env.set("DEV_OUTBOX_PRINT", "0");
   const app = await mainApp();
