@@ -119,7 +119,9 @@ export function bodyLimit(limits: BodyLimits): MiddlewareHandler {
       }
       const cache = (c.req as unknown as { bodyCache: Record<string, Promise<unknown>> }).bodyCache;
       if (read instanceof Uint8Array) {
-        cache.arrayBuffer = Promise.resolve(read.buffer.byteLength === read.byteLength ? read.buffer : read.slice().buffer);
+        cache.arrayBuffer = Promise.resolve(
+          read.buffer.byteLength === read.byteLength ? read.buffer : read.slice().buffer,
+        );
         cache.text = Promise.resolve(decoder.decode(read));
       } else {
         // The body could not be read (the caller went): the call's read of it fails, as it would have.

@@ -21,7 +21,14 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.ts";
 import { beginRequest, endRequest } from "./telemetry.ts";
-import { checkOrigin, holdAddress, holdWhileStreaming, loadCaller, setSecurityHeaders, withRequestLocale } from "./middleware.ts";
+import {
+  checkOrigin,
+  holdAddress,
+  holdWhileStreaming,
+  loadCaller,
+  setSecurityHeaders,
+  withRequestLocale,
+} from "./middleware.ts";
 import { compressAnswer } from "./compression.ts";
 import { bodyLimit, type BodyLimits } from "./bodylimit.ts";
 

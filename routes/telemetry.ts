@@ -87,7 +87,12 @@ registry.registerMetric({
   aggregator: "sum",
   get() {
     const name = "http_request_duration_seconds";
-    const values: { labels: Record<string, string | number>; sharedLabels: Record<string, string>; value: number; metricName: string }[] = [];
+    const values: {
+      labels: Record<string, string | number>;
+      sharedLabels: Record<string, string>;
+      value: number;
+      metricName: string;
+    }[] = [];
     for (const [route, r] of countsByRoute) {
       for (const [method, l] of r.latency) {
         const shared = { method, route };
