@@ -1,14 +1,15 @@
 /** Assembles the app: middleware, the API sub-apps, static files and pages. */
 
-import { Hono } from "hono";
-import { compression, stopCompressThread } from "./routes/compression.ts";
+import { type Context, Hono } from "hono";
+import { stopCompressThread } from "./routes/compression.ts";
 import type { AppEnv } from "./routes/env.ts";
-import { openPerAddress, originCheck, securityHeaders, session, toErrorResponse } from "./routes/middleware.ts";
-import { metricsRoute, requestTelemetry } from "./routes/telemetry.ts";
+import { toErrorResponse } from "./routes/middleware.ts";
+import { edge } from "./routes/edge.ts";
+import { metricsRoute } from "./routes/telemetry.ts";
 import { errorBody } from "./routes/errors.ts";
 import { account } from "./routes/api/account.ts";
 import { apiDocsRoute } from "./routes/openapi.ts";
-import { bodyLimit, JSON_BODY_LIMIT, UPLOAD_BODY_TIMEOUT_MS } from "./routes/bodylimit.ts";
+import { JSON_BODY_LIMIT, UPLOAD_BODY_TIMEOUT_MS } from "./routes/bodylimit.ts";
 import { system } from "./routes/api/system.ts";
 import { auth } from "./routes/api/auth.ts";
 import { passkeys } from "./routes/api/passkeys.ts";
@@ -36,7 +37,7 @@ import { assets } from "./routes/assets.ts";
 import { tiles } from "./routes/tiles.ts";
 import { pages } from "./routes/pages/index.tsx";
 import { notFoundPage, pageErrorResponse } from "./routes/pages/info.tsx";
-import { config, proxyExposureWarning } from "./config/config.ts";
+import { config, keepConfigReads, proxyExposureWarning } from "./config/config.ts";
 import { closeKv, openKv } from "./kv/db.ts";
 import { loadPositionIndex, startPositionSync, stopPositionSync, writePositionSnapshot } from "./kv/positions/mod.ts";
 import { startWorkers } from "./workers/run.ts";
@@ -48,23 +49,25 @@ import { startLiveListener } from "./routes/live.ts";
 /** Builds the app. Tests call `createApp().request(...)` against a `:memory:` KV. */
 export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use(requestTelemetry());
-  // Requests open at once per client address (slow bodies and event streams hold theirs open).
-  app.use(openPerAddress());
-  app.use(securityHeaders());
-  // JSON answers from 1 KB in Brotli or gzip (the map's and lists' run to 250 KB: on a thread of
-  // their own), other answers by Hono's compress() (routes/compression.ts).
-  app.use(compression());
-  app.use(session());
-  // Every body is limited while it is read: JSON and forms to 64 KB, a picture upload to its file
-  // limit. After the session, so a page that refuses a body still renders as the caller's.
-  // Each body must also arrive within BODY_TIMEOUT_MS (a picture within 2 minutes at least), else 408.
-  app.use(bodyLimit({
-    defaultBytes: JSON_BODY_LIMIT,
-    routes: { "POST /api/profile-pic": UPLOAD_BODY_LIMIT },
-    timeouts: { "POST /api/profile-pic": UPLOAD_BODY_TIMEOUT_MS },
+  // The API answers its JSON error; a page that fails renders 'Ooops!' (spec §8), never raw JSON.
+  const onError = (err: Error, c: Context<AppEnv>) =>
+    c.req.path.startsWith("/api/") ? toErrorResponse(err, c) : pageErrorResponse(err, c);
+  // Every request's middleware in one layer (routes/edge.ts), in this order: telemetry (request id,
+  // metrics, log); the requests open at once per client address (slow bodies and event streams
+  // hold theirs open); the session; body limits; the origin check; and on the answer, compression
+  // (JSON from 1 KB in Brotli or gzip, the large ones on a thread of their own; other answers by
+  // Hono's compress()) and the security headers.
+  app.use(edge({
+    // Every body is limited while it is read: JSON and forms to 64 KB, a picture upload to its file
+    // limit. After the session, so a page that refuses a body still renders as the caller's.
+    // Each body must also arrive within BODY_TIMEOUT_MS (a picture within 2 minutes at least), else 408.
+    bodyLimits: {
+      defaultBytes: JSON_BODY_LIMIT,
+      routes: { "POST /api/profile-pic": UPLOAD_BODY_LIMIT },
+      timeouts: { "POST /api/profile-pic": UPLOAD_BODY_TIMEOUT_MS },
+    },
+    onError,
   }));
-  app.use(originCheck());
 
   app.route("/", metricsRoute());
   app.route("/api", system);
@@ -102,8 +105,7 @@ export function createApp(): Hono<AppEnv> {
       ? c.json(errorBody("not_found", "No such call.", c.get("requestId")), 404)
       : notFoundPage(c)
   );
-  // The API answers its JSON error; a page that fails renders 'Ooops!' (spec §8), never raw JSON.
-  app.onError((err, c) => c.req.path.startsWith("/api/") ? toErrorResponse(err, c) : pageErrorResponse(err, c));
+  app.onError(onError);
   return app;
 }
 
@@ -186,6 +188,8 @@ async function supervise(count: number) {
 
 /** One web process: the app on `config.port`; `instance` is its number under a supervisor, else null. */
 async function serve(instance: number | null) {
+  // This process's environment is set: each variable is read once (several are read per request).
+  keepConfigReads();
   // A stop asked while starting is carried out once started (a supervisor may stop a child it just restarted).
   let drain: ((why: string) => Promise<void>) | null = null;
   let stopAsked: string | null = null;

@@ -11,9 +11,12 @@ import { openKv } from "../kv/db.ts";
 import { loadPositionIndex, startPositionSync } from "../kv/positions/mod.ts";
 import { startKeptReads } from "../kv/kept.ts";
 import { setGroupCommit } from "../kv/groupCommit.ts";
+import { keepConfigReads } from "../config/config.ts";
 
 // Exits on SIGINT so a `--cpu-prof` run writes its profile (bench/http.ts --cpu-prof).
 Deno.addSignalListener("SIGINT", () => Deno.exit(0));
+// As main.ts serves: each environment variable read once.
+keepConfigReads();
 await openKv();
 await loadPositionIndex();
 startPositionSync();

@@ -1,6 +1,25 @@
 /** Server configuration from the environment, read once. Every variable is listed in README.md. */
 
-const env = (name: string) => Deno.env.get(name) || undefined;
+/** The variables read so far, once `keepConfigReads()` was called (a server process); else null. */
+let kept: Map<string, string | undefined> | null = null;
+
+const env = (name: string): string | undefined => {
+  if (!kept) return Deno.env.get(name) || undefined;
+  if (kept.has(name)) return kept.get(name);
+  const value = Deno.env.get(name) || undefined;
+  kept.set(name, value);
+  return value;
+};
+
+/**
+ * From now on each variable is read from the environment once, then kept: a server process calls
+ * it as it starts (its environment does not change while it runs, and several variables are read
+ * on every request, each read a call into the runtime). Tests that change the environment while
+ * they run never call it, so they see each change.
+ */
+export function keepConfigReads(): void {
+  kept ??= new Map();
+}
 
 export const config = {
   /** Port to listen on. */

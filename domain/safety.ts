@@ -14,6 +14,7 @@
  */
 
 import { iso1A2Code } from "@rapideditor/country-coder";
+import { setNewest } from "./newest.ts";
 
 /** ISO 3166-1 alpha-2 codes of the countries that criminalise same-sex relations (see the source above). */
 export const CRIMINALISING_COUNTRIES: ReadonlySet<string> = new Set([
@@ -91,8 +92,19 @@ export const CRIMINALISING_COUNTRIES: ReadonlySet<string> = new Set([
 
 /** The country (ISO alpha-2) holding a point, or null at sea or in no country. */
 export function countryAt(lat: number, lon: number): string | null {
-  return iso1A2Code([lon, lat]) ?? null;
+  // Worked out once per point lately asked for: a member's position is asked for at each view of
+  // their profile, and finding its country tests the point against the borders' polygons.
+  const point = `${lat},${lon}`;
+  let country = countriesByPoint.get(point);
+  if (country === undefined) {
+    country = iso1A2Code([lon, lat]) ?? null;
+    setNewest(countriesByPoint, point, country, COUNTRIES_KEPT);
+  }
+  return country;
 }
+/** The countries of the points asked for lately, newest last. */
+const countriesByPoint = new Map<string, string | null>();
+const COUNTRIES_KEPT = 20_000;
 
 /** Is a point in a country where same-sex relations are criminalised? */
 export function atRiskAt(lat: number, lon: number): boolean {

@@ -3,6 +3,7 @@
 import { config } from "../config/config.ts";
 import { tracedKv, tracingOn } from "./tracing.ts";
 import { patientKv, retryBusy } from "./busy.ts";
+import { coalescedGets } from "./coalesce.ts";
 import { tuneStoreFile } from "./storeFile.ts";
 import { keys } from "./keys.ts";
 
@@ -62,7 +63,8 @@ export async function openKv(path?: string): Promise<Deno.Kv> {
   const existed = local && await Deno.stat(where).then(() => true, () => false);
   const opened = remote ? await Deno.openKv(where) : await retryBusy("open", () => Deno.openKv(where));
   if (local) tune(where, existed);
-  const db = remote ? opened : patientKv(opened);
+  // Single-key reads asked for together go to the store as one call (kv/coalesce.ts).
+  const db = coalescedGets(remote ? opened : patientKv(opened));
   remoteStore = remote;
   if (remote && !remoteNoticeGiven) {
     remoteNoticeGiven = true;

@@ -14,6 +14,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type ApiAnswer, type ApiRoute, RESPONSES } from "../domain/contract.ts";
+import { jsonAnswer } from "./compression.ts";
 
 /** The one status each route answers with, read once from the contract. */
 const STATUS = new Map<string, ContentfulStatusCode>(
@@ -22,7 +23,7 @@ const STATUS = new Map<string, ContentfulStatusCode>(
   ) => [route, Number(Object.keys(byStatus)[0]) as ContentfulStatusCode]),
 );
 
-/** The route's JSON answer, with the contract's status. */
+/** The route's JSON answer, with the contract's status (as `c.json` makes it, its size known to the compression). */
 export function answer<R extends ApiRoute>(c: Context, route: R, body: ApiAnswer<R>): Response {
-  return c.json(body as object, STATUS.get(route) ?? 200);
+  return jsonAnswer(c, JSON.stringify(body), STATUS.get(route) ?? 200);
 }

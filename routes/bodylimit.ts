@@ -43,6 +43,52 @@ function refusal(limit: number): ApiError {
   return tooLarge(`The request body is larger than the limit of ${limit.toLocaleString("en-US")} bytes.`);
 }
 
+const decoder = new TextDecoder();
+
+/** A JSON content type (`application/json`, with or without parameters). */
+function isJson(type: string | null): boolean {
+  return type !== null && /^application\/json\s*(?:;|$)/i.test(type);
+}
+
+/**
+ * The whole of a body (its length declared, so bounded), or "late" when it did not all arrive
+ * within `timeoutMs` (its reading is then cancelled), or the error that ended its reading.
+ */
+async function readWhole(
+  body: ReadableStream<Uint8Array>,
+  timeoutMs: number,
+): Promise<Uint8Array<ArrayBuffer> | "late" | { error: unknown }> {
+  const reader = body.getReader();
+  let late = false;
+  const deadline = setTimeout(() => {
+    late = true;
+    reader.cancel(lateness(timeoutMs)).catch(() => {});
+  }, timeoutMs);
+  try {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const r = await reader.read();
+      if (late) return "late";
+      if (r.done) break;
+      chunks.push(r.value);
+      size += r.value.byteLength;
+    }
+    if (chunks.length === 1 && chunks[0].buffer instanceof ArrayBuffer) return chunks[0] as Uint8Array<ArrayBuffer>;
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      out.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return out;
+  } catch (error) {
+    return late ? "late" : { error };
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
 /**
  * The middleware: refuses a declared length over the limit at once; any other body is replaced by
  * a counting stream that fails its reader with a 413 past the limit, or with a 408 when the body
@@ -57,6 +103,35 @@ export function bodyLimit(limits: BodyLimits): MiddlewareHandler {
     const declared = req.headers.get("content-length");
     const length = declared !== null && /^\s*\d+\s*$/.test(declared) ? Number(declared) : null;
     if (length !== null && length > limit) throw refusal(limit);
+    const timeoutMs = bodyTimeoutOf(limits, req.method, c.req.path);
+    if (length !== null && length <= JSON_BODY_LIMIT && isJson(req.headers.get("content-type"))) {
+      // A JSON body of declared length (every JSON call of a browser): read whole now, by its
+      // deadline, and handed to the call as Hono keeps a body it read (`c.req.json()` and the
+      // others answer from it). No counting stream and no copy of the request for it: those cost
+      // a like about a sixth of its time.
+      const read = await readWhole(req.body, timeoutMs);
+      if (read === "late") {
+        // The rest of the body will not be read: the connection is not reused.
+        c.res = c.json(errorBody("timeout", lateness(timeoutMs).message, c.get("requestId")), 408, {
+          connection: "close",
+        });
+        return;
+      }
+      const cache = (c.req as unknown as { bodyCache: Record<string, Promise<unknown>> }).bodyCache;
+      if (read instanceof Uint8Array) {
+        cache.arrayBuffer = Promise.resolve(
+          read.buffer.byteLength === read.byteLength ? read.buffer : read.slice().buffer,
+        );
+        cache.text = Promise.resolve(decoder.decode(read));
+      } else {
+        // The body could not be read (the caller went): the call's read of it fails, as it would have.
+        const failed = Promise.reject(read.error);
+        failed.catch(() => {});
+        cache.arrayBuffer = failed;
+        cache.text = failed;
+      }
+      return next();
+    }
     // A declared length within the limit bounds the body already (the HTTP server reads exactly that
     // many bytes: HTTP/1.1 framing; HTTP/2 refuses a stream whose data differs from it); it is still
     // counted, for its deadline.
@@ -65,7 +140,6 @@ export function bodyLimit(limits: BodyLimits): MiddlewareHandler {
     let over = false;
     let late = false;
     let done = false;
-    const timeoutMs = bodyTimeoutOf(limits, req.method, c.req.path);
     const source = req.body.getReader();
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
     const deadline = setTimeout(() => {

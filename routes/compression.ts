@@ -19,7 +19,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
 import { acceptsEncoding } from "./assets.ts";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { compressBytes, type Encoding } from "./compressBytes.ts";
+import { setNewest } from "../domain/newest.ts";
 
 /** JSON answers smaller than this go out uncompressed (Hono's `compress()` threshold too). */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -70,8 +72,30 @@ const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 function chosenEncoding(c: Context): Encoding | null {
   const accepted = c.req.header("accept-encoding");
   if (!accepted) return null;
-  return acceptsEncoding(accepted, "br") ? "br" : acceptsEncoding(accepted, "gzip") ? "gzip" : null;
+  let chosen = encodingByHeader.get(accepted);
+  if (chosen === undefined) {
+    chosen = acceptsEncoding(accepted, "br") ? "br" : acceptsEncoding(accepted, "gzip") ? "gzip" : null;
+    setNewest(encodingByHeader, accepted, chosen, 100);
+  }
+  return chosen;
 }
+/** The encoding chosen for each Accept-Encoding header lately (browsers send a handful of kinds). */
+const encodingByHeader = new Map<string, Encoding | null>();
+
+/**
+ * The text of JSON answers made by `jsonAnswer`, by answer: their size is known without reading
+ * them (a copy of an answer to measure it costs a small call more than the rest of it together).
+ */
+const jsonTexts = new WeakMap<Response, string>();
+
+/** A JSON answer of `text` (as Hono's `c.json` makes it), whose size the compression knows without reading it. */
+export function jsonAnswer(c: Context, text: string, status: ContentfulStatusCode): Response {
+  const res = c.body(text, status, { "Content-Type": "application/json" });
+  jsonTexts.set(res, text);
+  return res;
+}
+
+const encoder = new TextEncoder();
 
 /** Adds Accept-Encoding to the Vary header of `headers` (unless it says `*` or has it already). */
 function varyOnEncoding(headers: Headers): void {
@@ -82,37 +106,47 @@ function varyOnEncoding(headers: Headers): void {
 
 /** The middleware: put it where Hono's `compress()` would go (it takes that one's place). */
 export function compression(): MiddlewareHandler {
-  const streamed = compress();
-  const done = () => Promise.resolve();
   return async function compression(c, next) {
     await next();
-    const res = c.res;
-    const type = res.headers.get("content-type");
-    if (!type?.startsWith("application/json")) {
-      // Not JSON: Hono's compress() looks at the answer now made (its `next` has been run).
-      return await streamed(c, done);
-    }
-    if (
-      res.status === 206 || res.status === 204 || res.status === 304 || c.req.method === "HEAD" ||
-      res.headers.has("content-encoding") || NO_TRANSFORM.test(res.headers.get("cache-control") ?? "")
-    ) return;
-    varyOnEncoding(res.headers);
-    const encoding = chosenEncoding(c);
-    if (!encoding) return;
-    // Measured on a copy, so a small answer goes out as it was made (no headers copied again).
-    const bytes = new Uint8Array(await res.clone().arrayBuffer());
-    if (bytes.byteLength < COMPRESS_MIN_BYTES) return;
-    const out = bytes.byteLength >= OFF_THREAD_BYTES
-      ? await compressOffThread(bytes, encoding)
-      : compressBytes(bytes, encoding);
-    // The thread failed: the answer goes as it was made.
-    if (!out) return;
-    const headers = new Headers(res.headers);
-    headers.set("content-encoding", encoding);
-    headers.delete("content-length");
-    const etag = headers.get("etag");
-    if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
-    c.res = undefined;
-    c.res = new Response(out, { status: res.status, statusText: res.statusText, headers });
+    await compressAnswer(c);
   };
+}
+
+const streamed = compress();
+const done = () => Promise.resolve();
+
+/** `compression`'s work once the answer `c.res` is made: compresses it in its place, if it should be. */
+export async function compressAnswer(c: Context): Promise<void> {
+  const res = c.res;
+  const type = res.headers.get("content-type");
+  if (!type?.startsWith("application/json")) {
+    // Not JSON: Hono's compress() looks at the answer now made (its `next` has been run).
+    await streamed(c, done);
+    return;
+  }
+  if (
+    res.status === 206 || res.status === 204 || res.status === 304 || c.req.method === "HEAD" ||
+    res.headers.has("content-encoding") || NO_TRANSFORM.test(res.headers.get("cache-control") ?? "")
+  ) return;
+  varyOnEncoding(res.headers);
+  // An answer of known text is measured without reading it: UTF-8 takes at most 3 bytes a UTF-16 unit.
+  const text = jsonTexts.get(res);
+  if (text !== undefined && text.length * 3 < COMPRESS_MIN_BYTES) return;
+  const encoding = chosenEncoding(c);
+  if (!encoding) return;
+  // Else measured on a copy, so a small answer goes out as it was made (no headers copied again).
+  const bytes = text !== undefined ? encoder.encode(text) : new Uint8Array(await res.clone().arrayBuffer());
+  if (bytes.byteLength < COMPRESS_MIN_BYTES) return;
+  const out = bytes.byteLength >= OFF_THREAD_BYTES
+    ? await compressOffThread(bytes, encoding)
+    : compressBytes(bytes, encoding);
+  // The thread failed: the answer goes as it was made.
+  if (!out) return;
+  const headers = new Headers(res.headers);
+  headers.set("content-encoding", encoding);
+  headers.delete("content-length");
+  const etag = headers.get("etag");
+  if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
+  c.res = undefined;
+  c.res = new Response(out, { status: res.status, statusText: res.statusText, headers });
 }

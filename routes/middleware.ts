@@ -68,16 +68,22 @@ export function securityHeaderList(livePort: number | null): readonly (readonly 
 
 /** Security headers of design.md: CSP without inline script (but the speculation rules, by hash), HSTS, nosniff, no referrer. */
 export function securityHeaders(): MiddlewareHandler {
-  let port: number | null | undefined;
-  let list: readonly (readonly [string, string])[] = [];
   return async function securityHeaders(c, next) {
     await next();
-    const now = livePort();
-    if (now !== port) [port, list] = [now, securityHeaderList(now)];
-    const headers = c.res.headers;
-    for (const [name, value] of list) headers.set(name, value);
-    headers.delete("X-Powered-By");
+    setSecurityHeaders(c.res.headers);
   };
+}
+
+/** The live port the kept list was worked out for (undefined: none yet), and the list. */
+let headersPort: number | null | undefined;
+let headerList: readonly (readonly [string, string])[] = [];
+
+/** Sets every security header on an answer's `headers` (and drops X-Powered-By). */
+export function setSecurityHeaders(headers: Headers): void {
+  const now = livePort();
+  if (now !== headersPort) [headersPort, headerList] = [now, securityHeaderList(now)];
+  for (const [name, value] of headerList) headers.set(name, value);
+  headers.delete("X-Powered-By");
 }
 
 /** The session cookie: `__Host-` and Secure on https and localhost, a plain name on plain-http hosts. */
@@ -194,35 +200,50 @@ const openByAddress = new Map<string, number>();
  */
 export function openPerAddress(): MiddlewareHandler {
   return async function openPerAddress(c, next) {
-    const address = clientAddress(c);
-    const open = openByAddress.get(address) ?? 0;
-    if (open >= config.maxOpenPerAddress) {
-      throw tooMany(phrase("Too many requests open from your address at once; please try again in a moment."));
-    }
-    openByAddress.set(address, open + 1);
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      const left = (openByAddress.get(address) ?? 1) - 1;
-      if (left > 0) openByAddress.set(address, left);
-      else openByAddress.delete(address);
-    };
+    const release = holdAddress(c);
     let held = false;
     try {
       await next();
-      const res = c.res;
-      // The content type first: reading `res.body` turns a string answer into a stream, which
-      // Deno then serves by the slower streaming path.
-      if (res.headers.get("content-type")?.startsWith("text/event-stream") && res.body) {
-        held = true;
-        c.res = undefined;
-        c.res = new Response(heldUntilEnd(res.body, release), res);
-      }
+      held = holdWhileStreaming(c, release);
     } finally {
       if (!held) release();
     }
   };
+}
+
+/**
+ * Counts the request as open for its client's address, or throws 429 past MAX_OPEN_PER_ADDRESS;
+ * returns the release (once the answer is made, or `holdWhileStreaming` holds it longer).
+ */
+export function holdAddress(c: Context): () => void {
+  const address = clientAddress(c);
+  const open = openByAddress.get(address) ?? 0;
+  if (open >= config.maxOpenPerAddress) {
+    throw tooMany(phrase("Too many requests open from your address at once; please try again in a moment."));
+  }
+  openByAddress.set(address, open + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (openByAddress.get(address) ?? 1) - 1;
+    if (left > 0) openByAddress.set(address, left);
+    else openByAddress.delete(address);
+  };
+}
+
+/**
+ * An event stream's answer holds its address until its reader leaves: true when `c.res` is one (it
+ * then calls `release` at its end); false for any other answer (release it now).
+ */
+export function holdWhileStreaming(c: Context, release: () => void): boolean {
+  const res = c.res;
+  // The content type first: reading `res.body` turns a string answer into a stream, which
+  // Deno then serves by the slower streaming path.
+  if (!res.headers.get("content-type")?.startsWith("text/event-stream") || !res.body) return false;
+  c.res = undefined;
+  c.res = new Response(heldUntilEnd(res.body, release), res);
+  return true;
 }
 
 /** `body`, passed on as it is read; `end` is called once when it ends, fails or is cancelled. */
@@ -262,57 +283,70 @@ const QUIET_REQUESTS: ReadonlySet<string> = new Set([
 /** Loads the caller from the session cookie into `c.var.caller`, and the brand from the host. */
 export function session(): MiddlewareHandler<AppEnv> {
   return async function session(c, next) {
-    c.set("brand", brandOf(c.req.url));
-    c.set("caller", null);
-    c.set("notice", null);
-    // By name: Hono reads no further when the header does not hold the name.
-    const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
-    if (token) {
-      // The account the token names is read beside the session (one wait for the store, not two),
-      // and used only if the session is that account's.
-      const hint = accountHint(token);
-      // A page's moderation notice is read beside them too (pages only; used if the session is the hint's).
-      const page = !c.req.path.startsWith("/api/");
-      const hintedNotice = page && hint ? accountNotice(hint) : null;
-      hintedNotice?.catch(() => {}); // a page that renders no notice (an error page) leaves it unread
-      const [s, guessed] = await Promise.all([
-        getSession(token, { touch: !QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`) }),
-        hint ? accountWithGrants(hint) : null,
-      ]);
-      // Stored roles plus the live granted ones (an earned VOLUNTEER role), in the one read.
-      const account = s && (guessed?.id === s.accountId ? guessed : await accountWithGrants(s.accountId));
-      if (s && account) {
-        const caller: Caller = {
-          sessionId: s.id,
-          accountId: account.id,
-          profileId: account.defaultProfileId,
-          email: account.email,
-          name: account.name,
-          roles: account.roles,
-          hasPassword: account.passwordHash !== null,
-          accountCreated: account.tsCreated,
-          ...(account.language ? { language: account.language } : {}),
-          ...(account.onboarding ? { onboarding: account.onboarding } : {}),
-        };
-        c.set("caller", caller);
-        c.header(CACHE_ID_HEADER, await offlineCacheId(s.id, isDiscreet(c)));
-        // A page shows the member's moderation notice; API calls skip the read.
-        // Not awaited here: the page's own reads go on meanwhile (routes/pages/render.tsx waits for it).
-        if (page) {
-          const notice = hintedNotice && hint === account.id ? hintedNotice : accountNotice(account.id);
-          notice.catch(() => {}); // a page that renders no notice (an error page) leaves it unread
-          c.set("notice", notice);
-        }
+    await withRequestLocale(await loadCaller(c), next);
+  };
+}
+
+/**
+ * The session's work before the route: the brand from the host, the caller from the session cookie
+ * (`c.var.caller`, with the offline cache's name in its header), a page's moderation notice, and
+ * the request's language (`c.var.locale`, returned): run the rest in `withRequestLocale`.
+ */
+export async function loadCaller(c: Context<AppEnv>): Promise<PageLang> {
+  c.set("brand", brandOf(c.req.url));
+  c.set("caller", null);
+  c.set("notice", null);
+  // By name: Hono reads no further when the header does not hold the name.
+  const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
+  if (token) {
+    // The account the token names is read beside the session (one wait for the store, not two),
+    // and used only if the session is that account's.
+    const hint = accountHint(token);
+    // A page's moderation notice is read beside them too (pages only; used if the session is the hint's).
+    const page = !c.req.path.startsWith("/api/");
+    const hintedNotice = page && hint ? accountNotice(hint) : null;
+    hintedNotice?.catch(() => {}); // a page that renders no notice (an error page) leaves it unread
+    const [s, guessed] = await Promise.all([
+      getSession(token, { touch: !QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`) }),
+      hint ? accountWithGrants(hint) : null,
+    ]);
+    // Stored roles plus the live granted ones (an earned VOLUNTEER role), in the one read.
+    const account = s && (guessed?.id === s.accountId ? guessed : await accountWithGrants(s.accountId));
+    if (s && account) {
+      const caller: Caller = {
+        sessionId: s.id,
+        accountId: account.id,
+        profileId: account.defaultProfileId,
+        email: account.email,
+        name: account.name,
+        roles: account.roles,
+        hasPassword: account.passwordHash !== null,
+        accountCreated: account.tsCreated,
+        ...(account.language ? { language: account.language } : {}),
+        ...(account.onboarding ? { onboarding: account.onboarding } : {}),
+      };
+      c.set("caller", caller);
+      c.header(CACHE_ID_HEADER, await offlineCacheId(s.id, isDiscreet(c)));
+      // A page shows the member's moderation notice; API calls skip the read.
+      // Not awaited here: the page's own reads go on meanwhile (routes/pages/render.tsx waits for it).
+      if (page) {
+        const notice = hintedNotice && hint === account.id ? hintedNotice : accountNotice(account.id);
+        notice.catch(() => {}); // a page that renders no notice (an error page) leaves it unread
+        c.set("notice", notice);
       }
     }
-    // The pseudo-locale (development and tests only) when the `lang` cookie asks for it.
-    const locale: PageLang = config.pseudoLocale && getCookie(c, "lang") === PSEUDO_LOCALE
-      ? PSEUDO_LOCALE
-      : c.get("caller")?.language ?? negotiated(c.req.header("accept-language"));
-    c.set("locale", locale);
-    // The catalogues read the request's language wherever a text is read while serving it.
-    await requestLocales.run(locale, next);
-  };
+  }
+  // The pseudo-locale (development and tests only) when the `lang` cookie asks for it.
+  const locale: PageLang = config.pseudoLocale && getCookie(c, "lang") === PSEUDO_LOCALE
+    ? PSEUDO_LOCALE
+    : c.get("caller")?.language ?? negotiated(c.req.header("accept-language"));
+  c.set("locale", locale);
+  return locale;
+}
+
+/** Runs `fn` (the rest of the request) in `locale`: the catalogues read it wherever a text is read while serving it. */
+export function withRequestLocale<T>(locale: PageLang, fn: () => Promise<T>): Promise<T> {
+  return requestLocales.run(locale, fn);
 }
 
 /** `negotiate`'s answer, worked out once per Accept-Language header (browsers send a few dozen kinds). */
@@ -372,19 +406,23 @@ const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function originCheck(): MiddlewareHandler {
   return async function originCheck(c, next) {
-    if (!SAFE.has(c.req.method)) {
-      const site = c.req.header("sec-fetch-site");
-      const origin = c.req.header("origin");
-      if (site) {
-        if (site !== "same-origin" && site !== "none") throw forbidden("Cross-site requests are refused.");
-      } else if (origin !== undefined) {
-        if (!isOwnOrigin(c, origin)) throw forbidden("Cross-site requests are refused.");
-      } else if (getCookie(c, "__Host-sid") !== undefined || getCookie(c, "sid") !== undefined) {
-        throw forbidden("A signed-in write must say where it comes from (an Origin header).");
-      }
-    }
+    checkOrigin(c);
     await next();
   };
+}
+
+/** `originCheck`'s test of one request: throws 403 for a state-changing call from another site. */
+export function checkOrigin(c: Context): void {
+  if (SAFE.has(c.req.method)) return;
+  const site = c.req.header("sec-fetch-site");
+  const origin = c.req.header("origin");
+  if (site) {
+    if (site !== "same-origin" && site !== "none") throw forbidden("Cross-site requests are refused.");
+  } else if (origin !== undefined) {
+    if (!isOwnOrigin(c, origin)) throw forbidden("Cross-site requests are refused.");
+  } else if (getCookie(c, "__Host-sid") !== undefined || getCookie(c, "sid") !== undefined) {
+    throw forbidden("A signed-in write must say where it comes from (an Origin header).");
+  }
 }
 
 /** Is `origin` this app's origin (PUBLIC_ORIGIN, or the request's host)? Never throws on junk. */

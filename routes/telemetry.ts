@@ -28,19 +28,87 @@ import { jobStats } from "../kv/jobs.ts";
 /** The metrics of this process. */
 export const registry = new client.Registry();
 
-const requests = new client.Counter({
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/**
+ * One route's counts since the start: requests by method and status, and the latency histogram by
+ * method. Counted per request by a few additions into arrays (no labels built, hashed or sorted
+ * per request, as prom-client's own `inc` and `observe` do); prom-client reads them when /metrics
+ * is asked for.
+ */
+interface RouteCounts {
+  /** Requests by `${method} ${status}`. */
+  byStatus: Map<string, number>;
+  /** Latency by method: bucket counts (not cumulative, the last one past every bound), sum, count. */
+  latency: Map<string, { buckets: number[]; sum: number; count: number }>;
+}
+const countsByRoute = new Map<string, RouteCounts>();
+
+function countRequest(method: string, route: string, status: number, seconds: number): void {
+  let r = countsByRoute.get(route);
+  if (!r) countsByRoute.set(route, r = { byStatus: new Map(), latency: new Map() });
+  const key = method + " " + status;
+  r.byStatus.set(key, (r.byStatus.get(key) ?? 0) + 1);
+  let l = r.latency.get(method);
+  if (!l) r.latency.set(method, l = { buckets: new Array(LATENCY_BUCKETS.length + 1).fill(0), sum: 0, count: 0 });
+  let b = 0;
+  while (b < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[b]) b++;
+  l.buckets[b]++;
+  l.sum += seconds;
+  l.count++;
+}
+
+/** `http_requests_total`, read from the counts when asked for. */
+new client.Counter({
   name: "http_requests_total",
   help: "Requests answered, by method, route pattern and status.",
   labelNames: ["method", "route", "status"] as const,
   registers: [registry],
+  collect() {
+    this.reset();
+    for (const [route, r] of countsByRoute) {
+      for (const [key, n] of r.byStatus) {
+        const space = key.indexOf(" ");
+        this.inc({ method: key.slice(0, space), route, status: key.slice(space + 1) }, n);
+      }
+    }
+  },
 });
-const latency = new client.Histogram({
+
+/**
+ * `http_request_duration_seconds`, a histogram in prom-client's own text (its `le` label first,
+ * cumulative buckets, `+Inf`, `_sum` and `_count`), read from the counts when asked for.
+ */
+const LATENCY_HELP = "Time to answer a request, by method and route pattern.";
+registry.registerMetric({
   name: "http_request_duration_seconds",
-  help: "Time to answer a request, by method and route pattern.",
-  labelNames: ["method", "route"] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-  registers: [registry],
-});
+  help: LATENCY_HELP,
+  type: "histogram",
+  aggregator: "sum",
+  get() {
+    const name = "http_request_duration_seconds";
+    const values: {
+      labels: Record<string, string | number>;
+      sharedLabels: Record<string, string>;
+      value: number;
+      metricName: string;
+    }[] = [];
+    for (const [route, r] of countsByRoute) {
+      for (const [method, l] of r.latency) {
+        const shared = { method, route };
+        let acc = 0;
+        LATENCY_BUCKETS.forEach((le, i) => {
+          acc += l.buckets[i];
+          values.push({ labels: { le }, sharedLabels: shared, value: acc, metricName: `${name}_bucket` });
+        });
+        values.push({ labels: { le: "+Inf" }, sharedLabels: shared, value: l.count, metricName: `${name}_bucket` });
+        values.push({ labels: {}, sharedLabels: shared, value: l.sum, metricName: `${name}_sum` });
+        values.push({ labels: {}, sharedLabels: shared, value: l.count, metricName: `${name}_count` });
+      }
+    }
+    return { name, help: LATENCY_HELP, type: "histogram", values, aggregator: "sum" };
+  },
+} as unknown as client.Metric);
 const refusals = new client.Counter({
   name: "rate_limit_refusals_total",
   help: "Calls refused by a rate limit or a daily limit (429), by route pattern.",
@@ -118,30 +186,43 @@ function routeOf(c: Context): string {
 /** Request id, log line, metrics and span name of every request. */
 export function requestTelemetry(): MiddlewareHandler<AppEnv> {
   return async function requestTelemetry(c, next) {
-    const t = performance.now();
-    const given = fromTrustedProxy(c) ? c.req.header("x-request-id") : undefined;
-    const id = given && REQUEST_ID.test(given) ? given : newRequestId();
-    c.set("requestId", id);
+    const t = beginRequest(c);
     try {
       await next();
     } finally {
-      const ms = performance.now() - t;
-      const route = routeOf(c);
-      const method = c.req.method;
-      const status = c.res.status;
-      c.res.headers.set("x-request-id", id);
-      requests.inc({ method, route, status: String(status) });
-      latency.observe({ method, route }, ms / 1000);
-      if (status === 429) refusals.inc({ route });
-      const span = trace.getActiveSpan();
-      if (span) {
-        span.updateName(`${method} ${route}`);
-        span.setAttribute("http.route", route);
-        span.setAttribute("app.request_id", id);
-      }
-      if (config.logRequests) logRequest({ method, route, status, ms, requestId: id });
+      endRequest(c, t);
     }
   };
+}
+
+/**
+ * The start of a request's telemetry: its id (the trusted proxy's, else a new one) in
+ * `c.var.requestId`; returns the time it began, for `endRequest`.
+ */
+export function beginRequest(c: Context<AppEnv>): number {
+  const t = performance.now();
+  const given = fromTrustedProxy(c) ? c.req.header("x-request-id") : undefined;
+  c.set("requestId", given && REQUEST_ID.test(given) ? given : newRequestId());
+  return t;
+}
+
+/** The end of a request's telemetry (its answer made): the id's header, metrics, span name and log line. */
+export function endRequest(c: Context<AppEnv>, began: number): void {
+  const ms = performance.now() - began;
+  const id = c.get("requestId");
+  const route = routeOf(c);
+  const method = c.req.method;
+  const status = c.res.status;
+  c.res.headers.set("x-request-id", id);
+  countRequest(method, route, status, ms / 1000);
+  if (status === 429) refusals.inc({ route });
+  const span = trace.getActiveSpan();
+  if (span) {
+    span.updateName(`${method} ${route}`);
+    span.setAttribute("http.route", route);
+    span.setAttribute("app.request_id", id);
+  }
+  if (config.logRequests) logRequest({ method, route, status, ms, requestId: id });
 }
 
 /** One request's log line: text by default, JSON with LOG_FORMAT=json. */
