@@ -43,6 +43,7 @@ import {
 } from "../domain/shapes/briefs.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 import { jsonNumber, type JsonText } from "../domain/jsonText.ts";
+import { KEPT } from "./kept.ts";
 
 /** Which members a discovery query covers. */
 export type BriefsArea =
@@ -157,16 +158,27 @@ export async function profileBriefsJson(
   q: BriefsQuery = {},
 ): Promise<JsonText<BriefsPage>> {
   const { chosen, page, size, hasMore, nearbyOnly } = await chosenPage(viewerId, area, q);
-  let out = '{"items":[';
+  // One string per member, joined once: `join` writes a flat string, where `+=` across the page
+  // would leave a tree of thousands of pieces that the runtime then walks to send it.
+  const items = new Array<string>(chosen.length);
   for (let i = 0; i < chosen.length; i++) {
     const { p, at, age, isNew } = chosen[i];
     const t = textsOf(p).brief ??= briefText(p);
-    out += (i > 0 ? "," : "") + t.head + jsonNumber(age) + t.mid + jsonNumber(at.lat) + ',"lon":' +
-      jsonNumber(at.lon) + ',"distanceMeters":' + (nearbyOnly ? "null" : jsonNumber(at.distanceMeters)) +
-      ',"tsUpdated":' + jsonNumber(at.tsUpdated) + ',"isNew":' + isNew + t.tail;
+    items[i] = t.head + jsonNumber(age) + t.mid + jsonNumber(at.lat) + ',"lon":' + jsonNumber(at.lon) +
+      ',"distanceMeters":' + (nearbyOnly ? "null" : jsonNumber(at.distanceMeters)) + ',"tsUpdated":' +
+      jsonNumber(at.tsUpdated) + ',"isNew":' + isNew + t.tail;
   }
-  return (out + '],"page":' + jsonNumber(page) + ',"size":' + jsonNumber(size) + ',"hasMore":' + hasMore +
-    (nearbyOnly ? ',"nearbyOnly":true}' : "}")) as JsonText<BriefsPage>;
+  return [
+    '{"items":[',
+    items.join(","),
+    '],"page":',
+    jsonNumber(page),
+    ',"size":',
+    jsonNumber(size),
+    ',"hasMore":',
+    hasMore,
+    nearbyOnly ? ',"nearbyOnly":true}' : "}",
+  ].join("") as JsonText<BriefsPage>;
 }
 
 /** A member's brief as an object. */
@@ -199,12 +211,44 @@ interface ProfileTexts {
   /** A map row: `head` lat `,` lon `tail`. */
   row?: { head: string; tail: string };
 }
-const texts = new WeakMap<Profile, ProfileTexts>();
+/**
+ * The texts of the members shown lately, by id, each with the copy of the profile it was made from:
+ * a copy read again whose shown fields are the same reuses them (profiles are read again each few
+ * seconds, and on every view while this instance's kept reads wait for the change log), a changed
+ * profile gets them made anew. Two generations of at most as many members as profiles are kept:
+ * when the newer fills, the older is dropped (no per-entry eviction on the way of every answer).
+ */
+let texts = new Map<string, ProfileTexts & { of: Profile }>();
+let olderTexts = new Map<string, ProfileTexts & { of: Profile }>();
 
 function textsOf(p: Profile): ProfileTexts {
-  let t = texts.get(p);
-  if (!t) texts.set(p, t = {});
+  let t = texts.get(p.id);
+  if (!t) {
+    t = olderTexts.get(p.id);
+    if (t) olderTexts.delete(p.id);
+    if (texts.size >= KEPT.profile.max) [olderTexts, texts] = [texts, new Map()];
+    if (t) texts.set(p.id, t);
+  }
+  if (t?.of === p) return t;
+  if (t && sameShown(t.of, p)) {
+    t.of = p;
+    return t;
+  }
+  texts.set(p.id, t = { of: p });
   return t;
+}
+
+/** Do two copies of a profile show the same in a brief and a map row (all but the age and new mark)? */
+function sameShown(a: Profile, b: Profile): boolean {
+  return a.profilename === b.profilename && a.weight === b.weight && a.height === b.height &&
+    sameStrings(a.characteristics, b.characteristics) && sameStrings(a.profilePicIds, b.profilePicIds) &&
+    isVerified(a) === isVerified(b);
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 const J = JSON.stringify;
@@ -343,13 +387,13 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
 export async function mapViewJson(viewerId: string, bounds: Bounds, q: BriefsQuery = {}): Promise<JsonText<MapView>> {
   const found = await mapMembers(viewerId, bounds, q);
   if (found === "tooMany") return '{"rows":[],"tooMany":true}' as JsonText<MapView>;
-  let out = '{"rows":[';
+  const rows = new Array<string>(found.length);
   for (let i = 0; i < found.length; i++) {
     const { p, at } = found[i];
     const t = textsOf(p).row ??= rowText(p);
-    out += (i > 0 ? "," : "") + t.head + jsonNumber(at.lat) + "," + jsonNumber(at.lon) + t.tail;
+    rows[i] = t.head + jsonNumber(at.lat) + "," + jsonNumber(at.lon) + t.tail;
   }
-  return (out + '],"tooMany":false}') as JsonText<MapView>;
+  return ['{"rows":[', rows.join(","), '],"tooMany":false}'].join("") as JsonText<MapView>;
 }
 
 /** The members a map view shows, nearest first, or "tooMany" at the cap or more (see `mapView`). */

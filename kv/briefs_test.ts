@@ -160,6 +160,15 @@ Deno.test("briefs - the answers joined from ready text are the JSON of the answe
       assert.equal(text, JSON.stringify(await mapView(who, box, q)));
     }
     assert.ok(JSON.parse(await mapViewJson(viewer, box)).rows.length > 0);
+
+    // A changed profile shows its change at once, in both texts.
+    const nearestId = JSON.parse(await profileBriefsJson(viewer, { kind: "nearest" }, { size: 1 })).items[0].profileId;
+    const changed = (await kv().get<ReturnType<typeof newProfile>>(keys.profile(nearestId))).value!;
+    await kv().set(keys.profile(nearestId), { ...changed, profilename: "Renamed", profilePicIds: ["new-pic"] });
+    const brief = JSON.parse(await profileBriefsJson(viewer, { kind: "nearest" }, { size: 1 })).items[0];
+    assert.deepEqual([brief.profileName, brief.profilePicIds], ["Renamed", ["new-pic"]]);
+    const row = JSON.parse(await mapViewJson(viewer, box)).rows.find((r: unknown[]) => r[0] === nearestId);
+    assert.deepEqual([row[1], row[4]], ["Renamed", "new-pic"]);
   } finally {
     closeKv();
   }
