@@ -37,13 +37,13 @@ import {
   type BriefsPage,
   type LikeFilter,
   MAP_PROFILE_CAP,
+  type MapRow,
   mapRowOf,
   type MapView,
+  mapViewOf,
   type ProfileBrief,
 } from "../domain/shapes/briefs.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
-import { jsonNumber, type JsonText } from "../domain/jsonText.ts";
-import { KEPT } from "./kept.ts";
 
 /** Which members a discovery query covers. */
 export type BriefsArea =
@@ -90,6 +90,24 @@ export const MAX_BRIEFS_SIZE = MAX_PAGE_SIZE;
 /** Reads the profiles of `ids` not yet in `into` (null for none), from the instance's short-lived copy when it has one. */
 const loadProfiles = discoveryProfiles;
 
+function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
+  return {
+    profileId: p.id,
+    profileName: p.profilename,
+    profileAge: ageOf(p.birthdate, t),
+    profileChars: p.characteristics,
+    profileWeight: p.weight,
+    profileHeight: p.height,
+    profilePicIds: p.profilePicIds,
+    lat: at.lat,
+    lon: at.lon,
+    distanceMeters: at.distanceMeters,
+    tsUpdated: at.tsUpdated,
+    isNew: p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
+    verified: isVerified(p),
+  };
+}
+
 /**
  * Does `q` leave members out by what their profile or presence says (characteristics, age,
  * distance, online now, pictures, verified), not only by place, blocks, likes or ratings?
@@ -113,24 +131,6 @@ function search(area: BriefsArea, viewerId: string, o: QueryOptions): Promise<Ne
   }
 }
 
-/** A member accepted for a page: their profile and shown position, as the answer gives them. */
-interface Chosen {
-  p: Profile;
-  at: NearbyItem;
-  age: number | null;
-  isNew: boolean;
-}
-
-/** A page of accepted members, before it is given as briefs (objects or JSON text). */
-interface ChosenPage {
-  chosen: Chosen[];
-  page: number;
-  size: number;
-  hasMore: boolean;
-  /** The viewer is where being gay is a crime: no distance is given (spec, nearby only). */
-  nearbyOnly: boolean;
-}
-
 /**
  * One page of the members of `area` for `viewerId`, nearest to the viewer's shown position first:
  * without the viewer, members either of them blocked, hidden and expired members, and members
@@ -142,136 +142,6 @@ export async function profileBriefs(
   area: BriefsArea,
   q: BriefsQuery = {},
 ): Promise<BriefsPage> {
-  const { chosen, page, size, hasMore, nearbyOnly } = await chosenPage(viewerId, area, q);
-  const items = chosen.map((m) => briefOf(m, nearbyOnly));
-  return nearbyOnly ? { items, page, size, hasMore, nearbyOnly } : { items, page, size, hasMore };
-}
-
-/**
- * `profileBriefs` as the JSON text of its answer, joined from each member's ready text (made once
- * per kept copy of their profile: `briefText`) and the few figures of this answer (age, shown
- * position, distance, new): what `JSON.stringify` of `profileBriefs`'s page gives, byte for byte.
- */
-export async function profileBriefsJson(
-  viewerId: string,
-  area: BriefsArea,
-  q: BriefsQuery = {},
-): Promise<JsonText<BriefsPage>> {
-  const { chosen, page, size, hasMore, nearbyOnly } = await chosenPage(viewerId, area, q);
-  // One string per member, joined once: `join` writes a flat string, where `+=` across the page
-  // would leave a tree of thousands of pieces that the runtime then walks to send it.
-  const items = new Array<string>(chosen.length);
-  for (let i = 0; i < chosen.length; i++) {
-    const { p, at, age, isNew } = chosen[i];
-    const t = textsOf(p).brief ??= briefText(p);
-    items[i] = t.head + jsonNumber(age) + t.mid + jsonNumber(at.lat) + ',"lon":' + jsonNumber(at.lon) +
-      ',"distanceMeters":' + (nearbyOnly ? "null" : jsonNumber(at.distanceMeters)) + ',"tsUpdated":' +
-      jsonNumber(at.tsUpdated) + ',"isNew":' + isNew + t.tail;
-  }
-  return [
-    '{"items":[',
-    items.join(","),
-    '],"page":',
-    jsonNumber(page),
-    ',"size":',
-    jsonNumber(size),
-    ',"hasMore":',
-    hasMore,
-    nearbyOnly ? ',"nearbyOnly":true}' : "}",
-  ].join("") as JsonText<BriefsPage>;
-}
-
-/** A member's brief as an object. */
-function briefOf({ p, at, age, isNew }: Chosen, nearbyOnly: boolean): ProfileBrief {
-  return {
-    profileId: p.id,
-    profileName: p.profilename,
-    profileAge: age,
-    profileChars: p.characteristics,
-    profileWeight: p.weight,
-    profileHeight: p.height,
-    profilePicIds: p.profilePicIds,
-    lat: at.lat,
-    lon: at.lon,
-    distanceMeters: nearbyOnly ? null : at.distanceMeters,
-    tsUpdated: at.tsUpdated,
-    isNew,
-    verified: isVerified(p),
-  };
-}
-
-/**
- * The JSON text of what a profile gives every answer that shows it, made once per kept copy of the
- * profile (a changed profile is read, and kept, anew: kv/kept.ts), in the order of the brief's keys
- * around the figures each answer fills in.
- */
-interface ProfileTexts {
-  /** A brief: `head` age `mid` lat `,"lon":` … `tail`. */
-  brief?: { head: string; mid: string; tail: string };
-  /** A map row: `head` lat `,` lon `tail`. */
-  row?: { head: string; tail: string };
-}
-/**
- * The texts of the members shown lately, by id, each with the copy of the profile it was made from:
- * a copy read again whose shown fields are the same reuses them (profiles are read again each few
- * seconds, and on every view while this instance's kept reads wait for the change log), a changed
- * profile gets them made anew. Two generations of at most as many members as profiles are kept:
- * when the newer fills, the older is dropped (no per-entry eviction on the way of every answer).
- */
-let texts = new Map<string, ProfileTexts & { of: Profile }>();
-let olderTexts = new Map<string, ProfileTexts & { of: Profile }>();
-
-function textsOf(p: Profile): ProfileTexts {
-  let t = texts.get(p.id);
-  if (!t) {
-    t = olderTexts.get(p.id);
-    if (t) olderTexts.delete(p.id);
-    if (texts.size >= KEPT.profile.max) [olderTexts, texts] = [texts, new Map()];
-    if (t) texts.set(p.id, t);
-  }
-  if (t?.of === p) return t;
-  if (t && sameShown(t.of, p)) {
-    t.of = p;
-    return t;
-  }
-  texts.set(p.id, t = { of: p });
-  return t;
-}
-
-/** Do two copies of a profile show the same in a brief and a map row (all but the age and new mark)? */
-function sameShown(a: Profile, b: Profile): boolean {
-  return a.profilename === b.profilename && a.weight === b.weight && a.height === b.height &&
-    sameStrings(a.characteristics, b.characteristics) && sameStrings(a.profilePicIds, b.profilePicIds) &&
-    isVerified(a) === isVerified(b);
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-const J = JSON.stringify;
-
-function briefText(p: Profile): NonNullable<ProfileTexts["brief"]> {
-  return {
-    head: `{"profileId":${J(p.id)},"profileName":${J(p.profilename)},"profileAge":`,
-    mid: `,"profileChars":${J(p.characteristics)},"profileWeight":${J(p.weight)},"profileHeight":${
-      J(p.height)
-    },"profilePicIds":${J(p.profilePicIds)},"lat":`,
-    tail: `,"verified":${isVerified(p)}}`,
-  };
-}
-
-function rowText(p: Profile): NonNullable<ProfileTexts["row"]> {
-  return {
-    head: `[${J(p.id)},${J(p.profilename)},`,
-    tail: `,${J(p.profilePicIds[0] ?? null)},${J(p.characteristics)},${isVerified(p)}]`,
-  };
-}
-
-/** The members of one page of `profileBriefs` (see there). */
-async function chosenPage(viewerId: string, area: BriefsArea, q: BriefsQuery): Promise<ChosenPage> {
   const page = q.page ?? 0, size = q.size ?? DEFAULT_SIZES[area.kind];
   if (!Number.isSafeInteger(page) || page < 0) throw new GeoInputError("page must be an integer >= 0");
   if (!Number.isSafeInteger(size) || size < 1 || size > MAX_BRIEFS_SIZE) {
@@ -287,12 +157,12 @@ async function chosenPage(viewerId: string, area: BriefsArea, q: BriefsQuery): P
   ]);
   // A distance filter would place members for a viewer at risk: it is not applied there.
   const maxMeters = place.atRisk ? undefined : q.maxMeters;
-  const fits = ({ p, at, age }: Chosen) =>
-    (q.minAge === undefined || (age !== null && age >= q.minAge)) &&
-    (q.maxAge === undefined || (age !== null && age <= q.maxAge)) &&
-    (maxMeters === undefined || (at.distanceMeters !== null && at.distanceMeters <= maxMeters)) &&
-    (!q.withPics || p.profilePicIds.length > 0) &&
-    (!verifiedOnly || isVerified(p));
+  const fits = (b: ProfileBrief) =>
+    (q.minAge === undefined || (b.profileAge !== null && b.profileAge >= q.minAge)) &&
+    (q.maxAge === undefined || (b.profileAge !== null && b.profileAge <= q.maxAge)) &&
+    (maxMeters === undefined || (b.distanceMeters !== null && b.distanceMeters <= maxMeters)) &&
+    (!q.withPics || b.profilePicIds.length > 0) &&
+    (!verifiedOnly || b.verified);
   const attributeFilter = filtersAttributes({ ...q, maxMeters });
   const likeFilter = sets ? (id: string) => likes.every((f) => sets[f].has(id)) : undefined;
 
@@ -306,7 +176,7 @@ async function chosenPage(viewerId: string, area: BriefsArea, q: BriefsQuery): P
     q.ratedBefore !== undefined ? Math.max(8 * want, 1000) : attributeFilter ? Math.max(4 * want, 200) : want,
   );
   const profiles = new Map<string, Profile | null>();
-  const accepted: Chosen[] = [];
+  const accepted: ProfileBrief[] = [];
   for (let k = 0; accepted.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
     const found = await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
     // Without an attribute filter a candidate with a profile is accepted: read only as many as the
@@ -327,28 +197,29 @@ async function chosenPage(viewerId: string, area: BriefsArea, q: BriefsQuery): P
         q.online ? presenceOf(viewerId, ids) : Promise.resolve(null),
       ]);
       const t = now();
-      for (const at of candidates) {
-        const p = profiles.get(at.profileId);
+      for (const it of candidates) {
+        const p = profiles.get(it.profileId);
         if (!p || !hasAllCharacteristics(p.characteristics, chars)) continue;
-        if (presence && !presence[at.profileId]?.online) continue;
-        const m: Chosen = {
-          p,
-          at,
-          age: ageOf(p.birthdate, t),
-          isNew: p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
-        };
-        if (fits(m)) accepted.push(m);
+        if (presence && !presence[it.profileId]?.online) continue;
+        const b = briefOf(p, it, t);
+        if (fits(b)) accepted.push(b);
       }
     }
     if (!found.hasMore) break;
   }
-  const chosen = accepted.slice(page * size, (page + 1) * size);
+  const items = accepted.slice(page * size, (page + 1) * size);
   // A viewer where being gay is a crime (kv/safety.ts): what their screen shows must place no one.
   if (place.atRisk) {
-    if (area.kind === "bounds") return { chosen: [], page, size, hasMore: false, nearbyOnly: true };
-    return { chosen, page, size, hasMore: accepted.length >= want, nearbyOnly: true };
+    if (area.kind === "bounds") return { items: [], page, size, hasMore: false, nearbyOnly: true };
+    return {
+      items: items.map((b) => ({ ...b, distanceMeters: null })),
+      page,
+      size,
+      hasMore: accepted.length >= want,
+      nearbyOnly: true,
+    };
   }
-  return { chosen, page, size, hasMore: accepted.length >= want, nearbyOnly: false };
+  return { items, page, size, hasMore: accepted.length >= want };
 }
 
 /**
@@ -361,65 +232,34 @@ async function chosenPage(viewerId: string, area: BriefsArea, q: BriefsQuery): P
  * filter), and each row is made from the profile and the shown position, with no brief between.
  */
 export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery = {}): Promise<MapView> {
-  const found = await mapMembers(viewerId, bounds, q);
-  if (found === "tooMany") return { rows: [], tooMany: true };
-  return {
-    rows: found.map(({ p, at }) =>
-      mapRowOf({
-        profileId: p.id,
-        profileName: p.profilename,
-        lat: at.lat,
-        lon: at.lon,
-        profilePicIds: p.profilePicIds,
-        profileChars: p.characteristics,
-        verified: isVerified(p),
-      })
-    ),
-    tooMany: false,
-  };
-}
-
-/**
- * `mapView` as the JSON text of its answer, each row joined from the member's ready text (made once
- * per kept copy of their profile) and their shown position: what `JSON.stringify` of `mapView`'s
- * answer gives, byte for byte.
- */
-export async function mapViewJson(viewerId: string, bounds: Bounds, q: BriefsQuery = {}): Promise<JsonText<MapView>> {
-  const found = await mapMembers(viewerId, bounds, q);
-  if (found === "tooMany") return '{"rows":[],"tooMany":true}' as JsonText<MapView>;
-  const rows = new Array<string>(found.length);
-  for (let i = 0; i < found.length; i++) {
-    const { p, at } = found[i];
-    const t = textsOf(p).row ??= rowText(p);
-    rows[i] = t.head + jsonNumber(at.lat) + "," + jsonNumber(at.lon) + t.tail;
-  }
-  return ['{"rows":[', rows.join(","), '],"tooMany":false}'].join("") as JsonText<MapView>;
-}
-
-/** The members a map view shows, nearest first, or "tooMany" at the cap or more (see `mapView`). */
-async function mapMembers(
-  viewerId: string,
-  bounds: Bounds,
-  q: BriefsQuery,
-): Promise<{ p: Profile; at: NearbyItem }[] | "tooMany"> {
   if (filtersAttributes(q) || (q.likes?.length ?? 0) > 0 || q.ratedBefore !== undefined) {
-    const { chosen } = await chosenPage(viewerId, { kind: "bounds", bounds }, { ...q, page: 0, size: MAP_PROFILE_CAP });
-    return chosen.length >= MAP_PROFILE_CAP ? "tooMany" : chosen;
+    return mapViewOf(
+      await profileBriefs(viewerId, { kind: "bounds", bounds }, { ...q, page: 0, size: MAP_PROFILE_CAP }),
+    );
   }
   const [exclude, place] = await Promise.all([blockedSet(viewerId), safetyPlace(viewerId)]);
   const found = await byBounds({ ...bounds, page: 0, size: MAP_PROFILE_CAP, exclude }, viewerId);
   // A viewer where being gay is a crime is shown no one on a map, as profileBriefs answers a box
   // (the search above still refuses a bad box): no profile is read.
-  if (place.atRisk) return [];
-  if (found.items.length >= MAP_PROFILE_CAP) return "tooMany";
+  if (place.atRisk) return { rows: [], tooMany: false };
+  if (found.items.length >= MAP_PROFILE_CAP) return { rows: [], tooMany: true };
   const profiles = new Map<string, Profile | null>();
   await loadProfiles(found.items.map((it) => it.profileId), profiles);
-  const members: { p: Profile; at: NearbyItem }[] = [];
-  for (const at of found.items) {
-    const p = profiles.get(at.profileId);
-    if (p) members.push({ p, at });
+  const rows: MapRow[] = [];
+  for (const it of found.items) {
+    const p = profiles.get(it.profileId);
+    if (!p) continue;
+    rows.push(mapRowOf({
+      profileId: p.id,
+      profileName: p.profilename,
+      lat: it.lat,
+      lon: it.lon,
+      profilePicIds: p.profilePicIds,
+      profileChars: p.characteristics,
+      verified: isVerified(p),
+    }));
   }
-  return members;
+  return { rows, tooMany: false };
 }
 
 /** How many of the nearest members the map's first view is fitted to: about the grid's first screenful. */

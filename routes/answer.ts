@@ -14,7 +14,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type ApiAnswer, type ApiRoute, RESPONSES } from "../domain/contract.ts";
-import type { JsonText } from "../domain/jsonText.ts";
 
 /** The one status each route answers with, read once from the contract. */
 const STATUS = new Map<string, ContentfulStatusCode>(
@@ -26,12 +25,4 @@ const STATUS = new Map<string, ContentfulStatusCode>(
 /** The route's JSON answer, with the contract's status. */
 export function answer<R extends ApiRoute>(c: Context, route: R, body: ApiAnswer<R>): Response {
   return c.json(body as object, STATUS.get(route) ?? 200);
-}
-
-/**
- * The route's answer made ahead as JSON text (domain/jsonText.ts: joined from ready pieces), with
- * the contract's status: the same answer as `answer` gives for the object it decodes to.
- */
-export function answerText<R extends ApiRoute>(c: Context, route: R, body: JsonText<ApiAnswer<R>>): Response {
-  return c.body(body, STATUS.get(route) ?? 200, { "Content-Type": "application/json" });
 }

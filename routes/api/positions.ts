@@ -22,15 +22,14 @@ import {
   type BriefsArea,
   type BriefsQuery,
   DEFAULT_SIZES,
-  mapViewJson,
+  mapView,
   MAX_BRIEFS_SIZE,
-  profileBriefsJson,
+  profileBriefs,
 } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { LIKE_FILTERS, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
-import { answer, answerText } from "../answer.ts";
-import type { JsonText } from "../../domain/jsonText.ts";
+import { answer } from "../answer.ts";
 import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
 
 const NUMBER_RE = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
@@ -149,14 +148,14 @@ const heavyViews = config.heavyViewsAtOnce > 0 ? pLimit(config.heavyViewsAtOnce)
 
 /**
  * Answers a discovery call: the caller first (401), then the parameters (400), the limit (429),
- * then `run` with the query in the store's terms (its answer made as JSON text), in a heavy view's turn when it answers `size`
+ * then `run` with the query in the store's terms, in a heavy view's turn when it answers `size`
  * members or more.
  */
 async function discovery<A, R extends ApiRoute>(
   c: Context<AppEnv>,
   route: R,
   parse: () => { area: A; q: z.infer<typeof briefsQuery> },
-  run: (viewerId: string, area: A, query: BriefsQuery) => Promise<JsonText<ApiAnswer<R>>>,
+  run: (viewerId: string, area: A, query: BriefsQuery) => Promise<ApiAnswer<R>>,
   size: (area: A, q: z.infer<typeof briefsQuery>) => number,
 ) {
   const caller = requireCaller(c);
@@ -174,7 +173,7 @@ async function discovery<A, R extends ApiRoute>(
     online: online === "1",
     withPics: pics === "1",
   };
-  const found = () => geo(() => run(caller.profileId, area, query)).then((text) => answerText(c, route, text));
+  const found = () => geo(() => run(caller.profileId, area, query)).then((page) => answer(c, route, page));
   if (heavy) return heavyViews(found);
   const [counted, answered] = await Promise.allSettled([limited, found()]);
   if (counted.status === "rejected") throw counted.reason;
@@ -191,7 +190,7 @@ function briefs(
     | "GET /api/profile-briefs/by-sector/:sector",
   parse: () => { area: BriefsArea; q: z.infer<typeof briefsQuery> },
 ) {
-  return discovery(c, route, parse, profileBriefsJson, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
+  return discovery(c, route, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
 }
 
 export const positions = new Hono<AppEnv>()
@@ -240,7 +239,7 @@ export const positions = new Hono<AppEnv>()
         const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, mapViewQuery);
         return { area: { latMin, lonMin, latMax, lonMax }, q };
       },
-      mapViewJson,
+      mapView,
       () => MAP_PROFILE_CAP,
     ))
   .get("/profile-briefs/by-sector/:sector", (c) =>
