@@ -207,8 +207,14 @@ try {
     const appRounds: Measured[] = [], bareRounds: Measured[] = [], beforeRounds: Measured[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       bareRounds.push(await measure(bare.child.pid, bare.port, BARE));
-      if (before) beforeRounds.push(await measure(before.child.pid, before.port, call));
-      appRounds.push(await measure(app.child.pid, app.port, call));
+      // The two apps swap places each round: two copies of the same code measured one after the
+      // other came out dearer in the second place.
+      const pair = [
+        async () => appRounds.push(await measure(app.child.pid, app.port, call)),
+        async () => before && beforeRounds.push(await measure(before.child.pid, before.port, call)),
+      ];
+      if (r % 2) pair.reverse();
+      for (const run of pair) await run();
       loads.push(Deno.loadavg()[0]);
     }
     results.push({
