@@ -1,10 +1,10 @@
 /**
- * The test suite as `deno task test` runs it: type-checks every test file once, builds the islands
- * once (tests/islands_build.ts), then runs the files in DENO_JOBS `deno test` processes side by
- * side (each process runs its share one file after another, as `deno test` does), then the files
- * that must run alone (SERIAL) in one more process. Prints each file's results as it ends, the ten
- * slowest tests, and one total line in `deno test`'s own form (`ok | N passed | M failed (…)`),
- * which .ci/run reads. Exits non-zero when a test failed or a process did not finish its files.
+ * The test suite as `deno task test` runs it: type-checks every test file once and builds the
+ * islands once (tests/islands_build.ts), the two side by side, then runs the files in DENO_JOBS
+ * `deno test` processes side by side (each process runs its share one file after another, as
+ * `deno test` does), then the files that must run alone (SERIAL) in one more process. Prints each
+ * file's results as it ends, the ten slowest tests, the run's wall and CPU time, and one total line
+ * in `deno test`'s own form (`ok | N passed | M failed (…)`), which .ci/run reads. Exits non-zero when a test failed or a process did not finish its files.
  *
  * Arguments: files or folders to run (default: every test file), and flags passed on to
  * `deno test` (e.g. `--filter=name`). DENO_JOBS: how many processes (default: the number of cores,
@@ -175,6 +175,36 @@ function weigher(): (f: string) => number {
   return (f) => known[f] ?? (f.startsWith("./tests/e2e/") ? 20 : 3);
 }
 
+/**
+ * The CPU seconds (user and system) of this process and of every process it started and waited
+ * for (`deno check`, the build, the `deno test` processes and what they waited for: the app's
+ * workers, the browsers), from /proc/self/stat; null where there is no /proc (not Linux). Its
+ * clock ticks are USER_HZ, 100 a second on every Linux the suite runs on.
+ */
+export function cpuSeconds(stat = readProcStat()): { self: number; children: number } | null {
+  if (!stat) return null;
+  // The fields after "pid (name) ": state is the first; utime, stime, cutime, cstime the 12th to 15th.
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+  const [utime, stime, cutime, cstime] = f.slice(11, 15);
+  if (![utime, stime, cutime, cstime].every(Number.isFinite)) return null;
+  return { self: (utime + stime) / 100, children: (cutime + cstime) / 100 };
+}
+
+function readProcStat(): string | null {
+  try {
+    return Deno.readTextFileSync("/proc/self/stat");
+  } catch {
+    return null;
+  }
+}
+
+/** The run's wall and CPU time in one line: `time: 9m12s wall, 5m40s CPU (user+sys of every process)`. */
+export function timeLine(wallMs: number, cpu: { self: number; children: number } | null): string {
+  const ms = (s: number) => `${Math.floor(Math.round(s) / 60)}m${String(Math.round(s) % 60).padStart(2, "0")}s`;
+  return `time: ${ms(wallMs / 1000)} wall` +
+    (cpu ? `, ${ms(cpu.self + cpu.children)} CPU (user+sys of the runner and every process it started)` : "");
+}
+
 /** One `deno test` process over `files`: its output printed a whole file at a time, its counts and times. */
 async function runProcess(
   label: string,
@@ -234,6 +264,37 @@ function onRemoteKv<T extends { timed: Timed[] }>(r: T): T {
   return { ...r, timed: r.timed.map((t) => ({ ...t, file: `${t.file} on remote KV` })) };
 }
 
+/**
+ * Before the test processes: every file type-checked once (the processes skip it; a file that does
+ * not check fails the run) and, when a browser or page test is among them, the islands built once
+ * (so no process waits on another's build). The two share nothing: they run side by side, and each
+ * one's seconds are printed.
+ */
+async function prepare(files: string[], noCheck: boolean): Promise<{ checked: boolean }> {
+  const timed = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const r = await f();
+    console.log(`${what}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    return r;
+  };
+  const check = noCheck
+    ? Promise.resolve(true)
+    : timed("type check", async () =>
+      (await new Deno.Command(Deno.execPath(), { args: ["check", "--quiet", ...files], cwd: root }).spawn().status)
+        .success);
+  const build = files.some((f) => f.startsWith("./tests/e2e/") || f.startsWith("./routes/pages/"))
+    ? timed("islands build", async () => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["eval", `await (await import("${root}/tests/islands_build.ts")).sharedBuild();`],
+        cwd: root,
+      }).output();
+      if (!out.success) console.log("the shared build failed; each test process will try it again");
+    })
+    : Promise.resolve();
+  const [checked] = await Promise.all([check, build]);
+  return { checked };
+}
+
 if (import.meta.main) {
   const started = performance.now();
   const paths: string[] = [], flags: string[] = [];
@@ -255,29 +316,17 @@ if (import.meta.main) {
     for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += c[k];
   };
   const finish = (code: number): never => {
+    console.log(timeLine(performance.now() - started, cpuSeconds()));
     console.log(summaryLine(total, performance.now() - started));
     Deno.removeSync(tmp, { recursive: true });
     Deno.exit(code);
   };
 
-  // Type-checked once for every file (the processes below skip it): a file that does not check fails the run.
-  const noCheck = flags.includes("--no-check");
-  const check = noCheck ? { success: true } : await new Deno.Command(Deno.execPath(), {
-    args: ["check", "--quiet", ...files],
-    cwd: root,
-  }).spawn().status;
-  if (!check.success) {
+  const prepared = await prepare(files, flags.includes("--no-check"));
+  if (!prepared.checked) {
     total.failed++;
     console.log("FAILED: the test files do not type-check (deno check above)");
     finish(1);
-  }
-  // The islands built before the processes start, so none of them waits on another's build.
-  if (files.some((f) => f.startsWith("./tests/e2e/") || f.startsWith("./routes/pages/"))) {
-    const build = await new Deno.Command(Deno.execPath(), {
-      args: ["eval", `await (await import("${root}/tests/islands_build.ts")).sharedBuild();`],
-      cwd: root,
-    }).output();
-    if (!build.success) console.log("the shared build failed; each test process will try it again");
   }
 
   const weight = weigher();

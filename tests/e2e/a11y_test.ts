@@ -8,7 +8,15 @@
 import assert from "node:assert/strict";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
-import { registerAndLogIn, shot, startHarness, type ViewportName, VIEWPORTS, waitHydrated } from "./harness.ts";
+import {
+  registerAndLogIn,
+  shot,
+  sideBySide,
+  startHarness,
+  type ViewportName,
+  VIEWPORTS,
+  waitHydrated,
+} from "./harness.ts";
 import { ROUTES } from "../../routes/table.ts";
 import { createAccount, getAccountByEmail, setRoles } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
@@ -29,15 +37,51 @@ const PUBLIC = ["/", "/login", "/register", "/aboutus", "/support", "/tos", "/so
 /** Pages whose colours this test checked, shot to look at in both schemes. */
 const SHOTS = new Set(["/login", "/search/swype", "/likes/profilelikedyou", "/games/gptbuster"]);
 
-// The phone in the light scheme, the desktop in the dark one: both colour schemes are checked.
-for (const [vp, scheme] of [["phone", "light"], ["desktop", "dark"]] as [ViewportName, "light" | "dark"][]) {
-  Deno.test({
-    name: `e2e ${vp} ${scheme} - accessibility: no serious or critical axe finding on any page, logged out and in`,
-    sanitizeOps: false,
-    sanitizeResources: false,
-    async fn() {
-      const h = await startHarness();
-      try {
+/** The phone in the light scheme, the desktop in the dark one: both colour schemes are checked. */
+const LOOKS: [ViewportName, "light" | "dark"][] = [["phone", "light"], ["desktop", "dark"]];
+
+// One app and one browser: each look's pages logged out, and logged in as one member with
+// content around, are walked side by side, each walk in a context of its own.
+Deno.test({
+  name:
+    "e2e phone light, desktop dark - accessibility: no serious or critical axe finding on any page, logged out and in",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const h = await startHarness();
+    try {
+      const email = "a11y@example.com";
+      const { context: first, page: firstPage } = await h.newPage("phone");
+      await registerAndLogIn(firstPage, h.origin, email);
+      const session = await first.cookies();
+      await first.close();
+      const account = (await getAccountByEmail(email))!;
+      await setRoles(account.id, ["USER", "ADMIN"]);
+      const me = account.defaultProfileId;
+      // Members nearby, with pictures and texts, so the cards, tiles and games have content to check.
+      await reportPosition(me, { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false });
+      for (let i = 0; i < 3; i++) {
+        const other = (await createAccount({ email: `a11y-near-${i}@example.com`, name: `Near ${i}` }))!;
+        await updateProfile(other.defaultProfileId, {
+          profilename: `Near ${i}`,
+          birthdate: "1990-01-01",
+          description: "Coffee, hikes and old films. Say hi if you are around.",
+          characteristics: ["top", "hosting"],
+        });
+        await addPicture(other.defaultProfileId, await normalizeUpload(await portrait(i)));
+        await reportPosition(other.defaultProfileId, {
+          lat: 33.4484 + 0.01 * (i + 1),
+          lon: -112.074,
+          use: "OVERRIDE",
+          hide: false,
+        });
+      }
+      const loggedIn = ROUTES.filter((r) => ["auth", "admin", "any"].includes(r.access) && r.path !== "/logout")
+        .map((r) => r.path.replace(":profileId", me).replace(":game", "cooties"));
+
+      const found: string[] = [];
+      /** Every page of `paths` in a look, logged in or out: axe's serious and critical findings. */
+      const walk = async ([vp, scheme]: [ViewportName, "light" | "dark"], paths: string[], logged: boolean) => {
         const context = await h.browser.newContext({
           viewport: VIEWPORTS[vp],
           isMobile: vp === "phone",
@@ -46,48 +90,22 @@ for (const [vp, scheme] of [["phone", "light"], ["desktop", "dark"]] as [Viewpor
           bypassCSP: true,
           colorScheme: scheme,
         });
+        if (logged) await context.addCookies(session);
         const page = await context.newPage();
-        const found: string[] = [];
-        const check = async (path: string) => {
+        for (const path of paths) {
           await page.goto(path);
           await waitHydrated(page);
-          for (const v of await violations(page)) found.push(`${path}: ${v}`);
+          for (const v of await violations(page)) found.push(`${vp} ${scheme} ${path}: ${v}`);
           if (SHOTS.has(path)) await shot(page, `${vp}-${scheme}-a11y${path.replaceAll("/", "-")}`);
-        };
-        for (const path of PUBLIC) await check(path);
-        const email = `a11y-${vp}@example.com`;
-        await registerAndLogIn(page, h.origin, email);
-        const account = (await getAccountByEmail(email))!;
-        await setRoles(account.id, ["USER", "ADMIN"]);
-        const me = account.defaultProfileId;
-        // Members nearby, with pictures and texts, so the cards, tiles and games have content to check.
-        await reportPosition(me, { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false });
-        for (let i = 0; i < 3; i++) {
-          const other = (await createAccount({ email: `a11y-near-${vp}-${i}@example.com`, name: `Near ${i}` }))!;
-          await updateProfile(other.defaultProfileId, {
-            profilename: `Near ${i}`,
-            birthdate: "1990-01-01",
-            description: "Coffee, hikes and old films. Say hi if you are around.",
-            characteristics: ["top", "hosting"],
-          });
-          await addPicture(other.defaultProfileId, await normalizeUpload(await portrait(i)));
-          await reportPosition(other.defaultProfileId, {
-            lat: 33.4484 + 0.01 * (i + 1),
-            lon: -112.074,
-            use: "OVERRIDE",
-            hide: false,
-          });
-        }
-        for (const r of ROUTES) {
-          if (r.access !== "auth" && r.access !== "admin" && r.access !== "any") continue;
-          if (r.path === "/logout") continue;
-          await check(r.path.replace(":profileId", me).replace(":game", "cooties"));
         }
         await context.close();
-        assert.deepEqual(found, []);
-      } finally {
-        await h.close();
-      }
-    },
-  });
-}
+      };
+      // The logged-in walks (the longer) first.
+      const walks = [true, false].flatMap((logged) => LOOKS.map((look) => ({ look, logged })));
+      await sideBySide(walks, ({ look, logged }) => walk(look, logged ? loggedIn : PUBLIC, logged));
+      assert.deepEqual(found, []);
+    } finally {
+      await h.close();
+    }
+  },
+});

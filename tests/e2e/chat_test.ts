@@ -13,8 +13,11 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     const h = await startHarness();
     try {
       const a = await h.newPage(vp), b = await h.newPage(vp);
-      await registerAndLogIn(a.page, h.origin, `chat-a-${vp}@example.com`);
-      await registerAndLogIn(b.page, h.origin, `chat-b-${vp}@example.com`);
+      // The two members register at once (each in their own page).
+      await Promise.all([
+        registerAndLogIn(a.page, h.origin, `chat-a-${vp}@example.com`),
+        registerAndLogIn(b.page, h.origin, `chat-b-${vp}@example.com`),
+      ]);
       const bId = await b.page.evaluate(() =>
         fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId)
       );
@@ -71,8 +74,11 @@ Deno.test("e2e - a picture sent in chat still shows after its owner makes it pri
   const h = await startHarness();
   try {
     const a = await h.newPage("phone"), b = await h.newPage("phone");
-    await registerAndLogIn(a.page, h.origin, "chatpic-a@example.com");
-    await registerAndLogIn(b.page, h.origin, "chatpic-b@example.com");
+    // The two members register at once (each in their own page).
+    await Promise.all([
+      registerAndLogIn(a.page, h.origin, "chatpic-a@example.com"),
+      registerAndLogIn(b.page, h.origin, "chatpic-b@example.com"),
+    ]);
     const idOf = (p: typeof a.page) =>
       p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
     const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
@@ -124,8 +130,11 @@ Deno.test("e2e - delete a message for me, unsend one for both (the other side up
   const h = await startHarness();
   try {
     const a = await h.newPage("phone"), b = await h.newPage("phone");
-    await registerAndLogIn(a.page, h.origin, "del-a@example.com");
-    await registerAndLogIn(b.page, h.origin, "del-b@example.com");
+    // The two members register at once (each in their own page).
+    await Promise.all([
+      registerAndLogIn(a.page, h.origin, "del-a@example.com"),
+      registerAndLogIn(b.page, h.origin, "del-b@example.com"),
+    ]);
     const idOf = (p: typeof a.page) =>
       p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
     const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
@@ -170,8 +179,11 @@ Deno.test("e2e - the chat header and the grid show the other member online; Typi
   const h = await startHarness();
   try {
     const a = await h.newPage("desktop"), b = await h.newPage("desktop");
-    await registerAndLogIn(a.page, h.origin, "typing-a@example.com");
-    await registerAndLogIn(b.page, h.origin, "typing-b@example.com");
+    // The two members register at once (each in their own page).
+    await Promise.all([
+      registerAndLogIn(a.page, h.origin, "typing-a@example.com"),
+      registerAndLogIn(b.page, h.origin, "typing-b@example.com"),
+    ]);
     const idOf = (p: typeof a.page) =>
       p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
     const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
@@ -213,8 +225,11 @@ Deno.test("e2e - a view-once private picture opens full screen once; then the bu
   const h = await startHarness();
   try {
     const a = await h.newPage("phone"), b = await h.newPage("phone");
-    await registerAndLogIn(a.page, h.origin, "once-a@example.com");
-    await registerAndLogIn(b.page, h.origin, "once-b@example.com");
+    // The two members register at once (each in their own page).
+    await Promise.all([
+      registerAndLogIn(a.page, h.origin, "once-a@example.com"),
+      registerAndLogIn(b.page, h.origin, "once-b@example.com"),
+    ]);
     const idOf = (p: typeof a.page) =>
       p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
     const [aId, bId] = [await idOf(a.page), await idOf(b.page)];

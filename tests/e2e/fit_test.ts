@@ -6,8 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
-import { registerAndLogIn, shot, startHarness } from "./harness.ts";
+import type { BrowserContext, Page } from "playwright-core";
+import { type Harness, registerAndLogIn, shot, sideBySide, startHarness } from "./harness.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { getProfile, updateProfile } from "../../kv/profiles.ts";
 import { kv } from "../../kv/db.ts";
@@ -23,6 +23,9 @@ import { portrait } from "../fixtures/pictures.ts";
 
 const WIDTHS = [320, 390, 430];
 const LOCALES = ["en-US", "es-ES", "pt-BR", "fr-FR", "ar"];
+
+/** A logged-in member's cookies and storage, for a new context. */
+type State = Awaited<ReturnType<BrowserContext["storageState"]>>;
 
 interface Fault {
   what: string;
@@ -76,175 +79,163 @@ function faults(page: Page, container: string, parts: string[]): Promise<Fault[]
   }, [container, parts] as const);
 }
 
-Deno.test("e2e - the action bar and the chat header fit at 320, 390 and 430 px in every language", async () => {
-  const h = await startHarness();
-  try {
-    const { context, page } = await h.newPage("phone");
-    const email = "fit@example.com";
-    await registerAndLogIn(page, h.origin, email);
-    const me = (await getAccountByEmail(email))!.defaultProfileId;
-    const state = await context.storageState();
-    await context.close();
-    // A long name, verified (the badge beside it), liked (the bar says Remove Like), online now.
-    const other = (await createAccount({ email: "fit-other@example.com", name: "Maximiliano" }))!.defaultProfileId;
+/**
+ * The action bar and the chat header at every width in every language. Each language has its own
+ * member to look at (the tests change that member's presence), so the languages go side by side.
+ */
+async function barAndHeader(h: Harness, state: State, me: string): Promise<void> {
+  // A long name, verified (the badge beside it), liked (the bar says Remove Like), online now.
+  const picture = await normalizeUpload(await portrait(1));
+  const others: string[] = [];
+  for (const [i, locale] of LOCALES.entries()) {
+    const other = (await createAccount({ email: `fit-other-${i}@example.com`, name: "Maximiliano" }))!.defaultProfileId;
     await updateProfile(other, { profilename: "Maximiliano Alexander", birthdate: "1990-01-01" });
-    await addPicture(other, await normalizeUpload(await portrait(1)));
+    await addPicture(other, picture);
     const profile = (await getProfile(other))!;
     await kv().set(keys.profile(other), { ...profile, verifiedPicIds: profile.profilePicIds, tsVerified: Date.now() });
     await putProfileLike(me, other, "LIKE");
-
-    const problems: string[] = [];
-    for (const locale of LOCALES) {
-      for (const width of WIDTHS) {
-        const ctx = await h.browser.newContext({
-          viewport: { width, height: 800 },
-          isMobile: true,
-          hasTouch: true,
-          baseURL: h.origin,
-          locale,
-          storageState: state,
-        });
-        const p = await ctx.newPage();
-        const at = `${locale} ${width} px`;
-        await p.goto(`/profile/${other}`);
-        await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
-        await p.locator(".profile-bar button.like[aria-pressed=true]").waitFor();
-        for (
-          const f of await faults(p, ".profile-bar", [
-            "button.like",
-            ".bar-link[href='#chat']",
-            ".bar-link[href='#notes']",
-            ".bar-link[href='#actions']",
-          ])
-        ) problems.push(`${at}, action bar: ${f.what}`);
-        if (width === 320) await shot(p, `fit-${locale}-${width}-bar`);
-        // Scrolled to its end, the page's last part (the chat's composer) clears the bar and the tab bar.
-        const clear = await p.evaluate(() => {
-          scrollTo(0, document.documentElement.scrollHeight);
-          const send = document.querySelector(".composer button[type=submit]")!.getBoundingClientRect();
-          return { send: send.bottom, bar: document.querySelector(".profile-bar")!.getBoundingClientRect().top };
-        });
-        if (clear.send > clear.bar + 0.5) {
-          problems.push(`${at}, page end: Send (bottom ${clear.send}) under the action bar (top ${clear.bar})`);
-        }
-
-        await p.evaluate(() => location.hash = "chat");
-        await p.waitForFunction(() => getComputedStyle(document.querySelector(".chat")!).position === "fixed");
-        const head = [".chat-back", ".avatar", "h2", ".presence", ".chat-profile-link"];
-        await markSeen(other);
-        await p.reload();
-        await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
-        await p.waitForFunction(() => (document.querySelector(".chat-head .presence")?.textContent ?? "").length > 0);
-        for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (online): ${f.what}`);
-        // The name gives way to the badge: both inside the heading, side by side.
-        await p.locator(".chat-head h2 .verified-badge").waitFor();
-        for (const f of await faults(p, ".chat-head h2", [".name-cut", ".verified-badge"])) {
-          problems.push(`${at}, chat header name: ${f.what}`);
-        }
-        await publishEvent([me], { type: "typing", from: other });
-        await p.locator(".chat-head .presence.typing").waitFor();
-        for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (typing): ${f.what}`);
-        if (width === 320) await shot(p, `fit-${locale}-${width}-chat`);
-        // Seen three hours ago: "Last seen 3 hours ago" shows whole (on two lines if it must), never cut.
-        await kv().set(keys.presence(other), now() - 3 * 3_600_000);
-        // The page's kept answers (its query cache) still say online: asked again.
-        await p.evaluate(() => localStorage.removeItem("app-query-cache"));
-        await p.reload();
-        await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
-        await p.locator(".chat-head .presence time").waitFor();
-        for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (last seen): ${f.what}`);
-        const cut = await p.locator(".chat-head .presence").evaluate((e) =>
-          e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1 ? e.textContent : null
-        );
-        if (cut) problems.push(`${at}, chat header: "${cut}" is cut`);
-        if (width === 320) await shot(p, `fit-${locale}-${width}-chat-last-seen`);
-        await kv().set(keys.presence(other), now());
-        await ctx.close();
-      }
-    }
-    assert.deepEqual(problems, []);
-  } finally {
-    await h.close();
+    others[LOCALES.indexOf(locale)] = other;
   }
-});
 
-Deno.test("e2e - a tile's labels never cover each other at 320, 390 and 430 px in every language", async () => {
-  const h = await startHarness();
-  try {
-    const { context, page } = await h.newPage("phone");
-    const email = "fit-tiles@example.com";
-    await registerAndLogIn(page, h.origin, email);
-    const me = (await getAccountByEmail(email))!.defaultProfileId;
-    const home = { lat: 48.8566, lon: 2.3522 };
-    await reportPosition(me, { ...home, use: "OVERRIDE", hide: false });
-    const state = await context.storageState();
-    await context.close();
-    // New members (joined today: each tile says "New"), from a few hundred metres to far away (the
-    // widest distances, "12.43 mi", "20,01 km"), long names, verified, several pictures, online.
-    const far = [0.002, 0.02, 0.12, 0.18, 0.3, 0.45];
-    for (const [i, r] of far.entries()) {
-      const id = (await createAccount({ email: `fit-tile${i}@example.com`, name: `Tile ${i}` }))!.defaultProfileId;
-      await updateProfile(id, { profilename: i % 2 ? "Maximiliano Alexander" : "Wolfgang", birthdate: "1988-05-05" });
-      await addPicture(id, await normalizeUpload(await portrait(i)));
-      if (i % 2) await addPicture(id, await normalizeUpload(await portrait(i + 1)));
-      const profile = (await getProfile(id))!;
-      if (i % 3 === 0) {
-        await kv().set(keys.profile(id), { ...profile, verifiedPicIds: profile.profilePicIds, tsVerified: Date.now() });
+  const problems: string[] = [];
+  await sideBySide(LOCALES, async (locale, i) => {
+    const other = others[i];
+    for (const width of WIDTHS) {
+      const ctx = await h.browser.newContext({
+        viewport: { width, height: 800 },
+        isMobile: true,
+        hasTouch: true,
+        baseURL: h.origin,
+        locale,
+        storageState: state,
+      });
+      const p = await ctx.newPage();
+      const at = `${locale} ${width} px`;
+      await p.goto(`/profile/${other}`);
+      await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+      await p.locator(".profile-bar button.like[aria-pressed=true]").waitFor();
+      for (
+        const f of await faults(p, ".profile-bar", [
+          "button.like",
+          ".bar-link[href='#chat']",
+          ".bar-link[href='#notes']",
+          ".bar-link[href='#actions']",
+        ])
+      ) problems.push(`${at}, action bar: ${f.what}`);
+      if (width === 320) await shot(p, `fit-${locale}-${width}-bar`);
+      // Scrolled to its end, the page's last part (the chat's composer) clears the bar and the tab bar.
+      const clear = await p.evaluate(() => {
+        scrollTo(0, document.documentElement.scrollHeight);
+        const send = document.querySelector(".composer button[type=submit]")!.getBoundingClientRect();
+        return { send: send.bottom, bar: document.querySelector(".profile-bar")!.getBoundingClientRect().top };
+      });
+      if (clear.send > clear.bar + 0.5) {
+        problems.push(`${at}, page end: Send (bottom ${clear.send}) under the action bar (top ${clear.bar})`);
       }
-      await markSeen(id);
-      await reportPosition(id, { lat: home.lat + r, lon: home.lon + r / 2, use: "OVERRIDE", hide: false });
-    }
 
-    const problems: string[] = [];
-    for (const locale of LOCALES) {
-      for (const width of WIDTHS) {
-        const ctx = await h.browser.newContext({
-          viewport: { width, height: 800 },
-          isMobile: true,
-          hasTouch: true,
-          baseURL: h.origin,
-          locale,
-          storageState: state,
-        });
-        const p = await ctx.newPage();
-        const at = `${locale} ${width} px`;
-        await p.goto("/search/tile");
-        await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
-        await p.locator(".tiles .tile-new").first().waitFor();
-        const count = await p.locator(".tiles > li").count();
-        assert.equal(count, far.length, `${at}: every member has a tile`);
-        for (let n = 1; n <= count; n++) {
-          for (
-            const f of await faults(p, `.tiles > li:nth-child(${n}) .tile`, [
-              ".tile-distance",
-              ".tile-new",
-              ".tile-name",
-              ".tile-age",
-              ".tile-pics",
-            ])
-          ) problems.push(`${at}, tile ${n}: ${f.what}`);
-        }
-        // The distance is whole: never cut short with "…".
-        const cut = await p.evaluate(() =>
-          [...document.querySelectorAll<HTMLElement>(".tile-distance")]
-            .filter((d) => d.scrollWidth > d.clientWidth + 1).map((d) => d.textContent)
-        );
-        for (const d of cut) problems.push(`${at}: the distance "${d}" is cut short`);
-        // The online dot stays round beside a long name (never squeezed to a sliver).
-        const dots = await p.evaluate(() =>
-          [...document.querySelectorAll(".tile-name .online-dot")].map((d) => d.getBoundingClientRect())
-            .filter((b) => Math.abs(b.width - b.height) > 0.5).length
-        );
-        if (dots) problems.push(`${at}: ${dots} online dots squeezed out of round`);
-        if (width !== 430) await shot(p, `fit-${locale}-${width}-tiles`);
-        await ctx.close();
+      await p.evaluate(() => location.hash = "chat");
+      await p.waitForFunction(() => getComputedStyle(document.querySelector(".chat")!).position === "fixed");
+      const head = [".chat-back", ".avatar", "h2", ".presence", ".chat-profile-link"];
+      await markSeen(other);
+      await p.reload();
+      await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+      await p.waitForFunction(() => (document.querySelector(".chat-head .presence")?.textContent ?? "").length > 0);
+      for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (online): ${f.what}`);
+      // The name gives way to the badge: both inside the heading, side by side.
+      await p.locator(".chat-head h2 .verified-badge").waitFor();
+      for (const f of await faults(p, ".chat-head h2", [".name-cut", ".verified-badge"])) {
+        problems.push(`${at}, chat header name: ${f.what}`);
       }
+      await publishEvent([me], { type: "typing", from: other });
+      await p.locator(".chat-head .presence.typing").waitFor();
+      for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (typing): ${f.what}`);
+      if (width === 320) await shot(p, `fit-${locale}-${width}-chat`);
+      // Seen three hours ago: "Last seen 3 hours ago" shows whole (on two lines if it must), never cut.
+      await kv().set(keys.presence(other), now() - 3 * 3_600_000);
+      // The page's kept answers (its query cache) still say online: asked again.
+      await p.evaluate(() => localStorage.removeItem("app-query-cache"));
+      await p.reload();
+      await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+      await p.locator(".chat-head .presence time").waitFor();
+      for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (last seen): ${f.what}`);
+      const cut = await p.locator(".chat-head .presence").evaluate((e) =>
+        e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1 ? e.textContent : null
+      );
+      if (cut) problems.push(`${at}, chat header: "${cut}" is cut`);
+      if (width === 320) await shot(p, `fit-${locale}-${width}-chat-last-seen`);
+      await kv().set(keys.presence(other), now());
+      await ctx.close();
     }
-    assert.deepEqual(problems, []);
-  } finally {
-    await h.close();
+  });
+  assert.deepEqual(problems, []);
+}
+
+/** A tile's labels at every width in every language: each a page of its own, side by side. */
+async function tiles(h: Harness, state: State, me: string): Promise<void> {
+  const home = { lat: 48.8566, lon: 2.3522 };
+  await reportPosition(me, { ...home, use: "OVERRIDE", hide: false });
+  // New members (joined today: each tile says "New"), from a few hundred metres to far away (the
+  // widest distances, "12.43 mi", "20,01 km"), long names, verified, several pictures, online.
+  const far = [0.002, 0.02, 0.12, 0.18, 0.3, 0.45];
+  for (const [i, r] of far.entries()) {
+    const id = (await createAccount({ email: `fit-tile${i}@example.com`, name: `Tile ${i}` }))!.defaultProfileId;
+    await updateProfile(id, { profilename: i % 2 ? "Maximiliano Alexander" : "Wolfgang", birthdate: "1988-05-05" });
+    await addPicture(id, await normalizeUpload(await portrait(i)));
+    if (i % 2) await addPicture(id, await normalizeUpload(await portrait(i + 1)));
+    const profile = (await getProfile(id))!;
+    if (i % 3 === 0) {
+      await kv().set(keys.profile(id), { ...profile, verifiedPicIds: profile.profilePicIds, tsVerified: Date.now() });
+    }
+    await markSeen(id);
+    await reportPosition(id, { lat: home.lat + r, lon: home.lon + r / 2, use: "OVERRIDE", hide: false });
   }
-});
+
+  const problems: string[] = [];
+  const cases = LOCALES.flatMap((locale) => WIDTHS.map((width) => ({ locale, width })));
+  await sideBySide(cases, async ({ locale, width }) => {
+    const ctx = await h.browser.newContext({
+      viewport: { width, height: 800 },
+      isMobile: true,
+      hasTouch: true,
+      baseURL: h.origin,
+      locale,
+      storageState: state,
+    });
+    const p = await ctx.newPage();
+    const at = `${locale} ${width} px`;
+    await p.goto("/search/tile");
+    await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+    await p.locator(".tiles .tile-new").first().waitFor();
+    const count = await p.locator(".tiles > li").count();
+    assert.equal(count, far.length, `${at}: every member has a tile`);
+    for (let n = 1; n <= count; n++) {
+      for (
+        const f of await faults(p, `.tiles > li:nth-child(${n}) .tile`, [
+          ".tile-distance",
+          ".tile-new",
+          ".tile-name",
+          ".tile-age",
+          ".tile-pics",
+        ])
+      ) problems.push(`${at}, tile ${n}: ${f.what}`);
+    }
+    // The distance is whole: never cut short with "…".
+    const cut = await p.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>(".tile-distance")]
+        .filter((d) => d.scrollWidth > d.clientWidth + 1).map((d) => d.textContent)
+    );
+    for (const d of cut) problems.push(`${at}: the distance "${d}" is cut short`);
+    // The online dot stays round beside a long name (never squeezed to a sliver).
+    const dots = await p.evaluate(() =>
+      [...document.querySelectorAll(".tile-name .online-dot")].map((d) => d.getBoundingClientRect())
+        .filter((b) => Math.abs(b.width - b.height) > 0.5).length
+    );
+    if (dots) problems.push(`${at}: ${dots} online dots squeezed out of round`);
+    if (width !== 430) await shot(p, `fit-${locale}-${width}-tiles`);
+    await ctx.close();
+  });
+  assert.deepEqual(problems, []);
+}
 
 /** The main targets of a screen: 44 × 44 CSS px at least (the tab bar, the action bar, stepping profiles, the chat's header). */
 const MAIN_TARGETS = [
@@ -286,56 +277,77 @@ function smallTargets(page: Page, main: string[]): Promise<string[]> {
   }, main);
 }
 
-Deno.test("e2e - every target is 24 px at least, the main ones 44, at 320, 390 and 430 px", async () => {
-  const h = await startHarness();
-  try {
-    const { context, page } = await h.newPage("phone");
-    const email = "fit-targets@example.com";
-    await registerAndLogIn(page, h.origin, email);
-    const state = await context.storageState();
-    await context.close();
-    // Three members in the grid's order, the middle one with three pictures: previous, next and the dots.
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const id = (await createAccount({ email: `fit-t${i}@example.com`, name: `Target ${i}` }))!.defaultProfileId;
-      await updateProfile(id, { profilename: `Target ${i}`, birthdate: "1990-01-01", height: "181 cm" });
-      for (let k = 0; k < (i === 1 ? 3 : 1); k++) await addPicture(id, await normalizeUpload(await portrait(i + k)));
-      ids.push(id);
-    }
-    const problems: string[] = [];
-    for (const locale of ["en-US", "ar"]) {
-      for (const width of WIDTHS) {
-        const ctx = await h.browser.newContext({
-          viewport: { width, height: 800 },
-          isMobile: true,
-          hasTouch: true,
-          baseURL: h.origin,
-          locale,
-          storageState: state,
-        });
-        const p = await ctx.newPage();
-        const at = `${locale} ${width} px`;
-        const hydrated = () =>
-          p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
-        await p.goto("/search/tile");
-        await p.evaluate(([key, order]) => sessionStorage.setItem(key, order), ["grid-order", JSON.stringify(ids)]);
-        await p.goto(`/profile/${ids[1]}`);
-        await hydrated();
-        await p.locator(".profile-step [rel=next]").waitFor();
-        await p.locator(".hero-dot").first().waitFor();
-        for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${at}, profile: ${s}`);
-        await p.evaluate(() => location.hash = "actions");
-        await p.locator("#actions button.danger").first().waitFor();
-        for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${at}, profile actions: ${s}`);
-        await p.goto("/settings");
-        await hydrated();
-        await p.locator("input[type=checkbox]").first().waitFor();
-        for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${at}, settings: ${s}`);
-        await ctx.close();
-      }
-    }
-    assert.deepEqual([...new Set(problems)], []);
-  } finally {
-    await h.close();
+/** Every target's size at every width, in English and Arabic: each a page of its own, side by side. */
+async function targets(h: Harness, state: State): Promise<void> {
+  // Three members in the grid's order, the middle one with three pictures: previous, next and the dots.
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const id = (await createAccount({ email: `fit-t${i}@example.com`, name: `Target ${i}` }))!.defaultProfileId;
+    await updateProfile(id, { profilename: `Target ${i}`, birthdate: "1990-01-01", height: "181 cm" });
+    for (let k = 0; k < (i === 1 ? 3 : 1); k++) await addPicture(id, await normalizeUpload(await portrait(i + k)));
+    ids.push(id);
   }
+  const problems: string[] = [];
+  const cases = ["en-US", "ar"].flatMap((locale) => WIDTHS.map((width) => ({ locale, width })));
+  await sideBySide(cases, async ({ locale, width }) => {
+    const ctx = await h.browser.newContext({
+      viewport: { width, height: 800 },
+      isMobile: true,
+      hasTouch: true,
+      baseURL: h.origin,
+      locale,
+      storageState: state,
+    });
+    const p = await ctx.newPage();
+    const at = `${locale} ${width} px`;
+    const hydrated = () =>
+      p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+    await p.goto("/search/tile");
+    await p.evaluate(([key, order]) => sessionStorage.setItem(key, order), ["grid-order", JSON.stringify(ids)]);
+    await p.goto(`/profile/${ids[1]}`);
+    await hydrated();
+    await p.locator(".profile-step [rel=next]").waitFor();
+    await p.locator(".hero-dot").first().waitFor();
+    for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${at}, profile: ${s}`);
+    await p.evaluate(() => location.hash = "actions");
+    await p.locator("#actions button.danger").first().waitFor();
+    for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${at}, profile actions: ${s}`);
+    await p.goto("/settings");
+    await hydrated();
+    await p.locator("input[type=checkbox]").first().waitFor();
+    for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${at}, settings: ${s}`);
+    await ctx.close();
+  });
+  assert.deepEqual([...new Set(problems)], []);
+}
+
+// One app, one browser and one registered member for the file's three checks; each check's cases
+// (widths, languages) are pages of their own, walked side by side.
+Deno.test({
+  name: "e2e - what a phone shows fits at 320, 390 and 430 px in every language",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    const h = await startHarness();
+    try {
+      const { context, page } = await h.newPage("phone");
+      const email = "fit@example.com";
+      await registerAndLogIn(page, h.origin, email);
+      const me = (await getAccountByEmail(email))!.defaultProfileId;
+      const state = await context.storageState();
+      await context.close();
+      await t.step(
+        "the action bar and the chat header fit at 320, 390 and 430 px in every language",
+        () => barAndHeader(h, state, me),
+      );
+      await t.step("every target is 24 px at least, the main ones 44, at 320, 390 and 430 px", () => targets(h, state));
+      // Last: it gives the member a place (the grid needs one), which the checks above never had.
+      await t.step(
+        "a tile's labels never cover each other at 320, 390 and 430 px in every language",
+        () => tiles(h, state, me),
+      );
+    } finally {
+      await h.close();
+    }
+  },
 });

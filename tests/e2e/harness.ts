@@ -257,6 +257,40 @@ export async function waitHydrated(page: Page): Promise<void> {
   );
 }
 
+/**
+ * How many browser pages a test file drives at once when it walks independent cases (languages,
+ * widths, viewports): a page mostly waits (for the server, a frame, a worker), so a few side by
+ * side fill that time; more than this only queue for the cores. E2E_PAGES_AT_ONCE overrides it.
+ */
+export const PAGES_AT_ONCE = Math.max(1, Number(Deno.env.get("E2E_PAGES_AT_ONCE")) || 3);
+
+/**
+ * Runs `fn` on every item, at most `atOnce` at a time, and resolves with their results in the
+ * items' order once all have ended (each runs to its end even when another failed; the first
+ * failure is then thrown). For the independent cases of one test, walked side by side in one
+ * browser over one app.
+ */
+export async function sideBySide<T, R>(
+  items: readonly T[],
+  fn: (item: T, index: number) => Promise<R>,
+  atOnce = PAGES_AT_ONCE,
+): Promise<R[]> {
+  const results: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < items.length; i = next++) {
+      results[i] = await fn(items[i], i).then(
+        (value) => ({ status: "fulfilled", value }) as const,
+        (reason) => ({ status: "rejected", reason }) as const,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, lane));
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return results.map((r) => (r as PromiseFulfilledResult<R>).value);
+}
+
 /** Saves a full-page screenshot as tests/e2e/screenshots/<name>.png. */
 export async function shot(page: Page, name: string): Promise<void> {
   await Deno.mkdir(new URL("./screenshots/", import.meta.url), { recursive: true });

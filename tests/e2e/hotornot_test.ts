@@ -122,6 +122,8 @@ Deno.test({
       const srcs = await j.page.locator(".hot-pair img").evaluateAll((els) => els.map((e) => e.getAttribute("src")));
       assert.ok(srcs.every((src) => src && !samPics.some((p) => src.includes(p))), "no picture id in the page");
       await shot(j.page, "hotornot-phone-voting");
+      // sleep-ok: a careful vote (made after the game's minimum time, on the page's clock and the
+      // server's alike) is the case tested; a faster one is not counted.
       await j.page.waitForTimeout(HOT_MIN_VOTE_MS + 300);
       await j.page.getByRole("button", { name: "This one: Left picture" }).click();
       await j.page.getByText("Counted. Thank you!").waitFor();
@@ -136,6 +138,7 @@ Deno.test({
       await waitHydrated(k.page);
       await pairShown(k.page);
       await k.context.setOffline(true);
+      // sleep-ok: as above, the vote kept offline must be a careful one to count once sent.
       await k.page.waitForTimeout(HOT_MIN_VOTE_MS + 300);
       await k.page.getByRole("button", { name: "This one: Right picture" }).click();
       await k.page.getByText("Saved on this device: it is sent when you are back online.").waitFor();

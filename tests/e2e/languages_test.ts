@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { mailedLink, shot, startHarness, VIEWPORTS, waitHydrated } from "./harness.ts";
+import { mailedLink, shot, sideBySide, startHarness, VIEWPORTS, waitHydrated } from "./harness.ts";
 import { createAccount } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -38,7 +38,8 @@ Deno.test({
       await addPicture(other.defaultProfileId, await normalizeUpload(await portrait(0)));
       await reportPosition(other.defaultProfileId, { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false });
 
-      for (const [i, lang] of LOCALES.entries()) {
+      // Each language's journey is its own member in its own context: they go side by side.
+      await sideBySide(LOCALES, async (lang, i) => {
         const t = <T>(f: () => T) => withLocale(lang, f);
         const context = await h.browser.newContext({
           viewport: VIEWPORTS.phone,
@@ -129,7 +130,7 @@ Deno.test({
         assert.equal(await page.getAttribute("html", "lang"), next);
         assert.equal(await page.getAttribute("html", "dir"), dir(next));
         await context.close();
-      }
+      });
     } finally {
       await h.close();
     }

@@ -65,8 +65,11 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     const h: Harness = await startHarness();
     try {
       const a = await h.newPage(vp), b = await h.newPage(vp);
-      await registerAndLogIn(a.page, h.origin, `a-${vp}@example.com`);
-      await registerAndLogIn(b.page, h.origin, `b-${vp}@example.com`);
+      // The two members register at once (each in their own page).
+      await Promise.all([
+        registerAndLogIn(a.page, h.origin, `a-${vp}@example.com`),
+        registerAndLogIn(b.page, h.origin, `b-${vp}@example.com`),
+      ]);
       const aId = await myProfileId(a.page), bId = await myProfileId(b.page);
       await rename(aId, "Alexander the Great");
       await rename(bId, "Bea");
@@ -144,11 +147,15 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       // The page shows a rating at once and sends it behind (its outbox): the last one lands in a
       // moment, a store's round trips later (on a remote KV, tens of milliseconds).
       const ratedNow = async () => new Map((await getPicLikes(aId, pics)).map((l) => [l.profilePicId, l.likeType]));
-      let rated = await ratedNow();
-      for (const until = Date.now() + 5000; rated.size < 3 && Date.now() < until;) {
-        await new Promise((r) => setTimeout(r, 50));
-        rated = await ratedNow();
-      }
+      // Past the deadline the assertion below names what is missing.
+      const rated = await until(
+        async () => {
+          const now = await ratedNow();
+          return now.size >= 3 ? now : null;
+        },
+        "the three ratings stored",
+        { timeoutMs: 5000, everyMs: 50 },
+      ).catch(ratedNow);
       assert.deepEqual([rated.get(pics[0]), rated.get(pics[1]), rated.get(pics[2])], [
         "LIKE",
         "DISLIKE",

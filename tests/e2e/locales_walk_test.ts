@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
-import { registerAndLogIn, startHarness, type ViewportName, VIEWPORTS, waitHydrated } from "./harness.ts";
+import { registerAndLogIn, sideBySide, startHarness, type ViewportName, VIEWPORTS, waitHydrated } from "./harness.ts";
 import { ROUTES } from "../../routes/table.ts";
 import { type Account, createAccount, getAccountByEmail, setLanguage, setRoles } from "../../kv/accounts.ts";
 import { kv } from "../../kv/db.ts";
@@ -132,12 +132,15 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    // Every page six times over and twice more in the pseudo-locale: more than one journey's time.
+    // Every page six times over and twice more in the pseudo-locale (a few walks side by side):
+    // more than one journey's time.
     const h = await startHarness({ limitMs: 480_000 });
     try {
       const found: string[] = [];
-      let at = "";
-      /** A browser context as a member's in a language: its navigator.language, a time zone not the server's. */
+      /**
+       * A browser context as a member's in a language: its navigator.language, a time zone not the
+       * server's. `where.at` names the page it is on, for what its page reports.
+       */
       const contextIn = async (lang: string, vp: ViewportName, colorScheme: "light" | "dark" = "light") => {
         const context = await h.browser.newContext({
           colorScheme,
@@ -151,11 +154,12 @@ Deno.test({
           timezoneId: "America/Phoenix",
         });
         const page = await context.newPage();
-        page.on("pageerror", (e) => found.push(`${at}: page error ${e.message.slice(0, 200)}`));
+        const where = { at: "" };
+        page.on("pageerror", (e) => found.push(`${where.at}: page error ${e.message.slice(0, 200)}`));
         page.on("console", (m) => {
-          if (m.type() === "error" && HYDRATION.test(m.text())) found.push(`${at}: ${m.text().slice(0, 200)}`);
+          if (m.type() === "error" && HYDRATION.test(m.text())) found.push(`${where.at}: ${m.text().slice(0, 200)}`);
         });
-        return { context, page };
+        return { context, page, where };
       };
       const email = "walker@example.com";
       const { context: first, page } = await contextIn("en", "phone");
@@ -218,15 +222,19 @@ Deno.test({
       const shots: Record<string, string> = { ...SHOTS, [`/profile/${neighbour}`]: "profile" };
 
       /** Opens every page in a language, logged out then in, and runs `check` on each. */
-      const walk = async (lang: string, vp: ViewportName, check?: (page: Page, path: string) => Promise<void>) => {
-        const { context, page } = await contextIn(lang, vp);
+      const walk = async (
+        lang: string,
+        vp: ViewportName,
+        check?: (page: Page, path: string, at: string) => Promise<void>,
+      ) => {
+        const { context, page, where } = await contextIn(lang, vp);
         if (lang === PSEUDO_LOCALE) {
           await context.addCookies([{ name: "lang", value: PSEUDO_LOCALE, url: h.origin }]);
         }
         for (const [paths, logged] of [[PUBLIC, false], [loggedIn, true]] as const) {
           if (logged) await context.addCookies(session);
           for (const path of paths) {
-            at = `${lang} ${vp} ${path}`;
+            const at = where.at = `${lang} ${vp} ${path}`;
             await page.goto(path);
             await waitHydrated(page);
             // React reports a hydration error just after hydrating: two frames later it has.
@@ -239,38 +247,45 @@ Deno.test({
             if (lng !== lang) found.push(`${at}: <html lang=${lng}>`);
             const dir = await page.getAttribute("html", "dir");
             if (dir !== (lang === "ar" ? "rtl" : "ltr")) found.push(`${at}: <html dir=${dir}>`);
-            if (check) await check(page, path);
+            if (check) await check(page, path, at);
           }
         }
         await context.close();
       };
-      await setLanguage(account.id, null);
-      for (const l of LOCALES) {
-        // Arabic on a phone: axe finds no serious violation, and the main screens are shot.
-        await walk(
-          l,
-          "phone",
-          l !== "ar" ? undefined : async (page, path) => {
-            for (const v of await violations(page)) found.push(`${at}: ${v}`);
-            if (shots[path]) await shootAr(page, `${shots[path]}-light`);
-          },
-        );
-      }
-      const { context: dark, page: darkPage } = await contextIn("ar", "phone", "dark");
-      await dark.addCookies(session);
-      for (const [path, name] of Object.entries(shots)) {
-        at = `ar phone dark ${path}`;
-        await darkPage.goto(path);
-        await waitHydrated(darkPage);
-        await shootAr(darkPage, `${name}-dark`);
-      }
-      await dark.close();
-      for (const vp of ["phone", "desktop"] as const) {
-        await walk(PSEUDO_LOCALE, vp, async (page) => {
+      /** The Arabic screens in the dark scheme, shot. */
+      const shootDark = async () => {
+        const { context: dark, page: darkPage, where } = await contextIn("ar", "phone", "dark");
+        await dark.addCookies(session);
+        for (const [path, name] of Object.entries(shots)) {
+          where.at = `ar phone dark ${path}`;
+          await darkPage.goto(path);
+          await waitHydrated(darkPage);
+          await shootAr(darkPage, `${name}-dark`);
+        }
+        await dark.close();
+      };
+      /** The pseudo-locale on a viewport: no foreign text, no overflow. */
+      const walkPseudo = (vp: ViewportName) =>
+        walk(PSEUDO_LOCALE, vp, async (page, _path, at) => {
           for (const t of await foreignTexts(page, [...NAMES, ...OWN_WORDS, email])) found.push(`${at}: text ${t}`);
           for (const o of await overflowing(page)) found.push(`${at}: overflow ${o}`);
         });
-      }
+      await setLanguage(account.id, null);
+      // The walks share nothing but the member's session (each its own context and page): they go
+      // side by side, the longest (Arabic with axe, the pseudo-locale's text walks) first.
+      const walks: (() => Promise<void>)[] = [
+        // Arabic on a phone: axe finds no serious violation, and the main screens are shot.
+        () =>
+          walk("ar", "phone", async (page, path, at) => {
+            for (const v of await violations(page)) found.push(`${at}: ${v}`);
+            if (shots[path]) await shootAr(page, `${shots[path]}-light`);
+          }),
+        () => walkPseudo("phone"),
+        () => walkPseudo("desktop"),
+        ...LOCALES.filter((l) => l !== "ar").map((l) => () => walk(l, "phone")),
+        shootDark,
+      ];
+      await sideBySide(walks, (w) => w());
       assert.deepEqual(found, []);
     } finally {
       await h.close();

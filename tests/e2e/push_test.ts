@@ -14,6 +14,8 @@ import { resetClock, shiftClock } from "../../kv/clock.ts";
 import { isLookingAt } from "../../kv/presence.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { listNotifications } from "../../kv/notifications.ts";
+import { jobStats } from "../../kv/jobs.ts";
+import { until } from "../wait.ts";
 
 /** Has the member an unread conversation's notification? */
 const unreadChat = async (profileId: string) =>
@@ -61,14 +63,9 @@ async function tap(worker: Worker, tag: string): Promise<void> {
   }, tag);
 }
 
-async function waitFor<T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** `f`'s answer once it has one (not undefined), asked every 100 ms for up to `ms`. */
+function waitFor<T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
+  return until(async () => (await f()) ?? null, what, { timeoutMs: ms, everyMs: 100 }) as Promise<T>;
 }
 
 Deno.test("e2e phone - push: a message and a like reach the service worker as one notification each, replaced not stacked; tapping opens them in the open tab; none for the conversation in view", async () => {
@@ -146,12 +143,15 @@ Deno.test("e2e phone - push: a message and a like reach the service worker as on
     ) => {
       for (let i = 0; i < 5; i++) {
         await deliver(payload);
-        const until = Date.now() + 3_000;
-        while (Date.now() < until) {
-          const list = await shown(b.page);
-          if (check(list)) return list;
-          await new Promise((r) => setTimeout(r, 100));
-        }
+        const list = await until(
+          async () => {
+            const list = await shown(b.page);
+            return check(list) ? list : null;
+          },
+          "the notification shown",
+          { timeoutMs: 3_000, everyMs: 100 },
+        ).catch(() => null);
+        if (list) return list;
       }
       throw new Error(`the notification was not shown: ${JSON.stringify(await shown(b.page))}`);
     };
@@ -242,7 +242,12 @@ Deno.test("e2e phone - push: a message and a like reach the service worker as on
     const before = service.to(sub.endpoint).length;
     assert.equal(await send("Late night?"), 201);
     await waitFor("the notification stored", async () => (await unreadChat(bId)) || undefined);
-    await new Promise((r) => setTimeout(r, 1_500)); // the job worker had its turn
+    // The job worker has had the push's job (stored with the notification) and is done with it:
+    // had it pushed, the push service would have it by now.
+    await waitFor("the job worker done with the queue", async () => {
+      const jobs = await jobStats();
+      return jobs.due + jobs.running === 0 ? true : undefined;
+    });
     assert.equal(service.to(sub.endpoint).length, before, "nothing pushed in do-not-disturb hours");
     await b.page.getByRole("checkbox", { name: TEXTS.doNotDisturbOn }).uncheck();
     await waitFor("the hours off", async () => {
