@@ -24,7 +24,6 @@ import { BriefPicture } from "../components/BriefPicture.tsx";
 import { distanceText, profileUrl, shortName } from "../domain/format.ts";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
 import { fetchAheadInView, inPageLink, onInPageClick } from "./inPage.ts";
-import { YIELDING_HYDRATION } from "./client.ts";
 
 /** Tiles before this index load their picture at once (the first screenful). */
 const EAGER_TILES = 8;
@@ -98,5 +97,3 @@ export default function ProfileTiles(props: DiscoveryProps) {
     </QueryProvider>
   );
 }
-// Thirty tiles hydrate in slices, the browser free between them (islands/client.ts).
-ProfileTiles[YIELDING_HYDRATION] = true;

@@ -1,6 +1,6 @@
 /** The island loader's browser half for React islands: hydrates every marker of one island with its JSON props. */
 
-import { type ComponentType, createElement, type ReactNode, startTransition, useEffect } from "react";
+import { type ComponentType, createElement, type ReactNode, useEffect } from "react";
 import { hydrateRoot, type Root } from "react-dom/client";
 import { markers } from "./enhance.ts";
 import { afterLocales } from "./locales.ts";
@@ -45,25 +45,11 @@ export function unmountWithin(within: ParentNode): void {
   }
 }
 
-/**
- * An island component marked with this property set to true hydrates as a transition: React
- * yields to the browser every few milliseconds instead of holding the main thread for the whole
- * island (the grid's tiles: one long task of a slow phone's main thread otherwise). A tap meanwhile
- * hydrates what it lands on first. Only for islands whose first render reads nothing that can
- * change while they hydrate (no clock, no storage), so that the server's HTML still matches.
- */
-export const YIELDING_HYDRATION = "yieldingHydration";
-
 function hydrateMarkers(name: string, within: ParentNode): void {
   const Component = loaded.get(name)!;
-  const yielding = (Component as unknown as Record<string, unknown>)[YIELDING_HYDRATION] === true;
   for (const { el, props } of markers(name, within)) {
     if (roots.has(el)) continue;
-    const hydrate = () => hydrateRoot(el, createElement(Hydrated, { el }, createElement(Component, props)));
-    let root: Root | undefined;
-    if (yielding) startTransition(() => void (root = hydrate()));
-    else root = hydrate();
-    roots.set(el, root!);
+    roots.set(el, hydrateRoot(el, createElement(Hydrated, { el }, createElement(Component, props))));
   }
 }
 
