@@ -12,6 +12,8 @@ export interface BriefPictureProps {
   nsfw: boolean;
   /** Load at once (the first screenful) instead of when scrolled near. */
   eager?: boolean;
+  /** The page's largest first picture (the grid's first row): fetched before anything else the page loads. */
+  first?: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ export function briefPicUrls(picId: string, scale: 256 | 512 | 1024, nsfw: boole
 }
 
 /** The picture fills its box (object-fit cover, styled by the caller's CSS). */
-export function BriefPicture({ picId, name, scale, nsfw, eager = false }: BriefPictureProps) {
+export function BriefPicture({ picId, name, scale, nsfw, eager = false, first = false }: BriefPictureProps) {
   if (!picId) {
     // A designed placeholder: a soft silhouette on the brand's gradient, never a giant letter.
     return (
@@ -41,7 +43,8 @@ export function BriefPicture({ picId, name, scale, nsfw, eager = false }: BriefP
       src={x1}
       srcSet={`${x1} 1x, ${x2} 2x`}
       alt={name}
-      loading={eager ? "eager" : "lazy"}
+      loading={eager || first ? "eager" : "lazy"}
+      fetchPriority={first ? "high" : undefined}
       decoding="async"
       draggable={false}
     />

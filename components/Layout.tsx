@@ -27,7 +27,16 @@ export interface LayoutProps {
   livePort?: number | null;
   /** A member's pages: the speculation rules (JSON) that fetch the likely next screens ahead. */
   speculationRules?: string;
+  /**
+   * The page's first view is whole in its HTML (its islands only add to it): its scripts wait in a
+   * `<template>` until the page has painted and its first pictures (`fetchpriority="high"`) have
+   * loaded, and this inline script (routes/afterPictures.ts) then adds them (decision 0174).
+   */
+  afterPicturesScript?: string;
 }
+
+/** Escapes a value for an HTML attribute. */
+const attr = (v: string) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 /** The HTML document of a page. Focus lands on the main container (spec §2). */
 export function Layout(p: LayoutProps) {
@@ -50,8 +59,24 @@ export function Layout(p: LayoutProps) {
           href={p.discreet ? "/static/manifest-neutral.webmanifest" : "/static/manifest.webmanifest"}
         />
         {p.css.map((href) => <link key={href} rel="stylesheet" href={href} />)}
-        {p.preload.map((href) => <link key={href} rel="modulepreload" href={href} />)}
-        {p.scripts.map((src) => <script key={src} type="module" src={src} />)}
+        {p.afterPicturesScript
+          ? (
+            <>
+              <template
+                dangerouslySetInnerHTML={{
+                  __html: p.preload.map((href) => `<link rel="modulepreload" href="${attr(href)}">`).join("") +
+                    p.scripts.map((src) => `<script type="module" src="${attr(src)}"></script>`).join(""),
+                }}
+              />
+              <script dangerouslySetInnerHTML={{ __html: p.afterPicturesScript }} />
+            </>
+          )
+          : (
+            <>
+              {p.preload.map((href) => <link key={href} rel="modulepreload" href={href} />)}
+              {p.scripts.map((src) => <script key={src} type="module" src={src} />)}
+            </>
+          )}
         {p.speculationRules && (
           <script type="speculationrules" dangerouslySetInnerHTML={{ __html: p.speculationRules }} />
         )}

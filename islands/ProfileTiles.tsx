@@ -27,6 +27,8 @@ import { fetchAheadInView, inPageLink, onInPageClick } from "./inPage.ts";
 
 /** Tiles before this index load their picture at once (the first screenful). */
 const EAGER_TILES = 8;
+/** Tiles before this index, the first row on a phone, are the page's largest paint: fetched first. */
+const FIRST_ROW = 3;
 
 function Tiles(props: DiscoveryProps) {
   const { filter, setFilter, query, briefs } = useDiscovery(props, TILES_PAGE_SIZE, TILES_REFETCH_MS);
@@ -58,6 +60,7 @@ function Tiles(props: DiscoveryProps) {
                   scale={256}
                   nsfw={nsfw}
                   eager={i < EAGER_TILES}
+                  first={i < FIRST_ROW}
                 />
                 {/* One row at the top: the distance at the end, "New" at the start, on a row of its own under it when both do not fit. */}
                 <span className="tile-top">

@@ -13,7 +13,7 @@ import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileView as Profile, useProfileQuery } from "./queries/profiles.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { CHARACTERISTIC_CATEGORIES, characteristicLabel, NO_CHARACTERISTICS } from "../domain/characteristics.ts";
-import { picImgProps } from "../domain/pictures.ts";
+import { largePicImgProps, picImgProps } from "../domain/pictures.ts";
 import { usePresence } from "./queries/presence.ts";
 import { BriefPicture, briefPicUrls } from "../components/BriefPicture.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
@@ -130,6 +130,12 @@ export function Characteristics({ values }: { values: string[] }) {
   );
 }
 
+/**
+ * How wide the large pictures show (static/css/profile-view.css): the screen's width on a phone,
+ * at most 420 px beside the profile from 900 px on.
+ */
+const HERO_SIZES = "(min-width: 900px) 420px, 100vw";
+
 /** The public pictures, first one filling the width (4:5), swiped through with dots; name and age over it. */
 function Hero({ p, showNsfw }: { p: Profile; showNsfw: boolean }) {
   const byId = new Map(p.pictures.map((x) => [x.id, x]));
@@ -167,7 +173,7 @@ function Hero({ p, showNsfw }: { p: Profile; showNsfw: boolean }) {
               style={i === 0 ? { backgroundImage: tileImageSet(pic, showNsfw) } : undefined}
             >
               <img
-                {...picImgProps(pic, 1024, showNsfw)}
+                {...largePicImgProps(pic, HERO_SIZES, showNsfw)}
                 {
                   // The photo a tap opens the profile for: fetched before the page's other pictures.
                   ...(i === 0 ? { elementtiming: "profile-photo", fetchPriority: "high" } : {})

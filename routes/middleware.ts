@@ -19,16 +19,21 @@ import { type Brand, brandFor } from "../domain/brand.ts";
 import { negotiate, type PageLang, PSEUDO_LOCALE, setRequestLocaleSource } from "../domain/i18n.ts";
 import { phrase } from "../domain/phrases.ts";
 import { SPECULATION_RULES_HASH } from "./speculation.ts";
+import { AFTER_PICTURES_HASH } from "./afterPictures.ts";
 import { CACHE_ID_HEADER } from "../islands/sw/caches.ts";
 import { isDiscreet } from "./device.ts";
 import { setNewest } from "../domain/newest.ts";
 
-/** The Content-Security-Policy's directives (design.md): no inline script but the speculation rules, by hash. */
+/**
+ * The Content-Security-Policy's directives (design.md): no inline script but the speculation rules
+ * and the grid's loader of its scripts after its first pictures, by their hashes.
+ */
 function cspDirectives(livePort: number | null): [string, string[]][] {
   return [
     ["default-src", ["'self'"]],
-    // The pages' one inline script: their speculation rules (JSON, routes/speculation.ts), by its hash.
-    ["script-src", ["'self'", SPECULATION_RULES_HASH]],
+    // The pages' inline scripts, by their hashes: the speculation rules (JSON, routes/speculation.ts) and
+    // the grid's scripts added after its first pictures (routes/afterPictures.ts).
+    ["script-src", ["'self'", SPECULATION_RULES_HASH, AFTER_PICTURES_HASH]],
     ["style-src", ["'self'", "'unsafe-inline'"]],
     ["img-src", ["'self'", "data:", "blob:"]],
     // The live listener's port, when pages open their event socket there (routes/live.ts).

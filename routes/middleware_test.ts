@@ -4,13 +4,14 @@ import { secureHeaders } from "hono/secure-headers";
 import { securityHeaders } from "./middleware.ts";
 import { livePort, setLivePort } from "./livePort.ts";
 import { SPECULATION_RULES_HASH } from "./speculation.ts";
+import { AFTER_PICTURES_HASH } from "./afterPictures.ts";
 
 /** The headers design.md asks for, as Hono's `secureHeaders()` gave them with the app's options. */
 function honoReference() {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", SPECULATION_RULES_HASH],
+      scriptSrc: ["'self'", SPECULATION_RULES_HASH, AFTER_PICTURES_HASH],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:"],
       connectSrc: ["'self'", () => {

@@ -35,7 +35,7 @@ Deno.test("system - security headers: CSP without inline script, HSTS, nosniff, 
   try {
     const r = await t.call("GET", "/aboutus");
     const csp = r.headers.get("content-security-policy")!;
-    // Scripts from this origin only; the one inline script allowed is the speculation rules, by hash.
+    // Scripts from this origin only; the inline scripts allowed (the speculation rules, the grid's loader) by hash.
     assert.match(csp, /script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')*(;|$)/);
     assert.ok(!/unsafe-inline|unsafe-eval/.test(csp.match(/script-src[^;]*/)![0]), "no inline or eval script");
     assert.match(csp, /object-src 'none'/);

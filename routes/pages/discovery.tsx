@@ -46,7 +46,14 @@ function discoveryPage(
   title: string,
   size: number,
   island: (props: DiscoveryProps) => ReactElement,
-  opts: { bodyClass: string; hideHeading?: boolean; unrated?: boolean; screen?: boolean; backForward?: boolean },
+  opts: {
+    bodyClass: string;
+    hideHeading?: boolean;
+    unrated?: boolean;
+    screen?: boolean;
+    backForward?: boolean;
+    picturesFirst?: boolean;
+  },
 ) {
   return async (c: Context<AppEnv>) => {
     // The safety notice's reads and the first page's go together: one wait for the store, not two.
@@ -61,7 +68,12 @@ function discoveryPage(
         {notice}
         {island(props)}
       </section>,
-      { bodyClass: opts.bodyClass, screen: opts.screen, backForward: opts.backForward },
+      {
+        bodyClass: opts.bodyClass,
+        screen: opts.screen,
+        backForward: opts.backForward,
+        picturesFirst: opts.picturesFirst,
+      },
     );
   };
 }
@@ -70,8 +82,9 @@ export const tilesPage = discoveryPage(
   "Profile Tiles",
   TILES_PAGE_SIZE,
   (p) => <Island of={ProfileTiles} props={p} />,
-  // Back to the grid from a profile shows it at once, where it was (the back/forward cache).
-  { bodyClass: "discovery-wide", screen: true, backForward: true },
+  // Back to the grid from a profile shows it at once, where it was (the back/forward cache); its
+  // first row of pictures is fetched before its scripts (decision 0174).
+  { bodyClass: "discovery-wide", screen: true, backForward: true, picturesFirst: true },
 );
 
 export const swypePage = discoveryPage(

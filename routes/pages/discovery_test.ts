@@ -5,6 +5,16 @@ import { updateProfile } from "../../kv/profiles.ts";
 import { createAccount } from "../../kv/accounts.ts";
 import { DISCOVERY_TEXTS } from "../../domain/discovery.ts";
 import { NO_CHARACTERISTICS } from "../../domain/characteristics.ts";
+import { addPicture } from "../../kv/pictures.ts";
+import { normalizeUpload } from "../../images/pipeline.ts";
+import { portrait } from "../../tests/fixtures/pictures.ts";
+import { AFTER_PICTURES_HASH, AFTER_PICTURES_SCRIPT } from "../afterPictures.ts";
+import { sharedBuild } from "../../tests/islands_build.ts";
+import { reloadManifest } from "../assets.ts";
+
+// The islands' build, so that pages name their scripts.
+await sharedBuild();
+reloadManifest();
 
 const PHOENIX = { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false } as const;
 
@@ -167,6 +177,33 @@ Deno.test("discovery pages - the swipe deck leaves out members already rated; pa
       (await t.call("GET", "/api/profile-briefs/nearest?ratedBefore=abc", { cookie: viewer.cookie })).status,
       400,
     );
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("discovery pages - the grid's first row of pictures is fetched first, its scripts added after them", async () => {
+  const { t, viewer, others } = await neighbourhood(5);
+  try {
+    for (const [i, id] of others.entries()) await addPicture(id, await normalizeUpload(await portrait(i)));
+    const r = await t.call("GET", "/search/tile", { cookie: viewer.cookie });
+    assert.equal(r.status, 200);
+    const imgs = [...r.text.matchAll(/<img [^>]*>/g)].map((m) => m[0]);
+    assert.equal(imgs.length, 5);
+    assert.deepEqual(imgs.map((img) => img.includes(`fetchPriority="high"`)), [true, true, true, false, false]);
+    // No live script tag: the scripts wait in a template, and the one inline script (allowed by its hash) adds them.
+    const head = r.text.slice(0, r.text.indexOf("</head>"));
+    assert.doesNotMatch(head.replace(/<template>[\s\S]*?<\/template>/, ""), /<script [^>]*src=|rel="modulepreload"/);
+    const waiting = head.match(/<template>([\s\S]*?)<\/template><script>([\s\S]*?)<\/script>/);
+    assert.ok(waiting, "the scripts' template, then the loader");
+    assert.match(waiting[1], /<script type="module" src="\/static\/build\/ProfileTiles-\w+\.js"><\/script>/);
+    assert.match(waiting[1], /<link rel="modulepreload" href="\/static\/build\/chunks\/chunk-\w+\.js">/);
+    assert.equal(waiting[2], AFTER_PICTURES_SCRIPT);
+    assert.ok(r.headers.get("content-security-policy")!.includes(AFTER_PICTURES_HASH));
+    // Other member pages keep their scripts as live tags.
+    const list = await t.call("GET", "/search/profile", { cookie: viewer.cookie });
+    assert.match(list.text, /<script type="module" src="\/static\/build\/ProfileList-\w+\.js"><\/script>/);
+    assert.ok(!list.text.includes(AFTER_PICTURES_SCRIPT));
   } finally {
     t.close();
   }

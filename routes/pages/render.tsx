@@ -24,6 +24,7 @@ import { locale } from "../../domain/i18n.ts";
 import { livePort } from "../livePort.ts";
 import { type Phrase, phrase } from "../../domain/phrases.ts";
 import { SPECULATION_RULES } from "../speculation.ts";
+import { AFTER_PICTURES_SCRIPT } from "../afterPictures.ts";
 
 /** The tabs' icons (lucide), drawn once as SVG markup for the tab bar. */
 const TAB_ICONS = Object.fromEntries(
@@ -46,6 +47,12 @@ export interface PageOptions {
    * (routes/api/auth.ts, `Clear-Site-Data`). A visitor's pages always may: they hold nothing private.
    */
   backForward?: boolean;
+  /**
+   * The page's first view is whole in the server's HTML, its pictures the largest part of it (the
+   * grid): its scripts are fetched once it has painted and its first pictures are in
+   * (routes/afterPictures.ts, decision 0174).
+   */
+  picturesFirst?: boolean;
 }
 
 /** A page of one section (`className`) under its heading: `title` in the language in use. */
@@ -133,6 +140,7 @@ export async function renderPage(
       theme={themeOf(c)}
       livePort={caller ? livePort() : null}
       speculationRules={tabs ? SPECULATION_RULES : undefined}
+      afterPicturesScript={opts.picturesFirst && assets.length ? AFTER_PICTURES_SCRIPT : undefined}
     />,
   );
   // Never kept by a shared cache; a member's page is not kept on the device unless Back may show it.
