@@ -127,7 +127,10 @@ async function removeDevice(d: StoredDevice): Promise<void> {
       const devices = chat.value.devices.map((x) =>
         x.profileId === d.profileId && x.deviceId === d.deviceId ? { ...x, removed: true } : x
       );
-      const res = await kv().atomic().check(chat).set(chat.key, { ...chat.value, devices }).commit();
+      const op = kv().atomic().check(chat).set(chat.key, { ...chat.value, devices });
+      // The chat's open screens look at once: a device that stays removes it from the MLS group.
+      addEvent(op, chat.value.members, { type: "secret", chatId: chat.value.id, what: "chat" });
+      const res = await op.commit();
       if (res.ok) break;
     }
   }

@@ -3,7 +3,8 @@
  * device yet gets the clear message; once both have opened it, they see the same safety code and
  * exchange messages encrypted on their devices, with read receipts, and a picture (redrawn on the phone, so none of
  * its EXIF, GPS or XMP is left, and encrypted before upload); the screen's code loads only when it is opened; a
- * copy of the whole store in a KV file holds none of the texts and none of the picture's bytes; a report verifies.
+ * copy of the whole store in a KV file holds none of the texts and none of the picture's bytes; a report verifies. A
+ * member's second phone, approved from the first, is removed from the chat's MLS group once it logs out.
  */
 
 import assert from "node:assert/strict";
@@ -361,6 +362,33 @@ Deno.test("e2e phone - secret chat: a second device of a member joins once the f
     await b.page.locator(".bubble:not(.mine)", { hasText: "Answered from the new phone" }).waitFor({ timeout: 20_000 });
     await a1.page.locator(".bubble.mine", { hasText: "Answered from the new phone" }).waitFor({ timeout: 20_000 });
     await shot(b.page, "phone-secret-chat-devices-changed");
+
+    // A logs out on the second phone: a device that stays (B's or A's first) removes it from the chat's
+    // MLS group; the safety code changes on both remaining phones, and they go on talking.
+    const codeWithThree = await b.page.locator(".safety-code").textContent();
+    // The second phone's own session logs out (the call its Log out button makes; the page then leaves).
+    const cookie = (await a2.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const out = await fetch(`${h.origin}/api/auth/logout`, { method: "POST", headers: { cookie, origin: h.origin } });
+    await out.body?.cancel();
+    assert.ok(out.status < 400, `logged out (${out.status})`);
+    type Chat = { devices: { deviceId: string; profileId: string; evicted?: boolean }[] };
+    let chat: Chat | null = null;
+    for (let i = 0; i < 100; i++) {
+      chat = (await Array.fromAsync(kv().list<Chat>({ prefix: ["secret_chats"] })))[0]?.value ?? null;
+      if (chat?.devices.some((d) => d.evicted)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const evicted = chat!.devices.filter((d) => d.evicted);
+    assert.equal(evicted.length, 1, "one device removed from the group");
+    assert.equal(evicted[0].profileId, aId);
+    await b.page.locator(".safety-code").filter({ hasNotText: codeWithThree! }).waitFor({ timeout: 20_000 });
+    const codeWithTwo = await b.page.locator(".safety-code").textContent();
+    await a1.page.locator(".safety-code", { hasText: codeWithTwo! }).waitFor({ timeout: 20_000 });
+    await b.page.locator(".secret-chat").getByRole("textbox").fill("Only your phone that stays reads this");
+    await b.page.locator(".secret-chat").getByRole("button", { name: "Send", exact: true }).click();
+    await a1.page.locator(".bubble:not(.mine)", { hasText: "Only your phone that stays reads this" }).waitFor({
+      timeout: 20_000,
+    });
     for (const x of [a1, a2, b]) await x.context.close();
   } finally {
     await h.close();
