@@ -10,6 +10,7 @@ import { errorBody } from "./routes/errors.ts";
 import { account } from "./routes/api/account.ts";
 import { apiDocsRoute } from "./routes/openapi.ts";
 import { JSON_BODY_LIMIT, UPLOAD_BODY_TIMEOUT_MS } from "./routes/bodylimit.ts";
+import { SECRET_PICTURE_MAX_BYTES } from "./domain/secretPictures.ts";
 import { system } from "./routes/api/system.ts";
 import { auth } from "./routes/api/auth.ts";
 import { passkeys } from "./routes/api/passkeys.ts";
@@ -63,8 +64,8 @@ export function createApp(): Hono<AppEnv> {
     // Each body must also arrive within BODY_TIMEOUT_MS (a picture within 2 minutes at least), else 408.
     bodyLimits: {
       defaultBytes: JSON_BODY_LIMIT,
-      routes: { "POST /api/profile-pic": UPLOAD_BODY_LIMIT },
-      timeouts: { "POST /api/profile-pic": UPLOAD_BODY_TIMEOUT_MS },
+      routes: { "POST /api/profile-pic": UPLOAD_BODY_LIMIT, "POST /api/secret/pictures": SECRET_PICTURE_MAX_BYTES },
+      timeouts: { "POST /api/profile-pic": UPLOAD_BODY_TIMEOUT_MS, "POST /api/secret/pictures": UPLOAD_BODY_TIMEOUT_MS },
     },
     onError,
   }));

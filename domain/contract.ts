@@ -18,7 +18,7 @@ import { LOCALES } from "./i18n.ts";
 import { IDENTIFY_RESPONSES } from "./contractIdentify.ts";
 import { HOT_OR_NOT_RESPONSES } from "./contractHotOrNot.ts";
 import { DUNGEON_RESPONSES } from "./contractDungeon.ts";
-import { SECRET_RESPONSES } from "./contractSecret.ts";
+import { SECRET_NOT_JSON, SECRET_RESPONSES } from "./contractSecret.ts";
 
 // --- shared shapes
 
@@ -290,6 +290,7 @@ export const NOT_JSON = {
     "the nth public picture the selfie is compared with (no-store), to the same callers",
   "GET /api/games/hotornot/pair/:testId/:side":
     "one picture (left or right) of the Hot or Not pair dealt to the caller (no-store): never its id or owner",
+  ...SECRET_NOT_JSON,
 } as const;
 
 /** Every JSON answer of the API, by route and status. */

@@ -11,8 +11,16 @@ const SecretDevice = z.strictObject({
   tsCreated: ts,
   removed: z.boolean(),
 });
-/** A device in a secret chat; `removed` once its session ended. */
-const ChatDevice = z.strictObject({ profileId: z.string(), deviceId: z.string(), removed: z.boolean() });
+/**
+ * A device in a secret chat; `removed` once its session ended, `evicted` once a device that stays
+ * removed it from the chat's MLS group (it can read nothing sent after).
+ */
+const ChatDevice = z.strictObject({
+  profileId: z.string(),
+  deviceId: z.string(),
+  removed: z.boolean(),
+  evicted: z.boolean().optional(),
+});
 /** A secret conversation: members, devices, MLS epoch, and the public Welcome the added devices join with. */
 const SecretChat = z.strictObject({
   id: z.string(),
@@ -46,8 +54,12 @@ const SecretMessage = z.strictObject({
   commitment: z.string(),
   epoch: z.number(),
   tsCreated: ts,
-  /** A text, or an MLS commit that added a device (no franking: it carries no text). */
-  kind: z.enum(["text", "commit"]),
+  /**
+   * A text (or picture), an MLS commit that added or removed a device (no franking: it carries no
+   * text), or a control: a device's request to the chat's other devices (unsend a message, a
+   * view-once picture was viewed), encrypted like a text, notified to no one.
+   */
+  kind: z.enum(["text", "commit", "control"]),
 });
 
 export const SECRET_RESPONSES = {
@@ -67,8 +79,19 @@ export const SECRET_RESPONSES = {
     200: z.strictObject({ keyPackage: z.string() }),
   },
   "POST /api/secret/chats/:chatId/approve": { 201: z.strictObject({ chat: SecretChat, message: SecretMessage }) },
+  "POST /api/secret/chats/:chatId/evict": { 201: z.strictObject({ chat: SecretChat, message: SecretMessage }) },
   "POST /api/secret/chats/:chatId/messages": { 201: z.strictObject({ message: SecretMessage }) },
+  "DELETE /api/secret/chats/:chatId/pictures/:pictureId": { 200: z.strictObject({ deleted: z.literal(true) }) },
+  "POST /api/secret/pictures": {
+    201: z.strictObject({ picture: z.strictObject({ id: z.string(), size: z.number() }) }),
+  },
   "POST /api/secret/chats/:chatId/messages/:messageId/report": {
     201: z.strictObject({ id: z.string(), verified: z.literal(true) }),
   },
+} as const;
+
+/** Secret-chat answers that are not JSON (domain/contract.ts spreads it into NOT_JSON). */
+export const SECRET_NOT_JSON = {
+  "GET /api/secret/chats/:chatId/pictures/:pictureId":
+    "application/octet-stream: a secret picture's encrypted bytes (no-store), to the chat's two members only",
 } as const;

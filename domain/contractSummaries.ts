@@ -147,9 +147,14 @@ export const SUMMARIES: Record<ApiRoute | keyof typeof NOT_JSON, string> = {
   "POST /api/secret/chats/:chatId/pending/:deviceId/key-package":
     "Secret chats: the key package of a device waiting to join",
   "POST /api/secret/chats/:chatId/approve": "Secret chats: approve my new device from one already in the chat",
+  "POST /api/secret/chats/:chatId/evict": "Secret chats: remove logged-out devices from the chat's MLS group",
   "GET /api/secret/chats/:chatId/messages": "Secret chats: the encrypted messages",
   "POST /api/secret/chats/:chatId/messages": "Secret chats: send an encrypted message with its franking commitment",
   "POST /api/secret/chats/:chatId/read": "Secret chats: mark read up to a message",
+  "POST /api/secret/pictures": "Secret chats: upload a picture encrypted on my device (opaque bytes)",
+  "GET /api/secret/chats/:chatId/pictures/:pictureId": "Secret chats: a picture's encrypted bytes",
+  "DELETE /api/secret/chats/:chatId/pictures/:pictureId":
+    "Secret chats: delete a picture I sent from the server (unsent, or viewed once)",
   "POST /api/secret/chats/:chatId/messages/:messageId/report":
     "Secret chats: report a message, revealing its text and franking key",
   "GET /api/admin/reports": "Admin: reports",

@@ -25,6 +25,8 @@ const secretChatBody = z.object({
 });
 const secretMessageBody = z.object({
   deviceId: idSchema,
+  /** A control is a device's request to the others (unsend, viewed): stored alike, notified to no one. */
+  kind: z.enum(["text", "control"]).optional(),
   ciphertext: b64(4 * MAX_TEXT + 4096),
   commitment: b64(44),
   epoch: z.number().int().min(0).max(2 ** 31),
@@ -39,6 +41,13 @@ const secretApproveBody = z.object({
   ratchetTree: b64(65_536),
   epoch: z.number().int().min(1).max(2 ** 31),
 });
+const secretEvictBody = z.object({
+  deviceId: idSchema,
+  evicted: z.array(idSchema).min(1).max(10),
+  commit: b64(65_536),
+  epoch: z.number().int().min(2).max(2 ** 31),
+});
+const secretPictureQuery = z.object({ chatId: idSchema, deviceId: idSchema });
 const secretMessagesQuery = z.object({ after: idSchema.optional() });
 const secretReportBody = z.object({
   reason: z.enum(REPORT_REASONS.map((r) => r.id) as [string, ...string[]]),
@@ -57,5 +66,8 @@ export const SECRET_REQUESTS = {
   "POST /api/secret/chats/:chatId/messages": { body: secretMessageBody },
   "POST /api/secret/chats/:chatId/join": { body: secretJoinBody },
   "POST /api/secret/chats/:chatId/approve": { body: secretApproveBody },
+  "POST /api/secret/chats/:chatId/evict": { body: secretEvictBody },
+  // The encrypted picture's bytes follow as application/octet-stream, read whole by the route.
+  "POST /api/secret/pictures": { query: secretPictureQuery },
   "POST /api/secret/chats/:chatId/messages/:messageId/report": { body: secretReportBody },
 } as const;

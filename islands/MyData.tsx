@@ -1,7 +1,9 @@
 /**
  * Account settings → "Your data": download a ZIP of everything stored about me (a job builds it and
  * mails a single-use link to this page, `#export=<token>`), and delete my account (confirmed with
- * the current password, or a login link minutes old). kv/memberData.ts does the work.
+ * the current password, or a login link minutes old). kv/memberData.ts does the work. Secret chats
+ * are not in the ZIP (the server cannot read them): this device's decrypted copies download here,
+ * built in the browser (islands/secret/exportChats.ts, loaded only when asked for).
  */
 
 import { useEffect, useId, useRef, useState } from "react";
@@ -13,9 +15,11 @@ import { CurrentPasswordField } from "../components/CurrentPasswordField.tsx";
 export interface MyDataProps {
   /** What confirming who I am needs now (routes/reauth.ts). */
   reauth: "fresh" | "password" | "link";
+  /** My profile's id: whose secret chats this device's copy is. */
+  me?: string;
 }
 
-export default function MyData({ reauth }: MyDataProps) {
+export default function MyData({ reauth, me }: MyDataProps) {
   const id = useId();
   const [requested, setRequested] = useState(false);
   const [token, setToken] = useState<string | null>(null);
@@ -23,6 +27,8 @@ export default function MyData({ reauth }: MyDataProps) {
   const [current, setCurrent] = useState("");
   const [message, setMessage] = useState("");
   const [busy, setBusy] = useState(false);
+  /** What downloading this device's secret chats said (none here, or a failure). */
+  const [secretNote, setSecretNote] = useState("");
   const confirmRef = useRef<HTMLDivElement>(null);
 
   // The confirmation opens below the fold on a phone: bring it to the middle of the screen (clear of the tab bar).
@@ -122,6 +128,27 @@ export default function MyData({ reauth }: MyDataProps) {
               : <button type="button" onClick={requestExport} disabled={busy}>{TEXTS.downloadMyData}</button>}
           </div>
         )}
+      {me && (
+        <div className="stack secret-export">
+          <p className="muted">{TEXTS.secretExportIntro}</p>
+          <button
+            type="button"
+            onClick={async () => {
+              setSecretNote("");
+              try {
+                // The secret chats' code loads only when asked for (decision 0165).
+                const m = await import("./secret/exportChats.ts");
+                await m.downloadSecretChats(me);
+              } catch (e) {
+                setSecretNote(e instanceof Error ? e.message : String(e));
+              }
+            }}
+          >
+            {TEXTS.downloadSecretChats}
+          </button>
+          {secretNote && <p className="notice" role="status">{secretNote}</p>}
+        </div>
+      )}
       {!asking
         ? (
           // A plain button: only the confirmation's own button is red (the safe action is not the quieter one).

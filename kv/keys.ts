@@ -427,6 +427,12 @@ export const keys = {
   secretRead: (chatId: string, profileId: string): Key => ["secret_reads", chatId, profileId],
   /** The unread 'New secret message' notification of a chat for `profileId` (its id): one per chat until read. */
   secretNotified: (chatId: string, profileId: string): Key => ["secret_notified", chatId, profileId],
+  /**
+   * A picture sent in a secret chat: its record (owner, size, when), the encrypted bytes in a blob
+   * (kv/secretChats.ts names it). The server cannot read it: the key is inside an MLS message.
+   */
+  secretPicture: (chatId: string, id: string): Key => ["secret_pictures", chatId, id],
+  secretPicturesIn: (chatId: string): Key => ["secret_pictures", chatId],
   /** A report of a secret message whose franking verified: which message it was about. */
   secretReport: (reportId: string): Key => ["secret_reports", reportId],
 };

@@ -402,6 +402,11 @@ const CLASSES: Record<keyof typeof keys, Class> = {
     keys.secretNotified(`c-${m.profile}`, m.profile),
     "n1",
   ]),
+  secretPicture: deleted("an encrypted picture of their secret chat: its record (the blob goes with it)", (m) => [
+    keys.secretPicture(`c-${m.profile}`, "p1"),
+    { id: "p1", chatId: `c-${m.profile}`, ownerProfileId: m.profile, size: 64, tsCreated: NOW },
+  ]),
+  secretPicturesIn: PREFIX,
   secretReport: other("which secret message a verified report was about: kept with the report"),
   arbScored: other("the verdict a report's jury was counted against, removed with the report"),
 };

@@ -25,7 +25,7 @@ import { healthKeysOf } from "./healthNotices.ts";
 import { dungeonKeysOf } from "./games/dungeon.ts";
 import { decideAttempt, withdrawAttempt } from "./games/identify.ts";
 import { hotOrNotKeysOf } from "./games/hotOrNot.ts";
-import { secretKeysOf } from "./secretChats.ts";
+import { deleteSecretPicturesOf, secretKeysOf } from "./secretChats.ts";
 import { reportPosition } from "./positions/mod.ts";
 import { deletePicture } from "./pictures.ts";
 import { deleteBlob } from "./blobs.ts";
@@ -282,6 +282,8 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
   async games({ profileId }) {
     // A selfie being judged goes with its blob (attempts are found by owner: an orphan too).
     await withdrawAttempt(profileId);
+    // The encrypted pictures of their secret chats (blobs), before the chats' records below.
+    await deleteSecretPicturesOf(profileId);
     for (const e of await scan<{ profileId: string }>(keys.idAttemptsAll(), (e) => e.value.profileId === profileId)) {
       await decideAttempt(e.key[1] as string, "WITHDRAWN", "MEMBER");
       await kv().delete(e.key);

@@ -17,6 +17,7 @@ import { addNotification, deleteNotification, NOTIFICATION_TTL_MS, notificationO
 import { getSessionById } from "./sessions.ts";
 import { addEvent } from "./events.ts";
 import { saveReport } from "./reports.ts";
+import { deleteBlob, getBlob, putBlob } from "./blobs.ts";
 import { KEY_PACKAGE_STOCK, SECRET_TEXTS } from "../domain/secretChats.ts";
 import type { Report } from "../domain/shapes/moderation.ts";
 import type { SecretChat, SecretDevice, SecretMessage } from "../domain/shapes/secretChats.ts";
@@ -126,7 +127,10 @@ async function removeDevice(d: StoredDevice): Promise<void> {
       const devices = chat.value.devices.map((x) =>
         x.profileId === d.profileId && x.deviceId === d.deviceId ? { ...x, removed: true } : x
       );
-      const res = await kv().atomic().check(chat).set(chat.key, { ...chat.value, devices }).commit();
+      const op = kv().atomic().check(chat).set(chat.key, { ...chat.value, devices });
+      // The chat's open screens look at once: a device that stays removes it from the MLS group.
+      addEvent(op, chat.value.members, { type: "secret", chatId: chat.value.id, what: "chat" });
+      const res = await op.commit();
       if (res.ok) break;
     }
   }
@@ -229,7 +233,10 @@ export async function createSecretChat(input: {
     .set(keys.secretChatWith(input.peer, input.starter), chat.id);
   // The other member's open conversation learns at once that a secret chat is there to open.
   addEvent(op, chat.members, { type: "secret", chatId: chat.id, what: "chat" });
-  return (await op.commit()).ok ? chat : null;
+  if (!(await op.commit()).ok) return null;
+  // The chat it replaces can be read by no device any more: its pictures leave the server.
+  if (mine.value) await deleteSecretPictures(mine.value);
+  return chat;
 }
 
 /** The secret chats of a member, newest first. */
@@ -247,7 +254,7 @@ export async function listSecretChats(profileId: string): Promise<SecretChat[]> 
 
 /**
  * Stores a secret message (ciphertext and commitment), and tells the other member with a
- * notification that says only 'New secret message', in the reader's language (it may show on a lock screen).
+ * notification (not for a control: a request from one device to the others, e.g. unsend) that says only 'New secret message', in the reader's language (it may show on a lock screen).
  */
 export async function addSecretMessage(
   chat: SecretChat,
@@ -255,6 +262,7 @@ export async function addSecretMessage(
   ciphertext: string,
   commitment: string,
   epoch: number,
+  kind: "text" | "control" = "text",
 ): Promise<SecretMessage> {
   const m: SecretMessage = {
     id: newId(),
@@ -265,7 +273,7 @@ export async function addSecretMessage(
     commitment,
     epoch,
     tsCreated: now(),
-    kind: "text",
+    kind,
   };
   const recipient = chat.members.find((p) => p !== sender.profileId)!;
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -273,9 +281,10 @@ export async function addSecretMessage(
       .set(keys.secretMessage(chat.id, m.id), m);
     // Both members' open secret screens (the sender's other devices too) fetch it at once.
     addEvent(op, chat.members, { type: "secret", chatId: chat.id, what: "message" });
-    // One notification per chat until the member reads it (as conversations have one each).
+    // One notification per chat until the member reads it (as conversations have one each). A
+    // control (a device's request to another: unsend, viewed) is no new message: no notification.
     const notified = await kv().get<string>(keys.secretNotified(chat.id, recipient));
-    if (!notified.value) {
+    if (!notified.value && kind === "text") {
       const note = addNotification(op, recipient, notificationOf("secretMessage", "/chat/personal"));
       op.check(notified).set(notified.key, note.id, { expireIn: NOTIFICATION_TTL_MS });
     }
@@ -353,6 +362,45 @@ export async function approveDevice(
   addEvent(op, next.members, { type: "secret", chatId: chat.id, what: "chat" });
   const res = await op.commit();
   return res.ok ? { chat: next, message: m } : null;
+}
+
+/**
+ * A device of the chat removed devices whose sessions ended from the MLS group (a commit of Remove
+ * proposals): the commit goes into the chat's messages (the other devices apply it in order) and
+ * the devices are marked evicted. Null when the chat moved on meanwhile (another device's commit
+ * won: the caller applies it and looks again).
+ */
+export async function evictDevices(
+  chat: SecretChat,
+  remover: { profileId: string; deviceId: string },
+  evicted: readonly string[],
+  commit: string,
+  epoch: number,
+): Promise<{ chat: SecretChat; message: SecretMessage } | null> {
+  const entry = await kv().get<SecretChat>(keys.secretChat(chat.id));
+  if (!entry.value || entry.value.epoch + 1 !== epoch) return null;
+  const m: SecretMessage = {
+    id: newId(),
+    chatId: chat.id,
+    senderProfileId: remover.profileId,
+    senderDeviceId: remover.deviceId,
+    ciphertext: commit,
+    commitment: "",
+    epoch,
+    tsCreated: now(),
+    kind: "commit",
+  };
+  const next: SecretChat = {
+    ...entry.value,
+    epoch,
+    devices: entry.value.devices.map((d) => evicted.includes(d.deviceId) ? { ...d, evicted: true } : d),
+  };
+  const op = kv().atomic().check(entry)
+    .check({ key: keys.secretMessage(chat.id, m.id), versionstamp: null })
+    .set(entry.key, next)
+    .set(keys.secretMessage(chat.id, m.id), m);
+  addEvent(op, next.members, { type: "secret", chatId: chat.id, what: "chat" });
+  return (await op.commit()).ok ? { chat: next, message: m } : null;
 }
 
 /** A chat's messages after `after` (an id), oldest first, at most a page. */
@@ -443,6 +491,90 @@ export async function secretKeysOf(profileId: string): Promise<Deno.KvKey[]> {
     out.push(e.key, keys.secretChatWith(other, profileId), keys.secretChat(chatId));
     for (const who of [profileId, other]) out.push(keys.secretRead(chatId, who), keys.secretNotified(chatId, who));
     for await (const m of kv().list({ prefix: keys.secretMessagesIn(chatId) })) out.push(m.key);
+    // Their blobs go first (deleteSecretPicturesOf); a record left by a crash in between goes here.
+    for await (const p of kv().list({ prefix: keys.secretPicturesIn(chatId) })) out.push(p.key);
   }
   return out;
+}
+
+// --- pictures: encrypted on the sender's device, stored as opaque blobs
+
+/** A picture sent in a secret chat, as the store keeps it: whose, how big, when; never its key. */
+export interface SecretPicture {
+  id: string;
+  chatId: string;
+  ownerProfileId: string;
+  size: number;
+  tsCreated: number;
+}
+
+/** A secret chat keeps at most this many pictures on the server. */
+export const SECRET_PICTURES_PER_CHAT = 500;
+
+/** The blob that holds a secret picture's encrypted bytes. */
+export const secretPictureBlobId = (chatId: string, id: string): string => `secret-pic-${chatId}-${id}`;
+
+/**
+ * Stores a picture's encrypted bytes (opaque: AES-GCM under a key that travels inside an MLS
+ * message, domain/secretPictures.ts) for a chat: the blob first, its record last, so a picture is
+ * visible only once whole. Null when the chat holds `SECRET_PICTURES_PER_CHAT` already.
+ */
+export async function addSecretPicture(
+  chatId: string,
+  ownerProfileId: string,
+  bytes: Uint8Array,
+): Promise<SecretPicture | null> {
+  let n = 0;
+  for await (const _ of kv().list({ prefix: keys.secretPicturesIn(chatId) })) n++;
+  if (n >= SECRET_PICTURES_PER_CHAT) return null;
+  const p: SecretPicture = { id: newId(), chatId, ownerProfileId, size: bytes.byteLength, tsCreated: now() };
+  await putBlob(secretPictureBlobId(chatId, p.id), bytes, { type: "application/octet-stream" });
+  await kv().set(keys.secretPicture(chatId, p.id), p);
+  return p;
+}
+
+/** A secret picture's record, or null. */
+export async function getSecretPicture(chatId: string, id: string): Promise<SecretPicture | null> {
+  return (await kv().get<SecretPicture>(keys.secretPicture(chatId, id))).value;
+}
+
+/** A secret picture's encrypted bytes, or null. */
+export async function secretPictureBytes(p: SecretPicture): Promise<Uint8Array | null> {
+  return (await getBlob(secretPictureBlobId(p.chatId, p.id)))?.bytes ?? null;
+}
+
+/** Deletes one secret picture: its record first (a reader finds none at once), then its blob. */
+export async function deleteSecretPicture(p: SecretPicture): Promise<void> {
+  await kv().delete(keys.secretPicture(p.chatId, p.id));
+  await deleteBlob(secretPictureBlobId(p.chatId, p.id));
+}
+
+/**
+ * Deletes the pictures of a chat, or only those `owner` sent: the record first (a reader finds
+ * none at once), then the blob. How many went.
+ */
+export async function deleteSecretPictures(chatId: string, owner?: string): Promise<number> {
+  let n = 0;
+  for await (const e of kv().list<SecretPicture>({ prefix: keys.secretPicturesIn(chatId) })) {
+    if (owner && e.value.ownerProfileId !== owner) continue;
+    await deleteSecretPicture(e.value);
+    n++;
+  }
+  return n;
+}
+
+/** Deletes every picture of every secret chat of a member (their account's deletion): both members' pictures. */
+export async function deleteSecretPicturesOf(profileId: string): Promise<void> {
+  for await (const e of kv().list<string>({ prefix: keys.secretChatsOf(profileId) })) {
+    await deleteSecretPictures(e.value);
+  }
+}
+
+/**
+ * A member deleted their conversation with `other`: the pictures they sent in their secret chat
+ * leave the server (the devices that opened them keep what they decrypted).
+ */
+export async function deleteMySecretPicturesWith(me: string, other: string): Promise<number> {
+  const id = (await kv().get<string>(keys.secretChatWith(me, other))).value;
+  return id ? await deleteSecretPictures(id, me) : 0;
 }

@@ -65,6 +65,8 @@ export interface CallOptions {
   method?: "GET" | "POST" | "PUT" | "DELETE";
   json?: unknown;
   form?: FormData;
+  /** Raw bytes, sent as application/octet-stream (a secret chat's encrypted picture). */
+  bytes?: Uint8Array;
   /** The login call handles its own 401. */
   isLogin?: boolean;
   /** More request headers (an idempotency key). */
@@ -79,6 +81,10 @@ export async function api<T = unknown>(path: string, opts: CallOptions = {}): Pr
     headers["content-type"] = "application/json";
     body = JSON.stringify(opts.json);
   } else if (opts.form) body = opts.form;
+  else if (opts.bytes) {
+    headers["content-type"] = "application/octet-stream";
+    body = opts.bytes as Uint8Array<ArrayBuffer>;
+  }
   let res: Response;
   try {
     res = await fetch(path, {

@@ -12,7 +12,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 // one file. Without it the build splits React DOM off into a chunk of its own, and every page
 // (the map's included) loads one more file, about 0.4 KB more (decision 0165).
 import "react-dom";
-import { LockKeyhole } from "lucide-react";
+import { ImagePlus, LockKeyhole } from "lucide-react";
 import { Composer } from "../../components/Composer.tsx";
 import { Time } from "../../components/Time.tsx";
 import { SECRET_TEXTS } from "../../domain/secretChats.ts";
@@ -23,6 +23,7 @@ import {
   askToJoin,
   ensureDevice,
   type Entry,
+  evictRemoved,
   findChat,
   flush,
   type OpenChat,
@@ -30,8 +31,13 @@ import {
   receive,
   report,
   send,
+  sendPicture,
   start,
+  unsend,
+  viewedOnce,
 } from "./client.ts";
+import { pictureBytes } from "./pictures.ts";
+import type { PictureRef } from "../../domain/secretPictures.ts";
 import { type MemberEvent, useMemberEvents } from "../queries/events.ts";
 
 /** How often an open secret chat looks for new messages when no live event said so (spec §9: 15 s). */
@@ -51,6 +57,39 @@ type Phase =
   | { kind: "ready"; device: DeviceIdentity; open: OpenChat }
   | { kind: "failed"; message: string; device?: DeviceIdentity };
 
+/**
+ * A picture of the chat, decrypted on this device: from its store, or fetched, checked against the
+ * hash its message carried and opened; shown from a local object URL (never the server's bytes).
+ */
+function SecretPicture({ chatId, picture }: { chatId: string; picture: PictureRef }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const [gone, setGone] = useState(false);
+  useEffect(() => {
+    let made: string | null = null;
+    let stop = false;
+    pictureBytes(chatId, picture).then((bytes) => {
+      if (stop) return;
+      made = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: picture.type }));
+      setUrl(made);
+    }, () => !stop && setGone(true));
+    return () => {
+      stop = true;
+      if (made) URL.revokeObjectURL(made);
+    };
+  }, [chatId, picture.id]);
+  if (gone) return <span className="pic-gone">{SECRET_TEXTS.pictureGone}</span>;
+  return (
+    <span
+      className="secret-picture"
+      style={{ aspectRatio: `${picture.width} / ${picture.height}` }}
+      role={url ? undefined : "status"}
+      aria-busy={!url}
+    >
+      {url && <img src={url} alt={SECRET_TEXTS.picture} width={picture.width} height={picture.height} />}
+    </span>
+  );
+}
+
 export default function SecretChat({ me, other, typing }: SecretChatProps) {
   const [phase, setPhase] = useState<Phase>({ kind: "loading" });
   const [history, setHistory] = useState<Entry[]>([]);
@@ -59,6 +98,12 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
   /** A device of this member asking to join, shown on a device already in the chat. */
   const [asking, setAsking] = useState<string | null>(null);
   const [error, setError] = useState("");
+  /** A picture is being redrawn, encrypted and sent. */
+  const [sendingPicture, setSendingPicture] = useState(false);
+  /** The next picture is sent as view once. */
+  const [once, setOnce] = useState(false);
+  /** A view-once picture of theirs, open now: closing it deletes it from this device. */
+  const [viewing, setViewing] = useState<Entry | null>(null);
   const list = useRef<HTMLDivElement>(null);
   /** Looks again now: what the screen's current phase looks for (set by the effect below). */
   const look = useRef<((chatId: string) => void) | null>(null);
@@ -140,6 +185,11 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
         setSafety((old) => ({ code: r.safety, changed: (old?.changed ?? false) || r.safetyChanged }));
         const chat = await findChat(other);
         if (stop) return;
+        // Devices logged out since: removed from the chat's group here, if this device stays in it.
+        if (chat?.id === phase.open.chat.id) {
+          const code = await evictRemoved(chat.id, phase.device, chat).catch(() => undefined);
+          if (code && !stop) setSafety({ code, changed: true });
+        }
         setAsking(
           chat?.pending.find((d) => d.profileId === me && d.deviceId !== phase.device.deviceId)?.deviceId ?? null,
         );
@@ -243,7 +293,33 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
             {history.map((m) => (
               <div key={m.id} className={`bubble secret${m.mine ? " mine" : ""}${m.pending ? " pending" : ""}`}>
                 <p className="bubble-body">
-                  <span className="text" dir="auto">{m.unreadable ? SECRET_TEXTS.cannotOpen : m.text}</span>
+                  {m.unsent && (
+                    <span className="hint secret-unsent">
+                      {m.mine ? SECRET_TEXTS.unsentMine : SECRET_TEXTS.unsentTheirs}
+                    </span>
+                  )}
+                  {m.picture && !m.picture.once && <SecretPicture chatId={phase.open.chat.id} picture={m.picture} />}
+                  {m.picture?.once && m.mine && (
+                    <span className="secret-once">
+                      {SECRET_TEXTS.viewOnceSent}
+                      {m.viewed && <>· {SECRET_TEXTS.viewed}</>}
+                    </span>
+                  )}
+                  {m.picture?.once && !m.mine && (
+                    <button
+                      type="button"
+                      className="secret-once-open"
+                      onClick={() => setViewing(m)}
+                    >
+                      {SECRET_TEXTS.viewOnceOpen}
+                    </button>
+                  )}
+                  {m.viewed && !m.mine && (
+                    <span className="secret-once">{SECRET_TEXTS.viewOnceSent} · {SECRET_TEXTS.viewed}</span>
+                  )}
+                  {(m.unreadable || m.text) && (
+                    <span className="text" dir="auto">{m.unreadable ? SECRET_TEXTS.cannotOpen : m.text}</span>
+                  )}
                   <Time ts={m.ts} />
                   {m.mine && !m.pending && !m.failed && (
                     <span className="checks" aria-label={readUpTo && readUpTo >= m.id ? UI_TEXTS.read : UI_TEXTS.sent}>
@@ -253,7 +329,23 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
                   {m.pending && <span className="hint secret-queued">{SECRET_TEXTS.queued}</span>}
                   {m.failed && <span className="error secret-not-sent">{SECRET_TEXTS.notSent}: {m.failed}</span>}
                 </p>
-                {!m.mine && !m.unreadable && (
+                {m.mine && !m.pending && !m.failed && !m.unsent && (
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={async () => {
+                      setError("");
+                      try {
+                        setHistory([...await unsend(phase.open.chat.id, phase.device, m)]);
+                      } catch (e) {
+                        setError(e instanceof Error ? e.message : String(e));
+                      }
+                    }}
+                  >
+                    {SECRET_TEXTS.unsend}
+                  </button>
+                )}
+                {!m.mine && !m.unreadable && !m.unsent && !m.viewed && (
                   m.reported ? <span className="hint">{SECRET_TEXTS.reported}</span> : (
                     <button
                       type="button"
@@ -275,6 +367,55 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
             ))}
           </div>
           {error && <p className="error" role="alert">{error}</p>}
+          {viewing?.picture && (
+            <div className="secret-viewing" role="dialog" aria-label={SECRET_TEXTS.viewOnceSent}>
+              <SecretPicture chatId={phase.open.chat.id} picture={viewing.picture} />
+              <button
+                type="button"
+                className="primary"
+                onClick={async () => {
+                  const seen = viewing;
+                  setViewing(null);
+                  setHistory([...await viewedOnce(phase.open.chat.id, phase.device, seen)]);
+                }}
+              >
+                {SECRET_TEXTS.close}
+              </button>
+            </div>
+          )}
+          <div className="secret-tools">
+            <label className="check secret-once-check">
+              <input type="checkbox" checked={once} onChange={(e) => setOnce(e.target.checked)} />{" "}
+              {SECRET_TEXTS.viewOnce}
+            </label>
+            <label className={`button secret-picture-button${sendingPicture ? " busy" : ""}`}>
+              <ImagePlus className="icon" aria-hidden="true" />
+              <span>{sendingPicture ? SECRET_TEXTS.sendingPicture : SECRET_TEXTS.sendPicture}</span>
+              <input
+                type="file"
+                accept="image/*"
+                className="visually-hidden"
+                disabled={sendingPicture}
+                onChange={async (e) => {
+                  const input = e.currentTarget;
+                  const file = input.files?.[0];
+                  if (!file) return;
+                  setError("");
+                  setSendingPicture(true);
+                  try {
+                    setHistory([...await sendPicture(phase.open.chat.id, phase.device, file, once)]);
+                    setOnce(false);
+                  } catch (err) {
+                    setError(err instanceof Error ? err.message : String(err));
+                  } finally {
+                    setSendingPicture(false);
+                    input.value = "";
+                  }
+                }}
+              />
+            </label>
+          </div>
+          {once && <p className="hint secret-once-hint">{SECRET_TEXTS.viewOnceHint}</p>}
           <Composer
             placeholder={SECRET_TEXTS.placeholder}
             busy={false}

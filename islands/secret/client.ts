@@ -13,6 +13,8 @@ import type { SecretChat, SecretMessage } from "../../domain/shapes/secretChats.
 import {
   addDevice,
   applyCommit,
+  type Control,
+  credentialIdentity,
   type DeviceIdentity,
   joinChat,
   type KeyPackagePair,
@@ -21,12 +23,16 @@ import {
   newDevice,
   open,
   readKeyPackage,
+  removeDevices,
   safetyCode,
   saveState,
   seal,
   startChat,
 } from "./mls.ts";
 import { deleteLocal, getLocal, localKeys, setLocal } from "./store.ts";
+import { frankedText, type PictureRef } from "../../domain/secretPictures.ts";
+import { SECRET_TEXTS } from "../../domain/secretChats.ts";
+import { forgetPicture, keepPicture, preparePicture } from "./pictures.ts";
 
 /** Key packages made at once; a stock below `REFILL_BELOW` on the server is topped up. */
 const BATCH = 10;
@@ -37,6 +43,8 @@ export interface Entry {
   id: string;
   mine: boolean;
   text?: string;
+  /** A picture the message carries: where its encrypted bytes are and how to check and open them. */
+  picture?: PictureRef;
   frankingKey?: string;
   /** It could not be decrypted on this device. */
   unreadable?: boolean;
@@ -45,6 +53,10 @@ export interface Entry {
   pending?: boolean;
   /** Mine, refused by the server when it was sent at last (its message says why). */
   failed?: string;
+  /** Unsent by its sender: this device deleted its copy (mine: the request went to their devices). */
+  unsent?: boolean;
+  /** A view-once picture that was viewed: theirs, shown once here and deleted; mine, their device said so. */
+  viewed?: boolean;
   ts: number;
 }
 
@@ -196,6 +208,46 @@ export function approve(chatId: string, device: DeviceIdentity, newDeviceId: str
   });
 }
 
+/**
+ * Removes from the chat's MLS group the devices whose sessions ended (logout, 'log out elsewhere':
+ * the server marks them removed), when this device stays in it: a commit the other devices apply,
+ * after which the removed devices' keys open nothing new. Another device's commit may win the race:
+ * this one then applies it with the next messages and looks again. The safety code after, or
+ * undefined when there was nothing to remove.
+ */
+export function evictRemoved(chatId: string, device: DeviceIdentity, chat: SecretChat): Promise<string | undefined> {
+  return serial(chatId, async () => {
+    const gone = chat.devices.filter((d) => d.removed && !d.evicted && d.deviceId !== device.deviceId);
+    const me = chat.devices.find((d) => d.deviceId === device.deviceId && d.profileId === device.memberId);
+    if (!gone.length || !me || me.removed) return undefined;
+    const kept = await getLocal<LocalChat>(chatKey(chatId));
+    if (!kept) return undefined;
+    const removed = await removeDevices(
+      loadState(kept.state),
+      gone.map((d) => credentialIdentity(d.profileId, d.deviceId)),
+    );
+    if (!removed) return undefined;
+    try {
+      await api(apiPath("POST /api/secret/chats/:chatId/evict", { chatId }), {
+        method: "POST",
+        json: {
+          deviceId: device.deviceId,
+          evicted: gone.map((d) => d.deviceId),
+          commit: removed.commitB64,
+          epoch: Number(removed.state.groupContext.epoch),
+        },
+      });
+    } catch (e) {
+      if (e instanceof ApiFailure && e.status === 409) return undefined;
+      throw e;
+    }
+    kept.state = saveState(removed.state);
+    kept.safety = await safetyCode(removed.state);
+    await setLocal(chatKey(chatId), kept);
+    return kept.safety;
+  });
+}
+
 /** Starts a secret chat with `other`; throws the server's clear message when their devices cannot. */
 export async function start(device: DeviceIdentity, other: string): Promise<OpenChat> {
   const claim = await api<ApiAnswer<"POST /api/secret/key-packages/claim">>(
@@ -242,8 +294,14 @@ const shown = (kept: LocalChat): Entry[] => [...kept.history, ...(kept.outbox ??
 const offline = (e: unknown) => e instanceof ApiFailure && e.status === 0;
 
 /** Seals a text with the chat's state and posts it; the state is kept before the call. */
-async function post(chatId: string, kept: LocalChat, device: DeviceIdentity, text: string): Promise<Entry> {
-  const sealed = await seal(loadState(kept.state), text);
+async function post(
+  chatId: string,
+  kept: LocalChat,
+  device: DeviceIdentity,
+  text: string,
+  picture?: PictureRef,
+): Promise<Entry> {
+  const sealed = await seal(loadState(kept.state), text, { picture });
   kept.state = saveState(sealed.state);
   await setLocal(chatKey(chatId), kept);
   const r = await api<ApiAnswer<"POST /api/secret/chats/:chatId/messages">>(
@@ -258,7 +316,132 @@ async function post(chatId: string, kept: LocalChat, device: DeviceIdentity, tex
       },
     },
   );
-  return { id: r.message.id, mine: true, text, ts: r.message.tsCreated };
+  return { id: r.message.id, mine: true, text, ...(picture ? { picture } : {}), ts: r.message.tsCreated };
+}
+
+/** A line whose copy this device deleted: only that it was there, and why it is gone. */
+const emptied = (e: Entry, why: { unsent?: true; viewed?: true }): Entry => ({
+  id: e.id,
+  mine: e.mine,
+  ts: e.ts,
+  ...why,
+});
+
+/** Seals and posts a control: a request to the chat's other devices (no text, no notification). */
+async function postControl(chatId: string, kept: LocalChat, device: DeviceIdentity, control: Control) {
+  const sealed = await seal(loadState(kept.state), "", { control });
+  kept.state = saveState(sealed.state);
+  await setLocal(chatKey(chatId), kept);
+  await api(apiPath("POST /api/secret/chats/:chatId/messages", { chatId }), {
+    method: "POST",
+    json: {
+      deviceId: device.deviceId,
+      kind: "control",
+      ciphertext: sealed.ciphertextB64,
+      commitment: sealed.commitmentB64,
+      epoch: Number(sealed.state.groupContext.epoch),
+    },
+  });
+}
+
+/** Deletes a picture I sent from the server (its blob); one already gone is fine. */
+async function deleteMyPicture(chatId: string, pictureId: string): Promise<void> {
+  await api(apiPath("DELETE /api/secret/chats/:chatId/pictures/:pictureId", { chatId, pictureId }), {
+    method: "DELETE",
+  }).catch((e) => {
+    if (!(e instanceof ApiFailure) || e.status !== 404) throw e;
+  });
+}
+
+/**
+ * Unsends a message of mine: a request to the chat's other devices (theirs and my own others) to
+ * delete their copy, which this app's code obeys; a picture's encrypted bytes leave the server;
+ * this device deletes its copy. What the screen shows after.
+ */
+export function unsend(chatId: string, device: DeviceIdentity, entry: Entry): Promise<Entry[]> {
+  return serial(chatId, async () => {
+    const kept = (await getLocal<LocalChat>(chatKey(chatId)))!;
+    await postControl(chatId, kept, device, { do: "unsend", id: entry.id });
+    if (entry.picture) {
+      await deleteMyPicture(chatId, entry.picture.id);
+      await forgetPicture(chatId, entry.picture.id);
+    }
+    kept.history = kept.history.map((e) => e.id === entry.id ? emptied(e, { unsent: true }) : e);
+    await setLocal(chatKey(chatId), kept);
+    return shown(kept);
+  });
+}
+
+/**
+ * A view-once picture of theirs was shown: this device deletes it (it kept no copy) and tells the
+ * sender's devices, which delete its bytes from the server. Offline, the telling is left out: the
+ * picture is gone from this device all the same.
+ */
+export function viewedOnce(chatId: string, device: DeviceIdentity, entry: Entry): Promise<Entry[]> {
+  return serial(chatId, async () => {
+    const kept = (await getLocal<LocalChat>(chatKey(chatId)))!;
+    kept.history = kept.history.map((e) => e.id === entry.id ? emptied(e, { viewed: true }) : e);
+    await setLocal(chatKey(chatId), kept);
+    if (entry.picture) await forgetPicture(chatId, entry.picture.id);
+    await postControl(chatId, kept, device, { do: "viewed", id: entry.id }).catch(() => {});
+    return shown(kept);
+  });
+}
+
+/**
+ * Obeys another device's request about a message this device holds: an unsend from the message's
+ * own sender deletes the copy; a 'viewed' from the other member marks my view-once picture viewed
+ * and deletes its bytes from the server.
+ */
+async function obey(chatId: string, kept: LocalChat, fromMe: boolean, control: Control): Promise<void> {
+  const target = kept.history.find((e) => e.id === control.id);
+  if (!target) return;
+  if (control.do === "unsend" && target.mine === fromMe && !target.unsent) {
+    if (target.picture) await forgetPicture(chatId, target.picture.id);
+    kept.history = kept.history.map((e) => e === target ? emptied(e, { unsent: true }) : e);
+  }
+  if (control.do === "viewed" && target.mine && !fromMe && target.picture?.once && !target.viewed) {
+    await deleteMyPicture(chatId, target.picture.id).catch(() => {});
+    target.viewed = true;
+  }
+}
+
+/**
+ * Sends a picture: redrawn on this device (no metadata left), encrypted under a fresh key,
+ * uploaded as opaque bytes, then announced in an MLS message that carries its key, nonce and hash.
+ * It needs the connection (a picture is not kept in the outbox): offline, it says so.
+ */
+export function sendPicture(chatId: string, device: DeviceIdentity, file: Blob, once = false): Promise<Entry[]> {
+  return serial(chatId, async () => {
+    if (navigator.onLine === false) throw new Error(SECRET_TEXTS.pictureOffline);
+    const { sealed, redrawn } = await preparePicture(file);
+    let up;
+    try {
+      up = await api<ApiAnswer<"POST /api/secret/pictures">>(
+        apiPath("POST /api/secret/pictures", {}, { chatId, deviceId: device.deviceId }),
+        { method: "POST", bytes: sealed.bytes },
+      );
+    } catch (e) {
+      if (offline(e)) throw new Error(SECRET_TEXTS.pictureOffline);
+      throw e;
+    }
+    const picture: PictureRef = {
+      id: up.picture.id,
+      key: sealed.key,
+      iv: sealed.iv,
+      sha256: sealed.sha256,
+      type: redrawn.type,
+      width: redrawn.width,
+      height: redrawn.height,
+      ...(once ? { once } : {}),
+    };
+    // A view-once picture is not kept here either: its sender does not see it again.
+    if (!once) await keepPicture(chatId, picture.id, redrawn.bytes);
+    const kept = (await getLocal<LocalChat>(chatKey(chatId)))!;
+    kept.history.push(await post(chatId, kept, device, "", picture));
+    await setLocal(chatKey(chatId), kept);
+    return shown(kept);
+  });
 }
 
 /**
@@ -351,8 +534,20 @@ export function receive(chatId: string, device: DeviceIdentity): Promise<Receive
         state = o.state;
         // A message from the member's own other device is theirs too (and not one to report).
         const mine = m.senderProfileId === device.memberId;
-        kept.history.push({ id: m.id, mine, text: o.text, frankingKey: o.frankingKeyB64, ts: m.tsCreated });
+        if (o.control) {
+          await obey(chatId, kept, mine, o.control);
+          continue;
+        }
+        kept.history.push({
+          id: m.id,
+          mine,
+          text: o.text,
+          ...(o.picture ? { picture: o.picture } : {}),
+          frankingKey: o.frankingKeyB64,
+          ts: m.tsCreated,
+        });
       } catch {
+        if (m.kind === "control") continue;
         kept.history.push({ id: m.id, mine: m.senderProfileId === device.memberId, unreadable: true, ts: m.tsCreated });
       }
     }
@@ -378,7 +573,8 @@ export function receive(chatId: string, device: DeviceIdentity): Promise<Receive
 export async function report(chatId: string, entry: Entry): Promise<Entry[]> {
   await api(apiPath("POST /api/secret/chats/:chatId/messages/:messageId/report", { chatId, messageId: entry.id }), {
     method: "POST",
-    json: { reason: "harassment", text: entry.text, frankingKey: entry.frankingKey },
+    // What the commitment covers: the text, and a picture's hash (the server checks which blob it was).
+    json: { reason: "harassment", text: frankedText(entry.text ?? "", entry.picture), frankingKey: entry.frankingKey },
   });
   return await serial(chatId, async () => {
     const kept = (await getLocal<LocalChat>(chatKey(chatId)))!;

@@ -33,6 +33,7 @@ import { defaultClientConfig } from "ts-mls/clientConfig.js";
 import { decodeRatchetTree, encodeRatchetTree } from "ts-mls/ratchetTree.js";
 import { makeKeyPackageRef } from "ts-mls/keyPackage.js";
 import { frankingCommitment, frankingVerifies, fromBase64, newFrankingKey, toBase64 } from "../../domain/franking.ts";
+import { frankedText, isPictureRef, type PictureRef } from "../../domain/secretPictures.ts";
 
 /** The MLS cipher suite of every secret chat. */
 export const CIPHER_SUITE = "MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519" as const;
@@ -175,6 +176,40 @@ export async function addDevice(state: ClientState, keyPackage: KeyPackage): Pro
   };
 }
 
+/** The devices in a chat's group as their credentials name them (`member/device`), by leaf index. */
+export function groupDevices(state: ClientState): { leaf: number; identity: string }[] {
+  const out: { leaf: number; identity: string }[] = [];
+  state.ratchetTree.forEach((n, i) => {
+    // Leaves sit at the even node indexes of the tree (RFC 9420 §4.1): leaf i at node 2i.
+    if (n?.nodeType !== "leaf" || i % 2 !== 0) return;
+    const cred = n.leaf.credential;
+    if (cred.credentialType === "basic") out.push({ leaf: i / 2, identity: fromUtf8.decode(cred.identity) });
+  });
+  return out;
+}
+
+/** What removing devices from a chat gives: the new state, and the commit to pass on. */
+export interface Removed {
+  state: ClientState;
+  commitB64: string;
+}
+
+/**
+ * Removes devices (by their credential's identity) from the chat's group: an MLS commit of Remove
+ * proposals, made on a device that stays. The next epoch's keys reach only the devices that stay,
+ * so a removed device, whatever it kept, can read nothing sent after it (RFC 9420 §12.1.3).
+ * Undefined when none of them is in the group.
+ */
+export async function removeDevices(state: ClientState, identities: readonly string[]): Promise<Removed | undefined> {
+  const leaves = groupDevices(state).filter((d) => identities.includes(d.identity));
+  if (!leaves.length) return undefined;
+  const cs = await cipherSuite();
+  const commit = await createCommit({ state, cipherSuite: cs }, {
+    extraProposals: leaves.map((d) => ({ proposalType: "remove" as const, remove: { removed: d.leaf } })),
+  });
+  return { state: commit.newState, commitB64: toBase64(encodeMlsMessage(commit.commit)) };
+}
+
 /** Applies a commit another device of the chat made (a device added): the state of the next epoch. */
 export async function applyCommit(state: ClientState, commitB64: string): Promise<ClientState> {
   const cs = await cipherSuite();
@@ -202,12 +237,46 @@ export interface Sealed {
   commitmentB64: string;
 }
 
-/** Encrypts a text for the chat, with a fresh franking key inside and its commitment outside. */
-export async function seal(state: ClientState, text: string): Promise<Sealed> {
+/**
+ * A device's request to the chat's other devices, about one message: `unsend` (its sender asks them
+ * to delete their copy), `viewed` (a view-once picture was shown once and deleted). A request: a
+ * device that runs this code obeys it; nothing can force a device that does not.
+ */
+export interface Control {
+  do: "unsend" | "viewed";
+  /** The message (its id on the server) the request is about. */
+  id: string;
+}
+
+const isControl = (c: unknown): c is Control =>
+  !!c && typeof c === "object" && ["unsend", "viewed"].includes((c as Control).do) &&
+  typeof (c as Control).id === "string";
+
+/** What a message may carry beside its text. */
+export interface Extras {
+  /** A picture's reference: where its encrypted bytes are, their key, nonce and hash. */
+  picture?: PictureRef;
+  /** A request to the other devices (the message is then a control, with no text). */
+  control?: Control;
+}
+
+/**
+ * Encrypts a text (and a picture's reference, or a control) for the chat, with a fresh franking
+ * key inside and its commitment outside.
+ */
+export async function seal(state: ClientState, text: string, extras: Extras = {}): Promise<Sealed> {
+  const { picture, control } = extras;
   const cs = await cipherSuite();
   const key = newFrankingKey();
-  const commitment = await frankingCommitment(key, text);
-  const body = utf8.encode(JSON.stringify({ t: text, k: toBase64(key) }));
+  const commitment = await frankingCommitment(key, frankedText(text, picture));
+  const body = utf8.encode(
+    JSON.stringify({
+      t: text,
+      k: toBase64(key),
+      ...(picture ? { p: picture } : {}),
+      ...(control ? { c: control } : {}),
+    }),
+  );
   const r = await createApplicationMessage(state, body, cs);
   const bytes = encodeMlsMessage({
     privateMessage: r.privateMessage,
@@ -217,10 +286,12 @@ export async function seal(state: ClientState, text: string): Promise<Sealed> {
   return { state: r.newState, ciphertextB64: toBase64(bytes), commitmentB64: toBase64(commitment) };
 }
 
-/** An opened message: its text, its franking key (kept for a report) and who sent it. */
+/** An opened message: its text, its picture's reference if it has one, and its franking key (kept for a report). */
 export interface Opened {
   state: ClientState;
   text: string;
+  picture?: PictureRef;
+  control?: Control;
   frankingKeyB64: string;
 }
 
@@ -235,13 +306,24 @@ export async function open(state: ClientState, ciphertextB64: string, commitment
   if (!m || m.wireformat !== "mls_private_message") throw new Error("not a secret message");
   const r = await processPrivateMessage(state, m.privateMessage, emptyPskIndex, cs);
   if (r.kind !== "applicationMessage") return Promise.reject(new Error("not an application message"));
-  const body = JSON.parse(fromUtf8.decode(r.message)) as { t: unknown; k: unknown };
+  const body = JSON.parse(fromUtf8.decode(r.message)) as { t: unknown; k: unknown; p?: unknown; c?: unknown };
   const key = typeof body.k === "string" ? fromBase64(body.k) : undefined;
   const commitment = fromBase64(commitmentB64);
-  if (typeof body.t !== "string" || !key || !commitment || !(await frankingVerifies(key, body.t, commitment))) {
+  const picture = body.p === undefined ? undefined : isPictureRef(body.p) ? body.p : null;
+  const control = body.c === undefined ? undefined : isControl(body.c) ? body.c : null;
+  if (
+    typeof body.t !== "string" || !key || !commitment || picture === null || control === null ||
+    !(await frankingVerifies(key, frankedText(body.t, picture), commitment))
+  ) {
     throw new Error("the message's commitment does not match");
   }
-  return { state: r.newState, text: body.t, frankingKeyB64: body.k as string };
+  return {
+    state: r.newState,
+    text: body.t,
+    ...(picture ? { picture } : {}),
+    ...(control ? { control } : {}),
+    frankingKeyB64: body.k as string,
+  };
 }
 
 /**

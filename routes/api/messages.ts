@@ -16,6 +16,7 @@ import { requireCaller } from "../middleware.ts";
 import { refuseRestricted } from "../policy.ts";
 import { restrictionOf } from "../../kv/games/dungeon.ts";
 import { MAX_TEXT } from "../../domain/texts.ts";
+import { deleteMySecretPicturesWith } from "../../kv/secretChats.ts";
 import {
   broadcastsSeenBy,
   conversationsOf,
@@ -113,9 +114,10 @@ export const messages = new Hono<AppEnv>()
   .delete("/messages/with/:profileId", async (c) => {
     const caller = requireCaller(c);
     const other = parseWith(id, c.req.param("profileId"));
-    return answer(c, "DELETE /api/messages/with/:profileId", {
-      deleted: await deleteConversation(caller.profileId, other),
-    });
+    const deleted = await deleteConversation(caller.profileId, other);
+    // The pictures they sent in their secret chat with that member leave the server too.
+    await deleteMySecretPicturesWith(caller.profileId, other);
+    return answer(c, "DELETE /api/messages/with/:profileId", { deleted });
   })
   .get("/messages/most-recent-with/:profileId", async (c) => {
     const caller = requireCaller(c);

@@ -20,7 +20,7 @@
 import { Hono } from "hono";
 import { decodeMlsMessage } from "ts-mls";
 import type { AppEnv } from "../env.ts";
-import { ApiError, badRequest, conflict, forbidden, notFound, tooMany } from "../errors.ts";
+import { ApiError, badRequest, conflict, forbidden, notFound, tooLarge, tooMany, unsupported } from "../errors.ts";
 import { bodyOf, idParam, queryOf } from "../validate.ts";
 import { ownTowards } from "../policy.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
@@ -38,13 +38,17 @@ import { reviewIfReported } from "../../kv/moderation.ts";
 import {
   addKeyPackages,
   addSecretMessage,
+  addSecretPicture,
   approveDevice,
   claimKeyPackageOf,
   claimKeyPackages,
   createSecretChat,
+  deleteSecretPicture,
   deviceLive,
+  evictDevices,
   getSecretChat,
   getSecretMessage,
+  getSecretPicture,
   listSecretChats,
   listSecretMessages,
   markSecretRead,
@@ -52,8 +56,10 @@ import {
   removeDevicesOfSessions,
   requestJoin,
   saveSecretReport,
+  secretPictureBytes,
   secretReadUpTo,
 } from "../../kv/secretChats.ts";
+import { SECRET_PICTURE_MAX_BYTES } from "../../domain/secretPictures.ts";
 import { frankingVerifies, fromBase64 } from "../../domain/franking.ts";
 import { SECRET_TEXTS } from "../../domain/secretChats.ts";
 import type { SecretChat } from "../../domain/shapes/secretChats.ts";
@@ -61,6 +67,11 @@ import type { Caller } from "../env.ts";
 
 /** The MLS cipher suite secret chats use (islands/secret/mls.ts). */
 const CIPHER_SUITE = "MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519";
+
+/** The smallest encrypted picture: AES-GCM's 16-byte tag and one byte. */
+const MIN_SEALED_PICTURE = 17;
+/** A secret picture's bytes are the members' alone: never kept by a cache, never sniffed as a type. */
+const NO_STORE = { "Cache-Control": "no-store, private", "X-Content-Type-Options": "nosniff" };
 
 /**
  * Is this base64 an MLS key package of the app's cipher suite whose credential names this member's
@@ -233,6 +244,7 @@ export const secretChats = new Hono<AppEnv>()
       body.ciphertext,
       body.commitment,
       body.epoch,
+      body.kind ?? "text",
     );
     return answer(c, "POST /api/secret/chats/:chatId/messages", { message });
   })
@@ -281,6 +293,78 @@ export const secretChats = new Hono<AppEnv>()
     );
     if (!r) throw conflict("The chat changed meanwhile: try again.", "raced");
     return answer(c, "POST /api/secret/chats/:chatId/approve", r);
+  })
+  // A device that stays removes the devices whose sessions ended (logout, 'log out elsewhere') from
+  // the chat's MLS group: either member's device may, and only devices the server marked removed.
+  .post("/secret/chats/:chatId/evict", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const body = await bodyOf(c, "POST /api/secret/chats/:chatId/evict");
+    await ownDevice(caller, body.deviceId);
+    const remover = chat.devices.find((d) => d.profileId === caller.profileId && d.deviceId === body.deviceId);
+    if (!remover || remover.removed) throw forbidden();
+    for (const id of body.evicted) {
+      const d = chat.devices.find((x) => x.deviceId === id);
+      if (!d) throw notFound();
+      if (!d.removed) throw conflict("Only a device whose session ended is removed this way.", "device_live");
+      if (d.evicted) throw conflict("This device was removed from the chat already.", "already_evicted");
+    }
+    const r = await evictDevices(
+      chat,
+      { profileId: caller.profileId, deviceId: body.deviceId },
+      body.evicted,
+      body.commit,
+      body.epoch,
+    );
+    if (!r) throw conflict("The chat changed meanwhile: try again.", "raced");
+    return answer(c, "POST /api/secret/chats/:chatId/evict", r);
+  })
+  // A picture encrypted on the device: opaque bytes (no image processing here: the server cannot
+  // see it). The sender's device must be in the chat; the key travels in the message that follows.
+  .post("/secret/pictures", async (c) => {
+    const caller = requireCaller(c);
+    const q = queryOf(c, "POST /api/secret/pictures");
+    const chat = await ownChat(caller, q.chatId);
+    await ownDevice(caller, q.deviceId);
+    const inChat = chat.devices.find((d) => d.profileId === caller.profileId && d.deviceId === q.deviceId);
+    if (!inChat || inChat.removed) throw forbidden();
+    const other = chat.members.find((p) => p !== caller.profileId)!;
+    await ownTowards(c, caller.profileId, other);
+    if (await sendingPause(caller.profileId)) throw new ApiError(403, "sending_paused", MODERATION_TEXTS.sendingPaused);
+    if (c.req.header("content-type")?.split(";")[0].trim().toLowerCase() !== "application/octet-stream") {
+      throw unsupported("Send the encrypted picture as application/octet-stream.");
+    }
+    if (!(await hit("uploadByAccount", caller.accountId)) || !(await hit("uploadByAddress", clientAddress(c)))) {
+      throw tooMany();
+    }
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    if (bytes.byteLength > SECRET_PICTURE_MAX_BYTES) {
+      throw tooLarge(`An encrypted picture is at most ${SECRET_PICTURE_MAX_BYTES.toLocaleString("en-US")} bytes.`);
+    }
+    if (bytes.byteLength < MIN_SEALED_PICTURE) throw badRequest("This is not an encrypted picture.", "bad_picture");
+    const picture = await addSecretPicture(chat.id, caller.profileId, bytes);
+    if (!picture) throw conflict("This secret chat holds as many pictures as it can.", "too_many_pictures");
+    return answer(c, "POST /api/secret/pictures", { picture: { id: picture.id, size: picture.size } });
+  })
+  // Checked on every read: the caller is one of the chat's two members and the picture is of that chat.
+  .get("/secret/chats/:chatId/pictures/:pictureId", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const p = await getSecretPicture(chat.id, idParam(c, "pictureId"));
+    if (!p || !chat.members.includes(p.ownerProfileId)) throw notFound();
+    const bytes = await secretPictureBytes(p);
+    if (!bytes) throw notFound();
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { "Content-Type": "application/octet-stream", ...NO_STORE });
+  })
+  // Its sender's device deletes a picture from the server: unsent, or a view-once picture viewed.
+  .delete("/secret/chats/:chatId/pictures/:pictureId", async (c) => {
+    const caller = requireCaller(c);
+    const chat = await ownChat(caller, idParam(c, "chatId"));
+    const p = await getSecretPicture(chat.id, idParam(c, "pictureId"));
+    if (!p) throw notFound();
+    if (p.ownerProfileId !== caller.profileId) throw forbidden();
+    await deleteSecretPicture(p);
+    return answer(c, "DELETE /api/secret/chats/:chatId/pictures/:pictureId", { deleted: true });
   })
   .post("/secret/chats/:chatId/messages/:messageId/report", async (c) => {
     const caller = requireCaller(c);

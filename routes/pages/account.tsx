@@ -72,7 +72,7 @@ export async function settingsPage(c: Context<AppEnv>) {
         <Island of={LanguageSettings} props={{ current: caller.language ?? null }} />
         <Island of={ThemeSettings} props={{ current: themeOf(c) }} />
         <div id="settings-my-data" />
-        <Island of={MyData} props={{ reauth: reauthOf(account, session).reauth }} />
+        <Island of={MyData} props={{ reauth: reauthOf(account, session).reauth, me: caller.profileId }} />
       </div>
     </>,
   );

@@ -228,6 +228,17 @@ const MATRIX: Record<string, Row | typeof NONE> = {
   "POST /api/secret/chats/:chatId/join": row("secret chat", 401, 200, 403, 404, 404),
   "POST /api/secret/chats/:chatId/pending/:deviceId/key-package": row("secret chat", 401, 200, 404, 404, 404),
   "POST /api/secret/chats/:chatId/approve": row("secret chat", 401, 201, 403, 404, 404, { fresh: true }),
+  // Removing logged-out devices from the chat's group: the owner's device may (refused here on its
+  // merits: the device named is live), the other member may not with the owner's device.
+  "POST /api/secret/chats/:chatId/evict": row("secret chat", 401, 409, 403, 404, 404),
+  // A picture in the chat: the other member may not upload with the owner's device; both members
+  // read the chat's pictures; anyone else, admins too, finds none.
+  "POST /api/secret/pictures": row("secret chat", 401, 201, 403, 404, 404),
+  // Only its sender deletes a picture from the server; the other member of the chat is refused.
+  "DELETE /api/secret/chats/:chatId/pictures/:pictureId": row("secret picture", 401, 200, 403, 404, 404, {
+    fresh: true,
+  }),
+  "GET /api/secret/chats/:chatId/pictures/:pictureId": row("secret picture", 401, 200, 200, 404, 404, { fresh: true }),
 };
 
 const PRINT = Deno.env.get("ACCESS_PRINT") === "1";
@@ -238,7 +249,7 @@ async function send(
   method: string,
   path: string,
   cookie: string | undefined,
-  spec: { json?: unknown; form?: Record<string, string | Blob> },
+  spec: { json?: unknown; form?: Record<string, string | Blob>; bytes?: Uint8Array },
 ): Promise<{ status: number; text: string }> {
   // The member's own page makes the call: its browser names the page's origin on a write.
   const headers: Record<string, string> = cookie ? { cookie, ...(method === "GET" ? {} : { origin: ORIGIN }) } : {};
@@ -250,6 +261,9 @@ async function send(
     const fd = new FormData();
     for (const [k, v] of Object.entries(spec.form)) fd.set(k, v);
     body = fd;
+  } else if (spec.bytes) {
+    headers["content-type"] = "application/octet-stream";
+    body = spec.bytes as Uint8Array<ArrayBuffer>;
   }
   const res = await t.app.request(ORIGIN + path, { method, headers, body });
   if (res.headers.get("content-type")?.startsWith("text/event-stream")) {

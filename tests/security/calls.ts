@@ -25,6 +25,8 @@ export interface CallSpec {
   query?: Record<string, string>;
   json?: unknown;
   form?: Record<string, string | Blob>;
+  /** Raw bytes, sent as application/octet-stream (an encrypted secret picture). */
+  bytes?: Uint8Array;
 }
 
 /**
@@ -117,6 +119,28 @@ export const CALLS: Record<string, CallOf> = {
       ratchetTree: w.secret.chatBody.ratchetTree,
       epoch: 2,
     },
+  }),
+  "POST /api/secret/pictures": (w) => ({
+    path: "/api/secret/pictures",
+    query: { chatId: w.ids.secretChat, deviceId: ownerDevice(w) },
+    bytes: new Uint8Array(64),
+  }),
+  // The other member's device is live: the owner's call is refused on its merits (409), after access.
+  "POST /api/secret/chats/:chatId/evict": (w) => ({
+    path: `${chatPath(w)}/evict`,
+    json: {
+      deviceId: ownerDevice(w),
+      evicted: w.secret.chatBody.peerDevices as string[],
+      commit: w.secret.sealed.ciphertext,
+      epoch: 2,
+    },
+  }),
+  "DELETE /api/secret/chats/:chatId/pictures/:pictureId": async (w, fresh) => ({
+    path: `${chatPath(w)}/pictures/${fresh ? await w.make.secretPicture() : w.ids.secretPicture}`,
+  }),
+  // Fresh: a new start of the chat (another row) takes the chat's pictures with it.
+  "GET /api/secret/chats/:chatId/pictures/:pictureId": async (w, fresh) => ({
+    path: `${chatPath(w)}/pictures/${fresh ? await w.make.secretPicture() : w.ids.secretPicture}`,
   }),
   "POST /api/secret/chats/:chatId/messages/:messageId/report": (w) => ({
     path: `${chatPath(w)}/messages/${w.ids.secretMessage}/report`,

@@ -115,6 +115,8 @@ export async function buildWorld(t: T) {
     report: { text: "", frankingKey: "" },
     /** A message of the owner, sealed for the chat. */
     sealed: { ciphertext: "", commitment: "" },
+    /** A picture the owner sent in the chat: encrypted bytes only. */
+    pictureId: "",
   };
   /**
    * A secret-chat device belongs to one login session: the owner's devices move to the session the
@@ -305,6 +307,16 @@ export async function buildWorld(t: T) {
      * A secret-chat device of the owner, registered through the API on their current session with
      * `stock` key packages; `join`: it then asks to join the world's secret chat (pending approval).
      */
+    /** A picture the owner sends in the world's secret chat (encrypted bytes only); its id. */
+    async secretPicture(): Promise<string> {
+      const pic = await t.call(
+        "POST",
+        `/api/secret/pictures?chatId=${secret.chatId}&deviceId=${secret.ownerDevice!.deviceId}`,
+        { cookie: owner.cookie, headers: { "content-type": "application/octet-stream" }, body: new Uint8Array(64) },
+      );
+      must(pic, "secret picture", 201);
+      return pic.data.picture.id as string;
+    },
     async secretDevice(stock: number, join: boolean): Promise<{ device: DeviceIdentity; kps: string[] }> {
       const device = await newDevice(owner.profileId, deviceIdOf());
       const kps = (await makeKeyPackages(device, stock)).map((k) => k.publicB64);
@@ -409,6 +421,7 @@ export async function buildWorld(t: T) {
   secret.report = { text: opened.text, frankingKey: opened.frankingKeyB64 };
   const fromOwner = await seal(opened.state, "Sure, at nine");
   secret.sealed = { ciphertext: fromOwner.ciphertextB64, commitment: fromOwner.commitmentB64 };
+  secret.pictureId = await make.secretPicture();
   secret.joiner = (await make.secretDevice(20, true)).device;
   const world = {
     owner,
@@ -432,6 +445,7 @@ export async function buildWorld(t: T) {
       dungeonAppeal: await make.dungeonStay(true),
       secretChat: secret.chatId,
       secretMessage: secret.messageId,
+      secretPicture: secret.pictureId,
     },
     secret,
     /** New sessions for every member (a call may have ended theirs: logout, "log out everywhere"). */

@@ -29,6 +29,26 @@ export const EN_SECRET = {
   addNewDevice: "Add it",
   unsupported: "This browser cannot keep the keys of a secret chat.",
   notVerified: "The reported text does not match the message: it was not filed.",
+  sendPicture: "Share a picture",
+  sendingPicture: "Encrypting and uploading the picture…",
+  picture: "Secret picture",
+  pictureGone: "This picture is no longer on the server, and this device has no copy of it.",
+  pictureOffline: "A picture needs the connection: send it again when you are online.",
+  pictureUnreadable: "This file cannot be read as a picture.",
+  unsend: "Unsend",
+  unsentMine:
+    "You unsent this. It is a request: their devices delete their copy; a copy kept another way (a screenshot) stays.",
+  unsentTheirs: "They unsent this message: this device deleted its copy.",
+  viewOnce: "View once",
+  viewOnceHint:
+    "View once is a request to their device: it shows the picture once, then deletes it. Nothing can stop a screenshot.",
+  viewOnceOpen: "View-once picture: open",
+  viewOnceSent: "View-once picture",
+  viewed: "Viewed",
+  close: "Close",
+  exportNone: "This device holds no secret chat.",
+  exportNote:
+    "A copy of your secret chats as this device decrypted and keeps them. The server has none of it: keep this file safe.",
 } as const;
 
 export type EnSecret = typeof EN_SECRET;

@@ -150,6 +150,9 @@ export const EN_TEXTS = {
   downloadMyData: "Download my data",
   downloadIntro:
     "A ZIP of everything we store about you: your account, profile, pictures in every size, likes, notes, messages, places and more.",
+  secretExportIntro:
+    "Secret chats are not in the ZIP: the server cannot read them. Their history is on your devices: download this device's copy here.",
+  downloadSecretChats: "Download my secret chats (this device)",
   exportRequested:
     "We are preparing your data. We will email you a link: it works once, for 24 hours, while you are logged in.",
   exportReady: "Your data is ready.",

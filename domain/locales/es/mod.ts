@@ -161,6 +161,9 @@ export const TEXTS: Translation<EnTexts> = {
   downloadMyData: "Descargar mis datos",
   downloadIntro:
     "Un ZIP con todo lo que guardamos sobre ti: tu cuenta, perfil, fotos en todos los tamaños, me gusta, notas, mensajes, lugares y más.",
+  secretExportIntro:
+    "Los chats secretos no están en el ZIP: el servidor no puede leerlos. Su historial está en tus dispositivos: descarga aquí la copia de este dispositivo.",
+  downloadSecretChats: "Descargar mis chats secretos (este dispositivo)",
   exportRequested:
     "Estamos preparando tus datos. Te enviaremos un enlace por correo: funciona una vez, durante 24 horas, con la sesión iniciada.",
   exportReady: "Tus datos están listos.",

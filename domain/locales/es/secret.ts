@@ -30,4 +30,24 @@ export const SECRET_TEXTS: Translation<EnSecret> = {
   addNewDevice: "Añadirlo",
   unsupported: "Este navegador no puede guardar las claves de un chat secreto.",
   notVerified: "El texto denunciado no coincide con el mensaje: no se registró.",
+  sendPicture: "Enviar una foto",
+  sendingPicture: "Cifrando y enviando la foto…",
+  picture: "Foto secreta",
+  pictureGone: "Esta foto ya no está en el servidor y este dispositivo no tiene una copia.",
+  pictureOffline: "Una foto necesita conexión: envíala de nuevo cuando estés en línea.",
+  pictureUnreadable: "Este archivo no se puede leer como una foto.",
+  unsend: "Anular envío",
+  unsentMine:
+    "Anulaste el envío. Es una petición: sus dispositivos borran su copia; una copia guardada de otro modo (una captura de pantalla) se queda.",
+  unsentTheirs: "Anuló el envío de este mensaje: este dispositivo borró su copia.",
+  viewOnce: "Ver una vez",
+  viewOnceHint:
+    "Ver una vez es una petición a su dispositivo: muestra la foto una vez y luego la borra. Nada puede impedir una captura de pantalla.",
+  viewOnceOpen: "Foto para ver una vez: abrir",
+  viewOnceSent: "Foto para ver una vez",
+  viewed: "Vista",
+  close: "Cerrar",
+  exportNone: "Este dispositivo no guarda ningún chat secreto.",
+  exportNote:
+    "Una copia de tus chats secretos tal como este dispositivo los descifró y los guarda. El servidor no tiene nada de esto: guarda este archivo en un lugar seguro.",
 };

@@ -165,6 +165,9 @@ export const TEXTS: Translation<EnTexts> = {
   downloadMyData: "Télécharger mes données",
   downloadIntro:
     "Un ZIP de tout ce que nous gardons sur toi : ton compte, ton profil, tes photos dans toutes les tailles, tes j'aime, notes, messages, lieux et plus.",
+  secretExportIntro:
+    "Les discussions secrètes ne sont pas dans le ZIP : le serveur ne peut pas les lire. Leur historique est sur tes appareils : télécharge ici la copie de cet appareil.",
+  downloadSecretChats: "Télécharger mes discussions secrètes (cet appareil)",
   exportRequested:
     "Nous préparons tes données. Nous t'enverrons un lien par e-mail : il fonctionne une fois, pendant 24 heures, quand tu es connecté.",
   exportReady: "Tes données sont prêtes.",

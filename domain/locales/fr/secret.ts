@@ -31,4 +31,24 @@ export const SECRET_TEXTS: Translation<EnSecret> = {
   addNewDevice: "L’ajouter",
   unsupported: "Ce navigateur ne peut pas garder les clés d’une discussion secrète.",
   notVerified: "Le texte signalé ne correspond pas au message : le signalement n’a pas été enregistré.",
+  sendPicture: "Envoyer une photo",
+  sendingPicture: "Chiffrement et envoi de la photo…",
+  picture: "Photo secrète",
+  pictureGone: "Cette photo n’est plus sur le serveur, et cet appareil n’en a pas de copie.",
+  pictureOffline: "Une photo a besoin de la connexion : renvoyez-la quand vous serez en ligne.",
+  pictureUnreadable: "Ce fichier ne peut pas être lu comme une photo.",
+  unsend: "Annuler l’envoi",
+  unsentMine:
+    "Vous avez annulé l’envoi. C’est une demande : ses appareils suppriment leur copie ; une copie gardée autrement (une capture d’écran) reste.",
+  unsentTheirs: "Il a annulé l’envoi de ce message : cet appareil a supprimé sa copie.",
+  viewOnce: "Voir une fois",
+  viewOnceHint:
+    "Voir une fois est une demande à son appareil : il montre la photo une fois, puis la supprime. Rien ne peut empêcher une capture d’écran.",
+  viewOnceOpen: "Photo à voir une fois : ouvrir",
+  viewOnceSent: "Photo à voir une fois",
+  viewed: "Vue",
+  close: "Fermer",
+  exportNone: "Cet appareil ne garde aucune discussion secrète.",
+  exportNote:
+    "Une copie de vos discussions secrètes telles que cet appareil les a déchiffrées et les garde. Le serveur n’en a rien : gardez ce fichier en lieu sûr.",
 };

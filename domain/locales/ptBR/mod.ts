@@ -161,6 +161,9 @@ export const TEXTS: Translation<EnTexts> = {
   downloadMyData: "Baixar meus dados",
   downloadIntro:
     "Um ZIP com tudo o que guardamos sobre você: sua conta, perfil, fotos em todos os tamanhos, curtidas, notas, mensagens, lugares e mais.",
+  secretExportIntro:
+    "As conversas secretas não estão no ZIP: o servidor não consegue lê-las. O histórico delas fica nos seus dispositivos: baixe aqui a cópia deste dispositivo.",
+  downloadSecretChats: "Baixar minhas conversas secretas (este dispositivo)",
   exportRequested:
     "Estamos preparando seus dados. Vamos enviar um link por e-mail: ele funciona uma vez, por 24 horas, com você conectado.",
   exportReady: "Seus dados estão prontos.",

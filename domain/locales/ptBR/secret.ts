@@ -30,4 +30,24 @@ export const SECRET_TEXTS: Translation<EnSecret> = {
   addNewDevice: "Adicionar",
   unsupported: "Este navegador não consegue guardar as chaves de um chat secreto.",
   notVerified: "O texto denunciado não corresponde à mensagem: a denúncia não foi registrada.",
+  sendPicture: "Enviar uma foto",
+  sendingPicture: "Criptografando e enviando a foto…",
+  picture: "Foto secreta",
+  pictureGone: "Esta foto não está mais no servidor, e este dispositivo não tem uma cópia dela.",
+  pictureOffline: "Uma foto precisa de conexão: envie de novo quando estiver online.",
+  pictureUnreadable: "Este arquivo não pode ser lido como uma foto.",
+  unsend: "Cancelar envio",
+  unsentMine:
+    "Você cancelou o envio. É um pedido: os dispositivos da pessoa apagam a cópia deles; uma cópia guardada de outro jeito (uma captura de tela) fica.",
+  unsentTheirs: "A pessoa cancelou o envio desta mensagem: este dispositivo apagou a cópia.",
+  viewOnce: "Ver uma vez",
+  viewOnceHint:
+    "Ver uma vez é um pedido ao dispositivo da pessoa: ele mostra a foto uma vez e depois a apaga. Nada impede uma captura de tela.",
+  viewOnceOpen: "Foto de visualização única: abrir",
+  viewOnceSent: "Foto de visualização única",
+  viewed: "Vista",
+  close: "Fechar",
+  exportNone: "Este dispositivo não guarda nenhuma conversa secreta.",
+  exportNote:
+    "Uma cópia das suas conversas secretas como este dispositivo as decifrou e guarda. O servidor não tem nada disso: guarde este arquivo em segurança.",
 };
