@@ -28,13 +28,24 @@ import { SECRET_REQUESTS } from "./requestsSecret.ts";
 
 /**
  * What a route reads: its JSON body (`optionalBody`: a call without a JSON body reads as `{}`),
- * its query, or its form (multipart or urlencoded).
+ * its query, its form (multipart or urlencoded), or raw bytes of one type (`bytes`: opaque to the
+ * server, e.g. a picture encrypted on the device).
  */
 export interface RequestShape {
   body?: z.ZodType;
   optionalBody?: true;
   query?: z.ZodType;
   form?: z.ZodType;
+  bytes?: RawBytes;
+}
+
+/** A body of raw bytes: its one media type, and its size from `minBytes` to `maxBytes`. */
+export interface RawBytes {
+  type: string;
+  minBytes: number;
+  maxBytes: number;
+  /** What the bytes are, in a sentence (the API reference's and a refusal's words). */
+  what: string;
 }
 
 // --- accounts, sessions, passkeys, settings
@@ -409,6 +420,8 @@ type Part<R extends RequestRoute, K extends keyof RequestShape> = Shape<R> exten
 export type BodyRoute = { [R in RequestRoute]: Part<R, "body"> extends never ? never : R }[RequestRoute];
 export type QueryRoute = { [R in RequestRoute]: Part<R, "query"> extends never ? never : R }[RequestRoute];
 export type FormRoute = { [R in RequestRoute]: Part<R, "form"> extends never ? never : R }[RequestRoute];
+/** The routes that read raw bytes. */
+export type BytesRoute = { [R in RequestRoute]: Shape<R> extends { bytes: RawBytes } ? R : never }[RequestRoute];
 /** What a client sends as the body of `R` (the schema's input). */
 export type ApiBody<R extends BodyRoute> = z.input<Part<R, "body">>;
 /** The body of `R` as the handler reads it (parsed: defaults filled in, values transformed). */

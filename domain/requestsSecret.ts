@@ -8,6 +8,10 @@ import * as z from "zod";
 import { b64, idSchema } from "./requestParts.ts";
 import { KEY_PACKAGE_STOCK } from "./secretChats.ts";
 import { MAX_TEXT, REPORT_REASONS } from "./texts.ts";
+import { SECRET_PICTURE_MAX_BYTES } from "./secretPictures.ts";
+
+/** The smallest encrypted picture: AES-GCM's 16-byte tag and one byte. */
+const SEALED_PICTURE_MIN_BYTES = 17;
 
 const secretDeviceBody = z.object({
   deviceId: idSchema,
@@ -67,7 +71,14 @@ export const SECRET_REQUESTS = {
   "POST /api/secret/chats/:chatId/join": { body: secretJoinBody },
   "POST /api/secret/chats/:chatId/approve": { body: secretApproveBody },
   "POST /api/secret/chats/:chatId/evict": { body: secretEvictBody },
-  // The encrypted picture's bytes follow as application/octet-stream, read whole by the route.
-  "POST /api/secret/pictures": { query: secretPictureQuery },
+  "POST /api/secret/pictures": {
+    query: secretPictureQuery,
+    bytes: {
+      type: "application/octet-stream",
+      minBytes: SEALED_PICTURE_MIN_BYTES,
+      maxBytes: SECRET_PICTURE_MAX_BYTES,
+      what: "a picture encrypted on the device (AES-GCM: its bytes and 16-byte tag)",
+    },
+  },
   "POST /api/secret/chats/:chatId/messages/:messageId/report": { body: secretReportBody },
 } as const;

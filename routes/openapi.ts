@@ -140,6 +140,13 @@ function openApiDocument(app: Hono<AppEnv>): Json {
         content: { "multipart/form-data": { schema: form }, "application/x-www-form-urlencoded": { schema: form } },
       };
     }
+    if (req.bytes) {
+      op.requestBody = {
+        required: true,
+        description: `${req.bytes.what}, ${req.bytes.minBytes} to ${req.bytes.maxBytes} bytes`,
+        content: { [req.bytes.type]: { schema: { type: "string", contentMediaType: req.bytes.type } } },
+      };
+    }
     if (NO_SESSION.has(route)) op.security = [];
     else if (SESSION_OPTIONAL.has(route)) op.security = [{}, { session: [] }];
     (paths[oaPath] ??= {})[method.toLowerCase()] = op;

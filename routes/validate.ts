@@ -10,9 +10,10 @@
 
 import type { Context } from "hono";
 import * as z from "zod";
-import { ApiError, badRequest } from "./errors.ts";
+import { ApiError, badRequest, tooLarge, unsupported } from "./errors.ts";
 import {
   type BodyRoute,
+  type BytesRoute,
   type FormRoute,
   type ParsedBody,
   type ParsedForm,
@@ -80,6 +81,21 @@ export async function bodyOf<R extends BodyRoute>(c: Context, route: R): Promise
 /** The query string of `route`, parsed with its contract entry. */
 export function queryOf<R extends QueryRoute>(c: Context, route: R): ParsedQuery<R> {
   return parseWith(shapeOf(route).query!, c.req.query()) as ParsedQuery<R>;
+}
+
+/**
+ * The raw bytes of `route`, of the one type and the sizes its contract entry names: another type
+ * is a 415, too many bytes a 413, too few a 400.
+ */
+export async function bytesOf(c: Context, route: BytesRoute): Promise<Uint8Array> {
+  const { type, minBytes, maxBytes, what } = shapeOf(route).bytes!;
+  if (c.req.header("content-type")?.split(";")[0].trim().toLowerCase() !== type) {
+    throw unsupported(`Send ${what} as ${type}.`);
+  }
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.byteLength > maxBytes) throw tooLarge(`At most ${maxBytes.toLocaleString("en-US")} bytes of ${what}.`);
+  if (bytes.byteLength < minBytes) throw badRequest(`This is not ${what}.`, "bad_bytes");
+  return bytes;
 }
 
 /** The form body (urlencoded or multipart, buffered) of `route`, parsed with its contract entry. */

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { ApiError, errorBody } from "./errors.ts";
-import { bodyOf, credentialIdSchema, formFields, formOf, idParam, queryOf } from "./validate.ts";
+import { bodyOf, bytesOf, credentialIdSchema, formFields, formOf, idParam, queryOf } from "./validate.ts";
+import { SECRET_PICTURE_MAX_BYTES } from "../domain/secretPictures.ts";
 
 /** A tiny app that answers what the helpers make of a call, or their error. */
 function app() {
@@ -54,6 +55,7 @@ function contractApp() {
     .delete("/account", async (c) => c.json(await bodyOf(c, "DELETE /api/account")))
     .get("/sector", (c) => c.json(queryOf(c, "GET /api/messages/by-sector/:sector")))
     .post("/login", async (c) => c.json(await formOf(c, "POST /api/auth")))
+    .post("/sealed", async (c) => c.json({ bytes: (await bytesOf(c, "POST /api/secret/pictures")).byteLength }))
     .onError((e, c) => e instanceof ApiError ? c.json(errorBody(e.code, e.message), e.status) : c.json({}, 500));
 }
 
@@ -83,6 +85,21 @@ Deno.test("validate - bodyOf, queryOf and formOf parse with the route's contract
   assert.equal((await a.request("/sector?page=51")).status, 400);
   const form = await a.request("/login", { method: "POST", body: new URLSearchParams({ username: " Sam@x.org " }) });
   assert.deepEqual(await form.json(), { username: "Sam@x.org", password: "" });
+});
+
+Deno.test("validate - bytesOf takes the entry's one type and sizes: 415 for another type, 413 over, 400 under", async () => {
+  const a = contractApp();
+  const send = (body: Uint8Array<ArrayBuffer>, type = "application/octet-stream") =>
+    a.request("/sealed", { method: "POST", body, headers: type ? { "content-type": type } : {} });
+  assert.deepEqual(await (await send(new Uint8Array(64))).json(), { bytes: 64 });
+  const asJson = await send(new Uint8Array(64), "application/json");
+  assert.equal(asJson.status, 415);
+  assert.match((await asJson.json()).error.message, /as application\/octet-stream\.$/);
+  assert.equal((await send(new Uint8Array(64), "")).status, 415);
+  assert.equal((await send(new Uint8Array(SECRET_PICTURE_MAX_BYTES + 1))).status, 413);
+  const tiny = await send(new Uint8Array(16));
+  assert.equal(tiny.status, 400);
+  assert.equal((await tiny.json()).error.code, "bad_bytes");
 });
 
 Deno.test("validate - a route whose body only confirms reads a call without JSON as {}, and checks a JSON one", async () => {

@@ -100,7 +100,7 @@ interface Reads {
   /** Input read around the contract: `c.req.json()`, `c.req.query()`, `jsonBody(c, schema)`... */
   raw: string[];
   /** `bodyOf(c, "R")`, `queryOf(c, "R")`, `formOf(c, "R")`: the part, the route named, and the route it sits in. */
-  declared: { part: "body" | "query" | "form"; route: string; within: string | null }[];
+  declared: { part: "body" | "query" | "form" | "bytes"; route: string; within: string | null }[];
   /** `readMultipart(...)`: the route it sits in. */
   streamed: (string | null)[];
   /** The routes the module registers. */
@@ -119,10 +119,10 @@ export function readsOf(source: string, base: string): Reads {
   }));
   const within = (at: number) =>
     start >= 0 && at > start ? registered.filter((r) => r.at < at).at(-1)?.route ?? null : null;
-  const parts = { bodyOf: "body", queryOf: "query", formOf: "form" } as const;
+  const parts = { bodyOf: "body", queryOf: "query", formOf: "form", bytesOf: "bytes" } as const;
   return {
     raw: [...source.matchAll(RAW_READS)].map((m) => `${m[0]} (in ${within(m.index!) ?? "a helper"})`),
-    declared: [...source.matchAll(/\b(bodyOf|queryOf|formOf)\(\s*c,\s*"([^"]+)"/g)].map((m) => ({
+    declared: [...source.matchAll(/\b(bodyOf|queryOf|formOf|bytesOf)\(\s*c,\s*"([^"]+)"/g)].map((m) => ({
       part: parts[m[1] as keyof typeof parts],
       route: m[2],
       within: within(m.index!),
@@ -186,10 +186,10 @@ Deno.test("requests - every route reads its input through its contract entry, na
       else read.add(`form ${within}`);
     }
   }
-  assert.deepEqual(raw, [], "read input with bodyOf/queryOf/formOf(c, route): its schema is the contract's");
+  assert.deepEqual(raw, [], "read input with bodyOf/queryOf/formOf/bytesOf(c, route): its schema is the contract's");
   assert.deepEqual(misnamed, [], "a route reads the input declared for itself");
   const declared = Object.entries(REQUESTS as Record<string, Record<string, unknown>>).flatMap(([route, shape]) =>
-    (["body", "query", "form"] as const).filter((p) => shape[p]).map((p) => `${p} ${route}`)
+    (["body", "query", "form", "bytes"] as const).filter((p) => shape[p]).map((p) => `${p} ${route}`)
   );
   assert.deepEqual(declared.filter((d) => !read.has(d)), [], "declared input no route reads");
   assert.deepEqual(Object.keys(STREAMED_FORMS).filter((r) => !read.has(`form ${r}`)), [], "stale streamed forms");

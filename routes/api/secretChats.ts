@@ -20,8 +20,8 @@
 import { Hono } from "hono";
 import { decodeMlsMessage } from "ts-mls";
 import type { AppEnv } from "../env.ts";
-import { ApiError, badRequest, conflict, forbidden, notFound, tooLarge, tooMany, unsupported } from "../errors.ts";
-import { bodyOf, idParam, queryOf } from "../validate.ts";
+import { ApiError, badRequest, conflict, forbidden, notFound, tooMany } from "../errors.ts";
+import { bodyOf, bytesOf, idParam, queryOf } from "../validate.ts";
 import { ownTowards } from "../policy.ts";
 import { clientAddress, requireCaller } from "../middleware.ts";
 import { answer } from "../answer.ts";
@@ -59,7 +59,6 @@ import {
   secretPictureBytes,
   secretReadUpTo,
 } from "../../kv/secretChats.ts";
-import { SECRET_PICTURE_MAX_BYTES } from "../../domain/secretPictures.ts";
 import { frankingVerifies, fromBase64 } from "../../domain/franking.ts";
 import { SECRET_TEXTS } from "../../domain/secretChats.ts";
 import type { SecretChat } from "../../domain/shapes/secretChats.ts";
@@ -68,8 +67,6 @@ import type { Caller } from "../env.ts";
 /** The MLS cipher suite secret chats use (islands/secret/mls.ts). */
 const CIPHER_SUITE = "MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519";
 
-/** The smallest encrypted picture: AES-GCM's 16-byte tag and one byte. */
-const MIN_SEALED_PICTURE = 17;
 /** A secret picture's bytes are the members' alone: never kept by a cache, never sniffed as a type. */
 const NO_STORE = { "Cache-Control": "no-store, private", "X-Content-Type-Options": "nosniff" };
 
@@ -331,17 +328,10 @@ export const secretChats = new Hono<AppEnv>()
     const other = chat.members.find((p) => p !== caller.profileId)!;
     await ownTowards(c, caller.profileId, other);
     if (await sendingPause(caller.profileId)) throw new ApiError(403, "sending_paused", MODERATION_TEXTS.sendingPaused);
-    if (c.req.header("content-type")?.split(";")[0].trim().toLowerCase() !== "application/octet-stream") {
-      throw unsupported("Send the encrypted picture as application/octet-stream.");
-    }
     if (!(await hit("uploadByAccount", caller.accountId)) || !(await hit("uploadByAddress", clientAddress(c)))) {
       throw tooMany();
     }
-    const bytes = new Uint8Array(await c.req.arrayBuffer());
-    if (bytes.byteLength > SECRET_PICTURE_MAX_BYTES) {
-      throw tooLarge(`An encrypted picture is at most ${SECRET_PICTURE_MAX_BYTES.toLocaleString("en-US")} bytes.`);
-    }
-    if (bytes.byteLength < MIN_SEALED_PICTURE) throw badRequest("This is not an encrypted picture.", "bad_picture");
+    const bytes = await bytesOf(c, "POST /api/secret/pictures");
     const picture = await addSecretPicture(chat.id, caller.profileId, bytes);
     if (!picture) throw conflict("This secret chat holds as many pictures as it can.", "too_many_pictures");
     return answer(c, "POST /api/secret/pictures", { picture: { id: picture.id, size: picture.size } });
