@@ -65,7 +65,10 @@ export function createApp(): Hono<AppEnv> {
     bodyLimits: {
       defaultBytes: JSON_BODY_LIMIT,
       routes: { "POST /api/profile-pic": UPLOAD_BODY_LIMIT, "POST /api/secret/pictures": SECRET_PICTURE_MAX_BYTES },
-      timeouts: { "POST /api/profile-pic": UPLOAD_BODY_TIMEOUT_MS, "POST /api/secret/pictures": UPLOAD_BODY_TIMEOUT_MS },
+      timeouts: {
+        "POST /api/profile-pic": UPLOAD_BODY_TIMEOUT_MS,
+        "POST /api/secret/pictures": UPLOAD_BODY_TIMEOUT_MS,
+      },
     },
     onError,
   }));
