@@ -20,6 +20,9 @@ export function usePresence(ids: readonly string[]): Record<string, PresenceView
     queryKey: ["presence", list.join(",")],
     queryFn: () => api<Record<string, PresenceView>>(`/api/presence?ids=${list.map(encodeURIComponent).join(",")}`),
     enabled: list.length > 0,
+    // Asked again on every page: a presence restored from the device's cache may be from before
+    // the member came online (the cache's default would keep it a minute).
+    staleTime: 0,
     refetchInterval: 60_000,
     // A list that changed (more tiles, a new order after a position report) keeps the dots it had
     // while the new ids are asked for, rather than blinking them all off.

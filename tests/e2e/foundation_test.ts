@@ -82,7 +82,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await shot(page, `${vp}-404`);
 
       await page.goto("/settings");
-      await page.getByText(TEXTS.thisDevice).waitFor();
+      await page.getByText(TEXTS.thisDevice, { exact: true }).waitFor();
       await shot(page, `${vp}-settings`);
 
       await page.goto("/logout");
