@@ -260,7 +260,8 @@ export default function SecretChat({ me, other, typing }: SecretChatProps) {
       {phase.kind === "ready" && (
         <>
           <p className="secret-safety">
-            {SECRET_TEXTS.safetyCode}: <code className="safety-code">{safety?.code ?? phase.open.safety}</code>
+            {SECRET_TEXTS.safetyCode}:{" "}
+            <code className="safety-code" dir="ltr">{safety?.code ?? phase.open.safety}</code>
             <span className="hint">{SECRET_TEXTS.safetyCodeHint}</span>
           </p>
           {(phase.open.safetyChanged || safety?.changed) && (
