@@ -287,6 +287,19 @@ Deno.test("e2e phone - secret chat: the clear message first, then the same safet
     assert.equal(await b.page.locator("html").getAttribute("dir"), "rtl");
     await b.page.getByRole("button", { name: AR.startSecretChat }).first().click();
     await b.page.locator(".safety-code").waitFor({ timeout: 30_000 });
+    // Compared in person with a phone in another language: its groups run left to right here too.
+    const groupsLeftToRight = await b.page.locator(".safety-code").evaluate((el) => {
+      const text = el.firstChild!;
+      const value = text.textContent!;
+      const left = (at: number) => {
+        const r = document.createRange();
+        r.setStart(text, at);
+        r.setEnd(text, at + 1);
+        return r.getBoundingClientRect().left;
+      };
+      return left(0) < left(value.lastIndexOf(" ") + 1);
+    });
+    assert.ok(groupsLeftToRight, "the safety code's first group is on the left in Arabic too");
     await b.page.getByText(AR.sendPicture).waitFor();
     await b.page.getByText(AR.unsentMine).waitFor();
     await b.page.locator(".bubble:not(.mine) .secret-picture img").waitFor({ timeout: 10_000 });
