@@ -321,6 +321,25 @@ export async function claimKeyPackageOf(profileId: string, deviceId: string): Pr
   return null;
 }
 
+/** An MLS commit a device sent to the chat (the other devices apply it in order), as a message of the chat. */
+function commitMessage(
+  chatId: string,
+  sender: { profileId: string; deviceId: string },
+  commit: string,
+  epoch: number,
+): SecretMessage {
+  return {
+    id: newId(),
+    chatId,
+    senderProfileId: sender.profileId,
+    senderDeviceId: sender.deviceId,
+    ciphertext: commit,
+    commitment: "",
+    epoch,
+    tsCreated: now(),
+    kind: "commit",
+  };
+}
 /**
  * A device of the chat added a pending device of the same member: the commit goes into the chat's
  * messages (the other devices apply it in order), the device joins the chat with its Welcome.
@@ -337,17 +356,7 @@ export async function approveDevice(
 ): Promise<{ chat: SecretChat; message: SecretMessage } | null> {
   const entry = await kv().get<SecretChat>(keys.secretChat(chat.id));
   if (!entry.value) return null;
-  const m: SecretMessage = {
-    id: newId(),
-    chatId: chat.id,
-    senderProfileId: approver.profileId,
-    senderDeviceId: approver.deviceId,
-    ciphertext: commit,
-    commitment: "",
-    epoch,
-    tsCreated: now(),
-    kind: "commit",
-  };
+  const m = commitMessage(chat.id, approver, commit, epoch);
   const next: SecretChat = {
     ...entry.value,
     epoch,
@@ -379,17 +388,7 @@ export async function evictDevices(
 ): Promise<{ chat: SecretChat; message: SecretMessage } | null> {
   const entry = await kv().get<SecretChat>(keys.secretChat(chat.id));
   if (!entry.value || entry.value.epoch + 1 !== epoch) return null;
-  const m: SecretMessage = {
-    id: newId(),
-    chatId: chat.id,
-    senderProfileId: remover.profileId,
-    senderDeviceId: remover.deviceId,
-    ciphertext: commit,
-    commitment: "",
-    epoch,
-    tsCreated: now(),
-    kind: "commit",
-  };
+  const m = commitMessage(chat.id, remover, commit, epoch);
   const next: SecretChat = {
     ...entry.value,
     epoch,
