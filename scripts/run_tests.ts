@@ -30,28 +30,42 @@ export const SERIAL = new Set([
 /**
  * The remote lane: files run once more, with the store on remote KV (TEST_KV=remote: a KV Connect
  * server 5 ms away, a database per test, tests/remoteKv.ts), in REMOTE_PROCESSES more processes
- * beside the others. The API of what members do most (logging in, profiles, positions, likes,
- * messages, the event stream, presence, settings, notifications, notes, safety) and the health
- * spends' flush; the browser journeys on remote KV are a file of their own
- * (tests/e2e/remote_journeys_test.ts). Each with its seconds on remote KV (2026-11-28, two cores at
- * load 16 to 30), to split them. Run when the suite runs them (every file, or these named); their
- * times are kept apart from the local runs'. See docs/decisions/0170-remote-kv-in-every-test-run.md.
+ * beside the others: every API file (routes/api/) and the health spends' flush; the browser
+ * journeys on remote KV are a file of their own (tests/e2e/remote_journeys_test.ts). Each with its
+ * seconds on remote KV as measured on two cores, to split them. Run when the suite runs them (every
+ * file, or these named); their times are kept apart from the local runs'. See
+ * docs/decisions/0170-remote-kv-in-every-test-run.md.
  */
 export const REMOTE_LANE: Record<string, number> = {
   "./kv/healthSpends_test.ts": 5,
+  "./routes/api/account_test.ts": 24,
+  "./routes/api/admin_test.ts": 2,
   "./routes/api/auth_test.ts": 16,
+  "./routes/api/contact_test.ts": 1,
+  "./routes/api/dungeon_test.ts": 44,
   "./routes/api/events_test.ts": 16,
+  "./routes/api/games_test.ts": 50,
+  "./routes/api/health_test.ts": 27,
+  "./routes/api/hotOrNot_test.ts": 16,
+  "./routes/api/identify_test.ts": 42,
   "./routes/api/likes_test.ts": 38,
+  "./routes/api/login_throttle_test.ts": 20,
   "./routes/api/messages_delete_test.ts": 14,
   "./routes/api/messages_test.ts": 26,
   "./routes/api/messages_viewonce_test.ts": 5,
+  "./routes/api/moderation_test.ts": 22,
   "./routes/api/notes_test.ts": 17,
   "./routes/api/notifications_test.ts": 24,
+  "./routes/api/passkeys_test.ts": 2,
+  "./routes/api/pictures_test.ts": 60,
   "./routes/api/positions_test.ts": 116,
   "./routes/api/presence_test.ts": 7,
   "./routes/api/profiles_test.ts": 10,
+  "./routes/api/reports_test.ts": 5,
   "./routes/api/safety_test.ts": 7,
+  "./routes/api/secretChats_test.ts": 33,
   "./routes/api/settings_test.ts": 38,
+  "./routes/api/system_test.ts": 1,
 };
 /**
  * The remote lane's processes: its tests mostly wait for the store (5 ms a call), so two halve its
