@@ -1,15 +1,13 @@
 /**
  * The API contract: what every JSON route answers, as zod schemas, by "METHOD /path" as the app
  * registers it; the one source of the answers' shapes. Routes answer through `answer(c, route,
- * body)` (routes/answer.ts), typed by the route's schema, so a handler that answers a wrong shape
- * fails `deno check`; routes/openapi.ts joins it with the request schemas of domain/requests.ts
- * (which the routes read their input through) and serves OpenAPI 3.1 at /api/openapi.json; the API test kit (tests/api.ts) checks every 2xx
- * answer of every API test against it, so a route that changes its answer fails CI until this
- * changes too. The types the rest of the code reads (domain/shapes/) are inferred from it
- * (`ApiAnswer<"GET /api/...">`, a type-only import: no zod in the islands' bundles); the islands
- * build their URLs with domain/apiPath.ts, so a renamed route or a changed answer breaks the
- * build, not a member's screen. Objects are strict: a new field is documented here or the check
- * fails.
+ * body)` (routes/answer.ts), so a handler that answers a wrong shape fails `deno check`;
+ * routes/openapi.ts joins it with the requests of domain/requests.ts into OpenAPI 3.1 at
+ * /api/openapi.json; the API test kit (tests/api.ts) checks every 2xx answer of every API test
+ * against it. The types the rest of the code reads (domain/shapes/) are inferred from it
+ * (`ApiAnswer<"GET /api/...">`, type-only: no zod in the islands' bundles); the islands build their
+ * URLs with domain/apiPath.ts, so a renamed route or a changed answer breaks the build, not a
+ * member's screen. Objects are strict: a new field is documented here or the check fails.
  */
 
 import * as z from "zod";
@@ -134,7 +132,7 @@ const MessagePage = z.strictObject({
   items: z.array(Message),
   hasMore: z.boolean(),
   people: z.record(id, z.strictObject({ profileName: z.string(), picId: id.nullable() })),
-  /** In the conversations list: the partners listed with whom the member has a secret chat (that it exists, nothing more). */
+  /** In the conversations list: the partners with whom the member has a secret chat (only that it exists). */
   secretWith: z.array(id).optional(),
 });
 
