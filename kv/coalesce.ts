@@ -62,11 +62,22 @@ export function coalescedGets(db: Deno.Kv): Deno.Kv {
     });
   }
 
+  // Every other method bound to the handle once, not at each call (a store call is a hot path); a
+  // method replaced on the handle (a test's write counter) is bound anew.
+  const bound = new Map<PropertyKey, unknown>();
   return new Proxy(db, {
     get(target, prop) {
       if (prop === "get") return get;
+      if (bound.has(prop)) return bound.get(prop);
       const v = Reflect.get(target, prop, target);
-      return typeof v === "function" ? v.bind(target) : v;
+      if (typeof v !== "function") return v;
+      const f = v.bind(target);
+      bound.set(prop, f);
+      return f;
+    },
+    set(target, prop, value) {
+      bound.delete(prop);
+      return Reflect.set(target, prop, value);
     },
   });
 }
