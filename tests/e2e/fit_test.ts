@@ -146,8 +146,14 @@ async function barAndHeader(h: Harness, state: State, me: string): Promise<void>
       for (const f of await faults(p, ".chat-head h2", [".name-cut", ".verified-badge"])) {
         problems.push(`${at}, chat header name: ${f.what}`);
       }
-      await publishEvent([me], { type: "typing", from: other });
-      await p.locator(".chat-head .presence.typing").waitFor();
+      // The page's live socket may still be opening when the first event goes out, and typing is not kept
+      // for late listeners: as a typing member's phone does, say it again until the header shows it.
+      const typing = p.locator(".chat-head .presence.typing");
+      for (let tries = 0; !(await typing.isVisible()); tries++) {
+        if (tries === 30) throw new Error(`${at}: "typing" never showed in the chat header`);
+        await publishEvent([me], { type: "typing", from: other });
+        await typing.waitFor({ timeout: 1000 }).catch(() => {});
+      }
       for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (typing): ${f.what}`);
       if (width === 320) await shot(p, `fit-${locale}-${width}-chat`);
       // Seen three hours ago: "Last seen 3 hours ago" shows whole (on two lines if it must), never cut.
