@@ -99,6 +99,33 @@ export async function unblock(blocker: string, blocked: string): Promise<boolean
   return true;
 }
 
+/** The reads a like of `liker` for `liked` begins with (`profileLikeReads`). */
+export interface ProfileLikeReads {
+  /** The stored like (its record says when its member was last told of it too). */
+  entry: Promise<Deno.KvEntryMaybe<Stored<ProfileLike>>>;
+  /** Whether the liked member has a device to push to, when the like may tell them. */
+  reachable?: Promise<boolean>;
+}
+
+/**
+ * Begins the reads `putProfileLike` starts from: an API call begins them beside its checks of who
+ * may like whom (one wait for the store, not two) and hands them on; nothing read is answered
+ * unless the checks pass.
+ */
+export function profileLikeReads(
+  liker: string,
+  liked: string,
+  likeType: LikeType,
+  blocked?: boolean,
+): ProfileLikeReads {
+  const entry = kv().get<Stored<ProfileLike>>(keys.profileLike(liker, liked));
+  entry.catch(() => {}); // a like refused by its checks leaves it unread
+  // Asked once (beside the like's read, when the like may tell them), not again on a retry.
+  const reachable = likeType === "LIKE" && blocked !== true ? pushReachable(liked) : undefined;
+  reachable?.catch(() => {}); // a like that tells no one leaves it unread
+  return { entry, ...(reachable ? { reachable } : {}) };
+}
+
 /**
  * Sets the like of `liker` for `liked`. `blocked` left out keeps the stored flag. A like equal to
  * the stored one writes nothing (`changed` false). A new type moves the like to the top of both
@@ -114,17 +141,13 @@ export async function putProfileLike(
   likeType: LikeType,
   blocked?: boolean,
   first?: (stored: LikeType) => Promise<readonly ReadHit[] | void>,
+  begun: ProfileLikeReads = profileLikeReads(liker, liked, likeType, blocked),
 ): Promise<{ like: ProfileLike; changed: boolean }> {
   const key = keys.profileLike(liker, liked);
-  // Whether the liked member has a device to push to: asked once (beside the like's read, when
-  // the like may tell them), not again on a retry.
-  let reachableRead: Promise<boolean> | undefined = likeType === "LIKE" && blocked !== true
-    ? pushReachable(liked)
-    : undefined;
-  reachableRead?.catch(() => {}); // a like that tells no one leaves it unread
+  let reachableRead = begun.reachable;
   for (let attempt = 0; attempt < 10; attempt++) {
-    // The record says when its member was last told of it too: one read.
-    const entry = await kv().get<Stored<ProfileLike>>(key);
+    // The record says when its member was last told of it too: one read (the first begun with the caller's checks).
+    const entry = attempt === 0 ? await begun.entry : await kv().get<Stored<ProfileLike>>(key);
     const old = entry.value;
     const hits = (await first?.(old?.likeType ?? "UNDETERMINED")) ?? [];
     const nextBlocked = blocked ?? old?.blocked ?? false;

@@ -517,8 +517,13 @@ export async function markFirstSizeStored(picId: string, gen: string): Promise<v
     const { processing: _done, ...next } = entry.value;
     const op = kv().atomic().check(entry).set(keys.pic(picId), next);
     addEvent(op, [next.profileId], { type: "picture", id: picId });
+    // Views of the profile keep its pictures' facts with its record (kv/profileViews.ts): forgotten together.
+    profileChanged(op, next.profileId);
     const res = await op.commit();
-    if (res.ok) return;
+    if (res.ok) {
+      forgetCachedProfile(next.profileId);
+      return;
+    }
   }
 }
 

@@ -9,6 +9,7 @@
  */
 
 import { kv } from "../db.ts";
+import { commitForgetting, keep, keptCopy, readBegins } from "../kept.ts";
 import { keys } from "../keys.ts";
 import { now } from "../clock.ts";
 import { newId } from "../ids.ts";
@@ -426,7 +427,7 @@ export async function setKeepBest(owner: string, on: boolean): Promise<HotKeepBe
   const next: HotKeepBest = on
     ? { ...old, on: true, since: now(), orderBefore: profile?.profilePicIds ?? [], sinceDecision: 0, moves: [] }
     : { ...old, on: false, since: null };
-  await kv().set(keys.hotKeepBest(owner), next);
+  await commitForgetting(kv().atomic().set(keys.hotKeepBest(owner), next), "keepBest", [owner]);
   return keepBestView(owner);
 }
 
@@ -444,13 +445,21 @@ export async function undoKeepBest(owner: string): Promise<{ keepBest: HotKeepBe
     const r = await updateProfile(owner, { profilePicIds: back });
     if (r.ok) order = r.profile.profilePicIds;
   }
-  await kv().set(keys.hotKeepBest(owner), { ...s, on: false, since: null, orderBefore: [], moves: [] });
+  const off: HotKeepBest = { ...s, on: false, since: null, orderBefore: [], moves: [] };
+  await commitForgetting(kv().atomic().set(keys.hotKeepBest(owner), off), "keepBest", [owner]);
   return { keepBest: await keepBestView(owner), profilePicIds: order };
 }
 
-/** Applies `change` to the owner's setting when it is on (one checked write; a lost race drops the count). */
+/**
+ * Applies `change` to the owner's setting when it is on (one checked write; a lost race drops the
+ * count). Whether it is on is kept a few seconds by the instance (kv/kept.ts; switching it writes
+ * a forget): nearly every member has it off, and a profile opened or liked then reads nothing.
+ */
 async function withKeepBest(owner: string, change: (s: HotKeepBest, first: string, order: string[]) => void) {
+  if (keptCopy<boolean>("keepBest", owner) === false) return;
+  const began = readBegins();
   const e = await kv().get<HotKeepBest>(keys.hotKeepBest(owner));
+  keep("keepBest", owner, e.value?.on === true, began);
   if (!e.value?.on) return;
   const profile = await getProfile(owner);
   if (!profile || profile.profilePicIds.length === 0) return;

@@ -22,6 +22,7 @@ import {
   listPicLikesReceived,
   PIC_LIKES_PAGE,
   picVisibleTo,
+  profileLikeReads,
   putPicLike,
   putProfileLike,
   unblock,
@@ -82,6 +83,8 @@ export const likes = new Hono<AppEnv>()
     // The like's limits are read beside the checks of who may like whom; counted in its own commit.
     let hitsRead: Promise<ReadHit[]> | null = readLikeHits(caller, body.likeType);
     hitsRead.catch(() => {}); // a like refused before it leaves them unread
+    // So is the stored like: the checks below still decide before anything read is used.
+    const begun = profileLikeReads(body.likerProfileId, body.likedProfileId, body.likeType, body.blocked);
     await ownTowards(c, body.likerProfileId, body.likedProfileId);
     // A like sent again (a device's outbox retrying after a lost answer) lands the same and is not counted again.
     let newLike = false;
@@ -98,6 +101,7 @@ export const likes = new Hono<AppEnv>()
         hitsRead = null;
         return likeAllowed(hits);
       },
+      begun,
     );
     // A new like counts for the liked member's first picture in 'Keep my best picture first': a
     // best-effort count the answer does not wait for (the like itself is already stored).

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import sharp from "sharp";
+import { closeKv, kv, openKv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { startKeptReads } from "./kept.ts";
+import { eventBus } from "./events.ts";
+import { createAccount } from "./accounts.ts";
+import { addPicture, markFirstSizeStored, setPictureNsfw } from "./pictures.ts";
+import { loadProfileView } from "./profileViews.ts";
+import { hotProfileOpened, keepBestView, setKeepBest } from "./games/hotOrNot.ts";
+import { normalizeUpload } from "../images/pipeline.ts";
+
+/** A test on a fresh `:memory:` KV whose reads are kept, as the app's server keeps them. */
+function keptTest(name: string, fn: () => Promise<void>): void {
+  Deno.test(name, async () => {
+    await openKv(":memory:");
+    startKeptReads();
+    try {
+      await fn();
+    } finally {
+      await eventBus().stop();
+      closeKv();
+    }
+  });
+}
+
+async function member(email: string): Promise<string> {
+  return (await createAccount({ email }))!.defaultProfileId;
+}
+
+keptTest("profile views - a picture's change shows in the next view though the profile is kept", async () => {
+  const owner = await member("owner@example.com");
+  const viewer = await member("viewer@example.com");
+  const png = await sharp({ create: { width: 600, height: 750, channels: 3, background: "#1e88e5" } }).png()
+    .toBuffer();
+  const added = await addPicture(owner, await normalizeUpload(new Uint8Array(png)));
+  assert.ok(added.ok);
+  const { pic } = added;
+
+  const first = await loadProfileView(owner, viewer);
+  assert.deepEqual(first?.pictures.map((p) => [p.id, p.processing ?? false, p.nsfw]), [[pic.id, true, false]]);
+  // Viewed again meanwhile: the same facts, read once.
+  assert.deepEqual((await loadProfileView(owner, viewer))?.pictures, first?.pictures);
+
+  // Its first size is stored: the next view no longer shows it processing.
+  await markFirstSizeStored(pic.id, pic.gen);
+  const ready = await loadProfileView(owner, viewer);
+  assert.deepEqual(ready?.pictures.map((p) => [p.id, p.processing ?? false, p.nsfw]), [[pic.id, false, false]]);
+
+  // Marked NSFW: the next view says so.
+  assert.ok((await setPictureNsfw(owner, pic.id, true)).ok);
+  const nsfw = await loadProfileView(owner, viewer);
+  assert.deepEqual(nsfw?.pictures.map((p) => [p.id, p.nsfw]), [[pic.id, true]]);
+
+  // The owner's own view lists the private ones too, never from another member's kept view.
+  const own = await loadProfileView(owner, owner);
+  assert.equal(own?.own, true);
+  assert.deepEqual(own?.pictures.map((p) => p.id), [pic.id]);
+});
+
+keptTest("profile views - 'keep my best picture first' switched on counts the next open at once", async () => {
+  const owner = await member("best@example.com");
+  const viewer = await member("opener@example.com");
+  const png = await sharp({ create: { width: 600, height: 750, channels: 3, background: "#43a047" } }).png()
+    .toBuffer();
+  const added = await addPicture(owner, await normalizeUpload(new Uint8Array(png)));
+  assert.ok(added.ok);
+  const shown = async () =>
+    (await kv().get<{ arms: Record<string, { shown: number }> }>(keys.hotKeepBest(owner))).value?.arms[added.pic.id]
+      ?.shown ?? 0;
+
+  // Off: an open counts nothing (and the instance keeps that it is off).
+  await hotProfileOpened(owner, viewer);
+  assert.equal(await shown(), 0);
+  // Switched on: the kept "off" is forgotten, so the very next open counts.
+  assert.equal((await setKeepBest(owner, true)).on, true);
+  await hotProfileOpened(owner, viewer);
+  assert.equal(await shown(), 1);
+  // Switched off again: opens count nothing more.
+  assert.equal((await setKeepBest(owner, false)).on, false);
+  await hotProfileOpened(owner, viewer);
+  assert.equal(await shown(), 1);
+  assert.equal((await keepBestView(owner)).on, false);
+});
