@@ -10,7 +10,6 @@ import { ageOf } from "../domain/age.ts";
 import { getPics, picInfo } from "./pictures.ts";
 import { protectedFrom } from "./safety.ts";
 import type { Profile, ProfileView } from "../domain/shapes/profiles.ts";
-import type { PicInfo } from "../domain/shapes/pictures.ts";
 
 /**
  * The profile `id` as `viewerProfileId` sees it, or null when there is none or it is hidden from
@@ -29,33 +28,52 @@ export async function loadProfileView(id: string, viewerProfileId: string): Prom
 }
 
 /**
- * The public pictures' facts of a profile record as the instance keeps it (kv/kept.ts), by that
- * record: a kept profile is one object until a change of it, or of one of its pictures (every
- * picture write forgets the profile: kv/pictures.ts), is forgotten, or it expires; another
- * member's view of it then reads no picture record. A profile read anew is a new object and reads
- * its pictures again.
+ * Another member's view of a profile record as the instance keeps it (kv/kept.ts), by that record:
+ * a kept profile is one object until a change of it, or of one of its pictures (every picture
+ * write forgets the profile: kv/pictures.ts), is forgotten, or it expires. Until then every other
+ * member's view of it is the same (but its age, worked out each time): made once, its pictures read
+ * once, its JSON written once (`profileViewText`). A profile read anew is a new object and is made
+ * again.
  */
-const publicPictures = new WeakMap<Profile, Promise<PicInfo[]>>();
+const othersViews = new WeakMap<Profile, Promise<ProfileView>>();
 
-/** The facts of `profile`'s public pictures, read once per kept profile record. */
-function publicPicturesOf(profile: Profile): Promise<PicInfo[]> {
-  let pics = publicPictures.get(profile);
-  if (!pics) {
-    pics = getPics(profile.profilePicIds).then((ps) => ps.map(picInfo));
-    publicPictures.set(profile, pics);
-    // A failed read is not kept: the next view reads again.
-    pics.catch(() => publicPictures.delete(profile));
-  }
-  return pics;
+/** The JSON of views made here, by view (made at the first answer that asks). */
+const viewTexts = new WeakMap<ProfileView, string>();
+
+/** A view's JSON, as `JSON.stringify` writes it: written once per view kept with its record. */
+export function profileViewText(view: ProfileView): string {
+  let text = viewTexts.get(view);
+  if (text === undefined) viewTexts.set(view, text = JSON.stringify(view));
+  return text;
 }
 
 /** Builds the view of `profile` for `viewerProfileId`, reading its pictures' records. */
 export async function viewOfProfile(profile: Profile, viewerProfileId: string): Promise<ProfileView> {
   const own = profile.id === viewerProfileId;
-  const privateIds = own ? profile.profilePicIdsPrivate : [];
-  const pictures = own
-    ? (await getPics([...profile.profilePicIds, ...privateIds])).map(picInfo)
-    : await publicPicturesOf(profile);
+  if (own) {
+    return makeView(
+      profile,
+      true,
+      (await getPics([...profile.profilePicIds, ...profile.profilePicIdsPrivate])).map(picInfo),
+    );
+  }
+  let made = othersViews.get(profile);
+  if (!made) {
+    made = getPics(profile.profilePicIds).then((ps) => makeView(profile, false, ps.map(picInfo)));
+    othersViews.set(profile, made);
+    // A failed read is not kept: the next view reads again.
+    made.catch(() => othersViews.delete(profile));
+  }
+  const view = await made;
+  const age = ageOf(profile.birthdate, now());
+  if (view.age === age) return view;
+  // A birthday since it was made: the view of today, kept in its place.
+  const today = { ...view, age };
+  othersViews.set(profile, Promise.resolve(today));
+  return today;
+}
+
+function makeView(profile: Profile, own: boolean, pictures: ProfileView["pictures"]): ProfileView {
   return {
     id: profile.id,
     profilename: profile.profilename,
@@ -66,7 +84,7 @@ export async function viewOfProfile(profile: Profile, viewerProfileId: string): 
     description: profile.description,
     characteristics: profile.characteristics,
     profilePicIds: profile.profilePicIds,
-    profilePicIdsPrivate: privateIds,
+    profilePicIdsPrivate: own ? profile.profilePicIdsPrivate : [],
     pictures,
     tsUpdated: profile.tsUpdated,
     own,

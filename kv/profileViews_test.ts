@@ -6,7 +6,8 @@ import { startKeptReads } from "./kept.ts";
 import { eventBus } from "./events.ts";
 import { createAccount } from "./accounts.ts";
 import { addPicture, markFirstSizeStored, setPictureNsfw } from "./pictures.ts";
-import { loadProfileView } from "./profileViews.ts";
+import { loadProfileView, profileViewText } from "./profileViews.ts";
+import { updateProfile } from "./profiles.ts";
 import { hotProfileOpened, keepBestView, setKeepBest } from "./games/hotOrNot.ts";
 import { normalizeUpload } from "../images/pipeline.ts";
 
@@ -39,18 +40,24 @@ keptTest("profile views - a picture's change shows in the next view though the p
 
   const first = await loadProfileView(owner, viewer);
   assert.deepEqual(first?.pictures.map((p) => [p.id, p.processing ?? false, p.nsfw]), [[pic.id, true, false]]);
-  // Viewed again meanwhile: the same facts, read once.
+  // Viewed again meanwhile: the same facts, read once, and the answer's JSON as the view's.
   assert.deepEqual((await loadProfileView(owner, viewer))?.pictures, first?.pictures);
+  assert.equal(profileViewText(first!), JSON.stringify(first));
 
   // Its first size is stored: the next view no longer shows it processing.
   await markFirstSizeStored(pic.id, pic.gen);
   const ready = await loadProfileView(owner, viewer);
   assert.deepEqual(ready?.pictures.map((p) => [p.id, p.processing ?? false, p.nsfw]), [[pic.id, false, false]]);
 
-  // Marked NSFW: the next view says so.
+  // Marked NSFW: the next view says so, and so does its JSON.
   assert.ok((await setPictureNsfw(owner, pic.id, true)).ok);
   const nsfw = await loadProfileView(owner, viewer);
   assert.deepEqual(nsfw?.pictures.map((p) => [p.id, p.nsfw]), [[pic.id, true]]);
+  assert.equal(JSON.parse(profileViewText(nsfw!)).pictures[0].nsfw, true);
+
+  // The profile's own change shows in the next view too.
+  assert.ok((await updateProfile(owner, { description: "Changed meanwhile." })).ok);
+  assert.equal((await loadProfileView(owner, viewer))?.description, "Changed meanwhile.");
 
   // The owner's own view lists the private ones too, never from another member's kept view.
   const own = await loadProfileView(owner, owner);

@@ -27,3 +27,12 @@ const STATUS = new Map<string, ContentfulStatusCode>(
 export function answer<R extends ApiRoute>(c: Context, route: R, body: ApiAnswer<R>): Response {
   return jsonAnswer(c, JSON.stringify(body), STATUS.get(route) ?? 200);
 }
+
+/**
+ * `answer` for a body whose JSON is already written (an answer kept with the record it is made
+ * from, written once per change of it): `text` must be `JSON.stringify(body)`; the body is named
+ * for its type, checked as `answer` checks it.
+ */
+export function answerWritten<R extends ApiRoute>(c: Context, route: R, _body: ApiAnswer<R>, text: string): Response {
+  return jsonAnswer(c, text, STATUS.get(route) ?? 200);
+}

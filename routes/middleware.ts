@@ -331,7 +331,8 @@ export async function loadCaller(c: Context<AppEnv>): Promise<PageLang> {
         ...(account.onboarding ? { onboarding: account.onboarding } : {}),
       };
       c.set("caller", caller);
-      c.header(CACHE_ID_HEADER, await offlineCacheId(s.id, isDiscreet(c)));
+      const discreet = isDiscreet(c);
+      c.header(CACHE_ID_HEADER, keptCacheId(s.id, discreet) ?? await offlineCacheId(s.id, discreet));
       // A page shows the member's moderation notice; API calls skip the read.
       // Not awaited here: the page's own reads go on meanwhile (routes/pages/render.tsx waits for it).
       if (page) {
@@ -356,12 +357,14 @@ export function withRequestLocale<T>(locale: PageLang, fn: () => Promise<T>): Pr
 
 /** `negotiate`'s answer, worked out once per Accept-Language header (browsers send a few dozen kinds). */
 function negotiated(header: string | undefined): PageLang {
-  if (header === undefined) return negotiate(header);
+  if (header === undefined) return WITHOUT_HEADER;
   let locale = localesByHeader.get(header);
   if (!locale) setNewest(localesByHeader, header, locale = negotiate(header), 500);
   return locale;
 }
 const localesByHeader = new Map<string, PageLang>();
+/** The language of a caller that sends no Accept-Language header (a script, a bench). */
+const WITHOUT_HEADER: PageLang = negotiate(undefined);
 
 /** The brand of the host a URL names, worked out once per origin (the few an instance serves). */
 function brandOf(url: string): Brand {
@@ -380,18 +383,30 @@ const brandsByOrigin = new Map<string, Brand>();
  * it was turned on are wiped and the kept ones are the discreet ones.
  */
 export async function offlineCacheId(sessionId: string, discreet: boolean): Promise<string> {
-  const name = `offline-cache\0${sessionId}${discreet ? "\0discreet" : ""}`;
-  const known = cacheIds.get(name);
+  const known = keptCacheId(sessionId, discreet);
   if (known) return known;
   // The first 12 bytes of its SHA-256, by node:crypto (Web Crypto's digest costs a session's
   // first call about 40 times as much).
-  const id = (await sha256Hex(name)).slice(0, 24);
-  setNewest(cacheIds, name, id, CACHE_IDS_KEPT);
+  const id = (await sha256Hex(`offline-cache\0${sessionId}${discreet ? "\0discreet" : ""}`)).slice(0, 24);
+  const both = cacheIds.get(sessionId) ?? {};
+  setNewest(cacheIds, sessionId, discreet ? { ...both, discreet: id } : { ...both, plain: id }, CACHE_IDS_KEPT);
   return id;
 }
 
-/** Every answer to a signed-in member names their cache: the names worked out lately, oldest out first. */
-const cacheIds = new Map<string, string>();
+/**
+ * `offlineCacheId`'s answer when it was worked out lately, without a wait: looked up by the
+ * session's id as the kept session holds it (no name made and hashed per request).
+ */
+function keptCacheId(sessionId: string, discreet: boolean): string | undefined {
+  const both = cacheIds.get(sessionId);
+  return discreet ? both?.discreet : both?.plain;
+}
+
+/**
+ * Every answer to a signed-in member names their cache: the names worked out lately, by session
+ * id (plain and discreet), oldest out first.
+ */
+const cacheIds = new Map<string, { plain?: string; discreet?: string }>();
 const CACHE_IDS_KEPT = 50_000;
 
 const requestLocales = new AsyncLocalStorage<PageLang>();

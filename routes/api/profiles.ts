@@ -12,10 +12,10 @@ import { now } from "../../kv/clock.ts";
 import { isId } from "../../kv/ids.ts";
 import { getProfile, type ProfileRefusal, updateProfile } from "../../kv/profiles.ts";
 import { adoptProfileName } from "../../kv/accounts.ts";
-import { loadProfileView, viewOfProfile } from "../../kv/profileViews.ts";
+import { loadProfileView, profileViewText, viewOfProfile } from "../../kv/profileViews.ts";
 import { hotProfileOpened } from "../../kv/games/hotOrNot.ts";
 import type { ProfileChange } from "../../domain/shapes/profiles.ts";
-import { answer } from "../answer.ts";
+import { answer, answerWritten } from "../answer.ts";
 
 const REFUSALS: Record<ProfileRefusal, () => Error> = {
   not_found: () => notFound("No such profile."),
@@ -39,7 +39,7 @@ export const profiles = new Hono<AppEnv>()
     // beside the view so the answer waits for no extra round trip.
     const [view] = await Promise.all([loadProfileView(id, caller.profileId), hotProfileOpened(id, caller.profileId)]);
     if (!view) throw notFound("No such profile.");
-    return answer(c, "GET /api/profile/:id", view);
+    return answerWritten(c, "GET /api/profile/:id", view, profileViewText(view));
   })
   .put("/profile", async (c) => {
     const caller = requireCaller(c);
