@@ -91,7 +91,7 @@ export const MAX_BRIEFS_SIZE = MAX_PAGE_SIZE;
 const loadProfiles = discoveryProfiles;
 
 function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
-  const brief: ProfileBrief = {
+  return {
     profileId: p.id,
     profileName: p.profilename,
     profileAge: ageOf(p.birthdate, t),
@@ -106,56 +106,6 @@ function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
     isNew: p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
     verified: isVerified(p),
   };
-  briefProfiles.set(brief, p);
-  return brief;
-}
-
-/** The profile record each brief made here was made from (its JSON's profile part is kept with it). */
-const briefProfiles = new WeakMap<ProfileBrief, Profile>();
-
-/**
- * The JSON of a brief's profile part, kept with the profile record it is made from (kv/kept.ts
- * keeps one object per record until it changes): the part before the position and the part after
- * it, written once per record (and again when its age or new mark moves).
- */
-const profileParts = new WeakMap<Profile, { age: number | null; isNew: boolean; head: string; tail: string }>();
-
-function partsOf(p: Profile, b: ProfileBrief): { head: string; tail: string } {
-  const kept = profileParts.get(p);
-  if (kept && kept.age === b.profileAge && kept.isNew === b.isNew) return kept;
-  const head = JSON.stringify({
-    profileId: b.profileId,
-    profileName: b.profileName,
-    profileAge: b.profileAge,
-    profileChars: b.profileChars,
-    profileWeight: b.profileWeight,
-    profileHeight: b.profileHeight,
-    profilePicIds: b.profilePicIds,
-  }).slice(0, -1);
-  const parts = { age: b.profileAge, isNew: b.isNew, head, tail: `,"isNew":${b.isNew},"verified":${b.verified}}` };
-  profileParts.set(p, parts);
-  return parts;
-}
-
-/** A number (or null) as JSON writes it. */
-const jsonNumber = (n: number | null) => (n !== null && Number.isFinite(n) ? String(n) : "null");
-
-/**
- * A page's JSON, as `JSON.stringify(page)` writes it: each brief made here from its profile's kept
- * part and its own position; a page with a brief made elsewhere (a copy) is written whole.
- */
-export function briefsPageText(page: BriefsPage): string {
-  const rest = JSON.stringify({ ...page, items: 0 });
-  if (!rest.startsWith('{"items":0')) return JSON.stringify(page);
-  let items = "";
-  for (const b of page.items) {
-    const p = briefProfiles.get(b);
-    if (!p) return JSON.stringify(page);
-    const { head, tail } = partsOf(p, b);
-    items += (items ? "," : "") + head + ',"lat":' + jsonNumber(b.lat) + ',"lon":' + jsonNumber(b.lon) +
-      ',"distanceMeters":' + jsonNumber(b.distanceMeters) + ',"tsUpdated":' + jsonNumber(b.tsUpdated) + tail;
-  }
-  return '{"items":[' + items + "]" + rest.slice('{"items":0'.length);
 }
 
 /**

@@ -17,19 +17,11 @@ import { bodyOf, idSchema, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions/mod.ts";
 import { saveOwnPosition } from "../ownPosition.ts";
-import {
-  type BriefsArea,
-  briefsPageText,
-  type BriefsQuery,
-  DEFAULT_SIZES,
-  mapView,
-  profileBriefs,
-} from "../../kv/briefs.ts";
-import type { BriefsPage } from "../../domain/shapes/briefs.ts";
+import { type BriefsArea, type BriefsQuery, DEFAULT_SIZES, mapView, profileBriefs } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
-import { answer, answerWritten } from "../answer.ts";
+import { answer } from "../answer.ts";
 import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
 import type { ParsedQuery } from "../../domain/requests.ts";
 
@@ -75,7 +67,6 @@ async function discovery<A, R extends ApiRoute>(
   parse: () => { area: A; q: BriefsParams },
   run: (viewerId: string, area: A, query: BriefsQuery) => Promise<ApiAnswer<R>>,
   size: (area: A, q: BriefsParams) => number,
-  written?: (page: ApiAnswer<R>) => string,
 ) {
   const caller = requireCaller(c);
   const { area, q: { age, km, online, pics, ...q } } = parse();
@@ -92,10 +83,7 @@ async function discovery<A, R extends ApiRoute>(
     online: online === "1",
     withPics: pics === "1",
   };
-  const found = () =>
-    geo(() => run(caller.profileId, area, query)).then((page) =>
-      written ? answerWritten(c, route, page, written(page)) : answer(c, route, page)
-    );
+  const found = () => geo(() => run(caller.profileId, area, query)).then((page) => answer(c, route, page));
   if (heavy) return heavyViews(found);
   const [counted, answered] = await Promise.allSettled([limited, found()]);
   if (counted.status === "rejected") throw counted.reason;
@@ -111,9 +99,8 @@ function briefs(
     | "GET /api/profile-briefs/by-bounds"
     | "GET /api/profile-briefs/by-sector/:sector",
   parse: () => { area: BriefsArea; q: BriefsParams },
-  written?: (page: BriefsPage) => string,
 ) {
-  return discovery(c, route, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind], written);
+  return discovery(c, route, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
 }
 
 export const positions = new Hono<AppEnv>()
@@ -150,8 +137,6 @@ export const positions = new Hono<AppEnv>()
         c,
         "GET /api/profile-briefs/nearest",
         () => ({ area: { kind: "nearest" }, q: queryOf(c, "GET /api/profile-briefs/nearest") }),
-        // The grid's list: each brief's profile part written once per profile record.
-        briefsPageText,
       ),
   )
   .get("/profile-briefs/by-bounds", (c) =>
