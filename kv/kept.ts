@@ -2,11 +2,12 @@
  * Reads kept a few seconds in this instance, forgotten on every instance through the change log.
  *
  * A hot read (the caller's session and account, the members they blocked, the withdrawn members,
- * the profiles a list or a profile page shows, safety settings) is kept by the instance that made
- * it, under a name and an id. A write that changes what such a read returns adds `forgetKept(op,
- * name, ids)` to its atomic: the event lands in the member event log (kv/events.ts) only if the
- * write commits, every instance's tail of the log (kv/changeLog.ts) forgets its copies, and the
- * writer's instance forgets them at once after the commit (`forgetHere`).
+ * the profiles a list or a profile page shows, safety settings, whether 'Keep my best picture
+ * first' is on) is kept by the instance that made it, under a name and an id. A write that changes
+ * what such a read returns adds `forgetKept(op, name, ids)` to its atomic: the event lands in the
+ * member event log (kv/events.ts) only if the write commits, every instance's tail of the log
+ * (kv/changeLog.ts) forgets its copies, and the writer's instance forgets them at once after the
+ * commit (`forgetHere`).
  *
  * A kept copy is used only while this instance's tail of the log began within `KEPT_REVOKE_MS`
  * (a change made on any instance is never served stale by another for longer), and never past its
