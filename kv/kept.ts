@@ -128,6 +128,15 @@ export function readBegins(): number {
   return performance.now();
 }
 
+/**
+ * Was any `name` read forgotten at or after `began` (so a read begun then may return what a write
+ * since changed)? Always true when the instance keeps no reads.
+ */
+export function forgottenSince(name: KeptName, began: number): boolean {
+  const k = keptBy.get(kv());
+  return !k || (k.forgotAt.get(name) ?? -Infinity) >= began;
+}
+
 /** Keeps what a read that began at `began` returned, unless a forget of `name` came after it began. */
 export function keep(name: KeptName, id: string, value: unknown, began: number): void {
   const k = keptBy.get(kv());

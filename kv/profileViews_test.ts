@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import sharp from "sharp";
-import { closeKv, kv, openKv } from "./db.ts";
+import { closeKv, kv, openKv, wrapKv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { startKeptReads } from "./kept.ts";
 import { eventBus } from "./events.ts";
 import { createAccount } from "./accounts.ts";
 import { addPicture, markFirstSizeStored, setPictureNsfw } from "./pictures.ts";
 import { loadProfileView, profileViewText } from "./profileViews.ts";
-import { updateProfile } from "./profiles.ts";
+import { updateProfile, viewedProfile } from "./profiles.ts";
 import { hotProfileOpened, keepBestView, setKeepBest } from "./games/hotOrNot.ts";
 import { normalizeUpload } from "../images/pipeline.ts";
 
@@ -89,3 +89,38 @@ keptTest("profile views - 'keep my best picture first' switched on counts the ne
   assert.equal(await shown(), 1);
   assert.equal((await keepBestView(owner)).on, false);
 });
+
+keptTest(
+  "profile views - two reads of one profile at once (a like's checks and its push) ask the store once",
+  async () => {
+    const owner = await member("asked@example.com");
+    let gets = 0;
+    wrapKv((db) =>
+      new Proxy(db, {
+        get(target, prop) {
+          const v = Reflect.get(target, prop, target);
+          if (prop === "get") {
+            return (...args: Parameters<Deno.Kv["get"]>) => {
+              gets++;
+              return target.get(...args);
+            };
+          }
+          return typeof v === "function" ? v.bind(target) : v;
+        },
+      })
+    );
+    // Reads kept on the counted handle, its tail of the change log caught up (a read begun before
+    // a forget is never joined).
+    startKeptReads();
+    await eventBus().log.tail();
+    const [a, b] = await Promise.all([viewedProfile(owner), viewedProfile(owner)]);
+    assert.equal(gets, 1);
+    assert.equal(a?.id, owner);
+    assert.equal(b, a);
+    // Kept now: a third asks nothing; a change of it is read anew.
+    assert.equal(await viewedProfile(owner), a);
+    assert.equal(gets, 1);
+    assert.ok((await updateProfile(owner, { description: "New words." })).ok);
+    assert.equal((await viewedProfile(owner))?.description, "New words.");
+  },
+);

@@ -4,7 +4,16 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { isBlockedEither } from "./blocks.ts";
-import { forgetHere, forgetKept, keep, keptCopies, keptCopy, readBegins } from "./kept.ts";
+import {
+  forgetHere,
+  forgetKept,
+  forgottenSince,
+  keep,
+  keepingReads,
+  keptCopies,
+  keptCopy,
+  readBegins,
+} from "./kept.ts";
 import type { Profile, ProfileChange } from "../domain/shapes/profiles.ts";
 
 /**
@@ -60,10 +69,31 @@ export function forgetCachedProfile(id: string): void {
 export async function viewedProfile(id: string): Promise<Profile | null> {
   const copy = keptCopy<Profile>("profile", id);
   if (copy) return copy;
+  // A read of it already under way is joined (a like asks for its target twice at once: its checks
+  // and whether to push to it), unless a profile was forgotten since it began (it may be stale).
+  const reading = keepingReads() ? viewedReads(kv()) : null;
+  const joined = reading?.get(id);
+  if (joined && !forgottenSince("profile", joined.began)) return joined.read;
   const began = readBegins();
-  const p = await getProfile(id);
-  if (p) keep("profile", id, p, began);
-  return p;
+  const read = getProfile(id);
+  const mine = { read, began };
+  reading?.set(id, mine);
+  try {
+    const p = await read;
+    if (p) keep("profile", id, p, began);
+    return p;
+  } finally {
+    if (reading?.get(id) === mine) reading.delete(id);
+  }
+}
+
+/** `viewedProfile`'s reads in flight, by KV handle and profile id, with when each began. */
+const viewedReading = new WeakMap<Deno.Kv, Map<string, { read: Promise<Profile | null>; began: number }>>();
+
+function viewedReads(db: Deno.Kv) {
+  let m = viewedReading.get(db);
+  if (!m) viewedReading.set(db, m = new Map());
+  return m;
 }
 
 /** Profile reads for discovery lists in flight on this instance, by KV handle and profile id. */
