@@ -75,6 +75,9 @@ Deno.test({
           isMobile: vp === "phone",
           hasTouch: vp === "phone",
           baseURL: h.origin,
+          // As every browser test but the offline one (harness.ts): the app's service worker would
+          // precache the whole build in each context and take every request of the walk through itself.
+          serviceWorkers: "block",
           bypassCSP: true,
           colorScheme: scheme,
         });

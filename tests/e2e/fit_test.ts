@@ -44,6 +44,9 @@ function phonesByLanguage(h: Harness, state: State) {
             isMobile: true,
             hasTouch: true,
             baseURL: h.origin,
+            // As every browser test but the offline one (harness.ts): the app's service worker would
+            // precache the whole build in each context and take every request of the walk through itself.
+            serviceWorkers: "block",
             locale,
             storageState: state,
           }),

@@ -157,6 +157,9 @@ Deno.test({
           // axe is injected into the page (the Arabic walk runs it).
           bypassCSP: lang === "ar",
           baseURL: h.origin,
+          // As every browser test but the offline one (harness.ts): the app's service worker would
+          // precache the whole build in each context and take every request of the walk through itself.
+          serviceWorkers: "block",
           viewport: VIEWPORTS[vp],
           isMobile: vp === "phone",
           hasTouch: vp === "phone",
