@@ -27,6 +27,41 @@ const LOCALES = ["en-US", "es-ES", "pt-BR", "fr-FR", "ar"];
 /** A logged-in member's cookies and storage, for a new context. */
 type State = Awaited<ReturnType<BrowserContext["storageState"]>>;
 
+/**
+ * Pages at any width in one browser context per language, as one phone in that language would
+ * open them: the build's scripts are fetched and compiled once per language, not once per page.
+ * `open` gives a new page (a tab of its own, so nothing in its session storage is shared).
+ */
+function phonesByLanguage(h: Harness, state: State) {
+  const contexts = new Map<string, Promise<BrowserContext>>();
+  return {
+    async open(locale: string, width: number): Promise<Page> {
+      if (!contexts.has(locale)) {
+        contexts.set(
+          locale,
+          h.browser.newContext({
+            viewport: { width, height: 800 },
+            isMobile: true,
+            hasTouch: true,
+            baseURL: h.origin,
+            // As every browser test but the offline one (harness.ts): the app's service worker would
+            // precache the whole build in each context and take every request of the walk through itself.
+            serviceWorkers: "block",
+            locale,
+            storageState: state,
+          }),
+        );
+      }
+      const p = await (await contexts.get(locale)!).newPage();
+      await p.setViewportSize({ width, height: 800 });
+      return p;
+    },
+    async close(): Promise<void> {
+      for (const ctx of contexts.values()) await (await ctx).close();
+    },
+  };
+}
+
 interface Fault {
   what: string;
 }
@@ -98,19 +133,14 @@ async function barAndHeader(h: Harness, state: State, me: string): Promise<void>
   }
 
   const problems: string[] = [];
+  const phones = phonesByLanguage(h, state);
   await sideBySide(LOCALES, async (locale, i) => {
     const other = others[i];
     for (const width of WIDTHS) {
-      const ctx = await h.browser.newContext({
-        viewport: { width, height: 800 },
-        isMobile: true,
-        hasTouch: true,
-        baseURL: h.origin,
-        locale,
-        storageState: state,
-      });
-      const p = await ctx.newPage();
+      const p = await phones.open(locale, width);
       const at = `${locale} ${width} px`;
+      // Online now from the first load (the header's first look is at a member online).
+      await markSeen(other);
       await p.goto(`/profile/${other}`);
       await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
       await p.locator(".profile-bar button.like[aria-pressed=true]").waitFor();
@@ -136,9 +166,6 @@ async function barAndHeader(h: Harness, state: State, me: string): Promise<void>
       await p.evaluate(() => location.hash = "chat");
       await p.waitForFunction(() => getComputedStyle(document.querySelector(".chat")!).position === "fixed");
       const head = [".chat-back", ".avatar", "h2", ".presence", ".chat-profile-link"];
-      await markSeen(other);
-      await p.reload();
-      await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
       await p.waitForFunction(() => (document.querySelector(".chat-head .presence")?.textContent ?? "").length > 0);
       for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (online): ${f.what}`);
       // The name gives way to the badge: both inside the heading, side by side.
@@ -170,9 +197,11 @@ async function barAndHeader(h: Harness, state: State, me: string): Promise<void>
       if (cut) problems.push(`${at}, chat header: "${cut}" is cut`);
       if (width === 320) await shot(p, `fit-${locale}-${width}-chat-last-seen`);
       await kv().set(keys.presence(other), now());
-      await ctx.close();
+      // The next width starts as a new phone would: with no kept answers about this member.
+      await p.evaluate(() => localStorage.removeItem("app-query-cache"));
+      await p.close();
     }
-  });
+  }).finally(() => phones.close());
   assert.deepEqual(problems, []);
 }
 
@@ -198,16 +227,9 @@ async function tiles(h: Harness, state: State, me: string): Promise<void> {
 
   const problems: string[] = [];
   const cases = LOCALES.flatMap((locale) => WIDTHS.map((width) => ({ locale, width })));
+  const phones = phonesByLanguage(h, state);
   await sideBySide(cases, async ({ locale, width }) => {
-    const ctx = await h.browser.newContext({
-      viewport: { width, height: 800 },
-      isMobile: true,
-      hasTouch: true,
-      baseURL: h.origin,
-      locale,
-      storageState: state,
-    });
-    const p = await ctx.newPage();
+    const p = await phones.open(locale, width);
     const at = `${locale} ${width} px`;
     await p.goto("/search/tile");
     await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
@@ -238,8 +260,8 @@ async function tiles(h: Harness, state: State, me: string): Promise<void> {
     );
     if (dots) problems.push(`${at}: ${dots} online dots squeezed out of round`);
     if (width !== 430) await shot(p, `fit-${locale}-${width}-tiles`);
-    await ctx.close();
-  });
+    await p.close();
+  }).finally(() => phones.close());
   assert.deepEqual(problems, []);
 }
 
@@ -295,21 +317,14 @@ async function targets(h: Harness, state: State): Promise<void> {
   }
   const problems: string[] = [];
   const cases = ["en-US", "ar"].flatMap((locale) => WIDTHS.map((width) => ({ locale, width })));
+  const phones = phonesByLanguage(h, state);
   await sideBySide(cases, async ({ locale, width }) => {
-    const ctx = await h.browser.newContext({
-      viewport: { width, height: 800 },
-      isMobile: true,
-      hasTouch: true,
-      baseURL: h.origin,
-      locale,
-      storageState: state,
-    });
-    const p = await ctx.newPage();
+    const p = await phones.open(locale, width);
     const at = `${locale} ${width} px`;
     const hydrated = () =>
       p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
-    await p.goto("/search/tile");
-    await p.evaluate(([key, order]) => sessionStorage.setItem(key, order), ["grid-order", JSON.stringify(ids)]);
+    // The grid's order in the tab, as opening a tile leaves it (the profile steps through it).
+    await p.addInitScript(([key, order]) => sessionStorage.setItem(key, order), ["grid-order", JSON.stringify(ids)]);
     await p.goto(`/profile/${ids[1]}`);
     await hydrated();
     await p.locator(".profile-step [rel=next]").waitFor();
@@ -322,8 +337,8 @@ async function targets(h: Harness, state: State): Promise<void> {
     await hydrated();
     await p.locator("input[type=checkbox]").first().waitFor();
     for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${at}, settings: ${s}`);
-    await ctx.close();
-  });
+    await p.close();
+  }).finally(() => phones.close());
   assert.deepEqual([...new Set(problems)], []);
 }
 

@@ -11,8 +11,12 @@ import { closeKv, openKv } from "../../kv/db.ts";
 import { privateBuild, sharedBuild } from "../islands_build.ts";
 import { reloadManifest } from "../../routes/assets.ts";
 import { startWorkers } from "../../workers/run.ts";
-import { getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
+import { createAccount, getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
+import { updateProfile } from "../../kv/profiles.ts";
+import { addPicture } from "../../kv/pictures.ts";
+import { normalizeUpload } from "../../images/pipeline.ts";
+import { portrait } from "../fixtures/pictures.ts";
 import { testKvLocation } from "../remoteKv.ts";
 
 /** Phone and desktop viewports every screen is checked on. */
@@ -373,4 +377,34 @@ export async function settledPaint(page: Page): Promise<void> {
         );
       })
     ), "the page to stop moving");
+}
+
+/** What each neighbour seeded by `seedNeighbours` says about themselves. */
+export const NEIGHBOUR_DESCRIPTION = "Coffee, hikes and old films. Say hi if you are around.";
+
+/**
+ * Seeds three members near `home` (Phoenix unless given), as a walk of every page wants them
+ * around: "Near 0" to "Near 2" (`<prefix>-near-<i>@example.com`), born in 1990, top and hosting,
+ * a picture each and NEIGHBOUR_DESCRIPTION, each 0.01° further north. Seeded through the kits
+ * (kv/), not through pages. Returns their profile ids, nearest first.
+ */
+export async function seedNeighbours(
+  prefix: string,
+  home: { lat: number; lon: number } = { lat: 33.4484, lon: -112.074 },
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const id = (await createAccount({ email: `${prefix}-near-${i}@example.com`, name: `Near ${i}` }))!
+      .defaultProfileId;
+    await updateProfile(id, {
+      profilename: `Near ${i}`,
+      birthdate: "1990-01-01",
+      description: NEIGHBOUR_DESCRIPTION,
+      characteristics: ["top", "hosting"],
+    });
+    await addPicture(id, await normalizeUpload(await portrait(i)));
+    await reportPosition(id, { lat: home.lat + 0.01 * (i + 1), lon: home.lon, use: "OVERRIDE", hide: false });
+    ids.push(id);
+  }
+  return ids;
 }

@@ -10,9 +10,19 @@
 import assert from "node:assert/strict";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
-import { registerAndLogIn, sideBySide, startHarness, type ViewportName, VIEWPORTS, waitHydrated } from "./harness.ts";
+import {
+  NEIGHBOUR_DESCRIPTION,
+  registerAndLogIn,
+  seedNeighbours,
+  settledPaint,
+  sideBySide,
+  startHarness,
+  type ViewportName,
+  VIEWPORTS,
+  waitHydrated,
+} from "./harness.ts";
 import { ROUTES } from "../../routes/table.ts";
-import { type Account, createAccount, getAccountByEmail, setLanguage, setRoles } from "../../kv/accounts.ts";
+import { type Account, getAccountByEmail, setLanguage, setRoles } from "../../kv/accounts.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { updateProfile } from "../../kv/profiles.ts";
@@ -31,7 +41,7 @@ const PUBLIC = ["/", "/login", "/register", "/aboutus", "/support", "/tos", "/so
 /** Members' own words in the store (names, descriptions, messages): not catalogue texts. */
 const NAMES = ["Near 0", "Near 1", "Near 2", "Walker", "Chrome on Linux"];
 const OWN_WORDS = [
-  "Coffee, hikes and old films. Say hi if you are around.",
+  NEIGHBOUR_DESCRIPTION,
   "Hello there, are you around tonight?",
 ];
 /** Not words to translate: the brand, the map's attribution, units, role codes and abbreviations. */
@@ -141,12 +151,15 @@ Deno.test({
        * A browser context as a member's in a language: its navigator.language, a time zone not the
        * server's. `where.at` names the page it is on, for what its page reports.
        */
-      const contextIn = async (lang: string, vp: ViewportName, colorScheme: "light" | "dark" = "light") => {
+      const contextIn = async (lang: string, vp: ViewportName) => {
         const context = await h.browser.newContext({
-          colorScheme,
+          colorScheme: "light",
           // axe is injected into the page (the Arabic walk runs it).
           bypassCSP: lang === "ar",
           baseURL: h.origin,
+          // As every browser test but the offline one (harness.ts): the app's service worker would
+          // precache the whole build in each context and take every request of the walk through itself.
+          serviceWorkers: "block",
           viewport: VIEWPORTS[vp],
           isMobile: vp === "phone",
           hasTouch: vp === "phone",
@@ -176,43 +189,17 @@ Deno.test({
       const entry = await kv().get<Account>(keys.account(account.id));
       await kv().set(entry.key, { ...entry.value!, tsCreated: entry.value!.tsCreated - 8 * 24 * 3_600_000 });
       await reportPosition(me, { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false });
-      let neighbour = "";
-      for (let i = 0; i < 3; i++) {
-        const other = (await createAccount({ email: `walk-near-${i}@example.com`, name: `Near ${i}` }))!;
-        await updateProfile(other.defaultProfileId, {
-          profilename: `Near ${i}`,
-          birthdate: "1990-01-01",
-          description: OWN_WORDS[0],
-          characteristics: ["top", "hosting"],
-        });
-        await addPicture(other.defaultProfileId, await normalizeUpload(await portrait(i)));
-        await reportPosition(other.defaultProfileId, {
-          lat: 33.4484 + 0.01 * (i + 1),
-          lon: -112.074,
-          use: "OVERRIDE",
-          hide: false,
-        });
-        if (i === 0) {
-          neighbour = other.defaultProfileId;
-          await sendPrivateMessage(other.defaultProfileId, me, OWN_WORDS[1], []);
-          await putProfileLike(other.defaultProfileId, me, "LIKE");
-        }
-        if (i === 1) {
-          // A selfie being judged (3 2 1 Identify): the walker, a judge and an admin, walks the
-          // judging screen and the admins' queue in every language.
-          const challenge = await issueChallenge(other.defaultProfileId, false);
-          assert.ok(challenge.ok);
-          const selfie = await normalizeUpload(await portrait(7));
-          const sent = await submitSelfie(
-            other.defaultProfileId,
-            challenge.challenge.id,
-            selfie,
-            await perceptualHash(selfie.bytes),
-            [],
-          );
-          assert.ok(sent.ok);
-        }
-      }
+      const near = await seedNeighbours("walk");
+      const neighbour = near[0];
+      await sendPrivateMessage(neighbour, me, OWN_WORDS[1], []);
+      await putProfileLike(neighbour, me, "LIKE");
+      // A selfie being judged (3 2 1 Identify): the walker, a judge and an admin, walks the
+      // judging screen and the admins' queue in every language.
+      const challenge = await issueChallenge(near[1], false);
+      assert.ok(challenge.ok);
+      const selfie = await normalizeUpload(await portrait(7));
+      const sent = await submitSelfie(near[1], challenge.challenge.id, selfie, await perceptualHash(selfie.bytes), []);
+      assert.ok(sent.ok);
       // Every page, and another member's profile (its like and chat bar) beside one's own.
       const loggedIn = ROUTES.filter((r) => ["auth", "admin", "any"].includes(r.access) && r.path !== "/logout")
         .map((r) => r.path.replace(":profileId", me).replace(":game", "cooties"))
@@ -252,18 +239,6 @@ Deno.test({
         }
         await context.close();
       };
-      /** The Arabic screens in the dark scheme, shot. */
-      const shootDark = async () => {
-        const { context: dark, page: darkPage, where } = await contextIn("ar", "phone", "dark");
-        await dark.addCookies(session);
-        for (const [path, name] of Object.entries(shots)) {
-          where.at = `ar phone dark ${path}`;
-          await darkPage.goto(path);
-          await waitHydrated(darkPage);
-          await shootAr(darkPage, `${name}-dark`);
-        }
-        await dark.close();
-      };
       /** The pseudo-locale on a viewport: no foreign text, no overflow. */
       const walkPseudo = (vp: ViewportName) =>
         walk(PSEUDO_LOCALE, vp, async (page, _path, at) => {
@@ -274,16 +249,21 @@ Deno.test({
       // The walks share nothing but the member's session (each its own context and page): they go
       // side by side, the longest (Arabic with axe, the pseudo-locale's text walks) first.
       const walks: (() => Promise<void>)[] = [
-        // Arabic on a phone: axe finds no serious violation, and the main screens are shot.
+        // Arabic on a phone: axe finds no serious violation, and the main screens are shot, light
+        // and then dark (the same page: its dark look is the style sheets', when the phone's turns).
         () =>
           walk("ar", "phone", async (page, path, at) => {
             for (const v of await violations(page)) found.push(`${at}: ${v}`);
-            if (shots[path]) await shootAr(page, `${shots[path]}-light`);
+            if (!shots[path]) return;
+            await shootAr(page, `${shots[path]}-light`);
+            await page.emulateMedia({ colorScheme: "dark" });
+            await settledPaint(page);
+            await shootAr(page, `${shots[path]}-dark`);
+            await page.emulateMedia({ colorScheme: "light" });
           }),
         () => walkPseudo("phone"),
         () => walkPseudo("desktop"),
         ...LOCALES.filter((l) => l !== "ar").map((l) => () => walk(l, "phone")),
-        shootDark,
       ];
       await sideBySide(walks, (w) => w());
       assert.deepEqual(found, []);

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
 import sharp from "sharp";
 import type { BrowserContext, Page } from "playwright-core";
-import { type Harness, placeOnSpiral, shot, startHarness, type ViewportName } from "./harness.ts";
+import { type Harness, placeOnSpiral, shot, sideBySide, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, createLoginToken } from "../../kv/accounts.ts";
 import { newProfile, updateProfile } from "../../kv/profiles.ts";
 import {
@@ -418,94 +418,101 @@ const RECORD_FIRST_TILES = () => {
   }).observe(document, { childList: true, subtree: true });
 };
 
-for (const vp of ["phone", "desktop"] as ViewportName[]) {
-  Deno.test({
-    name: `e2e ${vp} - map: the first tiles show before the map has run, are Leaflet's tiles at their places, then go`,
-    sanitizeOps: false,
-    sanitizeResources: false,
-    async fn() {
-      const h = await startHarness();
-      let context: BrowserContext | undefined;
-      try {
-        const viewer = await account("first-tiles@example.com", "Viewer");
-        await reportPosition(viewer.profileId, { ...HOME, use: "OVERRIDE", hide: false });
-        ({ context } = await h.newPage(vp));
-        const page = context.pages()[0];
-        await page.addInitScript(RECORD_FIRST_TILES);
-        await logIn(page, h, viewer.accountId);
+/** Where the desktop's member of the first-tiles walk lives: far from the phone's, on neither's map. */
+const PRESCOTT = { lat: 34.54, lon: -112.4685 };
 
-        const compare = async (zoom: number) => {
-          await page.locator(".leaflet-container").waitFor();
-          await imagesLoaded(page);
-          // The first tiles go once Leaflet's have faded in over them.
-          await page.locator(".map-preview").waitFor({ state: "detached" });
-          const { first, tooWide } = await page.evaluate(() => {
-            const w = globalThis as unknown as {
-              firstTiles?: { src: string; x: number; y: number }[];
-              tooWide?: boolean;
-            };
-            return { first: w.firstTiles ?? [], tooWide: w.tooWide };
+// The phone and the desktop side by side over one app: each its own member in a context of its own.
+Deno.test({
+  name:
+    "e2e phone, desktop - map: the first tiles show before the map has run, are Leaflet's tiles at their places, then go",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const h = await startHarness();
+    try {
+      await sideBySide(["phone", "desktop"] as ViewportName[], async (vp) => {
+        const viewer = await account(`first-tiles-${vp}@example.com`, "Viewer");
+        const home = vp === "phone" ? HOME : PRESCOTT;
+        await reportPosition(viewer.profileId, { ...home, use: "OVERRIDE", hide: false });
+        const { context, page } = await h.newPage(vp);
+        try {
+          await page.addInitScript(RECORD_FIRST_TILES);
+          await logIn(page, h, viewer.accountId);
+
+          const compare = async (zoom: number) => {
+            await page.locator(".leaflet-container").waitFor();
+            await imagesLoaded(page);
+            // The first tiles go once Leaflet's have faded in over them.
+            await page.locator(".map-preview").waitFor({ state: "detached" });
+            const { first, tooWide } = await page.evaluate(() => {
+              const w = globalThis as unknown as {
+                firstTiles?: { src: string; x: number; y: number }[];
+                tooWide?: boolean;
+              };
+              return { first: w.firstTiles ?? [], tooWide: w.tooWide };
+            });
+            assert.equal(tooWide, false, "the first tiles stay within the map's box");
+            const box = (await page.locator(".leaflet-container").boundingBox())!;
+            const leaflet = await page.locator(".leaflet-tile-loaded").evaluateAll((els) =>
+              els.map((i) => {
+                const r = i.getBoundingClientRect();
+                return { src: (i as HTMLImageElement).src, x: r.x, y: r.y };
+              })
+            );
+            const inView = (t: { x: number; y: number }) =>
+              t.x < box.x + box.width && t.x + 256 > box.x && t.y < box.y + box.height && t.y + 256 > box.y;
+            const shown = leaflet.filter(inView);
+            assert.ok(first.length > 0, "first tiles were laid out before Leaflet's box appeared");
+            assert.equal(first.length, shown.length, "as many first tiles as Leaflet shows");
+            for (const t of first) {
+              assert.match(t.src, new RegExp(`^${h.origin}/tiles/${zoom}/\\d+/\\d+$`), "from the app's origin");
+              const same = shown.find((l) => l.src === t.src);
+              assert.ok(same, `Leaflet shows ${t.src} too`);
+              assert.ok(Math.abs(same.x - t.x) <= 1 && Math.abs(same.y - t.y) <= 1, `${t.src} at the same place`);
+            }
+          };
+
+          // --- a device with nothing saved: the member's own last report, at the start zoom
+          await page.goto("/search/map");
+          await compare(13);
+
+          // --- the saved view, at its zoom
+          await openAt(page, TUCSON, 0.02, 15);
+          await compare(15);
+
+          // --- what the member sees while Leaflet is still on its way: the first tiles under the controls
+          let release = () => {};
+          const held = new Promise<void>((r) => release = r);
+          await page.route("**/LeafletMap-*.js", async (r) => {
+            await held;
+            await r.continue();
           });
-          assert.equal(tooWide, false, "the first tiles stay within the map's box");
-          const box = (await page.locator(".leaflet-container").boundingBox())!;
-          const leaflet = await page.locator(".leaflet-tile-loaded").evaluateAll((els) =>
-            els.map((i) => {
-              const r = i.getBoundingClientRect();
-              return { src: (i as HTMLImageElement).src, x: r.x, y: r.y };
-            })
-          );
-          const inView = (t: { x: number; y: number }) =>
-            t.x < box.x + box.width && t.x + 256 > box.x && t.y < box.y + box.height && t.y + 256 > box.y;
-          const shown = leaflet.filter(inView);
-          assert.ok(first.length > 0, "first tiles were laid out before Leaflet's box appeared");
-          assert.equal(first.length, shown.length, "as many first tiles as Leaflet shows");
-          for (const t of first) {
-            assert.match(t.src, new RegExp(`^${h.origin}/tiles/${zoom}/\\d+/\\d+$`), "from the app's origin");
-            const same = shown.find((l) => l.src === t.src);
-            assert.ok(same, `Leaflet shows ${t.src} too`);
-            assert.ok(Math.abs(same.x - t.x) <= 1 && Math.abs(same.y - t.y) <= 1, `${t.src} at the same place`);
-          }
-        };
+          await page.goto("/search/map");
+          await page.waitForFunction(() => {
+            const tiles = [...document.querySelectorAll<HTMLImageElement>(".map-preview img")];
+            return tiles.length > 0 && tiles.every((i) => i.complete && i.naturalWidth > 0);
+          });
+          assert.equal(await page.locator(".leaflet-host").count(), 0, "Leaflet has not run yet");
+          assert.equal(await page.locator(".map-loading").isVisible(), false, "the tiles, not 'Loading the map...'");
+          await shot(page, `${vp}-map-first-tiles`);
+          release();
+          await compare(15);
 
-        // --- a device with nothing saved: the member's own last report, at the start zoom
-        await page.goto("/search/map");
-        await compare(13);
-
-        // --- the saved view, at its zoom
-        await openAt(page, TUCSON, 0.02, 15);
-        await compare(15);
-
-        // --- what the member sees while Leaflet is still on its way: the first tiles under the controls
-        let release = () => {};
-        const held = new Promise<void>((r) => release = r);
-        await page.route("**/LeafletMap-*.js", async (r) => {
-          await held;
-          await r.continue();
-        });
-        await page.goto("/search/map");
-        await page.waitForFunction(() => {
-          const tiles = [...document.querySelectorAll<HTMLImageElement>(".map-preview img")];
-          return tiles.length > 0 && tiles.every((i) => i.complete && i.naturalWidth > 0);
-        });
-        assert.equal(await page.locator(".leaflet-host").count(), 0, "Leaflet has not run yet");
-        assert.equal(await page.locator(".map-loading").isVisible(), false, "the tiles, not 'Loading the map...'");
-        await shot(page, `${vp}-map-first-tiles`);
-        release();
-        await compare(15);
-
-        // --- a map that cannot load shows its error, not tiles that look like a working map
-        await page.unroute("**/LeafletMap-*.js");
-        await page.route("**/LeafletMap-*.js", (r) => r.abort());
-        await page.goto("/search/map");
-        await page.getByText("The map could not be loaded.").waitFor();
-        assert.equal(await page.locator(".map-preview").count(), 0);
-      } finally {
-        await context?.close();
-        await h.close();
-      }
-    },
-  });
-}
+          // --- a map that cannot load shows its error, not tiles that look like a working map
+          await page.unroute("**/LeafletMap-*.js");
+          await page.route("**/LeafletMap-*.js", (r) => r.abort());
+          await page.goto("/search/map");
+          await page.getByText("The map could not be loaded.").waitFor();
+          assert.equal(await page.locator(".map-preview").count(), 0);
+        } finally {
+          await context.close();
+        }
+      });
+    } finally {
+      await h.close();
+    }
+  },
+});
 
 Deno.test({
   name:

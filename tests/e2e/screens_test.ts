@@ -58,16 +58,21 @@ async function settled(page: Page) {
   await settledPaint(page);
 }
 
-/** The screen in light, then in dark (the device's colour scheme; the member chose none). */
+/**
+ * The screen in light, then in dark (the device's colour scheme; the member chose none). The page
+ * is opened once: the app's dark look is its style sheets' (`prefers-color-scheme`, no script
+ * reads it), so the same page turns dark when the device does, as a member's would.
+ */
 async function screen(page: Page, vp: string, name: string, path: string) {
   await Deno.mkdir(OUT, { recursive: true });
+  await page.emulateMedia({ colorScheme: "light" });
+  // The map as on its first opening, not at the view a previous shot left.
+  await page.evaluate(() => localStorage.removeItem("map-view")).catch(() => {});
+  await page.goto(path);
+  // The map's members come with its first view's answer, after the page's pictures.
+  if (path === "/search/map") await page.locator(".leaflet-marker-icon .pm").first().waitFor();
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    // The map as on its first opening, not at the view a previous shot left.
-    await page.evaluate(() => localStorage.removeItem("map-view")).catch(() => {});
-    await page.goto(path);
-    // The map's members come with its first view's answer, after the page's pictures.
-    if (path === "/search/map") await page.locator(".leaflet-marker-icon .pm").first().waitFor();
     await settled(page);
     await page.screenshot({ path: `${OUT}/${vp}-${name}${scheme === "dark" ? "-dark" : ""}.png` });
   }
