@@ -90,6 +90,12 @@ export const MAX_BRIEFS_SIZE = MAX_PAGE_SIZE;
 /** Reads the profiles of `ids` not yet in `into` (null for none), from the instance's short-lived copy when it has one. */
 const loadProfiles = discoveryProfiles;
 
+const DAY_MS = 86_400_000;
+
+/**
+ * A member's brief. Its distance is in whole meters (the shown positions are far coarser), and
+ * comes last: everything before it is the same for every viewer (`briefText`).
+ */
 function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
   return {
     profileId: p.id,
@@ -101,11 +107,73 @@ function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
     profilePicIds: p.profilePicIds,
     lat: at.lat,
     lon: at.lon,
-    distanceMeters: at.distanceMeters,
     tsUpdated: at.tsUpdated,
-    isNew: p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
+    isNew: p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * DAY_MS,
     verified: isVerified(p),
+    distanceMeters: Math.round(at.distanceMeters),
   };
+}
+
+/**
+ * A brief's JSON text up to its distance (`{"profileId":…,"distanceMeters":`), made from one
+ * profile object, with the figures of the brief that do not come from that object (the shown
+ * place, and the age and new mark, which change with the day).
+ */
+interface BriefText {
+  text: string;
+  lat: number;
+  lon: number;
+  ts: number;
+  age: number | null;
+  isNew: boolean;
+}
+
+/**
+ * The ready texts of briefs, by profile object: a kept profile (kv/kept.ts) is the same object
+ * until it changes or its copy expires, so a member's text is made once per change of their
+ * profile or place, not once per answer; a new read is a new object, and the old text goes with
+ * the old object.
+ */
+const briefTexts = new WeakMap<Profile, BriefText>();
+
+/** The text of `b` (made from `p`) up to its distance, from `briefTexts` while it is the same. */
+function briefText(p: Profile, b: ProfileBrief): string {
+  const kept = briefTexts.get(p);
+  if (
+    kept && kept.lat === b.lat && kept.lon === b.lon && kept.ts === b.tsUpdated && kept.age === b.profileAge &&
+    kept.isNew === b.isNew
+  ) return kept.text;
+  const { distanceMeters: _, ...rest } = b;
+  const text = JSON.stringify(rest).slice(0, -1) + ',"distanceMeters":';
+  briefTexts.set(p, { text, lat: b.lat, lon: b.lon, ts: b.tsUpdated, age: b.profileAge, isNew: b.isNew });
+  return text;
+}
+
+/**
+ * The JSON text of a page of briefs, as `JSON.stringify(page)` writes it (the same bytes), joined
+ * from each member's ready text and distance: the answers of the discovery calls are made once per
+ * change of a member, not once per answer.
+ */
+const pageTexts = new WeakMap<object, () => string>();
+
+/** The JSON text of an answer made here (`profileBriefs`, `mapView`): its ready text when it has one. */
+export function answerJson(page: BriefsPage | MapView): string {
+  return pageTexts.get(page)?.() ?? JSON.stringify(page);
+}
+
+/** `page`, whose JSON text is its items' ready texts (from `sources`, one per item) joined. */
+function withBriefsText(page: BriefsPage, sources: readonly Profile[]): BriefsPage {
+  pageTexts.set(page, () => {
+    const { items, ...rest } = page;
+    let out = '{"items":[';
+    for (let i = 0; i < items.length; i++) {
+      const b = items[i];
+      if (i > 0) out += ",";
+      out += briefText(sources[i], b) + (b.distanceMeters === null ? "null" : b.distanceMeters) + "}";
+    }
+    return out + "]," + JSON.stringify(rest).slice(1);
+  });
+  return page;
 }
 
 /**
@@ -177,6 +245,8 @@ export async function profileBriefs(
   );
   const profiles = new Map<string, Profile | null>();
   const accepted: ProfileBrief[] = [];
+  // The profile each accepted brief was made from (its ready text: `withBriefsText`).
+  const from: Profile[] = [];
   for (let k = 0; accepted.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
     const found = await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
     // Without an attribute filter a candidate with a profile is accepted: read only as many as the
@@ -202,24 +272,28 @@ export async function profileBriefs(
         if (!p || !hasAllCharacteristics(p.characteristics, chars)) continue;
         if (presence && !presence[it.profileId]?.online) continue;
         const b = briefOf(p, it, t);
-        if (fits(b)) accepted.push(b);
+        if (fits(b)) {
+          accepted.push(b);
+          from.push(p);
+        }
       }
     }
     if (!found.hasMore) break;
   }
   const items = accepted.slice(page * size, (page + 1) * size);
+  const sources = from.slice(page * size, (page + 1) * size);
   // A viewer where being gay is a crime (kv/safety.ts): what their screen shows must place no one.
   if (place.atRisk) {
     if (area.kind === "bounds") return { items: [], page, size, hasMore: false, nearbyOnly: true };
-    return {
+    return withBriefsText({
       items: items.map((b) => ({ ...b, distanceMeters: null })),
       page,
       size,
       hasMore: accepted.length >= want,
       nearbyOnly: true,
-    };
+    }, sources);
   }
-  return { items, page, size, hasMore: accepted.length >= want };
+  return withBriefsText({ items, page, size, hasMore: accepted.length >= want }, sources);
 }
 
 /**
@@ -246,6 +320,7 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
   const profiles = new Map<string, Profile | null>();
   await loadProfiles(found.items.map((it) => it.profileId), profiles);
   const rows: MapRow[] = [];
+  const from: Profile[] = [];
   for (const it of found.items) {
     const p = profiles.get(it.profileId);
     if (!p) continue;
@@ -258,8 +333,30 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
       profileChars: p.characteristics,
       verified: isVerified(p),
     }));
+    from.push(p);
   }
-  return { rows, tooMany: false };
+  const view: MapView = { rows, tooMany: false };
+  pageTexts.set(view, () => {
+    let out = '{"rows":[';
+    for (let i = 0; i < rows.length; i++) {
+      if (i > 0) out += ",";
+      out += rowText(from[i], rows[i]);
+    }
+    return out + '],"tooMany":false}';
+  });
+  return view;
+}
+
+/** A map row's JSON text, made from one profile object at one shown place. */
+const rowTexts = new WeakMap<Profile, { text: string; lat: number; lon: number }>();
+
+/** The JSON text of `row` (made from `p`), from `rowTexts` while its place is the same. */
+function rowText(p: Profile, row: MapRow): string {
+  const kept = rowTexts.get(p);
+  if (kept && kept.lat === row[2] && kept.lon === row[3]) return kept.text;
+  const text = JSON.stringify(row);
+  rowTexts.set(p, { text, lat: row[2], lon: row[3] });
+  return text;
 }
 
 /** How many of the nearest members the map's first view is fitted to: about the grid's first screenful. */

@@ -17,7 +17,16 @@ import { bodyOf, idSchema, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions/mod.ts";
 import { saveOwnPosition } from "../ownPosition.ts";
-import { type BriefsArea, type BriefsQuery, DEFAULT_SIZES, mapView, profileBriefs } from "../../kv/briefs.ts";
+import {
+  answerJson,
+  type BriefsArea,
+  type BriefsQuery,
+  DEFAULT_SIZES,
+  mapView,
+  profileBriefs,
+} from "../../kv/briefs.ts";
+import type { BriefsPage, MapView } from "../../domain/shapes/briefs.ts";
+import { jsonAnswer } from "../compression.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
@@ -83,13 +92,23 @@ async function discovery<A, R extends ApiRoute>(
     online: online === "1",
     withPics: pics === "1",
   };
-  const found = () => geo(() => run(caller.profileId, area, query)).then((page) => answer(c, route, page));
+  const found = () => geo(() => run(caller.profileId, area, query)).then((page) => answerPage(c, route, page));
   if (heavy) return heavyViews(found);
   const [counted, answered] = await Promise.allSettled([limited, found()]);
   if (counted.status === "rejected") throw counted.reason;
   if (answered.status === "rejected") throw answered.reason;
   return answered.value;
 }
+
+/**
+ * The route's answer of `page` (typed by the contract, as `answer` makes it), in its ready JSON
+ * text (kv/briefs.ts `answerJson`: each member's text made once per change, the same bytes).
+ */
+function answerPage<R extends ApiRoute>(c: Context<AppEnv>, route: R, page: ApiAnswer<R>): Response {
+  return jsonAnswer(c, answerJson(page as BriefsPage | MapView), STATUS_OK);
+}
+/** The one status the discovery calls answer with (their contract's). */
+const STATUS_OK = 200;
 
 /** Answers a briefs call with its page. */
 function briefs(
