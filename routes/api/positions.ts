@@ -101,10 +101,10 @@ async function discovery<A, R extends ApiRoute>(
 }
 
 /**
- * The route's answer of `page` (typed by the contract, as `answer` makes it), in its ready JSON
+ * The route's answer of `page` (typed by the route's contract entry, as `answer` makes it), in its ready JSON
  * text (kv/briefs.ts `answerJson`: each member's text made once per change, the same bytes).
  */
-function answerPage<R extends ApiRoute>(c: Context<AppEnv>, route: R, page: ApiAnswer<R>): Response {
+function answerPage<R extends ApiRoute>(c: Context<AppEnv>, _route: R, page: ApiAnswer<R>): Response {
   return jsonAnswer(c, answerJson(page as BriefsPage | MapView), STATUS_OK);
 }
 /** The one status the discovery calls answer with (their contract's). */
