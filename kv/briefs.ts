@@ -44,6 +44,7 @@ import {
   type ProfileBrief,
 } from "../domain/shapes/briefs.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
+import { setNewest } from "../domain/newest.ts";
 
 /** Which members a discovery query covers. */
 export type BriefsArea =
@@ -114,38 +115,49 @@ function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
   };
 }
 
-/**
- * A brief's JSON text up to its distance (`{"profileId":…,"distanceMeters":`), made from one
- * profile object, with the figures of the brief that do not come from that object (the shown
- * place, and the age and new mark, which change with the day).
- */
+/** A brief's JSON text up to its distance (`{"profileId":…,"distanceMeters":`), and the brief it was made from. */
 interface BriefText {
   text: string;
-  lat: number;
-  lon: number;
-  ts: number;
-  age: number | null;
-  isNew: boolean;
+  made: ProfileBrief;
 }
 
-/**
- * The ready texts of briefs, by profile object: a kept profile (kv/kept.ts) is the same object
- * until it changes or its copy expires, so a member's text is made once per change of their
- * profile or place, not once per answer; a new read is a new object, and the old text goes with
- * the old object.
- */
-const briefTexts = new WeakMap<Profile, BriefText>();
+/** The most ready texts kept (the kept profiles' own bound: kv/kept.ts). */
+const MAX_READY_TEXTS = 20_000;
 
-/** The text of `b` (made from `p`) up to its distance, from `briefTexts` while it is the same. */
-function briefText(p: Profile, b: ProfileBrief): string {
-  const kept = briefTexts.get(p);
-  if (
-    kept && kept.lat === b.lat && kept.lon === b.lon && kept.ts === b.tsUpdated && kept.age === b.profileAge &&
-    kept.isNew === b.isNew
-  ) return kept.text;
+/**
+ * The ready texts of briefs, by member: a text is used while every figure it was made from but
+ * the distance (name, age, characteristics, weight, height, pictures, place, new mark, verified)
+ * is the same in the brief at hand, so a member's text is made once per change of their profile
+ * or place, not once per answer. Checked figure by figure, not by the profile object's identity:
+ * a busy instance reads profiles again when its kept copies may be stale, and the new object most
+ * often says the same.
+ */
+const briefTexts = new Map<string, BriefText>();
+
+/** Do two lists of strings hold the same, in order? */
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Do two briefs of one member say the same but (maybe) their distance? */
+function sameBrief(a: ProfileBrief, b: ProfileBrief): boolean {
+  return a.lat === b.lat && a.lon === b.lon && a.tsUpdated === b.tsUpdated && a.profileAge === b.profileAge &&
+    a.isNew === b.isNew && a.verified === b.verified && a.profileName === b.profileName &&
+    a.profileWeight === b.profileWeight && a.profileHeight === b.profileHeight &&
+    sameList(a.profilePicIds, b.profilePicIds) && sameList(a.profileChars, b.profileChars);
+}
+
+/** The text of `b` up to its distance, from `briefTexts` while it says the same. */
+function briefText(b: ProfileBrief): string {
+  const kept = briefTexts.get(b.profileId);
+  if (kept && sameBrief(kept.made, b)) return kept.text;
   const { distanceMeters: _, ...rest } = b;
   const text = JSON.stringify(rest).slice(0, -1) + ',"distanceMeters":';
-  briefTexts.set(p, { text, lat: b.lat, lon: b.lon, ts: b.tsUpdated, age: b.profileAge, isNew: b.isNew });
+  if (kept) briefTexts.set(b.profileId, { text, made: b });
+  else setNewest(briefTexts, b.profileId, { text, made: b }, MAX_READY_TEXTS);
   return text;
 }
 
@@ -161,15 +173,15 @@ export function answerJson(page: BriefsPage | MapView): string {
   return pageTexts.get(page)?.() ?? JSON.stringify(page);
 }
 
-/** `page`, whose JSON text is its items' ready texts (from `sources`, one per item) joined. */
-function withBriefsText(page: BriefsPage, sources: readonly Profile[]): BriefsPage {
+/** `page`, whose JSON text is its items' ready texts joined. */
+function withBriefsText(page: BriefsPage): BriefsPage {
   pageTexts.set(page, () => {
     const { items, ...rest } = page;
     let out = '{"items":[';
     for (let i = 0; i < items.length; i++) {
       const b = items[i];
       if (i > 0) out += ",";
-      out += briefText(sources[i], b) + (b.distanceMeters === null ? "null" : b.distanceMeters) + "}";
+      out += briefText(b) + (b.distanceMeters === null ? "null" : b.distanceMeters) + "}";
     }
     return out + "]," + JSON.stringify(rest).slice(1);
   });
@@ -245,8 +257,6 @@ export async function profileBriefs(
   );
   const profiles = new Map<string, Profile | null>();
   const accepted: ProfileBrief[] = [];
-  // The profile each accepted brief was made from (its ready text: `withBriefsText`).
-  const from: Profile[] = [];
   for (let k = 0; accepted.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
     const found = await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
     // Without an attribute filter a candidate with a profile is accepted: read only as many as the
@@ -272,16 +282,12 @@ export async function profileBriefs(
         if (!p || !hasAllCharacteristics(p.characteristics, chars)) continue;
         if (presence && !presence[it.profileId]?.online) continue;
         const b = briefOf(p, it, t);
-        if (fits(b)) {
-          accepted.push(b);
-          from.push(p);
-        }
+        if (fits(b)) accepted.push(b);
       }
     }
     if (!found.hasMore) break;
   }
   const items = accepted.slice(page * size, (page + 1) * size);
-  const sources = from.slice(page * size, (page + 1) * size);
   // A viewer where being gay is a crime (kv/safety.ts): what their screen shows must place no one.
   if (place.atRisk) {
     if (area.kind === "bounds") return { items: [], page, size, hasMore: false, nearbyOnly: true };
@@ -291,9 +297,9 @@ export async function profileBriefs(
       size,
       hasMore: accepted.length >= want,
       nearbyOnly: true,
-    }, sources);
+    });
   }
-  return withBriefsText({ items, page, size, hasMore: accepted.length >= want }, sources);
+  return withBriefsText({ items, page, size, hasMore: accepted.length >= want });
 }
 
 /**
@@ -320,7 +326,6 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
   const profiles = new Map<string, Profile | null>();
   await loadProfiles(found.items.map((it) => it.profileId), profiles);
   const rows: MapRow[] = [];
-  const from: Profile[] = [];
   for (const it of found.items) {
     const p = profiles.get(it.profileId);
     if (!p) continue;
@@ -333,46 +338,32 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
       profileChars: p.characteristics,
       verified: isVerified(p),
     }));
-    from.push(p);
   }
   const view: MapView = { rows, tooMany: false };
   pageTexts.set(view, () => {
     let out = '{"rows":[';
     for (let i = 0; i < rows.length; i++) {
       if (i > 0) out += ",";
-      out += rowText(from[i], rows[i]);
+      out += rowText(rows[i]);
     }
     return out + '],"tooMany":false}';
   });
   return view;
 }
 
-/** A map row's JSON text, made from one profile object at one shown place. */
-const rowTexts = new WeakMap<Profile, { text: string; lat: number; lon: number }>();
+/** Map rows' JSON texts, by member, each with the row it was made from (as `briefTexts`). */
+const rowTexts = new Map<string, { text: string; made: MapRow }>();
 
-/** The JSON text of `row` (made from `p`), from `rowTexts` while its place is the same. */
-function rowText(p: Profile, row: MapRow): string {
-  const kept = rowTexts.get(p);
-  if (kept && kept.lat === row[2] && kept.lon === row[3]) return kept.text;
+/** The JSON text of `row`, from `rowTexts` while the row says the same. */
+function rowText(row: MapRow): string {
+  const kept = rowTexts.get(row[0]);
+  const made = kept?.made;
+  if (
+    made && made[1] === row[1] && made[2] === row[2] && made[3] === row[3] && made[4] === row[4] &&
+    made[6] === row[6] && sameList(made[5], row[5])
+  ) return kept.text;
   const text = JSON.stringify(row);
-  rowTexts.set(p, { text, lat: row[2], lon: row[3] });
+  if (kept) rowTexts.set(row[0], { text, made: row });
+  else setNewest(rowTexts, row[0], { text, made: row }, MAX_READY_TEXTS);
   return text;
-}
-
-/** How many of the nearest members the map's first view is fitted to: about the grid's first screenful. */
-export const MAP_FIRST_VIEW_MEMBERS = 12;
-
-/**
- * The shown points of the members nearest `viewerId` that the map shows (blocks left out both
- * ways; none for a viewer where being gay is a crime, as the map shows them no one): the map opens
- * zoomed so that they show (islands/map/firstView.ts). Positions only, nearest first.
- */
-export async function nearestPoints(
-  viewerId: string,
-  size = MAP_FIRST_VIEW_MEMBERS,
-): Promise<{ lat: number; lon: number }[]> {
-  const [exclude, place] = await Promise.all([blockedSet(viewerId), safetyPlace(viewerId)]);
-  if (place.atRisk) return [];
-  const found = await nearest(viewerId, { size, exclude });
-  return found.items.map(({ lat, lon }) => ({ lat, lon }));
 }
