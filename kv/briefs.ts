@@ -367,3 +367,21 @@ function rowText(row: MapRow): string {
   else setNewest(rowTexts, row[0], { text, made: row }, MAX_READY_TEXTS);
   return text;
 }
+
+/** How many of the nearest members the map's first view is fitted to: about the grid's first screenful. */
+export const MAP_FIRST_VIEW_MEMBERS = 12;
+
+/**
+ * The shown points of the members nearest `viewerId` that the map shows (blocks left out both
+ * ways; none for a viewer where being gay is a crime, as the map shows them no one): the map opens
+ * zoomed so that they show (islands/map/firstView.ts). Positions only, nearest first.
+ */
+export async function nearestPoints(
+  viewerId: string,
+  size = MAP_FIRST_VIEW_MEMBERS,
+): Promise<{ lat: number; lon: number }[]> {
+  const [exclude, place] = await Promise.all([blockedSet(viewerId), safetyPlace(viewerId)]);
+  if (place.atRisk) return [];
+  const found = await nearest(viewerId, { size, exclude });
+  return found.items.map(({ lat, lon }) => ({ lat, lon }));
+}
