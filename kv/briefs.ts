@@ -115,9 +115,12 @@ function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
   };
 }
 
-/** A brief's JSON text up to its distance (`{"profileId":…,"distanceMeters":`), and the brief it was made from. */
+/**
+ * A brief's JSON text up to its distance (`{"profileId":…,"distanceMeters":`), in UTF-8, and the
+ * brief it was made from.
+ */
 interface BriefText {
-  text: string;
+  bytes: Uint8Array;
   made: ProfileBrief;
 }
 
@@ -150,40 +153,75 @@ function sameBrief(a: ProfileBrief, b: ProfileBrief): boolean {
     sameList(a.profilePicIds, b.profilePicIds) && sameList(a.profileChars, b.profileChars);
 }
 
-/** The text of `b` up to its distance, from `briefTexts` while it says the same. */
-function briefText(b: ProfileBrief): string {
+/** The UTF-8 text of `b` up to its distance, from `briefTexts` while it says the same. */
+function briefBytes(b: ProfileBrief): Uint8Array {
   const kept = briefTexts.get(b.profileId);
-  if (kept && sameBrief(kept.made, b)) return kept.text;
+  if (kept && sameBrief(kept.made, b)) return kept.bytes;
   const { distanceMeters: _, ...rest } = b;
-  const text = JSON.stringify(rest).slice(0, -1) + ',"distanceMeters":';
-  if (kept) briefTexts.set(b.profileId, { text, made: b });
-  else setNewest(briefTexts, b.profileId, { text, made: b }, MAX_READY_TEXTS);
-  return text;
+  const bytes = utf8.encode(JSON.stringify(rest).slice(0, -1) + ',"distanceMeters":');
+  if (kept) briefTexts.set(b.profileId, { bytes, made: b });
+  else setNewest(briefTexts, b.profileId, { bytes, made: b }, MAX_READY_TEXTS);
+  return bytes;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * The JSON of a page of briefs or a map view, in UTF-8, as `JSON.stringify(page)` writes it (the
+ * same bytes), copied from each member's ready bytes with the few figures of the answer between:
+ * the answers of the discovery calls are written once per change of a member, not once per answer,
+ * and never as a string (joining strings saves their writing, but the joined string must still be
+ * flattened and encoded, which costs as much again).
+ */
+const pageBytes = new WeakMap<object, () => Uint8Array<ArrayBuffer>>();
+
+/** The JSON of an answer made here (`profileBriefs`, `mapView`), in UTF-8: from its ready bytes when it has them. */
+export function answerBytes(page: BriefsPage | MapView): Uint8Array<ArrayBuffer> {
+  return pageBytes.get(page)?.() ?? utf8.encode(JSON.stringify(page));
+}
+
+/** Writes the ASCII text `s` into `out` at `at`; returns where it ends. */
+function putAscii(out: Uint8Array, at: number, s: string): number {
+  for (let i = 0; i < s.length; i++) out[at++] = s.charCodeAt(i);
+  return at;
 }
 
 /**
- * The JSON text of a page of briefs, as `JSON.stringify(page)` writes it (the same bytes), joined
- * from each member's ready text and distance: the answers of the discovery calls are made once per
- * change of a member, not once per answer.
+ * `head`, then `parts` separated by commas, each followed by its `tails` (ASCII; none when
+ * omitted), then `foot` (ASCII), in one buffer.
  */
-const pageTexts = new WeakMap<object, () => string>();
-
-/** The JSON text of an answer made here (`profileBriefs`, `mapView`): its ready text when it has one. */
-export function answerJson(page: BriefsPage | MapView): string {
-  return pageTexts.get(page)?.() ?? JSON.stringify(page);
+function joinBytes(
+  head: string,
+  parts: readonly Uint8Array[],
+  tails: readonly string[] | null,
+  foot: string,
+): Uint8Array<ArrayBuffer> {
+  let size = head.length + foot.length + Math.max(0, parts.length - 1);
+  for (let i = 0; i < parts.length; i++) size += parts[i].byteLength + (tails ? tails[i].length : 0);
+  const out = new Uint8Array(size);
+  let at = putAscii(out, 0, head);
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) out[at++] = 44; // ,
+    out.set(parts[i], at);
+    at += parts[i].byteLength;
+    if (tails) at = putAscii(out, at, tails[i]);
+  }
+  putAscii(out, at, foot);
+  return out;
 }
 
-/** `page`, whose JSON text is its items' ready texts joined. */
+/** `page`, whose JSON is its items' ready bytes joined. */
 function withBriefsText(page: BriefsPage): BriefsPage {
-  pageTexts.set(page, () => {
+  pageBytes.set(page, () => {
     const { items, ...rest } = page;
-    let out = '{"items":[';
+    const parts: Uint8Array[] = new Array(items.length), tails: string[] = new Array(items.length);
     for (let i = 0; i < items.length; i++) {
       const b = items[i];
-      if (i > 0) out += ",";
-      out += briefText(b) + (b.distanceMeters === null ? "null" : b.distanceMeters) + "}";
+      parts[i] = briefBytes(b);
+      tails[i] = (b.distanceMeters === null ? "null" : String(b.distanceMeters)) + "}";
     }
-    return out + "]," + JSON.stringify(rest).slice(1);
+    // The page's other figures (numbers and booleans): ASCII.
+    return joinBytes('{"items":[', parts, tails, "]," + JSON.stringify(rest).slice(1));
   });
   return page;
 }
@@ -340,32 +378,25 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
     }));
   }
   const view: MapView = { rows, tooMany: false };
-  pageTexts.set(view, () => {
-    let out = '{"rows":[';
-    for (let i = 0; i < rows.length; i++) {
-      if (i > 0) out += ",";
-      out += rowText(rows[i]);
-    }
-    return out + '],"tooMany":false}';
-  });
+  pageBytes.set(view, () => joinBytes('{"rows":[', rows.map(rowBytes), null, '],"tooMany":false}'));
   return view;
 }
 
-/** Map rows' JSON texts, by member, each with the row it was made from (as `briefTexts`). */
-const rowTexts = new Map<string, { text: string; made: MapRow }>();
+/** Map rows' JSON in UTF-8, by member, each with the row it was made from (as `briefTexts`). */
+const rowTexts = new Map<string, { bytes: Uint8Array; made: MapRow }>();
 
-/** The JSON text of `row`, from `rowTexts` while the row says the same. */
-function rowText(row: MapRow): string {
+/** The UTF-8 JSON of `row`, from `rowTexts` while the row says the same. */
+function rowBytes(row: MapRow): Uint8Array {
   const kept = rowTexts.get(row[0]);
   const made = kept?.made;
   if (
     made && made[1] === row[1] && made[2] === row[2] && made[3] === row[3] && made[4] === row[4] &&
     made[6] === row[6] && sameList(made[5], row[5])
-  ) return kept.text;
-  const text = JSON.stringify(row);
-  if (kept) rowTexts.set(row[0], { text, made: row });
-  else setNewest(rowTexts, row[0], { text, made: row }, MAX_READY_TEXTS);
-  return text;
+  ) return kept.bytes;
+  const bytes = utf8.encode(JSON.stringify(row));
+  if (kept) rowTexts.set(row[0], { bytes, made: row });
+  else setNewest(rowTexts, row[0], { bytes, made: row }, MAX_READY_TEXTS);
+  return bytes;
 }
 
 /** How many of the nearest members the map's first view is fitted to: about the grid's first screenful. */

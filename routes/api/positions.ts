@@ -18,7 +18,7 @@ import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.t
 import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions/mod.ts";
 import { saveOwnPosition } from "../ownPosition.ts";
 import {
-  answerJson,
+  answerBytes,
   type BriefsArea,
   type BriefsQuery,
   DEFAULT_SIZES,
@@ -26,7 +26,7 @@ import {
   profileBriefs,
 } from "../../kv/briefs.ts";
 import type { BriefsPage, MapView } from "../../domain/shapes/briefs.ts";
-import { jsonAnswer } from "../compression.ts";
+import { jsonBytesAnswer } from "../compression.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
@@ -102,10 +102,10 @@ async function discovery<A, R extends ApiRoute>(
 
 /**
  * The route's answer of `page` (typed by the route's contract entry, as `answer` makes it), in its ready JSON
- * text (kv/briefs.ts `answerJson`: each member's text made once per change, the same bytes).
+ * bytes (kv/briefs.ts `answerBytes`: each member's bytes written once per change; the same JSON).
  */
 function answerPage<R extends ApiRoute>(c: Context<AppEnv>, _route: R, page: ApiAnswer<R>): Response {
-  return jsonAnswer(c, answerJson(page as BriefsPage | MapView), STATUS_OK);
+  return jsonBytesAnswer(c, answerBytes(page as BriefsPage | MapView), STATUS_OK);
 }
 /** The one status the discovery calls answer with (their contract's). */
 const STATUS_OK = 200;
