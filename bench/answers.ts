@@ -51,10 +51,9 @@ async function loadCopy(name: string, root: string, path: string): Promise<Copy>
   const briefs = await import(`${root}/kv/briefs.ts`);
   await db.openKv(path);
   kept.startKeptReads();
-  // A copy without ready bytes answers as routes/answer.ts does: one JSON.stringify of the page,
-  // encoded (as the server sends it, or as the compression takes it).
-  const text = (page: unknown): Uint8Array =>
-    briefs.answerBytes ? briefs.answerBytes(page) : encoder.encode(JSON.stringify(page));
+  // As routes/answer.ts answers: one JSON.stringify of the page, encoded (as the server sends it,
+  // or as the compression takes it).
+  const text = (page: unknown): Uint8Array => encoder.encode(JSON.stringify(page));
   return {
     name,
     bounds: async (viewer) =>

@@ -44,7 +44,6 @@ import {
   type ProfileBrief,
 } from "../domain/shapes/briefs.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
-import { setNewest } from "../domain/newest.ts";
 
 /** Which members a discovery query covers. */
 export type BriefsArea =
@@ -91,12 +90,6 @@ export const MAX_BRIEFS_SIZE = MAX_PAGE_SIZE;
 /** Reads the profiles of `ids` not yet in `into` (null for none), from the instance's short-lived copy when it has one. */
 const loadProfiles = discoveryProfiles;
 
-const DAY_MS = 86_400_000;
-
-/**
- * A member's brief. Its distance is in whole meters (the shown positions are far coarser), and
- * comes last: everything before it is the same for every viewer (`briefText`).
- */
 function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
   return {
     profileId: p.id,
@@ -108,122 +101,13 @@ function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
     profilePicIds: p.profilePicIds,
     lat: at.lat,
     lon: at.lon,
-    tsUpdated: at.tsUpdated,
-    isNew: p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * DAY_MS,
-    verified: isVerified(p),
+    // Whole meters: the shown positions are far coarser, and a fraction of a meter is about
+    // a fifth of a brief's compressed bytes (its digits do not compress).
     distanceMeters: Math.round(at.distanceMeters),
+    tsUpdated: at.tsUpdated,
+    isNew: p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
+    verified: isVerified(p),
   };
-}
-
-/**
- * A brief's JSON text up to its distance (`{"profileId":…,"distanceMeters":`), in UTF-8, and the
- * brief it was made from.
- */
-interface BriefText {
-  bytes: Uint8Array;
-  made: ProfileBrief;
-}
-
-/** The most ready texts kept (the kept profiles' own bound: kv/kept.ts). */
-const MAX_READY_TEXTS = 20_000;
-
-/**
- * The ready texts of briefs, by member: a text is used while every figure it was made from but
- * the distance (name, age, characteristics, weight, height, pictures, place, new mark, verified)
- * is the same in the brief at hand, so a member's text is made once per change of their profile
- * or place, not once per answer. Checked figure by figure, not by the profile object's identity:
- * a busy instance reads profiles again when its kept copies may be stale, and the new object most
- * often says the same.
- */
-const briefTexts = new Map<string, BriefText>();
-
-/** Do two lists of strings hold the same, in order? */
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** Do two briefs of one member say the same but (maybe) their distance? */
-function sameBrief(a: ProfileBrief, b: ProfileBrief): boolean {
-  return a.lat === b.lat && a.lon === b.lon && a.tsUpdated === b.tsUpdated && a.profileAge === b.profileAge &&
-    a.isNew === b.isNew && a.verified === b.verified && a.profileName === b.profileName &&
-    a.profileWeight === b.profileWeight && a.profileHeight === b.profileHeight &&
-    sameList(a.profilePicIds, b.profilePicIds) && sameList(a.profileChars, b.profileChars);
-}
-
-/** The UTF-8 text of `b` up to its distance, from `briefTexts` while it says the same. */
-function briefBytes(b: ProfileBrief): Uint8Array {
-  const kept = briefTexts.get(b.profileId);
-  if (kept && sameBrief(kept.made, b)) return kept.bytes;
-  const { distanceMeters: _, ...rest } = b;
-  const bytes = utf8.encode(JSON.stringify(rest).slice(0, -1) + ',"distanceMeters":');
-  if (kept) briefTexts.set(b.profileId, { bytes, made: b });
-  else setNewest(briefTexts, b.profileId, { bytes, made: b }, MAX_READY_TEXTS);
-  return bytes;
-}
-
-const utf8 = new TextEncoder();
-
-/**
- * The JSON of a page of briefs or a map view, in UTF-8, as `JSON.stringify(page)` writes it (the
- * same bytes), copied from each member's ready bytes with the few figures of the answer between:
- * the answers of the discovery calls are written once per change of a member, not once per answer,
- * and never as a string (joining strings saves their writing, but the joined string must still be
- * flattened and encoded, which costs as much again).
- */
-const pageBytes = new WeakMap<object, () => Uint8Array<ArrayBuffer>>();
-
-/** The JSON of an answer made here (`profileBriefs`, `mapView`), in UTF-8: from its ready bytes when it has them. */
-export function answerBytes(page: BriefsPage | MapView): Uint8Array<ArrayBuffer> {
-  return pageBytes.get(page)?.() ?? utf8.encode(JSON.stringify(page));
-}
-
-/** Writes the ASCII text `s` into `out` at `at`; returns where it ends. */
-function putAscii(out: Uint8Array, at: number, s: string): number {
-  for (let i = 0; i < s.length; i++) out[at++] = s.charCodeAt(i);
-  return at;
-}
-
-/**
- * `head`, then `parts` separated by commas, each followed by its `tails` (ASCII; none when
- * omitted), then `foot` (ASCII), in one buffer.
- */
-function joinBytes(
-  head: string,
-  parts: readonly Uint8Array[],
-  tails: readonly string[] | null,
-  foot: string,
-): Uint8Array<ArrayBuffer> {
-  let size = head.length + foot.length + Math.max(0, parts.length - 1);
-  for (let i = 0; i < parts.length; i++) size += parts[i].byteLength + (tails ? tails[i].length : 0);
-  const out = new Uint8Array(size);
-  let at = putAscii(out, 0, head);
-  for (let i = 0; i < parts.length; i++) {
-    if (i > 0) out[at++] = 44; // ,
-    out.set(parts[i], at);
-    at += parts[i].byteLength;
-    if (tails) at = putAscii(out, at, tails[i]);
-  }
-  putAscii(out, at, foot);
-  return out;
-}
-
-/** `page`, whose JSON is its items' ready bytes joined. */
-function withBriefsText(page: BriefsPage): BriefsPage {
-  pageBytes.set(page, () => {
-    const { items, ...rest } = page;
-    const parts: Uint8Array[] = new Array(items.length), tails: string[] = new Array(items.length);
-    for (let i = 0; i < items.length; i++) {
-      const b = items[i];
-      parts[i] = briefBytes(b);
-      tails[i] = (b.distanceMeters === null ? "null" : String(b.distanceMeters)) + "}";
-    }
-    // The page's other figures (numbers and booleans): ASCII.
-    return joinBytes('{"items":[', parts, tails, "]," + JSON.stringify(rest).slice(1));
-  });
-  return page;
 }
 
 /**
@@ -329,15 +213,15 @@ export async function profileBriefs(
   // A viewer where being gay is a crime (kv/safety.ts): what their screen shows must place no one.
   if (place.atRisk) {
     if (area.kind === "bounds") return { items: [], page, size, hasMore: false, nearbyOnly: true };
-    return withBriefsText({
+    return {
       items: items.map((b) => ({ ...b, distanceMeters: null })),
       page,
       size,
       hasMore: accepted.length >= want,
       nearbyOnly: true,
-    });
+    };
   }
-  return withBriefsText({ items, page, size, hasMore: accepted.length >= want });
+  return { items, page, size, hasMore: accepted.length >= want };
 }
 
 /**
@@ -377,26 +261,7 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
       verified: isVerified(p),
     }));
   }
-  const view: MapView = { rows, tooMany: false };
-  pageBytes.set(view, () => joinBytes('{"rows":[', rows.map(rowBytes), null, '],"tooMany":false}'));
-  return view;
-}
-
-/** Map rows' JSON in UTF-8, by member, each with the row it was made from (as `briefTexts`). */
-const rowTexts = new Map<string, { bytes: Uint8Array; made: MapRow }>();
-
-/** The UTF-8 JSON of `row`, from `rowTexts` while the row says the same. */
-function rowBytes(row: MapRow): Uint8Array {
-  const kept = rowTexts.get(row[0]);
-  const made = kept?.made;
-  if (
-    made && made[1] === row[1] && made[2] === row[2] && made[3] === row[3] && made[4] === row[4] &&
-    made[6] === row[6] && sameList(made[5], row[5])
-  ) return kept.bytes;
-  const bytes = utf8.encode(JSON.stringify(row));
-  if (kept) rowTexts.set(row[0], { bytes, made: row });
-  else setNewest(rowTexts, row[0], { bytes, made: row }, MAX_READY_TEXTS);
-  return bytes;
+  return { rows, tooMany: false };
 }
 
 /** How many of the nearest members the map's first view is fitted to: about the grid's first screenful. */

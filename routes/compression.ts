@@ -111,22 +111,6 @@ export function jsonAnswer(c: Context, text: string, status: ContentfulStatusCod
   return res;
 }
 
-/**
- * The UTF-8 bytes of JSON answers made by `jsonBytesAnswer`, by answer: compressed as they are,
- * never read back from the answer.
- */
-const jsonBytes = new WeakMap<Response, Uint8Array<ArrayBuffer>>();
-
-/**
- * A JSON answer of ready UTF-8 `bytes` (a discovery answer written from its members' ready bytes:
- * kv/briefs.ts), which the compression takes as they are. The bytes must not change afterwards.
- */
-export function jsonBytesAnswer(c: Context, bytes: Uint8Array<ArrayBuffer>, status: ContentfulStatusCode): Response {
-  const res = c.body(bytes, status, { "Content-Type": "application/json" });
-  jsonBytes.set(res, bytes);
-  return res;
-}
-
 const encoder = new TextEncoder();
 
 /** Adds Accept-Encoding to the Vary header of `headers` (unless it says `*` or has it already). */
@@ -164,18 +148,16 @@ export async function compressAnswer(c: Context): Promise<void> {
   // An answer of known text is measured without reading it: UTF-8 takes at most 3 bytes a UTF-16 unit.
   const text = jsonTexts.get(res);
   if (text !== undefined && text.length * 3 < COMPRESS_MIN_BYTES) return;
-  const ready = jsonBytes.get(res);
   const accepted = acceptedEncodings(c);
   if (!accepted.best && !accepted.zstd) return;
   // Else measured on a copy, so a small answer goes out as it was made (no headers copied again).
-  const bytes = ready ?? (text !== undefined ? encoder.encode(text) : new Uint8Array(await res.clone().arrayBuffer()));
+  const bytes = text !== undefined ? encoder.encode(text) : new Uint8Array(await res.clone().arrayBuffer());
   if (bytes.byteLength < COMPRESS_MIN_BYTES) return;
   // A large answer in Zstandard where the caller names it (smaller than Brotli 0, for about half
   // its CPU); else Brotli, else gzip. A caller that names Zstandard only gets it for large answers.
   const encoding = accepted.zstd && (bytes.byteLength >= LARGE_BYTES || !accepted.best) ? "zstd" : accepted.best!;
   const out = bytes.byteLength >= OFF_THREAD_BYTES
-    // Ready bytes are the answer's own body: the thread gets a copy (its buffer is moved there).
-    ? await compressOffThread(ready ? bytes.slice() : bytes, encoding)
+    ? await compressOffThread(bytes, encoding)
     : compressBytes(bytes, encoding);
   // The thread failed: the answer goes as it was made.
   if (!out) return;

@@ -17,16 +17,7 @@ import { bodyOf, idSchema, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions/mod.ts";
 import { saveOwnPosition } from "../ownPosition.ts";
-import {
-  answerBytes,
-  type BriefsArea,
-  type BriefsQuery,
-  DEFAULT_SIZES,
-  mapView,
-  profileBriefs,
-} from "../../kv/briefs.ts";
-import type { BriefsPage, MapView } from "../../domain/shapes/briefs.ts";
-import { jsonBytesAnswer } from "../compression.ts";
+import { type BriefsArea, type BriefsQuery, DEFAULT_SIZES, mapView, profileBriefs } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
@@ -92,23 +83,13 @@ async function discovery<A, R extends ApiRoute>(
     online: online === "1",
     withPics: pics === "1",
   };
-  const found = () => geo(() => run(caller.profileId, area, query)).then((page) => answerPage(c, route, page));
+  const found = () => geo(() => run(caller.profileId, area, query)).then((page) => answer(c, route, page));
   if (heavy) return heavyViews(found);
   const [counted, answered] = await Promise.allSettled([limited, found()]);
   if (counted.status === "rejected") throw counted.reason;
   if (answered.status === "rejected") throw answered.reason;
   return answered.value;
 }
-
-/**
- * The route's answer of `page` (typed by the route's contract entry, as `answer` makes it), in its ready JSON
- * bytes (kv/briefs.ts `answerBytes`: each member's bytes written once per change; the same JSON).
- */
-function answerPage<R extends ApiRoute>(c: Context<AppEnv>, _route: R, page: ApiAnswer<R>): Response {
-  return jsonBytesAnswer(c, answerBytes(page as BriefsPage | MapView), STATUS_OK);
-}
-/** The one status the discovery calls answer with (their contract's). */
-const STATUS_OK = 200;
 
 /** Answers a briefs call with its page. */
 function briefs(
