@@ -1,6 +1,6 @@
 /**
  * What a discovery answer's own work costs, in one process, without the server around it: the
- * page of briefs (by-bounds-800) and the map view of 600 found, their JSON in UTF-8, and that
+ * page of briefs (by-bounds-800, as objects and as rows) and the map view of 600 found, their JSON in UTF-8, and that
  * compressed as each kind of caller is answered (Brotli, as routes/compressBytes.ts does for a
  * browser; Zstandard for one that names it). CPU time of this process (user + system) per answer,
  * from `process.cpuUsage()`.
@@ -41,6 +41,8 @@ interface Copy {
   name: string;
   /** The by-bounds-800 page's JSON for `viewer`, in UTF-8. */
   bounds(viewer: string): Promise<Uint8Array>;
+  /** The same page as rows (`form=rows`), in UTF-8. */
+  rows(viewer: string): Promise<Uint8Array>;
   /** The map view's JSON for `viewer`, in UTF-8. */
   map(viewer: string): Promise<Uint8Array>;
 }
@@ -49,6 +51,7 @@ async function loadCopy(name: string, root: string, path: string): Promise<Copy>
   const db = await import(`${root}/kv/db.ts`);
   const kept = await import(`${root}/kv/kept.ts`);
   const briefs = await import(`${root}/kv/briefs.ts`);
+  const shapes = await import(`${root}/domain/shapes/briefs.ts`);
   await db.openKv(path);
   kept.startKeptReads();
   // As routes/answer.ts answers: one JSON.stringify of the page, encoded (as the server sends it,
@@ -58,6 +61,11 @@ async function loadCopy(name: string, root: string, path: string): Promise<Copy>
     name,
     bounds: async (viewer) =>
       text(await briefs.profileBriefs(viewer, { kind: "bounds", bounds: BOUNDS }, { page: 0, size: 800 })),
+    // A copy without the compact form answers its objects.
+    rows: async (viewer) => {
+      const page = await briefs.profileBriefs(viewer, { kind: "bounds", bounds: BOUNDS }, { page: 0, size: 800 });
+      return text(shapes.briefRowsOf ? shapes.briefRowsOf(page) : page);
+    },
     map: async (viewer) => text(await briefs.mapView(viewer, MAP)),
   };
 }
@@ -82,7 +90,7 @@ const figures = new Map<string, Figures>();
 const loads: number[] = [Deno.loadavg()[0]];
 
 /** `ANSWERS` answers of `call` by `copy`, the CPU of each step summed. */
-async function round(copy: Copy, call: "bounds" | "map", offset: number) {
+async function round(copy: Copy, call: "bounds" | "rows" | "map", offset: number) {
   const key = `${call}|${copy.name}`;
   let f = figures.get(key);
   if (!f) figures.set(key, f = { text: [], br: [], zstd: [], bytes: 0, brBytes: 0, zstdBytes: 0 });
@@ -103,6 +111,7 @@ async function round(copy: Copy, call: "bounds" | "map", offset: number) {
 // Warm up each copy, then alternate them, the order swapped each round.
 for (const copy of copies) {
   await round(copy, "bounds", 0);
+  await round(copy, "rows", 0);
   await round(copy, "map", 0);
 }
 figures.clear();
@@ -110,6 +119,7 @@ for (let r = 0; r < ROUNDS; r++) {
   const order = r % 2 ? [...copies].reverse() : copies;
   for (const copy of order) {
     await round(copy, "bounds", r * ANSWERS);
+    await round(copy, "rows", r * ANSWERS);
     await round(copy, "map", r * ANSWERS);
   }
   loads.push(Deno.loadavg()[0]);
@@ -124,7 +134,11 @@ console.log("|---|---|---|---|---|---|---|---|");
 const rows: ResultRow[] = [];
 for (const [key, f] of figures) {
   const [call, name] = key.split("|");
-  const label = call === "bounds" ? "by-bounds-800" : "map view (600 in view)";
+  const label = call === "bounds"
+    ? "by-bounds-800"
+    : call === "rows"
+    ? "by-bounds-800 as rows (form=rows)"
+    : "map view (600 in view)";
   const [text, br, zstd] = [median(f.text), median(f.br), median(f.zstd)];
   console.log(
     `| ${label} | ${name} | ${text.toFixed(0)} µs | ${(text + br).toFixed(0)} µs | ${(text + zstd).toFixed(0)} µs | ${

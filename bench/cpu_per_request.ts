@@ -102,6 +102,14 @@ const CALLS: Call[] = [
     goalUs: 600,
     goalKB: 60,
   },
+  { name: "by-bounds-800 as rows (form=rows)", path: () => `${BY_BOUNDS}&form=rows`, goalUs: 600, goalKB: 60 },
+  {
+    name: "by-bounds-800 as rows (form=rows), zstd accepted",
+    path: () => `${BY_BOUNDS}&form=rows`,
+    encodings: CURRENT_BROWSER_ENCODINGS,
+    goalUs: 600,
+    goalKB: 60,
+  },
   { name: "by-bounds-800 (gzip only)", path: () => BY_BOUNDS, encodings: "gzip" },
   { name: "by-bounds-800 (not compressed)", path: () => BY_BOUNDS, encodings: "identity" },
 ];

@@ -12,6 +12,7 @@
 
 import * as z from "zod";
 import { HEALTH_CONDITIONS } from "./health.ts";
+import { BRIEF_FIELDS } from "./briefFields.ts";
 import { LOCALES } from "./i18n.ts";
 import { IDENTIFY_RESPONSES } from "./contractIdentify.ts";
 import { HOT_OR_NOT_RESPONSES } from "./contractHotOrNot.ts";
@@ -43,6 +44,34 @@ export const ProfileBrief = z.strictObject({
 });
 const BriefsPage = z.strictObject({
   items: z.array(ProfileBrief),
+  page: z.number(),
+  size: z.number(),
+  hasMore: z.boolean(),
+  nearbyOnly: z.literal(true).optional(),
+});
+
+/**
+ * A page of briefs as rows (by-bounds with `form=rows`): `fields` names each value of a row once
+ * (domain/briefFields.ts),
+ * every member is a row of `ProfileBrief`'s values in that order; the rest as `BriefsPage`.
+ */
+const BriefsRows = z.strictObject({
+  fields: z.array(z.enum(BRIEF_FIELDS)).length(BRIEF_FIELDS.length),
+  rows: z.array(z.tuple([
+    id,
+    z.string(),
+    z.number().nullable(),
+    z.array(z.string()),
+    z.string(),
+    z.string(),
+    z.array(id),
+    z.number(),
+    z.number(),
+    z.number().nullable(),
+    ts,
+    z.boolean(),
+    z.boolean(),
+  ])),
   page: z.number(),
   size: z.number(),
   hasMore: z.boolean(),
@@ -336,7 +365,7 @@ export const RESPONSES = {
   "PUT /api/profile-position/:profileId": { 200: OwnPosition },
   "GET /api/profile-position/:profileId": { 200: OwnPosition },
   "GET /api/profile-briefs/nearest": { 200: BriefsPage },
-  "GET /api/profile-briefs/by-bounds": { 200: BriefsPage },
+  "GET /api/profile-briefs/by-bounds": { 200: z.union([BriefsPage, BriefsRows]) },
   "GET /api/profile-briefs/map": { 200: MapView },
   "GET /api/profile-briefs/by-sector/:sector": { 200: BriefsPage },
   "GET /api/profile-positions/aggregates": {
