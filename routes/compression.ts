@@ -154,7 +154,8 @@ export async function compressAnswer(c: Context): Promise<void> {
   const bytes = text !== undefined ? encoder.encode(text) : new Uint8Array(await res.clone().arrayBuffer());
   if (bytes.byteLength < COMPRESS_MIN_BYTES) return;
   // A large answer in Zstandard where the caller names it (a third smaller than Brotli 0, for
-  // about two thirds of its CPU); else Brotli, else gzip. A caller that names Zstandard only gets it for large answers.
+  // about two thirds of its CPU); else Brotli, else gzip. A small one in Zstandard only for a
+  // caller that takes nothing else (Brotli 1 suits short JSON better).
   const encoding = accepted.zstd && (bytes.byteLength >= LARGE_BYTES || !accepted.best) ? "zstd" : accepted.best!;
   const out = bytes.byteLength >= OFF_THREAD_BYTES
     ? await compressOffThread(bytes, encoding)
