@@ -1,6 +1,6 @@
 /**
- * `deno task bench`: every bench in one go (cpu_per_request, geo, http, likes, live, images, deck, map, tap,
- * roundtrips, seed), each in a
+ * `deno task bench`: every bench in one go (cpu_per_request, answers, geo, http, likes, live, images, deck, map,
+ * tap, roundtrips, seed), each in a
  * process of its own one after another, with the peers each bench runs beside the app in the same
  * run (Redis in geo, the bare `Deno.serve` ceiling at 1 and N processes in every round of http,
  * and its CPU per request beside the app's in cpu_per_request).
@@ -18,6 +18,7 @@ const QUICK = Deno.args.includes("--quick");
 /** Each bench with its arguments: the full run, and the quick one. */
 const BENCHES: Record<string, { full: string[]; quick: string[] }> = {
   cpu_per_request: { full: [], quick: ["--members", "3000", "--seconds", "2", "--rounds", "1"] },
+  answers: { full: [], quick: ["--members", "3000", "--rounds", "3", "--answers", "20"] },
   geo: { full: [], quick: ["--n", "100000", "--queries", "500"] },
   http: { full: [], quick: ["--members", "3000", "--seconds", "2", "--rounds", "1"] },
   likes: { full: [], quick: ["--seconds", "2", "--rounds", "1"] },

@@ -8,7 +8,8 @@
  *
  * The app is bench/serve.ts (main.ts's app in one process) on 10k members seeded as bench/http.ts
  * seeds them (kit.ts `seedCity`), 500 of them signed in, each calling from an address of their own
- * (TRUST_PROXY) with the headers a browser sends (`Accept-Encoding: gzip, deflate, br`), at c=50.
+ * (TRUST_PROXY) with the headers a browser sends (`Accept-Encoding: gzip, deflate, br`; the "zstd accepted"
+ * calls as current Chromium and Firefox send it, `zstd` named too), at c=50.
  * Each call is measured in rounds that alternate the bare server and the app (the median round).
  *
  * `--cpu-prof`: then each call is driven once more at an app (and the bare server) started with
@@ -43,6 +44,8 @@ const VIEWERS = 500;
 const HOME = { lat: 40.7, lon: -74.0 };
 /** What a browser sends. */
 const BROWSER_ENCODINGS = "gzip, deflate, br";
+/** What current Chromium (123 on) and Firefox (126 on) send: Zstandard named too (Safari does not). */
+const CURRENT_BROWSER_ENCODINGS = "gzip, deflate, br, zstd";
 
 interface Call {
   /** A short name: the row's metric, and `--calls` picks by it. */
@@ -85,7 +88,28 @@ const CALLS: Call[] = [
     path: () => "/api/profile-briefs/map?latMin=40.62&latMax=40.78&lonMin=-74.0&lonMax=-73.966",
     goalUs: 400,
   },
+  {
+    name: "map view (600 in view), zstd accepted",
+    path: () => "/api/profile-briefs/map?latMin=40.62&latMax=40.78&lonMin=-74.0&lonMax=-73.966",
+    encodings: CURRENT_BROWSER_ENCODINGS,
+    goalUs: 400,
+  },
   { name: "by-bounds-800", path: () => BY_BOUNDS, goalUs: 600, goalKB: 60 },
+  {
+    name: "by-bounds-800, zstd accepted",
+    path: () => BY_BOUNDS,
+    encodings: CURRENT_BROWSER_ENCODINGS,
+    goalUs: 600,
+    goalKB: 60,
+  },
+  { name: "by-bounds-800 as rows (form=rows)", path: () => `${BY_BOUNDS}&form=rows`, goalUs: 600, goalKB: 60 },
+  {
+    name: "by-bounds-800 as rows (form=rows), zstd accepted",
+    path: () => `${BY_BOUNDS}&form=rows`,
+    encodings: CURRENT_BROWSER_ENCODINGS,
+    goalUs: 600,
+    goalKB: 60,
+  },
   { name: "by-bounds-800 (gzip only)", path: () => BY_BOUNDS, encodings: "gzip" },
   { name: "by-bounds-800 (not compressed)", path: () => BY_BOUNDS, encodings: "identity" },
 ];

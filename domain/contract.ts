@@ -12,6 +12,7 @@
 
 import * as z from "zod";
 import { HEALTH_CONDITIONS } from "./health.ts";
+import { BriefsRows } from "./contractBriefs.ts";
 import { LOCALES } from "./i18n.ts";
 import { IDENTIFY_RESPONSES } from "./contractIdentify.ts";
 import { HOT_OR_NOT_RESPONSES } from "./contractHotOrNot.ts";
@@ -336,7 +337,7 @@ export const RESPONSES = {
   "PUT /api/profile-position/:profileId": { 200: OwnPosition },
   "GET /api/profile-position/:profileId": { 200: OwnPosition },
   "GET /api/profile-briefs/nearest": { 200: BriefsPage },
-  "GET /api/profile-briefs/by-bounds": { 200: BriefsPage },
+  "GET /api/profile-briefs/by-bounds": { 200: z.union([BriefsPage, BriefsRows]) },
   "GET /api/profile-briefs/map": { 200: MapView },
   "GET /api/profile-briefs/by-sector/:sector": { 200: BriefsPage },
   "GET /api/profile-positions/aggregates": {

@@ -181,6 +181,11 @@ const briefsQuery = z.object(pagingAndFilters);
 
 const boundsQuery = z.object({
   ...pagingAndFilters,
+  /**
+   * `rows`: the page as rows (the field names once, then each member's values in their order):
+   * the same members and figures in about half the bytes. Without it, the spec's objects.
+   */
+  form: z.enum(["rows"]).optional(),
   latMin: latParam,
   lonMin: lonParam,
   latMax: latParam,

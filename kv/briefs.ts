@@ -101,7 +101,9 @@ function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
     profilePicIds: p.profilePicIds,
     lat: at.lat,
     lon: at.lon,
-    distanceMeters: at.distanceMeters,
+    // Whole meters: the shown positions are far coarser, and a fraction of a meter is about
+    // a fifth of a brief's compressed bytes (its digits do not compress).
+    distanceMeters: Math.round(at.distanceMeters),
     tsUpdated: at.tsUpdated,
     isNew: p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
     verified: isVerified(p),

@@ -115,3 +115,21 @@ Deno.test("briefs - a deck's pages answer as the whole history would: rated befo
     closeKv();
   }
 });
+
+Deno.test("briefs - distances are whole meters, nearest first, on every list", async () => {
+  await openKv(":memory:");
+  try {
+    const viewer = newId();
+    await importPositions([{ profileId: viewer, lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false }]);
+    await seed(60, 4);
+    const bounds = { latMin: 33.1, lonMin: -112.4, latMax: 33.8, lonMax: -111.7 };
+    for (const area of [{ kind: "nearest" as const }, { kind: "bounds" as const, bounds }]) {
+      const d = (await profileBriefs(viewer, area, { size: 100 })).items.map((b) => b.distanceMeters!);
+      assert.equal(d.length, 60, area.kind);
+      assert.ok(d.every((x) => Number.isInteger(x) && x >= 0), area.kind);
+      assert.deepEqual(d, [...d].sort((x, y) => x - y), area.kind);
+    }
+  } finally {
+    closeKv();
+  }
+});

@@ -4,10 +4,10 @@
  * page of 800 members: about 225 KB to under 60 KB) for about a millisecond or less.
  */
 
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { brotliCompressSync, constants, gzipSync, zstdCompressSync } from "node:zlib";
 
-/** The encodings the app compresses answers with, best first. */
-export type Encoding = "br" | "gzip";
+/** The encodings the app compresses answers with. */
+export type Encoding = "br" | "gzip" | "zstd";
 
 /** Brotli's quality (0 to 11): 1 compresses JSON about as well as gzip's default, at a third of its cost. */
 export const BROTLI_QUALITY = 1;
@@ -25,6 +25,12 @@ export const BROTLI_QUALITY_LARGE = 0;
 export const LARGE_BYTES = 16 * 1024;
 /** gzip's level (1 to 9): 1 is the fastest; JSON still shrinks to about a quarter. */
 export const GZIP_LEVEL = 1;
+/**
+ * Zstandard's level for answers of `LARGE_BYTES` or more, to callers that name `zstd` (current
+ * Chromium and Firefox; decision 0181): 1 compresses a page of briefs about a third smaller than
+ * Brotli 0, for about two thirds of its CPU.
+ */
+export const ZSTD_LEVEL = 1;
 
 /** `bytes` compressed with `encoding`, in a buffer of their own. */
 export function compressBytes(bytes: Uint8Array, encoding: Encoding): Uint8Array<ArrayBuffer> {
@@ -35,6 +41,10 @@ export function compressBytes(bytes: Uint8Array, encoding: Encoding): Uint8Array
         [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
       },
+    })
+    : encoding === "zstd"
+    ? zstdCompressSync(bytes, {
+      params: { [constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL },
     })
     : gzipSync(bytes, { level: GZIP_LEVEL });
   // A view of the whole buffer (it may be transferred to another thread), else a copy of its own.

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { brotliDecompressSync } from "node:zlib";
+import { brotliDecompressSync, zstdDecompressSync } from "node:zlib";
 import { Hono } from "hono";
 import { COMPRESS_MIN_BYTES, compression, OFF_THREAD_BYTES, stopCompressThread } from "./compression.ts";
 
@@ -20,6 +20,7 @@ app.get("/page", (c) => c.html(page));
 async function decoded(res: Response): Promise<string> {
   const enc = res.headers.get("content-encoding");
   if (enc === "br") return new TextDecoder().decode(brotliDecompressSync(new Uint8Array(await res.arrayBuffer())));
+  if (enc === "zstd") return new TextDecoder().decode(zstdDecompressSync(new Uint8Array(await res.arrayBuffer())));
   if (enc === "gzip" || enc === "deflate") {
     return await new Response(res.body!.pipeThrough(new DecompressionStream(enc))).text();
   }
@@ -43,6 +44,37 @@ Deno.test("compression - a large JSON answer goes in Brotli to a browser, in gzi
     const plain = await app.request("/j/big", { headers: { "accept-encoding": "gzip;q=0, identity" } });
     assert.equal(plain.headers.get("content-encoding"), null);
     assert.deepEqual(await plain.json(), big);
+  } finally {
+    stopCompressThread();
+  }
+});
+
+Deno.test("compression - a caller that names zstd gets large answers in Zstandard, small ones in Brotli; '*' never brings zstd", async () => {
+  try {
+    const current = "gzip, deflate, br, zstd";
+    for (
+      const [path, accept, encoding] of [
+        ["/j/big", current, "zstd"], // off the thread
+        ["/j/medium", current, "br"], // under 16 KB: Brotli
+        ["/j/big", "zstd", "zstd"],
+        ["/j/medium", "zstd", "zstd"], // nothing else accepted
+        ["/j/big", "gzip, br, zstd;q=0", "br"],
+        ["/j/big", "*", "br"],
+      ] as const
+    ) {
+      const res = await app.request(path, { headers: { "accept-encoding": accept } });
+      assert.equal(res.headers.get("content-encoding"), encoding, `${path} ${accept}`);
+      assert.match(res.headers.get("vary") ?? "", /accept-encoding/i);
+      assert.equal(await decoded(res), JSON.stringify(path === "/j/big" ? big : medium));
+    }
+    // Between 16 and 64 KB, on this thread.
+    const mid = { items: big.items.slice(0, 600) };
+    const size = JSON.stringify(mid).length;
+    assert.ok(size >= 16 * 1024 && size < OFF_THREAD_BYTES);
+    const local = new Hono().use(compression()).get("/", (c) => c.json(mid));
+    const res = await local.request("/", { headers: { "accept-encoding": current } });
+    assert.equal(res.headers.get("content-encoding"), "zstd");
+    assert.equal(await decoded(res), JSON.stringify(mid));
   } finally {
     stopCompressThread();
   }

@@ -1,6 +1,7 @@
 /** Members as the map and the lists show them (spec §3 ProfileBrief), and the lists' like filters. */
 
 import type { ApiAnswer } from "../contract.ts";
+import { BRIEF_FIELDS } from "../briefFields.ts";
 
 /** A member as the map and the lists show them (spec §3 ProfileBrief), at their shown position. */
 export type ProfileBrief = ApiAnswer<"GET /api/profile-briefs/nearest">["items"][number];
@@ -43,4 +44,34 @@ export function mapRowOf(m: MarkerFields): MapRow {
 export function mapViewOf(page: BriefsPage): MapView {
   if (page.items.length >= MAP_PROFILE_CAP) return { rows: [], tooMany: true };
   return { rows: page.items.map(mapRowOf), tooMany: false };
+}
+
+/** A page of briefs as rows (`GET /api/profile-briefs/by-bounds?form=rows`). */
+export type BriefsRows = Extract<ApiAnswer<"GET /api/profile-briefs/by-bounds">, { rows: unknown }>;
+
+/**
+ * `page` as rows: the field names once (`BRIEF_FIELDS`), each brief as its values in that order;
+ * the same members and figures as the page's objects, without their keys repeated for each.
+ */
+export function briefRowsOf(page: BriefsPage): BriefsRows {
+  const { items, ...rest } = page;
+  return {
+    fields: [...BRIEF_FIELDS],
+    rows: items.map((b) => [
+      b.profileId,
+      b.profileName,
+      b.profileAge,
+      b.profileChars,
+      b.profileWeight,
+      b.profileHeight,
+      b.profilePicIds,
+      b.lat,
+      b.lon,
+      b.distanceMeters,
+      b.tsUpdated,
+      b.isNew,
+      b.verified,
+    ]),
+    ...rest,
+  };
 }

@@ -96,6 +96,8 @@ let sortKeys = new Uint32Array(1024);
 
 /** Below this many members a sort key keeps at least 16 bits for the member's `a`. */
 const SORT_MAX_N = 1 << 16;
+/** Up to this many members are sorted by insertion alone (at most about n²/2 moves). */
+const SMALL_SORT_N = 48;
 /** The insertion pass gives way to a comparison sort past this many moves a member. */
 const INSERTION_MAX_MOVES = 8;
 
@@ -115,8 +117,22 @@ function sortMembers(
   outM: number[],
   idOf: (m: number) => string,
 ): void {
-  if (n < 2) {
-    for (let i = 0; i < n; i++) (outA[i] = a[i], outM[i] = m[i]);
+  if (n <= SMALL_SORT_N) {
+    // A short answer (nearest 30): an insertion sort in place costs less than the keys' arrays
+    // and a native sort's call.
+    if (a !== outA) { for (let i = 0; i < n; i++) outA[i] = a[i]; }
+    if (m !== outM) { for (let i = 0; i < n; i++) outM[i] = m[i]; }
+    for (let i = 1; i < n; i++) {
+      const x = outA[i], y = outM[i];
+      let j = i;
+      while (j > 0 && (outA[j - 1] > x || (outA[j - 1] === x && idOf(outM[j - 1]) > idOf(y)))) {
+        outA[j] = outA[j - 1];
+        outM[j] = outM[j - 1];
+        j--;
+      }
+      outA[j] = x;
+      outM[j] = y;
+    }
     return;
   }
   const fromA = a === outA ? Float64Array.from(outA) : a, fromM = m === outM ? Int32Array.from(outM) : m;

@@ -24,6 +24,10 @@ Deno.test("TopK.sorted - orders by (a, id) for spread, bunched, crowded and tied
     // Shown points shared by many members: exact ties, ordered by id.
     ["tied", 800, () => Math.floor(rand() * 20) * 1e-8],
     ["large", 70_000, () => Math.floor(rand() * 5000) * 1e-9],
+    // Short answers (nearest 30), sorted by insertion alone: spread, and tied by id.
+    ["short", 31, () => rand() * 1e-6],
+    ["short tied", 48, () => Math.floor(rand() * 4) * 1e-8],
+    ["two", 2, () => 1e-8],
   ];
   for (const [name, n, draw] of shapes) {
     const a = Array.from({ length: n }, draw), m = Array.from({ length: n }, (_, i) => i);

@@ -19,7 +19,7 @@ import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions/mo
 import { saveOwnPosition } from "../ownPosition.ts";
 import { type BriefsArea, type BriefsQuery, DEFAULT_SIZES, mapView, profileBriefs } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
-import { MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
+import { briefRowsOf, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
 import { answer } from "../answer.ts";
 import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
@@ -139,11 +139,25 @@ export const positions = new Hono<AppEnv>()
         () => ({ area: { kind: "nearest" }, q: queryOf(c, "GET /api/profile-briefs/nearest") }),
       ),
   )
-  .get("/profile-briefs/by-bounds", (c) =>
-    briefs(c, "GET /api/profile-briefs/by-bounds", () => {
-      const { latMin, lonMin, latMax, lonMax, ...q } = queryOf(c, "GET /api/profile-briefs/by-bounds");
-      return { area: { kind: "bounds", bounds: { latMin, lonMin, latMax, lonMax } }, q };
-    }))
+  // The spec's objects, or with `form=rows` the same page as rows (about half the bytes to write,
+  // compress and send): a caller asks for the form it reads.
+  .get("/profile-briefs/by-bounds", (c) => {
+    let rows = false;
+    return discovery(
+      c,
+      "GET /api/profile-briefs/by-bounds",
+      () => {
+        const { latMin, lonMin, latMax, lonMax, form, ...q } = queryOf(c, "GET /api/profile-briefs/by-bounds");
+        rows = form === "rows";
+        return { area: { kind: "bounds", bounds: { latMin, lonMin, latMax, lonMax } } as BriefsArea, q };
+      },
+      async (viewerId, area, query) => {
+        const page = await profileBriefs(viewerId, area, query);
+        return rows ? briefRowsOf(page) : page;
+      },
+      (area, q) => q.size ?? DEFAULT_SIZES[area.kind],
+    );
+  })
   // The map's own view of a box: markers as rows, none past the profile cap (decision 0129).
   .get("/profile-briefs/map", (c) =>
     discovery(

@@ -407,6 +407,37 @@ Deno.test("positions - by-bounds: default size 500, the box edges, a box across 
   }
 });
 
+Deno.test("positions - by-bounds with form=rows: the same page, each member a row of the named fields, in fewer bytes", async () => {
+  const t = await testApp();
+  try {
+    const { viewer, others } = await neighbourhood(t, 4);
+    await updateProfile(others[1].profileId, { characteristics: ["top", "oral"], birthdate: "1990-01-01" });
+    const box = "latMin=33&lonMin=-113&latMax=34&lonMax=-111";
+    for (const extra of ["", "&size=2&page=1", "&chars=top"]) {
+      const objects = await t.call("GET", `/api/profile-briefs/by-bounds?${box}${extra}`, { cookie: viewer.cookie });
+      const rows = await t.call("GET", `/api/profile-briefs/by-bounds?${box}${extra}&form=rows`, {
+        cookie: viewer.cookie,
+      });
+      assert.equal(rows.status, 200, rows.text);
+      const { fields, rows: got, ...rest } = rows.data;
+      const { items, ...page } = objects.data;
+      assert.deepEqual(rest, page, extra);
+      assert.deepEqual([...fields].sort(), BRIEF_KEYS);
+      assert.ok(items.length > 0, extra);
+      // Each row, read by the field names, is the member's brief.
+      assert.deepEqual(
+        got.map((row: unknown[]) => Object.fromEntries(fields.map((f: string, i: number) => [f, row[i]]))),
+        items,
+        extra,
+      );
+      // The names once instead of once a member: fewer bytes from a few members on.
+      if (items.length >= 4) assert.ok(rows.text.length < objects.text.length, "fewer bytes");
+    }
+  } finally {
+    t.close();
+  }
+});
+
 Deno.test("positions - the map's view: the by-bounds members as marker rows, filtered, none past the profile cap", async () => {
   const t = await testApp();
   try {
@@ -534,6 +565,7 @@ Deno.test("positions - bad coordinates, sectors and paging are a clear 400; logg
       `/api/profile-briefs/by-bounds?${box}&size=2001`,
       `/api/profile-briefs/by-bounds?${box}&page=-1`,
       `/api/profile-briefs/by-bounds?${box}&page=1.5`,
+      `/api/profile-briefs/by-bounds?${box}&form=columns`,
       "/api/profile-briefs/nearest?size=abc",
       "/api/profile-briefs/by-sector/91:0",
       "/api/profile-briefs/by-sector/0:180",
