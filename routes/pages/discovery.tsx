@@ -53,6 +53,7 @@ function discoveryPage(
     screen?: boolean;
     backForward?: boolean;
     picturesFirst?: boolean;
+    hydrateInSlices?: boolean;
   },
 ) {
   return async (c: Context<AppEnv>) => {
@@ -73,6 +74,7 @@ function discoveryPage(
         screen: opts.screen,
         backForward: opts.backForward,
         picturesFirst: opts.picturesFirst,
+        hydrateInSlices: opts.hydrateInSlices,
       },
     );
   };
@@ -83,8 +85,9 @@ export const tilesPage = discoveryPage(
   TILES_PAGE_SIZE,
   (p) => <Island of={ProfileTiles} props={p} />,
   // Back to the grid from a profile shows it at once, where it was (the back/forward cache); its
-  // first row of pictures is fetched before its scripts (decision 0174).
-  { bodyClass: "discovery-wide", screen: true, backForward: true, picturesFirst: true },
+  // first row of pictures is fetched before its scripts (decision 0174), and its islands hydrate
+  // in slices (decision 0183).
+  { bodyClass: "discovery-wide", screen: true, backForward: true, picturesFirst: true, hydrateInSlices: true },
 );
 
 export const swypePage = discoveryPage(
