@@ -118,7 +118,7 @@ async function traceOnce(
   });
   await page.waitForTimeout(2000);
   const buf = await h.browser.stopTracing();
-  if (cdp) printProfile((await cdp.send("Profiler.stop")).profile as CpuProfile);
+  const profile = cdp ? (await cdp.send("Profiler.stop")).profile as CpuProfile : undefined;
   await context.close();
   const events: TraceEvent[] = JSON.parse(new TextDecoder().decode(buf)).traceEvents;
   // The page's renderer main thread: the one whose navigation started the grid's document.
@@ -147,6 +147,13 @@ async function traceOnce(
       by.set(l, (by.get(l) ?? 0) + (e.tdur ?? e.dur ?? 0) * CPU_RATE / 1000);
     }
     const hydrated = [...new Set(marks.filter((m) => m.ts >= t.ts && m.ts < end).map((m) => m.name))];
+    if (profile) {
+      hydrated.push(
+        `functions: ${
+          ranByFunction(profile, t.ts, end).slice(0, 6).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")
+        }`,
+      );
+    }
     const what = [...by].sort((a, b) =>
       b[1] - a[1]
     ).slice(0, EVERY ? 20 : 6).map(([l, d]) => `${l} ${d.toFixed(0)}`).join(", ") +
@@ -162,26 +169,32 @@ async function traceOnce(
   return { fcp: (fcp - nav.ts) / 1000, tasks: out };
 }
 
-/** The functions that ran longest themselves in a CPU profile (times the slowdown), each with its file. */
 /** The part of a CPU profile (CDP `Profiler.Profile`) read here. */
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  startTime: number;
   samples?: number[];
   timeDeltas?: number[];
 }
 
-function printProfile(profile: CpuProfile): void {
+/**
+ * The functions that ran longest themselves in a CPU profile between `from` and `to` (trace
+ * clock, µs), each with its file and line, in ms times the slowdown, longest first.
+ */
+function ranByFunction(profile: CpuProfile, from: number, to: number): [string, number][] {
   const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
   const samples = profile.samples ?? [], deltas = profile.timeDeltas ?? [];
-  for (let i = 1; i < samples.length; i++) {
+  let at = profile.startTime;
+  for (let i = 0; i < samples.length; i++) {
+    at += deltas[i];
+    if (at < from || at > to || i + 1 >= samples.length) continue;
     const f = byNode.get(samples[i])!.callFrame;
+    if (f.functionName === "(idle)") continue;
     const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}`;
-    self.set(key, (self.get(key) ?? 0) + deltas[i] / 1000);
+    self.set(key, (self.get(key) ?? 0) + deltas[i + 1] * CPU_RATE / 1000);
   }
-  for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
-    console.log(`  ${(ms * CPU_RATE).toFixed(1)} ms  ${k}`);
-  }
+  return [...self].sort((a, b) => b[1] - a[1]);
 }
 
 const median = (xs: number[]) => {

@@ -25,14 +25,18 @@ export interface DiscoveryFrameProps {
   count: number;
   /** Show 'Load More' besides the scroll trigger. */
   loadMoreButton?: boolean;
+  /** Distances as the server wrote them, by metres, for the filter's choices (FilterPanel `written`). */
+  distanceTexts?: Record<string, string>;
   children: ReactNode;
 }
 
 /** Filter, status, the list (children) and the paging at its end. */
-export function DiscoveryFrame({ filter, onFilter, query, count, loadMoreButton, children }: DiscoveryFrameProps) {
+export function DiscoveryFrame(
+  { filter, onFilter, query, count, loadMoreButton, distanceTexts, children }: DiscoveryFrameProps,
+) {
   return (
     <div className="discovery">
-      <FilterPanel value={filter} onChange={onFilter} />
+      <FilterPanel value={filter} onChange={onFilter} written={distanceTexts} />
       <DiscoveryStatus query={query} count={count} />
       {children}
       {count > 0 && (
