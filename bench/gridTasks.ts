@@ -124,7 +124,9 @@ async function traceOnce(
   // The page's renderer main thread: the one whose navigation started the grid's document.
   const nav = events.find((e) =>
     e.name === "navigationStart" && String(e.args?.data?.documentLoaderURL ?? "").includes("/search/tile")
-  )!;
+  );
+  // Now and then the trace misses the navigation's start on a busy machine: that load is made again.
+  if (!nav) return traceOnce(h, cookies);
   const main = events.filter((e) => e.pid === nav.pid && e.tid === nav.tid);
   const fcp = main.find((e) => e.name === "firstContentfulPaint")?.ts ?? nav.ts;
   const tasks = main.filter((e) => e.name === "RunTask" && e.ph === "X" && e.ts >= nav.ts)
