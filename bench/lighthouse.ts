@@ -12,8 +12,9 @@
  * four. On a busy machine that wall time holds the time the renderer waited for a core, so the
  * blocking time and the score follow the machine's load more than the page. With `--cpu-time`,
  * each audit is also made again from the same trace with every task's time set to its thread's
- * CPU time (what a quiet machine would have taken), printed as a second row ("cpu"): the figure
- * to compare pages and changes by when the machine is not quiet.
+ * CPU time, printed as a second row ("cpu"): the figure to compare pages and changes by when the
+ * machine is not quiet. It errs in the page's favour: a task's wait that is not for a core (a synchronous call to
+ * another process, such as the first read of session storage) is left out too.
  *
  * Run: `deno run -A bench/lighthouse.ts [--runs 5] [--pages grid,home] [--keep DIR] [--cpu-time] [--record]`.
  */

@@ -5,6 +5,7 @@
 
 import type { ReactNode } from "react";
 import { type BriefFilter, FilterPanel } from "./FilterPanel.tsx";
+import { formatDistance } from "../domain/format.ts";
 import { DiscoveryStatus, type ListQueryState } from "./DiscoveryStatus.tsx";
 import { LoadMore } from "./LoadMore.tsx";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
@@ -36,7 +37,11 @@ export function DiscoveryFrame(
 ) {
   return (
     <div className="discovery">
-      <FilterPanel value={filter} onChange={onFilter} written={distanceTexts} />
+      <FilterPanel
+        value={filter}
+        onChange={onFilter}
+        distance={distanceTexts && ((m) => distanceTexts[m] ?? formatDistance(m))}
+      />
       <DiscoveryStatus query={query} count={count} />
       {children}
       {count > 0 && (

@@ -124,10 +124,10 @@ export interface FilterPanelProps {
   /** Open on first render (closed by default, to leave the screen to the profiles). */
   open?: boolean;
   /**
-   * Distances as the server wrote them, by metres (islands/queries/briefs.ts `distanceTexts`): a
-   * choice found there is not written again in the browser.
+   * Writes a distance choice (metres): `formatDistance` unless the island has the server's texts
+   * (DiscoveryFrame, islands/queries/briefs.ts `distanceTexts`).
    */
-  written?: Record<string, string>;
+  distance?: (meters: number) => string;
 }
 
 /** A number from an age field: within 18..99, or undefined (empty, or not yet a whole age). */
@@ -140,7 +140,7 @@ function ageInput(v: string): number | undefined {
  * age range, distance, the toggles (online now, with pictures, and any a feature adds), the like
  * filters and the tags by category. Every change applies at once; 'Show results' closes the sheet.
  */
-export function FilterPanel({ value, onChange, open = false, written }: FilterPanelProps) {
+export function FilterPanel({ value, onChange, open = false, distance = formatDistance }: FilterPanelProps) {
   const count = filterCount(value);
   const toggles = value.toggles ?? [];
   return (
@@ -186,7 +186,7 @@ export function FilterPanel({ value, onChange, open = false, written }: FilterPa
             <option value="">{FEEL_TEXTS.anyDistance}</option>
             {FILTER_KMS.map((km) => (
               <option key={km} value={km}>
-                {FEEL_TEXTS.within(written?.[String(km * 1000)] ?? formatDistance(km * 1000))}
+                {FEEL_TEXTS.within(distance(km * 1000))}
               </option>
             ))}
           </select>

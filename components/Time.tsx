@@ -4,7 +4,7 @@
  */
 
 import { useEffect, useState } from "react";
-import { intlLocale, locale, numberFormat } from "../domain/i18n.ts";
+import { intlLocale, locale } from "../domain/i18n.ts";
 import { chatTimeText } from "../domain/screenTexts.ts";
 
 /** `2026-11-21 23:54 UTC` */
@@ -23,7 +23,7 @@ export function Time({ ts }: { ts: number }) {
 
 /** An amount of a unit of time, as short as the language writes it ("5m", "5 min"). */
 function narrow(n: number, unit: "minute" | "hour" | "day"): string {
-  return numberFormat({ style: "unit", unit, unitDisplay: "narrow" }).format(n);
+  return new Intl.NumberFormat(intlLocale(), { style: "unit", unit, unitDisplay: "narrow" }).format(n);
 }
 
 /**

@@ -178,32 +178,9 @@ export function intlLocale(l: Locale = locale()): string {
   return l === "ar" ? "ar-u-nu-latn" : l;
 }
 
-/** The number formats and plural rules made so far, by locale and options. */
-const intlMade = new Map<string, Intl.NumberFormat | Intl.PluralRules>();
-
-/**
- * The number format of a language (the one in use unless `l`) with `options`, made once and kept:
- * making one costs far more than formatting with it (a grid of 30 tiles, each writing its
- * distance, spent most of its hydration making formats).
- */
-export function numberFormat(options: Intl.NumberFormatOptions = {}, l?: Locale): Intl.NumberFormat {
-  const key = `n ${intlLocale(l)} ${JSON.stringify(options)}`;
-  let made = intlMade.get(key) as Intl.NumberFormat | undefined;
-  if (!made) intlMade.set(key, made = new Intl.NumberFormat(intlLocale(l), options));
-  return made;
-}
-
-/** The plural rules of the language in use, made once and kept (as `numberFormat`). */
-function pluralRules(): Intl.PluralRules {
-  const key = `p ${intlLocale()}`;
-  let made = intlMade.get(key) as Intl.PluralRules | undefined;
-  if (!made) intlMade.set(key, made = new Intl.PluralRules(intlLocale()));
-  return made;
-}
-
 /** A count in the language in use (its digits and grouping). */
 export function num(n: number): string {
-  return numberFormat().format(n);
+  return new Intl.NumberFormat(intlLocale()).format(n);
 }
 
 /** The forms of a counted text, by plural category (Arabic uses all six); `#` is the count. */
@@ -211,6 +188,6 @@ export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other
 
 /** The form of a counted text for `n` in the language in use (Intl.PluralRules), the count written in. */
 export function plural(n: number, forms: PluralForms): string {
-  const form = forms[pluralRules().select(n)] ?? forms.other;
+  const form = forms[new Intl.PluralRules(intlLocale()).select(n)] ?? forms.other;
   return form.replaceAll("#", num(n));
 }

@@ -5,7 +5,7 @@
  * A value that reads as no known length or weight is shown as it was typed.
  */
 
-import { numberFormat } from "./i18n.ts";
+import { intlLocale } from "./i18n.ts";
 import { unitsOf } from "./format.ts";
 
 /** Centimetres in one inch. */
@@ -47,9 +47,8 @@ export function parseWeight(text: string | undefined | null): number | null {
 }
 
 function unit(value: number, unit: "centimeter" | "kilogram" | "pound"): string {
-  return numberFormat({ style: "unit", unit, unitDisplay: "short", maximumFractionDigits: 0 }).format(
-    Math.round(value),
-  );
+  return new Intl.NumberFormat(intlLocale(), { style: "unit", unit, unitDisplay: "short", maximumFractionDigits: 0 })
+    .format(Math.round(value));
 }
 
 /** A typed height in the reader's system ("6'1\"" or "185 cm"); as typed when it reads as no height. */

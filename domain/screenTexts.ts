@@ -4,7 +4,7 @@
  * domain/locales/en/screenTexts.ts); and the chat list's relative times ("2 min", "Yesterday").
  */
 
-import { catalogue, intlLocale, type Locale, numberFormat } from "./i18n.ts";
+import { catalogue, intlLocale, type Locale } from "./i18n.ts";
 import * as es from "./locales/es/mod.ts";
 import * as ptBR from "./locales/ptBR/mod.ts";
 import * as fr from "./locales/fr/mod.ts";
@@ -28,7 +28,8 @@ export function chatTimeText(ts: number, at: number, lang: Locale): string {
   if (s < 60) return SCREEN_TEXTS.now;
   // "2 min": Intl writes the minutes in the language.
   if (s < 3600) {
-    return numberFormat({ style: "unit", unit: "minute", unitDisplay: "short" }, lang).format(Math.floor(s / 60));
+    return new Intl.NumberFormat(intlLocale(lang), { style: "unit", unit: "minute", unitDisplay: "short" })
+      .format(Math.floor(s / 60));
   }
   const d = new Date(ts), today = new Date(at);
   const dayStart = (x: Date) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();

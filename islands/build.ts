@@ -285,31 +285,6 @@ function assertNoTranslationInIslands(
   }
 }
 
-/**
- * The packages whose every function a page that loads them runs at once: React DOM's client, whose
- * whole module body runs when it is imported and whose hydration runs right after.
- */
-export const EAGER_COMPILE = [/\/react-dom\/cjs\/react-dom-client\.production\.js$/];
-
-/**
- * V8's explicit compile hint (Chromium 136 and later): a script whose first line is this comment
- * has every function compiled while it is streamed in, off the main thread, rather than each on
- * the main thread when it is first called. Other browsers read a comment.
- */
-export const COMPILE_HINT = "//# allFunctionsCalledOnLoad";
-
-/**
- * Marks with `COMPILE_HINT` the chunks that hold an `EAGER_COMPILE` package: React DOM's module
- * body and then its hydration compiled on the grid's main thread in its longest tasks.
- */
-async function hintEagerCompile(outputs: esbuild.Metafile["outputs"]): Promise<void> {
-  for (const [out, { inputs }] of Object.entries(outputs)) {
-    if (!out.endsWith(".js") || !Object.keys(inputs).some((i) => EAGER_COMPILE.some((re) => re.test(i)))) continue;
-    const file = new URL(out, `file://${Deno.cwd()}/`).pathname;
-    await Deno.writeTextFile(file, `${COMPILE_HINT}\n${await Deno.readTextFile(file)}`);
-  }
-}
-
 /** Builds everything into static/build and returns the manifest. */
 export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> {
   const names = islandNames();
@@ -361,7 +336,6 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
   // For a look at what a bundle holds (esbuild's analyzer reads it): BUILD_METAFILE=<file>.
   const metafileOut = Deno.env.get("BUILD_METAFILE");
   if (metafileOut) await Deno.writeTextFile(metafileOut, JSON.stringify(result.metafile));
-  await hintEagerCompile(outputs);
   await buildWorker(outdir, Object.keys(outputs).map(url), opts.minify ?? true);
   await esbuild.stop();
   await precompress(Object.keys(outputs).map((p) => new URL(p, `file://${Deno.cwd()}/`).pathname));

@@ -1,17 +1,13 @@
 /** The island loader's browser half for React islands: hydrates every marker of one island with its JSON props. */
 
-import { type ComponentType, createElement, type ReactNode, startTransition, useEffect, useLayoutEffect } from "react";
+import { type ComponentType, createElement, type ReactNode, startTransition, useEffect } from "react";
 import { hydrateRoot, type Root } from "react-dom/client";
 import { markers } from "./enhance.ts";
 import { afterLocales } from "./locales.ts";
 
 /** Marks its island hydrated once React has committed it (tests wait for `data-hydrated`). */
 function Hydrated({ el, children }: { el: HTMLElement; children?: ReactNode }) {
-  useLayoutEffect(() => void performance.mark(`committed ${el.dataset.island}`), [el]);
-  useEffect(() => {
-    performance.mark(`effects ${el.dataset.island}`);
-    el.setAttribute("data-hydrated", "");
-  }, [el]);
+  useEffect(() => el.setAttribute("data-hydrated", ""), [el]);
   return children;
 }
 
@@ -35,19 +31,15 @@ const roots = new WeakMap<Element, Root>();
 // deno-lint-ignore no-explicit-any
 export function hydrateIslands(name: string, Component: ComponentType<any>): void {
   loaded.set(name, Component);
-  afterLocales(() => afterFirstPaint(() => hydrateMarkers(name, document, inSlices())));
+  afterLocales(() => afterFirstPaint(() => hydrateMarkers(name, document, location.pathname === sliced)));
 }
-
-/** The path the document was loaded at: a screen opened in the page later (islands/inPage.ts) has another. */
-const loadedPath = globalThis.location?.pathname;
 
 /**
- * Does this page hydrate its islands in slices (`<html data-hydration="slices">`)? Only those of
- * the screen it was loaded with: a screen opened in it later hydrates in one go, as on its own page.
+ * The path of the screen the page was loaded with, when its `<html>` says `data-hydration="slices"`:
+ * its islands hydrate in slices, while a screen opened in the page later (islands/inPage.ts), at
+ * another path, hydrates in one go, as on its own page.
  */
-function inSlices(): boolean {
-  return document.documentElement.dataset.hydration === "slices" && location.pathname === loadedPath;
-}
+const sliced = globalThis.document?.documentElement.dataset.hydration === "slices" ? location.pathname : undefined;
 
 /**
  * Hydrates the islands inside a screen opened in the page (islands/inPage.ts) whose bundles have
@@ -69,7 +61,6 @@ function hydrateMarkers(name: string, within: ParentNode, slices = false): void 
   const Component = loaded.get(name)!;
   for (const { el, props } of markers(name, within)) {
     if (roots.has(el)) continue;
-    performance.mark(`hydrate ${name}`);
     const hydrate = () => {
       roots.set(el, hydrateRoot(el, createElement(Hydrated, { el }, createElement(Component, props))));
     };
