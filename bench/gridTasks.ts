@@ -3,18 +3,18 @@
  * the tap bench's 12 members with pictures), loaded `--runs` times in a fresh page, and for each
  * load its tasks of 50 ms or more at Lighthouse's 4× CPU slowdown (the ones that count as blocking
  * time), each with what it ran: the HTML's parse, style and layout, which scripts it evaluated,
- * which timers and frames it fired, and the islands' hydration (the loader's `hydrate <Name>`,
- * `committed <Name>` and `effects <Name>` user timings). A task's length is its thread's CPU time
- * times 4, so the figures hold on a busy machine, where wall times swing with the load (shown
- * beside each, unscaled). Ends with the median blocking time (the part of each task over 50 ms,
- * summed, from the first paint on) and the longest task.
+ * which timers, frames and React scheduler slices it ran, and any marks the page made in it
+ * (`performance.mark`). A task's length is its thread's CPU time times 4, so the figures hold on a
+ * busy machine, where wall times swing with the load (shown beside each, unscaled). Ends with the
+ * median blocking time (the part of each task over 50 ms, summed, from the first paint on) and the
+ * longest task.
  *
- * Run: `deno run -A bench/gridTasks.ts [--runs 3] [--all] [--every] [--profile]`: `--all` lists the
+ * Run: `deno run -A bench/gridTasks.ts [--runs 3] [--all] [--every] [--profile] [--record]`: `--all` lists the
  * tasks before the first paint too, `--every` names every event under a task, `--profile` samples
- * the JavaScript and prints the functions that ran longest (by name with `E2E_MINIFY=0`).
+ * the JavaScript and names the functions that ran longest in each task (by name with `E2E_MINIFY=0`).
  */
 
-import { arg } from "./kit.ts";
+import { arg, reportRows } from "./kit.ts";
 import { startHarness } from "../tests/e2e/harness.ts";
 import { seedNearby } from "../tests/e2e/tapToPhoto.ts";
 import { createLoginToken } from "../kv/accounts.ts";
@@ -131,7 +131,8 @@ async function traceOnce(
   const fcp = main.find((e) => e.name === "firstContentfulPaint")?.ts ?? nav.ts;
   const tasks = main.filter((e) => e.name === "RunTask" && e.ph === "X" && e.ts >= nav.ts)
     .sort((a, b) => a.ts - b.ts);
-  const marks = main.filter((e) => e.cat.includes("blink.user_timing") && /^(hydrate|committed|effects) /.test(e.name));
+  // The page's own marks (`performance.mark`), named under the task they fell in.
+  const marks = main.filter((e) => e.cat.includes("blink.user_timing") && e.ph !== "X" && e.ph !== "b" && e.ph !== "e");
   const out: { start: number; ms: number; wall: number; what: string; afterFcp: boolean }[] = [];
   for (const t of tasks) {
     // A task's length is its thread's CPU time times the slowdown, as Lighthouse simulates a phone
@@ -205,7 +206,7 @@ const median = (xs: number[]) => {
 };
 
 const h = await startHarness({ limitMs: 30 * 60_000 });
-const blocking: number[] = [], longest: number[] = [];
+const blocking: number[] = [], longest: number[] = [], loads: number[] = [];
 try {
   const s = await seedNearby();
   const { context, page } = await h.newPage("phone");
@@ -215,6 +216,7 @@ try {
   await context.close();
   for (let n = 1; n <= RUNS; n++) {
     const load = Deno.loadavg()[0];
+    loads.push(load);
     const { fcp, tasks } = await traceOnce(h, cookies);
     const counted = tasks.filter((t) => ALL || t.afterFcp);
     const tbt = tasks.filter((t) => t.afterFcp).reduce((s, t) => s + t.ms - 50, 0);
@@ -233,4 +235,24 @@ console.log(
     median(longest).toFixed(0)
   } ms (4× CPU, tasks of 50 ms or more after the first paint)`,
 );
+await reportRows("gridTasks", [
+  {
+    bench: "gridTasks",
+    metric: "signed-in grid: blocking time after the first paint, from each task's CPU time at 4×, median",
+    unit: "ms",
+    value: Math.round(median(blocking)),
+    better: "lower",
+  },
+  {
+    bench: "gridTasks",
+    metric: "signed-in grid: longest task after the first paint, from its CPU time at 4×, median",
+    unit: "ms",
+    value: Math.round(median(longest)),
+    goal: 50,
+    better: "lower",
+  },
+], {
+  note: `deno run -A bench/gridTasks.ts: ${RUNS} loads`,
+  load: [Math.min(...loads), Math.max(...loads)],
+});
 Deno.exit(0);
