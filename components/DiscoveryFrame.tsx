@@ -5,6 +5,7 @@
 
 import type { ReactNode } from "react";
 import { type BriefFilter, FilterPanel } from "./FilterPanel.tsx";
+import { formatDistance } from "../domain/format.ts";
 import { DiscoveryStatus, type ListQueryState } from "./DiscoveryStatus.tsx";
 import { LoadMore } from "./LoadMore.tsx";
 import { DISCOVERY_TEXTS } from "../domain/discovery.ts";
@@ -25,14 +26,22 @@ export interface DiscoveryFrameProps {
   count: number;
   /** Show 'Load More' besides the scroll trigger. */
   loadMoreButton?: boolean;
+  /** Distances as the server wrote them, by metres, for the filter's choices (FilterPanel `written`). */
+  distanceTexts?: Record<string, string>;
   children: ReactNode;
 }
 
 /** Filter, status, the list (children) and the paging at its end. */
-export function DiscoveryFrame({ filter, onFilter, query, count, loadMoreButton, children }: DiscoveryFrameProps) {
+export function DiscoveryFrame(
+  { filter, onFilter, query, count, loadMoreButton, distanceTexts, children }: DiscoveryFrameProps,
+) {
   return (
     <div className="discovery">
-      <FilterPanel value={filter} onChange={onFilter} />
+      <FilterPanel
+        value={filter}
+        onChange={onFilter}
+        distance={distanceTexts && ((m) => distanceTexts[m] ?? formatDistance(m))}
+      />
       <DiscoveryStatus query={query} count={count} />
       {children}
       {count > 0 && (

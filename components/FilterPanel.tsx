@@ -123,6 +123,11 @@ export interface FilterPanelProps {
   onChange: (next: BriefFilter) => void;
   /** Open on first render (closed by default, to leave the screen to the profiles). */
   open?: boolean;
+  /**
+   * Writes a distance choice (metres): `formatDistance` unless the island has the server's texts
+   * (DiscoveryFrame, islands/queries/briefs.ts `distanceTexts`).
+   */
+  distance?: (meters: number) => string;
 }
 
 /** A number from an age field: within 18..99, or undefined (empty, or not yet a whole age). */
@@ -135,7 +140,7 @@ function ageInput(v: string): number | undefined {
  * age range, distance, the toggles (online now, with pictures, and any a feature adds), the like
  * filters and the tags by category. Every change applies at once; 'Show results' closes the sheet.
  */
-export function FilterPanel({ value, onChange, open = false }: FilterPanelProps) {
+export function FilterPanel({ value, onChange, open = false, distance = formatDistance }: FilterPanelProps) {
   const count = filterCount(value);
   const toggles = value.toggles ?? [];
   return (
@@ -179,8 +184,11 @@ export function FilterPanel({ value, onChange, open = false }: FilterPanelProps)
               onChange({ ...value, km: e.currentTarget.value ? Number(e.currentTarget.value) : undefined })}
           >
             <option value="">{FEEL_TEXTS.anyDistance}</option>
-            {FILTER_KMS.map((km) => <option key={km} value={km}>{FEEL_TEXTS.within(formatDistance(km * 1000))}
-            </option>)}
+            {FILTER_KMS.map((km) => (
+              <option key={km} value={km}>
+                {FEEL_TEXTS.within(distance(km * 1000))}
+              </option>
+            ))}
           </select>
         </label>
         <fieldset className="filter-group">

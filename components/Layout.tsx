@@ -33,6 +33,11 @@ export interface LayoutProps {
    * loaded, and this inline script (routes/afterPictures.ts) then adds them (decision 0174).
    */
   afterPicturesScript?: string;
+  /**
+   * The page's islands hydrate in slices, yielding to the browser between them (islands/client.ts):
+   * a page whose islands read nothing another island's effects change (the grid).
+   */
+  hydrateInSlices?: boolean;
 }
 
 /** Escapes a value for an HTML attribute. */
@@ -41,7 +46,12 @@ const attr = (v: string) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;").rep
 /** The HTML document of a page. Focus lands on the main container (spec §2). */
 export function Layout(p: LayoutProps) {
   return (
-    <html lang={pageLang()} dir={dir()} data-theme={p.theme && p.theme !== "system" ? p.theme : undefined}>
+    <html
+      lang={pageLang()}
+      dir={dir()}
+      data-theme={p.theme && p.theme !== "system" ? p.theme : undefined}
+      data-hydration={p.hydrateInSlices ? "slices" : undefined}
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

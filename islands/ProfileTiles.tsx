@@ -39,7 +39,14 @@ function Tiles(props: DiscoveryProps) {
   useEffect(() => list.current ? fetchAheadInView(list.current) : undefined, [briefs]);
   return (
     <>
-      <DiscoveryFrame filter={filter} onFilter={setFilter} query={query} count={briefs.length} loadMoreButton>
+      <DiscoveryFrame
+        filter={filter}
+        onFilter={setFilter}
+        query={query}
+        count={briefs.length}
+        loadMoreButton
+        distanceTexts={props.distanceTexts}
+      >
         <ul className="tiles" ref={list}>
           {briefs.map((b, i) => (
             <li key={b.profileId}>
@@ -64,7 +71,9 @@ function Tiles(props: DiscoveryProps) {
                 />
                 {/* One row at the top: the distance at the end, "New" at the start, on a row of its own under it when both do not fit. */}
                 <span className="tile-top">
-                  <span className="tile-distance">{distanceText(b.distanceMeters)}</span>
+                  <span className="tile-distance">
+                    {props.distanceTexts?.[String(b.distanceMeters)] ?? distanceText(b.distanceMeters)}
+                  </span>
                   {b.isNew && <span className="tile-new">{TEXTS.newMark}</span>}
                 </span>
                 <span className="tile-caption">

@@ -1,6 +1,6 @@
 /** The island loader's browser half for React islands: hydrates every marker of one island with its JSON props. */
 
-import { type ComponentType, createElement, type ReactNode, useEffect } from "react";
+import { type ComponentType, createElement, type ReactNode, startTransition, useEffect } from "react";
 import { hydrateRoot, type Root } from "react-dom/client";
 import { markers } from "./enhance.ts";
 import { afterLocales } from "./locales.ts";
@@ -20,14 +20,26 @@ const roots = new WeakMap<Element, Root>();
 /**
  * Hydrates each `[data-island=name]` element with the component, once the page's translation is
  * in (islands/locales.ts) and the page has painted once: the server's HTML shows first, its photo
- * with it, and hydration comes after. (Not as a transition: a transition's hydration yields to the
- * browser, but the profile editor's islands then failed to hydrate.)
+ * with it, and hydration comes after. On a page whose `<html>` says `data-hydration="slices"` (the
+ * grid: its first view is whole in its HTML, and its islands read nothing another's effects
+ * change), the page's first hydration runs as a transition: React hydrates in slices of a few
+ * milliseconds and yields between them, where it would hold the main thread for the whole island
+ * (a tap meanwhile hydrates the island it lands on at once, and is then handled). Elsewhere an
+ * island hydrates in one go: as a transition the profile editor's islands failed to hydrate, one
+ * island's effects changing what another, still hydrating, rendered.
  */
 // deno-lint-ignore no-explicit-any
 export function hydrateIslands(name: string, Component: ComponentType<any>): void {
   loaded.set(name, Component);
-  afterLocales(() => afterFirstPaint(() => hydrateMarkers(name, document)));
+  afterLocales(() => afterFirstPaint(() => hydrateMarkers(name, document, location.pathname === sliced)));
 }
+
+/**
+ * The path of the screen the page was loaded with, when its `<html>` says `data-hydration="slices"`:
+ * its islands hydrate in slices, while a screen opened in the page later (islands/inPage.ts), at
+ * another path, hydrates in one go, as on its own page.
+ */
+const sliced = globalThis.document?.documentElement.dataset.hydration === "slices" ? location.pathname : undefined;
 
 /**
  * Hydrates the islands inside a screen opened in the page (islands/inPage.ts) whose bundles have
@@ -45,11 +57,15 @@ export function unmountWithin(within: ParentNode): void {
   }
 }
 
-function hydrateMarkers(name: string, within: ParentNode): void {
+function hydrateMarkers(name: string, within: ParentNode, slices = false): void {
   const Component = loaded.get(name)!;
   for (const { el, props } of markers(name, within)) {
     if (roots.has(el)) continue;
-    roots.set(el, hydrateRoot(el, createElement(Hydrated, { el }, createElement(Component, props))));
+    const hydrate = () => {
+      roots.set(el, hydrateRoot(el, createElement(Hydrated, { el }, createElement(Component, props))));
+    };
+    if (slices) startTransition(hydrate);
+    else hydrate();
   }
 }
 

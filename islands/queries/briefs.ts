@@ -108,6 +108,13 @@ export interface DiscoveryProps {
   initial: BriefsPage | null;
   /** The swipe deck's session start: members rated before it are left out (the server's clock). */
   ratedBefore?: number;
+  /**
+   * Distances as the server wrote them, by metres (the tiles): the first page's and the filter's
+   * choices. Hydration shows these texts rather than making the language's number formats, whose
+   * first costs a phone tens of milliseconds in one task. A distance not in it is written in the
+   * browser.
+   */
+  distanceTexts?: Record<string, string>;
 }
 
 /**

@@ -17,13 +17,20 @@ import { knownLocation } from "../../kv/positions/mod.ts";
 import { now } from "../../kv/clock.ts";
 import { type DiscoveryProps, LIST_PAGE_SIZE, SWIPE_PAGE_SIZE, TILES_PAGE_SIZE } from "../../islands/queries/briefs.ts";
 import { titleText } from "../../domain/texts.ts";
+import { distanceText, formatDistance } from "../../domain/format.ts";
+import { FILTER_KMS } from "../../components/FilterPanel.tsx";
 
 /**
  * What every discovery island gets: the caller's profile and own last report (theirs only), and
  * the first page of their nearest briefs without a filter, or null when there is nothing to show
  * yet (no position reported yet, or nobody near): the island then asks the API itself.
  */
-async function discoveryProps(c: Context<AppEnv>, size: number, unrated: boolean): Promise<DiscoveryProps> {
+async function discoveryProps(
+  c: Context<AppEnv>,
+  size: number,
+  unrated: boolean,
+  distanceTexts: boolean,
+): Promise<DiscoveryProps> {
   const myProfileId = c.get("caller")!.profileId;
   const ratedBefore = unrated ? now() : undefined;
   const [known, page] = await Promise.all([
@@ -35,6 +42,15 @@ async function discoveryProps(c: Context<AppEnv>, size: number, unrated: boolean
     known,
     initial: page.items.length > 0 ? page : null,
     ...(ratedBefore !== undefined ? { ratedBefore } : {}),
+    ...(distanceTexts && page.items.length > 0
+      ? {
+        distanceTexts: Object.fromEntries([
+          ...page.items.filter((b) => typeof b.distanceMeters === "number")
+            .map((b) => [String(b.distanceMeters), distanceText(b.distanceMeters)]),
+          ...FILTER_KMS.map((km) => [String(km * 1000), formatDistance(km * 1000)]),
+        ]),
+      }
+      : {}),
   };
 }
 
@@ -53,11 +69,17 @@ function discoveryPage(
     screen?: boolean;
     backForward?: boolean;
     picturesFirst?: boolean;
+    hydrateInSlices?: boolean;
+    /** The island shows distances: the first page's go with it as the server wrote them. */
+    distanceTexts?: boolean;
   },
 ) {
   return async (c: Context<AppEnv>) => {
     // The safety notice's reads and the first page's go together: one wait for the store, not two.
-    const [notice, props] = await Promise.all([safetyNoticeFor(c), discoveryProps(c, size, opts.unrated ?? false)]);
+    const [notice, props] = await Promise.all([
+      safetyNoticeFor(c),
+      discoveryProps(c, size, opts.unrated ?? false, opts.distanceTexts ?? false),
+    ]);
     return renderPage(
       c,
       title,
@@ -73,6 +95,7 @@ function discoveryPage(
         screen: opts.screen,
         backForward: opts.backForward,
         picturesFirst: opts.picturesFirst,
+        hydrateInSlices: opts.hydrateInSlices,
       },
     );
   };
@@ -83,8 +106,16 @@ export const tilesPage = discoveryPage(
   TILES_PAGE_SIZE,
   (p) => <Island of={ProfileTiles} props={p} />,
   // Back to the grid from a profile shows it at once, where it was (the back/forward cache); its
-  // first row of pictures is fetched before its scripts (decision 0174).
-  { bodyClass: "discovery-wide", screen: true, backForward: true, picturesFirst: true },
+  // first row of pictures is fetched before its scripts (decision 0174), and its islands hydrate
+  // in slices (decision 0183).
+  {
+    bodyClass: "discovery-wide",
+    screen: true,
+    backForward: true,
+    picturesFirst: true,
+    hydrateInSlices: true,
+    distanceTexts: true,
+  },
 );
 
 export const swypePage = discoveryPage(

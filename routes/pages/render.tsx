@@ -53,6 +53,12 @@ export interface PageOptions {
    * (routes/afterPictures.ts, decision 0174).
    */
   picturesFirst?: boolean;
+  /**
+   * The page's islands hydrate in slices, React yielding to the browser every few milliseconds
+   * instead of holding the main thread for a whole island (islands/client.ts, decision 0183). Only
+   * for a page whose islands read nothing another island's effects change: the grid.
+   */
+  hydrateInSlices?: boolean;
 }
 
 /** A page of one section (`className`) under its heading: `title` in the language in use. */
@@ -141,6 +147,7 @@ export async function renderPage(
       livePort={caller ? livePort() : null}
       speculationRules={tabs ? SPECULATION_RULES : undefined}
       afterPicturesScript={opts.picturesFirst && assets.length ? AFTER_PICTURES_SCRIPT : undefined}
+      hydrateInSlices={opts.hydrateInSlices && assets.length > 0}
     />,
   );
   // Never kept by a shared cache; a member's page is not kept on the device unless Back may show it.
