@@ -73,8 +73,17 @@ const DELETE_REFUSALS: Record<DeleteRefusal, () => Error> = {
 const CONVERSATION_LIMITS = ["newConversationsPerDay", "newMemberConversations"] as const;
 /** The limits every message counts. */
 const MESSAGE_LIMITS = ["messageByAccount", "newMemberMessages"] as const;
-/** Tries of a send whose counts moved under it (the same member sending at once). */
-const SEND_ATTEMPTS = 5;
+/**
+ * Tries of a send whose counts moved under it (the same member sending at once, from several
+ * instances or tabs). Each retry first waits a random part of a doubling pause (full jitter), so
+ * sends that met come back apart instead of meeting again.
+ */
+const SEND_ATTEMPTS = 10;
+
+/** The pause before retry `attempt` of a send whose counts moved: up to 2, 4, 8 … 64 ms. */
+function sendRetryPause(attempt: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, Math.random() * 2 ** Math.min(attempt, 6)));
+}
 
 /** The limits that apply to a private message of `caller` (the conversation's counted only if it is new). */
 function privateLimits(caller: { accountId: string; roles: readonly string[]; accountCreated: number }) {
@@ -231,6 +240,7 @@ export const messages = new Hono<AppEnv>()
         } catch (e) {
           // Another send of this member moved a count meanwhile: read the counts again and retry.
           if (!(e instanceof SendConflict) || attempt >= SEND_ATTEMPTS) throw e;
+          await sendRetryPause(attempt);
           [hits, notification] = await readCounts();
           const again = refusal(hits);
           if (again) throw again;
@@ -254,6 +264,7 @@ export const messages = new Hono<AppEnv>()
         );
       } catch (e) {
         if (!(e instanceof SendConflict) || attempt >= SEND_ATTEMPTS) throw e;
+        await sendRetryPause(attempt);
         [hits] = await readCounts();
       }
     }
