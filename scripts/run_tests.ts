@@ -273,6 +273,127 @@ async function runProcess(
   return { counts: summary, timed, ok: status.success && summary !== null, tail: tail.join("\n") };
 }
 
+/**
+ * One Chromium for a test process's browser files (tests/e2e/browserServer.ts): started before the
+ * process, its address handed over as E2E_BROWSER_URL, closed after it. Null when it did not start
+ * (each test then launches its own, as without it).
+ */
+async function startSharedBrowser(label: string): Promise<{ url: string; stop(): Promise<void> } | null> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root}/tests/e2e/browserServer.ts`],
+    cwd: root,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const stdin = child.stdin.getWriter();
+  const stop = async () => {
+    await stdin.close().catch(() => {});
+    await child.status;
+  };
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const first = await Promise.race([
+    reader.read().then((r) => r.value?.trim() ?? ""),
+    new Promise<string>((r) => timer = setTimeout(r, 60_000, "")),
+  ]);
+  clearTimeout(timer);
+  void reader.cancel().catch(() => {});
+  if (!first.startsWith("http://")) {
+    console.log(`[${label}] the shared browser did not start; its browser tests launch their own`);
+    child.kill();
+    await child.status;
+    return null;
+  }
+  return { url: first, stop };
+}
+
+/** What a process is, for the CPU breakdown: Chromium by its role, Deno by what it runs, else its name. */
+export function processKind(argv: string[]): string {
+  const exe = argv[0]?.split("/").pop() ?? "?";
+  if (exe === "chromium" || argv[0]?.endsWith("/chromium")) {
+    const type = argv.find((a) => a.startsWith("--type="))?.slice(7);
+    return `chromium ${type ?? "browser"}`;
+  }
+  if (exe === "deno") {
+    if (argv[1] === "test") return "deno test";
+    if (argv[1] === "check") return "deno check";
+    const script = argv.find((a) => /\.ts$/.test(a))?.split("/").pop();
+    return `deno ${script ?? argv[1] ?? ""}`.trim();
+  }
+  return exe || "?";
+}
+
+/**
+ * The CPU of every process this run started and all theirs, by kind, read from /proc once a
+ * second (Linux only). The CPU line of `cpuSeconds` counts only processes that were waited for:
+ * not Chromium's renderers (their zygote outlives the browser that started it) nor a KV Connect
+ * test server (left to end with its process). This one sees every descendant while it lives, and
+ * keeps each one's last reading (a process's last second may be missed).
+ */
+export function cpuSampler(): { stop(): Map<string, number> } | null {
+  try {
+    Deno.statSync("/proc/self/stat");
+  } catch {
+    return null;
+  }
+  const me = String(Deno.pid);
+  const seen = new Map<string, { kind: string; cpu: number }>();
+  const sample = () => {
+    const parents = new Map<string, string>(), stats = new Map<string, string[]>();
+    for (const e of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(e.name)) continue;
+      try {
+        const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        parents.set(e.name, f[1]);
+        stats.set(e.name, f);
+      } catch { /* ended meanwhile */ }
+    }
+    for (const [pid, f] of stats) {
+      let p: string | undefined = pid, ours = false;
+      for (let i = 0; i < 20 && p && p !== "0" && p !== "1"; i++) {
+        p = parents.get(p);
+        if (p === me) {
+          ours = true;
+          break;
+        }
+      }
+      if (!ours) continue;
+      // utime, stime: the 12th and 13th fields after the name; starttime (the 20th) tells a reused pid apart.
+      const key = `${pid}:${f[19]}`, cpu = (Number(f[11]) + Number(f[12])) / 100;
+      const known = seen.get(key);
+      if (known) known.cpu = Math.max(known.cpu, cpu);
+      else {
+        let argv: string[] = [];
+        try {
+          argv = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0").filter(Boolean);
+        } catch { /* ended meanwhile */ }
+        seen.set(key, { kind: processKind(argv), cpu });
+      }
+    }
+  };
+  const timer = setInterval(sample, 1000);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      const byKind = new Map<string, number>();
+      for (const { kind, cpu } of seen.values()) byKind.set(kind, (byKind.get(kind) ?? 0) + cpu);
+      return byKind;
+    },
+  };
+}
+
+/** The breakdown's line: `CPU by kind: chromium renderer 5m10s, deno test 3m02s, … (sampled total 11m40s)`. */
+export function cpuByKindLine(byKind: Map<string, number>, self: number): string {
+  const ms = (s: number) => `${Math.floor(Math.round(s) / 60)}m${String(Math.round(s) % 60).padStart(2, "0")}s`;
+  const all = [...byKind.entries(), ["runner", self] as [string, number]].sort((a, b) => b[1] - a[1]);
+  const total = all.reduce((n, [, s]) => n + s, 0);
+  return `CPU by kind (every process, sampled from /proc): ${all.map(([k, s]) => `${k} ${ms(s)}`).join(", ")}; ` +
+    `total ${ms(total)}`;
+}
+
 /** A remote-lane run with its tests' files named " on remote KV", apart from the same files' local times. */
 function onRemoteKv<T extends { timed: Timed[] }>(r: T): T {
   return { ...r, timed: r.timed.map((t) => ({ ...t, file: `${t.file} on remote KV` })) };
@@ -329,8 +450,11 @@ if (import.meta.main) {
   const add = (c: Counts) => {
     for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += c[k];
   };
+  const sampler = cpuSampler();
   const finish = (code: number): never => {
-    console.log(timeLine(performance.now() - started, cpuSeconds()));
+    const cpu = cpuSeconds();
+    console.log(timeLine(performance.now() - started, cpu));
+    if (sampler && cpu) console.log(cpuByKindLine(sampler.stop(), cpu.self));
     console.log(summaryLine(total, performance.now() - started));
     Deno.removeSync(tmp, { recursive: true });
     Deno.exit(code);
@@ -354,12 +478,24 @@ if (import.meta.main) {
   if (remote.length) {
     console.log(`and ${remote.flat().length} of them again on remote KV in ${remote.length} more (REMOTE_LANE)`);
   }
+  // A process that runs two browser files or more gets one Chromium for all of them (tests/e2e/browserServer.ts).
+  const sharing = Deno.env.get("E2E_SHARED_BROWSER") !== "0";
+  const withBrowser = async (label: string, g: string[], env: Record<string, string> = {}) => {
+    const browser = sharing && g.filter((f) => f.startsWith("./tests/e2e/")).length >= 2
+      ? await startSharedBrowser(label)
+      : null;
+    try {
+      return await runProcess(label, g, flags, tmp, browser ? { ...env, E2E_BROWSER_URL: browser.url } : env);
+    } finally {
+      await browser?.stop();
+    }
+  };
   const runs = await Promise.all([
-    ...groups.map((g, i) => runProcess(`p${i + 1}`, g, flags, tmp)),
+    ...groups.map((g, i) => withBrowser(`p${i + 1}`, g)),
     // Their times named apart (" on remote KV"): they are not the local runs' weights.
     ...remote.map((g, i) => runProcess(`remote${i + 1}`, g, flags, tmp, { TEST_KV: "remote" }).then(onRemoteKv)),
   ]);
-  if (serial.length) runs.push(await runProcess("alone", serial, flags, tmp));
+  if (serial.length) runs.push(await withBrowser("alone", serial));
 
   let ok = true;
   const timed: Timed[] = [];
