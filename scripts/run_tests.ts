@@ -308,6 +308,53 @@ async function startSharedBrowser(label: string): Promise<{ url: string; stop():
   return { url: first, stop };
 }
 
+/**
+ * A KV Connect test server (scripts/kvConnect.ts, 5 ms late or TEST_KV_RTT_MS) for one remote-lane
+ * process, shared by every file it runs (TEST_KV_SERVER, tests/remoteKv.ts): without it each file
+ * starts its own, a Deno start and its wait per file. Null when it did not answer (each file then
+ * starts its own, as without it).
+ */
+async function startKvServer(label: string): Promise<{ env: Record<string, string>; stop(): Promise<void> } | null> {
+  // A free port: asked of the system, then given to the server.
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const token = crypto.randomUUID().replaceAll("-", "");
+  const rtt = Deno.env.get("TEST_KV_RTT_MS") ?? "5";
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root}/scripts/kvConnect.ts`, "--port", String(port), "--path", ":memory:", "--rtt-ms", rtt]
+      .concat(["--token", token, "--exit-with-stdin", "--log-refusals"]),
+    cwd: root,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  const stdin = child.stdin.getWriter();
+  const stop = async () => {
+    await stdin.close().catch(() => {});
+    await child.status;
+  };
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+    try {
+      // A metadata exchange, as a client's first call (answered once the server listens).
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ supportedVersions: [2, 3] }),
+      });
+      await res.body?.cancel();
+      if (res.ok) return { env: { TEST_KV_SERVER: url, DENO_KV_ACCESS_TOKEN: token }, stop };
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  console.log(`[${label}] the KV Connect test server did not start; each file starts its own`);
+  await stop();
+  return null;
+}
+
 /** What a process is, for the CPU breakdown: Chromium by its role, Deno by what it runs, else its name. */
 export function processKind(argv: string[]): string {
   const exe = argv[0]?.split("/").pop() ?? "?";
@@ -493,7 +540,14 @@ if (import.meta.main) {
   const runs = await Promise.all([
     ...groups.map((g, i) => withBrowser(`p${i + 1}`, g)),
     // Their times named apart (" on remote KV"): they are not the local runs' weights.
-    ...remote.map((g, i) => runProcess(`remote${i + 1}`, g, flags, tmp, { TEST_KV: "remote" }).then(onRemoteKv)),
+    ...remote.map(async (g, i) => {
+      const kv = await startKvServer(`remote${i + 1}`);
+      try {
+        return onRemoteKv(await runProcess(`remote${i + 1}`, g, flags, tmp, { TEST_KV: "remote", ...kv?.env }));
+      } finally {
+        await kv?.stop();
+      }
+    }),
   ]);
   if (serial.length) runs.push(await withBrowser("alone", serial));
 
