@@ -1,16 +1,20 @@
 /**
- * The test suite as `deno task test` runs it: type-checks every test file once and builds the
- * islands once (tests/islands_build.ts), the two side by side, then runs the files in DENO_JOBS
- * `deno test` processes side by side (each process runs its share one file after another, as
- * `deno test` does), then the files that must run alone (SERIAL) in one more process. Prints each
- * file's results as it ends, the ten slowest tests, the run's wall and CPU time, and one total line
- * in `deno test`'s own form (`ok | N passed | M failed (…)`), which .ci/run reads. Exits non-zero when a test failed or a process did not finish its files.
+ * The test suite as `deno task test` runs it: builds the islands once (tests/islands_build.ts),
+ * then runs the files in DENO_JOBS `deno test` processes side by side (each process runs its share
+ * one file after another, as `deno test` does; one that runs two browser files or more gets one
+ * Chromium for them, tests/e2e/browserServer.ts), beside them type-checks every test file once,
+ * then runs the files that must run alone (SERIAL) in one more process. Prints each file's results
+ * as it ends, the ten slowest tests, the run's wall and CPU time and its CPU by kind of process,
+ * and one total line in `deno test`'s own form (`ok | N passed | M failed (…)`), which .ci/run
+ * reads. Exits non-zero when a test failed, a file did not type-check, or a process did not finish
+ * its files.
  *
  * Arguments: files or folders to run (default: every test file), and flags passed on to
  * `deno test` (e.g. `--filter=name`). DENO_JOBS: how many processes (default: the number of cores,
  * 2 to 4). Why processes and not `deno test --parallel`: a test file's environment variables
  * (Deno.env.set) and the harness's are the whole process's; files in one process never overlap.
- * See docs/decisions/0146-test-suite-parallel-shared-build.md.
+ * E2E_SHARED_BROWSER=0: no shared Chromium. See docs/decisions/0146-test-suite-parallel-shared-build.md and
+ * 0176-suite-shared-browser-cpu-by-kind.md.
  */
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -235,6 +239,7 @@ async function runProcess(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  running.add(child);
   let block: string[] = [], summary: Counts | null = null, reported = false;
   const tail: string[] = [];
   const flush = () => {
@@ -265,6 +270,7 @@ async function runProcess(
   };
   await Promise.all([read(child.stdout), read(child.stderr)]);
   const status = await child.status;
+  running.delete(child);
   flush();
   let timed: Timed[] = [];
   try {
@@ -447,24 +453,25 @@ function onRemoteKv<T extends { timed: Timed[] }>(r: T): T {
 }
 
 /**
- * Before the test processes: every file type-checked once (the processes skip it; a file that does
- * not check fails the run) and, when a browser or page test is among them, the islands built once
- * (so no process waits on another's build). The two share nothing: they run side by side, and each
- * one's seconds are printed.
+ * Beside the test processes: every file type-checked once (the processes skip it; a file that
+ * does not check fails the run, and the processes still running are stopped). Before them, when a
+ * browser or page test is among them, the islands built once (so no process waits on another's
+ * build). The check does not hold the processes back: on a fresh clone it is the longest step
+ * before them (about 24 s of CPU), and they need only the build. Each one's seconds are printed.
  */
-async function prepare(files: string[], noCheck: boolean): Promise<{ checked: boolean }> {
+function prepare(files: string[], noCheck: boolean): { checked: Promise<boolean>; built: Promise<void> } {
   const timed = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
     const t = performance.now();
     const r = await f();
     console.log(`${what}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
     return r;
   };
-  const check = noCheck
+  const checked = noCheck
     ? Promise.resolve(true)
     : timed("type check", async () =>
       (await new Deno.Command(Deno.execPath(), { args: ["check", "--quiet", ...files], cwd: root }).spawn().status)
         .success);
-  const build = files.some((f) => f.startsWith("./tests/e2e/") || f.startsWith("./routes/pages/"))
+  const built = files.some((f) => f.startsWith("./tests/e2e/") || f.startsWith("./routes/pages/"))
     ? timed("islands build", async () => {
       const out = await new Deno.Command(Deno.execPath(), {
         args: ["eval", `await (await import("${root}/tests/islands_build.ts")).sharedBuild();`],
@@ -473,9 +480,11 @@ async function prepare(files: string[], noCheck: boolean): Promise<{ checked: bo
       if (!out.success) console.log("the shared build failed; each test process will try it again");
     })
     : Promise.resolve();
-  const [checked] = await Promise.all([check, build]);
-  return { checked };
+  return { checked, built };
 }
+
+/** The test processes running now, stopped when the type check fails. */
+const running = new Set<Deno.ChildProcess>();
 
 if (import.meta.main) {
   const started = performance.now();
@@ -507,12 +516,15 @@ if (import.meta.main) {
     Deno.exit(code);
   };
 
-  const prepared = await prepare(files, flags.includes("--no-check"));
-  if (!prepared.checked) {
+  const prepared = prepare(files, flags.includes("--no-check"));
+  void prepared.checked.then((ok) => {
+    if (ok) return;
     total.failed++;
     console.log("FAILED: the test files do not type-check (deno check above)");
+    for (const child of running) child.kill();
     finish(1);
-  }
+  });
+  await prepared.built;
 
   const weight = weigher();
   const serial = files.filter((f) => SERIAL.has(f));
@@ -551,6 +563,8 @@ if (import.meta.main) {
   ]);
   if (serial.length) runs.push(await withBrowser("alone", serial));
 
+  // The check ends long before the processes; a failed one has ended the run already.
+  await prepared.checked;
   let ok = true;
   const timed: Timed[] = [];
   for (const r of runs) {
