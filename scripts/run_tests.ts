@@ -363,6 +363,8 @@ async function startKvServer(label: string): Promise<{ env: Record<string, strin
 
 /** What a process is, for the CPU breakdown: Chromium by its role, Deno by what it runs, else its name. */
 export function processKind(argv: string[]): string {
+  // Chromium's children set their title: their arguments come back as one string.
+  if (argv.length === 1 && argv[0].includes(" ")) argv = argv[0].split(" ");
   const exe = argv[0]?.split("/").pop() ?? "?";
   if (exe === "chromium" || argv[0]?.endsWith("/chromium")) {
     const type = argv.find((a) => a.startsWith("--type="))?.slice(7);
@@ -416,13 +418,14 @@ export function cpuSampler(): { stop(): Map<string, number> } | null {
       // utime, stime: the 12th and 13th fields after the name; starttime (the 20th) tells a reused pid apart.
       const key = `${pid}:${f[19]}`, cpu = (Number(f[11]) + Number(f[12])) / 100;
       const known = seen.get(key);
-      if (known) known.cpu = Math.max(known.cpu, cpu);
+      // A shell seen first may have become what it runs since (Debian's chromium is a script that execs it).
+      if (known && known.kind !== "sh") known.cpu = Math.max(known.cpu, cpu);
       else {
         let argv: string[] = [];
         try {
           argv = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0").filter(Boolean);
         } catch { /* ended meanwhile */ }
-        seen.set(key, { kind: processKind(argv), cpu });
+        seen.set(key, { kind: processKind(argv), cpu: Math.max(cpu, known?.cpu ?? 0) });
       }
     }
   };
