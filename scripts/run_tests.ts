@@ -1,16 +1,20 @@
 /**
- * The test suite as `deno task test` runs it: type-checks every test file once and builds the
- * islands once (tests/islands_build.ts), the two side by side, then runs the files in DENO_JOBS
- * `deno test` processes side by side (each process runs its share one file after another, as
- * `deno test` does), then the files that must run alone (SERIAL) in one more process. Prints each
- * file's results as it ends, the ten slowest tests, the run's wall and CPU time, and one total line
- * in `deno test`'s own form (`ok | N passed | M failed (…)`), which .ci/run reads. Exits non-zero when a test failed or a process did not finish its files.
+ * The test suite as `deno task test` runs it: builds the islands once (tests/islands_build.ts),
+ * then runs the files in DENO_JOBS `deno test` processes side by side (each process runs its share
+ * one file after another, as `deno test` does; one that runs two browser files or more gets one
+ * Chromium for them, tests/e2e/browserServer.ts), beside them type-checks every test file once,
+ * then runs the files that must run alone (SERIAL) in one more process. Prints each file's results
+ * as it ends, the ten slowest tests, the run's wall and CPU time and its CPU by kind of process,
+ * and one total line in `deno test`'s own form (`ok | N passed | M failed (…)`), which .ci/run
+ * reads. Exits non-zero when a test failed, a file did not type-check, or a process did not finish
+ * its files.
  *
  * Arguments: files or folders to run (default: every test file), and flags passed on to
  * `deno test` (e.g. `--filter=name`). DENO_JOBS: how many processes (default: the number of cores,
  * 2 to 4). Why processes and not `deno test --parallel`: a test file's environment variables
  * (Deno.env.set) and the harness's are the whole process's; files in one process never overlap.
- * See docs/decisions/0146-test-suite-parallel-shared-build.md.
+ * E2E_SHARED_BROWSER=0: no shared Chromium. See docs/decisions/0146-test-suite-parallel-shared-build.md and
+ * 0176-suite-shared-browser-cpu-by-kind.md.
  */
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -235,6 +239,7 @@ async function runProcess(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  running.add(child);
   let block: string[] = [], summary: Counts | null = null, reported = false;
   const tail: string[] = [];
   const flush = () => {
@@ -265,6 +270,7 @@ async function runProcess(
   };
   await Promise.all([read(child.stdout), read(child.stderr)]);
   const status = await child.status;
+  running.delete(child);
   flush();
   let timed: Timed[] = [];
   try {
@@ -273,30 +279,202 @@ async function runProcess(
   return { counts: summary, timed, ok: status.success && summary !== null, tail: tail.join("\n") };
 }
 
+/**
+ * One Chromium for a test process's browser files (tests/e2e/browserServer.ts): started before the
+ * process, its address handed over as E2E_BROWSER_URL, closed after it. Null when it did not start
+ * (each test then launches its own, as without it).
+ */
+async function startSharedBrowser(label: string): Promise<{ url: string; stop(): Promise<void> } | null> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root}/tests/e2e/browserServer.ts`],
+    cwd: root,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const stdin = child.stdin.getWriter();
+  const stop = async () => {
+    await stdin.close().catch(() => {});
+    await child.status;
+  };
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const first = await Promise.race([
+    reader.read().then((r) => r.value?.trim() ?? ""),
+    new Promise<string>((r) => timer = setTimeout(r, 60_000, "")),
+  ]);
+  clearTimeout(timer);
+  void reader.cancel().catch(() => {});
+  if (!first.startsWith("http://")) {
+    console.log(`[${label}] the shared browser did not start; its browser tests launch their own`);
+    child.kill();
+    await child.status;
+    return null;
+  }
+  return { url: first, stop };
+}
+
+/**
+ * A KV Connect test server (scripts/kvConnect.ts, 5 ms late or TEST_KV_RTT_MS) for one remote-lane
+ * process, shared by every file it runs (TEST_KV_SERVER, tests/remoteKv.ts): without it each file
+ * starts its own, a Deno start and its wait per file. Null when it did not answer (each file then
+ * starts its own, as without it).
+ */
+async function startKvServer(label: string): Promise<{ env: Record<string, string>; stop(): Promise<void> } | null> {
+  // A free port: asked of the system, then given to the server.
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const token = crypto.randomUUID().replaceAll("-", "");
+  const rtt = Deno.env.get("TEST_KV_RTT_MS") ?? "5";
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root}/scripts/kvConnect.ts`, "--port", String(port), "--path", ":memory:", "--rtt-ms", rtt]
+      .concat(["--token", token, "--exit-with-stdin", "--log-refusals"]),
+    cwd: root,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  const stdin = child.stdin.getWriter();
+  const stop = async () => {
+    await stdin.close().catch(() => {});
+    await child.status;
+  };
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+    try {
+      // A metadata exchange, as a client's first call (answered once the server listens).
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ supportedVersions: [2, 3] }),
+      });
+      await res.body?.cancel();
+      if (res.ok) return { env: { TEST_KV_SERVER: url, DENO_KV_ACCESS_TOKEN: token }, stop };
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  console.log(`[${label}] the KV Connect test server did not start; each file starts its own`);
+  await stop();
+  return null;
+}
+
+/** What a process is, for the CPU breakdown: Chromium by its role, Deno by what it runs, else its name. */
+export function processKind(argv: string[]): string {
+  // Chromium's children set their title: their arguments come back as one string.
+  if (argv.length === 1 && argv[0].includes(" ")) argv = argv[0].split(" ");
+  const exe = argv[0]?.split("/").pop() ?? "?";
+  if (exe === "chromium" || argv[0]?.endsWith("/chromium")) {
+    const type = argv.find((a) => a.startsWith("--type="))?.slice(7);
+    return `chromium ${type ?? "browser"}`;
+  }
+  if (exe === "deno") {
+    if (argv[1] === "test") return "deno test";
+    if (argv[1] === "check") return "deno check";
+    const script = argv.find((a) => /\.ts$/.test(a))?.split("/").pop();
+    return `deno ${script ?? argv[1] ?? ""}`.trim();
+  }
+  return exe || "?";
+}
+
+/**
+ * The CPU of every process this run started and all theirs, by kind, read from /proc once a
+ * second (Linux only). The CPU line of `cpuSeconds` counts only processes that were waited for:
+ * not Chromium's renderers (their zygote outlives the browser that started it) nor a KV Connect
+ * test server (left to end with its process). This one sees every descendant while it lives, and
+ * keeps each one's last reading (a process's last second may be missed).
+ */
+export function cpuSampler(): { stop(): Map<string, number> } | null {
+  try {
+    Deno.statSync("/proc/self/stat");
+  } catch {
+    return null;
+  }
+  const me = String(Deno.pid);
+  const seen = new Map<string, { kind: string; cpu: number }>();
+  const sample = () => {
+    const parents = new Map<string, string>(), stats = new Map<string, string[]>();
+    for (const e of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(e.name)) continue;
+      try {
+        const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        parents.set(e.name, f[1]);
+        stats.set(e.name, f);
+      } catch { /* ended meanwhile */ }
+    }
+    for (const [pid, f] of stats) {
+      let p: string | undefined = pid, ours = false;
+      for (let i = 0; i < 20 && p && p !== "0" && p !== "1"; i++) {
+        p = parents.get(p);
+        if (p === me) {
+          ours = true;
+          break;
+        }
+      }
+      if (!ours) continue;
+      // utime, stime: the 12th and 13th fields after the name; starttime (the 20th) tells a reused pid apart.
+      const key = `${pid}:${f[19]}`, cpu = (Number(f[11]) + Number(f[12])) / 100;
+      const known = seen.get(key);
+      // A shell seen first may have become what it runs since (Debian's chromium is a script that execs it).
+      if (known && known.kind !== "sh") known.cpu = Math.max(known.cpu, cpu);
+      else {
+        let argv: string[] = [];
+        try {
+          argv = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0").filter(Boolean);
+        } catch { /* ended meanwhile */ }
+        seen.set(key, { kind: processKind(argv), cpu: Math.max(cpu, known?.cpu ?? 0) });
+      }
+    }
+  };
+  const timer = setInterval(sample, 1000);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      const byKind = new Map<string, number>();
+      for (const { kind, cpu } of seen.values()) byKind.set(kind, (byKind.get(kind) ?? 0) + cpu);
+      return byKind;
+    },
+  };
+}
+
+/** The breakdown's line: `CPU by kind: chromium renderer 5m10s, deno test 3m02s, … (sampled total 11m40s)`. */
+export function cpuByKindLine(byKind: Map<string, number>, self: number): string {
+  const ms = (s: number) => `${Math.floor(Math.round(s) / 60)}m${String(Math.round(s) % 60).padStart(2, "0")}s`;
+  const all = [...byKind.entries(), ["runner", self] as [string, number]].sort((a, b) => b[1] - a[1]);
+  const total = all.reduce((n, [, s]) => n + s, 0);
+  return `CPU by kind (every process, sampled from /proc): ${all.map(([k, s]) => `${k} ${ms(s)}`).join(", ")}; ` +
+    `total ${ms(total)}`;
+}
+
 /** A remote-lane run with its tests' files named " on remote KV", apart from the same files' local times. */
 function onRemoteKv<T extends { timed: Timed[] }>(r: T): T {
   return { ...r, timed: r.timed.map((t) => ({ ...t, file: `${t.file} on remote KV` })) };
 }
 
 /**
- * Before the test processes: every file type-checked once (the processes skip it; a file that does
- * not check fails the run) and, when a browser or page test is among them, the islands built once
- * (so no process waits on another's build). The two share nothing: they run side by side, and each
- * one's seconds are printed.
+ * Beside the test processes: every file type-checked once (the processes skip it; a file that
+ * does not check fails the run, and the processes still running are stopped). Before them, when a
+ * browser or page test is among them, the islands built once (so no process waits on another's
+ * build). The check does not hold the processes back: on a fresh clone it is the longest step
+ * before them (about 24 s of CPU), and they need only the build. Each one's seconds are printed.
  */
-async function prepare(files: string[], noCheck: boolean): Promise<{ checked: boolean }> {
+function prepare(files: string[], noCheck: boolean): { checked: Promise<boolean>; built: Promise<void> } {
   const timed = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
     const t = performance.now();
     const r = await f();
     console.log(`${what}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
     return r;
   };
-  const check = noCheck
+  const checked = noCheck
     ? Promise.resolve(true)
     : timed("type check", async () =>
       (await new Deno.Command(Deno.execPath(), { args: ["check", "--quiet", ...files], cwd: root }).spawn().status)
         .success);
-  const build = files.some((f) => f.startsWith("./tests/e2e/") || f.startsWith("./routes/pages/"))
+  const built = files.some((f) => f.startsWith("./tests/e2e/") || f.startsWith("./routes/pages/"))
     ? timed("islands build", async () => {
       const out = await new Deno.Command(Deno.execPath(), {
         args: ["eval", `await (await import("${root}/tests/islands_build.ts")).sharedBuild();`],
@@ -305,9 +483,11 @@ async function prepare(files: string[], noCheck: boolean): Promise<{ checked: bo
       if (!out.success) console.log("the shared build failed; each test process will try it again");
     })
     : Promise.resolve();
-  const [checked] = await Promise.all([check, build]);
-  return { checked };
+  return { checked, built };
 }
+
+/** The test processes running now, stopped when the type check fails. */
+const running = new Set<Deno.ChildProcess>();
 
 if (import.meta.main) {
   const started = performance.now();
@@ -329,19 +509,25 @@ if (import.meta.main) {
   const add = (c: Counts) => {
     for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += c[k];
   };
+  const sampler = cpuSampler();
   const finish = (code: number): never => {
-    console.log(timeLine(performance.now() - started, cpuSeconds()));
+    const cpu = cpuSeconds();
+    console.log(timeLine(performance.now() - started, cpu));
+    if (sampler && cpu) console.log(cpuByKindLine(sampler.stop(), cpu.self));
     console.log(summaryLine(total, performance.now() - started));
     Deno.removeSync(tmp, { recursive: true });
     Deno.exit(code);
   };
 
-  const prepared = await prepare(files, flags.includes("--no-check"));
-  if (!prepared.checked) {
+  const prepared = prepare(files, flags.includes("--no-check"));
+  void prepared.checked.then((ok) => {
+    if (ok) return;
     total.failed++;
     console.log("FAILED: the test files do not type-check (deno check above)");
+    for (const child of running) child.kill();
     finish(1);
-  }
+  });
+  await prepared.built;
 
   const weight = weigher();
   const serial = files.filter((f) => SERIAL.has(f));
@@ -354,13 +540,34 @@ if (import.meta.main) {
   if (remote.length) {
     console.log(`and ${remote.flat().length} of them again on remote KV in ${remote.length} more (REMOTE_LANE)`);
   }
+  // A process that runs two browser files or more gets one Chromium for all of them (tests/e2e/browserServer.ts).
+  const sharing = Deno.env.get("E2E_SHARED_BROWSER") !== "0";
+  const withBrowser = async (label: string, g: string[], env: Record<string, string> = {}) => {
+    const browser = sharing && g.filter((f) => f.startsWith("./tests/e2e/")).length >= 2
+      ? await startSharedBrowser(label)
+      : null;
+    try {
+      return await runProcess(label, g, flags, tmp, browser ? { ...env, E2E_BROWSER_URL: browser.url } : env);
+    } finally {
+      await browser?.stop();
+    }
+  };
   const runs = await Promise.all([
-    ...groups.map((g, i) => runProcess(`p${i + 1}`, g, flags, tmp)),
+    ...groups.map((g, i) => withBrowser(`p${i + 1}`, g)),
     // Their times named apart (" on remote KV"): they are not the local runs' weights.
-    ...remote.map((g, i) => runProcess(`remote${i + 1}`, g, flags, tmp, { TEST_KV: "remote" }).then(onRemoteKv)),
+    ...remote.map(async (g, i) => {
+      const kv = await startKvServer(`remote${i + 1}`);
+      try {
+        return onRemoteKv(await runProcess(`remote${i + 1}`, g, flags, tmp, { TEST_KV: "remote", ...kv?.env }));
+      } finally {
+        await kv?.stop();
+      }
+    }),
   ]);
-  if (serial.length) runs.push(await runProcess("alone", serial, flags, tmp));
+  if (serial.length) runs.push(await withBrowser("alone", serial));
 
+  // The check ends long before the processes; a failed one has ended the run already.
+  await prepared.checked;
   let ok = true;
   const timed: Timed[] = [];
   for (const r of runs) {

@@ -1,9 +1,10 @@
 /**
  * The test kits' store: a fresh `:memory:` KV per test, or, with `TEST_KV=remote`, a fresh database
  * of its own on a KV Connect server (scripts/kvConnect.ts) that answers `TEST_KV_RTT_MS` (default
- * 5) ms late, as a remote store would. The server runs in a process of its own, started once when
- * this module loads (outside any test, so no test owns it) and gone when this process ends (it
- * stops when its stdin closes).
+ * 5) ms late, as a remote store would. The server runs in a process of its own: the one
+ * TEST_KV_SERVER names (scripts/run_tests.ts starts one per remote-lane process), else one started
+ * when this module loads (outside any test, so no test owns it) and gone when this process ends
+ * (it stops when its stdin closes).
  *
  *   TEST_KV=remote deno test -A routes/api/likes_test.ts
  *   deno task test-remote          # the chosen API files and browser journeys, that way
@@ -25,10 +26,24 @@ export interface KvConnectProcess {
   close(): Promise<void>;
 }
 
-/** The server's base URL, once it answers (remote only): started once, kept for the process's life. */
-const server: Promise<string> | undefined = REMOTE_KV
-  ? startKvConnectProcess({ rttMs: Number(Deno.env.get("TEST_KV_RTT_MS") ?? 5) }).then((s) => s.url)
-  : undefined;
+/**
+ * A server this process was given (TEST_KV_SERVER, its token in DENO_KV_ACCESS_TOKEN):
+ * scripts/run_tests.ts starts one for each remote-lane process, shared by every file it runs.
+ */
+const given = REMOTE_KV ? Deno.env.get("TEST_KV_SERVER") : undefined;
+/** Its token: the given server's, else the one the server started here is given. */
+const token = (given && Deno.env.get("DENO_KV_ACCESS_TOKEN")) || TOKEN;
+
+/**
+ * The server's base URL, once it answers (remote only): the given one, else one started when this
+ * module loads. Each test file runs in an isolate of its own, so without a given server each file
+ * starts its own.
+ */
+const server: Promise<string> | undefined = !REMOTE_KV
+  ? undefined
+  : given
+  ? Promise.resolve(given)
+  : startKvConnectProcess({ rttMs: Number(Deno.env.get("TEST_KV_RTT_MS") ?? 5) }).then((s) => s.url);
 if (server) await server;
 
 /**
@@ -107,5 +122,5 @@ export async function testKvLocation(): Promise<string> {
  */
 export async function instanceKvEnv(): Promise<Record<string, string>> {
   if (!server) return {};
-  return { KV_URL: await testKvLocation(), DENO_KV_ACCESS_TOKEN: TOKEN };
+  return { KV_URL: await testKvLocation(), DENO_KV_ACCESS_TOKEN: token };
 }

@@ -18,6 +18,7 @@ import { addPicture } from "../../kv/pictures.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
 import { portrait } from "../fixtures/pictures.ts";
 import { testKvLocation } from "../remoteKv.ts";
+import { CHROMIUM_FLAGS, chromiumPath } from "./browserServer.ts";
 
 /** Phone and desktop viewports every screen is checked on. */
 export const VIEWPORTS = {
@@ -27,16 +28,8 @@ export const VIEWPORTS = {
 
 export type ViewportName = keyof typeof VIEWPORTS;
 
-export const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+/** The switches every test browser starts with (tests/e2e/browserServer.ts). */
+export { CHROMIUM_FLAGS } from "./browserServer.ts";
 
 /** A running app and browser for one test file. */
 export interface Harness {
@@ -96,20 +89,10 @@ export async function startHarness(
   });
   const origin = `http://localhost:${server.addr.port}`;
   Deno.env.set("PUBLIC_ORIGIN", origin);
-  const browser = await chromium.launch({
-    executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
-    // A fake camera playing a clip (a Y4M file), allowed without asking: the selfie tests only.
-    args: opts.fakeCamera
-      ? [
-        ...CHROMIUM_FLAGS,
-        "--use-fake-device-for-media-stream",
-        "--use-fake-ui-for-media-stream",
-        `--use-file-for-fake-video-capture=${opts.fakeCamera}`,
-      ]
-      : CHROMIUM_FLAGS,
-  });
-  // A test still running after TEST_LIMIT_MS is stuck: the browser is closed, so the Playwright call
-  // it waits on fails with its own stack instead of hanging the whole suite.
+  const browser = await openBrowser(opts.fakeCamera);
+  // A test still running after TEST_LIMIT_MS is stuck: its browser is closed (a shared one: this
+  // test's connection and contexts only), so the Playwright call it waits on fails with its own
+  // stack instead of hanging the whole suite.
   const limitMs = opts.limitMs ?? TEST_LIMIT_MS;
   const watchdog = setTimeout(() => {
     console.error(`harness: the test is still running after ${limitMs / 1000} s; closing its browser`);
@@ -149,6 +132,7 @@ export async function startHarness(
       clearTimeout(watchdog);
       try {
         // Each step is bounded: a step that hangs is named and fails the test, never stalls the suite.
+        // A shared browser stays up: closing disconnects this test and closes the contexts it made.
         await bounded("closing the browser", () => browser.close());
         await bounded("stopping the job workers", () => workers.stop());
         await shutDown(server, open);
@@ -160,6 +144,45 @@ export async function startHarness(
       }
     },
   };
+}
+
+/** Is a harness of this file connected to the shared browser now? */
+let sharedInUse = false;
+
+/**
+ * The test's browser. With E2E_BROWSER_URL (a Chromium scripts/run_tests.ts started for this
+ * process, tests/e2e/browserServer.ts), a connection to that one, shared with every other test the
+ * process runs: it saves a browser start per test; the contexts a test makes are closed when it
+ * disconnects. Otherwise, or when that server does not answer, or for a fake camera (its
+ * switches are the browser's, so that test keeps a browser of its own), a Chromium launched here.
+ */
+async function openBrowser(fakeCamera?: string): Promise<Browser> {
+  const shared = Deno.env.get("E2E_BROWSER_URL");
+  // One connection at a time: a second one over the DevTools protocol would take the first one's
+  // pages for its own default context. A test that holds two harnesses at once gets a browser of
+  // its own for the second.
+  if (shared && !fakeCamera && !sharedInUse) {
+    try {
+      const browser = await chromium.connectOverCDP(shared, { timeout: 30_000 });
+      sharedInUse = true;
+      browser.on("disconnected", () => sharedInUse = false);
+      return browser;
+    } catch (e) {
+      console.error(`harness: the shared browser at ${shared} did not answer (${e}); launching one`);
+    }
+  }
+  return await chromium.launch({
+    executablePath: chromiumPath(),
+    // A fake camera playing a clip (a Y4M file), allowed without asking: the selfie tests only.
+    args: fakeCamera
+      ? [
+        ...CHROMIUM_FLAGS,
+        "--use-fake-device-for-media-stream",
+        "--use-fake-ui-for-media-stream",
+        `--use-file-for-fake-video-capture=${fakeCamera}`,
+      ]
+      : CHROMIUM_FLAGS,
+  });
 }
 
 /**
