@@ -14,7 +14,7 @@
  * the JavaScript and names the functions that ran longest in each task (by name with `E2E_MINIFY=0`).
  */
 
-import { arg, reportRows } from "./kit.ts";
+import { arg, reportRows, type TraceEvent } from "./kit.ts";
 import { startHarness } from "../tests/e2e/harness.ts";
 import { seedNearby } from "../tests/e2e/tapToPhoto.ts";
 import { createLoginToken } from "../kv/accounts.ts";
@@ -27,20 +27,6 @@ const ALL = Deno.args.includes("--all");
 const EVERY = Deno.args.includes("--every");
 /** `--profile`: also samples the JavaScript run and prints the functions that took longest (with E2E_MINIFY=0, by name). */
 const PROFILE = Deno.args.includes("--profile");
-
-/** One trace event, as Chromium writes it. */
-interface TraceEvent {
-  name: string;
-  cat: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  /** The thread's CPU time in the event, in µs (what the thread ran, not the time it waited for a core). */
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: Record<string, unknown>; beginData?: Record<string, unknown> };
-}
 
 /** A short name for what an event under a task did, or undefined for one not worth naming. */
 function label(e: TraceEvent): string | undefined {

@@ -282,3 +282,17 @@ export function loadAverageText(): string {
     return "unknown";
   }
 }
+
+/** One trace event, as Chromium writes it (the Lighthouse and grid-tasks benches read them). */
+export interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  /** The thread's CPU time in the event, in µs (what the thread ran, not the time it waited for a core). */
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string; data?: Record<string, unknown>; beginData?: Record<string, unknown> };
+}

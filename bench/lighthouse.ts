@@ -19,7 +19,7 @@
  * Run: `deno run -A bench/lighthouse.ts [--runs 5] [--pages grid,home] [--keep DIR] [--cpu-time] [--record]`.
  */
 
-import { arg, reportRows } from "./kit.ts";
+import { arg, reportRows, type TraceEvent } from "./kit.ts";
 import { startHarness } from "../tests/e2e/harness.ts";
 import { seedNearby } from "../tests/e2e/tapToPhoto.ts";
 import { createLoginToken } from "../kv/accounts.ts";
@@ -55,17 +55,6 @@ function lighthouseCommand(args: string[]): Deno.Command {
     stdout: "piped",
     stderr: "piped",
   });
-}
-
-/** One Chromium trace event, as far as `toCpuTime` reads it. */
-interface TraceEvent {
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  name: string;
 }
 
 /**
