@@ -388,8 +388,16 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         // Scrolling to the end loads the next ten, until the end of the list shows. A scroll made
         // while the previous ten were still coming sees the end already in view and starts
         // nothing: as a person would, scroll to the end again until more show.
-        for (let i = 0; i < 10 && (await cards.count()) < MEMBERS; i++) {
+        // The list's pages as the server answered them, named if the list stops growing.
+        const asked: string[] = [];
+        page.on("response", (r) => {
+          const url = new URL(r.url());
+          if (url.pathname.startsWith("/api/profile-briefs/")) asked.push(`${r.status()} ${url.search}`);
+        });
+        // The count is read once per turn: a page that lands between two reads is not waited for again.
+        for (let i = 0; i < 10; i++) {
           const shown = await cards.count();
+          if (shown >= MEMBERS) break;
           await until(
             async () => {
               await scrollToEnd(page);
@@ -397,7 +405,16 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
             },
             "more cards after scrolling to the end",
             { timeoutMs: 30_000, everyMs: 250 },
-          );
+          ).catch(async (e) => {
+            const state = await page.evaluate(() => ({
+              cards: document.querySelectorAll(".profile-list > li").length,
+              end: document.querySelector(".load-more")?.textContent,
+              scrollY,
+              innerHeight,
+              height: document.documentElement.scrollHeight,
+            }));
+            throw new Error(`${e.message}: ${JSON.stringify(state)}; pages answered: ${asked.join(", ")}`);
+          });
         }
         await page.getByText(DISCOVERY_TEXTS.endOfList).waitFor();
         assert.equal(await cards.count(), MEMBERS);
