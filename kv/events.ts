@@ -95,14 +95,23 @@ export class EventBus {
     };
   }
 
-  /** Starts following the log from its current end (the tailer's watch and poll). */
+  /**
+   * Starts following the log from its current end (the tailer's watch and poll). Subscribers start
+   * it without waiting, so it never rejects: when the store is closed under it (a shutdown) it
+   * ends quietly; when a read fails otherwise it says so, and the next subscriber starts it again.
+   */
   start(pollMs = POLL_MS): Promise<void> {
     this.#started ??= (async () => {
       this.log.cursor = await this.log.end();
       if (this.#stopped) return;
       this.log.start(pollMs);
       await this.log.tail();
-    })();
+    })().catch((e) => {
+      this.#started = undefined;
+      if (!this.#stopped && !/database is closed/i.test(String(e))) {
+        console.error(`events: could not start following the change log: ${e}`);
+      }
+    });
     return this.#started;
   }
 

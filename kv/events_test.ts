@@ -89,3 +89,14 @@ Deno.test("events - two instances on one KV file: an event written through one r
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("events - a bus whose store closes while it starts ends quietly: no rejection reaches the process", async () => {
+  const db = await Deno.openKv(":memory:");
+  const bus = new EventBus(db);
+  const started = bus.start();
+  db.close();
+  await started;
+  // Started again on a closed store: quiet again, and nothing is left following it.
+  await bus.start();
+  assert.equal(bus.log.following, false);
+});
