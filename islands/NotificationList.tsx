@@ -14,7 +14,8 @@ interface Props {
 }
 
 function List({ profileId, notifications }: Props) {
-  const { data } = useNotificationsQuery(profileId, notifications);
+  // The server's list seeds the query's cache, so it is there from the first render.
+  const { data = notifications } = useNotificationsQuery(profileId, notifications);
   const del = useDeleteNotificationMutation(profileId);
   if (data.length === 0) return <p className="empty">{TEXTS.notificationsNone}</p>;
   return (

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call } from "./api.ts";
+import { useServerData } from "./client.tsx";
 import { type MemberEvent, useMemberEvents } from "./events.ts";
 import type { Notification } from "../../domain/shapes/notifications.ts";
 
@@ -11,18 +12,22 @@ export const NOTIFICATIONS_POLL_MS = 15_000;
 
 const key = (profileId: string) => ["notifications", profileId];
 
-/** The member's notifications, refreshed live and by polling. */
-export function useNotificationsQuery(profileId: string, initialData: Notification[]) {
+/**
+ * The member's notifications, refreshed live and by polling. The server's list seeds the cache
+ * (useServerData): a list restored from the device's cache, older than the page, would make
+ * hydration show something other than what the server rendered.
+ */
+export function useNotificationsQuery(profileId: string, initial: Notification[]) {
   const qc = useQueryClient();
   const refresh = useCallback(
     (e: MemberEvent) => e.type === "notifications" && void qc.invalidateQueries({ queryKey: key(profileId) }),
     [qc, profileId],
   );
   useMemberEvents(refresh);
+  useServerData(key(profileId), initial);
   return useQuery({
     queryKey: key(profileId),
     queryFn: () => call("GET /api/notifications/:profileId", { profileId }),
-    initialData,
     refetchInterval: NOTIFICATIONS_POLL_MS,
     refetchOnWindowFocus: true,
   });

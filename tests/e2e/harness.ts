@@ -60,10 +60,10 @@ export async function mainApp(): Promise<ReturnType<typeof createApp>> {
  * browser's camera plays (the selfie tests); `ownBuild`: a private copy of the build, for a test
  * that changes its files (BUILD_DIR names it until the harness closes); `kv`: where its store is
  * (a KV Connect URL, tests/remoteKv.ts), instead of the test kits' own (`:memory:`, or remote with
- * TEST_KV=remote).
+ * TEST_KV=remote); `ownBrowser`: a browser of its own, not the process's shared one.
  */
 export async function startHarness(
-  opts: { limitMs?: number; fakeCamera?: string; ownBuild?: boolean; kv?: string } = {},
+  opts: { limitMs?: number; fakeCamera?: string; ownBuild?: boolean; kv?: string; ownBrowser?: boolean } = {},
 ): Promise<Harness> {
   // The islands as built for these sources, shared with every other file and test process
   // (tests/islands_build.ts); a test that changes the build's files gets a copy of its own.
@@ -89,7 +89,7 @@ export async function startHarness(
   });
   const origin = `http://localhost:${server.addr.port}`;
   Deno.env.set("PUBLIC_ORIGIN", origin);
-  const browser = await openBrowser(opts.fakeCamera);
+  const browser = await openBrowser(opts.fakeCamera, opts.ownBrowser);
   // A test still running after TEST_LIMIT_MS is stuck: its browser is closed (a shared one: this
   // test's connection and contexts only), so the Playwright call it waits on fails with its own
   // stack instead of hanging the whole suite.
@@ -154,14 +154,16 @@ let sharedInUse = false;
  * process, tests/e2e/browserServer.ts), a connection to that one, shared with every other test the
  * process runs: it saves a browser start per test; the contexts a test makes are closed when it
  * disconnects. Otherwise, or when that server does not answer, or for a fake camera (its
- * switches are the browser's, so that test keeps a browser of its own), a Chromium launched here.
+ * switches are the browser's, so that test keeps a browser of its own), or when the test asks for
+ * its own (`own`: its subject is the browser's own state, such as a virtual authenticator and the
+ * focused page WebAuthn asks for), a Chromium launched here.
  */
-async function openBrowser(fakeCamera?: string): Promise<Browser> {
+async function openBrowser(fakeCamera?: string, own = false): Promise<Browser> {
   const shared = Deno.env.get("E2E_BROWSER_URL");
   // One connection at a time: a second one over the DevTools protocol would take the first one's
   // pages for its own default context. A test that holds two harnesses at once gets a browser of
   // its own for the second.
-  if (shared && !fakeCamera && !sharedInUse) {
+  if (shared && !fakeCamera && !own && !sharedInUse) {
     try {
       const browser = await chromium.connectOverCDP(shared, { timeout: 30_000 });
       sharedInUse = true;

@@ -11,7 +11,9 @@ import { getAccountByEmail } from "../../kv/accounts.ts";
 
 for (const vp of ["phone", "desktop"] as ViewportName[]) {
   Deno.test(`e2e ${vp} - passkeys: add in settings, log in with it, remove it, then it is refused`, async () => {
-    const h = await startHarness();
+    // A browser of its own: the virtual authenticator and the focused page WebAuthn asks for are
+    // the browser's state, not a context's.
+    const h = await startHarness({ ownBrowser: true });
     try {
       const { context, page } = await h.newPage(vp);
       // A platform authenticator that holds discoverable keys and verifies its user.
