@@ -59,13 +59,32 @@ export function freePort(): number {
   return port;
 }
 
-/** The server (`main.ts`) on `kvPath`, its output appended to `logPath`; `env` adds to or overrides its settings. */
+/**
+ * The server (`main.ts`) on `kvPath`, its output appended to `logPath`; `env` adds to or overrides
+ * its settings. A free port can be taken by another process between asking for it and listening:
+ * a server that could not listen for that is started again on another port (three tries).
+ */
 export async function startServer(
   kvPath: string,
   port: number,
   logPath: string,
   env: Record<string, string> = {},
 ): Promise<Server> {
+  for (let tries = 1;; tries++) {
+    const server = await spawnServer(kvPath, port, logPath, env);
+    if (server) return server;
+    if (tries === 3) throw new Error(`the server found no free port in ${tries} tries: see ${logPath}`);
+    port = freePort();
+  }
+}
+
+/** One start of the server on `port`: null when it exited because the port was taken. */
+async function spawnServer(
+  kvPath: string,
+  port: number,
+  logPath: string,
+  env: Record<string, string>,
+): Promise<Server | null> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "main.ts"],
     cwd: ROOT,
@@ -95,7 +114,14 @@ export async function startServer(
   const logs = Promise.allSettled([out, err]).then(() => log.close());
   const origin = `http://127.0.0.1:${port}`;
   const t = performance.now();
+  let exited: Deno.CommandStatus | undefined;
+  void child.status.then((status) => exited = status);
   for (;;) {
+    if (exited) {
+      await logs;
+      if (/AddrInUse/.test(await Deno.readTextFile(logPath))) return null;
+      throw new Error(`the server exited with code ${exited.code} before answering: see ${logPath}`);
+    }
     try {
       const r = await fetch(`${origin}/api/ping`);
       await r.body?.cancel();
