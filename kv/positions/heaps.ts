@@ -122,17 +122,7 @@ function sortMembers(
     // and a native sort's call.
     if (a !== outA) { for (let i = 0; i < n; i++) outA[i] = a[i]; }
     if (m !== outM) { for (let i = 0; i < n; i++) outM[i] = m[i]; }
-    for (let i = 1; i < n; i++) {
-      const x = outA[i], y = outM[i];
-      let j = i;
-      while (j > 0 && (outA[j - 1] > x || (outA[j - 1] === x && idOf(outM[j - 1]) > idOf(y)))) {
-        outA[j] = outA[j - 1];
-        outM[j] = outM[j - 1];
-        j--;
-      }
-      outA[j] = x;
-      outM[j] = y;
-    }
+    for (let i = 1; i < n; i++) settleBack(outA, outM, i, idOf);
     return;
   }
   const fromA = a === outA ? Float64Array.from(outA) : a, fromM = m === outM ? Int32Array.from(outM) : m;
@@ -164,21 +154,28 @@ function sortMembers(
   // quadratic, so past a bound the whole answer is sorted again by comparison.
   let moves = 0;
   for (let i = 1; i < n; i++) {
-    const x = outA[i], y = outM[i];
-    if (!(outA[i - 1] > x || (outA[i - 1] === x && idOf(outM[i - 1]) > idOf(y)))) continue;
-    let j = i;
-    while (j > 0 && (outA[j - 1] > x || (outA[j - 1] === x && idOf(outM[j - 1]) > idOf(y)))) {
-      outA[j] = outA[j - 1];
-      outM[j] = outM[j - 1];
-      j--;
-    }
-    outA[j] = x;
-    outM[j] = y;
-    if ((moves += i - j) > INSERTION_MAX_MOVES * n) {
+    if ((moves += i - settleBack(outA, outM, i, idOf)) > INSERTION_MAX_MOVES * n) {
       sortExactly(outA, outM, n, idOf);
       return;
     }
   }
+}
+
+/**
+ * Moves the member at `i` back past those before it that come after it (by `a`, then id), the
+ * step of an insertion sort; returns where it landed.
+ */
+function settleBack(a: number[], m: number[], i: number, idOf: (m: number) => string): number {
+  const x = a[i], y = m[i];
+  let j = i;
+  while (j > 0 && (a[j - 1] > x || (a[j - 1] === x && idOf(m[j - 1]) > idOf(y)))) {
+    a[j] = a[j - 1];
+    m[j] = m[j - 1];
+    j--;
+  }
+  a[j] = x;
+  m[j] = y;
+  return j;
 }
 
 /** The first `n` members of (a, m) sorted in place by (a, id), by comparison. */
