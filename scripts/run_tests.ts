@@ -280,23 +280,34 @@ async function runProcess(
 }
 
 /**
+ * A Deno script started beside the suite that lives while its stdin is open: `stop` closes its
+ * stdin and waits for it to end.
+ */
+function heldChild(args: string[], stdout: "piped" | "null"): { child: Deno.ChildProcess; stop(): Promise<void> } {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ...args],
+    cwd: root,
+    stdin: "piped",
+    stdout,
+    stderr: "inherit",
+  }).spawn();
+  const stdin = child.stdin.getWriter();
+  return {
+    child,
+    stop: async () => {
+      await stdin.close().catch(() => {});
+      await child.status;
+    },
+  };
+}
+
+/**
  * One Chromium for a test process's browser files (tests/e2e/browserServer.ts): started before the
  * process, its address handed over as E2E_BROWSER_URL, closed after it. Null when it did not start
  * (each test then launches its own, as without it).
  */
 async function startSharedBrowser(label: string): Promise<{ url: string; stop(): Promise<void> } | null> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}/tests/e2e/browserServer.ts`],
-    cwd: root,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const stdin = child.stdin.getWriter();
-  const stop = async () => {
-    await stdin.close().catch(() => {});
-    await child.status;
-  };
+  const { child, stop } = heldChild([`${root}/tests/e2e/browserServer.ts`], "piped");
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const first = await Promise.race([
@@ -327,19 +338,11 @@ async function startKvServer(label: string): Promise<{ env: Record<string, strin
   probe.close();
   const token = crypto.randomUUID().replaceAll("-", "");
   const rtt = Deno.env.get("TEST_KV_RTT_MS") ?? "5";
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}/scripts/kvConnect.ts`, "--port", String(port), "--path", ":memory:", "--rtt-ms", rtt]
+  const { stop } = heldChild(
+    [`${root}/scripts/kvConnect.ts`, "--port", String(port), "--path", ":memory:", "--rtt-ms", rtt]
       .concat(["--token", token, "--exit-with-stdin", "--log-refusals"]),
-    cwd: root,
-    stdin: "piped",
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
-  const stdin = child.stdin.getWriter();
-  const stop = async () => {
-    await stdin.close().catch(() => {});
-    await child.status;
-  };
+    "null",
+  );
   const url = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     try {
