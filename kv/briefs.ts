@@ -11,6 +11,8 @@
  */
 
 import { discoveryProfiles, isVerified } from "./profiles.ts";
+import { KEPT } from "./kept.ts";
+import { setNewest } from "../domain/newest.ts";
 import { now } from "./clock.ts";
 import { safetyPlace } from "./safety.ts";
 import { ageOf } from "../domain/age.ts";
@@ -248,10 +250,17 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
   const profiles = new Map<string, Profile | null>();
   await loadProfiles(found.items.map((it) => it.profileId), profiles);
   const rows: MapRow[] = [];
+  const texts: string[] = [];
   for (const it of found.items) {
     const p = profiles.get(it.profileId);
     if (!p) continue;
-    rows.push(mapRowOf({
+    const kept = rowParts.get(p.id);
+    if (kept !== undefined && kept.profile === p && kept.lat === it.lat && kept.lon === it.lon) {
+      rows.push(kept.row);
+      texts.push(kept.text);
+      continue;
+    }
+    const row = mapRowOf({
       profileId: p.id,
       profileName: p.profilename,
       lat: it.lat,
@@ -259,9 +268,34 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
       profilePicIds: p.profilePicIds,
       profileChars: p.characteristics,
       verified: isVerified(p),
-    }));
+    });
+    const text = JSON.stringify(row);
+    setNewest(rowParts, p.id, { profile: p, lat: it.lat, lon: it.lon, row, text }, KEPT.profile.max);
+    rows.push(row);
+    texts.push(text);
   }
-  return { rows, tooMany: false };
+  const view = { rows, tooMany: false };
+  viewTexts.set(view, texts);
+  return view;
+}
+
+/**
+ * A member's map row and its JSON, by profile id, kept with the profile record it is made from (a
+ * kept record is one object until it changes, is forgotten or expires: kv/kept.ts) for the shown
+ * position it was made at: every map view that shows them until then shares one row, written
+ * once. `JSON.stringify` of a view of 600 rows wrote the same ids, names and coordinates again for
+ * every view. A plain map (no weak keys): nothing more for the garbage collector to trace.
+ */
+const rowParts = new Map<string, { profile: Profile; lat: number; lon: number; row: MapRow; text: string }>();
+
+/** The JSON of each row of the map views made by `mapView`, in order. */
+const viewTexts = new WeakMap<MapView, readonly string[]>();
+
+/** `view`'s JSON, exactly as `JSON.stringify(view)` writes it: a view `mapView` made from its rows' kept JSON. */
+export function mapViewText(view: MapView): string {
+  const texts = viewTexts.get(view);
+  if (!texts || texts.length !== view.rows.length) return JSON.stringify(view);
+  return '{"rows":[' + texts.join(",") + '],"tooMany":' + view.tooMany + "}";
 }
 
 /** How many of the nearest members the map's first view is fitted to: about the grid's first screenful. */

@@ -3,10 +3,14 @@ import { closeKv, kv, openKv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { newProfile } from "./profiles.ts";
-import { importPositions } from "./positions/mod.ts";
-import { profileBriefs } from "./briefs.ts";
+import { importPositions, reportPosition } from "./positions/mod.ts";
+import { mapView, mapViewText, profileBriefs } from "./briefs.ts";
+import { startKeptReads } from "./kept.ts";
+import { eventBus } from "./events.ts";
+import { updateProfile } from "./profiles.ts";
 import { putProfileLike } from "./likes.ts";
 import { now, resetClock, shiftClock } from "./clock.ts";
+import type { MapView } from "../domain/shapes/briefs.ts";
 
 /** `n` members with profiles around Phoenix; every `every`-th is a top. Returns their ids. */
 async function seed(n: number, every: number, withProfile = (_i: number) => true) {
@@ -130,6 +134,41 @@ Deno.test("briefs - distances are whole meters, nearest first, on every list", a
       assert.deepEqual(d, [...d].sort((x, y) => x - y), area.kind);
     }
   } finally {
+    closeKv();
+  }
+});
+
+Deno.test("briefs - a map view written from kept rows is the same JSON as written whole, through changes", async () => {
+  await openKv(":memory:");
+  // Kept reads on, as the app's server keeps them: the rows are kept with each kept profile.
+  startKeptReads();
+  try {
+    const viewer = newId();
+    await importPositions([{ profileId: viewer, lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false }]);
+    const { ids } = await seed(60, 7);
+    // A name and characteristics JSON must escape.
+    await updateProfile(ids[3], { profilename: 'Ren\u00e9 "the \\ quoted"\n\u2028', characteristics: ["b\u00e4r"] });
+    const box = { latMin: 33.1, latMax: 33.8, lonMin: -112.4, lonMax: -111.7 };
+    const view = async () => {
+      const v = await mapView(viewer, box);
+      assert.ok(v.rows.length > 50);
+      assert.equal(mapViewText(v), JSON.stringify(v));
+      return v;
+    };
+    const row = (v: MapView, id: string) => v.rows.find((r) => r[0] === id)!;
+    const first = await view();
+    assert.deepEqual(row(await view(), ids[5]), row(first, ids[5])); // the kept rows, used
+    // A member who moves and one who is renamed show so at once, and the JSON is still the same.
+    await reportPosition(ids[5], { lat: 33.2, lon: -112.3, use: "OVERRIDE", hide: false });
+    await updateProfile(ids[6], { profilename: "renamed" });
+    const later = await view();
+    assert.notEqual(row(later, ids[5])[2], row(first, ids[5])[2]);
+    assert.equal(row(later, ids[6])[1], "renamed");
+    // A view made elsewhere (or changed after it was made) is written whole.
+    const other = { ...later, rows: later.rows.slice(1) };
+    assert.equal(mapViewText(other), JSON.stringify(other));
+  } finally {
+    await eventBus().stop();
     closeKv();
   }
 });

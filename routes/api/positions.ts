@@ -17,11 +17,18 @@ import { bodyOf, idSchema, parseWith, queryOf } from "../validate.ts";
 import { clientAddress, requireCaller, requireOwnProfile } from "../middleware.ts";
 import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions/mod.ts";
 import { saveOwnPosition } from "../ownPosition.ts";
-import { type BriefsArea, type BriefsQuery, DEFAULT_SIZES, mapView, profileBriefs } from "../../kv/briefs.ts";
+import {
+  type BriefsArea,
+  type BriefsQuery,
+  DEFAULT_SIZES,
+  mapView,
+  mapViewText,
+  profileBriefs,
+} from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { briefRowsOf, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
-import { answer } from "../answer.ts";
+import { answer, answerWritten } from "../answer.ts";
 import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
 import type { ParsedQuery } from "../../domain/requests.ts";
 
@@ -59,7 +66,8 @@ type BriefsParams = ParsedQuery<"GET /api/profile-briefs/nearest">;
 /**
  * Answers a discovery call: the caller first (401), then the parameters (400), the limit (429),
  * then `run` with the query in the store's terms, in a heavy view's turn when it answers `size`
- * members or more.
+ * members or more. `write` writes the answer's JSON as `JSON.stringify` would (the map's view is
+ * written from rows kept with each member's profile: kv/briefs.ts).
  */
 async function discovery<A, R extends ApiRoute>(
   c: Context<AppEnv>,
@@ -67,6 +75,7 @@ async function discovery<A, R extends ApiRoute>(
   parse: () => { area: A; q: BriefsParams },
   run: (viewerId: string, area: A, query: BriefsQuery) => Promise<ApiAnswer<R>>,
   size: (area: A, q: BriefsParams) => number,
+  write: (body: ApiAnswer<R>) => string = JSON.stringify,
 ) {
   const caller = requireCaller(c);
   const { area, q: { age, km, online, pics, ...q } } = parse();
@@ -83,7 +92,8 @@ async function discovery<A, R extends ApiRoute>(
     online: online === "1",
     withPics: pics === "1",
   };
-  const found = () => geo(() => run(caller.profileId, area, query)).then((page) => answer(c, route, page));
+  const found = () =>
+    geo(() => run(caller.profileId, area, query)).then((page) => answerWritten(c, route, page, write(page)));
   if (heavy) return heavyViews(found);
   const [counted, answered] = await Promise.allSettled([limited, found()]);
   if (counted.status === "rejected") throw counted.reason;
@@ -169,6 +179,7 @@ export const positions = new Hono<AppEnv>()
       },
       mapView,
       () => MAP_PROFILE_CAP,
+      mapViewText,
     ))
   .get("/profile-briefs/by-sector/:sector", (c) =>
     briefs(c, "GET /api/profile-briefs/by-sector/:sector", () => ({
