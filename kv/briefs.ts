@@ -10,7 +10,7 @@
  * filter the first chunk is the page itself.
  */
 
-import { discoveryProfiles, isVerified } from "./profiles.ts";
+import { discoveryProfileList, discoveryProfiles, isVerified } from "./profiles.ts";
 import { KEPT } from "./kept.ts";
 import { setNewest } from "../domain/newest.ts";
 import { now } from "./clock.ts";
@@ -247,12 +247,11 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
   // (the search above still refuses a bad box): no profile is read.
   if (place.atRisk) return { rows: [], tooMany: false };
   if (found.items.length >= MAP_PROFILE_CAP) return { rows: [], tooMany: true };
-  const profiles = new Map<string, Profile | null>();
-  await loadProfiles(found.items.map((it) => it.profileId), profiles);
+  const profiles = await discoveryProfileList(found.items.map((it) => it.profileId));
   const rows: MapRow[] = [];
   const texts: string[] = [];
-  for (const it of found.items) {
-    const p = profiles.get(it.profileId);
+  for (let i = 0; i < found.items.length; i++) {
+    const it = found.items[i], p = profiles[i];
     if (!p) continue;
     const kept = rowParts.get(p.id);
     if (kept !== undefined && kept.profile === p && kept.lat === it.lat && kept.lon === it.lon) {

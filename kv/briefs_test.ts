@@ -145,7 +145,8 @@ Deno.test("briefs - a map view written from kept rows is the same JSON as writte
   try {
     const viewer = newId();
     await importPositions([{ profileId: viewer, lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false }]);
-    const { ids } = await seed(60, 7);
+    // A member without a profile is no marker.
+    const { ids } = await seed(60, 7, (i) => i !== 10);
     // A name and characteristics JSON must escape.
     await updateProfile(ids[3], { profilename: 'Ren\u00e9 "the \\ quoted"\n\u2028', characteristics: ["b\u00e4r"] });
     const box = { latMin: 33.1, latMax: 33.8, lonMin: -112.4, lonMax: -111.7 };
@@ -157,6 +158,8 @@ Deno.test("briefs - a map view written from kept rows is the same JSON as writte
     };
     const row = (v: MapView, id: string) => v.rows.find((r) => r[0] === id)!;
     const first = await view();
+    assert.equal(first.rows.length, 59);
+    assert.equal(first.rows.find((r) => r[0] === ids[10]), undefined);
     assert.deepEqual(row(await view(), ids[5]), row(first, ids[5])); // the kept rows, used
     // A member who moves and one who is renamed show so at once, and the JSON is still the same.
     await reportPosition(ids[5], { lat: 33.2, lon: -112.3, use: "OVERRIDE", hide: false });

@@ -158,6 +158,21 @@ export async function discoveryProfiles(ids: readonly string[], into: Map<string
   await Promise.all(joined);
 }
 
+/**
+ * `discoveryProfiles` of `ids` as a list in their order (null for none): the kept copies looked up
+ * once, and only the others read. For a view that takes every profile once (a map view of 600
+ * members: no map filled and looked up again per member).
+ */
+export async function discoveryProfileList(ids: readonly string[]): Promise<(Profile | null)[]> {
+  const copies = keptCopies<Profile>("profile", ids);
+  const missing: string[] = [];
+  for (let i = 0; i < ids.length; i++) if (copies[i] === undefined) missing.push(ids[i]);
+  if (missing.length === 0) return copies as Profile[];
+  const read = new Map<string, Profile | null>();
+  await discoveryProfiles(missing, read);
+  return ids.map((id, i) => copies[i] ?? read.get(id) ?? null);
+}
+
 // --- birthdate and age (spec §5)
 
 // --- changes
