@@ -13,8 +13,9 @@
  * "at risk" costs a member some convenience, a false "safe" can cost much more.
  */
 
-import { iso1A2Code } from "@rapideditor/country-coder";
+import { featuresContaining, iso1A2Code } from "@rapideditor/country-coder";
 import { setNewest } from "./newest.ts";
+import { METERS_PER_DEGREE } from "./geo.ts";
 
 /** ISO 3166-1 alpha-2 codes of the countries that criminalise same-sex relations (see the source above). */
 export const CRIMINALISING_COUNTRIES: ReadonlySet<string> = new Set([
@@ -111,3 +112,37 @@ export function atRiskAt(lat: number, lon: number): boolean {
   const c = countryAt(lat, lon);
   return c !== null && CRIMINALISING_COUNTRIES.has(c);
 }
+
+/**
+ * How far from a member's shown point their true point may lie, with room to spare: a privacy
+ * cell and its hysteresis (domain/geo.ts) reach about 1.2 km at the default cell size; this
+ * allows cells of up to about 8 km.
+ */
+export const SHOWN_POINT_REACH_M = 10_000;
+
+/**
+ * Could a point within `SHOWN_POINT_REACH_M` of (lat, lon) lie in a country where same-sex
+ * relations are criminalised? False only when no such country's borders reach into the box of
+ * that reach around the point (every country holding a point of the box is among the features the
+ * box touches, or their groups): a true point anywhere near a shown point that is not is then not
+ * at risk either. True near such a country, across the date line and near the poles (the caller
+ * then judges by the true point). Worked out once per point lately asked for.
+ */
+export function atRiskNear(lat: number, lon: number): boolean {
+  const point = `${lat},${lon}`;
+  let near = nearRiskByPoint.get(point);
+  if (near === undefined) {
+    const dLat = SHOWN_POINT_REACH_M / METERS_PER_DEGREE;
+    const dLon = dLat / Math.cos(Math.min(89, Math.abs(lat)) * Math.PI / 180);
+    const box: [number, number, number, number] = [lon - dLon, lat - dLat, lon + dLon, lat + dLat];
+    near = !(Math.abs(lat) + dLat < 85 && box[0] > -180 && box[2] < 180) ||
+      featuresContaining(box).some((f) =>
+        (f.properties.iso1A2 !== undefined && CRIMINALISING_COUNTRIES.has(f.properties.iso1A2)) ||
+        (f.properties.country !== undefined && CRIMINALISING_COUNTRIES.has(f.properties.country))
+      );
+    setNewest(nearRiskByPoint, point, near, COUNTRIES_KEPT);
+  }
+  return near;
+}
+/** `atRiskNear`'s answers for the points asked for lately, newest last. */
+const nearRiskByPoint = new Map<string, boolean>();

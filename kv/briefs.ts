@@ -14,7 +14,7 @@ import { discoveryProfileList, discoveryProfiles, isVerified } from "./profiles.
 import { KEPT } from "./kept.ts";
 import { setNewest } from "../domain/newest.ts";
 import { now } from "./clock.ts";
-import { safetyPlace } from "./safety.ts";
+import { viewerAtRisk } from "./safety.ts";
 import { ageOf } from "../domain/age.ts";
 import { blockedSet } from "./blocks.ts";
 import { likeSets, ratedAmong } from "./likes.ts";
@@ -154,13 +154,13 @@ export async function profileBriefs(
   const chars = q.chars ?? [];
   const verifiedOnly = q.verified === true;
   const likes = q.likes ?? [];
-  const [exclude, sets, place] = await Promise.all([
+  const [exclude, sets, atRisk] = await Promise.all([
     blockedSet(viewerId),
     likes.length > 0 ? likeSets(viewerId) : Promise.resolve(null),
-    safetyPlace(viewerId),
+    viewerAtRisk(viewerId),
   ]);
   // A distance filter would place members for a viewer at risk: it is not applied there.
-  const maxMeters = place.atRisk ? undefined : q.maxMeters;
+  const maxMeters = atRisk ? undefined : q.maxMeters;
   const fits = (b: ProfileBrief) =>
     (q.minAge === undefined || (b.profileAge !== null && b.profileAge >= q.minAge)) &&
     (q.maxAge === undefined || (b.profileAge !== null && b.profileAge <= q.maxAge)) &&
@@ -213,7 +213,7 @@ export async function profileBriefs(
   }
   const items = accepted.slice(page * size, (page + 1) * size);
   // A viewer where being gay is a crime (kv/safety.ts): what their screen shows must place no one.
-  if (place.atRisk) {
+  if (atRisk) {
     if (area.kind === "bounds") return { items: [], page, size, hasMore: false, nearbyOnly: true };
     return {
       items: items.map((b) => ({ ...b, distanceMeters: null })),
@@ -241,11 +241,11 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
       await profileBriefs(viewerId, { kind: "bounds", bounds }, { ...q, page: 0, size: MAP_PROFILE_CAP }),
     );
   }
-  const [exclude, place] = await Promise.all([blockedSet(viewerId), safetyPlace(viewerId)]);
+  const [exclude, atRisk] = await Promise.all([blockedSet(viewerId), viewerAtRisk(viewerId)]);
   const found = await byBounds({ ...bounds, page: 0, size: MAP_PROFILE_CAP, exclude }, viewerId);
   // A viewer where being gay is a crime is shown no one on a map, as profileBriefs answers a box
   // (the search above still refuses a bad box): no profile is read.
-  if (place.atRisk) return { rows: [], tooMany: false };
+  if (atRisk) return { rows: [], tooMany: false };
   if (found.items.length >= MAP_PROFILE_CAP) return { rows: [], tooMany: true };
   const profiles = await discoveryProfileList(found.items.map((it) => it.profileId));
   const rows: MapRow[] = [];
@@ -309,8 +309,8 @@ export async function nearestPoints(
   viewerId: string,
   size = MAP_FIRST_VIEW_MEMBERS,
 ): Promise<{ lat: number; lon: number }[]> {
-  const [exclude, place] = await Promise.all([blockedSet(viewerId), safetyPlace(viewerId)]);
-  if (place.atRisk) return [];
+  const [exclude, atRisk] = await Promise.all([blockedSet(viewerId), viewerAtRisk(viewerId)]);
+  if (atRisk) return [];
   const found = await nearest(viewerId, { size, exclude });
   return found.items.map(({ lat, lon }) => ({ lat, lon }));
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { closeKv, kv, openKv } from "./db.ts";
+import { closeKv, kv, openKv, wrapKv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { newProfile } from "./profiles.ts";
@@ -172,6 +172,53 @@ Deno.test("briefs - a map view written from kept rows is the same JSON as writte
     assert.equal(mapViewText(other), JSON.stringify(other));
   } finally {
     await eventBus().stop();
+    closeKv();
+  }
+});
+
+Deno.test("briefs - a viewer shown far from every country at risk is not read from their own record; one near is", async () => {
+  await openKv(":memory:");
+  const ownReads: string[] = [];
+  const counted = (keys: readonly Deno.KvKey[]) => {
+    for (const k of keys) if (k[0] === "positions_own") ownReads.push(String(k[1]));
+  };
+  wrapKv((db) =>
+    new Proxy(db, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop, target);
+        if (prop === "get") {
+          return (
+            key: Deno.KvKey,
+            o?: { consistency?: Deno.KvConsistencyLevel },
+          ) => (counted([key]), target.get(key, o));
+        }
+        if (prop === "getMany") {
+          return (
+            keys: Deno.KvKey[],
+            o?: { consistency?: Deno.KvConsistencyLevel },
+          ) => (counted(keys), target.getMany(keys, o));
+        }
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    })
+  );
+  try {
+    const phoenix = newId(), cotonou = newId();
+    await importPositions([
+      { profileId: phoenix, lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false },
+      // Benin, a few km from Nigeria: not at risk, but a cell away may be.
+      { profileId: cotonou, lat: 6.55, lon: 2.66, use: "OVERRIDE", hide: false },
+    ]);
+    await seed(5, 2);
+    ownReads.length = 0;
+    const far = await profileBriefs(phoenix, { kind: "nearest" });
+    assert.equal(far.items.length, 5);
+    assert.equal(far.nearbyOnly, undefined);
+    assert.deepEqual(ownReads, []);
+    const nearBorder = await profileBriefs(cotonou, { kind: "nearest" });
+    assert.equal(nearBorder.nearbyOnly, undefined, "judged by the true point: Benin");
+    assert.deepEqual(ownReads, [cotonou]);
+  } finally {
     closeKv();
   }
 });

@@ -9,10 +9,10 @@
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-import { getOwnPosition } from "./positions/mod.ts";
+import { getFreshShownPosition, getOwnPosition } from "./positions/mod.ts";
 import { getProfileLike } from "./likes.ts";
 import { commitForgetting, keptRead } from "./kept.ts";
-import { atRiskAt, countryAt } from "../domain/safety.ts";
+import { atRiskAt, atRiskNear, countryAt } from "../domain/safety.ts";
 
 /** A member's safety choices. */
 export interface SafetySettings {
@@ -53,6 +53,20 @@ export async function safetyPlace(profileId: string): Promise<{ country: string 
   const own = await getOwnPosition(profileId);
   if (!own) return { country: null, atRisk: false };
   return { country: countryAt(own.lat, own.lon), atRisk: atRiskAt(own.lat, own.lon) };
+}
+
+/**
+ * Is the viewer of a discovery list (nearest, a map view, a box, a sector) where being gay is a
+ * crime? `safetyPlace`'s answer, read from their own record only when their shown point, the one
+ * the list measures them from (as fresh as the list's own index), lies within reach of such a
+ * country (`atRiskNear`): the true point lies within a cell of the shown one, so far from every
+ * such country the answer is known without a store read. A viewer with no shown point (hidden,
+ * expired, never reported) is judged by their record as before.
+ */
+export async function viewerAtRisk(profileId: string): Promise<boolean> {
+  const shown = await getFreshShownPosition(profileId);
+  if (shown && !atRiskNear(shown.lat, shown.lon)) return false;
+  return (await safetyPlace(profileId)).atRisk;
 }
 
 /**

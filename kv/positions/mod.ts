@@ -124,6 +124,14 @@ export function getShownPosition(profileId: string): Promise<ShownPosition | nul
 }
 
 /**
+ * `getShownPosition` as the nearby queries see it: after the index caught up with writes on any
+ * instance older than `FRESH_MS` (the point a discovery list measures its viewer from).
+ */
+export function getFreshShownPosition(profileId: string): Promise<ShownPosition | null> {
+  return positionStore().shown(profileId, true);
+}
+
+/**
  * Visible members within ±1 degree of the viewer's shown position, nearest first (ties by id),
  * the viewer left out. Empty when the viewer has no valid position.
  */

@@ -55,9 +55,13 @@ export async function own(s: StoreState, profileId: string): Promise<OwnPosition
   return e.value && e.value.tsEffectiveUntil > now() ? ownView(e.value) : null;
 }
 
-/** A visible member's shown position from the index, or null (hidden, expired, unknown). */
-export async function shown(s: StoreState, profileId: string): Promise<ShownPosition | null> {
+/**
+ * A visible member's shown position from the index, or null (hidden, expired, unknown); with
+ * `fresh`, after the index caught up with the writes of other instances as the nearby queries do.
+ */
+export async function shown(s: StoreState, profileId: string, fresh = false): Promise<ShownPosition | null> {
   await s.ready();
+  if (fresh) await s.fresh();
   const m = s.index.members.get(profileId);
   if (!m || m.until <= now()) return null;
   return { profileId, lat: m.lat, lon: m.lon, sector: m.sector, tsUpdated: m.ts, tsEffectiveUntil: m.until };

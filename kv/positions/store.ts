@@ -155,8 +155,8 @@ export class PositionStore {
   }
 
   /** A visible member's shown position from the index, or null (hidden, expired, unknown). */
-  shown(profileId: string): Promise<ShownPosition | null> {
-    return queries.shown(this.#state, profileId);
+  shown(profileId: string, fresh = false): Promise<ShownPosition | null> {
+    return queries.shown(this.#state, profileId, fresh);
   }
 
   /** See the module function `nearest`. */

@@ -103,3 +103,27 @@ Deno.test("safety - the notice is shown once; discreet mode is this device's: ne
     t.close();
   }
 });
+
+Deno.test("safety - a viewer shown there, or just arrived there, sees distances as nearby only at once", async () => {
+  const t = await testApp();
+  try {
+    const viewer = await t.member(), other = await t.member();
+    await reportPosition(other.profileId, { ...near(NAIROBI, 0.01), use: "OVERRIDE", hide: false });
+    // Far from any country at risk first: distances as usual.
+    await report(t, viewer, { lat: 33.4484, lon: -112.074 });
+    assert.equal((await nearest(t, viewer)).nearbyOnly, undefined);
+    // They choose to be seen, and arrive in Nairobi: shown there (not hidden), and judged at risk
+    // from their very next list.
+    await t.call("PUT", "/api/safety", { cookie: viewer.cookie, json: { showToEveryone: true } });
+    assert.equal((await report(t, viewer, NAIROBI)).data.hide, false);
+    const page = await nearest(t, viewer);
+    assert.equal(page.nearbyOnly, true);
+    assert.deepEqual(page.items.map((b: { distanceMeters: unknown }) => b.distanceMeters), [null]);
+    const view = await t.call("GET", "/api/profile-briefs/map?latMin=-2&lonMin=36&latMax=-1&lonMax=37", {
+      cookie: viewer.cookie,
+    });
+    assert.deepEqual(view.data, { rows: [], tooMany: false });
+  } finally {
+    t.close();
+  }
+});
