@@ -14,7 +14,7 @@ import { discoveryProfileList, discoveryProfiles, isVerified } from "./profiles.
 import { KEPT } from "./kept.ts";
 import { setNewest } from "../domain/newest.ts";
 import { now } from "./clock.ts";
-import { viewerAtRisk } from "./safety.ts";
+import { memberAtRisk } from "./safety.ts";
 import { ageOf } from "../domain/age.ts";
 import { blockedSet } from "./blocks.ts";
 import { likeSets, ratedAmong } from "./likes.ts";
@@ -157,7 +157,7 @@ export async function profileBriefs(
   const [exclude, sets, atRisk] = await Promise.all([
     blockedSet(viewerId),
     likes.length > 0 ? likeSets(viewerId) : Promise.resolve(null),
-    viewerAtRisk(viewerId),
+    memberAtRisk(viewerId),
   ]);
   // A distance filter would place members for a viewer at risk: it is not applied there.
   const maxMeters = atRisk ? undefined : q.maxMeters;
@@ -241,7 +241,7 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
       await profileBriefs(viewerId, { kind: "bounds", bounds }, { ...q, page: 0, size: MAP_PROFILE_CAP }),
     );
   }
-  const [exclude, atRisk] = await Promise.all([blockedSet(viewerId), viewerAtRisk(viewerId)]);
+  const [exclude, atRisk] = await Promise.all([blockedSet(viewerId), memberAtRisk(viewerId)]);
   const found = await byBounds({ ...bounds, page: 0, size: MAP_PROFILE_CAP, exclude }, viewerId);
   // A viewer where being gay is a crime is shown no one on a map, as profileBriefs answers a box
   // (the search above still refuses a bad box): no profile is read.
@@ -309,7 +309,7 @@ export async function nearestPoints(
   viewerId: string,
   size = MAP_FIRST_VIEW_MEMBERS,
 ): Promise<{ lat: number; lon: number }[]> {
-  const [exclude, atRisk] = await Promise.all([blockedSet(viewerId), viewerAtRisk(viewerId)]);
+  const [exclude, atRisk] = await Promise.all([blockedSet(viewerId), memberAtRisk(viewerId)]);
   if (atRisk) return [];
   const found = await nearest(viewerId, { size, exclude });
   return found.items.map(({ lat, lon }) => ({ lat, lon }));

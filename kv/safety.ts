@@ -56,14 +56,15 @@ export async function safetyPlace(profileId: string): Promise<{ country: string 
 }
 
 /**
- * Is the viewer of a discovery list (nearest, a map view, a box, a sector) where being gay is a
- * crime? `safetyPlace`'s answer, read from their own record only when their shown point, the one
- * the list measures them from (as fresh as the list's own index), lies within reach of such a
- * country (`atRiskNear`): the true point lies within a cell of the shown one, so far from every
- * such country the answer is known without a store read. A viewer with no shown point (hidden,
- * expired, never reported) is judged by their record as before.
+ * Is a member where being gay is a crime? `safetyPlace`'s answer, read from their own record only
+ * when their shown point (as fresh as the nearby queries' index: writes on any instance older
+ * than `FRESH_MS` are in it) lies within reach of such a country (`atRiskNear`): their true point
+ * lies within a cell of the shown one, so far from every such country the answer is known without
+ * a store read. A member with no shown point (hidden, as one at risk is unless they choose to be
+ * seen; expired; never reported) is judged by their record as before. Used where it is asked per
+ * request: a discovery list's viewer, a viewed profile's owner.
  */
-export async function viewerAtRisk(profileId: string): Promise<boolean> {
+export async function memberAtRisk(profileId: string): Promise<boolean> {
   const shown = await getFreshShownPosition(profileId);
   if (shown && !atRiskNear(shown.lat, shown.lon)) return false;
   return (await safetyPlace(profileId)).atRisk;
@@ -75,7 +76,7 @@ export async function viewerAtRisk(profileId: string): Promise<boolean> {
  */
 export async function protectedFrom(owner: string, viewer: string): Promise<boolean> {
   if (owner === viewer) return false;
-  const [place, settings] = await Promise.all([safetyPlace(owner), getSafety(owner)]);
-  if (!place.atRisk || settings.showToEveryone) return false;
+  const [atRisk, settings] = await Promise.all([memberAtRisk(owner), getSafety(owner)]);
+  if (!atRisk || settings.showToEveryone) return false;
   return (await getProfileLike(owner, viewer)).likeType !== "LIKE";
 }

@@ -127,3 +127,23 @@ Deno.test("safety - a viewer shown there, or just arrived there, sees distances 
     t.close();
   }
 });
+
+Deno.test("safety - a member seen far away who arrives there is hidden from strangers from their next report", async () => {
+  const t = await testApp();
+  try {
+    const local = await t.member(), stranger = await t.member();
+    await report(t, stranger, { lat: 33.45, lon: -112.07 });
+    await report(t, local, { lat: 33.4484, lon: -112.074 });
+    assert.equal((await t.call("GET", `/api/profile/${local.profileId}`, { cookie: stranger.cookie })).status, 200);
+    assert.equal((await report(t, local, NAIROBI)).data.hide, true);
+    assert.equal((await t.call("GET", `/api/profile/${local.profileId}`, { cookie: stranger.cookie })).status, 404);
+    // Seen by their choice there: judged by their true point, and shown.
+    await t.call("PUT", "/api/safety", { cookie: local.cookie, json: { showToEveryone: true } });
+    assert.equal((await report(t, local, NAIROBI)).data.hide, false);
+    assert.equal((await t.call("GET", `/api/profile/${local.profileId}`, { cookie: stranger.cookie })).status, 200);
+    await t.call("PUT", "/api/safety", { cookie: local.cookie, json: { showToEveryone: false } });
+    assert.equal((await t.call("GET", `/api/profile/${local.profileId}`, { cookie: stranger.cookie })).status, 404);
+  } finally {
+    t.close();
+  }
+});
