@@ -114,25 +114,30 @@ export function atRiskAt(lat: number, lon: number): boolean {
 }
 
 /**
- * How far from a member's shown point their true point may lie, with room to spare: a privacy
- * cell and its hysteresis (domain/geo.ts) reach about 1.2 km at the default cell size; this
- * allows cells of up to about 8 km.
+ * How far from a member's shown point their true point may lie, at least, with room to spare: a
+ * privacy cell and its hysteresis (domain/geo.ts) reach 1.2 cells along each axis, 1.2 km at the
+ * default cell size; this allows cells of up to about 8 km (`reachOf` takes larger ones).
  */
 export const SHOWN_POINT_REACH_M = 10_000;
 
+/** The reach (`atRiskNear`) for a privacy grid of `cellMeters`: a cell and its hysteresis, at least `SHOWN_POINT_REACH_M`. */
+export function reachOf(cellMeters: number): number {
+  return Math.max(SHOWN_POINT_REACH_M, 1.25 * cellMeters);
+}
+
 /**
- * Could a point within `SHOWN_POINT_REACH_M` of (lat, lon) lie in a country where same-sex
+ * Could a point within `reachM` (along each axis) of (lat, lon) lie in a country where same-sex
  * relations are criminalised? False only when no such country's borders reach into the box of
  * that reach around the point (every country holding a point of the box is among the features the
  * box touches, or their groups): a true point anywhere near a shown point that is not is then not
  * at risk either. True near such a country, across the date line and near the poles (the caller
- * then judges by the true point). Worked out once per point lately asked for.
+ * then judges by the true point). Worked out once per point and reach lately asked for.
  */
-export function atRiskNear(lat: number, lon: number): boolean {
-  const point = `${lat},${lon}`;
+export function atRiskNear(lat: number, lon: number, reachM = SHOWN_POINT_REACH_M): boolean {
+  const point = `${lat},${lon},${reachM}`;
   let near = nearRiskByPoint.get(point);
   if (near === undefined) {
-    const dLat = SHOWN_POINT_REACH_M / METERS_PER_DEGREE;
+    const dLat = reachM / METERS_PER_DEGREE;
     const dLon = dLat / Math.cos(Math.min(89, Math.abs(lat)) * Math.PI / 180);
     const box: [number, number, number, number] = [lon - dLon, lat - dLat, lon + dLon, lat + dLat];
     near = !(Math.abs(lat) + dLat < 85 && box[0] > -180 && box[2] < 180) ||

@@ -26,6 +26,8 @@ Deno.test("safety - a shown point far from every country at risk says so; near o
   assert.equal(atRiskNear(6.55, 2.66), true, "but a true point a cell away may be in Nigeria");
   assert.equal(atRiskNear(-16.5, 179.99), true, "the box would cross the date line");
   assert.equal(atRiskNear(88, 0), true, "near a pole");
+  assert.equal(atRiskNear(7, 2.5), false, "Benin, some 20 km from Nigeria");
+  assert.equal(atRiskNear(7, 2.5, 100_000), true, "with cells of about 80 km, Nigeria is within reach");
   // Where it says no, no point within its reach is at risk (a grid of points over the box).
   for (const [lat, lon] of [[33.4484, -112.074], [40.7, -74], [32.08, 34.78], [7, 2.5], [-22.5609, 17.0658]]) {
     if (atRiskNear(lat, lon)) continue;

@@ -9,10 +9,10 @@
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-import { getFreshShownPosition, getOwnPosition } from "./positions/mod.ts";
+import { getFreshShownPosition, getOwnPosition, positionStore } from "./positions/mod.ts";
 import { getProfileLike } from "./likes.ts";
 import { commitForgetting, keptRead } from "./kept.ts";
-import { atRiskAt, atRiskNear, countryAt } from "../domain/safety.ts";
+import { atRiskAt, atRiskNear, countryAt, reachOf } from "../domain/safety.ts";
 
 /** A member's safety choices. */
 export interface SafetySettings {
@@ -66,7 +66,7 @@ export async function safetyPlace(profileId: string): Promise<{ country: string 
  */
 export async function memberAtRisk(profileId: string): Promise<boolean> {
   const shown = await getFreshShownPosition(profileId);
-  if (shown && !atRiskNear(shown.lat, shown.lon)) return false;
+  if (shown && !atRiskNear(shown.lat, shown.lon, reachOf(positionStore().grid.cellMeters))) return false;
   return (await safetyPlace(profileId)).atRisk;
 }
 
