@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./queries/api.ts";
-import { QueryProvider } from "./queries/client.tsx";
+import { QueryProvider, useServerData } from "./queries/client.tsx";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { ApiAnswer } from "../domain/contract.ts";
@@ -14,12 +14,13 @@ const REFRESH_MS = 5000;
 
 function DashboardBody({ counts }: { counts: RoleCount[] }) {
   const qc = useQueryClient();
-  const { data } = useQuery({
+  // The server's counts seed the cache: counts restored from the device's cache would make hydration differ.
+  useServerData(["userRoleCounts"], counts);
+  const data = useQuery({
     queryKey: ["userRoleCounts"],
     queryFn: () => api<RoleCount[]>(apiPath("GET /api/admin/dashboard/userRoleCounts", {})),
-    initialData: counts,
     refetchInterval: REFRESH_MS,
-  });
+  }).data ?? counts;
   const create = useMutation({
     mutationFn: () =>
       api<{ created: number }>(apiPath("POST /api/admin/testUsersCreate/:count", { count: "20" }), { method: "POST" }),

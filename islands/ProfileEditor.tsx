@@ -14,7 +14,7 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import { type FormEvent, type PointerEvent as ReactPointerEvent, useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { ApiFailure } from "./queries/api.ts";
-import { type ProfileChange, type ProfileView, useMyProfileQuery, useProfileMutation } from "./queries/profiles.ts";
+import { type ProfileChange, type ProfileView, useMyProfile, useProfileMutation } from "./queries/profiles.ts";
 import { useNsfwMutation, useRemovePicMutation } from "./queries/pictures.ts";
 import { useShowsNsfw } from "./useShowsNsfw.ts";
 import { CharacteristicChecks } from "../components/CharacteristicChecks.tsx";
@@ -103,7 +103,7 @@ function useFlash(ms: number): [string, (text: string) => void] {
 }
 
 function EditorBody({ profile: initial }: { profile: ProfileView }) {
-  const { data: p } = useMyProfileQuery(initial);
+  const p = useMyProfile(initial);
   const save = useProfileMutation(p.id);
   const [fields, setFields] = useState<Fields>(() => fieldsOf(p));
   const [chars, setChars] = useState<string[]>(p.characteristics);

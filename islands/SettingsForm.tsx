@@ -9,7 +9,7 @@ import { CurrentPasswordField } from "../components/CurrentPasswordField.tsx";
 import { type FormEvent, useEffect, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ApiFailure } from "./queries/api.ts";
-import { QueryProvider } from "./queries/client.tsx";
+import { QueryProvider, useServerData } from "./queries/client.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { Time } from "../components/Time.tsx";
 import type { Version } from "../domain/version.ts";
@@ -52,18 +52,20 @@ const SAVED_MS = 3000;
 
 function SettingsBody({ settings, sessions, blocked, passkeys, safety, backend }: SettingsProps) {
   const qc = useQueryClient();
+  // What the server rendered seeds the cache: data restored from the device's cache, older than
+  // the page, would make hydration differ from it.
+  useServerData(["settings"], settings);
+  useServerData(["sessions"], sessions);
   // Spec §7: settings are never treated as stale.
-  const { data } = useQuery({
+  const data = useQuery({
     queryKey: ["settings"],
     queryFn: () => api<SettingsData>(apiPath("GET /api/settings", {})),
-    initialData: settings,
     staleTime: Infinity,
-  });
-  const sessionsQ = useQuery({
+  }).data ?? settings;
+  const sessionList = useQuery({
     queryKey: ["sessions"],
     queryFn: () => api<SessionItem[]>(apiPath("GET /api/sessions", {})),
-    initialData: sessions,
-  });
+  }).data ?? sessions;
   const [name, setName] = useState(data.name);
   const [email, setEmail] = useState(data.email);
   const [pw1, setPw1] = useState("");
@@ -151,7 +153,7 @@ function SettingsBody({ settings, sessions, blocked, passkeys, safety, backend }
         </p>
       </section>
 
-      <Sessions sessions={sessionsQ.data} reauth={data.reauth} />
+      <Sessions sessions={sessionList} reauth={data.reauth} />
 
       <PasskeysSection passkeys={passkeys} reauth={data.reauth} />
 
@@ -248,11 +250,11 @@ function Sessions({ sessions, reauth }: { sessions: SessionItem[]; reauth: Setti
 /** The members I blocked, each with Unblock (they see me again, and I them). */
 function BlockedMembers({ initial }: { initial: BlockedItem[] }) {
   const qc = useQueryClient();
-  const { data } = useQuery({
+  useServerData(["blocks"], initial);
+  const data = useQuery({
     queryKey: ["blocks"],
     queryFn: () => api<BlockedItem[]>(apiPath("GET /api/blocks", {})),
-    initialData: initial,
-  });
+  }).data ?? initial;
   const lift = useMutation({
     mutationFn: (id: string) => api(apiPath("DELETE /api/blocks/:profileId", { profileId: id }), { method: "DELETE" }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ["blocks"] }),

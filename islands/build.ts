@@ -102,6 +102,10 @@ function localeOfFile(path: string): Locale | undefined {
  * language). So a catalogue added with `catalogue(name, en, { es, ... })` whose translations are
  * such modules follows by itself; a module exporting anything but constants is left as it is,
  * and the build fails when an island would carry it (`assertNoTranslationInIslands`).
+ *
+ * A stand-in is named by its module's path from the project's root, and imports by paths from
+ * there: esbuild's content hashes take a plugin's paths as they are, and an absolute one would
+ * give the same code other chunk names (and other bytes) in another checkout.
  */
 const localesOnDemand: esbuild.Plugin = {
   name: "locales-on-demand",
@@ -112,18 +116,18 @@ const localesOnDemand: esbuild.Plugin = {
       if (a.kind === "dynamic-import" || !localeOfFile(path) || localeOfFile(a.importer)) return undefined;
       const exports = [...Deno.readTextFileSync(path).matchAll(/^export\s+(\w+)\s+(\w+)/gm)];
       if (!exports.length || exports.some(([, kind]) => kind !== "const")) return undefined;
-      return { path, namespace: "locale-stand-in" };
+      return { path: path.slice(root.length), namespace: "locale-stand-in" };
     });
     b.onLoad({ filter: /.*/, namespace: "locale-stand-in" }, (a) => {
-      const names = [...Deno.readTextFileSync(a.path).matchAll(/^export\s+const\s+(\w+)/gm)].map((m) => m[1]);
+      const names = [...Deno.readTextFileSync(root + a.path).matchAll(/^export\s+const\s+(\w+)/gm)].map((m) => m[1]);
       return {
-        contents: `import { loadingLocale } from ${JSON.stringify(`${root}islands/locales.ts`)};\n` +
+        contents: `import { loadingLocale } from "./islands/locales.ts";\n` +
           names.map((n) => `export const ${n} = {};\n`).join("") +
           `if (document.documentElement.lang === ${JSON.stringify(localeOfFile(a.path))}) {\n` +
-          `  loadingLocale(import(${JSON.stringify(a.path)}).then((m) => {\n` +
+          `  loadingLocale(import(${JSON.stringify(`./${a.path}`)}).then((m) => {\n` +
           names.map((n) => `    Object.assign(${n}, m.${n});\n`).join("") +
           `  }));\n}\n`,
-        resolveDir: a.path.replace(/\/[^/]*$/, ""),
+        resolveDir: root,
         loader: "ts",
       };
     });
@@ -285,6 +289,25 @@ function assertNoTranslationInIslands(
   }
 }
 
+/**
+ * Fails the build when a module is named by its absolute path (a plugin's namespace keeps paths
+ * as it is given them): esbuild hashes those names, so the same code built in another checkout
+ * would get other chunk names, other bytes, and instances of one release behind one address would
+ * name scripts the others do not have.
+ */
+function assertSameInEveryCheckout(outputs: esbuild.Metafile["outputs"]): void {
+  const absolute = new Set<string>();
+  for (const out of Object.values(outputs)) {
+    for (const input of Object.keys(out.inputs)) if (input.includes(root)) absolute.add(input);
+  }
+  if (absolute.size) {
+    throw new Error(
+      `modules named by their absolute path make the build differ by checkout: ${[...absolute].join(", ")} ` +
+        "(a plugin's onResolve gives a path from the project's root: islands/build.ts localesOnDemand)",
+    );
+  }
+}
+
 /** Builds everything into static/build and returns the manifest. */
 export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> {
   const names = islandNames();
@@ -388,6 +411,7 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     }
   }
   assertNoTranslationInIslands(outputs, chunkClosure);
+  assertSameInEveryCheckout(outputs);
   await Deno.writeTextFile(`${outdir}/manifest.json`, JSON.stringify(manifest, null, 2));
   await Deno.writeTextFile(`${outdir}/version_frontend.json`, JSON.stringify(backendVersion()));
   return manifest;

@@ -7,6 +7,7 @@
 import { type QueryClient, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "./api.ts";
+import { useServerData } from "./client.tsx";
 import type { ApiAnswer } from "../../domain/contract.ts";
 import { apiPath } from "../../domain/apiPath.ts";
 import { type KnownLocation, useLocation } from "./location.ts";
@@ -70,13 +71,16 @@ export interface NearestOptions {
  */
 function useNearestBriefs({ size, filter, refetchMs, initial, ratedBefore, enabled = true }: NearestOptions) {
   const params = filterParams(filter).toString();
+  const queryKey = [...NEAREST_KEY, size, params, ratedBefore ?? null];
+  // The server's first page (unfiltered) seeds the cache: pages restored from the device's cache,
+  // older than the page, would make hydration differ from what the server rendered.
+  useServerData(queryKey, initial && params === "" ? { pages: [initial], pageParams: [0] } : undefined);
   return useInfiniteQuery({
-    queryKey: [...NEAREST_KEY, size, params, ratedBefore ?? null],
+    queryKey,
     queryFn: ({ pageParam }): Promise<BriefsPage> =>
       api<ApiAnswer<"GET /api/profile-briefs/nearest">>(nearestPath(pageParam, size, filter, ratedBefore)),
     initialPageParam: 0,
     getNextPageParam: (last: BriefsPage) => last.hasMore ? last.page + 1 : undefined,
-    initialData: initial && params === "" ? { pages: [initial], pageParams: [0] } : undefined,
     staleTime: refetchMs,
     refetchInterval: refetchMs,
     enabled,

@@ -1,7 +1,7 @@
 /** Chat data: conversations, one conversation, Map Chat sectors, sending and read receipts. */
 
 import { type RefObject, useCallback, useEffect, useMemo, useState } from "react";
-import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, call, NAVIGATION } from "./api.ts";
 import { type MemberEvent, useMemberEvents } from "./events.ts";
 import { useServerData } from "./client.tsx";
@@ -140,25 +140,39 @@ function sectorsAround(sector: string): string[] {
   return out;
 }
 
-/** Map Chat: every sector around mine, each polled every 15 s and on focus, merged newest first. */
+/**
+ * Map Chat: every sector around mine, asked side by side every 15 s and on focus, merged newest
+ * first. A sector that does not answer leaves the others shown; the round fails only when none
+ * answers. (One query for the nine, not react-query's `useQueries`: that would put its observer in
+ * the scripts every page shares.)
+ */
 export function useBroadcastsQuery(sector: string | null, page: number) {
-  const sectors = sector ? sectorsAround(sector) : [];
-  const results = useQueries({
-    queries: sectors.map((s) => ({
-      queryKey: ["broadcasts", s, page],
-      queryFn: () => call("GET /api/messages/by-sector/:sector", { sector: s }, { query: { page } }),
-      refetchInterval: MESSAGES_POLL_MS,
-      refetchOnWindowFocus: true,
-      placeholderData: (prev: MessagePage | undefined) => prev,
-    })),
+  const q = useQuery({
+    queryKey: ["broadcasts", sector, page],
+    queryFn: async () => {
+      const pages = await Promise.allSettled(
+        sectorsAround(sector ?? "").map((s) =>
+          call("GET /api/messages/by-sector/:sector", { sector: s }, { query: { page } })
+        ),
+      );
+      const answered = pages.flatMap((p) => p.status === "fulfilled" ? [p.value] : []);
+      if (!answered.length) throw (pages[0] as PromiseRejectedResult).reason;
+      return {
+        items: answered.flatMap((p) => p.items).sort((a, b) => b.tsCreated - a.tsCreated),
+        people: Object.assign({}, ...answered.map((p) => p.people)) as People,
+        hasMore: answered.some((p) => p.hasMore),
+      };
+    },
+    enabled: sector !== null,
+    refetchInterval: MESSAGES_POLL_MS,
+    refetchOnWindowFocus: true,
+    placeholderData: keepPreviousData,
   });
-  const items = results.flatMap((r) => r.data?.items ?? []).sort((a, b) => b.tsCreated - a.tsCreated);
-  const people: People = Object.assign({}, ...results.map((r) => r.data?.people ?? {}));
   return {
-    items,
-    people,
-    hasMore: results.some((r) => r.data?.hasMore),
-    loading: sectors.length > 0 && results.some((r) => r.isPending),
+    items: q.data?.items ?? [],
+    people: q.data?.people ?? {},
+    hasMore: q.data?.hasMore ?? false,
+    loading: sector !== null && q.isPending,
   };
 }
 

@@ -5,6 +5,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call, NAVIGATION } from "./api.ts";
+import { useServerData } from "./client.tsx";
 import type { ProfileChange, ProfileView } from "../../domain/shapes/profiles.ts";
 
 export type { ProfileChange, ProfileView };
@@ -15,27 +16,28 @@ export const PROFILE_CACHE_MS = 60 * 60_000;
 /** Query key of one profile as the caller sees it. */
 export const profileKey = (id: string) => ["profile", id] as const;
 
-/** A profile; `initial` is what the server rendered. */
+/**
+ * A profile; `initial` is what the server rendered, which seeds the cache (useServerData): a
+ * profile restored from the device's cache, older than the page, would make hydration differ.
+ */
 export function useProfileQuery(id: string, initial?: ProfileView) {
+  useServerData(profileKey(id), initial);
   return useQuery({
     queryKey: profileKey(id),
     queryFn: () => call("GET /api/profile/:id", { id }),
-    initialData: initial,
-    initialDataUpdatedAt: initial ? Date.now() : undefined,
     staleTime: PROFILE_CACHE_MS,
     meta: NAVIGATION,
   });
 }
 
-/** The caller's own profile (the editor), fresh from `/api/profiles/mine`. */
-export function useMyProfileQuery(initial: ProfileView) {
+/** The caller's own profile (the editor), fresh from `/api/profiles/mine`; `initial` as the server rendered it. */
+export function useMyProfile(initial: ProfileView): ProfileView {
+  useServerData(profileKey(initial.id), initial);
   return useQuery({
     queryKey: profileKey(initial.id),
     queryFn: async () => (await call("GET /api/profiles/mine", {}))[0],
-    initialData: initial,
-    initialDataUpdatedAt: Date.now(),
     staleTime: PROFILE_CACHE_MS,
-  });
+  }).data ?? initial;
 }
 
 /** Saves fields of the caller's own profile; the cache takes the saved profile. */
