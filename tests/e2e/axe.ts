@@ -13,7 +13,9 @@ export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
  * axe run in the page itself (`axe.run`, the library's legacy mode), not `axe.runPartial` in each
  * frame followed by `axe.finishRun` in a new blank page. The app's pages have no frames, so both
  * ways check the same nodes with the same rules; the partial way opened a page and injected axe a
- * second time for every check, about half of its cost (decision 0186).
+ * second time for every check, about half of its cost (decision 0186). On a busy machine an
+ * injection slower than the library's 1 s limit only skips its `axe.configure` (the help links'
+ * branding and which frames' origins may answer); the run is queued behind the injection in the page.
  */
 export function axeOn(page: Page): AxeBuilder {
   return new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode(true);
