@@ -6,8 +6,6 @@
  */
 
 import assert from "node:assert/strict";
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "playwright-core";
 import {
   seedNeighbours,
   shot,
@@ -17,18 +15,11 @@ import {
   VIEWPORTS,
   waitHydrated,
 } from "./harness.ts";
+import { seriousViolations } from "./axe.ts";
 import { ROUTES } from "../../routes/table.ts";
 import { createAccount, createLoginToken } from "../../kv/accounts.ts";
 import { ACKNOWLEDGEMENTS } from "../../domain/texts.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
-
-/** The serious and critical violations on the page as it is now, one line each. */
-async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
-}
 
 const PUBLIC = ["/", "/login", "/register", "/aboutus", "/support", "/tos", "/sorry", "/nope"];
 /** Pages whose colours this test checked, shot to look at in both schemes. */
@@ -86,7 +77,7 @@ Deno.test({
         for (const path of paths) {
           await page.goto(path);
           await waitHydrated(page);
-          for (const v of await violations(page)) found.push(`${vp} ${scheme} ${path}: ${v}`);
+          for (const v of await seriousViolations(page)) found.push(`${vp} ${scheme} ${path}: ${v}`);
           if (SHOTS.has(path)) await shot(page, `${vp}-${scheme}-a11y${path.replaceAll("/", "-")}`);
         }
         await context.close();
