@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { cpuByKindLine, cpuSeconds, parseSummary, processKind, timeLine } from "./run_tests.ts";
+import {
+  cpuByKindLine,
+  cpuSeconds,
+  longestFirst,
+  parseSummary,
+  processKind,
+  takeBatch,
+  timeLine,
+} from "./run_tests.ts";
 
 Deno.test("run_tests - CPU seconds are read from /proc's stat line, a process name with spaces and parentheses included", () => {
   // pid (name) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime …
@@ -37,4 +45,35 @@ Deno.test("run_tests - the CPU breakdown names each kind, the runner's own time 
     line,
     "CPU by kind (every process, sampled from /proc): chromium renderer 2m05s, deno test 1m01s, runner 0m02s; total 3m08s",
   );
+});
+
+Deno.test("run_tests - a queue is taken longest first: a long file alone, then batches that shrink as the queue empties", () => {
+  const w: Record<string, number> = { a: 160, b: 125, c: 80, d: 75, e: 40, f: 30, g: 10, h: 5, i: 1, j: 1 };
+  const weight = (f: string) => w[f];
+  const queue = longestFirst(Object.keys(w).reverse(), weight);
+  assert.deepEqual(queue, ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]);
+  // 527 s among 4 slots: 132 s each; the longest file is taken even past that share, and alone.
+  assert.deepEqual(takeBatch(queue, 4, weight), ["a"]);
+  // 367 s left: 92 s each, and the next file (125 s) again alone.
+  assert.deepEqual(takeBatch(queue, 4, weight), ["b"]);
+  // 242 s left: 61 s each; 80 s alone.
+  assert.deepEqual(takeBatch(queue, 4, weight), ["c"]);
+  // 162 s left: 41 s each; then 87 s left: 22 s each.
+  assert.deepEqual(takeBatch(queue, 4, weight), ["d"]);
+  assert.deepEqual(takeBatch(queue, 4, weight), ["e"]);
+  // 47 s left: 12 s each, raised to the 20 s least; then the small files go together.
+  assert.deepEqual(takeBatch(queue, 4, weight), ["f"]);
+  assert.deepEqual(takeBatch(queue, 4, weight), ["g", "h", "i", "j"]);
+  assert.deepEqual(queue, []);
+  assert.deepEqual(takeBatch(queue, 4, weight), []);
+});
+
+Deno.test("run_tests - many small files go in few batches: each batch holds about its slot's share", () => {
+  const files = Array.from({ length: 100 }, (_, i) => `f${String(i).padStart(3, "0")}`);
+  const queue = longestFirst(files, () => 2);
+  const batches: string[][] = [];
+  while (queue.length) batches.push(takeBatch(queue, 2, () => 2));
+  // 200 s between 2 slots: 100 s (50 files), then 25, 12, 6…, never under 20 s (10 files).
+  assert.deepEqual(batches.map((b) => b.length), [50, 25, 12, 10, 3]);
+  assert.deepEqual(batches.flat(), files);
 });
