@@ -610,14 +610,15 @@ if (import.meta.main) {
         const label = `${name}.${++n}`;
         const env: Record<string, string> = {};
         if (lane === "remote") {
-          kv ??= await startKvServer(label);
+          if (kv === undefined) kv = await startKvServer(label);
           Object.assign(env, { TEST_KV: "remote" }, kv?.env);
         } else if (kv) {
           // The remote lane is done for this slot: its server is not kept idle beside the others.
           await kv.stop();
           kv = undefined;
         }
-        if (sharing && batch.some(isBrowserFile)) browser ??= await startSharedBrowser(label);
+        // Tried once: a browser that did not start leaves each test to launch its own, as without it.
+        if (sharing && browser === undefined && batch.some(isBrowserFile)) browser = await startSharedBrowser(label);
         if (browser) env.E2E_BROWSER_URL = browser.url;
         const r = await runProcess(label, batch, flags, tmp, env);
         // Their times named apart (" on remote KV"): they are not the local runs' weights.
