@@ -153,15 +153,17 @@ export function parseJunit(xml: string): Timed[] {
 /**
  * The next batch a free slot runs as one `deno test` process, taken from the head of `queue` (the
  * files still to run, longest first; the batch is removed from it): its first file, then the next
- * ones while the batch stays within the queue's time shared among `slots`, and never less than
- * `least` seconds while files remain. So the long files start first, each alone or nearly so, and
- * the batches shrink as the queue empties: every slot ends at about the same time, none with a long
- * file alone at the end, and few processes are started (each costs a Deno start and its modules).
+ * ones while the batch stays within half a slot's share of the queue's time (the queue's seconds
+ * over twice `slots`), and never less than `least` seconds while files remain. So the long files
+ * start first, each alone or nearly so, and the batches shrink as the queue empties: every slot ends
+ * at about the same time, none with a long file or a long batch alone at the end (half a share
+ * leaves room for the figures being off, as they are on a busy machine), and few processes are
+ * started (each costs a Deno start; the slot's browser is kept).
  */
 export function takeBatch(queue: string[], slots: number, weight: (f: string) => number, least = 20): string[] {
   if (!queue.length) return [];
   const left = queue.reduce((n, f) => n + weight(f), 0);
-  const share = Math.max(least, left / Math.max(1, slots));
+  const share = Math.max(least, left / (2 * Math.max(1, slots)));
   let n = 1, load = weight(queue[0]);
   while (n < queue.length && load + weight(queue[n]) <= share) load += weight(queue[n++]);
   return queue.splice(0, n);

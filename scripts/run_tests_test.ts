@@ -52,28 +52,28 @@ Deno.test("run_tests - a queue is taken longest first: a long file alone, then b
   const weight = (f: string) => w[f];
   const queue = longestFirst(Object.keys(w).reverse(), weight);
   assert.deepEqual(queue, ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]);
-  // 527 s among 4 slots: 132 s each; the longest file is taken even past that share, and alone.
+  // 527 s among 4 slots: 66 s a batch; the longest file is taken even past that, and alone.
   assert.deepEqual(takeBatch(queue, 4, weight), ["a"]);
-  // 367 s left: 92 s each, and the next file (125 s) again alone.
+  // 367 s left: 46 s a batch, and the next file (125 s) again alone.
   assert.deepEqual(takeBatch(queue, 4, weight), ["b"]);
-  // 242 s left: 61 s each; 80 s alone.
+  // 242 s left: 30 s a batch; 80 s alone.
   assert.deepEqual(takeBatch(queue, 4, weight), ["c"]);
-  // 162 s left: 41 s each; then 87 s left: 22 s each.
+  // 162 s left: 20 s a batch; then 87 s left: 11 s, raised to the 20 s least.
   assert.deepEqual(takeBatch(queue, 4, weight), ["d"]);
   assert.deepEqual(takeBatch(queue, 4, weight), ["e"]);
-  // 47 s left: 12 s each, raised to the 20 s least; then the small files go together.
+  // 47 s left: 20 s; then the small files go together.
   assert.deepEqual(takeBatch(queue, 4, weight), ["f"]);
   assert.deepEqual(takeBatch(queue, 4, weight), ["g", "h", "i", "j"]);
   assert.deepEqual(queue, []);
   assert.deepEqual(takeBatch(queue, 4, weight), []);
 });
 
-Deno.test("run_tests - many small files go in few batches: each batch holds about its slot's share", () => {
+Deno.test("run_tests - many small files go in few batches: each batch holds about half a slot's share", () => {
   const files = Array.from({ length: 100 }, (_, i) => `f${String(i).padStart(3, "0")}`);
   const queue = longestFirst(files, () => 2);
   const batches: string[][] = [];
   while (queue.length) batches.push(takeBatch(queue, 2, () => 2));
-  // 200 s between 2 slots: 100 s (50 files), then 25, 12, 6…, never under 20 s (10 files).
-  assert.deepEqual(batches.map((b) => b.length), [50, 25, 12, 10, 3]);
+  // 200 s between 2 slots: batches of 50 s (25 files), then 37 s, 28 s…, never under 20 s (10 files).
+  assert.deepEqual(batches.map((b) => b.length), [25, 18, 14, 10, 10, 10, 10, 3]);
   assert.deepEqual(batches.flat(), files);
 });
