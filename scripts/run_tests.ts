@@ -253,14 +253,35 @@ export function timeLine(wallMs: number, cpu: { self: number; children: number }
     (cpu ? `, ${minutes(cpu.self + cpu.children)} CPU (user+sys of the runner and every process it started)` : "");
 }
 
-/** One `deno test` process over `files`: its output printed a whole file at a time, its counts and times. */
+/**
+ * How long a test process may go without a test ending before it is stopped as stuck: past the
+ * browser harness's own limit for its longest walk (8 minutes, then its bounded closing steps),
+ * so only a test whose harness could not end it meets this.
+ */
+const STALL_MS = 15 * 60_000;
+
+/** The file a `deno test` line says it starts (`running 3 tests from ./a_test.ts`), or null. */
+export function fileStarted(line: string): string | null {
+  return line.match(/^running \d+ tests? from (\S+)$/)?.[1] ?? null;
+}
+
+/** Whether a `deno test` line is a test's (or a step's) end: `name ... ok (2s)`, `FAILED`, `ignored`. */
+export function testEnded(line: string): boolean {
+  return /\.\.\. (ok|FAILED|ignored)( \(.*\))?$/.test(line);
+}
+
+/**
+ * One `deno test` process over `files`: its output printed a whole file at a time, its counts and
+ * times. A process in which no test ends for STALL_MS is stopped (a failure, its stuck file
+ * named); the files it had not started are returned as `unstarted`, to be run by another process.
+ */
 async function runProcess(
   label: string,
   files: string[],
   flags: string[],
   tmp: string,
   env: Record<string, string> = {},
-): Promise<{ counts: Counts | null; timed: Timed[]; ok: boolean; tail: string }> {
+): Promise<{ counts: Counts | null; timed: Timed[]; ok: boolean; tail: string; unstarted: string[] }> {
   const junit = `${tmp}/${label}.xml`;
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", "--no-check", `--junit-path=${junit}`, ...flags.filter((f) => f !== "--no-check"), ...files],
@@ -276,9 +297,16 @@ async function runProcess(
     if (block.length) console.log(block.join("\n"));
     block = [];
   };
+  const started: string[] = [];
+  let lastEnded = performance.now(), stalled = false;
   const onLine = (line: string) => {
+    const file = fileStarted(line);
+    if (file || testEnded(line)) lastEnded = performance.now();
     // A file's results are printed when the next file starts: lines of two processes never interleave.
-    if (/^running \d+ tests? from /.test(line)) flush();
+    if (file) {
+      flush();
+      started.push(file);
+    }
     const counts = parseSummary(line);
     if (counts) {
       summary = counts;
@@ -298,15 +326,36 @@ async function runProcess(
     }
     if (rest) onLine(rest);
   };
-  await Promise.all([read(child.stdout), read(child.stderr)]);
+  const guard = setInterval(() => {
+    if (performance.now() - lastEnded < STALL_MS) return;
+    clearInterval(guard);
+    stalled = true;
+    const stuck = `[${label}] no test ended in ${STALL_MS / 60_000} min in ${started.at(-1) ?? files[0]}: ` +
+      "the process is stopped, its file failed; the files it had not started go to another process";
+    tail.push(stuck);
+    block.push(stuck);
+    try {
+      child.kill();
+    } catch { /* it ended meanwhile */ }
+  }, 5_000);
+  const reading = Promise.all([read(child.stdout), read(child.stderr)]);
   const status = await child.status;
+  clearInterval(guard);
+  // A stopped process's own children (a browser it launched) may hold its output open.
+  await (stalled ? Promise.race([reading, new Promise((r) => setTimeout(r, 5_000))]) : reading);
   running.delete(child);
   flush();
   let timed: Timed[] = [];
   try {
     timed = parseJunit(await Deno.readTextFile(junit));
   } catch { /* the process ended before writing it */ }
-  return { counts: summary, timed, ok: status.success && summary !== null, tail: tail.join("\n") };
+  return {
+    counts: summary,
+    timed,
+    ok: status.success && summary !== null && !stalled,
+    tail: tail.join("\n"),
+    unstarted: stalled ? files.filter((f) => !started.includes(f)) : [],
+  };
 }
 
 /**
@@ -623,6 +672,8 @@ if (import.meta.main) {
         if (sharing && browser === undefined && batch.some(isBrowserFile)) browser = await startSharedBrowser(label);
         if (browser) env.E2E_BROWSER_URL = browser.url;
         const r = await runProcess(label, batch, flags, tmp, env);
+        // A stuck process's files not yet started go back to the queue's head.
+        queues[lane].unshift(...r.unstarted);
         // Their times named apart (" on remote KV"): they are not the local runs' weights.
         runs.push(lane === "remote" ? onRemoteKv(r) : r);
       }

@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import {
   cpuByKindLine,
   cpuSeconds,
+  fileStarted,
   longestFirst,
   parseSummary,
   processKind,
   takeBatch,
+  testEnded,
   timeLine,
 } from "./run_tests.ts";
 
@@ -76,4 +78,19 @@ Deno.test("run_tests - many small files go in few batches: each batch holds abou
   // 200 s between 2 slots: batches of 50 s (25 files), then 37 s, 28 s…, never under 20 s (10 files).
   assert.deepEqual(batches.map((b) => b.length), [25, 18, 14, 10, 10, 10, 10, 3]);
   assert.deepEqual(batches.flat(), files);
+});
+
+Deno.test("run_tests - a process's progress is read from its lines: a file starts, a test ends; deno's slow-test notices are neither", () => {
+  assert.equal(fileStarted("running 3 tests from ./tests/e2e/a11y_test.ts"), "./tests/e2e/a11y_test.ts");
+  assert.equal(fileStarted("running 1 test from ./routes/api/system_test.ts"), "./routes/api/system_test.ts");
+  assert.equal(fileStarted("[p1.1] ok | 3 passed | 0 failed (2s)"), null);
+  assert.equal(testEnded("system - ping, version and version_frontend answer ... ok (22ms)"), true);
+  assert.equal(testEnded("e2e - the chat header ... FAILED (18s)"), true);
+  assert.equal(testEnded("a step ... ignored (0ms)"), true);
+  assert.equal(testEnded("e2e - accessibility, logged out and in ..."), false);
+  assert.equal(
+    testEnded("e2e - accessibility ...'e2e - accessibility' has been running for over (16m0s)"),
+    false,
+  );
+  assert.equal(testEnded("harness: the test is still running after 240 s; closing its browser"), false);
 });
