@@ -1,44 +1,49 @@
 /**
  * The test suite as `deno task test` runs it: builds the islands once (tests/islands_build.ts),
- * then runs the files in DENO_JOBS `deno test` processes side by side (each process runs its share
- * one file after another, as `deno test` does; one that runs two browser files or more gets one
- * Chromium for them, tests/e2e/browserServer.ts), beside them type-checks every test file once,
- * then runs the files that must run alone (SERIAL) in one more process. Prints each file's results
- * as it ends, the ten slowest tests, the run's wall and CPU time and its CPU by kind of process,
- * and one total line in `deno test`'s own form (`ok | N passed | M failed (…)`), which .ci/run
- * reads. Exits non-zero when a test failed, a file did not type-check, or a process did not finish
- * its files.
+ * then runs the files in slots side by side: DENO_JOBS slots for the files on the local store and
+ * REMOTE_PROCESSES more for the remote lane (the API files again on remote KV), which go on with
+ * local files once that lane is done. A slot runs `deno test` processes one after another, each over
+ * the next batch of a queue kept longest first (`takeBatch`: the long files first, the batches
+ * shrinking as the queue empties, so the slots end together); a slot keeps one Chromium for all its
+ * browser files (tests/e2e/browserServer.ts). Beside them every test file is type-checked once;
+ * then the files that must run alone (SERIAL) run in one more process. Prints each file's results
+ * as it ends, when each slot ended, the ten slowest tests, the run's wall and CPU time and its CPU
+ * by kind of process, and one total line in `deno test`'s own form (`ok | N passed | M failed
+ * (…)`), which .ci/run reads. Exits non-zero when a test failed, a file did not type-check, or a
+ * process did not finish its files.
  *
  * Arguments: files or folders to run (default: every test file), and flags passed on to
- * `deno test` (e.g. `--filter=name`). DENO_JOBS: how many processes (default: the number of cores,
- * 2 to 4). Why processes and not `deno test --parallel`: a test file's environment variables
+ * `deno test` (e.g. `--filter=name`). DENO_JOBS: how many local slots (default: the number of
+ * cores, 2 to 4). Why processes and not `deno test --parallel`: a test file's environment variables
  * (Deno.env.set) and the harness's are the whole process's; files in one process never overlap.
- * E2E_SHARED_BROWSER=0: no shared Chromium. See docs/decisions/0146-test-suite-parallel-shared-build.md and
- * 0176-suite-shared-browser-cpu-by-kind.md.
+ * E2E_SHARED_BROWSER=0: no shared Chromium. See docs/decisions/0146-test-suite-parallel-shared-build.md,
+ * 0176-suite-shared-browser-cpu-by-kind.md and 0184-suite-slots-and-batches.md.
  */
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
 /**
  * Files that must not run beside others: they judge time on a machine they expect quiet (page
- * budgets with CPU throttling), or load the machine on purpose (the soak's busy core). Not here:
- * tests/two_machines_test.ts, whose network namespaces, links and subnet are named for its own
- * process (and a subnet no interface uses), and whose nginx, store and instances take free ports
- * or ports inside its own namespaces; its 1.5 s bounds hold ten times over beside other files.
+ * budgets: LCP with CPU throttling). Not here: tests/two_machines_test.ts, whose network
+ * namespaces, links and subnet are named for its own process (and a subnet no interface uses), and
+ * whose nginx, store and instances take free ports or ports inside its own namespaces; its 1.5 s
+ * bounds hold ten times over beside other files. Nor the soak's short run (tests/soak_test.ts):
+ * it takes a core on purpose and asserts that no message or receipt is lost and that the server's
+ * CPU was counted, which a busier machine does not change (its latencies are judged by
+ * `deno task soak`, run alone).
  */
 export const SERIAL = new Set([
   "./tests/e2e/budgets_test.ts",
-  "./tests/soak_test.ts",
 ]);
 
 /**
  * The remote lane: files run once more, with the store on remote KV (TEST_KV=remote: a KV Connect
- * server 5 ms away, a database per test, tests/remoteKv.ts), in REMOTE_PROCESSES more processes
- * beside the others: every API file (routes/api/) and the health spends' flush; the browser
- * journeys on remote KV are a file of their own (tests/e2e/remote_journeys_test.ts). Each with its
- * seconds on remote KV as measured on two cores, to split them. Run when the suite runs them (every
- * file, or these named); their times are kept apart from the local runs'. See
- * docs/decisions/0170-remote-kv-in-every-test-run.md.
+ * server 5 ms away, a database per test, tests/remoteKv.ts), first in REMOTE_PROCESSES slots of
+ * their own beside the others: every API file (routes/api/) and the health spends' flush; the
+ * browser journeys on remote KV are a file of their own (tests/e2e/remote_journeys_test.ts). Each
+ * with its seconds on remote KV as measured on two cores, to order them until a run here has
+ * measured them. Run when the suite runs them (every file, or these named); their times are kept
+ * apart from the local runs'. See docs/decisions/0170-remote-kv-in-every-test-run.md.
  */
 export const REMOTE_LANE: Record<string, number> = {
   "./kv/healthSpends_test.ts": 5,
@@ -72,8 +77,8 @@ export const REMOTE_LANE: Record<string, number> = {
   "./routes/api/system_test.ts": 1,
 };
 /**
- * The remote lane's processes: its tests mostly wait for the store (5 ms a call), so two halve its
- * wall time for little more CPU.
+ * The remote lane's slots: its tests mostly wait for the store (5 ms a call), so two halve its
+ * wall time for little more CPU; they then take local files like the others.
  */
 const REMOTE_PROCESSES = 2;
 
@@ -145,16 +150,28 @@ export function parseJunit(xml: string): Timed[] {
   });
 }
 
-/** Splits `files` into `n` groups of about equal time (longest first, each to the least loaded group). */
-export function partition(files: string[], n: number, weight: (f: string) => number): string[][] {
-  const groups = Array.from({ length: n }, () => ({ files: [] as string[], load: 0 }));
-  for (const f of [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b))) {
-    const g = groups.reduce((a, b) => b.load < a.load ? b : a);
-    g.files.push(f);
-    g.load += weight(f);
-  }
-  // Within a process the files run in name order, as in one `deno test` run.
-  return groups.map((g) => g.files.sort()).filter((g) => g.length);
+/**
+ * The next batch a free slot runs as one `deno test` process, taken from the head of `queue` (the
+ * files still to run, longest first; the batch is removed from it): its first file, then the next
+ * ones while the batch stays within half a slot's share of the queue's time (the queue's seconds
+ * over twice `slots`), and never less than `least` seconds while files remain. So the long files
+ * start first, each alone or nearly so, and the batches shrink as the queue empties: every slot ends
+ * at about the same time, none with a long file or a long batch alone at the end (half a share
+ * leaves room for the figures being off, as they are on a busy machine), and few processes are
+ * started (each costs a Deno start; the slot's browser is kept).
+ */
+export function takeBatch(queue: string[], slots: number, weight: (f: string) => number, least = 20): string[] {
+  if (!queue.length) return [];
+  const left = queue.reduce((n, f) => n + weight(f), 0);
+  const share = Math.max(least, left / (2 * Math.max(1, slots)));
+  let n = 1, load = weight(queue[0]);
+  while (n < queue.length && load + weight(queue[n]) <= share) load += weight(queue[n++]);
+  return queue.splice(0, n);
+}
+
+/** `files`, longest first (by name among equals): the order a queue is taken in. */
+export function longestFirst(files: string[], weight: (f: string) => number): string[] {
+  return [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
 }
 
 /** Every test file under `path` (a file or folder), as `./relative/path`. */
@@ -180,8 +197,14 @@ const TIMINGS = `${Deno.env.get("TMPDIR") ?? "/tmp"}/lambda-test-timings.json`;
 /** Each file's seconds as measured on a quiet 2-core machine, for a first run on a new machine. */
 const MEASURED = new URL("../tests/timings.json", import.meta.url);
 
-/** How long a file took last time here (else as measured); a browser test counts more than another when not known. */
-function weigher(): (f: string) => number {
+/** Where a file runs: on the local store, or again on remote KV (REMOTE_LANE). */
+export type Lane = "local" | "remote";
+
+/**
+ * How long a file took last time here (else as measured): on remote KV as last measured there, else
+ * REMOTE_LANE's figure; a browser test counts more than another when not known.
+ */
+function weigher(): (f: string, lane: Lane) => number {
   const read = (at: string | URL): Record<string, number> => {
     try {
       return JSON.parse(Deno.readTextFileSync(at));
@@ -190,7 +213,10 @@ function weigher(): (f: string) => number {
     }
   };
   const known = { ...read(MEASURED), ...read(TIMINGS) };
-  return (f) => known[f] ?? (f.startsWith("./tests/e2e/") ? 20 : 3);
+  return (f, lane) =>
+    lane === "remote"
+      ? known[`${f} on remote KV`] ?? REMOTE_LANE[f] ?? 10
+      : known[f] ?? (f.startsWith("./tests/e2e/") ? 20 : 3);
 }
 
 /**
@@ -216,21 +242,46 @@ function readProcStat(): string | null {
   }
 }
 
-/** The run's wall and CPU time in one line: `time: 9m12s wall, 5m40s CPU (user+sys of every process)`. */
-export function timeLine(wallMs: number, cpu: { self: number; children: number } | null): string {
-  const ms = (s: number) => `${Math.floor(Math.round(s) / 60)}m${String(Math.round(s) % 60).padStart(2, "0")}s`;
-  return `time: ${ms(wallMs / 1000)} wall` +
-    (cpu ? `, ${ms(cpu.self + cpu.children)} CPU (user+sys of the runner and every process it started)` : "");
+/** Seconds as `9m05s`. */
+function minutes(s: number): string {
+  return `${Math.floor(Math.round(s) / 60)}m${String(Math.round(s) % 60).padStart(2, "0")}s`;
 }
 
-/** One `deno test` process over `files`: its output printed a whole file at a time, its counts and times. */
+/** The run's wall and CPU time in one line: `time: 9m12s wall, 5m40s CPU (user+sys of every process)`. */
+export function timeLine(wallMs: number, cpu: { self: number; children: number } | null): string {
+  return `time: ${minutes(wallMs / 1000)} wall` +
+    (cpu ? `, ${minutes(cpu.self + cpu.children)} CPU (user+sys of the runner and every process it started)` : "");
+}
+
+/**
+ * How long a test process may go without a test ending before it is stopped as stuck: past the
+ * browser harness's own limit for its longest walk (8 minutes, then its bounded closing steps),
+ * so only a test whose harness could not end it meets this.
+ */
+const STALL_MS = 15 * 60_000;
+
+/** The file a `deno test` line says it starts (`running 3 tests from ./a_test.ts`), or null. */
+export function fileStarted(line: string): string | null {
+  return line.match(/^running \d+ tests? from (\S+)$/)?.[1] ?? null;
+}
+
+/** Whether a `deno test` line is a test's (or a step's) end: `name ... ok (2s)`, `FAILED`, `ignored`. */
+export function testEnded(line: string): boolean {
+  return /\.\.\. (ok|FAILED|ignored)( \(.*\))?$/.test(line);
+}
+
+/**
+ * One `deno test` process over `files`: its output printed a whole file at a time, its counts and
+ * times. A process in which no test ends for STALL_MS is stopped (a failure, its stuck file
+ * named); the files it had not started are returned as `unstarted`, to be run by another process.
+ */
 async function runProcess(
   label: string,
   files: string[],
   flags: string[],
   tmp: string,
   env: Record<string, string> = {},
-): Promise<{ counts: Counts | null; timed: Timed[]; ok: boolean; tail: string }> {
+): Promise<{ counts: Counts | null; timed: Timed[]; ok: boolean; tail: string; unstarted: string[] }> {
   const junit = `${tmp}/${label}.xml`;
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", "--no-check", `--junit-path=${junit}`, ...flags.filter((f) => f !== "--no-check"), ...files],
@@ -246,9 +297,16 @@ async function runProcess(
     if (block.length) console.log(block.join("\n"));
     block = [];
   };
+  const started: string[] = [];
+  let lastEnded = performance.now(), stalled = false;
   const onLine = (line: string) => {
+    const file = fileStarted(line);
+    if (file || testEnded(line)) lastEnded = performance.now();
     // A file's results are printed when the next file starts: lines of two processes never interleave.
-    if (/^running \d+ tests? from /.test(line)) flush();
+    if (file) {
+      flush();
+      started.push(file);
+    }
     const counts = parseSummary(line);
     if (counts) {
       summary = counts;
@@ -268,15 +326,36 @@ async function runProcess(
     }
     if (rest) onLine(rest);
   };
-  await Promise.all([read(child.stdout), read(child.stderr)]);
+  const guard = setInterval(() => {
+    if (performance.now() - lastEnded < STALL_MS) return;
+    clearInterval(guard);
+    stalled = true;
+    const stuck = `[${label}] no test ended in ${STALL_MS / 60_000} min in ${started.at(-1) ?? files[0]}: ` +
+      "the process is stopped, its file failed; the files it had not started go to another process";
+    tail.push(stuck);
+    block.push(stuck);
+    try {
+      child.kill();
+    } catch { /* it ended meanwhile */ }
+  }, 5_000);
+  const reading = Promise.all([read(child.stdout), read(child.stderr)]);
   const status = await child.status;
+  clearInterval(guard);
+  // A stopped process's own children (a browser it launched) may hold its output open.
+  await (stalled ? Promise.race([reading, new Promise((r) => setTimeout(r, 5_000))]) : reading);
   running.delete(child);
   flush();
   let timed: Timed[] = [];
   try {
     timed = parseJunit(await Deno.readTextFile(junit));
   } catch { /* the process ended before writing it */ }
-  return { counts: summary, timed, ok: status.success && summary !== null, tail: tail.join("\n") };
+  return {
+    counts: summary,
+    timed,
+    ok: status.success && summary !== null && !stalled,
+    tail: tail.join("\n"),
+    unstarted: stalled ? files.filter((f) => !started.includes(f)) : [],
+  };
 }
 
 /**
@@ -446,7 +525,7 @@ export function cpuSampler(): { stop(): Map<string, number> } | null {
 
 /** The breakdown's line: `CPU by kind: chromium renderer 5m10s, deno test 3m02s, … (sampled total 11m40s)`. */
 export function cpuByKindLine(byKind: Map<string, number>, self: number): string {
-  const ms = (s: number) => `${Math.floor(Math.round(s) / 60)}m${String(Math.round(s) % 60).padStart(2, "0")}s`;
+  const ms = minutes;
   const all = [...byKind.entries(), ["runner", self] as [string, number]].sort((a, b) => b[1] - a[1]);
   const total = all.reduce((n, [, s]) => n + s, 0);
   return `CPU by kind (every process, sampled from /proc): ${all.map(([k, s]) => `${k} ${ms(s)}`).join(", ")}; ` +
@@ -530,44 +609,88 @@ if (import.meta.main) {
     for (const child of running) child.kill();
     finish(1);
   });
-  await prepared.built;
-
   const weight = weigher();
   const serial = files.filter((f) => SERIAL.has(f));
-  const groups = partition(files.filter((f) => !SERIAL.has(f)), jobs, weight);
+  // Two queues, longest first: the files on the local store, and the remote lane's on remote KV.
+  const queues: Record<Lane, string[]> = {
+    local: longestFirst(files.filter((f) => !SERIAL.has(f)), (f) => weight(f, "local")),
+    remote: longestFirst(files.filter((f) => f in REMOTE_LANE), (f) => weight(f, "remote")),
+  };
+  const remoteSlots = queues.remote.length ? REMOTE_PROCESSES : 0;
+  const slotCount = jobs + remoteSlots;
   console.log(
-    `${files.length} test files: ${groups.length} processes side by side (DENO_JOBS=${jobs})` +
+    `${files.length} test files: ${slotCount} processes at a time (DENO_JOBS=${jobs}` +
+      (remoteSlots ? ` on the local store, ${remoteSlots} on remote KV first` : "") + ")" +
       (serial.length ? `, then ${serial.length} alone` : ""),
   );
-  const remote = partition(files.filter((f) => f in REMOTE_LANE), REMOTE_PROCESSES, (f) => REMOTE_LANE[f]);
-  if (remote.length) {
-    console.log(`and ${remote.flat().length} of them again on remote KV in ${remote.length} more (REMOTE_LANE)`);
+  if (queues.remote.length) {
+    console.log(`and ${queues.remote.length} of them again on remote KV (REMOTE_LANE)`);
   }
-  // A process that runs two browser files or more gets one Chromium for all of them (tests/e2e/browserServer.ts).
+  // A slot that runs browser files keeps one Chromium for all of them (tests/e2e/browserServer.ts).
   const sharing = Deno.env.get("E2E_SHARED_BROWSER") !== "0";
+  const isBrowserFile = (f: string) => f.startsWith("./tests/e2e/");
   const withBrowser = async (label: string, g: string[], env: Record<string, string> = {}) => {
-    const browser = sharing && g.filter((f) => f.startsWith("./tests/e2e/")).length >= 2
-      ? await startSharedBrowser(label)
-      : null;
+    const browser = sharing && g.filter(isBrowserFile).length >= 2 ? await startSharedBrowser(label) : null;
     try {
       return await runProcess(label, g, flags, tmp, browser ? { ...env, E2E_BROWSER_URL: browser.url } : env);
     } finally {
       await browser?.stop();
     }
   };
-  const runs = await Promise.all([
-    ...groups.map((g, i) => withBrowser(`p${i + 1}`, g)),
-    // Their times named apart (" on remote KV"): they are not the local runs' weights.
-    ...remote.map(async (g, i) => {
-      const kv = await startKvServer(`remote${i + 1}`);
-      try {
-        return onRemoteKv(await runProcess(`remote${i + 1}`, g, flags, tmp, { TEST_KV: "remote", ...kv?.env }));
-      } finally {
-        await kv?.stop();
+  type Run = Awaited<ReturnType<typeof runProcess>>;
+  const runs: Run[] = [];
+  const slotEnds: string[] = [];
+  /**
+   * One slot: `deno test` processes one after another, each over the next batch of the lane it
+   * prefers (then of the other, once that one is empty), until both queues are empty. Its shared
+   * Chromium and its KV Connect server are started when a batch first needs them and kept for its
+   * later batches. The remote slots start at once: their files need no islands build.
+   */
+  const slot = async (name: string, lanes: Lane[]) => {
+    let browser: Awaited<ReturnType<typeof startSharedBrowser>> | undefined;
+    let kv: Awaited<ReturnType<typeof startKvServer>> | undefined;
+    let n = 0;
+    try {
+      for (;;) {
+        const lane = lanes.find((l) => queues[l].length);
+        if (!lane) break;
+        if (lane === "local") await prepared.built;
+        const batch = takeBatch(queues[lane], lane === "local" ? slotCount : remoteSlots || 1, (f) => weight(f, lane))
+          .sort();
+        if (!batch.length) continue;
+        const label = `${name}.${++n}`;
+        const env: Record<string, string> = {};
+        if (lane === "remote") {
+          if (kv === undefined) kv = await startKvServer(label);
+          Object.assign(env, { TEST_KV: "remote" }, kv?.env);
+        } else if (kv) {
+          // The remote lane is done for this slot: its server is not kept idle beside the others.
+          await kv.stop();
+          kv = undefined;
+        }
+        // Tried once: a browser that did not start leaves each test to launch its own, as without it.
+        if (sharing && browser === undefined && batch.some(isBrowserFile)) browser = await startSharedBrowser(label);
+        if (browser) env.E2E_BROWSER_URL = browser.url;
+        const r = await runProcess(label, batch, flags, tmp, env);
+        // A stuck process's files not yet started go back to the queue's head.
+        queues[lane].unshift(...r.unstarted);
+        // Their times named apart (" on remote KV"): they are not the local runs' weights.
+        runs.push(lane === "remote" ? onRemoteKv(r) : r);
       }
-    }),
+    } finally {
+      await Promise.all([browser?.stop(), kv?.stop()]);
+    }
+    slotEnds.push(`${name} ${minutes((performance.now() - started) / 1000)} (${n} processes)`);
+  };
+  await Promise.all([
+    ...Array.from({ length: jobs }, (_, i) => slot(`p${i + 1}`, ["local", "remote"])),
+    ...Array.from({ length: remoteSlots }, (_, i) => slot(`r${i + 1}`, ["remote", "local"])),
   ]);
-  if (serial.length) runs.push(await withBrowser("alone", serial));
+  console.log(`slots ended: ${slotEnds.join(", ")}`);
+  if (serial.length) {
+    await prepared.built;
+    runs.push(await withBrowser("alone", serial));
+  }
 
   // The check ends long before the processes; a failed one has ended the run already.
   await prepared.checked;

@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
-import { cpuByKindLine, cpuSeconds, parseSummary, processKind, timeLine } from "./run_tests.ts";
+import {
+  cpuByKindLine,
+  cpuSeconds,
+  fileStarted,
+  longestFirst,
+  parseSummary,
+  processKind,
+  takeBatch,
+  testEnded,
+  timeLine,
+} from "./run_tests.ts";
 
 Deno.test("run_tests - CPU seconds are read from /proc's stat line, a process name with spaces and parentheses included", () => {
   // pid (name) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime …
@@ -37,4 +47,50 @@ Deno.test("run_tests - the CPU breakdown names each kind, the runner's own time 
     line,
     "CPU by kind (every process, sampled from /proc): chromium renderer 2m05s, deno test 1m01s, runner 0m02s; total 3m08s",
   );
+});
+
+Deno.test("run_tests - a queue is taken longest first: a long file alone, then batches that shrink as the queue empties", () => {
+  const w: Record<string, number> = { a: 160, b: 125, c: 80, d: 75, e: 40, f: 30, g: 10, h: 5, i: 1, j: 1 };
+  const weight = (f: string) => w[f];
+  const queue = longestFirst(Object.keys(w).reverse(), weight);
+  assert.deepEqual(queue, ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]);
+  // 527 s among 4 slots: 66 s a batch; the longest file is taken even past that, and alone.
+  assert.deepEqual(takeBatch(queue, 4, weight), ["a"]);
+  // 367 s left: 46 s a batch, and the next file (125 s) again alone.
+  assert.deepEqual(takeBatch(queue, 4, weight), ["b"]);
+  // 242 s left: 30 s a batch; 80 s alone.
+  assert.deepEqual(takeBatch(queue, 4, weight), ["c"]);
+  // 162 s left: 20 s a batch; then 87 s left: 11 s, raised to the 20 s least.
+  assert.deepEqual(takeBatch(queue, 4, weight), ["d"]);
+  assert.deepEqual(takeBatch(queue, 4, weight), ["e"]);
+  // 47 s left: 20 s; then the small files go together.
+  assert.deepEqual(takeBatch(queue, 4, weight), ["f"]);
+  assert.deepEqual(takeBatch(queue, 4, weight), ["g", "h", "i", "j"]);
+  assert.deepEqual(queue, []);
+  assert.deepEqual(takeBatch(queue, 4, weight), []);
+});
+
+Deno.test("run_tests - many small files go in few batches: each batch holds about half a slot's share", () => {
+  const files = Array.from({ length: 100 }, (_, i) => `f${String(i).padStart(3, "0")}`);
+  const queue = longestFirst(files, () => 2);
+  const batches: string[][] = [];
+  while (queue.length) batches.push(takeBatch(queue, 2, () => 2));
+  // 200 s between 2 slots: batches of 50 s (25 files), then 37 s, 28 s…, never under 20 s (10 files).
+  assert.deepEqual(batches.map((b) => b.length), [25, 18, 14, 10, 10, 10, 10, 3]);
+  assert.deepEqual(batches.flat(), files);
+});
+
+Deno.test("run_tests - a process's progress is read from its lines: a file starts, a test ends; deno's slow-test notices are neither", () => {
+  assert.equal(fileStarted("running 3 tests from ./tests/e2e/a11y_test.ts"), "./tests/e2e/a11y_test.ts");
+  assert.equal(fileStarted("running 1 test from ./routes/api/system_test.ts"), "./routes/api/system_test.ts");
+  assert.equal(fileStarted("[p1.1] ok | 3 passed | 0 failed (2s)"), null);
+  assert.equal(testEnded("system - ping, version and version_frontend answer ... ok (22ms)"), true);
+  assert.equal(testEnded("e2e - the chat header ... FAILED (18s)"), true);
+  assert.equal(testEnded("a step ... ignored (0ms)"), true);
+  assert.equal(testEnded("e2e - accessibility, logged out and in ..."), false);
+  assert.equal(
+    testEnded("e2e - accessibility ...'e2e - accessibility' has been running for over (16m0s)"),
+    false,
+  );
+  assert.equal(testEnded("harness: the test is still running after 240 s; closing its browser"), false);
 });
