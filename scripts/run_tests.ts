@@ -24,16 +24,18 @@ const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
 /**
  * Files that must not run beside others: they judge time on a machine they expect quiet (page
- * budgets: LCP with CPU throttling). Not here: tests/two_machines_test.ts, whose network
- * namespaces, links and subnet are named for its own process (and a subnet no interface uses), and
- * whose nginx, store and instances take free ports or ports inside its own namespaces; its 1.5 s
- * bounds hold ten times over beside other files. Nor the soak's short run (tests/soak_test.ts):
+ * budgets: LCP with CPU throttling), or change what every process on the machine sees: the two
+ * machines' test (tests/two_machines_test.ts) adds and removes network links on the host, and
+ * Chromium, told by the kernel that the network changed, fails the requests it has in flight
+ * (`ERR_NETWORK_CHANGED`): a browser test beside it lost its page's scripts and never hydrated.
+ * Its own namespaces, subnet and ports are its alone. Not here: the soak's short run (tests/soak_test.ts):
  * it takes a core on purpose and asserts that no message or receipt is lost and that the server's
  * CPU was counted, which a busier machine does not change (its latencies are judged by
  * `deno task soak`, run alone).
  */
 export const SERIAL = new Set([
   "./tests/e2e/budgets_test.ts",
+  "./tests/two_machines_test.ts",
 ]);
 
 /**
