@@ -1,15 +1,7 @@
 import assert from "node:assert/strict";
-import {
-  cpuByKindLine,
-  cpuSeconds,
-  fileStarted,
-  longestFirst,
-  parseSummary,
-  processKind,
-  takeBatch,
-  testEnded,
-  timeLine,
-} from "./run_tests.ts";
+import { longestFirst, takeBatch } from "./run_tests.ts";
+import { cpuByKindLine, cpuSeconds, processKind, timeLine } from "./runTests/cpu.ts";
+import { fileStarted, parseSummary, testEnded } from "./runTests/output.ts";
 
 Deno.test("run_tests - CPU seconds are read from /proc's stat line, a process name with spaces and parentheses included", () => {
   // pid (name) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime …

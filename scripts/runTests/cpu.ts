@@ -1,0 +1,127 @@
+/**
+ * The suite's CPU: the runner's own and its waited-for children's from /proc/self/stat, and every
+ * descendant's by kind of process, sampled from /proc (Linux only; elsewhere null).
+ */
+
+/**
+ * The CPU seconds (user and system) of this process and of every process it started and waited
+ * for (`deno check`, the build, the `deno test` processes and what they waited for: the app's
+ * workers, the browsers), from /proc/self/stat; null where there is no /proc (not Linux). Its
+ * clock ticks are USER_HZ, 100 a second on every Linux the suite runs on.
+ */
+export function cpuSeconds(stat = readProcStat()): { self: number; children: number } | null {
+  if (!stat) return null;
+  // The fields after "pid (name) ": state is the first; utime, stime, cutime, cstime the 12th to 15th.
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+  const [utime, stime, cutime, cstime] = f.slice(11, 15);
+  if (![utime, stime, cutime, cstime].every(Number.isFinite)) return null;
+  return { self: (utime + stime) / 100, children: (cutime + cstime) / 100 };
+}
+
+function readProcStat(): string | null {
+  try {
+    return Deno.readTextFileSync("/proc/self/stat");
+  } catch {
+    return null;
+  }
+}
+
+/** Seconds as `9m05s`. */
+export function minutes(s: number): string {
+  return `${Math.floor(Math.round(s) / 60)}m${String(Math.round(s) % 60).padStart(2, "0")}s`;
+}
+
+/** The run's wall and CPU time in one line: `time: 9m12s wall, 5m40s CPU (user+sys of every process)`. */
+export function timeLine(wallMs: number, cpu: { self: number; children: number } | null): string {
+  return `time: ${minutes(wallMs / 1000)} wall` +
+    (cpu ? `, ${minutes(cpu.self + cpu.children)} CPU (user+sys of the runner and every process it started)` : "");
+}
+
+/** What a process is, for the CPU breakdown: Chromium by its role, Deno by what it runs, else its name. */
+export function processKind(argv: string[]): string {
+  // Chromium's children set their title: their arguments come back as one string.
+  if (argv.length === 1 && argv[0].includes(" ")) argv = argv[0].split(" ");
+  const exe = argv[0]?.split("/").pop() ?? "?";
+  if (exe === "chromium" || argv[0]?.endsWith("/chromium")) {
+    const type = argv.find((a) => a.startsWith("--type="))?.slice(7);
+    return `chromium ${type ?? "browser"}`;
+  }
+  if (exe === "deno") {
+    if (argv[1] === "test") return "deno test";
+    if (argv[1] === "check") return "deno check";
+    const script = argv.find((a) => /\.ts$/.test(a))?.split("/").pop();
+    return `deno ${script ?? argv[1] ?? ""}`.trim();
+  }
+  return exe || "?";
+}
+
+/**
+ * The CPU of every process this run started and all theirs, by kind, read from /proc once a
+ * second (Linux only). The CPU line of `cpuSeconds` counts only processes that were waited for:
+ * not Chromium's renderers (their zygote outlives the browser that started it) nor a KV Connect
+ * test server (left to end with its process). This one sees every descendant while it lives, and
+ * keeps each one's last reading (a process's last second may be missed).
+ */
+export function cpuSampler(): { stop(): Map<string, number> } | null {
+  try {
+    Deno.statSync("/proc/self/stat");
+  } catch {
+    return null;
+  }
+  const me = String(Deno.pid);
+  const seen = new Map<string, { kind: string; cpu: number }>();
+  const sample = () => {
+    const parents = new Map<string, string>(), stats = new Map<string, string[]>();
+    for (const e of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(e.name)) continue;
+      try {
+        const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        parents.set(e.name, f[1]);
+        stats.set(e.name, f);
+      } catch { /* ended meanwhile */ }
+    }
+    for (const [pid, f] of stats) {
+      let p: string | undefined = pid, ours = false;
+      for (let i = 0; i < 20 && p && p !== "0" && p !== "1"; i++) {
+        p = parents.get(p);
+        if (p === me) {
+          ours = true;
+          break;
+        }
+      }
+      if (!ours) continue;
+      // utime, stime: the 12th and 13th fields after the name; starttime (the 20th) tells a reused pid apart.
+      const key = `${pid}:${f[19]}`, cpu = (Number(f[11]) + Number(f[12])) / 100;
+      const known = seen.get(key);
+      // A shell seen first may have become what it runs since (Debian's chromium is a script that execs it).
+      if (known && known.kind !== "sh") known.cpu = Math.max(known.cpu, cpu);
+      else {
+        let argv: string[] = [];
+        try {
+          argv = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0").filter(Boolean);
+        } catch { /* ended meanwhile */ }
+        seen.set(key, { kind: processKind(argv), cpu: Math.max(cpu, known?.cpu ?? 0) });
+      }
+    }
+  };
+  const timer = setInterval(sample, 1000);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      const byKind = new Map<string, number>();
+      for (const { kind, cpu } of seen.values()) byKind.set(kind, (byKind.get(kind) ?? 0) + cpu);
+      return byKind;
+    },
+  };
+}
+
+/** The breakdown's line: `CPU by kind: chromium renderer 5m10s, deno test 3m02s, … (sampled total 11m40s)`. */
+export function cpuByKindLine(byKind: Map<string, number>, self: number): string {
+  const ms = minutes;
+  const all = [...byKind.entries(), ["runner", self] as [string, number]].sort((a, b) => b[1] - a[1]);
+  const total = all.reduce((n, [, s]) => n + s, 0);
+  return `CPU by kind (every process, sampled from /proc): ${all.map(([k, s]) => `${k} ${ms(s)}`).join(", ")}; ` +
+    `total ${ms(total)}`;
+}
