@@ -17,7 +17,7 @@ export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
  * injection slower than the library's 1 s limit only skips its `axe.configure` (the help links'
  * branding and which frames' origins may answer); the run is queued behind the injection in the page.
  */
-export function axeOn(page: Page): AxeBuilder {
+function axeOn(page: Page): AxeBuilder {
   return new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode(true);
 }
 
