@@ -23,6 +23,7 @@
 import { cpuByKindLine, cpuSampler, cpuSeconds, minutes, timeLine } from "./runTests/cpu.ts";
 import {
   type Counts,
+  failedTests,
   fileStarted,
   parseJunit,
   parseSummary,
@@ -529,6 +530,8 @@ if (import.meta.main) {
   for (const t of [...timed].sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {
     console.log(`${t.seconds.toFixed(1).padStart(7)} s  ${t.file}  ${t.name}`);
   }
+  const failed = runs.flatMap((r) => failedTests(r.tail));
+  if (failed.length) console.log(`\nfailed:\n${failed.map((f) => `  ${f}`).join("\n")}`);
   // Each file's time, for the next run's split (files not run this time keep theirs).
   const perFile: Record<string, number> = {};
   for (const t of timed) perFile[t.file] = (perFile[t.file] ?? 0) + t.seconds;

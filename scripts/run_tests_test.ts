@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { longestFirst, takeBatch } from "./run_tests.ts";
 import { cpuByKindLine, cpuSeconds, processKind, timeLine } from "./runTests/cpu.ts";
-import { fileStarted, parseSummary, testEnded } from "./runTests/output.ts";
+import { failedTests, fileStarted, parseSummary, testEnded } from "./runTests/output.ts";
 
 Deno.test("run_tests - CPU seconds are read from /proc's stat line, a process name with spaces and parentheses included", () => {
   // pid (name) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime …
@@ -85,4 +85,27 @@ Deno.test("run_tests - a process's progress is read from its lines: a file start
     false,
   );
   assert.equal(testEnded("harness: the test is still running after 240 s; closing its browser"), false);
+});
+
+Deno.test("run_tests - the failed tests are named from a report's FAILURES section, and a stopped process by its line", () => {
+  const tail = [
+    " ERRORS ",
+    "",
+    "e2e desktop - map: markers => ./tests/e2e/map_test.ts:175:8",
+    "error: AssertionError: 12 !== 13",
+    "",
+    " FAILURES ",
+    "",
+    "e2e desktop - map: markers => ./tests/e2e/map_test.ts:175:8",
+    "health - sealed => ./routes/api/health_test.ts:20:6",
+    "",
+    "FAILED | 3 passed | 2 failed (1m59s)",
+    "[p2] no test ended in 15 min in ./tests/e2e/fit_test.ts: the process is stopped, its file failed",
+  ].join("\n");
+  assert.deepEqual(failedTests(tail), [
+    "./tests/e2e/map_test.ts  e2e desktop - map: markers",
+    "./routes/api/health_test.ts  health - sealed",
+    "[p2] no test ended in 15 min in ./tests/e2e/fit_test.ts: the process is stopped, its file failed",
+  ]);
+  assert.deepEqual(failedTests(""), []);
 });

@@ -69,9 +69,10 @@ function controlRects(map: L.Map): Rect[] {
   });
 }
 
-/** A settled view: its zoom, and the floating controls' boxes in that zoom's world px. */
+/** A settled view: its zoom, the map's box and the floating controls' boxes in that zoom's world px. */
 interface Frame {
   zoom: number;
+  view: Rect;
   avoid: Rect[];
 }
 
@@ -85,9 +86,10 @@ function ViewWatcher({ onView, onSize }: { onView: (box: ViewBox, f: Frame) => v
     },
   });
   const report = () => {
-    const b = map.getBounds();
+    const b = map.getBounds(), px = map.getPixelBounds();
     onView({ latMin: b.getSouth(), lonMin: b.getWest(), latMax: b.getNorth(), lonMax: b.getEast() }, {
       zoom: map.getZoom(),
+      view: { left: px.min!.x, top: px.min!.y, right: px.max!.x, bottom: px.max!.y },
       avoid: controlRects(map),
     });
   };
@@ -210,14 +212,14 @@ export default function LeafletMap(p: LeafletMapProps) {
     p.onView(box, f.zoom);
   }, [p.onView]);
   // Members close together are drawn apart at this zoom, none covering another or the 'me' marker,
-  // and none under a floating control.
+  // none under a floating control, and none the map shows whole pushed past its edge.
   const markers = useMemo(() => {
     if (frame === null) return p.markers;
-    const { zoom } = frame;
+    const { zoom, view } = frame;
     const crs = L.CRS.EPSG3857;
     const px = (lat: number, lon: number) => crs.latLngToPoint(L.latLng(lat, lon), zoom);
     const at = p.markers.map((m) => px(m.lat, m.lon));
-    const spread = spreadApart(at, p.me ? [px(p.me.lat, p.me.lon)] : [], edge, frame.avoid);
+    const spread = spreadApart(at, p.me ? [px(p.me.lat, p.me.lon)] : [], edge, frame.avoid, view);
     return p.markers.map((m, i) => {
       if (spread[i] === at[i]) return m;
       const ll = crs.pointToLatLng(L.point(spread[i].x, spread[i].y), zoom);

@@ -41,26 +41,34 @@ const SPREAD_RINGS = 3;
 
 /**
  * Places markers of edge `gap` so that none covers another or a `fixed` point (the 'me' marker),
- * and none goes under a box of `avoid` (the floating controls, in the same px): each in turn (the
- * nearest members first) stays where it is if it is clear, else takes the first clear place on
- * rings `gap` apart around it, 6, 12, 18 places a ring; with none clear it stays. A marker that
- * stays is returned as the same object.
+ * none goes under a box of `avoid` (the floating controls, in the same px), and none whose face
+ * shows whole in `view` (the map's box) is moved out of it: each in turn (the nearest members
+ * first) stays where it is if it is clear, else takes the first clear place on rings `gap` apart
+ * around it, 6, 12, 18 places a ring; with none clear it stays. A marker that stays is returned
+ * as the same object.
  */
 export function spreadApart(
   points: readonly Px[],
   fixed: readonly Px[],
   gap: number,
   avoid: readonly Rect[] = [],
+  view?: Rect,
 ): Px[] {
   const placed = [...fixed];
+  const whole = (q: Px) =>
+    !view ||
+    (q.x - gap / 2 >= view.left && q.x + gap / 2 <= view.right && q.y - gap / 2 >= view.top &&
+      q.y + gap / 2 <= view.bottom);
   const clear = (q: Px) =>
     faceClear(q, gap, avoid) && placed.every((o) => (o.x - q.x) ** 2 + (o.y - q.y) ** 2 >= gap * gap);
   return points.map((p) => {
+    // A face the map shows whole stays whole; one already cut by the edge may go anywhere clear.
+    const keepWhole = whole(p);
     let q = p;
     for (let ring = 1; ring <= SPREAD_RINGS && !clear(q); ring++) {
       for (let k = 0, n = 6 * ring; k < n; k++) {
         const a = (2 * Math.PI * k) / n, c = { x: p.x + ring * gap * Math.cos(a), y: p.y + ring * gap * Math.sin(a) };
-        if (clear(c)) {
+        if (clear(c) && (!keepWhole || whole(c))) {
           q = c;
           break;
         }

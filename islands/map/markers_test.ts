@@ -49,3 +49,23 @@ Deno.test("map markers - spread apart: a marker under a floating control moves c
     moved.y - gap / 2 < chat.bottom;
   assert.ok(!covers, "its face is clear of the button");
 });
+
+Deno.test("map markers - spread apart: a face the map shows whole is never moved past its edge; one already cut may go anywhere clear", () => {
+  const gap = 100;
+  const view = { left: 0, top: 0, right: 400, bottom: 400 };
+  // Three members stacked by the bottom edge: the first ring's places below would cut them.
+  const stacked = Array.from({ length: 3 }, () => ({ x: 200, y: 340 }));
+  const spread = spreadApart(stacked, [], gap, [], view);
+  for (const q of spread) {
+    assert.ok(
+      q.x - gap / 2 >= 0 && q.x + gap / 2 <= 400 && q.y - gap / 2 >= 0 && q.y + gap / 2 <= 400,
+      JSON.stringify(q),
+    );
+  }
+  assert.equal(new Set(spread.map((q) => `${q.x},${q.y}`)).size, 3, "each its own place");
+  // Without the view the same members take the first clear place, which is past the edge.
+  assert.ok(spreadApart(stacked, [], gap).some((q) => q.y + gap / 2 > 400));
+  // A face already cut by the edge is not held in.
+  const cut = { x: 200, y: 380 };
+  assert.notEqual(spreadApart([cut], [{ x: 200, y: 380 }], gap, [], view)[0], cut);
+});

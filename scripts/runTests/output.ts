@@ -75,3 +75,18 @@ export function fileStarted(line: string): string | null {
 export function testEnded(line: string): boolean {
   return /\.\.\. (ok|FAILED|ignored)( \(.*\))?$/.test(line);
 }
+
+/**
+ * The failed tests a process's report names (its FAILURES section: `name => ./file:line:col`), as
+ * `file  name`, and a stopped process's own line: the run's last lines repeat them, so the few lines
+ * CI keeps of a run still say what failed.
+ */
+export function failedTests(tail: string): string[] {
+  const lines = tail.split("\n");
+  const from = lines.findIndex((l) => l === " FAILURES ");
+  const named = from < 0 ? [] : lines.slice(from + 1).flatMap((l) => {
+    const m = l.match(/^(.+) => (\S+?):\d+:\d+$/);
+    return m ? [`${m[2]}  ${m[1]}`] : [];
+  });
+  return [...named, ...lines.filter((l) => / no test ended in /.test(l))];
+}
