@@ -5,10 +5,10 @@
 
 import { catalogue } from "./i18n.ts";
 import { EN_SECRET } from "./locales/en/secretChats.ts";
-import { SECRET_TEXTS as es } from "./locales/es/secret.ts";
-import { SECRET_TEXTS as ptBR } from "./locales/ptBR/secret.ts";
-import { SECRET_TEXTS as fr } from "./locales/fr/secret.ts";
-import { SECRET_TEXTS as ar } from "./locales/ar/secret.ts";
+import { SECRET_TEXTS as es } from "./locales/es/secretChats.ts";
+import { SECRET_TEXTS as ptBR } from "./locales/ptBR/secretChats.ts";
+import { SECRET_TEXTS as fr } from "./locales/fr/secretChats.ts";
+import { SECRET_TEXTS as ar } from "./locales/ar/secretChats.ts";
 
 export const SECRET_TEXTS = catalogue("SECRET_TEXTS", EN_SECRET, { es, "pt-BR": ptBR, fr, ar });
 

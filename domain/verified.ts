@@ -6,16 +6,16 @@
 
 import { catalogue } from "./i18n.ts";
 import { EN_VERIFIED, type EnVerified } from "./locales/en/verified.ts";
-import { VERIFIED_ES } from "./locales/es/mod.ts";
-import { VERIFIED_PT_BR } from "./locales/ptBR/mod.ts";
-import { VERIFIED_FR } from "./locales/fr/mod.ts";
-import { VERIFIED_AR } from "./locales/ar/mod.ts";
+import * as es from "./locales/es/mod.ts";
+import * as ptBR from "./locales/ptBR/mod.ts";
+import * as fr from "./locales/fr/mod.ts";
+import * as ar from "./locales/ar/mod.ts";
 
 export type { EnVerified };
 
 export const VERIFIED_TEXTS = catalogue("VERIFIED_TEXTS", EN_VERIFIED, {
-  es: VERIFIED_ES,
-  "pt-BR": VERIFIED_PT_BR,
-  fr: VERIFIED_FR,
-  ar: VERIFIED_AR,
+  es: es.VERIFIED_TEXTS,
+  "pt-BR": ptBR.VERIFIED_TEXTS,
+  fr: fr.VERIFIED_TEXTS,
+  ar: ar.VERIFIED_TEXTS,
 });

@@ -14,7 +14,7 @@ import { mailedLink, registerAndLogIn, shot, startHarness, waitHydrated } from "
 import { kv } from "../../kv/db.ts";
 import { listReports } from "../../kv/reports.ts";
 import { SECRET_TEXTS } from "../../domain/secretChats.ts";
-import { SECRET_TEXTS as AR } from "../../domain/locales/ar/secret.ts";
+import { SECRET_TEXTS as AR } from "../../domain/locales/ar/secretChats.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { getAccountByEmail, setLanguage } from "../../kv/accounts.ts";
 

@@ -1,6 +1,6 @@
 /** English texts of the community games (domain/games.ts): the catalogue's keys and the words the translations follow. */
 
-import { EN_HEALTH } from "../../health.ts";
+import { EN_HEALTH } from "./health.ts";
 import { EN_HOT_OR_NOT } from "./hotOrNot.ts";
 import { formatDay, VOLUNTEER_CREDITS, VOLUNTEER_ROLE_DAYS, VOLUNTEER_WINDOW_DAYS } from "../../volunteer.ts";
 

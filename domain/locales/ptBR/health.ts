@@ -1,7 +1,7 @@
 /** The Health Incident Report's texts in Brazilian Portuguese (GAME_TEXTS.health), apart so other languages do not load them. */
 
 import type { Translation } from "../../i18n.ts";
-import type { EnHealth } from "../../health.ts";
+import type { EnHealth } from "../en/health.ts";
 import { formatDay } from "../../volunteer.ts";
 
 export const HEALTH_PT_BR: Translation<EnHealth> = {

@@ -1,0 +1,63 @@
+/** Arabic texts of the screens' titles and headings (domain/screenTexts.ts). */
+
+import { plural, type Translation } from "../../i18n.ts";
+import type { EnScreenTexts } from "../en/screenTexts.ts";
+
+export const SCREEN_TEXTS_AR: Translation<EnScreenTexts> = {
+  pictureOf: (i: number, n: number) => `الصورة ${i} من ${n}`,
+  previousPicture: "الصورة السابقة",
+  nextPicture: "الصورة التالية",
+  addPicture: "إضافة صورة",
+  profileActions: "إجراءات الملف",
+  chat: "محادثة",
+  notes: "ملاحظات",
+  actions: "إجراءات",
+  away: (d: string) => `على بُعد ${d}`,
+  backToProfile: "العودة إلى الملف",
+  viewProfile: "الملف",
+  attachPictures: "إرفاق صور",
+  unread: (n: number) =>
+    plural(n, {
+      zero: "لا رسائل غير مقروءة",
+      one: "رسالة واحدة غير مقروءة",
+      two: "رسالتان غير مقروءتين",
+      few: "# رسائل غير مقروءة",
+      many: "# رسالة غير مقروءة",
+      other: "# رسالة غير مقروءة",
+    }),
+  picture: "صورة",
+  you: "أنت:",
+  secretChatMarker: "محادثة سرية",
+  now: "الآن",
+  minutes: (n: number) => `${n} د`,
+  yesterday: "أمس",
+  welcomeTitle: "أهلًا بك",
+  stepOf: (i: number, n: number) => `الخطوة ${i} من ${n}`,
+  nameStep: "من أنت؟",
+  nameHint: "يظهر اسمك في ملفك الشخصي. يرى الآخرون عمرك، لا تاريخ ميلادك أبدًا. يجب أن يكون عمرك 18 عامًا أو أكثر.",
+  birthdateRequired: "أدخل تاريخ ميلادك.",
+  pictureStep: "أضف صورتك الأولى",
+  pictureWhy:
+    "الأعضاء الذين لديهم صورة يتلقّون إعجابات وردودًا أكثر بكثير: إنها أول ما يراه الآخرون في الشبكة. يمكنك قصّها أو إضافة المزيد أو جعل بعضها خاصًا لاحقًا.",
+  choosePicture: "اختر صورة",
+  characteristicsStep: "ما الذي يعجبك؟",
+  characteristicsHint: "حدّد ما يصفك: يمكن للآخرين البحث عنه. يُحفظ كل اختيار فور تحديده.",
+  locationStep: "أين أنت؟",
+  locationHint:
+    "تُظهر الشبكة والخريطة من هو قريب. يراك الآخرون في نقطة ثابتة على بُعد كيلومتر من مكانك، لا في موقعك الدقيق أبدًا.",
+  modeRandom: "نقطة عشوائية قرب فينيكس",
+  modeRandomWhy: "حيث تبدأ إلى أن تختار أحد الخيارين الآخرين.",
+  modeWalk: "التجوّل: ضع نفسك بنفسك",
+  modeGps: "GPS: موقع هذا الجهاز",
+  modeGpsWhy: "ليكون الأشخاص الذين تراهم قريبين منك فعلًا. سيطلب متصفحك الإذن؛ موقعك الدقيق لا يغادر خادمنا أبدًا.",
+  useGps: "استخدام موقعي",
+  useWalk: "سأضع نفسي على الخريطة",
+  locationNow: (mode: string) => `الآن: ${mode}`,
+  next: "متابعة",
+  skip: "تخطٍّ الآن",
+  back: "رجوع",
+  finish: "اعرض من هو قريب",
+  finishing: "جارٍ حفظ مكانك…",
+  finishFailed: "تعذّر حفظ مكانك، لذا لن يراك أحد قريب بعد. تحقّق من اتصالك وحاول مجددًا.",
+  finishRetry: "حاول مجددًا",
+};
