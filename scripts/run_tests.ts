@@ -7,7 +7,7 @@
  * shrinking as the queue empties, so the slots end together); a slot keeps one Chromium for all its
  * browser files (tests/e2e/browserServer.ts). Beside them every test file is type-checked once;
  * then the files that must run alone (SERIAL) run in one more process. Prints each file's results
- * as it ends, when each slot ended, the ten slowest tests, the run's wall and CPU time and its CPU
+ * as it ends, when each slot ended, the ten slowest tests, the failed ones by name, the run's wall and CPU time and its CPU
  * by kind of process, and one total line in `deno test`'s own form (`ok | N passed | M failed
  * (…)`), which .ci/run reads. Exits non-zero when a test failed, a file did not type-check, or a
  * process did not finish its files.
