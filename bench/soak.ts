@@ -295,6 +295,9 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
   };
 }
 
+/** Messages each pair of tabs sends at the least, even when opening the tabs took the run's time. */
+const TAB_MIN_MESSAGES = 3;
+
 /**
  * Pairs of members converse in Chromium tabs until `until` (performance.now()): one types and
  * sends, the other's tab shows the bubble (timed), shows it read, and the first tab shows the
@@ -319,7 +322,8 @@ async function inTabs(origin: string, members: Member[], until: number): Promise
     }
     await Promise.all(pairs.map(async ([a, b], p) => {
       let [from, to] = [a, b];
-      for (let n = 0; performance.now() < until; n++) {
+      // At least TAB_MIN_MESSAGES each, however long the tabs took to open on a busy machine.
+      for (let n = 0; n < TAB_MIN_MESSAGES || performance.now() < until; n++) {
         const text = `tab ${p} says hello ${String.fromCharCode(97 + (n % 26))}${n}`;
         const t0 = performance.now();
         await from.page.getByRole("textbox", { name: "Message" }).fill(text);
