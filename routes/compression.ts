@@ -23,6 +23,7 @@ import { acceptsEncoding } from "./assets.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { compressBytes, type Encoding, LARGE_BYTES } from "./compressBytes.ts";
 import { setNewest } from "../domain/newest.ts";
+import type { AppEnv } from "./env.ts";
 
 /** JSON answers smaller than this go out uncompressed (Hono's `compress()` threshold too). */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -128,6 +129,70 @@ export function compression(): MiddlewareHandler {
   };
 }
 
+/**
+ * The encoding of a JSON answer of `byteLength` bytes for a caller that accepts `accepted`: a large
+ * answer in Zstandard where the caller names it (a third smaller than Brotli 0, for about two
+ * thirds of its CPU); else Brotli, else gzip. A small one in Zstandard only for a caller that
+ * takes nothing else (Brotli 1 suits short JSON better).
+ */
+function encodingFor(accepted: Accepted, byteLength: number): Encoding {
+  return accepted.zstd && (byteLength >= LARGE_BYTES || !accepted.best) ? "zstd" : accepted.best!;
+}
+
+/** A caller's last JSON answer to one URL compressed on this thread: its text, and the bytes it went out in. */
+interface Compressed {
+  text: string;
+  encoding: Encoding;
+  /** The text's size in UTF-8. */
+  byteLength: number;
+  /** Never written to: each answer of the same text sends these bytes again. */
+  out: Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * The last compressed answer of each signed-in session to each URL, newest last (decision 0190):
+ * the grid refetches its nearest list every few seconds, and while no one in it moved or changed
+ * the answer's text is the same, and so are its compressed bytes (the codecs are deterministic).
+ * Kept by session and URL, handed out only for an answer of the very same text: never another
+ * caller's bytes, never another text's.
+ */
+const lastCompressed = new Map<string, Compressed>();
+/** At most this many answers are kept… */
+const LAST_COMPRESSED_KEPT = 2_000;
+/** …and at most this many bytes of them (text as UTF-16, and the compressed bytes), oldest out first. */
+const LAST_COMPRESSED_BYTES = 24 * 1024 * 1024;
+let lastCompressedBytes = 0;
+
+/** Where a caller's last answer to this URL is kept: by session and URL; null for a call without a session. */
+function repeatSlot(c: Context): string | null {
+  const caller = (c as Context<AppEnv>).get("caller");
+  return caller ? `${caller.sessionId} ${c.req.method} ${c.req.url}` : null;
+}
+
+const sizeOf = (k: Compressed) => k.text.length * 2 + k.out.byteLength;
+
+/** Keeps `kept` as the last answer in `slot`, within the count and the bytes allowed. */
+function keepCompressed(slot: string, kept: Compressed): void {
+  const before = lastCompressed.get(slot);
+  if (before) {
+    lastCompressedBytes -= sizeOf(before);
+    lastCompressed.delete(slot);
+  }
+  lastCompressed.set(slot, kept);
+  lastCompressedBytes += sizeOf(kept);
+  for (const [k, v] of lastCompressed) {
+    if (lastCompressed.size <= LAST_COMPRESSED_KEPT && lastCompressedBytes <= LAST_COMPRESSED_BYTES) break;
+    lastCompressed.delete(k);
+    lastCompressedBytes -= sizeOf(v);
+  }
+}
+
+/** Forgets every kept compressed answer (tests). */
+export function forgetCompressedAnswers(): void {
+  lastCompressed.clear();
+  lastCompressedBytes = 0;
+}
+
 const streamed = compress();
 const done = () => Promise.resolve();
 
@@ -150,18 +215,28 @@ export async function compressAnswer(c: Context): Promise<void> {
   if (text !== undefined && text.length * 3 < COMPRESS_MIN_BYTES) return;
   const accepted = acceptedEncodings(c);
   if (!accepted.best && !accepted.zstd) return;
-  // Else measured on a copy, so a small answer goes out as it was made (no headers copied again).
-  const bytes = text !== undefined ? encoder.encode(text) : new Uint8Array(await res.clone().arrayBuffer());
-  if (bytes.byteLength < COMPRESS_MIN_BYTES) return;
-  // A large answer in Zstandard where the caller names it (a third smaller than Brotli 0, for
-  // about two thirds of its CPU); else Brotli, else gzip. A small one in Zstandard only for a
-  // caller that takes nothing else (Brotli 1 suits short JSON better).
-  const encoding = accepted.zstd && (bytes.byteLength >= LARGE_BYTES || !accepted.best) ? "zstd" : accepted.best!;
-  const out = bytes.byteLength >= OFF_THREAD_BYTES
-    ? await compressOffThread(bytes, encoding)
-    : compressBytes(bytes, encoding);
-  // The thread failed: the answer goes as it was made.
-  if (!out) return;
+  // The same text as this caller's last answer to this URL (a list refetched while nothing in it
+  // moved) goes out in the bytes it was compressed to then.
+  const slot = text !== undefined ? repeatSlot(c) : null;
+  const last = slot === null ? undefined : lastCompressed.get(slot);
+  let encoding: Encoding, out: Uint8Array<ArrayBuffer> | null;
+  if (last !== undefined && last.text === text && last.encoding === encodingFor(accepted, last.byteLength)) {
+    lastCompressed.delete(slot!); // the newest again (the count and the bytes stay)
+    lastCompressed.set(slot!, last);
+    encoding = last.encoding;
+    out = last.out;
+  } else {
+    // Else measured on a copy, so a small answer goes out as it was made (no headers copied again).
+    const bytes = text !== undefined ? encoder.encode(text) : new Uint8Array(await res.clone().arrayBuffer());
+    if (bytes.byteLength < COMPRESS_MIN_BYTES) return;
+    encoding = encodingFor(accepted, bytes.byteLength);
+    out = bytes.byteLength >= OFF_THREAD_BYTES ? await compressOffThread(bytes, encoding) : compressBytes(bytes, encoding);
+    // The thread failed: the answer goes as it was made.
+    if (!out) return;
+    if (slot !== null && bytes.byteLength < OFF_THREAD_BYTES) {
+      keepCompressed(slot, { text: text!, encoding, byteLength: bytes.byteLength, out });
+    }
+  }
   const headers = new Headers(res.headers);
   headers.set("content-encoding", encoding);
   headers.delete("content-length");

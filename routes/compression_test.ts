@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { brotliDecompressSync, zstdDecompressSync } from "node:zlib";
 import { Hono } from "hono";
-import { COMPRESS_MIN_BYTES, compression, OFF_THREAD_BYTES, stopCompressThread } from "./compression.ts";
+import {
+  COMPRESS_MIN_BYTES,
+  compression,
+  forgetCompressedAnswers,
+  jsonAnswer,
+  OFF_THREAD_BYTES,
+  stopCompressThread,
+} from "./compression.ts";
+import type { AppEnv, Caller } from "./env.ts";
 
 const big = {
   items: Array.from({ length: 2000 }, (_, i) => ({ id: `m${i}`, name: `Member ${i}`, lat: 40 + i / 1e4 })),
@@ -111,4 +119,43 @@ Deno.test("compression - other answers (a page) are left to Hono's compress(): g
   const plain = await app.request("/page");
   assert.equal(plain.headers.get("content-encoding"), null);
   assert.equal(await plain.text(), page);
+});
+
+Deno.test("compression - a session's answer of the same text goes out in the same bytes; a changed text or another session's is compressed anew", async () => {
+  let list = medium.items;
+  const local = new Hono<AppEnv>()
+    .use(async (c, next) => {
+      const sid = c.req.header("x-session");
+      c.set("caller", sid ? { sessionId: sid } as Caller : null);
+      await next();
+    })
+    .use(compression())
+    .get("/nearest", (c) => jsonAnswer(c, JSON.stringify({ items: list }), 200));
+  const get = async (session?: string) => {
+    const res = await local.request("/nearest", { headers: { ...BROWSER, ...(session ? { "x-session": session } : {}) } });
+    assert.equal(res.headers.get("content-encoding"), "br");
+    const bytes = new Uint8Array(await res.clone().arrayBuffer());
+    return { bytes, text: await decoded(res) };
+  };
+  try {
+    const first = await get("s1");
+    const again = await get("s1");
+    assert.equal(again.text, JSON.stringify({ items: list }));
+    assert.deepEqual(again.bytes, first.bytes);
+    // One member moved: the same session's next answer says so.
+    list = [{ ...list[0], lat: 41 }, ...list.slice(1)];
+    const moved = await get("s1");
+    assert.equal(moved.text, JSON.stringify({ items: list }));
+    assert.notDeepEqual(moved.bytes, first.bytes);
+    // Another session and a caller without one get the same text, compressed for them.
+    assert.equal((await get("s2")).text, moved.text);
+    assert.equal((await get()).text, moved.text);
+    assert.equal((await get("s1")).text, moved.text);
+    // The same session from a caller that takes only gzip: gzip, never the kept Brotli bytes.
+    const gzip = await local.request("/nearest", { headers: { "accept-encoding": "gzip", "x-session": "s1" } });
+    assert.equal(gzip.headers.get("content-encoding"), "gzip");
+    assert.equal(await decoded(gzip), moved.text);
+  } finally {
+    forgetCompressedAnswers();
+  }
 });
