@@ -230,7 +230,9 @@ export async function compressAnswer(c: Context): Promise<void> {
     const bytes = text !== undefined ? encoder.encode(text) : new Uint8Array(await res.clone().arrayBuffer());
     if (bytes.byteLength < COMPRESS_MIN_BYTES) return;
     encoding = encodingFor(accepted, bytes.byteLength);
-    out = bytes.byteLength >= OFF_THREAD_BYTES ? await compressOffThread(bytes, encoding) : compressBytes(bytes, encoding);
+    out = bytes.byteLength >= OFF_THREAD_BYTES
+      ? await compressOffThread(bytes, encoding)
+      : compressBytes(bytes, encoding);
     // The thread failed: the answer goes as it was made.
     if (!out) return;
     if (slot !== null && bytes.byteLength < OFF_THREAD_BYTES) {

@@ -132,7 +132,9 @@ Deno.test("compression - a session's answer of the same text goes out in the sam
     .use(compression())
     .get("/nearest", (c) => jsonAnswer(c, JSON.stringify({ items: list }), 200));
   const get = async (session?: string) => {
-    const res = await local.request("/nearest", { headers: { ...BROWSER, ...(session ? { "x-session": session } : {}) } });
+    const res = await local.request("/nearest", {
+      headers: { ...BROWSER, ...(session ? { "x-session": session } : {}) },
+    });
     assert.equal(res.headers.get("content-encoding"), "br");
     const bytes = new Uint8Array(await res.clone().arrayBuffer());
     return { bytes, text: await decoded(res) };
