@@ -113,6 +113,82 @@ function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
 }
 
 /**
+ * A brief's JSON up to its shown point (its member's own fields, in `briefOf`'s order), kept by
+ * member with the values it was written from: used while a brief shows the same values (a kept
+ * profile's lists are the same arrays until it changes, is forgotten or expires: kv/kept.ts).
+ */
+interface BriefHead {
+  profileName: string;
+  profileAge: number | null;
+  profileChars: readonly string[];
+  profileWeight: string;
+  profileHeight: string;
+  profilePicIds: readonly string[];
+  text: string;
+}
+const briefHeads = new Map<string, BriefHead>();
+
+/** Do two lists hold the same strings in the same order (the same array at once)? */
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** `b`'s JSON up to its shown point, written once per change of what it shows (`BriefHead`). */
+function briefHeadText(b: ProfileBrief): string {
+  const kept = briefHeads.get(b.profileId);
+  if (
+    kept !== undefined && kept.profileName === b.profileName && kept.profileAge === b.profileAge &&
+    kept.profileWeight === b.profileWeight && kept.profileHeight === b.profileHeight &&
+    sameStrings(kept.profileChars, b.profileChars) && sameStrings(kept.profilePicIds, b.profilePicIds)
+  ) return kept.text;
+  const { profileId, profileName, profileAge, profileChars, profileWeight, profileHeight, profilePicIds } = b;
+  const full = JSON.stringify({
+    profileId,
+    profileName,
+    profileAge,
+    profileChars,
+    profileWeight,
+    profileHeight,
+    profilePicIds,
+  });
+  const text = full.slice(0, -1); // without its closing brace: the shown point follows
+  setNewest(briefHeads, profileId, {
+    profileName,
+    profileAge,
+    profileChars,
+    profileWeight,
+    profileHeight,
+    profilePicIds,
+    text,
+  }, KEPT.profile.max);
+  return text;
+}
+
+/**
+ * `page`'s JSON, exactly as `JSON.stringify(page)` writes it (kv/briefs_test.ts checks so), for a
+ * page of briefs made by `briefOf` (a nearest list): each member's own fields are written once per
+ * change of them, not at every list that shows them; the shown point, distance and marks (numbers
+ * and booleans) are written for this list.
+ */
+export function briefsPageText(page: BriefsPage): string {
+  let items = "";
+  for (let i = 0; i < page.items.length; i++) {
+    const b = page.items[i];
+    items += (i === 0 ? "" : ",") + briefHeadText(b) + ',"lat":' + num(b.lat) + ',"lon":' + num(b.lon) +
+      ',"distanceMeters":' + num(b.distanceMeters) + ',"tsUpdated":' + num(b.tsUpdated) + ',"isNew":' + b.isNew +
+      ',"verified":' + b.verified + "}";
+  }
+  return '{"items":[' + items + '],"page":' + num(page.page) + ',"size":' + num(page.size) + ',"hasMore":' +
+    page.hasMore + (page.nearbyOnly === undefined ? "" : ',"nearbyOnly":' + page.nearbyOnly) + "}";
+}
+
+/** A number (or null) as `JSON.stringify` writes it: a finite number as its shortest text, anything else null. */
+const num = (x: number | null): string => x !== null && Number.isFinite(x) ? "" + x : "null";
+
+/**
  * Does `q` leave members out by what their profile or presence says (characteristics, age,
  * distance, online now, pictures, verified), not only by place, blocks, likes or ratings?
  */

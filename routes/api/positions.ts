@@ -19,6 +19,7 @@ import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions/mo
 import { saveOwnPosition } from "../ownPosition.ts";
 import {
   type BriefsArea,
+  briefsPageText,
   type BriefsQuery,
   DEFAULT_SIZES,
   mapView,
@@ -26,7 +27,7 @@ import {
   profileBriefs,
 } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
-import { briefRowsOf, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
+import { briefRowsOf, type BriefsPage, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
 import { answer, answerWritten } from "../answer.ts";
 import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
@@ -101,16 +102,14 @@ async function discovery<A, R extends ApiRoute>(
   return answered.value;
 }
 
-/** Answers a briefs call with its page. */
+/** Answers a briefs call with its page (written by `write`, as `JSON.stringify` writes it). */
 function briefs(
   c: Context<AppEnv>,
-  route:
-    | "GET /api/profile-briefs/nearest"
-    | "GET /api/profile-briefs/by-bounds"
-    | "GET /api/profile-briefs/by-sector/:sector",
+  route: "GET /api/profile-briefs/nearest" | "GET /api/profile-briefs/by-sector/:sector",
   parse: () => { area: BriefsArea; q: BriefsParams },
+  write?: (page: BriefsPage) => string,
 ) {
-  return discovery(c, route, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
+  return discovery(c, route, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind], write);
 }
 
 export const positions = new Hono<AppEnv>()
@@ -147,6 +146,8 @@ export const positions = new Hono<AppEnv>()
         c,
         "GET /api/profile-briefs/nearest",
         () => ({ area: { kind: "nearest" }, q: queryOf(c, "GET /api/profile-briefs/nearest") }),
+        // Each member's own fields written once per change of them (kv/briefs.ts).
+        briefsPageText,
       ),
   )
   // The spec's objects, or with `form=rows` the same page as rows (about half the bytes to write,
