@@ -19,7 +19,6 @@ import { aggregates, GeoInputError, getOwnPosition } from "../../kv/positions/mo
 import { saveOwnPosition } from "../ownPosition.ts";
 import {
   type BriefsArea,
-  briefsPageText,
   type BriefsQuery,
   DEFAULT_SIZES,
   mapView,
@@ -27,7 +26,7 @@ import {
   profileBriefs,
 } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
-import { briefRowsOf, type BriefsPage, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
+import { briefRowsOf, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
 import { answer, answerWritten } from "../answer.ts";
 import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
@@ -102,14 +101,16 @@ async function discovery<A, R extends ApiRoute>(
   return answered.value;
 }
 
-/** Answers a briefs call with its page (written by `write`, as `JSON.stringify` writes it). */
+/** Answers a briefs call with its page. */
 function briefs(
   c: Context<AppEnv>,
-  route: "GET /api/profile-briefs/nearest" | "GET /api/profile-briefs/by-sector/:sector",
+  route:
+    | "GET /api/profile-briefs/nearest"
+    | "GET /api/profile-briefs/by-bounds"
+    | "GET /api/profile-briefs/by-sector/:sector",
   parse: () => { area: BriefsArea; q: BriefsParams },
-  write?: (page: BriefsPage) => string,
 ) {
-  return discovery(c, route, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind], write);
+  return discovery(c, route, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
 }
 
 export const positions = new Hono<AppEnv>()
@@ -146,8 +147,6 @@ export const positions = new Hono<AppEnv>()
         c,
         "GET /api/profile-briefs/nearest",
         () => ({ area: { kind: "nearest" }, q: queryOf(c, "GET /api/profile-briefs/nearest") }),
-        // Each member's own fields written once per change of them (kv/briefs.ts).
-        briefsPageText,
       ),
   )
   // The spec's objects, or with `form=rows` the same page as rows (about half the bytes to write,
