@@ -121,8 +121,11 @@ export interface ReadHit {
 }
 
 /**
- * The current counts of the limits `hits` names (one read), with the sweep of ended windows a
- * scope's first hit of a window starts (beside the read, not before it).
+ * The current counts of the limits `hits` names, with the sweep of ended windows a scope's first
+ * hit of a window starts (beside the read, not before it). Read key by key through the handle's
+ * gathered reads (kv/coalesce.ts): a write that begins its other reads in the same turn (a like's
+ * record, the profiles it checks) reads its counts in their store call, not one of its own. Each
+ * count is checked on its own in the write's atomic, so a count read in another batch is as good.
  */
 export async function readHits(hits: readonly { name: LimitName; who: string }[]): Promise<ReadHit[]> {
   if (hits.length === 0) return [];
@@ -132,7 +135,7 @@ export async function readHits(hits: readonly { name: LimitName; who: string }[]
     return { name, window, key: keys.rateLimitCount(name, window, who) };
   });
   const [entries] = await Promise.all([
-    kv().getMany<Deno.KvU64[]>(at.map((h) => h.key)),
+    Promise.all(at.map((h) => kv().get<Deno.KvU64>(h.key))),
     ...at.map((h) => sweepEndedWindows(h.name, h.window)),
   ]);
   return at.map((h, i) => ({ name: h.name, entry: entries[i] }));

@@ -9,7 +9,7 @@
  */
 
 import { kv } from "../db.ts";
-import { commitForgetting, keep, keptCopy, readBegins } from "../kept.ts";
+import { commitForgetting, keep, keepingReads, keptCopy, readBegins } from "../kept.ts";
 import { keys } from "../keys.ts";
 import { now } from "../clock.ts";
 import { newId } from "../ids.ts";
@@ -476,6 +476,20 @@ async function withKeepBest(owner: string, change: (s: HotKeepBest, first: strin
     if (r.ok) s.moves = [{ picId: move, ts: now() }, ...s.moves].slice(0, HOT_MOVES_KEPT);
   }
   await kv().atomic().check(e).set(keys.hotKeepBest(owner), s).commit();
+}
+
+/**
+ * Begins the read `hotLiked` starts from (is the owner's setting on?), unless it is kept: a like
+ * begins it beside its own reads, so it goes to the store in their call (kv/coalesce.ts) and the
+ * count after a new like reads nothing more where the setting is off (nearly every member).
+ */
+export function beginKeepBestRead(owner: string): void {
+  if (!keepingReads() || keptCopy<boolean>("keepBest", owner) !== undefined) return;
+  const began = readBegins();
+  kv().get<HotKeepBest>(keys.hotKeepBest(owner)).then(
+    (e) => keep("keepBest", owner, e.value?.on === true, began),
+    () => {}, // unread: `hotLiked` reads it itself
+  );
 }
 
 /** Another member opened `owner`'s profile: its first picture was shown (and the bandit may move another first). */

@@ -29,7 +29,7 @@ import {
   visiblePicIds,
 } from "../../kv/likes.ts";
 import { answer } from "../answer.ts";
-import { hotLiked } from "../../kv/games/hotOrNot.ts";
+import { beginKeepBestRead, hotLiked } from "../../kv/games/hotOrNot.ts";
 import { detached } from "../../kv/roundTrips.ts";
 
 /** The path's `:profileId`, which must be one of the caller's own profiles (401, 400, 403). */
@@ -85,6 +85,8 @@ export const likes = new Hono<AppEnv>()
     hitsRead.catch(() => {}); // a like refused before it leaves them unread
     // So is the stored like: the checks below still decide before anything read is used.
     const begun = profileLikeReads(body.likerProfileId, body.likedProfileId, body.likeType, body.blocked);
+    // And what a new like's count for 'Keep my best picture first' reads, in the same store call.
+    if (body.likeType === "LIKE") beginKeepBestRead(body.likedProfileId);
     await ownTowards(c, body.likerProfileId, body.likedProfileId);
     // A like sent again (a device's outbox retrying after a lost answer) lands the same and is not counted again.
     let newLike = false;

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { testApp } from "../../tests/api.ts";
+import { createAccount } from "../../kv/accounts.ts";
+import { createSession } from "../../kv/sessions.ts";
+import { kv } from "../../kv/db.ts";
+import { keys } from "../../kv/keys.ts";
+import { getProfile } from "../../kv/profiles.ts";
+import { now } from "../../kv/clock.ts";
+import { startKeptReads } from "../../kv/kept.ts";
+import { eventBus } from "../../kv/events.ts";
+import { picRecord } from "../../tests/fixtures/pictures.ts";
+import type { HotKeepBest } from "../../domain/shapes/hotOrNot.ts";
+
+interface Someone {
+  profileId: string;
+  cookie: string;
+}
+
+/** A member made in the store with a session, with `pics` public pictures (records only). */
+async function someone(pics = 0): Promise<Someone & { pics: string[] }> {
+  const a = (await createAccount({ email: `k${crypto.randomUUID().slice(0, 10)}@example.com` }))!;
+  const { token } = await createSession(a.id, true, "Test", "link");
+  const p = (await getProfile(a.defaultProfileId))!;
+  const records = Array.from(
+    { length: pics },
+    () => picRecord({ profileId: p.id, tsCreated: now(), tsUpdated: now() }),
+  );
+  for (const x of records) await kv().set(keys.pic(x.id), x);
+  await kv().set(keys.profile(p.id), { ...p, profilePicIds: records.map((x) => x.id) });
+  return { profileId: a.defaultProfileId, cookie: `__Host-sid=${token}`, pics: records.map((x) => x.id) };
+}
+
+/** The likes counted for each of `owner`'s pictures by 'Keep my best picture first', as stored. */
+async function won(owner: string): Promise<Record<string, number>> {
+  const s = (await kv().get<HotKeepBest>(keys.hotKeepBest(owner))).value;
+  return Object.fromEntries(Object.entries(s?.arms ?? {}).map(([id, arm]) => [id, arm.won]));
+}
+
+/** Waits for the count a like leaves to run after its answer. */
+const settled = () => new Promise((r) => setTimeout(r, 50));
+
+Deno.test("likes with kept reads - a new like counts for the liked member's first picture when 'Keep my best picture first' is on, also once it was off", async () => {
+  const t = await testApp();
+  // As the server runs: reads kept by the instance, forgotten through the change log.
+  startKeptReads();
+  await eventBus().log.tail();
+  try {
+    const owner = await someone(2);
+    const [a, b, c] = [await someone(), await someone(), await someone()];
+    const like = (m: Someone) =>
+      t.call("PUT", "/api/profile-like", {
+        cookie: m.cookie,
+        json: { likerProfileId: m.profileId, likedProfileId: owner.profileId, likeType: "LIKE" },
+      });
+    // Off: a like counts nothing (and the instance keeps that the setting is off).
+    assert.equal((await like(a)).status, 200);
+    await settled();
+    assert.deepEqual(await won(owner.profileId), {});
+    // Switched on: the kept "off" is forgotten, and the next like counts for the first picture.
+    const on = await t.call("PUT", "/api/games/hotornot/keep-best", { cookie: owner.cookie, json: { on: true } });
+    assert.equal(on.status, 200);
+    assert.equal((await like(b)).status, 200);
+    await settled();
+    assert.deepEqual(await won(owner.profileId), { [owner.pics[0]]: 1 });
+    assert.equal((await like(c)).status, 200);
+    // The same like again is not new: it counts nothing more.
+    assert.equal((await like(c)).status, 200);
+    await settled();
+    assert.deepEqual(await won(owner.profileId), { [owner.pics[0]]: 2 });
+  } finally {
+    await eventBus().stop();
+    t.close();
+  }
+});
