@@ -33,6 +33,7 @@ interface KeptAnswer {
 /** By viewer and address, the views asked least lately first. */
 const kept = new Map<string, KeptAnswer>();
 let keptSize = 0;
+let sent = 0;
 
 function drop(key: string): void {
   const k = kept.get(key);
@@ -67,6 +68,7 @@ export function keptAnswer(
   if (!bytes) return null;
   kept.delete(key);
   kept.set(key, k);
+  sent++;
   return c.body(bytes, status, {
     "Content-Type": "application/json",
     "Content-Encoding": encoding,
@@ -97,8 +99,14 @@ export function keepAnswer(res: Response, key: string, signature: Float64Array):
   return res;
 }
 
+/** How many views are kept, and how many answers were sent as kept so far (tests). */
+export function keptAnswerCounts(): { views: number; sent: number } {
+  return { views: kept.size, sent };
+}
+
 /** Forgets every kept answer (tests). */
 export function forgetKeptAnswers(): void {
   kept.clear();
   keptSize = 0;
+  sent = 0;
 }
