@@ -280,12 +280,14 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
   for (let i = 0; i < found.items.length; i++) {
     const it = found.items[i], p = profiles[i];
     if (!p) continue;
-    const version = briefVersion(p);
+    const kept = rowParts.get(p.id);
+    // The row's own record (one object while kept): its version is the row's, with no other lookup.
+    const version = kept !== undefined && kept.profile === p ? kept.version : briefVersion(p);
     signature[3 * rows.length] = version;
     signature[3 * rows.length + 1] = it.lat;
     signature[3 * rows.length + 2] = it.lon;
-    const kept = rowParts.get(p.id);
     if (kept !== undefined && kept.version === version && kept.lat === it.lat && kept.lon === it.lon) {
+      kept.profile = p;
       rows.push(kept.row);
       texts.push(kept.text);
       continue;
@@ -300,7 +302,7 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
       verified: isVerified(p),
     });
     const text = JSON.stringify(row);
-    setNewest(rowParts, p.id, { version, lat: it.lat, lon: it.lon, row, text }, KEPT.profile.max);
+    setNewest(rowParts, p.id, { profile: p, version, lat: it.lat, lon: it.lon, row, text }, KEPT.profile.max);
     rows.push(row);
     texts.push(text);
   }
@@ -312,12 +314,15 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
 /**
  * A member's map row and its JSON, by profile id, kept with the version of the profile fields it
  * is made from (kv/briefSignatures.ts: the same while they are, through every read of the record
- * again) for the shown position it was made at: every map view that shows them until then shares
+ * again) and the last record it was found for, for the shown position it was made at: every map view that shows them until then shares
  * one row, written once. `JSON.stringify` of a view of 600 rows wrote the same ids, names and
  * coordinates again for every view. A plain map (no weak keys): nothing more for the garbage
  * collector to trace.
  */
-const rowParts = new Map<string, { version: number; lat: number; lon: number; row: MapRow; text: string }>();
+const rowParts = new Map<
+  string,
+  { profile: Profile; version: number; lat: number; lon: number; row: MapRow; text: string }
+>();
 
 /** The JSON of each row of the map views made by `mapView`, in order. */
 const viewTexts = new WeakMap<MapView, readonly string[]>();
