@@ -7,8 +7,8 @@
  * is those bytes again, without writing, encoding or compressing its JSON. Any difference in the
  * signature (a member moved, renamed, blocked, hidden, a day older) makes the answer anew.
  *
- * Memory: at most `KEPT_ANSWERS_BYTES` of bytes and signatures, the views asked least lately
- * dropped first.
+ * Memory: at most `KEPT_ANSWERS_MB` of bytes and signatures, the views asked least lately dropped
+ * first.
  */
 
 import type { Context } from "hono";
@@ -16,9 +16,13 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { answerEncoding, whenCompressed } from "./compression.ts";
 import type { Encoding } from "./compressBytes.ts";
 import { sameSignature } from "../kv/briefSignatures.ts";
+import { config } from "../config/config.ts";
 
-/** The most this instance keeps of answers' bytes and signatures (a view of 600 to 800 members: 20 to 90 KB). */
-export const KEPT_ANSWERS_BYTES = 32 * 1024 * 1024;
+/**
+ * The most this instance keeps of answers' bytes and signatures (`KEPT_ANSWERS_MB`): a map view
+ * of 600 members about 40 KB, a by-bounds page of 800 about 90 KB in one encoding.
+ */
+const KEPT_ANSWERS_BYTES = config.keptAnswersMb * 1024 * 1024;
 
 interface KeptAnswer {
   signature: Float64Array;
@@ -78,6 +82,7 @@ export function keptAnswer(
 
 /** Keeps `res` (a JSON answer of the view `key`, signed `signature`) once it is compressed, for `keptAnswer`. */
 export function keepAnswer(res: Response, key: string, signature: Float64Array): Response {
+  if (KEPT_ANSWERS_BYTES === 0) return res;
   whenCompressed(res, (encoding, out, length) => {
     let k = kept.get(key);
     if (k !== undefined && !sameSignature(k.signature, signature)) {
@@ -94,6 +99,9 @@ export function keepAnswer(res: Response, key: string, signature: Float64Array):
       k.size += out.byteLength;
       keptSize += out.byteLength;
     }
+    // Asked now: the newest, the last to be dropped.
+    kept.delete(key);
+    kept.set(key, k);
     while (keptSize > KEPT_ANSWERS_BYTES && kept.size > 0) drop(kept.keys().next().value!);
   });
   return res;
