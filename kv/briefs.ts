@@ -314,10 +314,10 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
 /**
  * A member's map row and its JSON, by profile id, kept with the version of the profile fields it
  * is made from (kv/briefSignatures.ts: the same while they are, through every read of the record
- * again) and the last record it was found for, for the shown position it was made at: every map view that shows them until then shares
- * one row, written once. `JSON.stringify` of a view of 600 rows wrote the same ids, names and
- * coordinates again for every view. A plain map (no weak keys): nothing more for the garbage
- * collector to trace.
+ * again) and the last record it was found for, for the shown position it was made at: every map
+ * view that shows them until then shares one row, written once. `JSON.stringify` of a view of 600
+ * rows wrote the same ids, names and coordinates again for every view. A plain map (no weak keys):
+ * nothing more for the garbage collector to trace.
  */
 const rowParts = new Map<
   string,
