@@ -121,6 +121,13 @@ export const config = {
   get heavyViewsAtOnce(): number {
     return env("HEAVY_VIEWS_AT_ONCE") === "0" ? 0 : positive(env("HEAVY_VIEWS_AT_ONCE")) ?? 4;
   },
+  /**
+   * Megabytes of discovery answers a process keeps compressed for the views members ask again (the
+   * map refetches every 15 s; decision 0192). `0`: none kept.
+   */
+  get keptAnswersMb(): number {
+    return env("KEPT_ANSWERS_MB") === "0" ? 0 : positive(env("KEPT_ANSWERS_MB")) ?? 64;
+  },
   /** Requests one client address may have open at once (event streams included); past it, 429. */
   get maxOpenPerAddress(): number {
     return positive(env("MAX_OPEN_PER_ADDRESS")) ?? 256;

@@ -12,6 +12,7 @@
 
 import { discoveryProfileList, discoveryProfiles, isVerified } from "./profiles.ts";
 import { KEPT } from "./kept.ts";
+import { briefVersion, signAnswer, signedAs } from "./briefSignatures.ts";
 import { setNewest } from "../domain/newest.ts";
 import { now } from "./clock.ts";
 import { memberAtRisk } from "./safety.ts";
@@ -223,7 +224,31 @@ export async function profileBriefs(
       nearbyOnly: true,
     };
   }
-  return { items, page, size, hasMore: accepted.length >= want };
+  const answer = { items, page, size, hasMore: accepted.length >= want };
+  // A box's or a sector's page (hundreds of members, asked again as the map refetches) is signed.
+  return area.kind === "nearest" ? answer : signAnswer(answer, pageSignature(answer, profiles));
+}
+
+/**
+ * The signature of a page of briefs (kv/briefSignatures.ts): its paging, then each member's
+ * version and the brief's figures that are not from their profile, in order.
+ */
+function pageSignature(page: BriefsPage, profiles: ReadonlyMap<string, Profile | null>): Float64Array {
+  const s = new Float64Array(3 + 7 * page.items.length);
+  s[0] = page.page;
+  s[1] = page.size;
+  s[2] = page.hasMore ? 1 : 0;
+  let i = 3;
+  for (const b of page.items) {
+    s[i++] = briefVersion(profiles.get(b.profileId)!);
+    s[i++] = b.lat;
+    s[i++] = b.lon;
+    s[i++] = b.distanceMeters ?? -1;
+    s[i++] = b.tsUpdated;
+    s[i++] = b.profileAge ?? -1;
+    s[i++] = b.isNew ? 1 : 0;
+  }
+  return s;
 }
 
 /**
@@ -237,9 +262,9 @@ export async function profileBriefs(
  */
 export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery = {}): Promise<MapView> {
   if (filtersAttributes(q) || (q.likes?.length ?? 0) > 0 || q.ratedBefore !== undefined) {
-    return mapViewOf(
-      await profileBriefs(viewerId, { kind: "bounds", bounds }, { ...q, page: 0, size: MAP_PROFILE_CAP }),
-    );
+    const page = await profileBriefs(viewerId, { kind: "bounds", bounds }, { ...q, page: 0, size: MAP_PROFILE_CAP });
+    // Its rows are made from the page alone: the page's signature is theirs.
+    return signedAs(mapViewOf(page), page);
   }
   const [exclude, atRisk] = await Promise.all([blockedSet(viewerId), memberAtRisk(viewerId)]);
   const found = await byBounds({ ...bounds, page: 0, size: MAP_PROFILE_CAP, exclude }, viewerId);
@@ -250,11 +275,19 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
   const profiles = await discoveryProfileList(found.items.map((it) => it.profileId));
   const rows: MapRow[] = [];
   const texts: string[] = [];
+  // Each row's member version and shown point, in order: the view's signature.
+  const signature = new Float64Array(3 * found.items.length);
   for (let i = 0; i < found.items.length; i++) {
     const it = found.items[i], p = profiles[i];
     if (!p) continue;
     const kept = rowParts.get(p.id);
-    if (kept !== undefined && kept.profile === p && kept.lat === it.lat && kept.lon === it.lon) {
+    // The row's own record (one object while kept): its version is the row's, with no other lookup.
+    const version = kept !== undefined && kept.profile === p ? kept.version : briefVersion(p);
+    signature[3 * rows.length] = version;
+    signature[3 * rows.length + 1] = it.lat;
+    signature[3 * rows.length + 2] = it.lon;
+    if (kept !== undefined && kept.version === version && kept.lat === it.lat && kept.lon === it.lon) {
+      kept.profile = p;
       rows.push(kept.row);
       texts.push(kept.text);
       continue;
@@ -269,23 +302,27 @@ export async function mapView(viewerId: string, bounds: Bounds, q: BriefsQuery =
       verified: isVerified(p),
     });
     const text = JSON.stringify(row);
-    setNewest(rowParts, p.id, { profile: p, lat: it.lat, lon: it.lon, row, text }, KEPT.profile.max);
+    setNewest(rowParts, p.id, { profile: p, version, lat: it.lat, lon: it.lon, row, text }, KEPT.profile.max);
     rows.push(row);
     texts.push(text);
   }
   const view = { rows, tooMany: false };
   viewTexts.set(view, texts);
-  return view;
+  return signAnswer(view, signature.subarray(0, 3 * rows.length));
 }
 
 /**
- * A member's map row and its JSON, by profile id, kept with the profile record it is made from (a
- * kept record is one object until it changes, is forgotten or expires: kv/kept.ts) for the shown
- * position it was made at: every map view that shows them until then shares one row, written
- * once. `JSON.stringify` of a view of 600 rows wrote the same ids, names and coordinates again for
- * every view. A plain map (no weak keys): nothing more for the garbage collector to trace.
+ * A member's map row and its JSON, by profile id, kept with the version of the profile fields it
+ * is made from (kv/briefSignatures.ts: the same while they are, through every read of the record
+ * again) and the last record it was found for, for the shown position it was made at: every map
+ * view that shows them until then shares one row, written once. `JSON.stringify` of a view of 600
+ * rows wrote the same ids, names and coordinates again for every view. A plain map (no weak keys):
+ * nothing more for the garbage collector to trace.
  */
-const rowParts = new Map<string, { profile: Profile; lat: number; lon: number; row: MapRow; text: string }>();
+const rowParts = new Map<
+  string,
+  { profile: Profile; version: number; lat: number; lon: number; row: MapRow; text: string }
+>();
 
 /** The JSON of each row of the map views made by `mapView`, in order. */
 const viewTexts = new WeakMap<MapView, readonly string[]>();

@@ -23,6 +23,11 @@ const STATUS = new Map<string, ContentfulStatusCode>(
   ) => [route, Number(Object.keys(byStatus)[0]) as ContentfulStatusCode]),
 );
 
+/** The status `route` answers with (the contract's). */
+export function routeStatus(route: ApiRoute): ContentfulStatusCode {
+  return STATUS.get(route) ?? 200;
+}
+
 /** The route's JSON answer, with the contract's status (as `c.json` makes it, its size known to the compression). */
 export function answer<R extends ApiRoute>(c: Context, route: R, body: ApiAnswer<R>): Response {
   return jsonAnswer(c, JSON.stringify(body), STATUS.get(route) ?? 200);

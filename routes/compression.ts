@@ -120,6 +120,34 @@ function varyOnEncoding(headers: Headers): void {
   else if (vary !== "*" && !/accept-encoding/i.test(vary)) headers.set("vary", `${vary}, Accept-Encoding`);
 }
 
+/**
+ * The encoding a JSON answer of `length` bytes is sent in to a caller that accepts `accepted`, or
+ * null (too small, or nothing accepted). A large answer in Zstandard where the caller names it (a
+ * third smaller than Brotli 0, for about two thirds of its CPU); else Brotli, else gzip. A small
+ * one in Zstandard only for a caller that takes nothing else (Brotli 1 suits short JSON better).
+ */
+function encodingOf(accepted: Accepted, length: number): Encoding | null {
+  if (length < COMPRESS_MIN_BYTES || (!accepted.best && !accepted.zstd)) return null;
+  return accepted.zstd && (length >= LARGE_BYTES || !accepted.best) ? "zstd" : accepted.best;
+}
+
+/** The encoding `compressAnswer` sends a JSON answer of `length` bytes in to the caller of `c` (null: as it is). */
+export function answerEncoding(c: Context, length: number): Encoding | null {
+  return encodingOf(acceptedEncodings(c), length);
+}
+
+/** What is told of each answer's compression: the encoding, the bytes sent and the length before. */
+type CompressedWatcher = (encoding: Encoding, out: Uint8Array<ArrayBuffer>, length: number) => void;
+const compressedWatchers = new WeakMap<Response, CompressedWatcher>();
+
+/**
+ * Has `watch` told when `res` (a `jsonAnswer`) is compressed, with its bytes as sent (which stay
+ * as they are: a body of bytes is not taken from them), so that they can be sent again.
+ */
+export function whenCompressed(res: Response, watch: CompressedWatcher): void {
+  compressedWatchers.set(res, watch);
+}
+
 /** The middleware: put it where Hono's `compress()` would go (it takes that one's place). */
 export function compression(): MiddlewareHandler {
   return async function compression(c, next) {
@@ -152,16 +180,13 @@ export async function compressAnswer(c: Context): Promise<void> {
   if (!accepted.best && !accepted.zstd) return;
   // Else measured on a copy, so a small answer goes out as it was made (no headers copied again).
   const bytes = text !== undefined ? encoder.encode(text) : new Uint8Array(await res.clone().arrayBuffer());
-  if (bytes.byteLength < COMPRESS_MIN_BYTES) return;
-  // A large answer in Zstandard where the caller names it (a third smaller than Brotli 0, for
-  // about two thirds of its CPU); else Brotli, else gzip. A small one in Zstandard only for a
-  // caller that takes nothing else (Brotli 1 suits short JSON better).
-  const encoding = accepted.zstd && (bytes.byteLength >= LARGE_BYTES || !accepted.best) ? "zstd" : accepted.best!;
-  const out = bytes.byteLength >= OFF_THREAD_BYTES
-    ? await compressOffThread(bytes, encoding)
-    : compressBytes(bytes, encoding);
+  const encoding = encodingOf(accepted, bytes.byteLength);
+  if (!encoding) return;
+  const length = bytes.byteLength;
+  const out = length >= OFF_THREAD_BYTES ? await compressOffThread(bytes, encoding) : compressBytes(bytes, encoding);
   // The thread failed: the answer goes as it was made.
   if (!out) return;
+  compressedWatchers.get(res)?.(encoding, out, length);
   const headers = new Headers(res.headers);
   headers.set("content-encoding", encoding);
   headers.delete("content-length");

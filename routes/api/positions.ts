@@ -28,7 +28,9 @@ import {
 import { hit } from "../../kv/ratelimit.ts";
 import { briefRowsOf, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
-import { answer, answerWritten } from "../answer.ts";
+import { answer, answerWritten, routeStatus } from "../answer.ts";
+import { keepAnswer, keptAnswer, viewKey } from "../keptAnswers.ts";
+import { answerSignature, signedAs } from "../../kv/briefSignatures.ts";
 import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
 import type { ParsedQuery } from "../../domain/requests.ts";
 
@@ -93,7 +95,14 @@ async function discovery<A, R extends ApiRoute>(
     withPics: pics === "1",
   };
   const found = () =>
-    geo(() => run(caller.profileId, area, query)).then((page) => answerWritten(c, route, page, write(page)));
+    geo(() => run(caller.profileId, area, query)).then((page) => {
+      // A large view signed as it was made (kv/briefSignatures.ts) is sent as kept, if it is the same.
+      const signature = answerSignature(page);
+      if (signature === undefined) return answerWritten(c, route, page, write(page));
+      const key = viewKey(c, caller.profileId);
+      return keptAnswer(c, key, signature, routeStatus(route)) ??
+        keepAnswer(answerWritten(c, route, page, write(page)), key, signature);
+    });
   if (heavy) return heavyViews(found);
   const [counted, answered] = await Promise.allSettled([limited, found()]);
   if (counted.status === "rejected") throw counted.reason;
@@ -163,7 +172,7 @@ export const positions = new Hono<AppEnv>()
       },
       async (viewerId, area, query) => {
         const page = await profileBriefs(viewerId, area, query);
-        return rows ? briefRowsOf(page) : page;
+        return rows ? signedAs(briefRowsOf(page), page) : page;
       },
       (area, q) => q.size ?? DEFAULT_SIZES[area.kind],
     );

@@ -1,0 +1,83 @@
+/**
+ * What a discovery answer is written from, as numbers (decision 0192): each member's brief fields
+ * as one version number, and each answer's signature, so that the answer's compressed bytes can be
+ * kept for a viewer's view and sent again while its signature stays the same (routes/keptAnswers.ts):
+ * the map refetches its view every 15 s, and a view in which nobody changed is the same text.
+ *
+ * A signature describes the answer's JSON exactly: two answers of one route and address with equal
+ * signatures are the same text. It holds, in order, every member's version and every figure of the
+ * answer that is not from their profile (shown point, distance, time of the point, age, new mark).
+ */
+
+import { KEPT } from "./kept.ts";
+import { setNewest } from "../domain/newest.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
+
+/**
+ * The profile fields a brief or a map row is made from (kv/briefs.ts `briefOf`, `mapView`; the
+ * Verified badge reads the pictures and the verified ones): a change of any other field (a
+ * description, a setting) leaves a member's version as it was.
+ */
+function briefBasis(p: Profile): string {
+  return JSON.stringify([
+    p.id,
+    p.profilename,
+    p.birthdate,
+    p.characteristics,
+    p.weight,
+    p.height,
+    p.profilePicIds,
+    p.verifiedPicIds ?? null,
+    p.tsCreated ?? null,
+  ]);
+}
+
+/**
+ * Each member's version, by profile id, with the record and the basis it was given for: a kept
+ * record is one object until it expires or is forgotten (kv/kept.ts), a few seconds; read again
+ * unchanged it keeps its version (its basis compared once), so views made from it stay the same.
+ */
+const versions = new Map<string, { profile: Profile; basis: string; version: number }>();
+let lastVersion = 0;
+
+/** `p`'s version: the same number while the fields a brief or a map row shows of them stay the same. */
+export function briefVersion(p: Profile): number {
+  const e = versions.get(p.id);
+  if (e !== undefined && e.profile === p) return e.version;
+  const basis = briefBasis(p);
+  if (e !== undefined && e.basis === basis) {
+    e.profile = p;
+    return e.version;
+  }
+  const version = ++lastVersion;
+  setNewest(versions, p.id, { profile: p, basis, version }, KEPT.profile.max);
+  return version;
+}
+
+/** The signature of each answer signed by kv/briefs.ts, by answer. */
+const signatures = new WeakMap<object, Float64Array>();
+
+/** Signs `answer` with `signature` (see the top of this file); returns `answer`. */
+export function signAnswer<T extends object>(answer: T, signature: Float64Array): T {
+  signatures.set(answer, signature);
+  return answer;
+}
+
+/** `answer`'s signature, if kv/briefs.ts signed it when it made it. */
+export function answerSignature(answer: unknown): Float64Array | undefined {
+  return typeof answer === "object" && answer !== null ? signatures.get(answer) : undefined;
+}
+
+/** An answer made from a signed one, one for one (the same page as rows): signed as it is. */
+export function signedAs<T extends object>(answer: T, from: object): T {
+  const s = signatures.get(from);
+  if (s !== undefined) signatures.set(answer, s);
+  return answer;
+}
+
+/** Whether two signatures are the same. */
+export function sameSignature(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { closeKv, kv, openKv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { newId } from "./ids.ts";
+import { importPositions } from "./positions/mod.ts";
+import { mapView, mapViewText, profileBriefs } from "./briefs.ts";
+import { answerSignature, sameSignature } from "./briefSignatures.ts";
+import { now, resetClock } from "./clock.ts";
+import type { Profile } from "../domain/shapes/profiles.ts";
+
+const BOX = { latMin: 33, latMax: 34, lonMin: -113, lonMax: -111 };
+
+/** A member's record with every field set. */
+function fullProfile(id: string): Profile {
+  return {
+    id,
+    accountId: `acc-${id}`,
+    profilename: "Sam",
+    birthdate: "1990-05-01",
+    height: "175",
+    weight: "72",
+    description: "Coffee.",
+    characteristics: ["bottom"],
+    profilePicIds: ["pic1", "pic2"],
+    profilePicIdsPrivate: ["secret1"],
+    roles: ["USER"],
+    tsUpdated: now() - 1000,
+    tsCreated: now() - 24 * 3_600_000,
+    verifiedPicIds: ["pic1"],
+    tsVerified: now() - 2000,
+  };
+}
+
+/** Each field of a record changed. */
+const CHANGES: Record<Exclude<keyof Profile, "id">, (p: Profile) => unknown> = {
+  accountId: () => "acc-other",
+  profilename: () => "Alex",
+  birthdate: () => "1980-01-02",
+  height: () => "190",
+  weight: () => "80",
+  description: () => "Tea.",
+  characteristics: () => ["top"],
+  profilePicIds: () => ["pic2", "pic1"],
+  profilePicIdsPrivate: () => ["secret2"],
+  roles: () => ["USER", "PRO"],
+  tsUpdated: (p) => p.tsUpdated + 1,
+  tsCreated: () => now() - 30 * 24 * 3_600_000,
+  verifiedPicIds: () => [],
+  tsVerified: (p) => p.tsVerified! + 1,
+};
+
+Deno.test("brief signatures - an answer signed as before is the same JSON: every field of a record changed in turn", async () => {
+  await openKv(":memory:");
+  resetClock();
+  try {
+    const viewer = newId(), member = newId(), next = newId();
+    await importPositions([
+      { profileId: viewer, lat: 33.45, lon: -112.07, use: "OVERRIDE", hide: false },
+      { profileId: member, lat: 33.5, lon: -112.0, use: "OVERRIDE", hide: false },
+      { profileId: next, lat: 33.6, lon: -111.9, use: "OVERRIDE", hide: false },
+    ]);
+    await kv().set(keys.profile(next), fullProfile(next));
+    const base = fullProfile(member);
+    assert.deepEqual(Object.keys(CHANGES).sort(), Object.keys(base).filter((k) => k !== "id").sort());
+    /** The box's page and map view for the viewer: their JSON and signatures. */
+    const answers = async () => {
+      const page = await profileBriefs(viewer, { kind: "bounds", bounds: BOX }, { size: 800 });
+      const view = await mapView(viewer, BOX);
+      return [
+        { text: JSON.stringify(page), signature: answerSignature(page)! },
+        { text: mapViewText(view), signature: answerSignature(view)! },
+      ];
+    };
+    const changedPage = new Set<string>();
+    for (const [field, change] of Object.entries(CHANGES)) {
+      await kv().set(keys.profile(member), base);
+      const before = await answers();
+      await kv().set(keys.profile(member), { ...base, [field]: change(base) });
+      const after = await answers();
+      for (const [i, what] of ["by-bounds page", "map view"].entries()) {
+        assert.ok(before[i].signature && after[i].signature, `${what} signed`);
+        // Equal signatures, the same JSON (a signature may change where the JSON does not: a birthdate on the map).
+        if (sameSignature(before[i].signature, after[i].signature)) {
+          assert.equal(after[i].text, before[i].text, `${field}: the ${what}'s signature kept, its JSON changed`);
+        }
+        if (what === "by-bounds page" && before[i].text !== after[i].text) changedPage.add(field);
+      }
+    }
+    // What a brief shows of a record (the Verified badge from the pictures and the verified ones; the age; the new mark).
+    assert.deepEqual(
+      [...changedPage].sort(),
+      [
+        "birthdate",
+        "characteristics",
+        "height",
+        "profilePicIds",
+        "profilename",
+        "tsCreated",
+        "verifiedPicIds",
+        "weight",
+      ],
+    );
+    // The fields a list or a marker shows change the answers; the others leave them (and their signatures) as they were.
+    await kv().set(keys.profile(member), base);
+    const [page] = await answers();
+    await kv().set(keys.profile(member), { ...base, description: "Other words." });
+    assert.ok(sameSignature(page.signature, (await answers())[0].signature));
+    await kv().set(keys.profile(member), { ...base, profilename: "Alex" });
+    assert.ok(!sameSignature(page.signature, (await answers())[0].signature));
+  } finally {
+    closeKv();
+  }
+});
