@@ -29,6 +29,7 @@ const BENCHES: Record<string, { full: string[]; quick: string[] }> = {
   tap: { full: [], quick: ["--taps", "4", "--rounds", "1"] },
   roundtrips: { full: [], quick: ["--partners", "5"] },
   seed: { full: [], quick: ["--n", "2000"] },
+  pages: { full: [], quick: ["--pages", "20", "--rounds", "1"] },
 };
 const only = arg("only", "").split(",").filter(Boolean);
 const run = Object.keys(BENCHES).filter((b) => only.length === 0 || only.includes(b));
