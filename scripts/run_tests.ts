@@ -193,7 +193,8 @@ async function runProcess(
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", "--no-check", `--junit-path=${junit}`, ...flags.filter((f) => f !== "--no-check"), ...files],
     cwd: root,
-    env: { NO_COLOR: "1", ...env },
+    // Screenshots nobody reads (tests/e2e/screenshots/) are not taken unless asked (decision 0194).
+    env: { NO_COLOR: "1", E2E_SHOTS: Deno.env.get("E2E_SHOTS") ?? "0", ...env },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
