@@ -16,8 +16,10 @@
  * `deno test` (e.g. `--filter=name`). DENO_JOBS: how many local slots (default: the number of
  * cores, 2 to 4). Why processes and not `deno test --parallel`: a test file's environment variables
  * (Deno.env.set) and the harness's are the whole process's; files in one process never overlap.
- * E2E_SHARED_BROWSER=0: no shared Chromium. See docs/decisions/0146-test-suite-parallel-shared-build.md,
- * 0176-suite-shared-browser-cpu-by-kind.md and 0184-suite-slots-and-batches.md.
+ * E2E_SHARED_BROWSER=0: no shared Chromium. Its test processes get E2E_SHOTS=0 (no screenshot into
+ * tests/e2e/screenshots/, which nothing reads) unless E2E_SHOTS is given. See
+ * docs/decisions/0146-test-suite-parallel-shared-build.md, 0176-suite-shared-browser-cpu-by-kind.md,
+ * 0184-suite-slots-and-batches.md and 0194-suite-takes-no-unread-screenshots.md.
  */
 
 import { cpuByKindLine, cpuSampler, cpuSeconds, minutes, timeLine } from "./runTests/cpu.ts";
@@ -193,7 +195,8 @@ async function runProcess(
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", "--no-check", `--junit-path=${junit}`, ...flags.filter((f) => f !== "--no-check"), ...files],
     cwd: root,
-    env: { NO_COLOR: "1", ...env },
+    // Screenshots nobody reads (tests/e2e/screenshots/) are not taken unless asked (decision 0194).
+    env: { NO_COLOR: "1", E2E_SHOTS: Deno.env.get("E2E_SHOTS") ?? "0", ...env },
     stdout: "piped",
     stderr: "piped",
   }).spawn();

@@ -15,12 +15,6 @@
 
 import { type Context, Hono } from "hono";
 import { Buffer } from "node:buffer";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { AppEnv } from "../env.ts";
 import { badRequest, conflict, notFound, tooMany, unauthorized } from "../errors.ts";
@@ -46,6 +40,13 @@ import {
   usePasskey,
 } from "../../kv/passkeys.ts";
 import { answer } from "../answer.ts";
+
+/**
+ * The WebAuthn library, loaded at the first passkey call rather than with the app: it brings
+ * hundreds of certificate-parsing modules that every process (and every test file) would otherwise
+ * load and resolve at start, for calls most processes never get.
+ */
+const webauthn = () => import("@simplewebauthn/server");
 
 /** The relying party: this app's public origin and its host name (the passkey is bound to it). */
 function relyingParty(c: Context<AppEnv>): { origin: string; rpID: string; rpName: string } {
@@ -84,7 +85,7 @@ export const passkeys = new Hono<AppEnv>()
     const existing = await listPasskeys(caller.accountId);
     if (existing.length >= MAX_PASSKEYS) throw conflict(`At most ${MAX_PASSKEYS} passkeys.`, "too_many_passkeys");
     const rp = relyingParty(c);
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName: rp.rpName,
       rpID: rp.rpID,
       userName: caller.email,
@@ -106,7 +107,7 @@ export const passkeys = new Hono<AppEnv>()
     const body = await bodyOf(c, "POST /api/passkeys/register");
     const waiting = await takeChallenge(`register-${caller.sessionId}`);
     if (!waiting || waiting.accountId !== caller.accountId) throw badRequest(TEXTS.passkeyExpired, "no_challenge");
-    const result = await verifyRegistrationResponse({
+    const result = await (await webauthn()).verifyRegistrationResponse({
       response: body.response as unknown as RegistrationResponseJSON,
       ...expected(c, waiting.challenge),
     }).catch(() => null);
@@ -135,7 +136,10 @@ export const passkeys = new Hono<AppEnv>()
     if (!(await hit("loginByAddress", clientAddress(c)))) throw tooMany();
     const rp = relyingParty(c);
     // No allowCredentials: the authenticator offers the passkeys it holds for this site.
-    const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: "required" });
+    const options = await (await webauthn()).generateAuthenticationOptions({
+      rpID: rp.rpID,
+      userVerification: "required",
+    });
     const challengeId = randomToken(18);
     await putChallenge(`login-${challengeId}`, { challenge: options.challenge, purpose: "login" });
     return answer(c, "POST /api/passkeys/login/options", { options: { ...options }, challengeId });
@@ -147,7 +151,7 @@ export const passkeys = new Hono<AppEnv>()
     if (!waiting || waiting.purpose !== "login") throw unauthorized(TEXTS.passkeyExpired);
     const passkey = await getPasskey(body.response.id);
     if (!passkey) throw unauthorized(TEXTS.passkeyUnknown);
-    const result = await verifyAuthenticationResponse({
+    const result = await (await webauthn()).verifyAuthenticationResponse({
       response: body.response as unknown as AuthenticationResponseJSON,
       ...expected(c, waiting.challenge),
       credential: {

@@ -321,10 +321,27 @@ export async function sideBySide<T, R>(
   return results.map((r) => (r as PromiseFulfilledResult<R>).value);
 }
 
-/** Saves a full-page screenshot as tests/e2e/screenshots/<name>.png. */
-export async function shot(page: Page, name: string): Promise<void> {
+/**
+ * Whether `shot()` saves its screenshots: unless E2E_SHOTS=0, which `deno task test` sets (E2E_SHOTS=1
+ * keeps them there too). They go to tests/e2e/screenshots/, which nothing in the suite reads and no
+ * run keeps: each costs a capture, a PNG and, for a whole page, two layouts. Screens people read
+ * (docs/screens/) are taken with `page.screenshot` and always saved.
+ */
+export const SAVE_SHOTS = Deno.env.get("E2E_SHOTS") !== "0";
+
+/**
+ * Saves a screenshot as tests/e2e/screenshots/<name>.png, of the whole page or (`fullPage: false`)
+ * of what the screen shows. When SAVE_SHOTS is off it waits as a screenshot would (the page's fonts
+ * loaded, then a frame drawn), so what a test does after it meets the page as it did, and saves nothing.
+ */
+export async function shot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  if (!SAVE_SHOTS) {
+    return await page.evaluate(() =>
+      document.fonts.ready.then(() => new Promise<void>((drawn) => requestAnimationFrame(() => drawn())))
+    );
+  }
   await Deno.mkdir(new URL("./screenshots/", import.meta.url), { recursive: true });
-  await page.screenshot({ path: new URL(`./screenshots/${name}.png`, import.meta.url).pathname, fullPage: true });
+  await page.screenshot({ path: new URL(`./screenshots/${name}.png`, import.meta.url).pathname, fullPage });
 }
 
 /**

@@ -90,7 +90,7 @@ async function screen(page: Page, name: string, at?: string): Promise<void> {
     return await shot(page, name);
   }
   await page.locator(at).evaluate((el) => el.scrollIntoView({ block: "start" }));
-  await page.screenshot({ path: new URL(`./screenshots/${name}.png`, import.meta.url).pathname });
+  await shot(page, name, { fullPage: false });
 }
 
 async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import type { Page } from "playwright-core";
-import { startHarness } from "./harness.ts";
+import { shot, startHarness } from "./harness.ts";
 import { createAccount, createLoginToken } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { getShownPosition, reportPosition } from "../../kv/positions/mod.ts";
@@ -136,7 +136,7 @@ Deno.test({
         });
         assert.ok(overlaps.faces >= inView.length);
         assert.deepEqual(overlaps.out, [], `${size.width} px: no control over a face`);
-        await page.screenshot({ path: `tests/e2e/screenshots/map-first-view-${size.width}.png` });
+        await shot(page, `map-first-view-${size.width}`, { fullPage: false });
         await context.close();
       }
     } finally {

@@ -28,7 +28,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await section.getByText(TEXTS.exportRequested).waitFor();
       // The section as the member sees it, scrolled into the screen (not a full page: the bars stay put).
       await section.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: new URL(`./screenshots/${vp}-mydata-requested.png`, import.meta.url).pathname });
+      await shot(page, `${vp}-mydata-requested`, { fullPage: false });
 
       let link = "";
       await until(
@@ -62,7 +62,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await confirm.getByLabel(TEXTS.currentPassword).fill("a long password");
       // The confirmation is scrolled into view, its button on the screen and clear of the phone's tab bar
       // (nothing drawn over its middle).
-      await page.screenshot({ path: new URL(`./screenshots/${vp}-mydata-confirm.png`, import.meta.url).pathname });
+      await shot(page, `${vp}-mydata-confirm`, { fullPage: false });
       const shown = await confirm.getByRole("button", { name: TEXTS.deleteConfirm }).evaluate((b) => {
         const r = b.getBoundingClientRect();
         const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);

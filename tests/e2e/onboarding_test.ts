@@ -116,7 +116,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
 /** Saves what the member sees (the viewport, not the whole page) as tests/e2e/screenshots/<name>.png. */
 async function seen(page: Page, name: string): Promise<void> {
   await settledPaint(page); // the scroll to the alert
-  await page.screenshot({ path: new URL(`./screenshots/${name}.png`, import.meta.url).pathname });
+  await shot(page, name, { fullPage: false });
 }
 
 /** The ids in `viewer`'s nearest list, as their grid asks for it. */
