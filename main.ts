@@ -1,7 +1,5 @@
 /** Assembles the app: middleware, the API sub-apps, static files and pages. */
 
-// First: React reads NODE_ENV when it is first loaded (config/reactBuild.ts).
-import "./config/reactBuild.ts";
 import { type Context, Hono } from "hono";
 import { stopCompressThread } from "./routes/compression.ts";
 import type { AppEnv } from "./routes/env.ts";

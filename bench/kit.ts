@@ -128,7 +128,8 @@ export async function spawn(args: string[], env: Record<string, string>, re: Reg
 }
 
 /**
- * The app (`main.ts`) on the KV file at `kvPath`, on a free port, without its job workers; with
+ * The app (`main.ts`) on the KV file at `kvPath`, on a free port, without its job workers, on
+ * React's production build (as `deno task start` runs it; `NODE_ENV` in `env` says otherwise); with
  * `LIVE_PORT` in `env`, its live listener's origin too. `denoFlags` go to `deno run` (a CPU profile:
  * `--cpu-prof --cpu-prof-dir=<dir>`, written when the app exits).
  */
@@ -143,6 +144,8 @@ export async function startApp(kvPath: string, env: Record<string, string> = {},
       LOG_REQUESTS: "0",
       DEV_OUTBOX_PRINT: "0",
       NO_COLOR: "1",
+      // React's production build, as `deno task start` runs the app (decision 0196).
+      NODE_ENV: "production",
       // Every simulated member connects from this machine's one address.
       MAX_OPEN_PER_ADDRESS: "1000000",
       MAX_FEEDS_PER_ADDRESS: "1000000",

@@ -1,6 +1,7 @@
 /**
  * Server CPU a page: the app (main.ts, one process) renders public pages in turn, once with React's
- * production build (the default, decision 0196) and once with its development build (`REACT_DEV=1`),
+ * production build (`NODE_ENV=production`, as `deno task start` runs it: decision 0196) and once with
+ * its development build (`deno task dev`),
  * alternating in the same rounds, the server's own CPU from /proc over the pages answered.
  *
  * Run: `deno run -A bench/pages.ts [--pages 100] [--rounds 3] [--record]` (or through `deno task bench`).
@@ -11,7 +12,7 @@ import { arg, loadAverageText, processCpuMs, reportRows, type ResultRow, startAp
 const PAGES = ["/", "/aboutus", "/register", "/login"];
 const N = Number(arg("pages", "100"));
 const ROUNDS = Number(arg("rounds", "3"));
-const BUILDS = { production: {}, development: { REACT_DEV: "1" } } as const;
+const BUILDS = { production: { NODE_ENV: "production" }, development: { NODE_ENV: "development" } } as const;
 
 const kvPath = await Deno.makeTempFile({ suffix: ".kv" });
 const perPage: Record<keyof typeof BUILDS, number[]> = { production: [], development: [] };
