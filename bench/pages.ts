@@ -7,7 +7,7 @@
  * Run: `deno run -A bench/pages.ts [--pages 100] [--rounds 3] [--record]` (or through `deno task bench`).
  */
 
-import { arg, loadAverageText, processCpuMs, reportRows, type ResultRow, startApp } from "./kit.ts";
+import { arg, loadAverageText, pct, processCpuMs, reportRows, type ResultRow, startApp } from "./kit.ts";
 
 const PAGES = ["/", "/aboutus", "/register", "/login"];
 const N = Number(arg("pages", "100"));
@@ -42,8 +42,7 @@ try {
   await Deno.remove(kvPath).catch(() => {});
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const prod = median(perPage.production), dev = median(perPage.development);
+const prod = pct(perPage.production, 0.5), dev = pct(perPage.development, 0.5);
 console.log(`server CPU a public page (${PAGES.join(", ")}), median of ${ROUNDS} rounds of ${N} each:`);
 console.log(`  React production build: ${prod.toFixed(0)} µs; development build: ${dev.toFixed(0)} µs`);
 console.log(`  load ${loadAverageText()}`);

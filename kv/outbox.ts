@@ -27,3 +27,8 @@ export async function listOutbox(limit = 50): Promise<Mail[]> {
   for await (const e of kv().list<Mail>({ prefix: keys.outboxAll() }, { limit, reverse: true })) out.push(e.value);
   return out;
 }
+
+/** The links a mail holds (a login link, an export's), in order: what the dev outbox page offers to open. */
+export function linksIn(mail: Mail): string[] {
+  return [...mail.text.matchAll(/https?:\/\/\S+/g)].map(([link]) => link);
+}

@@ -22,7 +22,7 @@ import { listAudit } from "../../kv/moderation.ts";
 import { getAccount, roleCounts } from "../../kv/accounts.ts";
 import { getSessionById, listSessions } from "../../kv/sessions.ts";
 import { blockList } from "../../kv/likes.ts";
-import { listOutbox } from "../../kv/outbox.ts";
+import { linksIn, listOutbox } from "../../kv/outbox.ts";
 import { settingsOf } from "../accountSettings.ts";
 import { backendVersion } from "../../config/version.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
@@ -120,7 +120,7 @@ export async function outboxPage(c: Context<AppEnv>) {
               <strong>{m.subject}</strong> to {m.to} at {new Date(m.tsCreated).toISOString()}
             </p>
             <pre>{m.text}</pre>
-            {[...m.text.matchAll(/https?:\/\/\S+/g)].map(([link]) => <a key={link} href={link}>Open the link</a>)}
+            {linksIn(m).map((link) => <a key={link} href={link}>Open the link</a>)}
           </li>
         ))}
       </ul>

@@ -12,7 +12,7 @@ import { privateBuild, sharedBuild } from "../islands_build.ts";
 import { reloadManifest } from "../../routes/assets.ts";
 import { startWorkers } from "../../workers/run.ts";
 import { createAccount, getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
-import { listOutbox } from "../../kv/outbox.ts";
+import { linksIn, listOutbox } from "../../kv/outbox.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -357,7 +357,8 @@ export async function registerAndLogIn(
   opts: { onboarding?: boolean } = {},
 ): Promise<string> {
   // A member registering again (a second device) waits for the new mail, not the link already used.
-  const before = (await listOutbox()).find((m) => m.to === email)?.text.match(/https?:\/\/\S+/)?.[0];
+  const mailed = (await listOutbox()).find((m) => m.to === email);
+  const before = mailed && linksIn(mailed)[0];
   await page.goto("/register");
   await page.getByLabel("Email", { exact: true }).fill(email);
   for (const box of await page.getByRole("checkbox").all()) await box.check();
