@@ -221,18 +221,6 @@ export class PositionIndex extends CellArena {
     return true;
   }
 
-  /**
-   * Records the versionstamp of a quiet write (own record only): nothing another instance logged
-   * for the profile can lie between the previous change and it, since that write's check passed.
-   */
-  noteOwnWrite(profileId: string, vs: string): void {
-    const slot = this.#idt.get(profileId);
-    const seen = slot < 0 ? this.#goneVersions.get(profileId) : this.#vers[slot];
-    if (seen !== undefined && seen >= vs) return;
-    if (slot < 0) this.#goneVersions.set(profileId, vs);
-    else this.#vers[slot] = vs;
-  }
-
   #intern(sector: string): number {
     let s = this.#sectorOf.get(sector);
     if (s === undefined) {

@@ -155,9 +155,6 @@ function churn(seed: number, n: number, ops: number, spread: number, lat0 = 52.5
         members.delete(id);
         versions.set(id, at);
       }
-    } else if (r < 0.9) {
-      index.noteOwnWrite(id, at);
-      if (fresh) versions.set(id, at);
     } else if (r < 0.92) {
       index.purgeExpired(t);
       for (const [id, m] of members) {

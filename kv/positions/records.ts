@@ -174,9 +174,12 @@ export function addWrite(op: Deno.AtomicOperation, w: PreparedWrite, withCheck: 
 
 /**
  * The own record of a visible member as far as a write needs it, from the index: cell (from the
- * shown point), sector, shown point and refresh time, and the own record's versionstamp as this
- * instance last saw it (the commit of its last change, or of its last quiet write here). The
- * write checks that versionstamp, so a stale guess only costs a retry with a real read.
+ * shown point), sector, shown point and refresh time. A write prepared from it depends on nothing
+ * else of the own record when the report carries the other point (`otherPointGiven`), so what it
+ * checks is the shown record, at the versionstamp the index holds for it (the commit of the
+ * member's last change): the write fails the check only when another instance changed what others
+ * see of the member meanwhile, and then retries with a real read. Quiet writes (own record only,
+ * made here or by any instance) leave the guess right.
  */
 export function knownOwn(
   index: PositionIndex,
@@ -199,5 +202,5 @@ export function knownOwn(
     row: cell.row,
     col: cell.col,
   } as OwnRecord;
-  return { key: keys.positionOwn(profileId), value, versionstamp: vs };
+  return { key: keys.positionShown(m.sector, profileId), value, versionstamp: vs };
 }

@@ -1,17 +1,19 @@
 /**
  * Positions: the write path, atomic batched commits of what records.ts derives.
  *
- * Contract: one `kv.atomic()` per write batch holds, per member: a check on the own record, the
- * own record, the shown record (and the old one's delete), plus one change-log entry
+ * Contract: one `kv.atomic()` per write batch holds, per member: a check (on the own record as
+ * read, or on the shown record the index guessed from), the own record, the shown record (and the old one's delete), plus one change-log entry
  * `positions_log/{commit versionstamp}` listing the batch's changes (kept 15 min) and a `sum` on
  * `positions_version`. A committed write is applied to the local index at once, so the writer's
  * next query sees it. Concurrent reports are grouped into one commit (up to 100, KV's limit of
  * checks) because a commit (a transaction and an fsync in SQLite), not the work per member, limits
  * write throughput. A write needs the previous own record (hysteresis cell, old sector, the other
  * mode's point): when the report carries the other point, as the client's ProfilePosition body
- * does, and the member is visible, the index supplies the rest and the versionstamp to check, so
- * no read is needed (a stale guess fails the check and is retried with a read); otherwise own
- * records are read in `getMany` groups of 10. Reports of one member are serialized.
+ * does, and the member is visible, the index supplies the rest and the shown record's versionstamp
+ * to check, so no read is needed (a stale guess fails the check and is retried with a read);
+ * otherwise own records are read in `getMany` groups of 10. When a batch fails a check, one grouped
+ * read finds the stale writes and the rest are committed together again. Reports of one member are
+ * serialized.
  */
 
 import { keys } from "../keys.ts";
@@ -84,7 +86,6 @@ export async function commitWrites(
   if (res.ok) {
     for (const w of ws) {
       if (w.change) s.index.apply(w.change, res.versionstamp);
-      else s.index.noteOwnWrite(w.profileId, res.versionstamp);
     }
   }
   return res;
@@ -167,6 +168,13 @@ export class PositionWrites {
     }
   }
 
+  /** The entries `checked` names, as they are now, read in `getMany` groups of 10 at once. */
+  async #readChecked(checked: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<unknown>[]> {
+    const groups: Promise<Deno.KvEntryMaybe<unknown>[]>[] = [];
+    for (let i = 0; i < checked.length; i += 10) groups.push(this.#s.db.getMany(checked.slice(i, i + 10)));
+    return (await Promise.all(groups)).flat();
+  }
+
   /** Queues a prepared write; commits group whatever is queued (group commit). */
   #write(w: PreparedWrite): Promise<string | null> {
     return new Promise((done, fail) => {
@@ -203,8 +211,26 @@ export class PositionWrites {
       batch[0].done(null);
       return;
     }
-    // Somebody's check failed (another instance wrote that member): commit one by one.
-    for (const b of batch) {
+    // A check failed: a guess from the index was stale (the member's last quiet write was made by
+    // another instance, or before this one started) or another instance wrote meanwhile. One
+    // grouped read finds which: those go back to be prepared again from what it read, the rest
+    // are committed together again. Only when that fails too are they committed one by one.
+    let rest = batch;
+    try {
+      const entries = await this.#readChecked(batch.map((b) => b.w.check.key));
+      rest = batch.filter((b, i) => {
+        if (entries[i].versionstamp === b.w.check.versionstamp) return true;
+        b.done(null);
+        return false;
+      });
+      if (rest.length === 0) return;
+      const res = await commitWrites(this.#s, rest.map((b) => b.w), true);
+      if (res.ok) {
+        for (const b of rest) b.done(res.versionstamp);
+        return;
+      }
+    } catch { /* committed one by one below, each with its own answer */ }
+    for (const b of rest) {
       try {
         const res = await commitWrites(this.#s, [b.w], true);
         b.done(res.ok ? res.versionstamp : null);

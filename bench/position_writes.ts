@@ -1,0 +1,179 @@
+/**
+ * Position writes from an instance that did not make the members' last writes: a store seeded
+ * with members, then two instances in turn on the same KV file. The first (loaded from the
+ * records) moves members a few metres, again and again: quiet writes, the shown point unchanged.
+ * Then a second, started after them (a restart, or another instance behind the balancer), moves
+ * the same members the same way. Each phase: writes a second, the JavaScript thread's and the
+ * SQLite writer's CPU a write, and the commits that failed a check. With `--before DIR` (a checkout
+ * of an earlier commit, its modules installed) the same run is made with that checkout's position
+ * store, alternating, in the same rounds.
+ *
+ * Run: `deno run -A bench/position_writes.ts [--n 100000] [--ms 6000] [--rounds 2] [--before DIR]
+ * [--record]`.
+ */
+
+import { arg, loadAverageText, reportRows, type ResultRow, threadCpuMs } from "./kit.ts";
+import { mulberry32 as rng } from "../kv/random.ts";
+import { tuneStoreFile } from "../kv/storeFile.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+const N = Number(arg("n", "100000"));
+const MS = Number(arg("ms", "6000"));
+const ROUNDS = Number(arg("rounds", "2"));
+const CONCURRENCY = 256;
+
+interface Phase {
+  writes: number;
+  perSecond: number;
+  jsUs: number;
+  sqliteUs: number;
+  failedChecks: number;
+  commits: number;
+}
+
+/** One run with the position store of checkout `from`: seed, the first instance's writes, the second's. */
+async function child(from: string): Promise<{ first: Phase; second: Phase }> {
+  const { PositionStore } = await import(`${from}/kv/positions/mod.ts`);
+  const rand = rng(N);
+  const ids: string[] = [], lat = new Float64Array(N), lon = new Float64Array(N);
+  for (let i = 0; i < N; i++) {
+    ids.push(i.toString(16).padStart(28, "0"));
+    lat[i] = 40.7 + (rand() - 0.5) * 0.6;
+    lon[i] = -74 + (rand() - 0.5) * 0.8;
+  }
+  const dir = await Deno.makeTempDir({ prefix: "position-writes-" });
+  const path = `${dir}/positions.kv`;
+  const db = await Deno.openKv(path);
+  tuneStoreFile(path);
+  const counts = { failed: 0, commits: 0 };
+  // The store's handle, counting commits and those that failed a check.
+  const counted = new Proxy(db, {
+    get(target, name) {
+      if (name === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const commit = op.commit.bind(op);
+          op.commit = async () => {
+            const r = await commit();
+            counts.commits++;
+            if (!r.ok) counts.failed++;
+            return r;
+          };
+          return op;
+        };
+      }
+      const v = Reflect.get(target, name);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  try {
+    const seeder = new PositionStore(db, { secret: "bench" });
+    for (let i = 0; i < N; i += 30_000) {
+      const items = [];
+      for (let j = i; j < Math.min(N, i + 30_000); j++) {
+        items.push({ profileId: ids[j], lat: lat[j], lon: lon[j], use: "DEVICE_GPS", hide: false });
+      }
+      await seeder.import(items);
+    }
+    const moves = Array.from({ length: 4096 }, () => [(rand() - 0.5) * 0.0002, (rand() - 0.5) * 0.0002]);
+    const phase = async (): Promise<Phase> => {
+      const store = new PositionStore(counted, { secret: "bench" });
+      await store.load();
+      store.startSync();
+      const t0 = threadCpuMs(), c0 = { ...counts };
+      let writes = 0, k = 0;
+      const start = performance.now(), end = start + MS;
+      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+        while (performance.now() < end) {
+          const i = k % N, d = moves[k++ % moves.length];
+          await store.report(ids[i], {
+            lat: lat[i] + d[0],
+            lon: lon[i] + d[1],
+            use: "DEVICE_GPS",
+            hide: false,
+            gpsTimestamp: Date.now(),
+            overrideLat: null,
+            overrideLon: null,
+          });
+          writes++;
+        }
+      }));
+      const secs = (performance.now() - start) / 1000;
+      const t1 = threadCpuMs();
+      await store.stopSync();
+      const us = (name: string) => ((t1.get(name) ?? 0) - (t0.get(name) ?? 0)) * 1000 / writes;
+      return {
+        writes,
+        perSecond: writes / secs,
+        jsUs: us("deno"),
+        sqliteUs: us("sw-0"),
+        failedChecks: counts.failed - c0.failed,
+        commits: counts.commits - c0.commits,
+      };
+    };
+    const first = await phase();
+    const second = await phase();
+    return { first, second };
+  } finally {
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  if (Deno.args.includes("--child")) {
+    console.log(JSON.stringify(await child(arg("from", root))));
+  } else {
+    const before = Deno.args.includes("--before") ? arg("before", "") : "";
+    const runs: { label: string; from: string }[] = [
+      ...(before ? [{ label: "before", from: before.replace(/\/$/, "") }] : []),
+      { label: "after", from: root.replace(/\/$/, "") },
+    ];
+    const got = new Map<string, { first: Phase; second: Phase }[]>();
+    const load0 = Number(loadAverageText().split(" ")[0]);
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const run of runs) {
+        const out = await new Deno.Command(Deno.execPath(), {
+          args: ["run", "-A", "--config", `${root}deno.json`, new URL(import.meta.url).pathname, "--child"]
+            .concat(["--from", run.from, "--n", String(N), "--ms", String(MS)]),
+          stdout: "piped",
+          stderr: "inherit",
+        }).output();
+        const res = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").pop()!);
+        got.set(run.label, [...got.get(run.label) ?? [], res]);
+        const line = (p: Phase) =>
+          `${(p.perSecond / 1000).toFixed(1)} k/s, ${p.jsUs.toFixed(0)} µs JS + ${p.sqliteUs.toFixed(0)} µs SQLite ` +
+          `a write, ${p.failedChecks} of ${p.commits} commits failed a check`;
+        console.log(
+          `round ${r + 1} ${run.label} (load ${loadAverageText()}): first instance ${line(res.first)}; ` +
+            `a new instance after them ${line(res.second)}`,
+        );
+      }
+    }
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const rows: ResultRow[] = [];
+    for (const [label, rs] of got) {
+      for (const which of ["first", "second"] as const) {
+        const what = which === "first" ? "the instance that seeded" : "a new instance after quiet writes";
+        rows.push({
+          bench: "position-writes",
+          metric: `position writes, ${what}, ${N.toLocaleString("en-US")} members (${label})`,
+          unit: "writes/s",
+          value: Math.round(median(rs.map((x) => x[which].perSecond))),
+          better: "higher",
+        }, {
+          bench: "position-writes",
+          metric: `CPU a position write (JS + SQLite), ${what} (${label})`,
+          unit: "µs",
+          value: Math.round(median(rs.map((x) => x[which].jsUs + x[which].sqliteUs))),
+          better: "lower",
+        });
+      }
+    }
+    const load1 = Number(loadAverageText().split(" ")[0]);
+    await reportRows("position-writes", rows, {
+      note: `bench/position_writes.ts, ${N} members, ${MS} ms a phase, ${ROUNDS} rounds`,
+      load: [load0, load1],
+    });
+  }
+}
