@@ -85,7 +85,8 @@ async function child(from: string): Promise<{ first: Phase; second: Phase }> {
       const start = performance.now(), end = start + MS;
       await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
         while (performance.now() < end) {
-          const i = k % N, d = moves[k++ % moves.length];
+          // Members in a scattered order, as their phones report (bench/geo.ts's order).
+          const i = (k * 7919 + 13) % N, d = moves[k++ % moves.length];
           await store.report(ids[i], {
             lat: lat[i] + d[0],
             lon: lon[i] + d[1],

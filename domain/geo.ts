@@ -13,7 +13,8 @@
  * jitter across an edge does not flip the shown point back and forth and trace the edge.
  */
 
-import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
 
 /** Mean earth radius (IUGG), metres. */
 export const EARTH_RADIUS_M = 6_371_008.8;
@@ -228,21 +229,24 @@ export class PrivacyGrid {
   }
 }
 
+type Hmac = ReturnType<typeof hmac.create>;
+const utf8 = new TextEncoder();
 let lastSecret: string | undefined;
-let lastKey: KeyObject | undefined;
+let lastKeyed: Hmac | undefined;
 
 /**
- * The HMAC key of a secret, made once per secret (a key made from a string on every call costs a
- * buffer copy and a key import per position write).
+ * A fresh HMAC-SHA256 keyed with `secret`: the keyed state is made once per secret and cloned for
+ * each point (keying hashes two blocks, and a key made anew on every call cost a position write
+ * more than the rest of its preparation).
  */
-function hmacKey(secret: string | Uint8Array): KeyObject {
+function keyed(secret: string | Uint8Array): Hmac {
   // Bytes may be changed in place by their owner: a key of their own each time.
-  if (typeof secret !== "string") return createSecretKey(secret);
-  if (secret !== lastSecret || lastKey === undefined) {
-    lastKey = createSecretKey(new TextEncoder().encode(secret));
+  if (typeof secret !== "string") return hmac.create(sha256, secret);
+  if (secret !== lastSecret || lastKeyed === undefined) {
+    lastKeyed = hmac.create(sha256, utf8.encode(secret));
     lastSecret = secret;
   }
-  return lastKey;
+  return lastKeyed.clone();
 }
 
 /**
@@ -255,11 +259,11 @@ export function shownPoint(
   grid: PrivacyGrid,
   cell: GridCell,
 ): LatLon {
-  const mac = createHmac("sha256", hmacKey(secret))
-    .update(`shown-v1|${grid.cellMeters}|${cell.row}|${cell.col}|${profileId}`)
+  const mac = keyed(secret).update(utf8.encode(`shown-v1|${grid.cellMeters}|${cell.row}|${cell.col}|${profileId}`))
     .digest();
-  const u = mac.readUInt32BE(0) / 2 ** 32;
-  const v = mac.readUInt32BE(4) / 2 ** 32;
+  const view = new DataView(mac.buffer, mac.byteOffset, mac.byteLength);
+  const u = view.getUint32(0) / 2 ** 32;
+  const v = view.getUint32(4) / 2 ** 32;
   const b = grid.bounds(cell);
   return { lat: b.latMin + u * (b.latMax - b.latMin), lon: normalizeLon(b.lonMin + v * (b.lonMax - b.lonMin)) };
 }
