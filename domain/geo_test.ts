@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
 import {
   assertLatLon,
   GeoInputError,
@@ -81,6 +82,27 @@ Deno.test("grid - every point lies in its cell, including edges, poles and the d
   assert.equal(west.col, 0);
   assert.ok(g.contains(west, 0, 179.9999, 0.2));
   assert.ok(!g.contains(west, 0, 179.9999, 0));
+});
+
+Deno.test("shown point - HMAC-SHA256 of the member and cell, as stored points were made (node:crypto beside it)", () => {
+  const g = new PrivacyGrid(1000);
+  for (
+    const [secret, id, lat, lon] of [
+      ["s1", "alice", 33.45, -112.07],
+      ["a longer secret of the store", "0123456789abcdef0123456789ab", -33.87, 151.21],
+      [new TextEncoder().encode("bytes"), "m1", 64.1, -21.9],
+    ] as const
+  ) {
+    const cell = g.cellOf(lat, lon);
+    const key = typeof secret === "string" ? new TextEncoder().encode(secret) : secret;
+    const mac = createHmac("sha256", key).update(`shown-v1|1000|${cell.row}|${cell.col}|${id}`).digest();
+    const b = g.bounds(cell);
+    const expected = {
+      lat: b.latMin + mac.readUInt32BE(0) / 2 ** 32 * (b.latMax - b.latMin),
+      lon: normalizeLon(b.lonMin + mac.readUInt32BE(4) / 2 ** 32 * (b.lonMax - b.lonMin)),
+    };
+    assert.deepEqual(shownPoint(secret, id, g, cell), expected);
+  }
 });
 
 Deno.test("shown point - inside the cell, fixed per member and cell, different per member and secret", () => {
