@@ -15,6 +15,7 @@
 import { arg, loadAverageText, reportRows, type ResultRow, threadCpuMs } from "./kit.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
 import { tuneStoreFile } from "../kv/storeFile.ts";
+import { countingCommits } from "../tests/kv.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const N = Number(arg("n", "100000"));
@@ -45,27 +46,7 @@ async function child(from: string): Promise<{ first: Phase; second: Phase }> {
   const path = `${dir}/positions.kv`;
   const db = await Deno.openKv(path);
   tuneStoreFile(path);
-  const counts = { failed: 0, commits: 0 };
-  // The store's handle, counting commits and those that failed a check.
-  const counted = new Proxy(db, {
-    get(target, name) {
-      if (name === "atomic") {
-        return () => {
-          const op = target.atomic();
-          const commit = op.commit.bind(op);
-          op.commit = async () => {
-            const r = await commit();
-            counts.commits++;
-            if (!r.ok) counts.failed++;
-            return r;
-          };
-          return op;
-        };
-      }
-      const v = Reflect.get(target, name);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
+  const { db: counted, commits } = countingCommits(db);
   try {
     const seeder = new PositionStore(db, { secret: "bench" });
     for (let i = 0; i < N; i += 30_000) {
@@ -80,7 +61,7 @@ async function child(from: string): Promise<{ first: Phase; second: Phase }> {
       const store = new PositionStore(counted, { secret: "bench" });
       await store.load();
       store.startSync();
-      const t0 = threadCpuMs(), c0 = { ...counts };
+      const t0 = threadCpuMs(), c0 = { ...commits };
       let writes = 0, k = 0;
       const start = performance.now(), end = start + MS;
       await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -108,8 +89,8 @@ async function child(from: string): Promise<{ first: Phase; second: Phase }> {
         perSecond: writes / secs,
         jsUs: us("deno"),
         sqliteUs: us("sw-0"),
-        failedChecks: counts.failed - c0.failed,
-        commits: counts.commits - c0.commits,
+        failedChecks: commits.failed - c0.failed,
+        commits: commits.all - c0.all,
       };
     };
     const first = await phase();

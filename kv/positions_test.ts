@@ -24,7 +24,7 @@ import {
   type ShownPosition,
 } from "./positions/mod.ts";
 import { mulberry32 as rng } from "./random.ts";
-import { kvTest } from "../tests/kv.ts";
+import { countingCommits, kvTest } from "../tests/kv.ts";
 
 interface Placed {
   id: string;
@@ -541,110 +541,82 @@ Deno.test("sync - a position saved on one instance is in the other's very next n
   }
 });
 
-/** `db`, counting its commits (`failed.commits`) and those that failed a check (`failed.n`). */
-function countingFailedChecks(db: Deno.Kv): { db: Deno.Kv; failed: { n: number; commits: number } } {
-  const failed = { n: 0, commits: 0 };
-  const proxy = new Proxy(db, {
-    get(target, name) {
-      if (name === "atomic") {
-        return () => {
-          const op = target.atomic();
-          const commit = op.commit.bind(op);
-          op.commit = async () => {
-            const r = await commit();
-            failed.commits++;
-            if (!r.ok) failed.n++;
-            return r;
-          };
-          return op;
-        };
-      }
-      const v = Reflect.get(target, name);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-  return { db: proxy, failed };
-}
+/** A GPS report at `lat` with the other point given (the client's body): the write the index can guess. */
+const gps = (lat: number) => ({
+  lat,
+  lon: -112.07,
+  use: "DEVICE_GPS" as const,
+  hide: false,
+  overrideLat: null,
+  overrideLon: null,
+});
 
-Deno.test("sync - quiet writes on one instance leave the other's guess right: its next write needs no retry", async () => {
+/**
+ * Two instances on one KV file: A, and B whose commits are counted (`commits.all`, and those
+ * that failed a check `commits.failed`); closed and removed after `fn`.
+ */
+async function twoInstances(
+  fn: (sa: PositionStore, sb: PositionStore, commits: { all: number; failed: number }, a: Deno.Kv) => Promise<void>,
+) {
   const dir = await Deno.makeTempDir();
   const a = await Deno.openKv(`${dir}/p.kv`);
   const b = await Deno.openKv(`${dir}/p.kv`);
-  const counted = countingFailedChecks(b);
-  const sa = new PositionStore(a, { secret: "test" });
-  const sb = new PositionStore(counted.db, { secret: "test" });
-  const gps = (lat: number) => ({
-    lat,
-    lon: -112.07,
-    use: "DEVICE_GPS" as const,
-    hide: false,
-    overrideLat: null,
-    overrideLon: null,
-  });
+  const counted = countingCommits(b);
   try {
+    await fn(
+      new PositionStore(a, { secret: "test" }),
+      new PositionStore(counted.db, { secret: "test" }),
+      counted.commits,
+      a,
+    );
+  } finally {
+    a.close();
+    b.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("sync - quiet writes on one instance leave the other's guess right: its next write needs no retry", () =>
+  twoInstances(async (sa, sb, commits, a) => {
     await sa.report("m", gps(33.45));
     await sb.load();
     // A moves the member a few metres, again and again: only the private record changes.
     for (let i = 1; i <= 3; i++) await sa.report("m", gps(33.45 + i * 0.00001));
     // B writes from its index's idea of the member, with no read, and its first commit holds.
     const own = await sb.report("m", gps(33.45005));
-    assert.equal(counted.failed.n, 0, "no commit failed a check");
+    assert.equal(commits.failed, 0, "no commit failed a check");
     assert.equal(own.lat, 33.45005);
     assert.equal((await sa.own("m"))?.lat, 33.45005);
     await sb.report("m", gps(33.45006));
-    assert.equal(counted.failed.n, 0);
+    assert.equal(commits.failed, 0);
     // A moves the member to another cell: B's idea is now stale, its write fails the check once,
     // reads, and lands where a fresh write would.
     await sa.report("m", gps(33.5));
     const moved = await sb.report("m", gps(33.50001));
-    assert.equal(counted.failed.n, 1, "the stale guess failed its check once");
+    assert.equal(commits.failed, 1, "the stale guess failed its check once");
     assert.equal(moved.lat, 33.50001);
     const shownKeys: Deno.KvKey[] = [];
     for await (const e of a.list({ prefix: keys.positionsShownAll() })) if (e.key[2] === "m") shownKeys.push(e.key);
     assert.equal(shownKeys.length, 1);
     assert.equal((await sa.own("m"))?.shownLat, moved.shownLat);
-  } finally {
-    a.close();
-    b.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("writes - one stale guess in a group commit: the others are committed together again, not one by one", async () => {
-  const dir = await Deno.makeTempDir();
-  const a = await Deno.openKv(`${dir}/p.kv`);
-  const b = await Deno.openKv(`${dir}/p.kv`);
-  const counted = countingFailedChecks(b);
-  const sa = new PositionStore(a, { secret: "test" });
-  const sb = new PositionStore(counted.db, { secret: "test" });
-  const gps = (lat: number) => ({
-    lat,
-    lon: -112.07,
-    use: "DEVICE_GPS" as const,
-    hide: false,
-    overrideLat: null,
-    overrideLon: null,
-  });
-  const members = Array.from({ length: 20 }, (_, i) => `g${i}`);
-  try {
+Deno.test("writes - one stale guess in a group commit: the others are committed together again, not one by one", () =>
+  twoInstances(async (sa, sb, commits) => {
+    const members = Array.from({ length: 20 }, (_, i) => `g${i}`);
     for (const [i, id] of members.entries()) await sa.report(id, gps(33 + i * 0.1));
     await sb.load();
     await sa.report("g19", gps(34.5)); // B has not heard of it
-    const before = counted.failed.commits;
+    const before = commits.all;
     const own = await Promise.all(members.map((id, i) => sb.report(id, gps(33 + i * 0.1 + 0.00001))));
     assert.deepEqual(own.map((o) => o.lat), members.map((_, i) => 33 + i * 0.1 + 0.00001));
-    assert.equal(counted.failed.n, 1, "the group failed its checks once");
+    assert.equal(commits.failed, 1, "the group failed its checks once");
     // The first two writes go at once, each alone (two commits in flight), then the group of the
     // others fails, its fresh ones go again as one, the stale one after its read: five commits,
     // not one for each of the 20.
-    assert.ok(counted.failed.commits - before <= 5, `${counted.failed.commits - before} commits`);
+    assert.ok(commits.all - before <= 5, `${commits.all - before} commits`);
     for (const [i, id] of members.entries()) assert.equal((await sa.own(id))?.lat, 33 + i * 0.1 + 0.00001);
-  } finally {
-    a.close();
-    b.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
 kvTest("quiet writes - a report that keeps the shown point rewrites only the private record for 15 min", async () => {
   const countLog = async () => {

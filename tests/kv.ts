@@ -37,3 +37,31 @@ export async function picLikeTally(picId: string): Promise<Record<LikeType, numb
   }
   return out;
 }
+
+/**
+ * `db` with its commits counted: `commits.all`, and `commits.failed` for those that failed a
+ * check (every other call goes to `db` as it is).
+ */
+export function countingCommits(db: Deno.Kv): { db: Deno.Kv; commits: { all: number; failed: number } } {
+  const commits = { all: 0, failed: 0 };
+  const proxy = new Proxy(db, {
+    get(target, name) {
+      if (name === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const commit = op.commit.bind(op);
+          op.commit = async () => {
+            const r = await commit();
+            commits.all++;
+            if (!r.ok) commits.failed++;
+            return r;
+          };
+          return op;
+        };
+      }
+      const v = Reflect.get(target, name);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return { db: proxy, commits };
+}
