@@ -1,6 +1,6 @@
 /**
- * `deno task bench`: every bench in one go (cpu_per_request, answers, geo, http, likes, live, images, deck, map,
- * tap, roundtrips, seed), each in a
+ * `deno task bench`: every bench in one go (cpu_per_request, answers, geo, position_writes, http, likes, live,
+ * images, deck, map, tap, roundtrips, seed, pages), each in a
  * process of its own one after another, with the peers each bench runs beside the app in the same
  * run (Redis in geo, the bare `Deno.serve` ceiling at 1 and N processes in every round of http,
  * and its CPU per request beside the app's in cpu_per_request).
@@ -20,6 +20,7 @@ const BENCHES: Record<string, { full: string[]; quick: string[] }> = {
   cpu_per_request: { full: [], quick: ["--members", "3000", "--seconds", "2", "--rounds", "1"] },
   answers: { full: [], quick: ["--members", "3000", "--rounds", "3", "--answers", "20"] },
   geo: { full: [], quick: ["--n", "100000", "--queries", "500"] },
+  position_writes: { full: [], quick: ["--n", "20000", "--ms", "2000", "--rounds", "1"] },
   http: { full: [], quick: ["--members", "3000", "--seconds", "2", "--rounds", "1"] },
   likes: { full: [], quick: ["--seconds", "2", "--rounds", "1"] },
   live: { full: [], quick: ["--streams", "1000", "--seconds", "5"] },
