@@ -133,29 +133,34 @@ if (import.meta.main) {
       }
     }
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const rows: ResultRow[] = [];
-    for (const [label, rs] of got) {
-      for (const which of ["first", "second"] as const) {
+    const rowsOf = (label: string): ResultRow[] =>
+      (["first", "second"] as const).flatMap((which) => {
+        const rs = got.get(label) ?? [];
         const what = which === "first" ? "the instance that seeded" : "a new instance after quiet writes";
-        rows.push({
+        return [{
           bench: "position-writes",
-          metric: `position writes, ${what}, ${N.toLocaleString("en-US")} members (${label})`,
+          metric: `position writes, ${what}, ${N.toLocaleString("en-US")} members`,
           unit: "writes/s",
           value: Math.round(median(rs.map((x) => x[which].perSecond))),
           better: "higher",
         }, {
           bench: "position-writes",
-          metric: `CPU a position write (JS + SQLite), ${what} (${label})`,
+          metric: `CPU a position write (JS + SQLite), ${what}`,
           unit: "µs",
           value: Math.round(median(rs.map((x) => x[which].jsUs + x[which].sqliteUs))),
           better: "lower",
-        });
-      }
+        }];
+      });
+    const load: [number, number] = [load0, Number(loadAverageText().split(" ")[0])];
+    const note = `bench/position_writes.ts, ${N} members, ${MS} ms a phase, ${ROUNDS} rounds (the median)`;
+    if (before && !Deno.env.get("BENCH_ROWS")) {
+      // Dated a second before this run's, so the page's trend reads before → after.
+      await reportRows("position-writes-before", rowsOf("before"), {
+        note: `${note}: the store before these changes (${before}), in the same rounds as the next run`,
+        load,
+        at: new Date(Date.now() - 1000),
+      });
     }
-    const load1 = Number(loadAverageText().split(" ")[0]);
-    await reportRows("position-writes", rows, {
-      note: `bench/position_writes.ts, ${N} members, ${MS} ms a phase, ${ROUNDS} rounds`,
-      load: [load0, load1],
-    });
+    await reportRows("position-writes", rowsOf("after"), { note, load });
   }
 }
