@@ -44,6 +44,8 @@ export const KEPT = {
   safety: { ttlMs: 5_000, max: 50_000 },
   /** Whether an account has a device to push to, by account id (kv/push.ts). */
   pushDevices: { ttlMs: 5_000, max: 50_000 },
+  /** A member's time-out in force or to end (Bad Boy Dungeon), or null, by profile id (kv/games/dungeon.ts). */
+  restriction: { ttlMs: 5_000, max: 50_000 },
   /** Whether 'Keep my best picture first' is on, by profile id (kv/games/hotOrNot.ts). */
   keepBest: { ttlMs: 5_000, max: 50_000 },
 } as const;
