@@ -1,7 +1,7 @@
 /**
  * Reads kept a few seconds in this instance, forgotten on every instance through the change log.
  *
- * A hot read (the caller's session and account, the members they blocked, the withdrawn members,
+ * A hot read (the caller's session, account and time-out, the members they blocked, the withdrawn members,
  * the profiles a list or a profile page shows, safety settings, whether 'Keep my best picture
  * first' is on) is kept by the instance that made it, under a name and an id. A write that changes
  * what such a read returns adds `forgetKept(op, name, ids)` to its atomic: the event lands in the
