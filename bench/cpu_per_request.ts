@@ -264,11 +264,11 @@ try {
         Math.round(last.app.bytes).toLocaleString("en-US")
       } B an answer${last.app.non2xx ? `, ${last.app.non2xx} not 2xx` : ""}; of it the JavaScript thread ${
         last.app.jsUs.toFixed(0)
-      } µs, the store's thread ${last.app.storeUs.toFixed(0)} µs${
+      } µs, the store's thread ${last.app.storeUs.toFixed(0)} µs; p99 ${last.app.p99} ms${
         last.before
           ? ` (before: ${last.before.cpuUs.toFixed(0)} µs, JavaScript ${last.before.jsUs.toFixed(0)}, store ${
             last.before.storeUs.toFixed(0)
-          })`
+          }; p99 ${last.before.p99} ms)`
           : ""
       }`,
     );
