@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { now } from "./clock.ts";
 
 let lastTime = -1;
-/** The random part of the last id, as its high 31 and low 32 bits. */
+/** The random part of the last id, as its high and low 32 bits (the high one drawn with its top bit clear). */
 let lastHigh = 0, lastLow = 0;
 
 /** Random 32-bit words, drawn 256 at a time (one call to the system's generator, not one per id). */
