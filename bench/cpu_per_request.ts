@@ -24,7 +24,7 @@
 
 import autocannon from "autocannon";
 import { mulberry32 as rng } from "../kv/random.ts";
-import { arg, cpuMs, reportRows, type ResultRow, seedCity, spawn } from "./kit.ts";
+import { arg, cpuMs, reportRows, type ResultRow, seedCity, spawn, threadCpuMs } from "./kit.ts";
 import { type CpuProfile, type ProfileSummary, summariseProfile } from "./profile.ts";
 
 const MEMBERS = Number(arg("members", "10000"));
@@ -174,11 +174,18 @@ interface Measured {
   /** Bytes per answer on the wire (status line, headers and body as sent). */
   bytes: number;
   p99: number;
+  /**
+   * Of `cpuUs`, the JavaScript thread's ("deno") and the store's SQLite thread's ("sw-0"), µs a
+   * request: a CPU profile sees only the first.
+   */
+  jsUs: number;
+  storeUs: number;
 }
 
 /** Drives `call` at `port` for `seconds`; the CPU the process `pid` used meanwhile, per request. */
 async function measure(pid: number, port: number, call: Call, seconds = SECONDS): Promise<Measured> {
   let n = 0;
+  const threadsBefore = threadCpuMs(pid);
   const before = cpuMs(pid);
   const r = await autocannon({
     url: `http://127.0.0.1:${port}`,
@@ -205,7 +212,9 @@ async function measure(pid: number, port: number, call: Call, seconds = SECONDS)
     }],
   });
   const used = cpuMs(pid) - before;
+  const threadsAfter = threadCpuMs(pid);
   const requests = Math.max(1, r.requests.total);
+  const threadUs = (name: string) => 1000 * ((threadsAfter.get(name) ?? 0) - (threadsBefore.get(name) ?? 0)) / requests;
   return {
     rps: r.requests.average,
     requests: r.requests.total,
@@ -213,6 +222,8 @@ async function measure(pid: number, port: number, call: Call, seconds = SECONDS)
     cpuUs: 1000 * used / requests,
     bytes: r.throughput.total / requests,
     p99: r.latency.p99,
+    jsUs: threadUs("deno"),
+    storeUs: threadUs("sw-0"),
   };
 }
 
@@ -251,7 +262,15 @@ try {
     console.log(
       `${call.name}: ${last.app.cpuUs.toFixed(0)} µs CPU a request (bare ${last.bare.cpuUs.toFixed(1)} µs), ${
         Math.round(last.app.bytes).toLocaleString("en-US")
-      } B an answer${last.app.non2xx ? `, ${last.app.non2xx} not 2xx` : ""}`,
+      } B an answer${last.app.non2xx ? `, ${last.app.non2xx} not 2xx` : ""}; of it the JavaScript thread ${
+        last.app.jsUs.toFixed(0)
+      } µs, the store's thread ${last.app.storeUs.toFixed(0)} µs; p99 ${last.app.p99} ms${
+        last.before
+          ? ` (before: ${last.before.cpuUs.toFixed(0)} µs, JavaScript ${last.before.jsUs.toFixed(0)}, store ${
+            last.before.storeUs.toFixed(0)
+          }; p99 ${last.before.p99} ms)`
+          : ""
+      }`,
     );
   }
 } finally {
@@ -384,7 +403,9 @@ function profileMarkdown(call: Call, m: Measured, s: ProfileSummary): string {
     `bench/cpu_per_request.ts --cpu-prof, ${
       new Date().toISOString()
     }: ${m.requests} requests in ${SECONDS} s at c=${CONNECTIONS}, ` +
-    `${m.cpuUs.toFixed(0)} µs of CPU a request from /proc (all threads); the profile (the JavaScript thread) saw ` +
+    `${m.cpuUs.toFixed(0)} µs of CPU a request from /proc (all threads: the JavaScript thread ${
+      m.jsUs.toFixed(0)
+    } µs, the store's SQLite thread ${m.storeUs.toFixed(0)} µs); the profile (the JavaScript thread) saw ` +
     `${s.busyMs} ms busy of ${s.windowMs} ms, ${per(s.busyMs)} µs a request. Load average ${
       Deno.loadavg().map((l) => l.toFixed(2)).join(" ")
     }.`,

@@ -29,14 +29,41 @@ export const EVENT_LOG_TTL_MS = 10 * 60_000;
 // The events of one atomic share its versionstamp key (the placeholder must end a key): each
 // event of the operation rewrites that one entry with all of them (the last set of a key wins).
 const entryOf = new WeakMap<Deno.AtomicOperation, LogEntry>();
+/** Atomics whose events are written once, by `writeEvents`, rather than at each `addEvent`. */
+const gathering = new WeakSet<Deno.AtomicOperation>();
 
 /** Adds an event for the members `to` to the caller's atomic (written only if it commits). */
 export function addEvent(op: Deno.AtomicOperation, to: readonly string[], event: MemberEvent): void {
   let entry = entryOf.get(op);
   if (!entry) entryOf.set(op, entry = { ts: now(), events: [] });
   entry.events.push({ to: [...new Set(to)], event });
-  op.set(keys.eventLog(kv().commitVersionstamp()), entry, { expireIn: EVENT_LOG_TTL_MS });
+  if (gathering.has(op)) return;
+  setEntry(op, entry);
   if (entry.events.length === 1) op.sum(keys.eventsVersion(), 1n);
+}
+
+/**
+ * The events later added to `op` are gathered and written as its one log entry by `writeEvents`
+ * (call it once, before the commit): an atomic built from many writes (kv/groupCommit.ts) then
+ * writes its log entry once, not once per event (each rewrite costs the store a row and this
+ * thread a serialization of every event before it).
+ */
+export function gatherEvents(op: Deno.AtomicOperation): void {
+  gathering.add(op);
+}
+
+/** Writes the events gathered on `op` (`gatherEvents`) as its log entry; nothing when none were added. */
+export function writeEvents(op: Deno.AtomicOperation): void {
+  gathering.delete(op);
+  const entry = entryOf.get(op);
+  if (!entry) return;
+  setEntry(op, entry);
+  op.sum(keys.eventsVersion(), 1n);
+}
+
+/** Sets `op`'s log entry: its events so far. */
+function setEntry(op: Deno.AtomicOperation, entry: LogEntry): void {
+  op.set(keys.eventLog(kv().commitVersionstamp()), entry, { expireIn: EVENT_LOG_TTL_MS });
 }
 
 /** Writes one event on its own (when no other change goes with it). */

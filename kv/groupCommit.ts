@@ -7,7 +7,7 @@
  * `GROUP_MAX`; when a whole group waits, it goes at once beside the one in flight, up to
  * `IN_FLIGHT` groups (the store's thread takes the next while this thread still answers the
  * last). Each write adds its checks and mutations to the shared atomic (so the events of a group
- * share one log entry: kv/events.ts).
+ * share one log entry, written once: kv/events.ts `gatherEvents`).
  *
  * Each write names the keys it checks. Two writes checking the same key never share a group, nor
  * are they in flight at once (the later waits until the earlier's group is done), so the groups
@@ -17,6 +17,7 @@
  */
 
 import { kv, maxChecksPerAtomic } from "./db.ts";
+import { gatherEvents, writeEvents } from "./events.ts";
 
 /** The most writes in one group (each adds a few checks: `takeGroup` keeps their sum within the store's checks per atomic). */
 export const GROUP_MAX = 16;
@@ -128,7 +129,9 @@ async function commitGroup(db: Deno.Kv, group: Write[]): Promise<void> {
   if (group.length > 1) {
     try {
       const op = db.atomic();
+      gatherEvents(op);
       for (const w of group) w.build(op);
+      writeEvents(op);
       if ((await op.commit()).ok) {
         for (const w of group) w.done(true);
         return;
@@ -139,7 +142,9 @@ async function commitGroup(db: Deno.Kv, group: Write[]): Promise<void> {
   await Promise.all(group.map(async (w) => {
     try {
       const op = db.atomic();
+      gatherEvents(op);
       w.build(op);
+      writeEvents(op);
       w.done((await op.commit()).ok);
     } catch (e) {
       w.fail(e);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { kvTest } from "../tests/kv.ts";
 import { kv } from "./db.ts";
+import { keys } from "./keys.ts";
 import { addEvent, eventBus } from "./events.ts";
 import { commitGrouped, GROUP_MAX, IN_FLIGHT, keyId } from "./groupCommit.ts";
 import type { MemberEvent } from "../domain/shapes/events.ts";
@@ -122,6 +123,47 @@ kvTest("group commit - the events of writes grouped together all reach their mem
   await arrived;
   assert.deepEqual(got.map((e) => e.type === "message" && e.id).sort(), ["l1", "l2", "l3"]);
 });
+
+kvTest(
+  "group commit - a group writes its events as one log entry, set once, and bumps the log's version once",
+  async () => {
+    const db = kv();
+    const atomic = db.atomic.bind(db);
+    let logSets = 0, commits = 0;
+    db.atomic = () => {
+      const op = atomic();
+      const set = op.set.bind(op), commit = op.commit.bind(op);
+      op.set = (key, value, options) => {
+        if (key[0] === keys.eventLogAll()[0]) logSets++;
+        set(key, value, options);
+        return op;
+      };
+      op.commit = () => (commits++, commit());
+      return op;
+    };
+    try {
+      const n = 12;
+      await Promise.all(Array.from({ length: n }, (_, i) =>
+        commitGrouped([["gc", "ev", i]], (op) => {
+          op.set(["gc", "ev", i], i);
+          addEvent(op, [`m${i}`], { type: "notifications" });
+          addEvent(op, [`m${i}`, "other"], { type: "notifications" });
+        })));
+      const entries = await Array.fromAsync(kv().list<{ events: { to: string[] }[] }>({ prefix: keys.eventLogAll() }));
+      // Every event is in the log once, in the entry of the commit that carried it.
+      assert.deepEqual(
+        entries.flatMap((e) => e.value.events.map((ev) => ev.to.join())).sort(),
+        Array.from({ length: n }, (_, i) => [`m${i}`, `m${i},other`]).flat().sort(),
+      );
+      assert.ok(commits < n, `commits ${commits}`);
+      assert.equal(entries.length, commits);
+      assert.equal(logSets, commits);
+      assert.equal((await kv().get<Deno.KvU64>(keys.eventsVersion())).value?.value, BigInt(commits));
+    } finally {
+      db.atomic = atomic;
+    }
+  },
+);
 
 kvTest("group commit - a write that throws fails its own caller only", async () => {
   const results = await Promise.allSettled([

@@ -4,7 +4,22 @@ import { createHash } from "node:crypto";
 import { now } from "./clock.ts";
 
 let lastTime = -1;
-let lastRand = 0n;
+/** The random part of the last id, as its high and low 32 bits (the high one drawn with its top bit clear). */
+let lastHigh = 0, lastLow = 0;
+
+/** Random 32-bit words, drawn 256 at a time (one call to the system's generator, not one per id). */
+const pool = new Uint32Array(256);
+let poolAt = pool.length;
+
+function randomWord(): number {
+  if (poolAt === pool.length) {
+    crypto.getRandomValues(pool);
+    poolAt = 0;
+  }
+  return pool[poolAt++];
+}
+
+const HEX8 = (n: number) => n.toString(16).padStart(8, "0");
 
 /**
  * A new id that sorts after every id this process made before (ULID-style monotonic: within one
@@ -12,19 +27,18 @@ let lastRand = 0n;
  */
 export function newId(at: number = now()): string {
   let time = Math.floor(at);
-  let rand: bigint;
   if (time <= lastTime) {
     time = lastTime;
-    rand = (lastRand + 1n) & 0xffffffffffffffffn;
+    // The 64-bit random part counts up by one (wrapping, as it never does: its top bit starts clear).
+    lastLow = (lastLow + 1) >>> 0;
+    if (lastLow === 0) lastHigh = (lastHigh + 1) >>> 0;
   } else {
-    const b = crypto.getRandomValues(new Uint8Array(8));
     // The top bit stays clear so a burst can count up without overflowing.
-    b[0] &= 0x7f;
-    rand = BigInt("0x" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join(""));
+    lastHigh = randomWord() & 0x7fffffff;
+    lastLow = randomWord();
   }
   lastTime = time;
-  lastRand = rand;
-  return time.toString(16).padStart(12, "0") + rand.toString(16).padStart(16, "0");
+  return time.toString(16).padStart(12, "0") + HEX8(lastHigh) + HEX8(lastLow);
 }
 
 /** The creation time of an id made by `newId`. */

@@ -1,7 +1,7 @@
 /**
  * Reads kept a few seconds in this instance, forgotten on every instance through the change log.
  *
- * A hot read (the caller's session and account, the members they blocked, the withdrawn members,
+ * A hot read (the caller's session, account and time-out, the members they blocked, the withdrawn members,
  * the profiles a list or a profile page shows, safety settings, whether 'Keep my best picture
  * first' is on) is kept by the instance that made it, under a name and an id. A write that changes
  * what such a read returns adds `forgetKept(op, name, ids)` to its atomic: the event lands in the
@@ -44,6 +44,8 @@ export const KEPT = {
   safety: { ttlMs: 5_000, max: 50_000 },
   /** Whether an account has a device to push to, by account id (kv/push.ts). */
   pushDevices: { ttlMs: 5_000, max: 50_000 },
+  /** A member's time-out in force or to end (Bad Boy Dungeon), or null, by profile id (kv/games/dungeon.ts). */
+  restriction: { ttlMs: 5_000, max: 50_000 },
   /** Whether 'Keep my best picture first' is on, by profile id (kv/games/hotOrNot.ts). */
   keepBest: { ttlMs: 5_000, max: 50_000 },
 } as const;

@@ -53,11 +53,13 @@ export async function activeGrant(accountId: string, role: GrantedRole): Promise
  */
 export async function accountWithGrants(id: string): Promise<Account | null> {
   const { account, grants } = await keptRead("account", id, async () => {
-    const [entry, ...grants] = await kv().getMany<unknown[]>([
-      keys.account(id),
-      ...GRANTED_ROLES.map((r) => keys.roleGrant(id, r)),
+    // Single-key reads, so they go to the store in the call of the session read begun beside them
+    // (kv/coalesce.ts): a signed-in call whose kept copies ran out makes one store call, not two.
+    const [entry, ...grants] = await Promise.all([
+      kv().get<Account>(keys.account(id)),
+      ...GRANTED_ROLES.map((r) => kv().get<RoleGrant>(keys.roleGrant(id, r))),
     ]);
-    return { account: entry.value as Account | null, grants: grants.map((g) => g.value as RoleGrant | null) };
+    return { account: entry.value, grants: grants.map((g) => g.value) };
   });
   if (!account) return null;
   const extra = grants.filter(live).map((g) => g.role);

@@ -142,8 +142,25 @@ function resolveClientNow(c: Context): ResolvedClient {
   const trust = config.trustProxy;
   // Untrusted, a proxy's RFC 7239 `Forwarded` header still says the request was passed on.
   const forwarded = c.req.header("x-forwarded-for") ?? (!trust && c.req.header("forwarded") ? "unknown" : undefined);
-  return resolveClient(peerAddress(c), forwarded, trust);
+  const peer = peerAddress(c);
+  if (trust !== resolvedUnder) {
+    resolvedUnder = trust;
+    resolvedByChain.clear();
+  }
+  // A client calls from the same address through the same proxies, call after call: its chain is
+  // read once. A long chain (a header a client may have padded) is read each time, never kept.
+  const key = forwarded === undefined ? peer : `${peer} ${forwarded}`;
+  if (key.length > RESOLVED_KEY_MAX) return resolveClient(peer, forwarded, trust);
+  let resolved = resolvedByChain.get(key);
+  if (!resolved) setNewest(resolvedByChain, key, resolved = resolveClient(peer, forwarded, trust), RESOLVED_KEPT);
+  return resolved;
 }
+
+/** `resolveClient`'s answers by connection address and X-Forwarded-For, under the trust they were read with. */
+const resolvedByChain = new Map<string, ResolvedClient>();
+let resolvedUnder: ProxyTrust | null | undefined;
+const RESOLVED_KEPT = 10_000;
+const RESOLVED_KEY_MAX = 200;
 
 /** The connection's own address; "local" where there is none (a test's `app.request`). */
 function peerAddress(c: Context): string {
@@ -156,8 +173,8 @@ function peerAddress(c: Context): string {
 
 /** Where a request came from: its address, and whether that is this machine. */
 export interface ResolvedClient {
-  address: string;
-  thisMachine: boolean;
+  readonly address: string;
+  readonly thisMachine: boolean;
 }
 
 /**

@@ -15,6 +15,7 @@ import { kv } from "../db.ts";
 import { keys } from "../keys.ts";
 import { newId } from "../ids.ts";
 import { now } from "../clock.ts";
+import { commitForgetting, keptRead } from "../kept.ts";
 import { auditOp, type Moderator, SYSTEM } from "../audit.ts";
 import { addNotification, notificationOf, type NotificationText, notify } from "../notifications.ts";
 import { SEND_KEY_TTL_MS } from "../messages.ts";
@@ -66,7 +67,13 @@ export async function listStays(profileId: string): Promise<Stay[]> {
 
 /** The stay that restricts a member now (its end), or null. One read: every restricted action makes it. */
 export async function restrictionOf(profileId: string): Promise<Current | null> {
-  const c = (await kv().get<Current>(keys.dungeonCurrent(profileId))).value;
+  // Kept a few seconds by the instance (kv/kept.ts): each write of it forgets it everywhere; its end
+  // is checked at each call.
+  const c = await keptRead(
+    "restriction",
+    profileId,
+    async () => (await kv().get<Current>(keys.dungeonCurrent(profileId))).value,
+  );
   return c && c.until > now() ? c : null;
 }
 
@@ -141,7 +148,7 @@ export async function startStay(reportId: string, by: Moderator, decidedBy: Stay
   // The member alone is told, in the language they read it in, with the way to their card; a push
   // to a discreet device says only the neutral note (workers/push.ts), as every push does.
   addNotification(op, profileId, notificationOf(STAY_NOTIFICATIONS[step], "/games/dungeon"));
-  if (!(await op.commit()).ok) return null;
+  if (!(await commitForgetting(op, "restriction", [profileId]))) return null;
   if (step === 3) {
     await tellAdmins("dungeonThirdStay", `/admin/members/${profileId}`);
   }
@@ -300,7 +307,9 @@ export async function takeQuiz(
       s.profileId,
       `stay shortened by a third: until ${new Date(next.until).toISOString()}`,
     );
-    if ((await op.commit()).ok) return { ok: true, passed: true, card: cardOf(next, t) };
+    if (await commitForgetting(op, "restriction", [s.profileId])) {
+      return { ok: true, passed: true, card: cardOf(next, t) };
+    }
   }
   throw new Error("dungeon quiz kept conflicting");
 }
@@ -353,7 +362,7 @@ async function endStayEntry(
   const op = kv().atomic().check(entry).check(current).set(entry.key, next).delete(keys.dungeonAppeal(s.id));
   if (current.value?.stayId === s.id) op.delete(current.key);
   auditOp(op, admin, action, s.profileId, detail);
-  return (await op.commit()).ok ? next : null;
+  return (await commitForgetting(op, "restriction", [s.profileId])) ? next : null;
 }
 
 export type AdminDungeonRefusal = "not_found" | "decided";

@@ -10,6 +10,9 @@ import { startKeptReads } from "../../kv/kept.ts";
 import { eventBus } from "../../kv/events.ts";
 import { picRecord } from "../../tests/fixtures/pictures.ts";
 import type { HotKeepBest } from "../../domain/shapes/hotOrNot.ts";
+import { saveReport } from "../../kv/reports.ts";
+import { adminConfirmed, endStay } from "../../kv/games/dungeon.ts";
+import { SYSTEM } from "../../kv/audit.ts";
 
 interface Someone {
   profileId: string;
@@ -67,6 +70,34 @@ Deno.test("likes with kept reads - a new like counts for the liked member's firs
     assert.equal((await like(c)).status, 200);
     await settled();
     assert.deepEqual(await won(owner.profileId), { [owner.pics[0]]: 2 });
+  } finally {
+    await eventBus().stop();
+    t.close();
+  }
+});
+
+Deno.test("likes with kept reads - a member sent to a time-out is refused a like at once, and may like again once it ends, though the instance kept their restriction", async () => {
+  const t = await testApp();
+  startKeptReads();
+  await eventBus().log.tail();
+  try {
+    const [bad, x, y, z] = [await someone(), await someone(), await someone(), await someone()];
+    const like = (to: Someone) =>
+      t.call("PUT", "/api/profile-like", {
+        cookie: bad.cookie,
+        json: { likerProfileId: bad.profileId, likedProfileId: to.profileId, likeType: "LIKE" },
+      });
+    // No time-out: the like lands (and the instance keeps that there is none).
+    assert.equal((await like(x)).status, 200);
+    const report = await saveReport(z.profileId, bad.profileId, "rude", "He was rude in chat.");
+    const stay = await adminConfirmed(report.id, SYSTEM);
+    assert.ok(stay);
+    const refused = await like(y);
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(refused.data.error.code, "dungeon_restricted");
+    // Ended by an admin: the next like lands.
+    assert.equal((await endStay(SYSTEM, bad.profileId)).ok, true);
+    assert.equal((await like(y)).status, 200);
   } finally {
     await eventBus().stop();
     t.close();
