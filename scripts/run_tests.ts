@@ -232,7 +232,7 @@ async function runProcess(
     const marked = markedFile(line);
     if (marked) markers++, line = `running tests from ${marked} (in one isolate with ${shared.length - 1} more)`;
     const header = entry !== null && isEntryHeader(line, entry);
-    if (header) line = `running ${shared.length} files in one isolate`;
+    if (header) line = `[${label}] ${shared.length} files in one isolate`;
     const file = marked ?? (header ? null : fileStarted(line));
     if (file || header || testEnded(line)) lastEnded = performance.now();
     // A file's results are printed when the next file starts: lines of two processes never interleave.

@@ -39,7 +39,7 @@ export function ownIsolateReason(file: string, text: string): string | null {
   if (/^(globalThis|window|self)\.\w+\s*=[^=]|^Object\.defineProperty\((globalThis|navigator)\b/m.test(text)) {
     return "replaces a global at its top level";
   }
-  if (/\bDeno\.test\.only\(|^\s*only:\s*true/m.test(text)) return "has a test marked only";
+  if (/^\s*Deno\.test\.only\(|^\s*only:\s*true/m.test(text)) return "has a test marked only";
   return null;
 }
 
