@@ -197,7 +197,9 @@ async function runProcess(
 ): Promise<{ counts: Counts | null; timed: Timed[]; ok: boolean; tail: string; unstarted: string[] }> {
   const junit = `${tmp}/${label}.xml`;
   // The shareable files in one isolate (scripts/runTests/shared.ts), the others each in its own.
-  const shared = sharedMode === "0" ? [] : files.filter((f) => !ownIsolate.has(f));
+  // Not under --filter: it filters the marker tests too, and a file's tests would be printed under another's name.
+  const filtered = flags.some((f) => f.startsWith("--filter"));
+  const shared = sharedMode === "0" || filtered ? [] : files.filter((f) => !ownIsolate.has(f));
   if (sharedMode === "reverse") shared.reverse();
   const entry = shared.length >= 2 ? `${tmp}/${label}.shared_test.ts` : null;
   if (entry) await Deno.writeTextFile(entry, entryModule(root, shared));
