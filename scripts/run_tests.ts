@@ -5,7 +5,8 @@
  * local files once that lane is done. A slot runs `deno test` processes one after another, each over
  * the next batch of a queue kept longest first (`takeBatch`: the long files first, the batches
  * shrinking as the queue empties, so the slots end together); a slot keeps one Chromium for all its
- * browser files (tests/e2e/browserServer.ts). Beside them every test file is type-checked once;
+ * browser files (tests/e2e/browserServer.ts). A process's shareable files share one isolate, the
+ * others each have their own (scripts/runTests/shared.ts). Beside them every test file is type-checked once;
  * then the files that must run alone (SERIAL) run in one more process. Prints each file's results
  * as it ends, when each slot ended, the ten slowest tests, the failed ones by name, the run's wall and CPU time and its CPU
  * by kind of process, and one total line in `deno test`'s own form (`ok | N passed | M failed
@@ -19,7 +20,8 @@
  * E2E_SHARED_BROWSER=0: no shared Chromium. Its test processes get E2E_SHOTS=0 (no screenshot into
  * tests/e2e/screenshots/, which nothing reads) unless E2E_SHOTS is given. See
  * docs/decisions/0146-test-suite-parallel-shared-build.md, 0176-suite-shared-browser-cpu-by-kind.md,
- * 0184-suite-slots-and-batches.md and 0194-suite-takes-no-unread-screenshots.md.
+ * 0184-suite-slots-and-batches.md, 0194-suite-takes-no-unread-screenshots.md and
+ * 0201-test-files-share-one-isolate.md.
  */
 
 import { cpuByKindLine, cpuSampler, cpuSeconds, minutes, timeLine } from "./runTests/cpu.ts";
@@ -33,6 +35,8 @@ import {
   testEnded,
   type Timed,
 } from "./runTests/output.ts";
+import { startKvServer, startSharedBrowser } from "./runTests/services.ts";
+import { entryModule, isEntryHeader, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -192,8 +196,24 @@ async function runProcess(
   env: Record<string, string> = {},
 ): Promise<{ counts: Counts | null; timed: Timed[]; ok: boolean; tail: string; unstarted: string[] }> {
   const junit = `${tmp}/${label}.xml`;
+  // The shareable files in one isolate (scripts/runTests/shared.ts), the others each in its own.
+  // Not under --filter: it filters the marker tests too, and a file's tests would be printed under another's name.
+  const filtered = flags.some((f) => f.startsWith("--filter"));
+  const shared = sharedMode === "0" || filtered ? [] : files.filter((f) => !ownIsolate.has(f));
+  if (sharedMode === "reverse") shared.reverse();
+  const entry = shared.length >= 2 ? `${tmp}/${label}.shared_test.ts` : null;
+  if (entry) await Deno.writeTextFile(entry, entryModule(root, shared));
+  const specifiers = entry ? [entry, ...files.filter((f) => !shared.includes(f))] : files;
+  let markers = 0;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["test", "-A", "--no-check", `--junit-path=${junit}`, ...flags.filter((f) => f !== "--no-check"), ...files],
+    args: [
+      "test",
+      "-A",
+      "--no-check",
+      `--junit-path=${junit}`,
+      ...flags.filter((f) => f !== "--no-check"),
+      ...specifiers,
+    ],
     cwd: root,
     // Screenshots nobody reads (tests/e2e/screenshots/) are not taken unless asked (decision 0194).
     env: { NO_COLOR: "1", E2E_SHOTS: Deno.env.get("E2E_SHOTS") ?? "0", ...env },
@@ -210,17 +230,22 @@ async function runProcess(
   const started: string[] = [];
   let lastEnded = performance.now(), stalled = false;
   const onLine = (line: string) => {
-    const file = fileStarted(line);
-    if (file || testEnded(line)) lastEnded = performance.now();
+    // In the shared isolate a file starts at its marker test; the entry module's own header starts none.
+    const marked = markedFile(line);
+    if (marked) markers++, line = `running tests from ${marked} (in one isolate with ${shared.length - 1} more)`;
+    const header = entry !== null && isEntryHeader(line, entry);
+    if (header) line = `[${label}] ${shared.length} files in one isolate`;
+    const file = marked ?? (header ? null : fileStarted(line));
+    if (file || header || testEnded(line)) lastEnded = performance.now();
     // A file's results are printed when the next file starts: lines of two processes never interleave.
-    if (file) {
-      flush();
-      started.push(file);
-    }
-    const counts = parseSummary(line);
+    if (file || header) flush();
+    if (file) started.push(file);
+    let counts = parseSummary(line);
     if (counts) {
+      // The marker tests are not tests: they leave the ignored count.
+      counts = { ...counts, ignored: counts.ignored - markers };
       summary = counts;
-      line = `[${label}] ${line}`;
+      line = `[${label}] ${line.replace(/ \| \d+ ignored/, counts.ignored ? ` | ${counts.ignored} ignored` : "")}`;
     }
     if (/^ (ERRORS|FAILURES) $/.test(line)) reported = true;
     if (reported) tail.push(line);
@@ -257,100 +282,19 @@ async function runProcess(
   flush();
   let timed: Timed[] = [];
   try {
-    timed = parseJunit(await Deno.readTextFile(junit));
+    timed = parseJunit(await Deno.readTextFile(junit)).filter((t) => !t.name.startsWith(MARK));
   } catch { /* the process ended before writing it */ }
+  // A file's uncaught error ends the isolate it shares: the shared files that never started go to another process.
+  // Without a marker seen (a --filter hides them) nothing tells which started. Sent back, they run in isolates of their own.
+  const cut = !status.success && markers > 0 ? shared.filter((f) => !started.includes(f)) : [];
+  cut.forEach((f) => ownIsolate.set(f, "left unstarted when a file beside it ended their shared isolate"));
   return {
     counts: summary,
     timed,
     ok: status.success && summary !== null && !stalled,
     tail: tail.join("\n"),
-    unstarted: stalled ? files.filter((f) => !started.includes(f)) : [],
+    unstarted: stalled ? files.filter((f) => !started.includes(f)) : cut,
   };
-}
-
-/**
- * A Deno script started beside the suite that lives while its stdin is open: `stop` closes its
- * stdin and waits for it to end.
- */
-function heldChild(args: string[], stdout: "piped" | "null"): { child: Deno.ChildProcess; stop(): Promise<void> } {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...args],
-    cwd: root,
-    stdin: "piped",
-    stdout,
-    stderr: "inherit",
-  }).spawn();
-  const stdin = child.stdin.getWriter();
-  return {
-    child,
-    stop: async () => {
-      await stdin.close().catch(() => {});
-      await child.status;
-    },
-  };
-}
-
-/**
- * One Chromium for a test process's browser files (tests/e2e/browserServer.ts): started before the
- * process, its address handed over as E2E_BROWSER_URL, closed after it. Null when it did not start
- * (each test then launches its own, as without it).
- */
-async function startSharedBrowser(label: string): Promise<{ url: string; stop(): Promise<void> } | null> {
-  const { child, stop } = heldChild([`${root}/tests/e2e/browserServer.ts`], "piped");
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const first = await Promise.race([
-    reader.read().then((r) => r.value?.trim() ?? ""),
-    new Promise<string>((r) => timer = setTimeout(r, 60_000, "")),
-  ]);
-  clearTimeout(timer);
-  void reader.cancel().catch(() => {});
-  if (!first.startsWith("http://")) {
-    console.log(`[${label}] the shared browser did not start; its browser tests launch their own`);
-    child.kill();
-    await child.status;
-    return null;
-  }
-  return { url: first, stop };
-}
-
-/**
- * A KV Connect test server (scripts/kvConnect.ts, 5 ms late or TEST_KV_RTT_MS) for one remote-lane
- * process, shared by every file it runs (TEST_KV_SERVER, tests/remoteKv.ts): without it each file
- * starts its own, a Deno start and its wait per file. Null when it did not answer (each file then
- * starts its own, as without it).
- */
-async function startKvServer(label: string): Promise<{ env: Record<string, string>; stop(): Promise<void> } | null> {
-  // A free port: asked of the system, then given to the server.
-  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (probe.addr as Deno.NetAddr).port;
-  probe.close();
-  const token = crypto.randomUUID().replaceAll("-", "");
-  const rtt = Deno.env.get("TEST_KV_RTT_MS") ?? "5";
-  const { stop } = heldChild(
-    [`${root}/scripts/kvConnect.ts`, "--port", String(port), "--path", ":memory:", "--rtt-ms", rtt]
-      .concat(["--token", token, "--exit-with-stdin", "--log-refusals"]),
-    "null",
-  );
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
-    try {
-      // A metadata exchange, as a client's first call (answered once the server listens).
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify({ supportedVersions: [2, 3] }),
-      });
-      await res.body?.cancel();
-      if (res.ok) return { env: { TEST_KV_SERVER: url, DENO_KV_ACCESS_TOKEN: token }, stop };
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  console.log(`[${label}] the KV Connect test server did not start; each file starts its own`);
-  await stop();
-  return null;
 }
 
 /** A remote-lane run with its tests' files named " on remote KV", apart from the same files' local times. */
@@ -388,6 +332,14 @@ function prepare(files: string[], noCheck: boolean): { checked: Promise<boolean>
     : Promise.resolve();
   return { checked, built };
 }
+
+/**
+ * SHARED_ISOLATE: `1` (default) runs a batch's shareable files in one isolate, `0` each file in its
+ * own, `reverse` shares them loaded in reverse order (to see that none depends on loading first).
+ */
+const sharedMode = Deno.env.get("SHARED_ISOLATE") ?? "1";
+/** The files that keep an isolate of their own, with why (scripts/runTests/shared.ts). */
+const ownIsolate = new Map<string, string>();
 
 /** The test processes running now, stopped when the type check fails. */
 const running = new Set<Deno.ChildProcess>();
@@ -430,6 +382,13 @@ if (import.meta.main) {
     for (const child of running) child.kill();
     finish(1);
   });
+  for (const f of files) {
+    const why = ownIsolateReason(f, Deno.readTextFileSync(`${root}/${f.slice(2)}`));
+    if (why) ownIsolate.set(f, why);
+  }
+  if (sharedMode !== "0" && ownIsolate.size) {
+    console.log(`in isolates of their own: ${[...ownIsolate].map(([f, why]) => `${f} (${why})`).join(", ")}`);
+  }
   const weight = weigher();
   const serial = files.filter((f) => SERIAL.has(f));
   // Two queues, longest first: the files on the local store, and the remote lane's on remote KV.

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { longestFirst, takeBatch } from "./run_tests.ts";
 import { cpuByKindLine, cpuSeconds, processKind, timeLine } from "./runTests/cpu.ts";
-import { failedTests, fileStarted, parseSummary, testEnded } from "./runTests/output.ts";
+import { failedTests, fileStarted, parseJunit, parseSummary, testEnded } from "./runTests/output.ts";
+import { entryModule, isEntryHeader, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
 
 Deno.test("run_tests - CPU seconds are read from /proc's stat line, a process name with spaces and parentheses included", () => {
   // pid (name) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime …
@@ -108,4 +109,51 @@ Deno.test("run_tests - the failed tests are named from a report's FAILURES secti
     "[p2] no test ended in 15 min in ./tests/e2e/fit_test.ts: the process is stopped, its file failed",
   ]);
   assert.deepEqual(failedTests(""), []);
+});
+
+Deno.test("run_tests - a file keeps an isolate of its own when it sets the environment or replaces a global at its top level, or is listed", () => {
+  assert.equal(ownIsolateReason("./a_test.ts", 'Deno.test("x", () => {\n  Deno.env.set("A", "1");\n});'), null);
+  assert.equal(
+    ownIsolateReason("./a_test.ts", 'Deno.env.set("TILE_URL", url);'),
+    "sets the environment at its top level",
+  );
+  assert.equal(ownIsolateReason("./a_test.ts", "globalThis.fetch = fake;"), "replaces a global at its top level");
+  assert.equal(ownIsolateReason("./a_test.ts", "if (globalThis.x === 1) {}"), null);
+  assert.equal(ownIsolateReason("./a_test.ts", 'Deno.test.only("x", () => {});'), "has a test marked only");
+  assert.match(ownIsolateReason("./kv/ids_test.ts", "")!, /ids/);
+});
+
+Deno.test("run_tests - files in one isolate: each file's start is read from its marker, its tests are named by their own file, and a file that does not load fails alone", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "shared-isolate-" });
+  try {
+    await Deno.writeTextFile(`${dir}/a_test.ts`, 'Deno.test("a one", () => {});\nDeno.test("a two", () => {});\n');
+    await Deno.writeTextFile(`${dir}/b_test.ts`, 'throw new Error("b does not load");\n');
+    await Deno.writeTextFile(`${dir}/c_test.ts`, 'Deno.test("c one", () => {});\n');
+    await Deno.writeTextFile(`${dir}/entry_test.ts`, entryModule(dir, ["./a_test.ts", "./b_test.ts", "./c_test.ts"]));
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["test", "--no-check", "--allow-read", `--junit-path=${dir}/j.xml`, `${dir}/entry_test.ts`],
+      env: { NO_COLOR: "1" },
+      cwd: dir,
+    }).output();
+    const lines = new TextDecoder().decode(out.stdout).split("\n");
+    assert.deepEqual(lines.map(markedFile).filter(Boolean), ["./a_test.ts", "./b_test.ts", "./c_test.ts"]);
+    assert.ok(lines.some((l) => isEntryHeader(l, `${dir}/entry_test.ts`)));
+    // The marker tests are ignored ones: three, beside one failure (b) and three passes.
+    assert.deepEqual(parseSummary(lines.find((l) => parseSummary(l))!), {
+      passed: 3,
+      passedSteps: 0,
+      failed: 1,
+      failedSteps: 0,
+      ignored: 3,
+    });
+    const timed = parseJunit(await Deno.readTextFile(`${dir}/j.xml`)).filter((t) => !t.name.startsWith(MARK));
+    assert.deepEqual(timed.map((t) => `${t.file.split("/").pop()}  ${t.name}`).sort(), [
+      "a_test.ts  a one",
+      "a_test.ts  a two",
+      "c_test.ts  c one",
+      "entry_test.ts  ./b_test.ts loads",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -15,6 +15,7 @@
 
 import { type Context, Hono } from "hono";
 import { Buffer } from "node:buffer";
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { AppEnv } from "../env.ts";
 import { badRequest, conflict, notFound, tooMany, unauthorized } from "../errors.ts";
@@ -42,11 +43,20 @@ import {
 import { answer } from "../answer.ts";
 
 /**
+ * The async context of no request: the one this module loads in. A module first loaded by an
+ * `import()` started inside a request's context leaves that context behind (Deno 2.9): every later
+ * piece of work outside a request (a worker's push or mail, a timer) read that request's language
+ * (routes/middleware.ts keeps it in an AsyncLocalStorage) instead of its own.
+ */
+const outsideRequests = AsyncLocalStorage.snapshot();
+
+/**
  * The WebAuthn library, loaded at the first passkey call rather than with the app: it brings
  * hundreds of certificate-parsing modules that every process (and every test file) would otherwise
- * load and resolve at start, for calls most processes never get.
+ * load and resolve at start, for calls most processes never get. Loaded outside the calling
+ * request's context (`outsideRequests`).
  */
-const webauthn = () => import("@simplewebauthn/server");
+const webauthn = () => outsideRequests(() => import("@simplewebauthn/server"));
 
 /** The relying party: this app's public origin and its host name (the passkey is bound to it). */
 function relyingParty(c: Context<AppEnv>): { origin: string; rpID: string; rpName: string } {

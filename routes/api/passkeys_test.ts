@@ -3,6 +3,7 @@ import { testApp } from "../../tests/api.ts";
 import { addPasskey, listPasskeys } from "../../kv/passkeys.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { getAccountByEmail } from "../../kv/accounts.ts";
+import { locale, withLocale } from "../../domain/i18n.ts";
 
 const fakeCredential = (id: string) => ({
   id,
@@ -10,6 +11,23 @@ const fakeCredential = (id: string) => ({
   type: "public-key",
   response: { clientDataJSON: "e30", authenticatorData: "AAAA", signature: "AAAA" },
   clientExtensionResults: {},
+});
+
+// These two first in this file: the library is loaded at the first passkey call (in a process of its own,
+// this one), and what that call left behind shows in what runs after its test.
+Deno.test("passkeys - the first passkey call, in Spanish, is answered", async () => {
+  const t = await testApp();
+  try {
+    const login = await t.call("POST", "/api/passkeys/login/options", { headers: { "accept-language": "es" } });
+    assert.equal(login.status, 200);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("passkeys - after the first passkey call, work outside requests keeps its own language (a worker's push or mail)", () => {
+  assert.equal(locale(), "en");
+  assert.equal(withLocale("fr", () => locale()), "fr");
 });
 
 Deno.test("passkeys - options need a member to register; login options are for anyone, single-use challenges", async () => {
