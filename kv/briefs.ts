@@ -213,32 +213,36 @@ export async function profileBriefs(
     if (!found.hasMore) break;
   }
   const items = accepted.slice(page * size, (page + 1) * size);
+  const hasMore = accepted.length >= want;
   // A viewer where being gay is a crime (kv/safety.ts): what their screen shows must place no one.
   if (atRisk) {
     if (area.kind === "bounds") return { items: [], page, size, hasMore: false, nearbyOnly: true };
-    return {
+    const unplaced: BriefsPage = {
       items: items.map((b) => ({ ...b, distanceMeters: null })),
       page,
       size,
-      hasMore: accepted.length >= want,
+      hasMore,
       nearbyOnly: true,
     };
+    return signAnswer(unplaced, pageSignature(unplaced, profiles));
   }
-  const answer = { items, page, size, hasMore: accepted.length >= want };
-  // A box's or a sector's page (hundreds of members, asked again as the map refetches) is signed.
-  return area.kind === "nearest" ? answer : signAnswer(answer, pageSignature(answer, profiles));
+  // Every page is signed (the grid asks its nearest list again every few seconds, the map its box).
+  const answer = { items, page, size, hasMore };
+  return signAnswer(answer, pageSignature(answer, profiles));
 }
 
 /**
- * The signature of a page of briefs (kv/briefSignatures.ts): its paging, then each member's
- * version and the brief's figures that are not from their profile, in order.
+ * The signature of a page of briefs (kv/briefSignatures.ts): its paging and whether it places no
+ * one (`nearbyOnly`), then each member's version and the brief's figures that are not from their
+ * profile, in order.
  */
 function pageSignature(page: BriefsPage, profiles: ReadonlyMap<string, Profile | null>): Float64Array {
-  const s = new Float64Array(3 + 7 * page.items.length);
+  const s = new Float64Array(4 + 7 * page.items.length);
   s[0] = page.page;
   s[1] = page.size;
   s[2] = page.hasMore ? 1 : 0;
-  let i = 3;
+  s[3] = page.nearbyOnly ? 1 : 0;
+  let i = 4;
   for (const b of page.items) {
     s[i++] = briefVersion(profiles.get(b.profileId)!);
     s[i++] = b.lat;
