@@ -10,7 +10,7 @@
  * filter the first chunk is the page itself.
  */
 
-import { discoveryProfileList, discoveryProfiles, isVerified } from "./profiles.ts";
+import { discoveryProfileList, isVerified } from "./profiles.ts";
 import { KEPT } from "./kept.ts";
 import { briefVersion, signAnswer, signedAs } from "./briefSignatures.ts";
 import { setNewest } from "../domain/newest.ts";
@@ -89,9 +89,6 @@ export const DEFAULT_SIZES: Record<BriefsArea["kind"], number> = {
 
 /** Largest page size a discovery query accepts. */
 export const MAX_BRIEFS_SIZE = MAX_PAGE_SIZE;
-
-/** Reads the profiles of `ids` not yet in `into` (null for none), from the instance's short-lived copy when it has one. */
-const loadProfiles = discoveryProfiles;
 
 function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
   return {
@@ -180,8 +177,9 @@ export async function profileBriefs(
     MAX_PAGE_SIZE,
     q.ratedBefore !== undefined ? Math.max(8 * want, 1000) : attributeFilter ? Math.max(4 * want, 200) : want,
   );
-  const profiles = new Map<string, Profile | null>();
   const accepted: ProfileBrief[] = [];
+  /** The record each accepted brief is made from, in the same order (their versions sign the page). */
+  const records: Profile[] = [];
   for (let k = 0; accepted.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
     const found = await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
     // Without an attribute filter a candidate with a profile is accepted: read only as many as the
@@ -197,22 +195,27 @@ export async function profileBriefs(
         : null;
       const candidates = rated ? slice.filter((it) => !rated.has(it.profileId)) : slice;
       const ids = candidates.map((it) => it.profileId);
-      const [, presence] = await Promise.all([
-        loadProfiles(ids, profiles),
+      // The records as one list in the candidates' order: no map filled and looked up again.
+      const [read, presence] = await Promise.all([
+        discoveryProfileList(ids),
         q.online ? presenceOf(viewerId, ids) : Promise.resolve(null),
       ]);
       const t = now();
-      for (const it of candidates) {
-        const p = profiles.get(it.profileId);
+      for (let j = 0; j < candidates.length; j++) {
+        const it = candidates[j], p = read[j];
         if (!p || !hasAllCharacteristics(p.characteristics, chars)) continue;
         if (presence && !presence[it.profileId]?.online) continue;
         const b = briefOf(p, it, t);
-        if (fits(b)) accepted.push(b);
+        if (fits(b)) {
+          accepted.push(b);
+          records.push(p);
+        }
       }
     }
     if (!found.hasMore) break;
   }
   const items = accepted.slice(page * size, (page + 1) * size);
+  const shown = records.slice(page * size, (page + 1) * size);
   const hasMore = accepted.length >= want;
   // A viewer where being gay is a crime (kv/safety.ts): what their screen shows must place no one.
   if (atRisk) {
@@ -224,27 +227,28 @@ export async function profileBriefs(
       hasMore,
       nearbyOnly: true,
     };
-    return signAnswer(unplaced, pageSignature(unplaced, profiles));
+    return signAnswer(unplaced, pageSignature(unplaced, shown));
   }
   // Every page is signed (the grid asks its nearest list again every few seconds, the map its box).
   const answer = { items, page, size, hasMore };
-  return signAnswer(answer, pageSignature(answer, profiles));
+  return signAnswer(answer, pageSignature(answer, shown));
 }
 
 /**
  * The signature of a page of briefs (kv/briefSignatures.ts): its paging and whether it places no
  * one (`nearbyOnly`), then each member's version and the brief's figures that are not from their
- * profile, in order.
+ * profile, in order. `records` are the briefs' records, in their order.
  */
-function pageSignature(page: BriefsPage, profiles: ReadonlyMap<string, Profile | null>): Float64Array {
+function pageSignature(page: BriefsPage, records: readonly Profile[]): Float64Array {
   const s = new Float64Array(4 + 7 * page.items.length);
   s[0] = page.page;
   s[1] = page.size;
   s[2] = page.hasMore ? 1 : 0;
   s[3] = page.nearbyOnly ? 1 : 0;
   let i = 4;
-  for (const b of page.items) {
-    s[i++] = briefVersion(profiles.get(b.profileId)!);
+  for (let k = 0; k < page.items.length; k++) {
+    const b = page.items[k];
+    s[i++] = briefVersion(records[k]);
     s[i++] = b.lat;
     s[i++] = b.lon;
     s[i++] = b.distanceMeters ?? -1;
