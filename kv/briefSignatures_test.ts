@@ -7,6 +7,7 @@ import { mapView, mapViewText, profileBriefs } from "./briefs.ts";
 import { answerSignature, sameSignature } from "./briefSignatures.ts";
 import { now, resetClock } from "./clock.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
+import type { BriefsPage } from "../domain/shapes/briefs.ts";
 
 const BOX = { latMin: 33, latMax: 34, lonMin: -113, lonMax: -111 };
 
@@ -132,6 +133,44 @@ Deno.test("brief signatures - an empty nearest list that places no one is signed
     assert.equal(sea.text, '{"items":[],"page":0,"size":30,"hasMore":false}');
     assert.equal(nairobi.text, '{"items":[],"page":0,"size":30,"hasMore":false,"nearbyOnly":true}');
     assert.ok(!sameSignature(sea.signature, nairobi.signature));
+  } finally {
+    closeKv();
+  }
+});
+
+Deno.test("brief signatures - a page's JSON, its briefs made when read, is what its plain fields write: placed or not", async () => {
+  await openKv(":memory:");
+  resetClock();
+  try {
+    const viewer = newId(), others = [newId(), newId(), newId()];
+    const plain = (p: BriefsPage) =>
+      JSON.stringify({
+        items: p.items.map((b) => ({ ...b })),
+        page: p.page,
+        size: p.size,
+        hasMore: p.hasMore,
+        ...(p.nearbyOnly ? { nearbyOnly: p.nearbyOnly } : {}),
+      });
+    for (const [i, id] of others.entries()) {
+      await kv().set(keys.profile(id), { ...fullProfile(id), profilename: `Member "${i}"` });
+    }
+    for (const at of [{ lat: 33.45, lon: -112.07 }, { lat: -1.2864, lon: 36.8172 }]) {
+      await importPositions([viewer, ...others].map((profileId, i) => ({
+        profileId,
+        lat: at.lat + 0.01 * i,
+        lon: at.lon,
+        use: "OVERRIDE" as const,
+        hide: false,
+      })));
+      for (const q of [{}, { size: 2 }, { page: 1, size: 2 }, { page: 5, size: 2 }, { minAge: 18 }]) {
+        const page = await profileBriefs(viewer, { kind: "nearest" }, q);
+        assert.equal(JSON.stringify(page), plain(page), JSON.stringify(q));
+      }
+      const page = await profileBriefs(viewer, { kind: "nearest" });
+      assert.equal(page.items.length, 3);
+      assert.equal(page.nearbyOnly, at.lat < 0 ? true : undefined);
+      assert.deepEqual(page.items.map((b) => b.distanceMeters === null), [at.lat < 0, at.lat < 0, at.lat < 0]);
+    }
   } finally {
     closeKv();
   }

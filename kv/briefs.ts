@@ -101,13 +101,24 @@ function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
     profilePicIds: p.profilePicIds,
     lat: at.lat,
     lon: at.lon,
-    // Whole meters: the shown positions are far coarser, and a fraction of a meter is about
-    // a fifth of a brief's compressed bytes (its digits do not compress).
-    distanceMeters: Math.round(at.distanceMeters),
+    distanceMeters: shownDistance(at),
     tsUpdated: at.tsUpdated,
-    isNew: p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
+    isNew: isNewAt(p, t),
     verified: isVerified(p),
   };
+}
+
+/**
+ * A brief's distance: whole meters (the shown positions are far coarser, and a fraction of a
+ * meter is about a fifth of a brief's compressed bytes: its digits do not compress).
+ */
+function shownDistance(at: NearbyItem): number {
+  return Math.round(at.distanceMeters);
+}
+
+/** Is `p` shown as new at `t`? */
+function isNewAt(p: Profile, t: number): boolean {
+  return p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000;
 }
 
 /**
@@ -177,16 +188,18 @@ export async function profileBriefs(
     MAX_PAGE_SIZE,
     q.ratedBefore !== undefined ? Math.max(8 * want, 1000) : attributeFilter ? Math.max(4 * want, 200) : want,
   );
-  const accepted: ProfileBrief[] = [];
-  /** The record each accepted brief is made from, in the same order (their versions sign the page). */
-  const records: Profile[] = [];
-  for (let k = 0; accepted.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
+  // Each accepted member's place, record and when they were judged, in order: their briefs are
+  // made for the page shown only, and only when it is written (`briefsPage`).
+  const places: NearbyItem[] = [], records: Profile[] = [], times: number[] = [];
+  /** The briefs made to judge a filter, by place in `places` (reused for the page). */
+  const made: ProfileBrief[] = [];
+  for (let k = 0; places.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
     const found = await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
     // Without an attribute filter a candidate with a profile is accepted: read only as many as the
     // page still needs (a swipe deck's chunk is larger than its page), then more if some drop out.
     // Each further read is twice the last (many rated members in a row: few round trips).
-    for (let i = 0, grow = 16; i < found.items.length && accepted.length < want; grow *= 2) {
-      const take = attributeFilter ? found.items.length : Math.max(want - accepted.length, grow);
+    for (let i = 0, grow = 16; i < found.items.length && places.length < want; grow *= 2) {
+      const take = attributeFilter ? found.items.length : Math.max(want - places.length, grow);
       const slice = found.items.slice(i, i + take);
       i += slice.length;
       // Members rated before the deck opened: asked about the candidates only, never the whole history.
@@ -205,56 +218,94 @@ export async function profileBriefs(
         const it = candidates[j], p = read[j];
         if (!p || !hasAllCharacteristics(p.characteristics, chars)) continue;
         if (presence && !presence[it.profileId]?.online) continue;
-        const b = briefOf(p, it, t);
-        if (fits(b)) {
-          accepted.push(b);
-          records.push(p);
+        if (attributeFilter) {
+          const b = briefOf(p, it, t);
+          if (!fits(b)) continue;
+          made[places.length] = b;
         }
+        places.push(it);
+        records.push(p);
+        times.push(t);
       }
     }
     if (!found.hasMore) break;
   }
-  const items = accepted.slice(page * size, (page + 1) * size);
-  const shown = records.slice(page * size, (page + 1) * size);
-  const hasMore = accepted.length >= want;
+  const accepted: Accepted = { places, records, times, made };
+  // A page past the last member is empty.
+  const from = page * size, to = Math.max(from, Math.min(places.length, (page + 1) * size));
+  const hasMore = places.length >= want;
   // A viewer where being gay is a crime (kv/safety.ts): what their screen shows must place no one.
   if (atRisk) {
     if (area.kind === "bounds") return { items: [], page, size, hasMore: false, nearbyOnly: true };
-    const unplaced: BriefsPage = {
-      items: items.map((b) => ({ ...b, distanceMeters: null })),
-      page,
-      size,
-      hasMore,
-      nearbyOnly: true,
-    };
-    return signAnswer(unplaced, pageSignature(unplaced, shown));
+    const head: PageHead = { page, size, hasMore, nearbyOnly: true };
+    return signAnswer(briefsPage(accepted, from, to, head), pageSignature(accepted, from, to, head));
   }
   // Every page is signed (the grid asks its nearest list again every few seconds, the map its box).
-  const answer = { items, page, size, hasMore };
-  return signAnswer(answer, pageSignature(answer, shown));
+  const head = { page, size, hasMore };
+  return signAnswer(briefsPage(accepted, from, to, head), pageSignature(accepted, from, to, head));
+}
+
+/** The members a query accepted, in order: where each is, their record, when judged, and any brief made then. */
+interface Accepted {
+  places: readonly NearbyItem[];
+  records: readonly Profile[];
+  times: readonly number[];
+  made: readonly (ProfileBrief | undefined)[];
+}
+
+/** A page's fields besides its briefs. */
+interface PageHead {
+  page: number;
+  size: number;
+  hasMore: boolean;
+  nearbyOnly?: true;
+}
+
+/**
+ * The page of the accepted members `from` to `to`, its briefs made when first read: an answer sent
+ * as kept (its signature the same: routes/keptAnswers.ts) is never written, so its briefs are never
+ * made. Its JSON is what a page of plain fields writes (`items` first, then the head's fields);
+ * where it places no one, every distance is left out.
+ */
+function briefsPage(a: Accepted, from: number, to: number, head: PageHead): BriefsPage {
+  let items: ProfileBrief[] | undefined;
+  const make = () => {
+    const out: ProfileBrief[] = [];
+    for (let k = from; k < to; k++) {
+      const b = a.made[k] ?? briefOf(a.records[k], a.places[k], a.times[k]);
+      out.push(head.nearbyOnly ? { ...b, distanceMeters: null } : b);
+    }
+    return out;
+  };
+  return {
+    get items() {
+      return items ??= make();
+    },
+    ...head,
+  };
 }
 
 /**
  * The signature of a page of briefs (kv/briefSignatures.ts): its paging and whether it places no
- * one (`nearbyOnly`), then each member's version and the brief's figures that are not from their
- * profile, in order. `records` are the briefs' records, in their order.
+ * one (`nearbyOnly`), then each member's version and the figures of their brief that are not from
+ * their record, in order, computed as `briefOf` computes them (`shownDistance`, `ageOf`, `isNewAt`).
  */
-function pageSignature(page: BriefsPage, records: readonly Profile[]): Float64Array {
-  const s = new Float64Array(4 + 7 * page.items.length);
-  s[0] = page.page;
-  s[1] = page.size;
-  s[2] = page.hasMore ? 1 : 0;
-  s[3] = page.nearbyOnly ? 1 : 0;
+function pageSignature(a: Accepted, from: number, to: number, head: PageHead): Float64Array {
+  const s = new Float64Array(4 + 7 * (to - from));
+  s[0] = head.page;
+  s[1] = head.size;
+  s[2] = head.hasMore ? 1 : 0;
+  s[3] = head.nearbyOnly ? 1 : 0;
   let i = 4;
-  for (let k = 0; k < page.items.length; k++) {
-    const b = page.items[k];
-    s[i++] = briefVersion(records[k]);
-    s[i++] = b.lat;
-    s[i++] = b.lon;
-    s[i++] = b.distanceMeters ?? -1;
-    s[i++] = b.tsUpdated;
-    s[i++] = b.profileAge ?? -1;
-    s[i++] = b.isNew ? 1 : 0;
+  for (let k = from; k < to; k++) {
+    const p = a.records[k], at = a.places[k], t = a.times[k];
+    s[i++] = briefVersion(p);
+    s[i++] = at.lat;
+    s[i++] = at.lon;
+    s[i++] = head.nearbyOnly ? -1 : shownDistance(at);
+    s[i++] = at.tsUpdated;
+    s[i++] = ageOf(p.birthdate, t) ?? -1;
+    s[i++] = isNewAt(p, t) ? 1 : 0;
   }
   return s;
 }

@@ -2,11 +2,14 @@ import assert from "node:assert/strict";
 import { brotliDecompressSync, zstdDecompressSync } from "node:zlib";
 import { testApp } from "../tests/api.ts";
 import { createAccount } from "../kv/accounts.ts";
-import { updateProfile } from "../kv/profiles.ts";
+import { forgetCachedProfile, getProfile, updateProfile } from "../kv/profiles.ts";
+import { kv } from "../kv/db.ts";
+import { keys } from "../kv/keys.ts";
+import { NEW_MEMBER_DAYS } from "../kv/briefs.ts";
 import { importPositions, reportPosition } from "../kv/positions/mod.ts";
 import { markSeen } from "../kv/presence.ts";
 import { takeAction } from "../kv/moderation.ts";
-import { resetClock, shiftClock } from "../kv/clock.ts";
+import { now, resetClock, shiftClock } from "../kv/clock.ts";
 import { SHOWN_REFRESH_MS } from "../kv/positions/types.ts";
 import { forgetKeptAnswers, keptAnswerCounts } from "./keptAnswers.ts";
 import { stopCompressThread } from "./compression.ts";
@@ -289,8 +292,9 @@ Deno.test("kept answers - a nearest list whose members stay in order: a point's 
     await reportPosition(viewer.profileId, { ...DENVER, use: "OVERRIDE", hide: false });
     for (let i = 0; i < 5; i++) await reportPosition(town[i], north(i));
     const path = "/api/profile-briefs/nearest?size=5";
-    let last: { items: { profileId: string; distanceMeters: number; tsUpdated: number }[]; hasMore: boolean } | null =
-      null;
+    let last:
+      | { items: { profileId: string; distanceMeters: number; tsUpdated: number; isNew: boolean }[]; hasMore: boolean }
+      | null = null;
     /** The list as sent compressed (kept or not), which must be the one written anew. */
     const ask = async () => {
       const res = await t.app.request(`http://localhost${path}`, {
@@ -303,15 +307,25 @@ Deno.test("kept answers - a nearest list whose members stay in order: a point's 
       last = body;
       return was;
     };
+    // The nearest member made their profile a minute short of the days a member is shown as new.
+    const record = (await getProfile(town[0]))!;
+    await kv().set(keys.profile(town[0]), { ...record, tsCreated: now() - NEW_MEMBER_DAYS * 86_400_000 + 60_000 });
+    forgetCachedProfile(town[0]);
     await ask();
     const sent = keptAnswerCounts().sent;
     await ask();
     assert.equal(keptAnswerCounts().sent, sent + 1, "unchanged: sent as kept");
     const ids = town.slice(0, 5);
 
+    // Two minutes on, they are no longer new: nothing else changed.
+    shiftClock(120_000);
+    assert.equal((await t.call("GET", "/api/ping", { cookie: viewer.cookie })).status, 200);
+    let was = await ask();
+    assert.deepEqual([was!.items[0].isNew, last!.items[0].isNew], [true, false]);
+
     // A sixth member further out: the same five, and now more follow.
     await reportPosition(town[5], north(5));
-    let was = await ask();
+    was = await ask();
     assert.deepEqual([was!.hasMore, last!.hasMore], [false, true]);
     assert.deepEqual(last!.items.map((b) => b.profileId), ids);
     // A member reports again where they were, after the time a shown point is refreshed at: only
