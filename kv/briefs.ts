@@ -90,11 +90,12 @@ export const DEFAULT_SIZES: Record<BriefsArea["kind"], number> = {
 /** Largest page size a discovery query accepts. */
 export const MAX_BRIEFS_SIZE = MAX_PAGE_SIZE;
 
-function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
+/** `p`'s brief at `at`, judged at `t` (`age`: their age then, when known already). */
+function briefOf(p: Profile, at: NearbyItem, t: number, age = ageOf(p.birthdate, t)): ProfileBrief {
   return {
     profileId: p.id,
     profileName: p.profilename,
-    profileAge: ageOf(p.birthdate, t),
+    profileAge: age,
     profileChars: p.characteristics,
     profileWeight: p.weight,
     profileHeight: p.height,
@@ -230,27 +231,36 @@ export async function profileBriefs(
     }
     if (!found.hasMore) break;
   }
-  const accepted: Accepted = { places, records, times, made };
   // A page past the last member is empty.
   const from = page * size, to = Math.max(from, Math.min(places.length, (page + 1) * size));
+  // The shown members' ages, for the signature and their briefs alike.
+  const ages: (number | null)[] = [];
+  for (let k = from; k < to; k++) ages.push(made[k]?.profileAge ?? ageOf(records[k].birthdate, times[k]));
+  const accepted: Accepted = { places, records, times, made, from, to, ages };
   const hasMore = places.length >= want;
   // A viewer where being gay is a crime (kv/safety.ts): what their screen shows must place no one.
   if (atRisk) {
     if (area.kind === "bounds") return { items: [], page, size, hasMore: false, nearbyOnly: true };
     const head: PageHead = { page, size, hasMore, nearbyOnly: true };
-    return signAnswer(briefsPage(accepted, from, to, head), pageSignature(accepted, from, to, head));
+    return signAnswer(briefsPage(accepted, head), pageSignature(accepted, head));
   }
   // Every page is signed (the grid asks its nearest list again every few seconds, the map its box).
   const head = { page, size, hasMore };
-  return signAnswer(briefsPage(accepted, from, to, head), pageSignature(accepted, from, to, head));
+  return signAnswer(briefsPage(accepted, head), pageSignature(accepted, head));
 }
 
-/** The members a query accepted, in order: where each is, their record, when judged, and any brief made then. */
+/**
+ * The members a query accepted, in order: where each is, their record, when judged, and any brief
+ * made then; and the page shown, `from` to `to`, with the ages of its members.
+ */
 interface Accepted {
   places: readonly NearbyItem[];
   records: readonly Profile[];
   times: readonly number[];
   made: readonly (ProfileBrief | undefined)[];
+  from: number;
+  to: number;
+  ages: readonly (number | null)[];
 }
 
 /** A page's fields besides its briefs. */
@@ -267,12 +277,12 @@ interface PageHead {
  * made. Its JSON is what a page of plain fields writes (`items` first, then the head's fields);
  * where it places no one, every distance is left out.
  */
-function briefsPage(a: Accepted, from: number, to: number, head: PageHead): BriefsPage {
+function briefsPage(a: Accepted, head: PageHead): BriefsPage {
   let items: ProfileBrief[] | undefined;
   const make = () => {
     const out: ProfileBrief[] = [];
-    for (let k = from; k < to; k++) {
-      const b = a.made[k] ?? briefOf(a.records[k], a.places[k], a.times[k]);
+    for (let k = a.from; k < a.to; k++) {
+      const b = a.made[k] ?? briefOf(a.records[k], a.places[k], a.times[k], a.ages[k - a.from]);
       out.push(head.nearbyOnly ? { ...b, distanceMeters: null } : b);
     }
     return out;
@@ -288,24 +298,25 @@ function briefsPage(a: Accepted, from: number, to: number, head: PageHead): Brie
 /**
  * The signature of a page of briefs (kv/briefSignatures.ts): its paging and whether it places no
  * one (`nearbyOnly`), then each member's version and the figures of their brief that are not from
- * their record, in order, computed as `briefOf` computes them (`shownDistance`, `ageOf`, `isNewAt`).
+ * their record, in order, computed as `briefOf` computes them (`shownDistance`, the ages its briefs
+ * are given, `isNewAt`).
  */
-function pageSignature(a: Accepted, from: number, to: number, head: PageHead): Float64Array {
-  const s = new Float64Array(4 + 7 * (to - from));
+function pageSignature(a: Accepted, head: PageHead): Float64Array {
+  const s = new Float64Array(4 + 7 * (a.to - a.from));
   s[0] = head.page;
   s[1] = head.size;
   s[2] = head.hasMore ? 1 : 0;
   s[3] = head.nearbyOnly ? 1 : 0;
   let i = 4;
-  for (let k = from; k < to; k++) {
-    const p = a.records[k], at = a.places[k], t = a.times[k];
+  for (let k = a.from; k < a.to; k++) {
+    const p = a.records[k], at = a.places[k];
     s[i++] = briefVersion(p);
     s[i++] = at.lat;
     s[i++] = at.lon;
     s[i++] = head.nearbyOnly ? -1 : shownDistance(at);
     s[i++] = at.tsUpdated;
-    s[i++] = ageOf(p.birthdate, t) ?? -1;
-    s[i++] = isNewAt(p, t) ? 1 : 0;
+    s[i++] = a.ages[k - a.from] ?? -1;
+    s[i++] = isNewAt(p, a.times[k]) ? 1 : 0;
   }
   return s;
 }

@@ -17,6 +17,15 @@ import { stopCompressThread } from "./compression.ts";
 const PHX = { lat: 33.4484, lon: -112.074 };
 const BOX = "latMin=33&lonMin=-113&latMax=34&lonMax=-111";
 
+/** `n` members' profile ids, each made with an account of their own (emails `${prefix}<i>@test.invalid`). */
+async function profiles(prefix: string, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    ids.push((await createAccount({ email: `${prefix}${i}@test.invalid`, name: `${prefix} ${i}` }))!.defaultProfileId);
+  }
+  return ids;
+}
+
 /** The body of `res` decoded as its Content-Encoding says. */
 async function decoded(res: Response): Promise<string> {
   const enc = res.headers.get("content-encoding");
@@ -32,10 +41,7 @@ Deno.test("kept answers - a view asked again is the same answer while nobody in 
   forgetKeptAnswers();
   try {
     const viewer = await t.member(), other = await t.member();
-    const crowd: string[] = [];
-    for (let i = 0; i < 40; i++) {
-      crowd.push((await createAccount({ email: `kept${i}@test.invalid`, name: `Kept ${i}` }))!.defaultProfileId);
-    }
+    const crowd = await profiles("kept", 40);
     await importPositions([viewer.profileId, other.profileId, ...crowd].map((profileId, i) => ({
       profileId,
       lat: PHX.lat + (i % 7) * 0.01,
@@ -124,10 +130,7 @@ Deno.test("kept answers - the nearest list is sent as kept only while nothing it
   resetClock();
   try {
     const viewer = await t.member(), blocker = await t.member();
-    const crowd: string[] = [];
-    for (let i = 0; i < 40; i++) {
-      crowd.push((await createAccount({ email: `near${i}@test.invalid`, name: `Near ${i}` }))!.defaultProfileId);
-    }
+    const crowd = await profiles("near", 40);
     const place = (i: number) => ({ lat: PHX.lat + (i % 7) * 0.002, lon: PHX.lon + Math.floor(i / 7) * 0.002 });
     // The blocker where the viewer is (listed first); the others a few hundred meters apart.
     await importPositions([viewer.profileId, blocker.profileId, ...crowd].map((profileId, i) => ({
@@ -277,10 +280,7 @@ Deno.test("kept answers - a nearest list whose members stay in order: a point's 
   resetClock();
   try {
     const viewer = await t.member();
-    const town: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      town.push((await createAccount({ email: `town${i}@test.invalid`, name: `Town ${i}` }))!.defaultProfileId);
-    }
+    const town = await profiles("town", 6);
     // Members on a line due north of the viewer, each further than the last.
     const DENVER = { lat: 39.74, lon: -104.99 };
     const north = (i: number) => ({
