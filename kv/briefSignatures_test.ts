@@ -171,6 +171,22 @@ Deno.test("brief signatures - a page's JSON, its briefs made when read, is what 
       assert.equal(page.nearbyOnly, at.lat < 0 ? true : undefined);
       assert.deepEqual(page.items.map((b) => b.distanceMeters === null), [at.lat < 0, at.lat < 0, at.lat < 0]);
     }
+    // A page of hundreds, its briefs made when first read: the same JSON, the same briefs each read.
+    const crowd = Array.from({ length: 150 }, () => newId());
+    for (const id of crowd) await kv().set(keys.profile(id), fullProfile(id));
+    await importPositions([viewer, ...crowd].map((profileId, i) => ({
+      profileId,
+      lat: 33.45 + 0.001 * i,
+      lon: -112.07,
+      use: "OVERRIDE" as const,
+      hide: false,
+    })));
+    for (const q of [{ size: 800 }, { size: 120 }, { page: 1, size: 100 }]) {
+      const page = await profileBriefs(viewer, { kind: "bounds", bounds: BOX }, q);
+      assert.equal(JSON.stringify(page), plain(page), JSON.stringify(q));
+      assert.equal(page.items, page.items);
+    }
+    assert.equal((await profileBriefs(viewer, { kind: "bounds", bounds: BOX }, { size: 800 })).items.length, 150);
   } finally {
     closeKv();
   }

@@ -272,10 +272,16 @@ interface PageHead {
 }
 
 /**
- * The page of the accepted members `from` to `to`, its briefs made when first read: an answer sent
- * as kept (its signature the same: routes/keptAnswers.ts) is never written, so its briefs are never
- * made. Its JSON is what a page of plain fields writes (`items` first, then the head's fields);
- * where it places no one, every distance is left out.
+ * A page of at least this many briefs makes them when first read; a shorter one (a nearest list)
+ * at once: an object made with a getter costs about what making a few dozen briefs does.
+ */
+const LAZY_MIN_BRIEFS = 100;
+
+/**
+ * The page of the accepted members `from` to `to`, its briefs made when first read (from
+ * `LAZY_MIN_BRIEFS` on): an answer sent as kept (its signature the same: routes/keptAnswers.ts) is
+ * never written, so its briefs are never made. Its JSON is what a page of plain fields writes
+ * (`items` first, then the head's fields); where it places no one, every distance is left out.
  */
 function briefsPage(a: Accepted, head: PageHead): BriefsPage {
   let items: ProfileBrief[] | undefined;
@@ -287,6 +293,7 @@ function briefsPage(a: Accepted, head: PageHead): BriefsPage {
     }
     return out;
   };
+  if (a.to - a.from < LAZY_MIN_BRIEFS) return { items: make(), ...head };
   return {
     get items() {
       return items ??= make();
