@@ -1,6 +1,7 @@
 /**
- * A view asked again (decision 0192): the map refetches a member's view every 15 s, so most map
- * views a server answers were asked by the same member moments before. This drives the app in
+ * A view asked again (decisions 0192, 0197): the map refetches a member's view every 15 s and the
+ * grid its nearest list every few seconds, so most such answers a server gives were asked by the
+ * same member moments before. This drives the app in
  * process (main.ts's `createApp`, through its session, limits, route and compression; no HTTP
  * server around it) for 100 viewers at a time, each asking once ("first ask") and then once more
  * ("asked again"), and reads this process's CPU per request. With `--before DIR` (another copy of
@@ -29,6 +30,8 @@ const CALLS = [
     name: "by-bounds-800",
     path: "/api/profile-briefs/by-bounds?latMin=40.62&latMax=40.78&lonMin=-74.1&lonMax=-73.9&size=800",
   },
+  // The grid's list, which it asks again every few seconds (islands/queries/briefs.ts).
+  { name: "nearest 30", path: "/api/profile-briefs/nearest" },
 ];
 const ENCODINGS = [["a browser", "gzip, deflate, br"], ["zstd accepted", "gzip, deflate, br, zstd"]];
 
@@ -109,7 +112,7 @@ for (const [key, xs] of figures) {
 }
 const load: [number, number] = [Math.min(...loads), Math.max(...loads)];
 console.log(`\nload average ${load[0].toFixed(2)} to ${load[1].toFixed(2)}`);
-await reportRows("s6-views-again", rows, {
+await reportRows("views-again", rows, {
   note: `bench/views_again.ts, 10000 members, ${ROUNDS} rounds of ${AT_ONCE} viewers${
     BEFORE ? ", beside the copy before in alternating rounds" : ""
   }`,

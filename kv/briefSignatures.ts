@@ -33,24 +33,33 @@ function briefBasis(p: Profile): string {
 }
 
 /**
- * Each member's version, by profile id, with the record and the basis it was given for: a kept
- * record is one object until it expires or is forgotten (kv/kept.ts), a few seconds; read again
- * unchanged it keeps its version (its basis compared once), so views made from it stay the same.
+ * Each member's version, by profile id, with the basis it was given for: a record read again
+ * unchanged (its basis compared once) keeps its version, so views made from it stay the same.
  */
-const versions = new Map<string, { profile: Profile; basis: string; version: number }>();
+const versions = new Map<string, { basis: string; version: number }>();
+/**
+ * The version of each record object a version was asked for: a kept record is one object until it
+ * expires or is forgotten (kv/kept.ts), a few seconds, and a page asks the version of each of its
+ * hundreds of members. Looked up by the object, no id string is hashed or compared (measured
+ * several times cheaper than by id, decision 0198); a record read anew is a new object, looked up
+ * by id once.
+ */
+const byRecord = new WeakMap<Profile, number>();
 let lastVersion = 0;
 
 /** `p`'s version: the same number while the fields a brief or a map row shows of them stay the same. */
 export function briefVersion(p: Profile): number {
+  const known = byRecord.get(p);
+  if (known !== undefined) return known;
   const e = versions.get(p.id);
-  if (e !== undefined && e.profile === p) return e.version;
   const basis = briefBasis(p);
-  if (e !== undefined && e.basis === basis) {
-    e.profile = p;
-    return e.version;
+  let version: number;
+  if (e !== undefined && e.basis === basis) version = e.version;
+  else {
+    version = ++lastVersion;
+    setNewest(versions, p.id, { basis, version }, KEPT.profile.max);
   }
-  const version = ++lastVersion;
-  setNewest(versions, p.id, { profile: p, basis, version }, KEPT.profile.max);
+  byRecord.set(p, version);
   return version;
 }
 

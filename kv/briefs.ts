@@ -10,7 +10,7 @@
  * filter the first chunk is the page itself.
  */
 
-import { discoveryProfileList, discoveryProfiles, isVerified } from "./profiles.ts";
+import { discoveryProfileList, isVerified } from "./profiles.ts";
 import { KEPT } from "./kept.ts";
 import { briefVersion, signAnswer, signedAs } from "./briefSignatures.ts";
 import { setNewest } from "../domain/newest.ts";
@@ -90,27 +90,36 @@ export const DEFAULT_SIZES: Record<BriefsArea["kind"], number> = {
 /** Largest page size a discovery query accepts. */
 export const MAX_BRIEFS_SIZE = MAX_PAGE_SIZE;
 
-/** Reads the profiles of `ids` not yet in `into` (null for none), from the instance's short-lived copy when it has one. */
-const loadProfiles = discoveryProfiles;
-
-function briefOf(p: Profile, at: NearbyItem, t: number): ProfileBrief {
+/** `p`'s brief at `at`, judged at `t` (`age`: their age then, when known already). */
+function briefOf(p: Profile, at: NearbyItem, t: number, age = ageOf(p.birthdate, t)): ProfileBrief {
   return {
     profileId: p.id,
     profileName: p.profilename,
-    profileAge: ageOf(p.birthdate, t),
+    profileAge: age,
     profileChars: p.characteristics,
     profileWeight: p.weight,
     profileHeight: p.height,
     profilePicIds: p.profilePicIds,
     lat: at.lat,
     lon: at.lon,
-    // Whole meters: the shown positions are far coarser, and a fraction of a meter is about
-    // a fifth of a brief's compressed bytes (its digits do not compress).
-    distanceMeters: Math.round(at.distanceMeters),
+    distanceMeters: shownDistance(at),
     tsUpdated: at.tsUpdated,
-    isNew: p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000,
+    isNew: isNewAt(p, t),
     verified: isVerified(p),
   };
+}
+
+/**
+ * A brief's distance: whole meters (the shown positions are far coarser, and a fraction of a
+ * meter is about a fifth of a brief's compressed bytes: its digits do not compress).
+ */
+function shownDistance(at: NearbyItem): number {
+  return Math.round(at.distanceMeters);
+}
+
+/** Is `p` shown as new at `t`? */
+function isNewAt(p: Profile, t: number): boolean {
+  return p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000;
 }
 
 /**
@@ -180,15 +189,18 @@ export async function profileBriefs(
     MAX_PAGE_SIZE,
     q.ratedBefore !== undefined ? Math.max(8 * want, 1000) : attributeFilter ? Math.max(4 * want, 200) : want,
   );
-  const profiles = new Map<string, Profile | null>();
-  const accepted: ProfileBrief[] = [];
-  for (let k = 0; accepted.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
+  // Each accepted member's place, record and when they were judged, in order: their briefs are
+  // made for the page shown only, and only when it is written (`briefsPage`).
+  const places: NearbyItem[] = [], records: Profile[] = [], times: number[] = [];
+  /** The briefs made to judge a filter, by place in `places` (reused for the page). */
+  const made: ProfileBrief[] = [];
+  for (let k = 0; places.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
     const found = await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
     // Without an attribute filter a candidate with a profile is accepted: read only as many as the
     // page still needs (a swipe deck's chunk is larger than its page), then more if some drop out.
     // Each further read is twice the last (many rated members in a row: few round trips).
-    for (let i = 0, grow = 16; i < found.items.length && accepted.length < want; grow *= 2) {
-      const take = attributeFilter ? found.items.length : Math.max(want - accepted.length, grow);
+    for (let i = 0, grow = 16; i < found.items.length && places.length < want; grow *= 2) {
+      const take = attributeFilter ? found.items.length : Math.max(want - places.length, grow);
       const slice = found.items.slice(i, i + take);
       i += slice.length;
       // Members rated before the deck opened: asked about the candidates only, never the whole history.
@@ -197,56 +209,121 @@ export async function profileBriefs(
         : null;
       const candidates = rated ? slice.filter((it) => !rated.has(it.profileId)) : slice;
       const ids = candidates.map((it) => it.profileId);
-      const [, presence] = await Promise.all([
-        loadProfiles(ids, profiles),
+      // The records as one list in the candidates' order: no map filled and looked up again.
+      const [read, presence] = await Promise.all([
+        discoveryProfileList(ids),
         q.online ? presenceOf(viewerId, ids) : Promise.resolve(null),
       ]);
       const t = now();
-      for (const it of candidates) {
-        const p = profiles.get(it.profileId);
+      for (let j = 0; j < candidates.length; j++) {
+        const it = candidates[j], p = read[j];
         if (!p || !hasAllCharacteristics(p.characteristics, chars)) continue;
         if (presence && !presence[it.profileId]?.online) continue;
-        const b = briefOf(p, it, t);
-        if (fits(b)) accepted.push(b);
+        if (attributeFilter) {
+          const b = briefOf(p, it, t);
+          if (!fits(b)) continue;
+          made[places.length] = b;
+        }
+        places.push(it);
+        records.push(p);
+        times.push(t);
       }
     }
     if (!found.hasMore) break;
   }
-  const items = accepted.slice(page * size, (page + 1) * size);
+  // A page past the last member is empty.
+  const from = page * size, to = Math.max(from, Math.min(places.length, (page + 1) * size));
+  // The shown members' ages, for the signature and their briefs alike.
+  const ages: (number | null)[] = [];
+  for (let k = from; k < to; k++) ages.push(made[k]?.profileAge ?? ageOf(records[k].birthdate, times[k]));
+  const accepted: Accepted = { places, records, times, made, from, to, ages };
+  const hasMore = places.length >= want;
   // A viewer where being gay is a crime (kv/safety.ts): what their screen shows must place no one.
   if (atRisk) {
     if (area.kind === "bounds") return { items: [], page, size, hasMore: false, nearbyOnly: true };
-    return {
-      items: items.map((b) => ({ ...b, distanceMeters: null })),
-      page,
-      size,
-      hasMore: accepted.length >= want,
-      nearbyOnly: true,
-    };
+    const head: PageHead = { page, size, hasMore, nearbyOnly: true };
+    return signAnswer(briefsPage(accepted, head), pageSignature(accepted, head));
   }
-  const answer = { items, page, size, hasMore: accepted.length >= want };
-  // A box's or a sector's page (hundreds of members, asked again as the map refetches) is signed.
-  return area.kind === "nearest" ? answer : signAnswer(answer, pageSignature(answer, profiles));
+  // Every page is signed (the grid asks its nearest list again every few seconds, the map its box).
+  const head = { page, size, hasMore };
+  return signAnswer(briefsPage(accepted, head), pageSignature(accepted, head));
 }
 
 /**
- * The signature of a page of briefs (kv/briefSignatures.ts): its paging, then each member's
- * version and the brief's figures that are not from their profile, in order.
+ * The members a query accepted, in order: where each is, their record, when judged, and any brief
+ * made then; and the page shown, `from` to `to`, with the ages of its members.
  */
-function pageSignature(page: BriefsPage, profiles: ReadonlyMap<string, Profile | null>): Float64Array {
-  const s = new Float64Array(3 + 7 * page.items.length);
-  s[0] = page.page;
-  s[1] = page.size;
-  s[2] = page.hasMore ? 1 : 0;
-  let i = 3;
-  for (const b of page.items) {
-    s[i++] = briefVersion(profiles.get(b.profileId)!);
-    s[i++] = b.lat;
-    s[i++] = b.lon;
-    s[i++] = b.distanceMeters ?? -1;
-    s[i++] = b.tsUpdated;
-    s[i++] = b.profileAge ?? -1;
-    s[i++] = b.isNew ? 1 : 0;
+interface Accepted {
+  places: readonly NearbyItem[];
+  records: readonly Profile[];
+  times: readonly number[];
+  made: readonly (ProfileBrief | undefined)[];
+  from: number;
+  to: number;
+  ages: readonly (number | null)[];
+}
+
+/** A page's fields besides its briefs. */
+interface PageHead {
+  page: number;
+  size: number;
+  hasMore: boolean;
+  nearbyOnly?: true;
+}
+
+/**
+ * A page of at least this many briefs makes them when first read; a shorter one (a nearest list)
+ * at once: an object made with a getter costs about what making a few dozen briefs does.
+ */
+const LAZY_MIN_BRIEFS = 100;
+
+/**
+ * The page of the accepted members `from` to `to`, its briefs made when first read (from
+ * `LAZY_MIN_BRIEFS` on): an answer sent as kept (its signature the same: routes/keptAnswers.ts) is
+ * never written, so its briefs are never made. Its JSON is what a page of plain fields writes
+ * (`items` first, then the head's fields); where it places no one, every distance is left out.
+ */
+function briefsPage(a: Accepted, head: PageHead): BriefsPage {
+  let items: ProfileBrief[] | undefined;
+  const make = () => {
+    const out: ProfileBrief[] = [];
+    for (let k = a.from; k < a.to; k++) {
+      const b = a.made[k] ?? briefOf(a.records[k], a.places[k], a.times[k], a.ages[k - a.from]);
+      out.push(head.nearbyOnly ? { ...b, distanceMeters: null } : b);
+    }
+    return out;
+  };
+  if (a.to - a.from < LAZY_MIN_BRIEFS) return { items: make(), ...head };
+  return {
+    get items() {
+      return items ??= make();
+    },
+    ...head,
+  };
+}
+
+/**
+ * The signature of a page of briefs (kv/briefSignatures.ts): its paging and whether it places no
+ * one (`nearbyOnly`), then each member's version and the figures of their brief that are not from
+ * their record, in order, computed as `briefOf` computes them (`shownDistance`, the ages its briefs
+ * are given, `isNewAt`).
+ */
+function pageSignature(a: Accepted, head: PageHead): Float64Array {
+  const s = new Float64Array(4 + 7 * (a.to - a.from));
+  s[0] = head.page;
+  s[1] = head.size;
+  s[2] = head.hasMore ? 1 : 0;
+  s[3] = head.nearbyOnly ? 1 : 0;
+  let i = 4;
+  for (let k = a.from; k < a.to; k++) {
+    const p = a.records[k], at = a.places[k];
+    s[i++] = briefVersion(p);
+    s[i++] = at.lat;
+    s[i++] = at.lon;
+    s[i++] = head.nearbyOnly ? -1 : shownDistance(at);
+    s[i++] = at.tsUpdated;
+    s[i++] = a.ages[k - a.from] ?? -1;
+    s[i++] = isNewAt(p, a.times[k]) ? 1 : 0;
   }
   return s;
 }

@@ -96,7 +96,7 @@ async function discovery<A, R extends ApiRoute>(
   };
   const found = () =>
     geo(() => run(caller.profileId, area, query)).then((page) => {
-      // A large view signed as it was made (kv/briefSignatures.ts) is sent as kept, if it is the same.
+      // A view signed as it was made (kv/briefSignatures.ts) is sent as kept, if it is the same.
       const signature = answerSignature(page);
       if (signature === undefined) return answerWritten(c, route, page, write(page));
       const key = viewKey(c, caller.profileId);
