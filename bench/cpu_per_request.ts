@@ -24,7 +24,7 @@
 
 import autocannon from "autocannon";
 import { mulberry32 as rng } from "../kv/random.ts";
-import { arg, cpuMs, reportRows, type ResultRow, seedCity, spawn, threadCpuMs } from "./kit.ts";
+import { arg, cpuMs, reportRowsBeside, type ResultRow, seedCity, spawn, threadCpuMs } from "./kit.ts";
 import { type CpuProfile, type ProfileSummary, summariseProfile } from "./profile.ts";
 
 const MEMBERS = Number(arg("members", "10000"));
@@ -345,15 +345,7 @@ function rowsOf(which: "app" | "before"): ResultRow[] {
 const note =
   `bench/cpu_per_request.ts, ${MEMBERS} members, c=${CONNECTIONS}, ${ROUNDS} rounds of ${SECONDS} s (the median)`;
 const load: [number, number] = [Math.min(...loads), Math.max(...loads)];
-if (BEFORE && !Deno.env.get("BENCH_ROWS")) {
-  // Dated a second before this run's, so the page's trend reads before → after.
-  await reportRows("cpu-before", rowsOf("before"), {
-    note: `${note}: the app before these changes (${BEFORE}), in the same rounds as the next run`,
-    load,
-    at: new Date(Date.now() - 1000),
-  });
-}
-await reportRows("cpu", rowsOf("app"), { note, load });
+await reportRowsBeside("cpu", rowsOf("app"), BEFORE ? { dir: BEFORE, rows: rowsOf("before") } : null, { note, load });
 
 if (PROFILE) {
   const out = new URL("./results/profiles/", import.meta.url).pathname;

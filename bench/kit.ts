@@ -223,6 +223,28 @@ export async function reportRows(
 }
 
 /**
+ * `reportRows` for a run measured beside an earlier checkout (`--before DIR`, in the same rounds):
+ * the earlier one's figures as a run of their own named `<name>-before`, dated a second before this
+ * run's so the page's trend reads before → after (left out under `deno task bench`, which records
+ * only the checkout it runs), then this run's.
+ */
+export async function reportRowsBeside(
+  name: string,
+  rows: ResultRow[],
+  before: { dir: string; rows: ResultRow[] } | null,
+  o: { note: string; load: [number, number] },
+) {
+  if (before && !Deno.env.get("BENCH_ROWS")) {
+    await reportRows(`${name}-before`, before.rows, {
+      note: `${o.note}: the checkout before these changes (${before.dir}), in the same rounds as the next run`,
+      load: o.load,
+      at: new Date(Date.now() - 1000),
+    });
+  }
+  await reportRows(name, rows, o);
+}
+
+/**
  * CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat (all its threads,
  * ended ones too; 10 ms resolution); NaN where there is no /proc.
  */

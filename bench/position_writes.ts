@@ -12,7 +12,7 @@
  * [--record]`.
  */
 
-import { arg, loadAverageText, reportRows, type ResultRow, threadCpuMs } from "./kit.ts";
+import { arg, loadAverageText, reportRowsBeside, type ResultRow, threadCpuMs } from "./kit.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
 import { tuneStoreFile } from "../kv/storeFile.ts";
 import { countingCommits } from "../tests/kv.ts";
@@ -153,14 +153,14 @@ if (import.meta.main) {
       });
     const load: [number, number] = [load0, Number(loadAverageText().split(" ")[0])];
     const note = `bench/position_writes.ts, ${N} members, ${MS} ms a phase, ${ROUNDS} rounds (the median)`;
-    if (before && !Deno.env.get("BENCH_ROWS")) {
-      // Dated a second before this run's, so the page's trend reads before → after.
-      await reportRows("position-writes-before", rowsOf("before"), {
-        note: `${note}: the store before these changes (${before}), in the same rounds as the next run`,
+    await reportRowsBeside(
+      "position-writes",
+      rowsOf("after"),
+      before ? { dir: before, rows: rowsOf("before") } : null,
+      {
+        note,
         load,
-        at: new Date(Date.now() - 1000),
-      });
-    }
-    await reportRows("position-writes", rowsOf("after"), { note, load });
+      },
+    );
   }
 }
