@@ -171,7 +171,7 @@ Deno.test("brief signatures - a page's JSON, its briefs made when read, is what 
       assert.equal(page.nearbyOnly, at.lat < 0 ? true : undefined);
       assert.deepEqual(page.items.map((b) => b.distanceMeters === null), [at.lat < 0, at.lat < 0, at.lat < 0]);
     }
-    // A page of hundreds, its briefs made when first read: the same JSON, the same briefs each read.
+    // A page of hundreds: the same JSON as its plain fields, the same briefs each read.
     const crowd = Array.from({ length: 150 }, () => newId());
     for (const id of crowd) await kv().set(keys.profile(id), fullProfile(id));
     await importPositions([viewer, ...crowd].map((profileId, i) => ({

@@ -190,7 +190,7 @@ export async function profileBriefs(
     q.ratedBefore !== undefined ? Math.max(8 * want, 1000) : attributeFilter ? Math.max(4 * want, 200) : want,
   );
   // Each accepted member's place, record and when they were judged, in order: their briefs are
-  // made for the page shown only, and only when it is written (`briefsPage`).
+  // made for the page shown only (`briefsPage`).
   const places: NearbyItem[] = [], records: Profile[] = [], times: number[] = [];
   /** The briefs made to judge a filter, by place in `places` (reused for the page). */
   const made: ProfileBrief[] = [];
@@ -272,34 +272,19 @@ interface PageHead {
 }
 
 /**
- * A page of at least this many briefs makes them when first read; a shorter one (a nearest list)
- * at once: an object made with a getter costs about what making a few dozen briefs does.
- */
-const LAZY_MIN_BRIEFS = 100;
-
-/**
- * The page of the accepted members `from` to `to`, its briefs made when first read (from
- * `LAZY_MIN_BRIEFS` on): an answer sent as kept (its signature the same: routes/keptAnswers.ts) is
- * never written, so its briefs are never made. Its JSON is what a page of plain fields writes
- * (`items` first, then the head's fields); where it places no one, every distance is left out.
+ * The page of the accepted members `from` to `to` as plain fields (`items` first, then the head's);
+ * where it places no one, every distance is left out. Its briefs are made at once even when it is
+ * sent as kept: an object whose items were made when first read (a getter) cost more to write than
+ * the briefs it saved, since `JSON.stringify` leaves its fast path for every object under one with
+ * an accessor.
  */
 function briefsPage(a: Accepted, head: PageHead): BriefsPage {
-  let items: ProfileBrief[] | undefined;
-  const make = () => {
-    const out: ProfileBrief[] = [];
-    for (let k = a.from; k < a.to; k++) {
-      const b = a.made[k] ?? briefOf(a.records[k], a.places[k], a.times[k], a.ages[k - a.from]);
-      out.push(head.nearbyOnly ? { ...b, distanceMeters: null } : b);
-    }
-    return out;
-  };
-  if (a.to - a.from < LAZY_MIN_BRIEFS) return { items: make(), ...head };
-  return {
-    get items() {
-      return items ??= make();
-    },
-    ...head,
-  };
+  const items: ProfileBrief[] = [];
+  for (let k = a.from; k < a.to; k++) {
+    const b = a.made[k] ?? briefOf(a.records[k], a.places[k], a.times[k], a.ages[k - a.from]);
+    items.push(head.nearbyOnly ? { ...b, distanceMeters: null } : b);
+  }
+  return { items, ...head };
 }
 
 /**
