@@ -101,10 +101,10 @@ export function closeKv(): void {
   handle = undefined;
 }
 
-/** `kv().getMany` for any number of keys (KV reads at most 10 per call), in order. */
-export async function getAll<T>(keys: readonly Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
+/** `getMany` for any number of keys (KV reads at most 10 per call), in order: on `db`, the open store by default. */
+export async function getAll<T>(keys: readonly Deno.KvKey[], db: Deno.Kv = kv()): Promise<Deno.KvEntryMaybe<T>[]> {
   const chunks: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
-  for (let i = 0; i < keys.length; i += 10) chunks.push(kv().getMany<T[]>(keys.slice(i, i + 10)));
+  for (let i = 0; i < keys.length; i += 10) chunks.push(db.getMany<T[]>(keys.slice(i, i + 10)));
   return (await Promise.all(chunks)).flat();
 }
 

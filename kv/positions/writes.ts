@@ -2,7 +2,8 @@
  * Positions: the write path, atomic batched commits of what records.ts derives.
  *
  * Contract: one `kv.atomic()` per write batch holds, per member: a check (on the own record as
- * read, or on the shown record the index guessed from), the own record, the shown record (and the old one's delete), plus one change-log entry
+ * read, or on the shown record the index guessed from), the own record, the shown record (and the
+ * old one's delete), plus one change-log entry
  * `positions_log/{commit versionstamp}` listing the batch's changes (kept 15 min) and a `sum` on
  * `positions_version`. A committed write is applied to the local index at once, so the writer's
  * next query sees it. Concurrent reports are grouped into one commit (up to 100, KV's limit of
@@ -17,7 +18,7 @@
  */
 
 import { keys } from "../keys.ts";
-import { maxChecksPerAtomic } from "../db.ts";
+import { getAll, maxChecksPerAtomic } from "../db.ts";
 import {
   addWrite,
   knownOwn,
@@ -168,13 +169,6 @@ export class PositionWrites {
     }
   }
 
-  /** The entries `checked` names, as they are now, read in `getMany` groups of 10 at once. */
-  async #readChecked(checked: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<unknown>[]> {
-    const groups: Promise<Deno.KvEntryMaybe<unknown>[]>[] = [];
-    for (let i = 0; i < checked.length; i += 10) groups.push(this.#s.db.getMany(checked.slice(i, i + 10)));
-    return (await Promise.all(groups)).flat();
-  }
-
   /** Queues a prepared write; commits group whatever is queued (group commit). */
   #write(w: PreparedWrite): Promise<string | null> {
     return new Promise((done, fail) => {
@@ -217,7 +211,7 @@ export class PositionWrites {
     // are committed together again. Only when that fails too are they committed one by one.
     let rest = batch;
     try {
-      const entries = await this.#readChecked(batch.map((b) => b.w.check.key));
+      const entries = await getAll(batch.map((b) => b.w.check.key), this.#s.db);
       rest = batch.filter((b, i) => {
         if (entries[i].versionstamp === b.w.check.versionstamp) return true;
         b.done(null);
