@@ -114,7 +114,10 @@ const CALLS: Call[] = [
   { name: "by-bounds-800 (not compressed)", path: () => BY_BOUNDS, encodings: "identity" },
 ];
 const ONLY = arg("calls", "").split(",").filter(Boolean);
-const RUN = CALLS.filter((c) => ONLY.length === 0 || ONLY.some((w) => c.name.includes(w)));
+/** `--calls`: each word picks the calls whose names hold it, or only the one so named exactly. */
+const RUN = CALLS.filter((c) =>
+  ONLY.length === 0 || ONLY.some((w) => CALLS.some((x) => x.name === w) ? c.name === w : c.name.includes(w))
+);
 const BARE: Call = { name: "bare Deno.serve JSON", path: () => "/" };
 
 /** The bare server: a JSON answer, as the ceiling of bench/http.ts. */
@@ -182,15 +185,18 @@ interface Measured {
   storeUs: number;
 }
 
-/** Drives `call` at `port` for `seconds`; the CPU the process `pid` used meanwhile, per request. */
-async function measure(pid: number, port: number, call: Call, seconds = SECONDS): Promise<Measured> {
+/**
+ * Drives `call` at `port` for `seconds` (or, given `amount`, for that many requests); the CPU the
+ * process `pid` used meanwhile, per request.
+ */
+async function measure(pid: number, port: number, call: Call, seconds = SECONDS, amount?: number): Promise<Measured> {
   let n = 0;
   const threadsBefore = threadCpuMs(pid);
   const before = cpuMs(pid);
   const r = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
-    duration: seconds,
+    ...(amount === undefined ? { duration: seconds } : { amount }),
     requests: [{
       setupRequest(req: Record<string, unknown>) {
         const i = n++ % viewers.length;
@@ -356,8 +362,10 @@ if (PROFILE) {
     const server = call === BARE ? await startBare(profDir) : await startApp(`prof-${rand()}`, profDir);
     let m: Measured;
     try {
-      // Warmed up long enough that every signed-in viewer has called once (a session's first call does more).
-      await measure(server.child.pid, server.port, call, 3);
+      // Warmed up until every signed-in viewer has called twice (a session's first call does more, and
+      // a view's first answer is written and compressed where the rounds above send most as kept):
+      // by count, not time, since a profiled app answers several times fewer a second.
+      await measure(server.child.pid, server.port, call, 3, 2 * VIEWERS);
       m = await measure(server.child.pid, server.port, call);
     } finally {
       await stop(server, "SIGINT");

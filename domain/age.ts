@@ -48,7 +48,7 @@ export function normalizeBirthdate(input: string, at: number): BirthdateResult {
  * the rule, can hold one).
  */
 export function ageOf(birthdate: string, at: number): number | null {
-  const n = Math.floor(at / DAY_MS);
+  const n = ageDayOf(at);
   if (n !== agesDay) {
     ages.clear();
     agesDay = n;
@@ -61,6 +61,14 @@ export function ageOf(birthdate: string, at: number): number | null {
     if (ages.size < MAX_KEPT_AGES) ages.set(birthdate, age);
   }
   return age;
+}
+
+/**
+ * The UTC day of `at` as a number: `ageOf` gives the same age for a birthdate all through one, so
+ * a day and a birthdate stand for an age (a page's signature holds the day, kv/briefs.ts).
+ */
+export function ageDayOf(at: number): number {
+  return Math.floor(at / DAY_MS);
 }
 
 function yearsTo(birthdate: string, day: { y: number; md: number }): number | null {

@@ -38,17 +38,27 @@ function briefBasis(p: Profile): string {
  */
 const versions = new Map<string, { basis: string; version: number }>();
 /**
- * The version of each record object a version was asked for: a kept record is one object until it
+ * What a page's signature reads of a record (`recordFacts`): its version, and when the member made
+ * their profile (`-Infinity`: not known), which with the time judged at tells the new mark.
+ */
+export interface RecordFacts {
+  readonly version: number;
+  readonly created: number;
+}
+
+/**
+ * The facts of each record object they were asked for: a kept record is one object until it
  * expires or is forgotten (kv/kept.ts), a few seconds, and a page asks the version of each of its
  * hundreds of members. Looked up by the object, no id string is hashed or compared (measured
  * several times cheaper than by id, decision 0198); a record read anew is a new object, looked up
- * by id once.
+ * by id once. The facts are objects of one shape: a page's signature reads them, not the records
+ * (read from the store with their own sets of fields, slower to read a field of, decision 0205).
  */
-const byRecord = new WeakMap<Profile, number>();
+const byRecord = new WeakMap<Profile, RecordFacts>();
 let lastVersion = 0;
 
-/** `p`'s version: the same number while the fields a brief or a map row shows of them stay the same. */
-export function briefVersion(p: Profile): number {
+/** `p`'s version and the time they made their profile (`RecordFacts`). */
+export function recordFacts(p: Profile): RecordFacts {
   const known = byRecord.get(p);
   if (known !== undefined) return known;
   const e = versions.get(p.id);
@@ -59,8 +69,35 @@ export function briefVersion(p: Profile): number {
     version = ++lastVersion;
     setNewest(versions, p.id, { basis, version }, KEPT.profile.max);
   }
-  byRecord.set(p, version);
-  return version;
+  const facts: RecordFacts = { version, created: p.tsCreated ?? -Infinity };
+  byRecord.set(p, facts);
+  return facts;
+}
+
+/** `p`'s version: the same number while the fields a brief or a map row shows of them stay the same. */
+export function briefVersion(p: Profile): number {
+  return recordFacts(p).version;
+}
+
+/**
+ * An answer not made yet, with the signature it will have (undefined: it is not signed): a route
+ * sends the bytes kept for that signature, and makes the answer only when none are (decision 0205).
+ * Made at once when made, a plain object: `JSON.stringify` keeps its fast path (decision 0198).
+ */
+export class Unmade<T> {
+  constructor(readonly signature: Float64Array | undefined, readonly make: () => T) {}
+
+  /** The answer `f` makes of this one's, one for one (the same page as rows): signed the same. */
+  as<U>(f: (made: T) => U): Unmade<U> {
+    return new Unmade(this.signature, () => f(this.make()));
+  }
+
+  /** The answer made now, signed (`answerSignature` gives its signature). */
+  made(): T {
+    const answer = this.make();
+    if (this.signature !== undefined) signatures.set(answer as object, this.signature);
+    return answer;
+  }
 }
 
 /** The signature of each answer signed by kv/briefs.ts, by answer. */

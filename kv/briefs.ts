@@ -12,11 +12,11 @@
 
 import { discoveryProfileList, isVerified } from "./profiles.ts";
 import { KEPT } from "./kept.ts";
-import { briefVersion, signAnswer, signedAs } from "./briefSignatures.ts";
+import { briefVersion, recordFacts, signAnswer, signedAs, Unmade } from "./briefSignatures.ts";
 import { setNewest } from "../domain/newest.ts";
 import { now } from "./clock.ts";
 import { memberAtRisk } from "./safety.ts";
-import { ageOf } from "../domain/age.ts";
+import { ageDayOf, ageOf } from "../domain/age.ts";
 import { blockedSet } from "./blocks.ts";
 import { likeSets, ratedAmong } from "./likes.ts";
 import { presenceOf } from "./presence.ts";
@@ -119,7 +119,12 @@ function shownDistance(at: NearbyItem): number {
 
 /** Is `p` shown as new at `t`? */
 function isNewAt(p: Profile, t: number): boolean {
-  return p.tsCreated !== undefined && t - p.tsCreated < NEW_MEMBER_DAYS * 24 * 3_600_000;
+  return isNewSince(p.tsCreated ?? -Infinity, t);
+}
+
+/** Is a member who made their profile at `created` (`-Infinity`: not known) shown as new at `t`? */
+function isNewSince(created: number, t: number): boolean {
+  return t - created < NEW_MEMBER_MS;
 }
 
 /**
@@ -133,6 +138,7 @@ function filtersAttributes(q: BriefsQuery): boolean {
 
 /** A member is shown as new (a mark on the grid) for this many days after making their profile. */
 export const NEW_MEMBER_DAYS = 7;
+const NEW_MEMBER_MS = NEW_MEMBER_DAYS * 24 * 3_600_000;
 
 function search(area: BriefsArea, viewerId: string, o: QueryOptions): Promise<NearbyPage> {
   switch (area.kind) {
@@ -151,11 +157,20 @@ function search(area: BriefsArea, viewerId: string, o: QueryOptions): Promise<Ne
  * with no profile; filtered by `q.chars`, `q.likes`, age, distance, online now and pictures. Bad paging or coordinates throw
  * `GeoInputError`. A viewer without a valid position gets an empty `nearest`.
  */
-export async function profileBriefs(
+export async function profileBriefs(viewerId: string, area: BriefsArea, q: BriefsQuery = {}): Promise<BriefsPage> {
+  return (await unmadeBriefs(viewerId, area, q)).made();
+}
+
+/**
+ * `profileBriefs`'s page not made yet, with its signature (kv/briefSignatures.ts `Unmade`): a
+ * route that has the page's bytes kept for that signature sends them, and makes no brief
+ * (decision 0205).
+ */
+export async function unmadeBriefs(
   viewerId: string,
   area: BriefsArea,
   q: BriefsQuery = {},
-): Promise<BriefsPage> {
+): Promise<Unmade<BriefsPage>> {
   const page = q.page ?? 0, size = q.size ?? DEFAULT_SIZES[area.kind];
   if (!Number.isSafeInteger(page) || page < 0) throw new GeoInputError("page must be an integer >= 0");
   if (!Number.isSafeInteger(size) || size < 1 || size > MAX_BRIEFS_SIZE) {
@@ -233,25 +248,24 @@ export async function profileBriefs(
   }
   // A page past the last member is empty.
   const from = page * size, to = Math.max(from, Math.min(places.length, (page + 1) * size));
-  // The shown members' ages, for the signature and their briefs alike.
-  const ages: (number | null)[] = [];
-  for (let k = from; k < to; k++) ages.push(made[k]?.profileAge ?? ageOf(records[k].birthdate, times[k]));
-  const accepted: Accepted = { places, records, times, made, from, to, ages };
+  const accepted: Accepted = { places, records, times, made, from, to };
   const hasMore = places.length >= want;
   // A viewer where being gay is a crime (kv/safety.ts): what their screen shows must place no one.
   if (atRisk) {
-    if (area.kind === "bounds") return { items: [], page, size, hasMore: false, nearbyOnly: true };
+    if (area.kind === "bounds") {
+      return new Unmade(undefined, () => ({ items: [], page, size, hasMore: false, nearbyOnly: true }));
+    }
     const head: PageHead = { page, size, hasMore, nearbyOnly: true };
-    return signAnswer(briefsPage(accepted, head), pageSignature(accepted, head));
+    return new Unmade(pageSignature(accepted, head), () => briefsPage(accepted, head));
   }
   // Every page is signed (the grid asks its nearest list again every few seconds, the map its box).
   const head = { page, size, hasMore };
-  return signAnswer(briefsPage(accepted, head), pageSignature(accepted, head));
+  return new Unmade(pageSignature(accepted, head), () => briefsPage(accepted, head));
 }
 
 /**
  * The members a query accepted, in order: where each is, their record, when judged, and any brief
- * made then; and the page shown, `from` to `to`, with the ages of its members.
+ * made then; and the page shown, `from` to `to`.
  */
 interface Accepted {
   places: readonly NearbyItem[];
@@ -260,7 +274,6 @@ interface Accepted {
   made: readonly (ProfileBrief | undefined)[];
   from: number;
   to: number;
-  ages: readonly (number | null)[];
 }
 
 /** A page's fields besides its briefs. */
@@ -273,15 +286,15 @@ interface PageHead {
 
 /**
  * The page of the accepted members `from` to `to` as plain fields (`items` first, then the head's);
- * where it places no one, every distance is left out. Its briefs are made at once even when it is
- * sent as kept: an object whose items were made when first read (a getter) cost more to write than
- * the briefs it saved, since `JSON.stringify` leaves its fast path for every object under one with
- * an accessor.
+ * where it places no one, every distance is left out. Made only for a page not sent as kept
+ * (`Unmade`), and then its briefs at once: an object whose items were made when first read (a
+ * getter) cost more to write than the briefs it saved, since `JSON.stringify` leaves its fast path
+ * for every object under one with an accessor (decision 0198).
  */
 function briefsPage(a: Accepted, head: PageHead): BriefsPage {
   const items: ProfileBrief[] = [];
   for (let k = a.from; k < a.to; k++) {
-    const b = a.made[k] ?? briefOf(a.records[k], a.places[k], a.times[k], a.ages[k - a.from]);
+    const b = a.made[k] ?? briefOf(a.records[k], a.places[k], a.times[k]);
     items.push(head.nearbyOnly ? { ...b, distanceMeters: null } : b);
   }
   return { items, ...head };
@@ -290,8 +303,9 @@ function briefsPage(a: Accepted, head: PageHead): BriefsPage {
 /**
  * The signature of a page of briefs (kv/briefSignatures.ts): its paging and whether it places no
  * one (`nearbyOnly`), then each member's version and the figures of their brief that are not from
- * their record, in order, computed as `briefOf` computes them (`shownDistance`, the ages its briefs
- * are given, `isNewAt`).
+ * their record, in order, computed as `briefOf` computes them (`shownDistance`, `isNewAt`); for
+ * the age, the day it is judged on (with the birthdate, in the version, that is the age: `ageOf`).
+ * It reads each record's facts (`recordFacts`), not the record.
  */
 function pageSignature(a: Accepted, head: PageHead): Float64Array {
   const s = new Float64Array(4 + 7 * (a.to - a.from));
@@ -301,14 +315,14 @@ function pageSignature(a: Accepted, head: PageHead): Float64Array {
   s[3] = head.nearbyOnly ? 1 : 0;
   let i = 4;
   for (let k = a.from; k < a.to; k++) {
-    const p = a.records[k], at = a.places[k];
-    s[i++] = briefVersion(p);
+    const f = recordFacts(a.records[k]), at = a.places[k], t = a.times[k];
+    s[i++] = f.version;
     s[i++] = at.lat;
     s[i++] = at.lon;
     s[i++] = head.nearbyOnly ? -1 : shownDistance(at);
     s[i++] = at.tsUpdated;
-    s[i++] = a.ages[k - a.from] ?? -1;
-    s[i++] = isNewAt(p, a.times[k]) ? 1 : 0;
+    s[i++] = ageDayOf(t);
+    s[i++] = isNewSince(f.created, t) ? 1 : 0;
   }
   return s;
 }

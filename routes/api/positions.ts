@@ -23,14 +23,14 @@ import {
   DEFAULT_SIZES,
   mapView,
   mapViewText,
-  profileBriefs,
+  unmadeBriefs,
 } from "../../kv/briefs.ts";
 import { hit } from "../../kv/ratelimit.ts";
 import { briefRowsOf, MAP_PROFILE_CAP } from "../../domain/shapes/briefs.ts";
 import { config } from "../../config/config.ts";
 import { answer, answerWritten, routeStatus } from "../answer.ts";
 import { keepAnswer, keptAnswer, viewKey } from "../keptAnswers.ts";
-import { answerSignature, signedAs } from "../../kv/briefSignatures.ts";
+import { answerSignature, Unmade } from "../../kv/briefSignatures.ts";
 import type { ApiAnswer, ApiRoute } from "../../domain/contract.ts";
 import type { ParsedQuery } from "../../domain/requests.ts";
 
@@ -69,13 +69,14 @@ type BriefsParams = ParsedQuery<"GET /api/profile-briefs/nearest">;
  * Answers a discovery call: the caller first (401), then the parameters (400), the limit (429),
  * then `run` with the query in the store's terms, in a heavy view's turn when it answers `size`
  * members or more. `write` writes the answer's JSON as `JSON.stringify` would (the map's view is
- * written from rows kept with each member's profile: kv/briefs.ts).
+ * written from rows kept with each member's profile: kv/briefs.ts). An answer `run` gives unmade
+ * (kv/briefSignatures.ts `Unmade`) is made only when its bytes are not kept for its signature.
  */
 async function discovery<A, R extends ApiRoute>(
   c: Context<AppEnv>,
   route: R,
   parse: () => { area: A; q: BriefsParams },
-  run: (viewerId: string, area: A, query: BriefsQuery) => Promise<ApiAnswer<R>>,
+  run: (viewerId: string, area: A, query: BriefsQuery) => Promise<ApiAnswer<R> | Unmade<ApiAnswer<R>>>,
   size: (area: A, q: BriefsParams) => number,
   write: (body: ApiAnswer<R>) => string = JSON.stringify,
 ) {
@@ -95,13 +96,17 @@ async function discovery<A, R extends ApiRoute>(
     withPics: pics === "1",
   };
   const found = () =>
-    geo(() => run(caller.profileId, area, query)).then((page) => {
+    geo(() => run(caller.profileId, area, query)).then((got) => {
+      const unmade = got instanceof Unmade;
       // A view signed as it was made (kv/briefSignatures.ts) is sent as kept, if it is the same.
-      const signature = answerSignature(page);
-      if (signature === undefined) return answerWritten(c, route, page, write(page));
+      const signature = unmade ? got.signature : answerSignature(got);
+      const made = () => {
+        const page = unmade ? got.make() : got;
+        return answerWritten(c, route, page, write(page));
+      };
+      if (signature === undefined) return made();
       const key = viewKey(c, caller.profileId);
-      return keptAnswer(c, key, signature, routeStatus(route)) ??
-        keepAnswer(answerWritten(c, route, page, write(page)), key, signature);
+      return keptAnswer(c, key, signature, routeStatus(route)) ?? keepAnswer(made(), key, signature);
     });
   if (heavy) return heavyViews(found);
   const [counted, answered] = await Promise.allSettled([limited, found()]);
@@ -119,7 +124,7 @@ function briefs(
     | "GET /api/profile-briefs/by-sector/:sector",
   parse: () => { area: BriefsArea; q: BriefsParams },
 ) {
-  return discovery(c, route, parse, profileBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
+  return discovery(c, route, parse, unmadeBriefs, (area, q) => q.size ?? DEFAULT_SIZES[area.kind]);
 }
 
 export const positions = new Hono<AppEnv>()
@@ -171,8 +176,8 @@ export const positions = new Hono<AppEnv>()
         return { area: { kind: "bounds", bounds: { latMin, lonMin, latMax, lonMax } } as BriefsArea, q };
       },
       async (viewerId, area, query) => {
-        const page = await profileBriefs(viewerId, area, query);
-        return rows ? signedAs(briefRowsOf(page), page) : page;
+        const page = await unmadeBriefs(viewerId, area, query);
+        return rows ? page.as(briefRowsOf) : page;
       },
       (area, q) => q.size ?? DEFAULT_SIZES[area.kind],
     );
