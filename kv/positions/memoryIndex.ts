@@ -97,6 +97,9 @@ export class PositionIndex extends CellArena {
   readonly #goneVersions = new Map<string, string>();
   /** The last versionstamp applied, so a commit's many changes share one string. */
   #lastVs = "";
+  /** Changes made to this index so far (members placed or removed), and the count at each block id's last. */
+  #changes = 0;
+  readonly #blockChanged = new Map<number, number>();
 
   // --- sectors, interned for good (at most 64,800)
   readonly #sectorOf = new Map<string, number>();
@@ -158,6 +161,16 @@ export class PositionIndex extends CellArena {
     return slot < 0 ? this.#goneVersions.get(id) : this.#vers[slot];
   }
 
+  /** How many changes (a member placed or removed) this index has had: a stamp for `changedSince`. */
+  get changes(): number {
+    return this.#changes;
+  }
+
+  /** Did a member arrive in or leave the block `bid` (grid.ts) after the stamp `changes`? */
+  changedSince(bid: number, changes: number): boolean {
+    return (this.#blockChanged.get(bid) ?? 0) > changes;
+  }
+
   /** The slot of a visible member, or -1. */
   slotOf(profileId: string): number {
     return this.#idt.get(profileId);
@@ -175,6 +188,9 @@ export class PositionIndex extends CellArena {
   }
   lonAt(p: number): number {
     return this.a[p * E + LON];
+  }
+  untilAt(p: number): number {
+    return this.a[p * E + UNTIL];
   }
   /** The interned number of a sector key (-1: no member was ever in it); see `sectorAt`. */
   sectorId(key: string): number {
@@ -264,6 +280,7 @@ export class PositionIndex extends CellArena {
   #attach(slot: number, lat: number, lon: number, ts: number, until: number, sector: number): void {
     const row = cellRow(lat), col = cellCol(lon);
     const bid = (row >> BLOCK_SHIFT) * BLOCK_COLS + (col >> BLOCK_SHIFT);
+    this.#blockChanged.set(bid, ++this.#changes);
     let b = this.blockOf.get(bid);
     if (b === undefined) b = this.newBlock(bid);
     const inBlock = (row & BLOCK_MASK) * BLOCK_SIDE + (col & BLOCK_MASK);
@@ -292,6 +309,7 @@ export class PositionIndex extends CellArena {
       this.pos[this.ai[p * IE + I_SLOT]] = p;
     }
     const b = this.cBlock[c];
+    this.#blockChanged.set(this.bId[b], ++this.#changes);
     if (this.cCount[c] === 0) this.dropCell(c);
     if (--this.bCount[b] === 0) this.dropBlock(b);
     this.#sCount[this.#sec[slot]]--;

@@ -15,6 +15,7 @@ import { now } from "../clock.ts";
 import { GeoInputError, isLat, isLon, type LatLon, parseSectorKey } from "../../domain/geo.ts";
 import type { Region } from "./types.ts";
 import { aToMeters } from "./geoMath.ts";
+import { blocksWithin, KEEP_MIN_NEED, keepSearch, keptSearch } from "./keptSearches.ts";
 import { ownView } from "./records.ts";
 import type { StoreState } from "./state.ts";
 import {
@@ -79,11 +80,17 @@ async function viewerPoint(s: StoreState, viewerId: string): Promise<LatLon | nu
   return null;
 }
 
-/** One page of the members of `region` nearest to `from`, the viewer and unaccepted ones left out. */
+/**
+ * One page of the members of `region` (named `regionKey`) nearest to `from`, the viewer and
+ * unaccepted ones left out. A large page without a filter of the caller's is kept while nothing
+ * near enough to change it did (keptSearches.ts), and given again then: a page is shared, read
+ * only by its callers.
+ */
 function run(
   s: StoreState,
   from: LatLon,
   region: Region,
+  regionKey: string,
   viewerId: string,
   o: QueryOptions,
   page: number,
@@ -92,11 +99,17 @@ function run(
   const need = (page + 1) * size;
   if (need > MAX_RESULT_DEPTH) return { items: [], hasMore: false };
   const { exclude, filter } = o;
+  const index = s.index, self = index.slotOf(viewerId), t = now();
+  const key = filter === undefined && need >= KEEP_MIN_NEED
+    ? `${regionKey} ${from.lat} ${from.lon} ${self} ${page} ${size}`
+    : undefined;
+  const again = key === undefined ? undefined : keptSearch(key, index, exclude, t);
+  if (again !== undefined) return again;
+  const changes = index.changes;
   const accept = exclude === undefined && filter === undefined
     ? null
     : (id: string) => (exclude === undefined || !exclude.has(id)) && (filter === undefined || filter(id));
-  const index = s.index;
-  const top = index.search(from.lat, from.lon, region, need + 1, now(), index.slotOf(viewerId), accept);
+  const top = index.search(from.lat, from.lon, region, need + 1, t, self, accept);
   const end = Math.min(top.a.length, need);
   const items: NearbyItem[] = [];
   for (let i = page * size; i < end; i++) {
@@ -109,7 +122,15 @@ function run(
       tsUpdated: index.tsAt(slot),
     });
   }
-  return { items, hasMore: top.a.length > need };
+  const found = { items, hasMore: top.a.length > need };
+  // Kept only when the page and one more were found: the last one's distance bounds what may change it.
+  if (key !== undefined && top.a.length > need) {
+    let until = Infinity;
+    for (let i = 0; i < top.a.length; i++) until = Math.min(until, index.untilAt(top.m[i]));
+    const blocks = blocksWithin(from.lat, from.lon, aToMeters(top.a[top.a.length - 1]));
+    if (blocks !== null) keepSearch(key, index, changes, exclude, blocks, t, until, found, items.length + 1);
+  }
+  return found;
 }
 
 /** See the module function `nearest`. */
@@ -130,7 +151,7 @@ export async function nearest(s: StoreState, viewerId: string, o: QueryOptions =
     lonMax: lonMin + width,
     test: (lat, lon) => lat >= latMin && lat <= latMax && ((lon - lonMin) % 360 + 360) % 360 <= width,
   };
-  return run(s, from, region, viewerId, o, page, size);
+  return run(s, from, region, "nearest", viewerId, o, page, size);
 }
 
 /** See the module function `byBounds`. */
@@ -158,7 +179,7 @@ export async function byBounds(s: StoreState, q: BoundsQuery, viewerId: string):
     lonMax,
     test: (lat, lon) => lat >= latMin && lat <= latMax && lon >= lonMin && lon <= lonMax,
   };
-  return run(s, from, region, viewerId, q, page, size);
+  return run(s, from, region, `bounds ${latMin} ${lonMin} ${latMax} ${lonMax}`, viewerId, q, page, size);
 }
 
 /** See the module function `bySector`. */
@@ -184,7 +205,7 @@ export async function bySector(
     lonMax: sw.lon + 1,
     test: (_lat, _lon, slot) => index.sectorAt(slot) === sectorId,
   };
-  return run(s, from, region, viewerId, o, page, size);
+  return run(s, from, region, `sector ${key}`, viewerId, o, page, size);
 }
 
 /** See the module function `aggregates`. */

@@ -1,0 +1,147 @@
+/**
+ * Large searches' answers kept while nothing near enough to change them did (decision 0206): the
+ * map asks a member's box of 800 again every 15 s, and while nobody within the 801st member's
+ * distance of the viewer arrived, left, moved or expired, the index gives the same members in the
+ * same order. A search of 801 in a dense box (nearest.ts) is most of what such a view costs asked
+ * again, when its bytes are kept (routes/keptAnswers.ts); checking that it stands is a few dozen
+ * lookups.
+ *
+ * An answer is kept with the index it came from and that index's change count then
+ * (memoryIndex.ts `changes`); the blocks of the grid (grid.ts) that hold every point within the
+ * distance of its last member from the viewer (the one that tells whether more follow), with a
+ * margin; the members left out (blocks, withdrawals: the same members, not the same set object);
+ * and the first time one of its members' shown points expires. It is given again while none of
+ * those blocks changed since, the members left out are the same and that time has not come. A
+ * change further away can neither bring a member in nor take one out: anyone who arrives further
+ * than the last member is behind them, and anyone who leaves from further was not in the answer.
+ * The key holds everything else the answer is found from: the region, the viewer's point and own
+ * slot, the paging. An answer that did not fill its page (the region ran out) is not kept: its
+ * region, not a distance, bounds what may change it.
+ *
+ * Memory: at most `MAX_KEPT_ITEMS` members' items over every kept answer (about 60 bytes each, the
+ * ids shared with the index), the answers asked least lately dropped first.
+ */
+
+import { METERS_PER_DEGREE } from "../../domain/geo.ts";
+import { RAD } from "./geoMath.ts";
+import { BLOCK_COLS, BLOCK_DEG, BLOCK_ROWS } from "./grid.ts";
+import type { PositionIndex } from "./memoryIndex.ts";
+import type { NearbyPage } from "./types.ts";
+
+/** Members' items kept over every answer: 500 views of 800 (a city's members each on their map). */
+export const MAX_KEPT_ITEMS = 500_000;
+/** Only answers of at least this many members are kept (a smaller search costs less than keeping it). */
+export const KEEP_MIN_NEED = 100;
+/** An answer whose checked blocks would be more than this is not kept (checking it would cost too much). */
+const MAX_BLOCKS = 400;
+/** Past this latitude the blocks near a point are not worth bounding: nothing is kept. */
+const MAX_ABS_LAT = 80;
+
+interface Kept {
+  index: PositionIndex;
+  changes: number;
+  /** Block ids within reach (see the top). */
+  blocks: Int32Array;
+  exclude: ReadonlySet<string> | undefined;
+  /** When it was found (an answer is not given for an earlier time: members expired then were not), and
+   * the first time one of its members' shown points expires. */
+  at: number;
+  until: number;
+  page: NearbyPage;
+  /** Items it holds (the answer's, and the one that tells whether more follow). */
+  items: number;
+}
+
+const kept = new Map<string, Kept>();
+let keptItems = 0;
+
+function drop(key: string): void {
+  const k = kept.get(key);
+  if (!k) return;
+  kept.delete(key);
+  keptItems -= k.items;
+}
+
+/** Whether two sets of members left out hold the same members (none: an empty set). */
+function sameMembers(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined): boolean {
+  if (a === b) return true;
+  if ((a?.size ?? 0) !== (b?.size ?? 0)) return false;
+  if (a === undefined || b === undefined) return true;
+  for (const id of b) if (!a.has(id)) return false;
+  return true;
+}
+
+/** The answer kept for `key` if it still stands in `index` at `t` with `exclude` left out (see the top). */
+export function keptSearch(
+  key: string,
+  index: PositionIndex,
+  exclude: ReadonlySet<string> | undefined,
+  t: number,
+): NearbyPage | undefined {
+  const k = kept.get(key);
+  if (k === undefined) return undefined;
+  let stands = k.index === index && t >= k.at && t < k.until && sameMembers(k.exclude, exclude);
+  for (let i = 0; stands && i < k.blocks.length; i++) stands = !index.changedSince(k.blocks[i], k.changes);
+  if (!stands) {
+    drop(key);
+    return undefined;
+  }
+  kept.delete(key);
+  kept.set(key, k);
+  return k.page;
+}
+
+/**
+ * The ids of the grid's blocks that hold every point within `meters` of (lat, lon), with a margin
+ * (a quarter more, and a block each way); null when that is too many blocks or too near a pole.
+ */
+export function blocksWithin(lat: number, lon: number, meters: number): Int32Array | null {
+  const r = 1.25 * meters;
+  const dLat = r / METERS_PER_DEGREE;
+  const latLo = lat - dLat, latHi = lat + dLat;
+  if (!(Math.abs(latLo) <= MAX_ABS_LAT && Math.abs(latHi) <= MAX_ABS_LAT)) return null;
+  const dLon = r / (METERS_PER_DEGREE * Math.cos(Math.max(Math.abs(latLo), Math.abs(latHi)) * RAD));
+  const r0 = Math.floor((latLo + 90) / BLOCK_DEG) - 1, r1 = Math.floor((latHi + 90) / BLOCK_DEG) + 1;
+  const c0 = Math.floor((lon - dLon + 180) / BLOCK_DEG) - 1, c1 = Math.floor((lon + dLon + 180) / BLOCK_DEG) + 1;
+  const n = (r1 - r0 + 1) * (c1 - c0 + 1);
+  if (!(n <= MAX_BLOCKS) || c1 - c0 + 1 >= BLOCK_COLS || r0 < 0 || r1 >= BLOCK_ROWS) return null;
+  const out = new Int32Array(n);
+  let i = 0;
+  for (let row = r0; row <= r1; row++) {
+    for (let col = c0; col <= c1; col++) out[i++] = row * BLOCK_COLS + ((col % BLOCK_COLS) + BLOCK_COLS) % BLOCK_COLS;
+  }
+  return out;
+}
+
+/**
+ * Keeps `page`, found in `index` (at its change count `changes`) with `exclude` left out, for
+ * `key` at `at`: `blocks` are those within reach of its last member (`blocksWithin`), `until` the
+ * first expiry of its members, `items` how many members it holds.
+ */
+export function keepSearch(
+  key: string,
+  index: PositionIndex,
+  changes: number,
+  exclude: ReadonlySet<string> | undefined,
+  blocks: Int32Array,
+  at: number,
+  until: number,
+  page: NearbyPage,
+  items: number,
+): void {
+  drop(key);
+  kept.set(key, { index, changes, blocks, exclude, at, until, page, items });
+  keptItems += items;
+  while (keptItems > MAX_KEPT_ITEMS && kept.size > 0) drop(kept.keys().next().value!);
+}
+
+/** Forgets every kept search (tests). */
+export function forgetKeptSearches(): void {
+  kept.clear();
+  keptItems = 0;
+}
+
+/** How many searches are kept (tests). */
+export function keptSearchCount(): number {
+  return kept.size;
+}
