@@ -6,8 +6,8 @@
  * again, when its bytes are kept (routes/keptAnswers.ts); checking that it stands is a few dozen
  * lookups.
  *
- * An answer is kept with the index it came from and that index's change count then
- * (memoryIndex.ts `changes`); the blocks of the grid (grid.ts) that hold every point within the
+ * An answer is kept with the index's change count then (memoryIndex.ts `changes`; answers of an
+ * index a full load replaced all go); the blocks of the grid (grid.ts) that hold every point within the
  * distance of its last member from the viewer (the one that tells whether more follow), with a
  * margin; the members left out (blocks, withdrawals: the same members, not the same set object);
  * and the first time one of its members' shown points expires. It is given again while none of
@@ -38,7 +38,7 @@ const MAX_BLOCKS = 400;
 const MAX_ABS_LAT = 80;
 
 interface Kept {
-  index: PositionIndex;
+  /** The index's change count when it was found. */
   changes: number;
   /** Block ids within reach (see the top). */
   blocks: Int32Array;
@@ -54,6 +54,14 @@ interface Kept {
 
 const kept = new Map<string, Kept>();
 let keptItems = 0;
+/** The index the kept answers came from: when another replaces it (a full load), they all go, and with them the old index. */
+let keptIndex: PositionIndex | null = null;
+
+function sameIndex(index: PositionIndex): void {
+  if (index === keptIndex) return;
+  forgetKeptSearches();
+  keptIndex = index;
+}
 
 function drop(key: string): void {
   const k = kept.get(key);
@@ -78,9 +86,10 @@ export function keptSearch(
   exclude: ReadonlySet<string> | undefined,
   t: number,
 ): NearbyPage | undefined {
+  sameIndex(index);
   const k = kept.get(key);
   if (k === undefined) return undefined;
-  let stands = k.index === index && t >= k.at && t < k.until && sameMembers(k.exclude, exclude);
+  let stands = t >= k.at && t < k.until && sameMembers(k.exclude, exclude);
   for (let i = 0; stands && i < k.blocks.length; i++) stands = !index.changedSince(k.blocks[i], k.changes);
   if (!stands) {
     drop(key);
@@ -129,16 +138,18 @@ export function keepSearch(
   page: NearbyPage,
   items: number,
 ): void {
+  sameIndex(index);
   drop(key);
-  kept.set(key, { index, changes, blocks, exclude, at, until, page, items });
+  kept.set(key, { changes, blocks, exclude, at, until, page, items });
   keptItems += items;
   while (keptItems > MAX_KEPT_ITEMS && kept.size > 0) drop(kept.keys().next().value!);
 }
 
-/** Forgets every kept search (tests). */
+/** Forgets every kept search (a new index; tests). */
 export function forgetKeptSearches(): void {
   kept.clear();
   keptItems = 0;
+  keptIndex = null;
 }
 
 /** How many searches are kept (tests). */
