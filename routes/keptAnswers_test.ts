@@ -12,10 +12,14 @@ import { takeAction } from "../kv/moderation.ts";
 import { now, resetClock, shiftClock } from "../kv/clock.ts";
 import { SHOWN_REFRESH_MS } from "../kv/positions/types.ts";
 import { forgetKeptAnswers, keptAnswerCounts } from "./keptAnswers.ts";
+import { forgetKeptSearches, keptSearchCount } from "../kv/positions/keptSearches.ts";
+import { newId } from "../kv/ids.ts";
 import { stopCompressThread } from "./compression.ts";
 
 const PHX = { lat: 33.4484, lon: -112.074 };
 const BOX = "latMin=33&lonMin=-113&latMax=34&lonMax=-111";
+/** A box around Phoenix's members (the nearest list's test). */
+const NEAR_BOX = "latMin=33.3&lonMin=-112.2&latMax=33.6&lonMax=-111.9";
 
 /** `n` members' profile ids, each made with an account of their own (emails `${prefix}<i>@test.invalid`). */
 async function profiles(prefix: string, n: number): Promise<string[]> {
@@ -148,6 +152,15 @@ Deno.test("kept answers - the nearest list is sent as kept only while nothing it
       });
       assert.equal(like.status, 200, like.text);
     }
+    // Members without a profile further out across a box around them: none is listed, but a box of
+    // 100 finds them, so its search fills its page and is kept (kv/positions/keptSearches.ts).
+    await importPositions(Array.from({ length: 200 }, (_, i) => ({
+      profileId: newId(),
+      lat: PHX.lat + 0.04 + (i % 20) * 0.002,
+      lon: PHX.lon - 0.05 + Math.floor(i / 20) * 0.005,
+      use: "OVERRIDE" as const,
+      hide: false,
+    })));
     // A birthday tomorrow: a day later every member is a year older (28 years back: a 29 February
     // tomorrow is one then too).
     const tomorrow = new Date(Date.now() + 24 * 3_600_000);
@@ -159,16 +172,25 @@ Deno.test("kept answers - the nearest list is sent as kept only while nothing it
       "/api/profile-briefs/nearest?page=1&size=10",
       "/api/profile-briefs/nearest?online=1",
       "/api/profile-briefs/nearest?likes=iLikedProfile",
+      `/api/profile-briefs/by-bounds?${NEAR_BOX}&size=100`,
+      `/api/profile-briefs/by-bounds?${NEAR_BOX}&size=100&form=rows`,
     ];
     const last = new Map<string, unknown>();
     /** Asks every list; each must be what is written anew. Returns which changed since the last step. */
     const step = async (accept = "gzip, deflate, br") => {
       const changed: string[] = [];
+      // Every list as sent first (searches kept since the last step included), then each written anew.
+      const sent: unknown[] = [];
       for (const path of lists) {
         const headers = { cookie: viewer.cookie, "accept-encoding": accept, "accept-language": "de" };
         const res = await t.app.request(`http://localhost${path}`, { headers });
         assert.equal(res.status, 200);
-        const body = JSON.parse(await decoded(res));
+        sent.push(JSON.parse(await decoded(res)));
+      }
+      for (const [i, path] of lists.entries()) {
+        const body = sent[i];
+        // Written anew from a search made anew, not a kept one.
+        forgetKeptSearches();
         const plain = await t.call("GET", path, { cookie: viewer.cookie });
         assert.deepEqual(body, plain.data, `${path}: the answer sent is the one written anew`);
         if (last.has(path) && JSON.stringify(last.get(path)) !== JSON.stringify(body)) changed.push(path);
@@ -177,9 +199,18 @@ Deno.test("kept answers - the nearest list is sent as kept only while nothing it
       return changed;
     };
     const ids = () => (last.get(lists[0]) as { items: { profileId: string }[] }).items.map((b) => b.profileId);
+    /** The members a list shows, as objects or as rows. */
+    const members = (body: unknown) => {
+      const b = body as { items?: { profileId: string }[]; rows?: string[][] };
+      return b.items?.map((m) => m.profileId) ?? b.rows!.map((r) => r[0]);
+    };
 
     await step();
     assert.equal(ids().length, 30);
+    assert.equal(members(last.get(lists[4])).length, 41, "the box lists everyone but the viewer");
+    assert.deepEqual(members(last.get(lists[5])), members(last.get(lists[4])));
+    await step();
+    assert.ok(keptSearchCount() > 0, "the box's search is kept");
     const [listed] = ids().filter((id) => crowd.indexOf(id) >= 10);
     // Asked again unchanged (in another encoding, another language): every list is the kept one.
     const sent = keptAnswerCounts().sent;
@@ -192,10 +223,7 @@ Deno.test("kept answers - the nearest list is sent as kept only while nothing it
 
     const all = lists, online = [lists[2]], liked = [lists[3]];
     /** The lists that show `id` now. */
-    const showing = (id: string) =>
-      lists.filter((path) =>
-        (last.get(path) as { items: { profileId: string }[] }).items.some((b) => b.profileId === id)
-      );
+    const showing = (id: string) => lists.filter((path) => members(last.get(path)).includes(id));
     const like = (who: { cookie: string; profileId: string }, id: string, blocked = false) =>
       t.call("PUT", "/api/profile-like", {
         cookie: who.cookie,
