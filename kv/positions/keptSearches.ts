@@ -27,13 +27,17 @@ import { RAD } from "./geoMath.ts";
 import { BLOCK_COLS, BLOCK_DEG, BLOCK_ROWS } from "./grid.ts";
 import type { PositionIndex } from "./memoryIndex.ts";
 import type { NearbyPage } from "./types.ts";
+import type { Bounds } from "../../domain/geo.ts";
 
 /** Members' items kept over every answer: 500 views of 800 (a city's members each on their map). */
 export const MAX_KEPT_ITEMS = 500_000;
 /** Only answers of at least this many members are kept (a smaller search costs less than keeping it). */
 export const KEEP_MIN_NEED = 100;
-/** An answer whose checked blocks would be more than this is not kept (checking it would cost too much). */
-const MAX_BLOCKS = 400;
+/**
+ * An answer whose checked blocks would be more than this is not kept: checking a block is a map
+ * lookup, so this many cost a small part of the search they save.
+ */
+const MAX_BLOCKS = 1024;
 /** Past this latitude the blocks near a point are not worth bounding: nothing is kept. */
 const MAX_ABS_LAT = 80;
 
@@ -102,17 +106,28 @@ export function keptSearch(
 
 /**
  * The ids of the grid's blocks that hold every point within `meters` of (lat, lon), with a margin
- * (a quarter more, and a block each way); null when that is too many blocks or too near a pole.
+ * (a quarter more, and a block each way), of those that may hold a point of `region` (a member
+ * who arrives in it or leaves it changes a block in it); null when that is too many blocks or too
+ * near a pole.
  */
-export function blocksWithin(lat: number, lon: number, meters: number): Int32Array | null {
+export function blocksWithin(lat: number, lon: number, meters: number, region: Bounds): Int32Array | null {
   const r = 1.25 * meters;
   const dLat = r / METERS_PER_DEGREE;
   const latLo = lat - dLat, latHi = lat + dLat;
   if (!(Math.abs(latLo) <= MAX_ABS_LAT && Math.abs(latHi) <= MAX_ABS_LAT)) return null;
   const dLon = r / (METERS_PER_DEGREE * Math.cos(Math.max(Math.abs(latLo), Math.abs(latHi)) * RAD));
-  const r0 = Math.floor((latLo + 90) / BLOCK_DEG) - 1, r1 = Math.floor((latHi + 90) / BLOCK_DEG) + 1;
-  const c0 = Math.floor((lon - dLon + 180) / BLOCK_DEG) - 1, c1 = Math.floor((lon + dLon + 180) / BLOCK_DEG) + 1;
-  const n = (r1 - r0 + 1) * (c1 - c0 + 1);
+  const blockOf = (deg: number) => Math.floor(deg / BLOCK_DEG);
+  const r0 = Math.max(blockOf(latLo + 90), blockOf(region.latMin + 90)) - 1;
+  const r1 = Math.min(blockOf(latHi + 90), blockOf(region.latMax + 90)) + 1;
+  let c0 = blockOf(lon - dLon + 180) - 1, c1 = blockOf(lon + dLon + 180) + 1;
+  // The region's columns where they overlap these in the same turn (else all of these: a region
+  // across the date line from the viewer is not cut).
+  const rc0 = blockOf(region.lonMin + 180) - 1, rc1 = blockOf(region.lonMax + 180) + 1;
+  if (rc0 <= c1 && rc1 >= c0) {
+    c0 = Math.max(c0, rc0);
+    c1 = Math.min(c1, rc1);
+  }
+  const n = Math.max(0, r1 - r0 + 1) * (c1 - c0 + 1);
   if (!(n <= MAX_BLOCKS) || c1 - c0 + 1 >= BLOCK_COLS || r0 < 0 || r1 >= BLOCK_ROWS) return null;
   const out = new Int32Array(n);
   let i = 0;

@@ -127,7 +127,7 @@ function run(
   if (key !== undefined && top.a.length > need) {
     let until = Infinity;
     for (let i = 0; i < top.a.length; i++) until = Math.min(until, index.untilAt(top.m[i]));
-    const blocks = blocksWithin(from.lat, from.lon, aToMeters(top.a[top.a.length - 1]));
+    const blocks = blocksWithin(from.lat, from.lon, aToMeters(top.a[top.a.length - 1]), region);
     if (blocks !== null) keepSearch(key, index, changes, exclude, blocks, t, until, found, items.length + 1);
   }
   return found;
