@@ -71,6 +71,11 @@ export function ageDayOf(at: number): number {
   return Math.floor(at / DAY_MS);
 }
 
+/** When the UTC day of `at` ends (the next `ageDayOf` begins), ms since the epoch. */
+export function ageDayEnd(at: number): number {
+  return (ageDayOf(at) + 1) * DAY_MS;
+}
+
 function yearsTo(birthdate: string, day: { y: number; md: number }): number | null {
   if (!BIRTHDATE.test(birthdate)) return null;
   const y = Number(birthdate.slice(0, 4)), md = Number(birthdate.slice(5, 7)) * 100 + Number(birthdate.slice(8, 10));

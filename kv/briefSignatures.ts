@@ -123,6 +123,7 @@ export function signedAs<T extends object>(answer: T, from: object): T {
 
 /** Whether two signatures are the same. */
 export function sameSignature(a: Float64Array, b: Float64Array): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

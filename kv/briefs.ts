@@ -16,7 +16,7 @@ import { briefVersion, recordFacts, signAnswer, signedAs, Unmade } from "./brief
 import { setNewest } from "../domain/newest.ts";
 import { now } from "./clock.ts";
 import { memberAtRisk } from "./safety.ts";
-import { ageDayOf, ageOf } from "../domain/age.ts";
+import { ageDayEnd, ageDayOf, ageOf } from "../domain/age.ts";
 import { blockedSet } from "./blocks.ts";
 import { likeSets, ratedAmong } from "./likes.ts";
 import { presenceOf } from "./presence.ts";
@@ -209,8 +209,11 @@ export async function unmadeBriefs(
   const places: NearbyItem[] = [], records: Profile[] = [], times: number[] = [];
   /** The briefs made to judge a filter, by place in `places` (reused for the page). */
   const made: ProfileBrief[] = [];
+  /** The one search found, while every member it found is accepted, in order (`signed`). */
+  let whole: NearbyPage | undefined;
   for (let k = 0; places.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
     const found = await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
+    whole = k === 0 ? found : undefined;
     // Without an attribute filter a candidate with a profile is accepted: read only as many as the
     // page still needs (a swipe deck's chunk is larger than its page), then more if some drop out.
     // Each further read is twice the last (many rated members in a row: few round trips).
@@ -232,7 +235,9 @@ export async function unmadeBriefs(
       const t = now();
       for (let j = 0; j < candidates.length; j++) {
         const it = candidates[j], p = read[j];
-        if (!p || !hasAllCharacteristics(p.characteristics, chars)) continue;
+        // No characteristic asked: the record's field is not read (a field of hundreds of records
+        // read from the store, each with its own set of fields, is a slow read).
+        if (!p || (chars.length > 0 && !hasAllCharacteristics(p.characteristics, chars))) continue;
         if (presence && !presence[it.profileId]?.online) continue;
         if (attributeFilter) {
           const b = briefOf(p, it, t);
@@ -246,6 +251,7 @@ export async function unmadeBriefs(
     }
     if (!found.hasMore) break;
   }
+  if (whole !== undefined && places.length !== whole.items.length) whole = undefined;
   // A page past the last member is empty.
   const from = page * size, to = Math.max(from, Math.min(places.length, (page + 1) * size));
   const accepted: Accepted = { places, records, times, made, from, to };
@@ -256,11 +262,50 @@ export async function unmadeBriefs(
       return new Unmade(undefined, () => ({ items: [], page, size, hasMore: false, nearbyOnly: true }));
     }
     const head: PageHead = { page, size, hasMore, nearbyOnly: true };
-    return new Unmade(pageSignature(accepted, head), () => briefsPage(accepted, head));
+    return new Unmade(signed(whole, accepted, head), () => briefsPage(accepted, head));
   }
   // Every page is signed (the grid asks its nearest list again every few seconds, the map its box).
   const head = { page, size, hasMore };
-  return new Unmade(pageSignature(accepted, head), () => briefsPage(accepted, head));
+  return new Unmade(signed(whole, accepted, head), () => briefsPage(accepted, head));
+}
+
+/**
+ * A page's signature given again (decision 0205), by the search page it was made from whole (every
+ * member found accepted, in order): a search kept (kv/positions/keptSearches.ts) is the same
+ * object, with the same places; while the records are the same objects too (kept, kv/kept.ts), the
+ * head is the same and the time is before the day ends and before any member's new mark ends, the
+ * signature is the same, and is the same object (the kept answer's, compared at once).
+ */
+const signedPages = new WeakMap<
+  NearbyPage,
+  { records: readonly Profile[]; head: PageHead; from: number; to: number; at: number; until: number; s: Float64Array }
+>();
+
+/** `pageSignature(a, head)`, given again where it stands (`signedPages`) when `whole` is the search it was all made from. */
+function signed(whole: NearbyPage | undefined, a: Accepted, head: PageHead): Float64Array {
+  if (whole === undefined || a.to === a.from) return pageSignature(a, head);
+  const t = a.times[a.from];
+  const was = signedPages.get(whole);
+  if (
+    was !== undefined && t >= was.at && t < was.until && was.from === a.from && was.to === a.to &&
+    was.head.page === head.page && was.head.size === head.size && was.head.hasMore === head.hasMore &&
+    was.head.nearbyOnly === head.nearbyOnly && sameRecords(was.records, a.records)
+  ) return was.s;
+  const s = pageSignature(a, head);
+  let until = ageDayEnd(t);
+  for (let k = a.from; k < a.to; k++) {
+    const created = recordFacts(a.records[k]).created;
+    if (isNewSince(created, t)) until = Math.min(until, created + NEW_MEMBER_MS);
+  }
+  signedPages.set(whole, { records: a.records, head, from: a.from, to: a.to, at: t, until, s });
+  return s;
+}
+
+/** Whether two lists hold the same record objects, in order. */
+function sameRecords(x: readonly Profile[], y: readonly Profile[]): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 /**
