@@ -229,7 +229,8 @@ export async function unmadeBriefs(
       const ids = candidates.map((it) => it.profileId);
       // The records as one list in the candidates' order: no map filled and looked up again.
       const [read, presence] = await Promise.all([
-        discoveryProfileList(ids),
+        // Under the search page they are from: asked again, a kept page's records are not looked up again.
+        discoveryProfileList(ids, found),
         q.online ? presenceOf(viewerId, ids) : Promise.resolve(null),
       ]);
       const t = now();
@@ -303,6 +304,7 @@ function signed(whole: NearbyPage | undefined, a: Accepted, head: PageHead): Flo
 
 /** Whether two lists hold the same record objects, in order. */
 function sameRecords(x: readonly Profile[], y: readonly Profile[]): boolean {
+  if (x === y) return true;
   if (x.length !== y.length) return false;
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
   return true;

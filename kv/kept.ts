@@ -20,7 +20,6 @@
 
 import { kv } from "./db.ts";
 import { addEvent, type EventBus, eventBus } from "./events.ts";
-import { setNewest } from "../domain/newest.ts";
 import { detached } from "./roundTrips.ts";
 
 /** A change on any instance stops being served from another's kept copy within this time. */
@@ -55,6 +54,8 @@ interface Entry {
   value: unknown;
   /** When (performance.now()) the read that gave it began. */
   at: number;
+  /** Taken out of its map (forgotten, replaced, dropped, found past its life): never used again. */
+  gone: boolean;
 }
 
 interface Kept {
@@ -87,7 +88,15 @@ function forgetIn(k: Kept, name: KeptName, ids: readonly string[]): void {
   k.forgotAt.set(name, performance.now());
   const m = k.entries.get(name);
   if (!m) return;
-  for (const id of ids) m.delete(id);
+  for (const id of ids) takeOut(m, id);
+}
+
+/** Takes `id`'s entry out of `m`, marked gone. */
+function takeOut(m: Map<string, Entry>, id: string): void {
+  const e = m.get(id);
+  if (e === undefined) return;
+  e.gone = true;
+  m.delete(id);
 }
 
 /** The kept copy of `name` `id`, if it may still be used; undefined when none (or not keeping). */
@@ -119,10 +128,47 @@ function copyIn<T>(m: Map<string, Entry>, id: string, t: number, ttl: number): T
   const e = m.get(id);
   if (!e) return undefined;
   if (t - e.at > ttl) {
-    m.delete(id);
+    takeOut(m, id);
     return undefined;
   }
   return e.value as T;
+}
+
+/** Kept entries of one name as `keptEntries` gives them, and the map of kept copies they are from. */
+export interface KeptEntries {
+  readonly from: ReadonlyMap<string, Entry> | undefined;
+  /** By id as asked: undefined where none may be used. */
+  readonly entries: readonly (Readonly<Entry> | undefined)[];
+}
+
+/**
+ * The kept entries of `name` for `ids` (as `keptCopies` finds them), to be checked again later
+ * with `stillKept` instead of looked up again: a view asked again of the same hundreds of members
+ * (kv/briefs.ts) checks each entry it holds rather than looking each id up in a map of tens of
+ * thousands.
+ */
+export function keptEntries(name: KeptName, ids: readonly string[]): KeptEntries {
+  const t = performance.now();
+  const m = usable(name, t);
+  if (!m) return { from: undefined, entries: new Array(ids.length) };
+  const ttl = KEPT[name].ttlMs;
+  return { from: m, entries: ids.map((id) => copyIn(m, id, t, ttl) === undefined ? undefined : m.get(id)) };
+}
+
+/**
+ * Whether every one of `kept`'s entries (`keptEntries` of `name`) may still be used now, as a
+ * lookup of its id would find it: this instance's kept copies of `name` are the ones they are
+ * from and still in use, and none of them was forgotten, replaced, dropped or is past its life.
+ */
+export function stillKept(name: KeptName, kept: KeptEntries): boolean {
+  const t = performance.now();
+  if (kept.from === undefined || usable(name, t) !== kept.from) return false;
+  const ttl = KEPT[name].ttlMs;
+  for (let i = 0; i < kept.entries.length; i++) {
+    const e = kept.entries[i];
+    if (e === undefined || e.gone || t - e.at > ttl) return false;
+  }
+  return true;
 }
 
 /** When a read to keep begins: pass it to `keep` (a forget after it means the read may be stale). */
@@ -145,7 +191,9 @@ export function keep(name: KeptName, id: string, value: unknown, began: number):
   if (!k || (k.forgotAt.get(name) ?? -Infinity) >= began) return;
   let m = k.entries.get(name);
   if (!m) k.entries.set(name, m = new Map());
-  setNewest(m, id, { value, at: began }, KEPT[name].max);
+  takeOut(m, id);
+  m.set(id, { value, at: began, gone: false });
+  while (m.size > KEPT[name].max) takeOut(m, m.keys().next().value!);
 }
 
 /** `load()`'s answer for `name` `id`, kept: the kept copy when it may be used, else read and kept. */

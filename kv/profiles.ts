@@ -12,7 +12,10 @@ import {
   keepingReads,
   keptCopies,
   keptCopy,
+  type KeptEntries,
+  keptEntries,
   readBegins,
+  stillKept,
 } from "./kept.ts";
 import type { Profile, ProfileChange } from "../domain/shapes/profiles.ts";
 
@@ -159,18 +162,39 @@ export async function discoveryProfiles(ids: readonly string[], into: Map<string
 }
 
 /**
+ * The kept entries of the last list asked under each key (`discoveryProfileList`), with its ids
+ * and records: asked again, each entry is checked (kv/kept.ts `stillKept`), not looked up again.
+ */
+const listsKept = new WeakMap<object, { ids: readonly string[]; kept: KeptEntries; records: Profile[] }>();
+
+/**
  * `discoveryProfiles` of `ids` as a list in their order (null for none): the kept copies looked up
  * once, and only the others read. For a view that takes every profile once (a map view of 600
- * members: no map filled and looked up again per member).
+ * members: no map filled and looked up again per member). Given a `key` (the search page the ids
+ * are from, kv/briefs.ts), a list of the same ids asked again under it while every copy is still
+ * kept is the same list of the same records, found without a lookup (decision 0205).
  */
-export async function discoveryProfileList(ids: readonly string[]): Promise<(Profile | null)[]> {
-  const copies = keptCopies<Profile>("profile", ids);
+export async function discoveryProfileList(ids: readonly string[], key?: object): Promise<(Profile | null)[]> {
+  const was = key === undefined ? undefined : listsKept.get(key);
+  if (was !== undefined && sameIds(was.ids, ids) && stillKept("profile", was.kept)) return was.records;
+  const kept = keptEntries("profile", ids);
+  const copies = kept.entries.map((e) => e?.value as Profile | undefined);
   const missing: string[] = [];
   for (let i = 0; i < ids.length; i++) if (copies[i] === undefined) missing.push(ids[i]);
-  if (missing.length === 0) return copies as Profile[];
+  if (missing.length === 0) {
+    if (key !== undefined) listsKept.set(key, { ids, kept, records: copies as Profile[] });
+    return copies as Profile[];
+  }
   const read = new Map<string, Profile | null>();
   await discoveryProfiles(missing, read);
   return ids.map((id, i) => copies[i] ?? read.get(id) ?? null);
+}
+
+/** Whether two lists hold the same ids in order. */
+function sameIds(x: readonly string[], y: readonly string[]): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 // --- birthdate and age (spec §5)

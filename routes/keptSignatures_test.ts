@@ -4,7 +4,8 @@ import { testApp } from "../tests/api.ts";
 import { kv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
 import { newId } from "../kv/ids.ts";
-import { startKeptReads } from "../kv/kept.ts";
+import { forgetHere, startKeptReads } from "../kv/kept.ts";
+import { updateProfile } from "../kv/profiles.ts";
 import { eventBus } from "../kv/events.ts";
 import { NEW_MEMBER_DAYS } from "../kv/briefs.ts";
 import { importPositions } from "../kv/positions/mod.ts";
@@ -37,7 +38,7 @@ function record(id: string, birthdate: string, age: number): Profile {
   };
 }
 
-Deno.test("kept signatures - a box asked again, its search, records and signature kept, shows a new mark ending and a day passing", async () => {
+Deno.test("kept signatures - a box asked again, its search, records and signature kept, shows a rename, a new mark ending and a day passing", async () => {
   const t = await testApp();
   // As the server runs: reads kept by the instance, so a record read again within its life is one object.
   startKeptReads();
@@ -101,6 +102,15 @@ Deno.test("kept signatures - a box asked again, its search, records and signatur
     page = await ask();
     assert.equal(mark(page), false);
     assert.equal(page.items[0].profileAge, 29);
+    // A listed member renamed (their kept record forgotten), then a record read again unchanged
+    // once kept copies ran out (kv/kept.ts): each page as written anew.
+    const renamed = page.items[3].profileId;
+    assert.ok((await updateProfile(renamed, { profilename: "Renamed" })).ok);
+    page = await ask();
+    assert.equal(page.items[3].profileId, renamed);
+    assert.equal((page.items[3] as unknown as { profileName: string }).profileName, "Renamed");
+    forgetHere("profile", [page.items[7].profileId]);
+    page = await ask();
     // A day on, everyone is a year older (in three steps that each keep the session in use).
     for (let i = 0; i < 3; i++) await shift(8 * 3_600_000 + 20_000);
     page = await ask();
