@@ -10,7 +10,7 @@
  * filter the first chunk is the page itself.
  */
 
-import { discoveryProfileList, isVerified } from "./profiles.ts";
+import { discoveryProfileList, isVerified, profileListAgain } from "./profiles.ts";
 import { KEPT } from "./kept.ts";
 import { briefVersion, recordFacts, signAnswer, signedAs, Unmade } from "./briefSignatures.ts";
 import { setNewest } from "../domain/newest.ts";
@@ -197,6 +197,8 @@ export async function unmadeBriefs(
 
   // (page + 1) * size accepted members make the page, one more tells whether another follows.
   const want = (page + 1) * size + 1;
+  /** Does the query accept every member the search finds that has a record (no filter of its own)? */
+  const plain = !attributeFilter && q.ratedBefore === undefined && !q.online && chars.length === 0;
   // A filter rejects candidates (an attribute, or rated before: the swipe deck): read them in
   // larger chunks (fewer index searches).
   // A deck read from the top meets long runs of members rated before: larger chunks still.
@@ -206,7 +208,7 @@ export async function unmadeBriefs(
   );
   // Each accepted member's place, record and when they were judged, in order: their briefs are
   // made for the page shown only (`briefsPage`).
-  const places: NearbyItem[] = [], records: Profile[] = [], times: number[] = [];
+  let places: NearbyItem[] = [], records: Profile[] = [], times: number[] = [];
   /** The briefs made to judge a filter, by place in `places` (reused for the page). */
   const made: ProfileBrief[] = [];
   /** The one search found, while every member it found is accepted, in order (`signed`). */
@@ -214,6 +216,18 @@ export async function unmadeBriefs(
   for (let k = 0; places.length < want && (k + 1) * chunk <= MAX_RESULT_DEPTH; k++) {
     const found = await search(area, viewerId, { page: k, size: chunk, exclude, filter: likeFilter });
     whole = k === 0 ? found : undefined;
+    // No filter here, a page of the search's size, and its records as last asked and all still
+    // kept: every member found is accepted, in order, from the same records (decision 0205). The
+    // search's own list stands for the places: nothing is added to it (the page is all there is).
+    const again = k === 0 && plain && (found.items.length === want || !found.hasMore)
+      ? profileListAgain(found, found.items)
+      : undefined;
+    if (again !== undefined) {
+      places = found.items;
+      records = again;
+      times = new Array(again.length).fill(now());
+      break;
+    }
     // Without an attribute filter a candidate with a profile is accepted: read only as many as the
     // page still needs (a swipe deck's chunk is larger than its page), then more if some drop out.
     // Each further read is twice the last (many rated members in a row: few round trips).

@@ -190,6 +190,18 @@ export async function discoveryProfileList(ids: readonly string[], key?: object)
   return ids.map((id, i) => copies[i] ?? read.get(id) ?? null);
 }
 
+/**
+ * The records of the list last asked under `key` (`discoveryProfileList`), if it was the ids of
+ * `items` in order, each had a record, and every one is still kept: the same list, found without
+ * a lookup or a list of ids made (a box asked again under its kept search page, kv/briefs.ts).
+ */
+export function profileListAgain(key: object, items: readonly { profileId: string }[]): Profile[] | undefined {
+  const was = listsKept.get(key);
+  if (was === undefined || was.ids.length !== items.length) return undefined;
+  for (let i = 0; i < items.length; i++) if (was.ids[i] !== items[i].profileId) return undefined;
+  return stillKept("profile", was.kept) ? was.records : undefined;
+}
+
 /** Whether two lists hold the same ids in order. */
 function sameIds(x: readonly string[], y: readonly string[]): boolean {
   if (x.length !== y.length) return false;
