@@ -5,7 +5,7 @@ import { kv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
 import { newId } from "../kv/ids.ts";
 import { forgetHere, startKeptReads } from "../kv/kept.ts";
-import { updateProfile } from "../kv/profiles.ts";
+import { newProfile, updateProfile } from "../kv/profiles.ts";
 import { eventBus } from "../kv/events.ts";
 import { NEW_MEMBER_DAYS } from "../kv/briefs.ts";
 import { importPositions } from "../kv/positions/mod.ts";
@@ -22,17 +22,8 @@ const DAY = 86_400_000;
 /** A member's record, made `age` ms ago, born on `birthdate`. */
 function record(id: string, birthdate: string, age: number): Profile {
   return {
-    id,
-    accountId: `acc-${id}`,
-    profilename: `Member ${id.slice(-4)}`,
+    ...newProfile(id, `acc-${id}`, `Member ${id.slice(-4)}`, ["USER"]),
     birthdate,
-    height: "",
-    weight: "",
-    description: "",
-    characteristics: [],
-    profilePicIds: [],
-    profilePicIdsPrivate: [],
-    roles: ["USER"],
     tsUpdated: now() - age,
     tsCreated: now() - age,
   };
