@@ -27,6 +27,7 @@ import {
   DEFAULT_NEAREST_SIZE,
   DEFAULT_SECTOR_SIZE,
   GeoInputError,
+  isKeptPage,
   MAX_PAGE_SIZE,
   MAX_RESULT_DEPTH,
   type NearbyItem,
@@ -219,7 +220,7 @@ export async function unmadeBriefs(
     // No filter here, a page of the search's size, and its records as last asked and all still
     // kept: every member found is accepted, in order, from the same records (decision 0205). The
     // search's own list stands for the places: nothing is added to it (the page is all there is).
-    const again = k === 0 && plain && (found.items.length === want || !found.hasMore)
+    const again = k === 0 && plain && isKeptPage(found) && (found.items.length === want || !found.hasMore)
       ? profileListAgain(found, found.items)
       : undefined;
     if (again !== undefined) {
@@ -243,8 +244,8 @@ export async function unmadeBriefs(
       const ids = candidates.map((it) => it.profileId);
       // The records as one list in the candidates' order: no map filled and looked up again.
       const [read, presence] = await Promise.all([
-        // Under the search page they are from: asked again, a kept page's records are not looked up again.
-        discoveryProfileList(ids, found),
+        // Under the kept search page they are from: asked again, its records are not looked up again.
+        discoveryProfileList(ids, isKeptPage(found) ? found : undefined),
         q.online ? presenceOf(viewerId, ids) : Promise.resolve(null),
       ]);
       const t = now();
@@ -298,7 +299,7 @@ const signedPages = new WeakMap<
 
 /** `pageSignature(a, head)`, given again where it stands (`signedPages`) when `whole` is the search it was all made from. */
 function signed(whole: NearbyPage | undefined, a: Accepted, head: PageHead): Float64Array {
-  if (whole === undefined || a.to === a.from) return pageSignature(a, head);
+  if (whole === undefined || a.to === a.from || !isKeptPage(whole)) return pageSignature(a, head);
   const t = a.times[a.from];
   const was = signedPages.get(whole);
   if (

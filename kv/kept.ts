@@ -125,13 +125,18 @@ function usable(name: KeptName, t: number): Map<string, Entry> | undefined {
 }
 
 function copyIn<T>(m: Map<string, Entry>, id: string, t: number, ttl: number): T | undefined {
+  return entryIn(m, id, t, ttl)?.value as T | undefined;
+}
+
+/** `id`'s entry in `m` if it may be used at `t` (one past its life is taken out). */
+function entryIn(m: Map<string, Entry>, id: string, t: number, ttl: number): Entry | undefined {
   const e = m.get(id);
   if (!e) return undefined;
   if (t - e.at > ttl) {
     takeOut(m, id);
     return undefined;
   }
-  return e.value as T;
+  return e;
 }
 
 /** Kept entries of one name as `keptEntries` gives them, and the map of kept copies they are from. */
@@ -152,7 +157,7 @@ export function keptEntries(name: KeptName, ids: readonly string[]): KeptEntries
   const m = usable(name, t);
   if (!m) return { from: undefined, entries: new Array(ids.length) };
   const ttl = KEPT[name].ttlMs;
-  return { from: m, entries: ids.map((id) => copyIn(m, id, t, ttl) === undefined ? undefined : m.get(id)) };
+  return { from: m, entries: ids.map((id) => entryIn(m, id, t, ttl)) };
 }
 
 /**

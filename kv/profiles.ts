@@ -175,16 +175,18 @@ const listsKept = new WeakMap<object, { ids: readonly string[]; kept: KeptEntrie
  * kept is the same list of the same records, found without a lookup (decision 0205).
  */
 export async function discoveryProfileList(ids: readonly string[], key?: object): Promise<(Profile | null)[]> {
-  const was = key === undefined ? undefined : listsKept.get(key);
-  if (was !== undefined && sameIds(was.ids, ids) && stillKept("profile", was.kept)) return was.records;
-  const kept = keptEntries("profile", ids);
-  const copies = kept.entries.map((e) => e?.value as Profile | undefined);
+  let copies: (Profile | undefined)[];
+  if (key === undefined) copies = keptCopies<Profile>("profile", ids);
+  else {
+    const was = listsKept.get(key);
+    if (was !== undefined && sameIds(was.ids, ids) && stillKept("profile", was.kept)) return was.records;
+    const kept = keptEntries("profile", ids);
+    copies = kept.entries.map((e) => e?.value as Profile | undefined);
+    if (!copies.includes(undefined)) listsKept.set(key, { ids, kept, records: copies as Profile[] });
+  }
   const missing: string[] = [];
   for (let i = 0; i < ids.length; i++) if (copies[i] === undefined) missing.push(ids[i]);
-  if (missing.length === 0) {
-    if (key !== undefined) listsKept.set(key, { ids, kept, records: copies as Profile[] });
-    return copies as Profile[];
-  }
+  if (missing.length === 0) return copies as Profile[];
   const read = new Map<string, Profile | null>();
   await discoveryProfiles(missing, read);
   return ids.map((id, i) => copies[i] ?? read.get(id) ?? null);

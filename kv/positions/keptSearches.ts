@@ -58,6 +58,13 @@ interface Kept {
 
 const kept = new Map<string, Kept>();
 let keptItems = 0;
+/** Every page kept (while it is reachable): what is made from one may be kept with it (kv/briefs.ts). */
+const keptPages = new WeakSet<NearbyPage>();
+
+/** Is `page` one this module kept (it may be given again, the same object, while it stands)? */
+export function isKeptPage(page: NearbyPage): boolean {
+  return keptPages.has(page);
+}
 /** The index the kept answers came from: when another replaces it (a full load), they all go, and with them the old index. */
 let keptIndex: PositionIndex | null = null;
 
@@ -156,6 +163,7 @@ export function keepSearch(
   sameIndex(index);
   drop(key);
   kept.set(key, { changes, blocks, exclude, at, until, page, items });
+  keptPages.add(page);
   keptItems += items;
   while (keptItems > MAX_KEPT_ITEMS && kept.size > 0) drop(kept.keys().next().value!);
 }

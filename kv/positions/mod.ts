@@ -71,6 +71,7 @@ export type {
   ShownPosition,
 } from "./types.ts";
 export { PositionStore, type PositionStoreOptions } from "./store.ts";
+export { isKeptPage } from "./keptSearches.ts";
 
 // --- the module API: the store of kv()
 
