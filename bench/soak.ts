@@ -15,8 +15,11 @@
  * (the socket pairs' clients), so a slow delivery can be told apart: a server short of CPU for its
  * own work, or one kept waiting by the rest of the machine.
  *
+ * With `--clients-nice N`, the clients (this process and its tabs) run at nice N: they stand for
+ * members' phones elsewhere, and take only what the server and the busy processes leave.
+ *
  * Run: `deno task soak [--pairs 200] [--minutes 10] [--burn 1] [--live] [--browsers 2]
- * [--server-profile <dir>]`; prints a table and one JSON line; exits 1 when anything was lost or a
+ * [--clients-nice 10] [--server-profile <dir>]`; prints a table and one JSON line; exits 1 when anything was lost or a
  * p99 is 1 s or more.
  */
 
@@ -49,6 +52,11 @@ export interface SoakOptions {
   browsers?: number;
   /** A folder for the server's CPU profile (`--server-profile <dir>`), written when it stops. */
   serverProfileDir?: string;
+  /**
+   * The scheduling priority (nice, 0 to 19) of the clients: this process and the Chromium it
+   * starts, set after the server and the busy processes started (which keep 0).
+   */
+  clientsNice?: number;
 }
 
 export interface SoakResult {
@@ -95,6 +103,18 @@ export interface SoakResult {
 /** How long a pair waits for an event before it counts it as late and goes on. */
 const WAIT_MS = 5000;
 
+/**
+ * Sets every thread of this process to `nice` (Linux keeps a nice value per thread; threads and
+ * processes started later take their starter's). The soak's clients stand for members' phones,
+ * which run on other machines: niced, they take what the server and the busy processes leave.
+ */
+async function niceThisProcess(nice: number): Promise<void> {
+  const threads = [...Deno.readDirSync("/proc/self/task")].map((e) => e.name);
+  const out = await new Deno.Command("renice", { args: ["-n", String(nice), "-p", ...threads], stdout: "null" })
+    .output();
+  if (!out.success) throw new Error(`renice failed: ${new TextDecoder().decode(out.stderr)}`);
+}
+
 export async function soak(o: SoakOptions): Promise<SoakResult> {
   const dir = await Deno.makeTempDir({ prefix: "soak-" });
   const tabPairs = o.browsers ?? 0;
@@ -106,6 +126,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
     ...(tabPairs ? { BUILD_ON_START: "1", BUILD_DIR: `${dir}/build` } : {}),
   }, o.serverProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.serverProfileDir}`] : []);
   const burner = burnCpu(o.burn);
+  if (o.clientsNice) await niceThisProcess(o.clientsNice);
   const origin = app.origin;
   const socketBase = (o.live ? app.live : origin).replace(/^http/, "ws");
 
@@ -369,9 +390,13 @@ if (import.meta.main) {
     live: Deno.args.includes("--live"),
     browsers: Number(arg("browsers", "2")),
     serverProfileDir: arg("server-profile", "") || undefined,
+    clientsNice: Number(arg("clients-nice", "0")),
   };
   const load = Deno.loadavg()[0];
-  console.log(`soak: ${o.pairs} pairs for ${o.seconds} s, ${o.burn} busy process(es), load ${load.toFixed(2)}`);
+  console.log(
+    `soak: ${o.pairs} pairs for ${o.seconds} s, ${o.burn} busy process(es), load ${load.toFixed(2)}` +
+      (o.clientsNice ? `, clients at nice ${o.clientsNice}` : ""),
+  );
   const r = await soak(o);
   const ms = (x: number) => `${x.toFixed(0)} ms`;
   console.log(`| what | count | lost | p50 | p99 |`);
@@ -447,7 +472,8 @@ if (import.meta.main) {
   if (o.seconds >= 60 && !Deno.args.includes("--no-record")) {
     const note =
       `deno task soak: ${o.pairs} pairs on sockets and ${o.browsers ?? 0} in Chromium tabs for ${o.seconds} s, ` +
-      `${o.burn} busy process(es)${o.live ? ", sockets on the live listener" : ""}`;
+      `${o.burn} busy process(es)${o.live ? ", sockets on the live listener" : ""}` +
+      (o.clientsNice ? `, clients (this process and its tabs) at nice ${o.clientsNice}` : "");
     console.log(`recorded ${await recordResults("soak", rows, { note, load: [load, Deno.loadavg()[0]] })}`);
   }
   const tabsOk = !r.tabs || (r.tabs.lost === 0 && r.tabs.lostReceipts === 0);
