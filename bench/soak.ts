@@ -27,6 +27,7 @@ import { chromium } from "playwright-core";
 import {
   arg,
   burnCpu,
+  descendantsCpuMs,
   loadAverageText,
   type Member,
   pct,
@@ -97,6 +98,8 @@ export interface SoakResult {
     receipts: number;
     lostReceipts: number;
     receiptP99: number;
+    /** The CPU of the Chromium processes the tabs ran in (clients too, counted apart). */
+    cpuMs: number;
   };
 }
 
@@ -327,7 +330,7 @@ const TAB_MIN_MESSAGES = 3;
 async function inTabs(origin: string, members: Member[], until: number): Promise<SoakResult["tabs"]> {
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
   const deliveries: number[] = [], receipts: number[] = [];
-  let messages = 0, lost = 0, reads = 0, lostReceipts = 0;
+  let messages = 0, lost = 0, reads = 0, lostReceipts = 0, cpuMs = NaN;
   try {
     const tab = async (me: Member, other: Member) => {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -370,6 +373,7 @@ async function inTabs(origin: string, members: Member[], until: number): Promise
       }
     }));
   } finally {
+    cpuMs = descendantsCpuMs(/chrom/i);
     await browser.close();
   }
   return {
@@ -379,6 +383,7 @@ async function inTabs(origin: string, members: Member[], until: number): Promise
     receipts: reads,
     lostReceipts,
     receiptP99: pct(receipts, 0.99),
+    cpuMs,
   };
 }
 
@@ -417,6 +422,7 @@ if (import.meta.main) {
     `server: ${ms(c.serverCpuMs)} CPU (${share(c.serverCpuMs)}, ${perMessage(c.serverCpuMs)}), ` +
       `${ms(c.serverWaitMs)} waiting for a core (worst second ${ms(c.serverWorstWaitMsPerS)}); ` +
       `clients: ${ms(c.clientCpuMs)} CPU (${share(c.clientCpuMs)}), ${ms(c.clientWaitMs)} waiting; ` +
+      (r.tabs ? `tabs' Chromium: ${ms(r.tabs.cpuMs)} CPU (${share(r.tabs.cpuMs)}); ` : "") +
       `over ${ms(c.wallMs)}, load ${c.load}`,
   );
   console.log(
@@ -461,6 +467,15 @@ if (import.meta.main) {
         better: "lower",
       },
     );
+    if (r.tabs && Number.isFinite(r.tabs.cpuMs)) {
+      rows.push({
+        bench: "soak",
+        metric: "tabs' CPU (their Chromium processes), share of a core",
+        unit: "%",
+        value: Math.round(100 * r.tabs.cpuMs / r.cpu.wallMs),
+        better: "lower",
+      });
+    }
   }
   if (r.tabs) {
     rows.push(
