@@ -40,7 +40,7 @@ import {
   startApp,
   threadCpuMs,
 } from "./kit.ts";
-import { CHROMIUM_FLAGS } from "../tests/e2e/harness.ts";
+import { CHROMIUM_FLAGS, chromiumPath } from "../tests/e2e/browserServer.ts";
 
 export interface SoakOptions {
   pairs: number;
@@ -328,7 +328,8 @@ const TAB_MIN_MESSAGES = 3;
  * second check (timed); then they swap.
  */
 async function inTabs(origin: string, members: Member[], until: number): Promise<SoakResult["tabs"]> {
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+  // The browser the browser tests use (tests/e2e/browserServer.ts): the clients' tabs, as light as they come.
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS });
   const deliveries: number[] = [], receipts: number[] = [];
   let messages = 0, lost = 0, reads = 0, lostReceipts = 0, cpuMs = NaN;
   try {
