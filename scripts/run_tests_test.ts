@@ -25,6 +25,14 @@ Deno.test("run_tests - the time line gives wall and CPU time side by side, and w
 Deno.test("run_tests - a process is named by its kind: Chromium by its role, Deno by what it runs", () => {
   assert.deepEqual(processKind(["/usr/lib/chromium/chromium", "--type=renderer", "--lang=en-US"]), "chromium renderer");
   assert.deepEqual(processKind(["/usr/lib/chromium/chromium", "--headless", "--no-sandbox"]), "chromium browser");
+  assert.deepEqual(
+    processKind(["/usr/lib/chromium/chromium-headless-shell --type=gpu-process --no-sandbox"]),
+    "headless shell gpu-process",
+  );
+  assert.deepEqual(
+    processKind(["/usr/lib/chromium/chromium-headless-shell", "--no-sandbox"]),
+    "headless shell browser",
+  );
   assert.deepEqual(processKind(["/usr/bin/deno", "test", "-A", "--no-check", "./a_test.ts"]), "deno test");
   assert.deepEqual(
     processKind(["/usr/bin/deno", "run", "-A", "/w/scripts/kvConnect.ts", "--port", "1"]),
