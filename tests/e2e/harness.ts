@@ -91,8 +91,12 @@ export async function startHarness(
   // The requests not yet delivered, named when closing the server hangs.
   const open = new Map<number, string>();
   let served = 0;
+  // The documents the browser loaded (navigations, reloads, prerenders): printed at close, what a
+  // test's page loads cost is counted by.
+  let documents = 0;
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (req, info) => {
     const n = served++;
+    if (req.headers.get("sec-fetch-dest") === "document") documents++;
     open.set(n, `${req.method} ${new URL(req.url).pathname}${req.headers.get("upgrade") ? " (upgrade)" : ""}`);
     void (info as Deno.ServeHandlerInfo & { completed?: Promise<void> }).completed?.finally(() => open.delete(n));
     return app.fetch(req, info);
@@ -146,6 +150,7 @@ export async function startHarness(
         await bounded("closing the browser", () => browser.close());
         await bounded("stopping the job workers", () => workers.stop());
         await shutDown(server, open);
+        console.log(`harness: ${documents} page loads served`);
       } finally {
         // Whatever failed above, the next test file starts from a clean process.
         Deno.env.delete("PUBLIC_ORIGIN");
