@@ -109,9 +109,9 @@ const TEST_FILE = /(^|[_.])test\.(ts|tsx|mts|js|mjs|jsx)$/;
 
 /**
  * The fewest seconds of files a batch takes while files remain (decision 0208): each `deno test`
- * process costs about 1.8 s of CPU before its first test (Deno, the app's modules, Playwright), so
- * the queue's tail goes in fewer, larger batches; at 40 s the slots still end within a batch of one
- * another (at 60 s and more, a whole run's last slot ends later).
+ * process costs a second or two of CPU before its first test (Deno, the app's modules, Playwright),
+ * so the queue's tail goes in fewer, larger batches; at 40 s the slots still end within a batch of
+ * one another (from 60 s on, a whole run's last slot ends later).
  */
 export const LEAST_BATCH_S = 40;
 
