@@ -85,7 +85,8 @@ async function fresh({ devices = false, ownIndex = false } = {}): Promise<string
     for (const id of ids.slice(i, i + 500)) {
       op.set(keys.profile(id), { id, accountId: id, profilename: "x".repeat(40), text: "y".repeat(300) });
       if (devices) {
-        op.set(keys.pushSubscription(id, "phone"), { id: "phone", endpoint: "https://fcm.googleapis.com/x" });
+        op.set(keys.pushSubscription(id, "phone"), { id: "phone", endpoint: "https://fcm.googleapis.com/x" })
+          .set(keys.pushReachable(id), true);
       }
     }
     await op.commit();
