@@ -6,8 +6,9 @@
  * after their profile came back (decision 0202).
  *
  * A store from before the marker has subscriptions without it: `markPushReachable` marks every
- * account with a device once, when the store opens, then sets `keys.pushReachableMarked`; until
- * the flag is read on the open handle, `pushMarked` says no and readers list the devices as before.
+ * account with a device when the store opens, then sets `keys.pushReachableMarked` (a store with
+ * no device is left unwritten); until that has run on the open handle, `pushMarked` says no and
+ * readers list the devices as before.
  * This module takes the handle from its caller (kv/db.ts marks the store as it opens it).
  */
 
@@ -22,7 +23,8 @@ const MARK_BATCH = 100;
 
 /**
  * Marks every account with a push device, once per store: when the flag is absent, each account
- * under `push_subscriptions` gets its profile's marker, and then the flag. A device removed while
+ * under `push_subscriptions` gets its profile's marker, and then the flag (none when no account has
+ * a device: nothing to mark, and opening a new store writes nothing). A device removed while
  * this runs may leave a marker set with no device: a push job is then queued that finds none,
  * as when a kept answer was a few seconds old before. Returns how many profiles it marked.
  */
@@ -48,7 +50,8 @@ export async function markPushReachable(db: Deno.Kv): Promise<number> {
     }
     if (inOp > 0) await op.commit();
     // Another process marking the same store at once writes the same markers; either flag stands.
-    await db.atomic().check(flag).set(keys.pushReachableMarked(), now()).commit();
+    // A store without devices is left as it is (its next open lists none again, one call).
+    if (accounts.size > 0) await db.atomic().check(flag).set(keys.pushReachableMarked(), now()).commit();
   }
   markedOn = db;
   return marked;

@@ -10,6 +10,7 @@ import {
   removePushSubscription,
 } from "./push.ts";
 import { pushMarked } from "./pushReach.ts";
+import { inNewKvDir, kvTest } from "../tests/kv.ts";
 
 const device = (n: number) => ({
   deviceName: `phone ${n}`,
@@ -19,19 +20,8 @@ const device = (n: number) => ({
   p256dh_base64: "p",
 });
 
-/** Runs `fn` on a KV file in a new directory (opened again by `fn` as it likes); removes it after. */
-async function inNewDir(fn: (path: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir();
-  try {
-    await fn(`${dir}/app.kv`);
-  } finally {
-    closeKv();
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
 Deno.test("push reach - a store whose devices were written before their markers is marked once as it opens", () =>
-  inNewDir(async (path) => {
+  inNewKvDir(async (path) => {
     await openKv(path);
     const withDevices = [
       (await createAccount({ email: "a@example.com" }))!,
@@ -43,7 +33,8 @@ Deno.test("push reach - a store whose devices were written before their markers 
       await kv().set(keys.pushSubscription(a.id, `d${i}`), { id: `d${i}`, ...device(i), tsCreated: 1 });
       await kv().set(keys.pushSubscription(a.id, `e${i}`), { id: `e${i}`, ...device(10 + i), tsCreated: 1 });
     }
-    await kv().delete(keys.pushReachableMarked());
+    // A store with no device was left unwritten as it opened.
+    assert.equal((await kv().get(keys.pushReachableMarked())).versionstamp, null);
     closeKv();
 
     await openKv(path);
@@ -63,52 +54,42 @@ Deno.test("push reach - a store whose devices were written before their markers 
     assert.equal((await kv().get(keys.pushReachableMarked())).versionstamp, flag.versionstamp);
   }));
 
-Deno.test("push reach - the marker comes with the first device and goes with the last, removed or dropped", async () => {
-  await openKv(":memory:");
-  try {
-    const a = (await createAccount({ email: "a@example.com" }))!;
-    const marker = keys.pushReachable(a.defaultProfileId);
-    assert.equal(await pushReachable(a.defaultProfileId), false);
-    const one = await addPushSubscription(a.id, device(1));
-    const two = await addPushSubscription(a.id, device(2));
-    assert.equal(await pushReachable(a.defaultProfileId), true);
+kvTest("push reach - the marker comes with the first device and goes with the last, removed or dropped", async () => {
+  const a = (await createAccount({ email: "a@example.com" }))!;
+  const marker = keys.pushReachable(a.defaultProfileId);
+  assert.equal(await pushReachable(a.defaultProfileId), false);
+  const one = await addPushSubscription(a.id, device(1));
+  const two = await addPushSubscription(a.id, device(2));
+  assert.equal(await pushReachable(a.defaultProfileId), true);
 
-    assert.equal(await removePushSubscription(a.id, one.id), true);
-    assert.equal(await pushReachable(a.defaultProfileId), true, "one device left");
-    assert.equal(await removePushSubscription(a.id, one.id), false, "not there any more");
+  assert.equal(await removePushSubscription(a.id, one.id), true);
+  assert.equal(await pushReachable(a.defaultProfileId), true, "one device left");
+  assert.equal(await removePushSubscription(a.id, one.id), false, "not there any more");
 
-    // The last device dropped after its failures takes the marker with it.
-    for (let i = 1; i < PUSH_DEVICE_MAX_FAILURES; i++) assert.equal(await notePushFailure(a.id, two.id), "kept");
-    assert.equal(await notePushFailure(a.id, two.id), "dropped");
-    assert.equal((await kv().get(marker)).versionstamp, null);
-    assert.equal(await pushReachable(a.defaultProfileId), false);
+  // The last device dropped after its failures takes the marker with it.
+  for (let i = 1; i < PUSH_DEVICE_MAX_FAILURES; i++) assert.equal(await notePushFailure(a.id, two.id), "kept");
+  assert.equal(await notePushFailure(a.id, two.id), "dropped");
+  assert.equal((await kv().get(marker)).versionstamp, null);
+  assert.equal(await pushReachable(a.defaultProfileId), false);
 
-    // Subscribed again, then unsubscribed by the member.
-    const three = await addPushSubscription(a.id, device(3));
-    assert.equal(await pushReachable(a.defaultProfileId), true);
-    assert.equal(await removePushSubscription(a.id, three.id), true);
-    assert.equal((await kv().get(marker)).versionstamp, null);
-  } finally {
-    closeKv();
-  }
+  // Subscribed again, then unsubscribed by the member.
+  const three = await addPushSubscription(a.id, device(3));
+  assert.equal(await pushReachable(a.defaultProfileId), true);
+  assert.equal(await removePushSubscription(a.id, three.id), true);
+  assert.equal((await kv().get(marker)).versionstamp, null);
 });
 
-Deno.test("push reach - a device added while the last one is removed keeps the marker", async () => {
-  await openKv(":memory:");
-  try {
-    const a = (await createAccount({ email: "a@example.com" }))!;
-    const one = await addPushSubscription(a.id, device(1));
-    // Both at once: whichever commits second sees the other (the removal's check of the marker).
-    const [removed, added] = await Promise.all([
-      removePushSubscription(a.id, one.id),
-      addPushSubscription(a.id, device(2)),
-    ]);
-    assert.equal(removed, true);
-    const left = [];
-    for await (const e of kv().list({ prefix: keys.pushSubscriptionsOf(a.id) })) left.push(e.key.at(-1));
-    assert.deepEqual(left, [added.id]);
-    assert.equal(await pushReachable(a.defaultProfileId), true);
-  } finally {
-    closeKv();
-  }
+kvTest("push reach - a device added while the last one is removed keeps the marker", async () => {
+  const a = (await createAccount({ email: "a@example.com" }))!;
+  const one = await addPushSubscription(a.id, device(1));
+  // Both at once: whichever commits second sees the other (the removal's check of the marker).
+  const [removed, added] = await Promise.all([
+    removePushSubscription(a.id, one.id),
+    addPushSubscription(a.id, device(2)),
+  ]);
+  assert.equal(removed, true);
+  const left = [];
+  for await (const e of kv().list({ prefix: keys.pushSubscriptionsOf(a.id) })) left.push(e.key.at(-1));
+  assert.deepEqual(left, [added.id]);
+  assert.equal(await pushReachable(a.defaultProfileId), true);
 });
