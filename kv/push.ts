@@ -113,24 +113,26 @@ async function markerOf(accountId: string): Promise<Deno.KvKey | null> {
   return account ? keys.pushReachable(account.defaultProfileId) : null;
 }
 
+/** The most other devices a removal checks (a remote store takes 10 checks an atomic: its own, the marker's, these). */
+const OTHER_DEVICES_CHECKED = 8;
+
 /**
  * Commits `op`, which deletes the account's device `id`, with the delete of the profile's marker
  * when no other device is left; false when a device came or went meanwhile (read again and retry).
  * The marker is read before the devices and checked: a device added after that read sets it again.
+ * The other devices seen are checked too, so two devices removed at once do not both leave the
+ * marker to the other (at most `OTHER_DEVICES_CHECKED`: an account with more keeps some however
+ * many go at once).
  */
 async function commitDeviceGone(accountId: string, id: string, op: Deno.AtomicOperation): Promise<boolean> {
   const markerKey = await markerOf(accountId);
   if (markerKey) {
     const marker = await kv().get(markerKey);
-    let others = false;
-    for await (const e of kv().list({ prefix: keys.pushSubscriptionsOf(accountId) })) {
-      if (e.key.at(-1) !== id) {
-        others = true;
-        break;
-      }
-    }
-    op.check(marker);
-    if (!others) op.delete(markerKey);
+    const others: Deno.KvEntry<unknown>[] = [];
+    const devices = kv().list({ prefix: keys.pushSubscriptionsOf(accountId) }, { limit: OTHER_DEVICES_CHECKED + 1 });
+    for await (const e of devices) if (e.key.at(-1) !== id) others.push(e);
+    op.check(marker, ...others.slice(0, OTHER_DEVICES_CHECKED));
+    if (others.length === 0) op.delete(markerKey);
   }
   return await commitForgetting(op, "pushDevices", [accountId]);
 }

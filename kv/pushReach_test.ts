@@ -93,3 +93,15 @@ kvTest("push reach - a device added while the last one is removed keeps the mark
   assert.deepEqual(left, [added.id]);
   assert.equal(await pushReachable(a.defaultProfileId), true);
 });
+
+kvTest("push reach - two last devices removed at once take the marker with them", async () => {
+  const a = (await createAccount({ email: "a@example.com" }))!;
+  const [one, two] = [await addPushSubscription(a.id, device(1)), await addPushSubscription(a.id, device(2))];
+  // Each sees the other still there as it reads; the check of what it saw makes the second read again.
+  assert.deepEqual(
+    await Promise.all([removePushSubscription(a.id, one.id), removePushSubscription(a.id, two.id)]),
+    [true, true],
+  );
+  assert.equal((await kv().get(keys.pushReachable(a.defaultProfileId))).versionstamp, null);
+  assert.equal(await pushReachable(a.defaultProfileId), false);
+});
