@@ -13,7 +13,7 @@ import { closeKv, kv, openKv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
 import { createAccount } from "../kv/accounts.ts";
 import { nearest, reportPosition } from "../kv/positions/mod.ts";
-import { putProfileLike } from "../kv/likes.ts";
+import { type ListedLike, listedLikeOf, putProfileLike } from "../kv/likes.ts";
 import { profileBriefs } from "../kv/briefs.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
 import { arg, pct, placeAround } from "./kit.ts";
@@ -28,10 +28,10 @@ async function oldPage(viewer: string, before: number) {
   const rated = new Set<string>();
   for (const type of ["LIKE", "DISLIKE"] as const) {
     for await (
-      const e of kv().list<{ tsCreated: number }>({
+      const e of kv().list<ListedLike>({
         prefix: keys.profileLikesByLiker(viewer, type),
       })
-    ) if (e.value.tsCreated < before) rated.add(String(e.key[4]));
+    ) if (listedLikeOf(e.value).tsCreated < before) rated.add(String(e.key[4]));
   }
   // The old page: the index search without the rated ones, then their profiles (briefs).
   const page = await nearest(viewer, { size: 200, exclude: rated });

@@ -260,6 +260,39 @@ export function processCpuMs(pid: number | "self" = "self"): number {
 }
 
 /**
+ * CPU time (ms) of this process's live descendants whose command name matches `name` (e.g.
+ * Chromium's processes, which a bench starts through Playwright), with what they reaped of their
+ * own children that ended (a renderer closed); NaN where there is no /proc.
+ */
+export function descendantsCpuMs(name: RegExp): number {
+  try {
+    const stats = new Map<number, { ppid: number; comm: string; ms: number }>();
+    for (const e of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(e.name)) continue;
+      try {
+        const st = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+        const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
+        const comm = st.slice(st.indexOf("(") + 1, st.lastIndexOf(")"));
+        // utime, stime, cutime, cstime in ticks of 10 ms (USER_HZ 100)
+        const ms = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
+        stats.set(Number(e.name), { ppid: Number(f[1]), comm, ms });
+      } catch { /* the process ended */ }
+    }
+    const mine = (pid: number): boolean => {
+      for (let p = stats.get(pid)?.ppid; p !== undefined && p > 1; p = stats.get(p)?.ppid) {
+        if (p === Deno.pid) return true;
+      }
+      return false;
+    };
+    let ms = 0;
+    for (const [pid, s] of stats) if (name.test(s.comm) && mine(pid)) ms += s.ms;
+    return ms;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
  * Time a process's live threads spent runnable but waiting for a core (ms), summed from
  * /proc/<pid>/task/<tid>/schedstat (its second field, ns): what sharing the cores cost it. NaN
  * where the kernel does not keep it.

@@ -16,7 +16,7 @@
 import { closeKv, kv, openKv } from "../kv/db.ts";
 import { keys } from "../kv/keys.ts";
 import { newId } from "../kv/ids.ts";
-import { putProfileLike } from "../kv/likes.ts";
+import { listRow, putProfileLike } from "../kv/likes.ts";
 import { IN_FLIGHT, setGroupCommit } from "../kv/groupCommit.ts";
 import { startKeptReads } from "../kv/kept.ts";
 import { addNotification, NOTIFICATION_TTL_MS } from "../kv/notifications.ts";
@@ -49,8 +49,8 @@ function likeMutations(op: Deno.AtomicOperation, liker: string, liked: string, w
   const next = { likerProfileId: liker, likedProfileId: liked, likeType: "LIKE", blocked: false, tsCreated: t, seq };
   op.set(keys.profileLike(liker, liked), { ...next, ...told });
   if (without !== "indexes") {
-    // The list rows hold what their keys do not say.
-    const row = { tsCreated: t, blocked: false };
+    // The list rows hold what their keys do not say, as the app writes them.
+    const row = listRow(t, false);
     op.set(keys.profileLikeByLiker(liker, "LIKE", seq, liked), row)
       .set(keys.profileLikeByLiked(liked, "LIKE", seq, liker), row);
   }
@@ -85,7 +85,8 @@ async function fresh({ devices = false, ownIndex = false } = {}): Promise<string
     for (const id of ids.slice(i, i + 500)) {
       op.set(keys.profile(id), { id, accountId: id, profilename: "x".repeat(40), text: "y".repeat(300) });
       if (devices) {
-        op.set(keys.pushSubscription(id, "phone"), { id: "phone", endpoint: "https://fcm.googleapis.com/x" });
+        op.set(keys.pushSubscription(id, "phone"), { id: "phone", endpoint: "https://fcm.googleapis.com/x" })
+          .set(keys.pushReachable(id), true);
       }
     }
     await op.commit();

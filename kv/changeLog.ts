@@ -15,8 +15,16 @@
  *   none twice, none lost while the log keeps them.
  */
 
-/** How often a following tailer reads the log whatever the watch says: the longest another process's entry waits. */
-export const POLL_MS = 1000;
+import { kvIsRemote } from "./db.ts";
+
+/**
+ * How often a following tailer reads a local file's log whatever the watch says: the longest
+ * another process's entry waits, well inside the 1 s that live streams and kept reads promise.
+ */
+export const POLL_MS = 250;
+
+/** The same on a remote KV, whose watch sees every writer's change: there the poll only backs up a missed watch. */
+export const REMOTE_POLL_MS = 1000;
 
 export interface ChangeLogOptions<T> {
   /** The log's key prefix; an entry's key is the prefix and its commit versionstamp. */
@@ -129,8 +137,11 @@ export class ChangeLogTailer<T> {
     return this.#tailing;
   }
 
-  /** Follows the log: a tail at each change of the version key, and every `pollMs`. Idempotent. */
-  start(pollMs = POLL_MS): void {
+  /**
+   * Follows the log: a tail at each change of the version key, and every `pollMs` (by default
+   * `POLL_MS`, or `REMOTE_POLL_MS` on a remote store). Idempotent.
+   */
+  start(pollMs = kvIsRemote() ? REMOTE_POLL_MS : POLL_MS): void {
     if (this.#following) return;
     this.#stopped = false;
     const reader = this.db.watch([this.#o.version]).getReader();

@@ -5,6 +5,7 @@ import { tracedKv, tracingOn } from "./tracing.ts";
 import { patientKv, retryBusy } from "./busy.ts";
 import { coalescedGets } from "./coalesce.ts";
 import { tuneStoreFile } from "./storeFile.ts";
+import { markPushReachable } from "./pushReach.ts";
 import { keys } from "./keys.ts";
 
 let handle: Deno.Kv | undefined;
@@ -71,7 +72,18 @@ export async function openKv(path?: string): Promise<Deno.Kv> {
     console.info(remoteKvNotice(where));
   }
   handle = tracingOn() ? tracedKv(db) : db;
+  await markDevices(handle);
   return handle;
+}
+
+/** Marks the push devices of a store from before their markers (kv/pushReach.ts); unmarked, likes list devices as before. */
+async function markDevices(db: Deno.Kv): Promise<void> {
+  try {
+    const marked = await markPushReachable(db);
+    if (marked > 0) console.info(`kv: ${marked} members with a push device marked for their likes' reads`);
+  } catch (e) {
+    console.warn(`kv: push devices left unmarked (likes list them): ${e instanceof Error ? e.message : e}`);
+  }
 }
 
 /** Tunes a local file's schema (kv/storeFile.ts); a file that cannot be tuned serves as it is. */

@@ -14,7 +14,7 @@
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-import { ChangeLogTailer, cursorOf, POLL_MS } from "./changeLog.ts";
+import { ChangeLogTailer, cursorOf } from "./changeLog.ts";
 import type { MemberEvent } from "../domain/shapes/events.ts";
 
 /** A log entry: the events of one commit, each with the members it is for. */
@@ -127,7 +127,7 @@ export class EventBus {
    * it without waiting, so it never rejects: when the store is closed under it (a shutdown) it
    * ends quietly; when a read fails otherwise it says so, and the next subscriber starts it again.
    */
-  start(pollMs = POLL_MS): Promise<void> {
+  start(pollMs?: number): Promise<void> {
     this.#started ??= (async () => {
       this.log.cursor = await this.log.end();
       if (this.#stopped) return;

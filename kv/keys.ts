@@ -103,6 +103,13 @@ export const keys = {
   eventsVersion: (): Key => ["events_version"],
   pushSubscription: (accountId: string, id: string): Key => ["push_subscriptions", accountId, id],
   pushSubscriptionsOf: (accountId: string): Key => ["push_subscriptions", accountId],
+  /**
+   * `true` while the member of `profileId` has a device to push to, written with every
+   * subscription that comes or goes (kv/pushReach.ts): a like reads it with its other reads.
+   */
+  pushReachable: (profileId: string): Key => ["push_reachable", profileId],
+  /** When every account's device got its `pushReachable` marker (kv/pushReach.ts); absent until then. */
+  pushReachableMarked: (): Key => ["config", "push_reachable_marked"],
   vapidKeys: (): Key => ["config", "vapid_keys"],
   /** When a member's device was last pushed for one notification (a conversation's): at most one a minute (workers/push.ts). */
   pushSent: (profileId: string, notificationId: string): Key => ["push_sent", profileId, notificationId],
@@ -462,6 +469,7 @@ export type Collection =
   | "profile_likes_by_liked"
   | "profile_likes_by_liker"
   | "profile_notes"
+  | "push_subscriptions"
   | "rate_limit_counts"
   | "role_counts"
   | "spam_prints"

@@ -46,26 +46,33 @@ function strip<T>(stored: Stored<T>): T {
   return rest as T;
 }
 
-/** A profile like's row in a list (given, received): what its key does not say. */
-interface ListedLike {
-  tsCreated: number;
-  blocked: boolean;
+/**
+ * A profile like's row in a list (given, received): what its key does not say, when the like was
+ * made and whether it is blocked, as one number (`tsCreated * 2 + blocked`, a `Deno.KvU64`: stored
+ * without the value serializer, in 8 bytes). Rows written before as `{tsCreated, blocked}`, or
+ * holding the whole record, read the same.
+ */
+export type ListedLike = Deno.KvU64 | { tsCreated: number; blocked: boolean };
+
+/** The list row of a like made at `tsCreated` (ms since the epoch). */
+export function listRow(tsCreated: number, blocked: boolean): ListedLike {
+  // A time one number cannot hold whole (a clock a test set oddly) is written as before.
+  if (!Number.isSafeInteger(tsCreated) || tsCreated < 0) return { tsCreated, blocked };
+  return new Deno.KvU64(BigInt(tsCreated) * 2n + (blocked ? 1n : 0n));
 }
 
-/**
- * The profile like a list row stands for: the key says who, the type and its place in the list.
- * Rows written when they held the whole record read the same.
- */
+/** What a list row of a profile like says (`listRow`), in any of its stored forms. */
+export function listedLikeOf(value: ListedLike): { tsCreated: number; blocked: boolean } {
+  if (!(value instanceof Deno.KvU64)) return value;
+  return { tsCreated: Number(value.value >> 1n), blocked: (value.value & 1n) === 1n };
+}
+
+/** The profile like a list row stands for: the key says who, the type and its place in the list. */
 function likeOfRow(e: Deno.KvEntry<ListedLike>, list: "given" | "received"): ProfileLike {
   const [, member, likeType, , other] = e.key as string[];
   const [likerProfileId, likedProfileId] = list === "given" ? [member, other] : [other, member];
-  return {
-    likerProfileId,
-    likedProfileId,
-    likeType: likeType as LikeType,
-    blocked: e.value.blocked,
-    tsCreated: e.value.tsCreated,
-  };
+  const { blocked, tsCreated } = listedLikeOf(e.value);
+  return { likerProfileId, likedProfileId, likeType: likeType as LikeType, blocked, tsCreated };
 }
 
 /** The default like when none is stored: UNDETERMINED, not blocked. */
@@ -169,7 +176,7 @@ export async function putProfileLike(
     const toldAt = tell ? t : old?.toldAt;
     const push = tell && await (reachableRead ??= pushReachable(liked));
     if (toldAt !== undefined) next.toldAt = toldAt;
-    const row: ListedLike = { tsCreated: next.tsCreated, blocked: nextBlocked };
+    const row = listRow(next.tsCreated, nextBlocked);
     // Committed with other likes made meanwhile (kv/groupCommit.ts): a like's commit is mostly its
     // transaction's fixed cost.
     const written = await commitGrouped([key, ...hits.map((h) => h.entry.key)], (op) => {
@@ -477,7 +484,7 @@ export async function importLikes(likes: readonly ImportedLike[]): Promise<{ pro
         };
         if (tell) next.toldAt = t;
         const key = keys.profileLike(l.liker, l.liked);
-        const row: ListedLike = { tsCreated: t, blocked: false };
+        const row = listRow(t, false);
         op.check({ key, versionstamp: null }).set(key, next)
           .set(keys.profileLikeByLiker(l.liker, l.likeType, seq, l.liked), row)
           .set(keys.profileLikeByLiked(l.liked, l.likeType, seq, l.liker), row);

@@ -128,6 +128,11 @@ const CLASSES: Record<keyof typeof keys, Class> = {
     { id: "p1", endpoint: "https://push.invalid/x", deviceName: "phone", tsCreated: NOW },
   ]),
   pushSubscriptionsOf: PREFIX,
+  pushReachable: deleted("that they have a push device, kept with their devices", (m) => [
+    keys.pushReachable(m.profile),
+    true,
+  ]),
+  pushReachableMarked: other("when the store's devices were marked: names no one"),
   vapidKeys: other("the app's key"),
   feedOfMember: other("a live feed's lease: removed when the feed closes, gone 75 s after its instance"),
   feedsOfMember: PREFIX,

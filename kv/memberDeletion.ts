@@ -131,6 +131,7 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       ...await keysUnder(keys.passkeysOf(accountId)),
       ...(await listPasskeys(accountId)).map((p) => keys.passkey(p.id)),
       ...await keysUnder(keys.pushSubscriptionsOf(accountId)),
+      keys.pushReachable(profileId),
       ...await keysUnder(keys.notificationsOf(profileId)),
       ...await keysUnder(keys.notificationCountsOf(profileId)),
       ...await keysUnder(keys.notificationOnceOf(profileId)),

@@ -18,12 +18,14 @@ import {
   chatNotificationOps,
   type ChatNotificationRead,
   clearChatNotification,
+  clearChatNotificationOps,
   readChatNotification,
 } from "./notifications.ts";
 import { countHitsOp, type ReadHit } from "./ratelimit.ts";
 import { addEvent } from "./events.ts";
 import { grantPictureAccessOp } from "./pictures.ts";
 import { getProfile } from "./profiles.ts";
+import { pushReachable } from "./push.ts";
 import { getShownPosition } from "./positions/mod.ts";
 import { TEXTS } from "../domain/texts.ts";
 import type { Message, MessagePage, People } from "../domain/shapes/messages.ts";
@@ -57,6 +59,8 @@ export async function sendPrivateMessage(
     counted?: readonly ReadHit[];
     /** The recipient's notification of the conversation, read beside the request's other reads. */
     notification?: ChatNotificationRead;
+    /** Whether the recipient has a device to push to (kv/push.ts `pushReachable`), if read already. */
+    reachable?: boolean;
   } = {},
 ): Promise<Message> {
   const m: Message = {
@@ -80,7 +84,11 @@ export async function sendPrivateMessage(
   if (!opts.viewOnce) { for (const pic of profilePicIds) grantPictureAccessOp(op, pic, recipient); }
   if (opts.held) op.sum(keys.spamHeldCount(sender), 1n);
   if (opts.counted) countHitsOp(op, opts.counted);
-  chatNotificationOps(op, recipient, opts.notification ?? await readChatNotification(recipient, sender));
+  const [notification, reachable] = await Promise.all([
+    opts.notification ?? readChatNotification(recipient, sender),
+    opts.reachable ?? pushReachable(recipient),
+  ]);
+  chatNotificationOps(op, recipient, notification, { push: reachable });
   return await commitOnce(op, m, sender, opts.sendKey);
 }
 
@@ -194,21 +202,70 @@ export async function hasConversation(me: string, other: string): Promise<boolea
   return (await kv().get(keys.chat(me, other))).versionstamp !== null;
 }
 
-/** Marks every unread message from `other` to `me` as read; returns how many. */
-export async function markRead(me: string, other: string): Promise<number> {
-  let marked = 0;
-  const t = now();
-  for await (const e of kv().list<string>({ prefix: keys.conversation(me, other) }, { reverse: true, limit: 200 })) {
-    const entry = await kv().get<Message>(keys.message(e.value));
-    const m = entry.value;
-    if (!m || m.senderProfileId !== other) continue;
-    if (m.tsRecipientRead) break;
-    const op = kv().atomic().check(entry).set(entry.key, { ...m, tsRecipientRead: t });
-    addEvent(op, [other], { type: "read", by: me, of: other });
-    const res = await op.commit();
-    if (res.ok) marked++;
+/** How many of a conversation's newest messages a read looks through at most for unread ones. */
+const READ_SCAN = 200;
+
+/**
+ * `me` read the conversation with `other`: every unread message from `other` (newest first, up
+ * to the first one read before, among the newest `READ_SCAN`) is marked read and the
+ * conversation's notification for `me` cleared, in one atomic that tells `other` once (a read of
+ * more messages than an atomic may check goes in several). Each message is checked, so an unsend
+ * meanwhile is not undone; a message arriving meanwhile moves the notification, and the read goes
+ * again, that message with it. Returns how many were marked.
+ */
+export async function readConversation(me: string, other: string): Promise<number> {
+  const perAtomic = maxChecksPerAtomic() - 1;
+  for (let attempt = 1;; attempt++) {
+    const [unread, note] = await Promise.all([unreadFrom(me, other), readChatNotification(me, other)]);
+    if (unread.length === 0 && !note.entry.value) return 0;
+    const t = now();
+    const mark = (op: Deno.AtomicOperation, batch: Deno.KvEntry<Message>[]) => {
+      for (const e of batch) op.check(e).set(e.key, { ...e.value, tsRecipientRead: t });
+      if (batch.length) addEvent(op, [other], { type: "read", by: me, of: other });
+      return op;
+    };
+    const first = mark(kv().atomic(), unread.slice(0, perAtomic));
+    if (note.entry.value) clearChatNotificationOps(first, me, note);
+    if (!(await first.commit()).ok) {
+      if (attempt < 3) continue;
+      return 0;
+    }
+    let marked = Math.min(unread.length, perAtomic);
+    for (let i = perAtomic; i < unread.length; i += perAtomic) {
+      const batch = unread.slice(i, i + perAtomic);
+      if ((await mark(kv().atomic(), batch).commit()).ok) marked += batch.length;
+    }
+    return marked;
   }
-  return marked;
+}
+
+/** The unread messages from `other` to `me`, newest first, up to the first one read before. */
+async function unreadFrom(me: string, other: string): Promise<Deno.KvEntry<Message>[]> {
+  const out: Deno.KvEntry<Message>[] = [];
+  let ids: string[] = [];
+  // Their records read ten at a time (one getMany); false once a message read before is found.
+  const take = async (): Promise<boolean> => {
+    const got = await kv().getMany<Message[]>(ids.map((id) => keys.message(id)));
+    ids = [];
+    for (const e of got) {
+      const m = e.value;
+      if (!m || m.senderProfileId !== other) continue;
+      if (m.tsRecipientRead) return false;
+      out.push(e as Deno.KvEntry<Message>);
+    }
+    return true;
+  };
+  const newest = kv().list<string>({ prefix: keys.conversation(me, other) }, {
+    reverse: true,
+    limit: READ_SCAN,
+    batchSize: 10,
+  });
+  for await (const e of newest) {
+    ids.push(e.value);
+    if (ids.length === 10 && !(await take())) return out;
+  }
+  if (ids.length) await take();
+  return out;
 }
 
 /** The newest broadcasts of a sector: page n holds 20 × (n + 1), newest first (spec §4 paging). */

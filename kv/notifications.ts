@@ -119,21 +119,31 @@ export async function readChatNotification(recipient: string, sender: string): P
   return { sender, id, entry, count };
 }
 
-/** `addChatNotification` from a read made before (`readChatNotification`). */
-export function chatNotificationOps(op: Deno.AtomicOperation, recipient: string, read: ChatNotificationRead): void {
+/**
+ * `addChatNotification` from a read made before (`readChatNotification`). A caller that knows the
+ * recipient has no device to push to (kv/push.ts `pushReachable`) passes `push: false`: no job
+ * that would find none, and the notification keeps the time of its last push.
+ */
+export function chatNotificationOps(
+  op: Deno.AtomicOperation,
+  recipient: string,
+  read: ChatNotificationRead,
+  { push: reachable = true }: { push?: boolean } = {},
+): void {
   const { sender, id, entry, count } = read;
   const key = keys.notification(recipient, id);
   const countKey = keys.notificationCount(recipient, id);
   const old = entry.value;
   const t = now();
-  const push = !old || t - (old.tsPushed ?? 0) >= CHAT_PUSH_EVERY_MS;
+  const push = reachable && (!old || t - (old.tsPushed ?? 0) >= CHAT_PUSH_EVERY_MS);
+  const tsPushed = push ? t : old?.tsPushed;
   const note: StoredNotification = {
     id,
     kind: "chat",
     bodyText: NOTIFICATION_TEXTS.messages(1),
     url: profileUrl(sender, "chat"),
     tsCreated: t,
-    tsPushed: push ? t : old!.tsPushed,
+    ...(tsPushed === undefined ? {} : { tsPushed }),
   };
   op.set(key, note, { expireIn: NOTIFICATION_TTL_MS });
   addEvent(op, [recipient], { type: "notifications" });
@@ -153,13 +163,24 @@ export function chatNotificationOps(op: Deno.AtomicOperation, recipient: string,
  * false when there was none. A message arriving meanwhile keeps it: it is not read yet.
  */
 export async function clearChatNotification(recipient: string, sender: string): Promise<boolean> {
-  const id = await chatNotificationId(sender);
-  const entry = await kv().get<StoredNotification>(keys.notification(recipient, id));
-  if (!entry.value) return false;
-  const op = kv().atomic().check(entry).delete(entry.key).delete(keys.notificationCount(recipient, id));
+  const read = await readChatNotification(recipient, sender);
+  if (!read.entry.value) return false;
+  const op = kv().atomic();
+  clearChatNotificationOps(op, recipient, read);
+  return (await op.commit()).ok;
+}
+
+/**
+ * Adds to `op` the removal of the conversation's notification for `recipient` as `read` found
+ * it (checked: a message arriving meanwhile fails the atomic), and tells them.
+ */
+export function clearChatNotificationOps(
+  op: Deno.AtomicOperation,
+  recipient: string,
+  read: ChatNotificationRead,
+): void {
+  op.check(read.entry).delete(read.entry.key).delete(keys.notificationCount(recipient, read.id));
   addEvent(op, [recipient], { type: "notifications" });
-  const res = await op.commit();
-  return res.ok;
 }
 
 /**

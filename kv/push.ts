@@ -11,6 +11,7 @@ import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import { commitForgetting, keptRead } from "./kept.ts";
 import { viewedProfile } from "./profiles.ts";
+import { pushMarked } from "./pushReach.ts";
 import { config } from "../config/config.ts";
 
 /** A device's push subscription (spec §3). */
@@ -76,6 +77,9 @@ export async function addPushSubscription(
   const existing = (await listPushSubscriptions(accountId)).find((x) => x.endpoint === s.endpoint);
   const sub: PushSubscription = { ...s, id: existing?.id ?? newId(), tsCreated: now() };
   const op = kv().atomic().set(keys.pushSubscription(accountId, sub.id), sub);
+  // The member is reachable: a new versionstamp of the marker also fails a removal that read it before.
+  const marker = await markerOf(accountId);
+  if (marker) op.set(marker, true);
   if (!(await commitForgetting(op, "pushDevices", [accountId]))) throw new Error("push subscription not stored");
   return sub;
 }
@@ -92,10 +96,45 @@ export function hasPushDevice(accountId: string): Promise<boolean> {
   });
 }
 
-/** Has the member of profile `profileId` a device to push to (see `hasPushDevice`)? */
+/**
+ * Has the member of profile `profileId` a device to push to? Their marker (kv/pushReach.ts), a
+ * single key read with whatever else is read in the same turn; on a store not yet marked, their
+ * devices listed (`hasPushDevice`).
+ */
 export async function pushReachable(profileId: string): Promise<boolean> {
+  if (pushMarked(kv())) return (await kv().get<boolean>(keys.pushReachable(profileId))).value === true;
   const p = await viewedProfile(profileId);
   return !!p && await hasPushDevice(p.accountId);
+}
+
+/** The key of the marker of `accountId`'s profile (`keys.pushReachable`), or null without an account. */
+async function markerOf(accountId: string): Promise<Deno.KvKey | null> {
+  const account = (await kv().get<{ defaultProfileId: string }>(keys.account(accountId))).value;
+  return account ? keys.pushReachable(account.defaultProfileId) : null;
+}
+
+/** The most other devices a removal checks (a remote store takes 10 checks an atomic: its own, the marker's, these). */
+const OTHER_DEVICES_CHECKED = 8;
+
+/**
+ * Commits `op`, which deletes the account's device `id`, with the delete of the profile's marker
+ * when no other device is left; false when a device came or went meanwhile (read again and retry).
+ * The marker is read before the devices and checked: a device added after that read sets it again.
+ * The other devices seen are checked too, so two devices removed at once do not both leave the
+ * marker to the other (at most `OTHER_DEVICES_CHECKED`: an account with more keeps some however
+ * many go at once).
+ */
+async function commitDeviceGone(accountId: string, id: string, op: Deno.AtomicOperation): Promise<boolean> {
+  const markerKey = await markerOf(accountId);
+  if (markerKey) {
+    const marker = await kv().get(markerKey);
+    const others: Deno.KvEntry<unknown>[] = [];
+    const devices = kv().list({ prefix: keys.pushSubscriptionsOf(accountId) }, { limit: OTHER_DEVICES_CHECKED + 1 });
+    for await (const e of devices) if (e.key.at(-1) !== id) others.push(e);
+    op.check(marker, ...others.slice(0, OTHER_DEVICES_CHECKED));
+    if (others.length === 0) op.delete(markerKey);
+  }
+  return await commitForgetting(op, "pushDevices", [accountId]);
 }
 
 /** An account's subscriptions, oldest first. */
@@ -110,9 +149,12 @@ export async function listPushSubscriptions(accountId: string): Promise<PushSubs
 /** Removes one of the account's subscriptions; false if it is not theirs. */
 export async function removePushSubscription(accountId: string, id: string): Promise<boolean> {
   const key = keys.pushSubscription(accountId, id);
-  if (!(await kv().get(key)).value) return false;
-  await commitForgetting(kv().atomic().delete(key), "pushDevices", [accountId]);
-  return true;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const entry = await kv().get(key);
+    if (!entry.value) return attempt > 0;
+    if (await commitDeviceGone(accountId, id, kv().atomic().check(entry).delete(key))) return true;
+  }
+  throw new Error("push subscription kept changing");
 }
 
 /**
@@ -126,7 +168,7 @@ export async function notePushFailure(accountId: string, id: string): Promise<"k
     if (!entry.value) return "gone";
     const failures = (entry.value.failures ?? 0) + 1;
     if (failures >= PUSH_DEVICE_MAX_FAILURES) {
-      if (await commitForgetting(kv().atomic().check(entry).delete(key), "pushDevices", [accountId])) return "dropped";
+      if (await commitDeviceGone(accountId, id, kv().atomic().check(entry).delete(key))) return "dropped";
       continue;
     }
     if ((await kv().atomic().check(entry).set(key, { ...entry.value, failures }).commit()).ok) return "kept";

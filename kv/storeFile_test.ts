@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { closeKv, kv, openKv } from "./db.ts";
+import { kv, openKv } from "./db.ts";
 import { tuneStoreFile } from "./storeFile.ts";
+import { inNewKvDir } from "../tests/kv.ts";
 
 /** The first row of a read-only query on the file. */
 function first<T>(path: string, sql: string): T {
@@ -38,19 +39,8 @@ const counts = (path: string) => ({
   all: first<{ n: number }>(path, "SELECT count(*) AS n FROM kv").n,
 });
 
-/** Runs `fn` on a KV file path in a new directory; closes the app's handle and removes the directory after. */
-async function inNewDir(fn: (path: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir();
-  try {
-    await fn(`${dir}/app.kv`);
-  } finally {
-    closeKv();
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
 Deno.test("store file - a new file's expiry index holds only the entries that expire, and both expiry queries use it", () =>
-  inNewDir(async (path) => {
+  inNewKvDir(async (path) => {
     await openKv(path);
     assert.match(indexSql(path), /WHERE expiration_ms >= 0$/);
     await kv().set(["forever", 1], "a");
@@ -64,7 +54,7 @@ Deno.test("store file - a new file's expiry index holds only the entries that ex
   }));
 
 Deno.test("store file - a file made before is tuned on its next open with every entry kept; tuning it again changes nothing", () =>
-  inNewDir(async (path) => {
+  inNewKvDir(async (path) => {
     const raw = await Deno.openKv(path);
     for (let i = 0; i < 50; i++) await raw.set(["row", i], { i }, i % 5 === 0 ? { expireIn: 3_600_000 } : undefined);
     raw.close();
@@ -81,7 +71,7 @@ Deno.test("store file - a file made before is tuned on its next open with every 
   }));
 
 Deno.test("store file - tuning that meets another connection's write lock gives up after its wait with the file unchanged; once the lock is free it tunes", () =>
-  inNewDir(async (path) => {
+  inNewKvDir(async (path) => {
     const raw = await Deno.openKv(path);
     // Deno KV writes its own housekeeping just after it opens a file, so the other connection waits its turn for the lock.
     const other = new DatabaseSync(path, { timeout: 10_000 });

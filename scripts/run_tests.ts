@@ -108,16 +108,29 @@ const SKIP_DIRS = new Set(["node_modules", ".git", "static/build", "data", "test
 const TEST_FILE = /(^|[_.])test\.(ts|tsx|mts|js|mjs|jsx)$/;
 
 /**
+ * The fewest seconds of files a batch takes while files remain (decision 0208): each `deno test`
+ * process costs a second or two of CPU before its first test (Deno, the app's modules, Playwright),
+ * so the queue's tail goes in fewer, larger batches; at 40 s the slots still end within a batch of
+ * one another (from 60 s on, a whole run's last slot ends later).
+ */
+export const LEAST_BATCH_S = 40;
+
+/**
  * The next batch a free slot runs as one `deno test` process, taken from the head of `queue` (the
  * files still to run, longest first; the batch is removed from it): its first file, then the next
  * ones while the batch stays within half a slot's share of the queue's time (the queue's seconds
- * over twice `slots`), and never less than `least` seconds while files remain. So the long files
+ * over twice `slots`), and never less than `least` seconds (LEAST_BATCH_S) while files remain. So the long files
  * start first, each alone or nearly so, and the batches shrink as the queue empties: every slot ends
  * at about the same time, none with a long file or a long batch alone at the end (half a share
  * leaves room for the figures being off, as they are on a busy machine), and few processes are
  * started (each costs a Deno start; the slot's browser is kept).
  */
-export function takeBatch(queue: string[], slots: number, weight: (f: string) => number, least = 20): string[] {
+export function takeBatch(
+  queue: string[],
+  slots: number,
+  weight: (f: string) => number,
+  least = LEAST_BATCH_S,
+): string[] {
   if (!queue.length) return [];
   const left = queue.reduce((n, f) => n + weight(f), 0);
   const share = Math.max(least, left / (2 * Math.max(1, slots)));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { longestFirst, takeBatch } from "./run_tests.ts";
+import { LEAST_BATCH_S, longestFirst, takeBatch } from "./run_tests.ts";
 import { cpuByKindLine, cpuSeconds, processKind, timeLine } from "./runTests/cpu.ts";
 import { failedTests, fileStarted, parseJunit, parseSummary, testEnded } from "./runTests/output.ts";
 import { entryModule, isEntryHeader, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
@@ -25,6 +25,14 @@ Deno.test("run_tests - the time line gives wall and CPU time side by side, and w
 Deno.test("run_tests - a process is named by its kind: Chromium by its role, Deno by what it runs", () => {
   assert.deepEqual(processKind(["/usr/lib/chromium/chromium", "--type=renderer", "--lang=en-US"]), "chromium renderer");
   assert.deepEqual(processKind(["/usr/lib/chromium/chromium", "--headless", "--no-sandbox"]), "chromium browser");
+  assert.deepEqual(
+    processKind(["/usr/lib/chromium/chromium-headless-shell --type=gpu-process --no-sandbox"]),
+    "headless shell gpu-process",
+  );
+  assert.deepEqual(
+    processKind(["/usr/lib/chromium/chromium-headless-shell", "--no-sandbox"]),
+    "headless shell browser",
+  );
   assert.deepEqual(processKind(["/usr/bin/deno", "test", "-A", "--no-check", "./a_test.ts"]), "deno test");
   assert.deepEqual(
     processKind(["/usr/bin/deno", "run", "-A", "/w/scripts/kvConnect.ts", "--port", "1"]),
@@ -47,30 +55,36 @@ Deno.test("run_tests - a queue is taken longest first: a long file alone, then b
   const weight = (f: string) => w[f];
   const queue = longestFirst(Object.keys(w).reverse(), weight);
   assert.deepEqual(queue, ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]);
-  // 527 s among 4 slots: 66 s a batch; the longest file is taken even past that, and alone.
-  assert.deepEqual(takeBatch(queue, 4, weight), ["a"]);
+  // With a least of 20 s given. 527 s among 4 slots: 66 s a batch; the longest file is taken even past that, and alone.
+  assert.deepEqual(takeBatch(queue, 4, weight, 20), ["a"]);
   // 367 s left: 46 s a batch, and the next file (125 s) again alone.
-  assert.deepEqual(takeBatch(queue, 4, weight), ["b"]);
+  assert.deepEqual(takeBatch(queue, 4, weight, 20), ["b"]);
   // 242 s left: 30 s a batch; 80 s alone.
-  assert.deepEqual(takeBatch(queue, 4, weight), ["c"]);
+  assert.deepEqual(takeBatch(queue, 4, weight, 20), ["c"]);
   // 162 s left: 20 s a batch; then 87 s left: 11 s, raised to the 20 s least.
-  assert.deepEqual(takeBatch(queue, 4, weight), ["d"]);
-  assert.deepEqual(takeBatch(queue, 4, weight), ["e"]);
+  assert.deepEqual(takeBatch(queue, 4, weight, 20), ["d"]);
+  assert.deepEqual(takeBatch(queue, 4, weight, 20), ["e"]);
   // 47 s left: 20 s; then the small files go together.
-  assert.deepEqual(takeBatch(queue, 4, weight), ["f"]);
-  assert.deepEqual(takeBatch(queue, 4, weight), ["g", "h", "i", "j"]);
+  assert.deepEqual(takeBatch(queue, 4, weight, 20), ["f"]);
+  assert.deepEqual(takeBatch(queue, 4, weight, 20), ["g", "h", "i", "j"]);
   assert.deepEqual(queue, []);
-  assert.deepEqual(takeBatch(queue, 4, weight), []);
+  assert.deepEqual(takeBatch(queue, 4, weight, 20), []);
 });
 
 Deno.test("run_tests - many small files go in few batches: each batch holds about half a slot's share", () => {
   const files = Array.from({ length: 100 }, (_, i) => `f${String(i).padStart(3, "0")}`);
   const queue = longestFirst(files, () => 2);
   const batches: string[][] = [];
-  while (queue.length) batches.push(takeBatch(queue, 2, () => 2));
+  while (queue.length) batches.push(takeBatch(queue, 2, () => 2, 20));
   // 200 s between 2 slots: batches of 50 s (25 files), then 37 s, 28 s…, never under 20 s (10 files).
   assert.deepEqual(batches.map((b) => b.length), [25, 18, 14, 10, 10, 10, 10, 3]);
   assert.deepEqual(batches.flat(), files);
+  // With the default least (LEAST_BATCH_S, 40 s): the same files in five processes rather than eight.
+  const again = longestFirst(files, () => 2), fewer: string[][] = [];
+  while (again.length) fewer.push(takeBatch(again, 2, () => 2));
+  assert.equal(LEAST_BATCH_S, 40);
+  assert.deepEqual(fewer.map((b) => b.length), [25, 20, 20, 20, 15]);
+  assert.deepEqual(fewer.flat(), files);
 });
 
 Deno.test("run_tests - a process's progress is read from its lines: a file starts, a test ends; deno's slow-test notices are neither", () => {
@@ -117,8 +131,18 @@ Deno.test("run_tests - a file keeps an isolate of its own when it sets the envir
     ownIsolateReason("./a_test.ts", 'Deno.env.set("TILE_URL", url);'),
     "sets the environment at its top level",
   );
-  assert.equal(ownIsolateReason("./a_test.ts", "globalThis.fetch = fake;"), "replaces a global at its top level");
+  // Spelled in parts, so that this file's own text does not replace a global by the rule it tests.
+  const replacing = `${"globalThis"}.fetch = fake;`;
+  assert.equal(ownIsolateReason("./a_test.ts", replacing), "replaces a global at its top level");
   assert.equal(ownIsolateReason("./a_test.ts", "if (globalThis.x === 1) {}"), null);
+  assert.match(
+    ownIsolateReason("./a_test.ts", `Deno.test("x", () => {\n  ${replacing}\n});`)!,
+    /by hand/,
+  );
+  assert.equal(
+    ownIsolateReason("./a_test.ts", 'Deno.test("x", () => {\n  using _ = replaced(globalThis, { fetch: fake });\n});'),
+    null,
+  );
   assert.equal(ownIsolateReason("./a_test.ts", 'Deno.test.only("x", () => {});'), "has a test marked only");
   assert.match(ownIsolateReason("./kv/ids_test.ts", "")!, /ids/);
 });

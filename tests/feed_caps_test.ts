@@ -5,44 +5,15 @@
  * takes a feed again once one closes.
  */
 
+import { type StreamText, streamText } from "./sse.ts";
 import { until } from "./wait.ts";
 import assert from "node:assert/strict";
 import { type Instance, startInstance } from "./instance.ts";
 
-/** An event stream held open: waits for a text in it; `close` leaves. */
-interface Stream {
-  status: number;
-  until(text: string, withinMs?: number): Promise<boolean>;
-  close(): Promise<void>;
-}
-
-async function openStream(app: Instance, cookie: string): Promise<Stream> {
-  const res = await fetch(`${app.origin}/api/events`, { headers: { cookie } });
-  if (res.status !== 200) {
-    await res.body?.cancel();
-    return { status: res.status, until: () => Promise.resolve(false), close: () => Promise.resolve() };
-  }
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  let pending: Promise<ReadableStreamReadResult<string>> | null = null;
-  const until = async (want: string, withinMs = 5_000) => {
-    const deadline = Date.now() + withinMs;
-    while (!text.includes(want)) {
-      const left = deadline - Date.now();
-      if (left <= 0) return false;
-      pending ??= reader.read();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const r = await Promise.race([pending, new Promise<null>((ok) => timer = setTimeout(() => ok(null), left))]);
-      clearTimeout(timer);
-      if (r === null) return false;
-      pending = null;
-      if (r.done) return text.includes(want);
-      text += r.value;
-    }
-    return true;
-  };
-  assert.ok(await until("event: ready"), "the stream opened");
-  return { status: 200, until, close: () => reader.cancel().catch(() => {}) };
+async function openStream(app: Instance, cookie: string): Promise<StreamText> {
+  const s = await streamText(await fetch(`${app.origin}/api/events`, { headers: { cookie } }));
+  if (s.status === 200) assert.ok(await s.until("event: ready", 5_000), "the stream opened");
+  return s;
 }
 
 Deno.test({
@@ -55,13 +26,13 @@ Deno.test({
     const env = { KV_PATH: `${dir}/app.kv`, MAX_FEEDS_PER_ADDRESS: "15" };
     const a = await startInstance({ ...env, WORKERS: "1" });
     const b = await startInstance({ ...env, WORKERS: "0" });
-    const streams: Stream[] = [];
+    const streams: StreamText[] = [];
     try {
       const one = await a.member("feeds-one@example.com");
       const two = await a.member("feeds-two@example.com");
       // Five on each instance: ten, the member's cap.
-      const onA: Stream[] = [];
-      const onB: Stream[] = [];
+      const onA: StreamText[] = [];
+      const onB: StreamText[] = [];
       for (let i = 0; i < 5; i++) onA.push(await openStream(a, one));
       for (let i = 0; i < 5; i++) onB.push(await openStream(b, one));
       streams.push(...onA, ...onB);
@@ -69,7 +40,10 @@ Deno.test({
       const eleventh = await openStream(b, one);
       streams.push(eleventh);
       assert.equal(eleventh.status, 200);
-      assert.ok(await onA[0].until("event: end\ndata: replaced"), "the oldest feed, on the other instance, ended");
+      assert.ok(
+        await onA[0].until("event: end\ndata: replaced", 5_000),
+        "the oldest feed, on the other instance, ended",
+      );
       for (const s of [onA[1], onB[0]]) assert.ok(!(await s.until("event: end", 300)), "the others stay");
 
       // The address (every request here comes from 127.0.0.1) holds 10; five more of another member on A: 15.
@@ -85,7 +59,7 @@ Deno.test({
 
       // One closes on B: the address takes one more, on A.
       await onB[4].close();
-      let last: Stream | undefined;
+      let last: StreamText | undefined;
       const again = await until(
         async () => {
           last = await openStream(a, two);

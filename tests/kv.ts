@@ -19,6 +19,17 @@ export function kvTest(name: string, fn: () => Promise<void>): void {
   });
 }
 
+/** Runs `fn` on a KV file path in a new directory; closes the app's handle and removes the directory after. */
+export async function inNewKvDir(fn: (path: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  try {
+    await fn(`${dir}/app.kv`);
+  } finally {
+    closeKv();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 /** How many likes of each type a profile received, counted in its received index (what its lists read). */
 export async function receivedLikeCounts(profileId: string): Promise<Record<LikeType, number>> {
   const out = {} as Record<LikeType, number>;

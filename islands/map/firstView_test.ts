@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { replaced } from "../../tests/replaced.ts";
 import {
   firstMapView,
   FIT_MIN_ZOOM,
@@ -69,9 +70,11 @@ Deno.test("map first view - addresses as Leaflet fills them: wrapped columns, no
 
 Deno.test("map first view - a linked point, else the saved view, else me at the start zoom", () => {
   const store = new Map<string, string>();
-  Object.defineProperty(globalThis, "localStorage", {
-    configurable: true,
-    value: { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) },
+  using _storage = replaced(globalThis, {
+    localStorage: {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+    },
   });
   const me = { lat: 33.4, lon: -112 };
   assert.deepEqual(firstMapView("", me), { ...me, zoom: START_ZOOM });

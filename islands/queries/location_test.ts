@@ -11,35 +11,37 @@ import {
 import { EVENTS } from "./api.ts";
 import { LOCATION_STORAGE_KEY } from "./savedLocation.ts";
 import { TEXTS } from "../../domain/texts.ts";
+import { replaced } from "../../tests/replaced.ts";
 
-/** The browser around the reporter: storage, the API and the device's geolocation, all fake. */
+/**
+ * The browser around the reporter: storage, the API and the device's geolocation, all fake, for
+ * one test (`using`: the real ones come back at its end).
+ */
 function fakeBrowser() {
   const store = new Map<string, string>();
-  Object.defineProperty(globalThis, "localStorage", {
-    configurable: true,
-    value: {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => void store.set(k, v),
-      removeItem: (k: string) => void store.delete(k),
-    },
-  });
   const puts: { path: string; body: Record<string, unknown> }[] = [];
-  globalThis.fetch = (input: string | URL | Request, init?: RequestInit) => {
-    const path = String(input);
-    if (init?.method === "PUT") puts.push({ path, body: JSON.parse(String(init.body)) });
-    return Promise.resolve(
-      new Response(JSON.stringify({ ok: true }), { headers: { "content-type": "application/json" } }),
-    );
-  };
   const watch = {
     ok: null as PositionCallback | null,
     fail: null as PositionErrorCallback | null,
     options: null as PositionOptions | null,
     cleared: 0,
   };
-  Object.defineProperty(navigator, "geolocation", {
-    configurable: true,
-    value: {
+  const globals = replaced(globalThis, {
+    localStorage: {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    },
+    fetch: (input: string | URL | Request, init?: RequestInit) => {
+      const path = String(input);
+      if (init?.method === "PUT") puts.push({ path, body: JSON.parse(String(init.body)) });
+      return Promise.resolve(
+        new Response(JSON.stringify({ ok: true }), { headers: { "content-type": "application/json" } }),
+      );
+    },
+  });
+  const device = replaced(navigator, {
+    geolocation: {
       watchPosition(ok: PositionCallback, fail: PositionErrorCallback, options: PositionOptions) {
         Object.assign(watch, { ok, fail, options });
         return 7;
@@ -49,14 +51,23 @@ function fakeBrowser() {
   });
   const fix = (lat: number, lon: number) =>
     watch.ok!({ coords: { latitude: lat, longitude: lon }, timestamp: Date.now() } as GeolocationPosition);
-  return { store, puts, watch, fix };
+  return {
+    store,
+    puts,
+    watch,
+    fix,
+    [Symbol.dispose]() {
+      device[Symbol.dispose]();
+      globals[Symbol.dispose]();
+    },
+  };
 }
 
 // sleep-ok: past the report's 1 s debounce, the case these tests look at (was it sent, once?).
 const settle = () => pause(REPORT_DEBOUNCE_MS + 150);
 
 Deno.test("location - a newcomer starts at a random point near Phoenix, saved, and reported once after 1 s", async () => {
-  const b = fakeBrowser();
+  using b = fakeBrowser();
   const r = new LocationReporter();
   r.start("me", null);
   const s = r.state;
@@ -98,7 +109,7 @@ Deno.test("location - a newcomer starts at a random point near Phoenix, saved, a
 });
 
 Deno.test("location - GPS moves under 25 m are not reflected, farther ones are, and reported as DEVICE_GPS", async () => {
-  const b = fakeBrowser();
+  using b = fakeBrowser();
   const r = new LocationReporter();
   r.start("me", { lat: 33.4, lon: -112, use: "OVERRIDE", hide: false });
   r.setType("DEVICE_GPS");
@@ -136,7 +147,7 @@ Deno.test("location - a GPS failure falls back to override with 'GPS: ' and the 
     [42, TEXTS.geoOther],
   ];
   for (const [code, text] of cases) {
-    const b = fakeBrowser();
+    using b = fakeBrowser();
     const r = new LocationReporter();
     r.start("me", { lat: 33.4, lon: -112, use: "DEVICE_GPS", hide: false });
     assert.equal(r.state.type, "DEVICE_GPS");
@@ -151,7 +162,7 @@ Deno.test("location - a GPS failure falls back to override with 'GPS: ' and the 
 });
 
 Deno.test("location - a 401 anywhere pauses reporting for the rest of the page", async () => {
-  const b = fakeBrowser();
+  using b = fakeBrowser();
   const r = new LocationReporter();
   r.start("me", { lat: 33.4, lon: -112, use: "OVERRIDE", hide: false });
   globalThis.dispatchEvent(new Event(EVENTS.pauseLocation));

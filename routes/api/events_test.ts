@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { after, pause, until } from "../../tests/wait.ts";
+import { pause, until } from "../../tests/wait.ts";
+import { streamText } from "../../tests/sse.ts";
 import { testApp } from "../../tests/api.ts";
 import { notify } from "../../kv/notifications.ts";
 import { eventStreams } from "../telemetry.ts";
@@ -89,26 +90,8 @@ async function openStream(
   if (opts.after) headers["last-event-id"] = opts.after;
   const env = opts.address ? { remoteAddr: { hostname: opts.address, port: 40000, transport: "tcp" } } : undefined;
   const res = await t.app.request("http://localhost/api/events", { headers }, env);
-  const reader = res.status === 200 ? res.body!.pipeThrough(new TextDecoderStream()).getReader() : undefined;
-  if (!reader) await res.body?.cancel();
-  const s = {
-    status: res.status,
-    text: "",
-    /** Reads until `want` is in the text (or the stream ends); true if it is. */
-    async until(want: string | RegExp, ms = 3000): Promise<boolean> {
-      const deadline = Date.now() + ms;
-      const has = () => typeof want === "string" ? s.text.includes(want) : want.test(s.text);
-      while (!has() && Date.now() < deadline && reader) {
-        const r = await Promise.race([reader.read(), after(100, null)]);
-        if (r === null) continue;
-        if (r.done) break;
-        s.text += r.value;
-      }
-      return has();
-    },
-    close: () => reader?.cancel().catch(() => {}),
-  };
-  if (reader) await s.until("event: ready");
+  const s = await streamText(res);
+  if (s.status === 200) await s.until("event: ready");
   return s;
 }
 
@@ -139,6 +122,8 @@ Deno.test("events - a page that reconnects with the last event it saw gets what 
     const three = (await sendMessage(t, a, b.profileId, "while away 2")).data.id;
     const back = await openStream(t, b.cookie, { after: seen[2] });
     assert.ok(await back.until(three), "the missed messages come first");
+    assert.ok(!back.text.includes("event: reset"), `the cursor it saw is still in the log:\n${back.text}`);
+    assert.ok(back.text.includes(`"id":"${two}"`), `the first missed message comes too:\n${back.text}`);
     assert.ok(back.text.indexOf(two) < back.text.indexOf(three), "in order");
     assert.ok(!back.text.includes(`"id":"${one}"`), "nothing it saw comes again");
     const four = (await sendMessage(t, a, b.profileId, "live again")).data.id;

@@ -25,19 +25,19 @@ import {
   deleteMessage,
   type DeleteRefusal,
   hasConversation,
-  markRead,
   messageBySendKey,
   openViewOnce,
   peopleOf,
+  readConversation,
   seenBy,
   sendBroadcast,
   SendConflict,
   sendPrivateMessage,
 } from "../../kv/messages.ts";
 import { getProfile, isVerified } from "../../kv/profiles.ts";
+import { pushReachable } from "../../kv/push.ts";
 import { onlyVerifiedMessages } from "../../kv/games/identify.ts";
 import { VERIFIED_TEXTS } from "../../domain/verified.ts";
-import { clearChatNotification } from "../../kv/notifications.ts";
 import { blockedSet, isBlockedEither } from "../../kv/blocks.ts";
 import { getShownPosition } from "../../kv/positions/mod.ts";
 import { storeId as id } from "../../domain/requestParts.ts";
@@ -156,9 +156,8 @@ export const messages = new Hono<AppEnv>()
   .put("/messages/read/:other", async (c) => {
     const caller = requireCaller(c);
     const other = parseWith(id, c.req.param("other"));
-    const marked = await markRead(caller.profileId, other);
-    // Reading the conversation resets its one notification: the next message starts a new one.
-    await clearChatNotification(caller.profileId, other);
+    // Reading the conversation also resets its one notification: the next message starts a new one.
+    const marked = await readConversation(caller.profileId, other);
     return answer(c, "PUT /api/messages/read/:other", { marked });
   })
   .post("/message", async (c) => {
@@ -176,7 +175,7 @@ export const messages = new Hono<AppEnv>()
     const limits = recipient ? privateLimits(caller) : broadcastLimits(caller);
     const readCounts = () =>
       Promise.all([readHits(limits), toOther ? readChatNotification(toOther, caller.profileId) : undefined]);
-    const [sentBefore, me, paused, them, blocked, talking, verifiedOnly, early, firstCounts, restriction] =
+    const [sentBefore, me, paused, them, blocked, talking, verifiedOnly, early, firstCounts, restriction, reachable] =
       await Promise.all([
         sendKey ? messageBySendKey(caller.profileId, sendKey) : null,
         getProfile(caller.profileId),
@@ -189,6 +188,8 @@ export const messages = new Hono<AppEnv>()
         readCounts(),
         // A member in a time-out may not start conversations nor post in Map Chat (Bad Boy Dungeon).
         restrictionOf(caller.profileId),
+        // No push job for a recipient with no device to push to.
+        toOther ? pushReachable(toOther) : false,
       ]);
     if (sentBefore) return answer(c, "POST /api/message", seenBy(sentBefore, caller.profileId));
     if (text.length > MAX_TEXT) throw badRequest(`A message has at most ${MAX_TEXT} characters.`);
@@ -235,6 +236,7 @@ export const messages = new Hono<AppEnv>()
             sendKey,
             counted: counted(hits),
             notification,
+            reachable,
           });
           return answer(c, "POST /api/message", seenBy(m, caller.profileId));
         } catch (e) {

@@ -207,6 +207,7 @@ Deno.test("notifications - 25 messages are one notification counting 25 with one
   const t = await testApp();
   try {
     const a = await t.member(), b = await t.member(), c = await t.member();
+    await addPhone(t, b);
     for (let i = 0; i < 25; i++) assert.equal((await send(t, a, b, `Secret words ${i}`)).status, 201);
     let list = await notes(t, b);
     assert.equal(list.length, 1, "one notification for the conversation");
@@ -224,7 +225,9 @@ Deno.test("notifications - 25 messages are one notification counting 25 with one
     assert.equal(await pushJobs(b.profileId), 2);
 
     // Reading a's conversation removes its notification; c's stays.
-    assert.equal((await t.call("PUT", `/api/messages/read/${a.profileId}`, { cookie: b.cookie })).status, 200);
+    const read = await t.call("PUT", `/api/messages/read/${a.profileId}`, { cookie: b.cookie });
+    assert.equal(read.status, 200);
+    assert.equal(read.data.marked, 25, "all 25 marked read (several atomics on a remote store)");
     list = await notes(t, b);
     assert.deepEqual(list.map((n) => n.url), [`/profile/${c.profileId}#chat`]);
     // The next message starts a new one, with its own push.
@@ -236,6 +239,11 @@ Deno.test("notifications - 25 messages are one notification counting 25 with one
     assert.equal(list[0].bodyText, "You have a new message.");
     assert.equal(await pushJobs(b.profileId), 3);
     assert.deepEqual(await notes(t, a), [], "the sender is not notified");
+
+    // A member with no device to push to is notified in the app, with no push job that would find none.
+    assert.equal((await send(t, b, a, "Hi back")).status, 201);
+    assert.deepEqual((await notes(t, a)).map((n) => n.bodyText), ["You have a new message."]);
+    assert.equal(await pushJobs(a.profileId), 0, "no push job for a member with no device");
   } finally {
     t.close();
   }
@@ -245,6 +253,7 @@ Deno.test("notifications - an unread conversation pushes again only 15 minutes a
   const t = await testApp();
   try {
     const a = await t.member(), b = await t.member();
+    await addPhone(t, b);
     await send(t, a, b, "one");
     shiftClock(14 * 60_000);
     await send(t, a, b, "two");

@@ -37,14 +37,17 @@ export function timeLine(wallMs: number, cpu: { self: number; children: number }
     (cpu ? `, ${minutes(cpu.self + cpu.children)} CPU (user+sys of the runner and every process it started)` : "");
 }
 
-/** What a process is, for the CPU breakdown: Chromium by its role, Deno by what it runs, else its name. */
+/**
+ * What a process is, for the CPU breakdown: Chromium by its role (the headless shell named apart from
+ * the full browser), Deno by what it runs, else its name.
+ */
 export function processKind(argv: string[]): string {
   // Chromium's children set their title: their arguments come back as one string.
   if (argv.length === 1 && argv[0].includes(" ")) argv = argv[0].split(" ");
   const exe = argv[0]?.split("/").pop() ?? "?";
-  if (exe === "chromium" || argv[0]?.endsWith("/chromium")) {
+  if (exe === "chromium" || exe === "chromium-headless-shell") {
     const type = argv.find((a) => a.startsWith("--type="))?.slice(7);
-    return `chromium ${type ?? "browser"}`;
+    return `${exe === "chromium-headless-shell" ? "headless shell" : "chromium"} ${type ?? "browser"}`;
   }
   if (exe === "deno") {
     if (argv[1] === "test") return "deno test";
@@ -100,6 +103,8 @@ export function cpuSampler(): { stop(): Map<string, number> } | null {
         let argv: string[] = [];
         try {
           argv = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0").filter(Boolean);
+          // Chromium starts its helpers as /proc/self/exe until they set their title: named by their binary.
+          if (argv[0] === "/proc/self/exe") argv[0] = Deno.readLinkSync(`/proc/${pid}/exe`);
         } catch { /* ended meanwhile */ }
         seen.set(key, { kind: processKind(argv), cpu: Math.max(cpu, known?.cpu ?? 0) });
       }

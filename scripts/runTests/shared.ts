@@ -30,7 +30,8 @@ export const MARK = "\u27eb shared isolate: ";
  * can. Found in its text: it sets or deletes an environment variable at its top level (read by the
  * app at any time, it would hold for every file loaded beside it, and the last file's value would
  * win for all: two files each point TILE_URL at a tile server of their own); it replaces a global
- * at its top level; it has a test marked `only` (which would silence every other file's tests).
+ * at its top level, or by hand anywhere (a fake `fetch` left behind answered another file's real
+ * calls); it has a test marked `only` (which would silence every other file's tests).
  * A file that sets a variable inside a test and restores it shares: tests run one at a time.
  */
 export function ownIsolateReason(file: string, text: string): string | null {
@@ -38,6 +39,11 @@ export function ownIsolateReason(file: string, text: string): string | null {
   if (/^Deno\.env\.(set|delete)\(/m.test(text)) return "sets the environment at its top level";
   if (/^(globalThis|window|self)\.\w+\s*=[^=]|^Object\.defineProperty\((globalThis|navigator)\b/m.test(text)) {
     return "replaces a global at its top level";
+  }
+  // Replaced by hand inside a test, a global stays replaced for the files after it unless put back:
+  // tests/replaced.ts puts it back at the test's end.
+  if (/\b(globalThis|window|self)\.\w+\s*=[^=]|\bObject\.defineProperty\((globalThis|navigator)\b/.test(text)) {
+    return "replaces a global by hand (tests/replaced.ts puts one back at its test's end)";
   }
   if (/^\s*Deno\.test\.only\(|^\s*only:\s*true/m.test(text)) return "has a test marked only";
   return null;

@@ -330,8 +330,10 @@ ${await frontBlock(port, upstream)}`,
       stderr: "null",
     }).spawn();
     undo.push(async () => {
+      // SIGTERM, not SIGKILL: the master stops its workers before it ends; killed outright, it
+      // would leave them holding the port, answering whoever connects later.
       try {
-        nginx.kill("SIGKILL");
+        nginx.kill("SIGTERM");
       } catch { /* gone */ }
       await nginx.status;
     });

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { chromium, type Page } from "playwright-core";
-import { CHROMIUM_FLAGS, startHarness } from "./harness.ts";
+import { CHROMIUM_FLAGS, chromiumPath, startHarness } from "./harness.ts";
 import { seedNearby } from "./tapToPhoto.ts";
 import { createLoginToken } from "../../kv/accounts.ts";
 
@@ -36,7 +36,9 @@ Deno.test({
   async fn() {
     const h = await startHarness();
     const browser = await chromium.launch({
-      executablePath: Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium",
+      // The full browser: the headless shell keeps no page in the back/forward cache
+      // (BackForwardCacheDisabledForDelegate), so this test would judge nothing of the app's.
+      executablePath: chromiumPath({ full: true }),
       args: CHROMIUM_FLAGS,
       ignoreDefaultArgs: ["--disable-back-forward-cache"],
     });

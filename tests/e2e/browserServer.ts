@@ -1,5 +1,6 @@
 /**
- * One Chromium for many browser tests: Debian's Chromium, launched as the harness launches it, with
+ * One Chromium for many browser tests: Debian's headless shell (else its Chromium, `chromiumPath`),
+ * launched as the harness launches it, with
  * its DevTools protocol open on a local port. scripts/run_tests.ts starts one beside each
  * `deno test` process that runs browser files and hands its address to the process as
  * E2E_BROWSER_URL; `startHarness()` then connects to it (`chromium.connectOverCDP`) instead of
@@ -30,9 +31,31 @@ export const CHROMIUM_FLAGS = [
   "--disable-sync",
 ];
 
-/** Where the browser is: CHROMIUM_PATH, else Debian's. */
-export function chromiumPath(): string {
-  return Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
+/** Debian's full Chromium (`apt-get install chromium`): what a test needs when only it has a feature. */
+export const FULL_CHROMIUM = "/usr/bin/chromium";
+
+/**
+ * Debian's headless shell (`apt-get install chromium-headless-shell`, the same version as its
+ * chromium): Chromium's content layer without the browser's own (no profile services, extensions,
+ * sync, installability, Google services), what Playwright itself runs headless tests in. The
+ * binary, not /usr/bin's wrapper script, which stays as its parent (a kill would miss the browser).
+ */
+export const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
+
+/**
+ * Where the browser is: CHROMIUM_PATH when given (for every test); else the headless shell when it
+ * is installed, unless `full` (a test that needs the full browser: its installability check);
+ * else Debian's full Chromium.
+ */
+export function chromiumPath({ full = false }: { full?: boolean } = {}): string {
+  const given = Deno.env.get("CHROMIUM_PATH");
+  if (given) return given;
+  if (!full) {
+    try {
+      if (Deno.statSync(HEADLESS_SHELL).isFile) return HEADLESS_SHELL;
+    } catch { /* not installed: the full browser */ }
+  }
+  return FULL_CHROMIUM;
 }
 
 /** A running shared browser. */

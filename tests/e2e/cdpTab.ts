@@ -6,7 +6,7 @@
  * tab's page when it is activated.
  */
 
-import { CHROMIUM_FLAGS } from "./harness.ts";
+import { CHROMIUM_FLAGS, chromiumPath } from "./harness.ts";
 
 type Message = {
   id?: number;
@@ -33,13 +33,14 @@ export interface Tab {
 /**
  * A new headless Chromium with one tab of `width`×`height` (a phone: mobile, touch) with its CPU
  * throttled `cpuRate` times, and `initScript` run at the start of every document, prerendered
- * ones included.
+ * ones included. The full browser, not the headless shell: what it speculates (prefetch,
+ * prerender) is a member's browser's, and the tap bench's figures stay comparable across runs.
  */
 export async function openTab(
   opts: { width: number; height: number; cpuRate: number; initScript?: string },
 ): Promise<Tab> {
   const dir = await Deno.makeTempDir({ prefix: "cdp-tab-" });
-  const chromium = new Deno.Command("/usr/bin/chromium", {
+  const chromium = new Deno.Command(chromiumPath({ full: true }), {
     args: [
       ...CHROMIUM_FLAGS,
       "--remote-debugging-port=0",

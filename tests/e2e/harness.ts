@@ -30,7 +30,7 @@ export const VIEWPORTS = {
 export type ViewportName = keyof typeof VIEWPORTS;
 
 /** The switches every test browser starts with (tests/e2e/browserServer.ts). */
-export { CHROMIUM_FLAGS } from "./browserServer.ts";
+export { CHROMIUM_FLAGS, chromiumPath } from "./browserServer.ts";
 
 /** A running app and browser for one test file. */
 export interface Harness {
@@ -61,10 +61,19 @@ export async function mainApp(): Promise<ReturnType<typeof createApp>> {
  * browser's camera plays (the selfie tests); `ownBuild`: a private copy of the build, for a test
  * that changes its files (BUILD_DIR names it until the harness closes); `kv`: where its store is
  * (a KV Connect URL, tests/remoteKv.ts), instead of the test kits' own (`:memory:`, or remote with
- * TEST_KV=remote); `ownBrowser`: a browser of its own, not the process's shared one.
+ * TEST_KV=remote); `ownBrowser`: a browser of its own, not the process's shared one; `fullBrowser`:
+ * one of its own and Debian's full Chromium, not the headless shell (`chromiumPath`), for what
+ * only the full browser does (a push shown as a notification through the push service's path).
  */
 export async function startHarness(
-  opts: { limitMs?: number; fakeCamera?: string; ownBuild?: boolean; kv?: string; ownBrowser?: boolean } = {},
+  opts: {
+    limitMs?: number;
+    fakeCamera?: string;
+    ownBuild?: boolean;
+    kv?: string;
+    ownBrowser?: boolean;
+    fullBrowser?: boolean;
+  } = {},
 ): Promise<Harness> {
   // The islands as built for these sources, shared with every other file and test process
   // (tests/islands_build.ts); a test that changes the build's files gets a copy of its own.
@@ -82,15 +91,19 @@ export async function startHarness(
   // The requests not yet delivered, named when closing the server hangs.
   const open = new Map<number, string>();
   let served = 0;
+  // The documents the browser loaded (navigations, reloads, prerenders): printed at close, what a
+  // test's page loads cost is counted by.
+  let documents = 0;
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (req, info) => {
     const n = served++;
+    if (req.headers.get("sec-fetch-dest") === "document") documents++;
     open.set(n, `${req.method} ${new URL(req.url).pathname}${req.headers.get("upgrade") ? " (upgrade)" : ""}`);
     void (info as Deno.ServeHandlerInfo & { completed?: Promise<void> }).completed?.finally(() => open.delete(n));
     return app.fetch(req, info);
   });
   const origin = `http://localhost:${server.addr.port}`;
   Deno.env.set("PUBLIC_ORIGIN", origin);
-  const browser = await openBrowser(opts.fakeCamera, opts.ownBrowser);
+  const browser = await openBrowser(opts.fakeCamera, opts.ownBrowser || opts.fullBrowser, opts.fullBrowser);
   // A test still running after TEST_LIMIT_MS is stuck: its browser is closed (a shared one: this
   // test's connection and contexts only), so the Playwright call it waits on fails with its own
   // stack instead of hanging the whole suite.
@@ -137,6 +150,7 @@ export async function startHarness(
         await bounded("closing the browser", () => browser.close());
         await bounded("stopping the job workers", () => workers.stop());
         await shutDown(server, open);
+        console.log(`harness: ${documents} page loads served`);
       } finally {
         // Whatever failed above, the next test file starts from a clean process.
         Deno.env.delete("PUBLIC_ORIGIN");
@@ -157,9 +171,9 @@ let sharedInUse = false;
  * disconnects. Otherwise, or when that server does not answer, or for a fake camera (its
  * switches are the browser's, so that test keeps a browser of its own), or when the test asks for
  * its own (`own`: its subject is the browser's own state, such as a virtual authenticator and the
- * focused page WebAuthn asks for), a Chromium launched here.
+ * focused page WebAuthn asks for), a Chromium launched here: the full one when `full`.
  */
-async function openBrowser(fakeCamera?: string, own = false): Promise<Browser> {
+async function openBrowser(fakeCamera?: string, own = false, full = false): Promise<Browser> {
   const shared = Deno.env.get("E2E_BROWSER_URL");
   // One connection at a time: a second one over the DevTools protocol would take the first one's
   // pages for its own default context. A test that holds two harnesses at once gets a browser of
@@ -175,7 +189,7 @@ async function openBrowser(fakeCamera?: string, own = false): Promise<Browser> {
     }
   }
   return await chromium.launch({
-    executablePath: chromiumPath(),
+    executablePath: chromiumPath({ full }),
     // A fake camera playing a clip (a Y4M file), allowed without asking: the selfie tests only.
     args: fakeCamera
       ? [

@@ -135,7 +135,14 @@ Deno.test({
         body: JSON.stringify({ email, acknowledgements: ACKNOWLEDGEMENTS.map((a) => a.text) }),
         client,
       } as RequestInit);
-      assert.equal(reg.status, 202, await reg.text());
+      // Which server answered, should it not be the app through nginx (its headers and nginx's log).
+      const who = () =>
+        Deno.readTextFile(`${dir}/error.log`).catch(() => "").then((log) =>
+          `${JSON.stringify(Object.fromEntries(reg.headers))}; nginx's log: ${log}; the app's: ${
+            app.stderr().slice(-2000)
+          }`
+        );
+      assert.equal(reg.status, 202, `${await reg.text()} ${reg.status !== 202 ? await who() : ""}`);
 
       // The client (this machine, as nginx saw it) reads the dev outbox though it claims to be another
       // address: its own X-Forwarded-For is not believed, nginx's addition is.

@@ -1,0 +1,50 @@
+/**
+ * An event stream's text as a test reads it: `until` reads until a text is in it (or a deadline
+ * passes, or the stream ends). A read still waiting when one deadline passes is kept for the next
+ * call: dropping it would drop the text it brings.
+ */
+
+import { after } from "./wait.ts";
+
+/** An event stream's reader: its status, the text so far, a wait for a text in it, and `close`. */
+export interface StreamText {
+  readonly status: number;
+  readonly text: string;
+  /** Reads until `want` is in the text, the stream ends or `withinMs` pass; true if it is. */
+  until(want: string | RegExp, withinMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Reads an event stream's answer as text; an answer other than 200 is read as an empty text that never grows. */
+export async function streamText(res: Response): Promise<StreamText> {
+  if (res.status !== 200 || !res.body) {
+    await res.body?.cancel();
+    return { status: res.status, text: "", until: () => Promise.resolve(false), close: () => Promise.resolve() };
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let reading: Promise<ReadableStreamReadResult<string>> | undefined;
+  let text = "";
+  let done = false;
+  return {
+    status: res.status,
+    get text() {
+      return text;
+    },
+    async until(want, withinMs = 3000) {
+      const deadline = Date.now() + withinMs;
+      const has = () => typeof want === "string" ? text.includes(want) : want.test(text);
+      while (!has() && !done) {
+        const left = deadline - Date.now();
+        if (left <= 0) break;
+        reading ??= reader.read();
+        const r = await Promise.race([reading, after(Math.min(left, 100), null)]);
+        if (r === null) continue;
+        reading = undefined;
+        if (r.done) done = true;
+        else text += r.value;
+      }
+      return has();
+    },
+    close: () => reader.cancel().catch(() => {}),
+  };
+}
