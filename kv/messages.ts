@@ -22,7 +22,7 @@ import {
   readChatNotification,
 } from "./notifications.ts";
 import { countHitsOp, type ReadHit } from "./ratelimit.ts";
-import { addEvent } from "./events.ts";
+import { addEvent, gatherEvents, writeEvents } from "./events.ts";
 import { grantPictureAccessOp } from "./pictures.ts";
 import { getProfile } from "./profiles.ts";
 import { pushReachable } from "./push.ts";
@@ -74,8 +74,10 @@ export async function sendPrivateMessage(
     ...(opts.held ? { held: true as const } : {}),
   };
   const latest = { messageId: m.id, tsCreated: m.tsCreated };
-  const op = kv().atomic()
-    .set(keys.message(m.id), m)
+  const op = kv().atomic();
+  // Its events (the message, the recipient's notifications) go in the log as one entry, written once.
+  gatherEvents(op);
+  op.set(keys.message(m.id), m)
     .set(keys.conversationMessage(sender, recipient, m.id), m.id)
     .set(keys.conversationMessage(recipient, sender, m.id), m.id)
     .set(keys.chat(sender, recipient), latest)
@@ -89,6 +91,7 @@ export async function sendPrivateMessage(
     opts.reachable ?? pushReachable(recipient),
   ]);
   chatNotificationOps(op, recipient, notification, { push: reachable });
+  writeEvents(op);
   return await commitOnce(op, m, sender, opts.sendKey);
 }
 
@@ -224,8 +227,11 @@ export async function readConversation(me: string, other: string): Promise<numbe
       if (batch.length) addEvent(op, [other], { type: "read", by: me, of: other });
       return op;
     };
-    const first = mark(kv().atomic(), unread.slice(0, perAtomic));
+    const op = kv().atomic();
+    gatherEvents(op);
+    const first = mark(op, unread.slice(0, perAtomic));
     if (note.entry.value) clearChatNotificationOps(first, me, note);
+    writeEvents(first);
     if (!(await first.commit()).ok) {
       if (attempt < 3) continue;
       return 0;
