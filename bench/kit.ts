@@ -7,6 +7,7 @@ import { closeKv, openKv } from "../kv/db.ts";
 import { importPositions } from "../kv/positions/mod.ts";
 import type { BenchResult } from "../scripts/perf_page.ts";
 import { type MemberPlan, writeMembers } from "../scripts/seeding.ts";
+import { descendants, statFields } from "../scripts/runTests/cpu.ts";
 
 /** The value of `--name value` or `--name=value` on the command line (or in `args`), else `fallback`. */
 export function arg(name: string, fallback: string, args: string[] = Deno.args): string {
@@ -250,9 +251,7 @@ export async function reportRowsBeside(
  */
 export function processCpuMs(pid: number | "self" = "self"): number {
   try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    // Fields after the command name (which may hold spaces), counted from field 3 (state).
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const f = statFields(Deno.readTextFileSync(`/proc/${pid}/stat`));
     return (Number(f[11]) + Number(f[12])) * 10; // utime, stime in ticks of 10 ms (USER_HZ 100)
   } catch {
     return NaN;
@@ -266,26 +265,11 @@ export function processCpuMs(pid: number | "self" = "self"): number {
  */
 export function descendantsCpuMs(name: RegExp): number {
   try {
-    const stats = new Map<number, { ppid: number; comm: string; ms: number }>();
-    for (const e of Deno.readDirSync("/proc")) {
-      if (!/^\d+$/.test(e.name)) continue;
-      try {
-        const st = Deno.readTextFileSync(`/proc/${e.name}/stat`);
-        const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
-        const comm = st.slice(st.indexOf("(") + 1, st.lastIndexOf(")"));
-        // utime, stime, cutime, cstime in ticks of 10 ms (USER_HZ 100)
-        const ms = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
-        stats.set(Number(e.name), { ppid: Number(f[1]), comm, ms });
-      } catch { /* the process ended */ }
-    }
-    const mine = (pid: number): boolean => {
-      for (let p = stats.get(pid)?.ppid; p !== undefined && p > 1; p = stats.get(p)?.ppid) {
-        if (p === Deno.pid) return true;
-      }
-      return false;
-    };
     let ms = 0;
-    for (const [pid, s] of stats) if (name.test(s.comm) && mine(pid)) ms += s.ms;
+    for (const { fields: f, name: comm } of descendants().values()) {
+      // utime, stime, cutime, cstime in ticks of 10 ms (USER_HZ 100)
+      if (name.test(comm)) ms += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
+    }
     return ms;
   } catch {
     return NaN;
@@ -324,7 +308,7 @@ export function threadCpuMs(pid: number | "self" = "self"): Map<string, number> 
       try {
         const st = Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/stat`);
         const name = st.slice(st.indexOf("(") + 1, st.lastIndexOf(")"));
-        const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
+        const f = statFields(st);
         out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
       } catch { /* the thread ended */ }
     }

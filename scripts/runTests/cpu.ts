@@ -12,7 +12,7 @@
 export function cpuSeconds(stat = readProcStat()): { self: number; children: number } | null {
   if (!stat) return null;
   // The fields after "pid (name) ": state is the first; utime, stime, cutime, cstime the 12th to 15th.
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+  const f = statFields(stat).map(Number);
   const [utime, stime, cutime, cstime] = f.slice(11, 15);
   if (![utime, stime, cutime, cstime].every(Number.isFinite)) return null;
   return { self: (utime + stime) / 100, children: (cutime + cstime) / 100 };
@@ -59,6 +59,43 @@ export function processKind(argv: string[]): string {
 }
 
 /**
+ * The fields of a /proc stat line after "pid (name) " (the name may hold spaces and parentheses):
+ * state is [0], the parent's pid [1], utime and stime [11] and [12], cutime and cstime [13] and
+ * [14], starttime [19].
+ */
+export function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+/**
+ * This process's live descendants, read from /proc once (Linux only; throws where there is no
+ * /proc): each one's stat fields and command name, by pid.
+ */
+export function descendants(): Map<string, { fields: string[]; name: string }> {
+  const me = String(Deno.pid);
+  const all = new Map<string, { fields: string[]; name: string }>();
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+      all.set(e.name, { fields: statFields(stat), name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) });
+    } catch { /* ended meanwhile */ }
+  }
+  const ours = new Map<string, { fields: string[]; name: string }>();
+  for (const [pid, p] of all) {
+    let parent: string | undefined = pid;
+    for (let i = 0; i < 20 && parent && parent !== "0" && parent !== "1"; i++) {
+      parent = all.get(parent)?.fields[1];
+      if (parent === me) {
+        ours.set(pid, p);
+        break;
+      }
+    }
+  }
+  return ours;
+}
+
+/**
  * The CPU of every process this run started and all theirs, by kind, read from /proc once a
  * second (Linux only). The CPU line of `cpuSeconds` counts only processes that were waited for:
  * not Chromium's renderers (their zygote outlives the browser that started it) nor a KV Connect
@@ -71,29 +108,9 @@ export function cpuSampler(): { stop(): Map<string, number> } | null {
   } catch {
     return null;
   }
-  const me = String(Deno.pid);
   const seen = new Map<string, { kind: string; cpu: number }>();
   const sample = () => {
-    const parents = new Map<string, string>(), stats = new Map<string, string[]>();
-    for (const e of Deno.readDirSync("/proc")) {
-      if (!/^\d+$/.test(e.name)) continue;
-      try {
-        const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
-        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        parents.set(e.name, f[1]);
-        stats.set(e.name, f);
-      } catch { /* ended meanwhile */ }
-    }
-    for (const [pid, f] of stats) {
-      let p: string | undefined = pid, ours = false;
-      for (let i = 0; i < 20 && p && p !== "0" && p !== "1"; i++) {
-        p = parents.get(p);
-        if (p === me) {
-          ours = true;
-          break;
-        }
-      }
-      if (!ours) continue;
+    for (const [pid, { fields: f }] of descendants()) {
       // utime, stime: the 12th and 13th fields after the name; starttime (the 20th) tells a reused pid apart.
       const key = `${pid}:${f[19]}`, cpu = (Number(f[11]) + Number(f[12])) / 100;
       const known = seen.get(key);
