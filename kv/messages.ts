@@ -227,9 +227,10 @@ export async function readConversation(me: string, other: string): Promise<numbe
       if (batch.length) addEvent(op, [other], { type: "read", by: me, of: other });
       return op;
     };
-    const op = kv().atomic();
-    gatherEvents(op);
-    const first = mark(op, unread.slice(0, perAtomic));
+    const first = kv().atomic();
+    // Its events (the read, the reader's notifications) go in the log as one entry, written once.
+    gatherEvents(first);
+    mark(first, unread.slice(0, perAtomic));
     if (note.entry.value) clearChatNotificationOps(first, me, note);
     writeEvents(first);
     if (!(await first.commit()).ok) {
