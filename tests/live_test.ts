@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { type Instance, startInstance } from "./instance.ts";
+import { streamText } from "./sse.ts";
 import { instanceKvEnv, REMOTE_KV } from "./remoteKv.ts";
 
 /** Two instances on one store, and members A and B (registered through the first): runs `fn`, then stops both. */
@@ -40,11 +41,9 @@ Deno.test({
   async fn() {
     await withTwoInstances("live", async ({ one, two, a, b, aId, bId }) => {
       // B's page is connected to the second instance.
-      const stream = await fetch(`${two.origin}/api/events`, { headers: { cookie: b } });
-      assert.equal(stream.status, 200);
-      const events = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let text = "";
-      while (!text.includes("event: ready")) text += (await events.read()).value;
+      const events = await streamText(await fetch(`${two.origin}/api/events`, { headers: { cookie: b } }));
+      assert.equal(events.status, 200);
+      assert.ok(await events.until("event: ready"), "the stream is ready");
 
       const t = performance.now();
       const sent = await fetch(`${one.origin}/api/message`, {
@@ -55,10 +54,10 @@ Deno.test({
       assert.equal(sent.status, 201);
       const { id } = await sent.json();
       const want = `event: member\ndata: ${JSON.stringify({ type: "message", id, from: aId, to: bId })}\n`;
-      while (!text.includes(want)) text += (await events.read()).value;
+      assert.ok(await events.until(want, 10_000), `the message event came: ${events.text}`);
       const ms = performance.now() - t;
       assert.ok(ms < 1500, `arrived after ${ms.toFixed(0)} ms`);
-      await events.cancel();
+      await events.close();
     });
   },
 });

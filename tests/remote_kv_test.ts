@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { testApp } from "./api.ts";
+import { streamText } from "./sse.ts";
 import { startKvConnect } from "../scripts/kvConnect.ts";
 import { closeKv, kvIsRemote, openKv } from "../kv/db.ts";
 import { getShownPosition, reportPosition } from "../kv/positions/mod.ts";
@@ -52,11 +53,11 @@ Deno.test("remote KV - register, position, nearest, like and a live message, on 
     assert.deepEqual(liked.data.items.map((l: { likerProfileId: string }) => l.likerProfileId), [a.profileId]);
 
     // B's page is open; A's message reaches it live, through the remote store's watch.
-    const res = await t.app.request("http://localhost/api/events", { headers: { cookie: b.cookie } });
-    assert.equal(res.status, 200);
-    const events = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    while (!text.includes("event: ready")) text += (await events.read()).value;
+    const events = await streamText(
+      await t.app.request("http://localhost/api/events", { headers: { cookie: b.cookie } }),
+    );
+    assert.equal(events.status, 200);
+    assert.ok(await events.until("event: ready"), "the stream is ready");
     const before = performance.now();
     const sent = await t.call("POST", "/api/message", {
       cookie: a.cookie,
@@ -66,10 +67,10 @@ Deno.test("remote KV - register, position, nearest, like and a live message, on 
     const want = `event: member\ndata: ${
       JSON.stringify({ type: "message", id: sent.data.id, from: a.profileId, to: b.profileId })
     }\n`;
-    while (!text.includes(want)) text += (await events.read()).value;
+    assert.ok(await events.until(want, 10_000), `the message event came: ${events.text}`);
     const ms = performance.now() - before;
     assert.ok(ms < 1500, `the message event arrived after ${ms.toFixed(0)} ms`);
-    await events.cancel();
+    await events.close();
     const inbox = await t.call("GET", `/api/messages/between/${b.profileId}/${a.profileId}`, { cookie: b.cookie });
     assert.deepEqual(inbox.data.items.map((m: { bodyText: string }) => m.bodyText), ["Hello from afar"]);
 

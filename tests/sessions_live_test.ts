@@ -8,6 +8,7 @@
 import { until } from "./wait.ts";
 import assert from "node:assert/strict";
 import { type Instance, startInstance } from "./instance.ts";
+import { streamText } from "./sse.ts";
 
 async function withTwoInstances(fn: (w: { one: Instance; two: Instance }) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir();
@@ -117,19 +118,11 @@ async function openSocket(origin: string, cookie: string) {
 
 /** An event stream of `cookie`; `ended` resolves with the time the server ended it (and its last words). */
 async function openEventStream(origin: string, cookie: string) {
-  const res = await fetch(`${origin}/api/events`, { headers: { cookie } });
-  assert.equal(res.status, 200);
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("event: ready")) text += (await reader.read()).value;
-  const ended = (async () => {
-    for (;;) {
-      const r = await reader.read();
-      if (r.done) return { at: performance.now(), text };
-      text += r.value;
-    }
-  })();
-  return { ended, cancel: () => reader.cancel().catch(() => {}) };
+  const events = await streamText(await fetch(`${origin}/api/events`, { headers: { cookie } }));
+  assert.equal(events.status, 200);
+  assert.ok(await events.until("event: ready"), "the stream is ready");
+  const ended = events.ends(10_000).then((at) => ({ at: at ?? Infinity, text: events.text }));
+  return { ended, cancel: events.close };
 }
 
 Deno.test({

@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { startInstance } from "./instance.ts";
+import { streamText } from "./sse.ts";
 
 Deno.test({
   name: "shutdown - SIGTERM: open event streams are told to reconnect, the process exits 0 within 10 s",
@@ -13,19 +14,13 @@ Deno.test({
     const app = await startInstance();
     try {
       const cookie = await app.member("sigterm@example.com");
-      const stream = await fetch(`${app.origin}/api/events`, { headers: { cookie } });
-      assert.equal(stream.status, 200);
-      const events = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const events = await streamText(await fetch(`${app.origin}/api/events`, { headers: { cookie } }));
+      assert.equal(events.status, 200);
 
       const t = Date.now();
       app.child.kill("SIGTERM");
-      let sse = "";
-      for (;;) {
-        const { value, done } = await events.read();
-        if (done) break;
-        sse += value;
-      }
-      assert.match(sse, /event: reconnect\ndata: shutdown\nretry: 500/);
+      assert.ok(await events.ends(10_000), "the server ended the stream");
+      assert.match(events.text, /event: reconnect\ndata: shutdown\nretry: 500/);
       const status = await app.child.status;
       const took = Date.now() - t;
       assert.equal(status.code, 0);

@@ -1,7 +1,7 @@
 /**
  * An event stream's text as a test reads it: `until` reads until a text is in it (or a deadline
- * passes, or the stream ends). A read still waiting when one deadline passes is kept for the next
- * call: dropping it would drop the text it brings.
+ * passes, or the stream ends), `ends` until the server ends it. A read still waiting when one
+ * deadline passes is kept for the next call: dropping it would drop the text it brings.
  */
 
 import { after } from "./wait.ts";
@@ -12,6 +12,8 @@ export interface StreamText {
   readonly text: string;
   /** Reads until `want` is in the text, the stream ends or `withinMs` pass; true if it is. */
   until(want: string | RegExp, withinMs?: number): Promise<boolean>;
+  /** Reads until the stream ends or `withinMs` pass; when it ended (`performance.now()`), or null. */
+  ends(withinMs?: number): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -19,31 +21,45 @@ export interface StreamText {
 export async function streamText(res: Response): Promise<StreamText> {
   if (res.status !== 200 || !res.body) {
     await res.body?.cancel();
-    return { status: res.status, text: "", until: () => Promise.resolve(false), close: () => Promise.resolve() };
+    return {
+      status: res.status,
+      text: "",
+      until: () => Promise.resolve(false),
+      ends: () => Promise.resolve(null),
+      close: () => Promise.resolve(),
+    };
   }
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let reading: Promise<ReadableStreamReadResult<string>> | undefined;
   let text = "";
-  let done = false;
+  let endedAt: number | null = null;
+  /** Reads until `stop` holds, the stream ends or `withinMs` pass. */
+  const readUntil = async (stop: () => boolean, withinMs: number) => {
+    const deadline = Date.now() + withinMs;
+    while (!stop() && endedAt === null) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      reading ??= reader.read();
+      const r = await Promise.race([reading, after(Math.min(left, 100), null)]);
+      if (r === null) continue;
+      reading = undefined;
+      if (r.done) endedAt = performance.now();
+      else text += r.value;
+    }
+  };
   return {
     status: res.status,
     get text() {
       return text;
     },
     async until(want, withinMs = 3000) {
-      const deadline = Date.now() + withinMs;
       const has = () => typeof want === "string" ? text.includes(want) : want.test(text);
-      while (!has() && !done) {
-        const left = deadline - Date.now();
-        if (left <= 0) break;
-        reading ??= reader.read();
-        const r = await Promise.race([reading, after(Math.min(left, 100), null)]);
-        if (r === null) continue;
-        reading = undefined;
-        if (r.done) done = true;
-        else text += r.value;
-      }
+      await readUntil(has, withinMs);
       return has();
+    },
+    async ends(withinMs = 3000) {
+      await readUntil(() => false, withinMs);
+      return endedAt;
     },
     close: () => reader.cancel().catch(() => {}),
   };

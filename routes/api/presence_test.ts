@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
+import { streamText } from "../../tests/sse.ts";
 import { eventBus } from "../../kv/events.ts";
 import { markSeen } from "../../kv/presence.ts";
 import { TYPING_SERVER_GAP_MS } from "../../domain/typing.ts";
@@ -16,11 +17,11 @@ Deno.test("presence - online while a page is open, then last seen; hiding one's 
       (await t.call("GET", `/api/presence?ids=${ids.join(",")}`, { cookie: who.cookie })).data;
     assert.deepEqual(await ask(b, [a.profileId]), { [a.profileId]: { online: false, lastSeen: null } });
     // A's page opens the live stream.
-    const res = await t.app.request("http://localhost/api/events", { headers: { cookie: a.cookie } });
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    while (!text.includes("event: ready")) text += (await reader.read()).value;
-    await reader.cancel();
+    const events = await streamText(
+      await t.app.request("http://localhost/api/events", { headers: { cookie: a.cookie } }),
+    );
+    assert.ok(await events.until("event: ready"), "the stream is ready");
+    await events.close();
     await markSeen(a.profileId);
     const now = (await ask(b, [a.profileId]))[a.profileId];
     assert.equal(now.online, true);
