@@ -6,7 +6,7 @@
  */
 
 import { ACKNOWLEDGEMENTS } from "../domain/texts.ts";
-import { instanceKvEnv } from "./remoteKv.ts";
+import { instanceKvEnv, REMOTE_KV } from "./remoteKv.ts";
 
 /** A running instance. */
 export interface Instance {
@@ -97,4 +97,23 @@ export async function startInstance(env: Record<string, string> = {}): Promise<I
       if (dir) await Deno.remove(dir, { recursive: true });
     },
   };
+}
+
+/**
+ * Two instances on one store, as behind a balancer: one KV file (a local file's watch sees only its
+ * own process's writes), or with TEST_KV=remote one remote KV both use; the second runs no
+ * workers. Runs `fn`, then stops both.
+ */
+export async function withTwoInstances(fn: (w: { one: Instance; two: Instance }) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  const store = REMOTE_KV ? await instanceKvEnv() : { KV_PATH: `${dir}/app.kv` };
+  const one = await startInstance(store);
+  const two = await startInstance({ ...store, WORKERS: "0" });
+  try {
+    await fn({ one, two });
+  } finally {
+    await one.stop();
+    await two.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
 }

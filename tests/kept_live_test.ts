@@ -8,20 +8,7 @@
 
 import { until } from "./wait.ts";
 import assert from "node:assert/strict";
-import { type Instance, startInstance } from "./instance.ts";
-
-async function withTwoInstances(fn: (w: { one: Instance; two: Instance }) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir();
-  const one = await startInstance({ KV_PATH: `${dir}/app.kv` });
-  const two = await startInstance({ KV_PATH: `${dir}/app.kv`, WORKERS: "0" });
-  try {
-    await fn({ one, two });
-  } finally {
-    await one.stop();
-    await two.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { type Instance, withTwoInstances } from "./instance.ts";
 
 async function call(origin: string, cookie: string, path: string, init: RequestInit = {}) {
   const res = await fetch(`${origin}${path}`, {

@@ -5,33 +5,23 @@
  */
 
 import assert from "node:assert/strict";
-import { type Instance, startInstance } from "./instance.ts";
+import { type Instance, startInstance, withTwoInstances } from "./instance.ts";
 import { streamText } from "./sse.ts";
-import { instanceKvEnv, REMOTE_KV } from "./remoteKv.ts";
 
 /** Two instances on one store, and members A and B (registered through the first): runs `fn`, then stops both. */
-async function withTwoInstances(
+function withTwoMembers(
   prefix: string,
   fn: (
     w: { one: Instance; two: Instance; a: string; b: string; aId: string; bId: string },
   ) => Promise<void>,
 ): Promise<void> {
-  const dir = await Deno.makeTempDir();
-  // With TEST_KV=remote, one remote database both instances share (tests/remoteKv.ts).
-  const store = REMOTE_KV ? await instanceKvEnv() : { KV_PATH: `${dir}/app.kv` };
-  const one = await startInstance(store);
-  const two = await startInstance({ ...store, WORKERS: "0" });
-  try {
+  return withTwoInstances(async ({ one, two }) => {
     const a = await one.member(`${prefix}-a@example.com`);
     const b = await one.member(`${prefix}-b@example.com`);
     const idOf = async (cookie: string) =>
       (await (await fetch(`${one.origin}/api/settings`, { headers: { cookie } })).json()).defaultProfileId as string;
     await fn({ one, two, a, b, aId: await idOf(a), bId: await idOf(b) });
-  } finally {
-    await one.stop();
-    await two.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 }
 
 Deno.test({
@@ -39,7 +29,7 @@ Deno.test({
     "live - two instances on one store (a KV file, or remote KV): a message sent through one reaches a stream on the other within 1.5 s",
   sanitizeResources: false,
   async fn() {
-    await withTwoInstances("live", async ({ one, two, a, b, aId, bId }) => {
+    await withTwoMembers("live", async ({ one, two, a, b, aId, bId }) => {
       // B's page is connected to the second instance.
       const events = await streamText(await fetch(`${two.origin}/api/events`, { headers: { cookie: b } }));
       assert.equal(events.status, 200);
@@ -66,7 +56,7 @@ Deno.test({
   name: "live - the same events over a WebSocket; a socket from another site's page is refused",
   sanitizeResources: false,
   async fn() {
-    await withTwoInstances("ws", async ({ one, two, a, b, aId, bId }) => {
+    await withTwoMembers("ws", async ({ one, two, a, b, aId, bId }) => {
       const wsUrl = `${two.origin.replace("http", "ws")}/api/events`;
 
       // Another site's page: the browser sends its origin and the member's cookie; refused.

@@ -7,21 +7,8 @@
 
 import { until } from "./wait.ts";
 import assert from "node:assert/strict";
-import { type Instance, startInstance } from "./instance.ts";
+import { type Instance, withTwoInstances } from "./instance.ts";
 import { streamText } from "./sse.ts";
-
-async function withTwoInstances(fn: (w: { one: Instance; two: Instance }) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir();
-  const one = await startInstance({ KV_PATH: `${dir}/app.kv` });
-  const two = await startInstance({ KV_PATH: `${dir}/app.kv`, WORKERS: "0" });
-  try {
-    await fn({ one, two });
-  } finally {
-    await one.stop();
-    await two.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 async function status(origin: string, cookie: string): Promise<number> {
   const res = await fetch(`${origin}/api/settings`, { headers: { cookie } });
