@@ -12,6 +12,7 @@ import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { ArbItem, ArbVerdict } from "../domain/shapes/games.ts";
 import type { ArbCase } from "../domain/shapes/moderation.ts";
+import { BackToGames } from "../components/BackToGames.tsx";
 
 export interface ArbitrationProps {
   item: ArbItem | null;
@@ -94,9 +95,7 @@ export default function Arbitration(props: ArbitrationProps) {
         </>
       )}
       {error && <p className="error" role="alert">{error}</p>}
-      <p className="game-back">
-        <a href="/games">{GAME_TEXTS.backToGames}</a>
-      </p>
+      <BackToGames />
     </div>
   );
 }

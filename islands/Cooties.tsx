@@ -9,6 +9,7 @@ import { api } from "./queries/api.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import type { ApiAnswer } from "../domain/contract.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
+import { BackToGames } from "../components/BackToGames.tsx";
 
 type Notice = ApiAnswer<"GET /api/games/cooties">["items"][number];
 
@@ -49,9 +50,7 @@ export default function Cooties(props: CootiesProps) {
         ))
       )}
       {error && <p className="error" role="alert">{error}</p>}
-      <p className="game-back">
-        <a href="/games">{GAME_TEXTS.backToGames}</a>
-      </p>
+      <BackToGames />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { GptItem, GptTally, GptVerdict } from "../domain/shapes/games.ts";
+import { BackToGames } from "../components/BackToGames.tsx";
 
 export interface GptBusterProps {
   item: GptItem | null;
@@ -91,9 +92,7 @@ export default function GptBuster(props: GptBusterProps) {
         </>
       )}
       {error && <p className="error" role="alert">{error}</p>}
-      <p className="game-back">
-        <a href="/games">{GAME_TEXTS.backToGames}</a>
-      </p>
+      <BackToGames />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import {
   HEALTH_WINDOW_DAYS,
   type HealthCondition,
 } from "../domain/health.ts";
+import { BackToGames } from "../components/BackToGames.tsx";
 
 export interface HealthReportProps {
   remaining: number;
@@ -158,9 +159,7 @@ export default function HealthReport(props: HealthReportProps) {
         </form>
       )}
       {error && <p className="error" role="alert">{error}</p>}
-      <p className="game-back">
-        <a href="/games">{GAME_TEXTS.backToGames}</a>
-      </p>
+      <BackToGames />
     </div>
   );
 }

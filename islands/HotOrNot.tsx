@@ -15,6 +15,7 @@ import { apiPath } from "../domain/apiPath.ts";
 import { HOT_MAX_PICS, HOT_MIN_PICS } from "../domain/hotOrNot.ts";
 import type { ApiAnswer } from "../domain/contract.ts";
 import type { HotChoice, HotPair, HotTestView } from "../domain/shapes/hotOrNot.ts";
+import { BackToGames } from "../components/BackToGames.tsx";
 
 type State = ApiAnswer<"GET /api/games/hotornot">;
 
@@ -350,9 +351,7 @@ export default function HotOrNot(props: HotOrNotProps) {
 
       <p className="hot-note" role="status">{note}</p>
       {error && <p className="error" role="alert">{error}</p>}
-      <p className="game-back">
-        <a href="/games">{GAME_TEXTS.backToGames}</a>
-      </p>
+      <BackToGames />
     </div>
   );
 }

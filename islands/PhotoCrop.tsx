@@ -11,6 +11,7 @@ import { profilePicUrl, profileUrl, shortName } from "../domain/format.ts";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import type { CropFractions, CropItem, CropSuggestionView } from "../domain/shapes/pictures.ts";
+import { BackToGames } from "../components/BackToGames.tsx";
 
 /** A suggestion for one's own picture as the page hands it over (the page leaves out the owner and the generation). */
 export type PhotoCropSuggestion = Omit<CropSuggestionView, "ownerProfileId" | "gen">;
@@ -227,9 +228,7 @@ export default function PhotoCrop(props: PhotoCropProps) {
           </>
         )}
       </section>
-      <p className="game-back">
-        <a href="/games">{GAME_TEXTS.backToGames}</a>
-      </p>
+      <BackToGames />
     </div>
   );
 }

@@ -19,6 +19,7 @@ import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { RatingCard } from "../domain/shapes/games.ts";
+import { BackToGames } from "../components/BackToGames.tsx";
 
 export interface RatingGameProps {
   deck: RatingCard[];
@@ -98,9 +99,7 @@ export default function RatingGame(props: RatingGameProps) {
       {error && <p className="error" role="alert">{error}</p>}
       <p className="visually-hidden" role="status">{announce}</p>
       <p className="swipe-hint">{DISCOVERY_TEXTS.swipeHint}</p>
-      <p className="game-back">
-        <a href="/games">{GAME_TEXTS.backToGames}</a>
-      </p>
+      <BackToGames />
     </div>
   );
 }
