@@ -2,7 +2,7 @@
  * The app as `main.ts` serves it (the position index loaded and followed, sessions kept), for
  * bench/http.ts, with levers turned off by the environment so a run measures before and after
  * side by side: `KEPT_READS=0` reads every session, account, block list and withdrawal from KV
- * (kv/kept.ts); `GROUP_COMMIT=0` commits each like alone (kv/groupCommit.ts). Prints "listening on
+ * (kv/kept.ts); `GROUP_COMMIT=0` commits each like, message and read alone (kv/groupCommit.ts). Prints "listening on
  * http://localhost:PORT" like main.ts.
  */
 

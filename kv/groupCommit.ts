@@ -9,9 +9,10 @@
  * last). Each write adds its checks and mutations to the shared atomic (so the events of a group
  * share one log entry, written once: kv/events.ts `gatherEvents`).
  *
- * Each write names the keys it checks. Two writes checking the same key never share a group, nor
- * are they in flight at once (the later waits until the earlier's group is done), so the groups
- * are the same as their writes one after another. When a group's commit fails (a check failed),
+ * Each write names the keys it checks, and those it writes from a read without checking them
+ * (a count it drops when the record it counts for was gone). Two writes naming the same key never
+ * share a group, nor are they in flight at once (the later waits until the earlier's group is
+ * done), so the groups are the same as their writes one after another. When a group's commit fails (a check failed),
  * each of its writes is committed again on its own and gets its own answer: one stale write never
  * fails the others. A write's `build` may therefore run twice, each time on a fresh atomic.
  */
@@ -54,7 +55,7 @@ export function setGroupCommit(on: boolean, inFlight = IN_FLIGHT): void {
 /**
  * Commits `build`'s checks and mutations, grouped with other writes made meanwhile; true when it
  * committed, false when one of its checks failed (read again and retry, as with `commit().ok`).
- * `checked` lists every key `build` checks.
+ * `checked` lists every key `build` checks, and every key it writes from a read unchecked.
  */
 export function commitGrouped(
   checked: readonly Deno.KvKey[],

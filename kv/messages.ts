@@ -22,7 +22,8 @@ import {
   readChatNotification,
 } from "./notifications.ts";
 import { countHitsOp, type ReadHit } from "./ratelimit.ts";
-import { addEvent, gatherEvents, writeEvents } from "./events.ts";
+import { addEvent } from "./events.ts";
+import { commitGrouped } from "./groupCommit.ts";
 import { grantPictureAccessOp } from "./pictures.ts";
 import { getProfile } from "./profiles.ts";
 import { pushReachable } from "./push.ts";
@@ -74,25 +75,32 @@ export async function sendPrivateMessage(
     ...(opts.held ? { held: true as const } : {}),
   };
   const latest = { messageId: m.id, tsCreated: m.tsCreated };
-  const op = kv().atomic();
-  // Its events (the message, the recipient's notifications) go in the log as one entry, written once.
-  gatherEvents(op);
-  op.set(keys.message(m.id), m)
-    .set(keys.conversationMessage(sender, recipient, m.id), m.id)
-    .set(keys.conversationMessage(recipient, sender, m.id), m.id)
-    .set(keys.chat(sender, recipient), latest)
-    .set(keys.chat(recipient, sender), latest);
-  addEvent(op, [sender, recipient], { type: "message", id: m.id, from: sender, to: recipient });
-  if (!opts.viewOnce) { for (const pic of profilePicIds) grantPictureAccessOp(op, pic, recipient); }
-  if (opts.held) op.sum(keys.spamHeldCount(sender), 1n);
-  if (opts.counted) countHitsOp(op, opts.counted);
   const [notification, reachable] = await Promise.all([
     opts.notification ?? readChatNotification(recipient, sender),
     opts.reachable ?? pushReachable(recipient),
   ]);
-  chatNotificationOps(op, recipient, notification, { push: reachable });
-  writeEvents(op);
-  return await commitOnce(op, m, sender, opts.sendKey);
+  // Written with other writes made meanwhile (kv/groupCommit.ts); its events (the message, the
+  // recipient's notifications) go in the group's one log entry. Its notification and count are
+  // derived from their read: no other write touching them shares its group.
+  const touched = [...(opts.counted ?? []).map((h) => h.entry.key), notification.entry.key];
+  return await commitOnce(
+    touched,
+    (op) => {
+      op.set(keys.message(m.id), m)
+        .set(keys.conversationMessage(sender, recipient, m.id), m.id)
+        .set(keys.conversationMessage(recipient, sender, m.id), m.id)
+        .set(keys.chat(sender, recipient), latest)
+        .set(keys.chat(recipient, sender), latest);
+      addEvent(op, [sender, recipient], { type: "message", id: m.id, from: sender, to: recipient });
+      if (!opts.viewOnce) { for (const pic of profilePicIds) grantPictureAccessOp(op, pic, recipient); }
+      if (opts.held) op.sum(keys.spamHeldCount(sender), 1n);
+      if (opts.counted) countHitsOp(op, opts.counted);
+      chatNotificationOps(op, recipient, notification, { push: reachable });
+    },
+    m,
+    sender,
+    opts.sendKey,
+  );
 }
 
 /**
@@ -106,17 +114,26 @@ export class SendConflict extends Error {
 }
 
 /**
- * Commits a new message's atomic, with its idempotency key when the page sent one: a second send
- * with the key (a retry after a lost answer) stores nothing and gets the first message back.
+ * Commits a new message's writes (`build`, which checks or derives from a read the keys
+ * `touched`), grouped with other writes made meanwhile, with its idempotency key when the page sent
+ * one: a second send with the key (a retry after a lost answer) stores nothing and gets the first
+ * message back.
  */
-async function commitOnce(op: Deno.AtomicOperation, m: Message, sender: string, sendKey?: string): Promise<Message> {
-  if (sendKey) {
-    const key = keys.messageSendKey(sender, sendKey);
-    // A broadcast lives in its sector: the key's value names both.
-    const ref = m.sector ? `${m.sector}/${m.id}` : m.id;
-    op.check({ key, versionstamp: null }).set(key, ref, { expireIn: SEND_KEY_TTL_MS });
-  }
-  if ((await op.commit()).ok) return m;
+async function commitOnce(
+  touched: Deno.KvKey[],
+  build: (op: Deno.AtomicOperation) => void,
+  m: Message,
+  sender: string,
+  sendKey?: string,
+): Promise<Message> {
+  const key = sendKey ? keys.messageSendKey(sender, sendKey) : null;
+  // A broadcast lives in its sector: the key's value names both.
+  const ref = m.sector ? `${m.sector}/${m.id}` : m.id;
+  const written = await commitGrouped(key ? [...touched, key] : touched, (op) => {
+    build(op);
+    if (key) op.check({ key, versionstamp: null }).set(key, ref, { expireIn: SEND_KEY_TTL_MS });
+  });
+  if (written) return m;
   const first = sendKey ? await messageBySendKey(sender, sendKey) : null;
   if (first) return first;
   throw new SendConflict();
@@ -140,9 +157,16 @@ export async function sendBroadcast(
   opts: { sendKey?: string; counted?: readonly ReadHit[] } = {},
 ): Promise<Message> {
   const m: Message = { id: newId(), senderProfileId: sender, sector, bodyText, profilePicIds, tsCreated: now() };
-  const op = kv().atomic().set(keys.broadcast(sector, m.id), m, { expireIn: BROADCAST_TTL_MS });
-  if (opts.counted) countHitsOp(op, opts.counted);
-  return await commitOnce(op, m, sender, opts.sendKey);
+  return await commitOnce(
+    (opts.counted ?? []).map((h) => h.entry.key),
+    (op) => {
+      op.set(keys.broadcast(sector, m.id), m, { expireIn: BROADCAST_TTL_MS });
+      if (opts.counted) countHitsOp(op, opts.counted);
+    },
+    m,
+    sender,
+    opts.sendKey,
+  );
 }
 
 /** The messages of `ids` that exist, in order: every batch of ten read at once (one round trip). */
@@ -227,13 +251,15 @@ export async function readConversation(me: string, other: string): Promise<numbe
       if (batch.length) addEvent(op, [other], { type: "read", by: me, of: other });
       return op;
     };
-    const first = kv().atomic();
-    // Its events (the read, the reader's notifications) go in the log as one entry, written once.
-    gatherEvents(first);
-    mark(first, unread.slice(0, perAtomic));
-    if (note.entry.value) clearChatNotificationOps(first, me, note);
-    writeEvents(first);
-    if (!(await first.commit()).ok) {
+    // The first atomic is written with other writes made meanwhile (kv/groupCommit.ts); its events
+    // (the read, the reader's notifications) go in the group's one log entry.
+    const first = unread.slice(0, perAtomic);
+    const checked = [...first.map((e) => e.key), ...(note.entry.value ? [note.entry.key] : [])];
+    const written = await commitGrouped(checked, (op) => {
+      mark(op, first);
+      if (note.entry.value) clearChatNotificationOps(op, me, note);
+    });
+    if (!written) {
       if (attempt < 3) continue;
       return 0;
     }

@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { kvTest } from "../tests/kv.ts";
+import { kv } from "./db.ts";
+import { keys } from "./keys.ts";
+import { readConversation, sendPrivateMessage } from "./messages.ts";
+import { readChatNotification } from "./notifications.ts";
+import type { MemberEvent } from "../domain/shapes/events.ts";
+
+/** Counts the atomics committed on the handle while `fn` runs. */
+async function committing<T>(fn: () => Promise<T>): Promise<{ result: T; commits: number }> {
+  const db = kv();
+  const atomic = db.atomic.bind(db);
+  let commits = 0;
+  db.atomic = () => {
+    const op = atomic();
+    const commit = op.commit.bind(op);
+    op.commit = () => (commits++, commit());
+    return op;
+  };
+  try {
+    return { result: await fn(), commits };
+  } finally {
+    db.atomic = atomic;
+  }
+}
+
+/** Every event in the change log, with whom it is for. */
+async function loggedEvents(): Promise<{ to: string[]; event: MemberEvent }[]> {
+  const entries = await Array.fromAsync(
+    kv().list<{ events: { to: string[]; event: MemberEvent }[] }>({ prefix: keys.eventLogAll() }),
+  );
+  return entries.flatMap((e) => e.value.events);
+}
+
+/** The recipient's count of unread messages from `sender` (what their notification says). */
+async function unreadCount(recipient: string, sender: string): Promise<number> {
+  return Number((await readChatNotification(recipient, sender)).count.value?.value ?? 0n);
+}
+
+kvTest(
+  "messages - sends at once from many members commit together: each message, row, count and event lands",
+  async () => {
+    const n = 24;
+    const { result, commits } = await committing(() =>
+      Promise.all(Array.from({ length: n }, (_, i) => sendPrivateMessage(`s${i}`, `r${i % 4}`, `hello ${i}`, [])))
+    );
+    assert.ok(commits < n, `${commits} commits for ${n} messages`);
+    for (const [i, m] of result.entries()) {
+      assert.equal((await kv().get<{ bodyText: string }>(keys.message(m.id))).value?.bodyText, `hello ${i}`);
+      assert.equal((await kv().get(keys.conversationMessage(`r${i % 4}`, `s${i}`, m.id))).value, m.id);
+      assert.equal((await kv().get(keys.conversationMessage(`s${i}`, `r${i % 4}`, m.id))).value, m.id);
+      assert.equal(await unreadCount(`r${i % 4}`, `s${i}`), 1);
+    }
+    const events = await loggedEvents();
+    assert.deepEqual(
+      events.filter((e) => e.event.type === "message").map((e) => (e.event as { id: string }).id).sort(),
+      result.map((m) => m.id).sort(),
+    );
+    assert.equal(events.filter((e) => e.event.type === "notifications").length, n);
+  },
+);
+
+kvTest("messages - a member's sends at once each count, and each idempotency key keeps one message", async () => {
+  const sends = await Promise.all([
+    sendPrivateMessage("a", "b", "one", [], { sendKey: "k1" }),
+    sendPrivateMessage("a", "b", "one again", [], { sendKey: "k1" }),
+    sendPrivateMessage("a", "b", "two", [], { sendKey: "k2" }),
+    sendPrivateMessage("a", "b", "three", [], { sendKey: "k3" }),
+  ]);
+  assert.equal(sends[1].id, sends[0].id, "the retry gets the first message back");
+  const rows = await Array.fromAsync(kv().list<string>({ prefix: keys.conversation("b", "a") }));
+  assert.equal(rows.length, 3);
+  assert.equal(await unreadCount("b", "a"), 3);
+});
+
+kvTest(
+  "messages - reads of many conversations at once commit together; each marks its own and tells its sender",
+  async () => {
+    const n = 12;
+    const sent = await Promise.all(Array.from({ length: n }, (_, i) => sendPrivateMessage(`s${i}`, `r${i}`, "hi", [])));
+    const { result, commits } = await committing(() =>
+      Promise.all(Array.from({ length: n }, (_, i) => readConversation(`r${i}`, `s${i}`)))
+    );
+    assert.deepEqual(result, Array(n).fill(1));
+    assert.ok(commits < n, `${commits} commits for ${n} reads`);
+    for (const [i, m] of sent.entries()) {
+      assert.equal(
+        typeof (await kv().get<{ tsRecipientRead?: number }>(keys.message(m.id))).value?.tsRecipientRead,
+        "number",
+      );
+      assert.equal(await unreadCount(`r${i}`, `s${i}`), 0);
+    }
+    const reads = (await loggedEvents()).filter((e) => e.event.type === "read");
+    assert.deepEqual(reads.map((e) => e.to[0]).sort(), sent.map((_, i) => `s${i}`).sort());
+  },
+);
