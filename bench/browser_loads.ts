@@ -125,3 +125,5 @@ await reportRows(NAME, rows, {
   } to ${Math.max(...loads).toFixed(1)} on ${navigator.hardwareConcurrency} cores`,
   load: [Math.min(...loads), Math.max(...loads)],
 });
+// The app's workers and the connections left to the process would keep it running.
+Deno.exit(0);
