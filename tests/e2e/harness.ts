@@ -104,6 +104,16 @@ export async function startHarness(
   const origin = `http://localhost:${server.addr.port}`;
   Deno.env.set("PUBLIC_ORIGIN", origin);
   const browser = await openBrowser(opts.fakeCamera, opts.ownBrowser || opts.fullBrowser, opts.fullBrowser);
+  // The browser contexts and tabs the test opened, printed at close beside its page loads: a tab
+  // starts a renderer of its own, and a load in a new context costs about twice one in an open tab.
+  const opened = { contexts: 0, tabs: 0 };
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    opened.contexts++;
+    context.on("page", () => opened.tabs++);
+    return context;
+  };
   // A test still running after TEST_LIMIT_MS is stuck: its browser is closed (a shared one: this
   // test's connection and contexts only), so the Playwright call it waits on fails with its own
   // stack instead of hanging the whole suite.
@@ -150,7 +160,7 @@ export async function startHarness(
         await bounded("closing the browser", () => browser.close());
         await bounded("stopping the job workers", () => workers.stop());
         await shutDown(server, open);
-        console.log(`harness: ${documents} page loads served`);
+        console.log(`harness: ${documents} page loads served in ${opened.tabs} tabs of ${opened.contexts} contexts`);
       } finally {
         // Whatever failed above, the next test file starts from a clean process.
         Deno.env.delete("PUBLIC_ORIGIN");

@@ -269,6 +269,14 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await waitHydrated(page);
       await page.goto("/profilePicCarousel?profileId=" + me.id);
       await page.getByRole("status").filter({ hasText: "Loading..." }).waitFor();
+      // Its shimmer ends: a placeholder left open does not keep the phone drawing frames.
+      assert.deepEqual(
+        await page.evaluate(() =>
+          document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime === Infinity)
+            .map((a) => (a as CSSAnimation).animationName)
+        ),
+        [],
+      );
 
       // --- an invalid profile id leads to one's own profile
       await page.goto("/profile/not-a-profile");

@@ -1,0 +1,129 @@
+/**
+ * What a page load costs Chromium, as the browser tests load pages: a member's main screens loaded
+ * one after another in one open tab, and each in a new context (a new tab, its own renderer), in
+ * the headless shell with the harness's switches (tests/e2e/browserServer.ts) and, beside it in the
+ * same rounds, with each set of extra switches given (`--sets '{"name":["--switch"]}'`). The figure
+ * is the CPU of every Chromium process the bench started (renderers reaped by their zygote
+ * included) per page load, median over the rounds; the app's own CPU is not in it.
+ *
+ * Run: `deno run -A bench/browser_loads.ts [--rounds 3] [--sets JSON] [--record] [--name s9-browser-loads]`.
+ */
+
+import { type Browser, chromium } from "playwright-core";
+import { arg, descendantsCpuMs, loadAverageText, pct, reportRows, type ResultRow } from "./kit.ts";
+import { registerAndLogIn, seedNeighbours, startHarness, VIEWPORTS, waitHydrated } from "../tests/e2e/harness.ts";
+import { CHROMIUM_FLAGS, chromiumPath } from "../tests/e2e/browserServer.ts";
+
+const ROUNDS = Number(arg("rounds", "3"));
+const SETS: Record<string, string[]> = { harness: [], ...JSON.parse(arg("sets", "{}")) };
+const NAME = arg("name", "browser-loads");
+/** The screens a member opens most, and the tests walk most. */
+const PATHS = [
+  "/",
+  "/search/tile",
+  "/search/swype",
+  "/search/map",
+  "/chat/personal",
+  "/likes/profilelikedyou",
+  "/settings",
+  "/notifications",
+];
+/** Chromium's processes by command name (the shell's and the full browser's). */
+const CHROMIUM = /chrom/i;
+
+const h = await startHarness({ ownBrowser: true, limitMs: 3_600_000 });
+const loads = [Deno.loadavg()[0]];
+const perSet: Record<string, { tab: number[]; context: number[] }> = {};
+try {
+  await seedNeighbours("bench");
+  const { page: first, context: firstContext } = await h.newPage("phone");
+  await registerAndLogIn(first, h.origin, "bench-loads@example.com");
+  const storageState = await firstContext.storageState();
+  await firstContext.close();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, extra] of Object.entries(SETS)) {
+      const browser: Browser = await chromium.launch({
+        executablePath: chromiumPath(),
+        args: [...CHROMIUM_FLAGS, ...extra],
+      });
+      const open = async () => {
+        const context = await browser.newContext({
+          viewport: VIEWPORTS.phone,
+          isMobile: true,
+          hasTouch: true,
+          baseURL: h.origin,
+          serviceWorkers: "block",
+          storageState,
+        });
+        return { context, page: await context.newPage() };
+      };
+      const load = async (page: Awaited<ReturnType<typeof open>>["page"], path: string) => {
+        await page.goto(path);
+        await waitHydrated(page);
+      };
+      // A first load outside the figures: the browser's own start is not a page load.
+      const warm = await open();
+      await load(warm.page, "/");
+      await warm.context.close();
+      const t0 = descendantsCpuMs(CHROMIUM);
+      const tab = await open();
+      for (let i = 0; i < 2; i++) for (const p of PATHS) await load(tab.page, p);
+      await tab.context.close();
+      const t1 = descendantsCpuMs(CHROMIUM);
+      for (const p of PATHS) {
+        const one = await open();
+        await load(one.page, p);
+        await one.context.close();
+      }
+      const t2 = descendantsCpuMs(CHROMIUM);
+      await browser.close();
+      loads.push(Deno.loadavg()[0]);
+      const s = perSet[name] ??= { tab: [], context: [] };
+      s.tab.push((t1 - t0) / (2 * PATHS.length));
+      s.context.push((t2 - t1) / PATHS.length);
+      console.log(
+        `round ${round + 1} ${name}: ${s.tab.at(-1)!.toFixed(0)} ms a load in an open tab, ${
+          s.context.at(-1)!.toFixed(0)
+        } ms in a new context (load ${loadAverageText()})`,
+      );
+    }
+  }
+} finally {
+  await h.close();
+}
+
+const median = (xs: number[]) => pct(xs, 0.5);
+console.log("\n| switches | CPU a load, open tab (ms) | CPU a load, new context (ms) | rounds |");
+console.log("| --- | --- | --- | --- |");
+const rows: ResultRow[] = [];
+for (const [name, s] of Object.entries(perSet)) {
+  console.log(
+    `| ${name} ${SETS[name].join(" ")} | ${median(s.tab).toFixed(0)} | ${
+      median(s.context).toFixed(0)
+    } | ${s.tab.length} |`,
+  );
+  rows.push(
+    {
+      bench: "browser loads",
+      metric: `${name}: Chromium CPU a load, open tab`,
+      unit: "ms",
+      value: median(s.tab),
+      better: "lower",
+    },
+    {
+      bench: "browser loads",
+      metric: `${name}: Chromium CPU a load, new context`,
+      unit: "ms",
+      value: median(s.context),
+      better: "lower",
+    },
+  );
+}
+await reportRows(NAME, rows, {
+  note: `Chromium's CPU a page load (headless shell, phone, ${PATHS.length} screens), ${ROUNDS} rounds; load ${
+    Math.min(...loads).toFixed(1)
+  } to ${Math.max(...loads).toFixed(1)} on ${navigator.hardwareConcurrency} cores`,
+  load: [Math.min(...loads), Math.max(...loads)],
+});
+// The app's workers and the connections left to the process would keep it running.
+Deno.exit(0);
