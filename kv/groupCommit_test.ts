@@ -1,32 +1,14 @@
 import assert from "node:assert/strict";
-import { kvTest } from "../tests/kv.ts";
+import { commitsWhile, kvTest } from "../tests/kv.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { addEvent, eventBus } from "./events.ts";
 import { commitGrouped, GROUP_MAX, IN_FLIGHT, keyId } from "./groupCommit.ts";
 import type { MemberEvent } from "../domain/shapes/events.ts";
 
-/** Counts the atomics committed on the handle while `fn` runs. */
-async function countingCommits<T>(fn: () => Promise<T>): Promise<{ result: T; commits: number }> {
-  const db = kv();
-  const atomic = db.atomic.bind(db);
-  let commits = 0;
-  db.atomic = () => {
-    const op = atomic();
-    const commit = op.commit.bind(op);
-    op.commit = () => (commits++, commit());
-    return op;
-  };
-  try {
-    return { result: await fn(), commits };
-  } finally {
-    db.atomic = atomic;
-  }
-}
-
 kvTest("group commit - concurrent writes all land, in fewer commits than writes", async () => {
   const n = 40;
-  const { result, commits } = await countingCommits(() =>
+  const { result, commits } = await commitsWhile(() =>
     Promise.all(
       Array.from({ length: n }, (_, i) =>
         commitGrouped([["gc", "row", i]], (op) => {

@@ -1,28 +1,10 @@
 import assert from "node:assert/strict";
-import { kvTest } from "../tests/kv.ts";
+import { commitsWhile, kvTest } from "../tests/kv.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { readConversation, sendPrivateMessage } from "./messages.ts";
 import { readChatNotification } from "./notifications.ts";
 import type { MemberEvent } from "../domain/shapes/events.ts";
-
-/** Counts the atomics committed on the handle while `fn` runs. */
-async function committing<T>(fn: () => Promise<T>): Promise<{ result: T; commits: number }> {
-  const db = kv();
-  const atomic = db.atomic.bind(db);
-  let commits = 0;
-  db.atomic = () => {
-    const op = atomic();
-    const commit = op.commit.bind(op);
-    op.commit = () => (commits++, commit());
-    return op;
-  };
-  try {
-    return { result: await fn(), commits };
-  } finally {
-    db.atomic = atomic;
-  }
-}
 
 /** Every event in the change log, with whom it is for. */
 async function loggedEvents(): Promise<{ to: string[]; event: MemberEvent }[]> {
@@ -41,7 +23,7 @@ kvTest(
   "messages - sends at once from many members commit together: each message, row, count and event lands",
   async () => {
     const n = 24;
-    const { result, commits } = await committing(() =>
+    const { result, commits } = await commitsWhile(() =>
       Promise.all(Array.from({ length: n }, (_, i) => sendPrivateMessage(`s${i}`, `r${i % 4}`, `hello ${i}`, [])))
     );
     assert.ok(commits < n, `${commits} commits for ${n} messages`);
@@ -78,7 +60,7 @@ kvTest(
   async () => {
     const n = 12;
     const sent = await Promise.all(Array.from({ length: n }, (_, i) => sendPrivateMessage(`s${i}`, `r${i}`, "hi", [])));
-    const { result, commits } = await committing(() =>
+    const { result, commits } = await commitsWhile(() =>
       Promise.all(Array.from({ length: n }, (_, i) => readConversation(`r${i}`, `s${i}`)))
     );
     assert.deepEqual(result, Array(n).fill(1));

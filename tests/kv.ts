@@ -76,3 +76,21 @@ export function countingCommits(db: Deno.Kv): { db: Deno.Kv; commits: { all: num
   });
   return { db: proxy, commits };
 }
+
+/** Counts the atomics committed on the app's handle (`kv()`) while `fn` runs. */
+export async function commitsWhile<T>(fn: () => Promise<T>): Promise<{ result: T; commits: number }> {
+  const db = kv();
+  const atomic = db.atomic.bind(db);
+  let commits = 0;
+  db.atomic = () => {
+    const op = atomic();
+    const commit = op.commit.bind(op);
+    op.commit = () => (commits++, commit());
+    return op;
+  };
+  try {
+    return { result: await fn(), commits };
+  } finally {
+    db.atomic = atomic;
+  }
+}
