@@ -27,8 +27,12 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       await shot(page, `${vp}-register-sent`);
 
       // The worker sends the mail to the dev outbox.
-      const link = await mailedLink(page, email);
+      const link = await mailedLink(email);
       assert.match(link, /\/login#token=[A-Za-z0-9_-]{40,}$/);
+      // The dev outbox page offers that link to open.
+      await page.goto("/dev/outbox");
+      const mailed = page.locator("ul.outbox > li", { hasText: email }).first();
+      assert.equal(await mailed.getByRole("link", { name: "Open the link" }).getAttribute("href"), link);
       await shot(page, `${vp}-outbox`);
 
       await page.goto(link);

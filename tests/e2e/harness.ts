@@ -388,7 +388,7 @@ export async function registerAndLogIn(
   for (const box of await page.getByRole("checkbox").all()) await box.check();
   await page.getByRole("button", { name: "Send me a login link" }).click();
   await page.getByText("Check your email").waitFor();
-  const link = await mailedLink(page, email, { ...opts, except: before });
+  const link = await mailedLink(email, { ...opts, except: before });
   await page.goto(link);
   await page.waitForURL(origin + (opts.onboarding ? "/welcome" : "/"));
   await waitHydrated(page);
@@ -396,31 +396,25 @@ export async function registerAndLogIn(
 }
 
 /**
- * The newest login link mailed to `email`, read from the dev outbox (the worker sends it). The
- * member is taken past onboarding (a member who did it already) unless `onboarding` is asked for.
- * `except`: a link mailed before, so a second login waits for its own mail.
+ * The newest login link mailed to `email`, read from the outbox the dev outbox page lists (the
+ * worker sends it; the page itself is tested in settings_test.ts and the proxy tests). The member is
+ * taken past onboarding (a member who did it already) unless `onboarding` is asked for. `except`: a
+ * link mailed before, so a second login waits for its own mail.
  */
-export async function mailedLink(
-  page: Page,
-  email: string,
-  opts: { onboarding?: boolean; except?: string } = {},
-): Promise<string> {
+export async function mailedLink(email: string, opts: { onboarding?: boolean; except?: string } = {}): Promise<string> {
   if (!opts.onboarding) {
     const account = await getAccountByEmail(email);
     if (account?.onboarding) await setOnboarding(account.id, null);
   }
   return await until(
     async () => {
-      await page.goto("/dev/outbox");
-      const item = page.locator("ul.outbox > li", { hasText: email }).first();
-      const href = await item.count()
-        ? await item.getByRole("link", { name: "Open the link" }).getAttribute("href")
-        : null;
+      const mail = (await listOutbox()).find((m) => m.to === email);
+      const link = mail ? linksIn(mail)[0] : undefined;
       // A link mailed before (`except`) is not the new one: its mail is not in yet.
-      return href !== opts.except ? href : null;
+      return link && link !== opts.except ? link : null;
     },
     `a login link mailed to ${email}`,
-    { timeoutMs: 20_000, everyMs: 100 },
+    { timeoutMs: 20_000, everyMs: 50 },
   );
 }
 

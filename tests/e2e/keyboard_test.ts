@@ -45,7 +45,7 @@ Deno.test("e2e - keyboard only: register, edit the profile, like someone, messag
     await tabTo(page, page.getByRole("button", { name: "Send me a login link" }));
     await page.keyboard.press("Enter");
     await page.getByText("Check your email").waitFor();
-    await page.goto(await mailedLink(page, email));
+    await page.goto(await mailedLink(email));
     await page.waitForURL(h.origin + "/");
 
     await page.goto("/profileEdit");

@@ -63,7 +63,7 @@ Deno.test({
         for (const box of await page.getByRole("checkbox").all()) await box.check();
         await page.getByRole("button", { name: t(() => TEXTS.sendLoginLink) }).click();
         await page.getByText(t(() => TEXTS.checkEmail)).waitFor();
-        const link = await mailedLink(page, email, { onboarding: true });
+        const link = await mailedLink(email, { onboarding: true });
         const mail = (await listOutbox()).find((m) => m.to === email);
         assert.equal(mail?.subject, t(() => phrase("Your login link")), `the login mail in ${lang}`);
 

@@ -77,7 +77,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       for (const box of await member.page.getByRole("checkbox").all()) await box.check();
       await member.page.getByRole("button", { name: "Send me a login link" }).click();
       await member.page.getByText("Check your email").waitFor();
-      await member.page.goto(await mailedLink(member.page, memberEmail, { except: firstLink }));
+      await member.page.goto(await mailedLink(memberEmail, { except: firstLink }));
       const refusal = member.page.getByRole("alert").filter({ hasText: "suspended until" });
       await refusal.waitFor();
       assert.match(await refusal.innerText(), /Your account is suspended until .+ UTC\. Reason: Threats in chat/);

@@ -344,7 +344,7 @@ Deno.test("e2e phone - secret chat: a second device of a member joins once the f
     for (const box of await a2.page.getByRole("checkbox").all()) await box.check();
     await a2.page.getByRole("button", { name: "Send me a login link" }).click();
     await a2.page.getByText("Check your email").waitFor();
-    await a2.page.goto(await mailedLink(a2.page, "secret2-a@example.com", { except: firstLink }));
+    await a2.page.goto(await mailedLink("secret2-a@example.com", { except: firstLink }));
     await a2.page.waitForURL(h.origin + "/");
     await openSecret(a2.page, bId);
     await a2.page.getByText(SECRET_TEXTS.otherDevice).waitFor({ timeout: 30_000 });
