@@ -171,6 +171,8 @@ function testFiles(path: string): string[] {
 
 /** Where each file's seconds from the last run are kept, to balance the next run's processes. */
 const TIMINGS = `${Deno.env.get("TMPDIR") ?? "/tmp"}/lambda-test-timings.json`;
+/** Where every file's CPU seconds of the last run are kept (the run prints the ten costliest). */
+const FILE_CPU = `${Deno.env.get("TMPDIR") ?? "/tmp"}/lambda-test-cpu.json`;
 
 /** Each file's seconds as measured on a quiet 2-core machine, for a first run on a new machine. */
 const MEASURED = new URL("../tests/timings.json", import.meta.url);
@@ -546,6 +548,9 @@ if (import.meta.main) {
     for (const line of costliestLines(fileCpu, new Map(Object.entries(perFile)))) console.log(line);
     const before = runs.reduce((n, r) => n + r.before, 0);
     console.log(`before their first file: ${before.toFixed(1)} s CPU in ${runs.length} processes (start, modules)`);
+    const all = Object.fromEntries([...fileCpu].sort((a, b) => b[1] - a[1]).map(([f, s]) => [f, +s.toFixed(2)]));
+    await Deno.writeTextFile(FILE_CPU, JSON.stringify({ ...all, "(before the first file)": before }, null, 1))
+      .then(() => console.log(`every file's CPU: ${FILE_CPU}`), () => {});
   }
   const failed = runs.flatMap((r) => failedTests(r.tail));
   if (failed.length) console.log(`\nfailed:\n${failed.map((f) => `  ${f}`).join("\n")}`);
