@@ -8,7 +8,8 @@
  * browser files (tests/e2e/browserServer.ts). A process's shareable files share one isolate, the
  * others each have their own (scripts/runTests/shared.ts). Beside them every test file is type-checked once;
  * then the files that must run alone (SERIAL) run in one more process. Prints each file's results
- * as it ends, when each slot ended, the ten slowest tests, the failed ones by name, the run's wall and CPU time and its CPU
+ * as it ends, when each slot ended, the ten slowest tests, the ten costliest files by CPU (every file's kept in
+ * $TMPDIR/lambda-test-cpu.json), the failed ones by name, the run's wall and CPU time and its CPU
  * by kind of process, and one total line in `deno test`'s own form (`ok | N passed | M failed
  * (…)`), which .ci/run reads. Exits non-zero when a test failed, a file did not type-check, or a
  * process did not finish its files.
@@ -20,8 +21,8 @@
  * E2E_SHARED_BROWSER=0: no shared Chromium. Its test processes get E2E_SHOTS=0 (no screenshot into
  * tests/e2e/screenshots/, which nothing reads) unless E2E_SHOTS is given. See
  * docs/decisions/0146-test-suite-parallel-shared-build.md, 0176-suite-shared-browser-cpu-by-kind.md,
- * 0184-suite-slots-and-batches.md, 0194-suite-takes-no-unread-screenshots.md and
- * 0201-test-files-share-one-isolate.md.
+ * 0184-suite-slots-and-batches.md, 0194-suite-takes-no-unread-screenshots.md,
+ * 0201-test-files-share-one-isolate.md and 0215-suite-cpu-by-file-and-work-not-repeated.md.
  */
 
 import {
