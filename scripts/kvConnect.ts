@@ -65,6 +65,11 @@ export interface KvConnectOptions {
   token?: string;
   /** Logs every error answer (status, text, path) to stderr: the test kits see a refusal the app swallowed. */
   logRefusals?: boolean;
+  /**
+   * How long a named database nobody used (no request, no open watch) stays open before it is closed
+   * (a `:memory:` one with its data): IDLE_CLOSE_MS unless given.
+   */
+  idleCloseMs?: number;
 }
 
 /** A running server. */
@@ -90,8 +95,13 @@ interface Database {
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const ROUTE = /^(?:\/db\/([A-Za-z0-9_-]{1,64}))?(?:\/v2\/(snapshot_read|atomic_write|watch))?\/?$/;
-/** How long a named database nobody used stays open (a test's own, long finished). */
-const IDLE_CLOSE_MS = 10 * 60_000;
+/**
+ * How long a named database nobody used stays open by default: a test's own, finished (a test uses
+ * its store all along; two minutes without a request or a watch is a test that has ended). A
+ * request to a closed one is refused (400 "Invalid database id."), never answered from an empty
+ * store.
+ */
+const IDLE_CLOSE_MS = 2 * 60_000;
 
 /** Starts a KV Connect server. */
 export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectServer> {
@@ -122,15 +132,18 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
   }
   await open("");
 
+  // An open store costs CPU while idle (Deno KV's own background work, a thread each): a test's is
+  // closed soon after the test, not minutes later with hundreds of others still open.
+  const idleCloseMs = opts.idleCloseMs ?? IDLE_CLOSE_MS;
   const sweep = setInterval(async () => {
     for (const [name, p] of databases) {
       const db = await p;
-      if (name && db.watches === 0 && Date.now() - db.usedAt > IDLE_CLOSE_MS) {
+      if (name && db.watches === 0 && Date.now() - db.usedAt > idleCloseMs) {
         databases.delete(name);
         db.kv.close();
       }
     }
-  }, 60_000);
+  }, Math.min(60_000, Math.max(10, idleCloseMs / 4)));
   Deno.unrefTimer(sweep);
 
   const late = () => rttMs > 0 ? new Promise((r) => setTimeout(r, rttMs)) : Promise.resolve();

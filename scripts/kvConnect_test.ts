@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { decodeMessage, encodeMessage, ERRORS, type KvConnectServer, PB, startKvConnect } from "./kvConnect.ts";
+import { pause } from "../tests/wait.ts";
 
 const TOKEN = "test-token-kvconnect";
 /** Deep equality (node:assert's, typed for a plain call). */
@@ -449,4 +450,31 @@ remoteTest("the Deno client's own limits hold before a request is sent (a watch 
     }
   });
   assert(/too many|Too many keys watched/i.test(String(err)), String(err));
+});
+
+Deno.test("a named database nobody used is closed, its requests then refused (never answered empty); a watched one and the default one stay open", async () => {
+  const server = await startKvConnect({ path: ":memory:", token: TOKEN, idleCloseMs: 200 });
+  Deno.env.set("DENO_KV_ACCESS_TOKEN", TOKEN);
+  const idle = await Deno.openKv(server.urlOf("idle"));
+  const watched = await Deno.openKv(server.urlOf("watched"));
+  const main = await Deno.openKv(server.url);
+  const reader = watched.watch([["w"]]).getReader();
+  try {
+    await idle.set(["x"], 1);
+    await watched.set(["w"], 1);
+    await main.set(["m"], 1);
+    // Its first message: the watch is open on the server.
+    await reader.read();
+    await pause(1_000); // sleep-ok: being unused for a time is the case tested
+    const refused = await assertRejects(() => idle.get(["x"]));
+    assert.match(String(refused), /Invalid database id/);
+    assertEquals((await watched.get(["w"])).value, 1);
+    assertEquals((await main.get(["m"])).value, 1);
+  } finally {
+    await reader.cancel();
+    idle.close();
+    watched.close();
+    main.close();
+    await server.close();
+  }
 });

@@ -8,7 +8,8 @@
  * browser files (tests/e2e/browserServer.ts). A process's shareable files share one isolate, the
  * others each have their own (scripts/runTests/shared.ts). Beside them every test file is type-checked once;
  * then the files that must run alone (SERIAL) run in one more process. Prints each file's results
- * as it ends, when each slot ended, the ten slowest tests, the failed ones by name, the run's wall and CPU time and its CPU
+ * as it ends, when each slot ended, the ten slowest tests, the ten costliest files by CPU (every file's kept in
+ * $TMPDIR/lambda-test-cpu.json), the failed ones by name, the run's wall and CPU time and its CPU
  * by kind of process, and one total line in `deno test`'s own form (`ok | N passed | M failed
  * (…)`), which .ci/run reads. Exits non-zero when a test failed, a file did not type-check, or a
  * process did not finish its files.
@@ -20,11 +21,19 @@
  * E2E_SHARED_BROWSER=0: no shared Chromium. Its test processes get E2E_SHOTS=0 (no screenshot into
  * tests/e2e/screenshots/, which nothing reads) unless E2E_SHOTS is given. See
  * docs/decisions/0146-test-suite-parallel-shared-build.md, 0176-suite-shared-browser-cpu-by-kind.md,
- * 0184-suite-slots-and-batches.md, 0194-suite-takes-no-unread-screenshots.md and
- * 0201-test-files-share-one-isolate.md.
+ * 0184-suite-slots-and-batches.md, 0194-suite-takes-no-unread-screenshots.md,
+ * 0201-test-files-share-one-isolate.md and 0215-suite-cpu-by-file-and-work-not-repeated.md.
  */
 
-import { cpuByKindLine, cpuSampler, cpuSeconds, minutes, timeLine } from "./runTests/cpu.ts";
+import {
+  costliestLines,
+  cpuByKindLine,
+  cpuSampler,
+  cpuSeconds,
+  fileCpuMeter,
+  minutes,
+  timeLine,
+} from "./runTests/cpu.ts";
 import {
   type Counts,
   failedTests,
@@ -163,6 +172,8 @@ function testFiles(path: string): string[] {
 
 /** Where each file's seconds from the last run are kept, to balance the next run's processes. */
 const TIMINGS = `${Deno.env.get("TMPDIR") ?? "/tmp"}/lambda-test-timings.json`;
+/** Where every file's CPU seconds of the last run are kept (the run prints the ten costliest). */
+const FILE_CPU = `${Deno.env.get("TMPDIR") ?? "/tmp"}/lambda-test-cpu.json`;
 
 /** Each file's seconds as measured on a quiet 2-core machine, for a first run on a new machine. */
 const MEASURED = new URL("../tests/timings.json", import.meta.url);
@@ -198,8 +209,11 @@ const STALL_MS = 15 * 60_000;
 
 /**
  * One `deno test` process over `files`: its output printed a whole file at a time, its counts and
- * times. A process in which no test ends for STALL_MS is stopped (a failure, its stuck file
- * named); the files it had not started are returned as `unstarted`, to be run by another process.
+ * times, and each file's CPU (`cpu`: the process's and what it waited for, and the processes
+ * `also` names, the slot's KV Connect server, between the file's start and the next one's) with
+ * the CPU before its first file (`before`: Deno's start and the shared isolate's modules loaded).
+ * A process in which no test ends for STALL_MS is stopped (a failure, its stuck file named); the
+ * files it had not started are returned as `unstarted`, to be run by another process.
  */
 async function runProcess(
   label: string,
@@ -207,7 +221,18 @@ async function runProcess(
   flags: string[],
   tmp: string,
   env: Record<string, string> = {},
-): Promise<{ counts: Counts | null; timed: Timed[]; ok: boolean; tail: string; unstarted: string[] }> {
+  also: number[] = [],
+): Promise<
+  {
+    counts: Counts | null;
+    timed: Timed[];
+    ok: boolean;
+    tail: string;
+    unstarted: string[];
+    cpu: Map<string, number>;
+    before: number;
+  }
+> {
   const junit = `${tmp}/${label}.xml`;
   // The shareable files in one isolate (scripts/runTests/shared.ts), the others each in its own.
   // Not under --filter: it filters the marker tests too, and a file's tests would be printed under another's name.
@@ -234,6 +259,7 @@ async function runProcess(
     stderr: "piped",
   }).spawn();
   running.add(child);
+  const meter = fileCpuMeter([child.pid, ...also]);
   let block: string[] = [], summary: Counts | null = null, reported = false;
   const tail: string[] = [];
   const flush = () => {
@@ -252,9 +278,10 @@ async function runProcess(
     if (file || header || testEnded(line)) lastEnded = performance.now();
     // A file's results are printed when the next file starts: lines of two processes never interleave.
     if (file || header) flush();
-    if (file) started.push(file);
+    if (file) started.push(file), meter.file(file);
     let counts = parseSummary(line);
     if (counts) {
+      meter.end();
       // The marker tests are not tests: they leave the ignored count.
       counts = { ...counts, ignored: counts.ignored - markers };
       summary = counts;
@@ -307,12 +334,18 @@ async function runProcess(
     ok: status.success && summary !== null && !stalled,
     tail: tail.join("\n"),
     unstarted: stalled ? files.filter((f) => !started.includes(f)) : cut,
+    ...meter.result(),
   };
 }
 
 /** A remote-lane run with its tests' files named " on remote KV", apart from the same files' local times. */
-function onRemoteKv<T extends { timed: Timed[] }>(r: T): T {
-  return { ...r, timed: r.timed.map((t) => ({ ...t, file: `${t.file} on remote KV` })) };
+function onRemoteKv<T extends { timed: Timed[]; cpu: Map<string, number> }>(r: T): T {
+  const named = (f: string) => `${f} on remote KV`;
+  return {
+    ...r,
+    timed: r.timed.map((t) => ({ ...t, file: named(t.file) })),
+    cpu: new Map([...r.cpu].map(([f, s]) => [named(f), s])),
+  };
 }
 
 /**
@@ -464,7 +497,7 @@ if (import.meta.main) {
         // Tried once: a browser that did not start leaves each test to launch its own, as without it.
         if (sharing && browser === undefined && batch.some(isBrowserFile)) browser = await startSharedBrowser(label);
         if (browser) env.E2E_BROWSER_URL = browser.url;
-        const r = await runProcess(label, batch, flags, tmp, env);
+        const r = await runProcess(label, batch, flags, tmp, env, kv && lane === "remote" ? [kv.pid] : []);
         // A stuck process's files not yet started go back to the queue's head.
         queues[lane].unshift(...r.unstarted);
         // Their times named apart (" on remote KV"): they are not the local runs' weights.
@@ -505,11 +538,23 @@ if (import.meta.main) {
   for (const t of [...timed].sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {
     console.log(`${t.seconds.toFixed(1).padStart(7)} s  ${t.file}  ${t.name}`);
   }
-  const failed = runs.flatMap((r) => failedTests(r.tail));
-  if (failed.length) console.log(`\nfailed:\n${failed.map((f) => `  ${f}`).join("\n")}`);
   // Each file's time, for the next run's split (files not run this time keep theirs).
   const perFile: Record<string, number> = {};
   for (const t of timed) perFile[t.file] = (perFile[t.file] ?? 0) + t.seconds;
+  const fileCpu = new Map(runs.flatMap((r) => [...r.cpu]));
+  if (fileCpu.size) {
+    console.log(
+      "\ncostliest files by CPU (their test process and what it waited for, a remote file's KV Connect server):",
+    );
+    for (const line of costliestLines(fileCpu, new Map(Object.entries(perFile)))) console.log(line);
+    const before = runs.reduce((n, r) => n + r.before, 0);
+    console.log(`before their first file: ${before.toFixed(1)} s CPU in ${runs.length} processes (start, modules)`);
+    const all = Object.fromEntries([...fileCpu].sort((a, b) => b[1] - a[1]).map(([f, s]) => [f, +s.toFixed(2)]));
+    await Deno.writeTextFile(FILE_CPU, JSON.stringify({ ...all, "(before the first file)": before }, null, 1))
+      .then(() => console.log(`every file's CPU: ${FILE_CPU}`), () => {});
+  }
+  const failed = runs.flatMap((r) => failedTests(r.tail));
+  if (failed.length) console.log(`\nfailed:\n${failed.map((f) => `  ${f}`).join("\n")}`);
   try {
     const known = JSON.parse(await Deno.readTextFile(TIMINGS).catch(() => "{}"));
     await Deno.writeTextFile(TIMINGS, JSON.stringify({ ...known, ...perFile }));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { LEAST_BATCH_S, longestFirst, takeBatch } from "./run_tests.ts";
-import { cpuByKindLine, cpuSeconds, processKind, timeLine } from "./runTests/cpu.ts";
+import { costliestLines, cpuByKindLine, cpuSeconds, fileCpuMeter, processKind, timeLine } from "./runTests/cpu.ts";
 import { failedTests, fileStarted, parseJunit, parseSummary, testEnded } from "./runTests/output.ts";
 import { entryModule, isEntryHeader, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
 
@@ -48,6 +48,34 @@ Deno.test("run_tests - the CPU breakdown names each kind, the runner's own time 
     line,
     "CPU by kind (every process, sampled from /proc): chromium renderer 2m05s, deno test 1m01s, runner 0m02s; total 3m08s",
   );
+});
+
+Deno.test("run_tests - each file's CPU is its processes' CPU from its start to the next file's, what came before the first apart", () => {
+  // Two processes (a test process, its KV Connect server): self and children as /proc gives them.
+  const readings: Record<number, { self: number; children: number } | null> = {
+    1: { self: 0.2, children: 0 },
+    2: { self: 5, children: 0 },
+  };
+  const meter = fileCpuMeter([1, 2], (pid) => readings[pid]);
+  readings[1] = { self: 1.2, children: 0 };
+  meter.file("./a_test.ts");
+  readings[1] = { self: 3.2, children: 0.5 }, readings[2] = { self: 6, children: 0 };
+  meter.file("./b_test.ts");
+  readings[1] = { self: 4.2, children: 0.5 };
+  meter.file("./a_test.ts");
+  readings[1] = { self: 4.7, children: 0.5 };
+  meter.end();
+  // After the last file (the process's exit, a reaped process read as nothing) counts for none.
+  readings[1] = null;
+  meter.file("./c_test.ts");
+  const { cpu, before } = meter.result();
+  assert.ok(Math.abs(before - 1) < 1e-9);
+  assert.deepEqual([...cpu.keys()], ["./a_test.ts", "./b_test.ts"]);
+  assert.ok(Math.abs(cpu.get("./a_test.ts")! - 4) < 1e-9 && Math.abs(cpu.get("./b_test.ts")! - 1) < 1e-9);
+  assert.deepEqual(costliestLines(cpu, new Map([["./a_test.ts", 12.25]]), 1), [
+    "    4.0 s CPU    12.3 s  ./a_test.ts",
+  ]);
+  assert.deepEqual(costliestLines(cpu, new Map()).at(-1), "    1.0 s CPU       ? s  ./b_test.ts");
 });
 
 Deno.test("run_tests - a queue is taken longest first: a long file alone, then batches that shrink as the queue empties", () => {

@@ -30,7 +30,7 @@ import {
 import { enqueueJob } from "../kv/jobs.ts";
 import { type ImportItem, importPositions } from "../kv/positions/mod.ts";
 import { createSession } from "../kv/sessions.ts";
-import { decodeMaster, normalizeUpload, renderVariant } from "../images/pipeline.ts";
+import { decodeMaster, normalizeUpload, type Picture, renderVariant } from "../images/pipeline.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 
 /** One picture of the palette: its master and every served size, stored once to be shared. */
@@ -63,34 +63,56 @@ export async function drawPicture(label: string, hue: number, n: number): Promis
   return new Uint8Array(await sharp(new TextEncoder().encode(svg)).png({ compressionLevel: 3 }).toBuffer());
 }
 
+/** A palette picture's bytes: its master and each served size, by `variantKey`. */
+type RenderedPicture = { master: Picture; variants: Map<string, Picture> };
+
+/**
+ * Each palette picture's bytes, drawn and rendered once a process: they depend on its index alone,
+ * and a process that seeds more than once (the seed tests, a bench's rounds) would render the same
+ * pictures again.
+ */
+const rendered = new Map<number, Promise<RenderedPicture>>();
+
+/** Palette picture `i` drawn through the upload pipeline, and every served size of it (plain and blurred). */
+function renderPalettePicture(i: number): Promise<RenderedPicture> {
+  let r = rendered.get(i);
+  if (!r) {
+    r = (async () => {
+      const master = await normalizeUpload(await drawPicture(String.fromCharCode(65 + (i % 26)), (i * 137) % 360, i));
+      const decoded = await decodeMaster(master.bytes);
+      const variants = new Map<string, Picture>();
+      for (const size of storedSizes({ width: master.width } as Pick<ProfilePic, "width">)) {
+        for (const blur of [false, true]) {
+          variants.set(variantKey({ size, blur }), await renderVariant(decoded, size, { blur }));
+        }
+      }
+      return { master, variants };
+    })();
+    // A failed render is tried again by the next call.
+    r.catch(() => rendered.delete(i));
+    rendered.set(i, r);
+  }
+  return r;
+}
+
 /**
  * Draws `count` pictures (different colours), each through the upload pipeline as a member's
- * upload goes, renders every served size of each (plain and blurred), and keeps them as
- * shareable blobs under `seed-palette/…`, named by the master's content (found again, not stored
- * twice, on a rerun).
+ * upload goes, renders every served size of each (plain and blurred; once a process:
+ * `renderPalettePicture`), and keeps them as shareable blobs under `seed-palette/…`, named by the
+ * master's content (found again, not stored twice, on a rerun).
  */
 export async function makePalette(count: number): Promise<PalettePicture[]> {
   return await Promise.all(Array.from({ length: count }, async (_, i) => {
-    const master = await normalizeUpload(await drawPicture(String.fromCharCode(65 + (i % 26)), (i * 137) % 360, i));
+    const { master, variants: outs } = await renderPalettePicture(i);
     // Named by content: a rerun finds the same bytes again, and other bytes (another encoder) get ids of their own.
     const keepAs = async (name: string, bytes: Uint8Array, meta: BlobPutMeta) =>
       await keepShareableBlob(`seed-palette/${name}-${(await sha256HexBytes(bytes)).slice(0, 16)}`, bytes, meta);
-    const pic = { width: master.width } as Pick<ProfilePic, "width">;
-    const decoded = await decodeMaster(master.bytes);
     const variants = new Map<string, ShareableBlob>();
-    for (const size of storedSizes(pic)) {
-      for (const blur of [false, true]) {
-        const out = await renderVariant(decoded, size, { blur });
-        const kind = { size, blur };
-        variants.set(
-          variantKey(kind),
-          await keepAs(`${i}/${variantKey(kind)}`, out.bytes, {
-            type: out.type,
-            width: out.width,
-            height: out.height,
-          }),
-        );
-      }
+    for (const [key, out] of outs) {
+      variants.set(
+        key,
+        await keepAs(`${i}/${key}`, out.bytes, { type: out.type, width: out.width, height: out.height }),
+      );
     }
     return {
       width: master.width,

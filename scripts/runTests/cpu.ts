@@ -18,12 +18,56 @@ export function cpuSeconds(stat = readProcStat()): { self: number; children: num
   return { self: (utime + stime) / 100, children: (cutime + cstime) / 100 };
 }
 
-function readProcStat(): string | null {
+function readProcStat(pid: number | "self" = "self"): string | null {
   try {
-    return Deno.readTextFileSync("/proc/self/stat");
+    return Deno.readTextFileSync(`/proc/${pid}/stat`);
   } catch {
     return null;
   }
+}
+
+/**
+ * Each file's CPU seconds in processes whose files run one after another (a `deno test` process:
+ * its shared isolate's files, then its files with isolates of their own): the processes `pids`
+ * read from /proc at each file's start (`file`) and at the last one's end (`end`), each reading
+ * their own user+system time (every thread: the in-process store's SQLite, the app's workers) and
+ * what they waited for (an app instance a test started). What comes before the first file (Deno's
+ * start, loading and evaluating the files' modules, which a shared isolate does for all of them
+ * first) is `before`. Readings of a process that has ended (or without /proc) count as nothing.
+ */
+export function fileCpuMeter(pids: number[], read = (pid: number) => cpuSeconds(readProcStat(pid))) {
+  const total = () => pids.reduce((n, pid) => n + ((c) => c ? c.self + c.children : 0)(read(pid)), 0);
+  const files = new Map<string, number>();
+  let current: string | null = null, ended = false, before = 0, last = total();
+  const mark = (next: string | null) => {
+    if (ended) return;
+    const now = total();
+    if (current === null) before += now - last;
+    else files.set(current, (files.get(current) ?? 0) + now - last);
+    current = next;
+    last = now;
+  };
+  return {
+    /** `file` starts: the one before it has ended. */
+    file: (file: string) => mark(file),
+    /** The last file has ended (the process's summary line): later readings are not a file's. */
+    end() {
+      mark(null);
+      ended = true;
+    },
+    /** Each file's seconds (`cpu`), and those before the first file. */
+    result: () => ({ cpu: files, before }),
+  };
+}
+
+/**
+ * The costliest files by CPU, in lines like the slowest tests': `  61.2 s CPU   40.1 s  ./file`, at
+ * most `n`, each with its seconds of tests (`wall`, when known).
+ */
+export function costliestLines(cpu: Map<string, number>, wall: Map<string, number>, n = 10): string[] {
+  return [...cpu].sort((a, b) => b[1] - a[1]).slice(0, n).map(([file, s]) =>
+    `${s.toFixed(1).padStart(7)} s CPU ${(wall.has(file) ? wall.get(file)!.toFixed(1) : "?").padStart(7)} s  ${file}`
+  );
 }
 
 /** Seconds as `9m05s`. */

@@ -59,14 +59,14 @@ export async function startSharedBrowser(label: string): Promise<{ url: string; 
  */
 export async function startKvServer(
   label: string,
-): Promise<{ env: Record<string, string>; stop(): Promise<void> } | null> {
+): Promise<{ env: Record<string, string>; pid: number; stop(): Promise<void> } | null> {
   // A free port: asked of the system, then given to the server.
   const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (probe.addr as Deno.NetAddr).port;
   probe.close();
   const token = crypto.randomUUID().replaceAll("-", "");
   const rtt = Deno.env.get("TEST_KV_RTT_MS") ?? "5";
-  const { stop } = heldChild(
+  const { child, stop } = heldChild(
     [`${root}/scripts/kvConnect.ts`, "--port", String(port), "--path", ":memory:", "--rtt-ms", rtt]
       .concat(["--token", token, "--exit-with-stdin", "--log-refusals"]),
     "null",
@@ -81,7 +81,7 @@ export async function startKvServer(
         body: JSON.stringify({ supportedVersions: [2, 3] }),
       });
       await res.body?.cancel();
-      if (res.ok) return { env: { TEST_KV_SERVER: url, DENO_KV_ACCESS_TOKEN: token }, stop };
+      if (res.ok) return { env: { TEST_KV_SERVER: url, DENO_KV_ACCESS_TOKEN: token }, pid: child.pid, stop };
       break;
     } catch {
       await new Promise((r) => setTimeout(r, 100));

@@ -51,38 +51,75 @@ export function kvChanges(before: Map<string, string>, after: Map<string, string
 }
 
 /**
- * Counts the writes made through a KV handle that touch keys outside `COUNTED_ON_REFUSAL`, so a
- * suite of many calls takes a new snapshot only after a call that wrote. Only a hint: the suites
- * still compare snapshots, and check at the end that the hint missed nothing.
+ * Brings a snapshot up to date after writes whose keys are known (`touched`, as `countWrites`
+ * gives them): a copy of `before` with those keys read again (ten to a read), not the whole store
+ * listed; the whole store listed when they are not known (null). Each key of a write counted is
+ * read, so a change to one it names is never missed; a write that names no key it recorded (none
+ * should) shows when a later whole snapshot is compared with this one.
  */
-export function countWrites(handle: Deno.Kv): { readonly count: number } {
+export async function updatedSnapshot(
+  before: Map<string, string>,
+  touched: Deno.KvKey[] | null,
+): Promise<Map<string, string>> {
+  if (!touched) return await kvSnapshot();
+  const out = new Map(before);
+  const read = touched.filter((k) => !COUNTED_ON_REFUSAL.includes(String(k[0])));
+  for (let i = 0; i < read.length; i += 10) {
+    for (const e of await kv().getMany(read.slice(i, i + 10))) {
+      if (e.versionstamp === null) out.delete(keyText(e.key));
+      else out.set(keyText(e.key), e.versionstamp);
+    }
+  }
+  return out;
+}
+
+/**
+ * Counts the writes made through a KV handle that touch keys outside `COUNTED_ON_REFUSAL`, so a
+ * suite of many calls takes a new snapshot only after a call that wrote, and records the keys they
+ * wrote (`touched()`: those since it was last asked, a key that ends with its commit's versionstamp
+ * as that commit wrote it; null when a write's keys are not known), so the snapshot is brought up
+ * to date by reading those keys alone (`updatedSnapshot`). Only a hint: the suites still compare
+ * snapshots, and check at the end with the whole store listed that the hint missed nothing.
+ */
+export function countWrites(handle: Deno.Kv): { readonly count: number; touched(): Deno.KvKey[] | null } {
   let count = 0;
+  let touched: Deno.KvKey[] | null = [];
   const counts = (key: Deno.KvKey) => !COUNTED_ON_REFUSAL.includes(String(key[0]));
+  const record = (key: Deno.KvKey) => touched?.push(key);
   // deno-lint-ignore no-explicit-any
   const h = handle as any;
   const set = h.set.bind(h), del = h.delete.bind(h), enqueue = h.enqueue.bind(h), atomic = h.atomic.bind(h);
+  const stamp = h.commitVersionstamp();
   h.set = async (key: Deno.KvKey, ...rest: unknown[]) => {
-    if (counts(key)) count++;
+    if (counts(key)) count++, record(key);
     return await set(key, ...rest);
   };
   h.delete = async (key: Deno.KvKey) => {
-    if (counts(key)) count++;
+    if (counts(key)) count++, record(key);
     return await del(key);
   };
+  // A queued message is no stored key (what its handler writes is written through this handle).
   h.enqueue = async (...args: unknown[]) => {
     count++;
     return await enqueue(...args);
   };
   h.atomic = () => {
     const op = atomic();
-    let touches = false;
+    let touches = false, unknown = false;
+    const keys: Deno.KvKey[] = [];
     for (const m of ["set", "delete", "sum", "min", "max"]) {
       const orig = op[m].bind(op);
       op[m] = (key: Deno.KvKey, ...rest: unknown[]) => {
-        if (counts(key)) touches = true;
+        if (counts(key)) touches = true, keys.push(key);
         return orig(key, ...rest);
       };
     }
+    // Mutations given as a list: not looked into (a whole snapshot follows them).
+    const mutate = op.mutate.bind(op);
+    op.mutate = (...args: unknown[]) => {
+      touches = unknown = true;
+      return mutate(...args);
+    };
     const origEnqueue = op.enqueue.bind(op);
     op.enqueue = (...args: unknown[]) => {
       touches = true;
@@ -91,13 +128,22 @@ export function countWrites(handle: Deno.Kv): { readonly count: number } {
     const commit = op.commit.bind(op);
     op.commit = async () => {
       if (touches) count++;
-      return await commit();
+      const res = await commit();
+      if (unknown) touched = null;
+      // Written only when committed; a versionstamped key is stored with its commit's versionstamp.
+      else if (res.ok) keys.forEach((k) => record(k.map((p) => p === stamp ? res.versionstamp : p)));
+      return res;
     };
     return op;
   };
   return {
     get count() {
       return count;
+    },
+    touched() {
+      const out = touched;
+      touched = [];
+      return out;
     },
   };
 }
