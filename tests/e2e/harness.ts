@@ -381,8 +381,7 @@ export async function registerAndLogIn(
   opts: { onboarding?: boolean } = {},
 ): Promise<string> {
   // A member registering again (a second device) waits for the new mail, not the link already used.
-  const mailed = (await listOutbox()).find((m) => m.to === email);
-  const before = mailed && linksIn(mailed)[0];
+  const before = await newestLinkTo(email);
   await page.goto("/register");
   await page.getByLabel("Email", { exact: true }).fill(email);
   for (const box of await page.getByRole("checkbox").all()) await box.check();
@@ -408,14 +407,19 @@ export async function mailedLink(email: string, opts: { onboarding?: boolean; ex
   }
   return await until(
     async () => {
-      const mail = (await listOutbox()).find((m) => m.to === email);
-      const link = mail ? linksIn(mail)[0] : undefined;
+      const link = await newestLinkTo(email);
       // A link mailed before (`except`) is not the new one: its mail is not in yet.
       return link && link !== opts.except ? link : null;
     },
     `a login link mailed to ${email}`,
     { timeoutMs: 20_000, everyMs: 50 },
   );
+}
+
+/** The link of the newest mail to `email` in the outbox, if any. */
+async function newestLinkTo(email: string): Promise<string | undefined> {
+  const mail = (await listOutbox()).find((m) => m.to === email);
+  return mail && linksIn(mail)[0];
 }
 
 /**
