@@ -541,7 +541,9 @@ if (import.meta.main) {
   // Each file's time, for the next run's split (files not run this time keep theirs).
   const perFile: Record<string, number> = {};
   for (const t of timed) perFile[t.file] = (perFile[t.file] ?? 0) + t.seconds;
-  const fileCpu = new Map(runs.flatMap((r) => [...r.cpu]));
+  // A file run in two processes (a stuck one's files run again) counts both, as its time does.
+  const fileCpu = new Map<string, number>();
+  for (const r of runs) for (const [f, sec] of r.cpu) fileCpu.set(f, (fileCpu.get(f) ?? 0) + sec);
   if (fileCpu.size) {
     console.log(
       "\ncostliest files by CPU (their test process and what it waited for, a remote file's KV Connect server):",
