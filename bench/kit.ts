@@ -277,6 +277,20 @@ export function descendantsCpuMs(name: RegExp): number {
 }
 
 /**
+ * Time (ms) the live threads of this process's descendants whose command name matches `name` spent
+ * runnable but waiting for a core (see `processWaitMs`); NaN where there is no /proc.
+ */
+export function descendantsWaitMs(name: RegExp): number {
+  try {
+    let ms = 0;
+    for (const [pid, { name: comm }] of descendants()) if (name.test(comm)) ms += processWaitMs(Number(pid)) || 0;
+    return ms;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
  * Time a process's live threads spent runnable but waiting for a core (ms), summed from
  * /proc/<pid>/task/<tid>/schedstat (its second field, ns): what sharing the cores cost it. NaN
  * where the kernel does not keep it.

@@ -28,6 +28,7 @@ import {
   arg,
   burnCpu,
   descendantsCpuMs,
+  descendantsWaitMs,
   loadAverageText,
   type Member,
   pct,
@@ -100,6 +101,13 @@ export interface SoakResult {
     receiptP99: number;
     /** The CPU of the Chromium processes the tabs ran in (clients too, counted apart). */
     cpuMs: number;
+    /** How long those processes' threads waited for a core while the tabs conversed. */
+    waitMs: number;
+    /**
+     * Delivery p99 as the pages saw it: from the Enter key in the sender's page to the bubble in
+     * the recipient's (without the driver's own round trips to the tabs).
+     */
+    pageDeliveryP99: number;
   };
 }
 
@@ -331,8 +339,8 @@ const TAB_MIN_MESSAGES = 3;
 async function inTabs(origin: string, members: Member[], until: number): Promise<SoakResult["tabs"]> {
   // The browser the browser tests use (tests/e2e/browserServer.ts): the clients' tabs, as light as they come.
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS });
-  const deliveries: number[] = [], receipts: number[] = [];
-  let messages = 0, lost = 0, reads = 0, lostReceipts = 0, cpuMs = NaN;
+  const deliveries: number[] = [], receipts: number[] = [], onPages: number[] = [];
+  let messages = 0, lost = 0, reads = 0, lostReceipts = 0, cpuMs = NaN, waitMs = NaN;
   try {
     const tab = async (me: Member, other: Member) => {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -340,12 +348,26 @@ async function inTabs(origin: string, members: Member[], until: number): Promise
       const page = await context.newPage();
       await page.goto(`${origin}/profile/${other.profileId}#chat`);
       await page.getByRole("textbox", { name: "Message" }).waitFor();
+      // When, on the machine's clock, the page took Enter and first showed each bubble from the other.
+      await page.evaluate(() => {
+        const w = window as unknown as { enterAt: number; shown: Map<string, number> };
+        const at = () => performance.timeOrigin + performance.now();
+        w.shown = new Map();
+        document.addEventListener("keydown", (e) => e.key === "Enter" && (w.enterAt = at()), true);
+        new MutationObserver(() => {
+          for (const b of document.querySelectorAll(".bubble:not(.mine)")) {
+            const text = b.textContent ?? "";
+            if (!w.shown.has(text)) w.shown.set(text, at());
+          }
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
       return { page, context };
     };
     const pairs = [];
     for (let i = 0; i < members.length; i += 2) {
       pairs.push([await tab(members[i], members[i + 1]), await tab(members[i + 1], members[i])]);
     }
+    const waited = descendantsWaitMs(/chrom/i);
     await Promise.all(pairs.map(async ([a, b], p) => {
       let [from, to] = [a, b];
       // At least TAB_MIN_MESSAGES each, however long the tabs took to open on a busy machine.
@@ -370,10 +392,18 @@ async function inTabs(origin: string, members: Member[], until: number): Promise
         } catch {
           lostReceipts++;
         }
+        // The same delivery as the pages saw it, read once the receipt's timing is done.
+        const sentAt = await from.page.evaluate(() => (window as unknown as { enterAt: number }).enterAt);
+        const shownAt = await to.page.evaluate((t) => {
+          for (const [k, v] of (window as unknown as { shown: Map<string, number> }).shown) if (k.includes(t)) return v;
+          return NaN;
+        }, text);
+        if (Number.isFinite(shownAt - sentAt)) onPages.push(shownAt - sentAt);
         await sleep(500 + Math.random() * 1500);
         [from, to] = [to, from];
       }
     }));
+    waitMs = descendantsWaitMs(/chrom/i) - waited;
   } finally {
     cpuMs = descendantsCpuMs(/chrom/i);
     await browser.close();
@@ -386,6 +416,8 @@ async function inTabs(origin: string, members: Member[], until: number): Promise
     lostReceipts,
     receiptP99: pct(receipts, 0.99),
     cpuMs,
+    waitMs,
+    pageDeliveryP99: pct(onPages, 0.99),
   };
 }
 
@@ -413,6 +445,9 @@ if (import.meta.main) {
   if (r.tabs) {
     const t = r.tabs;
     console.log(`| tab messages | ${t.messages} | ${t.lost} | | ${ms(t.deliveryP99)} |`);
+    console.log(
+      `| tab messages, Enter to bubble on the pages | ${t.messages - t.lost} | | | ${ms(t.pageDeliveryP99)} |`,
+    );
     console.log(`| tab receipts | ${t.receipts} | ${t.lostReceipts} | | ${ms(t.receiptP99)} |`);
   }
   console.log(`reconnects ${r.reconnects}, failed calls ${r.failedCalls}, load after ${Deno.loadavg()[0].toFixed(2)}`);
@@ -424,7 +459,9 @@ if (import.meta.main) {
     `server: ${ms(c.serverCpuMs)} CPU (${share(c.serverCpuMs)}, ${perMessage(c.serverCpuMs)}), ` +
       `${ms(c.serverWaitMs)} waiting for a core (worst second ${ms(c.serverWorstWaitMsPerS)}); ` +
       `clients: ${ms(c.clientCpuMs)} CPU (${share(c.clientCpuMs)}), ${ms(c.clientWaitMs)} waiting; ` +
-      (r.tabs ? `tabs' Chromium: ${ms(r.tabs.cpuMs)} CPU (${share(r.tabs.cpuMs)}); ` : "") +
+      (r.tabs
+        ? `tabs' Chromium: ${ms(r.tabs.cpuMs)} CPU (${share(r.tabs.cpuMs)}), ${ms(r.tabs.waitMs)} waiting; `
+        : "") +
       `over ${ms(c.wallMs)}, load ${c.load}`,
   );
   console.log(
@@ -484,6 +521,13 @@ if (import.meta.main) {
       { bench: "soak", metric: "tab messages lost", unit: "", value: r.tabs.lost, goal: 0, better: "lower" },
       { bench: "soak", metric: "tab receipts lost", unit: "", value: r.tabs.lostReceipts, goal: 0, better: "lower" },
       { bench: "soak", metric: "tab delivery p99", unit: "ms", value: Math.round(r.tabs.deliveryP99), better: "lower" },
+      {
+        bench: "soak",
+        metric: "tab delivery p99, Enter to bubble as the pages saw it",
+        unit: "ms",
+        value: Math.round(r.tabs.pageDeliveryP99),
+        better: "lower",
+      },
     );
   }
   if (o.seconds >= 60 && !Deno.args.includes("--no-record")) {
