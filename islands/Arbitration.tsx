@@ -5,11 +5,9 @@
  */
 
 import { useVoteRounds } from "./useVoteRounds.ts";
-import { BriefPicture } from "../components/BriefPicture.tsx";
-import { profileUrl, shortName } from "../domain/format.ts";
+import { GameMemberHead, NextRound, VerdictButtons, YouSaid } from "../components/GameRound.tsx";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
-import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { ArbItem, ArbVerdict } from "../domain/shapes/games.ts";
 import type { ArbCase } from "../domain/shapes/moderation.ts";
 import { BackToGames } from "../components/BackToGames.tsx";
@@ -48,50 +46,33 @@ export default function Arbitration(props: ArbitrationProps) {
               <dd className="game-text">{item.report.text || GAME_TEXTS.noText}</dd>
             </dl>
             <h2 className="arb-reported">{GAME_TEXTS.reportedProfile}</h2>
-            <header className="game-card-head">
-              <span className="game-avatar">
-                <BriefPicture
-                  picId={item.reported.picId ?? undefined}
-                  name={item.reported.profileName}
-                  scale={256}
-                  nsfw={false}
-                />
-              </span>
-              <a href={profileUrl(item.reported.profileId)}>
-                {shortName(item.reported.profileName)}
-              </a>
-            </header>
+            <GameMemberHead
+              profileId={item.reported.profileId}
+              name={item.reported.profileName}
+              picId={item.reported.picId}
+            />
             <blockquote className="game-text">{item.reported.description || GAME_TEXTS.noText}</blockquote>
           </article>
         )}
       {item && !result && (
-        <div className="game-buttons">
-          <button type="button" className="vote-no" disabled={busy} onClick={() => vote("VIOLATION")}>
-            {GAME_TEXTS.violation}
-          </button>
-          <button type="button" className="vote-yes" disabled={busy} onClick={() => vote("NO_VIOLATION")}>
-            {GAME_TEXTS.noViolation}
-          </button>
-        </div>
+        <VerdictButtons
+          busy={busy}
+          verdicts={[
+            { label: GAME_TEXTS.violation, className: "vote-no", vote: () => vote("VIOLATION") },
+            { label: GAME_TEXTS.noViolation, className: "vote-yes", vote: () => vote("NO_VIOLATION") },
+          ]}
+        />
       )}
       {result && (
         <>
           <div className="game-tally" role="status">
-            <p>
-              {UI_TEXTS.youSaid}{" "}
-              <strong>{result.mine === "VIOLATION" ? GAME_TEXTS.violation : GAME_TEXTS.noViolation}</strong>.{" "}
-              {GAME_TEXTS.communitySays}
-            </p>
+            <YouSaid said={result.mine === "VIOLATION" ? GAME_TEXTS.violation : GAME_TEXTS.noViolation} />
             <p className="tally-legend">
               <span>{GAME_TEXTS.violation}: {result.case.violation}</span>
               <span>{GAME_TEXTS.noViolation}: {result.case.noViolation}</span>
             </p>
           </div>
-          <div className="game-buttons">
-            <button type="button" className="primary" disabled={busy} onClick={next} autoFocus>
-              {GAME_TEXTS.nextReport}
-            </button>
-          </div>
+          <NextRound label={GAME_TEXTS.nextReport} busy={busy} next={next} />
         </>
       )}
       {error && <p className="error" role="alert">{error}</p>}

@@ -5,11 +5,9 @@
  */
 
 import { useVoteRounds } from "./useVoteRounds.ts";
-import { BriefPicture } from "../components/BriefPicture.tsx";
-import { profileUrl, shortName } from "../domain/format.ts";
+import { GameMemberHead, NextRound, VerdictButtons, YouSaid } from "../components/GameRound.tsx";
 import { GAME_TEXTS } from "../domain/games.ts";
 import { apiPath } from "../domain/apiPath.ts";
-import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { GptItem, GptTally, GptVerdict } from "../domain/shapes/games.ts";
 import { BackToGames } from "../components/BackToGames.tsx";
 
@@ -23,10 +21,7 @@ function TallyBar({ tally, mine }: { tally: GptTally; mine: GptVerdict }) {
   const human = Math.round((tally.human / total) * 100);
   return (
     <div className="game-tally" role="status">
-      <p>
-        {UI_TEXTS.youSaid} <strong>{mine === "HUMAN" ? GAME_TEXTS.human : GAME_TEXTS.machine}</strong>.{" "}
-        {GAME_TEXTS.communitySays}
-      </p>
+      <YouSaid said={mine === "HUMAN" ? GAME_TEXTS.human : GAME_TEXTS.machine} />
       <div className="tally-bar" aria-hidden="true">
         <span className="tally-yes" style={{ width: `${human}%` }} />
         <span className="tally-no" style={{ width: `${100 - human}%` }} />
@@ -59,36 +54,28 @@ export default function GptBuster(props: GptBusterProps) {
         ? <p className="game-empty">{GAME_TEXTS.gptEmpty}</p>
         : (
           <article className="game-card" data-profile-id={item.profileId}>
-            <header className="game-card-head">
-              <span className="game-avatar">
-                <BriefPicture picId={item.picId ?? undefined} name={item.profileName} scale={256} nsfw={false} />
-              </span>
-              <a href={profileUrl(item.profileId)}>
-                {shortName(item.profileName)}
-                {item.profileAge !== null && <span className="muted">, {item.profileAge}</span>}
-              </a>
-            </header>
+            <GameMemberHead
+              profileId={item.profileId}
+              name={item.profileName}
+              picId={item.picId}
+              age={item.profileAge}
+            />
             <blockquote className="game-text">{item.description}</blockquote>
           </article>
         )}
       {item && !result && (
-        <div className="game-buttons">
-          <button type="button" className="vote-yes" disabled={busy} onClick={() => vote("HUMAN")}>
-            {GAME_TEXTS.human}
-          </button>
-          <button type="button" className="vote-no" disabled={busy} onClick={() => vote("MACHINE")}>
-            {GAME_TEXTS.machine}
-          </button>
-        </div>
+        <VerdictButtons
+          busy={busy}
+          verdicts={[
+            { label: GAME_TEXTS.human, className: "vote-yes", vote: () => vote("HUMAN") },
+            { label: GAME_TEXTS.machine, className: "vote-no", vote: () => vote("MACHINE") },
+          ]}
+        />
       )}
       {result && (
         <>
           <TallyBar tally={result.tally} mine={result.mine} />
-          <div className="game-buttons">
-            <button type="button" className="primary" disabled={busy} onClick={next} autoFocus>
-              {GAME_TEXTS.nextProfile}
-            </button>
-          </div>
+          <NextRound label={GAME_TEXTS.nextProfile} busy={busy} next={next} />
         </>
       )}
       {error && <p className="error" role="alert">{error}</p>}
