@@ -3,7 +3,9 @@
  * with members, then two instances in turn on the same KV file. The first (loaded from the
  * records) moves members a few metres, again and again: quiet writes, the shown point unchanged.
  * Then a second, started after them (a restart, or another instance behind the balancer), moves
- * the same members the same way. Each phase: writes a second, the JavaScript thread's and the
+ * the members the first moved, in another order: in the first's order each of its commits would
+ * meet the store's pages (the expiry index's above all) just as the first's commit left them
+ * together, which members' phones reporting in their own time do not. Each phase: writes a second, the JavaScript thread's and the
  * SQLite writer's CPU a write, and the commits that failed a check. With `--before DIR` (a checkout
  * of an earlier commit, its modules installed) the same run is made with that checkout's position
  * store, alternating, in the same rounds.
@@ -32,6 +34,10 @@ interface Phase {
   commits: number;
 }
 
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
 /** One run with the position store of checkout `from`: seed, the first instance's writes, the second's. */
 async function child(from: string): Promise<{ first: Phase; second: Phase }> {
   const { PositionStore } = await import(`${from}/kv/positions/mod.ts`);
@@ -57,7 +63,8 @@ async function child(from: string): Promise<{ first: Phase; second: Phase }> {
       await seeder.import(items);
     }
     const moves = Array.from({ length: 4096 }, () => [(rand() - 0.5) * 0.0002, (rand() - 0.5) * 0.0002]);
-    const phase = async (): Promise<Phase> => {
+    /** One instance's writes, the `k`th to member `order(k)`. */
+    const phase = async (order: (k: number) => number): Promise<Phase> => {
       const store = new PositionStore(counted, { secret: "bench" });
       await store.load();
       store.startSync();
@@ -67,7 +74,7 @@ async function child(from: string): Promise<{ first: Phase; second: Phase }> {
       await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
         while (performance.now() < end) {
           // Members in a scattered order, as their phones report (bench/geo.ts's order).
-          const i = (k * 7919 + 13) % N, d = moves[k++ % moves.length];
+          const i = order(k), d = moves[k++ % moves.length];
           await store.report(ids[i], {
             lat: lat[i] + d[0],
             lon: lon[i] + d[1],
@@ -93,8 +100,13 @@ async function child(from: string): Promise<{ first: Phase; second: Phase }> {
         commits: commits.all - c0.all,
       };
     };
-    const first = await phase();
-    const second = await phase();
+    const scattered = (k: number) => (k * 7919 + 13) % N;
+    const first = await phase(scattered);
+    // The members the first wrote, by a stride prime to their number (so each comes once a pass).
+    const w = Math.max(1, Math.min(first.writes, N));
+    let stride = 4099;
+    while (gcd(stride, w) !== 1) stride += 2;
+    const second = await phase((k) => scattered((k * stride) % w));
     return { first, second };
   } finally {
     db.close();
