@@ -59,6 +59,7 @@ import {
 import { type IndexView, startQuery } from "./search.ts";
 import { nearestFirst } from "./nearest.ts";
 import { readRegionWhole } from "./regionRead.ts";
+import { nearestByRings } from "./rings.ts";
 
 /** A visible member of the index: a copy of its shown position, report time, expiry and sector. */
 export interface Member {
@@ -364,7 +365,7 @@ export class PositionIndex extends CellArena {
     accept: ((profileId: string) => boolean) | null,
   ): TopK {
     const q = startQuery(this.#view(), lat, lon, region, need, t, self, accept);
-    return readRegionWhole(q) ?? nearestFirst(q);
+    return readRegionWhole(q) ?? nearestByRings(q) ?? nearestFirst(q);
   }
 
   /** The arrays a search reads, as they stand now. */
