@@ -33,7 +33,7 @@ import {
 import type { Query } from "./search.ts";
 
 /** Rings of blocks walked at most (ring k: the blocks k rows or columns from the viewer's). */
-export const MAX_BLOCK_RINGS = 3;
+export const MAX_BLOCK_RINGS = 6;
 /** Rings of cells walked at most (within the blocks of MAX_BLOCK_RINGS). */
 export const MAX_CELL_RINGS = 6;
 /** Cell offsets from the viewer's cell that the gaps cover, either way. */
