@@ -177,6 +177,11 @@ export class PositionIndex extends CellArena {
     return this.#idt.get(profileId);
   }
 
+  /** The arena position of a member's slot (`latAt` and the like read it; valid until the index next changes). */
+  placeOf(slot: number): number {
+    return this.pos[slot];
+  }
+
   /**
    * The id, shown point and report time of a member found by `search` (an arena position: valid
    * until the index next changes, so read at once).

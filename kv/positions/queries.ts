@@ -68,11 +68,22 @@ export async function shown(s: StoreState, profileId: string, fresh = false): Pr
   return { profileId, lat: m.lat, lon: m.lon, sector: m.sector, tsUpdated: m.ts, tsEffectiveUntil: m.until };
 }
 
-/** Where a viewer is measured from: their shown point even while hidden; null without a report. */
-async function viewerPoint(s: StoreState, viewerId: string): Promise<LatLon | null> {
-  const m = s.index.members.get(viewerId);
+/**
+ * Where a viewer is measured from: their shown point even while hidden; null without a report.
+ * From the index when it holds them (no await), else from their own record.
+ */
+function viewerPoint(s: StoreState, viewerId: string): LatLon | Promise<LatLon | null> {
+  const index = s.index, slot = index.slotOf(viewerId);
+  if (slot >= 0) {
+    const p = index.placeOf(slot);
+    if (index.untilAt(p) > now()) return { lat: index.latAt(p), lon: index.lonAt(p) };
+  }
+  return viewerRecord(s, viewerId);
+}
+
+/** `viewerPoint` of a viewer the index does not hold (hidden, or its index behind): their own record's shown point. */
+async function viewerRecord(s: StoreState, viewerId: string): Promise<LatLon | null> {
   const t = now();
-  if (m && m.until > t) return { lat: m.lat, lon: m.lon };
   const e = await s.db.get<OwnRecord>(keys.positionOwn(viewerId));
   if (e.value && e.value.tsEffectiveUntil > t) {
     return { lat: e.value.shownLat, lon: e.value.shownLon };
@@ -136,9 +147,12 @@ function run(
 /** See the module function `nearest`. */
 export async function nearest(s: StoreState, viewerId: string, o: QueryOptions = {}): Promise<NearbyPage> {
   const { page, size } = checkPaging(o.page, o.size, DEFAULT_NEAREST_SIZE);
-  await s.ready();
-  await s.fresh();
-  const from = await viewerPoint(s, viewerId);
+  if (!s.current()) {
+    await s.ready();
+    await s.fresh();
+  }
+  const point = viewerPoint(s, viewerId);
+  const from = point instanceof Promise ? await point : point;
   if (!from) return { items: [], hasMore: false };
   const d = NEARBY_AREA_DEG;
   const latMin = Math.max(-90, from.lat - d),
