@@ -369,12 +369,12 @@ export class PositionIndex extends CellArena {
     self: number,
     accept: ((profileId: string) => boolean) | null,
   ): TopK {
-    const q = startQuery(this.#view(), lat, lon, region, need, t, self, accept);
+    const q = startQuery(this.view(), lat, lon, region, need, t, self, accept);
     return readRegionWhole(q) ?? nearestByRings(q) ?? nearestFirst(q);
   }
 
-  /** The arrays a search reads, as they stand now. */
-  #view(): IndexView {
+  /** The arrays a search reads, as they stand now (valid until the index next changes). */
+  view(): IndexView {
     return {
       ids: this.#idt.ids,
       arena: this.a,
