@@ -3,7 +3,7 @@
  * Redis 7 GEOSEARCH on the same shown points, in the same run.
  *
  * Run: `deno run -A bench/geo.ts [--n 100000,1000000] [--queries 2000] [--max-minutes 9.5] [--no-start]
- * [--record]`.
+ * [--record] [--name geo]` (`--name`: the results file's, bench/results/<date>-<name>.json).
  * Per member count: seeds members clustered around a few cities into a KV file in a temp dir
  * (deleted after), loads the index from KV, starts `redis-server` on a free 127.0.0.1 port
  * (`--save '' --appendonly no`, stopped after; `redis-server` and `redis-tools` installed with
@@ -734,7 +734,7 @@ if (import.meta.main) {
   }
   console.log(`total ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at end: ${loadAverageText()}`);
   const [l1, l5, l15] = Deno.loadavg();
-  await reportRows("geo", results.flatMap((r) => r.figures), {
+  await reportRows(arg("name", "geo"), results.flatMap((r) => r.figures), {
     note: `bench/geo.ts, ${QUERIES} queries per cell, counts ${COUNTS.join(", ")}`,
     load: [l1, Math.max(l1, l5, l15)],
   });
