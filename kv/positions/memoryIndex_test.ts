@@ -38,6 +38,18 @@ function bruteForce(
   return all.slice(0, need).map(([a, id, m]) => `${id}@${a}@${m.lat},${m.lon},${m.ts}`);
 }
 
+/** The region a nearest query searches, as queries.ts makes it: 1 degree each way of the viewer. */
+function nearestRegion(lat: number, lon: number): Region {
+  const latMin = Math.max(-90, lat - 1), latMax = Math.min(90, lat + 1), lonMin = lon - 1;
+  return {
+    latMin,
+    latMax,
+    lonMin,
+    lonMax: lonMin + 2,
+    test: (la, lo) => la >= latMin && la <= latMax && ((lo - lonMin) % 360 + 360) % 360 <= 2,
+  };
+}
+
 function answer(index: PositionIndex, top: { a: number[]; m: number[] }): string[] {
   return top.m.map((s, i) => `${index.idAt(s)}@${top.a[i]}@${index.latAt(s)},${index.lonAt(s)},${index.tsAt(s)}`);
 }
@@ -303,14 +315,7 @@ Deno.test("memory index - nearest in a 2° area around a dense city and a few fa
     const spread = q < 20 ? 0.3 : 1.8;
     const lat = 40.7 + (rand() - 0.5) * spread, lon = -74 + (rand() - 0.5) * spread;
     const need = q % 5 === 0 ? 2000 : 31;
-    const latMin = lat - 1, latMax = lat + 1, lonMin = lon - 1;
-    const region: Region = {
-      latMin,
-      latMax,
-      lonMin,
-      lonMax: lonMin + 2,
-      test: (la, lo) => la >= latMin && la <= latMax && ((lo - lonMin) % 360 + 360) % 360 <= 2,
-    };
+    const region = nearestRegion(lat, lon);
     const got = answer(index, index.search(lat, lon, region, need, 2000, -1, null));
     const want = bruteForce(members, lat, lon, { test: (m) => region.test(m.lat, m.lon, 0) }, need, 2000);
     assert.deepEqual(got, want);
@@ -388,15 +393,7 @@ Deno.test("memory index - the rings' nearest answers as brute force does: random
         const from = self >= 0 ? members.get(viewer)! : { lat: at.lat, lon: wrap(at.lon) };
         const left = new Set(ids.filter(() => filtered && rand() < 0.2));
         const accept = filtered ? (id: string) => !left.has(id) : null;
-        // The region as `nearest` makes it: 1 degree each way of the viewer.
-        const latMin = Math.max(-90, from.lat - 1), latMax = Math.min(90, from.lat + 1), lonMin = from.lon - 1;
-        const region: Region = {
-          latMin,
-          latMax,
-          lonMin,
-          lonMax: lonMin + 2,
-          test: (la, lo) => la >= latMin && la <= latMax && ((lo - lonMin) % 360 + 360) % 360 <= 2,
-        };
+        const region = nearestRegion(from.lat, from.lon);
         const want = bruteForce(
           members,
           from.lat,
