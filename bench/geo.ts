@@ -3,7 +3,7 @@
  * Redis 7 GEOSEARCH on the same shown points, in the same run.
  *
  * Run: `deno run -A bench/geo.ts [--n 100000,1000000] [--queries 2000] [--max-minutes 9.5] [--no-start]
- * [--record]`.
+ * [--record] [--name geo]` (`--name`: the results file's, bench/results/<date>-<name>.json).
  * Per member count: seeds members clustered around a few cities into a KV file in a temp dir
  * (deleted after), loads the index from KV, starts `redis-server` on a free 127.0.0.1 port
  * (`--save '' --appendonly no`, stopped after; `redis-server` and `redis-tools` installed with
@@ -49,9 +49,9 @@ const WRITE_MS = 6_000;
 const WRITE_MAX = 100_000;
 const WRITE_CONCURRENCY = 256;
 /** Viewers whose queries redis-benchmark times (a process per point and variant). */
-const PEER_POINTS = 20;
-const SEED_CHUNK = 30_000;
-const BOX_HALF_DEG = 0.05; // by-bounds box: ±0.05° (about 11 km square), a city map view
+export const PEER_POINTS = 20;
+export const SEED_CHUNK = 30_000;
+export const BOX_HALF_DEG = 0.05; // by-bounds box: ±0.05° (about 11 km square), a city map view
 /** The goal on nearest-30 and by-bounds-800: a p50 this many times faster than Redis's C client's. */
 const BOUNDS_FACTOR = 10;
 
@@ -78,7 +78,7 @@ const CITIES = [
 ];
 const SPREAD_DEG = 0.15; // one standard deviation, about 16 km
 
-function makeMembers(n: number, rand: () => number): { ids: string[]; lat: Float64Array; lon: Float64Array } {
+export function makeMembers(n: number, rand: () => number): { ids: string[]; lat: Float64Array; lon: Float64Array } {
   const ids: string[] = new Array(n);
   const lat = new Float64Array(n), lon = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -104,7 +104,7 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 /** Latency: `count` calls one at a time (after a warm-up); throughput: `inflight` callers for PHASE_MS. */
-async function measure(count: number, inflight: number, call: (i: number) => Promise<unknown>): Promise<Stats> {
+export async function measure(count: number, inflight: number, call: (i: number) => Promise<unknown>): Promise<Stats> {
   for (let i = 0; i < Math.min(200, count); i++) await call(i);
   const lat = new Float64Array(count);
   let done = 0;
@@ -134,7 +134,7 @@ async function measure(count: number, inflight: number, call: (i: number) => Pro
   };
 }
 
-function fmtUs(us: number): string {
+export function fmtUs(us: number): string {
   return us >= 10_000
     ? `${(us / 1000).toFixed(1)} ms`
     : us >= 1000
@@ -734,7 +734,7 @@ if (import.meta.main) {
   }
   console.log(`total ${((Date.now() - t0) / 1000).toFixed(0)} s; load average at end: ${loadAverageText()}`);
   const [l1, l5, l15] = Deno.loadavg();
-  await reportRows("geo", results.flatMap((r) => r.figures), {
+  await reportRows(arg("name", "geo"), results.flatMap((r) => r.figures), {
     note: `bench/geo.ts, ${QUERIES} queries per cell, counts ${COUNTS.join(", ")}`,
     load: [l1, Math.max(l1, l5, l15)],
   });

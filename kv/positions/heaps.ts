@@ -24,6 +24,11 @@ export class TopK {
     return this.a.length >= this.cap;
   }
 
+  /** Empties it (a search that gave way to another). */
+  clear(): void {
+    this.a.length = this.m.length = 0;
+  }
+
   /** True when (a, the id of `m`) would enter a full heap. */
   beats(a: number, m: number): boolean {
     const w = this.a[0];
@@ -72,7 +77,21 @@ export class TopK {
    * Sorts ascending by (a, id) in place (the heap order is gone afterwards). See `sortMembers`.
    */
   sortInPlace(): this {
-    sortMembers(this.a, this.m, this.a.length, this.a, this.m, this.idOf);
+    const n = this.a.length;
+    if (n < this.cap) {
+      sortMembers(this.a, this.m, n, this.a, this.m, this.idOf);
+      return this;
+    }
+    // Full, so a heap: the worst to the end, one at a time (a heapsort's second half).
+    const a = this.a, m = this.m;
+    for (let end = n - 1; end > 0; end--) {
+      const x = a[0], y = m[0];
+      a[0] = a[end];
+      m[0] = m[end];
+      a[end] = x;
+      m[end] = y;
+      this.#siftDown(0, end);
+    }
     return this;
   }
 

@@ -23,12 +23,13 @@
  * in block and cell order, each member's slot its place, so members near each other are near each
  * other in memory too.
  *
- * Search: two algorithms over the same arrays (search.ts sets a query up). A small region (a map
+ * Search: three algorithms over the same arrays (search.ts sets a query up). A small region (a map
  * view) that holds at most a few times the answer is read whole and sorted once (regionRead.ts);
- * any other is searched best-first, nearest blocks and cells first, stopping once the answer is
- * closer than anything unvisited (nearest.ts). Both measure nearby members with short Taylor
- * series instead of `Math.sin` and `Math.cos` (geoMath.ts), which cost a large share of a city's
- * view (docs/decisions/0038-map-view-read-whole.md).
+ * around a viewer where members are dense, square rings of cells or blocks are walked outwards
+ * (rings.ts, decision 0222); any other is searched best-first, nearest blocks and cells first
+ * (nearest.ts). The last two stop once the answer is closer than anything unvisited. All measure
+ * nearby members with short Taylor series instead of `Math.sin` and `Math.cos` (geoMath.ts), which
+ * cost a large share of a city's view (docs/decisions/0038-map-view-read-whole.md).
  */
 
 import { isLat, isLon } from "../../domain/geo.ts";
@@ -59,6 +60,7 @@ import {
 import { type IndexView, startQuery } from "./search.ts";
 import { nearestFirst } from "./nearest.ts";
 import { readRegionWhole } from "./regionRead.ts";
+import { nearestByRings } from "./rings.ts";
 
 /** A visible member of the index: a copy of its shown position, report time, expiry and sector. */
 export interface Member {
@@ -174,6 +176,11 @@ export class PositionIndex extends CellArena {
   /** The slot of a visible member, or -1. */
   slotOf(profileId: string): number {
     return this.#idt.get(profileId);
+  }
+
+  /** The arena position of a member's slot (`latAt` and the like read it; valid until the index next changes). */
+  placeOf(slot: number): number {
+    return this.pos[slot];
   }
 
   /**
@@ -351,8 +358,8 @@ export class PositionIndex extends CellArena {
   /**
    * The `need` members nearest to (lat, lon) inside `region`, unexpired at `t`, accepted by
    * `accept`, in (distance, id) order, as arena positions (`idAt` and the like read them);
-   * `self` (a slot, or -1) is left out. A small region is read whole (regionRead.ts), any other
-   * searched nearest first (nearest.ts).
+   * `self` (a slot, or -1) is left out. A small region is read whole (regionRead.ts), a dense
+   * viewer's walked by rings (rings.ts), any other searched nearest first (nearest.ts).
    */
   search(
     lat: number,
@@ -363,12 +370,12 @@ export class PositionIndex extends CellArena {
     self: number,
     accept: ((profileId: string) => boolean) | null,
   ): TopK {
-    const q = startQuery(this.#view(), lat, lon, region, need, t, self, accept);
-    return readRegionWhole(q) ?? nearestFirst(q);
+    const q = startQuery(this.view(), lat, lon, region, need, t, self, accept);
+    return readRegionWhole(q) ?? nearestByRings(q) ?? nearestFirst(q);
   }
 
-  /** The arrays a search reads, as they stand now. */
-  #view(): IndexView {
+  /** The arrays a search reads, as they stand now (valid until the index next changes). */
+  view(): IndexView {
     return {
       ids: this.#idt.ids,
       arena: this.a,

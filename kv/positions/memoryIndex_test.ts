@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { EARTH_RADIUS_M, sectorKey } from "../../domain/geo.ts";
 import { mulberry32 as rng } from "../random.ts";
 import { PositionIndex } from "./memoryIndex.ts";
 import type { Region } from "./types.ts";
 import { aToMeters, haversineA } from "./geoMath.ts";
 import { decodeSnapshot, encodeSnapshot } from "./snapshot.ts";
+import { startQuery } from "./search.ts";
+import { nearestByRings } from "./rings.ts";
 
 const RAD = Math.PI / 180;
 
@@ -33,6 +36,18 @@ function bruteForce(
   }
   all.sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));
   return all.slice(0, need).map(([a, id, m]) => `${id}@${a}@${m.lat},${m.lon},${m.ts}`);
+}
+
+/** The region a nearest query searches, as queries.ts makes it: 1 degree each way of the viewer. */
+function nearestRegion(lat: number, lon: number): Region {
+  const latMin = Math.max(-90, lat - 1), latMax = Math.min(90, lat + 1), lonMin = lon - 1;
+  return {
+    latMin,
+    latMax,
+    lonMin,
+    lonMax: lonMin + 2,
+    test: (la, lo) => la >= latMin && la <= latMax && ((lo - lonMin) % 360 + 360) % 360 <= 2,
+  };
 }
 
 function answer(index: PositionIndex, top: { a: number[]; m: number[] }): string[] {
@@ -300,16 +315,104 @@ Deno.test("memory index - nearest in a 2° area around a dense city and a few fa
     const spread = q < 20 ? 0.3 : 1.8;
     const lat = 40.7 + (rand() - 0.5) * spread, lon = -74 + (rand() - 0.5) * spread;
     const need = q % 5 === 0 ? 2000 : 31;
-    const latMin = lat - 1, latMax = lat + 1, lonMin = lon - 1;
-    const region: Region = {
-      latMin,
-      latMax,
-      lonMin,
-      lonMax: lonMin + 2,
-      test: (la, lo) => la >= latMin && la <= latMax && ((lo - lonMin) % 360 + 360) % 360 <= 2,
-    };
+    const region = nearestRegion(lat, lon);
     const got = answer(index, index.search(lat, lon, region, need, 2000, -1, null));
     const want = bruteForce(members, lat, lon, { test: (m) => region.test(m.lat, m.lon, 0) }, need, 2000);
     assert.deepEqual(got, want);
   }
+});
+
+Deno.test("memory index - the rings' nearest answers as brute force does: random points, poles, the date line, ties", () => {
+  // Places where the grid or the earth has an edge, and anywhere.
+  const place = fc.oneof(
+    fc.record({
+      lat: fc.double({ min: -89, max: 89, noNaN: true }),
+      lon: fc.double({ min: -180, max: 179.999, noNaN: true }),
+    }),
+    fc.record({
+      lat: fc.double({ min: 89.9, max: 90, noNaN: true }),
+      lon: fc.double({ min: -180, max: 179.999, noNaN: true }),
+    }),
+    fc.record({
+      lat: fc.double({ min: -90, max: -89.9, noNaN: true }),
+      lon: fc.double({ min: -180, max: 179.999, noNaN: true }),
+    }),
+    fc.record({
+      lat: fc.double({ min: -60, max: 60, noNaN: true }),
+      lon: fc.constantFrom(-180, 179.999, 179.99, -179.99),
+    }),
+  );
+  let byRings = 0, runs = 0;
+  fc.assert(
+    fc.property(
+      fc.record({
+        at: place,
+        // A crowded city's cells (rings of cells), a town's blocks (rings of blocks), a region's (best-first).
+        spread: fc.constantFrom(0.001, 0.004, 0.02, 0.1, 0.6),
+        n: fc.integer({ min: 0, max: 400 }),
+        need: fc.oneof(fc.constant(31), fc.integer({ min: 1, max: 80 })),
+        seed: fc.integer(),
+        viewerIsMember: fc.boolean(),
+        filtered: fc.boolean(),
+      }),
+      ({ at, spread, n, need, seed, viewerIsMember, filtered }) => {
+        const rand = rng(seed);
+        const wrap = (lon: number) => ((lon + 540) % 360 + 360) % 360 - 180;
+        const clampLat = (lat: number) => Math.max(-90, Math.min(90, lat));
+        const index = new PositionIndex();
+        const members = new Map<string, Model>();
+        const t = 5000;
+        let v = 0;
+        const add = (id: string, lat: number, lon: number, until: number) => {
+          lon = wrap(lon);
+          const c = { p: id, s: sectorKey(lat, lon), lat, lon, ts: 1000, u: until };
+          index.apply(c, String(++v).padStart(20, "0"));
+          members.set(id, { lat, lon, ts: 1000, until, sector: c.s });
+        };
+        for (let i = 0; i < n; i++) {
+          const id = `m${String(Math.floor(rand() * 1e6)).padStart(6, "0")}-${i}`;
+          const r = rand(), until = rand() < 0.05 ? t : t + 1000; // some expired at the query
+          if (r < 0.1 && i > 0) {
+            // A tie: the same point as an earlier member, or its mirror across the viewer's meridian.
+            const other = members.get([...members.keys()][Math.floor(rand() * members.size)])!;
+            add(id, other.lat, r < 0.05 ? other.lon : 2 * at.lon - other.lon, until);
+          } else if (r < 0.15) {
+            add(
+              id,
+              clampLat(at.lat + Math.round((rand() - 0.5) * 8) / 256),
+              at.lon + Math.round((rand() - 0.5) * 8) / 256,
+              until,
+            );
+          } else {
+            add(id, clampLat(at.lat + (rand() - 0.5) * spread), at.lon + (rand() - 0.5) * spread * 2, until);
+          }
+        }
+        const ids = [...members.keys()];
+        const viewer = viewerIsMember && ids.length > 0 ? ids[Math.floor(rand() * ids.length)] : "";
+        const self = viewer === "" ? -1 : index.slotOf(viewer);
+        const from = self >= 0 ? members.get(viewer)! : { lat: at.lat, lon: wrap(at.lon) };
+        const left = new Set(ids.filter(() => filtered && rand() < 0.2));
+        const accept = filtered ? (id: string) => !left.has(id) : null;
+        const region = nearestRegion(from.lat, from.lon);
+        const want = bruteForce(
+          members,
+          from.lat,
+          from.lon,
+          { test: (m, id) => region.test(m.lat, m.lon, 0) && id !== viewer && (accept === null || accept(id)) },
+          need,
+          t,
+        );
+        const rings = nearestByRings(startQuery(index.view(), from.lat, from.lon, region, need, t, self, accept));
+        runs++;
+        if (rings !== null) {
+          byRings++;
+          assert.deepEqual(answer(index, rings), want);
+        }
+        assert.deepEqual(answer(index, index.search(from.lat, from.lon, region, need, t, self, accept)), want);
+      },
+    ),
+    { numRuns: 400 },
+  );
+  // The rings answered a good share (the rest gave way to the best-first search, checked as well).
+  assert.ok(byRings > runs / 4, `${byRings} of ${runs} answered by the rings`);
 });

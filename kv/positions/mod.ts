@@ -25,7 +25,8 @@
  * - `records.ts`: validation, and what one report writes (own and shown records);
  * - `writes.ts`: atomic batched commits, grouped reads, per-member locks;
  * - `import.ts`: bulk import in large commits;
- * - `memoryIndex.ts`: the in-memory index (cells, blocks, sectors) and its search;
+ * - `memoryIndex.ts`: the in-memory index (cells, blocks, sectors) and its search (`regionRead.ts`,
+ *   `rings.ts`, `nearest.ts`);
  * - `heaps.ts`: the search's heaps;
  * - `sync.ts`: the full load and the tail of the change log (watch plus poll);
  * - `queries.ts`: nearest, by bounds, by sector, aggregates, own and shown positions;

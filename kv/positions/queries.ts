@@ -18,6 +18,7 @@ import { aToMeters } from "./geoMath.ts";
 import { blocksWithin, KEEP_MIN_NEED, keepSearch, keptSearch } from "./keptSearches.ts";
 import { ownView } from "./records.ts";
 import type { StoreState } from "./state.ts";
+import type { PositionIndex } from "./memoryIndex.ts";
 import {
   type BoundsQuery,
   DEFAULT_BOUNDS_SIZE,
@@ -68,11 +69,38 @@ export async function shown(s: StoreState, profileId: string, fresh = false): Pr
   return { profileId, lat: m.lat, lon: m.lon, sector: m.sector, tsUpdated: m.ts, tsEffectiveUntil: m.until };
 }
 
-/** Where a viewer is measured from: their shown point even while hidden; null without a report. */
-async function viewerPoint(s: StoreState, viewerId: string): Promise<LatLon | null> {
-  const m = s.index.members.get(viewerId);
+/** A viewer's point, with their slot in the index it was read from (when it was). */
+type Viewer = LatLon & { slot?: number; index?: PositionIndex };
+
+/**
+ * Where a viewer is measured from: their shown point even while hidden; null without a report.
+ * From the index when it holds them (no await), else from their own record.
+ */
+function viewerPoint(s: StoreState, viewerId: string): Viewer | Promise<LatLon | null> {
+  const index = s.index, slot = index.slotOf(viewerId);
+  if (slot >= 0) {
+    const p = index.placeOf(slot);
+    if (index.untilAt(p) > now()) return { lat: index.latAt(p), lon: index.lonAt(p), slot, index };
+  }
+  return viewerRecord(s, viewerId);
+}
+
+/**
+ * The viewer's point (`viewerPoint`) once the index is loaded and fresh (`StoreState.fresh`),
+ * without an await when it need not wait.
+ */
+function readyViewer(s: StoreState, viewerId: string): Viewer | null | Promise<Viewer | null> {
+  if (s.current()) return viewerPoint(s, viewerId);
+  return (async () => {
+    await s.ready();
+    await s.fresh();
+    return await viewerPoint(s, viewerId);
+  })();
+}
+
+/** `viewerPoint` of a viewer the index does not hold (hidden, or its index behind): their own record's shown point. */
+async function viewerRecord(s: StoreState, viewerId: string): Promise<LatLon | null> {
   const t = now();
-  if (m && m.until > t) return { lat: m.lat, lon: m.lon };
   const e = await s.db.get<OwnRecord>(keys.positionOwn(viewerId));
   if (e.value && e.value.tsEffectiveUntil > t) {
     return { lat: e.value.shownLat, lon: e.value.shownLon };
@@ -88,7 +116,7 @@ async function viewerPoint(s: StoreState, viewerId: string): Promise<LatLon | nu
  */
 function run(
   s: StoreState,
-  from: LatLon,
+  from: Viewer,
   region: Region,
   regionKey: string,
   viewerId: string,
@@ -99,7 +127,8 @@ function run(
   const need = (page + 1) * size;
   if (need > MAX_RESULT_DEPTH) return { items: [], hasMore: false };
   const { exclude, filter } = o;
-  const index = s.index, self = index.slotOf(viewerId), t = now();
+  const index = s.index, t = now();
+  const self = from.index === index ? from.slot! : index.slotOf(viewerId);
   const key = filter === undefined && need >= KEEP_MIN_NEED
     ? `${regionKey} ${from.lat} ${from.lon} ${self} ${page} ${size}`
     : undefined;
@@ -136,9 +165,8 @@ function run(
 /** See the module function `nearest`. */
 export async function nearest(s: StoreState, viewerId: string, o: QueryOptions = {}): Promise<NearbyPage> {
   const { page, size } = checkPaging(o.page, o.size, DEFAULT_NEAREST_SIZE);
-  await s.ready();
-  await s.fresh();
-  const from = await viewerPoint(s, viewerId);
+  const viewer = readyViewer(s, viewerId);
+  const from = viewer instanceof Promise ? await viewer : viewer;
   if (!from) return { items: [], hasMore: false };
   const d = NEARBY_AREA_DEG;
   const latMin = Math.max(-90, from.lat - d),
@@ -168,9 +196,8 @@ export async function byBounds(s: StoreState, q: BoundsQuery, viewerId: string):
   }
   const { page, size } = checkPaging(q.page, q.size, DEFAULT_BOUNDS_SIZE);
   if (lonMin > lonMax) return { items: [], hasMore: false }; // across the date line: spec §5
-  await s.ready();
-  await s.fresh();
-  const from = await viewerPoint(s, viewerId) ??
+  const viewer = readyViewer(s, viewerId);
+  const from = (viewer instanceof Promise ? await viewer : viewer) ??
     { lat: (latMin + latMax) / 2, lon: (lonMin + lonMax) / 2 };
   const region: Region = {
     latMin,
@@ -192,9 +219,8 @@ export async function bySector(
   const sw = parseSectorKey(sector);
   const key = `${sw.lat}:${sw.lon}`;
   const { page, size } = checkPaging(o.page, o.size, DEFAULT_SECTOR_SIZE);
-  await s.ready();
-  await s.fresh();
-  const from = await viewerPoint(s, viewerId) ??
+  const viewer = readyViewer(s, viewerId);
+  const from = (viewer instanceof Promise ? await viewer : viewer) ??
     { lat: sw.lat + 0.5, lon: sw.lon + 0.5 };
   const index = s.index;
   const sectorId = index.sectorId(key);

@@ -31,9 +31,9 @@ let flatA = new Float64Array(1024), flatM = new Int32Array(1024);
  * large or holds too many members against the answer for that (nearest.ts answers then).
  */
 export function readRegionWhole(q: Query): TopK | null {
+  if (q.regionBlocks > FLAT_MAX_BLOCKS) return null;
   const { region, need, brMin, brMax, bcMin, bcMax, relation, blockLatMin, blockLonMin, scanCell } = q;
   const { bCount, bCells, cRow, cCol, tiles } = q.view;
-  if (q.regionBlocks > FLAT_MAX_BLOCKS) return null;
   const blocks: number[] = [];
   let held = 0;
   for (let r = brMin; r <= brMax; r++) {

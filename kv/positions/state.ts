@@ -4,8 +4,8 @@
  * Contract: the store creates one `StoreState` and hands it to its parts (writes, sync, import,
  * queries). `db` and `grid` never change; `index` is replaced by a full load (sync), so a part
  * reads it through `state.index` where it uses it.
- * `secret`, `ready` and `fresh` are the store's own (the shown-point secret, the first load, a
- * recent enough tail of the change log).
+ * `secret`, `ready`, `fresh` and `current` are the store's own (the shown-point secret, the first
+ * load, a recent enough tail of the change log, whether both are done).
  */
 
 import type { PrivacyGrid } from "../../domain/geo.ts";
@@ -28,4 +28,6 @@ export interface StoreState {
    * (see `PositionSync.fresh`): what a query awaits before it searches.
    */
   fresh(): Promise<void>;
+  /** Whether a query may read the index at once, awaiting neither `ready` nor `fresh`. */
+  current(): boolean;
 }

@@ -76,6 +76,7 @@ export class PositionStore {
       secret: () => this.secret(),
       ready: () => this.ready(),
       fresh: () => this.#sync.fresh(),
+      current: () => this.#sync.current,
     };
     this.#sync = new PositionSync(this.#state, { snapshots: options.snapshots ?? true });
     this.#writes = new PositionWrites(this.#state);

@@ -43,6 +43,8 @@ const UPKEEP_EVERY_MS = 5000;
 export class PositionSync {
   readonly #s: StoreState;
   #loaded?: Promise<void>;
+  /** `#loaded` once it has resolved (a reload under way replaces `#loaded`, not this). */
+  #loadedDone?: Promise<void>;
   #lastPurge = 0;
   #chain: Promise<unknown> = Promise.resolve();
   readonly #log: ChangeLogTailer<LogChange[]>;
@@ -81,9 +83,17 @@ export class PositionSync {
 
   /** Loads the index once (first use); queries and writes wait for it. */
   ready(): Promise<void> {
-    this.#loaded ??= this.load().then(() => {});
-    this.#loaded.catch(() => (this.#loaded = undefined));
-    return this.#loaded;
+    if (this.#loaded === undefined) this.load().catch(() => {});
+    return this.#loaded!;
+  }
+
+  /**
+   * Whether a query may read the index at once: `ready()` has resolved and `fresh()` would not
+   * tail (so it need await neither).
+   */
+  get current(): boolean {
+    return this.#loadedDone !== undefined && this.#loadedDone === this.#loaded &&
+      (!this.#log.following || performance.now() - this.#log.syncedAt <= FRESH_MS);
   }
 
   /**
@@ -157,8 +167,9 @@ export class PositionSync {
       await this.#log.read();
       return { members: index.members.size, ms: performance.now() - t0, from: "records" as const };
     });
-    this.#loaded = run.then(() => {});
-    this.#loaded.catch(() => (this.#loaded = undefined));
+    const loaded = run.then(() => {});
+    this.#loaded = loaded;
+    loaded.then(() => (this.#loadedDone = loaded), () => (this.#loaded = undefined));
     return run;
   }
 
