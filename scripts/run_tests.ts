@@ -22,7 +22,8 @@
  * tests/e2e/screenshots/, which nothing reads) unless E2E_SHOTS is given. See
  * docs/decisions/0146-test-suite-parallel-shared-build.md, 0176-suite-shared-browser-cpu-by-kind.md,
  * 0184-suite-slots-and-batches.md, 0194-suite-takes-no-unread-screenshots.md,
- * 0201-test-files-share-one-isolate.md and 0215-suite-cpu-by-file-and-work-not-repeated.md.
+ * 0201-test-files-share-one-isolate.md, 0215-suite-cpu-by-file-and-work-not-repeated.md and
+ * 0220-test-members-made-in-the-store.md.
  */
 
 import {
