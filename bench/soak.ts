@@ -52,6 +52,11 @@ export interface SoakOptions {
   live: boolean;
   /** Pairs that converse in Chromium tabs, beside the others. */
   browsers?: number;
+  /**
+   * An islands build the tabs' pages are served from (the test suite's shared one:
+   * tests/islands_build.ts), instead of the app building its own at start.
+   */
+  buildDir?: string;
   /** A folder for the server's CPU profile (`--server-profile <dir>`), written when it stops. */
   serverProfileDir?: string;
   /**
@@ -133,8 +138,8 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
   const members = everyone.slice(0, o.pairs * 2);
   const app = await startApp(`${dir}/app.kv`, {
     ...(o.live ? { LIVE_PORT: "0" } : {}),
-    // The tabs need the island bundles.
-    ...(tabPairs ? { BUILD_ON_START: "1", BUILD_DIR: `${dir}/build` } : {}),
+    // The tabs need the island bundles: the given build, else one the app makes at start.
+    ...(tabPairs ? (o.buildDir ? { BUILD_DIR: o.buildDir } : { BUILD_ON_START: "1", BUILD_DIR: `${dir}/build` }) : {}),
   }, o.serverProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.serverProfileDir}`] : []);
   const burner = burnCpu(o.burn);
   if (o.clientsNice) await niceThisProcess(o.clientsNice);

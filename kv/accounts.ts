@@ -89,13 +89,15 @@ export interface CreateAccountInput {
 /**
  * Creates an account with its default profile, email index, role indexes and role counts in one
  * atomic; `extra` may add more to the same atomic (a job). Returns null if the email is taken.
+ * `tsCreated` backdates the account (the test kits' established members).
  */
 export async function createAccount(
   input: CreateAccountInput,
   extra?: (op: Deno.AtomicOperation, account: Account) => void,
+  o: { tsCreated?: number } = {},
 ): Promise<Account | null> {
   const op = kv().atomic();
-  const account = newAccountOp(op, input);
+  const account = newAccountOp(op, input, o);
   extra?.(op, account);
   const res = await op.commit();
   return res.ok ? account : null;

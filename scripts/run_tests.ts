@@ -22,7 +22,8 @@
  * tests/e2e/screenshots/, which nothing reads) unless E2E_SHOTS is given. See
  * docs/decisions/0146-test-suite-parallel-shared-build.md, 0176-suite-shared-browser-cpu-by-kind.md,
  * 0184-suite-slots-and-batches.md, 0194-suite-takes-no-unread-screenshots.md,
- * 0201-test-files-share-one-isolate.md and 0215-suite-cpu-by-file-and-work-not-repeated.md.
+ * 0201-test-files-share-one-isolate.md, 0215-suite-cpu-by-file-and-work-not-repeated.md and
+ * 0220-test-members-made-in-the-store.md.
  */
 
 import {
@@ -123,6 +124,15 @@ const TEST_FILE = /(^|[_.])test\.(ts|tsx|mts|js|mjs|jsx)$/;
  * one another (from 60 s on, a whole run's last slot ends later).
  */
 export const LEAST_BATCH_S = 40;
+
+/**
+ * The fewest seconds of files a remote-lane batch takes (seconds on remote KV, mostly waiting for
+ * the store). Its batches need not shrink as the local ones do: a remote slot goes on with local
+ * files once the lane is done, and those even out the slots' ends. So the lane runs in about half as
+ * many processes, each one fewer saving a Deno start and the app's modules loaded (about 1.5 s of
+ * CPU).
+ */
+export const REMOTE_LEAST_BATCH_S = 150;
 
 /**
  * The next batch a free slot runs as one `deno test` process, taken from the head of `queue` (the
@@ -481,8 +491,10 @@ if (import.meta.main) {
         const lane = lanes.find((l) => queues[l].length);
         if (!lane) break;
         if (lane === "local") await prepared.built;
-        const batch = takeBatch(queues[lane], lane === "local" ? slotCount : remoteSlots || 1, (f) => weight(f, lane))
-          .sort();
+        const batch = lane === "local"
+          ? takeBatch(queues.local, slotCount, (f) => weight(f, lane))
+          : takeBatch(queues.remote, remoteSlots || 1, (f) => weight(f, lane), REMOTE_LEAST_BATCH_S);
+        batch.sort();
         if (!batch.length) continue;
         const label = `${name}.${++n}`;
         const env: Record<string, string> = {};

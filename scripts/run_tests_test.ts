@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { LEAST_BATCH_S, longestFirst, takeBatch } from "./run_tests.ts";
+import { LEAST_BATCH_S, longestFirst, REMOTE_LANE, REMOTE_LEAST_BATCH_S, takeBatch } from "./run_tests.ts";
 import { costliestLines, cpuByKindLine, cpuSeconds, fileCpuMeter, processKind, timeLine } from "./runTests/cpu.ts";
 import { failedTests, fileStarted, parseJunit, parseSummary, testEnded } from "./runTests/output.ts";
 import { entryModule, isEntryHeader, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
@@ -113,6 +113,20 @@ Deno.test("run_tests - many small files go in few batches: each batch holds abou
   assert.equal(LEAST_BATCH_S, 40);
   assert.deepEqual(fewer.map((b) => b.length), [25, 20, 20, 20, 15]);
   assert.deepEqual(fewer.flat(), files);
+});
+
+Deno.test("run_tests - the remote lane goes in fewer, larger batches than the local one: half as many processes", () => {
+  const weight = (f: string) => REMOTE_LANE[f];
+  const batches = (least: number) => {
+    const queue = longestFirst(Object.keys(REMOTE_LANE), weight), out: string[][] = [];
+    while (queue.length) out.push(takeBatch(queue, 2, weight, least));
+    return out;
+  };
+  // Its 29 files by their measured seconds on remote KV (688 s), between its 2 slots.
+  assert.equal(REMOTE_LEAST_BATCH_S, 150);
+  assert.deepEqual(batches(REMOTE_LEAST_BATCH_S).map((b) => b.length), [1, 2, 3, 5, 8, 10]);
+  assert.deepEqual(batches(LEAST_BATCH_S).map((b) => b.length), [1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 9]);
+  assert.deepEqual(batches(REMOTE_LEAST_BATCH_S).flat().sort(), Object.keys(REMOTE_LANE).sort());
 });
 
 Deno.test("run_tests - a process's progress is read from its lines: a file starts, a test ends; deno's slow-test notices are neither", () => {
