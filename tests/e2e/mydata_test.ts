@@ -7,7 +7,7 @@
 import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
-import { registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
+import { logInThroughApi, shot, startHarness, type ViewportName } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { getAccountByEmail, hashPassword } from "../../kv/accounts.ts";
 import { kv } from "../../kv/db.ts";
@@ -21,7 +21,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     try {
       const { context, page } = await h.newPage(vp);
       const email = `mydata-${vp}@example.com`;
-      await registerAndLogIn(page, h.origin, email);
+      await logInThroughApi(context, h.origin, email);
       await page.goto("/settings");
       const section = page.getByRole("region", { name: TEXTS.myDataTitle });
       await section.getByRole("button", { name: TEXTS.downloadMyData }).click();
