@@ -11,7 +11,7 @@ import { closeKv, openKv } from "../../kv/db.ts";
 import { privateBuild, sharedBuild } from "../islands_build.ts";
 import { reloadManifest } from "../../routes/assets.ts";
 import { startWorkers } from "../../workers/run.ts";
-import { createAccount, getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
+import { createAccount, createLoginToken, getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
 import { linksIn, listOutbox } from "../../kv/outbox.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { updateProfile } from "../../kv/profiles.ts";
@@ -439,6 +439,15 @@ export async function logInWithToken(context: BrowserContext, origin: string, to
   });
   if (login.status() !== 200) throw new Error(`logging in with a link's token: ${login.status()}`);
   return (await login.json()).profileId;
+}
+
+/**
+ * Logs a browser `context` in as the account `accountId` (made in the store: kv/accounts.ts) with a
+ * new login link's token, without loading a page (`logInWithToken`): its first page is the screen
+ * under test.
+ */
+export async function logInAs(context: BrowserContext, origin: string, accountId: string): Promise<void> {
+  await logInWithToken(context, origin, await createLoginToken(accountId));
 }
 
 /**
