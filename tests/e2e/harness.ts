@@ -398,12 +398,13 @@ export async function registerAndLogIn(
 /**
  * Makes `email` a member logged in in a browser `context` without loading a page, for the tests
  * that are not about registering or logging in (those go through the pages: `registerAndLogIn`).
- * It sends what the Register page sends (POST /api/auth/register) and then what the login page sends
- * with the mailed link's token (POST /api/auth), through the context's own request client: the
- * session cookie the server sets is the context's, and the login's user agent the browser's (the
- * member's devices list names it as after a login in a page). The page's first load is then the
- * screen under test (a member who only calls the API needs no page at all). A member registered before gets a new link, as on a second device. Onboarding
- * as `registerAndLogIn` (done unless asked for). Returns the member's profile id and the link (used).
+ * It sends what the Register page sends (POST /api/auth/register) and then what the login page
+ * sends with the mailed link's token (POST /api/auth), through the context's own request client:
+ * the session cookie the server sets is the context's, and the login's user agent the browser's
+ * (the member's devices list names it as after a login in a page). The page's first load is then
+ * the screen under test; a member who only calls the API needs no page at all. A member registered
+ * before gets a new link, as on a second device. Onboarding as `registerAndLogIn` (done unless
+ * asked for). Returns the member's profile id and the link (used).
  */
 export async function logInThroughApi(
   context: BrowserContext,
