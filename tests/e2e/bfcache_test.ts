@@ -6,9 +6,8 @@
 
 import assert from "node:assert/strict";
 import { chromium, type Page } from "playwright-core";
-import { CHROMIUM_FLAGS, chromiumPath, startHarness } from "./harness.ts";
+import { CHROMIUM_FLAGS, chromiumPath, logInAs, startHarness } from "./harness.ts";
 import { seedNearby } from "./tapToPhoto.ts";
-import { createLoginToken } from "../../kv/accounts.ts";
 
 /** Goes from `from` to `to` and back; whether `from` came back from the back/forward cache, and why not. */
 async function backAgain(page: Page, reasons: string[], from: string, to: string) {
@@ -62,8 +61,7 @@ Deno.test({
       const visitor = await backAgain(page, reasons, "/aboutus", "/tos");
       assert.ok(visitor.restored, `a public page comes back from the cache (${visitor.why})`);
 
-      await page.goto(`/login#token=${await createLoginToken(s.viewer.id)}`);
-      await page.waitForURL(h.origin + "/");
+      await logInAs(context, h.origin, s.viewer.id);
       const grid = await backAgain(page, reasons, "/search/tile", "/search/map");
       assert.ok(grid.restored, `the grid comes back from the cache (${grid.why})`);
 

@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import type { Browser, BrowserContext } from "playwright-core";
-import { type Harness, startHarness, VIEWPORTS } from "./harness.ts";
+import { type Harness, logInWithToken, startHarness, VIEWPORTS } from "./harness.ts";
 import { seedNearby } from "./tapToPhoto.ts";
 import { createLoginToken } from "../../kv/accounts.ts";
 
@@ -143,11 +143,9 @@ Deno.test({
     const h = await startHarness();
     try {
       const s = await seedNearby();
-      // Log in once; each measurement is a fresh context with that session's cookie.
-      const login = await h.browser.newContext({ baseURL: h.origin });
-      const lp = await login.newPage();
-      await lp.goto(`/login#token=${await createLoginToken(s.viewer.id)}`);
-      await lp.waitForURL(h.origin + "/");
+      // Log in once, without a page; each measurement is a fresh context with that session's cookie.
+      const login = await h.browser.newContext();
+      await logInWithToken(login, h.origin, await createLoginToken(s.viewer.id));
       const cookies = await login.cookies();
       await login.close();
 

@@ -1,7 +1,7 @@
 /** Chat in a real browser: a private conversation with read receipts, and Map Chat. */
 
 import assert from "node:assert/strict";
-import { registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
+import { logInThroughApi, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { portrait } from "../fixtures/pictures.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -13,14 +13,11 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     const h = await startHarness();
     try {
       const a = await h.newPage(vp), b = await h.newPage(vp);
-      // The two members register at once (each in their own page).
-      await Promise.all([
-        registerAndLogIn(a.page, h.origin, `chat-a-${vp}@example.com`),
-        registerAndLogIn(b.page, h.origin, `chat-b-${vp}@example.com`),
-      ]);
-      const bId = await b.page.evaluate(() =>
-        fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId)
-      );
+      // The two members register at once (through the API: their pages' first loads are the chat's).
+      const [, bId] = (await Promise.all([
+        logInThroughApi(a.context, h.origin, `chat-a-${vp}@example.com`),
+        logInThroughApi(b.context, h.origin, `chat-b-${vp}@example.com`),
+      ])).map((m) => m.profileId);
 
       await b.page.goto("/chat/personal");
       await b.page.getByText(TEXTS.noConversations).waitFor();
@@ -74,30 +71,20 @@ Deno.test("e2e - a picture sent in chat still shows after its owner makes it pri
   const h = await startHarness();
   try {
     const a = await h.newPage("phone"), b = await h.newPage("phone");
-    // The two members register at once (each in their own page).
-    await Promise.all([
-      registerAndLogIn(a.page, h.origin, "chatpic-a@example.com"),
-      registerAndLogIn(b.page, h.origin, "chatpic-b@example.com"),
-    ]);
-    const idOf = (p: typeof a.page) =>
-      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
-    const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
+    // The two members register at once (through the API: their pages' first loads are the chat's).
+    const [aId, bId] = (await Promise.all([
+      logInThroughApi(a.context, h.origin, "chatpic-a@example.com"),
+      logInThroughApi(b.context, h.origin, "chatpic-b@example.com"),
+    ])).map((m) => m.profileId);
     const added = await addPicture(aId, await normalizeUpload(await portrait(3)));
     assert.ok(added.ok);
     const picId = added.pic.id;
-    const call = (p: typeof a.page, method: string, path: string, json?: unknown) =>
-      p.evaluate(
-        async ([method, path, json]) =>
-          (await fetch(path as string, {
-            method: method as string,
-            headers: { "content-type": "application/json" },
-            body: json === undefined ? undefined : JSON.stringify(json),
-          })).status,
-        [method, path, json] as const,
-      );
+    // A's message and A's picture made private, through the API with A's session.
+    const call = async (method: string, path: string, data?: unknown) =>
+      (await a.context.request.fetch(h.origin + path, { method, headers: { origin: h.origin }, data })).status();
     const body = { senderProfileId: aId, recipientProfileId: bId, bodyText: "This is me", profilePicIds: [picId] };
-    assert.equal(await call(a.page, "POST", "/api/message", body), 201);
-    assert.equal(await call(a.page, "PUT", "/api/profile", { profilePicIds: [], profilePicIdsPrivate: [picId] }), 200);
+    assert.equal(await call("POST", "/api/message", body), 201);
+    assert.equal(await call("PUT", "/api/profile", { profilePicIds: [], profilePicIdsPrivate: [picId] }), 200);
 
     await b.page.goto(`/profile/${aId}#chat`);
     const pic = b.page.locator(".bubble .bubble-pics img");
@@ -130,14 +117,11 @@ Deno.test("e2e - delete a message for me, unsend one for both (the other side up
   const h = await startHarness();
   try {
     const a = await h.newPage("phone"), b = await h.newPage("phone");
-    // The two members register at once (each in their own page).
-    await Promise.all([
-      registerAndLogIn(a.page, h.origin, "del-a@example.com"),
-      registerAndLogIn(b.page, h.origin, "del-b@example.com"),
-    ]);
-    const idOf = (p: typeof a.page) =>
-      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
-    const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
+    // The two members register at once (through the API: their pages' first loads are the chat's).
+    const [aId, bId] = (await Promise.all([
+      logInThroughApi(a.context, h.origin, "del-a@example.com"),
+      logInThroughApi(b.context, h.origin, "del-b@example.com"),
+    ])).map((m) => m.profileId);
     await a.page.goto(`/profile/${bId}#chat`);
     const box = a.page.getByRole("textbox", { name: "Message" });
     for (const text of ["Keep this one", "Only for me to forget", "Oops, wrong person"]) {
@@ -179,14 +163,11 @@ Deno.test("e2e - the chat header and the grid show the other member online; Typi
   const h = await startHarness();
   try {
     const a = await h.newPage("desktop"), b = await h.newPage("desktop");
-    // The two members register at once (each in their own page).
-    await Promise.all([
-      registerAndLogIn(a.page, h.origin, "typing-a@example.com"),
-      registerAndLogIn(b.page, h.origin, "typing-b@example.com"),
-    ]);
-    const idOf = (p: typeof a.page) =>
-      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
-    const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
+    // The two members register at once (through the API: their pages' first loads are the chat's).
+    const [aId, bId] = (await Promise.all([
+      logInThroughApi(a.context, h.origin, "typing-a@example.com"),
+      logInThroughApi(b.context, h.origin, "typing-b@example.com"),
+    ])).map((m) => m.profileId);
     await a.page.goto(`/profile/${bId}#chat`);
     await b.page.goto(`/profile/${aId}#chat`);
     // Both pages hold the live stream open: each sees the other online (after a refresh of the header).
@@ -225,23 +206,19 @@ Deno.test("e2e - a view-once private picture opens full screen once; then the bu
   const h = await startHarness();
   try {
     const a = await h.newPage("phone"), b = await h.newPage("phone");
-    // The two members register at once (each in their own page).
-    await Promise.all([
-      registerAndLogIn(a.page, h.origin, "once-a@example.com"),
-      registerAndLogIn(b.page, h.origin, "once-b@example.com"),
-    ]);
-    const idOf = (p: typeof a.page) =>
-      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
-    const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
+    // The two members register at once (through the API: their pages' first loads are the chat's).
+    const [aId, bId] = (await Promise.all([
+      logInThroughApi(a.context, h.origin, "once-a@example.com"),
+      logInThroughApi(b.context, h.origin, "once-b@example.com"),
+    ])).map((m) => m.profileId);
     const added = await addPicture(aId, await normalizeUpload(await portrait(5)));
     assert.ok(added.ok);
-    const status = await a.page.evaluate(async (pic) =>
-      (await fetch("/api/profile", {
-        method: "PUT",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ profilePicIds: [], profilePicIdsPrivate: [pic] }),
-      })).status, added.pic.id);
-    assert.equal(status, 200);
+    // A makes the picture private, through the API with A's session.
+    const made = await a.context.request.put(`${h.origin}/api/profile`, {
+      headers: { origin: h.origin },
+      data: { profilePicIds: [], profilePicIdsPrivate: [added.pic.id] },
+    });
+    assert.equal(made.status(), 200);
 
     await a.page.goto(`/profile/${bId}#chat`);
     await a.page.getByRole("button", { name: "Attach pictures" }).click();

@@ -10,8 +10,8 @@ import { markSeen } from "../../kv/presence.ts";
 import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
 import type { Page, Request } from "playwright-core";
-import { type Harness, settledPaint, shot, startHarness, type ViewportName } from "./harness.ts";
-import { createAccount, createLoginToken } from "../../kv/accounts.ts";
+import { logInAs, settledPaint, shot, startHarness, type ViewportName } from "./harness.ts";
+import { createAccount } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { getOwnPosition, reportPosition } from "../../kv/positions/mod.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -94,11 +94,6 @@ async function seed(): Promise<Seeded> {
     names.push(name);
   }
   return { viewer, ids, names };
-}
-
-async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
-  await page.goto(`/login#token=${await createLoginToken(accountId)}`);
-  await page.waitForURL(h.origin + "/");
 }
 
 /** Parses "850 ft" / "1.25 mi" back to feet, for order checks. */
@@ -189,7 +184,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       try {
         const s = await seed();
         const { context, page } = await h.newPage(vp);
-        await logIn(page, h, s.viewer.accountId);
+        await logInAs(page.context(), h.origin, s.viewer.accountId);
 
         // --- Tiles: 30 nearest, sorted by distance, names cut at 12, 'near you'; more on scroll and Load More.
         await markSeen(s.ids[0]); // the nearest member has the app open: online now
@@ -436,7 +431,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         // and the tiles follow without a reload.
         const newcomer = (await createAccount({ email: `newcomer-${vp}@example.com`, name: "Newcomer" }))!;
         const fresh = await h.newPage(vp);
-        await logIn(fresh.page, h, newcomer.id);
+        await logInAs(fresh.page.context(), h.origin, newcomer.id);
         await fresh.page.goto("/search/tile");
         await fresh.page.waitForFunction(() => document.querySelectorAll(".tiles > li").length >= 30, null, {
           timeout: 10_000,
@@ -462,7 +457,7 @@ Deno.test({
       await reportPosition(other.defaultProfileId, { ...HOME, use: "OVERRIDE", hide: false });
       const newcomer = (await createAccount({ email: "newcomer@example.com", name: "Newcomer" }))!;
       const { context, page } = await h.newPage("phone");
-      await logIn(page, h, newcomer.id);
+      await logInAs(page.context(), h.origin, newcomer.id);
       // Record every status text the screen shows from its first paint.
       await page.addInitScript(() => {
         const seen: string[] = [];

@@ -11,10 +11,9 @@
  */
 
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { seriousViolations } from "./axe.ts";
-import { type Harness, shot, startHarness, VIEWPORTS, waitHydrated } from "./harness.ts";
-import { createAccount, createLoginToken, setLanguage } from "../../kv/accounts.ts";
+import { logInAs, shot, startHarness, VIEWPORTS, waitHydrated } from "./harness.ts";
+import { createAccount, setLanguage } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { castArbVote } from "../../kv/games/arbitration.ts";
@@ -29,11 +28,6 @@ import { keys } from "../../kv/keys.ts";
 
 const HOME = { lat: 45.4642, lon: 9.19 };
 const devices = { phone: { viewport: VIEWPORTS.phone, isMobile: true, hasTouch: true } };
-
-async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
-  await page.goto(`/login#token=${await createLoginToken(accountId)}`);
-  await page.waitForURL(h.origin + "/");
-}
 
 async function memberAt(name: string, i: number) {
   const made = (await createAccount({ email: `${name.toLowerCase()}-dungeon@example.com`, name }))!;
@@ -63,7 +57,7 @@ Deno.test({
 
       // Robin reports Marco through the profile's form.
       const { context, page } = await h.newPage("phone");
-      await logIn(page, h, robin.accountId);
+      await logInAs(page.context(), h.origin, robin.accountId);
       await page.goto(`/profile/${marco.profileId}`);
       await waitHydrated(page);
       await page.locator("#actions .panel-toggle").click();
@@ -80,7 +74,7 @@ Deno.test({
       for (const j of jurors.slice(0, 3)) assert.ok((await castArbVote(j.profileId, report.id, "VIOLATION")).ok);
       for (const j of jurors.slice(3)) {
         const jp = await h.newPage("phone");
-        await logIn(jp.page, h, j.accountId);
+        await logInAs(jp.page.context(), h.origin, j.accountId);
         await jp.page.goto("/games/arbitration");
         await waitHydrated(jp.page);
         await jp.page.locator(`[data-report-id="${report.id}"]`).waitFor();
@@ -97,7 +91,7 @@ Deno.test({
         assert.ok(!(await listNotifications(other.profileId)).some((n) => n.url === "/games/dungeon"));
       }
       const m = await h.newPage("phone");
-      await logIn(m.page, h, marco.accountId);
+      await logInAs(m.page.context(), h.origin, marco.accountId);
       await m.page.goto("/notifications");
       await waitHydrated(m.page);
       await m.page.getByText("You are in a time-out for 24 hours:", { exact: false }).click();
@@ -117,7 +111,7 @@ Deno.test({
       // No serious or critical axe finding on the card, the quiz and the appeal, light and dark.
       const axe = await h.browser.newContext({ ...devices.phone, baseURL: h.origin, bypassCSP: true });
       const ap = await axe.newPage();
-      await logIn(ap, h, marco.accountId);
+      await logInAs(ap.context(), h.origin, marco.accountId);
       await ap.goto("/games/dungeon");
       await waitHydrated(ap);
       for (const scheme of ["light", "dark"] as const) {
@@ -165,7 +159,7 @@ Deno.test({
 
       // A juror sees how the dungeon works and a count: never who.
       const j = await h.newPage("phone");
-      await logIn(j.page, h, jurors[0].accountId);
+      await logInAs(j.page.context(), h.origin, jurors[0].accountId);
       await j.page.goto("/games/dungeon");
       await waitHydrated(j.page);
       assert.equal(await j.page.locator(".reform-card").count(), 0);
@@ -177,7 +171,7 @@ Deno.test({
       // In Arabic, right to left.
       await setLanguage(marco.accountId, "ar");
       const ar = await h.newPage("phone");
-      await logIn(ar.page, h, marco.accountId);
+      await logInAs(ar.page.context(), h.origin, marco.accountId);
       await ar.page.goto("/games/dungeon");
       await waitHydrated(ar.page);
       assert.equal(await ar.page.evaluate(() => document.documentElement.dir), "rtl");

@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { registerAndLogIn, shot, sinceYesterdayNoon, startHarness, type ViewportName, VIEWPORTS } from "./harness.ts";
+import { logInThroughApi, shot, sinceYesterdayNoon, startHarness, type ViewportName, VIEWPORTS } from "./harness.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -29,7 +29,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     try {
       const { context, page } = await h.newPage(vp);
       const email = `feel-${vp}@example.com`;
-      await registerAndLogIn(page, h.origin, email);
+      await logInThroughApi(context, h.origin, email);
       const me = (await getAccountByEmail(email))!.defaultProfileId;
       await reportPosition(me, { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false });
       const sam = (await createAccount({ email: `feel-sam-${vp}@example.com`, name: "Sam" }))!.defaultProfileId;

@@ -7,8 +7,8 @@
 
 import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "playwright-core";
-import { type Harness, registerAndLogIn, shot, sideBySide, startHarness } from "./harness.ts";
-import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
+import { type Harness, logInThroughApi, shot, sideBySide, startHarness } from "./harness.ts";
+import { createAccount } from "../../kv/accounts.ts";
 import { getProfile, updateProfile } from "../../kv/profiles.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
@@ -351,10 +351,9 @@ Deno.test({
   async fn(t) {
     const h = await startHarness();
     try {
-      const { context, page } = await h.newPage("phone");
-      const email = "fit@example.com";
-      await registerAndLogIn(page, h.origin, email);
-      const me = (await getAccountByEmail(email))!.defaultProfileId;
+      // The member's session, made without a page: each case's context starts from its cookie.
+      const context = await h.browser.newContext();
+      const me = (await logInThroughApi(context, h.origin, "fit@example.com")).profileId;
       const state = await context.storageState();
       await context.close();
       await t.step(

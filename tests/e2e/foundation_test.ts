@@ -1,7 +1,7 @@
 /** The foundation in a real browser: register, log in by link, home, menu, 404, logout. */
 
 import assert from "node:assert/strict";
-import { type Harness, mailedLink, registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
+import { type Harness, logInThroughApi, mailedLink, shot, startHarness, type ViewportName } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
 
 const PUBLIC_PAGES = ["/", "/login", "/register", "/aboutus", "/tos", "/support", "/sorry", "/nope"];
@@ -122,7 +122,7 @@ Deno.test("e2e - a 5xx shows the server-trouble message for 10 s; a 401 goes to 
   const h: Harness = await startHarness();
   try {
     const { context, page } = await h.newPage("phone");
-    await registerAndLogIn(page, h.origin, "trouble@example.com");
+    await logInThroughApi(context, h.origin, "trouble@example.com");
 
     await page.goto("/settings");
     await page.route(
@@ -160,7 +160,7 @@ Deno.test("e2e - a navigation-level load that fails with a 5xx goes to 'Ooops!';
   const h: Harness = await startHarness();
   try {
     const { context, page } = await h.newPage("phone");
-    await registerAndLogIn(page, h.origin, "sorry@example.com");
+    await logInThroughApi(context, h.origin, "sorry@example.com");
 
     // Switching Likes tabs loads the new tab's list: a 5xx there leaves nothing to show.
     await page.goto("/likes/profilelikedyou");

@@ -11,8 +11,8 @@ import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
 import type { Page } from "playwright-core";
-import { type Harness, shot, startHarness, type ViewportName } from "./harness.ts";
-import { createAccount, createLoginToken, setRoles } from "../../kv/accounts.ts";
+import { logInAs, shot, startHarness, type ViewportName } from "./harness.ts";
+import { createAccount, setRoles } from "../../kv/accounts.ts";
 import { saveReport } from "../../kv/reports.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
@@ -49,11 +49,6 @@ async function seed(tag: string) {
   return { viewer, players };
 }
 
-async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
-  await page.goto(`/login#token=${await createLoginToken(accountId)}`);
-  await page.waitForURL(h.origin + "/");
-}
-
 const credits = (page: Page) => page.locator(".game-credits").first().innerText();
 
 for (const vp of ["phone", "desktop"] as ViewportName[]) {
@@ -66,7 +61,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       try {
         const { viewer, players } = await seed(vp);
         const { context, page } = await h.newPage(vp);
-        await logIn(page, h, viewer.id);
+        await logInAs(page.context(), h.origin, viewer.id);
 
         await page.goto("/games");
         assert.equal(await credits(page), "Volunteer credits: 0");
@@ -158,7 +153,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         const ownerCtx = await h.newPage(vp);
         const ownerId = (await getPic(cropPic))!.profileId;
         const ownerAccount = players.find((p) => p.profileId === ownerId)!;
-        await logIn(ownerCtx.page, h, ownerAccount.accountId);
+        await logInAs(ownerCtx.page.context(), h.origin, ownerAccount.accountId);
         await ownerCtx.page.goto("/games/photocrop");
         await ownerCtx.page.locator(".crop-suggestions li img").first().evaluate((img: HTMLImageElement) =>
           img.complete ? null : new Promise((r) => img.addEventListener("load", r, { once: true }))
@@ -189,7 +184,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         assert.equal(await credits(page), "Volunteer credits: 6");
         await setRoles(players[2].accountId, ["USER", "ADMIN"]);
         const adminCtx = await h.newPage(vp);
-        await logIn(adminCtx.page, h, players[2].accountId);
+        await logInAs(adminCtx.page.context(), h.origin, players[2].accountId);
         await adminCtx.page.goto("/games/arbitration");
         const row = adminCtx.page.locator(`.admin-reports li[data-report-id="${report.id}"]`);
         assert.match(await row.innerText(), /Violation: 1/);

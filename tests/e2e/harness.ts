@@ -11,7 +11,7 @@ import { closeKv, openKv } from "../../kv/db.ts";
 import { privateBuild, sharedBuild } from "../islands_build.ts";
 import { reloadManifest } from "../../routes/assets.ts";
 import { startWorkers } from "../../workers/run.ts";
-import { createAccount, getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
+import { createAccount, createLoginToken, getAccountByEmail, setOnboarding } from "../../kv/accounts.ts";
 import { linksIn, listOutbox } from "../../kv/outbox.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { updateProfile } from "../../kv/profiles.ts";
@@ -20,6 +20,7 @@ import { normalizeUpload } from "../../images/pipeline.ts";
 import { portrait } from "../fixtures/pictures.ts";
 import { testKvLocation } from "../remoteKv.ts";
 import { CHROMIUM_FLAGS, chromiumPath } from "./browserServer.ts";
+import { ACKNOWLEDGEMENTS } from "../../domain/texts.ts";
 
 /** Phone and desktop viewports every screen is checked on. */
 export const VIEWPORTS = {
@@ -392,6 +393,62 @@ export async function registerAndLogIn(
   await page.waitForURL(origin + (opts.onboarding ? "/welcome" : "/"));
   await waitHydrated(page);
   return link;
+}
+
+/**
+ * Makes `email` a member logged in in a browser `context` without loading a page, for the tests
+ * that are not about registering or logging in (those go through the pages: `registerAndLogIn`).
+ * It sends what the Register page sends (POST /api/auth/register) and then what the login page
+ * sends with the mailed link's token (POST /api/auth), through the context's own request client:
+ * the session cookie the server sets is the context's, and the login's user agent the browser's
+ * (the member's devices list names it as after a login in a page). The page's first load is then
+ * the screen under test; a member who only calls the API needs no page at all. A member registered
+ * before gets a new link, as on a second device. Onboarding as `registerAndLogIn` (done unless
+ * asked for). Returns the member's profile id and the link (used).
+ */
+export async function logInThroughApi(
+  context: BrowserContext,
+  origin: string,
+  email: string,
+  opts: { onboarding?: boolean } = {},
+): Promise<{ profileId: string; link: string }> {
+  const request = context.request;
+  // A page sends its origin with every write (a second login sends the session cookie too).
+  const headers = { origin };
+  const before = await newestLinkTo(email);
+  const registered = await request.post(`${origin}/api/auth/register`, {
+    headers,
+    data: { email, acknowledgements: ACKNOWLEDGEMENTS.map((a) => a.text) },
+  });
+  if (registered.status() !== 202) throw new Error(`registering ${email}: ${registered.status()}`);
+  const link = await mailedLink(email, { ...opts, except: before });
+  const token = new URL(link).hash.match(/token=([A-Za-z0-9_-]+)/)?.[1];
+  if (!token) throw new Error(`no token in the link mailed to ${email}`);
+  return { profileId: await logInWithToken(context, origin, token), link };
+}
+
+/**
+ * Logs a browser `context` in with a login link's `token` (kv/accounts.ts `createLoginToken`, or a
+ * mailed link's) without loading a page: what the login page sends with it (POST /api/auth), sent
+ * through the context's request client, so the session cookie is the context's. Returns the
+ * member's profile id.
+ */
+export async function logInWithToken(context: BrowserContext, origin: string, token: string): Promise<string> {
+  const login = await context.request.post(`${origin}/api/auth`, {
+    headers: { origin },
+    form: { token, rememberMe: "true" },
+  });
+  if (login.status() !== 200) throw new Error(`logging in with a link's token: ${login.status()}`);
+  return (await login.json()).profileId;
+}
+
+/**
+ * Logs a browser `context` in as the account `accountId` (made in the store: kv/accounts.ts) with a
+ * new login link's token, without loading a page (`logInWithToken`): its first page is the screen
+ * under test.
+ */
+export async function logInAs(context: BrowserContext, origin: string, accountId: string): Promise<void> {
+  await logInWithToken(context, origin, await createLoginToken(accountId));
 }
 
 /**

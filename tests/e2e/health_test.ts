@@ -7,9 +7,8 @@
 
 import { until } from "../wait.ts";
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
-import { type Harness, shot, startHarness } from "./harness.ts";
-import { type Account, createAccount, createLoginToken } from "../../kv/accounts.ts";
+import { logInAs, shot, startHarness } from "./harness.ts";
+import { type Account, createAccount } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { sendPrivateMessage } from "../../kv/messages.ts";
 import { putProfileLike } from "../../kv/likes.ts";
@@ -26,11 +25,6 @@ async function someone(name: string, ageDays: number): Promise<Account> {
   const entry = await kv().get<Account>(keys.account(a.id));
   await kv().set(entry.key, { ...entry.value!, tsCreated: entry.value!.tsCreated - ageDays * 86_400_000 });
   return a;
-}
-
-async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
-  await page.goto(`/login#token=${await createLoginToken(accountId)}`);
-  await page.waitForURL(h.origin + "/");
 }
 
 Deno.test({
@@ -52,7 +46,7 @@ Deno.test({
 
       // --- Sam tells.
       const teller = await h.newPage("desktop");
-      await logIn(teller.page, h, sam.id);
+      await logInAs(teller.page.context(), h.origin, sam.id);
       await teller.page.goto("/games");
       await teller.page.getByRole("link", { name: /Health Incident Report/ }).click();
       await teller.page.waitForURL(h.origin + "/games/healthreport");
@@ -80,7 +74,7 @@ Deno.test({
 
       // --- Alex is told: a neutral notification that leads to /games/cooties.
       const told = await h.newPage("phone");
-      await logIn(told.page, h, alex.id);
+      await logInAs(told.page.context(), h.origin, alex.id);
       await told.page.goto("/notifications");
       const note = told.page.getByRole("button", { name: /A health notice for you\./ });
       await note.waitFor();
@@ -98,7 +92,7 @@ Deno.test({
 
       // --- Jordan is told nothing.
       const other = await h.newPage("phone");
-      await logIn(other.page, h, jordan.id);
+      await logInAs(other.page.context(), h.origin, jordan.id);
       await other.page.goto("/games/cooties");
       await other.page.getByText("No health notices for you. Nothing to do.").waitFor();
       await other.page.goto("/notifications");

@@ -12,8 +12,8 @@ import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
 import type { Page } from "playwright-core";
-import { type Harness, shot, startHarness, waitHydrated } from "./harness.ts";
-import { createAccount, createLoginToken, setLanguage } from "../../kv/accounts.ts";
+import { logInAs, shot, startHarness, waitHydrated } from "./harness.ts";
+import { createAccount, setLanguage } from "../../kv/accounts.ts";
 import { getProfile, updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { getCredits } from "../../kv/games/credits.ts";
@@ -31,11 +31,6 @@ async function member(tag: string, name: string, i: number, pictures: number) {
     assert.ok((await addPicture(id, await normalizeUpload(await portrait(i * 3 + n)))).ok);
   }
   return { accountId: a.id, profileId: id, name };
-}
-
-async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
-  await page.goto(`/login#token=${await createLoginToken(accountId)}`);
-  await page.waitForURL(h.origin + "/");
 }
 
 /** The pair's two pictures have loaded. */
@@ -76,18 +71,11 @@ Deno.test({
 
       // --- Sam blocks Bo, then starts a test of his first two pictures.
       const s = await h.newPage("phone");
-      await logIn(s.page, h, sam.accountId);
-      await s.page.evaluate(
-        async (body) => {
-          await fetch("/api/profile-like", { method: "PUT", headers: { "content-type": "application/json" }, body });
-        },
-        JSON.stringify({
-          likerProfileId: sam.profileId,
-          likedProfileId: bo.profileId,
-          likeType: "DISLIKE",
-          blocked: true,
-        }),
-      );
+      await logInAs(s.context, h.origin, sam.accountId);
+      await s.context.request.put(`${h.origin}/api/profile-like`, {
+        headers: { origin: h.origin },
+        data: { likerProfileId: sam.profileId, likedProfileId: bo.profileId, likeType: "DISLIKE", blocked: true },
+      });
       await until(
         async () => (await kv().get(keys.block(sam.profileId, bo.profileId))).versionstamp !== null,
         "blocked",
@@ -113,7 +101,7 @@ Deno.test({
 
       // --- Jo votes: two pictures, no name; a careful vote counts and earns a credit.
       const j = await h.newPage("phone");
-      await logIn(j.page, h, jo.accountId);
+      await logInAs(j.page.context(), h.origin, jo.accountId);
       await j.page.goto("/games/hotornot");
       await waitHydrated(j.page);
       await pairShown(j.page);
@@ -133,7 +121,7 @@ Deno.test({
 
       // --- Kai votes offline: kept on the device, sent when the connection is back.
       const k = await h.newPage("phone");
-      await logIn(k.page, h, kai.accountId);
+      await logInAs(k.page.context(), h.origin, kai.accountId);
       await k.page.goto("/games/hotornot");
       await waitHydrated(k.page);
       await pairShown(k.page);
@@ -149,7 +137,7 @@ Deno.test({
 
       // --- Bo, whom Sam blocked, is dealt nothing.
       const b = await h.newPage("phone");
-      await logIn(b.page, h, bo.accountId);
+      await logInAs(b.page.context(), h.origin, bo.accountId);
       await b.page.goto("/games/hotornot");
       await waitHydrated(b.page);
       await b.page.getByText("No pictures to compare right now. Come back later.").waitFor();
@@ -203,7 +191,7 @@ Deno.test({
       // A new test of Sam's other pictures, so Tam has a pair for the dark and Arabic screens.
       assert.ok((await startTest(sam.profileId, [samPics[0], samPics[2]])).ok);
       const tp = await h.newPage("phone");
-      await logIn(tp.page, h, t.accountId);
+      await logInAs(tp.page.context(), h.origin, t.accountId);
       await tp.page.emulateMedia({ colorScheme: "dark" });
       await tp.page.goto("/games/hotornot");
       await waitHydrated(tp.page);

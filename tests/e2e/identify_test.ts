@@ -12,9 +12,9 @@ import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import type { Page } from "playwright-core";
-import { type Harness, shot, startHarness } from "./harness.ts";
+import { logInAs, shot, startHarness } from "./harness.ts";
 import { portrait } from "../fixtures/pictures.ts";
-import { type Account, createAccount, createLoginToken, setLanguage, setRoles } from "../../kv/accounts.ts";
+import { type Account, createAccount, setLanguage, setRoles } from "../../kv/accounts.ts";
 import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
 import { withLocale } from "../../domain/i18n.ts";
 import { updateProfile } from "../../kv/profiles.ts";
@@ -93,11 +93,6 @@ async function screen(page: Page, name: string, at?: string): Promise<void> {
   await shot(page, name, { fullPage: false });
 }
 
-async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
-  await page.goto(`/login#token=${await createLoginToken(accountId)}`);
-  await page.waitForURL(h.origin + "/");
-}
-
 Deno.test({
   name: "e2e - 3 2 1 Identify: camera selfie, three judges and an admin, badge, filter and message setting",
   sanitizeOps: false,
@@ -119,7 +114,7 @@ Deno.test({
 
       // Pat accepts messages only from verified members (Account settings).
       const p = await h.newPage("phone");
-      await logIn(p.page, h, picky.accountId);
+      await logInAs(p.page.context(), h.origin, picky.accountId);
       await p.page.goto("/settings");
       await p.page.getByLabel("Only verified members can message me").check();
       await until(
@@ -133,7 +128,7 @@ Deno.test({
       // Sam, not verified yet, writes to Pat: refused with the reason, the message kept. Both show
       // once, in the failed bubble with Send again; the message box is left empty.
       const s = await h.newPage("phone");
-      await logIn(s.page, h, sam.accountId);
+      await logInAs(s.page.context(), h.origin, sam.accountId);
       await s.page.goto(`/profile/${picky.profileId}#chat`);
       const box = s.page.getByRole("textbox", { name: "Message" });
       await box.fill("Hi Pat, coffee sometime?");
@@ -177,7 +172,7 @@ Deno.test({
         const { page } = await h.newPage(i === 0 ? "desktop" : "phone");
         const lang = i === 1 ? "ar" : "en";
         const text = (t: (x: typeof IDENTIFY_TEXTS) => string) => withLocale(lang, () => t(IDENTIFY_TEXTS));
-        await logIn(page, h, j.accountId);
+        await logInAs(page.context(), h.origin, j.accountId);
         await page.goto("/games/identify");
         const selfie = page.getByRole("img", { name: text((t) => t.theSelfie) });
         await selfie.waitFor();
@@ -201,7 +196,7 @@ Deno.test({
 
       // The admin decides alone, from the moderation queue; the audit log says who and what.
       const a = await h.newPage("desktop");
-      await logIn(a.page, h, admin.accountId);
+      await logInAs(a.page.context(), h.origin, admin.accountId);
       await a.page.goto("/admin/moderation");
       const queued = a.page.locator(`.id-admin-list [data-attempt="${attemptId}"]`);
       await queued.getByText("The judges disagreed.").waitFor();
@@ -225,7 +220,7 @@ Deno.test({
 
       // The badge on the profile and the tiles; "Verified only" finds Sam alone.
       const j = await h.newPage("phone");
-      await logIn(j.page, h, judges[0].accountId);
+      await logInAs(j.page.context(), h.origin, judges[0].accountId);
       await j.page.goto(`/profile/${sam.profileId}`);
       await j.page.locator(".hero-caption").getByRole("img", { name: "Verified" }).waitFor();
       await screen(j.page, "identify-badge-profile-phone");

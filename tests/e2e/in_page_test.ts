@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { placeOnSpiral, registerAndLogIn, shot, startHarness, waitHydrated } from "./harness.ts";
+import { logInThroughApi, placeOnSpiral, shot, startHarness, waitHydrated } from "./harness.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -25,7 +25,7 @@ Deno.test("e2e phone - a tile, a list card or the deck's View Profile opens its 
   const h = await startHarness();
   try {
     const { context, page } = await h.newPage("phone");
-    await registerAndLogIn(page, h.origin, "in-page@example.com");
+    await logInThroughApi(context, h.origin, "in-page@example.com");
     const me = (await getAccountByEmail("in-page@example.com"))!.defaultProfileId;
     await reportPosition(me, { ...HOME, use: "OVERRIDE", hide: false });
     // 30 members around: the grid scrolls; the 25th and 26th have pictures.

@@ -7,7 +7,7 @@
 import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
-import { CHROMIUM_FLAGS, chromiumPath, registerAndLogIn, startHarness, VIEWPORTS, waitHydrated } from "./harness.ts";
+import { CHROMIUM_FLAGS, chromiumPath, logInThroughApi, startHarness, VIEWPORTS, waitHydrated } from "./harness.ts";
 
 Deno.test("e2e - installable: no installability errors, start on the grid, maskable icons", async () => {
   const h = await startHarness();
@@ -23,7 +23,7 @@ Deno.test("e2e - installable: no installability errors, start on the grid, maska
       baseURL: h.origin,
     });
     const page = context.pages()[0] ?? await context.newPage();
-    await registerAndLogIn(page, h.origin, "install@example.com");
+    await logInThroughApi(context, h.origin, "install@example.com");
     await page.goto("/");
     await waitHydrated(page);
     const cdp = await context.newCDPSession(page);

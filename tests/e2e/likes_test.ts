@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import type { Page, Route } from "playwright-core";
-import { type Harness, registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
+import { type Harness, logInThroughApi, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import { kv } from "../../kv/db.ts";
@@ -19,10 +19,6 @@ import { createAccount } from "../../kv/accounts.ts";
 import { isBlockedEither } from "../../kv/blocks.ts";
 import { getPicLikes } from "../../kv/likes.ts";
 import sharp from "sharp";
-
-async function myProfileId(page: Page): Promise<string> {
-  return await page.evaluate(async () => (await (await fetch("/api/settings")).json()).defaultProfileId as string);
-}
 
 /** Names a member (the profile editor is another part's screen; the store is quicker here). */
 async function rename(profileId: string, profilename: string) {
@@ -65,12 +61,11 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     const h: Harness = await startHarness();
     try {
       const a = await h.newPage(vp), b = await h.newPage(vp);
-      // The two members register at once (each in their own page).
-      await Promise.all([
-        registerAndLogIn(a.page, h.origin, `a-${vp}@example.com`),
-        registerAndLogIn(b.page, h.origin, `b-${vp}@example.com`),
-      ]);
-      const aId = await myProfileId(a.page), bId = await myProfileId(b.page);
+      // The two members register at once (through the API: their pages' first loads are the likes').
+      const [aId, bId] = (await Promise.all([
+        logInThroughApi(a.context, h.origin, `a-${vp}@example.com`),
+        logInThroughApi(b.context, h.origin, `b-${vp}@example.com`),
+      ])).map((m) => m.profileId);
       await rename(aId, "Alexander the Great");
       await rename(bId, "Bea");
 
@@ -269,8 +264,8 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
 Deno.test("e2e - after a block, 'Blocked and Redirecting...' fills the screen and a tap goes home at once", async () => {
   const h = await startHarness();
   try {
-    const { page } = await h.newPage("phone");
-    await registerAndLogIn(page, h.origin, "tapper@example.com");
+    const { context, page } = await h.newPage("phone");
+    await logInThroughApi(context, h.origin, "tapper@example.com");
     const other = (await createAccount({ email: "tapped@example.com", name: "Tapped" }))!.defaultProfileId;
     await page.goto(`/profile/${other}#actions`);
     await page.getByRole("button", { name: TEXTS.blockIgnore }).click();

@@ -6,7 +6,7 @@
 
 import { until } from "../wait.ts";
 import assert from "node:assert/strict";
-import { mainApp, registerAndLogIn, startHarness } from "./harness.ts";
+import { logInThroughApi, mainApp, startHarness } from "./harness.ts";
 import { startLiveListener } from "../../routes/live.ts";
 import { TEXTS } from "../../domain/texts.ts";
 
@@ -24,11 +24,8 @@ Deno.test({
     });
     try {
       const a = await h.newPage("phone"), b = await h.newPage("phone");
-      await registerAndLogIn(a.page, h.origin, "livelistener-a@example.com");
-      await registerAndLogIn(b.page, h.origin, "livelistener-b@example.com");
-      const bId = await b.page.evaluate(() =>
-        fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId)
-      );
+      await logInThroughApi(a.context, h.origin, "livelistener-a@example.com");
+      const bId = (await logInThroughApi(b.context, h.origin, "livelistener-b@example.com")).profileId;
       const sockets: string[] = [];
       const streams: string[] = [];
       b.page.on("websocket", (ws) => sockets.push(ws.url()));

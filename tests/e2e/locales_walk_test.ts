@@ -10,8 +10,8 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import {
+  logInThroughApi,
   NEIGHBOUR_DESCRIPTION,
-  registerAndLogIn,
   seedNeighbours,
   settledPaint,
   sideBySide,
@@ -167,8 +167,9 @@ Deno.test({
         return { context, page, where };
       };
       const email = "walker@example.com";
-      const { context: first, page } = await contextIn("en", "phone");
-      await registerAndLogIn(page, h.origin, email);
+      // The walker's session, made without a page: each walk's context starts from its cookie.
+      const first = await h.browser.newContext();
+      await logInThroughApi(first, h.origin, email);
       const session = await first.cookies();
       await first.close();
       const account = (await getAccountByEmail(email))!;

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import type { Page } from "playwright-core";
-import { shot, startHarness } from "./harness.ts";
-import { createAccount, createLoginToken } from "../../kv/accounts.ts";
+import { logInAs, shot, startHarness } from "./harness.ts";
+import { createAccount } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { getShownPosition, reportPosition } from "../../kv/positions/mod.ts";
 
@@ -72,8 +72,7 @@ Deno.test({
       for (const size of [{ width: 390, height: 844 }, { width: 320, height: 640 }]) {
         const { context, page } = await h.newPage("phone");
         await page.setViewportSize(size);
-        await page.goto(`/login#token=${await createLoginToken(viewer.id)}`);
-        await page.waitForURL(h.origin + "/");
+        await logInAs(context, h.origin, viewer.id);
 
         const grid = await gridMembers(page);
         assert.ok(grid.length >= 12, `${size.width} px: the grid lists the neighbours (${grid.length})`);

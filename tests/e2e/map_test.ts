@@ -13,8 +13,8 @@ import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
 import sharp from "sharp";
 import type { BrowserContext, Locator, Page } from "playwright-core";
-import { type Harness, placeOnSpiral, shot, sideBySide, startHarness, type ViewportName } from "./harness.ts";
-import { createAccount, createLoginToken } from "../../kv/accounts.ts";
+import { logInAs, placeOnSpiral, shot, sideBySide, startHarness, type ViewportName } from "./harness.ts";
+import { createAccount } from "../../kv/accounts.ts";
 import { newProfile, updateProfile } from "../../kv/profiles.ts";
 import {
   aggregates,
@@ -112,11 +112,6 @@ async function seed() {
   return { viewer, ids, hidden, blocked };
 }
 
-async function logIn(page: Page, h: Harness, accountId: string): Promise<void> {
-  await page.goto(`/login#token=${await createLoginToken(accountId)}`);
-  await page.waitForURL(h.origin + "/");
-}
-
 /** Waits for the map, its markers (`count`) and their pictures, and the tiles. */
 async function mapReady(page: Page, count: number): Promise<void> {
   await page.locator(".leaflet-container").waitFor();
@@ -200,7 +195,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         const s = await seed();
         ({ context } = await h.newPage(vp));
         const page = context.pages()[0];
-        await logIn(page, h, s.viewer.accountId);
+        await logInAs(page.context(), h.origin, s.viewer.accountId);
 
         // --- the members near the viewer, with pictures or initials and their icons; not hidden, not blocked
         await markSeen(s.ids[3]); // Dmitri has the app open: online now
@@ -471,7 +466,7 @@ Deno.test({
         const { context, page } = await h.newPage(vp);
         try {
           await page.addInitScript(RECORD_FIRST_TILES);
-          await logIn(page, h, viewer.accountId);
+          await logInAs(page.context(), h.origin, viewer.accountId);
 
           const compare = async (zoom: number) => {
             await page.locator(".leaflet-container").waitFor();
@@ -567,7 +562,7 @@ Deno.test({
       const page = context.pages()[0];
       const asked: string[] = [];
       page.on("request", (r) => void asked.push(r.url()));
-      await logIn(page, h, viewer.accountId);
+      await logInAs(page.context(), h.origin, viewer.accountId);
 
       // --- tiles that load: from the app's /tiles, never the tile server; the attribution shows
       await page.goto("/search/map");

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { mailedLink, registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
+import { logInThroughApi, mailedLink, shot, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, getAccountByEmail, setRoles } from "../../kv/accounts.ts";
 import { saveReport } from "../../kv/reports.ts";
 import { sendPrivateMessage } from "../../kv/messages.ts";
@@ -19,9 +19,9 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     try {
       const admin = await h.newPage(vp), member = await h.newPage(vp);
       const adminEmail = `mod-admin-${vp}@example.com`, memberEmail = `mod-member-${vp}@example.com`;
-      await registerAndLogIn(admin.page, h.origin, adminEmail);
+      await logInThroughApi(admin.context, h.origin, adminEmail);
       await setRoles((await getAccountByEmail(adminEmail))!.id, ["USER", "ADMIN"]);
-      const firstLink = await registerAndLogIn(member.page, h.origin, memberEmail);
+      const firstLink = (await logInThroughApi(member.context, h.origin, memberEmail)).link;
       const memberId = (await getAccountByEmail(memberEmail))!.defaultProfileId;
       await updateProfile(memberId, { profilename: "Reported Rob" });
       const reporter = (await createAccount({ email: `mod-reporter-${vp}@example.com`, name: "Reporter" }))!;

@@ -11,7 +11,7 @@
 import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { registerAndLogIn, settledPaint, startHarness, waitHydrated } from "./harness.ts";
+import { logInThroughApi, settledPaint, startHarness, waitHydrated } from "./harness.ts";
 import { OFFLINE_CONFIRMED_MS } from "../../domain/offline.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
@@ -58,7 +58,7 @@ Deno.test("e2e phone - offline: the app opens on what it last saw, a message wai
     await reportPosition(sam.defaultProfileId, { lat: HOME.lat + 0.004, lon: HOME.lon, use: "OVERRIDE", hide: false });
 
     const { context, page } = await h.newPage("phone", { serviceWorkers: "allow" });
-    await registerAndLogIn(page, h.origin, "offline-me@example.com");
+    await logInThroughApi(context, h.origin, "offline-me@example.com");
     const me = (await getAccountByEmail("offline-me@example.com"))!.defaultProfileId;
     await reportPosition(me, { ...HOME, use: "OVERRIDE", hide: false });
     await sendPrivateMessage(sam.defaultProfileId, me, "Are you at the bar by the station?", []);
@@ -267,13 +267,13 @@ Deno.test("e2e phone - logged out elsewhere: the ending event wipes this device'
     const email = "offline-ended@example.com";
     // Device A: the phone with the worker; Settings was seen online, so it is kept.
     const a = await h.newPage("phone", { serviceWorkers: "allow" });
-    await registerAndLogIn(a.page, h.origin, email);
+    await logInThroughApi(a.context, h.origin, email);
     await settingsKept(a.page, email);
     assert.ok(await a.page.evaluate(() => localStorage.length > 0), "the page keeps things in local storage");
 
     // Device B, the same member, logs out everywhere else from Settings.
     const b = await h.newPage("desktop");
-    await registerAndLogIn(b.page, h.origin, email);
+    await logInThroughApi(b.context, h.origin, email);
     await b.page.goto("/settings");
     const devices = b.page.getByRole("region", { name: "Logged-in devices" });
     await devices.getByRole("button", { name: TEXTS.logOutEverywhereElse }).click();
@@ -302,7 +302,7 @@ Deno.test("e2e phone - offline past a day since the session was last confirmed: 
   try {
     const email = "offline-stale@example.com";
     const { context, page } = await h.newPage("phone", { serviceWorkers: "allow" });
-    await registerAndLogIn(page, h.origin, email);
+    await logInThroughApi(context, h.origin, email);
     await settingsKept(page, email);
 
     // Confirmed lately: offline, the kept Settings shows.
@@ -333,7 +333,7 @@ Deno.test("e2e phone - a new version installs in the background and is offered, 
   const original = await Deno.readTextFile(worker);
   try {
     const { context, page } = await h.newPage("phone", { serviceWorkers: "allow" });
-    await registerAndLogIn(page, h.origin, "offline-update@example.com");
+    await logInThroughApi(context, h.origin, "offline-update@example.com");
     await page.goto("/chat/personal");
     await page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 30_000 });
     const first = await page.evaluate(() => navigator.serviceWorker.controller!.scriptURL);

@@ -5,7 +5,7 @@
 
 import { until } from "../wait.ts";
 import assert from "node:assert/strict";
-import { registerAndLogIn, shot, startHarness, waitHydrated } from "./harness.ts";
+import { logInThroughApi, shot, startHarness, waitHydrated } from "./harness.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { conversationWith } from "../../kv/messages.ts";
 
@@ -13,11 +13,8 @@ Deno.test("e2e phone - a message sent offline waits on the device, then lands on
   const h = await startHarness();
   try {
     const a = await h.newPage("phone"), b = await h.newPage("phone");
-    await registerAndLogIn(a.page, h.origin, "outbox-a@example.com");
-    await registerAndLogIn(b.page, h.origin, "outbox-b@example.com");
-    const idOf = (p: typeof a.page) =>
-      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
-    const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
+    const aId = (await logInThroughApi(a.context, h.origin, "outbox-a@example.com")).profileId;
+    const bId = (await logInThroughApi(b.context, h.origin, "outbox-b@example.com")).profileId;
     await a.page.goto(`/profile/${bId}#chat`);
     await waitHydrated(a.page);
     const box = a.page.getByRole("textbox", { name: "Message" });

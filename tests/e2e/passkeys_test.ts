@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
+import { logInThroughApi, shot, startHarness, type ViewportName } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { listPasskeys } from "../../kv/passkeys.ts";
 import { getAccountByEmail } from "../../kv/accounts.ts";
@@ -30,7 +30,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         },
       });
       const email = `passkey-${vp}@example.com`;
-      await registerAndLogIn(page, h.origin, email);
+      await logInThroughApi(context, h.origin, email);
       const account = (await getAccountByEmail(email))!;
 
       await page.goto("/settings");

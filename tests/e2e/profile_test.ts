@@ -9,7 +9,7 @@ import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Locator, Page } from "playwright-core";
-import { type Harness, registerAndLogIn, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
+import { type Harness, logInThroughApi, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
 import { fromRaw, phoneJpeg } from "../fixtures/pictures.ts";
 import { NO_CHARACTERISTICS } from "../../domain/characteristics.ts";
 import { EDITOR_TEXTS } from "../../islands/ProfileEditor.tsx";
@@ -77,11 +77,10 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
   Deno.test(`e2e ${vp} - edit a profile, upload, crop, reorder and hide pictures, view it`, async () => {
     const h: Harness = await startHarness();
     try {
-      const { page } = await h.newPage(vp);
+      const { context, page } = await h.newPage(vp);
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(e.message));
-      await registerAndLogIn(page, h.origin, `profile-${vp}@example.com`);
-      const me = await mine(page);
+      const me = { id: (await logInThroughApi(context, h.origin, `profile-${vp}@example.com`)).profileId };
 
       // An empty profile: 'i'm so boring'.
       await page.goto(`/profile/${me.id}`);

@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import type { BrowserContext, CDPSession, Page, Worker } from "playwright-core";
-import { registerAndLogIn, startHarness } from "./harness.ts";
+import { logInThroughApi, startHarness } from "./harness.ts";
 import { startPushService, type TestSubscription } from "../pushService.ts";
 import { resetClock, shiftClock } from "../../kv/clock.ts";
 import { isLookingAt } from "../../kv/presence.ts";
@@ -75,26 +75,17 @@ Deno.test("e2e phone - push: a message and a like reach the service worker as on
   // notifications stay empty), where the full one shows them as a phone would.
   const h = await startHarness({ fullBrowser: true });
   try {
-    const a = await h.newPage("phone"), b = await h.newPage("phone", { serviceWorkers: "allow" });
+    // A only calls the API: a browser context for A's session, and no page.
+    const a = { context: await h.browser.newContext() }, b = await h.newPage("phone", { serviceWorkers: "allow" });
     await b.context.grantPermissions(["notifications"], { origin: h.origin });
-    await registerAndLogIn(a.page, h.origin, "push-a@example.com");
-    await registerAndLogIn(b.page, h.origin, "push-b@example.com");
-    const idOf = (p: Page) =>
-      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
-    const aId = await idOf(a.page), bId = await idOf(b.page);
-    const send = (text: string) =>
-      a.page.evaluate(([from, to, bodyText]) =>
-        fetch("/api/message", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            senderProfileId: from,
-            recipientProfileId: to,
-            bodyText,
-            profilePicIds: [],
-            tsCreated: 0,
-          }),
-        }).then((r) => r.status), [aId, bId, text]);
+    const aId = (await logInThroughApi(a.context, h.origin, "push-a@example.com")).profileId;
+    const bId = (await logInThroughApi(b.context, h.origin, "push-b@example.com")).profileId;
+    // A writes through the API with A's session (A's screens are not what this test looks at).
+    const send = async (bodyText: string) =>
+      (await a.context.request.post(`${h.origin}/api/message`, {
+        headers: { origin: h.origin },
+        data: { senderProfileId: aId, recipientProfileId: bId, bodyText, profilePicIds: [], tsCreated: 0 },
+      })).status();
 
     // B's page registers the service worker and is controlled by it.
     await b.page.goto("/notifications");
@@ -178,13 +169,11 @@ Deno.test("e2e phone - push: a message and a like reach the service worker as on
     await deliverUntil(second.payload, (list) => list.length === 1 && list[0].body === "You have 2 new messages.");
 
     // A like: a notification of its own, beside the conversation's.
-    const liked = await a.page.evaluate(([liker, liked]) =>
-      fetch("/api/profile-like", {
-        method: "PUT",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ likerProfileId: liker, likedProfileId: liked, likeType: "LIKE" }),
-      }).then((r) => r.status), [aId, bId]);
-    assert.equal(liked, 200);
+    const liked = await a.context.request.put(`${h.origin}/api/profile-like`, {
+      headers: { origin: h.origin },
+      data: { likerProfileId: aId, likedProfileId: bId, likeType: "LIKE" },
+    });
+    assert.equal(liked.status(), 200);
     const like = await waitFor("the like's push", () => service.to(sub.endpoint)[2]);
     assert.equal(like.urgency, "normal");
     await deliverUntil(like.payload, (list) => list.length === 2);

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
+import { logInThroughApi, shot, startHarness, type ViewportName } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
@@ -18,7 +18,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
     try {
       const { context, page } = await h.newPage(vp);
       const email = `safety-${vp}@example.com`;
-      await registerAndLogIn(page, h.origin, email);
+      await logInThroughApi(context, h.origin, email);
       // The member's last report is Nairobi (the page's reporter starts from it); a neighbour is near.
       const me = (await getAccountByEmail(email))!.defaultProfileId;
       await reportPosition(me, { ...NAIROBI, use: "OVERRIDE", hide: false });

@@ -7,7 +7,7 @@
 
 import sharp from "sharp";
 import type { Page } from "playwright-core";
-import { registerAndLogIn, settledPaint, sinceYesterdayNoon, startHarness, type ViewportName } from "./harness.ts";
+import { logInThroughApi, settledPaint, sinceYesterdayNoon, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, getAccountByEmail, setLanguage } from "../../kv/accounts.ts";
 import { markSeen } from "../../kv/presence.ts";
 import { updateProfile } from "../../kv/profiles.ts";
@@ -88,7 +88,7 @@ Deno.test({
       for (const vp of ["phone", "desktop"] as ViewportName[]) {
         const { context, page } = await h.newPage(vp);
         const email = `screens-${vp}@example.com`;
-        await registerAndLogIn(page, h.origin, email);
+        await logInThroughApi(context, h.origin, email);
         const me = (await getAccountByEmail(email))!.defaultProfileId;
         await updateProfile(me, { profilename: "Avery", birthdate: "1990-04-02", characteristics: ["versatile"] });
         await addPicture(me, await normalizeUpload(await portrait(11)));

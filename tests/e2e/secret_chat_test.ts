@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { exifApp1, phoneJpeg, XMP } from "../fixtures/pictures.ts";
-import { mailedLink, registerAndLogIn, shot, startHarness, waitHydrated } from "./harness.ts";
+import { logInThroughApi, shot, startHarness, waitHydrated } from "./harness.ts";
 import { kv } from "../../kv/db.ts";
 import { listReports } from "../../kv/reports.ts";
 import { SECRET_TEXTS } from "../../domain/secretChats.ts";
@@ -59,11 +59,8 @@ Deno.test("e2e phone - secret chat: the clear message first, then the same safet
   const h = await startHarness();
   try {
     const a = await h.newPage("phone"), b = await h.newPage("phone");
-    await registerAndLogIn(a.page, h.origin, "secret-a@example.com");
-    await registerAndLogIn(b.page, h.origin, "secret-b@example.com");
-    const idOf = (p: typeof a.page) =>
-      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
-    const [aId, bId] = [await idOf(a.page), await idOf(b.page)];
+    const aId = (await logInThroughApi(a.context, h.origin, "secret-a@example.com")).profileId;
+    const bId = (await logInThroughApi(b.context, h.origin, "secret-b@example.com")).profileId;
 
     // The secret chat's code is not fetched until a member opens it.
     const secretScripts: string[] = [];
@@ -318,11 +315,8 @@ Deno.test("e2e phone - secret chat: a second device of a member joins once the f
   const h = await startHarness();
   try {
     const a1 = await h.newPage("phone"), b = await h.newPage("phone"), a2 = await h.newPage("phone");
-    const firstLink = await registerAndLogIn(a1.page, h.origin, "secret2-a@example.com");
-    await registerAndLogIn(b.page, h.origin, "secret2-b@example.com");
-    const idOf = (p: typeof a1.page) =>
-      p.evaluate(() => fetch("/api/settings").then((r) => r.json()).then((s) => s.defaultProfileId as string));
-    const [aId, bId] = [await idOf(a1.page), await idOf(b.page)];
+    const aId = (await logInThroughApi(a1.context, h.origin, "secret2-a@example.com")).profileId;
+    const bId = (await logInThroughApi(b.context, h.origin, "secret2-b@example.com")).profileId;
     const openSecret = async (page: typeof a1.page, other: string) => {
       await page.goto(`/profile/${other}#chat`);
       await page.getByRole("button", { name: SECRET_TEXTS.startSecretChat }).click();
@@ -339,13 +333,7 @@ Deno.test("e2e phone - secret chat: a second device of a member joins once the f
     const codeBefore = await a1.page.locator(".safety-code").textContent();
 
     // A logs in on a second phone: it is not in the chat, and asks the first to add it.
-    await a2.page.goto("/register");
-    await a2.page.getByLabel("Email", { exact: true }).fill("secret2-a@example.com");
-    for (const box of await a2.page.getByRole("checkbox").all()) await box.check();
-    await a2.page.getByRole("button", { name: "Send me a login link" }).click();
-    await a2.page.getByText("Check your email").waitFor();
-    await a2.page.goto(await mailedLink("secret2-a@example.com", { except: firstLink }));
-    await a2.page.waitForURL(h.origin + "/");
+    await logInThroughApi(a2.context, h.origin, "secret2-a@example.com");
     await openSecret(a2.page, bId);
     await a2.page.getByText(SECRET_TEXTS.otherDevice).waitFor({ timeout: 30_000 });
     await a2.page.getByRole("button", { name: SECRET_TEXTS.askToJoin }).click();

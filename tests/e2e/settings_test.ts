@@ -7,7 +7,7 @@
 
 import { until } from "../wait.ts";
 import assert from "node:assert/strict";
-import { registerAndLogIn, shot, startHarness, type ViewportName } from "./harness.ts";
+import { logInThroughApi, shot, startHarness, type ViewportName } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 import { getAccountByEmail } from "../../kv/accounts.ts";
@@ -20,7 +20,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
 
       // Device one: a fresh login link sets a password without a current one.
       const one = await h.newPage(vp);
-      await registerAndLogIn(one.page, h.origin, email);
+      await logInThroughApi(one.context, h.origin, email);
       await one.page.goto("/settings");
       const form1 = one.page.locator("form");
       await form1.getByText("You logged in with a link. Set a password below.").waitFor();

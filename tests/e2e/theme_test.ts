@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { registerAndLogIn, shot, startHarness } from "./harness.ts";
+import { logInThroughApi, shot, startHarness } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
 
 Deno.test("e2e - theme: system by default, then dark or light chosen in settings, kept on every page", async () => {
@@ -16,7 +16,7 @@ Deno.test("e2e - theme: system by default, then dark or light chosen in settings
       colorScheme: "light",
     });
     const page = await context.newPage();
-    await registerAndLogIn(page, h.origin, "theme@example.com");
+    await logInThroughApi(context, h.origin, "theme@example.com");
     const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     await page.goto("/settings");
     assert.equal(await bg(), "rgb(246, 244, 248)", "light, as the device is set");
