@@ -8,6 +8,9 @@ import { now } from "./clock.ts";
 import { newProfile } from "./profiles.ts";
 import { enqueueJob } from "./jobs.ts";
 import { commitForgetting } from "./kept.ts";
+import { type Place, registrationOrigin } from "./origins.ts";
+import { config } from "../config/config.ts";
+import { ACKNOWLEDGEMENTS } from "../domain/texts.ts";
 import type { Locale } from "../domain/i18n.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 import type { OnboardingStep } from "../domain/onboarding.ts";
@@ -101,6 +104,40 @@ export async function createAccount(
   extra?.(op, account);
   const res = await op.commit();
   return res.ok ? account : null;
+}
+
+/**
+ * A new member's account as registering makes it (POST /api/auth/register), for the normalized
+ * `address`: the roles ADMIN_EMAILS gives, every acknowledgement consented, onboarding still to do
+ * (unless `onboarding: false`: the test kits' established members), and where it was made
+ * (`place`, hashed) kept in the same atomic; `extra` adds more to it (the login mail's job).
+ * Returns null if the email is taken.
+ */
+export function registerAccount(
+  address: string,
+  place: Place,
+  o: {
+    extra?: (op: Deno.AtomicOperation, account: Account) => void;
+    onboarding?: boolean;
+    tsCreated?: number;
+  } = {},
+): Promise<Account | null> {
+  const roles = config.adminEmails.includes(address) ? ["USER", "ADMIN"] : ["USER"];
+  return createAccount(
+    {
+      email: address,
+      roles,
+      consents: ACKNOWLEDGEMENTS.map((a) => a.text),
+      // A new member goes through onboarding after their first login (routes/pages/welcome.tsx).
+      ...(o.onboarding ?? true ? { onboarding: "name" as const } : {}),
+    },
+    (op, account) => {
+      o.extra?.(op, account);
+      // Kept so accounts made together cannot vouch for each other.
+      registrationOrigin(op, account.id, place);
+    },
+    { tsCreated: o.tsCreated },
+  );
 }
 
 /**

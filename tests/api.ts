@@ -15,9 +15,9 @@ import { config } from "../config/config.ts";
 import * as z from "zod";
 import { RESPONSES } from "../domain/contract.ts";
 import { keys } from "../kv/keys.ts";
-import { type Account, createAccount, getAccountByEmail, normalizeEmail, setOnboarding } from "../kv/accounts.ts";
+import { type Account, getAccountByEmail, normalizeEmail, registerAccount, setOnboarding } from "../kv/accounts.ts";
 import { isMailboxBanned } from "../kv/moderation.ts";
-import { placeOf, registrationOrigin } from "../kv/origins.ts";
+import { placeOf } from "../kv/origins.ts";
 import { sendMailJob } from "../workers/mail.ts";
 import { resolveClient } from "../routes/middleware.ts";
 import { locale } from "../domain/i18n.ts";
@@ -108,8 +108,8 @@ export async function testApp({ path }: { path?: string } = {}) {
   /**
    * A new account made in the store as POST /api/auth/register makes one, through its own
    * functions: refused for a banned mailbox; its roles, consents, profile, indexes and registration
-   * origin (from `address`, as the route hashes it) in one atomic (`createAccount`), dated `ageMs`
-   * back; its login link mailed by the mail job's own handler. Returns the link's token. Left out:
+   * origin (from `address`, as the route hashes it) in one atomic (`registerAccount`, the route's),
+   * dated `ageMs` back; its login link mailed by the mail job's own handler. Returns the link's token. Left out:
    * the route's rate-limit windows (a test of those registers through the route) and the queued
    * job's own entries, which its run deletes. About 6 store calls instead of the route's and the
    * job queue's 35: on remote KV most of a test's calls were its members'.
@@ -117,13 +117,8 @@ export async function testApp({ path }: { path?: string } = {}) {
   async function madeAndMailed(email: string, o: { address?: string; ageMs: number; onboarding: boolean }) {
     const address = normalizeEmail(email);
     if (await isMailboxBanned(address)) throw new Error("register failed: 403 (a banned mailbox)");
-    const roles = config.adminEmails.includes(address) ? ["USER", "ADMIN"] : ["USER"];
     const place = await placeOf(resolveClient(o.address ?? "local", undefined, config.trustProxy).address, undefined);
-    const created = await createAccount(
-      { email: address, roles, consents: ALL_ACKS, ...(o.onboarding ? { onboarding: "name" as const } : {}) },
-      (op, account) => registrationOrigin(op, account.id, place),
-      { tsCreated: now() - o.ageMs },
-    );
+    const created = await registerAccount(address, place, { onboarding: o.onboarding, tsCreated: now() - o.ageMs });
     if (!created) throw new Error(`register failed: ${address} is taken`);
     await sendMailJob({ type: "mail", template: "login-link", accountId: created.id, lang: locale() });
     return await mailedToken(email);

@@ -11,15 +11,14 @@ import { ApiError, badRequest, tooMany, unauthorized } from "../errors.ts";
 import { bodyOf, formOf } from "../validate.ts";
 import { clientAddress, isSecureContext, sessionCookieName } from "../middleware.ts";
 import { deviceToken, logIn } from "../login.ts";
-import { config } from "../../config/config.ts";
 import { ACKNOWLEDGEMENTS, TEXTS } from "../../domain/texts.ts";
 import {
   checkPassword,
   consumeLoginToken,
-  createAccount,
   getAccount,
   getAccountByEmail,
   normalizeEmail,
+  registerAccount,
 } from "../../kv/accounts.ts";
 import { endSession } from "../../kv/sessions.ts";
 import { hit } from "../../kv/ratelimit.ts";
@@ -30,7 +29,7 @@ import {
   passwordAttemptAllowed,
 } from "../../kv/logintrust.ts";
 import { enqueueJob, enqueueJobNow } from "../../kv/jobs.ts";
-import { placeOf, registrationOrigin } from "../../kv/origins.ts";
+import { placeOf } from "../../kv/origins.ts";
 import { isMailboxBanned } from "../../kv/moderation.ts";
 import { MODERATION_TEXTS } from "../../domain/moderation.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
@@ -106,17 +105,12 @@ export const auth = new Hono<AppEnv>()
     } else {
       // A suspended or banned member's mailbox, in any spelling, cannot register again.
       if (await isMailboxBanned(address)) throw new ApiError(403, "register_blocked", MODERATION_TEXTS.registerBlocked);
-      const roles = config.adminEmails.includes(address) ? ["USER", "ADMIN"] : ["USER"];
       // Where the account is made (hashed), kept so accounts made together cannot vouch for each other.
       const place = await placeOf(clientAddress(c), deviceToken(c));
-      const created = await createAccount(
-        // A new member goes through onboarding after their first login (routes/pages/welcome.tsx).
-        { email: address, roles, consents: ACKNOWLEDGEMENTS.map((a) => a.text), onboarding: "name" },
-        (op, account) => {
-          enqueueJob(op, { type: "mail", template: "login-link", accountId: account.id, lang: locale() });
-          registrationOrigin(op, account.id, place);
-        },
-      );
+      const created = await registerAccount(address, place, {
+        extra: (op, account) =>
+          enqueueJob(op, { type: "mail", template: "login-link", accountId: account.id, lang: locale() }),
+      });
       if (!created) throw badRequest(UI_TEXTS.pleaseTryAgain);
     }
     return answer(c, "POST /api/auth/register", { ok: true, message: UI_TEXTS.loginLinkSent });
