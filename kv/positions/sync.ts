@@ -92,8 +92,12 @@ export class PositionSync {
    * tail (so it need await neither).
    */
   get current(): boolean {
-    return this.#loadedDone !== undefined && this.#loadedDone === this.#loaded &&
-      (!this.#log.following || performance.now() - this.#log.syncedAt <= FRESH_MS);
+    return this.#loadedDone !== undefined && this.#loadedDone === this.#loaded && !this.#tailDue;
+  }
+
+  /** While following the log, whether its last read began more than `FRESH_MS` ago (a query tails it first). */
+  get #tailDue(): boolean {
+    return this.#log.following && performance.now() - this.#log.syncedAt > FRESH_MS;
   }
 
   /**
@@ -217,8 +221,7 @@ export class PositionSync {
    * tool, a test's second store): nothing, as before.
    */
   async fresh(): Promise<void> {
-    if (!this.#log.following || !this.#loaded) return;
-    if (performance.now() - this.#log.syncedAt > FRESH_MS) await this.#log.tail();
+    if (this.#loaded && this.#tailDue) await this.#log.tail();
   }
 
   /** Starts following other instances' writes (watch and poll), and the snapshot and purge upkeep. Idempotent. */
