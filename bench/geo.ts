@@ -23,7 +23,8 @@
 import { PositionStore } from "../kv/positions/mod.ts";
 import { METERS_PER_DEGREE } from "../domain/geo.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
-import { arg, burnCpu, loadAverageText, processCpuMs, processWaitMs, reportRows, type ResultRow } from "./kit.ts";
+import { arg, burnCpu, loadAverageText, processCpuMs, processWaitMs, reportRows } from "./kit.ts";
+import { BOUNDS_FACTOR, fmtRate, fmtUs, report, type Result, table } from "./geoReport.ts";
 import {
   commandUs,
   ensureRedis,
@@ -53,7 +54,6 @@ export const PEER_POINTS = 20;
 export const SEED_CHUNK = 30_000;
 export const BOX_HALF_DEG = 0.05; // by-bounds box: ±0.05° (about 11 km square), a city map view
 /** The goal on nearest-30 and by-bounds-800: a p50 this many times faster than Redis's C client's. */
-const BOUNDS_FACTOR = 10;
 
 const t0 = Date.now();
 const deadline = t0 + MAX_RUN_MS;
@@ -134,41 +134,7 @@ export async function measure(count: number, inflight: number, call: (i: number)
   };
 }
 
-export function fmtUs(us: number): string {
-  return us >= 10_000
-    ? `${(us / 1000).toFixed(1)} ms`
-    : us >= 1000
-    ? `${(us / 1000).toFixed(2)} ms`
-    : `${us.toFixed(0)} µs`;
-}
-
-function fmtRate(x: number): string {
-  return x >= 1e6 ? `${(x / 1e6).toFixed(2)} M/s` : x >= 1e3 ? `${(x / 1e3).toFixed(1)} k/s` : `${x.toFixed(0)}/s`;
-}
-
-function table(rows: string[][]): string {
-  const w = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const line = (r: string[]) => "| " + r.map((x, c) => x.padEnd(w[c])).join(" | ") + " |";
-  return [line(rows[0]), "|" + w.map((n) => "-".repeat(n + 2)).join("|") + "|", ...rows.slice(1).map(line)].join("\n");
-}
-
 // --- one member count
-
-interface Result {
-  /** The figures handed on to the bench log. */
-  figures: ResultRow[];
-  n: number;
-  writesRead: number;
-  rows: string[][];
-  nearestOk: boolean;
-  boundsOk: boolean;
-  /** The same goals against Redis's own time a call (no round trip); undefined without it. */
-  nearestOwnOk?: boolean;
-  boundsOwnOk?: boolean;
-  writes: number;
-  writesBusy: number;
-  note: string[];
-}
 
 async function runOne(n: number, redisMissing: string | null, benchMissing: boolean): Promise<Result> {
   const note: string[] = [];
@@ -442,189 +408,28 @@ async function runOne(n: number, redisMissing: string | null, benchMissing: bool
         `${fmtRate(redisWritesBusy)} with a core burning (load ${loadBusy})`,
     );
 
-    const best = (xs: [string, Stats][], key: "p50" | "p99") =>
-      xs.length ? xs.reduce((a, b) => (b[1][key] < a[1][key] ? b : a)) : undefined;
-    // The peer that answers what the index answers: ids with their distance (nearest) or their
-    // point (a map's bounds). The ids-only variants, which answer less, are reported beside it.
-    const bn = redisNearestStats.find((x) => x[0].includes("WITHDIST"));
-    const bb = redisBoundsStats.find((x) => x[0].includes("WITHCOORD"));
-    const bbIds = redisBoundsStats.find((x) => x[0].includes("ids only"));
-    const faster = (redisV: number, ours: number) =>
-      !Number.isFinite(redisV)
-        ? "n/a"
-        : redisV >= ours
-        ? `ours ${(redisV / ours).toFixed(1)}× faster`
-        : `Redis ${(ours / redisV).toFixed(1)}× faster`;
-    const more = (ours: number, redisV: number) =>
-      Number.isFinite(redisV) ? `ours ${(ours / redisV).toFixed(2)}× Redis` : "n/a";
-    const show = (x: [string, Stats] | undefined, key: "p50" | "p99") => x ? `${fmtUs(x[1][key])} (${x[0]})` : "n/a";
-    // p50 and p99 of one query on the peer's points, ours against the best Redis variant for each.
-    const queryRows = (label: string, ours: Stats, same: [string, Stats] | undefined, all: [string, Stats][]) => {
-      const b50 = best(all, "p50");
-      return [
-        [`${label} p50`, fmtUs(ours.p50), show(same, "p50"), faster(same?.[1].p50 ?? NaN, ours.p50)],
-        [`${label} p99`, fmtUs(ours.p99), show(same, "p99"), faster(same?.[1].p99 ?? NaN, ours.p99)],
-        [
-          `${label} p50, Redis' fastest variant`,
-          fmtUs(ours.p50),
-          show(b50, "p50"),
-          faster(b50?.[1].p50 ?? NaN, ours.p50),
-        ],
-      ];
-    };
-    // The fair peer: Redis's own time in the same command, without its client's round trip
-    // (the index's p50 has none either: it is called in process).
-    // Redis's figure is a mean over the variant's calls: beside it the index's p50 and its mean.
-    const ownRow = (label: string, ours: Stats, same: [string, Stats] | undefined) => [
-      `${label} p50 (mean) against Redis's own time a call (a mean)`,
-      `${fmtUs(ours.p50)} (${fmtUs(ours.mean ?? NaN)})`,
-      same?.[1].ownUs !== undefined ? `${fmtUs(same[1].ownUs)} (INFO commandstats usec_per_call, ${same[0]})` : "n/a",
-      `${faster(same?.[1].ownUs ?? NaN, ours.p50)} (means: ${faster(same?.[1].ownUs ?? NaN, ours.mean ?? NaN)})`,
-    ];
-    const rows: string[][] = [
-      [
-        `N = ${n.toLocaleString("en-US")}`,
-        "KV + in-memory index (in process)",
-        "Redis 7 GEOSEARCH by redis-benchmark (C client, 1 connection), the same answer",
-        "comparison",
-      ],
-      [
-        "ready to serve",
-        `${(load.ms / 1000).toFixed(2)} s index load from KV`,
-        redis ? `${(redisLoadMs / 1000).toFixed(2)} s GEOADD pipelined` : "n/a",
-        "(different work)",
-      ],
-      ...queryRows("nearest-30", samePointsNearest, bn, redisNearestStats),
-      ownRow("nearest-30", samePointsNearest, bn),
-      ...queryRows("by-bounds-800", samePointsBounds, bb, redisBoundsStats),
-      ownRow("by-bounds-800", samePointsBounds, bb),
-      [
-        "nearest-30 / by-bounds-800 p50 over all viewers",
-        `${fmtUs(ourNearest.p50)} / ${fmtUs(ourBounds.p50)}`,
-        "",
-        `${QUERIES} viewers (the peer's: ${P})`,
-      ],
-      [
-        "position writes (client body), quiet",
-        `${fmtRate(ourWrites)} (durable KV, ${WRITE_CONCURRENCY} in flight; load ${loadQuiet})`,
-        Number.isFinite(redisWrites) ? `${fmtRate(redisWrites)} (GEOADD -P ${GEOADD_PIPELINE}, in memory only)` : "n/a",
-        more(ourWrites, redisWrites),
-      ],
-      [
-        "position writes (client body), one core burning",
-        `${fmtRate(ourWritesBusy)} (load ${loadBusy})`,
-        Number.isFinite(redisWritesBusy) ? `${fmtRate(redisWritesBusy)} (GEOADD -P ${GEOADD_PIPELINE})` : "n/a",
-        more(ourWritesBusy, redisWritesBusy),
-      ],
-      [
-        "position writes (read first), quiet",
-        `${fmtRate(ourWritesRead)} (no other point: reads the record)`,
-        "",
-        more(ourWritesRead, redisWrites),
-      ],
-    ];
-    for (const [name, s] of [...redisNearestStats, ...redisBoundsStats]) {
-      note.push(`redis-benchmark ${name}: p50 ${fmtUs(s.p50)}, p99 ${fmtUs(s.p99)} (median over ${P} points)`);
-    }
-    // The figures handed on (bench/kit.ts reportRows): p50 (µs) on the peer's points beside the
-    // best Redis variant timed by its C client, their ratio (goal BOUNDS_FACTOR), and writes.
-    const at = `${n.toLocaleString("en-US")} members`;
-    const peerName = "Redis 7 GEOSEARCH, redis-benchmark (C client), the same answer";
-    const figures: ResultRow[] = [];
-    for (
-      const [metric, ours, peer] of [
-        ["nearest-30 p50", samePointsNearest.p50, bn?.[1].p50],
-        ["by-bounds-800 p50", samePointsBounds.p50, bb?.[1].p50],
-      ] as [string, number, number | undefined][]
-    ) {
-      figures.push({
-        bench: "geo",
-        metric: `${metric}, ${at}`,
-        unit: "µs",
-        value: Math.round(ours * 10) / 10,
-        ...(peer !== undefined ? { peer: peerName, peerValue: Math.round(peer * 10) / 10 } : {}),
-        better: "lower",
-      });
-      if (peer !== undefined) {
-        figures.push({
-          bench: "geo",
-          metric: `${metric}: Redis (C client) ÷ index, ${at}`,
-          unit: "×",
-          value: Math.round(peer / ours * 10) / 10,
-          goal: BOUNDS_FACTOR,
-          better: "higher",
-        });
-      }
-    }
-    for (
-      const [metric, ours, own] of [
-        ["nearest-30 p50", samePointsNearest.p50, bn?.[1].ownUs],
-        ["by-bounds-800 p50", samePointsBounds.p50, bb?.[1].ownUs],
-        ["nearest-30 mean", samePointsNearest.mean ?? NaN, bn?.[1].ownUs],
-        ["by-bounds-800 mean", samePointsBounds.mean ?? NaN, bb?.[1].ownUs],
-      ] as [string, number, number | undefined][]
-    ) {
-      if (own === undefined || !Number.isFinite(own) || !Number.isFinite(ours)) continue;
-      figures.push({
-        bench: "geo",
-        metric: `${metric}: Redis's own time a call (INFO commandstats) ÷ index, ${at}`,
-        unit: "×",
-        value: Math.round(own / ours * 10) / 10,
-        goal: BOUNDS_FACTOR,
-        better: "higher",
-      });
-    }
-    if (Number.isFinite(pingP50)) {
-      figures.push({
-        bench: "geo",
-        metric: `Redis PING round trip p50 (redis-benchmark, the floor of its queries), ${at}`,
-        unit: "µs",
-        value: Math.round(pingP50 * 10) / 10,
-        better: "lower",
-      });
-    }
-    if (bbIds) {
-      figures.push({
-        bench: "geo",
-        metric: `by-bounds-800 p50: Redis ids only (C client) ÷ index, ${at}`,
-        unit: "×",
-        value: Math.round(bbIds[1].p50 / samePointsBounds.p50 * 10) / 10,
-        better: "higher",
-      });
-    }
-    for (
-      const [metric, ours, peer, goal] of [
-        [`durable position writes, ${at}`, ourWrites, redisWrites, 20_000],
-        [`durable position writes, one core burning, ${at}`, ourWritesBusy, redisWritesBusy, 5_000],
-      ] as [string, number, number, number][]
-    ) {
-      if (!Number.isFinite(ours)) continue;
-      figures.push({
-        bench: "geo",
-        metric,
-        unit: "writes/s",
-        value: Math.round(ours),
-        ...(Number.isFinite(peer)
-          ? { peer: `Redis GEOADD, redis-benchmark -P ${GEOADD_PIPELINE}, in memory`, peerValue: Math.round(peer) }
-          : {}),
-        goal,
-        better: "higher",
-      });
-    }
-    note.push(`writes: load ${loadQuiet} quiet, ${loadBusy} with a core burning`);
-    return {
+    return report({
       n,
-      figures,
-      rows,
-      nearestOk: !bn || samePointsNearest.p50 * BOUNDS_FACTOR <= bn[1].p50,
-      boundsOk: !bb || samePointsBounds.p50 * BOUNDS_FACTOR <= bb[1].p50,
-      nearestOwnOk: bn?.[1].ownUs === undefined ? undefined : samePointsNearest.p50 * BOUNDS_FACTOR <= bn[1].ownUs,
-      boundsOwnOk: bb?.[1].ownUs === undefined ? undefined : samePointsBounds.p50 * BOUNDS_FACTOR <= bb[1].ownUs,
-      writes: ourWrites,
-      writesBusy: ourWritesBusy,
-      writesRead: ourWritesRead,
-      note,
-    };
+      queries: QUERIES,
+      peerPoints: P,
+      indexLoadMs: load.ms,
+      redisLoadMs,
+      ourNearest,
+      ourBounds,
+      samePointsNearest,
+      samePointsBounds,
+      redisNearestStats,
+      redisBoundsStats,
+      pingP50,
+      writeConcurrency: WRITE_CONCURRENCY,
+      ourWrites,
+      ourWritesBusy,
+      ourWritesRead,
+      redisWrites,
+      redisWritesBusy,
+      loadQuiet,
+      loadBusy,
+    }, note);
   } finally {
     if (redis) {
       await redis.client.close().catch(() => {});

@@ -10,7 +10,8 @@
  */
 
 import { arg, loadAverageText, reportRowsBeside, type ResultRow } from "./kit.ts";
-import { BOX_HALF_DEG, fmtUs, makeMembers, measure, PEER_POINTS, SEED_CHUNK } from "./geo.ts";
+import { BOX_HALF_DEG, makeMembers, measure, PEER_POINTS, SEED_CHUNK } from "./geo.ts";
+import { fmtUs } from "./geoReport.ts";
 import type { Stats } from "./redis.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
 import { tuneStoreFile } from "../kv/storeFile.ts";
