@@ -132,11 +132,20 @@ export async function spawn(args: string[], env: Record<string, string>, re: Reg
  * The app (`main.ts`) on the KV file at `kvPath`, on a free port, without its job workers, on
  * React's production build (as `deno task start` runs it; `NODE_ENV` in `env` says otherwise); with
  * `LIVE_PORT` in `env`, its live listener's origin too. `denoFlags` go to `deno run` (a CPU profile:
- * `--cpu-prof --cpu-prof-dir=<dir>`, written when the app exits).
+ * `--cpu-prof --cpu-prof-dir=<dir>`, written when the app exits); `root`: the app of another checkout.
  */
-export async function startApp(kvPath: string, env: Record<string, string> = {}, denoFlags: string[] = []) {
+export async function startApp(
+  kvPath: string,
+  env: Record<string, string> = {},
+  denoFlags: string[] = [],
+  /** Another checkout of the repository to run the app of (a bench's "before"), with its own deno.json. */
+  root?: string,
+) {
+  const main = root
+    ? [`--config=${root}/deno.json`, `${root}/main.ts`]
+    : [new URL("../main.ts", import.meta.url).pathname];
   const { child, match } = await spawn(
-    ["run", "-A", ...denoFlags, new URL("../main.ts", import.meta.url).pathname],
+    ["run", "-A", ...denoFlags, ...main],
     {
       PORT: "0",
       WEB_INSTANCES: "1",
@@ -156,10 +165,10 @@ export async function startApp(kvPath: string, env: Record<string, string> = {},
   );
   const printed = match.input ?? "";
   // With LIVE_PORT the pattern matched the live port; the main port was printed before it.
-  const main = printed.match(/listening on http:\/\/localhost:(\d+)/)![1];
+  const port = printed.match(/listening on http:\/\/localhost:(\d+)/)![1];
   return {
     child,
-    origin: `http://127.0.0.1:${main}`,
+    origin: `http://127.0.0.1:${port}`,
     live: env.LIVE_PORT ? `http://127.0.0.1:${match[1]}` : "",
   };
 }
