@@ -31,11 +31,19 @@ import type { Message } from "../domain/shapes/messages.ts";
  */
 export async function isEarlyMessage(sender: string, recipient: string): Promise<boolean> {
   const id = pairId(sender, recipient);
-  if (keptCopy<true>("pastEarly", id)) return false;
+  if (knownPastEarly(sender, recipient)) return false;
   const began = readBegins();
   const early = await readEarly(sender, recipient);
   if (!early) keep("pastEarly", id, true, began);
   return early;
+}
+
+/**
+ * Does this instance know the conversation as `sender` sends in it to be past its first messages
+ * (no store read)? Then `sender` has messages in it: they are talking.
+ */
+export function knownPastEarly(sender: string, recipient: string): boolean {
+  return keptCopy<true>("pastEarly", pairId(sender, recipient)) === true;
 }
 
 /** The kept reads' id of a conversation as `sender` sends in it. */

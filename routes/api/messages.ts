@@ -52,7 +52,7 @@ import {
 } from "../../kv/ratelimit.ts";
 import { readChatNotification } from "../../kv/notifications.ts";
 import { sendingPause } from "../../kv/moderation.ts";
-import { checkFirstMessage, isEarlyMessage } from "../../kv/spam.ts";
+import { checkFirstMessage, isEarlyMessage, knownPastEarly } from "../../kv/spam.ts";
 import { MODERATION_TEXTS } from "../../domain/moderation.ts";
 import { phrase } from "../../domain/phrases.ts";
 import { answer } from "../answer.ts";
@@ -178,6 +178,9 @@ export const messages = new Hono<AppEnv>()
     // The sender's own profile is read with the others when the message carries pictures (are they
     // theirs?); a first message to a member who takes only verified senders reads it after.
     const withPictures = body.profilePicIds.length > 0;
+    // A conversation this instance knows to be past its first messages is one they are in: what
+    // decides a new conversation or a first message is not read again.
+    const going = toOther !== null && knownPastEarly(caller.profileId, toOther);
     const [sentBefore, mine, paused, them, blocked, talking, verifiedOnly, early, firstCounts, restriction, reachable] =
       await Promise.all([
         sendKey ? messageBySendKey(caller.profileId, sendKey) : null,
@@ -185,9 +188,9 @@ export const messages = new Hono<AppEnv>()
         sendingPause(caller.profileId),
         toOther && getProfile(toOther),
         toOther && isBlockedEither(caller.profileId, toOther),
-        toOther && hasConversation(caller.profileId, toOther),
-        toOther && onlyVerifiedMessages(toOther),
-        toOther && text ? isEarlyMessage(caller.profileId, toOther) : false,
+        going || (toOther && hasConversation(caller.profileId, toOther)),
+        !going && toOther && onlyVerifiedMessages(toOther),
+        !going && toOther && text ? isEarlyMessage(caller.profileId, toOther) : false,
         readCounts(),
         // A member in a time-out may not start conversations nor post in Map Chat (Bad Boy Dungeon).
         restrictionOf(caller.profileId),

@@ -83,3 +83,22 @@ Deno.test("messages with kept reads - once the other replied, a link is not held
     }
   });
 });
+
+Deno.test("messages with kept reads - a conversation deleted from the sender's side is a new one again: a member who takes only verified senders refuses it", async () => {
+  await withKeptReads(async (t) => {
+    const a = await t.member(undefined, { address: "10.4.0.1" }),
+      b = await t.member(undefined, { address: "10.4.0.2" });
+    for (const text of ["hi", "how are you", "still there?", "hello?"]) await send(t, a, b, text);
+    // b takes only verified senders from now on: a conversation already going goes on.
+    const on = await t.call("PUT", "/api/settings/verified-only", { cookie: b.cookie, json: { on: true } });
+    assert.equal(on.status, 200);
+    await send(t, a, b, "are you there?");
+    assert.equal((await t.call("DELETE", `/api/messages/with/${b.profileId}`, { cookie: a.cookie })).status, 200);
+    const refused = await t.call("POST", "/api/message", {
+      cookie: a.cookie,
+      json: { senderProfileId: a.profileId, recipientProfileId: b.profileId, bodyText: "hi again", profilePicIds: [] },
+    });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.data.error.code, "recipient_verified_only");
+  });
+});
