@@ -113,8 +113,8 @@ export function placeAround(ids: string[], home: { lat: number; lon: number }, s
 }
 
 /** A process started from a Deno command line; resolves when it printed a line matching `re`. */
-export async function spawn(args: string[], env: Record<string, string>, re: RegExp) {
-  const child = new Deno.Command(Deno.execPath(), { args, env, stdout: "piped", stderr: "inherit" }).spawn();
+export async function spawn(args: string[], env: Record<string, string>, re: RegExp, cwd?: string) {
+  const child = new Deno.Command(Deno.execPath(), { args, env, cwd, stdout: "piped", stderr: "inherit" }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let printed = "";
   while (!re.test(printed)) {
@@ -138,7 +138,7 @@ export async function startApp(
   kvPath: string,
   env: Record<string, string> = {},
   denoFlags: string[] = [],
-  /** Another checkout of the repository to run the app of (a bench's "before"), with its own deno.json. */
+  /** Another checkout of the repository to run the app of (a bench's "before"), from its folder with its deno.json. */
   root?: string,
 ) {
   const main = root
@@ -162,6 +162,8 @@ export async function startApp(
       ...env,
     },
     env.LIVE_PORT ? /live sockets on port (\d+)/ : /listening on http:\/\/localhost:(\d+)/,
+    // Another checkout runs from its own folder (its islands' build names files from there).
+    root,
   );
   const printed = match.input ?? "";
   // With LIVE_PORT the pattern matched the live port; the main port was printed before it.

@@ -293,7 +293,8 @@ async function unreadFrom(me: string, other: string): Promise<{
   const noteAt = await chatNotificationKeys(me, other);
   let note: ChatNotificationRead | undefined;
   let ids: string[] = [];
-  // Their records read a few at a time (one getMany); false once a message read before is found.
+  // Their records read a few at a time (one getMany), the notification with the first; false once
+  // a message read before is found.
   const take = async (): Promise<boolean> => {
     const asked = ids.map((id) => keys.message(id));
     const got = await kv().getMany<unknown[]>(note ? asked : [...noteAt.keys, ...asked]);
@@ -307,16 +308,24 @@ async function unreadFrom(me: string, other: string): Promise<{
     }
     return true;
   };
-  const newest = kv().list<string>({ prefix: keys.conversation(me, other) }, {
+  // The newest few first (one small list), then the rest ten at a time from where they ended.
+  const selector = { prefix: keys.conversation(me, other) };
+  const first = kv().list<string>(selector, { reverse: true, limit: READ_FIRST });
+  for await (const e of first) ids.push(e.value);
+  const listed = ids.length;
+  // Done at the first message read before, or when the conversation holds no more.
+  if (!(await take()) || listed < READ_FIRST) return { unread, note: note! };
+  const rest = kv().list<string>(selector, {
     reverse: true,
-    limit: READ_SCAN,
+    limit: READ_SCAN - READ_FIRST,
     batchSize: 10,
+    cursor: first.cursor,
   });
-  for await (const e of newest) {
+  for await (const e of rest) {
     ids.push(e.value);
-    if (ids.length === (note ? 10 : READ_FIRST) && !(await take())) return { unread, note: note! };
+    if (ids.length === 10 && !(await take())) return { unread, note: note! };
   }
-  if (ids.length || !note) await take();
+  if (ids.length) await take();
   return { unread, note: note! };
 }
 
