@@ -22,6 +22,12 @@ const newestHeld = async (t: T, to: M, from: M) =>
 
 const LINK = "Hot pics at www.example-cams.com";
 
+/** Two members, each from an address of its own in 10.n.0.0/24. */
+const pair = async (t: T, n: number) => [
+  await t.member(undefined, { address: `10.${n}.0.1` }),
+  await t.member(undefined, { address: `10.${n}.0.2` }),
+];
+
 /**
  * As the server runs: reads kept by the instance (a conversation found past its first messages is
  * one of them), forgotten through the change log.
@@ -40,8 +46,7 @@ async function withKeptReads(fn: (t: T) => Promise<void>) {
 
 Deno.test("messages with kept reads - a conversation deleted from the sender's side is in its first messages again: a link is held", async () => {
   await withKeptReads(async (t) => {
-    const a = await t.member(undefined, { address: "10.1.0.1" }),
-      b = await t.member(undefined, { address: "10.1.0.2" });
+    const [a, b] = await pair(t, 1);
     for (const text of ["hi", "how are you", "still there?"]) await send(t, a, b, text);
     // Past its first messages (three sent): a link goes through, and the instance keeps that it is past them.
     await send(t, a, b, `Look: ${LINK}`);
@@ -56,8 +61,7 @@ Deno.test("messages with kept reads - a conversation deleted from the sender's s
 
 Deno.test("messages with kept reads - a conversation with messages unsent is in its first messages again: a link is held", async () => {
   await withKeptReads(async (t) => {
-    const a = await t.member(undefined, { address: "10.2.0.1" }),
-      b = await t.member(undefined, { address: "10.2.0.2" });
+    const [a, b] = await pair(t, 2);
     const ids = [];
     for (const text of ["hi", "how are you", "still there?"]) ids.push(await send(t, a, b, text));
     await send(t, a, b, `Look: ${LINK}`);
@@ -73,8 +77,7 @@ Deno.test("messages with kept reads - a conversation with messages unsent is in 
 
 Deno.test("messages with kept reads - once the other replied, a link is not held however many messages follow", async () => {
   await withKeptReads(async (t) => {
-    const a = await t.member(undefined, { address: "10.3.0.1" }),
-      b = await t.member(undefined, { address: "10.3.0.2" });
+    const [a, b] = await pair(t, 3);
     await send(t, a, b, "hi");
     await send(t, b, a, "hello");
     for (let i = 0; i < 3; i++) {
@@ -86,8 +89,7 @@ Deno.test("messages with kept reads - once the other replied, a link is not held
 
 Deno.test("messages with kept reads - a conversation deleted from the sender's side is a new one again: a member who takes only verified senders refuses it", async () => {
   await withKeptReads(async (t) => {
-    const a = await t.member(undefined, { address: "10.4.0.1" }),
-      b = await t.member(undefined, { address: "10.4.0.2" });
+    const [a, b] = await pair(t, 4);
     for (const text of ["hi", "how are you", "still there?", "hello?"]) await send(t, a, b, text);
     // b takes only verified senders from now on: a conversation already going goes on.
     const on = await t.call("PUT", "/api/settings/verified-only", { cookie: b.cookie, json: { on: true } });
