@@ -24,6 +24,7 @@ import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 import type { Notification } from "../domain/shapes/notifications.ts";
 import { type Locale, withLocale } from "../domain/i18n.ts";
 import { profileUrl } from "../domain/format.ts";
+import { setNewest } from "../domain/newest.ts";
 
 /** As stored: a conversation's notification (`kind: "chat"`) keeps when it last pushed. */
 interface StoredNotification extends Notification {
@@ -96,10 +97,7 @@ async function chatNotificationId(sender: string): Promise<string> {
   let id = chatNotificationIds.get(sender);
   if (id === undefined) {
     id = "f" + (await sha256Hex(`chat-notification:${sender}`)).slice(0, 27);
-    if (chatNotificationIds.size >= CHAT_NOTIFICATION_IDS_MAX) {
-      chatNotificationIds.delete(chatNotificationIds.keys().next().value!);
-    }
-    chatNotificationIds.set(sender, id);
+    setNewest(chatNotificationIds, sender, id, CHAT_NOTIFICATION_IDS_MAX);
   }
   return id;
 }
