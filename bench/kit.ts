@@ -113,8 +113,8 @@ export function placeAround(ids: string[], home: { lat: number; lon: number }, s
 }
 
 /** A process started from a Deno command line; resolves when it printed a line matching `re`. */
-export async function spawn(args: string[], env: Record<string, string>, re: RegExp) {
-  const child = new Deno.Command(Deno.execPath(), { args, env, stdout: "piped", stderr: "inherit" }).spawn();
+export async function spawn(args: string[], env: Record<string, string>, re: RegExp, cwd?: string) {
+  const child = new Deno.Command(Deno.execPath(), { args, env, cwd, stdout: "piped", stderr: "inherit" }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let printed = "";
   while (!re.test(printed)) {
@@ -132,11 +132,20 @@ export async function spawn(args: string[], env: Record<string, string>, re: Reg
  * The app (`main.ts`) on the KV file at `kvPath`, on a free port, without its job workers, on
  * React's production build (as `deno task start` runs it; `NODE_ENV` in `env` says otherwise); with
  * `LIVE_PORT` in `env`, its live listener's origin too. `denoFlags` go to `deno run` (a CPU profile:
- * `--cpu-prof --cpu-prof-dir=<dir>`, written when the app exits).
+ * `--cpu-prof --cpu-prof-dir=<dir>`, written when the app exits); `root`: the app of another checkout.
  */
-export async function startApp(kvPath: string, env: Record<string, string> = {}, denoFlags: string[] = []) {
+export async function startApp(
+  kvPath: string,
+  env: Record<string, string> = {},
+  denoFlags: string[] = [],
+  /** Another checkout of the repository to run the app of (a bench's "before"), from its folder with its deno.json. */
+  root?: string,
+) {
+  const main = root
+    ? [`--config=${root}/deno.json`, `${root}/main.ts`]
+    : [new URL("../main.ts", import.meta.url).pathname];
   const { child, match } = await spawn(
-    ["run", "-A", ...denoFlags, new URL("../main.ts", import.meta.url).pathname],
+    ["run", "-A", ...denoFlags, ...main],
     {
       PORT: "0",
       WEB_INSTANCES: "1",
@@ -153,13 +162,15 @@ export async function startApp(kvPath: string, env: Record<string, string> = {},
       ...env,
     },
     env.LIVE_PORT ? /live sockets on port (\d+)/ : /listening on http:\/\/localhost:(\d+)/,
+    // Another checkout runs from its own folder (its islands' build names files from there).
+    root,
   );
   const printed = match.input ?? "";
   // With LIVE_PORT the pattern matched the live port; the main port was printed before it.
-  const main = printed.match(/listening on http:\/\/localhost:(\d+)/)![1];
+  const port = printed.match(/listening on http:\/\/localhost:(\d+)/)![1];
   return {
     child,
-    origin: `http://127.0.0.1:${main}`,
+    origin: `http://127.0.0.1:${port}`,
     live: env.LIVE_PORT ? `http://127.0.0.1:${match[1]}` : "",
   };
 }

@@ -18,9 +18,13 @@
  * With `--clients-nice N`, the clients (this process and its tabs) run at nice N: they stand for
  * members' phones elsewhere, and take only what the server and the busy processes leave.
  *
+ * With `--before DIR` (another checkout), each of `--rounds` rounds runs the soak on that
+ * checkout's server, then on this one's, with the same options: a before and after measured on
+ * the machine in the same state. Results are recorded under `--name` (and `<name>-before`).
+ *
  * Run: `deno task soak [--pairs 200] [--minutes 10] [--burn 1] [--live] [--browsers 2]
- * [--clients-nice 10] [--server-profile <dir>]`; prints a table and one JSON line; exits 1 when anything was lost or a
- * p99 is 1 s or more.
+ * [--clients-nice 10] [--server-profile <dir>] [--before DIR --rounds 2] [--name soak]`; prints a
+ * table and one JSON line a run; exits 1 when anything was lost or a p99 is 1 s or more.
  */
 
 import { chromium } from "playwright-core";
@@ -64,6 +68,8 @@ export interface SoakOptions {
    * starts, set after the server and the busy processes started (which keep 0).
    */
   clientsNice?: number;
+  /** Another checkout whose server is soaked instead of this one's (a "before"). */
+  root?: string;
 }
 
 export interface SoakResult {
@@ -136,11 +142,18 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
   const tabPairs = o.browsers ?? 0;
   const everyone = await seedMembers(`${dir}/app.kv`, (o.pairs + tabPairs) * 2, "soak");
   const members = everyone.slice(0, o.pairs * 2);
-  const app = await startApp(`${dir}/app.kv`, {
-    ...(o.live ? { LIVE_PORT: "0" } : {}),
-    // The tabs need the island bundles: the given build, else one the app makes at start.
-    ...(tabPairs ? (o.buildDir ? { BUILD_DIR: o.buildDir } : { BUILD_ON_START: "1", BUILD_DIR: `${dir}/build` }) : {}),
-  }, o.serverProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.serverProfileDir}`] : []);
+  const app = await startApp(
+    `${dir}/app.kv`,
+    {
+      ...(o.live ? { LIVE_PORT: "0" } : {}),
+      // The tabs need the island bundles: the given build, else one the app makes at start.
+      ...(tabPairs
+        ? (o.buildDir ? { BUILD_DIR: o.buildDir } : { BUILD_ON_START: "1", BUILD_DIR: `${dir}/build` })
+        : {}),
+    },
+    o.serverProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${o.serverProfileDir}`] : [],
+    o.root,
+  );
   const burner = burnCpu(o.burn);
   if (o.clientsNice) await niceThisProcess(o.clientsNice);
   const origin = app.origin;
@@ -426,22 +439,8 @@ async function inTabs(origin: string, members: Member[], until: number): Promise
   };
 }
 
-if (import.meta.main) {
-  const o: SoakOptions = {
-    pairs: Number(arg("pairs", "200")),
-    seconds: Number(arg("seconds", "0")) || Number(arg("minutes", "10")) * 60,
-    burn: Number(arg("burn", "1")),
-    live: Deno.args.includes("--live"),
-    browsers: Number(arg("browsers", "2")),
-    serverProfileDir: arg("server-profile", "") || undefined,
-    clientsNice: Number(arg("clients-nice", "0")),
-  };
-  const load = Deno.loadavg()[0];
-  console.log(
-    `soak: ${o.pairs} pairs for ${o.seconds} s, ${o.burn} busy process(es), load ${load.toFixed(2)}` +
-      (o.clientsNice ? `, clients at nice ${o.clientsNice}` : ""),
-  );
-  const r = await soak(o);
+/** Prints a run's table and its JSON line; records its rows under `name` when it ran a minute or more. */
+async function report(o: SoakOptions, r: SoakResult, load: number, name: string): Promise<boolean> {
   const ms = (x: number) => `${x.toFixed(0)} ms`;
   console.log(`| what | count | lost | p50 | p99 |`);
   console.log(`| --- | --- | --- | --- | --- |`);
@@ -539,11 +538,54 @@ if (import.meta.main) {
     const note =
       `deno task soak: ${o.pairs} pairs on sockets and ${o.browsers ?? 0} in Chromium tabs for ${o.seconds} s, ` +
       `${o.burn} busy process(es)${o.live ? ", sockets on the live listener" : ""}` +
-      (o.clientsNice ? `, clients (this process and its tabs) at nice ${o.clientsNice}` : "");
-    console.log(`recorded ${await recordResults("soak", rows, { note, load: [load, Deno.loadavg()[0]] })}`);
+      (o.clientsNice ? `, clients (this process and its tabs) at nice ${o.clientsNice}` : "") +
+      (o.root ? `; the server of the checkout before these changes (${o.root})` : "");
+    console.log(`recorded ${await recordResults(name, rows, { note, load: [load, Deno.loadavg()[0]] })}`);
   }
   const tabsOk = !r.tabs || (r.tabs.lost === 0 && r.tabs.lostReceipts === 0);
-  const ok = r.lostMessages === 0 && r.lostReceipts === 0 && r.failedCalls === 0 && r.deliveryP99 < 1000 &&
+  return r.lostMessages === 0 && r.lostReceipts === 0 && r.failedCalls === 0 && r.deliveryP99 < 1000 &&
     r.receiptP99 < 1000 && tabsOk;
-  Deno.exit(ok ? 0 : 1);
+}
+
+if (import.meta.main) {
+  const o: SoakOptions = {
+    pairs: Number(arg("pairs", "200")),
+    seconds: Number(arg("seconds", "0")) || Number(arg("minutes", "10")) * 60,
+    burn: Number(arg("burn", "1")),
+    live: Deno.args.includes("--live"),
+    browsers: Number(arg("browsers", "2")),
+    serverProfileDir: arg("server-profile", "") || undefined,
+    clientsNice: Number(arg("clients-nice", "0")),
+    root: arg("root", "") || undefined,
+  };
+  const before = arg("before", "");
+  const name = arg("name", "soak");
+  if (before) {
+    // Each run in a process of its own: a run's clients are niced, and a server started by a niced
+    // process would be niced too.
+    const ours = ["--before", "--rounds", "--name"];
+    const rest = Deno.args.filter((a, i, all) => !ours.includes(a) && !ours.includes(all[i - 1]));
+    let ok = true;
+    for (let round = 1; round <= Number(arg("rounds", "1")); round++) {
+      for (const root of [before, undefined]) {
+        console.log(`round ${round}: ${root ? `the server before (${root})` : "this checkout's server"}`);
+        const args = [
+          "run",
+          "-A",
+          new URL(import.meta.url).pathname,
+          ...rest,
+          ...(root ? ["--root", root, "--name", `${name}-before`] : ["--name", name]),
+        ];
+        ok = (await new Deno.Command(Deno.execPath(), { args }).spawn().status).success && ok;
+      }
+    }
+    Deno.exit(ok ? 0 : 1);
+  }
+  const load = Deno.loadavg()[0];
+  console.log(
+    `soak: ${o.pairs} pairs for ${o.seconds} s, ${o.burn} busy process(es), load ${load.toFixed(2)}` +
+      (o.clientsNice ? `, clients at nice ${o.clientsNice}` : "") + (o.root ? `; the server of ${o.root}` : ""),
+  );
+  const r = await soak(o);
+  Deno.exit((await report(o, r, load, name)) ? 0 : 1);
 }

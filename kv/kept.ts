@@ -47,6 +47,11 @@ export const KEPT = {
   restriction: { ttlMs: 5_000, max: 50_000 },
   /** Whether 'Keep my best picture first' is on, by profile id (kv/games/hotOrNot.ts). */
   keepBest: { ttlMs: 5_000, max: 50_000 },
+  /**
+   * That a conversation is past its first messages, by "sender>recipient" (kv/spam.ts): it stays so
+   * until a message of it is deleted, which forgets it on every instance (kv/messages.ts).
+   */
+  pastEarly: { ttlMs: 10 * 60_000, max: 50_000 },
 } as const;
 export type KeptName = keyof typeof KEPT;
 

@@ -15,6 +15,7 @@ import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
 import {
+  chatNotificationKeys,
   chatNotificationOps,
   type ChatNotificationRead,
   clearChatNotification,
@@ -28,6 +29,7 @@ import { grantPictureAccessOp } from "./pictures.ts";
 import { getProfile } from "./profiles.ts";
 import { pushReachable } from "./push.ts";
 import { getShownPosition } from "./positions/mod.ts";
+import { forgetPastEarly, forgetPastEarlyHere } from "./spam.ts";
 import { TEXTS } from "../domain/texts.ts";
 import type { Message, MessagePage, People } from "../domain/shapes/messages.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
@@ -243,7 +245,7 @@ const READ_SCAN = 200;
 export async function readConversation(me: string, other: string): Promise<number> {
   const perAtomic = maxChecksPerAtomic() - 1;
   for (let attempt = 1;; attempt++) {
-    const [unread, note] = await Promise.all([unreadFrom(me, other), readChatNotification(me, other)]);
+    const { unread, note } = await unreadFrom(me, other);
     if (unread.length === 0 && !note.entry.value) return 0;
     const t = now();
     const mark = (op: Deno.AtomicOperation, batch: Deno.KvEntry<Message>[]) => {
@@ -272,33 +274,59 @@ export async function readConversation(me: string, other: string): Promise<numbe
   }
 }
 
-/** The unread messages from `other` to `me`, newest first, up to the first one read before. */
-async function unreadFrom(me: string, other: string): Promise<Deno.KvEntry<Message>[]> {
-  const out: Deno.KvEntry<Message>[] = [];
+/**
+ * How many of a conversation's newest messages a read looks at first: in a conversation taking
+ * turns, the one unread, the reader's own answer before it and the one read before that. The rest
+ * are read ten at a time, only when these were all unread or the reader's own.
+ */
+const READ_FIRST = 3;
+
+/**
+ * The unread messages from `other` to `me`, newest first, up to the first one read before, and
+ * the conversation's notification for `me`, read in one snapshot with the first messages.
+ */
+async function unreadFrom(me: string, other: string): Promise<{
+  unread: Deno.KvEntry<Message>[];
+  note: ChatNotificationRead;
+}> {
+  const unread: Deno.KvEntry<Message>[] = [];
+  const noteAt = await chatNotificationKeys(me, other);
+  let note: ChatNotificationRead | undefined;
   let ids: string[] = [];
-  // Their records read ten at a time (one getMany); false once a message read before is found.
+  // Their records read a few at a time (one getMany), the notification with the first; false once
+  // a message read before is found.
   const take = async (): Promise<boolean> => {
-    const got = await kv().getMany<Message[]>(ids.map((id) => keys.message(id)));
+    const asked = ids.map((id) => keys.message(id));
+    const got = await kv().getMany<unknown[]>(note ? asked : [...noteAt.keys, ...asked]);
+    if (!note) note = noteAt.read(got.splice(0, noteAt.keys.length));
     ids = [];
-    for (const e of got) {
+    for (const e of got as Deno.KvEntryMaybe<Message>[]) {
       const m = e.value;
       if (!m || m.senderProfileId !== other) continue;
       if (m.tsRecipientRead) return false;
-      out.push(e as Deno.KvEntry<Message>);
+      unread.push(e as Deno.KvEntry<Message>);
     }
     return true;
   };
-  const newest = kv().list<string>({ prefix: keys.conversation(me, other) }, {
+  // The newest few first (one small list), then the rest ten at a time from where they ended.
+  const selector = { prefix: keys.conversation(me, other) };
+  const first = kv().list<string>(selector, { reverse: true, limit: READ_FIRST });
+  for await (const e of first) ids.push(e.value);
+  const listed = ids.length;
+  // Done at the first message read before, or when the conversation holds no more.
+  if (!(await take()) || listed < READ_FIRST) return { unread, note: note! };
+  const rest = kv().list<string>(selector, {
     reverse: true,
-    limit: READ_SCAN,
+    limit: READ_SCAN - READ_FIRST,
     batchSize: 10,
+    cursor: first.cursor,
   });
-  for await (const e of newest) {
+  for await (const e of rest) {
     ids.push(e.value);
-    if (ids.length === 10 && !(await take())) return out;
+    if (ids.length === 10 && !(await take())) return { unread, note: note! };
   }
   if (ids.length) await take();
-  return out;
+  return { unread, note: note! };
 }
 
 /** The newest broadcasts of a sector: page n holds 20 × (n + 1), newest first (spec §4 paging). */
@@ -463,7 +491,12 @@ export async function deleteMessage(
       op.set(entry.key, { ...m, [m.senderProfileId === me ? "tsSenderDeleted" : "tsRecipientDeleted"]: now() });
     }
     addEvent(op, told, { type: "message-deleted", id, with: other, scope });
-    if ((await op.commit()).ok) return { ok: true };
+    // With fewer messages, either side may be in its first messages again (kv/spam.ts).
+    forgetPastEarly(op, me, other);
+    if ((await op.commit()).ok) {
+      forgetPastEarlyHere(me, other);
+      return { ok: true };
+    }
   }
   throw new Error("message deletion kept conflicting");
 }
@@ -495,7 +528,11 @@ export async function deleteConversation(me: string, other: string): Promise<num
           [m.senderProfileId === me ? "tsSenderDeleted" : "tsRecipientDeleted"]: now(),
         });}
     });
-    if ((await op.commit()).ok) removed += batch.length;
+    forgetPastEarly(op, me, other);
+    if ((await op.commit()).ok) {
+      removed += batch.length;
+      forgetPastEarlyHere(me, other);
+    }
   }
   await clearChatNotification(me, other);
   const chat = await kv().get(keys.chat(me, other));

@@ -76,3 +76,34 @@ kvTest(
     assert.deepEqual(reads.map((e) => e.to[0]).sort(), sent.map((_, i) => `s${i}`).sort());
   },
 );
+
+kvTest(
+  "messages - a read marks every unread message among the reader's own answers, back to the first one read before",
+  async () => {
+    const first = await sendPrivateMessage("s", "r", "one", []);
+    assert.equal(await readConversation("r", "s"), 1);
+    const readAt = (await kv().get<{ tsRecipientRead?: number }>(keys.message(first.id))).value?.tsRecipientRead;
+    // Unread from s, with r's own answers between them (which a read of s's messages leaves alone).
+    const unread = [];
+    for (const [from, to, text] of [["s", "r", "two"], ["r", "s", "three"], ["s", "r", "four"], ["r", "s", "five"]]) {
+      const m = await sendPrivateMessage(from, to, text, []);
+      if (from === "s") unread.push(m.id);
+    }
+    for (let i = 0; i < 12; i++) unread.push((await sendPrivateMessage("s", "r", `more ${i}`, [])).id);
+    assert.equal(await unreadCount("r", "s"), 14);
+    assert.equal(await readConversation("r", "s"), 14);
+    for (const id of unread) {
+      assert.equal(
+        typeof (await kv().get<{ tsRecipientRead?: number }>(keys.message(id))).value?.tsRecipientRead,
+        "number",
+      );
+    }
+    assert.equal(
+      (await kv().get<{ tsRecipientRead?: number }>(keys.message(first.id))).value?.tsRecipientRead,
+      readAt,
+      "the message read before is left as it was",
+    );
+    assert.equal(await unreadCount("r", "s"), 0);
+    assert.equal(await readConversation("r", "s"), 0);
+  },
+);

@@ -24,6 +24,7 @@ import { NOTIFICATION_TEXTS } from "../domain/notifications.ts";
 import type { Notification } from "../domain/shapes/notifications.ts";
 import { type Locale, withLocale } from "../domain/i18n.ts";
 import { profileUrl } from "../domain/format.ts";
+import { setNewest } from "../domain/newest.ts";
 
 /** As stored: a conversation's notification (`kind: "chat"`) keeps when it last pushed. */
 interface StoredNotification extends Notification {
@@ -82,13 +83,23 @@ export function addNotification(
   return note;
 }
 
+/** Chat notification ids worked out, by sender: every message and every read needs its sender's. */
+const chatNotificationIds = new Map<string, string>();
+/** The most ids kept; past it the oldest goes. */
+const CHAT_NOTIFICATION_IDS_MAX = 50_000;
+
 /**
  * The id of the notification of `sender`'s messages (under each recipient): fixed per sender, and
  * starting with "f" so that in key order it comes before every time-ordered id (a bounded list
- * always holds the conversations).
+ * always holds the conversations). Worked out once per sender and kept (it never changes).
  */
 async function chatNotificationId(sender: string): Promise<string> {
-  return "f" + (await sha256Hex(`chat-notification:${sender}`)).slice(0, 27);
+  let id = chatNotificationIds.get(sender);
+  if (id === undefined) {
+    id = "f" + (await sha256Hex(`chat-notification:${sender}`)).slice(0, 27);
+    setNewest(chatNotificationIds, sender, id, CHAT_NOTIFICATION_IDS_MAX);
+  }
+  return id;
 }
 
 /**
@@ -110,13 +121,30 @@ export interface ChatNotificationRead {
 
 /** Reads what `chatNotificationOps` needs (one read: a message reads it beside its other reads). */
 export async function readChatNotification(recipient: string, sender: string): Promise<ChatNotificationRead> {
-  const id = await chatNotificationId(sender);
+  const at = await chatNotificationKeys(recipient, sender);
   // One snapshot: without the record, a count found is one an expired notification left.
-  const [entry, count] = await kv().getMany<[StoredNotification, Deno.KvU64]>([
-    keys.notification(recipient, id),
-    keys.notificationCount(recipient, id),
-  ]);
-  return { sender, id, entry, count };
+  return at.read(await kv().getMany(at.keys));
+}
+
+/**
+ * The two keys of the conversation's notification for `recipient` (its record, then its count),
+ * and `read`, which makes a `ChatNotificationRead` of their entries: for a caller that reads them
+ * in one snapshot with keys of its own (kv/messages.ts `readConversation`).
+ */
+export async function chatNotificationKeys(recipient: string, sender: string): Promise<{
+  keys: [Deno.KvKey, Deno.KvKey];
+  read(entries: readonly Deno.KvEntryMaybe<unknown>[]): ChatNotificationRead;
+}> {
+  const id = await chatNotificationId(sender);
+  return {
+    keys: [keys.notification(recipient, id), keys.notificationCount(recipient, id)],
+    read: ([entry, count]) => ({
+      sender,
+      id,
+      entry: entry as Deno.KvEntryMaybe<StoredNotification>,
+      count: count as Deno.KvEntryMaybe<Deno.KvU64>,
+    }),
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import { keys } from "./keys.ts";
 import { sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { pauseSending } from "./moderation.ts";
+import { forgetHere, forgetKept, keep, keptCopy, readBegins } from "./kept.ts";
 import {
   EARLY_MESSAGES,
   SAME_TEXT_PAUSE,
@@ -23,8 +24,47 @@ import {
 } from "../domain/moderation.ts";
 import type { Message } from "../domain/shapes/messages.ts";
 
-/** Is this message one of the first of its conversation: the other has not replied, and the sender sent fewer than 3? */
+/**
+ * Is this message one of the first of its conversation: the other has not replied, and the sender
+ * sent fewer than 3? A conversation found past them is kept so by the instance (no read of it at
+ * each message) until a message of it is deleted (`forgetPastEarly`).
+ */
 export async function isEarlyMessage(sender: string, recipient: string): Promise<boolean> {
+  const id = pairId(sender, recipient);
+  if (knownPastEarly(sender, recipient)) return false;
+  const began = readBegins();
+  const early = await readEarly(sender, recipient);
+  if (!early) keep("pastEarly", id, true, began);
+  return early;
+}
+
+/**
+ * Does this instance know the conversation as `sender` sends in it to be past its first messages
+ * (no store read)? Then `sender` has messages in it: they are talking.
+ */
+export function knownPastEarly(sender: string, recipient: string): boolean {
+  return keptCopy<true>("pastEarly", pairId(sender, recipient)) === true;
+}
+
+/** The kept reads' id of a conversation as `sender` sends in it. */
+const pairId = (sender: string, recipient: string) => `${sender}>${recipient}`;
+
+/**
+ * Adds to a deletion's atomic: every instance forgets that the conversation of `a` and `b` is past
+ * its first messages (either side's may be again, with fewer messages left). Call
+ * `forgetPastEarlyHere` once it committed.
+ */
+export function forgetPastEarly(op: Deno.AtomicOperation, a: string, b: string): void {
+  forgetKept(op, "pastEarly", [pairId(a, b), pairId(b, a)]);
+}
+
+/** `forgetPastEarly` on this instance at once (the deleting one, right after its commit). */
+export function forgetPastEarlyHere(a: string, b: string): void {
+  forgetHere("pastEarly", [pairId(a, b), pairId(b, a)]);
+}
+
+/** `isEarlyMessage` read from the conversation (never kept). */
+async function readEarly(sender: string, recipient: string): Promise<boolean> {
   const ids: string[] = [];
   for await (
     const e of kv().list<string>({ prefix: keys.conversation(sender, recipient) }, {

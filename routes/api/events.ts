@@ -17,6 +17,7 @@ import { parseWith, queryOf } from "../validate.ts";
 import { clientAddress, isOwnOrigin, requireCaller } from "../middleware.ts";
 import { endAllFeeds, type FeedEnd, openFeed, reserveFeed } from "../memberFeed.ts";
 import type { FeedLease } from "../../kv/feeds.ts";
+import type { MemberEvent } from "../../domain/shapes/events.ts";
 
 /** An event stream lives this long; the browser reconnects by itself (naming the last event it saw). */
 export const EVENT_STREAM_MS = 55_000;
@@ -83,7 +84,7 @@ export const events = new Hono<AppEnv>()
         wake?.();
       };
       const closeFeed = openFeed(caller, lease, after, {
-        event: (e, at) => push({ event: "member", data: JSON.stringify(e), id: at }),
+        event: (e, at) => push({ event: "member", data: eventText(e, at, "stream"), id: at }),
         reset: () => push({ event: "reset", data: "" }),
         end,
       });
@@ -176,6 +177,20 @@ async function eventSocket(c: Context<AppEnv>, caller: Caller): Promise<Response
   return response;
 }
 
+/** An event's text on a stream (its JSON) and on a socket (the whole message), by the event. */
+const eventTexts = new WeakMap<MemberEvent, { at: string; stream?: string; socket?: string }>();
+
+/**
+ * A member event as a stream or a socket sends it, encoded once for every stream and socket it
+ * goes to: the bus hands each of them the same event (the sender's and the recipient's pages, each
+ * of their tabs).
+ */
+function eventText(e: MemberEvent, at: string, on: "stream" | "socket"): string {
+  let texts = eventTexts.get(e);
+  if (texts?.at !== at) eventTexts.set(e, texts = { at });
+  return texts[on] ??= on === "stream" ? JSON.stringify(e) : JSON.stringify({ event: "member", data: e, at });
+}
+
 /** How a socket closes when its feed ends: code and reason. */
 const SOCKET_ENDS: Record<FeedEnd, [number, string]> = {
   session: [1008, "session ended"],
@@ -196,7 +211,7 @@ function memberSocket(
       eventStreams.inc();
       say({ event: "ready" });
       closeFeed = openFeed(caller, request.lease, request.after, {
-        event: (e, at) => say({ event: "member", data: e, at }),
+        event: (e, at) => socket.isOpen() && socket.send(eventText(e, at, "socket")),
         reset: () => say({ event: "reset" }),
         end: (why) => {
           if (!socket.isOpen()) return;

@@ -52,7 +52,7 @@ import {
 } from "../../kv/ratelimit.ts";
 import { readChatNotification } from "../../kv/notifications.ts";
 import { sendingPause } from "../../kv/moderation.ts";
-import { checkFirstMessage, isEarlyMessage } from "../../kv/spam.ts";
+import { checkFirstMessage, isEarlyMessage, knownPastEarly } from "../../kv/spam.ts";
 import { MODERATION_TEXTS } from "../../domain/moderation.ts";
 import { phrase } from "../../domain/phrases.ts";
 import { answer } from "../answer.ts";
@@ -175,16 +175,22 @@ export const messages = new Hono<AppEnv>()
     const limits = recipient ? privateLimits(caller) : broadcastLimits(caller);
     const readCounts = () =>
       Promise.all([readHits(limits), toOther ? readChatNotification(toOther, caller.profileId) : undefined]);
-    const [sentBefore, me, paused, them, blocked, talking, verifiedOnly, early, firstCounts, restriction, reachable] =
+    // The sender's own profile is read with the others when the message carries pictures (are they
+    // theirs?); a first message to a member who takes only verified senders reads it after.
+    const withPictures = body.profilePicIds.length > 0;
+    // A conversation this instance knows to be past its first messages is one they are in: what
+    // decides a new conversation or a first message is not read again.
+    const going = toOther !== null && knownPastEarly(caller.profileId, toOther);
+    const [sentBefore, mine, paused, them, blocked, talking, verifiedOnly, early, firstCounts, restriction, reachable] =
       await Promise.all([
         sendKey ? messageBySendKey(caller.profileId, sendKey) : null,
-        getProfile(caller.profileId),
+        withPictures ? getProfile(caller.profileId) : null,
         sendingPause(caller.profileId),
         toOther && getProfile(toOther),
         toOther && isBlockedEither(caller.profileId, toOther),
-        toOther && hasConversation(caller.profileId, toOther),
-        toOther && onlyVerifiedMessages(toOther),
-        toOther && text ? isEarlyMessage(caller.profileId, toOther) : false,
+        going || (toOther && hasConversation(caller.profileId, toOther)),
+        !going && toOther && onlyVerifiedMessages(toOther),
+        !going && toOther && text ? isEarlyMessage(caller.profileId, toOther) : false,
         readCounts(),
         // A member in a time-out may not start conversations nor post in Map Chat (Bad Boy Dungeon).
         restrictionOf(caller.profileId),
@@ -195,8 +201,9 @@ export const messages = new Hono<AppEnv>()
     if (text.length > MAX_TEXT) throw badRequest(`A message has at most ${MAX_TEXT} characters.`);
     if (!text && body.profilePicIds.length === 0) throw badRequest("Write something or choose a picture.");
     const pics = [...new Set(body.profilePicIds)];
-    const own = new Set([...me!.profilePicIds, ...me!.profilePicIdsPrivate]);
+    const own = new Set([...mine?.profilePicIds ?? [], ...mine?.profilePicIdsPrivate ?? []]);
     if (pics.some((p) => !own.has(p))) throw forbidden("You can only send your own pictures.");
+    const me = async () => mine ?? await getProfile(caller.profileId);
     if (paused) throw new ApiError(403, "sending_paused", MODERATION_TEXTS.sendingPaused);
     if (recipient) {
       // The hits this message counts: every message's, and a new conversation's.
@@ -216,13 +223,13 @@ export const messages = new Hono<AppEnv>()
       if (!them || blocked) throw notFound("No such member.");
       // "Only verified members can message me": a new conversation needs the Verified badge. The
       // page keeps the refused message in its outbox (islands/queries/outbox.ts) to send again.
-      if (!talking && !isVerified(me!) && verifiedOnly) {
+      if (!talking && verifiedOnly && !isVerified((await me())!)) {
         throw new ApiError(403, "recipient_verified_only", VERIFIED_TEXTS.recipientVerifiedOnly);
       }
       if (!talking) refuseRestricted(restriction, "first_message");
       const over = refusal(firstCounts[0]);
       if (over) throw over;
-      if (body.viewOnce && (pics.length === 0 || pics.some((p) => !me!.profilePicIdsPrivate.includes(p)))) {
+      if (body.viewOnce && (pics.length === 0 || pics.some((p) => !mine!.profilePicIdsPrivate.includes(p)))) {
         throw badRequest("View once is for private pictures.", "view_once_private_only");
       }
       // The first messages of a conversation are checked for spam; a match is held for the recipient.
@@ -249,7 +256,7 @@ export const messages = new Hono<AppEnv>()
         }
       }
     }
-    if (pics.some((p) => me!.profilePicIdsPrivate.includes(p))) {
+    if (pics.some((p) => mine!.profilePicIdsPrivate.includes(p))) {
       throw forbidden("Private pictures cannot be posted to Map Chat.");
     }
     refuseRestricted(restriction, "map_chat");
