@@ -19,7 +19,7 @@
  * function, in µs per request.
  *
  * Run: `deno run -A bench/cpu_per_request.ts [--members 10000] [--seconds 3] [--rounds 3]
- * [--connections 50] [--calls floor,like] [--before DIR] [--cpu-prof [--cpu-prof-dir DIR]] [--record]` (or through `deno task bench`).
+ * [--connections 50] [--calls floor,like] [--before DIR] [--cpu-prof [--cpu-prof-dir DIR]] [--record [--name NAME]]` (or through `deno task bench`).
  */
 
 import autocannon from "autocannon";
@@ -38,6 +38,8 @@ const PROFILE = Deno.args.includes("--cpu-prof");
  * this one's (so the page's trend reads before → after).
  */
 const BEFORE = arg("before", "");
+/** `--name NAME`: the results file's name with `--record` (`<date>-NAME.json`, and `NAME-before` for `--before`). */
+const RESULTS_NAME = arg("name", "cpu");
 /** `--cpu-prof-dir DIR`: the raw `.cpuprofile` files are kept there too (for Chrome DevTools). */
 const KEEP_PROFILES = arg("cpu-prof-dir", "");
 const VIEWERS = 500;
@@ -355,7 +357,10 @@ function rowsOf(which: "app" | "before"): ResultRow[] {
 const note =
   `bench/cpu_per_request.ts, ${MEMBERS} members, c=${CONNECTIONS}, ${ROUNDS} rounds of ${SECONDS} s (the median)`;
 const load: [number, number] = [Math.min(...loads), Math.max(...loads)];
-await reportRowsBeside("cpu", rowsOf("app"), BEFORE ? { dir: BEFORE, rows: rowsOf("before") } : null, { note, load });
+await reportRowsBeside(RESULTS_NAME, rowsOf("app"), BEFORE ? { dir: BEFORE, rows: rowsOf("before") } : null, {
+  note,
+  load,
+});
 
 if (PROFILE) {
   const out = new URL("./results/profiles/", import.meta.url).pathname;

@@ -162,8 +162,9 @@ const done = () => Promise.resolve();
 /** `compression`'s work once the answer `c.res` is made: compresses it in its place, if it should be. */
 export async function compressAnswer(c: Context): Promise<void> {
   const res = c.res;
-  const type = res.headers.get("content-type");
-  if (!type?.startsWith("application/json")) {
+  // A `jsonAnswer` is JSON by its making: its type is not read back from its headers.
+  const text = jsonTexts.get(res);
+  if (text === undefined && !res.headers.get("content-type")?.startsWith("application/json")) {
     // Not JSON: Hono's compress() looks at the answer now made (its `next` has been run).
     await streamed(c, done);
     return;
@@ -174,7 +175,6 @@ export async function compressAnswer(c: Context): Promise<void> {
   ) return;
   varyOnEncoding(res.headers);
   // An answer of known text is measured without reading it: UTF-8 takes at most 3 bytes a UTF-16 unit.
-  const text = jsonTexts.get(res);
   if (text !== undefined && text.length * 3 < COMPRESS_MIN_BYTES) return;
   const accepted = acceptedEncodings(c);
   if (!accepted.best && !accepted.zstd) return;

@@ -16,7 +16,7 @@ import { accountNotice } from "../kv/moderation.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { BadCursorError } from "../kv/paging.ts";
 import { type Brand, brandFor } from "../domain/brand.ts";
-import { negotiate, type PageLang, PSEUDO_LOCALE, setRequestLocaleSource } from "../domain/i18n.ts";
+import { negotiate, type PageLang, pageLang, PSEUDO_LOCALE, setRequestLocaleSource } from "../domain/i18n.ts";
 import { phrase } from "../domain/phrases.ts";
 import { SPECULATION_RULES_HASH } from "./speculation.ts";
 import { AFTER_PICTURES_HASH } from "./afterPictures.ts";
@@ -369,6 +369,9 @@ export async function loadCaller(c: Context<AppEnv>): Promise<PageLang> {
 
 /** Runs `fn` (the rest of the request) in `locale`: the catalogues read it wherever a text is read while serving it. */
 export function withRequestLocale<T>(locale: PageLang, fn: () => Promise<T>): Promise<T> {
+  // A request in the language the catalogues read already (English, where no other request's is
+  // kept) needs no store of its own: running it in one costs every request a context.
+  if (locale === "en" && pageLang() === "en") return fn();
   return requestLocales.run(locale, fn);
 }
 
