@@ -1,7 +1,15 @@
 /** The foundation in a real browser: register, log in by link, home, menu, 404, logout. */
 
 import assert from "node:assert/strict";
-import { type Harness, logInThroughApi, mailedLink, shot, startHarness, type ViewportName } from "./harness.ts";
+import {
+  type Harness,
+  logInThroughApi,
+  mailedLink,
+  shot,
+  startHarness,
+  type ViewportName,
+  waitHydrated,
+} from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
 
 const PUBLIC_PAGES = ["/", "/login", "/register", "/aboutus", "/tos", "/support", "/sorry", "/nope"];
@@ -163,8 +171,11 @@ Deno.test("e2e - a navigation-level load that fails with a 5xx goes to 'Ooops!';
     await logInThroughApi(context, h.origin, "sorry@example.com");
 
     // Switching Likes tabs loads the new tab's list: a 5xx there leaves nothing to show.
+    // The tabs switch in the page once it is hydrated; a click before that loads the tab's page
+    // from the server, which reads the list itself (past the failing route).
     await page.goto("/likes/profilelikedyou");
     await page.getByText(TEXTS.likedYouEmpty).waitFor();
+    await waitHydrated(page);
     await page.route("**/api/profile-likes/by-liker/**", (route) => route.fulfill({ status: 500, body: "{}" }));
     await page.getByRole("link", { name: "You Liked" }).click();
     await page.waitForURL(h.origin + "/sorry");
@@ -174,6 +185,7 @@ Deno.test("e2e - a navigation-level load that fails with a 5xx goes to 'Ooops!';
     // A 401 (the session ended elsewhere) clears what this device kept and goes to /login.
     await page.goto("/likes/profilelikedyou");
     await page.getByText(TEXTS.likedYouEmpty).waitFor();
+    await waitHydrated(page);
     await page.evaluate(() => localStorage.setItem("kept", "by this device"));
     await page.route("**/api/profile-pic-likes/**", (route) => route.fulfill({ status: 401, body: "{}" }));
     await page.getByRole("link", { name: "Their Pics" }).click();
