@@ -74,7 +74,7 @@ export const FIRST = new Set(["./tests/two_machines_test.ts"]);
  */
 export const QUIET = new Set(["./tests/e2e/budgets_test.ts"]);
 
-/** The environment variable naming the file a QUIET file waits for (tests/e2e/budgets_test.ts reads it). */
+/** The environment variable naming the file a QUIET file waits for (tests/wait.ts `othersEnded` reads it). */
 export const QUIET_FILE_ENV = "SUITE_QUIET_FILE";
 
 /**

@@ -16,6 +16,7 @@ import type { Browser, BrowserContext } from "playwright-core";
 import { type Harness, logInWithToken, startHarness, VIEWPORTS } from "./harness.ts";
 import { seedNearby } from "./tapToPhoto.ts";
 import { createLoginToken } from "../../kv/accounts.ts";
+import { othersEnded } from "../wait.ts";
 
 /**
  * JavaScript per page as served, in bytes: Brotli, which Chromium takes (gzip to a browser that
@@ -133,32 +134,6 @@ async function lcp(context: BrowserContext, path: string): Promise<{ ms: number;
   return result;
 }
 
-/**
- * In `deno task test` the LCP rounds wait until every other test process has ended: the runner
- * starts this file beside the last of them and writes the file SUITE_QUIET_FILE names once they have
- * all ended (scripts/run_tests.ts `QUIET`), so the setup and the JavaScript sizes (which no load
- * changes) run beside them and only the timed loads run alone. The load average (over a minute)
- * still counts the processes just ended: up to a minute more is waited for it to come down to
- * BUSY_LOAD_PER_CORE, so that a round is not excused as measured on a busy machine when it was not
- * (a load from elsewhere is still there after the minute: the rounds then go on, judged as before).
- * Run on its own, it measures at once. Prints what it waited.
- */
-async function othersEnded(): Promise<void> {
-  const file = Deno.env.get("SUITE_QUIET_FILE");
-  if (!file) return;
-  const sleep = () => new Promise((r) => setTimeout(r, 100));
-  const t = performance.now();
-  while (!(await Deno.stat(file).then(() => true, () => false))) await sleep();
-  const ended = performance.now(), busy = BUSY_LOAD_PER_CORE * navigator.hardwareConcurrency;
-  while (Deno.loadavg()[0] > busy && performance.now() - ended < 60_000) await sleep();
-  console.log(
-    `  LCP measured alone: ${((ended - t) / 1000).toFixed(1)} s waited for the other test processes to end, then ` +
-      `${((performance.now() - ended) / 1000).toFixed(1)} s for the load average (${
-        Deno.loadavg()[0].toFixed(2)
-      }, busy above ${busy})`,
-  );
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 Deno.test({
@@ -216,7 +191,9 @@ Deno.test({
         ["chat", `/profile/${s.profile}#chat`],
         ["map", "/search/map"],
       ];
-      await othersEnded();
+      // In the suite, the timed loads wait until every other test process has ended (tests/wait.ts).
+      const waited = await othersEnded({ busyLoad: BUSY_LOAD_PER_CORE * navigator.hardwareConcurrency });
+      if (waited) console.log(`  LCP measured alone: ${waited}`);
       const cores = navigator.hardwareConcurrency;
       const only = Deno.env.get("BUDGETS_LCP_PAGES")?.split(",");
       for (const [name, path] of LCP_RUNS > 0 ? lcpPages.filter(([n]) => !only || only.includes(n)) : []) {
