@@ -44,13 +44,14 @@ export function after<T>(ms: number, value: T): Promise<T> {
  * load average over a minute, which still counts the processes just ended, to come down to
  * `busyLoad`: a test that excuses what it measured on a busy machine then does not excuse it when
  * the machine was quiet (a load from elsewhere is still there after the wait: the test goes on as
- * it would have). Half a minute by default: the minute's average falls by a little over a third in
- * that time, from the 9 or so of a 2-core machine's last processes to the budgets' 6, about what the
- * setup that came before the timed part used to give it. Resolves to what was waited, as a line to print, or null when not in the suite
+ * it would have). Fifteen seconds by default: with this test alone on the machine the minute's
+ * average falls from 7 to below the budgets' 6 in that time, and from 9 by the end of their third
+ * round (a page over its budget is measured three times); a wait longer than that only spends the
+ * wall time of a machine that others keep busy. Resolves to what was waited, as a line to print, or null when not in the suite
  * (no `file`): the caller measures at once.
  */
 export async function othersEnded(
-  { busyLoad, file = Deno.env.get("SUITE_QUIET_FILE"), loadWaitMs = 30_000 }: {
+  { busyLoad, file = Deno.env.get("SUITE_QUIET_FILE"), loadWaitMs = 15_000 }: {
     busyLoad: number;
     file?: string;
     loadWaitMs?: number;
