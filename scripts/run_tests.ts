@@ -7,8 +7,7 @@
  * shrinking as the queue empties, so the slots end together); a slot keeps one Chromium for all its
  * browser files (tests/e2e/browserServer.ts). A process's shareable files share one isolate, the
  * others each have their own (scripts/runTests/shared.ts). Beside them every test file is type-checked once;
- * the file that changes the host's network (FIRST) runs before any browser starts, and the one that
- * judges time on a quiet machine (QUIET) measures once every other process has ended. Prints each file's results
+ * then the files that must run alone (SERIAL) run in one more process. Prints each file's results
  * as it ends, when each slot ended, the ten slowest tests, the ten costliest files by CPU (every file's kept in
  * $TMPDIR/lambda-test-cpu.json), the failed ones by name, the run's wall and CPU time and its CPU
  * by kind of process, and one total line in `deno test`'s own form (`ok | N passed | M failed
@@ -46,36 +45,26 @@ import {
   testEnded,
   type Timed,
 } from "./runTests/output.ts";
-import { prepare, startKvServer, startSharedBrowser } from "./runTests/services.ts";
+import { startKvServer, startSharedBrowser } from "./runTests/services.ts";
 import { entryModule, isEntryHeader, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
 /**
- * Files that change what every process on the machine sees, run before any browser is started:
- * the two machines' test (tests/two_machines_test.ts) adds and removes network links on the host,
- * and Chromium, told by the kernel that the network changed, fails the requests it has in flight
- * (`ERR_NETWORK_CHANGED`): a browser test beside it lost its page's scripts and never hydrated. So
- * it runs at the start, beside the type check, the islands build and the remote lane (none of
- * which starts a browser), and the local lane waits for it as it waits for the build. Its own
- * namespaces, subnet and ports are its alone.
+ * Files that must not run beside others: they judge time on a machine they expect quiet (page
+ * budgets: LCP with CPU throttling), or change what every process on the machine sees: the two
+ * machines' test (tests/two_machines_test.ts) adds and removes network links on the host, and
+ * Chromium, told by the kernel that the network changed, fails the requests it has in flight
+ * (`ERR_NETWORK_CHANGED`): a browser test beside it lost its page's scripts and never hydrated.
+ * Its own namespaces, subnet and ports are its alone. Not here: the soak's short run (tests/soak_test.ts):
+ * it takes a core on purpose and asserts that no message or receipt is lost and that the server's
+ * CPU was counted, which a busier machine does not change (its latencies are judged by
+ * `deno task soak`, run alone).
  */
-export const FIRST = new Set(["./tests/two_machines_test.ts"]);
-
-/**
- * Files that judge time on a machine they expect quiet (the page budgets: LCP with CPU throttling).
- * Such a file is started once every other file has been handed to a process (the queues empty),
- * so its setup (an app, members, pictures, a browser) and what no load changes (the JavaScript
- * sizes) run beside the last processes; it waits for QUIET_FILE_ENV's file, written when every
- * other test process has ended, before it measures. Not here: the soak's short run
- * (tests/soak_test.ts): it takes a core on purpose and asserts that no message or receipt is lost
- * and that the server's CPU was counted, which a busier machine does not change (its latencies are
- * judged by `deno task soak`, run alone).
- */
-export const QUIET = new Set(["./tests/e2e/budgets_test.ts"]);
-
-/** The environment variable naming the file a QUIET file waits for (tests/wait.ts `othersEnded` reads it). */
-export const QUIET_FILE_ENV = "SUITE_QUIET_FILE";
+export const SERIAL = new Set([
+  "./tests/e2e/budgets_test.ts",
+  "./tests/two_machines_test.ts",
+]);
 
 /**
  * The remote lane: files run once more, with the store on remote KV (TEST_KV=remote: a KV Connect
@@ -370,6 +359,37 @@ function onRemoteKv<T extends { timed: Timed[]; cpu: Map<string, number> }>(r: T
 }
 
 /**
+ * Beside the test processes: every file type-checked once (the processes skip it; a file that
+ * does not check fails the run, and the processes still running are stopped). Before them, when a
+ * browser or page test is among them, the islands built once (so no process waits on another's
+ * build). The check does not hold the processes back: on a fresh clone it is the longest step
+ * before them (about 24 s of CPU), and they need only the build. Each one's seconds are printed.
+ */
+function prepare(files: string[], noCheck: boolean): { checked: Promise<boolean>; built: Promise<void> } {
+  const timed = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const r = await f();
+    console.log(`${what}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    return r;
+  };
+  const checked = noCheck
+    ? Promise.resolve(true)
+    : timed("type check", async () =>
+      (await new Deno.Command(Deno.execPath(), { args: ["check", "--quiet", ...files], cwd: root }).spawn().status)
+        .success);
+  const built = files.some((f) => f.startsWith("./tests/e2e/") || f.startsWith("./routes/pages/"))
+    ? timed("islands build", async () => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["eval", `await (await import("${root}/tests/islands_build.ts")).sharedBuild();`],
+        cwd: root,
+      }).output();
+      if (!out.success) console.log("the shared build failed; each test process will try it again");
+    })
+    : Promise.resolve();
+  return { checked, built };
+}
+
+/**
  * SHARED_ISOLATE: `1` (default) runs a batch's shareable files in one isolate, `0` each file in its
  * own, `reverse` shares them loaded in reverse order (to see that none depends on loading first).
  */
@@ -426,10 +446,10 @@ if (import.meta.main) {
     console.log(`in isolates of their own: ${[...ownIsolate].map(([f, why]) => `${f} (${why})`).join(", ")}`);
   }
   const weight = weigher();
-  const first = files.filter((f) => FIRST.has(f)), quiet = files.filter((f) => QUIET.has(f));
+  const serial = files.filter((f) => SERIAL.has(f));
   // Two queues, longest first: the files on the local store, and the remote lane's on remote KV.
   const queues: Record<Lane, string[]> = {
-    local: longestFirst(files.filter((f) => !FIRST.has(f) && !QUIET.has(f)), (f) => weight(f, "local")),
+    local: longestFirst(files.filter((f) => !SERIAL.has(f)), (f) => weight(f, "local")),
     remote: longestFirst(files.filter((f) => f in REMOTE_LANE), (f) => weight(f, "remote")),
   };
   const remoteSlots = queues.remote.length ? REMOTE_PROCESSES : 0;
@@ -437,8 +457,7 @@ if (import.meta.main) {
   console.log(
     `${files.length} test files: ${slotCount} processes at a time (DENO_JOBS=${jobs}` +
       (remoteSlots ? ` on the local store, ${remoteSlots} on remote KV first` : "") + ")" +
-      (first.length ? `, ${first.length} first (before any browser)` : "") +
-      (quiet.length ? `, ${quiet.length} measuring once the others have ended` : ""),
+      (serial.length ? `, then ${serial.length} alone` : ""),
   );
   if (queues.remote.length) {
     console.log(`and ${queues.remote.length} of them again on remote KV (REMOTE_LANE)`);
@@ -471,11 +490,10 @@ if (import.meta.main) {
       for (;;) {
         const lane = lanes.find((l) => queues[l].length);
         if (!lane) break;
-        if (lane === "local") await Promise.all([prepared.built, firstDone]);
+        if (lane === "local") await prepared.built;
         const batch = lane === "local"
           ? takeBatch(queues.local, slotCount, (f) => weight(f, lane))
           : takeBatch(queues.remote, remoteSlots || 1, (f) => weight(f, lane), REMOTE_LEAST_BATCH_S);
-        if (!queues.local.length && !queues.remote.length) allTaken.resolve();
         batch.sort();
         if (!batch.length) continue;
         const label = `${name}.${++n}`;
@@ -502,27 +520,14 @@ if (import.meta.main) {
     }
     slotEnds.push(`${name} ${minutes((performance.now() - started) / 1000)} (${n} processes)`);
   };
-  // FIRST: at once, beside the check, the build and the remote lane; the local lane (the browsers) after it.
-  const firstDone = first.length ? withBrowser("first", first).then((r) => void runs.push(r)) : Promise.resolve();
-  // QUIET: started once every other file is in a process; it measures once QUIET_FILE_ENV's file exists.
-  const allTaken = Promise.withResolvers<void>();
-  if (!queues.local.length && !queues.remote.length) allTaken.resolve();
-  const quietFile = `${tmp}/others-ended`;
-  const quietDone = quiet.length
-    ? allTaken.promise.then(async () => {
-      await prepared.built;
-      return withBrowser("quiet", quiet, { [QUIET_FILE_ENV]: quietFile });
-    })
-    : null;
   await Promise.all([
-    firstDone,
     ...Array.from({ length: jobs }, (_, i) => slot(`p${i + 1}`, ["local", "remote"])),
     ...Array.from({ length: remoteSlots }, (_, i) => slot(`r${i + 1}`, ["remote", "local"])),
   ]);
   console.log(`slots ended: ${slotEnds.join(", ")}`);
-  if (quietDone) {
-    await Deno.writeTextFile(quietFile, "");
-    runs.push(await quietDone);
+  if (serial.length) {
+    await prepared.built;
+    runs.push(await withBrowser("alone", serial));
   }
 
   // The check ends long before the processes; a failed one has ended the run already.

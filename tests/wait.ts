@@ -35,34 +35,3 @@ export function pause(ms: number): Promise<void> {
 export function after<T>(ms: number, value: T): Promise<T> {
   return new Promise((r) => setTimeout(r, ms, value));
 }
-
-/**
- * For a test that times something on a machine it expects quiet: in `deno task test` the runner
- * starts such a file beside the last other test processes and writes the file SUITE_QUIET_FILE
- * names once they have all ended (scripts/run_tests.ts `QUIET`), so the file's setup runs beside
- * them and only its timed part alone. This waits for that file, then (at most `loadWaitMs`) for the
- * load average over a minute, which still counts the processes just ended, to come down to
- * `busyLoad`: a test that excuses what it measured on a busy machine then does not excuse it when
- * the machine was quiet (a load from elsewhere is still there after the wait: the test goes on as
- * it would have). Fifteen seconds by default: with this test alone on the machine the minute's
- * average falls from 7 to below the budgets' 6 in that time, and from 9 by the end of their third
- * round (a page over its budget is measured three times); a wait longer than that only spends the
- * wall time of a machine that others keep busy. Resolves to what was waited, as a line to print, or null when not in the suite
- * (no `file`): the caller measures at once.
- */
-export async function othersEnded(
-  { busyLoad, file = Deno.env.get("SUITE_QUIET_FILE"), loadWaitMs = 15_000 }: {
-    busyLoad: number;
-    file?: string;
-    loadWaitMs?: number;
-  },
-): Promise<string | null> {
-  if (!file) return null;
-  const t = performance.now();
-  while (!(await Deno.stat(file).then(() => true, () => false))) await pause(100);
-  const ended = performance.now();
-  while (Deno.loadavg()[0] > busyLoad && performance.now() - ended < loadWaitMs) await pause(100);
-  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  return `${s(ended - t)} waited for the other test processes to end, then ${s(performance.now() - ended)} ` +
-    `for the load average (${Deno.loadavg()[0].toFixed(2)}, busy above ${busyLoad})`;
-}

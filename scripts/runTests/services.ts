@@ -1,6 +1,5 @@
 /**
- * The processes scripts/run_tests.ts starts beside its test processes: the type check and the
- * islands build before them, and beside a slot's processes its shared Chromium
+ * The processes scripts/run_tests.ts keeps beside a slot's test processes: its shared Chromium
  * (tests/e2e/browserServer.ts) and its KV Connect test server (scripts/kvConnect.ts).
  */
 
@@ -91,35 +90,4 @@ export async function startKvServer(
   console.log(`[${label}] the KV Connect test server did not start; each file starts its own`);
   await stop();
   return null;
-}
-
-/**
- * Beside the test processes: every file type-checked once (the processes skip it; a file that
- * does not check fails the run, and the processes still running are stopped). Before them, when a
- * browser or page test is among them, the islands built once (so no process waits on another's
- * build). The check does not hold the processes back: on a fresh clone it is the longest step
- * before them (about 24 s of CPU), and they need only the build. Each one's seconds are printed.
- */
-export function prepare(files: string[], noCheck: boolean): { checked: Promise<boolean>; built: Promise<void> } {
-  const timed = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
-    const t = performance.now();
-    const r = await f();
-    console.log(`${what}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    return r;
-  };
-  const checked = noCheck
-    ? Promise.resolve(true)
-    : timed("type check", async () =>
-      (await new Deno.Command(Deno.execPath(), { args: ["check", "--quiet", ...files], cwd: root }).spawn().status)
-        .success);
-  const built = files.some((f) => f.startsWith("./tests/e2e/") || f.startsWith("./routes/pages/"))
-    ? timed("islands build", async () => {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["eval", `await (await import("${root}/tests/islands_build.ts")).sharedBuild();`],
-        cwd: root,
-      }).output();
-      if (!out.success) console.log("the shared build failed; each test process will try it again");
-    })
-    : Promise.resolve();
-  return { checked, built };
 }

@@ -16,7 +16,6 @@ import type { Browser, BrowserContext } from "playwright-core";
 import { type Harness, logInWithToken, startHarness, VIEWPORTS } from "./harness.ts";
 import { seedNearby } from "./tapToPhoto.ts";
 import { createLoginToken } from "../../kv/accounts.ts";
-import { othersEnded } from "../wait.ts";
 
 /**
  * JavaScript per page as served, in bytes: Brotli, which Chromium takes (gzip to a browser that
@@ -191,9 +190,6 @@ Deno.test({
         ["chat", `/profile/${s.profile}#chat`],
         ["map", "/search/map"],
       ];
-      // In the suite, the timed loads wait until every other test process has ended (tests/wait.ts).
-      const waited = await othersEnded({ busyLoad: BUSY_LOAD_PER_CORE * navigator.hardwareConcurrency });
-      if (waited) console.log(`  LCP measured alone: ${waited}`);
       const cores = navigator.hardwareConcurrency;
       const only = Deno.env.get("BUDGETS_LCP_PAGES")?.split(",");
       for (const [name, path] of LCP_RUNS > 0 ? lcpPages.filter(([n]) => !only || only.includes(n)) : []) {
