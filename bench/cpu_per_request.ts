@@ -387,7 +387,10 @@ if (PROFILE) {
     const profile: CpuProfile = JSON.parse(await Deno.readTextFile(`${profDir}/${file.name}`));
     const summary = summariseProfile(profile, SECONDS * 1000);
     const slug = call.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
-    if (KEEP_PROFILES) await Deno.copyFile(`${profDir}/${file.name}`, `${KEEP_PROFILES}/${slug}.cpuprofile`);
+    if (KEEP_PROFILES) {
+      await Deno.mkdir(KEEP_PROFILES, { recursive: true });
+      await Deno.copyFile(`${profDir}/${file.name}`, `${KEEP_PROFILES}/${slug}.cpuprofile`);
+    }
     const path = `${out}${date}-${slug}.md`;
     await Deno.writeTextFile(path, profileMarkdown(call, m, summary));
     console.log(`${call.name}: profile summary in ${path}`);
