@@ -71,31 +71,14 @@ export interface Measured {
 
 /** The rows, figures and goals of one member count; `note` gets the Redis variants' lines. */
 export function report(m: Measured, note: string[]): Result {
-  const {
-    n,
-    samePointsNearest,
-    samePointsBounds,
-    ourNearest,
-    ourBounds,
-    redisNearestStats,
-    redisBoundsStats,
-    pingP50,
-    ourWrites,
-    ourWritesBusy,
-    ourWritesRead,
-    redisWrites,
-    redisWritesBusy,
-    loadQuiet,
-    loadBusy,
-  } = m;
   const P = m.peerPoints;
   const best = (xs: [string, Stats][], key: "p50" | "p99") =>
     xs.length ? xs.reduce((a, b) => (b[1][key] < a[1][key] ? b : a)) : undefined;
   // The peer that answers what the index answers: ids with their distance (nearest) or their
   // point (a map's bounds). The ids-only variants, which answer less, are reported beside it.
-  const bn = redisNearestStats.find((x) => x[0].includes("WITHDIST"));
-  const bb = redisBoundsStats.find((x) => x[0].includes("WITHCOORD"));
-  const bbIds = redisBoundsStats.find((x) => x[0].includes("ids only"));
+  const bn = m.redisNearestStats.find((x) => x[0].includes("WITHDIST"));
+  const bb = m.redisBoundsStats.find((x) => x[0].includes("WITHCOORD"));
+  const bbIds = m.redisBoundsStats.find((x) => x[0].includes("ids only"));
   const faster = (redisV: number, ours: number) =>
     !Number.isFinite(redisV)
       ? "n/a"
@@ -130,7 +113,7 @@ export function report(m: Measured, note: string[]): Result {
   ];
   const rows: string[][] = [
     [
-      `N = ${n.toLocaleString("en-US")}`,
+      `N = ${m.n.toLocaleString("en-US")}`,
       "KV + in-memory index (in process)",
       "Redis 7 GEOSEARCH by redis-benchmark (C client, 1 connection), the same answer",
       "comparison",
@@ -141,47 +124,49 @@ export function report(m: Measured, note: string[]): Result {
       Number.isFinite(m.redisLoadMs) ? `${(m.redisLoadMs / 1000).toFixed(2)} s GEOADD pipelined` : "n/a",
       "(different work)",
     ],
-    ...queryRows("nearest-30", samePointsNearest, bn, redisNearestStats),
-    ownRow("nearest-30", samePointsNearest, bn),
-    ...queryRows("by-bounds-800", samePointsBounds, bb, redisBoundsStats),
-    ownRow("by-bounds-800", samePointsBounds, bb),
+    ...queryRows("nearest-30", m.samePointsNearest, bn, m.redisNearestStats),
+    ownRow("nearest-30", m.samePointsNearest, bn),
+    ...queryRows("by-bounds-800", m.samePointsBounds, bb, m.redisBoundsStats),
+    ownRow("by-bounds-800", m.samePointsBounds, bb),
     [
       "nearest-30 / by-bounds-800 p50 over all viewers",
-      `${fmtUs(ourNearest.p50)} / ${fmtUs(ourBounds.p50)}`,
+      `${fmtUs(m.ourNearest.p50)} / ${fmtUs(m.ourBounds.p50)}`,
       "",
       `${m.queries} viewers (the peer's: ${P})`,
     ],
     [
       "position writes (client body), quiet",
-      `${fmtRate(ourWrites)} (durable KV, ${m.writeConcurrency} in flight; load ${loadQuiet})`,
-      Number.isFinite(redisWrites) ? `${fmtRate(redisWrites)} (GEOADD -P ${GEOADD_PIPELINE}, in memory only)` : "n/a",
-      more(ourWrites, redisWrites),
+      `${fmtRate(m.ourWrites)} (durable KV, ${m.writeConcurrency} in flight; load ${m.loadQuiet})`,
+      Number.isFinite(m.redisWrites)
+        ? `${fmtRate(m.redisWrites)} (GEOADD -P ${GEOADD_PIPELINE}, in memory only)`
+        : "n/a",
+      more(m.ourWrites, m.redisWrites),
     ],
     [
       "position writes (client body), one core burning",
-      `${fmtRate(ourWritesBusy)} (load ${loadBusy})`,
-      Number.isFinite(redisWritesBusy) ? `${fmtRate(redisWritesBusy)} (GEOADD -P ${GEOADD_PIPELINE})` : "n/a",
-      more(ourWritesBusy, redisWritesBusy),
+      `${fmtRate(m.ourWritesBusy)} (load ${m.loadBusy})`,
+      Number.isFinite(m.redisWritesBusy) ? `${fmtRate(m.redisWritesBusy)} (GEOADD -P ${GEOADD_PIPELINE})` : "n/a",
+      more(m.ourWritesBusy, m.redisWritesBusy),
     ],
     [
       "position writes (read first), quiet",
-      `${fmtRate(ourWritesRead)} (no other point: reads the record)`,
+      `${fmtRate(m.ourWritesRead)} (no other point: reads the record)`,
       "",
-      more(ourWritesRead, redisWrites),
+      more(m.ourWritesRead, m.redisWrites),
     ],
   ];
-  for (const [name, s] of [...redisNearestStats, ...redisBoundsStats]) {
+  for (const [name, s] of [...m.redisNearestStats, ...m.redisBoundsStats]) {
     note.push(`redis-benchmark ${name}: p50 ${fmtUs(s.p50)}, p99 ${fmtUs(s.p99)} (median over ${P} points)`);
   }
   // The figures handed on (bench/kit.ts reportRows): p50 (µs) on the peer's points beside the
   // best Redis variant timed by its C client, their ratio (goal BOUNDS_FACTOR), and writes.
-  const at = `${n.toLocaleString("en-US")} members`;
+  const at = `${m.n.toLocaleString("en-US")} members`;
   const peerName = "Redis 7 GEOSEARCH, redis-benchmark (C client), the same answer";
   const figures: ResultRow[] = [];
   for (
     const [metric, ours, peer] of [
-      ["nearest-30 p50", samePointsNearest.p50, bn?.[1].p50],
-      ["by-bounds-800 p50", samePointsBounds.p50, bb?.[1].p50],
+      ["nearest-30 p50", m.samePointsNearest.p50, bn?.[1].p50],
+      ["by-bounds-800 p50", m.samePointsBounds.p50, bb?.[1].p50],
     ] as [string, number, number | undefined][]
   ) {
     figures.push({
@@ -205,10 +190,10 @@ export function report(m: Measured, note: string[]): Result {
   }
   for (
     const [metric, ours, own] of [
-      ["nearest-30 p50", samePointsNearest.p50, bn?.[1].ownUs],
-      ["by-bounds-800 p50", samePointsBounds.p50, bb?.[1].ownUs],
-      ["nearest-30 mean", samePointsNearest.mean ?? NaN, bn?.[1].ownUs],
-      ["by-bounds-800 mean", samePointsBounds.mean ?? NaN, bb?.[1].ownUs],
+      ["nearest-30 p50", m.samePointsNearest.p50, bn?.[1].ownUs],
+      ["by-bounds-800 p50", m.samePointsBounds.p50, bb?.[1].ownUs],
+      ["nearest-30 mean", m.samePointsNearest.mean ?? NaN, bn?.[1].ownUs],
+      ["by-bounds-800 mean", m.samePointsBounds.mean ?? NaN, bb?.[1].ownUs],
     ] as [string, number, number | undefined][]
   ) {
     if (own === undefined || !Number.isFinite(own) || !Number.isFinite(ours)) continue;
@@ -221,12 +206,12 @@ export function report(m: Measured, note: string[]): Result {
       better: "higher",
     });
   }
-  if (Number.isFinite(pingP50)) {
+  if (Number.isFinite(m.pingP50)) {
     figures.push({
       bench: "geo",
       metric: `Redis PING round trip p50 (redis-benchmark, the floor of its queries), ${at}`,
       unit: "µs",
-      value: Math.round(pingP50 * 10) / 10,
+      value: Math.round(m.pingP50 * 10) / 10,
       better: "lower",
     });
   }
@@ -235,14 +220,14 @@ export function report(m: Measured, note: string[]): Result {
       bench: "geo",
       metric: `by-bounds-800 p50: Redis ids only (C client) ÷ index, ${at}`,
       unit: "×",
-      value: Math.round(bbIds[1].p50 / samePointsBounds.p50 * 10) / 10,
+      value: Math.round(bbIds[1].p50 / m.samePointsBounds.p50 * 10) / 10,
       better: "higher",
     });
   }
   for (
     const [metric, ours, peer, goal] of [
-      [`durable position writes, ${at}`, ourWrites, redisWrites, 20_000],
-      [`durable position writes, one core burning, ${at}`, ourWritesBusy, redisWritesBusy, 5_000],
+      [`durable position writes, ${at}`, m.ourWrites, m.redisWrites, 20_000],
+      [`durable position writes, one core burning, ${at}`, m.ourWritesBusy, m.redisWritesBusy, 5_000],
     ] as [string, number, number, number][]
   ) {
     if (!Number.isFinite(ours)) continue;
@@ -258,18 +243,18 @@ export function report(m: Measured, note: string[]): Result {
       better: "higher",
     });
   }
-  note.push(`writes: load ${loadQuiet} quiet, ${loadBusy} with a core burning`);
+  note.push(`writes: load ${m.loadQuiet} quiet, ${m.loadBusy} with a core burning`);
   return {
-    n,
+    n: m.n,
     figures,
     rows,
-    nearestOk: !bn || samePointsNearest.p50 * BOUNDS_FACTOR <= bn[1].p50,
-    boundsOk: !bb || samePointsBounds.p50 * BOUNDS_FACTOR <= bb[1].p50,
-    nearestOwnOk: bn?.[1].ownUs === undefined ? undefined : samePointsNearest.p50 * BOUNDS_FACTOR <= bn[1].ownUs,
-    boundsOwnOk: bb?.[1].ownUs === undefined ? undefined : samePointsBounds.p50 * BOUNDS_FACTOR <= bb[1].ownUs,
-    writes: ourWrites,
-    writesBusy: ourWritesBusy,
-    writesRead: ourWritesRead,
+    nearestOk: !bn || m.samePointsNearest.p50 * BOUNDS_FACTOR <= bn[1].p50,
+    boundsOk: !bb || m.samePointsBounds.p50 * BOUNDS_FACTOR <= bb[1].p50,
+    nearestOwnOk: bn?.[1].ownUs === undefined ? undefined : m.samePointsNearest.p50 * BOUNDS_FACTOR <= bn[1].ownUs,
+    boundsOwnOk: bb?.[1].ownUs === undefined ? undefined : m.samePointsBounds.p50 * BOUNDS_FACTOR <= bb[1].ownUs,
+    writes: m.ourWrites,
+    writesBusy: m.ourWritesBusy,
+    writesRead: m.ourWritesRead,
     note,
   };
 }
