@@ -4,7 +4,7 @@ import { streamText } from "../../tests/sse.ts";
 import { eventBus } from "../../kv/events.ts";
 import { markSeen } from "../../kv/presence.ts";
 import { TYPING_SERVER_GAP_MS } from "../../domain/typing.ts";
-import { resetClock, shiftClock } from "../../kv/clock.ts";
+import { holdClock, resetClock, shiftClock } from "../../kv/clock.ts";
 import { blockIndexOps } from "../../kv/blocks.ts";
 import { kv } from "../../kv/db.ts";
 import type { MemberEvent } from "../../domain/shapes/events.ts";
@@ -49,18 +49,18 @@ Deno.test("presence - typing is told to the other member live, at most once per 
     await bus.start();
     const got: MemberEvent[] = [];
     const stop = bus.subscribe(b.profileId, (e) => got.push(e));
-    // The first telling's server time lies somewhere within the first call; the gap is counted from its end.
-    let firstCallMs = 0;
+    // The server's clock held still across the three calls, however slow the machine.
+    holdClock();
     for (let i = 0; i < 3; i++) {
-      // The server's clock held still across the three calls, however slow the machine.
-      const before = Date.now();
       assert.equal((await t.call("POST", `/api/typing/${b.profileId}`, { cookie: a.cookie })).status, 204);
-      if (i === 0) firstCallMs = Date.now() - before;
-      shiftClock(before - Date.now());
     }
     await bus.tail();
     assert.deepEqual(got, [{ type: "typing", from: a.profileId }], "one event for three tellings within the gap");
-    shiftClock(TYPING_SERVER_GAP_MS + firstCallMs);
+    shiftClock(TYPING_SERVER_GAP_MS - 1);
+    assert.equal((await t.call("POST", `/api/typing/${b.profileId}`, { cookie: a.cookie })).status, 204);
+    await bus.tail();
+    assert.equal(got.length, 1, "not told again just before the least gap has passed");
+    shiftClock(1);
     assert.equal((await t.call("POST", `/api/typing/${b.profileId}`, { cookie: a.cookie })).status, 204);
     await bus.tail();
     assert.equal(got.length, 2, "told again once the least gap has passed (a new round right after a message)");
