@@ -30,11 +30,10 @@ import type { Message } from "../domain/shapes/messages.ts";
  * each message) until a message of it is deleted (`forgetPastEarly`).
  */
 export async function isEarlyMessage(sender: string, recipient: string): Promise<boolean> {
-  const id = pairId(sender, recipient);
   if (knownPastEarly(sender, recipient)) return false;
   const began = readBegins();
   const early = await readEarly(sender, recipient);
-  if (!early) keep("pastEarly", id, true, began);
+  if (!early) keep("pastEarly", pairId(sender, recipient), true, began);
   return early;
 }
 
