@@ -226,7 +226,7 @@ async function serve(instance: number | null) {
   );
   // One process of a machine writes the index's snapshot: they would all write the same.
   startPositionSync({ snapshots: first });
-  // Sessions, accounts, blocks and withdrawals kept a few seconds in this instance; a change
+  // Sessions and accounts kept a minute in this instance, blocks and withdrawals a few seconds; a change
   // anywhere reaches it through the change log (kv/kept.ts).
   startKeptReads();
   const workers = config.workersInProcess ? startWorkers() : null;

@@ -1,5 +1,6 @@
 /**
- * Reads kept a few seconds in this instance, forgotten on every instance through the change log.
+ * Reads kept a few seconds (sessions and accounts a minute) in this instance, forgotten on every
+ * instance through the change log.
  *
  * A hot read (the caller's session, account and time-out, the members they blocked, the withdrawn members,
  * the profiles a list or a profile page shows, safety settings, whether 'Keep my best picture
@@ -29,10 +30,18 @@ const CHANNEL = "#kept";
 
 /** The reads that may be kept, each with its life and the most an instance keeps. */
 export const KEPT = {
-  /** A session by its token's hash (kv/sessions.ts). */
-  session: { ttlMs: 5_000, max: 50_000 },
-  /** An account with its granted roles, by account id (kv/roles.ts). */
-  account: { ttlMs: 5_000, max: 50_000 },
+  /**
+   * A session by its token's hash (kv/sessions.ts). Kept a minute: every call a member makes reads
+   * it, every write of it forgets it (a logout or an end revokes within `KEPT_REVOKE_MS` whatever
+   * the life), and its idle and absolute ends are checked on the copy at each call; the life only
+   * bounds a write that failed to forget.
+   */
+  session: { ttlMs: 60_000, max: 50_000 },
+  /**
+   * An account with its granted roles, by account id (kv/roles.ts). Kept a minute as the session:
+   * every write of an account or a grant forgets it, and a grant's end is checked at each call.
+   */
+  account: { ttlMs: 60_000, max: 50_000 },
   /** The members one profile blocked or was blocked by, by profile id (kv/blocks.ts). */
   blocks: { ttlMs: 5_000, max: 50_000 },
   /** Every withdrawal in force or to come, under the one id "all" (kv/blocks.ts). */

@@ -81,7 +81,7 @@ export async function createSession(
   return { token, session };
 }
 
-// --- sessions kept a few seconds in the instance
+// --- sessions kept a minute in the instance (kv/kept.ts)
 
 // An instance reuses a session it read for a few seconds (kv/kept.ts, when the server keeps reads).
 // Ending a session (logout, a new password, "end other sessions", a suspension, a deletion) adds a
