@@ -226,8 +226,8 @@ async function serve(instance: number | null) {
   );
   // One process of a machine writes the index's snapshot: they would all write the same.
   startPositionSync({ snapshots: first });
-  // Sessions and accounts kept a minute in this instance, blocks and withdrawals a few seconds; a change
-  // anywhere reaches it through the change log (kv/kept.ts).
+  // Sessions, accounts, profiles and block lists kept a minute in this instance, withdrawals a few
+  // seconds; a change anywhere reaches it through the change log (kv/kept.ts).
   startKeptReads();
   const workers = config.workersInProcess ? startWorkers() : null;
   // Under a supervisor, it said so once for every instance.

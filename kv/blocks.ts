@@ -71,7 +71,7 @@ async function withdrawnSet(): Promise<Set<string>> {
   return out;
 }
 
-/** Everyone `profileId` blocked, and everyone who blocked `profileId` (kept a few seconds by the instance). */
+/** Everyone `profileId` blocked, and everyone who blocked `profileId` (kept a minute by the instance). */
 function blocksOf(profileId: string): Promise<{ blocked: string[]; blockedBy: string[] }> {
   return keptRead("blocks", profileId, async () => {
     // Both lists read at once: one round trip to a remote store, not two.

@@ -1,6 +1,6 @@
 /**
- * Reads kept a few seconds (sessions and accounts a minute) in this instance, forgotten on every
- * instance through the change log.
+ * Reads kept a few seconds to a minute in this instance, forgotten on every instance through the
+ * change log.
  *
  * A hot read (the caller's session, account and time-out, the members they blocked, the withdrawn members,
  * the profiles a list or a profile page shows, safety settings, whether 'Keep my best picture
@@ -42,12 +42,18 @@ export const KEPT = {
    * every write of an account or a grant forgets it, and a grant's end is checked at each call.
    */
   account: { ttlMs: 60_000, max: 50_000 },
-  /** The members one profile blocked or was blocked by, by profile id (kv/blocks.ts). */
-  blocks: { ttlMs: 5_000, max: 50_000 },
+  /**
+   * The members one profile blocked or was blocked by, by profile id (kv/blocks.ts). Kept a minute:
+   * its one writer (`blockIndexOps`) forgets both members' lists in the block's own atomic.
+   */
+  blocks: { ttlMs: 60_000, max: 50_000 },
   /** Every withdrawal in force or to come, under the one id "all" (kv/blocks.ts). */
   withdrawn: { ttlMs: 5_000, max: 1 },
-  /** A profile, by id, for what members see of each other (kv/profiles.ts; never for a write). */
-  profile: { ttlMs: 5_000, max: 20_000 },
+  /**
+   * A profile, by id, for what members see of each other (kv/profiles.ts; never for a write). Kept a
+   * minute: every write of a profile or its pictures forgets it (`profileChanged`).
+   */
+  profile: { ttlMs: 60_000, max: 20_000 },
   /** A member's safety settings, by profile id (kv/safety.ts). */
   safety: { ttlMs: 5_000, max: 50_000 },
   /** Whether an account has a device to push to, by account id (kv/push.ts). */

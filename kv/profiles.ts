@@ -52,7 +52,7 @@ export async function getProfile(id: string): Promise<Profile | null> {
   return (await kv().get<Profile>(keys.profile(id))).value;
 }
 
-// --- profiles as members see them, kept a few seconds in the instance (kv/kept.ts)
+// --- profiles as members see them, kept a minute in the instance (kv/kept.ts)
 
 /** Adds to `op` (a write of profile `id`): every instance forgets its kept copy once it commits. Then call `forgetCachedProfile`. */
 export function profileChanged(op: Deno.AtomicOperation, id: string): void {
@@ -65,8 +65,8 @@ export function forgetCachedProfile(id: string): void {
 }
 
 /**
- * A profile for what another member sees of it (a profile page, a like's target), kept a few
- * seconds by the instance; null for none (never kept: a new profile shows at once). Writes read
+ * A profile for what another member sees of it (a profile page, a like's target), kept a minute
+ * by the instance; null for none (never kept: a new profile shows at once). Writes read
  * `getProfile`.
  */
 export async function viewedProfile(id: string): Promise<Profile | null> {
