@@ -310,9 +310,9 @@ const HYDRATED_WITHIN_MS = 30_000;
  *
  * The page is asked once, with `page.evaluate`, and answers when the last island marks itself (a
  * MutationObserver) and the transition has finished. `page.waitForFunction` would do the same by
- * polling every frame through Playwright's injected script: a 330 KB script sent over the
- * DevTools protocol and compiled in each new document, about a tenth of a load's renderer time.
- * A navigation while it waits (a page that sends the member on) asks the next document.
+ * polling every frame through Playwright's injected script, which is sent over the DevTools
+ * protocol and compiled in every new document (decision 0224). A navigation while it waits (a page
+ * that sends the member on) asks the next document.
  */
 export async function waitHydrated(page: Page): Promise<void> {
   const until = Date.now() + HYDRATED_WITHIN_MS;
@@ -326,7 +326,7 @@ export async function waitHydrated(page: Page): Promise<void> {
           const check = () => {
             const transition = moving();
             if (waiting().length) return;
-            if (transition) return void transition.finished.finally(check);
+            if (transition) return void transition.finished.then(check, check);
             observer.disconnect();
             clearTimeout(timer);
             done([]);
