@@ -16,9 +16,16 @@
  * Where a load's time goes inside Chromium: bench/page_load_profile.ts.
  */
 
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { arg, descendantsCpuMs, loadAverageText, pct, reportRowsBeside, type ResultRow } from "./kit.ts";
-import { registerAndLogIn, seedNeighbours, startHarness, VIEWPORTS, waitHydrated } from "../tests/e2e/harness.ts";
+import {
+  type Harness,
+  registerAndLogIn,
+  seedNeighbours,
+  startHarness,
+  VIEWPORTS,
+  waitHydrated,
+} from "../tests/e2e/harness.ts";
 import { CHROMIUM_FLAGS, chromiumPath } from "../tests/e2e/browserServer.ts";
 
 const ROUNDS = Number(arg("rounds", "3"));
@@ -43,36 +50,50 @@ const ROUND_LINE = /^round \d+ (\S+): (\d+) ms a load in an open tab, (\d+) ms i
 
 type PerSet = Record<string, { tab: number[]; context: number[] }>;
 
+type StorageState = Awaited<ReturnType<BrowserContext["storageState"]>>;
+
+/** The bench's neighbours seeded, and a member logged in: the state each of its contexts starts with. */
+export async function memberState(h: Harness, email: string): Promise<StorageState> {
+  await seedNeighbours("bench");
+  const { page, context } = await h.newPage("phone");
+  await registerAndLogIn(page, h.origin, email);
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+/** A new context on a phone, logged in with `storageState`, and its tab. */
+export async function openPhone(browser: Browser, origin: string, storageState: StorageState) {
+  const context = await browser.newContext({
+    viewport: VIEWPORTS.phone,
+    isMobile: true,
+    hasTouch: true,
+    baseURL: origin,
+    serviceWorkers: "block",
+    storageState,
+  });
+  return { context, page: await context.newPage() };
+}
+
+/** A screen loaded as the tests load it: the navigation, then its islands hydrated. */
+export async function loadScreen(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await waitHydrated(page);
+}
+
 /** Every round in this process: this checkout's app, harness and Chromium. */
 async function measureHere(perSet: PerSet, loads: number[]): Promise<void> {
   const h = await startHarness({ ownBrowser: true, limitMs: 3_600_000 });
   try {
-    await seedNeighbours("bench");
-    const { page: first, context: firstContext } = await h.newPage("phone");
-    await registerAndLogIn(first, h.origin, "bench-loads@example.com");
-    const storageState = await firstContext.storageState();
-    await firstContext.close();
+    const storageState = await memberState(h, "bench-loads@example.com");
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, extra] of Object.entries(SETS)) {
         const browser: Browser = await chromium.launch({
           executablePath: chromiumPath(),
           args: [...CHROMIUM_FLAGS, ...extra],
         });
-        const open = async () => {
-          const context = await browser.newContext({
-            viewport: VIEWPORTS.phone,
-            isMobile: true,
-            hasTouch: true,
-            baseURL: h.origin,
-            serviceWorkers: "block",
-            storageState,
-          });
-          return { context, page: await context.newPage() };
-        };
-        const load = async (page: Awaited<ReturnType<typeof open>>["page"], path: string) => {
-          await page.goto(path);
-          await waitHydrated(page);
-        };
+        const open = () => openPhone(browser, h.origin, storageState);
+        const load = loadScreen;
         // A first load outside the figures: the browser's own start is not a page load.
         const warm = await open();
         await load(warm.page, "/");

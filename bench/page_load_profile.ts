@@ -11,9 +11,9 @@
 
 import { type Browser, chromium } from "playwright-core";
 import { arg, type TraceEvent } from "./kit.ts";
-import { registerAndLogIn, seedNeighbours, startHarness, VIEWPORTS, waitHydrated } from "../tests/e2e/harness.ts";
+import { startHarness } from "../tests/e2e/harness.ts";
 import { CHROMIUM_FLAGS, chromiumPath } from "../tests/e2e/browserServer.ts";
-import { PATHS } from "./browser_loads.ts";
+import { loadScreen, memberState, openPhone, PATHS } from "./browser_loads.ts";
 
 const ROUNDS = Number(arg("rounds", "2"));
 const TRACE_OUT = arg("trace", "");
@@ -35,43 +35,38 @@ const CATEGORIES = [
   "__metadata",
 ];
 
-/** What a renderer main-thread event is, by its name. */
-function kindOf(name: string, cat: string): string {
-  if (/^(ParseHTML|ParseAuthorStyleSheet|HTMLDocumentParser|.*TokenizerChunk|.*Preload.*)/.test(name)) {
-    return "HTML and CSS parse";
-  }
-  if (/compile|Compile|v8\.parse|Parse(Script|Function|Lazy)|V8\.Compile|CacheScript|v8\.produceCache/.test(name)) {
-    return "script compile";
-  }
-  if (
-    /^(v8\.run|v8\.callFunction|FunctionCall|EvaluateScript|v8\.evaluateModule|EventDispatch|TimerFire|FireAnimationFrame|RunMicrotasks|v8\.execute|V8\.Execute|RunTask|XHRReadyStateChange|v8\.callModuleMethod)/
-      .test(name) || cat.startsWith("v8")
-  ) {
-    return "script run";
-  }
-  if (/GC|gc|Scavenge|MinorMS|MajorGC|MinorGC/.test(name)) return "garbage collection";
-  if (
-    /^(UpdateLayoutTree|RecalcStyle|ScheduleStyleRecalculation|InvalidateLayout|ParseAuthorStyleSheet|StyleEngine|Document::updateStyle)/
-      .test(name)
-  ) {
-    return "style";
-  }
-  if (/^(Layout|UpdateLayout|LayoutShift|IntersectionObserverController|ComputeIntersections)/.test(name)) {
-    return "layout";
-  }
-  if (
-    /^(Paint|PrePaint|Layerize|UpdateLayer|CompositeLayers|PaintImage|Decode|ImageDecode|Rasterize|Commit|cc::|ProxyMain|BeginMainThreadFrame|LocalFrameView::|Animation)/
-      .test(name)
-  ) {
-    return "paint and commit";
-  }
-  if (
-    /^(ResourceSendRequest|ResourceReceiveResponse|ResourceReceivedData|ResourceFinish|ResourceFetcher|ResourceLoad|Network|Loader|CommitLoad|FrameLoader|navigation|Navigation|DocumentLoader|ResourceChangePriority)/
-      .test(name)
-  ) {
-    return "loading";
-  }
-  return `other: ${name}`;
+/** What a renderer main-thread event is, by its name (its self time: what it did beside its children). */
+const KINDS: [string, RegExp][] = [
+  ["garbage collection", /GC|Scavenge|MinorMS|MarkCompact|Sweep/],
+  [
+    "script compile",
+    /[Cc]ompile|Parse(Program|Function|Lazy|Script)|PreParse|CacheScript|produce(Module)?Cache|Deserialize/,
+  ],
+  ["HTML and CSS parse", /^(ParseHTML|HTMLDocumentParser|.*Tokeniz|CSSParserImpl|ParseAuthorStyleSheet|RuleSet::)/],
+  [
+    "style",
+    /^(UpdateLayoutTree|RecalcStyle|Document::(recalc|update)Style|StyleEngine|ScheduleStyle|InvalidateLayout)/,
+  ],
+  [
+    "layout",
+    /^(Layout|UpdateLayout|LocalFrameView::(performLayout|UpdateLayout)|InlineNode|LayoutShift|.*Intersection)/,
+  ],
+  [
+    "paint and commit",
+    /^(Paint|PrePaint|Layerize|UpdateLayer|CompositeLayers|PaintImage|Decode|ImageDecode|Commit|cc::|ProxyMain|BeginMainThreadFrame|LocalFrameView::|Blink\.Paint|Animation)/,
+  ],
+  [
+    "script run",
+    /^(v8\.run|v8\.callFunction|FunctionCall|EvaluateScript|v8\.evaluateModule|EventDispatch|TimerFire|FireAnimationFrame|RunMicrotasks|v8\.execute|V8\.Execute|XHRReadyStateChange|v8\.callModuleMethod|AsyncTask|BlinkScheduler_PerformMicrotaskCheckpoint|V8\.)/,
+  ],
+  [
+    "loading (requests, navigation)",
+    /^(Resource|Network|Loader|CommitLoad|FrameLoader|[Nn]avigation|DocumentLoader|DocumentModuleScriptFetcher|ModuleScript|RenderFrameImpl|AgentSchedulingGroup|WebFrame|V8PerIsolateData)/,
+  ],
+  ["tasks and messages", /^(RunTask|ThreadControllerImpl::RunTask|Receive mojo message|SimpleWatcher|ThreadPool)/],
+];
+function kindOf(name: string): string {
+  return KINDS.find(([, re]) => re.test(name))?.[0] ?? "other";
 }
 
 interface Summary {
@@ -108,7 +103,7 @@ function summarize(events: TraceEvent[]): Summary {
         const top = stack.pop()!;
         const self = Math.max(0, top.e.tdur! - top.child);
         if (main) {
-          add(kinds, kindOf(top.e.name, top.e.cat), self);
+          add(kinds, kindOf(top.e.name), self);
           add(names, top.e.name, self);
         }
         if (stack.length) stack.at(-1)!.child += top.e.tdur!;
@@ -137,67 +132,27 @@ function print(title: string, s: Summary, loads: number) {
 
 const h = await startHarness({ ownBrowser: true, limitMs: 3_600_000 });
 try {
-  await seedNeighbours("bench");
+  const storageState = await memberState(h, "bench-profile@example.com");
   const browser: Browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS });
-  const open = async (storageState?: Awaited<ReturnType<import("playwright-core").BrowserContext["storageState"]>>) => {
-    const context = await browser.newContext({
-      viewport: VIEWPORTS.phone,
-      isMobile: true,
-      hasTouch: true,
-      baseURL: h.origin,
-      serviceWorkers: "block",
-      storageState,
-    });
-    return { context, page: await context.newPage() };
-  };
-  const first = await open();
-  await registerAndLogIn(first.page, h.origin, "bench-profile@example.com");
-  const storageState = await first.context.storageState();
-  await first.context.close();
-  const load = async (page: import("playwright-core").Page, path: string) => {
-    await page.goto(path);
-    await waitHydrated(page);
-  };
+  const open = () => openPhone(browser, h.origin, storageState);
+  const load = loadScreen;
   // Warm: the browser's own start is not a load.
-  const warm = await open(storageState);
+  const warm = await open();
   await load(warm.page, "/");
   await warm.context.close();
 
-  const metrics: Record<string, number> = {};
-  const tab = await open(storageState);
-  const cdp = await tab.context.newCDPSession(tab.page);
-  await cdp.send("Performance.enable");
-  const before = (await cdp.send("Performance.getMetrics")).metrics;
+  const tab = await open();
   await browser.startTracing(undefined, { categories: CATEGORIES });
   for (let r = 0; r < ROUNDS; r++) for (const p of PATHS) await load(tab.page, p);
   const buf = await browser.stopTracing();
-  const after = (await cdp.send("Performance.getMetrics")).metrics;
-  for (const m of after) metrics[m.name] = m.value - (before.find((b) => b.name === m.name)?.value ?? 0);
   await tab.context.close();
   const tabLoads = ROUNDS * PATHS.length;
   if (TRACE_OUT) await Deno.writeFile(TRACE_OUT, buf);
   print("open tab", summarize(JSON.parse(new TextDecoder().decode(buf)).traceEvents), tabLoads);
-  console.log("  Performance.getMetrics a load (ms; counts as counted):");
-  for (
-    const k of [
-      "TaskDuration",
-      "ScriptDuration",
-      "V8CompileDuration",
-      "RecalcStyleDuration",
-      "LayoutDuration",
-      "RecalcStyleCount",
-      "LayoutCount",
-      "Nodes",
-    ]
-  ) {
-    const v = metrics[k] / tabLoads;
-    console.log(`  ${(/Duration/.test(k) ? (v * 1000).toFixed(1) : v.toFixed(1)).padStart(7)}  ${k}`);
-  }
-
   await browser.startTracing(undefined, { categories: CATEGORIES });
   for (let r = 0; r < ROUNDS; r++) {
     for (const p of PATHS) {
-      const one = await open(storageState);
+      const one = await open();
       await load(one.page, p);
       await one.context.close();
     }
