@@ -6,9 +6,10 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { compareBytes, decodeKey, encodeKey } from "./keyCodec.ts";
+import { binaryString } from "../../tests/binaryString.ts";
 
 const part: fc.Arbitrary<Deno.KvKeyPart> = fc.oneof(
-  fc.string({ unit: "binary" }),
+  binaryString(),
   fc.uint8Array({ maxLength: 6 }),
   fc.double({ noNaN: true }),
   fc.bigInt({ min: -(1n << 80n), max: 1n << 80n }),

@@ -51,26 +51,35 @@ export function kvChanges(before: Map<string, string>, after: Map<string, string
 }
 
 /**
- * Brings a snapshot up to date after writes whose keys are known (`touched`, as `countWrites`
- * gives them): a copy of `before` with those keys read again (ten to a read), not the whole store
- * listed; the whole store listed when they are not known (null). Each key of a write counted is
- * read, so a change to one it names is never missed; a write that names no key it recorded (none
- * should) shows when a later whole snapshot is compared with this one.
+ * Brings a snapshot up to date, in place, after writes whose keys are known (`touched`, as
+ * `countWrites` gives them), and returns what changed (as `kvChanges` words it). Only those keys are
+ * read again (ten to a read): the store is not listed whole, and the snapshot is not copied. When
+ * the keys are not known (null), the whole store is listed and compared. Each key of a write
+ * counted is read, so a change to one it names is never missed. A write that names no key it
+ * recorded (none should) shows when a later whole snapshot is compared with this one.
  */
-export async function updatedSnapshot(
-  before: Map<string, string>,
-  touched: Deno.KvKey[] | null,
-): Promise<Map<string, string>> {
-  if (!touched) return await kvSnapshot();
-  const out = new Map(before);
+export async function bringUpToDate(snapshot: Map<string, string>, touched: Deno.KvKey[] | null): Promise<string[]> {
+  if (!touched) {
+    const whole = await kvSnapshot();
+    const changes = kvChanges(snapshot, whole);
+    snapshot.clear();
+    for (const [k, v] of whole) snapshot.set(k, v);
+    return changes;
+  }
+  const changes: string[] = [];
   const read = touched.filter((k) => !COUNTED_ON_REFUSAL.includes(String(k[0])));
   for (let i = 0; i < read.length; i += 10) {
     for (const e of await kv().getMany(read.slice(i, i + 10))) {
-      if (e.versionstamp === null) out.delete(keyText(e.key));
-      else out.set(keyText(e.key), e.versionstamp);
+      const k = keyText(e.key), was = snapshot.get(k);
+      if (e.versionstamp === null) {
+        if (was !== undefined) changes.push(`removed ${k}`), snapshot.delete(k);
+      } else if (was !== e.versionstamp) {
+        changes.push(`${was === undefined ? "added" : "changed"} ${k}`);
+        snapshot.set(k, e.versionstamp);
+      }
     }
   }
-  return out;
+  return changes;
 }
 
 /**
@@ -78,7 +87,7 @@ export async function updatedSnapshot(
  * suite of many calls takes a new snapshot only after a call that wrote, and records the keys they
  * wrote (`touched()`: those since it was last asked, a key that ends with its commit's versionstamp
  * as that commit wrote it; null when a write's keys are not known), so the snapshot is brought up
- * to date by reading those keys alone (`updatedSnapshot`). Only a hint: the suites still compare
+ * to date by reading those keys alone (`bringUpToDate`). Only a hint: the suites still compare
  * snapshots, and check at the end with the whole store listed that the hint missed nothing.
  */
 export function countWrites(handle: Deno.Kv): { readonly count: number; touched(): Deno.KvKey[] | null } {
