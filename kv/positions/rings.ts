@@ -247,7 +247,8 @@ function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number)
   if (n === need) {
     // The last ring read: the same bound as at a ring's end.
     const k = MAX_CELL_RINGS + 1;
-    const outR = Math.min(rowGap[REACH + k], rowGap[REACH - k]), outC = Math.min(colGap[REACH + k], colGap[REACH - k]);
+    const outR = Math.min(rowGapOf(k, r0, lat, rowLatMin), rowGapOf(-k, r0, lat, rowLatMin));
+    const outC = Math.min(colGapOf(k, cosQ, qLon, colLonMin), colGapOf(-k, cosQ, qLon, colLonMin));
     if ((outR < outC ? outR : outC) > worstM) return heapToAnswer(n, need, q.top.idOf);
   }
   return null;
