@@ -88,41 +88,13 @@ const RING_END = new Int32Array(MAX_CELL_RINGS + 1);
   }
 }
 
-/** The rings of cells' answer: a max-heap by (a, id) of arena positions, the worst at the root once full. */
+/** The rings of cells' answer so far: arena positions ascending by (a, id). */
 const hA = new Float64Array(MAX_CELL_NEED), hM = new Int32Array(MAX_CELL_NEED);
 /** The ids and arena of the search under way, for ties. */
 let tieIds: (string | undefined)[] = [], tieArenaI: Int32Array = new Int32Array(0);
 const tieId = (p: number) => tieIds[tieArenaI[p * IE + I_SLOT]]!;
-/** Whether heap entry i comes after entry j by (a, id). */
-function after(i: number, j: number): boolean {
-  const x = hA[i], y = hA[j];
-  return x > y || (x === y && tieId(hM[i]) > tieId(hM[j]));
-}
-function siftDown(i: number, n: number): void {
-  for (;;) {
-    const l = 2 * i + 1, r = l + 1;
-    let top = i;
-    if (l < n && after(l, top)) top = l;
-    if (r < n && after(r, top)) top = r;
-    if (top === i) return;
-    const x = hA[i], y = hM[i];
-    hA[i] = hA[top];
-    hM[i] = hM[top];
-    hA[top] = x;
-    hM[top] = y;
-    i = top;
-  }
-}
-/** The full heap of n members as the ascending answer (the worst to the end, one at a time). */
-function heapToAnswer(n: number, need: number, idOf: (m: number) => string): TopK {
-  for (let end = n - 1; end > 0; end--) {
-    const x = hA[0], y = hM[0];
-    hA[0] = hA[end];
-    hM[0] = hM[end];
-    hA[end] = x;
-    hM[end] = y;
-    siftDown(0, end);
-  }
+/** The answer of n members, as a TopK. */
+function answerOf(n: number, need: number, idOf: (m: number) => string): TopK {
   const a = new Array<number>(n), m = new Array<number>(n);
   for (let i = 0; i < n; i++) (a[i] = hA[i], m[i] = hM[i]);
   return new TopK(need, idOf, a, m);
@@ -165,8 +137,8 @@ function blockNear(tiles: Map<number, Int32Array>, br: number, bcu: number, tr0:
 /**
  * Rings of cells around the viewer's cell (r0, c0), in one loop over the offsets' table with no
  * call per cell or member: each ring's gaps computed as it starts, the blocks looked up once each,
- * the answer a heap of typed arrays. Its answer in (distance, id) order, or null when the rings
- * would not hold it.
+ * the answer kept in order in typed arrays (members come nearly in order, ring by ring). Its
+ * answer in (distance, id) order, or null when the rings would not hold it.
  */
 function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number): TopK | null {
   const { lat, lon, cosQ, sinQ, qLon, need, t, self, accept, region, relation } = q;
@@ -195,7 +167,7 @@ function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number)
         if (n === need) {
           const outR = Math.min(rowGap[REACH + k], rowGap[REACH - k]);
           const outC = Math.min(colGap[REACH + k], colGap[REACH - k]);
-          if ((outR < outC ? outR : outC) > worstM) return heapToAnswer(n, need, q.top.idOf);
+          if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
         } else if (n * ((MAX_CELL_RINGS + 0.5) / (ring + 0.5)) ** 2 < need) return null; // too sparse
       }
       ring = k;
@@ -229,19 +201,18 @@ function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number)
       const mLat = arena[e + LAT], mLon = arena[e + LON];
       if (!inside && !region.test(mLat, mLon, slot)) continue;
       const a = haversineA(lat, lon, cosQ, sinQ, mLat, mLon);
-      if (n === need && (a > hA[0] || (a === hA[0] && !(ids[slot]! < tieId(hM[0]))))) continue;
+      const w = n - 1;
+      if (n === need && (a > hA[w] || (a === hA[w] && !(ids[slot]! < tieId(hM[w]))))) continue;
       if (accept !== null && !accept(ids[slot]!)) continue;
-      if (n < need) {
-        hA[n] = a;
-        hM[n++] = p;
-        if (n < need) continue;
-        for (let j = (n >> 1) - 1; j >= 0; j--) siftDown(j, n);
-      } else {
-        hA[0] = a;
-        hM[0] = p;
-        siftDown(0, n);
+      // Into its place in the answer (the worst dropped when it is full).
+      let j = n < need ? n++ : w;
+      for (; j > 0 && (hA[j - 1] > a || (hA[j - 1] === a && tieId(hM[j - 1]) > ids[slot]!)); j--) {
+        hA[j] = hA[j - 1];
+        hM[j] = hM[j - 1];
       }
-      worstM = aToMeters(hA[0]);
+      hA[j] = a;
+      hM[j] = p;
+      if (n === need) worstM = aToMeters(hA[n - 1]);
     }
   }
   if (n === need) {
@@ -249,7 +220,7 @@ function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number)
     const k = MAX_CELL_RINGS + 1;
     const outR = Math.min(rowGapOf(k, r0, lat, rowLatMin), rowGapOf(-k, r0, lat, rowLatMin));
     const outC = Math.min(colGapOf(k, cosQ, qLon, colLonMin), colGapOf(-k, cosQ, qLon, colLonMin));
-    if ((outR < outC ? outR : outC) > worstM) return heapToAnswer(n, need, q.top.idOf);
+    if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
   }
   return null;
 }
