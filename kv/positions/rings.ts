@@ -54,8 +54,9 @@ const REACH = Math.max(MAX_BLOCK_RINGS + 2, MAX_CELL_RINGS + 2) * BLOCK_SIDE;
 const RING_W = 2 * MAX_BLOCK_RINGS + 1;
 
 // Per query, reused (searches run one at a time): the gaps (metres) to cell rows and columns by
-// offset from the viewer's + REACH, NaN until computed; the 3 x 3 tiles around the viewer's
-// (undefined until looked up, null: none); a ring's blocks nearest first.
+// offset from the viewer's + REACH (the rings of cells write each before they read it; the rings
+// of blocks fill them with NaN first, then compute each when first read); a ring's blocks nearest
+// first.
 const rowGap = new Float64Array(2 * REACH + 1);
 const colGap = new Float64Array(2 * REACH + 1);
 const ringBlocks = new Int32Array(8 * MAX_BLOCK_RINGS);
