@@ -2,17 +2,18 @@
  * The nearest search where members are dense: square rings around the viewer walked outwards,
  * each ring's cells read unless their lower bound is past the answer's farthest, until the answer
  * is full and nearer than anything outside the rings walked. Rings of cells where the viewer's
- * block holds at least the answer (a crowded city: the answer lies within a few cells), else rings
- * of blocks, nearest block first (a town: it lies a block or more away). No heap: a cell's lower
- * bound is the larger of its row's and its column's gap to the viewer, each computed once a query,
- * and blocks are found through the few tiles around the viewer. Where the first rings hold too few
- * members to fill the answer, it gives way to the best-first search (nearest.ts) before reading
- * further.
+ * block holds at least 1/CELL_RINGS_FROM of the answer (a city: the answer lies within a few
+ * cells), in one loop over a table of offsets (`byCellRings`); else, or where they would not fill
+ * the answer, rings of blocks, nearest block first (a town: it lies a block or more away). No
+ * heap of cells: a cell's lower bound is the larger of its row's and its column's gap to the
+ * viewer, each computed once a query, and blocks are found through the few tiles around the
+ * viewer. Where the first rings hold too few members to fill the answer, it gives way to the
+ * best-first search (nearest.ts) before reading further.
  */
 
 import { METERS_PER_DEGREE } from "../../domain/geo.ts";
-import type { TopK } from "./heaps.ts";
-import { aToMeters, LB_SAFETY, lonGapMeters } from "./geoMath.ts";
+import { TopK } from "./heaps.ts";
+import { aToMeters, haversineA, LB_SAFETY, lonGapMeters } from "./geoMath.ts";
 import {
   BLOCK_CELLS,
   BLOCK_COLS,
@@ -25,31 +26,207 @@ import {
   CELL_ROWS,
   cellCol,
   cellRow,
+  E,
+  I_SLOT,
+  IE,
+  LAT,
+  LON,
   TILE_COLS,
   TILE_MASK,
   TILE_SHIFT,
   TILE_SIDE,
+  UNTIL,
 } from "./grid.ts";
 import type { Query } from "./search.ts";
 
 /** Rings of blocks walked at most (ring k: the blocks k rows or columns from the viewer's). */
 export const MAX_BLOCK_RINGS = 6;
-/** Rings of cells walked at most (within the blocks of MAX_BLOCK_RINGS). */
-export const MAX_CELL_RINGS = 6;
+/** Rings of cells walked at most. */
+export const MAX_CELL_RINGS = 12;
+/**
+ * Rings of cells are walked when the viewer's block holds at least the answer / CELL_RINGS_FROM
+ * members (else rings of blocks), and the answer is at most MAX_CELL_NEED.
+ */
+const CELL_RINGS_FROM = 16, MAX_CELL_NEED = 256;
 /** Cell offsets from the viewer's cell that the gaps cover, either way. */
-const REACH = (MAX_BLOCK_RINGS + 2) * BLOCK_SIDE;
+const REACH = Math.max(MAX_BLOCK_RINGS + 2, MAX_CELL_RINGS + 2) * BLOCK_SIDE;
 /** Ring blocks' place, as (row offset + MAX_BLOCK_RINGS) * RING_W + column offset + MAX_BLOCK_RINGS. */
 const RING_W = 2 * MAX_BLOCK_RINGS + 1;
 
 // Per query, reused (searches run one at a time): the gaps (metres) to cell rows and columns by
-// offset from the viewer's + REACH, NaN until computed; the 3 x 3 tiles around the viewer's
-// (undefined until looked up, null: none); a ring's blocks nearest first.
+// offset from the viewer's + REACH (the rings of cells write each before they read it; the rings
+// of blocks fill them with NaN first, then compute each when first read); a ring's blocks nearest
+// first.
 const rowGap = new Float64Array(2 * REACH + 1);
 const colGap = new Float64Array(2 * REACH + 1);
-const tileNear: (Int32Array | null | undefined)[] = new Array(9);
 const ringBlocks = new Int32Array(8 * MAX_BLOCK_RINGS);
 const ringAt = new Int32Array(8 * MAX_BLOCK_RINGS);
 const ringLb = new Float64Array(8 * MAX_BLOCK_RINGS);
+
+/** The blocks near the viewer's cell that its rings of cells reach (-2: not looked up yet). */
+const NEAR_SIDE = ((2 * MAX_CELL_RINGS + BLOCK_SIDE - 1) >> BLOCK_SHIFT) + 1;
+const nearBlocks = new Int32Array(NEAR_SIDE * NEAR_SIDE);
+
+/**
+ * The cells of rings 0..MAX_CELL_RINGS as offsets (row, column) from the viewer's, ring by ring,
+ * each ring from its middle to its corners (nearest first, about); ring k ends at RING_END[k].
+ */
+const RING_CELLS = (2 * MAX_CELL_RINGS + 1) ** 2;
+const RING_DR = new Int8Array(RING_CELLS), RING_DC = new Int8Array(RING_CELLS);
+const RING_END = new Int32Array(MAX_CELL_RINGS + 1);
+{
+  let i = 0;
+  const at = (dr: number, dc: number) => (RING_DR[i] = dr, RING_DC[i++] = dc);
+  at(0, 0);
+  RING_END[0] = i;
+  for (let k = 1; k <= MAX_CELL_RINGS; k++) {
+    at(-k, 0), at(k, 0), at(0, -k), at(0, k);
+    for (let d = 1; d < k; d++) {
+      at(-k, -d), at(-k, d), at(k, -d), at(k, d);
+      at(-d, -k), at(d, -k), at(-d, k), at(d, k);
+    }
+    at(-k, -k), at(-k, k), at(k, -k), at(k, k);
+    RING_END[k] = i;
+  }
+}
+
+/** The rings of cells' answer so far: arena positions ascending by (a, id). */
+const hA = new Float64Array(MAX_CELL_NEED), hM = new Int32Array(MAX_CELL_NEED);
+/** The ids and arena of the search under way, for ties. */
+let tieIds: (string | undefined)[] = [], tieArenaI: Int32Array = new Int32Array(0);
+const tieId = (p: number) => tieIds[tieArenaI[p * IE + I_SLOT]]!;
+/** The answer of n members, as a TopK. */
+function answerOf(n: number, need: number, idOf: (m: number) => string): TopK {
+  const a = new Array<number>(n), m = new Array<number>(n);
+  for (let i = 0; i < n; i++) (a[i] = hA[i], m[i] = hM[i]);
+  return new TopK(need, idOf, a, m);
+}
+
+/**
+ * The gap (metres, shrunk by LB_SAFETY) from the viewer at `lat` in cell row r0 (whose south edge
+ * is `rowLatMin`) to the cell row `d` rows away: Infinity past a pole.
+ */
+function rowGapOf(d: number, r0: number, lat: number, rowLatMin: number): number {
+  const r = r0 + d;
+  if (r < 0 || r >= CELL_ROWS) return Infinity;
+  return (d > 0 ? rowLatMin + d * CELL_DEG - lat : lat - (rowLatMin + (d + 1) * CELL_DEG)) * METERS_PER_DEGREE *
+    LB_SAFETY;
+}
+/** The gap (metres, shrunk by LB_SAFETY) from the viewer at `qLon` to the cell column `d` columns away. */
+function colGapOf(d: number, cosQ: number, qLon: number, colLonMin: number): number {
+  return lonGapMeters(cosQ, d > 0 ? colLonMin + d * CELL_DEG - qLon : qLon - (colLonMin + (d + 1) * CELL_DEG)) *
+    LB_SAFETY;
+}
+
+/** The tiles near the viewer's (3 x 3 around it; undefined until looked up, null: none). */
+const tileNear: (Int32Array | null | undefined)[] = new Array(9);
+/**
+ * The block at block row `br` and (unwrapped) column `bcu`, or -1, through the tiles around the
+ * viewer's tile (tr0, tc0), each looked up once a query.
+ */
+function blockNear(tiles: Map<number, Int32Array>, br: number, bcu: number, tr0: number, tc0: number): number {
+  if (br < 0 || br >= BLOCK_ROWS) return -1;
+  const near = ((br >> TILE_SHIFT) - tr0 + 1) * 3 + (bcu >> TILE_SHIFT) - tc0 + 1;
+  let tile = tileNear[near];
+  if (tile === undefined) {
+    const bc = bcu < 0 ? bcu + BLOCK_COLS : bcu >= BLOCK_COLS ? bcu - BLOCK_COLS : bcu;
+    tile = tiles.get((br >> TILE_SHIFT) * TILE_COLS + (bc >> TILE_SHIFT)) ?? null;
+    tileNear[near] = tile;
+  }
+  return tile === null ? -1 : tile[(br & TILE_MASK) * TILE_SIDE + (bcu & TILE_MASK)];
+}
+
+/**
+ * Rings of cells around the viewer's cell (r0, c0), in one loop over the offsets' table with no
+ * call per cell or member: each ring's gaps computed as it starts, the blocks looked up once each,
+ * the answer kept in order in typed arrays (members come nearly in order, ring by ring). Its
+ * answer in (distance, id) order, or null when the rings would not hold it.
+ */
+function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number): TopK | null {
+  const { lat, lon, cosQ, sinQ, qLon, need, t, self, accept, region, relation } = q;
+  const { arena, arenaI, cStart, cCount, bCells, ids, tiles } = q.view;
+  const rowLatMin = -90 + r0 * CELL_DEG, colLonMin = -180 + c0 * CELL_DEG;
+  const allInside = relation(
+    -90 + (r0 - MAX_CELL_RINGS) * CELL_DEG,
+    -180 + (c0 - MAX_CELL_RINGS) * CELL_DEG,
+    (2 * MAX_CELL_RINGS + 1) * CELL_DEG,
+  ) === 2;
+  const nbr0 = (r0 - MAX_CELL_RINGS) >> BLOCK_SHIFT, nbc0 = (c0 - MAX_CELL_RINGS) >> BLOCK_SHIFT;
+  nearBlocks.fill(-2);
+  tieIds = ids;
+  tieArenaI = arenaI;
+  rowGap[REACH] = colGap[REACH] = 0;
+  let n = 0, worstM = Infinity, ring = 0;
+  for (let i = 0; i < RING_CELLS; i++) {
+    if (i === RING_END[ring]) {
+      // Ring `ring` is read: the gaps one ring further bound everything outside it.
+      const k = ring + 1;
+      rowGap[REACH + k] = rowGapOf(k, r0, lat, rowLatMin);
+      rowGap[REACH - k] = rowGapOf(-k, r0, lat, rowLatMin);
+      colGap[REACH + k] = colGapOf(k, cosQ, qLon, colLonMin);
+      colGap[REACH - k] = colGapOf(-k, cosQ, qLon, colLonMin);
+      if (ring > 0) {
+        if (n === need) {
+          const outR = Math.min(rowGap[REACH + k], rowGap[REACH - k]);
+          const outC = Math.min(colGap[REACH + k], colGap[REACH - k]);
+          if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
+        } else if (n * ((MAX_CELL_RINGS + 0.5) / (ring + 0.5)) ** 2 < need) return null; // too sparse
+      }
+      ring = k;
+    }
+    const dr = RING_DR[i], dc = RING_DC[i];
+    if (n === need) {
+      const rg = rowGap[REACH + dr], cg = colGap[REACH + dc];
+      if ((rg > cg ? rg : cg) > worstM) continue;
+    }
+    const r = r0 + dr, cu = c0 + dc;
+    const nb = ((r >> BLOCK_SHIFT) - nbr0) * NEAR_SIDE + (cu >> BLOCK_SHIFT) - nbc0;
+    let b = nearBlocks[nb];
+    if (b === -2) b = nearBlocks[nb] = blockNear(tiles, r >> BLOCK_SHIFT, cu >> BLOCK_SHIFT, tr0, tc0);
+    if (b < 0) continue;
+    const c = bCells[b * BLOCK_CELLS + (r & BLOCK_MASK) * BLOCK_SIDE + (cu & BLOCK_MASK)];
+    if (c < 0) continue;
+    let inside = true;
+    if (!allInside) {
+      let rel = relation(-90 + (r >> BLOCK_SHIFT) * BLOCK_DEG, -180 + (cu >> BLOCK_SHIFT) * BLOCK_DEG, BLOCK_DEG);
+      if (rel === 1) rel = relation(rowLatMin + dr * CELL_DEG, colLonMin + dc * CELL_DEG, CELL_DEG);
+      if (rel === 0) continue;
+      inside = rel === 2;
+    }
+    // The cell's members, read as scanCell (search.ts) reads them, written out here: a call per
+    // member (scanCell's closure, or one function both would share) measured slower in both searches.
+    const end = cStart[c] + cCount[c];
+    for (let p = cStart[c]; p < end; p++) {
+      const e = p * E;
+      if (arena[e + UNTIL] <= t) continue;
+      const slot = arenaI[p * IE + I_SLOT];
+      if (slot === self) continue;
+      const mLat = arena[e + LAT], mLon = arena[e + LON];
+      if (!inside && !region.test(mLat, mLon, slot)) continue;
+      const a = haversineA(lat, lon, cosQ, sinQ, mLat, mLon);
+      const w = n - 1;
+      if (n === need && (a > hA[w] || (a === hA[w] && !(ids[slot]! < tieId(hM[w]))))) continue;
+      if (accept !== null && !accept(ids[slot]!)) continue;
+      // Into its place in the answer (the worst dropped when it is full).
+      let j = n < need ? n++ : w;
+      for (; j > 0 && (hA[j - 1] > a || (hA[j - 1] === a && tieId(hM[j - 1]) > ids[slot]!)); j--) {
+        hA[j] = hA[j - 1];
+        hM[j] = hM[j - 1];
+      }
+      hA[j] = a;
+      hM[j] = p;
+      if (n === need) worstM = aToMeters(hA[n - 1]);
+    }
+  }
+  if (n === need) {
+    // The last ring read: the same bound as at a ring's end.
+    const k = MAX_CELL_RINGS + 1;
+    const outR = Math.min(rowGapOf(k, r0, lat, rowLatMin), rowGapOf(-k, r0, lat, rowLatMin));
+    const outC = Math.min(colGapOf(k, cosQ, qLon, colLonMin), colGapOf(-k, cosQ, qLon, colLonMin));
+    if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
+  }
+  return null;
+}
 
 /**
  * The answer of query `q` in (distance, id) order, or null (the answer left empty) when the rings
@@ -62,47 +239,30 @@ export function nearestByRings(q: Query): TopK | null {
   if (relation(-90 + r0 * CELL_DEG, -180 + c0 * CELL_DEG, CELL_DEG) === 0) return null;
   const br0 = r0 >> BLOCK_SHIFT, bc0 = c0 >> BLOCK_SHIFT;
   const tr0 = br0 >> TILE_SHIFT, tc0 = bc0 >> TILE_SHIFT;
+  tileNear.fill(undefined);
+  const b0 = blockNear(tiles, br0, bc0, tr0, tc0);
+  if (b0 >= 0 && bCount[b0] * CELL_RINGS_FROM >= need && need <= MAX_CELL_NEED) {
+    const found = byCellRings(q, r0, c0, tr0, tc0);
+    if (found !== null) return found;
+  }
+
   const rowLatMin = -90 + r0 * CELL_DEG, colLonMin = -180 + c0 * CELL_DEG;
   rowGap.fill(NaN);
   colGap.fill(NaN);
   rowGap[REACH] = colGap[REACH] = 0;
-  tileNear.fill(undefined);
-
-  /** The gap to the cell row `d` rows from the viewer's (Infinity past a pole), shrunk by LB_SAFETY. */
+  /** The gap to the cell row `d` rows from the viewer's (computed once a query). */
   const rowGapAt = (d: number): number => {
     let g = rowGap[REACH + d];
-    if (g !== g) {
-      const r = r0 + d;
-      g = r < 0 || r >= CELL_ROWS
-        ? Infinity
-        : (d > 0 ? rowLatMin + d * CELL_DEG - lat : lat - (rowLatMin + (d + 1) * CELL_DEG)) * METERS_PER_DEGREE *
-          LB_SAFETY;
-      rowGap[REACH + d] = g;
-    }
+    if (g !== g) rowGap[REACH + d] = g = rowGapOf(d, r0, lat, rowLatMin);
     return g;
   };
-  /** The gap to the cell column `d` columns from the viewer's, shrunk by LB_SAFETY. */
+  /** The gap to the cell column `d` columns from the viewer's (computed once a query). */
   const colGapAt = (d: number): number => {
     let g = colGap[REACH + d];
-    if (g !== g) {
-      g = lonGapMeters(cosQ, d > 0 ? colLonMin + d * CELL_DEG - qLon : qLon - (colLonMin + (d + 1) * CELL_DEG)) *
-        LB_SAFETY;
-      colGap[REACH + d] = g;
-    }
+    if (g !== g) colGap[REACH + d] = g = colGapOf(d, cosQ, qLon, colLonMin);
     return g;
   };
-  /** The block at block row `br` and (unwrapped) column `bcu`, or -1, through the tiles near the viewer's. */
-  const blockAt = (br: number, bcu: number): number => {
-    if (br < 0 || br >= BLOCK_ROWS) return -1;
-    const near = ((br >> TILE_SHIFT) - tr0 + 1) * 3 + (bcu >> TILE_SHIFT) - tc0 + 1;
-    let tile = tileNear[near];
-    if (tile === undefined) {
-      const bc = bcu < 0 ? bcu + BLOCK_COLS : bcu >= BLOCK_COLS ? bcu - BLOCK_COLS : bcu;
-      tile = tiles.get((br >> TILE_SHIFT) * TILE_COLS + (bc >> TILE_SHIFT)) ?? null;
-      tileNear[near] = tile;
-    }
-    return tile === null ? -1 : tile[(br & TILE_MASK) * TILE_SIDE + (bcu & TILE_MASK)];
-  };
+  const blockAt = (br: number, bcu: number): number => blockNear(tiles, br, bcu, tr0, tc0);
   // Every block walked lies inside the region when the square of its rings 0..MAX_BLOCK_RINGS does.
   const allInside = relation(
     -90 + (br0 - MAX_BLOCK_RINGS) * BLOCK_DEG,
@@ -137,42 +297,6 @@ export function nearestByRings(q: Query): TopK | null {
   };
   /** Whether rings 0..k, holding the answer so far, would not fill it by the last ring at this density. */
   const tooSparse = (k: number, last: number) => top.a.length * ((last + 0.5) / (k + 0.5)) ** 2 < need;
-
-  const b0 = blockAt(br0, bc0);
-  if (b0 >= 0 && bCount[b0] >= need) {
-    // Rings of cells, each from its middle to its corners (nearest first, about).
-    const visit = (dr: number, dc: number) => {
-      const rg = rowGapAt(dr), cg = colGapAt(dc);
-      if (top.full && (rg > cg ? rg : cg) > worst()) return;
-      const r = r0 + dr, cu = c0 + dc;
-      const b = blockAt(r >> BLOCK_SHIFT, cu >> BLOCK_SHIFT);
-      if (b < 0) return;
-      const c = bCells[b * BLOCK_CELLS + (r & BLOCK_MASK) * BLOCK_SIDE + (cu & BLOCK_MASK)];
-      if (c >= 0) {
-        readCell(
-          c,
-          dr,
-          dc,
-          allInside
-            ? 2
-            : relation(-90 + (r >> BLOCK_SHIFT) * BLOCK_DEG, -180 + (cu >> BLOCK_SHIFT) * BLOCK_DEG, BLOCK_DEG),
-        );
-      }
-    };
-    visit(0, 0);
-    for (let k = 1; k <= MAX_CELL_RINGS; k++) {
-      visit(-k, 0), visit(k, 0), visit(0, -k), visit(0, k);
-      for (let d = 1; d < k; d++) {
-        visit(-k, -d), visit(-k, d), visit(k, -d), visit(k, d);
-        visit(-d, -k), visit(d, -k), visit(-d, k), visit(d, k);
-      }
-      visit(-k, -k), visit(-k, k), visit(k, -k), visit(k, k);
-      if (top.full ? outside(k, 1) > worst() : false) return top.sortInPlace();
-      if (!top.full && tooSparse(k, MAX_CELL_RINGS)) break;
-    }
-    top.clear();
-    return null;
-  }
 
   // Rings of blocks, each ring's blocks nearest first, each block's cells in order.
   const readBlock = (b: number, dbr: number, dbc: number) => {

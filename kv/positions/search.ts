@@ -46,6 +46,11 @@ export interface Query {
   region: Region;
   need: number;
   cosQ: number;
+  sinQ: number;
+  /** The time members' expiry is compared with, the viewer's slot (-1: none), the caller's filter. */
+  t: number;
+  self: number;
+  accept: ((profileId: string) => boolean) | null;
   /** The viewer's longitude in [-180, 180). */
   qLon: number;
   /** The answer so far. */
@@ -132,6 +137,10 @@ export function startQuery(
     region,
     need,
     cosQ,
+    sinQ,
+    t,
+    self,
+    accept,
     qLon,
     top,
     brMin,
