@@ -54,6 +54,15 @@ async function keeping() {
   };
 }
 
+/** A check of one writer: reads (so a copy is kept), writes, and asserts what the next read sees. */
+function showsAtNextRead<T>(read: () => Promise<T>) {
+  return async (what: string, write: () => Promise<unknown>, seen: (value: T) => boolean) => {
+    await read();
+    await write();
+    assert.ok(seen(await read()), `${what}: not seen by the next read`);
+  };
+}
+
 Deno.test("kept reads - the copies are kept: a write that forgets nothing is not seen by the next read", async () => {
   const k = await keeping();
   try {
@@ -73,12 +82,7 @@ Deno.test("kept reads - every write of an account or a grant shows at the next r
   const k = await keeping();
   try {
     const read = async () => (await accountWithGrants(k.id))!;
-    /** Reads (so a copy is kept), writes, and checks the next read. */
-    const shows = async (what: string, write: () => Promise<unknown>, seen: (a: Account) => boolean) => {
-      await read();
-      await write();
-      assert.ok(seen(await read()), `${what}: not seen by the next read`);
-    };
+    const shows = showsAtNextRead(read);
     await shows("language", () => setLanguage(k.id, "fr"), (a) => a.language === "fr");
     await shows(
       "quiet hours",
@@ -143,11 +147,7 @@ Deno.test("kept reads - every write of a profile shows at the next read", async 
   const k = await keeping();
   try {
     const read = async () => (await viewedProfile(k.profileId))!;
-    const shows = async (what: string, write: () => Promise<unknown>, seen: (p: Profile) => boolean) => {
-      await read();
-      await write();
-      assert.ok(seen(await read()), `${what}: not seen by the next read`);
-    };
+    const shows = showsAtNextRead(read);
     await shows(
       "a new name",
       () => updateProfile(k.profileId, { profilename: "Rowan" }),
