@@ -11,6 +11,7 @@ import { brotliCompress, constants } from "node:zlib";
 import { promisify } from "node:util";
 import { backendVersion } from "../config/version.ts";
 import { type Locale, LOCALES } from "../domain/i18n.ts";
+import { SHARED_GROUP, sharedGroupPlugin, smallChunkModules } from "./chunkGroups.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 /**
@@ -47,6 +48,16 @@ async function precompress(files: string[]): Promise<void> {
  * (a secret chat's screen and its cryptography: decision 0165): never preloaded with the island.
  */
 export const ON_DEMAND = ["islands/secret/"];
+
+/**
+ * The islands whose screen must not grow when small chunks are grouped (islands/chunkGroups.ts):
+ * the map's, at its JavaScript budget (tests/e2e/budgets_test.ts). The tab bar is on every
+ * member's screen, so what it loads costs those screens nothing either.
+ */
+const FIXED_SCREEN = ["TabBar", "NearbyMap"];
+
+/** At most this many passes of the build not written, each grouping small chunks' modules. */
+const GROUP_PASSES = 3;
 
 /** What the server needs to load one island: its script, the chunks it imports, its css. */
 export interface IslandAssets {
@@ -322,14 +333,14 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
         contents: isEnhanced(a.path)
           ? `import E from "./islands/${a.path}.enhance.ts";\n` +
             `import { enhanceIslands } from "./islands/enhance.ts";\nenhanceIslands(${JSON.stringify(a.path)}, E);\n`
-          : `import C from "./islands/${a.path}.tsx";\n` +
+          : `import ${JSON.stringify(SHARED_GROUP)};\nimport C from "./islands/${a.path}.tsx";\n` +
             `import { hydrateIslands } from "./islands/client.ts";\nhydrateIslands(${JSON.stringify(a.path)}, C);\n`,
         resolveDir: root,
         loader: "ts",
       }));
     },
   };
-  const result = await esbuild.build({
+  const options = (group: string[]): esbuild.BuildOptions & { metafile: true } => ({
     entryPoints: [...names.map((n) => ({ in: `island:${n}`, out: n })), { in: `${root}static/app.css`, out: "app" }],
     bundle: true,
     splitting: true,
@@ -348,9 +359,20 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     target: ["es2022", "chrome110", "firefox115", "safari16"],
     define: { "process.env.NODE_ENV": Deno.env.get("REACT_DEV") === "1" ? '"development"' : '"production"' },
     loader: { ".png": "file", ".svg": "file" },
-    plugins: [virtual, localesOnDemand, englishPhrasesEcho, oneCopy, leafletEsm],
+    plugins: [virtual, sharedGroupPlugin(group, Deno.cwd()), localesOnDemand, englishPhrasesEcho, oneCopy, leafletEsm],
     logLevel: "warning",
   });
+  // Passes not written say which modules went to small chunks, and group them (islands/chunkGroups.ts):
+  // grouping some can leave others alone in a small chunk, so again, until none is left (or GROUP_PASSES).
+  let group: string[] = [];
+  for (let pass = 0; pass < GROUP_PASSES; pass++) {
+    const trial = await esbuild.build({ ...options(group), write: false });
+    const more = smallChunkModules(trial.metafile, (n) => !isEnhanced(n), (n) => FIXED_SCREEN.includes(n))
+      .filter((m) => !group.includes(m));
+    if (!more.length) break;
+    group = [...group, ...more].sort();
+  }
+  const result = await esbuild.build(options(group));
   // esbuild's metafile names outputs relative to the working directory.
   const url = (p: string) =>
     "/static/build/" +
