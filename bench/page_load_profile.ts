@@ -4,7 +4,7 @@
  * them (`waitHydrated`), traced with the devtools.timeline and v8 categories. Prints each
  * process's and thread's CPU a load, and the renderer's main thread split by what it did (the
  * HTML's parse, script compile, script run, style, layout, paint...) by the self time of each
- * event (an event's CPU less its children's).
+ * event (an event's CPU less its children's); then the script files each screen requests.
  *
  * Run: `deno run -A bench/page_load_profile.ts [--rounds 2] [--trace out.json]`.
  */
@@ -160,6 +160,19 @@ try {
   const buf2 = await browser.stopTracing();
   if (TRACE_OUT) await Deno.writeFile(TRACE_OUT.replace(/\.json$/, "-context.json"), buf2);
   print("new context", summarize(JSON.parse(new TextDecoder().decode(buf2)).traceEvents), tabLoads);
+  // Untraced: the scripts each screen requests, loaded in a new context (nothing cached).
+  console.log(`\n## script files a screen requests in a new context (of them under 2 KB)`);
+  for (const p of PATHS) {
+    const one = await open();
+    const scripts: Promise<number>[] = [];
+    one.page.on("response", (r) => {
+      if (r.request().resourceType() === "script") scripts.push(r.body().then((b) => b.length, () => 0));
+    });
+    await load(one.page, p);
+    const sizes = await Promise.all(scripts);
+    await one.context.close();
+    console.log(`  ${String(sizes.length).padStart(4)} (${sizes.filter((n) => n < 2048).length})  ${p}`);
+  }
   await browser.close();
 } finally {
   await h.close();
