@@ -1,6 +1,7 @@
 /**
  * Builds the islands: one esbuild entry per islands/<Name>.tsx (ESM, code splitting, hashed
  * names, minified) plus static/app.css, into static/build/ with a manifest.json the server reads.
+ * Small shared chunks are grouped into one the hydrated islands import (islands/chunkGroups.ts).
  * An island with an islands/<Name>.enhance.ts beside it is enhanced, not hydrated: its entry runs
  * that script (no React) on the server-rendered HTML (islands/enhance.ts).
  * Run: `deno task build`.
