@@ -6,18 +6,15 @@
  * (scripts/kvConnect/datapath.proto, read with protobufjs), and answers a bad request with
  * denokv's own status and text.
  *
- * It is backed by a local Deno KV (`--path FILE`, or `:memory:`). A KV Connect key (its bytes, in
- * Deno KV's key encoding) is kept there as the same key, its parts decoded (scripts/kvConnect/
- * keyCodec.ts): the backing store encodes them back to the very same bytes, so its order is the
- * bytes' order, a range read is a range list there, and a versionstamped key (what the client sends
- * for `kv.commitVersionstamp()`, which the app's change logs use) is the backing store's own
- * `commitVersionstamp()` part: key suffix, entry versionstamp and answer are one commit's
- * versionstamp. (A key kept as one opaque `[bytes]` part would keep the order too, but could not
- * take that placeholder inside its bytes.) Versionstamps and check conflicts are the backing
- * store's own (10 bytes); an `expire_at_ms` is an `expireIn`. Values by their encoding:
- * V8-serialized bytes as those bytes (they always start with 0xFF), little-endian u64 as a
- * `Deno.KvU64` (sum, min and max run natively), raw bytes as they are, those that start with 0xFE
- * or 0xFF behind one 0xFE byte. The file is this server's own store, not an app's KV file.
+ * It is backed by SQLite in its own process (scripts/kvConnect/store.ts, node:sqlite; `--path FILE`,
+ * or `:memory:`): each entry as the client sent it, the key's bytes (Deno KV's key encoding; SQLite
+ * orders them by their bytes, as KV Connect does), the value's bytes and encoding, its commit's
+ * version and its expiry. A written key must be the bytes of one Deno KV key (scripts/kvConnect/
+ * keyCodec.ts), as a local Deno KV would take it. A versionstamped key (what the client sends for
+ * `kv.commitVersionstamp()`, which the app's change logs use) ends with the commit's versionstamp as
+ * a string part: key suffix, entry versionstamp and answer are one commit's versionstamp, as on
+ * denokv. Versionstamps are 10 bytes, growing with each commit; sum, min and max work on u64
+ * values; an expired entry is deleted within a minute (as a local Deno KV deletes them). The file is this server's own store, not an app's KV file.
  *
  * Each URL path may name its own database: `http://host:port/` is the one at `--path`;
  * `http://host:port/db/NAME` is another (its own `:memory:` store when `--path` is `:memory:`,
@@ -25,10 +22,11 @@
  *
  *   deno task kv-connect --port 4512 --path ./data/kvconnect.kv [--rtt-ms 5] [--token T] [--hostname H]
  *
- * `--hostname H` listens on that address (default 127.0.0.1). `--rtt-ms N` answers every request (and each watch message) N ms late, as a store that far away
- * would. `--log-refusals` logs every error answer to stderr; `--exit-with-stdin` stops the server
- * when its stdin ends (the test kits hold it open: tests/remoteKv.ts). Not served (the Deno client never sends them): enqueues (KV Connect has no queues) and
- * sums of V8-encoded numbers.
+ * `--hostname H` listens on that address (default 127.0.0.1). `--rtt-ms N` answers every request
+ * (and each watch message) N ms late, as a store that far away would. `--log-refusals` logs every
+ * error answer to stderr; `--exit-with-stdin` stops the server when its stdin ends (the test kits
+ * hold it open: tests/remoteKv.ts). Not served (the Deno client never sends them): enqueues (KV
+ * Connect has no queues) and sums of V8-encoded numbers.
  */
 
 import { compareBytes, decodeKey } from "./kvConnect/keyCodec.ts";
@@ -96,6 +94,8 @@ const ROUTE = /^(?:\/db\/([A-Za-z0-9_-]{1,64}))?(?:\/v2\/(snapshot_read|atomic_w
  * store.
  */
 const IDLE_CLOSE_MS = 2 * 60_000;
+/** How often expired entries are deleted (a local Deno KV's own period). */
+const EXPIRY_MS = 60_000;
 
 /** Starts a KV Connect server. */
 export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectServer> {
@@ -126,8 +126,8 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
   }
   await open("");
 
-  // An open store costs CPU while idle (Deno KV's own background work, a thread each): a test's is
-  // closed soon after the test, not minutes later with hundreds of others still open.
+  // An open store holds its memory: a test's is closed soon after the test, not minutes later with
+  // hundreds of others still open.
   const idleCloseMs = opts.idleCloseMs ?? IDLE_CLOSE_MS;
   const sweep = setInterval(async () => {
     for (const [name, p] of databases) {
@@ -135,10 +135,15 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
       if (name && db.watches === 0 && Date.now() - db.usedAt > idleCloseMs) {
         databases.delete(name);
         db.store.close();
-      } else db.store.sweep();
+      }
     }
   }, Math.min(60_000, Math.max(10, idleCloseMs / 4)));
   Deno.unrefTimer(sweep);
+  // Expired entries deleted once a minute, as a local Deno KV does: until then they are read.
+  const expiry = setInterval(async () => {
+    for (const p of databases.values()) (await p).store.expire();
+  }, EXPIRY_MS);
+  Deno.unrefTimer(expiry);
 
   const late = () => rttMs > 0 ? new Promise((r) => setTimeout(r, rttMs)) : Promise.resolve();
 
@@ -231,6 +236,7 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
     },
     async close() {
       clearInterval(sweep);
+      clearInterval(expiry);
       await server.shutdown();
       for (const p of databases.values()) (await p).store.close();
       databases.clear();

@@ -3,7 +3,8 @@
  * in this process, its statements prepared once) per served database, holding each entry as the
  * client sent it: the key's bytes (SQLite orders blobs by their bytes, as KV Connect orders keys),
  * the value's bytes and encoding, the commit version and the expiry time (`expiration_ms`, -1 for
- * none; an expired entry is never read, and is deleted by `sweep`). A versionstamp is the commit's
+ * none). An expired entry is read until `expire` deletes it, as a local Deno KV deletes them (once a
+ * minute). A versionstamp is the commit's
  * version as 8 big-endian bytes and two zero bytes, as denokv's SQLite writes it. Every call runs to
  * its end in one go (no other request runs meanwhile), a write in one transaction.
  */
@@ -56,13 +57,12 @@ export class Store {
          version INTEGER NOT NULL, expiration_ms INTEGER NOT NULL) WITHOUT ROWID;
        CREATE TABLE IF NOT EXISTS data_version (k INTEGER PRIMARY KEY, version INTEGER NOT NULL);`,
     );
-    const live = "(expiration_ms < 0 OR expiration_ms > ?)";
-    this.#get = db.prepare(`SELECT v, v_encoding, version FROM kv WHERE k = ? AND ${live}`);
+    this.#get = db.prepare("SELECT v, v_encoding, version FROM kv WHERE k = ?");
     this.#put = db.prepare(
       "INSERT OR REPLACE INTO kv (k, v, v_encoding, version, expiration_ms) VALUES (?, ?, ?, ?, ?)",
     );
     this.#del = db.prepare("DELETE FROM kv WHERE k = ?");
-    const range = `SELECT k, v, v_encoding, version FROM kv WHERE k >= ? AND k < ? AND ${live} ORDER BY k`;
+    const range = "SELECT k, v, v_encoding, version FROM kv WHERE k >= ? AND k < ? ORDER BY k";
     this.#range = db.prepare(`${range} LIMIT ?`);
     this.#rangeBack = db.prepare(`${range} DESC LIMIT ?`);
     this.#expire = db.prepare("DELETE FROM kv WHERE expiration_ms >= 0 AND expiration_ms <= ?");
@@ -71,15 +71,15 @@ export class Store {
     this.#version = saved?.version ?? 0;
   }
 
-  /** The entry at these key bytes, null when there is none (or it expired). */
+  /** The entry at these key bytes, null when there is none. */
   get(key: Uint8Array): WireEntry | null {
-    const r = row(this.#get.get(key, Date.now()));
+    const r = row(this.#get.get(key));
     return r ? { key, value: r.v, encoding: r.v_encoding, versionstamp: versionstamp(r.version) } : null;
   }
 
   /** The entries of [start, end), in key order (or reversed), `limit` at most. */
   range(start: Uint8Array, end: Uint8Array, limit: number, reverse: boolean): WireEntry[] {
-    const rows = (reverse ? this.#rangeBack : this.#range).all(start, end, Date.now(), limit);
+    const rows = (reverse ? this.#rangeBack : this.#range).all(start, end, limit);
     return rows.map((x) => {
       const r = row(x)!;
       return { key: r.k, value: r.v, encoding: r.v_encoding, versionstamp: versionstamp(r.version) };
@@ -164,8 +164,8 @@ export class Store {
     };
   }
 
-  /** Deletes the expired entries (they are never read; this frees their room). */
-  sweep(): void {
+  /** Deletes the entries past their expiry. */
+  expire(): void {
     if (!this.closed) this.#expire.run(Date.now());
   }
 
