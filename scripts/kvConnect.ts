@@ -6,18 +6,15 @@
  * (scripts/kvConnect/datapath.proto, read with protobufjs), and answers a bad request with
  * denokv's own status and text.
  *
- * It is backed by a local Deno KV (`--path FILE`, or `:memory:`). A KV Connect key (its bytes, in
- * Deno KV's key encoding) is kept there as the same key, its parts decoded (scripts/kvConnect/
- * keyCodec.ts): the backing store encodes them back to the very same bytes, so its order is the
- * bytes' order, a range read is a range list there, and a versionstamped key (what the client sends
- * for `kv.commitVersionstamp()`, which the app's change logs use) is the backing store's own
- * `commitVersionstamp()` part: key suffix, entry versionstamp and answer are one commit's
- * versionstamp. (A key kept as one opaque `[bytes]` part would keep the order too, but could not
- * take that placeholder inside its bytes.) Versionstamps and check conflicts are the backing
- * store's own (10 bytes); an `expire_at_ms` is an `expireIn`. Values by their encoding:
- * V8-serialized bytes as those bytes (they always start with 0xFF), little-endian u64 as a
- * `Deno.KvU64` (sum, min and max run natively), raw bytes as they are, those that start with 0xFE
- * or 0xFF behind one 0xFE byte. The file is this server's own store, not an app's KV file.
+ * It is backed by SQLite in its own process (scripts/kvConnect/store.ts, node:sqlite; `--path FILE`,
+ * or `:memory:`): each entry as the client sent it, the key's bytes (Deno KV's key encoding; SQLite
+ * orders them by their bytes, as KV Connect does), the value's bytes and encoding, its commit's
+ * version and its expiry. A written key must be the bytes of one Deno KV key (scripts/kvConnect/
+ * keyCodec.ts), as a local Deno KV would take it. A versionstamped key (what the client sends for
+ * `kv.commitVersionstamp()`, which the app's change logs use) ends with the commit's versionstamp as
+ * a string part: key suffix, entry versionstamp and answer are one commit's versionstamp, as on
+ * denokv. Versionstamps are 10 bytes, growing with each commit; sum, min and max work on u64
+ * values; an expired entry is deleted within a minute (as a local Deno KV deletes them). The file is this server's own store, not an app's KV file.
  *
  * Each URL path may name its own database: `http://host:port/` is the one at `--path`;
  * `http://host:port/db/NAME` is another (its own `:memory:` store when `--path` is `:memory:`,
@@ -25,13 +22,15 @@
  *
  *   deno task kv-connect --port 4512 --path ./data/kvconnect.kv [--rtt-ms 5] [--token T] [--hostname H]
  *
- * `--hostname H` listens on that address (default 127.0.0.1). `--rtt-ms N` answers every request (and each watch message) N ms late, as a store that far away
- * would. `--log-refusals` logs every error answer to stderr; `--exit-with-stdin` stops the server
- * when its stdin ends (the test kits hold it open: tests/remoteKv.ts). Not served (the Deno client never sends them): enqueues (KV Connect has no queues) and
- * sums of V8-encoded numbers.
+ * `--hostname H` listens on that address (default 127.0.0.1). `--rtt-ms N` answers every request
+ * (and each watch message) N ms late, as a store that far away would. `--log-refusals` logs every
+ * error answer to stderr; `--exit-with-stdin` stops the server when its stdin ends (the test kits
+ * hold it open: tests/remoteKv.ts). Not served (the Deno client never sends them): enqueues (KV
+ * Connect has no queues) and sums of V8-encoded numbers.
  */
 
-import { compareBytes, decodeKey, encodeKey } from "./kvConnect/keyCodec.ts";
+import { compareBytes, decodeKey } from "./kvConnect/keyCodec.ts";
+import { Store, type StoreMutation, StoreRefusal, type WireEntry } from "./kvConnect/store.ts";
 import {
   ApiError,
   decodeMessage,
@@ -44,13 +43,6 @@ import {
 } from "./kvConnect/protocol.ts";
 
 export { decodeMessage, encodeMessage, ERRORS, LIMITS, PB };
-
-interface PbKvEntry {
-  key: Uint8Array;
-  value: Uint8Array;
-  encoding: number;
-  versionstamp: Uint8Array;
-}
 
 /** Options of a server. */
 export interface KvConnectOptions {
@@ -87,7 +79,7 @@ export interface KvConnectServer {
 
 /** One database the server serves. */
 interface Database {
-  kv: Deno.Kv;
+  store: Store;
   id: string;
   usedAt: number;
   watches: number;
@@ -102,6 +94,8 @@ const ROUTE = /^(?:\/db\/([A-Za-z0-9_-]{1,64}))?(?:\/v2\/(snapshot_read|atomic_w
  * store.
  */
 const IDLE_CLOSE_MS = 2 * 60_000;
+/** How often expired entries are deleted (a local Deno KV's own period). */
+const EXPIRY_MS = 60_000;
 
 /** Starts a KV Connect server. */
 export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectServer> {
@@ -115,8 +109,8 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
     let db = databases.get(name);
     if (!db) {
       const where = name === "" || opts.path === ":memory:" ? opts.path : `${opts.path}.${name}`;
-      db = Deno.openKv(where).then(
-        (kv) => ({ kv, id: crypto.randomUUID(), usedAt: Date.now(), watches: 0 }),
+      db = Promise.resolve().then(() => new Store(where)).then(
+        (store) => ({ store, id: crypto.randomUUID(), usedAt: Date.now(), watches: 0 }),
         (e) => {
           databases.delete(name); // the next exchange tries again
           throw e;
@@ -132,19 +126,24 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
   }
   await open("");
 
-  // An open store costs CPU while idle (Deno KV's own background work, a thread each): a test's is
-  // closed soon after the test, not minutes later with hundreds of others still open.
+  // An open store holds its memory: a test's is closed soon after the test, not minutes later with
+  // hundreds of others still open.
   const idleCloseMs = opts.idleCloseMs ?? IDLE_CLOSE_MS;
   const sweep = setInterval(async () => {
     for (const [name, p] of databases) {
       const db = await p;
       if (name && db.watches === 0 && Date.now() - db.usedAt > idleCloseMs) {
         databases.delete(name);
-        db.kv.close();
+        db.store.close();
       }
     }
   }, Math.min(60_000, Math.max(10, idleCloseMs / 4)));
   Deno.unrefTimer(sweep);
+  // Expired entries deleted once a minute, as a local Deno KV does: until then they are read.
+  const expiry = setInterval(async () => {
+    for (const p of databases.values()) (await p).store.expire();
+  }, EXPIRY_MS);
+  Deno.unrefTimer(expiry);
 
   const late = () => rttMs > 0 ? new Promise((r) => setTimeout(r, rttMs)) : Promise.resolve();
 
@@ -159,9 +158,9 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
     const body = new Uint8Array(await req.arrayBuffer());
     if (op === "snapshot_read") {
       stats.reads++;
-      return protobufAnswer("SnapshotReadOutput", await snapshotRead(db.kv, body));
+      return protobufAnswer("SnapshotReadOutput", snapshotRead(db.store, body));
     }
-    if (op === "atomic_write") return protobufAnswer("AtomicWriteOutput", await atomicWrite(db.kv, body, stats));
+    if (op === "atomic_write") return protobufAnswer("AtomicWriteOutput", atomicWrite(db.store, body, stats));
     return watch(db, body, late);
   }
 
@@ -237,8 +236,9 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
     },
     async close() {
       clearInterval(sweep);
+      clearInterval(expiry);
       await server.shutdown();
-      for (const p of databases.values()) (await p).kv.close();
+      for (const p of databases.values()) (await p).store.close();
       databases.clear();
     },
   };
@@ -246,93 +246,27 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
 
 // --- Values and keys ---------------------------------------------------------------------------
 
-const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
-const unhex = (s: string) => Uint8Array.from(s.match(/../g)!, (h) => parseInt(h, 16));
 const bytes = (b: Uint8Array | undefined) => b ? new Uint8Array(b) : new Uint8Array();
 
-/** A stored value as a KV Connect value (encoding and bytes). */
-function toWire(value: unknown): { value: Uint8Array; encoding: number } {
-  if (value instanceof Deno.KvU64) {
-    const out = new Uint8Array(8);
-    new DataView(out.buffer).setBigUint64(0, value.value, true);
-    return { value: out, encoding: PB.VE_LE64 };
-  }
-  if (!(value instanceof Uint8Array)) throw new Error("the backing store holds a value this server did not write");
-  if (value[0] === 0xff) return { value, encoding: PB.VE_V8 };
-  return { value: value[0] === 0xfe ? value.subarray(1) : value, encoding: PB.VE_BYTES };
-}
-
-/** A KV Connect value as the backing store keeps it. */
-function fromWire(data: Uint8Array, encoding: number): Uint8Array | Deno.KvU64 {
+/** A KV Connect value checked as denokv checks it: V8 bytes start with 0xFF, a u64 is 8 bytes. */
+function checkValue(data: Uint8Array, encoding: number): void {
   if (encoding === PB.VE_V8) {
     if (data[0] !== 0xff) throw ApiError.of(ERRORS.internal); // not V8 bytes: denokv cannot decode it either
-    return data;
-  }
-  if (encoding === PB.VE_LE64) {
+  } else if (encoding === PB.VE_LE64) {
     if (data.length !== 8) throw ApiError.of(ERRORS.internal);
-    return new Deno.KvU64(new DataView(data.buffer, data.byteOffset, 8).getBigUint64(0, true));
+  } else if (encoding !== PB.VE_BYTES) {
+    throw new ApiError(400, `The value encoding ${encoding} is unknown.`);
   }
-  if (encoding === PB.VE_BYTES) {
-    if (data[0] !== 0xfe && data[0] !== 0xff) return data;
-    const tagged = new Uint8Array(data.length + 1);
-    tagged[0] = 0xfe;
-    tagged.set(data, 1);
-    return tagged;
-  }
-  throw new ApiError(400, `The value encoding ${encoding} is unknown.`);
 }
 
-function toEntry(e: Deno.KvEntry<unknown>, key = encodeKey(e.key)): PbKvEntry {
-  return { key, ...toWire(e.value), versionstamp: unhex(e.versionstamp) };
-}
-
-/** The key of these bytes in the backing store (a request's key must be one Deno KV key). */
-function keyOf(b: Uint8Array): Deno.KvKey {
-  const key = decodeKey(b);
-  if (!key) {
+/** The key of these bytes (a written key must be one Deno KV key). */
+function keyOf(b: Uint8Array): Uint8Array {
+  if (!decodeKey(b)) {
     throw new ApiError(400, "A key is not the bytes of a Deno KV key (this test server keeps keys by their parts).");
   }
-  return key;
+  return b;
 }
 
-/** Is [start, end) the range of the one key `start` (start + 0x00)? */
-function isPoint(start: Uint8Array, end: Uint8Array): boolean {
-  if (end.length !== start.length + 1 || end[start.length] !== 0) return false;
-  for (let i = 0; i < start.length; i++) if (start[i] !== end[i]) return false;
-  return true;
-}
-
-/** One end of a range as the Deno client writes it: a key, the key + 0x00 ("after"), or the key + 0xFF ("below"). */
-type Bound = { kind: "key" | "after" | "below"; key: Deno.KvKey; bytes: Uint8Array } | null;
-
-function boundOf(b: Uint8Array): Bound {
-  const key = decodeKey(b);
-  if (key) return { kind: "key", key, bytes: b };
-  const last = b[b.length - 1];
-  const head = b.length && (last === 0 || last === 0xff) ? decodeKey(b.subarray(0, -1)) : null;
-  return head ? { kind: last === 0 ? "after" : "below", key: head, bytes: b.subarray(0, -1) } : null;
-}
-
-const startsWith = (b: Uint8Array, head: Uint8Array) =>
-  b.length >= head.length && compareBytes(b.subarray(0, head.length), head) === 0;
-
-/**
- * A backing store listing that holds every key of [start, end) and at most one more (the key a
- * start "after" names): the shapes the Deno client sends (a prefix, a prefix with a start or an
- * end, a start and an end, cursors). null: a shape it does not send.
- */
-function selectorOf(start: Uint8Array, end: Uint8Array): Deno.KvListSelector | null {
-  const s = boundOf(start), e = boundOf(end);
-  if (!s || !e || s.kind === "below") return null;
-  if (e.kind === "below") {
-    // [.., prefix + 0xFF): a start inside the prefix's keys.
-    if (s.kind === "after" && compareBytes(s.bytes, e.bytes) === 0) return { prefix: e.key };
-    if (s.bytes.length > e.bytes.length && startsWith(s.bytes, e.bytes)) return { prefix: e.key, start: s.key };
-    return null;
-  }
-  if (e.kind === "key") return { start: s.key, end: e.key };
-  return null;
-}
 // --- Snapshot read -----------------------------------------------------------------------------
 
 interface PbRange {
@@ -342,7 +276,7 @@ interface PbRange {
   reverse: boolean;
 }
 
-async function snapshotRead(kv: Deno.Kv, body: Uint8Array): Promise<Record<string, unknown>> {
+function snapshotRead(store: Store, body: Uint8Array): Record<string, unknown> {
   const ranges: PbRange[] = decodeRequest("SnapshotRead", body).ranges;
   if (ranges.length > LIMITS.readRanges) throw ApiError.of(ERRORS.tooManyReadRanges);
   let total = 0;
@@ -354,53 +288,18 @@ async function snapshotRead(kv: Deno.Kv, body: Uint8Array): Promise<Record<strin
     total += r.limit;
   }
   if (total > LIMITS.readEntries) throw ApiError.of(ERRORS.readRangeTooLarge);
-  let out: PbKvEntry[][];
-  if (ranges.length > 0 && ranges.every((r) => isPoint(bytes(r.start), bytes(r.end)))) {
-    // Point reads (get, getMany) in one read of the backing store: one consistent snapshot.
-    // Bytes that are no key name nothing stored.
-    const keys = ranges.map((r) => decodeKey(bytes(r.start)));
-    const got = await kv.getMany(keys.filter((k) => k !== null));
-    let i = 0;
-    out = keys.map((k) => {
-      const e = k ? got[i++] : null;
-      return e && e.versionstamp !== null ? [toEntry(e)] : [];
-    });
-  } else {
-    out = await Promise.all(ranges.map(async (r) => {
-      const start = bytes(r.start), end = bytes(r.end);
-      if (compareBytes(start, end) >= 0) return [];
-      return await readRange(kv, start, end, r.limit, r.reverse);
-    }));
-  }
+  // Every range read in this one call, no write between: one consistent snapshot.
+  const out: WireEntry[][] = ranges.map((r) => {
+    const start = bytes(r.start), end = bytes(r.end);
+    if (compareBytes(start, end) >= 0) return [];
+    return store.range(start, end, r.limit, r.reverse);
+  });
   return {
     ranges: out.map((values) => ({ values })),
     read_disabled: false,
     read_is_strongly_consistent: true,
     status: PB.SR_SUCCESS,
   };
-}
-
-/** The entries of [start, end), in key order (or reversed), `limit` at most. */
-async function readRange(
-  kv: Deno.Kv,
-  start: Uint8Array,
-  end: Uint8Array,
-  limit: number,
-  reverse: boolean,
-): Promise<PbKvEntry[]> {
-  const selector = selectorOf(start, end);
-  // Another shape of range: every key, each one looked at (slow, and never asked by Deno).
-  const iter = selector
-    ? kv.list(selector, { limit: limit + 1, reverse, batchSize: Math.min(limit + 1, 500) })
-    : kv.list({ prefix: [] }, { reverse, batchSize: 500 });
-  const entries: PbKvEntry[] = [];
-  for await (const e of iter) {
-    const key = encodeKey(e.key);
-    if (compareBytes(key, start) < 0 || compareBytes(key, end) >= 0) continue;
-    entries.push(toEntry(e, key));
-    if (entries.length >= limit) break;
-  }
-  return entries;
 }
 
 // --- Atomic write ------------------------------------------------------------------------------
@@ -412,11 +311,13 @@ interface PbMutation {
   expire_at_ms: number;
 }
 
-async function atomicWrite(
-  kv: Deno.Kv,
+const OPERATIONS: Record<number, "sum" | "min" | "max"> = { [PB.M_SUM]: "sum", [PB.M_MIN]: "min", [PB.M_MAX]: "max" };
+
+function atomicWrite(
+  store: Store,
   body: Uint8Array,
   stats: { atomics: number; maxChecks: number },
-): Promise<Record<string, unknown>> {
+): Record<string, unknown> {
   const req = decodeRequest("AtomicWrite", body);
   const checks: { key: Uint8Array; versionstamp: Uint8Array }[] = req.checks;
   stats.atomics++;
@@ -426,12 +327,13 @@ async function atomicWrite(
   if (mutations.length + req.enqueues.length > LIMITS.mutations) throw ApiError.of(ERRORS.tooManyMutations);
   // In denokv's order: every check, then every mutation, is looked at before any size total.
   let size = 0;
-  const op = kv.atomic();
+  const checked: { key: Uint8Array; versionstamp: Uint8Array | null }[] = [];
+  const changes: StoreMutation[] = [];
   for (const c of checks) {
     if (c.key.length > LIMITS.readKeyBytes) throw ApiError.of(ERRORS.keyTooLong);
     size += c.key.length;
     if (c.versionstamp.length !== 0 && c.versionstamp.length !== 10) throw ApiError.of(ERRORS.invalidVersionstamp);
-    op.check({ key: keyOf(bytes(c.key)), versionstamp: c.versionstamp.length ? hex(c.versionstamp) : null });
+    checked.push({ key: keyOf(bytes(c.key)), versionstamp: c.versionstamp.length ? bytes(c.versionstamp) : null });
   }
   for (const m of mutations) {
     if (m.key.length > LIMITS.writeKeyBytes) throw ApiError.of(ERRORS.keyTooLong);
@@ -442,51 +344,40 @@ async function atomicWrite(
     if (m.expire_at_ms < -1) throw ApiError.of(ERRORS.invalidMutationExpireAt);
     const key = keyOf(bytes(m.key));
     if (m.mutation_type === PB.M_DELETE) {
-      op.delete(key);
+      changes.push({ kind: "delete", key });
       continue;
     }
     if (!m.value || !data) throw ApiError.of(ERRORS.invalidMutationKind);
-    const value = fromWire(data, m.value.encoding);
+    checkValue(data, m.value.encoding);
+    const expireAt = m.expire_at_ms > 0 ? m.expire_at_ms : -1;
     if (m.mutation_type === PB.M_SET) {
-      const expireIn = m.expire_at_ms > 0 ? Math.max(1, m.expire_at_ms - Date.now()) : undefined;
-      op.set(key, value, expireIn === undefined ? undefined : { expireIn });
-    } else if ([PB.M_SUM, PB.M_MIN, PB.M_MAX].includes(m.mutation_type as 3 | 4 | 5)) {
-      const name = m.mutation_type === PB.M_SUM ? "sum" : m.mutation_type === PB.M_MIN ? "min" : "max";
-      if (!(value instanceof Deno.KvU64)) {
-        throw new ApiError(400, `Failed to perform '${name}' mutation on a non-U64 operand`);
+      changes.push({ kind: "set", key, value: data, encoding: m.value.encoding, expireAt });
+    } else if (OPERATIONS[m.mutation_type]) {
+      const kind = OPERATIONS[m.mutation_type];
+      if (m.value.encoding !== PB.VE_LE64) {
+        throw new ApiError(400, `Failed to perform '${kind}' mutation on a non-U64 operand`);
       }
-      op[name](key, value.value);
+      changes.push({ kind, key, operand: new DataView(data.buffer, data.byteOffset, 8).getBigUint64(0, true) });
     } else if (m.mutation_type === PB.M_SET_SUFFIX_VERSIONSTAMPED_KEY) {
-      // kv.commitVersionstamp() as the key's last part: the backing store's own placeholder, so
-      // the key ends with this commit's versionstamp, as the entry's versionstamp and the answer do.
-      const expireIn = m.expire_at_ms > 0 ? Math.max(1, m.expire_at_ms - Date.now()) : undefined;
-      op.set([...key, kv.commitVersionstamp()], value, expireIn === undefined ? undefined : { expireIn });
+      // kv.commitVersionstamp() as the key's last part: the key ends with this commit's
+      // versionstamp, as the entry's versionstamp and the answer do.
+      changes.push({ kind: "setSuffix", key, value: data, encoding: m.value.encoding, expireAt });
     } else {
       throw ApiError.of(ERRORS.invalidMutationKind);
     }
   }
   if (req.enqueues.length) throw new ApiError(400, "Enqueue operations are not supported in KV Connect");
   if (size > LIMITS.totalMutationBytes) throw ApiError.of(ERRORS.atomicWriteTooLarge);
-  let res: Deno.KvCommitResult | Deno.KvCommitError;
+  let versionstamp: Uint8Array | null;
   try {
-    res = await op.commit();
+    versionstamp = store.write(checked, changes);
   } catch (e) {
-    throw backingError(e);
+    if (e instanceof StoreRefusal) throw new ApiError(400, e.message);
+    throw e;
   }
-  return res.ok
-    ? { status: PB.AW_SUCCESS, versionstamp: unhex(res.versionstamp), failed_checks: [] }
+  return versionstamp
+    ? { status: PB.AW_SUCCESS, versionstamp, failed_checks: [] }
     : { status: PB.AW_CHECK_FAILURE, failed_checks: [] };
-}
-
-/** A backing store's refusal as denokv answers it. */
-function backingError(e: unknown): ApiError {
-  const msg = e instanceof Error ? e.message : String(e);
-  if (/non-U64/.test(msg)) return new ApiError(400, msg);
-  if (/Key too large/i.test(msg)) return ApiError.of(ERRORS.keyTooLong);
-  if (/Value too large/i.test(msg)) return ApiError.of(ERRORS.valueTooLong);
-  if (/Total (mutation|key) size too large/i.test(msg)) return ApiError.of(ERRORS.atomicWriteTooLarge);
-  console.error("kv-connect: the backing store refused a write:", e);
-  return ApiError.of(ERRORS.internal);
 }
 
 // --- Watch -------------------------------------------------------------------------------------
@@ -505,7 +396,7 @@ function watch(db: Database, body: Uint8Array, late: () => Promise<unknown>): Re
     out.set(msg, 4);
     return out;
   };
-  let reader: ReadableStreamDefaultReader<Deno.KvEntryMaybe<unknown>[]> | undefined;
+  let waiting: { changed: Promise<void>; cancel(): void } | undefined;
   let ping: ReturnType<typeof setInterval> | undefined;
   let closed = false;
   const stop = () => {
@@ -513,7 +404,7 @@ function watch(db: Database, body: Uint8Array, late: () => Promise<unknown>): Re
     closed = true;
     clearInterval(ping);
     db.watches--;
-    void reader?.cancel().catch(() => {});
+    waiting?.cancel();
   };
   db.watches++;
   const stream = new ReadableStream<Uint8Array>({
@@ -525,24 +416,23 @@ function watch(db: Database, body: Uint8Array, late: () => Promise<unknown>): Re
           stop();
         }
       }, PING_MS);
-      reader = db.kv.watch(keys).getReader();
       let seen = "";
       try {
-        while (!closed) {
-          const { value, done } = await reader.read();
-          if (done || closed) break;
+        while (!closed && !db.store.closed) {
+          // Asked before the keys are read: a write to them from now on ends the wait below.
+          waiting = db.store.nextChange(keys);
+          const entries = keys.map((k) => db.store.get(k));
           // Each message is the whole snapshot of the watched keys (every key "changed"), sent
           // only when one of them did change: the client gets each key's value every time.
-          const stamps = value.map((e) => e.versionstamp ?? "-").join(",");
-          if (stamps === seen) continue;
-          seen = stamps;
-          const out = value.map((e) => ({
-            changed: true,
-            entry_if_changed: e.versionstamp === null ? undefined : toEntry(e),
-          }));
-          await late();
-          if (closed) break;
-          ctl.enqueue(frame(encodeMessage("WatchOutput", { status: PB.SR_SUCCESS, keys: out })));
+          const stamps = entries.map((e) => e ? e.versionstamp.join(".") : "-").join(",");
+          if (stamps !== seen) {
+            seen = stamps;
+            const out = entries.map((e) => ({ changed: true, entry_if_changed: e ?? undefined }));
+            await late();
+            if (closed) break;
+            ctl.enqueue(frame(encodeMessage("WatchOutput", { status: PB.SR_SUCCESS, keys: out })));
+          }
+          await waiting.changed;
         }
         if (!closed) ctl.close();
       } catch (e) {

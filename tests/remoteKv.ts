@@ -20,6 +20,8 @@ const TOKEN = "test-kits-kv-connect-token";
 export interface KvConnectProcess {
   /** Its base URL. */
   url: string;
+  /** Its process id (benches read its CPU). */
+  pid: number;
   /** The URL of a new, empty database on it (what `Deno.openKv` or the app's KV_URL takes). */
   newDatabase(): string;
   /** Stops the server (closing its stdin) and waits for its process to end. */
@@ -52,7 +54,9 @@ if (server) await server;
  * DENO_KV_ACCESS_TOKEN to its token so `Deno.openKv(url)` reaches it. For a test file that runs on
  * remote KV whatever TEST_KV says (tests/e2e/remote_journeys_test.ts).
  */
-export async function startKvConnectProcess(opts: { rttMs: number }): Promise<KvConnectProcess> {
+export async function startKvConnectProcess(
+  opts: { rttMs: number; script?: string; denoFlags?: string[] },
+): Promise<KvConnectProcess> {
   // A free port: asked of the system, then given to the server.
   const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (probe.addr as Deno.NetAddr).port;
@@ -61,7 +65,8 @@ export async function startKvConnectProcess(opts: { rttMs: number }): Promise<Kv
     args: [
       "run",
       "-A",
-      new URL("../scripts/kvConnect.ts", import.meta.url).pathname,
+      ...opts.denoFlags ?? [],
+      opts.script ?? new URL("../scripts/kvConnect.ts", import.meta.url).pathname,
       "--port",
       String(port),
       "--path",
@@ -81,7 +86,7 @@ export async function startKvConnectProcess(opts: { rttMs: number }): Promise<Kv
   // The pipe stays open for as long as this process lives (or until close): its end tells the server to stop.
   const stdin = child.stdin.getWriter();
   const url = `http://127.0.0.1:${port}`;
-  const started = { url, newDatabase: () => `${url}/db/t${crypto.randomUUID().replaceAll("-", "")}` };
+  const started = { url, pid: child.pid, newDatabase: () => `${url}/db/t${crypto.randomUUID().replaceAll("-", "")}` };
   const close = async () => {
     await stdin.close().catch(() => {});
     await child.status;
