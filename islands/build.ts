@@ -12,7 +12,7 @@ import { brotliCompress, constants } from "node:zlib";
 import { promisify } from "node:util";
 import { backendVersion } from "../config/version.ts";
 import { type Locale, LOCALES } from "../domain/i18n.ts";
-import { SHARED_GROUP, sharedGroupPlugin, smallChunkModules } from "./chunkGroups.ts";
+import { chunkClosure, SHARED_GROUP, sharedGroupPlugin, smallChunkModules } from "./chunkGroups.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 /**
@@ -280,14 +280,11 @@ async function buildWorker(outdir: string, builtUrls: string[], minify: boolean)
  * every page would load that language's texts. A translation module that exports anything but
  * constants gets no stand-in (`localesOnDemand`): make its exports constants.
  */
-function assertNoTranslationInIslands(
-  outputs: esbuild.Metafile["outputs"],
-  chunkClosure: (file: string) => Set<string>,
-): void {
+function assertNoTranslationInIslands(outputs: esbuild.Metafile["outputs"]): void {
   const carried = new Set<string>();
   for (const [file, out] of Object.entries(outputs)) {
     if (!out.entryPoint?.startsWith("island:")) continue;
-    for (const f of [file, ...chunkClosure(file)]) {
+    for (const f of [file, ...chunkClosure(outputs, file)]) {
       for (const input of Object.keys(outputs[f]?.inputs ?? {})) {
         if (!input.includes(":") && localeOfFile(input)) carried.add(input);
       }
@@ -387,38 +384,26 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
   await precompress(Object.keys(outputs).map((p) => new URL(p, `file://${Deno.cwd()}/`).pathname));
   const manifest: Manifest = { islands: {}, css: "" };
   /**
-   * The chunks a file imports, and those they import. With `appDynamic`, also the app's own
-   * modules it imports with `import()`: those are split off because the server must not load them
-   * (Leaflet touches `window`), not because the page can wait, so they are preloaded too. A
-   * package loaded on demand (WebAuthn's) or a translation is not.
+   * An island's chunks also take the app's own modules it imports with `import()`: those are split
+   * off because the server must not load them (Leaflet touches `window`), not because the page can
+   * wait, so they are preloaded too. A package loaded on demand (WebAuthn's) or a translation is not.
    */
-  const chunkClosure = (file: string, seen = new Set<string>(), appDynamic = false): Set<string> => {
-    for (const imp of outputs[file]?.imports ?? []) {
-      const entry = outputs[imp.path]?.entryPoint ?? "";
-      const follow = imp.kind === "import-statement" ||
-        (appDynamic && imp.kind === "dynamic-import" && !entry.includes("node_modules/") && !localeOfFile(entry) &&
-          !ON_DEMAND.some((dir) => entry.includes(dir)));
-      if (follow && !seen.has(imp.path)) {
-        seen.add(imp.path);
-        chunkClosure(imp.path, seen, appDynamic);
-      }
-    }
-    return seen;
-  };
+  const appDynamic = (entry: string) =>
+    !entry.includes("node_modules/") && !localeOfFile(entry) && !ON_DEMAND.some((dir) => entry.includes(dir));
   for (const [file, out] of Object.entries(outputs)) {
     const entry = out.entryPoint ?? "";
     const lang = localeOfFile(entry);
     if (lang && !entry.startsWith("island:")) {
       // A language's parts loaded on their own (es/feel.ts imported outside es/) are preloaded beside its main chunk.
       const own = manifest.locales?.[lang];
-      const chunks = [...chunkClosure(file)].map(url);
+      const chunks = [...chunkClosure(outputs, file)].map(url);
       if (!own) (manifest.locales ??= {})[lang] = { js: url(file), preload: chunks };
       else own.preload = [...new Set([...own.preload, url(file), ...chunks])];
       continue;
     }
     if (entry.startsWith("island:")) {
       const name = entry.slice(7);
-      const chunks = [...chunkClosure(file, new Set(), true)];
+      const chunks = [...chunkClosure(outputs, file, appDynamic)];
       const css = [out.cssBundle, ...chunks.map((c) => outputs[c]?.cssBundle)].filter((x): x is string => !!x);
       manifest.islands[name] = {
         js: url(file),
@@ -433,7 +418,7 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
       manifest.css = url(file);
     }
   }
-  assertNoTranslationInIslands(outputs, chunkClosure);
+  assertNoTranslationInIslands(outputs);
   assertSameInEveryCheckout(outputs);
   await Deno.writeTextFile(`${outdir}/manifest.json`, JSON.stringify(manifest, null, 2));
   await Deno.writeTextFile(`${outdir}/version_frontend.json`, JSON.stringify(backendVersion()));

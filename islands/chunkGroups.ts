@@ -22,6 +22,27 @@ export const SMALL_CHUNK = 2048;
 export const SHARED_GROUP = "island-shared-group";
 
 /**
+ * The chunks output `file` imports as it starts, and those they import; with `alsoDynamic`, also
+ * the outputs it imports with `import()` whose entry point that accepts (and what they import).
+ */
+export function chunkClosure(
+  outputs: esbuild.Metafile["outputs"],
+  file: string,
+  alsoDynamic?: (entry: string) => boolean,
+  seen = new Set<string>(),
+): Set<string> {
+  for (const imp of outputs[file]?.imports ?? []) {
+    const follow = imp.kind === "import-statement" ||
+      (alsoDynamic !== undefined && imp.kind === "dynamic-import" && alsoDynamic(outputs[imp.path]?.entryPoint ?? ""));
+    if (follow && !seen.has(imp.path)) {
+      seen.add(imp.path);
+      chunkClosure(outputs, imp.path, alsoDynamic, seen);
+    }
+  }
+  return seen;
+}
+
+/**
  * The app's modules (paths as esbuild's metafile names them, from the working directory) in chunks
  * under `SMALL_CHUNK` that only the `grouped` islands import as they start, and that bring nothing
  * but what every grouped island or the `fixed` islands load as they start.
@@ -32,16 +53,6 @@ export function smallChunkModules(
   fixed: (island: string) => boolean,
 ): string[] {
   const outputs = meta.outputs;
-  /** The chunks a file imports as it starts, and those they import. */
-  const closure = (file: string, seen = new Set<string>()): Set<string> => {
-    for (const imp of outputs[file]?.imports ?? []) {
-      if (imp.kind === "import-statement" && !seen.has(imp.path)) {
-        seen.add(imp.path);
-        closure(imp.path, seen);
-      }
-    }
-    return seen;
-  };
   /** The modules a module imports (not `import()`), all the way down. */
   const reach = (path: string, seen = new Set<string>()): Set<string> => {
     for (const imp of meta.inputs[path]?.imports ?? []) {
@@ -57,7 +68,7 @@ export function smallChunkModules(
   const byGrouped: Set<string>[] = [], byOthers = new Set<string>(), byFixed = new Set<string>();
   for (const [file, out] of Object.entries(outputs)) {
     if (!out.entryPoint) continue;
-    const name = island(out), files = closure(file);
+    const name = island(out), files = chunkClosure(outputs, file);
     if (name && grouped(name)) byGrouped.push(files);
     else for (const f of files) byOthers.add(f);
     if (name && fixed(name)) { for (const f of [file, ...files]) byFixed.add(f); }
