@@ -14,7 +14,8 @@
  * `kv.commitVersionstamp()`, which the app's change logs use) ends with the commit's versionstamp as
  * a string part: key suffix, entry versionstamp and answer are one commit's versionstamp, as on
  * denokv. Versionstamps are 10 bytes, growing with each commit; sum, min and max work on u64
- * values; an expired entry is deleted within a minute (as a local Deno KV deletes them). The file is this server's own store, not an app's KV file.
+ * values; an expired entry is deleted within a minute (as a local Deno KV deletes them). The file
+ * is this server's own store, not an app's KV file.
  *
  * Each URL path may name its own database: `http://host:port/` is the one at `--path`;
  * `http://host:port/db/NAME` is another (its own `:memory:` store when `--path` is `:memory:`,

@@ -4,9 +4,9 @@
  * client sent it: the key's bytes (SQLite orders blobs by their bytes, as KV Connect orders keys),
  * the value's bytes and encoding, the commit version and the expiry time (`expiration_ms`, -1 for
  * none). An expired entry is read until `expire` deletes it, as a local Deno KV deletes them (once a
- * minute). A versionstamp is the commit's
- * version as 8 big-endian bytes and two zero bytes, as denokv's SQLite writes it. Every call runs to
- * its end in one go (no other request runs meanwhile), a write in one transaction.
+ * minute). A versionstamp is the commit's version as 8 big-endian bytes and two zero bytes, as
+ * denokv's SQLite writes it. Every call runs to its end in one go (no other request runs
+ * meanwhile), a write in one transaction.
  */
 
 import { DatabaseSync, type StatementSync } from "node:sqlite";
