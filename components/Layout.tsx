@@ -25,6 +25,8 @@ export interface LayoutProps {
   theme?: "system" | "light" | "dark";
   /** The live listener's port, where a logged-in page opens its event socket (null: this port). */
   livePort?: number | null;
+  /** A member's page: the event cursor its first live feed names (what was written after the page's reads comes first). */
+  eventsAfter?: string | null;
   /** A member's pages: the speculation rules (JSON) that fetch the likely next screens ahead. */
   speculationRules?: string;
   /**
@@ -56,6 +58,7 @@ export function Layout(p: LayoutProps) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {p.livePort ? <meta name="live-port" content={String(p.livePort)} /> : null}
+        {p.eventsAfter ? <meta name="events-after" content={p.eventsAfter} /> : null}
         <meta name="color-scheme" content={p.theme && p.theme !== "system" ? p.theme : "light dark"} />
         <title>{p.discreet ? TEXTS.neutralTitle : `${titleText(p.title)} · ${p.brand.name}`}</title>
         <link rel="icon" href={p.discreet ? "/static/neutral-icon.svg" : "/static/icon.svg"} type="image/svg+xml" />

@@ -26,6 +26,12 @@ export const POLL_MS = 250;
 /** The same on a remote KV, whose watch sees every writer's change: there the poll only backs up a missed watch. */
 export const REMOTE_POLL_MS = 1000;
 
+/**
+ * The cursor before every entry (no commit's versionstamp is zero): what an owner names for "all
+ * that follows" when the log held nothing as it read.
+ */
+export const LOG_START = "0".repeat(20);
+
 export interface ChangeLogOptions<T> {
   /** The log's key prefix; an entry's key is the prefix and its commit versionstamp. */
   log: Deno.KvKey;

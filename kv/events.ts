@@ -14,7 +14,7 @@
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-import { ChangeLogTailer, cursorOf } from "./changeLog.ts";
+import { ChangeLogTailer, cursorOf, LOG_START } from "./changeLog.ts";
 import type { MemberEvent } from "../domain/shapes/events.ts";
 
 /** A log entry: the events of one commit, each with the members it is for. */
@@ -142,6 +142,18 @@ export class EventBus {
     return this.#started;
   }
 
+  /**
+   * The cursor a page rendered now gives its first feed, taken before the page's own reads: every
+   * event after it may be one those reads missed, and the feed sends those first. It is the last
+   * entry this instance delivered (its tail may lag a little: an event the page's reads did see
+   * may come too, and the page reads again what it names), or `LOG_START` when the log held
+   * nothing. The first call starts the tail and waits for its first pass.
+   */
+  async pageCursor(): Promise<string> {
+    await this.start();
+    return this.log.cursor || LOG_START;
+  }
+
   /** Delivers the events written since the last tail (single flight; calls coalesce). */
   tail(): Promise<void> {
     return this.log.tail();
@@ -150,10 +162,11 @@ export class EventBus {
   /**
    * The events for `profileId` written after the cursor `after` (one the member's page saw), and
    * the cursor of the log's last entry read; null when `after` has left the log (expired): the
-   * page must read its data again.
+   * page must read its data again. `LOG_START` (a page rendered while the log held nothing) is
+   * the whole log.
    */
   async missed(profileId: string, after: string): Promise<{ events: MissedEvent[]; last: string } | null> {
-    if (!(await this.log.holds(after))) return null;
+    if (after !== LOG_START && !(await this.log.holds(after))) return null;
     const events: MissedEvent[] = [];
     let last = after;
     for await (const e of this.log.entriesAfter(after)) {

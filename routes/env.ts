@@ -31,6 +31,8 @@ export interface AppEnv {
     brand: Brand;
     /** A page's moderation notice for the caller (a warning to acknowledge, a review): read for pages only, begun with the caller's. */
     notice: Promise<AccountNotice | null> | null;
+    /** A member's page: the event cursor its first live feed names, taken before the page's reads (kv/events.ts `pageCursor`). */
+    eventsAfter: string | null;
     /** The language of this request: the member's, else Accept-Language's (domain/i18n.ts). */
     locale: PageLang;
   };

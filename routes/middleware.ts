@@ -13,6 +13,7 @@ import { accountHint, getSession } from "../kv/sessions.ts";
 import { sha256Hex } from "../kv/ids.ts";
 import { accountWithGrants } from "../kv/roles.ts";
 import { accountNotice } from "../kv/moderation.ts";
+import { eventBus } from "../kv/events.ts";
 import { getProfile } from "../kv/profiles.ts";
 import { BadCursorError } from "../kv/paging.ts";
 import { type Brand, brandFor } from "../domain/brand.ts";
@@ -318,6 +319,7 @@ export async function loadCaller(c: Context<AppEnv>): Promise<PageLang> {
   c.set("brand", brandOf(c.req.url));
   c.set("caller", null);
   c.set("notice", null);
+  c.set("eventsAfter", null);
   // By name: Hono reads no further when the header does not hold the name.
   const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
   if (token) {
@@ -356,6 +358,8 @@ export async function loadCaller(c: Context<AppEnv>): Promise<PageLang> {
         const notice = hintedNotice && hint === account.id ? hintedNotice : accountNotice(account.id);
         notice.catch(() => {}); // a page that renders no notice (an error page) leaves it unread
         c.set("notice", notice);
+        // Before the page's own reads: the page's feed first sends what was written after it.
+        c.set("eventsAfter", await eventBus().pageCursor());
       }
     }
   }

@@ -5,9 +5,10 @@
  * WebSockets), server-sent events, which the browser reconnects by itself. Polling stays as the
  * fallback (spec: 15 s).
  *
- * Every event comes with its cursor; a connection that opens again names the last one seen, and
- * the server first sends what the page missed (routes/memberFeed.ts), or says "reset" when that is
- * too old: then every query is read again. When the device's connection comes back, the socket is
+ * Every event comes with its cursor; a connection that opens again names the last one seen (the
+ * first names the one the server put in the page, taken before the page's reads), and the server
+ * first sends what the page missed (routes/memberFeed.ts), or says "reset" when that is too old:
+ * then every query is read again. When the device's connection comes back, the socket is
  * opened again at once (an old one may be dead without knowing it). The server may ask the page to
  * reconnect (an instance shutting down), or end the feed for good: its session ended (then the
  * page wipes what this device keeps of the member and goes to /login, as on a 401), or the member
@@ -28,6 +29,12 @@ let connection: { close(): void } | undefined;
 let socketsFail = false;
 /** The cursor of the last event this page was given. */
 let lastAt = "";
+
+/**
+ * Where the feed starts: after the last event given, else after the cursor the server rendered
+ * in the page (taken before its reads: what was written while the page loaded comes first).
+ */
+const resumeAt = () => lastAt || document.querySelector<HTMLMetaElement>('meta[name="events-after"]')?.content || "";
 /** The server ended the feed for good (session over, or replaced by a newer page). */
 let endedForGood = false;
 
@@ -60,7 +67,8 @@ function connectSocket(): { close(): void } {
     // The live listener's port when the server has one (routes/live.ts), else this page's.
     const live = document.querySelector<HTMLMetaElement>('meta[name="live-port"]')?.content;
     const host = live ? `${location.hostname}:${live}` : location.host;
-    const after = lastAt ? `?after=${lastAt}` : "";
+    const from = resumeAt();
+    const after = from ? `?after=${from}` : "";
     ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${host}/api/events${after}`);
     ws.onopen = () => {
       opened = true;
@@ -118,7 +126,8 @@ function connectSocket(): { close(): void } {
 
 function connectEventSource(): { close(): void } {
   // The browser reconnects by itself, naming the last event's id (Last-Event-ID).
-  const source = new EventSource(lastAt ? `/api/events?after=${lastAt}` : "/api/events");
+  const from = resumeAt();
+  const source = new EventSource(from ? `/api/events?after=${from}` : "/api/events");
   source.addEventListener("member", (m) => {
     try {
       const e = m as MessageEvent<string>;

@@ -132,7 +132,7 @@ Deno.test("events - a page that reconnects with the last event it saw gets what 
     await back.close();
 
     // A cursor that left the log: the page is told to read its data again; a malformed one is refused.
-    const gone = await openStream(t, b.cookie, { after: "0".repeat(20) });
+    const gone = await openStream(t, b.cookie, { after: "0".repeat(19) + "1" });
     assert.ok(await gone.until("event: reset"));
     await gone.close();
     const bad = await t.app.request("http://localhost/api/events", {
@@ -140,6 +140,44 @@ Deno.test("events - a page that reconnects with the last event it saw gets what 
     });
     assert.equal(bad.status, 400);
     await bad.body?.cancel();
+  } finally {
+    t.close();
+  }
+});
+
+/** The cursor a member's page names for its first feed (its `events-after` meta). */
+async function pageCursor(t: Awaited<ReturnType<typeof testApp>>, cookie: string, path: string): Promise<string> {
+  const res = await t.app.request(`http://localhost${path}`, { headers: { cookie } });
+  assert.equal(res.status, 200);
+  const cursor = (await res.text()).match(/<meta name="events-after" content="([0-9a-f]{20})"/)?.[1];
+  assert.ok(cursor, `${path} names the cursor its feed starts from`);
+  return cursor;
+}
+
+Deno.test("events - a page's first feed gets what was written while the page loaded, with the log empty or not", async () => {
+  const t = await testApp();
+  try {
+    const a = await t.member(), b = await t.member();
+    // Nothing in the log yet; a like comes after the page was read and before its feed opens.
+    const empty = await pageCursor(t, b.cookie, "/notifications");
+    const liked = await t.call("PUT", "/api/profile-like", {
+      cookie: a.cookie,
+      json: { likerProfileId: a.profileId, likedProfileId: b.profileId, likeType: "LIKE" },
+    });
+    assert.equal(liked.status, 200);
+    const first = await openStream(t, b.cookie, { after: empty });
+    assert.ok(await first.until('"type":"notifications"'), `the like's notification comes first:\n${first.text}`);
+    assert.ok(!first.text.includes("event: reset"), first.text);
+    await first.close();
+
+    // With events in the log: a message written after the conversations page was read comes first too.
+    const later = await pageCursor(t, b.cookie, "/chat/personal");
+    assert.notEqual(later, empty);
+    const id = (await sendMessage(t, a, b.profileId, "while the page loads")).data.id;
+    const second = await openStream(t, b.cookie, { after: later });
+    assert.ok(await second.until(id), `the message comes first:\n${second.text}`);
+    assert.ok(!second.text.includes("event: reset"), second.text);
+    await second.close();
   } finally {
     t.close();
   }

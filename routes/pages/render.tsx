@@ -145,6 +145,7 @@ export async function renderPage(
       tabs={tabs}
       theme={themeOf(c)}
       livePort={caller ? livePort() : null}
+      eventsAfter={caller ? c.get("eventsAfter") : null}
       speculationRules={tabs ? SPECULATION_RULES : undefined}
       afterPicturesScript={opts.picturesFirst && assets.length ? AFTER_PICTURES_SCRIPT : undefined}
       hydrateInSlices={opts.hydrateInSlices && assets.length > 0}

@@ -13,6 +13,14 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       const aId = (await logInThroughApi(a.context, h.origin, `notify-a-${vp}@example.com`)).profileId;
       const bId = (await logInThroughApi(b.context, h.origin, `notify-b-${vp}@example.com`)).profileId;
 
+      // B's live socket reaches the server only after A's like: a like that comes while the page
+      // loads shows up too (the feed starts from the cursor the page was rendered with).
+      let release!: () => void;
+      const released = new Promise<void>((r) => release = r);
+      await b.page.routeWebSocket(/\/api\/events/, async (ws) => {
+        await released;
+        ws.connectToServer();
+      });
       await b.page.goto("/notifications");
       await b.page.getByText(TEXTS.notificationsNone, { exact: true }).waitFor();
 
@@ -22,6 +30,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         data: { likerProfileId: aId, likedProfileId: bId, likeType: "LIKE" },
       });
       assert.equal(liked.status(), 200);
+      release();
       const item = b.page.getByRole("button", { name: /Someone liked your profile\./ });
       await item.waitFor({ timeout: 10_000 });
       await shot(b.page, `${vp}-notifications`);
