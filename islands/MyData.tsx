@@ -7,7 +7,7 @@
  */
 
 import { useEffect, useId, useRef, useState } from "react";
-import { api, ApiFailure, endingSessionHere } from "./queries/api.ts";
+import { api, ApiFailure, clearLocalData, endingSessionHere } from "./queries/api.ts";
 import { apiPath } from "../domain/apiPath.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { CurrentPasswordField } from "../components/CurrentPasswordField.tsx";
@@ -100,8 +100,7 @@ export default function MyData({ reauth, me }: MyDataProps) {
         method: "DELETE",
         json: reauth === "password" ? { currentPassword: current } : {},
       });
-      localStorage.clear();
-      sessionStorage.clear();
+      clearLocalData();
       location.assign("/?deleted=1");
     } catch (e) {
       endingSessionHere(false);

@@ -12,6 +12,7 @@
 
 import { type ComponentType, useCallback, useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
+import { keepLocally } from "./queries/api.ts";
 import { usePresence } from "./queries/presence.ts";
 import { type KnownLocation, useLocation } from "./queries/location.ts";
 import { MAP_MAX_SECTORS, useAggregates, useMapView } from "./queries/map.ts";
@@ -201,7 +202,7 @@ function MapBody({ profileId, attribution, known, near }: NearbyMapProps) {
     clearTimeout(saveTimer.current);
     saveTimer.current = setTimeout(() => {
       try {
-        localStorage.setItem(VIEW_STORAGE_KEY, JSON.stringify({ ...box, zoom } satisfies SavedView));
+        keepLocally(VIEW_STORAGE_KEY, JSON.stringify({ ...box, zoom } satisfies SavedView));
       } catch { /* storage full or disabled */ }
     }, SAVE_VIEW_MS);
   }, []);

@@ -20,11 +20,29 @@ export class ApiFailure extends Error {
 /** The `meta` of a query that is a page's navigation-level load: a 5xx before any data goes to /sorry. */
 export const NAVIGATION = { navigation: true } as const;
 
+/** This page wiped what the device keeps of the member: it writes none of it again. */
+let wiped = false;
+
+/**
+ * Has this page wiped what the device keeps of the member (a logout, a session ended, the account
+ * deleted)? Then nothing of theirs is written to local storage again (`keepLocally`): a query that
+ * settles after the wipe (the very call that answered 401, a refetch in flight), a queued message
+ * or a location would otherwise be written back while the page goes to /login, or for as long as
+ * the logout page stays open.
+ */
+export const deviceWiped = (): boolean => wiped;
+
+/** Keeps a value of the member's on this device (local storage), unless this page has wiped it. */
+export function keepLocally(key: string, value: string): void {
+  if (!wiped) localStorage.setItem(key, value);
+}
+
 /**
  * Forgets everything this device keeps of the member (spec §4: logout clears local storage), the
  * service worker's copies too.
  */
 export function clearLocalData(): void {
+  wiped = true;
   localStorage.clear();
   sessionStorage.clear();
   // Secret chats' keys and decrypted history (islands/secret/store.ts): this device leaves its chats.

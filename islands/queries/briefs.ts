@@ -6,7 +6,7 @@
 
 import { type QueryClient, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { api } from "./api.ts";
+import { api, keepLocally } from "./api.ts";
 import { useServerData } from "./client.tsx";
 import type { ApiAnswer } from "../../domain/contract.ts";
 import { apiPath } from "../../domain/apiPath.ts";
@@ -164,7 +164,7 @@ export function useBriefFilter(): [BriefFilter, (f: BriefFilter) => void] {
   const change = useCallback((f: BriefFilter) => {
     setFilter(f);
     try {
-      localStorage.setItem(FILTER_STORAGE_KEY, JSON.stringify(f));
+      keepLocally(FILTER_STORAGE_KEY, JSON.stringify(f));
     } catch { /* storage full or disabled: the filter lasts for this page */ }
   }, []);
   return [filter, change];

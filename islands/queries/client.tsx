@@ -7,7 +7,7 @@ import { QueryCache, QueryClient, type QueryKey, useQueryClient } from "@tanstac
 import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client";
 import { createSyncStoragePersister } from "@tanstack/query-sync-storage-persister";
 import { type ReactNode, useRef, useState } from "react";
-import { ApiFailure } from "./api.ts";
+import { ApiFailure, keepLocally } from "./api.ts";
 
 /** Default cache lifetime: 24 hours. */
 export const DEFAULT_CACHE_MS = 24 * 3_600_000;
@@ -43,9 +43,14 @@ export function queryClient(): QueryClient {
   return client;
 }
 
-const persister = typeof localStorage === "undefined"
-  ? undefined
-  : createSyncStoragePersister({ storage: localStorage, key: "app-query-cache" });
+/** Local storage, written only until the page wipes what the device keeps (api.ts `keepLocally`). */
+export const keptStorage = typeof localStorage === "undefined" ? undefined : {
+  getItem: (key: string) => localStorage.getItem(key),
+  setItem: keepLocally,
+  removeItem: (key: string) => localStorage.removeItem(key),
+};
+
+const persister = keptStorage && createSyncStoragePersister({ storage: keptStorage, key: "app-query-cache" });
 
 const noopPersister = {
   persistClient: () => Promise.resolve(),

@@ -18,7 +18,7 @@
  */
 
 import { useEffect, useSyncExternalStore } from "react";
-import { call, EVENTS } from "./api.ts";
+import { call, EVENTS, keepLocally } from "./api.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { DEFAULT_CITY, RANDOM_SPREAD_DEG, randomDefaultPoint } from "../../domain/defaultPlace.ts";
 import { LOCATION_STORAGE_KEY, type LocationType, readSaved, validPoint as valid } from "./savedLocation.ts";
@@ -204,7 +204,7 @@ export class LocationReporter {
     if (!this.#profileId) return;
     const { type, lat, lon, hide } = this.#state;
     try {
-      localStorage.setItem(LOCATION_STORAGE_KEY, JSON.stringify({ profileId: this.#profileId, type, lat, lon, hide }));
+      keepLocally(LOCATION_STORAGE_KEY, JSON.stringify({ profileId: this.#profileId, type, lat, lon, hide }));
     } catch { /* storage full or disabled: the location lasts for this page */ }
   }
 

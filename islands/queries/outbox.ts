@@ -13,7 +13,7 @@
  */
 
 import { useSyncExternalStore } from "react";
-import { ApiFailure, call } from "./api.ts";
+import { ApiFailure, call, keepLocally } from "./api.ts";
 import type { ApiAnswer } from "../../domain/contract.ts";
 import { WORKER_MESSAGES } from "../sw/caches.ts";
 import type { NewMessage } from "../../domain/shapes/messages.ts";
@@ -80,7 +80,7 @@ function read(): Queued[] {
 function write(list: Queued[]) {
   if (list.length > (cache?.length ?? 0)) askForBackgroundSync();
   cache = list;
-  if (list.length) localStorage.setItem(OUTBOX_STORAGE_KEY, JSON.stringify(list));
+  if (list.length) keepLocally(OUTBOX_STORAGE_KEY, JSON.stringify(list));
   else localStorage.removeItem(OUTBOX_STORAGE_KEY);
   watchers.forEach((w) => w());
 }

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
 import { logInThroughApi, shot, startHarness, type ViewportName } from "./harness.ts";
 import { TEXTS } from "../../domain/texts.ts";
+import { SECRET_DB } from "../../islands/secret/store.ts";
 import { getAccountByEmail, hashPassword } from "../../kv/accounts.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
@@ -72,9 +73,23 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       });
       assert.ok(shown, "the button shows, clear of the tab bar");
       await shot(page, `${vp}-mydata-delete`);
+      // What this device keeps of the member: a secret chat's store (islands/secret/store.ts) beside local storage.
+      await page.evaluate((name) =>
+        new Promise((done, fail) => {
+          const open = indexedDB.open(name);
+          open.onsuccess = () => (open.result.close(), done(null));
+          open.onerror = () => fail(open.error);
+        }), SECRET_DB);
       await confirm.getByRole("button", { name: TEXTS.deleteConfirm }).click();
       await page.waitForURL(`${h.origin}/?deleted=1`);
       await page.getByText(TEXTS.accountDeleted).waitFor();
+      // The deleted member's device keeps nothing of them: local storage, session storage, their secret chats.
+      const kept = await page.evaluate(async () => ({
+        local: localStorage.length,
+        session: sessionStorage.length,
+        databases: (await indexedDB.databases()).map((d) => d.name),
+      }));
+      assert.deepEqual(kept, { local: 0, session: 0, databases: [] });
       await shot(page, `${vp}-mydata-deleted`);
       await page.goto("/settings");
       await page.waitForURL(`${h.origin}/login`);
