@@ -59,6 +59,13 @@ export const KEPT = {
   /** Whether an account has a device to push to, by account id (kv/push.ts). */
   pushDevices: { ttlMs: 5_000, max: 50_000 },
   /**
+   * Whether a profile's member has a device to push to (its marker, kv/push.ts `pushReachable`), by
+   * profile id. Kept a minute: every LIKE that tells and every message reads the other member's,
+   * and every write of the marker forgets it (a device stored, the last one removed or dropped, the
+   * member's deletion).
+   */
+  pushReach: { ttlMs: 60_000, max: 50_000 },
+  /**
    * A member's time-out in force or to end (Bad Boy Dungeon), or null, by profile id (kv/games/dungeon.ts).
    * Kept a minute: every LIKE reads the liker's, and every write of it forgets it (`commitForgetting`
    * in `startStay`, the quiz, an admin's end and an upheld appeal); its end is checked at each call.

@@ -1,7 +1,7 @@
 /**
- * An instance that keeps reads (kv/kept.ts) keeps sessions, accounts, profiles, block lists, time-outs
- * and 'Keep my best picture first' a minute: what makes that safe is that every write of them
- * forgets the kept copies. Each write
+ * An instance that keeps reads (kv/kept.ts) keeps sessions, accounts, profiles, block lists, time-outs,
+ * 'Keep my best picture first' and whether a member has a push device a minute: what makes that safe
+ * is that every write of them forgets the kept copies. Each write
  * below must show at the next read of the same instance; a write that forgets nothing would not
  * (the first test).
  */
@@ -37,6 +37,13 @@ import { adminConfirmed, appealStay, decideAppeal, endStay, restrictionOf, takeQ
 import { hotLiked, keepBestView, setKeepBest, undoKeepBest } from "./games/hotOrNot.ts";
 import { saveReport } from "./reports.ts";
 import { SYSTEM } from "./audit.ts";
+import {
+  addPushSubscription,
+  notePushFailure,
+  PUSH_DEVICE_MAX_FAILURES,
+  pushReachable,
+  removePushSubscription,
+} from "./push.ts";
 import { QUIZ_ANSWERS } from "../domain/dungeon.ts";
 import type { HotKeepBest } from "../domain/shapes/hotOrNot.ts";
 import { normalizeUpload } from "../images/pipeline.ts";
@@ -83,6 +90,9 @@ Deno.test("kept reads - the copies are kept: a write that forgets nothing is not
     assert.equal(await restrictionOf(k.profileId), null);
     await kv().set(keys.dungeonCurrent(k.profileId), { stayId: "behind-its-back", until: now() + 60_000 });
     assert.equal(await restrictionOf(k.profileId), null);
+    assert.equal(await pushReachable(k.profileId), false);
+    await kv().set(keys.pushReachable(k.profileId), true);
+    assert.equal(await pushReachable(k.profileId), false);
   } finally {
     await k.close();
   }
@@ -283,6 +293,39 @@ Deno.test("kept reads - 'Keep my best picture first' switched on shows at the ne
     assert.equal((await keepBestView(k.profileId)).on, false);
     await setKeepBest(k.profileId, true);
     assert.equal(await liked(), 3, "switched on after the undo");
+  } finally {
+    await k.close();
+  }
+});
+
+Deno.test("kept reads - a push device stored, removed or dropped, and the member deleted, show at the next read of whether the member has one", async () => {
+  const k = await keeping();
+  try {
+    const read = () => pushReachable(k.profileId);
+    const shows = showsAtNextRead(read);
+    const device = (n: number) => ({
+      deviceName: `Phone ${n}`,
+      endpoint: `https://fcm.googleapis.com/fcm/send/kept-${n}`,
+      expirationTime: 0,
+      auth_base64: "auth",
+      p256dh_base64: "key",
+    });
+    const ids: string[] = [];
+    const stored = (n: number) => async () => void ids.push((await addPushSubscription(k.id, device(n))).id);
+    await shows("a device stored", stored(1), (r) => r);
+    await stored(2)();
+    await shows("one of two removed", () => removePushSubscription(k.id, ids[0]), (r) => r);
+    await shows("the last removed", () => removePushSubscription(k.id, ids[1]), (r) => !r);
+    await shows("a device stored again", stored(3), (r) => r);
+    await shows("the last dropped after its failures", async () => {
+      for (let i = 0; i < PUSH_DEVICE_MAX_FAILURES; i++) await notePushFailure(k.id, ids[2]);
+    }, (r) => !r);
+    await shows("a device stored once more", stored(4), (r) => r);
+    const account = (await getAccountByEmail((await accountWithGrants(k.id))!.email))!;
+    await shows("the member deleted", async () => {
+      assert.ok(await startDeletion(account));
+      while (await deleteMemberStep(k.id));
+    }, (r) => !r);
   } finally {
     await k.close();
   }
