@@ -58,10 +58,24 @@ export const KEPT = {
   safety: { ttlMs: 5_000, max: 50_000 },
   /** Whether an account has a device to push to, by account id (kv/push.ts). */
   pushDevices: { ttlMs: 5_000, max: 50_000 },
-  /** A member's time-out in force or to end (Bad Boy Dungeon), or null, by profile id (kv/games/dungeon.ts). */
-  restriction: { ttlMs: 5_000, max: 50_000 },
-  /** Whether 'Keep my best picture first' is on, by profile id (kv/games/hotOrNot.ts). */
-  keepBest: { ttlMs: 5_000, max: 50_000 },
+  /**
+   * Whether a profile's member has a device to push to (its marker, kv/push.ts `pushReachable`), by
+   * profile id. Kept a minute: every LIKE that tells and every message reads the other member's,
+   * and every write of the marker forgets it (a device stored, the last one removed or dropped, the
+   * member's deletion).
+   */
+  pushReach: { ttlMs: 60_000, max: 50_000 },
+  /**
+   * A member's time-out in force or to end (Bad Boy Dungeon), or null, by profile id (kv/games/dungeon.ts).
+   * Kept a minute: every LIKE reads the liker's, and every write of it forgets it (`commitForgetting`
+   * in `startStay`, the quiz, an admin's end and an upheld appeal); its end is checked at each call.
+   */
+  restriction: { ttlMs: 60_000, max: 50_000 },
+  /**
+   * Whether 'Keep my best picture first' is on, by profile id (kv/games/hotOrNot.ts). Kept a minute:
+   * every LIKE reads the liked member's, and switching it (on, off, undo) forgets it.
+   */
+  keepBest: { ttlMs: 60_000, max: 50_000 },
   /**
    * That a conversation is past its first messages, by "sender>recipient" (kv/spam.ts): it stays so
    * until a message of it is deleted, which forgets it on every instance (kv/messages.ts).

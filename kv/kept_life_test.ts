@@ -1,6 +1,7 @@
 /**
- * An instance that keeps reads (kv/kept.ts) keeps sessions, accounts, profiles and block lists a
- * minute: what makes that safe is that every write of them forgets the kept copies. Each write
+ * An instance that keeps reads (kv/kept.ts) keeps sessions, accounts, profiles, block lists, time-outs,
+ * 'Keep my best picture first' and whether a member has a push device a minute: what makes that safe
+ * is that every write of them forgets the kept copies. Each write
  * below must show at the next read of the same instance; a write that forgets nothing would not
  * (the first test).
  */
@@ -32,6 +33,19 @@ import { endVerification } from "./games/identify.ts";
 import { deleteMemberStep, startDeletion } from "./memberDeletion.ts";
 import { putProfileLike } from "./likes.ts";
 import { blockedSet, isBlockedEither } from "./blocks.ts";
+import { adminConfirmed, appealStay, decideAppeal, endStay, restrictionOf, takeQuiz } from "./games/dungeon.ts";
+import { hotLiked, keepBestView, setKeepBest, undoKeepBest } from "./games/hotOrNot.ts";
+import { saveReport } from "./reports.ts";
+import { SYSTEM } from "./audit.ts";
+import {
+  addPushSubscription,
+  notePushFailure,
+  PUSH_DEVICE_MAX_FAILURES,
+  pushReachable,
+  removePushSubscription,
+} from "./push.ts";
+import { QUIZ_ANSWERS } from "../domain/dungeon.ts";
+import type { HotKeepBest } from "../domain/shapes/hotOrNot.ts";
 import { normalizeUpload } from "../images/pipeline.ts";
 import { portrait } from "../tests/fixtures/pictures.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
@@ -73,6 +87,12 @@ Deno.test("kept reads - the copies are kept: a write that forgets nothing is not
     const profile = (await viewedProfile(k.profileId))!;
     await kv().set(keys.profile(k.profileId), { ...profile, profilename: "Written behind its back" });
     assert.equal((await viewedProfile(k.profileId))!.profilename, profile.profilename);
+    assert.equal(await restrictionOf(k.profileId), null);
+    await kv().set(keys.dungeonCurrent(k.profileId), { stayId: "behind-its-back", until: now() + 60_000 });
+    assert.equal(await restrictionOf(k.profileId), null);
+    assert.equal(await pushReachable(k.profileId), false);
+    await kv().set(keys.pushReachable(k.profileId), true);
+    assert.equal(await pushReachable(k.profileId), false);
   } finally {
     await k.close();
   }
@@ -203,6 +223,109 @@ Deno.test("kept reads - a block and an unblock show at the next read, on both si
     assert.deepEqual(await both(), [true, true, true, true], "blocked");
     await putProfileLike(k.profileId, other.profileId, "DISLIKE", false);
     assert.deepEqual(await both(), [false, false, false, false], "unblocked");
+  } finally {
+    await k.close();
+  }
+});
+
+Deno.test("kept reads - every write of a time-out shows at the next read", async () => {
+  const k = await keeping();
+  try {
+    const reporter = await k.t.member();
+    const read = () => restrictionOf(k.profileId);
+    const shows = showsAtNextRead(read);
+    const member = { accountId: k.id, name: "Member", profileId: k.profileId };
+    const confirmed = async () => {
+      const report = await saveReport(reporter.profileId, k.profileId, "rude", "He was rude in chat.");
+      const stay = await adminConfirmed(report.id, SYSTEM);
+      assert.ok(stay);
+      return stay;
+    };
+    let until = 0;
+    await shows("a time-out started", async () => {
+      until = (await confirmed()).until;
+    }, (r) => r?.until === until);
+    await shows(
+      "the quiz passed, which shortens it",
+      async () => assert.equal((await takeQuiz(member, [...QUIZ_ANSWERS])).ok, true),
+      (r) => r !== null && r.until < until,
+    );
+    await shows(
+      "ended by an admin",
+      async () => assert.equal((await endStay(SYSTEM, k.profileId)).ok, true),
+      (r) => r === null,
+    );
+    let stayId = "";
+    await shows("a second time-out started", async () => {
+      stayId = (await confirmed()).id;
+    }, (r) => r?.stayId === stayId);
+    assert.equal((await appealStay(member, "It was a joke between friends.")).ok, true);
+    await shows(
+      "its appeal upheld",
+      async () => assert.equal((await decideAppeal(SYSTEM, stayId, true)).ok, true),
+      (r) => r === null,
+    );
+  } finally {
+    await k.close();
+  }
+});
+
+Deno.test("kept reads - 'Keep my best picture first' switched on shows at the next like, also after it was off or undone", async () => {
+  const k = await keeping();
+  try {
+    const r = await addPicture(k.profileId, await normalizeUpload(await portrait(1)));
+    assert.ok(r.ok);
+    // What a new like does for it (kv/games/hotOrNot.ts): counts for the first picture while it is
+    // on, and reads nothing while the instance keeps that it is off.
+    const liked = async () => {
+      await hotLiked(k.profileId, null);
+      return (await kv().get<HotKeepBest>(keys.hotKeepBest(k.profileId))).value?.arms[r.pic.id]?.won ?? 0;
+    };
+    assert.equal(await liked(), 0, "off: nothing counted (and kept so)");
+    await setKeepBest(k.profileId, true);
+    assert.equal(await liked(), 1, "switched on");
+    await setKeepBest(k.profileId, false);
+    assert.equal(await liked(), 1, "switched off");
+    await setKeepBest(k.profileId, true);
+    assert.equal(await liked(), 2, "switched on again");
+    await undoKeepBest(k.profileId);
+    assert.equal(await liked(), 2, "undone");
+    assert.equal((await keepBestView(k.profileId)).on, false);
+    await setKeepBest(k.profileId, true);
+    assert.equal(await liked(), 3, "switched on after the undo");
+  } finally {
+    await k.close();
+  }
+});
+
+Deno.test("kept reads - a push device stored, removed or dropped, and the member deleted, show at the next read of whether the member has one", async () => {
+  const k = await keeping();
+  try {
+    const read = () => pushReachable(k.profileId);
+    const shows = showsAtNextRead(read);
+    const device = (n: number) => ({
+      deviceName: `Phone ${n}`,
+      endpoint: `https://fcm.googleapis.com/fcm/send/kept-${n}`,
+      expirationTime: 0,
+      auth_base64: "auth",
+      p256dh_base64: "key",
+    });
+    const ids: string[] = [];
+    const stored = (n: number) => async () => void ids.push((await addPushSubscription(k.id, device(n))).id);
+    await shows("a device stored", stored(1), (r) => r);
+    await stored(2)();
+    await shows("one of two removed", () => removePushSubscription(k.id, ids[0]), (r) => r);
+    await shows("the last removed", () => removePushSubscription(k.id, ids[1]), (r) => !r);
+    await shows("a device stored again", stored(3), (r) => r);
+    await shows("the last dropped after its failures", async () => {
+      for (let i = 0; i < PUSH_DEVICE_MAX_FAILURES; i++) await notePushFailure(k.id, ids[2]);
+    }, (r) => !r);
+    await shows("a device stored once more", stored(4), (r) => r);
+    const account = (await getAccountByEmail((await accountWithGrants(k.id))!.email))!;
+    await shows("the member deleted", async () => {
+      assert.ok(await startDeletion(account));
+      while (await deleteMemberStep(k.id));
+    }, (r) => !r);
   } finally {
     await k.close();
   }

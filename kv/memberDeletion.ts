@@ -30,7 +30,7 @@ import { reportPosition } from "./positions/mod.ts";
 import { deletePicture } from "./pictures.ts";
 import { deleteBlob } from "./blobs.ts";
 import { commitWithdrawal } from "./blocks.ts";
-import { forgetHere, forgetKept } from "./kept.ts";
+import { commitForgetting, forgetHere, forgetKept } from "./kept.ts";
 import { SNAPSHOT_BLOB } from "./positions/snapshot.ts";
 import type { Message } from "../domain/shapes/messages.ts";
 import type { Report } from "../domain/shapes/moderation.ts";
@@ -156,6 +156,8 @@ const STEPS: Record<DeletionStep, (d: Deletion) => Promise<void>> = {
       // Others' open conversation with them.
       ...(await scan<unknown>(keys.all("looking_at"), (e) => mentions(e.value, [profileId]))).map((e) => e.key),
     ]);
+    // Their push marker went with the devices: every instance forgets that they had one.
+    await commitForgetting(kv().atomic(), "pushReach", [profileId]);
   },
 
   async pictures({ profileId }) {

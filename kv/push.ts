@@ -9,7 +9,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { commitForgetting, keptRead } from "./kept.ts";
+import { commitForgetting, forgetHere, forgetKept, keptRead } from "./kept.ts";
 import { viewedProfile } from "./profiles.ts";
 import { pushMarked } from "./pushReach.ts";
 import { config } from "../config/config.ts";
@@ -78,9 +78,10 @@ export async function addPushSubscription(
   const sub: PushSubscription = { ...s, id: existing?.id ?? newId(), tsCreated: now() };
   const op = kv().atomic().set(keys.pushSubscription(accountId, sub.id), sub);
   // The member is reachable: a new versionstamp of the marker also fails a removal that read it before.
-  const marker = await markerOf(accountId);
-  if (marker) op.set(marker, true);
+  const profileId = await markedProfileOf(accountId);
+  if (profileId) markerOps(op, profileId).set(keys.pushReachable(profileId), true);
   if (!(await commitForgetting(op, "pushDevices", [accountId]))) throw new Error("push subscription not stored");
+  if (profileId) forgetHere("pushReach", [profileId]);
   return sub;
 }
 
@@ -102,15 +103,31 @@ export function hasPushDevice(accountId: string): Promise<boolean> {
  * devices listed (`hasPushDevice`).
  */
 export async function pushReachable(profileId: string): Promise<boolean> {
-  if (pushMarked(kv())) return (await kv().get<boolean>(keys.pushReachable(profileId))).value === true;
+  if (pushMarked(kv())) {
+    // Kept a minute by the instance (kv/kept.ts): every write of the marker forgets it (`markerOps`).
+    return await keptRead(
+      "pushReach",
+      profileId,
+      async () => (await kv().get<boolean>(keys.pushReachable(profileId))).value === true,
+    );
+  }
   const p = await viewedProfile(profileId);
   return !!p && await hasPushDevice(p.accountId);
 }
 
-/** The key of the marker of `accountId`'s profile (`keys.pushReachable`), or null without an account. */
-async function markerOf(accountId: string): Promise<Deno.KvKey | null> {
+/** The profile whose marker (`keys.pushReachable`) says `accountId` has a device, or null without an account. */
+async function markedProfileOf(accountId: string): Promise<string | null> {
   const account = (await kv().get<{ defaultProfileId: string }>(keys.account(accountId))).value;
-  return account ? keys.pushReachable(account.defaultProfileId) : null;
+  return account ? account.defaultProfileId : null;
+}
+
+/**
+ * Adds to `op` (a write of `profileId`'s marker) the forget of every instance's kept answer of
+ * `pushReachable`; after the commit, call `forgetHere("pushReach", [profileId])`.
+ */
+function markerOps(op: Deno.AtomicOperation, profileId: string): Deno.AtomicOperation {
+  forgetKept(op, "pushReach", [profileId]);
+  return op;
 }
 
 /** The most other devices a removal checks (a remote store takes 10 checks an atomic: its own, the marker's, these). */
@@ -125,16 +142,23 @@ const OTHER_DEVICES_CHECKED = 8;
  * many go at once).
  */
 async function commitDeviceGone(accountId: string, id: string, op: Deno.AtomicOperation): Promise<boolean> {
-  const markerKey = await markerOf(accountId);
-  if (markerKey) {
+  const profileId = await markedProfileOf(accountId);
+  let markerGone = false;
+  if (profileId) {
+    const markerKey = keys.pushReachable(profileId);
     const marker = await kv().get(markerKey);
     const others: Deno.KvEntry<unknown>[] = [];
     const devices = kv().list({ prefix: keys.pushSubscriptionsOf(accountId) }, { limit: OTHER_DEVICES_CHECKED + 1 });
     for await (const e of devices) if (e.key.at(-1) !== id) others.push(e);
     op.check(marker, ...others.slice(0, OTHER_DEVICES_CHECKED));
-    if (others.length === 0) op.delete(markerKey);
+    if (others.length === 0) {
+      markerOps(op, profileId).delete(markerKey);
+      markerGone = true;
+    }
   }
-  return await commitForgetting(op, "pushDevices", [accountId]);
+  const ok = await commitForgetting(op, "pushDevices", [accountId]);
+  if (ok && markerGone) forgetHere("pushReach", [profileId!]);
+  return ok;
 }
 
 /** An account's subscriptions, oldest first. */

@@ -67,7 +67,7 @@ export async function listStays(profileId: string): Promise<Stay[]> {
 
 /** The stay that restricts a member now (its end), or null. One read: every restricted action makes it. */
 export async function restrictionOf(profileId: string): Promise<Current | null> {
-  // Kept a few seconds by the instance (kv/kept.ts): each write of it forgets it everywhere; its end
+  // Kept a minute by the instance (kv/kept.ts): each write of it forgets it everywhere; its end
   // is checked at each call.
   const c = await keptRead(
     "restriction",

@@ -452,7 +452,7 @@ export async function undoKeepBest(owner: string): Promise<{ keepBest: HotKeepBe
 
 /**
  * Applies `change` to the owner's setting when it is on (one checked write; a lost race drops the
- * count). Whether it is on is kept a few seconds by the instance (kv/kept.ts; switching it writes
+ * count). Whether it is on is kept a minute by the instance (kv/kept.ts; switching it writes
  * a forget): nearly every member has it off, and a profile opened or liked then reads nothing.
  */
 async function withKeepBest(owner: string, change: (s: HotKeepBest, first: string, order: string[]) => void) {
