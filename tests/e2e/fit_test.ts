@@ -3,11 +3,16 @@
  * chat screen's header (back, avatar, name with its Verified badge, "Online now" or "Typing…", Profile) measured at 320,
  * 390 and 430 px wide in every language. No two of their parts overlap, none sticks out of its
  * bar or the screen, and no text overflows the box that holds it.
+ *
+ * Each language's page is loaded once, at 320 px, and resized to each width (`atWidth`): what is
+ * measured is the layout at that width, which the style sheets alone set (no island reads the
+ * screen's width to lay these parts out), so a page loaded at 390 px lays them out as the 320 px
+ * one resized to 390 does (decision 0241).
  */
 
 import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "playwright-core";
-import { type Harness, logInThroughApi, shot, sideBySide, startHarness } from "./harness.ts";
+import { type Harness, logInThroughApi, settledPaint, shot, sideBySide, startHarness } from "./harness.ts";
 import { createAccount } from "../../kv/accounts.ts";
 import { getProfile, updateProfile } from "../../kv/profiles.ts";
 import { kv } from "../../kv/db.ts";
@@ -22,25 +27,27 @@ import { normalizeUpload } from "../../images/pipeline.ts";
 import { portrait } from "../fixtures/pictures.ts";
 
 const WIDTHS = [320, 390, 430];
+/** The phones' height, at every width. */
+const HEIGHT = 800;
 const LOCALES = ["en-US", "es-ES", "pt-BR", "fr-FR", "ar"];
 
 /** A logged-in member's cookies and storage, for a new context. */
 type State = Awaited<ReturnType<BrowserContext["storageState"]>>;
 
 /**
- * Pages at any width in one browser context per language, as one phone in that language would
- * open them: the build's scripts are fetched and compiled once per language, not once per page.
- * `open` gives a new page (a tab of its own, so nothing in its session storage is shared).
+ * Pages in one browser context per language, as one phone in that language would open them: the
+ * build's scripts are fetched and compiled once per language, not once per page. `open` gives a
+ * new page (a tab of its own, so nothing in its session storage is shared), `WIDTHS[0]` wide.
  */
 function phonesByLanguage(h: Harness, state: State) {
   const contexts = new Map<string, Promise<BrowserContext>>();
   return {
-    async open(locale: string, width: number): Promise<Page> {
+    async open(locale: string): Promise<Page> {
       if (!contexts.has(locale)) {
         contexts.set(
           locale,
           h.browser.newContext({
-            viewport: { width, height: 800 },
+            viewport: { width: WIDTHS[0], height: HEIGHT },
             isMobile: true,
             hasTouch: true,
             baseURL: h.origin,
@@ -52,14 +59,21 @@ function phonesByLanguage(h: Harness, state: State) {
           }),
         );
       }
-      const p = await (await contexts.get(locale)!).newPage();
-      await p.setViewportSize({ width, height: 800 });
-      return p;
+      return await (await contexts.get(locale)!).newPage();
     },
     async close(): Promise<void> {
       for (const ctx of contexts.values()) await (await ctx).close();
     },
   };
+}
+
+/**
+ * The page turned to `width` (the phone's height kept), once it has laid itself out again and
+ * stopped moving: what the checks then measure is the layout at that width.
+ */
+async function atWidth(page: Page, width: number): Promise<void> {
+  if (page.viewportSize()?.width !== width) await page.setViewportSize({ width, height: HEIGHT });
+  await settledPaint(page);
 }
 
 interface Fault {
@@ -136,14 +150,16 @@ async function barAndHeader(h: Harness, state: State, me: string): Promise<void>
   const phones = phonesByLanguage(h, state);
   await sideBySide(LOCALES, async (locale, i) => {
     const other = others[i];
+    const p = await phones.open(locale);
+    const hydrated = () =>
+      p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+    // Online now from the first load (the header's first look is at a member online).
+    await markSeen(other);
+    await p.goto(`/profile/${other}`);
+    await hydrated();
+    await p.locator(".profile-bar button.like[aria-pressed=true]").waitFor();
     for (const width of WIDTHS) {
-      const p = await phones.open(locale, width);
-      const at = `${locale} ${width} px`;
-      // Online now from the first load (the header's first look is at a member online).
-      await markSeen(other);
-      await p.goto(`/profile/${other}`);
-      await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
-      await p.locator(".profile-bar button.like[aria-pressed=true]").waitFor();
+      await atWidth(p, width);
       for (
         const f of await faults(p, ".profile-bar", [
           "button.like",
@@ -151,31 +167,45 @@ async function barAndHeader(h: Harness, state: State, me: string): Promise<void>
           ".bar-link[href='#notes']",
           ".bar-link[href='#actions']",
         ])
-      ) problems.push(`${at}, action bar: ${f.what}`);
+      ) problems.push(`${locale} ${width} px, action bar: ${f.what}`);
       if (width === 320) await shot(p, `fit-${locale}-${width}-bar`);
-      // Scrolled to its end, the page's last part (the chat's composer) clears the bar and the tab bar.
+    }
+    // Scrolled to its end, the page's last part (the chat's composer) clears the bar and the tab bar.
+    for (const width of WIDTHS) {
+      await atWidth(p, width);
       const clear = await p.evaluate(() => {
         scrollTo(0, document.documentElement.scrollHeight);
         const send = document.querySelector(".composer button[type=submit]")!.getBoundingClientRect();
         return { send: send.bottom, bar: document.querySelector(".profile-bar")!.getBoundingClientRect().top };
       });
       if (clear.send > clear.bar + 0.5) {
-        problems.push(`${at}, page end: Send (bottom ${clear.send}) under the action bar (top ${clear.bar})`);
+        problems.push(
+          `${locale} ${width} px, page end: Send (bottom ${clear.send}) under the action bar (top ${clear.bar})`,
+        );
       }
+    }
 
-      await p.evaluate(() => location.hash = "chat");
-      await p.waitForFunction(() => getComputedStyle(document.querySelector(".chat")!).position === "fixed");
-      const head = [".chat-back", ".avatar", "h2", ".presence", ".chat-profile-link"];
-      await p.waitForFunction(() => (document.querySelector(".chat-head .presence")?.textContent ?? "").length > 0);
+    await atWidth(p, WIDTHS[0]);
+    await p.evaluate(() => location.hash = "chat");
+    await p.waitForFunction(() => getComputedStyle(document.querySelector(".chat")!).position === "fixed");
+    const head = [".chat-back", ".avatar", "h2", ".presence", ".chat-profile-link"];
+    await p.waitForFunction(() => (document.querySelector(".chat-head .presence")?.textContent ?? "").length > 0);
+    for (const width of WIDTHS) {
+      await atWidth(p, width);
+      const at = `${locale} ${width} px`;
       for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (online): ${f.what}`);
       // The name gives way to the badge: both inside the heading, side by side.
       await p.locator(".chat-head h2 .verified-badge").waitFor();
       for (const f of await faults(p, ".chat-head h2", [".name-cut", ".verified-badge"])) {
         problems.push(`${at}, chat header name: ${f.what}`);
       }
-      // The page's live socket may still be opening when the first event goes out, and typing is not kept
-      // for late listeners: as a typing member's phone does, say it again until the header shows it.
-      const typing = p.locator(".chat-head .presence.typing");
+    }
+    // The page's live socket may still be opening when the first event goes out, and typing is not kept
+    // for late listeners: as a typing member's phone does, say it again until the header shows it.
+    const typing = p.locator(".chat-head .presence.typing");
+    for (const width of WIDTHS) {
+      await atWidth(p, width);
+      const at = `${locale} ${width} px`;
       for (let tries = 0; !(await typing.isVisible()); tries++) {
         if (tries === 30) throw new Error(`${at}: "typing" never showed in the chat header`);
         await publishEvent([me], { type: "typing", from: other });
@@ -183,29 +213,31 @@ async function barAndHeader(h: Harness, state: State, me: string): Promise<void>
       }
       for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (typing): ${f.what}`);
       if (width === 320) await shot(p, `fit-${locale}-${width}-chat`);
-      // Seen three hours ago: "Last seen 3 hours ago" shows whole (on two lines if it must), never cut.
-      await kv().set(keys.presence(other), now() - 3 * 3_600_000);
-      // The page's kept answers (its query cache) still say online: asked again.
-      await p.evaluate(() => localStorage.removeItem("app-query-cache"));
-      await p.reload();
-      await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
-      await p.locator(".chat-head .presence time").waitFor();
+    }
+    // Seen three hours ago: "Last seen 3 hours ago" shows whole (on two lines if it must), never cut.
+    await kv().set(keys.presence(other), now() - 3 * 3_600_000);
+    // The page's kept answers (its query cache) still say online: asked again, loaded at the first width.
+    await p.evaluate(() => localStorage.removeItem("app-query-cache"));
+    await atWidth(p, WIDTHS[0]);
+    await p.reload();
+    await hydrated();
+    await p.locator(".chat-head .presence time").waitFor();
+    for (const width of WIDTHS) {
+      await atWidth(p, width);
+      const at = `${locale} ${width} px`;
       for (const f of await faults(p, ".chat-head", head)) problems.push(`${at}, chat header (last seen): ${f.what}`);
       const cut = await p.locator(".chat-head .presence").evaluate((e) =>
         e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1 ? e.textContent : null
       );
       if (cut) problems.push(`${at}, chat header: "${cut}" is cut`);
       if (width === 320) await shot(p, `fit-${locale}-${width}-chat-last-seen`);
-      await kv().set(keys.presence(other), now());
-      // The next width starts as a new phone would: with no kept answers about this member.
-      await p.evaluate(() => localStorage.removeItem("app-query-cache"));
-      await p.close();
     }
+    await p.close();
   }).finally(() => phones.close());
   assert.deepEqual(problems, []);
 }
 
-/** A tile's labels at every width in every language: each a page of its own, side by side. */
+/** A tile's labels at every width in every language: a page each language, side by side. */
 async function tiles(h: Harness, state: State, me: string): Promise<void> {
   const home = { lat: 48.8566, lon: 2.3522 };
   await reportPosition(me, { ...home, use: "OVERRIDE", hide: false });
@@ -226,40 +258,42 @@ async function tiles(h: Harness, state: State, me: string): Promise<void> {
   }
 
   const problems: string[] = [];
-  const cases = LOCALES.flatMap((locale) => WIDTHS.map((width) => ({ locale, width })));
   const phones = phonesByLanguage(h, state);
-  await sideBySide(cases, async ({ locale, width }) => {
-    const p = await phones.open(locale, width);
-    const at = `${locale} ${width} px`;
+  await sideBySide(LOCALES, async (locale) => {
+    const p = await phones.open(locale);
     await p.goto("/search/tile");
     await p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
     await p.locator(".tiles .tile-new").first().waitFor();
-    const count = await p.locator(".tiles > li").count();
-    assert.equal(count, far.length, `${at}: every member has a tile`);
-    for (let n = 1; n <= count; n++) {
-      for (
-        const f of await faults(p, `.tiles > li:nth-child(${n}) .tile`, [
-          ".tile-distance",
-          ".tile-new",
-          ".tile-name",
-          ".tile-age",
-          ".tile-pics",
-        ])
-      ) problems.push(`${at}, tile ${n}: ${f.what}`);
+    for (const width of WIDTHS) {
+      await atWidth(p, width);
+      const at = `${locale} ${width} px`;
+      const count = await p.locator(".tiles > li").count();
+      assert.equal(count, far.length, `${at}: every member has a tile`);
+      for (let n = 1; n <= count; n++) {
+        for (
+          const f of await faults(p, `.tiles > li:nth-child(${n}) .tile`, [
+            ".tile-distance",
+            ".tile-new",
+            ".tile-name",
+            ".tile-age",
+            ".tile-pics",
+          ])
+        ) problems.push(`${at}, tile ${n}: ${f.what}`);
+      }
+      // The distance is whole: never cut short with "…".
+      const cut = await p.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>(".tile-distance")]
+          .filter((d) => d.scrollWidth > d.clientWidth + 1).map((d) => d.textContent)
+      );
+      for (const d of cut) problems.push(`${at}: the distance "${d}" is cut short`);
+      // The online dot stays round beside a long name (never squeezed to a sliver).
+      const dots = await p.evaluate(() =>
+        [...document.querySelectorAll(".tile-name .online-dot")].map((d) => d.getBoundingClientRect())
+          .filter((b) => Math.abs(b.width - b.height) > 0.5).length
+      );
+      if (dots) problems.push(`${at}: ${dots} online dots squeezed out of round`);
+      if (width !== 430) await shot(p, `fit-${locale}-${width}-tiles`);
     }
-    // The distance is whole: never cut short with "…".
-    const cut = await p.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>(".tile-distance")]
-        .filter((d) => d.scrollWidth > d.clientWidth + 1).map((d) => d.textContent)
-    );
-    for (const d of cut) problems.push(`${at}: the distance "${d}" is cut short`);
-    // The online dot stays round beside a long name (never squeezed to a sliver).
-    const dots = await p.evaluate(() =>
-      [...document.querySelectorAll(".tile-name .online-dot")].map((d) => d.getBoundingClientRect())
-        .filter((b) => Math.abs(b.width - b.height) > 0.5).length
-    );
-    if (dots) problems.push(`${at}: ${dots} online dots squeezed out of round`);
-    if (width !== 430) await shot(p, `fit-${locale}-${width}-tiles`);
     await p.close();
   }).finally(() => phones.close());
   assert.deepEqual(problems, []);
@@ -305,7 +339,7 @@ function smallTargets(page: Page, main: string[]): Promise<string[]> {
   }, main);
 }
 
-/** Every target's size at every width, in English and Arabic: each a page of its own, side by side. */
+/** Every target's size at every width, in English and Arabic: a page each language, side by side. */
 async function targets(h: Harness, state: State): Promise<void> {
   // Three members in the grid's order, the middle one with three pictures: previous, next and the dots.
   const ids: string[] = [];
@@ -316,34 +350,40 @@ async function targets(h: Harness, state: State): Promise<void> {
     ids.push(id);
   }
   const problems: string[] = [];
-  const cases = ["en-US", "ar"].flatMap((locale) => WIDTHS.map((width) => ({ locale, width })));
   const phones = phonesByLanguage(h, state);
-  await sideBySide(cases, async ({ locale, width }) => {
-    const p = await phones.open(locale, width);
-    const at = `${locale} ${width} px`;
+  await sideBySide(["en-US", "ar"], async (locale) => {
+    const p = await phones.open(locale);
     const hydrated = () =>
       p.waitForFunction(() => document.querySelectorAll("[data-island]:not([data-hydrated])").length === 0);
+    /** The targets of the page as it is now, at every width. */
+    const everyWidth = async (what: string) => {
+      for (const width of WIDTHS) {
+        await atWidth(p, width);
+        for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${locale} ${width} px, ${what}: ${s}`);
+      }
+    };
     // The grid's order in the tab, as opening a tile leaves it (the profile steps through it).
     await p.addInitScript(([key, order]) => sessionStorage.setItem(key, order), ["grid-order", JSON.stringify(ids)]);
     await p.goto(`/profile/${ids[1]}`);
     await hydrated();
     await p.locator(".profile-step [rel=next]").waitFor();
     await p.locator(".hero-dot").first().waitFor();
-    for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${at}, profile: ${s}`);
+    await everyWidth("profile");
     await p.evaluate(() => location.hash = "actions");
     await p.locator("#actions button.danger").first().waitFor();
-    for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${at}, profile actions: ${s}`);
+    await everyWidth("profile actions");
+    await atWidth(p, WIDTHS[0]);
     await p.goto("/settings");
     await hydrated();
     await p.locator("input[type=checkbox]").first().waitFor();
-    for (const s of await smallTargets(p, MAIN_TARGETS)) problems.push(`${at}, settings: ${s}`);
+    await everyWidth("settings");
     await p.close();
   }).finally(() => phones.close());
   assert.deepEqual([...new Set(problems)], []);
 }
 
-// One app, one browser and one registered member for the file's three checks; each check's cases
-// (widths, languages) are pages of their own, walked side by side.
+// One app, one browser and one registered member for the file's three checks; each check's languages
+// are pages of their own, walked side by side, each turned to every width.
 Deno.test({
   name: "e2e - what a phone shows fits at 320, 390 and 430 px in every language",
   sanitizeOps: false,
