@@ -14,7 +14,7 @@ import { menuFor } from "../table.ts";
 import { getManifest } from "../assets.ts";
 import Header from "../../islands/Header.tsx";
 import TabBar, { type TabId } from "../../islands/TabBar.tsx";
-import { CircleUser, Heart, LayoutGrid, type LucideIcon, MapPin, MessageCircle } from "lucide-react";
+import { CircleUser, Heart, LayoutGrid, type LucideIcon, MapPin, MessageCircle } from "../../components/icons.ts";
 import { isDiscreet, themeOf } from "../device.ts";
 import { SafetyNotice } from "../../components/SafetyNotice.tsx";
 import { ModerationNotice } from "../../components/ModerationNotice.tsx";
