@@ -1,8 +1,9 @@
 /**
  * A package loaded at its first use rather than with the app: pictures (sharp), push (web-push),
  * mail (nodemailer), the countries' borders (country-coder), passwords (argon2), passkeys
- * (@simplewebauthn/server), exports (fflate), secret chats' key packages (ts-mls) and the separate
- * socket listener (ws) are what most processes never need at start. An instance's start, and every
+ * (@simplewebauthn/server), exports (fflate), secret chats' key packages (ts-mls), the separate
+ * socket listener (ws) and the metrics' registry (prom-client) are what most processes never need
+ * at start. An instance's start, and every
  * test process's, would otherwise load and compile them before its first request
  * (tests/start_packages_test.ts holds main.ts to it; decision 0243).
  */
