@@ -2,9 +2,10 @@
  * What an instance's start loads (decision 0243): the packages a process needs only when a member
  * uploads a picture, a push or a mail is sent, a place's country is asked, a password or passkey is
  * checked, an export is zipped, a secret chat's keys are checked, sockets are served on a port of
- * their own, or the metrics are asked for are loaded at that first use (domain/firstUse.ts), not by main.ts's static imports; the
- * icons come one module each, never from lucide-react's entry (its CommonJS build of every icon for
- * Deno). The module graph is read from `deno info`, following static imports only.
+ * their own, or the metrics are asked for are loaded at that first use (domain/firstUse.ts), not by
+ * main.ts's static imports; the icons come one module each, never from lucide-react's entry (its
+ * CommonJS build of every icon for Deno). The module graph is read from `deno info`, following
+ * static imports only.
  */
 
 import assert from "node:assert/strict";
