@@ -13,7 +13,7 @@
  * measured in the same rounds, the two alternating, the first of each round swapped every round.
  *
  *   deno run -A bench/boot.ts [--before DIR] [--rounds 3] [--starts 2] [--files a_test.ts,b_test.ts]
- *     [--no-runner] [--record] [--name boot]
+ *     [--no-runner] [--before-first] [--record] [--name boot]
  */
 
 import { arg, cpuMs, loadAverageText, reportRowsBeside, type ResultRow } from "./kit.ts";
@@ -28,6 +28,8 @@ const FILES = arg(
   "domain/safety_test.ts,workers/push_test.ts,routes/api/auth_test.ts,routes/api/settings_test.ts",
 ).split(",");
 const RUNNER = !Deno.args.includes("--no-runner");
+/** `--before-first`: the earlier checkout goes first in odd rounds (a second run with the slots swapped). */
+const BEFORE_FIRST = Deno.args.includes("--before-first");
 const NAME = arg("name", "boot");
 const TMP = await Deno.makeTempDir({ prefix: "bench-boot-" });
 
@@ -128,7 +130,7 @@ for (const c of copies) {
 
 const loads: number[] = [Deno.loadavg()[0]];
 for (let round = 1; round <= ROUNDS; round++) {
-  const order = round % 2 ? copies : [...copies].reverse();
+  const order = (round % 2 === 1) !== BEFORE_FIRST ? copies : [...copies].reverse();
   for (let i = 0; i < STARTS; i++) {
     for (const c of order) {
       const s = await instanceStart(rootOf(c), kvOf(c));
@@ -206,7 +208,7 @@ const rowsOf = (c: "here" | "before"): ResultRow[] =>
 const load: [number, number] = [Math.min(...loads), Math.max(...loads)];
 await reportRowsBeside(NAME, rowsOf("here"), BEFORE ? { dir: BEFORE, rows: rowsOf("before") } : null, {
   note: `What a process pays to start: medians of ${ROUNDS} rounds × ${STARTS}` +
-    (BEFORE ? ", alternating with the checkout before, first of each round swapped" : "") +
+    (BEFORE ? `, alternating with the checkout before (${BEFORE_FIRST ? "it" : "this one"} first in odd rounds)` : "") +
     ` (load ${load[0].toFixed(1)} to ${load[1].toFixed(1)}, other helpers' work and CI runs on the machine)`,
   load,
 });
