@@ -25,7 +25,7 @@ import {
   Star,
   Stethoscope,
   UserPlus,
-} from "lucide-react";
+} from "./icons.ts";
 import { titleText } from "../domain/texts.ts";
 import { discreetTitle } from "../domain/brand.ts";
 import { type Phrase, phrase } from "../domain/phrases.ts";

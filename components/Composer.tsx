@@ -4,7 +4,7 @@
  * the text is empty after trimming and no picture is chosen (spec §5).
  */
 
-import { Camera } from "lucide-react";
+import { Camera } from "./icons.ts";
 import { type FormEvent, useLayoutEffect, useRef, useState } from "react";
 import { MAX_TEXT, TEXTS } from "../domain/texts.ts";
 import { profilePicUrl } from "../domain/format.ts";

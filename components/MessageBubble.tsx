@@ -3,7 +3,7 @@
  * read; tapping shows the sent time and the seen time, or 'has not seen' (spec §2).
  */
 
-import { Lock } from "lucide-react";
+import { Lock } from "./icons.ts";
 import { useEffect, useRef, useState } from "react";
 import { Time } from "./Time.tsx";
 import { TEXTS } from "../domain/texts.ts";

@@ -1,7 +1,7 @@
 /** The buttons under a swipe card: Meh (left), Skip (down), Nice (right), spec §2 Swipe cards. */
 
 import type { KeyboardEvent } from "react";
-import { ArrowDown, Heart, type LucideIcon, X } from "lucide-react";
+import { ArrowDown, Heart, type LucideIcon, X } from "./icons.ts";
 import { DISCOVERY_TEXTS, keyOfSwipe } from "../domain/discovery.ts";
 import type { SwipeDirection } from "../domain/discovery.ts";
 

@@ -13,9 +13,16 @@
  * "at risk" costs a member some convenience, a false "safe" can cost much more.
  */
 
-import { featuresContaining, iso1A2Code } from "@rapideditor/country-coder";
 import { setNewest } from "./newest.ts";
 import { METERS_PER_DEGREE } from "./geo.ts";
+import { firstUse } from "./firstUse.ts";
+
+/**
+ * The countries' borders (@rapideditor/country-coder), loaded when a place is first asked for
+ * rather than with the app (domain/firstUse.ts): building its index of the borders takes a tenth of
+ * a second at load, which a process that asks for no place need not pay.
+ */
+const borders = firstUse(() => import("@rapideditor/country-coder"));
 
 /** ISO 3166-1 alpha-2 codes of the countries that criminalise same-sex relations (see the source above). */
 export const CRIMINALISING_COUNTRIES: ReadonlySet<string> = new Set([
@@ -92,13 +99,13 @@ export const CRIMINALISING_COUNTRIES: ReadonlySet<string> = new Set([
 ]); // deno-fmt-ignore
 
 /** The country (ISO alpha-2) holding a point, or null at sea or in no country. */
-export function countryAt(lat: number, lon: number): string | null {
+export async function countryAt(lat: number, lon: number): Promise<string | null> {
   // Worked out once per point lately asked for: a member's position is asked for at each view of
   // their profile, and finding its country tests the point against the borders' polygons.
   const point = `${lat},${lon}`;
   let country = countriesByPoint.get(point);
   if (country === undefined) {
-    country = iso1A2Code([lon, lat]) ?? null;
+    country = (borders.now() ?? await borders.load()).iso1A2Code([lon, lat]) ?? null;
     setNewest(countriesByPoint, point, country, COUNTRIES_KEPT);
   }
   return country;
@@ -108,8 +115,8 @@ const countriesByPoint = new Map<string, string | null>();
 const COUNTRIES_KEPT = 20_000;
 
 /** Is a point in a country where same-sex relations are criminalised? */
-export function atRiskAt(lat: number, lon: number): boolean {
-  const c = countryAt(lat, lon);
+export async function atRiskAt(lat: number, lon: number): Promise<boolean> {
+  const c = await countryAt(lat, lon);
   return c !== null && CRIMINALISING_COUNTRIES.has(c);
 }
 
@@ -133,7 +140,7 @@ export function reachOf(cellMeters: number): number {
  * at risk either. True near such a country, across the date line and near the poles (the caller
  * then judges by the true point). Worked out once per point and reach lately asked for.
  */
-export function atRiskNear(lat: number, lon: number, reachM = SHOWN_POINT_REACH_M): boolean {
+export async function atRiskNear(lat: number, lon: number, reachM = SHOWN_POINT_REACH_M): Promise<boolean> {
   const point = `${lat},${lon},${reachM}`;
   let near = nearRiskByPoint.get(point);
   if (near === undefined) {
@@ -141,7 +148,7 @@ export function atRiskNear(lat: number, lon: number, reachM = SHOWN_POINT_REACH_
     const dLon = dLat / Math.cos(Math.min(89, Math.abs(lat)) * Math.PI / 180);
     const box: [number, number, number, number] = [lon - dLon, lat - dLat, lon + dLon, lat + dLat];
     near = !(Math.abs(lat) + dLat < 85 && box[0] > -180 && box[2] < 180) ||
-      featuresContaining(box).some((f) =>
+      (borders.now() ?? await borders.load()).featuresContaining(box).some((f) =>
         (f.properties.iso1A2 !== undefined && CRIMINALISING_COUNTRIES.has(f.properties.iso1A2)) ||
         (f.properties.country !== undefined && CRIMINALISING_COUNTRIES.has(f.properties.country))
       );

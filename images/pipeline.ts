@@ -17,9 +17,9 @@
  *   served size and `?orig=1` come from. `normalizeUpload` does both steps at once (seeds, tests).
  */
 
-import sharp from "sharp";
 import type { JpegOptions, Metadata, Sharp, SharpOptions, WebpOptions } from "sharp";
 import { MAX_UPLOAD_BYTES, PIC_SIZES, type PicSize } from "../domain/pictures.ts";
+import { firstUse } from "../domain/firstUse.ts";
 import type { CropBox } from "../domain/shapes/pictures.ts";
 
 /** The largest upload accepted, in bytes (the spec's number; defined beside the client's checks). */
@@ -27,6 +27,14 @@ export { MAX_UPLOAD_BYTES };
 
 /** The served widths and the crop box are rules the store and the islands share (domain/pictures.ts). */
 export { type CropBox, PIC_SIZES, type PicSize };
+
+/**
+ * sharp (libvips), loaded at the first picture this process handles rather than with the app
+ * (domain/firstUse.ts): most processes start without handling one.
+ */
+const sharpModule = firstUse(() => import("sharp"));
+/** sharp's constructor, once loaded. */
+const vips = async () => (await sharpModule.load()).default;
 
 /** The most pixels (width × height, as the header declares them) an upload may have. */
 export const MAX_PIXELS = 40_000_000;
@@ -265,6 +273,7 @@ async function inspect(bytes: Uint8Array): Promise<{ check: UploadCheck; hasAlph
   }
   // libvips reads the header only here; it must agree with ours (no disguised second format).
   let meta: Metadata;
+  const sharp = await vips();
   try {
     meta = await sharp(bytes, UNTRUSTED).metadata();
   } catch {
@@ -320,6 +329,7 @@ async function accept(bytes: Uint8Array): Promise<{ hasAlpha: boolean }> {
  */
 export async function prepareUpload(bytes: Uint8Array): Promise<PreparedUpload> {
   const { hasAlpha } = await accept(bytes);
+  const sharp = await vips();
   try {
     // sharp writes no metadata unless asked (keepExif/withMetadata...), and converts to sRGB.
     const capped = sharp(bytes, UNTRUSTED).resize(CAP);
@@ -342,7 +352,7 @@ export async function prepareUpload(bytes: Uint8Array): Promise<PreparedUpload> 
  * WebP without metadata, at most 2048 px. `webp` overrides the encoder settings (bench).
  */
 export async function makeMaster(preparedBytes: Uint8Array, webp: WebpOptions = SETTINGS.master): Promise<Picture> {
-  return await asMaster(sharp(preparedBytes, UNTRUSTED), webp);
+  return await asMaster((await vips())(preparedBytes, UNTRUSTED), webp);
 }
 
 /**
@@ -353,6 +363,7 @@ export async function makeMaster(preparedBytes: Uint8Array, webp: WebpOptions = 
  */
 export async function normalizeUpload(bytes: Uint8Array, webp: WebpOptions = SETTINGS.master): Promise<Picture> {
   await accept(bytes);
+  const sharp = await vips();
   try {
     return await asMaster(sharp(bytes, UNTRUSTED), webp);
   } catch {
@@ -362,12 +373,13 @@ export async function normalizeUpload(bytes: Uint8Array, webp: WebpOptions = SET
 
 /** Decodes a master once into raw pixels, so that several sizes can be cut without decoding it again. */
 export async function decodeMaster(bytes: Uint8Array): Promise<DecodedPicture> {
-  const { data, info } = await sharp(bytes, UNTRUSTED).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await (await vips())(bytes, UNTRUSTED).raw().toBuffer({ resolveWithObject: true });
   return { raw: asBytes(data), width: info.width, height: info.height, channels: info.channels };
 }
 
 /** A sharp pipeline over encoded bytes or decoded pixels, and the upright size of the picture. */
 async function open(src: Uint8Array | DecodedPicture): Promise<{ img: () => Sharp; width: number; height: number }> {
+  const sharp = await vips();
   if (src instanceof Uint8Array) {
     const meta = await sharp(src, UNTRUSTED).metadata();
     return { img: () => sharp(src, UNTRUSTED), width: meta.autoOrient.width, height: meta.autoOrient.height };
@@ -408,7 +420,7 @@ export async function renderVariant(
     })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const blurred = sharp(tiny.data, {
+  const blurred = (await vips())(tiny.data, {
     raw: {
       width: tiny.info.width,
       height: tiny.info.height,
@@ -453,6 +465,7 @@ export async function cropPicture(
   let src: Sharp;
   let W: number;
   let H: number;
+  const sharp = await vips();
   if (angle % 90 === 0) {
     const meta = await sharp(normalizedBytes, UNTRUSTED).metadata();
     const quarter = angle === 90 || angle === 270;
@@ -492,7 +505,7 @@ export async function cropPicture(
  * hashes within `SAME_PICTURE_BITS` (domain/identify.ts) of each other are taken for the same picture.
  */
 export async function perceptualHash(bytes: Uint8Array): Promise<bigint> {
-  const { data, info } = await sharp(bytes, UNTRUSTED).rotate().toColourspace("b-w")
+  const { data, info } = await (await vips())(bytes, UNTRUSTED).rotate().toColourspace("b-w")
     .resize(9, 8, { fit: "fill" }).raw().toBuffer({ resolveWithObject: true });
   const ch = info.channels;
   let h = 0n;

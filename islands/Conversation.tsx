@@ -8,7 +8,7 @@
 
 import { type ComponentType, Fragment, useEffect, useRef, useState } from "react";
 import { DayDivider, RunTime, timelineOf } from "../components/ChatTimeline.tsx";
-import { ChevronLeft, LockKeyhole, UserRound } from "lucide-react";
+import { ChevronLeft, LockKeyhole, UserRound } from "../components/icons.ts";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   fetchOlder,

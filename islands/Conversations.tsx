@@ -6,7 +6,7 @@
  * says a secret chat is there too (that it exists; nothing of what it holds).
  */
 
-import { Camera, LockKeyhole } from "lucide-react";
+import { Camera, LockKeyhole } from "../components/icons.ts";
 import { QueryProvider } from "./queries/client.tsx";
 import { type MessagePage, useConversationsQuery, useDeleteConversationMutation } from "./queries/messages.ts";
 import { BriefPicture } from "../components/BriefPicture.tsx";

@@ -9,7 +9,7 @@
  */
 
 import { useEffect, useState } from "react";
-import { Hourglass } from "lucide-react";
+import { Hourglass } from "../components/icons.ts";
 import { api, ApiFailure } from "./queries/api.ts";
 import { type QueuedRoute, useQueuedWrite, whenWriteDelivered, writeThroughOutbox } from "./queries/outbox.ts";
 import { QueuedFailure } from "./queries/QueuedFailure.tsx";

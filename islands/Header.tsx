@@ -6,7 +6,7 @@
  * itself after 8 seconds (spec §2), the server-trouble message, the quick exit.
  */
 
-import { Menu } from "lucide-react";
+import { Menu } from "../components/icons.ts";
 import { titleText } from "../domain/texts.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 import type { OfflineTexts } from "./sw/register.ts";

@@ -3,7 +3,7 @@
  * follows the shared cache at once; a failed call puts the old state back.
  */
 
-import { Heart, Hourglass } from "lucide-react";
+import { Heart, Hourglass } from "../components/icons.ts";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   type LikeType,

@@ -6,7 +6,7 @@
  * open with the text and says that saving failed; Done closes it only once the note is saved.
  */
 
-import { NotebookPen } from "lucide-react";
+import { NotebookPen } from "../components/icons.ts";
 import { type KeyboardEvent, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileNote, useNoteMutation, useNoteQuery } from "./queries/notes.ts";

@@ -1,6 +1,6 @@
 /** Notifications (spec §2): body and time; a click goes to its url and deletes it; a delete icon. */
 
-import { Trash2 } from "lucide-react";
+import { Trash2 } from "../components/icons.ts";
 import { QueryProvider } from "./queries/client.tsx";
 import { useDeleteNotificationMutation, useNotificationsQuery } from "./queries/notifications.ts";
 import { Time } from "../components/Time.tsx";

@@ -9,7 +9,7 @@
  * tap; the button is busy until then, and a failed save says so with a retry.
  */
 
-import { MapPin } from "lucide-react";
+import { MapPin } from "../components/icons.ts";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileView, useProfileMutation, useProfileQuery } from "./queries/profiles.ts";

@@ -10,7 +10,7 @@
  * buttons that do the same moves from the keyboard.
  */
 
-import { ChevronLeft, ChevronRight } from "lucide-react";
+import { ChevronLeft, ChevronRight } from "../components/icons.ts";
 import { type FormEvent, type PointerEvent as ReactPointerEvent, useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { ApiFailure } from "./queries/api.ts";

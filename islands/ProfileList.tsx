@@ -4,7 +4,7 @@
  * chat button. A card's picture or name opens the profile in this page (islands/inPage.ts).
  */
 
-import { MessageCircle } from "lucide-react";
+import { MessageCircle } from "../components/icons.ts";
 import { QueryProvider } from "./queries/client.tsx";
 import {
   type DiscoveryProps,

@@ -4,7 +4,7 @@
  * the name (12 characters) at the bottom, and opens the profile. The footer reads 'near you'.
  */
 
-import { Images } from "lucide-react";
+import { Images } from "../components/icons.ts";
 import { useEffect, useRef } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import {

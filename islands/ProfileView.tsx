@@ -7,7 +7,7 @@
  * beside this one (routes/pages/profile.tsx).
  */
 
-import { MapPin } from "lucide-react";
+import { MapPin } from "../components/icons.ts";
 import { useEffect, useRef, useState } from "react";
 import { QueryProvider } from "./queries/client.tsx";
 import { type ProfileView as Profile, useProfileQuery } from "./queries/profiles.ts";

@@ -13,19 +13,9 @@ import { promisify } from "node:util";
 import { backendVersion } from "../config/version.ts";
 import { type Locale, LOCALES } from "../domain/i18n.ts";
 import { chunkClosure, SHARED_GROUP, sharedGroupPlugin, smallChunkModules } from "./chunkGroups.ts";
+import { buildDir, type Manifest, PRECOMPRESSED_BR, SERVICE_WORKER_FILE } from "./buildOutput.ts";
 
 const root = new URL("..", import.meta.url).pathname;
-/**
- * Where bundles are written and served from: static/build, or BUILD_DIR (tests give each process
- * its own, so parallel test runs never serve each other's half-written chunks).
- */
-export function buildDir(): string {
-  return (Deno.env.get("BUILD_DIR") ?? `${root}static/build`).replace(/\/$/, "");
-}
-
-/** The suffix of a script's or stylesheet's Brotli copy, written by the build (routes/assets.ts answers it). */
-export const PRECOMPRESSED_BR = ".br";
-
 /**
  * Writes every script and stylesheet of the build again as Brotli at its highest quality, beside
  * it: about 14% smaller than gzip, paid once per build (about 1.25 s here) rather than per
@@ -59,25 +49,6 @@ const FIXED_SCREEN = ["TabBar", "NearbyMap"];
 
 /** At most this many passes of the build not written, each grouping small chunks' modules. */
 const GROUP_PASSES = 3;
-
-/** What the server needs to load one island: its script, the chunks it imports, its css. */
-export interface IslandAssets {
-  js: string;
-  preload: string[];
-  css: string[];
-  /** It reads a catalogue: a page in another language than English loads that translation. */
-  translated?: boolean;
-  /** Enhanced (islands/<Name>.enhance.ts), not hydrated: a small script without React. */
-  enhanced?: boolean;
-}
-
-/** The build manifest. */
-export interface Manifest {
-  islands: Record<string, IslandAssets>;
-  css: string;
-  /** Each translation's chunk (and the chunks it imports), by language: a page in that language preloads it. */
-  locales?: Record<string, { js: string; preload: string[] }>;
-}
 
 /** Island names: every islands/*.tsx file whose name starts with a capital letter. */
 function islandNames(): string[] {
@@ -242,9 +213,6 @@ const PRECACHED_STATIC = [
   "manifest.webmanifest",
   "manifest-neutral.webmanifest",
 ];
-
-/** The name of the service worker in the build; served at /static/sw.js with scope "/" (routes/assets.ts). */
-export const SERVICE_WORKER_FILE = "sw.js";
 
 /**
  * Builds the service worker (islands/sw/worker.ts, Workbox's modules bundled) with the list of

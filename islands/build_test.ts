@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { LEAFLET_UNUSED, type Manifest } from "./build.ts";
+import { LEAFLET_UNUSED } from "./build.ts";
+import type { Manifest } from "./buildOutput.ts";
 import { sharedBuild } from "../tests/islands_build.ts";
 
 Deno.test("build - Leaflet's attachments of what the map never uses are found, each whole (a Leaflet upgrade that moves them fails here)", () => {

@@ -1,6 +1,5 @@
 /** Accounts: email, password hash, roles and the default profile. Private to their owner. */
 
-import { hash, verify } from "@node-rs/argon2";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId, randomToken, sha256Hex } from "./ids.ts";
@@ -15,6 +14,7 @@ import type { Locale } from "../domain/i18n.ts";
 import type { Profile } from "../domain/shapes/profiles.ts";
 import type { OnboardingStep } from "../domain/onboarding.ts";
 import type { QuietHours } from "../domain/quietHours.ts";
+import { firstUse } from "../domain/firstUse.ts";
 
 /** A member's account (spec §3 Settings). */
 export interface Account {
@@ -41,14 +41,17 @@ export interface Account {
   tsUpdated: number;
 }
 
+/** argon2 (a native module), loaded at the first password hashed or checked (domain/firstUse.ts). */
+const argon2 = firstUse(() => import("@node-rs/argon2"));
+
 /** OWASP ASVS 2.4: argon2id, m=19 MiB, t=2, p=1. */
 const ARGON = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 /** A login link is valid for one hour and works once. */
 export const LOGIN_TOKEN_TTL_MS = 3_600_000;
 
 /** Hashes a password with argon2id. */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON);
+export async function hashPassword(password: string): Promise<string> {
+  return (await argon2.load()).hash(password, ARGON);
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -57,10 +60,10 @@ let dummyHash: Promise<string> | undefined;
 export async function checkPassword(account: Account | null, password: string): Promise<boolean> {
   if (!account?.passwordHash) {
     dummyHash ??= hashPassword("not-a-real-password");
-    await verify(await dummyHash, password).catch(() => false);
+    await (await argon2.load()).verify(await dummyHash, password).catch(() => false);
     return false;
   }
-  return await verify(account.passwordHash, password).catch(() => false);
+  return await (await argon2.load()).verify(account.passwordHash, password).catch(() => false);
 }
 
 /** Lowercases and trims an email: the one spelling used for look-ups. */

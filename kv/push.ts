@@ -4,7 +4,6 @@
  * (tests point it at a local receiver).
  */
 
-import webpush from "web-push";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
@@ -13,6 +12,13 @@ import { commitForgetting, forgetHere, forgetKept, keptRead } from "./kept.ts";
 import { viewedProfile } from "./profiles.ts";
 import { pushMarked } from "./pushReach.ts";
 import { config } from "../config/config.ts";
+import { firstUse } from "../domain/firstUse.ts";
+
+/**
+ * web-push, loaded when the first VAPID key pair is made or the first push is sent rather than with
+ * the app (domain/firstUse.ts): a process that sends no push never loads it.
+ */
+export const webPush = firstUse(async () => (await import("web-push")).default);
 
 /** A device's push subscription (spec §3). */
 export interface PushSubscription {
@@ -64,7 +70,7 @@ export async function vapidKeys(): Promise<{ publicKey: string; privateKey: stri
   if (set) return set;
   const stored = await kv().get<{ publicKey: string; privateKey: string }>(keys.vapidKeys());
   if (stored.value) return stored.value;
-  const made = webpush.generateVAPIDKeys();
+  const made = (await webPush.load()).generateVAPIDKeys();
   await kv().atomic().check(stored).set(keys.vapidKeys(), made).commit();
   return (await kv().get<{ publicKey: string; privateKey: string }>(keys.vapidKeys())).value!;
 }

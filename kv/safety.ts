@@ -52,7 +52,8 @@ export async function setSafety(
 export async function safetyPlace(profileId: string): Promise<{ country: string | null; atRisk: boolean }> {
   const own = await getOwnPosition(profileId);
   if (!own) return { country: null, atRisk: false };
-  return { country: countryAt(own.lat, own.lon), atRisk: atRiskAt(own.lat, own.lon) };
+  const [country, atRisk] = await Promise.all([countryAt(own.lat, own.lon), atRiskAt(own.lat, own.lon)]);
+  return { country, atRisk };
 }
 
 /**
@@ -66,7 +67,7 @@ export async function safetyPlace(profileId: string): Promise<{ country: string 
  */
 export async function memberAtRisk(profileId: string): Promise<boolean> {
   const shown = await getFreshShownPosition(profileId);
-  if (shown && !atRiskNear(shown.lat, shown.lon, reachOf(positionStore().grid.cellMeters))) return false;
+  if (shown && !(await atRiskNear(shown.lat, shown.lon, reachOf(positionStore().grid.cellMeters)))) return false;
   return (await safetyPlace(profileId)).atRisk;
 }
 

@@ -5,7 +5,7 @@
 
 import { Hono } from "hono";
 import type { AppEnv } from "./env.ts";
-import { buildDir, type Manifest, PRECOMPRESSED_BR, SERVICE_WORKER_FILE } from "../islands/build.ts";
+import { buildDir, type Manifest, PRECOMPRESSED_BR, SERVICE_WORKER_FILE } from "../islands/buildOutput.ts";
 import { backendVersion } from "../config/version.ts";
 
 const root = new URL("../static/", import.meta.url).pathname;

@@ -13,12 +13,15 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
 // @ts-types="@types/ws"
-import { WebSocketServer } from "ws";
 import type { WebSocket as WsSocket } from "ws";
 import type { Hono } from "hono";
 import type { AppEnv } from "./env.ts";
 import { type EventSocketPort, type EventSocketWiring, markLiveUpgrade } from "./api/events.ts";
 import { setLivePort } from "./livePort.ts";
+import { firstUse } from "../domain/firstUse.ts";
+
+/** ws, loaded only by an instance that listens apart for event sockets (LIVE_PORT; domain/firstUse.ts). */
+const wsModule = firstUse(() => import("ws"));
 
 /** How often the listener pings its sockets; one that missed the last ping is dropped. */
 const PING_EVERY_MS = 30_000;
@@ -35,10 +38,11 @@ export interface LiveListener {
  * so cookies, origin checks and links read as on the main port. Pages are told to open their
  * socket on `publicPort` (a proxy's, in front of this one) or else on `port`.
  */
-export function startLiveListener(
+export async function startLiveListener(
   app: Hono<AppEnv>,
   options: { port: number; hostname?: string; mainPort: number; publicPort?: number },
 ): Promise<LiveListener> {
+  const { WebSocketServer } = await wsModule.load();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   const alive = new WeakSet<WsSocket>();
   const server = http.createServer((_req, res) => {

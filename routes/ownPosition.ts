@@ -23,7 +23,7 @@ export async function saveOwnPosition(
   if (!(await hit("positionByAccount", accountId))) throw tooMany();
   // Where being gay is a crime, a member is shown to no one nearby unless they chose otherwise
   // (their favourites still reach their profile): the map, lists and Map Chat leave them out.
-  const protect = atRiskAt(report.lat, report.lon) && !(await getSafety(profileId)).showToEveryone;
+  const protect = await atRiskAt(report.lat, report.lon) && !(await getSafety(profileId)).showToEveryone;
   try {
     return await reportPosition(profileId, { ...report, hide: report.hide || protect });
   } catch (e) {

@@ -18,15 +18,13 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { trace } from "@opentelemetry/api";
-import client from "prom-client";
+import type { Metric } from "prom-client";
 import type { AppEnv } from "./env.ts";
 import { fromThisMachine, fromTrustedProxy } from "./middleware.ts";
 import { config } from "../config/config.ts";
 import { positionStore } from "../kv/positions/mod.ts";
 import { jobStats } from "../kv/jobs.ts";
-
-/** The metrics of this process. */
-export const registry = new client.Registry();
+import { firstUse } from "../domain/firstUse.ts";
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -58,105 +56,135 @@ function countRequest(method: string, route: string, status: number, seconds: nu
   l.count++;
 }
 
-/** `http_requests_total`, read from the counts when asked for. */
-new client.Counter({
-  name: "http_requests_total",
-  help: "Requests answered, by method, route pattern and status.",
-  labelNames: ["method", "route", "status"] as const,
-  registers: [registry],
-  collect() {
-    this.reset();
-    for (const [route, r] of countsByRoute) {
-      for (const [key, n] of r.byStatus) {
-        const space = key.indexOf(" ");
-        this.inc({ method: key.slice(0, space), route, status: key.slice(space + 1) }, n);
-      }
-    }
+/** Rate-limit refusals (429) by route pattern since the start, read by /metrics. */
+const refusalsByRoute = new Map<string, number>();
+
+/** Open server-sent-event streams (GET /api/events): the stream counts itself in and out; /metrics reads it. */
+export const eventStreams = {
+  open: 0,
+  inc() {
+    this.open++;
   },
-});
+  dec() {
+    this.open--;
+  },
+};
 
 /**
- * `http_request_duration_seconds`, a histogram in prom-client's own text (its `le` label first,
- * cumulative buckets, `+Inf`, `_sum` and `_count`), read from the counts when asked for.
+ * The metrics' registry, made with prom-client at the first `GET /metrics` rather than at every
+ * start (domain/firstUse.ts): until then a request is counted into the plain maps above, which the
+ * registry's metrics read whenever they are asked for.
  */
-const LATENCY_HELP = "Time to answer a request, by method and route pattern.";
-registry.registerMetric({
-  name: "http_request_duration_seconds",
-  help: LATENCY_HELP,
-  type: "histogram",
-  aggregator: "sum",
-  get() {
-    const name = "http_request_duration_seconds";
-    const values: {
-      labels: Record<string, string | number>;
-      sharedLabels: Record<string, string>;
-      value: number;
-      metricName: string;
-    }[] = [];
-    for (const [route, r] of countsByRoute) {
-      for (const [method, l] of r.latency) {
-        const shared = { method, route };
-        let acc = 0;
-        LATENCY_BUCKETS.forEach((le, i) => {
-          acc += l.buckets[i];
-          values.push({ labels: { le }, sharedLabels: shared, value: acc, metricName: `${name}_bucket` });
-        });
-        values.push({ labels: { le: "+Inf" }, sharedLabels: shared, value: l.count, metricName: `${name}_bucket` });
-        values.push({ labels: {}, sharedLabels: shared, value: l.sum, metricName: `${name}_sum` });
-        values.push({ labels: {}, sharedLabels: shared, value: l.count, metricName: `${name}_count` });
+const metrics = firstUse(async () => {
+  const client = (await import("prom-client")).default;
+  const registry = new client.Registry();
+  /** `http_requests_total`, read from the counts when asked for. */
+  new client.Counter({
+    name: "http_requests_total",
+    help: "Requests answered, by method, route pattern and status.",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [route, r] of countsByRoute) {
+        for (const [key, n] of r.byStatus) {
+          const space = key.indexOf(" ");
+          this.inc({ method: key.slice(0, space), route, status: key.slice(space + 1) }, n);
+        }
       }
-    }
-    return { name, help: LATENCY_HELP, type: "histogram", values, aggregator: "sum" };
-  },
-} as unknown as client.Metric);
-const refusals = new client.Counter({
-  name: "rate_limit_refusals_total",
-  help: "Calls refused by a rate limit or a daily limit (429), by route pattern.",
-  labelNames: ["route"] as const,
-  registers: [registry],
+    },
+  });
+
+  /**
+   * `http_request_duration_seconds`, a histogram in prom-client's own text (its `le` label first,
+   * cumulative buckets, `+Inf`, `_sum` and `_count`), read from the counts when asked for.
+   */
+  const LATENCY_HELP = "Time to answer a request, by method and route pattern.";
+  registry.registerMetric({
+    name: "http_request_duration_seconds",
+    help: LATENCY_HELP,
+    type: "histogram",
+    aggregator: "sum",
+    get() {
+      const name = "http_request_duration_seconds";
+      const values: {
+        labels: Record<string, string | number>;
+        sharedLabels: Record<string, string>;
+        value: number;
+        metricName: string;
+      }[] = [];
+      for (const [route, r] of countsByRoute) {
+        for (const [method, l] of r.latency) {
+          const shared = { method, route };
+          let acc = 0;
+          LATENCY_BUCKETS.forEach((le, i) => {
+            acc += l.buckets[i];
+            values.push({ labels: { le }, sharedLabels: shared, value: acc, metricName: `${name}_bucket` });
+          });
+          values.push({ labels: { le: "+Inf" }, sharedLabels: shared, value: l.count, metricName: `${name}_bucket` });
+          values.push({ labels: {}, sharedLabels: shared, value: l.sum, metricName: `${name}_sum` });
+          values.push({ labels: {}, sharedLabels: shared, value: l.count, metricName: `${name}_count` });
+        }
+      }
+      return { name, help: LATENCY_HELP, type: "histogram", values, aggregator: "sum" };
+    },
+  } as unknown as Metric);
+  new client.Counter({
+    name: "rate_limit_refusals_total",
+    help: "Calls refused by a rate limit or a daily limit (429), by route pattern.",
+    labelNames: ["route"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [route, n] of refusalsByRoute) this.inc({ route }, n);
+    },
+  });
+  new client.Gauge({
+    name: "event_streams_open",
+    help: "Server-sent-event streams open on this instance.",
+    registers: [registry],
+    collect() {
+      this.set(eventStreams.open);
+    },
+  });
+  new client.Gauge({
+    name: "position_index_members",
+    help: "Visible members in this instance's position index.",
+    registers: [registry],
+    collect() {
+      this.set(positionStore().size);
+    },
+  });
+  new client.Gauge({
+    name: "position_index_sync_lag_seconds",
+    help: "Seconds since the position index last caught up with the change log (-1 before the first load).",
+    registers: [registry],
+    collect() {
+      const { lastTailAt } = positionStore().syncStatus;
+      this.set(lastTailAt ? (Date.now() - lastTailAt) / 1000 : -1);
+    },
+  });
+  const jobs = new client.Gauge({
+    name: "jobs",
+    help: "Background jobs by state: due (waiting to run), running (leased), dead (dead letters).",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    async collect() {
+      const s = await jobStats();
+      this.set({ state: "due" }, s.due);
+      this.set({ state: "running" }, s.running);
+      this.set({ state: "dead" }, s.dead);
+      oldestDue.set(s.oldestDueAgeMs / 1000);
+    },
+  });
+  const oldestDue = new client.Gauge({
+    name: "jobs_oldest_due_age_seconds",
+    help: "How long the oldest due job has been waiting (0 when none).",
+    registers: [registry],
+  });
+  void jobs;
+  return registry;
 });
-/** Open server-sent-event streams (GET /api/events); the stream increments and decrements it. */
-export const eventStreams = new client.Gauge({
-  name: "event_streams_open",
-  help: "Server-sent-event streams open on this instance.",
-  registers: [registry],
-});
-new client.Gauge({
-  name: "position_index_members",
-  help: "Visible members in this instance's position index.",
-  registers: [registry],
-  collect() {
-    this.set(positionStore().size);
-  },
-});
-new client.Gauge({
-  name: "position_index_sync_lag_seconds",
-  help: "Seconds since the position index last caught up with the change log (-1 before the first load).",
-  registers: [registry],
-  collect() {
-    const { lastTailAt } = positionStore().syncStatus;
-    this.set(lastTailAt ? (Date.now() - lastTailAt) / 1000 : -1);
-  },
-});
-const jobs = new client.Gauge({
-  name: "jobs",
-  help: "Background jobs by state: due (waiting to run), running (leased), dead (dead letters).",
-  labelNames: ["state"] as const,
-  registers: [registry],
-  async collect() {
-    const s = await jobStats();
-    this.set({ state: "due" }, s.due);
-    this.set({ state: "running" }, s.running);
-    this.set({ state: "dead" }, s.dead);
-    oldestDue.set(s.oldestDueAgeMs / 1000);
-  },
-});
-const oldestDue = new client.Gauge({
-  name: "jobs_oldest_due_age_seconds",
-  help: "How long the oldest due job has been waiting (0 when none).",
-  registers: [registry],
-});
-void jobs;
 
 const REQUEST_ID = /^[\w.-]{8,64}$/;
 
@@ -215,7 +243,7 @@ export function endRequest(c: Context<AppEnv>, began: number): void {
   const status = c.res.status;
   c.res.headers.set("x-request-id", id);
   countRequest(method, route, status, ms / 1000);
-  if (status === 429) refusals.inc({ route });
+  if (status === 429) refusalsByRoute.set(route, (refusalsByRoute.get(route) ?? 0) + 1);
   const span = trace.getActiveSpan();
   if (span) {
     span.updateName(`${method} ${route}`);
@@ -253,6 +281,7 @@ export function metricsRoute() {
     const bearer = c.req.header("authorization")?.match(/^Bearer (.+)$/)?.[1];
     const allowed = token ? bearer === token : fromThisMachine(c);
     if (!allowed) return c.notFound();
+    const registry = await metrics.load();
     c.header("content-type", registry.contentType);
     c.header("cache-control", "no-store");
     return c.body(await registry.metrics());

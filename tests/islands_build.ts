@@ -7,7 +7,6 @@
  * never sees half a build, and two processes building the same key at once both end with one.
  */
 
-import { build } from "../islands/build.ts";
 import { backendVersion } from "../config/version.ts";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -68,6 +67,8 @@ export async function sharedBuild(): Promise<string> {
     const temp = await Deno.makeTempDir({ dir: buildCacheRoot(), prefix: "building-" });
     Deno.env.set("BUILD_DIR", temp);
     try {
+      // The build (esbuild and its plugins) is loaded only by the process that makes one.
+      const { build } = await import("../islands/build.ts");
       await build({ minify });
       await Deno.rename(temp, dir).catch(async (e) => {
         // Another process finished the same build first: its copy is as good as this one.

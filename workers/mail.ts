@@ -1,6 +1,5 @@
 /** The mail job: builds the mail and sends it over SMTP, or keeps it in the dev outbox. */
 
-import nodemailer from "nodemailer";
 import { config } from "../config/config.ts";
 import { createLoginToken, getAccount } from "../kv/accounts.ts";
 import { saveToOutbox } from "../kv/outbox.ts";
@@ -8,6 +7,10 @@ import type { Job } from "../kv/jobs.ts";
 import { emailChangedMail } from "../domain/texts.ts";
 import { withLocale } from "../domain/i18n.ts";
 import { phrase } from "../domain/phrases.ts";
+import { firstUse } from "../domain/firstUse.ts";
+
+/** nodemailer, loaded at the first mail sent over SMTP (domain/firstUse.ts): the dev outbox never needs it. */
+const nodemailer = firstUse(async () => (await import("nodemailer")).default);
 
 type MailJob = Extract<Job, { type: "mail" }>;
 
@@ -58,7 +61,7 @@ async function sendLoginLink(job: MailJob): Promise<void> {
 export async function sendMail(to: string, subject: string, text: string): Promise<void> {
   const smtp = config.smtpUrl;
   if (smtp) {
-    const transport = nodemailer.createTransport(smtp);
+    const transport = (await nodemailer.load()).createTransport(smtp);
     try {
       await transport.sendMail({ from: config.mailFrom, to, subject, text });
     } finally {

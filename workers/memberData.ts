@@ -5,7 +5,6 @@
  * re-enqueues itself for the last one, which waits for the change logs' lifetime.
  */
 
-import { zipSync } from "fflate";
 import { collectMemberData, recordExport } from "../kv/memberData.ts";
 import { deleteMemberStep, getDeletion, nextStepWaitsUntil } from "../kv/memberDeletion.ts";
 import { deleteBlob, putBlob } from "../kv/blobs.ts";
@@ -17,6 +16,10 @@ import { publicOrigin, sendMail } from "./mail.ts";
 import { loadMaster, loadVariant } from "./pictures.ts";
 import { withLocale } from "../domain/i18n.ts";
 import { phrase } from "../domain/phrases.ts";
+import { firstUse } from "../domain/firstUse.ts";
+
+/** fflate, loaded at the first export zipped (domain/firstUse.ts). */
+const fflate = firstUse(() => import("fflate"));
 
 /** Builds the member's ZIP, stores it and mails its link; with `expireBlob`, removes an export nobody took. */
 export async function accountExportJob(job: Extract<Job, { type: "account-export" }>): Promise<void> {
@@ -38,7 +41,7 @@ export async function accountExportJob(job: Extract<Job, { type: "account-export
   };
   for (const f of data.files) entries[f.path] = f.bytes;
   // Pictures are already compressed: stored as they are; the JSON is deflated.
-  const zip = zipSync(entries, { level: 6, mtime: new Date(now()) });
+  const zip = (await fflate.load()).zipSync(entries, { level: 6, mtime: new Date(now()) });
   const blobId = `exports/${newId()}`;
   await putBlob(blobId, zip, { type: "application/zip" });
   const token = await recordExport(account.id, blobId);

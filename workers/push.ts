@@ -20,7 +20,6 @@
  * (a request the service will never take) count as a failure without a retry.
  */
 
-import webpush from "web-push";
 import { backoffMs, enqueueJobNow, type Job } from "../kv/jobs.ts";
 import { getNotification } from "../kv/notifications.ts";
 import { getProfile } from "../kv/profiles.ts";
@@ -33,6 +32,7 @@ import {
   removePushSubscription,
   takeConversationPushTurn,
   vapidKeys,
+  webPush,
 } from "../kv/push.ts";
 import { config } from "../config/config.ts";
 import { getAccount } from "../kv/accounts.ts";
@@ -153,7 +153,7 @@ async function deliver(
   keysPair: { publicKey: string; privateKey: string },
   urgency: "high" | "normal",
 ): Promise<Outcome> {
-  const req = webpush.generateRequestDetails(
+  const req = (await webPush.load()).generateRequestDetails(
     { endpoint: sub.endpoint, keys: { auth: sub.auth_base64, p256dh: sub.p256dh_base64 } },
     payload,
     {

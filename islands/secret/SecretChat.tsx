@@ -12,7 +12,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 // one file. Without it the build splits React DOM off into a chunk of its own, and every page
 // (the map's included) loads one more file, about 0.4 KB more (decision 0165).
 import "react-dom";
-import { ImagePlus, LockKeyhole } from "lucide-react";
+import { ImagePlus, LockKeyhole } from "../../components/icons.ts";
 import { Composer } from "../../components/Composer.tsx";
 import { Time } from "../../components/Time.tsx";
 import { SECRET_TEXTS } from "../../domain/secretChats.ts";

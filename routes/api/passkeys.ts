@@ -15,7 +15,6 @@
 
 import { type Context, Hono } from "hono";
 import { Buffer } from "node:buffer";
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { AppEnv } from "../env.ts";
 import { badRequest, conflict, notFound, tooMany, unauthorized } from "../errors.ts";
@@ -41,22 +40,15 @@ import {
   usePasskey,
 } from "../../kv/passkeys.ts";
 import { answer } from "../answer.ts";
+import { firstUse } from "../../domain/firstUse.ts";
 
 /**
- * The async context of no request: the one this module loads in. A module first loaded by an
- * `import()` started inside a request's context leaves that context behind (Deno 2.9): every later
- * piece of work outside a request (a worker's push or mail, a timer) read that request's language
- * (routes/middleware.ts keeps it in an AsyncLocalStorage) instead of its own.
+ * The WebAuthn library, loaded at the first passkey call rather than with the app (domain/firstUse.ts,
+ * outside the calling request's context): it brings hundreds of certificate-parsing modules that
+ * every process (and every test file) would otherwise load and resolve at start, for calls most
+ * processes never get.
  */
-const outsideRequests = AsyncLocalStorage.snapshot();
-
-/**
- * The WebAuthn library, loaded at the first passkey call rather than with the app: it brings
- * hundreds of certificate-parsing modules that every process (and every test file) would otherwise
- * load and resolve at start, for calls most processes never get. Loaded outside the calling
- * request's context (`outsideRequests`).
- */
-const webauthn = () => outsideRequests(() => import("@simplewebauthn/server"));
+const webauthn = firstUse(() => import("@simplewebauthn/server"));
 
 /** The relying party: this app's public origin and its host name (the passkey is bound to it). */
 function relyingParty(c: Context<AppEnv>): { origin: string; rpID: string; rpName: string } {
@@ -95,7 +87,7 @@ export const passkeys = new Hono<AppEnv>()
     const existing = await listPasskeys(caller.accountId);
     if (existing.length >= MAX_PASSKEYS) throw conflict(`At most ${MAX_PASSKEYS} passkeys.`, "too_many_passkeys");
     const rp = relyingParty(c);
-    const options = await (await webauthn()).generateRegistrationOptions({
+    const options = await (await webauthn.load()).generateRegistrationOptions({
       rpName: rp.rpName,
       rpID: rp.rpID,
       userName: caller.email,
@@ -117,7 +109,7 @@ export const passkeys = new Hono<AppEnv>()
     const body = await bodyOf(c, "POST /api/passkeys/register");
     const waiting = await takeChallenge(`register-${caller.sessionId}`);
     if (!waiting || waiting.accountId !== caller.accountId) throw badRequest(TEXTS.passkeyExpired, "no_challenge");
-    const result = await (await webauthn()).verifyRegistrationResponse({
+    const result = await (await webauthn.load()).verifyRegistrationResponse({
       response: body.response as unknown as RegistrationResponseJSON,
       ...expected(c, waiting.challenge),
     }).catch(() => null);
@@ -146,7 +138,7 @@ export const passkeys = new Hono<AppEnv>()
     if (!(await hit("loginByAddress", clientAddress(c)))) throw tooMany();
     const rp = relyingParty(c);
     // No allowCredentials: the authenticator offers the passkeys it holds for this site.
-    const options = await (await webauthn()).generateAuthenticationOptions({
+    const options = await (await webauthn.load()).generateAuthenticationOptions({
       rpID: rp.rpID,
       userVerification: "required",
     });
@@ -161,7 +153,7 @@ export const passkeys = new Hono<AppEnv>()
     if (!waiting || waiting.purpose !== "login") throw unauthorized(TEXTS.passkeyExpired);
     const passkey = await getPasskey(body.response.id);
     if (!passkey) throw unauthorized(TEXTS.passkeyUnknown);
-    const result = await (await webauthn()).verifyAuthenticationResponse({
+    const result = await (await webauthn.load()).verifyAuthenticationResponse({
       response: body.response as unknown as AuthenticationResponseJSON,
       ...expected(c, waiting.challenge),
       credential: {

@@ -18,7 +18,6 @@
  */
 
 import { Hono } from "hono";
-import { decodeMlsMessage } from "ts-mls";
 import type { AppEnv } from "../env.ts";
 import { ApiError, badRequest, conflict, forbidden, notFound, tooMany } from "../errors.ts";
 import { bodyOf, bytesOf, idParam, queryOf } from "../validate.ts";
@@ -63,9 +62,13 @@ import { frankingVerifies, fromBase64 } from "../../domain/franking.ts";
 import { SECRET_TEXTS } from "../../domain/secretChats.ts";
 import type { SecretChat } from "../../domain/shapes/secretChats.ts";
 import type { Caller } from "../env.ts";
+import { firstUse } from "../../domain/firstUse.ts";
 
 /** The MLS cipher suite secret chats use (islands/secret/mls.ts). */
 const CIPHER_SUITE = "MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519";
+
+/** ts-mls, loaded at the first key packages checked (domain/firstUse.ts): most processes never see one. */
+const mls = firstUse(() => import("ts-mls"));
 
 /** A secret picture's bytes are the members' alone: never kept by a cache, never sniffed as a type. */
 const NO_STORE = { "Cache-Control": "no-store, private", "X-Content-Type-Options": "nosniff" };
@@ -74,11 +77,11 @@ const NO_STORE = { "Cache-Control": "no-store, private", "X-Content-Type-Options
  * Is this base64 an MLS key package of the app's cipher suite whose credential names this member's
  * device? A device cannot hand out keys in another member's or device's name.
  */
-function keyPackageOf(b64text: string, profileId: string, deviceId: string): boolean {
+async function keyPackageOf(b64text: string, profileId: string, deviceId: string): Promise<boolean> {
   const bytes = fromBase64(b64text);
   let m;
   try {
-    m = bytes && decodeMlsMessage(bytes, 0)?.[0];
+    m = bytes && (await mls.load()).decodeMlsMessage(bytes, 0)?.[0];
   } catch {
     return false;
   }
@@ -89,8 +92,9 @@ function keyPackageOf(b64text: string, profileId: string, deviceId: string): boo
 }
 
 /** Refuses key packages that are not the caller's device's. */
-function checkKeyPackages(list: readonly string[], caller: Caller, deviceId: string): void {
-  if (!list.every((kp) => keyPackageOf(kp, caller.profileId, deviceId))) {
+async function checkKeyPackages(list: readonly string[], caller: Caller, deviceId: string): Promise<void> {
+  for (const kp of list) {
+    if (await keyPackageOf(kp, caller.profileId, deviceId)) continue;
     throw badRequest("A key package is not an MLS key package of this device.", "bad_key_package");
   }
 }
@@ -151,7 +155,7 @@ export const secretChats = new Hono<AppEnv>()
   .post("/secret/devices", async (c) => {
     const caller = requireCaller(c);
     const body = await bodyOf(c, "POST /api/secret/devices");
-    checkKeyPackages(body.keyPackages, caller, body.deviceId);
+    await checkKeyPackages(body.keyPackages, caller, body.deviceId);
     const r = await registerDevice(caller, body.deviceId, body.keyPackages);
     if (r === "taken") throw conflict("This device id belongs to another session.", "device_taken");
     if (r === "removed") throw new ApiError(410, "device_removed", "This device was removed: make a new one.");
@@ -162,7 +166,7 @@ export const secretChats = new Hono<AppEnv>()
     const deviceId = idParam(c, "deviceId");
     const body = await bodyOf(c, "POST /api/secret/devices/:deviceId/key-packages");
     await ownDevice(caller, deviceId);
-    checkKeyPackages(body.keyPackages, caller, deviceId);
+    await checkKeyPackages(body.keyPackages, caller, deviceId);
     return answer(c, "POST /api/secret/devices/:deviceId/key-packages", {
       stock: await addKeyPackages(caller.profileId, deviceId, body.keyPackages),
     });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ORIGIN, testApp } from "../../tests/api.ts";
 import { brotliDecompressSync } from "node:zlib";
-import { buildDir, PRECOMPRESSED_BR } from "../../islands/build.ts";
+import { buildDir, PRECOMPRESSED_BR } from "../../islands/buildOutput.ts";
 import { acceptsEncoding } from "../assets.ts";
 
 Deno.test("system - ping, version and version_frontend answer", async () => {

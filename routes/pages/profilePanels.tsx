@@ -5,7 +5,7 @@
  */
 
 import type { Context } from "hono";
-import { Ellipsis, MessageCircle, NotebookPen } from "lucide-react";
+import { Ellipsis, MessageCircle, NotebookPen } from "../../components/icons.ts";
 import type { ReactElement } from "react";
 import type { AppEnv, Caller } from "../env.ts";
 import { Island } from "../../components/Island.tsx";

@@ -14,7 +14,7 @@ import { menuFor } from "../table.ts";
 import { getManifest } from "../assets.ts";
 import Header from "../../islands/Header.tsx";
 import TabBar, { type TabId } from "../../islands/TabBar.tsx";
-import { CircleUser, Heart, LayoutGrid, type LucideIcon, MapPin, MessageCircle } from "lucide-react";
+import { CircleUser, Heart, LayoutGrid, type LucideIcon, MapPin, MessageCircle } from "../../components/icons.ts";
 import { isDiscreet, themeOf } from "../device.ts";
 import { SafetyNotice } from "../../components/SafetyNotice.tsx";
 import { ModerationNotice } from "../../components/ModerationNotice.tsx";
@@ -26,13 +26,15 @@ import { type Phrase, phrase } from "../../domain/phrases.ts";
 import { SPECULATION_RULES } from "../speculation.ts";
 import { AFTER_PICTURES_SCRIPT } from "../afterPictures.ts";
 
-/** The tabs' icons (lucide), drawn once as SVG markup for the tab bar. */
-const TAB_ICONS = Object.fromEntries(
-  ([["grid", LayoutGrid], ["map", MapPin], ["chats", MessageCircle], ["likes", Heart], ["me", CircleUser]] as [
-    TabId,
-    LucideIcon,
-  ][]).map(([id, Icon]) => [id, renderToStaticMarkup(<Icon className="icon" aria-hidden="true" />)]),
-) as Record<TabId, string>;
+/** The tabs' icons (lucide) as SVG markup for the tab bar, drawn at the first page that shows it, then kept. */
+let tabIcons: Record<TabId, string> | undefined;
+const tabIconsMarkup = () =>
+  tabIcons ??= Object.fromEntries(
+    ([["grid", LayoutGrid], ["map", MapPin], ["chats", MessageCircle], ["likes", Heart], ["me", CircleUser]] as [
+      TabId,
+      LucideIcon,
+    ][]).map(([id, Icon]) => [id, renderToStaticMarkup(<Icon className="icon" aria-hidden="true" />)]),
+  ) as Record<TabId, string>;
 
 export interface PageOptions {
   status?: ContentfulStatusCode;
@@ -115,7 +117,7 @@ export async function renderPage(
         {tabs && (
           <Island
             of={TabBar}
-            props={{ profileId: caller.profileId, currentPath: c.req.path, icons: TAB_ICONS }}
+            props={{ profileId: caller.profileId, currentPath: c.req.path, icons: tabIconsMarkup() }}
             hydrate={hydrate}
           />
         )}
