@@ -13,7 +13,7 @@
 
 import { METERS_PER_DEGREE } from "../../domain/geo.ts";
 import { TopK } from "./heaps.ts";
-import { aToMeters, haversineA, LB_SAFETY, lonGapMeters } from "./geoMath.ts";
+import { aToMeters, chordSlack, haversineA, LB_SAFETY, lonGapMeters, putUnitVector } from "./geoMath.ts";
 import {
   BLOCK_CELLS,
   BLOCK_COLS,
@@ -36,6 +36,9 @@ import {
   TILE_SHIFT,
   TILE_SIDE,
   UNTIL,
+  X,
+  Y,
+  Z,
 } from "./grid.ts";
 import type { Query } from "./search.ts";
 
@@ -90,16 +93,41 @@ const RING_END = new Int32Array(MAX_CELL_RINGS + 1);
   }
 }
 
-/** The rings of cells' answer so far: arena positions ascending by (a, id). */
-const hA = new Float64Array(MAX_CELL_NEED), hM = new Int32Array(MAX_CELL_NEED);
-/** The ids and arena of the search under way, for ties. */
-let tieIds: (string | undefined)[] = [], tieArenaI: Int32Array = new Int32Array(0);
-const tieId = (p: number) => tieIds[tieArenaI[p * IE + I_SLOT]]!;
-/** The answer of n members, as a TopK. */
-function answerOf(n: number, need: number, idOf: (m: number) => string): TopK {
-  const a = new Array<number>(n), m = new Array<number>(n);
-  for (let i = 0; i < n; i++) (a[i] = hA[i], m[i] = hM[i]);
-  return new TopK(need, idOf, a, m);
+/**
+ * Members the rings of cells keep past the answer's size: those whose squared chord lies within
+ * `chordSlack` of the answer's farthest (ties, or all but ties); more, and the rings give way.
+ */
+const CHORD_SPARE = 64;
+/**
+ * The rings of cells' candidates so far: squared chord to the viewer and arena position, ascending
+ * by chord; then their haversine "a", once the rings are done.
+ */
+const hC = new Float64Array(MAX_CELL_NEED + CHORD_SPARE), hM = new Int32Array(MAX_CELL_NEED + CHORD_SPARE);
+const hA = new Float64Array(MAX_CELL_NEED + CHORD_SPARE);
+/** The viewer's unit vector. */
+const viewerU = new Float64Array(3);
+/**
+ * The answer of the first `need` of the n candidates by (haversine a, id), as a TopK: the
+ * candidates' "a" (the distance the answer gives), in order by an insertion sort (they come
+ * nearly in order by chord).
+ */
+function answerOf(q: Query, n: number): TopK {
+  const { lat, lon, cosQ, sinQ, need } = q;
+  const { arena, arenaI, ids } = q.view;
+  const idAt = (p: number) => ids[arenaI[p * IE + I_SLOT]]!;
+  for (let i = 0; i < n; i++) {
+    const e = hM[i] * E, a = haversineA(lat, lon, cosQ, sinQ, arena[e + LAT], arena[e + LON]), p = hM[i];
+    let j = i;
+    for (; j > 0 && (hA[j - 1] > a || (hA[j - 1] === a && idAt(hM[j - 1]) > idAt(p))); j--) {
+      hA[j] = hA[j - 1];
+      hM[j] = hM[j - 1];
+    }
+    hA[j] = a;
+    hM[j] = p;
+  }
+  const k = Math.min(n, need), a = new Array<number>(k), m = new Array<number>(k);
+  for (let i = 0; i < k; i++) (a[i] = hA[i], m[i] = hM[i]);
+  return new TopK(need, q.top.idOf, a, m);
 }
 
 /**
@@ -139,8 +167,9 @@ function blockNear(tiles: Map<number, Int32Array>, br: number, bcu: number, tr0:
 /**
  * Rings of cells around the viewer's cell (r0, c0), in one loop over the offsets' table with no
  * call per cell or member: each ring's gaps computed as it starts, the blocks looked up once each,
- * the answer kept in order in typed arrays (members come nearly in order, ring by ring). Its
- * answer in (distance, id) order, or null when the rings would not hold it.
+ * the candidates kept in order of their squared chord to the viewer in typed arrays (members come
+ * nearly in order, ring by ring; no haversine, no id read, until the answer is known). Its answer
+ * in (distance, id) order, or null when the rings would not hold it.
  */
 function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number): TopK | null {
   const { lat, lon, cosQ, sinQ, qLon, need, t, self, accept, region, relation } = q;
@@ -153,10 +182,12 @@ function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number)
   ) === 2;
   const nbr0 = (r0 - MAX_CELL_RINGS) >> BLOCK_SHIFT, nbc0 = (c0 - MAX_CELL_RINGS) >> BLOCK_SHIFT;
   nearBlocks.fill(-2);
-  tieIds = ids;
-  tieArenaI = arenaI;
+  putUnitVector(lat, lon, viewerU, 0);
+  const ux = viewerU[0], uy = viewerU[1], uz = viewerU[2], cap = need + CHORD_SPARE;
   rowGap[REACH] = colGap[REACH] = 0;
-  let n = 0, worstM = Infinity, ring = 0;
+  // n candidates, of which the need-th's chord (`worst`) plus its slack is the most a candidate
+  // may have (`bound`); `worstM` is past the distance of any member within it.
+  let n = 0, bound = Infinity, worstM = Infinity, ring = 0;
   for (let i = 0; i < RING_CELLS; i++) {
     if (i === RING_END[ring]) {
       // Ring `ring` is read: the gaps one ring further bound everything outside it.
@@ -166,16 +197,16 @@ function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number)
       colGap[REACH + k] = colGapOf(k, cosQ, qLon, colLonMin);
       colGap[REACH - k] = colGapOf(-k, cosQ, qLon, colLonMin);
       if (ring > 0) {
-        if (n === need) {
+        if (n >= need) {
           const outR = Math.min(rowGap[REACH + k], rowGap[REACH - k]);
           const outC = Math.min(colGap[REACH + k], colGap[REACH - k]);
-          if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
+          if ((outR < outC ? outR : outC) > worstM) return answerOf(q, n);
         } else if (n * ((MAX_CELL_RINGS + 0.5) / (ring + 0.5)) ** 2 < need) return null; // too sparse
       }
       ring = k;
     }
     const dr = RING_DR[i], dc = RING_DC[i];
-    if (n === need) {
+    if (n >= need) {
       const rg = rowGap[REACH + dr], cg = colGap[REACH + dc];
       if ((rg > cg ? rg : cg) > worstM) continue;
     }
@@ -201,29 +232,34 @@ function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number)
       if (arena[e + UNTIL] <= t) continue;
       const slot = arenaI[p * IE + I_SLOT];
       if (slot === self) continue;
-      const mLat = arena[e + LAT], mLon = arena[e + LON];
-      if (!inside && !region.test(mLat, mLon, slot)) continue;
-      const a = haversineA(lat, lon, cosQ, sinQ, mLat, mLon);
-      const w = n - 1;
-      if (n === need && (a > hA[w] || (a === hA[w] && !(ids[slot]! < tieId(hM[w]))))) continue;
+      if (!inside && !region.test(arena[e + LAT], arena[e + LON], slot)) continue;
+      const dx = arena[e + X] - ux, dy = arena[e + Y] - uy, dz = arena[e + Z] - uz;
+      const ch = dx * dx + dy * dy + dz * dz;
+      if (ch > bound) continue;
       if (accept !== null && !accept(ids[slot]!)) continue;
-      // Into its place in the answer (the worst dropped when it is full).
-      let j = n < need ? n++ : w;
-      for (; j > 0 && (hA[j - 1] > a || (hA[j - 1] === a && tieId(hM[j - 1]) > ids[slot]!)); j--) {
-        hA[j] = hA[j - 1];
+      if (n === cap) return null; // more ties than the spare room: the rings of blocks answer
+      // Into its place among the candidates, then those past the new bound dropped.
+      let j = n++;
+      for (; j > 0 && hC[j - 1] > ch; j--) {
+        hC[j] = hC[j - 1];
         hM[j] = hM[j - 1];
       }
-      hA[j] = a;
+      hC[j] = ch;
       hM[j] = p;
-      if (n === need) worstM = aToMeters(hA[n - 1]);
+      if (n >= need) {
+        const worst = hC[need - 1], slack = chordSlack(worst);
+        bound = worst + slack;
+        while (hC[n - 1] > bound) n--;
+        worstM = aToMeters((bound + slack) / 4);
+      }
     }
   }
-  if (n === need) {
+  if (n >= need) {
     // The last ring read: the same bound as at a ring's end.
     const k = MAX_CELL_RINGS + 1;
     const outR = Math.min(rowGapOf(k, r0, lat, rowLatMin), rowGapOf(-k, r0, lat, rowLatMin));
     const outC = Math.min(colGapOf(k, cosQ, qLon, colLonMin), colGapOf(-k, cosQ, qLon, colLonMin));
-    if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
+    if ((outR < outC ? outR : outC) > worstM) return answerOf(q, n);
   }
   return null;
 }
