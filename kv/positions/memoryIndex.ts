@@ -387,6 +387,7 @@ export class PositionIndex extends CellArena {
       bId: this.bId,
       bCount: this.bCount,
       bCells: this.bCells,
+      bMask: this.bMask,
       blockOf: this.blockOf,
       tiles: this.tiles,
     };
