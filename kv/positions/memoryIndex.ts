@@ -7,29 +7,31 @@
  * applied for that profile, so changes may arrive twice or out of order. `search` returns the
  * nearest members of a region in (distance, id) order. The index holds shown points only.
  *
- * Layout: typed arrays, no object per member (about 140 bytes a member at a million, against
- * about 650 as objects). A member is a slot: by slot, its id (idTable.ts: an array of strings and
- * an open-addressing table from id to slot), its versionstamp, its cell, its interned sector and
- * its place in the arena. The arena is one Float64Array of 32-byte entries ordered by cell: shown
- * lat and lon, expiry, and (through an Int32Array over the same bytes) the slot and the report
- * time as expiry minus an Int32; the cosine of a latitude is computed when needed. Each cell of
+ * Layout: typed arrays, no object per member (about 140 bytes a member at a million before the
+ * arena's entries held their unit vectors, about 24 more with them; about 650 as objects). A
+ * member is a slot: by slot, its id (idTable.ts: an array of strings and an open-addressing table
+ * from id to slot), its versionstamp, its cell, its interned sector and its place in the arena.
+ * The arena is one Float64Array of 56-byte entries ordered by cell: shown lat and lon, expiry,
+ * (through an Int32Array over the same bytes) the slot and the report time as expiry minus an
+ * Int32, and the shown point's unit vector (derived from its lat and lon as the entry is written,
+ * for the rings' ranking; never stored or sent); the cosine of a latitude is computed when needed. Each cell of
  * the grid (grid.ts: 1/256 degree, about 430 m) owns a contiguous range of the arena (arena.ts:
  * start, count, capacity), so a search reads a cell's members in sequence. A member leaving a
  * cell is swapped with the cell's last; a full cell moves to a larger range (capacities 1, 2, 3,
  * 4, 6, 8, 12, ...), its old range kept on a free list for its size; once a quarter of the arena
  * is such free ranges, the arena is compacted in block order. Cells are grouped into blocks of
- * 4 x 4 cells (a map from block id to block, and tiles of 16 x 16 blocks), plus per-sector counts
- * for aggregates. A load (`fromColumns`: a snapshot, or every record) fills the arena in one pass
- * in block and cell order, each member's slot its place, so members near each other are near each
- * other in memory too.
+ * 4 x 4 cells (a map from block id to block, tiles of 16 x 16 blocks, and a bit per occupied
+ * cell by block), plus per-sector counts for aggregates. A load (`fromColumns`: a snapshot, or
+ * every record) fills the arena in one pass in block and cell order, each member's slot its place,
+ * so members near each other are near each other in memory too.
  *
  * Search: three algorithms over the same arrays (search.ts sets a query up). A small region (a map
  * view) that holds at most a few times the answer is read whole and sorted once (regionRead.ts);
  * around a viewer where members are dense, square rings of cells or blocks are walked outwards
- * (rings.ts, decision 0222); any other is searched best-first, nearest blocks and cells first
- * (nearest.ts). The last two stop once the answer is closer than anything unvisited. All measure
- * nearby members with short Taylor series instead of `Math.sin` and `Math.cos` (geoMath.ts), which
- * cost a large share of a city's view (docs/decisions/0038-map-view-read-whole.md).
+ * (rings.ts, decisions 0222 and 0237); any other is searched best-first, nearest blocks and cells
+ * first (nearest.ts). The last two stop once the answer is closer than anything unvisited. All
+ * measure nearby members with short Taylor series instead of `Math.sin` and `Math.cos`
+ * (geoMath.ts), which cost a large share of a city's view (docs/decisions/0038-map-view-read-whole.md).
  */
 
 import { isLat, isLon } from "../../domain/geo.ts";

@@ -4,11 +4,14 @@
  * is full and nearer than anything outside the rings walked. Rings of cells where the viewer's
  * block holds at least 1/CELL_RINGS_FROM of the answer (a city: the answer lies within a few
  * cells), in one loop over a table of offsets (`byCellRings`); else, or where they would not fill
- * the answer, rings of blocks, nearest block first (a town: it lies a block or more away). No
- * heap of cells: a cell's lower bound is the larger of its row's and its column's gap to the
- * viewer, each computed once a query, and blocks are found through the few tiles around the
- * viewer. Where the first rings hold too few members to fill the answer, it gives way to the
- * best-first search (nearest.ts) before reading further.
+ * the answer, rings of blocks (a town: it lies a block or more away), in one loop that reads only
+ * each block's occupied cells (`byBlockRings`). Both rank members by the squared chord between
+ * unit vectors (kept in the arena beside each member's lat and lon) and work out the haversine
+ * only for the answer's candidates. No heap of cells: a cell's lower bound is the larger of its
+ * row's and its column's gap to the viewer, each computed once a query, and blocks are found
+ * through the few tiles around the viewer. Where the first rings hold too few members to fill the
+ * answer, it gives way to the best-first search (nearest.ts) before reading further. An answer
+ * of more than MAX_CELL_NEED walks rings of blocks nearest first into a `TopK`.
  */
 
 import { METERS_PER_DEGREE } from "../../domain/geo.ts";
@@ -48,7 +51,7 @@ export const MAX_BLOCK_RINGS = 6;
 export const MAX_CELL_RINGS = 12;
 /**
  * Rings of cells are walked when the viewer's block holds at least the answer / CELL_RINGS_FROM
- * members (else rings of blocks), and the answer is at most MAX_CELL_NEED.
+ * members (else rings of blocks by their bits), and the answer is at most MAX_CELL_NEED.
  */
 const CELL_RINGS_FROM = 8, MAX_CELL_NEED = 256;
 /** Cell offsets from the viewer's cell that the gaps cover, either way. */
@@ -406,7 +409,8 @@ export function nearestByRings(q: Query): TopK | null {
       const found = byCellRings(q, r0, c0, tr0, tc0);
       if (found !== null) return found;
     }
-    // The rings of blocks by their cells' bits reach as far as those with a TopK below would.
+    // The rings of blocks by their cells' bits reach as far as those into a TopK below would,
+    // and give way where they would.
     return byBlockRings(q, r0, c0, tr0, tc0);
   }
 
