@@ -1,6 +1,6 @@
 /**
  * The index's storage below its members: the arena, its cells and their blocks. The arena is one
- * Float64Array of 56-byte entries (grid.ts) ordered by cell; each cell owns a contiguous range of
+ * Float64Array of 32-byte entries (grid.ts) ordered by cell; each cell owns a contiguous range of
  * it (start, count, capacity), so a search reads a cell's members in sequence. A full cell moves
  * to a larger range (capacities 1, 2, 3, 4, 6, 8, 12, ...), its old range kept on a free list for
  * its size; once a quarter of the arena is such free ranges, the arena is compacted in block
@@ -25,9 +25,7 @@ import {
   TILE_BLOCKS,
   tileOf,
   UNTIL,
-  X,
 } from "./grid.ts";
-import { putUnitVector } from "./geoMath.ts";
 
 /** The arena, cells and blocks of a `PositionIndex` (its fields are the index's, not a public API). */
 export class CellArena {
@@ -36,8 +34,8 @@ export class CellArena {
 
   // --- the arena, by position: each cell's members in one range
   /**
-   * Entry p: LAT, LON, UNTIL, X, Y, Z at `p * E + ...` of `#a`, and I_SLOT, I_DT at `p * IE + ...`
-   * of `#ai`, an Int32Array over the same bytes. 56 bytes a member.
+   * Entry p: LAT, LON, UNTIL at `p * E + ...` of `#a`, and I_SLOT, I_DT at `p * IE + ...` of
+   * `#ai`, an Int32Array over the same bytes. 32 bytes a member.
    */
   protected a = new Float64Array(0);
   protected ai = new Int32Array(0);
@@ -80,13 +78,12 @@ export class CellArena {
     return dt === DT_OTHER ? this.tsOther.get(this.ai[p * IE + I_SLOT])! : this.a[p * E + UNTIL] - dt;
   }
 
-  /** Writes entry p's numbers (its unit vector from lat and lon). */
+  /** Writes entry p's numbers. */
   protected put(p: number, lat: number, lon: number, until: number, ts: number, slot: number): void {
     const a = this.a, ai = this.ai, e = p * E, ie = p * IE;
     a[e + LAT] = lat;
     a[e + LON] = lon;
     a[e + UNTIL] = until;
-    putUnitVector(lat, lon, a, e + X);
     ai[ie + I_SLOT] = slot;
     const dt = until - ts;
     if (dt === (dt | 0) && dt !== DT_OTHER && until - dt === ts) {

@@ -49,27 +49,6 @@ export function haversineA(lat1: number, lon1: number, cos1: number, sin1: numbe
   return q + cos1 * cos2 * s2 * s2;
 }
 
-/**
- * Writes the unit vector of (lat, lon) at `out[at]`, `out[at + 1]`, `out[at + 2]`. The squared
- * chord between two unit vectors is 4 times the haversine "a" between their points, so it orders
- * members as the distance does (to within a rounding `chordSlack` bounds) for a few products.
- */
-export function putUnitVector(lat: number, lon: number, out: Float64Array, at: number): void {
-  const la = lat * RAD, lo = lon * RAD, c = Math.cos(la);
-  out[at] = c * Math.cos(lo);
-  out[at + 1] = c * Math.sin(lo);
-  out[at + 2] = Math.sin(la);
-}
-
-/**
- * How far a squared chord `c` computed from two `putUnitVector`s may lie from 4 times the
- * `haversineA` of the same points, rounding both ways (each of the vectors' coordinates is within
- * a few 1e-16 of its value): past it, the two order a pair of members alike.
- */
-export function chordSlack(c: number): number {
-  return 4e-14 * Math.sqrt(c) + 1e-12 * c + 1e-30;
-}
-
 /** The great-circle distance in metres of a haversine "a". */
 export function aToMeters(a: number): number {
   return 2 * EARTH_RADIUS_M * asinSmall(Math.min(1, Math.sqrt(a)));

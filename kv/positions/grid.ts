@@ -1,11 +1,9 @@
 /**
  * The grid the index files members by, and the layout of an arena entry. A cell is 1/256 degree
  * (about 430 m) of latitude and longitude, rows from the south pole and columns from -180; a
- * block is 4 x 4 cells; a tile is 16 x 16 blocks (1/4 degree). An arena entry is 56 bytes: shown
- * lat and lon and expiry as doubles, over the fourth double two Int32 (the slot and the expiry
- * minus the report time), then the unit vector of the shown point (geoMath.ts `putUnitVector`:
- * derived from lat and lon when the entry is written, never stored or sent), which the rings of
- * cells rank members by.
+ * block is 4 x 4 cells; a tile is 16 x 16 blocks (1/4 degree). An arena entry is 32 bytes: shown
+ * lat and lon and expiry as doubles, and over the fourth double two Int32, the slot and the
+ * expiry minus the report time.
  */
 
 import { normalizeLon } from "../../domain/geo.ts";
@@ -27,8 +25,8 @@ export const TILE_MASK = TILE_SIDE - 1;
 export const TILE_BLOCKS = TILE_SIDE * TILE_SIDE;
 export const TILE_COLS = BLOCK_COLS / TILE_SIDE;
 export const CELL_DEG = 1 / CELLS_PER_DEG;
-/** An arena entry: its numbers (X, Y, Z: the shown point's unit vector), and how many. */
-export const LAT = 0, LON = 1, UNTIL = 2, X = 4, Y = 5, Z = 6, E = 7;
+/** An arena entry: its numbers, and how many. */
+export const LAT = 0, LON = 1, UNTIL = 2, E = 4;
 /** The entry's fourth number as two Int32: its slot, and its expiry minus its report time. */
 export const I_SLOT = 6, I_DT = 7, IE = 2 * E;
 /** An I_DT that stands for "the report time is in `#tsOther`" (not an exact Int32 difference). */

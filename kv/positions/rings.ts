@@ -5,18 +5,16 @@
  * block holds at least 1/CELL_RINGS_FROM of the answer (a city: the answer lies within a few
  * cells), in one loop over a table of offsets (`byCellRings`); else, or where they would not fill
  * the answer, rings of blocks (a town: it lies a block or more away), in one loop that reads only
- * each block's occupied cells (`byBlockRings`). Both rank members by the squared chord between
- * unit vectors (kept in the arena beside each member's lat and lon) and work out the haversine
- * only for the answer's candidates. No heap of cells: a cell's lower bound is the larger of its
- * row's and its column's gap to the viewer, each computed once a query, and blocks are found
- * through the few tiles around the viewer. Where the first rings hold too few members to fill the
- * answer, it gives way to the best-first search (nearest.ts) before reading further. An answer
- * of more than MAX_CELL_NEED walks rings of blocks nearest first into a `TopK`.
+ * each block's occupied cells (`byBlockRings`). No heap of cells: a cell's lower bound is the
+ * larger of its row's and its column's gap to the viewer, each computed once a query, and blocks
+ * are found through the few tiles around the viewer. Where the first rings hold too few members to
+ * fill the answer, it gives way to the best-first search (nearest.ts) before reading further. An
+ * answer of more than MAX_CELL_NEED walks rings of blocks nearest first into a `TopK`.
  */
 
 import { METERS_PER_DEGREE } from "../../domain/geo.ts";
 import { TopK } from "./heaps.ts";
-import { aToMeters, chordSlack, haversineA, LB_SAFETY, lonGapMeters, putUnitVector } from "./geoMath.ts";
+import { aToMeters, haversineA, LB_SAFETY, lonGapMeters } from "./geoMath.ts";
 import {
   BLOCK_CELLS,
   BLOCK_COLS,
@@ -39,9 +37,6 @@ import {
   TILE_SHIFT,
   TILE_SIDE,
   UNTIL,
-  X,
-  Y,
-  Z,
 } from "./grid.ts";
 import type { Query } from "./search.ts";
 
@@ -100,41 +95,16 @@ const RING_CELLS = RING_DR.length;
 /** The blocks of rings 0..MAX_BLOCK_RINGS around the viewer's. */
 const { dr: BRING_DR, dc: BRING_DC, end: BRING_END } = ringTable(MAX_BLOCK_RINGS);
 
-/**
- * Members the rings of cells keep past the answer's size: those whose squared chord lies within
- * `chordSlack` of the answer's farthest (ties, or all but ties); more, and the rings give way.
- */
-const CHORD_SPARE = 64;
-/**
- * The rings of cells' candidates so far: squared chord to the viewer and arena position, ascending
- * by chord; then their haversine "a", once the rings are done.
- */
-const hC = new Float64Array(MAX_CELL_NEED + CHORD_SPARE), hM = new Int32Array(MAX_CELL_NEED + CHORD_SPARE);
-const hA = new Float64Array(MAX_CELL_NEED + CHORD_SPARE);
-/** The viewer's unit vector. */
-const viewerU = new Float64Array(3);
-/**
- * The answer of the first `need` of the n candidates by (haversine a, id), as a TopK: the
- * candidates' "a" (the distance the answer gives), in order by an insertion sort (they come
- * nearly in order by chord).
- */
-function answerOf(q: Query, n: number): TopK {
-  const { lat, lon, cosQ, sinQ, need } = q;
-  const { arena, arenaI, ids } = q.view;
-  const idAt = (p: number) => ids[arenaI[p * IE + I_SLOT]]!;
-  for (let i = 0; i < n; i++) {
-    const e = hM[i] * E, a = haversineA(lat, lon, cosQ, sinQ, arena[e + LAT], arena[e + LON]), p = hM[i];
-    let j = i;
-    for (; j > 0 && (hA[j - 1] > a || (hA[j - 1] === a && idAt(hM[j - 1]) > idAt(p))); j--) {
-      hA[j] = hA[j - 1];
-      hM[j] = hM[j - 1];
-    }
-    hA[j] = a;
-    hM[j] = p;
-  }
-  const k = Math.min(n, need), a = new Array<number>(k), m = new Array<number>(k);
-  for (let i = 0; i < k; i++) (a[i] = hA[i], m[i] = hM[i]);
-  return new TopK(need, q.top.idOf, a, m);
+/** The rings of cells' answer so far: arena positions ascending by (a, id). */
+const hA = new Float64Array(MAX_CELL_NEED), hM = new Int32Array(MAX_CELL_NEED);
+/** The ids and arena of the search under way, for ties. */
+let tieIds: (string | undefined)[] = [], tieArenaI: Int32Array = new Int32Array(0);
+const tieId = (p: number) => tieIds[tieArenaI[p * IE + I_SLOT]]!;
+/** The answer of n members, as a TopK. */
+function answerOf(n: number, need: number, idOf: (m: number) => string): TopK {
+  const a = new Array<number>(n), m = new Array<number>(n);
+  for (let i = 0; i < n; i++) (a[i] = hA[i], m[i] = hM[i]);
+  return new TopK(need, idOf, a, m);
 }
 
 /**
@@ -174,12 +144,11 @@ function blockNear(tiles: Map<number, Int32Array>, br: number, bcu: number, tr0:
 /**
  * Rings of cells around the viewer's cell (r0, c0), in one loop over the offsets' table with no
  * call per cell or member: each ring's gaps computed as it starts, the blocks looked up once each,
- * the candidates kept in order of their squared chord to the viewer in typed arrays (members come
- * nearly in order, ring by ring; no haversine, no id read, until the answer is known). Its answer
- * in (distance, id) order, or null when the rings would not hold it.
+ * the answer kept in order in typed arrays (members come nearly in order, ring by ring). Its
+ * answer in (distance, id) order, or null when the rings would not hold it.
  */
 function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number): TopK | null {
-  const { lat, lon, cosQ, qLon, need, t, self, accept, region, relation } = q;
+  const { lat, lon, cosQ, sinQ, qLon, need, t, self, accept, region, relation } = q;
   const { arena, arenaI, cStart, cCount, bCells, ids, tiles } = q.view;
   const rowLatMin = -90 + r0 * CELL_DEG, colLonMin = -180 + c0 * CELL_DEG;
   const allInside = relation(
@@ -189,12 +158,10 @@ function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number)
   ) === 2;
   const nbr0 = (r0 - MAX_CELL_RINGS) >> BLOCK_SHIFT, nbc0 = (c0 - MAX_CELL_RINGS) >> BLOCK_SHIFT;
   nearBlocks.fill(-2);
-  putUnitVector(lat, lon, viewerU, 0);
-  const ux = viewerU[0], uy = viewerU[1], uz = viewerU[2], cap = need + CHORD_SPARE;
+  tieIds = ids;
+  tieArenaI = arenaI;
   rowGap[REACH] = colGap[REACH] = 0;
-  // n candidates, of which the need-th's chord (`worst`) plus its slack is the most a candidate
-  // may have (`bound`); `worstM` is past the distance of any member within it.
-  let n = 0, bound = Infinity, worstM = Infinity, ring = 0;
+  let n = 0, worstM = Infinity, ring = 0;
   for (let i = 0; i < RING_CELLS; i++) {
     if (i === RING_END[ring]) {
       // Ring `ring` is read: the gaps one ring further bound everything outside it.
@@ -204,16 +171,16 @@ function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number)
       colGap[REACH + k] = colGapOf(k, cosQ, qLon, colLonMin);
       colGap[REACH - k] = colGapOf(-k, cosQ, qLon, colLonMin);
       if (ring > 0) {
-        if (n >= need) {
+        if (n === need) {
           const outR = Math.min(rowGap[REACH + k], rowGap[REACH - k]);
           const outC = Math.min(colGap[REACH + k], colGap[REACH - k]);
-          if ((outR < outC ? outR : outC) > worstM) return answerOf(q, n);
+          if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
         } else if (n * ((MAX_CELL_RINGS + 0.5) / (ring + 0.5)) ** 2 < need) return null; // too sparse
       }
       ring = k;
     }
     const dr = RING_DR[i], dc = RING_DC[i];
-    if (n >= need) {
+    if (n === need) {
       const rg = rowGap[REACH + dr], cg = colGap[REACH + dc];
       if ((rg > cg ? rg : cg) > worstM) continue;
     }
@@ -239,46 +206,41 @@ function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number)
       if (arena[e + UNTIL] <= t) continue;
       const slot = arenaI[p * IE + I_SLOT];
       if (slot === self) continue;
-      if (!inside && !region.test(arena[e + LAT], arena[e + LON], slot)) continue;
-      const dx = arena[e + X] - ux, dy = arena[e + Y] - uy, dz = arena[e + Z] - uz;
-      const ch = dx * dx + dy * dy + dz * dz;
-      if (ch > bound) continue;
+      const mLat = arena[e + LAT], mLon = arena[e + LON];
+      if (!inside && !region.test(mLat, mLon, slot)) continue;
+      const a = haversineA(lat, lon, cosQ, sinQ, mLat, mLon);
+      const w = n - 1;
+      if (n === need && (a > hA[w] || (a === hA[w] && !(ids[slot]! < tieId(hM[w]))))) continue;
       if (accept !== null && !accept(ids[slot]!)) continue;
-      if (n === cap) return null; // more ties than the spare room: the rings of blocks answer
-      // Into its place among the candidates, then those past the new bound dropped.
-      let j = n++;
-      for (; j > 0 && hC[j - 1] > ch; j--) {
-        hC[j] = hC[j - 1];
+      // Into its place in the answer (the worst dropped when it is full).
+      let j = n < need ? n++ : w;
+      for (; j > 0 && (hA[j - 1] > a || (hA[j - 1] === a && tieId(hM[j - 1]) > ids[slot]!)); j--) {
+        hA[j] = hA[j - 1];
         hM[j] = hM[j - 1];
       }
-      hC[j] = ch;
+      hA[j] = a;
       hM[j] = p;
-      if (n >= need) {
-        const worst = hC[need - 1], slack = chordSlack(worst);
-        bound = worst + slack;
-        while (hC[n - 1] > bound) n--;
-        worstM = aToMeters((bound + slack) / 4);
-      }
+      if (n === need) worstM = aToMeters(hA[n - 1]);
     }
   }
-  if (n >= need) {
+  if (n === need) {
     // The last ring read: the same bound as at a ring's end.
     const k = MAX_CELL_RINGS + 1;
     const outR = Math.min(rowGapOf(k, r0, lat, rowLatMin), rowGapOf(-k, r0, lat, rowLatMin));
     const outC = Math.min(colGapOf(k, cosQ, qLon, colLonMin), colGapOf(-k, cosQ, qLon, colLonMin));
-    if ((outR < outC ? outR : outC) > worstM) return answerOf(q, n);
+    if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
   }
   return null;
 }
 
 /**
- * Rings of blocks around the viewer's block (br0, bc0) in one loop, each block's occupied cells
- * only (its bits), each cell unless its lower bound is past the candidates' farthest; members
- * ranked by chord as in `byCellRings`, appended until the answer's size, then sorted once and
- * kept in order. Its answer in (distance, id) order, or null when the rings would not hold it.
+ * Rings of blocks around the viewer's block in one loop, each block's occupied cells only (its
+ * bits), each cell unless its lower bound is past the answer's farthest; the answer kept in order
+ * in typed arrays as in `byCellRings`. Its answer in (distance, id) order, or null when the rings
+ * would not hold it.
  */
 function byBlockRings(q: Query, r0: number, c0: number, tr0: number, tc0: number): TopK | null {
-  const { lat, lon, cosQ, qLon, need, t, self, accept, region, relation } = q;
+  const { lat, lon, cosQ, sinQ, qLon, need, t, self, accept, region, relation } = q;
   const { arena, arenaI, cStart, cCount, bCells, bMask, ids, tiles } = q.view;
   const rowLatMin = -90 + r0 * CELL_DEG, colLonMin = -180 + c0 * CELL_DEG;
   const br0 = r0 >> BLOCK_SHIFT, bc0 = c0 >> BLOCK_SHIFT;
@@ -287,8 +249,8 @@ function byBlockRings(q: Query, r0: number, c0: number, tr0: number, tc0: number
     -180 + (bc0 - MAX_BLOCK_RINGS) * BLOCK_DEG,
     RING_W * BLOCK_DEG,
   ) === 2;
-  putUnitVector(lat, lon, viewerU, 0);
-  const ux = viewerU[0], uy = viewerU[1], uz = viewerU[2], cap = need + CHORD_SPARE;
+  tieIds = ids;
+  tieArenaI = arenaI;
   // The cell rows' and columns' gaps of block ring k's rows and columns, from its first cell's offset.
   const rowN = (k: number) => ((br0 + k) << BLOCK_SHIFT) - r0, rowS = (k: number) => ((br0 - k) << BLOCK_SHIFT) - r0;
   const colE = (k: number) => ((bc0 + k) << BLOCK_SHIFT) - c0, colW = (k: number) => ((bc0 - k) << BLOCK_SHIFT) - c0;
@@ -309,21 +271,20 @@ function byBlockRings(q: Query, r0: number, c0: number, tr0: number, tc0: number
     return r < c ? r : c;
   };
   ringGaps(0);
-  // As in `byCellRings`: n candidates, `bound` the most a candidate's chord may be, `worstM` past
-  // the distance of any member within it.
-  let n = 0, bound = Infinity, worstM = Infinity, ring = 0;
+  // As in `byCellRings`: the answer so far in hA and hM, its farthest distance once it is full.
+  let n = 0, worstM = Infinity, ring = 0;
   ringGaps(1);
   for (let i = 0; i < BRING_DR.length; i++) {
     if (i === BRING_END[ring]) {
       // Ring `ring` is read: the gaps one ring further bound everything outside it.
-      if (n >= need && outside(ring) > worstM) return answerOf(q, n);
+      if (n === need && outside(ring) > worstM) return answerOf(n, need, q.top.idOf);
       if (ring > 0 && n < need && n * ((MAX_BLOCK_RINGS + 0.5) / (ring + 0.5)) ** 2 < need) return null; // too sparse
       ring++;
       ringGaps(ring + 1);
     }
     const dbr = BRING_DR[i], dbc = BRING_DC[i];
     const rowOff = rowN(dbr), colOff = colE(dbc);
-    if (n >= need) {
+    if (n === need) {
       const rg = rowGap[REACH + (dbr > 0 ? rowOff : dbr < 0 ? rowOff + BLOCK_MASK : 0)];
       const cg = colGap[REACH + (dbc > 0 ? colOff : dbc < 0 ? colOff + BLOCK_MASK : 0)];
       if ((rg > cg ? rg : cg) > worstM) continue;
@@ -338,7 +299,7 @@ function byBlockRings(q: Query, r0: number, c0: number, tr0: number, tc0: number
     for (let mask = bMask[b]; mask !== 0; mask &= mask - 1) {
       const bit = 31 - Math.clz32(mask & -mask);
       const dr = rowOff + (bit >> BLOCK_SHIFT), dc = colOff + (bit & BLOCK_MASK);
-      if (n >= need) {
+      if (n === need) {
         const rg = rowGap[REACH + dr], cg = colGap[REACH + dc];
         if ((rg > cg ? rg : cg) > worstM) continue;
       }
@@ -358,39 +319,25 @@ function byBlockRings(q: Query, r0: number, c0: number, tr0: number, tc0: number
         if (arena[e + UNTIL] <= t) continue;
         const slot = arenaI[p * IE + I_SLOT];
         if (slot === self) continue;
-        if (!inside && !region.test(arena[e + LAT], arena[e + LON], slot)) continue;
-        const dx = arena[e + X] - ux, dy = arena[e + Y] - uy, dz = arena[e + Z] - uz;
-        const ch = dx * dx + dy * dy + dz * dz;
-        if (ch > bound) continue;
+        const mLat = arena[e + LAT], mLon = arena[e + LON];
+        if (!inside && !region.test(mLat, mLon, slot)) continue;
+        const a = haversineA(lat, lon, cosQ, sinQ, mLat, mLon);
+        const w = n - 1;
+        if (n === need && (a > hA[w] || (a === hA[w] && !(ids[slot]! < tieId(hM[w]))))) continue;
         if (accept !== null && !accept(ids[slot]!)) continue;
-        if (n < need) {
-          // Appended until the answer's size, then sorted once.
-          hC[n] = ch;
-          hM[n++] = p;
-          if (n < need) continue;
-          for (let j = 1; j < n; j++) {
-            const x = hC[j], y = hM[j];
-            let k = j;
-            for (; k > 0 && hC[k - 1] > x; k--) (hC[k] = hC[k - 1], hM[k] = hM[k - 1]);
-            hC[k] = x;
-            hM[k] = y;
-          }
-        } else {
-          if (n === cap) return null; // more ties than the spare room: the other searches answer
-          let k = n++;
-          for (; k > 0 && hC[k - 1] > ch; k--) (hC[k] = hC[k - 1], hM[k] = hM[k - 1]);
-          hC[k] = ch;
-          hM[k] = p;
+        // Into its place in the answer (the worst dropped when it is full).
+        let j = n < need ? n++ : w;
+        for (; j > 0 && (hA[j - 1] > a || (hA[j - 1] === a && tieId(hM[j - 1]) > ids[slot]!)); j--) {
+          hA[j] = hA[j - 1];
+          hM[j] = hM[j - 1];
         }
-        // Those past the new bound dropped.
-        const worst = hC[need - 1], slack = chordSlack(worst);
-        bound = worst + slack;
-        while (hC[n - 1] > bound) n--;
-        worstM = aToMeters((bound + slack) / 4);
+        hA[j] = a;
+        hM[j] = p;
+        if (n === need) worstM = aToMeters(hA[n - 1]);
       }
     }
   }
-  if (n >= need && outside(MAX_BLOCK_RINGS) > worstM) return answerOf(q, n);
+  if (n === need && outside(MAX_BLOCK_RINGS) > worstM) return answerOf(n, need, q.top.idOf);
   return null;
 }
 
