@@ -7,14 +7,12 @@
  * applied for that profile, so changes may arrive twice or out of order. `search` returns the
  * nearest members of a region in (distance, id) order. The index holds shown points only.
  *
- * Layout: typed arrays, no object per member (about 140 bytes a member at a million before the
- * arena's entries held their unit vectors, about 24 more with them; about 650 as objects). A
- * member is a slot: by slot, its id (idTable.ts: an array of strings and an open-addressing table
- * from id to slot), its versionstamp, its cell, its interned sector and its place in the arena.
- * The arena is one Float64Array of 56-byte entries ordered by cell: shown lat and lon, expiry,
- * (through an Int32Array over the same bytes) the slot and the report time as expiry minus an
- * Int32, and the shown point's unit vector (derived from its lat and lon as the entry is written,
- * for the rings' ranking; never stored or sent); the cosine of a latitude is computed when needed. Each cell of
+ * Layout: typed arrays, no object per member (about 140 bytes a member at a million, against
+ * about 650 as objects). A member is a slot: by slot, its id (idTable.ts: an array of strings and
+ * an open-addressing table from id to slot), its versionstamp, its cell, its interned sector and
+ * its place in the arena. The arena is one Float64Array of 32-byte entries ordered by cell: shown
+ * lat and lon, expiry, and (through an Int32Array over the same bytes) the slot and the report
+ * time as expiry minus an Int32; the cosine of a latitude is computed when needed. Each cell of
  * the grid (grid.ts: 1/256 degree, about 430 m) owns a contiguous range of the arena (arena.ts:
  * start, count, capacity), so a search reads a cell's members in sequence. A member leaving a
  * cell is swapped with the cell's last; a full cell moves to a larger range (capacities 1, 2, 3,
