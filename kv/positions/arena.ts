@@ -68,6 +68,8 @@ export class CellArena {
   protected bCount = new Int32Array(0);
   /** Cell index by block and cell-in-block (-1: none). */
   protected bCells = new Int32Array(0);
+  /** By block: bit i set when its cell-in-block i is occupied (a walk reads only those cells). */
+  protected bMask = new Int32Array(0);
   protected blockEnd = 0;
   protected freeBlocks: number[] = [];
 
@@ -101,11 +103,13 @@ export class CellArena {
         const n = Math.max(256, Math.ceil(this.bId.length * 1.5));
         this.bId = growI32(this.bId, n);
         this.bCount = growI32(this.bCount, n);
+        this.bMask = growI32(this.bMask, n);
         this.bCells = growI32(this.bCells, n * BLOCK_CELLS, -1);
       }
     }
     this.bId[b] = bid;
     this.bCount[b] = 0;
+    this.bMask[b] = 0;
     this.blockOf.set(bid, b);
     const [tile, inTile] = tileOf(bid);
     let blocks = this.tiles.get(tile);
@@ -147,6 +151,7 @@ export class CellArena {
     this.cCol[c] = col;
     this.cBlock[c] = b;
     this.bCells[b * BLOCK_CELLS + inBlock] = c;
+    this.bMask[b] |= 1 << inBlock;
     return c;
   }
 
@@ -155,6 +160,7 @@ export class CellArena {
     this.cCap[c] = 0;
     const inBlock = (this.cRow[c] & BLOCK_MASK) * BLOCK_SIDE + (this.cCol[c] & BLOCK_MASK);
     this.bCells[this.cBlock[c] * BLOCK_CELLS + inBlock] = -1;
+    this.bMask[this.cBlock[c]] &= ~(1 << inBlock);
     this.freeCells.push(c);
   }
 

@@ -18,18 +18,18 @@
  * cell is swapped with the cell's last; a full cell moves to a larger range (capacities 1, 2, 3,
  * 4, 6, 8, 12, ...), its old range kept on a free list for its size; once a quarter of the arena
  * is such free ranges, the arena is compacted in block order. Cells are grouped into blocks of
- * 4 x 4 cells (a map from block id to block, and tiles of 16 x 16 blocks), plus per-sector counts
- * for aggregates. A load (`fromColumns`: a snapshot, or every record) fills the arena in one pass
- * in block and cell order, each member's slot its place, so members near each other are near each
- * other in memory too.
+ * 4 x 4 cells (a map from block id to block, tiles of 16 x 16 blocks, and a bit per occupied
+ * cell by block), plus per-sector counts for aggregates. A load (`fromColumns`: a snapshot, or
+ * every record) fills the arena in one pass in block and cell order, each member's slot its place,
+ * so members near each other are near each other in memory too.
  *
  * Search: three algorithms over the same arrays (search.ts sets a query up). A small region (a map
  * view) that holds at most a few times the answer is read whole and sorted once (regionRead.ts);
  * around a viewer where members are dense, square rings of cells or blocks are walked outwards
- * (rings.ts, decision 0222); any other is searched best-first, nearest blocks and cells first
- * (nearest.ts). The last two stop once the answer is closer than anything unvisited. All measure
- * nearby members with short Taylor series instead of `Math.sin` and `Math.cos` (geoMath.ts), which
- * cost a large share of a city's view (docs/decisions/0038-map-view-read-whole.md).
+ * (rings.ts, decisions 0222 and 0237); any other is searched best-first, nearest blocks and cells
+ * first (nearest.ts). The last two stop once the answer is closer than anything unvisited. All
+ * measure nearby members with short Taylor series instead of `Math.sin` and `Math.cos`
+ * (geoMath.ts), which cost a large share of a city's view (docs/decisions/0038-map-view-read-whole.md).
  */
 
 import { isLat, isLon } from "../../domain/geo.ts";
@@ -387,6 +387,7 @@ export class PositionIndex extends CellArena {
       bId: this.bId,
       bCount: this.bCount,
       bCells: this.bCells,
+      bMask: this.bMask,
       blockOf: this.blockOf,
       tiles: this.tiles,
     };

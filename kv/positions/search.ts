@@ -22,10 +22,11 @@ export interface IndexView {
   cCount: Int32Array;
   cRow: Int32Array;
   cCol: Int32Array;
-  /** By block: its block id, its member count, its cells by cell-in-block (-1: none). */
+  /** By block: its block id, its member count, its cells by cell-in-block (-1: none), their bits. */
   bId: Int32Array;
   bCount: Int32Array;
   bCells: Int32Array;
+  bMask: Int32Array;
   /** Block index by block id, and by tile (memoryIndex.ts `#tiles`). */
   blockOf: Map<number, number>;
   tiles: Map<number, Int32Array>;
