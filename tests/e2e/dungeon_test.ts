@@ -12,7 +12,7 @@
 
 import assert from "node:assert/strict";
 import { seriousViolations } from "./axe.ts";
-import { logInAs, shot, startHarness, VIEWPORTS, waitHydrated } from "./harness.ts";
+import { handOver, logInAs, shot, startHarness, VIEWPORTS, waitHydrated } from "./harness.ts";
 import { createAccount, setLanguage } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
@@ -66,21 +66,19 @@ Deno.test({
       await page.getByLabel("What happened?").fill("He wrote: Robin, nobody wants you, loser.\nThen he laughed at me.");
       await page.getByRole("button", { name: "Send Report" }).click();
       await page.getByText("Thank you. Your report was sent to the moderators.").waitFor();
-      await context.close();
       const [report] = await listReports(marco.profileId, 5);
       assert.equal(report.reason, "rude");
 
-      // Three jurors voted already; two more judge it in the browser.
+      // Three jurors voted already; two more judge it in the browser, on the phone Robin hands on.
       for (const j of jurors.slice(0, 3)) assert.ok((await castArbVote(j.profileId, report.id, "VIOLATION")).ok);
+      const jp = { context, page };
       for (const j of jurors.slice(3)) {
-        const jp = await h.newPage("phone");
-        await logInAs(jp.page.context(), h.origin, j.accountId);
+        await handOver(jp.page, h.origin, j.accountId);
         await jp.page.goto("/games/arbitration");
         await waitHydrated(jp.page);
         await jp.page.locator(`[data-report-id="${report.id}"]`).waitFor();
         await jp.page.getByRole("button", { name: "Violation", exact: true }).click();
         await jp.page.getByRole("status").filter({ hasText: "You said" }).waitFor();
-        await jp.context.close();
       }
       await until(async () => (await listStays(marco.profileId)).length === 1, "the jury sent Marco to the dungeon");
       const [stay] = await listStays(marco.profileId);
@@ -155,23 +153,20 @@ Deno.test({
       const said = await refusal.innerText();
       assert.ok(said.includes(formatUntil(shortened.until)) && said.includes("no likes"), said);
       await shot(m.page, "dungeon-phone-like-refused");
-      await m.context.close();
 
       // A juror sees how the dungeon works and a count: never who.
-      const j = await h.newPage("phone");
-      await logInAs(j.page.context(), h.origin, jurors[0].accountId);
+      const j = jp;
+      await handOver(j.page, h.origin, jurors[0].accountId);
       await j.page.goto("/games/dungeon");
       await waitHydrated(j.page);
       assert.equal(await j.page.locator(".reform-card").count(), 0);
       assert.ok(!(await j.page.locator("main").innerText()).includes("Marco"));
       await j.page.getByText("1 member is serving a time-out right now.").waitFor();
       await shot(j.page, "dungeon-phone-others");
-      await j.context.close();
 
-      // In Arabic, right to left.
+      // In Arabic, right to left: Marco's own phone, once he chose the language.
       await setLanguage(marco.accountId, "ar");
-      const ar = await h.newPage("phone");
-      await logInAs(ar.page.context(), h.origin, marco.accountId);
+      const ar = m;
       await ar.page.goto("/games/dungeon");
       await waitHydrated(ar.page);
       assert.equal(await ar.page.evaluate(() => document.documentElement.dir), "rtl");
@@ -180,6 +175,7 @@ Deno.test({
       await ar.page.emulateMedia({ colorScheme: "dark" });
       await shot(ar.page, "dungeon-phone-card-ar-dark");
       await ar.context.close();
+      await jp.context.close();
     } finally {
       await h.close();
     }

@@ -11,7 +11,7 @@ import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
 import type { Page } from "playwright-core";
-import { logInAs, shot, startHarness, type ViewportName } from "./harness.ts";
+import { handOver, logInAs, shot, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, setRoles } from "../../kv/accounts.ts";
 import { saveReport } from "../../kv/reports.ts";
 import { updateProfile } from "../../kv/profiles.ts";
@@ -167,7 +167,6 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         assert.ok(after.crop && after.crop.width < after.sourceWidth, "cropped smaller");
         assert.ok(Math.abs(after.crop!.width / after.crop!.height - 0.8) < 0.02, "4:5");
         assert.equal(await getCredits(viewer.defaultProfileId), 5, "the owner used it: now it earns");
-        await ownerCtx.context.close();
 
         // --- Community Arbitration: a juror votes once; an admin confirms, which closes the report.
         const report = await saveReport(
@@ -183,8 +182,9 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await page.locator(".game-tally").waitFor();
         assert.equal(await credits(page), "Volunteer credits: 6");
         await setRoles(players[2].accountId, ["USER", "ADMIN"]);
-        const adminCtx = await h.newPage(vp);
-        await logInAs(adminCtx.page.context(), h.origin, players[2].accountId);
+        // The owner's tab is handed to the admin.
+        const adminCtx = ownerCtx;
+        await handOver(adminCtx.page, h.origin, players[2].accountId);
         await adminCtx.page.goto("/games/arbitration");
         const row = adminCtx.page.locator(`.admin-reports li[data-report-id="${report.id}"]`);
         assert.match(await row.innerText(), /Violation: 1/);

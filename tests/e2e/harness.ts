@@ -495,6 +495,24 @@ export async function logInAs(context: BrowserContext, origin: string, accountId
 }
 
 /**
+ * Hands a tab that served one member to `accountId`, as a device shared after a logout would be:
+ * the context's cookies and the app's local and session storage cleared, then the new member logged
+ * in without a page load (`logInAs`). A new context costs two to three times a load in an open tab
+ * (decision 0213); a test whose subject is a fresh device (storage, service worker, session) opens
+ * one instead.
+ */
+export async function handOver(page: Page, origin: string, accountId: string): Promise<void> {
+  await page.context().clearCookies();
+  if (page.url().startsWith(origin)) {
+    await page.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+  }
+  await logInAs(page.context(), origin, accountId);
+}
+
+/**
  * The newest login link mailed to `email`, read from the outbox the dev outbox page lists (the
  * worker sends it; the page itself is tested in settings_test.ts and the proxy tests). The member is
  * taken past onboarding (a member who did it already) unless `onboarding` is asked for. `except`: a

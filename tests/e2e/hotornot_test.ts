@@ -12,7 +12,7 @@ import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
 import type { Page } from "playwright-core";
-import { logInAs, shot, startHarness, waitHydrated } from "./harness.ts";
+import { handOver, logInAs, shot, startHarness, waitHydrated } from "./harness.ts";
 import { createAccount, setLanguage } from "../../kv/accounts.ts";
 import { getProfile, updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -135,9 +135,9 @@ Deno.test({
       await until(async () => (await getCredits(kai.profileId)) === 1, "the queued vote sent and counted");
       assert.equal((await getTest(test.id))!.counted[samPics[0]], 2);
 
-      // --- Bo, whom Sam blocked, is dealt nothing.
-      const b = await h.newPage("phone");
-      await logInAs(b.page.context(), h.origin, bo.accountId);
+      // --- Bo, whom Sam blocked, is dealt nothing (on the phone Kai hands on).
+      const b = k;
+      await handOver(b.page, h.origin, bo.accountId);
       await b.page.goto("/games/hotornot");
       await waitHydrated(b.page);
       await b.page.getByText("No pictures to compare right now. Come back later.").waitFor();
@@ -183,15 +183,15 @@ Deno.test({
       await until(async () => (await keep.getAttribute("aria-pressed")) === "false", "switched off");
 
       // --- The same screens in dark, and in Arabic (right to left; the pair keeps left and right).
+      // Sam's page is the result's: the device turning dark turns it dark (the style sheets'
+      // `prefers-color-scheme`), no load needed.
       for (const p of [s.page, j.page]) await p.emulateMedia({ colorScheme: "dark" });
-      await s.page.goto("/games/hotornot");
-      await waitHydrated(s.page);
       await shot(s.page, "hotornot-phone-owner-result-dark");
       const t = await member("tam", "Tam", 40, 0);
       // A new test of Sam's other pictures, so Tam has a pair for the dark and Arabic screens.
       assert.ok((await startTest(sam.profileId, [samPics[0], samPics[2]])).ok);
-      const tp = await h.newPage("phone");
-      await logInAs(tp.page.context(), h.origin, t.accountId);
+      const tp = b;
+      await handOver(tp.page, h.origin, t.accountId);
       await tp.page.emulateMedia({ colorScheme: "dark" });
       await tp.page.goto("/games/hotornot");
       await waitHydrated(tp.page);

@@ -12,7 +12,7 @@ import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import type { Page } from "playwright-core";
-import { logInAs, shot, startHarness } from "./harness.ts";
+import { handOver, logInAs, shot, startHarness } from "./harness.ts";
 import { portrait } from "../fixtures/pictures.ts";
 import { type Account, createAccount, setLanguage, setRoles } from "../../kv/accounts.ts";
 import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
@@ -167,12 +167,15 @@ Deno.test({
       await screen(p.page, "identify-judge-new-account-phone", ".id-judge");
 
       // Three judges: two say same, one cannot tell; it goes to the admins. The second reads Arabic.
+      // The first judges on a desktop, whose tab the admin is handed next; the other two take turns
+      // on one phone, handed on to the badge's checks.
       await setLanguage(judges[1].accountId, "ar");
+      const desktop = await h.newPage("desktop"), phone = await h.newPage("phone");
       for (const [i, j] of judges.entries()) {
-        const { page } = await h.newPage(i === 0 ? "desktop" : "phone");
+        const { page } = i === 0 ? desktop : phone;
         const lang = i === 1 ? "ar" : "en";
         const text = (t: (x: typeof IDENTIFY_TEXTS) => string) => withLocale(lang, () => t(IDENTIFY_TEXTS));
-        await logInAs(page.context(), h.origin, j.accountId);
+        await handOver(page, h.origin, j.accountId);
         await page.goto("/games/identify");
         const selfie = page.getByRole("img", { name: text((t) => t.theSelfie) });
         await selfie.waitFor();
@@ -191,12 +194,12 @@ Deno.test({
         }
         await page.getByRole("button", { name: text((t) => i === 2 ? t.wrongPose : t.same) }).click();
         await page.getByText(text((t) => t.thanks)).waitFor();
-        await page.context().close();
       }
 
       // The admin decides alone, from the moderation queue; the audit log says who and what.
-      const a = await h.newPage("desktop");
-      await logInAs(a.page.context(), h.origin, admin.accountId);
+      const a = desktop;
+      await a.page.emulateMedia({ colorScheme: "light" });
+      await handOver(a.page, h.origin, admin.accountId);
       await a.page.goto("/admin/moderation");
       const queued = a.page.locator(`.id-admin-list [data-attempt="${attemptId}"]`);
       await queued.getByText("The judges disagreed.").waitFor();
@@ -219,8 +222,8 @@ Deno.test({
       assert.equal(outcome.value?.outcome, "VERIFIED");
 
       // The badge on the profile and the tiles; "Verified only" finds Sam alone.
-      const j = await h.newPage("phone");
-      await logInAs(j.page.context(), h.origin, judges[0].accountId);
+      const j = phone;
+      await handOver(j.page, h.origin, judges[0].accountId);
       await j.page.goto(`/profile/${sam.profileId}`);
       await j.page.locator(".hero-caption").getByRole("img", { name: "Verified" }).waitFor();
       await screen(j.page, "identify-badge-profile-phone");
