@@ -192,23 +192,6 @@ const MEASURED = new URL("../tests/timings.json", import.meta.url);
 export type Lane = "local" | "remote";
 
 /**
- * Each file's seconds for balancing: the last run's here, scaled so that the files both know take
- * as long in all as measured (a last run made on a busy machine, every file slower, would
- * otherwise cut the next run into many more, smaller batches, each a process to start); a file the
- * last run did not time keeps its measured seconds.
- */
-export function blendTimings(measured: Record<string, number>, last: Record<string, number>): Record<string, number> {
-  let measuredSum = 0, lastSum = 0;
-  for (const [f, s] of Object.entries(last)) {
-    if (measured[f] !== undefined) [measuredSum, lastSum] = [measuredSum + measured[f], lastSum + s];
-  }
-  const scale = measuredSum > 0 && lastSum > 0 ? measuredSum / lastSum : 1;
-  const out = { ...measured };
-  for (const [f, s] of Object.entries(last)) out[f] = s * scale;
-  return out;
-}
-
-/**
  * How long a file took last time here (else as measured): on remote KV as last measured there, else
  * REMOTE_LANE's figure; a browser test counts more than another when not known.
  */
@@ -220,7 +203,7 @@ function weigher(): (f: string, lane: Lane) => number {
       return {};
     }
   };
-  const known = blendTimings(read(MEASURED), read(TIMINGS));
+  const known = { ...read(MEASURED), ...read(TIMINGS) };
   return (f, lane) =>
     lane === "remote"
       ? known[`${f} on remote KV`] ?? REMOTE_LANE[f] ?? 10

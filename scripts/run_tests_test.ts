@@ -1,12 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  blendTimings,
-  LEAST_BATCH_S,
-  longestFirst,
-  REMOTE_LANE,
-  REMOTE_LEAST_BATCH_S,
-  takeBatch,
-} from "./run_tests.ts";
+import { LEAST_BATCH_S, longestFirst, REMOTE_LANE, REMOTE_LEAST_BATCH_S, takeBatch } from "./run_tests.ts";
 import { costliestLines, cpuByKindLine, cpuSeconds, fileCpuMeter, processKind, timeLine } from "./runTests/cpu.ts";
 import { failedTests, fileStarted, parseJunit, parseSummary, testEnded } from "./runTests/output.ts";
 import { entryModule, isEntryHeader, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
@@ -229,19 +222,4 @@ Deno.test("run_tests - files in one isolate: each file's start is read from its 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-});
-
-Deno.test("run_tests - a last run on a busy machine keeps its files' proportions, at the measured total", () => {
-  const measured = { "./a_test.ts": 10, "./b_test.ts": 30, "./c_test.ts": 5 };
-  // Every file twice as slow, and a's share larger than measured; d is new.
-  const last = { "./a_test.ts": 40, "./b_test.ts": 40, "./d_test.ts": 8 };
-  assert.deepEqual(blendTimings(measured, last), {
-    "./a_test.ts": 20,
-    "./b_test.ts": 20,
-    "./c_test.ts": 5,
-    "./d_test.ts": 4,
-  });
-  // No last run, or none of its files measured: as they are.
-  assert.deepEqual(blendTimings(measured, {}), measured);
-  assert.deepEqual(blendTimings({}, { "./d_test.ts": 8 }), { "./d_test.ts": 8 });
 });
