@@ -85,7 +85,10 @@ export async function addPushSubscription(
   const op = kv().atomic().set(keys.pushSubscription(accountId, sub.id), sub);
   // The member is reachable: a new versionstamp of the marker also fails a removal that read it before.
   const profileId = await markedProfileOf(accountId);
-  if (profileId) markerOps(op, profileId).set(keys.pushReachable(profileId), true);
+  if (profileId) {
+    forgetKept(op, "pushReach", [profileId]);
+    op.set(keys.pushReachable(profileId), true);
+  }
   if (!(await commitForgetting(op, "pushDevices", [accountId]))) throw new Error("push subscription not stored");
   if (profileId) forgetHere("pushReach", [profileId]);
   return sub;
@@ -110,7 +113,7 @@ export function hasPushDevice(accountId: string): Promise<boolean> {
  */
 export async function pushReachable(profileId: string): Promise<boolean> {
   if (pushMarked(kv())) {
-    // Kept a minute by the instance (kv/kept.ts): every write of the marker forgets it (`markerOps`).
+    // Kept a minute by the instance (kv/kept.ts): every write of the marker forgets it (`forgetKept`).
     return await keptRead(
       "pushReach",
       profileId,
@@ -125,15 +128,6 @@ export async function pushReachable(profileId: string): Promise<boolean> {
 async function markedProfileOf(accountId: string): Promise<string | null> {
   const account = (await kv().get<{ defaultProfileId: string }>(keys.account(accountId))).value;
   return account ? account.defaultProfileId : null;
-}
-
-/**
- * Adds to `op` (a write of `profileId`'s marker) the forget of every instance's kept answer of
- * `pushReachable`; after the commit, call `forgetHere("pushReach", [profileId])`.
- */
-function markerOps(op: Deno.AtomicOperation, profileId: string): Deno.AtomicOperation {
-  forgetKept(op, "pushReach", [profileId]);
-  return op;
 }
 
 /** The most other devices a removal checks (a remote store takes 10 checks an atomic: its own, the marker's, these). */
@@ -158,7 +152,8 @@ async function commitDeviceGone(accountId: string, id: string, op: Deno.AtomicOp
     for await (const e of devices) if (e.key.at(-1) !== id) others.push(e);
     op.check(marker, ...others.slice(0, OTHER_DEVICES_CHECKED));
     if (others.length === 0) {
-      markerOps(op, profileId).delete(markerKey);
+      forgetKept(op, "pushReach", [profileId]);
+      op.delete(markerKey);
       markerGone = true;
     }
   }

@@ -20,17 +20,14 @@ export class ApiFailure extends Error {
 /** The `meta` of a query that is a page's navigation-level load: a 5xx before any data goes to /sorry. */
 export const NAVIGATION = { navigation: true } as const;
 
-/** This page wiped what the device keeps of the member: it writes none of it again. */
-let wiped = false;
-
 /**
- * Has this page wiped what the device keeps of the member (a logout, a session ended, the account
- * deleted)? Then nothing of theirs is written to local storage again (`keepLocally`): a query that
+ * This page wiped what the device keeps of the member (a logout, a session ended, the account
+ * deleted): nothing of theirs is written to local storage again (`keepLocally`). A query that
  * settles after the wipe (the very call that answered 401, a refetch in flight), a queued message
  * or a location would otherwise be written back while the page goes to /login, or for as long as
  * the logout page stays open.
  */
-export const deviceWiped = (): boolean => wiped;
+let wiped = false;
 
 /** Keeps a value of the member's on this device (local storage), unless this page has wiped it. */
 export function keepLocally(key: string, value: string): void {
