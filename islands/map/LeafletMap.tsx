@@ -160,6 +160,10 @@ function MeMarker({ me, onMoved }: { me: NonNullable<LeafletMapProps["me"]>; onM
       }),
     [me.draggable, me.hidden],
   );
+  // The same array while the point is the same: react-leaflet moves the marker to `position` whenever
+  // the prop is a new array, which would snap it back under the member's finger at any re-render
+  // during a drag (a query settling, a live event).
+  const position = useMemo<[number, number]>(() => [me.lat, me.lon], [me.lat, me.lon]);
   const handlers = useMemo(() => ({
     dragend: () => {
       const p = ref.current?.getLatLng();
@@ -169,7 +173,7 @@ function MeMarker({ me, onMoved }: { me: NonNullable<LeafletMapProps["me"]>; onM
   return (
     <Marker
       ref={ref}
-      position={[me.lat, me.lon]}
+      position={position}
       icon={icon}
       draggable={me.draggable}
       title={UI_TEXTS.meMarker}
