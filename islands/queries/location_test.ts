@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { pause } from "../../tests/wait.ts";
+import { install } from "@sinonjs/fake-timers";
 import {
   DEFAULT_CITY,
   GPS_MIN_MOVE_M,
@@ -14,10 +14,11 @@ import { TEXTS } from "../../domain/texts.ts";
 import { replaced } from "../../tests/replaced.ts";
 
 /**
- * The browser around the reporter: storage, the API and the device's geolocation, all fake, for
- * one test (`using`: the real ones come back at its end).
+ * The browser around the reporter: storage, the API, the device's geolocation and the clock, all
+ * fake, for one test (`using`: the real ones come back at its end).
  */
 function fakeBrowser() {
+  const clock = install({ toFake: ["setTimeout", "clearTimeout", "Date"] });
   const store = new Map<string, string>();
   const puts: { path: string; body: Record<string, unknown> }[] = [];
   const watch = {
@@ -56,15 +57,17 @@ function fakeBrowser() {
     puts,
     watch,
     fix,
+    /** The page's clock moved on by `ms`, the timers due by then run. */
+    later: (ms: number) => clock.tickAsync(ms),
+    /** Past the report's debounce: what was to be sent by then has been. */
+    settle: () => clock.tickAsync(REPORT_DEBOUNCE_MS + 150),
     [Symbol.dispose]() {
+      clock.uninstall();
       device[Symbol.dispose]();
       globals[Symbol.dispose]();
     },
   };
 }
-
-// sleep-ok: past the report's 1 s debounce, the case these tests look at (was it sent, once?).
-const settle = () => pause(REPORT_DEBOUNCE_MS + 150);
 
 Deno.test("location - a newcomer starts at a random point near Phoenix, saved, and reported once after 1 s", async () => {
   using b = fakeBrowser();
@@ -77,9 +80,12 @@ Deno.test("location - a newcomer starts at a random point near Phoenix, saved, a
   assert.ok(Math.abs(s.lon - DEFAULT_CITY.lon) <= RANDOM_SPREAD_DEG);
   assert.equal(JSON.parse(b.store.get(LOCATION_STORAGE_KEY)!).lat, s.lat);
   r.moveTo(33.5, -112.1);
+  await b.later(REPORT_DEBOUNCE_MS / 2);
   r.moveTo(33.6, -112.2);
   assert.equal(b.puts.length, 0, "debounced");
-  await settle();
+  await b.later(REPORT_DEBOUNCE_MS - 1);
+  assert.equal(b.puts.length, 0, "the debounce starts again at each move");
+  await b.later(1);
   assert.equal(b.puts.length, 1);
   assert.equal(b.puts[0].path, "/api/profile-position/me");
   assert.deepEqual(b.puts[0].body, {
@@ -91,7 +97,7 @@ Deno.test("location - a newcomer starts at a random point near Phoenix, saved, a
   });
   assert.equal(r.state.reported, 1);
   r.setHidden(true);
-  await settle();
+  await b.settle();
   assert.equal(b.puts[1].body.hide, true);
   // The next page on this device starts where this one left off.
   const next = new LocationReporter();
@@ -105,7 +111,7 @@ Deno.test("location - a newcomer starts at a random point near Phoenix, saved, a
   const other = new LocationReporter();
   other.start("someone-else", { lat: 10, lon: 20, use: "OVERRIDE", hide: false });
   assert.deepEqual([other.state.lat, other.state.lon], [10, 20], "another member's saved location is not used");
-  await settle();
+  await b.settle();
 });
 
 Deno.test("location - GPS moves under 25 m are not reflected, farther ones are, and reported as DEVICE_GPS", async () => {
@@ -122,14 +128,14 @@ Deno.test("location - GPS moves under 25 m are not reflected, farther ones are, 
   assert.equal(r.state.lat, 33.45, "jitter is not reflected");
   b.fix(33.451, -112.07); // about 110 m
   assert.equal(r.state.lat, 33.451);
-  await settle();
+  await b.settle();
   assert.equal(b.puts.length, 1);
   assert.equal(b.puts[0].body.use, "DEVICE_GPS");
   assert.equal(b.puts[0].body.gpsLat, 33.451);
   assert.equal(typeof b.puts[0].body.gpsTimestamp, "number");
   r.setType("OVERRIDE");
   assert.equal(b.watch.cleared, 1, "Walk stops the watch");
-  await settle();
+  await b.settle();
   assert.deepEqual(b.puts[1].body, {
     profileId: "me",
     overrideLat: 33.451,
@@ -156,7 +162,7 @@ Deno.test("location - a GPS failure falls back to override with 'GPS: ' and the 
     assert.equal(r.state.gpsNotice, `GPS: ${text}`);
     assert.equal(r.state.gpsFailures, 1);
     assert.equal(b.watch.cleared, 1);
-    await settle();
+    await b.settle();
     assert.equal(b.puts.at(-1)?.body.use, "OVERRIDE");
   }
 });
@@ -169,6 +175,6 @@ Deno.test("location - a 401 anywhere pauses reporting for the rest of the page",
   assert.equal(r.state.paused, true);
   r.moveTo(33.5, -112.1);
   r.refresh();
-  await settle();
+  await b.settle();
   assert.equal(b.puts.length, 0);
 });
