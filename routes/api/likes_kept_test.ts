@@ -13,6 +13,7 @@ import type { HotKeepBest } from "../../domain/shapes/hotOrNot.ts";
 import { saveReport } from "../../kv/reports.ts";
 import { adminConfirmed, endStay } from "../../kv/games/dungeon.ts";
 import { SYSTEM } from "../../kv/audit.ts";
+import { until } from "../../tests/wait.ts";
 
 interface Someone {
   profileId: string;
@@ -39,8 +40,12 @@ async function won(owner: string): Promise<Record<string, number>> {
   return Object.fromEntries(Object.entries(s?.arms ?? {}).map(([id, arm]) => [id, arm.won]));
 }
 
-/** Waits for the count a like leaves to run after its answer. */
-const settled = () => new Promise((r) => setTimeout(r, 50));
+/** Waits until `owner`'s stored counts are `expected`: a like's count runs after its answer. */
+const wonBecomes = (owner: string, expected: Record<string, number>) =>
+  until(
+    async () => JSON.stringify(await won(owner)) === JSON.stringify(expected),
+    `the counts ${JSON.stringify(expected)}`,
+  );
 
 Deno.test("likes with kept reads - a new like counts for the liked member's first picture when 'Keep my best picture first' is on, also once it was off", async () => {
   const t = await testApp();
@@ -49,7 +54,7 @@ Deno.test("likes with kept reads - a new like counts for the liked member's firs
   await eventBus().log.tail();
   try {
     const owner = await someone(2);
-    const [a, b, c] = [await someone(), await someone(), await someone()];
+    const [a, b, c, d] = [await someone(), await someone(), await someone(), await someone()];
     const like = (m: Someone) =>
       t.call("PUT", "/api/profile-like", {
         cookie: m.cookie,
@@ -57,19 +62,27 @@ Deno.test("likes with kept reads - a new like counts for the liked member's firs
       });
     // Off: a like counts nothing (and the instance keeps that the setting is off).
     assert.equal((await like(a)).status, 200);
-    await settled();
-    assert.deepEqual(await won(owner.profileId), {});
     // Switched on: the kept "off" is forgotten, and the next like counts for the first picture.
     const on = await t.call("PUT", "/api/games/hotornot/keep-best", { cookie: owner.cookie, json: { on: true } });
     assert.equal(on.status, 200);
     assert.equal((await like(b)).status, 200);
-    await settled();
-    assert.deepEqual(await won(owner.profileId), { [owner.pics[0]]: 1 });
+    // One, not two: a's like, answered before the switch, would have counted by now.
+    await wonBecomes(owner.profileId, { [owner.pics[0]]: 1 });
     assert.equal((await like(c)).status, 200);
-    // The same like again is not new: it counts nothing more.
+    // The same like again is not new: it counts nothing more. A like of the second picture after it,
+    // counted before its answer, is the sign that a count of the repeat would have run by then.
     assert.equal((await like(c)).status, 200);
-    await settled();
-    assert.deepEqual(await won(owner.profileId), { [owner.pics[0]]: 2 });
+    const picLike = await t.call("PUT", "/api/profile-pic-like", {
+      cookie: d.cookie,
+      json: {
+        likerProfileId: d.profileId,
+        profilePicProfileId: owner.profileId,
+        profilePicId: owner.pics[1],
+        likeType: "LIKE",
+      },
+    });
+    assert.equal(picLike.status, 200, picLike.text);
+    await wonBecomes(owner.profileId, { [owner.pics[0]]: 2, [owner.pics[1]]: 1 });
   } finally {
     await eventBus().stop();
     t.close();
