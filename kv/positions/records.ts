@@ -25,6 +25,7 @@ import {
   shownPoint,
 } from "../../domain/geo.ts";
 import type { PositionIndex } from "./memoryIndex.ts";
+import { encodeOwn } from "./ownRecord.ts";
 import {
   type LogChange,
   type OwnPosition,
@@ -40,6 +41,8 @@ export interface PreparedWrite {
   profileId: string;
   check: Deno.AtomicCheck;
   own: OwnRecord;
+  /** The own record as stored (ownRecord.ts), encoded before the commit is put together. */
+  stored: Uint8Array;
   oldSector: string | null;
   /** What others must learn (index, log), or null when the shown position stays as it was. */
   change: LogChange | null;
@@ -114,6 +117,7 @@ export function prepareWrite(
   const unchanged = old !== null && old.hide === r.hide && old.sector === sector &&
     old.shownLat === shown.lat && old.shownLon === shown.lon && typeof old.shownTs === "number" &&
     t >= old.shownTs && t - old.shownTs < SHOWN_REFRESH_MS;
+  const shownTs = unchanged ? old.shownTs : t;
   const own: OwnRecord = {
     profileId,
     lat: r.lat,
@@ -134,8 +138,9 @@ export function prepareWrite(
     shownLat: shown.lat,
     shownLon: shown.lon,
     tsUpdated: t,
-    tsEffectiveUntil: t + POSITION_TTL_MS,
-    shownTs: unchanged ? old.shownTs : t,
+    // Valid as long as others see it: the shown record's expiry (decision 0251).
+    tsEffectiveUntil: shownTs + POSITION_TTL_MS,
+    shownTs,
     cellMeters: grid.cellMeters,
     row: cell.row,
     col: cell.col,
@@ -150,16 +155,26 @@ export function prepareWrite(
     u: own.tsEffectiveUntil,
   };
   const oldSector = prev.value && !prev.value.hide ? prev.value.sector : null;
-  return { profileId, check: prev, own, oldSector, change };
+  return { profileId, check: prev, own, stored: encodeOwn(own), oldSector, change };
 }
 
-/** Adds one prepared write to an atomic operation: check (optional), own record, shown record. */
-export function addWrite(op: Deno.AtomicOperation, w: PreparedWrite, withCheck: boolean): void {
+/** The `expireIn` that makes a record the store writes at `at` (by its clock) expire at `until`; at least 1 ms. */
+export function expiryIn(until: number, at: number): number {
+  return Math.max(1, Math.round(until - at));
+}
+
+/**
+ * Adds what one prepared write checks and changes for others to an atomic operation: its check
+ * (optional) and its shown record (the old one's delete, the new one, expiring at `tsEffectiveUntil`
+ * reckoned from `at`). Its own record goes in with `addOwn`. Returns the mutations added.
+ */
+export function addWrite(op: Deno.AtomicOperation, w: PreparedWrite, withCheck: boolean, at: number): number {
   if (withCheck) op.check(w.check);
-  op.set(keys.positionOwn(w.profileId), w.own, { expireIn: POSITION_TTL_MS });
-  if (w.change === null) return;
+  if (w.change === null) return 0;
+  let added = 0;
   if (w.oldSector !== null && (w.own.hide || w.oldSector !== w.own.sector)) {
     op.delete(keys.positionShown(w.oldSector, w.profileId));
+    added++;
   }
   if (!w.own.hide) {
     const v: ShownValue = {
@@ -168,8 +183,18 @@ export function addWrite(op: Deno.AtomicOperation, w: PreparedWrite, withCheck: 
       ts: w.own.tsUpdated,
       u: w.own.tsEffectiveUntil,
     };
-    op.set(keys.positionShown(w.own.sector, w.profileId), v, { expireIn: POSITION_TTL_MS });
+    op.set(keys.positionShown(w.own.sector, w.profileId), v, { expireIn: expiryIn(w.own.tsEffectiveUntil, at) });
+    added++;
   }
+  return added;
+}
+
+/**
+ * Adds one prepared write's own record, expiring at its `tsEffectiveUntil` when the store reads
+ * its clock at `at` as it takes this mutation in (decision 0251).
+ */
+export function addOwn(op: Deno.AtomicOperation, w: PreparedWrite, at: number): void {
+  op.set(keys.positionOwn(w.profileId), w.stored, { expireIn: expiryIn(w.own.tsEffectiveUntil, at) });
 }
 
 /**
