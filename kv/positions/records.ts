@@ -41,7 +41,7 @@ export interface PreparedWrite {
   profileId: string;
   check: Deno.AtomicCheck;
   own: OwnRecord;
-  /** The own record as stored (ownRecord.ts), encoded before the commit is put together. */
+  /** The own record as stored (ownRecord.ts). */
   stored: Uint8Array;
   oldSector: string | null;
   /** What others must learn (index, log), or null when the shown position stays as it was. */
@@ -117,7 +117,6 @@ export function prepareWrite(
   const unchanged = old !== null && old.hide === r.hide && old.sector === sector &&
     old.shownLat === shown.lat && old.shownLon === shown.lon && typeof old.shownTs === "number" &&
     t >= old.shownTs && t - old.shownTs < SHOWN_REFRESH_MS;
-  const shownTs = unchanged ? old.shownTs : t;
   const own: OwnRecord = {
     profileId,
     lat: r.lat,
@@ -138,9 +137,8 @@ export function prepareWrite(
     shownLat: shown.lat,
     shownLon: shown.lon,
     tsUpdated: t,
-    // Valid as long as others see it: the shown record's expiry (decision 0251).
-    tsEffectiveUntil: shownTs + POSITION_TTL_MS,
-    shownTs,
+    tsEffectiveUntil: t + POSITION_TTL_MS,
+    shownTs: unchanged ? old.shownTs : t,
     cellMeters: grid.cellMeters,
     row: cell.row,
     col: cell.col,
@@ -158,23 +156,13 @@ export function prepareWrite(
   return { profileId, check: prev, own, stored: encodeOwn(own), oldSector, change };
 }
 
-/** The `expireIn` that makes a record the store writes at `at` (by its clock) expire at `until`; at least 1 ms. */
-export function expiryIn(until: number, at: number): number {
-  return Math.max(1, Math.round(until - at));
-}
-
-/**
- * Adds what one prepared write checks and changes for others to an atomic operation: its check
- * (optional) and its shown record (the old one's delete, the new one, expiring at `tsEffectiveUntil`
- * reckoned from `at`). Its own record goes in with `addOwn`. Returns the mutations added.
- */
-export function addWrite(op: Deno.AtomicOperation, w: PreparedWrite, withCheck: boolean, at: number): number {
+/** Adds one prepared write to an atomic operation: check (optional), own record, shown record. */
+export function addWrite(op: Deno.AtomicOperation, w: PreparedWrite, withCheck: boolean): void {
   if (withCheck) op.check(w.check);
-  if (w.change === null) return 0;
-  let added = 0;
+  op.set(keys.positionOwn(w.profileId), w.stored, { expireIn: POSITION_TTL_MS });
+  if (w.change === null) return;
   if (w.oldSector !== null && (w.own.hide || w.oldSector !== w.own.sector)) {
     op.delete(keys.positionShown(w.oldSector, w.profileId));
-    added++;
   }
   if (!w.own.hide) {
     const v: ShownValue = {
@@ -183,18 +171,8 @@ export function addWrite(op: Deno.AtomicOperation, w: PreparedWrite, withCheck: 
       ts: w.own.tsUpdated,
       u: w.own.tsEffectiveUntil,
     };
-    op.set(keys.positionShown(w.own.sector, w.profileId), v, { expireIn: expiryIn(w.own.tsEffectiveUntil, at) });
-    added++;
+    op.set(keys.positionShown(w.own.sector, w.profileId), v, { expireIn: POSITION_TTL_MS });
   }
-  return added;
-}
-
-/**
- * Adds one prepared write's own record, expiring at its `tsEffectiveUntil` when the store reads
- * its clock at `at` as it takes this mutation in (decision 0251).
- */
-export function addOwn(op: Deno.AtomicOperation, w: PreparedWrite, at: number): void {
-  op.set(keys.positionOwn(w.profileId), w.stored, { expireIn: expiryIn(w.own.tsEffectiveUntil, at) });
 }
 
 /**
@@ -211,21 +189,24 @@ export function knownOwn(
   grid: PrivacyGrid,
   profileId: string,
 ): Deno.KvEntryMaybe<OwnRecord> | null {
-  const m = index.members.get(profileId);
-  const vs = index.versions.get(profileId);
-  if (!m || vs === undefined || m.until <= now()) return null;
-  const cell = grid.cellOf(m.lat, m.lon);
+  // One lookup of the member's slot, and only the fields a write needs.
+  const slot = index.slotOf(profileId);
+  if (slot < 0) return null;
+  const p = index.placeOf(slot), until = index.untilAt(p), vs = index.versionAt(slot);
+  if (vs === undefined || until <= now()) return null;
+  const lat = index.latAt(p), lon = index.lonAt(p), sector = index.sectorKeyAt(slot);
+  const cell = grid.cellOf(lat, lon);
   const value = {
     profileId,
     hide: false,
-    sector: m.sector,
-    shownLat: m.lat,
-    shownLon: m.lon,
-    shownTs: m.ts,
-    tsEffectiveUntil: m.until,
+    sector,
+    shownLat: lat,
+    shownLon: lon,
+    shownTs: index.tsAt(p),
+    tsEffectiveUntil: until,
     cellMeters: grid.cellMeters,
     row: cell.row,
     col: cell.col,
   } as OwnRecord;
-  return { key: keys.positionShown(m.sector, profileId), value, versionstamp: vs };
+  return { key: keys.positionShown(sector, profileId), value, versionstamp: vs };
 }

@@ -20,7 +20,6 @@
 import { keys } from "../keys.ts";
 import { getAll, maxChecksPerAtomic } from "../db.ts";
 import {
-  addOwn,
   addWrite,
   knownOwn,
   otherPointGiven,
@@ -31,7 +30,6 @@ import {
 } from "./records.ts";
 import { ownEntry } from "./ownRecord.ts";
 import type { StoreState } from "./state.ts";
-import { now } from "../clock.ts";
 import { type LogChange, type OwnPosition, type OwnRecord, POSITION_LOG_TTL_MS, type PositionReport } from "./types.ts";
 
 /** The most writes one commit groups (each checks its own record: within the store's checks per atomic). */
@@ -78,40 +76,22 @@ export async function commitWrites(
 ): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
   const op = s.db.atomic();
   const changes: LogChange[] = [];
-  for (const w of ws) if (w.change) changes.push(w.change);
-  // What is serialized as it is added goes first: the log entry and the shown records. The order
-  // of an atomic's mutations is not in the file (SQLite writes a commit's pages in page order).
-  let before = 0;
+  for (const w of ws) {
+    addWrite(op, w, withCheck);
+    if (w.change) changes.push(w.change);
+  }
   if (changes.length > 0) {
     op.set(keys.positionLog(s.db.commitVersionstamp()), changes, { expireIn: POSITION_LOG_TTL_MS });
     op.sum(keys.positionsVersion(), 1n);
-    before += 2;
   }
-  const checks = withCheck ? ws.length : 0;
-  for (const w of ws) before += addWrite(op, w, withCheck, now());
-  // Then the own records, each expiring at its `tsEffectiveUntil` by the store's clock as it takes
-  // that mutation in: a quiet write then stores the expiry it had, and SQLite leaves the record's
-  // place in the expiry index alone (decision 0251). A wrong guess only moves that place.
-  const real = performance.timeOrigin + performance.now(), skew = now() - Date.now();
-  const ahead = ws.length + checks + before;
-  for (let k = 0; k < ws.length; k++) addOwn(op, ws[k], Math.floor(real + (ahead + k + 1) * itemMs) + skew);
-  const res = commitRetryingLocks(op);
-  // The commit's call took in every check and mutation before it returned: their cost, for the
-  // next. A call that took over twice the usual lost its core meanwhile: not counted.
-  const each = (performance.timeOrigin + performance.now() - real) / (ahead + ws.length);
-  if (each < 2 * itemMs) itemMs += (each - itemMs) / 8;
-  return await res.then((r) => {
-    if (r.ok) for (const w of ws) if (w.change) s.index.apply(w.change, r.versionstamp);
-    return r;
-  });
+  const res = await commitRetryingLocks(op);
+  if (res.ok) {
+    for (const w of ws) {
+      if (w.change) s.index.apply(w.change, res.versionstamp);
+    }
+  }
+  return res;
 }
-
-/**
- * Milliseconds a commit's check or mutation adds between the clock's reading before its own
- * records are added and the store's reading as it takes each in (adding one, then its conversion
- * in the commit's call), averaged over the last commits.
- */
-let itemMs = 0.001;
 
 /** The write path of one store: per-member locks, grouped reads and group commits. */
 export class PositionWrites {
