@@ -20,15 +20,10 @@ const FIXED = 2 + 8 * 8 + 2 * 4;
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 
-/** UTF-8 of a short text; ASCII (a sector key always is) without a call out of JavaScript. */
-function bytesOf(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 0x7f) return utf8.encode(s);
-    out[i] = c;
-  }
-  return out;
+/** True when every character of `s` is ASCII (a sector key always is). */
+function ascii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /** The text of UTF-8 bytes; ASCII without a call out of JavaScript. */
@@ -51,8 +46,9 @@ export function encodeOwn(r: OwnRecord): Uint8Array {
       extra++;
     }
   }
-  const sector = bytesOf(r.sector);
-  const out = new Uint8Array(FIXED + 8 * extra + sector.length);
+  // The sector's text is written in place when ASCII, without a call out of JavaScript.
+  const sector = ascii(r.sector) ? null : utf8.encode(r.sector);
+  const out = new Uint8Array(FIXED + 8 * extra + (sector ? sector.length : r.sector.length));
   const view = new DataView(out.buffer);
   out[0] = FORMAT;
   out[1] = flags;
@@ -72,7 +68,8 @@ export function encodeOwn(r: OwnRecord): Uint8Array {
   num(r.cellMeters);
   view.setInt32(at, r.row, true);
   view.setInt32(at + 4, r.col, true);
-  out.set(sector, at + 8);
+  if (sector) out.set(sector, at + 8);
+  else for (let i = 0; i < r.sector.length; i++) out[at + 8 + i] = r.sector.charCodeAt(i);
   return out;
 }
 
