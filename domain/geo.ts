@@ -15,6 +15,7 @@
 
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { writeAscii } from "./ascii.ts";
 
 /** Mean earth radius (IUGG), metres. */
 export const EARTH_RADIUS_M = 6_371_008.8;
@@ -258,13 +259,7 @@ function keyed(secret: string | Uint8Array): Hmac {
 
 /** The UTF-8 bytes of `text`: in the shared buffer when it is short ASCII, else newly encoded. */
 function messageBytes(text: string): Uint8Array {
-  if (text.length > message.length) return utf8.encode(text);
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 0x7f) return utf8.encode(text);
-    message[i] = c;
-  }
-  return message.subarray(0, text.length);
+  return writeAscii(text, message) ? message.subarray(0, text.length) : utf8.encode(text);
 }
 
 /**

@@ -10,6 +10,7 @@
  * expire.
  */
 
+import { writeAscii } from "../../domain/ascii.ts";
 import type { OwnRecord, PositionUse } from "./types.ts";
 
 /** The format byte of the stored form. */
@@ -19,12 +20,6 @@ const GPS = 1, HIDE = 2, O_LAT = 4, O_LON = 8, G_LAT = 16, G_LON = 32, G_TS = 64
 const FIXED = 2 + 8 * 8 + 2 * 4;
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
-
-/** True when every character of `s` is ASCII (a sector key always is). */
-function ascii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
 
 /** The text of UTF-8 bytes; ASCII without a call out of JavaScript. */
 function textOf(b: Uint8Array): string {
@@ -46,9 +41,7 @@ export function encodeOwn(r: OwnRecord): Uint8Array {
       extra++;
     }
   }
-  // The sector's text is written in place when ASCII, without a call out of JavaScript.
-  const sector = ascii(r.sector) ? null : utf8.encode(r.sector);
-  const out = new Uint8Array(FIXED + 8 * extra + (sector ? sector.length : r.sector.length));
+  const out = new Uint8Array(FIXED + 8 * extra + r.sector.length);
   const view = new DataView(out.buffer);
   out[0] = FORMAT;
   out[1] = flags;
@@ -68,9 +61,12 @@ export function encodeOwn(r: OwnRecord): Uint8Array {
   num(r.cellMeters);
   view.setInt32(at, r.row, true);
   view.setInt32(at + 4, r.col, true);
-  if (sector) out.set(sector, at + 8);
-  else for (let i = 0; i < r.sector.length; i++) out[at + 8 + i] = r.sector.charCodeAt(i);
-  return out;
+  // The sector's text in place when ASCII (a sector key always is), else its UTF-8 in a longer copy.
+  if (writeAscii(r.sector, out, at + 8)) return out;
+  const sector = utf8.encode(r.sector), longer = new Uint8Array(at + 8 + sector.length);
+  longer.set(out.subarray(0, at + 8));
+  longer.set(sector, at + 8);
+  return longer;
 }
 
 /**
