@@ -8,13 +8,16 @@
  * together, which members' phones reporting in their own time do not. Each phase: writes a second, the JavaScript thread's and the
  * SQLite writer's CPU a write, and the commits that failed a check. With `--before DIR` (a checkout
  * of an earlier commit, its modules installed) the same run is made with that checkout's position
- * store, alternating, in the same rounds.
+ * store, alternating, in the same rounds. Each round ends with Redis GEOADD pipelined (`redis-benchmark
+ * -P 16`, as bench/geo.ts runs it) on a Redis started for the run: its writes a second and its
+ * server's CPU a write, and ours as a ratio to it (left out, and said, when Redis is not installed).
  *
  * Run: `deno run -A bench/position_writes.ts [--n 100000] [--ms 6000] [--rounds 2] [--before DIR]
- * [--record]`.
+ * [--record] [--name position-writes]` (`--name`: the results file's, bench/results/<date>-<name>.json).
  */
 
-import { arg, loadAverageText, reportRowsBeside, type ResultRow, threadCpuMs } from "./kit.ts";
+import { arg, loadAverageText, processCpuMs, reportRowsBeside, type ResultRow, threadCpuMs } from "./kit.ts";
+import { GEOADD_PIPELINE, haveCommand, redisGeoadd, startRedis } from "./redis.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
 import { tuneStoreFile } from "../kv/storeFile.ts";
 import { countingCommits } from "../tests/kv.ts";
@@ -24,6 +27,9 @@ const N = Number(arg("n", "100000"));
 const MS = Number(arg("ms", "6000"));
 const ROUNDS = Number(arg("rounds", "2"));
 const CONCURRENCY = 256;
+const NAME = arg("name", "position-writes");
+/** The GEOADDs redis-benchmark sends in a round (bench/redis.ts). */
+const GEOADDS = 200_000;
 
 interface Phase {
   writes: number;
@@ -125,48 +131,100 @@ if (import.meta.main) {
     ];
     const got = new Map<string, { first: Phase; second: Phase }[]>();
     const load0 = Number(loadAverageText().split(" ")[0]);
-    for (let r = 0; r < ROUNDS; r++) {
-      for (const run of runs) {
-        const out = await new Deno.Command(Deno.execPath(), {
-          args: ["run", "-A", "--config", `${root}deno.json`, new URL(import.meta.url).pathname, "--child"]
-            .concat(["--from", run.from, "--n", String(N), "--ms", String(MS)]),
-          stdout: "piped",
-          stderr: "inherit",
-        }).output();
-        const res = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").pop()!);
-        got.set(run.label, [...got.get(run.label) ?? [], res]);
-        const line = (p: Phase) =>
-          `${(p.perSecond / 1000).toFixed(1)} k/s, ${p.jsUs.toFixed(0)} µs JS + ${p.sqliteUs.toFixed(0)} µs SQLite ` +
-          `a write, ${p.failedChecks} of ${p.commits} commits failed a check`;
-        console.log(
-          `round ${r + 1} ${run.label} (load ${loadAverageText()}): first instance ${line(res.first)}; ` +
-            `a new instance after them ${line(res.second)}`,
-        );
+    const redis = await haveCommand("redis-server") && await haveCommand("redis-benchmark") ? await startRedis() : null;
+    if (!redis) console.log("redis-server or redis-benchmark missing: no Redis GEOADD beside ours");
+    const redisRounds: { perSecond: number; cpuUs: number }[] = [];
+    try {
+      for (let r = 0; r < ROUNDS; r++) {
+        for (const run of runs) {
+          const out = await new Deno.Command(Deno.execPath(), {
+            args: ["run", "-A", "--config", `${root}deno.json`, new URL(import.meta.url).pathname, "--child"]
+              .concat(["--from", run.from, "--n", String(N), "--ms", String(MS)]),
+            stdout: "piped",
+            stderr: "inherit",
+          }).output();
+          const res = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").pop()!);
+          got.set(run.label, [...got.get(run.label) ?? [], res]);
+          const line = (p: Phase) =>
+            `${(p.perSecond / 1000).toFixed(1)} k/s, ${p.jsUs.toFixed(0)} µs JS + ${p.sqliteUs.toFixed(0)} µs SQLite ` +
+            `a write, ${p.failedChecks} of ${p.commits} commits failed a check`;
+          console.log(
+            `round ${r + 1} ${run.label} (load ${loadAverageText()}): first instance ${line(res.first)}; ` +
+              `a new instance after them ${line(res.second)}`,
+          );
+        }
+        if (redis) {
+          const cpu0 = processCpuMs(redis.child.pid);
+          const perSecond = await redisGeoadd(redis.port, N);
+          const cpuUs = (processCpuMs(redis.child.pid) - cpu0) * 1000 / GEOADDS;
+          redisRounds.push({ perSecond, cpuUs });
+          console.log(
+            `round ${r + 1} Redis GEOADD (redis-benchmark -P ${GEOADD_PIPELINE}, load ${loadAverageText()}): ${
+              (perSecond / 1000).toFixed(1)
+            } k/s, ${cpuUs.toFixed(1)} µs of its server's CPU a write`,
+          );
+        }
+      }
+    } finally {
+      if (redis) {
+        await redis.client.close().catch(() => {});
+        redis.child.kill("SIGTERM");
+        await redis.child.status;
       }
     }
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const rowsOf = (label: string): ResultRow[] =>
-      (["first", "second"] as const).flatMap((which) => {
+    const redisRate = redisRounds.length ? median(redisRounds.map((x) => x.perSecond)) : NaN;
+    const rowsOf = (label: string): ResultRow[] => [
+      ...(["first", "second"] as const).flatMap((which) => {
         const rs = got.get(label) ?? [];
         const what = which === "first" ? "the instance that seeded" : "a new instance after quiet writes";
-        return [{
+        const rate = median(rs.map((x) => x[which].perSecond));
+        return [
+          {
+            bench: "position-writes",
+            metric: `position writes, ${what}, ${N.toLocaleString("en-US")} members`,
+            unit: "writes/s",
+            value: Math.round(rate),
+            better: "higher" as const,
+          },
+          {
+            bench: "position-writes",
+            metric: `CPU a position write (JS + SQLite), ${what}`,
+            unit: "µs",
+            value: Math.round(median(rs.map((x) => x[which].jsUs + x[which].sqliteUs))),
+            better: "lower" as const,
+          },
+          ...(redisRounds.length
+            ? [{
+              bench: "position-writes",
+              metric: `position writes ÷ Redis GEOADD pipelined (-P ${GEOADD_PIPELINE}), ${what}`,
+              unit: "×",
+              value: Math.round(rate / redisRate * 1000) / 1000,
+              better: "higher" as const,
+            }]
+            : []),
+        ];
+      }),
+      ...(redisRounds.length
+        ? [{
           bench: "position-writes",
-          metric: `position writes, ${what}, ${N.toLocaleString("en-US")} members`,
+          metric: `Redis GEOADD pipelined (redis-benchmark -P ${GEOADD_PIPELINE}), in memory`,
           unit: "writes/s",
-          value: Math.round(median(rs.map((x) => x[which].perSecond))),
-          better: "higher",
+          value: Math.round(redisRate),
+          better: "higher" as const,
         }, {
           bench: "position-writes",
-          metric: `CPU a position write (JS + SQLite), ${what}`,
+          metric: "Redis GEOADD pipelined: its server's CPU a write",
           unit: "µs",
-          value: Math.round(median(rs.map((x) => x[which].jsUs + x[which].sqliteUs))),
-          better: "lower",
-        }];
-      });
+          value: Math.round(median(redisRounds.map((x) => x.cpuUs)) * 10) / 10,
+          better: "lower" as const,
+        }]
+        : []),
+    ];
     const load: [number, number] = [load0, Number(loadAverageText().split(" ")[0])];
     const note = `bench/position_writes.ts, ${N} members, ${MS} ms a phase, ${ROUNDS} rounds (the median)`;
     await reportRowsBeside(
-      "position-writes",
+      NAME,
       rowsOf("after"),
       before ? { dir: before, rows: rowsOf("before") } : null,
       {

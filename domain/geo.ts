@@ -15,6 +15,7 @@
 
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { writeAscii } from "./ascii.ts";
 
 /** Mean earth radius (IUGG), metres. */
 export const EARTH_RADIUS_M = 6_371_008.8;
@@ -233,11 +234,16 @@ type Hmac = ReturnType<typeof hmac.create>;
 const utf8 = new TextEncoder();
 let lastSecret: string | undefined;
 let lastKeyed: Hmac | undefined;
+/** The HMAC each point of a string secret is computed in: the keyed state copied in, no allocation. */
+let work: Hmac | undefined;
+/** The message's bytes when it is ASCII (ids are), written here without a call out of JavaScript. */
+const message = new Uint8Array(256);
+const mac = new Uint8Array(32);
 
 /**
- * A fresh HMAC-SHA256 keyed with `secret`: the keyed state is made once per secret and cloned for
- * each point (keying hashes two blocks, and a key made anew on every call cost a position write
- * more than the rest of its preparation).
+ * An HMAC-SHA256 keyed with `secret`, ready for one message: the keyed state is made once per
+ * secret and copied for each point (keying hashes two blocks, and a key made anew on every call
+ * cost a position write more than the rest of its preparation).
  */
 function keyed(secret: string | Uint8Array): Hmac {
   // Bytes may be changed in place by their owner: a key of their own each time.
@@ -246,7 +252,14 @@ function keyed(secret: string | Uint8Array): Hmac {
     lastKeyed = hmac.create(sha256, utf8.encode(secret));
     lastSecret = secret;
   }
-  return lastKeyed.clone();
+  // Synchronous from here to its digest (shownPoint), so one working copy serves every call.
+  work = lastKeyed._cloneInto(work);
+  return work;
+}
+
+/** The UTF-8 bytes of `text`: in the shared buffer when it is short ASCII, else newly encoded. */
+function messageBytes(text: string): Uint8Array {
+  return writeAscii(text, message) ? message.subarray(0, text.length) : utf8.encode(text);
 }
 
 /**
@@ -259,11 +272,13 @@ export function shownPoint(
   grid: PrivacyGrid,
   cell: GridCell,
 ): LatLon {
-  const mac = keyed(secret).update(utf8.encode(`shown-v1|${grid.cellMeters}|${cell.row}|${cell.col}|${profileId}`))
-    .digest();
-  const view = new DataView(mac.buffer, mac.byteOffset, mac.byteLength);
-  const u = view.getUint32(0) / 2 ** 32;
-  const v = view.getUint32(4) / 2 ** 32;
+  keyed(secret).update(messageBytes(`shown-v1|${grid.cellMeters}|${cell.row}|${cell.col}|${profileId}`))
+    .digestInto(mac);
+  const u = ((mac[0] << 24) | (mac[1] << 16) | (mac[2] << 8) | mac[3]) >>> 0;
+  const v = ((mac[4] << 24) | (mac[5] << 16) | (mac[6] << 8) | mac[7]) >>> 0;
   const b = grid.bounds(cell);
-  return { lat: b.latMin + u * (b.latMax - b.latMin), lon: normalizeLon(b.lonMin + v * (b.lonMax - b.lonMin)) };
+  return {
+    lat: b.latMin + u / 2 ** 32 * (b.latMax - b.latMin),
+    lon: normalizeLon(b.lonMin + v / 2 ** 32 * (b.lonMax - b.lonMin)),
+  };
 }

@@ -9,6 +9,7 @@
 
 import { keys } from "../keys.ts";
 import { GeoInputError } from "../../domain/geo.ts";
+import { ownEntry } from "./ownRecord.ts";
 import { prepareWrite, validateReport } from "./records.ts";
 import type { StoreState } from "./state.ts";
 import type { ImportItem, OwnRecord } from "./types.ts";
@@ -34,11 +35,11 @@ export async function bulkImport(s: StoreState, items: ImportItem[]): Promise<nu
   for (let i = 0; i < items.length; i += IMPORT_BATCH) {
     const chunk = items.slice(i, i + IMPORT_BATCH);
     const prevs: Deno.KvEntryMaybe<OwnRecord>[] = [];
-    const reads: Promise<Deno.KvEntryMaybe<OwnRecord>[]>[] = [];
+    const reads: Promise<Deno.KvEntryMaybe<unknown>[]>[] = [];
     for (let j = 0; j < chunk.length; j += 10) {
-      reads.push(s.db.getMany<OwnRecord[]>(chunk.slice(j, j + 10).map((it) => keys.positionOwn(it.profileId))));
+      reads.push(s.db.getMany(chunk.slice(j, j + 10).map((it) => keys.positionOwn(it.profileId))));
     }
-    for (const r of await Promise.all(reads)) prevs.push(...r);
+    for (const r of await Promise.all(reads)) for (const e of r) prevs.push(ownEntry(chunk[prevs.length].profileId, e));
     const ws = chunk.map((it, j) =>
       prepareWrite(s.grid, it.profileId, { ...it, lon: it.lon === 180 ? -180 : it.lon }, prevs[j], secret)
     );

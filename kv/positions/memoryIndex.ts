@@ -209,6 +209,16 @@ export class PositionIndex extends CellArena {
     return this.#sec[slot];
   }
 
+  /** The key of a slot's sector. */
+  sectorKeyAt(slot: number): string {
+    return this.#sectorName[this.#sec[slot]];
+  }
+
+  /** The versionstamp of the last change of a slot's member (see `versions`). */
+  versionAt(slot: number): string | undefined {
+    return this.#vers[slot];
+  }
+
   /** Every sector with members: its key, count and last report time. */
   *sectors(): IterableIterator<{ key: string; count: number; tsUpdated: number }> {
     for (let s = 0; s < this.#sectorName.length; s++) {

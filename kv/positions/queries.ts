@@ -16,6 +16,7 @@ import { GeoInputError, isLat, isLon, type LatLon, parseSectorKey } from "../../
 import type { Region } from "./types.ts";
 import { aToMeters } from "./geoMath.ts";
 import { blocksWithin, KEEP_MIN_NEED, keepSearch, keptSearch } from "./keptSearches.ts";
+import { decodeOwn } from "./ownRecord.ts";
 import { ownView } from "./records.ts";
 import type { StoreState } from "./state.ts";
 import type { PositionIndex } from "./memoryIndex.ts";
@@ -30,7 +31,6 @@ import {
   type NearbyItem,
   type NearbyPage,
   type OwnPosition,
-  type OwnRecord,
   type QueryOptions,
   type ShownPosition,
 } from "./types.ts";
@@ -53,8 +53,8 @@ function checkPaging(page: unknown, size: unknown, defaultSize: number): { page:
 
 /** The owner's own record, or null (none, or expired). */
 export async function own(s: StoreState, profileId: string): Promise<OwnPosition | null> {
-  const e = await s.db.get<OwnRecord>(keys.positionOwn(profileId));
-  return e.value && e.value.tsEffectiveUntil > now() ? ownView(e.value) : null;
+  const r = decodeOwn(profileId, (await s.db.get(keys.positionOwn(profileId))).value);
+  return r && r.tsEffectiveUntil > now() ? ownView(r) : null;
 }
 
 /**
@@ -101,10 +101,8 @@ function readyViewer(s: StoreState, viewerId: string): Viewer | null | Promise<V
 /** `viewerPoint` of a viewer the index does not hold (hidden, or its index behind): their own record's shown point. */
 async function viewerRecord(s: StoreState, viewerId: string): Promise<LatLon | null> {
   const t = now();
-  const e = await s.db.get<OwnRecord>(keys.positionOwn(viewerId));
-  if (e.value && e.value.tsEffectiveUntil > t) {
-    return { lat: e.value.shownLat, lon: e.value.shownLon };
-  }
+  const r = decodeOwn(viewerId, (await s.db.get(keys.positionOwn(viewerId))).value);
+  if (r && r.tsEffectiveUntil > t) return { lat: r.shownLat, lon: r.shownLon };
   return null;
 }
 

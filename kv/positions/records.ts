@@ -25,6 +25,7 @@ import {
   shownPoint,
 } from "../../domain/geo.ts";
 import type { PositionIndex } from "./memoryIndex.ts";
+import { encodeOwn } from "./ownRecord.ts";
 import {
   type LogChange,
   type OwnPosition,
@@ -40,6 +41,8 @@ export interface PreparedWrite {
   profileId: string;
   check: Deno.AtomicCheck;
   own: OwnRecord;
+  /** The own record as stored (ownRecord.ts). */
+  stored: Uint8Array;
   oldSector: string | null;
   /** What others must learn (index, log), or null when the shown position stays as it was. */
   change: LogChange | null;
@@ -150,13 +153,13 @@ export function prepareWrite(
     u: own.tsEffectiveUntil,
   };
   const oldSector = prev.value && !prev.value.hide ? prev.value.sector : null;
-  return { profileId, check: prev, own, oldSector, change };
+  return { profileId, check: prev, own, stored: encodeOwn(own), oldSector, change };
 }
 
 /** Adds one prepared write to an atomic operation: check (optional), own record, shown record. */
 export function addWrite(op: Deno.AtomicOperation, w: PreparedWrite, withCheck: boolean): void {
   if (withCheck) op.check(w.check);
-  op.set(keys.positionOwn(w.profileId), w.own, { expireIn: POSITION_TTL_MS });
+  op.set(keys.positionOwn(w.profileId), w.stored, { expireIn: POSITION_TTL_MS });
   if (w.change === null) return;
   if (w.oldSector !== null && (w.own.hide || w.oldSector !== w.own.sector)) {
     op.delete(keys.positionShown(w.oldSector, w.profileId));
@@ -186,21 +189,24 @@ export function knownOwn(
   grid: PrivacyGrid,
   profileId: string,
 ): Deno.KvEntryMaybe<OwnRecord> | null {
-  const m = index.members.get(profileId);
-  const vs = index.versions.get(profileId);
-  if (!m || vs === undefined || m.until <= now()) return null;
-  const cell = grid.cellOf(m.lat, m.lon);
+  // One lookup of the member's slot, and only the fields a write needs.
+  const slot = index.slotOf(profileId);
+  if (slot < 0) return null;
+  const p = index.placeOf(slot), until = index.untilAt(p), vs = index.versionAt(slot);
+  if (vs === undefined || until <= now()) return null;
+  const lat = index.latAt(p), lon = index.lonAt(p), sector = index.sectorKeyAt(slot);
+  const cell = grid.cellOf(lat, lon);
   const value = {
     profileId,
     hide: false,
-    sector: m.sector,
-    shownLat: m.lat,
-    shownLon: m.lon,
-    shownTs: m.ts,
-    tsEffectiveUntil: m.until,
+    sector,
+    shownLat: lat,
+    shownLon: lon,
+    shownTs: index.tsAt(p),
+    tsEffectiveUntil: until,
     cellMeters: grid.cellMeters,
     row: cell.row,
     col: cell.col,
   } as OwnRecord;
-  return { key: keys.positionShown(m.sector, profileId), value, versionstamp: vs };
+  return { key: keys.positionShown(sector, profileId), value, versionstamp: vs };
 }

@@ -140,7 +140,10 @@ export interface ImportItem extends PositionReport {
 
 // --- stored shapes
 
-/** The private record `positions_own/{id}`: the owner's view plus what the next write needs. */
+/**
+ * The private record `positions_own/{id}`: the owner's view plus what the next write needs (stored
+ * as bytes, kv/positions/ownRecord.ts).
+ */
 export interface OwnRecord extends Omit<OwnPosition, "session"> {
   /** When the shown record was last written. */
   shownTs: number;

@@ -28,6 +28,7 @@ import {
   prepareWrite,
   validateReport,
 } from "./records.ts";
+import { ownEntry } from "./ownRecord.ts";
 import type { StoreState } from "./state.ts";
 import { type LogChange, type OwnPosition, type OwnRecord, POSITION_LOG_TTL_MS, type PositionReport } from "./types.ts";
 
@@ -162,8 +163,8 @@ export class PositionWrites {
     const all = this.#reads.splice(0);
     for (let i = 0; i < all.length; i += 10) {
       const chunk = all.slice(i, i + 10);
-      this.#s.db.getMany<OwnRecord[]>(chunk.map((r) => keys.positionOwn(r.profileId))).then(
-        (entries) => chunk.forEach((r, j) => r.done(entries[j])),
+      this.#s.db.getMany(chunk.map((r) => keys.positionOwn(r.profileId))).then(
+        (entries) => chunk.forEach((r, j) => r.done(ownEntry(r.profileId, entries[j]))),
         (e) => chunk.forEach((r) => r.fail(e)),
       );
     }
