@@ -6,7 +6,8 @@
  * the next batch of a queue kept longest first (`takeBatch`: the long files first, the batches
  * shrinking as the queue empties, so the slots end together); a slot keeps one Chromium for all its
  * browser files (tests/e2e/browserServer.ts). A process's shareable files share one isolate, the
- * others each have their own (scripts/runTests/shared.ts). Beside them every test file is type-checked once;
+ * others each have their own (scripts/runTests/shared.ts). A batch holds one kind of file: the browser
+ * files run on React's production build but the accessibility walk (scripts/runTests/reactBuild.ts). Beside them every test file is type-checked once;
  * then the files that must run alone (SERIAL) run in one more process. Prints each file's results
  * as it ends, when each slot ended, the ten slowest tests, the ten costliest files by CPU (every file's kept in
  * $TMPDIR/lambda-test-cpu.json), the failed ones by name, the run's wall and CPU time and its CPU
@@ -45,6 +46,7 @@ import {
   testEnded,
   type Timed,
 } from "./runTests/output.ts";
+import { reactBuildEnv } from "./runTests/reactBuild.ts";
 import { startKvServer, startSharedBrowser } from "./runTests/services.ts";
 import { entryModule, isEntryHeader, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
 
@@ -142,20 +144,31 @@ export const REMOTE_LEAST_BATCH_S = 150;
  * start first, each alone or nearly so, and the batches shrink as the queue empties: every slot ends
  * at about the same time, none with a long file or a long batch alone at the end (half a share
  * leaves room for the figures being off, as they are on a busy machine), and few processes are
- * started (each costs a Deno start; the slot's browser is kept).
+ * started (each costs a Deno start; the slot's browser is kept). With `group`, a batch takes only
+ * files of its first file's group (the files of other groups are passed over, left in the queue in
+ * their order): one process runs one kind of file (`runsWith`: the environment its process is started with).
  */
 export function takeBatch(
   queue: string[],
   slots: number,
   weight: (f: string) => number,
   least = LEAST_BATCH_S,
+  group: (f: string) => string = () => "",
 ): string[] {
   if (!queue.length) return [];
   const left = queue.reduce((n, f) => n + weight(f), 0);
   const share = Math.max(least, left / (2 * Math.max(1, slots)));
-  let n = 1, load = weight(queue[0]);
-  while (n < queue.length && load + weight(queue[n]) <= share) load += weight(queue[n++]);
-  return queue.splice(0, n);
+  const kind = group(queue[0]);
+  const taken = [0];
+  let load = weight(queue[0]);
+  for (let i = 1; i < queue.length; i++) {
+    if (group(queue[i]) !== kind) continue;
+    if (load + weight(queue[i]) > share) break;
+    load += weight(queue[i]), taken.push(i);
+  }
+  const batch = taken.map((i) => queue[i]);
+  for (const i of taken.reverse()) queue.splice(i, 1);
+  return batch;
 }
 
 /** `files`, longest first (by name among equals): the order a queue is taken in. */
@@ -465,6 +478,8 @@ if (import.meta.main) {
   // A slot that runs browser files keeps one Chromium for all of them (tests/e2e/browserServer.ts).
   const sharing = Deno.env.get("E2E_SHARED_BROWSER") !== "0";
   const isBrowserFile = (f: string) => f.startsWith("./tests/e2e/");
+  // A local batch holds one kind of file: browser files or not, on one React build (decision 0248).
+  const batchKind = (f: string) => `${isBrowserFile(f)} ${reactBuildEnv([f]).NODE_ENV}`;
   const withBrowser = async (label: string, g: string[], env: Record<string, string> = {}) => {
     const browser = sharing && g.filter(isBrowserFile).length >= 2 ? await startSharedBrowser(label) : null;
     try {
@@ -492,12 +507,13 @@ if (import.meta.main) {
         if (!lane) break;
         if (lane === "local") await prepared.built;
         const batch = lane === "local"
-          ? takeBatch(queues.local, slotCount, (f) => weight(f, lane))
+          ? takeBatch(queues.local, slotCount, (f) => weight(f, lane), LEAST_BATCH_S, batchKind)
           : takeBatch(queues.remote, remoteSlots || 1, (f) => weight(f, lane), REMOTE_LEAST_BATCH_S);
         batch.sort();
         if (!batch.length) continue;
         const label = `${name}.${++n}`;
-        const env: Record<string, string> = {};
+        // React's production build where every file is a browser file but the accessibility walk (decision 0248).
+        const env: Record<string, string> = reactBuildEnv(batch);
         if (lane === "remote") {
           if (kv === undefined) kv = await startKvServer(label);
           Object.assign(env, { TEST_KV: "remote" }, kv?.env);
@@ -527,7 +543,7 @@ if (import.meta.main) {
   console.log(`slots ended: ${slotEnds.join(", ")}`);
   if (serial.length) {
     await prepared.built;
-    runs.push(await withBrowser("alone", serial));
+    runs.push(await withBrowser("alone", serial, reactBuildEnv(serial)));
   }
 
   // The check ends long before the processes; a failed one has ended the run already.
