@@ -46,9 +46,10 @@ import {
   testEnded,
   type Timed,
 } from "./runTests/output.ts";
+import { testFiles } from "./runTests/files.ts";
 import { reactBuildEnv } from "./runTests/reactBuild.ts";
 import { startKvServer, startSharedBrowser } from "./runTests/services.ts";
-import { entryModule, isEntryHeader, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
+import { entryModule, isEntryHeader, loadsTheApp, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -114,11 +115,6 @@ export const REMOTE_LANE: Record<string, number> = {
  */
 const REMOTE_PROCESSES = 2;
 
-/** Never searched for tests: deno.json's exclude list, plus what is not the project's. */
-const SKIP_DIRS = new Set(["node_modules", ".git", "static/build", "data", "tests/e2e/screenshots"]);
-/** `deno test`'s own pattern for a test file. */
-const TEST_FILE = /(^|[_.])test\.(ts|tsx|mts|js|mjs|jsx)$/;
-
 /**
  * The fewest seconds of files a batch takes while files remain (decision 0208): each `deno test`
  * process costs a second or two of CPU before its first test (Deno, the app's modules, Playwright),
@@ -174,23 +170,6 @@ export function takeBatch(
 /** `files`, longest first (by name among equals): the order a queue is taken in. */
 export function longestFirst(files: string[], weight: (f: string) => number): string[] {
   return [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
-}
-
-/** Every test file under `path` (a file or folder), as `./relative/path`. */
-function testFiles(path: string): string[] {
-  const rel = path.replace(/^\.\/?/, "").replace(/\/$/, "");
-  const st = Deno.statSync(`${root}/${rel}`);
-  if (st.isFile) return [`./${rel}`];
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of Deno.readDirSync(dir ? `${root}/${dir}` : root)) {
-      const p = dir ? `${dir}/${e.name}` : e.name;
-      if (e.isDirectory && !SKIP_DIRS.has(p)) walk(p);
-      else if (e.isFile && TEST_FILE.test(e.name)) out.push(`./${p}`);
-    }
-  };
-  walk(rel);
-  return out.sort();
 }
 
 /** Where each file's seconds from the last run are kept, to balance the next run's processes. */
@@ -262,8 +241,10 @@ async function runProcess(
   const filtered = flags.some((f) => f.startsWith("--filter"));
   const shared = sharedMode === "0" || filtered ? [] : files.filter((f) => !ownIsolate.has(f));
   if (sharedMode === "reverse") shared.reverse();
-  const entry = shared.length >= 2 ? `${tmp}/${label}.shared_test.ts` : null;
-  if (entry) await Deno.writeTextFile(entry, entryModule(root, shared));
+  // The app's graph loaded with the process's own when a file loads the app (decision 0249), a lone file's too.
+  const preload = shared.some((f) => appLoaders.has(f)) ? ["./main.ts"] : [];
+  const entry = shared.length >= 2 || preload.length ? `${tmp}/${label}.shared_test.ts` : null;
+  if (entry) await Deno.writeTextFile(entry, entryModule(root, shared, preload));
   const specifiers = entry ? [entry, ...files.filter((f) => !shared.includes(f))] : files;
   let markers = 0;
   const child = new Deno.Command(Deno.execPath(), {
@@ -295,8 +276,9 @@ async function runProcess(
     // In the shared isolate a file starts at its marker test; the entry module's own header starts none.
     const marked = markedFile(line);
     if (marked) markers++, line = `running tests from ${marked} (in one isolate with ${shared.length - 1} more)`;
+    if (marked && shared.length === 1) line = `running tests from ${marked}`;
     const header = entry !== null && isEntryHeader(line, entry);
-    if (header) line = `[${label}] ${shared.length} files in one isolate`;
+    if (header) line = `[${label}] ${shared.length} file${shared.length > 1 ? "s" : ""} in one isolate`;
     const file = marked ?? (header ? null : fileStarted(line));
     if (file || header || testEnded(line)) lastEnded = performance.now();
     // A file's results are printed when the next file starts: lines of two processes never interleave.
@@ -348,8 +330,9 @@ async function runProcess(
     timed = parseJunit(await Deno.readTextFile(junit)).filter((t) => !t.name.startsWith(MARK));
   } catch { /* the process ended before writing it */ }
   // A file's uncaught error ends the isolate it shares: the shared files that never started go to another process.
-  // Without a marker seen (a --filter hides them) nothing tells which started. Sent back, they run in isolates of their own.
-  const cut = !status.success && markers > 0 ? shared.filter((f) => !started.includes(f)) : [];
+  // Without a marker seen, the entry did not load (its preload) or a --filter hid them (no entry then). Sent back,
+  // they run in isolates of their own.
+  const cut = !status.success && entry ? shared.filter((f) => !started.includes(f)) : [];
   cut.forEach((f) => ownIsolate.set(f, "left unstarted when a file beside it ended their shared isolate"));
   return {
     counts: summary,
@@ -409,6 +392,8 @@ function prepare(files: string[], noCheck: boolean): { checked: Promise<boolean>
 const sharedMode = Deno.env.get("SHARED_ISOLATE") ?? "1";
 /** The files that keep an isolate of their own, with why (scripts/runTests/shared.ts). */
 const ownIsolate = new Map<string, string>();
+/** The files that load the app (main.ts), read from their text (`loadsTheApp`). */
+const appLoaders = new Set<string>();
 
 /** The test processes running now, stopped when the type check fails. */
 const running = new Set<Deno.ChildProcess>();
@@ -423,7 +408,7 @@ if (import.meta.main) {
     } catch { /* a flag's value */ }
     (isPath ? paths : flags).push(a);
   }
-  const files = [...new Set((paths.length ? paths : ["."]).flatMap(testFiles))].sort();
+  const files = [...new Set((paths.length ? paths : ["."]).flatMap((p) => testFiles(root, p)))].sort();
   const jobs = Math.max(
     1,
     Number(Deno.env.get("DENO_JOBS")) || Math.min(4, Math.max(2, navigator.hardwareConcurrency)),
@@ -452,8 +437,10 @@ if (import.meta.main) {
     finish(1);
   });
   for (const f of files) {
-    const why = ownIsolateReason(f, Deno.readTextFileSync(`${root}/${f.slice(2)}`));
+    const text = Deno.readTextFileSync(`${root}/${f.slice(2)}`);
+    const why = ownIsolateReason(f, text);
     if (why) ownIsolate.set(f, why);
+    if (loadsTheApp(text)) appLoaders.add(f);
   }
   if (sharedMode !== "0" && ownIsolate.size) {
     console.log(`in isolates of their own: ${[...ownIsolate].map(([f, why]) => `${f} (${why})`).join(", ")}`);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { LEAST_BATCH_S, longestFirst, REMOTE_LANE, REMOTE_LEAST_BATCH_S, takeBatch } from "./run_tests.ts";
 import { costliestLines, cpuByKindLine, cpuSeconds, fileCpuMeter, processKind, timeLine } from "./runTests/cpu.ts";
 import { failedTests, fileStarted, parseJunit, parseSummary, testEnded } from "./runTests/output.ts";
-import { entryModule, isEntryHeader, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
+import { entryModule, isEntryHeader, loadsTheApp, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
 import { DEVELOPMENT_BUILD_FILES, reactBuildEnv } from "./runTests/reactBuild.ts";
 
 Deno.test("run_tests - CPU seconds are read from /proc's stat line, a process name with spaces and parentheses included", () => {
@@ -284,6 +284,35 @@ Deno.test("run_tests - files in one isolate: each file's start is read from its 
       "c_test.ts  c one",
       "entry_test.ts  ./b_test.ts loads",
     ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("run_tests - the app's graph is loaded with the entry's own, before the files' markers, where a file loads the app", async () => {
+  assert.ok(loadsTheApp('import { testApp } from "../../tests/api.ts";'));
+  assert.ok(loadsTheApp('import { startHarness } from "./harness.ts";'));
+  assert.ok(loadsTheApp("import { createApp } from '../main.ts';"));
+  // The islands' own query client (islands/queries/api.ts) and an instance in a process of its own are not the app loaded.
+  assert.ok(!loadsTheApp('import { api } from "./api.ts";'));
+  assert.ok(!loadsTheApp('import { startInstance } from "../tests/instance.ts";'));
+  const dir = await Deno.makeTempDir({ prefix: "shared-preload-" });
+  try {
+    await Deno.writeTextFile(`${dir}/app.ts`, 'console.log("app loaded");\n');
+    await Deno.writeTextFile(`${dir}/a_test.ts`, 'Deno.test("a one", () => {});\n');
+    const entry = entryModule(dir, ["./a_test.ts"], ["./app.ts"]);
+    // A static import: Deno loads it with the entry's graph (an import() of it would load it apart).
+    assert.match(entry.split("\n")[1], /^import "file:\/\/.*\/app\.ts";$/);
+    await Deno.writeTextFile(`${dir}/entry_test.ts`, entry);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["test", "--no-check", "--allow-read", `${dir}/entry_test.ts`],
+      env: { NO_COLOR: "1" },
+      cwd: dir,
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assert.ok(out.success);
+    assert.ok(text.indexOf("app loaded") < text.indexOf(`${MARK}./a_test.ts`), text);
+    assert.equal(parseSummary(text.split("\n").find((l) => parseSummary(l))!)?.passed, 1);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
