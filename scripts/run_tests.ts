@@ -241,8 +241,9 @@ async function runProcess(
   const filtered = flags.some((f) => f.startsWith("--filter"));
   const shared = sharedMode === "0" || filtered ? [] : files.filter((f) => !ownIsolate.has(f));
   if (sharedMode === "reverse") shared.reverse();
-  // The app's graph loaded with the process's own when a file loads the app (decision 0249), a lone file's too.
-  const preload = shared.some((f) => appLoaders.has(f)) ? ["./main.ts"] : [];
+  // The app's graph loaded with the process's own when a file loads the app, a lone file or one in its own isolate
+  // too: a root of the process's graph, main.ts spares every isolate's import() of it Deno's repeats (decision 0249).
+  const preload = files.some((f) => appLoaders.has(f)) ? ["./main.ts"] : [];
   const entry = shared.length >= 2 || preload.length ? `${tmp}/${label}.shared_test.ts` : null;
   if (entry) await Deno.writeTextFile(entry, entryModule(root, shared, preload));
   const specifiers = entry ? [entry, ...files.filter((f) => !shared.includes(f))] : files;
@@ -278,7 +279,7 @@ async function runProcess(
     if (marked) markers++, line = `running tests from ${marked} (in one isolate with ${shared.length - 1} more)`;
     if (marked && shared.length === 1) line = `running tests from ${marked}`;
     const header = entry !== null && isEntryHeader(line, entry);
-    if (header) line = `[${label}] ${shared.length} file${shared.length > 1 ? "s" : ""} in one isolate`;
+    if (header) line = `[${label}] ${shared.length} file${shared.length === 1 ? "" : "s"} in one isolate`;
     const file = marked ?? (header ? null : fileStarted(line));
     if (file || header || testEnded(line)) lastEnded = performance.now();
     // A file's results are printed when the next file starts: lines of two processes never interleave.
