@@ -7,8 +7,8 @@
  * shrinking as the queue empties, so the slots end together); a slot keeps one Chromium for all its
  * browser files (tests/e2e/browserServer.ts). A process's shareable files share one isolate, the
  * others each have their own (scripts/runTests/shared.ts). A batch holds one kind of file: the browser
- * files run on React's production build but the accessibility walk (scripts/runTests/reactBuild.ts). Beside them every test file is type-checked once;
- * then the files that must run alone (SERIAL) run in one more process. Prints each file's results
+ * files run on React's production build but the accessibility walk (scripts/runTests/reactBuild.ts).
+ * Beside them every test file is type-checked once; then the files that must run alone (SERIAL) run in one more process. Prints each file's results
  * as it ends, when each slot ended, the ten slowest tests, the ten costliest files by CPU (every file's kept in
  * $TMPDIR/lambda-test-cpu.json), the failed ones by name, the run's wall and CPU time and its CPU
  * by kind of process, and one total line in `deno test`'s own form (`ok | N passed | M failed
@@ -142,7 +142,7 @@ export const REMOTE_LEAST_BATCH_S = 150;
  * leaves room for the figures being off, as they are on a busy machine), and few processes are
  * started (each costs a Deno start; the slot's browser is kept). With `group`, a batch takes only
  * files of its first file's group (the files of other groups are passed over, left in the queue in
- * their order): one process runs one kind of file (`runsWith`: the environment its process is started with).
+ * their order): one process runs one kind of file (the runner's kinds: browser files or not, on one React build).
  */
 export function takeBatch(
   queue: string[],
