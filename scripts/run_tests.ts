@@ -6,8 +6,9 @@
  * the next batch of a queue kept longest first (`takeBatch`: the long files first, the batches
  * shrinking as the queue empties, so the slots end together); a slot keeps one Chromium for all its
  * browser files (tests/e2e/browserServer.ts). A process's shareable files share one isolate, the
- * others each have their own (scripts/runTests/shared.ts). Beside them every test file is type-checked once;
- * then the files that must run alone (SERIAL) run in one more process. Prints each file's results
+ * others each have their own (scripts/runTests/shared.ts). A batch holds one kind of file: the browser
+ * files run on React's production build but the accessibility walk (scripts/runTests/reactBuild.ts).
+ * Beside them every test file is type-checked once; then the files that must run alone (SERIAL) run in one more process. Prints each file's results
  * as it ends, when each slot ended, the ten slowest tests, the ten costliest files by CPU (every file's kept in
  * $TMPDIR/lambda-test-cpu.json), the failed ones by name, the run's wall and CPU time and its CPU
  * by kind of process, and one total line in `deno test`'s own form (`ok | N passed | M failed
@@ -45,8 +46,10 @@ import {
   testEnded,
   type Timed,
 } from "./runTests/output.ts";
+import { testFiles } from "./runTests/files.ts";
+import { reactBuildEnv } from "./runTests/reactBuild.ts";
 import { startKvServer, startSharedBrowser } from "./runTests/services.ts";
-import { entryModule, isEntryHeader, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
+import { entryModule, isEntryHeader, loadsTheApp, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -112,11 +115,6 @@ export const REMOTE_LANE: Record<string, number> = {
  */
 const REMOTE_PROCESSES = 2;
 
-/** Never searched for tests: deno.json's exclude list, plus what is not the project's. */
-const SKIP_DIRS = new Set(["node_modules", ".git", "static/build", "data", "tests/e2e/screenshots"]);
-/** `deno test`'s own pattern for a test file. */
-const TEST_FILE = /(^|[_.])test\.(ts|tsx|mts|js|mjs|jsx)$/;
-
 /**
  * The fewest seconds of files a batch takes while files remain (decision 0208): each `deno test`
  * process costs a second or two of CPU before its first test (Deno, the app's modules, Playwright),
@@ -142,42 +140,36 @@ export const REMOTE_LEAST_BATCH_S = 150;
  * start first, each alone or nearly so, and the batches shrink as the queue empties: every slot ends
  * at about the same time, none with a long file or a long batch alone at the end (half a share
  * leaves room for the figures being off, as they are on a busy machine), and few processes are
- * started (each costs a Deno start; the slot's browser is kept).
+ * started (each costs a Deno start; the slot's browser is kept). With `group`, a batch takes only
+ * files of its first file's group (the files of other groups are passed over, left in the queue in
+ * their order): one process runs one kind of file (the runner's kinds: browser files or not, on one React build).
  */
 export function takeBatch(
   queue: string[],
   slots: number,
   weight: (f: string) => number,
   least = LEAST_BATCH_S,
+  group: (f: string) => string = () => "",
 ): string[] {
   if (!queue.length) return [];
   const left = queue.reduce((n, f) => n + weight(f), 0);
   const share = Math.max(least, left / (2 * Math.max(1, slots)));
-  let n = 1, load = weight(queue[0]);
-  while (n < queue.length && load + weight(queue[n]) <= share) load += weight(queue[n++]);
-  return queue.splice(0, n);
+  const kind = group(queue[0]);
+  const taken = [0];
+  let load = weight(queue[0]);
+  for (let i = 1; i < queue.length; i++) {
+    if (group(queue[i]) !== kind) continue;
+    if (load + weight(queue[i]) > share) break;
+    load += weight(queue[i]), taken.push(i);
+  }
+  const batch = taken.map((i) => queue[i]);
+  for (const i of taken.reverse()) queue.splice(i, 1);
+  return batch;
 }
 
 /** `files`, longest first (by name among equals): the order a queue is taken in. */
 export function longestFirst(files: string[], weight: (f: string) => number): string[] {
   return [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
-}
-
-/** Every test file under `path` (a file or folder), as `./relative/path`. */
-function testFiles(path: string): string[] {
-  const rel = path.replace(/^\.\/?/, "").replace(/\/$/, "");
-  const st = Deno.statSync(`${root}/${rel}`);
-  if (st.isFile) return [`./${rel}`];
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of Deno.readDirSync(dir ? `${root}/${dir}` : root)) {
-      const p = dir ? `${dir}/${e.name}` : e.name;
-      if (e.isDirectory && !SKIP_DIRS.has(p)) walk(p);
-      else if (e.isFile && TEST_FILE.test(e.name)) out.push(`./${p}`);
-    }
-  };
-  walk(rel);
-  return out.sort();
 }
 
 /** Where each file's seconds from the last run are kept, to balance the next run's processes. */
@@ -249,8 +241,11 @@ async function runProcess(
   const filtered = flags.some((f) => f.startsWith("--filter"));
   const shared = sharedMode === "0" || filtered ? [] : files.filter((f) => !ownIsolate.has(f));
   if (sharedMode === "reverse") shared.reverse();
-  const entry = shared.length >= 2 ? `${tmp}/${label}.shared_test.ts` : null;
-  if (entry) await Deno.writeTextFile(entry, entryModule(root, shared));
+  // The app's graph loaded with the process's own when a file loads the app, a lone file or one in its own isolate
+  // too: a root of the process's graph, main.ts spares every isolate's import() of it Deno's repeats (decision 0249).
+  const preload = files.some((f) => appLoaders.has(f)) ? ["./main.ts"] : [];
+  const entry = shared.length >= 2 || preload.length ? `${tmp}/${label}.shared_test.ts` : null;
+  if (entry) await Deno.writeTextFile(entry, entryModule(root, shared, preload));
   const specifiers = entry ? [entry, ...files.filter((f) => !shared.includes(f))] : files;
   let markers = 0;
   const child = new Deno.Command(Deno.execPath(), {
@@ -282,8 +277,9 @@ async function runProcess(
     // In the shared isolate a file starts at its marker test; the entry module's own header starts none.
     const marked = markedFile(line);
     if (marked) markers++, line = `running tests from ${marked} (in one isolate with ${shared.length - 1} more)`;
+    if (marked && shared.length === 1) line = `running tests from ${marked}`;
     const header = entry !== null && isEntryHeader(line, entry);
-    if (header) line = `[${label}] ${shared.length} files in one isolate`;
+    if (header) line = `[${label}] ${shared.length} file${shared.length === 1 ? "" : "s"} in one isolate`;
     const file = marked ?? (header ? null : fileStarted(line));
     if (file || header || testEnded(line)) lastEnded = performance.now();
     // A file's results are printed when the next file starts: lines of two processes never interleave.
@@ -335,8 +331,9 @@ async function runProcess(
     timed = parseJunit(await Deno.readTextFile(junit)).filter((t) => !t.name.startsWith(MARK));
   } catch { /* the process ended before writing it */ }
   // A file's uncaught error ends the isolate it shares: the shared files that never started go to another process.
-  // Without a marker seen (a --filter hides them) nothing tells which started. Sent back, they run in isolates of their own.
-  const cut = !status.success && markers > 0 ? shared.filter((f) => !started.includes(f)) : [];
+  // Without a marker seen, the entry did not load (its preload) or a --filter hid them (no entry then). Sent back,
+  // they run in isolates of their own.
+  const cut = !status.success && entry ? shared.filter((f) => !started.includes(f)) : [];
   cut.forEach((f) => ownIsolate.set(f, "left unstarted when a file beside it ended their shared isolate"));
   return {
     counts: summary,
@@ -396,6 +393,8 @@ function prepare(files: string[], noCheck: boolean): { checked: Promise<boolean>
 const sharedMode = Deno.env.get("SHARED_ISOLATE") ?? "1";
 /** The files that keep an isolate of their own, with why (scripts/runTests/shared.ts). */
 const ownIsolate = new Map<string, string>();
+/** The files that load the app (main.ts), read from their text (`loadsTheApp`). */
+const appLoaders = new Set<string>();
 
 /** The test processes running now, stopped when the type check fails. */
 const running = new Set<Deno.ChildProcess>();
@@ -410,7 +409,7 @@ if (import.meta.main) {
     } catch { /* a flag's value */ }
     (isPath ? paths : flags).push(a);
   }
-  const files = [...new Set((paths.length ? paths : ["."]).flatMap(testFiles))].sort();
+  const files = [...new Set((paths.length ? paths : ["."]).flatMap((p) => testFiles(root, p)))].sort();
   const jobs = Math.max(
     1,
     Number(Deno.env.get("DENO_JOBS")) || Math.min(4, Math.max(2, navigator.hardwareConcurrency)),
@@ -439,8 +438,10 @@ if (import.meta.main) {
     finish(1);
   });
   for (const f of files) {
-    const why = ownIsolateReason(f, Deno.readTextFileSync(`${root}/${f.slice(2)}`));
+    const text = Deno.readTextFileSync(`${root}/${f.slice(2)}`);
+    const why = ownIsolateReason(f, text);
     if (why) ownIsolate.set(f, why);
+    if (loadsTheApp(text)) appLoaders.add(f);
   }
   if (sharedMode !== "0" && ownIsolate.size) {
     console.log(`in isolates of their own: ${[...ownIsolate].map(([f, why]) => `${f} (${why})`).join(", ")}`);
@@ -465,6 +466,8 @@ if (import.meta.main) {
   // A slot that runs browser files keeps one Chromium for all of them (tests/e2e/browserServer.ts).
   const sharing = Deno.env.get("E2E_SHARED_BROWSER") !== "0";
   const isBrowserFile = (f: string) => f.startsWith("./tests/e2e/");
+  // A local batch holds one kind of file: browser files or not, on one React build (decision 0248).
+  const batchKind = (f: string) => `${isBrowserFile(f)} ${reactBuildEnv([f]).NODE_ENV}`;
   const withBrowser = async (label: string, g: string[], env: Record<string, string> = {}) => {
     const browser = sharing && g.filter(isBrowserFile).length >= 2 ? await startSharedBrowser(label) : null;
     try {
@@ -492,12 +495,13 @@ if (import.meta.main) {
         if (!lane) break;
         if (lane === "local") await prepared.built;
         const batch = lane === "local"
-          ? takeBatch(queues.local, slotCount, (f) => weight(f, lane))
+          ? takeBatch(queues.local, slotCount, (f) => weight(f, lane), LEAST_BATCH_S, batchKind)
           : takeBatch(queues.remote, remoteSlots || 1, (f) => weight(f, lane), REMOTE_LEAST_BATCH_S);
         batch.sort();
         if (!batch.length) continue;
         const label = `${name}.${++n}`;
-        const env: Record<string, string> = {};
+        // React's production build where every file is a browser file but the accessibility walk (decision 0248).
+        const env: Record<string, string> = reactBuildEnv(batch);
         if (lane === "remote") {
           if (kv === undefined) kv = await startKvServer(label);
           Object.assign(env, { TEST_KV: "remote" }, kv?.env);
@@ -527,7 +531,7 @@ if (import.meta.main) {
   console.log(`slots ended: ${slotEnds.join(", ")}`);
   if (serial.length) {
     await prepared.built;
-    runs.push(await withBrowser("alone", serial));
+    runs.push(await withBrowser("alone", serial, reactBuildEnv(serial)));
   }
 
   // The check ends long before the processes; a failed one has ended the run already.

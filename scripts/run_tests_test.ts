@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { LEAST_BATCH_S, longestFirst, REMOTE_LANE, REMOTE_LEAST_BATCH_S, takeBatch } from "./run_tests.ts";
 import { costliestLines, cpuByKindLine, cpuSeconds, fileCpuMeter, processKind, timeLine } from "./runTests/cpu.ts";
 import { failedTests, fileStarted, parseJunit, parseSummary, testEnded } from "./runTests/output.ts";
-import { entryModule, isEntryHeader, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
+import { entryModule, isEntryHeader, loadsTheApp, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
+import { DEVELOPMENT_BUILD_FILES, reactBuildEnv } from "./runTests/reactBuild.ts";
 
 Deno.test("run_tests - CPU seconds are read from /proc's stat line, a process name with spaces and parentheses included", () => {
   // pid (name) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime …
@@ -129,6 +130,70 @@ Deno.test("run_tests - the remote lane goes in fewer, larger batches than the lo
   assert.deepEqual(batches(REMOTE_LEAST_BATCH_S).flat().sort(), Object.keys(REMOTE_LANE).sort());
 });
 
+Deno.test("run_tests - a batch takes only files of its first file's kind; the others stay in the queue, in order", () => {
+  const w: Record<string, number> = { B1: 60, o1: 30, B2: 20, o2: 12, B3: 10, o3: 5, B4: 1 };
+  const weight = (f: string) => w[f];
+  const kind = (f: string) => f[0];
+  const queue = longestFirst(Object.keys(w), weight);
+  // 138 s among 2 slots, least 40 s: the first batch takes browser files only, passing over the others.
+  assert.deepEqual(takeBatch(queue, 2, weight, 40, kind), ["B1"]);
+  assert.deepEqual(queue, ["o1", "B2", "o2", "B3", "o3", "B4"]);
+  // 78 s left: o1, then B2 passed over, and o2 would pass the 40 s.
+  assert.deepEqual(takeBatch(queue, 2, weight, 40, kind), ["o1"]);
+  assert.deepEqual(takeBatch(queue, 2, weight, 40, kind), ["B2", "B3", "B4"]);
+  assert.deepEqual(takeBatch(queue, 2, weight, 40, kind), ["o2", "o3"]);
+  assert.deepEqual(queue, []);
+  // Without a kind, the same queue goes as before: the next files whatever they are.
+  const mixed = longestFirst(Object.keys(w), weight);
+  for (const batch of [["B1"], ["o1"], ["B2", "o2"], ["B3", "o3", "B4"]]) {
+    assert.deepEqual(takeBatch(mixed, 2, weight, 40), batch);
+  }
+});
+
+Deno.test("run_tests - browser files run on React's production build, the accessibility walk and every other file on its development build", () => {
+  const production = { NODE_ENV: "production" };
+  assert.deepEqual(reactBuildEnv(["./tests/e2e/likes_test.ts", "./tests/e2e/map_test.ts"], undefined), production);
+  // The walk of every page keeps React's development checks (keys, nesting) on every page the server renders.
+  assert.ok(DEVELOPMENT_BUILD_FILES.has("./tests/e2e/a11y_test.ts"));
+  assert.deepEqual(reactBuildEnv(["./tests/e2e/a11y_test.ts"], undefined), {});
+  assert.deepEqual(reactBuildEnv(["./tests/e2e/likes_test.ts", "./tests/e2e/a11y_test.ts"], undefined), {});
+  // Components, pages and the API are tested on the development build; one of them in a batch keeps it.
+  assert.deepEqual(reactBuildEnv(["./routes/pages/pages_test.ts"], undefined), {});
+  assert.deepEqual(reactBuildEnv(["./tests/e2e/likes_test.ts", "./components/Time_test.ts"], undefined), {});
+  assert.deepEqual(reactBuildEnv([], undefined), {});
+  // A NODE_ENV the run was given holds for every process: the runner adds none.
+  assert.deepEqual(reactBuildEnv(["./tests/e2e/likes_test.ts"], "development"), {});
+});
+
+Deno.test("run_tests - a process started with NODE_ENV=production renders with React's production build, one without it with the development build", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "react-build-" });
+  try {
+    const root = new URL("..", import.meta.url).pathname;
+    // React's development build warns of a list without keys when rendering; its production build does not.
+    await Deno.writeTextFile(
+      `${dir}/render_test.ts`,
+      `import { createElement } from "react";\nimport { renderToString } from "react-dom/server";\n` +
+        `Deno.test("render", () => {\n` +
+        `  const warned: unknown[] = [];\n  const error = console.error;\n  console.error = (...a) => warned.push(a);\n` +
+        `  renderToString(createElement("ul", null, [createElement("li", null, "a"), createElement("li", null, "b")]));\n` +
+        `  console.error = error;\n  console.log("WARNED " + warned.length);\n});\n`,
+    );
+    const warnings = async (env: Record<string, string>) => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["test", "--no-check", "-A", `--config=${root}deno.json`, `${dir}/render_test.ts`],
+        env: { NO_COLOR: "1", ...env },
+        clearEnv: true,
+        cwd: root,
+      }).output();
+      return new TextDecoder().decode(out.stdout).match(/WARNED (\d+)/)?.[1];
+    };
+    assert.equal(await warnings({ ...reactBuildEnv(["./tests/e2e/likes_test.ts"], undefined) }), "0");
+    assert.equal(await warnings({ ...reactBuildEnv(["./tests/e2e/a11y_test.ts"], undefined) }), "1");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("run_tests - a process's progress is read from its lines: a file starts, a test ends; deno's slow-test notices are neither", () => {
   assert.equal(fileStarted("running 3 tests from ./tests/e2e/a11y_test.ts"), "./tests/e2e/a11y_test.ts");
   assert.equal(fileStarted("running 1 test from ./routes/api/system_test.ts"), "./routes/api/system_test.ts");
@@ -219,6 +284,35 @@ Deno.test("run_tests - files in one isolate: each file's start is read from its 
       "c_test.ts  c one",
       "entry_test.ts  ./b_test.ts loads",
     ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("run_tests - the app's graph is loaded with the entry's own, before the files' markers, where a file loads the app", async () => {
+  assert.ok(loadsTheApp('import { testApp } from "../../tests/api.ts";'));
+  assert.ok(loadsTheApp('import { startHarness } from "./harness.ts";'));
+  assert.ok(loadsTheApp("import { createApp } from '../main.ts';"));
+  // The islands' own query client (islands/queries/api.ts) and an instance in a process of its own are not the app loaded.
+  assert.ok(!loadsTheApp('import { api } from "./api.ts";'));
+  assert.ok(!loadsTheApp('import { startInstance } from "../tests/instance.ts";'));
+  const dir = await Deno.makeTempDir({ prefix: "shared-preload-" });
+  try {
+    await Deno.writeTextFile(`${dir}/app.ts`, 'console.log("app loaded");\n');
+    await Deno.writeTextFile(`${dir}/a_test.ts`, 'Deno.test("a one", () => {});\n');
+    const entry = entryModule(dir, ["./a_test.ts"], ["./app.ts"]);
+    // A static import: Deno loads it with the entry's graph (an import() of it would load it apart).
+    assert.match(entry.split("\n")[1], /^import "file:\/\/.*\/app\.ts";$/);
+    await Deno.writeTextFile(`${dir}/entry_test.ts`, entry);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["test", "--no-check", "--allow-read", `${dir}/entry_test.ts`],
+      env: { NO_COLOR: "1" },
+      cwd: dir,
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assert.ok(out.success);
+    assert.ok(text.indexOf("app loaded") < text.indexOf(`${MARK}./a_test.ts`), text);
+    assert.equal(parseSummary(text.split("\n").find((l) => parseSummary(l))!)?.passed, 1);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
