@@ -95,9 +95,15 @@ export async function startHarness(
   // The documents the browser loaded (navigations, reloads, prerenders): printed at close, what a
   // test's page loads cost is counted by.
   let documents = 0;
+  // Of them, the documents the speculation rules fetched ahead (routes/speculation.ts): a fetch the
+  // server renders and the browser's network process receives, but no renderer loads.
+  let ahead = 0;
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (req, info) => {
     const n = served++;
-    if (req.headers.get("sec-fetch-dest") === "document") documents++;
+    if (req.headers.get("sec-fetch-dest") === "document") {
+      documents++;
+      if (/prefetch/.test(req.headers.get("sec-purpose") ?? "")) ahead++;
+    }
     open.set(n, `${req.method} ${new URL(req.url).pathname}${req.headers.get("upgrade") ? " (upgrade)" : ""}`);
     void (info as Deno.ServeHandlerInfo & { completed?: Promise<void> }).completed?.finally(() => open.delete(n));
     return app.fetch(req, info);
@@ -161,7 +167,10 @@ export async function startHarness(
         await bounded("closing the browser", () => browser.close());
         await bounded("stopping the job workers", () => workers.stop());
         await shutDown(server, open);
-        console.log(`harness: ${documents} page loads served in ${opened.tabs} tabs of ${opened.contexts} contexts`);
+        console.log(
+          `harness: ${documents} page loads served in ${opened.tabs} tabs of ${opened.contexts} contexts` +
+            ` (${ahead} of them fetched ahead)`,
+        );
       } finally {
         // Whatever failed above, the next test file starts from a clean process.
         Deno.env.delete("PUBLIC_ORIGIN");
