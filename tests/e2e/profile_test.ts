@@ -62,7 +62,8 @@ async function upload(page: Page, name: string, mimeType: string, buffer: Buffer
  * Chooses, on the upload page, a file of `size` zero bytes made in the page (a File put in the
  * input through a DataTransfer, then the input and change events a file chooser sends): for a file
  * the page refuses by its name, type and size alone, before anything is sent. `setInputFiles` would
- * send its bytes over the DevTools protocol, base64 encoded: about 1.3 s of Chromium's CPU for 8 MB.
+ * send its bytes over the DevTools protocol, base64 encoded, for the renderer to decode: megabytes
+ * that cost Chromium more than the page's whole check.
  */
 async function chooseMadeInPage(page: Page, name: string, type: string, size: number) {
   await page.goto("/profilePicUpload");
