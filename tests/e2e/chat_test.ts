@@ -1,7 +1,8 @@
 /** Chat in a real browser: a private conversation with read receipts, and Map Chat. */
 
 import assert from "node:assert/strict";
-import { logInThroughApi, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
+import { handOver, logInThroughApi, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
+import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { portrait } from "../fixtures/pictures.ts";
 import { addPicture } from "../../kv/pictures.ts";
@@ -70,44 +71,45 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
 Deno.test("e2e - a picture sent in chat still shows after its owner makes it private; locked, the bubble says so", async () => {
   const h = await startHarness();
   try {
-    const a = await h.newPage("phone"), b = await h.newPage("phone");
-    // The two members register at once (through the API: their pages' first loads are the chat's).
-    const [aId, bId] = (await Promise.all([
-      logInThroughApi(a.context, h.origin, "chatpic-a@example.com"),
-      logInThroughApi(b.context, h.origin, "chatpic-b@example.com"),
-    ])).map((m) => m.profileId);
+    // One phone that A and B take turns on (decision 0245): neither watches the other live.
+    const { context, page } = await h.newPage("phone");
+    const aId = (await logInThroughApi(context, h.origin, "chatpic-a@example.com")).profileId;
+    const aAccount = (await getAccountByEmail("chatpic-a@example.com"))!.id;
+    const b = (await createAccount({ email: "chatpic-b@example.com", name: "B" }))!;
+    const bId = b.defaultProfileId;
     const added = await addPicture(aId, await normalizeUpload(await portrait(3)));
     assert.ok(added.ok);
     const picId = added.pic.id;
     // A's message and A's picture made private, through the API with A's session.
     const call = async (method: string, path: string, data?: unknown) =>
-      (await a.context.request.fetch(h.origin + path, { method, headers: { origin: h.origin }, data })).status();
+      (await context.request.fetch(h.origin + path, { method, headers: { origin: h.origin }, data })).status();
     const body = { senderProfileId: aId, recipientProfileId: bId, bodyText: "This is me", profilePicIds: [picId] };
     assert.equal(await call("POST", "/api/message", body), 201);
     assert.equal(await call("PUT", "/api/profile", { profilePicIds: [], profilePicIdsPrivate: [picId] }), 200);
 
-    await b.page.goto(`/profile/${aId}#chat`);
-    const pic = b.page.locator(".bubble .bubble-pics img");
+    await handOver(page, h.origin, b.id);
+    await page.goto(`/profile/${aId}#chat`);
+    const pic = page.locator(".bubble .bubble-pics img");
     await pic.waitFor();
-    await b.page.waitForFunction(() => {
+    await page.waitForFunction(() => {
       const img = document.querySelector<HTMLImageElement>(".bubble .bubble-pics img");
       return img?.complete && img.naturalWidth > 0;
     });
-    await shot(b.page, "phone-chat-picture-private-still-shown");
+    await shot(page, "phone-chat-picture-private-still-shown");
 
     // A locks their private pictures for B from B's profile (Actions).
-    await a.page.goto(`/profile/${bId}`);
-    await waitHydrated(a.page);
-    await a.page.getByRole("button", { name: "Actions" }).click();
-    await a.page.getByRole("button", { name: TEXTS.lockPictures }).click();
-    await a.page.getByText(TEXTS.picturesLocked).waitFor();
-    await shot(a.page, "phone-profile-pictures-locked");
-    await b.page.reload();
-    await b.page.locator(".bubble .pic-gone", { hasText: TEXTS.picNoLongerShared }).waitFor();
-    assert.equal(await b.page.locator(".bubble .bubble-pics img").count(), 0, "no broken image");
-    await shot(b.page, "phone-chat-picture-locked");
-    await a.context.close();
-    await b.context.close();
+    await handOver(page, h.origin, aAccount);
+    await page.goto(`/profile/${bId}`);
+    await page.getByRole("button", { name: "Actions" }).click();
+    await page.getByRole("button", { name: TEXTS.lockPictures }).click();
+    await page.getByText(TEXTS.picturesLocked).waitFor();
+    await shot(page, "phone-profile-pictures-locked");
+    await handOver(page, h.origin, b.id);
+    await page.goto(`/profile/${aId}#chat`);
+    await page.locator(".bubble .pic-gone", { hasText: TEXTS.picNoLongerShared }).waitFor();
+    assert.equal(await page.locator(".bubble .bubble-pics img").count(), 0, "no broken image");
+    await shot(page, "phone-chat-picture-locked");
+    await context.close();
   } finally {
     await h.close();
   }

@@ -10,7 +10,7 @@ import { markSeen } from "../../kv/presence.ts";
 import assert from "node:assert/strict";
 import { portrait } from "../fixtures/pictures.ts";
 import type { Page, Request } from "playwright-core";
-import { logInAs, settledPaint, shot, startHarness, type ViewportName } from "./harness.ts";
+import { handOver, logInAs, settledPaint, shot, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount } from "../../kv/accounts.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { getOwnPosition, reportPosition } from "../../kv/positions/mod.ts";
@@ -172,6 +172,20 @@ async function likeOf(viewer: string, liked: string, want: string): Promise<stri
     timeoutMs: 5_000,
   }).catch(() => {});
   return type;
+}
+
+/** Records, from each document's first paint, every status text the discovery screen shows (`statusSeen`). */
+async function recordStatuses(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (globalThis as unknown as { statusSeen: string[] }).statusSeen = seen;
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll(".discovery-status")) {
+        const t = el.textContent ?? "";
+        if (t && !seen.includes(t)) seen.push(t);
+      }
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
 }
 
 for (const vp of ["phone", "desktop"] as ViewportName[]) {
@@ -425,58 +439,25 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         });
         assert.ok((await cards.count()) > 0);
         await shot(page, `${vp}-list-filter`);
-        await context.close();
 
-        // A newcomer has no position yet: the page's location reporter places them near Phoenix
-        // and the tiles follow without a reload.
+        // A newcomer has no position yet: the first tiles page says it is looking, never 'nobody near
+        // you', until the page's location reporter places them near Phoenix; the tiles follow without
+        // a reload. The viewer's tab is handed to them (decision 0245).
         const newcomer = (await createAccount({ email: `newcomer-${vp}@example.com`, name: "Newcomer" }))!;
-        const fresh = await h.newPage(vp);
-        await logInAs(fresh.page.context(), h.origin, newcomer.id);
-        await fresh.page.goto("/search/tile");
-        await fresh.page.waitForFunction(() => document.querySelectorAll(".tiles > li").length >= 30, null, {
+        await handOver(page, h.origin, newcomer.id);
+        await recordStatuses(page);
+        await page.goto("/search/tile");
+        await page.waitForFunction(() => document.querySelectorAll(".tiles > li").length >= 30, null, {
           timeout: 10_000,
         });
         assert.ok(await getOwnPosition(newcomer.defaultProfileId), "the reporter reported a position");
-        await fresh.context.close();
+        const seen = await page.evaluate(() => (globalThis as unknown as { statusSeen: string[] }).statusSeen);
+        assert.ok(!seen.includes(DISCOVERY_TEXTS.nobodyNear), `statuses shown: ${JSON.stringify(seen)}`);
+        assert.ok(seen.includes(DISCOVERY_TEXTS.loading), `statuses shown: ${JSON.stringify(seen)}`);
+        await context.close();
       } finally {
         await h.close();
       }
     },
   });
 }
-
-Deno.test({
-  name: "e2e - a newcomer's first tiles page says it is looking, never 'nobody near you', until the first report lands",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  async fn() {
-    const h = await startHarness();
-    try {
-      // Someone at the heart of Phoenix, where a newcomer's random default point lies.
-      const other = (await createAccount({ email: "local@example.com", name: "Local" }))!;
-      await reportPosition(other.defaultProfileId, { ...HOME, use: "OVERRIDE", hide: false });
-      const newcomer = (await createAccount({ email: "newcomer@example.com", name: "Newcomer" }))!;
-      const { context, page } = await h.newPage("phone");
-      await logInAs(page.context(), h.origin, newcomer.id);
-      // Record every status text the screen shows from its first paint.
-      await page.addInitScript(() => {
-        const seen: string[] = [];
-        (globalThis as unknown as { statusSeen: string[] }).statusSeen = seen;
-        new MutationObserver(() => {
-          for (const el of document.querySelectorAll(".discovery-status")) {
-            const t = el.textContent ?? "";
-            if (t && !seen.includes(t)) seen.push(t);
-          }
-        }).observe(document, { childList: true, subtree: true, characterData: true });
-      });
-      await page.goto("/search/tile");
-      await page.locator(".tiles > li").first().waitFor({ timeout: 15_000 });
-      const seen = await page.evaluate(() => (globalThis as unknown as { statusSeen: string[] }).statusSeen);
-      assert.ok(!seen.includes(DISCOVERY_TEXTS.nobodyNear), `statuses shown: ${JSON.stringify(seen)}`);
-      assert.ok(seen.includes(DISCOVERY_TEXTS.loading), `statuses shown: ${JSON.stringify(seen)}`);
-      await context.close();
-    } finally {
-      await h.close();
-    }
-  },
-});

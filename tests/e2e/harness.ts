@@ -21,6 +21,9 @@ import { portrait } from "../fixtures/pictures.ts";
 import { testKvLocation } from "../remoteKv.ts";
 import { CHROMIUM_FLAGS, chromiumPath } from "./browserServer.ts";
 import { ACKNOWLEDGEMENTS } from "../../domain/texts.ts";
+import { waitHydrated } from "./hydrated.ts";
+
+export { waitHydrated } from "./hydrated.ts";
 
 /** Phone and desktop viewports every screen is checked on. */
 export const VIEWPORTS = {
@@ -95,9 +98,15 @@ export async function startHarness(
   // The documents the browser loaded (navigations, reloads, prerenders): printed at close, what a
   // test's page loads cost is counted by.
   let documents = 0;
+  // Of them, the documents the speculation rules fetched ahead (routes/speculation.ts): a fetch the
+  // server renders and the browser's network process receives, but no renderer loads.
+  let ahead = 0;
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (req, info) => {
     const n = served++;
-    if (req.headers.get("sec-fetch-dest") === "document") documents++;
+    if (req.headers.get("sec-fetch-dest") === "document") {
+      documents++;
+      if (/prefetch/.test(req.headers.get("sec-purpose") ?? "")) ahead++;
+    }
     open.set(n, `${req.method} ${new URL(req.url).pathname}${req.headers.get("upgrade") ? " (upgrade)" : ""}`);
     void (info as Deno.ServeHandlerInfo & { completed?: Promise<void> }).completed?.finally(() => open.delete(n));
     return app.fetch(req, info);
@@ -161,7 +170,10 @@ export async function startHarness(
         await bounded("closing the browser", () => browser.close());
         await bounded("stopping the job workers", () => workers.stop());
         await shutDown(server, open);
-        console.log(`harness: ${documents} page loads served in ${opened.tabs} tabs of ${opened.contexts} contexts`);
+        console.log(
+          `harness: ${documents} page loads served in ${opened.tabs} tabs of ${opened.contexts} contexts` +
+            ` (${ahead} of them fetched ahead)`,
+        );
       } finally {
         // Whatever failed above, the next test file starts from a clean process.
         Deno.env.delete("PUBLIC_ORIGIN");
@@ -299,60 +311,6 @@ export function placeOnSpiral(
     use: "OVERRIDE",
     hide: false,
   });
-}
-
-/** How long `waitHydrated` waits for a page's islands (Playwright's own default for a wait). */
-const HYDRATED_WITHIN_MS = 30_000;
-
-/**
- * Waits until every island on the page is hydrated, and the view transition from the last page
- * (if any) has ended: while it runs, the new page takes no pointer input.
- *
- * The page is asked once, with `page.evaluate`, and answers when the last island marks itself (a
- * MutationObserver) and the transition has finished. `page.waitForFunction` would do the same by
- * polling every frame through Playwright's injected script, which is sent over the DevTools
- * protocol and compiled in every new document (decision 0224). A navigation while it waits (a page
- * that sends the member on) asks the next document.
- */
-export async function waitHydrated(page: Page): Promise<void> {
-  const until = Date.now() + HYDRATED_WITHIN_MS;
-  for (;;) {
-    try {
-      const left = await page.evaluate((ms) =>
-        new Promise<string[]>((done) => {
-          const waiting = () => [...document.querySelectorAll("[data-island]:not([data-hydrated])")];
-          const moving = () =>
-            (document as Document & { activeViewTransition?: { finished: Promise<void> } }).activeViewTransition;
-          const check = () => {
-            const transition = moving();
-            if (waiting().length) return;
-            if (transition) return void transition.finished.then(check, check);
-            observer.disconnect();
-            clearTimeout(timer);
-            done([]);
-          };
-          const observer = new MutationObserver(check);
-          observer.observe(document, { subtree: true, childList: true, attributeFilter: ["data-hydrated"] });
-          const timer = setTimeout(() => {
-            observer.disconnect();
-            done(
-              waiting().map((el) => el.getAttribute("data-island") ?? "?").concat(
-                moving() ? ["(a view transition)"] : [],
-              ),
-            );
-          }, ms);
-          check();
-        }), Math.max(0, until - Date.now()));
-      if (left.length) {
-        throw new Error(`waitHydrated: not hydrated within ${HYDRATED_WITHIN_MS / 1000} s: ${left.join(", ")}`);
-      }
-      return;
-    } catch (e) {
-      // The document went while it was asked: ask the one that replaced it.
-      if (!/Execution context was destroyed|navigat/i.test(String(e)) || Date.now() > until) throw e;
-      await page.waitForLoadState("domcontentloaded");
-    }
-  }
 }
 
 /**
@@ -499,16 +457,19 @@ export async function logInAs(context: BrowserContext, origin: string, accountId
  * the context's cookies and the app's local and session storage cleared, then the new member logged
  * in without a page load (`logInAs`). A new context costs two to three times a load in an open tab
  * (decision 0213); a test whose subject is a fresh device (storage, service worker, session) opens
- * one instead.
+ * one instead. The app's page is left first, for the app's icon (an SVG document of its origin, no
+ * script): a page still open could write its member's query cache or outbox to local storage after
+ * the clearing, for the next member's first page to restore.
  */
 export async function handOver(page: Page, origin: string, accountId: string): Promise<void> {
-  await page.context().clearCookies();
   if (page.url().startsWith(origin)) {
+    await page.goto(`${origin}/static/icon.svg`);
     await page.evaluate(() => {
       localStorage.clear();
       sessionStorage.clear();
     });
   }
+  await page.context().clearCookies();
   await logInAs(page.context(), origin, accountId);
 }
 

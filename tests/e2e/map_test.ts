@@ -174,11 +174,13 @@ async function messageText(page: Page): Promise<string> {
 
 /**
  * Saves a view of ±`half` degrees around a point at `zoom` and opens the map there. The view is
- * written from another page: a map still open could save its own view over it a second later.
+ * written from another document of the app's origin: a map still open could save its own view over
+ * it a second later. That document is the app's icon (an SVG): no page of the app (style sheets,
+ * islands, a live feed) is loaded and hydrated only to write a key.
  */
 async function openAt(page: Page, at: { lat: number; lon: number }, half: number, zoom: number): Promise<void> {
   const view = { latMin: at.lat - half, lonMin: at.lon - half, latMax: at.lat + half, lonMax: at.lon + half, zoom };
-  await page.goto("/aboutus");
+  await page.goto("/static/icon.svg");
   await page.evaluate((v) => localStorage.setItem("map-view", JSON.stringify(v)), view);
   await page.goto("/search/map");
 }

@@ -7,7 +7,15 @@ import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
-import { registerAndLogIn, settledPaint, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
+import {
+  logInThroughApi,
+  registerAndLogIn,
+  settledPaint,
+  shot,
+  startHarness,
+  type ViewportName,
+  waitHydrated,
+} from "./harness.ts";
 import { getProfile } from "../../kv/profiles.ts";
 import { getOwnPosition, reportPosition } from "../../kv/positions/mod.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
@@ -142,10 +150,14 @@ for (const [vp, failFirst] of [["phone", false], ["desktop", false], ["phone", t
           hide: false,
         });
 
-        const { page } = await h.newPage(vp);
+        const { context, page } = await h.newPage(vp);
         page.setDefaultTimeout(15_000);
         const email = `finish-${failFirst ? "retry" : "fast"}-${vp}@example.com`;
-        await registerAndLogIn(page, h.origin, email, { onboarding: true });
+        // Registered and logged in through the API (decision 0218: the first test walks the pages):
+        // the first page is home, which sends the new member to the onboarding.
+        await logInThroughApi(context, h.origin, email, { onboarding: true });
+        await page.goto("/");
+        await page.waitForURL(`${h.origin}/welcome`);
         const me = (await getAccountByEmail(email))!.defaultProfileId;
         await page.getByLabel(TEXTS.name, { exact: true }).fill("Quick");
         await page.getByLabel(TEXTS.birthdateLabel).fill("1995-01-02");

@@ -5,16 +5,19 @@
 
 import { until } from "../wait.ts";
 import assert from "node:assert/strict";
-import { logInThroughApi, shot, startHarness, waitHydrated } from "./harness.ts";
+import { handOver, logInThroughApi, shot, startHarness, waitHydrated } from "./harness.ts";
+import { createAccount } from "../../kv/accounts.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { conversationWith } from "../../kv/messages.ts";
 
 Deno.test("e2e phone - a message sent offline waits on the device, then lands once when the connection returns", async () => {
   const h = await startHarness();
   try {
-    const a = await h.newPage("phone"), b = await h.newPage("phone");
+    // B looks only at the end, on A's phone handed over (decision 0245): no tab of B's idles meanwhile.
+    const a = await h.newPage("phone");
     const aId = (await logInThroughApi(a.context, h.origin, "outbox-a@example.com")).profileId;
-    const bId = (await logInThroughApi(b.context, h.origin, "outbox-b@example.com")).profileId;
+    const b = (await createAccount({ email: "outbox-b@example.com", name: "B" }))!;
+    const bId = b.defaultProfileId;
     await a.page.goto(`/profile/${bId}#chat`);
     await waitHydrated(a.page);
     const box = a.page.getByRole("textbox", { name: "Message" });
@@ -66,11 +69,11 @@ Deno.test("e2e phone - a message sent offline waits on the device, then lands on
 
     const texts = (await conversationWith(bId, aId)).items.map((m) => m.bodyText).reverse();
     assert.deepEqual(texts, ["See you at the bar tonight", "Running late", "Only once please"], "each stored once");
-    await b.page.goto(`${h.origin}/profile/${aId}#chat`);
-    await b.page.locator(".bubble", { hasText: "Only once please" }).waitFor();
-    assert.equal(await b.page.locator(".bubble", { hasText: "See you at the bar tonight" }).count(), 1);
+    await handOver(again, h.origin, b.id);
+    await again.goto(`${h.origin}/profile/${aId}#chat`);
+    await again.locator(".bubble", { hasText: "Only once please" }).waitFor();
+    assert.equal(await again.locator(".bubble", { hasText: "See you at the bar tonight" }).count(), 1);
     await a.context.close();
-    await b.context.close();
   } finally {
     await h.close();
   }
