@@ -16,6 +16,16 @@ async function status(origin: string, cookie: string): Promise<number> {
   return res.status;
 }
 
+/** A new session of `email` by its password, through `origin`: its cookie. */
+async function logInByPassword(origin: string, email: string, password: string): Promise<string> {
+  const form = new FormData();
+  form.set("username", email);
+  form.set("password", password);
+  const login = await fetch(`${origin}/api/auth`, { method: "POST", body: form });
+  assert.equal(login.status, 200, await login.text());
+  return login.headers.getSetCookie().find((c) => /sid=/.test(c))!.split(";")[0];
+}
+
 /** Uses `cookie` on `two` (so it keeps the session), runs `end` on the other instance, then asks `two` until it refuses. */
 async function endedWithin(two: Instance, cookie: string, end: () => Promise<void>): Promise<number> {
   for (let i = 0; i < 5; i++) assert.equal(await status(two.origin, cookie), 200);
@@ -70,12 +80,7 @@ CASES.push([
     assert.equal(first.status, 200, await first.text());
 
     // A second session, by password, on the other instance.
-    const form = new FormData();
-    form.set("username", email);
-    form.set("password", "first password");
-    const login = await fetch(`${two.origin}/api/auth`, { method: "POST", body: form });
-    assert.equal(login.status, 200, await login.text());
-    const x = login.headers.getSetCookie().find((c) => /sid=/.test(c))!.split(";")[0];
+    const x = await logInByPassword(two.origin, email, "first password");
 
     const ms = await endedWithin(two, x, async () => {
       const res = await put("second password");
@@ -149,12 +154,7 @@ CASES.push([
       body: JSON.stringify({ name: "A", email, password: "first password", currentPassword: "first password" }),
     });
     assert.equal(set.status, 200, await set.text());
-    const form = new FormData();
-    form.set("username", email);
-    form.set("password", "first password");
-    const login = await fetch(`${two.origin}/api/auth`, { method: "POST", body: form });
-    assert.equal(login.status, 200, await login.text());
-    const thief = login.headers.getSetCookie().find((c) => /sid=/.test(c))!.split(";")[0];
+    const thief = await logInByPassword(two.origin, email, "first password");
     const theirs = await openSocket(two.origin, thief);
     const mine = await openSocket(two.origin, a);
     const t = performance.now();
