@@ -656,7 +656,7 @@ Deno.test("security - generated bad input: every API route answers below 500, wi
       await clearExpiring();
       // The last route's whole listing brought up to date with the keys written since (listed whole
       // again where they are not known), as after each call; the route's end lists it whole.
-      const snapshot = listed ?? await kvSnapshot();
+      const snapshot: Map<string, string> = listed ?? await kvSnapshot();
       if (listed) await bringUpToDate(snapshot, writes.touched());
       // The keys written before it are in it.
       else writes.touched();
