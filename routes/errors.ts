@@ -3,22 +3,14 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
 
-/** V8's Error, with how many frames a new error's stack takes. */
-const V8Error = Error as ErrorConstructor & { stackTraceLimit: number };
-
 /** An error the API answers with its status, code and a message a member can read. */
 export class ApiError extends Error {
-  readonly status: ContentfulStatusCode;
-  readonly code: string;
-  constructor(status: ContentfulStatusCode, code: string, message: string) {
-    // An answer, not a fault: nothing reads its stack (toErrorResponse answers it unlogged), and
-    // taking one was most of what making it cost, once per refused call.
-    const limit = V8Error.stackTraceLimit;
-    V8Error.stackTraceLimit = 0;
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
-    V8Error.stackTraceLimit = limit;
-    this.status = status;
-    this.code = code;
   }
 }
 
