@@ -7,7 +7,7 @@
  * docs/api.md. tests/openapi_test.ts checks that every route the app answers is documented.
  */
 
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "./env.ts";
 import { NOT_JSON, RESPONSES } from "../domain/contract.ts";
@@ -180,16 +180,21 @@ function openApiDocument(app: Hono<AppEnv>): Json {
 export function apiDocsRoute(app: () => Hono<AppEnv>) {
   let cached: Json | undefined;
   const doc = () => cached ??= openApiDocument(app());
+  // The page is made from the document alone: made once, as the document is.
+  let page: string | undefined;
   return new Hono<AppEnv>()
     .get("/openapi.json", (c) => c.json(doc()))
-    .get("/docs", (c) => docsPage(c, doc()));
+    .get("/docs", (c) => {
+      c.header("cache-control", "no-store");
+      return c.html(page ??= docsPage(doc()));
+    });
 }
 
 const esc = (s: string) =>
   s.replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[ch]!);
 
 /** The reference as one HTML page: every operation with its parameters, body and answers. */
-function docsPage(c: Context<AppEnv>, doc: Json): Response {
+function docsPage(doc: Json): string {
   const paths = doc.paths as Record<string, Record<string, Json>>;
   const ops = Object.entries(paths).flatMap(([path, byMethod]) =>
     Object.entries(byMethod).map(([method, op]) => ({ path, method, op }))
@@ -212,8 +217,7 @@ function docsPage(c: Context<AppEnv>, doc: Json): Response {
     }).join("");
     return `<section><h2 id="tag-${esc(tag)}">${esc(tag)}</h2><ul class="api-ops">${items}</ul></section>`;
   }).join("");
-  const html =
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Lambda API reference</title><style>
 body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:960px;padding:16px;color:#1d1b20;background:#fff}
 h1{margin:0 0 8px}h2{border-bottom:1px solid #ddd;padding-bottom:4px;margin-top:32px}
@@ -224,6 +228,4 @@ summary{cursor:pointer}a{color:#8a1550}
 <p>OpenAPI 3.1: <a href="/api/openapi.json">/api/openapi.json</a>. Errors are <code>{"error": {"code", "message", "requestId"}}</code>.</p>
 <nav aria-label="Areas"><p>${tags.map((t) => `<a href="#tag-${esc(t)}">${esc(t)}</a>`).join(" · ")}</p></nav>
 ${body}</main></body></html>`;
-  c.header("cache-control", "no-store");
-  return c.html(html);
 }

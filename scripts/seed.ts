@@ -249,7 +249,10 @@ export async function seed(opts: SeedOptions): Promise<SeedResult> {
   });
 
   const tp = performance.now();
-  const palette = plans.some((p) => p.pictures?.length) ? await makePalette(PALETTE_SIZE) : [];
+  // Without the served sizes (--no-variants) the picture jobs render them: the palette's would go unused.
+  const palette = plans.some((p) => p.pictures?.length)
+    ? await makePalette(PALETTE_SIZE, { variants: opts.variants })
+    : [];
   log(`  ${palette.length} pictures drawn and rendered in ${((performance.now() - tp) / 1000).toFixed(1)} s`);
   const written = await writeMembers(plans, { palette, variants: opts.variants, log });
   const members = written.members;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { closeKv, kv, openKv } from "../kv/db.ts";
+import { keys } from "../kv/keys.ts";
 import { seed } from "./seed.ts";
 import { getAccountByEmail } from "../kv/accounts.ts";
 import { getProfile } from "../kv/profiles.ts";
@@ -49,6 +50,26 @@ Deno.test("seed - members with profiles, pictures in every size, positions and l
     // Running again skips the members that exist.
     const rerun = await seed({ n: 6, seed: 7, variants: false });
     assert.deepEqual([rerun.members, rerun.skipped], [0, 6]);
+  } finally {
+    closeKv();
+  }
+});
+
+Deno.test("seed --no-variants - the palette's masters alone are drawn and stored; each picture's job renders its sizes", async () => {
+  await openKv(":memory:");
+  try {
+    const res = await seed({ n: 6, seed: 7, variants: false });
+    assert.ok(res.pictures >= 1, JSON.stringify(res));
+    const palette: string[] = [];
+    for await (const e of kv().list({ prefix: ["blobs"] })) {
+      const id = String(e.key[1]);
+      if (id.startsWith("seed-palette/")) palette.push(id);
+    }
+    // The pictures' sizes are the jobs' to render: the palette's own would never be read.
+    assert.ok(palette.length >= 1 && palette.every((id) => /^seed-palette\/\d+\/master-/.test(id)), palette.join());
+    let due = 0;
+    for await (const _ of kv().list({ prefix: keys.jobsDue() })) due++;
+    assert.equal(due, res.pictures, "a job per picture");
   } finally {
     closeKv();
   }

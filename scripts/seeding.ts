@@ -38,7 +38,7 @@ export interface PalettePicture {
   width: number;
   height: number;
   master: ShareableBlob;
-  /** By `variantKey(kind)`. */
+  /** By `variantKey(kind)`; empty in a palette made without them (`makePalette`). */
   variants: Map<string, ShareableBlob>;
 }
 
@@ -63,47 +63,58 @@ export async function drawPicture(label: string, hue: number, n: number): Promis
   return new Uint8Array(await sharp(new TextEncoder().encode(svg)).png({ compressionLevel: 3 }).toBuffer());
 }
 
-/** A palette picture's bytes: its master and each served size, by `variantKey`. */
-type RenderedPicture = { master: Picture; variants: Map<string, Picture> };
-
 /**
- * Each palette picture's bytes, drawn and rendered once a process: they depend on its index alone,
- * and a process that seeds more than once (the seed tests, a bench's rounds) would render the same
- * pictures again.
+ * Each palette picture's bytes (its master; each served size, by `variantKey`), drawn and rendered
+ * once a process: they depend on its index alone, and a process that seeds more than once (the seed
+ * tests, a bench's rounds) would render the same pictures again.
  */
-const rendered = new Map<number, Promise<RenderedPicture>>();
+const masters = new Map<number, Promise<Picture>>();
+const sizes = new Map<number, Promise<Map<string, Picture>>>();
 
-/** Palette picture `i` drawn through the upload pipeline, and every served size of it (plain and blurred). */
-function renderPalettePicture(i: number): Promise<RenderedPicture> {
-  let r = rendered.get(i);
+/** What `make` gives for `i`, made once in `made` (a failed one is made again by the next call). */
+function onceFor<T>(made: Map<number, Promise<T>>, i: number, make: () => Promise<T>): Promise<T> {
+  let r = made.get(i);
   if (!r) {
-    r = (async () => {
-      const master = await normalizeUpload(await drawPicture(String.fromCharCode(65 + (i % 26)), (i * 137) % 360, i));
-      const decoded = await decodeMaster(master.bytes);
-      const variants = new Map<string, Picture>();
-      for (const size of storedSizes({ width: master.width } as Pick<ProfilePic, "width">)) {
-        for (const blur of [false, true]) {
-          variants.set(variantKey({ size, blur }), await renderVariant(decoded, size, { blur }));
-        }
-      }
-      return { master, variants };
-    })();
-    // A failed render is tried again by the next call.
-    r.catch(() => rendered.delete(i));
-    rendered.set(i, r);
+    r = make();
+    r.catch(() => made.delete(i));
+    made.set(i, r);
   }
   return r;
 }
 
+/** Palette picture `i` drawn through the upload pipeline. */
+const paletteMaster = (i: number) =>
+  onceFor(
+    masters,
+    i,
+    async () => await normalizeUpload(await drawPicture(String.fromCharCode(65 + (i % 26)), (i * 137) % 360, i)),
+  );
+
+/** Every served size of palette picture `i` (plain and blurred). */
+const paletteSizes = (i: number) =>
+  onceFor(sizes, i, async () => {
+    const master = await paletteMaster(i);
+    const decoded = await decodeMaster(master.bytes);
+    const variants = new Map<string, Picture>();
+    for (const size of storedSizes({ width: master.width } as Pick<ProfilePic, "width">)) {
+      for (const blur of [false, true]) {
+        variants.set(variantKey({ size, blur }), await renderVariant(decoded, size, { blur }));
+      }
+    }
+    return variants;
+  });
+
 /**
  * Draws `count` pictures (different colours), each through the upload pipeline as a member's
- * upload goes, renders every served size of each (plain and blurred; once a process:
- * `renderPalettePicture`), and keeps them as shareable blobs under `seed-palette/…`, named by the
- * master's content (found again, not stored twice, on a rerun).
+ * upload goes, renders every served size of each (plain and blurred; once a process), and keeps
+ * them as shareable blobs under `seed-palette/…`, named by the master's content (found again, not
+ * stored twice, on a rerun). With `variants: false` (members written for the picture jobs to render
+ * their sizes, `WriteOptions`) only the masters are made.
  */
-export async function makePalette(count: number): Promise<PalettePicture[]> {
+export async function makePalette(count: number, { variants: withSizes = true } = {}): Promise<PalettePicture[]> {
   return await Promise.all(Array.from({ length: count }, async (_, i) => {
-    const { master, variants: outs } = await renderPalettePicture(i);
+    const master = await paletteMaster(i);
+    const outs = withSizes ? await paletteSizes(i) : new Map<string, Picture>();
     // Named by content: a rerun finds the same bytes again, and other bytes (another encoder) get ids of their own.
     const keepAs = async (name: string, bytes: Uint8Array, meta: BlobPutMeta) =>
       await keepShareableBlob(`seed-palette/${name}-${(await sha256HexBytes(bytes)).slice(0, 16)}`, bytes, meta);
@@ -280,7 +291,8 @@ function picturesOp(
   shareBlobOp(op, sourceBlobId(id), from.master, { type: from.master.manifest.type, stage: "master" });
   if (o.variants ?? true) {
     for (const kind of generationKinds(pic)) {
-      const shared = from.variants.get(variantKey(kind))!;
+      const shared = from.variants.get(variantKey(kind));
+      if (!shared) throw new Error("the palette was made without its served sizes: makePalette(n, { variants: true })");
       const { width, height, type } = shared.manifest;
       shareBlobOp(op, variantBlobId(id, pic.gen, kind), shared, { type, width, height });
     }

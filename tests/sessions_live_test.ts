@@ -16,6 +16,16 @@ async function status(origin: string, cookie: string): Promise<number> {
   return res.status;
 }
 
+/** A new session of `email` by its password, through `origin`: its cookie. */
+async function logInByPassword(origin: string, email: string, password: string): Promise<string> {
+  const form = new FormData();
+  form.set("username", email);
+  form.set("password", password);
+  const login = await fetch(`${origin}/api/auth`, { method: "POST", body: form });
+  assert.equal(login.status, 200, await login.text());
+  return login.headers.getSetCookie().find((c) => /sid=/.test(c))!.split(";")[0];
+}
+
 /** Uses `cookie` on `two` (so it keeps the session), runs `end` on the other instance, then asks `two` until it refuses. */
 async function endedWithin(two: Instance, cookie: string, end: () => Promise<void>): Promise<number> {
   for (let i = 0; i < 5; i++) assert.equal(await status(two.origin, cookie), 200);
@@ -31,62 +41,57 @@ async function endedWithin(two: Instance, cookie: string, end: () => Promise<voi
   return ms;
 }
 
-Deno.test({
-  name: "sessions - a logout through one instance ends the session on another that just used it, within 1 s",
-  sanitizeResources: false,
-  async fn() {
-    await withTwoInstances(async ({ one, two }) => {
-      const a = await one.member("logout-a@example.com");
-      const ms = await endedWithin(two, a, async () => {
-        const res = await fetch(`${one.origin}/api/auth/logout`, {
-          method: "POST",
-          headers: { cookie: a, origin: one.origin },
-        });
-        assert.equal(res.status, 200);
-        await res.body?.cancel();
+/**
+ * The cases, each with members of its own, run one after another on one pair of instances (the
+ * test at the end): starting an instance is most of what a case costs.
+ */
+const CASES: [string, (pair: { one: Instance; two: Instance }) => Promise<void>][] = [];
+
+CASES.push([
+  "sessions - a logout through one instance ends the session on another that just used it, within 1 s",
+  async ({ one, two }) => {
+    const a = await one.member("logout-a@example.com");
+    const ms = await endedWithin(two, a, async () => {
+      const res = await fetch(`${one.origin}/api/auth/logout`, {
+        method: "POST",
+        headers: { cookie: a, origin: one.origin },
       });
-      assert.ok(ms < 1000, `ended after ${ms.toFixed(0)} ms`);
-      assert.equal(await status(one.origin, a), 401);
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
     });
+    assert.ok(ms < 1000, `ended after ${ms.toFixed(0)} ms`);
+    assert.equal(await status(one.origin, a), 401);
   },
-});
+]);
 
-Deno.test({
-  name: "sessions - a new password set through one instance ends the other sessions on another within 1 s",
-  sanitizeResources: false,
-  async fn() {
-    await withTwoInstances(async ({ one, two }) => {
-      const email = "password-a@example.com";
-      const a = await one.member(email);
-      const put = (password: string) =>
-        fetch(`${one.origin}/api/settings`, {
-          method: "PUT",
-          headers: { cookie: a, origin: one.origin, "content-type": "application/json" },
-          body: JSON.stringify({ name: "A", email, password, currentPassword: "first password" }),
-        });
-      // A fresh login-link session sets the first password without the current one.
-      const first = await put("first password");
-      assert.equal(first.status, 200, await first.text());
-
-      // A second session, by password, on the other instance.
-      const form = new FormData();
-      form.set("username", email);
-      form.set("password", "first password");
-      const login = await fetch(`${two.origin}/api/auth`, { method: "POST", body: form });
-      assert.equal(login.status, 200, await login.text());
-      const x = login.headers.getSetCookie().find((c) => /sid=/.test(c))!.split(";")[0];
-
-      const ms = await endedWithin(two, x, async () => {
-        const res = await put("second password");
-        assert.equal(res.status, 200, await res.text());
+CASES.push([
+  "sessions - a new password set through one instance ends the other sessions on another within 1 s",
+  async ({ one, two }) => {
+    const email = "password-a@example.com";
+    const a = await one.member(email);
+    const put = (password: string) =>
+      fetch(`${one.origin}/api/settings`, {
+        method: "PUT",
+        headers: { cookie: a, origin: one.origin, "content-type": "application/json" },
+        body: JSON.stringify({ name: "A", email, password, currentPassword: "first password" }),
       });
-      assert.ok(ms < 1000, `ended after ${ms.toFixed(0)} ms`);
-      // The session that changed the password stays, on both.
-      assert.equal(await status(one.origin, a), 200);
-      assert.equal(await status(two.origin, a), 200);
+    // A fresh login-link session sets the first password without the current one.
+    const first = await put("first password");
+    assert.equal(first.status, 200, await first.text());
+
+    // A second session, by password, on the other instance.
+    const x = await logInByPassword(two.origin, email, "first password");
+
+    const ms = await endedWithin(two, x, async () => {
+      const res = await put("second password");
+      assert.equal(res.status, 200, await res.text());
     });
+    assert.ok(ms < 1000, `ended after ${ms.toFixed(0)} ms`);
+    // The session that changed the password stays, on both.
+    assert.equal(await status(one.origin, a), 200);
+    assert.equal(await status(two.origin, a), 200);
   },
-});
+]);
 
 /** A WebSocket on the event route of `origin` with `cookie`; resolves once the server said ready. */
 async function openSocket(origin: string, cookie: string) {
@@ -112,72 +117,71 @@ async function openEventStream(origin: string, cookie: string) {
   return { ended, cancel: events.close };
 }
 
-Deno.test({
-  name: "sessions - a logout through one instance closes that session's stream and socket on another within 1 s",
-  sanitizeResources: false,
-  async fn() {
-    await withTwoInstances(async ({ one, two }) => {
-      const a = await one.member("live-logout-a@example.com");
-      const b = await one.member("live-logout-b@example.com");
-      const stream = await openEventStream(two.origin, a);
-      const socket = await openSocket(two.origin, a);
-      const others = await openSocket(two.origin, b);
-      const t = performance.now();
-      const res = await fetch(`${one.origin}/api/auth/logout`, {
-        method: "POST",
-        headers: { cookie: a, origin: one.origin },
-      });
-      assert.equal(res.status, 200);
-      await res.body?.cancel();
-      const [s, w] = await Promise.all([stream.ended, socket.closed]);
-      console.log(`  stream ${(s.at - t).toFixed(0)} ms, socket ${(w.at - t).toFixed(0)} ms`);
-      assert.ok(s.text.endsWith("event: end\ndata: session\n\n"), "the stream says why");
-      assert.equal(w.code, 1008);
-      assert.ok(Math.max(s.at, w.at) - t < 1000, "closed within 1 s");
-      assert.equal(others.ws.readyState, WebSocket.OPEN, "another member's socket stays open");
-      others.ws.close();
-      await others.closed;
+CASES.push([
+  "sessions - a logout through one instance closes that session's stream and socket on another within 1 s",
+  async ({ one, two }) => {
+    const a = await one.member("live-logout-a@example.com");
+    const b = await one.member("live-logout-b@example.com");
+    const stream = await openEventStream(two.origin, a);
+    const socket = await openSocket(two.origin, a);
+    const others = await openSocket(two.origin, b);
+    const t = performance.now();
+    const res = await fetch(`${one.origin}/api/auth/logout`, {
+      method: "POST",
+      headers: { cookie: a, origin: one.origin },
     });
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    const [s, w] = await Promise.all([stream.ended, socket.closed]);
+    console.log(`  stream ${(s.at - t).toFixed(0)} ms, socket ${(w.at - t).toFixed(0)} ms`);
+    assert.ok(s.text.endsWith("event: end\ndata: session\n\n"), "the stream says why");
+    assert.equal(w.code, 1008);
+    assert.ok(Math.max(s.at, w.at) - t < 1000, "closed within 1 s");
+    assert.equal(others.ws.readyState, WebSocket.OPEN, "another member's socket stays open");
+    others.ws.close();
+    await others.closed;
   },
-});
+]);
+
+CASES.push([
+  "sessions - 'log out everywhere else' closes the other sessions' sockets on another instance, never its own",
+  async ({ one, two }) => {
+    const email = "live-others-a@example.com";
+    const a = await one.member(email);
+    const set = await fetch(`${one.origin}/api/settings`, {
+      method: "PUT",
+      headers: { cookie: a, origin: one.origin, "content-type": "application/json" },
+      body: JSON.stringify({ name: "A", email, password: "first password", currentPassword: "first password" }),
+    });
+    assert.equal(set.status, 200, await set.text());
+    const thief = await logInByPassword(two.origin, email, "first password");
+    const theirs = await openSocket(two.origin, thief);
+    const mine = await openSocket(two.origin, a);
+    const t = performance.now();
+    const res = await fetch(`${one.origin}/api/sessions/end-others`, {
+      method: "POST",
+      headers: { cookie: a, origin: one.origin, "content-type": "application/json" },
+      body: JSON.stringify({ currentPassword: "first password" }),
+    });
+    assert.equal(res.status, 200, await res.text());
+    const w = await theirs.closed;
+    assert.equal(w.code, 1008);
+    assert.ok(w.at - t < 1000, `closed after ${(w.at - t).toFixed(0)} ms`);
+    // Their socket was closed on instance two; a request of the session that asked, on two after
+    // it, still goes through: an end of this session, had there been one, would be there first.
+    assert.equal(await status(two.origin, a), 200, "the session that asked still works on the other instance");
+    assert.equal(mine.ws.readyState, WebSocket.OPEN, "the session that asked keeps its socket");
+    mine.ws.close();
+    await mine.closed;
+  },
+]);
 
 Deno.test({
-  name: "sessions - 'log out everywhere else' closes the other sessions' sockets on another instance, never its own",
+  name: "sessions - across two instances on one store",
   sanitizeResources: false,
-  async fn() {
-    await withTwoInstances(async ({ one, two }) => {
-      const email = "live-others-a@example.com";
-      const a = await one.member(email);
-      const set = await fetch(`${one.origin}/api/settings`, {
-        method: "PUT",
-        headers: { cookie: a, origin: one.origin, "content-type": "application/json" },
-        body: JSON.stringify({ name: "A", email, password: "first password", currentPassword: "first password" }),
-      });
-      assert.equal(set.status, 200, await set.text());
-      const form = new FormData();
-      form.set("username", email);
-      form.set("password", "first password");
-      const login = await fetch(`${two.origin}/api/auth`, { method: "POST", body: form });
-      assert.equal(login.status, 200, await login.text());
-      const thief = login.headers.getSetCookie().find((c) => /sid=/.test(c))!.split(";")[0];
-      const theirs = await openSocket(two.origin, thief);
-      const mine = await openSocket(two.origin, a);
-      const t = performance.now();
-      const res = await fetch(`${one.origin}/api/sessions/end-others`, {
-        method: "POST",
-        headers: { cookie: a, origin: one.origin, "content-type": "application/json" },
-        body: JSON.stringify({ currentPassword: "first password" }),
-      });
-      assert.equal(res.status, 200, await res.text());
-      const w = await theirs.closed;
-      assert.equal(w.code, 1008);
-      assert.ok(w.at - t < 1000, `closed after ${(w.at - t).toFixed(0)} ms`);
-      // Their socket was closed on instance two; a request of the session that asked, on two after
-      // it, still goes through: an end of this session, had there been one, would be there first.
-      assert.equal(await status(two.origin, a), 200, "the session that asked still works on the other instance");
-      assert.equal(mine.ws.readyState, WebSocket.OPEN, "the session that asked keeps its socket");
-      mine.ws.close();
-      await mine.closed;
+  async fn(t) {
+    await withTwoInstances(async (pair) => {
+      for (const [name, run] of CASES) await t.step(name, () => run(pair));
     });
   },
 });
