@@ -16,6 +16,8 @@
 export const OWN_ISOLATE: Record<string, string> = {
   "./kv/ids_test.ts": "reads back the time of ids it makes now: kv/ids.ts keeps ids rising past the latest time " +
     "any file before it made one at, and other files move their clock ahead",
+  "./islands/queries/api_test.ts": "wipes the device as a logout does: islands/queries/api.ts then keeps nothing " +
+    "of the member locally for the rest of its page, here its isolate (the saved location of a file beside it too)",
 };
 
 /**
