@@ -88,6 +88,13 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/**
+ * The bytes of JSON writes in flight that are sent so that they outlive their page (`keepalive`):
+ * browsers refuse such a request once those of a page would pass 64 KiB.
+ */
+export const OUTLIVES_PAGE_MAX_BYTES = 48 * 1024;
+let outlivingBytes = 0;
+
 /** Calls the API and returns the parsed JSON body; throws ApiFailure on a non-2xx answer. */
 export async function api<T = unknown>(path: string, opts: CallOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json", ...opts.headers };
@@ -100,14 +107,22 @@ export async function api<T = unknown>(path: string, opts: CallOptions = {}): Pr
     headers["content-type"] = "application/octet-stream";
     body = opts.bytes as Uint8Array<ArrayBuffer>;
   }
+  const method = opts.method ?? "GET";
+  const init: RequestInit = { method, headers, body, credentials: "same-origin" };
   let res: Response;
   try {
-    res = await fetch(path, {
-      method: opts.method ?? "GET",
-      headers,
-      body,
-      credentials: "same-origin",
-    });
+    // A small write outlives its page: a like tapped just before the member leaves or reloads is
+    // sent, not cancelled with the page. The browser refuses such a request past its cap on their
+    // bytes in flight, so one that would pass it goes as an ordinary request.
+    const size = method !== "GET" && typeof body === "string" ? new Blob([body]).size : Infinity;
+    if (outlivingBytes + size <= OUTLIVES_PAGE_MAX_BYTES) {
+      outlivingBytes += size;
+      try {
+        res = await fetch(path, { ...init, keepalive: true });
+      } finally {
+        outlivingBytes -= size;
+      }
+    } else res = await fetch(path, init);
   } catch (e) {
     globalThis.dispatchEvent(new Event(EVENTS.serverTrouble));
     throw new ApiFailure(0, "Network error", "network", e instanceof Error ? e.message : String(e));
