@@ -289,3 +289,26 @@ Deno.test("e2e - after a block, 'Blocked and Redirecting...' fills the screen an
     await h.close();
   }
 });
+
+Deno.test("e2e - a like whose call was cut is sent from the next page, which then shows it as stored, not as the page was rendered", async () => {
+  const h = await startHarness();
+  try {
+    const { context, page } = await h.newPage("phone");
+    const me = (await logInThroughApi(context, h.origin, "cut-liker@example.com")).profileId;
+    const other = (await createAccount({ email: "cut-liked@example.com", name: "Liked" }))!.defaultProfileId;
+    await page.goto(`/profile/${other}`);
+    // The connection drops as the like is sent: it waits on this device.
+    await page.route("**/api/profile-like", (route) => route.abort("internetdisconnected"));
+    await page.getByRole("button", { name: TEXTS.like, exact: true }).click();
+    await page.locator(".like-queued").waitFor();
+    await page.unroute("**/api/profile-like");
+    // The next page is rendered before the like is stored; its outbox sends the like at its start.
+    await page.reload();
+    await until(async () => (await kv().get(keys.profileLike(me, other))).value, "the queued like stored");
+    await page.locator(".like-queued").waitFor({ state: "detached" });
+    // Out of the queue, the button shows the stored like, not the page's first 'Like'.
+    await page.getByRole("button", { name: TEXTS.removeLike }).waitFor({ timeout: 5_000 });
+  } finally {
+    await h.close();
+  }
+});
