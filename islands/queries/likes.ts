@@ -4,11 +4,10 @@
  * Likes tabs, each a cursor-paged list. Likes are cached 15 minutes (spec §9).
  */
 
-import { useEffect } from "react";
 import { type QueryClient, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call, NAVIGATION } from "./api.ts";
 import { whenWriteDelivered, writeThroughOutbox } from "./outbox.ts";
-import { useServerData } from "./client.tsx";
+import { queryClient, useServerData } from "./client.tsx";
 import { TEXTS, titleText } from "../../domain/texts.ts";
 import { invalidateLikeFilteredBriefs } from "./briefs.ts";
 import type {
@@ -141,17 +140,25 @@ export function useLikesListQuery(tab: LikesTab, profileId: string, first?: Page
 
 // --- a profile like (and blocking)
 
+/*
+ * A like this device queued earlier (offline, or on a page left before its answer) and sent from
+ * this page shows as stored, not as this page was rendered before it landed. Subscribed as the
+ * page loads: the outbox may send it before any button is on screen, and the server's first data
+ * does not replace a newer answer (useServerData).
+ */
+if (typeof document !== "undefined") {
+  whenWriteDelivered("PUT /api/profile-like", (like) => {
+    if (like) queryClient().setQueryData(likeKeys.profileLike(like.likerProfileId, like.likedProfileId), like);
+  });
+  whenWriteDelivered("PUT /api/profile-pic-like", (like) => {
+    if (like) queryClient().setQueryData(likeKeys.picLike(like.likerProfileId, like.profilePicId), like.likeType);
+  });
+}
+
 /** The viewer's like of a profile; `initial` is what the server rendered. */
 export function useProfileLikeQuery(liker: string, liked: string, initial?: ProfileLike) {
-  const qc = useQueryClient();
   const key = likeKeys.profileLike(liker, liked);
   useServerData(key, initial);
-  // A like this device queued earlier (offline, or on a page left before its answer) and sent
-  // from this page: the stored like, not the one this page was rendered with, once it leaves the queue.
-  useEffect(() =>
-    whenWriteDelivered("PUT /api/profile-like", (like) => {
-      if (like?.likerProfileId === liker && like.likedProfileId === liked) qc.setQueryData(key, like);
-    }), [liker, liked]);
   return useQuery({
     queryKey: key,
     queryFn: () => call("GET /api/profile-like", {}, { query: { likerProfileId: liker, likedProfileId: liked } }),
@@ -219,11 +226,6 @@ export function usePicLikeQuery(liker: string, owner: string, picId: string, ini
   const qc = useQueryClient();
   const key = likeKeys.picLike(liker, picId);
   useServerData(key, initial);
-  // As for a profile like: a queued picture like sent from this page shows as stored.
-  useEffect(() =>
-    whenWriteDelivered("PUT /api/profile-pic-like", (like) => {
-      if (like?.likerProfileId === liker && like.profilePicId === picId) qc.setQueryData(key, like.likeType);
-    }), [liker, picId]);
   return useQuery({
     queryKey: key,
     queryFn: async () => (await fetchPicLikes(qc, liker, owner)).get(picId) ?? "UNDETERMINED",
