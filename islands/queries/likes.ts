@@ -193,9 +193,7 @@ export function useProfileLikeMutation() {
     onError: (_e, _change, ctx) => {
       if (ctx) qc.setQueryData(ctx.key, ctx.before);
     },
-    onSuccess: (like, change) => {
-      if (like) qc.setQueryData(likeKeys.profileLike(change.likerProfileId, change.likedProfileId), like);
-    },
+    // The stored like reaches the cache through the outbox's delivery (whenWriteDelivered above).
     onSettled: () => invalidateLikeLists(qc),
   });
 }
