@@ -105,7 +105,9 @@ export const REMOTE_LANE: Record<string, number> = {
   "./routes/api/profiles_test.ts": 10,
   "./routes/api/reports_test.ts": 5,
   "./routes/api/safety_test.ts": 7,
-  "./routes/api/secretChats_test.ts": 33,
+  "./routes/api/secretChats_devices_test.ts": 9,
+  "./routes/api/secretChats_pictures_test.ts": 9,
+  "./routes/api/secretChats_test.ts": 15,
   "./routes/api/settings_test.ts": 38,
   "./routes/api/system_test.ts": 1,
 };
