@@ -10,7 +10,7 @@ import sharp from "sharp";
 import { getCredits } from "../../kv/games/credits.ts";
 import { getPicLikes } from "../../kv/likes.ts";
 import { picLikeTally } from "../../tests/kv.ts";
-import { block, count, Member, near, withPics } from "../../tests/fixtures/games.ts";
+import { block, count, type Member, near, withPics } from "../../tests/fixtures/games.ts";
 
 Deno.test("ratinggame - a deck of nearby public pictures; a rating is a picture like and a credit, once", async () => {
   const t = await testApp();

@@ -6,7 +6,7 @@ import { now, shiftClock } from "../../kv/clock.ts";
 import { CREDITS_PER_DAY, getCredits } from "../../kv/games/credits.ts";
 import { createSession } from "../../kv/sessions.ts";
 import { VOLUNTEER_CREDITS } from "../../domain/games.ts";
-import { admin, block, count, Member, near, seeded, withPics } from "../../tests/fixtures/games.ts";
+import { admin, block, count, type Member, near, seeded, withPics } from "../../tests/fixtures/games.ts";
 
 Deno.test("games - a standard member has 0 credits, shown on /games", async () => {
   const t = await testApp();

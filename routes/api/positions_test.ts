@@ -11,7 +11,7 @@ import { LIMITS } from "../../kv/ratelimit.ts";
 import {
   BRIEF_KEYS,
   ids,
-  Member,
+  type Member,
   neighbourhood,
   PHX,
   place,
