@@ -28,9 +28,9 @@ function runInPage(tags: string[], nodes: number): string {
  * nodes of each named by their selectors).
  *
  * axe's source and its run go to the page in one call, and only these lines come back. The
- * `@axe-core/playwright` builder this replaced (in its legacy mode, decision 0186) sent the source
- * (about 600 KB) twice a check, asked two more questions and brought back every rule's full result:
- * about 0.2 s more of Chromium's CPU a check (decision 0263). The app's pages have no frames; a
+ * `@axe-core/playwright` builder this replaces (in its legacy mode, decision 0186) sent the source
+ * (about 600 KB) twice a check, asked two more questions and brought back every rule's full
+ * result, all through the browser process (decision 0263). The app's pages have no frames; a
  * frame's document gets axe's source too (axe asks it for its part), as the builder did.
  */
 export async function seriousViolations(page: Page, nodes = 3): Promise<string[]> {
