@@ -1,6 +1,6 @@
 /**
  * Accessibility of every page of the route table, logged out and in, on a phone and a desktop:
- * axe-core (@axe-core/playwright) finds no critical and no serious violation. axe is injected
+ * axe-core (tests/e2e/axe.ts) finds no critical and no serious violation. axe is injected
  * into the page, so the browser context bypasses the app's CSP for it (the app's own scripts
  * run as they always do).
  *

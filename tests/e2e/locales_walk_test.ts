@@ -2,7 +2,8 @@
  * Every page in every language, in one browser over one seeded store (the walk of tests/e2e/everyPage.ts):
  * - each language (and the pseudo-locale) on a phone: no React hydration error, no page error, the
  *   page's language and direction; English is walked by tests/e2e/a11y_test.ts, whose axe runs on
- *   the same loads (decision 0241);
+ *   the same loads (decision 0241). Only a browser shows the first two: its Intl writes some dates
+ *   otherwise than the server's in one language and not another (decision 0264);
  * - the pseudo-locale (en-XA: every catalogue text accented, bracketed and longer), on a phone and
  *   a desktop: no visible text that did not come from a catalogue (members' own texts, names and
  *   numbers aside), and no element whose text overflows its box;
