@@ -21,7 +21,7 @@ import { kv, maxChecksPerAtomic } from "./db.ts";
 import { gatherEvents, writeEvents } from "./events.ts";
 
 /** The most writes in one group (each adds a few checks: `takeGroup` keeps their sum within the store's checks per atomic). */
-export const GROUP_MAX = 16;
+export const GROUP_MAX = 48;
 /** The most groups being committed at once. */
 export const IN_FLIGHT = 3;
 
