@@ -6,8 +6,12 @@
  * being committed, the writes made meanwhile wait and then go as one group of at most
  * `GROUP_MAX`; when a whole group waits, it goes at once beside the one in flight, up to
  * `IN_FLIGHT` groups (the store's thread takes the next while this thread still answers the
- * last). Each write adds its checks and mutations to the shared atomic (so the events of a group
- * share one log entry, written once: kv/events.ts `gatherEvents`).
+ * last). After a busy group (`BUSY_GROUP` writes or more) the next partial group waits one turn
+ * of the event loop before it goes, so the writes of the requests served in that turn join it:
+ * each commit also costs this thread and every instance's tail of the change log a fixed part,
+ * which fewer, larger groups pay less often. A lone write (no load) never waits. Each write adds
+ * its checks and mutations to the shared atomic (so the events of a group share one log entry,
+ * written once: kv/events.ts `gatherEvents`).
  *
  * Each write names the keys it checks, and those it writes from a read without checking them
  * (a count it drops when the record it counts for was gone). Two writes naming the same key never
@@ -21,9 +25,11 @@ import { kv, maxChecksPerAtomic } from "./db.ts";
 import { gatherEvents, writeEvents } from "./events.ts";
 
 /** The most writes in one group (each adds a few checks: `takeGroup` keeps their sum within the store's checks per atomic). */
-export const GROUP_MAX = 16;
+export const GROUP_MAX = 48;
 /** The most groups being committed at once. */
 export const IN_FLIGHT = 3;
+/** A group of at least this many writes says writes come faster than they commit (see the module's comment). */
+export const BUSY_GROUP = 4;
 
 interface Write {
   checked: string[];
@@ -38,6 +44,10 @@ interface Committer {
   inFlight: number;
   /** The keys checked by writes in flight, with how many such writes check each. */
   held: Map<string, number>;
+  /** How many writes the last group started took (0 after a wait). */
+  lastGroup: number;
+  /** A partial group waits one turn of the event loop (a busy group went before it). */
+  waiting: boolean;
 }
 const committers = new WeakMap<Deno.Kv, Committer>();
 let grouping = true;
@@ -68,7 +78,7 @@ export function commitGrouped(
     return op.commit().then((r) => r.ok);
   }
   let c = committers.get(db);
-  if (!c) committers.set(db, c = { queue: [], inFlight: 0, held: new Map() });
+  if (!c) committers.set(db, c = { queue: [], inFlight: 0, held: new Map(), lastGroup: 0, waiting: false });
   const committer = c;
   return new Promise<boolean>((done, fail) => {
     committer.queue.push({ checked: checked.map(keyId), build, done, fail });
@@ -78,14 +88,29 @@ export function commitGrouped(
 
 /**
  * Starts groups while fewer than `IN_FLIGHT` are being committed and writes can go: the first at
- * once, another beside it only when a whole group waits (each commit costs the store's thread a
- * fixed part, so small groups side by side would cost it more than they save in waiting).
+ * once (after one turn of the event loop when the group before it was busy), another beside it
+ * only when a whole group waits (each commit costs a fixed part, so small groups side by side
+ * would cost more than they save in waiting). A whole group is `GROUP_MAX` writes, or as many as
+ * the store's checks per atomic allow (10 on a remote KV: each write checks at least one key).
  */
 function pump(db: Deno.Kv, c: Committer): void {
+  const whole = Math.min(GROUP_MAX, maxChecksPerAtomic());
   while (c.inFlight < inFlightMax && c.queue.length > 0) {
-    if (c.inFlight > 0 && c.queue.length < GROUP_MAX) return;
+    if (c.queue.length < whole) {
+      if (c.inFlight > 0 || c.waiting) return;
+      if (c.lastGroup >= BUSY_GROUP) {
+        c.waiting = true;
+        setTimeout(() => {
+          c.waiting = false;
+          c.lastGroup = 0;
+          pump(db, c);
+        }, 0);
+        return;
+      }
+    }
     const group = takeGroup(c);
     if (group.length === 0) return;
+    c.lastGroup = group.length;
     c.inFlight++;
     for (const w of group) for (const k of w.checked) c.held.set(k, (c.held.get(k) ?? 0) + 1);
     void commitGroup(db, group).finally(() => {

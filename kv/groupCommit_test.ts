@@ -60,6 +60,33 @@ kvTest("group commit - independent groups commit at once; a write checking a key
   }
 });
 
+kvTest(
+  "group commit - after a busy group the next waits one turn of the event loop, and the writes of that turn join it",
+  async () => {
+    const write = (i: number) => commitGrouped([["gc", "turn", i]], (op) => op.set(["gc", "turn", i], i));
+    // Busy: the first write goes alone, the eight made meanwhile as the next group.
+    assert.deepEqual(await Promise.all(Array.from({ length: 9 }, (_, i) => write(i))), Array(9).fill(true));
+    const { result, commits } = await commitsWhile(async () => {
+      let later: Promise<boolean[]> = Promise.resolve([]);
+      // Writes made in the event loop's next turn (as the next requests' are)...
+      const turn = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          later = Promise.all([10, 11, 12, 13, 14].map(write));
+          resolve();
+        }, 0)
+      );
+      // ...after one made now: it waits for them, and they go as one group.
+      const first = write(9);
+      await turn;
+      return [await first, ...await later];
+    });
+    assert.deepEqual(result, Array(6).fill(true));
+    assert.equal(commits, 1);
+    const rows = await Array.fromAsync(kv().list<number>({ prefix: ["gc", "turn"] }));
+    assert.deepEqual(rows.map((r) => r.value).sort((a, b) => a - b), Array.from({ length: 15 }, (_, i) => i));
+  },
+);
+
 kvTest("group commit - two writes checking one key never share a group: the second sees the first", async () => {
   const key = ["gc", "once"];
   const write = (value: string) => commitGrouped([key], (op) => op.check({ key, versionstamp: null }).set(key, value));
