@@ -86,6 +86,12 @@ export interface SoakResult {
   /** Calls answered with another status than expected. */
   failedCalls: number;
   /**
+   * Commits that wrote member events (the store's events version, read from the file before the
+   * server started and after it stopped): a message's send and its read are one each unless group
+   * commit joined them with others.
+   */
+  eventCommits: number;
+  /**
    * Where the time went while the pairs conversed: the server process's CPU and its threads' time
    * runnable but waiting for a core, the same for this process (the socket pairs' clients), the
    * wall time, and the load average at the end (/proc; NaN elsewhere).
@@ -142,6 +148,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
   const tabPairs = o.browsers ?? 0;
   const everyone = await seedMembers(`${dir}/app.kv`, (o.pairs + tabPairs) * 2, "soak");
   const members = everyone.slice(0, o.pairs * 2);
+  const eventsVersionBefore = await eventsVersionIn(`${dir}/app.kv`);
   const app = await startApp(
     `${dir}/app.kv`,
     {
@@ -328,8 +335,9 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
     burner.stop();
     app.child.kill("SIGTERM");
     await app.child.status;
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+  const eventCommits = (await eventsVersionIn(`${dir}/app.kv`)) - eventsVersionBefore;
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
   return {
     messages,
     lostMessages,
@@ -341,9 +349,20 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
     receiptP99: pct(receipts, 0.99),
     reconnects,
     failedCalls,
+    eventCommits,
     cpu: cpu!,
     ...(tabs ? { tabs } : {}),
   };
+}
+
+/** The store's events version (kv/events.ts: each commit with member events adds one) in the KV file at `path`. */
+async function eventsVersionIn(path: string): Promise<number> {
+  const db = await Deno.openKv(path);
+  try {
+    return Number((await db.get<Deno.KvU64>(["events_version"])).value?.value ?? 0n);
+  } finally {
+    db.close();
+  }
 }
 
 /** Messages each pair of tabs sends at the least, even when opening the tabs took the run's time. */
@@ -454,7 +473,12 @@ async function report(o: SoakOptions, r: SoakResult, load: number, name: string)
     );
     console.log(`| tab receipts | ${t.receipts} | ${t.lostReceipts} | | ${ms(t.receiptP99)} |`);
   }
-  console.log(`reconnects ${r.reconnects}, failed calls ${r.failedCalls}, load after ${Deno.loadavg()[0].toFixed(2)}`);
+  console.log(
+    `reconnects ${r.reconnects}, failed calls ${r.failedCalls}, commits with events ${r.eventCommits} ` +
+      `(${(r.eventCommits / Math.max(1, r.messages)).toFixed(2)} a message), load after ${
+        Deno.loadavg()[0].toFixed(2)
+      }`,
+  );
   const c = r.cpu;
   const share = (x: number) => `${(100 * x / c.wallMs).toFixed(0)} % of a core`;
   // Each message costs the server a POST, its delivery, a read PUT and its receipt.
