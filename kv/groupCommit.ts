@@ -6,7 +6,11 @@
  * being committed, the writes made meanwhile wait and then go as one group of at most
  * `GROUP_MAX`; when a whole group waits, it goes at once beside the one in flight, up to
  * `IN_FLIGHT` groups (the store's thread takes the next while this thread still answers the
- * last). Each write adds its checks and mutations to the shared atomic (so the events of a group
+ * last). A write that may wait (`linger`: a message's send and read, a presence mark) waits up
+ * to `LINGER_MS` for company before its group goes, while writes come close together (at least
+ * `DENSE_WRITES` in the last `DENSE_MS` or so) and nothing is in flight: at a steady rate commits
+ * rarely overlap, so without the wait each write would pay a commit of its own. A write that comes
+ * alone (a quiet server) goes at once. Each write adds its checks and mutations to the shared atomic (so the events of a group
  * share one log entry, written once: kv/events.ts `gatherEvents`).
  *
  * Each write names the keys it checks, and those it writes from a read without checking them
@@ -24,8 +28,22 @@ import { gatherEvents, writeEvents } from "./events.ts";
 export const GROUP_MAX = 16;
 /** The most groups being committed at once. */
 export const IN_FLIGHT = 3;
+/**
+ * The longest a write waits for others to share its commit, while writes come at least this
+ * often on average: a few milliseconds against a delivery goal of a second.
+ */
+export const LINGER_MS = 5;
+/**
+ * Writes come close together when at least `DENSE_WRITES` were asked for in this window of
+ * `DENSE_MS` and the last one (about 100 a second or more: one likely within `LINGER_MS`).
+ */
+const DENSE_MS = 100;
+const DENSE_WRITES = 10;
 
 interface Write {
+  /** When it was asked for (performance.now()), and whether it may wait for company (`LINGER_MS`). */
+  at: number;
+  linger: boolean;
   checked: string[];
   build: (op: Deno.AtomicOperation) => void;
   done: (ok: boolean) => void;
@@ -38,6 +56,12 @@ interface Committer {
   inFlight: number;
   /** The keys checked by writes in flight, with how many such writes check each. */
   held: Map<string, number>;
+  /** The window of `DENSE_MS` of the last write asked for, the writes asked in it and in the one before. */
+  window: number;
+  inWindow: number;
+  inLastWindow: number;
+  /** The pending start of a group whose writes wait for company (`LINGER_MS`). */
+  lingering?: ReturnType<typeof setTimeout>;
 }
 const committers = new WeakMap<Deno.Kv, Committer>();
 let grouping = true;
@@ -56,10 +80,13 @@ export function setGroupCommit(on: boolean, inFlight = IN_FLIGHT): void {
  * Commits `build`'s checks and mutations, grouped with other writes made meanwhile; true when it
  * committed, false when one of its checks failed (read again and retry, as with `commit().ok`).
  * `checked` lists every key `build` checks, and every key it writes from a read unchecked.
+ * `linger`: the write may wait up to `LINGER_MS` for others to share its commit while writes come
+ * close together.
  */
 export function commitGrouped(
   checked: readonly Deno.KvKey[],
   build: (op: Deno.AtomicOperation) => void,
+  { linger = false }: { linger?: boolean } = {},
 ): Promise<boolean> {
   const db = kv();
   if (!grouping) {
@@ -68,12 +95,39 @@ export function commitGrouped(
     return op.commit().then((r) => r.ok);
   }
   let c = committers.get(db);
-  if (!c) committers.set(db, c = { queue: [], inFlight: 0, held: new Map() });
+  if (!c) committers.set(db, c = { queue: [], inFlight: 0, held: new Map(), window: 0, inWindow: 0, inLastWindow: 0 });
   const committer = c;
+  const at = performance.now();
+  const window = Math.floor(at / DENSE_MS);
+  if (window !== c.window) {
+    c.inLastWindow = window === c.window + 1 ? c.inWindow : 0;
+    c.inWindow = 0;
+    c.window = window;
+  }
+  c.inWindow++;
   return new Promise<boolean>((done, fail) => {
-    committer.queue.push({ checked: checked.map(keyId), build, done, fail });
+    committer.queue.push({ at, linger, checked: checked.map(keyId), build, done, fail });
     pump(db, committer);
   });
+}
+
+/**
+ * Whether the next group waits for company (and the pending start that ends the wait is set):
+ * writes come close together, nothing is in flight, less than a whole group waits, and the
+ * oldest write waiting may wait and has waited less than `LINGER_MS`.
+ */
+function lingers(db: Deno.Kv, c: Committer): boolean {
+  if (c.lingering !== undefined) return true;
+  const first = c.queue[0];
+  if (!first.linger || c.inFlight > 0 || c.queue.length >= GROUP_MAX) return false;
+  if (c.inWindow + c.inLastWindow < DENSE_WRITES) return false;
+  const left = first.at + LINGER_MS - performance.now();
+  if (left <= 0) return false;
+  c.lingering = setTimeout(() => {
+    c.lingering = undefined;
+    pump(db, c);
+  }, left);
+  return true;
 }
 
 /**
@@ -84,6 +138,12 @@ export function commitGrouped(
 function pump(db: Deno.Kv, c: Committer): void {
   while (c.inFlight < inFlightMax && c.queue.length > 0) {
     if (c.inFlight > 0 && c.queue.length < GROUP_MAX) return;
+    if (lingers(db, c)) {
+      if (c.queue.length < GROUP_MAX) return;
+      // A whole group came meanwhile: it goes at once.
+      clearTimeout(c.lingering);
+      c.lingering = undefined;
+    }
     const group = takeGroup(c);
     if (group.length === 0) return;
     c.inFlight++;
