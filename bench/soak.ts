@@ -33,8 +33,10 @@ import {
   burnCpu,
   descendantsCpuMs,
   descendantsWaitMs,
+  eventsVersionIn,
   loadAverageText,
   type Member,
+  niceThisProcess,
   pct,
   processCpuMs,
   processWaitMs,
@@ -130,18 +132,6 @@ export interface SoakResult {
 
 /** How long a pair waits for an event before it counts it as late and goes on. */
 const WAIT_MS = 5000;
-
-/**
- * Sets every thread of this process to `nice` (Linux keeps a nice value per thread; threads and
- * processes started later take their starter's). The soak's clients stand for members' phones,
- * which run on other machines: niced, they take what the server and the busy processes leave.
- */
-async function niceThisProcess(nice: number): Promise<void> {
-  const threads = [...Deno.readDirSync("/proc/self/task")].map((e) => e.name);
-  const out = await new Deno.Command("renice", { args: ["-n", String(nice), "-p", ...threads], stdout: "null" })
-    .output();
-  if (!out.success) throw new Error(`renice failed: ${new TextDecoder().decode(out.stderr)}`);
-}
 
 export async function soak(o: SoakOptions): Promise<SoakResult> {
   const dir = await Deno.makeTempDir({ prefix: "soak-" });
@@ -353,16 +343,6 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
     cpu: cpu!,
     ...(tabs ? { tabs } : {}),
   };
-}
-
-/** The store's events version (kv/events.ts: each commit with member events adds one) in the KV file at `path`. */
-async function eventsVersionIn(path: string): Promise<number> {
-  const db = await Deno.openKv(path);
-  try {
-    return Number((await db.get<Deno.KvU64>(["events_version"])).value?.value ?? 0n);
-  } finally {
-    db.close();
-  }
 }
 
 /** Messages each pair of tabs sends at the least, even when opening the tabs took the run's time. */
