@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { commitsWhile, kvTest } from "../tests/kv.ts";
+import { commitsWhile, countCommits, kvTest } from "../tests/kv.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { addEvent, eventBus } from "./events.ts";
@@ -174,26 +174,18 @@ kvTest(
 );
 
 kvTest("group commit - a write that may wait but comes alone is committed at once", async () => {
-  const db = kv();
-  const atomic = db.atomic.bind(db);
-  let commits = 0;
-  db.atomic = () => {
-    const op = atomic();
-    const commit = op.commit.bind(op);
-    op.commit = () => (commits++, commit());
-    return op;
-  };
+  const commits = countCommits();
   try {
     for (let i = 0; i < 3; i++) {
       const written = commitGrouped([["gc", "alone", i]], (op) => op.set(["gc", "alone", i], i), { linger: true });
       // Its commit began as it was asked for: nothing comes often enough to wait for.
-      assert.equal(commits, i + 1);
+      assert.equal(commits.count(), i + 1);
       assert.equal(await written, true);
       // Long enough that the writes before no longer count as close together.
       await new Promise((r) => setTimeout(r, 250));
     }
   } finally {
-    db.atomic = atomic;
+    commits.stop();
   }
 });
 
