@@ -4,6 +4,7 @@
  */
 
 import { closeKv, openKv } from "../kv/db.ts";
+import { keys } from "../kv/keys.ts";
 import { importPositions } from "../kv/positions/mod.ts";
 import type { BenchResult } from "../scripts/perf_page.ts";
 import { type MemberPlan, writeMembers } from "../scripts/seeding.ts";
@@ -362,4 +363,26 @@ export interface TraceEvent {
   pid: number;
   tid: number;
   args?: { name?: string; data?: Record<string, unknown>; beginData?: Record<string, unknown> };
+}
+
+/**
+ * Sets every thread of this process to `nice` (Linux keeps a nice value per thread; threads and
+ * processes started later take their starter's). The soak's clients stand for members' phones,
+ * which run on other machines: niced, they take what the server and the busy processes leave.
+ */
+export async function niceThisProcess(nice: number): Promise<void> {
+  const threads = [...Deno.readDirSync("/proc/self/task")].map((e) => e.name);
+  const out = await new Deno.Command("renice", { args: ["-n", String(nice), "-p", ...threads], stdout: "null" })
+    .output();
+  if (!out.success) throw new Error(`renice failed: ${new TextDecoder().decode(out.stderr)}`);
+}
+
+/** The store's events version (kv/events.ts: each commit with member events adds one) in the KV file at `path`. */
+export async function eventsVersionIn(path: string): Promise<number> {
+  const db = await Deno.openKv(path);
+  try {
+    return Number((await db.get<Deno.KvU64>(keys.eventsVersion())).value?.value ?? 0n);
+  } finally {
+    db.close();
+  }
 }

@@ -33,8 +33,10 @@ import {
   burnCpu,
   descendantsCpuMs,
   descendantsWaitMs,
+  eventsVersionIn,
   loadAverageText,
   type Member,
+  niceThisProcess,
   pct,
   processCpuMs,
   processWaitMs,
@@ -86,6 +88,12 @@ export interface SoakResult {
   /** Calls answered with another status than expected. */
   failedCalls: number;
   /**
+   * Commits that wrote member events (the store's events version, read from the file before the
+   * server started and after it stopped): a message's send and its read are one each unless group
+   * commit joined them with others.
+   */
+  eventCommits: number;
+  /**
    * Where the time went while the pairs conversed: the server process's CPU and its threads' time
    * runnable but waiting for a core, the same for this process (the socket pairs' clients), the
    * wall time, and the load average at the end (/proc; NaN elsewhere).
@@ -125,23 +133,12 @@ export interface SoakResult {
 /** How long a pair waits for an event before it counts it as late and goes on. */
 const WAIT_MS = 5000;
 
-/**
- * Sets every thread of this process to `nice` (Linux keeps a nice value per thread; threads and
- * processes started later take their starter's). The soak's clients stand for members' phones,
- * which run on other machines: niced, they take what the server and the busy processes leave.
- */
-async function niceThisProcess(nice: number): Promise<void> {
-  const threads = [...Deno.readDirSync("/proc/self/task")].map((e) => e.name);
-  const out = await new Deno.Command("renice", { args: ["-n", String(nice), "-p", ...threads], stdout: "null" })
-    .output();
-  if (!out.success) throw new Error(`renice failed: ${new TextDecoder().decode(out.stderr)}`);
-}
-
 export async function soak(o: SoakOptions): Promise<SoakResult> {
   const dir = await Deno.makeTempDir({ prefix: "soak-" });
   const tabPairs = o.browsers ?? 0;
   const everyone = await seedMembers(`${dir}/app.kv`, (o.pairs + tabPairs) * 2, "soak");
   const members = everyone.slice(0, o.pairs * 2);
+  const eventsVersionBefore = await eventsVersionIn(`${dir}/app.kv`);
   const app = await startApp(
     `${dir}/app.kv`,
     {
@@ -328,8 +325,9 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
     burner.stop();
     app.child.kill("SIGTERM");
     await app.child.status;
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+  const eventCommits = (await eventsVersionIn(`${dir}/app.kv`)) - eventsVersionBefore;
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
   return {
     messages,
     lostMessages,
@@ -341,6 +339,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
     receiptP99: pct(receipts, 0.99),
     reconnects,
     failedCalls,
+    eventCommits,
     cpu: cpu!,
     ...(tabs ? { tabs } : {}),
   };
@@ -454,7 +453,12 @@ async function report(o: SoakOptions, r: SoakResult, load: number, name: string)
     );
     console.log(`| tab receipts | ${t.receipts} | ${t.lostReceipts} | | ${ms(t.receiptP99)} |`);
   }
-  console.log(`reconnects ${r.reconnects}, failed calls ${r.failedCalls}, load after ${Deno.loadavg()[0].toFixed(2)}`);
+  console.log(
+    `reconnects ${r.reconnects}, failed calls ${r.failedCalls}, commits with events ${r.eventCommits} ` +
+      `(${(r.eventCommits / Math.max(1, r.messages)).toFixed(2)} a message), load after ${
+        Deno.loadavg()[0].toFixed(2)
+      }`,
+  );
   const c = r.cpu;
   const share = (x: number) => `${(100 * x / c.wallMs).toFixed(0)} % of a core`;
   // Each message costs the server a POST, its delivery, a read PUT and its receipt.

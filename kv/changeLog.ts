@@ -7,7 +7,8 @@
  * and the position log (kv/positions/sync.ts) are both followed by a `ChangeLogTailer`:
  * - ONE `kv.watch` on the version key starts a tail when it changes; a local file's watch sees
  *   only its own process's writes, so a short poll (`POLL_MS`) starts one too and catches what
- *   other processes (or a missed watch) wrote;
+ *   other processes (or a missed watch) wrote. An owner that starts a tail after each of its own
+ *   process's appends needs no watch on a local file (`watch: false`; kv/events.ts);
  * - a tail reads every entry after the cursor in order and hands each to `apply`; tails run one at
  *   a time, and calls made while one runs coalesce into one more pass;
  * - the cursor is the versionstamp of the last entry applied ("" before the log's first entry), a
@@ -44,6 +45,12 @@ export interface ChangeLogOptions<T> {
    * work (a reload) wraps `read()` here, or skips it.
    */
   pass?: () => Promise<void>;
+  /**
+   * Whether `start` watches the version key (default true). An owner that calls `tail()` after
+   * each append its own process commits passes false on a local file, whose watch sees only this
+   * process's writes anyway: the poll still catches other processes'.
+   */
+  watch?: boolean;
 }
 
 /** One instance's tail of one change log on one KV handle. */
@@ -57,9 +64,10 @@ export class ChangeLogTailer<T> {
   #again = false;
   #stopped = false;
   #following?: {
-    reader: ReadableStreamDefaultReader<unknown>;
     timer: ReturnType<typeof setInterval>;
-    loop: Promise<void>;
+    /** The watch's reader and loop (none without a watch). */
+    reader?: ReadableStreamDefaultReader<unknown>;
+    loop?: Promise<void>;
     /** Resolves once the watch has given the version key's current value (or ended). */
     first: Promise<void>;
   };
@@ -144,12 +152,18 @@ export class ChangeLogTailer<T> {
   }
 
   /**
-   * Follows the log: a tail at each change of the version key, and every `pollMs` (by default
-   * `POLL_MS`, or `REMOTE_POLL_MS` on a remote store). Idempotent.
+   * Follows the log: a tail at each change of the version key (unless the owner tells it of its
+   * own appends: `watch` false), and every `pollMs` (by default `POLL_MS`, or `REMOTE_POLL_MS` on a
+   * remote store). Idempotent.
    */
   start(pollMs = kvIsRemote() ? REMOTE_POLL_MS : POLL_MS): void {
     if (this.#following) return;
     this.#stopped = false;
+    if (this.#o.watch === false) {
+      const timer = setInterval(() => void this.tail(), pollMs);
+      this.#following = { timer, first: Promise.resolve() };
+      return;
+    }
     const reader = this.db.watch([this.#o.version]).getReader();
     const first = Promise.withResolvers<void>();
     const loop = (async () => {
@@ -172,7 +186,8 @@ export class ChangeLogTailer<T> {
 
   /**
    * Resolves once the watch has given the version key's current value, which starts a tail (so a
-   * `tail()` after it includes that one); at once when not following. Later changes start tails.
+   * `tail()` after it includes that one); at once when not following or not watching. Later
+   * changes start tails.
    */
   watchStarted(): Promise<void> {
     return this.#following?.first ?? Promise.resolve();
@@ -185,7 +200,7 @@ export class ChangeLogTailer<T> {
     this.#following = undefined;
     if (f) {
       clearInterval(f.timer);
-      await f.reader.cancel().catch(() => {});
+      await f.reader?.cancel().catch(() => {});
       await f.loop;
     }
     await this.#tailing;

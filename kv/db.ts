@@ -3,7 +3,7 @@
 import { config } from "../config/config.ts";
 import { tracedKv, tracingOn } from "./tracing.ts";
 import { patientKv, retryBusy } from "./busy.ts";
-import { coalescedGets } from "./coalesce.ts";
+import { coalescedGets, READ_TOGETHER } from "./coalesce.ts";
 import { tuneStoreFile } from "./storeFile.ts";
 import { markPushReachable } from "./pushReach.ts";
 import { keys } from "./keys.ts";
@@ -118,6 +118,21 @@ export async function getAll<T>(keys: readonly Deno.KvKey[], db: Deno.Kv = kv())
   const chunks: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
   for (let i = 0; i < keys.length; i += 10) chunks.push(db.getMany<T[]>(keys.slice(i, i + 10)));
   return (await Promise.all(chunks)).flat();
+}
+
+/**
+ * Reads `keys` (10 at most) in one snapshot, in the store call of the single-key reads asked for
+ * beside them (kv/coalesce.ts): a request's reads begun together stay one call. A handle that does
+ * not gather reads answers with a `getMany` of their own.
+ */
+export function getTogether<T extends readonly unknown[]>(
+  keys: readonly Deno.KvKey[],
+): Promise<{ [K in keyof T]: Deno.KvEntryMaybe<T[K]> }> {
+  const db = kv() as Deno.Kv & { [READ_TOGETHER]?: (keys: Deno.KvKey[]) => Promise<Deno.KvEntryMaybe<unknown>[]> };
+  const together = db[READ_TOGETHER];
+  return (together ? together([...keys]) : db.getMany([...keys])) as Promise<
+    { [K in keyof T]: Deno.KvEntryMaybe<T[K]> }
+  >;
 }
 
 /** Reads one key: resolves when the store answers (readiness checks). */

@@ -6,12 +6,15 @@
  *
  * Each instance tails the log with one `ChangeLogTailer` (kv/changeLog.ts: a watch on a version
  * key every event bumps, and a short poll for other processes' writes) and fans each event out in
- * memory to the open streams of the members it names. An open stream costs a listener, not a KV
+ * memory to the open streams of the members it names. On a local file, whose watch sees only this
+ * process's writes, there is no watch: an atomic with events starts a tail once it commits (the
+ * same tail the watch started, without the store re-reading the version key at each commit and
+ * without the hops between threads that took), and the poll catches other processes' events. An open stream costs a listener, not a KV
  * watch. Events expire after `EVENT_LOG_TTL_MS`: a stream that was away longer reloads what it
  * shows anyway.
  */
 
-import { kv } from "./db.ts";
+import { kv, kvIsRemote } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { ChangeLogTailer, cursorOf, LOG_START } from "./changeLog.ts";
@@ -35,7 +38,10 @@ const gathering = new WeakSet<Deno.AtomicOperation>();
 /** Adds an event for the members `to` to the caller's atomic (written only if it commits). */
 export function addEvent(op: Deno.AtomicOperation, to: readonly string[], event: MemberEvent): void {
   let entry = entryOf.get(op);
-  if (!entry) entryOf.set(op, entry = { ts: now(), events: [] });
+  if (!entry) {
+    entryOf.set(op, entry = { ts: now(), events: [] });
+    tailOnCommit(op);
+  }
   entry.events.push({ to: [...new Set(to)], event });
   if (gathering.has(op)) return;
   setEntry(op, entry);
@@ -59,6 +65,21 @@ export function writeEvents(op: Deno.AtomicOperation): void {
   if (!entry) return;
   setEntry(op, entry);
   op.sum(keys.eventsVersion(), 1n);
+}
+
+/**
+ * Makes `op`'s commit, once it succeeds, start a tail of this instance's bus when the bus follows
+ * the log without a watch (a local file): its events go out at once, as the watch sent them.
+ */
+function tailOnCommit(op: Deno.AtomicOperation): void {
+  const bus = current;
+  if (!bus?.log.following || bus.watching || bus.db !== kv()) return;
+  const commit = op.commit.bind(op);
+  op.commit = async () => {
+    const res = await commit();
+    if (res.ok) void bus.tail();
+    return res;
+  };
 }
 
 /** Sets `op`'s log entry: its events so far. */
@@ -91,12 +112,20 @@ export class EventBus {
   #started?: Promise<void>;
   #stopped = false;
 
-  constructor(db: Deno.Kv) {
+  /**
+   * Whether the tail watches the version key: on a remote store, whose watch sees every writer. On
+   * a local file the atomics with events this process commits start a tail (`tailOnCommit`).
+   */
+  readonly watching: boolean;
+
+  constructor(db: Deno.Kv, { watching = kvIsRemote() }: { watching?: boolean } = {}) {
     this.db = db;
+    this.watching = watching;
     this.log = new ChangeLogTailer<LogEntry>(db, {
       log: keys.eventLogAll(),
       version: keys.eventsVersion(),
       apply: (e) => this.#deliver(e.value, cursorOf(e.key)),
+      watch: watching,
     });
   }
 

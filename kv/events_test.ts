@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { until } from "../tests/wait.ts";
 import { kvTest } from "../tests/kv.ts";
-import { kv } from "./db.ts";
+import { kv, kvIsRemote } from "./db.ts";
 import { addEvent, EventBus, eventBus, publishEvent } from "./events.ts";
 import type { MemberEvent } from "../domain/shapes/events.ts";
 
@@ -42,6 +42,23 @@ kvTest(
     assert.equal(others, 0);
     stop();
     assert.equal(bus.listeners, 0);
+    await bus.stop();
+  },
+);
+
+kvTest(
+  "events - an event committed on this instance reaches its listeners at once, long before the poll (a local file: without a watch)",
+  async () => {
+    const bus = eventBus();
+    // A poll once a minute: only the commit itself (or a remote store's watch) can start the tail in time.
+    await bus.start(60_000);
+    assert.equal(bus.watching, kvIsRemote());
+    const arrived = collect(bus, "a", 2, 3000);
+    await publishEvent(["a"], { type: "notifications" });
+    const op = kv().atomic();
+    addEvent(op, ["a"], { type: "read", by: "b", of: "a" });
+    await op.commit();
+    assert.deepEqual(await arrived, [{ type: "notifications" }, { type: "read", by: "b", of: "a" }]);
     await bus.stop();
   },
 );

@@ -6,12 +6,17 @@
  * being committed, the writes made meanwhile wait and then go as one group of at most
  * `GROUP_MAX`; when a whole group waits, it goes at once beside the one in flight, up to
  * `IN_FLIGHT` groups (the store's thread takes the next while this thread still answers the
- * last). After a busy group (`BUSY_GROUP` writes or more) the next partial group waits one turn
- * of the event loop before it goes, so the writes of the requests served in that turn join it:
- * each commit also costs this thread and every instance's tail of the change log a fixed part,
- * which fewer, larger groups pay less often. A lone write (no load) never waits. Each write adds
- * its checks and mutations to the shared atomic (so the events of a group share one log entry,
- * written once: kv/events.ts `gatherEvents`).
+ * last). A partial group, with nothing in flight, may wait for company before it goes:
+ * - a write that may wait (`linger`: a message's send and read, a presence mark) waits up to
+ *   `LINGER_MS` while writes come close together (at least `DENSE_WRITES` in the last `DENSE_MS`
+ *   or so): at a steady rate commits rarely overlap, so without the wait each write would pay a
+ *   commit of its own;
+ * - after a busy group (`BUSY_GROUP` writes or more) any write waits one turn of the event loop,
+ *   so the writes of the requests served in that turn join it.
+ * Each commit costs this thread, the store's thread and every instance's tail of the change log a
+ * fixed part, which fewer, larger groups pay less often. A write that comes alone (a quiet server)
+ * goes at once; a whole group goes at once. Each write adds its checks and mutations to the shared
+ * atomic (so the events of a group share one log entry, written once: kv/events.ts `gatherEvents`).
  *
  * Each write names the keys it checks, and those it writes from a read without checking them
  * (a count it drops when the record it counts for was gone). Two writes naming the same key never
@@ -30,8 +35,22 @@ export const GROUP_MAX = 48;
 export const IN_FLIGHT = 3;
 /** A group of at least this many writes says writes come faster than they commit (see the module's comment). */
 export const BUSY_GROUP = 4;
+/**
+ * The longest a write waits for others to share its commit, while writes come at least this
+ * often on average: a few milliseconds against a delivery goal of a second.
+ */
+export const LINGER_MS = 5;
+/**
+ * Writes come close together when at least `DENSE_WRITES` were asked for in this window of
+ * `DENSE_MS` and the last one (about 100 a second or more: one likely within `LINGER_MS`).
+ */
+const DENSE_MS = 100;
+const DENSE_WRITES = 10;
 
 interface Write {
+  /** When it was asked for (performance.now()), and whether it may wait for company (`LINGER_MS`). */
+  at: number;
+  linger: boolean;
   checked: string[];
   build: (op: Deno.AtomicOperation) => void;
   done: (ok: boolean) => void;
@@ -46,8 +65,12 @@ interface Committer {
   held: Map<string, number>;
   /** How many writes the last group started took (0 after a wait). */
   lastGroup: number;
-  /** A partial group waits one turn of the event loop (a busy group went before it). */
-  waiting: boolean;
+  /** The pending start of a partial group that waits for company (see `waitForCompany`). */
+  waiting?: ReturnType<typeof setTimeout>;
+  /** The window of `DENSE_MS` of the last write asked for, the writes asked in it and in the one before. */
+  window: number;
+  inWindow: number;
+  inLastWindow: number;
 }
 const committers = new WeakMap<Deno.Kv, Committer>();
 let grouping = true;
@@ -66,10 +89,13 @@ export function setGroupCommit(on: boolean, inFlight = IN_FLIGHT): void {
  * Commits `build`'s checks and mutations, grouped with other writes made meanwhile; true when it
  * committed, false when one of its checks failed (read again and retry, as with `commit().ok`).
  * `checked` lists every key `build` checks, and every key it writes from a read unchecked.
+ * `linger`: the write may wait up to `LINGER_MS` for others to share its commit while writes come
+ * close together.
  */
 export function commitGrouped(
   checked: readonly Deno.KvKey[],
   build: (op: Deno.AtomicOperation) => void,
+  { linger = false }: { linger?: boolean } = {},
 ): Promise<boolean> {
   const db = kv();
   if (!grouping) {
@@ -78,12 +104,39 @@ export function commitGrouped(
     return op.commit().then((r) => r.ok);
   }
   let c = committers.get(db);
-  if (!c) committers.set(db, c = { queue: [], inFlight: 0, held: new Map(), lastGroup: 0, waiting: false });
+  if (!c) {
+    committers.set(
+      db,
+      c = { queue: [], inFlight: 0, held: new Map(), lastGroup: 0, window: 0, inWindow: 0, inLastWindow: 0 },
+    );
+  }
   const committer = c;
+  const at = performance.now();
+  const window = Math.floor(at / DENSE_MS);
+  if (window !== c.window) {
+    c.inLastWindow = window === c.window + 1 ? c.inWindow : 0;
+    c.inWindow = 0;
+    c.window = window;
+  }
+  c.inWindow++;
   return new Promise<boolean>((done, fail) => {
-    committer.queue.push({ checked: checked.map(keyId), build, done, fail });
+    committer.queue.push({ at, linger, checked: checked.map(keyId), build, done, fail });
     pump(db, committer);
   });
+}
+
+/**
+ * How long the next partial group waits for company (ms), or null when it goes at once: up to
+ * `LINGER_MS` after its oldest write was asked for when that write may wait and writes come close
+ * together; else one turn of the event loop after a busy group (see the module's comment).
+ */
+function waitForCompany(c: Committer): number | null {
+  const first = c.queue[0];
+  if (first.linger && c.inWindow + c.inLastWindow >= DENSE_WRITES) {
+    const left = first.at + LINGER_MS - performance.now();
+    if (left > 0) return left;
+  }
+  return c.lastGroup >= BUSY_GROUP ? 0 : null;
 }
 
 /**
@@ -97,16 +150,20 @@ function pump(db: Deno.Kv, c: Committer): void {
   const whole = Math.min(GROUP_MAX, maxChecksPerAtomic());
   while (c.inFlight < inFlightMax && c.queue.length > 0) {
     if (c.queue.length < whole) {
-      if (c.inFlight > 0 || c.waiting) return;
-      if (c.lastGroup >= BUSY_GROUP) {
-        c.waiting = true;
-        setTimeout(() => {
-          c.waiting = false;
+      if (c.inFlight > 0 || c.waiting !== undefined) return;
+      const wait = waitForCompany(c);
+      if (wait !== null) {
+        c.waiting = setTimeout(() => {
+          c.waiting = undefined;
           c.lastGroup = 0;
           pump(db, c);
-        }, 0);
+        }, wait);
         return;
       }
+    } else if (c.waiting !== undefined) {
+      // A whole group came meanwhile: it goes at once.
+      clearTimeout(c.waiting);
+      c.waiting = undefined;
     }
     const group = takeGroup(c);
     if (group.length === 0) return;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { commitsWhile, kvTest } from "../tests/kv.ts";
+import { commitsWhile, countCommits, kvTest } from "../tests/kv.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { addEvent, eventBus } from "./events.ts";
@@ -173,6 +173,48 @@ kvTest(
     }
   },
 );
+
+kvTest(
+  "group commit - writes that may wait, asked for close together, wait for company rather than commit alone",
+  async () => {
+    const rounds = 10, each = 10;
+    const { result, commits } = await commitsWhile(async () => {
+      const written: boolean[] = [];
+      // Each round asks for its writes at once and waits for them; the next round comes after. Without
+      // the wait the first write of a round finds nothing in flight and commits alone, the rest after
+      // it: two commits a round.
+      for (let r = 0; r < rounds; r++) {
+        written.push(
+          ...await Promise.all(Array.from({ length: each }, (_, i) => {
+            const key = ["gc", "round", r, i];
+            return commitGrouped([key], (op) => op.set(key, i), { linger: true });
+          })),
+        );
+      }
+      return written;
+    });
+    assert.deepEqual(result, Array(rounds * each).fill(true));
+    // The first round comes before writes are known to come close together: two commits; then one a round.
+    assert.ok(commits <= rounds + 1, `commits ${commits} for ${rounds} rounds`);
+    assert.equal((await Array.fromAsync(kv().list({ prefix: ["gc", "round"] }))).length, rounds * each);
+  },
+);
+
+kvTest("group commit - a write that may wait but comes alone is committed at once", async () => {
+  const commits = countCommits();
+  try {
+    for (let i = 0; i < 3; i++) {
+      const written = commitGrouped([["gc", "alone", i]], (op) => op.set(["gc", "alone", i], i), { linger: true });
+      // Its commit began as it was asked for: nothing comes often enough to wait for.
+      assert.equal(commits.count(), i + 1);
+      assert.equal(await written, true);
+      // Long enough that the writes before no longer count as close together.
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } finally {
+    commits.stop();
+  }
+});
 
 kvTest("group commit - a write that throws fails its own caller only", async () => {
   const results = await Promise.allSettled([

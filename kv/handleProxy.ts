@@ -4,6 +4,8 @@
  * (kv/tracing.ts) and the benches' round-trip counter (kv/roundTrips.ts) are both made so.
  */
 
+import { READ_TOGETHER } from "./coalesce.ts";
+
 export interface CallWrappers {
   /** Runs one call (`name`: get, getMany, set, delete or commit). */
   call<T>(name: string, run: () => Promise<T>): Promise<T>;
@@ -43,6 +45,8 @@ export function wrapCalls(db: Deno.Kv, w: CallWrappers): Deno.Kv {
       if (typeof prop === "string" && ONE_CALL.has(prop)) {
         return (...args: unknown[]) => w.call(prop, () => v.apply(target, args));
       }
+      // Keys read together (kv/db.ts `getTogether`): a getMany as the caller sees it.
+      if (prop === READ_TOGETHER) return (...args: unknown[]) => w.call("getMany", () => v.apply(target, args));
       return v.bind(target);
     },
   });

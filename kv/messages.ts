@@ -131,10 +131,11 @@ async function commitOnce(
   const key = sendKey ? keys.messageSendKey(sender, sendKey) : null;
   // A broadcast lives in its sector: the key's value names both.
   const ref = m.sector ? `${m.sector}/${m.id}` : m.id;
+  // A message may wait a few milliseconds for others to share its commit (kv/groupCommit.ts).
   const written = await commitGrouped(key ? [...touched, key] : touched, (op) => {
     build(op);
     if (key) op.check({ key, versionstamp: null }).set(key, ref, { expireIn: SEND_KEY_TTL_MS });
-  });
+  }, { linger: true });
   if (written) return m;
   const first = sendKey ? await messageBySendKey(sender, sendKey) : null;
   if (first) return first;
@@ -260,7 +261,7 @@ export async function readConversation(me: string, other: string): Promise<numbe
     const written = await commitGrouped(checked, (op) => {
       mark(op, first);
       if (note.entry.value) clearChatNotificationOps(op, me, note);
-    });
+    }, { linger: true });
     if (!written) {
       if (attempt < 3) continue;
       return 0;

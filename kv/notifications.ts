@@ -14,7 +14,7 @@
  *   like by the time kept in its own record (kv/likes.ts), each checked by the like's atomic.
  */
 
-import { getAll, kv } from "./db.ts";
+import { getAll, getTogether, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
@@ -121,9 +121,14 @@ export interface ChatNotificationRead {
 
 /** Reads what `chatNotificationOps` needs (one read: a message reads it beside its other reads). */
 export async function readChatNotification(recipient: string, sender: string): Promise<ChatNotificationRead> {
-  const at = await chatNotificationKeys(recipient, sender);
+  // Its keys at once when the sender's id is known: the read is then asked for in the same turn as
+  // the reads begun beside it (a message's checks), and goes in their store call.
+  const known = chatNotificationIds.get(sender);
+  const at = known === undefined
+    ? await chatNotificationKeys(recipient, sender)
+    : chatNotificationKeysOf(recipient, sender, known);
   // One snapshot: without the record, a count found is one an expired notification left.
-  return at.read(await kv().getMany(at.keys));
+  return at.read(await getTogether(at.keys));
 }
 
 /**
@@ -131,11 +136,18 @@ export async function readChatNotification(recipient: string, sender: string): P
  * and `read`, which makes a `ChatNotificationRead` of their entries: for a caller that reads them
  * in one snapshot with keys of its own (kv/messages.ts `readConversation`).
  */
-export async function chatNotificationKeys(recipient: string, sender: string): Promise<{
+export async function chatNotificationKeys(recipient: string, sender: string): Promise<ChatNotificationKeys> {
+  return chatNotificationKeysOf(recipient, sender, await chatNotificationId(sender));
+}
+
+/** The keys of a conversation's notification, and how to read their entries (`chatNotificationKeys`). */
+interface ChatNotificationKeys {
   keys: [Deno.KvKey, Deno.KvKey];
   read(entries: readonly Deno.KvEntryMaybe<unknown>[]): ChatNotificationRead;
-}> {
-  const id = await chatNotificationId(sender);
+}
+
+/** `chatNotificationKeys` with the sender's notification id worked out. */
+function chatNotificationKeysOf(recipient: string, sender: string, id: string): ChatNotificationKeys {
   return {
     keys: [keys.notification(recipient, id), keys.notificationCount(recipient, id)],
     read: ([entry, count]) => ({

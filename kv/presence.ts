@@ -7,6 +7,7 @@
 import { getAll, kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
+import { commitGrouped } from "./groupCommit.ts";
 import { LOOKING_KEEP_MS } from "../domain/quietHours.ts";
 
 /** A stream writes its member's time this often at most... */
@@ -29,7 +30,9 @@ export async function markSeen(profileId: string): Promise<void> {
   ]);
   if (hidden.value) return;
   if (last.value && now() - last.value < PRESENCE_WRITE_MS) return;
-  await kv().set(keys.presence(profileId), now(), { expireIn: KEEP_MS });
+  // Shares a commit with other writes made meanwhile, and may wait a little for them (kv/groupCommit.ts).
+  const key = keys.presence(profileId);
+  await commitGrouped([key], (op) => op.set(key, now(), { expireIn: KEEP_MS }), { linger: true });
 }
 
 /** Does the member hide their online status? */

@@ -79,6 +79,16 @@ export function countingCommits(db: Deno.Kv): { db: Deno.Kv; commits: { all: num
 
 /** Counts the atomics committed on the app's handle (`kv()`) while `fn` runs. */
 export async function commitsWhile<T>(fn: () => Promise<T>): Promise<{ result: T; commits: number }> {
+  const counter = countCommits();
+  try {
+    return { result: await fn(), commits: counter.count() };
+  } finally {
+    counter.stop();
+  }
+}
+
+/** Counts the commits made through the open handle from now on: `count()` at any moment, `stop()` to end. */
+export function countCommits(): { count(): number; stop(): void } {
   const db = kv();
   const atomic = db.atomic.bind(db);
   let commits = 0;
@@ -88,9 +98,5 @@ export async function commitsWhile<T>(fn: () => Promise<T>): Promise<{ result: T
     op.commit = () => (commits++, commit());
     return op;
   };
-  try {
-    return { result: await fn(), commits };
-  } finally {
-    db.atomic = atomic;
-  }
+  return { count: () => commits, stop: () => void (db.atomic = atomic) };
 }
