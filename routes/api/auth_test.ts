@@ -4,6 +4,8 @@ import { TEXTS } from "../../domain/texts.ts";
 import { shiftClock } from "../../kv/clock.ts";
 import { getAccountByEmail } from "../../kv/accounts.ts";
 import { listOutbox } from "../../kv/outbox.ts";
+import { wrapKv } from "../../kv/db.ts";
+import { countedKv, nameCallsByCaller, tripsOf } from "../../kv/roundTrips.ts";
 
 Deno.test("auth - register sends a single-use login link that logs in", async () => {
   const t = await testApp();
@@ -23,6 +25,29 @@ Deno.test("auth - register sends a single-use login link that logs in", async ()
     const again = await t.call("POST", "/api/auth", { form: { token } });
     assert.equal(again.status, 401, "a login link works once");
   } finally {
+    t.close();
+  }
+});
+
+Deno.test("auth - a login by link reads its account once, and checks deletion and sanctions in one store call", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.registerAndGetToken("once@example.com");
+    wrapKv((db) => countedKv(db, 0));
+    nameCallsByCaller(true);
+    const { result: r, trips } = await tripsOf(() => t.call("POST", "/api/auth", { form: { token } }));
+    assert.equal(r.status, 200);
+    // Every remote KV call is a round trip the member waits for.
+    const accountReads = trips.names.filter((n) => n.includes("getAccount"));
+    assert.equal(accountReads.length, 1, trips.names.join("\n"));
+    const checks = trips.names.filter((n) => n.includes("getDeletion") || n.includes("withdrawalOf"));
+    assert.equal(checks.length, 2, trips.names.join("\n"));
+    assert.ok(
+      !trips.path.some((n) => n.includes("withdrawalOf")) || !trips.path.some((n) => n.includes("getDeletion")),
+      `the deletion and sanction reads are asked for together, not one after the other: ${trips.path.join(", ")}`,
+    );
+  } finally {
+    nameCallsByCaller(false);
     t.close();
   }
 });
