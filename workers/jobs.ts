@@ -143,8 +143,10 @@ export async function runDueJobs(
       }
       ran += batch.length;
       if (running.size === 0) break;
-      if (batch.length > 0 && running.size < JOBS_AT_ONCE) continue;
-      // Wait for a slot; with the kept one free, also for a new job's signal or the next look.
+      // Wait for a slot; with the kept one free, also for a new job's signal or the next look. A
+      // claim that filled fewer slots than it asked for found no more due work (or only bulk work
+      // past its share): claiming again at once would find none, so it waits too (on remote KV,
+      // the bands' reads saved).
       const waits: Promise<unknown>[] = [...running];
       let timer: ReturnType<typeof setTimeout> | undefined;
       const woken = running.size < JOBS_AT_ONCE ? wakes?.after(seen) : undefined;
