@@ -5,6 +5,7 @@ import { shiftClock } from "../../kv/clock.ts";
 import { getAccountByEmail } from "../../kv/accounts.ts";
 import { listOutbox } from "../../kv/outbox.ts";
 import { wrapKv } from "../../kv/db.ts";
+import { originOf } from "../../kv/origins.ts";
 import { countedKv, nameCallsByCaller, tripsOf } from "../../kv/roundTrips.ts";
 
 Deno.test("auth - register sends a single-use login link that logs in", async () => {
@@ -29,7 +30,7 @@ Deno.test("auth - register sends a single-use login link that logs in", async ()
   }
 });
 
-Deno.test("auth - a login by link reads its account once, and checks deletion and sanctions in one store call", async () => {
+Deno.test("auth - a login by link reads its account once, and its deletion, sanction and origin in one store call", async () => {
   const t = await testApp();
   try {
     const token = await t.registerAndGetToken("once@example.com");
@@ -40,12 +41,18 @@ Deno.test("auth - a login by link reads its account once, and checks deletion an
     // Every remote KV call is a round trip the member waits for.
     const accountReads = trips.names.filter((n) => n.includes("getAccount"));
     assert.equal(accountReads.length, 1, trips.names.join("\n"));
-    const checks = trips.names.filter((n) => n.includes("getDeletion") || n.includes("withdrawalOf"));
-    assert.equal(checks.length, 2, trips.names.join("\n"));
-    assert.ok(
-      !trips.path.some((n) => n.includes("withdrawalOf")) || !trips.path.some((n) => n.includes("getDeletion")),
-      `the deletion and sanction reads are asked for together, not one after the other: ${trips.path.join(", ")}`,
+    const together = ["getDeletion", "withdrawalOf", "originEntry"];
+    assert.equal(trips.names.filter((n) => together.some((f) => n.includes(f))).length, 3, trips.names.join("\n"));
+    assert.equal(
+      trips.path.filter((n) => together.some((f) => n.includes(f))).length,
+      1,
+      `asked for together, not one after another: ${trips.path.join(", ")}`,
     );
+    // The first login added its device to the account's origin, checked against the origin it read.
+    const accountId = (await getAccountByEmail("once@example.com"))!.id;
+    const origin = await originOf(accountId);
+    assert.equal(origin?.firstLogin, true);
+    assert.equal(origin?.devices.length, 1);
   } finally {
     nameCallsByCaller(false);
     t.close();
