@@ -136,14 +136,15 @@ export async function testApp({ path }: { path?: string } = {}) {
    * A member, logged in: their cookie and ids. Their account is dated two days back, as an
    * established member's: a member younger than a day has tighter limits (kv/ratelimit.ts
    * `newMember*`), which only tests that say `{ newcomer: true }` get. `address`: where it registers
-   * from. Onboarding is done, unless `{ onboarding: true }`. A new email's account is made in the
+   * from. Onboarding is done, unless `{ onboarding: true }`. `remember`: logged in with "remember
+   * me" (a session that outlasts days of a moved clock). A new email's account is made in the
    * store as registering makes it (`madeAndMailed`), then logged in with its mailed link through
    * POST /api/auth; a known one asks the register route for a link, as a member who lost theirs.
    * Without `given`, the email is a new one the kit makes up.
    */
   async function member(
     given?: string,
-    opts: { newcomer?: boolean; address?: string; onboarding?: boolean } = {},
+    opts: { newcomer?: boolean; address?: string; onboarding?: boolean; remember?: boolean } = {},
   ) {
     const email = given ?? `m${crypto.randomUUID().slice(0, 8)}@example.com`;
     const ageMs = opts.newcomer ? 0 : ESTABLISHED_MS;
@@ -153,7 +154,7 @@ export async function testApp({ path }: { path?: string } = {}) {
       ? await registerAndGetToken(email, opts.address)
       // An established member went through onboarding (routes/pages/welcome.tsx) long ago.
       : await madeAndMailed(email, { address: opts.address, ageMs, onboarding: !!opts.onboarding });
-    const r = await call("POST", "/api/auth", { form: { token } });
+    const r = await call("POST", "/api/auth", { form: opts.remember ? { token, rememberMe: "true" } : { token } });
     if (r.status !== 200) throw new Error(`token login failed: ${r.status} ${r.text}`);
     const profileId = r.data.profileId as string;
     if (known && ageMs) await backdateAccount(profileId, ageMs);
