@@ -133,9 +133,9 @@ export async function testApp({ path }: { path?: string } = {}) {
   }
 
   /**
-   * A member, logged in: their cookie and ids. Their account is dated two days back, as an
-   * established member's: a member younger than a day has tighter limits (kv/ratelimit.ts
-   * `newMember*`), which only tests that say `{ newcomer: true }` get. `address`: where it registers
+   * A member, logged in: their cookie and ids. Their account is dated two days back (`ageMs`, if
+   * given), as an established member's: a member younger than a day has tighter limits
+   * (kv/ratelimit.ts `newMember*`), which only tests that say `{ newcomer: true }` get. `address`: where it registers
    * from. Onboarding is done, unless `{ onboarding: true }`. `remember`: logged in with "remember
    * me" (a session that outlasts days of a moved clock). A new email's account is made in the
    * store as registering makes it (`madeAndMailed`), then logged in with its mailed link through
@@ -144,10 +144,10 @@ export async function testApp({ path }: { path?: string } = {}) {
    */
   async function member(
     given?: string,
-    opts: { newcomer?: boolean; address?: string; onboarding?: boolean; remember?: boolean } = {},
+    opts: { newcomer?: boolean; address?: string; onboarding?: boolean; remember?: boolean; ageMs?: number } = {},
   ) {
     const email = given ?? `m${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const ageMs = opts.newcomer ? 0 : ESTABLISHED_MS;
+    const ageMs = opts.newcomer ? 0 : opts.ageMs ?? ESTABLISHED_MS;
     // An email the kit made up is new: only a given one is looked up (a store call fewer a member).
     const known = given !== undefined && await getAccountByEmail(normalizeEmail(email)) !== null;
     const token = known

@@ -30,9 +30,7 @@ Deno.env.set("HEALTH_NOTICE_MAX_DELAY_MS", String(MAX_DELAY));
 
 /** A member whose account is eight days old: old enough to report. */
 async function member(t: T): Promise<Member> {
-  const m = await t.member(undefined, { address: `10.0.0.${++n % 250}` });
-  await t.backdateAccount(m.profileId, 6 * DAY);
-  return m;
+  return await t.member(undefined, { address: `10.0.0.${++n % 250}`, ageMs: 8 * DAY });
 }
 
 /** A message each way. */
