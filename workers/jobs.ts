@@ -20,8 +20,8 @@ import {
 
 const tracer = trace.getTracer("app.jobs");
 
-/** Handlers by job type. */
-export type Handlers = { [T in JobType]?: (job: Extract<Job, { type: T }>, rec: JobRecord) => Promise<void> };
+/** Handlers by job type (what a handler answers is not used: the mail handler answers the mail it kept). */
+export type Handlers = { [T in JobType]?: (job: Extract<Job, { type: T }>, rec: JobRecord) => Promise<unknown> };
 
 /**
  * Runs one claimed job and records its outcome (done, retry later, or dead letter), as the span
@@ -31,7 +31,7 @@ function runClaimed(c: Claimed, handlers: Handlers): Promise<"done" | "retry" | 
   const { rec } = c;
   return tracer.startActiveSpan(`job ${rec.job.type}`, async (span) => {
     span.setAttributes({ "job.id": rec.id, "job.type": rec.job.type, "job.attempt": rec.attempts });
-    const handler = handlers[rec.job.type] as ((j: Job, r: JobRecord) => Promise<void>) | undefined;
+    const handler = handlers[rec.job.type] as ((j: Job, r: JobRecord) => Promise<unknown>) | undefined;
     let error: string | undefined;
     const lease = keepLeased(c);
     try {
