@@ -113,10 +113,11 @@ export async function testApp({ path }: { path?: string } = {}) {
    * A new account made in the store as POST /api/auth/register makes one, through its own
    * functions: refused for a banned mailbox; its roles, consents, profile, indexes and registration
    * origin (from `address`, as the route hashes it) in one atomic (`registerAccount`, the route's),
-   * dated `ageMs` back; its login link mailed by the mail job's own handler. Returns the link's token. Left out:
-   * the route's rate-limit windows (a test of those registers through the route) and the queued
-   * job's own entries, which its run deletes. The token is read from the mail the handler kept. About 6 store calls instead of the route's and the
-   * job queue's 35: on remote KV most of a test's calls were its members'.
+   * dated `ageMs` back; its login link mailed by the mail job's own handler, whose kept mail gives
+   * the token returned. Left out: the route's rate-limit windows (a test of those registers through
+   * the route) and the queued job's own entries, which its run deletes. Five store calls (the
+   * mailbox check, the atomic, the handler's account read, token and mail) instead of the route's
+   * and the job queue's 35: on remote KV most of a test's calls were its members'.
    */
   async function madeAndMailed(email: string, o: { address?: string; ageMs: number; onboarding: boolean }) {
     const address = normalizeEmail(email);
