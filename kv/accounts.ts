@@ -278,10 +278,11 @@ export async function createLoginToken(accountId: string, sentTo?: string): Prom
 }
 
 /**
- * Uses up a login token: the account id if it was valid and unused, else null. A token mailed to
- * an address the account no longer has (the email changed since) does not work.
+ * Uses up a login token: its account if it was valid and unused, else null (the account read once,
+ * for the caller too). A token mailed to an address the account no longer has (the email changed
+ * since) does not work.
  */
-export async function consumeLoginToken(token: string): Promise<string | null> {
+export async function consumeLoginToken(token: string): Promise<Account | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   const key = keys.loginToken(await sha256Hex(token));
   const entry = await kv().get<LoginTokenRecord>(key);
@@ -289,8 +290,9 @@ export async function consumeLoginToken(token: string): Promise<string | null> {
   const res = await kv().atomic().check(entry).delete(key).commit();
   if (!res.ok) return null;
   const { accountId, sentTo } = entry.value;
-  if (sentTo !== undefined && (await getAccount(accountId))?.email !== sentTo) return null;
-  return accountId;
+  const account = await getAccount(accountId);
+  if (!account || (sentTo !== undefined && account.email !== sentTo)) return null;
+  return account;
 }
 
 /** Writes an account read as `entry`, if unchanged since; every instance's kept copy is forgotten. */

@@ -35,6 +35,8 @@ const DAY_MS = 24 * 3_600_000;
 export const HEALTH_NOTICE_TTL_MS = 90 * DAY_MS;
 /** At most this many of a conversation's newest messages in the window are read to see that both wrote. */
 const EXCHANGE_SCAN = 200;
+/** Conversations `healthContacts` looks at side by side: as many profiles as one store call reads. */
+const CONTACTS_AT_ONCE = 10;
 
 /** A notice waiting for its time (keys.healthPending): the recipient, what and when; never who sent it. */
 interface PendingNotice {
@@ -97,11 +99,19 @@ export async function healthContacts(me: string, days: number): Promise<HealthCo
   }
   recent.sort((a, b) => b.ts - a.ts);
   const out: HealthContact[] = [];
-  for (const { other } of recent) {
-    // A deleted member's conversations moved to a tombstone id, which has no profile.
-    const p = await getProfile(other);
-    if (!p || !(await exchangedSince(me, other, since))) continue;
-    out.push({ profileId: p.id, profileName: p.profilename, picId: p.profilePicIds[0] ?? null });
+  // CONTACTS_AT_ONCE conversations at a time: their profiles in one store call (kv/coalesce.ts),
+  // their messages read side by side; on remote KV a few round trips a group, not three a contact.
+  for (let i = 0; i < recent.length; i += CONTACTS_AT_ONCE) {
+    const group = await Promise.all(
+      recent.slice(i, i + CONTACTS_AT_ONCE).map(async ({ other }) => {
+        // A deleted member's conversations moved to a tombstone id, which has no profile.
+        const p = await getProfile(other);
+        return p && await exchangedSince(me, other, since) ? p : null;
+      }),
+    );
+    for (const p of group) {
+      if (p) out.push({ profileId: p.id, profileName: p.profilename, picId: p.profilePicIds[0] ?? null });
+    }
   }
   return out;
 }

@@ -19,7 +19,7 @@ import { keys } from "./keys.ts";
 import { newId, sha256Hex } from "./ids.ts";
 import { now } from "./clock.ts";
 import { commitWithdrawal, inForce } from "./blocks.ts";
-import { getAccount, getAccountByEmail } from "./accounts.ts";
+import { type Account, getAccount, getAccountByEmail } from "./accounts.ts";
 import { getProfile } from "./profiles.ts";
 import { endOtherSessions } from "./sessions.ts";
 import { addEvent } from "./events.ts";
@@ -72,12 +72,10 @@ async function withdrawalOf(profileId: string): Promise<Withdrawal | null> {
   return inForce(w) ? w : null;
 }
 
-/** The suspension or ban that refuses an account's logins now, with its reason; null if none. */
+/** The suspension or ban that refuses an account's logins now (the account as read by the login), with its reason; null if none. */
 export async function sanctionOf(
-  accountId: string,
+  account: Pick<Account, "defaultProfileId">,
 ): Promise<{ kind: "SUSPENSION" | "BAN"; reason: string; until: number | null } | null> {
-  const account = await getAccount(accountId);
-  if (!account) return null;
   const w = await withdrawalOf(account.defaultProfileId);
   if (!w || w.kind === "REVIEW" || !w.actionId) return null;
   const action = (await kv().get<ModAction>(keys.modAction(account.defaultProfileId, w.actionId))).value;

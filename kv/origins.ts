@@ -39,12 +39,22 @@ export function registrationOrigin(op: Deno.AtomicOperation, accountId: string, 
   op.set(keys.accountOrigin(accountId), origin);
 }
 
+/** An account's origin as stored (what `noteFirstLogin` checks), read beside a login's other reads. */
+export function originEntry(accountId: string): Promise<Deno.KvEntryMaybe<Origin>> {
+  return kv().get<Origin>(keys.accountOrigin(accountId));
+}
+
 /**
  * Adds the device of an account's first login to its origin (once; an account made before
- * origins were kept gets one with this device only). Later logins change nothing.
+ * origins were kept gets one with this device only). Later logins change nothing. `read`: the
+ * origin as the login read it (`originEntry`); the write is checked against it.
  */
-export async function noteFirstLogin(accountId: string, deviceToken: string): Promise<void> {
-  const entry = await kv().get<Origin>(keys.accountOrigin(accountId));
+export async function noteFirstLogin(
+  accountId: string,
+  deviceToken: string,
+  read: Promise<Deno.KvEntryMaybe<Origin>> = originEntry(accountId),
+): Promise<void> {
+  const entry = await read;
   if (entry.value?.firstLogin) return;
   const device = await deviceHash(deviceToken);
   const o: Origin = entry.value ?? { addrs: [], devices: [] };

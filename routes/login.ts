@@ -13,7 +13,7 @@ import { deviceOf } from "../domain/device.ts";
 import type { Account } from "../kv/accounts.ts";
 import { createSession, type LoginMethod, SESSION_LIFETIMES } from "../kv/sessions.ts";
 import { forgetLoginTrust, rememberLogin } from "../kv/logintrust.ts";
-import { noteFirstLogin } from "../kv/origins.ts";
+import { noteFirstLogin, originEntry } from "../kv/origins.ts";
 import { sanctionOf } from "../kv/moderation.ts";
 import { getDeletion } from "../kv/memberDeletion.ts";
 import { sanctionMessage } from "../domain/moderation.ts";
@@ -34,9 +34,13 @@ export function deviceToken(c: Context<AppEnv>): string | undefined {
  * remembers the address and the device as places the member logs in from.
  */
 export async function logIn(c: Context<AppEnv>, account: Account, remember: boolean, via: LoginMethod) {
-  if (await getDeletion(account.id)) throw new ApiError(403, "deleting", UI_TEXTS.accountBeingDeleted);
+  // Asked for at once, the origin a first login adds its device to too: their reads go to the
+  // store as one call.
+  const origin = originEntry(account.id);
+  origin.catch(() => {}); // a refused login leaves it unread
+  const [deletion, sanction] = await Promise.all([getDeletion(account.id), sanctionOf(account)]);
+  if (deletion) throw new ApiError(403, "deleting", UI_TEXTS.accountBeingDeleted);
   // A suspended or banned member is told why and until when (never who reported), and gets no session.
-  const sanction = await sanctionOf(account.id);
   if (sanction) {
     const message = sanctionMessage(sanction.kind, sanction.reason, sanction.until);
     throw new ApiError(403, sanction.kind === "BAN" ? "banned" : "suspended", message);
@@ -50,7 +54,7 @@ export async function logIn(c: Context<AppEnv>, account: Account, remember: bool
     ...(remember ? { maxAge: SESSION_LIFETIMES.remember.absoluteMs / 1000 } : {}),
   });
   const device = await rememberThisPlace(c, account.id);
-  await noteFirstLogin(account.id, device);
+  await noteFirstLogin(account.id, device, origin);
 }
 
 /**

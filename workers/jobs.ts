@@ -20,8 +20,8 @@ import {
 
 const tracer = trace.getTracer("app.jobs");
 
-/** Handlers by job type. */
-export type Handlers = { [T in JobType]?: (job: Extract<Job, { type: T }>, rec: JobRecord) => Promise<void> };
+/** Handlers by job type (what a handler answers is not used: the mail handler answers the mail it kept). */
+export type Handlers = { [T in JobType]?: (job: Extract<Job, { type: T }>, rec: JobRecord) => Promise<unknown> };
 
 /**
  * Runs one claimed job and records its outcome (done, retry later, or dead letter), as the span
@@ -31,7 +31,7 @@ function runClaimed(c: Claimed, handlers: Handlers): Promise<"done" | "retry" | 
   const { rec } = c;
   return tracer.startActiveSpan(`job ${rec.job.type}`, async (span) => {
     span.setAttributes({ "job.id": rec.id, "job.type": rec.job.type, "job.attempt": rec.attempts });
-    const handler = handlers[rec.job.type] as ((j: Job, r: JobRecord) => Promise<void>) | undefined;
+    const handler = handlers[rec.job.type] as ((j: Job, r: JobRecord) => Promise<unknown>) | undefined;
     let error: string | undefined;
     const lease = keepLeased(c);
     try {
@@ -143,8 +143,10 @@ export async function runDueJobs(
       }
       ran += batch.length;
       if (running.size === 0) break;
-      if (batch.length > 0 && running.size < JOBS_AT_ONCE) continue;
-      // Wait for a slot; with the kept one free, also for a new job's signal or the next look.
+      // Wait for a slot; with the kept one free, also for a new job's signal or the next look. A
+      // claim that filled fewer slots than it asked for found no more due work (or only bulk work
+      // past its share): claiming again at once would find none, so it waits too (on remote KV,
+      // the bands' reads saved).
       const waits: Promise<unknown>[] = [...running];
       let timer: ReturnType<typeof setTimeout> | undefined;
       const woken = running.size < JOBS_AT_ONCE ? wakes?.after(seen) : undefined;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { pause, until } from "../tests/wait.ts";
-import { closeKv, kv, openKv } from "../kv/db.ts";
+import { closeKv, kv, openKv, wrapKv } from "../kv/db.ts";
+import { countedKv, tripsOf } from "../kv/roundTrips.ts";
 import { now, resetClock, shiftClock } from "../kv/clock.ts";
 import { keys } from "../kv/keys.ts";
 import {
@@ -329,6 +330,25 @@ Deno.test("jobs - jobs queued before priority bands are still claimed, in their 
     let due = 0;
     for await (const e of kv().list({ prefix: keys.jobsDue() })) if (e.value === "old1") due++;
     assert.equal(due, 0, "no entry of it left behind");
+  } finally {
+    closeKv();
+  }
+});
+
+Deno.test("jobs - a run of one job claims twice, and reads the entries from before bands only until it finds none", async () => {
+  await openKv(":memory:");
+  try {
+    wrapKv((db) => countedKv(db, 0));
+    const lists = async () => {
+      await enqueueJobNow({ type: "test", effectKey: crypto.randomUUID(), mode: "ok" });
+      const { result, trips } = await tripsOf(() => runDueJobs(idempotent));
+      assert.equal(result, 1);
+      return trips.names.filter((n) => n === "list").length;
+    };
+    // The claim that takes the job reads the three bands and the entries from before bands (none:
+    // not read again); the claim after the job ended reads the three bands and ends the run.
+    assert.equal(await lists(), 4 + 3);
+    assert.equal(await lists(), 3 + 3);
   } finally {
     closeKv();
   }

@@ -2,7 +2,7 @@
 
 import { config } from "../config/config.ts";
 import { createLoginToken, getAccount } from "../kv/accounts.ts";
-import { saveToOutbox } from "../kv/outbox.ts";
+import { type Mail, saveToOutbox } from "../kv/outbox.ts";
 import type { Job } from "../kv/jobs.ts";
 import { emailChangedMail } from "../domain/texts.ts";
 import { withLocale } from "../domain/i18n.ts";
@@ -19,26 +19,29 @@ export function publicOrigin(): string {
   return (config.publicOrigin ?? `http://localhost:${config.port}`).replace(/\/$/, "");
 }
 
-/** Sends a mail job by its template. Safe to run twice (a second mail, never a wrong one). */
-export async function sendMailJob(job: MailJob): Promise<void> {
+/**
+ * Sends a mail job by its template; the mail as the dev outbox keeps it (null when sent over SMTP,
+ * or when there was nothing to send). Safe to run twice (a second mail, never a wrong one).
+ */
+export async function sendMailJob(job: MailJob): Promise<Mail | null> {
   if (job.template === "email-changed") return await sendEmailChanged(job);
-  await sendLoginLink(job);
+  return await sendLoginLink(job);
 }
 
 /** Tells the old address that the account's email was changed, and where to get help. */
-async function sendEmailChanged(job: Extract<MailJob, { template: "email-changed" }>): Promise<void> {
+async function sendEmailChanged(job: Extract<MailJob, { template: "email-changed" }>): Promise<Mail | null> {
   const account = await getAccount(job.accountId);
   const mail = withLocale(
     account?.language ?? job.lang ?? "en",
     () => emailChangedMail(`${publicOrigin()}/support`, new Date(account?.tsEmailChanged ?? Date.now())),
   );
-  await sendMail(job.to, mail.subject, mail.text);
+  return await sendMail(job.to, mail.subject, mail.text);
 }
 
 /** Sends a login link. Safe to run twice: a second run sends a second, equally valid link. */
-async function sendLoginLink(job: MailJob): Promise<void> {
+async function sendLoginLink(job: MailJob): Promise<Mail | null> {
   const account = await getAccount(job.accountId);
-  if (!account) return;
+  if (!account) return null;
   const token = await createLoginToken(account.id, account.email);
   const link = `${publicOrigin()}/login#token=${token}`;
   // In the member's language: their setting, else the one they asked in.
@@ -54,11 +57,14 @@ async function sendLoginLink(job: MailJob): Promise<void> {
       phrase("If you did not ask for this, ignore this mail."),
     ].join("\n"),
   }));
-  await sendMail(account.email, subject, text);
+  return await sendMail(account.email, subject, text);
 }
 
-/** Sends a mail over SMTP_URL, or (without it) keeps it in the dev outbox and prints it. */
-export async function sendMail(to: string, subject: string, text: string): Promise<void> {
+/**
+ * Sends a mail over SMTP_URL, or (without it) keeps it in the dev outbox and prints it: the mail
+ * kept, null when sent.
+ */
+export async function sendMail(to: string, subject: string, text: string): Promise<Mail | null> {
   const smtp = config.smtpUrl;
   if (smtp) {
     const transport = (await nodemailer.load()).createTransport(smtp);
@@ -67,8 +73,9 @@ export async function sendMail(to: string, subject: string, text: string): Promi
     } finally {
       transport.close();
     }
-    return;
+    return null;
   }
   const m = await saveToOutbox({ to, subject, text });
   if (Deno.env.get("DEV_OUTBOX_PRINT") !== "0") console.log(`[dev outbox] mail ${m.id} to ${to}: ${subject}\n${text}`);
+  return m;
 }

@@ -15,7 +15,6 @@ import { ACKNOWLEDGEMENTS, TEXTS } from "../../domain/texts.ts";
 import {
   checkPassword,
   consumeLoginToken,
-  getAccount,
   getAccountByEmail,
   normalizeEmail,
   registerAccount,
@@ -47,8 +46,7 @@ export const auth = new Hono<AppEnv>()
 
     if (form.token) {
       if (!(await hit("loginLinkByAddress", clientAddress(c)))) throw tooMany();
-      const accountId = await consumeLoginToken(form.token);
-      const account = accountId ? await getAccount(accountId) : null;
+      const account = await consumeLoginToken(form.token);
       if (!account) throw unauthorized("This login link is invalid or has expired. Ask for a new one.");
       await logIn(c, account, remember, "link");
       return answer(c, "POST /api/auth", {

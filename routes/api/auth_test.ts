@@ -4,6 +4,9 @@ import { TEXTS } from "../../domain/texts.ts";
 import { shiftClock } from "../../kv/clock.ts";
 import { getAccountByEmail } from "../../kv/accounts.ts";
 import { listOutbox } from "../../kv/outbox.ts";
+import { wrapKv } from "../../kv/db.ts";
+import { originOf } from "../../kv/origins.ts";
+import { countedKv, nameCallsByCaller, tripsOf } from "../../kv/roundTrips.ts";
 
 Deno.test("auth - register sends a single-use login link that logs in", async () => {
   const t = await testApp();
@@ -23,6 +26,35 @@ Deno.test("auth - register sends a single-use login link that logs in", async ()
     const again = await t.call("POST", "/api/auth", { form: { token } });
     assert.equal(again.status, 401, "a login link works once");
   } finally {
+    t.close();
+  }
+});
+
+Deno.test("auth - a login by link reads its account once, and its deletion, sanction and origin in one store call", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.registerAndGetToken("once@example.com");
+    wrapKv((db) => countedKv(db, 0));
+    nameCallsByCaller(true);
+    const { result: r, trips } = await tripsOf(() => t.call("POST", "/api/auth", { form: { token } }));
+    assert.equal(r.status, 200);
+    // Every remote KV call is a round trip the member waits for.
+    const accountReads = trips.names.filter((n) => n.includes("getAccount"));
+    assert.equal(accountReads.length, 1, trips.names.join("\n"));
+    const together = ["getDeletion", "withdrawalOf", "originEntry"];
+    assert.equal(trips.names.filter((n) => together.some((f) => n.includes(f))).length, 3, trips.names.join("\n"));
+    assert.equal(
+      trips.path.filter((n) => together.some((f) => n.includes(f))).length,
+      1,
+      `asked for together, not one after another: ${trips.path.join(", ")}`,
+    );
+    // The first login added its device to the account's origin, checked against the origin it read.
+    const accountId = (await getAccountByEmail("once@example.com"))!.id;
+    const origin = await originOf(accountId);
+    assert.equal(origin?.firstLogin, true);
+    assert.equal(origin?.devices.length, 1);
+  } finally {
+    nameCallsByCaller(false);
     t.close();
   }
 });

@@ -34,11 +34,11 @@ let spot = 0;
 async function near(
   t: T,
   email?: string,
-  opts: { address?: string; newcomer?: boolean } = {},
+  opts: { address?: string; newcomer?: boolean; ageMs?: number } = {},
 ): Promise<Member> {
   spot++;
   const address = opts.address ?? `198.51.${Math.floor(spot / 250)}.${spot % 250 + 1}`;
-  const m = { ...await t.member(email, { address, newcomer: opts.newcomer }), address };
+  const m = { ...await t.member(email, { address, newcomer: opts.newcomer, ageMs: opts.ageMs }), address };
   await reportPosition(m.profileId, { lat: 33.45 + 0.002 * spot, lon: -112.07, use: "OVERRIDE", hide: false });
   return m;
 }
@@ -48,9 +48,9 @@ async function near(
  * picture, registered from an address of their own (or `address`).
  */
 async function judge(t: T, opts: { address?: string; ageDays?: number } = {}): Promise<Member> {
-  const j = await near(t, undefined, { address: opts.address });
+  // The kit's two days of an established member, and `ageDays` more.
+  const j = await near(t, undefined, { address: opts.address, ageMs: (2 + (opts.ageDays ?? 8)) * DAY_MS });
   await withPics(j, 1);
-  await t.backdateAccount(j.profileId, (opts.ageDays ?? 8) * DAY_MS);
   return j;
 }
 
