@@ -161,3 +161,12 @@ function closeQuietly(conn: Deno.Conn): void {
     conn.close();
   } catch { /* closed already */ }
 }
+
+if (import.meta.main) {
+  // The address on stdout, one line, for whoever started this process; the server lives until
+  // stdin closes (the starter ended or closed it), then closes its browser.
+  const server = await startBrowserServer();
+  console.log(server.url);
+  for await (const _ of Deno.stdin.readable) { /* held open by the starter */ }
+  await server.close();
+}
