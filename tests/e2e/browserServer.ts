@@ -4,9 +4,7 @@
  * its DevTools protocol open on a local port. scripts/run_tests.ts starts one beside each
  * `deno test` process that runs browser files and hands its address to the process as
  * E2E_BROWSER_URL; `startHarness()` then connects to it (`chromium.connectOverCDP`) instead of
- * launching a browser of its own, for every test of every file that process runs. The address is a
- * relay in front of the browser's DevTools port (`devtoolsRelay`) that turns the protocol's
- * compression off (decision 0259). Playwright still
+ * launching a browser of its own, for every test of every file that process runs. Playwright still
  * runs in the test's process (downloads, routes and events work as with a browser of its own); the
  * contexts a test makes are closed when it disconnects, so nothing it leaves (cookies, storage,
  * service workers, permissions) reaches the next test.
@@ -82,84 +80,7 @@ export async function startBrowserServer(): Promise<BrowserServer> {
     executablePath: chromiumPath(),
     args: [...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`, "--remote-debugging-address=127.0.0.1"],
   });
-  const relay = devtoolsRelay(port);
-  return {
-    url: `http://127.0.0.1:${relay.port}`,
-    close: async () => {
-      relay.close();
-      await browser.close();
-    },
-  };
-}
-
-/** The longest request head the relay reads (the DevTools clients send well under 1 KB). */
-const HEAD_MAX = 16 * 1024;
-
-/**
- * A TCP relay on a free local port in front of the browser's DevTools port `target`: each
- * connection's request head is passed on without its `Sec-WebSocket-Extensions` line, then the
- * bytes both ways as they come. Playwright's WebSocket client offers `permessage-deflate` and
- * Chromium takes it, so every DevTools message (some 8,000 a test file receives, five network events
- * for each of a page's forty-odd requests) was deflated by the browser and inflated by the test process's
- * JavaScript zlib (Node's, emulated by Deno): with no offer, both
- * send them as they are, over a local socket (decision 0259). Chromium names the WebSocket it
- * lists at `/json/version` after the request's `Host`, so a client that asks here is sent here.
- */
-export function devtoolsRelay(target: number): { port: number; close(): void } {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const open = new Set<Deno.Conn>();
-  void (async () => {
-    for await (const conn of listener) void relayOne(conn, target, open);
-  })().catch(() => {/* the listener closed */});
-  return {
-    port: listener.addr.port,
-    close() {
-      listener.close();
-      for (const conn of open) closeQuietly(conn);
-    },
-  };
-}
-
-/** Relays one connection (`devtoolsRelay`). */
-async function relayOne(client: Deno.Conn, target: number, open: Set<Deno.Conn>): Promise<void> {
-  open.add(client);
-  let browser: Deno.Conn | undefined;
-  try {
-    // The head, read whole (a client sends nothing more before the answer to it).
-    const head = new Uint8Array(HEAD_MAX);
-    let length = 0, end = -1;
-    while (end < 0) {
-      const n = await client.read(head.subarray(length));
-      if (n === null || length + n >= HEAD_MAX) return;
-      length += n;
-      end = new TextDecoder("latin1").decode(head.subarray(0, length)).indexOf("\r\n\r\n");
-    }
-    const lines = new TextDecoder("latin1").decode(head.subarray(0, end)).split("\r\n");
-    const kept = lines.filter((l) => !/^sec-websocket-extensions\s*:/i.test(l)).join("\r\n");
-    browser = await Deno.connect({ hostname: "127.0.0.1", port: target });
-    open.add(browser);
-    const writer = browser.writable.getWriter();
-    await writer.write(new TextEncoder().encode(kept));
-    await writer.write(head.slice(end, length));
-    writer.releaseLock();
-    // Either side ending ends both (a test that disconnects: the browser closes its session's contexts).
-    await Promise.race([
-      client.readable.pipeTo(browser.writable, { preventClose: true }).catch(() => {}),
-      browser.readable.pipeTo(client.writable, { preventClose: true }).catch(() => {}),
-    ]);
-  } catch {
-    // A connection that failed ends here; the client sees it closed.
-  } finally {
-    for (const conn of [client, browser]) {
-      if (conn) open.delete(conn), closeQuietly(conn);
-    }
-  }
-}
-
-function closeQuietly(conn: Deno.Conn): void {
-  try {
-    conn.close();
-  } catch { /* closed already */ }
+  return { url: `http://127.0.0.1:${port}`, close: () => browser.close() };
 }
 
 if (import.meta.main) {
