@@ -22,6 +22,7 @@ import { testKvLocation } from "../remoteKv.ts";
 import { CHROMIUM_FLAGS, chromiumPath } from "./browserServer.ts";
 import { ACKNOWLEDGEMENTS } from "../../domain/texts.ts";
 import { waitHydrated } from "./hydrated.ts";
+import { uncompressedDevtools } from "./uncompressed.ts";
 
 export { waitHydrated } from "./hydrated.ts";
 
@@ -203,6 +204,8 @@ async function openBrowser(fakeCamera?: string, own = false, full = false): Prom
   // its own for the second.
   if (shared && !fakeCamera && !own && !sharedInUse) {
     try {
+      // Its messages uncompressed: over a local socket, deflating and inflating each is pure cost (0259).
+      uncompressedDevtools(shared);
       const browser = await chromium.connectOverCDP(shared, { timeout: 30_000 });
       sharedInUse = true;
       browser.on("disconnected", () => sharedInUse = false);
