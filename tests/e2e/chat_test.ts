@@ -4,10 +4,9 @@ import assert from "node:assert/strict";
 import { handOver, logInThroughApi, shot, startHarness, type ViewportName, waitHydrated } from "./harness.ts";
 import { createAccount, getAccountByEmail } from "../../kv/accounts.ts";
 import { TEXTS } from "../../domain/texts.ts";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
 
 for (const vp of ["phone", "desktop"] as ViewportName[]) {
   Deno.test(`e2e ${vp} - chat: a message arrives, is read, shows two checks; Map Chat posts nearby`, async () => {
@@ -77,7 +76,7 @@ Deno.test("e2e - a picture sent in chat still shows after its owner makes it pri
     const aAccount = (await getAccountByEmail("chatpic-a@example.com"))!.id;
     const b = (await createAccount({ email: "chatpic-b@example.com", name: "B" }))!;
     const bId = b.defaultProfileId;
-    const added = await addPicture(aId, await normalizeUpload(await portrait(3)));
+    const added = await addPicture(aId, await portraitPicture(3));
     assert.ok(added.ok);
     const picId = added.pic.id;
     // A's message and A's picture made private, through the API with A's session.
@@ -213,7 +212,7 @@ Deno.test("e2e - a view-once private picture opens full screen once; then the bu
       logInThroughApi(a.context, h.origin, "once-a@example.com"),
       logInThroughApi(b.context, h.origin, "once-b@example.com"),
     ])).map((m) => m.profileId);
-    const added = await addPicture(aId, await normalizeUpload(await portrait(5)));
+    const added = await addPicture(aId, await portraitPicture(5));
     assert.ok(added.ok);
     // A makes the picture private, through the API with A's session.
     const made = await a.context.request.put(`${h.origin}/api/profile`, {

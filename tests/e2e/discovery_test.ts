@@ -8,7 +8,7 @@
 import { until } from "../wait.ts";
 import { markSeen } from "../../kv/presence.ts";
 import assert from "node:assert/strict";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 import type { Page, Request } from "playwright-core";
 import { handOver, logInAs, settledPaint, shot, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount } from "../../kv/accounts.ts";
@@ -16,7 +16,6 @@ import { updateProfile } from "../../kv/profiles.ts";
 import { getOwnPosition, reportPosition } from "../../kv/positions/mod.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { getProfileLike } from "../../kv/likes.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
 import { NO_CHARACTERISTICS } from "../../domain/characteristics.ts";
 import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 import { DISCOVERY_TEXTS } from "../../domain/discovery.ts";
@@ -79,7 +78,7 @@ async function seed(): Promise<Seeded> {
     });
     assert.ok(res.ok, "profile updated");
     if (i < WITH_PICTURE) {
-      const added = await addPicture(id, await normalizeUpload(await portrait(i)));
+      const added = await addPicture(id, await portraitPicture(i));
       assert.ok(added.ok, "picture added");
     }
     // Spread along a spiral, further out with each member: distinct cells, a clear distance order.

@@ -27,9 +27,9 @@ import { addPicture } from "../../kv/pictures.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { sendPrivateMessage } from "../../kv/messages.ts";
 import { putProfileLike } from "../../kv/likes.ts";
-import { normalizeUpload, perceptualHash } from "../../images/pipeline.ts";
+import { perceptualHash } from "../../images/pipeline.ts";
 import { issueChallenge, submitSelfie } from "../../kv/games/identify.ts";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 import { PSEUDO_LOCALE } from "../../domain/i18n.ts";
 
 export const PUBLIC = ["/", "/login", "/register", "/aboutus", "/support", "/tos", "/sorry", "/nope"];
@@ -68,7 +68,7 @@ export async function seedWalker(h: Harness, email = "walker@example.com"): Prom
   await updateProfile(me, { profilename: "Walker", birthdate: "1990-01-01" });
   // The walker may judge selfies (3 2 1 Identify: an account a week old, with a public picture),
   // so the judging screen is walked too.
-  await addPicture(me, await normalizeUpload(await portrait(9)));
+  await addPicture(me, await portraitPicture(9));
   const entry = await kv().get<Account>(keys.account(account.id));
   await kv().set(entry.key, { ...entry.value!, tsCreated: entry.value!.tsCreated - 8 * 24 * 3_600_000 });
   await reportPosition(me, { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false });
@@ -80,7 +80,7 @@ export async function seedWalker(h: Harness, email = "walker@example.com"): Prom
   // judging screen and the admins' queue.
   const challenge = await issueChallenge(near[1], false);
   assert.ok(challenge.ok);
-  const selfie = await normalizeUpload(await portrait(7));
+  const selfie = await portraitPicture(7);
   const sent = await submitSelfie(near[1], challenge.challenge.id, selfie, await perceptualHash(selfie.bytes), []);
   assert.ok(sent.ok);
   await setLanguage(account.id, null);

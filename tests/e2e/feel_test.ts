@@ -15,8 +15,7 @@ import { addPicture } from "../../kv/pictures.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { sendPrivateMessage } from "../../kv/messages.ts";
 import { resetClock, shiftClock } from "../../kv/clock.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
@@ -39,7 +38,7 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         characteristics: ["coffee"],
         description: "Coffee first.\n".repeat(40),
       });
-      for (let i = 0; i < 3; i++) await addPicture(sam, await normalizeUpload(await portrait(i)));
+      for (let i = 0; i < 3; i++) await addPicture(sam, await portraitPicture(i));
       await reportPosition(sam, { lat: 33.4584, lon: -112.074, use: "OVERRIDE", hide: false });
       const alex = (await createAccount({ email: `feel-alex-${vp}@example.com`, name: "Alex" }))!.defaultProfileId;
       shiftClock(-sinceYesterdayNoon());

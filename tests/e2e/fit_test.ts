@@ -23,8 +23,7 @@ import { markSeen } from "../../kv/presence.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { publishEvent } from "../../kv/events.ts";
 import { now } from "../../kv/clock.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 
 const WIDTHS = [320, 390, 430];
 /** The phones' height, at every width. */
@@ -134,7 +133,7 @@ function faults(page: Page, container: string, parts: string[]): Promise<Fault[]
  */
 async function barAndHeader(h: Harness, state: State, me: string): Promise<void> {
   // A long name, verified (the badge beside it), liked (the bar says Remove Like), online now.
-  const picture = await normalizeUpload(await portrait(1));
+  const picture = await portraitPicture(1);
   const others: string[] = [];
   for (const [i, locale] of LOCALES.entries()) {
     const other = (await createAccount({ email: `fit-other-${i}@example.com`, name: "Maximiliano" }))!.defaultProfileId;
@@ -247,8 +246,8 @@ async function tiles(h: Harness, state: State, me: string): Promise<void> {
   for (const [i, r] of far.entries()) {
     const id = (await createAccount({ email: `fit-tile${i}@example.com`, name: `Tile ${i}` }))!.defaultProfileId;
     await updateProfile(id, { profilename: i % 2 ? "Maximiliano Alexander" : "Wolfgang", birthdate: "1988-05-05" });
-    await addPicture(id, await normalizeUpload(await portrait(i)));
-    if (i % 2) await addPicture(id, await normalizeUpload(await portrait(i + 1)));
+    await addPicture(id, await portraitPicture(i));
+    if (i % 2) await addPicture(id, await portraitPicture(i + 1));
     const profile = (await getProfile(id))!;
     if (i % 3 === 0) {
       await kv().set(keys.profile(id), { ...profile, verifiedPicIds: profile.profilePicIds, tsVerified: Date.now() });
@@ -346,7 +345,7 @@ async function targets(h: Harness, state: State): Promise<void> {
   for (let i = 0; i < 3; i++) {
     const id = (await createAccount({ email: `fit-t${i}@example.com`, name: `Target ${i}` }))!.defaultProfileId;
     await updateProfile(id, { profilename: `Target ${i}`, birthdate: "1990-01-01", height: "181 cm" });
-    for (let k = 0; k < (i === 1 ? 3 : 1); k++) await addPicture(id, await normalizeUpload(await portrait(i + k)));
+    for (let k = 0; k < (i === 1 ? 3 : 1); k++) await addPicture(id, await portraitPicture(i + k));
     ids.push(id);
   }
   const problems: string[] = [];

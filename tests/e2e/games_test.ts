@@ -9,7 +9,7 @@
 
 import { until } from "../wait.ts";
 import assert from "node:assert/strict";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 import type { Page } from "playwright-core";
 import { handOver, logInAs, shot, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, setRoles } from "../../kv/accounts.ts";
@@ -23,7 +23,6 @@ import { arbCase } from "../../kv/games/arbitration.ts";
 import { grantRoleOps } from "../../kv/roles.ts";
 import { kv } from "../../kv/db.ts";
 import { now } from "../../kv/clock.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
 
 const HOME = { lat: 33.4484, lon: -112.074 };
 const TEXTS = [
@@ -43,7 +42,7 @@ async function seed(tag: string) {
     const id = a.defaultProfileId;
     players.push({ accountId: a.id, profileId: id });
     assert.ok((await updateProfile(id, { profilename: name, birthdate: `198${i}-05-15`, description: TEXTS[i] })).ok);
-    for (let n = 0; n < 2; n++) assert.ok((await addPicture(id, await normalizeUpload(await portrait(i * 2 + n)))).ok);
+    for (let n = 0; n < 2; n++) assert.ok((await addPicture(id, await portraitPicture(i * 2 + n))).ok);
     await reportPosition(id, { lat: HOME.lat + 0.01 * (i + 1), lon: HOME.lon + 0.01, use: "OVERRIDE", hide: false });
   }
   return { viewer, players };

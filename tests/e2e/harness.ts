@@ -16,8 +16,7 @@ import { linksIn, listOutbox } from "../../kv/outbox.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 import { testKvLocation } from "../remoteKv.ts";
 import { CHROMIUM_FLAGS, chromiumPath } from "./browserServer.ts";
 import { ACKNOWLEDGEMENTS } from "../../domain/texts.ts";
@@ -552,7 +551,7 @@ export async function seedNeighbours(
       description: NEIGHBOUR_DESCRIPTION,
       characteristics: ["top", "hosting"],
     });
-    await addPicture(id, await normalizeUpload(await portrait(i)));
+    await addPicture(id, await portraitPicture(i));
     await reportPosition(id, { lat: home.lat + 0.01 * (i + 1), lon: home.lon, use: "OVERRIDE", hide: false });
     ids.push(id);
   }

@@ -10,7 +10,7 @@
 
 import { until } from "../wait.ts";
 import assert from "node:assert/strict";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 import type { Page } from "playwright-core";
 import { handOver, logInAs, shot, startHarness, waitHydrated } from "./harness.ts";
 import { createAccount, setLanguage } from "../../kv/accounts.ts";
@@ -20,7 +20,6 @@ import { getCredits } from "../../kv/games/credits.ts";
 import { castVote, currentTest, getTest, nextPair, startTest } from "../../kv/games/hotOrNot.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
 import { HOT_MIN_VOTE_MS, HOT_TARGET_VOTES } from "../../domain/hotOrNot.ts";
 
 async function member(tag: string, name: string, i: number, pictures: number) {
@@ -28,7 +27,7 @@ async function member(tag: string, name: string, i: number, pictures: number) {
   const id = a.defaultProfileId;
   assert.ok((await updateProfile(id, { profilename: name, birthdate: `198${i % 10}-05-15` })).ok);
   for (let n = 0; n < pictures; n++) {
-    assert.ok((await addPicture(id, await normalizeUpload(await portrait(i * 3 + n)))).ok);
+    assert.ok((await addPicture(id, await portraitPicture(i * 3 + n))).ok);
   }
   return { accountId: a.id, profileId: id, name };
 }

@@ -13,14 +13,13 @@ import assert from "node:assert/strict";
 import sharp from "sharp";
 import type { Page } from "playwright-core";
 import { handOver, logInAs, shot, startHarness } from "./harness.ts";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 import { type Account, createAccount, setLanguage, setRoles } from "../../kv/accounts.ts";
 import { IDENTIFY_TEXTS } from "../../domain/identify.ts";
 import { withLocale } from "../../domain/i18n.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { addPicture } from "../../kv/pictures.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 
@@ -74,7 +73,7 @@ async function member(tag: string, name: string, i: number, pictures: number, ag
   const id = a.defaultProfileId;
   assert.ok((await updateProfile(id, { profilename: name, birthdate: `198${i % 10}-05-15` })).ok);
   for (let n = 0; n < pictures; n++) {
-    assert.ok((await addPicture(id, await normalizeUpload(await portrait(i * 3 + n)))).ok);
+    assert.ok((await addPicture(id, await portraitPicture(i * 3 + n))).ok);
   }
   await reportPosition(id, { lat: HOME.lat + 0.004 * i, lon: HOME.lon + 0.003 * i, use: "OVERRIDE", hide: false });
   return { accountId: a.id, profileId: id, name };

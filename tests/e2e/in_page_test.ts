@@ -13,8 +13,7 @@ import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { putProfileLike } from "../../kv/likes.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { FEEL_TEXTS } from "../../domain/feelTexts.ts";
 import { LOADING_YOUR_PROFILE } from "../../routes/pages/profile.tsx";
@@ -33,7 +32,7 @@ Deno.test("e2e phone - a tile, a list card or the deck's View Profile opens its 
     for (let i = 0; i < 30; i++) {
       const id = (await createAccount({ email: `in-page-${i}@example.com`, name: `Member ${i}` }))!.defaultProfileId;
       await updateProfile(id, { profilename: `Member ${i}`, birthdate: "1990-01-01" });
-      if (i === 24 || i === 25) await addPicture(id, await normalizeUpload(await portrait(i)));
+      if (i === 24 || i === 25) await addPicture(id, await portraitPicture(i));
       await placeOnSpiral(id, HOME, i, { start: 0.004, step: 0.002 });
       ids.push(id);
     }

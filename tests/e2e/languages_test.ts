@@ -14,8 +14,7 @@ import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { listOutbox } from "../../kv/outbox.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 import { dir, type Locale, LOCALE_NAMES, LOCALES, withLocale } from "../../domain/i18n.ts";
 import { TEXTS, titleText } from "../../domain/texts.ts";
 import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
@@ -35,7 +34,7 @@ Deno.test({
       // A neighbour with a picture, in the middle of the onboarding's random spot near Phoenix.
       const other = (await createAccount({ email: "sami@example.com", name: NEIGHBOUR }))!;
       await updateProfile(other.defaultProfileId, { profilename: NEIGHBOUR, birthdate: "1991-06-02" });
-      await addPicture(other.defaultProfileId, await normalizeUpload(await portrait(0)));
+      await addPicture(other.defaultProfileId, await portraitPicture(0));
       await reportPosition(other.defaultProfileId, { lat: 33.4484, lon: -112.074, use: "OVERRIDE", hide: false });
 
       // Each language's journey is its own member in its own context: they go side by side.

@@ -10,7 +10,7 @@
 import { until } from "../wait.ts";
 import { nearestPoints } from "../../kv/briefs.ts";
 import assert from "node:assert/strict";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 import sharp from "sharp";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { logInAs, placeOnSpiral, shot, sideBySide, startHarness, type ViewportName } from "./harness.ts";
@@ -31,7 +31,6 @@ import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { newId } from "../../kv/ids.ts";
 import { markSeen } from "../../kv/presence.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
 import { TEXTS } from "../../domain/texts.ts";
 import { markerSize } from "../../islands/map/markers.ts";
 import { fitZoom } from "../../islands/map/firstView.ts";
@@ -93,7 +92,7 @@ async function seed() {
   for (const [i, m] of MEMBERS.entries()) {
     const { profileId } = await account(`m${i}@example.com`, m.name);
     assert.ok((await updateProfile(profileId, { profilename: m.name, characteristics: m.chars })).ok);
-    if (m.pic) assert.ok((await addPicture(profileId, await normalizeUpload(await portrait(i)))).ok);
+    if (m.pic) assert.ok((await addPicture(profileId, await portraitPicture(i))).ok);
     // Around the viewer, within what a phone shows at zoom 13.
     await placeOnSpiral(profileId, HOME, i, { start: 0.012, step: 0.0042 });
     ids.push(profileId);

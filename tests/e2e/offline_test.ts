@@ -22,8 +22,7 @@ import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { conversationWith, sendPrivateMessage } from "../../kv/messages.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 
 const SCREENS = new URL("../../docs/screens/after/", import.meta.url).pathname;
 const HOME = { lat: 33.4484, lon: -112.074 };
@@ -54,7 +53,7 @@ Deno.test("e2e phone - offline: the app opens on what it last saw, a message wai
     // A neighbour with a picture, who wrote to the member.
     const sam = (await createAccount({ email: "offline-sam@example.com", name: "Sam" }))!;
     await updateProfile(sam.defaultProfileId, { profilename: "Sam Offline", birthdate: "1991-06-02" });
-    await addPicture(sam.defaultProfileId, await normalizeUpload(await portrait(1)));
+    await addPicture(sam.defaultProfileId, await portraitPicture(1));
     await reportPosition(sam.defaultProfileId, { lat: HOME.lat + 0.004, lon: HOME.lon, use: "OVERRIDE", hide: false });
 
     const { context, page } = await h.newPage("phone", { serviceWorkers: "allow" });

@@ -15,8 +15,7 @@ import { addPicture } from "../../kv/pictures.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { sendPrivateMessage } from "../../kv/messages.ts";
 import { resetClock, shiftClock } from "../../kv/clock.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 
 // A local tile server (the map's imagery): every tile is the same light 'map' tile.
 const TILE = new Uint8Array(
@@ -91,7 +90,7 @@ Deno.test({
         await logInThroughApi(context, h.origin, email);
         const me = (await getAccountByEmail(email))!.defaultProfileId;
         await updateProfile(me, { profilename: "Avery", birthdate: "1990-04-02", characteristics: ["versatile"] });
-        await addPicture(me, await normalizeUpload(await portrait(11)));
+        await addPicture(me, await portraitPicture(11));
         await reportPosition(me, { ...PHOENIX, use: "OVERRIDE", hide: false });
         const ids: Record<string, string> = {};
         for (const [i, n] of NEIGHBOURS.entries()) {
@@ -108,7 +107,7 @@ Deno.test({
               ? "Coffee first, then the trail. New in town, looking for friends and maybe more.\n\nAsk me about my dog."
               : "Say hi if you are around.",
           });
-          for (let p = 0; p < n.pics; p++) await addPicture(id, await normalizeUpload(await portrait(i * 3 + p)));
+          for (let p = 0; p < n.pics; p++) await addPicture(id, await portraitPicture(i * 3 + p));
           await reportPosition(id, {
             lat: PHOENIX.lat + n.north,
             lon: PHOENIX.lon + 0.002 * i,

@@ -13,8 +13,7 @@ import { updateProfile } from "../../kv/profiles.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { reportPosition } from "../../kv/positions/mod.ts";
 import { sendPrivateMessage } from "../../kv/messages.ts";
-import { normalizeUpload } from "../../images/pipeline.ts";
-import { portrait } from "../fixtures/pictures.ts";
+import { portraitPicture } from "../fixtures/pictures.ts";
 
 const HOME = { lat: 33.4484, lon: -112.074 };
 
@@ -33,7 +32,7 @@ export async function seedNearby() {
       description: "Coffee, hikes and old films. Say hi if you are around.",
       characteristics: ["top", "hosting"],
     });
-    for (let p = 0; p < (i === 0 ? 3 : 1); p++) await addPicture(id, await normalizeUpload(await portrait(i + p)));
+    for (let p = 0; p < (i === 0 ? 3 : 1); p++) await addPicture(id, await portraitPicture(i + p));
     await placeOnSpiral(id, HOME, i, { start: 0.006, step: 0.003 });
     others.push(id);
   }
