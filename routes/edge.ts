@@ -47,7 +47,9 @@ export function edge(o: EdgeOptions): MiddlewareHandler<AppEnv> {
     try {
       try {
         release = holdAddress(c);
-        const locale = await loadCaller(c);
+        // Without a wait when the caller's session and account are kept (no promise made).
+        const loading = loadCaller(c);
+        const locale = typeof loading === "string" ? loading : await loading;
         const route = () => {
           checkOrigin(c);
           return next();
@@ -59,7 +61,8 @@ export function edge(o: EdgeOptions): MiddlewareHandler<AppEnv> {
         c.error = err;
         c.res = await o.onError(err, c);
       }
-      await compressAnswer(c);
+      const compressing = compressAnswer(c);
+      if (compressing) await compressing;
       setSecurityHeaders(c.res.headers);
       if (release && holdWhileStreaming(c, release)) release = null;
     } finally {

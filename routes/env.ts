@@ -4,6 +4,7 @@ import type { Brand } from "../domain/brand.ts";
 import type { Locale, PageLang } from "../domain/i18n.ts";
 import type { OnboardingStep } from "../domain/onboarding.ts";
 import type { AccountNotice } from "../domain/shapes/moderation.ts";
+import type { ResolvedClient } from "./middleware.ts";
 
 /** Who is calling: set by the session middleware, null when logged out. */
 export interface Caller {
@@ -35,5 +36,10 @@ export interface AppEnv {
     eventsAfter: string | null;
     /** The language of this request: the member's, else Accept-Language's (domain/i18n.ts). */
     locale: PageLang;
+    /** Where the request came from, resolved once (routes/middleware.ts `clientAddress`). */
+    client: ResolvedClient;
+    /** The answer `jsonAnswer` made last, and its text (routes/compression.ts): its size known without reading it. */
+    jsonAnswer: Response;
+    jsonText: string;
   };
 }
