@@ -9,8 +9,9 @@
  * 4. the body limits (routes/bodylimit.ts), for a request that has a body;
  * 5. the origin check of state-changing calls;
  *
- * then the route; then, on its answer: compression, the security headers, an event stream held
- * open for its address, and telemetry's metrics, header and log line. An error before the route
+ * then the route; then, on its answer: compression, the security headers, the name of a signed-in
+ * caller's offline cache (an API call's), an event stream held open for its address, and
+ * telemetry's metrics, header and log line. An error before the route
  * (a 429, a 403, a 413) is answered by the app's error handler, and that answer gets the same
  * treatment as any other (the separate layers left the compression and security headers off a 429).
  *
@@ -26,6 +27,7 @@ import {
   holdAddress,
   holdWhileStreaming,
   loadCaller,
+  nameOfflineCache,
   setSecurityHeaders,
   withRequestLocale,
 } from "./middleware.ts";
@@ -64,6 +66,7 @@ export function edge(o: EdgeOptions): MiddlewareHandler<AppEnv> {
       const compressing = compressAnswer(c);
       if (compressing) await compressing;
       setSecurityHeaders(c.res.headers);
+      nameOfflineCache(c);
       if (release && holdWhileStreaming(c, release)) release = null;
     } finally {
       release?.();

@@ -36,6 +36,8 @@ export interface AppEnv {
     eventsAfter: string | null;
     /** The language of this request: the member's, else Accept-Language's (domain/i18n.ts). */
     locale: PageLang;
+    /** The caller's offline cache id, named on an API call's answer once it is made (routes/middleware.ts `nameOfflineCache`). */
+    cacheId: string;
     /** Where the request came from, resolved once (routes/middleware.ts `clientAddress`). */
     client: ResolvedClient;
     /** The answer `jsonAnswer` made last, and its text (routes/compression.ts): its size known without reading it. */

@@ -306,12 +306,14 @@ const QUIET_REQUESTS: ReadonlySet<string> = new Set([
 export function session(): MiddlewareHandler<AppEnv> {
   return async function session(c, next) {
     await withRequestLocale(await loadCaller(c), next);
+    nameOfflineCache(c);
   };
 }
 
 /**
  * The session's work before the route: the brand from the host, the caller from the session cookie
- * (`c.var.caller`, with the offline cache's name in its header), a page's moderation notice, and
+ * (`c.var.caller`, with the offline cache's name: in a page's header, or in `c.var.cacheId` for
+ * `nameOfflineCache` to name on an API call's answer), a page's moderation notice, and
  * the request's language (`c.var.locale`, returned): run the rest in `withRequestLocale`. An API
  * call whose session and account this instance keeps is answered without a wait (the language
  * itself, not a promise of it).
@@ -338,11 +340,11 @@ export function loadCaller(c: Context<AppEnv>): PageLang | Promise<PageLang> {
   const id = keptCacheId(s.id, discreet);
   if (id === undefined) {
     return offlineCacheId(s.id, discreet).then((id) => {
-      c.header(CACHE_ID_HEADER, id);
+      c.set("cacheId", id);
       return requestLocale(c, cookies);
     });
   }
-  c.header(CACHE_ID_HEADER, id);
+  c.set("cacheId", id);
   return requestLocale(c, cookies);
 }
 
@@ -363,7 +365,11 @@ async function loadCallerRead(c: Context<AppEnv>, token: string, cookies: string
   if (s && account) {
     c.set("caller", callerOf(s, account));
     const discreet = cookieIn(cookies, DISCREET_COOKIE) === "1";
-    c.header(CACHE_ID_HEADER, keptCacheId(s.id, discreet) ?? await offlineCacheId(s.id, discreet));
+    const id = keptCacheId(s.id, discreet) ?? await offlineCacheId(s.id, discreet);
+    // A page's answer names it from the start (its head may be sent before the route ends);
+    // an API call's once its answer is made (`nameOfflineCache`).
+    if (page) c.header(CACHE_ID_HEADER, id);
+    else c.set("cacheId", id);
     // A page shows the member's moderation notice; API calls skip the read.
     // Not awaited here: the page's own reads go on meanwhile (routes/pages/render.tsx waits for it).
     if (page) {
@@ -375,6 +381,17 @@ async function loadCallerRead(c: Context<AppEnv>, token: string, cookies: string
     }
   }
   return requestLocale(c, cookies);
+}
+
+/**
+ * Names the caller's offline cache on an API call's answer, once it is made: every answer of the
+ * call but a socket's upgrade (101, made by the runtime rather than by the context) named it when
+ * it was set before the route; set here, the answer is not first built with a header list of its
+ * own, made into the runtime's and dropped again when the other headers are set.
+ */
+export function nameOfflineCache(c: Context<AppEnv>): void {
+  const id = c.get("cacheId");
+  if (id !== undefined && c.res.status !== 101) c.res.headers.set(CACHE_ID_HEADER, id);
 }
 
 /** The cookie `name` in a Cookie header, as Hono's `getCookie` reads it. */
