@@ -3,6 +3,7 @@
  * plain calls in one function instead of seven layers each awaited through Hono's compose (each
  * layer an async frame, a closure and a promise per request). In the order those layers ran:
  *
+ * 0. the request's headers, taken from the runtime at once (`takeRequestHeaders`);
  * 1. telemetry: the request id (routes/telemetry.ts);
  * 2. the open requests of the client's address (MAX_OPEN_PER_ADDRESS, 429 past it);
  * 3. the session: brand, caller, offline cache id, language;
@@ -29,6 +30,7 @@ import {
   loadCaller,
   nameOfflineCache,
   setSecurityHeaders,
+  takeRequestHeaders,
   withRequestLocale,
 } from "./middleware.ts";
 import { compressAnswer } from "./compression.ts";
@@ -44,6 +46,7 @@ export interface EdgeOptions {
 export function edge(o: EdgeOptions): MiddlewareHandler<AppEnv> {
   const limit = bodyLimit(o.bodyLimits);
   return async function edge(c, next) {
+    takeRequestHeaders(c.req.raw);
     const began = beginRequest(c);
     let release: (() => void) | null = null;
     try {

@@ -94,6 +94,17 @@ export function setSecurityHeaders(headers: Headers): void {
   headers.delete("X-Powered-By");
 }
 
+/**
+ * Takes every header of a request from the runtime in one call. Deno hands a served request's
+ * headers over one by one, each read a call into the runtime, and once any is read it copies them
+ * all anyway when the answer is sent (so they can still be read after); every request reads
+ * several (the cookie, the client's address chain, the request id, the languages). Taken first,
+ * each later read is a lookup in that copy, and the copy at the end finds them taken.
+ */
+export function takeRequestHeaders(req: Request): void {
+  req.headers.has("cookie");
+}
+
 /** The session cookie: `__Host-` and Secure on https and localhost, a plain name on plain-http hosts. */
 export function sessionCookieName(c: Context): string {
   return isSecureContext(c) ? "__Host-sid" : "sid";
