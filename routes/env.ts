@@ -4,7 +4,6 @@ import type { Brand } from "../domain/brand.ts";
 import type { Locale, PageLang } from "../domain/i18n.ts";
 import type { OnboardingStep } from "../domain/onboarding.ts";
 import type { AccountNotice } from "../domain/shapes/moderation.ts";
-import type { ResolvedClient } from "./middleware.ts";
 
 /** Who is calling: set by the session middleware, null when logged out. */
 export interface Caller {
@@ -21,6 +20,12 @@ export interface Caller {
   language?: Locale;
   /** The onboarding step the member is on; absent: done. */
   onboarding?: OnboardingStep;
+}
+
+/** Where a request came from: its address, and whether that is this machine (routes/middleware.ts `resolveClient`). */
+export interface ResolvedClient {
+  readonly address: string;
+  readonly thisMachine: boolean;
 }
 
 /** The Hono environment of this app. */

@@ -7,7 +7,7 @@ import { parse as parseCookies } from "hono/utils/cookie";
 import { HTTPException } from "hono/http-exception";
 import { getConnInfo } from "hono/deno";
 import { livePort } from "./livePort.ts";
-import type { AppEnv, Caller } from "./env.ts";
+import type { AppEnv, Caller, ResolvedClient } from "./env.ts";
 import { ApiError, errorBody, forbidden, tooMany, unauthorized } from "./errors.ts";
 import { config, isLoopbackAddress, normalizeAddress, type ProxyTrust } from "../config/config.ts";
 import { accountHint, getSession, keptSession, type Session } from "../kv/sessions.ts";
@@ -180,12 +180,6 @@ function peerAddress(c: Context): string {
   // on every call a test makes.
   if (!(c.env as { remoteAddr?: unknown } | undefined)?.remoteAddr) return "local";
   return getConnInfo(c).remote.address || "local";
-}
-
-/** Where a request came from: its address, and whether that is this machine. */
-export interface ResolvedClient {
-  readonly address: string;
-  readonly thisMachine: boolean;
 }
 
 /**

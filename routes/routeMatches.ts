@@ -4,15 +4,16 @@
  * router out) walks its tree of about 200 routes each time: about a tenth of a signed-in call's
  * JavaScript in a profile of the floor. Members call the same paths again and again (the ping, the
  * nearest members, their notifications), so the router's answer for a method and a path is kept:
- * it depends on nothing else, and Hono only reads it. Bounded, oldest out first; a long path is
- * matched each time and never kept.
+ * it depends on nothing else, and Hono only reads it. Only paths without params are kept (a path
+ * with an id in it is one of thousands); bounded, oldest out first; a long path is matched each
+ * time and never kept.
  */
 
 import type { Hono } from "hono";
 import type { Env } from "hono/types";
 import { setNewest } from "../domain/newest.ts";
 
-/** The most matches kept (a path with an id in it is one each). */
+/** The most matches kept (the app's fixed paths, and the unknown ones asked lately). */
 export const MATCHES_KEPT = 2_000;
 /** Paths longer than this are matched each time. */
 const KEPT_PATH_MAX = 200;
@@ -33,8 +34,17 @@ export function keepRouteMatches<E extends Env>(app: Hono<E>): void {
       if (path.length > KEPT_PATH_MAX) return router.match(method, path);
       const key = method + " " + path;
       let match = kept.get(key);
-      if (match === undefined) setNewest(kept, key, match = router.match(method, path), MATCHES_KEPT);
+      if (match !== undefined) return match;
+      match = router.match(method, path);
+      // A path with params in it (an id) is one of many: matched each time, never kept.
+      if (match[0].every(withoutParams)) setNewest(kept, key, match, MATCHES_KEPT);
       return match;
     },
   };
+}
+
+/** Does a matched handler take no params from the path? */
+function withoutParams([, params]: readonly [unknown, object]): boolean {
+  for (const _ in params) return false;
+  return true;
 }
