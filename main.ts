@@ -5,6 +5,7 @@ import { stopCompressThread } from "./routes/compression.ts";
 import type { AppEnv } from "./routes/env.ts";
 import { toErrorResponse } from "./routes/middleware.ts";
 import { edge } from "./routes/edge.ts";
+import { keepRouteMatches } from "./routes/routeMatches.ts";
 import { metricsRoute } from "./routes/telemetry.ts";
 import { errorBody } from "./routes/errors.ts";
 import { account } from "./routes/api/account.ts";
@@ -110,6 +111,8 @@ export function createApp(): Hono<AppEnv> {
       : notFoundPage(c)
   );
   app.onError(onError);
+  // Each method and path matched once (routes/routeMatches.ts), every route being added.
+  keepRouteMatches(app);
   return app;
 }
 

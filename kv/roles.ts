@@ -10,7 +10,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import type { Account } from "./accounts.ts";
-import { forgetHere, forgetKept, keptRead } from "./kept.ts";
+import { forgetHere, forgetKept, keptCopy, keptRead } from "./kept.ts";
 
 /** The roles that can be granted for a while. */
 export const GRANTED_ROLES = ["VOLUNTEER"] as const;
@@ -52,17 +52,37 @@ export async function activeGrant(accountId: string, role: GrantedRole): Promise
  * it everywhere; a grant's end is checked at each call.
  */
 export async function accountWithGrants(id: string): Promise<Account | null> {
-  const { account, grants } = await keptRead("account", id, async () => {
-    // Single-key reads, so they go to the store in the call of the session read begun beside them
-    // (kv/coalesce.ts): a signed-in call whose kept copies ran out makes one store call, not two.
-    const [entry, ...grants] = await Promise.all([
-      kv().get<Account>(keys.account(id)),
-      ...GRANTED_ROLES.map((r) => kv().get<RoleGrant>(keys.roleGrant(id, r))),
-    ]);
-    return { account: entry.value, grants: grants.map((g) => g.value) };
-  });
-  if (!account) return null;
+  return withGrants(
+    await keptRead<AccountRead>("account", id, async () => {
+      // Single-key reads, so they go to the store in the call of the session read begun beside them
+      // (kv/coalesce.ts): a signed-in call whose kept copies ran out makes one store call, not two.
+      const [entry, ...grants] = await Promise.all([
+        kv().get<Account>(keys.account(id)),
+        ...GRANTED_ROLES.map((r) => kv().get<RoleGrant>(keys.roleGrant(id, r))),
+      ]);
+      return { account: entry.value, grants: grants.map((g) => g.value) };
+    }),
+  );
+}
+
+/**
+ * `accountWithGrants`'s answer without a wait, from the instance's kept copy (the same copy, so the
+ * same object while nothing changed and no grant is live); undefined when none is kept.
+ */
+export function keptAccountWithGrants(id: string): Account | null | undefined {
+  const kept = keptCopy<AccountRead>("account", id);
+  return kept === undefined ? undefined : withGrants(kept);
+}
+
+/** An account as read and kept, with its grants (null where none). */
+interface AccountRead {
+  account: Account | null;
+  grants: (RoleGrant | null)[];
+}
+
+/** The account with the roles of its live grants added (the account itself when none is live). */
+function withGrants({ account, grants }: AccountRead): Account | null {
+  if (!account || !grants.some(live)) return account;
   const extra = grants.filter(live).map((g) => g.role);
-  if (extra.length === 0) return account;
   return { ...account, roles: [...new Set([...account.roles, ...extra])] };
 }

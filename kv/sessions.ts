@@ -96,14 +96,8 @@ export async function createSession(
 export async function getSession(token: string, { touch = true }: { touch?: boolean } = {}): Promise<Session | null> {
   if (!token || token.length > 100) return null;
   const tokenHash = hashesOfTokens.get(token) ?? await tokenHashOf(token);
-  const kept = keptCopy<Session>("session", tokenHash);
-  if (kept) {
-    const life = kept.remember ? SESSION_LIFETIMES.remember : SESSION_LIFETIMES.once;
-    const t = now();
-    // Within its lifetimes and not due a lastSeen write: as read; else read it again.
-    const fresh = t - kept.lastSeen <= (touch ? TOUCH_EVERY_MS : life.idleMs);
-    if (fresh && t - kept.tsCreated <= life.absoluteMs) return kept;
-  }
+  const kept = usableKept(tokenHash, touch);
+  if (kept) return kept;
   const began = readBegins();
   const entry = await kv().get<Session>(keys.session(tokenHash));
   const s = entry.value;
@@ -123,6 +117,27 @@ export async function getSession(token: string, { touch = true }: { touch?: bool
   }
   keep("session", tokenHash, s, began);
   return s;
+}
+
+/**
+ * `getSession`'s answer without a wait, when it needs no store read: the token was hashed lately and
+ * its session is kept, within its lifetimes and not due a lastSeen write. Undefined otherwise
+ * (then `getSession`).
+ */
+export function keptSession(token: string, touch: boolean): Session | undefined {
+  const tokenHash = hashesOfTokens.get(token);
+  return tokenHash === undefined ? undefined : usableKept(tokenHash, touch);
+}
+
+/** The kept session of a token's hash, if `getSession` may answer with it as it is. */
+function usableKept(tokenHash: string, touch: boolean): Session | undefined {
+  const kept = keptCopy<Session>("session", tokenHash);
+  if (!kept) return undefined;
+  const life = kept.remember ? SESSION_LIFETIMES.remember : SESSION_LIFETIMES.once;
+  const t = now();
+  // Within its lifetimes and not due a lastSeen write: as read; else read it again.
+  const fresh = t - kept.lastSeen <= (touch ? TOUCH_EVERY_MS : life.idleMs);
+  return fresh && t - kept.tsCreated <= life.absoluteMs ? kept : undefined;
 }
 
 /**

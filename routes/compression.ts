@@ -99,16 +99,21 @@ function acceptedEncodings(c: Context): Accepted {
 const encodingsByHeader = new Map<string, Accepted>();
 
 /**
- * The text of JSON answers made by `jsonAnswer`, by answer: their size is known without reading
- * them (a copy of an answer to measure it costs a small call more than the rest of it together).
+ * A JSON answer of `text` (as Hono's `c.json` makes it), whose size the compression knows without
+ * reading it (a copy of an answer to measure it costs a small call more than the rest of it
+ * together): the answer and its text are kept in the request's context.
  */
-const jsonTexts = new WeakMap<Response, string>();
-
-/** A JSON answer of `text` (as Hono's `c.json` makes it), whose size the compression knows without reading it. */
 export function jsonAnswer(c: Context, text: string, status: ContentfulStatusCode): Response {
-  const res = c.body(text, status, { "Content-Type": "application/json" });
-  jsonTexts.set(res, text);
+  const res = c.body(text, status, JSON_TYPE);
+  c.set("jsonAnswer", res);
+  c.set("jsonText", text);
   return res;
+}
+const JSON_TYPE = { "Content-Type": "application/json" } as const;
+
+/** The text of `res` if `jsonAnswer` made it for the request of `c`. */
+function jsonTextOf(c: Context, res: Response): string | undefined {
+  return c.get("jsonAnswer") === res ? c.get("jsonText") : undefined;
 }
 
 const encoder = new TextEncoder();
@@ -159,15 +164,17 @@ export function compression(): MiddlewareHandler {
 const streamed = compress();
 const done = () => Promise.resolve();
 
-/** `compression`'s work once the answer `c.res` is made: compresses it in its place, if it should be. */
-export async function compressAnswer(c: Context): Promise<void> {
+/**
+ * `compression`'s work once the answer `c.res` is made: compresses it in its place, if it should be.
+ * Returns a promise only when there is work to wait for (a small JSON answer is left as it is at once).
+ */
+export function compressAnswer(c: Context): Promise<unknown> | undefined {
   const res = c.res;
   // A `jsonAnswer` is JSON by its making: its type is not read back from its headers.
-  const text = jsonTexts.get(res);
+  const text = jsonTextOf(c, res);
   if (text === undefined && !res.headers.get("content-type")?.startsWith("application/json")) {
     // Not JSON: Hono's compress() looks at the answer now made (its `next` has been run).
-    await streamed(c, done);
-    return;
+    return streamed(c, done);
   }
   if (
     res.status === 206 || res.status === 204 || res.status === 304 || c.req.method === "HEAD" ||
@@ -178,6 +185,11 @@ export async function compressAnswer(c: Context): Promise<void> {
   if (text !== undefined && text.length * 3 < COMPRESS_MIN_BYTES) return;
   const accepted = acceptedEncodings(c);
   if (!accepted.best && !accepted.zstd) return;
+  return compressJson(c, res, text, accepted);
+}
+
+/** Compresses the JSON answer `res` (its text if known) for a caller that accepts `accepted`, if it is large enough. */
+async function compressJson(c: Context, res: Response, text: string | undefined, accepted: Accepted): Promise<void> {
   // Else measured on a copy, so a small answer goes out as it was made (no headers copied again).
   const bytes = text !== undefined ? encoder.encode(text) : new Uint8Array(await res.clone().arrayBuffer());
   const encoding = encodingOf(accepted, bytes.byteLength);

@@ -3,14 +3,16 @@
  * plain calls in one function instead of seven layers each awaited through Hono's compose (each
  * layer an async frame, a closure and a promise per request). In the order those layers ran:
  *
+ * 0. the request's headers, taken from the runtime at once (`takeRequestHeaders`);
  * 1. telemetry: the request id (routes/telemetry.ts);
  * 2. the open requests of the client's address (MAX_OPEN_PER_ADDRESS, 429 past it);
  * 3. the session: brand, caller, offline cache id, language;
  * 4. the body limits (routes/bodylimit.ts), for a request that has a body;
  * 5. the origin check of state-changing calls;
  *
- * then the route; then, on its answer: compression, the security headers, an event stream held
- * open for its address, and telemetry's metrics, header and log line. An error before the route
+ * then the route; then, on its answer: compression, the security headers, the name of a signed-in
+ * caller's offline cache (an API call's), an event stream held open for its address, and
+ * telemetry's metrics, header and log line. An error before the route
  * (a 429, a 403, a 413) is answered by the app's error handler, and that answer gets the same
  * treatment as any other (the separate layers left the compression and security headers off a 429).
  *
@@ -26,7 +28,9 @@ import {
   holdAddress,
   holdWhileStreaming,
   loadCaller,
+  nameOfflineCache,
   setSecurityHeaders,
+  takeRequestHeaders,
   withRequestLocale,
 } from "./middleware.ts";
 import { compressAnswer } from "./compression.ts";
@@ -42,12 +46,15 @@ export interface EdgeOptions {
 export function edge(o: EdgeOptions): MiddlewareHandler<AppEnv> {
   const limit = bodyLimit(o.bodyLimits);
   return async function edge(c, next) {
+    takeRequestHeaders(c.req.raw);
     const began = beginRequest(c);
     let release: (() => void) | null = null;
     try {
       try {
         release = holdAddress(c);
-        const locale = await loadCaller(c);
+        // Without a wait when the caller's session and account are kept (no promise made).
+        const loading = loadCaller(c);
+        const locale = typeof loading === "string" ? loading : await loading;
         const route = () => {
           checkOrigin(c);
           return next();
@@ -59,8 +66,10 @@ export function edge(o: EdgeOptions): MiddlewareHandler<AppEnv> {
         c.error = err;
         c.res = await o.onError(err, c);
       }
-      await compressAnswer(c);
+      const compressing = compressAnswer(c);
+      if (compressing) await compressing;
       setSecurityHeaders(c.res.headers);
+      nameOfflineCache(c);
       if (release && holdWhileStreaming(c, release)) release = null;
     } finally {
       release?.();

@@ -22,6 +22,12 @@ export interface Caller {
   onboarding?: OnboardingStep;
 }
 
+/** Where a request came from: its address, and whether that is this machine (routes/middleware.ts `resolveClient`). */
+export interface ResolvedClient {
+  readonly address: string;
+  readonly thisMachine: boolean;
+}
+
 /** The Hono environment of this app. */
 export interface AppEnv {
   Variables: {
@@ -35,5 +41,12 @@ export interface AppEnv {
     eventsAfter: string | null;
     /** The language of this request: the member's, else Accept-Language's (domain/i18n.ts). */
     locale: PageLang;
+    /** The caller's offline cache id, named on an API call's answer once it is made (routes/middleware.ts `nameOfflineCache`). */
+    cacheId: string;
+    /** Where the request came from, resolved once (routes/middleware.ts `clientAddress`). */
+    client: ResolvedClient;
+    /** The answer `jsonAnswer` made last, and its text (routes/compression.ts): its size known without reading it. */
+    jsonAnswer: Response;
+    jsonText: string;
   };
 }

@@ -3,15 +3,17 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { getCookie } from "hono/cookie";
+import { parse as parseCookies } from "hono/utils/cookie";
 import { HTTPException } from "hono/http-exception";
 import { getConnInfo } from "hono/deno";
 import { livePort } from "./livePort.ts";
-import type { AppEnv, Caller } from "./env.ts";
+import type { AppEnv, Caller, ResolvedClient } from "./env.ts";
 import { ApiError, errorBody, forbidden, tooMany, unauthorized } from "./errors.ts";
 import { config, isLoopbackAddress, normalizeAddress, type ProxyTrust } from "../config/config.ts";
-import { accountHint, getSession } from "../kv/sessions.ts";
+import { accountHint, getSession, keptSession, type Session } from "../kv/sessions.ts";
 import { sha256Hex } from "../kv/ids.ts";
-import { accountWithGrants } from "../kv/roles.ts";
+import { accountWithGrants, keptAccountWithGrants } from "../kv/roles.ts";
+import type { Account } from "../kv/accounts.ts";
 import { accountNotice } from "../kv/moderation.ts";
 import { eventBus } from "../kv/events.ts";
 import { getProfile } from "../kv/profiles.ts";
@@ -22,7 +24,7 @@ import { phrase } from "../domain/phrases.ts";
 import { SPECULATION_RULES_HASH } from "./speculation.ts";
 import { AFTER_PICTURES_HASH } from "./afterPictures.ts";
 import { CACHE_ID_HEADER } from "../islands/sw/caches.ts";
-import { isDiscreet } from "./device.ts";
+import { DISCREET_COOKIE } from "./device.ts";
 import { setNewest } from "../domain/newest.ts";
 
 /**
@@ -92,6 +94,17 @@ export function setSecurityHeaders(headers: Headers): void {
   headers.delete("X-Powered-By");
 }
 
+/**
+ * Takes every header of a request from the runtime in one call. Deno hands a served request's
+ * headers over one by one, each read a call into the runtime, and once any is read it copies them
+ * all anyway when the answer is sent (so they can still be read after); every request reads
+ * several (the cookie, the client's address chain, the request id, the languages). Taken first,
+ * each later read is a lookup in that copy, and the copy at the end finds them taken.
+ */
+export function takeRequestHeaders(req: Request): void {
+  req.headers.has("cookie");
+}
+
 /** The session cookie: `__Host-` and Secure on https and localhost, a plain name on plain-http hosts. */
 export function sessionCookieName(c: Context): string {
   return isSecureContext(c) ? "__Host-sid" : "sid";
@@ -128,14 +141,12 @@ export function fromTrustedProxy(c: Context): boolean {
   return "hops" in trust || trust.addresses.has(normalizeAddress(peerAddress(c)));
 }
 
-/** Each request's client, resolved once (its limits, its log and its checks all ask). */
-const resolvedOf = new WeakMap<Request, ResolvedClient>();
-
+/** Each request's client, resolved once (its limits, its log and its checks all ask), kept in its context. */
 function resolvedClient(c: Context): ResolvedClient {
-  const known = resolvedOf.get(c.req.raw);
+  const known: ResolvedClient | undefined = c.get("client");
   if (known) return known;
   const resolved = resolveClientNow(c);
-  resolvedOf.set(c.req.raw, resolved);
+  c.set("client", resolved);
   return resolved;
 }
 
@@ -169,12 +180,6 @@ function peerAddress(c: Context): string {
   // on every call a test makes.
   if (!(c.env as { remoteAddr?: unknown } | undefined)?.remoteAddr) return "local";
   return getConnInfo(c).remote.address || "local";
-}
-
-/** Where a request came from: its address, and whether that is this machine. */
-export interface ResolvedClient {
-  readonly address: string;
-  readonly thisMachine: boolean;
 }
 
 /**
@@ -306,69 +311,133 @@ const QUIET_REQUESTS: ReadonlySet<string> = new Set([
 export function session(): MiddlewareHandler<AppEnv> {
   return async function session(c, next) {
     await withRequestLocale(await loadCaller(c), next);
+    nameOfflineCache(c);
   };
 }
 
 /**
  * The session's work before the route: the brand from the host, the caller from the session cookie
- * (`c.var.caller`, with the offline cache's name in its header), a page's moderation notice, and
- * the request's language (`c.var.locale`, returned): run the rest in `withRequestLocale`.
+ * (`c.var.caller`, with the offline cache's name: in a page's header, or in `c.var.cacheId` for
+ * `nameOfflineCache` to name on an API call's answer), a page's moderation notice, and
+ * the request's language (`c.var.locale`, returned): run the rest in `withRequestLocale`. An API
+ * call whose session and account this instance keeps is answered without a wait (the language
+ * itself, not a promise of it).
  */
-export async function loadCaller(c: Context<AppEnv>): Promise<PageLang> {
+export function loadCaller(c: Context<AppEnv>): PageLang | Promise<PageLang> {
   c.set("brand", brandOf(c.req.url));
   c.set("caller", null);
   c.set("notice", null);
   c.set("eventsAfter", null);
-  // By name: Hono reads no further when the header does not hold the name.
-  const token = getCookie(c, "__Host-sid") ?? getCookie(c, "sid");
-  if (token) {
-    // The account the token names is read beside the session (one wait for the store, not two),
-    // and used only if the session is that account's.
-    const hint = accountHint(token);
-    // A page's moderation notice is read beside them too (pages only; used if the session is the hint's).
-    const page = !c.req.path.startsWith("/api/");
-    const hintedNotice = page && hint ? accountNotice(hint) : null;
-    hintedNotice?.catch(() => {}); // a page that renders no notice (an error page) leaves it unread
-    const [s, guessed] = await Promise.all([
-      getSession(token, { touch: !QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`) }),
-      hint ? accountWithGrants(hint) : null,
-    ]);
-    // Stored roles plus the live granted ones (an earned VOLUNTEER role), in the one read.
-    const account = s && (guessed?.id === s.accountId ? guessed : await accountWithGrants(s.accountId));
-    if (s && account) {
-      const caller: Caller = {
-        sessionId: s.id,
-        accountId: account.id,
-        profileId: account.defaultProfileId,
-        email: account.email,
-        name: account.name,
-        roles: account.roles,
-        hasPassword: account.passwordHash !== null,
-        accountCreated: account.tsCreated,
-        ...(account.language ? { language: account.language } : {}),
-        ...(account.onboarding ? { onboarding: account.onboarding } : {}),
-      };
-      c.set("caller", caller);
-      const discreet = isDiscreet(c);
-      c.header(CACHE_ID_HEADER, keptCacheId(s.id, discreet) ?? await offlineCacheId(s.id, discreet));
-      // A page shows the member's moderation notice; API calls skip the read.
-      // Not awaited here: the page's own reads go on meanwhile (routes/pages/render.tsx waits for it).
-      if (page) {
-        const notice = hintedNotice && hint === account.id ? hintedNotice : accountNotice(account.id);
-        notice.catch(() => {}); // a page that renders no notice (an error page) leaves it unread
-        c.set("notice", notice);
-        // Before the page's own reads: the page's feed first sends what was written after it.
-        c.set("eventsAfter", await eventBus().pageCursor());
-      }
+  // The Cookie header read once for the session, discreet mode and the pseudo-locale (each read of
+  // a request header is a call into the runtime).
+  const cookies = c.req.raw.headers.get("Cookie");
+  const token = cookies ? cookieIn(cookies, "__Host-sid") ?? cookieIn(cookies, "sid") : undefined;
+  if (!token) return requestLocale(c, cookies);
+  const page = !c.req.path.startsWith("/api/");
+  if (page) return loadCallerRead(c, token, cookies!, true);
+  const s = keptSession(token, !QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`));
+  const account = s && keptAccountWithGrants(s.accountId);
+  if (!s || account === undefined) return loadCallerRead(c, token, cookies!, false);
+  if (!account) return requestLocale(c, cookies);
+  const caller = callerOf(s, account);
+  c.set("caller", caller);
+  const discreet = cookieIn(cookies!, DISCREET_COOKIE) === "1";
+  const id = keptCacheId(s.id, discreet);
+  if (id === undefined) {
+    return offlineCacheId(s.id, discreet).then((id) => {
+      c.set("cacheId", id);
+      return requestLocale(c, cookies);
+    });
+  }
+  c.set("cacheId", id);
+  return requestLocale(c, cookies);
+}
+
+/** `loadCaller` of a signed-in request whose session or account must be read (or of a page). */
+async function loadCallerRead(c: Context<AppEnv>, token: string, cookies: string, page: boolean): Promise<PageLang> {
+  // The account the token names is read beside the session (one wait for the store, not two),
+  // and used only if the session is that account's.
+  const hint = accountHint(token);
+  // A page's moderation notice is read beside them too (pages only; used if the session is the hint's).
+  const hintedNotice = page && hint ? accountNotice(hint) : null;
+  hintedNotice?.catch(() => {}); // a page that renders no notice (an error page) leaves it unread
+  const [s, guessed] = await Promise.all([
+    getSession(token, { touch: !QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`) }),
+    hint ? accountWithGrants(hint) : null,
+  ]);
+  // Stored roles plus the live granted ones (an earned VOLUNTEER role), in the one read.
+  const account = s && (guessed?.id === s.accountId ? guessed : await accountWithGrants(s.accountId));
+  if (s && account) {
+    c.set("caller", callerOf(s, account));
+    const discreet = cookieIn(cookies, DISCREET_COOKIE) === "1";
+    const id = keptCacheId(s.id, discreet) ?? await offlineCacheId(s.id, discreet);
+    // A page's answer names it from the start (its head may be sent before the route ends);
+    // an API call's once its answer is made (`nameOfflineCache`).
+    if (page) c.header(CACHE_ID_HEADER, id);
+    else c.set("cacheId", id);
+    // A page shows the member's moderation notice; API calls skip the read.
+    // Not awaited here: the page's own reads go on meanwhile (routes/pages/render.tsx waits for it).
+    if (page) {
+      const notice = hintedNotice && hint === account.id ? hintedNotice : accountNotice(account.id);
+      notice.catch(() => {}); // a page that renders no notice (an error page) leaves it unread
+      c.set("notice", notice);
+      // Before the page's own reads: the page's feed first sends what was written after it.
+      c.set("eventsAfter", await eventBus().pageCursor());
     }
   }
+  return requestLocale(c, cookies);
+}
+
+/**
+ * Names the caller's offline cache on an API call's answer, once it is made: every answer of the
+ * call but a socket's upgrade (101, made by the runtime rather than by the context) named it when
+ * it was set before the route; set here, the answer is not first built with a header list of its
+ * own, made into the runtime's and dropped again when the other headers are set.
+ */
+export function nameOfflineCache(c: Context<AppEnv>): void {
+  const id = c.get("cacheId");
+  if (id !== undefined && c.res.status !== 101) c.res.headers.set(CACHE_ID_HEADER, id);
+}
+
+/** The cookie `name` in a Cookie header, as Hono's `getCookie` reads it. */
+function cookieIn(header: string, name: string): string | undefined {
+  return parseCookies(header, name)[name];
+}
+
+/** The request's language, set in `c.var.locale`: the pseudo-locale's cookie, else the caller's, else the browser's. */
+function requestLocale(c: Context<AppEnv>, cookies: string | null): PageLang {
   // The pseudo-locale (development and tests only) when the `lang` cookie asks for it.
-  const locale: PageLang = config.pseudoLocale && getCookie(c, "lang") === PSEUDO_LOCALE
+  const locale: PageLang = config.pseudoLocale && cookies && cookieIn(cookies, "lang") === PSEUDO_LOCALE
     ? PSEUDO_LOCALE
     : c.get("caller")?.language ?? negotiated(c.req.header("accept-language"));
   c.set("locale", locale);
   return locale;
 }
+
+/**
+ * The caller of a session and its account, made once while both are the same (the kept copies):
+ * not made again on each call. Frozen, as every request of the session shares it.
+ */
+function callerOf(s: Session, account: Account): Caller {
+  const known = callers.get(s);
+  if (known?.account === account) return known.caller;
+  const caller: Caller = Object.freeze({
+    sessionId: s.id,
+    accountId: account.id,
+    profileId: account.defaultProfileId,
+    email: account.email,
+    name: account.name,
+    roles: account.roles,
+    hasPassword: account.passwordHash !== null,
+    accountCreated: account.tsCreated,
+    ...(account.language ? { language: account.language } : {}),
+    ...(account.onboarding ? { onboarding: account.onboarding } : {}),
+  });
+  callers.set(s, { account, caller });
+  return caller;
+}
+/** The caller made of each session (as read or kept), with the account it was made of. */
+const callers = new WeakMap<Session, { account: Account; caller: Caller }>();
 
 /** Runs `fn` (the rest of the request) in `locale`: the catalogues read it wherever a text is read while serving it. */
 export function withRequestLocale<T>(locale: PageLang, fn: () => Promise<T>): Promise<T> {

@@ -4,6 +4,7 @@ import { forgetHere, startKeptReads } from "../kv/kept.ts";
 import { eventBus } from "../kv/events.ts";
 import { accountHint } from "../kv/sessions.ts";
 import { sha256Hex } from "../kv/ids.ts";
+import { CACHE_ID_HEADER } from "../islands/sw/caches.ts";
 
 /** The store calls made while `fn` runs, as the store sees them (below kv/coalesce.ts's gathering). */
 async function storeCalls(fn: () => Promise<unknown>): Promise<string[]> {
@@ -45,6 +46,48 @@ Deno.test("session reads - a signed-in call whose kept session and account ran o
     assert.equal(status, 200);
     // The session, the account and its grants in one getMany.
     assert.deepEqual(calls, ["getMany(3)"]);
+  } finally {
+    await eventBus().stop();
+    t.close();
+  }
+});
+
+Deno.test("session reads - a call whose session and account are kept reads nothing, answers as its own caller with its caches named; a sign-out ends it at once", async () => {
+  const t = await testApp();
+  startKeptReads();
+  await eventBus().log.tail();
+  try {
+    const [me, other] = [await t.member(), await t.member()];
+    const cacheOf = async (cookie: string) =>
+      (await t.call("GET", "/offline", { cookie })).headers.get(CACHE_ID_HEADER);
+    const [mine, theirs] = [await cacheOf(me.cookie), await cacheOf(other.cookie)];
+    assert.match(mine ?? "", /^[0-9a-f]{24}$/);
+    const current = async (cookie: string) => {
+      const r = await t.call("GET", "/api/sessions", { cookie });
+      assert.equal(r.status, 200);
+      return (r.data as { id: string; current: boolean }[]).find((s) => s.current)?.id;
+    };
+    const [mySession, theirSession] = [await current(me.cookie), await current(other.cookie)];
+    assert.ok(mySession && theirSession && mySession !== theirSession);
+    let ping: Awaited<ReturnType<typeof t.call>> | undefined;
+    const calls = await storeCalls(async () => {
+      ping = await t.call("GET", "/api/ping", { cookie: me.cookie });
+    });
+    assert.deepEqual(calls, [], "the session and account as kept");
+    assert.equal(ping!.status, 200);
+    assert.equal(ping!.headers.get(CACHE_ID_HEADER), mine, "an API answer names the caller's caches as their pages do");
+    const discreet = await t.call("GET", "/api/ping", { cookie: `${me.cookie}; discreet=1` });
+    assert.equal(discreet.headers.get(CACHE_ID_HEADER), await cacheOf(`${me.cookie}; discreet=1`));
+    assert.notEqual(discreet.headers.get(CACHE_ID_HEADER), mine);
+    const missing = await t.call("GET", "/api/no-such-call", { cookie: other.cookie });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers.get(CACHE_ID_HEADER), theirs, "an error answer names them too");
+    assert.equal((await t.call("GET", "/api/ping")).headers.get(CACHE_ID_HEADER), null, "nobody's names none");
+    assert.equal(await current(me.cookie), mySession, "each caller as themselves, call after call");
+    assert.equal(await current(other.cookie), theirSession);
+    assert.equal((await t.call("POST", "/api/auth/logout", { cookie: me.cookie })).status, 200);
+    assert.equal((await t.call("GET", "/api/settings", { cookie: me.cookie })).status, 401, "signed out at once");
+    assert.equal((await t.call("GET", "/api/settings", { cookie: other.cookie })).status, 200);
   } finally {
     await eventBus().stop();
     t.close();
