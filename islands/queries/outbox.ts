@@ -119,6 +119,7 @@ async function sendQueued(): Promise<void> {
       } else if (q.route) {
         const answer = await call(q.route, {}, { json: q.json, headers });
         delivered.set(q.key, answer);
+        noteLanded(q, answer);
         onWriteDelivered.forEach((f) => f(q, answer));
       }
       update(q.key, () => null);
@@ -246,9 +247,69 @@ export function whenDelivered(f: (m: Message) => void): () => void {
   return () => onDelivered.delete(f);
 }
 
+/** Where this tab keeps the writes it delivered lately (sessionStorage: the tab's, cleared at logout). */
+export const LANDED_STORAGE_KEY = "app-outbox-landed";
+/** How long a delivered write is kept for the pages loaded after it. */
+export const LANDED_KEEP_MS = 60_000;
+
+/** A write this tab delivered, its answer, and when (Date.now()). */
+interface Landed {
+  q: Queued;
+  answer: unknown;
+  at: number;
+}
+
+function landed(): Landed[] {
+  try {
+    const raw = JSON.parse(sessionStorage.getItem(LANDED_STORAGE_KEY) ?? "[]");
+    return Array.isArray(raw) ? raw as Landed[] : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Keeps a delivered write a minute for the next page of this tab. A page left (a reload, a link)
+ * just after a write was sent stays open until the next page's answer arrives: the write's answer
+ * may come in that time, after the next page was rendered without it, and its queue entry then
+ * goes with the old page. The next page applies what landed after its navigation began.
+ */
+function noteLanded(q: Queued, answer: unknown) {
+  if (typeof sessionStorage === "undefined") return;
+  const now = Date.now();
+  const kept = landed().filter((l) => l.at > now - LANDED_KEEP_MS);
+  try {
+    sessionStorage.setItem(LANDED_STORAGE_KEY, JSON.stringify([...kept, { q, answer, at: now }]));
+  } catch { /* storage full or refused: the page shows what it was rendered with */ }
+}
+
+/** The writes of `route` this tab delivered after this page's navigation began (its time origin). */
+function landedSinceThisPage(route: QueuedRoute): Landed[] {
+  if (typeof sessionStorage === "undefined" || typeof performance === "undefined") return [];
+  const since = performance.timeOrigin;
+  return landed().filter((l) => l.q.route === route && l.at >= since);
+}
+
+/**
+ * Calls `f` once every island of the page has hydrated (each marks itself `data-hydrated`): data
+ * changed before would make an island's first render differ from the server's HTML.
+ */
+function afterIslandsHydrated(f: () => void) {
+  const waiting = () => document.querySelector("[data-island]:not([data-hydrated])") !== null;
+  if (!waiting()) return f();
+  const seen = new MutationObserver(() => {
+    if (waiting()) return;
+    seen.disconnect();
+    f();
+  });
+  seen.observe(document.documentElement, { subtree: true, childList: true, attributeFilter: ["data-hydrated"] });
+}
+
 /**
  * Calls `f` with each write of `route` the queue delivered and the server's answer (also those
- * sent at once); returns the unsubscribe. A screen that showed a write as pending shows its result.
+ * sent at once), first with those this tab delivered after this page's navigation began (a page
+ * rendered before they landed); returns the unsubscribe. A screen that showed a write as pending
+ * shows its result.
  */
 export function whenWriteDelivered<R extends Exclude<QueuedRoute, "POST /api/message">>(
   route: R,
@@ -257,6 +318,8 @@ export function whenWriteDelivered<R extends Exclude<QueuedRoute, "POST /api/mes
   const g = (q: Queued, answer: unknown) => {
     if (q.route === route) f(answer as ApiAnswer<R>, q);
   };
+  const landedHere = landedSinceThisPage(route);
+  if (landedHere.length) afterIslandsHydrated(() => landedHere.forEach((l) => g(l.q, l.answer)));
   onWriteDelivered.add(g);
   return () => onWriteDelivered.delete(g);
 }

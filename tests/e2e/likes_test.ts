@@ -312,3 +312,43 @@ Deno.test("e2e - a like whose call was cut is sent from the next page, which the
     await h.close();
   }
 });
+
+Deno.test("e2e - a like answered while the next page was on its way shows on that page, though it was rendered before the like", async () => {
+  const h = await startHarness();
+  try {
+    const { context, page } = await h.newPage("phone");
+    const me = (await logInThroughApi(context, h.origin, "late-liker@example.com")).profileId;
+    const other = (await createAccount({ email: "late-liked@example.com", name: "Liked" }))!.defaultProfileId;
+    await page.goto(`/profile/${other}`);
+    // The like's call is held until the next page has been rendered without it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => release = r);
+    await page.route("**/api/profile-like", async (route) => {
+      await held;
+      await route.continue();
+    });
+    // The page's queue emptied, as DevTools sees its storage (the page itself is being left).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("DOMStorage.enable");
+    let emptied!: () => void;
+    const queueEmptied = new Promise<void>((r) => emptied = r);
+    cdp.on("DOMStorage.domStorageItemRemoved", (e) => e.key === "app-outbox" && emptied());
+    await page.getByRole("button", { name: TEXTS.like, exact: true }).click();
+    // The member reloads: the server renders the next page, the like not yet stored; then the like
+    // is stored and answered to the page being left, which stays open until the next page's answer
+    // comes, and takes it out of its queue.
+    await page.route(`**/profile/${other}`, async (route) => {
+      const rendered = await route.fetch();
+      assert.equal((await kv().get(keys.profileLike(me, other))).value, null, "rendered before the like was stored");
+      release();
+      await queueEmptied;
+      await route.fulfill({ response: rendered });
+    });
+    await page.reload();
+    assert.ok((await kv().get(keys.profileLike(me, other))).value, "the like stored");
+    // The next page shows the stored like, not the 'Like' it was rendered with.
+    await page.getByRole("button", { name: TEXTS.removeLike }).waitFor({ timeout: 5_000 });
+  } finally {
+    await h.close();
+  }
+});
