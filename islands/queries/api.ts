@@ -29,9 +29,12 @@ export const NAVIGATION = { navigation: true } as const;
  */
 let wiped = false;
 
-/** Keeps a value of the member's on this device (local storage), unless this page has wiped it. */
-export function keepLocally(key: string, value: string): void {
-  if (!wiped) localStorage.setItem(key, value);
+/**
+ * Keeps a value of the member's on this device (local storage; the tab's session storage when
+ * `tab`), unless this page has wiped it.
+ */
+export function keepLocally(key: string, value: string, { tab = false }: { tab?: boolean } = {}): void {
+  if (!wiped) (tab ? sessionStorage : localStorage).setItem(key, value);
 }
 
 /**

@@ -279,7 +279,7 @@ function noteLanded(q: Queued, answer: unknown) {
   const now = Date.now();
   const kept = landed().filter((l) => l.at > now - LANDED_KEEP_MS);
   try {
-    sessionStorage.setItem(LANDED_STORAGE_KEY, JSON.stringify([...kept, { q, answer, at: now }]));
+    keepLocally(LANDED_STORAGE_KEY, JSON.stringify([...kept, { q, answer, at: now }]), { tab: true });
   } catch { /* storage full or refused: the page shows what it was rendered with */ }
 }
 
