@@ -66,15 +66,18 @@ const onDelivered = new Set<(m: Message) => void>();
 /** Called with each other write the server took, and its answer (a screen that showed it pending). */
 const onWriteDelivered = new Set<(q: Queued, answer: unknown) => void>();
 
-function read(): Queued[] {
-  if (cache) return cache;
+/** The list kept under `key` in `storage`; empty when there is none or it does not read as one. */
+function storedList<T>(storage: Storage, key: string): T[] {
   try {
-    const raw = JSON.parse(localStorage.getItem(OUTBOX_STORAGE_KEY) ?? "[]");
-    cache = Array.isArray(raw) ? raw as Queued[] : [];
+    const raw = JSON.parse(storage.getItem(key) ?? "[]");
+    return Array.isArray(raw) ? raw as T[] : [];
   } catch {
-    cache = [];
+    return [];
   }
-  return cache;
+}
+
+function read(): Queued[] {
+  return cache ??= storedList<Queued>(localStorage, OUTBOX_STORAGE_KEY);
 }
 
 function write(list: Queued[]) {
@@ -260,12 +263,7 @@ interface Landed {
 }
 
 function landed(): Landed[] {
-  try {
-    const raw = JSON.parse(sessionStorage.getItem(LANDED_STORAGE_KEY) ?? "[]");
-    return Array.isArray(raw) ? raw as Landed[] : [];
-  } catch {
-    return [];
-  }
+  return storedList<Landed>(sessionStorage, LANDED_STORAGE_KEY);
 }
 
 /**
