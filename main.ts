@@ -59,7 +59,7 @@ export function createApp(): Hono<AppEnv> {
   // hold theirs open); the session; body limits; the origin check; and on the answer, compression
   // (JSON from 1 KB in Brotli or gzip, the large ones on a thread of their own; other answers by
   // Hono's compress()) and the security headers.
-  app.use(edge({
+  const first = edge({
     // Every body is limited while it is read: JSON and forms to 64 KB, a picture upload to its file
     // limit. After the session, so a page that refuses a body still renders as the caller's.
     // Each body must also arrive within BODY_TIMEOUT_MS (a picture within 2 minutes at least), else 408.
@@ -72,7 +72,8 @@ export function createApp(): Hono<AppEnv> {
       },
     },
     onError,
-  }));
+  });
+  app.use(first);
 
   app.route("/", metricsRoute());
   app.route("/api", system);
@@ -111,8 +112,9 @@ export function createApp(): Hono<AppEnv> {
       : notFoundPage(c)
   );
   app.onError(onError);
-  // Each method and path matched once (routes/routeMatches.ts), every route being added.
-  keepRouteMatches(app);
+  // Each method and path matched once (routes/routeMatches.ts), every route being added; the
+  // edge and a route answered as one handler.
+  keepRouteMatches(app, { first, onError });
   return app;
 }
 

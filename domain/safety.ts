@@ -138,23 +138,62 @@ export function reachOf(cellMeters: number): number {
  * that reach around the point (every country holding a point of the box is among the features the
  * box touches, or their groups): a true point anywhere near a shown point that is not is then not
  * at risk either. True near such a country, across the date line and near the poles (the caller
- * then judges by the true point). Worked out once per point and reach lately asked for.
+ * then judges by the true point). Worked out once per point and reach lately asked for; a point in
+ * a block clear of risk (`blockClear`) is answered by its block, with no box of its own.
  */
 export async function atRiskNear(lat: number, lon: number, reachM = SHOWN_POINT_REACH_M): Promise<boolean> {
+  if (await blockClear(lat, lon, reachM)) return false;
   const point = `${lat},${lon},${reachM}`;
   let near = nearRiskByPoint.get(point);
   if (near === undefined) {
     const dLat = reachM / METERS_PER_DEGREE;
     const dLon = dLat / Math.cos(Math.min(89, Math.abs(lat)) * Math.PI / 180);
-    const box: [number, number, number, number] = [lon - dLon, lat - dLat, lon + dLon, lat + dLat];
-    near = !(Math.abs(lat) + dLat < 85 && box[0] > -180 && box[2] < 180) ||
-      (borders.now() ?? await borders.load()).featuresContaining(box).some((f) =>
-        (f.properties.iso1A2 !== undefined && CRIMINALISING_COUNTRIES.has(f.properties.iso1A2)) ||
-        (f.properties.country !== undefined && CRIMINALISING_COUNTRIES.has(f.properties.country))
-      );
+    near = await boxNearRisk([lon - dLon, lat - dLat, lon + dLon, lat + dLat]);
     setNewest(nearRiskByPoint, point, near, COUNTRIES_KEPT);
   }
   return near;
 }
+
+/**
+ * Could a point of `box` ([west, south, east, north]) lie in a country at risk? True when such a
+ * country's borders reach into it, and for a box across the date line or near a pole.
+ */
+async function boxNearRisk(box: [number, number, number, number]): Promise<boolean> {
+  return !(Math.max(Math.abs(box[1]), Math.abs(box[3])) < 85 && box[0] > -180 && box[2] < 180) ||
+    (borders.now() ?? await borders.load()).featuresContaining(box).some((f) =>
+      (f.properties.iso1A2 !== undefined && CRIMINALISING_COUNTRIES.has(f.properties.iso1A2)) ||
+      (f.properties.country !== undefined && CRIMINALISING_COUNTRIES.has(f.properties.country))
+    );
+}
+
+/** The side of a block of `blockClear`, in degrees (about 11 km of latitude). */
+const RISK_BLOCK_DEG = 0.1;
+
+/**
+ * Is every point of (lat, lon)'s block of the degree grid (`RISK_BLOCK_DEG` a side) clear of risk
+ * within `reachM`: does the block's box, grown by the reach (along longitude as far as at the
+ * block's edge nearer a pole), touch no country at risk? Then the box of any point in it, which it
+ * holds, touches none either. Members' shown points are each their own (a point's box is worked
+ * out once per point), while the blocks of a city are few: a member first seen there is answered
+ * without a box of their own. A block that is not clear says nothing (the point's own box is
+ * judged). Worked out once per block and reach lately asked for.
+ */
+async function blockClear(lat: number, lon: number, reachM: number): Promise<boolean> {
+  const i = Math.floor(lat / RISK_BLOCK_DEG), j = Math.floor(lon / RISK_BLOCK_DEG);
+  const block = `${i},${j},${reachM}`;
+  let clear = clearByBlock.get(block);
+  if (clear === undefined) {
+    // A thousandth of a degree more on every side: a point on the block's edge, rounded either way, is inside.
+    const dLat = reachM / METERS_PER_DEGREE + 1e-3;
+    const south = i * RISK_BLOCK_DEG - dLat, north = (i + 1) * RISK_BLOCK_DEG + dLat;
+    const dLon = dLat / Math.cos(Math.min(89, Math.max(Math.abs(south), Math.abs(north))) * Math.PI / 180);
+    clear = !(await boxNearRisk([j * RISK_BLOCK_DEG - dLon, south, (j + 1) * RISK_BLOCK_DEG + dLon, north]));
+    setNewest(clearByBlock, block, clear, COUNTRIES_KEPT);
+  }
+  return clear;
+}
+/** `blockClear`'s answers for the blocks asked for lately, newest last. */
+const clearByBlock = new Map<string, boolean>();
+
 /** `atRiskNear`'s answers for the points asked for lately, newest last. */
 const nearRiskByPoint = new Map<string, boolean>();

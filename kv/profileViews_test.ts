@@ -10,6 +10,7 @@ import { loadProfileView, profileViewText } from "./profileViews.ts";
 import { updateProfile, viewedProfile } from "./profiles.ts";
 import { hotProfileOpened, keepBestView, setKeepBest } from "./games/hotOrNot.ts";
 import { normalizeUpload } from "../images/pipeline.ts";
+import { reportPosition } from "./positions/mod.ts";
 
 /** A test on a fresh `:memory:` KV whose reads are kept, as the app's server keeps them. */
 function keptTest(name: string, fn: () => Promise<void>): void {
@@ -122,5 +123,48 @@ keptTest(
     assert.equal(gets, 1);
     assert.ok((await updateProfile(owner, { description: "New words." })).ok);
     assert.equal((await viewedProfile(owner))?.description, "New words.");
+  },
+);
+
+/** What `fn` gives, and the keys the store was asked for while it ran. */
+async function keysRead<T>(fn: () => Promise<T>): Promise<[T, Deno.KvKey[]]> {
+  const proto = Deno.Kv.prototype;
+  const [get, getMany] = [proto.get, proto.getMany];
+  const read: Deno.KvKey[] = [];
+  proto.get = function (this: Deno.Kv, ...a: Parameters<Deno.Kv["get"]>) {
+    read.push(a[0]);
+    return get.apply(this, a);
+  } as Deno.Kv["get"];
+  proto.getMany = function (this: Deno.Kv, ...a: Parameters<Deno.Kv["getMany"]>) {
+    read.push(...a[0]);
+    return getMany.apply(this, a);
+  } as Deno.Kv["getMany"];
+  try {
+    return [await fn(), read];
+  } finally {
+    [proto.get, proto.getMany] = [get, getMany];
+  }
+}
+
+keptTest(
+  "profile views - a member shown far from every country at risk is viewed without a read of their safety settings; one shown there is still hidden from strangers",
+  async () => {
+    const [clear, there, viewer] = [
+      await member("new-york@example.com"),
+      await member("nairobi@example.com"),
+      await member("stranger@example.com"),
+    ];
+    await reportPosition(clear, { lat: 40.7, lon: -74.0, use: "OVERRIDE", hide: false });
+    await reportPosition(there, { lat: -1.2864, lon: 36.8172, use: "OVERRIDE", hide: false });
+    const safetyReads = (read: Deno.KvKey[]) => read.filter((k) => k[0] === keys.safety(clear)[0]).length;
+
+    const [view, readClear] = await keysRead(() => loadProfileView(clear, viewer));
+    assert.equal(view?.id, clear);
+    assert.equal(safetyReads(readClear), 0, "nobody near them is at risk: their settings do not matter");
+
+    // Shown where being gay is a crime, not showing themselves to everyone: a stranger finds nothing.
+    const [hidden, readThere] = await keysRead(() => loadProfileView(there, viewer));
+    assert.equal(hidden, null);
+    assert.equal(safetyReads(readThere), 1);
   },
 );

@@ -66,18 +66,27 @@ export async function safetyPlace(profileId: string): Promise<{ country: string 
  * request: a discovery list's viewer, a viewed profile's owner.
  */
 export async function memberAtRisk(profileId: string): Promise<boolean> {
+  return !(await clearOfRisk(profileId)) && (await safetyPlace(profileId)).atRisk;
+}
+
+/**
+ * `memberAtRisk`'s answer when it is known without a store read: true when the member's fresh
+ * shown point lies out of reach of every country at risk (they are not at risk then).
+ */
+async function clearOfRisk(profileId: string): Promise<boolean> {
   const shown = await getFreshShownPosition(profileId);
-  if (shown && !(await atRiskNear(shown.lat, shown.lon, reachOf(positionStore().grid.cellMeters)))) return false;
-  return (await safetyPlace(profileId)).atRisk;
+  return !!shown && !(await atRiskNear(shown.lat, shown.lon, reachOf(positionStore().grid.cellMeters)));
 }
 
 /**
  * Is `owner` hidden from `viewer` for safety? When the owner is in a country at risk and did not
- * choose to show themselves to everyone, only members they liked (their favourites) see them.
+ * choose to show themselves to everyone, only members they liked (their favourites) see them. An
+ * owner clear of risk by their shown point (most members) is not: their settings are not read. Else
+ * their record's place and their settings are read together (one wait for the store).
  */
 export async function protectedFrom(owner: string, viewer: string): Promise<boolean> {
-  if (owner === viewer) return false;
-  const [atRisk, settings] = await Promise.all([memberAtRisk(owner), getSafety(owner)]);
-  if (!atRisk || settings.showToEveryone) return false;
+  if (owner === viewer || await clearOfRisk(owner)) return false;
+  const [place, settings] = await Promise.all([safetyPlace(owner), getSafety(owner)]);
+  if (!place.atRisk || settings.showToEveryone) return false;
   return (await getProfileLike(owner, viewer)).likeType !== "LIKE";
 }

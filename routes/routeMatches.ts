@@ -9,8 +9,8 @@
  * time and never kept.
  */
 
-import type { Hono } from "hono";
-import type { Env } from "hono/types";
+import type { Context, Hono, MiddlewareHandler, Next } from "hono";
+import type { Env, ErrorHandler, H } from "hono/types";
 import { setNewest } from "../domain/newest.ts";
 
 /** The most matches kept (the app's fixed paths, and the unknown ones asked lately). */
@@ -18,11 +18,37 @@ export const MATCHES_KEPT = 2_000;
 /** Paths longer than this are matched each time. */
 const KEPT_PATH_MAX = 200;
 
-/** Puts a keeper of its answers in front of `app`'s router (call it once every route is added). */
-export function keepRouteMatches<E extends Env>(app: Hono<E>): void {
+/** The app's one middleware in front of every route, and the app's error handler (`app.onError`'s). */
+export interface FirstLayer<E extends Env> {
+  first: MiddlewareHandler<E>;
+  onError: ErrorHandler<E>;
+}
+
+/**
+ * Puts a keeper of its answers in front of `app`'s router (call it once every route is added).
+ * With `layer`, the app's one middleware in front of every route (routes/edge.ts): a match of
+ * `first` and a single route after it is answered as one handler, `first` running the route as
+ * its next step (`joined`), so Hono calls it directly rather than composing the two on each call
+ * (a composition, two async steps and an async wrapper a call). A match of more (a sub-app's own
+ * middleware) is composed by Hono as before.
+ */
+export function keepRouteMatches<E extends Env>(app: Hono<E>, layer?: FirstLayer<E>): void {
   const router = app.router;
   type Match = ReturnType<typeof router.match>;
+  type Handler = Match[0][number][0];
   const kept = new Map<string, Match>();
+  /** Each route's handler joined after `first`, made once per route. */
+  const joinedTo = new WeakMap<Handler, Handler>();
+  const join = (match: Match): Match => {
+    const [handlers] = match;
+    if (!layer || handlers.length !== 2 || handlers[0][0][0] !== layer.first) return match;
+    const [routed, params] = handlers[1];
+    let one = joinedTo.get(routed);
+    if (!one) joinedTo.set(routed, one = [joined(layer, routed[0] as H), routed[1]] as Handler);
+    // The route's own params (and the router's stash of their values, when it keeps one).
+    const entries = [[one, params]] as Match[0];
+    return (match.length > 1 ? [entries, match[1]] : [entries]) as Match;
+  };
   app.router = {
     name: router.name,
     add(method, path, handler) {
@@ -31,16 +57,38 @@ export function keepRouteMatches<E extends Env>(app: Hono<E>): void {
       router.add(method, path, handler);
     },
     match(method, path): Match {
-      if (path.length > KEPT_PATH_MAX) return router.match(method, path);
+      if (path.length > KEPT_PATH_MAX) return join(router.match(method, path));
       const key = method + " " + path;
       let match = kept.get(key);
       if (match !== undefined) return match;
-      match = router.match(method, path);
+      match = join(router.match(method, path));
       // A path with params in it (an id) is one of many: matched each time, never kept.
       if (match[0].every(withoutParams)) setNewest(kept, key, match, MATCHES_KEPT);
       return match;
     },
   };
+}
+
+/**
+ * `first` with `route` as its next step, as Hono's composition of the two runs them: the route's
+ * answer becomes the context's answer unless it set one itself; an error it throws is answered by
+ * the app's error handler there and then (within whatever `first` runs its next step in, the
+ * request's language), and `first` goes on with that answer.
+ */
+function joined<E extends Env>({ first, onError }: FirstLayer<E>, route: H): MiddlewareHandler<E> {
+  return (c: Context<E>, next: Next) =>
+    first(c, async () => {
+      let res: unknown;
+      try {
+        res = await route(c, next);
+      } catch (err) {
+        if (!(err instanceof Error)) throw err;
+        c.error = err;
+        c.res = await onError(err, c);
+        return;
+      }
+      if (res && !c.finalized) c.res = res as Response;
+    });
 }
 
 /** Does a matched handler take no params from the path? */

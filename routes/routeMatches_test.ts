@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { Hono } from "hono";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { keepRouteMatches, MATCHES_KEPT } from "./routeMatches.ts";
 
 Deno.test("route matches - a kept match answers as the router would: each path its own params, middleware and handler", async () => {
@@ -31,4 +32,47 @@ Deno.test("route matches - a kept match answers as the router would: each path i
   // Past the bound the oldest go, and every path still matches as before.
   for (let i = 0; i < MATCHES_KEPT + 10; i++) assert.equal(await text(`/a/n${i}`), `200 a n${i}`);
   assert.equal(await text("/a/1"), "200 a 1");
+});
+
+Deno.test("route matches - the app's first layer and a route are one handler, answering as Hono's composition of the two", async () => {
+  const app = new Hono();
+  const language = new AsyncLocalStorage<string>();
+  const onError = (err: Error, c: Context) => c.text(`${language.getStore() ?? "none"}: ${err.message}`, 418);
+  const first: MiddlewareHandler = async (c, next) => {
+    // The route runs in the request's language; the answer is finished after it, whatever it was.
+    await language.run(c.req.query("lang") ?? "en", next);
+    c.res.headers.set("x-first", `after ${c.req.routePath}`);
+  };
+  app.use(first);
+  app.get("/a/:id", (c) => c.text(`a ${c.req.param("id")}`));
+  app.get("/fails/:id", () => {
+    throw new Error("refused");
+  });
+  app.get("/sets", (c) => {
+    c.res = c.text("set on the context");
+    return c.text("returned");
+  });
+  // A sub-app's own middleware: three handlers, composed by Hono as before.
+  const sub = new Hono().use("*", async (c, next) => {
+    await next();
+    c.res.headers.set("x-sub", "1");
+  }).get("/b", (c) => c.text("b"));
+  app.route("/sub", sub);
+  app.onError(onError);
+  keepRouteMatches(app, { first, onError });
+
+  assert.equal(app.router.match("GET", "/a/1")[0].length, 1, "one handler for Hono to call");
+  assert.equal(app.router.match("GET", "/sub/b")[0].length, 3);
+  const call = async (path: string) => {
+    const r = await app.request(path);
+    return [r.status, await r.text(), r.headers.get("x-first"), r.headers.get("x-sub")];
+  };
+  for (let round = 0; round < 2; round++) {
+    assert.deepEqual(await call("/a/1"), [200, "a 1", "after /a/:id", null]);
+    assert.deepEqual(await call("/a/x%20y"), [200, "a x y", "after /a/:id", null]);
+    assert.deepEqual(await call("/fails/1?lang=fr"), [418, "fr: refused", "after /fails/:id", null]);
+    assert.deepEqual(await call("/sets"), [200, "set on the context", "after /sets", null]);
+    assert.deepEqual(await call("/sub/b"), [200, "b", "after /sub/b", "1"]);
+    assert.deepEqual(await call("/nope"), [404, "404 Not Found", "after /*", null]);
+  }
 });
