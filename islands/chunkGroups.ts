@@ -44,8 +44,9 @@ export function chunkClosure(
 
 /**
  * The app's modules (paths as esbuild's metafile names them, from the working directory) in chunks
- * under `SMALL_CHUNK` that only the `grouped` islands import as they start, and that bring nothing
- * but what every grouped island or the `fixed` islands load as they start.
+ * under `SMALL_CHUNK` that only the `grouped` entries import as they start, and that bring nothing
+ * but what every grouped entry or the `fixed` ones load as they start. An entry is named by its
+ * island's name, or by its module's path for a module loaded with `import()`.
  */
 export function smallChunkModules(
   meta: esbuild.Metafile,
@@ -63,8 +64,9 @@ export function smallChunkModules(
     }
     return seen;
   };
+  // An island's entry by its name; another entry (a module loaded with `import()`) by its path.
   const island = (out: esbuild.Metafile["outputs"][string]) =>
-    out.entryPoint?.startsWith("island:") ? out.entryPoint.slice(7) : undefined;
+    out.entryPoint?.startsWith("island:") ? out.entryPoint.slice(7) : out.entryPoint;
   const byGrouped: Set<string>[] = [], byOthers = new Set<string>(), byFixed = new Set<string>();
   for (const [file, out] of Object.entries(outputs)) {
     if (!out.entryPoint) continue;
