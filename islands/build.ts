@@ -383,8 +383,12 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
   let group: string[] = [];
   for (let pass = 0; pass < GROUP_PASSES; pass++) {
     const trial = await esbuild.build({ ...options(group, later), write: false });
-    const more = smallChunkModules(trial.metafile, (n) => importsGroup(n, later), (n) => FIXED_SCREEN.includes(n))
-      .filter((m) => !group.includes(m));
+    const more = smallChunkModules(
+      trial.metafile,
+      (n) => importsGroup(n, later),
+      (n) => FIXED_SCREEN.includes(n),
+      (n) => n === "TabBar",
+    ).filter((m) => !group.includes(m));
     if (!more.length) break;
     group = [...group, ...more].sort();
   }
