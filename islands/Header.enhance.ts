@@ -8,7 +8,7 @@ import { EVENTS } from "./queries/api.ts";
 import type { Enhancement } from "./enhance.ts";
 import type { HeaderProps } from "./Header.tsx";
 import { startOffline } from "./sw/register.ts";
-import { openProfilesAtOnce } from "./screenChange.ts";
+import { openProfilesAtOnce } from "./viewTransitions.ts";
 
 /** The menu closes by itself this long after opening. */
 export const MENU_AUTO_CLOSE_MS = 8000;

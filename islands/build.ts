@@ -10,6 +10,7 @@
 import * as esbuild from "esbuild";
 import { brotliCompress, constants } from "node:zlib";
 import { promisify } from "node:util";
+import { dirname, relative } from "node:path";
 import { backendVersion } from "../config/version.ts";
 import { type Locale, LOCALES } from "../domain/i18n.ts";
 import { chunkClosure, SHARED_GROUP, sharedGroupPlugin, smallChunkModules } from "./chunkGroups.ts";
@@ -42,10 +43,49 @@ export const ON_DEMAND = ["islands/secret/"];
 
 /**
  * The islands whose screen must not grow when small chunks are grouped (islands/chunkGroups.ts):
- * the map's, at its JavaScript budget (tests/e2e/budgets_test.ts). The tab bar is on every
- * member's screen, so what it loads costs those screens nothing either.
+ * the map's, at its JavaScript budget (tests/e2e/budgets_test.ts), with the Leaflet part it loads
+ * at once. The tab bar is on every member's screen, so what it loads costs those screens nothing
+ * either.
  */
-const FIXED_SCREEN = ["TabBar", "NearbyMap"];
+const FIXED_SCREEN = ["TabBar", "NearbyMap", "islands/map/LeafletMap.tsx"];
+
+/**
+ * The app's modules a hydrated island loads with `import()` (the map's Leaflet part, a secret chat,
+ * the chats' export): each imports first what every hydrated island's entry does (the grouped
+ * modules and the loader, islands/client.ts), which the page has already run when it loads them.
+ * That costs them no byte, and gives what every hydrated screen loads one set of entries, so one
+ * chunk: esbuild would otherwise split React, React DOM and the query client into a chunk each,
+ * by which of these also reach them.
+ */
+function loadedLaterPlugin(modules: string[]): esbuild.Plugin {
+  return {
+    name: "loaded-later",
+    setup(b) {
+      if (!modules.length) return;
+      const paths = new Set(modules.map((m) => root + m));
+      b.onLoad({ filter: /\/islands\/.*\.tsx?$/ }, async (a) => {
+        if (!paths.has(a.path)) return undefined;
+        return {
+          // A path from the module's folder: the same in every checkout.
+          contents: `import ${JSON.stringify(SHARED_GROUP)};\n` +
+            `import ${JSON.stringify(relative(dirname(a.path), `${root}islands/client.ts`))};\n` +
+            await Deno.readTextFile(a.path),
+          loader: a.path.endsWith(".tsx") ? "tsx" : "ts",
+        };
+      });
+    },
+  };
+}
+
+/** The app's modules under islands/ that the build's outputs load with `import()` (entries of their own). */
+function loadedLater(meta: esbuild.Metafile): string[] {
+  return Object.values(meta.outputs).map((o) => o.entryPoint ?? "").filter((e) => e.startsWith("islands/")).sort();
+}
+
+/** Is the entry (an island's name, or a module's path: islands/chunkGroups.ts) given the grouped modules? */
+function importsGroup(entry: string, later: string[]): boolean {
+  return entry.includes("/") ? later.includes(entry) : !isEnhanced(entry);
+}
 
 /** At most this many passes of the build not written, each grouping small chunks' modules. */
 const GROUP_PASSES = 3;
@@ -306,7 +346,7 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
       }));
     },
   };
-  const options = (group: string[]): esbuild.BuildOptions & { metafile: true } => ({
+  const options = (group: string[], later: string[]): esbuild.BuildOptions & { metafile: true } => ({
     entryPoints: [...names.map((n) => ({ in: `island:${n}`, out: n })), { in: `${root}static/app.css`, out: "app" }],
     bundle: true,
     splitting: true,
@@ -325,20 +365,34 @@ export async function build(opts: { minify?: boolean } = {}): Promise<Manifest> 
     target: ["es2022", "chrome110", "firefox115", "safari16"],
     define: { "process.env.NODE_ENV": Deno.env.get("REACT_DEV") === "1" ? '"development"' : '"production"' },
     loader: { ".png": "file", ".svg": "file" },
-    plugins: [virtual, sharedGroupPlugin(group, Deno.cwd()), localesOnDemand, englishPhrasesEcho, oneCopy, leafletEsm],
+    plugins: [
+      virtual,
+      sharedGroupPlugin(group, Deno.cwd()),
+      loadedLaterPlugin(later),
+      localesOnDemand,
+      englishPhrasesEcho,
+      oneCopy,
+      leafletEsm,
+    ],
     logLevel: "warning",
   });
   // Passes not written say which modules went to small chunks, and group them (islands/chunkGroups.ts):
   // grouping some can leave others alone in a small chunk, so again, until none is left (or GROUP_PASSES).
+  // A first pass says which modules are loaded with `import()` (`loadedLaterPlugin`).
+  const later = loadedLater((await esbuild.build({ ...options([], []), write: false })).metafile);
   let group: string[] = [];
   for (let pass = 0; pass < GROUP_PASSES; pass++) {
-    const trial = await esbuild.build({ ...options(group), write: false });
-    const more = smallChunkModules(trial.metafile, (n) => !isEnhanced(n), (n) => FIXED_SCREEN.includes(n))
-      .filter((m) => !group.includes(m));
+    const trial = await esbuild.build({ ...options(group, later), write: false });
+    const more = smallChunkModules(
+      trial.metafile,
+      (n) => importsGroup(n, later),
+      (n) => FIXED_SCREEN.includes(n),
+      (n) => n === "TabBar",
+    ).filter((m) => !group.includes(m));
     if (!more.length) break;
     group = [...group, ...more].sort();
   }
-  const result = await esbuild.build(options(group));
+  const result = await esbuild.build(options(group, later));
   // esbuild's metafile names outputs relative to the working directory.
   const url = (p: string) =>
     "/static/build/" +

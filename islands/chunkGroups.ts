@@ -44,13 +44,17 @@ export function chunkClosure(
 
 /**
  * The app's modules (paths as esbuild's metafile names them, from the working directory) in chunks
- * under `SMALL_CHUNK` that only the `grouped` islands import as they start, and that bring nothing
- * but what every grouped island or the `fixed` islands load as they start.
+ * under `SMALL_CHUNK` that only the `grouped` entries import as they start, and that bring nothing
+ * but what every grouped entry or the `fixed` ones load as they start. An entry is named by its
+ * island's name, or by its module's path for a module loaded with `import()`. A chunk that the
+ * `everywhere` islands load (the tab bar, on every member's screen) is grouped whatever its size:
+ * only a screen without them (the first-use and logout pages) loads more.
  */
 export function smallChunkModules(
   meta: esbuild.Metafile,
   grouped: (island: string) => boolean,
   fixed: (island: string) => boolean,
+  everywhere: (island: string) => boolean = () => false,
 ): string[] {
   const outputs = meta.outputs;
   /** The modules a module imports (not `import()`), all the way down. */
@@ -63,15 +67,18 @@ export function smallChunkModules(
     }
     return seen;
   };
+  // An island's entry by its name; another entry (a module loaded with `import()`) by its path.
   const island = (out: esbuild.Metafile["outputs"][string]) =>
-    out.entryPoint?.startsWith("island:") ? out.entryPoint.slice(7) : undefined;
+    out.entryPoint?.startsWith("island:") ? out.entryPoint.slice(7) : out.entryPoint;
   const byGrouped: Set<string>[] = [], byOthers = new Set<string>(), byFixed = new Set<string>();
+  const byEverywhere = new Set<string>();
   for (const [file, out] of Object.entries(outputs)) {
     if (!out.entryPoint) continue;
     const name = island(out), files = chunkClosure(outputs, file);
     if (name && grouped(name)) byGrouped.push(files);
     else for (const f of files) byOthers.add(f);
     if (name && fixed(name)) { for (const f of [file, ...files]) byFixed.add(f); }
+    if (name && everywhere(name)) { for (const f of files) byEverywhere.add(f); }
   }
   // The modules a grouped one may bring: those every grouped island or the fixed islands load, and
   // those of no code in any output (types, or all their code left out as unused).
@@ -85,7 +92,7 @@ export function smallChunkModules(
   }
   const modules: string[] = [];
   for (const [file, out] of Object.entries(outputs)) {
-    if (out.entryPoint || !file.endsWith(".js") || out.bytes >= SMALL_CHUNK) continue;
+    if (out.entryPoint || !file.endsWith(".js") || (out.bytes >= SMALL_CHUNK && !byEverywhere.has(file))) continue;
     if (byOthers.has(file) || !byGrouped.some((c) => c.has(file))) continue;
     for (const input of Object.keys(out.inputs)) {
       // Plugins' modules (translations' stand-ins) and packages are not named by a path to import.

@@ -3,10 +3,17 @@
  * storage (spec §9: default cache 24 h).
  */
 
-import { QueryCache, QueryClient, type QueryKey, useQueryClient } from "@tanstack/react-query";
-import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client";
+import {
+  IsRestoringProvider,
+  QueryCache,
+  QueryClient,
+  QueryClientProvider,
+  type QueryKey,
+  useQueryClient,
+} from "@tanstack/react-query";
+import { persistQueryClientRestore, persistQueryClientSubscribe } from "@tanstack/react-query-persist-client";
 import { createSyncStoragePersister } from "@tanstack/query-sync-storage-persister";
-import { type ReactNode, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { ApiFailure, keepLocally } from "./api.ts";
 
 /** Default cache lifetime: 24 hours. */
@@ -52,22 +59,42 @@ export const keptStorage = typeof localStorage === "undefined" ? undefined : {
 
 const persister = keptStorage && createSyncStoragePersister({ storage: keptStorage, key: "app-query-cache" });
 
-const noopPersister = {
-  persistClient: () => Promise.resolve(),
-  restoreClient: () => Promise.resolve(undefined),
-  removeClient: () => Promise.resolve(),
-};
+let restored: Promise<void> | undefined;
 
-/** Wraps an island's tree in the shared, persisted query client. */
+/**
+ * Restores the persisted cache into the page's client, once for the page, and then saves it on
+ * every change, through one subscription. Every island wraps itself in a provider (QueryProvider);
+ * each restoring (reading and parsing the whole stored cache) and subscribing (the whole cache
+ * dehydrated again at every change, by each) was work repeated once per island at each load.
+ */
+function restoreOnce(qc: QueryClient): Promise<void> {
+  if (!persister) return Promise.resolve();
+  // The persisting package's types name an older query-core's client; the build ships one copy
+  // (islands/build.ts ONE_COPY), so the client is the same class at run time.
+  type Restored = Parameters<typeof persistQueryClientRestore>[0]["queryClient"];
+  const options = { queryClient: qc as unknown as Restored, persister, maxAge: DEFAULT_CACHE_MS };
+  // A stored cache that cannot be read is discarded by the restore, and the page goes on without it.
+  return restored ??= persistQueryClientRestore(options).catch(() => {}).then(() => {
+    persistQueryClientSubscribe(options);
+  });
+}
+
+/**
+ * Wraps an island's tree in the shared, persisted query client. Its queries wait for the page's
+ * restore of the persisted cache (as `PersistQueryClientProvider` makes them), done once per page.
+ */
 export function QueryProvider({ children }: { children: ReactNode }) {
   const [qc] = useState(queryClient);
+  const [isRestoring, setIsRestoring] = useState(true);
+  useEffect(() => {
+    let on = true;
+    void restoreOnce(qc).then(() => on && setIsRestoring(false));
+    return () => void (on = false);
+  }, [qc]);
   return (
-    <PersistQueryClientProvider
-      client={qc}
-      persistOptions={{ persister: persister ?? noopPersister, maxAge: DEFAULT_CACHE_MS }}
-    >
-      {children}
-    </PersistQueryClientProvider>
+    <QueryClientProvider client={qc}>
+      <IsRestoringProvider value={isRestoring}>{children}</IsRestoringProvider>
+    </QueryClientProvider>
   );
 }
 

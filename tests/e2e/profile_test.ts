@@ -100,9 +100,26 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
       page.on("pageerror", (e) => errors.push(e.message));
       const me = { id: (await logInThroughApi(context, h.origin, `profile-${vp}@example.com`)).profileId };
 
+      // The device's stored query cache is read once a page, however many islands the page has.
+      await context.addInitScript(() => {
+        const read = Storage.prototype.getItem, counted = globalThis as { cacheReads?: number };
+        counted.cacheReads = 0;
+        Storage.prototype.getItem = function (key: string) {
+          if (key === "app-query-cache") counted.cacheReads!++;
+          return read.call(this, key);
+        };
+      });
+
       // An empty profile: 'i'm so boring'.
       await page.goto(`/profile/${me.id}`);
       await page.getByText(NO_CHARACTERISTICS).waitFor();
+      assert.deepEqual(
+        await page.evaluate(() => ({
+          islands: document.querySelectorAll("[data-island]:not([data-island=Header])").length >= 2,
+          reads: (globalThis as { cacheReads?: number }).cacheReads,
+        })),
+        { islands: true, reads: 1 },
+      );
 
       // --- the editor: fields save on blur, 'Saved' shows for about a second
       await page.goto("/profileEdit");

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { handleTransition } from "./screenChange.ts";
+import { handleTransition } from "./viewTransitions.ts";
 import { until } from "../tests/wait.ts";
 
 /** A transition whose promises reject as Chromium's do when it aborts one. */
