@@ -48,6 +48,12 @@ export interface PreparedWrite {
   change: LogChange | null;
 }
 
+/** The other mode's point in a report, each field with its test (made once, not at every write). */
+const OTHER_POINT_FIELDS = [["overrideLat", isLat], ["overrideLon", isLon], ["gpsLat", isLat], [
+  "gpsLon",
+  isLon,
+]] as const;
+
 /** Throws `GeoInputError` unless the profile id and the report are well formed. */
 export function validateReport(profileId: unknown, r: PositionReport): void {
   if (typeof profileId !== "string" || profileId.length === 0 || profileId.length > 200) {
@@ -57,9 +63,7 @@ export function validateReport(profileId: unknown, r: PositionReport): void {
   assertLatLon(r.lat, r.lon);
   if (r.use !== "OVERRIDE" && r.use !== "DEVICE_GPS") throw new GeoInputError("use must be OVERRIDE or DEVICE_GPS");
   if (typeof r.hide !== "boolean") throw new GeoInputError("hide must be a boolean");
-  for (
-    const [k, ok] of [["overrideLat", isLat], ["overrideLon", isLon], ["gpsLat", isLat], ["gpsLon", isLon]] as const
-  ) {
+  for (const [k, ok] of OTHER_POINT_FIELDS) {
     const v = r[k];
     if (v !== undefined && v !== null && !ok(v)) throw new GeoInputError(`${k} must be a coordinate or null`);
   }
