@@ -14,10 +14,11 @@
  * Each phase also prints what a write costs the store: its checks, sets, deletes and bytes of
  * values (the atomics counted), and the SQLite writer thread's system calls that read and write
  * the file and its log, and the bytes it wrote (/proc's I/O counts of that thread). With
- * `--burn N`, N busy loops take cores for the whole run, ours and Redis's alike.
+ * `--burn N`, N busy loops take cores for the whole run, ours and Redis's alike; with `--swap`, this
+ * checkout's run comes first in each round.
  *
  * Run: `deno run -A bench/position_writes.ts [--n 100000] [--ms 6000] [--rounds 2] [--before DIR]
- * [--burn 1] [--record] [--name position-writes]` (`--name`: the results file's,
+ * [--swap] [--burn 1] [--record] [--name position-writes]` (`--name`: the results file's,
  * bench/results/<date>-<name>.json).
  */
 
@@ -162,6 +163,8 @@ if (import.meta.main) {
       ...(before ? [{ label: "before", from: before.replace(/\/$/, "") }] : []),
       { label: "after", from: root.replace(/\/$/, "") },
     ];
+    // `--swap`: this checkout first in each round, the earlier one second.
+    if (Deno.args.includes("--swap")) runs.reverse();
     const got = new Map<string, { first: Phase; second: Phase }[]>();
     const load0 = Number(loadAverageText().split(" ")[0]);
     const burning = BURN > 0 ? `, ${BURN} core${BURN > 1 ? "s" : ""} burning` : "";
