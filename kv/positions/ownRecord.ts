@@ -31,6 +31,13 @@ function textOf(b: Uint8Array): string {
   return s;
 }
 
+/** Writes `x` at `at` when it is given; the offset after what was written. */
+function setIfGiven(view: DataView, at: number, x: number | null): number {
+  if (x === null) return at;
+  view.setFloat64(at, x, true);
+  return at + 8;
+}
+
 /** The stored bytes of an own record. */
 export function encodeOwn(r: OwnRecord): Uint8Array {
   // Written field by field (no list of the optional numbers, no closure): this runs in every write.
@@ -46,27 +53,11 @@ export function encodeOwn(r: OwnRecord): Uint8Array {
   out[1] = flags;
   view.setFloat64(2, r.lat, true);
   view.setFloat64(10, r.lon, true);
-  let at = 18;
-  if (overrideLat !== null) {
-    view.setFloat64(at, overrideLat, true);
-    at += 8;
-  }
-  if (overrideLon !== null) {
-    view.setFloat64(at, overrideLon, true);
-    at += 8;
-  }
-  if (gpsLat !== null) {
-    view.setFloat64(at, gpsLat, true);
-    at += 8;
-  }
-  if (gpsLon !== null) {
-    view.setFloat64(at, gpsLon, true);
-    at += 8;
-  }
-  if (gpsTimestamp !== null) {
-    view.setFloat64(at, gpsTimestamp, true);
-    at += 8;
-  }
+  let at = setIfGiven(view, 18, overrideLat);
+  at = setIfGiven(view, at, overrideLon);
+  at = setIfGiven(view, at, gpsLat);
+  at = setIfGiven(view, at, gpsLon);
+  at = setIfGiven(view, at, gpsTimestamp);
   view.setFloat64(at, r.shownLat, true);
   view.setFloat64(at + 8, r.shownLon, true);
   view.setFloat64(at + 16, r.tsUpdated, true);
