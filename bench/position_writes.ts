@@ -267,7 +267,9 @@ if (import.meta.main) {
         : []),
     ];
     const load: [number, number] = [load0, Number(loadAverageText().split(" ")[0])];
-    const note = `bench/position_writes.ts, ${N} members, ${MS} ms a phase, ${ROUNDS} rounds (the median)${burning}`;
+    const order = before ? (Deno.args.includes("--swap") ? ", this checkout first" : ", the earlier first") : "";
+    const note =
+      `bench/position_writes.ts, ${N} members, ${MS} ms a phase, ${ROUNDS} rounds (the median)${burning}${order}`;
     await reportRowsBeside(
       NAME,
       rowsOf("after"),
