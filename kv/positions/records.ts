@@ -9,7 +9,8 @@
  * `positions_shown/{sector}/{id}` (deleting the old one when the sector changes or the member
  * hides), both expiring 26 h after the report. A report that leaves the shown point unchanged
  * writes only the own record while the shown record is younger than `SHOWN_REFRESH_MS`, and then
- * carries no change for the log.
+ * carries no change for the log; when the index gave the previous record, such a write takes the
+ * shown record's point as it is rather than computing the hash again (decision 0274).
  */
 
 import { keys } from "../keys.ts";
@@ -49,10 +50,12 @@ export interface PreparedWrite {
 }
 
 /** The other mode's point in a report, each field with its test (made once, not at every write). */
-const OTHER_POINT_FIELDS = [["overrideLat", isLat], ["overrideLon", isLon], ["gpsLat", isLat], [
-  "gpsLon",
-  isLon,
-]] as const;
+const OTHER_POINT_FIELDS = [
+  ["overrideLat", isLat],
+  ["overrideLon", isLon],
+  ["gpsLat", isLat],
+  ["gpsLon", isLon],
+] as const;
 
 /** Throws `GeoInputError` unless the profile id and the report are well formed. */
 export function validateReport(profileId: unknown, r: PositionReport): void {
