@@ -342,6 +342,30 @@ export function threadCpuMs(pid: number | "self" = "self"): Map<string, number> 
   return out;
 }
 
+/**
+ * The I/O counts of each live thread of this process by the thread's name (threads of one name
+ * summed; see `threadCpuMs`), from /proc/self/task/<tid>/io: `syscr` and `syscw` (system calls
+ * that read and that wrote), `rchar` and `wchar` (their bytes), `read_bytes` and `write_bytes`
+ * (what went to or came from the storage layer); empty where there is no /proc.
+ */
+export function threadIo(): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  try {
+    for (const t of Deno.readDirSync("/proc/self/task")) {
+      try {
+        const comm = Deno.readTextFileSync(`/proc/self/task/${t.name}/comm`).trim();
+        const sum = out.get(comm) ?? {};
+        for (const line of Deno.readTextFileSync(`/proc/self/task/${t.name}/io`).trim().split("\n")) {
+          const [k, v] = line.split(": ");
+          sum[k] = (sum[k] ?? 0) + Number(v);
+        }
+        out.set(comm, sum);
+      } catch { /* the thread ended */ }
+    }
+  } catch { /* no /proc */ }
+  return out;
+}
+
 /** The 1/5/15-minute load average as printed ("3.10 2.95 2.40"), or "unknown". */
 export function loadAverageText(): string {
   try {

@@ -11,12 +11,27 @@
  * store, alternating, in the same rounds. Each round ends with Redis GEOADD pipelined (`redis-benchmark
  * -P 16`, as bench/geo.ts runs it) on a Redis started for the run: its writes a second and its
  * server's CPU a write, and ours as a ratio to it (left out, and said, when Redis is not installed).
+ * Each phase also prints what a write costs the store: its checks, sets, deletes and bytes of
+ * values (the atomics counted), and the SQLite writer thread's system calls that read and write
+ * the file and its log, and the bytes it wrote (/proc's I/O counts of that thread). With
+ * `--burn N`, N busy loops take cores for the whole run, ours and Redis's alike; with `--swap`, this
+ * checkout's run comes first in each round.
  *
  * Run: `deno run -A bench/position_writes.ts [--n 100000] [--ms 6000] [--rounds 2] [--before DIR]
- * [--record] [--name position-writes]` (`--name`: the results file's, bench/results/<date>-<name>.json).
+ * [--swap] [--burn 1] [--record] [--name position-writes]` (`--name`: the results file's,
+ * bench/results/<date>-<name>.json).
  */
 
-import { arg, loadAverageText, processCpuMs, reportRowsBeside, type ResultRow, threadCpuMs } from "./kit.ts";
+import {
+  arg,
+  burnCpu,
+  loadAverageText,
+  processCpuMs,
+  reportRowsBeside,
+  type ResultRow,
+  threadCpuMs,
+  threadIo,
+} from "./kit.ts";
 import { GEOADD_PIPELINE, haveCommand, redisGeoadd, startRedis } from "./redis.ts";
 import { mulberry32 as rng } from "../kv/random.ts";
 import { tuneStoreFile } from "../kv/storeFile.ts";
@@ -28,6 +43,7 @@ const MS = Number(arg("ms", "6000"));
 const ROUNDS = Number(arg("rounds", "2"));
 const CONCURRENCY = 256;
 const NAME = arg("name", "position-writes");
+const BURN = Number(arg("burn", "0"));
 /** The GEOADDs redis-benchmark sends in a round (bench/redis.ts). */
 const GEOADDS = 200_000;
 
@@ -38,6 +54,15 @@ interface Phase {
   sqliteUs: number;
   failedChecks: number;
   commits: number;
+  /** A write's share of the atomics' checks, sets, deletes and bytes of values set as bytes. */
+  checks: number;
+  sets: number;
+  deletes: number;
+  valueBytes: number;
+  /** A write's share of the SQLite writer's system calls that read and that write, and bytes written. */
+  sqliteReads: number;
+  sqliteWrites: number;
+  sqliteBytesWritten: number;
 }
 
 function gcd(a: number, b: number): number {
@@ -74,7 +99,7 @@ async function child(from: string): Promise<{ first: Phase; second: Phase }> {
       const store = new PositionStore(counted, { secret: "bench" });
       await store.load();
       store.startSync();
-      const t0 = threadCpuMs(), c0 = { ...commits };
+      const t0 = threadCpuMs(), c0 = { ...commits }, io0 = threadIo().get("sw-0");
       let writes = 0, k = 0;
       const start = performance.now(), end = start + MS;
       await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -94,9 +119,11 @@ async function child(from: string): Promise<{ first: Phase; second: Phase }> {
         }
       }));
       const secs = (performance.now() - start) / 1000;
-      const t1 = threadCpuMs();
+      const t1 = threadCpuMs(), io1 = threadIo().get("sw-0");
       await store.stopSync();
       const us = (name: string) => ((t1.get(name) ?? 0) - (t0.get(name) ?? 0)) * 1000 / writes;
+      const io = (k: "syscr" | "syscw" | "write_bytes") => ((io1?.[k] ?? NaN) - (io0?.[k] ?? NaN)) / writes;
+      const share = (k: "checks" | "sets" | "deletes" | "byteValues") => (commits[k] - c0[k]) / writes;
       return {
         writes,
         perSecond: writes / secs,
@@ -104,6 +131,13 @@ async function child(from: string): Promise<{ first: Phase; second: Phase }> {
         sqliteUs: us("sw-0"),
         failedChecks: commits.failed - c0.failed,
         commits: commits.all - c0.all,
+        checks: share("checks"),
+        sets: share("sets"),
+        deletes: share("deletes"),
+        valueBytes: share("byteValues"),
+        sqliteReads: io("syscr"),
+        sqliteWrites: io("syscw"),
+        sqliteBytesWritten: io("write_bytes"),
       };
     };
     const scattered = (k: number) => (k * 7919 + 13) % N;
@@ -129,11 +163,15 @@ if (import.meta.main) {
       ...(before ? [{ label: "before", from: before.replace(/\/$/, "") }] : []),
       { label: "after", from: root.replace(/\/$/, "") },
     ];
+    // `--swap`: this checkout first in each round, the earlier one second.
+    if (Deno.args.includes("--swap")) runs.reverse();
     const got = new Map<string, { first: Phase; second: Phase }[]>();
     const load0 = Number(loadAverageText().split(" ")[0]);
+    const burning = BURN > 0 ? `, ${BURN} core${BURN > 1 ? "s" : ""} burning` : "";
     const redis = await haveCommand("redis-server") && await haveCommand("redis-benchmark") ? await startRedis() : null;
     if (!redis) console.log("redis-server or redis-benchmark missing: no Redis GEOADD beside ours");
     const redisRounds: { perSecond: number; cpuUs: number }[] = [];
+    const burner = BURN > 0 ? burnCpu(BURN) : null;
     try {
       for (let r = 0; r < ROUNDS; r++) {
         for (const run of runs) {
@@ -147,7 +185,13 @@ if (import.meta.main) {
           got.set(run.label, [...got.get(run.label) ?? [], res]);
           const line = (p: Phase) =>
             `${(p.perSecond / 1000).toFixed(1)} k/s, ${p.jsUs.toFixed(0)} µs JS + ${p.sqliteUs.toFixed(0)} µs SQLite ` +
-            `a write, ${p.failedChecks} of ${p.commits} commits failed a check`;
+            `a write, ${p.failedChecks} of ${p.commits} commits failed a check; a write: 1/${
+              (p.writes / p.commits).toFixed(0)
+            } of a commit, ${p.checks.toFixed(2)} checks, ${p.sets.toFixed(2)} sets, ${p.deletes.toFixed(2)} deletes, ${
+              p.valueBytes.toFixed(0)
+            } bytes of values; SQLite's thread ${p.sqliteReads.toFixed(1)} reads and ${
+              p.sqliteWrites.toFixed(1)
+            } writes (system calls), ${(p.sqliteBytesWritten / 1024).toFixed(1)} KiB written`;
           console.log(
             `round ${r + 1} ${run.label} (load ${loadAverageText()}): first instance ${line(res.first)}; ` +
               `a new instance after them ${line(res.second)}`,
@@ -166,6 +210,7 @@ if (import.meta.main) {
         }
       }
     } finally {
+      burner?.stop();
       if (redis) {
         await redis.client.close().catch(() => {});
         redis.child.kill("SIGTERM");
@@ -177,7 +222,7 @@ if (import.meta.main) {
     const rowsOf = (label: string): ResultRow[] => [
       ...(["first", "second"] as const).flatMap((which) => {
         const rs = got.get(label) ?? [];
-        const what = which === "first" ? "the instance that seeded" : "a new instance after quiet writes";
+        const what = (which === "first" ? "the instance that seeded" : "a new instance after quiet writes") + burning;
         const rate = median(rs.map((x) => x[which].perSecond));
         return [
           {
@@ -208,13 +253,13 @@ if (import.meta.main) {
       ...(redisRounds.length
         ? [{
           bench: "position-writes",
-          metric: `Redis GEOADD pipelined (redis-benchmark -P ${GEOADD_PIPELINE}), in memory`,
+          metric: `Redis GEOADD pipelined (redis-benchmark -P ${GEOADD_PIPELINE}), in memory${burning}`,
           unit: "writes/s",
           value: Math.round(redisRate),
           better: "higher" as const,
         }, {
           bench: "position-writes",
-          metric: "Redis GEOADD pipelined: its server's CPU a write",
+          metric: `Redis GEOADD pipelined: its server's CPU a write${burning}`,
           unit: "µs",
           value: Math.round(median(redisRounds.map((x) => x.cpuUs)) * 10) / 10,
           better: "lower" as const,
@@ -222,7 +267,9 @@ if (import.meta.main) {
         : []),
     ];
     const load: [number, number] = [load0, Number(loadAverageText().split(" ")[0])];
-    const note = `bench/position_writes.ts, ${N} members, ${MS} ms a phase, ${ROUNDS} rounds (the median)`;
+    const order = before ? (Deno.args.includes("--swap") ? ", this checkout first" : ", the earlier first") : "";
+    const note =
+      `bench/position_writes.ts, ${N} members, ${MS} ms a phase, ${ROUNDS} rounds (the median)${burning}${order}`;
     await reportRowsBeside(
       NAME,
       rowsOf("after"),

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { pause, until } from "../tests/wait.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
-import { shiftClock } from "./clock.ts";
+import { resetClock, shiftClock } from "./clock.ts";
 import { GeoInputError, shownPoint } from "../domain/geo.ts";
 import {
   byBounds,
@@ -187,6 +187,38 @@ Deno.test("writes - one stale guess in a group commit: the others are committed 
     assert.ok(commits.all - before <= 5, `${commits.all - before} commits`);
     for (const [i, id] of members.entries()) assert.equal((await sa.own(id))?.lat, 33 + i * 0.1 + 0.00001);
   }));
+
+Deno.test("quiet writes - a guessed write within the cell keeps the shown record's point; a refresh or a read computes it", async () => {
+  // Two instances whose secrets differ, so a point computed anew is told from the one kept.
+  const dir = await Deno.makeTempDir();
+  const db = await Deno.openKv(`${dir}/p.kv`);
+  try {
+    const sa = new PositionStore(db, { secret: "first" }), sb = new PositionStore(db, { secret: "second" });
+    const grid = sa.grid, cell = grid.cellOf(33.45, -112.07);
+    const first = shownPoint("first", "m", grid, cell), second = shownPoint("second", "m", grid, cell);
+    assert.notDeepEqual(first, second);
+    await sa.report("m", gps(33.45));
+    await sb.load();
+    // B guesses from its index and the member stays in the cell: the shown record's point stays.
+    const quiet = await sb.report("m", gps(33.45001));
+    assert.deepEqual({ lat: quiet.shownLat, lon: quiet.shownLon }, first);
+    assert.equal((await sb.own("m"))?.shownLat, first.lat, "the private record holds the shown record's point");
+    assert.equal((await sb.shown("m"))?.lat, first.lat);
+    // A report without the other point reads the private record: its point is computed.
+    const read = await sb.report("m", { lat: 33.45002, lon: -112.07, use: "DEVICE_GPS", hide: false });
+    assert.deepEqual({ lat: read.shownLat, lon: read.shownLon }, second);
+    assert.equal((await sb.shown("m"))?.lat, second.lat);
+    // A refresh of the shown record computes the point too.
+    await sa.load();
+    shiftClock(SHOWN_REFRESH_MS);
+    const refreshed = await sa.report("m", gps(33.45003));
+    assert.deepEqual({ lat: refreshed.shownLat, lon: refreshed.shownLon }, first);
+  } finally {
+    resetClock();
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
 kvTest("quiet writes - a report that keeps the shown point rewrites only the private record for 15 min", async () => {
   const countLog = async () => {

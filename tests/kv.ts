@@ -49,18 +49,44 @@ export async function picLikeTally(picId: string): Promise<Record<LikeType, numb
   return out;
 }
 
+/** What `countingCommits` counts. */
+export interface CommitCounts {
+  /** Atomics committed, and those that failed a check. */
+  all: number;
+  failed: number;
+  /** Over every commit: the checks, the sets, the deletes, and the bytes of the values set as bytes. */
+  checks: number;
+  sets: number;
+  deletes: number;
+  byteValues: number;
+}
+
 /**
- * `db` with its commits counted: `commits.all`, and `commits.failed` for those that failed a
- * check (every other call goes to `db` as it is).
+ * `db` with its commits counted, and what they held (`CommitCounts`); every other call goes to
+ * `db` as it is.
  */
-export function countingCommits(db: Deno.Kv): { db: Deno.Kv; commits: { all: number; failed: number } } {
-  const commits = { all: 0, failed: 0 };
+export function countingCommits(db: Deno.Kv): { db: Deno.Kv; commits: CommitCounts } {
+  const commits: CommitCounts = { all: 0, failed: 0, checks: 0, sets: 0, deletes: 0, byteValues: 0 };
   const proxy = new Proxy(db, {
     get(target, name) {
       if (name === "atomic") {
         return () => {
           const op = target.atomic();
-          const commit = op.commit.bind(op);
+          const commit = op.commit.bind(op), check = op.check.bind(op), set = op.set.bind(op);
+          const del = op.delete.bind(op);
+          op.check = (...checks) => {
+            commits.checks += checks.length;
+            return check(...checks);
+          };
+          op.set = (key, value, options) => {
+            commits.sets++;
+            if (value instanceof Uint8Array) commits.byteValues += value.length;
+            return set(key, value, options);
+          };
+          op.delete = (key) => {
+            commits.deletes++;
+            return del(key);
+          };
           op.commit = async () => {
             const r = await commit();
             commits.all++;

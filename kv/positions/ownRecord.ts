@@ -31,34 +31,40 @@ function textOf(b: Uint8Array): string {
   return s;
 }
 
+/** Writes `x` at `at` when it is given; the offset after what was written. */
+function setIfGiven(view: DataView, at: number, x: number | null): number {
+  if (x === null) return at;
+  view.setFloat64(at, x, true);
+  return at + 8;
+}
+
 /** The stored bytes of an own record. */
 export function encodeOwn(r: OwnRecord): Uint8Array {
-  const optional = [r.overrideLat, r.overrideLon, r.gpsLat, r.gpsLon, r.gpsTimestamp];
-  let flags = (r.use === "DEVICE_GPS" ? GPS : 0) | (r.hide ? HIDE : 0), extra = 0;
-  for (let i = 0; i < optional.length; i++) {
-    if (optional[i] !== null) {
-      flags |= O_LAT << i;
-      extra++;
-    }
-  }
-  const out = new Uint8Array(FIXED + 8 * extra + r.sector.length);
+  // Written field by field (no list of the optional numbers, no closure): this runs in every write.
+  const { overrideLat, overrideLon, gpsLat, gpsLon, gpsTimestamp } = r;
+  const flags = (r.use === "DEVICE_GPS" ? GPS : 0) | (r.hide ? HIDE : 0) | (overrideLat !== null ? O_LAT : 0) |
+    (overrideLon !== null ? O_LON : 0) | (gpsLat !== null ? G_LAT : 0) | (gpsLon !== null ? G_LON : 0) |
+    (gpsTimestamp !== null ? G_TS : 0);
+  const extra = (overrideLat !== null ? 8 : 0) + (overrideLon !== null ? 8 : 0) + (gpsLat !== null ? 8 : 0) +
+    (gpsLon !== null ? 8 : 0) + (gpsTimestamp !== null ? 8 : 0);
+  const out = new Uint8Array(FIXED + extra + r.sector.length);
   const view = new DataView(out.buffer);
   out[0] = FORMAT;
   out[1] = flags;
-  let at = 2;
-  const num = (x: number) => {
-    view.setFloat64(at, x, true);
-    at += 8;
-  };
-  num(r.lat);
-  num(r.lon);
-  for (const x of optional) if (x !== null) num(x);
-  num(r.shownLat);
-  num(r.shownLon);
-  num(r.tsUpdated);
-  num(r.tsEffectiveUntil);
-  num(r.shownTs);
-  num(r.cellMeters);
+  view.setFloat64(2, r.lat, true);
+  view.setFloat64(10, r.lon, true);
+  let at = setIfGiven(view, 18, overrideLat);
+  at = setIfGiven(view, at, overrideLon);
+  at = setIfGiven(view, at, gpsLat);
+  at = setIfGiven(view, at, gpsLon);
+  at = setIfGiven(view, at, gpsTimestamp);
+  view.setFloat64(at, r.shownLat, true);
+  view.setFloat64(at + 8, r.shownLon, true);
+  view.setFloat64(at + 16, r.tsUpdated, true);
+  view.setFloat64(at + 24, r.tsEffectiveUntil, true);
+  view.setFloat64(at + 32, r.shownTs, true);
+  view.setFloat64(at + 40, r.cellMeters, true);
+  at += 48;
   view.setInt32(at, r.row, true);
   view.setInt32(at + 4, r.col, true);
   // The sector's text in place when ASCII (a sector key always is), else its UTF-8 in a longer copy.

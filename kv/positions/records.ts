@@ -9,7 +9,8 @@
  * `positions_shown/{sector}/{id}` (deleting the old one when the sector changes or the member
  * hides), both expiring 26 h after the report. A report that leaves the shown point unchanged
  * writes only the own record while the shown record is younger than `SHOWN_REFRESH_MS`, and then
- * carries no change for the log.
+ * carries no change for the log; when the index gave the previous record, such a write takes the
+ * shown record's point as it is rather than computing the hash again (decision 0274).
  */
 
 import { keys } from "../keys.ts";
@@ -48,6 +49,14 @@ export interface PreparedWrite {
   change: LogChange | null;
 }
 
+/** The other mode's point in a report, each field with its test (made once, not at every write). */
+const OTHER_POINT_FIELDS = [
+  ["overrideLat", isLat],
+  ["overrideLon", isLon],
+  ["gpsLat", isLat],
+  ["gpsLon", isLon],
+] as const;
+
 /** Throws `GeoInputError` unless the profile id and the report are well formed. */
 export function validateReport(profileId: unknown, r: PositionReport): void {
   if (typeof profileId !== "string" || profileId.length === 0 || profileId.length > 200) {
@@ -57,9 +66,7 @@ export function validateReport(profileId: unknown, r: PositionReport): void {
   assertLatLon(r.lat, r.lon);
   if (r.use !== "OVERRIDE" && r.use !== "DEVICE_GPS") throw new GeoInputError("use must be OVERRIDE or DEVICE_GPS");
   if (typeof r.hide !== "boolean") throw new GeoInputError("hide must be a boolean");
-  for (
-    const [k, ok] of [["overrideLat", isLat], ["overrideLon", isLon], ["gpsLat", isLat], ["gpsLon", isLon]] as const
-  ) {
+  for (const [k, ok] of OTHER_POINT_FIELDS) {
     const v = r[k];
     if (v !== undefined && v !== null && !ok(v)) throw new GeoInputError(`${k} must be a coordinate or null`);
   }
@@ -95,13 +102,18 @@ export function ownView(r: OwnRecord): OwnPosition {
   };
 }
 
-/** Derives the records of one report from the previous own record (none, or expired, counts as none). */
+/**
+ * Derives the records of one report from the previous own record (none, or expired, counts as
+ * none). `shownKnown`: the previous record came from the index (`knownOwn`), so its shown point is
+ * the member's shown record as stored.
+ */
 export function prepareWrite(
   grid: PrivacyGrid,
   profileId: string,
   r: PositionReport,
   prev: Deno.KvEntryMaybe<OwnRecord>,
   secret: string,
+  shownKnown = false,
 ): PreparedWrite {
   const t = now();
   const old = prev.value && prev.value.tsEffectiveUntil > t ? prev.value : null;
@@ -109,14 +121,21 @@ export function prepareWrite(
     ? { row: old.row, col: old.col }
     : null;
   const cell = grid.next(previousCell, r.lat, r.lon);
-  const shown = shownPoint(secret, profileId, grid, cell);
-  const sector = sectorKey(shown.lat, shown.lon);
+  const recent = old !== null && typeof old.shownTs === "number" && t >= old.shownTs &&
+    t - old.shownTs < SHOWN_REFRESH_MS;
+  // A member who stays in their cell keeps the point the keyed hash gave for it (the same member,
+  // cell and secret give the same point): when the index gave the previous record, its point is the
+  // shown record's, written within `SHOWN_REFRESH_MS`, and is not computed again. A refresh, or a
+  // previous record read from the store, computes it (a changed secret moves the point then).
+  const keep = shownKnown && recent && previousCell !== null && cell.row === previousCell.row &&
+    cell.col === previousCell.col;
+  const shown = keep ? { lat: old.shownLat, lon: old.shownLon } : shownPoint(secret, profileId, grid, cell);
+  const sector = keep ? old.sector : sectorKey(shown.lat, shown.lon);
   const gps = r.use === "DEVICE_GPS";
   const given = otherPointGiven(r);
   // Nothing others see changes: the same shown point (or still hidden), refreshed recently.
-  const unchanged = old !== null && old.hide === r.hide && old.sector === sector &&
-    old.shownLat === shown.lat && old.shownLon === shown.lon && typeof old.shownTs === "number" &&
-    t >= old.shownTs && t - old.shownTs < SHOWN_REFRESH_MS;
+  const unchanged = recent && old.hide === r.hide && old.sector === sector && old.shownLat === shown.lat &&
+    old.shownLon === shown.lon;
   const own: OwnRecord = {
     profileId,
     lat: r.lat,

@@ -115,7 +115,7 @@ export class PositionWrites {
       // Without a read when the index knows all the report does not bring (see knownOwn).
       const known = otherPointGiven(report) ? knownOwn(this.#s.index, this.#s.grid, profileId) : null;
       if (known) {
-        const w = prepareWrite(this.#s.grid, profileId, report, known, secret);
+        const w = prepareWrite(this.#s.grid, profileId, report, known, secret, true);
         if ((await this.#write(w)) !== null) return ownView(w.own);
       }
       for (let attempt = 0; attempt < 10; attempt++) {
