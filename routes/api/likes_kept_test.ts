@@ -122,7 +122,7 @@ Deno.test("likes - likes that come while another like is being committed read th
   const db = kv();
   const atomic = db.atomic.bind(db);
   const { get, getMany } = Deno.Kv.prototype;
-  // The first like's commit is held in flight until released.
+  // The first like's commit (the first atomic that writes a stored like) is held in flight until released.
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
   let held!: () => void;
@@ -131,8 +131,14 @@ Deno.test("likes - likes that come while another like is being committed read th
   db.atomic = () => {
     const op = atomic();
     const commit = op.commit.bind(op);
+    const set = op.set.bind(op);
+    let like = false;
+    op.set = (key, value, options) => {
+      like ||= key[0] === keys.profileLike("", "")[0];
+      return set(key, value, options);
+    };
     op.commit = async () => {
-      if (hold) {
+      if (hold && like) {
         hold = false;
         held();
         await released;
