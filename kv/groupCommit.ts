@@ -125,6 +125,25 @@ export function commitGrouped(
   });
 }
 
+/** The shared wait of `turnWhenBusy`, while one is pending. */
+let turn: Promise<void> | null = null;
+
+/**
+ * Null when no grouped write is queued or being committed on the open store; else a promise
+ * resolved at the next turn of the event loop, shared by every caller until then: requests that
+ * wait on it begin their reads together (one store call, kv/coalesce.ts), as their writes go together.
+ */
+export function turnWhenBusy(): Promise<void> | null {
+  const c = committers.get(kv());
+  if (!grouping || !c || (c.inFlight === 0 && c.queue.length === 0)) return null;
+  return turn ??= new Promise((resolve) =>
+    setTimeout(() => {
+      turn = null;
+      resolve();
+    }, 0)
+  );
+}
+
 /**
  * How long the next partial group waits for company (ms), or null when it goes at once: up to
  * `LINGER_MS` after its oldest write was asked for when that write may wait and writes come close

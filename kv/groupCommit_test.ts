@@ -3,7 +3,7 @@ import { commitsWhile, countCommits, kvTest } from "../tests/kv.ts";
 import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { addEvent, eventBus } from "./events.ts";
-import { commitGrouped, GROUP_MAX, IN_FLIGHT, keyId } from "./groupCommit.ts";
+import { commitGrouped, GROUP_MAX, IN_FLIGHT, keyId, turnWhenBusy } from "./groupCommit.ts";
 import type { MemberEvent } from "../domain/shapes/events.ts";
 
 kvTest("group commit - concurrent writes all land, in fewer commits than writes", async () => {
@@ -84,6 +84,48 @@ kvTest(
     assert.equal(commits, 1);
     const rows = await Array.fromAsync(kv().list<number>({ prefix: ["gc", "turn"] }));
     assert.deepEqual(rows.map((r) => r.value).sort((a, b) => a - b), Array.from({ length: 15 }, (_, i) => i));
+  },
+);
+
+kvTest(
+  "group commit - a turn to wait for company only while writes are being committed, one for all who ask in it",
+  async () => {
+    const db = kv();
+    const atomic = db.atomic.bind(db);
+    // The write's commit held in flight until released.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    db.atomic = () => {
+      const op = atomic();
+      const commit = op.commit.bind(op);
+      op.commit = async () => (await released, await commit());
+      return op;
+    };
+    try {
+      assert.equal(turnWhenBusy(), null);
+      const committed = commitGrouped([["gc", "busy"]], (op) => op.set(["gc", "busy"], 1));
+      const turn = turnWhenBusy();
+      assert.ok(turn);
+      let over = false;
+      void turn.then(() => (over = true));
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+      // Not over within this turn's steps: a caller that asks in them gets the same wait.
+      assert.equal(over, false);
+      assert.equal(turnWhenBusy(), turn);
+      // Over at the next turn of the event loop (a timer set after the wait's comes after it).
+      let first = "";
+      const timer = new Promise<void>((r) => setTimeout(() => (first ||= "timer", r()), 0));
+      await Promise.all([turn.then(() => (first ||= "turn")), timer]);
+      assert.equal(first, "turn");
+      release();
+      assert.equal(await committed, true);
+      // Once the group is done, none again.
+      await new Promise((r) => setTimeout(r, 0));
+      assert.equal(turnWhenBusy(), null);
+    } finally {
+      release();
+      db.atomic = atomic;
+    }
   },
 );
 

@@ -350,10 +350,17 @@ export interface LikeSets {
  * What one deck session (a viewer, and the time the deck opened) learnt of its candidates: whom
  * the viewer rated before then, and whom not. A rating made before that time never changes that
  * answer, so the next page of the same deck asks KV only about candidates it has not met yet.
- * Per instance, the newest `DECK_CACHE_MAX` sessions, each for `DECK_CACHE_MS`.
+ * Per instance, by viewer (a rating forgets only its rater's decks): the newest `DECK_VIEWERS_MAX`
+ * viewers' newest `DECK_SESSIONS_MAX` sessions, each for `DECK_CACHE_MS`.
  */
-const deckCache = new Map<string, { rated: Set<string>; unrated: Set<string>; at: number }>();
-const DECK_CACHE_MAX = 1000;
+interface DeckKnown {
+  rated: Set<string>;
+  unrated: Set<string>;
+  at: number;
+}
+const decks = new Map<string, Map<number, DeckKnown>>();
+const DECK_VIEWERS_MAX = 1000;
+const DECK_SESSIONS_MAX = 2;
 const DECK_CACHE_MS = 15 * 60_000;
 
 /**
@@ -363,9 +370,7 @@ const DECK_CACHE_MS = 15 * 60_000;
  * when the deck session ends (`DECK_CACHE_MS`); a swipe in the deck itself never changes an answer.
  */
 function forgetDeckRating(viewer: string, member: string): void {
-  const prefix = `${viewer}|`;
-  for (const [key, known] of deckCache) {
-    if (!key.startsWith(prefix)) continue;
+  for (const known of decks.get(viewer)?.values() ?? []) {
     known.rated.delete(member);
     known.unrated.delete(member);
   }
@@ -377,12 +382,13 @@ function forgetDeckRating(viewer: string, member: string): void {
  * viewer's history.
  */
 export async function ratedAmong(viewer: string, ids: readonly string[], ts: number): Promise<Set<string>> {
-  const key = `${viewer}|${ts}`;
-  let known = deckCache.get(key);
+  const sessions = decks.get(viewer) ?? new Map<number, DeckKnown>();
+  setNewest(decks, viewer, sessions, DECK_VIEWERS_MAX);
+  let known = sessions.get(ts);
   if (!known || Date.now() - known.at > DECK_CACHE_MS) {
     known = { rated: new Set(), unrated: new Set(), at: Date.now() };
   }
-  setNewest(deckCache, key, known, DECK_CACHE_MAX);
+  setNewest(sessions, ts, known, DECK_SESSIONS_MAX);
   // A deck opened in the future (the time is the caller's) could still see ratings made before
   // it: its unrated are asked again each page.
   const settled = ts <= now();

@@ -31,6 +31,7 @@ import {
 import { answer } from "../answer.ts";
 import { beginKeepBestRead, hotLiked } from "../../kv/games/hotOrNot.ts";
 import { detached } from "../../kv/roundTrips.ts";
+import { turnWhenBusy } from "../../kv/groupCommit.ts";
 
 /** The path's `:profileId`, which must be one of the caller's own profiles (401, 400, 403). */
 async function ownProfileParam(c: Context<AppEnv>): Promise<string> {
@@ -80,6 +81,10 @@ export const likes = new Hono<AppEnv>()
   .put("/profile-like", async (c) => {
     const caller = requireCaller(c);
     const body = await bodyOf(c, "PUT /api/profile-like");
+    // While writes are being committed (a busy server), a like's reads wait one turn of the event
+    // loop: those of the likes whose bodies came meanwhile then go in the same store call.
+    const busy = turnWhenBusy();
+    if (busy) await busy;
     // The like's limits are read beside the checks of who may like whom; counted in its own commit.
     let hitsRead: Promise<ReadHit[]> | null = readLikeHits(caller, body.likeType);
     hitsRead.catch(() => {}); // a like refused before it leaves them unread

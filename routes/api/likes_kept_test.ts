@@ -116,3 +116,98 @@ Deno.test("likes with kept reads - a member sent to a time-out is refused a like
     t.close();
   }
 });
+
+Deno.test("likes - likes that come while another like is being committed read their stored likes in one store call", async () => {
+  const t = await testApp();
+  const db = kv();
+  const atomic = db.atomic.bind(db);
+  const { get, getMany } = Deno.Kv.prototype;
+  // The first like's commit (the first atomic that writes a stored like) is held in flight until released.
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let held!: () => void;
+  const holding = new Promise<void>((r) => (held = r));
+  let hold = false;
+  db.atomic = () => {
+    const op = atomic();
+    const commit = op.commit.bind(op);
+    const set = op.set.bind(op);
+    let like = false;
+    op.set = (key, value, options) => {
+      like ||= key[0] === keys.profileLike("", "")[0];
+      return set(key, value, options);
+    };
+    op.commit = async () => {
+      if (hold && like) {
+        hold = false;
+        held();
+        await released;
+      }
+      return await commit();
+    };
+    return op;
+  };
+  try {
+    // As the server runs: the callers' sessions kept, so that a like's reads begin as its body is read.
+    startKeptReads();
+    await eventBus().log.tail();
+    const [first, target, ...likers] = await Promise.all(Array.from({ length: 6 }, () => someone()));
+    for (const m of [first, ...likers]) {
+      assert.equal((await t.call("GET", "/api/ping", { cookie: m.cookie })).status, 200);
+    }
+    const like = (m: Someone, to: Someone, likeType = "LIKE") =>
+      t.call("PUT", "/api/profile-like", {
+        cookie: m.cookie,
+        json: { likerProfileId: m.profileId, likedProfileId: to.profileId, likeType },
+      });
+    hold = true;
+    const firstLike = like(first, target);
+    await holding;
+    // How many stored likes each store read call carried, from now on.
+    const calls: number[] = [];
+    const stored = keys.profileLike(first.profileId, target.profileId)[0];
+    const count = (read: Deno.KvKey[]) => {
+      const likes = read.filter((k) => k[0] === stored).length;
+      if (likes > 0) calls.push(likes);
+    };
+    Deno.Kv.prototype.get = function (this: Deno.Kv, key: Deno.KvKey, o?: { consistency?: Deno.KvConsistencyLevel }) {
+      count([key]);
+      return get.call(this, key, o);
+    } as typeof get;
+    Deno.Kv.prototype.getMany = function (
+      this: Deno.Kv,
+      read: Deno.KvKey[],
+      o?: { consistency?: Deno.KvConsistencyLevel },
+    ) {
+      count(read);
+      return getMany.call(this, read, o);
+    } as typeof getMany;
+    // Four dislikes (a like's reads of the liker's limits and of what a notification needs would
+    // fill a store call's ten keys) begun in one turn of the event loop, each a few steps of its
+    // own behind the last, as requests come: their bodies read at different moments.
+    const later: ReturnType<typeof like>[] = [];
+    for (const m of likers) {
+      later.push(like(m, target, "DISLIKE"));
+      for (let i = 0; i < 40; i++) await Promise.resolve();
+    }
+    await until(() => Promise.resolve(calls.reduce((a, b) => a + b, 0) >= likers.length), "the likes' reads");
+    Object.assign(Deno.Kv.prototype, { get, getMany });
+    release();
+    for (const r of [await firstLike, ...await Promise.all(later)]) assert.equal(r.status, 200, r.text);
+    assert.deepEqual(calls, [likers.length]);
+    const given = await Promise.all(
+      likers.map((m) =>
+        t.call("GET", `/api/profile-like?likerProfileId=${m.profileId}&likedProfileId=${target.profileId}`, {
+          cookie: m.cookie,
+        })
+      ),
+    );
+    assert.deepEqual(given.map((r) => r.data.likeType), likers.map(() => "DISLIKE"));
+  } finally {
+    Object.assign(Deno.Kv.prototype, { get, getMany });
+    db.atomic = atomic;
+    release();
+    await eventBus().stop();
+    t.close();
+  }
+});
