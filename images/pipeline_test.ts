@@ -27,6 +27,7 @@ import {
   meanSsim,
   metadataFound,
   near,
+  PHONE_SMALL,
   phoneJpeg,
   photoScene,
   pngClaiming,
@@ -328,6 +329,21 @@ Deno.test("images - the blurred variant differs from the plain one and keeps no 
   const blurContrast = await neighbourContrast(blurred.bytes);
   assert.ok(plainContrast > 20, `plain keeps detail (${plainContrast})`);
   assert.ok(blurContrast < 1, `blurred keeps none (${blurContrast})`);
+});
+
+Deno.test("images - a blurred size is encoded without smart subsampling (it has no chroma edges to keep sharp); a plain one with it", async () => {
+  // Upright 320 × 640: cut to 256, and to 512 (which keeps its 320 px): a blurred size is made alike at each.
+  const decoded = await decodeMaster(
+    (await makeMaster((await prepareUpload(await phoneJpeg(PHONE_SMALL))).bytes)).bytes,
+  );
+  for (const size of [256, 512] as const) {
+    const encoded = (blur: boolean, smartSubsample: boolean) =>
+      renderVariant(decoded, size, { blur, webp: { quality: 80, effort: 4, smartSubsample } }).then((p) => p.bytes);
+    const blurred = (await renderVariant(decoded, size, { blur: true })).bytes;
+    assert.deepEqual(blurred, await encoded(true, false), `${size}: blurred`);
+    assert.notDeepEqual(blurred, await encoded(true, true), `${size}: smart subsampling changes the bytes`);
+    assert.deepEqual((await renderVariant(decoded, size)).bytes, await encoded(false, true), `${size}: plain`);
+  }
 });
 
 Deno.test("images - renderVariant refuses a width that is not a served size", async () => {
