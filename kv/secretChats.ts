@@ -136,14 +136,31 @@ async function removeDevice(d: StoredDevice): Promise<void> {
   }
 }
 
+/**
+ * Each session's removal under way on this instance. A logout removes its session's device before
+ * answering, and the instance's own "sessions ended" listener asks for the same removal: the
+ * second asker waits for the first instead of both finding the device live and the later one
+ * writing the chats again after the answer.
+ */
+const removing = new Map<string, Promise<void>>();
+
 /** Removes the secret-chat devices of ended sessions (logout, 'log out elsewhere'). */
 export async function removeDevicesOfSessions(sessionIds: readonly string[]): Promise<void> {
   for (const id of sessionIds) {
-    const ref = (await kv().get<{ profileId: string; deviceId: string }>(keys.secretDeviceBySession(id))).value;
-    if (!ref) continue;
-    const d = await getDevice(ref.profileId, ref.deviceId);
-    if (d && !d.removed) await removeDevice(d);
+    let under = removing.get(id);
+    if (!under) {
+      under = removeDeviceOfSession(id).finally(() => removing.delete(id));
+      removing.set(id, under);
+    }
+    await under;
   }
+}
+
+async function removeDeviceOfSession(sessionId: string): Promise<void> {
+  const ref = (await kv().get<{ profileId: string; deviceId: string }>(keys.secretDeviceBySession(sessionId))).value;
+  if (!ref) return;
+  const d = await getDevice(ref.profileId, ref.deviceId);
+  if (d && !d.removed) await removeDevice(d);
 }
 
 /** A member's live devices (those whose session ended are removed on the way). */

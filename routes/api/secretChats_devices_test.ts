@@ -14,6 +14,8 @@ import {
 } from "../../islands/secret/mls.ts";
 import { toBase64 } from "../../domain/franking.ts";
 import { kv } from "../../kv/db.ts";
+import { keys } from "../../kv/keys.ts";
+import { removeDevicesOfSessions } from "../../kv/secretChats.ts";
 import { memberWithDevice, startThroughApi } from "../../tests/fixtures/secretChats.ts";
 
 Deno.test("secret chats - logging out removes the device: its key packages go and it is marked removed in its chats", async () => {
@@ -34,6 +36,28 @@ Deno.test("secret chats - logging out removes the device: its key packages go an
     const bobsDevice = list.data.items.find((c: { id: string }) => c.id === chat.id).devices
       .find((d: { profileId: string }) => d.profileId === bob.profileId);
     assert.equal(bobsDevice.removed, true);
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("secret chats - a session's device asked to be removed twice at once (the logout and its own event) is removed once: its chat written and told once", async () => {
+  const t = await testApp();
+  try {
+    const alice = await memberWithDevice(t), bob = await memberWithDevice(t, 3);
+    const { chat } = await startThroughApi(t, alice, bob);
+    const bySession = await Array.fromAsync(
+      kv().list<{ profileId: string }>({ prefix: ["secret_devices_by_session"] }),
+    );
+    const sessionId = bySession.find((e) => e.value.profileId === bob.profileId)!.key[1] as string;
+    // Every commit with events adds one to the events' version: the chat's "device removed" is one.
+    const version = async () => (await kv().get<Deno.KvU64>(keys.eventsVersion())).value?.value ?? 0n;
+    const before = await version();
+    await Promise.all([removeDevicesOfSessions([sessionId]), removeDevicesOfSessions([sessionId])]);
+    assert.equal(await version() - before, 1n, "the chat is written and told once");
+    const stored = (await kv().get<{ devices: { profileId: string; removed?: boolean }[] }>(keys.secretChat(chat.id)))
+      .value!;
+    assert.equal(stored.devices.find((d) => d.profileId === bob.profileId)?.removed, true);
   } finally {
     t.close();
   }
