@@ -37,7 +37,8 @@ import { secretChats } from "./routes/api/secretChats.ts";
 import { health } from "./routes/api/health.ts";
 import { assets } from "./routes/assets.ts";
 import { tiles } from "./routes/tiles.ts";
-import { loadPagesCode, notFoundPage, pageErrorResponse, pages } from "./routes/pages/index.ts";
+import { pages } from "./routes/pages/index.tsx";
+import { notFoundPage, pageErrorResponse } from "./routes/pages/info.tsx";
 import { config, keepConfigReads, proxyExposureWarning } from "./config/config.ts";
 import { closeKv, openKv } from "./kv/db.ts";
 import { loadPositionIndex, startPositionSync, stopPositionSync, writePositionSnapshot } from "./kv/positions/mod.ts";
@@ -137,7 +138,7 @@ const RESTART_AFTER_MS = 500;
  * snapshots; a crashed child is started again; SIGTERM is forwarded and each child drains.
  */
 async function supervise(count: number) {
-  if (Deno.env.get("BUILD_ON_START") === "1") await buildIslands();
+  if (Deno.env.get("BUILD_ON_START") === "1") await (await import("./islands/build.ts")).build();
   // Port 0 (any free port) resolved once here, so every child takes the same one.
   let port = config.port;
   if (port === 0) {
@@ -221,7 +222,7 @@ async function serve(instance: number | null) {
   const app = createApp();
   const first = instance === null || instance === 0;
   // `deno task dev` rebuilds the islands whenever --watch restarts the server.
-  if (Deno.env.get("BUILD_ON_START") === "1") await buildIslands();
+  if (Deno.env.get("BUILD_ON_START") === "1") await (await import("./islands/build.ts")).build();
   await openKv();
   // The in-memory geo index of the nearby queries: load it before serving, then follow other instances.
   const loaded = await loadPositionIndex();
@@ -257,10 +258,6 @@ async function serve(instance: number | null) {
     mainPort: server.addr.port,
   });
   if (live) console.log(`live sockets on port ${live.port}`);
-  // The pages' code (React's server renderer, the components, the islands) is not loaded with the
-  // app (routes/pages/index.ts): it loads now, as the instance serves, so no member's first page
-  // waits for it.
-  void loadPagesCode();
   // Graceful shutdown: stop taking connections, send open event streams elsewhere, let running
   // jobs finish (a job still running at the deadline keeps its lease only until it runs out, so
   // another instance takes it within seconds), stop following the position log, then exit.
@@ -286,16 +283,6 @@ async function serve(instance: number | null) {
     Deno.exit(0);
   };
   if (stopAsked) await drain(stopAsked);
-}
-
-/**
- * `deno task dev`'s build of the islands (islands/build.ts, with esbuild). Named by a variable: Deno
- * reads a literal `import("./islands/build.ts")` as part of main.ts's module graph and resolves and
- * prepares all of it at every start, which only `deno task dev` needs.
- */
-async function buildIslands(): Promise<void> {
-  const builder = "./islands/build.ts";
-  await (await import(builder) as typeof import("./islands/build.ts")).build();
 }
 
 /** Warns the operator when callers may reach the main port around the trusted proxies (HOST, TRUST_PROXY). */

@@ -4,11 +4,9 @@
  * checked, an export is zipped, a secret chat's keys are checked, sockets are served on a port of
  * their own, or the metrics are asked for are loaded at that first use (domain/firstUse.ts), not by
  * main.ts's static imports; the icons come one module each, never from lucide-react's entry (its
- * CommonJS build of every icon for Deno). The pages' code (routes/pages/screens.tsx: React's server
- * renderer, the components, the islands, the icons) is loaded at the first page asked for
- * (decision 0276), and no browser-only code reaches the server: react-dom/client (the islands'
- * hydration) is the browser's. The module graph is read from `deno info`, following static imports
- * only.
+ * CommonJS build of every icon for Deno); and no browser-only code: react-dom/client (the islands'
+ * hydration) is the browser's. The module graph is read from `deno info`, following
+ * static imports only.
  */
 
 import assert from "node:assert/strict";
@@ -67,37 +65,17 @@ function packageOf(specifier: string): { name: string; subpath: string } {
   return { name: m[1], subpath: m[2] ?? "" };
 }
 
-/** The pages' code, loaded at the first page asked for (routes/pages/index.ts). */
-const PAGES_CODE = "routes/pages/screens.tsx";
-
-Deno.test("start - neither main.ts nor the pages' code reaches the packages loaded at their first use, and no icon through lucide-react's entry", async () => {
+Deno.test("start - main.ts reaches none of the packages loaded at their first use, and no icon through lucide-react's entry", async () => {
   const reached = (await staticNpmModules("main.ts")).map(packageOf);
   assert.ok(reached.some((p) => p.name === "hono"), "the graph is read: main.ts reaches hono");
   assert.deepEqual(reached.filter((p) => AT_FIRST_USE.includes(p.name)).map((p) => p.name), []);
-  const pages = (await staticNpmModules(PAGES_CODE)).map(packageOf);
-  assert.deepEqual(pages.filter((p) => AT_FIRST_USE.includes(p.name)).map((p) => p.name), []);
-  const icons = pages.filter((p) => p.name === "lucide-react");
+  const icons = reached.filter((p) => p.name === "lucide-react");
   assert.ok(icons.length > 0, "the icons are reached");
   assert.deepEqual(icons.filter((p) => !p.subpath.startsWith("/icons/")), []);
 });
 
-Deno.test("start - main.ts reaches none of the pages' code: no React, no icon, until the first page", async () => {
-  const reached = (await staticNpmModules("main.ts")).map(packageOf);
-  assert.ok(reached.some((p) => p.name === "hono"), "the graph is read: main.ts reaches hono");
-  assert.deepEqual(
-    [
-      ...new Set(
-        reached.filter((p) => /^(react|react-dom|react-router|lucide-react|@tanstack\/)/.test(p.name)).map((p) =>
-          p.name
-        ),
-      ),
-    ],
-    [],
-  );
-});
-
-Deno.test("start - no browser-only module reaches the server: react-dom/client is the islands' hydration in the page", async () => {
-  const reactDom = (await staticNpmModules(PAGES_CODE)).map(packageOf).filter((p) => p.name === "react-dom");
-  assert.ok(reactDom.some((p) => p.subpath === "/server"), "the graph is read: the pages reach react-dom/server");
+Deno.test("start - main.ts reaches no browser-only module: react-dom/client is the islands' hydration in the page", async () => {
+  const reactDom = (await staticNpmModules("main.ts")).map(packageOf).filter((p) => p.name === "react-dom");
+  assert.ok(reactDom.some((p) => p.subpath === "/server"), "the graph is read: main.ts reaches react-dom/server");
   assert.deepEqual(reactDom.filter((p) => p.subpath === "/client").map((p) => p.name + p.subpath), []);
 });
