@@ -2,7 +2,7 @@
 
 import { type ComponentType, createElement, type ReactNode, startTransition, useEffect } from "react";
 import { hydrateRoot, type Root } from "react-dom/client";
-import { markers } from "./enhance.ts";
+import { markers, setReactHalf } from "./enhance.ts";
 import { afterLocales } from "./locales.ts";
 
 /** Marks its island hydrated once React has committed it (tests wait for `data-hydrated`). */
@@ -45,17 +45,19 @@ const sliced = globalThis.document?.documentElement.dataset.hydration === "slice
  * Hydrates the islands inside a screen opened in the page (islands/inPage.ts) whose bundles have
  * already run; an island new to the page hydrates when its bundle runs.
  */
-export function hydrateWithin(within: ParentNode): void {
+function hydrateWithin(within: ParentNode): void {
   afterLocales(() => afterFirstPaint(() => loaded.forEach((_, name) => hydrateMarkers(name, within))));
 }
 
 /** Unmounts the islands inside a screen the page leaves: their timers, sockets and queries stop. */
-export function unmountWithin(within: ParentNode): void {
+function unmountWithin(within: ParentNode): void {
   for (const el of within.querySelectorAll("[data-island]")) {
     roots.get(el)?.unmount();
     roots.delete(el);
   }
 }
+
+setReactHalf({ hydrateWithin, unmountWithin });
 
 function hydrateMarkers(name: string, within: ParentNode, slices = false): void {
   const Component = loaded.get(name)!;

@@ -40,8 +40,38 @@ export function enhanceIslands(name: string, enhance: Enhancement): void {
  * Enhances the islands inside a screen opened in the page (islands/inPage.ts) whose scripts have
  * already run; an island new to the page is enhanced when its script runs.
  */
-export function enhanceWithin(within: ParentNode): void {
+function enhanceWithin(within: ParentNode): void {
   afterLocales(() => loaded.forEach((_, name) => enhanceMarkers(name, within)));
+}
+
+/** What React's half of the loader (islands/client.ts) does for a screen opened in the page. */
+interface ReactHalf {
+  hydrateWithin(within: ParentNode): void;
+  unmountWithin(within: ParentNode): void;
+}
+
+/**
+ * React's half, once a React island's bundle has run in the page (islands/client.ts sets it as it
+ * loads). Reached through here, not imported, so the server, which renders the islands that open
+ * screens in the page (islands/inPage.ts), never loads react-dom/client; a page with no React
+ * island has none hydrated to start or stop.
+ */
+let reactHalf: ReactHalf | undefined;
+
+/** Called by islands/client.ts as it loads. */
+export function setReactHalf(half: ReactHalf): void {
+  reactHalf = half;
+}
+
+/** Starts the islands inside a screen opened in the page whose bundles or scripts have already run. */
+export function startWithin(within: ParentNode): void {
+  reactHalf?.hydrateWithin(within);
+  enhanceWithin(within);
+}
+
+/** Stops the React islands inside a screen the page leaves: their timers, sockets and queries stop. */
+export function stopWithin(within: ParentNode): void {
+  reactHalf?.unmountWithin(within);
 }
 
 function enhanceMarkers(name: string, within: ParentNode): void {

@@ -10,8 +10,7 @@
  * another shape) is opened as an ordinary link.
  */
 
-import { hydrateWithin, unmountWithin } from "./client.ts";
-import { enhanceWithin } from "./enhance.ts";
+import { startWithin, stopWithin } from "./enhance.ts";
 import { IN_PAGE, SCREEN_CHANGED } from "./screenChange.ts";
 import { setNewest } from "../domain/newest.ts";
 
@@ -263,7 +262,7 @@ function keepCurrent(): void {
   if (screens.size > MAX_KEPT) {
     const [oldest, screen] = screens.entries().next().value!;
     screens.delete(oldest);
-    unmountWithin(screen.main);
+    stopWithin(screen.main);
   }
 }
 
@@ -281,7 +280,7 @@ function listen(): void {
     // The screen left is not kept: its islands stop, and Forward loads it again.
     const leaving = document.querySelector("main")!;
     for (const [key, s] of screens) if (s.main === leaving) screens.delete(key);
-    unmountWithin(leaving);
+    stopWithin(leaving);
     show(kept);
   });
 }
@@ -339,8 +338,7 @@ export function openInPage(href: string): void {
     });
     afterPhoto(photo?.loading, () => {
       bringScripts(doc);
-      hydrateWithin(main);
-      enhanceWithin(main);
+      startWithin(main);
     });
   }).finally(() => opening = false);
 }

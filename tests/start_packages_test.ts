@@ -4,7 +4,8 @@
  * checked, an export is zipped, a secret chat's keys are checked, sockets are served on a port of
  * their own, or the metrics are asked for are loaded at that first use (domain/firstUse.ts), not by
  * main.ts's static imports; the icons come one module each, never from lucide-react's entry (its
- * CommonJS build of every icon for Deno). The module graph is read from `deno info`, following
+ * CommonJS build of every icon for Deno); and no browser-only code: react-dom/client (the islands'
+ * hydration) is the browser's. The module graph is read from `deno info`, following
  * static imports only.
  */
 
@@ -71,4 +72,10 @@ Deno.test("start - main.ts reaches none of the packages loaded at their first us
   const icons = reached.filter((p) => p.name === "lucide-react");
   assert.ok(icons.length > 0, "the icons are reached");
   assert.deepEqual(icons.filter((p) => !p.subpath.startsWith("/icons/")), []);
+});
+
+Deno.test("start - main.ts reaches no browser-only module: react-dom/client is the islands' hydration in the page", async () => {
+  const reactDom = (await staticNpmModules("main.ts")).map(packageOf).filter((p) => p.name === "react-dom");
+  assert.ok(reactDom.some((p) => p.subpath === "/server"), "the graph is read: main.ts reaches react-dom/server");
+  assert.deepEqual(reactDom.filter((p) => p.subpath === "/client").map((p) => p.name + p.subpath), []);
 });
