@@ -53,6 +53,16 @@ export interface ChangeLogOptions<T> {
   watch?: boolean;
 }
 
+/** A tailer's following of the log: its poll, and its watch when it has one. */
+interface Following {
+  timer: ReturnType<typeof setInterval>;
+  /** The watch's reader and loop (none without a watch). */
+  reader?: ReadableStreamDefaultReader<unknown>;
+  loop?: Promise<void>;
+  /** Resolves once the watch has given the version key's current value (or ended). */
+  first: Promise<void>;
+}
+
 /** One instance's tail of one change log on one KV handle. */
 export class ChangeLogTailer<T> {
   readonly db: Deno.Kv;
@@ -63,14 +73,7 @@ export class ChangeLogTailer<T> {
   #tailing?: Promise<void>;
   #again = false;
   #stopped = false;
-  #following?: {
-    timer: ReturnType<typeof setInterval>;
-    /** The watch's reader and loop (none without a watch). */
-    reader?: ReadableStreamDefaultReader<unknown>;
-    loop?: Promise<void>;
-    /** Resolves once the watch has given the version key's current value (or ended). */
-    first: Promise<void>;
-  };
+  #following?: Following;
 
   constructor(db: Deno.Kv, options: ChangeLogOptions<T>) {
     this.db = db;
@@ -128,8 +131,9 @@ export class ChangeLogTailer<T> {
 
   /**
    * Reads what was written since the last pass (single flight: calls made while a pass runs
-   * coalesce into one more). A fault (a closed handle, a passing KV error) ends the call quietly:
-   * the next watch or poll tries again.
+   * coalesce into one more). A fault ends the call quietly: after a passing KV error the next watch
+   * or poll tries again; a closed store ends the following (its poll would fail for ever, and keep
+   * the process alive).
    */
   tail(): Promise<void> {
     if (this.#tailing) {
@@ -142,8 +146,8 @@ export class ChangeLogTailer<T> {
           this.#again = false;
           await (this.#o.pass ? this.#o.pass() : this.read());
         } while (this.#again && !this.#stopped);
-      } catch {
-        /* the next watch or poll tries again */
+      } catch (e) {
+        if (storeClosed(e)) this.#unfollow();
       } finally {
         this.#tailing = undefined;
       }
@@ -196,15 +200,26 @@ export class ChangeLogTailer<T> {
   /** Ends the watch and the poll; resolves once the tail in flight (which does not go round again) is done. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    const f = this.#unfollow();
+    await f?.loop;
+    await this.#tailing;
+  }
+
+  /** Ends the poll and cancels the watch (its loop then ends); returns what was following. */
+  #unfollow(): Following | undefined {
     const f = this.#following;
     this.#following = undefined;
     if (f) {
       clearInterval(f.timer);
-      await f.reader?.cancel().catch(() => {});
-      await f.loop;
+      f.reader?.cancel().catch(() => {});
     }
-    await this.#tailing;
+    return f;
   }
+}
+
+/** Does this error say the store's handle is closed (a shutdown, a test's store closed)? */
+export function storeClosed(e: unknown): boolean {
+  return /database is closed|bad resource/i.test(String(e));
 }
 
 /** An entry key's cursor: its last part, the commit's versionstamp. */

@@ -17,7 +17,7 @@
 import { kv, kvIsRemote } from "./db.ts";
 import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
-import { ChangeLogTailer, cursorOf, LOG_START } from "./changeLog.ts";
+import { ChangeLogTailer, cursorOf, LOG_START, storeClosed } from "./changeLog.ts";
 import type { MemberEvent } from "../domain/shapes/events.ts";
 
 /** A log entry: the events of one commit, each with the members it is for. */
@@ -164,7 +164,7 @@ export class EventBus {
       await this.log.tail();
     })().catch((e) => {
       this.#started = undefined;
-      if (!this.#stopped && !/database is closed/i.test(String(e))) {
+      if (!this.#stopped && !storeClosed(e)) {
         console.error(`events: could not start following the change log: ${e}`);
       }
     });

@@ -107,6 +107,18 @@ Deno.test("events - two instances on one KV file: an event written through one r
   }
 });
 
+Deno.test("events - a bus whose store closes under it stops following at its next pass: no poll left running", async () => {
+  for (const watching of [false, true]) {
+    const db = await Deno.openKv(":memory:");
+    const bus = new EventBus(db, { watching });
+    await bus.start();
+    assert.equal(bus.log.following, true);
+    db.close();
+    await bus.tail();
+    assert.equal(bus.log.following, false, watching ? "with a watch" : "polling");
+  }
+});
+
 Deno.test("events - a bus whose store closes while it starts ends quietly: no rejection reaches the process", async () => {
   const db = await Deno.openKv(":memory:");
   const bus = new EventBus(db);
