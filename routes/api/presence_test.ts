@@ -7,6 +7,8 @@ import { TYPING_SERVER_GAP_MS } from "../../domain/typing.ts";
 import { holdClock, resetClock, shiftClock } from "../../kv/clock.ts";
 import { blockIndexOps } from "../../kv/blocks.ts";
 import { kv } from "../../kv/db.ts";
+import { keys } from "../../kv/keys.ts";
+import { until } from "../../tests/wait.ts";
 import type { MemberEvent } from "../../domain/shapes/events.ts";
 
 Deno.test("presence - online while a page is open, then last seen; hiding one's own hides everyone's from them", async () => {
@@ -22,6 +24,9 @@ Deno.test("presence - online while a page is open, then last seen; hiding one's 
     );
     assert.ok(await events.until("event: ready"), "the stream is ready");
     await events.close();
+    // The stream marks A seen as it opens, in the background: stored before the clock moves, so
+    // that no mark stamped after the move makes A online again.
+    await until(async () => (await kv().get(keys.presence(a.profileId))).value, "the stream's mark stored");
     await markSeen(a.profileId);
     const now = (await ask(b, [a.profileId]))[a.profileId];
     assert.equal(now.online, true);
