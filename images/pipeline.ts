@@ -11,7 +11,7 @@
  *
  * Two steps, so that the request stays cheap (bench/images.ts has the figures):
  * - `prepareUpload` runs in the request: check, decode, turn upright, sRGB, cap at 2048 px,
- *   re-encode as JPEG q92 (WebP when the picture has transparency) with no metadata. About a
+ *   re-encode as JPEG q97 4:4:4 (WebP when the picture has transparency) with no metadata. About a
  *   sixth of the CPU of a WebP master, and the member still gets 413/415/422 at once.
  * - `makeMaster` runs in a job: the prepared copy re-encoded as the WebP master that every
  *   served size and `?orig=1` come from. `normalizeUpload` does both steps at once (seeds, tests).
@@ -96,7 +96,7 @@ const UNTRUSTED: SharpOptions = {
 /**
  * Encoder settings, chosen by measure (bench/images.ts: CPU, bytes and SSIM against a lossless
  * reference, on a photo-like 12 MP scene and on a noisy 2048 × 2560 picture):
- * - The prepared upload is JPEG q92 without mozjpeg: about 75 ms of CPU for a 12 MP phone JPEG
+ * - The prepared upload is JPEG q97 4:4:4 without mozjpeg: about 75 ms of CPU for a 12 MP phone JPEG
  *   (decode, turn, resize, encode), SSIM 0.97-0.99 against the lossless resize. With
  *   transparency it is WebP q94 at effort 0 instead (JPEG has no alpha).
  * - The master is WebP q94 at effort 2 without smartSubsample: the SSIM of the old setting
@@ -328,7 +328,7 @@ async function accept(bytes: Uint8Array): Promise<{ hasAlpha: boolean }> {
 /**
  * The request's step: an upload checked by `inspectUpload` (throws `PictureRejected`), turned
  * upright from EXIF orientation, converted to sRGB, longest side capped at 2048 (never
- * enlarged), re-encoded cheaply (JPEG q92; WebP when it has transparency) with every metadata
+ * enlarged), re-encoded cheaply (JPEG q97 4:4:4; WebP when it has transparency) with every metadata
  * block (EXIF incl. GPS, XMP, ICC, IPTC) dropped. Safe to store and to serve to its owner;
  * `makeMaster` turns it into the master later, at the same size.
  */
