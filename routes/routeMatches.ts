@@ -46,7 +46,7 @@ export function keepRouteMatches<E extends Env>(app: Hono<E>, layer?: FirstLayer
    */
   const byBeginning = new Map<string, { one: Handler; name: string }>();
   /** Whether every route's path is plain (see `plainPath`): only then is `byBeginning` kept. */
-  let plain = true;
+  let plain = app.routes.every((r) => plainPath(r.path));
   /** Each route's handler joined after `first`, made once per route. */
   const joinedTo = new WeakMap<Handler, Handler>();
   const join = (match: Match): Match => {
