@@ -14,7 +14,7 @@
 import type { Context, Hono, MiddlewareHandler, Next } from "hono";
 import type { Env, ErrorHandler, H } from "hono/types";
 import { setNewest } from "../domain/newest.ts";
-import { isId } from "../domain/ids.ts";
+import { ID_LENGTH, isId } from "../domain/ids.ts";
 
 /** The most matches kept (the app's fixed paths, and the unknown ones asked lately). */
 export const MATCHES_KEPT = 2_000;
@@ -70,15 +70,15 @@ export function keepRouteMatches<E extends Env>(app: Hono<E>, layer?: FirstLayer
     },
     match(method, path): Match {
       if (path.length > KEPT_PATH_MAX) return join(router.match(method, path));
-      const key = method + " " + path;
-      let match = kept.get(key);
-      if (match !== undefined) return match;
       // A path ending in an id: the match found for another id under the same beginning.
       const cut = path.lastIndexOf("/") + 1;
-      const last = plain && cut > 0 ? path.slice(cut) : "";
+      const last = plain && cut > 0 && path.length - cut === ID_LENGTH ? path.slice(cut) : "";
       const beginning = isId(last) ? method + " " + path.slice(0, cut) : null;
       const known = beginning === null ? undefined : byBeginning.get(beginning);
       if (known !== undefined) return byId(known.one, known.name, last);
+      const key = method + " " + path;
+      let match = kept.get(key);
+      if (match !== undefined) return match;
       match = join(router.match(method, path));
       // A path with params in it (an id) is one of many: matched each time, never kept.
       if (match[0].every(withoutParams)) setNewest(kept, key, match, MATCHES_KEPT);
