@@ -102,21 +102,27 @@ export function keepRouteMatches<E extends Env>(app: Hono<E>, layer?: FirstLayer
 }
 
 /**
- * Is a route's path plain: each segment a word that is not an id, a param without a pattern of
- * its own or optional (`:id`), or "*"? Under plain paths alone, a path ending in an id matches
- * what any other id in its place matches: no route names an id, or a pattern only some ids fit.
+ * Is a route's path plain: each segment a word that is not an id, or a param without a pattern of
+ * its own or optional (`:id`), and "*" only at its end? Under plain paths alone, a path ending in
+ * an id matches what any other id in its place matches (no route names an id, or a pattern only
+ * some ids fit), and a beginning kept holds no id (none stands where a "*" takes any word).
  */
 function plainPath(path: string): boolean {
-  return path.split("/").every((part) =>
-    part === "*" || (part.startsWith(":") ? /^:\w+$/.test(part) : !isId(part) && !/[*:{}?]/.test(part))
+  const parts = path.split("/");
+  return parts.every((part, i) =>
+    part === "*"
+      ? i === parts.length - 1
+      : part.startsWith(":")
+      ? /^:\w+$/.test(part)
+      : !isId(part) && !/[*:{}?]/.test(part)
   );
 }
 
 /**
- * `first` with `route` (of the pattern `path`) as its next step, as Hono's composition of the two runs them: the route's
- * answer becomes the context's answer unless it set one itself; an error it throws is answered by
- * the app's error handler there and then (within whatever `first` runs its next step in, the
- * request's language), and `first` goes on with that answer.
+ * `first` with `route` (of the pattern `path`) as its next step, as Hono's composition of the two
+ * runs them: the route's answer becomes the context's answer unless it set one itself; an error it
+ * throws is answered by the app's error handler there and then (within whatever `first` runs its
+ * next step in, the request's language), and `first` goes on with that answer.
  */
 function joined<E extends Env>({ first, onError }: FirstLayer<E>, route: H, path: string): MiddlewareHandler<E> {
   return (c: Context<E>, next: Next) => {
