@@ -48,5 +48,7 @@ export interface AppEnv {
     /** The answer `jsonAnswer` made last, and its text (routes/compression.ts): its size known without reading it. */
     jsonAnswer: Response;
     jsonText: string;
+    /** The route pattern of a route joined to the edge (routes/routeMatches.ts): telemetry's label. */
+    route: string;
   };
 }

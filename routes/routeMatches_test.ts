@@ -76,3 +76,69 @@ Deno.test("route matches - the app's first layer and a route are one handler, an
     assert.deepEqual(await call("/nope"), [404, "404 Not Found", "after /*", null]);
   }
 });
+
+/** `app`'s router with the matches it makes itself counted (put in before any route is added). */
+function countMatches(app: Hono): string[] {
+  const real = app.router;
+  const asked: string[] = [];
+  app.router = {
+    name: real.name,
+    add: (method, path, handler) => real.add(method, path, handler),
+    match(method, path) {
+      asked.push(`${method} ${path}`);
+      return real.match(method, path);
+    },
+  };
+  return asked;
+}
+
+Deno.test("route matches - a path ending in an id is matched once under its beginning: any other id there gets the same route, its own param", async () => {
+  const app = new Hono();
+  const asked = countMatches(app);
+  const first: MiddlewareHandler = async (c, next) => {
+    await next();
+    c.res.headers.set("x-route", c.req.routePath);
+  };
+  app.use(first);
+  app.get("/p/mine", (c) => c.text("mine"));
+  app.get("/p/:id", (c) => c.text(`p ${c.req.param("id")} ${JSON.stringify(c.req.param())}`));
+  app.get("/p/:id/source", (c) => c.text(`source ${c.req.param("id")}`));
+  app.delete("/p/:pic", (c) => c.text(`deleted ${c.req.param("pic")}`));
+  app.get("/q/*", (c) => c.text("q"));
+  keepRouteMatches(app, { first, onError: (err, c) => c.text(err.message, 500) });
+  const call = async (path: string, method = "GET") => {
+    const r = await app.request(path, { method });
+    return `${r.status} ${await r.text()} ${r.headers.get("x-route")}`;
+  };
+  const ids = Array.from({ length: 6 }, (_, i) => `${i}`.repeat(27) + "f");
+  for (const id of ids) {
+    assert.equal(await call(`/p/${id}`), `200 p ${id} {"id":"${id}"} /p/:id`);
+    assert.equal(await call(`/p/${id}`, "DELETE"), `200 deleted ${id} /p/:pic`);
+    assert.equal(await call(`/p/${id}/source`), `200 source ${id} /p/:id/source`);
+    assert.equal(await call(`/q/${id}`), `200 q /q/*`);
+  }
+  assert.equal(await call("/p/mine"), "200 mine /p/mine");
+  assert.equal(await call("/p/nope"), '200 p nope {"id":"nope"} /p/:id');
+  assert.equal(await call("/p/nope2"), '200 p nope2 {"id":"nope2"} /p/:id');
+  const byRouter = (re: RegExp) => asked.filter((a) => re.test(a)).length;
+  assert.equal(byRouter(/^GET \/p\/[0-9a-f]{28}$/), 1, "one id's path matched by the router, the others by it");
+  assert.equal(byRouter(/^DELETE \/p\/[0-9a-f]{28}$/), 1);
+  assert.equal(byRouter(/\/source$/), ids.length, "an id inside a path: matched each time");
+  assert.equal(byRouter(/^GET \/p\/nope/), 2, "a last word that is not an id: matched each time");
+});
+
+Deno.test("route matches - a route with a pattern of its own keeps every path ending in an id matched by the router", async () => {
+  const app = new Hono();
+  const asked = countMatches(app);
+  const first: MiddlewareHandler = (_c, next) => next();
+  app.use(first);
+  app.get("/r/:n{[0-9]+}", (c) => c.text(`number ${c.req.param("n")}`));
+  app.get("/r/:id", (c) => c.text(`id ${c.req.param("id")}`));
+  keepRouteMatches(app, { first, onError: (err, c) => c.text(err.message, 500) });
+  const text = async (path: string) => await (await app.request(path)).text();
+  const [digits, letters, more] = ["0".repeat(28), "a".repeat(28), "1".repeat(28)];
+  assert.equal(await text(`/r/${letters}`), `id ${letters}`);
+  assert.equal(await text(`/r/${digits}`), `number ${digits}`);
+  assert.equal(await text(`/r/${more}`), `number ${more}`);
+  assert.equal(asked.length, 3);
+});

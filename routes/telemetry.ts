@@ -25,6 +25,7 @@ import { config } from "../config/config.ts";
 import { positionStore } from "../kv/positions/mod.ts";
 import { jobStats } from "../kv/jobs.ts";
 import { firstUse } from "../domain/firstUse.ts";
+import { tracingOn } from "../kv/tracing.ts";
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -205,11 +206,22 @@ export function newRequestId(): string {
     HEX[b[i + 7]];
 }
 
-/** The route pattern a request matched ("unmatched" for none), for labels and span names. */
-function routeOf(c: Context): string {
-  const path = c.req.routePath;
+/**
+ * The route pattern a request matched ("unmatched" for none), for labels and span names: the one
+ * its joined handler named (routes/routeMatches.ts), else the router's (Hono's `routePath` maps
+ * every matched handler to its route on each read).
+ */
+function routeOf(c: Context<AppEnv>): string {
+  const path = c.get("route") ?? c.req.routePath;
   return !path || path === "/*" || path === "*" ? "unmatched" : path;
 }
+
+/**
+ * Whether Deno's OpenTelemetry export is on (`OTEL_DENO=true`), read once: only then is there a
+ * request span to name. Off, asking the API for the active span costs a lookup of its global
+ * on every request for nothing.
+ */
+const TRACING = tracingOn();
 
 /** Request id, log line, metrics and span name of every request. */
 export function requestTelemetry(): MiddlewareHandler<AppEnv> {
@@ -244,7 +256,7 @@ export function endRequest(c: Context<AppEnv>, began: number): void {
   c.res.headers.set("x-request-id", id);
   countRequest(method, route, status, ms / 1000);
   if (status === 429) refusalsByRoute.set(route, (refusalsByRoute.get(route) ?? 0) + 1);
-  const span = trace.getActiveSpan();
+  const span = TRACING ? trace.getActiveSpan() : undefined;
   if (span) {
     span.updateName(`${method} ${route}`);
     span.setAttribute("http.route", route);
