@@ -31,6 +31,7 @@ import { perceptualHash } from "../../images/pipeline.ts";
 import { issueChallenge, submitSelfie } from "../../kv/games/identify.ts";
 import { portraitPicture } from "../fixtures/pictures.ts";
 import { PSEUDO_LOCALE } from "../../domain/i18n.ts";
+import { axeInEveryDocument } from "./axe.ts";
 
 export const PUBLIC = ["/", "/login", "/register", "/aboutus", "/support", "/tos", "/sorry", "/nope"];
 
@@ -124,6 +125,8 @@ export async function walkEveryPage(
     locale: lang === PSEUDO_LOCALE ? "en-US" : lang,
     timezoneId: "America/Phoenix",
   });
+  // Every page of an axe walk is checked: axe's source goes to the browser once, not once a page.
+  if (axe) await axeInEveryDocument(context);
   const page = await context.newPage();
   const where = { at: "" };
   page.on("pageerror", (e) => found.push(`${where.at}: page error ${e.message.slice(0, 200)}`));
