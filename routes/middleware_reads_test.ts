@@ -5,6 +5,7 @@ import { eventBus } from "../kv/events.ts";
 import { accountHint } from "../kv/sessions.ts";
 import { sha256Hex } from "../kv/ids.ts";
 import { CACHE_ID_HEADER } from "../islands/sw/caches.ts";
+import { resetClock, shiftClock } from "../kv/clock.ts";
 
 /** The store calls made while `fn` runs, as the store sees them (below kv/coalesce.ts's gathering). */
 async function storeCalls(fn: () => Promise<unknown>): Promise<string[]> {
@@ -90,6 +91,51 @@ Deno.test("session reads - a call whose session and account are kept reads nothi
     assert.equal((await t.call("GET", "/api/settings", { cookie: other.cookie })).status, 200);
   } finally {
     await eventBus().stop();
+    t.close();
+  }
+});
+
+Deno.test("session reads - static files, the service worker and the build's version read no session: nothing touched, no member's cache named; a tile reads no page's notice", async () => {
+  const t = await testApp();
+  try {
+    const me = await t.member();
+    const cache = (await t.call("GET", "/offline", { cookie: me.cookie })).headers.get(CACHE_ID_HEADER);
+    assert.match(cache ?? "", /^[0-9a-f]{24}$/);
+    const lastSeen = async () => {
+      const r = await t.call("GET", "/api/sessions", { cookie: me.cookie });
+      assert.equal(r.status, 200);
+      return (r.data as { current: boolean; lastSeen: number }[]).find((s) => s.current)!.lastSeen;
+    };
+    const before = await lastSeen();
+    // Past the time after which any request that reads the session writes its lastSeen again.
+    shiftClock(10 * 60_000);
+    for (const path of ["/static/app.css", "/static/sw.js", "/static/build/none-ABCDEFGH.js"]) {
+      let answer: Awaited<ReturnType<typeof t.call>> | undefined;
+      const calls = await storeCalls(async () => {
+        answer = await t.call("GET", path, { cookie: me.cookie });
+      });
+      assert.deepEqual(calls, [], `${path}: no store read`);
+      assert.ok(answer!.status < 500, `${path}: ${answer!.status}`);
+      assert.equal(answer!.headers.get(CACHE_ID_HEADER), null, `${path} names nobody's caches`);
+    }
+    // A minute on: had a static file written lastSeen, the next call would find it fresh and write none.
+    shiftClock(60_000);
+    // A tile is for members only, read as an API call reads its caller: no page's notice or feed cursor.
+    const api = await storeCalls(() => t.call("GET", "/api/ping", { cookie: me.cookie }));
+    const tile = await storeCalls(async () => {
+      const r = await t.call("GET", "/tiles/20/0/0", { cookie: me.cookie });
+      assert.equal(r.status, 400, "an address out of range, as the member's");
+    });
+    assert.deepEqual(tile, api);
+    const version = await t.call("GET", "/version_frontend.json", { cookie: me.cookie });
+    assert.equal(version.status, 200);
+    assert.equal(version.headers.get(CACHE_ID_HEADER), null);
+    const page = await t.call("GET", "/offline", { cookie: me.cookie });
+    assert.equal(page.headers.get(CACHE_ID_HEADER), cache, "a page is still the member's");
+    const after = await lastSeen();
+    assert.ok(after - before >= 11 * 60_000, "lastSeen written by the call after the static files, not by them");
+  } finally {
+    resetClock();
     t.close();
   }
 });
