@@ -60,6 +60,14 @@ interface Call {
   /** The goal in µs of server CPU per request, and in KB per answer on the wire. */
   goalUs?: number;
   goalKB?: number;
+  /**
+   * A request each connection makes next, as the viewer's partner (the viewer beside them in the
+   * list: a conversation), before the connection's next viewer: the figures count both alike.
+   * `$VIEWER` and `$PARTNER` in a path or body stand for the two members' ids.
+   */
+  then?: Omit<Call, "name" | "then">;
+  /** Requests that warm the call up before it is measured (by default every signed-in viewer's two). */
+  warmUp?: number;
 }
 
 const dir = await Deno.makeTempDir({ prefix: "cpu-bench-" });
@@ -84,6 +92,22 @@ const CALLS: Call[] = [
         likeType: rand() < 0.5 ? "LIKE" : "DISLIKE",
       }),
     goalUs: 300,
+  },
+  {
+    // In pairs of viewers taking turns, as the soak's members talk (bench/soak.ts): warmed up past the
+    // conversations' first messages (their spam check), so every one is a message of a conversation going on.
+    name: "a message and its read (POST /api/message, then PUT /api/messages/read/{id} as the recipient)",
+    method: "POST",
+    path: () => "/api/message",
+    body: () =>
+      JSON.stringify({
+        senderProfileId: "$VIEWER",
+        recipientProfileId: "$PARTNER",
+        bodyText: "how are you doing",
+        profilePicIds: [],
+      }),
+    then: { method: "PUT", path: () => "/api/messages/read/$VIEWER" },
+    warmUp: 8 * VIEWERS,
   },
   {
     name: "map view (600 in view)",
@@ -200,25 +224,30 @@ async function measure(pid: number, port: number, call: Call, seconds = SECONDS,
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
     ...(amount === undefined ? { duration: seconds } : { amount }),
-    requests: [{
-      setupRequest(req: Record<string, unknown>) {
-        const i = n++ % viewers.length;
+    requests: [call, ...(call.then ? [call.then] : [])].map((step, j) => ({
+      setupRequest(req: Record<string, unknown>, context: { viewer?: number }) {
+        if (j === 0) context.viewer = n++ % viewers.length;
+        // The viewer's partner: the one beside them (0 and 1, 2 and 3 …).
+        const viewer = context.viewer!, partner = viewer ^ 1;
+        const i = j === 0 ? viewer : partner;
         const v = viewers[i];
+        const fill = (text: string) =>
+          text.replaceAll("$VIEWER", viewers[viewer].id).replaceAll("$PARTNER", viewers[partner].id);
         return {
           ...req,
-          method: call.method ?? "GET",
-          path: call.path(),
+          method: step.method ?? "GET",
+          path: fill(step.path()),
           headers: {
             cookie: v.cookie,
             origin: `http://127.0.0.1:${port}`,
             "x-forwarded-for": `10.1.${i >> 8}.${i & 255}`,
             "content-type": "application/json",
-            "accept-encoding": call.encodings ?? BROWSER_ENCODINGS,
+            "accept-encoding": step.encodings ?? BROWSER_ENCODINGS,
           },
-          ...(call.body ? { body: call.body().replace("$VIEWER", v.id) } : {}),
+          ...(step.body ? { body: fill(step.body()) } : {}),
         };
       },
-    }],
+    })),
   });
   const used = cpuMs(pid) - before;
   const threadsAfter = threadCpuMs(pid);
@@ -249,8 +278,8 @@ try {
     // Warmed up until every signed-in viewer has called twice, as the profile below is: by count,
     // since under load a second of it left many viewers' first asks (written and compressed, where
     // later asks are mostly sent as kept) in the first round, and the figure moved with the load.
-    await measure(app.child.pid, app.port, call, 1, 2 * VIEWERS);
-    if (before) await measure(before.child.pid, before.port, call, 1, 2 * VIEWERS);
+    await measure(app.child.pid, app.port, call, 1, call.warmUp ?? 2 * VIEWERS);
+    if (before) await measure(before.child.pid, before.port, call, 1, call.warmUp ?? 2 * VIEWERS);
     const appRounds: Measured[] = [], bareRounds: Measured[] = [], beforeRounds: Measured[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       bareRounds.push(await measure(bare.child.pid, bare.port, BARE));
@@ -374,7 +403,7 @@ if (PROFILE) {
       // Warmed up until every signed-in viewer has called twice (a session's first call does more, and
       // a view's first answer is written and compressed where the rounds above send most as kept):
       // by count, not time, since a profiled app answers several times fewer a second.
-      await measure(server.child.pid, server.port, call, 3, 2 * VIEWERS);
+      await measure(server.child.pid, server.port, call, 3, call.warmUp ?? 2 * VIEWERS);
       m = await measure(server.child.pid, server.port, call);
     } finally {
       await stop(server, "SIGINT");

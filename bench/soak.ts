@@ -19,8 +19,8 @@
  * members' phones elsewhere, and take only what the server and the busy processes leave.
  *
  * With `--before DIR` (another checkout), each of `--rounds` rounds runs the soak on that
- * checkout's server, then on this one's, with the same options: a before and after measured on
- * the machine in the same state. Results are recorded under `--name` (and `<name>-before`).
+ * checkout's server and on this one's, with the same options, the two in turn first: a before and
+ * after measured on the machine in the same state. Results are recorded under `--name` (and `<name>-before`).
  *
  * Run: `deno task soak [--pairs 200] [--minutes 10] [--burn 1] [--live] [--browsers 2]
  * [--clients-nice 10] [--server-profile <dir>] [--before DIR --rounds 2] [--name soak]`; prints a
@@ -571,7 +571,9 @@ if (import.meta.main) {
     const rest = Deno.args.filter((a, i, all) => !ours.includes(a) && !ours.includes(all[i - 1]));
     let ok = true;
     for (let round = 1; round <= Number(arg("rounds", "1")); round++) {
-      for (const root of [before, undefined]) {
+      // The two servers swap places each round (the earlier checkout first in odd rounds): the
+      // machine's state drifts within a round, so neither gets the same place every time.
+      for (const root of round % 2 ? [before, undefined] : [undefined, before]) {
         console.log(`round ${round}: ${root ? `the server before (${root})` : "this checkout's server"}`);
         const args = [
           "run",

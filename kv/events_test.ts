@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { until } from "../tests/wait.ts";
 import { kvTest } from "../tests/kv.ts";
-import { kv, kvIsRemote } from "./db.ts";
+import { kv, kvIsRemote, wrapKv } from "./db.ts";
+import { wrapCalls } from "./handleProxy.ts";
 import { addEvent, EventBus, eventBus, publishEvent } from "./events.ts";
 import type { MemberEvent } from "../domain/shapes/events.ts";
 
@@ -59,6 +60,31 @@ kvTest(
     addEvent(op, ["a"], { type: "read", by: "b", of: "a" });
     await op.commit();
     assert.deepEqual(await arrived, [{ type: "notifications" }, { type: "read", by: "b", of: "a" }]);
+    await bus.stop();
+  },
+);
+
+kvTest(
+  "events - on a handle whose store calls are wrapped (tracing, the benches' counter), an atomic with events commits once and reaches its listeners at once",
+  async () => {
+    let commits = 0;
+    wrapKv((db) =>
+      wrapCalls(db, {
+        call: (name, run) => {
+          if (name === "commit") commits++;
+          return run();
+        },
+        list: (it) => it,
+      })
+    );
+    const bus = eventBus();
+    await bus.start(60_000);
+    const arrived = collect(bus, "a", 1, 3000);
+    const op = kv().atomic();
+    addEvent(op, ["a"], { type: "read", by: "b", of: "a" });
+    assert.equal((await op.commit()).ok, true);
+    assert.deepEqual(await arrived, [{ type: "read", by: "b", of: "a" }]);
+    assert.equal(commits, 1);
     await bus.stop();
   },
 );

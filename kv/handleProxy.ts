@@ -15,17 +15,30 @@ export interface CallWrappers {
 
 const ONE_CALL = new Set(["get", "getMany", "set", "delete"]);
 
-/** An atomic operation whose commit runs through `call`; chained calls keep returning the wrapper. */
+/**
+ * An atomic operation whose commit runs through `call`; chained calls keep returning the wrapper. A
+ * commit set on the wrapper (kv/events.ts starts a tail once an atomic with events commits) is kept
+ * on the wrapper and called in its place: it calls the wrapper's commit it read before, which
+ * commits the operation itself (set on the operation, the wrapper's commit would call it again,
+ * without end).
+ */
 function wrappedAtomic(op: Deno.AtomicOperation, w: CallWrappers): Deno.AtomicOperation {
+  const commit = op.commit.bind(op);
+  let commitSet: Deno.AtomicOperation["commit"] | undefined;
   const proxy: Deno.AtomicOperation = new Proxy(op, {
     get(target, prop) {
+      if (prop === "commit") return commitSet ?? (() => w.call("commit", commit));
       const v = Reflect.get(target, prop, target);
       if (typeof v !== "function") return v;
-      if (prop === "commit") return () => w.call("commit", () => target.commit());
       return (...args: unknown[]) => {
         const r = v.apply(target, args);
         return r === target ? proxy : r;
       };
+    },
+    set(target, prop, value) {
+      if (prop !== "commit") return Reflect.set(target, prop, value, target);
+      commitSet = value;
+      return true;
     },
   });
   return proxy;

@@ -18,6 +18,7 @@ import {
   chatNotificationKeys,
   chatNotificationOps,
   type ChatNotificationRead,
+  type ChatNotificationRecord,
   clearChatNotification,
   clearChatNotificationOps,
   readChatNotification,
@@ -284,22 +285,23 @@ const READ_FIRST = 3;
 
 /**
  * The unread messages from `other` to `me`, newest first, up to the first one read before, and
- * the conversation's notification for `me`, read in one snapshot with the first messages.
+ * the conversation's notification for `me` (its record: the read clears its count by key), read in
+ * one snapshot with the first messages.
  */
 async function unreadFrom(me: string, other: string): Promise<{
   unread: Deno.KvEntry<Message>[];
-  note: ChatNotificationRead;
+  note: ChatNotificationRecord;
 }> {
   const unread: Deno.KvEntry<Message>[] = [];
   const noteAt = await chatNotificationKeys(me, other);
-  let note: ChatNotificationRead | undefined;
+  let note: ChatNotificationRecord | undefined;
   let ids: string[] = [];
   // Their records read a few at a time (one getMany), the notification with the first; false once
   // a message read before is found.
   const take = async (): Promise<boolean> => {
     const asked = ids.map((id) => keys.message(id));
-    const got = await kv().getMany<unknown[]>(note ? asked : [...noteAt.keys, ...asked]);
-    if (!note) note = noteAt.read(got.splice(0, noteAt.keys.length));
+    const got = await kv().getMany<unknown[]>(note ? asked : [noteAt.keys[0], ...asked]);
+    if (!note) note = noteAt.record(got.shift()!);
     ids = [];
     for (const e of got as Deno.KvEntryMaybe<Message>[]) {
       const m = e.value;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { commitsWhile, kvTest } from "../tests/kv.ts";
-import { kv } from "./db.ts";
+import { kv, wrapKv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { readConversation, sendPrivateMessage } from "./messages.ts";
 import { readChatNotification } from "./notifications.ts";
@@ -105,5 +105,38 @@ kvTest(
     );
     assert.equal(await unreadCount("r", "s"), 0);
     assert.equal(await readConversation("r", "s"), 0);
+  },
+);
+
+kvTest(
+  "messages - a read clears the conversation's notification and its count, reading the notification's record alone",
+  async () => {
+    for (const text of ["one", "two"]) await sendPrivateMessage("s", "r", text, []);
+    assert.equal(await unreadCount("r", "s"), 2);
+    // The keys read in batches from here.
+    const read: Deno.KvKey[] = [];
+    wrapKv((db) =>
+      new Proxy(db, {
+        get(target, prop) {
+          if (prop === "getMany") {
+            return (asked: Deno.KvKey[], o?: { consistency?: Deno.KvConsistencyLevel }) => {
+              read.push(...asked);
+              return target.getMany(asked, o);
+            };
+          }
+          const v = Reflect.get(target, prop, target);
+          return typeof v === "function" ? v.bind(target) : v;
+        },
+      })
+    );
+    assert.equal(await readConversation("r", "s"), 2);
+    const tables = read.map((k) => k[0]);
+    assert.ok(tables.includes(keys.notificationsOf("r")[0]), "the notification's record is read (and checked)");
+    assert.ok(!tables.includes(keys.notificationCountsOf("r")[0]), "its count is not read");
+    // Both are gone: the next message starts a new notification, at 1.
+    assert.equal(await unreadCount("r", "s"), 0);
+    assert.equal((await Array.fromAsync(kv().list({ prefix: keys.notificationsOf("r") }))).length, 0);
+    await sendPrivateMessage("s", "r", "three", []);
+    assert.equal(await unreadCount("r", "s"), 1);
   },
 );

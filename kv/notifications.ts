@@ -144,7 +144,15 @@ export async function chatNotificationKeys(recipient: string, sender: string): P
 interface ChatNotificationKeys {
   keys: [Deno.KvKey, Deno.KvKey];
   read(entries: readonly Deno.KvEntryMaybe<unknown>[]): ChatNotificationRead;
+  /** The record's entry (the first key's) read alone, as clearing it needs it (`clearChatNotificationOps`). */
+  record(entry: Deno.KvEntryMaybe<unknown>): ChatNotificationRecord;
 }
+
+/**
+ * What clearing a conversation's notification needs of its read: the record as read (checked),
+ * not its count, which goes by its key whatever it holds.
+ */
+export type ChatNotificationRecord = Pick<ChatNotificationRead, "id" | "entry">;
 
 /** `chatNotificationKeys` with the sender's notification id worked out. */
 function chatNotificationKeysOf(recipient: string, sender: string, id: string): ChatNotificationKeys {
@@ -156,6 +164,7 @@ function chatNotificationKeysOf(recipient: string, sender: string, id: string): 
       entry: entry as Deno.KvEntryMaybe<StoredNotification>,
       count: count as Deno.KvEntryMaybe<Deno.KvU64>,
     }),
+    record: (entry) => ({ id, entry: entry as Deno.KvEntryMaybe<StoredNotification> }),
   };
 }
 
@@ -217,7 +226,7 @@ export async function clearChatNotification(recipient: string, sender: string): 
 export function clearChatNotificationOps(
   op: Deno.AtomicOperation,
   recipient: string,
-  read: ChatNotificationRead,
+  read: ChatNotificationRecord,
 ): void {
   op.check(read.entry).delete(read.entry.key).delete(keys.notificationCount(recipient, read.id));
   addEvent(op, [recipient], { type: "notifications" });

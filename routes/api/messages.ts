@@ -85,10 +85,18 @@ function sendRetryPause(attempt: number): Promise<void> {
   return new Promise((r) => setTimeout(r, Math.random() * 2 ** Math.min(attempt, 6)));
 }
 
-/** The limits that apply to a private message of `caller` (the conversation's counted only if it is new). */
-function privateLimits(caller: { accountId: string; roles: readonly string[]; accountCreated: number }) {
+/**
+ * The limits that apply to a private message of `caller` (the conversation's counted only if it is
+ * new); `going`: the conversation is known to be under way, so its new-conversation counts are not
+ * even read.
+ */
+function privateLimits(
+  caller: { accountId: string; roles: readonly string[]; accountCreated: number },
+  going: boolean,
+) {
   const out: { name: LimitName; who: string }[] = [{ name: "messageByAccount", who: caller.accountId }];
   if (newMemberApplies(caller)) out.push({ name: "newMemberMessages", who: caller.accountId });
+  if (going) return out;
   if (standardApplies(caller)) out.push({ name: "newConversationsPerDay", who: caller.accountId });
   if (newMemberApplies(caller)) out.push({ name: "newMemberConversations", who: caller.accountId });
   return out;
@@ -172,15 +180,15 @@ export const messages = new Hono<AppEnv>()
     // Nothing is written until a retry is ruled out and the checks before each write have passed;
     // the rate limits' counts are read here and counted in the message's own atomic.
     const toOther = recipient && recipient !== caller.profileId ? recipient : null;
-    const limits = recipient ? privateLimits(caller) : broadcastLimits(caller);
+    // A conversation this instance knows to be past its first messages is one they are in: what
+    // decides a new conversation or a first message is not read again.
+    const going = toOther !== null && knownPastEarly(caller.profileId, toOther);
+    const limits = recipient ? privateLimits(caller, going) : broadcastLimits(caller);
     const readCounts = () =>
       Promise.all([readHits(limits), toOther ? readChatNotification(toOther, caller.profileId) : undefined]);
     // The sender's own profile is read with the others when the message carries pictures (are they
     // theirs?); a first message to a member who takes only verified senders reads it after.
     const withPictures = body.profilePicIds.length > 0;
-    // A conversation this instance knows to be past its first messages is one they are in: what
-    // decides a new conversation or a first message is not read again.
-    const going = toOther !== null && knownPastEarly(caller.profileId, toOther);
     const [sentBefore, mine, paused, them, blocked, talking, verifiedOnly, early, firstCounts, restriction, reachable] =
       await Promise.all([
         sendKey ? messageBySendKey(caller.profileId, sendKey) : null,
@@ -193,7 +201,7 @@ export const messages = new Hono<AppEnv>()
         !going && toOther && text ? isEarlyMessage(caller.profileId, toOther) : false,
         readCounts(),
         // A member in a time-out may not start conversations nor post in Map Chat (Bad Boy Dungeon).
-        restrictionOf(caller.profileId),
+        going ? null : restrictionOf(caller.profileId),
         // No push job for a recipient with no device to push to.
         toOther ? pushReachable(toOther) : false,
       ]);

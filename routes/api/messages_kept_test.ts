@@ -2,6 +2,11 @@ import assert from "node:assert/strict";
 import { testApp } from "../../tests/api.ts";
 import { startKeptReads } from "../../kv/kept.ts";
 import { eventBus } from "../../kv/events.ts";
+import { kv, wrapKv } from "../../kv/db.ts";
+import { holdClock, now } from "../../kv/clock.ts";
+import { keys } from "../../kv/keys.ts";
+import { LIMITS } from "../../kv/ratelimit.ts";
+import { getAccountByEmail } from "../../kv/accounts.ts";
 
 type T = Awaited<ReturnType<typeof testApp>>;
 type M = Awaited<ReturnType<T["member"]>>;
@@ -102,5 +107,44 @@ Deno.test("messages with kept reads - a conversation deleted from the sender's s
     });
     assert.equal(refused.status, 403);
     assert.equal(refused.data.error.code, "recipient_verified_only");
+  });
+});
+
+Deno.test("messages with kept reads - a message in a conversation known to be going reads only its every-message count, and is still counted", async () => {
+  await withKeptReads(async (t) => {
+    const [a, b] = await pair(t, 5);
+    // Every send in one minute of the message limit.
+    holdClock();
+    for (const text of ["hi", "how are you", "still there?", "hello?"]) await send(t, a, b, text);
+    // The keys read one by one from here (the rate limits' counts among them).
+    let read: Deno.KvKey[] = [];
+    wrapKv((db) =>
+      new Proxy(db, {
+        get(target, prop) {
+          if (prop === "get") {
+            return (key: Deno.KvKey, o?: { consistency?: Deno.KvConsistencyLevel }) => {
+              read.push(key);
+              return target.get(key, o);
+            };
+          }
+          const v = Reflect.get(target, prop, target);
+          return typeof v === "function" ? v.bind(target) : v;
+        },
+      })
+    );
+    // The instance keeps its reads on the new handle: the next send finds the conversation past its first messages again.
+    startKeptReads();
+    await eventBus().log.tail();
+    await send(t, a, b, "are you there?");
+    read = [];
+    await send(t, a, b, "one more");
+    // A new conversation's daily counts decide nothing here: only the message limit's count is read.
+    const counts = read.filter((k) => k[0] === keys.rateLimitCountsOf("messageByAccount")[0]);
+    assert.deepEqual(counts.map((k) => k[1]), ["messageByAccount"]);
+    // The message limit still counts every message: 6 sent in the minute.
+    const window = Math.floor(now() / LIMITS.messageByAccount.windowMs);
+    const account = (await getAccountByEmail(a.email))!.id;
+    const count = await kv().get<Deno.KvU64>(keys.rateLimitCount("messageByAccount", window, account));
+    assert.equal(count.value?.value, 6n);
   });
 });
