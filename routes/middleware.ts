@@ -308,11 +308,8 @@ const QUIET_REQUESTS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Paths answered alike to everyone, signed in or not: static files (the service worker among them)
- * and the build's version. Their requests read no session, so a page's scripts and the worker's
- * update check write nothing naming their caller (a health report's page stays as quiet as
- * `QUIET_REQUESTS` makes it), their answers, which shared caches may keep, carry no member's cache
- * name, and they cost no store read.
+ * Static files (the service worker among them) and the build's version, answered alike to all: they
+ * read no session, so they write no lastSeen (decision 0289) and name no member's caches.
  */
 function sessionless(path: string): boolean {
   return path.startsWith("/static/") || path === "/version_frontend.json";
@@ -344,8 +341,7 @@ export function loadCaller(c: Context<AppEnv>): PageLang | Promise<PageLang> {
   const cookies = c.req.raw.headers.get("Cookie");
   const token = cookies ? cookieIn(cookies, "__Host-sid") ?? cookieIn(cookies, "sid") : undefined;
   if (!token || sessionless(c.req.path)) return requestLocale(c, cookies);
-  // The map's tiles are for members only but are no page: read as an API call's caller (no notice,
-  // no feed cursor, the kept session without a wait).
+  // The map's tiles are for members only, but no page: no notice, no feed cursor (decision 0289).
   const page = !c.req.path.startsWith("/api/") && !c.req.path.startsWith("/tiles/");
   if (page) return loadCallerRead(c, token, cookies!, true);
   const s = keptSession(token, !QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`));
