@@ -1,10 +1,10 @@
 /**
- * Large searches' answers kept while nothing near enough to change them did (decision 0206): the
- * map asks a member's box of 800 again every 15 s, and while nobody within the 801st member's
- * distance of the viewer arrived, left, moved or expired, the index gives the same members in the
- * same order. A search of 801 in a dense box (nearest.ts) is most of what such a view costs asked
- * again, when its bytes are kept (routes/keptAnswers.ts); checking that it stands is a few dozen
- * lookups.
+ * Searches' answers kept while nothing near enough to change them did (decisions 0206, 0281): the
+ * map asks a member's box of 800 again every 15 s, the grid its nearest 30 every few seconds, and
+ * while nobody within the last member's distance of the viewer arrived, left, moved or expired,
+ * the index gives the same members in the same order. A search of 801 in a dense box (nearest.ts)
+ * is most of what such a view costs asked again, when its bytes are kept (routes/keptAnswers.ts);
+ * checking that it stands is a few dozen lookups.
  *
  * An answer is kept with the index's change count then (memoryIndex.ts `changes`; answers of an
  * index a full load replaced all go); the blocks of the grid (grid.ts) that hold every point within the
@@ -31,8 +31,13 @@ import type { Bounds } from "../../domain/geo.ts";
 
 /** Members' items kept over every answer: 500 views of 800 (a city's members each on their map). */
 export const MAX_KEPT_ITEMS = 500_000;
-/** Only answers of at least this many members are kept (a smaller search costs less than keeping it). */
-export const KEEP_MIN_NEED = 100;
+/**
+ * Only answers of at least this many members are kept: the grid's nearest list (30) and larger.
+ * Asked again, a kept answer spares more than its search: its records are checked, not looked up,
+ * and its signature is given again (kv/briefs.ts, decision 0205), so even a list of 30 costs less
+ * kept than found (decision 0281).
+ */
+export const KEEP_MIN_NEED = 30;
 /**
  * An answer whose checked blocks would be more than this is not kept: checking a block is a map
  * lookup, so this many cost a small part of the search they save.

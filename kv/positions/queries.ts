@@ -108,7 +108,7 @@ async function viewerRecord(s: StoreState, viewerId: string): Promise<LatLon | n
 
 /**
  * One page of the members of `region` (named `regionKey`) nearest to `from`, the viewer and
- * unaccepted ones left out. A large page without a filter of the caller's is kept while nothing
+ * unaccepted ones left out. A page of 30 or more without a filter of the caller's is kept while nothing
  * near enough to change it did (keptSearches.ts), and given again then: a page is shared, read
  * only by its callers.
  */
