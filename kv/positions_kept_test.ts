@@ -124,6 +124,14 @@ kvTest(
     await reportPosition(neighbour, { lat: HOME.lat + 0.05, lon: HOME.lon + 0.0505, use: "OVERRIDE", hide: true });
     near = (await again(thirty)).page;
     assert.ok(!ids(near).includes(neighbour));
+    // Another first page of the viewer's nearest (another size) takes the list's place under their
+    // slot: each is the one found anew.
+    await again(() => nearest(viewer, { size: 45 }));
+    await again(thirty);
+    // The viewer moves again: the 30 from there, not the list kept under their slot.
+    await reportPosition(viewer, { lat: HOME.lat - 0.05, lon: HOME.lon - 0.05, use: "OVERRIDE", hide: false });
+    const there = (await again(thirty)).page;
+    assert.notDeepEqual(ids(there), ids(near));
 
     // A day and more on, every shown point has expired: nothing kept is given. (A viewer with no
     // point of their own is measured from the box's middle, so only the expiry tells.)
