@@ -93,11 +93,45 @@ kvTest(
     const moved = (await again(box)).page;
     assert.notDeepEqual(ids(moved), ids(page));
 
-    // The nearest list of the same size is kept on its own, and a small page not at all.
+    // The nearest list of the same size is kept on its own, and so is the grid's nearest 30
+    // (decision 0281); a smaller page not at all.
     await again(() => nearest(viewer, { size: 120 }));
+    const thirty = () => nearest(viewer, { size: 30 });
+    let near = (await again(thirty)).page;
+    assert.equal(near.items.length, 30);
+    assert.equal(await thirty(), near, "the nearest 30 asked again is the page kept");
     const before = keptSearchCount();
-    await nearest(viewer, { size: 30 });
-    assert.equal(keptSearchCount(), before, "a page of 30 is not kept");
+    await nearest(viewer, { size: 12 });
+    assert.equal(keptSearchCount(), before, "a page of 12 is not kept");
+    // A member far past the 30th moves further off: the same 30. One arrives next to the viewer
+    // (shown within a privacy cell of them): found anew, with them.
+    const nearLast = near.items.at(-1)!.distanceMeters;
+    // South of the box's middle, the viewer 0.05 degrees north of it: 16 km away and more.
+    const farther = crowd.find((m) => m.lat < HOME.lat - 0.1)!;
+    await reportPosition(farther.profileId, {
+      lat: BOX.latMin + 0.002,
+      lon: BOX.lonMin + 0.002,
+      use: "OVERRIDE",
+      hide: false,
+    });
+    assert.ok(nearLast < 6_000, `the 30th is ${nearLast} m away: the moved member is 16 km away and more`);
+    assert.equal(await thirty(), near, "a change out of reach keeps the nearest 30");
+    const neighbour = newId();
+    await reportPosition(neighbour, { lat: HOME.lat + 0.05, lon: HOME.lon + 0.0505, use: "OVERRIDE", hide: false });
+    near = (await again(thirty)).page;
+    assert.ok(ids(near).includes(neighbour));
+    // The first of them hides: gone from the 30.
+    await reportPosition(neighbour, { lat: HOME.lat + 0.05, lon: HOME.lon + 0.0505, use: "OVERRIDE", hide: true });
+    near = (await again(thirty)).page;
+    assert.ok(!ids(near).includes(neighbour));
+    // Another first page of the viewer's nearest (another size) takes the list's place under their
+    // slot: each is the one found anew.
+    await again(() => nearest(viewer, { size: 45 }));
+    await again(thirty);
+    // The viewer moves again: the 30 from there, not the list kept under their slot.
+    await reportPosition(viewer, { lat: HOME.lat - 0.05, lon: HOME.lon - 0.05, use: "OVERRIDE", hide: false });
+    const there = (await again(thirty)).page;
+    assert.notDeepEqual(ids(there), ids(near));
 
     // A day and more on, every shown point has expired: nothing kept is given. (A viewer with no
     // point of their own is measured from the box's middle, so only the expiry tells.)

@@ -1,10 +1,10 @@
 /**
- * Large searches' answers kept while nothing near enough to change them did (decision 0206): the
- * map asks a member's box of 800 again every 15 s, and while nobody within the 801st member's
- * distance of the viewer arrived, left, moved or expired, the index gives the same members in the
- * same order. A search of 801 in a dense box (nearest.ts) is most of what such a view costs asked
- * again, when its bytes are kept (routes/keptAnswers.ts); checking that it stands is a few dozen
- * lookups.
+ * Searches' answers kept while nothing near enough to change them did (decisions 0206, 0281): the
+ * map asks a member's box of 800 again every 15 s, the grid its nearest 30 every few seconds, and
+ * while nobody within the last member's distance of the viewer arrived, left, moved or expired,
+ * the index gives the same members in the same order. A search of 801 in a dense box (nearest.ts)
+ * is most of what such a view costs asked again, when its bytes are kept (routes/keptAnswers.ts);
+ * checking that it stands is a few dozen lookups.
  *
  * An answer is kept with the index's change count then (memoryIndex.ts `changes`; answers of an
  * index a full load replaced all go); the blocks of the grid (grid.ts) that hold every point within the
@@ -31,8 +31,13 @@ import type { Bounds } from "../../domain/geo.ts";
 
 /** Members' items kept over every answer: 500 views of 800 (a city's members each on their map). */
 export const MAX_KEPT_ITEMS = 500_000;
-/** Only answers of at least this many members are kept (a smaller search costs less than keeping it). */
-export const KEEP_MIN_NEED = 100;
+/**
+ * Only answers of at least this many members are kept: the grid's nearest list (30) and larger.
+ * Asked again, a kept answer spares more than its search: its records are checked, not looked up,
+ * and its signature is given again (kv/briefs.ts, decision 0205), so even a list of 30 costs less
+ * kept than found (decision 0281).
+ */
+export const KEEP_MIN_NEED = 30;
 /**
  * An answer whose checked blocks would be more than this is not kept: checking a block is a map
  * lookup, so this many cost a small part of the search they save.
@@ -44,19 +49,39 @@ const MAX_ABS_LAT = 80;
 interface Kept {
   /** The index's change count when it was found. */
   changes: number;
-  /** Block ids within reach (see the top). */
-  blocks: Int32Array;
+  /** The blocks within reach (see the top): rows `r0` to `r1`, columns `c0` to `c1` (`blocksWithin`). */
+  blocks: BlockRange;
+  /** The point and paging it was found for (a key that names the viewer's slot names neither). */
+  lat: number;
+  lon: number;
+  page: number;
+  size: number;
   exclude: ReadonlySet<string> | undefined;
   /** When it was found (an answer is not given for an earlier time: members expired then were not), and
    * the first time one of its members' shown points expires. */
   at: number;
   until: number;
-  page: NearbyPage;
+  found: NearbyPage;
   /** Items it holds (the answer's, and the one that tells whether more follow). */
   items: number;
 }
 
-const kept = new Map<string, Kept>();
+/**
+ * The grid's blocks in rows `r0` to `r1` and columns `c0` to `c1` (a column past the date line
+ * wraps): a range, not a list, so that keeping an answer allocates and fills nothing per block.
+ */
+export interface BlockRange {
+  r0: number;
+  r1: number;
+  c0: number;
+  c1: number;
+}
+
+/**
+ * By key (queries.ts `run`): a nearest list of a viewer in the index by their slot (no string made
+ * for the grid's most asked list), any other answer by a string that names its region.
+ */
+const kept = new Map<string | number, Kept>();
 let keptItems = 0;
 /** Every page kept (while it is reachable): what is made from one may be kept with it (kv/briefs.ts). */
 const keptPages = new WeakSet<NearbyPage>();
@@ -74,7 +99,7 @@ function sameIndex(index: PositionIndex): void {
   keptIndex = index;
 }
 
-function drop(key: string): void {
+function drop(key: string | number): void {
   const k = kept.get(key);
   if (!k) return;
   kept.delete(key);
@@ -90,9 +115,26 @@ function sameMembers(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> 
   return true;
 }
 
-/** The answer kept for `key` if it still stands in `index` at `t` with `exclude` left out (see the top). */
+/** Did any block of `b` change in `index` after the stamp `changes`? */
+function changedIn(index: PositionIndex, b: BlockRange, changes: number): boolean {
+  for (let row = b.r0; row <= b.r1; row++) {
+    for (let col = b.c0; col <= b.c1; col++) {
+      if (index.changedSince(row * BLOCK_COLS + ((col % BLOCK_COLS) + BLOCK_COLS) % BLOCK_COLS, changes)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The answer kept for `key`, found from (lat, lon) with this paging, if it still stands in `index`
+ * at `t` with `exclude` left out (see the top).
+ */
 export function keptSearch(
-  key: string,
+  key: string | number,
+  lat: number,
+  lon: number,
+  page: number,
+  size: number,
   index: PositionIndex,
   exclude: ReadonlySet<string> | undefined,
   t: number,
@@ -100,24 +142,25 @@ export function keptSearch(
   sameIndex(index);
   const k = kept.get(key);
   if (k === undefined) return undefined;
-  let stands = t >= k.at && t < k.until && sameMembers(k.exclude, exclude);
-  for (let i = 0; stands && i < k.blocks.length; i++) stands = !index.changedSince(k.blocks[i], k.changes);
-  if (!stands) {
+  if (
+    !(k.lat === lat && k.lon === lon && k.page === page && k.size === size && t >= k.at && t < k.until &&
+      sameMembers(k.exclude, exclude)) ||
+    changedIn(index, k.blocks, k.changes)
+  ) {
     drop(key);
     return undefined;
   }
   kept.delete(key);
   kept.set(key, k);
-  return k.page;
+  return k.found;
 }
 
 /**
- * The ids of the grid's blocks that hold every point within `meters` of (lat, lon), with a margin
- * (a quarter more, and a block each way), of those that may hold a point of `region` (a member
- * who arrives in it or leaves it changes a block in it); null when that is too many blocks or too
- * near a pole.
+ * The grid's blocks that hold every point within `meters` of (lat, lon), with a margin (a quarter
+ * more, and a block each way), of those that may hold a point of `region` (a member who arrives
+ * in it or leaves it changes a block in it); null when that is too many blocks or too near a pole.
  */
-export function blocksWithin(lat: number, lon: number, meters: number, region: Bounds): Int32Array | null {
+export function blocksWithin(lat: number, lon: number, meters: number, region: Bounds): BlockRange | null {
   const r = 1.25 * meters;
   const dLat = r / METERS_PER_DEGREE;
   const latLo = lat - dLat, latHi = lat + dLat;
@@ -136,34 +179,34 @@ export function blocksWithin(lat: number, lon: number, meters: number, region: B
   }
   const n = Math.max(0, r1 - r0 + 1) * (c1 - c0 + 1);
   if (!(n <= MAX_BLOCKS) || c1 - c0 + 1 >= BLOCK_COLS || r0 < 0 || r1 >= BLOCK_ROWS) return null;
-  const out = new Int32Array(n);
-  let i = 0;
-  for (let row = r0; row <= r1; row++) {
-    for (let col = c0; col <= c1; col++) out[i++] = row * BLOCK_COLS + ((col % BLOCK_COLS) + BLOCK_COLS) % BLOCK_COLS;
-  }
-  return out;
+  return { r0, r1, c0, c1 };
 }
 
 /**
- * Keeps `page`, found in `index` (at its change count `changes`) with `exclude` left out, for
- * `key` at `at`: `blocks` are those within reach of its last member (`blocksWithin`), `until` the
- * first expiry of its members, `items` how many members it holds.
+ * Keeps `found`, found from (lat, lon) at `page` of `size` in `index` (at its change count
+ * `changes`) with `exclude` left out, for `key` at `at`: `blocks` are those within reach of its
+ * last member (`blocksWithin`), `until` the first expiry of its members, `items` how many members
+ * it holds.
  */
 export function keepSearch(
-  key: string,
+  key: string | number,
+  lat: number,
+  lon: number,
+  page: number,
+  size: number,
   index: PositionIndex,
   changes: number,
   exclude: ReadonlySet<string> | undefined,
-  blocks: Int32Array,
+  blocks: BlockRange,
   at: number,
   until: number,
-  page: NearbyPage,
+  found: NearbyPage,
   items: number,
 ): void {
   sameIndex(index);
   drop(key);
-  kept.set(key, { changes, blocks, exclude, at, until, page, items });
-  keptPages.add(page);
+  kept.set(key, { changes, blocks, lat, lon, page, size, exclude, at, until, found, items });
+  keptPages.add(found);
   keptItems += items;
   while (keptItems > MAX_KEPT_ITEMS && kept.size > 0) drop(kept.keys().next().value!);
 }

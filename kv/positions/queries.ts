@@ -108,7 +108,7 @@ async function viewerRecord(s: StoreState, viewerId: string): Promise<LatLon | n
 
 /**
  * One page of the members of `region` (named `regionKey`) nearest to `from`, the viewer and
- * unaccepted ones left out. A large page without a filter of the caller's is kept while nothing
+ * unaccepted ones left out. A page of 30 or more without a filter of the caller's is kept while nothing
  * near enough to change it did (keptSearches.ts), and given again then: a page is shared, read
  * only by its callers.
  */
@@ -127,10 +127,18 @@ function run(
   const { exclude, filter } = o;
   const index = s.index, t = now();
   const self = from.index === index ? from.slot! : index.slotOf(viewerId);
-  const key = filter === undefined && need >= KEEP_MIN_NEED
-    ? `${regionKey} ${from.lat} ${from.lon} ${self} ${page} ${size}`
-    : undefined;
-  const again = key === undefined ? undefined : keptSearch(key, index, exclude, t);
+  // The point and paging are checked beside the key (a move finds anew under the same key). A
+  // viewer's first page of nearest members (the grid's list, or a swipe deck's candidates: one
+  // replaces the other) is named by the viewer's slot alone, no string made for the list asked
+  // most; any other answer by its region, paging, and the viewer's slot or (without one) point.
+  const key = filter !== undefined || need < KEEP_MIN_NEED
+    ? undefined
+    : self < 0
+    ? `${regionKey} ${from.lat} ${from.lon} ${page} ${size}`
+    : regionKey === "nearest" && page === 0
+    ? self
+    : `${regionKey} @${self} ${page} ${size}`;
+  const again = key === undefined ? undefined : keptSearch(key, from.lat, from.lon, page, size, index, exclude, t);
   if (again !== undefined) return again;
   const changes = index.changes;
   const accept = exclude === undefined && filter === undefined
@@ -155,7 +163,23 @@ function run(
     let until = Infinity;
     for (let i = 0; i < top.a.length; i++) until = Math.min(until, index.untilAt(top.m[i]));
     const blocks = blocksWithin(from.lat, from.lon, aToMeters(top.a[top.a.length - 1]), region);
-    if (blocks !== null) keepSearch(key, index, changes, exclude, blocks, t, until, found, items.length + 1);
+    if (blocks !== null) {
+      keepSearch(
+        key,
+        from.lat,
+        from.lon,
+        page,
+        size,
+        index,
+        changes,
+        exclude,
+        blocks,
+        t,
+        until,
+        found,
+        items.length + 1,
+      );
+    }
   }
   return found;
 }
