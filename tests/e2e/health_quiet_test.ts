@@ -135,7 +135,7 @@ function naming(writes: readonly Write[], names: readonly string[]): Write[] {
 async function stayOn(page: Page, sockets: Promise<unknown>[]): Promise<void> {
   await page.waitForLoadState("networkidle");
   await Promise.all(sockets);
-  await page.waitForTimeout(3_000);
+  await page.waitForTimeout(2_000);
 }
 
 /** The sockets a page opens from now on, each as its first message received. */
