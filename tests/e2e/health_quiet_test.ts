@@ -11,8 +11,8 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { type Harness, logInAs, startHarness } from "./harness.ts";
-import { type Account, createAccount } from "../../kv/accounts.ts";
-import { updateProfile } from "../../kv/profiles.ts";
+import type { Account } from "../../kv/accounts.ts";
+import { agedAccount } from "../fixtures/health.ts";
 import { sendPrivateMessage } from "../../kv/messages.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
@@ -145,15 +145,6 @@ function socketsOf(page: Page): Promise<unknown>[] {
   return opened;
 }
 
-async function member(name: string): Promise<Account> {
-  const a = (await createAccount({ email: `${name.toLowerCase()}-quiet@example.com`, name }))!;
-  assert.ok((await updateProfile(a.defaultProfileId, { profilename: name })).ok);
-  const entry = await kv().get<Account>(keys.account(a.id));
-  // Old enough to send a report (30 days).
-  await kv().set(entry.key, { ...entry.value!, tsCreated: entry.value!.tsCreated - 30 * 86_400_000 });
-  return a;
-}
-
 /**
  * Sam's walk on a device: logged in (`workers`: with the app's worker registered and in control, or
  * none, as in a browser that keeps none), the control page, then the report.
@@ -234,8 +225,8 @@ Deno.test({
   async fn() {
     const h = await startHarness();
     try {
-      const sam = await member("Sam");
-      const alex = await member("Alex");
+      const sam = await agedAccount("Sam", 30);
+      const alex = await agedAccount("Alex", 30);
       await sendPrivateMessage(sam.defaultProfileId, alex.defaultProfileId, "Great to meet you", []);
       await sendPrivateMessage(alex.defaultProfileId, sam.defaultProfileId, "Likewise!", []);
       // With the app's worker (it answers the pages' navigations), and without one (the browser
