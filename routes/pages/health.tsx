@@ -28,8 +28,6 @@ export async function healthReportPage(c: Context<AppEnv>) {
       )}
     </>,
     "page game-page",
-    // Its requests write nothing naming the member (docs/health-notices.md; routes/middleware.ts, QUIET_REQUESTS).
-    { quiet: true },
   );
 }
 

@@ -16,6 +16,7 @@ import Header from "../../islands/Header.tsx";
 import TabBar, { type TabId } from "../../islands/TabBar.tsx";
 import { unreadCounts } from "../../islands/queries/notifications.ts";
 import { listNotifications } from "../../kv/notifications.ts";
+import { QUIET_REQUESTS } from "../middleware.ts";
 import { CircleUser, Heart, LayoutGrid, type LucideIcon, MapPin, MessageCircle } from "../../components/icons.ts";
 import { isDiscreet, themeOf } from "../device.ts";
 import { SafetyNotice } from "../../components/SafetyNotice.tsx";
@@ -63,13 +64,6 @@ export interface PageOptions {
    * for a page whose islands read nothing another island's effects change: the grid.
    */
   hydrateInSlices?: boolean;
-  /**
-   * A page whose requests must write nothing naming its member (the health report,
-   * docs/health-notices.md): no speculation rules (the screens they fetch ahead are requests that
-   * write the session's last-seen time) and a still tab bar, its counts read with the page (no live
-   * feed, no call: islands/TabBar.tsx).
-   */
-  quiet?: boolean;
 }
 
 /** A page of one section (`className`) under its heading: `title` in the language in use. */
@@ -78,7 +72,6 @@ export function titledPage(
   title: string,
   body: ReactNode,
   className = "page",
-  opts: PageOptions = {},
 ): Promise<Response> {
   return renderPage(
     c,
@@ -87,7 +80,6 @@ export function titledPage(
       <h1>{titleText(title)}</h1>
       {body}
     </section>,
-    opts,
   );
 }
 
@@ -105,7 +97,11 @@ export async function renderPage(
   const brand = c.get("brand");
   const discreet = isDiscreet(c);
   const tabs = caller !== null && opts.tabs !== false;
-  const still = tabs && opts.quiet ? unreadCounts(await listNotifications(caller.profileId)) : undefined;
+  // A page that must write nothing naming its member (the health report, docs/health-notices.md)
+  // names no screen to fetch ahead (each such fetch is a request that writes the session's last-seen
+  // time), and its tab bar is still: the counts read with the page, no live feed, no call.
+  const quiet = QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`);
+  const still = tabs && quiet ? unreadCounts(await listNotifications(caller.profileId)) : undefined;
   // Discreet mode: no brand name nor tagline in the props either, and the menu's plain titles.
   const headerProps = {
     brandName: discreet ? "" : brand.name,
@@ -160,7 +156,7 @@ export async function renderPage(
       theme={themeOf(c)}
       livePort={caller ? livePort() : null}
       eventsAfter={caller ? c.get("eventsAfter") : null}
-      speculationRules={tabs && !opts.quiet ? SPECULATION_RULES : undefined}
+      speculationRules={tabs && !quiet ? SPECULATION_RULES : undefined}
       afterPicturesScript={opts.picturesFirst && assets.length ? AFTER_PICTURES_SCRIPT : undefined}
       hydrateInSlices={opts.hydrateInSlices && assets.length > 0}
     />,
