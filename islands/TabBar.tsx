@@ -20,7 +20,16 @@ export interface TabBarProps {
    * (routes/pages/render.tsx): the island ships no icon code.
    */
   icons: Record<TabId, string>;
+  /**
+   * The unread counts as the page read them, on a page that must write nothing naming its member
+   * (the health report, docs/health-notices.md): the bar stays as rendered, with no live feed and no
+   * call of its own (an open feed writes the member's presence and its lease; a call, the session's
+   * last-seen time). Absent: the counts follow the member's events live.
+   */
+  still?: UnreadCounts;
 }
+
+type UnreadCounts = { chats: number; likes: number };
 
 /** The tabs: where each goes, and which paths belong to it. */
 export const TABS = [
@@ -53,8 +62,12 @@ function onScreenChange(changed: () => void): () => void {
   };
 }
 
-function Tabs({ profileId, currentPath: pagePath, icons }: TabBarProps) {
-  const counts = useUnreadCounts(profileId);
+/** The tabs with counts that follow the member's events live. */
+function LiveTabs(props: TabBarProps) {
+  return <Tabs {...props} counts={useUnreadCounts(props.profileId)} />;
+}
+
+function Tabs({ currentPath: pagePath, icons, counts }: TabBarProps & { counts: UnreadCounts }) {
   // The page's path as the server rendered it, then the address as it changes in the page.
   const currentPath = useSyncExternalStore(onScreenChange, () => location.pathname, () => pagePath);
   return (
@@ -80,9 +93,10 @@ function Tabs({ profileId, currentPath: pagePath, icons }: TabBarProps) {
 }
 
 export default function TabBar(props: TabBarProps) {
+  if (props.still) return <Tabs {...props} counts={props.still} />;
   return (
     <QueryProvider>
-      <Tabs {...props} />
+      <LiveTabs {...props} />
     </QueryProvider>
   );
 }

@@ -297,11 +297,11 @@ function heldUntilEnd(body: ReadableStream<Uint8Array>, end: () => void): Readab
 }
 
 /**
- * Requests that must write nothing naming their caller at the moment they are made: sending a
- * health report, and the page and contact list just before it (docs/health-notices.md): their
- * session's lastSeen is not written by them, so it does not date the report.
+ * Requests that must write nothing naming their caller at the moment they are made (a health report,
+ * its page and contact list; docs/health-notices.md): they write no session lastSeen, so none dates
+ * the report, and such a page opens no live feed and fetches nothing ahead (routes/pages/render.tsx).
  */
-const QUIET_REQUESTS: ReadonlySet<string> = new Set([
+export const QUIET_REQUESTS: ReadonlySet<string> = new Set([
   "GET /games/healthreport",
   "GET /api/games/healthreport/contacts",
   "POST /api/games/healthreport",

@@ -55,8 +55,13 @@ export function useUnreadCounts(profileId: string): { chats: number; likes: numb
     queryFn: () => call("GET /api/notifications/:profileId", { profileId }),
     refetchInterval: NOTIFICATIONS_POLL_MS,
   });
+  return unreadCounts(data);
+}
+
+/** The tab bar's unread counts in a member's notifications: messages in unread conversations, and new likes. */
+export function unreadCounts(list: readonly Notification[]): { chats: number; likes: number } {
   let chats = 0, likes = 0;
-  for (const n of data) {
+  for (const n of list) {
     if (n.url?.endsWith("#chat")) chats += n.count ?? 1;
     else if (n.url?.startsWith("/likes/")) likes++;
   }

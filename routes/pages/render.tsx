@@ -14,6 +14,9 @@ import { menuFor } from "../table.ts";
 import { getManifest } from "../assets.ts";
 import Header from "../../islands/Header.tsx";
 import TabBar, { type TabId } from "../../islands/TabBar.tsx";
+import { unreadCounts } from "../../islands/queries/notifications.ts";
+import { listNotifications } from "../../kv/notifications.ts";
+import { QUIET_REQUESTS } from "../middleware.ts";
 import { CircleUser, Heart, LayoutGrid, type LucideIcon, MapPin, MessageCircle } from "../../components/icons.ts";
 import { isDiscreet, themeOf } from "../device.ts";
 import { SafetyNotice } from "../../components/SafetyNotice.tsx";
@@ -94,6 +97,11 @@ export async function renderPage(
   const brand = c.get("brand");
   const discreet = isDiscreet(c);
   const tabs = caller !== null && opts.tabs !== false;
+  // A page that must write nothing naming its member (the health report, docs/health-notices.md)
+  // names no screen to fetch ahead (each such fetch is a request that writes the session's last-seen
+  // time), and its tab bar is still: the counts read with the page, no live feed, no call.
+  const quiet = QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`);
+  const still = tabs && quiet ? unreadCounts(await listNotifications(caller.profileId)) : undefined;
   // Discreet mode: no brand name nor tagline in the props either, and the menu's plain titles.
   const headerProps = {
     brandName: discreet ? "" : brand.name,
@@ -117,7 +125,7 @@ export async function renderPage(
         {tabs && (
           <Island
             of={TabBar}
-            props={{ profileId: caller.profileId, currentPath: c.req.path, icons: tabIconsMarkup() }}
+            props={{ profileId: caller.profileId, currentPath: c.req.path, icons: tabIconsMarkup(), still }}
             hydrate={hydrate}
           />
         )}
@@ -148,7 +156,7 @@ export async function renderPage(
       theme={themeOf(c)}
       livePort={caller ? livePort() : null}
       eventsAfter={caller ? c.get("eventsAfter") : null}
-      speculationRules={tabs ? SPECULATION_RULES : undefined}
+      speculationRules={tabs && !quiet ? SPECULATION_RULES : undefined}
       afterPicturesScript={opts.picturesFirst && assets.length ? AFTER_PICTURES_SCRIPT : undefined}
       hydrateInSlices={opts.hydrateInSlices && assets.length > 0}
     />,

@@ -8,24 +8,13 @@
 import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { handOver, logInAs, shot, startHarness } from "./harness.ts";
-import { type Account, createAccount } from "../../kv/accounts.ts";
-import { updateProfile } from "../../kv/profiles.ts";
 import { sendPrivateMessage } from "../../kv/messages.ts";
 import { putProfileLike } from "../../kv/likes.ts";
 import { listHealthNotices } from "../../kv/healthNotices.ts";
-import { kv } from "../../kv/db.ts";
-import { keys } from "../../kv/keys.ts";
+import { agedAccount } from "../fixtures/health.ts";
 
 // Notices show within two seconds here instead of a day.
 Deno.env.set("HEALTH_NOTICE_MAX_DELAY_MS", "2000");
-
-async function someone(name: string, ageDays: number): Promise<Account> {
-  const a = (await createAccount({ email: `${name.toLowerCase()}-health@example.com`, name }))!;
-  assert.ok((await updateProfile(a.defaultProfileId, { profilename: name })).ok);
-  const entry = await kv().get<Account>(keys.account(a.id));
-  await kv().set(entry.key, { ...entry.value!, tsCreated: entry.value!.tsCreated - ageDays * 86_400_000 });
-  return a;
-}
 
 Deno.test({
   name: "e2e - health report: one tells, one is told anonymously, one who blocked the teller is not",
@@ -34,9 +23,9 @@ Deno.test({
   async fn() {
     const h = await startHarness();
     try {
-      const sam = await someone("Sam", 30);
-      const alex = await someone("Alex", 30);
-      const jordan = await someone("Jordan", 30);
+      const sam = await agedAccount("Sam", 30);
+      const alex = await agedAccount("Alex", 30);
+      const jordan = await agedAccount("Jordan", 30);
       for (const other of [alex, jordan]) {
         await sendPrivateMessage(sam.defaultProfileId, other.defaultProfileId, "Great to meet you", []);
         await sendPrivateMessage(other.defaultProfileId, sam.defaultProfileId, "Likewise!", []);
