@@ -128,14 +128,14 @@ function naming(writes: readonly Write[], names: readonly string[]): Write[] {
 }
 
 /**
- * Waits as a person would on a page: its islands hydrated (the harness's navigation waits), the
- * network quiet, its live socket (if it opens one) open and answered, and a few seconds more (a
- * member reads the page; a stream's first writes and the speculation rules' fetches land).
+ * Waits as a person would on a page until it has done what it does on opening: its islands
+ * hydrated (the harness's navigation waits), the network quiet (their first calls answered), and
+ * its live socket, if it opens one, open and answered (the feed's lease and presence written).
+ * The control walk shows these signs come after the writes a page makes.
  */
 async function stayOn(page: Page, sockets: Promise<unknown>[]): Promise<void> {
   await page.waitForLoadState("networkidle");
   await Promise.all(sockets);
-  await page.waitForTimeout(2_000);
 }
 
 /** The sockets a page opens from now on, each as its first message received. */
