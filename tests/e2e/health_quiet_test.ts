@@ -12,8 +12,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { type Harness, logInAs, startHarness } from "./harness.ts";
 import type { Account } from "../../kv/accounts.ts";
-import { agedAccount } from "../fixtures/health.ts";
-import { sendPrivateMessage } from "../../kv/messages.ts";
+import { agedAccount, exchangeBetween } from "../fixtures/health.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
 import { sha256Hex } from "../../kv/ids.ts";
@@ -227,8 +226,7 @@ Deno.test({
     try {
       const sam = await agedAccount("Sam", 30);
       const alex = await agedAccount("Alex", 30);
-      await sendPrivateMessage(sam.defaultProfileId, alex.defaultProfileId, "Great to meet you", []);
-      await sendPrivateMessage(alex.defaultProfileId, sam.defaultProfileId, "Likewise!", []);
+      await exchangeBetween(sam.defaultProfileId, alex.defaultProfileId, ["Great to meet you", "Likewise!"]);
       // With the app's worker (it answers the pages' navigations), and without one (the browser
       // then fetches the screens the speculation rules name ahead).
       await walk(h, sam, "allow");

@@ -8,10 +8,9 @@
 import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import { handOver, logInAs, shot, startHarness } from "./harness.ts";
-import { sendPrivateMessage } from "../../kv/messages.ts";
 import { putProfileLike } from "../../kv/likes.ts";
 import { listHealthNotices } from "../../kv/healthNotices.ts";
-import { agedAccount } from "../fixtures/health.ts";
+import { agedAccount, exchangeBetween } from "../fixtures/health.ts";
 
 // Notices show within two seconds here instead of a day.
 Deno.env.set("HEALTH_NOTICE_MAX_DELAY_MS", "2000");
@@ -27,8 +26,7 @@ Deno.test({
       const alex = await agedAccount("Alex", 30);
       const jordan = await agedAccount("Jordan", 30);
       for (const other of [alex, jordan]) {
-        await sendPrivateMessage(sam.defaultProfileId, other.defaultProfileId, "Great to meet you", []);
-        await sendPrivateMessage(other.defaultProfileId, sam.defaultProfileId, "Likewise!", []);
+        await exchangeBetween(sam.defaultProfileId, other.defaultProfileId, ["Great to meet you", "Likewise!"]);
       }
       // Jordan blocks Sam before the report.
       await putProfileLike(jordan.defaultProfileId, sam.defaultProfileId, "DISLIKE", true);
