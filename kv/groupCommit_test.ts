@@ -250,8 +250,8 @@ kvTest("group commit - a write that may wait but comes alone is committed at onc
       // Its commit began as it was asked for: nothing comes often enough to wait for.
       assert.equal(commits.count(), i + 1);
       assert.equal(await written, true);
-      // Long enough that the writes before no longer count as close together.
-      await new Promise((r) => setTimeout(r, 250));
+      // Until its group is done with (no write queued or in flight): the next then comes alone too.
+      for (let turn = turnWhenBusy(); turn; turn = turnWhenBusy()) await turn;
     }
   } finally {
     commits.stop();
