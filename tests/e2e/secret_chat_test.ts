@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { exifApp1, phoneJpeg, XMP } from "../fixtures/pictures.ts";
 import { logInThroughApi, shot, startHarness, waitHydrated } from "./harness.ts";
+import { until } from "../wait.ts";
 import { kv } from "../../kv/db.ts";
 import { listReports } from "../../kv/reports.ts";
 import { SECRET_TEXTS } from "../../domain/secretChats.ts";
@@ -223,8 +224,10 @@ Deno.test("e2e phone - secret chat: the clear message first, then the same safet
     await b.page.locator(".bubble:not(.mine) .secret-once", { hasText: SECRET_TEXTS.viewed }).waitFor();
     assert.equal(await b.page.getByRole("button", { name: SECRET_TEXTS.viewOnceOpen }).count(), 0, "once only");
     await a.page.locator(".bubble.mine .secret-once", { hasText: SECRET_TEXTS.viewed }).waitFor({ timeout: LIVE_MS });
-    for (let i = 0; i < 50 && await countPictures() !== 1; i++) await new Promise((r) => setTimeout(r, 100));
-    assert.equal(await countPictures(), 1, "the viewed picture's bytes left the server");
+    await until(async () => await countPictures() === 1, "the viewed picture's bytes to leave the server", {
+      timeoutMs: 5_000,
+      everyMs: 100,
+    });
     await shot(a.page, "phone-secret-chat");
 
     // The whole store, as a file: neither text, in any form the store keeps a string, nor any part
@@ -373,13 +376,15 @@ Deno.test("e2e phone - secret chat: a second device of a member joins once the f
     await out.body?.cancel();
     assert.ok(out.status < 400, `logged out (${out.status})`);
     type Chat = { devices: { deviceId: string; profileId: string; evicted?: boolean }[] };
-    let chat: Chat | null = null;
-    for (let i = 0; i < 100; i++) {
-      chat = (await Array.fromAsync(kv().list<Chat>({ prefix: ["secret_chats"] })))[0]?.value ?? null;
-      if (chat?.devices.some((d) => d.evicted)) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const evicted = chat!.devices.filter((d) => d.evicted);
+    const chat = await until(
+      async () => {
+        const stored = (await Array.fromAsync(kv().list<Chat>({ prefix: ["secret_chats"] })))[0]?.value;
+        return stored?.devices.some((d) => d.evicted) ? stored : null;
+      },
+      "a device removed from the chat's group",
+      { timeoutMs: 20_000, everyMs: 200 },
+    );
+    const evicted = chat.devices.filter((d) => d.evicted);
     assert.equal(evicted.length, 1, "one device removed from the group");
     assert.equal(evicted[0].profileId, aId);
     await b.page.locator(".safety-code").filter({ hasNotText: codeWithThree! }).waitFor({ timeout: 20_000 });
