@@ -21,6 +21,7 @@ import { deleteBlob, getBlob, putBlob } from "./blobs.ts";
 import { KEY_PACKAGE_STOCK, SECRET_TEXTS } from "../domain/secretChats.ts";
 import type { Report } from "../domain/shapes/moderation.ts";
 import type { SecretChat, SecretDevice, SecretMessage } from "../domain/shapes/secretChats.ts";
+import { sharedRun } from "../domain/sharedRun.ts";
 
 /** A device keeps at most this many unused key packages on the server (decided in domain/). */
 export { KEY_PACKAGE_STOCK };
@@ -146,14 +147,7 @@ const removing = new Map<string, Promise<void>>();
 
 /** Removes the secret-chat devices of ended sessions (logout, 'log out elsewhere'). */
 export async function removeDevicesOfSessions(sessionIds: readonly string[]): Promise<void> {
-  for (const id of sessionIds) {
-    let under = removing.get(id);
-    if (!under) {
-      under = removeDeviceOfSession(id).finally(() => removing.delete(id));
-      removing.set(id, under);
-    }
-    await under;
-  }
+  for (const id of sessionIds) await sharedRun(removing, id, () => removeDeviceOfSession(id));
 }
 
 async function removeDeviceOfSession(sessionId: string): Promise<void> {

@@ -26,6 +26,7 @@ import { AFTER_PICTURES_HASH } from "./afterPictures.ts";
 import { CACHE_ID_HEADER } from "../islands/sw/caches.ts";
 import { DISCREET_COOKIE } from "./device.ts";
 import { setNewest } from "../domain/newest.ts";
+import { isQuietRequest } from "./quiet.ts";
 
 /**
  * The Content-Security-Policy's directives (design.md): no inline script but the speculation rules
@@ -297,17 +298,6 @@ function heldUntilEnd(body: ReadableStream<Uint8Array>, end: () => void): Readab
 }
 
 /**
- * Requests that must write nothing naming their caller at the moment they are made (a health report,
- * its page and contact list; docs/health-notices.md): they write no session lastSeen, so none dates
- * the report, and such a page opens no live feed and fetches nothing ahead (routes/pages/render.tsx).
- */
-export const QUIET_REQUESTS: ReadonlySet<string> = new Set([
-  "GET /games/healthreport",
-  "GET /api/games/healthreport/contacts",
-  "POST /api/games/healthreport",
-]);
-
-/**
  * Static files (the service worker among them) and the build's version, answered alike to all: they
  * read no session, so they write no lastSeen (decision 0289) and name no member's caches.
  */
@@ -344,7 +334,7 @@ export function loadCaller(c: Context<AppEnv>): PageLang | Promise<PageLang> {
   // The map's tiles are for members only, but no page: no notice, no feed cursor (decision 0289).
   const page = !c.req.path.startsWith("/api/") && !c.req.path.startsWith("/tiles/");
   if (page) return loadCallerRead(c, token, cookies!, true);
-  const s = keptSession(token, !QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`));
+  const s = keptSession(token, !isQuietRequest(c));
   const account = s && keptAccountWithGrants(s.accountId);
   if (!s || account === undefined) return loadCallerRead(c, token, cookies!, false);
   if (!account) return requestLocale(c, cookies);
@@ -371,7 +361,7 @@ async function loadCallerRead(c: Context<AppEnv>, token: string, cookies: string
   const hintedNotice = page && hint ? accountNotice(hint) : null;
   hintedNotice?.catch(() => {}); // a page that renders no notice (an error page) leaves it unread
   const [s, guessed] = await Promise.all([
-    getSession(token, { touch: !QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`) }),
+    getSession(token, { touch: !isQuietRequest(c) }),
     hint ? accountWithGrants(hint) : null,
   ]);
   // Stored roles plus the live granted ones (an earned VOLUNTEER role), in the one read.

@@ -18,6 +18,7 @@ import { joinChunks } from "./multipart.ts";
 import { hit } from "../kv/ratelimit.ts";
 import { TILE_MAX_ZOOM, tileUrl } from "../islands/map/firstView.ts";
 import { config } from "../config/config.ts";
+import { sharedRun } from "../domain/sharedRun.ts";
 
 /** How long the tile server may take to answer, headers and body. */
 export const FETCH_TIMEOUT_MS = 8_000;
@@ -134,12 +135,7 @@ async function loadTile(t: TileAddress, timeoutMs: number): Promise<Loaded> {
   const kept = await tileCache().get(key).catch(() => null);
   const keptType = kept && tileType(kept);
   if (kept && keptType) return { bytes: kept, type: keptType };
-  let p = inFlight.get(key);
-  if (!p) {
-    p = fetchTile(t, key, timeoutMs).finally(() => inFlight.delete(key));
-    inFlight.set(key, p);
-  }
-  return await p;
+  return await sharedRun(inFlight, key, () => fetchTile(t, key, timeoutMs));
 }
 
 /** The tiles sub-app, mounted at /tiles; `fetchTimeoutMs` for tests. */

@@ -16,7 +16,7 @@ import Header from "../../islands/Header.tsx";
 import TabBar, { type TabId } from "../../islands/TabBar.tsx";
 import { unreadCounts } from "../../islands/queries/notifications.ts";
 import { listNotifications } from "../../kv/notifications.ts";
-import { QUIET_REQUESTS } from "../middleware.ts";
+import { isQuietRequest } from "../quiet.ts";
 import { CircleUser, Heart, LayoutGrid, type LucideIcon, MapPin, MessageCircle } from "../../components/icons.ts";
 import { isDiscreet, themeOf } from "../device.ts";
 import { SafetyNotice } from "../../components/SafetyNotice.tsx";
@@ -100,7 +100,7 @@ export async function renderPage(
   // A page that must write nothing naming its member (the health report, docs/health-notices.md)
   // names no screen to fetch ahead (each such fetch is a request that writes the session's last-seen
   // time), and its tab bar is still: the counts read with the page, no live feed, no call.
-  const quiet = QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`);
+  const quiet = isQuietRequest(c);
   const still = tabs && quiet ? unreadCounts(await listNotifications(caller.profileId)) : undefined;
   // Discreet mode: no brand name nor tagline in the props either, and the menu's plain titles.
   const headerProps = {

@@ -1,0 +1,19 @@
+/**
+ * Requests that must write nothing naming their caller at the moment they are made (a health report,
+ * its page and contact list; docs/health-notices.md): they write no session lastSeen, so none dates
+ * the report (routes/middleware.ts), and such a page opens no live feed and fetches nothing ahead
+ * (routes/pages/render.tsx).
+ */
+
+import type { Context } from "hono";
+
+export const QUIET_REQUESTS: ReadonlySet<string> = new Set([
+  "GET /games/healthreport",
+  "GET /api/games/healthreport/contacts",
+  "POST /api/games/healthreport",
+]);
+
+/** Is this request one of `QUIET_REQUESTS`? */
+export function isQuietRequest(c: Context): boolean {
+  return QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`);
+}
