@@ -329,17 +329,27 @@ export function processWaitMs(pid: number | "self" = "self"): number {
  */
 export function threadCpuMs(pid: number | "self" = "self"): Map<string, number> {
   const out = new Map<string, number>();
+  eachThread(pid, (dir) => {
+    const st = Deno.readTextFileSync(`${dir}/stat`);
+    const name = st.slice(st.indexOf("(") + 1, st.lastIndexOf(")"));
+    const f = statFields(st);
+    out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+  });
+  return out;
+}
+
+/**
+ * Calls `read` with the /proc directory of each live thread of process `pid`; a thread that ends
+ * meanwhile is skipped, and nothing is read where there is no /proc.
+ */
+function eachThread(pid: number | "self", read: (dir: string) => void): void {
   try {
     for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
       try {
-        const st = Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/stat`);
-        const name = st.slice(st.indexOf("(") + 1, st.lastIndexOf(")"));
-        const f = statFields(st);
-        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+        read(`/proc/${pid}/task/${t.name}`);
       } catch { /* the thread ended */ }
     }
   } catch { /* no /proc */ }
-  return out;
 }
 
 /**
@@ -350,19 +360,15 @@ export function threadCpuMs(pid: number | "self" = "self"): Map<string, number> 
  */
 export function threadIo(): Map<string, Record<string, number>> {
   const out = new Map<string, Record<string, number>>();
-  try {
-    for (const t of Deno.readDirSync("/proc/self/task")) {
-      try {
-        const comm = Deno.readTextFileSync(`/proc/self/task/${t.name}/comm`).trim();
-        const sum = out.get(comm) ?? {};
-        for (const line of Deno.readTextFileSync(`/proc/self/task/${t.name}/io`).trim().split("\n")) {
-          const [k, v] = line.split(": ");
-          sum[k] = (sum[k] ?? 0) + Number(v);
-        }
-        out.set(comm, sum);
-      } catch { /* the thread ended */ }
+  eachThread("self", (dir) => {
+    const comm = Deno.readTextFileSync(`${dir}/comm`).trim();
+    const sum = out.get(comm) ?? {};
+    for (const line of Deno.readTextFileSync(`${dir}/io`).trim().split("\n")) {
+      const [k, v] = line.split(": ");
+      sum[k] = (sum[k] ?? 0) + Number(v);
     }
-  } catch { /* no /proc */ }
+    out.set(comm, sum);
+  });
   return out;
 }
 
