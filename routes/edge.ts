@@ -10,9 +10,10 @@
  * 4. the body limits (routes/bodylimit.ts), for a request that has a body;
  * 5. the origin check of state-changing calls;
  *
- * then the route; then, on its answer: compression, the security headers, the name of a signed-in
- * caller's offline cache (an API call's), an event stream held open for its address, and
- * telemetry's metrics, header and log line. An error before the route
+ * then the route; then, on its answer: compression, the security headers (a JSON answer's set or
+ * the full one, routes/securityHeaders.ts), the name of a signed-in caller's offline cache (an API
+ * call's), an event stream held open for its address, and telemetry's metrics, header and log
+ * line. An error before the route
  * (a 429, a 403, a 413) is answered by the app's error handler, and that answer gets the same
  * treatment as any other (the separate layers left the compression and security headers off a 429).
  *
@@ -29,11 +30,11 @@ import {
   holdWhileStreaming,
   loadCaller,
   nameOfflineCache,
-  setSecurityHeaders,
   takeRequestHeaders,
   withRequestLocale,
 } from "./middleware.ts";
 import { compressAnswer } from "./compression.ts";
+import { setSecurityHeaders } from "./securityHeaders.ts";
 import { bodyLimit, type BodyLimits } from "./bodylimit.ts";
 
 /** What the edge needs of the app: its body limits and its error handler. */
@@ -68,9 +69,12 @@ export function edge(o: EdgeOptions): MiddlewareHandler<AppEnv> {
       }
       const compressing = compressAnswer(c);
       if (compressing) await compressing;
-      setSecurityHeaders(c.res.headers);
+      // The answer's type, read once: it picks the security headers (a JSON answer's or a page's) and
+      // tells an event stream.
+      const type = c.res.headers.get("content-type");
+      setSecurityHeaders(c.res.headers, type);
       nameOfflineCache(c);
-      if (release && holdWhileStreaming(c, release)) release = null;
+      if (release && holdWhileStreaming(c, release, type)) release = null;
     } finally {
       release?.();
       endRequest(c, began);

@@ -1,4 +1,7 @@
-/** The app's middleware: security headers, session, origin check, errors (the request log: telemetry.ts). */
+/**
+ * The app's middleware: session, client address, origin check, errors (the request log: telemetry.ts;
+ * the security headers: securityHeaders.ts).
+ */
 
 import type { Context, MiddlewareHandler } from "hono";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -6,7 +9,6 @@ import { getCookie } from "hono/cookie";
 import { parse as parseCookies } from "hono/utils/cookie";
 import { HTTPException } from "hono/http-exception";
 import { getConnInfo } from "hono/deno";
-import { livePort } from "./livePort.ts";
 import type { AppEnv, Caller, ResolvedClient } from "./env.ts";
 import { ApiError, errorBody, forbidden, tooMany, unauthorized } from "./errors.ts";
 import { config, isLoopbackAddress, normalizeAddress, type ProxyTrust } from "../config/config.ts";
@@ -21,79 +23,10 @@ import { BadCursorError } from "../kv/paging.ts";
 import { type Brand, brandFor } from "../domain/brand.ts";
 import { negotiate, type PageLang, pageLang, PSEUDO_LOCALE, setRequestLocaleSource } from "../domain/i18n.ts";
 import { phrase } from "../domain/phrases.ts";
-import { SPECULATION_RULES_HASH } from "./speculation.ts";
-import { AFTER_PICTURES_HASH } from "./afterPictures.ts";
 import { CACHE_ID_HEADER } from "../islands/sw/caches.ts";
 import { DISCREET_COOKIE } from "./device.ts";
 import { setNewest } from "../domain/newest.ts";
 import { isQuietRequest } from "./quiet.ts";
-
-/**
- * The Content-Security-Policy's directives (design.md): no inline script but the speculation rules
- * and the grid's loader of its scripts after its first pictures, by their hashes.
- */
-function cspDirectives(livePort: number | null): [string, string[]][] {
-  return [
-    ["default-src", ["'self'"]],
-    // The pages' inline scripts, by their hashes: the speculation rules (JSON, routes/speculation.ts) and
-    // the grid's scripts added after its first pictures (routes/afterPictures.ts).
-    ["script-src", ["'self'", SPECULATION_RULES_HASH, AFTER_PICTURES_HASH]],
-    ["style-src", ["'self'", "'unsafe-inline'"]],
-    ["img-src", ["'self'", "data:", "blob:"]],
-    // The live listener's port, when pages open their event socket there (routes/live.ts).
-    ["connect-src", ["'self'", livePort === null ? "" : `ws://*:${livePort} wss://*:${livePort}`]],
-    ["object-src", ["'none'"]],
-    ["base-uri", ["'none'"]],
-    ["frame-ancestors", ["'none'"]],
-    ["form-action", ["'self'"]],
-    ["worker-src", ["'self'"]],
-    ["manifest-src", ["'self'"]],
-  ];
-}
-
-/**
- * Every security header of an answer, worked out once per live port (the one part that can
- * change, when the live listener starts): the same headers, in the same words, as Hono's
- * `secureHeaders()` gave with these options, without building the policy again per request.
- */
-export function securityHeaderList(livePort: number | null): readonly (readonly [string, string])[] {
-  const csp = cspDirectives(livePort).map(([name, values]) => `${name}${values.map((v) => ` ${v}`).join("")}`)
-    .join("; ");
-  return [
-    ["Cross-Origin-Resource-Policy", "same-origin"],
-    ["Cross-Origin-Opener-Policy", "same-origin"],
-    ["Origin-Agent-Cluster", "?1"],
-    ["Referrer-Policy", "no-referrer"],
-    ["Strict-Transport-Security", "max-age=63072000; includeSubDomains"],
-    ["X-Content-Type-Options", "nosniff"],
-    ["X-DNS-Prefetch-Control", "off"],
-    ["X-Download-Options", "noopen"],
-    ["X-Frame-Options", "DENY"],
-    ["X-Permitted-Cross-Domain-Policies", "none"],
-    ["X-XSS-Protection", "0"],
-    ["Content-Security-Policy", csp],
-  ];
-}
-
-/** Security headers of design.md: CSP without inline script (but the speculation rules, by hash), HSTS, nosniff, no referrer. */
-export function securityHeaders(): MiddlewareHandler {
-  return async function securityHeaders(c, next) {
-    await next();
-    setSecurityHeaders(c.res.headers);
-  };
-}
-
-/** The live port the kept list was worked out for (undefined: none yet), and the list. */
-let headersPort: number | null | undefined;
-let headerList: readonly (readonly [string, string])[] = [];
-
-/** Sets every security header on an answer's `headers` (and drops X-Powered-By). */
-export function setSecurityHeaders(headers: Headers): void {
-  const now = livePort();
-  if (now !== headersPort) [headersPort, headerList] = [now, securityHeaderList(now)];
-  for (const [name, value] of headerList) headers.set(name, value);
-  headers.delete("X-Powered-By");
-}
 
 /**
  * Takes every header of a request from the runtime in one call. Deno hands a served request's
@@ -262,13 +195,18 @@ export function holdAddress(c: Context): () => void {
 
 /**
  * An event stream's answer holds its address until its reader leaves: true when `c.res` is one (it
- * then calls `release` at its end); false for any other answer (release it now).
+ * then calls `release` at its end); false for any other answer (release it now). `type` is the
+ * answer's Content-Type, when the caller has read it already.
  */
-export function holdWhileStreaming(c: Context, release: () => void): boolean {
+export function holdWhileStreaming(
+  c: Context,
+  release: () => void,
+  type: string | null = c.res.headers.get("content-type"),
+): boolean {
   const res = c.res;
   // The content type first: reading `res.body` turns a string answer into a stream, which
   // Deno then serves by the slower streaming path.
-  if (!res.headers.get("content-type")?.startsWith("text/event-stream") || !res.body) return false;
+  if (!type?.startsWith("text/event-stream") || !res.body) return false;
   c.res = undefined;
   c.res = new Response(heldUntilEnd(res.body, release), res);
   return true;
