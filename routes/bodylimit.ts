@@ -46,7 +46,7 @@ function refusal(limit: number): ApiError {
 const decoder = new TextDecoder();
 
 /** A JSON content type (`application/json`, with or without parameters). */
-function isJson(type: string | null): boolean {
+export function isJson(type: string | null): boolean {
   return type !== null && /^application\/json\s*(?:;|$)/i.test(type);
 }
 

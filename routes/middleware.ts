@@ -376,8 +376,11 @@ function callerOf(s: Session, account: Account): Caller {
 /** The caller made of each session (as read or kept), with the account it was made of. */
 const callers = new WeakMap<Session, { account: Account; caller: Caller }>();
 
-/** Runs `fn` (the rest of the request) in `locale`: the catalogues read it wherever a text is read while serving it. */
-export function withRequestLocale<T>(locale: PageLang, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` (the rest of the request) in `locale`: the catalogues read it wherever a text is read
+ * while serving it (in what it runs at once and in what it waits for). Returns what `fn` returns.
+ */
+export function withRequestLocale<T>(locale: PageLang, fn: () => T): T {
   // A request in the language the catalogues read already (English, where no other request's is
   // kept) needs no store of its own: running it in one costs every request a context.
   if (locale === "en" && pageLang() === "en") return fn();

@@ -122,25 +122,53 @@ function plainPath(path: string): boolean {
  * `first` with `route` (of the pattern `path`) as its next step, as Hono's composition of the two
  * runs them: the route's answer becomes the context's answer unless it set one itself; an error it
  * throws is answered by the app's error handler there and then (within whatever `first` runs its
- * next step in, the request's language), and `first` goes on with that answer.
+ * next step in, the request's language), and `first` goes on with that answer. The step waits only
+ * for a route that answers with a promise: one that answers at once is done at once (no promise).
  */
 function joined<E extends Env>({ first, onError }: FirstLayer<E>, route: H, path: string): MiddlewareHandler<E> {
   return (c: Context<E>, next: Next) => {
     // The route's pattern, named for telemetry's label (Hono's `routePath` maps every match per read).
     c.set("route" as never, path as never);
-    return first(c, async () => {
+    const answeredBy = (res: unknown) => {
+      if (res && !c.finalized) c.res = res as Response;
+    };
+    const step = () => {
       let res: unknown;
       try {
-        res = await route(c, next);
+        res = route(c, next);
       } catch (err) {
-        if (!(err instanceof Error)) throw err;
-        c.error = err;
-        c.res = await onError(err, c);
-        return;
+        return answerErrorWith(onError, c, err);
       }
-      if (res && !c.finalized) c.res = res as Response;
-    });
+      if (!(res instanceof Promise)) return answeredBy(res);
+      return res.then(answeredBy, (err) => answerErrorWith(onError, c, err));
+    };
+    const res = first(c, step as Next);
+    // A first layer that hands on what its next step returns answers nothing itself when that step
+    // was done at once: the answer is the context's.
+    return res ?? (c.finalized ? c.res : res);
   };
+}
+
+/**
+ * An error thrown before or in a route, answered by the app's error handler `onError` as Hono's
+ * composition answers a layer's error: the answer becomes `c.res` (at once, or once the handler's
+ * promise resolves: then a promise). Anything thrown that is not an Error goes on up.
+ */
+export function answerErrorWith<E extends Env>(
+  onError: ErrorHandler<E>,
+  c: Context<E>,
+  err: unknown,
+): void | Promise<void> {
+  if (!(err instanceof Error)) throw err;
+  c.error = err;
+  const res = onError(err, c);
+  if (!(res instanceof Promise)) {
+    c.res = res;
+    return;
+  }
+  return res.then((answer) => {
+    c.res = answer;
+  });
 }
 
 /** Does a matched handler take no params from the path? */

@@ -16,6 +16,7 @@ import type { MiddlewareHandler } from "hono";
 import { livePort } from "./livePort.ts";
 import { SPECULATION_RULES_HASH } from "./speculation.ts";
 import { AFTER_PICTURES_HASH } from "./afterPictures.ts";
+import { isJson } from "./bodylimit.ts";
 
 /** A header's name and value. */
 export type HeaderList = readonly (readonly [string, string])[];
@@ -81,13 +82,6 @@ export const JSON_SECURITY_HEADERS: HeaderList = [
   ["Content-Security-Policy", "default-src 'none'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'"],
 ];
 
-/** Is `type` (an answer's Content-Type) JSON: `application/json`, with parameters or without? */
-export function isJsonType(type: string | null): boolean {
-  if (type === null) return false;
-  if (type === "application/json") return true;
-  return /^application\/json[\t ]*(;|$)/i.test(type);
-}
-
 /** The live port the kept page list was worked out for (undefined: none yet), and the list. */
 let headersPort: number | null | undefined;
 let headerList: HeaderList = [];
@@ -98,7 +92,7 @@ let headerList: HeaderList = [];
  */
 export function setSecurityHeaders(headers: Headers, type: string | null): void {
   let list = JSON_SECURITY_HEADERS;
-  if (!isJsonType(type)) {
+  if (!isJson(type)) {
     const now = livePort();
     if (now !== headersPort) [headersPort, headerList] = [now, securityHeaderList(now)];
     list = headerList;

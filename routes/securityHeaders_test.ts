@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
-import { isJsonType, JSON_SECURITY_HEADERS, securityHeaderList, securityHeaders } from "./securityHeaders.ts";
+import { JSON_SECURITY_HEADERS, securityHeaderList, securityHeaders } from "./securityHeaders.ts";
 import { livePort, setLivePort } from "./livePort.ts";
 import { SPECULATION_RULES_HASH } from "./speculation.ts";
 import { AFTER_PICTURES_HASH } from "./afterPictures.ts";
 import { ORIGIN, testApp } from "../tests/api.ts";
+import { isJson } from "./bodylimit.ts";
 
 /** The headers design.md asks for, as Hono's `secureHeaders()` gave them with the app's options. */
 function honoReference() {
@@ -94,12 +95,12 @@ Deno.test("securityHeaders - a JSON answer's: exactly CSP (nothing allowed, neve
 
 Deno.test("securityHeaders - what counts as a JSON answer is its type", () => {
   for (const type of ["application/json", "application/json; charset=UTF-8", "Application/JSON;charset=utf-8"]) {
-    assert.ok(isJsonType(type), type);
+    assert.ok(isJson(type), type);
   }
   for (
     const type of [null, "", "text/html; charset=UTF-8", "application/manifest+json", "application/jsonx", "text/json"]
   ) {
-    assert.ok(!isJsonType(type), String(type));
+    assert.ok(!isJson(type), String(type));
   }
 });
 
