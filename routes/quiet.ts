@@ -13,7 +13,11 @@ export const QUIET_REQUESTS: ReadonlySet<string> = new Set([
   "POST /api/games/healthreport",
 ]);
 
+/** The paths of `QUIET_REQUESTS`: every other request is told by its path alone, no name made for it. */
+const QUIET_PATHS: ReadonlySet<string> = new Set([...QUIET_REQUESTS].map((r) => r.slice(r.indexOf(" ") + 1)));
+
 /** Is this request one of `QUIET_REQUESTS`? */
 export function isQuietRequest(c: Context): boolean {
-  return QUIET_REQUESTS.has(`${c.req.method} ${c.req.path}`);
+  const path = c.req.path;
+  return QUIET_PATHS.has(path) && QUIET_REQUESTS.has(`${c.req.method} ${path}`);
 }
