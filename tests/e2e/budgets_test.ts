@@ -12,7 +12,7 @@
 
 import assert from "node:assert/strict";
 import sharp from "sharp";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { type Harness, logInWithToken, startHarness, VIEWPORTS } from "./harness.ts";
 import { seedNearby } from "./tapToPhoto.ts";
 import { createLoginToken } from "../../kv/accounts.ts";
@@ -79,7 +79,7 @@ function phone(
  */
 function scriptBytes(page: Page, path: string): { done(): Promise<{ bytes: number; files: number }> } {
   const sizes: Promise<number>[] = [];
-  page.on("requestfinished", (req) => {
+  const finished = (req: Request) => {
     if (req.resourceType() !== "script") return;
     sizes.push(
       req.sizes().then((s) => {
@@ -87,9 +87,13 @@ function scriptBytes(page: Page, path: string): { done(): Promise<{ bytes: numbe
         return s.responseBodySize;
       }),
     );
-  });
+  };
+  page.on("requestfinished", finished);
   return {
     done: async () => {
+      // A script finishing after this is not the load's (it was never counted): it is not asked
+      // for its sizes either, which would fail once the page is closed.
+      page.off("requestfinished", finished);
       const all = await Promise.all(sizes);
       return { bytes: all.reduce((a, b) => a + b, 0), files: all.length };
     },

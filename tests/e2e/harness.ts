@@ -41,9 +41,10 @@ export interface Harness {
   origin: string;
   browser: Browser;
   /**
-   * A new context and page. The app's service worker is blocked unless `serviceWorkers: "allow"`:
-   * Playwright's request interception (`page.route`) does not see the requests of a page a worker
-   * controls, and each worker would precache the whole build; tests/e2e/offline_test.ts runs with it.
+   * A new context and page. The app's service worker is blocked unless `serviceWorkers: "allow"`,
+   * as in every context made through `browser.newContext`: Playwright's request interception
+   * (`page.route`) does not see the requests of a page a worker controls, and each worker would
+   * precache the whole build; tests/e2e/offline_test.ts runs with it.
    */
   newPage(
     viewport: ViewportName,
@@ -116,10 +117,13 @@ export async function startHarness(
   const browser = await openBrowser(opts.fakeCamera, opts.ownBrowser || opts.fullBrowser, opts.fullBrowser);
   // The browser contexts and tabs the test opened, printed at close beside its page loads: a tab
   // starts a renderer of its own, and a load in a new context costs about twice one in an open tab.
+  // Every context the test makes has the app's service worker blocked unless its options ask for it
+  // (`serviceWorkers: "allow"`, the tests about the worker): a signed-in page registers it, and it
+  // then fetches and keeps the whole build and takes the context's requests through itself.
   const opened = { contexts: 0, tabs: 0 };
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
-    const context = await newContext(options);
+    const context = await newContext({ ...options, serviceWorkers: options?.serviceWorkers ?? "block" });
     opened.contexts++;
     context.on("page", () => opened.tabs++);
     return context;
@@ -141,7 +145,7 @@ export async function startHarness(
         isMobile: viewport === "phone",
         hasTouch: viewport === "phone",
         baseURL: origin,
-        serviceWorkers: opts.serviceWorkers ?? "block",
+        serviceWorkers: opts.serviceWorkers,
       });
       const page = await context.newPage();
       // Every navigation waits until the page's islands are hydrated, so a test never clicks a
