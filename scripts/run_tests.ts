@@ -48,7 +48,7 @@ import {
 } from "./runTests/output.ts";
 import { testFiles } from "./runTests/files.ts";
 import { reactBuildEnv } from "./runTests/reactBuild.ts";
-import { startKvServer, startSharedBrowser } from "./runTests/services.ts";
+import { installed, NODE_MODULES, startKvServer, startSharedBrowser } from "./runTests/services.ts";
 import { entryModule, isEntryHeader, loadsTheApp, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -261,6 +261,8 @@ async function runProcess(
       "test",
       "-A",
       "--no-check",
+      // node_modules as `deno install` left it (NODE_MODULES): no set-up of the folder at each graph Deno loads.
+      ...NODE_MODULES,
       `--junit-path=${junit}`,
       ...flags.filter((f) => f !== "--no-check"),
       ...specifiers,
@@ -437,6 +439,7 @@ if (import.meta.main) {
     Deno.exit(code);
   };
 
+  await installed();
   const prepared = prepare(files, flags.includes("--no-check"));
   void prepared.checked.then((ok) => {
     if (ok) return;
