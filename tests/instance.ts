@@ -7,6 +7,7 @@
 
 import { ACKNOWLEDGEMENTS } from "../domain/texts.ts";
 import { instanceKvEnv, REMOTE_KV } from "./remoteKv.ts";
+import { NODE_MODULES } from "../scripts/runTests/services.ts";
 
 /** A running instance. */
 export interface Instance {
@@ -28,7 +29,8 @@ export async function startInstance(env: Record<string, string> = {}): Promise<I
   const remote = env.KV_PATH || env.KV_URL ? {} : await instanceKvEnv();
   const dir = env.KV_PATH || env.KV_URL || remote.KV_URL ? null : await Deno.makeTempDir();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
+    // node_modules as installed: the instance's start and its packages' first loads set nothing up (decision 0300).
+    args: ["run", "-A", ...NODE_MODULES, new URL("../main.ts", import.meta.url).pathname],
     env: {
       PORT: "0",
       WEB_INSTANCES: "1",
