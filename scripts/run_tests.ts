@@ -24,7 +24,7 @@
  * docs/decisions/0146-test-suite-parallel-shared-build.md, 0176-suite-shared-browser-cpu-by-kind.md,
  * 0184-suite-slots-and-batches.md, 0194-suite-takes-no-unread-screenshots.md,
  * 0201-test-files-share-one-isolate.md, 0215-suite-cpu-by-file-and-work-not-repeated.md and
- * 0220-test-members-made-in-the-store.md.
+ * 0220-test-members-made-in-the-store.md and 0300-suite-processes-node-modules-as-installed.md.
  */
 
 import {

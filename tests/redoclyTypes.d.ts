@@ -2,7 +2,7 @@
  * The two calls of Redocly's linter (@redocly/openapi-core) that tests/openapi_lint_test.ts makes,
  * declared as the package declares them, for the suite's type check. The package's own declarations
  * bring in json-schema-to-ts, graphql and their types: about a sixth of a cold `deno check` of the
- * test files, for two calls (docs/decisions/0300-test-check-skips-linter-types.md). The code run is
+ * test files, for two calls (docs/decisions/0301-test-check-skips-linter-types.md). The code run is
  * the package's; a call that no longer matches it fails the test.
  */
 
