@@ -48,7 +48,7 @@ import {
 } from "./runTests/output.ts";
 import { testFiles } from "./runTests/files.ts";
 import { reactBuildEnv } from "./runTests/reactBuild.ts";
-import { installed, NODE_MODULES, startKvServer, startSharedBrowser } from "./runTests/services.ts";
+import { installed, NODE_MODULES, NODE_MODULES_ENV, startKvServer, startSharedBrowser } from "./runTests/services.ts";
 import { entryModule, isEntryHeader, loadsTheApp, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -269,7 +269,7 @@ async function runProcess(
     ],
     cwd: root,
     // Screenshots nobody reads (tests/e2e/screenshots/) are not taken unless asked (decision 0194).
-    env: { NO_COLOR: "1", E2E_SHOTS: Deno.env.get("E2E_SHOTS") ?? "0", ...env },
+    env: { NO_COLOR: "1", E2E_SHOTS: Deno.env.get("E2E_SHOTS") ?? "0", ...NODE_MODULES_ENV, ...env },
     stdout: "piped",
     stderr: "piped",
   }).spawn();

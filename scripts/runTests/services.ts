@@ -15,6 +15,12 @@ const root = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
  */
 export const NODE_MODULES = ["--node-modules-dir=manual"];
 
+/**
+ * Told to the test processes: the app instances they start (tests/instance.ts) take the same mode.
+ * Without the runner (a file run alone, perhaps before any `deno install`) instances keep Deno's default.
+ */
+export const NODE_MODULES_ENV = { TEST_NODE_MODULES_DIR: "manual" };
+
 /** Installs what deno.json and deno.lock name into node_modules (quick when it is there already). */
 export async function installed(): Promise<void> {
   const out = await new Deno.Command(Deno.execPath(), { args: ["install", "--quiet"], cwd: root }).output();
