@@ -25,9 +25,9 @@ export interface Instance {
 /**
  * The node_modules mode the suite's runner gives its processes (TEST_NODE_MODULES_DIR: `manual`, after
  * its `deno install`, decision 0300): the instance's start and its packages' first loads then set
- * nothing up. Unset (a file run alone), Deno's default.
+ * nothing up. Unset (a file run alone), Deno's default. For every app process a test starts.
  */
-function nodeModulesDir(): string[] {
+export function nodeModulesDir(): string[] {
   const mode = Deno.env.get("TEST_NODE_MODULES_DIR");
   return mode ? [`--node-modules-dir=${mode}`] : [];
 }
