@@ -24,7 +24,7 @@
  * docs/decisions/0146-test-suite-parallel-shared-build.md, 0176-suite-shared-browser-cpu-by-kind.md,
  * 0184-suite-slots-and-batches.md, 0194-suite-takes-no-unread-screenshots.md,
  * 0201-test-files-share-one-isolate.md, 0215-suite-cpu-by-file-and-work-not-repeated.md and
- * 0220-test-members-made-in-the-store.md.
+ * 0220-test-members-made-in-the-store.md and 0300-suite-processes-node-modules-as-installed.md.
  */
 
 import {
@@ -48,7 +48,7 @@ import {
 } from "./runTests/output.ts";
 import { testFiles } from "./runTests/files.ts";
 import { reactBuildEnv } from "./runTests/reactBuild.ts";
-import { startKvServer, startSharedBrowser } from "./runTests/services.ts";
+import { installed, NODE_MODULES, NODE_MODULES_ENV, startKvServer, startSharedBrowser } from "./runTests/services.ts";
 import { entryModule, isEntryHeader, loadsTheApp, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -261,13 +261,15 @@ async function runProcess(
       "test",
       "-A",
       "--no-check",
+      // node_modules as `deno install` left it (NODE_MODULES): no set-up of the folder at each graph Deno loads.
+      ...NODE_MODULES,
       `--junit-path=${junit}`,
       ...flags.filter((f) => f !== "--no-check"),
       ...specifiers,
     ],
     cwd: root,
     // Screenshots nobody reads (tests/e2e/screenshots/) are not taken unless asked (decision 0194).
-    env: { NO_COLOR: "1", E2E_SHOTS: Deno.env.get("E2E_SHOTS") ?? "0", ...env },
+    env: { NO_COLOR: "1", E2E_SHOTS: Deno.env.get("E2E_SHOTS") ?? "0", ...NODE_MODULES_ENV, ...env },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
@@ -437,6 +439,7 @@ if (import.meta.main) {
     Deno.exit(code);
   };
 
+  await installed();
   const prepared = prepare(files, flags.includes("--no-check"));
   void prepared.checked.then((ok) => {
     if (ok) return;

@@ -22,13 +22,23 @@ export interface Instance {
   stop(): Promise<void>;
 }
 
+/**
+ * The node_modules mode the suite's runner gives its processes (TEST_NODE_MODULES_DIR: `manual`, after
+ * its `deno install`, decision 0300): the instance's start and its packages' first loads then set
+ * nothing up. Unset (a file run alone), Deno's default. For every app process a test starts.
+ */
+export function nodeModulesDir(): string[] {
+  const mode = Deno.env.get("TEST_NODE_MODULES_DIR");
+  return mode ? [`--node-modules-dir=${mode}`] : [];
+}
+
 /** Starts `main.ts` with `env` on a free port and waits until it listens. */
 export async function startInstance(env: Record<string, string> = {}): Promise<Instance> {
   // With TEST_KV=remote, a database of its own on the kits' KV Connect server (tests/remoteKv.ts).
   const remote = env.KV_PATH || env.KV_URL ? {} : await instanceKvEnv();
   const dir = env.KV_PATH || env.KV_URL || remote.KV_URL ? null : await Deno.makeTempDir();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname],
+    args: ["run", "-A", ...nodeModulesDir(), new URL("../main.ts", import.meta.url).pathname],
     env: {
       PORT: "0",
       WEB_INSTANCES: "1",

@@ -1,9 +1,31 @@
 /**
  * The processes scripts/run_tests.ts keeps beside a slot's test processes: its shared Chromium
- * (tests/e2e/browserServer.ts) and its KV Connect test server (scripts/kvConnect.ts).
+ * (tests/e2e/browserServer.ts) and its KV Connect test server (scripts/kvConnect.ts); and the
+ * node_modules folder they all use as installed.
  */
 
 const root = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+
+/**
+ * The test processes, and the processes kept beside them, use node_modules as `deno install` left
+ * it (the run installs first: `installed`). In Deno's default mode (`auto`) each module graph a
+ * process loads sets the folder up again (its lock taken, every package's marker looked at), and a
+ * test process loads several: its entry, each file's own isolate, the app's `import()`s. See
+ * docs/decisions/0300-suite-processes-node-modules-as-installed.md.
+ */
+export const NODE_MODULES = ["--node-modules-dir=manual"];
+
+/**
+ * Told to the test processes: the app instances they start (tests/instance.ts) take the same mode.
+ * Without the runner (a file run alone, perhaps before any `deno install`) instances keep Deno's default.
+ */
+export const NODE_MODULES_ENV = { TEST_NODE_MODULES_DIR: "manual" };
+
+/** Installs what deno.json and deno.lock name into node_modules (quick when it is there already). */
+export async function installed(): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), { args: ["install", "--quiet"], cwd: root }).output();
+  if (!out.success) console.log(`deno install failed:\n${new TextDecoder().decode(out.stderr)}`);
+}
 
 /**
  * A Deno script started beside the suite that lives while its stdin is open: `stop` closes its
@@ -11,7 +33,7 @@ const root = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
  */
 function heldChild(args: string[], stdout: "piped" | "null"): { child: Deno.ChildProcess; stop(): Promise<void> } {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...args],
+    args: ["run", "-A", ...NODE_MODULES, ...args],
     cwd: root,
     stdin: "piped",
     stdout,

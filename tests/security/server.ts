@@ -1,11 +1,13 @@
 /** The real server of `serve_fixture.ts` in a subprocess, for tests that speak raw HTTP to it. */
 
+import { nodeModulesDir } from "../instance.ts";
+
 const enc = new TextEncoder();
 
 /** The server subprocess, its port, and a way to ask its RSS. */
 export async function startServer(env: Record<string, string> = {}) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("./serve_fixture.ts", import.meta.url).pathname],
+    args: ["run", "-A", ...nodeModulesDir(), new URL("./serve_fixture.ts", import.meta.url).pathname],
     stdin: "piped",
     stdout: "piped",
     stderr: "inherit",
