@@ -58,6 +58,8 @@ export interface SoakOptions {
   live: boolean;
   /** Pairs that converse in Chromium tabs, beside the others. */
   browsers?: number;
+  /** The app's service worker in the tabs: allowed as in a member's browser unless "block" (decision 0298). */
+  serviceWorkers?: "allow" | "block";
   /**
    * An islands build the tabs' pages are served from (the test suite's shared one:
    * tests/islands_build.ts), instead of the app building its own at start.
@@ -288,7 +290,7 @@ export async function soak(o: SoakOptions): Promise<SoakResult> {
       }
       return reads;
     };
-    const tabsRun = tabPairs ? inTabs(origin, everyone.slice(o.pairs * 2), until) : Promise.resolve(undefined);
+    const tabsRun = tabPairs ? inTabs(origin, everyone.slice(o.pairs * 2), until, o) : Promise.resolve(undefined);
     const runs: Promise<number>[] = [];
     for (let i = 0; i < members.length; i += 2) {
       runs.push(pairRun(members[i], members[i + 1]));
@@ -353,14 +355,15 @@ const TAB_MIN_MESSAGES = 3;
  * sends, the other's tab shows the bubble (timed), shows it read, and the first tab shows the
  * second check (timed); then they swap.
  */
-async function inTabs(origin: string, members: Member[], until: number): Promise<SoakResult["tabs"]> {
+async function inTabs(origin: string, members: Member[], until: number, o: SoakOptions): Promise<SoakResult["tabs"]> {
   // The browser the browser tests use (tests/e2e/browserServer.ts): the clients' tabs, as light as they come.
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS });
   const deliveries: number[] = [], receipts: number[] = [], onPages: number[] = [];
   let messages = 0, lost = 0, reads = 0, lostReceipts = 0, cpuMs = NaN, waitMs = NaN;
   try {
     const tab = async (me: Member, other: Member) => {
-      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      const viewport = { width: 390, height: 844 };
+      const context = await browser.newContext({ viewport, serviceWorkers: o.serviceWorkers ?? "allow" });
       await context.addCookies([{ name: "sid", value: me.cookie.slice(4), url: origin }]);
       const page = await context.newPage();
       await page.goto(`${origin}/profile/${other.profileId}#chat`);
