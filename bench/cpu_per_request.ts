@@ -210,6 +210,8 @@ interface Measured {
    */
   jsUs: number;
   storeUs: number;
+  /** Of `cpuUs`, V8's helper threads' ("V8 DefaultWorke": the garbage collector's), µs a request. */
+  gcUs: number;
 }
 
 /**
@@ -262,6 +264,7 @@ async function measure(pid: number, port: number, call: Call, seconds = SECONDS,
     p99: r.latency.p99,
     jsUs: threadUs("deno"),
     storeUs: threadUs("sw-0"),
+    gcUs: threadUs("V8 DefaultWorke"),
   };
 }
 
@@ -305,11 +308,13 @@ try {
         Math.round(last.app.bytes).toLocaleString("en-US")
       } B an answer${last.app.non2xx ? `, ${last.app.non2xx} not 2xx` : ""}; of it the JavaScript thread ${
         last.app.jsUs.toFixed(0)
-      } µs, the store's thread ${last.app.storeUs.toFixed(0)} µs; p99 ${last.app.p99} ms${
+      } µs, the store's thread ${last.app.storeUs.toFixed(0)} µs, the collector's ${
+        last.app.gcUs.toFixed(0)
+      } µs; p99 ${last.app.p99} ms${
         last.before
           ? ` (before: ${last.before.cpuUs.toFixed(0)} µs, JavaScript ${last.before.jsUs.toFixed(0)}, store ${
             last.before.storeUs.toFixed(0)
-          }; p99 ${last.before.p99} ms)`
+          }, collector ${last.before.gcUs.toFixed(0)}; p99 ${last.before.p99} ms)`
           : ""
       }`,
     );
@@ -446,7 +451,9 @@ function profileMarkdown(call: Call, m: Measured, s: ProfileSummary): string {
     }: ${m.requests} requests in ${SECONDS} s at c=${CONNECTIONS}, ` +
     `${m.cpuUs.toFixed(0)} µs of CPU a request from /proc (all threads: the JavaScript thread ${
       m.jsUs.toFixed(0)
-    } µs, the store's SQLite thread ${m.storeUs.toFixed(0)} µs); the profile (the JavaScript thread) saw ` +
+    } µs, the store's SQLite thread ${m.storeUs.toFixed(0)} µs, the collector's helpers ${
+      m.gcUs.toFixed(0)
+    } µs); the profile (the JavaScript thread) saw ` +
     `${s.busyMs} ms busy of ${s.windowMs} ms, ${per(s.busyMs)} µs a request. Load average ${
       Deno.loadavg().map((l) => l.toFixed(2)).join(" ")
     }.`,

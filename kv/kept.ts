@@ -118,7 +118,20 @@ export function keepingReads(): boolean {
   return keptBy.has(kv());
 }
 
+/** Who hears this instance's forgets of a name, besides its kept copies (`onForget`). */
+const forgetListeners = new Map<KeptName, ((ids: readonly string[]) => void)[]>();
+
+/**
+ * Calls `listen` with the ids of every forget of `name` this instance takes in from now on, from
+ * the change log or from a writer here (`forgetHere`): what a module knows beside its kept copies
+ * (kv/push.ts, every member's push marker) is kept in step by the same forgets.
+ */
+export function onForget(name: KeptName, listen: (ids: readonly string[]) => void): void {
+  forgetListeners.set(name, [...(forgetListeners.get(name) ?? []), listen]);
+}
+
 function forgetIn(k: Kept, name: KeptName, ids: readonly string[]): void {
+  for (const listen of forgetListeners.get(name) ?? []) listen(ids);
   k.forgotAt.set(name, performance.now());
   const m = k.entries.get(name);
   if (!m) return;
@@ -150,12 +163,22 @@ export function keptCopies<T>(name: KeptName, ids: readonly string[]): (T | unde
 
 /** The kept copies of `name`, if they may be used now (see the top comment). */
 function usable(name: KeptName, t: number): Map<string, Entry> | undefined {
+  const k = inStep(t);
+  return k && k.entries.get(name);
+}
+
+/** This instance's kept reads, when its tail of the log is in step at `t` (starting a tail past half the limit). */
+function inStep(t: number): Kept | undefined {
   const k = keptBy.get(kv());
   if (!k) return undefined;
   const synced = t - k.log.syncedAt;
   if (synced > KEPT_REVOKE_MS / 2) void detached(() => k.log.tail());
-  if (synced > KEPT_REVOKE_MS) return undefined;
-  return k.entries.get(name);
+  return synced > KEPT_REVOKE_MS ? undefined : k;
+}
+
+/** May what this instance learnt and keeps in step by forgets (`onForget`) be used now, as a kept copy may? */
+export function keptInStep(): boolean {
+  return inStep(performance.now()) !== undefined;
 }
 
 function copyIn<T>(m: Map<string, Entry>, id: string, t: number, ttl: number): T | undefined {

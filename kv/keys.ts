@@ -108,6 +108,8 @@ export const keys = {
    * subscription that comes or goes (kv/pushReach.ts): a like reads it with its other reads.
    */
   pushReachable: (profileId: string): Key => ["push_reachable", profileId],
+  /** Every profile's push marker (kv/push.ts lists them once). */
+  pushReachableAll: (): Key => ["push_reachable"],
   /** When every account's device got its `pushReachable` marker (kv/pushReach.ts); absent until then. */
   pushReachableMarked: (): Key => ["config", "push_reachable_marked"],
   vapidKeys: (): Key => ["config", "vapid_keys"],

@@ -132,6 +132,7 @@ const CLASSES: Record<keyof typeof keys, Class> = {
     keys.pushReachable(m.profile),
     true,
   ]),
+  pushReachableAll: PREFIX,
   pushReachableMarked: other("when the store's devices were marked: names no one"),
   vapidKeys: other("the app's key"),
   feedOfMember: other("a live feed's lease: removed when the feed closes, gone 75 s after its instance"),

@@ -8,11 +8,12 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { commitForgetting, forgetHere, forgetKept, keptRead } from "./kept.ts";
+import { commitForgetting, forgetHere, forgetKept, keptCopy, keptInStep, keptRead, onForget } from "./kept.ts";
 import { viewedProfile } from "./profiles.ts";
 import { pushMarked } from "./pushReach.ts";
 import { config } from "../config/config.ts";
 import { firstUse } from "../domain/firstUse.ts";
+import { detached } from "./roundTrips.ts";
 
 /**
  * web-push, loaded when the first VAPID key pair is made or the first push is sent rather than with
@@ -112,7 +113,14 @@ export function hasPushDevice(accountId: string): Promise<boolean> {
  * devices listed (`hasPushDevice`).
  */
 export async function pushReachable(profileId: string): Promise<boolean> {
-  if (pushMarked(kv())) {
+  const db = kv();
+  if (pushMarked(db)) {
+    // A kept read of this member first (what this instance read last), then what it knows of every
+    // member's marker, then a read of it.
+    const kept = keptCopy<boolean>("pushReach", profileId);
+    if (kept !== undefined) return kept;
+    const known = knownMarker(db, profileId);
+    if (known !== undefined) return known;
     // Kept a minute by the instance (kv/kept.ts): every write of the marker forgets it (`forgetKept`).
     return await keptRead(
       "pushReach",
@@ -122,6 +130,64 @@ export async function pushReachable(profileId: string): Promise<boolean> {
   }
   const p = await viewedProfile(profileId);
   return !!p && await hasPushDevice(p.accountId);
+}
+
+/**
+ * Every member's push marker as this instance knows them: listed once, when the instance keeps
+ * reads and its tail of the change log is in step, then kept in step by the forgets every write of
+ * a marker sends (`forgetKept(op, "pushReach", …)`: a device stored, the last one removed or
+ * dropped, the member's deletion). A member forgotten since the listing began is read key by key
+ * again (`keptRead`), and nothing known is used while the tail is out of step, as kept copies are
+ * not: a like or a message to a member whose marker no write touched reads nothing. A store with
+ * more markers than `KNOWN_MARKERS_MAX` is not listed (each member read as before).
+ */
+interface KnownMarkers {
+  /** The members with a marker, once listed. */
+  ids: Set<string> | null;
+  /** The members whose marker was forgotten since the listing began. */
+  forgotten: Set<string>;
+  /** The listing (tests wait for it). */
+  listed: Promise<void>;
+}
+const knownMarkers = new WeakMap<Deno.Kv, KnownMarkers>();
+/** The most markers an instance keeps in memory (about 100 bytes each). */
+const KNOWN_MARKERS_MAX = 200_000;
+/** Past this many forgotten since the listing, the instance lists again (a forgotten member costs a read). */
+const FORGOTTEN_MAX = 10_000;
+
+onForget("pushReach", (ids) => {
+  const known = knownMarkers.get(kv());
+  if (!known) return;
+  for (const id of ids) known.forgotten.add(id);
+  if (known.forgotten.size > FORGOTTEN_MAX) knownMarkers.delete(kv());
+});
+
+/** What this instance knows of `profileId`'s marker, or undefined (not known: read it). */
+function knownMarker(db: Deno.Kv, profileId: string): boolean | undefined {
+  if (!keptInStep()) return undefined;
+  const known = knownMarkers.get(db) ?? listMarkers(db);
+  if (known.ids === null || known.forgotten.has(profileId)) return undefined;
+  return known.ids.has(profileId);
+}
+
+/** Starts listing every marker of the store behind `db` (once; a listing that fails or runs over the bound is given up). */
+function listMarkers(db: Deno.Kv): KnownMarkers {
+  const known: KnownMarkers = { ids: null, forgotten: new Set(), listed: Promise.resolve() };
+  knownMarkers.set(db, known);
+  known.listed = detached(async () => {
+    const ids = new Set<string>();
+    for await (const e of db.list<boolean>({ prefix: keys.pushReachableAll() }, { batchSize: 1000 })) {
+      if (e.value === true) ids.add(e.key[1] as string);
+      if (ids.size > KNOWN_MARKERS_MAX) return;
+    }
+    known.ids = ids;
+  }).catch(() => {});
+  return known;
+}
+
+/** The listing of every marker this instance started, done (tests). */
+export async function markersKnown(): Promise<void> {
+  await knownMarkers.get(kv())?.listed;
 }
 
 /** The profile whose marker (`keys.pushReachable`) says `accountId` has a device, or null without an account. */

@@ -4,11 +4,15 @@ import { keys } from "./keys.ts";
 import { createAccount } from "./accounts.ts";
 import {
   addPushSubscription,
+  markersKnown,
   notePushFailure,
   PUSH_DEVICE_MAX_FAILURES,
   pushReachable,
   removePushSubscription,
 } from "./push.ts";
+import { startKeptReads } from "./kept.ts";
+import { eventBus } from "./events.ts";
+import { testApp } from "../tests/api.ts";
 import { pushMarked } from "./pushReach.ts";
 import { inNewKvDir, kvTest } from "../tests/kv.ts";
 
@@ -104,4 +108,41 @@ kvTest("push reach - two last devices removed at once take the marker with them"
   );
   assert.equal((await kv().get(keys.pushReachable(a.defaultProfileId))).versionstamp, null);
   assert.equal(await pushReachable(a.defaultProfileId), false);
+});
+
+Deno.test("push reach - an instance that keeps reads knows every member's marker: it reads none that no write touched, and sees every device stored or removed", async () => {
+  const t = await testApp();
+  // As the server runs: reads kept by the instance, forgotten through its tail of the change log.
+  startKeptReads();
+  await eventBus().log.tail();
+  try {
+    const withDevice = (await createAccount({ email: "a@example.com" }))!;
+    const without = (await createAccount({ email: "b@example.com" }))!;
+    const one = await addPushSubscription(withDevice.id, device(1));
+    // Its forget taken in from the log too (a forget after the listing began makes the member read again).
+    await eventBus().log.tail();
+    // The first ask starts the listing of every marker.
+    await pushReachable(withDevice.defaultProfileId);
+    await markersKnown();
+    const [a, b] = [withDevice.defaultProfileId, without.defaultProfileId];
+
+    // Markers written behind the instance's back (no forget): what it listed answers, nothing is read.
+    await kv().delete(keys.pushReachable(a));
+    await kv().set(keys.pushReachable(b), true);
+    assert.equal(await pushReachable(a), true);
+    assert.equal(await pushReachable(b), false);
+
+    // Every write of a marker forgets it: the next ask reads it.
+    assert.equal(await removePushSubscription(withDevice.id, one.id), true);
+    assert.equal(await pushReachable(a), false, "the last device removed");
+    await addPushSubscription(without.id, device(2));
+    assert.equal(await pushReachable(b), true, "a device stored");
+    const later = (await createAccount({ email: "c@example.com" }))!;
+    assert.equal(await pushReachable(later.defaultProfileId), false, "a member who came after the listing");
+    await addPushSubscription(later.id, device(3));
+    assert.equal(await pushReachable(later.defaultProfileId), true, "their first device");
+  } finally {
+    await eventBus().stop();
+    t.close();
+  }
 });
