@@ -14,6 +14,7 @@ import { pushMarked } from "./pushReach.ts";
 import { config } from "../config/config.ts";
 import { firstUse } from "../domain/firstUse.ts";
 import { detached } from "./roundTrips.ts";
+import { EVENT_LOG_TTL_MS } from "./events.ts";
 
 /**
  * web-push, loaded when the first VAPID key pair is made or the first push is sent rather than with
@@ -139,7 +140,8 @@ export async function pushReachable(profileId: string): Promise<boolean> {
  * dropped, the member's deletion). A member forgotten since the listing began is read key by key
  * again (`keptRead`), and nothing known is used while the tail is out of step, as kept copies are
  * not: a like or a message to a member whose marker no write touched reads nothing. A store with
- * more markers than `KNOWN_MARKERS_MAX` is not listed (each member read as before).
+ * more markers than `KNOWN_MARKERS_MAX` is not listed (each member read as before); a listing is
+ * used for `KNOWN_MARKERS_LIFE_MS`, then made again.
  */
 interface KnownMarkers {
   /** The members with a marker, once listed. */
@@ -148,12 +150,20 @@ interface KnownMarkers {
   forgotten: Set<string>;
   /** The listing (tests wait for it). */
   listed: Promise<void>;
+  /** When the listing began (`performance.now()`). */
+  began: number;
 }
 const knownMarkers = new WeakMap<Deno.Kv, KnownMarkers>();
 /** The most markers an instance keeps in memory (about 100 bytes each). */
 const KNOWN_MARKERS_MAX = 200_000;
 /** Past this many forgotten since the listing, the instance lists again (a forgotten member costs a read). */
 const FORGOTTEN_MAX = 10_000;
+/**
+ * A listing's life: the forgets that keep it in step come through the change log, whose entries
+ * live `EVENT_LOG_TTL_MS`; a tail held up longer than that would miss some, and kept copies are
+ * bounded by their own life, so what is known is listed again before the log's entries can expire.
+ */
+const KNOWN_MARKERS_LIFE_MS = EVENT_LOG_TTL_MS / 2;
 
 onForget("pushReach", (ids) => {
   const known = knownMarkers.get(kv());
@@ -165,14 +175,15 @@ onForget("pushReach", (ids) => {
 /** What this instance knows of `profileId`'s marker, or undefined (not known: read it). */
 function knownMarker(db: Deno.Kv, profileId: string): boolean | undefined {
   if (!keptInStep()) return undefined;
-  const known = knownMarkers.get(db) ?? listMarkers(db);
+  const kept = knownMarkers.get(db);
+  const known = kept && performance.now() - kept.began < KNOWN_MARKERS_LIFE_MS ? kept : listMarkers(db);
   if (known.ids === null || known.forgotten.has(profileId)) return undefined;
   return known.ids.has(profileId);
 }
 
 /** Starts listing every marker of the store behind `db` (once; a listing that fails or runs over the bound is given up). */
 function listMarkers(db: Deno.Kv): KnownMarkers {
-  const known: KnownMarkers = { ids: null, forgotten: new Set(), listed: Promise.resolve() };
+  const known: KnownMarkers = { ids: null, forgotten: new Set(), listed: Promise.resolve(), began: performance.now() };
   knownMarkers.set(db, known);
   known.listed = detached(async () => {
     const ids = new Set<string>();
