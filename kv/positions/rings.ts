@@ -64,9 +64,14 @@ const ringBlocks = new Int32Array(8 * MAX_BLOCK_RINGS);
 const ringAt = new Int32Array(8 * MAX_BLOCK_RINGS);
 const ringLb = new Float64Array(8 * MAX_BLOCK_RINGS);
 
-/** The blocks near the viewer's cell that its rings of cells reach (-2: not looked up yet). */
-const NEAR_SIDE = ((2 * MAX_CELL_RINGS + BLOCK_SIDE - 1) >> BLOCK_SHIFT) + 1;
+/**
+ * The blocks near the viewer's cell that its rings of cells reach, by block offset from the
+ * viewer's block (row offset + NEAR_MID) * NEAR_SIDE + column offset + NEAR_MID (-2: not looked up
+ * yet), and their occupied cells' bits (arena.ts `bMask`; 0: no block).
+ */
+const NEAR_MID = -(-MAX_CELL_RINGS >> BLOCK_SHIFT), NEAR_SIDE = 2 * NEAR_MID + 1;
 const nearBlocks = new Int32Array(NEAR_SIDE * NEAR_SIDE);
+const nearMasks = new Int32Array(NEAR_SIDE * NEAR_SIDE);
 
 /**
  * Rings 0..max as offsets (row, column) from the middle, ring by ring, each ring from its middle
@@ -89,9 +94,49 @@ function ringTable(max: number): { dr: Int8Array; dc: Int8Array; end: Int32Array
   }
   return { dr, dc, end };
 }
-/** The cells of rings 0..MAX_CELL_RINGS around the viewer's. */
-const { dr: RING_DR, dc: RING_DC, end: RING_END } = ringTable(MAX_CELL_RINGS);
-const RING_CELLS = RING_DR.length;
+/**
+ * Rings 0..MAX_CELL_RINGS of cells as the blocks they cross: for the viewer's cell at row vr and
+ * column vc of its block and ring k, from entry START[((vr * BLOCK_SIDE + vc) * (MAX_CELL_RINGS + 1)
+ * + k)] to the next, each block's offset from the viewer's (`nearBlocks`' place, its row and
+ * column) and the bits of the ring's cells in it, nearest block first. A ring is then read through
+ * its blocks' bits: an empty cell costs nothing, where walking the ring's cells one by one cost a
+ * look-up each (most of a middling density's search).
+ */
+function ringBlockTable(): { start: Int32Array; near: Int8Array; dbr: Int8Array; dbc: Int8Array; bits: Int32Array } {
+  const near: number[] = [], dbr: number[] = [], dbc: number[] = [], bits: number[] = [], start: number[] = [];
+  for (let vr = 0; vr < BLOCK_SIDE; vr++) {
+    for (let vc = 0; vc < BLOCK_SIDE; vc++) {
+      for (let k = 0; k <= MAX_CELL_RINGS; k++) {
+        start.push(near.length);
+        // By block: the ring's cells' bits, and the nearest cell's squared offset.
+        const byBlock = new Map<number, { bits: number; d: number; r: number; c: number }>();
+        for (let dr = -k; dr <= k; dr++) {
+          for (let dc = -k; dc <= k; dc++) {
+            if (Math.max(Math.abs(dr), Math.abs(dc)) !== k) continue;
+            const r = vr + dr, c = vc + dc, br = r >> BLOCK_SHIFT, bc = c >> BLOCK_SHIFT;
+            const at = (br + NEAR_MID) * NEAR_SIDE + bc + NEAR_MID;
+            const e = byBlock.get(at) ?? { bits: 0, d: Infinity, r: br, c: bc };
+            e.bits |= 1 << ((r & BLOCK_MASK) * BLOCK_SIDE + (c & BLOCK_MASK));
+            e.d = Math.min(e.d, dr * dr + dc * dc);
+            byBlock.set(at, e);
+          }
+        }
+        for (const [at, e] of [...byBlock].sort((x, y) => x[1].d - y[1].d || x[0] - y[0])) {
+          near.push(at), dbr.push(e.r), dbc.push(e.c), bits.push(e.bits);
+        }
+      }
+    }
+  }
+  start.push(near.length);
+  return {
+    start: Int32Array.from(start),
+    near: Int8Array.from(near),
+    dbr: Int8Array.from(dbr),
+    dbc: Int8Array.from(dbc),
+    bits: Int32Array.from(bits),
+  };
+}
+const { start: RB_START, near: RB_NEAR, dbr: RB_DBR, dbc: RB_DBC, bits: RB_BITS } = ringBlockTable();
 /** The blocks of rings 0..MAX_BLOCK_RINGS around the viewer's. */
 const { dr: BRING_DR, dc: BRING_DC, end: BRING_END } = ringTable(MAX_BLOCK_RINGS);
 
@@ -142,93 +187,95 @@ function blockNear(tiles: Map<number, Int32Array>, br: number, bcu: number, tr0:
 }
 
 /**
- * Rings of cells around the viewer's cell (r0, c0), in one loop over the offsets' table with no
- * call per cell or member: each ring's gaps computed as it starts, the blocks looked up once each,
- * the answer kept in order in typed arrays (members come nearly in order, ring by ring). Its
- * answer in (distance, id) order, or null when the rings would not hold it.
+ * Rings of cells around the viewer's cell (r0, c0), each read through the blocks it crosses
+ * (`ringBlockTable`) with no call per cell or member: each ring's gaps computed as it ends, the
+ * blocks looked up once each, the answer kept in order in typed arrays (members come nearly in
+ * order, ring by ring). Its answer in (distance, id) order, or null when the rings would not hold it.
  */
 function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number): TopK | null {
   const { lat, lon, cosQ, sinQ, qLon, need, t, self, accept, region, relation } = q;
-  const { arena, arenaI, cStart, cCount, bCells, ids, tiles } = q.view;
+  const { arena, arenaI, cStart, cCount, bCells, bMask, ids, tiles } = q.view;
   const rowLatMin = -90 + r0 * CELL_DEG, colLonMin = -180 + c0 * CELL_DEG;
   const allInside = relation(
     -90 + (r0 - MAX_CELL_RINGS) * CELL_DEG,
     -180 + (c0 - MAX_CELL_RINGS) * CELL_DEG,
     (2 * MAX_CELL_RINGS + 1) * CELL_DEG,
   ) === 2;
-  const nbr0 = (r0 - MAX_CELL_RINGS) >> BLOCK_SHIFT, nbc0 = (c0 - MAX_CELL_RINGS) >> BLOCK_SHIFT;
+  const br0 = r0 >> BLOCK_SHIFT, bc0 = c0 >> BLOCK_SHIFT, vr = r0 & BLOCK_MASK, vc = c0 & BLOCK_MASK;
+  const rings = (vr * BLOCK_SIDE + vc) * (MAX_CELL_RINGS + 1);
   nearBlocks.fill(-2);
   tieIds = ids;
   tieArenaI = arenaI;
   rowGap[REACH] = colGap[REACH] = 0;
-  let n = 0, worstM = Infinity, ring = 0;
-  for (let i = 0; i < RING_CELLS; i++) {
-    if (i === RING_END[ring]) {
-      // Ring `ring` is read: the gaps one ring further bound everything outside it.
-      const k = ring + 1;
-      rowGap[REACH + k] = rowGapOf(k, r0, lat, rowLatMin);
-      rowGap[REACH - k] = rowGapOf(-k, r0, lat, rowLatMin);
-      colGap[REACH + k] = colGapOf(k, cosQ, qLon, colLonMin);
-      colGap[REACH - k] = colGapOf(-k, cosQ, qLon, colLonMin);
-      if (ring > 0) {
+  let n = 0, worstM = Infinity;
+  for (let ring = 0; ring <= MAX_CELL_RINGS; ring++) {
+    for (let x = RB_START[rings + ring], xEnd = RB_START[rings + ring + 1]; x < xEnd; x++) {
+      const nb = RB_NEAR[x];
+      let b = nearBlocks[nb];
+      if (b === -2) {
+        b = nearBlocks[nb] = blockNear(tiles, br0 + RB_DBR[x], bc0 + RB_DBC[x], tr0, tc0);
+        nearMasks[nb] = b < 0 ? 0 : bMask[b];
+      }
+      let bits = nearMasks[nb] & RB_BITS[x];
+      if (bits === 0) continue;
+      let relB = 2;
+      if (!allInside) {
+        relB = relation(-90 + (br0 + RB_DBR[x]) * BLOCK_DEG, -180 + (bc0 + RB_DBC[x]) * BLOCK_DEG, BLOCK_DEG);
+        if (relB === 0) continue;
+      }
+      const rowOff = (RB_DBR[x] << BLOCK_SHIFT) - vr, colOff = (RB_DBC[x] << BLOCK_SHIFT) - vc;
+      for (; bits !== 0; bits &= bits - 1) {
+        const bit = 31 - Math.clz32(bits & -bits);
+        const dr = rowOff + (bit >> BLOCK_SHIFT), dc = colOff + (bit & BLOCK_MASK);
         if (n === need) {
-          const outR = Math.min(rowGap[REACH + k], rowGap[REACH - k]);
-          const outC = Math.min(colGap[REACH + k], colGap[REACH - k]);
-          if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
-        } else if (n * ((MAX_CELL_RINGS + 0.5) / (ring + 0.5)) ** 2 < need) return null; // too sparse
+          const rg = rowGap[REACH + dr], cg = colGap[REACH + dc];
+          if ((rg > cg ? rg : cg) > worstM) continue;
+        }
+        let inside = relB === 2;
+        if (!inside) {
+          const rel = relation(rowLatMin + dr * CELL_DEG, colLonMin + dc * CELL_DEG, CELL_DEG);
+          if (rel === 0) continue;
+          inside = rel === 2;
+        }
+        // The cell's members, read as scanCell (search.ts) reads them, written out here: a call per
+        // member (scanCell's closure, or one function both would share) measured slower in both searches.
+        const c = bCells[b * BLOCK_CELLS + bit];
+        const end = cStart[c] + cCount[c];
+        for (let p = cStart[c]; p < end; p++) {
+          const e = p * E;
+          if (arena[e + UNTIL] <= t) continue;
+          const slot = arenaI[p * IE + I_SLOT];
+          if (slot === self) continue;
+          const mLat = arena[e + LAT], mLon = arena[e + LON];
+          if (!inside && !region.test(mLat, mLon, slot)) continue;
+          const a = haversineA(lat, lon, cosQ, sinQ, mLat, mLon);
+          const w = n - 1;
+          if (n === need && (a > hA[w] || (a === hA[w] && !(ids[slot]! < tieId(hM[w]))))) continue;
+          if (accept !== null && !accept(ids[slot]!)) continue;
+          // Into its place in the answer (the worst dropped when it is full).
+          let j = n < need ? n++ : w;
+          for (; j > 0 && (hA[j - 1] > a || (hA[j - 1] === a && tieId(hM[j - 1]) > ids[slot]!)); j--) {
+            hA[j] = hA[j - 1];
+            hM[j] = hM[j - 1];
+          }
+          hA[j] = a;
+          hM[j] = p;
+          if (n === need) worstM = aToMeters(hA[n - 1]);
+        }
       }
-      ring = k;
     }
-    const dr = RING_DR[i], dc = RING_DC[i];
+    // Ring `ring` is read: the gaps one ring further bound everything outside it.
+    const k = ring + 1;
+    rowGap[REACH + k] = rowGapOf(k, r0, lat, rowLatMin);
+    rowGap[REACH - k] = rowGapOf(-k, r0, lat, rowLatMin);
+    colGap[REACH + k] = colGapOf(k, cosQ, qLon, colLonMin);
+    colGap[REACH - k] = colGapOf(-k, cosQ, qLon, colLonMin);
+    if (ring === 0) continue;
     if (n === need) {
-      const rg = rowGap[REACH + dr], cg = colGap[REACH + dc];
-      if ((rg > cg ? rg : cg) > worstM) continue;
-    }
-    const r = r0 + dr, cu = c0 + dc;
-    const nb = ((r >> BLOCK_SHIFT) - nbr0) * NEAR_SIDE + (cu >> BLOCK_SHIFT) - nbc0;
-    let b = nearBlocks[nb];
-    if (b === -2) b = nearBlocks[nb] = blockNear(tiles, r >> BLOCK_SHIFT, cu >> BLOCK_SHIFT, tr0, tc0);
-    if (b < 0) continue;
-    const c = bCells[b * BLOCK_CELLS + (r & BLOCK_MASK) * BLOCK_SIDE + (cu & BLOCK_MASK)];
-    if (c < 0) continue;
-    let inside = true;
-    if (!allInside) {
-      let rel = relation(-90 + (r >> BLOCK_SHIFT) * BLOCK_DEG, -180 + (cu >> BLOCK_SHIFT) * BLOCK_DEG, BLOCK_DEG);
-      if (rel === 1) rel = relation(rowLatMin + dr * CELL_DEG, colLonMin + dc * CELL_DEG, CELL_DEG);
-      if (rel === 0) continue;
-      inside = rel === 2;
-    }
-    // The cell's members, read as scanCell (search.ts) reads them, written out here: a call per
-    // member (scanCell's closure, or one function both would share) measured slower in both searches.
-    const end = cStart[c] + cCount[c];
-    for (let p = cStart[c]; p < end; p++) {
-      const e = p * E;
-      if (arena[e + UNTIL] <= t) continue;
-      const slot = arenaI[p * IE + I_SLOT];
-      if (slot === self) continue;
-      const mLat = arena[e + LAT], mLon = arena[e + LON];
-      if (!inside && !region.test(mLat, mLon, slot)) continue;
-      const a = haversineA(lat, lon, cosQ, sinQ, mLat, mLon);
-      const w = n - 1;
-      if (n === need && (a > hA[w] || (a === hA[w] && !(ids[slot]! < tieId(hM[w]))))) continue;
-      if (accept !== null && !accept(ids[slot]!)) continue;
-      // Into its place in the answer (the worst dropped when it is full).
-      let j = n < need ? n++ : w;
-      for (; j > 0 && (hA[j - 1] > a || (hA[j - 1] === a && tieId(hM[j - 1]) > ids[slot]!)); j--) {
-        hA[j] = hA[j - 1];
-        hM[j] = hM[j - 1];
-      }
-      hA[j] = a;
-      hM[j] = p;
-      if (n === need) worstM = aToMeters(hA[n - 1]);
-    }
-  }
-  if (n === need) {
-    // The last ring read: the same bound as at a ring's end.
-    const k = MAX_CELL_RINGS + 1;
-    const outR = Math.min(rowGapOf(k, r0, lat, rowLatMin), rowGapOf(-k, r0, lat, rowLatMin));
-    const outC = Math.min(colGapOf(k, cosQ, qLon, colLonMin), colGapOf(-k, cosQ, qLon, colLonMin));
-    if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
+      const outR = Math.min(rowGap[REACH + k], rowGap[REACH - k]);
+      const outC = Math.min(colGap[REACH + k], colGap[REACH - k]);
+      if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
+    } else if (n * ((MAX_CELL_RINGS + 0.5) / (ring + 0.5)) ** 2 < need) return null; // too sparse
   }
   return null;
 }
