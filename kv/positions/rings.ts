@@ -48,7 +48,7 @@ export const MAX_CELL_RINGS = 12;
  * Rings of cells are walked when the viewer's block holds at least the answer / CELL_RINGS_FROM
  * members (else rings of blocks by their bits), and the answer is at most MAX_CELL_NEED.
  */
-const CELL_RINGS_FROM = 8, MAX_CELL_NEED = 256;
+const CELL_RINGS_FROM = 16, MAX_CELL_NEED = 256;
 /** Cell offsets from the viewer's cell that the gaps cover, either way. */
 const REACH = Math.max(MAX_BLOCK_RINGS + 2, MAX_CELL_RINGS + 2) * BLOCK_SIDE;
 /** Ring blocks' place, as (row offset + MAX_BLOCK_RINGS) * RING_W + column offset + MAX_BLOCK_RINGS. */
