@@ -3,7 +3,8 @@
  * each ring's cells read unless their lower bound is past the answer's farthest, until the answer
  * is full and nearer than anything outside the rings walked. Rings of cells where the viewer's
  * block holds at least 1/CELL_RINGS_FROM of the answer (a city: the answer lies within a few
- * cells), in one loop over a table of offsets (`byCellRings`); else, or where they would not fill
+ * cells), in one loop over a table of each ring's blocks and their cells' bits (`byCellRings`,
+ * decision 0296); else, or where they would not fill
  * the answer, rings of blocks (a town: it lies a block or more away), in one loop that reads only
  * each block's occupied cells (`byBlockRings`). No heap of cells: a cell's lower bound is the
  * larger of its row's and its column's gap to the viewer, each computed once a query, and blocks
@@ -95,33 +96,42 @@ function ringTable(max: number): { dr: Int8Array; dc: Int8Array; end: Int32Array
   return { dr, dc, end };
 }
 /**
+ * Rings of cells up to this one are read in the offsets' order (`ringTable`), a block's cells at
+ * one distance together; further rings a block at a time. Where members are dense the answer fills
+ * in the first rings, and reading a ring's cells nearest first there leaves more of its corners
+ * unread; where they are sparse most of a ring's cells are empty, and a block's bits pass them all
+ * at once.
+ */
+const ORDERED_RINGS = 2;
+/**
  * Rings 0..MAX_CELL_RINGS of cells as the blocks they cross: for the viewer's cell at row vr and
  * column vc of its block and ring k, from entry START[((vr * BLOCK_SIDE + vc) * (MAX_CELL_RINGS + 1)
  * + k)] to the next, each block's offset from the viewer's (`nearBlocks`' place, its row and
- * column) and the bits of the ring's cells in it, nearest block first. A ring is then read through
- * its blocks' bits: an empty cell costs nothing, where walking the ring's cells one by one cost a
- * look-up each (most of a middling density's search).
+ * column) and the bits of the ring's cells in it (see ORDERED_RINGS), in the order of their first
+ * cell in the ring. A ring is read through its blocks' bits, so an empty cell costs a bit, not a
+ * look-up of its block's cells.
  */
 function ringBlockTable(): { start: Int32Array; near: Int8Array; dbr: Int8Array; dbc: Int8Array; bits: Int32Array } {
   const near: number[] = [], dbr: number[] = [], dbc: number[] = [], bits: number[] = [], start: number[] = [];
+  const cellRings = ringTable(MAX_CELL_RINGS);
   for (let vr = 0; vr < BLOCK_SIDE; vr++) {
     for (let vc = 0; vc < BLOCK_SIDE; vc++) {
       for (let k = 0; k <= MAX_CELL_RINGS; k++) {
         start.push(near.length);
-        // By block: the ring's cells' bits, and the nearest cell's squared offset.
-        const byBlock = new Map<number, { bits: number; d: number; r: number; c: number }>();
-        for (let dr = -k; dr <= k; dr++) {
-          for (let dc = -k; dc <= k; dc++) {
-            if (Math.max(Math.abs(dr), Math.abs(dc)) !== k) continue;
-            const r = vr + dr, c = vc + dc, br = r >> BLOCK_SHIFT, bc = c >> BLOCK_SHIFT;
-            const at = (br + NEAR_MID) * NEAR_SIDE + bc + NEAR_MID;
-            const e = byBlock.get(at) ?? { bits: 0, d: Infinity, r: br, c: bc };
-            e.bits |= 1 << ((r & BLOCK_MASK) * BLOCK_SIDE + (c & BLOCK_MASK));
-            e.d = Math.min(e.d, dr * dr + dc * dc);
-            byBlock.set(at, e);
-          }
+        // By block (and, in the first rings, squared offset): the cells' bits, and where the first
+        // of them comes in the ring (`ringTable`: from its middles to its corners).
+        const byBlock = new Map<number, { first: number; bits: number; r: number; c: number }>();
+        for (let i = k === 0 ? 0 : cellRings.end[k - 1]; i < cellRings.end[k]; i++) {
+          const dr = cellRings.dr[i], dc = cellRings.dc[i];
+          const r = vr + dr, c = vc + dc, br = r >> BLOCK_SHIFT, bc = c >> BLOCK_SHIFT;
+          const at = (br + NEAR_MID) * NEAR_SIDE + bc + NEAR_MID;
+          const key = (k <= ORDERED_RINGS ? dr * dr + dc * dc : 0) * NEAR_SIDE * NEAR_SIDE + at;
+          const e = byBlock.get(key) ?? { first: i, bits: 0, r: br, c: bc };
+          e.bits |= 1 << ((r & BLOCK_MASK) * BLOCK_SIDE + (c & BLOCK_MASK));
+          byBlock.set(key, e);
         }
-        for (const [at, e] of [...byBlock].sort((x, y) => x[1].d - y[1].d || x[0] - y[0])) {
+        for (const [key, e] of [...byBlock].sort((x, y) => x[1].first - y[1].first)) {
+          const at = key % (NEAR_SIDE * NEAR_SIDE);
           near.push(at), dbr.push(e.r), dbc.push(e.c), bits.push(e.bits);
         }
       }
