@@ -4,9 +4,8 @@
  * is full and nearer than anything outside the rings walked. Rings of cells where the viewer's
  * block holds at least 1/CELL_RINGS_FROM of the answer (a city: the answer lies within a few
  * cells), in one loop over a table of each ring's blocks and their cells' bits (`byCellRings`,
- * decision 0296); else, or where they would not fill
- * the answer, rings of blocks (a town: it lies a block or more away), in one loop that reads only
- * each block's occupied cells (`byBlockRings`). No heap of cells: a cell's lower bound is the
+ * decision 0296); else, or where they would not fill the answer, rings of blocks (a town: it lies
+ * a block or more away), in one loop that reads only each block's occupied cells (`byBlockRings`). No heap of cells: a cell's lower bound is the
  * larger of its row's and its column's gap to the viewer, each computed once a query, and blocks
  * are found through the few tiles around the viewer. Where the first rings hold too few members to
  * fill the answer, it gives way to the best-first search (nearest.ts) before reading further. An
