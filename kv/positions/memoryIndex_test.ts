@@ -416,3 +416,69 @@ Deno.test("memory index - the rings' nearest answers as brute force does: random
   // The rings answered a good share (the rest gave way to the best-first search, checked as well).
   assert.ok(byRings > runs / 4, `${byRings} of ${runs} answered by the rings`);
 });
+
+Deno.test("memory index - rings of cells read through their blocks answer as brute force does: every cell of a block, a box's edge near the viewer", () => {
+  // A crowded area (rings of cells) around a viewer in any of a block's 16 cells, sometimes with a
+  // box's edge a few cells away (cells and blocks across it, members on both sides).
+  let byRings = 0, runs = 0;
+  fc.assert(
+    fc.property(
+      fc.record({
+        cellRow: fc.integer({ min: 0, max: 3 }),
+        cellCol: fc.integer({ min: 0, max: 3 }),
+        baseLat: fc.double({ min: -60, max: 60, noNaN: true }),
+        baseLon: fc.oneof(fc.double({ min: -179, max: 179, noNaN: true }), fc.constantFrom(-180, 179.99)),
+        spread: fc.constantFrom(0.005, 0.01, 0.03),
+        n: fc.integer({ min: 40, max: 500 }),
+        need: fc.oneof(fc.constant(31), fc.integer({ min: 1, max: 60 })),
+        edge: fc.option(fc.record({ side: fc.integer({ min: 0, max: 3 }), cells: fc.integer({ min: 0, max: 14 }) })),
+        seed: fc.integer(),
+      }),
+      ({ cellRow, cellCol, baseLat, baseLon, spread, n, need, edge, seed }) => {
+        const rand = rng(seed);
+        const wrap = (lon: number) => ((lon + 540) % 360 + 360) % 360 - 180;
+        // The viewer inside cell (cellRow, cellCol) of its block (blocks are 4 x 4 cells of 1/256 degree).
+        const cell = 1 / 256, block = 4 * cell;
+        const lat = Math.floor(baseLat / block) * block + (cellRow + rand()) * cell;
+        const lon = wrap(Math.floor(baseLon / block) * block + (cellCol + rand()) * cell);
+        const index = new PositionIndex();
+        const members = new Map<string, Model>();
+        const t = 5000;
+        for (let i = 0; i < n; i++) {
+          const id = `m${String(Math.floor(rand() * 1e6)).padStart(6, "0")}-${i}`;
+          const mLat = lat + (rand() - 0.5) * spread, mLon = wrap(lon + (rand() - 0.5) * spread * 2);
+          const until = rand() < 0.05 ? t : t + 1000;
+          index.apply(
+            { p: id, s: sectorKey(mLat, mLon), lat: mLat, lon: mLon, ts: 1000, u: until },
+            String(i + 1).padStart(20, "0"),
+          );
+          members.set(id, { lat: mLat, lon: mLon, ts: 1000, until, sector: sectorKey(mLat, mLon) });
+        }
+        let region = nearestRegion(lat, lon);
+        if (edge) {
+          // A box of half a degree with one edge `cells` cells from the viewer.
+          const d = edge.cells * cell + cell / 3;
+          const latMin = edge.side === 0 ? lat - d : lat - 0.5, latMax = edge.side === 1 ? lat + d : lat + 0.5;
+          const lonMin = edge.side === 2 ? lon - d : lon - 0.5, lonMax = edge.side === 3 ? lon + d : lon + 0.5;
+          region = {
+            latMin,
+            latMax,
+            lonMin,
+            lonMax,
+            test: (la, lo) => la >= latMin && la <= latMax && ((lo - lonMin) % 360 + 360) % 360 <= lonMax - lonMin,
+          };
+        }
+        const want = bruteForce(members, lat, lon, { test: (m) => region.test(m.lat, m.lon, 0) }, need, t);
+        const rings = nearestByRings(startQuery(index.view(), lat, lon, region, need, t, -1, null));
+        runs++;
+        if (rings !== null) {
+          byRings++;
+          assert.deepEqual(answer(index, rings), want);
+        }
+        assert.deepEqual(answer(index, index.search(lat, lon, region, need, t, -1, null)), want);
+      },
+    ),
+    { numRuns: 300 },
+  );
+  assert.ok(byRings > runs / 2, `${byRings} of ${runs} answered by the rings`);
+});

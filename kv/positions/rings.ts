@@ -3,9 +3,9 @@
  * each ring's cells read unless their lower bound is past the answer's farthest, until the answer
  * is full and nearer than anything outside the rings walked. Rings of cells where the viewer's
  * block holds at least 1/CELL_RINGS_FROM of the answer (a city: the answer lies within a few
- * cells), in one loop over a table of offsets (`byCellRings`); else, or where they would not fill
- * the answer, rings of blocks (a town: it lies a block or more away), in one loop that reads only
- * each block's occupied cells (`byBlockRings`). No heap of cells: a cell's lower bound is the
+ * cells), in one loop over a table of each ring's blocks and their cells' bits (`byCellRings`,
+ * decision 0296); else, or where they would not fill the answer, rings of blocks (a town: it lies
+ * a block or more away), in one loop that reads only each block's occupied cells (`byBlockRings`). No heap of cells: a cell's lower bound is the
  * larger of its row's and its column's gap to the viewer, each computed once a query, and blocks
  * are found through the few tiles around the viewer. Where the first rings hold too few members to
  * fill the answer, it gives way to the best-first search (nearest.ts) before reading further. An
@@ -48,7 +48,7 @@ export const MAX_CELL_RINGS = 12;
  * Rings of cells are walked when the viewer's block holds at least the answer / CELL_RINGS_FROM
  * members (else rings of blocks by their bits), and the answer is at most MAX_CELL_NEED.
  */
-const CELL_RINGS_FROM = 8, MAX_CELL_NEED = 256;
+const CELL_RINGS_FROM = 16, MAX_CELL_NEED = 256;
 /** Cell offsets from the viewer's cell that the gaps cover, either way. */
 const REACH = Math.max(MAX_BLOCK_RINGS + 2, MAX_CELL_RINGS + 2) * BLOCK_SIDE;
 /** Ring blocks' place, as (row offset + MAX_BLOCK_RINGS) * RING_W + column offset + MAX_BLOCK_RINGS. */
@@ -64,9 +64,14 @@ const ringBlocks = new Int32Array(8 * MAX_BLOCK_RINGS);
 const ringAt = new Int32Array(8 * MAX_BLOCK_RINGS);
 const ringLb = new Float64Array(8 * MAX_BLOCK_RINGS);
 
-/** The blocks near the viewer's cell that its rings of cells reach (-2: not looked up yet). */
-const NEAR_SIDE = ((2 * MAX_CELL_RINGS + BLOCK_SIDE - 1) >> BLOCK_SHIFT) + 1;
+/**
+ * The blocks near the viewer's cell that its rings of cells reach, by block offset from the
+ * viewer's block (row offset + NEAR_MID) * NEAR_SIDE + column offset + NEAR_MID (-2: not looked up
+ * yet), and their occupied cells' bits (arena.ts `bMask`; 0: no block).
+ */
+const NEAR_MID = -(-MAX_CELL_RINGS >> BLOCK_SHIFT), NEAR_SIDE = 2 * NEAR_MID + 1;
 const nearBlocks = new Int32Array(NEAR_SIDE * NEAR_SIDE);
+const nearMasks = new Int32Array(NEAR_SIDE * NEAR_SIDE);
 
 /**
  * Rings 0..max as offsets (row, column) from the middle, ring by ring, each ring from its middle
@@ -89,9 +94,58 @@ function ringTable(max: number): { dr: Int8Array; dc: Int8Array; end: Int32Array
   }
   return { dr, dc, end };
 }
-/** The cells of rings 0..MAX_CELL_RINGS around the viewer's. */
-const { dr: RING_DR, dc: RING_DC, end: RING_END } = ringTable(MAX_CELL_RINGS);
-const RING_CELLS = RING_DR.length;
+/**
+ * Rings of cells up to this one are read in the offsets' order (`ringTable`), a block's cells at
+ * one distance together; further rings a block at a time. Where members are dense the answer fills
+ * in the first rings, and reading a ring's cells nearest first there leaves more of its corners
+ * unread; where they are sparse most of a ring's cells are empty, and a block's bits pass them all
+ * at once.
+ */
+const ORDERED_RINGS = 2;
+/**
+ * Rings 0..MAX_CELL_RINGS of cells as the blocks they cross: for the viewer's cell at row vr and
+ * column vc of its block and ring k, from entry START[((vr * BLOCK_SIDE + vc) * (MAX_CELL_RINGS + 1)
+ * + k)] to the next, each block's offset from the viewer's (`nearBlocks`' place, its row and
+ * column) and the bits of the ring's cells in it (see ORDERED_RINGS), in the order of their first
+ * cell in the ring. A ring is read through its blocks' bits, so an empty cell costs a bit, not a
+ * look-up of its block's cells.
+ */
+function ringBlockTable(): { start: Int32Array; near: Int8Array; dbr: Int8Array; dbc: Int8Array; bits: Int32Array } {
+  const near: number[] = [], dbr: number[] = [], dbc: number[] = [], bits: number[] = [], start: number[] = [];
+  const cellRings = ringTable(MAX_CELL_RINGS);
+  for (let vr = 0; vr < BLOCK_SIDE; vr++) {
+    for (let vc = 0; vc < BLOCK_SIDE; vc++) {
+      for (let k = 0; k <= MAX_CELL_RINGS; k++) {
+        start.push(near.length);
+        // By block (and, in the first rings, squared offset): the cells' bits, and where the first
+        // of them comes in the ring (`ringTable`: from its middles to its corners).
+        const byBlock = new Map<number, { first: number; bits: number; r: number; c: number }>();
+        for (let i = k === 0 ? 0 : cellRings.end[k - 1]; i < cellRings.end[k]; i++) {
+          const dr = cellRings.dr[i], dc = cellRings.dc[i];
+          const r = vr + dr, c = vc + dc, br = r >> BLOCK_SHIFT, bc = c >> BLOCK_SHIFT;
+          const at = (br + NEAR_MID) * NEAR_SIDE + bc + NEAR_MID;
+          const key = (k <= ORDERED_RINGS ? dr * dr + dc * dc : 0) * NEAR_SIDE * NEAR_SIDE + at;
+          const e = byBlock.get(key) ?? { first: i, bits: 0, r: br, c: bc };
+          e.bits |= 1 << ((r & BLOCK_MASK) * BLOCK_SIDE + (c & BLOCK_MASK));
+          byBlock.set(key, e);
+        }
+        for (const [key, e] of [...byBlock].sort((x, y) => x[1].first - y[1].first)) {
+          const at = key % (NEAR_SIDE * NEAR_SIDE);
+          near.push(at), dbr.push(e.r), dbc.push(e.c), bits.push(e.bits);
+        }
+      }
+    }
+  }
+  start.push(near.length);
+  return {
+    start: Int32Array.from(start),
+    near: Int8Array.from(near),
+    dbr: Int8Array.from(dbr),
+    dbc: Int8Array.from(dbc),
+    bits: Int32Array.from(bits),
+  };
+}
+const { start: RB_START, near: RB_NEAR, dbr: RB_DBR, dbc: RB_DBC, bits: RB_BITS } = ringBlockTable();
 /** The blocks of rings 0..MAX_BLOCK_RINGS around the viewer's. */
 const { dr: BRING_DR, dc: BRING_DC, end: BRING_END } = ringTable(MAX_BLOCK_RINGS);
 
@@ -142,93 +196,95 @@ function blockNear(tiles: Map<number, Int32Array>, br: number, bcu: number, tr0:
 }
 
 /**
- * Rings of cells around the viewer's cell (r0, c0), in one loop over the offsets' table with no
- * call per cell or member: each ring's gaps computed as it starts, the blocks looked up once each,
- * the answer kept in order in typed arrays (members come nearly in order, ring by ring). Its
- * answer in (distance, id) order, or null when the rings would not hold it.
+ * Rings of cells around the viewer's cell (r0, c0), each read through the blocks it crosses
+ * (`ringBlockTable`) with no call per cell or member: each ring's gaps computed as it ends, the
+ * blocks looked up once each, the answer kept in order in typed arrays (members come nearly in
+ * order, ring by ring). Its answer in (distance, id) order, or null when the rings would not hold it.
  */
 function byCellRings(q: Query, r0: number, c0: number, tr0: number, tc0: number): TopK | null {
   const { lat, lon, cosQ, sinQ, qLon, need, t, self, accept, region, relation } = q;
-  const { arena, arenaI, cStart, cCount, bCells, ids, tiles } = q.view;
+  const { arena, arenaI, cStart, cCount, bCells, bMask, ids, tiles } = q.view;
   const rowLatMin = -90 + r0 * CELL_DEG, colLonMin = -180 + c0 * CELL_DEG;
   const allInside = relation(
     -90 + (r0 - MAX_CELL_RINGS) * CELL_DEG,
     -180 + (c0 - MAX_CELL_RINGS) * CELL_DEG,
     (2 * MAX_CELL_RINGS + 1) * CELL_DEG,
   ) === 2;
-  const nbr0 = (r0 - MAX_CELL_RINGS) >> BLOCK_SHIFT, nbc0 = (c0 - MAX_CELL_RINGS) >> BLOCK_SHIFT;
+  const br0 = r0 >> BLOCK_SHIFT, bc0 = c0 >> BLOCK_SHIFT, vr = r0 & BLOCK_MASK, vc = c0 & BLOCK_MASK;
+  const rings = (vr * BLOCK_SIDE + vc) * (MAX_CELL_RINGS + 1);
   nearBlocks.fill(-2);
   tieIds = ids;
   tieArenaI = arenaI;
   rowGap[REACH] = colGap[REACH] = 0;
-  let n = 0, worstM = Infinity, ring = 0;
-  for (let i = 0; i < RING_CELLS; i++) {
-    if (i === RING_END[ring]) {
-      // Ring `ring` is read: the gaps one ring further bound everything outside it.
-      const k = ring + 1;
-      rowGap[REACH + k] = rowGapOf(k, r0, lat, rowLatMin);
-      rowGap[REACH - k] = rowGapOf(-k, r0, lat, rowLatMin);
-      colGap[REACH + k] = colGapOf(k, cosQ, qLon, colLonMin);
-      colGap[REACH - k] = colGapOf(-k, cosQ, qLon, colLonMin);
-      if (ring > 0) {
+  let n = 0, worstM = Infinity;
+  for (let ring = 0; ring <= MAX_CELL_RINGS; ring++) {
+    for (let x = RB_START[rings + ring], xEnd = RB_START[rings + ring + 1]; x < xEnd; x++) {
+      const nb = RB_NEAR[x];
+      let b = nearBlocks[nb];
+      if (b === -2) {
+        b = nearBlocks[nb] = blockNear(tiles, br0 + RB_DBR[x], bc0 + RB_DBC[x], tr0, tc0);
+        nearMasks[nb] = b < 0 ? 0 : bMask[b];
+      }
+      let bits = nearMasks[nb] & RB_BITS[x];
+      if (bits === 0) continue;
+      let relB = 2;
+      if (!allInside) {
+        relB = relation(-90 + (br0 + RB_DBR[x]) * BLOCK_DEG, -180 + (bc0 + RB_DBC[x]) * BLOCK_DEG, BLOCK_DEG);
+        if (relB === 0) continue;
+      }
+      const rowOff = (RB_DBR[x] << BLOCK_SHIFT) - vr, colOff = (RB_DBC[x] << BLOCK_SHIFT) - vc;
+      for (; bits !== 0; bits &= bits - 1) {
+        const bit = 31 - Math.clz32(bits & -bits);
+        const dr = rowOff + (bit >> BLOCK_SHIFT), dc = colOff + (bit & BLOCK_MASK);
         if (n === need) {
-          const outR = Math.min(rowGap[REACH + k], rowGap[REACH - k]);
-          const outC = Math.min(colGap[REACH + k], colGap[REACH - k]);
-          if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
-        } else if (n * ((MAX_CELL_RINGS + 0.5) / (ring + 0.5)) ** 2 < need) return null; // too sparse
+          const rg = rowGap[REACH + dr], cg = colGap[REACH + dc];
+          if ((rg > cg ? rg : cg) > worstM) continue;
+        }
+        let inside = relB === 2;
+        if (!inside) {
+          const rel = relation(rowLatMin + dr * CELL_DEG, colLonMin + dc * CELL_DEG, CELL_DEG);
+          if (rel === 0) continue;
+          inside = rel === 2;
+        }
+        // The cell's members, read as scanCell (search.ts) reads them, written out here: a call per
+        // member (scanCell's closure, or one function both would share) measured slower in both searches.
+        const c = bCells[b * BLOCK_CELLS + bit];
+        const end = cStart[c] + cCount[c];
+        for (let p = cStart[c]; p < end; p++) {
+          const e = p * E;
+          if (arena[e + UNTIL] <= t) continue;
+          const slot = arenaI[p * IE + I_SLOT];
+          if (slot === self) continue;
+          const mLat = arena[e + LAT], mLon = arena[e + LON];
+          if (!inside && !region.test(mLat, mLon, slot)) continue;
+          const a = haversineA(lat, lon, cosQ, sinQ, mLat, mLon);
+          const w = n - 1;
+          if (n === need && (a > hA[w] || (a === hA[w] && !(ids[slot]! < tieId(hM[w]))))) continue;
+          if (accept !== null && !accept(ids[slot]!)) continue;
+          // Into its place in the answer (the worst dropped when it is full).
+          let j = n < need ? n++ : w;
+          for (; j > 0 && (hA[j - 1] > a || (hA[j - 1] === a && tieId(hM[j - 1]) > ids[slot]!)); j--) {
+            hA[j] = hA[j - 1];
+            hM[j] = hM[j - 1];
+          }
+          hA[j] = a;
+          hM[j] = p;
+          if (n === need) worstM = aToMeters(hA[n - 1]);
+        }
       }
-      ring = k;
     }
-    const dr = RING_DR[i], dc = RING_DC[i];
+    // Ring `ring` is read: the gaps one ring further bound everything outside it.
+    const k = ring + 1;
+    rowGap[REACH + k] = rowGapOf(k, r0, lat, rowLatMin);
+    rowGap[REACH - k] = rowGapOf(-k, r0, lat, rowLatMin);
+    colGap[REACH + k] = colGapOf(k, cosQ, qLon, colLonMin);
+    colGap[REACH - k] = colGapOf(-k, cosQ, qLon, colLonMin);
+    if (ring === 0) continue;
     if (n === need) {
-      const rg = rowGap[REACH + dr], cg = colGap[REACH + dc];
-      if ((rg > cg ? rg : cg) > worstM) continue;
-    }
-    const r = r0 + dr, cu = c0 + dc;
-    const nb = ((r >> BLOCK_SHIFT) - nbr0) * NEAR_SIDE + (cu >> BLOCK_SHIFT) - nbc0;
-    let b = nearBlocks[nb];
-    if (b === -2) b = nearBlocks[nb] = blockNear(tiles, r >> BLOCK_SHIFT, cu >> BLOCK_SHIFT, tr0, tc0);
-    if (b < 0) continue;
-    const c = bCells[b * BLOCK_CELLS + (r & BLOCK_MASK) * BLOCK_SIDE + (cu & BLOCK_MASK)];
-    if (c < 0) continue;
-    let inside = true;
-    if (!allInside) {
-      let rel = relation(-90 + (r >> BLOCK_SHIFT) * BLOCK_DEG, -180 + (cu >> BLOCK_SHIFT) * BLOCK_DEG, BLOCK_DEG);
-      if (rel === 1) rel = relation(rowLatMin + dr * CELL_DEG, colLonMin + dc * CELL_DEG, CELL_DEG);
-      if (rel === 0) continue;
-      inside = rel === 2;
-    }
-    // The cell's members, read as scanCell (search.ts) reads them, written out here: a call per
-    // member (scanCell's closure, or one function both would share) measured slower in both searches.
-    const end = cStart[c] + cCount[c];
-    for (let p = cStart[c]; p < end; p++) {
-      const e = p * E;
-      if (arena[e + UNTIL] <= t) continue;
-      const slot = arenaI[p * IE + I_SLOT];
-      if (slot === self) continue;
-      const mLat = arena[e + LAT], mLon = arena[e + LON];
-      if (!inside && !region.test(mLat, mLon, slot)) continue;
-      const a = haversineA(lat, lon, cosQ, sinQ, mLat, mLon);
-      const w = n - 1;
-      if (n === need && (a > hA[w] || (a === hA[w] && !(ids[slot]! < tieId(hM[w]))))) continue;
-      if (accept !== null && !accept(ids[slot]!)) continue;
-      // Into its place in the answer (the worst dropped when it is full).
-      let j = n < need ? n++ : w;
-      for (; j > 0 && (hA[j - 1] > a || (hA[j - 1] === a && tieId(hM[j - 1]) > ids[slot]!)); j--) {
-        hA[j] = hA[j - 1];
-        hM[j] = hM[j - 1];
-      }
-      hA[j] = a;
-      hM[j] = p;
-      if (n === need) worstM = aToMeters(hA[n - 1]);
-    }
-  }
-  if (n === need) {
-    // The last ring read: the same bound as at a ring's end.
-    const k = MAX_CELL_RINGS + 1;
-    const outR = Math.min(rowGapOf(k, r0, lat, rowLatMin), rowGapOf(-k, r0, lat, rowLatMin));
-    const outC = Math.min(colGapOf(k, cosQ, qLon, colLonMin), colGapOf(-k, cosQ, qLon, colLonMin));
-    if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
+      const outR = Math.min(rowGap[REACH + k], rowGap[REACH - k]);
+      const outC = Math.min(colGap[REACH + k], colGap[REACH - k]);
+      if ((outR < outC ? outR : outC) > worstM) return answerOf(n, need, q.top.idOf);
+    } else if (n * ((MAX_CELL_RINGS + 0.5) / (ring + 0.5)) ** 2 < need) return null; // too sparse
   }
   return null;
 }
