@@ -8,7 +8,7 @@ import { kv } from "./db.ts";
 import { keys } from "./keys.ts";
 import { newId } from "./ids.ts";
 import { now } from "./clock.ts";
-import { commitForgetting, forgetHere, forgetKept, keptCopy, keptInStep, keptRead, onForget } from "./kept.ts";
+import { commitForgetting, forgetHere, forgetKept, keptInStep, keptRead, onForget } from "./kept.ts";
 import { viewedProfile } from "./profiles.ts";
 import { pushMarked } from "./pushReach.ts";
 import { config } from "../config/config.ts";
@@ -116,13 +116,10 @@ export function hasPushDevice(accountId: string): Promise<boolean> {
 export async function pushReachable(profileId: string): Promise<boolean> {
   const db = kv();
   if (pushMarked(db)) {
-    // A kept read of this member first (what this instance read last), then what it knows of every
-    // member's marker, then a read of it.
-    const kept = keptCopy<boolean>("pushReach", profileId);
-    if (kept !== undefined) return kept;
+    // What this instance knows of every member's marker; else its kept read of this member, or a read
+    // of it, kept a minute (kv/kept.ts): every write of the marker forgets it (`forgetKept`).
     const known = knownMarker(db, profileId);
     if (known !== undefined) return known;
-    // Kept a minute by the instance (kv/kept.ts): every write of the marker forgets it (`forgetKept`).
     return await keptRead(
       "pushReach",
       profileId,
