@@ -96,9 +96,11 @@ const UNTRUSTED: SharpOptions = {
 /**
  * Encoder settings, chosen by measure (bench/images.ts: CPU, bytes and SSIM against a lossless
  * reference, on a photo-like 12 MP scene and on a noisy 2048 × 2560 picture):
- * - The prepared upload is JPEG q97 4:4:4 without mozjpeg: about 75 ms of CPU for a 12 MP phone JPEG
- *   (decode, turn, resize, encode), SSIM 0.97-0.99 against the lossless resize. With
- *   transparency it is WebP q94 at effort 0 instead (JPEG has no alpha).
+ * - The prepared upload is JPEG q97 4:4:4 without mozjpeg, SSIM 0.97-0.99 against the lossless
+ *   resize, and without optimised Huffman tables: those change no pixel, save about 6 % of the
+ *   bytes of a file kept only until the job has run, and cost about as much CPU as the decode, turn
+ *   and resize together (bench/upload.ts). With transparency it is WebP q94 at effort 0 instead
+ *   (JPEG has no alpha).
  * - The master is WebP q94 at effort 2 without smartSubsample: the SSIM of the old setting
  *   (q90, effort 4, smartSubsample) within 0.002 at about a quarter of its CPU (≥ 7 masters per
  *   second per core instead of 2), for 10-35% more bytes. Effort 4 alone doubles the CPU;
@@ -111,7 +113,7 @@ const UNTRUSTED: SharpOptions = {
  */
 export const SETTINGS = {
   /** The prepared upload (request). */
-  upload: { quality: 97, chromaSubsampling: "4:4:4" } as JpegOptions,
+  upload: { quality: 97, chromaSubsampling: "4:4:4", optimiseCoding: false } as JpegOptions,
   /** The prepared upload of a picture with transparency (JPEG has no alpha). */
   uploadWithAlpha: { quality: 97, effort: 0 } as WebpOptions,
   /** The master (job). */
