@@ -9,6 +9,7 @@
 import sharp from "sharp";
 import { Image } from "imagescript";
 import { normalizeUpload, PIC_SIZES, renderVariant } from "../images/pipeline.ts";
+import { photoLikeScene } from "./photoScene.ts";
 
 const CELL_MS = 1_500;
 const MIN_RUNS = 2;
@@ -16,40 +17,6 @@ const QUALITY = 80;
 /** The normalized master's largest shape (aspect 0.8): what variants are rendered from. */
 const SRC_W = 2048;
 const SRC_H = 2560;
-
-/** A photo-like source: smooth gradients under fine texture (pure noise would flatter no one). */
-async function makeSource(): Promise<{ jpeg: Uint8Array; png: Uint8Array }> {
-  const texture = await sharp({
-    create: {
-      width: SRC_W,
-      height: SRC_H,
-      channels: 3,
-      background: "#808080",
-      noise: { type: "gaussian", mean: 128, sigma: 40 },
-    },
-  }).blur(1.2).png().toBuffer();
-  const gradient = Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${SRC_W}" height="${SRC_H}">
-      <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
-        <stop offset="0" stop-color="#d08050"/><stop offset="1" stop-color="#3060a0"/>
-      </linearGradient></defs>
-      <rect width="100%" height="100%" fill="url(#g)"/>
-      <circle cx="${SRC_W / 2}" cy="${SRC_H / 3}" r="${SRC_W / 4}" fill="#f0d0b0"/>
-    </svg>`,
-  );
-  const base = sharp(gradient).composite([{
-    input: texture,
-    blend: "soft-light",
-  }]);
-  const raw = await base.removeAlpha().raw().toBuffer();
-  const rawIn = { raw: { width: SRC_W, height: SRC_H, channels: 3 as const } };
-  return {
-    jpeg: new Uint8Array(
-      await sharp(raw, rawIn).jpeg({ quality: 90 }).toBuffer(),
-    ),
-    png: new Uint8Array(await sharp(raw, rawIn).png().toBuffer()),
-  };
-}
 
 /** Runs `fn` for about CELL_MS (at least MIN_RUNS times, after one warm-up); pictures per second. */
 async function rate(fn: () => Promise<unknown>): Promise<number> {
@@ -75,7 +42,7 @@ const withImagescript = (src: Uint8Array, width: number) => async () => {
 };
 
 const started = performance.now();
-const { jpeg, png } = await makeSource();
+const { jpeg, png } = await photoLikeScene(SRC_W, SRC_H);
 console.log(
   `source ${SRC_W}×${SRC_H}: JPEG q90 ${(jpeg.length / 1e6).toFixed(2)} MB, ` +
     `PNG ${(png.length / 1e6).toFixed(2)} MB; output JPEG q${QUALITY}; ` +

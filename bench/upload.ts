@@ -10,6 +10,7 @@
 
 import sharp from "sharp";
 import process from "node:process";
+import { photoLikeScene } from "./photoScene.ts";
 import { arg, loadAverageText, pct, reportRowsBeside, type ResultRow } from "./kit.ts";
 
 const HERE = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -41,26 +42,7 @@ async function sources(dir: string): Promise<Record<string, string>> {
   for (let i = 0; i < noise.length; i += 65536) crypto.getRandomValues(noise.subarray(i, i + 65536));
   const blurred = await sharp(noise, { raw: { width: W, height: H, channels: 3 } }).blur(3).jpeg({ quality: 90 })
     .toBuffer();
-  const gradient = Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
-      <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
-        <stop offset="0" stop-color="#d08050"/><stop offset="1" stop-color="#3060a0"/>
-      </linearGradient></defs>
-      <rect width="100%" height="100%" fill="url(#g)"/>
-      <circle cx="${W / 2}" cy="${H / 3}" r="${W / 4}" fill="#f0d0b0"/>
-    </svg>`,
-  );
-  const texture = await sharp({
-    create: {
-      width: W,
-      height: H,
-      channels: 3,
-      background: "#808080",
-      noise: { type: "gaussian", mean: 128, sigma: 20 },
-    },
-  }).blur(1.2).png().toBuffer();
-  const photo = await sharp(gradient).composite([{ input: texture, blend: "soft-light" }]).jpeg({ quality: 90 })
-    .toBuffer();
+  const photo = (await photoLikeScene(W, H)).jpeg;
   const out: Record<string, string> = {};
   for (const [name, bytes] of [["photo-like scene", photo], ["blurred noise", blurred]] as const) {
     out[name] = `${dir}/${name.replaceAll(" ", "-")}.jpg`;
