@@ -180,10 +180,11 @@ function openApiDocument(app: Hono<AppEnv>): Json {
 export function apiDocsRoute(app: () => Hono<AppEnv>) {
   let cached: Json | undefined;
   const doc = () => cached ??= openApiDocument(app());
-  // The page is made from the document alone: made once, as the document is.
+  // Its text and the page are made from the document alone: made once, as the document is.
+  let text: string | undefined;
   let page: string | undefined;
   return new Hono<AppEnv>()
-    .get("/openapi.json", (c) => c.json(doc()))
+    .get("/openapi.json", (c) => c.body(text ??= JSON.stringify(doc()), 200, { "content-type": "application/json" }))
     .get("/docs", (c) => {
       c.header("cache-control", "no-store");
       return c.html(page ??= docsPage(doc()));
