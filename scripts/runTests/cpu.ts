@@ -158,8 +158,9 @@ export function cpuSampler(): { stop(): Map<string, number> } | null {
       // utime, stime: the 12th and 13th fields after the name; starttime (the 20th) tells a reused pid apart.
       const key = `${pid}:${f[19]}`, cpu = (Number(f[11]) + Number(f[12])) / 100;
       const known = seen.get(key);
-      // A shell seen first may have become what it runs since (Debian's chromium is a script that execs it).
-      if (known && known.kind !== "sh") known.cpu = Math.max(known.cpu, cpu);
+      // A shell seen first may have become what it runs since (Debian's chromium is a script that execs it),
+      // and a zygote seen first a renderer (forked from it, it has the zygote's title until it sets its own).
+      if (known && known.kind !== "sh" && !known.kind.endsWith(" zygote")) known.cpu = Math.max(known.cpu, cpu);
       else {
         let argv: string[] = [];
         try {
