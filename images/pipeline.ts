@@ -98,7 +98,7 @@ const UNTRUSTED: SharpOptions = {
  * reference, on a photo-like 12 MP scene and on a noisy 2048 × 2560 picture):
  * - The prepared upload is JPEG q97 4:4:4 without mozjpeg, SSIM 0.97-0.99 against the lossless
  *   resize, and without optimised Huffman tables: those change no pixel, save about 6 % of the
- *   bytes of a file kept only until the job has run, and cost about as much CPU as the decode, turn
+ *   bytes of a file kept only until the job has run, and cost nearly as much CPU as the decode, turn
  *   and resize together (bench/upload.ts). With transparency it is WebP q94 at effort 0 instead
  *   (JPEG has no alpha).
  * - The master is WebP q94 at effort 2 without smartSubsample: the SSIM of the old setting
