@@ -103,15 +103,51 @@ export function decodeMessage(type: keyof typeof proto, bytes: Uint8Array): any 
   return t.toObject(t.decode(bytes), { longs: Number, enums: Number, defaults: true, arrays: true });
 }
 
-/** A data path answer. */
-export function protobufAnswer(type: keyof typeof proto, value: Record<string, unknown>): Response {
-  return new Response(encodeMessage(type, value), { headers: { "content-type": "application/x-protobuf" } });
+/**
+ * A data path answer: the server's own objects, already of the schema's types (bytes as Uint8Array,
+ * enums and integers as numbers), encoded as they are, without `fromObject`'s conversion (the same
+ * bytes: scripts/kvConnect_test.ts compares them).
+ */
+export function encodeAnswer(type: keyof typeof proto, value: Record<string, unknown>): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(proto[type].encode(value).finish());
 }
 
-/** A data path request, or denokv's 400 for bad bytes. */
-export function decodeRequest(type: keyof typeof proto, body: Uint8Array) {
+/** A data path answer as a response. */
+export function protobufAnswer(type: keyof typeof proto, value: Record<string, unknown>): Response {
+  return new Response(encodeAnswer(type, value), { headers: { "content-type": "application/x-protobuf" } });
+}
+
+/** An int64 as protobufjs decodes it (a Long, or a number without long.js) as a number. */
+export function int64(v: number | { toNumber(): number }): number {
+  return typeof v === "number" ? v : v.toNumber();
+}
+
+/** A request's bytes field: protobufjs leaves the schema's default (an empty array) when absent. */
+type PbBytes = Uint8Array | number[];
+
+/** The data path requests as protobufjs decodes them (defaults from the prototype, int64 as Long). */
+export interface PbRequests {
+  SnapshotRead: { ranges: { start: PbBytes; end: PbBytes; limit: number; reverse: boolean }[] };
+  AtomicWrite: {
+    checks: { key: PbBytes; versionstamp: PbBytes }[];
+    mutations: {
+      key: PbBytes;
+      value: { data: PbBytes; encoding: number } | null;
+      mutation_type: number;
+      expire_at_ms: number | { toNumber(): number };
+    }[];
+    enqueues: unknown[];
+  };
+  Watch: { keys: { key: PbBytes }[] };
+}
+
+/**
+ * A data path request as decoded, without `toObject`'s copy (int64 fields stay Longs: `int64`), or
+ * denokv's 400 for bad bytes.
+ */
+export function decodeRequest<T extends keyof PbRequests>(type: T, body: Uint8Array): PbRequests[T] {
   try {
-    return decodeMessage(type, body);
+    return proto[type].decode(body) as unknown as PbRequests[T];
   } catch (e) {
     throw new ApiError(400, `Request protobuf is invalid: ${e instanceof Error ? e.message : e}.`);
   }
