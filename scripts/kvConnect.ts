@@ -283,7 +283,11 @@ function lateBy(ms: number): () => Promise<void> {
 
 // --- Values and keys ---------------------------------------------------------------------------
 
-const bytes = (b: Uint8Array | number[] | undefined) => b ? new Uint8Array(b) : new Uint8Array();
+/**
+ * A request's bytes field as a Uint8Array: the decoded view into the request's body as it is (not
+ * copied: nothing writes to it), or an empty one for an absent field.
+ */
+const bytes = (b: Uint8Array | number[] | undefined) => b instanceof Uint8Array ? b : new Uint8Array(b ?? []);
 
 /** A KV Connect value checked as denokv checks it: V8 bytes start with 0xFF, a u64 is 8 bytes. */
 function checkValue(data: Uint8Array, encoding: number): void {

@@ -183,7 +183,10 @@ export class Store {
 /** A commit version's versionstamp: 8 big-endian bytes, then two zero bytes. */
 function versionstamp(version: number): Uint8Array {
   const out = new Uint8Array(10);
-  new DataView(out.buffer).setBigUint64(0, BigInt(version), false);
+  const view = new DataView(out.buffer);
+  // A version is a safe integer: its two 32-bit halves, without a BigInt.
+  view.setUint32(0, Math.floor(version / 0x1_0000_0000), false);
+  view.setUint32(4, version >>> 0, false);
   return out;
 }
 
