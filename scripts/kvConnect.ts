@@ -30,14 +30,18 @@
  * Connect has no queues) and sums of V8-encoded numbers.
  */
 
-import { compareBytes, decodeKey } from "./kvConnect/keyCodec.ts";
+import { compareBytes, isKey } from "./kvConnect/keyCodec.ts";
 import { Store, type StoreMutation, StoreRefusal, type WireEntry } from "./kvConnect/store.ts";
 import {
   ApiError,
+  bytesAnswer,
   decodeMessage,
   decodeRequest,
+  encodeAnswer,
   encodeMessage,
+  encodeSnapshotRead,
   ERRORS,
+  int64,
   LIMITS,
   PB,
   protobufAnswer,
@@ -146,10 +150,10 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
   }, EXPIRY_MS);
   Deno.unrefTimer(expiry);
 
-  const late = () => rttMs > 0 ? new Promise((r) => setTimeout(r, rttMs)) : Promise.resolve();
+  const late = lateBy(rttMs);
 
   async function handle(req: Request): Promise<Response> {
-    const route = new URL(req.url).pathname.match(ROUTE);
+    const route = routeOf(req.url);
     if (!route || req.method !== "POST") throw ApiError.of(ERRORS.notFound);
     const name = route[1] ?? "";
     const op = route[2];
@@ -159,7 +163,7 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
     const body = new Uint8Array(await req.arrayBuffer());
     if (op === "snapshot_read") {
       stats.reads++;
-      return protobufAnswer("SnapshotReadOutput", snapshotRead(db.store, body));
+      return bytesAnswer(encodeSnapshotRead(snapshotRead(db.store, body)));
     }
     if (op === "atomic_write") return protobufAnswer("AtomicWriteOutput", atomicWrite(db.store, body, stats));
     return watch(db, body, late);
@@ -199,10 +203,11 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
     const version = req.headers.get("x-denokv-version");
     if (version !== "2" && version !== "3") throw ApiError.of(ERRORS.invalidProtocolVersion);
     checkToken(req);
-    const db = databases.get(name);
+    const p = databases.get(name);
     const id = req.headers.get("x-denokv-database-id");
-    if (!db || !id || (await db).id !== id.toLowerCase()) throw ApiError.of(ERRORS.invalidDatabaseId);
-    return await db;
+    const db = p && await p;
+    if (!db || !id || db.id !== id.toLowerCase()) throw ApiError.of(ERRORS.invalidDatabaseId);
+    return db;
   }
 
   const server = Deno.serve(
@@ -245,9 +250,46 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
   };
 }
 
+/**
+ * The route of a request URL: its path as sent when that is plainly one of the routes (letters,
+ * digits, `_`, `-` and `/` only, as the client sends them), else as `URL` reads it (dot segments,
+ * escapes, a query), the same match either way.
+ */
+function routeOf(url: string): RegExpMatchArray | null {
+  const at = url.indexOf("/", url.indexOf("//") + 2);
+  return (at < 0 ? null : url.slice(at).match(ROUTE)) ?? new URL(url).pathname.match(ROUTE);
+}
+
+/**
+ * What waits `ms` before an answer: one timer for every wait due by the time it fires, rather than
+ * one each (answers are due in the order they were asked, each `ms` after its asking).
+ */
+function lateBy(ms: number): () => Promise<void> {
+  if (ms <= 0) return () => Promise.resolve();
+  const due: { at: number; go: () => void }[] = [];
+  let head = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const fire = () => {
+    timer = undefined;
+    const now = performance.now();
+    while (head < due.length && due[head].at <= now) due[head++].go();
+    if (head === due.length) due.length = head = 0;
+    else timer = setTimeout(fire, due[head].at - now);
+  };
+  return () =>
+    new Promise<void>((go) => {
+      due.push({ at: performance.now() + ms, go });
+      timer ??= setTimeout(fire, ms);
+    });
+}
+
 // --- Values and keys ---------------------------------------------------------------------------
 
-const bytes = (b: Uint8Array | undefined) => b ? new Uint8Array(b) : new Uint8Array();
+/**
+ * A request's bytes field as a Uint8Array: the decoded view into the request's body as it is (not
+ * copied: nothing writes to it), or an empty one for an absent field.
+ */
+const bytes = (b: Uint8Array | number[] | undefined) => b instanceof Uint8Array ? b : new Uint8Array(b ?? []);
 
 /** A KV Connect value checked as denokv checks it: V8 bytes start with 0xFF, a u64 is 8 bytes. */
 function checkValue(data: Uint8Array, encoding: number): void {
@@ -262,7 +304,7 @@ function checkValue(data: Uint8Array, encoding: number): void {
 
 /** The key of these bytes (a written key must be one Deno KV key). */
 function keyOf(b: Uint8Array): Uint8Array {
-  if (!decodeKey(b)) {
+  if (!isKey(b)) {
     throw new ApiError(400, "A key is not the bytes of a Deno KV key (this test server keeps keys by their parts).");
   }
   return b;
@@ -270,15 +312,9 @@ function keyOf(b: Uint8Array): Uint8Array {
 
 // --- Snapshot read -----------------------------------------------------------------------------
 
-interface PbRange {
-  start: Uint8Array;
-  end: Uint8Array;
-  limit: number;
-  reverse: boolean;
-}
-
-function snapshotRead(store: Store, body: Uint8Array): Record<string, unknown> {
-  const ranges: PbRange[] = decodeRequest("SnapshotRead", body).ranges;
+/** Each range's entries (the answer: encodeSnapshotRead). */
+function snapshotRead(store: Store, body: Uint8Array): WireEntry[][] {
+  const ranges = decodeRequest("SnapshotRead", body).ranges;
   if (ranges.length > LIMITS.readRanges) throw ApiError.of(ERRORS.tooManyReadRanges);
   let total = 0;
   for (const r of ranges) {
@@ -290,27 +326,14 @@ function snapshotRead(store: Store, body: Uint8Array): Record<string, unknown> {
   }
   if (total > LIMITS.readEntries) throw ApiError.of(ERRORS.readRangeTooLarge);
   // Every range read in this one call, no write between: one consistent snapshot.
-  const out: WireEntry[][] = ranges.map((r) => {
+  return ranges.map((r) => {
     const start = bytes(r.start), end = bytes(r.end);
     if (compareBytes(start, end) >= 0) return [];
     return store.range(start, end, r.limit, r.reverse);
   });
-  return {
-    ranges: out.map((values) => ({ values })),
-    read_disabled: false,
-    read_is_strongly_consistent: true,
-    status: PB.SR_SUCCESS,
-  };
 }
 
 // --- Atomic write ------------------------------------------------------------------------------
-
-interface PbMutation {
-  key: Uint8Array;
-  value?: { data: Uint8Array; encoding: number } | null;
-  mutation_type: number;
-  expire_at_ms: number;
-}
 
 const OPERATIONS: Record<number, "sum" | "min" | "max"> = { [PB.M_SUM]: "sum", [PB.M_MIN]: "min", [PB.M_MAX]: "max" };
 
@@ -320,10 +343,10 @@ function atomicWrite(
   stats: { atomics: number; maxChecks: number },
 ): Record<string, unknown> {
   const req = decodeRequest("AtomicWrite", body);
-  const checks: { key: Uint8Array; versionstamp: Uint8Array }[] = req.checks;
+  const checks = req.checks;
   stats.atomics++;
   stats.maxChecks = Math.max(stats.maxChecks, checks.length);
-  const mutations: PbMutation[] = req.mutations;
+  const mutations = req.mutations;
   if (checks.length > LIMITS.checks) throw ApiError.of(ERRORS.tooManyChecks);
   if (mutations.length + req.enqueues.length > LIMITS.mutations) throw ApiError.of(ERRORS.tooManyMutations);
   // In denokv's order: every check, then every mutation, is looked at before any size total.
@@ -342,7 +365,8 @@ function atomicWrite(
     const data = m.value ? bytes(m.value.data) : undefined;
     if ((data?.length ?? 0) > LIMITS.valueBytes) throw ApiError.of(ERRORS.valueTooLong);
     size += data?.length ?? 0;
-    if (m.expire_at_ms < -1) throw ApiError.of(ERRORS.invalidMutationExpireAt);
+    const expireAtMs = int64(m.expire_at_ms);
+    if (expireAtMs < -1) throw ApiError.of(ERRORS.invalidMutationExpireAt);
     const key = keyOf(bytes(m.key));
     if (m.mutation_type === PB.M_DELETE) {
       changes.push({ kind: "delete", key });
@@ -350,7 +374,7 @@ function atomicWrite(
     }
     if (!m.value || !data) throw ApiError.of(ERRORS.invalidMutationKind);
     checkValue(data, m.value.encoding);
-    const expireAt = m.expire_at_ms > 0 ? m.expire_at_ms : -1;
+    const expireAt = expireAtMs > 0 ? expireAtMs : -1;
     if (m.mutation_type === PB.M_SET) {
       changes.push({ kind: "set", key, value: data, encoding: m.value.encoding, expireAt });
     } else if (OPERATIONS[m.mutation_type]) {
@@ -387,7 +411,7 @@ function atomicWrite(
 const PING_MS = 5000;
 
 function watch(db: Database, body: Uint8Array, late: () => Promise<unknown>): Response {
-  const raw: Uint8Array[] = decodeRequest("Watch", body).keys.map((k: { key: Uint8Array }) => bytes(k.key));
+  const raw = decodeRequest("Watch", body).keys.map((k) => bytes(k.key));
   if (raw.length > LIMITS.watchedKeys) throw ApiError.of(ERRORS.tooManyWatchedKeys);
   for (const k of raw) if (k.length > LIMITS.writeKeyBytes) throw ApiError.of(ERRORS.keyTooLong);
   const keys = raw.map(keyOf);
@@ -431,7 +455,7 @@ function watch(db: Database, body: Uint8Array, late: () => Promise<unknown>): Re
             const out = entries.map((e) => ({ changed: true, entry_if_changed: e ?? undefined }));
             await late();
             if (closed) break;
-            ctl.enqueue(frame(encodeMessage("WatchOutput", { status: PB.SR_SUCCESS, keys: out })));
+            ctl.enqueue(frame(encodeAnswer("WatchOutput", { status: PB.SR_SUCCESS, keys: out })));
           }
           await waiting.changed;
         }

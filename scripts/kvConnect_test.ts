@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { decodeMessage, encodeMessage, ERRORS, type KvConnectServer, PB, startKvConnect } from "./kvConnect.ts";
+import { encodeAnswer, encodeSnapshotRead } from "./kvConnect/protocol.ts";
 import { pause } from "../tests/wait.ts";
 
 const TOKEN = "test-token-kvconnect";
@@ -336,6 +337,13 @@ Deno.test("a protocol version it does not speak is refused with denokv's answer"
     assertEquals([wrongDb.status, wrongDb.text], [...ERRORS.invalidDatabaseId]);
     const nowhere = await fetch(new URL("/v2/nothing", server.url), { method: "POST" });
     assertEquals([nowhere.status, await nowhere.text()], [...ERRORS.notFound]);
+    // A route with a query is still the route (read as URL reads it).
+    const queried = await fetch(`${server.url}/v2/snapshot_read?at=1`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "x-denokv-version": "3", "x-denokv-database-id": "none" },
+      body: read,
+    });
+    assertEquals([queried.status, await queried.text()], [...ERRORS.invalidDatabaseId]);
   } finally {
     await server.close();
   }
@@ -476,5 +484,44 @@ Deno.test("a named database nobody used is closed, its requests then refused (ne
     watched.close();
     main.close();
     await server.close();
+  }
+});
+
+Deno.test("the server's answers are the bytes protobufjs's fromObject would give them", () => {
+  const entry = (n: number) => ({
+    key: Uint8Array.of(2, 97 + n, 0),
+    value: new Uint8Array(n * 7).fill(0xff),
+    encoding: PB.VE_V8,
+    versionstamp: Uint8Array.of(0, 0, 0, 0, 0, 0, 0, n, 0, 0),
+  });
+  const answers: [Parameters<typeof encodeAnswer>[0], Record<string, unknown>][] = [
+    ["SnapshotReadOutput", {
+      ranges: [{ values: [entry(1), entry(2)] }, { values: [] }, { values: [entry(0)] }],
+      read_disabled: false,
+      read_is_strongly_consistent: true,
+      status: PB.SR_SUCCESS,
+    }],
+    ["SnapshotReadOutput", { ranges: [], read_disabled: false, read_is_strongly_consistent: true, status: 1 }],
+    ["AtomicWriteOutput", { status: PB.AW_SUCCESS, versionstamp: entry(3).versionstamp, failed_checks: [] }],
+    ["AtomicWriteOutput", { status: PB.AW_CHECK_FAILURE, failed_checks: [] }],
+    ["WatchOutput", {
+      status: PB.SR_SUCCESS,
+      keys: [{ changed: true, entry_if_changed: entry(4) }, { changed: true, entry_if_changed: undefined }],
+    }],
+  ];
+  for (const [type, value] of answers) assertEquals(encodeAnswer(type, value), encodeMessage(type, value));
+  // A snapshot read's answer, written by hand: the same bytes, whatever the sizes' varints take.
+  const big = { ...entry(5), key: new Uint8Array(300).fill(2), value: new Uint8Array(70_000).fill(0xff) };
+  const empty = new Uint8Array();
+  const bare = { key: empty, value: empty, encoding: 0, versionstamp: empty };
+  const cases = [[], [[]], [[entry(1), entry(2)], [], [entry(0), big]], [[{ ...entry(3), encoding: 0 }]], [[bare]]];
+  for (const ranges of cases) {
+    const message = {
+      ranges: ranges.map((values) => ({ values })),
+      read_disabled: false,
+      read_is_strongly_consistent: true,
+      status: PB.SR_SUCCESS,
+    };
+    assertEquals(encodeSnapshotRead(ranges), encodeMessage("SnapshotReadOutput", message));
   }
 });

@@ -32,17 +32,27 @@ export class StoreRefusal extends Error {}
 /** The encoding of a little-endian u64 value (the data path schema's VE_LE64). */
 const LE64 = 2;
 const U64 = 0xffff_ffff_ffff_ffffn;
+/** How many range statements a store keeps (by direction and limit): the client's few limits, and room. */
+const RANGE_STATEMENTS = 32;
 
-const row = (r: Record<string, unknown> | undefined) =>
-  r as { k: Uint8Array; v: Uint8Array; v_encoding: number; version: number } | undefined;
+/** A row as the statements read it: columns as an array, no object with names per row. */
+type Row = [k: Uint8Array, v: Uint8Array, v_encoding: number, version: number];
+/** `setReturnArrays` (node:sqlite's, not yet in its types). */
+const arrays = (s: StatementSync) => {
+  (s as StatementSync & { setReturnArrays(on: boolean): void }).setReturnArrays(true);
+  return s;
+};
 
 export class Store {
   readonly #db: DatabaseSync;
   readonly #get: StatementSync;
   readonly #put: StatementSync;
   readonly #del: StatementSync;
-  readonly #range: StatementSync;
-  readonly #rangeBack: StatementSync;
+  /**
+   * The range reads, one statement per direction and limit (a limit written into the statement:
+   * SQLite reads a range several times slower with `LIMIT ?`), up to RANGE_STATEMENTS of them.
+   */
+  readonly #ranges = new Map<number, StatementSync>();
   readonly #expire: StatementSync;
   readonly #saveVersion: StatementSync;
   #version: number;
@@ -57,14 +67,11 @@ export class Store {
          version INTEGER NOT NULL, expiration_ms INTEGER NOT NULL) WITHOUT ROWID;
        CREATE TABLE IF NOT EXISTS data_version (k INTEGER PRIMARY KEY, version INTEGER NOT NULL);`,
     );
-    this.#get = db.prepare("SELECT v, v_encoding, version FROM kv WHERE k = ?");
+    this.#get = arrays(db.prepare("SELECT v, v_encoding, version FROM kv WHERE k = ?"));
     this.#put = db.prepare(
       "INSERT OR REPLACE INTO kv (k, v, v_encoding, version, expiration_ms) VALUES (?, ?, ?, ?, ?)",
     );
     this.#del = db.prepare("DELETE FROM kv WHERE k = ?");
-    const range = "SELECT k, v, v_encoding, version FROM kv WHERE k >= ? AND k < ? ORDER BY k";
-    this.#range = db.prepare(`${range} LIMIT ?`);
-    this.#rangeBack = db.prepare(`${range} DESC LIMIT ?`);
     this.#expire = db.prepare("DELETE FROM kv WHERE expiration_ms >= 0 AND expiration_ms <= ?");
     this.#saveVersion = db.prepare("INSERT OR REPLACE INTO data_version (k, version) VALUES (0, ?)");
     const saved = db.prepare("SELECT version FROM data_version WHERE k = 0").get() as { version: number } | undefined;
@@ -73,17 +80,32 @@ export class Store {
 
   /** The entry at these key bytes, null when there is none. */
   get(key: Uint8Array): WireEntry | null {
-    const r = row(this.#get.get(key));
-    return r ? { key, value: r.v, encoding: r.v_encoding, versionstamp: versionstamp(r.version) } : null;
+    const r = this.#get.get(key) as unknown as [v: Uint8Array, v_encoding: number, version: number] | undefined;
+    return r ? { key, value: r[0], encoding: r[1], versionstamp: versionstamp(r[2]) } : null;
   }
 
   /** The entries of [start, end), in key order (or reversed), `limit` at most. */
   range(start: Uint8Array, end: Uint8Array, limit: number, reverse: boolean): WireEntry[] {
-    const rows = (reverse ? this.#rangeBack : this.#range).all(start, end, limit);
-    return rows.map((x) => {
-      const r = row(x)!;
-      return { key: r.k, value: r.v, encoding: r.v_encoding, versionstamp: versionstamp(r.version) };
-    });
+    const rows = this.#rangeStatement(limit, reverse).all(start, end) as unknown as Row[];
+    return rows.map((r) => ({ key: r[0], value: r[1], encoding: r[2], versionstamp: versionstamp(r[3]) }));
+  }
+
+  #rangeStatement(limit: number, reverse: boolean): StatementSync {
+    // A limit is a positive integer up to LIMITS.readEntries (the server checks it before).
+    if (!Number.isSafeInteger(limit) || limit <= 0) throw new RangeError(`not a range limit: ${limit}`);
+    const id = reverse ? -limit : limit;
+    let s = this.#ranges.get(id);
+    if (!s) {
+      // Past RANGE_STATEMENTS, the least recently made gives way (statements are cheap to make again).
+      if (this.#ranges.size >= RANGE_STATEMENTS) this.#ranges.delete(this.#ranges.keys().next().value!);
+      s = arrays(this.#db.prepare(
+        `SELECT k, v, v_encoding, version FROM kv WHERE k >= ? AND k < ? ORDER BY k ${
+          reverse ? "DESC " : ""
+        }LIMIT ${limit}`,
+      ));
+      this.#ranges.set(id, s);
+    }
+    return s;
   }
 
   /**
@@ -181,7 +203,10 @@ export class Store {
 /** A commit version's versionstamp: 8 big-endian bytes, then two zero bytes. */
 function versionstamp(version: number): Uint8Array {
   const out = new Uint8Array(10);
-  new DataView(out.buffer).setBigUint64(0, BigInt(version), false);
+  const view = new DataView(out.buffer);
+  // A version is a safe integer: its two 32-bit halves, without a BigInt.
+  view.setUint32(0, Math.floor(version / 0x1_0000_0000), false);
+  view.setUint32(4, version >>> 0, false);
   return out;
 }
 
