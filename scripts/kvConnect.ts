@@ -34,12 +34,10 @@ import { compareBytes, isKey } from "./kvConnect/keyCodec.ts";
 import { Store, type StoreMutation, StoreRefusal, type WireEntry } from "./kvConnect/store.ts";
 import {
   ApiError,
-  bytesAnswer,
   decodeMessage,
   decodeRequest,
-  encodeAnswer,
   encodeMessage,
-  encodeSnapshotRead,
+  encodeAnswer,
   ERRORS,
   int64,
   LIMITS,
@@ -163,7 +161,7 @@ export async function startKvConnect(opts: KvConnectOptions): Promise<KvConnectS
     const body = new Uint8Array(await req.arrayBuffer());
     if (op === "snapshot_read") {
       stats.reads++;
-      return bytesAnswer(encodeSnapshotRead(snapshotRead(db.store, body)));
+      return protobufAnswer("SnapshotReadOutput", snapshotRead(db.store, body));
     }
     if (op === "atomic_write") return protobufAnswer("AtomicWriteOutput", atomicWrite(db.store, body, stats));
     return watch(db, body, late);
@@ -312,8 +310,7 @@ function keyOf(b: Uint8Array): Uint8Array {
 
 // --- Snapshot read -----------------------------------------------------------------------------
 
-/** Each range's entries (the answer: encodeSnapshotRead). */
-function snapshotRead(store: Store, body: Uint8Array): WireEntry[][] {
+function snapshotRead(store: Store, body: Uint8Array): Record<string, unknown> {
   const ranges = decodeRequest("SnapshotRead", body).ranges;
   if (ranges.length > LIMITS.readRanges) throw ApiError.of(ERRORS.tooManyReadRanges);
   let total = 0;
@@ -326,11 +323,17 @@ function snapshotRead(store: Store, body: Uint8Array): WireEntry[][] {
   }
   if (total > LIMITS.readEntries) throw ApiError.of(ERRORS.readRangeTooLarge);
   // Every range read in this one call, no write between: one consistent snapshot.
-  return ranges.map((r) => {
+  const out: WireEntry[][] = ranges.map((r) => {
     const start = bytes(r.start), end = bytes(r.end);
     if (compareBytes(start, end) >= 0) return [];
     return store.range(start, end, r.limit, r.reverse);
   });
+  return {
+    ranges: out.map((values) => ({ values })),
+    read_disabled: false,
+    read_is_strongly_consistent: true,
+    status: PB.SR_SUCCESS,
+  };
 }
 
 // --- Atomic write ------------------------------------------------------------------------------

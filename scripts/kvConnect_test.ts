@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { decodeMessage, encodeMessage, ERRORS, type KvConnectServer, PB, startKvConnect } from "./kvConnect.ts";
-import { encodeAnswer, encodeSnapshotRead } from "./kvConnect/protocol.ts";
+import { encodeAnswer } from "./kvConnect/protocol.ts";
 import { pause } from "../tests/wait.ts";
 
 const TOKEN = "test-token-kvconnect";
@@ -510,18 +510,4 @@ Deno.test("the server's answers are the bytes protobufjs's fromObject would give
     }],
   ];
   for (const [type, value] of answers) assertEquals(encodeAnswer(type, value), encodeMessage(type, value));
-  // A snapshot read's answer, written by hand: the same bytes, whatever the sizes' varints take.
-  const big = { ...entry(5), key: new Uint8Array(300).fill(2), value: new Uint8Array(70_000).fill(0xff) };
-  const empty = new Uint8Array();
-  const bare = { key: empty, value: empty, encoding: 0, versionstamp: empty };
-  const cases = [[], [[]], [[entry(1), entry(2)], [], [entry(0), big]], [[{ ...entry(3), encoding: 0 }]], [[bare]]];
-  for (const ranges of cases) {
-    const message = {
-      ranges: ranges.map((values) => ({ values })),
-      read_disabled: false,
-      read_is_strongly_consistent: true,
-      status: PB.SR_SUCCESS,
-    };
-    assertEquals(encodeSnapshotRead(ranges), encodeMessage("SnapshotReadOutput", message));
-  }
 });

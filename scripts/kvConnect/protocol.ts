@@ -114,75 +114,7 @@ export function encodeAnswer(type: keyof typeof proto, value: Record<string, unk
 
 /** A data path answer as a response. */
 export function protobufAnswer(type: keyof typeof proto, value: Record<string, unknown>): Response {
-  return bytesAnswer(encodeAnswer(type, value));
-}
-
-/** Encoded data path answer bytes as a response. */
-export function bytesAnswer(bytes: Uint8Array<ArrayBuffer>): Response {
-  return new Response(bytes, { headers: { "content-type": "application/x-protobuf" } });
-}
-
-/** An entry as an answer holds it (the schema's KvEntry). */
-export interface PbEntry {
-  key: Uint8Array;
-  value: Uint8Array;
-  encoding: number;
-  versionstamp: Uint8Array;
-}
-
-/**
- * The answer to a snapshot read that succeeded: each range's entries, the bytes as SQLite gave them
- * copied once into the answer, in the very bytes protobufjs writes for a SnapshotReadOutput of them
- * (`read_disabled` false, `read_is_strongly_consistent` true, status SR_SUCCESS; fields by number,
- * proto3's defaults left out: scripts/kvConnect_test.ts compares the two), without building its
- * message objects and writer.
- */
-export function encodeSnapshotRead(ranges: PbEntry[][]): Uint8Array<ArrayBuffer> {
-  // A field of n bytes (none when empty, as for a zero number: proto3's defaults are not written).
-  const field = (n: number) => n ? 1 + varintSize(n) + n : 0;
-  const entrySize = (e: PbEntry) =>
-    field(e.key.length) + field(e.value.length) + (e.encoding ? 1 + varintSize(e.encoding) : 0) +
-    field(e.versionstamp.length);
-  // A message (a range, an entry) is written even when empty.
-  const message = (n: number) => 1 + varintSize(n) + n;
-  const rangeSizes = ranges.map((r) => r.reduce((n, e) => n + message(entrySize(e)), 0));
-  const out = new Uint8Array(rangeSizes.reduce((n, r) => n + message(r), 0) + 4);
-  let at = 0;
-  const varint = (n: number) => {
-    for (; n >= 0x80; n >>>= 7) out[at++] = (n & 0x7f) | 0x80;
-    out[at++] = n;
-  };
-  const bytes = (tag: number, b: Uint8Array) => {
-    if (!b.length) return;
-    out[at++] = tag;
-    varint(b.length);
-    out.set(b, at);
-    at += b.length;
-  };
-  ranges.forEach((r, i) => {
-    out[at++] = 0x0a; // ranges (1), a ReadRangeOutput
-    varint(rangeSizes[i]);
-    for (const e of r) {
-      out[at++] = 0x0a; // values (1), a KvEntry
-      varint(entrySize(e));
-      bytes(0x0a, e.key);
-      bytes(0x12, e.value);
-      if (e.encoding) {
-        out[at++] = 0x18; // encoding (3)
-        varint(e.encoding);
-      }
-      bytes(0x22, e.versionstamp);
-    }
-  });
-  out.set([0x20, 1, 0x40, PB.SR_SUCCESS], at); // read_is_strongly_consistent (4), status (8)
-  return out;
-}
-
-/** How many bytes a non-negative 32-bit number takes as a varint. */
-function varintSize(n: number): number {
-  let size = 1;
-  for (; n >= 0x80; n >>>= 7) size++;
-  return size;
+  return new Response(encodeAnswer(type, value), { headers: { "content-type": "application/x-protobuf" } });
 }
 
 /** An int64 as protobufjs decodes it (a Long, or a number without long.js) as a number. */
