@@ -99,7 +99,9 @@ export class Store {
       // Past RANGE_STATEMENTS, the least recently made gives way (statements are cheap to make again).
       if (this.#ranges.size >= RANGE_STATEMENTS) this.#ranges.delete(this.#ranges.keys().next().value!);
       s = arrays(this.#db.prepare(
-        `SELECT k, v, v_encoding, version FROM kv WHERE k >= ? AND k < ? ORDER BY k ${reverse ? "DESC " : ""}LIMIT ${limit}`,
+        `SELECT k, v, v_encoding, version FROM kv WHERE k >= ? AND k < ? ORDER BY k ${
+          reverse ? "DESC " : ""
+        }LIMIT ${limit}`,
       ));
       this.#ranges.set(id, s);
     }
