@@ -30,7 +30,7 @@
  * Connect has no queues) and sums of V8-encoded numbers.
  */
 
-import { compareBytes, isKey } from "./kvConnect/keyCodec.ts";
+import { compareBytes, decodeKey } from "./kvConnect/keyCodec.ts";
 import { Store, type StoreMutation, StoreRefusal, type WireEntry } from "./kvConnect/store.ts";
 import {
   ApiError,
@@ -302,7 +302,7 @@ function checkValue(data: Uint8Array, encoding: number): void {
 
 /** The key of these bytes (a written key must be one Deno KV key). */
 function keyOf(b: Uint8Array): Uint8Array {
-  if (!isKey(b)) {
+  if (!decodeKey(b)) {
     throw new ApiError(400, "A key is not the bytes of a Deno KV key (this test server keeps keys by their parts).");
   }
   return b;

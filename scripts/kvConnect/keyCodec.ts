@@ -123,60 +123,6 @@ export function decodeKey(bytes: Uint8Array): Deno.KvKey | null {
   return sameBytes(encodeKey(parts), bytes) ? parts : null;
 }
 
-/**
- * Are these exactly one key's bytes (`decodeKey` would not answer null)? Read in place, without
- * building the key's parts and encoding them again; a string part with a byte past ASCII is left
- * to `decodeKey` (UTF-8 and a leading byte order mark, which the decoder drops).
- */
-export function isKey(bytes: Uint8Array): boolean {
-  const n = bytes.length;
-  let pos = 0;
-  while (pos < n) {
-    const code = bytes[pos++];
-    if (code === Code.Bytes || code === Code.String) {
-      // Up to a zero byte not followed by 0xff (an escaped zero): every such part writes back the same.
-      for (;;) {
-        if (pos >= n) return false;
-        const b = bytes[pos++];
-        if (b === 0) {
-          if (bytes[pos] === 0xff) pos++;
-          else break;
-        } else if (b >= 0x80 && code === Code.String) return decodeKey(bytes) !== null;
-      }
-    } else if (code >= Code.IntArbitraryNegative && code <= Code.IntArbitraryPositive) {
-      const neg = code < Code.IntZero;
-      const arbitrary = code === Code.IntArbitraryNegative || code === Code.IntArbitraryPositive;
-      if (arbitrary && pos >= n) return false;
-      const len = arbitrary ? (neg ? 0xff - bytes[pos++] : bytes[pos++]) : Math.abs(code - Code.IntZero);
-      if (pos + len > n) return false;
-      // As the codec writes it: no leading zero byte, and the arbitrary-length codes only past 8 bytes.
-      if (len > 0 && (neg ? 0xff - bytes[pos] : bytes[pos]) === 0) return false;
-      if (arbitrary !== len > 8) return false;
-      pos += len;
-    } else if (code === Code.Double) {
-      if (pos + 8 > n || !doubleWritesBack(bytes, pos)) return false;
-      pos += 8;
-    } else if (code !== Code.False && code !== Code.True) return false;
-  }
-  return true;
-}
-
-const scratch = new DataView(new ArrayBuffer(8));
-
-/** Do the 8 bytes at `pos` decode to a number that encodes to them again (one spelling per number)? */
-function doubleWritesBack(bytes: Uint8Array, pos: number): boolean {
-  const neg = bytes[pos] < 128;
-  for (let i = 0; i < 8; i++) scratch.setUint8(i, neg ? 0xff - bytes[pos + i] : bytes[pos + i]);
-  const abs = -scratch.getFloat64(0, false);
-  const part = neg ? -abs : abs;
-  scratch.setFloat64(0, -Math.abs(part), false);
-  for (let i = 0; i < 8; i++) {
-    const b = scratch.getUint8(i);
-    if ((part < 0 ? 0xff - b : b) !== bytes[pos + i]) return false;
-  }
-  return true;
-}
-
 /** Do two byte strings hold the same bytes? */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && compareBytes(a, b) === 0;

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { compareBytes, decodeKey, encodeKey, isKey } from "./keyCodec.ts";
+import { compareBytes, decodeKey, encodeKey } from "./keyCodec.ts";
 import { binaryString } from "../../tests/binaryString.ts";
 
 const part: fc.Arbitrary<Deno.KvKeyPart> = fc.oneof(
@@ -30,26 +30,9 @@ Deno.test("kv key codec - bytes that are not one key decode to null", () => {
   }
 });
 
-Deno.test("kv key codec - isKey takes exactly the bytes decodeKey takes", () => {
-  const codes = [0x01, 0x02, 0x0b, 0x0c, 0x13, 0x14, 0x15, 0x1c, 0x1d, 0x21, 0x26, 0x27, 0x00, 0xff, 0xef, 0xbb, 0xbf];
-  const byte = fc.oneof(fc.constantFrom(...codes), fc.integer({ min: 0, max: 255 }));
-  // Bytes near the codec's own (a key's, changed a little), and bytes built from its codes.
-  const near = fc.tuple(key, fc.array(fc.tuple(fc.nat(), byte), { maxLength: 2 }), fc.nat(3)).map(
-    ([k, edits, cut]) => {
-      const b = [...encodeKey(k)];
-      for (const [at, v] of edits) if (b.length) b[at % b.length] = v;
-      return new Uint8Array(cut ? b.slice(0, b.length - cut) : b);
-    },
-  );
-  const built = fc.array(byte, { maxLength: 24 }).map((b) => new Uint8Array(b));
-  fc.assert(
-    fc.property(fc.oneof(near, built, key.map(encodeKey)), (b) => {
-      assert.equal(isKey(b), decodeKey(b) !== null, String(b));
-    }),
-    { numRuns: 5000 },
-  );
-  // Other spellings: a leading byte order mark (the decoder drops it), a short number in the long
-  // form, -0 spelt as a negative, a NaN that is not the one the codec writes.
+Deno.test("kv key codec - other spellings of a key decode to null", () => {
+  // A leading byte order mark (the decoder drops it), a short number in the long form, -0 spelt as a
+  // negative, a NaN that is not the one the codec writes.
   for (
     const other of [
       [0x02, 0xef, 0xbb, 0xbf, 0x61, 0x00],
@@ -59,7 +42,6 @@ Deno.test("kv key codec - isKey takes exactly the bytes decodeKey takes", () => 
     ]
   ) {
     assert.equal(decodeKey(new Uint8Array(other)), null, String(other));
-    assert.equal(isKey(new Uint8Array(other)), false, String(other));
   }
 });
 
