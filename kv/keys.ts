@@ -139,6 +139,7 @@ export const keys = {
   // --- positions (kv/positions/mod.ts)
   /** A member's reported (true) position and shown-cell state: read only by its owner. */
   positionOwn: (profileId: string): Key => ["positions_own", profileId],
+  positionsOwnAll: (): Key => ["positions_own"],
   /** The shown position of a visible member, indexed by its 1-degree sector. */
   positionShown: (sector: string, profileId: string): Key => ["positions_shown", sector, profileId],
   positionsShownInSector: (sector: string): Key => ["positions_shown", sector],

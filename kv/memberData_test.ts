@@ -148,6 +148,7 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   jobSignal: other("a wake-up counter"),
   jobDone: deleted("a finished job naming them", (m) => [keys.jobDone("j2"), { accountId: m.account }]),
   positionOwn: other("their position: written by reportPosition, exported as `position`"),
+  positionsOwnAll: PREFIX,
   positionShown: other("the shown cell of a visible member, removed when they are hidden"),
   positionsShownInSector: PREFIX,
   positionsShownAll: PREFIX,

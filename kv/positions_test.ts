@@ -17,6 +17,7 @@ import {
   POSITION_TTL_MS,
   reportPosition,
   type ShownPosition,
+  sweepExpiredPositions,
 } from "./positions/mod.ts";
 import { mulberry32 as rng } from "./random.ts";
 import { kvTest } from "../tests/kv.ts";
@@ -150,6 +151,33 @@ kvTest("expiry - after 26 h (shifted clock) a member is found nowhere and their 
   assert.equal(await getOwnPosition(viewer), null);
   assert.equal(await getShownPosition(fresh[1].id), null);
 });
+
+kvTest(
+  "expiry - the sweep deletes own records past their 26 h from the store, hidden ones too, and keeps the rest",
+  async () => {
+    const rand = rng(5);
+    const placed = await placeMembers(240, 48.85, 2.35, 0.05, rand);
+    const hidden = placed.slice(200);
+    for (const p of hidden) await reportPosition(p.id, { lat: p.lat, lon: p.lon, use: "OVERRIDE", hide: true });
+    const stored = async (id: string) => (await kv().get(keys.positionOwn(id))).versionstamp !== null;
+    assert.equal(await sweepExpiredPositions(), 0, "nothing is past its 26 h yet");
+    shiftClock(POSITION_TTL_MS - 60_000);
+    // A third report again: their 26 h start anew.
+    const again = placed.filter((_, i) => i % 3 === 0);
+    for (const p of again) await reportPosition(p.id, { lat: p.lat, lon: p.lon, use: "DEVICE_GPS", hide: false });
+    shiftClock(120_000);
+    // Over the 100 checks one commit carries: the sweep deletes in several.
+    assert.equal(await sweepExpiredPositions(), placed.length - again.length);
+    for (const p of placed) {
+      assert.equal(await stored(p.id), again.includes(p), `${p.id}: stored only when reported within 26 h`);
+    }
+    assert.ok(await getOwnPosition(again[0].id));
+    assert.equal(await sweepExpiredPositions(), 0, "a second sweep finds nothing more");
+    shiftClock(POSITION_TTL_MS);
+    assert.equal(await sweepExpiredPositions(), again.length);
+    assert.deepEqual(await Array.fromAsync(kv().list({ prefix: ["positions_own"] })), []);
+  },
+);
 
 kvTest("hidden members appear nowhere, still see others, and keep their point when they show again", async () => {
   const rand = rng(6);

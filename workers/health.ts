@@ -9,6 +9,7 @@ import { revealDueNotices } from "../kv/healthNotices.ts";
 import { flushHealthSpends } from "../kv/healthSpends.ts";
 import { now } from "../kv/clock.ts";
 import { config } from "../config/config.ts";
+import { startSweep, type Sweep } from "./sweep.ts";
 
 const SWEEP_MAX_MS = 60_000;
 
@@ -18,28 +19,10 @@ function sweepEveryMs(maxDelayMs = config.healthNoticeMaxDelayMs): number {
 }
 
 /** Starts the sweep; `stop()` ends it and waits for a sweep under way. */
-export function startHealthSweep(): { stop(): Promise<void> } {
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    if (stopped) return;
-    running = (async () => {
-      try {
-        while (!stopped && (await revealDueNotices()) === 100);
-      } catch (e) {
-        console.error("health notices sweep:", e instanceof Error ? e.message : e);
-      }
-      if (!stopped) timer = setTimeout(tick, sweepEveryMs());
-    })();
-  };
-  let timer = setTimeout(tick, sweepEveryMs());
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+export function startHealthSweep(): Sweep {
+  return startSweep("health notices sweep", async (stopped) => {
+    while (!stopped() && (await revealDueNotices()) === 100);
+  }, () => sweepEveryMs());
 }
 
 /**
@@ -48,31 +31,17 @@ export function startHealthSweep(): { stop(): Promise<void> } {
  * commit; `stop()` ends the timer and flushes what is left (a server that stops). Each web process
  * runs one: the spends are kept by the process that took the report.
  */
-export function startHealthSpendFlush(periodMs = config.healthSpendFlushMs): { stop(): Promise<void> } {
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  const flush = async () => {
-    try {
-      await flushHealthSpends();
-    } catch (e) {
-      console.error("health spends flush:", e instanceof Error ? e.message : e);
-    }
-  };
+export function startHealthSpendFlush(periodMs = config.healthSpendFlushMs): Sweep {
   // The next multiple of the period by the server's clock (tests shift it: kv/clock.ts).
-  const untilNext = () => periodMs - (now() % periodMs);
-  const tick = () => {
-    if (stopped) return;
-    running = flush().then(() => {
-      if (!stopped) timer = setTimeout(tick, untilNext());
-    });
-  };
-  let timer = setTimeout(tick, untilNext());
+  const sweep = startSweep("health spends flush", () => flushHealthSpends(), () => periodMs - (now() % periodMs));
   return {
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-      await flush();
+      await sweep.stop();
+      try {
+        await flushHealthSpends();
+      } catch (e) {
+        console.error("health spends flush:", e instanceof Error ? e.message : e);
+      }
     },
   };
 }

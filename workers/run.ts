@@ -7,7 +7,9 @@ import { pictureCleanupJob, pictureMasterJob, pictureVariantsJob } from "./pictu
 import { accountDeleteJob, accountExportJob } from "./memberData.ts";
 import { startHealthSweep } from "./health.ts";
 import { reportDeadlineJob } from "./dungeon.ts";
+import { startSweep } from "./sweep.ts";
 import { closeKv, openKv } from "../kv/db.ts";
+import { POSITION_SWEEP_MS, sweepExpiredPositions } from "../kv/positions/mod.ts";
 
 /** Handlers of every job type. */
 export const handlers: Handlers = {
@@ -21,13 +23,25 @@ export const handlers: Handlers = {
   "report-deadline": reportDeadlineJob,
 };
 
-/** Starts the job workers of this process, and the sweep that reveals health notices in their time. */
+/** How soon after the start the first sweep of expired own positions runs (then every POSITION_SWEEP_MS). */
+const FIRST_POSITION_SWEEP_MS = 60_000;
+
+/**
+ * Starts the job workers of this process, the sweep that reveals health notices in their time,
+ * and the sweep that deletes own positions past their 26 h (kv/positions/expiry.ts).
+ */
 export function startWorkers(): Worker {
   const jobs = startWorker(handlers);
   const health = startHealthSweep();
+  const positions = startSweep(
+    "positions expiry sweep",
+    () => sweepExpiredPositions(),
+    () => POSITION_SWEEP_MS,
+    FIRST_POSITION_SWEEP_MS,
+  );
   return {
     async stop() {
-      await Promise.all([jobs.stop(), health.stop()]);
+      await Promise.all([jobs.stop(), health.stop(), positions.stop()]);
     },
   };
 }

@@ -7,8 +7,9 @@
  * the shown position (a ~1 km grid cell with hysteresis, and a point in it fixed per member and
  * cell by HMAC-SHA256 with `GEO_SECRET`, or a secret generated once into KV). Every query reads
  * shown positions only, measures from the viewer's shown position, and returns shown positions
- * only; hidden members are in no index at all. Everything expires 26 h after the report
- * (`expireIn`, and `tsEffectiveUntil` is checked on every read because KV expiry is lazy).
+ * only; hidden members are in no index at all. Everything expires 26 h after the report: shown
+ * records by `expireIn`, own records by the sweep (`sweepExpiredPositions`), and `tsEffectiveUntil`
+ * is checked on every read because neither deletes at the very moment.
  *
  * Store. One `kv.atomic()` per batch of concurrent reports writes each member's own and shown
  * records plus one change-log entry `positions_log/{commit versionstamp}`; reads of own records
@@ -25,6 +26,7 @@
  * - `records.ts`: validation, and what one report writes (own and shown records);
  * - `writes.ts`: atomic batched commits, grouped reads, per-member locks;
  * - `import.ts`: bulk import in large commits;
+ * - `expiry.ts`: the sweep that deletes own records past their validity;
  * - `memoryIndex.ts`: the in-memory index (cells, blocks, sectors) and its search (`regionRead.ts`,
  *   `rings.ts`, `nearest.ts`);
  * - `heaps.ts`: the search's heaps;
@@ -57,6 +59,7 @@ export {
   MAX_RESULT_DEPTH,
   NEARBY_AREA_DEG,
   POSITION_LOG_TTL_MS,
+  POSITION_SWEEP_MS,
   POSITION_TTL_MS,
   SHOWN_REFRESH_MS,
 } from "./types.ts";
@@ -158,6 +161,14 @@ export function bySector(sector: string, options: QueryOptions, viewerId: string
 /** Visible members counted per 1-degree sector (spec Position aggregate). */
 export function aggregates(): Promise<PositionAggregate[]> {
   return positionStore().aggregates();
+}
+
+/**
+ * Deletes the own records whose 26 h have run out (they carry no store expiry: expiry.ts); the
+ * workers run it every `POSITION_SWEEP_MS`. Resolves with how many it deleted.
+ */
+export function sweepExpiredPositions(): Promise<number> {
+  return positionStore().sweepExpired();
 }
 
 /** (Re)builds the in-memory index from KV; resolves with its size and the time taken. */

@@ -7,7 +7,8 @@
  * shown position (`domain/geo.ts`: a ~1 km grid cell with hysteresis, and a point in it fixed per
  * member and cell by HMAC-SHA256 with the store's secret) and the shown record
  * `positions_shown/{sector}/{id}` (deleting the old one when the sector changes or the member
- * hides), both expiring 26 h after the report. A report that leaves the shown point unchanged
+ * hides), both valid 26 h after the report: the shown record by its store expiry, the own record
+ * by its `tsEffectiveUntil`, which every read checks and the sweep (expiry.ts) deletes after. A report that leaves the shown point unchanged
  * writes only the own record while the shown record is younger than `SHOWN_REFRESH_MS`, and then
  * carries no change for the log; when the index gave the previous record, such a write takes the
  * shown record's point as it is rather than computing the hash again (decision 0274).
@@ -178,7 +179,8 @@ export function prepareWrite(
 /** Adds one prepared write to an atomic operation: check (optional), own record, shown record. */
 export function addWrite(op: Deno.AtomicOperation, w: PreparedWrite, withCheck: boolean): void {
   if (withCheck) op.check(w.check);
-  op.set(keys.positionOwn(w.profileId), w.stored, { expireIn: POSITION_TTL_MS });
+  // No store expiry: an expired own record is deleted by the sweep (expiry.ts), not by Deno KV.
+  op.set(keys.positionOwn(w.profileId), w.stored);
   if (w.change === null) return;
   if (w.oldSector !== null && (w.own.hide || w.oldSector !== w.own.sector)) {
     op.delete(keys.positionShown(w.oldSector, w.profileId));

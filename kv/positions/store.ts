@@ -12,6 +12,7 @@ import { keys } from "../keys.ts";
 import { randomToken } from "../ids.ts";
 import { DEFAULT_CELL_METERS, DEFAULT_HYSTERESIS, PrivacyGrid } from "../../domain/geo.ts";
 import { bulkImport } from "./import.ts";
+import { sweepExpiredOwn } from "./expiry.ts";
 import { PositionIndex } from "./memoryIndex.ts";
 import * as queries from "./queries.ts";
 import type { StoreState } from "./state.ts";
@@ -148,6 +149,11 @@ export class PositionStore {
   /** See the module function `importPositions`. */
   import(items: ImportItem[]): Promise<number> {
     return bulkImport(this.#state, items);
+  }
+
+  /** See the module function `sweepExpiredPositions`. */
+  sweepExpired(): Promise<number> {
+    return sweepExpiredOwn(this.#state);
   }
 
   /** The owner's own record, or null (none, or expired). */
