@@ -35,6 +35,7 @@ import {
   fileCpuMeter,
   minutes,
   timeLine,
+  treeCpuSeconds,
 } from "./runTests/cpu.ts";
 import {
   type Counts,
@@ -221,7 +222,9 @@ const STALL_MS = 15 * 60_000;
  * One `deno test` process over `files`: its output printed a whole file at a time, its counts and
  * times, and each file's CPU (`cpu`: the process's and what it waited for, and the processes
  * `also` names, the slot's KV Connect server, between the file's start and the next one's) with
- * the CPU before its first file (`before`: Deno's start and the shared isolate's modules loaded).
+ * the CPU before its first file (`before`: Deno's start and the shared isolate's modules loaded);
+ * and of that, the part of the slot's shared browser (`chromium`: every process of the tree under
+ * `browserPid`, which nothing waits for before the slot ends).
  * A process in which no test ends for STALL_MS is stopped (a failure, its stuck file named); the
  * files it had not started are returned as `unstarted`, to be run by another process.
  */
@@ -232,6 +235,7 @@ async function runProcess(
   tmp: string,
   env: Record<string, string> = {},
   also: number[] = [],
+  browserPid?: number,
 ): Promise<
   {
     counts: Counts | null;
@@ -240,6 +244,7 @@ async function runProcess(
     tail: string;
     unstarted: string[];
     cpu: Map<string, number>;
+    chromium: Map<string, number>;
     before: number;
   }
 > {
@@ -275,6 +280,7 @@ async function runProcess(
   }).spawn();
   running.add(child);
   const meter = fileCpuMeter([child.pid, ...also]);
+  const chromium = browserPid === undefined ? null : fileCpuMeter([browserPid], treeCpuSeconds);
   let block: string[] = [], summary: Counts | null = null, reported = false;
   const tail: string[] = [];
   const flush = () => {
@@ -294,10 +300,11 @@ async function runProcess(
     if (file || header || testEnded(line)) lastEnded = performance.now();
     // A file's results are printed when the next file starts: lines of two processes never interleave.
     if (file || header) flush();
-    if (file) started.push(file), meter.file(file);
+    if (file) started.push(file), meter.file(file), chromium?.file(file);
     let counts = parseSummary(line);
     if (counts) {
       meter.end();
+      chromium?.end();
       // The marker tests are not tests: they leave the ignored count.
       counts = { ...counts, ignored: counts.ignored - markers };
       summary = counts;
@@ -352,16 +359,20 @@ async function runProcess(
     tail: tail.join("\n"),
     unstarted: stalled ? files.filter((f) => !started.includes(f)) : cut,
     ...meter.result(),
+    chromium: chromium?.result().cpu ?? new Map(),
   };
 }
 
 /** A remote-lane run with its tests' files named " on remote KV", apart from the same files' local times. */
-function onRemoteKv<T extends { timed: Timed[]; cpu: Map<string, number> }>(r: T): T {
-  const named = (f: string) => `${f} on remote KV`;
+function onRemoteKv<T extends { timed: Timed[]; cpu: Map<string, number>; chromium: Map<string, number> }>(
+  r: T,
+): T {
+  const named = (m: Map<string, number>) => new Map([...m].map(([f, s]) => [`${f} on remote KV`, s]));
   return {
     ...r,
-    timed: r.timed.map((t) => ({ ...t, file: named(t.file) })),
-    cpu: new Map([...r.cpu].map(([f, s]) => [named(f), s])),
+    timed: r.timed.map((t) => ({ ...t, file: `${t.file} on remote KV` })),
+    cpu: named(r.cpu),
+    chromium: named(r.chromium),
   };
 }
 
@@ -482,7 +493,15 @@ if (import.meta.main) {
   const withBrowser = async (label: string, g: string[], env: Record<string, string> = {}) => {
     const browser = sharing && g.filter(isBrowserFile).length >= 2 ? await startSharedBrowser(label) : null;
     try {
-      return await runProcess(label, g, flags, tmp, browser ? { ...env, E2E_BROWSER_URL: browser.url } : env);
+      return await runProcess(
+        label,
+        g,
+        flags,
+        tmp,
+        browser ? { ...env, E2E_BROWSER_URL: browser.url } : env,
+        [],
+        browser?.pid,
+      );
     } finally {
       await browser?.stop();
     }
@@ -524,7 +543,15 @@ if (import.meta.main) {
         // Tried once: a browser that did not start leaves each test to launch its own, as without it.
         if (sharing && browser === undefined && batch.some(isBrowserFile)) browser = await startSharedBrowser(label);
         if (browser) env.E2E_BROWSER_URL = browser.url;
-        const r = await runProcess(label, batch, flags, tmp, env, kv && lane === "remote" ? [kv.pid] : []);
+        const r = await runProcess(
+          label,
+          batch,
+          flags,
+          tmp,
+          env,
+          kv && lane === "remote" ? [kv.pid] : [],
+          browser?.pid,
+        );
         // A stuck process's files not yet started go back to the queue's head.
         queues[lane].unshift(...r.unstarted);
         // Their times named apart (" on remote KV"): they are not the local runs' weights.
@@ -569,17 +596,29 @@ if (import.meta.main) {
   const perFile: Record<string, number> = {};
   for (const t of timed) perFile[t.file] = (perFile[t.file] ?? 0) + t.seconds;
   // A file run in two processes (a stuck one's files run again) counts both, as its time does.
-  const fileCpu = new Map<string, number>();
-  for (const r of runs) for (const [f, sec] of r.cpu) fileCpu.set(f, (fileCpu.get(f) ?? 0) + sec);
+  // Each file's CPU with its shared browser's (a browser it launched itself is a process it waited for).
+  const fileCpu = new Map<string, number>(), fileChromium = new Map<string, number>();
+  const addTo = (m: Map<string, number>, f: string, sec: number) => m.set(f, (m.get(f) ?? 0) + sec);
+  for (const r of runs) {
+    for (const [f, sec] of r.cpu) addTo(fileCpu, f, sec);
+    for (const [f, sec] of r.chromium) addTo(fileCpu, f, sec), addTo(fileChromium, f, sec);
+  }
   if (fileCpu.size) {
     console.log(
-      "\ncostliest files by CPU (their test process and what it waited for, a remote file's KV Connect server):",
+      "\ncostliest files by CPU (their test process and what it waited for, a remote file's KV Connect server, " +
+        "a browser file's shared Chromium):",
     );
-    for (const line of costliestLines(fileCpu, new Map(Object.entries(perFile)))) console.log(line);
+    // A browser idle beside a file that loads no page (tenths of a second) is not named.
+    const shown = new Map([...fileChromium].filter(([, sec]) => sec >= 0.1));
+    for (const line of costliestLines(fileCpu, new Map(Object.entries(perFile)), 10, shown)) console.log(line);
     const before = runs.reduce((n, r) => n + r.before, 0);
     console.log(`before their first file: ${before.toFixed(1)} s CPU in ${runs.length} processes (start, modules)`);
-    const all = Object.fromEntries([...fileCpu].sort((a, b) => b[1] - a[1]).map(([f, s]) => [f, +s.toFixed(2)]));
-    await Deno.writeTextFile(FILE_CPU, JSON.stringify({ ...all, "(before the first file)": before }, null, 1))
+    const chromiumSum = [...fileChromium.values()].reduce((n, s) => n + s, 0);
+    console.log(`the shared browsers' part: ${chromiumSum.toFixed(1)} s CPU in ${fileChromium.size} files`);
+    const rounded = (m: Map<string, number>) =>
+      Object.fromEntries([...m].sort((a, b) => b[1] - a[1]).map(([f, s]) => [f, +s.toFixed(2)]));
+    const all = { ...rounded(fileCpu), "(before the first file)": before, "(Chromium of it)": rounded(fileChromium) };
+    await Deno.writeTextFile(FILE_CPU, JSON.stringify(all, null, 1))
       .then(() => console.log(`every file's CPU: ${FILE_CPU}`), () => {});
   }
   const failed = runs.flatMap((r) => failedTests(r.tail));

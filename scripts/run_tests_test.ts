@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { LEAST_BATCH_S, longestFirst, REMOTE_LANE, REMOTE_LEAST_BATCH_S, takeBatch } from "./run_tests.ts";
-import { costliestLines, cpuByKindLine, cpuSeconds, fileCpuMeter, processKind, timeLine } from "./runTests/cpu.ts";
+import {
+  costliestLines,
+  cpuByKindLine,
+  cpuSeconds,
+  fileCpuMeter,
+  processKind,
+  timeLine,
+  treeCpuSeconds,
+} from "./runTests/cpu.ts";
+import { until } from "../tests/wait.ts";
 import { failedTests, fileStarted, parseJunit, parseSummary, testEnded } from "./runTests/output.ts";
 import { entryModule, isEntryHeader, loadsTheApp, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
 import { DEVELOPMENT_BUILD_FILES, reactBuildEnv } from "./runTests/reactBuild.ts";
@@ -77,6 +86,30 @@ Deno.test("run_tests - each file's CPU is its processes' CPU from its start to t
     "    4.0 s CPU    12.3 s  ./a_test.ts",
   ]);
   assert.deepEqual(costliestLines(cpu, new Map()).at(-1), "    1.0 s CPU       ? s  ./b_test.ts");
+  assert.deepEqual(costliestLines(cpu, new Map(), 1, new Map([["./a_test.ts", 2.5]])), [
+    "    4.0 s CPU       ? s  ./a_test.ts  (Chromium 2.5 s of it)",
+  ]);
+});
+
+Deno.test("run_tests - a tree's CPU counts its live processes and those that ended in the parent that reaped them", async () => {
+  assert.equal(treeCpuSeconds(2 ** 22 + 7), null, "no such process");
+  // A shell (not waited for by this process while it lives) whose child spends CPU, ends and is reaped.
+  const shell = new Deno.Command("sh", {
+    args: ["-c", "awk 'BEGIN { for (i = 0; i < 3000000; i++) x += i }'; exec sleep 60"],
+    stdout: "null",
+  }).spawn();
+  try {
+    const tree = await until(() => {
+      const t = treeCpuSeconds(shell.pid);
+      return t && t.children > 0 ? t : null;
+    }, "the shell's child to end, reaped with its CPU");
+    const mine = treeCpuSeconds(Deno.pid)!;
+    assert.ok(mine.self >= cpuSeconds()!.self, "a tree counts its root");
+    assert.ok(mine.children + mine.self >= tree.children + tree.self, "and every live process below it");
+  } finally {
+    shell.kill();
+    await shell.status;
+  }
 });
 
 Deno.test("run_tests - a queue is taken longest first: a long file alone, then batches that shrink as the queue empties", () => {

@@ -62,11 +62,18 @@ export function fileCpuMeter(pids: number[], read = (pid: number) => cpuSeconds(
 
 /**
  * The costliest files by CPU, in lines like the slowest tests': `  61.2 s CPU   40.1 s  ./file`, at
- * most `n`, each with its seconds of tests (`wall`, when known).
+ * most `n`, each with its seconds of tests (`wall`, when known) and the part of its CPU that was
+ * its shared browser's (`chromium`, when it had one).
  */
-export function costliestLines(cpu: Map<string, number>, wall: Map<string, number>, n = 10): string[] {
+export function costliestLines(
+  cpu: Map<string, number>,
+  wall: Map<string, number>,
+  n = 10,
+  chromium = new Map<string, number>(),
+): string[] {
   return [...cpu].sort((a, b) => b[1] - a[1]).slice(0, n).map(([file, s]) =>
-    `${s.toFixed(1).padStart(7)} s CPU ${(wall.has(file) ? wall.get(file)!.toFixed(1) : "?").padStart(7)} s  ${file}`
+    `${s.toFixed(1).padStart(7)} s CPU ${(wall.has(file) ? wall.get(file)!.toFixed(1) : "?").padStart(7)} s  ${file}` +
+    (chromium.has(file) ? `  (Chromium ${chromium.get(file)!.toFixed(1)} s of it)` : "")
   );
 }
 
@@ -111,12 +118,8 @@ export function statFields(stat: string): string[] {
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
-/**
- * This process's live descendants, read from /proc once (Linux only; throws where there is no
- * /proc): each one's stat fields and command name, by pid.
- */
-export function descendants(): Map<string, { fields: string[]; name: string }> {
-  const me = String(Deno.pid);
+/** Every live process, read from /proc once (throws where there is no /proc): its stat fields and command name, by pid. */
+function processTable(): Map<string, { fields: string[]; name: string }> {
   const all = new Map<string, { fields: string[]; name: string }>();
   for (const e of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(e.name)) continue;
@@ -125,6 +128,42 @@ export function descendants(): Map<string, { fields: string[]; name: string }> {
       all.set(e.name, { fields: statFields(stat), name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) });
     } catch { /* ended meanwhile */ }
   }
+  return all;
+}
+
+/**
+ * The CPU seconds of process `pid` and every live process below it, from one read of /proc: each
+ * one's own and what it waited for, so a process that ended counts in the parent that reaped it (a
+ * renderer in its zygote). For a tree whose processes are not waited for before it ends, as the
+ * shared Chromium's (tests/e2e/browserServer.ts). Null when `pid` has ended or there is no /proc.
+ */
+export function treeCpuSeconds(pid: number): { self: number; children: number } | null {
+  let all: Map<string, { fields: string[]; name: string }>;
+  try {
+    all = processTable();
+  } catch {
+    return null;
+  }
+  if (!all.has(String(pid))) return null;
+  const below = new Map<string, string[]>();
+  for (const [p, { fields }] of all) below.set(fields[1], [...below.get(fields[1]) ?? [], p]);
+  const out = { self: 0, children: 0 };
+  for (const todo = [String(pid)]; todo.length;) {
+    const p = todo.pop()!, f = all.get(p)!.fields;
+    out.self += (Number(f[11]) + Number(f[12])) / 100;
+    out.children += (Number(f[13]) + Number(f[14])) / 100;
+    todo.push(...below.get(p) ?? []);
+  }
+  return out;
+}
+
+/**
+ * This process's live descendants, read from /proc once (Linux only; throws where there is no
+ * /proc): each one's stat fields and command name, by pid.
+ */
+export function descendants(): Map<string, { fields: string[]; name: string }> {
+  const me = String(Deno.pid);
+  const all = processTable();
   const ours = new Map<string, { fields: string[]; name: string }>();
   for (const [pid, p] of all) {
     let parent: string | undefined = pid;

@@ -54,7 +54,9 @@ function heldChild(args: string[], stdout: "piped" | "null"): { child: Deno.Chil
  * process, its address handed over as E2E_BROWSER_URL, closed after it. Null when it did not start
  * (each test then launches its own, as without it).
  */
-export async function startSharedBrowser(label: string): Promise<{ url: string; stop(): Promise<void> } | null> {
+export async function startSharedBrowser(
+  label: string,
+): Promise<{ url: string; pid: number; stop(): Promise<void> } | null> {
   const { child, stop } = heldChild([`${root}/tests/e2e/browserServer.ts`], "piped");
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -70,7 +72,7 @@ export async function startSharedBrowser(label: string): Promise<{ url: string; 
     await child.status;
     return null;
   }
-  return { url: first, stop };
+  return { url: first, pid: child.pid, stop };
 }
 
 /**
