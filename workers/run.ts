@@ -35,7 +35,7 @@ export function startWorkers(): Worker {
   const health = startHealthSweep();
   const positions = startSweep(
     "positions expiry sweep",
-    () => sweepExpiredPositions(),
+    (stopped) => sweepExpiredPositions(stopped),
     () => POSITION_SWEEP_MS,
     FIRST_POSITION_SWEEP_MS,
   );

@@ -23,9 +23,10 @@ const LIST_BATCH = 500;
 /**
  * Deletes every own record whose validity ended before `at` (each checked against what was read).
  * Returns how many it deleted. Values that are no record this code reads are left to their own
- * expiry (records written before 0306 carry one).
+ * expiry (records written before 0306 carry one). `stopped` ends the sweep early (a server that
+ * stops): what it found so far is still deleted.
  */
-export async function sweepExpiredOwn(s: StoreState, at = now()): Promise<number> {
+export async function sweepExpiredOwn(s: StoreState, at = now(), stopped = () => false): Promise<number> {
   const expired: Deno.KvEntry<unknown>[] = [];
   let deleted = 0;
   const flush = async () => {
@@ -41,6 +42,7 @@ export async function sweepExpiredOwn(s: StoreState, at = now()): Promise<number
     for (const e of batch) if ((await s.db.atomic().check(e).delete(e.key).commit()).ok) deleted++;
   };
   for await (const e of s.db.list({ prefix: keys.positionsOwnAll() }, { batchSize: LIST_BATCH })) {
+    if (stopped()) break;
     const r = decodeOwn(String(e.key[1]), e.value);
     if (r === null || r.tsEffectiveUntil > at) continue;
     expired.push(e);

@@ -165,10 +165,11 @@ export function aggregates(): Promise<PositionAggregate[]> {
 
 /**
  * Deletes the own records whose 26 h have run out (they carry no store expiry: expiry.ts); the
- * workers run it every `POSITION_SWEEP_MS`. Resolves with how many it deleted.
+ * workers run it every `POSITION_SWEEP_MS`. Resolves with how many it deleted; `stopped` ends it
+ * early (a server that stops).
  */
-export function sweepExpiredPositions(): Promise<number> {
-  return positionStore().sweepExpired();
+export function sweepExpiredPositions(stopped?: () => boolean): Promise<number> {
+  return positionStore().sweepExpired(stopped);
 }
 
 /** (Re)builds the in-memory index from KV; resolves with its size and the time taken. */

@@ -152,8 +152,8 @@ export class PositionStore {
   }
 
   /** See the module function `sweepExpiredPositions`. */
-  sweepExpired(): Promise<number> {
-    return sweepExpiredOwn(this.#state);
+  sweepExpired(stopped?: () => boolean): Promise<number> {
+    return sweepExpiredOwn(this.#state, undefined, stopped);
   }
 
   /** The owner's own record, or null (none, or expired). */
