@@ -8,10 +8,11 @@
  * member and cell by HMAC-SHA256 with the store's secret) and the shown record
  * `positions_shown/{sector}/{id}` (deleting the old one when the sector changes or the member
  * hides), both valid 26 h after the report: the shown record by its store expiry, the own record
- * by its `tsEffectiveUntil`, which every read checks and the sweep (expiry.ts) deletes after. A report that leaves the shown point unchanged
- * writes only the own record while the shown record is younger than `SHOWN_REFRESH_MS`, and then
- * carries no change for the log; when the index gave the previous record, such a write takes the
- * shown record's point as it is rather than computing the hash again (decision 0274).
+ * by its `tsEffectiveUntil`, which every read checks and after which the sweep (expiry.ts) deletes
+ * it. A report that leaves the shown point unchanged writes only the own record while the shown
+ * record is younger than `SHOWN_REFRESH_MS`, and then carries no change for the log; when the
+ * index gave the previous record, such a write takes the shown record's point as it is rather than
+ * computing the hash again (decision 0274).
  */
 
 import { keys } from "../keys.ts";

@@ -146,7 +146,11 @@ export function treeCpuSeconds(pid: number): { self: number; children: number } 
   }
   if (!all.has(String(pid))) return null;
   const below = new Map<string, string[]>();
-  for (const [p, { fields }] of all) below.set(fields[1], [...below.get(fields[1]) ?? [], p]);
+  for (const [p, { fields }] of all) {
+    const siblings = below.get(fields[1]);
+    if (siblings) siblings.push(p);
+    else below.set(fields[1], [p]);
+  }
   const out = { self: 0, children: 0 };
   for (const todo = [String(pid)]; todo.length;) {
     const p = todo.pop()!, f = all.get(p)!.fields;
