@@ -153,6 +153,8 @@ export const keys = {
   positionsSecret: (): Key => ["positions_secret"],
   /** Which instance writes the next index snapshot (kv/positions/snapshot.ts), and until when. */
   positionsSnapshotLease: (): Key => ["positions_snapshot_lease"],
+  /** When a process last began the sweep of expired own records (kv/positions/expiry.ts). */
+  positionsSweptAt: (): Key => ["positions_swept_at"],
 
   // --- likes, notes, blocks, reports (kv/likes.ts, kv/notes.ts, kv/blocks.ts, kv/reports.ts)
   /** A profile like: one record per (liker, liked). */

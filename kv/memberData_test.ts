@@ -157,6 +157,7 @@ const CLASSES: Record<keyof typeof keys, Class> = {
   positionsVersion: other("a counter of all position writes"),
   positionsSecret: other("the app's key"),
   positionsSnapshotLease: other("which instance writes the index snapshot"),
+  positionsSweptAt: other("when the sweep of expired positions last began"),
   profileLike: exported((m) => [
     keys.profileLike(m.profile, m.other),
     { likerProfileId: m.profile, likedProfileId: m.other, likeType: "LIKE", seq: "s", note: m.marker },

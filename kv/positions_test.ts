@@ -14,10 +14,12 @@ import {
   type NearbyItem,
   type NearbyPage,
   nearest,
+  POSITION_SWEEP_MS,
   POSITION_TTL_MS,
   reportPosition,
   type ShownPosition,
   sweepExpiredPositions,
+  sweepPositionsWhenDue,
 } from "./positions/mod.ts";
 import { mulberry32 as rng } from "./random.ts";
 import { kvTest } from "../tests/kv.ts";
@@ -179,6 +181,20 @@ kvTest(
     assert.deepEqual(await Array.fromAsync(kv().list({ prefix: ["positions_own"] })), []);
   },
 );
+
+kvTest("expiry - the workers take turns: one sweep each period, by whichever process asks first", async () => {
+  const placed = await placeMembers(20, 40.42, -3.7, 0.05, rng(8));
+  assert.equal(await sweepPositionsWhenDue(), 0, "the first to ask sweeps (nothing has expired)");
+  assert.equal(await sweepPositionsWhenDue(), null, "the next to ask within the period does not");
+  shiftClock(POSITION_SWEEP_MS - 1_000);
+  assert.equal(await sweepPositionsWhenDue(), null, "nor just before the period ends");
+  shiftClock(POSITION_TTL_MS);
+  assert.equal(await sweepPositionsWhenDue(), placed.length, "past it the first to ask sweeps: all have expired");
+  shiftClock(POSITION_SWEEP_MS);
+  // Two asking at once (two processes' workers): one gets the turn.
+  const both = await Promise.all([sweepPositionsWhenDue(), sweepPositionsWhenDue()]);
+  assert.deepEqual(both.filter((n) => n !== null), [0]);
+});
 
 kvTest("hidden members appear nowhere, still see others, and keep their point when they show again", async () => {
   const rand = rng(6);

@@ -9,7 +9,7 @@ import { startHealthSweep } from "./health.ts";
 import { reportDeadlineJob } from "./dungeon.ts";
 import { startSweep } from "./sweep.ts";
 import { closeKv, openKv } from "../kv/db.ts";
-import { POSITION_SWEEP_MS, sweepExpiredPositions } from "../kv/positions/mod.ts";
+import { sweepPositionsWhenDue } from "../kv/positions/mod.ts";
 
 /** Handlers of every job type. */
 export const handlers: Handlers = {
@@ -23,8 +23,11 @@ export const handlers: Handlers = {
   "report-deadline": reportDeadlineJob,
 };
 
-/** How soon after the start the first sweep of expired own positions runs (then every POSITION_SWEEP_MS). */
-const FIRST_POSITION_SWEEP_MS = 60_000;
+/**
+ * How often the workers ask whether the sweep of expired own positions is due: one process sweeps
+ * every POSITION_SWEEP_MS, whichever asks first (kv/positions/expiry.ts).
+ */
+const POSITION_SWEEP_ASK_MS = 60_000;
 
 /**
  * Starts the job workers of this process, the sweep that reveals health notices in their time,
@@ -35,9 +38,8 @@ export function startWorkers(): Worker {
   const health = startHealthSweep();
   const positions = startSweep(
     "positions expiry sweep",
-    (stopped) => sweepExpiredPositions(stopped),
-    () => POSITION_SWEEP_MS,
-    FIRST_POSITION_SWEEP_MS,
+    (stopped) => sweepPositionsWhenDue(stopped),
+    () => POSITION_SWEEP_ASK_MS,
   );
   return {
     async stop() {

@@ -8,7 +8,8 @@
  * already counts one past `tsEffectiveUntil` as none; this sweep deletes them from the store, each
  * delete checked against the record it read, so a report committed meanwhile is kept. Shown
  * records keep their store expiry: they are written only when the shown point changes or is
- * refreshed (`SHOWN_REFRESH_MS`). Any number of processes may sweep.
+ * refreshed (`SHOWN_REFRESH_MS`). Any number of processes may sweep; the workers take turns
+ * (`takeSweepTurn`), so each period's sweep reads the records once, whatever the processes.
  */
 
 import { keys } from "../keys.ts";
@@ -16,6 +17,7 @@ import { now } from "../clock.ts";
 import { maxChecksPerAtomic } from "../db.ts";
 import { decodeOwn } from "./ownRecord.ts";
 import type { StoreState } from "./state.ts";
+import { POSITION_SWEEP_MS } from "./types.ts";
 
 /** Records read from the store a batch while sweeping. */
 const LIST_BATCH = 500;
@@ -50,4 +52,15 @@ export async function sweepExpiredOwn(s: StoreState, at = now(), stopped = () =>
   }
   await flush();
   return deleted;
+}
+
+/**
+ * Whether this process is to sweep now: true for the first process that asks once
+ * `POSITION_SWEEP_MS` have passed since any process last began a sweep (the time is written
+ * checked against the one read, so two processes asking at once do not both get the turn).
+ */
+export async function takeSweepTurn(s: StoreState, at = now()): Promise<boolean> {
+  const entry = await s.db.get<number>(keys.positionsSweptAt());
+  if (typeof entry.value === "number" && at - entry.value < POSITION_SWEEP_MS && entry.value <= at) return false;
+  return (await s.db.atomic().check(entry).set(entry.key, at).commit()).ok;
 }

@@ -164,12 +164,20 @@ export function aggregates(): Promise<PositionAggregate[]> {
 }
 
 /**
- * Deletes the own records whose 26 h have run out (they carry no store expiry: expiry.ts); the
- * workers run it every `POSITION_SWEEP_MS`. Resolves with how many it deleted; `stopped` ends it
- * early (a server that stops).
+ * Deletes the own records whose 26 h have run out (they carry no store expiry: expiry.ts).
+ * Resolves with how many it deleted; `stopped` ends it early (a server that stops).
  */
 export function sweepExpiredPositions(stopped?: () => boolean): Promise<number> {
   return positionStore().sweepExpired(stopped);
+}
+
+/**
+ * `sweepExpiredPositions` when it is this process's turn: when no process has begun one in the
+ * last `POSITION_SWEEP_MS` (the workers ask every minute). Resolves with how many it deleted, or
+ * null when it was not due.
+ */
+export function sweepPositionsWhenDue(stopped?: () => boolean): Promise<number | null> {
+  return positionStore().sweepWhenDue(stopped);
 }
 
 /** (Re)builds the in-memory index from KV; resolves with its size and the time taken. */

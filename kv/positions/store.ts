@@ -12,7 +12,7 @@ import { keys } from "../keys.ts";
 import { randomToken } from "../ids.ts";
 import { DEFAULT_CELL_METERS, DEFAULT_HYSTERESIS, PrivacyGrid } from "../../domain/geo.ts";
 import { bulkImport } from "./import.ts";
-import { sweepExpiredOwn } from "./expiry.ts";
+import { sweepExpiredOwn, takeSweepTurn } from "./expiry.ts";
 import { PositionIndex } from "./memoryIndex.ts";
 import * as queries from "./queries.ts";
 import type { StoreState } from "./state.ts";
@@ -154,6 +154,11 @@ export class PositionStore {
   /** See the module function `sweepExpiredPositions`. */
   sweepExpired(stopped?: () => boolean): Promise<number> {
     return sweepExpiredOwn(this.#state, undefined, stopped);
+  }
+
+  /** See the module function `sweepPositionsWhenDue`. */
+  async sweepWhenDue(stopped?: () => boolean): Promise<number | null> {
+    return await takeSweepTurn(this.#state) ? await sweepExpiredOwn(this.#state, undefined, stopped) : null;
   }
 
   /** The owner's own record, or null (none, or expired). */

@@ -40,8 +40,9 @@ export const POSITION_LOG_TTL_MS = 15 * 60_000;
 export const SHOWN_REFRESH_MS = 15 * 60_000;
 
 /**
- * How often the workers sweep own records whose validity ran out (expiry.ts): one is deleted at
- * most this long after its 26 h, as the shown record's expiry trails by at most `SHOWN_REFRESH_MS`.
+ * How often own records whose validity ran out are swept (expiry.ts), by one process of all the
+ * workers: one is deleted at most this long (and a sweep's time) after its 26 h, as the shown
+ * record's expiry trails a report by at most `SHOWN_REFRESH_MS`.
  */
 export const POSITION_SWEEP_MS = 15 * 60_000;
 
