@@ -28,12 +28,12 @@
  */
 
 import {
-  costliestLines,
   cpuByKindLine,
   cpuSampler,
   cpuSeconds,
   fileCpuMeter,
   minutes,
+  reportFileCpu,
   timeLine,
   treeCpuSeconds,
 } from "./runTests/cpu.ts";
@@ -49,7 +49,14 @@ import {
 } from "./runTests/output.ts";
 import { testFiles } from "./runTests/files.ts";
 import { reactBuildEnv } from "./runTests/reactBuild.ts";
-import { installed, NODE_MODULES, NODE_MODULES_ENV, startKvServer, startSharedBrowser } from "./runTests/services.ts";
+import {
+  installed,
+  NODE_MODULES,
+  NODE_MODULES_ENV,
+  type SharedBrowser,
+  startKvServer,
+  startSharedBrowser,
+} from "./runTests/services.ts";
 import { entryModule, isEntryHeader, loadsTheApp, MARK, markedFile, ownIsolateReason } from "./runTests/shared.ts";
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -223,8 +230,8 @@ const STALL_MS = 15 * 60_000;
  * times, and each file's CPU (`cpu`: the process's and what it waited for, and the processes
  * `also` names, the slot's KV Connect server, between the file's start and the next one's) with
  * the CPU before its first file (`before`: Deno's start and the shared isolate's modules loaded);
- * and of that, the part of the slot's shared browser (`chromium`: every process of the tree under
- * `browserPid`, which nothing waits for before the slot ends).
+ * and, apart, the CPU of the slot's shared `browser` (`chromium`: every process of its tree, which
+ * nothing waits for before the slot ends), whose address the process is given (E2E_BROWSER_URL).
  * A process in which no test ends for STALL_MS is stopped (a failure, its stuck file named); the
  * files it had not started are returned as `unstarted`, to be run by another process.
  */
@@ -235,7 +242,7 @@ async function runProcess(
   tmp: string,
   env: Record<string, string> = {},
   also: number[] = [],
-  browserPid?: number,
+  browser?: SharedBrowser | null,
 ): Promise<
   {
     counts: Counts | null;
@@ -261,6 +268,7 @@ async function runProcess(
   if (entry) await Deno.writeTextFile(entry, entryModule(root, shared, preload));
   const specifiers = entry ? [entry, ...files.filter((f) => !shared.includes(f))] : files;
   let markers = 0;
+  const browserEnv: Record<string, string> = browser ? { E2E_BROWSER_URL: browser.url } : {};
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "test",
@@ -274,13 +282,13 @@ async function runProcess(
     ],
     cwd: root,
     // Screenshots nobody reads (tests/e2e/screenshots/) are not taken unless asked (decision 0194).
-    env: { NO_COLOR: "1", E2E_SHOTS: Deno.env.get("E2E_SHOTS") ?? "0", ...NODE_MODULES_ENV, ...env },
+    env: { NO_COLOR: "1", E2E_SHOTS: Deno.env.get("E2E_SHOTS") ?? "0", ...NODE_MODULES_ENV, ...env, ...browserEnv },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
   running.add(child);
   const meter = fileCpuMeter([child.pid, ...also]);
-  const chromium = browserPid === undefined ? null : fileCpuMeter([browserPid], treeCpuSeconds);
+  const chromium = browser ? fileCpuMeter([browser.pid], treeCpuSeconds) : null;
   let block: string[] = [], summary: Counts | null = null, reported = false;
   const tail: string[] = [];
   const flush = () => {
@@ -493,15 +501,7 @@ if (import.meta.main) {
   const withBrowser = async (label: string, g: string[], env: Record<string, string> = {}) => {
     const browser = sharing && g.filter(isBrowserFile).length >= 2 ? await startSharedBrowser(label) : null;
     try {
-      return await runProcess(
-        label,
-        g,
-        flags,
-        tmp,
-        browser ? { ...env, E2E_BROWSER_URL: browser.url } : env,
-        [],
-        browser?.pid,
-      );
+      return await runProcess(label, g, flags, tmp, env, [], browser);
     } finally {
       await browser?.stop();
     }
@@ -516,7 +516,7 @@ if (import.meta.main) {
    * later batches. The remote slots start at once: their files need no islands build.
    */
   const slot = async (name: string, lanes: Lane[]) => {
-    let browser: Awaited<ReturnType<typeof startSharedBrowser>> | undefined;
+    let browser: SharedBrowser | null | undefined;
     let kv: Awaited<ReturnType<typeof startKvServer>> | undefined;
     let n = 0;
     try {
@@ -542,16 +542,7 @@ if (import.meta.main) {
         }
         // Tried once: a browser that did not start leaves each test to launch its own, as without it.
         if (sharing && browser === undefined && batch.some(isBrowserFile)) browser = await startSharedBrowser(label);
-        if (browser) env.E2E_BROWSER_URL = browser.url;
-        const r = await runProcess(
-          label,
-          batch,
-          flags,
-          tmp,
-          env,
-          kv && lane === "remote" ? [kv.pid] : [],
-          browser?.pid,
-        );
+        const r = await runProcess(label, batch, flags, tmp, env, kv && lane === "remote" ? [kv.pid] : [], browser);
         // A stuck process's files not yet started go back to the queue's head.
         queues[lane].unshift(...r.unstarted);
         // Their times named apart (" on remote KV"): they are not the local runs' weights.
@@ -596,31 +587,7 @@ if (import.meta.main) {
   const perFile: Record<string, number> = {};
   for (const t of timed) perFile[t.file] = (perFile[t.file] ?? 0) + t.seconds;
   // A file run in two processes (a stuck one's files run again) counts both, as its time does.
-  // Each file's CPU with its shared browser's (a browser it launched itself is a process it waited for).
-  const fileCpu = new Map<string, number>(), fileChromium = new Map<string, number>();
-  const addTo = (m: Map<string, number>, f: string, sec: number) => m.set(f, (m.get(f) ?? 0) + sec);
-  for (const r of runs) {
-    for (const [f, sec] of r.cpu) addTo(fileCpu, f, sec);
-    for (const [f, sec] of r.chromium) addTo(fileCpu, f, sec), addTo(fileChromium, f, sec);
-  }
-  if (fileCpu.size) {
-    console.log(
-      "\ncostliest files by CPU (their test process and what it waited for, a remote file's KV Connect server, " +
-        "a browser file's shared Chromium):",
-    );
-    // A browser idle beside a file that loads no page (tenths of a second) is not named.
-    const shown = new Map([...fileChromium].filter(([, sec]) => sec >= 0.1));
-    for (const line of costliestLines(fileCpu, new Map(Object.entries(perFile)), 10, shown)) console.log(line);
-    const before = runs.reduce((n, r) => n + r.before, 0);
-    console.log(`before their first file: ${before.toFixed(1)} s CPU in ${runs.length} processes (start, modules)`);
-    const chromiumSum = [...fileChromium.values()].reduce((n, s) => n + s, 0);
-    console.log(`the shared browsers' part: ${chromiumSum.toFixed(1)} s CPU in ${fileChromium.size} files`);
-    const rounded = (m: Map<string, number>) =>
-      Object.fromEntries([...m].sort((a, b) => b[1] - a[1]).map(([f, s]) => [f, +s.toFixed(2)]));
-    const all = { ...rounded(fileCpu), "(before the first file)": before, "(Chromium of it)": rounded(fileChromium) };
-    await Deno.writeTextFile(FILE_CPU, JSON.stringify(all, null, 1))
-      .then(() => console.log(`every file's CPU: ${FILE_CPU}`), () => {});
-  }
+  await reportFileCpu(runs, new Map(Object.entries(perFile)), FILE_CPU);
   const failed = runs.flatMap((r) => failedTests(r.tail));
   if (failed.length) console.log(`\nfailed:\n${failed.map((f) => `  ${f}`).join("\n")}`);
   try {

@@ -77,6 +77,41 @@ export function costliestLines(
   );
 }
 
+/**
+ * Prints the costliest files by CPU (each file's `cpu` in every process that ran it, with its shared
+ * browser's `chromium`, named in its line) and the CPU before the processes' first files, and writes
+ * every file's figures to `path`.
+ */
+export async function reportFileCpu(
+  runs: readonly { cpu: Map<string, number>; chromium: Map<string, number>; before: number }[],
+  wall: Map<string, number>,
+  path: string,
+): Promise<void> {
+  const fileCpu = new Map<string, number>(), fileChromium = new Map<string, number>();
+  const addTo = (m: Map<string, number>, f: string, sec: number) => m.set(f, (m.get(f) ?? 0) + sec);
+  for (const r of runs) {
+    for (const [f, sec] of r.cpu) addTo(fileCpu, f, sec);
+    for (const [f, sec] of r.chromium) addTo(fileCpu, f, sec), addTo(fileChromium, f, sec);
+  }
+  if (!fileCpu.size) return;
+  console.log(
+    "\ncostliest files by CPU (their test process and what it waited for, a remote file's KV Connect server, " +
+      "a browser file's shared Chromium):",
+  );
+  // A browser idle beside a file that loads no page (tenths of a second) is not named.
+  const shown = new Map([...fileChromium].filter(([, sec]) => sec >= 0.1));
+  for (const line of costliestLines(fileCpu, wall, 10, shown)) console.log(line);
+  const before = runs.reduce((n, r) => n + r.before, 0);
+  console.log(`before their first file: ${before.toFixed(1)} s CPU in ${runs.length} processes (start, modules)`);
+  const chromiumSum = [...fileChromium.values()].reduce((n, s) => n + s, 0);
+  console.log(`the shared browsers' part: ${chromiumSum.toFixed(1)} s CPU in ${fileChromium.size} files`);
+  const rounded = (m: Map<string, number>) =>
+    Object.fromEntries([...m].sort((a, b) => b[1] - a[1]).map(([f, s]) => [f, +s.toFixed(2)]));
+  const all = { ...rounded(fileCpu), "(before the first file)": before, "(Chromium of it)": rounded(fileChromium) };
+  await Deno.writeTextFile(path, JSON.stringify(all, null, 1))
+    .then(() => console.log(`every file's CPU: ${path}`), () => {});
+}
+
 /** Seconds as `9m05s`. */
 export function minutes(s: number): string {
   return `${Math.floor(Math.round(s) / 60)}m${String(Math.round(s) % 60).padStart(2, "0")}s`;

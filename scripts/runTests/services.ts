@@ -49,14 +49,19 @@ function heldChild(args: string[], stdout: "piped" | "null"): { child: Deno.Chil
   };
 }
 
+/** A slot's shared Chromium: its DevTools address, the pid of the process that holds it, and its stop. */
+export interface SharedBrowser {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
 /**
  * One Chromium for a test process's browser files (tests/e2e/browserServer.ts): started before the
  * process, its address handed over as E2E_BROWSER_URL, closed after it. Null when it did not start
  * (each test then launches its own, as without it).
  */
-export async function startSharedBrowser(
-  label: string,
-): Promise<{ url: string; pid: number; stop(): Promise<void> } | null> {
+export async function startSharedBrowser(label: string): Promise<SharedBrowser | null> {
   const { child, stop } = heldChild([`${root}/tests/e2e/browserServer.ts`], "piped");
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
