@@ -9,13 +9,13 @@
 import { type testApp } from "../api.ts";
 import { fromRaw, quadrants } from "../fixtures/pictures.ts";
 import { getAccountByEmail, setRoles } from "../../kv/accounts.ts";
-import { createSession, type SessionHandle } from "../../kv/sessions.ts";
+import { createSession, sessionHandles } from "../../kv/sessions.ts";
 import { notify } from "../../kv/notifications.ts";
 import { REPORT_REASONS } from "../../domain/texts.ts";
 import { addPasskey } from "../../kv/passkeys.ts";
 import { kv } from "../../kv/db.ts";
 import { keys } from "../../kv/keys.ts";
-import { randomToken, sha256Hex } from "../../kv/ids.ts";
+import { randomToken } from "../../kv/ids.ts";
 import { putBlob } from "../../kv/blobs.ts";
 import { getDevice } from "../../kv/secretChats.ts";
 import { restrictionOf } from "../../kv/games/dungeon.ts";
@@ -424,7 +424,7 @@ export async function buildWorld(t: T) {
   secret.pictureId = await make.secretPicture();
   secret.joiner = (await make.secretDevice(20, true)).device;
   /** The sessions the last `renewSessions` made (the next one ends them). */
-  let renewed: { accountId: string; session: SessionHandle }[] = [];
+  let renewed = new Set<string>();
   const world = {
     owner,
     other,
@@ -452,14 +452,14 @@ export async function buildWorld(t: T) {
     secret,
     /** New sessions for every member (a call may have ended theirs: logout, "log out everywhere"). */
     async renewSessions() {
-      const made: typeof renewed = [];
+      const made = new Set<string>();
       for (const m of [owner, other, blocked, admin]) {
         // The test app is served on http://localhost, a secure context: the cookie has its __Host- name.
         // A login-link session, as `t.member` makes: fresh, so ending a session needs no password.
         const s = await createSession(m.accountId, true, "Test", "link");
         m.cookie = `__Host-sid=${s.token}`;
         if (m === owner) await bindSecret(s.session.id);
-        made.push({ accountId: m.accountId, session: { id: s.session.id, tokenHash: await sha256Hex(s.token) } });
+        made.add(s.session.id);
       }
       // The sessions the last renewal made go as an expiry removes them, but one a device still belongs
       // to (one registered during a route: the next call that reads it would remove it, a refused call
@@ -471,14 +471,16 @@ export async function buildWorld(t: T) {
           held.add(e.value.sessionId);
         }
       }
-      const ended = renewed.filter((r) => !held.has(r.session.id));
-      if (ended.length) {
-        const op = kv().atomic();
-        for (const r of ended) {
-          op.delete(keys.session(r.session.tokenHash)).delete(keys.sessionByAccount(r.accountId, r.session.id));
+      const op = kv().atomic();
+      let ended = 0;
+      for (const m of [owner, other, blocked, admin]) {
+        for (const h of await sessionHandles(m.accountId)) {
+          if (!renewed.has(h.id) || held.has(h.id)) continue;
+          op.delete(keys.session(h.tokenHash)).delete(keys.sessionByAccount(m.accountId, h.id));
+          ended++;
         }
-        await op.commit();
       }
+      if (ended) await op.commit();
       renewed = made;
     },
     /** A portrait JPEG to upload. */
