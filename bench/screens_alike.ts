@@ -15,6 +15,7 @@
 
 import { type Browser, chromium } from "playwright-core";
 import sharp from "sharp";
+import { serveTiles } from "../tests/fixtures/tiles.ts";
 import { arg } from "./kit.ts";
 import { settledPaint, startHarness, VIEWPORTS, waitHydrated } from "../tests/e2e/harness.ts";
 import { CHROMIUM_FLAGS, chromiumPath } from "../tests/e2e/browserServer.ts";
@@ -47,14 +48,7 @@ export async function difference(a: Uint8Array, b: Uint8Array): Promise<string |
 if (import.meta.main) {
   Deno.mkdirSync(OUT, { recursive: true });
   // The map's imagery from a local server: every tile the same plain PNG.
-  const tile = await sharp({ create: { width: 256, height: 256, channels: 3, background: "#eef1ea" } }).png()
-    .toBuffer();
-  const tiles = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    () =>
-      new Response(new Uint8Array(tile), { headers: { "content-type": "image/png", "cache-control": "max-age=3600" } }),
-  );
-  Deno.env.set("TILE_URL", `http://127.0.0.1:${tiles.addr.port}/{z}/{x}/{y}.png`);
+  const tiles = await serveTiles();
   const h = await startHarness({ ownBrowser: true, limitMs: 3_600_000 });
   const browsers: [string, Browser][] = [];
   // Screens that differ with a set of switches proposed, and with the harness's against themselves.

@@ -11,7 +11,7 @@
  */
 
 import assert from "node:assert/strict";
-import sharp from "sharp";
+import { serveTiles } from "../fixtures/tiles.ts";
 import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import { type Harness, logInWithToken, startHarness, VIEWPORTS } from "./harness.ts";
 import { seedNearby } from "./tapToPhoto.ts";
@@ -41,18 +41,10 @@ const BUSY_LOAD_PER_CORE = 3;
 const VERBOSE = Deno.env.get("BUDGETS_VERBOSE") === "1";
 
 // A local tile server: the map's LCP should not depend on the internet.
-const TILE = new Uint8Array(
-  await sharp(new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">
+await serveTiles(`<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">
     <rect width="256" height="256" fill="#eef1ea"/>
     <path d="M0 96H256M0 200H256M70 0V256M180 0V256" stroke="#ffffff" stroke-width="10"/>
-  </svg>`)).png().toBuffer(),
-);
-const tileServer = Deno.serve(
-  { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-  () => new Response(TILE, { headers: { "content-type": "image/png", "cache-control": "max-age=3600" } }),
-);
-Deno.env.set("TILE_URL", `http://127.0.0.1:${tileServer.addr.port}/{z}/{x}/{y}.png`);
-globalThis.addEventListener("unload", () => tileServer.shutdown());
+  </svg>`);
 
 /** A phone context, cold (nothing cached), with the given cookies (and the browser's language, English unless given). */
 function phone(

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import sharp from "sharp";
+import { serveTiles } from "../fixtures/tiles.ts";
 import type { Page } from "playwright-core";
 import { logInAs, shot, startHarness } from "./harness.ts";
 import { createAccount } from "../../kv/accounts.ts";
@@ -16,17 +16,7 @@ import { getShownPosition, reportPosition } from "../../kv/positions/mod.ts";
 const HOME = { lat: 33.4484, lon: -112.074 };
 
 // A local tile server: the app fetches its tiles here, the browser only ever asks the app.
-const TILE = new Uint8Array(
-  await sharp(new TextEncoder().encode(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect width="256" height="256" fill="#eef1ea"/></svg>`,
-  )).png().toBuffer(),
-);
-const tileServer = Deno.serve(
-  { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-  () => new Response(TILE, { headers: { "content-type": "image/png" } }),
-);
-Deno.env.set("TILE_URL", `http://127.0.0.1:${tileServer.addr.port}/{z}/{x}/{y}.png`);
-globalThis.addEventListener("unload", () => tileServer.shutdown());
+await serveTiles(undefined, { cacheControl: null });
 
 /** Fourteen members 1.5 to 9 km around the viewer, on a spiral, some of them in the same 1 km cell. */
 async function seed() {

@@ -11,7 +11,7 @@ import { until } from "../wait.ts";
 import { nearestPoints } from "../../kv/briefs.ts";
 import assert from "node:assert/strict";
 import { portraitPicture } from "../fixtures/pictures.ts";
-import sharp from "sharp";
+import { serveTiles } from "../fixtures/tiles.ts";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { logInAs, placeOnSpiral, shot, sideBySide, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount } from "../../kv/accounts.ts";
@@ -39,28 +39,19 @@ import { UI_TEXTS } from "../../domain/uiTexts.ts";
 const HOME = { lat: 33.4484, lon: -112.074 };
 const TUCSON = { lat: 32.2226, lon: -110.9747 };
 
-// --- a local tile server: every /{z}/{x}/{y}.png is the same light 'map' tile
-const TILE = new Uint8Array(
-  await sharp(new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">
+// --- a local tile server: every /{z}/{x}/{y}.png is the same light 'map' tile (the app's: routes/tiles.ts fetches from it)
+/** The local tile server answers 503 while this is set. */
+let tilesDown = false;
+const tileServer = await serveTiles(
+  `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">
     <rect width="256" height="256" fill="#eef1ea"/>
     <path d="M0 96H256M0 200H256M70 0V256M180 0V256" stroke="#ffffff" stroke-width="10"/>
     <path d="M0 96H256M70 0V256" stroke="#f3d9a4" stroke-width="6"/>
     <rect x="90" y="116" width="70" height="64" fill="#d8e8cf"/>
     <rect width="256" height="256" fill="none" stroke="#e0e4dc"/>
-  </svg>`)).png().toBuffer(),
+  </svg>`,
+  { down: () => tilesDown },
 );
-/** The local tile server answers 503 while this is set. */
-let tilesDown = false;
-const tileServer = Deno.serve(
-  { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-  () =>
-    tilesDown
-      ? new Response("down", { status: 503 })
-      : new Response(TILE, { headers: { "content-type": "image/png", "cache-control": "max-age=3600" } }),
-);
-// The app's tile server (routes/tiles.ts fetches from it).
-Deno.env.set("TILE_URL", `http://127.0.0.1:${tileServer.addr.port}/{z}/{x}/{y}.png`);
-globalThis.addEventListener("unload", () => tileServer.shutdown());
 
 interface Member {
   name: string;
@@ -568,7 +559,7 @@ Deno.test({
       // --- tiles that load: from the app's /tiles, never the tile server; the attribution shows
       await page.goto("/search/map");
       await imagesLoaded(page);
-      const tileServerOrigin = `http://127.0.0.1:${tileServer.addr.port}`;
+      const tileServerOrigin = tileServer.origin;
       assert.ok(asked.some((u) => u.startsWith(`${h.origin}/tiles/13/`)), "tiles asked from the app");
       assert.ok(!asked.some((u) => u.startsWith(tileServerOrigin)), "the browser never asks the tile server");
       assert.match((await page.locator(".leaflet-control-attribution").textContent()) ?? "", /OpenStreetMap/);

@@ -5,7 +5,7 @@
  * docs/screens/after/ (or to SCREENS_DIR: the "before" set is this file run on an older commit).
  */
 
-import sharp from "sharp";
+import { serveTiles } from "../fixtures/tiles.ts";
 import type { Page } from "playwright-core";
 import { logInThroughApi, settledPaint, sinceYesterdayNoon, startHarness, type ViewportName } from "./harness.ts";
 import { createAccount, getAccountByEmail, setLanguage } from "../../kv/accounts.ts";
@@ -18,20 +18,12 @@ import { resetClock, shiftClock } from "../../kv/clock.ts";
 import { portraitPicture } from "../fixtures/pictures.ts";
 
 // A local tile server (the map's imagery): every tile is the same light 'map' tile.
-const TILE = new Uint8Array(
-  await sharp(new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">
+await serveTiles(`<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">
     <rect width="256" height="256" fill="#eef1ea"/>
     <path d="M0 96H256M0 200H256M70 0V256M180 0V256" stroke="#ffffff" stroke-width="10"/>
     <path d="M0 96H256M70 0V256" stroke="#f3d9a4" stroke-width="6"/>
     <rect x="90" y="116" width="70" height="64" fill="#d8e8cf"/>
-  </svg>`)).png().toBuffer(),
-);
-const tileServer = Deno.serve(
-  { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-  () => new Response(TILE, { headers: { "content-type": "image/png", "cache-control": "max-age=3600" } }),
-);
-Deno.env.set("TILE_URL", `http://127.0.0.1:${tileServer.addr.port}/{z}/{x}/{y}.png`);
-globalThis.addEventListener("unload", () => tileServer.shutdown());
+  </svg>`);
 
 const OUT = Deno.env.get("SCREENS_DIR") ?? new URL("../../docs/screens/after/", import.meta.url).pathname;
 const PHOENIX = { lat: 33.4484, lon: -112.074 };
