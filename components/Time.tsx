@@ -4,7 +4,7 @@
  */
 
 import { useEffect, useState } from "react";
-import { intlLocale, locale } from "../domain/i18n.ts";
+import { dateTimeFormat, intlLocale, locale, numberFormat, relativeTimeFormat } from "../domain/i18n.ts";
 import { chatTimeText } from "../domain/screenTexts.ts";
 
 /** `2026-11-21 23:54 UTC` */
@@ -15,15 +15,13 @@ function utcText(ts: number): string {
 /** A <time> element showing `ts` in local time once hydrated. */
 export function Time({ ts }: { ts: number }) {
   const [text, setText] = useState(() => utcText(ts));
-  useEffect(() => setText(new Date(ts).toLocaleString(intlLocale(), { dateStyle: "medium", timeStyle: "short" })), [
-    ts,
-  ]);
+  useEffect(() => setText(dateTimeFormat(intlLocale(), { dateStyle: "medium", timeStyle: "short" }).format(ts)), [ts]);
   return <time dateTime={new Date(ts).toISOString()}>{text}</time>;
 }
 
 /** An amount of a unit of time, as short as the language writes it ("5m", "5 min"). */
 function narrow(n: number, unit: "minute" | "hour" | "day"): string {
-  return new Intl.NumberFormat(intlLocale(), { style: "unit", unit, unitDisplay: "narrow" }).format(n);
+  return numberFormat(intlLocale(), { style: "unit", unit, unitDisplay: "narrow" }).format(n);
 }
 
 /**
@@ -32,17 +30,20 @@ function narrow(n: number, unit: "minute" | "hour" | "day"): string {
  */
 export function agoText(ts: number, at: number = Date.now()): string {
   const s = Math.max(0, Math.round((at - ts) / 1000));
-  if (s < 60) return new Intl.RelativeTimeFormat(intlLocale(), { numeric: "auto" }).format(0, "second");
+  if (s < 60) return relativeTimeFormat(intlLocale(), { numeric: "auto" }).format(0, "second");
   if (s < 3600) return narrow(Math.floor(s / 60), "minute");
   if (s < 86_400) return narrow(Math.floor(s / 3600), "hour");
   if (s < 7 * 86_400) return narrow(Math.floor(s / 86_400), "day");
   const d = new Date(ts);
   const sameYear = d.getFullYear() === new Date(at).getFullYear();
-  return d.toLocaleDateString(intlLocale(), {
-    month: "short",
-    day: "numeric",
-    ...(sameYear ? {} : { year: "numeric" }),
-  });
+  return dateTimeFormat(
+    intlLocale(),
+    sameYear ? { month: "short", day: "numeric" } : {
+      month: "short",
+      day: "numeric",
+      year: "numeric",
+    },
+  ).format(d);
 }
 
 /** A <time> showing how long ago `ts` was, once hydrated (the server prints the UTC date). */

@@ -5,7 +5,7 @@
  */
 
 import { TEXTS } from "./texts.ts";
-import { intlLocale, locale } from "./i18n.ts";
+import { intlLocale, locale, numberFormat } from "./i18n.ts";
 
 /** Metres in one international mile. */
 export const METERS_PER_MILE = 1609.344;
@@ -16,7 +16,7 @@ export const NAME_DISPLAY_CHARS = 12;
 
 /** A length in a unit, as the language writes it (Intl: "850 ft", "1,25 km", "1.25 كم"). */
 function length(value: number, unit: "foot" | "mile" | "meter" | "kilometer", digits: number): string {
-  return new Intl.NumberFormat(intlLocale(), {
+  return numberFormat(intlLocale(), {
     style: "unit",
     unit,
     unitDisplay: "short",

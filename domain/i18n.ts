@@ -11,6 +11,8 @@
  * Accept-Language, else English.
  */
 
+import { memoize, strategies } from "@formatjs/fast-memoize";
+
 export const LOCALES = ["en", "es", "pt-BR", "fr", "ar"] as const;
 export type Locale = typeof LOCALES[number];
 /** What each language is called, in itself (the settings' choice). */
@@ -178,9 +180,34 @@ export function intlLocale(l: Locale = locale()): string {
   return l === "ar" ? "ar-u-nu-latn" : l;
 }
 
+/**
+ * Intl's formatters, each made once per locale and options and kept: making one costs tens of
+ * microseconds (a distance on every tile, a time on every message), using one about one. The
+ * locales and options are the app's own (and the time zones a member may choose), so the kept
+ * formatters are few.
+ */
+export const numberFormat: (locale: string, options?: Intl.NumberFormatOptions) => Intl.NumberFormat = memoize(
+  (locale: string, options?: Intl.NumberFormatOptions) => new Intl.NumberFormat(locale, options),
+  { strategy: strategies.variadic },
+);
+/** See `numberFormat`. */
+export const dateTimeFormat: (locale: string, options?: Intl.DateTimeFormatOptions) => Intl.DateTimeFormat = memoize(
+  (locale: string, options?: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, options),
+  { strategy: strategies.variadic },
+);
+/** See `numberFormat`. */
+export const relativeTimeFormat: (locale: string, options?: Intl.RelativeTimeFormatOptions) => Intl.RelativeTimeFormat =
+  memoize(
+    (locale: string, options?: Intl.RelativeTimeFormatOptions) => new Intl.RelativeTimeFormat(locale, options),
+    { strategy: strategies.variadic },
+  );
+const pluralRules: (locale: string) => Intl.PluralRules = memoize((locale: string) => new Intl.PluralRules(locale), {
+  strategy: strategies.monadic,
+});
+
 /** A count in the language in use (its digits and grouping). */
 export function num(n: number): string {
-  return new Intl.NumberFormat(intlLocale()).format(n);
+  return numberFormat(intlLocale()).format(n);
 }
 
 /** The forms of a counted text, by plural category (Arabic uses all six); `#` is the count. */
@@ -188,6 +215,6 @@ export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other
 
 /** The form of a counted text for `n` in the language in use (Intl.PluralRules), the count written in. */
 export function plural(n: number, forms: PluralForms): string {
-  const form = forms[new Intl.PluralRules(intlLocale()).select(n)] ?? forms.other;
+  const form = forms[pluralRules(intlLocale()).select(n)] ?? forms.other;
   return form.replaceAll("#", num(n));
 }

@@ -5,7 +5,7 @@
  * A value that reads as no known length or weight is shown as it was typed.
  */
 
-import { intlLocale } from "./i18n.ts";
+import { intlLocale, numberFormat } from "./i18n.ts";
 import { unitsOf } from "./format.ts";
 
 /** Centimetres in one inch. */
@@ -47,7 +47,7 @@ export function parseWeight(text: string | undefined | null): number | null {
 }
 
 function unit(value: number, unit: "centimeter" | "kilogram" | "pound"): string {
-  return new Intl.NumberFormat(intlLocale(), { style: "unit", unit, unitDisplay: "short", maximumFractionDigits: 0 })
+  return numberFormat(intlLocale(), { style: "unit", unit, unitDisplay: "short", maximumFractionDigits: 0 })
     .format(Math.round(value));
 }
 

@@ -4,7 +4,7 @@
  * message. The store side is kv/moderation.ts and kv/spam.ts.
  */
 
-import { catalogue, intlLocale, locale } from "./i18n.ts";
+import { catalogue, dateTimeFormat, intlLocale, locale } from "./i18n.ts";
 import * as es from "./locales/es/mod.ts";
 import * as ptBR from "./locales/ptBR/mod.ts";
 import * as fr from "./locales/fr/mod.ts";
@@ -38,12 +38,12 @@ export function sanctionMessage(kind: "SUSPENSION" | "BAN", reason: string, unti
 export function formatUntil(ts: number): string {
   const d = new Date(ts);
   const l = locale();
-  const date = d.toLocaleDateString(l === "en" ? "en-GB" : intlLocale(l), {
+  const date = dateTimeFormat(l === "en" ? "en-GB" : intlLocale(l), {
     day: "numeric",
     month: "long",
     year: "numeric",
     timeZone: "UTC",
-  });
+  }).format(d);
   return `${date}, ${d.toISOString().slice(11, 16)} UTC`;
 }
 

@@ -8,6 +8,8 @@
  * all the same). A span may run past midnight (22:00 to 07:00).
  */
 
+import { dateTimeFormat } from "./i18n.ts";
+
 /** A page with a conversation in view says so this often... */
 export const LOOKING_EVERY_MS = 20_000;
 /** ...and the mark lasts this long past the last time it did. */
@@ -27,11 +29,16 @@ export const CLOCK_TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 export function isTimeZone(tz: string): boolean {
   if (!tz || tz.length > 64) return false;
   try {
-    new Intl.DateTimeFormat("en", { timeZone: tz });
+    clockIn(tz);
     return true;
   } catch {
     return false;
   }
+}
+
+/** The 24-hour clock of a time zone (throws a RangeError for a zone the runtime does not know). */
+function clockIn(timeZone: string): Intl.DateTimeFormat {
+  return dateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
 }
 
 /** Minutes since midnight of "HH:MM". */
@@ -42,8 +49,7 @@ function minutesOf(clock: string): number {
 
 /** Minutes since local midnight in `timeZone` at `at` (ms since the epoch). */
 export function localMinutes(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
-    .formatToParts(new Date(at));
+  const parts = clockIn(timeZone).formatToParts(new Date(at));
   const h = Number(parts.find((p) => p.type === "hour")?.value ?? 0);
   const m = Number(parts.find((p) => p.type === "minute")?.value ?? 0);
   return h * 60 + m;

@@ -4,7 +4,7 @@
  * domain/locales/en/screenTexts.ts); and the chat list's relative times ("2 min", "Yesterday").
  */
 
-import { catalogue, intlLocale, type Locale } from "./i18n.ts";
+import { catalogue, dateTimeFormat, intlLocale, type Locale, numberFormat } from "./i18n.ts";
 import * as es from "./locales/es/mod.ts";
 import * as ptBR from "./locales/ptBR/mod.ts";
 import * as fr from "./locales/fr/mod.ts";
@@ -28,16 +28,20 @@ export function chatTimeText(ts: number, at: number, lang: Locale): string {
   if (s < 60) return SCREEN_TEXTS.now;
   // "2 min": Intl writes the minutes in the language.
   if (s < 3600) {
-    return new Intl.NumberFormat(intlLocale(lang), { style: "unit", unit: "minute", unitDisplay: "short" })
+    return numberFormat(intlLocale(lang), { style: "unit", unit: "minute", unitDisplay: "short" })
       .format(Math.floor(s / 60));
   }
   const d = new Date(ts), today = new Date(at);
   const dayStart = (x: Date) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
   const days = Math.round((dayStart(today) - dayStart(d)) / 86_400_000);
   const l = intlLocale(lang);
-  if (days <= 0) return d.toLocaleTimeString(l, { hour: "numeric", minute: "2-digit" });
+  if (days <= 0) return dateTimeFormat(l, { hour: "numeric", minute: "2-digit" }).format(d);
   if (days === 1) return SCREEN_TEXTS.yesterday;
-  if (days < 7) return d.toLocaleDateString(l, { weekday: "long" });
+  if (days < 7) return dateTimeFormat(l, { weekday: "long" }).format(d);
   const sameYear = d.getFullYear() === today.getFullYear();
-  return d.toLocaleDateString(l, { month: "short", day: "numeric", ...(sameYear ? {} : { year: "numeric" }) });
+  return dateTimeFormat(
+    l,
+    sameYear ? { month: "short", day: "numeric" } : { month: "short", day: "numeric", year: "numeric" },
+  )
+    .format(d);
 }

@@ -11,7 +11,7 @@ import * as fr from "./locales/fr/mod.ts";
 import * as ar from "./locales/ar/mod.ts";
 import { EN_TEXTS } from "./locales/en/texts.ts";
 import { phrase } from "./phrases.ts";
-import { intlLocale } from "./i18n.ts";
+import { dateTimeFormat, intlLocale } from "./i18n.ts";
 
 export const TEXTS = catalogue("TEXTS", EN_TEXTS, {
   es: es.TEXTS,
@@ -74,7 +74,7 @@ export function reportReasonLabel(id: string): string {
  * no app name or content, just the change and where to get help.
  */
 export function emailChangedMail(helpUrl: string, when: Date): { subject: string; text: string } {
-  const at = new Intl.DateTimeFormat(intlLocale(), { dateStyle: "long", timeStyle: "short", timeZone: "UTC" })
+  const at = dateTimeFormat(intlLocale(), { dateStyle: "long", timeStyle: "short", timeZone: "UTC" })
     .format(when) + " UTC";
   return {
     subject: phrase("Your account email was changed"),

@@ -1,6 +1,6 @@
 /** The volunteer role's rules (the games earn it: domain/games.ts), and how a day is written. */
 
-import { intlLocale, locale } from "./i18n.ts";
+import { dateTimeFormat, intlLocale, locale } from "./i18n.ts";
 
 /** Credits earned within VOLUNTEER_WINDOW_DAYS that make a member a volunteer. */
 export const VOLUNTEER_CREDITS = 100;
@@ -12,10 +12,10 @@ export const VOLUNTEER_ROLE_DAYS = 30;
 /** A date as members read it, in UTC, in the language in use: "14 March 2026", "14 de marzo de 2026". */
 export function formatDay(ts: number): string {
   const l = locale();
-  return new Date(ts).toLocaleDateString(l === "en" ? "en-GB" : intlLocale(l), {
+  return dateTimeFormat(l === "en" ? "en-GB" : intlLocale(l), {
     day: "numeric",
     month: "long",
     year: "numeric",
     timeZone: "UTC",
-  });
+  }).format(ts);
 }

@@ -12,7 +12,7 @@ import { MessageBubble } from "../components/MessageBubble.tsx";
 import { TEXTS } from "../domain/texts.ts";
 import { profileUrl, shortName } from "../domain/format.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
-import { intlLocale } from "../domain/i18n.ts";
+import { dateTimeFormat, intlLocale } from "../domain/i18n.ts";
 
 export interface MapChatProps {
   me: string;
@@ -26,7 +26,7 @@ function sectorOf(lat: number, lon: number): string {
 }
 
 function dayOf(ts: number): string {
-  return new Date(ts).toLocaleDateString(intlLocale(), { weekday: "long", month: "short", day: "numeric" });
+  return dateTimeFormat(intlLocale(), { weekday: "long", month: "short", day: "numeric" }).format(ts);
 }
 
 function Board({ me, known, myPics }: MapChatProps) {

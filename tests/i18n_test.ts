@@ -11,7 +11,7 @@ import "../domain/identify.ts";
 import "../domain/dungeon.ts";
 import "../domain/secretChats.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
-import { dir, type Locale, locale, LOCALES, num, PSEUDO_LOCALE, withLocale } from "../domain/i18n.ts";
+import { dir, type Locale, locale, LOCALES, num, numberFormat, PSEUDO_LOCALE, withLocale } from "../domain/i18n.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { phrase } from "../domain/phrases.ts";
 import { formatDistance } from "../domain/format.ts";
@@ -159,6 +159,32 @@ Deno.test("i18n - islands, components and pages write no new English inline", as
   ) {
     assert.equal(found[file], undefined, file);
   }
+});
+
+Deno.test("i18n - dates, times and numbers are written through the kept formatters, none made per text", async () => {
+  // Making an Intl formatter costs tens of µs, and `toLocale*String` with a locale makes one per
+  // call: for every tile and message, on the server and again in the browser.
+  const MAKES =
+    /new Intl\.(NumberFormat|DateTimeFormat|RelativeTimeFormat|PluralRules|ListFormat)\(|\.toLocale(Date|Time)?String\((?!"en(-US)?"\))[^)]/g;
+  /** The formatters' own module. */
+  const ALLOWED: Record<string, number> = { "domain/i18n.ts": 4 };
+  const root = new URL("..", import.meta.url).pathname;
+  const found: string[] = [];
+  for (const dir of ["domain", "components", "islands", "routes", "kv", "workers"]) {
+    for await (const path of sourcesUnder(`${root}${dir}`)) {
+      const file = path.slice(root.length);
+      if (/_test\.tsx?$/.test(file)) continue;
+      const count = [...(await Deno.readTextFile(path)).matchAll(MAKES)].length;
+      if (count > (ALLOWED[file] ?? 0)) found.push(`${file}: ${count}`);
+    }
+  }
+  assert.deepEqual(found, [], "use numberFormat, dateTimeFormat or relativeTimeFormat of domain/i18n.ts");
+  assert.equal(
+    numberFormat("fr", { style: "unit", unit: "meter" }),
+    numberFormat("fr", { style: "unit", unit: "meter" }),
+  );
+  assert.notEqual(numberFormat("fr"), numberFormat("es"));
+  assert.equal(withLocale("ar", () => num(1234567)), "1,234,567");
 });
 
 Deno.test("i18n - the texts moved out of the islands read in every language, not English", () => {
