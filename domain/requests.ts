@@ -32,10 +32,11 @@ import { SECRET_REQUESTS } from "./requestsSecret.ts";
  * server, e.g. a picture encrypted on the device).
  */
 export interface RequestShape {
-  body?: z.ZodType;
+  // Zod's core schema type, as in domain/contract.ts: cheaper to check each route's schema against.
+  body?: z.core.$ZodType;
   optionalBody?: true;
-  query?: z.ZodType;
-  form?: z.ZodType;
+  query?: z.core.$ZodType;
+  form?: z.core.$ZodType;
   bytes?: RawBytes;
 }
 
@@ -418,8 +419,8 @@ export const REQUESTS = {
 /** A route that reads input: "METHOD /api/path". */
 export type RequestRoute = keyof typeof REQUESTS;
 type Shape<R extends RequestRoute> = (typeof REQUESTS)[R];
-type Part<R extends RequestRoute, K extends keyof RequestShape> = Shape<R> extends Record<K, infer S extends z.ZodType>
-  ? S
+type Part<R extends RequestRoute, K extends keyof RequestShape> = Shape<R> extends
+  Record<K, infer S extends z.core.$ZodType> ? S
   : never;
 /** The routes that read a JSON body, a query, a form. */
 export type BodyRoute = { [R in RequestRoute]: Part<R, "body"> extends never ? never : R }[RequestRoute];

@@ -17,7 +17,7 @@ import { backendVersion } from "../config/version.ts";
 
 type Json = Record<string, unknown>;
 
-const schemaOf = (s: z.ZodType, io: "input" | "output"): Json =>
+const schemaOf = (s: z.core.$ZodType, io: "input" | "output"): Json =>
   z.toJSONSchema(s, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
 
 /** The one error shape of the API (routes/errors.ts). */
@@ -106,7 +106,9 @@ function openApiDocument(app: Hono<AppEnv>): Json {
     }
     const responses: Record<string, Json> = {};
     for (
-      const [status, schema] of Object.entries((RESPONSES as Record<string, Record<string, z.ZodType>>)[route] ?? {})
+      const [status, schema] of Object.entries(
+        (RESPONSES as Record<string, Record<string, z.core.$ZodType>>)[route] ?? {},
+      )
     ) {
       responses[status] = {
         description: "OK",

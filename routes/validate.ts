@@ -33,14 +33,14 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /** Parses a value with a schema or throws a 400 naming every problem. */
-export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const r = schema.safeParse(value);
+export function parseWith<T extends z.core.$ZodType>(schema: T, value: unknown): z.infer<T> {
+  const r = z.safeParse(schema, value);
   if (!r.success) throw badRequest(describeIssues(r.error));
   return r.data;
 }
 
 /** The JSON body, parsed with a schema; a body that is not JSON is a 400. */
-export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+export async function jsonBody<T extends z.core.$ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
   let raw: unknown;
   try {
     raw = await c.req.json();
