@@ -100,10 +100,21 @@ function ViewWatcher({ onView, onSize }: { onView: (box: ViewBox, f: Frame) => v
   return null;
 }
 
+/**
+ * Whether the member asked for less motion (the system's reduced-motion setting): the map then
+ * jumps where it goes, with no glide to a member and back, no zoom or tile fade, as the app's own
+ * transitions stop for them (static/css/motion.css).
+ */
+function prefersStill(): boolean {
+  return matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
 function Fly({ fly }: { fly: FlyCommand | null }) {
   const map = useMap();
   useEffect(() => {
-    if (fly) map.flyTo([fly.lat, fly.lon], fly.zoom, { duration: 0.8 });
+    if (!fly) return;
+    if (prefersStill()) map.setView([fly.lat, fly.lon], fly.zoom, { animate: false });
+    else map.flyTo([fly.lat, fly.lon], fly.zoom, { duration: 0.8 });
   }, [fly?.seq]);
   return null;
 }
@@ -234,9 +245,13 @@ export default function LeafletMap(p: LeafletMapProps) {
     center: [p.start.lat, p.start.lon] as L.LatLngTuple,
     zoom: p.start.zoom,
   };
+  const still = useMemo(prefersStill, []);
   return (
     <MapContainer
       {...start}
+      zoomAnimation={!still}
+      fadeAnimation={!still}
+      markerZoomAnimation={!still}
       className="leaflet-host"
       zoomControl={false}
       worldCopyJump={false}

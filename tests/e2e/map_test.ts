@@ -1,7 +1,8 @@
 /**
  * The map in a real browser, on a phone and a desktop: seeded members show as markers (hidden and
  * blocked ones do not), the toggles show their messages and change what the server stores, the
- * view follows a `#profileId=&lat=&lng=` link and a recenter, the view is restored after a reload,
+ * view glides to a `#profileId=&lat=&lng=` link and back on a recenter (and jumps for a member who
+ * asks for less motion), the view is restored after a reload,
  * the filter, a marker opens the profile, aggregates when zoomed out, the 800 cap, a GPS refusal,
  * a 401 pausing the reporter, and tiles that fail. The app fetches the map tiles from a local tile
  * server; the browser only ever asks the app.
@@ -123,6 +124,32 @@ async function savedView(page: Page) {
   assert.ok(raw, "a saved view");
   const v = JSON.parse(raw) as { latMin: number; lonMin: number; latMax: number; lonMax: number; zoom: number };
   return { ...v, lat: (v.latMin + v.latMax) / 2, lon: (v.lonMin + v.lonMax) / 2 };
+}
+
+/**
+ * How many times the map's tile levels moved while `act` ran: Leaflet moves them once a frame while
+ * the map glides (a fly to a member and back), and once when it jumps there.
+ */
+async function levelMovesWhile(page: Page, act: () => Promise<void>): Promise<number> {
+  await page.evaluate(() => {
+    const w = globalThis as unknown as { levelMoves: number; levelWatch?: MutationObserver };
+    w.levelMoves = 0;
+    w.levelWatch?.disconnect();
+    w.levelWatch = new MutationObserver((changes) => {
+      if (changes.some((c) => (c.target as Element).classList.contains("leaflet-tile-container"))) w.levelMoves++;
+    });
+    w.levelWatch.observe(document.querySelector(".leaflet-map-pane")!, {
+      attributes: true,
+      attributeFilter: ["style"],
+      subtree: true,
+    });
+  });
+  await act();
+  return await page.evaluate(() => {
+    const w = globalThis as unknown as { levelMoves: number; levelWatch: MutationObserver };
+    w.levelWatch.disconnect();
+    return w.levelMoves;
+  });
 }
 
 /** The saved view once it is at `zoom` (a flight takes a moment, and the view is saved 1 s after). */
@@ -283,9 +310,14 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
 
         // --- a link to a member flies there at zoom 18 and marks them; recenter flies back at zoom 17
         const target = (await getShownPosition(s.ids[3]))!;
-        await page.evaluate((t) => location.hash = `profileId=${t.profileId}&lat=${t.lat}&lng=${t.lon}`, target);
-        await page.locator(".pm-focus").waitFor();
-        const linked = await viewAtZoom(page, 18);
+        const linkTo = (t: typeof target) => `profileId=${t.profileId}&lat=${t.lat}&lng=${t.lon}`;
+        let linked = { lat: NaN, lon: NaN };
+        const glide = await levelMovesWhile(page, async () => {
+          await page.evaluate((hash) => location.hash = hash, linkTo(target));
+          await page.locator(".pm-focus").waitFor();
+          linked = await viewAtZoom(page, 18);
+        });
+        assert.ok(glide >= 5, `the map glides to the member (its tile levels moved ${glide} times)`);
         assert.ok(
           Math.abs(linked.lat - target.lat) < 2e-4 && Math.abs(linked.lon - target.lon) < 2e-4,
           "at the member",
@@ -297,8 +329,9 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         await imagesLoaded(page);
         await shot(page, `${vp}-map-recentered`);
 
-        // --- the view is restored after a reload (the hash cleared)
+        // --- the view is restored after a reload (the hash cleared), here with less motion asked for
         // (a mark in the stored view tells when the reloaded map has saved its own)
+        await page.emulateMedia({ reducedMotion: "reduce" });
         await page.evaluate(() => {
           history.replaceState(null, "", "/search/map");
           localStorage.setItem(
@@ -315,6 +348,18 @@ for (const vp of ["phone", "desktop"] as ViewportName[]) {
         const restored = await savedView(page);
         assert.equal(restored.zoom, 17);
         assert.ok(Math.abs(restored.lat - back.lat) < 1e-6 && Math.abs(restored.lon - back.lon) < 1e-6, "restored");
+
+        // --- a member who asks for less motion: the map jumps to a member, with no glide and no fade
+        // (the reload above made the map with the setting on, as a member's phone would)
+        assert.ok(!(await page.locator(".leaflet-container").getAttribute("class"))!.includes("leaflet-fade-anim"));
+        const jump = await levelMovesWhile(page, async () => {
+          await page.evaluate((hash) => location.hash = hash, linkTo(target));
+          await page.locator(".pm-focus").waitFor();
+          const still = await viewAtZoom(page, 18);
+          assert.ok(Math.abs(still.lat - target.lat) < 2e-4 && Math.abs(still.lon - target.lon) < 2e-4, "jumped there");
+        });
+        assert.ok(jump <= 2, `the map jumps to the member (its tile levels moved ${jump} times)`);
+        await page.emulateMedia({ reducedMotion: "no-preference" });
 
         // --- the filter: every ticked characteristic present
         await openAt(page, HOME, 0.05, 13);
