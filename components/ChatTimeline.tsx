@@ -4,7 +4,7 @@
  * reader's time zone: the first render (server and hydration) uses UTC, then local time.
  */
 
-import { dateTimeFormat, locale } from "../domain/i18n.ts";
+import { dateTimeFormat, intlLocale } from "../domain/i18n.ts";
 import { FEEL_TEXTS } from "../domain/feelTexts.ts";
 
 /** A pause longer than this starts a new run, with its time shown. */
@@ -42,7 +42,7 @@ export function DayDivider({ ts, local }: { ts: number; local: boolean }) {
       ? FEEL_TEXTS.today
       : dayKey(ts, true) === dayKey(now - 86_400_000, true)
       ? FEEL_TEXTS.yesterday
-      : dateTimeFormat(locale(), { weekday: "long", day: "numeric", month: "long" }).format(ts);
+      : dateTimeFormat(intlLocale(), { weekday: "long", day: "numeric", month: "long" }).format(ts);
   }
   return (
     <p className="day-divider" role="separator">
@@ -54,7 +54,7 @@ export function DayDivider({ ts, local }: { ts: number; local: boolean }) {
 /** The time a run of messages started. */
 export function RunTime({ ts, local }: { ts: number; local: boolean }) {
   const text = local
-    ? dateTimeFormat(locale(), { hour: "numeric", minute: "2-digit" }).format(ts)
+    ? dateTimeFormat(intlLocale(), { hour: "numeric", minute: "2-digit" }).format(ts)
     : new Date(ts).toISOString().slice(11, 16);
   return (
     <p className="run-time">
