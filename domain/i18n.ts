@@ -12,6 +12,7 @@
  */
 
 import { memoize, strategies } from "@formatjs/fast-memoize";
+import { setNewest } from "./newest.ts";
 
 export const LOCALES = ["en", "es", "pt-BR", "fr", "ar"] as const;
 export type Locale = typeof LOCALES[number];
@@ -181,28 +182,44 @@ export function intlLocale(l: Locale = locale()): string {
 }
 
 /**
+ * The most formatters of one kind kept, the oldest made forgotten past it. The app's own locales
+ * and options make a few dozen; a time zone is the member's to name (any spelling Intl accepts,
+ * checked by making its clock), so without a bound names sent by the thousand would each keep one.
+ */
+export const KEPT_FORMATTERS = 500;
+/** A memoizer's cache that keeps the newest KEPT_FORMATTERS entries. */
+const newest = {
+  create<V>() {
+    const kept = new Map<string, V>();
+    return {
+      get: (key: string) => kept.get(key),
+      set: (key: string, v: V) => setNewest(kept, key, v, KEPT_FORMATTERS),
+    };
+  },
+};
+
+/**
  * Intl's formatters, each made once per locale and options and kept: making one costs tens of
- * microseconds (a distance on every tile, a time on every message), using one about one. The
- * locales and options are the app's own (and the time zones a member may choose), so the kept
- * formatters are few.
+ * microseconds (a distance on every tile, a time on every message), using one about one.
  */
 export const numberFormat: (locale: string, options?: Intl.NumberFormatOptions) => Intl.NumberFormat = memoize(
   (locale: string, options?: Intl.NumberFormatOptions) => new Intl.NumberFormat(locale, options),
-  { strategy: strategies.variadic },
+  { strategy: strategies.variadic, cache: newest },
 );
 /** See `numberFormat`. */
 export const dateTimeFormat: (locale: string, options?: Intl.DateTimeFormatOptions) => Intl.DateTimeFormat = memoize(
   (locale: string, options?: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, options),
-  { strategy: strategies.variadic },
+  { strategy: strategies.variadic, cache: newest },
 );
 /** See `numberFormat`. */
 export const relativeTimeFormat: (locale: string, options?: Intl.RelativeTimeFormatOptions) => Intl.RelativeTimeFormat =
   memoize(
     (locale: string, options?: Intl.RelativeTimeFormatOptions) => new Intl.RelativeTimeFormat(locale, options),
-    { strategy: strategies.variadic },
+    { strategy: strategies.variadic, cache: newest },
   );
 const pluralRules: (locale: string) => Intl.PluralRules = memoize((locale: string) => new Intl.PluralRules(locale), {
   strategy: strategies.monadic,
+  cache: newest,
 });
 
 /** A count in the language in use (its digits and grouping). */

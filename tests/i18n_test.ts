@@ -11,7 +11,19 @@ import "../domain/identify.ts";
 import "../domain/dungeon.ts";
 import "../domain/secretChats.ts";
 import { UI_TEXTS } from "../domain/uiTexts.ts";
-import { dir, type Locale, locale, LOCALES, num, numberFormat, PSEUDO_LOCALE, withLocale } from "../domain/i18n.ts";
+import {
+  dateTimeFormat,
+  dir,
+  KEPT_FORMATTERS,
+  type Locale,
+  locale,
+  LOCALES,
+  num,
+  numberFormat,
+  PSEUDO_LOCALE,
+  withLocale,
+} from "../domain/i18n.ts";
+import { isTimeZone } from "../domain/quietHours.ts";
 import { SCREEN_TEXTS } from "../domain/screenTexts.ts";
 import { phrase } from "../domain/phrases.ts";
 import { formatDistance } from "../domain/format.ts";
@@ -185,6 +197,19 @@ Deno.test("i18n - dates, times and numbers are written through the kept formatte
   );
   assert.notEqual(numberFormat("fr"), numberFormat("es"));
   assert.equal(withLocale("ar", () => num(1234567)), "1,234,567");
+
+  // A time zone is the member's to name, in any spelling Intl accepts (its letters in any case):
+  // each spelling would keep a formatter, so past the bound the oldest made are forgotten.
+  const spelling = (i: number) =>
+    `${[..."europe"].map((ch, at) => (i >> at) & 1 ? ch.toUpperCase() : ch).join("")}/${
+      [..."madrid"].map((ch, at) => (i >> (at + 6)) & 1 ? ch.toUpperCase() : ch).join("")
+    }`;
+  assert.ok(isTimeZone(spelling(1)) && isTimeZone(spelling(2)));
+  const first = dateTimeFormat("en", { timeZone: spelling(0) });
+  for (let i = 1; i <= KEPT_FORMATTERS; i++) dateTimeFormat("en", { timeZone: spelling(i) });
+  const last = dateTimeFormat("en", { timeZone: spelling(KEPT_FORMATTERS) });
+  assert.equal(dateTimeFormat("en", { timeZone: spelling(KEPT_FORMATTERS) }), last, "the newest kept");
+  assert.notEqual(dateTimeFormat("en", { timeZone: spelling(0) }), first, "the oldest forgotten");
 });
 
 Deno.test("i18n - the texts moved out of the islands read in every language, not English", () => {
