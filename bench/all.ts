@@ -32,6 +32,7 @@ const BENCHES: Record<string, { full: string[]; quick: string[] }> = {
   seed: { full: [], quick: ["--n", "2000"] },
   pages: { full: [], quick: ["--pages", "20", "--rounds", "1"] },
   formatting: { full: [], quick: ["--texts", "500", "--rounds", "1"] },
+  member_pages: { full: [], quick: ["--members", "1000", "--pages", "20", "--rounds", "1"] },
   browser_loads: { full: [], quick: ["--rounds", "1"] },
 };
 const only = arg("only", "").split(",").filter(Boolean);

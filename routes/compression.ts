@@ -10,8 +10,11 @@
  *   streams), and from `OFF_THREAD_BYTES` on by
  *   one worker thread (routes/compressThread.ts) while this thread serves others: a map view of
  *   800 members is about 225 KB of JSON;
- * - anything else (a page being rendered as a stream, a text file) goes to Hono's `compress()`,
- *   gzip or deflate through a stream, from 1 KB as before.
+ * - a page rendered whole (`pageAnswer`) goes the same way at a page's levels
+ *   (routes/compressBytes.ts `PAGE_LEVELS`): about as small as gzip's default makes it, for a third
+ *   or less of the CPU a gzip stream took (bench/member_pages.ts);
+ * - anything else (a text file, a page not made by `pageAnswer`) goes to Hono's `compress()`, gzip
+ *   or deflate through a stream, from 1 KB as before.
  *
  * The caller gets the same content once decoded, with `Content-Encoding` and
  * `Vary: Accept-Encoding` as HTTP asks.
@@ -21,7 +24,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { compress } from "hono/compress";
 import { acceptsEncoding } from "./assets.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { compressBytes, type Encoding, LARGE_BYTES } from "./compressBytes.ts";
+import { type AnswerKind, compressBytes, type Encoding, LARGE_BYTES } from "./compressBytes.ts";
 import { setNewest } from "../domain/newest.ts";
 
 /** JSON answers smaller than this go out uncompressed (Hono's `compress()` threshold too). */
@@ -59,11 +62,12 @@ export function stopCompressThread(): void {
 function compressOffThread(
   bytes: Uint8Array<ArrayBuffer>,
   encoding: Encoding,
+  kind: AnswerKind,
 ): Promise<Uint8Array<ArrayBuffer> | null> {
   const id = nextId++;
   return new Promise((done) => {
     waiting.set(id, done);
-    compressThread().postMessage({ id, bytes, encoding }, [bytes.buffer]);
+    compressThread().postMessage({ id, bytes, encoding, kind }, [bytes.buffer]);
   });
 }
 
@@ -77,9 +81,11 @@ const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 interface Accepted {
   best: Encoding | null;
   zstd: boolean;
+  /** Whether gzip is accepted (what a page goes in when Zstandard is not named). */
+  gzip: boolean;
 }
 
-const NOTHING: Accepted = { best: null, zstd: false };
+const NOTHING: Accepted = { best: null, zstd: false, gzip: false };
 
 /** The encodings `c` accepts (`Accepted`). */
 function acceptedEncodings(c: Context): Accepted {
@@ -87,9 +93,11 @@ function acceptedEncodings(c: Context): Accepted {
   if (!header) return NOTHING;
   let accepted = encodingsByHeader.get(header);
   if (accepted === undefined) {
+    const gzip = acceptsEncoding(header, "gzip");
     accepted = {
-      best: acceptsEncoding(header, "br") ? "br" : acceptsEncoding(header, "gzip") ? "gzip" : null,
+      best: acceptsEncoding(header, "br") ? "br" : gzip ? "gzip" : null,
       zstd: /(?:^|,)\s*zstd\s*(?:[;,]|$)/i.test(header) && acceptsEncoding(header, "zstd"),
+      gzip,
     };
     setNewest(encodingsByHeader, header, accepted, 100);
   }
@@ -104,16 +112,29 @@ const encodingsByHeader = new Map<string, Accepted>();
  * together): the answer and its text are kept in the request's context.
  */
 export function jsonAnswer(c: Context, text: string, status: ContentfulStatusCode): Response {
-  const res = c.body(text, status, JSON_TYPE);
-  c.set("jsonAnswer", res);
-  c.set("jsonText", text);
-  return res;
+  return known(c, c.body(text, status, JSON_TYPE), text, "json");
 }
 const JSON_TYPE = { "Content-Type": "application/json" } as const;
 
-/** The text of `res` if `jsonAnswer` made it for the request of `c`. */
-function jsonTextOf(c: Context, res: Response): string | undefined {
-  return c.get("jsonAnswer") === res ? c.get("jsonText") : undefined;
+/**
+ * A page's HTML (as Hono's `c.html` makes it), rendered whole: compressed at once like a JSON
+ * answer, at a page's levels (routes/compressBytes.ts `PAGE_LEVELS`), not streamed through gzip.
+ */
+export function pageAnswer(c: Context, html: string, status: ContentfulStatusCode): Response {
+  return known(c, c.html(html, status), html, "page");
+}
+
+/** Keeps `res`, its text and its kind in the request's context, for `compressAnswer`. */
+function known(c: Context, res: Response, text: string, kind: AnswerKind): Response {
+  c.set("knownAnswer", res);
+  c.set("knownText", text);
+  c.set("knownKind", kind);
+  return res;
+}
+
+/** The text and kind of `res` if `jsonAnswer` or `pageAnswer` made it for the request of `c`. */
+function knownOf(c: Context, res: Response): { text: string; kind: AnswerKind } | undefined {
+  return c.get("knownAnswer") === res ? { text: c.get("knownText"), kind: c.get("knownKind") } : undefined;
 }
 
 const encoder = new TextEncoder();
@@ -131,8 +152,11 @@ function varyOnEncoding(headers: Headers): void {
  * third smaller than Brotli 0, for about two thirds of its CPU); else Brotli, else gzip. A small
  * one in Zstandard only for a caller that takes nothing else (Brotli 1 suits short JSON better).
  */
-function encodingOf(accepted: Accepted, length: number): Encoding | null {
+function encodingOf(accepted: Accepted, length: number, kind: AnswerKind = "json"): Encoding | null {
   if (length < COMPRESS_MIN_BYTES || (!accepted.best && !accepted.zstd)) return null;
+  // A page: Zstandard where named, else gzip (the bytes pages went in before, at a third of the
+  // stream's CPU), Brotli only for a caller that takes nothing else (its level 4 costs twice gzip's).
+  if (kind === "page") return accepted.zstd ? "zstd" : accepted.gzip ? "gzip" : accepted.best;
   return accepted.zstd && (length >= LARGE_BYTES || !accepted.best) ? "zstd" : accepted.best;
 }
 
@@ -170,10 +194,11 @@ const done = () => Promise.resolve();
  */
 export function compressAnswer(c: Context): Promise<unknown> | undefined {
   const res = c.res;
-  // A `jsonAnswer` is JSON by its making: its type is not read back from its headers.
-  const text = jsonTextOf(c, res);
-  if (text === undefined && !res.headers.get("content-type")?.startsWith("application/json")) {
-    // Not JSON: Hono's compress() looks at the answer now made (its `next` has been run).
+  // A `jsonAnswer` or `pageAnswer` is known by its making: its type is not read back from its headers.
+  const made = knownOf(c, res);
+  const text = made?.text;
+  if (made === undefined && !res.headers.get("content-type")?.startsWith("application/json")) {
+    // Neither JSON nor a page: Hono's compress() looks at the answer now made (its `next` has been run).
     return streamed(c, done);
   }
   if (
@@ -185,17 +210,28 @@ export function compressAnswer(c: Context): Promise<unknown> | undefined {
   if (text !== undefined && text.length * 3 < COMPRESS_MIN_BYTES) return;
   const accepted = acceptedEncodings(c);
   if (!accepted.best && !accepted.zstd) return;
-  return compressJson(c, res, text, accepted);
+  return compressWhole(c, res, text, made?.kind ?? "json", accepted);
 }
 
-/** Compresses the JSON answer `res` (its text if known) for a caller that accepts `accepted`, if it is large enough. */
-async function compressJson(c: Context, res: Response, text: string | undefined, accepted: Accepted): Promise<void> {
+/**
+ * Compresses the answer `res` (its text if known) of a `kind` for a caller that accepts `accepted`,
+ * if it is large enough.
+ */
+async function compressWhole(
+  c: Context,
+  res: Response,
+  text: string | undefined,
+  kind: AnswerKind,
+  accepted: Accepted,
+): Promise<void> {
   // Else measured on a copy, so a small answer goes out as it was made (no headers copied again).
   const bytes = text !== undefined ? encoder.encode(text) : new Uint8Array(await res.clone().arrayBuffer());
-  const encoding = encodingOf(accepted, bytes.byteLength);
+  const encoding = encodingOf(accepted, bytes.byteLength, kind);
   if (!encoding) return;
   const length = bytes.byteLength;
-  const out = length >= OFF_THREAD_BYTES ? await compressOffThread(bytes, encoding) : compressBytes(bytes, encoding);
+  const out = length >= OFF_THREAD_BYTES
+    ? await compressOffThread(bytes, encoding, kind)
+    : compressBytes(bytes, encoding, kind);
   // The thread failed: the answer goes as it was made.
   if (!out) return;
   compressedWatchers.get(res)?.(encoding, out, length);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { brotliDecompressSync, zstdDecompressSync } from "node:zlib";
 import { Hono } from "hono";
-import { COMPRESS_MIN_BYTES, compression, OFF_THREAD_BYTES, stopCompressThread } from "./compression.ts";
+import { COMPRESS_MIN_BYTES, compression, OFF_THREAD_BYTES, pageAnswer, stopCompressThread } from "./compression.ts";
 
 const big = {
   items: Array.from({ length: 2000 }, (_, i) => ({ id: `m${i}`, name: `Member ${i}`, lat: 40 + i / 1e4 })),
@@ -15,6 +15,17 @@ app.get("/j/medium", (c) => c.json(medium, 201, { etag: '"v1"' }));
 app.get("/j/small", (c) => c.json({ ok: true }));
 app.get("/j/kept", (c) => c.json(big, 200, { "cache-control": "private, no-transform" }));
 app.get("/page", (c) => c.html(page));
+/** A grid-like page of 40 KB or so: tiles with names, distances and picture addresses. */
+const grid = `<!doctype html><main>${
+  Array.from({ length: 160 }, (_, i) =>
+    `<a class="tile" href="/profile/${(i * 7919).toString(16).padStart(28, "0")}"><img src="/api/profile-pic/${
+      (i * 104_729).toString(16).padStart(28, "0")
+    }?scale_x=256" alt=""><span class="name">Member ${i}</span><span class="dist">${
+      (i * 0.37).toFixed(2)
+    } mi</span></a>`).join("")
+}</main>`;
+app.get("/made-page", (c) => pageAnswer(c, grid, 200));
+app.get("/streamed-grid", (c) => c.html(grid));
 
 /** The body of `res` decoded as its Content-Encoding says. */
 async function decoded(res: Response): Promise<string> {
@@ -111,4 +122,33 @@ Deno.test("compression - other answers (a page) are left to Hono's compress(): g
   const plain = await app.request("/page");
   assert.equal(plain.headers.get("content-encoding"), null);
   assert.equal(await plain.text(), page);
+});
+
+Deno.test("compression - a page made whole (pageAnswer) is compressed at once: Zstandard where named, else gzip, else Brotli; no larger than gzip's stream made it", async () => {
+  assert.ok(grid.length >= 16 * 1024);
+  const streamed = await app.request("/streamed-grid", { headers: BROWSER });
+  assert.equal(streamed.headers.get("content-encoding"), "gzip");
+  const streamedBytes = (await streamed.arrayBuffer()).byteLength;
+  for (
+    const [accept, encoding] of [
+      ["gzip, deflate, br, zstd", "zstd"],
+      ["gzip, deflate, br", "gzip"],
+      ["gzip", "gzip"],
+      ["br", "br"],
+    ]
+  ) {
+    const res = await app.request("/made-page", { headers: { "accept-encoding": accept } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-encoding"), encoding, accept);
+    assert.match(res.headers.get("content-type") ?? "", /^text\/html/);
+    assert.match(res.headers.get("vary") ?? "", /accept-encoding/i);
+    const bytes = Number(res.headers.get("content-length") ?? (await res.clone().arrayBuffer()).byteLength);
+    assert.ok(bytes <= streamedBytes * 1.1, `${encoding}: ${bytes} bytes against gzip's stream ${streamedBytes}`);
+    assert.equal(await decoded(res), grid);
+  }
+  const plain = await app.request("/made-page");
+  assert.equal(plain.headers.get("content-encoding"), null);
+  assert.equal(await plain.text(), grid);
+  const head = await app.request("/made-page", { method: "HEAD", headers: BROWSER });
+  assert.equal(head.headers.get("content-encoding"), null);
 });

@@ -4,6 +4,7 @@ import type { Brand } from "../domain/brand.ts";
 import type { Locale, PageLang } from "../domain/i18n.ts";
 import type { OnboardingStep } from "../domain/onboarding.ts";
 import type { AccountNotice } from "../domain/shapes/moderation.ts";
+import type { AnswerKind } from "./compressBytes.ts";
 
 /** Who is calling: set by the session middleware, null when logged out. */
 export interface Caller {
@@ -45,9 +46,13 @@ export interface AppEnv {
     cacheId: string;
     /** Where the request came from, resolved once (routes/middleware.ts `clientAddress`). */
     client: ResolvedClient;
-    /** The answer `jsonAnswer` made last, and its text (routes/compression.ts): its size known without reading it. */
-    jsonAnswer: Response;
-    jsonText: string;
+    /**
+     * The answer `jsonAnswer` or `pageAnswer` made last, its text and its kind (routes/compression.ts):
+     * its size known without reading it.
+     */
+    knownAnswer: Response;
+    knownText: string;
+    knownKind: AnswerKind;
     /** The route pattern of a route joined to the edge (routes/routeMatches.ts): telemetry's label. */
     route: string;
   };

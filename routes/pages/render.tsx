@@ -12,6 +12,7 @@ import { TEXTS, titleText } from "../../domain/texts.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { menuFor } from "../table.ts";
 import { getManifest } from "../assets.ts";
+import { pageAnswer } from "../compression.ts";
 import Header from "../../islands/Header.tsx";
 import TabBar, { type TabId } from "../../islands/TabBar.tsx";
 import { unreadCounts } from "../../islands/queries/notifications.ts";
@@ -163,7 +164,7 @@ export async function renderPage(
   );
   // Never kept by a shared cache; a member's page is not kept on the device unless Back may show it.
   c.header("cache-control", !caller ? "no-cache" : opts.backForward ? "private, no-cache" : "no-store");
-  return c.html("<!doctype html>" + html, opts.status ?? 200);
+  return pageAnswer(c, "<!doctype html>" + html, opts.status ?? 200);
 }
 
 /**
