@@ -41,7 +41,7 @@ export type AnswerKind = "json" | "page";
 
 /**
  * A page's levels (decision 0310): Zstandard 3 for callers that name it, gzip at its default level
- * for the others (the bytes a gzip stream made of pages before, at a third or less of its CPU),
+ * for the others (the bytes a gzip stream made of pages before, at half or less of its CPU),
  * Brotli 4 for a caller that takes nothing else. A grid page of 53 KB goes in about 7 KB in each.
  */
 export const PAGE_LEVELS = { br: 4, gzip: 6, zstd: 3 } as const;

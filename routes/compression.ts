@@ -11,7 +11,7 @@
  *   one worker thread (routes/compressThread.ts) while this thread serves others: a map view of
  *   800 members is about 225 KB of JSON;
  * - a page rendered whole (`pageAnswer`) goes the same way at a page's levels
- *   (routes/compressBytes.ts `PAGE_LEVELS`): about as small as gzip's default makes it, for a third
+ *   (routes/compressBytes.ts `PAGE_LEVELS`): about as small as gzip's default makes it, for half
  *   or less of the CPU a gzip stream took (bench/member_pages.ts);
  * - anything else (a text file, a page not made by `pageAnswer`) goes to Hono's `compress()`, gzip
  *   or deflate through a stream, from 1 KB as before.
@@ -154,7 +154,7 @@ function varyOnEncoding(headers: Headers): void {
  */
 function encodingOf(accepted: Accepted, length: number, kind: AnswerKind = "json"): Encoding | null {
   if (length < COMPRESS_MIN_BYTES || (!accepted.best && !accepted.zstd)) return null;
-  // A page: Zstandard where named, else gzip (the bytes pages went in before, at a third of the
+  // A page: Zstandard where named, else gzip (the bytes pages went in before, at half or less of the
   // stream's CPU), Brotli only for a caller that takes nothing else (its level 4 costs twice gzip's).
   if (kind === "page") return accepted.zstd ? "zstd" : accepted.gzip ? "gzip" : accepted.best;
   return accepted.zstd && (length >= LARGE_BYTES || !accepted.best) ? "zstd" : accepted.best;
