@@ -9,7 +9,7 @@ import { revealDueNotices } from "../kv/healthNotices.ts";
 import { flushHealthSpends } from "../kv/healthSpends.ts";
 import { now } from "../kv/clock.ts";
 import { config } from "../config/config.ts";
-import { startSweep, type Sweep } from "./sweep.ts";
+import { runLogged, startSweep, type Sweep } from "./sweep.ts";
 
 const SWEEP_MAX_MS = 60_000;
 
@@ -33,15 +33,12 @@ export function startHealthSweep(): Sweep {
  */
 export function startHealthSpendFlush(periodMs = config.healthSpendFlushMs): Sweep {
   // The next multiple of the period by the server's clock (tests shift it: kv/clock.ts).
-  const sweep = startSweep("health spends flush", () => flushHealthSpends(), () => periodMs - (now() % periodMs));
+  const name = "health spends flush";
+  const sweep = startSweep(name, () => flushHealthSpends(), () => periodMs - (now() % periodMs));
   return {
     async stop() {
       await sweep.stop();
-      try {
-        await flushHealthSpends();
-      } catch (e) {
-        console.error("health spends flush:", e instanceof Error ? e.message : e);
-      }
+      await runLogged(name, flushHealthSpends);
     },
   };
 }

@@ -8,6 +8,15 @@ export interface Sweep {
   stop(): Promise<void>;
 }
 
+/** Runs `run` once; a failure is logged under `name` rather than thrown. */
+export async function runLogged(name: string, run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (e) {
+    console.error(`${name}:`, e instanceof Error ? e.message : e);
+  }
+}
+
 /**
  * Runs `run` `firstMs` after the start, then `everyMs()` after each run ends (one run at a time);
  * `run` is told whether the sweep was stopped, to end a long run early. A failed run is logged
@@ -23,14 +32,9 @@ export function startSweep(
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
     if (stopped) return;
-    running = (async () => {
-      try {
-        await run(() => stopped);
-      } catch (e) {
-        console.error(`${name}:`, e instanceof Error ? e.message : e);
-      }
+    running = runLogged(name, () => run(() => stopped)).then(() => {
       if (!stopped) timer = setTimeout(tick, everyMs());
-    })();
+    });
   };
   let timer = setTimeout(tick, firstMs);
   return {
