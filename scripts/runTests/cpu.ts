@@ -179,30 +179,25 @@ export function treeCpuSeconds(pid: number): { self: number; children: number } 
   } catch {
     return null;
   }
-  if (!all.has(String(pid))) return null;
-  const below = new Map<string, string[]>();
-  for (const [p, { fields }] of all) {
-    const siblings = below.get(fields[1]);
-    if (siblings) siblings.push(p);
-    else below.set(fields[1], [p]);
-  }
+  const root = all.get(String(pid));
+  if (!root) return null;
   const out = { self: 0, children: 0 };
-  for (const todo = [String(pid)]; todo.length;) {
-    const p = todo.pop()!, f = all.get(p)!.fields;
+  for (const { fields: f } of [root, ...descendants(pid, all).values()]) {
     out.self += (Number(f[11]) + Number(f[12])) / 100;
     out.children += (Number(f[13]) + Number(f[14])) / 100;
-    todo.push(...below.get(p) ?? []);
   }
   return out;
 }
 
 /**
- * This process's live descendants, read from /proc once (Linux only; throws where there is no
- * /proc): each one's stat fields and command name, by pid.
+ * The live descendants of process `root` (this one unless given), from one read of /proc (Linux
+ * only; throws where there is no /proc): each one's stat fields and command name, by pid.
  */
-export function descendants(): Map<string, { fields: string[]; name: string }> {
-  const me = String(Deno.pid);
-  const all = processTable();
+export function descendants(
+  root = Deno.pid,
+  all: Map<string, { fields: string[]; name: string }> = processTable(),
+): Map<string, { fields: string[]; name: string }> {
+  const me = String(root);
   const ours = new Map<string, { fields: string[]; name: string }>();
   for (const [pid, p] of all) {
     let parent: string | undefined = pid;
