@@ -65,6 +65,14 @@ export function haversineMeters(
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
+/**
+ * A distance as members are shown it, in whole metres: the shown positions are far coarser, and
+ * every screen that shows one member's distance (a tile, a card, the profile) then shows the same.
+ */
+export function shownMeters(meters: number): number {
+  return Math.round(meters);
+}
+
 /** True for a finite latitude in [-90, 90]. */
 export function isLat(x: unknown): x is number {
   return typeof x === "number" && Number.isFinite(x) && x >= -90 && x <= 90;

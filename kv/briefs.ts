@@ -35,7 +35,7 @@ import {
   nearest,
   type QueryOptions,
 } from "./positions/mod.ts";
-import type { Bounds } from "../domain/geo.ts";
+import { type Bounds, shownMeters } from "../domain/geo.ts";
 import { hasAllCharacteristics } from "../domain/characteristics.ts";
 import {
   type BriefsPage,
@@ -111,11 +111,11 @@ function briefOf(p: Profile, at: NearbyItem, t: number, age = ageOf(p.birthdate,
 }
 
 /**
- * A brief's distance: whole meters (the shown positions are far coarser, and a fraction of a
- * meter is about a fifth of a brief's compressed bytes: its digits do not compress).
+ * A brief's distance: whole meters, as every screen shows it (a fraction of a meter would also be
+ * about a fifth of a brief's compressed bytes: its digits do not compress).
  */
 function shownDistance(at: NearbyItem): number {
-  return Math.round(at.distanceMeters);
+  return shownMeters(at.distanceMeters);
 }
 
 /** Is `p` shown as new at `t`? */

@@ -4,6 +4,7 @@ import { reportPosition } from "../../kv/positions/mod.ts";
 import { updateProfile } from "../../kv/profiles.ts";
 import { createAccount } from "../../kv/accounts.ts";
 import { DISCOVERY_TEXTS } from "../../domain/discovery.ts";
+import { SCREEN_TEXTS } from "../../domain/screenTexts.ts";
 import { NO_CHARACTERISTICS } from "../../domain/characteristics.ts";
 import { addPicture } from "../../kv/pictures.ts";
 import { normalizeUpload } from "../../images/pipeline.ts";
@@ -204,6 +205,39 @@ Deno.test("discovery pages - the grid's first row of pictures is fetched first, 
     const list = await t.call("GET", "/search/profile", { cookie: viewer.cookie });
     assert.match(list.text, /<script type="module" src="\/static\/build\/ProfileList-\w+\.js"><\/script>/);
     assert.ok(!list.text.includes(AFTER_PICTURES_SCRIPT));
+  } finally {
+    t.close();
+  }
+});
+
+Deno.test("discovery pages - a member's profile shows the distance their tile shows", async () => {
+  const t = await testApp();
+  try {
+    const viewer = await t.member();
+    await reportPosition(viewer.profileId, PHOENIX);
+    // Neighbours a few hundred metres to a mile away, in every direction: distances shown in feet,
+    // each with its own fraction of a metre.
+    for (let i = 0; i < 12; i++) {
+      const account = (await createAccount({ email: `near${i}@example.com` }))!;
+      await updateProfile(account.defaultProfileId, { profilename: `Near ${i}`, birthdate: "1990-05-05" });
+      const angle = i * 0.53, reach = 0.003 + 0.0009 * i;
+      await reportPosition(account.defaultProfileId, {
+        ...PHOENIX,
+        lat: PHOENIX.lat + reach * Math.sin(angle),
+        lon: PHOENIX.lon + reach * Math.cos(angle),
+      });
+    }
+    const grid = await t.call("GET", "/search/tile", { cookie: viewer.cookie });
+    const tiles = [...grid.text.matchAll(/href="\/profile\/([^"]+)"[\s\S]*?<span class="tile-distance">([^<]+)</g)];
+    assert.equal(tiles.length, 12);
+    for (const [, id, tileText] of tiles) {
+      const page = await t.call("GET", `/profile/${id}`, { cookie: viewer.cookie });
+      const shown = page.text.replaceAll("<!-- -->", "").match(
+        /class="status-distance">(?:<svg[\s\S]*?<\/svg>)?\s*([^<]+)</,
+      );
+      assert.ok(shown, `a distance on ${id}'s profile`);
+      assert.equal(shown[1], SCREEN_TEXTS.away(tileText), `${id}: the tile's distance on the profile`);
+    }
   } finally {
     t.close();
   }

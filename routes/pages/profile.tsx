@@ -19,7 +19,7 @@ import { getProfileLike } from "../../kv/likes.ts";
 import { conversationWith } from "../../kv/messages.ts";
 import { getShownPosition } from "../../kv/positions/mod.ts";
 import { safetyPlace } from "../../kv/safety.ts";
-import { haversineMeters } from "../../domain/geo.ts";
+import { haversineMeters, shownMeters } from "../../domain/geo.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { profileUrl } from "../../domain/format.ts";
 
@@ -50,7 +50,7 @@ async function distanceTo(viewerId: string, profileId: string): Promise<number |
   if (viewerId === profileId) return undefined;
   if ((await safetyPlace(viewerId)).atRisk) return null;
   const [a, b] = await Promise.all([getShownPosition(viewerId), getShownPosition(profileId)]);
-  return a && b ? haversineMeters(a.lat, a.lon, b.lat, b.lon) : undefined;
+  return a && b ? shownMeters(haversineMeters(a.lat, a.lon, b.lat, b.lon)) : undefined;
 }
 
 export async function profilePage(c: Context<AppEnv>) {
