@@ -450,9 +450,9 @@ if (import.meta.main) {
   };
   const sampler = cpuSampler();
   const finish = (code: number): never => {
-    const cpu = cpuSeconds();
-    console.log(timeLine(performance.now() - started, cpu));
-    if (sampler && cpu) console.log(cpuByKindLine(sampler.stop(), cpu.self));
+    const cpu = cpuSeconds(), byKind = sampler?.stop();
+    console.log(timeLine(performance.now() - started, cpu, byKind));
+    if (byKind && cpu) console.log(cpuByKindLine(byKind, cpu.self));
     console.log(summaryLine(total, performance.now() - started));
     Deno.removeSync(tmp, { recursive: true });
     Deno.exit(code);

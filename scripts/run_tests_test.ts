@@ -23,9 +23,16 @@ Deno.test("run_tests - CPU seconds are read from /proc's stat line, a process na
 });
 
 Deno.test("run_tests - the time line gives wall and CPU time side by side, and wall alone without /proc", () => {
+  // The processes sampled hold the ones waited for and those no one waited for (a renderer whose zygote outlived its browser).
+  const sampled = new Map([["deno test", 300], ["headless shell renderer", 200], ["headless shell browser", 45]]);
+  assert.equal(
+    timeLine(612_345, { self: 2, children: 345 }, sampled),
+    "time: 10m12s wall, 9m07s CPU (user+sys of every process of the run, read from /proc; " +
+      "5m47s of it in the runner and the processes it waited for)",
+  );
   assert.equal(
     timeLine(612_345, { self: 2, children: 345 }),
-    "time: 10m12s wall, 5m47s CPU (user+sys of the runner and every process it started)",
+    "time: 10m12s wall, 5m47s CPU (user+sys of the runner and the processes it waited for)",
   );
   assert.equal(timeLine(59_600, null), "time: 1m00s wall");
   // The time line is not a summary line: .ci/run reads only the total.

@@ -117,10 +117,24 @@ export function minutes(s: number): string {
   return `${Math.floor(Math.round(s) / 60)}m${String(Math.round(s) % 60).padStart(2, "0")}s`;
 }
 
-/** The run's wall and CPU time in one line: `time: 9m12s wall, 5m40s CPU (user+sys of every process)`. */
-export function timeLine(wallMs: number, cpu: { self: number; children: number } | null): string {
-  return `time: ${minutes(wallMs / 1000)} wall` +
-    (cpu ? `, ${minutes(cpu.self + cpu.children)} CPU (user+sys of the runner and every process it started)` : "");
+/**
+ * The run's wall and CPU time in one line. The CPU is every process's the run started, `sampled`
+ * (`cpuSampler`) with the runner's own: the figure of what was waited for (`cpu`) leaves out
+ * Chromium's renderers and the KV Connect servers, whose parents end before them. Without a
+ * sample, the waited-for figure alone, named as such.
+ */
+export function timeLine(
+  wallMs: number,
+  cpu: { self: number; children: number } | null,
+  sampled?: Map<string, number>,
+): string {
+  const wall = `time: ${minutes(wallMs / 1000)} wall`;
+  if (!cpu) return wall;
+  const waited = minutes(cpu.self + cpu.children);
+  if (!sampled) return `${wall}, ${waited} CPU (user+sys of the runner and the processes it waited for)`;
+  const all = [...sampled.values()].reduce((n, s) => n + s, cpu.self);
+  return `${wall}, ${minutes(all)} CPU (user+sys of every process of the run, read from /proc; ` +
+    `${waited} of it in the runner and the processes it waited for)`;
 }
 
 /**
