@@ -46,6 +46,27 @@ export function agoText(ts: number, at: number = Date.now()): string {
   ).format(d);
 }
 
+/**
+ * How long ago a member was last seen, in words of the language in use (Intl): "5 minutes ago",
+ * "3 hours ago", "yesterday", "12 days ago". The server tells last seen to five minutes, an hour
+ * or a day by its age (domain/presence.ts), and this says it in the unit it was told in.
+ */
+export function seenAgoText(ts: number, at: number = Date.now()): string {
+  const minutes = Math.max(1, Math.floor((at - ts) / 60_000));
+  const words = relativeTimeFormat(intlLocale(), { numeric: "auto" });
+  if (minutes < 60) return words.format(-minutes, "minute");
+  if (minutes < 24 * 60) return words.format(-Math.floor(minutes / 60), "hour");
+  return words.format(-Math.floor(minutes / (24 * 60)), "day");
+}
+
+/**
+ * A <time> saying how long ago a member was last seen. Presence is asked for after hydration
+ * (islands/queries/presence.ts), so this is drawn in the browser only, and again with each answer.
+ */
+export function SeenAgo({ ts }: { ts: number }) {
+  return <time dateTime={new Date(ts).toISOString()}>{seenAgoText(ts)}</time>;
+}
+
 /** A <time> showing how long ago `ts` was, once hydrated (the server prints the UTC date). */
 export function Ago({ ts }: { ts: number }) {
   const [text, setText] = useState(() => utcText(ts).slice(0, 10));

@@ -26,7 +26,7 @@ import { usePresence } from "./queries/presence.ts";
 import { dropQueued, type QueuedMessage, retryQueued, useQueued } from "./queries/outbox.ts";
 import { Composer, type ComposerPic } from "../components/Composer.tsx";
 import { MessageBubble } from "../components/MessageBubble.tsx";
-import { Time } from "../components/Time.tsx";
+import { SeenAgo } from "../components/Time.tsx";
 import { BriefPicture } from "../components/BriefPicture.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
 import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
@@ -132,7 +132,7 @@ function Chat({ me, other, otherName, otherPicId, otherVerified, myPics, initial
               {typing ? TEXTS.typing : presence?.online ? TEXTS.onlineNow : presence?.lastSeen
                 ? (
                   <>
-                    {TEXTS.lastSeen} <Time ts={presence.lastSeen} />
+                    {TEXTS.lastSeen} <SeenAgo ts={presence.lastSeen} />
                   </>
                 )
                 : null}

@@ -18,7 +18,7 @@ import { usePresence } from "./queries/presence.ts";
 import { BriefPicture, briefPicUrls } from "../components/BriefPicture.tsx";
 import { OnlineDot } from "../components/OnlineDot.tsx";
 import { VerifiedBadge } from "../components/VerifiedBadge.tsx";
-import { Time } from "../components/Time.tsx";
+import { SeenAgo } from "../components/Time.tsx";
 import { distanceText, profileUrl } from "../domain/format.ts";
 import { TEXTS } from "../domain/texts.ts";
 import { heightText, weightText } from "../domain/measures.ts";
@@ -252,7 +252,7 @@ function Whereabouts({ p, distanceMeters }: { p: Profile; distanceMeters?: numbe
       )}
       {presence && !presence.online && presence.lastSeen && (
         <span>
-          {TEXTS.lastSeen} <Time ts={presence.lastSeen} />
+          {TEXTS.lastSeen} <SeenAgo ts={presence.lastSeen} />
         </span>
       )}
       {distance && (

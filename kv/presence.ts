@@ -9,6 +9,7 @@ import { keys } from "./keys.ts";
 import { now } from "./clock.ts";
 import { commitGrouped } from "./groupCommit.ts";
 import { LOOKING_KEEP_MS } from "../domain/quietHours.ts";
+import { roughlySeen } from "../domain/presence.ts";
 
 /** A stream writes its member's time this often at most... */
 export const PRESENCE_WRITE_MS = 30_000;
@@ -16,7 +17,7 @@ export const PRESENCE_WRITE_MS = 30_000;
 export const ONLINE_MS = 90_000;
 const KEEP_MS = 30 * 24 * 3_600_000;
 
-/** What a viewer may know of a member: online now, and when last seen (null: never, or hidden). */
+/** What a viewer may know of a member: online now, and when last seen, roughly (null: never, or hidden). */
 export interface Presence {
   online: boolean;
   lastSeen: number | null;
@@ -50,7 +51,7 @@ export async function setPresenceHidden(profileId: string, hidden: boolean): Pro
 
 /**
  * The presence of `ids` as `viewer` may see it: nothing (null) for a viewer who hides their own,
- * or for a member who hides theirs.
+ * or for a member who hides theirs; another member's last seen told roughly.
  */
 export async function presenceOf(viewer: string, ids: readonly string[]): Promise<Record<string, Presence | null>> {
   const out: Record<string, Presence | null> = {};
@@ -65,7 +66,10 @@ export async function presenceOf(viewer: string, ids: readonly string[]): Promis
   const t = now();
   ids.forEach((id, i) => {
     const last = seen[i].value;
-    out[id] = hidden[i].value ? null : { online: last !== null && t - last < ONLINE_MS, lastSeen: last };
+    if (hidden[i].value) return void (out[id] = null);
+    // Another member is told roughly how long ago (domain/presence.ts), never the exact time.
+    const told = last === null || id === viewer ? last : roughlySeen(last, t);
+    out[id] = { online: last !== null && t - last < ONLINE_MS, lastSeen: told };
   });
   return out;
 }

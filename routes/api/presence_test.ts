@@ -28,11 +28,21 @@ Deno.test("presence - online while a page is open, then last seen; hiding one's 
     // that no mark stamped after the move makes A online again.
     await until(async () => (await kv().get(keys.presence(a.profileId))).value, "the stream's mark stored");
     await markSeen(a.profileId);
-    const now = (await ask(b, [a.profileId]))[a.profileId];
-    assert.equal(now.online, true);
-    assert.equal(typeof now.lastSeen, "number");
+    const seen = (await kv().get<number>(keys.presence(a.profileId))).value!;
+    // B is told A's last seen to the five minutes, then the hour, then the day: never the exact time.
+    const fives = Math.floor(seen / 300_000) * 300_000;
+    assert.deepEqual((await ask(b, [a.profileId]))[a.profileId], { online: true, lastSeen: fives });
     shiftClock(5 * 60_000);
-    assert.deepEqual((await ask(b, [a.profileId]))[a.profileId], { online: false, lastSeen: now.lastSeen });
+    assert.deepEqual((await ask(b, [a.profileId]))[a.profileId], { online: false, lastSeen: fives });
+    shiftClock(3 * 3_600_000);
+    const hour = Math.floor(seen / 3_600_000) * 3_600_000;
+    assert.deepEqual((await ask(b, [a.profileId]))[a.profileId], { online: false, lastSeen: hour });
+    // A's own is as stored.
+    assert.deepEqual((await ask(a, [a.profileId]))[a.profileId], { online: false, lastSeen: seen });
+    // Seen three days before (written so, as sessions would not live through three days of the clock).
+    const earlier = seen - 3 * 86_400_000, day = Math.floor(earlier / 86_400_000) * 86_400_000;
+    await kv().set(keys.presence(a.profileId), earlier);
+    assert.deepEqual((await ask(b, [a.profileId]))[a.profileId], { online: false, lastSeen: day });
     // A hides: nobody sees A's, and A sees nobody's.
     assert.deepEqual((await t.call("PUT", "/api/presence", { cookie: a.cookie, json: { hidden: true } })).data, {
       hidden: true,

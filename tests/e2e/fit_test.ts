@@ -221,6 +221,9 @@ async function barAndHeader(h: Harness, state: State, me: string): Promise<void>
     await p.reload();
     await hydrated();
     await p.locator(".chat-head .presence time").waitFor();
+    // How long ago, as the server tells it (to the hour at that age), never the time of day.
+    const said = (await p.locator(".chat-head .presence").textContent())?.trim();
+    if (locale === "en-US" && said !== "Last seen 3 hours ago") problems.push(`${locale}: last seen says "${said}"`);
     for (const width of WIDTHS) {
       await atWidth(p, width);
       const at = `${locale} ${width} px`;

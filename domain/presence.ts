@@ -1,0 +1,31 @@
+/**
+ * Last seen as another member is told it. The store keeps the exact time (kv/presence.ts: online
+ * means seen in the last 90 s); others learn roughly how long ago, as the screens say it ("Last
+ * seen 3 hours ago"), never the minute a member closed the app.
+ */
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The steps a last-seen time is told to, finest first, each until it is this old. */
+const STEPS: readonly { step: number; until: number }[] = [
+  { step: 5 * MINUTE_MS, until: HOUR_MS },
+  { step: HOUR_MS, until: DAY_MS },
+  { step: DAY_MS, until: Infinity },
+];
+
+/**
+ * When a member last seen at `last` is told to have been seen, at `at`: the start of its five
+ * minutes within the hour, of its hour within the day, of its day (UTC) after that. Each step is
+ * taken by the age of the step before's start, never by the exact time, so neither the value nor
+ * the moment it changes tells more than the five minutes.
+ */
+export function roughlySeen(last: number, at: number): number {
+  let told = last;
+  for (const { step, until } of STEPS) {
+    told = Math.floor(last / step) * step;
+    if (at - told < until) break;
+  }
+  return told;
+}
