@@ -1,7 +1,8 @@
 /**
- * Last seen as another member is told it. The store keeps the exact time (kv/presence.ts: online
- * means seen in the last 90 s); others learn roughly how long ago, as the screens say it ("Last
- * seen 3 hours ago"), never the minute a member closed the app.
+ * Times of a member's activity as other members are told them. The store keeps each exact (last
+ * seen in kv/presence.ts, where online means seen in the last 90 s; a shown position's time);
+ * others learn roughly how long ago, as the screens say it ("Last seen 3 hours ago"), never the
+ * minute a member opened or closed the app.
  */
 
 const MINUTE_MS = 60_000;
@@ -28,4 +29,13 @@ export function roughlySeen(last: number, at: number): number {
     if (at - told < until) break;
   }
   return told;
+}
+
+/**
+ * A time of a member's activity told at a fixed step, the start of its hour: when their shown
+ * position was last written (the briefs', map rows' and aggregates' `tsUpdated`). Nothing on the
+ * screens shows it; the exact moment a member's app reported stays the store's.
+ */
+export function toldHour(ts: number): number {
+  return Math.floor(ts / HOUR_MS) * HOUR_MS;
 }

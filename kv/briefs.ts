@@ -36,6 +36,7 @@ import {
   type QueryOptions,
 } from "./positions/mod.ts";
 import { type Bounds, shownMeters } from "../domain/geo.ts";
+import { toldHour } from "../domain/presence.ts";
 import { hasAllCharacteristics } from "../domain/characteristics.ts";
 import {
   type BriefsPage,
@@ -104,7 +105,7 @@ function briefOf(p: Profile, at: NearbyItem, t: number, age = ageOf(p.birthdate,
     lat: at.lat,
     lon: at.lon,
     distanceMeters: shownDistance(at),
-    tsUpdated: at.tsUpdated,
+    tsUpdated: toldHour(at.tsUpdated),
     isNew: isNewAt(p, t),
     verified: isVerified(p),
   };
@@ -382,7 +383,7 @@ function pageSignature(a: Accepted, head: PageHead): Float64Array {
     s[i++] = at.lat;
     s[i++] = at.lon;
     s[i++] = head.nearbyOnly ? -1 : shownDistance(at);
-    s[i++] = at.tsUpdated;
+    s[i++] = toldHour(at.tsUpdated);
     s[i++] = ageDayOf(t);
     s[i++] = isNewSince(f.created, t) ? 1 : 0;
   }

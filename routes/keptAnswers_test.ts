@@ -357,9 +357,9 @@ Deno.test("kept answers - a nearest list whose members stay in order: a point's 
     was = await ask();
     assert.deepEqual([was!.hasMore, last!.hasMore], [false, true]);
     assert.deepEqual(last!.items.map((b) => b.profileId), ids);
-    // A member reports again where they were, after the time a shown point is refreshed at: only
-    // their point's time changes.
-    shiftClock(SHOWN_REFRESH_MS + 1000);
+    // A member reports again where they were, after the time a shown point is refreshed at and in
+    // the next hour (the hour is what others are told of it): only their point's time changes.
+    shiftClock(Math.max(SHOWN_REFRESH_MS, 3_600_000 - now() % 3_600_000) + 1000);
     assert.equal((await t.call("GET", "/api/ping", { cookie: viewer.cookie })).status, 200);
     await reportPosition(town[2], north(2));
     was = await ask();

@@ -13,6 +13,7 @@
 import { keys } from "../keys.ts";
 import { now } from "../clock.ts";
 import { GeoInputError, isLat, isLon, type LatLon, parseSectorKey } from "../../domain/geo.ts";
+import { toldHour } from "../../domain/presence.ts";
 import type { Region } from "./types.ts";
 import { aToMeters } from "./geoMath.ts";
 import { blocksWithin, KEEP_MIN_NEED, keepSearch, keptSearch } from "./keptSearches.ts";
@@ -264,7 +265,14 @@ export async function aggregates(s: StoreState): Promise<PositionAggregate[]> {
   const out: PositionAggregate[] = [];
   for (const { key, count, tsUpdated } of s.index.sectors()) {
     const { lat, lon } = parseSectorKey(key);
-    out.push({ centerLat: lat + 0.5, centerLon: lon + 0.5, deltaLat: 1, deltaLon: 1, count, tsUpdated });
+    out.push({
+      centerLat: lat + 0.5,
+      centerLon: lon + 0.5,
+      deltaLat: 1,
+      deltaLon: 1,
+      count,
+      tsUpdated: toldHour(tsUpdated),
+    });
   }
   out.sort((x, y) => x.centerLat - y.centerLat || x.centerLon - y.centerLon);
   return out;

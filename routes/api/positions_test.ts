@@ -425,6 +425,30 @@ Deno.test("positions - no answer carries another member's reported position, onl
   }
 });
 
+Deno.test("positions - briefs, as objects or rows, and aggregates tell when a position was written to the hour, never the moment", async () => {
+  const t = await testApp();
+  try {
+    const viewer = await t.member(), other = await t.member();
+    await place(t, viewer, PHX.lat, PHX.lon);
+    await place(t, other, PHX.lat + 0.01, PHX.lon);
+    const written = (await getShownPosition(other.profileId))!.tsUpdated;
+    const hour = Math.floor(written / 3_600_000) * 3_600_000;
+    const box = "latMin=33.3&lonMin=-112.2&latMax=33.6&lonMax=-111.9";
+    const nearestTs = (await t.call("GET", "/api/profile-briefs/nearest", { cookie: viewer.cookie })).data.items
+      .map((b: { tsUpdated: number }) => b.tsUpdated);
+    const boundsTs = (await t.call("GET", `/api/profile-briefs/by-bounds?${box}`, { cookie: viewer.cookie })).data
+      .items.map((b: { tsUpdated: number }) => b.tsUpdated);
+    const rows =
+      (await t.call("GET", `/api/profile-briefs/by-bounds?${box}&form=rows`, { cookie: viewer.cookie })).data;
+    const rowsTs = rows.rows.map((r: unknown[]) => r[rows.fields.indexOf("tsUpdated")]);
+    const sectors = (await t.call("GET", "/api/profile-positions/aggregates", { cookie: viewer.cookie })).data;
+    assert.deepEqual([nearestTs, boundsTs, rowsTs], [[hour], [hour], [hour]]);
+    for (const a of sectors) assert.equal(a.tsUpdated % 3_600_000, 0, "an aggregate's time is a whole hour");
+  } finally {
+    t.close();
+  }
+});
+
 Deno.test("positions - discovery queries are rate-limited per account with a 429", async () => {
   const t = await testApp();
   const limit = LIMITS.discoveryByAccount;
