@@ -7,6 +7,7 @@
 import { isVerified, profileVisibleTo, viewedProfile } from "./profiles.ts";
 import { now } from "./clock.ts";
 import { ageOf } from "../domain/age.ts";
+import { toldHour } from "../domain/presence.ts";
 import { getPics, picInfo } from "./pictures.ts";
 import { protectedFrom } from "./safety.ts";
 import type { Profile, ProfileView } from "../domain/shapes/profiles.ts";
@@ -86,7 +87,8 @@ function makeView(profile: Profile, own: boolean, pictures: ProfileView["picture
     profilePicIds: profile.profilePicIds,
     profilePicIdsPrivate: own ? profile.profilePicIdsPrivate : [],
     pictures,
-    tsUpdated: profile.tsUpdated,
+    // Others are told the hour of the last edit (decision 0312), the owner the moment.
+    tsUpdated: own ? profile.tsUpdated : toldHour(profile.tsUpdated),
     own,
     ...(own ? { birthdate: profile.birthdate, roles: profile.roles } : {}),
   };

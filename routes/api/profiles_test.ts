@@ -66,6 +66,8 @@ Deno.test("profiles - the owner reads everything of their own; others never the 
     assert.deepEqual(own.profilePicIdsPrivate, [priv]);
     assert.deepEqual(own.pictures.map((p: { id: string }) => p.id), [pub, priv]);
     assert.equal("accountId" in own, false);
+    const edited = (await getProfile(owner.profileId))!.tsUpdated;
+    assert.equal(own.tsUpdated, edited, "the owner is told their last edit as it is");
 
     for (const viewer of [other, admin]) {
       const seen = await t.call("GET", `/api/profile/${owner.profileId}`, { cookie: viewer.cookie });
@@ -78,6 +80,11 @@ Deno.test("profiles - the owner reads everything of their own; others never the 
       assert.deepEqual(p.profilePicIdsPrivate, []);
       assert.deepEqual(p.pictures.map((x: { id: string }) => x.id), [pub]);
       for (const secret of ["accountId", "birthdate", "roles"]) assert.equal(secret in p, false, secret);
+      assert.equal(
+        p.tsUpdated,
+        Math.floor(edited / 3_600_000) * 3_600_000,
+        "others are told the hour of the last edit",
+      );
       assert.ok(!seen.text.includes(priv), "the private picture id appears nowhere");
       assert.ok(!seen.text.includes((await getProfile(owner.profileId))!.accountId), "the account id appears nowhere");
     }
