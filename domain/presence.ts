@@ -33,8 +33,9 @@ export function roughlySeen(last: number, at: number): number {
 
 /**
  * A time of a member's activity told at a fixed step, the start of its hour: when their shown
- * position was last written (the briefs', map rows' and aggregates' `tsUpdated`). Nothing on the
- * screens shows it; the exact moment a member's app reported stays the store's.
+ * position was last written (the briefs', their rows' and the aggregates' `tsUpdated`), when their
+ * profile was last edited (a profile as others see it). Nothing on the screens shows either; the
+ * exact moment stays the store's.
  */
 export function toldHour(ts: number): number {
   return Math.floor(ts / HOUR_MS) * HOUR_MS;
