@@ -354,26 +354,40 @@ export async function sideBySide<T, R>(
 }
 
 /**
- * Whether `shot()` saves its screenshots: unless E2E_SHOTS=0, which `deno task test` sets (E2E_SHOTS=1
- * keeps them there too). They go to tests/e2e/screenshots/, which nothing in the suite reads and no
- * run keeps: each costs a capture, a PNG and, for a whole page, two layouts. Screens people read
- * (docs/screens/) are taken with `page.screenshot` and always saved.
+ * Whether screenshots are saved: unless E2E_SHOTS=0, which `deno task test` sets (E2E_SHOTS=1 keeps
+ * them there too; a file run alone takes them). `shot()`'s go to tests/e2e/screenshots/, which
+ * nothing in the suite reads; `docShot()`'s are the screens people read, in docs/screens/, which
+ * `deno task screens` takes anew (decision 0313). Each costs a capture, a PNG and, for a whole
+ * page, two layouts.
  */
 export const SAVE_SHOTS = Deno.env.get("E2E_SHOTS") !== "0";
 
+/** Waits as a screenshot would (the page's fonts loaded, then a frame drawn), saving nothing. */
+function asIfShot(page: Page): Promise<void> {
+  return page.evaluate(() =>
+    document.fonts.ready.then(() => new Promise<void>((drawn) => requestAnimationFrame(() => drawn())))
+  );
+}
+
 /**
  * Saves a screenshot as tests/e2e/screenshots/<name>.png, of the whole page or (`fullPage: false`)
- * of what the screen shows. When SAVE_SHOTS is off it waits as a screenshot would (the page's fonts
- * loaded, then a frame drawn), so what a test does after it meets the page as it did, and saves nothing.
+ * of what the screen shows. When SAVE_SHOTS is off it waits as a screenshot would, so what a test
+ * does after it meets the page as it did, and saves nothing.
  */
 export async function shot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
-  if (!SAVE_SHOTS) {
-    return await page.evaluate(() =>
-      document.fonts.ready.then(() => new Promise<void>((drawn) => requestAnimationFrame(() => drawn())))
-    );
-  }
+  if (!SAVE_SHOTS) return await asIfShot(page);
   await Deno.mkdir(new URL("./screenshots/", import.meta.url), { recursive: true });
   await page.screenshot({ path: new URL(`./screenshots/${name}.png`, import.meta.url).pathname, fullPage });
+}
+
+/**
+ * Saves a screen people read as `path` (docs/screens/, its folder made), what the screen shows,
+ * when SAVE_SHOTS is on; else waits as `shot` does.
+ */
+export async function docShot(page: Page, path: string): Promise<void> {
+  if (!SAVE_SHOTS) return await asIfShot(page);
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  await page.screenshot({ path });
 }
 
 /**

@@ -12,7 +12,15 @@
 
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { NEIGHBOUR_DESCRIPTION, settledPaint, sideBySide, startHarness, type ViewportName } from "./harness.ts";
+import {
+  docShot,
+  NEIGHBOUR_DESCRIPTION,
+  SAVE_SHOTS,
+  settledPaint,
+  sideBySide,
+  startHarness,
+  type ViewportName,
+} from "./harness.ts";
 import { MESSAGE, seedWalker, walkEveryPage } from "./everyPage.ts";
 import { seriousViolations } from "./axe.ts";
 import { LOCALES, PSEUDO_LOCALE } from "../../domain/i18n.ts";
@@ -45,9 +53,8 @@ const SCREENS = new URL("../../docs/screens/ar/", import.meta.url).pathname;
 
 /** The first screenful as docs/screens/ar/<name>.png, once its pictures are in. */
 async function shootAr(page: Page, name: string): Promise<void> {
-  await Deno.mkdir(SCREENS, { recursive: true });
   await page.waitForFunction(() => [...document.images].filter((i) => i.loading !== "lazy").every((i) => i.complete));
-  await page.screenshot({ path: `${SCREENS}${name}.png` });
+  await docShot(page, `${SCREENS}${name}.png`);
 }
 
 /** The texts on the page that are not catalogue texts (pseudo-locale pages only). */
@@ -140,7 +147,8 @@ Deno.test({
         () =>
           walk("ar", "phone", async (page, path, at) => {
             for (const v of await seriousViolations(page)) found.push(`${at}: ${v}`);
-            if (!shots[path]) return;
+            // The screens of docs/screens/ar/, when screenshots are taken (`deno task screens`).
+            if (!shots[path] || !SAVE_SHOTS) return;
             await shootAr(page, `${shots[path]}-light`);
             await page.emulateMedia({ colorScheme: "dark" });
             await settledPaint(page);

@@ -11,7 +11,7 @@
 import { until } from "../wait.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { logInThroughApi, settledPaint, startHarness, waitHydrated } from "./harness.ts";
+import { docShot, logInThroughApi, SAVE_SHOTS, settledPaint, startHarness, waitHydrated } from "./harness.ts";
 import { OFFLINE_CONFIRMED_MS } from "../../domain/offline.ts";
 import { UI_TEXTS } from "../../domain/uiTexts.ts";
 import { TEXTS } from "../../domain/texts.ts";
@@ -27,13 +27,14 @@ import { portraitPicture } from "../fixtures/pictures.ts";
 const SCREENS = new URL("../../docs/screens/after/", import.meta.url).pathname;
 const HOME = { lat: 33.4484, lon: -112.074 };
 
-/** The first screenful, light and dark. */
+/** The first screenful, light and dark, when screenshots are taken (`deno task screens`). */
 async function screens(page: Page, name: string) {
   await settledPaint(page);
-  await page.screenshot({ path: `${SCREENS}${name}.png` });
+  if (!SAVE_SHOTS) return;
+  await docShot(page, `${SCREENS}${name}.png`);
   await page.emulateMedia({ colorScheme: "dark" });
   await settledPaint(page);
-  await page.screenshot({ path: `${SCREENS}${name}-dark.png` });
+  await docShot(page, `${SCREENS}${name}-dark.png`);
   await page.emulateMedia({ colorScheme: "light" });
 }
 
