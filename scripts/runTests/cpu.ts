@@ -118,10 +118,10 @@ export function minutes(s: number): string {
 }
 
 /**
- * The run's wall and CPU time in one line. The CPU is every process's the run started, `sampled`
- * (`cpuSampler`) with the runner's own: the figure of what was waited for (`cpu`) leaves out
- * Chromium's renderers and the KV Connect servers, whose parents end before them. Without a
- * sample, the waited-for figure alone, named as such.
+ * The run's wall and CPU time in one line. The CPU is that of every process the run started, as
+ * `cpuSampler` read it (`sampled`), and the runner's own. The part in processes that were waited
+ * for (`cpu`) is given beside it: it leaves out Chromium's renderers and the KV Connect servers,
+ * whose parents end before them. Without a sample, that part alone, named as such.
  */
 export function timeLine(
   wallMs: number,
