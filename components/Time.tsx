@@ -49,12 +49,13 @@ export function agoText(ts: number, at: number = Date.now()): string {
 /**
  * How long ago a member was last seen, in words of the language in use (Intl): "5 minutes ago",
  * "3 hours ago", "yesterday", "12 days ago". The server tells last seen to five minutes, an hour
- * or a day by its age (domain/presence.ts), and this says it in the unit it was told in.
+ * or a day by its age (domain/presence.ts), and this says it in the same steps: the words change
+ * at most every five minutes (the chat header reads them out when they change).
  */
 export function seenAgoText(ts: number, at: number = Date.now()): string {
-  const minutes = Math.max(1, Math.floor((at - ts) / 60_000));
+  const minutes = Math.floor((at - ts) / 60_000);
   const words = relativeTimeFormat(intlLocale(), { numeric: "auto" });
-  if (minutes < 60) return words.format(-minutes, "minute");
+  if (minutes < 60) return words.format(-Math.max(5, minutes - minutes % 5), "minute");
   if (minutes < 24 * 60) return words.format(-Math.floor(minutes / 60), "hour");
   return words.format(-Math.floor(minutes / (24 * 60)), "day");
 }
