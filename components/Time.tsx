@@ -6,6 +6,7 @@
 import { useEffect, useState } from "react";
 import { dateTimeFormat, intlLocale, locale, numberFormat, relativeTimeFormat } from "../domain/i18n.ts";
 import { chatTimeText } from "../domain/screenTexts.ts";
+import { seenStep } from "../domain/presence.ts";
 
 /** `2026-11-21 23:54 UTC` */
 function utcText(ts: number): string {
@@ -53,11 +54,8 @@ export function agoText(ts: number, at: number = Date.now()): string {
  * at most every five minutes (the chat header reads them out when they change).
  */
 export function seenAgoText(ts: number, at: number = Date.now()): string {
-  const minutes = Math.floor((at - ts) / 60_000);
-  const words = relativeTimeFormat(intlLocale(), { numeric: "auto" });
-  if (minutes < 60) return words.format(-Math.max(5, minutes - minutes % 5), "minute");
-  if (minutes < 24 * 60) return words.format(-Math.floor(minutes / 60), "hour");
-  return words.format(-Math.floor(minutes / (24 * 60)), "day");
+  const age = at - ts, { step, unit, unitMs } = seenStep(age);
+  return relativeTimeFormat(intlLocale(), { numeric: "auto" }).format(-Math.max(step, age - age % step) / unitMs, unit);
 }
 
 /**

@@ -9,12 +9,28 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
-/** The steps a last-seen time is told to, finest first, each until it is this old. */
-const STEPS: readonly { step: number; until: number }[] = [
-  { step: 5 * MINUTE_MS, until: HOUR_MS },
-  { step: HOUR_MS, until: DAY_MS },
-  { step: DAY_MS, until: Infinity },
+/**
+ * The steps a last-seen time is told to, finest first, each until it is this old, and the unit the
+ * screens say it in (components/Time.tsx `seenAgoText`).
+ */
+const STEPS: readonly SeenStep[] = [
+  { step: 5 * MINUTE_MS, until: HOUR_MS, unit: "minute", unitMs: MINUTE_MS },
+  { step: HOUR_MS, until: DAY_MS, unit: "hour", unitMs: HOUR_MS },
+  { step: DAY_MS, until: Infinity, unit: "day", unitMs: DAY_MS },
 ];
+
+/** One step of `STEPS`. */
+export interface SeenStep {
+  step: number;
+  until: number;
+  unit: "minute" | "hour" | "day";
+  unitMs: number;
+}
+
+/** The step a last-seen time told `age` ms ago is in. */
+export function seenStep(age: number): SeenStep {
+  return STEPS.find((s) => age < s.until)!;
+}
 
 /**
  * When a member last seen at `last` is told to have been seen, at `at`: the start of its five
